@@ -1,0 +1,22 @@
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import { resolve } from 'node:path';
+import { embeddedServerAssets } from './scripts/embedded-server-assets';
+import { rendererConfig } from './renderer/vite.config';
+
+// Entries are absolute: a bare 'electron/...' path would be taken for the electron package and left external.
+// electron-vite builds the three Electron bundles into out/: main, preload and the renderer (shared config).
+export default defineConfig({
+  main: {
+    // embeddedServerAssets: the demo's embedded server reads its SQL migrations and GraphQL schema beside the bundle.
+    plugins: [externalizeDepsPlugin(), embeddedServerAssets()],
+    build: { outDir: 'out/main', rollupOptions: { input: { index: resolve('electron/main/index.ts') } } },
+  },
+  // A sandboxed preload cannot require packages at run time, so everything it uses is bundled into it.
+  preload: {
+    build: { outDir: 'out/preload', rollupOptions: { input: { index: resolve('electron/preload/index.ts') }, output: { format: 'cjs' } } },
+  },
+  renderer: {
+    ...rendererConfig,
+    build: { ...rendererConfig.build, rollupOptions: { input: { index: resolve('renderer/index.html') } } },
+  },
+});

@@ -1,0 +1,222 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from '../common/ipc-contract';
+import type { AppCore } from '../core/app-core';
+import { CoreError } from '../core/errors';
+import { dispatch } from '../core/ipc-dispatch';
+import { bridgeScript } from './bridge';
+
+/**
+ * The second host: runs the same core in plain Node and serves the renderer to a browser over loopback,
+ * speaking the IPC contract as HTTP. It is a local web server holding a student's data, so:
+ * - it binds 127.0.0.1 only, on an OS-assigned port by default;
+ * - every request must carry the per-launch secret (set as an HttpOnly, SameSite=Strict cookie by the
+ *   launch URL), compared in constant time;
+ * - the Host header must name this loopback origin (DNS-rebinding defence) and state-changing requests must
+ *   come from this origin (Origin check, CSRF defence).
+ */
+export interface BrowserHostOptions {
+  /** Built renderer (index.html + assets). */
+  readonly rendererDir: string;
+  readonly port?: number;
+  /** Builds the core once the host can offer it a way to open URLs (a new tab in the connected page). */
+  readonly createCore: (deps: { openExternal: (url: string) => Promise<void> }) => Promise<AppCore>;
+  readonly logger?: (line: string) => void;
+}
+
+export interface BrowserHost {
+  /** http://127.0.0.1:<port> */
+  readonly origin: string;
+  /** Open this once: it sets the session cookie and lands on the app. Contains the per-launch secret. */
+  readonly launchUrl: string;
+  readonly core: AppCore;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+// Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: http://127.0.0.1:* https:",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const secret = randomBytes(32).toString('base64url');
+  const clients = new Set<ServerResponse>();
+  const log = options.logger ?? (() => {});
+
+  const send = <E extends EventName>(res: ServerResponse, event: E, payload: IpcEvents[E]) => {
+    res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+  };
+  const broadcast = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
+    for (const res of clients) send(res, event, payload);
+  };
+
+  // "Opening the system browser" becomes opening a new tab in the page that drives the app.
+  const openExternal = async (url: string) => {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CoreError('invalid-input', 'Only web addresses (http and https) can be opened.');
+    // The sign-in page opens as a tab of the page that drives the app; with none connected it cannot be shown.
+    if (clients.size === 0) throw new CoreError('sign-in-failed', 'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.');
+    broadcast('host:open-url', { url: parsed.toString() });
+  };
+
+  const core = await options.createCore({ openExternal });
+  const unsubscribe = core.onEvent((event, payload) => broadcast(event, payload));
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`browser-host: request failed: ${error instanceof Error ? error.name : 'error'}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Internal error');
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  // Cookies are not port-scoped, so the name carries the port: two hosts on one machine never share one.
+  const cookieName = `ld_host_${port}`;
+
+  function hasSession(req: IncomingMessage): boolean {
+    const cookies = req.headers.cookie?.split(';') ?? [];
+    for (const c of cookies) {
+      const [name, ...rest] = c.trim().split('=');
+      if (name === cookieName) return safeEqual(rest.join('='), secret);
+    }
+    return false;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    if (!allowedHosts.has(req.headers.host ?? '')) return plain(res, 421, 'Unknown host.');
+    const url = new URL(req.url ?? '/', origin);
+
+    if (url.pathname === BROWSER_HOST_PATHS.session && req.method === 'GET') {
+      if (!safeEqual(url.searchParams.get('secret') ?? '', secret)) return plain(res, 403, 'This link is not valid. Use the link printed when the app started.');
+      res.writeHead(303, {
+        'Set-Cookie': `${cookieName}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
+        Location: '/',
+      });
+      return res.end();
+    }
+    if (!hasSession(req)) return plain(res, 403, 'Open the app with the link printed when it started.');
+
+    if (url.pathname.startsWith(BROWSER_HOST_PATHS.invoke)) {
+      if (req.method !== 'POST') return plain(res, 405, 'Method not allowed.');
+      if (!allowedOrigins.has(req.headers.origin ?? '')) return plain(res, 403, 'Cross-origin request refused.');
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return plain(res, 415, 'JSON only.');
+      const body = await readJson(req);
+      const channel = decodeURIComponent(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
+      const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
+      const result = await dispatch(core.handlers, channel, input, (c, e) => log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`));
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      return res.end(JSON.stringify(result));
+    }
+
+    if (url.pathname === BROWSER_HOST_PATHS.events && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+      res.write(': connected\n\n');
+      // The core announces the network only when it changes: a page that (re)connects is told where it stands now.
+      send(res, 'network:changed', { online: core.isOnline() });
+      clients.add(res);
+      req.on('close', () => clients.delete(res));
+      return;
+    }
+
+    if (url.pathname === BROWSER_HOST_PATHS.bridge && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      return res.end(bridgeScript(EVENT_NAMES));
+    }
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.');
+    return serveStatic(url.pathname, res);
+  }
+
+  async function serveStatic(pathname: string, res: ServerResponse) {
+    const root = normalize(options.rendererDir);
+    const requested = normalize(join(root, decodeURIComponent(pathname)));
+    // Single-page app: anything that is not a file under the renderer folder gets index.html.
+    const isFile = requested.startsWith(root + sep) && existsSync(requested) && statSync(requested).isFile();
+    if (!isFile || requested.endsWith('index.html')) {
+      const html = await readFile(join(root, 'index.html'), 'utf8');
+      // The bridge defines window.learningDesktop before the app's module script runs.
+      const withBridge = html.replace('<head>', `<head><script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
+      res.writeHead(200, { 'content-type': CONTENT_TYPES['.html']!, 'Content-Security-Policy': CSP });
+      return res.end(withBridge);
+    }
+    res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(requested)] ?? 'application/octet-stream' });
+    createReadStream(requested).pipe(res);
+  }
+
+  return {
+    origin,
+    launchUrl: `${origin}${BROWSER_HOST_PATHS.session}?secret=${secret}`,
+    core,
+    async close() {
+      unsubscribe();
+      for (const res of clients) res.end();
+      clients.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await core.close();
+    },
+  };
+}
+
+function plain(res: ServerResponse, status: number, text: string) {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return null;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Stable error codes shared by the core, both hosts and the renderer. The renderer maps each to a translated
+ * explanation; the message in `AppError` is the English fallback.
+ */
+export const ERROR_CODES = [
+  'invalid-input',
+  'not-found',
+  'network-unavailable',
+  'site-unreachable',
+  'discovery-invalid',
+  'pkce-unsupported',
+  'sign-in-cancelled',
+  'sign-in-denied',
+  'sign-in-timeout',
+  'sign-in-failed',
+  'state-mismatch',
+  'issuer-mismatch',
+  'id-token-invalid',
+  'wrong-organization',
+  'sign-in-needed',
+  'insufficient-scope',
+  'server-unavailable',
+  'server-error',
+  'sync-cancelled',
+  'sync-failed',
+  'storage-error',
+  'database-too-new',
+  'forbidden',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,147 @@
+/**
+ * The one IPC contract (after GitHub Desktop's ipc-shared.ts): channel -> input schema + output type.
+ * Main-process handlers, the preload bridge, the browser host and the renderer's api type are all derived
+ * from this map, so a channel cannot exist in one place and not the others. Inputs are validated with zod at
+ * the receiving side because the renderer is untrusted.
+ */
+import { z } from 'zod';
+import type { Result } from './result';
+import type {
+  AppInfo,
+  BillingView,
+  ConsultingServiceView,
+  CourseDetail,
+  EntitlementsView,
+  LibraryCourse,
+  NotificationsView,
+  NotificationSubscriptionView,
+  ProfileView,
+  SearchHit,
+  Settings,
+  SignInProgress,
+  SignOutResult,
+  SiteSummary,
+  SyncProgress,
+  SyncRunSummary,
+  SyncStatus,
+  TokenProtection,
+} from './view-models';
+
+/** A channel's declaration: its input schema, and its output type carried as a phantom. */
+export interface ChannelSpec<I extends z.ZodType, O> {
+  readonly input: I;
+  readonly __output?: O;
+}
+
+function channel<O>() {
+  return <I extends z.ZodType>(input: I): ChannelSpec<I, O> => ({ input });
+}
+
+const none = z.undefined();
+const siteId = z.string().min(1).max(100);
+const bySite = z.object({ siteId }).strict();
+
+export const ipcContract = {
+  'app:get-info': channel<AppInfo>()(none),
+
+  'sites:list': channel<SiteSummary[]>()(none),
+  'sites:add': channel<SiteSummary>()(
+    z
+      .object({
+        baseUrl: z.string().min(1).max(2048),
+        clientId: z.string().min(1).max(2048),
+        clientSecret: z.string().min(1).max(1024).optional(),
+      })
+      .strict(),
+  ),
+  /** Adds the demo site(s) served by the embedded server, starting it if needed. */
+  'sites:add-demo': channel<SiteSummary[]>()(none),
+  /** Resolves when the sign-in completes (or fails); progress arrives as `sign-in:progress` events. */
+  'sites:sign-in': channel<SiteSummary>()(bySite),
+  'sites:cancel-sign-in': channel<void>()(bySite),
+  'sites:sign-out': channel<SignOutResult>()(z.object({ siteId, removeData: z.boolean() }).strict()),
+  /** Signs out (revoking) if needed and deletes the site and all its offline data. */
+  'sites:remove': channel<void>()(bySite),
+
+  'sync:now': channel<SyncRunSummary>()(bySite),
+  'sync:cancel': channel<void>()(bySite),
+  'sync:status': channel<SyncStatus>()(bySite),
+
+  'library:list': channel<LibraryCourse[]>()(bySite),
+  'course:get': channel<CourseDetail>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
+  'billing:get': channel<BillingView>()(bySite),
+  'entitlements:get': channel<EntitlementsView>()(bySite),
+  'consulting:list': channel<ConsultingServiceView[]>()(bySite),
+  'profile:get': channel<ProfileView>()(bySite),
+  'search:query': channel<SearchHit[]>()(z.object({ siteId, query: z.string().max(200) }).strict()),
+
+  'notifications:list': channel<NotificationsView>()(bySite),
+  'notifications:mark-read': channel<void>()(z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict()),
+  'notifications:mark-all-read': channel<void>()(bySite),
+  'notifications:update-subscription': channel<NotificationSubscriptionView>()(
+    z
+      .object({
+        siteId,
+        topic: z.enum(['announcements', 'course_updates', 'payments', 'events', 'marketing']),
+        channel: z.enum(['email', 'in_app', 'push']),
+        enabled: z.boolean(),
+      })
+      .strict(),
+  ),
+
+  'settings:get': channel<Settings>()(none),
+  'settings:update': channel<Settings>()(
+    z
+      .object({
+        autoSyncMinutes: z.number().int().min(0).max(24 * 60).optional(),
+        language: z.enum(['system', 'en', 'zh-TW']).optional(),
+        theme: z.enum(['system', 'light', 'dark']).optional(),
+        allowWeakTokenStorage: z.boolean().optional(),
+      })
+      .strict(),
+  ),
+  'security:get-token-protection': channel<TokenProtection>()(none),
+} as const;
+
+export type IpcContract = typeof ipcContract;
+export type Channel = keyof IpcContract;
+export type ChannelInput<C extends Channel> = z.input<IpcContract[C]['input']>;
+export type ChannelOutput<C extends Channel> = IpcContract[C] extends ChannelSpec<z.ZodType, infer O> ? O : never;
+
+export const CHANNELS = Object.keys(ipcContract) as Channel[];
+
+export function isChannel(value: unknown): value is Channel {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ipcContract, value);
+}
+
+/** Events pushed from the core to the renderer. */
+export interface IpcEvents {
+  'sites:changed': SiteSummary[];
+  'sign-in:progress': SignInProgress;
+  'sync:progress': SyncProgress;
+  /** A site's offline data changed (sync committed, outbox applied): views refetch. */
+  'data:changed': { siteId: string };
+  'network:changed': { online: boolean };
+  /** The settings changed (from the settings screen or the application menu, e.g. View > Toggle theme). */
+  'settings:changed': Settings;
+  /** Electron host only: the application menu asks the page to show a screen. */
+  'app:command': { command: 'open-settings' };
+  /** Browser host only: the core asks the page to open the system browser, i.e. a new tab. */
+  'host:open-url': { url: string };
+}
+export type EventName = keyof IpcEvents;
+export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES } from './ipc-names';
+
+/** The core's side: one handler per channel, receiving validated input. */
+export type IpcHandlers = {
+  [C in Channel]: (input: z.output<IpcContract[C]['input']>) => Promise<Result<ChannelOutput<C>>>;
+};
+
+/** The renderer's side: the one named object the preload (or the browser host bridge) exposes. */
+export interface LearningDesktopApi {
+  invoke<C extends Channel>(
+    channel: C,
+    ...input: ChannelInput<C> extends undefined ? [] : [ChannelInput<C>]
+  ): Promise<Result<ChannelOutput<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
+}

@@ -1,0 +1,398 @@
+/**
+ * Composition root: builds every service of the main process from what the host gives it, and answers the
+ * IPC contract. Both hosts (Electron and the browser host) call this and nothing deeper.
+ *
+ *   site manager (auth, vault, sites.json)  ──fetchFor──▶  sync service (GraphQL → SQLite, outbox)
+ *                 │                                                 │
+ *                 └────────── events ──▶ AppCore.onEvent ◀── events ┘
+ *
+ * The demo branch (electron/core/demo) is the only place that starts the embedded server; everything else
+ * reaches a site over HTTP.
+ */
+import { join } from 'node:path';
+import type { EventName, IpcEvents, IpcHandlers } from '../common/ipc-contract';
+import { CHANNELS } from '../common/ipc-contract';
+import { ok } from '../common/result';
+import type { AppInfo, Settings, SiteSummary, SyncRunSummary, TokenProtection } from '../common/view-models';
+import {
+  getBilling,
+  getConsulting,
+  getCourseDetail,
+  getEntitlements,
+  getLibrary,
+  getNotifications,
+  getProfile,
+  openOfflineDatabase,
+  removeSiteData,
+  search,
+} from './db/index';
+import { createDemoServers, DEMO_CLIENT_ID, DEMO_SITE_KEYS, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
+import { CoreError } from './errors';
+import type { Logger } from './log';
+import { silentLogger } from './log';
+import type { FetchLike } from './net/http';
+import type { SettingsStore } from './settings/settings-store';
+import { createJsonSettingsStore } from './settings/settings-store';
+import { createSiteManager, type SiteManager } from './sites/site-manager';
+import { createSyncService, type SyncService } from './sync/service';
+import type { Cipher } from './vault/cipher';
+import { createNodeCipher } from './vault/cipher';
+
+export interface AppCoreOptions {
+  readonly dataDir: string;
+  readonly version: string;
+  readonly host: AppInfo['host'];
+  /** Opens the system browser (Electron: shell.openExternal; browser host: a new tab). http/https only. */
+  readonly openExternal: (url: string) => Promise<void>;
+  /** How the vault encrypts tokens. Default: AES-256-GCM with a key file in dataDir (createNodeCipher). */
+  readonly cipher?: Cipher;
+  /** Where preferences live. Default: `dataDir/settings.json`. */
+  readonly settingsStore?: SettingsStore;
+  readonly clock?: { now(): number };
+  readonly fetch?: FetchLike;
+  /** The core's redacting logger (electron/core/log.ts). */
+  readonly logger?: Logger;
+  /** Demo mode: the embedded demo sites can be started in process (default: enabled). */
+  readonly demo?: { readonly enabled: boolean };
+  /** How long a sign-in waits for the browser (default: the site manager's 5 minutes). */
+  readonly signInTimeoutMs?: number;
+  /** While offline, how often the sites are probed to notice the network is back (default 30 s). */
+  readonly offlineProbeMs?: number;
+  /** Length of the "minute" of settings.autoSyncMinutes (default 60 000; tests shorten it). */
+  readonly minuteMs?: number;
+}
+
+export type AppEventListener = <E extends EventName>(event: E, payload: IpcEvents[E]) => void;
+
+export interface AppCore {
+  readonly handlers: IpcHandlers;
+  readonly info: AppInfo;
+  onEvent(listener: AppEventListener): () => void;
+  /** Syncs every signed-in site (the application menu's File > Sync now). */
+  syncAll(): Promise<SyncRunSummary[]>;
+  /** Whether the signed-in sites were reachable at the last try (what `network:changed` last said). */
+  isOnline(): boolean;
+  /** Demo mode's servers (test hook: stop/start them to take the demo sites off the network), or null. */
+  readonly demo: DemoServers | null;
+  close(): Promise<void>;
+}
+
+/** Failures that mean "the network or the site is not there", as opposed to a refusal. */
+const OFFLINE_CODES = new Set(['site-unreachable', 'server-unavailable', 'network-unavailable']);
+const DEFAULT_OFFLINE_PROBE_MS = 30_000;
+
+export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
+  const { dataDir } = options;
+  const clock = options.clock ?? Date;
+  const logger = options.logger ?? silentLogger;
+  const log = logger.child('app');
+  const listeners = new Set<AppEventListener>();
+  const emit = <E extends EventName>(event: E, payload: IpcEvents[E]): void => {
+    for (const l of listeners) {
+      try {
+        l(event, payload);
+      } catch (error) {
+        log.warn('event listener failed', { event, error });
+      }
+    }
+  };
+
+  const settingsStore = options.settingsStore ?? createJsonSettingsStore(join(dataDir, 'settings.json'));
+  let settings: Settings = await settingsStore.load();
+  const cipher = options.cipher ?? (await createNodeCipher(join(dataDir, 'vault.key')));
+  const demoEnabled = options.demo?.enabled ?? true;
+  const demo = demoEnabled ? createDemoServers({ dataDir, logger }) : null;
+
+  // Demo sites saved by an earlier run need their servers before anything talks to them (a sync, a refresh).
+  // Started before the site manager reads sites.json, so a changed port can be written into it first.
+  if (demo && (await hasDemoSites(dataDir))) {
+    try {
+      const previous = await demo.previousOrigins();
+      const current = await demo.start();
+      const moved = await reconcileDemoSites(dataDir, previous, current);
+      if (moved > 0) log.info('demo sites moved to new ports', { moved });
+    } catch (error) {
+      // The demo's offline data stays readable; the sites just look unreachable.
+      log.error('the demo sites could not be started', { error });
+    }
+  }
+
+  const opened = openOfflineDatabase(join(dataDir, 'offline.db'), { logger: logger.child('db') });
+  const db = opened.db;
+  if (opened.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: opened.salvagedOutbox });
+
+  // The sync service needs the site manager's fetch, and the site manager shows the sync's lastSyncedAt:
+  // bound late through this variable.
+  let sync: SyncService | null = null;
+  const sites: SiteManager = await createSiteManager({
+    dataDir,
+    cipher,
+    openExternal: options.openExternal,
+    clock,
+    logger,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.signInTimeoutMs !== undefined ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
+    lastSyncedAt: (siteId) => sync?.status(siteId).lastSyncedAt ?? null,
+  });
+
+  sync = createSyncService({
+    db,
+    clock: () => clock.now(),
+    logger: logger.child('sync'),
+    clientFor(siteId) {
+      const site = sites.getSite(siteId);
+      if (!site) throw new CoreError('not-found', 'That site is not in your list.');
+      // service-spec "Endpoints": the member API is {base_url}/member/graphql. fetchFor sends the site's token to
+      // the site's own origin only and refreshes it single-flight.
+      return { endpoint: `${site.baseUrl}/member/graphql`, fetch: sites.fetchFor(siteId) as typeof fetch };
+    },
+    onProgress: (progress) => emit('sync:progress', progress),
+    onDataChanged: (siteId) => emit('data:changed', { siteId }),
+    // A change made offline: probe until the site answers, then replay it (not only at the next interval).
+    onReplayStopped: (_siteId, reason) => {
+      if (OFFLINE_CODES.has(reason.code)) setOnline(false);
+    },
+  });
+  const syncService = sync;
+
+  const unsubscribeSites = sites.onChange((list) => emit('sites:changed', list));
+  const unsubscribeProgress = sites.onSignInProgress((progress) => emit('sign-in:progress', progress));
+
+  // ------------------------------------------------------------------ network state and scheduling
+
+  let online = true;
+  let closed = false;
+  let autoTimer: NodeJS.Timeout | null = null;
+  let probeTimer: NodeJS.Timeout | null = null;
+
+  function setOnline(next: boolean): void {
+    if (next === online) return;
+    online = next;
+    emit('network:changed', { online });
+    if (online) {
+      stopProbing();
+      // The network is back: send what was queued and refresh every site.
+      void syncAll('network-back');
+    } else {
+      startProbing();
+    }
+  }
+
+  function startProbing(): void {
+    if (probeTimer || closed) return;
+    probeTimer = setInterval(() => void probe(), options.offlineProbeMs ?? DEFAULT_OFFLINE_PROBE_MS);
+    probeTimer.unref();
+  }
+  function stopProbing(): void {
+    if (probeTimer) clearInterval(probeTimer);
+    probeTimer = null;
+  }
+  async function probe(): Promise<void> {
+    for (const site of readySites()) {
+      if (await syncService.probe(site.id).catch(() => false)) return setOnline(true);
+    }
+  }
+
+  function readySites(): SiteSummary[] {
+    return sites.list().filter((s) => s.status === 'ready');
+  }
+
+  async function runSync(siteId: string): Promise<SyncRunSummary> {
+    const summary = await syncService.syncNow(siteId);
+    if (summary.outcome === 'completed' || summary.outcome === 'partial') {
+      sites.setMissingScopes(siteId, summary.missingScopes);
+      setOnline(true);
+    } else if (summary.error && OFFLINE_CODES.has(summary.error.code)) {
+      setOnline(false);
+    }
+    // lastSyncedAt is part of the site summary.
+    emit('sites:changed', sites.list());
+    return summary;
+  }
+
+  async function syncAll(reason: string): Promise<SyncRunSummary[]> {
+    if (closed) return [];
+    log.info('syncing every signed-in site', { reason });
+    // Queued sign-outs ride on the same beat (RFC 7009: revoke as soon as the site can be reached).
+    void sites.retryPendingRevocations().catch((error: unknown) => log.warn('retrying revocations failed', { error }));
+    const results = await Promise.allSettled(readySites().map((s) => runSync(s.id)));
+    return results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  }
+
+  function scheduleAutoSync(): void {
+    if (autoTimer) clearInterval(autoTimer);
+    autoTimer = null;
+    if (closed || settings.autoSyncMinutes <= 0) return;
+    autoTimer = setInterval(() => void syncAll('schedule'), settings.autoSyncMinutes * (options.minuteMs ?? 60_000));
+    autoTimer.unref();
+  }
+  scheduleAutoSync();
+  // A sync shortly after start: the offline data is shown at once and refreshed behind it.
+  const startupSync = setTimeout(() => void syncAll('startup'), 1000);
+  startupSync.unref();
+
+  // ------------------------------------------------------------------ handlers
+
+  const now = () => new Date(clock.now());
+  function requireSite(siteId: string): SiteSummary {
+    const site = sites.getSite(siteId);
+    if (!site) throw new CoreError('not-found', 'That site is not in your list. It may have been removed.');
+    return site;
+  }
+  function dropOfflineData(siteId: string): void {
+    syncService.cancel(siteId);
+    try {
+      removeSiteData(db, siteId);
+    } catch (cause) {
+      throw new CoreError('storage-error', 'The offline data of this site could not be deleted.', undefined, { cause });
+    }
+    emit('data:changed', { siteId });
+  }
+
+  const tokenProtection: TokenProtection = {
+    backend: cipher.backend,
+    persistent: cipher.persistent,
+    weak: cipher.weak,
+    description: cipher.description,
+  };
+
+  const info: AppInfo = {
+    name: 'Learning Desktop',
+    version: options.version,
+    dataDir,
+    host: options.host,
+    platform: process.platform,
+    demoAvailable: demo !== null,
+  };
+
+  const handlers: IpcHandlers = {
+    'app:get-info': async () => ok(info),
+
+    'sites:list': async () => ok(sites.list()),
+    'sites:add': async (input) =>
+      ok(await sites.add({ baseUrl: input.baseUrl, clientId: input.clientId, ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}) })),
+    'sites:add-demo': async () => {
+      if (!demo) throw new CoreError('forbidden', 'Demo mode is not available in this version of the app.');
+      let origins;
+      try {
+        origins = await demo.start();
+      } catch (cause) {
+        throw new CoreError('server-unavailable', 'The demo site could not be started. Restart the app and try again.', undefined, { cause });
+      }
+      const added: SiteSummary[] = [];
+      for (const key of DEMO_SITE_KEYS) {
+        added.push(await sites.add({ baseUrl: origins[key], clientId: DEMO_CLIENT_ID, isDemo: true, label: demo.label(key) }));
+      }
+      return ok(added);
+    },
+    'sites:sign-in': async ({ siteId }) => {
+      requireSite(siteId);
+      const site = await sites.signIn(siteId);
+      setOnline(true);
+      // First data right after the sign-in; sync:now called meanwhile joins this run.
+      void runSync(siteId).catch((error: unknown) => log.warn('sync after sign-in failed', { siteId, error }));
+      return ok(site);
+    },
+    'sites:cancel-sign-in': async ({ siteId }) => {
+      requireSite(siteId);
+      sites.cancelSignIn(siteId);
+      return ok(undefined);
+    },
+    'sites:sign-out': async ({ siteId, removeData }) => {
+      requireSite(siteId);
+      syncService.cancel(siteId);
+      const result = await sites.signOut(siteId);
+      if (removeData) dropOfflineData(siteId);
+      return ok(result);
+    },
+    'sites:remove': async ({ siteId }) => {
+      requireSite(siteId);
+      syncService.cancel(siteId);
+      await sites.remove(siteId);
+      dropOfflineData(siteId);
+      // The last demo site is gone: its servers have nothing left to serve (add-demo starts them again).
+      if (demo?.running && !sites.list().some((s) => s.isDemo)) await demo.stop();
+      return ok(undefined);
+    },
+
+    'sync:now': async ({ siteId }) => {
+      requireSite(siteId);
+      return ok(await runSync(siteId));
+    },
+    'sync:cancel': async ({ siteId }) => {
+      requireSite(siteId);
+      syncService.cancel(siteId);
+      return ok(undefined);
+    },
+    'sync:status': async ({ siteId }) => {
+      requireSite(siteId);
+      return ok(syncService.status(siteId));
+    },
+
+    'library:list': async ({ siteId }) => (requireSite(siteId), ok(getLibrary(db, siteId, now()))),
+    'course:get': async ({ siteId, courseId }) => (requireSite(siteId), ok(getCourseDetail(db, siteId, courseId, now()))),
+    'billing:get': async ({ siteId }) => (requireSite(siteId), ok(getBilling(db, siteId, now()))),
+    'entitlements:get': async ({ siteId }) => (requireSite(siteId), ok(getEntitlements(db, siteId, now()))),
+    'consulting:list': async ({ siteId }) => (requireSite(siteId), ok(getConsulting(db, siteId))),
+    'profile:get': async ({ siteId }) => (requireSite(siteId), ok(getProfile(db, siteId))),
+    'search:query': async ({ siteId, query }) => (requireSite(siteId), ok(search(db, siteId, query))),
+
+    'notifications:list': async ({ siteId }) => (requireSite(siteId), ok(getNotifications(db, siteId))),
+    // Through the sync service's outbox: applied to the offline copy at once, sent now or when the site is back.
+    'notifications:mark-read': async ({ siteId, notificationId }) => {
+      requireSite(siteId);
+      await syncService.markNotificationRead(siteId, notificationId);
+      return ok(undefined);
+    },
+    'notifications:mark-all-read': async ({ siteId }) => {
+      requireSite(siteId);
+      await syncService.markAllNotificationsRead(siteId);
+      return ok(undefined);
+    },
+    'notifications:update-subscription': async ({ siteId, topic, channel, enabled }) => {
+      requireSite(siteId);
+      return ok(await syncService.updateNotificationSubscription(siteId, topic, channel, enabled));
+    },
+
+    'settings:get': async () => ok(settings),
+    'settings:update': async (patch) => {
+      const next: Settings = { ...settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+      await settingsStore.save(next);
+      const intervalChanged = next.autoSyncMinutes !== settings.autoSyncMinutes;
+      settings = await settingsStore.load();
+      if (intervalChanged) scheduleAutoSync();
+      emit('settings:changed', settings);
+      return ok(settings);
+    },
+    'security:get-token-protection': async () => ok(tokenProtection),
+  };
+
+  // Every channel of the contract has a handler (the type says so; this guards a widened cast).
+  for (const c of CHANNELS) if (typeof handlers[c] !== 'function') throw new Error(`no handler for ${c}`);
+
+  return {
+    handlers,
+    info,
+    demo,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    syncAll: () => syncAll('menu'),
+    isOnline: () => online,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(startupSync);
+      if (autoTimer) clearInterval(autoTimer);
+      stopProbing();
+      unsubscribeSites();
+      unsubscribeProgress();
+      await syncService.close();
+      await sites.close();
+      db.close();
+      await demo?.stop();
+      listeners.clear();
+    },
+  };
+}

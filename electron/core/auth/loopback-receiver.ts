@@ -1,0 +1,117 @@
+/**
+ * The loopback redirect receiver of a native app (RFC 8252 §7.3): listens on 127.0.0.1 with an OS-assigned
+ * port only while one sign-in is in progress, takes exactly one callback at /callback, answers the browser
+ * tab with a small self-contained page, and closes. RFC 8252 §8.3: the literal 127.0.0.1 rather than
+ * "localhost", so the listener cannot be shadowed by another interface or a hosts-file entry.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../log';
+import { silentLogger } from '../log';
+
+export type CallbackPageKind = 'success' | 'cancelled' | 'error';
+
+export interface LoopbackReceiver {
+  /** http://127.0.0.1:<port>/callback */
+  readonly redirectUri: string;
+  /** Resolves with the query of the first request to /callback. */
+  readonly callback: Promise<URLSearchParams>;
+  /** Stops listening and drops any open connection. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export interface LoopbackReceiverOptions {
+  /**
+   * Decides which page the browser tab shows for the callback (it runs before the page is sent). The sign-in
+   * flow passes its own checks here so that a forged callback never shows "You are signed in".
+   */
+  readonly classify?: (params: URLSearchParams) => CallbackPageKind;
+  readonly logger?: Logger;
+  readonly appName?: string;
+}
+
+const CALLBACK_PATH = '/callback';
+
+export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {}): Promise<LoopbackReceiver> {
+  const log = (options.logger ?? silentLogger).child('loopback');
+  const appName = options.appName ?? 'Learning Desktop';
+  let resolveCallback!: (params: URLSearchParams) => void;
+  const callback = new Promise<URLSearchParams>((resolve) => {
+    resolveCallback = resolve;
+  });
+  let received = false;
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH || received) {
+      // Favicon requests, probes and a second callback get nothing useful (and never end the sign-in).
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end('Not found');
+      return;
+    }
+    received = true;
+    const params = url.searchParams;
+    let kind: CallbackPageKind = 'error';
+    try {
+      kind = options.classify ? options.classify(params) : params.has('code') ? 'success' : params.get('error') === 'access_denied' ? 'cancelled' : 'error';
+    } catch {
+      kind = 'error';
+    }
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      // No external assets, no scripts, and the URL (which held the code) is not passed on as a referrer.
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      connection: 'close',
+    });
+    res.end(renderPage(kind, appName));
+    log.info('callback received', { kind });
+    resolveCallback(params);
+    void close();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // Port 0: the OS picks a free port (RFC 8252 §7.3: the server must accept any port on loopback).
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  log.debug('listening', { port });
+
+  let closing: Promise<void> | null = null;
+  function close(): Promise<void> {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Let the answer already being written finish, then drop idle keep-alive sockets.
+      setImmediate(() => server.closeIdleConnections());
+      setTimeout(() => server.closeAllConnections(), 1000).unref();
+    });
+    return closing;
+  }
+
+  return { redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`, callback, close };
+}
+
+const PAGES: Record<CallbackPageKind, { title: string; body: string }> = {
+  success: { title: 'You are signed in', body: 'You can close this tab and return to APP.' },
+  cancelled: { title: 'Sign-in cancelled', body: 'Nothing was changed. You can close this tab and return to APP.' },
+  error: { title: 'Sign-in did not complete', body: 'Return to APP to see what happened and try again.' },
+};
+
+function renderPage(kind: CallbackPageKind, appName: string): string {
+  const page = PAGES[kind];
+  const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const body = esc(page.body.replace('APP', appName));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(page.title)} - ${esc(appName)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1b1b1b;background:#fafafa}
+h1{font-size:1.4rem}@media (prefers-color-scheme:dark){body{color:#eee;background:#1b1b1b}}</style></head>
+<body><main><h1>${esc(page.title)}</h1><p>${body}</p></main></body></html>
+`;
+}

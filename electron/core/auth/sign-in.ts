@@ -1,0 +1,244 @@
+/**
+ * The native-app sign-in (RFC 8252): authorization code + PKCE S256 through the system browser, a loopback
+ * redirect, then the code exchange, then the identity (verified id_token, else UserInfo).
+ * The callback is checked one rule at a time, each with its own error code (after oauth4webapi's
+ * validateAuthResponse): state, then iss (RFC 9207), then error parameters, then the code.
+ */
+import type { SignInPhase } from '../../common/view-models';
+import { CoreError } from '../errors';
+import type { Logger } from '../log';
+import { redactString, rememberSecrets, silentLogger } from '../log';
+import type { FetchLike } from '../net/http';
+import { abortError } from '../net/http';
+import type { ServerMetadata } from './discovery';
+import type { JwksCache, UserProfile } from './id-token';
+import { createJwksCache, fetchUserInfo, verifyIdToken } from './id-token';
+import type { CallbackPageKind } from './loopback-receiver';
+import { startLoopbackReceiver } from './loopback-receiver';
+import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce';
+import type { TokenSet } from './token-client';
+import { exchangeCode, sanitizeDescription } from './token-client';
+
+/** Spec scopes for the member audience. */
+export const MEMBER_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'account:read', 'account:write'];
+export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+
+export interface AuthorizationRequest {
+  readonly url: string;
+  readonly state: string;
+  readonly nonce: string;
+  readonly codeVerifier: string;
+}
+
+/** Builds the authorization URL (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2.1, OIDC Core §3.1.2.1). */
+export function buildAuthorizationRequest(input: {
+  readonly authorizationEndpoint: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly scopes: readonly string[];
+  readonly resource: string;
+}): AuthorizationRequest {
+  const codeVerifier = createCodeVerifier();
+  rememberSecrets(codeVerifier);
+  const state = randomToken();
+  const nonce = randomToken();
+  const url = new URL(input.authorizationEndpoint);
+  const params: Record<string, string> = {
+    response_type: 'code',
+    client_id: input.clientId,
+    redirect_uri: input.redirectUri,
+    scope: input.scopes.join(' '),
+    state,
+    nonce,
+    code_challenge: codeChallengeS256(codeVerifier),
+    code_challenge_method: 'S256',
+    resource: input.resource,
+  };
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return { url: url.href, state, nonce, codeVerifier };
+}
+
+/**
+ * Checks a callback one rule at a time and returns the code. Each failure has its own code and message:
+ * state-mismatch, issuer-mismatch, sign-in-denied (access_denied), sign-in-failed (other errors / no code).
+ */
+export function validateCallback(
+  params: URLSearchParams,
+  expected: { readonly state: string; readonly issuer: string; readonly issParameterSupported: boolean },
+): string {
+  // RFC 6749 §10.12: the state binds the answer to this attempt (CSRF). Checked first: nothing else in an
+  // answer that is not ours is worth reading.
+  if (params.get('state') !== expected.state) {
+    throw new CoreError('state-mismatch', 'The sign-in answer does not belong to this sign-in attempt. Start the sign-in again.');
+  }
+  // RFC 9207 §2.4: compare iss when present; when the server says it always sends iss, a missing one is a failure.
+  const iss = params.get('iss');
+  if (iss !== null && iss !== expected.issuer) {
+    throw new CoreError('issuer-mismatch', 'The sign-in answer came from a different site than the one you are signing in to.');
+  }
+  if (iss === null && expected.issParameterSupported) {
+    throw new CoreError('issuer-mismatch', 'The sign-in answer did not say which site it came from, although the site always does. Start again.');
+  }
+  // The code is a secret from the moment it arrives: masked wherever it might be echoed (see log.ts).
+  rememberSecrets(params.get('code'));
+  const error = params.get('error');
+  if (error !== null) {
+    // RFC 6749 §4.1.2.1: access_denied is the user saying no: a cancelled sign-in, not a crash.
+    if (error === 'access_denied') throw new CoreError('sign-in-denied', 'The sign-in was cancelled at the site. Nothing was changed.');
+    const safeError = /^[\x20-\x7E]{1,64}$/.test(error) && redactString(error) === error ? error : 'error';
+    const raw = sanitizeDescription(params.get('error_description'));
+    const description = raw === null ? null : redactString(raw);
+    throw new CoreError('sign-in-failed', `The site could not sign you in (${safeError}${description ? `: ${description}` : ''}).`, { oauthError: safeError });
+  }
+  const code = params.get('code');
+  if (code === null || code === '') throw new CoreError('sign-in-failed', 'The site answered the sign-in without an authorization code.');
+  return code;
+}
+
+function classifyFor(expected: Parameters<typeof validateCallback>[1]): (p: URLSearchParams) => CallbackPageKind {
+  return (params) => {
+    try {
+      validateCallback(params, expected);
+      return 'success';
+    } catch (error) {
+      return error instanceof CoreError && error.code === 'sign-in-denied' ? 'cancelled' : 'error';
+    }
+  };
+}
+
+export interface SignInOptions {
+  readonly metadata: ServerMetadata;
+  readonly clientId: string;
+  readonly clientSecret: string | null;
+  readonly scopes?: readonly string[];
+  /** Opens the system browser. Only http(s) URLs are ever passed. */
+  readonly openExternal: (url: string) => Promise<void> | void;
+  readonly fetch: FetchLike;
+  readonly clock?: { now(): number };
+  readonly logger?: Logger;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly onProgress?: (phase: SignInPhase, authorizationUrl?: string) => void;
+  /** Reuse a key-set cache across sign-ins to the same site. */
+  readonly jwks?: JwksCache;
+}
+
+export interface SignInResult {
+  readonly tokens: TokenSet;
+  readonly profile: UserProfile;
+  /** The RFC 8707 resource that was sent; stored with the pair (the server cannot tell it back). */
+  readonly resource: string;
+  readonly idTokenVerified: boolean;
+}
+
+/** Runs one sign-in from the browser to verified tokens. The receiver only listens while this runs. */
+export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
+  const log = (options.logger ?? silentLogger).child('sign-in');
+  const { metadata } = options;
+  const scopes = options.scopes ?? MEMBER_SCOPES;
+  const progress = options.onProgress ?? (() => undefined);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
+  if (options.signal?.aborted) throw abortError(options.signal);
+
+  const expected = {
+    state: '',
+    issuer: metadata.issuer,
+    issParameterSupported: metadata.authorizationResponseIssParameterSupported,
+  };
+  let stateRef = expected;
+  const receiver = await startLoopbackReceiver({ classify: (p) => classifyFor(stateRef)(p), logger: options.logger });
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new CoreError('sign-in-timeout', 'The sign-in took too long and was stopped. Start it again when you are ready.')),
+    timeoutMs,
+  );
+  try {
+    const authz = buildAuthorizationRequest({
+      authorizationEndpoint: metadata.authorizationEndpoint,
+      clientId: options.clientId,
+      redirectUri: receiver.redirectUri,
+      scopes,
+      resource: metadata.resource,
+    });
+    stateRef = { ...expected, state: authz.state };
+    const parsedUrl = new URL(authz.url);
+    if (parsedUrl.protocol !== 'https:' && parsedUrl.protocol !== 'http:') {
+      throw new CoreError('discovery-invalid', 'The sign-in page address is not a web address.');
+    }
+    progress('waiting-for-browser', authz.url);
+    // The URL carries state and nonce: log only where it goes.
+    log.info('opening browser', { endpoint: metadata.authorizationEndpoint });
+    try {
+      await options.openExternal(authz.url);
+    } catch (cause) {
+      if (cause instanceof CoreError) throw cause;
+      throw new CoreError('sign-in-failed', 'The web browser could not be opened for the sign-in.', undefined, { cause });
+    }
+
+    const params = await raceAbort(receiver.callback, controller.signal);
+    const code = validateCallback(params, stateRef);
+
+    progress('exchanging-code');
+    const tokens = await exchangeCode(
+      {
+        tokenEndpoint: metadata.tokenEndpoint,
+        code,
+        redirectUri: receiver.redirectUri,
+        codeVerifier: authz.codeVerifier,
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        resource: metadata.resource,
+        requestedScopes: scopes,
+      },
+      { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: controller.signal },
+    );
+
+    progress('verifying');
+    let profile: UserProfile;
+    let idTokenVerified = false;
+    if (tokens.idToken !== null) {
+      if (metadata.jwksUri === null) throw new CoreError('id-token-invalid', 'The site sent an identity token but publishes no keys to check it.');
+      const jwks = options.jwks ?? createJwksCache(metadata.jwksUri, { fetch: options.fetch, clock: options.clock });
+      profile = await verifyIdToken({ idToken: tokens.idToken, issuer: metadata.issuer, clientId: options.clientId, nonce: authz.nonce, jwks, clock: options.clock });
+      idTokenVerified = true;
+      // Spec: "A verified id_token needs no UserInfo call". Only if it lacks the profile do we ask UserInfo.
+      if (profile.email === null && profile.name === null && metadata.userinfoEndpoint !== null) {
+        profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger, expectedSub: profile.sub });
+      }
+    } else {
+      // Spec: the JWKS can be published before signing starts; UserInfo is the fallback.
+      if (metadata.userinfoEndpoint === null) throw new CoreError('sign-in-failed', 'The site sent no identity token and has no UserInfo endpoint.');
+      profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger });
+    }
+    log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
+    return { tokens, profile, resource: metadata.resource, idTokenVerified };
+  } catch (error) {
+    // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user needs to see.
+    if (controller.signal.aborted) throw abortError(controller.signal, error);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    await receiver.close();
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

@@ -1,0 +1,261 @@
+/**
+ * Access tokens for API calls: read from the vault, refreshed single-flight per site, and an authorized fetch
+ * that only ever sends a site's token to that site's own origin (RFC 6750 §5.3, RFC 8707: the token is bound
+ * to that resource).
+ *
+ * Refresh ordering follows the spec's token-pair lifecycle: the new pair is written to the vault BEFORE it is
+ * used, because the first use of the new access token revokes the old pair. If the refresh answer is lost
+ * (network error, timeout, crash before storing), nothing was stored and nothing new was presented, so the
+ * old refresh token is still live and is simply retried next time.
+ */
+import { CoreError, isCoreError } from '../errors';
+import type { Logger } from '../log';
+import { redactString, silentLogger } from '../log';
+import type { FetchLike } from '../net/http';
+import type { SiteSecrets, Vault } from '../vault/vault';
+import { refreshTokens } from './token-client';
+
+export interface SiteEndpoints {
+  /** The site origin: the only origin its tokens are ever sent to. */
+  readonly origin: string;
+  readonly tokenEndpoint: string;
+}
+
+export interface TokenManagerOptions {
+  readonly vault: Vault;
+  readonly fetch: FetchLike;
+  readonly resolveSite: (siteId: string) => SiteEndpoints;
+  readonly clock?: { now(): number };
+  readonly logger?: Logger;
+  /** Refresh when less than this is left (default 60 s). */
+  readonly refreshMarginMs?: number;
+  /** The refresh token was refused, or a 401 survived one refresh: the site needs a new sign-in. */
+  readonly onSignInNeeded?: (siteId: string) => Promise<void> | void;
+  /** A 403 insufficient_scope named these scopes (RFC 6750 §3.1). */
+  readonly onInsufficientScope?: (siteId: string, scopes: readonly string[]) => Promise<void> | void;
+  readonly timeoutMs?: number;
+}
+
+/** Same shape as the global fetch, so it can be handed to GraphQL clients as is. */
+export type AuthorizedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface TokenManager {
+  /** A usable access token; refreshes (once, shared by all concurrent callers) when it is about to expire. */
+  getAccessToken(siteId: string): Promise<string>;
+  /**
+   * Refreshes now, single-flight. With `rejected`, skips the refresh if the vault already holds a different
+   * (newer) access token than the one the server rejected.
+   */
+  refresh(siteId: string, rejected?: string): Promise<string>;
+  /** fetch with the bearer token, for the site's own origin only; relative URLs resolve against it. */
+  fetchFor(siteId: string): AuthorizedFetch;
+  /** Resolves once no refresh is in flight for the site (sign-out waits for it). */
+  whenIdle(siteId: string): Promise<void>;
+}
+
+function signInNeeded(message = 'Your sign-in to this site has ended. Sign in again; your offline data is kept.'): CoreError {
+  return new CoreError('sign-in-needed', message);
+}
+
+export function createTokenManager(options: TokenManagerOptions): TokenManager {
+  const { vault } = options;
+  const clock = options.clock ?? Date;
+  const log = (options.logger ?? silentLogger).child('tokens');
+  const margin = options.refreshMarginMs ?? 60_000;
+  const inflight = new Map<string, Promise<string>>();
+
+  const fresh = (s: SiteSecrets): boolean => s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > margin);
+
+  async function markSignInNeeded(siteId: string, current: SiteSecrets | null): Promise<void> {
+    // The pair is dead: drop it (offline data is the DB's and stays untouched), keep the client credentials.
+    if (current && (current.accessToken !== null || current.refreshToken !== null)) {
+      await vault.put(siteId, { ...current, accessToken: null, refreshToken: null, expiresAt: null });
+    }
+    await options.onSignInNeeded?.(siteId);
+  }
+
+  /** Reads the record; one that cannot be decrypted (key replaced, file damaged) means a new sign-in. */
+  async function readRecord(siteId: string): Promise<SiteSecrets | null> {
+    try {
+      return await vault.get(siteId);
+    } catch (error) {
+      if (!isCoreError(error, 'storage-error')) throw error;
+      log.warn('saved sign-in unreadable; sign-in needed', { siteId, error });
+      await options.onSignInNeeded?.(siteId);
+      throw new CoreError('sign-in-needed', 'Your saved sign-in for this site could not be read. Sign in again; your offline data is kept.', undefined, { cause: error });
+    }
+  }
+
+  async function doRefresh(siteId: string, rejected: string | undefined): Promise<string> {
+    const current = await readRecord(siteId);
+    if (current === null) throw signInNeeded('You are not signed in to this site.');
+    // Someone else refreshed while this caller was waiting: use their result instead of a second refresh.
+    if (rejected !== undefined ? current.accessToken !== null && current.accessToken !== rejected && fresh(current) : fresh(current)) {
+      return current.accessToken as string;
+    }
+    if (current.refreshToken === null) {
+      await markSignInNeeded(siteId, current);
+      throw signInNeeded();
+    }
+    const site = options.resolveSite(siteId);
+    let tokens;
+    try {
+      tokens = await refreshTokens(
+        {
+          tokenEndpoint: site.tokenEndpoint,
+          refreshToken: current.refreshToken,
+          clientId: current.clientId,
+          clientSecret: current.clientSecret,
+          resource: current.resource,
+          previousScopes: current.scopes,
+          schoolId: current.schoolId,
+        },
+        { fetch: options.fetch, clock, logger: options.logger, timeoutMs: options.timeoutMs },
+      );
+    } catch (error) {
+      // A refresh answered for another organization (spec "Token response": school_id absent or changed) will
+      // not get better by retrying, and each retry would mint another live pair: sign in again instead.
+      if (isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization')) {
+        log.warn('refresh refused; sign-in needed', { siteId, code: error.code });
+        await markSignInNeeded(siteId, current);
+      } else {
+        // Lost or failed answer: the vault still holds the old pair, which stays valid until the new access
+        // token is first presented (spec, token pair lifecycle), so the next call retries with it.
+        log.warn('refresh failed; keeping the stored pair for a retry', { siteId, error });
+      }
+      throw error;
+    }
+    const next: SiteSecrets = {
+      ...current,
+      accessToken: tokens.accessToken,
+      // RFC 6749 §6: the server may keep the same refresh token (then it omits it).
+      refreshToken: tokens.refreshToken ?? current.refreshToken,
+      expiresAt: tokens.expiresAt,
+      scopes: tokens.scopes,
+      schoolId: tokens.schoolId,
+      schoolSubdomain: tokens.schoolSubdomain ?? current.schoolSubdomain,
+    };
+    // The record changed while the request was out (sign-out, or a new sign-in): do not resurrect a pair
+    // the user ended; the stored record wins.
+    const latest = await vault.get(siteId);
+    if (latest === null || latest.refreshToken !== current.refreshToken) {
+      log.warn('site record changed during refresh; discarding the refreshed pair', { siteId });
+      if (latest?.accessToken) return latest.accessToken;
+      throw signInNeeded();
+    }
+    // Durable BEFORE first use (see the file comment).
+    await vault.put(siteId, next);
+    return tokens.accessToken;
+  }
+
+  function refresh(siteId: string, rejected?: string): Promise<string> {
+    const running = inflight.get(siteId);
+    if (running) return running;
+    const p = doRefresh(siteId, rejected).finally(() => {
+      if (inflight.get(siteId) === p) inflight.delete(siteId);
+    });
+    inflight.set(siteId, p);
+    return p;
+  }
+
+  async function getAccessToken(siteId: string): Promise<string> {
+    const running = inflight.get(siteId);
+    if (running) return running;
+    const current = await readRecord(siteId);
+    if (current === null || (current.accessToken === null && current.refreshToken === null)) {
+      throw signInNeeded('You are not signed in to this site.');
+    }
+    if (fresh(current)) return current.accessToken as string;
+    return refresh(siteId);
+  }
+
+  function fetchFor(siteId: string): AuthorizedFetch {
+    return async (input, givenInit = {}) => {
+      const { origin } = options.resolveSite(siteId);
+      let init: RequestInit = givenInit;
+      let target: string | URL;
+      if (input instanceof Request) {
+        // Unpack a Request so the body can be sent twice (the retry after a refresh).
+        const hasBody = input.method !== 'GET' && input.method !== 'HEAD';
+        init = { method: input.method, headers: input.headers, signal: input.signal, ...(hasBody ? { body: await input.clone().arrayBuffer() } : {}), ...givenInit };
+        target = input.url;
+      } else {
+        target = input;
+      }
+      let url: URL;
+      try {
+        url = new URL(target, origin);
+      } catch {
+        throw new CoreError('invalid-input', 'That address is not valid.');
+      }
+      // RFC 6750 §5.3 / RFC 8707: never hand a site's token to another origin.
+      if (url.origin !== origin) {
+        throw new CoreError('forbidden', `Refusing to send this site's sign-in to another address (${url.origin}).`);
+      }
+      const attempt = async (token: string): Promise<Response> => {
+        const headers = new Headers(init.headers);
+        headers.set('authorization', `Bearer ${token}`);
+        // No redirects with a bearer token attached: a redirect could lead to another origin.
+        return options.fetch(url.href, { ...init, headers, redirect: 'manual' });
+      };
+      const token = await getAccessToken(siteId);
+      let res = await attempt(token);
+      if (res.status === 401) {
+        await res.body?.cancel();
+        log.info('401 from the site; refreshing once', { siteId, path: url.pathname });
+        const next = await refresh(siteId, token);
+        res = await attempt(next);
+        if (res.status === 401) {
+          await res.body?.cancel();
+          await markSignInNeeded(siteId, await vault.get(siteId));
+          throw signInNeeded('The site no longer accepts your sign-in. Sign in again; your offline data is kept.');
+        }
+      }
+      if (res.status === 403) {
+        const challenge = parseBearerChallenge(res.headers.get('www-authenticate'));
+        if (challenge.error === 'insufficient_scope') {
+          await res.body?.cancel();
+          // Only scope names are kept: the challenge is the site's text, and what it names is saved with the site
+          // (sites.json) and shown to the user, so nothing shaped like a token (or equal to a secret) gets through.
+          const scopes = (challenge.scope ?? '').split(' ').filter(isScopeName);
+          await options.onInsufficientScope?.(siteId, scopes);
+          const scope = scopes.join(' ');
+          throw new CoreError(
+            'insufficient-scope',
+            scope
+              ? `This site did not give the app permission for "${scope}". Sign in again to allow it.`
+              : 'This site did not give the app the permission this needs. Sign in again to allow it.',
+            { scope: scope || null },
+          );
+        }
+      }
+      return res;
+    };
+  }
+
+  async function whenIdle(siteId: string): Promise<void> {
+    await inflight.get(siteId)?.catch(() => undefined);
+  }
+
+  return { getAccessToken, refresh, fetchFor, whenIdle };
+}
+
+/** A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds. */
+export function isScopeName(value: string): boolean {
+  return /^[a-z][a-z0-9_.-]{0,40}(:[a-z][a-z0-9_.-]{0,40})?$/.test(value) && redactString(value) === value;
+}
+
+/** Parses the auth-params of a Bearer challenge (RFC 6750 §3, RFC 9110 §11.6.1). */
+export function parseBearerChallenge(header: string | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  const m = /Bearer\s+(.*)$/i.exec(header);
+  if (!m) return out;
+  const re = /([A-Za-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g;
+  let part: RegExpExecArray | null;
+  while ((part = re.exec(m[1] as string)) !== null) {
+    const key = (part[1] as string).toLowerCase();
+    out[key] = part[2] !== undefined ? part[2].replace(/\\(.)/g, '$1') : (part[3] as string);
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+/** The offline store: open + migrations, one module per table group, view-model queries. */
+export { openOfflineDatabase, type OpenedDatabase, type OpenOptions } from './open';
+export { migrate } from './migrate';
+export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
+export type { Logger } from './logger';
+export { ensureSite, removeSiteData, listSiteIds, hasSite } from './sites';
+export { commitSnapshot } from './snapshot';
+export type * from './records';
+export { getLibrary, getCourseDetail, EXPIRES_SOON_MS } from './courses';
+export { getBilling } from './payments';
+export { getEntitlements } from './entitlements';
+export { getConsulting } from './consulting';
+export { getNotifications, getSubscription } from './notifications';
+export { getProfile } from './profile';
+export { search, parseSearch, type ParsedSearch } from './search';
+export { getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';
+export {
+  enqueueChange,
+  pendingEntries,
+  failedEntries,
+  countPending,
+  dismissFailed,
+  type OutboxChange,
+  type OutboxEntry,
+} from './outbox';
+export { warmViews } from './warm';

@@ -1,0 +1,18 @@
+/**
+ * Numbered migrations, in order (Signal ts/sql/migrations style). TypeScript modules rather than .sql files
+ * so the bundler carries them into the app. Never edit a shipped migration: add the next number.
+ */
+import * as m001 from './001-initial';
+import * as m002 from './002-search';
+import * as m003 from './003-view-indexes';
+import * as m004 from './004-search-trigram';
+import * as m005 from './005-sync-parts';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005];
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,33 @@
+import type { Database } from 'better-sqlite3';
+import { prepared } from './statements';
+import { changingViews } from './view-cache';
+
+/** Every stored row belongs to a site; the auth/sites module keeps the site's configuration, we keep its id. */
+export function ensureSite(db: Database, siteId: string, now: Date = new Date()): void {
+  prepared<{ id: string; createdAt: string }>(db, 'INSERT INTO sites (id, created_at) VALUES (@id, @createdAt) ON CONFLICT (id) DO NOTHING').run({
+    id: siteId,
+    createdAt: now.toISOString(),
+  });
+}
+
+/** Deletes the site and, through ON DELETE CASCADE, all its offline data, outbox and sync history. */
+export function removeSiteData(db: Database, siteId: string): void {
+  changingViews(
+    db,
+    siteId,
+    'all',
+    db.transaction(() => {
+      // FTS5 tables take no foreign keys: clear the site's search rows explicitly.
+      prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({ siteId });
+      prepared<{ siteId: string }>(db, 'DELETE FROM sites WHERE id = @siteId').run({ siteId });
+    }),
+  );
+}
+
+export function listSiteIds(db: Database): string[] {
+  return prepared<void, { id: string }>(db, 'SELECT id FROM sites ORDER BY id').all().map((r) => r.id);
+}
+
+export function hasSite(db: Database, siteId: string): boolean {
+  return prepared<{ siteId: string }>(db, 'SELECT 1 FROM sites WHERE id = @siteId').get({ siteId }) !== undefined;
+}

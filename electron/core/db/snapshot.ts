@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import { replaceConsultingServices } from './consulting';
+import { replaceCourses } from './courses';
+import { replaceDigitalProducts, replaceEventRegistrations } from './entitlements';
+import { replaceNotifications, replaceSubscriptions, resetNotificationOverlay, resetSubscriptionOverlay } from './notifications';
+import { reapplyPending } from './outbox';
+import { replacePayments } from './payments';
+import { replaceProfile } from './profile';
+import type { SiteSnapshot } from './records';
+import { rebuildSearchIndex } from './search';
+import { hasSite } from './sites';
+import { prepared } from './statements';
+import { CoreError } from '../errors';
+import { changingViews, type ViewArea } from './view-cache';
+
+type PartName = keyof SiteSnapshot;
+
+/** Parts whose titles are in the search index. */
+const SEARCHED: ReadonlySet<PartName> = new Set(['courses', 'notifications']);
+
+function digestOf(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('base64');
+}
+
+/**
+ * Commits one site's snapshot in ONE transaction (ARCHITECTURE "each sync batch in one db.transaction"): a view
+ * never sees half a sync, and if anything throws nothing changes. Every part given replaces the stored rows
+ * (rows the server no longer returns disappear), unless it is byte for byte what the last commit stored; parts
+ * left undefined keep theirs. Pending outbox changes are applied again on top (over the server's values), and
+ * the search rows of the rewritten parts are rebuilt. Returns the parts rewritten.
+ */
+export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnapshot): PartName[] {
+  const digests = new Map<PartName, string>();
+  for (const [part, value] of Object.entries(snapshot) as [PartName, unknown][]) {
+    if (value !== undefined) digests.set(part, digestOf(value));
+  }
+  // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
+  return changingViews(db, siteId, (rewritten) => ['notifications', ...rewritten.flatMap((part) => VIEWS_OF_PART[part])], db.transaction(() => {
+    // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
+    // the snapshot is dropped rather than bringing the site back.
+    if (!hasSite(db, siteId)) throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });
+    const stored = new Map(
+      prepared<{ siteId: string }, { part: PartName; digest: string }>(db, 'SELECT part, digest FROM sync_parts WHERE site_id = @siteId')
+        .all({ siteId })
+        .map((r) => [r.part, r.digest]),
+    );
+    const changed = (part: PartName): boolean => snapshot[part] !== undefined && stored.get(part) !== digests.get(part);
+    const rewritten: PartName[] = [];
+    const write = <K extends PartName>(part: K, replace: (value: NonNullable<SiteSnapshot[K]>) => void) => {
+      if (!changed(part)) return;
+      replace(snapshot[part]!);
+      rewritten.push(part);
+      const digest = digests.get(part);
+      if (digest !== undefined) {
+        prepared<{ siteId: string; part: string; digest: string }>(
+          db,
+          'INSERT INTO sync_parts (site_id, part, digest) VALUES (@siteId, @part, @digest) ON CONFLICT (site_id, part) DO UPDATE SET digest = excluded.digest',
+        ).run({ siteId, part, digest });
+      }
+    };
+    write('profile', (v) => replaceProfile(db, siteId, v));
+    write('courses', (v) => replaceCourses(db, siteId, v));
+    write('digitalProducts', (v) => replaceDigitalProducts(db, siteId, v));
+    write('eventRegistrations', (v) => replaceEventRegistrations(db, siteId, v));
+    write('consultingServices', (v) => replaceConsultingServices(db, siteId, v));
+    write('payments', (v) => replacePayments(db, siteId, v));
+    write('notifications', (v) => replaceNotifications(db, siteId, v));
+    write('subscriptions', (v) => replaceSubscriptions(db, siteId, v));
+    // Unchanged inbox parts still drop local changes the site refused since (failed outbox entries): back to
+    // the server's values; pending ones are applied again just below.
+    if (snapshot.notifications !== undefined && !rewritten.includes('notifications')) resetNotificationOverlay(db, siteId);
+    if (snapshot.subscriptions !== undefined && !rewritten.includes('subscriptions')) resetSubscriptionOverlay(db, siteId);
+    reapplyPending(db, siteId);
+    const kinds = [
+      ...(rewritten.includes('courses') ? (['course', 'section', 'lecture'] as const) : []),
+      ...(rewritten.includes('notifications') ? (['notification'] as const) : []),
+    ];
+    if (rewritten.some((p) => SEARCHED.has(p))) rebuildSearchIndex(db, siteId, kinds);
+    return rewritten;
+  }));
+}
+
+/** Which memoised views read each part (profile and consulting are read without the cache). */
+const VIEWS_OF_PART: Record<PartName, readonly ViewArea[]> = {
+  profile: [],
+  courses: ['library'],
+  digitalProducts: ['entitlements'],
+  eventRegistrations: ['entitlements'],
+  consultingServices: [],
+  payments: ['billing'],
+  notifications: ['notifications'],
+  subscriptions: ['notifications'],
+};

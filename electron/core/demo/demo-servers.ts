@@ -1,0 +1,182 @@
+/**
+ * Demo mode: the two demo sites of the embedded server (`demo` and `demo2`), run in this process on loopback,
+ * each with its own SQLite file under `<dataDir>/demo-server/`, so what the student does in the demo (notices
+ * read, sign-ins, revocations) survives a restart exactly like on a real site.
+ *
+ * This folder and the composition root are the only app code allowed to import `embedded-server/` (lint
+ * enforces it): everything else reaches the demo sites over HTTP, like any school's site.
+ *
+ * Ports: a site's origin is its OAuth issuer and RFC 8707 resource, and the app stores it with the site. So the
+ * last ports are remembered in `<dataDir>/demo-server/ports.json` and tried first; when one is taken the OS picks
+ * another and `reconcileDemoSites` moves the saved demo sites to the new origin (their tokens were bound to the old
+ * issuer, so the student signs in again; the offline data stays).
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createEmbeddedServer, type EmbeddedServer, type SiteKey } from '../../../embedded-server/index';
+import { SITES } from '../../../embedded-server/seed/index';
+import type { Logger } from '../log';
+import { silentLogger } from '../log';
+import { createSiteStore, type SiteRecord } from '../sites/site-store';
+import { writeFileAtomic } from '../vault/atomic-file';
+
+export const DEMO_SITE_KEYS: readonly SiteKey[] = ['demo', 'demo2'];
+/** The public client the demo sites are seeded with (embedded-server/seed/identity.ts). */
+export const DEMO_CLIENT_ID = 'demo-desktop';
+
+export type DemoOrigins = Readonly<Record<SiteKey, string>>;
+
+export interface DemoServers {
+  /** Starts both sites (no-op when running) and returns their origins. Concurrent calls share one start. */
+  start(): Promise<DemoOrigins>;
+  /** Stops both sites; their databases stay. Also the test hook for "the site went away". */
+  stop(): Promise<void>;
+  readonly running: boolean;
+  /** Origins of the running sites, else null. */
+  origins(): DemoOrigins | null;
+  /** The origins of the previous run, from ports.json (null before the first start). */
+  previousOrigins(): Promise<DemoOrigins | null>;
+  /** Test hook: the running embedded servers (their databases can be read to check what the app did). */
+  servers(): Readonly<Record<SiteKey, EmbeddedServer>> | null;
+  /** Display name of a demo site. */
+  label(key: SiteKey): string;
+}
+
+export interface DemoServersOptions {
+  readonly dataDir: string;
+  readonly logger?: Logger;
+}
+
+export function demoServerDir(dataDir: string): string {
+  return join(dataDir, 'demo-server');
+}
+
+export function createDemoServers(options: DemoServersOptions): DemoServers {
+  const dir = demoServerDir(options.dataDir);
+  const portsFile = join(dir, 'ports.json');
+  const log = (options.logger ?? silentLogger).child('demo');
+  let running: Record<SiteKey, EmbeddedServer> | null = null;
+  let starting: Promise<DemoOrigins> | null = null;
+
+  async function readPorts(): Promise<Partial<Record<SiteKey, number>>> {
+    try {
+      const parsed = JSON.parse(await readFile(portsFile, 'utf8')) as unknown;
+      const out: Partial<Record<SiteKey, number>> = {};
+      if (parsed && typeof parsed === 'object') {
+        for (const key of DEMO_SITE_KEYS) {
+          const port = (parsed as Record<string, unknown>)[key];
+          if (typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536) out[key] = port;
+        }
+      }
+      return out;
+    } catch {
+      return {};
+    }
+  }
+
+  async function startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
+    const base = { seed: 'demo' as const, site: key, database: join(dir, `${key}.db`) };
+    if (port !== undefined) {
+      try {
+        return await createEmbeddedServer({ ...base, port });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+        log.warn('the demo site’s previous port is taken; using a new one', { site: key, port });
+      }
+    }
+    return createEmbeddedServer({ ...base, port: 0 });
+  }
+
+  async function doStart(): Promise<DemoOrigins> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const ports = await readPorts();
+    const started: Partial<Record<SiteKey, EmbeddedServer>> = {};
+    try {
+      for (const key of DEMO_SITE_KEYS) started[key] = await startOne(key, ports[key]);
+    } catch (error) {
+      await Promise.all(Object.values(started).map((s) => s.close()));
+      throw error;
+    }
+    running = started as Record<SiteKey, EmbeddedServer>;
+    await writeFileAtomic(portsFile, JSON.stringify({ demo: running.demo.port, demo2: running.demo2.port }), 0o600);
+    log.info('demo sites running', { demo: running.demo.url, demo2: running.demo2.url });
+    return { demo: running.demo.url, demo2: running.demo2.url };
+  }
+
+  return {
+    start() {
+      if (running) return Promise.resolve({ demo: running.demo.url, demo2: running.demo2.url });
+      starting ??= doStart().finally(() => {
+        starting = null;
+      });
+      return starting;
+    },
+    async stop() {
+      await starting?.catch(() => undefined);
+      const current = running;
+      running = null;
+      if (current) await Promise.all(DEMO_SITE_KEYS.map((k) => current[k].close()));
+    },
+    get running() {
+      return running !== null;
+    },
+    origins: () => (running ? { demo: running.demo.url, demo2: running.demo2.url } : null),
+    async previousOrigins() {
+      const ports = await readPorts();
+      if (ports.demo === undefined || ports.demo2 === undefined) return null;
+      return { demo: `http://127.0.0.1:${ports.demo}`, demo2: `http://127.0.0.1:${ports.demo2}` };
+    },
+    servers: () => running,
+    label: (key) => SITES[key].name,
+  };
+}
+
+/** True when sites.json holds a demo site (so demo mode must be running before any sync). */
+export async function hasDemoSites(dataDir: string): Promise<boolean> {
+  try {
+    return (await createSiteStore(dataDir).load()).some((s) => s.isDemo);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Moves saved demo sites from the previous origins to the current ones (ports changed). Runs before the site
+ * manager loads sites.json. The site keeps its id, so its offline data and outbox stay with it; its token pair
+ * was issued by the old issuer and will be refused, so the site asks for a sign-in.
+ */
+export async function reconcileDemoSites(dataDir: string, previous: DemoOrigins | null, current: DemoOrigins): Promise<number> {
+  const store = createSiteStore(dataDir);
+  const sites = await store.load();
+  let moved = 0;
+  const next = sites.map((site): SiteRecord => {
+    if (!site.isDemo) return site;
+    const key = DEMO_SITE_KEYS.find((k) => previous?.[k] === site.baseUrl) ?? DEMO_SITE_KEYS.find((k) => current[k] === site.baseUrl);
+    if (key === undefined || current[key] === site.baseUrl) return site;
+    const from = site.baseUrl;
+    const to = current[key];
+    moved++;
+    const swap = (value: string) => (value.startsWith(from) ? to + value.slice(from.length) : value);
+    const m = site.metadata;
+    return {
+      ...site,
+      baseUrl: to,
+      label: site.label === new URL(from).host ? new URL(to).host : site.label,
+      status: site.status === 'ready' ? 'sign-in-needed' : site.status,
+      metadata: m
+        ? {
+            ...m,
+            issuer: swap(m.issuer),
+            resource: swap(m.resource),
+            authorizationEndpoint: swap(m.authorizationEndpoint),
+            tokenEndpoint: swap(m.tokenEndpoint),
+            revocationEndpoint: m.revocationEndpoint === null ? null : swap(m.revocationEndpoint),
+            userinfoEndpoint: m.userinfoEndpoint === null ? null : swap(m.userinfoEndpoint),
+            jwksUri: m.jwksUri === null ? null : swap(m.jwksUri),
+          }
+        : null,
+    };
+  });
+  if (moved > 0) await store.save(next);
+  return moved;
+}

@@ -1,0 +1,197 @@
+import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
+import type { SyncPhase } from '../../common/view-models';
+import { CoreError } from '../errors';
+import type { SiteSnapshot } from '../db/records';
+import {
+  ConsultingServicesQuery,
+  CoursesQuery,
+  DigitalProductsQuery,
+  EventRegistrationsQuery,
+  NotificationSubscriptionsQuery,
+  NotificationsQuery,
+  PAGE_SIZE,
+  PaymentsQuery,
+  ProfileQuery,
+} from './graphql/documents';
+import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type Transport } from './transport';
+
+export interface FetchProgress {
+  readonly phase: SyncPhase;
+  readonly pagesFetched: number;
+  readonly itemsFetched: number;
+  readonly fraction: number | null;
+}
+
+export interface FetchedSnapshot {
+  readonly snapshot: SiteSnapshot;
+  /** Scopes the site refused; the parts that needed them were left out (their stored rows are kept). */
+  readonly missingScopes: readonly string[];
+  readonly pagesFetched: number;
+  readonly itemsFetched: number;
+}
+
+interface Connection<N> {
+  readonly totalCount: number;
+  readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
+  readonly nodes: readonly N[];
+}
+
+/** A part refused for missing scopes: HTTP 200 with `errors` naming them (service-spec "Protected resources"). */
+class MissingScopes {
+  constructor(readonly scopes: readonly string[]) {}
+}
+
+/** A part stopped because another part failed; never the error the run reports. */
+class SiblingFailed extends Error {}
+
+const PHASES: readonly SyncPhase[] = ['profile', 'courses', 'digital-products', 'consulting', 'events', 'payments', 'notifications'];
+
+/**
+ * Fetches one site's whole `viewer`, every connection paged to its end, into memory (the staging area). Nothing
+ * is written here: the caller commits the result in one transaction, so a failed or cancelled fetch leaves the
+ * stored snapshot as it was.
+ */
+export async function fetchSnapshot(
+  transport: Transport,
+  options: { readonly signal?: AbortSignal; readonly onProgress?: (p: FetchProgress) => void },
+): Promise<FetchedSnapshot> {
+  let pagesFetched = 0;
+  let itemsFetched = 0;
+  const missing = new Set<string>();
+
+  const done = new Map<SyncPhase, number>();
+  const report = (phase: SyncPhase, phaseFraction: number) => {
+    done.set(phase, Math.max(done.get(phase) ?? 0, phaseFraction));
+    let sum = 0;
+    for (const f of done.values()) sum += f;
+    options.onProgress?.({ phase, pagesFetched, itemsFetched, fraction: Math.min(1, sum / PHASES.length) });
+  };
+  // Set when one part fails, so the parts running beside it stop at their next page.
+  let failed = false;
+  const checkAborted = () => {
+    if (options.signal?.aborted) throw new CoreError('sync-cancelled', 'The sync was cancelled.');
+    if (failed) throw new SiblingFailed();
+  };
+
+  /** Errors of one response: scope refusals become MissingScopes, anything else fails the run. */
+  const judge = (errors: readonly GraphQLErrorLike[]): MissingScopes | null => {
+    if (errors.length === 0) return null;
+    const scopes = errors.map(missingScopesOf);
+    if (scopes.every((s) => s.length > 0)) return new MissingScopes([...new Set(scopes.flat())]);
+    throw new CoreError('server-error', 'The site answered the sync with an error.', { message: errors[0]!.message.slice(0, 200) });
+  };
+
+  async function single<D extends TadaDocumentNode<unknown, never>, T>(
+    phase: SyncPhase,
+    document: D,
+    pick: (data: ResultOf<D>) => T | null | undefined,
+  ): Promise<T | MissingScopes> {
+    checkAborted();
+    const { data, errors } = await transport.execute(document);
+    // A refusal anywhere in the part means the part is incomplete: keep the stored rows, report the scope.
+    const refused = judge(errors);
+    if (refused) return refused;
+    const value = data === null ? null : pick(data);
+    if (value === null || value === undefined) throw new CoreError('server-error', 'The site answered the sync without data.');
+    pagesFetched += 1;
+    report(phase, 1);
+    return value;
+  }
+
+  async function connection<D extends TadaDocumentNode<unknown, never>, N>(
+    phase: SyncPhase,
+    document: D,
+    first: number,
+    pick: (data: ResultOf<D>) => Connection<N> | null | undefined,
+  ): Promise<N[] | MissingScopes> {
+    const nodes: N[] = [];
+    let after: string | null = null;
+    for (;;) {
+      checkAborted();
+      const result: ExecuteResult<ResultOf<D>> = await transport.execute(document, { first, after } as VariablesOf<D>);
+      const refused = judge(result.errors);
+      if (refused) return refused;
+      const page: Connection<N> | null | undefined = result.data === null ? null : pick(result.data);
+      if (!page) throw new CoreError('server-error', 'The site answered the sync without data.');
+      nodes.push(...page.nodes);
+      pagesFetched += 1;
+      itemsFetched += page.nodes.length;
+      report(phase, page.totalCount > 0 ? Math.min(1, nodes.length / page.totalCount) : 1);
+      if (!page.pageInfo.hasNextPage) return nodes;
+      // A cursor that does not move would page forever.
+      if (page.pageInfo.endCursor === null || page.pageInfo.endCursor === after) {
+        throw new CoreError('server-error', 'The site returned an invalid page cursor.');
+      }
+      after = page.pageInfo.endCursor;
+    }
+  }
+
+  const take = <T>(value: T | MissingScopes): T | undefined => {
+    if (value instanceof MissingScopes) {
+      value.scopes.forEach((s) => missing.add(s));
+      return undefined;
+    }
+    return value;
+  };
+
+  // The connections are independent: fetch them side by side (each one page after page on its own cursor), so
+  // the server's work and ours overlap. The first failure stops the others at their next page.
+  const guard = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((error: unknown) => {
+      failed = true;
+      throw error;
+    });
+  const settled = await Promise.allSettled([
+    guard(single('profile', ProfileQuery, (d) => d.viewer)),
+    guard(connection('courses', CoursesQuery, PAGE_SIZE.courses, (d) => d.viewer?.enrolledCourses)),
+    guard(connection('digital-products', DigitalProductsQuery, PAGE_SIZE.digitalProducts, (d) => d.viewer?.digitalProducts)),
+    guard(connection('consulting', ConsultingServicesQuery, PAGE_SIZE.consultingServices, (d) => d.viewer?.consultingServices)),
+    guard(connection('events', EventRegistrationsQuery, PAGE_SIZE.eventRegistrations, (d) => d.viewer?.eventRegistrations)),
+    guard(connection('payments', PaymentsQuery, PAGE_SIZE.payments, (d) => d.viewer?.payments)),
+    guard(connection('notifications', NotificationsQuery, PAGE_SIZE.notifications, (d) => d.viewer?.notifications)),
+    guard(single('notifications', NotificationSubscriptionsQuery, (d) => d.viewer?.notificationSubscriptions)),
+  ] as const);
+  // The first real failure wins over the "another part failed" errors it caused.
+  const rejected = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  if (rejected.length > 0) {
+    throw rejected.find((e) => !(e instanceof SiblingFailed)) ?? rejected[0];
+  }
+  const value = <T>(r: PromiseSettledResult<T>): T => (r as PromiseFulfilledResult<T>).value;
+  const profile = take(value(settled[0]));
+  const courses = take(value(settled[1]));
+  const digitalProducts = take(value(settled[2]));
+  const consultingServices = take(value(settled[3]));
+  const eventRegistrations = take(value(settled[4]));
+  const payments = take(value(settled[5]));
+  const notifications = take(value(settled[6]));
+  const subscriptions = take(value(settled[7]));
+  checkAborted();
+
+  const snapshot: SiteSnapshot = {
+    ...(profile ? { profile } : {}),
+    ...(courses ? { courses } : {}),
+    ...(digitalProducts ? { digitalProducts } : {}),
+    ...(consultingServices ? { consultingServices } : {}),
+    ...(eventRegistrations ? { eventRegistrations } : {}),
+    ...(payments ? { payments } : {}),
+    ...(notifications ? { notifications } : {}),
+    ...(subscriptions ? { subscriptions } : {}),
+  };
+  return { snapshot, missingScopes: [...missing].sort(), pagesFetched, itemsFetched };
+}
+
+export function countSnapshot(snapshot: SiteSnapshot): Record<string, number> {
+  const counts: Record<string, number> = {};
+  if (snapshot.courses) {
+    counts.courses = snapshot.courses.length;
+    counts.sections = snapshot.courses.reduce((n, c) => n + c.sections.length, 0);
+    counts.lectures = snapshot.courses.reduce((n, c) => n + c.sections.reduce((m, s) => m + s.lectures.length, 0), 0);
+  }
+  if (snapshot.digitalProducts) counts.digitalProducts = snapshot.digitalProducts.length;
+  if (snapshot.consultingServices) counts.consultingServices = snapshot.consultingServices.length;
+  if (snapshot.eventRegistrations) counts.eventRegistrations = snapshot.eventRegistrations.length;
+  if (snapshot.payments) counts.payments = snapshot.payments.length;
+  if (snapshot.notifications) counts.notifications = snapshot.notifications.length;
+  if (snapshot.subscriptions) counts.subscriptions = snapshot.subscriptions.length;
+  return counts;
+}

@@ -1,0 +1,304 @@
+import type { Database } from 'better-sqlite3';
+import type {
+  NotificationChannel,
+  NotificationSubscriptionView,
+  NotificationTopic,
+  SyncProgress,
+  SyncRunSummary,
+  SyncStatus,
+} from '../../common/view-models';
+import { CoreError, isCoreError } from '../errors';
+import { silentLogger, type Logger } from '../db/logger';
+import { getSubscription } from '../db/notifications';
+import { countPending, enqueueChange, type OutboxChange } from '../db/outbox';
+import { commitSnapshot } from '../db/snapshot';
+import { warmViews } from '../db/warm';
+import { ensureSite, removeSiteData } from '../db/sites';
+import { getSyncStatus, recordSyncRun } from '../db/sync-runs';
+import { countSnapshot, fetchSnapshot } from './fetch-snapshot';
+import { ProbeQuery } from './graphql/documents';
+import { replayPending, type ReplayReport } from './outbox-replay';
+import { createTransport, defaultSleep, type ClientFor, type RetryPolicy, type Sleep, type Transport } from './transport';
+
+export interface SyncServiceOptions {
+  readonly db: Database;
+  readonly clientFor: ClientFor;
+  /** Milliseconds since the epoch (a function, or a `{ now() }` clock like the rest of the core); tests pass a fixed one. */
+  readonly clock?: (() => number) | { now(): number };
+  readonly logger?: Logger;
+  readonly onProgress?: (progress: SyncProgress) => void;
+  /** A site's offline data changed (snapshot committed, outbox change applied or accepted): views refetch. */
+  readonly onDataChanged?: (siteId: string) => void;
+  /** A background replay of a change the user just made stopped early (e.g. the site is unreachable): the host
+   * can start watching for the network to come back instead of waiting for the next scheduled sync. */
+  readonly onReplayStopped?: (siteId: string, reason: CoreError) => void;
+  readonly sleep?: Sleep;
+  readonly retry?: RetryPolicy;
+}
+
+export interface SyncService {
+  /** Runs a full sync of the site (outbox replay, then the whole viewer, committed at once). A second call while
+   * one runs for the same site joins it. Resolves with the run's summary; failures are in the summary. */
+  syncNow(siteId: string, options?: { readonly signal?: AbortSignal }): Promise<SyncRunSummary>;
+  cancel(siteId: string): void;
+  status(siteId: string): SyncStatus;
+  /** Sends the site's queued changes now (also done at the start of every sync). */
+  replayOutbox(siteId: string): Promise<ReplayReport>;
+  /** A cheap reachability check (the core probes this while offline). True when the site answered. */
+  probe(siteId: string): Promise<boolean>;
+  markNotificationRead(siteId: string, notificationId: string): Promise<void>;
+  markAllNotificationsRead(siteId: string): Promise<void>;
+  updateNotificationSubscription(
+    siteId: string,
+    topic: NotificationTopic,
+    channel: NotificationChannel,
+    enabled: boolean,
+  ): Promise<NotificationSubscriptionView>;
+  /** Removing a site: cancels its sync, waits for it, then deletes all its offline data (outbox included). */
+  forgetSite(siteId: string): Promise<void>;
+  /** Cancels running syncs and waits for them (and any replay) to settle. */
+  close(): Promise<void>;
+}
+
+interface Running {
+  readonly controller: AbortController;
+  readonly promise: Promise<SyncRunSummary>;
+}
+
+export function createSyncService(options: SyncServiceOptions): SyncService {
+  const { db, clientFor } = options;
+  const given = options.clock;
+  const clock: () => number = given === undefined ? Date.now : typeof given === 'function' ? given : () => given.now();
+  const now = () => new Date(clock());
+  const logger = options.logger ?? silentLogger;
+  const sleep = options.sleep ?? defaultSleep;
+  const running = new Map<string, Running>();
+  /**
+   * Per site: the tail of a lock chain. A sync run and outbox replays take turns, so replays never overlap (the
+   * queue's order holds) and a replay never lands between a run's fetch and its commit (where the fresh snapshot,
+   * fetched before the change was accepted, would hide it until the next sync).
+   */
+  const siteLocks = new Map<string, Promise<unknown>>();
+  const online = new Map<string, boolean>();
+  let closed = false;
+
+  const dataChanged = (siteId: string) => {
+    try {
+      options.onDataChanged?.(siteId);
+    } catch (error) {
+      logger.warn('onDataChanged listener failed', { siteId, error: String(error) });
+    }
+  };
+  const progress = (p: SyncProgress) => {
+    try {
+      options.onProgress?.(p);
+    } catch (error) {
+      logger.warn('onProgress listener failed', { siteId: p.siteId, error: String(error) });
+    }
+  };
+
+  async function transportFor(siteId: string, signal?: AbortSignal, retry?: RetryPolicy): Promise<Transport> {
+    const client = await clientFor(siteId);
+    return createTransport(client, {
+      sleep,
+      ...(signal ? { signal } : {}),
+      ...((retry ?? options.retry) ? { retry: retry ?? options.retry } : {}),
+      onRetry: (error, attempt, delayMs) => logger.info('sync request retrying', { siteId, code: error.code, attempt, delayMs }),
+    });
+  }
+
+  function withSiteLock<T>(siteId: string, task: () => Promise<T>): Promise<T> {
+    const previous = siteLocks.get(siteId) ?? Promise.resolve();
+    const next = previous.then(task, task);
+    const tail = next.catch(() => undefined);
+    siteLocks.set(siteId, tail);
+    void tail.then(() => {
+      if (siteLocks.get(siteId) === tail) siteLocks.delete(siteId);
+    });
+    return next;
+  }
+
+  async function replayWith(siteId: string, transport: Transport): Promise<ReplayReport> {
+    const report = await replayPending(db, siteId, transport, now);
+    if (report.replayed > 0 || report.failed > 0) dataChanged(siteId);
+    if (report.stoppedBy && isTransient(report.stoppedBy)) online.set(siteId, false);
+    else if (report.replayed > 0) online.set(siteId, true);
+    return report;
+  }
+
+  async function run(siteId: string, signal: AbortSignal): Promise<SyncRunSummary> {
+    const startedAt = now().toISOString();
+    let phase: SyncProgress['phase'] = 'outbox';
+    let pages = 0;
+    let items = 0;
+    const emit = (running: boolean, fraction: number | null) =>
+      progress({ siteId, running, phase: running ? phase : 'idle', pagesFetched: pages, itemsFetched: items, fraction });
+    const finish = (summary: SyncRunSummary): SyncRunSummary => {
+      try {
+        recordSyncRun(db, summary);
+      } catch (error) {
+        logger.error('could not record the sync run', { siteId, error: String(error) });
+      }
+      emit(false, summary.outcome === 'completed' || summary.outcome === 'partial' ? 1 : null);
+      logger.info('sync finished', { siteId, outcome: summary.outcome, counts: summary.counts, error: summary.error?.code ?? null });
+      return summary;
+    };
+
+    emit(true, 0);
+    try {
+      ensureSite(db, siteId, now());
+      const transport = await transportFor(siteId, signal);
+      // Queued changes first, so the snapshot fetched next already reflects them.
+      const replay = await replayWith(siteId, transport);
+      if (replay.stoppedBy && !isTransient(replay.stoppedBy)) throw replay.stoppedBy;
+      const fetched = await fetchSnapshot(transport, {
+        signal,
+        onProgress: (p) => {
+          phase = p.phase;
+          pages = p.pagesFetched;
+          items = p.itemsFetched;
+          emit(true, p.fraction);
+        },
+      });
+      if (signal.aborted) throw new CoreError('sync-cancelled', 'The sync was cancelled.');
+      phase = 'committing';
+      emit(true, 1);
+      commitSnapshot(db, siteId, fetched.snapshot);
+      online.set(siteId, true);
+      dataChanged(siteId);
+      // Build the big views once, after this run has answered (the memo is ready when the renderer refetches).
+      setImmediate(() => {
+        if (closed || !db.open) return;
+        try {
+          warmViews(db, siteId, now());
+        } catch (error) {
+          logger.warn('warming the views failed', { siteId, error: String(error) });
+        }
+      });
+      const missingScopes = [...new Set([...fetched.missingScopes, ...replay.missingScopes])].sort();
+      return finish({
+        siteId,
+        startedAt,
+        finishedAt: now().toISOString(),
+        outcome: missingScopes.length > 0 ? 'partial' : 'completed',
+        counts: countSnapshot(fetched.snapshot),
+        missingScopes,
+        error: null,
+      });
+    } catch (error) {
+      const failure = signal.aborted
+        ? new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause: error })
+        : isCoreError(error)
+          ? error
+          : new CoreError('sync-failed', 'The sync failed; your offline data is unchanged.', undefined, { cause: error });
+      if (isTransient(failure)) online.set(siteId, false);
+      return finish({
+        siteId,
+        startedAt,
+        finishedAt: now().toISOString(),
+        outcome: failure.code === 'sync-cancelled' ? 'cancelled' : 'failed',
+        counts: {},
+        missingScopes: failure.code === 'insufficient-scope' ? ['account:read'] : [],
+        error: { code: failure.code, message: failure.message },
+      });
+    }
+  }
+
+  async function enqueue(siteId: string, change: OutboxChange): Promise<void> {
+    enqueueChange(db, siteId, change, now());
+    dataChanged(siteId);
+    // Sent in the background; a failure keeps it queued for the next sync.
+    void service
+      .replayOutbox(siteId)
+      .then((report) => {
+        if (report.stoppedBy) options.onReplayStopped?.(siteId, report.stoppedBy);
+      })
+      .catch((error: unknown) => logger.warn('outbox replay failed', { siteId, error: String(error) }));
+  }
+
+  const service: SyncService = {
+    syncNow(siteId, opts = {}) {
+      if (closed) return Promise.reject(new CoreError('internal', 'The sync service is closed.'));
+      const existing = running.get(siteId);
+      if (existing) return existing.promise;
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(opts.signal?.reason);
+      if (opts.signal?.aborted) controller.abort(opts.signal.reason);
+      else opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const promise = withSiteLock(siteId, () => run(siteId, controller.signal)).finally(() => {
+        opts.signal?.removeEventListener('abort', onAbort);
+        running.delete(siteId);
+      });
+      running.set(siteId, { controller, promise });
+      return promise;
+    },
+
+    cancel(siteId) {
+      running.get(siteId)?.controller.abort(new CoreError('sync-cancelled', 'The sync was cancelled.'));
+    },
+
+    status(siteId) {
+      return getSyncStatus(db, siteId, { running: running.has(siteId), online: online.get(siteId) ?? true });
+    },
+
+    replayOutbox(siteId) {
+      return withSiteLock(siteId, async () => {
+        if (countPending(db, siteId) === 0) return { replayed: 0, failed: 0, pending: 0, missingScopes: [], stoppedBy: null };
+        let transport: Transport;
+        try {
+          transport = await transportFor(siteId, undefined, { attempts: 2, baseDelayMs: 250, maxDelayMs: 1000 });
+        } catch (error) {
+          const failure = isCoreError(error) ? error : new CoreError('sync-failed', 'No client for this site.', undefined, { cause: error });
+          return { replayed: 0, failed: 0, pending: countPending(db, siteId), missingScopes: [], stoppedBy: failure };
+        }
+        return replayWith(siteId, transport);
+      });
+    },
+
+    async probe(siteId) {
+      try {
+        const transport = await transportFor(siteId, AbortSignal.timeout(10_000), { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 });
+        await transport.execute(ProbeQuery);
+        online.set(siteId, true);
+        return true;
+      } catch (error) {
+        // Reached but refused (sign-in needed, scope): the site is online. A timeout is not an answer.
+        const reachable = isCoreError(error) && !isTransient(error) && error.code !== 'sync-cancelled';
+        online.set(siteId, reachable);
+        return reachable;
+      }
+    },
+
+    markNotificationRead(siteId, notificationId) {
+      return enqueue(siteId, { kind: 'mark-notification-read', notificationId });
+    },
+    markAllNotificationsRead(siteId) {
+      return enqueue(siteId, { kind: 'mark-all-notifications-read' });
+    },
+    async updateNotificationSubscription(siteId, topic, channel, enabled) {
+      await enqueue(siteId, { kind: 'update-notification-subscription', topic, channel, enabled });
+      return getSubscription(db, siteId, topic, channel) ?? { topic, channel, enabled, pendingSync: true };
+    },
+
+    async forgetSite(siteId) {
+      service.cancel(siteId);
+      await withSiteLock(siteId, async () => {
+        removeSiteData(db, siteId);
+        online.delete(siteId);
+      });
+      dataChanged(siteId);
+    },
+
+    async close() {
+      closed = true;
+      for (const r of running.values()) r.controller.abort(new CoreError('sync-cancelled', 'The app is closing.'));
+      await Promise.allSettled([...running.values()].map((r) => r.promise));
+      await Promise.allSettled([...siteLocks.values()]);
+    },
+  };
+  return service;
+}
+
+function isTransient(error: CoreError): boolean {
+  return error.code === 'site-unreachable' || error.code === 'server-unavailable' || error.code === 'network-unavailable';
+}

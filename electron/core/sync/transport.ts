@@ -1,0 +1,187 @@
+import { print } from 'graphql';
+import { ClientError, GraphQLClient } from 'graphql-request';
+import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
+import { CoreError, isCoreError } from '../errors';
+
+/** How the sync reaches one site: the member endpoint and a fetch that adds (and refreshes) the bearer token. */
+export interface SiteClient {
+  /** `{base_url}/member/graphql` (service-spec "Endpoints"). */
+  readonly endpoint: string;
+  /** The auth module's `fetchFor(siteId)`: throws CoreError 'sign-in-needed' / 'insufficient-scope'. */
+  readonly fetch: typeof fetch;
+}
+export type ClientFor = (siteId: string) => SiteClient | Promise<SiteClient>;
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const defaultSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly attempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 250, maxDelayMs: 4000 };
+
+export interface GraphQLErrorLike {
+  readonly message: string;
+  readonly path?: readonly (string | number)[];
+  readonly extensions?: Readonly<Record<string, unknown>>;
+}
+
+export interface ExecuteResult<T> {
+  readonly data: T | null;
+  readonly errors: readonly GraphQLErrorLike[];
+}
+
+export interface Transport {
+  execute<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<ExecuteResult<ResultOf<D>>>;
+}
+
+const printed = new WeakMap<object, string>();
+function printOnce(document: object): string {
+  let text = printed.get(document);
+  if (text === undefined) {
+    text = print(document as Parameters<typeof print>[0]);
+    printed.set(document, text);
+  }
+  return text;
+}
+
+/** Errors worth another try: the network, and a site saying it is briefly unavailable (503 temporarily_unavailable). */
+function isTransient(error: CoreError): boolean {
+  return error.code === 'site-unreachable' || error.code === 'server-unavailable' || error.code === 'network-unavailable';
+}
+
+/** Maps whatever a request threw to the core's one error type. */
+export function classify(error: unknown, signal: AbortSignal | undefined): CoreError {
+  if (signal?.aborted) return new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause: error });
+  if (isCoreError(error)) return error;
+  if (error instanceof ClientError) {
+    const status = error.response.status;
+    const body = typeof error.response.body === 'string' ? error.response.body : '';
+    // service-spec "Protected resources": 401 invalid_token, 403 insufficient_scope, 503 temporarily_unavailable.
+    if (status === 401) return new CoreError('sign-in-needed', 'Sign in to this site again to sync.', { status }, { cause: error });
+    if (status === 403) return new CoreError('insufficient-scope', 'This sign-in does not allow reading your data.', { status }, { cause: error });
+    if (status === 502 || status === 503 || status === 504 || body.includes('temporarily_unavailable')) {
+      return new CoreError('server-unavailable', 'The site is temporarily unavailable.', { status }, { cause: error });
+    }
+    return new CoreError('server-error', `The site answered with an error (HTTP ${status}).`, { status }, { cause: error });
+  }
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+    return new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause: error });
+  }
+  // undici: TypeError('fetch failed') with the socket error as cause (ECONNREFUSED, ECONNRESET, ...).
+  if (error instanceof TypeError || (error as { code?: unknown } | null)?.code !== undefined) {
+    return new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause: error });
+  }
+  return new CoreError('sync-failed', 'The sync failed unexpectedly.', undefined, { cause: error });
+}
+
+export interface TransportOptions {
+  readonly signal?: AbortSignal;
+  readonly sleep: Sleep;
+  readonly retry?: RetryPolicy;
+  /** Called before each retry (for logs and the online flag). */
+  readonly onRetry?: (error: CoreError, attempt: number, delayMs: number) => void;
+}
+
+/**
+ * A graphql-request client over the injected fetch. GraphQL errors come back with the data (errorPolicy 'all'):
+ * a field refused for a scope is HTTP 200 with `errors` (service-spec "Protected resources"), and the caller
+ * decides. Network errors and 503 are retried with exponential backoff, a bounded number of times.
+ */
+export function createTransport(client: SiteClient, options: TransportOptions): Transport {
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const graphQLClient = new GraphQLClient(client.endpoint, {
+    fetch: client.fetch,
+    errorPolicy: 'all',
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  // One backoff for the whole transport: the sync fetches several connections side by side, and when the site
+  // is down they should wait together, not each hammer it on its own schedule. `generation` counts backoffs; a
+  // request that failed on a generation older than the current one just waits and retries without counting.
+  let failures = 0;
+  let generation = 0;
+  let backoff: Promise<void> | null = null;
+
+  async function waitOut(failure: CoreError, sentAt: number): Promise<void> {
+    if (sentAt === generation && backoff === null) {
+      failures += 1;
+      if (failures >= retry.attempts) throw failure;
+      const delay = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (failures - 1));
+      options.onRetry?.(failure, failures, delay);
+      generation += 1;
+      backoff = options.sleep(delay, options.signal).finally(() => {
+        backoff = null;
+      });
+    } else if (failures >= retry.attempts) {
+      throw failure;
+    }
+    try {
+      if (backoff) await backoff;
+    } catch (cause) {
+      throw new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
+    }
+  }
+
+  return {
+    async execute(document, variables) {
+      for (;;) {
+        if (backoff) {
+          try {
+            await backoff;
+          } catch (cause) {
+            throw new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
+          }
+        }
+        const sentAt = generation;
+        try {
+          const response = await graphQLClient.rawRequest<ResultOf<typeof document>>(
+            printOnce(document),
+            variables as Record<string, unknown> | undefined,
+          );
+          failures = 0;
+          return { data: response.data ?? null, errors: (response.errors ?? []) as GraphQLErrorLike[] };
+        } catch (error) {
+          const failure = classify(error, options.signal);
+          if (!isTransient(failure)) throw failure;
+          await waitOut(failure, sentAt);
+        }
+      }
+    },
+  };
+}
+
+const SCOPE_PATTERN = /\b([a-z_]+:(?:read|write))\b/g;
+const SCOPE_SHAPE = /^[a-z_]+:(?:read|write)$/;
+
+/** The scopes a GraphQL error says are missing (spec: "the message reads ... that the required scope is account:write"). */
+export function missingScopesOf(error: GraphQLErrorLike): string[] {
+  const found = new Set<string>();
+  for (const key of ['scope', 'requiredScope', 'required_scope', 'missingScope']) {
+    const value = error.extensions?.[key];
+    // Only values of the scope shape: the list is stored (sync_runs.missing_scopes) and shown, and a site could
+    // put anything in an extension, a credential included.
+    if (typeof value === 'string' && SCOPE_SHAPE.test(value)) found.add(value);
+  }
+  for (const m of error.message.matchAll(SCOPE_PATTERN)) found.add(m[1]!);
+  return [...found];
+}
+
+export function isNotFound(error: GraphQLErrorLike): boolean {
+  return error.extensions?.code === 'NOT_FOUND' || /not found/i.test(error.message);
+}

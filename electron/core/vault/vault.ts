@@ -1,0 +1,210 @@
+/**
+ * The vault: one encrypted record per site (its token pair, what the pair is bound to, and the client's
+ * credentials) plus a durable queue of revocations still owed to a site. Records go through a `Cipher`;
+ * nothing secret is ever written in plain text. With a non-persistent cipher everything stays in memory.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CoreError } from '../errors';
+import type { Logger } from '../log';
+import { rememberSecrets, silentLogger } from '../log';
+import { createKeyedQueue, writeFileAtomic } from './atomic-file';
+import type { Cipher } from './cipher';
+
+export interface SiteSecrets {
+  readonly clientId: string;
+  /** Confidential clients only (client_secret_post). */
+  readonly clientSecret: string | null;
+  readonly accessToken: string | null;
+  readonly refreshToken: string | null;
+  /** Milliseconds since the epoch; null when the server gave no expires_in. */
+  readonly expiresAt: number | null;
+  readonly scopes: readonly string[];
+  readonly schoolId: string | null;
+  readonly schoolSubdomain: string | null;
+  /** The RFC 8707 resource sent at authorization: the server cannot tell it back (spec, Authentication 4). */
+  readonly resource: string | null;
+  /** The token endpoint's issuer the pair came from (RFC 8414 issuer). */
+  readonly issuer: string | null;
+}
+
+export interface PendingRevocation {
+  readonly id: string;
+  readonly siteId: string;
+  readonly revocationEndpoint: string;
+  readonly token: string;
+  readonly tokenTypeHint: 'refresh_token';
+  readonly clientId: string;
+  readonly clientSecret: string | null;
+  readonly queuedAt: number;
+}
+
+export interface Vault {
+  get(siteId: string): Promise<SiteSecrets | null>;
+  /** Replaces the site's record; resolves once it is durably stored. */
+  put(siteId: string, secrets: SiteSecrets): Promise<void>;
+  delete(siteId: string): Promise<void>;
+  listPendingRevocations(): Promise<PendingRevocation[]>;
+  addPendingRevocation(entry: Omit<PendingRevocation, 'id'>): Promise<PendingRevocation>;
+  removePendingRevocation(id: string): Promise<void>;
+  readonly persistent: boolean;
+}
+
+const secretsSchema = z.object({
+  clientId: z.string(),
+  clientSecret: z.string().nullable(),
+  accessToken: z.string().nullable(),
+  refreshToken: z.string().nullable(),
+  expiresAt: z.number().nullable(),
+  scopes: z.array(z.string()),
+  schoolId: z.string().nullable(),
+  schoolSubdomain: z.string().nullable(),
+  resource: z.string().nullable(),
+  issuer: z.string().nullable(),
+});
+
+const revocationSchema = z.object({
+  id: z.string(),
+  siteId: z.string(),
+  revocationEndpoint: z.string(),
+  token: z.string(),
+  tokenTypeHint: z.literal('refresh_token'),
+  clientId: z.string(),
+  clientSecret: z.string().nullable(),
+  queuedAt: z.number(),
+});
+
+const SITE_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const REVOCATIONS = 'revocations';
+
+export interface VaultOptions {
+  /** Directory for the encrypted files (created 0700). */
+  readonly dir: string;
+  readonly cipher: Cipher;
+  readonly logger?: Logger;
+}
+
+export function createVault(options: VaultOptions): Vault {
+  const { dir, cipher } = options;
+  const log = (options.logger ?? silentLogger).child('vault');
+  const memory = new Map<string, Uint8Array>();
+  const queue = createKeyedQueue();
+
+  const fileFor = (name: string): string => join(dir, `${name}.vault`);
+
+  function checkId(siteId: string): void {
+    // Site ids become file names: only a safe alphabet, never a path.
+    if (!SITE_ID_RE.test(siteId)) throw new CoreError('invalid-input', 'That site id is not valid.');
+  }
+
+  async function readBlob(name: string): Promise<unknown> {
+    let data: Uint8Array | undefined;
+    if (!cipher.persistent) {
+      data = memory.get(name);
+    } else {
+      try {
+        data = await readFile(fileFor(name));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+          throw new CoreError('storage-error', 'Saved sign-in data could not be read.', undefined, { cause: error });
+        }
+      }
+    }
+    if (data === undefined) return undefined;
+    const plain = await cipher.decrypt(data);
+    try {
+      return JSON.parse(Buffer.from(plain).toString('utf8')) as unknown;
+    } catch (cause) {
+      throw new CoreError('storage-error', 'Saved sign-in data is damaged. Sign in again.', undefined, { cause });
+    }
+  }
+
+  async function writeBlob(name: string, value: unknown): Promise<void> {
+    const sealed = await cipher.encrypt(Buffer.from(JSON.stringify(value), 'utf8'));
+    if (!cipher.persistent) {
+      memory.set(name, sealed);
+      return;
+    }
+    try {
+      await writeFileAtomic(fileFor(name), sealed, 0o600);
+    } catch (cause) {
+      throw new CoreError('storage-error', 'Sign-in data could not be saved.', undefined, { cause });
+    }
+  }
+
+  async function removeBlob(name: string): Promise<void> {
+    if (!cipher.persistent) {
+      memory.delete(name);
+      return;
+    }
+    await rm(fileFor(name), { force: true });
+  }
+
+  async function readRevocations(): Promise<PendingRevocation[]> {
+    const raw = await readBlob(REVOCATIONS);
+    if (raw === undefined) return [];
+    const parsed = z.array(revocationSchema).safeParse(raw);
+    if (!parsed.success) {
+      log.warn('pending revocations record is malformed; ignoring it');
+      return [];
+    }
+    for (const e of parsed.data) rememberSecrets(e.token, e.clientSecret);
+    return parsed.data;
+  }
+
+  return {
+    persistent: cipher.persistent,
+    async get(siteId) {
+      checkId(siteId);
+      return queue(siteId, async () => {
+        const raw = await readBlob(`site-${siteId}`);
+        if (raw === undefined) return null;
+        const parsed = secretsSchema.safeParse(raw);
+        if (!parsed.success) throw new CoreError('storage-error', 'Saved sign-in data is damaged. Sign in again.');
+        // Read back after a restart: masked in logs and Results from here on (see log.ts).
+        rememberSecrets(parsed.data.accessToken, parsed.data.refreshToken, parsed.data.clientSecret);
+        return parsed.data;
+      });
+    },
+    async put(siteId, secrets) {
+      checkId(siteId);
+      const value = secretsSchema.parse(secrets);
+      rememberSecrets(value.accessToken, value.refreshToken, value.clientSecret);
+      await queue(siteId, () => writeBlob(`site-${siteId}`, value));
+      log.debug('site record stored', { siteId, hasAccessToken: secrets.accessToken !== null, hasRefreshToken: secrets.refreshToken !== null });
+    },
+    async delete(siteId) {
+      checkId(siteId);
+      await queue(siteId, () => removeBlob(`site-${siteId}`));
+    },
+    listPendingRevocations: () => queue(REVOCATIONS, readRevocations),
+    addPendingRevocation(entry) {
+      return queue(REVOCATIONS, async () => {
+        const list = await readRevocations();
+        const full: PendingRevocation = { ...entry, id: randomBytes(9).toString('base64url') };
+        await writeBlob(REVOCATIONS, [...list, full]);
+        return full;
+      });
+    },
+    removePendingRevocation(id) {
+      return queue(REVOCATIONS, async () => {
+        const list = await readRevocations();
+        const next = list.filter((e) => e.id !== id);
+        if (next.length === list.length) return;
+        if (next.length === 0) await removeBlob(REVOCATIONS);
+        else await writeBlob(REVOCATIONS, next);
+      });
+    },
+  };
+}
+
+/** Lists every file the vault wrote (tests read them raw to prove no secret is stored in plain text). */
+export async function listVaultFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((f) => f.endsWith('.vault')).map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,141 @@
+import { app, BrowserWindow, dialog, Menu, shell } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAppCore, type AppCore } from '../core/app-core';
+import { isCoreError } from '../core/errors';
+import { createLogger, describeUnexpected, installCrashGuards } from '../core/log';
+import { createElectronSettingsStore } from './electron-settings-store';
+import { registerIpcHandlers } from './ipc';
+import { buildApplicationMenu } from './menu';
+import { createSafeStorageCipher } from './safe-storage-cipher';
+import { appUrlFor, createMainWindow, isTrustedSender } from './window';
+
+/**
+ * The Electron host: app lifecycle, the window, the menu and the IPC wiring. Thin on purpose: what the app does
+ * lives in electron/core and is tested in plain Node.
+ */
+
+// Electron security checklist #4: every renderer sandboxed, whatever a window's options say.
+app.enableSandbox();
+
+// The core's redacting logger: no token, code or secret reaches the console (ARCHITECTURE #14).
+const logger = createLogger((line) => console.log(line), { level: process.env.LEARNING_DESKTOP_DEBUG ? 'debug' : 'info' });
+const log = (line: string) => logger.info(line);
+// Electron's default crash output (and its error dialog) prints messages, stacks and causes, any of which may
+// quote a token: one plain line instead.
+installCrashGuards(process, (line) => console.error(line));
+const demoRequested = process.argv.includes('--demo');
+const isDev = !app.isPackaged;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let core: AppCore | null = null;
+  let win: BrowserWindow | null = null;
+  // The main bundle is ESM (no __dirname); the sandboxed preload must be CommonJS, hence .cjs.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const preloadPath = join(here, '../preload/index.cjs');
+  const rendererIndex = join(here, '../renderer/index.html');
+  // `npm run dev`: electron-vite serves the renderer with hot reload and names it here; never in a release.
+  const devServerUrl = isDev ? process.env.ELECTRON_RENDERER_URL : undefined;
+  const appUrl = appUrlFor(rendererIndex, devServerUrl);
+  const openWindow = () => {
+    const w = createMainWindow(preloadPath, appUrl, { cspHeader: devServerUrl === undefined });
+    w.on('closed', () => {
+      if (win === w) win = null;
+    });
+    return w;
+  };
+
+  app.on('second-instance', () => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+
+  app.whenReady().then(async () => {
+    const settingsStore = createElectronSettingsStore();
+    const settings = await settingsStore.load();
+    core = await createAppCore({
+      dataDir: app.getPath('userData'),
+      version: app.getVersion(),
+      host: 'electron',
+      // The system browser for sign-in (RFC 8252 §4.1, never an embedded web view): http and https URLs only.
+      openExternal: async (url) => {
+        if (!/^https?:\/\//.test(url)) throw new Error('Only http and https URLs can be opened.');
+        await shell.openExternal(url);
+      },
+      // safeStorage needs the app to be ready; basic_text keeps tokens in memory unless the user opted in.
+      // A change of allowWeakTokenStorage takes effect at the next start (the vault is built once).
+      cipher: createSafeStorageCipher({ allowWeakTokenStorage: settings.allowWeakTokenStorage }),
+      settingsStore,
+      logger,
+      demo: { enabled: true },
+    });
+    registerIpcHandlers(core, isTrustedSender(() => BrowserWindow.getAllWindows(), appUrl), log);
+    const protection = await core.handlers['security:get-token-protection'](undefined);
+    const cipherWeak = protection.ok && protection.value.weak;
+    let restartOffered = false;
+    core.onEvent((event, payload) => {
+      for (const w of BrowserWindow.getAllWindows()) w.webContents.send(event, payload);
+      // The vault's cipher is chosen once, at start: a change of the weak-storage opt-in applies after a restart.
+      if (event === 'settings:changed' && cipherWeak && !restartOffered) {
+        const next = payload as { allowWeakTokenStorage: boolean };
+        if (next.allowWeakTokenStorage !== settings.allowWeakTokenStorage) {
+          restartOffered = true;
+          void offerRestart();
+        }
+      }
+    });
+    win = openWindow();
+    Menu.setApplicationMenu(buildApplicationMenu({ core, window: () => win, isDev, log }));
+
+    if (demoRequested) {
+      // `npm run demo` / `--demo`: the demo sites are started and listed, one click from signing in.
+      const added = await core.handlers['sites:add-demo'](undefined);
+      if (!added.ok) log(`demo: ${added.error.message}`);
+    }
+  }).catch((error: unknown) => {
+    // e.g. an offline database written by a newer version (database-too-new): say so in plain words and quit.
+    // A CoreError's message is plain words by contract; any other message may quote a secret.
+    const message = isCoreError(error) ? error.message : `An unexpected error stopped the start (${describeUnexpected(error)}).`;
+    logger.error('the app could not start', { error });
+    dialog.showErrorBox('Learning Desktop could not start', message);
+    app.exit(1);
+  });
+
+  async function offerRestart(): Promise<void> {
+    const options = {
+      type: 'question' as const,
+      buttons: ['Restart Now', 'Later'],
+      defaultId: 0,
+      cancelId: 1,
+      message: 'Restart Learning Desktop to change where your sign-ins are kept?',
+      detail: 'The change applies the next time the app starts.',
+    };
+    const { response } = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+    if (response === 0) {
+      app.relaunch();
+      app.quit();
+    }
+  }
+
+  app.on('activate', () => {
+    // macOS: clicking the dock icon with no window open shows the window again.
+    if (core && BrowserWindow.getAllWindows().length === 0) win = openWindow();
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  let quitting = false;
+  app.on('will-quit', (event) => {
+    // Close the core (SQLite, the demo sites, pending syncs) before the process goes.
+    if (quitting || !core) return;
+    event.preventDefault();
+    quitting = true;
+    void core.close().finally(() => app.quit());
+  });
+}

@@ -1,0 +1,220 @@
+import type { RequestContext, Route } from '../http/types';
+import { readForm } from '../http/body';
+import { html, page, type SafeHtml } from '../http/html';
+import { redirect, sendHtml } from '../http/respond';
+import { csrfValid, currentSession, type ActiveSession } from '../oauth/browser-session';
+import { isLoopbackRedirect } from '../oauth/redirect-uris';
+import { deleteSchoolClient, insertClient, listSchoolClients } from '../store/clients';
+import { getUserById, isOperator, rolesAt, type UserRow } from '../store/identity';
+import { randomId, randomSecret, sha256Hex } from '../store/secrets';
+import { isFeatureEnabled, setFeature } from '../store/sessions';
+import { PATHS } from '../oauth/settings';
+
+/** The beta feature that opens Developers > OAuth applications (spec "OAuth client"). */
+export const MCP_CONNECTIONS = 'mcp_connections';
+const APPS_PATH = '/admin/developers/oauth-applications';
+
+interface Operator {
+  user: UserRow;
+  session: ActiveSession;
+}
+
+/** Operator gate: signed in, and owner/manager/admin at this site (decision, README). Sends the answer otherwise. */
+function requireOperator(ctx: RequestContext): Operator | null {
+  const session = currentSession(ctx);
+  if (!session?.userId) {
+    redirect(ctx.res, `${PATHS.signIn}?return_to=${encodeURIComponent(ctx.url.pathname)}`);
+    return null;
+  }
+  const user = getUserById(ctx.server.db, session.userId);
+  if (!user || !isOperator(rolesAt(ctx.server.db, ctx.server.site.schoolId, user.id))) {
+    sendHtml(ctx.res, 403, page('Not allowed', html`<h1>Not allowed</h1><p class="error" role="alert">Only the site's owners, managers and admins can open the admin area.</p>${signOutForm(session)}`));
+    return null;
+  }
+  return { user, session };
+}
+
+async function requireOperatorPost(ctx: RequestContext): Promise<{ op: Operator; form: Record<string, string> } | null> {
+  const form = await readForm(ctx.req);
+  const op = requireOperator(ctx);
+  if (!op) return null;
+  if (!csrfValid(op.session, form.csrf)) {
+    sendHtml(ctx.res, 403, page('Form expired', html`<h1>This form expired</h1><p class="error" role="alert">Reload the page and try again.</p><p><a href="/admin">Back to the admin area</a></p>`));
+    return null;
+  }
+  return { op, form };
+}
+
+function signOutForm(session: ActiveSession): SafeHtml {
+  return html`<form method="post" action="${PATHS.signOut}"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="secondary">Sign out</button></form>`;
+}
+
+function layout(ctx: RequestContext, op: Operator, title: string, body: SafeHtml, status = 200): void {
+  const mcp = isFeatureEnabled(ctx.server.db, ctx.server.site.schoolId, MCP_CONNECTIONS);
+  sendHtml(
+    ctx.res,
+    status,
+    page(
+      `${title} · ${ctx.server.site.name} admin`,
+      html`<nav aria-label="Admin"><a href="/admin">Dashboard</a>${mcp ? html`<a href="${APPS_PATH}">Developers › OAuth applications</a>` : ''}</nav>
+<p>Signed in as <strong>${op.user.email}</strong> at ${ctx.server.site.name}.</p>
+${body}
+${signOutForm(op.session)}`,
+      { wide: true },
+    ),
+  );
+}
+
+/** GET /admin */
+function dashboard(ctx: RequestContext): void {
+  const op = requireOperator(ctx);
+  if (!op) return;
+  const enabled = isFeatureEnabled(ctx.server.db, ctx.server.site.schoolId, MCP_CONNECTIONS);
+  layout(
+    ctx,
+    op,
+    'Dashboard',
+    html`<h1>${ctx.server.site.name}: admin</h1>
+<h2>Beta features</h2>
+<form method="post" action="/admin/beta-features">
+<input type="hidden" name="csrf" value="${op.session.csrf}">
+<input type="hidden" name="feature" value="${MCP_CONNECTIONS}">
+<p><strong>MCP connections</strong>: ${enabled ? 'enabled' : 'disabled'}. Lets members connect desktop and AI applications; adds Developers › OAuth applications.</p>
+<button type="submit" name="enabled" value="${enabled ? 'off' : 'on'}">${enabled ? 'Disable MCP connections' : 'Enable MCP connections'}</button>
+</form>`,
+  );
+}
+
+/** POST /admin/beta-features */
+async function toggleFeature(ctx: RequestContext): Promise<void> {
+  const got = await requireOperatorPost(ctx);
+  if (!got) return;
+  if (got.form.feature !== MCP_CONNECTIONS) {
+    layout(ctx, got.op, 'Unknown feature', html`<p class="error" role="alert">Unknown beta feature.</p>`, 400);
+    return;
+  }
+  setFeature(ctx.server.db, ctx.server.site.schoolId, MCP_CONNECTIONS, got.form.enabled === 'on', got.op.user.id, ctx.server.clock.now());
+  redirect(ctx.res, '/admin');
+}
+
+function featureGate(ctx: RequestContext, op: Operator): boolean {
+  if (isFeatureEnabled(ctx.server.db, ctx.server.site.schoolId, MCP_CONNECTIONS)) return true;
+  layout(ctx, op, 'Not available', html`<h1>Not available</h1><p class="error" role="alert">Enable the beta feature "MCP connections" first.</p>`, 404);
+  return false;
+}
+
+function appsPage(ctx: RequestContext, op: Operator, extra: { error?: string; created?: { clientId: string; secret: string | null; name: string }; values?: Record<string, string> } = {}, status = 200): void {
+  const apps = listSchoolClients(ctx.server.db, ctx.server.site.schoolId);
+  const rows = apps.map(
+    (a) => html`<tr><td>${a.name}</td><td><code>${a.clientId}</code></td><td>${a.confidential ? 'Confidential' : 'Public'}</td><td>${a.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
+<td><form method="post" action="${APPS_PATH}/${encodeURIComponent(a.clientId)}/delete"><input type="hidden" name="csrf" value="${op.session.csrf}"><button type="submit" class="danger" aria-label="Delete ${a.name}">Delete</button></form></td></tr>`,
+  );
+  const v = extra.values ?? {};
+  layout(
+    ctx,
+    op,
+    'OAuth applications',
+    html`<h1>Developers › OAuth applications</h1>
+${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
+${
+  extra.created
+    ? html`<div class="notice" role="status"><p>Created <strong>${extra.created.name}</strong>. Client ID: <code class="client-id">${extra.created.clientId}</code></p>${
+        extra.created.secret
+          ? html`<p>Client secret (shown only this once; copy it now): <code class="secret">${extra.created.secret}</code></p>`
+          : html`<p>Public application: no client secret.</p>`
+      }</div>`
+    : ''
+}
+<h2>Applications</h2>
+${apps.length === 0 ? html`<p>No applications yet.</p>` : html`<table><thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`}
+<h2>Create an application</h2>
+<form method="post" action="${APPS_PATH}">
+<input type="hidden" name="csrf" value="${op.session.csrf}">
+<label for="name">Name</label>
+<input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}">
+<label for="redirect_uris">Redirect URIs (one per line)</label>
+<textarea id="redirect_uris" name="redirect_uris" rows="3" required>${v.redirect_uris ?? ''}</textarea>
+<label class="check" for="confidential"><input id="confidential" name="confidential" type="checkbox" value="on"${v.confidential ? html` checked` : ''}>Confidential application</label>
+<p><small>Leave unchecked for desktop and mobile apps (public client, no secret). Checked: a client secret is issued and the app must send it (client_secret_post).</small></p>
+<button type="submit">Create application</button>
+</form>`,
+    status,
+  );
+}
+
+/** GET /admin/developers/oauth-applications */
+function listApps(ctx: RequestContext): void {
+  const op = requireOperator(ctx);
+  if (!op || !featureGate(ctx, op)) return;
+  appsPage(ctx, op);
+}
+
+/** Redirect URIs an operator may register: https, loopback http (RFC 8252 §7.3), or a private-use scheme (RFC 8252 §7.1). */
+export function validateAppRedirectUri(uri: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return `"${uri}" is not an absolute URI`;
+  }
+  if (u.hash) return `"${uri}" must not contain a fragment`;
+  if (u.protocol === 'https:' || isLoopbackRedirect(uri)) return null;
+  if (u.protocol === 'http:') return `"${uri}": plain http is only allowed on 127.0.0.1 or [::1]`;
+  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/i.test(u.protocol)) return null; // reverse-domain private-use scheme
+  return `"${uri}": use https, a loopback http URI, or a reverse-domain private-use scheme`;
+}
+
+/** POST /admin/developers/oauth-applications */
+async function createApp(ctx: RequestContext): Promise<void> {
+  const got = await requireOperatorPost(ctx);
+  if (!got || !featureGate(ctx, got.op)) return;
+  const { form, op } = got;
+  const name = (form.name ?? '').trim();
+  const uris = (form.redirect_uris ?? '').split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const values = { name: form.name ?? '', redirect_uris: form.redirect_uris ?? '', ...(form.confidential ? { confidential: 'on' } : {}) };
+  const problem =
+    name.length === 0 || name.length > 100
+      ? 'Give the application a name (up to 100 characters).'
+      : uris.length === 0 || uris.length > 10
+        ? 'Give between 1 and 10 redirect URIs.'
+        : uris.map(validateAppRedirectUri).find((e) => e !== null);
+  if (problem) {
+    appsPage(ctx, op, { error: problem, values }, 400);
+    return;
+  }
+  const confidential = form.confidential === 'on';
+  const secret = confidential ? randomSecret('cs_') : null;
+  const clientId = randomId('app_');
+  insertClient(ctx.server.db, {
+    clientId,
+    schoolId: ctx.server.site.schoolId,
+    name,
+    audience: 'member',
+    origin: 'admin',
+    confidential,
+    secretHash: secret ? sha256Hex(secret) : null,
+    redirectUris: [...new Set(uris)],
+    applicationType: 'native',
+    createdAt: ctx.server.clock.now(),
+  });
+  appsPage(ctx, op, { created: { clientId, secret, name } }, 201);
+}
+
+/** POST /admin/developers/oauth-applications/:clientId/delete */
+async function deleteApp(ctx: RequestContext): Promise<void> {
+  const got = await requireOperatorPost(ctx);
+  if (!got || !featureGate(ctx, got.op)) return;
+  if (!deleteSchoolClient(ctx.server.db, ctx.server.site.schoolId, ctx.params.clientId ?? '')) {
+    appsPage(ctx, got.op, { error: 'No such application.' }, 404);
+    return;
+  }
+  redirect(ctx.res, APPS_PATH);
+}
+
+export const adminPageRoutes: Route[] = [
+  { method: 'GET', path: '/admin', handler: dashboard },
+  { method: 'POST', path: '/admin/beta-features', handler: toggleFeature },
+  { method: 'GET', path: APPS_PATH, handler: listApps },
+  { method: 'POST', path: APPS_PATH, handler: createApp },
+  { method: 'POST', path: `${APPS_PATH}/:clientId/delete`, handler: deleteApp },
+];

@@ -1,0 +1,105 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Database } from 'better-sqlite3';
+import type { ZodType } from 'zod';
+
+/**
+ * Shared shapes of the embedded server. Every area (oauth, oidc, member-api, mcp, admin-api) exports a
+ * `Route[]`; `http/router.ts` joins them into the one route table, and admin routes also feed /openapi.json.
+ */
+/** HEAD is served only where a route for it is registered (the router matches methods exactly). */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface Clock {
+  /** Milliseconds since the epoch. Tests pass a controllable clock for expiry rules. */
+  now(): number;
+}
+
+/** Faults tests can switch on to exercise error paths that a healthy server never takes. */
+export interface FaultSwitches {
+  /** The bearer-token check cannot reach a verdict (spec: /mcp answers 503 temporarily_unavailable). */
+  tokenStoreUnavailable?: boolean;
+}
+
+export interface SiteConfig {
+  /** School identifier, e.g. "sch_demo". Goes into tokens as school_id. */
+  schoolId: string;
+  name: string;
+  subdomain: string;
+}
+
+export interface ServerContext {
+  readonly db: Database;
+  /** The origin, e.g. http://127.0.0.1:41234 (no trailing slash). It is the issuer and the RFC 8707 resource. */
+  readonly baseUrl: string;
+  readonly site: SiteConfig;
+  readonly clock: Clock;
+  readonly faults: FaultSwitches;
+  /** Authorization-server settings. Optional so hand-built contexts (in-process tests) stay valid. */
+  readonly oauth?: OAuthSettings;
+  /** Request log sink. Lines never carry query strings, bodies or headers (no secrets). */
+  readonly log?: (line: string) => void;
+}
+
+/** How id_tokens are handled (spec: the JWKS can be published before signing starts). */
+export type IdTokenMode = 'sign' | 'publish-jwks-only' | 'off';
+
+export interface OAuthSettings {
+  idTokens: IdTokenMode;
+  /** Client ID Metadata Documents policy (spec Authentication 6). */
+  clientMetadata: {
+    /** Hosts (hostnames) whose documents are accepted. */
+    allowedHosts: readonly string[];
+    /** Accept documents from any host ("open registration"). */
+    open: boolean;
+    /** Tests only: allow http:// and private/loopback addresses for document URLs. */
+    allowPrivateHosts: boolean;
+  };
+}
+
+export interface RequestContext {
+  readonly server: ServerContext;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  /** Path parameters from the route pattern, e.g. /api/admin/v1/courses/:id -> { id }. */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** Express-style pattern: literal segments and `:name` parameters. */
+  path: string;
+  handler(ctx: RequestContext): Promise<void> | void;
+  /** Admin REST routes only: the OpenAPI description is generated from these. */
+  openapi?: {
+    operationId: string;
+    summary: string;
+    tags: string[];
+    /** Operator scopes required (oauth2 security requirement). */
+    scopes: string[];
+    query?: ZodType;
+    body?: ZodType;
+    response?: ZodType;
+  };
+}
+
+/** What a protected resource learns from `Authorization: Bearer ...` (one shared check, http/bearer.ts). */
+export interface AccessTokenInfo {
+  tokenId: string;
+  clientId: string;
+  userId: string;
+  schoolId: string | null;
+  scopes: readonly string[];
+  /** The RFC 8707 resource the token was issued for. */
+  resource: string | null;
+  audience: 'member' | 'operator';
+  expiresAt: number;
+}
+
+export type BearerVerdict =
+  | { kind: 'ok'; token: AccessTokenInfo }
+  | { kind: 'missing' }
+  | { kind: 'invalid'; description: string }
+  | { kind: 'wrong-resource'; description: string }
+  /** The server could not reach a verdict (store fault). Never a reason to accept the token. */
+  | { kind: 'unavailable' };

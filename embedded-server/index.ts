@@ -1,0 +1,145 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Database } from 'better-sqlite3';
+import type { Clock, FaultSwitches, IdTokenMode, OAuthSettings, Route, ServerContext, SiteConfig } from './http/types';
+import { createRouter, type Router } from './http/router';
+import { openDatabase } from './store/db';
+import { seedDatabase, SITES, type SeedKind, type SiteKey } from './seed/index';
+import { oauthRoutes } from './oauth/routes';
+import { oidcRoutes } from './oidc/routes';
+import { rotateSigningKey } from './oidc/keys';
+import { adminPageRoutes } from './admin-pages/routes';
+import { memberApiRoutes } from './member-api/routes';
+import { mcpRoutes } from './mcp/routes';
+import { adminRoutes, docsRoutes } from './admin-api/routes';
+import { coverRoutes } from './covers/routes';
+
+export type { SiteKey, SeedKind } from './seed/index';
+
+export interface EmbeddedServerOptions {
+  /** 0 (default) = any free port. */
+  port?: number;
+  host?: '127.0.0.1';
+  /** SQLite file path; default ':memory:'. A file keeps tokens, clients and the signing key across restarts. */
+  database?: string;
+  seed?: SeedKind;
+  site?: SiteKey;
+  clock?: Clock;
+  faults?: FaultSwitches;
+  idTokens?: IdTokenMode;
+  logger?: (line: string) => void;
+  extraRoutes?: Route[];
+  seedOptions?: Readonly<Record<string, unknown>>;
+  /** Client ID Metadata Documents: hosts accepted, or any host when open (spec Authentication 6). */
+  clientMetadataDocuments?: { allowedHosts?: string[]; open?: boolean };
+  /** Tests only: metadata documents may be fetched over http from private/loopback addresses. */
+  allowPrivateMetadataHosts?: boolean;
+}
+
+export interface EmbeddedServer {
+  /** Base URL = issuer = RFC 8707 resource, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  readonly site: SiteConfig;
+  readonly db: Database;
+  readonly context: ServerContext;
+  /** Mutable: flip switches at run time (e.g. faults.tokenStoreUnavailable = true). */
+  readonly faults: FaultSwitches;
+  readonly clock: Clock;
+  readonly router: Router;
+  /** Starts signing id_tokens with a new key; the old key stays in the JWKS for a day. Returns the new kid. */
+  rotateSigningKey(): Promise<string>;
+  close(): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Starts one site of the service on its own origin. Every route table is joined here (the one table of
+ * paths); state lives in SQLite.
+ */
+export async function createEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
+  const host = options.host ?? '127.0.0.1';
+  const siteKey = options.site ?? 'demo';
+  const site = SITES[siteKey];
+  const clock = options.clock ?? systemClock;
+  const faults = options.faults ?? {};
+  const log = options.logger;
+  // The route table first: a duplicate route is a start-up error that must not leave a database open.
+  const router = createRouter(oidcRoutes, oauthRoutes, adminPageRoutes, memberApiRoutes, mcpRoutes, adminRoutes, docsRoutes, coverRoutes, options.extraRoutes ?? []);
+  const db = openDatabase(options.database ?? ':memory:');
+
+  try {
+    seedDatabase(db, { seed: options.seed ?? 'demo', site: siteKey, now: clock.now(), options: options.seedOptions ?? {} });
+    // Even unseeded, the served school must exist: codes and tokens reference it.
+    db.prepare('INSERT OR IGNORE INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)').run(site.schoolId, site.name, site.subdomain, clock.now());
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+
+  const oauth: OAuthSettings = {
+    idTokens: options.idTokens ?? 'sign',
+    clientMetadata: {
+      allowedHosts: options.clientMetadataDocuments?.allowedHosts ?? [],
+      open: options.clientMetadataDocuments?.open ?? false,
+      allowPrivateHosts: options.allowPrivateMetadataHosts ?? false,
+    },
+  };
+
+  let context: ServerContext | null = null;
+  const http = createServer((req, res) => {
+    const started = performance.now();
+    if (log) {
+      // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
+      res.on('finish', () => log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+    }
+    void router.handle(context!, req, res);
+  });
+  // Slow-loris guard; the requests this server serves are small.
+  http.requestTimeout = 30_000;
+  http.headersTimeout = 10_000;
+
+  let port: number;
+  try {
+    port = await listen(http, options.port ?? 0, host);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const url = `http://${host}:${port}`;
+  context = { db, baseUrl: url, site, clock, faults, oauth, ...(log ? { log } : {}) };
+  log?.(`listening at ${url} (${site.name})`);
+
+  let closed = false;
+  return {
+    url,
+    port,
+    site,
+    db,
+    context,
+    faults,
+    clock,
+    router,
+    rotateSigningKey: () => rotateSigningKey(db, clock.now()),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,394 @@
+import { GraphQLError, GraphQLScalarType, Kind, type GraphQLFieldResolver } from 'graphql';
+import type { MemberContext, MemberData } from './context';
+import { checkFirst, decodeCursor, encodeCursor } from './cursor';
+import type { Page, PageKey } from '../store/content-sql';
+import type { EnrolledCourseRow } from '../store/content-courses';
+import type { ConsultingServiceRow } from '../store/content-entitlements';
+import { PAY, type PaymentTuple } from '../store/content-payments';
+import type { NotificationRow } from '../store/content-notifications';
+import { absoluteSiteUrl } from '../covers/paths';
+import { memberPicture } from '../oidc/claims';
+
+/** Connection page sizes: `first` at most 100 (decision); payments pages hold at most 50 nodes (spec "Limits"). */
+export const MAX_FIRST = 100;
+export const MAX_PAYMENTS_FIRST = 50;
+
+export const NOTIFICATION_TOPICS = ['announcements', 'course_updates', 'payments', 'events', 'marketing'] as const;
+export const NOTIFICATION_CHANNELS = ['email', 'in_app', 'push'] as const;
+/** Decision (README): every topic is on by default except marketing, which is opt-in. */
+const defaultEnabled = (topic: string): boolean => topic !== 'marketing';
+
+const DateTime = new GraphQLScalarType({
+  name: 'DateTime',
+  description: 'ISO 8601 date-time in UTC.',
+  // Stored as epoch milliseconds; always sent as ISO 8601 UTC.
+  serialize(value) {
+    if (typeof value === 'number') return new Date(value).toISOString();
+    if (value instanceof Date) return value.toISOString();
+    if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+    throw new GraphQLError('DateTime cannot represent this value.');
+  },
+  parseValue(value) {
+    if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw new GraphQLError('DateTime must be an ISO 8601 string.');
+    return Date.parse(value);
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError('DateTime must be an ISO 8601 string.');
+    return Date.parse(ast.value);
+  },
+});
+
+interface Connection<N> {
+  nodes: N[];
+  /** A function: graphql's default resolver calls it only when `edges` is selected (the app never does). */
+  edges: () => { cursor: string; node: N }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  totalCount: number;
+}
+
+function connection<R, N>(tag: string, page: Page<R>, key: (r: R) => PageKey, toNode: (r: R) => N): Connection<N> {
+  const rows = page.rows;
+  const nodes = rows.map(toNode);
+  const last = rows.length > 0 ? rows[rows.length - 1]! : undefined;
+  return {
+    nodes,
+    edges: () => rows.map((r, i) => ({ cursor: encodeCursor(tag, key(r)), node: nodes[i]! })),
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: last === undefined ? null : encodeCursor(tag, key(last)) },
+    totalCount: page.totalCount,
+  };
+}
+
+function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = m.get(k);
+    if (list) list.push(r);
+    else m.set(k, [r]);
+  }
+  return m;
+}
+
+interface LectureNode {
+  lectureId: string;
+  title: string;
+  position: number;
+  state: 'unread' | 'read' | 'completed';
+  isLocked: boolean;
+  unlockAt: number | null;
+  duration: number;
+}
+interface SectionNode {
+  id: string;
+  title: string;
+  position: number;
+  lectures: LectureNode[];
+}
+interface CourseCounts {
+  total: number;
+  read: number;
+  completed: number;
+}
+
+/**
+ * Loads the trees of every course on a page at the first request for any of them: no N+1 per course. Nodes are
+ * plain objects built once (graphql's default resolver reads them), and the progress counts come from the same
+ * pass over the lectures.
+ */
+function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], now: number) {
+  let loaded: { sections: Map<string, SectionNode[]>; counts: Map<string, CourseCounts> } | null = null;
+  function load() {
+    const t = data.courseTrees(rows.map((r) => r.id));
+    // Lectures arrive ordered by (course, section, position): one section's lectures are one run.
+    const bySection = new Map<string, LectureNode[]>();
+    const stateOf = new Map<string, [read: number, completed: number]>();
+    let runId = '';
+    let run: LectureNode[] = [];
+    let read = 0;
+    let completed = 0;
+    const flush = () => {
+      if (runId === '') return;
+      bySection.set(runId, run);
+      stateOf.set(runId, [read, completed]);
+    };
+    for (const l of t.lectures) {
+      if (l[0] !== runId) {
+        flush();
+        runId = l[0];
+        run = [];
+        read = 0;
+        completed = 0;
+      }
+      const state = l[6] ?? 'unread';
+      if (state === 'completed') {
+        completed++;
+        read++;
+      } else if (state === 'read') read++;
+      const unlockAt = l[5];
+      // Drip content: locked until its unlock time has passed.
+      run.push({ lectureId: l[1], title: l[2], position: l[3], state, isLocked: unlockAt !== null && unlockAt > now, unlockAt, duration: l[4] });
+    }
+    flush();
+    const sections = new Map<string, SectionNode[]>();
+    const counts = new Map<string, CourseCounts>();
+    for (const s of t.sections) {
+      const lectures = bySection.get(s.id) ?? [];
+      const node: SectionNode = { id: s.id, title: s.title, position: s.position, lectures };
+      const list = sections.get(s.course_id);
+      if (list) list.push(node);
+      else sections.set(s.course_id, [node]);
+      const c = counts.get(s.course_id) ?? { total: 0, read: 0, completed: 0 };
+      const rc = stateOf.get(s.id);
+      c.total += lectures.length;
+      if (rc) {
+        c.read += rc[0];
+        c.completed += rc[1];
+      }
+      counts.set(s.course_id, c);
+    }
+    return { sections, counts };
+  }
+  const get = () => (loaded ??= load());
+  return {
+    sections: (courseId: string): SectionNode[] => get().sections.get(courseId) ?? [],
+    progress: (courseId: string): CourseCounts | undefined => get().counts.get(courseId),
+  };
+}
+
+function courseConnection(ctx: MemberContext, first: number, after: PageKey | null) {
+  const page = ctx.data.enrolledCourses(first, after);
+  const batch = coursePageBatch(ctx.data, page.rows, ctx.now);
+  return connection('course', page, (r) => ({ t: r.enrolled_at, id: r.enrollment_id }), (r) => ({
+    id: r.id,
+    slug: r.slug,
+    title: r.title,
+    description: r.description,
+    // Stored site-relative by the seeds; the API always answers an absolute URL (README, "Course covers").
+    coverImageUrl: absoluteSiteUrl(r.cover_image_url, ctx.baseUrl),
+    instructorName: r.instructor_name,
+    enrolledAt: r.enrolled_at,
+    expireDate: r.has_lifetime_access ? null : r.expire_at,
+    hasLifetimeAccess: r.has_lifetime_access === 1,
+    // Functions on the source object are called by graphql's default resolver, only when selected.
+    detailProgress: () => {
+      const p = batch.progress(r.id);
+      const total = p?.total ?? 0;
+      const completed = p?.completed ?? 0;
+      return {
+        totalLectures: total,
+        readLectures: p?.read ?? 0,
+        completedLectures: completed,
+        percent: total === 0 ? 0 : Math.round((completed / total) * 1000) / 10,
+        completedAt: r.completed_at,
+      };
+    },
+    lastWatchedLecture: r.last_lecture_id
+      ? { lectureId: r.last_lecture_id, positionSeconds: r.last_position_seconds ?? 0, watchedAt: r.last_watched_at }
+      : null,
+    sections: () => batch.sections(r.id),
+  }));
+}
+
+function consultingConnection(ctx: MemberContext, first: number, after: PageKey | null) {
+  const page = ctx.data.consultingServices(first, after);
+  let details: { slots: Map<string, unknown[]>; meetings: Map<string, unknown[]> } | null = null;
+  const get = () => {
+    if (!details) {
+      const d = ctx.data.consultingDetails(page.rows.map((r) => r.id));
+      details = {
+        slots: groupBy(d.slots, (s) => s.service_id) as Map<string, unknown[]>,
+        meetings: groupBy(d.meetings, (m) => m.service_id) as Map<string, unknown[]>,
+      };
+    }
+    return details;
+  };
+  return connection('consulting', page, (r: ConsultingServiceRow) => ({ t: r.created_at, id: r.id }), (r) => ({
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    durationMinutes: r.duration_minutes,
+    consultantName: r.consultant_name,
+    courseId: r.course_id,
+    slots: () =>
+      (get().slots.get(r.id) ?? []).map((s) => {
+        const slot = s as { weekday: number; start_time: string; end_time: string; time_zone: string };
+        return { weekday: slot.weekday, startTime: slot.start_time, endTime: slot.end_time, timeZone: slot.time_zone };
+      }),
+    // Everyone's meetings, without owner (spec "Consulting service").
+    meetings: () =>
+      (get().meetings.get(r.id) ?? []).map((m) => {
+        const mt = m as { id: string; starts_at: number; ends_at: number };
+        return { id: mt.id, startsAt: mt.starts_at, endsAt: mt.ends_at };
+      }),
+  }));
+}
+
+function paymentConnection(ctx: MemberContext, first: number, after: PageKey | null) {
+  const page = ctx.data.payments(first, after);
+  let details: ReturnType<MemberData['paymentDetails']> | null = null;
+  let adj: Map<string, ReturnType<MemberData['paymentDetails']>['adjustments']> | null = null;
+  let items: Map<string, ReturnType<MemberData['paymentDetails']>['lineItems']> | null = null;
+  const load = () => {
+    if (!details) {
+      details = ctx.data.paymentDetails(page.rows.map((r) => r[PAY.id]));
+      adj = groupBy(details.adjustments, (a) => a.payment_id);
+      items = groupBy(details.lineItems, (l) => l.payment_id);
+    }
+  };
+  const P = PAY;
+  return connection('payment', page, (r: PaymentTuple) => ({ t: r[P.created_at], id: r[P.id] }), (r) => {
+    const id = r[P.id];
+    return {
+      id,
+      tradeNo: r[P.trade_no],
+      amount: r[P.amount],
+      currency: r[P.currency],
+      paymentType: r[P.payment_type],
+      createdAt: r[P.created_at],
+      paidAt: r[P.paid_at],
+      paymentState: r[P.payment_state],
+      adjustments: () => {
+        load();
+        return (adj!.get(id) ?? []).map((a) => ({ kind: a.kind, code: a.code, title: a.title, amount: a.amount }));
+      },
+      invoice:
+        r[P.invoice_number] === null
+          ? null
+          : {
+              number: r[P.invoice_number],
+              kind: r[P.invoice_kind],
+              title: r[P.invoice_title],
+              taxId: r[P.invoice_tax_id],
+              issuedAt: r[P.invoice_issued_at],
+              voidedAt: r[P.invoice_voided_at],
+            },
+      lineitems: () => {
+        load();
+        return (items!.get(id) ?? []).map((l) => ({
+          id: l.id,
+          itemType: l.item_type,
+          title: l.title,
+          quantity: l.quantity,
+          originalAmount: l.original_amount,
+          discountAmount: l.discount_amount,
+          finalAmount: l.final_amount,
+        }));
+      },
+      installment:
+        r[P.installment_periods] === null
+          ? null
+          : { periods: r[P.installment_periods], amountPerPeriod: r[P.installment_amount_per_period] ?? 0, bankName: r[P.installment_bank_name] },
+      refundingState: r[P.refunding_state],
+      refundedAmount: r[P.refunded_amount],
+      refundedAt: r[P.refunded_at],
+      refundRequestedAt: r[P.refund_requested_at],
+      bankCode: r[P.bank_code],
+      bankName: r[P.bank_name],
+      codeNo: r[P.code_no],
+      expiredAt: r[P.expired_at],
+    };
+  });
+}
+
+export const notificationNode = (n: NotificationRow) => ({
+  id: n.id,
+  kind: n.kind,
+  title: n.title,
+  body: n.body,
+  url: n.url,
+  createdAt: n.created_at,
+  readAt: n.read_at,
+});
+
+function subscriptions(ctx: MemberContext) {
+  const explicit = new Map(ctx.data.subscriptions().map((s) => [`${s.topic}/${s.channel}`, s.enabled === 1]));
+  return NOTIFICATION_TOPICS.flatMap((topic) =>
+    NOTIFICATION_CHANNELS.map((channel) => ({ topic, channel, enabled: explicit.get(`${topic}/${channel}`) ?? defaultEnabled(topic) })),
+  );
+}
+
+interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+/** A field resolver of the member schema (args typed by each resolver; `never` accepts any of them). */
+type Resolver = GraphQLFieldResolver<unknown, MemberContext, never>;
+
+/** The resolver map: custom scalars by name, and field resolvers by type and field (see schema.ts attachResolvers). */
+export interface MemberResolvers {
+  readonly [typeName: string]: GraphQLScalarType | Readonly<Record<string, Resolver>>;
+}
+
+export const resolvers: MemberResolvers = {
+  DateTime,
+  Query: {
+    // The viewer is the token's member; its fields read through the context.
+    viewer: () => ({}),
+  },
+  Viewer: {
+    id: (_v, _a, ctx) => ctx.userId,
+    name: (_v, _a, ctx) => ctx.data.profile()?.name ?? '',
+    email: (_v, _a, ctx) => ctx.data.profile()?.email ?? '',
+    // Same URL as UserInfo's `picture` (one function), so the app shows one avatar whichever it read.
+    avatar: (_v, _a, ctx) => {
+      const user = ctx.data.profile();
+      return user ? memberPicture(ctx.baseUrl, user) : null;
+    },
+    schools: (_v, _a, ctx) => ctx.data.schools(),
+    enrolledCourses: (_v, a: PageArgs, ctx) => courseConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('course', a.after)),
+    digitalProducts: (_v, a: PageArgs, ctx) =>
+      connection('product', ctx.data.digitalProducts(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('product', a.after)), (r) => ({ t: r.delivered_at, id: r.id }), (r) => ({
+        id: r.id,
+        title: r.title,
+        description: r.description,
+        format: r.format,
+        deliveredAt: r.delivered_at,
+        expireDate: r.expire_at,
+        downloadUrl: r.download_url,
+      })),
+    consultingServices: (_v, a: PageArgs, ctx) => consultingConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('consulting', a.after)),
+    eventRegistrations: (_v, a: PageArgs, ctx) =>
+      connection('event', ctx.data.eventRegistrations(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('event', a.after)), (r) => ({ t: r.registered_at, id: r.id }), (r) => ({
+        id: r.id,
+        eventId: r.event_id,
+        title: r.title,
+        startsAt: r.starts_at,
+        endsAt: r.ends_at,
+        location: r.location,
+        isOnline: r.is_online === 1,
+        joinUrl: r.join_url,
+        ticketName: r.ticket_name,
+        registeredAt: r.registered_at,
+      })),
+    // Spec "Limits": up to 50 nodes a page. A client asking for more (first 51..100) gets a page of 50 and
+    // hasNextPage, as from the real service; above 100 is refused like every other connection.
+    payments: (_v, a: PageArgs, ctx) =>
+      paymentConnection(ctx, Math.min(checkFirst(a.first, MAX_FIRST, MAX_PAYMENTS_FIRST), MAX_PAYMENTS_FIRST), decodeCursor('payment', a.after)),
+    notifications: (_v, a: PageArgs & { unreadOnly?: boolean | null }, ctx) =>
+      connection(
+        a.unreadOnly ? 'notification-unread' : 'notification',
+        ctx.data.notifications(checkFirst(a.first, MAX_FIRST, 20), decodeCursor(a.unreadOnly ? 'notification-unread' : 'notification', a.after), a.unreadOnly === true),
+        (r) => ({ t: r.created_at, id: r.id }),
+        notificationNode,
+      ),
+    unreadNotificationCount: (_v, _a, ctx) => ctx.data.unreadCount(),
+    notificationSubscriptions: (_v, _a, ctx) => subscriptions(ctx),
+  },
+  Mutation: {
+    markNotificationRead: (_r, a: { id: string }, ctx) => {
+      const row = ctx.data.markNotificationRead(a.id);
+      // Another member's id answers exactly like an unknown id: no existence oracle.
+      if (!row) throw new GraphQLError('Notification not found.', { extensions: { code: 'NOT_FOUND' } });
+      return notificationNode(row);
+    },
+    markAllNotificationsRead: (_r, _a, ctx) => {
+      const updatedCount = ctx.data.markAllNotificationsRead();
+      return { updatedCount, unreadNotificationCount: ctx.data.unreadCount() };
+    },
+    updateNotificationSubscription: (_r, a: { input: { topic: string; channel: string; enabled: boolean } }, ctx) => {
+      ctx.data.updateSubscription(a.input.topic, a.input.channel, a.input.enabled);
+      return { topic: a.input.topic, channel: a.input.channel, enabled: a.input.enabled };
+    },
+  },
+};

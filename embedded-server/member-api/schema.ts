@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSchema, isObjectType, isScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { resolvers, type MemberResolvers } from './resolvers';
+import { applyScopeGuard } from './scope-guard';
+
+const SCHEMA_DIR = fileURLToPath(new URL('./schema/', import.meta.url));
+
+/** The schema files, concatenated in name order (base.graphql first: it declares the directive and roots). */
+export function loadTypeDefs(dir: string = SCHEMA_DIR): string {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort((a, b) => (a === 'base.graphql' ? -1 : b === 'base.graphql' ? 1 : a.localeCompare(b)))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+}
+
+/**
+ * Puts the resolver map onto a schema built from SDL: scalar behaviour onto the built scalar, field resolvers
+ * onto their fields. A name that is not in the schema is a programming error and throws at build time.
+ *
+ * Built with graphql alone (no @graphql-tools): under vitest, vite resolves `graphql` to index.mjs while Node
+ * loads index.js for packages it imports itself, so a helper package would bring a second copy of graphql
+ * ("Cannot use GraphQLSchema from another module"). With graphql the only package involved, every importer of
+ * `graphql` gets the same copy in either loader.
+ */
+export function attachResolvers(schema: GraphQLSchema, map: MemberResolvers): GraphQLSchema {
+  for (const [typeName, value] of Object.entries(map)) {
+    const type = schema.getType(typeName);
+    if (isScalarType(type) && isScalarType(value)) {
+      type.serialize = value.serialize;
+      type.parseValue = value.parseValue;
+      type.parseLiteral = value.parseLiteral;
+      continue;
+    }
+    if (!isObjectType(type) || isScalarType(value)) throw new Error(`member schema: no object type ${typeName} for its resolvers`);
+    const fields = type.getFields();
+    for (const [fieldName, resolve] of Object.entries(value)) {
+      const field = fields[fieldName];
+      if (!field) throw new Error(`member schema: ${typeName}.${fieldName} has a resolver but is not in the schema`);
+      field.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
+    }
+  }
+  return schema;
+}
+
+let cached: GraphQLSchema | null = null;
+
+/** The member schema with resolvers and the scope guard. Built once per process: it is immutable afterwards. */
+export function memberSchema(): GraphQLSchema {
+  cached ??= applyScopeGuard(attachResolvers(buildSchema(loadTypeDefs()), resolvers));
+  return cached;
+}

@@ -1,0 +1,306 @@
+import type { Database } from 'better-sqlite3';
+import { jsonIds, keyset, pageParams, rawStmt, stmt, toPage, type Page, type PageRequest } from './content-sql';
+
+/** Data access for courses, sections, lectures, enrollments and lecture progress (migration 002). */
+
+export interface CourseRow {
+  id: string;
+  school_id: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  cover_image_url: string | null;
+  instructor_name: string | null;
+  price: number;
+  currency: string;
+  is_published: number;
+  created_at: number;
+}
+
+export interface EnrolledCourseRow extends CourseRow {
+  enrollment_id: string;
+  enrolled_at: number;
+  expire_at: number | null;
+  has_lifetime_access: number;
+  completed_at: number | null;
+  last_lecture_id: string | null;
+  last_position_seconds: number | null;
+  last_watched_at: number | null;
+}
+
+export interface SectionRow {
+  id: string;
+  course_id: string;
+  title: string;
+  position: number;
+}
+
+export interface LectureRow {
+  id: string;
+  course_id: string;
+  section_id: string;
+  title: string;
+  position: number;
+  duration: number;
+  unlock_at: number | null;
+  /** The viewer's state; 'unread' when no progress row exists. */
+  state: 'unread' | 'read' | 'completed';
+}
+
+export interface ProgressCountRow {
+  course_id: string;
+  total: number;
+  read: number;
+  completed: number;
+}
+
+export function listEnrolledCourses(db: Database, req: PageRequest): Page<EnrolledCourseRow> {
+  const rows = stmt<object, EnrolledCourseRow>(
+    db,
+    `SELECT c.*, e.id AS enrollment_id, e.enrolled_at, e.expire_at, e.has_lifetime_access, e.completed_at,
+            e.last_lecture_id, e.last_position_seconds, e.last_watched_at
+       FROM enrollments e JOIN courses c ON c.id = e.course_id
+      WHERE e.school_id = :school AND e.user_id = :user AND ${keyset('e.enrolled_at', 'e.id')}
+      ORDER BY e.enrolled_at DESC, e.id DESC LIMIT :limit`,
+  ).all(pageParams(req));
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user',
+  ).get({ school: req.schoolId, user: req.userId })!.n;
+  return toPage(rows, req.first, total);
+}
+
+/** Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses). */
+export function listDeliveredCourseIds(db: Database, schoolId: string, userId: string, now: number): string[] {
+  return stmt<object, { course_id: string }>(
+    db,
+    `SELECT course_id FROM enrollments
+      WHERE school_id = :school AND user_id = :user AND (has_lifetime_access = 1 OR expire_at IS NULL OR expire_at > :now)`,
+  )
+    .all({ school: schoolId, user: userId, now })
+    .map((r) => r.course_id);
+}
+
+export function sectionsForCourses(db: Database, courseIds: readonly string[]): SectionRow[] {
+  return stmt<object, SectionRow>(
+    db,
+    `SELECT * FROM sections WHERE course_id IN (SELECT value FROM json_each(:ids)) ORDER BY course_id, position`,
+  ).all({ ids: jsonIds(courseIds) });
+}
+
+/** All lectures of the given courses with the viewer's state, in one statement (no N+1 per course). */
+export function lecturesForCourses(db: Database, userId: string, courseIds: readonly string[]): LectureRow[] {
+  return stmt<object, LectureRow>(
+    db,
+    `SELECT l.*, coalesce(p.state, 'unread') AS state
+       FROM lectures l LEFT JOIN lecture_progress p ON p.lecture_id = l.id AND p.user_id = :user
+      WHERE l.course_id IN (SELECT value FROM json_each(:ids))
+      ORDER BY l.section_id, l.position`,
+  ).all({ user: userId, ids: jsonIds(courseIds) });
+}
+
+/**
+ * One lecture of a course tree as a positional tuple (see lectureTuplesForCourses):
+ * [section_id, id, title, position, duration, unlock_at, state or null when the viewer has no progress row].
+ */
+export type LectureTuple = [sectionId: string, id: string, title: string, position: number, duration: number, unlockAt: number | null, state: 'read' | 'completed' | 'unread' | null];
+
+/**
+ * The member API's hot path: every lecture of a page of courses with the viewer's state, in one statement,
+ * ordered by (course, section, position) so lectures of one section are consecutive. Raw arrays (no row
+ * object per lecture) and only the columns the API shows: a 25-course page is 1,500 rows. The columns come
+ * from the covering index `lectures_tree` (migration 003).
+ */
+export function lectureTuplesForCourses(db: Database, userId: string, courseIds: readonly string[]): LectureTuple[] {
+  return rawStmt(db, LECTURE_TREE_SQL).all({ user: userId, ids: jsonIds(courseIds) }) as LectureTuple[];
+}
+
+/** Exported for the query-plan test (it must stay on the covering index). */
+export const LECTURE_TREE_SQL = `SELECT l.section_id, l.id, l.title, l.position, l.duration, l.unlock_at, p.state
+       FROM lectures l LEFT JOIN lecture_progress p ON p.user_id = :user AND p.lecture_id = l.id
+      WHERE l.course_id IN (SELECT value FROM json_each(:ids))
+      ORDER BY l.course_id, l.section_id, l.position`;
+
+/** Lectures of the given courses without any member's state (operator views). */
+export function lecturesOfCourses(db: Database, courseIds: readonly string[]): Omit<LectureRow, 'state'>[] {
+  return stmt<object, Omit<LectureRow, 'state'>>(
+    db,
+    'SELECT * FROM lectures WHERE course_id IN (SELECT value FROM json_each(:ids)) ORDER BY section_id, position',
+  ).all({ ids: jsonIds(courseIds) });
+}
+
+export function progressForCourses(db: Database, userId: string, courseIds: readonly string[]): ProgressCountRow[] {
+  return stmt<object, ProgressCountRow>(
+    db,
+    `SELECT l.course_id AS course_id, count(*) AS total,
+            sum(CASE WHEN p.state IN ('read', 'completed') THEN 1 ELSE 0 END) AS read,
+            sum(CASE WHEN p.state = 'completed' THEN 1 ELSE 0 END) AS completed
+       FROM lectures l LEFT JOIN lecture_progress p ON p.lecture_id = l.id AND p.user_id = :user
+      WHERE l.course_id IN (SELECT value FROM json_each(:ids))
+      GROUP BY l.course_id`,
+  ).all({ user: userId, ids: jsonIds(courseIds) });
+}
+
+// ---- catalog and operator access ------------------------------------------------------------------------
+
+export function searchPublishedCourses(db: Database, schoolId: string, text: string, limit: number): CourseRow[] {
+  return stmt<object, CourseRow>(
+    db,
+    `SELECT * FROM courses
+      WHERE school_id = :school AND is_published = 1
+        AND (:q = '' OR instr(lower(title), lower(:q)) > 0 OR instr(lower(coalesce(description, '')), lower(:q)) > 0)
+      ORDER BY created_at DESC, id DESC LIMIT :limit`,
+  ).all({ school: schoolId, q: text.trim(), limit });
+}
+
+export function listCourses(db: Database, schoolId: string, limit: number, offset: number): { rows: CourseRow[]; total: number } {
+  const rows = stmt<object, CourseRow>(
+    db,
+    'SELECT * FROM courses WHERE school_id = :school ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
+  ).all({ school: schoolId, limit, offset });
+  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM courses WHERE school_id = :school').get({
+    school: schoolId,
+  })!.n;
+  return { rows, total };
+}
+
+export function getCourse(db: Database, schoolId: string, id: string): CourseRow | undefined {
+  return stmt<object, CourseRow>(db, 'SELECT * FROM courses WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+}
+
+/** A course of the school by its slug (unique per school, migration 002), published or not. */
+export function getCourseBySlug(db: Database, schoolId: string, slug: string): CourseRow | undefined {
+  return stmt<object, CourseRow>(db, 'SELECT * FROM courses WHERE school_id = :school AND slug = :slug').get({ school: schoolId, slug });
+}
+
+export function insertCourse(db: Database, row: CourseRow): void {
+  stmt(
+    db,
+    `INSERT INTO courses (id, school_id, slug, title, description, cover_image_url, instructor_name, price, currency, is_published, created_at)
+     VALUES (:id, :school_id, :slug, :title, :description, :cover_image_url, :instructor_name, :price, :currency, :is_published, :created_at)`,
+  ).run(row);
+}
+
+export function updateCourse(db: Database, schoolId: string, id: string, patch: Partial<Pick<CourseRow, 'title' | 'description' | 'price' | 'is_published' | 'instructor_name'>>): boolean {
+  const current = getCourse(db, schoolId, id);
+  if (!current) return false;
+  const next = { ...current, ...patch };
+  stmt(
+    db,
+    `UPDATE courses SET title = :title, description = :description, price = :price, is_published = :is_published,
+            instructor_name = :instructor_name WHERE id = :id AND school_id = :school_id`,
+  ).run(next);
+  return true;
+}
+
+export function insertSection(db: Database, row: SectionRow): void {
+  stmt(db, 'INSERT INTO sections (id, course_id, title, position) VALUES (:id, :course_id, :title, :position)').run(row);
+}
+
+export function insertLecture(db: Database, row: Omit<LectureRow, 'state'>): void {
+  stmt(
+    db,
+    `INSERT INTO lectures (id, course_id, section_id, title, position, duration, unlock_at)
+     VALUES (:id, :course_id, :section_id, :title, :position, :duration, :unlock_at)`,
+  ).run(row);
+}
+
+export function getSection(db: Database, courseId: string, sectionId: string): SectionRow | undefined {
+  return stmt<object, SectionRow>(db, 'SELECT * FROM sections WHERE id = :id AND course_id = :course').get({ id: sectionId, course: courseId });
+}
+
+export function nextLecturePosition(db: Database, sectionId: string): number {
+  return stmt<object, { p: number }>(db, 'SELECT coalesce(max(position), 0) + 1 AS p FROM lectures WHERE section_id = :s').get({ s: sectionId })!.p;
+}
+
+export function nextSectionPosition(db: Database, courseId: string): number {
+  return stmt<object, { p: number }>(db, 'SELECT coalesce(max(position), 0) + 1 AS p FROM sections WHERE course_id = :c').get({ c: courseId })!.p;
+}
+
+export function deleteLecture(db: Database, courseId: string, lectureId: string): boolean {
+  return stmt(db, 'DELETE FROM lectures WHERE id = :id AND course_id = :course').run({ id: lectureId, course: courseId }).changes > 0;
+}
+
+export interface EnrollmentRow {
+  id: string;
+  school_id: string;
+  user_id: string;
+  course_id: string;
+  enrolled_at: number;
+  expire_at: number | null;
+  has_lifetime_access: number;
+  completed_at: number | null;
+  last_lecture_id: string | null;
+  last_position_seconds: number | null;
+  last_watched_at: number | null;
+}
+
+export function insertEnrollment(db: Database, row: EnrollmentRow): void {
+  stmt(
+    db,
+    `INSERT INTO enrollments (id, school_id, user_id, course_id, enrolled_at, expire_at, has_lifetime_access, completed_at,
+                              last_lecture_id, last_position_seconds, last_watched_at)
+     VALUES (:id, :school_id, :user_id, :course_id, :enrolled_at, :expire_at, :has_lifetime_access, :completed_at,
+             :last_lecture_id, :last_position_seconds, :last_watched_at)`,
+  ).run(row);
+}
+
+export function findEnrollment(db: Database, schoolId: string, userId: string, courseId: string): EnrollmentRow | undefined {
+  return stmt<object, EnrollmentRow>(
+    db,
+    'SELECT * FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course',
+  ).get({ school: schoolId, user: userId, course: courseId });
+}
+
+export function deleteEnrollment(db: Database, schoolId: string, userId: string, courseId: string): boolean {
+  return (
+    stmt(db, 'DELETE FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course').run({
+      school: schoolId,
+      user: userId,
+      course: courseId,
+    }).changes > 0
+  );
+}
+
+/** One page of a course's enrolments, newest first (admin API students:read). */
+export function listEnrollmentsOfCourse(db: Database, schoolId: string, courseId: string, limit: number, offset: number): { rows: EnrollmentRow[]; total: number } {
+  const params = { school: schoolId, course: courseId, limit, offset };
+  const rows = stmt<object, EnrollmentRow>(
+    db,
+    'SELECT * FROM enrollments WHERE school_id = :school AND course_id = :course ORDER BY enrolled_at DESC, id DESC LIMIT :limit OFFSET :offset',
+  ).all(params);
+  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND course_id = :course').get(params)!.n;
+  return { rows, total };
+}
+
+/** One page of a member's enrolments, newest first (admin API students:read). */
+export function listEnrollmentsOfUser(db: Database, schoolId: string, userId: string, limit: number, offset: number): { rows: EnrollmentRow[]; total: number } {
+  const params = { school: schoolId, user: userId, limit, offset };
+  const rows = stmt<object, EnrollmentRow>(
+    db,
+    'SELECT * FROM enrollments WHERE school_id = :school AND user_id = :user ORDER BY enrolled_at DESC, id DESC LIMIT :limit OFFSET :offset',
+  ).all(params);
+  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user').get(params)!.n;
+  return { rows, total };
+}
+
+/** One page of the members holding at least one enrolment, by user id, with their enrolment counts. */
+export function listStudentIds(db: Database, schoolId: string, limit: number, offset: number): { rows: { user_id: string; courses: number }[]; total: number } {
+  const rows = stmt<object, { user_id: string; courses: number }>(
+    db,
+    'SELECT user_id, count(*) AS courses FROM enrollments WHERE school_id = :school GROUP BY user_id ORDER BY user_id LIMIT :limit OFFSET :offset',
+  ).all({ school: schoolId, limit, offset });
+  return { rows, total: countStudents(db, schoolId) };
+}
+
+export function countStudents(db: Database, schoolId: string): number {
+  return stmt<object, { n: number }>(db, 'SELECT count(DISTINCT user_id) AS n FROM enrollments WHERE school_id = :school').get({ school: schoolId })!.n;
+}
+
+export function setLectureProgress(db: Database, userId: string, courseId: string, lectureId: string, state: LectureRow['state'], at: number): void {
+  stmt(
+    db,
+    `INSERT INTO lecture_progress (user_id, lecture_id, course_id, state, updated_at) VALUES (:user, :lecture, :course, :state, :at)
+     ON CONFLICT (user_id, lecture_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+  ).run({ user: userId, lecture: lectureId, course: courseId, state, at });
+}

@@ -1,0 +1,118 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import type { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Lint config. Besides the usual recommended rules it enforces the import boundaries of
+ * ../shared/ARCHITECTURE.md ("enforced by lint, not by memory"); test/lint/boundaries.test.ts proves each
+ * rule fires.
+ */
+
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'url', 'stream', 'events', 'util', 'worker_threads'];
+const otherFolders = (...names: string[]) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
+
+/** Shared shape of the restricted-import rule so each folder lists only its own bans. */
+function restrict(patterns: { group: string[]; message: string; importNames?: string[] }[], paths: { name: string; message: string; importNames?: string[] }[] = []): Linter.RuleEntry {
+  return ['error', { patterns, paths }];
+}
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', '.data/**', '**/*.d.ts', '**/graphql-env.d.ts', '**/graphql-env.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  // electron/common: pure TypeScript shared by every process. No electron, no node:, nothing from other folders.
+  {
+    files: ['electron/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [
+          { group: NODE_BUILTINS, message: 'electron/common is shared with the renderer: no Node built-ins.' },
+          { group: otherFolders('core', 'main', 'preload', 'browser-host', 'renderer', 'embedded-server'), message: 'electron/common imports nothing from the other folders.' },
+        ],
+        [{ name: 'electron', message: 'electron/common must not import electron.' }],
+      ),
+    },
+  },
+  // electron/core: everything the main process does, in plain Node. Never electron; never the hosts or the UI.
+  // The embedded server is reached over HTTP only; the composition root's demo branch is the one place that starts it.
+  {
+    files: ['electron/core/**/*.ts'],
+    ignores: ['electron/core/app-core.ts', 'electron/core/demo/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [
+          { group: ['electron', 'electron/*'], message: 'electron/core runs in plain Node: it never imports electron.' },
+          { group: otherFolders('main', 'preload', 'browser-host', 'renderer'), message: 'electron/core must not import the hosts or the renderer.' },
+          { group: otherFolders('embedded-server'), message: 'The app reaches the embedded server over HTTP; only the demo branch of the composition root starts it.' },
+        ],
+        [{ name: 'electron', message: 'electron/core runs in plain Node: it never imports electron.' }],
+      ),
+    },
+  },
+  {
+    files: ['electron/core/app-core.ts', 'electron/core/demo/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [{ group: otherFolders('main', 'preload', 'browser-host', 'renderer'), message: 'electron/core must not import the hosts or the renderer.' }],
+        [{ name: 'electron', message: 'electron/core runs in plain Node: it never imports electron.' }],
+      ),
+    },
+  },
+  // The renderer reads data only through the typed api object: electron/common (types) and its own files.
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    // The renderer's build config runs in Node, not in the page.
+    ignores: ['renderer/vite.config.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [
+          { group: NODE_BUILTINS, message: 'The renderer has no Node access.' },
+          { group: otherFolders('core', 'main', 'preload', 'browser-host', 'embedded-server'), message: 'The renderer imports only electron/common (types) and its own files.' },
+          { group: ['better-sqlite3', 'jose', 'graphql-request'], message: 'The renderer reads data only through the typed api object.' },
+        ],
+        [{ name: 'electron', message: 'The renderer must not import electron: use window.learningDesktop.' }],
+      ),
+    },
+  },
+  // The embedded server is a separate service: it never imports the app.
+  {
+    files: ['embedded-server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [{ group: otherFolders('electron', 'renderer'), message: 'embedded-server never imports from electron/ or renderer/.' }],
+        [{ name: 'electron', message: 'embedded-server never imports electron.' }],
+      ),
+    },
+  },
+  // Raw ipcMain / ipcRenderer are imported in exactly one file each (GitHub Desktop ipc-shared pattern).
+  {
+    files: ['electron/main/**/*.ts'],
+    ignores: ['electron/main/ipc.ts'],
+    rules: {
+      'no-restricted-imports': restrict([], [{ name: 'electron', importNames: ['ipcMain'], message: 'Register IPC handlers through electron/main/ipc.ts only.' }]),
+    },
+  },
+  {
+    files: ['electron/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: otherFolders('core', 'main', 'browser-host', 'renderer', 'embedded-server'), message: 'The preload exposes the contract from electron/common only.' },
+      ]),
+    },
+  },
+);

@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests drive Debian's Chromium (npx playwright install cannot download a browser here) through the
+ * browser host. CHROMIUM_PATH overrides the default /usr/bin/chromium. Playwright gives every launch a fresh,
+ * empty profile directory of its own.
+ */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './test/e2e/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-reports/playwright.json' }]] : [['list']],
+  outputDir: 'test-results',
+  use: {
+    headless: true,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [
+    { name: 'browser-host', testIgnore: '**/electron/**' },
+    { name: 'electron', testMatch: '**/electron/**/*.spec.ts' },
+  ],
+});

@@ -1,0 +1,42 @@
+import { assertNever } from '../../../electron/common/result';
+import { BillingScreen } from '../features/billing/BillingScreen';
+import { ConsultingScreen } from '../features/consulting/ConsultingScreen';
+import { CourseScreen } from '../features/course/CourseScreen';
+import { EntitlementsScreen } from '../features/entitlements/EntitlementsScreen';
+import { LibraryScreen } from '../features/library/LibraryScreen';
+import { NotificationsScreen } from '../features/notifications/NotificationsScreen';
+import { ProfileScreen } from '../features/profile/ProfileScreen';
+import { SearchScreen } from '../features/search/SearchScreen';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { SiteSignInScreen } from '../features/sites/SiteSignInScreen';
+import { WelcomeScreen } from '../features/sites/WelcomeScreen';
+import { useApp } from './context';
+
+/** The routed screen. Site screens need a site with data; otherwise the welcome or sign-in screen shows. */
+export function ScreenView({ hasData }: { readonly hasData: boolean }) {
+  const { route, site } = useApp();
+  if (route.screen === 'settings') return <SettingsScreen />;
+  if (route.screen === 'add-site') return <WelcomeScreen first={site === null} />;
+  if (!site) return <WelcomeScreen first />;
+  if (!hasData) return <SiteSignInScreen site={site} />;
+  switch (route.screen) {
+    case 'library':
+      return <LibraryScreen />;
+    case 'course':
+      return <CourseScreen courseId={route.courseId} />;
+    case 'billing':
+      return <BillingScreen />;
+    case 'entitlements':
+      return <EntitlementsScreen />;
+    case 'consulting':
+      return <ConsultingScreen />;
+    case 'notifications':
+      return <NotificationsScreen />;
+    case 'profile':
+      return <ProfileScreen />;
+    case 'search':
+      return <SearchScreen query={route.query} />;
+    default:
+      return assertNever(route, 'route');
+  }
+}

@@ -1,0 +1,94 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { onEvent } from '../api';
+import { useChannel } from '../query';
+import { ErrorState } from '../ui/ErrorState';
+import { Loading } from '../ui/states';
+import { ScrollContext } from '../ui/VirtualList';
+import { AppContext, type AppContextValue } from './context';
+import { Nav } from './Nav';
+import type { Route } from './routes';
+import { ScreenView } from './ScreenView';
+import { SearchBox } from '../features/search/SearchBox';
+import { SiteSwitcher } from '../features/sites/SiteSwitcher';
+import { StatusBar } from '../features/sync/StatusBar';
+import { SiteBanners } from '../features/sync/SiteBanners';
+
+const ACTIVE_SITE_KEY = 'learning-desktop.active-site';
+
+export function Shell() {
+  const { t } = useTranslation();
+  const sitesQuery = useChannel('sites:list', undefined);
+  const sites = useMemo(() => sitesQuery.data ?? [], [sitesQuery.data]);
+  const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(ACTIVE_SITE_KEY));
+  const [route, setRoute] = useState<Route>({ screen: 'library' });
+  const mainRef = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  const routeDetail = route.screen === 'course' ? route.courseId : '';
+  const site = sites.find((s) => s.id === chosen) ?? sites.find((s) => s.status === 'ready') ?? sites[0] ?? null;
+
+  const selectSite = useCallback((siteId: string) => {
+    localStorage.setItem(ACTIVE_SITE_KEY, siteId);
+    setChosen(siteId);
+  }, []);
+  const navigate = useCallback((next: Route) => setRoute(next), []);
+  const navigateFrom = useCallback((from: Route['screen'], next: Route) => setRoute((cur) => (cur.screen === from ? next : cur)), []);
+  // The Electron application menu can ask for a screen.
+  useEffect(() => onEvent('app:command', (c) => c.command === 'open-settings' && setRoute({ screen: 'settings' })), []);
+
+  // Move focus to the new screen's heading so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    mainRef.current?.scrollTo({ top: 0 });
+    // Typing in the header's search field must keep its focus while results update.
+    if (document.activeElement?.closest('.topbar')) return;
+    const heading = document.getElementById('screen-title');
+    heading?.focus({ preventScroll: true });
+  }, [route.screen, routeDetail, site?.id]);
+
+  const value: AppContextValue = useMemo(() => ({ sites, site, selectSite, route, navigate, navigateFrom }), [sites, site, selectSite, route, navigate, navigateFrom]);
+
+  const hasData = site !== null && (site.status === 'ready' || site.lastSyncedAt !== null || site.status === 'sign-in-needed');
+
+  return (
+    <AppContext.Provider value={value}>
+      <a className="skip-link" href="#main">
+        {t('shell.skip')}
+      </a>
+      <div className="layout" data-has-site={site ? 'true' : 'false'}>
+        <header className="topbar">
+          <span className="brand">
+            <span className="brand-mark" aria-hidden="true">
+              ◆
+            </span>
+            {t('app.name')}
+          </span>
+          <SiteSwitcher />
+          <span className="spacer" />
+          {site && hasData && <SearchBox />}
+        </header>
+        <Nav showSiteScreens={site !== null && hasData} />
+        <ScrollContext.Provider value={mainRef}>
+          <main id="main" ref={mainRef} tabIndex={-1} className="main">
+            {site && hasData && <SiteBanners />}
+            {sitesQuery.isPending ? (
+              <Loading />
+            ) : sitesQuery.isError && route.screen !== 'settings' ? (
+              <ErrorState title={t('shell.sitesFailed')} error={sitesQuery.error} onRetry={() => void sitesQuery.refetch()} />
+            ) : (
+              <ScreenView hasData={hasData} />
+            )}
+          </main>
+        </ScrollContext.Provider>
+        <footer className="footer">
+          {/* Until the site list has loaded, "no site" would be a guess. */}
+          {site && hasData ? <StatusBar /> : sitesQuery.isPending ? null : <span className="muted">{site ? t('shell.notSignedIn', { site: site.label }) : t('shell.noSite')}</span>}
+        </footer>
+      </div>
+    </AppContext.Provider>
+  );
+}

@@ -1,0 +1,61 @@
+import { useSyncExternalStore } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { SignInProgress, SiteSummary, SyncProgress } from '../../../electron/common/view-models';
+import { onEvent } from '../api';
+import { channelKey, invalidateSite } from '../query';
+
+/** What the core pushes as events, kept in one small store the views read with useSyncExternalStore. */
+export interface LiveState {
+  readonly signIn: Readonly<Record<string, SignInProgress>>;
+  readonly sync: Readonly<Record<string, SyncProgress>>;
+  /** null until the host tells us. */
+  readonly online: boolean | null;
+}
+
+let state: LiveState = { signIn: {}, sync: {}, online: null };
+const subscribers = new Set<() => void>();
+
+function set(next: LiveState) {
+  state = next;
+  for (const s of subscribers) s();
+}
+
+export function useLiveState(): LiveState {
+  return useSyncExternalStore(
+    (cb) => {
+      subscribers.add(cb);
+      return () => subscribers.delete(cb);
+    },
+    () => state,
+  );
+}
+
+export function clearSignIn(siteId: string) {
+  const { [siteId]: _gone, ...rest } = state.signIn;
+  set({ ...state, signIn: rest });
+}
+
+/** Subscribes to every core event once; returns the unsubscribe. */
+export function connectEvents(client: QueryClient): () => void {
+  const offs = [
+    onEvent('sign-in:progress', (p) => set({ ...state, signIn: { ...state.signIn, [p.siteId]: p } })),
+    onEvent('sync:progress', (p) => {
+      set({ ...state, sync: { ...state.sync, [p.siteId]: p } });
+      // A run ended: refetch the site's views too, in case a view read the store between the commit and its event.
+      if (!p.running) void invalidateSite(client, p.siteId);
+    }),
+    onEvent('network:changed', (p) => {
+      set({ ...state, online: p.online });
+      void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'sync:status' });
+    }),
+    onEvent('settings:changed', (settings) => client.setQueryData(channelKey('settings:get'), settings)),
+    onEvent('data:changed', (p) => void invalidateSite(client, p.siteId)),
+    onEvent('sites:changed', (sites: SiteSummary[]) => {
+      client.setQueryData(channelKey('sites:list'), sites);
+      void client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'sites:list' && q.queryKey[0] !== 'app:get-info' && q.queryKey[0] !== 'settings:get' });
+    }),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,77 @@
+import { useTranslation } from 'react-i18next';
+import type { PaymentView } from '../../../../electron/common/view-models';
+import { CopyButton } from '../../ui/CopyButton';
+import { formatDateTime, formatMoney, timeLeft } from '../../ui/format';
+import { useNow } from '../../ui/useNow';
+
+/** How to pay an unpaid ATM / convenience-store row: bank, code to copy, deadline and time left. */
+export function Instructions({ payment, showAmount }: { readonly payment: PaymentView; readonly showAmount?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const now = useNow(60_000);
+  const ins = payment.instructions;
+  if (!ins) return null;
+  // The deadline can pass while the screen is open: judge it against the ticking clock, not only the stored flag.
+  const expired = ins.isExpired || payment.paymentState === 'expired' || (ins.expiredAt !== null && Date.parse(ins.expiredAt) <= now);
+  const left = ins.expiredAt ? timeLeft(ins.expiredAt, now) : null;
+  const leftText = left
+    ? left.days > 0
+      ? t('billing.instructions.leftDaysHours', { days: t('time.days', { count: left.days }), hours: t('time.hours', { count: left.hours }) })
+      : left.hours > 0
+        ? t('billing.instructions.leftHoursMinutes', { hours: t('time.hours', { count: left.hours }), minutes: t('time.minutes', { count: left.minutes }) })
+        : t('billing.instructions.leftMinutes', { minutes: t('time.minutes', { count: left.minutes }) })
+    : null;
+  const isAtm = payment.paymentType === 'atm';
+  return (
+    <div className={expired ? 'instructions expired' : 'instructions'} data-testid="payment-instructions" data-expired={expired ? 'true' : 'false'}>
+      <p className="instructions-title">
+        {expired ? (
+          <strong className="state-badge bad">
+            <span aria-hidden="true">⊘ </span>
+            {t('billing.instructions.expired')}
+          </strong>
+        ) : (
+          <strong>{isAtm ? t('billing.instructions.atmTitle') : t('billing.instructions.cvsTitle')}</strong>
+        )}
+        {showAmount && (
+          <span className="amount">
+            {' '}
+            {formatMoney(payment.amount, payment.currency, i18n.language)}
+            {payment.lineItems[0] && <> · {payment.lineItems.map((li) => li.title).join(', ')}</>}
+          </span>
+        )}
+      </p>
+      <dl className="kv">
+        {(ins.bankName || ins.bankCode) && (
+          <>
+            <dt>{t('billing.instructions.bank')}</dt>
+            <dd>
+              {ins.bankName}
+              {ins.bankCode && <> ({t('billing.instructions.bankCode', { code: ins.bankCode })})</>}
+            </dd>
+          </>
+        )}
+        <dt>{isAtm ? t('billing.instructions.account') : t('billing.instructions.paymentCode')}</dt>
+        <dd className="code-row">
+          <code className={expired ? 'payment-code struck' : 'payment-code'} data-testid="payment-code">
+            {ins.codeNo}
+          </code>
+          {!expired && <CopyButton text={ins.codeNo} label={t('billing.instructions.copyLabel', { code: ins.codeNo })} testId="copy-code" />}
+        </dd>
+        {ins.expiredAt && (
+          <>
+            <dt>{expired ? t('billing.instructions.expiredAt') : t('billing.instructions.payBy')}</dt>
+            <dd>
+              {formatDateTime(ins.expiredAt, i18n.language)}
+              {!expired && leftText && (
+                <strong className="time-left" data-testid="time-left">
+                  {' '}
+                  · {leftText}
+                </strong>
+              )}
+            </dd>
+          </>
+        )}
+      </dl>
+    </div>
+  );
+}

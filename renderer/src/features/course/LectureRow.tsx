@@ -1,0 +1,55 @@
+import { useTranslation } from 'react-i18next';
+import type { LectureState, LectureView } from '../../../../electron/common/view-models';
+import { assertNever } from '../../../../electron/common/result';
+import { formatDateTime, formatDuration } from '../../ui/format';
+
+function stateIcon(state: LectureState): string {
+  switch (state) {
+    case 'unread':
+      return '○';
+    case 'read':
+      return '◐';
+    case 'completed':
+      return '●';
+    default:
+      return assertNever(state, 'lecture state');
+  }
+}
+
+/** One lecture: state as icon + words (never colour alone), lock with its unlock time, duration. */
+export function LectureRow({ lecture, lastPosition }: { readonly lecture: LectureView; readonly lastPosition: number | null }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <div
+      className={`lecture-row state-${lecture.state}${lecture.isLastWatched ? ' last-watched' : ''}${lecture.isLocked ? ' locked' : ''}`}
+      data-testid="lecture-row"
+      data-lecture-id={lecture.lectureId}
+      data-state={lecture.state}
+    >
+      <span className="lecture-state">
+        <span className="state-icon" aria-hidden="true">
+          {stateIcon(lecture.state)}
+        </span>
+        <span className="state-text">{t(`course.state.${lecture.state}`)}</span>
+      </span>
+      <span className="lecture-title">
+        {lecture.title}
+        {lecture.isLastWatched && (
+          <span className="tag accent" data-testid="last-watched">
+            {lastPosition !== null && lastPosition > 0 ? t('course.lastWatchedAt', { time: formatDuration(lastPosition) }) : t('course.lastWatched')}
+          </span>
+        )}
+        {lecture.isLocked && (
+          <span className="lock" data-testid="lecture-lock">
+            <span aria-hidden="true">🔒 </span>
+            {lecture.unlockAt ? t('course.unlocksOn', { date: formatDateTime(lecture.unlockAt, i18n.language) }) : t('course.locked')}
+          </span>
+        )}
+      </span>
+      <span className="lecture-duration">
+        <span className="visually-hidden">{t('course.duration')} </span>
+        {formatDuration(lecture.durationSeconds)}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import type { LibraryCourse } from '../../../../electron/common/view-models';
+import { daysUntil, formatDate } from '../../ui/format';
+import { useNow } from '../../ui/useNow';
+
+/** "Lifetime access" / "Access until <date>" / "Expires in 5 days" / "Expired on <date>". */
+export function AccessLine({ course }: { readonly course: LibraryCourse }) {
+  const { t, i18n } = useTranslation();
+  const now = useNow(60_000);
+  if (course.hasLifetimeAccess) {
+    return (
+      <span className="access ok" data-testid="access">
+        <span aria-hidden="true">∞ </span>
+        {t('library.access.lifetime')}
+      </span>
+    );
+  }
+  if (!course.expireDate) {
+    return (
+      <span className="access ok" data-testid="access">
+        {t('library.access.noExpiry')}
+      </span>
+    );
+  }
+  const date = formatDate(course.expireDate, i18n.language);
+  if (course.isExpired) {
+    return (
+      <span className="access expired" data-testid="access">
+        <span aria-hidden="true">⊘ </span>
+        {t('library.access.expired', { date })}
+      </span>
+    );
+  }
+  if (course.expiresSoon) {
+    return (
+      <span className="access soon" data-testid="access">
+        <span aria-hidden="true">⚠ </span>
+        {t('library.access.expiresIn', { count: daysUntil(course.expireDate, now), date })}
+      </span>
+    );
+  }
+  return (
+    <span className="access ok" data-testid="access">
+      {t('library.access.until', { date })}
+    </span>
+  );
+}

@@ -1,0 +1,49 @@
+import { useTranslation } from 'react-i18next';
+import type { NotificationView } from '../../../../electron/common/view-models';
+import { formatDateTime, formatRelative } from '../../ui/format';
+import { kindIcon } from './labels';
+
+export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: NotificationView; readonly now: number; readonly onMarkRead: () => void; readonly busy: boolean }) {
+  const { t, i18n } = useTranslation();
+  const unread = n.readAt === null;
+  return (
+    <article className={unread ? 'notification card unread' : 'notification card'} data-testid="notification-row" data-notification-id={n.id} data-unread={unread ? 'true' : 'false'}>
+      <span className="kind-icon" aria-hidden="true">
+        {kindIcon(n.kind)}
+      </span>
+      <div className="notification-body">
+        <h2 className="notification-title">
+          {unread && <span className="unread-dot" aria-hidden="true" />}
+          {unread && <span className="visually-hidden">{t('notifications.unread')}: </span>}
+          {n.title}
+        </h2>
+        <p className="notification-text">{n.body}</p>
+        <p className="muted small">
+          <span className="tag">{t(`notifications.kind.${n.kind}`)}</span>{' '}
+          <time dateTime={n.createdAt} title={formatDateTime(n.createdAt, i18n.language)}>
+            {formatRelative(n.createdAt, now, i18n.language)}
+          </time>
+          {n.pendingSync && (
+            <span className="pending-sync" data-testid="pending-sync" title={t('notifications.pendingSyncExplain')}>
+              {' '}
+              · <span aria-hidden="true">⟳ </span>
+              {t('notifications.pendingSync')}
+            </span>
+          )}
+        </p>
+      </div>
+      <div className="notification-actions">
+        {unread ? (
+          <button type="button" className="button small" onClick={onMarkRead} disabled={busy} data-testid="mark-read" aria-label={t('notifications.markReadLabel', { title: n.title })}>
+            {t('notifications.markRead')}
+          </button>
+        ) : (
+          <span className="muted small">
+            <span aria-hidden="true">✓ </span>
+            {t('notifications.read')}
+          </span>
+        )}
+      </div>
+    </article>
+  );
+}

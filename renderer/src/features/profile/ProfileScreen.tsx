@@ -1,0 +1,58 @@
+import { useTranslation } from 'react-i18next';
+import { useSite } from '../../app/context';
+import { useChannel } from '../../query';
+import { ErrorState } from '../../ui/ErrorState';
+import { Picture } from '../../ui/Picture';
+import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
+
+const KNOWN_ROLES = new Set(['owner', 'manager', 'admin', 'teacher', 'teaching_assistant', 'student']);
+
+export function ProfileScreen() {
+  const { t } = useTranslation();
+  const site = useSite();
+  const q = useChannel('profile:get', { siteId: site.id });
+  const role = (r: string) => (KNOWN_ROLES.has(r) ? t(`profile.role.${r}`) : r);
+  return (
+    <div className="screen">
+      <ScreenHeader title={t('profile.title')} />
+      {q.isPending ? (
+        <Loading />
+      ) : q.isError ? (
+        <ErrorState title={t('profile.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+      ) : (
+        <>
+          <section className="card profile" aria-labelledby="profile-name" data-testid="profile">
+            <Picture className="avatar" src={q.data.avatarUrl} fallback={q.data.name.slice(0, 1)} />
+            <div>
+              <h2 id="profile-name">{q.data.name}</h2>
+              <p className="muted">{q.data.email}</p>
+              <p className="muted small">{t('profile.site', { site: site.label })}</p>
+            </div>
+          </section>
+          <section aria-labelledby="schools-title">
+            <h2 id="schools-title">{t('profile.schools')}</h2>
+            {q.data.schools.length === 0 ? (
+              <EmptyState title={t('profile.noSchools')} />
+            ) : (
+              <ul className="plain stack">
+                {q.data.schools.map((s) => (
+                  <li key={s.id} className="card school" data-testid="school">
+                    <h3>{s.name}</h3>
+                    <p className="muted small">{s.subdomain}</p>
+                    <p>
+                      {s.roles.map((r, i) => (
+                        <span key={r} className={i === 0 ? 'tag accent' : 'tag'}>
+                          {role(r)}
+                        </span>
+                      ))}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SiteStatus, SiteSummary } from '../../../../electron/common/view-models';
+import { assertNever } from '../../../../electron/common/result';
+import { call } from '../../api';
+import { useApp } from '../../app/context';
+import { Dialog } from '../../ui/Dialog';
+import { ErrorState } from '../../ui/ErrorState';
+import { formatDateTime } from '../../ui/format';
+import { SignInPanel } from '../sites/SignInPanel';
+import { useSignIn } from '../sites/sign-in';
+
+export function siteStatusKey(s: SiteStatus): string {
+  switch (s) {
+    case 'signed-out':
+    case 'signing-in':
+    case 'ready':
+    case 'sign-in-needed':
+    case 'sign-out-pending':
+    case 'sign-out-unconfirmed':
+      return `settings.sites.status.${s}`;
+    default:
+      return assertNever(s, 'site status');
+  }
+}
+
+type Pending = { kind: 'sign-out'; site: SiteSummary } | { kind: 'remove'; site: SiteSummary } | null;
+
+/** Sign out (revoking, optionally keeping the offline copy) and remove a site with all its data. */
+export function SitesSettings() {
+  const { t, i18n } = useTranslation();
+  const client = useQueryClient();
+  const { sites, site: activeSite, navigate } = useApp();
+  const signIn = useSignIn();
+  const [pending, setPending] = useState<Pending>(null);
+  const [keepData, setKeepData] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const close = () => {
+    setPending(null);
+    setError(null);
+  };
+  const confirm = async () => {
+    if (!pending) return;
+    setBusy(true);
+    setError(null);
+    try {
+      if (pending.kind === 'sign-out') {
+        const r = await call('sites:sign-out', { siteId: pending.site.id, removeData: !keepData });
+        setNotice(r.pending ? t('settings.sites.signOutQueued') : t('settings.sites.signedOut'));
+      } else {
+        await call('sites:remove', { siteId: pending.site.id });
+        setNotice(t('settings.sites.removed', { site: pending.site.label }));
+      }
+      await client.invalidateQueries();
+      setPending(null);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="sites-title" data-testid="sites-settings">
+      <h2 id="sites-title">{t('settings.sites.title')}</h2>
+      {notice && (
+        <p role="status" className="notice">
+          {notice}
+        </p>
+      )}
+      {sites.length === 0 ? (
+        <p className="muted">{t('settings.sites.none')}</p>
+      ) : (
+        <ul className="plain stack">
+          {sites.map((s) => (
+            <li key={s.id} className="site-row" data-testid="site-row">
+              <div>
+                <strong>{s.label}</strong> {s.isDemo && <span className="tag">{t('sites.demoTag')}</span>}
+                <p className="muted small">
+                  {s.baseUrl} · {t(siteStatusKey(s.status))}
+                  {s.profile && <> · {s.profile.email}</>}
+                  {s.lastSyncedAt && <> · {t('settings.sites.lastSynced', { date: formatDateTime(s.lastSyncedAt, i18n.language) })}</>}
+                </p>
+              </div>
+              <div className="row">
+                {(s.status === 'signed-out' || s.status === 'sign-in-needed' || s.status === 'sign-out-unconfirmed') && (
+                  <button type="button" className="button small" onClick={() => void signIn.signIn(s.id)}>
+                    {t('sites.signIn.button')}
+                  </button>
+                )}
+                {(s.status === 'ready' || s.status === 'sign-in-needed') && (
+                  <button type="button" className="button small" onClick={() => { setKeepData(true); setPending({ kind: 'sign-out', site: s }); }} data-testid="sign-out">
+                    {t('settings.sites.signOut')}
+                  </button>
+                )}
+                <button type="button" className="button small danger" onClick={() => setPending({ kind: 'remove', site: s })} data-testid="remove-site">
+                  {t('settings.sites.remove')}
+                </button>
+              </div>
+              {/* The active site's sign-in shows in the banners above every screen; another site's shows here. */}
+              {s.id !== activeSite?.id && <SignInPanel siteId={s.id} siteLabel={s.label} />}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="button" onClick={() => navigate({ screen: 'add-site' })}>
+        {t('nav.addSite')}
+      </button>
+
+      <Dialog open={pending?.kind === 'sign-out'} title={t('settings.sites.signOutTitle', { site: pending?.site.label ?? '' })} onClose={close} testId="sign-out-dialog">
+        <p>{t('settings.sites.signOutText')}</p>
+        <label className="toggle">
+          <input type="checkbox" checked={keepData} onChange={(e) => setKeepData(e.target.checked)} /> {t('settings.sites.keepData')}
+        </label>
+        <p className="muted small">{keepData ? t('settings.sites.keepDataYes') : t('settings.sites.keepDataNo')}</p>
+        {error !== null && <ErrorState error={error} compact />}
+        <div className="row end">
+          <button type="button" className="button" onClick={close}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="button primary" onClick={() => void confirm()} disabled={busy} data-testid="confirm-sign-out">
+            {t('settings.sites.signOut')}
+          </button>
+        </div>
+      </Dialog>
+      <Dialog open={pending?.kind === 'remove'} title={t('settings.sites.removeTitle', { site: pending?.site.label ?? '' })} onClose={close} testId="remove-dialog">
+        <p>{t('settings.sites.removeText')}</p>
+        {error !== null && <ErrorState error={error} compact />}
+        <div className="row end">
+          <button type="button" className="button" onClick={close}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="button danger" onClick={() => void confirm()} disabled={busy} data-testid="confirm-remove">
+            {t('settings.sites.removeConfirm')}
+          </button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}

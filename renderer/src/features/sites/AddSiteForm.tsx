@@ -1,0 +1,102 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api';
+import { channelKey } from '../../query';
+import { ErrorState } from '../../ui/ErrorState';
+import { useApp } from '../../app/context';
+import { useSignIn } from './sign-in';
+import { validateAddSite, type AddSiteErrors } from './validate';
+
+/** Base URL + client_id (+ secret for a confidential application), checked before anything is sent. */
+export function AddSiteForm() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const { selectSite, navigateFrom } = useApp();
+  const signIn = useSignIn();
+  const ids = { url: useId(), client: useId(), secret: useId(), conf: useId() };
+  const [baseUrl, setBaseUrl] = useState('');
+  const [clientId, setClientId] = useState('');
+  const [confidential, setConfidential] = useState(false);
+  const [clientSecret, setClientSecret] = useState('');
+  const [errors, setErrors] = useState<AddSiteErrors>({});
+  const [submitError, setSubmitError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = validateAddSite({ baseUrl, clientId, confidential, clientSecret });
+    setErrors(found);
+    setSubmitError(null);
+    const first = (['baseUrl', 'clientId', 'clientSecret'] as const).find((k) => found[k]);
+    if (first) {
+      document.getElementById(first === 'baseUrl' ? ids.url : first === 'clientId' ? ids.client : ids.secret)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const site = await call('sites:add', {
+        baseUrl: baseUrl.trim(),
+        clientId: clientId.trim(),
+        ...(confidential ? { clientSecret: clientSecret.trim() } : {}),
+      });
+      await client.invalidateQueries({ queryKey: channelKey('sites:list') });
+      selectSite(site.id);
+      // Once signed in, show the new site's courses.
+      void signIn.signIn(site.id).then((done) => done && navigateFrom('add-site', { screen: 'library' }));
+    } catch (error) {
+      setSubmitError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (id: string, name: keyof AddSiteErrors) =>
+    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+
+  return (
+    <form className="form card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="add-site-title" data-testid="add-site-form">
+      <h2 id="add-site-title">{t('sites.add.title')}</h2>
+      <p className="muted">{t('sites.add.intro')}</p>
+      <div className="field">
+        <label htmlFor={ids.url}>{t('sites.add.baseUrl')}</label>
+        <input id={ids.url} type="url" inputMode="url" autoComplete="url" placeholder="https://school.example.com" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} {...field(ids.url, 'baseUrl')} />
+        {errors.baseUrl && (
+          <p id={`${ids.url}-error`} className="field-error">
+            {t(errors.baseUrl)}
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={ids.client}>{t('sites.add.clientId')}</label>
+        <input id={ids.client} type="text" autoComplete="off" spellCheck={false} value={clientId} onChange={(e) => setClientId(e.target.value)} {...field(ids.client, 'clientId')} />
+        <p className="hint">{t('sites.add.clientIdHint')}</p>
+        {errors.clientId && (
+          <p id={`${ids.client}-error`} className="field-error">
+            {t(errors.clientId)}
+          </p>
+        )}
+      </div>
+      <div className="field checkbox">
+        <input id={ids.conf} type="checkbox" checked={confidential} onChange={(e) => setConfidential(e.target.checked)} />
+        <label htmlFor={ids.conf}>{t('sites.add.confidential')}</label>
+      </div>
+      {confidential && (
+        <div className="field">
+          <label htmlFor={ids.secret}>{t('sites.add.clientSecret')}</label>
+          <input id={ids.secret} type="password" autoComplete="off" value={clientSecret} onChange={(e) => setClientSecret(e.target.value)} {...field(ids.secret, 'clientSecret')} />
+          <p className="hint">{t('sites.add.clientSecretHint')}</p>
+          {errors.clientSecret && (
+            <p id={`${ids.secret}-error`} className="field-error">
+              {t(errors.clientSecret)}
+            </p>
+          )}
+        </div>
+      )}
+      {submitError !== null && <ErrorState error={submitError} compact />}
+      <button type="submit" className="button primary" disabled={busy}>
+        {busy ? t('sites.add.adding') : t('sites.add.submit')}
+      </button>
+    </form>
+  );
+}

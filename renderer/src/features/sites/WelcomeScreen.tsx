@@ -1,0 +1,65 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api';
+import { useApp } from '../../app/context';
+import { channelKey, useChannel } from '../../query';
+import { ErrorState } from '../../ui/ErrorState';
+import { AddSiteForm } from './AddSiteForm';
+import { SignInPanel } from './SignInPanel';
+import { useSignIn } from './sign-in';
+
+/** First run (or "Add a site"): the demo in one click, or a school's own site. */
+export function WelcomeScreen({ first }: { readonly first: boolean }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const { selectSite, sites, navigateFrom } = useApp();
+  const signIn = useSignIn();
+  const info = useChannel('app:get-info', undefined, { staleTime: Infinity });
+  const [demoError, setDemoError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const tryDemo = async () => {
+    setDemoError(null);
+    setBusy(true);
+    try {
+      const added = await call('sites:add-demo');
+      await client.invalidateQueries({ queryKey: channelKey('sites:list') });
+      const firstSite = added[0];
+      if (firstSite) {
+        selectSite(firstSite.id);
+        if (firstSite.status !== 'ready') void signIn.signIn(firstSite.id).then((done) => done && navigateFrom('add-site', { screen: 'library' }));
+        else navigateFrom('add-site', { screen: 'library' });
+      }
+    } catch (e) {
+      setDemoError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const inFlight = signIn.siteId ? sites.find((s) => s.id === signIn.siteId) : undefined;
+
+  return (
+    <div className="welcome">
+      <div className="screen-header">
+        <h1 id="screen-title" tabIndex={-1}>
+          {first ? t('sites.welcome.title') : t('sites.welcome.addTitle')}
+        </h1>
+      </div>
+      {first && <p className="lead">{t('sites.welcome.lead')}</p>}
+      {inFlight && <SignInPanel siteId={inFlight.id} siteLabel={inFlight.label} />}
+      {info.data?.demoAvailable !== false && (
+        <section className="card demo-card" aria-labelledby="demo-title">
+          <h2 id="demo-title">{t('sites.welcome.demoTitle')}</h2>
+          <p>{t('sites.welcome.demoText')}</p>
+          <button type="button" className="button primary big" onClick={() => void tryDemo()} disabled={busy || signIn.pending} data-testid="try-demo">
+            {busy ? t('sites.welcome.demoStarting') : t('sites.welcome.tryDemo')}
+          </button>
+          {demoError !== null && <ErrorState error={demoError} onRetry={() => void tryDemo()} compact />}
+        </section>
+      )}
+      <AddSiteForm />
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { useTranslation } from 'react-i18next';
+import { useSite } from '../../app/context';
+import { useErrorText } from '../../ui/ErrorState';
+import { SignInPanel } from '../sites/SignInPanel';
+import { useSignIn } from '../sites/sign-in';
+import { missingScopeKey } from './labels';
+import { useSyncStatus } from './useSyncStatus';
+
+/** Above every screen: offline, "Sign in again", pending sign-out, missing scopes, last sync failure. */
+export function SiteBanners() {
+  const { t } = useTranslation();
+  const site = useSite();
+  const signIn = useSignIn();
+  const explain = useErrorText();
+  const { status, online } = useSyncStatus(site.id);
+  const missing = Array.from(new Set([...(status.data?.missingScopes ?? []), ...site.missingScopes]));
+  const lastError = status.data?.lastError;
+  const busy = signIn.pending && signIn.siteId === site.id;
+
+  return (
+    <div className="banners">
+      {!online && (
+        <div className="banner warning" role="status" data-testid="offline-banner">
+          <strong>{t('sync.offline.title')}</strong> {t('sync.offline.text')}
+        </div>
+      )}
+      {(site.status === 'sign-in-needed' || (site.status === 'signed-out' && site.lastSyncedAt !== null)) && !busy && (
+        <div className="banner danger" role="alert" data-testid="sign-in-again">
+          <span>{site.status === 'sign-in-needed' ? t('sync.signInNeeded', { site: site.label }) : t('sync.signedOut', { site: site.label })}</span>
+          <button type="button" className="button small primary" onClick={() => void signIn.signIn(site.id)}>
+            {t('sync.signInAgain')}
+          </button>
+        </div>
+      )}
+      <SignInPanel siteId={site.id} siteLabel={site.label} />
+      {site.status === 'sign-out-unconfirmed' && !busy && (
+        <div className="banner danger" role="alert" data-testid="sign-out-unconfirmed">
+          <span>{t('sync.signOutUnconfirmed', { site: site.label })}</span>
+          <button type="button" className="button small primary" onClick={() => void signIn.signIn(site.id)}>
+            {t('sync.signInAgain')}
+          </button>
+        </div>
+      )}
+      {site.status === 'sign-out-pending' && (
+        <div className="banner info" role="status" data-testid="sign-out-pending">
+          {t('sync.signOutPending')}
+        </div>
+      )}
+      {missing.length > 0 && (
+        <div className="banner info" data-testid="missing-scopes">
+          <ul className="plain">
+            {missing.map((s) => (
+              <li key={s}>{t(missingScopeKey(s), { scope: s })}</li>
+            ))}
+          </ul>
+          {site.status === 'ready' && (
+            <button type="button" className="button small" onClick={() => void signIn.signIn(site.id)}>
+              {t('sync.signInAgain')}
+            </button>
+          )}
+        </div>
+      )}
+      {lastError && online && site.status === 'ready' && (
+        <div className="banner warning" role="status" data-testid="sync-error">
+          <strong>{t('sync.lastRunFailed')}</strong> {explain(lastError).what} {explain(lastError).next}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { createContext, useContext, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+
+/** The element that scrolls the screen (the app's <main>); virtual lists measure against it. */
+export const ScrollContext = createContext<RefObject<HTMLElement | null> | null>(null);
+
+interface Props<T> {
+  readonly items: readonly T[];
+  readonly estimateSize: number;
+  readonly getKey: (item: T) => string;
+  readonly render: (item: T, index: number) => ReactNode;
+  readonly label: string;
+  readonly testId?: string;
+  readonly gap?: number;
+}
+
+/**
+ * A long list rendered windowed (only what is visible, plus overscan) inside the screen's scroll container,
+ * with each row measured so rows of any height work. Rows stay in a real list for assistive technology.
+ */
+export function VirtualList<T>({ items, estimateSize, getKey, render, label, testId, gap = 0 }: Props<T>) {
+  const scrollRef = useContext(ScrollContext);
+  const listRef = useRef<HTMLUListElement>(null);
+  const [margin, setMargin] = useState(0);
+
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    const scroller = scrollRef?.current;
+    if (!list || !scroller) return;
+    const measure = () => setMargin(list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(scroller);
+    if (list.parentElement) ro.observe(list.parentElement);
+    return () => ro.disconnect();
+  }, [scrollRef]);
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef?.current ?? null,
+    estimateSize: () => estimateSize,
+    overscan: 6,
+    gap,
+    scrollMargin: margin,
+    getItemKey: (i) => getKey(items[i]!),
+  });
+
+  return (
+    <ul ref={listRef} className="virtual-list" aria-label={label} data-testid={testId} style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((row) => (
+        <li
+          key={row.key}
+          data-index={row.index}
+          ref={virtualizer.measureElement}
+          className="virtual-row"
+          style={{ transform: `translateY(${row.start - margin}px)` }}
+          aria-setsize={items.length}
+          aria-posinset={row.index + 1}
+        >
+          {render(items[row.index]!, row.index)}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm run demo`: the app in demo mode on the embedded demo sites (started in process, data in the app's data
+// folder). Electron when its binary is here (or electron's own installer can fetch it quickly); otherwise one line
+// saying so, and the same core and renderer in the browser host, whose URL is printed and opened.
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { electronBinary } from './electron-binary.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const extra = process.argv.slice(2);
+let binary = electronBinary();
+if (!binary) {
+  // Electron's installer downloads the binary from GitHub; one short try, never failing the launch.
+  spawnSync(process.execPath, ['node_modules/electron/install.js'], { cwd: root, stdio: 'ignore', timeout: 30_000 });
+  binary = electronBinary();
+}
+
+function run(command, args) {
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code) => process.exit(code ?? 0));
+}
+
+/**
+ * better-sqlite3 is a native module compiled for Node's ABI by `npm ci`; Electron has its own. When Electron
+ * cannot load it, rebuild it for Electron (electron-builder install-app-deps). Node then needs
+ * `npm rebuild better-sqlite3` again for the tests and the browser host: said once, here.
+ */
+function ensureNativeModulesFor(electronPath) {
+  const probe = spawnSync(electronPath, ['-e', "require('better-sqlite3')(':memory:').close()"], {
+    cwd: root,
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    stdio: 'ignore',
+    timeout: 30_000,
+  });
+  if (probe.status === 0) return;
+  console.log('Rebuilding better-sqlite3 for Electron (once). Run `npm rebuild better-sqlite3` before the Node tests again.');
+  const rebuilt = spawnSync('npx', ['electron-builder', 'install-app-deps'], { cwd: root, stdio: 'inherit' });
+  if (rebuilt.status !== 0) process.exit(rebuilt.status ?? 1);
+}
+
+if (binary) {
+  ensureNativeModulesFor(binary);
+  const built = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  // --demo: the app starts the demo sites and lists them; "Sign in" opens the system browser.
+  run(binary, ['.', '--demo', ...extra]);
+} else {
+  console.log('Electron is not installed on this machine (its binary is downloaded from GitHub); opening the browser version instead.');
+  // tsx as a loader of this same Node: no npx round trip. The CLI builds the pages on first run, prints the
+  // launch URL and opens the default browser when there is one.
+  run(process.execPath, ['--import', 'tsx', 'electron/browser-host/cli.ts', '--demo', ...extra]);
+}

@@ -1,0 +1,189 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-contract';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
+import { parseArgs } from '../../electron/browser-host/cli';
+import { createAppCore, type AppEventListener } from '../../electron/core/app-core';
+import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Raw HTTP (node:http, not fetch): the tests must set Host and Origin headers a browser would not let us forge. */
+function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (init.body !== undefined) req.write(init.body);
+    req.end();
+  });
+}
+
+describe('browser host (loopback HTTP over a real core)', () => {
+  let dir: string;
+  let host: BrowserHost;
+  let cookie: string;
+  let coreListener: AppEventListener | null = null;
+  let sitesUnreachable = false;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ld-bhost-'));
+    const rendererDir = join(dir, 'renderer');
+    mkdirSync(rendererDir);
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body>app</body></html>');
+    host = await startBrowserHost({
+      rendererDir,
+      createCore: async ({ openExternal }) => {
+        const core = await createAppCore({
+          dataDir: join(dir, 'data'),
+          version: '0.0.0-test',
+          host: 'browser',
+          openExternal,
+          settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
+          demo: { enabled: false },
+        });
+        // Keep the host's own listener so a test can push an event through it exactly as the core does.
+        return {
+          ...core,
+          isOnline: () => !sitesUnreachable && core.isOnline(),
+          onEvent(listener) {
+            coreListener = listener;
+            return core.onEvent(listener);
+          },
+        };
+      },
+    });
+    const session = await send(host.launchUrl);
+    expect(session.status).toBe(303);
+    cookie = String(session.headers['set-cookie']).split(';')[0]!;
+  });
+
+  afterAll(async () => {
+    await host?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const invoke = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
+    send(`${host.origin}${BROWSER_HOST_PATHS.invoke}${channel}`, {
+      method: 'POST',
+      headers: { cookie, origin: host.origin, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('binds loopback only and issues an HttpOnly, SameSite=Strict session cookie from the launch URL', async () => {
+    expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const session = await send(host.launchUrl);
+    expect(String(session.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(session.headers.location).toBe('/');
+  });
+
+  it('refuses every page and call without the per-launch secret', async () => {
+    expect((await send(`${host.origin}/`)).status).toBe(403);
+    const r = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, { method: 'POST', headers: { origin: host.origin, 'content-type': 'application/json' }, body: '{}' });
+    expect(r.status).toBe(403);
+  });
+
+  it('refuses a wrong secret, in the launch link and in the cookie', async () => {
+    const wrong = new URL(host.launchUrl);
+    wrong.searchParams.set('secret', 'not-the-secret');
+    const r = await send(wrong.href);
+    expect(r.status).toBe(403);
+    expect(r.headers['set-cookie']).toBeUndefined();
+    const name = cookie.split('=')[0]!;
+    expect((await send(`${host.origin}/`, { headers: { cookie: `${name}=forged` } })).status).toBe(403);
+  });
+
+  it('answers 421 to a request naming another host (DNS rebinding)', async () => {
+    const port = new URL(host.origin).port;
+    const r = await send(`${host.origin}/`, { headers: { cookie, host: `evil.example:${port}` } });
+    expect(r.status).toBe(421);
+  });
+
+  it('refuses a cross-origin invoke (CSRF) with 403 and a non-JSON body with 415', async () => {
+    expect((await invoke('app:get-info', {}, { origin: 'http://evil.example' })).status).toBe(403);
+    const noOrigin = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(noOrigin.status).toBe(403);
+    expect((await invoke('app:get-info', {}, { 'content-type': 'text/plain' })).status).toBe(415);
+  });
+
+  it('serves the app with the bridge and a CSP that forbids inline script', async () => {
+    const r = await send(`${host.origin}/`, { headers: { cookie } });
+    expect(r.status).toBe(200);
+    expect(r.body).toContain(`<script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
+    expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(String(r.headers['content-security-policy'])).not.toContain('unsafe-inline\'; script');
+  });
+
+  it('runs a channel of the contract and validates its input', async () => {
+    const info = JSON.parse((await invoke('app:get-info', {})).body) as { ok: boolean; value: { host: string } };
+    expect(info).toMatchObject({ ok: true, value: { host: 'browser' } });
+    const bad = JSON.parse((await invoke('library:list', { input: { siteId: 42 } })).body) as { ok: boolean; error: { code: string } };
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    const extra = JSON.parse((await invoke('sites:add', { input: { baseUrl: 'x', clientId: 'y', evil: true } })).body) as { ok: boolean; error: { code: string } };
+    expect(extra).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    const unknown = JSON.parse((await invoke('fs:read', {})).body) as { ok: boolean; error: { code: string } };
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+
+  it('streams core events to the page as server-sent events (data:changed)', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { cookie }, signal: controller.signal });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const first = await reader.read();
+    text += decoder.decode(first.value);
+    expect(coreListener).not.toBeNull();
+    coreListener!('data:changed', { siteId: 'site-1' });
+    while (!text.includes('event: data:changed')) text += decoder.decode((await reader.read()).value);
+    expect(text).toContain('event: data:changed\ndata: {"siteId":"site-1"}');
+    controller.abort();
+  });
+
+  it('tells a page that (re)connects where the network stands now, online or not', async () => {
+    const firstNetworkEvent = async () => {
+      const controller = new AbortController();
+      const res = await fetch(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { cookie }, signal: controller.signal });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while (!/event: network:changed\ndata: .*\n/.test(text)) text += decoder.decode((await reader.read()).value);
+      controller.abort();
+      return /event: network:changed\ndata: (.*)\n/.exec(text)![1];
+    };
+    expect(await firstNetworkEvent()).toBe('{"online":true}');
+    // A page reloaded while the sites are down must show the offline banner, not a stale "online".
+    sitesUnreachable = true;
+    try {
+      expect(await firstNetworkEvent()).toBe('{"online":false}');
+    } finally {
+      sitesUnreachable = false;
+    }
+  });
+
+  it('the events stream needs the session too', async () => {
+    expect((await send(`${host.origin}${BROWSER_HOST_PATHS.events}`)).status).toBe(403);
+  });
+});
+
+describe('browser host CLI arguments', () => {
+  it('parses port, data folder and demo', () => {
+    expect(parseArgs(['--port', '4321', '--data-dir', '/tmp/x', '--demo', '--no-open'], {})).toEqual({ port: 4321, dataDir: '/tmp/x', demo: true, open: false });
+    expect(parseArgs(['--port=0'], { LEARNING_DESKTOP_DATA_DIR: '/tmp/y' })).toMatchObject({ port: 0, dataDir: '/tmp/y', demo: false, open: true });
+  });
+  it('refuses unknown options and bad ports with a plain message', () => {
+    expect(() => parseArgs(['--port', 'abc'], {})).toThrow(/--port/);
+    expect(() => parseArgs(['--bogus'], {})).toThrow(/Unknown option/);
+  });
+});

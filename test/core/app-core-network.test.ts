@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
+import type { Result } from '../../electron/common/result';
+import type { NotificationsView, SiteSummary, SyncRunSummary } from '../../electron/common/view-models';
+import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import { dispatch } from '../../electron/core/ipc-dispatch';
+import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
+import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
+import { runAuthorization } from '../helpers/scripted-browser';
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value as T;
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The scheduler and the network state: a sync that cannot reach the site says "offline", the core probes while
+ * offline, and when the site answers again it says "online", replays the outbox and syncs, with no user action.
+ * The site is a real embedded server on a file database, stopped and started again on the same port.
+ */
+describe('app core: offline, then the network returns', () => {
+  let dir: string;
+  let server: EmbeddedServer | null = null;
+  let core: AppCore | null = null;
+  const events: { event: EventName; payload: unknown }[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ld-net-'));
+    events.length = 0;
+  });
+  afterEach(async () => {
+    await core?.close();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const startServer = (port = 0) => createEmbeddedServer({ port, seed: 'demo', site: 'demo', database: join(dir, 'site.db') });
+
+  /** A real core on a JSON settings file, recording its events; the "browser" signs in at once. Returns `call`. */
+  async function startCore(timing: { offlineProbeMs?: number; minuteMs?: number }) {
+    core = await createAppCore({
+      dataDir: join(dir, 'app'),
+      version: '0',
+      host: 'browser',
+      demo: { enabled: false },
+      settingsStore: createJsonSettingsStore(join(dir, 'app', 'settings.json')),
+      ...timing,
+      openExternal: async (url) => {
+        const redirect = new URL(url).searchParams.get('redirect_uri')!;
+        void runAuthorization(url, { stopAt: redirect }).then((callback) => fetch(callback).then((r) => r.text()));
+      },
+    });
+    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => events.push({ event, payload }));
+    return (c: string, i?: unknown) => dispatch(core!.handlers, c, i);
+  }
+
+  it('goes offline on an unreachable site, probes, and on return replays the outbox and syncs by itself', async () => {
+    server = await startServer();
+    const port = server.port;
+    const call = await startCore({ offlineProbeMs: 200 });
+
+    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
+    value(await call('sites:sign-in', { siteId: site.id }));
+    value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
+    const unread = value<NotificationsView>(await call('notifications:list', { siteId: site.id })).items.find((n) => n.readAt === null)!;
+
+    await server.close();
+    server = null;
+    const failed = value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
+    expect(failed.outcome).toBe('failed');
+    expect(events).toContainEqual({ event: 'network:changed', payload: { online: false } });
+
+    value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
+    await until(async () => value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id })).pendingChanges === 1);
+
+    events.length = 0;
+    server = await startServer(port);
+    await until(() => events.some((e) => e.event === 'network:changed' && (e.payload as { online: boolean }).online));
+    // Replayed and synced with no call from the page.
+    await until(async () => value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id })).pendingChanges === 0);
+    await until(() => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null);
+    await until(() => events.some((e) => e.event === 'data:changed'));
+  });
+
+  it('syncs on sign-in by itself; a change made once the site is gone turns the app offline and is replayed on return', async () => {
+    server = await startServer();
+    const port = server.port;
+    const call = await startCore({ offlineProbeMs: 200 });
+    const status = async (siteId: string) => value<{ pendingChanges: number; lastSyncedAt: string | null }>(await call('sync:status', { siteId }));
+
+    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
+    value(await call('sites:sign-in', { siteId: site.id }));
+    // No sync:now: signing in starts the first sync.
+    await until(async () => (await status(site.id)).lastSyncedAt !== null);
+    const unread = value<NotificationsView>(await call('notifications:list', { siteId: site.id })).items.find((n) => n.readAt === null)!;
+    expect(unread).toBeDefined();
+
+    // Past the one sync the core runs shortly after start: only the change below may find the site gone.
+    await new Promise((r) => setTimeout(r, 1500));
+    // The site goes away while the app still believes it is online (no sync has failed yet).
+    await server.close();
+    server = null;
+    expect(core!.isOnline()).toBe(true);
+    value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
+    // The background send fails on the network: the app says offline (and starts probing) by itself.
+    await until(() => events.some((e) => e.event === 'network:changed' && !(e.payload as { online: boolean }).online));
+    expect(core!.isOnline()).toBe(false);
+    expect((await status(site.id)).pendingChanges).toBe(1);
+
+    server = await startServer(port);
+    await until(async () => (await status(site.id)).pendingChanges === 0);
+    await until(() => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null);
+    expect(core!.isOnline()).toBe(true);
+  });
+
+  it('syncs on the schedule from settings, and a changed interval reschedules (0 turns it off)', async () => {
+    server = await startServer();
+    const call = await startCore({ minuteMs: 150 });
+    value(await call('settings:update', { autoSyncMinutes: 0 }));
+    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
+    value(await call('sites:sign-in', { siteId: site.id }));
+    value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
+    // Past the one sync the core runs shortly after start.
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const runs = () => events.filter((e) => e.event === 'sync:progress' && !(e.payload as { running: boolean }).running).length;
+    const before = runs();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runs()).toBe(before); // off: nothing runs by itself
+
+    value(await call('settings:update', { autoSyncMinutes: 1 }));
+    await until(() => runs() >= before + 2, 5000); // every "minute" (150 ms here)
+
+    value(await call('settings:update', { autoSyncMinutes: 0 }));
+    await new Promise((r) => setTimeout(r, 300));
+    const stopped = runs();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runs()).toBe(stopped);
+  });
+
+  it('keeps settings across restarts (JSON settings store)', async () => {
+    const make = () =>
+      createAppCore({
+        dataDir: join(dir, 'app'),
+        version: '0',
+        host: 'browser',
+        demo: { enabled: false },
+        settingsStore: createJsonSettingsStore(join(dir, 'app', 'settings.json')),
+        openExternal: async () => {},
+      });
+    core = await make();
+    value(await dispatch(core.handlers, 'settings:update', { autoSyncMinutes: 0, language: 'zh-TW' }));
+    await core.close();
+    core = await make();
+    expect(value(await dispatch(core.handlers, 'settings:get', undefined))).toMatchObject({ autoSyncMinutes: 0, language: 'zh-TW' });
+  });
+});

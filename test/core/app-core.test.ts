@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS, type EventName, type IpcEvents } from '../../electron/common/ipc-contract';
+import type { Result } from '../../electron/common/result';
+import type { SiteSummary } from '../../electron/common/view-models';
+import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import { dispatch } from '../../electron/core/ipc-dispatch';
+import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
+import { runAuthorization } from '../helpers/scripted-browser';
+
+/** Unwraps a Result or fails the test with its error. */
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/**
+ * The composition root at the Node level: a real embedded server on 127.0.0.1, a real core (Node cipher, SQLite
+ * offline database, site manager, sync service), and a scripted browser standing in for the system browser: it
+ * signs in as the demo student and approves (or denies) the consent.
+ */
+describe('app core: every channel over a real site', () => {
+  let server: EmbeddedServer;
+  let dataDir: string;
+  let core: AppCore;
+  let decision: 'approve' | 'deny' = 'approve';
+  const events: { event: EventName; payload: unknown }[] = [];
+  let site: SiteSummary;
+
+  beforeAll(async () => {
+    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
+    dataDir = mkdtempSync(join(tmpdir(), 'ld-core-'));
+    core = await createAppCore({
+      dataDir,
+      version: '0.0.0-test',
+      host: 'browser',
+      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
+      demo: { enabled: false },
+      signInTimeoutMs: 20_000,
+      // The "system browser": drives the site's sign-in and consent pages and follows the redirect to the app.
+      openExternal: async (url) => {
+        const redirect = new URL(url).searchParams.get('redirect_uri')!;
+        void runAuthorization(url, { stopAt: redirect, decision }).then((callback) => fetch(callback).then((r) => r.text()));
+      },
+    });
+    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => events.push({ event, payload }));
+  });
+
+  afterAll(async () => {
+    await core?.close();
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+
+  it('answers every channel of the contract (none is left unbuilt)', () => {
+    for (const c of CHANNELS) expect(typeof core.handlers[c]).toBe('function');
+  });
+
+  it('reports the app and the token protection of the Node cipher', async () => {
+    const info = value(await call('app:get-info'));
+    expect(info).toMatchObject({ host: 'browser', dataDir, demoAvailable: false });
+    expect(value(await call('security:get-token-protection'))).toMatchObject({ backend: 'node-aes-256-gcm-keyfile', persistent: true, weak: false });
+  });
+
+  it('refuses a site whose discovery is not there, in plain words', async () => {
+    const result = await call('sites:add', { baseUrl: 'http://127.0.0.1:9', clientId: 'demo-desktop' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(['site-unreachable', 'discovery-invalid', 'network-unavailable']).toContain(result.error.code);
+  });
+
+  it('adds the site after discovery and lists it signed out', async () => {
+    site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+    expect(site).toMatchObject({ baseUrl: server.url, status: 'signed-out', isDemo: false });
+    expect(value(await call('sites:list'))).toHaveLength(1);
+    expect(events.some((e) => e.event === 'sites:changed')).toBe(true);
+  });
+
+  it('a denied consent ends the sign-in with sign-in-denied', async () => {
+    decision = 'deny';
+    const result = await call('sites:sign-in', { siteId: site.id });
+    decision = 'approve';
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe('sign-in-denied');
+  });
+
+  it('signs in, then syncs, and every view channel answers from the offline data', async () => {
+    const signedIn = value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary;
+    expect(signedIn.status).toBe('ready');
+    expect(signedIn.profile?.email).toBe('student@example.com');
+    expect(events.some((e) => e.event === 'sign-in:progress')).toBe(true);
+
+    const run = value(await call('sync:now', { siteId: site.id })) as { outcome: string };
+    expect(['completed', 'partial']).toContain(run.outcome);
+    expect(events.some((e) => e.event === 'data:changed')).toBe(true);
+    expect(events.some((e) => e.event === 'sync:progress')).toBe(true);
+
+    const library = value(await call('library:list', { siteId: site.id })) as { courseId: string }[];
+    expect(library.length).toBeGreaterThan(0);
+    const course = value(await call('course:get', { siteId: site.id, courseId: library[0]!.courseId })) as { sections: unknown[] };
+    expect(course.sections.length).toBeGreaterThan(0);
+    expect((value(await call('billing:get', { siteId: site.id })) as { orders: unknown[] }).orders.length).toBeGreaterThan(0);
+    expect(value(await call('entitlements:get', { siteId: site.id }))).toHaveProperty('digitalProducts');
+    expect(Array.isArray(value(await call('consulting:list', { siteId: site.id })))).toBe(true);
+    expect(value(await call('profile:get', { siteId: site.id }))).toMatchObject({ email: 'student@example.com' });
+    expect(Array.isArray(value(await call('search:query', { siteId: site.id, query: 'a' })))).toBe(true);
+    const notices = value(await call('notifications:list', { siteId: site.id })) as { items: { id: string; readAt: string | null }[] };
+    expect(notices.items.length).toBeGreaterThan(0);
+
+    const status = value(await call('sync:status', { siteId: site.id })) as { lastSyncedAt: string | null; online: boolean };
+    expect(status.lastSyncedAt).not.toBeNull();
+    expect((value(await call('sites:list')) as SiteSummary[])[0]!.lastSyncedAt).toBe(status.lastSyncedAt);
+  });
+
+  it('marks a notice read through the outbox; the site accepts it', async () => {
+    const before = value(await call('notifications:list', { siteId: site.id })) as { items: { id: string; readAt: string | null }[] };
+    const unread = before.items.find((n) => n.readAt === null)!;
+    expect(unread).toBeDefined();
+    value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
+    const run = value(await call('sync:now', { siteId: site.id })) as { outcome: string };
+    expect(['completed', 'partial']).toContain(run.outcome);
+    const after = value(await call('notifications:list', { siteId: site.id })) as { items: { id: string; readAt: string | null; pendingSync: boolean }[] };
+    expect(after.items.find((n) => n.id === unread.id)).toMatchObject({ pendingSync: false });
+    expect(after.items.find((n) => n.id === unread.id)?.readAt).not.toBeNull();
+    // The site itself has it read (its own database, not the app's copy).
+    const row = server.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null };
+    expect(row.read_at).not.toBeNull();
+    expect((value(await call('sync:status', { siteId: site.id })) as { pendingChanges: number }).pendingChanges).toBe(0);
+  });
+
+  it('persists settings and reports them in an event', async () => {
+    const updated = value(await call('settings:update', { theme: 'dark', autoSyncMinutes: 15 }));
+    expect(updated).toMatchObject({ theme: 'dark', autoSyncMinutes: 15 });
+    expect(value(await call('settings:get'))).toMatchObject({ theme: 'dark', autoSyncMinutes: 15 });
+    expect(events.some((e) => e.event === 'settings:changed')).toBe(true);
+    const bad = await call('settings:update', { autoSyncMinutes: -1 });
+    expect(bad.ok).toBe(false);
+  });
+
+  it('answers not-found for an unknown site', async () => {
+    const result = await call('library:list', { siteId: 'nope' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe('not-found');
+  });
+
+  it('signs out (revoking at the site) and removes the offline data when asked', async () => {
+    const result = value(await call('sites:sign-out', { siteId: site.id, removeData: true }));
+    expect(result).toEqual({ revoked: true, pending: false });
+    // The site's own record: no live token pair is left for the app's client.
+    const live = server.db.prepare("SELECT COUNT(*) AS n FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL").get() as { n: number };
+    expect(live.n).toBe(0);
+    expect((value(await call('sites:list')) as SiteSummary[])[0]!.status).toBe('signed-out');
+    expect(value(await call('library:list', { siteId: site.id }))).toEqual([]);
+    value(await call('sites:remove', { siteId: site.id }));
+    expect(value(await call('sites:list'))).toEqual([]);
+  });
+});

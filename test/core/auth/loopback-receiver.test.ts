@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { startLoopbackReceiver } from '../../../electron/core/auth/loopback-receiver';
+
+describe('loopback redirect receiver (RFC 8252 §7.3, §8.3)', () => {
+  it('listens on 127.0.0.1 with an OS-assigned port and a /callback path', async () => {
+    const r = await startLoopbackReceiver();
+    try {
+      expect(r.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      expect(Number(new URL(r.redirectUri).port)).toBeGreaterThan(0);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('answers other paths and the favicon with 404 without ending the sign-in', async () => {
+    const r = await startLoopbackReceiver();
+    const base = new URL(r.redirectUri).origin;
+    try {
+      for (const path of ['/favicon.ico', '/', '/callback/extra', '/other?code=x']) {
+        const res = await fetch(base + path);
+        expect(res.status).toBe(404);
+        await res.text();
+      }
+      const ok = await fetch(`${r.redirectUri}?code=c1&state=s1`);
+      expect(ok.status).toBe(200);
+      await ok.text();
+      expect((await r.callback).get('code')).toBe('c1');
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('takes exactly one callback, then stops listening', async () => {
+    const r = await startLoopbackReceiver();
+    const res = await fetch(`${r.redirectUri}?code=first&state=s`);
+    await res.text();
+    await r.close();
+    await expect(fetch(`${r.redirectUri}?code=second&state=s`)).rejects.toThrow();
+    expect((await r.callback).get('code')).toBe('first');
+  });
+
+  it('shows a small self-contained page: success, cancelled or error, never the code', async () => {
+    for (const [query, kind, title] of [
+      ['code=SECRETCODE123&state=s', 'success', 'You are signed in'],
+      ['error=access_denied&state=s', 'cancelled', 'Sign-in cancelled'],
+      ['error=server_error&state=s', 'error', 'Sign-in did not complete'],
+    ] as const) {
+      const r = await startLoopbackReceiver({ classify: () => kind });
+      const res = await fetch(`${r.redirectUri}?${query}`);
+      const html = await res.text();
+      await r.close();
+      expect(html).toContain(title);
+      expect(html).not.toContain('SECRETCODE123');
+      expect(html).not.toMatch(/<script|<link|src=|https?:\/\//i);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+});

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { discover } from '../../../electron/core/auth/discovery';
+import { runSignIn } from '../../../electron/core/auth/sign-in';
+import { exchangeCode, refreshTokens, revokeToken } from '../../../electron/core/auth/token-client';
+import { createTokenManager } from '../../../electron/core/auth/token-manager';
+import { createMemoryCipher } from '../../../electron/core/vault/cipher';
+import { createVault } from '../../../electron/core/vault/vault';
+import { isCoreError } from '../../../electron/core/errors';
+import type { MiniAs } from './helpers/mini-as';
+import { autoApproveBrowser, startMiniAs } from './helpers/mini-as';
+
+const f = (i: string | URL | Request, init?: RequestInit) => fetch(i, init);
+let as: MiniAs;
+beforeAll(async () => {
+  as = await startMiniAs();
+});
+afterAll(async () => {
+  await as.close();
+});
+beforeEach(() => {
+  as.tokenResponse = (b) => b;
+  as.idTokenClaims = (c) => c;
+  as.requests.length = 0;
+});
+
+async function signIn(clientSecret: string | null = null) {
+  const metadata = await discover(as.url, { fetch: f });
+  return runSignIn({ metadata, clientId: 'mini-client', clientSecret, fetch: f, openExternal: (u) => void autoApproveBrowser(u) });
+}
+
+describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
+  it('a full sign-in against an independent minimal server works', async () => {
+    const r = await signIn();
+    expect(r.tokens.schoolId).toBe('sch_mini');
+    expect(r.profile.email).toBe('mini@example.com');
+  });
+
+  it('a token without school_id is refused as issued for a different organization', async () => {
+    as.tokenResponse = (b) => {
+      const { school_id: _drop, ...rest } = b;
+      return rest;
+    };
+    await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization') && /different organization/.test((e as Error).message));
+  });
+
+  it('a refresh that names another school is refused too', async () => {
+    as.tokenResponse = (b) => ({ ...b, school_id: 'sch_other' });
+    await expect(
+      refreshTokens(
+        { tokenEndpoint: `${as.url}/token`, refreshToken: 'rt', clientId: 'c', clientSecret: null, resource: as.url, previousScopes: [], schoolId: 'sch_mini' },
+        { fetch: f },
+      ),
+    ).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization'));
+  });
+
+  it('an id_token signed HS256 in the full flow -> id-token-invalid', async () => {
+    const original = as.signingKey;
+    as.signingKey = { kid: original.kid, alg: 'HS256', privateKey: new TextEncoder().encode('x'.repeat(32)), publicJwk: null };
+    try {
+      await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid'));
+    } finally {
+      as.signingKey = original;
+    }
+  });
+
+  it('an id_token with the nonce of another attempt in the full flow -> id-token-invalid', async () => {
+    as.idTokenClaims = (c) => ({ ...c, nonce: 'replayed' });
+    await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid'));
+  });
+
+  it('a token type other than Bearer is refused', async () => {
+    as.tokenResponse = (b) => ({ ...b, token_type: 'DPoP' });
+    await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-failed'));
+  });
+
+  it('sends the code, verifier, redirect_uri, resource and (confidential) client_secret in the form body', async () => {
+    await signIn('the-client-secret');
+    const exchange = as.requests.find((r) => r.path === '/token');
+    expect(exchange?.form.get('grant_type')).toBe('authorization_code');
+    expect(exchange?.form.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(exchange?.form.get('resource')).toBe(as.url);
+    expect(exchange?.form.get('client_id')).toBe('mini-client');
+    expect(exchange?.form.get('client_secret')).toBe('the-client-secret');
+    expect(exchange?.headers.authorization).toBeUndefined();
+    const authorize = as.requests.find((r) => r.path === '/authorize');
+    expect(authorize).toBeDefined();
+  });
+
+  it('a public client sends no client_secret; refresh and revoke carry client_id and resource / token_type_hint', async () => {
+    await refreshTokens(
+      { tokenEndpoint: `${as.url}/token`, refreshToken: 'rt_1', clientId: 'mini-client', clientSecret: null, resource: as.url, previousScopes: ['openid'], schoolId: 'sch_mini' },
+      { fetch: f },
+    );
+    await revokeToken({ revocationEndpoint: `${as.url}/revoke`, token: 'rt_1', tokenTypeHint: 'refresh_token', clientId: 'mini-client', clientSecret: null }, { fetch: f });
+    const [refresh, revoke] = as.requests;
+    expect(Object.fromEntries(refresh?.form ?? [])).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt_1', client_id: 'mini-client', resource: as.url });
+    expect(Object.fromEntries(revoke?.form ?? [])).toEqual({ token: 'rt_1', token_type_hint: 'refresh_token', client_id: 'mini-client' });
+  });
+
+  it('an OAuth error at the code exchange is reported with its sanitized error code', async () => {
+    await expect(
+      exchangeCode(
+        { tokenEndpoint: `${as.url}/token`, code: 'unknown', redirectUri: 'http://127.0.0.1:1/callback', codeVerifier: 'v'.repeat(43), clientId: 'c', clientSecret: null, resource: as.url, requestedScopes: [] },
+        { fetch: f },
+      ),
+    ).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-failed') && /invalid_grant/.test((e as Error).message));
+  });
+});
+
+describe('a refresh answer cut off on the wire (real socket close after the server answered)', () => {
+  it('fails as site-unreachable, keeps the old pair, and the old refresh token is retried next time', async () => {
+    const vault = createVault({ dir: '/nonexistent', cipher: createMemoryCipher() });
+    await vault.put('s1', {
+      clientId: 'mini-client',
+      clientSecret: null,
+      accessToken: 'at_old',
+      refreshToken: 'rt_old',
+      expiresAt: Date.now() - 1000,
+      scopes: ['openid'],
+      schoolId: 'sch_mini',
+      schoolSubdomain: 'mini',
+      resource: as.url,
+      issuer: as.url,
+    });
+    const tokens = createTokenManager({ vault, fetch: f, resolveSite: () => ({ origin: as.url, tokenEndpoint: `${as.url}/token` }) });
+    as.dropNextTokenResponse = true;
+    await expect(tokens.getAccessToken('s1')).rejects.toSatisfy((e) => isCoreError(e, 'site-unreachable'));
+    expect((await vault.get('s1'))?.refreshToken).toBe('rt_old');
+    const fresh = await tokens.getAccessToken('s1');
+    const refreshes = as.requests.filter((r) => r.path === '/token').map((r) => r.form.get('refresh_token'));
+    expect(refreshes).toEqual(['rt_old', 'rt_old']);
+    const stored = await vault.get('s1');
+    expect(stored?.accessToken).toBe(fresh);
+    expect(stored?.refreshToken).not.toBe('rt_old');
+  });
+});

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { EmbeddedServer } from '../../../embedded-server/index';
+import { insertTokenPair } from '../../../embedded-server/store/tokens';
+import { sha256Hex } from '../../../embedded-server/store/secrets';
+
+export interface MintOptions {
+  scopes: string[];
+  userId?: string;
+  audience?: 'member' | 'operator';
+  /** Default: the server's school; null = a token without school_id. */
+  schoolId?: string | null;
+  /** Default: the server's origin (RFC 8707 resource). */
+  resource?: string | null;
+  clientId?: string;
+  expiresInSeconds?: number;
+}
+
+/**
+ * Puts a token pair straight into the real token store, as the token endpoint would, so the status-rule
+ * tests can cover every kind of token (other school, no school_id, other origin, operator audience) without
+ * a browser flow each time. The bearer check that reads them is the real one.
+ */
+export function mintToken(server: EmbeddedServer, o: MintOptions): { accessToken: string; refreshToken: string; id: string } {
+  const accessToken = `at_${randomBytes(24).toString('base64url')}`;
+  const refreshToken = `rt_${randomBytes(24).toString('base64url')}`;
+  const now = server.clock.now();
+  const id = `tok_test_${randomBytes(6).toString('hex')}`;
+  insertTokenPair(server.db, {
+    id,
+    grantId: `grant_${id}`,
+    parentId: null,
+    accessHash: sha256Hex(accessToken),
+    refreshHash: sha256Hex(refreshToken),
+    clientId: o.clientId ?? (o.audience === 'operator' ? 'demo-vendor' : 'demo-desktop'),
+    userId: o.userId ?? (o.audience === 'operator' ? 'usr_owner' : 'usr_student'),
+    schoolId: o.schoolId === undefined ? server.site.schoolId : o.schoolId,
+    scope: o.scopes.join(' '),
+    resource: o.resource === undefined ? server.url : o.resource,
+    audience: o.audience ?? 'member',
+    createdAt: now,
+    accessExpiresAt: now + (o.expiresInSeconds ?? 7200) * 1000,
+    refreshExpiresAt: now + 30 * 86_400_000,
+  });
+  return { accessToken, refreshToken, id };
+}
+
+export async function graphql(server: EmbeddedServer, token: string | null, query: string, variables?: Record<string, unknown>): Promise<Response> {
+  return fetch(`${server.url}/member/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+}

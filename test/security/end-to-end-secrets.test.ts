@@ -1,0 +1,201 @@
+/**
+ * "Secrets never reach logs, URLs of error pages, crash output or the renderer": one real run of the app core
+ * in demo mode (the embedded demo sites on 127.0.0.1, real SQLite, the Node key-file cipher, a temp data dir),
+ * driven only through `dispatch` like a host does: add-demo, sign-in through a scripted browser, sync, every view
+ * channel, notifications, settings, token protection, a refresh (the clock jumps past the access token's
+ * lifetime), sign-out and remove. Every Result, every event and every log line is captured, and every file the
+ * run leaves behind is scanned for the token values read off the wire.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS, type EventName } from '../../electron/common/ipc-contract';
+import type { Result } from '../../electron/common/result';
+import type { LibraryCourse, NotificationsView, SiteSummary } from '../../electron/common/view-models';
+import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import { dispatch } from '../../electron/core/ipc-dispatch';
+import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { createNodeCipher } from '../../electron/core/vault/cipher';
+import { createVault } from '../../electron/core/vault/vault';
+import { ScriptedBrowser } from '../helpers/scripted-browser';
+import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+
+describe('secrets stay out of the renderer, the logs and the files at rest (demo mode, end to end)', () => {
+  const bag = new SecretBag();
+  const wire = createRecordingFetch(bag);
+  const log = captureLogger();
+  const results: { channel: string; result: Result<unknown> }[] = [];
+  const events: { event: EventName; payload: unknown }[] = [];
+  const loopbackPages: string[] = [];
+  const callbackUrls: string[] = [];
+  let offsetMs = 0;
+  let dataDir: string;
+  let core: AppCore;
+  let demo: SiteSummary;
+  let demo2: SiteSummary;
+  let filesWhileSignedIn: string[] = [];
+  let leaksWhileSignedIn: string[] = [];
+  let serverBytesWhileSignedIn = '';
+  const vaultTokens: string[] = [];
+
+  const call = async <T = unknown>(channel: string, input?: unknown): Promise<T> => {
+    const result = await dispatch(core.handlers, channel, input, (c, e) => log.logger.error('unexpected', { c, e }));
+    results.push({ channel, result });
+    if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+    return result.value as T;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ld-sec-'));
+    core = await createAppCore({
+      dataDir,
+      version: '0.0.0-security',
+      host: 'browser',
+      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
+      demo: { enabled: true },
+      signInTimeoutMs: 20_000,
+      fetch: wire.fetch,
+      logger: log.logger,
+      clock: { now: () => Date.now() + offsetMs },
+      openExternal: async (url) => {
+        const redirect = new URL(url).searchParams.get('redirect_uri')!;
+        void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then(async (callback) => {
+          callbackUrls.push(callback);
+          bag.add('code', new URL(callback).searchParams.get('code'));
+          loopbackPages.push(await (await fetch(callback)).text());
+        });
+      },
+    });
+    core.onEvent((event, payload) => events.push({ event, payload: structuredClone(payload) }));
+    bag.add('password', 'student-demo');
+  }, 60_000);
+
+  afterAll(async () => {
+    await core?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the whole journey through dispatch', async () => {
+    const added = await call<SiteSummary[]>('sites:add-demo');
+    expect(added).toHaveLength(2);
+    [demo, demo2] = added as [SiteSummary, SiteSummary];
+    await call('app:get-info');
+    await call('sites:list');
+    expect(await call<SiteSummary>('sites:sign-in', { siteId: demo.id })).toMatchObject({ status: 'ready' });
+    expect(await call<SiteSummary>('sites:sign-in', { siteId: demo2.id })).toMatchObject({ status: 'ready' });
+    const run = await call<{ outcome: string }>('sync:now', { siteId: demo.id });
+    expect(['completed', 'partial']).toContain(run.outcome);
+    await call('sync:now', { siteId: demo2.id });
+    await call('sync:status', { siteId: demo.id });
+
+    const library = await call<LibraryCourse[]>('library:list', { siteId: demo.id });
+    expect(library.length).toBeGreaterThan(0);
+    await call('course:get', { siteId: demo.id, courseId: library[0]!.courseId });
+    await call('billing:get', { siteId: demo.id });
+    await call('entitlements:get', { siteId: demo.id });
+    await call('consulting:list', { siteId: demo.id });
+    await call('profile:get', { siteId: demo.id });
+    await call('search:query', { siteId: demo.id, query: 'a' });
+    const notifications = await call<NotificationsView>('notifications:list', { siteId: demo.id });
+    const first = notifications.items[0];
+    if (first) await call('notifications:mark-read', { siteId: demo.id, notificationId: first.id });
+    await call('notifications:mark-all-read', { siteId: demo.id });
+    await call('notifications:update-subscription', { siteId: demo.id, topic: 'marketing', channel: 'email', enabled: false });
+    await call('settings:get');
+    await call('settings:update', { theme: 'dark' });
+    await call('security:get-token-protection');
+    await call('sync:cancel', { siteId: demo2.id });
+    await call('sites:cancel-sign-in', { siteId: demo2.id });
+    // A site added by hand (discovery over HTTP) and the add result.
+    await call('sites:add', { baseUrl: demo.baseUrl, clientId: 'demo-desktop' });
+
+    // The access token's lifetime passes on the app's clock: the next sync refreshes (rotating the pair).
+    const exchangesBefore = wire.tokenExchanges.length;
+    offsetMs = 3 * 60 * 60 * 1000;
+    await call('sync:now', { siteId: demo.id });
+    expect(wire.tokenExchanges.length).toBeGreaterThan(exchangesBefore);
+    await call('sync:status', { siteId: demo.id });
+
+    // The pairs the vault holds (decrypted with the app's own key): the canaries must include them.
+    const vault = createVault({ dir: join(dataDir, 'vault'), cipher: await createNodeCipher(join(dataDir, 'vault.key')) });
+    for (const s of [demo, demo2]) {
+      const record = await vault.get(s.id);
+      for (const t of [record?.accessToken, record?.refreshToken]) if (t) vaultTokens.push(t);
+    }
+    filesWhileSignedIn = filesUnder(dataDir);
+    leaksWhileSignedIn = scanFiles(filesWhileSignedIn, bag);
+    serverBytesWhileSignedIn = filesWhileSignedIn
+      .filter((f) => f.includes('demo-server'))
+      .map((f) => readFileSync(f).toString('latin1'))
+      .join('');
+
+    expect(await call('sites:sign-out', { siteId: demo.id, removeData: false })).toMatchObject({ revoked: true });
+    await call('sites:remove', { siteId: demo2.id });
+    // Invalid input, unknown channel, unknown site: error Results are captured too.
+    await dispatch(core.handlers, 'sites:sign-in', { siteId: 'nope' }).then((r) => results.push({ channel: 'sites:sign-in', result: r }));
+    await dispatch(core.handlers, 'no:such', undefined).then((r) => results.push({ channel: 'no:such', result: r }));
+    await core.close();
+  }, 120_000);
+
+  it('saw every kind of canary live on the wire (nothing passes vacuously)', () => {
+    const kinds = bag.kinds();
+    for (const k of ['access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'password'] as const) expect(kinds, k).toContain(k);
+    // Two sign-ins and a rotation: at least three access and three refresh tokens.
+    expect(bag.of('access_token').length).toBeGreaterThanOrEqual(3);
+    expect(bag.of('refresh_token').length).toBeGreaterThanOrEqual(3);
+    // Each token really was on the wire, where it is allowed to be.
+    const wireText = wire.tokenExchanges.map((x) => x.requestBody + x.responseBody).join('\n');
+    for (const t of [...bag.of('access_token'), ...bag.of('refresh_token'), ...bag.of('id_token')]) expect(wireText.includes(t)).toBe(true);
+    expect(callbackUrls.join('\n')).toContain(bag.of('code')[0]);
+    // What the vault holds is among the canaries (two sites, a pair each).
+    expect(vaultTokens).toHaveLength(4);
+    for (const t of vaultTokens) expect(bag.findIn(t)).not.toEqual([]);
+  });
+
+  it('no Result returned through dispatch carries a secret', () => {
+    expect(results.length).toBeGreaterThan(25);
+    // Every channel of the contract was exercised (a new channel must join this journey).
+    expect(CHANNELS.filter((c) => !results.some((r) => r.channel === c))).toEqual([]);
+    expect(results.some((r) => !r.result.ok)).toBe(true);
+    for (const { channel, result } of results) expect(leaksIn(bag, JSON.stringify(result)), channel).toEqual([]);
+  });
+
+  it('no event emitted to the renderer carries a secret', () => {
+    const names = new Set(events.map((e) => e.event));
+    for (const n of ['sites:changed', 'sign-in:progress', 'sync:progress', 'data:changed', 'settings:changed'] as const) expect(names).toContain(n);
+    for (const { event, payload } of events) expect(leaksIn(bag, JSON.stringify(payload)), event).toEqual([]);
+  });
+
+  it('no log line (app, auth, sites, sync, db, demo servers) carries a secret', () => {
+    const scopes = new Set(log.entries.map((e) => e.scope.split('.')[1] ?? e.scope));
+    expect(log.lines.length).toBeGreaterThan(10);
+    for (const s of ['demo', 'sites', 'sign-in', 'token', 'sync', 'vault']) expect([...scopes].join(' ')).toContain(s);
+    expect(leaksIn(bag, log.text())).toEqual([]);
+    const key = readFileSync(join(dataDir, 'vault.key'));
+    for (const form of [key.toString('base64'), key.toString('base64url'), key.toString('hex')]) expect(log.text().includes(form)).toBe(false);
+  });
+
+  it("the loopback receiver's page in the browser tab carries no code or token", () => {
+    expect(loopbackPages).toHaveLength(2);
+    for (const page of loopbackPages) {
+      expect(page).toContain('You are signed in');
+      expect(leaksIn(bag, page)).toEqual([]);
+    }
+  });
+
+  it('files at rest hold no raw token, code, verifier or password (vault encrypted, server hashes)', async () => {
+    const names = filesWhileSignedIn.map((f) => f.slice(dataDir.length));
+    // The scan did read the places where the secrets live: the vault, the offline DB and both demo servers' DBs.
+    expect(names.some((n) => n.includes('vault') && !n.endsWith('vault.key'))).toBe(true);
+    expect(names.some((n) => n.includes('offline.db'))).toBe(true);
+    expect(names.some((n) => /demo-server.*demo\.db/.test(n))).toBe(true);
+    expect(leaksWhileSignedIn).toEqual([]);
+    // And the server did store them, hashed: the SHA-256 of a live refresh token is in a demo DB file.
+    const { createHash } = await import('node:crypto');
+    const hashes = bag.of('refresh_token').map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
+    expect(hashes.some((h) => serverBytesWhileSignedIn.includes(h))).toBe(true);
+    // After sign-out, remove and close, still nothing.
+    expect(scanFiles(filesUnder(dataDir), bag)).toEqual([]);
+  });
+});
