@@ -45,7 +45,11 @@ export async function signInOnSite(tab: Page, decision: 'approve' | 'deny'): Pro
   await consent.click();
 }
 
-/** Clicks a control that starts a sign-in, completes it in the tab the app opens, and closes that tab. */
+/**
+ * Clicks a control that starts a sign-in and completes it in the tab the app opens. The finished tab is left open, as
+ * in a student's browser: closing a tab that sits on the loopback receiver's page (its server already closed) has
+ * hung Chromium's page handling on CI, stalling the next call on the app's page.
+ */
 export async function signInThrough(
   page: Page,
   context: BrowserContext,

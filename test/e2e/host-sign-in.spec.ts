@@ -61,7 +61,6 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
     expect(signedIn.ok && signedIn.value.status).toBe('ready');
     // The loopback receiver answers the tab with its own page (RFC 8252 §7.3).
     await expect(signInPage.locator('body')).toContainText(/.+/);
-    await signInPage.close();
 
     const run = await value<SyncRunSummary>(page, 'sync:now', { siteId: first.id });
     expect(['completed', 'partial']).toContain(run.outcome);
@@ -102,7 +101,6 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
     await expect.poll(() => two.signInPage.url()).toContain(demo.servers()!.demo2.url);
     await signInOnSite(two.signInPage, 'approve');
     expect((await two.answer).ok).toBe(true);
-    await two.signInPage.close();
     await value<SyncRunSummary>(page, 'sync:now', { siteId: second.id });
     const library2 = await value<LibraryCourse[]>(page, 'library:list', { siteId: second.id });
     expect(library2.length).toBeGreaterThan(0);

@@ -67,8 +67,7 @@ test.describe('screens: the demo journey in the browser host', () => {
     await expectAccessible(page, 'welcome');
     await page.screenshot({ path: `${SHOTS}/welcome-en.png`, fullPage: true });
 
-    const tab = await tryDemo(page, context);
-    await tab.close();
+    await tryDemo(page, context);
 
     // Library: course cards with progress and access.
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
@@ -155,12 +154,11 @@ test.describe('screens: the demo journey in the browser host', () => {
 
   test('a denied consent is explained and the student can try again', async ({ page, context, host }) => {
     await page.goto(host.launchUrl);
-    const tab = await tryDemo(page, context, 'deny');
+    await tryDemo(page, context, 'deny');
     await expect(page.getByTestId('sign-in-error')).toBeVisible();
     await expect(page.getByTestId('error-state')).toHaveAttribute('data-error-code', 'sign-in-denied');
     await expect(page.getByTestId('sign-in-error')).toContainText('Approve');
     await page.screenshot({ path: `${SHOTS}/sign-in-denied-en.png` });
-    await tab.close().catch(() => undefined);
 
     const again = context.waitForEvent('page');
     await page.getByTestId('sign-in-retry').click();

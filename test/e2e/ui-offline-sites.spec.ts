@@ -18,8 +18,7 @@ async function noSeriousViolations(page: Page, what: string): Promise<void> {
 async function startDemo(page: Page, context: BrowserContext, launchUrl: string): Promise<void> {
   await page.setViewportSize({ width: 1100, height: 800 });
   await page.goto(launchUrl);
-  const tab = await signInThrough(page, context, () => page.getByTestId('try-demo').click());
-  await tab.close();
+  await signInThrough(page, context, () => page.getByTestId('try-demo').click());
   await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
 }
 
@@ -65,7 +64,7 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     await expect(rows).toHaveCount(2);
     const second = rows.nth(1);
     // Not the active site: its progress, and then its failure, show in its own row.
-    const denied = await signInThrough(
+    await signInThrough(
       page,
       context,
       async () => {
@@ -74,12 +73,10 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
       },
       'deny',
     );
-    await denied.close();
     await expect(second.getByTestId('sign-in-error')).toBeVisible({ timeout: 30_000 });
     await noSeriousViolations(page, 'settings: second site sign-in denied');
     await page.screenshot({ path: `${SHOTS}/settings-second-site-denied-en.png` });
-    const tab = await signInThrough(page, context, () => second.getByTestId('sign-in-retry').click());
-    await tab.close();
+    await signInThrough(page, context, () => second.getByTestId('sign-in-retry').click());
     await expect(second).toContainText('Signed in', { timeout: 30_000 });
     const switcher = page.getByTestId('site-switcher');
     const firstLabel = (await switcher.locator('option').first().textContent())!;
