@@ -1,5 +1,8 @@
 import { BROWSER_HOST_PATHS, type EventName } from '../common/ipc-contract';
 
+/** Names the page an invoke comes from (the bridge's random id for this page load). */
+export const PAGE_HEADER = 'x-ld-page';
+
 /**
  * The browser host's stand-in for the preload: a small script that defines the same `window.learningDesktop`
  * object, speaking the contract over loopback HTTP (invoke) and server-sent events (events). Served as a file
@@ -9,15 +12,17 @@ export function bridgeScript(eventNames: readonly EventName[]): string {
   return `(() => {
   'use strict';
   const listeners = new Map();
+  // This page load's id: the host opens a sign-in tab from the page that asked for it, not from every open page.
+  const pageId = crypto.randomUUID();
   const emit = (name, payload) => { for (const l of listeners.get(name) || []) { try { l(payload); } catch (e) { console.error(e); } } };
-  const source = new EventSource(${JSON.stringify(BROWSER_HOST_PATHS.events)});
+  const source = new EventSource(${JSON.stringify(BROWSER_HOST_PATHS.events)} + '?page=' + pageId);
   for (const name of ${JSON.stringify(eventNames)}) {
     source.addEventListener(name, (event) => emit(name, JSON.parse(event.data)));
   }
   const invoke = async (channel, input) => {
     try {
       const response = await fetch(${JSON.stringify(BROWSER_HOST_PATHS.invoke)} + encodeURIComponent(channel), {
-        method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin',
+        method: 'POST', headers: { 'content-type': 'application/json', ${JSON.stringify(PAGE_HEADER)}: pageId }, credentials: 'same-origin',
         body: JSON.stringify(input === undefined ? {} : { input }),
       });
       if (!response.ok) return { ok: false, error: { code: 'internal', message: 'The app host refused the request (' + response.status + ').' } };

@@ -8,7 +8,7 @@ import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from 
 import type { AppCore } from '../core/app-core';
 import { CoreError } from '../core/errors';
 import { dispatch } from '../core/ipc-dispatch';
-import { bridgeScript } from './bridge';
+import { bridgeScript, PAGE_HEADER } from './bridge';
 
 /**
  * The second host: runs the same core in plain Node and serves the renderer to a browser over loopback,
@@ -38,6 +38,7 @@ export interface BrowserHost {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+const PAGE_ID = /^[A-Za-z0-9-]{8,64}$/;
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -65,14 +66,17 @@ const CSP = [
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const secret = randomBytes(32).toString('base64url');
-  const clients = new Set<ServerResponse>();
+  /** Connected pages (their event streams) by the page id the bridge made up at load. */
+  const clients = new Map<ServerResponse, string>();
+  /** The page the student used last (its latest invoke): the one that started a sign-in. */
+  let activePage: string | null = null;
   const log = options.logger ?? (() => {});
 
   const send = <E extends EventName>(res: ServerResponse, event: E, payload: IpcEvents[E]) => {
     res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
   };
   const broadcast = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
-    for (const res of clients) send(res, event, payload);
+    for (const res of clients.keys()) send(res, event, payload);
   };
 
   // "Opening the system browser" becomes opening a new tab in the page that drives the app.
@@ -81,7 +85,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CoreError('invalid-input', 'Only web addresses (http and https) can be opened.');
     // The sign-in page opens as a tab of the page that drives the app; with none connected it cannot be shown.
     if (clients.size === 0) throw new CoreError('sign-in-failed', 'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.');
-    broadcast('host:open-url', { url: parsed.toString() });
+    // Only one tab opens: in the page the student is using (several pages of the app may be open), else the newest.
+    const pages = [...clients];
+    const [target] = pages.find(([, page]) => page === activePage) ?? pages[pages.length - 1]!;
+    send(target, 'host:open-url', { url: parsed.toString() });
   };
 
   const core = await options.createCore({ openExternal });
@@ -137,6 +144,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (!allowedOrigins.has(req.headers.origin ?? '')) return plain(res, 403, 'Cross-origin request refused.');
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return plain(res, 415, 'JSON only.');
       const body = await readJson(req);
+      const page = req.headers[PAGE_HEADER];
+      if (typeof page === 'string' && PAGE_ID.test(page)) activePage = page;
       const channel = decodeURIComponent(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
       const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
       const result = await dispatch(core.handlers, channel, input, (c, e) => log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`));
@@ -149,7 +158,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       res.write(': connected\n\n');
       // The core announces the network only when it changes: a page that (re)connects is told where it stands now.
       send(res, 'network:changed', { online: core.isOnline() });
-      clients.add(res);
+      const page = url.searchParams.get('page');
+      clients.set(res, page !== null && PAGE_ID.test(page) ? page : '');
       req.on('close', () => clients.delete(res));
       return;
     }
@@ -185,7 +195,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     core,
     async close() {
       unsubscribe();
-      for (const res of clients) res.end();
+      for (const res of clients.keys()) res.end();
       clients.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -35,6 +35,7 @@ describe('browser host (loopback HTTP over a real core)', () => {
   let cookie: string;
   let coreListener: AppEventListener | null = null;
   let sitesUnreachable = false;
+  let hostOpenExternal: ((url: string) => Promise<void>) | null = null;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ld-bhost-'));
@@ -44,6 +45,7 @@ describe('browser host (loopback HTTP over a real core)', () => {
     host = await startBrowserHost({
       rendererDir,
       createCore: async ({ openExternal }) => {
+        hostOpenExternal = openExternal;
         const core = await createAppCore({
           dataDir: join(dir, 'data'),
           version: '0.0.0-test',
@@ -169,6 +171,38 @@ describe('browser host (loopback HTTP over a real core)', () => {
       expect(await firstNetworkEvent()).toBe('{"online":false}');
     } finally {
       sitesUnreachable = false;
+    }
+  });
+
+  it('opens the sign-in tab in the page the student used, not in every open page of the app', async () => {
+    const connect = async (page: string) => {
+      const controller = new AbortController();
+      const res = await fetch(`${host.origin}${BROWSER_HOST_PATHS.events}?page=${page}`, { headers: { cookie }, signal: controller.signal });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const readUntil = async (marker: string) => {
+        while (!text.includes(marker)) text += decoder.decode((await reader.read()).value);
+        return text;
+      };
+      await readUntil('event: network:changed');
+      return { readUntil, close: () => controller.abort() };
+    };
+    const a = await connect('page-aaaaaaaa');
+    const b = await connect('page-bbbbbbbb');
+    try {
+      // The student acts in page A (the older one), then the core asks for the browser.
+      expect((await invoke('app:get-info', {}, { 'x-ld-page': 'page-aaaaaaaa' })).status).toBe(200);
+      await hostOpenExternal!('http://127.0.0.1:9/oauth/authorize?x=1');
+      // A marker broadcast to every page, after which each stream holds everything sent before it.
+      coreListener!('data:changed', { siteId: 'marker' });
+      const textA = await a.readUntil('"siteId":"marker"');
+      const textB = await b.readUntil('"siteId":"marker"');
+      expect(textA).toContain('event: host:open-url\ndata: {"url":"http://127.0.0.1:9/oauth/authorize?x=1"}');
+      expect(textB).not.toContain('host:open-url');
+    } finally {
+      a.close();
+      b.close();
     }
   });
 
