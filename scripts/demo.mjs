@@ -10,7 +10,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const extra = process.argv.slice(2);
 let binary = electronBinary();
 if (!binary) {
-  // Electron's installer downloads the binary from GitHub; one short try, never failing the launch.
+  // Electron's installer downloads the binary from GitHub; one short try, never failing the launch. Said first, so
+  // a silent wait of up to 30 s is never mistaken for a hang.
+  if (!process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) console.log('Electron is not downloaded yet: trying its installer once (up to 30 s)...');
   spawnSync(process.execPath, ['node_modules/electron/install.js'], { cwd: root, stdio: 'ignore', timeout: 30_000 });
   binary = electronBinary();
 }

@@ -1,29 +1,19 @@
 import { _electron as electron, expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { electronBinary, electronSkipReason } from './electron/env';
 
 /**
  * The Electron host in demo mode (`--demo`): hardened window, preload bridge, the demo sites started in process.
  * Electron's binary comes from GitHub, which is not reachable everywhere: where it is missing these tests are
  * skipped, and say so. They need `npx electron-vite build` first (out/main, out/preload, out/renderer).
  */
-function electronBinary(): string | null {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
-}
-
 const binary = electronBinary();
-const built = existsSync('out/main/index.js') && existsSync('out/preload/index.cjs') && existsSync('out/main/migrations');
+const skipReason = electronSkipReason();
 
 test.describe('Electron host in demo mode', () => {
-  test.skip(binary === null, 'SKIPPED: no Electron binary on this machine (its download comes from GitHub, which is unreachable here).');
-  test.skip(!built, 'SKIPPED: run `npx electron-vite build` first.');
+  test.skip(skipReason !== null, skipReason ?? '');
 
   test('--demo lists both demo sites through the preload bridge; the page has no Node and no raw IPC', async () => {
     const userData = mkdtempSync(join(tmpdir(), 'ld-electron-demo-'));
