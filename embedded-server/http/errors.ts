@@ -9,6 +9,8 @@ export abstract class OAuthError extends Error {
   readonly status: number = 400;
   /** Optional link to human documentation (the real service may add `error_uri`). */
   errorUri?: string;
+  /** Response headers the error requires (e.g. WWW-Authenticate for a refused Authorization header). */
+  headers?: Record<string, string>;
   constructor(readonly description: string) {
     super(description);
     this.name = new.target.name;
@@ -108,11 +110,11 @@ export interface ErrorBody {
 }
 
 /** The one serializer. Unknown errors become a bare server_error: no message, no stack, no class name. */
-export function toErrorBody(err: unknown): { status: number; body: ErrorBody } {
+export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (err instanceof OAuthError) {
     const body: ErrorBody = { error: err.error, error_description: err.description };
     if (err.errorUri) body.error_uri = err.errorUri;
-    return { status: err.status, body };
+    return { status: err.status, body, ...(err.headers ? { headers: err.headers } : {}) };
   }
   return { status: 500, body: { error: 'server_error', error_description: 'The server encountered an unexpected condition.' } };
 }

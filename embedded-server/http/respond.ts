@@ -41,7 +41,7 @@ export function redirect(res: ServerResponse, location: string, status = 303): v
 
 /** JSON OAuth error (RFC 6749 §5.2). Error responses are never cached either. */
 export function sendError(res: ServerResponse, err: unknown, headers: Record<string, string> = {}): void {
-  const { status, body } = toErrorBody(err);
+  const { status, body, headers: required } = toErrorBody(err);
   setNoStore(res);
-  sendJson(res, status, body, headers);
+  sendJson(res, status, body, { ...required, ...headers });
 }

@@ -39,7 +39,10 @@ export async function authenticateClient(
   policy: ClientAuthPolicy,
 ): Promise<OAuthClient> {
   if (authorizationHeader && /^basic /i.test(authorizationHeader)) {
-    throw new InvalidClientError('client_secret_basic is not supported; send client_secret in the body (client_secret_post)');
+    const refused = new InvalidClientError('client_secret_basic is not supported; send client_secret in the body (client_secret_post)');
+    // RFC 6749 §5.2: a client that tried the Authorization header gets 401 with WWW-Authenticate for its scheme.
+    refused.headers = { 'WWW-Authenticate': `Basic realm="${server.baseUrl}", charset="UTF-8"` };
+    throw refused;
   }
   const clientId = form.client_id;
   if (!clientId) throw new InvalidRequestError('client_id is required');

@@ -169,6 +169,9 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
       { authorization: `Basic ${basic}` },
     );
     expect(res.status).toBe(401);
+    expect(res.body.error).toBe('invalid_client');
+    // RFC 6749 §5.2: the scheme the client tried is named back.
+    expect(res.headers.get('www-authenticate')).toBe(`Basic realm="${server.url}", charset="UTF-8"`);
   });
 
   it('an unknown client gets 401 invalid_client', async () => {
