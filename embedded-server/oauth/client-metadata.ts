@@ -154,7 +154,9 @@ export function validateDocument(url: URL, raw: unknown): ClientMetadataDocument
     } catch {
       throw new ClientMetadataError('a redirect_uri in the document is not a URL');
     }
-    const underHost = r.protocol === url.protocol && r.hostname === url.hostname && !r.hash;
+    // "Under the document host" (spec Authentication 6): same scheme, host and port, i.e. the document's origin; another
+    // port of the same name is another server.
+    const underHost = r.origin === url.origin && !r.hash;
     if (!underHost && !isLoopbackRedirect(uri)) throw new ClientMetadataError('redirect_uris must sit under the document host or be loopback addresses');
   }
   return doc;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestServer } from '../../helpers/server';
 import { ScriptedBrowser } from '../../helpers/scripted-browser';
 import type { EmbeddedServer } from '../../../embedded-server/index';
-import { guardedLookup, isPublicAddress } from '../../../embedded-server/oauth/client-metadata';
+import { ClientMetadataError, guardedLookup, isPublicAddress, validateDocument } from '../../../embedded-server/oauth/client-metadata';
 import { authorizeUrl, obtainCode, pkce, postForm } from '../helpers';
 
 /** A local "client website" serving metadata documents (tests run with allowPrivateMetadataHosts). */
@@ -99,6 +99,16 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
     const server = await cimdServer();
     const clientId = publish('/apps/elsewhere.json', { redirect_uris: ['https://attacker.example/cb'] });
     expect(await authorizeStatus(server, clientId, 'https://attacker.example/cb')).toBe(400);
+  });
+
+  it('"under the document host" means its origin: another port of the same name is refused', () => {
+    const url = new URL('https://apps.example/learning.json');
+    const doc = (redirect: string) => ({ client_id: url.href, redirect_uris: [redirect] });
+    expect(validateDocument(url, doc('https://apps.example/cb')).redirect_uris).toEqual(['https://apps.example/cb']);
+    expect(validateDocument(url, doc('https://apps.example:443/cb')).redirect_uris).toEqual(['https://apps.example:443/cb']);
+    expect(() => validateDocument(url, doc('https://apps.example:8443/cb'))).toThrow(ClientMetadataError);
+    expect(() => validateDocument(url, doc('http://apps.example/cb'))).toThrow(ClientMetadataError);
+    expect(validateDocument(url, doc('http://127.0.0.1/cb')).redirect_uris).toEqual(['http://127.0.0.1/cb']);
   });
 
   it('a document over 5 KB is refused', async () => {
