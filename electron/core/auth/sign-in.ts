@@ -17,7 +17,7 @@ import type { CallbackPageKind } from './loopback-receiver';
 import { startLoopbackReceiver } from './loopback-receiver';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce';
 import type { TokenSet } from './token-client';
-import { exchangeCode, sanitizeDescription } from './token-client';
+import { exchangeCode, revokeToken, sanitizeDescription } from './token-client';
 
 /** Spec scopes for the member audience. */
 export const MEMBER_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'account:read', 'account:write'];
@@ -154,6 +154,8 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
     () => controller.abort(new CoreError('sign-in-timeout', 'The sign-in took too long and was stopped. Start it again when you are ready.')),
     timeoutMs,
   );
+  // A pair the site issued but this sign-in will not keep (identity check failed, cancelled while verifying).
+  let issued: TokenSet | null = null;
   try {
     const authz = buildAuthorizationRequest({
       authorizationEndpoint: metadata.authorizationEndpoint,
@@ -195,6 +197,7 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
       { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: controller.signal },
     );
 
+    issued = tokens;
     progress('verifying');
     let profile: UserProfile;
     let idTokenVerified = false;
@@ -212,9 +215,12 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
       if (metadata.userinfoEndpoint === null) throw new CoreError('sign-in-failed', 'The site sent no identity token and has no UserInfo endpoint.');
       profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger });
     }
+    // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
+    if (controller.signal.aborted) throw abortError(controller.signal);
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
     return { tokens, profile, resource: metadata.resource, idTokenVerified };
   } catch (error) {
+    if (issued !== null) await discardPair(issued, options, log);
     // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user needs to see.
     if (controller.signal.aborted) throw abortError(controller.signal, error);
     throw error;
@@ -242,3 +248,29 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
+
+/**
+ * Revokes a pair that will not be kept, so it does not stay live at the site unseen (RFC 7009 §2.1): with the refresh
+ * token, which the spec requires for the pair to end. Best effort, bounded in time, never masking the sign-in's
+ * own error: a site that cannot be reached lets the refresh token expire on its own.
+ */
+async function discardPair(tokens: TokenSet, options: SignInOptions, log: Logger): Promise<void> {
+  const endpoint = options.metadata.revocationEndpoint;
+  if (endpoint === null) return;
+  try {
+    await revokeToken(
+      {
+        revocationEndpoint: endpoint,
+        token: tokens.refreshToken ?? tokens.accessToken,
+        tokenTypeHint: tokens.refreshToken !== null ? 'refresh_token' : 'access_token',
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+      },
+      { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) },
+    );
+  } catch (error) {
+    log.warn('could not revoke a discarded pair', { error });
+  }
+}
+
+const DISCARD_TIMEOUT_MS = 5_000;

@@ -68,6 +68,23 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
     await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid'));
   });
 
+  it('a pair whose id_token is refused is revoked with its refresh token, not left live at the site (RFC 7009)', async () => {
+    as.idTokenClaims = (c) => ({ ...c, nonce: 'replayed' });
+    await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid'));
+    const issued = as.requests.filter((r) => r.path === '/token');
+    const revoked = as.requests.filter((r) => r.path === '/revoke');
+    expect(issued).toHaveLength(1);
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]!.form.get('token_type_hint')).toBe('refresh_token');
+    expect(revoked[0]!.form.get('token')).toMatch(/^rt_/);
+    expect(revoked[0]!.form.get('client_id')).toBe('mini-client');
+  });
+
+  it('a successful sign-in revokes nothing', async () => {
+    await signIn();
+    expect(as.requests.filter((r) => r.path === '/revoke')).toHaveLength(0);
+  });
+
   it('a token type other than Bearer is refused', async () => {
     as.tokenResponse = (b) => ({ ...b, token_type: 'DPoP' });
     await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-failed'));
