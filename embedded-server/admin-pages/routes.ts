@@ -103,6 +103,19 @@ function featureGate(ctx: RequestContext, op: Operator): boolean {
   return false;
 }
 
+/**
+ * Creation forms already answered, per site database: a reload of the "created" page (the browser re-sends the POST)
+ * must not create a second application and show a second secret. Each rendered form carries its own id. Kept in
+ * memory and bounded: after a restart an old form is simply answered as already used.
+ */
+const answeredForms = new WeakMap<object, Map<string, { clientId: string; name: string }>>();
+const MAX_ANSWERED = 500;
+function answered(ctx: RequestContext): Map<string, { clientId: string; name: string }> {
+  let m = answeredForms.get(ctx.server.db);
+  if (!m) answeredForms.set(ctx.server.db, (m = new Map()));
+  return m;
+}
+
 function appsPage(ctx: RequestContext, op: Operator, extra: { error?: string; created?: { clientId: string; secret: string | null; name: string }; values?: Record<string, string> } = {}, status = 200): void {
   const apps = listSchoolClients(ctx.server.db, ctx.server.site.schoolId);
   const rows = apps.map(
@@ -130,6 +143,7 @@ ${apps.length === 0 ? html`<p>No applications yet.</p>` : html`<table><thead><tr
 <h2>Create an application</h2>
 <form method="post" action="${APPS_PATH}">
 <input type="hidden" name="csrf" value="${op.session.csrf}">
+<input type="hidden" name="submission" value="${randomId('form_')}">
 <label for="name">Name</label>
 <input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}">
 <label for="redirect_uris">Redirect URIs (one per line)</label>
@@ -169,6 +183,16 @@ async function createApp(ctx: RequestContext): Promise<void> {
   const got = await requireOperatorPost(ctx);
   if (!got || !featureGate(ctx, got.op)) return;
   const { form, op } = got;
+  const submission = form.submission ?? '';
+  const earlier = answered(ctx).get(submission);
+  if (!/^form_[A-Za-z0-9_-]{8,64}$/.test(submission) || earlier) {
+    // A re-sent form (reload, back button): nothing new is created and no secret is shown again.
+    const what = earlier
+      ? html`<p><strong>${earlier.name}</strong> (client ID <code class="client-id">${earlier.clientId}</code>) was already created from this form. Its client secret was shown only once: if it was not copied, delete the application and create a new one.</p>`
+      : html`<p>This form is out of date. Open the applications page again and resubmit.</p>`;
+    layout(ctx, op, 'Already submitted', html`<h1>Already submitted</h1><div class="error" role="alert">${what}</div><p><a href="${APPS_PATH}">Back to OAuth applications</a></p>`, 409);
+    return;
+  }
   const name = (form.name ?? '').trim();
   const uris = (form.redirect_uris ?? '').split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
   const values = { name: form.name ?? '', redirect_uris: form.redirect_uris ?? '', ...(form.confidential ? { confidential: 'on' } : {}) };
@@ -197,6 +221,9 @@ async function createApp(ctx: RequestContext): Promise<void> {
     applicationType: 'native',
     createdAt: ctx.server.clock.now(),
   });
+  const seen = answered(ctx);
+  seen.set(submission, { clientId, name });
+  if (seen.size > MAX_ANSWERED) seen.delete(seen.keys().next().value!);
   appsPage(ctx, op, { created: { clientId, secret, name } }, 201);
 }
 

@@ -119,6 +119,27 @@ describe('OAuth applications: create, list, delete member clients', () => {
     expect((await exchangeCode(server, got, { client_id: clientId, client_secret: secret })).status).toBe(200);
   });
 
+  it('a re-sent creation form (reload of the created page) creates nothing and shows no secret again', async () => {
+    const server = await startTestServer();
+    const { browser, page } = await adminBrowser(server);
+    await enableMcp(browser, page);
+    const list = await open(browser, `${server.url}${APPS}`);
+    const form = parseForms(list.html).find((f) => 'redirect_uris' in f.fields)!;
+    const fields = { name: 'Server App', redirect_uris: 'https://app.example.com/cb', confidential: 'on' };
+    const first = await browser.submit(list.url, form, fields);
+    if (!('page' in first)) throw new Error('expected a page');
+    expect(first.page.status).toBe(201);
+    const clientId = /class="client-id">([^<]+)</.exec(first.page.html)![1]!;
+    // The browser re-sends the same POST.
+    const again = await browser.submit(list.url, form, fields);
+    if (!('page' in again)) throw new Error('expected a page');
+    expect(again.page.status).toBe(409);
+    expect(again.page.html).toContain(clientId);
+    expect(again.page.html).not.toContain('class="secret"');
+    const after = await open(browser, `${server.url}${APPS}`);
+    expect(after.html.match(/<td>Server App<\/td>/g)).toHaveLength(1);
+  });
+
   it('deleting an application removes it and its tokens stop working', async () => {
     const server = await startTestServer();
     const { browser, page } = await adminBrowser(server);
