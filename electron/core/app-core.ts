@@ -187,10 +187,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     if (probeTimer) clearInterval(probeTimer);
     probeTimer = null;
   }
+  const signOutPending = () => sites.list().some((s) => s.status === 'sign-out-pending');
   async function probe(): Promise<void> {
+    // A sign-out queued while the site was unreachable is sent as soon as it answers (RFC 7009), even when no
+    // signed-in site is left to probe with.
+    if (signOutPending()) await sites.retryPendingRevocations().catch((error: unknown) => log.warn('retrying revocations failed', { error }));
     for (const site of readySites()) {
       if (await syncService.probe(site.id).catch(() => false)) return setOnline(true);
     }
+    if (online && !signOutPending()) stopProbing();
   }
 
   function readySites(): SiteSummary[] {
@@ -303,6 +308,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       syncService.cancel(siteId);
       const result = await sites.signOut(siteId);
       if (removeData) dropOfflineData(siteId);
+      // Queued: keep asking the site, not only at the next sync interval.
+      if (result.pending) startProbing();
       return ok(result);
     },
     'sites:remove': async ({ siteId }) => {

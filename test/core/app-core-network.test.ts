@@ -65,6 +65,26 @@ describe('app core: offline, then the network returns', () => {
     return (c: string, i?: unknown) => dispatch(core!.handlers, c, i);
   }
 
+  it('a sign-out queued while the site is down is sent by the probe as soon as the site answers', async () => {
+    server = await startServer();
+    const port = server.port;
+    const call = await startCore({ offlineProbeMs: 200 });
+    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
+    value(await call('sites:sign-in', { siteId: site.id }));
+    await new Promise((r) => setTimeout(r, 1500)); // past the start-up sync, which also sends queued sign-outs
+
+    await server.close();
+    server = null;
+    const out = value<{ revoked: boolean; pending: boolean }>(await call('sites:sign-out', { siteId: site.id, removeData: false }));
+    expect(out).toEqual({ revoked: false, pending: true });
+    const status = async () => value<SiteSummary[]>(await call('sites:list')).find((s) => s.id === site.id)!.status;
+    expect(await status()).toBe('sign-out-pending');
+
+    server = await startServer(port);
+    // No sync, no schedule (the interval is 30 minutes): the probe sends the revocation.
+    await until(async () => (await status()) === 'signed-out', 10_000);
+  });
+
   it('goes offline on an unreachable site, probes, and on return replays the outbox and syncs by itself', async () => {
     server = await startServer();
     const port = server.port;
