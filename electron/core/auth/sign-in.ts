@@ -38,6 +38,9 @@ export function buildAuthorizationRequest(input: {
   readonly scopes: readonly string[];
   readonly resource: string;
 }): AuthorizationRequest {
+  // OpenID Connect Core §11: a server that knows offline_access issues a refresh token only for it, and only with
+  // prompt=consent (it ignores offline_access otherwise).
+  const offline = input.scopes.includes('offline_access');
   const codeVerifier = createCodeVerifier();
   rememberSecrets(codeVerifier);
   const state = randomToken();
@@ -53,6 +56,7 @@ export function buildAuthorizationRequest(input: {
     code_challenge: codeChallengeS256(codeVerifier),
     code_challenge_method: 'S256',
     resource: input.resource,
+    ...(offline ? { prompt: 'consent' } : {}),
   };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return { url: url.href, state, nonce, codeVerifier };
@@ -135,7 +139,14 @@ export interface SignInResult {
 export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
   const log = (options.logger ?? silentLogger).child('sign-in');
   const { metadata } = options;
-  const scopes = options.scopes ?? MEMBER_SCOPES;
+  const memberScopes = options.scopes ?? MEMBER_SCOPES;
+  // The spec's service issues refresh tokens without it and does not list it; a stock OpenID provider that lists
+  // offline_access issues one only when asked (OpenID Connect Core §11), and without one the student would have
+  // to sign in again every hour.
+  const scopes =
+    metadata.scopesSupported?.includes('offline_access') === true && !memberScopes.includes('offline_access')
+      ? [...memberScopes, 'offline_access']
+      : memberScopes;
   const progress = options.onProgress ?? (() => undefined);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
   if (options.signal?.aborted) throw abortError(options.signal);

@@ -105,7 +105,6 @@ beforeAll(async () => {
       accountId: id,
       claims: () => ({ sub: id, email: 'student@oidc.example', name: 'OIDC Student' }),
     }),
-    issueRefreshToken: () => true,
     ttl: { AccessToken: 7200, IdToken: 600, RefreshToken: 86_400, Grant: 86_400, Session: 3600, Interaction: 600, AuthorizationCode: 60 },
     cookies: { keys: ['a-test-cookie-signing-key'] },
     features: {
