@@ -5,6 +5,7 @@ import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTimeRange, timeZoneName, weekdayName } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
+import { VirtualList } from '../../ui/VirtualList';
 
 function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
   const { t, i18n } = useTranslation();
@@ -13,7 +14,7 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
   const now = Date.now();
   const booked = s.bookedTimes.filter((b) => new Date(b.endsAt).getTime() >= now);
   return (
-    <li className="card service" data-testid="consulting-service">
+    <article className="card service" data-testid="consulting-service" data-service-id={s.id}>
       <h2>{s.title}</h2>
       <p className="muted">
         {t('consulting.with', { name: s.consultantName })} · {t('consulting.minutes', { count: s.durationMinutes })}
@@ -53,7 +54,7 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
           </ul>
         )}
       </details>
-    </li>
+    </article>
   );
 }
 
@@ -72,11 +73,7 @@ export function ConsultingScreen() {
       ) : q.data.length === 0 ? (
         <EmptyState title={t('consulting.empty')} icon="☏" />
       ) : (
-        <ul className="plain stack">
-          {q.data.map((s) => (
-            <ServiceCard key={s.id} s={s} />
-          ))}
-        </ul>
+        <VirtualList items={q.data} estimateSize={260} gap={12} getKey={(s) => s.id} label={t('consulting.listLabel')} testId="consulting-list" render={(s) => <ServiceCard s={s} />} />
       )}
     </div>
   );

@@ -5,23 +5,39 @@ import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDate, formatDateTimeRange } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
+import { useNow } from '../../ui/useNow';
+import { VirtualList } from '../../ui/VirtualList';
 
-function ProductRow({ p }: { readonly p: DigitalProductView }) {
+function ProductRow({ p, now }: { readonly p: DigitalProductView; readonly now: number }) {
   const { t, i18n } = useTranslation();
+  // Access to the product has ended: said so, and no download offered.
+  const expired = p.expireDate !== null && Date.parse(p.expireDate) <= now;
   return (
-    <li className="card entitlement" data-testid="digital-product">
+    <article className="card entitlement" data-testid="digital-product">
       <h3>{p.title}</h3>
       {p.description && <p>{p.description}</p>}
       <p className="muted small">
         <span className="tag">{p.format}</span> {t('entitlements.deliveredAt', { date: formatDate(p.deliveredAt, i18n.language) })}
-        {p.expireDate && <> · {t('library.access.until', { date: formatDate(p.expireDate, i18n.language) })}</>}
+        {p.expireDate && (
+          <>
+            {' '}
+            ·{' '}
+            {expired ? (
+              <strong className="state-badge bad" data-testid="product-expired">
+                {t('library.access.expired', { date: formatDate(p.expireDate, i18n.language) })}
+              </strong>
+            ) : (
+              t('library.access.until', { date: formatDate(p.expireDate, i18n.language) })
+            )}
+          </>
+        )}
       </p>
-      {p.downloadUrl && (
+      {p.downloadUrl && !expired && (
         <a className="button small" href={p.downloadUrl} target="_blank" rel="noopener noreferrer">
           {t('entitlements.download')}
         </a>
       )}
-    </li>
+    </article>
   );
 }
 
@@ -29,7 +45,7 @@ function EventRow({ e }: { readonly e: EventRegistrationView }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   return (
-    <li className={e.isPast ? 'card entitlement past' : 'card entitlement'} data-testid="event-registration" data-past={e.isPast ? 'true' : 'false'}>
+    <article className={e.isPast ? 'card entitlement past' : 'card entitlement'} data-testid="event-registration" data-past={e.isPast ? 'true' : 'false'}>
       <h3>{e.title}</h3>
       <p>
         <time dateTime={e.startsAt}>{formatDateTimeRange(e.startsAt, e.endsAt, lng)}</time>
@@ -43,7 +59,7 @@ function EventRow({ e }: { readonly e: EventRegistrationView }) {
           {t('entitlements.join')}
         </a>
       )}
-    </li>
+    </article>
   );
 }
 
@@ -51,6 +67,7 @@ export function EntitlementsScreen() {
   const { t } = useTranslation();
   const site = useSite();
   const q = useChannel('entitlements:get', { siteId: site.id });
+  const now = useNow(60_000);
   if (q.isPending) return <Loading />;
   const upcoming = q.data?.eventRegistrations.filter((e) => !e.isPast).sort((a, b) => a.startsAt.localeCompare(b.startsAt)) ?? [];
   const past = q.data?.eventRegistrations.filter((e) => e.isPast).sort((a, b) => b.startsAt.localeCompare(a.startsAt)) ?? [];
@@ -60,42 +77,28 @@ export function EntitlementsScreen() {
       {q.isError ? (
         <ErrorState title={t('entitlements.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
       ) : (
-        <>
-          <section aria-labelledby="products-title">
-            <h2 id="products-title">{t('entitlements.products')}</h2>
-            {q.data.digitalProducts.length === 0 ? (
-              <EmptyState title={t('entitlements.noProducts')} />
-            ) : (
-              <ul className="plain grid">
-                {q.data.digitalProducts.map((p) => (
-                  <ProductRow key={p.id} p={p} />
-                ))}
-              </ul>
-            )}
-          </section>
-          <section aria-labelledby="upcoming-title">
-            <h2 id="upcoming-title">{t('entitlements.upcoming')}</h2>
-            {upcoming.length === 0 ? (
-              <EmptyState title={t('entitlements.noUpcoming')} />
-            ) : (
-              <ul className="plain grid">
-                {upcoming.map((e) => (
-                  <EventRow key={e.id} e={e} />
-                ))}
-              </ul>
-            )}
-          </section>
-          {past.length > 0 && (
-            <section aria-labelledby="past-title">
-              <h2 id="past-title">{t('entitlements.past')}</h2>
-              <ul className="plain grid">
-                {past.map((e) => (
-                  <EventRow key={e.id} e={e} />
-                ))}
-              </ul>
-            </section>
+        // One parent for the three lists: a list growing as its rows are measured resizes it, which tells every
+        // VirtualList below to measure its offset in the scroller again (VirtualList observes its parent).
+        <div className="entitlement-lists">
+          <h2 id="products-title">{t('entitlements.products')}</h2>
+          {q.data.digitalProducts.length === 0 ? (
+            <EmptyState title={t('entitlements.noProducts')} />
+          ) : (
+            <VirtualList items={q.data.digitalProducts} estimateSize={150} gap={12} getKey={(p) => p.id} label={t('entitlements.products')} testId="product-list" render={(p) => <ProductRow p={p} now={now} />} />
           )}
-        </>
+          <h2 id="upcoming-title">{t('entitlements.upcoming')}</h2>
+          {upcoming.length === 0 ? (
+            <EmptyState title={t('entitlements.noUpcoming')} />
+          ) : (
+            <VirtualList items={upcoming} estimateSize={140} gap={12} getKey={(e) => e.id} label={t('entitlements.upcoming')} testId="upcoming-list" render={(e) => <EventRow e={e} />} />
+          )}
+          {past.length > 0 && (
+            <>
+              <h2 id="past-title">{t('entitlements.past')}</h2>
+              <VirtualList items={past} estimateSize={120} gap={12} getKey={(e) => e.id} label={t('entitlements.past')} testId="past-list" render={(e) => <EventRow e={e} />} />
+            </>
+          )}
+        </div>
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { applyLanguage } from '../../i18n';
 import { channelKey, useChannel, useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { Loading, ScreenHeader } from '../../ui/states';
+import { protectionDescription } from './protection';
 import { applyTheme } from './SettingsApplier';
 import { SitesSettings } from './SitesSettings';
 
@@ -123,7 +124,7 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
         <>
           <p>
             {q.data.weak ? <strong className="state-badge warn">{t('settings.security.weak')}</strong> : <strong className="state-badge ok">{t('settings.security.strong')}</strong>}{' '}
-            {q.data.description}
+            <span data-testid="token-protection-description">{protectionDescription(q.data, t) ?? q.data.description}</span>
           </p>
           <dl className="kv">
             <dt>{t('settings.security.backend')}</dt>
