@@ -8,13 +8,20 @@ import { z } from 'zod';
 import type { Result } from './result';
 import type {
   AppInfo,
+  BillingSummary,
   BillingView,
   ConsultingServiceView,
   CourseDetail,
   EntitlementsView,
   LibraryCourse,
+  LibraryPage,
+  NotificationsSummary,
   NotificationsView,
   NotificationSubscriptionView,
+  NotificationView,
+  OrderView,
+  Page,
+  PaymentView,
   ProfileView,
   SearchHit,
   Settings,
@@ -40,6 +47,14 @@ function channel<O>() {
 const none = z.undefined();
 const siteId = z.string().min(1).max(100);
 const bySite = z.object({ siteId }).strict();
+
+/** The most items one page call returns: each page is answered from an index in well under 5 ms (issue 6). */
+export const PAGE_LIMIT_MAX = 100;
+/** Where a page starts and how long it is; both optional (first page of 50). */
+const pageOf = {
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(50),
+};
 
 export const ipcContract = {
   'app:get-info': channel<AppInfo>()(none),
@@ -67,15 +82,30 @@ export const ipcContract = {
   'sync:cancel': channel<void>()(bySite),
   'sync:status': channel<SyncStatus>()(bySite),
 
+  /** The whole library (tests, scripts); the screen pages through `library:page`. */
   'library:list': channel<LibraryCourse[]>()(bySite),
+  /** Courses in the service's order, filtered at read time. */
+  'library:page': channel<LibraryPage>()(
+    z.object({ siteId, ...pageOf, filter: z.enum(['all', 'in-progress', 'completed', 'expired']).default('all') }).strict(),
+  ),
   'course:get': channel<CourseDetail>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
+  /** The whole billing (tests, scripts); the screen reads the summary and pages below. */
   'billing:get': channel<BillingView>()(bySite),
+  'billing:summary': channel<BillingSummary>()(bySite),
+  /** Orders (payments grouped by tradeNo), newest first. */
+  'billing:orders': channel<Page<OrderView>>()(z.object({ siteId, ...pageOf }).strict()),
+  /** Unpaid ATM / convenience-store payments still payable now, soonest deadline first. */
+  'billing:instructions': channel<Page<PaymentView>>()(z.object({ siteId, ...pageOf }).strict()),
   'entitlements:get': channel<EntitlementsView>()(bySite),
   'consulting:list': channel<ConsultingServiceView[]>()(bySite),
   'profile:get': channel<ProfileView>()(bySite),
   'search:query': channel<SearchHit[]>()(z.object({ siteId, query: z.string().max(200) }).strict()),
 
+  /** The whole inbox (tests, scripts); the screen reads the summary and pages below. */
   'notifications:list': channel<NotificationsView>()(bySite),
+  'notifications:summary': channel<NotificationsSummary>()(bySite),
+  /** Newest first; `onlyUnread` filters at the source so every page is full. */
+  'notifications:page': channel<Page<NotificationView>>()(z.object({ siteId, ...pageOf, onlyUnread: z.boolean().default(false) }).strict()),
   'notifications:mark-read': channel<void>()(z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict()),
   'notifications:mark-all-read': channel<void>()(bySite),
   'notifications:update-subscription': channel<NotificationSubscriptionView>()(

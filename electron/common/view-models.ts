@@ -136,6 +136,20 @@ export interface SyncRunSummary {
   readonly error: { readonly code: string; readonly message: string } | null;
 }
 
+// ---------------------------------------------------------------- pages
+
+/**
+ * One page of a long list (issue 6): the screens ask for what they show and load the next page as the student
+ * scrolls, so no call builds a list of thousands of rows. Offsets count items of the list as filtered.
+ */
+export interface Page<T> {
+  readonly items: readonly T[];
+  /** Items in the whole list (filter applied). */
+  readonly total: number;
+  /** Where the next page starts; null on the last page. */
+  readonly nextOffset: number | null;
+}
+
 // ---------------------------------------------------------------- courses
 
 export type LectureState = 'unread' | 'read' | 'completed';
@@ -169,6 +183,14 @@ export interface LibraryCourse {
   readonly percent: number;
   readonly completedAt: IsoDateTime | null;
   readonly continueWatching: ContinueWatching | null;
+}
+
+/** Library filters, applied by the core at read time (expiry is judged against the clock of the call). */
+export type LibraryFilter = 'all' | 'in-progress' | 'completed' | 'expired';
+
+export interface LibraryPage extends Page<LibraryCourse> {
+  /** Courses of the site, whatever the filter (the screen tells "no courses" from "none match"). */
+  readonly courseCount: number;
 }
 
 export interface LectureView {
@@ -267,12 +289,32 @@ export interface OrderView {
   readonly payments: readonly PaymentView[];
 }
 
+/** Money per currency: what reached the school (paid, and refunded later) and what went back. */
+export interface CurrencyTotal {
+  readonly currency: string;
+  readonly paid: number;
+  readonly refunded: number;
+}
+
+/** The whole billing at once (tests, scripts). The screen reads BillingSummary and pages (billing:orders). */
 export interface BillingView {
   /** Newest first. */
   readonly orders: readonly OrderView[];
   /** Unpaid ATM / convenience-store rows whose instructions have not expired, soonest expiry first. */
   readonly pendingInstructions: readonly PaymentView[];
-  readonly totals: readonly { readonly currency: string; readonly paid: number; readonly refunded: number }[];
+  readonly totals: readonly CurrencyTotal[];
+}
+
+/** The head of the billing screen: counts, totals and the soonest payable codes; the orders come in pages. */
+export interface BillingSummary {
+  readonly orderCount: number;
+  readonly paymentCount: number;
+  /** Unpaid ATM / convenience-store rows still payable now. */
+  readonly pendingCount: number;
+  /** The first of them, soonest deadline first (the rest: billing:instructions). */
+  readonly pendingInstructions: readonly PaymentView[];
+  /** Per currency, by currency code. */
+  readonly totals: readonly CurrencyTotal[];
 }
 
 // ---------------------------------------------------------------- entitlements, consulting, events
@@ -344,8 +386,16 @@ export interface NotificationSubscriptionView {
   readonly pendingSync: boolean;
 }
 
+/** The whole inbox at once (tests, scripts). The screen reads NotificationsSummary and pages (notifications:page). */
 export interface NotificationsView {
   readonly items: readonly NotificationView[];
+  readonly unreadCount: number;
+  readonly subscriptions: readonly NotificationSubscriptionView[];
+}
+
+export interface NotificationsSummary {
+  /** Every notification, read or not. */
+  readonly total: number;
   readonly unreadCount: number;
   readonly subscriptions: readonly NotificationSubscriptionView[];
 }

@@ -16,11 +16,17 @@ import { ok } from '../common/result';
 import type { AppInfo, Settings, SiteSummary, SyncRunSummary, TokenProtection } from '../common/view-models';
 import {
   getBilling,
+  getBillingSummary,
   getConsulting,
   getCourseDetail,
   getEntitlements,
   getLibrary,
+  getLibraryPage,
   getNotifications,
+  getNotificationsPage,
+  getNotificationsSummary,
+  getOrdersPage,
+  getPayableInstructionsPage,
   getProfile,
   openOfflineDatabase,
   removeSiteData,
@@ -337,14 +343,20 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     },
 
     'library:list': async ({ siteId }) => (requireSite(siteId), ok(getLibrary(db, siteId, now()))),
+    'library:page': async ({ siteId, ...page }) => (requireSite(siteId), ok(getLibraryPage(db, siteId, now(), page))),
     'course:get': async ({ siteId, courseId }) => (requireSite(siteId), ok(getCourseDetail(db, siteId, courseId, now()))),
     'billing:get': async ({ siteId }) => (requireSite(siteId), ok(getBilling(db, siteId, now()))),
+    'billing:summary': async ({ siteId }) => (requireSite(siteId), ok(getBillingSummary(db, siteId, now()))),
+    'billing:orders': async ({ siteId, ...page }) => (requireSite(siteId), ok(getOrdersPage(db, siteId, now(), page))),
+    'billing:instructions': async ({ siteId, ...page }) => (requireSite(siteId), ok(getPayableInstructionsPage(db, siteId, now(), page))),
     'entitlements:get': async ({ siteId }) => (requireSite(siteId), ok(getEntitlements(db, siteId, now()))),
     'consulting:list': async ({ siteId }) => (requireSite(siteId), ok(getConsulting(db, siteId))),
     'profile:get': async ({ siteId }) => (requireSite(siteId), ok(getProfile(db, siteId))),
     'search:query': async ({ siteId, query }) => (requireSite(siteId), ok(search(db, siteId, query))),
 
     'notifications:list': async ({ siteId }) => (requireSite(siteId), ok(getNotifications(db, siteId))),
+    'notifications:summary': async ({ siteId }) => (requireSite(siteId), ok(getNotificationsSummary(db, siteId))),
+    'notifications:page': async ({ siteId, ...page }) => (requireSite(siteId), ok(getNotificationsPage(db, siteId, page))),
     // Through the sync service's outbox: applied to the offline copy at once, sent now or when the site is back.
     'notifications:mark-read': async ({ siteId, notificationId }) => {
       requireSite(siteId);

@@ -1,5 +1,7 @@
-import { QueryClient, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import { keepPreviousData, QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import type { Channel, ChannelInput, ChannelOutput } from '../../electron/common/ipc-contract';
+import type { Page } from '../../electron/common/view-models';
 import { call } from './api';
 
 /**
@@ -51,4 +53,61 @@ export function useChannelMutation<C extends Channel>(channel: C) {
       if (typeof siteId === 'string') void invalidateSite(client, siteId);
     },
   });
+}
+
+/** Channels answering one page of a list (`{offset, limit}` in, Page out). */
+export type PageChannel = { [C in Channel]: ChannelOutput<C> extends Page<unknown> ? C : never }[Channel];
+type PageItem<C extends PageChannel> = ChannelOutput<C> extends Page<infer T> ? T : never;
+type PageParam = { readonly offset: number; readonly limit: number };
+
+export interface PagesOptions<T> {
+  /** Identity of an item: a page read after the list changed may repeat an item of the page before. */
+  readonly getKey: (item: T) => string;
+  readonly pageSize?: number;
+  /** A shorter first page (e.g. a preview). */
+  readonly firstPageSize?: number;
+  /** Keep the previous input's items on screen while the next input's first page loads (a filter changed). */
+  readonly keepPrevious?: boolean;
+  /** False: nothing is fetched yet (e.g. until the student asks for more). */
+  readonly enabled?: boolean;
+}
+
+/**
+ * A long list read page by page (useInfiniteQuery): the first page at once, the next one when asked (`loadMore`,
+ * e.g. as the student scrolls near the end of a VirtualList). Keyed by [channel, input] like useChannel, so a
+ * `data:changed` or a mutation on the site refetches every page loaded so far.
+ */
+export function useChannelPages<C extends PageChannel>(
+  channel: C,
+  input: Omit<ChannelInput<C>, 'offset' | 'limit'>,
+  { getKey, pageSize = 50, firstPageSize = pageSize, keepPrevious = false, enabled = true }: PagesOptions<PageItem<C>>,
+) {
+  const q = useInfiniteQuery({
+    queryKey: channelKey(channel, input as ChannelInput<C>),
+    queryFn: ({ pageParam }) => call(channel, ...([{ ...input, ...pageParam }] as unknown as InputArgs<C>)),
+    initialPageParam: { offset: 0, limit: firstPageSize } as PageParam,
+    getNextPageParam: (last): PageParam | undefined => {
+      const next = (last as Page<PageItem<C>>).nextOffset;
+      return next === null ? undefined : { offset: next, limit: pageSize };
+    },
+    placeholderData: keepPrevious ? keepPreviousData : undefined,
+    enabled,
+  });
+  const items = useMemo(() => {
+    const seen = new Set<string>();
+    return (q.data?.pages ?? []).flatMap((p) => (p as Page<PageItem<C>>).items).filter((item) => {
+      const key = getKey(item);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }, [q.data, getKey]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
+  /** Loads the next page unless one is loading or there is none (fetchNextPage alone would restart a running one). */
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const pages = q.data?.pages;
+  const last = pages?.[pages.length - 1] as Page<PageItem<C>> | undefined;
+  return { query: q, items, first: pages?.[0], total: last?.total ?? 0, loadMore };
 }

@@ -93,6 +93,13 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     expect(library.length).toBeGreaterThan(0);
     await call('course:get', { siteId: demo.id, courseId: library[0]!.courseId });
     await call('billing:get', { siteId: demo.id });
+    // The paged channels the screens use (issue 6).
+    await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });
+    await call('billing:summary', { siteId: demo.id });
+    await call('billing:orders', { siteId: demo.id, offset: 0, limit: 5 });
+    await call('billing:instructions', { siteId: demo.id });
+    await call('notifications:summary', { siteId: demo.id });
+    await call('notifications:page', { siteId: demo.id, limit: 5, onlyUnread: true });
     await call('entitlements:get', { siteId: demo.id });
     await call('consulting:list', { siteId: demo.id });
     await call('profile:get', { siteId: demo.id });

@@ -1,7 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import type { CourseDetail, LectureState, LibraryCourse, SectionView } from '../../common/view-models';
+import type { CourseDetail, LectureState, LibraryCourse, LibraryFilter, LibraryPage, SectionView } from '../../common/view-models';
+import { assertNever } from '../../common/result';
 import { CoreError } from '../errors';
 import type { CourseRecord } from './records';
+import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
 
@@ -85,6 +87,8 @@ interface CourseRow {
   instructor_name: string | null;
   enrolled_at: string;
   expire_date: string | null;
+  /** expire_date as epoch ms (SQLite's reading of the text, 006-view-pages); null when absent or unreadable. */
+  expires_ms: number | null;
   has_lifetime_access: number;
   total_lectures: number;
   read_lectures: number;
@@ -99,18 +103,21 @@ interface CourseRow {
   lw_section_title: string | null;
 }
 
-const COURSE_SELECT = `
-  SELECT c.id, c.slug, c.title, c.description, c.cover_image_url, c.instructor_name, c.enrolled_at, c.expire_date,
-         c.has_lifetime_access, c.total_lectures, c.read_lectures, c.completed_lectures, c.percent, c.completed_at,
-         c.last_lecture_id, c.last_position_seconds, c.last_watched_at,
-         l.title AS lw_title, l.duration AS lw_duration, s.title AS lw_section_title
-  FROM courses c
+const COURSE_COLUMNS = `
+  c.id, c.slug, c.title, c.description, c.cover_image_url, c.instructor_name, c.enrolled_at, c.expire_date, c.expires_ms,
+  c.has_lifetime_access, c.total_lectures, c.read_lectures, c.completed_lectures, c.percent, c.completed_at,
+  c.last_lecture_id, c.last_position_seconds, c.last_watched_at,
+  l.title AS lw_title, l.duration AS lw_duration, s.title AS lw_section_title`;
+/** The last watched lecture and its section, for "continue watching". */
+const LAST_WATCHED_JOINS = `
   LEFT JOIN lectures l ON l.site_id = c.site_id AND l.id = c.last_lecture_id
   LEFT JOIN sections s ON s.site_id = l.site_id AND s.id = l.section_id`;
+const COURSE_SELECT = `SELECT ${COURSE_COLUMNS} FROM courses c ${LAST_WATCHED_JOINS}`;
 
 function toLibraryCourse(r: CourseRow, now: Date): LibraryCourse {
   const lifetime = r.has_lifetime_access === 1;
-  const expiresAt = r.expire_date === null ? null : Date.parse(r.expire_date);
+  // The same column the library filters read (EXPIRED below): a flag and a filter never disagree.
+  const expiresAt = r.expires_ms;
   const t = now.getTime();
   const isExpired = !lifetime && expiresAt !== null && expiresAt <= t;
   return {
@@ -144,19 +151,67 @@ function toLibraryCourse(r: CourseRow, now: Date): LibraryCourse {
   };
 }
 
-/** The library, in the order the service lists the courses. */
+/** isExpired in SQL, at @now (epoch ms): the library filters run at read time against the caller's clock. */
+const EXPIRED = 'c.has_lifetime_access = 0 AND c.expires_ms <= @now';
+
+function filterSql(filter: LibraryFilter): string {
+  switch (filter) {
+    case 'all':
+      return '';
+    case 'in-progress':
+      return ` AND NOT coalesce(${EXPIRED}, 0) AND c.percent < 100`;
+    case 'completed':
+      return ' AND (c.percent >= 100 OR c.completed_at IS NOT NULL)';
+    case 'expired':
+      return ` AND coalesce(${EXPIRED}, 0)`;
+    default:
+      return assertNever(filter, 'library filter');
+  }
+}
+
+/**
+ * A page of the library, in the order the service lists the courses, filtered at read time (expiry judged against
+ * `now`). The page's ids come off courses_by_position first, so the joins for "continue watching" run for the page's
+ * rows only, however deep the page.
+ */
+export function getLibraryPage(db: Database, siteId: string, now: Date, request: PageRequest & { readonly filter?: LibraryFilter } = {}): LibraryPage {
+  const { offset, limit } = pageOf(request);
+  const where = `c.site_id = @siteId${filterSql(request.filter ?? 'all')}`;
+  const params = { siteId, now: now.getTime(), offset, limit: limit ?? -1 };
+  const rows = prepared<typeof params, CourseRow>(
+    db,
+    `WITH page AS (SELECT c.id, c.position FROM courses c WHERE ${where} ORDER BY c.position LIMIT @limit OFFSET @offset)
+     SELECT ${COURSE_COLUMNS} FROM page JOIN courses c ON c.site_id = @siteId AND c.id = page.id ${LAST_WATCHED_JOINS}
+     ORDER BY page.position`,
+  ).all(params);
+  const total = prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM courses c WHERE ${where}`).get({
+    siteId,
+    now: params.now,
+  })!.n;
+  const courseCount =
+    request.filter === undefined || request.filter === 'all'
+      ? total
+      : prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM courses WHERE site_id = @siteId').get({ siteId })!.n;
+  const items = rows.map((r) => toLibraryCourse(r, now));
+  return { items, total, nextOffset: nextOffset(offset, items.length, limit, total), courseCount };
+}
+
+/** The whole library at once (tests, the `library:list` channel); the screen pages through getLibraryPage. */
 export function getLibrary(db: Database, siteId: string, now: Date): LibraryCourse[] {
   return cachedView(db, 'library', siteId, '', now, () => {
-    const rows = prepared<{ siteId: string }, CourseRow>(db, `${COURSE_SELECT} WHERE c.site_id = @siteId ORDER BY c.position`).all({ siteId });
-    return { value: rows.map((r) => toLibraryCourse(r, now)), validUntil: nextBoundary(now.getTime(), rows.flatMap(boundaries)) };
+    const items = getLibraryPage(db, siteId, now).items as LibraryCourse[];
+    const expiries = prepared<{ siteId: string }, { at: number }>(
+      db,
+      'SELECT expires_ms AS at FROM courses WHERE site_id = @siteId AND has_lifetime_access = 0 AND expires_ms IS NOT NULL',
+    ).all({ siteId });
+    return { value: items, validUntil: nextBoundary(now.getTime(), expiries.flatMap((r) => [r.at, r.at - EXPIRES_SOON_MS])) };
   });
 }
 
 /** When isExpired / expiresSoon of a course flip. */
 function boundaries(r: CourseRow): number[] {
-  if (r.has_lifetime_access === 1 || r.expire_date === null) return [];
-  const expiresAt = Date.parse(r.expire_date);
-  return [expiresAt, expiresAt - EXPIRES_SOON_MS];
+  if (r.has_lifetime_access === 1 || r.expires_ms === null) return [];
+  return [r.expires_ms, r.expires_ms - EXPIRES_SOON_MS];
 }
 
 interface SectionRow {

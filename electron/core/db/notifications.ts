@@ -2,13 +2,16 @@ import type { Database } from 'better-sqlite3';
 import type {
   NotificationChannel,
   NotificationKind,
+  NotificationsSummary,
   NotificationsView,
   NotificationSubscriptionView,
   NotificationTopic,
   NotificationView,
+  Page,
 } from '../../common/view-models';
 import type { OutboxChange } from './outbox';
 import type { NotificationRecord, SubscriptionRecord } from './records';
+import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
 import { cachedView, changingViews } from './view-cache';
 
@@ -104,7 +107,7 @@ export function acceptSubscription(db: Database, siteId: string, record: Subscri
   });
 }
 
-// ------------------------------------------------------------------ view
+// ------------------------------------------------------------------ views
 
 interface NotificationRow {
   id: string;
@@ -126,67 +129,113 @@ interface SubscriptionRow {
 const TOPIC_ORDER: readonly NotificationTopic[] = ['announcements', 'course_updates', 'payments', 'events', 'marketing'];
 const CHANNEL_ORDER: readonly NotificationChannel[] = ['in_app', 'email', 'push'];
 
-/** The inbox, newest first, with queued local changes shown and flagged (pendingSync). */
-export function getNotifications(db: Database, siteId: string): NotificationsView {
-  // Nothing here depends on the clock: only a data change invalidates.
-  return cachedView(db, 'notifications', siteId, '', EPOCH, () => ({ value: computeNotifications(db, siteId), validUntil: Number.POSITIVE_INFINITY }));
+/** Topic/channel pairs with a queued subscription change (shown as "not sent yet"). */
+function pendingSubscriptions(db: Database, siteId: string): ReadonlySet<string> {
+  return new Set(
+    prepared<{ siteId: string }, { topic: string; channel: string }>(
+      db,
+      `SELECT json_extract(payload, '$.topic') AS topic, json_extract(payload, '$.channel') AS channel FROM outbox
+       WHERE site_id = @siteId AND status = 'pending' AND kind = 'update-notification-subscription'`,
+    )
+      .all({ siteId })
+      .map((r) => `${r.topic}\u0000${r.channel}`),
+  );
 }
-const EPOCH = new Date(0);
 
-function computeNotifications(db: Database, siteId: string): NotificationsView {
-  const pending = prepared<{ siteId: string }, { kind: OutboxChange['kind']; payload: string }>(
+/**
+ * Which of these notices have a queued mark-read (or a queued mark-all). For a page, the outbox is asked about the
+ * page's ids only, so a page costs the same however many changes wait for the site; for longer lists (the whole
+ * inbox) every queued mark-read is read once.
+ */
+function pendingReads(db: Database, siteId: string, ids: readonly string[]): { readonly all: boolean; readonly read: ReadonlySet<string> } {
+  const few = ids.length <= 100;
+  const rows = prepared<{ siteId: string; ids: string }, { kind: OutboxChange['kind']; id: string | null }>(
     db,
-    "SELECT kind, payload FROM outbox WHERE site_id = @siteId AND status = 'pending' ORDER BY id",
-  ).all({ siteId });
-  const pendingRead = new Set<string>();
-  const pendingSubscriptions = new Set<string>();
-  let pendingAll = false;
-  for (const p of pending) {
-    const payload = JSON.parse(p.payload) as { notificationId?: string; topic?: string; channel?: string };
-    if (p.kind === 'mark-notification-read') pendingRead.add(payload.notificationId ?? '');
-    else if (p.kind === 'mark-all-notifications-read') pendingAll = true;
-    else pendingSubscriptions.add(`${payload.topic}\u0000${payload.channel}`);
-  }
+    `SELECT kind, json_extract(payload, '$.notificationId') AS id FROM outbox
+     WHERE site_id = @siteId AND status = 'pending' AND (kind = 'mark-all-notifications-read' OR (kind = 'mark-notification-read'${
+       few ? " AND json_extract(payload, '$.notificationId') IN (SELECT value FROM json_each(@ids))" : ''
+     }))`,
+  ).all({ siteId, ids: few ? JSON.stringify(ids) : '[]' });
+  return { all: rows.some((r) => r.kind === 'mark-all-notifications-read'), read: new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id]))) };
+}
 
-  const items = prepared<{ siteId: string }, NotificationRow>(
+/** Rows read locally but not by the server can only be so through a queued change: only those are looked up. */
+function toNotificationViews(db: Database, siteId: string, rows: readonly NotificationRow[]): NotificationView[] {
+  const local = rows.filter((r) => r.server_read_at === null && r.read_at !== null).map((r) => r.id);
+  const pending = local.length === 0 ? null : pendingReads(db, siteId, local);
+  return rows.map((r): NotificationView => {
+    const local = r.server_read_at === null && r.read_at !== null;
+    return {
+      id: r.id,
+      kind: r.kind,
+      title: r.title,
+      body: r.body,
+      url: r.url,
+      createdAt: r.created_at,
+      readAt: r.read_at,
+      pendingSync: local && (pending!.all || pending!.read.has(r.id)),
+    };
+  });
+}
+
+const NOTIFICATION_COLUMNS = 'id, kind, title, body, url, created_at, read_at, server_read_at';
+
+/**
+ * A page of the inbox, newest first, with queued local changes shown and flagged (pendingSync). `onlyUnread` walks
+ * the partial index of unread rows, so a page of unread notices costs the same as any other page.
+ */
+export function getNotificationsPage(db: Database, siteId: string, request: PageRequest & { readonly onlyUnread?: boolean } = {}): Page<NotificationView> {
+  const { offset, limit } = pageOf(request);
+  const unread = request.onlyUnread === true ? ' AND read_at IS NULL' : '';
+  const rows = prepared<{ siteId: string; offset: number; limit: number }, NotificationRow>(
     db,
-    `SELECT id, kind, title, body, url, created_at, read_at, server_read_at FROM notifications
-     WHERE site_id = @siteId ORDER BY created_at DESC, id DESC`,
-  )
-    .all({ siteId })
-    .map(
-      (r): NotificationView => ({
-        id: r.id,
-        kind: r.kind,
-        title: r.title,
-        body: r.body,
-        url: r.url,
-        createdAt: r.created_at,
-        readAt: r.read_at,
-        pendingSync: r.server_read_at === null && r.read_at !== null && (pendingAll || pendingRead.has(r.id)),
-      }),
-    );
-  const unreadCount = prepared<{ siteId: string }, { n: number }>(
-    db,
-    'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId AND read_at IS NULL',
-  ).get({ siteId })!.n;
-  const subscriptions = prepared<{ siteId: string }, SubscriptionRow>(
-    db,
-    'SELECT topic, channel, enabled FROM notification_subscriptions WHERE site_id = @siteId',
-  )
-    .all({ siteId })
+    `SELECT ${NOTIFICATION_COLUMNS} FROM notifications
+     WHERE site_id = @siteId${unread} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+  ).all({ siteId, offset, limit: limit ?? -1 });
+  const total = prepared<{ siteId: string }, { n: number }>(db, `SELECT count(*) AS n FROM notifications WHERE site_id = @siteId${unread}`).get({ siteId })!.n;
+  const items = toNotificationViews(db, siteId, rows);
+  return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
+}
+
+/** Counts and subscriptions: the head of the inbox (and the unread badge). Memoised until the inbox changes. */
+export function getNotificationsSummary(db: Database, siteId: string): NotificationsSummary {
+  // Nothing here depends on the clock: only a data change invalidates.
+  return cachedView(db, 'notifications', siteId, 'summary', EPOCH, () => {
+    const total = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId').get({ siteId })!.n;
+    const unreadCount = prepared<{ siteId: string }, { n: number }>(
+      db,
+      'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId AND read_at IS NULL',
+    ).get({ siteId })!.n;
+    return { value: { total, unreadCount, subscriptions: subscriptionsOf(db, siteId) }, validUntil: Number.POSITIVE_INFINITY };
+  });
+}
+
+function subscriptionsOf(db: Database, siteId: string): NotificationSubscriptionView[] {
+  const rows = prepared<{ siteId: string }, SubscriptionRow>(db, 'SELECT topic, channel, enabled FROM notification_subscriptions WHERE site_id = @siteId').all({
+    siteId,
+  });
+  const pending = rows.length === 0 ? new Set<string>() : pendingSubscriptions(db, siteId);
+  return rows
     .map(
       (s): NotificationSubscriptionView => ({
         topic: s.topic,
         channel: s.channel,
         enabled: s.enabled === 1,
-        pendingSync: pendingSubscriptions.has(`${s.topic}\u0000${s.channel}`),
+        pendingSync: pending.has(`${s.topic}\u0000${s.channel}`),
       }),
     )
     .sort((a, b) => TOPIC_ORDER.indexOf(a.topic) - TOPIC_ORDER.indexOf(b.topic) || CHANNEL_ORDER.indexOf(a.channel) - CHANNEL_ORDER.indexOf(b.channel));
-  return { items, unreadCount, subscriptions };
 }
 
+/** The whole inbox at once (tests, the `notifications:list` channel); the screen reads the summary and pages. */
+export function getNotifications(db: Database, siteId: string): NotificationsView {
+  return cachedView(db, 'notifications', siteId, '', EPOCH, () => {
+    const { unreadCount, subscriptions } = getNotificationsSummary(db, siteId);
+    return { value: { items: getNotificationsPage(db, siteId).items, unreadCount, subscriptions }, validUntil: Number.POSITIVE_INFINITY };
+  });
+}
+const EPOCH = new Date(0);
+
 export function getSubscription(db: Database, siteId: string, topic: NotificationTopic, channel: NotificationChannel): NotificationSubscriptionView | null {
-  return getNotifications(db, siteId).subscriptions.find((s) => s.topic === topic && s.channel === channel) ?? null;
+  return getNotificationsSummary(db, siteId).subscriptions.find((s) => s.topic === topic && s.channel === channel) ?? null;
 }

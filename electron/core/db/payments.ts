@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import type {
+  BillingSummary,
   BillingView,
+  CurrencyTotal,
   OrderView,
+  Page,
   PaymentInstructions,
   PaymentState,
   PaymentType,
@@ -10,7 +13,8 @@ import type {
 } from '../../common/view-models';
 import type { PaymentRecord } from './records';
 import { json, prepared } from './statements';
-import { cachedView, nextBoundary } from './view-cache';
+import { nextOffset, pageOf, type PageRequest } from './paging';
+import { cachedView } from './view-cache';
 
 // ------------------------------------------------------------------ writes
 
@@ -51,9 +55,16 @@ export function replacePayments(db: Database, siteId: string, records: readonly 
       installment: p.installment === null ? null : json(p.installment),
     }),
   );
+  // One row per order, so the billing pages walk orders newest first on an index (006-view-pages).
+  prepared<{ siteId: string }>(db, 'DELETE FROM orders WHERE site_id = @siteId').run({ siteId });
+  prepared<{ siteId: string }>(
+    db,
+    `INSERT INTO orders (site_id, trade_no, created_at)
+     SELECT site_id, trade_no, min(created_at) FROM payments WHERE site_id = @siteId GROUP BY trade_no`,
+  ).run({ siteId });
 }
 
-// ------------------------------------------------------------------ view
+// ------------------------------------------------------------------ views
 
 interface PaymentRow {
   id: string;
@@ -72,11 +83,21 @@ interface PaymentRow {
   bank_name: string | null;
   code_no: string | null;
   expired_at: string | null;
+  /** expired_at as epoch ms (SQLite's reading of the text, 006-view-pages); null when absent or unreadable. */
+  expires_ms: number | null;
   adjustments: string;
   invoice: string | null;
   line_items: string;
   installment: string | null;
 }
+
+const PAYMENT_COLUMNS = `p.id, p.trade_no, p.amount, p.currency, p.payment_type, p.created_at, p.paid_at, p.payment_state, p.refunding_state,
+  p.refunded_amount, p.refunded_at, p.refund_requested_at, p.bank_code, p.bank_name, p.code_no, p.expired_at, p.expires_ms,
+  p.adjustments, p.invoice, p.line_items, p.installment`;
+
+/** Unpaid ATM / convenience-store payments (the partial index payments_payable); "payable" adds: not expired at @now. */
+const UNPAID_CODE = `payment_state = 'not_paid' AND code_no IS NOT NULL`;
+const PAYABLE = `${UNPAID_CODE} AND (expires_ms IS NULL OR expires_ms > @now)`;
 
 function toPaymentView(r: PaymentRow, now: number): PaymentView {
   const instructions: PaymentInstructions | null =
@@ -87,7 +108,8 @@ function toPaymentView(r: PaymentRow, now: number): PaymentView {
           bankName: r.bank_name,
           codeNo: r.code_no,
           expiredAt: r.expired_at,
-          isExpired: r.expired_at !== null && Date.parse(r.expired_at) <= now,
+          // Judged at read time against the caller's clock, from the same column the SQL filters use.
+          isExpired: r.expires_ms !== null && r.expires_ms <= now,
         };
   return {
     paymentId: r.id,
@@ -141,14 +163,40 @@ function summaryState(payments: readonly PaymentView[], paid: number, refunded: 
   return 'mixed';
 }
 
-/**
- * Billing: payments grouped into orders by tradeNo (spec "Payment node": one node is one payment, not one order),
- * newest order first; totals per currency; unpaid ATM / convenience-store instructions still payable.
- */
-export function getBilling(db: Database, siteId: string, now: Date): BillingView {
-  return cachedView(db, 'billing', siteId, '', now, () => computeBilling(db, siteId, now));
+/** One order from its payments, oldest first as read (spec "Payment node": one node is one payment, not one order). */
+function toOrderView(tradeNo: string, payments: readonly PaymentView[]): OrderView {
+  let paidAmount = 0;
+  let refundedAmount = 0;
+  let totalAmount = 0;
+  const titles: string[] = [];
+  const seenItems = new Set<string>();
+  for (const p of payments) {
+    totalAmount += p.amount;
+    if (WAS_PAID.has(p.paymentState)) paidAmount += p.amount;
+    refundedAmount += p.refund.refundedAmount;
+    for (const li of p.lineItems) {
+      const key = `${li.itemType}\u0000${li.title}`;
+      if (!seenItems.has(key)) {
+        seenItems.add(key);
+        titles.push(li.title);
+      }
+    }
+  }
+  return {
+    tradeNo,
+    currency: payments[0]!.currency,
+    createdAt: payments[0]!.createdAt,
+    paidAmount,
+    refundedAmount,
+    totalAmount,
+    summaryState: summaryState(payments, paidAmount, refundedAmount),
+    title: titles.join(', '),
+    // Newest payment first.
+    payments: [...payments].reverse(),
+  };
 }
 
+// ISO 8601 UTC strings order as text; plain comparison (not localeCompare, which is slow and locale-bound).
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const EMPTY: readonly never[] = [];
 /** Most payments carry no adjustments: skip the parser for the common empty list. */
@@ -156,66 +204,115 @@ function parseList<T>(text: string): readonly T[] {
   return text === '[]' ? EMPTY : (JSON.parse(text) as T[]);
 }
 
-function computeBilling(db: Database, siteId: string, now: Date): { value: BillingView; validUntil: number } {
+/**
+ * A page of orders, newest first (by the earliest payment of each; ties by tradeNo), each with its payments newest
+ * first. The page's orders come off the index orders_by_created, their payments off payments_by_trade; the
+ * time-dependent parts (instructions expired, awaiting vs expired) are judged against `now` at this call.
+ */
+export function getOrdersPage(db: Database, siteId: string, now: Date, request: PageRequest = {}): Page<OrderView> {
   const t = now.getTime();
-  const rows = prepared<{ siteId: string }, PaymentRow>(
+  const { offset, limit } = pageOf(request);
+  const rows = prepared<{ siteId: string; offset: number; limit: number }, PaymentRow>(
     db,
-    `SELECT id, trade_no, amount, currency, payment_type, created_at, paid_at, payment_state, refunding_state, refunded_amount,
-            refunded_at, refund_requested_at, bank_code, bank_name, code_no, expired_at, adjustments, invoice, line_items, installment
-     FROM payments WHERE site_id = @siteId ORDER BY trade_no, created_at, id`,
-  ).all({ siteId });
-
-  const orders: OrderView[] = [];
-  const pendingInstructions: PaymentView[] = [];
-  const totals = new Map<string, { paid: number; refunded: number }>();
+    `WITH page AS (
+       SELECT trade_no, created_at FROM orders WHERE site_id = @siteId
+       ORDER BY created_at DESC, trade_no DESC LIMIT @limit OFFSET @offset
+     )
+     SELECT ${PAYMENT_COLUMNS} FROM page CROSS JOIN payments p ON p.site_id = @siteId AND p.trade_no = page.trade_no
+     ORDER BY page.created_at DESC, page.trade_no DESC`,
+  ).all({ siteId, offset, limit: limit ?? -1 });
+  // CROSS JOIN keeps the page as the outer loop (https://sqlite.org/optoverview.html#crossjoin): the rows arrive in
+  // page order with no sort; each order's few payments are put in (createdAt, id) order here.
+  const items: OrderView[] = [];
   let i = 0;
   while (i < rows.length) {
     const tradeNo = rows[i]!.trade_no;
-    const payments: PaymentView[] = [];
-    for (; i < rows.length && rows[i]!.trade_no === tradeNo; i++) payments.push(toPaymentView(rows[i]!, t));
-    let paidAmount = 0;
-    let refundedAmount = 0;
-    let totalAmount = 0;
-    const titles: string[] = [];
-    const seenItems = new Set<string>();
-    for (const p of payments) {
-      totalAmount += p.amount;
-      if (WAS_PAID.has(p.paymentState)) paidAmount += p.amount;
-      refundedAmount += p.refund.refundedAmount;
-      for (const li of p.lineItems) {
-        const key = `${li.itemType}\u0000${li.title}`;
-        if (!seenItems.has(key)) {
-          seenItems.add(key);
-          titles.push(li.title);
-        }
-      }
-      if (p.paymentState === 'not_paid' && p.instructions !== null && !p.instructions.isExpired) pendingInstructions.push(p);
-      const total = totals.get(p.currency) ?? { paid: 0, refunded: 0 };
-      if (WAS_PAID.has(p.paymentState)) total.paid += p.amount;
-      total.refunded += p.refund.refundedAmount;
-      totals.set(p.currency, total);
-    }
-    orders.push({
-      tradeNo,
-      currency: payments[0]!.currency,
-      createdAt: payments[0]!.createdAt,
-      paidAmount,
-      refundedAmount,
-      totalAmount,
-      summaryState: summaryState(payments, paidAmount, refundedAmount),
-      title: titles.join(', '),
-      payments: [...payments].reverse(),
-    });
+    const start = i;
+    while (i < rows.length && rows[i]!.trade_no === tradeNo) i++;
+    const payments = rows
+      .slice(start, i)
+      .sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.id, b.id))
+      .map((r) => toPaymentView(r, t));
+    items.push(toOrderView(tradeNo, payments));
   }
-  // ISO 8601 UTC strings order as text; plain comparison (not localeCompare, which is slow and locale-bound).
-  orders.sort((a, b) => cmp(b.createdAt, a.createdAt) || cmp(b.tradeNo, a.tradeNo));
-  pendingInstructions.sort((a, b) => cmp(a.instructions!.expiredAt ?? '\uffff', b.instructions!.expiredAt ?? '\uffff'));
-  const value: BillingView = {
-    orders,
-    pendingInstructions,
-    totals: [...totals].sort(([a], [b]) => cmp(a, b)).map(([currency, v]) => ({ currency, paid: v.paid, refunded: v.refunded })),
-  };
-  // Instructions expire (isExpired, pending list, awaiting/expired order state) at their expiredAt.
-  const expiries = rows.flatMap((r) => (r.code_no !== null && r.expired_at !== null ? [Date.parse(r.expired_at)] : []));
-  return { value, validUntil: nextBoundary(t, expiries) };
+  const total = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM orders WHERE site_id = @siteId').get({ siteId })!.n;
+  return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
+}
+
+/** A page of the unpaid ATM / convenience-store payments still payable at `now`, soonest deadline first (none last). */
+export function getPayableInstructionsPage(db: Database, siteId: string, now: Date, request: PageRequest = {}): Page<PaymentView> {
+  const t = now.getTime();
+  const { offset, limit } = pageOf(request);
+  const items = prepared<{ siteId: string; now: number; offset: number; limit: number }, PaymentRow>(
+    db,
+    `WITH page AS (
+       SELECT id, expires_ms FROM payments WHERE site_id = @siteId AND ${PAYABLE}
+       ORDER BY expires_ms IS NULL, expires_ms, id LIMIT @limit OFFSET @offset
+     )
+     SELECT ${PAYMENT_COLUMNS} FROM page JOIN payments p ON p.site_id = @siteId AND p.id = page.id
+     ORDER BY page.expires_ms IS NULL, page.expires_ms, page.id`,
+  )
+    .all({ siteId, now: t, offset, limit: limit ?? -1 })
+    .map((r) => toPaymentView(r, t));
+  const total = countPayable(db, siteId, t);
+  return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
+}
+
+function countPayable(db: Database, siteId: string, now: number): number {
+  return prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM payments WHERE site_id = @siteId AND ${PAYABLE}`).get({
+    siteId,
+    now,
+  })!.n;
+}
+
+/** How many payable codes the summary carries (the screen shows them with the totals, the rest on request). */
+export const PENDING_PREVIEW = 5;
+
+/**
+ * The head of the billing screen: counts, totals per currency, the soonest payable codes. Memoised per site until
+ * the payments change or the next payable code expires (the codes and their count change then); every part is an
+ * index read.
+ */
+export function getBillingSummary(db: Database, siteId: string, now: Date): BillingSummary {
+  return cachedView(db, 'billing', siteId, 'summary', now, () => {
+    const t = now.getTime();
+    const totals = prepared<{ siteId: string }, CurrencyTotal & { n: number }>(
+      db,
+      `SELECT currency, count(*) AS n,
+              total(CASE WHEN payment_state IN ('paid', 'refunded') THEN amount ELSE 0 END) AS paid, total(refunded_amount) AS refunded
+       FROM payments WHERE site_id = @siteId GROUP BY currency`,
+    ).all({ siteId });
+    const orderCount = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM orders WHERE site_id = @siteId').get({ siteId })!.n;
+    const nextExpiry = prepared<{ siteId: string; now: number }, { at: number | null }>(
+      db,
+      `SELECT min(expires_ms) AS at FROM payments WHERE site_id = @siteId AND ${UNPAID_CODE} AND expires_ms > @now`,
+    ).get({ siteId, now: t })!.at;
+    const pending = getPayableInstructionsPage(db, siteId, now, { limit: PENDING_PREVIEW });
+    const value: BillingSummary = {
+      orderCount,
+      paymentCount: totals.reduce((n, r) => n + r.n, 0),
+      pendingCount: pending.total,
+      pendingInstructions: pending.items,
+      totals: totals.sort((a, b) => cmp(a.currency, b.currency)).map((r) => ({ currency: r.currency, paid: r.paid, refunded: r.refunded })),
+    };
+    return { value, validUntil: nextExpiry ?? Number.POSITIVE_INFINITY };
+  });
+}
+
+/**
+ * The whole billing at once: every order, every payable code and the totals, from the same queries as the pages.
+ * The screen never asks for it (it reads the summary and pages); tests and the `billing:get` channel do.
+ */
+export function getBilling(db: Database, siteId: string, now: Date): BillingView {
+  return cachedView(db, 'billing', siteId, '', now, () => {
+    const orders = getOrdersPage(db, siteId, now).items;
+    const pendingInstructions = getPayableInstructionsPage(db, siteId, now).items;
+    const value: BillingView = { orders, pendingInstructions, totals: getBillingSummary(db, siteId, now).totals };
+    // Instructions expire (isExpired, pending list, awaiting/expired order state) at their expiry.
+    const nextExpiry = prepared<{ siteId: string; now: number }, { at: number | null }>(
+      db,
+      'SELECT min(expires_ms) AS at FROM payments WHERE site_id = @siteId AND code_no IS NOT NULL AND expires_ms > @now',
+    ).get({ siteId, now: now.getTime() })!.at;
+    return { value, validUntil: nextExpiry ?? Number.POSITIVE_INFINITY };
+  });
 }

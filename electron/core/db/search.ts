@@ -13,12 +13,115 @@ const INDEXED = {
                    SELECT title, body, site_id, 'notification', id, NULL FROM notifications WHERE site_id = @siteId`,
 } as const satisfies Record<SearchHitKind, string>;
 
-/** Rebuilds one site's rows of the FTS5 index (all kinds, or those given) from its tables, inside the caller's transaction. */
+interface SearchState {
+  next_rowid: number;
+  indexed_through: number;
+  indexed_rows: number;
+  garbage: number;
+}
+
+function searchState(db: Database): SearchState {
+  return prepared<void, SearchState>(db, 'SELECT next_rowid, indexed_through, indexed_rows, garbage FROM search_state WHERE id = 1').get()!;
+}
+
+// better-sqlite3 binds a JS number as REAL; FTS5 only uses a rowid constraint whose value is an INTEGER (a REAL one
+// turned `rowid > ?` into a full scan, 13 ms on the large seed), hence the CASTs on rowid parameters below.
+
+/** Rows left the index: their grams stay until the next compaction (indexShortTerms), and never match anything new. */
+export function countSearchGarbage(db: Database, deleted: number): void {
+  if (deleted > 0) prepared<{ deleted: number }>(db, 'UPDATE search_state SET garbage = garbage + @deleted WHERE id = 1').run({ deleted });
+}
+
+/**
+ * Rebuilds one site's rows of the FTS5 index (all kinds, or those given) from its tables, inside the caller's
+ * transaction, with rowids never used before. The short-term grams of the new rows are written after the commit (indexShortTerms): until then those
+ * rows are searched by LIKE.
+ */
 export function rebuildSearchIndex(db: Database, siteId: string, kinds: readonly SearchHitKind[] = ['course', 'section', 'lecture', 'notification']): void {
   for (const kind of kinds) {
-    prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
-    prepared<{ siteId: string }>(db, INDEXED[kind]).run({ siteId });
+    const { changes } = prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
+    countSearchGarbage(db, changes);
+    insertFromRowid(db, searchState(db).next_rowid, () => prepared<{ siteId: string }>(db, INDEXED[kind]).run({ siteId }).changes);
   }
+}
+
+/**
+ * Runs an insert whose rows must get rowids from `base` up (never reused, 007-short-terms). SQLite gives a new row
+ * the largest rowid + 1 (https://sqlite.org/autoinc.html), so a placeholder at base - 1, removed in the same
+ * transaction, makes the rows start at base: as fast as a plain INSERT ... SELECT (numbering the rows in SQL cost
+ * ~40 ms more on the large seed's lectures).
+ */
+function insertFromRowid(db: Database, base: number, insert: () => number): void {
+  const top = prepared<void, { rowid: number }>(db, 'SELECT rowid FROM search_index ORDER BY rowid DESC LIMIT 1').get()?.rowid ?? 0;
+  const placeholder = top < base - 1 ? base - 1 : null;
+  if (placeholder !== null) {
+    prepared<{ rowid: number }>(db, "INSERT INTO search_index (rowid, title, body, site_id, kind, item_id) VALUES (CAST(@rowid AS INTEGER), '', '', '', '', '')").run({
+      rowid: placeholder,
+    });
+  }
+  const inserted = insert();
+  if (placeholder !== null) prepared<{ rowid: number }>(db, 'DELETE FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)').run({ rowid: placeholder });
+  prepared<{ next: number }>(db, 'UPDATE search_state SET next_rowid = @next WHERE id = 1').run({ next: Math.max(base, top + 1) + inserted });
+}
+
+/** A word character for the grams: a letter or a digit (unicode61 also splits on everything else). */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const isWordChar = (ch: string): boolean => {
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return WORD_CHAR.test(ch);
+};
+
+/**
+ * The grams of a row's text: every word character with the next one when that is a word character too, else alone.
+ * So each occurrence of a 2-character word term is a token, and each occurrence of a 1-character term begins one.
+ */
+export function gramsOf(...texts: readonly string[]): string {
+  let out = '';
+  for (const text of texts) {
+    let prev: string | null = null;
+    for (const ch of text) {
+      const word = isWordChar(ch);
+      if (prev !== null) out += word ? `${prev}${ch} ` : `${prev} `;
+      prev = word ? ch : null;
+    }
+    if (prev !== null) out += `${prev} `;
+  }
+  return out;
+}
+
+/**
+ * Compact once this share of the indexed rows is gone (deleted rows' grams only slow the short-term searches). The
+ * count is generous (a deleted row not indexed yet counts too): at worst a compaction comes early.
+ */
+const GARBAGE_RATIO = 0.25;
+
+/**
+ * Writes the grams of (at most `maxRows` of) the rows added since the last pass (all sites), compacting first when
+ * many rows were deleted. Run after a sync commit in steps (warm.ts), off the sync's critical path: the whole large
+ * seed costs ~250 ms. Returns how many rows it indexed (fewer than `maxRows`: nothing is left).
+ */
+export function indexShortTerms(db: Database, maxRows = Number.MAX_SAFE_INTEGER): number {
+  return db.transaction(() => {
+    let state = searchState(db);
+    if (state.garbage > 0 && state.garbage >= GARBAGE_RATIO * Math.max(1, state.indexed_rows - state.garbage)) {
+      prepared(db, "INSERT INTO search_grams (search_grams) VALUES ('delete-all')").run();
+      prepared(db, 'UPDATE search_state SET indexed_through = 0, indexed_rows = 0, garbage = 0 WHERE id = 1').run();
+      state = searchState(db);
+    }
+    const rows = prepared<{ from: number; max: number }, { rowid: number; title: string; body: string }>(
+      db,
+      'SELECT rowid, title, body FROM search_index WHERE rowid > CAST(@from AS INTEGER) ORDER BY rowid LIMIT @max',
+    ).all({ from: state.indexed_through, max: maxRows });
+    if (rows.length === 0) return 0;
+    const insert = prepared<{ rowid: number; grams: string }>(db, 'INSERT INTO search_grams (rowid, grams) VALUES (@rowid, @grams)');
+    for (const r of rows) insert.run({ rowid: r.rowid, grams: gramsOf(r.title, r.body) });
+    prepared<{ through: number; rows: number }>(db, 'UPDATE search_state SET indexed_through = @through, indexed_rows = indexed_rows + @rows WHERE id = 1').run({
+      through: rows[rows.length - 1]!.rowid,
+      rows: rows.length,
+    });
+    return rows.length;
+  })();
 }
 
 /** A search as FTS5 can run it: a MATCH for the terms of 3+ characters, LIKE patterns for shorter ones. */
@@ -27,8 +130,15 @@ export interface ParsedSearch {
   readonly match: string | null;
   /** LIKE patterns (with `\` escapes) for terms the trigram index cannot match (1 or 2 characters). */
   readonly like: readonly string[];
+  /**
+   * For those short terms made of letters and digits only: an FTS5 query of search_grams finding the rows that may
+   * hold them (a 2-character term is a token, a 1-character one a token prefix). Null when there is none.
+   */
+  readonly grams: string | null;
   readonly terms: readonly string[];
 }
+
+const GRAM_TERM = /^[\p{L}\p{N}]{1,2}$/u;
 
 /**
  * Parses what the user typed. Terms are split on white space, stripped of control characters, and only terms with a
@@ -45,9 +155,11 @@ export function parseSearch(input: string): ParsedSearch | null {
   if (terms.length === 0) return null;
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3);
+  const grams = short.filter((t) => GRAM_TERM.test(t)).map((t) => ([...t].length === 1 ? `"${t}"*` : `"${t}"`));
   return {
     match: long.length === 0 ? null : long.map((t) => `"${t.replace(/"/g, '""')}"`).join(' '),
     like: short.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+    grams: grams.length === 0 ? null : grams.join(' '),
     terms,
   };
 }
@@ -79,30 +191,54 @@ function likeSnippet(title: string, body: string, terms: readonly string[]): str
 /**
  * Full-text search over one site's course, section and lecture titles and notifications (title + body), best match
  * first. Substring matching in every script (trigram index); sites never mix (every query filters site_id).
+ * Short terms (1-2 characters) narrow a trigram match with LIKE; alone, they are looked up in search_grams and
+ * checked with the same LIKE, in rowid order as the scan they replace (rows not yet in search_grams are scanned).
  */
 export function search(db: Database, siteId: string, query: string, limit = 50): SearchHit[] {
   const parsed = parseSearch(query);
   if (parsed === null) return [];
-  const where = ['site_id = @siteId'];
   const params: Record<string, string | number> = { siteId, limit };
-  if (parsed.match !== null) {
-    where.push('search_index MATCH @match');
-    params.match = parsed.match;
-  }
-  parsed.like.forEach((pattern, i) => {
-    where.push(`(title LIKE @like${i} ESCAPE '\\' OR body LIKE @like${i} ESCAPE '\\')`);
+  const likes = parsed.like.map((pattern, i) => {
     params[`like${i}`] = pattern;
+    return `(s.title LIKE @like${i} ESCAPE '\\' OR s.body LIKE @like${i} ESCAPE '\\')`;
   });
-  const snippet = parsed.match !== null ? "snippet(search_index, -1, '[[', ']]', '…', 24)" : 'NULL';
-  const sql = `SELECT kind, item_id, course_id, title, body, ${snippet} AS snippet FROM search_index
-     WHERE ${where.join(' AND ')} ORDER BY ${parsed.match !== null ? 'rank' : 'rowid'} LIMIT @limit`;
-  return prepared<Record<string, string | number>, HitRow>(db, sql)
-    .all(params)
-    .map((r) => ({
-      kind: r.kind,
-      id: r.item_id,
-      courseId: r.course_id,
-      title: r.title,
-      snippet: r.snippet ?? likeSnippet(r.title, r.body, parsed.terms),
-    }));
+  let rows: HitRow[];
+  if (parsed.match !== null) {
+    params.match = parsed.match;
+    const sql = `SELECT s.kind, s.item_id, s.course_id, s.title, s.body, snippet(search_index, -1, '[[', ']]', '…', 24) AS snippet
+       FROM search_index s WHERE ${['s.site_id = @siteId', 's.search_index MATCH @match', ...likes].join(' AND ')} ORDER BY rank LIMIT @limit`;
+    rows = prepared<Record<string, string | number>, HitRow>(db, sql).all(params);
+  } else {
+    rows = shortTermRows(db, parsed, params, likes, limit);
+  }
+  return rows.map((r) => ({
+    kind: r.kind,
+    id: r.item_id,
+    courseId: r.course_id,
+    title: r.title,
+    snippet: r.snippet ?? likeSnippet(r.title, r.body, parsed.terms),
+  }));
+}
+
+const HIT_COLUMNS = 's.kind, s.item_id, s.course_id, s.title, s.body, NULL AS snippet';
+
+function shortTermRows(db: Database, parsed: ParsedSearch, params: Record<string, string | number>, likes: readonly string[], limit: number): HitRow[] {
+  const where = ['s.site_id = @siteId', ...likes].join(' AND ');
+  if (parsed.grams === null) {
+    return prepared<Record<string, string | number>, HitRow>(db, `SELECT ${HIT_COLUMNS} FROM search_index s WHERE ${where} ORDER BY s.rowid LIMIT @limit`).all(params);
+  }
+  // Rows up to indexed_through through the grams, in rowid order; the rows after them (a commit not indexed yet) by
+  // scanning that rowid range only. Both in rowid order, so the two parts concatenate in the scan's order.
+  const through = searchState(db).indexed_through;
+  const indexed = prepared<Record<string, string | number>, HitRow>(
+    db,
+    `SELECT ${HIT_COLUMNS} FROM search_grams g JOIN search_index s ON s.rowid = g.rowid
+     WHERE g.search_grams MATCH @grams AND g.rowid <= CAST(@through AS INTEGER) AND ${where} ORDER BY g.rowid LIMIT @limit`,
+  ).all({ ...params, grams: parsed.grams, through });
+  if (indexed.length >= limit) return indexed;
+  const rest = prepared<Record<string, string | number>, HitRow>(
+    db,
+    `SELECT ${HIT_COLUMNS} FROM search_index s WHERE s.rowid > CAST(@through AS INTEGER) AND ${where} ORDER BY s.rowid LIMIT @limit`,
+  ).all({ ...params, through, limit: limit - indexed.length });
+  return [...indexed, ...rest];
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { countSearchGarbage } from './search';
 import { prepared } from './statements';
 import { changingViews } from './view-cache';
 
@@ -17,8 +18,9 @@ export function removeSiteData(db: Database, siteId: string): void {
     siteId,
     'all',
     db.transaction(() => {
-      // FTS5 tables take no foreign keys: clear the site's search rows explicitly.
-      prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({ siteId });
+      // FTS5 tables take no foreign keys: clear the site's search rows explicitly (their short-term grams are left
+      // to the next compaction: they can never match a new row, search.ts).
+      countSearchGarbage(db, prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({ siteId }).changes);
       prepared<{ siteId: string }>(db, 'DELETE FROM sites WHERE id = @siteId').run({ siteId });
     }),
   );

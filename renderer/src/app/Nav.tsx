@@ -14,7 +14,7 @@ const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: string }
 
 function UnreadBadge({ siteId }: { readonly siteId: string }) {
   const { t } = useTranslation();
-  const q = useChannel('notifications:list', { siteId });
+  const q = useChannel('notifications:summary', { siteId });
   const count = q.data?.unreadCount ?? 0;
   if (count === 0) return null;
   return (

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { createContext, useContext, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 /** The element that scrolls the screen (the app's <main>); virtual lists measure against it. */
 export const ScrollContext = createContext<RefObject<HTMLElement | null> | null>(null);
@@ -12,13 +12,21 @@ interface Props<T> {
   readonly label: string;
   readonly testId?: string;
   readonly gap?: number;
+  /**
+   * Paged lists: called when a row within `endThreshold` rows of the last loaded one is rendered, so the next page
+   * loads before the student reaches the end (useChannelPages' loadMore).
+   */
+  readonly onEndReached?: () => void;
+  readonly endThreshold?: number;
+  /** How many rows the whole list has when only some are loaded (aria-setsize). */
+  readonly total?: number;
 }
 
 /**
  * A long list rendered windowed (only what is visible, plus overscan) inside the screen's scroll container,
  * with each row measured so rows of any height work. Rows stay in a real list for assistive technology.
  */
-export function VirtualList<T>({ items, estimateSize, getKey, render, label, testId, gap = 0 }: Props<T>) {
+export function VirtualList<T>({ items, estimateSize, getKey, render, label, testId, gap = 0, onEndReached, endThreshold = 10, total }: Props<T>) {
   const scrollRef = useContext(ScrollContext);
   const listRef = useRef<HTMLUListElement>(null);
   const [margin, setMargin] = useState(0);
@@ -45,16 +53,23 @@ export function VirtualList<T>({ items, estimateSize, getKey, render, label, tes
     getItemKey: (i) => getKey(items[i]!),
   });
 
+  const rows = virtualizer.getVirtualItems();
+  const lastRendered = rows.length === 0 ? -1 : rows[rows.length - 1]!.index;
+  const nearEnd = items.length > 0 && lastRendered >= items.length - 1 - endThreshold;
+  useEffect(() => {
+    if (nearEnd) onEndReached?.();
+  }, [nearEnd, items.length, onEndReached]);
+
   return (
     <ul ref={listRef} className="virtual-list" aria-label={label} data-testid={testId} style={{ height: virtualizer.getTotalSize() }}>
-      {virtualizer.getVirtualItems().map((row) => (
+      {rows.map((row) => (
         <li
           key={row.key}
           data-index={row.index}
           ref={virtualizer.measureElement}
           className="virtual-row"
           style={{ transform: `translateY(${row.start - margin}px)` }}
-          aria-setsize={items.length}
+          aria-setsize={Math.max(total ?? 0, items.length)}
           aria-posinset={row.index + 1}
         >
           {render(items[row.index]!, row.index)}

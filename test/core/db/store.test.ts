@@ -242,8 +242,9 @@ describe('search (FTS5)', () => {
     expect(search(db, 's', 'near').map((h) => h.id)).toEqual(['n1']);
     expect(search(db, 's', 'exam')[0]!.snippet).toContain('[[Exam]]');
     expect(parseSearch('   ')).toBeNull();
-    expect(parseSearch('ab"c de 50%')).toEqual({ match: '"ab""c" "50%"', like: ['%de%'], terms: ['ab"c', 'de', '50%'] });
-    expect(parseSearch('a_')!.like).toEqual(['%a\\_%']);
+    expect(parseSearch('ab"c de 50%')).toEqual({ match: '"ab""c" "50%"', like: ['%de%'], grams: '"de"', terms: ['ab"c', 'de', '50%'] });
+    expect(parseSearch('a_')).toMatchObject({ like: ['%a\\_%'], grams: null });
+    expect(parseSearch('理財 數 C#')).toMatchObject({ match: null, grams: '"理財" "數"*' });
   });
 
   it('matches substrings (trigram) and finds lectures with their course', () => {

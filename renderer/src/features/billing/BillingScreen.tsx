@@ -1,25 +1,39 @@
 import { useTranslation } from 'react-i18next';
+import type { OrderView } from '../../../../electron/common/view-models';
 import { useSite } from '../../app/context';
-import { useChannel } from '../../query';
+import { useChannel, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatMoney } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
-import { Instructions } from './Instructions';
 import { OrderGroup } from './OrderGroup';
+import { PendingInstructions } from './PendingInstructions';
 
+const orderKey = (o: OrderView) => o.tradeNo;
+
+/** Totals and the soonest payable codes from the summary; the orders a page at a time as the student scrolls (issue 6). */
 export function BillingScreen() {
   const { t, i18n } = useTranslation();
   const site = useSite();
-  const q = useChannel('billing:get', { siteId: site.id });
+  const summary = useChannel('billing:summary', { siteId: site.id });
+  const orders = useChannelPages('billing:orders', { siteId: site.id }, { getKey: orderKey });
+  const failed = summary.error ?? orders.query.error;
+  const head = summary.data;
   return (
     <div className="screen">
       <ScreenHeader title={t('billing.title')} />
-      {q.isPending ? (
+      {failed ? (
+        <ErrorState
+          title={t('billing.loadFailed')}
+          error={failed}
+          onRetry={() => {
+            void summary.refetch();
+            void orders.query.refetch();
+          }}
+        />
+      ) : !head || orders.query.isPending ? (
         <Loading />
-      ) : q.isError ? (
-        <ErrorState title={t('billing.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
-      ) : q.data.orders.length === 0 ? (
+      ) : head.orderCount === 0 ? (
         <EmptyState title={t('billing.empty.title')} icon="¤">
           <p className="muted">{t('billing.empty.text')}</p>
         </EmptyState>
@@ -29,7 +43,7 @@ export function BillingScreen() {
             <h2 id="totals-title" className="visually-hidden">
               {t('billing.totals')}
             </h2>
-            {q.data.totals.map((tot) => (
+            {head.totals.map((tot) => (
               <div className="card total-card" key={tot.currency} data-testid="billing-total">
                 <p className="muted small">{t('billing.totalIn', { currency: tot.currency })}</p>
                 <p className="big-number">{formatMoney(tot.paid, tot.currency, i18n.language)}</p>
@@ -37,16 +51,20 @@ export function BillingScreen() {
               </div>
             ))}
           </section>
-          {q.data.pendingInstructions.length > 0 && (
-            <section aria-labelledby="pending-title" className="pending-instructions card attention" data-testid="pending-instructions">
-              <h2 id="pending-title">{t('billing.pendingTitle', { count: q.data.pendingInstructions.length })}</h2>
-              {q.data.pendingInstructions.map((p) => (
-                <Instructions key={p.paymentId} payment={p} showAmount />
-              ))}
-            </section>
-          )}
-          <h2 className="list-heading">{t('billing.orders', { count: q.data.orders.length })}</h2>
-          <VirtualList items={q.data.orders} estimateSize={260} gap={12} getKey={(o) => o.tradeNo} label={t('billing.ordersLabel')} testId="order-list" render={(o) => <OrderGroup order={o} />} />
+          {head.pendingCount > 0 && <PendingInstructions siteId={site.id} preview={head.pendingInstructions} count={head.pendingCount} />}
+          <h2 className="list-heading">{t('billing.orders', { count: head.orderCount })}</h2>
+          <VirtualList
+            items={orders.items}
+            total={orders.total}
+            onEndReached={orders.loadMore}
+            estimateSize={260}
+            gap={12}
+            getKey={orderKey}
+            label={t('billing.ordersLabel')}
+            testId="order-list"
+            render={(o) => <OrderGroup order={o} />}
+          />
+          {orders.query.isFetchingNextPage && <Loading />}
         </>
       )}
     </div>

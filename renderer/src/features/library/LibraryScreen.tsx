@@ -1,43 +1,30 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { assertNever } from '../../../../electron/common/result';
-import type { LibraryCourse } from '../../../../electron/common/view-models';
+import type { LibraryCourse, LibraryFilter } from '../../../../electron/common/view-models';
 import { useSite } from '../../app/context';
-import { useChannel } from '../../query';
+import { useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
 import { CourseCard } from './CourseCard';
 
-type Filter = 'all' | 'in-progress' | 'completed' | 'expired';
-const FILTERS: readonly Filter[] = ['all', 'in-progress', 'completed', 'expired'];
+const FILTERS: readonly LibraryFilter[] = ['all', 'in-progress', 'completed', 'expired'];
+const courseKey = (c: LibraryCourse) => c.courseId;
 
-function matches(c: LibraryCourse, f: Filter): boolean {
-  switch (f) {
-    case 'all':
-      return true;
-    case 'in-progress':
-      return !c.isExpired && c.percent < 100;
-    case 'completed':
-      return c.percent >= 100 || c.completedAt !== null;
-    case 'expired':
-      return c.isExpired;
-    default:
-      return assertNever(f, 'filter');
-  }
-}
-
+/** The courses a page at a time, in the service's order; the filter is applied by the core at read time (issue 6). */
 export function LibraryScreen() {
   const { t } = useTranslation();
   const site = useSite();
-  const q = useChannel('library:list', { siteId: site.id });
-  const [filter, setFilter] = useState<Filter>('all');
-  const courses = useMemo(() => (q.data ?? []).filter((c) => matches(c, filter)), [q.data, filter]);
+  const [filter, setFilter] = useState<LibraryFilter>('all');
+  // The previous filter's courses stay on screen while the next filter's first page loads (no flash, no lost header).
+  const courses = useChannelPages('library:page', { siteId: site.id, filter }, { getKey: courseKey, keepPrevious: true });
+  const q = courses.query;
+  const courseCount = courses.first?.courseCount ?? 0;
 
   return (
     <div className="screen">
       <ScreenHeader title={t('library.title')}>
-        {q.data && q.data.length > 0 && (
+        {courseCount > 0 && (
           <div className="segmented" role="group" aria-label={t('library.filterLabel')}>
             {FILTERS.map((f) => (
               <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
@@ -51,16 +38,27 @@ export function LibraryScreen() {
         <Loading />
       ) : q.isError ? (
         <ErrorState title={t('library.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
-      ) : q.data.length === 0 ? (
+      ) : courseCount === 0 ? (
         <EmptyState title={t('library.empty.title')} icon="▦">
           <p className="muted">{t('library.empty.text')}</p>
         </EmptyState>
-      ) : courses.length === 0 ? (
+      ) : courses.items.length === 0 ? (
         <EmptyState title={t('library.empty.filtered')} />
       ) : (
         <>
-          <p className="muted count-line">{t('library.count', { count: courses.length })}</p>
-          <VirtualList items={courses} estimateSize={150} gap={12} getKey={(c) => c.courseId} label={t('library.listLabel')} testId="course-list" render={(c) => <CourseCard course={c} />} />
+          <p className="muted count-line">{t('library.count', { count: courses.total })}</p>
+          <VirtualList
+            items={courses.items}
+            total={courses.total}
+            onEndReached={courses.loadMore}
+            estimateSize={150}
+            gap={12}
+            getKey={courseKey}
+            label={t('library.listLabel')}
+            testId="course-list"
+            render={(c) => <CourseCard course={c} />}
+          />
+          {q.isFetchingNextPage && <Loading />}
         </>
       )}
     </div>

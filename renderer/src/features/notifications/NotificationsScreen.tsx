@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { NotificationView } from '../../../../electron/common/view-models';
 import { useSite } from '../../app/context';
-import { useChannel, useChannelMutation } from '../../query';
+import { useChannel, useChannelMutation, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
@@ -9,17 +10,25 @@ import { VirtualList } from '../../ui/VirtualList';
 import { NotificationRow } from './NotificationRow';
 import { Subscriptions } from './Subscriptions';
 
+const noticeKey = (n: NotificationView) => n.id;
+
+/**
+ * Counts and subscriptions from the summary; the notices a page at a time, newest first, filtered by the core
+ * ("only unread" is part of the query). A mark-read refetches the summary and the pages loaded (useChannelMutation).
+ */
 export function NotificationsScreen() {
   const { t } = useTranslation();
   const site = useSite();
   const now = useNow(60_000);
-  const q = useChannel('notifications:list', { siteId: site.id });
+  const [onlyUnread, setOnlyUnread] = useState(false);
+  const summary = useChannel('notifications:summary', { siteId: site.id });
+  const notices = useChannelPages('notifications:page', { siteId: site.id, onlyUnread }, { getKey: noticeKey, keepPrevious: true });
   const markRead = useChannelMutation('notifications:mark-read');
   const markAll = useChannelMutation('notifications:mark-all-read');
-  const [onlyUnread, setOnlyUnread] = useState(false);
   const [showSettings, setShowSettings] = useState(false);
-  const items = useMemo(() => (q.data?.items ?? []).filter((n) => !onlyUnread || n.readAt === null), [q.data, onlyUnread]);
   const canWrite = !site.missingScopes.includes('account:write');
+  const failed = summary.error ?? notices.query.error;
+  const head = summary.data;
 
   return (
     <div className="screen">
@@ -27,7 +36,7 @@ export function NotificationsScreen() {
         <button type="button" className="button" aria-expanded={showSettings} aria-controls="subscriptions-panel" onClick={() => setShowSettings((v) => !v)} data-testid="subscriptions-toggle">
           {t('notifications.subscriptions.button')}
         </button>
-        {q.data && q.data.items.length > 0 && (
+        {head && head.total > 0 && (
           <>
             <label className="toggle">
               <input type="checkbox" checked={onlyUnread} onChange={(e) => setOnlyUnread(e.target.checked)} /> {t('notifications.onlyUnread')}
@@ -35,7 +44,7 @@ export function NotificationsScreen() {
             <button
               type="button"
               className="button"
-              disabled={q.data.unreadCount === 0 || markAll.isPending || !canWrite}
+              disabled={head.unreadCount === 0 || markAll.isPending || !canWrite}
               onClick={() => markAll.mutate({ siteId: site.id })}
               data-testid="mark-all-read"
             >
@@ -44,36 +53,48 @@ export function NotificationsScreen() {
           </>
         )}
       </ScreenHeader>
-      {q.isPending ? (
+      {failed ? (
+        <ErrorState
+          title={t('notifications.loadFailed')}
+          error={failed}
+          onRetry={() => {
+            void summary.refetch();
+            void notices.query.refetch();
+          }}
+        />
+      ) : !head || notices.query.isPending ? (
         <Loading />
-      ) : q.isError ? (
-        <ErrorState title={t('notifications.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
       ) : (
         <>
           <p className="muted count-line" role="status" data-testid="unread-summary">
-            {t('notifications.unreadCount', { count: q.data.unreadCount })}
+            {t('notifications.unreadCount', { count: head.unreadCount })}
           </p>
-          {showSettings && <Subscriptions siteId={site.id} subscriptions={q.data.subscriptions} />}
+          {showSettings && <Subscriptions siteId={site.id} subscriptions={head.subscriptions} />}
           {(markRead.error ?? markAll.error) && <ErrorState error={markRead.error ?? markAll.error} compact />}
-          {items.length === 0 ? (
+          {notices.items.length === 0 ? (
             <EmptyState title={onlyUnread ? t('notifications.emptyUnread') : t('notifications.empty')} icon="✉" />
           ) : (
-            <VirtualList
-              items={items}
-              estimateSize={110}
-              gap={8}
-              getKey={(n) => n.id}
-              label={t('notifications.listLabel')}
-              testId="notification-list"
-              render={(n) => (
-                <NotificationRow
-                  n={n}
-                  now={now}
-                  busy={!canWrite || (markRead.isPending && markRead.variables?.notificationId === n.id)}
-                  onMarkRead={() => markRead.mutate({ siteId: site.id, notificationId: n.id })}
-                />
-              )}
-            />
+            <>
+              <VirtualList
+                items={notices.items}
+                total={notices.total}
+                onEndReached={notices.loadMore}
+                estimateSize={110}
+                gap={8}
+                getKey={noticeKey}
+                label={t('notifications.listLabel')}
+                testId="notification-list"
+                render={(n) => (
+                  <NotificationRow
+                    n={n}
+                    now={now}
+                    busy={!canWrite || (markRead.isPending && markRead.variables?.notificationId === n.id)}
+                    onMarkRead={() => markRead.mutate({ siteId: site.id, notificationId: n.id })}
+                  />
+                )}
+              />
+              {notices.query.isFetchingNextPage && <Loading />}
+            </>
           )}
         </>
       )}
