@@ -4,7 +4,7 @@ import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState
 /** The element that scrolls the screen (the app's <main>); virtual lists measure against it. */
 export const ScrollContext = createContext<RefObject<HTMLElement | null> | null>(null);
 
-interface Props<T> {
+export interface VirtualListProps<T> {
   readonly items: readonly T[];
   readonly estimateSize: number;
   readonly getKey: (item: T) => string;
@@ -26,7 +26,7 @@ interface Props<T> {
  * A long list rendered windowed (only what is visible, plus overscan) inside the screen's scroll container,
  * with each row measured so rows of any height work. Rows stay in a real list for assistive technology.
  */
-export function VirtualList<T>({ items, estimateSize, getKey, render, label, testId, gap = 0, onEndReached, endThreshold = 10, total }: Props<T>) {
+export function VirtualList<T>({ items, estimateSize, getKey, render, label, testId, gap = 0, onEndReached, endThreshold = 10, total }: VirtualListProps<T>) {
   const scrollRef = useContext(ScrollContext);
   const listRef = useRef<HTMLUListElement>(null);
   const [margin, setMargin] = useState(0);

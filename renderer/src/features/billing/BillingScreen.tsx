@@ -5,7 +5,7 @@ import { useChannel, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatMoney } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
-import { VirtualList } from '../../ui/VirtualList';
+import { PagedList } from '../../ui/PagedList';
 import { OrderGroup } from './OrderGroup';
 import { PendingInstructions } from './PendingInstructions';
 
@@ -53,10 +53,8 @@ export function BillingScreen() {
           </section>
           {head.pendingCount > 0 && <PendingInstructions siteId={site.id} preview={head.pendingInstructions} count={head.pendingCount} />}
           <h2 className="list-heading">{t('billing.orders', { count: head.orderCount })}</h2>
-          <VirtualList
-            items={orders.items}
-            total={orders.total}
-            onEndReached={orders.loadMore}
+          <PagedList
+            pages={orders}
             estimateSize={260}
             gap={12}
             getKey={orderKey}
@@ -64,7 +62,6 @@ export function BillingScreen() {
             testId="order-list"
             render={(o) => <OrderGroup order={o} />}
           />
-          {orders.query.isFetchingNextPage && <Loading />}
         </>
       )}
     </div>

@@ -5,7 +5,7 @@ import { useSite } from '../../app/context';
 import { useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
-import { VirtualList } from '../../ui/VirtualList';
+import { PagedList } from '../../ui/PagedList';
 import { CourseCard } from './CourseCard';
 
 const FILTERS: readonly LibraryFilter[] = ['all', 'in-progress', 'completed', 'expired'];
@@ -47,10 +47,8 @@ export function LibraryScreen() {
       ) : (
         <>
           <p className="muted count-line">{t('library.count', { count: courses.total })}</p>
-          <VirtualList
-            items={courses.items}
-            total={courses.total}
-            onEndReached={courses.loadMore}
+          <PagedList
+            pages={courses}
             estimateSize={150}
             gap={12}
             getKey={courseKey}
@@ -58,7 +56,6 @@ export function LibraryScreen() {
             testId="course-list"
             render={(c) => <CourseCard course={c} />}
           />
-          {q.isFetchingNextPage && <Loading />}
         </>
       )}
     </div>

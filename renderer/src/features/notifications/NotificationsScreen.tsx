@@ -6,7 +6,7 @@ import { useChannel, useChannelMutation, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
-import { VirtualList } from '../../ui/VirtualList';
+import { PagedList } from '../../ui/PagedList';
 import { NotificationRow } from './NotificationRow';
 import { Subscriptions } from './Subscriptions';
 
@@ -75,10 +75,8 @@ export function NotificationsScreen() {
             <EmptyState title={onlyUnread ? t('notifications.emptyUnread') : t('notifications.empty')} icon="✉" />
           ) : (
             <>
-              <VirtualList
-                items={notices.items}
-                total={notices.total}
-                onEndReached={notices.loadMore}
+              <PagedList
+                pages={notices}
                 estimateSize={110}
                 gap={8}
                 getKey={noticeKey}
@@ -93,7 +91,6 @@ export function NotificationsScreen() {
                   />
                 )}
               />
-              {notices.query.isFetchingNextPage && <Loading />}
             </>
           )}
         </>
