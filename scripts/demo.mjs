@@ -9,10 +9,13 @@ import { electronBinary } from './electron-binary.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const extra = process.argv.slice(2);
 let binary = electronBinary();
-if (!binary) {
-  // Electron's installer downloads the binary from GitHub; one short try, never failing the launch. Said first, so
-  // a silent wait of up to 30 s is never mistaken for a hang.
-  if (!process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) console.log('Electron is not downloaded yet: trying its installer once (up to 30 s)...');
+const NOT_INSTALLED = 'Electron is not installed on this machine (its binary is downloaded from GitHub)';
+// The one line about Electron is said before any wait, so a wait of up to 30 s is never mistaken for a hang.
+let explained = false;
+if (!binary && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+  // Electron's installer downloads the binary; one short try, never failing the launch.
+  console.log(`${NOT_INSTALLED}: trying its installer once (up to 30 s), else opening the browser version.`);
+  explained = true;
   spawnSync(process.execPath, ['node_modules/electron/install.js'], { cwd: root, stdio: 'ignore', timeout: 30_000 });
   binary = electronBinary();
 }
@@ -48,7 +51,7 @@ if (binary) {
   // --demo: the app starts the demo sites and lists them; "Sign in" opens the system browser.
   run(binary, ['.', '--demo', ...extra]);
 } else {
-  console.log('Electron is not installed on this machine (its binary is downloaded from GitHub); opening the browser version instead.');
+  if (!explained) console.log(`${NOT_INSTALLED}; opening the browser version instead.`);
   // tsx as a loader of this same Node: no npx round trip. The CLI builds the pages on first run, prints the
   // launch URL and opens the default browser when there is one.
   run(process.execPath, ['--import', 'tsx', 'electron/browser-host/cli.ts', '--demo', ...extra]);
