@@ -97,6 +97,15 @@ export function gramsOf(...texts: readonly string[]): string {
 const GARBAGE_RATIO = 0.25;
 
 /**
+ * Drops the grams of every row. The rows are searched by the scan until the next pass indexes them again: slower for
+ * a moment, never wrong. Used to compact, and when a site is removed, so nothing derived from its text stays behind.
+ */
+export function forgetShortTerms(db: Database): void {
+  prepared(db, "INSERT INTO search_grams (search_grams) VALUES ('delete-all')").run();
+  prepared(db, 'UPDATE search_state SET indexed_through = 0, indexed_rows = 0, garbage = 0 WHERE id = 1').run();
+}
+
+/**
  * Writes the grams of (at most `maxRows` of) the rows added since the last pass (all sites), compacting first when
  * many rows were deleted. Run after a sync commit in steps (warm.ts), off the sync's critical path: the whole large
  * seed costs ~250 ms. Returns how many rows it indexed (fewer than `maxRows`: nothing is left).
@@ -105,8 +114,7 @@ export function indexShortTerms(db: Database, maxRows = Number.MAX_SAFE_INTEGER)
   return db.transaction(() => {
     let state = searchState(db);
     if (state.garbage > 0 && state.garbage >= GARBAGE_RATIO * Math.max(1, state.indexed_rows - state.garbage)) {
-      prepared(db, "INSERT INTO search_grams (search_grams) VALUES ('delete-all')").run();
-      prepared(db, 'UPDATE search_state SET indexed_through = 0, indexed_rows = 0, garbage = 0 WHERE id = 1').run();
+      forgetShortTerms(db);
       state = searchState(db);
     }
     const rows = prepared<{ from: number; max: number }, { rowid: number; title: string; body: string }>(

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { countSearchGarbage } from './search';
+import { forgetShortTerms } from './search';
 import { prepared } from './statements';
 import { changingViews } from './view-cache';
 
@@ -18,9 +18,11 @@ export function removeSiteData(db: Database, siteId: string): void {
     siteId,
     'all',
     db.transaction(() => {
-      // FTS5 tables take no foreign keys: clear the site's search rows explicitly (their short-term grams are left
-      // to the next compaction: they can never match a new row, search.ts).
-      countSearchGarbage(db, prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({ siteId }).changes);
+      // FTS5 tables take no foreign keys: clear the site's search rows explicitly. The short-term grams index is
+      // dropped whole (a contentless table cannot delete one site's rows cheaply): the student asked for this site's
+      // data to go, so nothing derived from its text stays; the other sites' rows are scanned until re-indexed.
+      prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({ siteId });
+      forgetShortTerms(db);
       prepared<{ siteId: string }>(db, 'DELETE FROM sites WHERE id = @siteId').run({ siteId });
     }),
   );

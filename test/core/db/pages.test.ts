@@ -335,8 +335,11 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
     const state = () => db.prepare('SELECT indexed_through, next_rowid, garbage FROM search_state').get() as { indexed_through: number; next_rowid: number; garbage: number };
     // s's old course rows (course, section, 2 lectures, twice) are a third of the rows indexed: compacted by the pass above.
     expect(state().garbage).toBe(0);
+    expect(state().indexed_through).toBeGreaterThan(0);
     removeSiteData(db, 't');
-    expect(state().garbage).toBeGreaterThan(0);
+    // Removing a site drops the whole grams index: nothing derived from t's text stays; s is scanned meanwhile.
+    expect(state()).toMatchObject({ indexed_through: 0, garbage: 0 });
+    expect(db.prepare("SELECT count(*) AS n FROM search_grams WHERE search_grams MATCH '理財'").get()).toEqual({ n: 0 });
     expect(search(db, 't', '理財')).toEqual([]);
     expect(search(db, 's', '理財').map((h) => h.id)).toEqual(['c9']);
     // Row ids are never reused, so grams left behind never point at a new row.
