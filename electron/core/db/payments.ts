@@ -258,6 +258,15 @@ export function getPayableInstructionsPage(db: Database, siteId: string, now: Da
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
 }
 
+/** The next instant after `now` at which a code matching `which` expires (a view showing them changes then). */
+function nextCodeExpiry(db: Database, siteId: string, now: number, which: string): number {
+  const at = prepared<{ siteId: string; now: number }, { at: number | null }>(
+    db,
+    `SELECT min(expires_ms) AS at FROM payments WHERE site_id = @siteId AND ${which} AND expires_ms > @now`,
+  ).get({ siteId, now })!.at;
+  return at ?? Number.POSITIVE_INFINITY;
+}
+
 function countPayable(db: Database, siteId: string, now: number): number {
   return prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM payments WHERE site_id = @siteId AND ${PAYABLE}`).get({
     siteId,
@@ -283,10 +292,6 @@ export function getBillingSummary(db: Database, siteId: string, now: Date): Bill
        FROM payments WHERE site_id = @siteId GROUP BY currency`,
     ).all({ siteId });
     const orderCount = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM orders WHERE site_id = @siteId').get({ siteId })!.n;
-    const nextExpiry = prepared<{ siteId: string; now: number }, { at: number | null }>(
-      db,
-      `SELECT min(expires_ms) AS at FROM payments WHERE site_id = @siteId AND ${UNPAID_CODE} AND expires_ms > @now`,
-    ).get({ siteId, now: t })!.at;
     const pending = getPayableInstructionsPage(db, siteId, now, { limit: PENDING_PREVIEW });
     const value: BillingSummary = {
       orderCount,
@@ -295,7 +300,7 @@ export function getBillingSummary(db: Database, siteId: string, now: Date): Bill
       pendingInstructions: pending.items,
       totals: totals.sort((a, b) => cmp(a.currency, b.currency)).map((r) => ({ currency: r.currency, paid: r.paid, refunded: r.refunded })),
     };
-    return { value, validUntil: nextExpiry ?? Number.POSITIVE_INFINITY };
+    return { value, validUntil: nextCodeExpiry(db, siteId, t, UNPAID_CODE) };
   });
 }
 
@@ -309,10 +314,6 @@ export function getBilling(db: Database, siteId: string, now: Date): BillingView
     const pendingInstructions = getPayableInstructionsPage(db, siteId, now).items;
     const value: BillingView = { orders, pendingInstructions, totals: getBillingSummary(db, siteId, now).totals };
     // Instructions expire (isExpired, pending list, awaiting/expired order state) at their expiry.
-    const nextExpiry = prepared<{ siteId: string; now: number }, { at: number | null }>(
-      db,
-      'SELECT min(expires_ms) AS at FROM payments WHERE site_id = @siteId AND code_no IS NOT NULL AND expires_ms > @now',
-    ).get({ siteId, now: now.getTime() })!.at;
-    return { value, validUntil: nextExpiry ?? Number.POSITIVE_INFINITY };
+    return { value, validUntil: nextCodeExpiry(db, siteId, now.getTime(), 'code_no IS NOT NULL') };
   });
 }
