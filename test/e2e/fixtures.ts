@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base } from '@playwright/test';
 import type { BrowserContext, Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +28,16 @@ export const test = base.extend<{ host: BrowserHost; dataDir: string }>({
 });
 
 export { expect };
+
+/** Screenshots of the screens, kept as a CI artifact. */
+export const SHOTS = 'test-results/screenshots';
+
+/** axe-core on the page as it is now: no serious or critical violation. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+}
 
 // ---------------------------------------------------------------- screen journeys (renderer e2e)
 

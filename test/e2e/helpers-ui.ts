@@ -3,7 +3,6 @@
  * own translations (to compute what a screen must say), windowed lists, and the demo site's server side (its
  * member API as the student's truth, its token store for revocations).
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { BrowserHost } from '../../electron/browser-host/server';
@@ -12,7 +11,7 @@ import { revokeGrant } from '../../embedded-server/store/tokens';
 import { mintToken } from '../embedded-server/member-api/tokens';
 import { expect, signInThrough } from './fixtures';
 
-export const SHOTS = 'test-results/screenshots';
+export { expectAccessible, SHOTS } from './fixtures';
 
 // ---------------------------------------------------------------- the app
 
@@ -23,12 +22,6 @@ export async function startDemo(page: Page, context: BrowserContext, host: Brows
   await signInThrough(page, context, () => page.getByTestId('try-demo').click());
   await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('last-synced')).toBeVisible({ timeout: 30_000 });
-}
-
-export async function expectAccessible(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
 }
 
 export type NavScreen = 'library' | 'notifications' | 'billing' | 'entitlements' | 'consulting' | 'profile' | 'settings';

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, signInOnSite, test } from './fixtures';
+import { expect, expectAccessible, SHOTS, signInOnSite, test } from './fixtures';
 
 /**
  * The student's journey through the screens: Try the demo -> the site's sign-in page opens in a new tab (the
@@ -8,8 +7,6 @@ import { expect, signInOnSite, test } from './fixtures';
  * axe-core (no serious or critical violations) in light and dark, and photographed in English and Chinese
  * under test-results/screenshots/ (kept as a CI artifact).
  */
-
-const SHOTS = 'test-results/screenshots';
 
 async function tryDemo(page: Page, context: BrowserContext, decision: 'approve' | 'deny' = 'approve'): Promise<Page> {
   const tab = context.waitForEvent('page');
@@ -20,12 +17,6 @@ async function tryDemo(page: Page, context: BrowserContext, decision: 'approve' 
   await page.screenshot({ path: `${SHOTS}/sign-in-progress-en.png` });
   await signInOnSite(signInPage, decision);
   return signInPage;
-}
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
 }
 
 const SCREENS = ['library', 'course', 'notifications', 'billing', 'entitlements', 'consulting', 'profile', 'search', 'settings'] as const;

@@ -1,19 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, signInThrough, test } from './fixtures';
+import { expect, expectAccessible, SHOTS, signInThrough, test } from './fixtures';
 
 /**
  * Offline, the outbox, sign-out and a second site, as the student sees them. The demo sites are taken off the
  * network with the core's demo test hook (stop/start keep the same ports).
  */
-
-const SHOTS = 'test-results/screenshots';
-
-async function noSeriousViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
-}
 
 async function startDemo(page: Page, context: BrowserContext, launchUrl: string): Promise<void> {
   await page.setViewportSize({ width: 1100, height: 800 });
@@ -44,7 +35,7 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     const same = page.locator(`[data-testid="notification-row"][data-notification-id="${id}"]`);
     await expect(same.getByTestId('pending-sync')).toBeVisible();
     await expect(page.getByTestId('pending-changes')).toBeVisible();
-    await noSeriousViolations(page, 'notifications offline');
+    await expectAccessible(page, 'notifications offline');
     await page.screenshot({ path: `${SHOTS}/notifications-offline-en.png` });
 
     await demo.start();
@@ -74,7 +65,7 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
       'deny',
     );
     await expect(second.getByTestId('sign-in-error')).toBeVisible({ timeout: 30_000 });
-    await noSeriousViolations(page, 'settings: second site sign-in denied');
+    await expectAccessible(page, 'settings: second site sign-in denied');
     await page.screenshot({ path: `${SHOTS}/settings-second-site-denied-en.png` });
     await signInThrough(page, context, () => second.getByTestId('sign-in-retry').click());
     await expect(second).toContainText('Signed in', { timeout: 30_000 });
@@ -94,7 +85,7 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     await rows.nth(1).getByTestId('sign-out').click();
     const dialog = page.getByTestId('sign-out-dialog');
     await expect(dialog).toBeVisible();
-    await noSeriousViolations(page, 'sign-out dialog');
+    await expectAccessible(page, 'sign-out dialog');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await rows.nth(1).getByTestId('sign-out').click();
