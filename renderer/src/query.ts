@@ -3,6 +3,9 @@ import { useCallback, useMemo } from 'react';
 import type { Channel, ChannelInput, ChannelOutput } from '../../electron/common/ipc-contract';
 import type { Page } from '../../electron/common/view-models';
 import { call } from './api';
+import { invalidateSite } from './query-refresh';
+
+export { invalidateSite, refreshQueries } from './query-refresh';
 
 /**
  * Data through react-query, keyed by [channel, input] so `data:changed` for a site can invalidate every query
@@ -30,16 +33,6 @@ export function useChannel<C extends Channel>(
     queryKey: channelKey(channel, input),
     queryFn: () => call(channel, ...([input] as unknown as InputArgs<C>)),
     ...options,
-  });
-}
-
-/** Invalidates every query whose input is for `siteId`. */
-export function invalidateSite(client: QueryClient, siteId: string): Promise<void> {
-  return client.invalidateQueries({
-    predicate: (q) => {
-      const input = q.queryKey[1];
-      return typeof input === 'object' && input !== null && (input as { siteId?: unknown }).siteId === siteId;
-    },
   });
 }
 

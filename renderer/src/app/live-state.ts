@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { SignInProgress, SiteSummary, SyncProgress } from '../../../electron/common/view-models';
 import { onEvent } from '../api';
-import { channelKey, invalidateSite } from '../query';
+import { channelKey, invalidateSite, refreshQueries } from '../query';
 
 /** What the core pushes as events, kept in one small store the views read with useSyncExternalStore. */
 export interface LiveState {
@@ -46,13 +46,13 @@ export function connectEvents(client: QueryClient): () => void {
     }),
     onEvent('network:changed', (p) => {
       set({ ...state, online: p.online });
-      void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'sync:status' });
+      void refreshQueries(client, { predicate: (q) => q.queryKey[0] === 'sync:status' });
     }),
     onEvent('settings:changed', (settings) => client.setQueryData(channelKey('settings:get'), settings)),
     onEvent('data:changed', (p) => void invalidateSite(client, p.siteId)),
     onEvent('sites:changed', (sites: SiteSummary[]) => {
       client.setQueryData(channelKey('sites:list'), sites);
-      void client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'sites:list' && q.queryKey[0] !== 'app:get-info' && q.queryKey[0] !== 'settings:get' });
+      void refreshQueries(client, { predicate: (q) => q.queryKey[0] !== 'sites:list' && q.queryKey[0] !== 'app:get-info' && q.queryKey[0] !== 'settings:get' });
     }),
   ];
   return () => {

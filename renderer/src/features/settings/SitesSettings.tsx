@@ -5,6 +5,7 @@ import type { SiteStatus, SiteSummary } from '../../../../electron/common/view-m
 import { assertNever } from '../../../../electron/common/result';
 import { call } from '../../api';
 import { useApp } from '../../app/context';
+import { refreshQueries } from '../../query';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
@@ -55,7 +56,7 @@ export function SitesSettings() {
         await call('sites:remove', { siteId: pending.site.id });
         setNotice(t('settings.sites.removed', { site: pending.site.label }));
       }
-      await client.invalidateQueries();
+      await refreshQueries(client);
       setPending(null);
     } catch (e) {
       setError(e);

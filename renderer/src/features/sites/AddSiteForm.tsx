@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api';
-import { channelKey } from '../../query';
+import { channelKey, refreshQueries } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { useApp } from '../../app/context';
 import { useSignIn } from './sign-in';
@@ -40,7 +40,7 @@ export function AddSiteForm() {
         clientId: clientId.trim(),
         ...(confidential ? { clientSecret: clientSecret.trim() } : {}),
       });
-      await client.invalidateQueries({ queryKey: channelKey('sites:list') });
+      await refreshQueries(client, { queryKey: channelKey('sites:list') });
       selectSite(site.id);
       // Once signed in, show the new site's courses.
       void signIn.signIn(site.id).then((done) => done && navigateFrom('add-site', { screen: 'library' }));

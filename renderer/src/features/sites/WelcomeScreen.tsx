@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api';
 import { useApp } from '../../app/context';
-import { channelKey, useChannel } from '../../query';
+import { channelKey, refreshQueries, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { AddSiteForm } from './AddSiteForm';
 import { SignInPanel } from './SignInPanel';
@@ -24,7 +24,7 @@ export function WelcomeScreen({ first }: { readonly first: boolean }) {
     setBusy(true);
     try {
       const added = await call('sites:add-demo');
-      await client.invalidateQueries({ queryKey: channelKey('sites:list') });
+      await refreshQueries(client, { queryKey: channelKey('sites:list') });
       const firstSite = added[0];
       if (firstSite) {
         selectSite(firstSite.id);

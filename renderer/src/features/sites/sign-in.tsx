@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import type { AppError } from '../../../../electron/common/result';
 import { call, toAppError } from '../../api';
 import { clearSignIn } from '../../app/live-state';
-import { channelKey, invalidateSite } from '../../query';
+import { channelKey, invalidateSite, refreshQueries } from '../../query';
 
 export interface SignInState {
   readonly siteId: string | null;
@@ -31,12 +31,12 @@ export function SignInProvider({ children }: { readonly children: ReactNode }) {
       try {
         await call('sites:sign-in', { siteId });
         setState({ siteId: null, pending: false, error: null });
-        await client.invalidateQueries({ queryKey: channelKey('sites:list') });
+        await refreshQueries(client, { queryKey: channelKey('sites:list') });
         await invalidateSite(client, siteId);
         return true;
       } catch (e) {
         setState({ siteId, pending: false, error: toAppError(e) });
-        await client.invalidateQueries({ queryKey: channelKey('sites:list') });
+        await refreshQueries(client, { queryKey: channelKey('sites:list') });
         return false;
       }
     },
