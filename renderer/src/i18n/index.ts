@@ -36,6 +36,8 @@ void i18next.use(initReactI18next).init({
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
+  // No vendor notice in the console: the app's console is for its own diagnostics.
+  showSupportNotice: false,
 });
 document.documentElement.lang = i18next.language;
 
