@@ -34,6 +34,11 @@ export interface EmbeddedServerOptions {
   clientMetadataDocuments?: { allowedHosts?: string[]; open?: boolean };
   /** Tests only: metadata documents may be fetched over http from private/loopback addresses. */
   allowPrivateMetadataHosts?: boolean;
+  /**
+   * better-sqlite3's compiled addon (a .node file) when the default one does not fit this runtime: the app run by
+   * Electron from a checkout whose node_modules were built for Node (see scripts/electron-native.mjs).
+   */
+  sqliteBinding?: string;
 }
 
 export interface EmbeddedServer {
@@ -77,7 +82,7 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   const log = options.logger;
   // The route table first: a duplicate route is a start-up error that must not leave a database open.
   const router = createRouter(oidcRoutes, oauthRoutes, adminPageRoutes, memberApiRoutes, mcpRoutes, adminRoutes, docsRoutes, coverRoutes, options.extraRoutes ?? []);
-  const db = openDatabase(options.database ?? ':memory:');
+  const db = openDatabase(options.database ?? ':memory:', undefined, options.sqliteBinding);
 
   try {
     seedDatabase(db, { seed: options.seed ?? 'demo', site: siteKey, now: clock.now(), options: options.seedOptions ?? {} });

@@ -60,6 +60,11 @@ export interface AppCoreOptions {
   readonly logger?: Logger;
   /** Demo mode: the embedded demo sites can be started in process (default: enabled). */
   readonly demo?: { readonly enabled: boolean };
+  /**
+   * better-sqlite3's compiled addon (a .node file) for the offline database and the demo sites, when the default
+   * one does not fit this runtime (Electron run from a checkout built for Node; see scripts/electron-native.mjs).
+   */
+  readonly sqliteBinding?: string;
   /** How long a sign-in waits for the browser (default: the site manager's 5 minutes). */
   readonly signInTimeoutMs?: number;
   /** While offline, how often the sites are probed to notice the network is back (default 30 s). */
@@ -107,7 +112,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   let settings: Settings = await settingsStore.load();
   const cipher = options.cipher ?? (await createNodeCipher(join(dataDir, 'vault.key')));
   const demoEnabled = options.demo?.enabled ?? true;
-  const demo = demoEnabled ? createDemoServers({ dataDir, logger }) : null;
+  const demo = demoEnabled ? createDemoServers({ dataDir, logger, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) }) : null;
 
   // Demo sites saved by an earlier run need their servers before anything talks to them (a sync, a refresh).
   // Started before the site manager reads sites.json, so a changed port can be written into it first.
@@ -123,7 +128,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
-  const opened = openOfflineDatabase(join(dataDir, 'offline.db'), { logger: logger.child('db') });
+  const opened = openOfflineDatabase(join(dataDir, 'offline.db'), { logger: logger.child('db'), ...(options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding }) });
   const db = opened.db;
   if (opened.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: opened.salvagedOutbox });
 

@@ -57,8 +57,8 @@ export function migrate(db: Db, migrations: readonly Migration[] = loadMigration
  * Opens (or creates) the service database. WAL lets readers run beside the writer; foreign keys are off
  * by default in SQLite and must be switched on per connection (https://sqlite.org/foreignkeys.html).
  */
-export function openDatabase(path = ':memory:', migrations?: readonly Migration[]): Db {
-  const db = new Database(path);
+export function openDatabase(path = ':memory:', migrations?: readonly Migration[], nativeBinding?: string): Db {
+  const db = new Database(path, nativeBinding === undefined ? {} : { nativeBinding });
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');

@@ -21,6 +21,8 @@ export interface OpenOptions {
   readonly logger?: Logger;
   /** For the name of a file moved aside. */
   readonly now?: () => Date;
+  /** better-sqlite3's compiled addon (a .node file) when the default one does not fit this runtime. */
+  readonly nativeBinding?: string;
 }
 
 /**
@@ -37,12 +39,12 @@ export interface OpenOptions {
 export function openOfflineDatabase(file: string, options: OpenOptions = {}): OpenedDatabase {
   const logger = options.logger ?? silentLogger;
   try {
-    return { db: openHealthy(file), recovered: false, movedTo: null, salvagedOutbox: 0 };
+    return { db: openHealthy(file, options.nativeBinding), recovered: false, movedTo: null, salvagedOutbox: 0 };
   } catch (error) {
     if (isCoreError(error, 'database-too-new') || !isCorruption(error) || file === ':memory:') throw error;
     logger.warn('offline database unreadable; moving it aside and rebuilding', { reason: String((error as Error).message) });
   }
-  const salvaged = salvageOutbox(file);
+  const salvaged = salvageOutbox(file, options.nativeBinding);
   const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
   const movedTo = `${file}.corrupt-${stamp}`;
   try {
@@ -51,14 +53,14 @@ export function openOfflineDatabase(file: string, options: OpenOptions = {}): Op
   } catch (cause) {
     throw new CoreError('storage-error', 'The offline data is damaged and could not be moved aside.', undefined, { cause });
   }
-  const db = openHealthy(file);
+  const db = openHealthy(file, options.nativeBinding);
   const restored = restoreOutboxRows(db, salvaged);
   logger.warn('offline database rebuilt', { movedTo, salvagedOutbox: restored });
   return { db, recovered: true, movedTo, salvagedOutbox: restored };
 }
 
-function openHealthy(file: string): Db {
-  const db = new Database(file);
+function openHealthy(file: string, nativeBinding: string | undefined): Db {
+  const db = openFile(file, nativeBinding === undefined ? {} : { nativeBinding });
   try {
     db.pragma('busy_timeout = 5000');
     if (file !== ':memory:') db.pragma('journal_mode = WAL');
@@ -80,6 +82,28 @@ class CorruptDatabaseError extends Error {
   override readonly name = 'CorruptDatabaseError';
 }
 
+/**
+ * `new Database`, with a failure to load SQLite itself (the addon missing, or built for another runtime: Node's
+ * ABI is not Electron's) named as such rather than passed on as a bare loader error.
+ */
+function openFile(file: string, options: Database.Options): Db {
+  try {
+    return new Database(file, options);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const message = error instanceof Error ? error.message : '';
+    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|did not self-register|invalid ELF|wrong ELF/.test(message)) {
+      throw new CoreError(
+        'storage-error',
+        'The offline data cannot be opened: this copy of the app is missing its SQLite engine, or has one built for another runtime. Reinstall the app.',
+        undefined,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
 function isCorruption(error: unknown): boolean {
   if (error instanceof CorruptDatabaseError) return true;
   const code = (error as { code?: unknown } | null)?.code;
@@ -87,10 +111,10 @@ function isCorruption(error: unknown): boolean {
 }
 
 /** Best effort: reads the outbox of a damaged file read-only. Anything unreadable is lost, never fatal. */
-function salvageOutbox(file: string): RawOutboxRow[] {
+function salvageOutbox(file: string, nativeBinding: string | undefined): RawOutboxRow[] {
   let db: Db | null = null;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
     return readOutboxRowsRaw(db);
   } catch {
     return [];

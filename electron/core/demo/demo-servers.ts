@@ -45,6 +45,8 @@ export interface DemoServers {
 export interface DemoServersOptions {
   readonly dataDir: string;
   readonly logger?: Logger;
+  /** better-sqlite3's addon for this runtime, when not the default one (AppCoreOptions.sqliteBinding). */
+  readonly sqliteBinding?: string;
 }
 
 export function demoServerDir(dataDir: string): string {
@@ -75,7 +77,7 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
   }
 
   async function startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
-    const base = { seed: 'demo' as const, site: key, database: join(dir, `${key}.db`) };
+    const base = { seed: 'demo' as const, site: key, database: join(dir, `${key}.db`), ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) };
     if (port !== undefined) {
       try {
         return await createEmbeddedServer({ ...base, port });
