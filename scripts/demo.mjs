@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { electronBinary } from './electron-binary.mjs';
+import { electronEnv, electronVersion, ensureElectronSqliteBinding } from './electron-native.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const extra = process.argv.slice(2);
@@ -20,36 +21,28 @@ if (!binary && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
   binary = electronBinary();
 }
 
-function run(command, args) {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+function run(command, args, env = process.env) {
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-/**
- * better-sqlite3 is a native module compiled for Node's ABI by `npm ci`; Electron has its own. When Electron
- * cannot load it, rebuild it for Electron (electron-builder install-app-deps). Node then needs
- * `npm rebuild better-sqlite3` again for the tests and the browser host: said once, here.
- */
-function ensureNativeModulesFor(electronPath) {
-  const probe = spawnSync(electronPath, ['-e', "require('better-sqlite3')(':memory:').close()"], {
-    cwd: root,
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    stdio: 'ignore',
-    timeout: 30_000,
-  });
-  if (probe.status === 0) return;
-  console.log('Rebuilding better-sqlite3 for Electron (once). Run `npm rebuild better-sqlite3` before the Node tests again.');
-  const rebuilt = spawnSync('npx', ['electron-builder', 'install-app-deps'], { cwd: root, stdio: 'inherit' });
-  if (rebuilt.status !== 0) process.exit(rebuilt.status ?? 1);
+// Electron loads its own build of better-sqlite3 (node_modules keeps Node's for the tests): see electron-native.mjs.
+let binding = null;
+if (binary) {
+  try {
+    binding = await ensureElectronSqliteBinding(electronVersion());
+  } catch (error) {
+    console.log(`better-sqlite3 could not be built for Electron (${error instanceof Error ? error.message : String(error)}); opening the browser version instead.`);
+    explained = true;
+  }
 }
 
-if (binary) {
-  ensureNativeModulesFor(binary);
+if (binary && binding) {
   const built = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
   // --demo: the app starts the demo sites and lists them; "Sign in" opens the system browser.
-  run(binary, ['.', '--demo', ...extra]);
+  run(binary, ['.', '--demo', ...extra], electronEnv(binding));
 } else {
   if (!explained) console.log(`${NOT_INSTALLED}; opening the browser version instead.`);
   // tsx as a loader of this same Node: no npx round trip. The CLI builds the pages on first run, prints the

@@ -17,4 +17,12 @@ const step = (args) => {
   }
 };
 step(['electron-vite', 'build']);
-step(['electron-builder', '--config', config, ...process.argv.slice(2)]);
+// electron-builder rebuilds better-sqlite3 in node_modules for the Electron it ships; Node's build is put back
+// afterwards (whatever the outcome) so the tests and the browser host still load it.
+const packaged = spawnSync('npx', ['electron-builder', '--config', config, ...process.argv.slice(2)], { stdio: 'inherit' });
+const restored = spawnSync('npm', ['rebuild', 'better-sqlite3'], { stdio: 'inherit' });
+if (restored.status !== 0) console.error('`npm rebuild better-sqlite3` failed: run it before the tests, which need the build for Node.');
+if (packaged.status !== 0) {
+  console.error('`npx electron-builder` failed. Packaging downloads Electron from GitHub; it cannot work where GitHub is unreachable.');
+  process.exit(packaged.status ?? 1);
+}

@@ -26,6 +26,9 @@ const log = (line: string) => logger.info(line);
 installCrashGuards(process, (line) => console.error(line));
 const demoRequested = process.argv.includes('--demo');
 const isDev = !app.isPackaged;
+// Run from a checkout, node_modules holds better-sqlite3 built for Node; the launchers (npm run dev / demo, the
+// Electron tests) name the build made for this Electron (scripts/electron-native.mjs). A packaged app ships its own.
+const sqliteBinding = isDev ? process.env.LEARNING_DESKTOP_SQLITE_BINDING || undefined : undefined;
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -72,6 +75,7 @@ if (!app.requestSingleInstanceLock()) {
       settingsStore,
       logger,
       demo: { enabled: true },
+      ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
     });
     registerIpcHandlers(core, isTrustedSender(() => BrowserWindow.getAllWindows(), appUrl), log);
     const protection = await core.handlers['security:get-token-protection'](undefined);

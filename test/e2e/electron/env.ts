@@ -5,8 +5,13 @@ import { createRequire } from 'node:module';
 /**
  * Whether the Electron host tests can run here, and if not, the one line that says why. Electron's binary comes
  * from GitHub (unreachable on some machines); better-sqlite3 is compiled by `npm ci` for Node's ABI, which
- * Electron's differs from, and rebuilding it for Electron would break the Node tests of the same checkout.
+ * Electron's differs from, so the app run by Electron loads a second build made for it by
+ * scripts/electron-native.mjs (global-setup runs it and names the file in SQLITE_BINDING_ENV).
  */
+
+/** The app's setting for better-sqlite3's addon when run from a checkout (read by electron/main). */
+export const SQLITE_BINDING_ENV = 'LEARNING_DESKTOP_SQLITE_BINDING';
+
 export function electronBinary(): string | null {
   try {
     const path = createRequire(import.meta.url)('electron') as unknown;
@@ -16,9 +21,9 @@ export function electronBinary(): string | null {
   }
 }
 
-/** Loads better-sqlite3 inside Electron (as Node) and opens a database: true when the native module fits. */
-export function nativeModulesFitElectron(binary: string): boolean {
-  const probe = spawnSync(binary, ['-e', "require('better-sqlite3')(':memory:').close()"], {
+/** Loads better-sqlite3 inside Electron (as Node) with the addon built for it and opens a database: true when it fits. */
+export function nativeModulesFitElectron(binary: string, nativeBinding: string): boolean {
+  const probe = spawnSync(binary, ['-e', `require('better-sqlite3')(':memory:', { nativeBinding: ${JSON.stringify(nativeBinding)} }).close()`], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: 'ignore',
     timeout: 30_000,
@@ -31,10 +36,13 @@ let cached: string | null | undefined;
 export function electronSkipReason(): string | null {
   if (cached !== undefined) return cached;
   const binary = electronBinary();
+  const binding = process.env[SQLITE_BINDING_ENV];
   if (binary === null) cached = 'SKIPPED: no Electron binary on this machine (its download comes from GitHub, which is unreachable here).';
   else if (!(existsSync('out/main/index.js') && existsSync('out/preload/index.cjs') && existsSync('out/main/migrations'))) cached = 'SKIPPED: run `npx electron-vite build` first (out/main, out/preload).';
-  else if (!nativeModulesFitElectron(binary))
-    cached = 'SKIPPED: better-sqlite3 is built for Node, not for this Electron; run `npx electron-builder install-app-deps` to test the Electron host (and `npm rebuild better-sqlite3` before the Node tests again).';
+  else if (!binding)
+    cached = 'SKIPPED: better-sqlite3 could not be built for this Electron (it needs Electron\'s headers from electronjs.org); run `node scripts/electron-native.mjs` to see why.';
+  else if (!nativeModulesFitElectron(binary, binding))
+    cached = `SKIPPED: this Electron cannot load ${binding}; delete it and run \`node scripts/electron-native.mjs\` to build it again.`;
   else cached = null;
   if (cached !== null) console.log(`Electron host tests ${cached}`);
   return cached;
