@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { electronBinary } from './electron-binary.mjs';
-import { electronEnv, electronVersion, ensureElectronSqliteBinding } from './electron-native.mjs';
+import { electronBindingOr, electronEnv } from './electron-native.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const extra = process.argv.slice(2);
@@ -28,15 +28,8 @@ function run(command, args, env = process.env) {
 }
 
 // Electron loads its own build of better-sqlite3 (node_modules keeps Node's for the tests): see electron-native.mjs.
-let binding = null;
-if (binary) {
-  try {
-    binding = await ensureElectronSqliteBinding(electronVersion());
-  } catch (error) {
-    console.log(`better-sqlite3 could not be built for Electron (${error instanceof Error ? error.message : String(error)}); opening the browser version instead.`);
-    explained = true;
-  }
-}
+const binding = binary ? await electronBindingOr('opening the browser version instead') : null;
+if (binary && !binding) explained = true;
 
 if (binary && binding) {
   const built = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });

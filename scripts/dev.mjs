@@ -2,22 +2,13 @@
 // `npm run dev`: electron-vite's dev server with hot reload when Electron is here; else the browser host.
 import { spawn } from 'node:child_process';
 import { electronBinary } from './electron-binary.mjs';
-import { electronEnv, electronVersion, ensureElectronSqliteBinding } from './electron-native.mjs';
+import { electronBindingOr, electronEnv } from './electron-native.mjs';
 
 const extra = process.argv.slice(2);
-
-/** Electron's own build of better-sqlite3 (node_modules keeps Node's for the tests): see electron-native.mjs. */
-async function electronBinding() {
-  try {
-    return await ensureElectronSqliteBinding(electronVersion());
-  } catch (error) {
-    console.log(`better-sqlite3 could not be built for Electron (${error instanceof Error ? error.message : String(error)}); starting the browser host instead.`);
-    return null;
-  }
-}
-
-const binding = electronBinary() ? await electronBinding() : null;
-if (!electronBinary()) console.log('Electron is not installed on this machine (its binary is downloaded from GitHub); starting the browser host instead.');
+const hasElectron = electronBinary() !== null;
+// Electron's own build of better-sqlite3 (node_modules keeps Node's for the tests): see electron-native.mjs.
+const binding = hasElectron ? await electronBindingOr('starting the browser host instead') : null;
+if (!hasElectron) console.log('Electron is not installed on this machine (its binary is downloaded from GitHub); starting the browser host instead.');
 const [command, args, env] = binding
   ? ['npx', ['electron-vite', 'dev', ...extra], electronEnv(binding)]
   : ['npx', ['tsx', 'electron/browser-host/cli.ts', ...extra], process.env];

@@ -68,6 +68,19 @@ export async function ensureElectronSqliteBinding(version, { log = (line) => con
   }
 }
 
+/**
+ * For the launchers: the addon for the installed Electron, or null after one line saying why it could not be
+ * built and that the launcher does `instead` (e.g. "opening the browser version instead").
+ */
+export async function electronBindingOr(instead) {
+  try {
+    return await ensureElectronSqliteBinding(electronVersion());
+  } catch (error) {
+    console.log(`better-sqlite3 could not be built for Electron (${error instanceof Error ? error.message : String(error)}); ${instead}.`);
+    return null;
+  }
+}
+
 /** The environment for an Electron process of this checkout: the addon's path in LEARNING_DESKTOP_SQLITE_BINDING. */
 export function electronEnv(bindingPath, env = process.env) {
   return { ...env, [ENV]: bindingPath };
