@@ -51,6 +51,12 @@ export interface TokenManager {
   fetchFor(siteId: string): AuthorizedFetch;
   /** Resolves once no refresh is in flight for the site (sign-out waits for it). */
   whenIdle(siteId: string): Promise<void>;
+  /**
+   * Stores a new sign-in: cancels a refresh of the site that is still on the wire (its answer, whatever it
+   * is, is about a pair the sign-in replaces) and runs `write` with every other change of the site's record
+   * held back, so nothing that was read before can be written over the new pair. Resolves with `write`'s value.
+   */
+  supersede<T>(siteId: string, write: () => Promise<T>): Promise<T>;
 }
 
 function signInNeeded(message = 'Your sign-in to this site has ended. Sign in again; your offline data is kept.'): CoreError {
@@ -63,6 +69,24 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const log = (options.logger ?? silentLogger).child('tokens');
   const margin = options.refreshMarginMs ?? 60_000;
   const inflight = new Map<string, Promise<string>>();
+  const aborts = new Map<string, AbortController>();
+  // Per site, the read-compare-write steps on the record run one at a time, in call order: a refresh's
+  // outcome and a sign-in's new pair can then never interleave between the read and the write.
+  const queues = new Map<string, Promise<unknown>>();
+
+  function exclusive<T>(siteId: string, step: () => Promise<T>): Promise<T> {
+    const previous = queues.get(siteId) ?? Promise.resolve();
+    const run = previous.then(step, step);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    queues.set(siteId, tail);
+    void tail.then(() => {
+      if (queues.get(siteId) === tail) queues.delete(siteId);
+    });
+    return run;
+  }
 
   const fresh = (s: SiteSecrets): boolean => s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > margin);
 
@@ -98,54 +122,75 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       throw signInNeeded();
     }
     const site = options.resolveSite(siteId);
+    const usedRefreshToken = current.refreshToken;
+    const abort = new AbortController();
+    aborts.set(siteId, abort);
     let tokens;
     try {
       tokens = await refreshTokens(
         {
           tokenEndpoint: site.tokenEndpoint,
-          refreshToken: current.refreshToken,
+          refreshToken: usedRefreshToken,
           clientId: current.clientId,
           clientSecret: current.clientSecret,
           resource: current.resource,
           previousScopes: current.scopes,
           schoolId: current.schoolId,
         },
-        { fetch: options.fetch, clock, logger: options.logger, timeoutMs: options.timeoutMs },
+        { fetch: options.fetch, clock, logger: options.logger, timeoutMs: options.timeoutMs, signal: abort.signal },
       );
     } catch (error) {
+      const superseded = abort.signal.aborted;
       // A refresh answered for another organization (spec "Token response": school_id absent or changed) will
       // not get better by retrying, and each retry would mint another live pair: sign in again instead.
-      if (isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization')) {
-        log.warn('refresh refused; sign-in needed', { siteId, code: error.code });
-        await markSignInNeeded(siteId, current);
-      } else {
+      const refused = isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization');
+      if (!superseded && !refused) {
         // Lost or failed answer: the vault still holds the old pair, which stays valid until the new access
         // token is first presented (spec, token pair lifecycle), so the next call retries with it.
         log.warn('refresh failed; keeping the stored pair for a retry', { siteId, error });
+        throw error;
       }
-      throw error;
+      return exclusive(siteId, async () => {
+        // Read again: the refusal is about the refresh token this request carried. A sign-in that finished
+        // while it was on the wire (and revoked that grant, which is WHY the answer is invalid_grant) stored a
+        // new pair that must survive; only a record still holding the refused token is cleared.
+        const latest = await vault.get(siteId);
+        if (latest === null || latest.refreshToken !== usedRefreshToken) {
+          log.info('refresh outcome discarded; the site record changed meanwhile', { siteId });
+          if (latest?.accessToken) return latest.accessToken;
+          throw signInNeeded();
+        }
+        if (superseded) throw error;
+        log.warn('refresh refused; sign-in needed', { siteId, code: (error as CoreError).code });
+        await markSignInNeeded(siteId, latest);
+        throw error;
+      });
+    } finally {
+      if (aborts.get(siteId) === abort) aborts.delete(siteId);
     }
-    const next: SiteSecrets = {
-      ...current,
-      accessToken: tokens.accessToken,
-      // RFC 6749 §6: the server may keep the same refresh token (then it omits it).
-      refreshToken: tokens.refreshToken ?? current.refreshToken,
-      expiresAt: tokens.expiresAt,
-      scopes: tokens.scopes,
-      schoolId: tokens.schoolId,
-      schoolSubdomain: tokens.schoolSubdomain ?? current.schoolSubdomain,
-    };
-    // The record changed while the request was out (sign-out, or a new sign-in): do not resurrect a pair
-    // the user ended; the stored record wins.
-    const latest = await vault.get(siteId);
-    if (latest === null || latest.refreshToken !== current.refreshToken) {
-      log.warn('site record changed during refresh; discarding the refreshed pair', { siteId });
-      if (latest?.accessToken) return latest.accessToken;
-      throw signInNeeded();
-    }
-    // Durable BEFORE first use (see the file comment).
-    await vault.put(siteId, next);
-    return tokens.accessToken;
+    return exclusive(siteId, async () => {
+      // The record changed while the request was out (sign-out, or a new sign-in): do not resurrect a pair
+      // the user ended; the stored record wins.
+      const latest = await vault.get(siteId);
+      if (latest === null || latest.refreshToken !== usedRefreshToken) {
+        log.warn('site record changed during refresh; discarding the refreshed pair', { siteId });
+        if (latest?.accessToken) return latest.accessToken;
+        throw signInNeeded();
+      }
+      const next: SiteSecrets = {
+        ...latest,
+        accessToken: tokens.accessToken,
+        // RFC 6749 §6: the server may keep the same refresh token (then it omits it).
+        refreshToken: tokens.refreshToken ?? usedRefreshToken,
+        expiresAt: tokens.expiresAt,
+        scopes: tokens.scopes,
+        schoolId: tokens.schoolId,
+        schoolSubdomain: tokens.schoolSubdomain ?? latest.schoolSubdomain,
+      };
+      // Durable BEFORE first use (see the file comment).
+      await vault.put(siteId, next);
+      return tokens.accessToken;
+    });
   }
 
   function refresh(siteId: string, rejected?: string): Promise<string> {
@@ -207,7 +252,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         res = await attempt(next);
         if (res.status === 401) {
           await res.body?.cancel();
-          await markSignInNeeded(siteId, await vault.get(siteId));
+          await exclusive(siteId, async () => {
+            // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile.
+            const latest = await vault.get(siteId);
+            if (latest?.accessToken === next) await markSignInNeeded(siteId, latest);
+          });
           throw signInNeeded('The site no longer accepts your sign-in. Sign in again; your offline data is kept.');
         }
       }
@@ -237,7 +286,15 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     await inflight.get(siteId)?.catch(() => undefined);
   }
 
-  return { getAccessToken, refresh, fetchFor, whenIdle };
+  function supersede<T>(siteId: string, write: () => Promise<T>): Promise<T> {
+    // Queued first, then the refresh is cancelled: its outcome step queues behind this write, sees the new
+    // record and hands its callers the new access token.
+    const done = exclusive(siteId, write);
+    aborts.get(siteId)?.abort(new CoreError('site-unreachable', 'The refresh was replaced by a new sign-in.'));
+    return done;
+  }
+
+  return { getAccessToken, refresh, fetchFor, whenIdle, supersede };
 }
 
 /** A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds. */

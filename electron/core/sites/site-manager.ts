@@ -302,13 +302,20 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
         resource: result.resource,
         issuer: metadata.issuer,
       };
-      await vault.put(siteId, next);
+      // A refresh of the old pair may still be on the wire: the new pair supersedes it and is written with no
+      // other change of this record in between (issue 11, item 1). The pair replaced is the one stored NOW (a
+      // refresh since the sign-in started may have rotated it).
+      const replaced = await tokens.supersede(siteId, async () => {
+        const stored = await readSecretsForSignIn(siteId);
+        await vault.put(siteId, next);
+        return stored?.refreshToken ?? null;
+      });
       // Authorizing again does not revoke the earlier pair (spec, Authentication 10): revoke it ourselves.
-      if (secrets?.refreshToken && secrets.refreshToken !== t.refreshToken && metadata.revocationEndpoint) {
+      if (replaced && replaced !== t.refreshToken && metadata.revocationEndpoint) {
         await vault.addPendingRevocation({
           siteId,
           revocationEndpoint: metadata.revocationEndpoint,
-          token: secrets.refreshToken,
+          token: replaced,
           tokenTypeHint: 'refresh_token',
           clientId: site.clientId,
           clientSecret,
@@ -327,7 +334,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       });
       progress('done');
       // Revoke a replaced pair now rather than at the next scheduled retry.
-      if (secrets?.refreshToken && secrets.refreshToken !== t.refreshToken) track(retryPendingRevocations());
+      if (replaced && replaced !== t.refreshToken) track(retryPendingRevocations());
       log.info('signed in', { siteId, scopes: t.scopes });
     } catch (error) {
       progress('failed');

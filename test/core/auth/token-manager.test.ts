@@ -233,3 +233,73 @@ describe('authorized fetch (RFC 6750 §2.1, §3.1)', () => {
     expect(await refreshTokenWorks(tokenEndpoint, before?.refreshToken as string, 'demo-desktop')).toMatchObject({ status: 400, error: 'invalid_grant' });
   });
 });
+
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('a failing refresh never wipes a newer sign-in (issue 11, item 1)', () => {
+  it('a sign-in while a refresh is on the wire supersedes it: the new pair stays, the refresh callers get it', async () => {
+    const { clock, h, siteId, vault, tokenEndpoint } = await setup();
+    const old = await vault.get(siteId);
+    clock.advance(2 * 60 * 60 + 1);
+    const held = h.holdNextRequest((r) => r.form?.get('grant_type') === 'refresh_token');
+    const refreshing = h.manager.getAccessToken(siteId).then(
+      (token) => ({ token }),
+      (error: unknown) => ({ error }),
+    );
+    await held.reached;
+    // The member signs in again on the same site while the refresh is still out (a slow network).
+    expect((await h.manager.signIn(siteId)).status).toBe('ready');
+    const fresh = await vault.get(siteId);
+    expect(fresh?.refreshToken).not.toBe(old?.refreshToken);
+    // The sign-in revokes the pair it replaced (spec, Authentication 10): wait until that is done, then let
+    // the old refresh reach the server, which refuses it with invalid_grant.
+    await until(async () => (await vault.listPendingRevocations()).length === 0, 'the old pair to be revoked');
+    held.release();
+    const outcome = await refreshing;
+    expect(outcome).toEqual({ token: fresh?.accessToken });
+    expect(await vault.get(siteId)).toEqual(fresh);
+    expect(h.manager.getSite(siteId)?.status).toBe('ready');
+    // The server's verdict: the new pair is live, the replaced one is not.
+    expect(await refreshTokenWorks(tokenEndpoint, fresh?.refreshToken as string, 'demo-desktop')).toEqual({ status: 200, error: null });
+    expect((await refreshTokenWorks(tokenEndpoint, old?.refreshToken as string, 'demo-desktop')).error).toBe('invalid_grant');
+  });
+
+  it('invalid_grant for a refresh token that is no longer the stored one clears nothing (the record is read again)', async () => {
+    const { clock, h, siteId, vault, server, tokenEndpoint } = await setup();
+    const old = await vault.get(siteId);
+    // A genuine second pair for the same member and client, from a sign-in on another device's data dir.
+    const other = await createHarness({ clock });
+    cleanups.push(() => other.close());
+    const otherSite = await other.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
+    await other.manager.signIn(otherSite.id);
+    const pair = await createVault({ dir: join(other.dir, 'vault'), cipher: other.cipher }).get(otherSite.id);
+    clock.advance(2 * 60 * 60 + 1);
+    const held = h.holdNextRequest((r) => r.form?.get('grant_type') === 'refresh_token');
+    const refreshing = h.manager.getAccessToken(siteId).then(
+      (token) => ({ token }),
+      (error: unknown) => ({ error }),
+    );
+    await held.reached;
+    // Another writer stores the new pair (without going through this token manager) and the old grant dies.
+    const stored = { ...old!, accessToken: pair!.accessToken, refreshToken: pair!.refreshToken, expiresAt: clock.now() + 3_600_000 };
+    await vault.put(siteId, stored);
+    const revoke = await fetch(`${server.url}/api/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: old?.refreshToken as string, token_type_hint: 'refresh_token', client_id: 'demo-desktop' }),
+    });
+    expect(revoke.status).toBe(200);
+    held.release();
+    expect(await refreshing).toEqual({ token: pair?.accessToken });
+    expect(h.refreshRequests()).toHaveLength(1);
+    expect(await vault.get(siteId)).toEqual(stored);
+    expect(h.manager.getSite(siteId)?.status).toBe('ready');
+    expect(await refreshTokenWorks(tokenEndpoint, pair?.refreshToken as string, 'demo-desktop')).toEqual({ status: 200, error: null });
+  });
+});

@@ -31,6 +31,11 @@ export interface Harness {
   refreshRequests(): SentRequest[];
   /** The next request matching `match` reaches the server, which answers; the answer is then lost. */
   loseNextResponse(match: (r: SentRequest) => boolean): void;
+  /**
+   * The next request matching `match` is held before it is sent (a slow network): `reached` resolves when it
+   * is held, `release()` sends it. An abort of the request's signal ends the wait like a real fetch.
+   */
+  holdNextRequest(match: (r: SentRequest) => boolean): { reached: Promise<void>; release(): void };
   /** The scripted browser used for the next sign-ins. */
   browserOptions: ScriptedBrowserOptions;
   /** Pages the browser tabs ended on. */
@@ -45,6 +50,7 @@ export async function createHarness(options: { clock?: { now(): number }; logger
   const cipher = options.cipher ?? (await createNodeCipher(join(dir, 'vault.key')));
   const sent: SentRequest[] = [];
   const losers: ((r: SentRequest) => boolean)[] = [];
+  const holds: { match: (r: SentRequest) => boolean; reached: () => void; released: Promise<void> }[] = [];
   const observedFetch: FetchLike = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const headers = new Headers(init?.headers);
@@ -55,6 +61,21 @@ export async function createHarness(options: { clock?: { now(): number }; logger
       authorization: headers.get('authorization'),
     };
     sent.push(entry);
+    const hold = holds.findIndex((x) => x.match(entry));
+    if (hold >= 0) {
+      const [held] = holds.splice(hold, 1);
+      held!.reached();
+      const signal = init?.signal;
+      await new Promise<void>((resolve, reject) => {
+        const aborted = (): void => reject(signal?.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
+        if (signal?.aborted) return aborted();
+        signal?.addEventListener('abort', aborted, { once: true });
+        void held!.released.then(() => {
+          signal?.removeEventListener('abort', aborted);
+          resolve();
+        });
+      });
+    }
     const lose = losers.findIndex((m) => m(entry));
     const res = await fetch(input, init);
     if (lose >= 0) {
@@ -72,6 +93,13 @@ export async function createHarness(options: { clock?: { now(): number }; logger
     sent,
     refreshRequests: () => sent.filter((r) => r.form?.get('grant_type') === 'refresh_token'),
     loseNextResponse: (m) => losers.push(m),
+    holdNextRequest(match) {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedP = new Promise<void>((r) => (reached = r));
+      holds.push({ match, reached, released: new Promise<void>((r) => (release = r)) });
+      return { reached: reachedP, release };
+    },
     browserOptions: {},
     tabs: [],
     observedFetch,
