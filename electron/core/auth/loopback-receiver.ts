@@ -1,7 +1,9 @@
 /**
  * The loopback redirect receiver of a native app (RFC 8252 §7.3): listens on 127.0.0.1 with an OS-assigned
  * port only while one sign-in is in progress, takes exactly one callback at /callback, answers the browser
- * tab with a small self-contained page, and closes. RFC 8252 §8.3: the literal 127.0.0.1 rather than
+ * tab with a small self-contained page, and closes. A request that is not the answer to this sign-in (no
+ * query, another state) is refused with 400 and the listener stays open: any local process or page that guesses
+ * the port could otherwise cancel the member's sign-in (RFC 6749 §10.12, RFC 8252 §8.1). RFC 8252 §8.3: the literal 127.0.0.1 rather than
  * "localhost", so the listener cannot be shadowed by another interface or a hosts-file entry.
  */
 import { createServer } from 'node:http';
@@ -14,7 +16,7 @@ export type CallbackPageKind = 'success' | 'cancelled' | 'error';
 export interface LoopbackReceiver {
   /** http://127.0.0.1:<port>/callback */
   readonly redirectUri: string;
-  /** Resolves with the query of the first request to /callback. */
+  /** Resolves with the query of the first request to /callback that `belongs` accepts. */
   readonly callback: Promise<URLSearchParams>;
   /** Stops listening and drops any open connection. Safe to call more than once. */
   close(): Promise<void>;
@@ -26,6 +28,11 @@ export interface LoopbackReceiverOptions {
    * flow passes its own checks here so that a forged callback never shows "You are signed in".
    */
   readonly classify?: (params: URLSearchParams) => CallbackPageKind;
+  /**
+   * Whether a callback is the answer to this sign-in (the sign-in flow checks its `state`). One that is not gets
+   * 400 and is otherwise ignored. Default: every callback belongs.
+   */
+  readonly belongs?: (params: URLSearchParams) => boolean;
   readonly logger?: Logger;
   readonly appName?: string;
 }
@@ -49,8 +56,21 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
       res.end('Not found');
       return;
     }
-    received = true;
     const params = url.searchParams;
+    let belongs = true;
+    try {
+      belongs = options.belongs ? options.belongs(params) : true;
+    } catch {
+      belongs = false;
+    }
+    if (!belongs) {
+      // Not ours (stray, guessed or forged): refuse it and keep waiting for the real redirect or the timeout.
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'close' });
+      res.end('This is not the answer to the sign-in in progress.');
+      log.warn('callback for another sign-in attempt ignored');
+      return;
+    }
+    received = true;
     let kind: CallbackPageKind = 'error';
     try {
       kind = options.classify ? options.classify(params) : params.has('code') ? 'success' : params.get('error') === 'access_denied' ? 'cancelled' : 'error';

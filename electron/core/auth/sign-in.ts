@@ -4,6 +4,7 @@
  * The callback is checked one rule at a time, each with its own error code (after oauth4webapi's
  * validateAuthResponse): state, then iss (RFC 9207), then error parameters, then the code.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { SignInPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { Logger } from '../log';
@@ -99,6 +100,14 @@ export function validateCallback(
   return code;
 }
 
+/** Constant-time comparison of the returned state with ours. */
+function sameText(given: string | null, expected: string): boolean {
+  if (given === null) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 function classifyFor(expected: Parameters<typeof validateCallback>[1]): (p: URLSearchParams) => CallbackPageKind {
   return (params) => {
     try {
@@ -157,7 +166,12 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
     issParameterSupported: metadata.authorizationResponseIssParameterSupported,
   };
   let stateRef = expected;
-  const receiver = await startLoopbackReceiver({ classify: (p) => classifyFor(stateRef)(p), logger: options.logger });
+  const receiver = await startLoopbackReceiver({
+    classify: (p) => classifyFor(stateRef)(p),
+    // RFC 6749 §10.12: only the answer carrying this attempt's state ends the wait (issue 11, item 3).
+    belongs: (p) => stateRef.state !== '' && sameText(p.get('state'), stateRef.state),
+    logger: options.logger,
+  });
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });

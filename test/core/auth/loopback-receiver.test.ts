@@ -58,3 +58,22 @@ describe('loopback redirect receiver (RFC 8252 §7.3, §8.3)', () => {
     }
   });
 });
+
+describe('loopback receiver: callbacks for another attempt (issue 11, item 3; RFC 6749 §10.12)', () => {
+  it('answers 400 to a callback that does not belong and keeps listening for the real one', async () => {
+    const r = await startLoopbackReceiver({ belongs: (p) => p.get('state') === 'the-state' });
+    try {
+      for (const query of ['', '?code=c&state=wrong', '?error=access_denied&state=wrong', '?error=server_error']) {
+        const res = await fetch(r.redirectUri + query);
+        expect(res.status).toBe(400);
+        expect(await res.text()).not.toMatch(/wrong|code|access_denied/);
+      }
+      const ok = await fetch(`${r.redirectUri}?code=real&state=the-state`);
+      expect(ok.status).toBe(200);
+      await ok.text();
+      expect((await r.callback).get('code')).toBe('real');
+    } finally {
+      await r.close();
+    }
+  });
+});

@@ -95,26 +95,64 @@ describe('native app sign-in (RFC 8252) against the embedded server', () => {
 });
 
 describe('callback checks, one rule at a time (RFC 6749 §10.12, RFC 9207)', () => {
-  it('a different state -> state-mismatch, and the tab does not say "signed in"', async () => {
-    const { result, page } = await signInWith({
-      rewriteCallback: (u) => {
-        u.searchParams.set('state', 'forged-state');
-        return u;
+  it('a different state is refused with 400 and ignored; the sign-in waits for its own answer (then times out)', async () => {
+    const { result, page } = await signInWith(
+      {
+        rewriteCallback: (u) => {
+          u.searchParams.set('state', 'forged-state');
+          return u;
+        },
       },
-    });
-    expect(!result.ok && isCoreError(result.error, 'state-mismatch')).toBe(true);
-    expect(page?.body).toContain('did not complete');
+      { timeoutMs: 1500 },
+    );
+    expect(page?.status).toBe(400);
+    expect(page?.body).not.toContain('signed in');
+    expect(!result.ok && isCoreError(result.error, 'sign-in-timeout')).toBe(true);
   });
 
-  it('state is checked before iss: both wrong -> state-mismatch', async () => {
-    const { result } = await signInWith({
-      rewriteCallback: (u) => {
-        u.searchParams.set('state', 'x');
-        u.searchParams.set('iss', 'https://evil.example.com');
-        return u;
+  it('state is checked before iss: both wrong -> the answer is not ours (400), never issuer-mismatch', async () => {
+    const { result, page } = await signInWith(
+      {
+        rewriteCallback: (u) => {
+          u.searchParams.set('state', 'x');
+          u.searchParams.set('iss', 'https://evil.example.com');
+          return u;
+        },
       },
-    });
-    expect(!result.ok && isCoreError(result.error, 'state-mismatch')).toBe(true);
+      { timeoutMs: 1500 },
+    );
+    expect(page?.status).toBe(400);
+    expect(!result.ok && isCoreError(result.error, 'sign-in-timeout')).toBe(true);
+    expect(() => validateCallback(new URLSearchParams({ state: 'x', iss: 'https://evil.example.com' }), { state: 's', issuer: metadata.issuer, issParameterSupported: true })).toThrow(
+      expect.objectContaining({ code: 'state-mismatch' }),
+    );
+  });
+
+  it('stray callbacks (no query, wrong state, error with a wrong state) do not cancel the sign-in (issue 11, item 3)', async () => {
+    const strays: number[] = [];
+    let own: Promise<{ status: number; body: string }> | null = null;
+    const { result } = await signInWith(
+      {},
+      {
+        openExternal: async (url) => {
+          // Another local process that guessed the port gets there first, three times.
+          const redirect = new URL(url).searchParams.get('redirect_uri') as string;
+          for (const query of ['', '?state=wrong&code=c', '?error=access_denied&state=wrong']) {
+            const res = await fetch(redirect + query);
+            strays.push(res.status);
+            await res.text();
+          }
+          own = createScriptedBrowser({}).open(url);
+        },
+        timeoutMs: 10_000,
+      },
+    );
+    expect(strays).toEqual([400, 400, 400]);
+    if (!result.ok) throw result.error;
+    expect(result.value.tokens.refreshToken).toBeTruthy();
+    const page = await (own as unknown as Promise<{ status: number; body: string }>);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('You are signed in');
   });
 
   it('an iss naming another server -> issuer-mismatch (mix-up defence)', async () => {
