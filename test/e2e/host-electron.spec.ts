@@ -2,14 +2,13 @@ import { _electron as electron, expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { electronBinary, electronSkipReason } from './electron/env';
+import { electronSkipReason, launchOptions } from './electron/env';
 
 /**
  * The Electron host in demo mode (`--demo`): hardened window, preload bridge, the demo sites started in process.
  * Electron's binary comes from GitHub, which is not reachable everywhere: where it is missing these tests are
  * skipped, and say so. They need `npx electron-vite build` first (out/main, out/preload, out/renderer).
  */
-const binary = electronBinary();
 const skipReason = electronSkipReason();
 
 test.describe('Electron host in demo mode', () => {
@@ -17,7 +16,7 @@ test.describe('Electron host in demo mode', () => {
 
   test('--demo lists both demo sites through the preload bridge; the page has no Node and no raw IPC', async () => {
     const userData = mkdtempSync(join(tmpdir(), 'ld-electron-demo-'));
-    const app = await electron.launch({ executablePath: binary!, args: ['out/main/index.js', '--demo', `--user-data-dir=${userData}`] });
+    const app = await electron.launch(launchOptions(userData, ['--demo']));
     try {
       const window = await app.firstWindow();
       await window.waitForFunction(() => 'learningDesktop' in globalThis);

@@ -2,13 +2,12 @@ import { _electron as electron, expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { electronBinary, electronSkipReason } from './env';
+import { electronSkipReason, launchOptions } from './env';
 
 /**
  * The same shell through the real Electron host. Electron's binary comes from GitHub, which is not reachable
  * everywhere (see README): where it is missing these tests are skipped, and say so.
  */
-const binary = electronBinary();
 const skipReason = electronSkipReason();
 
 test.describe('Electron host', () => {
@@ -16,7 +15,7 @@ test.describe('Electron host', () => {
 
   test('shows the app:get-info answer through the preload bridge', async () => {
     const userData = mkdtempSync(join(tmpdir(), 'ld-electron-'));
-    const app = await electron.launch({ executablePath: binary!, args: ['out/main/index.js', `--user-data-dir=${userData}`] });
+    const app = await electron.launch(launchOptions(userData));
     try {
       const window = await app.firstWindow();
       // The host is shown under Settings (About).

@@ -12,7 +12,33 @@ import { createRequire } from 'node:module';
 /** The app's setting for better-sqlite3's addon when run from a checkout (read by electron/main). */
 export const SQLITE_BINDING_ENV = 'LEARNING_DESKTOP_SQLITE_BINDING';
 
+/**
+ * A packaged app's executable (e.g. `release/linux-unpacked/learning-desktop`, from `npm run package -- --dir`):
+ * when set, the Electron specs run against that build instead of the checkout's `electron` + out/main. CI sets it
+ * to the unpacked test build (.github/workflows/desktop.yml).
+ */
+export const PACKAGED_EXECUTABLE_ENV = 'LEARNING_DESKTOP_ELECTRON_EXECUTABLE';
+
+/** The packaged executable named by PACKAGED_EXECUTABLE_ENV, or null when the specs run from the checkout. */
+export function packagedExecutable(): string | null {
+  return process.env[PACKAGED_EXECUTABLE_ENV] || null;
+}
+
+/**
+ * What `_electron.launch` gets: the packaged app as is, or the checkout's Electron with out/main/index.js. Each
+ * launch has its own profile (`--user-data-dir`), so specs never share data.
+ */
+export function launchOptions(userDataDir: string, extraArgs: readonly string[] = []): { executablePath: string; args: string[] } {
+  const packaged = packagedExecutable();
+  if (packaged !== null) return { executablePath: packaged, args: [...extraArgs, `--user-data-dir=${userDataDir}`] };
+  const binary = electronBinary();
+  if (binary === null) throw new Error('no Electron binary: call electronSkipReason() first');
+  return { executablePath: binary, args: ['out/main/index.js', ...extraArgs, `--user-data-dir=${userDataDir}`] };
+}
+
 export function electronBinary(): string | null {
+  const packaged = packagedExecutable();
+  if (packaged !== null) return existsSync(packaged) ? packaged : null;
   try {
     const path = createRequire(import.meta.url)('electron') as unknown;
     return typeof path === 'string' && existsSync(path) ? path : null;
@@ -35,6 +61,14 @@ let cached: string | null | undefined;
 /** null when the Electron tests can run; else why they are skipped. */
 export function electronSkipReason(): string | null {
   if (cached !== undefined) return cached;
+  const packaged = packagedExecutable();
+  if (packaged !== null) {
+    // A packaged build carries its own better-sqlite3 and app.asar; its fuses refuse ELECTRON_RUN_AS_NODE, so
+    // there is nothing to probe beyond the file itself.
+    cached = existsSync(packaged) ? null : `SKIPPED: ${PACKAGED_EXECUTABLE_ENV} names ${packaged}, which does not exist.`;
+    if (cached !== null) console.log(`Electron host tests ${cached}`);
+    return cached;
+  }
   const binary = electronBinary();
   const binding = process.env[SQLITE_BINDING_ENV];
   if (binary === null) cached = 'SKIPPED: no Electron binary on this machine (its download comes from GitHub, which is unreachable here).';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signInOnSite } from '../fixtures';
-import { electronBinary, electronSkipReason } from './env';
+import { electronSkipReason, launchOptions } from './env';
 
 /**
  * The student's journey through the real Electron host in demo mode: the demo sites run in the main process, the
@@ -13,7 +13,6 @@ import { electronBinary, electronSkipReason } from './env';
  * Electron's binary comes from GitHub, which is not reachable everywhere: where it is missing these tests are
  * skipped, and say so. global-setup builds main, preload and renderer (electron-vite) where the binary exists.
  */
-const binary = electronBinary();
 const skipReason = electronSkipReason();
 
 type Api = { invoke(channel: string, input?: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> };
@@ -38,7 +37,7 @@ test.describe('Electron host: the demo journey', () => {
   test('sign in through the system browser, sync, read every screen, mark a notice read, sign out', async ({ page }) => {
     test.setTimeout(180_000);
     const userData = mkdtempSync(join(tmpdir(), 'ld-electron-journey-'));
-    const app = await electron.launch({ executablePath: binary!, args: ['out/main/index.js', '--demo', `--user-data-dir=${userData}`] });
+    const app = await electron.launch(launchOptions(userData, ['--demo']));
     try {
       const opened = await recordExternalUrls(app);
       const window = await app.firstWindow();

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { FuseV1Options } from '@electron/fuses';
+import type { Configuration } from 'app-builder-lib';
+import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
+import { DebugLogger } from 'builder-util';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The packaged app's hardening, read the way electron-builder reads it: its own config loader and its own schema
+ * check (an unknown or misspelt key fails here, not on a release machine).
+ */
+const CONFIG = 'build/electron-builder.yml';
+
+async function loadPackagingConfig(): Promise<Configuration> {
+  const config = await getConfig(process.cwd(), CONFIG, null);
+  await validateConfiguration(config, new DebugLogger(false));
+  return config;
+}
+
+/** Electron fuses the app ships with (Electron docs "Electron Fuses"; electron-builder `electronFuses`). */
+const REQUIRED_FUSES = {
+  runAsNode: false,
+  enableNodeOptionsEnvironmentVariable: false,
+  enableNodeCliInspectArguments: false,
+  enableEmbeddedAsarIntegrityValidation: true,
+  onlyLoadAppFromAsar: true,
+  enableCookieEncryption: true,
+  grantFileProtocolExtraPrivileges: false,
+} as const;
+
+describe('packaging config (build/electron-builder.yml)', () => {
+  it('passes electron-builder\'s own schema check', async () => {
+    await expect(loadPackagingConfig()).resolves.toMatchObject({ appId: 'app.learningdesktop.desktop' });
+  });
+
+  it.each(Object.entries(REQUIRED_FUSES))('sets the fuse %s to %s', async (fuse, value) => {
+    const { electronFuses } = await loadPackagingConfig();
+    expect(electronFuses, 'electronFuses is missing').toBeTruthy();
+    // Strictly the boolean: electron-builder skips a fuse whose value is null or undefined, leaving Electron's default.
+    expect((electronFuses as Record<string, unknown>)[fuse]).toBe(value);
+    // A fuse that the @electron/fuses shipped with electron-builder does not know would silently do nothing.
+    expect(Object.keys(FuseV1Options)).toContain(fuse[0]!.toUpperCase() + fuse.slice(1));
+  });
+
+  it('packs the app into an asar (the integrity and only-from-asar fuses need one) and keeps only the native addon out', async () => {
+    const config = await loadPackagingConfig();
+    expect(config.asar).toBe(true);
+    expect(config.asarUnpack).toEqual(['**/node_modules/better-sqlite3/**', '**/*.node']);
+  });
+
+  it('signs macOS builds with the hardened runtime and the trimmed entitlements, for the app and its helpers', async () => {
+    const { mac } = await loadPackagingConfig();
+    expect(mac?.hardenedRuntime).toBe(true);
+    expect(mac?.entitlements).toBe('build/entitlements.mac.plist');
+    expect(mac?.entitlementsInherit).toBe('build/entitlements.mac.plist');
+  });
+
+  it('asks the hardened runtime for no exception but V8\'s JIT', () => {
+    const plist = readFileSync('build/entitlements.mac.plist', 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+    const granted = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\/>/g)].map((m) => m[1]);
+    expect(granted).toEqual(['com.apple.security.cs.allow-jit']);
+    expect(plist).not.toMatch(/<false\/>|<string>/);
+  });
+});

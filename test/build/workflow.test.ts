@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+/**
+ * The packaged-test-build workflow (issue 12 item 7). action-validator checks its schema inside `npm run lint`;
+ * these tests check that the lint step really fails on a broken workflow, and that the workflow does what the
+ * README promises: three systems, an unpacked test build, the Electron specs against it, installers on tags.
+ */
+const WORKFLOW = '.github/workflows/desktop.yml';
+
+interface Step {
+  readonly name?: string;
+  readonly run?: string;
+  readonly if?: string;
+  readonly uses?: string;
+  readonly env?: Record<string, string>;
+  readonly with?: Record<string, string>;
+}
+interface Job {
+  readonly if?: string;
+  readonly needs?: string;
+  readonly strategy: { matrix: { include: Record<string, string>[] } };
+  readonly steps: Step[];
+}
+const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as { on: { push: { tags: string[] } }; jobs: Record<string, Job> };
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const lintWorkflows = (dir?: string) => spawnSync(process.execPath, ['scripts/lint-workflows.mjs', ...(dir ? [dir] : [])], { encoding: 'utf8' });
+
+describe('workflow lint (scripts/lint-workflows.mjs, action-validator)', () => {
+  it('accepts the repository\'s workflows', () => {
+    const run = lintWorkflows();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('fails on a workflow that breaks the schema, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-workflows-'));
+    dirs.push(dir);
+    cpSync(WORKFLOW, join(dir, 'desktop.yml'));
+    // A misspelt key inside a job: the kind of mistake GitHub only reports after a push.
+    writeFileSync(join(dir, 'broken.yml'), readFileSync(WORKFLOW, 'utf8').replace('runs-on: ${{ matrix.os }}', 'run-on: ${{ matrix.os }}'));
+    const run = lintWorkflows(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('broken.yml is not a valid workflow');
+    expect(run.stderr).not.toContain('desktop.yml is not a valid workflow');
+  });
+});
+
+describe('desktop workflow', () => {
+  const testBuild = workflow.jobs['test-build']!;
+  const installers = workflow.jobs['installers']!;
+  const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
+
+  it('builds and tests on Linux, Windows and macOS', () => {
+    expect(testBuild.strategy.matrix.include.map((m) => m.os)).toEqual(['ubuntu-latest', 'windows-latest', 'macos-latest']);
+    expect(runs(testBuild)).toContain('npm ci');
+    expect(runs(testBuild)).toContain('npm run test:unit');
+    expect(runs(testBuild)).toContain('npm run typecheck && npm run lint');
+  });
+
+  it('makes an unpacked test build that differs from a release only in the inspector fuse Playwright needs', () => {
+    const build = testBuild.steps.find((s) => s.run?.includes('npm run package'))!;
+    expect(build.run).toContain('--dir');
+    const overrides = [...build.run!.matchAll(/-c\.(\S+)/g)].map((m) => m[1]);
+    expect(overrides).toEqual(['electronFuses.enableNodeCliInspectArguments=true']);
+  });
+
+  it('runs the Electron specs against the packaged executable, under Xvfb on Linux', () => {
+    const specs = testBuild.steps.filter((s) => s.run?.includes('--project=electron'));
+    expect(specs).toHaveLength(2);
+    for (const s of specs) expect(s.env?.LEARNING_DESKTOP_ELECTRON_EXECUTABLE).toMatch(/matrix\.executable/);
+    expect(specs.find((s) => s.if === "runner.os == 'Linux'")?.run).toMatch(/^xvfb-run /);
+    for (const m of testBuild.strategy.matrix.include) expect(m.executable).toMatch(/^release\//);
+  });
+
+  it('builds the installers only for version tags, after the test build, and keeps them as artifacts', () => {
+    expect(workflow.on.push.tags).toEqual(['v*']);
+    expect(installers.if).toBe("startsWith(github.ref, 'refs/tags/v')");
+    expect(installers.needs).toBe('test-build');
+    expect(installers.strategy.matrix.include.map((m) => m.target)).toEqual(['--linux AppImage deb', '--win nsis', '--mac dmg']);
+    // Release fuses: no override on the installers' build.
+    expect(runs(installers)).not.toContain('-c.');
+    expect(installers.steps.some((s) => s.uses?.startsWith('actions/upload-artifact@'))).toBe(true);
+  });
+});
