@@ -1,95 +1,90 @@
 /**
- * Member API throughput over loopback, with the query shapes the app's sync sends (electron/core/sync/graphql/
- * documents.ts): the first page of every connection. Demo and large seeds, bounded request counts.
- * Reports numbers only (test/bench/types.ts): nothing here asserts a timing.
+ * Member API throughput over loopback with the app's own sync documents (electron/core/sync/graphql/documents.ts,
+ * printed as the app's GraphQL client sends them): the first page of every connection, then every page of the two
+ * big ones. The server runs in this process; the requests come from a load generator in ANOTHER process
+ * (test/bench/load), so the client's work is not counted against the server. Demo and large seeds, bounded counts.
+ * Reports numbers only (test/bench/types.ts): nothing here asserts a timing. Goal (issue 13): >= 1,000 req/s.
  */
+import { print, type DocumentNode } from 'graphql';
+import * as docs from '../../electron/core/sync/graphql/documents';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { createMemberContext } from '../../embedded-server/member-api/context';
 import { executeMemberRequest } from '../../embedded-server/member-api/execute';
 import { memberSchema } from '../../embedded-server/member-api/schema';
 import { mintToken } from '../embedded-server/member-api/tokens';
+import { formatLoad, runLoad, summarize, type LoadResult } from './load/client';
+import type { ListJob, RequestSpec } from './load/protocol';
 import { percentile, type BenchResult } from './types';
 
-const PROFILE = '{ viewer { id name email avatar schools { id name subdomain roles } } }';
-const COURSES = `query($first: Int!, $after: String) { viewer { enrolledCourses(first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor }
-  nodes { id slug title description coverImageUrl instructorName enrolledAt expireDate hasLifetimeAccess
-    detailProgress { totalLectures readLectures completedLectures percent completedAt } lastWatchedLecture { lectureId positionSeconds watchedAt }
-    sections { id title position lectures { lectureId title position state isLocked unlockAt duration } } } } } }`;
-const PRODUCTS = `query($first: Int!) { viewer { digitalProducts(first: $first) { totalCount pageInfo { hasNextPage endCursor } nodes { id title description format deliveredAt expireDate downloadUrl } } } }`;
-const CONSULTING = `query($first: Int!) { viewer { consultingServices(first: $first) { totalCount pageInfo { hasNextPage endCursor }
-  nodes { id title description durationMinutes consultantName courseId slots { weekday startTime endTime timeZone } meetings { id startsAt endsAt } } } } }`;
-const EVENTS = `query($first: Int!) { viewer { eventRegistrations(first: $first) { totalCount pageInfo { hasNextPage endCursor } nodes { id eventId title startsAt endsAt location isOnline joinUrl ticketName registeredAt } } } }`;
-const PAYMENTS = `query($first: Int!, $after: String) { viewer { payments(first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor }
-  nodes { id tradeNo amount currency paymentType createdAt paidAt paymentState adjustments { kind code title amount } invoice { number kind title taxId issuedAt voidedAt }
-    lineitems { id itemType title quantity originalAmount discountAmount finalAmount } installment { periods amountPerPeriod bankName }
-    refundingState refundedAmount refundedAt refundRequestedAt bankCode bankName codeNo expiredAt } } } }`;
-const NOTIFICATIONS = `query($first: Int!) { viewer { unreadNotificationCount notificationSubscriptions { topic channel enabled }
-  notifications(first: $first) { totalCount pageInfo { hasNextPage endCursor } nodes { id kind title body url createdAt readAt } } } }`;
+const text = (d: DocumentNode): string => print(d);
+const COURSES = text(docs.CoursesQuery);
+const PAYMENTS = text(docs.PaymentsQuery);
 
-/** One sync round = the first page of every connection, as the app sends them (sequentially). */
-const ROUND: [string, Record<string, unknown>][] = [
-  [PROFILE, {}],
-  [COURSES, { first: 25 }],
-  [PRODUCTS, { first: 100 }],
-  [CONSULTING, { first: 100 }],
-  [EVENTS, { first: 100 }],
-  [PAYMENTS, { first: 50 }],
-  [NOTIFICATIONS, { first: 100 }],
+/** One sync round = the first page of every connection, with the app's page sizes. */
+export const SYNC_ROUND: readonly [string, Record<string, unknown>][] = [
+  [text(docs.ProfileQuery), {}],
+  [COURSES, { first: docs.PAGE_SIZE.courses }],
+  [text(docs.DigitalProductsQuery), { first: docs.PAGE_SIZE.digitalProducts }],
+  [text(docs.ConsultingServicesQuery), { first: docs.PAGE_SIZE.consultingServices }],
+  [text(docs.EventRegistrationsQuery), { first: docs.PAGE_SIZE.eventRegistrations }],
+  [PAYMENTS, { first: docs.PAGE_SIZE.payments }],
+  [text(docs.NotificationsQuery), { first: docs.PAGE_SIZE.notifications }],
+  [text(docs.NotificationSubscriptionsQuery), {}],
 ];
 
-async function post(server: EmbeddedServer, token: string, query: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await fetch(`${server.url}/member/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+export function graphqlSpec(token: string, query: string, variables: Record<string, unknown>): RequestSpec {
+  return {
+    path: '/member/graphql',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
-  if (res.status !== 200 || body.errors) throw new Error(`member API answered ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
-  return body.data!;
+  };
 }
 
-async function measureRounds(label: string, server: EmbeddedServer, token: string, rounds: number): Promise<BenchResult[]> {
-  for (let i = 0; i < 3; i++) for (const [q, v] of ROUND) await post(server, token, q, v); // warm-up
-  const latencies: number[] = [];
-  const courseLatencies: number[] = [];
-  const started = performance.now();
-  for (let i = 0; i < rounds; i++) {
-    for (const [q, v] of ROUND) {
-      const t = performance.now();
-      await post(server, token, q, v);
-      const ms = performance.now() - t;
-      latencies.push(ms);
-      if (q === COURSES) courseLatencies.push(ms);
-    }
+/** `rounds` sync rounds back to back, `concurrency` requests in flight (1 = the old sequential sync). */
+export function syncRoundsJob(server: EmbeddedServer, token: string, rounds: number, concurrency: number): ListJob {
+  const round = SYNC_ROUND.map(([q, v]) => graphqlSpec(token, q, v));
+  return {
+    kind: 'list',
+    origin: server.url,
+    expect: 'graphql',
+    concurrency,
+    warmup: Array.from({ length: 3 }, () => round).flat(),
+    requests: Array.from({ length: rounds }, () => round).flat(),
+  };
+}
+
+function roundResults(label: string, r: LoadResult, concurrency: number): BenchResult[] {
+  const out = summarize(`${label}: sync first pages (${SYNC_ROUND.length} documents), concurrency ${concurrency}`, r, concurrency);
+  if (concurrency === 1) {
+    // Sequential: the latencies come back in request order, so every round's courses page is at index 1.
+    const courses = r.latencies.filter((_, i) => i % SYNC_ROUND.length === 1);
+    out.push({ name: `${label}: courses page (25 with sections + lectures), p99`, value: percentile(courses, 99), unit: 'ms' });
   }
-  const seconds = (performance.now() - started) / 1000;
-  return [
-    { name: `${label}: sync first pages, requests/s`, value: latencies.length / seconds, unit: 'req/s', note: `${rounds} rounds x ${ROUND.length} queries, sequential` },
-    { name: `${label}: sync first pages, p50 latency`, value: percentile(latencies, 50), unit: 'ms' },
-    { name: `${label}: sync first pages, p99 latency`, value: percentile(latencies, 99), unit: 'ms' },
-    { name: `${label}: courses page (25 with sections+lectures), p99`, value: percentile(courseLatencies, 99), unit: 'ms' },
-  ];
+  return out;
 }
 
-async function walk(server: EmbeddedServer, token: string, query: string, field: 'enrolledCourses' | 'payments', first: number): Promise<{ ms: number; pages: number; nodes: number }> {
-  const t = performance.now();
-  let after: string | null = null;
-  let pages = 0;
-  let nodes = 0;
+/** The `after` of every page of a connection, read in process once; the generator then replays the walk over HTTP. */
+async function pageCursors(server: EmbeddedServer, query: string, field: 'enrolledCourses' | 'payments', first: number): Promise<(string | null)[]> {
+  const afters: (string | null)[] = [null];
   for (;;) {
-    const data = await post(server, token, query, { first, after });
-    const conn = (data['viewer'] as Record<string, { nodes: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>)[field]!;
-    pages++;
-    nodes += conn.nodes.length;
-    if (!conn.pageInfo.hasNextPage) break;
-    after = conn.pageInfo.endCursor;
+    const ctx = createMemberContext(server.db, { schoolId: server.site.schoolId, userId: 'usr_student', scopes: ['account:read'], now: server.clock.now(), baseUrl: server.url });
+    const r = await executeMemberRequest(memberSchema(), { query, variables: { first, after: afters[afters.length - 1] } }, ctx);
+    if (r.errors) throw new Error(JSON.stringify(r.errors));
+    const info = (r.data!['viewer'] as Record<string, { pageInfo: { hasNextPage: boolean; endCursor: string | null } }>)[field]!.pageInfo;
+    if (!info.hasNextPage) return afters;
+    afters.push(info.endCursor);
   }
-  return { ms: performance.now() - t, pages, nodes };
+}
+
+async function walk(server: EmbeddedServer, token: string, label: string, query: string, field: 'enrolledCourses' | 'payments', first: number): Promise<BenchResult> {
+  const afters = await pageCursors(server, query, field, first);
+  const r = await runLoad({ kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, requests: afters.map((after) => graphqlSpec(token, query, { first, after })) });
+  return { name: `large: page through every ${label} (${first} a page, sequential)`, value: r.wallMs, unit: 'ms', note: `${afters.length} pages, ${formatLoad(r.load)}` };
 }
 
 /**
- * In process, no HTTP: execute one page (parse/validate cache, resolvers, SQLite) and JSON.stringify it, as the
- * route does. Median and best of `samples` runs after a warm-up: the server-side cost of one page on its own.
+ * In process, no HTTP: execute one page (document cache, resolvers, SQLite) and JSON.stringify it, as the route
+ * does. Median of `samples` runs after a warm-up: the server-side cost of one page on its own.
  */
 async function measureInProcess(server: EmbeddedServer, label: string, query: string, variables: Record<string, unknown>, samples: number): Promise<BenchResult[]> {
   const once = async (): Promise<[number, number]> => {
@@ -121,7 +116,7 @@ export async function run(): Promise<BenchResult[]> {
   const demo = await createEmbeddedServer({ seed: 'demo' });
   try {
     const token = mintToken(demo, { scopes: ['openid', 'account:read'] }).accessToken;
-    results.push(...(await measureRounds('demo', demo, token, 60)));
+    results.push(...roundResults('demo', await runLoad(syncRoundsJob(demo, token, 100, 1)), 1));
   } finally {
     await demo.close();
   }
@@ -134,11 +129,10 @@ export async function run(): Promise<BenchResult[]> {
     const token = mintToken(large, { scopes: ['openid', 'account:read'] }).accessToken;
     results.push(...(await measureInProcess(large, 'courses page (25)', COURSES, { first: 25 }, 60)));
     results.push(...(await measureInProcess(large, 'payments page (50)', PAYMENTS, { first: 50 }, 100)));
-    results.push(...(await measureRounds('large', large, token, 20)));
-    const courses = await walk(large, token, COURSES, 'enrolledCourses', 25);
-    results.push({ name: 'large: page through every course (25 a page)', value: courses.ms, unit: 'ms', note: `${courses.pages} pages, ${courses.nodes} courses` });
-    const payments = await walk(large, token, PAYMENTS, 'payments', 50);
-    results.push({ name: 'large: page through every payment (50 a page)', value: payments.ms, unit: 'ms', note: `${payments.pages} pages, ${payments.nodes} payments` });
+    results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 40, 1)), 1));
+    results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 40, 4)), 4));
+    results.push(await walk(large, token, 'course', COURSES, 'enrolledCourses', docs.PAGE_SIZE.courses));
+    results.push(await walk(large, token, 'payment', PAYMENTS, 'payments', docs.PAGE_SIZE.payments));
   } finally {
     await large.close();
   }

@@ -4,7 +4,7 @@
  * a timing.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Bench, BenchResult } from './types';
@@ -14,7 +14,9 @@ const filter = process.argv[2] ?? '';
 const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
 
 const all: Record<string, BenchResult[]> = {};
-console.log(`Benchmarks on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+// The machine may be shared: every figure is read beside the load average (1, 5, 15 min) of its run.
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`Benchmarks on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${load()}`);
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { run?: Bench };
   if (typeof mod.run !== 'function') {
@@ -31,10 +33,10 @@ for (const file of files) {
     console.log(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   }
-  console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s, load ${load()})`);
 }
 mkdirSync('.bench', { recursive: true });
-writeFileSync('.bench/results.json', JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: cpus().length, results: all }, null, 2));
+writeFileSync('.bench/results.json', JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: cpus().length, loadavg: loadavg(), results: all }, null, 2));
 console.log('\nWritten to .bench/results.json');
 
 function formatValue(v: number): string {
