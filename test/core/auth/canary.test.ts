@@ -75,7 +75,12 @@ describe('log canary: the core never logs a secret', () => {
       },
     };
     const site = await h.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
-    await expect(h.manager.signIn(site.id)).rejects.toThrow();
+    // The forged answer is refused (400) and the sign-in keeps waiting for its own: the member cancels it.
+    const forged = h.manager.signIn(site.id);
+    while (h.tabs.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await h.tabs[0];
+    h.manager.cancelSignIn(site.id);
+    await expect(forged).rejects.toThrow();
     h.browserOptions = { onCallback: (u) => callbacks.push(u) };
     await h.manager.signIn(site.id);
     const vault = createVault({ dir: join(h.dir, 'vault'), cipher: h.cipher });
