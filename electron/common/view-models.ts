@@ -55,6 +55,11 @@ export interface SiteSummary {
   /** Scopes the site refused to serve during the last sync or call (e.g. account:write). */
   readonly missingScopes: readonly string[];
   readonly lastSyncedAt: IsoDateTime | null;
+  /**
+   * With status 'sign-in-needed': the saved sign-in exists but cannot be read (its key was lost or the file is
+   * damaged), so the screen says that rather than "expired".
+   */
+  readonly signInUnreadable?: boolean;
 }
 
 export interface AddSiteInput {

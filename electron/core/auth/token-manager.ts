@@ -29,8 +29,11 @@ export interface TokenManagerOptions {
   readonly logger?: Logger;
   /** Refresh when less than this is left (default 60 s). */
   readonly refreshMarginMs?: number;
-  /** The refresh token was refused, or a 401 survived one refresh: the site needs a new sign-in. */
-  readonly onSignInNeeded?: (siteId: string) => Promise<void> | void;
+  /**
+   * The refresh token was refused, or a 401 survived one refresh: the site needs a new sign-in. `unreadable`:
+   * the saved sign-in could not be decrypted (key replaced, file damaged).
+   */
+  readonly onSignInNeeded?: (siteId: string, reason?: 'unreadable') => Promise<void> | void;
   /** A 403 insufficient_scope named these scopes (RFC 6750 §3.1). */
   readonly onInsufficientScope?: (siteId: string, scopes: readonly string[]) => Promise<void> | void;
   readonly timeoutMs?: number;
@@ -105,7 +108,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     } catch (error) {
       if (!isCoreError(error, 'storage-error')) throw error;
       log.warn('saved sign-in unreadable; sign-in needed', { siteId, error });
-      await options.onSignInNeeded?.(siteId);
+      await options.onSignInNeeded?.(siteId, 'unreadable');
       throw new CoreError('sign-in-needed', 'Your saved sign-in for this site could not be read. Sign in again; your offline data is kept.', undefined, { cause: error });
     }
   }

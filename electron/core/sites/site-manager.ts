@@ -77,6 +77,8 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
   const progressListeners = new Set<(p: SignInProgress) => void>();
   let closed = false;
   let retrying: Promise<void> | null = null;
+  // Sites whose saved sign-in exists but cannot be decrypted (the UI says so, and offers a new sign-in).
+  const unreadable = new Set<string>();
 
   // A non-persistent vault forgot every pair at restart: those sites need a sign-in. A queued revocation (it holds
   // the refresh token) was forgotten too: that sign-out can no longer be confirmed, and the user must be told
@@ -85,6 +87,22 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
     for (const s of sites.values()) {
       if (s.status === 'ready') sites.set(s.id, { ...s, status: 'sign-in-needed' });
       else if (s.status === 'sign-out-pending') sites.set(s.id, { ...s, status: 'sign-out-unconfirmed' });
+    }
+  }
+
+  // A saved sign-in that cannot be read (the key file was damaged and replaced, or the record is) makes the site
+  // ask for a new sign-in at once, with the reason, instead of failing later or stopping the app (issue 11, item 5).
+  if (vault.persistent) {
+    for (const s of sites.values()) {
+      if (s.status !== 'ready') continue;
+      try {
+        await vault.get(s.id);
+      } catch (error) {
+        if (!isCoreError(error, 'storage-error')) throw error;
+        log.warn('saved sign-in unreadable at start; sign-in needed', { siteId: s.id, keyReplaced: options.cipher.keyReplaced === true });
+        unreadable.add(s.id);
+        sites.set(s.id, { ...s, status: 'sign-in-needed' });
+      }
     }
   }
 
@@ -103,6 +121,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       grantedScopes: s.grantedScopes,
       missingScopes: s.missingScopes,
       lastSyncedAt: options.lastSyncedAt?.(s.id) ?? null,
+      ...(status === 'sign-in-needed' && unreadable.has(s.id) ? { signInUnreadable: true } : {}),
     };
   }
 
@@ -157,9 +176,11 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       if (!s.metadata) throw new CoreError('sign-in-needed', 'Sign in to this site first.');
       return { origin: s.baseUrl, tokenEndpoint: s.metadata.tokenEndpoint };
     },
-    async onSignInNeeded(siteId) {
+    async onSignInNeeded(siteId, reason) {
       const s = sites.get(siteId);
+      if (reason === 'unreadable') unreadable.add(siteId);
       if (s && s.status === 'ready') await update(siteId, { status: 'sign-in-needed' });
+      else if (reason === 'unreadable') emitChange();
     },
     async onInsufficientScope(siteId, scopes) {
       await saveMissingScopes(siteId, [...new Set([...(sites.get(siteId)?.missingScopes ?? []), ...scopes])]);
@@ -323,6 +344,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
         });
       }
       const p = result.profile;
+      unreadable.delete(siteId);
       await update(siteId, {
         status: 'ready',
         metadata: storedMetadata(metadata),

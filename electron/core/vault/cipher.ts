@@ -4,9 +4,10 @@
  * memory-only mode (tokens are never persisted; used when safeStorage is basic_text and the user did not opt in).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { CoreError } from '../errors';
+import { createFileAtomic, writeFileAtomic } from './atomic-file';
 
 export interface Cipher {
   /** e.g. 'keychain', 'dpapi', 'basic_text', 'node-aes-256-gcm-keyfile', 'memory-only'. */
@@ -16,6 +17,11 @@ export interface Cipher {
   /** True when the protection is weak (e.g. safeStorage basic_text): the UI explains it. */
   readonly weak: boolean;
   readonly description: string;
+  /**
+   * The key that sealed the records already on disk was lost (its file was empty or damaged and has been
+   * replaced): those sign-ins cannot be read, and each such site needs a new sign-in.
+   */
+  readonly keyReplaced?: boolean;
   encrypt(plain: Uint8Array): Promise<Uint8Array>;
   decrypt(data: Uint8Array): Promise<Uint8Array>;
 }
@@ -27,16 +33,22 @@ const KEY_BYTES = 32;
 // Binds every record to this format so a blob cannot be replayed as some other kind of data.
 const AAD = Buffer.from('learning-desktop.vault.v1', 'utf8');
 
+export interface NodeCipherOptions {
+  /** Where the vault keeps the records this key seals (default: `vault/` beside the key file). */
+  readonly recordsDir?: string;
+}
+
 /**
- * AES-256-GCM with a random per-device key kept in `keyFile` (created 0600; a looser mode is tightened at
- * open). Record layout: version(1) | iv(12) | tag(16) | ciphertext. A fresh random IV per record.
+ * AES-256-GCM with a random per-device key kept in `keyFile` (created 0600 atomically; a looser mode is tightened
+ * at open). Record layout: version(1) | iv(12) | tag(16) | ciphertext. A fresh random IV per record.
  */
-export async function createNodeCipher(keyFile: string): Promise<Cipher> {
-  const key = await loadOrCreateKey(keyFile);
+export async function createNodeCipher(keyFile: string, options: NodeCipherOptions = {}): Promise<Cipher> {
+  const { key, replaced } = await loadOrCreateKey(keyFile, options.recordsDir ?? join(dirname(keyFile), 'vault'));
   return {
     backend: 'node-aes-256-gcm-keyfile',
     persistent: true,
     weak: false,
+    keyReplaced: replaced,
     description: 'Tokens are encrypted with AES-256-GCM using a key stored in a file only your user account can read.',
     async encrypt(plain) {
       const iv = randomBytes(IV_BYTES);
@@ -64,34 +76,49 @@ export async function createNodeCipher(keyFile: string): Promise<Cipher> {
   };
 }
 
-async function loadOrCreateKey(keyFile: string): Promise<Buffer> {
+async function loadOrCreateKey(keyFile: string, recordsDir: string): Promise<{ key: Buffer; replaced: boolean }> {
   await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
+  const created = randomBytes(KEY_BYTES);
   try {
-    // 'wx': create exclusively, so two processes never overwrite each other's key.
-    const handle = await open(keyFile, 'wx', 0o600);
-    try {
-      const key = randomBytes(KEY_BYTES);
-      await handle.writeFile(key);
-      await handle.sync();
-      return key;
-    } finally {
-      await handle.close();
-    }
+    // Exclusive AND atomic (issue 11, item 5): the name appears with the whole fsynced key or not at all, so a
+    // crash can never leave an empty key file, and two processes never overwrite each other's key.
+    await createFileAtomic(keyFile, created, 0o600);
+    return { key: created, replaced: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
       throw new CoreError('storage-error', 'The token encryption key could not be created.', undefined, { cause: error });
     }
   }
-  if (process.platform !== 'win32') {
-    const info = await stat(keyFile);
-    // Tighten a key file that group or others can read (e.g. restored from a backup with a loose umask).
-    if ((info.mode & 0o077) !== 0) await chmod(keyFile, 0o600);
+  let key: Buffer | null = null;
+  try {
+    if (process.platform !== 'win32') {
+      const info = await stat(keyFile);
+      // Tighten a key file that group or others can read (e.g. restored from a backup with a loose umask).
+      if ((info.mode & 0o077) !== 0) await chmod(keyFile, 0o600);
+    }
+    key = await readFile(keyFile);
+  } catch {
+    key = null;
   }
-  const key = await readFile(keyFile);
-  if (key.length !== KEY_BYTES) {
-    throw new CoreError('storage-error', 'The token encryption key file is damaged. Remove it and sign in again.');
+  if (key !== null && key.length === KEY_BYTES) return { key, replaced: false };
+  // Empty or damaged (an older version could leave it empty after a crash). Without records nothing was ever
+  // sealed with it: it counts as never created. With records, they cannot be read whatever happens; a new key
+  // keeps the app usable and each of those sites asks for a new sign-in (the offline data stays).
+  const sealed = await hasRecords(recordsDir);
+  try {
+    await writeFileAtomic(keyFile, created, 0o600);
+  } catch (error) {
+    throw new CoreError('storage-error', 'The token encryption key file is damaged and could not be replaced.', undefined, { cause: error });
   }
-  return key;
+  return { key: created, replaced: sealed };
+}
+
+async function hasRecords(dir: string): Promise<boolean> {
+  try {
+    return (await readdir(dir)).some((name) => name.endsWith('.vault'));
+  } catch {
+    return false;
+  }
 }
 
 /** Memory-only mode: nothing is persisted, so "encryption" is an identity copy that never reaches disk. */

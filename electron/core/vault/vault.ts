@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CoreError } from '../errors';
 import type { Logger } from '../log';
 import { rememberSecrets, silentLogger } from '../log';
-import { createKeyedQueue, writeFileAtomic } from './atomic-file';
+import { createKeyedQueue, removeStaleTempFiles, writeFileAtomic } from './atomic-file';
 import type { Cipher } from './cipher';
 
 export interface SiteSecrets {
@@ -93,6 +93,13 @@ export function createVault(options: VaultOptions): Vault {
   const queue = createKeyedQueue();
 
   const fileFor = (name: string): string => join(dir, `${name}.vault`);
+
+  // A process killed between writing a record's temp file and renaming it leaves a full encrypted copy of the
+  // record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens (issue 11, item 6).
+  if (cipher.persistent) {
+    const removed = removeStaleTempFiles(dir);
+    if (removed > 0) log.info('removed temp files left by an interrupted write', { count: removed });
+  }
 
   function checkId(siteId: string): void {
     // Site ids become file names: only a safe alphabet, never a path.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryCipher, createNodeCipher } from '../../../electron/core/vault/cipher';
 import { isCoreError } from '../../../electron/core/errors';
+import { createVault } from '../../../electron/core/vault/vault';
 
 let dir: string;
 beforeEach(async () => {
@@ -48,10 +49,30 @@ describe('Node cipher: AES-256-GCM with a per-device key file (NIST SP 800-38D)'
     expect(new TextDecoder().decode(await second.decrypt(sealed))).toBe('persist');
   });
 
-  it('refuses a damaged key file', async () => {
+  it('an empty or damaged key file with no vault records counts as never created (issue 11, item 5)', async () => {
+    for (const damaged of [Buffer.alloc(0), Buffer.alloc(7)]) {
+      const keyFile = join(dir, `vault-${damaged.length}.key`);
+      await writeFile(keyFile, damaged, { mode: 0o600 });
+      const cipher = await createNodeCipher(keyFile, { recordsDir: join(dir, 'no-records') });
+      expect(cipher.keyReplaced).toBe(false);
+      expect((await readFile(keyFile)).length).toBe(32);
+      expect(new TextDecoder().decode(await cipher.decrypt(await cipher.encrypt(text('works'))))).toBe('works');
+      // The replacement is the key from now on.
+      const again = await createNodeCipher(keyFile, { recordsDir: join(dir, 'no-records') });
+      expect(new TextDecoder().decode(await again.decrypt(await cipher.encrypt(text('same'))))).toBe('same');
+    }
+  });
+
+  it('an empty key file with vault records: a new key, keyReplaced, and the old records read as storage-error', async () => {
     const keyFile = join(dir, 'vault.key');
-    await writeFile(keyFile, Buffer.alloc(7), { mode: 0o600 });
-    await expect(createNodeCipher(keyFile)).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    const first = await createNodeCipher(keyFile);
+    const vault = createVault({ dir: join(dir, 'vault'), cipher: first });
+    await vault.put('siteA', { clientId: 'c', clientSecret: null, accessToken: 'a', refreshToken: 'r', expiresAt: null, scopes: [], schoolId: 's', schoolSubdomain: null, resource: null, issuer: null });
+    await writeFile(keyFile, Buffer.alloc(0));
+    const second = await createNodeCipher(keyFile);
+    expect(second.keyReplaced).toBe(true);
+    await expect(createVault({ dir: join(dir, 'vault'), cipher: second }).get('siteA')).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    expect((await createNodeCipher(keyFile)).keyReplaced).toBe(false);
   });
 
   it('a different key cannot read the records of another device', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,5 +83,30 @@ describe('vault: encrypted per-site records', () => {
   it('refuses site ids that could escape the vault directory', async () => {
     const vault = createVault({ dir: join(dir, 'vault'), cipher: createMemoryCipher() });
     await expect(vault.put('../evil', record(1))).rejects.toSatisfy((e) => isCoreError(e, 'invalid-input'));
+  });
+});
+
+describe('vault: temp files left by a crash (issue 11, item 6)', () => {
+  it('removes stale .site-*.vault.*.tmp files when it opens, keeps the records and a write in progress', async () => {
+    const vdir = join(dir, 'vault');
+    const cipher = await createNodeCipher(join(dir, 'key'));
+    const first = createVault({ dir: vdir, cipher });
+    await first.put('siteA', record(1));
+    // What a process killed between writing and renaming leaves: a full encrypted copy under a temp name.
+    const sealed = await readFile(join(vdir, 'site-siteA.vault'));
+    const stale = ['.site-siteA.vault.0123456789ab.tmp', '.site-siteB.vault.ba9876543210.tmp', '.revocations.vault.aaaaaaaaaaaa.tmp'];
+    for (const name of stale) await writeFile(join(vdir, name), sealed, { mode: 0o600 });
+    // A write of this process is in progress while another vault object opens on the directory.
+    let written = false;
+    const writing = first.put('siteC', record(3)).finally(() => (written = true));
+    let reopened = createVault({ dir: vdir, cipher });
+    while (!written) {
+      await new Promise((r) => setImmediate(r));
+      reopened = createVault({ dir: vdir, cipher });
+    }
+    await writing;
+    expect((await readdir(vdir)).sort()).toEqual(['site-siteA.vault', 'site-siteC.vault']);
+    expect(await reopened.get('siteA')).toEqual(record(1));
+    expect(await reopened.get('siteC')).toEqual(record(3));
   });
 });
