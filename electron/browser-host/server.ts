@@ -96,6 +96,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
+      // Bad input is the client's mistake, answered like every other refusal (issue 11, item 7).
+      if (error instanceof Refusal) {
+        if (!res.headersSent) {
+          if (error.status === 413) res.setHeader('connection', 'close');
+          return plain(res, error.status, error.message);
+        }
+        return res.end();
+      }
       log(`browser-host: request failed: ${error instanceof Error ? error.name : 'error'}`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('Internal error');
@@ -146,7 +154,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const body = await readJson(req);
       const page = req.headers[PAGE_HEADER];
       if (typeof page === 'string' && PAGE_ID.test(page)) activePage = page;
-      const channel = decodeURIComponent(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
+      const channel = decodePath(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
       const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
       const result = await dispatch(core.handlers, channel, input, (c, e) => log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`));
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
@@ -175,7 +183,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   async function serveStatic(pathname: string, res: ServerResponse) {
     const root = normalize(options.rendererDir);
-    const requested = normalize(join(root, decodeURIComponent(pathname)));
+    const requested = normalize(join(root, decodePath(pathname)));
     // Single-page app: anything that is not a file under the renderer folder gets index.html.
     const isFile = requested.startsWith(root + sep) && existsSync(requested) && statSync(requested).isFile();
     if (!isFile || requested.endsWith('index.html')) {
@@ -215,18 +223,57 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('body too large');
-    chunks.push(chunk as Buffer);
+/** A request refused for what it carries: answered with `status` and the same plain text body as the others. */
+class Refusal extends Error {
+  constructor(
+    readonly status: 400 | 413,
+    message: string,
+  ) {
+    super(message);
   }
-  if (size === 0) return null;
+}
+
+/** decodeURIComponent, with malformed percent-encoding (RFC 3986 §2.1) refused as 400 instead of a URIError. */
+function decodePath(text: string): string {
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return decodeURIComponent(text);
   } catch {
-    return null;
+    throw new Refusal(400, 'Malformed address.');
   }
+}
+
+/** The invoke body, at most MAX_BODY_BYTES; more is refused with 413 (the rest is read and dropped, unbuffered). */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  const tooLarge = (): Refusal => new Refusal(413, 'Request too large.');
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      req.resume();
+      return reject(tooLarge());
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        refused = true;
+        chunks.length = 0;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (refused) return;
+      if (size === 0) return resolve(null);
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        resolve(null);
+      }
+    });
+  });
 }

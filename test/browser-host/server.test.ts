@@ -118,6 +118,41 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect((await invoke('app:get-info', {}, { 'content-type': 'text/plain' })).status).toBe(415);
   });
 
+  it('answers malformed percent-encoding with 400 and bodies over 1 MB with 413, as plain as other refusals (issue 11, item 7)', async () => {
+    const refusal = await invoke('app:get-info', {}, { 'content-type': 'text/plain' });
+    const plainType = refusal.headers['content-type'];
+    for (const r of [
+      await send(`${host.origin}/assets/%E0%A4%A`, { headers: { cookie } }),
+      await send(`${host.origin}/%`, { headers: { cookie } }),
+      await invoke('app:get-info%zz', {}),
+    ]) {
+      expect(r.status).toBe(400);
+      expect(r.headers['content-type']).toBe(plainType);
+      expect(r.body).toBe('Malformed address.');
+    }
+    const big = { input: 'x'.repeat(1024 * 1024 + 10) };
+    const declared = await invoke('app:get-info', big);
+    expect(declared.status).toBe(413);
+    expect(declared.headers['content-type']).toBe(plainType);
+    expect(declared.body).toBe('Request too large.');
+    // The same without a Content-Length (chunked): refused once the limit is crossed.
+    const chunked = await new Promise<Reply>((resolve, reject) => {
+      const req = httpRequest(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, { method: 'POST', headers: { cookie, origin: host.origin, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.on('error', reject);
+      const piece = 'y'.repeat(64 * 1024);
+      for (let i = 0; i < 20; i++) req.write(piece);
+      req.end();
+    });
+    expect(chunked.status).toBe(413);
+    expect(chunked.body).toBe('Request too large.');
+    // Still serving.
+    expect(JSON.parse((await invoke('app:get-info', {})).body)).toMatchObject({ ok: true });
+  });
+
   it('serves the app with the bridge and a CSP that forbids inline script', async () => {
     const r = await send(`${host.origin}/`, { headers: { cookie } });
     expect(r.status).toBe(200);
