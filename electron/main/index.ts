@@ -1,12 +1,14 @@
-import { app, BrowserWindow, dialog, Menu, shell } from 'electron';
+import { app, BrowserWindow, dialog, Menu, protocol, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCore, type AppCore } from '../core/app-core';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from '../core/app-protocol';
 import { isCoreError } from '../core/errors';
 import { createLogger, describeUnexpected, installCrashGuards } from '../core/log';
 import { createElectronSettingsStore } from './electron-settings-store';
 import { registerIpcHandlers } from './ipc';
 import { buildApplicationMenu } from './menu';
+import { handleAppProtocol } from './app-protocol';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
 
@@ -17,6 +19,9 @@ import { appUrlFor, createMainWindow, isTrustedSender } from './window';
 
 // Electron security checklist #4: every renderer sandboxed, whatever a window's options say.
 app.enableSandbox();
+// Checklist #18: the window loads app://learning-desktop/, not file://. A scheme's privileges must be declared
+// before the app is ready.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
 // The core's redacting logger: no token, code or secret reaches the console (ARCHITECTURE #14).
 const logger = createLogger((line) => console.log(line), { level: process.env.LEARNING_DESKTOP_DEBUG ? 'debug' : 'info' });
@@ -38,12 +43,12 @@ if (!app.requestSingleInstanceLock()) {
   // The main bundle is ESM (no __dirname); the sandboxed preload must be CommonJS, hence .cjs.
   const here = dirname(fileURLToPath(import.meta.url));
   const preloadPath = join(here, '../preload/index.cjs');
-  const rendererIndex = join(here, '../renderer/index.html');
+  const rendererDir = join(here, '../renderer');
   // `npm run dev`: electron-vite serves the renderer with hot reload and names it here; never in a release.
   const devServerUrl = isDev ? process.env.ELECTRON_RENDERER_URL : undefined;
-  const appUrl = appUrlFor(rendererIndex, devServerUrl);
+  const appUrl = appUrlFor(devServerUrl);
   const openWindow = () => {
-    const w = createMainWindow(preloadPath, appUrl, { cspHeader: devServerUrl === undefined });
+    const w = createMainWindow(preloadPath, appUrl);
     w.on('closed', () => {
       if (win === w) win = null;
     });
@@ -58,6 +63,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.whenReady().then(async () => {
+    handleAppProtocol(rendererDir, log);
     const settingsStore = createElectronSettingsStore();
     const settings = await settingsStore.load();
     core = await createAppCore({

@@ -1,31 +1,21 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
-import { join } from 'node:path';
+import { APP_INDEX_URL } from '../core/app-protocol';
 
-/** Same policy as renderer/index.html, plus what only a header can say (frame-ancestors, form-action). */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: http://127.0.0.1:* https:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /**
  * The app window, hardened per the Electron security checklist: context isolation, sandbox, no Node
  * integration, no navigation away from the app, no new windows (http/https links go to the system browser),
  * and every permission request denied.
  */
-/** The page the window shows: the built renderer (file://), or electron-vite's dev server in development. */
-export function appUrlFor(rendererIndex: string, devServerUrl?: string): string {
-  return devServerUrl ? new URL(devServerUrl).toString() : new URL(`file://${join(rendererIndex)}`).toString();
+/**
+ * The page the window shows: the built renderer from app://learning-desktop/ (electron/core/app-protocol.ts, never
+ * file://), or electron-vite's dev server in development.
+ */
+export function appUrlFor(devServerUrl?: string): string {
+  return devServerUrl ? new URL(devServerUrl).toString() : APP_INDEX_URL;
 }
 
-export function createMainWindow(preloadPath: string, appUrl: string, options: { readonly cspHeader: boolean } = { cspHeader: true }): BrowserWindow {
+export function createMainWindow(preloadPath: string, appUrl: string, options: { readonly show: boolean } = { show: true }): BrowserWindow {
   const win = new BrowserWindow({
     width: 1200,
     height: 800,
@@ -42,13 +32,9 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
       spellcheck: false,
     },
   });
-  // Electron security checklist #7: a Content-Security-Policy as a response header as well as the page's meta tag.
-  // Not on electron-vite's dev server, whose hot reload needs an inline preamble and a websocket.
-  if (options.cspHeader) {
-    win.webContents.session.webRequest.onHeadersReceived((details, callback) => {
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
-    });
-  }
+  // Electron security checklist #7: the app:// handler sends the Content-Security-Policy header with every answer
+  // (electron/core/app-protocol.ts); electron-vite's dev server, whose hot reload needs an inline preamble and a
+  // websocket, has the page's meta tag only.
   win.webContents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   win.webContents.session.setPermissionCheckHandler(() => false);
   win.webContents.on('will-navigate', (event, url) => {
@@ -58,7 +44,10 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
     if (/^https?:\/\//.test(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  win.once('ready-to-show', () => win.show());
+  // Started at login minimized (background.ts): the window is made but stays hidden until asked for.
+  win.once('ready-to-show', () => {
+    if (options.show) win.show();
+  });
   void win.loadURL(appUrl);
   return win;
 }

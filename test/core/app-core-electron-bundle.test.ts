@@ -51,7 +51,7 @@ const handlers = new Map();
 export const ipcMain = { on() {}, handle(c, f) { handlers.set(c, f); }, removeHandler(c) { handlers.delete(c); } };
 globalThis.__ipc = handlers;
 export const app = Object.assign(new EventEmitter(), {
-  enableSandbox() { record('sandbox', true); }, requestSingleInstanceLock() { return true; }, whenReady() { return Promise.resolve(); },
+  enableSandbox() { record('sandbox', true); }, requestSingleInstanceLock() { return true; }, whenReady() { globalThis.__ready = true; return Promise.resolve(); },
   getPath() { return process.env.FAKE_USER_DATA; }, getAppPath() { return process.cwd(); }, getVersion() { return '9.9.9'; }, getName() { return 'Learning Desktop'; },
   name: 'Learning Desktop', isPackaged: true, quit() { record('quit', true); }, relaunch() {}, exit(c) { record('exit', c); process.exit(c); },
 });
@@ -60,7 +60,13 @@ export const safeStorage = { isEncryptionAvailable: () => true, getSelectedStora
   encryptString: (s) => Buffer.from(s), decryptString: (b) => b.toString() };
 export const Menu = { buildFromTemplate: (t) => t, setApplicationMenu: (m) => record('menu', m.map((i) => i.label ?? i.role)) };
 export const dialog = { showMessageBox: async () => ({ response: 1 }), showErrorBox: (t, m) => record('error-box', m) };
-export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog };
+const schemes = new Map();
+globalThis.__schemes = schemes;
+export const protocol = {
+  registerSchemesAsPrivileged(list) { record('privileged-schemes', { ready: globalThis.__ready === true, list }); },
+  handle(scheme, handler) { schemes.set(scheme, handler); record('protocol-handle', scheme); },
+};
+export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol };
 `;
 
 const DRIVER = (bundleUrl: string) => `
@@ -69,7 +75,7 @@ process.argv.push('--demo');
 await import(${JSON.stringify(bundleUrl)});
 const { app } = await import('electron');
 const until = async (f) => { for (let i = 0; i < 200 && !(await f()); i++) await new Promise((r) => setTimeout(r, 50)); };
-const trusted = { sender: { id: 1 }, senderFrame: { url: ${JSON.stringify(pathToFileURL(resolve('out/renderer/index.html')).href)} } };
+const trusted = { sender: { id: 1 }, senderFrame: { url: 'app://learning-desktop/index.html' } };
 const ipc = globalThis.__ipc;
 await until(async () => ipc.has('sites:list') && (await ipc.get('sites:list')(trusted)).value?.length === 2);
 record('sites', (await ipc.get('sites:list')(trusted)).value.map((s) => ({ isDemo: s.isDemo, baseUrl: s.baseUrl })));
@@ -78,6 +84,15 @@ record('protection', (await ipc.get('security:get-token-protection')(trusted)).v
 record('untrusted', await ipc.get('sites:list')({ sender: { id: 99 }, senderFrame: { url: 'https://evil.example/' } }));
 record('iframe', await ipc.get('sites:list')({ sender: { id: 1 }, senderFrame: { url: 'https://evil.example/' } }));
 record('bad-input', await ipc.get('library:list')(trusted, { siteId: 5 }));
+record('file-frame', await ipc.get('sites:list')({ sender: { id: 1 }, senderFrame: { url: ${JSON.stringify(pathToFileURL(resolve('out/renderer/index.html')).href)} } }));
+// The window's own scheme, answered by the real handler over the real out/renderer.
+const serveApp = async (url, method = 'GET') => {
+  const r = await globalThis.__schemes.get('app')(new Request(url, { method }));
+  return { status: r.status, csp: r.headers.get('content-security-policy'), type: r.headers.get('content-type'), body: (await r.text()).slice(0, 200) };
+};
+record('app-index', await serveApp('app://learning-desktop/index.html'));
+record('app-traversal', await serveApp('app://learning-desktop/..%2fmain/index.js'));
+record('app-post', await serveApp('app://learning-desktop/index.html', 'POST'));
 const site = (await ipc.get('sites:list')(trusted)).value[0];
 const discovery = await fetch(site.baseUrl + '/.well-known/oauth-authorization-server');
 record('demo-discovery', discovery.status);
@@ -112,13 +127,27 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('hardens the window (checklist: sandbox, context isolation, no Node, CSP header, permissions denied, no new windows)', () => {
+  it('hardens the window (checklist: sandbox, context isolation, no Node, permissions denied, no new windows)', () => {
     expect(of('sandbox')).toEqual([true]);
     expect(of('window')[0]).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
-    expect(of('csp-header')).toEqual([true]);
     expect(of('permission')).toEqual([false]);
     expect(of('window-open')).toEqual(['deny']);
-    expect(String(of('load')[0])).toMatch(/^file:\/\/.*out\/renderer\/index\.html$/);
+  });
+
+  it('loads the window from app://learning-desktop/ (checklist #18), never file://, served with the CSP header', () => {
+    expect(of('load')).toEqual(['app://learning-desktop/index.html']);
+    // Privileges are declared before the app is ready, as Electron requires.
+    expect(of('privileged-schemes')).toEqual([{ ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }] }]);
+    expect(of('protocol-handle')).toEqual(['app']);
+    const index = of('app-index')[0] as { status: number; csp: string; type: string; body: string };
+    expect(index).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(index.csp).toContain("script-src 'self'");
+    expect(index.body).toMatch(/<!doctype html>/i);
+    expect(of('app-traversal')[0]).toMatchObject({ status: 403, body: '' });
+    expect((of('app-traversal')[0] as { csp: string }).csp).toContain("default-src 'self'");
+    expect(of('app-post')[0]).toMatchObject({ status: 405 });
+    // A file:// frame is no longer the app's page: its IPC is refused.
+    expect(of('file-frame')[0]).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
   it('--demo starts the demo sites from the bundle and lists both', () => {
