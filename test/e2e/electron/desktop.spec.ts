@@ -52,6 +52,8 @@ test.describe('Electron host: the installed app (issue 12)', () => {
   test('2. the window is app://learning-desktop/, with the CSP header, and refuses paths out of the renderer', async () => {
     await withApp(['--demo'], async (_app, window) => {
       expect(window.url()).toBe('app://learning-desktop/index.html');
+      // The bridge answers the app:// page (the IPC sender check names this URL).
+      expect((await invoke(window, 'app:get-info')).ok).toBe(true);
       const index = await window.evaluate(async () => {
         const r = await fetch('/index.html');
         return { status: r.status, csp: r.headers.get('content-security-policy') };
