@@ -99,6 +99,20 @@ describe('Redirect URI matching (RFC 6749 §3.1.2.3, RFC 8252 §7.3)', () => {
     ['https scheme', 'https://127.0.0.1:54321/callback'],
     ['a foreign host', 'https://attacker.example/callback'],
     ['an extra query', 'http://127.0.0.1:54321/callback?x=1'],
+    // Issue 11, item 8: the same URL after normalization is not the same string (RFC 6749 §3.1.2.2, RFC 8252 §7.3).
+    ['an upper-case scheme', 'HTTP://127.0.0.1:54321/callback'],
+    ['an upper-case scheme without a port', 'HTTP://127.0.0.1/callback'],
+    ['a hex short form of 127.0.0.1', 'http://0x7f.1:54321/callback'],
+    ['a decimal form of 127.0.0.1', 'http://2130706433:54321/callback'],
+    ['an octal form of 127.0.0.1', 'http://0177.0.0.1:54321/callback'],
+    ['a short form of 127.0.0.1', 'http://127.1:54321/callback'],
+    ['an upper-case path', 'http://127.0.0.1:54321/CALLBACK'],
+    ['a dot segment', 'http://127.0.0.1:54321/x/../callback'],
+    ['a percent-encoded path', 'http://127.0.0.1:54321/%63allback'],
+    ['an explicit empty port', 'http://127.0.0.1:/callback'],
+    ['a port with a leading zero', 'http://127.0.0.1:054321/callback'],
+    ['user info', 'http://user@127.0.0.1:54321/callback'],
+    ['a fragment', 'http://127.0.0.1:54321/callback#x'],
   ])('shows an error page (400) and never redirects for %s', async (_name, uri) => {
     const server = await startTestServer();
     const res = await fetch(authorizeUrl(server, { redirect_uri: uri, code_challenge: pkce().challenge }), { redirect: 'manual' });
