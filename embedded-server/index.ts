@@ -8,11 +8,13 @@ import { seedDatabase, SITES, type SeedKind, type SiteKey } from './seed/index';
 import { oauthRoutes } from './oauth/routes';
 import { oidcRoutes } from './oidc/routes';
 import { rotateSigningKey } from './oidc/keys';
+import { expireLiveAccessTokens } from './store/tokens';
 import { adminPageRoutes } from './admin-pages/routes';
 import { memberApiRoutes } from './member-api/routes';
 import { mcpRoutes } from './mcp/routes';
 import { adminRoutes, docsRoutes } from './admin-api/routes';
 import { coverRoutes } from './covers/routes';
+import { applyFaultPatch, beforeRouting, skewedClock } from './http/faults';
 
 export type { SiteKey, SeedKind } from './seed/index';
 
@@ -50,6 +52,17 @@ export interface EmbeddedServer {
   readonly context: ServerContext;
   /** Mutable: flip switches at run time (e.g. faults.tokenStoreUnavailable = true). */
   readonly faults: FaultSwitches;
+  /**
+   * Checks and applies a patch of fault switches at run time (README, decision "Fault injection"); throws a
+   * TypeError/RangeError for an unknown switch or a value out of range, changing nothing. Returns the switches.
+   */
+  setFaults(patch: Readonly<FaultSwitches>): FaultSwitches;
+  /**
+   * Ends the life of every live access token now, as if their two hours had passed (refresh tokens untouched):
+   * the next call of a client refreshes. Returns how many tokens it expired. Demo fault panel and tests only.
+   */
+  expireAccessTokens(): number;
+  /** The site's clock: the `clock` option moved by `faults.clockSkewMs`. */
   readonly clock: Clock;
   readonly router: Router;
   /** Starts signing id_tokens with a new key; the old key stays in the JWKS for a day. Returns the new kid. */
@@ -77,8 +90,9 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   const host = options.host ?? '127.0.0.1';
   const siteKey = options.site ?? 'demo';
   const site = SITES[siteKey];
-  const clock = options.clock ?? systemClock;
   const faults = options.faults ?? {};
+  // Everything the site dates (tokens, codes, sessions, the Date header) reads the site's clock, skewed on demand.
+  const clock = skewedClock(options.clock ?? systemClock, faults);
   const log = options.logger;
   // The route table first: a duplicate route is a start-up error that must not leave a database open.
   const router = createRouter(oidcRoutes, oauthRoutes, adminPageRoutes, memberApiRoutes, mcpRoutes, adminRoutes, docsRoutes, coverRoutes, options.extraRoutes ?? []);
@@ -109,7 +123,7 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
       // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
       res.on('finish', () => log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
     }
-    void router.handle(context!, req, res);
+    void beforeRouting(faults, clock, req, res).then((go) => (go ? router.handle(context!, req, res) : undefined));
   });
   // Slow-loris guard; the requests this server serves are small.
   http.requestTimeout = 30_000;
@@ -136,6 +150,12 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
     faults,
     clock,
     router,
+    setFaults: (patch) => {
+      // Checked on a copy first: a bad patch changes nothing.
+      applyFaultPatch({ ...faults }, patch);
+      return applyFaultPatch(faults, patch);
+    },
+    expireAccessTokens: () => expireLiveAccessTokens(db, clock.now()),
     rotateSigningKey: () => rotateSigningKey(db, clock.now()),
     async close() {
       if (closed) return;

@@ -14,10 +14,24 @@ export interface Clock {
   now(): number;
 }
 
-/** Faults tests can switch on to exercise error paths that a healthy server never takes. */
+/**
+ * Faults tests (and the app's demo fault panel) switch on to exercise error paths a healthy server never takes.
+ * Set them through `EmbeddedServer.setFaults` (checked) or by mutating `EmbeddedServer.faults`; no HTTP route reads
+ * or changes them (README, decision "Fault injection").
+ */
 export interface FaultSwitches {
   /** The bearer-token check cannot reach a verdict (spec: /mcp answers 503 temporarily_unavailable). */
   tokenStoreUnavailable?: boolean;
+  /** The site is offline: every connection is dropped before an answer (the client sees a network error). */
+  offline?: boolean;
+  /** A slow network: every answer waits this many milliseconds first. */
+  latencyMs?: number;
+  /** The member API (`/member/graphql`) answers 503 temporarily_unavailable with Retry-After. */
+  memberApiUnavailable?: boolean;
+  /** The token endpoint refuses every refresh_token grant with invalid_grant (RFC 6749 §5.2). */
+  refreshRefused?: boolean;
+  /** The site's clock runs this many milliseconds off: token times, id_token iat/exp and the `Date` header. */
+  clockSkewMs?: number;
 }
 
 export interface SiteConfig {

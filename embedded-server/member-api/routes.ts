@@ -39,6 +39,12 @@ function toGraphQLRequest(body: unknown): GraphQLRequest | string {
  * There is no anonymous mode and no GET (the router answers 405).
  */
 async function handleGraphQL(ctx: RequestContext): Promise<void> {
+  // Fault switch (README "Fault injection"): the API is down for maintenance while the rest of the site answers.
+  if (ctx.server.faults.memberApiUnavailable) {
+    setNoStore(ctx.res);
+    sendJson(ctx.res, 503, { error: 'temporarily_unavailable', error_description: 'the member API is temporarily unavailable; retry later' }, { 'Retry-After': '5' });
+    return;
+  }
   const verdict = checkBearer(ctx);
   if (verdict.kind !== 'ok') return sendBearerError(ctx, verdict);
   const token = verdict.token;

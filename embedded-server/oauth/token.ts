@@ -167,6 +167,8 @@ async function refreshClient(ctx: RequestContext, form: Record<string, string>, 
 async function refreshTokenGrant(ctx: RequestContext, form: Record<string, string>): Promise<TokenResponse> {
   const { server } = ctx;
   if (!form.refresh_token) throw new InvalidRequestError('refresh_token is required');
+  // Fault switch (README "Fault injection"): the site refuses every refresh, as after an operator ended the sessions.
+  if (server.faults.refreshRefused) throw new InvalidGrantError('the refresh token is no longer valid; sign in again');
   const refreshHash = sha256Hex(form.refresh_token);
   const client = await refreshClient(ctx, form, getPairByRefreshHash(server.db, refreshHash));
   // Read the pair again after the only await (client resolution can fetch a metadata document): a revocation,

@@ -79,3 +79,11 @@ export function recordFirstPresentation(db: Database, pair: Pick<TokenPair, 'id'
     return revoked;
   })();
 }
+
+/**
+ * Fault injection (README, decision "Fault injection"): every live access token ends now, as if its lifetime had
+ * passed; refresh tokens are untouched, so a client's next call refreshes. Returns the number of tokens ended.
+ */
+export function expireLiveAccessTokens(db: Database, now: number): number {
+  return db.prepare('UPDATE token_pairs SET access_expires_at = ? WHERE revoked_at IS NULL AND access_expires_at > ?').run(now, now).changes;
+}
