@@ -5,6 +5,9 @@
  * the receiving side because the renderer is untrusted.
  */
 import { z } from 'zod';
+import type { DemoFaultsView } from './demo-faults';
+import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from './demo-faults';
+import type { DoctorReport } from './doctor';
 import type { Result } from './result';
 import type {
   AppInfo,
@@ -131,6 +134,32 @@ export const ipcContract = {
       .strict(),
   ),
   'security:get-token-protection': channel<TokenProtection>()(none),
+
+  /**
+   * The sign-in doctor ("What went wrong?"): checks the site, this computer and the last sign-in attempt. For a
+   * saved site, or for an address and client id that could not be added (discovery failed at "Add").
+   */
+  'doctor:run': channel<DoctorReport>()(
+    z.union([
+      bySite,
+      z.object({ baseUrl: z.string().min(1).max(2048), clientId: z.string().min(1).max(2048) }).strict(),
+    ]),
+  ),
+
+  /** Demo mode only (forbidden otherwise): the demo sites' fault switches (Settings > Demo). */
+  'demo:faults': channel<DemoFaultsView>()(none),
+  'demo:set-faults': channel<DemoFaultsView>()(
+    z
+      .object({
+        offline: z.boolean().optional(),
+        latencyMs: z.union(DEMO_LATENCY_CHOICES_MS.map((v) => z.literal(v))).optional(),
+        memberApiUnavailable: z.boolean().optional(),
+        refreshRefused: z.boolean().optional(),
+        clockSkewMinutes: z.union(DEMO_CLOCK_SKEW_CHOICES_MIN.map((v) => z.literal(v))).optional(),
+      })
+      .strict(),
+  ),
+  'demo:rotate-signing-key': channel<DemoFaultsView>()(none),
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -12,6 +12,8 @@
 import { join } from 'node:path';
 import type { EventName, IpcEvents, IpcHandlers } from '../common/ipc-contract';
 import { CHANNELS } from '../common/ipc-contract';
+import type { DemoFaultsView } from '../common/demo-faults';
+import { NO_DEMO_FAULTS } from '../common/demo-faults';
 import { ok } from '../common/result';
 import type { AppInfo, Settings, SiteSummary, SyncRunSummary, TokenProtection } from '../common/view-models';
 import {
@@ -33,6 +35,7 @@ import {
   search,
 } from './db/index';
 import { createDemoServers, DEMO_CLIENT_ID, DEMO_SITE_KEYS, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
+import { runDoctor } from './doctor/run-doctor';
 import { CoreError } from './errors';
 import type { Logger } from './log';
 import { silentLogger } from './log';
@@ -71,6 +74,8 @@ export interface AppCoreOptions {
   readonly offlineProbeMs?: number;
   /** Length of the "minute" of settings.autoSyncMinutes (default 60 000; tests shorten it). */
   readonly minuteMs?: number;
+  /** The environment the sign-in doctor reads proxy variables from (default: process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export type AppEventListener = <E extends EventName>(event: E, payload: IpcEvents[E]) => void;
@@ -265,6 +270,23 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     emit('data:changed', { siteId });
   }
 
+  // ------------------------------------------------------------------ demo fault panel
+
+  let signingKeyRotations = 0;
+  function requireDemo(): NonNullable<typeof demo> {
+    if (!demo) throw new CoreError('forbidden', 'The demo is not available in this version of the app.');
+    return demo;
+  }
+  function demoFaultsView(): DemoFaultsView {
+    return { running: demo?.running ?? false, faults: demo?.faults() ?? NO_DEMO_FAULTS, signingKeyRotations };
+  }
+  /** After a switch, the demo sites are synced at once so the student sees the effect now, not at the next interval. */
+  function syncDemoSitesSoon(): void {
+    for (const site of readySites().filter((s) => s.isDemo)) {
+      void runSync(site.id).catch((error: unknown) => log.warn('sync after a demo fault change failed', { siteId: site.id, error }));
+    }
+  }
+
   const tokenProtection: TokenProtection = {
     backend: cipher.backend,
     persistent: cipher.persistent,
@@ -389,6 +411,38 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return ok(settings);
     },
     'security:get-token-protection': async () => ok(tokenProtection),
+
+    'doctor:run': async (input) => {
+      // A saved site, with its last attempt; or an address and client id the student could not add.
+      const target =
+        'siteId' in input
+          ? ((site) => ({ site: { label: site.label, baseUrl: site.baseUrl, clientId: site.clientId }, attempt: sites.lastSignInAttempt(site.id) }))(requireSite(input.siteId))
+          : { site: { label: input.baseUrl, baseUrl: input.baseUrl, clientId: input.clientId.trim() }, attempt: null };
+      const report = await runDoctor(
+        target,
+        {
+          fetch: options.fetch ?? ((url, init) => fetch(url, init)),
+          clock,
+          env: options.env ?? process.env,
+          app: { version: info.version, host: info.host, platform: info.platform },
+        },
+      );
+      log.info('sign-in doctor ran', { checks: report.checks.map((c) => `${c.id}:${c.status}`).join(' ') });
+      return ok(report);
+    },
+
+    'demo:faults': async () => (requireDemo(), ok(demoFaultsView())),
+    'demo:set-faults': async (patch) => {
+      requireDemo().setFaults(patch);
+      syncDemoSitesSoon();
+      return ok(demoFaultsView());
+    },
+    'demo:rotate-signing-key': async () => {
+      const rotated = await requireDemo().rotateSigningKeys();
+      if (rotated === 0) throw new CoreError('forbidden', 'The demo sites are not running.');
+      signingKeyRotations++;
+      return ok(demoFaultsView());
+    },
   };
 
   // Every channel of the contract has a handler (the type says so; this guards a widened cast).

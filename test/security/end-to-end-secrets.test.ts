@@ -58,6 +58,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
       fetch: wire.fetch,
       logger: log.logger,
       clock: { now: () => Date.now() + offsetMs },
+      env: { HTTP_PROXY: 'http://student:proxy-canary-password@proxy.example:3128' },
       openExternal: async (url) => {
         const redirect = new URL(url).searchParams.get('redirect_uri')!;
         void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then(async (callback) => {
@@ -69,6 +70,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     });
     core.onEvent((event, payload) => events.push({ event, payload: structuredClone(payload) }));
     bag.add('password', 'student-demo');
+    bag.add('password', 'proxy-canary-password');
   }, 60_000);
 
   afterAll(async () => {
@@ -123,6 +125,14 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('sync:now', { siteId: demo.id });
     expect(wire.tokenExchanges.length).toBeGreaterThan(exchangesBefore);
     await call('sync:status', { siteId: demo.id });
+
+    // The sign-in doctor's report (a proxy with credentials in the environment) and the demo fault panel.
+    const doctor = await call<{ checks: { id: string; params: Record<string, unknown> }[] }>('doctor:run', { siteId: demo.id });
+    expect(doctor.checks.find((c) => c.id === 'proxy')?.params).toMatchObject({ proxy: 'proxy.example:3128' });
+    await call('doctor:run', { baseUrl: demo.baseUrl, clientId: 'demo-desktop' });
+    await call('demo:faults');
+    await call('demo:set-faults', { latencyMs: 0 });
+    await call('demo:rotate-signing-key');
 
     // The pairs the vault holds (decrypted with the app's own key): the canaries must include them.
     const vault = createVault({ dir: join(dataDir, 'vault'), cipher: await createNodeCipher(join(dataDir, 'vault.key')) });

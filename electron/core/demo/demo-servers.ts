@@ -13,7 +13,10 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DemoFaults } from '../../common/demo-faults';
 import { createEmbeddedServer, type EmbeddedServer, type SiteKey } from '../../../embedded-server/index';
+import { applyFaultPatch } from '../../../embedded-server/http/faults';
+import type { FaultSwitches } from '../../../embedded-server/http/types';
 import { SITES } from '../../../embedded-server/seed/index';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
@@ -40,6 +43,16 @@ export interface DemoServers {
   servers(): Readonly<Record<SiteKey, EmbeddedServer>> | null;
   /** Display name of a demo site. */
   label(key: SiteKey): string;
+  /** The fault switches both demo sites share (Settings > Demo). They last for this run of the app only. */
+  faults(): DemoFaults;
+  /**
+   * Switches faults live on both sites (also before they start: a started site gets them). Turning
+   * `refreshRefused` on also ends the sites' live access tokens, so the app's next call must refresh and meets the
+   * refusal now rather than in two hours.
+   */
+  setFaults(patch: Partial<DemoFaults>): DemoFaults;
+  /** Rotates the signing key of both running sites (embedded-server decision 12); returns how many were rotated. */
+  rotateSigningKeys(): Promise<number>;
 }
 
 export interface DemoServersOptions {
@@ -59,6 +72,15 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
   const log = (options.logger ?? silentLogger).child('demo');
   let running: Record<SiteKey, EmbeddedServer> | null = null;
   let starting: Promise<DemoOrigins> | null = null;
+  // One object shared by both sites: the embedded server reads its switches live (README decision 26).
+  const faults: FaultSwitches = {};
+  const view = (): DemoFaults => ({
+    offline: faults.offline === true,
+    latencyMs: faults.latencyMs ?? 0,
+    memberApiUnavailable: faults.memberApiUnavailable === true,
+    refreshRefused: faults.refreshRefused === true,
+    clockSkewMinutes: Math.round((faults.clockSkewMs ?? 0) / 60_000),
+  });
 
   async function readPorts(): Promise<Partial<Record<SiteKey, number>>> {
     try {
@@ -77,7 +99,7 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
   }
 
   async function startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
-    const base = { seed: 'demo' as const, site: key, database: join(dir, `${key}.db`), ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) };
+    const base = { seed: 'demo' as const, site: key, database: join(dir, `${key}.db`), faults, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) };
     if (port !== undefined) {
       try {
         return await createEmbeddedServer({ ...base, port });
@@ -130,6 +152,29 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
     },
     servers: () => running,
     label: (key) => SITES[key].name,
+    faults: view,
+    setFaults(patch) {
+      const wasRefused = faults.refreshRefused === true;
+      applyFaultPatch(faults, {
+        ...(patch.offline === undefined ? {} : { offline: patch.offline }),
+        ...(patch.latencyMs === undefined ? {} : { latencyMs: patch.latencyMs }),
+        ...(patch.memberApiUnavailable === undefined ? {} : { memberApiUnavailable: patch.memberApiUnavailable }),
+        ...(patch.refreshRefused === undefined ? {} : { refreshRefused: patch.refreshRefused }),
+        ...(patch.clockSkewMinutes === undefined ? {} : { clockSkewMs: patch.clockSkewMinutes * 60_000 }),
+      });
+      if (!wasRefused && faults.refreshRefused && running) {
+        const ended = DEMO_SITE_KEYS.reduce((n, k) => n + running![k].expireAccessTokens(), 0);
+        log.info('demo fault: refresh refused; live access tokens ended', { ended });
+      }
+      log.info('demo faults changed', view());
+      return view();
+    },
+    async rotateSigningKeys() {
+      if (!running) return 0;
+      const current = running;
+      await Promise.all(DEMO_SITE_KEYS.map((k) => current[k].rotateSigningKey()));
+      return DEMO_SITE_KEYS.length;
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { SignInAttemptRecord } from '../../common/doctor';
 import type { SignInProgress, SignOutResult, SiteStatus, SiteSummary, AddSiteInput } from '../../common/view-models';
 import type { ServerMetadata } from '../auth/discovery';
 import { discover, normalizeBaseUrl } from '../auth/discovery';
@@ -52,6 +53,8 @@ export interface SiteManager {
   add(input: AddSiteOptions): Promise<SiteSummary>;
   signIn(siteId: string, options?: { signal?: AbortSignal }): Promise<SiteSummary>;
   cancelSignIn(siteId: string): void;
+  /** What the last sign-in attempt of a site did (browser opened, answer received, how it ended), for the doctor. */
+  lastSignInAttempt(siteId: string): SignInAttemptRecord | null;
   signOut(siteId: string): Promise<SignOutResult>;
   remove(siteId: string): Promise<void>;
   fetchFor(siteId: string): AuthorizedFetch;
@@ -75,6 +78,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
   const jwksCaches = new Map<string, { uri: string; cache: JwksCache }>();
   const changeListeners = new Set<(sites: SiteSummary[]) => void>();
   const progressListeners = new Set<(p: SignInProgress) => void>();
+  const attempts = new Map<string, SignInAttemptRecord>();
   let closed = false;
   let retrying: Promise<void> | null = null;
   // Sites whose saved sign-in exists but cannot be decrypted (the UI says so, and offers a new sign-in).
@@ -276,8 +280,17 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
 
   async function doSignIn(site: SiteRecord, signal: AbortSignal): Promise<void> {
     const siteId = site.id;
-    const progress = (phase: SignInProgress['phase'], authorizationUrl?: string): void =>
+    // Kept for the sign-in doctor: how far this attempt got (no URL, code or token: only what happened).
+    let attempt: SignInAttemptRecord = { browser: 'not-reached', callbackReceived: false, errorCode: null, at: new Date(clock.now()).toISOString() };
+    attempts.set(siteId, attempt);
+    const note = (patch: Partial<SignInAttemptRecord>): void => {
+      attempt = { ...attempt, ...patch };
+      attempts.set(siteId, attempt);
+    };
+    const progress = (phase: SignInProgress['phase'], authorizationUrl?: string): void => {
+      if (phase === 'exchanging-code') note({ callbackReceived: true });
       emitProgress(authorizationUrl === undefined ? { siteId, phase } : { siteId, phase, authorizationUrl });
+    };
     try {
       progress('discovering');
       const metadata = await discover(site.baseUrl, { fetch: fetchImpl, logger, signal });
@@ -300,7 +313,13 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
           // Only web addresses ever reach the system browser (never file:, javascript: or custom schemes).
           const protocol = new URL(url).protocol;
           if (protocol !== 'https:' && protocol !== 'http:') throw new CoreError('discovery-invalid', 'The sign-in page address is not a web address.');
-          await options.openExternal(url);
+          try {
+            await options.openExternal(url);
+          } catch (error) {
+            note({ browser: 'failed' });
+            throw error;
+          }
+          note({ browser: 'opened' });
         },
         fetch: fetchImpl,
         clock,
@@ -359,6 +378,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       if (replaced && replaced !== t.refreshToken) track(retryPendingRevocations());
       log.info('signed in', { siteId, scopes: t.scopes });
     } catch (error) {
+      note({ errorCode: isCoreError(error) ? error.code : 'internal' });
       progress('failed');
       log.warn('sign-in failed', { siteId, error });
       throw error;
@@ -461,6 +481,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
     // A queued revocation outlives the site: it carries its own endpoint and client credentials.
     await vault.delete(siteId);
     sites.delete(siteId);
+    attempts.delete(siteId);
     jwksCaches.delete(siteId);
     await store.save([...sites.values()]);
     log.info('site removed', { siteId });
@@ -480,6 +501,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       return signIn(siteId, o);
     },
     cancelSignIn,
+    lastSignInAttempt: (siteId) => attempts.get(siteId) ?? null,
     signOut,
     remove,
     fetchFor: (siteId) => tokens.fetchFor(siteId),
