@@ -9,7 +9,11 @@ export default defineConfig({
   main: {
     // embeddedServerAssets: the demo's embedded server reads its SQL migrations and GraphQL schema beside the bundle.
     plugins: [externalizeDepsPlugin(), embeddedServerAssets()],
-    build: { outDir: 'out/main', rollupOptions: { input: { index: resolve('electron/main/index.ts') } } },
+    // db-writer: the database writer's worker thread (electron/core/db/writer.ts looks for out/main/db-writer.js).
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'db-writer': resolve('electron/core/db/writer-worker.ts') } },
+    },
   },
   // A sandboxed preload cannot require packages at run time, so everything it uses is bundled into it.
   preload: {

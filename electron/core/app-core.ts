@@ -30,10 +30,10 @@ import {
   getOrdersPage,
   getPayableInstructionsPage,
   getProfile,
-  openOfflineDatabase,
-  removeSiteData,
+  openReadConnection,
   search,
 } from './db/index';
+import { startWriterWorker } from './db/writer';
 import { createDemoServers, DEMO_CLIENT_ID, DEMO_SITE_KEYS, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
 import { runDoctor } from './doctor/run-doctor';
 import { CoreError } from './errors';
@@ -133,9 +133,20 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
-  const opened = openOfflineDatabase(join(dataDir, 'offline.db'), { logger: logger.child('db'), ...(options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding }) });
-  const db = opened.db;
-  if (opened.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: opened.salvagedOutbox });
+  // The writer worker owns the one write connection (it opens the file: migrations, recovery of a damaged file);
+  // this thread reads through a read-only connection beside it (WAL), so a sync's commit never blocks an IPC call.
+  const dbFile = join(dataDir, 'offline.db');
+  const binding = options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding };
+  const writer = await startWriterWorker({ file: dbFile, logger: logger.child('db'), ...binding });
+  if (writer.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: writer.salvagedOutbox });
+  let db: ReturnType<typeof openReadConnection>;
+  try {
+    db = openReadConnection(dbFile, binding);
+  } catch (error) {
+    await writer.close();
+    throw error;
+  }
+  writer.attachReader(db);
 
   // The sync service needs the site manager's fetch, and the site manager shows the sync's lastSyncedAt:
   // bound late through this variable.
@@ -153,6 +164,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   sync = createSyncService({
     db,
+    writer,
     clock: () => clock.now(),
     logger: logger.child('sync'),
     clientFor(siteId) {
@@ -260,10 +272,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     if (!site) throw new CoreError('not-found', 'That site is not in your list. It may have been removed.');
     return site;
   }
-  function dropOfflineData(siteId: string): void {
+  async function dropOfflineData(siteId: string): Promise<void> {
     syncService.cancel(siteId);
     try {
-      removeSiteData(db, siteId);
+      await writer.call('site:remove', { siteId });
     } catch (cause) {
       throw new CoreError('storage-error', 'The offline data of this site could not be deleted.', undefined, { cause });
     }
@@ -340,7 +352,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       requireSite(siteId);
       syncService.cancel(siteId);
       const result = await sites.signOut(siteId);
-      if (removeData) dropOfflineData(siteId);
+      if (removeData) await dropOfflineData(siteId);
       // Queued: keep asking the site, not only at the next sync interval.
       if (result.pending) startProbing();
       return ok(result);
@@ -349,7 +361,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       requireSite(siteId);
       syncService.cancel(siteId);
       await sites.remove(siteId);
-      dropOfflineData(siteId);
+      await dropOfflineData(siteId);
       // The last demo site is gone: its servers have nothing left to serve (add-demo starts them again).
       if (demo?.running && !sites.list().some((s) => s.isDemo)) await demo.stop();
       return ok(undefined);
@@ -468,6 +480,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       unsubscribeProgress();
       await syncService.close();
       await sites.close();
+      await writer.close();
       db.close();
       await demo?.stop();
       listeners.clear();

@@ -1,5 +1,5 @@
 /** The offline store: open + migrations, one module per table group, view-model queries. */
-export { openOfflineDatabase, type OpenedDatabase, type OpenOptions } from './open';
+export { openOfflineDatabase, openReadConnection, type OpenedDatabase, type OpenOptions } from './open';
 export { migrate } from './migrate';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
 export type { Logger } from './logger';
@@ -25,3 +25,5 @@ export {
   type OutboxEntry,
 } from './outbox';
 export { warmViews } from './warm';
+export { createInProcessWriter, startWriterWorker, type DbWriter, type OpenedWriter, type WriterWorkerOptions } from './writer';
+export type * from './worker-contract';

@@ -78,6 +78,23 @@ function openHealthy(file: string, nativeBinding: string | undefined): Db {
   }
 }
 
+/**
+ * A read-only connection to a database the writer (worker) has opened: the screens' reads run on it beside the
+ * writer's transactions (WAL: readers see the last commit, never half of one; https://sqlite.org/wal.html).
+ */
+export function openReadConnection(file: string, options: Pick<OpenOptions, 'nativeBinding'> = {}): Db {
+  const db = openFile(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== LATEST_VERSION) throw new CoreError('storage-error', 'The offline data is not ready to be read (its writer did not open it).');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
 class CorruptDatabaseError extends Error {
   override readonly name = 'CorruptDatabaseError';
 }

@@ -13,14 +13,68 @@ import { hasSite } from './sites';
 import { prepared } from './statements';
 import { CoreError } from '../errors';
 import { changingViews, type ViewArea } from './view-cache';
-
-type PartName = keyof SiteSnapshot;
+import type { CommitResult, PartName } from './worker-contract';
 
 /** Parts whose titles are in the search index. */
 const SEARCHED: ReadonlySet<PartName> = new Set(['courses', 'notifications']);
 
 function digestOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('base64');
+}
+
+/**
+ * Commits the snapshot unless it is what is stored already: every part given has the stored digest, and nothing
+ * local sits on top (no pending outbox change, no inbox row showing a local value). Then no transaction runs at
+ * all: a no-change re-sync writes nothing, changes no view and sends no change event.
+ */
+export function commitSnapshotIfChanged(db: Database, siteId: string, snapshot: SiteSnapshot): CommitResult {
+  const counts = countSnapshot(snapshot);
+  if (isStored(db, siteId, snapshot)) return { rewritten: [], unchanged: true, counts };
+  return { rewritten: commitSnapshot(db, siteId, snapshot), unchanged: false, counts };
+}
+
+function isStored(db: Database, siteId: string, snapshot: SiteSnapshot): boolean {
+  if (!hasSite(db, siteId)) return false;
+  const stored = new Map(
+    prepared<{ siteId: string }, { part: PartName; digest: string }>(db, 'SELECT part, digest FROM sync_parts WHERE site_id = @siteId')
+      .all({ siteId })
+      .map((r) => [r.part, r.digest]),
+  );
+  for (const [part, value] of Object.entries(snapshot) as [PartName, unknown][]) {
+    if (value !== undefined && stored.get(part) !== digestOf(value)) return false;
+  }
+  const has = (sql: string) => prepared<{ siteId: string }>(db, sql).get({ siteId }) !== undefined;
+  if (has("SELECT 1 FROM outbox WHERE site_id = @siteId AND status = 'pending' LIMIT 1")) return false;
+  if (snapshot.notifications !== undefined && has('SELECT 1 FROM notifications WHERE site_id = @siteId AND read_at IS NOT server_read_at LIMIT 1')) return false;
+  if (
+    snapshot.subscriptions !== undefined &&
+    has('SELECT 1 FROM notification_subscriptions WHERE site_id = @siteId AND enabled IS NOT server_enabled LIMIT 1')
+  ) {
+    return false;
+  }
+  return true;
+}
+
+/** Rows per part of a snapshot, as a sync run's summary reports them. */
+export function countSnapshot(snapshot: SiteSnapshot): Record<string, number> {
+  const counts: Record<string, number> = {};
+  if (snapshot.courses) {
+    counts.courses = snapshot.courses.length;
+    counts.sections = snapshot.courses.reduce((n, c) => n + c.sections.length, 0);
+    counts.lectures = snapshot.courses.reduce((n, c) => n + c.sections.reduce((m, s) => m + s.lectures.length, 0), 0);
+  }
+  if (snapshot.digitalProducts) counts.digitalProducts = snapshot.digitalProducts.length;
+  if (snapshot.consultingServices) counts.consultingServices = snapshot.consultingServices.length;
+  if (snapshot.eventRegistrations) counts.eventRegistrations = snapshot.eventRegistrations.length;
+  if (snapshot.payments) counts.payments = snapshot.payments.length;
+  if (snapshot.notifications) counts.notifications = snapshot.notifications.length;
+  if (snapshot.subscriptions) counts.subscriptions = snapshot.subscriptions.length;
+  return counts;
+}
+
+/** The memoised views a commit that rewrote these parts changes (the inbox overlay is applied on every commit). */
+export function viewsOfCommit(rewritten: readonly PartName[]): ViewArea[] {
+  return ['notifications', ...rewritten.flatMap((part) => VIEWS_OF_PART[part])];
 }
 
 /**
@@ -36,7 +90,7 @@ export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnaps
     if (value !== undefined) digests.set(part, digestOf(value));
   }
   // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
-  return changingViews(db, siteId, (rewritten) => ['notifications', ...rewritten.flatMap((part) => VIEWS_OF_PART[part])], db.transaction(() => {
+  return changingViews(db, siteId, viewsOfCommit, db.transaction(() => {
     // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
     // the snapshot is dropped rather than bringing the site back.
     if (!hasSite(db, siteId)) throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });

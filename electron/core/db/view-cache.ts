@@ -8,6 +8,10 @@ import type { Database } from 'better-sqlite3';
  * - Fail-safe: a write on this connection that no writer accounted for (`total_changes()` moved since the last
  *   account) drops every entry, and so does a commit by another connection (`PRAGMA data_version`,
  *   https://sqlite.org/pragma.html#pragma_data_version). A forgotten call costs speed, never correctness.
+ * - Writes made by the writer worker on another connection (writer.ts) are announced with the views they change
+ *   (`writtenElsewhere`): its commits move `data_version` and only those views are dropped. While such a write
+ *   is on its way, the views it may change are computed afresh (its commit may already be visible); the rest are
+ *   served. A commit by any connection nobody announced still drops everything.
  * - Computing a view reports `validUntil`: the next instant after `now` at which its output would differ.
  * The views are read-only data; callers must not mutate what they get.
  */
@@ -35,6 +39,10 @@ interface Cache {
   epoch: number;
   /** How many changingViews() calls are running (nested writers). */
   depth: number;
+  /** data_version as of the last commit by another connection that was accounted for. */
+  acceptedDataVersion: number;
+  /** Writes announced by `writtenElsewhere` whose answer has not come back yet. */
+  readonly elsewhere: Set<{ readonly siteId: string; readonly areas: readonly ViewArea[] }>;
 }
 
 const MAX_ENTRIES = 256;
@@ -53,8 +61,11 @@ function cacheOf(db: Database): Cache {
       accounted: 0,
       epoch: 0,
       depth: 0,
+      acceptedDataVersion: 0,
+      elsewhere: new Set(),
     };
     cache.accounted = cache.totalChanges();
+    cache.acceptedDataVersion = cache.dataVersion();
     caches.set(db, cache);
   }
   return cache;
@@ -93,18 +104,61 @@ export function changingViews<T>(
   } finally {
     cache.depth -= 1;
   }
-  for (const area of areas === 'all' ? ALL_AREAS : typeof areas === 'function' ? areas(result) : areas) {
+  bump(cache, siteId, areas === 'all' ? ALL_AREAS : typeof areas === 'function' ? areas(result) : areas);
+  if (outermost) cache.accounted = cache.totalChanges();
+  return result;
+}
+
+/**
+ * Runs a write another connection makes for this one (the writer worker) and marks the views of `siteId` it changes
+ * stale once it answered: `areas` while it runs (every view it may change), `after(result)` once it succeeded (what
+ * it did change; default `areas`).
+ */
+export async function writtenElsewhere<T>(
+  db: Database,
+  siteId: string,
+  areas: readonly ViewArea[] | 'all',
+  write: () => Promise<T>,
+  after?: (result: T) => readonly ViewArea[],
+): Promise<T> {
+  const cache = caches.get(db);
+  if (!cache) return write(); // nothing memoised yet; a memo made meanwhile drops everything on the commit
+  const declared = { siteId, areas: areas === 'all' ? ALL_AREAS : areas };
+  cache.elsewhere.add(declared);
+  let changed: readonly ViewArea[] = declared.areas;
+  try {
+    const result = await write();
+    if (after) changed = after(result);
+    return result;
+  } finally {
+    cache.elsewhere.delete(declared);
+    bump(cache, siteId, changed);
+    // Every commit so far came from announced writes, all answered: they are accounted for.
+    if (cache.elsewhere.size === 0) cache.acceptedDataVersion = cache.dataVersion();
+  }
+}
+
+function bump(cache: Cache, siteId: string, areas: readonly ViewArea[]): void {
+  for (const area of areas) {
     const key = `${area}\u0000${siteId}`;
     cache.generations.set(key, (cache.generations.get(key) ?? 0) + 1);
   }
-  if (outermost) cache.accounted = cache.totalChanges();
-  return result;
 }
 
 export function cachedView<T>(db: Database, area: ViewArea, siteId: string, key: string, now: Date, compute: () => { value: T; validUntil: number }): T {
   const cache = cacheOf(db);
   settle(cache);
-  const version = `${cache.dataVersion()}:${cache.epoch}:${cache.generations.get(`${area}\u0000${siteId}`) ?? 0}`;
+  if (cache.dataVersion() !== cache.acceptedDataVersion) {
+    if (cache.elsewhere.size === 0) {
+      // A commit nobody announced: every entry is stale.
+      cache.epoch += 1;
+      cache.acceptedDataVersion = cache.dataVersion();
+    } else if ([...cache.elsewhere].some((w) => w.siteId === siteId && w.areas.includes(area))) {
+      // An announced write that may change this view has committed or is about to: read the rows as they are.
+      return compute().value;
+    }
+  }
+  const version = `${cache.epoch}:${cache.generations.get(`${area}\u0000${siteId}`) ?? 0}`;
   const fullKey = `${area}\u0000${siteId}\u0000${key}`;
   const t = now.getTime();
   const entry = cache.entries.get(fullKey);

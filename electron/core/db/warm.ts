@@ -16,13 +16,33 @@ const GRAMS_STEP = 4000;
  * never wrong.
  */
 export function warmViews(db: Database, siteId: string, now: Date): void {
+  warmSummaries(db, siteId, now);
+  indexInSteps(db, siteId);
+}
+
+/** The memoised views the screens open with, computed on the connection they are read from. */
+export function warmSummaries(db: Database, siteId: string, now: Date): void {
   getBillingSummary(db, siteId, now);
   getNotificationsSummary(db, siteId);
   getEntitlements(db, siteId, now);
-  indexShortTermsInSteps(db, siteId);
 }
 
-function indexShortTermsInSteps(db: Database, siteId: string): void {
+/**
+ * The short-term search index through the writer (worker-contract `search:index-step`), one step per call: between
+ * steps the writer takes other calls (a change the student made), and the main thread only waits for answers.
+ * Returns the rows indexed.
+ */
+export async function indexShortTermsInSteps(step: (maxRows: number) => Promise<number>, stopped: () => boolean): Promise<number> {
+  let total = 0;
+  for (;;) {
+    if (stopped()) return total;
+    const indexed = await step(GRAMS_STEP);
+    total += indexed;
+    if (indexed < GRAMS_STEP) return total;
+  }
+}
+
+function indexInSteps(db: Database, siteId: string): void {
   if (!db.open) return;
   let indexed: number;
   try {
@@ -33,5 +53,5 @@ function indexShortTermsInSteps(db: Database, siteId: string): void {
     // and indexed after the next commit.
     return;
   }
-  if (indexed === GRAMS_STEP) setImmediate(() => indexShortTermsInSteps(db, siteId));
+  if (indexed === GRAMS_STEP) setImmediate(() => indexInSteps(db, siteId));
 }

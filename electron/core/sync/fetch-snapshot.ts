@@ -2,6 +2,7 @@ import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { SiteSnapshot } from '../db/records';
+import type { PagedPart, PartName, WholePart } from '../db/worker-contract';
 import {
   ConsultingServicesQuery,
   CoursesQuery,
@@ -30,6 +31,29 @@ export interface FetchedSnapshot {
   readonly itemsFetched: number;
 }
 
+/**
+ * Where fetched pages go as they arrive (the writer worker's stage, see db/worker-contract.ts). With a sink the
+ * snapshot is not also kept here: `FetchedSnapshot.snapshot` is then empty and the sink holds the data.
+ * A call's promise is not awaited before the next page is asked for (the pages are pipelined); a rejection fails
+ * the fetch.
+ */
+export interface SnapshotSink {
+  page(part: PagedPart, nodes: readonly unknown[]): Promise<void>;
+  whole(part: WholePart, value: unknown): Promise<void>;
+  /** The part was refused for a missing scope: its pages so far are dropped and its stored rows kept. */
+  drop(part: PartName): Promise<void>;
+}
+
+export interface FetchOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: FetchProgress) => void;
+  readonly sink?: SnapshotSink;
+  /** Requests in flight at once, over all connections (default 4): enough to hide the round trip, kind to the site. */
+  readonly concurrency?: number;
+}
+
+export const DEFAULT_FETCH_CONCURRENCY = 4;
+
 interface Connection<N> {
   readonly totalCount: number;
   readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
@@ -51,10 +75,17 @@ const PHASES: readonly SyncPhase[] = ['profile', 'courses', 'digital-products', 
  * is written here: the caller commits the result in one transaction, so a failed or cancelled fetch leaves the
  * stored snapshot as it was.
  */
-export async function fetchSnapshot(
-  transport: Transport,
-  options: { readonly signal?: AbortSignal; readonly onProgress?: (p: FetchProgress) => void },
-): Promise<FetchedSnapshot> {
+export async function fetchSnapshot(given: Transport, options: FetchOptions): Promise<FetchedSnapshot> {
+  const transport = bounded(given, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY);
+  const sink = options.sink;
+  // Sink calls in flight: awaited before the fetch answers, so a failed write fails the fetch.
+  const writes: Promise<void>[] = [];
+  const toSink = (write: Promise<void>) => {
+    write.catch(() => {
+      failed = true;
+    });
+    writes.push(write);
+  };
   let pagesFetched = 0;
   let itemsFetched = 0;
   const missing = new Set<string>();
@@ -83,6 +114,7 @@ export async function fetchSnapshot(
 
   async function single<D extends TadaDocumentNode<unknown, never>, T>(
     phase: SyncPhase,
+    part: WholePart,
     document: D,
     pick: (data: ResultOf<D>) => T | null | undefined,
   ): Promise<T | MissingScopes> {
@@ -95,34 +127,52 @@ export async function fetchSnapshot(
     if (value === null || value === undefined) throw new CoreError('server-error', 'The site answered the sync without data.');
     pagesFetched += 1;
     report(phase, 1);
+    if (sink) toSink(sink.whole(part, value));
     return value;
   }
 
   async function connection<D extends TadaDocumentNode<unknown, never>, N>(
     phase: SyncPhase,
+    part: PagedPart,
     document: D,
     first: number,
     pick: (data: ResultOf<D>) => Connection<N> | null | undefined,
   ): Promise<N[] | MissingScopes> {
     const nodes: N[] = [];
+    let count = 0;
     let after: string | null = null;
-    for (;;) {
+    const request = (cursor: string | null): Promise<ExecuteResult<ResultOf<D>>> => {
       checkAborted();
-      const result: ExecuteResult<ResultOf<D>> = await transport.execute(document, { first, after } as VariablesOf<D>);
+      return transport.execute(document, { first, after: cursor } as VariablesOf<D>);
+    };
+    let next = request(after);
+    for (;;) {
+      const result: ExecuteResult<ResultOf<D>> = await next;
       const refused = judge(result.errors);
-      if (refused) return refused;
+      if (refused) {
+        if (sink && count > 0) toSink(sink.drop(part));
+        return refused;
+      }
       const page: Connection<N> | null | undefined = result.data === null ? null : pick(result.data);
       if (!page) throw new CoreError('server-error', 'The site answered the sync without data.');
-      nodes.push(...page.nodes);
+      const more = page.pageInfo.hasNextPage;
+      if (more) {
+        // A cursor that does not move would page forever.
+        if (page.pageInfo.endCursor === null || page.pageInfo.endCursor === after) {
+          throw new CoreError('server-error', 'The site returned an invalid page cursor.');
+        }
+        after = page.pageInfo.endCursor;
+        // Pipelined: the next page is asked for as soon as its cursor is known, before this one is handed on.
+        next = request(after);
+        next.catch(() => undefined); // a failure is seen when it is awaited above
+      }
+      count += page.nodes.length;
+      if (sink) toSink(sink.page(part, page.nodes));
+      else for (const node of page.nodes) nodes.push(node);
       pagesFetched += 1;
       itemsFetched += page.nodes.length;
-      report(phase, page.totalCount > 0 ? Math.min(1, nodes.length / page.totalCount) : 1);
-      if (!page.pageInfo.hasNextPage) return nodes;
-      // A cursor that does not move would page forever.
-      if (page.pageInfo.endCursor === null || page.pageInfo.endCursor === after) {
-        throw new CoreError('server-error', 'The site returned an invalid page cursor.');
-      }
-      after = page.pageInfo.endCursor;
+      report(phase, page.totalCount > 0 ? Math.min(1, count / page.totalCount) : 1);
+      if (!more) return nodes;
     }
   }
 
@@ -142,17 +192,19 @@ export async function fetchSnapshot(
       throw error;
     });
   const settled = await Promise.allSettled([
-    guard(single('profile', ProfileQuery, (d) => d.viewer)),
-    guard(connection('courses', CoursesQuery, PAGE_SIZE.courses, (d) => d.viewer?.enrolledCourses)),
-    guard(connection('digital-products', DigitalProductsQuery, PAGE_SIZE.digitalProducts, (d) => d.viewer?.digitalProducts)),
-    guard(connection('consulting', ConsultingServicesQuery, PAGE_SIZE.consultingServices, (d) => d.viewer?.consultingServices)),
-    guard(connection('events', EventRegistrationsQuery, PAGE_SIZE.eventRegistrations, (d) => d.viewer?.eventRegistrations)),
-    guard(connection('payments', PaymentsQuery, PAGE_SIZE.payments, (d) => d.viewer?.payments)),
-    guard(connection('notifications', NotificationsQuery, PAGE_SIZE.notifications, (d) => d.viewer?.notifications)),
-    guard(single('notifications', NotificationSubscriptionsQuery, (d) => d.viewer?.notificationSubscriptions)),
+    guard(single('profile', 'profile', ProfileQuery, (d) => d.viewer)),
+    guard(connection('courses', 'courses', CoursesQuery, PAGE_SIZE.courses, (d) => d.viewer?.enrolledCourses)),
+    guard(connection('digital-products', 'digitalProducts', DigitalProductsQuery, PAGE_SIZE.digitalProducts, (d) => d.viewer?.digitalProducts)),
+    guard(connection('consulting', 'consultingServices', ConsultingServicesQuery, PAGE_SIZE.consultingServices, (d) => d.viewer?.consultingServices)),
+    guard(connection('events', 'eventRegistrations', EventRegistrationsQuery, PAGE_SIZE.eventRegistrations, (d) => d.viewer?.eventRegistrations)),
+    guard(connection('payments', 'payments', PaymentsQuery, PAGE_SIZE.payments, (d) => d.viewer?.payments)),
+    guard(connection('notifications', 'notifications', NotificationsQuery, PAGE_SIZE.notifications, (d) => d.viewer?.notifications)),
+    guard(single('notifications', 'subscriptions', NotificationSubscriptionsQuery, (d) => d.viewer?.notificationSubscriptions)),
   ] as const);
+  const written = await Promise.allSettled(writes);
   // The first real failure wins over the "another part failed" errors it caused.
   const rejected = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  for (const w of written) if (w.status === 'rejected') rejected.unshift(w.reason as unknown);
   if (rejected.length > 0) {
     throw rejected.find((e) => !(e instanceof SiblingFailed)) ?? rejected[0];
   }
@@ -167,7 +219,8 @@ export async function fetchSnapshot(
   const subscriptions = take(value(settled[7]));
   checkAborted();
 
-  const snapshot: SiteSnapshot = {
+  // With a sink, the parts are in its stage; `take` above still gathered the refused scopes.
+  const snapshot: SiteSnapshot = sink ? {} : {
     ...(profile ? { profile } : {}),
     ...(courses ? { courses } : {}),
     ...(digitalProducts ? { digitalProducts } : {}),
@@ -180,18 +233,27 @@ export async function fetchSnapshot(
   return { snapshot, missingScopes: [...missing].sort(), pagesFetched, itemsFetched };
 }
 
-export function countSnapshot(snapshot: SiteSnapshot): Record<string, number> {
-  const counts: Record<string, number> = {};
-  if (snapshot.courses) {
-    counts.courses = snapshot.courses.length;
-    counts.sections = snapshot.courses.reduce((n, c) => n + c.sections.length, 0);
-    counts.lectures = snapshot.courses.reduce((n, c) => n + c.sections.reduce((m, s) => m + s.lectures.length, 0), 0);
-  }
-  if (snapshot.digitalProducts) counts.digitalProducts = snapshot.digitalProducts.length;
-  if (snapshot.consultingServices) counts.consultingServices = snapshot.consultingServices.length;
-  if (snapshot.eventRegistrations) counts.eventRegistrations = snapshot.eventRegistrations.length;
-  if (snapshot.payments) counts.payments = snapshot.payments.length;
-  if (snapshot.notifications) counts.notifications = snapshot.notifications.length;
-  if (snapshot.subscriptions) counts.subscriptions = snapshot.subscriptions.length;
-  return counts;
+/**
+ * At most `limit` requests in flight; the others wait their turn in order. The connections still page side by side,
+ * each on its own cursor, but a site is never asked for more than a handful of pages at once.
+ */
+function bounded(transport: Transport, limit: number): Transport {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async execute(document, variables) {
+      if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+      else active += 1;
+      try {
+        return await transport.execute(document, variables);
+      } finally {
+        const next = waiting.shift();
+        if (next) next(); // the slot passes on
+        else active -= 1;
+      }
+    },
+  };
 }
+
+/** Rows per part (moved beside the commit, which the writer worker runs; kept here for the sync's callers). */
+export { countSnapshot } from '../db/snapshot';

@@ -1,12 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { redactString } from '../log';
-import {
-  acceptAllNotificationsRead,
-  acceptNotificationRead,
-  acceptSubscription,
-} from '../db/notifications';
-import { markFailed, pendingEntries, recordAttempt, removeEntry, type OutboxEntry } from '../db/outbox';
+import { pendingEntries, type OutboxEntry } from '../db/outbox';
+import type { OutboxAnswer } from '../db/worker-contract';
+import type { DbWriter } from '../db/writer';
 import {
   MarkAllNotificationsReadMutation,
   MarkNotificationReadMutation,
@@ -35,22 +32,23 @@ export interface ReplayReport {
  * - refused (NOT_FOUND, missing scope, invalid input): kept as 'failed' and reported, never retried;
  * - unreachable / sign-in needed: replay stops, the entry and those after it stay queued in order.
  */
-export async function replayPending(db: Database, siteId: string, transport: Transport, now: () => Date): Promise<ReplayReport> {
+export async function replayPending(db: Database, writer: DbWriter, siteId: string, transport: Transport, now: () => Date): Promise<ReplayReport> {
   let replayed = 0;
   let failed = 0;
   const missing = new Set<string>();
   const entries = pendingEntries(db, siteId);
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
-    let errors: readonly GraphQLErrorLike[];
+    let answer: OutboxAnswer | readonly GraphQLErrorLike[];
     try {
-      errors = await send(db, siteId, entry, transport);
+      answer = await send(entry, transport);
     } catch (error) {
       const failure = isCoreError(error) ? error : new CoreError('sync-failed', 'A queued change could not be sent.', undefined, { cause: error });
-      recordAttempt(db, entry, failure.code, now());
+      await writer.call('outbox:attempt', { entry, error: failure.code, now: now().toISOString() });
       return { replayed, failed, pending: entries.length - i, missingScopes: [...missing], stoppedBy: failure };
     }
-    if (errors.length > 0) {
+    if (Array.isArray(answer)) {
+      const errors = answer as readonly GraphQLErrorLike[];
       const scopes = errors.flatMap(missingScopesOf);
       scopes.forEach((s) => missing.add(s));
       const reason = errors.some(isNotFound)
@@ -60,47 +58,37 @@ export async function replayPending(db: Database, siteId: string, transport: Tra
           : // The site's own words help the user, but a site may echo a credential in them; the reason is stored
             // at rest (outbox.last_error), so it is redacted like a log line.
             redactString(errors[0]!.message).slice(0, 200);
-      markFailed(db, entry, reason, now());
+      await writer.call('outbox:fail', { entry, error: reason, now: now().toISOString() });
       failed += 1;
     } else {
+      // The site's answer becomes the server-side value and the entry leaves the queue, in one transaction.
+      await writer.call('outbox:accept', { siteId, entry, answer: answer as OutboxAnswer });
       replayed += 1;
     }
   }
   return { replayed, failed, pending: 0, missingScopes: [...missing], stoppedBy: null };
 }
 
-/** Sends one entry; on success applies the site's answer and removes the entry in one transaction. */
-async function send(db: Database, siteId: string, entry: OutboxEntry, transport: Transport): Promise<readonly GraphQLErrorLike[]> {
+/** Sends one entry: the site's answer, or the errors it refused the change with. */
+async function send(entry: OutboxEntry, transport: Transport): Promise<OutboxAnswer | readonly GraphQLErrorLike[]> {
   const change = entry.change;
   switch (change.kind) {
     case 'mark-notification-read': {
       const { data, errors } = await transport.execute(MarkNotificationReadMutation, { id: change.notificationId });
       if (errors.length > 0 || !data) return errors.length > 0 ? errors : [{ message: 'empty answer' }];
-      db.transaction(() => {
-        acceptNotificationRead(db, siteId, data.markNotificationRead.id, data.markNotificationRead.readAt);
-        removeEntry(db, entry);
-      })();
-      return [];
+      return { kind: 'notification-read', id: data.markNotificationRead.id, readAt: data.markNotificationRead.readAt };
     }
     case 'mark-all-notifications-read': {
       const { data, errors } = await transport.execute(MarkAllNotificationsReadMutation);
       if (errors.length > 0 || !data) return errors.length > 0 ? errors : [{ message: 'empty answer' }];
-      db.transaction(() => {
-        acceptAllNotificationsRead(db, siteId);
-        removeEntry(db, entry);
-      })();
-      return [];
+      return { kind: 'all-notifications-read' };
     }
     case 'update-notification-subscription': {
       const { data, errors } = await transport.execute(UpdateNotificationSubscriptionMutation, {
         input: { topic: change.topic, channel: change.channel, enabled: change.enabled },
       });
       if (errors.length > 0 || !data) return errors.length > 0 ? errors : [{ message: 'empty answer' }];
-      db.transaction(() => {
-        acceptSubscription(db, siteId, data.updateNotificationSubscription);
-        removeEntry(db, entry);
-      })();
-      return [];
+      return { kind: 'subscription', record: data.updateNotificationSubscription };
     }
   }
 }

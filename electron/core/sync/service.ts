@@ -10,18 +10,25 @@ import type {
 import { CoreError, isCoreError } from '../errors';
 import { silentLogger, type Logger } from '../db/logger';
 import { getSubscription } from '../db/notifications';
-import { countPending, enqueueChange, type OutboxChange } from '../db/outbox';
-import { commitSnapshot } from '../db/snapshot';
-import { warmViews } from '../db/warm';
-import { ensureSite, removeSiteData } from '../db/sites';
-import { getSyncStatus, recordSyncRun } from '../db/sync-runs';
-import { countSnapshot, fetchSnapshot } from './fetch-snapshot';
+import { countPending, type OutboxChange } from '../db/outbox';
+import { getSyncStatus } from '../db/sync-runs';
+import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
+import { createInProcessWriter, type DbWriter } from '../db/writer';
+import { fetchSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from './graphql/documents';
 import { replayPending, type ReplayReport } from './outbox-replay';
 import { createTransport, defaultSleep, type ClientFor, type RetryPolicy, type Sleep, type Transport } from './transport';
 
 export interface SyncServiceOptions {
+  /** Where views and the sync read (the main process's read-only connection when `writer` is a worker). */
   readonly db: Database;
+  /**
+   * Where every write goes (db/writer.ts): the writer worker in the app, so the main process never waits on a
+   * commit. Default: the same handlers on `db` in this thread.
+   */
+  readonly writer?: DbWriter;
+  /** Requests in flight at once while fetching (fetch-snapshot.ts, default 4). */
+  readonly fetchConcurrency?: number;
   readonly clientFor: ClientFor;
   /** Milliseconds since the epoch (a function, or a `{ now() }` clock like the rest of the core); tests pass a fixed one. */
   readonly clock?: (() => number) | { now(): number };
@@ -67,6 +74,10 @@ interface Running {
 
 export function createSyncService(options: SyncServiceOptions): SyncService {
   const { db, clientFor } = options;
+  const writer = options.writer ?? createInProcessWriter(db);
+  let stages = 0;
+  /** The warm-up after the last commit (close() waits for it). */
+  let warmth: Promise<void> = Promise.resolve();
   const given = options.clock;
   const clock: () => number = given === undefined ? Date.now : typeof given === 'function' ? given : () => given.now();
   const now = () => new Date(clock());
@@ -119,7 +130,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   }
 
   async function replayWith(siteId: string, transport: Transport): Promise<ReplayReport> {
-    const report = await replayPending(db, siteId, transport, now);
+    const report = await replayPending(db, writer, siteId, transport, now);
     if (report.replayed > 0 || report.failed > 0) dataChanged(siteId);
     if (report.stoppedBy && isTransient(report.stoppedBy)) online.set(siteId, false);
     else if (report.replayed > 0) online.set(siteId, true);
@@ -133,9 +144,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     let items = 0;
     const emit = (running: boolean, fraction: number | null) =>
       progress({ siteId, running, phase: running ? phase : 'idle', pagesFetched: pages, itemsFetched: items, fraction });
-    const finish = (summary: SyncRunSummary): SyncRunSummary => {
+    const finish = async (summary: SyncRunSummary): Promise<SyncRunSummary> => {
       try {
-        recordSyncRun(db, summary);
+        await writer.call('sync:record-run', { summary });
       } catch (error) {
         logger.error('could not record the sync run', { siteId, error: String(error) });
       }
@@ -145,14 +156,25 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     };
 
     emit(true, 0);
+    // The pages go to the writer as they arrive (its stage) and are committed there in one transaction.
+    const stageId = `${siteId}\u0000${++stages}`;
+    let staged = false;
     try {
-      ensureSite(db, siteId, now());
+      await writer.call('site:ensure', { siteId, now: now().toISOString() });
       const transport = await transportFor(siteId, signal);
       // Queued changes first, so the snapshot fetched next already reflects them.
       const replay = await replayWith(siteId, transport);
       if (replay.stoppedBy && !isTransient(replay.stoppedBy)) throw replay.stoppedBy;
+      staged = true;
+      void writer.call('stage:begin', { stageId, siteId }).catch(() => undefined); // a failure shows on the first page
       const fetched = await fetchSnapshot(transport, {
         signal,
+        ...(options.fetchConcurrency === undefined ? {} : { concurrency: options.fetchConcurrency }),
+        sink: {
+          page: (part, nodes) => writer.call('stage:page', { stageId, part, nodes }),
+          whole: (part, value) => writer.call('stage:whole', { stageId, part, value }),
+          drop: (part) => writer.call('stage:drop', { stageId, part }),
+        },
         onProgress: (p) => {
           phase = p.phase;
           pages = p.pagesFetched;
@@ -163,36 +185,33 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       if (signal.aborted) throw new CoreError('sync-cancelled', 'The sync was cancelled.');
       phase = 'committing';
       emit(true, 1);
-      commitSnapshot(db, siteId, fetched.snapshot);
+      staged = false;
+      const committed = await writer.call('stage:commit', { stageId, siteId });
       online.set(siteId, true);
-      dataChanged(siteId);
-      // Build the big views once, after this run has answered (the memo is ready when the renderer refetches).
-      setImmediate(() => {
-        if (closed || !db.open) return;
-        try {
-          warmViews(db, siteId, now());
-        } catch (error) {
-          logger.warn('warming the views failed', { siteId, error: String(error) });
-        }
-      });
+      // Nothing differed from what is stored: nothing was written, no view changed, no event.
+      if (!committed.unchanged) {
+        dataChanged(siteId);
+        warmAfterCommit(siteId);
+      }
       const missingScopes = [...new Set([...fetched.missingScopes, ...replay.missingScopes])].sort();
-      return finish({
+      return await finish({
         siteId,
         startedAt,
         finishedAt: now().toISOString(),
         outcome: missingScopes.length > 0 ? 'partial' : 'completed',
-        counts: countSnapshot(fetched.snapshot),
+        counts: { ...committed.counts },
         missingScopes,
         error: null,
       });
     } catch (error) {
+      if (staged) void writer.call('stage:discard', { stageId }).catch(() => undefined);
       const failure = signal.aborted
         ? new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause: error })
         : isCoreError(error)
           ? error
           : new CoreError('sync-failed', 'The sync failed; your offline data is unchanged.', undefined, { cause: error });
       if (isTransient(failure)) online.set(siteId, false);
-      return finish({
+      return await finish({
         siteId,
         startedAt,
         finishedAt: now().toISOString(),
@@ -204,8 +223,30 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     }
   }
 
+  /**
+   * After a commit, off the sync's critical path: the small memoised views are computed on the read connection so
+   * they are ready before the renderer asks (warm.ts), and the writer indexes the short search terms of the rows the
+   * commit wrote, a step per call so a change the student makes meanwhile waits for one step at most.
+   */
+  function warmAfterCommit(siteId: string): void {
+    const previous = warmth;
+    warmth = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      if (closed || !db.open) return;
+      try {
+        warmSummaries(db, siteId, now());
+      } catch (error) {
+        logger.warn('warming the views failed', { siteId, error: String(error) });
+      }
+      await previous;
+      await indexShortTermsInSteps((maxRows) => writer.call('search:index-step', { maxRows }), () => closed).catch((error: unknown) =>
+        // Best effort: rows left unindexed are scanned by searches and indexed after the next commit.
+        logger.info('short-term search indexing stopped', { siteId, error: String(error) }),
+      );
+    });
+  }
+
   async function enqueue(siteId: string, change: OutboxChange): Promise<void> {
-    enqueueChange(db, siteId, change, now());
+    await writer.call('outbox:enqueue', { siteId, change, now: now().toISOString() });
     dataChanged(siteId);
     // Sent in the background; a failure keeps it queued for the next sync.
     void service
@@ -283,7 +324,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     async forgetSite(siteId) {
       service.cancel(siteId);
       await withSiteLock(siteId, async () => {
-        removeSiteData(db, siteId);
+        await writer.call('site:remove', { siteId });
         online.delete(siteId);
       });
       dataChanged(siteId);
@@ -294,6 +335,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       for (const r of running.values()) r.controller.abort(new CoreError('sync-cancelled', 'The app is closing.'));
       await Promise.allSettled([...running.values()].map((r) => r.promise));
       await Promise.allSettled([...siteLocks.values()]);
+      // Writes still queued (a run's record, an index step) finish before the caller closes the database.
+      await warmth;
+      if (!options.writer) await writer.close();
     },
   };
   return service;

@@ -1,0 +1,92 @@
+import type { Database } from 'better-sqlite3';
+import { CoreError } from '../errors';
+import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription } from './notifications';
+import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from './outbox';
+import type { SiteSnapshot } from './records';
+import { indexShortTerms } from './search';
+import { ensureSite, removeSiteData } from './sites';
+import { commitSnapshotIfChanged } from './snapshot';
+import { recordSyncRun } from './sync-runs';
+import { changingViews } from './view-cache';
+import type { OutboxAnswer, PartName, WriterHandlers } from './worker-contract';
+
+interface Stage {
+  readonly siteId: string;
+  readonly parts: Map<PartName, unknown>;
+  readonly dropped: Set<PartName>;
+}
+
+/**
+ * The writes of the contract (worker-contract.ts), run on one connection: the worker runs them on its own, and
+ * the in-process writer (tests, tools) on the connection it was given. They are the plain db functions; nothing
+ * here knows which thread it is on.
+ */
+export function createWriterHandlers(db: Database): WriterHandlers {
+  const stages = new Map<string, Stage>();
+  const stage = (stageId: string): Stage => {
+    const found = stages.get(stageId);
+    // A writer restarted since the stage began has lost its pages: the run fails, the stored snapshot stays.
+    if (!found) throw new CoreError('sync-failed', 'The pages this sync fetched are gone (the site was removed, or the database writer restarted); sync again.');
+    return found;
+  };
+  return {
+    'site:ensure': ({ siteId, now }) => ensureSite(db, siteId, new Date(now)),
+    'site:remove': ({ siteId }) => {
+      for (const [id, s] of stages) if (s.siteId === siteId) stages.delete(id);
+      removeSiteData(db, siteId);
+    },
+    'snapshot:commit': ({ siteId, snapshot }) => commitSnapshotIfChanged(db, siteId, snapshot),
+    'stage:begin': ({ stageId, siteId }) => {
+      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set() });
+    },
+    'stage:page': ({ stageId, part, nodes }) => {
+      const s = stage(stageId);
+      if (s.dropped.has(part)) return;
+      const list = (s.parts.get(part) as unknown[] | undefined) ?? [];
+      // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
+      for (const node of nodes) list.push(node);
+      s.parts.set(part, list);
+    },
+    'stage:whole': ({ stageId, part, value }) => {
+      const s = stage(stageId);
+      if (!s.dropped.has(part)) s.parts.set(part, value);
+    },
+    'stage:drop': ({ stageId, part }) => {
+      const s = stage(stageId);
+      s.parts.delete(part);
+      s.dropped.add(part);
+    },
+    'stage:commit': ({ stageId, siteId }) => {
+      const s = stage(stageId);
+      if (s.siteId !== siteId) throw new CoreError('invalid-input', 'These fetched pages belong to another site.');
+      stages.delete(stageId);
+      return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot);
+    },
+    'stage:discard': ({ stageId }) => {
+      stages.delete(stageId);
+    },
+    'outbox:enqueue': ({ siteId, change, now }) => enqueueChange(db, siteId, change, new Date(now)),
+    'outbox:accept': ({ siteId, entry, answer }) =>
+      db.transaction(() => {
+        applyAnswer(db, siteId, answer);
+        removeEntry(db, entry);
+      })(),
+    'outbox:attempt': ({ entry, error, now }) => recordAttempt(db, entry, error, new Date(now)),
+    'outbox:fail': ({ entry, error, now }) => markFailed(db, entry, error, new Date(now)),
+    'outbox:dismiss': ({ siteId, id }) => dismissFailed(db, siteId, id),
+    'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
+    // No view reads the search tables: the memo is kept.
+    'search:index-step': ({ maxRows }) => changingViews(db, '', [], () => indexShortTerms(db, maxRows)),
+  };
+}
+
+function applyAnswer(db: Database, siteId: string, answer: OutboxAnswer): void {
+  switch (answer.kind) {
+    case 'notification-read':
+      return acceptNotificationRead(db, siteId, answer.id, answer.readAt);
+    case 'all-notifications-read':
+      return acceptAllNotificationsRead(db, siteId);
+    case 'subscription':
+      return acceptSubscription(db, siteId, answer.record);
+  }
+}

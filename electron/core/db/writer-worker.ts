@@ -1,0 +1,39 @@
+/**
+ * The database writer's thread (writer.ts starts it): opens the offline database (migrations, recovery of a damaged
+ * file), then answers the contract's calls one at a time, in the order they came, on its one write connection.
+ * Every failure goes back as the core's `{ code, message }`; nothing here throws across the boundary.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openOfflineDatabase } from './open';
+import { toWireError } from './writer-errors';
+import { createWriterHandlers } from './writer-handlers';
+import { isWriterCall, type WireResult, type WriterInit, type WriterMessage, type WriterRequest } from './worker-contract';
+
+const port = parentPort;
+if (!port) throw new Error('writer-worker.ts runs as a worker thread (writer.ts starts it)');
+const init = workerData as WriterInit;
+const post = (message: WriterMessage) => port.postMessage(message);
+
+try {
+  const opened = openOfflineDatabase(init.file, init.nativeBinding === undefined ? {} : { nativeBinding: init.nativeBinding });
+  const db = opened.db;
+  const handlers = createWriterHandlers(db);
+  port.on('message', (request: WriterRequest) => {
+    let result: WireResult;
+    try {
+      if (!isWriterCall(request.call)) throw Object.assign(new Error('unknown call'), { code: 'WRITER_UNKNOWN_CALL' });
+      const handler = handlers[request.call] as (input: unknown) => unknown;
+      result = { ok: true, value: handler(request.input) };
+    } catch (error) {
+      result = { ok: false, error: toWireError(error) };
+    }
+    post({ type: 'result', id: request.id, result });
+  });
+  // Closing the connection checkpoints the WAL; terminate() from the main thread skips this (SQLite recovers it).
+  process.once('exit', () => {
+    if (db.open) db.close();
+  });
+  post({ type: 'opened', recovered: opened.recovered, movedTo: opened.movedTo, salvagedOutbox: opened.salvagedOutbox });
+} catch (error) {
+  post({ type: 'open-failed', error: toWireError(error) });
+}

@@ -1,0 +1,206 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { CoreError } from '../../../electron/core/errors';
+import {
+  getBillingSummary,
+  getNotificationsSummary,
+  openReadConnection,
+  pendingEntries,
+  startWriterWorker,
+  type OpenedWriter,
+} from '../../../electron/core/db';
+import { course, notification, payment, snapshot } from './fixtures';
+
+/**
+ * The database writer in its worker thread (electron/core/db/writer.ts, worker-contract.ts): real threads, a real
+ * SQLite file, the main side reading through its own read-only connection.
+ */
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ld-writer-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'offline.db');
+}
+
+async function open(file = tempFile(), options: { maxRestarts?: number } = {}): Promise<{ writer: OpenedWriter; db: Database.Database; file: string }> {
+  const writer = await startWriterWorker({ file, ...options });
+  const db = openReadConnection(file);
+  writer.attachReader(db);
+  onTestFinished(async () => {
+    await writer.close();
+    db.close();
+  });
+  return { writer, db, file };
+}
+
+const NOW = '2026-06-01T00:00:00.000Z';
+
+/** A snapshot big enough that its commit takes a while (tens of thousands of rows). */
+function bigSnapshot(tag: string) {
+  return {
+    ...snapshot(tag),
+    payments: Array.from({ length: 20_000 }, (_, i) => payment(`${tag}-p${i}`, { tradeNo: `${tag}-t${i}` })),
+    notifications: Array.from({ length: 3000 }, (_, i) => notification(`${tag}-n${i}`)),
+  };
+}
+
+describe('database writer worker: one contract, errors as the core codes', () => {
+  it('writes in the worker; the read-only connection of this thread sees each call once it answered', async () => {
+    const { writer, db } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    const result = await writer.call('snapshot:commit', { siteId: 's', snapshot: snapshot('a') });
+    expect(result.unchanged).toBe(false);
+    expect(result.rewritten).toContain('courses');
+    expect(result.counts.courses).toBe(snapshot('a').courses!.length);
+    const entry = await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-all-notifications-read' }, now: NOW });
+    expect(entry).toMatchObject({ siteId: 's', status: 'pending', description: 'Mark all notifications read' });
+    expect(pendingEntries(db, 's').map((e) => e.id)).toEqual([entry.id]);
+    expect(getNotificationsSummary(db, 's').unreadCount).toBe(0);
+    // The read connection cannot write (the worker's is the one write connection).
+    expect(() => db.prepare("DELETE FROM outbox WHERE site_id = 's'").run()).toThrow(/readonly/i);
+  });
+
+  it('a failure crosses the boundary as a CoreError with the code and plain words, never a foreign Error', async () => {
+    const { writer } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    const lost = await writer.call('stage:commit', { stageId: 'nope', siteId: 's' }).catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(CoreError);
+    expect(lost).toMatchObject({ code: 'sync-failed' });
+    // A constraint SQLite refuses: storage-error, with SQLite's code as the only detail (no row data).
+    const broken = await writer
+      .call('snapshot:commit', { siteId: 's', snapshot: { payments: [payment('x', { id: null as unknown as string })] } })
+      .catch((e: unknown) => e);
+    expect(broken).toBeInstanceOf(CoreError);
+    expect(broken).toMatchObject({ code: 'storage-error', detail: { reason: expect.stringMatching(/^SQLITE_CONSTRAINT/) } });
+    // A removed site's snapshot is refused with not-found (snapshot.ts), carried by code.
+    await writer.call('site:remove', { siteId: 's' });
+    await expect(writer.call('snapshot:commit', { siteId: 's', snapshot: snapshot('b') })).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('a database from a newer version is refused when the worker opens it (database-too-new, file untouched)', async () => {
+    const file = tempFile();
+    const raw = new Database(file);
+    raw.pragma('user_version = 999');
+    raw.close();
+    await expect(startWriterWorker({ file })).rejects.toMatchObject({ name: 'CoreError', code: 'database-too-new' });
+    const again = new Database(file, { readonly: true });
+    expect(again.pragma('user_version', { simple: true })).toBe(999);
+    again.close();
+  });
+
+  it('staged pages are committed in one transaction; a re-commit of the same data writes nothing', async () => {
+    const { writer, db } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.call('stage:begin', { stageId: 'one', siteId: 's' });
+    await writer.call('stage:page', { stageId: 'one', part: 'courses', nodes: [course('c1')] });
+    await writer.call('stage:page', { stageId: 'one', part: 'courses', nodes: [course('c2')] });
+    await writer.call('stage:page', { stageId: 'one', part: 'payments', nodes: [payment('p1')] });
+    // Nothing is visible before the commit.
+    expect(db.prepare("SELECT count(*) FROM courses WHERE site_id = 's'").pluck().get()).toBe(0);
+    const first = await writer.call('stage:commit', { stageId: 'one', siteId: 's' });
+    expect(first).toMatchObject({ unchanged: false, counts: { courses: 2, payments: 1 } });
+    expect(db.prepare("SELECT count(*) FROM courses WHERE site_id = 's'").pluck().get()).toBe(2);
+
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    const before = dataVersion.get();
+    await writer.call('stage:begin', { stageId: 'two', siteId: 's' });
+    await writer.call('stage:page', { stageId: 'two', part: 'courses', nodes: [course('c1'), course('c2')] });
+    await writer.call('stage:page', { stageId: 'two', part: 'payments', nodes: [payment('p1')] });
+    const second = await writer.call('stage:commit', { stageId: 'two', siteId: 's' });
+    expect(second).toEqual({ rewritten: [], unchanged: true, counts: { courses: 2, sections: 2, lectures: 4, payments: 1 } });
+    // No other connection committed anything: the reader's data_version did not move.
+    expect(dataVersion.get()).toBe(before);
+  });
+});
+
+describe('database writer worker: a crash loses nothing that was committed', () => {
+  it('a crash mid-commit leaves the previous snapshot whole, keeps the queued change, and the writer starts again', async () => {
+    const { writer, db } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.call('snapshot:commit', { siteId: 's', snapshot: { ...snapshot('old'), payments: [payment('old-p')] } });
+    const queued = await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-all-notifications-read' }, now: NOW });
+
+    const commit = writer.call('snapshot:commit', { siteId: 's', snapshot: bigSnapshot('new') });
+    // 20,000 payments take the worker well over 60 ms to commit: the crash lands inside the transaction.
+    const payments = db.prepare("SELECT count(*) FROM payments WHERE site_id = 's'").pluck();
+    await new Promise((r) => setTimeout(r, 60));
+    await writer.crash();
+    const failure = await commit.catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(CoreError);
+    expect(failure).toMatchObject({ code: 'storage-error', message: expect.stringMatching(/stopped unexpectedly/) });
+
+    // The previous snapshot, whole: not one row of the new one.
+    expect(payments.get()).toBe(1);
+    expect(db.prepare("SELECT id FROM payments WHERE site_id = 's'").pluck().all()).toEqual(['old-p']);
+    expect(pendingEntries(db, 's').map((e) => e.id)).toEqual([queued.id]);
+    expect(db.pragma('quick_check', { simple: true })).toBe('ok');
+
+    // Started again: the next calls work, and the queue order continues after the survivor.
+    const next = await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-notification-read', notificationId: 'x' }, now: NOW });
+    expect(writer.restarts).toBe(1);
+    expect(pendingEntries(db, 's').map((e) => e.id)).toEqual([queued.id, next.id]);
+    const committed = await writer.call('snapshot:commit', { siteId: 's', snapshot: bigSnapshot('new') });
+    expect(committed.unchanged).toBe(false);
+    expect(payments.get()).toBe(20_000);
+  });
+
+  it('pages staged before a crash are gone: their commit fails plainly instead of committing half a snapshot', async () => {
+    const { writer, db } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.call('snapshot:commit', { siteId: 's', snapshot: snapshot('old') });
+    await writer.call('stage:begin', { stageId: 'run', siteId: 's' });
+    await writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('half')] });
+    await writer.crash();
+    await expect(writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('rest')] })).rejects.toMatchObject({ code: 'sync-failed' });
+    await expect(writer.call('stage:commit', { stageId: 'run', siteId: 's' })).rejects.toMatchObject({ code: 'sync-failed' });
+    expect(db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all()).toEqual(snapshot('old').courses!.map((c) => c.id).sort());
+  });
+
+  it('a writer that keeps dying gives up with a clear error instead of restarting forever', async () => {
+    const { writer } = await open(undefined, { maxRestarts: 1 });
+    await writer.crash();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.crash();
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(writer.call('site:ensure', { siteId: 's', now: NOW })).rejects.toMatchObject({
+      code: 'storage-error',
+      message: expect.stringMatching(/keeps stopping; restart the app/),
+    });
+  });
+});
+
+describe('view cache of the read connection: told which views a worker write changed (view-cache.ts)', () => {
+  it('a queued mark-read drops only the inbox views; a commit drops what it rewrote; nothing else is recomputed', async () => {
+    const { writer, db } = await open();
+    const now = new Date(NOW);
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.call('snapshot:commit', { siteId: 's', snapshot: { ...snapshot('a'), notifications: [notification('n1'), notification('n2')] } });
+    const billing = getBillingSummary(db, 's', now);
+    const inbox = getNotificationsSummary(db, 's');
+    expect(inbox.unreadCount).toBe(2);
+
+    await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-notification-read', notificationId: 'n1' }, now: NOW });
+    expect(getBillingSummary(db, 's', now)).toBe(billing); // the same memoised object: not recomputed
+    expect(getNotificationsSummary(db, 's').unreadCount).toBe(1); // recomputed, and right
+
+    await writer.call('snapshot:commit', { siteId: 's', snapshot: { payments: [payment('p-new')] } });
+    const after = getBillingSummary(db, 's', now);
+    expect(after).not.toBe(billing);
+    expect(after.paymentCount).toBe(1);
+  });
+
+  it('a commit by a connection nobody announced still drops every memoised view (data_version)', async () => {
+    const { db, file, writer } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.call('snapshot:commit', { siteId: 's', snapshot: { notifications: [notification('n1')] } });
+    const inbox = getNotificationsSummary(db, 's');
+    const other = new Database(file);
+    other.prepare("UPDATE notifications SET read_at = '2026-01-01T00:00:00.000Z' WHERE id = 'n1'").run();
+    other.close();
+    const again = getNotificationsSummary(db, 's');
+    expect(again).not.toBe(inbox);
+    expect(again.unreadCount).toBe(0);
+  });
+});

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  getBilling,
+  getEntitlements,
+  getLibrary,
+  getNotifications,
+  getProfile,
+  openReadConnection,
+  startWriterWorker,
+} from '../../../electron/core/db';
+import { createSyncService } from '../../../electron/core/sync';
+import { openTempDb, startSite, tempDir } from './helpers/setup';
+
+/**
+ * The sync with its writes in the writer worker (electron/core/db/writer.ts), as the app runs it: pages staged in
+ * the worker as they arrive, one commit there, the views read through this thread's read-only connection. And the
+ * no-change re-sync: the fetched snapshot is what is stored, so nothing is written and no change event is sent.
+ */
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+
+/** Every row of every table but the sync-run history (and when the site was first seen), hashed: what a sync could change. */
+function contents(db: Database.Database): string {
+  const hash = createHash('sha256');
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites') ORDER BY name")
+    .pluck()
+    .all() as string[];
+  for (const table of tables) hash.update(table).update(JSON.stringify(db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all()));
+  return hash.digest('base64');
+}
+
+describe('sync through the writer worker', () => {
+  it('stores the same data as the in-process writer; the views read it through the read-only connection', async () => {
+    const site = await startSite();
+    const file = join(tempDir(), 'offline.db');
+    const writer = await startWriterWorker({ file });
+    const db = openReadConnection(file);
+    writer.attachReader(db);
+    const changed: string[] = [];
+    const sync = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    onTestFinished(async () => {
+      await sync.close();
+      await writer.close();
+      db.close();
+    });
+    const reference = openTempDb();
+    const inProcess = createSyncService({ db: reference.db, clientFor: () => site.client });
+
+    const summary = await sync.syncNow('demo');
+    expect(summary).toMatchObject({ outcome: 'completed', error: null });
+    expect(changed).toEqual(['demo']);
+    expect((await inProcess.syncNow('demo')).counts).toEqual(summary.counts);
+    await inProcess.close();
+    expect(summary.counts.courses).toBeGreaterThan(0);
+    for (const view of [
+      (d: Database.Database) => getLibrary(d, 'demo', NOW),
+      (d: Database.Database) => getBilling(d, 'demo', NOW),
+      (d: Database.Database) => getNotifications(d, 'demo'),
+      (d: Database.Database) => getEntitlements(d, 'demo', NOW),
+      (d: Database.Database) => getProfile(d, 'demo'),
+    ]) {
+      expect(view(db)).toEqual(view(reference.db));
+    }
+    expect(contents(db)).toBe(contents(reference.db));
+    expect(sync.status('demo').lastSyncedAt).toBe(summary.finishedAt);
+  });
+
+  it('a no-change re-sync writes nothing but its run record, and sends no change event (worker)', async () => {
+    const site = await startSite();
+    const file = join(tempDir(), 'offline.db');
+    const writer = await startWriterWorker({ file });
+    const db = openReadConnection(file);
+    writer.attachReader(db);
+    const changed: string[] = [];
+    const sync = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    onTestFinished(async () => {
+      await sync.close();
+      await writer.close();
+      db.close();
+    });
+    await sync.syncNow('demo');
+    await sync.close(); // lets the search-index warm-up after the first commit finish
+    const again = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    const before = contents(db);
+    const runs = db.prepare('SELECT count(*) FROM sync_runs').pluck();
+    const runsBefore = runs.get();
+
+    const summary = await again.syncNow('demo');
+    expect(summary.outcome).toBe('completed');
+    expect(summary.counts.courses).toBeGreaterThan(0);
+    expect(changed).toEqual(['demo']); // the first sync's only
+    expect(contents(db)).toBe(before);
+    expect(runs.get()).toBe((runsBefore as number) + 1);
+    await again.close();
+  });
+
+  it('a no-change re-sync changes exactly one row: its run record (in-process writer, SQLite total_changes)', async () => {
+    const site = await startSite();
+    const { db } = openTempDb();
+    const changed: string[] = [];
+    const sync = createSyncService({ db, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    await sync.syncNow('demo');
+    await sync.close();
+    const again = createSyncService({ db, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    const totalChanges = db.prepare('SELECT total_changes()').pluck();
+    const before = totalChanges.get() as number;
+    await again.syncNow('demo');
+    await again.close();
+    expect(totalChanges.get()).toBe(before + 1);
+    expect(changed).toEqual(['demo']);
+  });
+});
