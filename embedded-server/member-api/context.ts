@@ -82,8 +82,7 @@ export class MemberData {
   }
 
   consultingServices(first: number, after: PageKey | null): Page<ent.ConsultingServiceRow> {
-    const delivered = courses.listDeliveredCourseIds(this.db, this.schoolId, this.userId, this.now);
-    return ent.listConsultingServicesForCourses(this.db, this.schoolId, delivered, first, after);
+    return ent.listConsultingServicesForMember(this.db, { ...this.req(first, after), now: this.now });
   }
 
   consultingDetails(serviceIds: readonly string[]): { slots: ent.SlotRow[]; meetings: ent.MeetingRow[] } {

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { webcrypto } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { prepared } from '../store/statements';
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -36,7 +37,7 @@ async function makeKey(): Promise<KeyRow> {
 }
 
 function insertKey(db: Database, row: KeyRow, now: number): void {
-  db.prepare('INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)').run(
+  prepared(db, 'INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)').run(
     row.kid,
     ID_TOKEN_ALG,
     row.private_jwk,
@@ -51,24 +52,30 @@ async function generate(db: Database, now: number): Promise<KeyRow> {
   return row;
 }
 
-const imported = new WeakMap<Database, Map<string, CryptoKey>>();
+/**
+ * Imported keys by kid, per database: importing a JWK and parsing the stored JSON on every id_token cost more than
+ * signing it. The current key's row is still read on every call, so a rotation (by this module or straight in the
+ * table) takes effect at once; only the immutable key material of a kid is kept.
+ */
+const imported = new WeakMap<Database, Map<string, SigningKey>>();
 
 async function toSigningKey(db: Database, row: KeyRow): Promise<SigningKey> {
   let cache = imported.get(db);
   if (!cache) imported.set(db, (cache = new Map()));
-  let privateKey = cache.get(row.kid);
-  if (!privateKey) {
-    privateKey = (await importJWK(JSON.parse(row.private_jwk) as JWK, ID_TOKEN_ALG)) as CryptoKey;
-    cache.set(row.kid, privateKey);
+  let key = cache.get(row.kid);
+  if (!key) {
+    const privateKey = (await importJWK(JSON.parse(row.private_jwk) as JWK, ID_TOKEN_ALG)) as CryptoKey;
+    key = { kid: row.kid, privateKey, publicJwk: JSON.parse(row.public_jwk) as JWK };
+    cache.set(row.kid, key);
   }
-  return { kid: row.kid, privateKey, publicJwk: JSON.parse(row.public_jwk) as JWK };
+  return key;
 }
 
 const pendingGeneration = new WeakMap<Database, Promise<KeyRow>>();
 
 /** The current signing key, created on first use and persisted (a file database keeps it across restarts). */
 export async function currentSigningKey(db: Database, now: number): Promise<SigningKey> {
-  let row = db.prepare('SELECT kid, private_jwk, public_jwk FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1').get() as
+  let row = prepared(db, 'SELECT kid, private_jwk, public_jwk FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1').get() as
     | KeyRow
     | undefined;
   if (!row) {
@@ -92,7 +99,7 @@ export async function rotateSigningKey(db: Database, now: number): Promise<strin
   const row = await makeKey();
   // Retire and replace in one transaction: there is never a moment without exactly one current key.
   db.transaction(() => {
-    db.prepare('UPDATE signing_keys SET retired_at = ?, published_until = ? WHERE retired_at IS NULL').run(now, now + RETIRED_KEY_PUBLISHED_MS);
+    prepared(db, 'UPDATE signing_keys SET retired_at = ?, published_until = ? WHERE retired_at IS NULL').run(now, now + RETIRED_KEY_PUBLISHED_MS);
     insertKey(db, row, now + 1);
   })();
   return row.kid;
@@ -101,8 +108,7 @@ export async function rotateSigningKey(db: Database, now: number): Promise<strin
 /** Public keys for jwks_uri: the current key plus retired keys still inside their publication window. */
 export async function publishedJwks(db: Database, now: number): Promise<{ keys: JWK[] }> {
   await currentSigningKey(db, now);
-  const rows = db
-    .prepare('SELECT public_jwk FROM signing_keys WHERE retired_at IS NULL OR published_until > ? ORDER BY created_at DESC')
+  const rows = prepared(db, 'SELECT public_jwk FROM signing_keys WHERE retired_at IS NULL OR published_until > ? ORDER BY created_at DESC')
     .all(now) as { public_jwk: string }[];
   return { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
 }

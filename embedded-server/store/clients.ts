@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { prepared } from './statements';
 
 export type Audience = 'member' | 'operator';
 export type ClientOrigin = 'admin' | 'vendor' | 'loopback-registration' | 'metadata-document';
@@ -44,20 +45,21 @@ const toClient = (r: RawClient): OAuthClient => ({
 });
 
 export function insertClient(db: Database, c: Omit<OAuthClient, 'origin'> & { origin: Exclude<ClientOrigin, 'metadata-document'> }): void {
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO oauth_clients (client_id, school_id, name, audience, origin, confidential, secret_hash, redirect_uris, application_type, created_at)
      VALUES (@clientId, @schoolId, @name, @audience, @origin, @confidential, @secretHash, @redirectUris, @applicationType, @createdAt)`,
   ).run({ ...c, confidential: c.confidential ? 1 : 0, redirectUris: JSON.stringify(c.redirectUris) });
 }
 
 export function getClient(db: Database, clientId: string): OAuthClient | undefined {
-  const r = db.prepare('SELECT * FROM oauth_clients WHERE client_id = ?').get(clientId) as RawClient | undefined;
+  const r = prepared(db, 'SELECT * FROM oauth_clients WHERE client_id = ?').get(clientId) as RawClient | undefined;
   return r && toClient(r);
 }
 
 /** Member OAuth applications of one school (admin Developers page), oldest first. */
 export function listSchoolClients(db: Database, schoolId: string): OAuthClient[] {
-  const rows = db.prepare("SELECT * FROM oauth_clients WHERE school_id = ? AND origin = 'admin' ORDER BY created_at, client_id").all(schoolId) as RawClient[];
+  const rows = prepared(db, "SELECT * FROM oauth_clients WHERE school_id = ? AND origin = 'admin' ORDER BY created_at, client_id").all(schoolId) as RawClient[];
   return rows.map(toClient);
 }
 
@@ -67,10 +69,10 @@ export function listSchoolClients(db: Database, schoolId: string): OAuthClient[]
  */
 export function deleteSchoolClient(db: Database, schoolId: string, clientId: string): boolean {
   return db.transaction(() => {
-    const info = db.prepare("DELETE FROM oauth_clients WHERE client_id = ? AND school_id = ? AND origin = 'admin'").run(clientId, schoolId);
+    const info = prepared(db, "DELETE FROM oauth_clients WHERE client_id = ? AND school_id = ? AND origin = 'admin'").run(clientId, schoolId);
     if (info.changes === 0) return false;
-    db.prepare('DELETE FROM token_pairs WHERE client_id = ?').run(clientId);
-    db.prepare('DELETE FROM authorization_codes WHERE client_id = ?').run(clientId);
+    prepared(db, 'DELETE FROM token_pairs WHERE client_id = ?').run(clientId);
+    prepared(db, 'DELETE FROM authorization_codes WHERE client_id = ?').run(clientId);
     return true;
   })();
 }
@@ -82,25 +84,25 @@ export interface VendorPlatform {
 }
 
 export function insertVendorPlatform(db: Database, v: VendorPlatform, now: number): void {
-  db.prepare('INSERT INTO vendor_platforms (id, client_name, client_id, allowlisted, created_at) VALUES (@id, @clientName, @clientId, 1, @now)').run({ ...v, now });
+  prepared(db, 'INSERT INTO vendor_platforms (id, client_name, client_id, allowlisted, created_at) VALUES (@id, @clientName, @clientId, 1, @now)').run({ ...v, now });
 }
 
 /** Allowlist match on client_name (exact, case-sensitive: decision in README). */
 export function findAllowlistedVendor(db: Database, clientName: string): VendorPlatform | undefined {
-  return db
-    .prepare('SELECT id, client_name AS clientName, client_id AS clientId FROM vendor_platforms WHERE client_name = ? AND allowlisted = 1')
+  return prepared(db, 'SELECT id, client_name AS clientName, client_id AS clientId FROM vendor_platforms WHERE client_name = ? AND allowlisted = 1')
     .get(clientName) as VendorPlatform | undefined;
 }
 
 export function getCachedMetadataDocument(db: Database, clientId: string, now: number): unknown {
-  const r = db.prepare('SELECT document FROM client_metadata_cache WHERE client_id = ? AND expires_at > ?').get(clientId, now) as
+  const r = prepared(db, 'SELECT document FROM client_metadata_cache WHERE client_id = ? AND expires_at > ?').get(clientId, now) as
     | { document: string }
     | undefined;
   return r ? (JSON.parse(r.document) as unknown) : undefined;
 }
 
 export function putCachedMetadataDocument(db: Database, clientId: string, document: unknown, now: number, ttlMs: number): void {
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO client_metadata_cache (client_id, document, fetched_at, expires_at) VALUES (?, ?, ?, ?)
      ON CONFLICT(client_id) DO UPDATE SET document = excluded.document, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
   ).run(clientId, JSON.stringify(document), now, now + ttlMs);

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Audience } from './clients';
+import { prepared } from './statements';
 
 export interface AuthorizationCode {
   id: string;
@@ -20,15 +21,16 @@ export interface AuthorizationCode {
 }
 
 export function insertCode(db: Database, c: Omit<AuthorizationCode, 'usedAt'>): void {
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO authorization_codes (id, code_hash, client_id, user_id, school_id, redirect_uri, scope, resource, code_challenge, nonce, audience, auth_time, created_at, expires_at)
      VALUES (@id, @codeHash, @clientId, @userId, @schoolId, @redirectUri, @scope, @resource, @codeChallenge, @nonce, @audience, @authTime, @createdAt, @expiresAt)`,
   ).run(c);
 }
 
 export function getCodeByHash(db: Database, codeHash: string): AuthorizationCode | undefined {
-  return db
-    .prepare(
+  return prepared(
+    db,
       `SELECT id, code_hash AS codeHash, client_id AS clientId, user_id AS userId, school_id AS schoolId, redirect_uri AS redirectUri,
               scope, resource, code_challenge AS codeChallenge, nonce, audience, auth_time AS authTime, created_at AS createdAt,
               expires_at AS expiresAt, used_at AS usedAt
@@ -39,5 +41,5 @@ export function getCodeByHash(db: Database, codeHash: string): AuthorizationCode
 
 /** Marks a code used; false when it already was (the caller treats that as a replay). Atomic in SQLite. */
 export function consumeCode(db: Database, id: string, now: number): boolean {
-  return db.prepare('UPDATE authorization_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(now, id).changes === 1;
+  return prepared(db, 'UPDATE authorization_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(now, id).changes === 1;
 }

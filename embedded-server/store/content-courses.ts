@@ -70,13 +70,16 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
   return toPage(rows, req.first, total);
 }
 
+/**
+ * The viewer's delivered courses (access now: lifetime, or not yet expired), as SQL over the named parameters
+ * :school, :user and :now, so other statements can select against it without a round trip through JavaScript.
+ */
+export const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments
+      WHERE school_id = :school AND user_id = :user AND (has_lifetime_access = 1 OR expire_at IS NULL OR expire_at > :now)`;
+
 /** Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses). */
 export function listDeliveredCourseIds(db: Database, schoolId: string, userId: string, now: number): string[] {
-  return stmt<object, { course_id: string }>(
-    db,
-    `SELECT course_id FROM enrollments
-      WHERE school_id = :school AND user_id = :user AND (has_lifetime_access = 1 OR expire_at IS NULL OR expire_at > :now)`,
-  )
+  return stmt<object, { course_id: string }>(db, DELIVERED_COURSE_IDS_SQL)
     .all({ school: schoolId, user: userId, now })
     .map((r) => r.course_id);
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { FIRST_PAGE, jsonIds, keyset, pageParams, stmt, toPage, type Page, type PageRequest } from './content-sql';
+import { DELIVERED_COURSE_IDS_SQL } from './content-courses';
 
 /** Data access for digital products, events and consulting services (migration 002). */
 
@@ -90,28 +91,21 @@ export interface ConsultingServiceRow {
 }
 
 /**
- * Services offered against the viewer's delivered courses (spec "Consulting service": not a purchase list).
- * The delivered-course ids come from content-courses.listDeliveredCourseIds.
+ * Services offered against the viewer's delivered courses (spec "Consulting service": not a purchase list), in one
+ * statement per query: the delivered courses are a subquery (content-courses DELIVERED_COURSE_IDS_SQL), not a list
+ * of every enrolled course id read into JavaScript and sent back as JSON.
  */
-export function listConsultingServicesForCourses(
-  db: Database,
-  schoolId: string,
-  courseIds: readonly string[],
-  first: number,
-  after: { t: number; id: string } | null,
-): Page<ConsultingServiceRow> {
-  const base = { school: schoolId, ids: jsonIds(courseIds) };
+export function listConsultingServicesForMember(db: Database, req: PageRequest & { readonly now: number }): Page<ConsultingServiceRow> {
+  const base = { school: req.schoolId, user: req.userId, now: req.now };
+  const delivered = `course_id IN (${DELIVERED_COURSE_IDS_SQL})`;
   const rows = stmt<object, ConsultingServiceRow>(
     db,
     `SELECT * FROM consulting_services
-      WHERE school_id = :school AND course_id IN (SELECT value FROM json_each(:ids)) AND ${keyset('created_at', 'id')}
+      WHERE school_id = :school AND ${delivered} AND ${keyset('created_at', 'id')}
       ORDER BY created_at DESC, id DESC LIMIT :limit`,
-  ).all({ ...base, limit: first + 1, afterT: (after ?? FIRST_PAGE).t, afterId: (after ?? FIRST_PAGE).id });
-  const total = stmt<object, { n: number }>(
-    db,
-    'SELECT count(*) AS n FROM consulting_services WHERE school_id = :school AND course_id IN (SELECT value FROM json_each(:ids))',
-  ).get(base)!.n;
-  return toPage(rows, first, total);
+  ).all({ ...base, limit: req.first + 1, afterT: (req.after ?? FIRST_PAGE).t, afterId: (req.after ?? FIRST_PAGE).id });
+  const total = stmt<object, { n: number }>(db, `SELECT count(*) AS n FROM consulting_services WHERE school_id = :school AND ${delivered}`).get(base)!.n;
+  return toPage(rows, req.first, total);
 }
 
 export interface SlotRow {

@@ -1,23 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { prepared } from './statements';
 
-/**
- * Prepared-statement cache shared by the content data-access modules: each SQL text is prepared once per
- * database handle (better-sqlite3 `prepare` parses the SQL every time, which dominates small queries).
- */
-const cache = new WeakMap<Database, Map<string, Statement>>();
-
+/** The shared prepared-statement cache (./statements), typed for the content modules' named parameters. */
 export function stmt<P extends object = object, R = unknown>(db: Database, sql: string): Statement<[P] | [], R> {
-  let perDb = cache.get(db);
-  if (!perDb) {
-    perDb = new Map();
-    cache.set(db, perDb);
-  }
-  let s = perDb.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    perDb.set(sql, s);
-  }
-  return s as unknown as Statement<[P] | [], R>;
+  return prepared<[P] | [], R>(db, sql);
 }
 
 const rawCache = new WeakMap<Database, Map<string, Statement>>();

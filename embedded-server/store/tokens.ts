@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Audience } from './clients';
+import { prepared } from './statements';
 
 /** One access+refresh pair with one revocation stamp (spec: Token pair lifecycle). */
 export interface TokenPair {
@@ -27,7 +28,8 @@ const COLUMNS = `id, grant_id AS grantId, parent_id AS parentId, access_hash AS 
   revoked_at AS revokedAt`;
 
 export function insertTokenPair(db: Database, t: Omit<TokenPair, 'firstPresentedAt' | 'revokedAt'>): void {
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO token_pairs (id, grant_id, parent_id, access_hash, refresh_hash, client_id, user_id, school_id, scope, resource, audience,
        created_at, access_expires_at, refresh_expires_at)
      VALUES (@id, @grantId, @parentId, @accessHash, @refreshHash, @clientId, @userId, @schoolId, @scope, @resource, @audience,
@@ -36,25 +38,25 @@ export function insertTokenPair(db: Database, t: Omit<TokenPair, 'firstPresented
 }
 
 export function getPairByAccessHash(db: Database, hash: string): TokenPair | undefined {
-  return db.prepare(`SELECT ${COLUMNS} FROM token_pairs WHERE access_hash = ?`).get(hash) as TokenPair | undefined;
+  return prepared(db, `SELECT ${COLUMNS} FROM token_pairs WHERE access_hash = ?`).get(hash) as TokenPair | undefined;
 }
 
 export function getPairByRefreshHash(db: Database, hash: string): TokenPair | undefined {
-  return db.prepare(`SELECT ${COLUMNS} FROM token_pairs WHERE refresh_hash = ?`).get(hash) as TokenPair | undefined;
+  return prepared(db, `SELECT ${COLUMNS} FROM token_pairs WHERE refresh_hash = ?`).get(hash) as TokenPair | undefined;
 }
 
 export function getPair(db: Database, id: string): TokenPair | undefined {
-  return db.prepare(`SELECT ${COLUMNS} FROM token_pairs WHERE id = ?`).get(id) as TokenPair | undefined;
+  return prepared(db, `SELECT ${COLUMNS} FROM token_pairs WHERE id = ?`).get(id) as TokenPair | undefined;
 }
 
 /** Stamps the pair revoked (both tokens at once). Idempotent: an earlier stamp is kept. */
 export function revokePair(db: Database, id: string, now: number, reason: string): boolean {
-  return db.prepare('UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL').run(now, reason, id).changes === 1;
+  return prepared(db, 'UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL').run(now, reason, id).changes === 1;
 }
 
 /** Revokes every pair descending from one authorization code (RFC 6749 §4.1.2, RFC 9700 §4.2.4: code replay). */
 export function revokeGrant(db: Database, grantId: string, now: number, reason: string): number {
-  return db.prepare('UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE grant_id = ? AND revoked_at IS NULL').run(now, reason, grantId).changes;
+  return prepared(db, 'UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE grant_id = ? AND revoked_at IS NULL').run(now, reason, grantId).changes;
 }
 
 /**
@@ -66,11 +68,11 @@ export function revokeGrant(db: Database, grantId: string, now: number, reason: 
 export function recordFirstPresentation(db: Database, pair: Pick<TokenPair, 'id' | 'parentId' | 'firstPresentedAt'>, now: number): number {
   if (pair.firstPresentedAt !== null) return 0;
   return db.transaction(() => {
-    const first = db.prepare('UPDATE token_pairs SET first_presented_at = ? WHERE id = ? AND first_presented_at IS NULL').run(now, pair.id);
+    const first = prepared(db, 'UPDATE token_pairs SET first_presented_at = ? WHERE id = ? AND first_presented_at IS NULL').run(now, pair.id);
     if (first.changes === 0) return 0; // a concurrent request got there first
     let revoked = 0;
     let parentId = pair.parentId;
-    const getParent = db.prepare('SELECT parent_id AS parentId FROM token_pairs WHERE id = ?');
+    const getParent = prepared(db, 'SELECT parent_id AS parentId FROM token_pairs WHERE id = ?');
     while (parentId !== null) {
       if (revokePair(db, parentId, now, 'superseded')) revoked++;
       const row = getParent.get(parentId) as { parentId: string | null } | undefined;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../../embedded-server/store/db';
 import { FIRST_PAGE, keyset } from '../../../embedded-server/store/content-sql';
-import { LECTURE_TREE_SQL } from '../../../embedded-server/store/content-courses';
+import { DELIVERED_COURSE_IDS_SQL, LECTURE_TREE_SQL } from '../../../embedded-server/store/content-courses';
 
 // The app's first sync walks every page of every connection; these plans keep page n as cheap as page 1 and
 // the course tree of a page index-only. A plan change here is a performance regression, not a style matter.
@@ -37,5 +37,12 @@ describe('Query plans of the member API hot paths (decision: keyset pages are in
     const p = plan(LECTURE_TREE_SQL, { user: 'u', ids: '[]' });
     expect(p).toContain('USING COVERING INDEX lectures_tree');
     expect(p).not.toContain('TEMP B-TREE FOR ORDER BY');
+  });
+
+  it('consulting services select against the delivered courses in SQL: the member\'s enrolments by index, services by course', () => {
+    const sql = `SELECT * FROM consulting_services WHERE school_id = :school AND course_id IN (${DELIVERED_COURSE_IDS_SQL})`;
+    const p = plan(sql, { school: 's', user: 'u', now: 0 });
+    expect(p).toContain('SEARCH enrollments USING INDEX enrollments_by_user (school_id=? AND user_id=?)');
+    expect(p).toContain('SEARCH consulting_services USING INDEX consulting_services_by_course (course_id=?)');
   });
 });
