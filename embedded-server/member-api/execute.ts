@@ -69,6 +69,16 @@ function prepare(schema: GraphQLSchema, query: string): Prepared {
   return prepared;
 }
 
+/** Whether `query` is in the schema's document cache now (tests: the bound and the eviction order). */
+export function isDocumentCached(schema: GraphQLSchema, query: string): boolean {
+  return documentCaches.get(schema)?.has(query) ?? false;
+}
+
+/** How many documents the schema's cache holds (at most DOCUMENT_CACHE_SIZE). */
+export function cachedDocumentCount(schema: GraphQLSchema): number {
+  return documentCaches.get(schema)?.size ?? 0;
+}
+
 function parseAndValidate(schema: GraphQLSchema, query: string): Prepared {
   let document: DocumentNode;
   try {

@@ -5,7 +5,7 @@ import { seedDatabase } from '../../../embedded-server/seed/index';
 import { attachResolvers, memberSchema } from '../../../embedded-server/member-api/schema';
 import { applyScopeGuard } from '../../../embedded-server/member-api/scope-guard';
 import { createMemberContext, MemberData } from '../../../embedded-server/member-api/context';
-import { DOCUMENT_CACHE_SIZE, executeMemberRequest } from '../../../embedded-server/member-api/execute';
+import { cachedDocumentCount, DOCUMENT_CACHE_SIZE, executeMemberRequest, isDocumentCached } from '../../../embedded-server/member-api/execute';
 import { costLimitsRule } from '../../../embedded-server/member-api/limits';
 import { buildSchema, parse, validate } from 'graphql';
 
@@ -291,6 +291,50 @@ describe('Parsed and validated documents are cached by query text (decision: bou
       expect(data(r).viewer[`a${i}`]).toBe('usr_student');
     }
     expect(data(await run('{ viewer { id } }')).viewer.id).toBe('usr_student');
+  });
+
+  it('each query text is its own entry: texts that differ in one character never share a document', async () => {
+    expect(data(await run('{ viewer { payments(first: 2) { nodes { id } } } }')).viewer.payments.nodes).toHaveLength(2);
+    expect(data(await run('{ viewer { payments(first: 3) { nodes { id } } } }')).viewer.payments.nodes).toHaveLength(3);
+    expect(data(await run('{ viewer { id } }')).viewer).toEqual({ id: 'usr_student' });
+    expect(data(await run('{ viewer { id  } }')).viewer).toEqual({ id: 'usr_student' });
+    expect(data(await run('{ viewer { name } }')).viewer).toEqual({ name: 'Demo Student' });
+    // A valid text cached first does not make a longer, invalid one valid, nor the other way round.
+    expect((await run('{ viewer { name nope } }')).errors![0]!.extensions['code']).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(data(await run('{ viewer { name } }')).viewer).toEqual({ name: 'Demo Student' });
+  });
+
+  it('the cost limit and the scope guard apply on every request of a cached document', async () => {
+    // A variable `first` counts as the maximum (100), so 60 aliased course pages cost about 30,000 whatever the
+    // variables say: the refusal is a property of the text, cached with it, and answered on every request.
+    const pages = Array.from({ length: 60 }, (_, i) => `c${i}: enrolledCourses(first: $n) { nodes { sections { lectures { lectureId title } } } }`);
+    const costly = `query($n: Int) { viewer { ${pages.join(' ')} } }`;
+    for (const n of [1, 100]) {
+      const r = await run(costly, { n });
+      expect(r.errors![0]!.extensions['code']).toBe('QUERY_TOO_COMPLEX');
+      expect(r.data).toBeUndefined();
+    }
+    const q = '{ viewer { email } }';
+    expect(data(await run(q, {}, READ)).viewer.email).toBe('student@example.com');
+    expect(isDocumentCached(memberSchema(), q)).toBe(true);
+    const denied = await run(q, {}, ['account:write']);
+    expect(denied.errors![0]!.extensions['code']).toBe('INSUFFICIENT_SCOPE');
+    expect(denied.data).toBeNull();
+    expect(data(await run(q, {}, READ)).viewer.email).toBe('student@example.com');
+  });
+
+  it(`holds at most ${DOCUMENT_CACHE_SIZE} documents and evicts the least recently used first`, async () => {
+    const text = (i: number) => `{ viewer { bound${i}: id } }`;
+    for (let i = 0; i < DOCUMENT_CACHE_SIZE; i++) await run(text(i));
+    expect(cachedDocumentCount(memberSchema())).toBe(DOCUMENT_CACHE_SIZE);
+    await run(text(0)); // used again: now the most recent
+    await run(text(DOCUMENT_CACHE_SIZE)); // one more: the least recently used (text 1) goes
+    expect(cachedDocumentCount(memberSchema())).toBe(DOCUMENT_CACHE_SIZE);
+    expect(isDocumentCached(memberSchema(), text(0))).toBe(true);
+    expect(isDocumentCached(memberSchema(), text(1))).toBe(false);
+    expect(isDocumentCached(memberSchema(), text(2))).toBe(true);
+    // An evicted text answers exactly as before: it is parsed and validated again.
+    expect(data(await run(text(1))).viewer).toEqual({ bound1: 'usr_student' });
   });
 });
 
