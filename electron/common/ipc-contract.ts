@@ -9,6 +9,7 @@ import type { DemoFaultsView } from './demo-faults';
 import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from './demo-faults';
 import type { DoctorReport } from './doctor';
 import type { Result } from './result';
+import type { AppCommand } from './shortcuts';
 import type {
   AppInfo,
   BillingSummary,
@@ -183,8 +184,11 @@ export interface IpcEvents {
   'network:changed': { online: boolean };
   /** The settings changed (from the settings screen or the application menu, e.g. View > Toggle theme). */
   'settings:changed': Settings;
-  /** Electron host only: the application menu asks the page to show a screen. */
-  'app:command': { command: 'open-settings' };
+  /**
+   * The application menu (Electron) or an OS notification's click asks the page to show a screen, focus search,
+   * sync or list the shortcuts (electron/common/shortcuts.ts; the browser host's page matches key presses itself).
+   */
+  'app:command': AppCommand;
   /** Browser host only: the core asks the page to open the system browser, i.e. a new tab. */
   'host:open-url': { url: string };
 }

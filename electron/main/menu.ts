@@ -1,22 +1,22 @@
-import { app, dialog, Menu, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
+import { app, dialog, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
+import { assertNever } from '../common/result';
 import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
+import { buildMenuModel, isExternalHelpUrl, type MenuAction, type MenuNode } from '../core/menu-model';
 
 /**
- * The application menu. Every action goes through the core (sync, settings) or an event the page listens to
- * (`app:command`); the menu never touches the page's DOM.
+ * The application menu: electron/core/menu-model.ts decides what it holds; this turns the model into Electron's
+ * Menu and runs each action. Every action goes through the core (sync, settings, updates) or the `app:command`
+ * event the page listens to; the menu never touches the page's DOM.
  */
 export function buildApplicationMenu(options: {
   readonly core: AppCore;
   readonly window: () => BrowserWindow | null;
   readonly isDev: boolean;
   readonly log: (line: string) => void;
+  readonly updates?: { readonly available: boolean; readonly ready: boolean; check(): void; restart(): void };
 }): Menu {
   const { core } = options;
-  const send = (command: 'open-settings') => {
-    const win = options.window();
-    if (win) win.webContents.send('app:command', { command });
-  };
   const toggleTheme = async () => {
     const current = await core.handlers['settings:get'](undefined);
     if (!current.ok) return;
@@ -30,39 +30,66 @@ export function buildApplicationMenu(options: {
     void (win ? dialog.showMessageBox(win, text) : dialog.showMessageBox(text));
   };
 
-  const isMac = process.platform === 'darwin';
-  const template: MenuItemConstructorOptions[] = [
-    ...(isMac ? [{ role: 'appMenu' as const }] : []),
-    {
-      label: 'File',
-      submenu: [
-        {
-          label: 'Sync Now',
-          // Not Ctrl+R: that is Reload in development.
-          accelerator: 'CmdOrCtrl+Shift+S',
-          click: () => void core.syncAll().catch(() => options.log('menu: sync failed')),
-        },
-        { label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => send('open-settings') },
-        { type: 'separator' },
-        isMac ? { role: 'close' } : { role: 'quit' },
-      ],
-    },
-    { role: 'editMenu' },
-    {
-      label: 'View',
-      submenu: [
-        // Reloading the page is a developer tool: in a release it would only drop the page's state.
-        ...(options.isDev ? ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[]) : []),
-        { label: 'Toggle Theme', accelerator: 'CmdOrCtrl+Shift+L', click: () => void toggleTheme() },
-        { type: 'separator' },
-        { role: 'resetZoom' },
-        { role: 'zoomIn' },
-        { role: 'zoomOut' },
-        { type: 'separator' },
-        { role: 'togglefullscreen' },
-      ],
-    },
-    { role: 'help', submenu: [{ label: 'About Learning Desktop', click: about }] },
-  ];
-  return Menu.buildFromTemplate(template);
+  const run = (action: MenuAction): void => {
+    switch (action.kind) {
+      case 'page': {
+        const win = options.window();
+        if (!win) return;
+        if (win.isMinimized()) win.restore();
+        win.show();
+        win.webContents.send('app:command', action.command);
+        return;
+      }
+      case 'sync-all':
+        void core.syncAll().catch(() => options.log('menu: sync failed'));
+        return;
+      case 'toggle-theme':
+        void toggleTheme();
+        return;
+      case 'about':
+        about();
+        return;
+      case 'check-updates':
+        options.updates?.check();
+        return;
+      case 'restart-to-update':
+        options.updates?.restart();
+        return;
+      case 'open-external':
+        // The system browser, https only (Electron security checklist #15: never navigate the app's window away).
+        if (isExternalHelpUrl(action.url)) void shell.openExternal(action.url);
+        return;
+      default:
+        assertNever(action);
+    }
+  };
+
+  const toElectron = (node: MenuNode): MenuItemConstructorOptions => {
+    switch (node.type) {
+      case 'separator':
+        return { type: 'separator' };
+      case 'role':
+        return node.accelerator ? { role: node.role, accelerator: node.accelerator } : { role: node.role };
+      case 'command':
+        return {
+          label: node.label,
+          ...(node.accelerator ? { accelerator: node.accelerator } : {}),
+          ...(node.enabled === undefined ? {} : { enabled: node.enabled }),
+          click: () => run(node.action),
+        };
+      case 'submenu':
+        return { label: node.label, ...(node.role ? { role: node.role } : {}), submenu: node.items.map(toElectron) };
+      default:
+        return assertNever(node);
+    }
+  };
+
+  const model = buildMenuModel({
+    isMac: process.platform === 'darwin',
+    isDev: options.isDev,
+    appName: app.getName(),
+    updatesAvailable: options.updates?.available ?? false,
+    updateReady: options.updates?.ready ?? false,
+  });
+  return Menu.buildFromTemplate(model.map(toElectron));
 }

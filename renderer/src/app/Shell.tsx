@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onEvent } from '../api';
 import { useChannel } from '../query';
 import { ErrorState } from '../ui/ErrorState';
 import { Loading } from '../ui/states';
@@ -9,6 +8,7 @@ import { AppContext, type AppContextValue } from './context';
 import { Nav } from './Nav';
 import type { Route } from './routes';
 import { ScreenView } from './ScreenView';
+import { AppCommands } from '../features/desktop/AppCommands';
 import { SearchBox } from '../features/search/SearchBox';
 import { SiteSwitcher } from '../features/sites/SiteSwitcher';
 import { StatusBar } from '../features/sync/StatusBar';
@@ -34,8 +34,6 @@ export function Shell() {
   }, []);
   const navigate = useCallback((next: Route) => setRoute(next), []);
   const navigateFrom = useCallback((from: Route['screen'], next: Route) => setRoute((cur) => (cur.screen === from ? next : cur)), []);
-  // The Electron application menu can ask for a screen.
-  useEffect(() => onEvent('app:command', (c) => c.command === 'open-settings' && setRoute({ screen: 'settings' })), []);
 
   // Move focus to the new screen's heading so keyboard and screen-reader users land on it.
   useEffect(() => {
@@ -56,6 +54,8 @@ export function Shell() {
 
   return (
     <AppContext.Provider value={value}>
+      {/* The menu's, the keyboard's and the OS notifications' commands (issue 12). */}
+      <AppCommands />
       <a className="skip-link" href="#main">
         {t('shell.skip')}
       </a>

@@ -66,4 +66,28 @@ test.describe('Electron host: the installed app (issue 12)', () => {
       expect(await window.evaluate(() => { const g = globalThis as unknown as { isSecureContext: boolean; location: { origin: string }; require?: unknown }; return [g.isSecureContext, g.location.origin, typeof g.require]; })).toEqual([true, 'app://learning-desktop', 'undefined']);
     });
   });
+
+  test('6. the menu: File, Edit, View, Go, Window, Help with the shared accelerators; its items drive the page (Settings, Keyboard Shortcuts)', async () => {
+    await withApp(['--demo'], async (app, window) => {
+      const menu = await app.evaluate(({ Menu }) =>
+        (Menu.getApplicationMenu()?.items ?? []).map((top) => ({ label: top.label, items: (top.submenu?.items ?? []).map((i) => ({ label: i.label, accelerator: i.accelerator ?? null })) })),
+      );
+      const tops = menu.map((m) => m.label);
+      expect(tops.slice(-6)).toEqual(['File', 'Edit', 'View', 'Go', 'Window', 'Help']);
+      const accelerators = menu.flatMap((m) => m.items.map((i) => i.accelerator)).filter(Boolean);
+      for (const a of ['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+4', 'CmdOrCtrl+5', 'CmdOrCtrl+6', 'CmdOrCtrl+F', 'CmdOrCtrl+R', 'CmdOrCtrl+,']) expect(accelerators).toContain(a);
+      // Clicking the item runs what the accelerator runs: the page gets app:command and shows Settings.
+      await app.evaluate(({ Menu }) => {
+        const item = Menu.getApplicationMenu()?.items.flatMap((t) => t.submenu?.items ?? []).find((i) => i.accelerator === 'CmdOrCtrl+,');
+        item?.click();
+      });
+      await expect(window.getByTestId('nav-settings')).toHaveAttribute('aria-current', 'page');
+      await expect(window.getByTestId('shortcuts-settings')).toBeVisible();
+      // Help > Keyboard Shortcuts opens the same list in a dialog.
+      await app.evaluate(({ Menu }) => {
+        Menu.getApplicationMenu()?.items.flatMap((t) => t.submenu?.items ?? []).find((i) => i.label === 'Keyboard Shortcuts')?.click();
+      });
+      await expect(window.getByTestId('shortcuts-dialog').getByTestId('shortcuts-list')).toBeVisible();
+    });
+  });
 });

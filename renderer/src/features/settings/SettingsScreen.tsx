@@ -10,6 +10,7 @@ import { Loading, ScreenHeader } from '../../ui/states';
 import { protectionDescription } from './protection';
 import { applyTheme } from './SettingsApplier';
 import { SitesSettings } from './SitesSettings';
+import { ShortcutsSettings } from '../desktop/ShortcutsList';
 
 const INTERVALS = [0, 5, 15, 30, 60, 240] as const;
 
@@ -188,6 +189,7 @@ export function SettingsScreen() {
       <SyncNow />
       <SitesSettings />
       <Security settings={q.data} />
+      <ShortcutsSettings />
       <About />
     </div>
   );

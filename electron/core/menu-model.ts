@@ -1,0 +1,180 @@
+/**
+ * The application menu as plain data (File, Edit, View, Go, Window, Help, and the macOS app menu). electron/main/menu.ts
+ * turns it into Electron's Menu and runs each item's action; what the menu holds, its accelerators and where its
+ * links go are decided here and tested in plain Node. Accelerators come from the one shortcut table
+ * (electron/common/shortcuts.ts) that the browser host's page uses too.
+ */
+import { acceleratorOf, SHORTCUTS, type AppCommand, type Shortcut } from '../common/shortcuts';
+
+/** What clicking an item does. Page commands go to the window as an `app:command` event. */
+export type MenuAction =
+  | { readonly kind: 'page'; readonly command: AppCommand }
+  | { readonly kind: 'sync-all' }
+  | { readonly kind: 'toggle-theme' }
+  | { readonly kind: 'about' }
+  | { readonly kind: 'check-updates' }
+  | { readonly kind: 'restart-to-update' }
+  /** Opened in the system browser, never in an app window. */
+  | { readonly kind: 'open-external'; readonly url: string };
+
+/** Electron's built-in roles the menu uses (a subset of electron.d.ts MenuItemConstructorOptions['role']). */
+export type MenuRole =
+  | 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'pasteAndMatchStyle' | 'delete' | 'selectAll'
+  | 'reload' | 'toggleDevTools' | 'resetZoom' | 'zoomIn' | 'zoomOut' | 'togglefullscreen'
+  | 'minimize' | 'zoom' | 'close' | 'front' | 'quit' | 'services' | 'hide' | 'hideOthers' | 'unhide';
+
+export type MenuNode =
+  | { readonly type: 'command'; readonly label: string; readonly action: MenuAction; readonly accelerator?: string; readonly enabled?: boolean }
+  | { readonly type: 'role'; readonly role: MenuRole; readonly accelerator?: string }
+  | { readonly type: 'separator' }
+  | { readonly type: 'submenu'; readonly label: string; readonly role?: 'window' | 'help'; readonly items: readonly MenuNode[] };
+
+/** The project's help pages. https only: they open in the system browser (Electron security checklist #14/#15). */
+export const HELP_LINKS = {
+  help: 'https://learningdesktop.app/help',
+  reportProblem: 'https://learningdesktop.app/help/report-a-problem',
+} as const;
+
+/** Menu labels of the Go items, in the order of Ctrl/Cmd+1..6. */
+const SCREEN_LABELS: Readonly<Record<string, string>> = {
+  library: 'Library',
+  notifications: 'Notices',
+  billing: 'Purchases',
+  entitlements: 'Access',
+  consulting: 'Consulting',
+  profile: 'Profile',
+};
+
+export interface MenuModelOptions {
+  readonly isMac: boolean;
+  /** Run from a checkout: Reload and the developer tools are offered. */
+  readonly isDev: boolean;
+  readonly appName: string;
+  /** An update has been downloaded: Help offers "Restart to Update" instead of "Check for Updates…". */
+  readonly updateReady?: boolean;
+  /** No update feed is configured (or this build cannot update): the check is shown disabled. */
+  readonly updatesAvailable?: boolean;
+}
+
+const shortcut = (id: string): Shortcut => {
+  const s = SHORTCUTS.find((x) => x.id === id);
+  if (!s) throw new Error(`no shortcut ${id}`);
+  return s;
+};
+const page = (label: string, id: string): MenuNode => {
+  const s = shortcut(id);
+  return { type: 'command', label, action: { kind: 'page', command: s.command }, accelerator: acceleratorOf(s) };
+};
+const separator: MenuNode = { type: 'separator' };
+
+export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
+  const { isMac, isDev } = options;
+  const settings = page('Settings…', 'settings');
+  const about: MenuNode = { type: 'command', label: `About ${options.appName}`, action: { kind: 'about' } };
+  const syncNow = shortcut('sync-now');
+
+  const appMenu: MenuNode[] = isMac
+    ? [
+        {
+          type: 'submenu',
+          label: options.appName,
+          items: [about, separator, settings, separator, { type: 'role', role: 'services' }, separator, { type: 'role', role: 'hide' }, { type: 'role', role: 'hideOthers' }, { type: 'role', role: 'unhide' }, separator, { type: 'role', role: 'quit' }],
+        },
+      ]
+    : [];
+
+  const file: MenuNode = {
+    type: 'submenu',
+    label: 'File',
+    items: [
+      { type: 'command', label: 'Sync Now', action: { kind: 'sync-all' }, accelerator: acceleratorOf(syncNow) },
+      // On macOS, Settings lives in the app menu (Apple HIG); elsewhere in File.
+      ...(isMac ? [] : [settings]),
+      separator,
+      // macOS: closing the window keeps the app in the dock; Quit is in the app menu.
+      isMac ? { type: 'role', role: 'close' } : { type: 'role', role: 'quit' },
+    ],
+  };
+
+  const edit: MenuNode = {
+    type: 'submenu',
+    label: 'Edit',
+    items: [
+      { type: 'role', role: 'undo' },
+      { type: 'role', role: 'redo' },
+      separator,
+      { type: 'role', role: 'cut' },
+      { type: 'role', role: 'copy' },
+      { type: 'role', role: 'paste' },
+      ...(isMac ? [{ type: 'role', role: 'pasteAndMatchStyle' } as const] : []),
+      { type: 'role', role: 'selectAll' },
+      separator,
+      page('Find…', 'search'),
+    ],
+  };
+
+  const view: MenuNode = {
+    type: 'submenu',
+    label: 'View',
+    items: [
+      // Reloading is a developer tool (it only drops the page's state in a release); Ctrl/Cmd+R is Sync Now, so
+      // Reload moves to Shift.
+      ...(isDev ? ([{ type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' }, { type: 'role', role: 'toggleDevTools' }, separator] as MenuNode[]) : []),
+      { type: 'command', label: 'Toggle Theme', action: { kind: 'toggle-theme' }, accelerator: 'CmdOrCtrl+Shift+L' },
+      separator,
+      { type: 'role', role: 'resetZoom' },
+      { type: 'role', role: 'zoomIn' },
+      { type: 'role', role: 'zoomOut' },
+      separator,
+      { type: 'role', role: 'togglefullscreen' },
+    ],
+  };
+
+  const go: MenuNode = {
+    type: 'submenu',
+    label: 'Go',
+    items: SHORTCUTS.filter((s) => s.command.command === 'go').map((s) => page(SCREEN_LABELS[(s.command as { screen: string }).screen] ?? s.id, s.id)),
+  };
+
+  const window: MenuNode = {
+    type: 'submenu',
+    label: 'Window',
+    role: 'window',
+    items: [{ type: 'role', role: 'minimize' }, { type: 'role', role: 'zoom' }, ...(isMac ? [separator, { type: 'role', role: 'front' } as const] : [{ type: 'role', role: 'close' } as const])],
+  };
+
+  const updateItem: MenuNode = options.updateReady
+    ? { type: 'command', label: 'Restart to Update', action: { kind: 'restart-to-update' } }
+    : { type: 'command', label: 'Check for Updates…', action: { kind: 'check-updates' }, enabled: options.updatesAvailable ?? false };
+
+  const help: MenuNode = {
+    type: 'submenu',
+    label: 'Help',
+    role: 'help',
+    items: [
+      { type: 'command', label: 'Keyboard Shortcuts', action: { kind: 'page', command: { command: 'show-shortcuts' } } },
+      separator,
+      { type: 'command', label: `${options.appName} Help`, action: { kind: 'open-external', url: HELP_LINKS.help } },
+      { type: 'command', label: 'Report a Problem', action: { kind: 'open-external', url: HELP_LINKS.reportProblem } },
+      separator,
+      updateItem,
+      ...(isMac ? [] : [separator, about]),
+    ],
+  };
+
+  return [...appMenu, file, edit, view, go, window, help];
+}
+
+/** Every command item of a model, depth first (tests, and the host's accelerator check). */
+export function commandItems(model: readonly MenuNode[]): Extract<MenuNode, { type: 'command' }>[] {
+  return model.flatMap((n) => (n.type === 'submenu' ? commandItems(n.items) : n.type === 'command' ? [n] : []));
+}
+
+/** Help links open in the system browser only, and only https ones. */
+export function isExternalHelpUrl(url: string): boolean {
+  try {
+    return new URL(url).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { matchShortcut, type AppCommand } from '../../../../electron/common/shortcuts';
+import { call, onEvent } from '../../api';
+import { useApp } from '../../app/context';
+import { Dialog } from '../../ui/Dialog';
+import { browserIsMac, useHostInfo } from './platform';
+import { ShortcutsList } from './ShortcutsList';
+
+/**
+ * Carries out what the application menu, a keyboard shortcut or an OS notification's click asks for. In Electron the
+ * menu's accelerators catch the keys and send `app:command`; the browser host has no menu, so the page matches key
+ * presses against the same table (electron/common/shortcuts.ts) itself.
+ */
+export function AppCommands() {
+  const { t } = useTranslation();
+  const { navigate, site, sites, selectSite } = useApp();
+  const info = useHostInfo();
+  const [showShortcuts, setShowShortcuts] = useState(false);
+
+  const run = useCallback(
+    (c: AppCommand) => {
+      switch (c.command) {
+        case 'open-settings':
+          return navigate({ screen: 'settings' });
+        case 'go':
+          return navigate({ screen: c.screen });
+        case 'focus-search': {
+          const input = document.querySelector<HTMLInputElement>('[data-testid="search-input"]');
+          input?.focus();
+          input?.select();
+          return;
+        }
+        case 'sync-now':
+          if (site?.status === 'ready') void call('sync:now', { siteId: site.id }).catch(() => undefined);
+          return;
+        case 'show-shortcuts':
+          return setShowShortcuts(true);
+        case 'open-notification':
+          if (c.siteId && sites.some((s) => s.id === c.siteId)) selectSite(c.siteId);
+          return navigate({ screen: c.screen });
+      }
+    },
+    [navigate, site, sites, selectSite],
+  );
+
+  useEffect(() => onEvent('app:command', run), [run]);
+
+  const browserHost = info !== undefined && info.host !== 'electron';
+  useEffect(() => {
+    if (!browserHost) return;
+    const isMac = browserIsMac();
+    const onKey = (e: KeyboardEvent) => {
+      const shortcut = matchShortcut(e, isMac);
+      if (!shortcut) return;
+      // The browser's own Ctrl+R / Ctrl+F / Ctrl+1 would reload, find or switch tabs: the app's meaning wins.
+      e.preventDefault();
+      run(shortcut.command);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [browserHost, run]);
+
+  return (
+    <Dialog open={showShortcuts} title={t('desktop.shortcuts.title')} onClose={() => setShowShortcuts(false)} testId="shortcuts-dialog">
+      <ShortcutsList />
+      <div className="row end">
+        <button type="button" className="button" onClick={() => setShowShortcuts(false)}>
+          {t('common.close')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
