@@ -41,6 +41,8 @@ export interface EmbeddedServerOptions {
    * Electron from a checkout whose node_modules were built for Node (see scripts/electron-native.mjs).
    */
   sqliteBinding?: string;
+  /** Largest member API answer in bytes; larger ones become a RESPONSE_TOO_LARGE error (default 4 MiB). */
+  memberResponseLimitBytes?: number;
 }
 
 export interface EmbeddedServer {
@@ -137,7 +139,16 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
     throw err;
   }
   const url = `http://${host}:${port}`;
-  context = { db, baseUrl: url, site, clock, faults, oauth, ...(log ? { log } : {}) };
+  context = {
+    db,
+    baseUrl: url,
+    site,
+    clock,
+    faults,
+    oauth,
+    ...(log ? { log } : {}),
+    ...(options.memberResponseLimitBytes === undefined ? {} : { memberResponseLimitBytes: options.memberResponseLimitBytes }),
+  };
   log?.(`listening at ${url} (${site.name})`);
 
   let closed = false;

@@ -52,6 +52,8 @@ export interface ServerContext {
   readonly oauth?: OAuthSettings;
   /** Request log sink. Lines never carry query strings, bodies or headers (no secrets). */
   readonly log?: (line: string) => void;
+  /** Largest member API answer in bytes (default MAX_RESPONSE_BYTES in member-api/limits.ts). */
+  readonly memberResponseLimitBytes?: number;
 }
 
 /** How id_tokens are handled (spec: the JWKS can be published before signing starts). */

@@ -5,6 +5,7 @@ import { sendJson, setNoStore } from '../http/respond';
 import { InvalidRequestError, PayloadTooLargeError } from '../http/errors';
 import { createMemberContext } from './context';
 import { executeMemberRequest, type GraphQLRequest } from './execute';
+import { MAX_RESPONSE_BYTES } from './limits';
 import { memberSchema } from './schema';
 
 export const ACCOUNT_SCOPES = ['account:read', 'account:write'] as const;
@@ -70,7 +71,21 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   });
   const result = await executeMemberRequest(memberSchema(), request, memberCtx, ctx.server.log);
   setNoStore(ctx.res);
-  sendJson(ctx.res, 200, result);
+  // The answer is bounded whatever the query (issue 11, item 4): one larger than the limit is replaced by a
+  // GraphQL error (HTTP 200 with `errors`, like every other GraphQL failure in the spec).
+  const limit = ctx.server.memberResponseLimitBytes ?? MAX_RESPONSE_BYTES;
+  const payload = JSON.stringify(result);
+  if (Buffer.byteLength(payload) > limit) {
+    ctx.server.log?.(`member-api: answer over ${limit} bytes refused`);
+    return sendJson(ctx.res, 200, {
+      data: null,
+      errors: [{ message: `The answer would exceed ${limit} bytes. Ask for fewer fields or smaller pages.`, extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: limit } }],
+    });
+  }
+  ctx.res.statusCode = 200;
+  ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  ctx.res.setHeader('Content-Length', Buffer.byteLength(payload));
+  ctx.res.end(payload);
 }
 
 export const memberApiRoutes: Route[] = [{ method: 'POST', path: '/member/graphql', handler: handleGraphQL }];
