@@ -1,15 +1,16 @@
+import { Bell, CircleUserRound, Headset, House, LibraryBig, Plus, Receipt, Settings, Ticket, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useChannel } from '../query';
 import { useApp } from './context';
 import type { SimpleScreen } from './routes';
 
-const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: string }[] = [
-  { screen: 'library', key: 'nav.library', icon: '▦' },
-  { screen: 'notifications', key: 'nav.notifications', icon: '✉' },
-  { screen: 'billing', key: 'nav.billing', icon: '¤' },
-  { screen: 'entitlements', key: 'nav.entitlements', icon: '◈' },
-  { screen: 'consulting', key: 'nav.consulting', icon: '☏' },
-  { screen: 'profile', key: 'nav.profile', icon: '☺' },
+const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: LucideIcon }[] = [
+  { screen: 'library', key: 'nav.library', icon: LibraryBig },
+  { screen: 'notifications', key: 'nav.notifications', icon: Bell },
+  { screen: 'billing', key: 'nav.billing', icon: Receipt },
+  { screen: 'entitlements', key: 'nav.entitlements', icon: Ticket },
+  { screen: 'consulting', key: 'nav.consulting', icon: Headset },
+  { screen: 'profile', key: 'nav.profile', icon: CircleUserRound },
 ];
 
 function UnreadBadge({ siteId }: { readonly siteId: string }) {
@@ -29,7 +30,7 @@ export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) 
   const { t } = useTranslation();
   const { route, navigate, site } = useApp();
   const current = route.screen === 'course' ? 'library' : route.screen;
-  const item = (screen: SimpleScreen, key: string, icon: string) => (
+  const item = (screen: SimpleScreen, key: string, Icon: LucideIcon) => (
     <li key={screen}>
       <button
         type="button"
@@ -37,9 +38,11 @@ export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) 
         aria-current={current === screen ? 'page' : undefined}
         onClick={() => navigate({ screen })}
         data-testid={`nav-${screen}`}
+        // The label is hidden in a narrow window; the tooltip keeps it discoverable for pointer users.
+        title={t(key)}
       >
-        <span className="nav-icon" aria-hidden="true">
-          {icon}
+        <span className="nav-icon">
+          <Icon />
         </span>
         <span className="nav-label">{t(key)}</span>
         {screen === 'notifications' && site && <UnreadBadge siteId={site.id} />}
@@ -50,11 +53,11 @@ export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) 
     <nav className="sidebar" aria-label={t('nav.label')}>
       <ul>
         {showSiteScreens && SITE_SCREENS.map((s) => item(s.screen, s.key, s.icon))}
-        {!showSiteScreens && item('library', 'nav.home', '⌂')}
+        {!showSiteScreens && item('library', 'nav.home', House)}
       </ul>
       <ul className="nav-bottom">
-        {site && item('add-site', 'nav.addSite', '+')}
-        {item('settings', 'nav.settings', '⚙')}
+        {site && item('add-site', 'nav.addSite', Plus)}
+        {item('settings', 'nav.settings', Settings)}
       </ul>
     </nav>
   );

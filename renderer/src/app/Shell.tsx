@@ -1,3 +1,4 @@
+import { GraduationCap } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChannel } from '../query';
@@ -63,9 +64,9 @@ export function Shell() {
         <header className="topbar">
           <span className="brand">
             <span className="brand-mark" aria-hidden="true">
-              ◆
+              <GraduationCap />
             </span>
-            {t('app.name')}
+            <span className="brand-name">{t('app.name')}</span>
           </span>
           <SiteSwitcher />
           <span className="spacer" />
@@ -76,7 +77,7 @@ export function Shell() {
           <main id="main" ref={mainRef} tabIndex={-1} className="main">
             {site && hasData && <SiteBanners />}
             {sitesQuery.isPending ? (
-              <Loading />
+              <Loading shape="cards" />
             ) : sitesQuery.isError && route.screen !== 'settings' ? (
               <ErrorState title={t('shell.sitesFailed')} error={sitesQuery.error} onRetry={() => void sitesQuery.refetch()} />
             ) : (

@@ -1,3 +1,4 @@
+import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -22,10 +23,20 @@ export function CopyButton({ text, label, testId }: { readonly text: string; rea
   return (
     <span className="copy">
       <button type="button" className="button small" onClick={() => void copy()} aria-label={label} data-testid={testId}>
+        <Copy aria-hidden="true" />
         {t('common.copy')}
       </button>
       <span role="status" className={state === 'failed' ? 'copy-status bad' : 'copy-status'} data-testid={testId ? `${testId}-status` : undefined}>
-        {state === 'copied' ? `✓ ${t('common.copied')}` : state === 'failed' ? t('common.copyFailed') : ''}
+        {state === 'copied' ? (
+          <>
+            <Check aria-hidden="true" />
+            {t('common.copied')}
+          </>
+        ) : state === 'failed' ? (
+          t('common.copyFailed')
+        ) : (
+          ''
+        )}
       </span>
     </span>
   );

@@ -1,3 +1,4 @@
+import { CircleAlert, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorCode } from '../../../electron/common/errors';
 import { isErrorCode } from '../../../electron/common/errors';
@@ -63,20 +64,24 @@ export function ErrorState({ error, onRetry, title, compact }: Props) {
   const text = explain(appError);
   return (
     <div className={compact ? 'error-state compact' : 'error-state'} role="alert" data-testid="error-state" data-error-code={appError.code}>
-      {title && <p className="error-title">{title}</p>}
-      <p>{text.what}</p>
-      <p className="muted">{text.next}</p>
-      <details className="error-detail">
-        <summary>{t('common.details')}</summary>
-        <p>
-          <code>{appError.code}</code> {text.detail}
-        </p>
-      </details>
-      {onRetry && (
-        <button type="button" className="button" onClick={onRetry}>
-          {t('common.retry')}
-        </button>
-      )}
+      <CircleAlert aria-hidden="true" />
+      <div className="error-body">
+        {title && <p className="error-title">{title}</p>}
+        <p>{text.what}</p>
+        <p className="muted">{text.next}</p>
+        <details className="error-detail">
+          <summary>{t('common.details')}</summary>
+          <p>
+            <code>{appError.code}</code> {text.detail}
+          </p>
+        </details>
+        {onRetry && (
+          <button type="button" className="button" onClick={onRetry}>
+            <RotateCw aria-hidden="true" />
+            {t('common.retry')}
+          </button>
+        )}
+      </div>
     </div>
   );
 }

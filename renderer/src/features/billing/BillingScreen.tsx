@@ -1,3 +1,4 @@
+import { Receipt } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
 import { useSite } from '../../app/context';
@@ -32,9 +33,9 @@ export function BillingScreen() {
           }}
         />
       ) : !head || orders.query.isPending ? (
-        <Loading />
+        <Loading shape="cards" />
       ) : head.orderCount === 0 ? (
-        <EmptyState title={t('billing.empty.title')} icon="¤">
+        <EmptyState title={t('billing.empty.title')} icon={Receipt}>
           <p className="muted">{t('billing.empty.text')}</p>
         </EmptyState>
       ) : (

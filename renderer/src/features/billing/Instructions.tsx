@@ -1,3 +1,4 @@
+import { Ban } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../../electron/common/view-models';
 import { CopyButton } from '../../ui/CopyButton';
@@ -26,7 +27,7 @@ export function Instructions({ payment, showAmount }: { readonly payment: Paymen
       <p className="instructions-title">
         {expired ? (
           <strong className="state-badge bad">
-            <span aria-hidden="true">⊘ </span>
+            <Ban aria-hidden="true" />
             {t('billing.instructions.expired')}
           </strong>
         ) : (

@@ -1,3 +1,4 @@
+import { Headset } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { ConsultingServiceView } from '../../../../electron/common/view-models';
 import { useApp, useSite } from '../../app/context';
@@ -67,11 +68,11 @@ export function ConsultingScreen() {
       <ScreenHeader title={t('consulting.title')} />
       <p className="muted">{t('consulting.intro')}</p>
       {q.isPending ? (
-        <Loading />
+        <Loading shape="cards" />
       ) : q.isError ? (
         <ErrorState title={t('consulting.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
       ) : q.data.length === 0 ? (
-        <EmptyState title={t('consulting.empty')} icon="☏" />
+        <EmptyState title={t('consulting.empty')} icon={Headset} />
       ) : (
         <VirtualList items={q.data} estimateSize={260} gap={12} getKey={(s) => s.id} label={t('consulting.listLabel')} testId="consulting-list" render={(s) => <ServiceCard s={s} />} />
       )}

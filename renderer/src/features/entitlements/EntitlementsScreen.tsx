@@ -68,7 +68,7 @@ export function EntitlementsScreen() {
   const site = useSite();
   const q = useChannel('entitlements:get', { siteId: site.id });
   const now = useNow(60_000);
-  if (q.isPending) return <Loading />;
+  if (q.isPending) return <Loading shape="cards" />;
   const upcoming = q.data?.eventRegistrations.filter((e) => !e.isPast).sort((a, b) => a.startsAt.localeCompare(b.startsAt)) ?? [];
   const past = q.data?.eventRegistrations.filter((e) => e.isPast).sort((a, b) => b.startsAt.localeCompare(a.startsAt)) ?? [];
   return (

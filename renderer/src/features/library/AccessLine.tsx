@@ -1,3 +1,4 @@
+import { Ban, CalendarClock, Infinity as InfinityIcon, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryCourse } from '../../../../electron/common/view-models';
 import { daysUntil, formatDate } from '../../ui/format';
@@ -10,7 +11,7 @@ export function AccessLine({ course }: { readonly course: LibraryCourse }) {
   if (course.hasLifetimeAccess) {
     return (
       <span className="access ok" data-testid="access">
-        <span aria-hidden="true">∞ </span>
+        <InfinityIcon aria-hidden="true" />
         {t('library.access.lifetime')}
       </span>
     );
@@ -26,7 +27,7 @@ export function AccessLine({ course }: { readonly course: LibraryCourse }) {
   if (course.isExpired) {
     return (
       <span className="access expired" data-testid="access">
-        <span aria-hidden="true">⊘ </span>
+        <Ban aria-hidden="true" />
         {t('library.access.expired', { date })}
       </span>
     );
@@ -34,13 +35,14 @@ export function AccessLine({ course }: { readonly course: LibraryCourse }) {
   if (course.expiresSoon) {
     return (
       <span className="access soon" data-testid="access">
-        <span aria-hidden="true">⚠ </span>
+        <TriangleAlert aria-hidden="true" />
         {t('library.access.expiresIn', { count: daysUntil(course.expireDate, now), date })}
       </span>
     );
   }
   return (
     <span className="access ok" data-testid="access">
+      <CalendarClock aria-hidden="true" />
       {t('library.access.until', { date })}
     </span>
   );

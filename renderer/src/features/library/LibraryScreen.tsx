@@ -1,3 +1,4 @@
+import { LibraryBig, SearchX } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryCourse, LibraryFilter } from '../../../../electron/common/view-models';
@@ -35,15 +36,15 @@ export function LibraryScreen() {
         )}
       </ScreenHeader>
       {q.isPending ? (
-        <Loading />
+        <Loading shape="cards" />
       ) : q.isError ? (
         <ErrorState title={t('library.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
       ) : courseCount === 0 ? (
-        <EmptyState title={t('library.empty.title')} icon="▦">
+        <EmptyState title={t('library.empty.title')} icon={LibraryBig}>
           <p className="muted">{t('library.empty.text')}</p>
         </EmptyState>
       ) : courses.items.length === 0 ? (
-        <EmptyState title={t('library.empty.filtered')} />
+        <EmptyState title={t('library.empty.filtered')} icon={SearchX} />
       ) : (
         <>
           <p className="muted count-line">{t('library.count', { count: courses.total })}</p>

@@ -1,3 +1,4 @@
+import { CheckCheck, RefreshCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { NotificationView } from '../../../../electron/common/view-models';
 import { formatDateTime, formatRelative } from '../../ui/format';
@@ -6,10 +7,11 @@ import { kindIcon } from './labels';
 export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: NotificationView; readonly now: number; readonly onMarkRead: () => void; readonly busy: boolean }) {
   const { t, i18n } = useTranslation();
   const unread = n.readAt === null;
+  const KindIcon = kindIcon(n.kind);
   return (
     <article className={unread ? 'notification card unread' : 'notification card'} data-testid="notification-row" data-notification-id={n.id} data-unread={unread ? 'true' : 'false'}>
-      <span className="kind-icon" aria-hidden="true">
-        {kindIcon(n.kind)}
+      <span className={`kind-icon kind-${n.kind}`} aria-hidden="true">
+        <KindIcon />
       </span>
       <div className="notification-body">
         <h2 className="notification-title">
@@ -26,7 +28,7 @@ export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: Noti
           {n.pendingSync && (
             <span className="pending-sync" data-testid="pending-sync" title={t('notifications.pendingSyncExplain')}>
               {' '}
-              · <span aria-hidden="true">⟳ </span>
+              · <RefreshCw aria-hidden="true" />
               {t('notifications.pendingSync')}
             </span>
           )}
@@ -38,8 +40,8 @@ export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: Noti
             {t('notifications.markRead')}
           </button>
         ) : (
-          <span className="muted small">
-            <span aria-hidden="true">✓ </span>
+          <span className="muted small read-mark">
+            <CheckCheck aria-hidden="true" />
             {t('notifications.read')}
           </span>
         )}

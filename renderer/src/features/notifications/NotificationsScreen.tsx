@@ -1,3 +1,4 @@
+import { BellOff } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NotificationView } from '../../../../electron/common/view-models';
@@ -63,7 +64,7 @@ export function NotificationsScreen() {
           }}
         />
       ) : !head || notices.query.isPending ? (
-        <Loading />
+        <Loading shape="rows" />
       ) : (
         <>
           <p className="muted count-line" role="status" data-testid="unread-summary">
@@ -72,7 +73,7 @@ export function NotificationsScreen() {
           {showSettings && <Subscriptions siteId={site.id} subscriptions={head.subscriptions} />}
           {(markRead.error ?? markAll.error) && <ErrorState error={markRead.error ?? markAll.error} compact />}
           {notices.items.length === 0 ? (
-            <EmptyState title={onlyUnread ? t('notifications.emptyUnread') : t('notifications.empty')} icon="✉" />
+            <EmptyState title={onlyUnread ? t('notifications.emptyUnread') : t('notifications.empty')} icon={BellOff} />
           ) : (
             <>
               <PagedList

@@ -1,3 +1,4 @@
+import { RefreshCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { NotificationSubscriptionView } from '../../../../electron/common/view-models';
 import { useChannelMutation } from '../../query';
@@ -44,7 +45,7 @@ export function Subscriptions({ siteId, subscriptions }: { readonly siteId: stri
                         />
                         {sub?.pendingSync && (
                           <span className="small pending-sync">
-                            <span aria-hidden="true">⟳ </span>
+                            <RefreshCw aria-hidden="true" />
                             {t('notifications.pendingSync')}
                           </span>
                         )}

@@ -1,21 +1,22 @@
+import { BookOpen, CalendarDays, CreditCard, Megaphone, MessagesSquare, type LucideIcon } from 'lucide-react';
 import type { NotificationChannel, NotificationKind, NotificationTopic } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 
 export const TOPICS: readonly NotificationTopic[] = ['announcements', 'course_updates', 'payments', 'events', 'marketing'];
 export const CHANNELS: readonly NotificationChannel[] = ['email', 'in_app', 'push'];
 
-export function kindIcon(kind: NotificationKind): string {
+export function kindIcon(kind: NotificationKind): LucideIcon {
   switch (kind) {
     case 'announcement':
-      return '📣';
+      return Megaphone;
     case 'course_update':
-      return '📘';
+      return BookOpen;
     case 'payment':
-      return '💳';
+      return CreditCard;
     case 'event':
-      return '📅';
+      return CalendarDays;
     case 'consulting':
-      return '💬';
+      return MessagesSquare;
     default:
       return assertNever(kind, 'notification kind');
   }

@@ -16,7 +16,7 @@ export function ProfileScreen() {
     <div className="screen">
       <ScreenHeader title={t('profile.title')} />
       {q.isPending ? (
-        <Loading />
+        <Loading shape="header" />
       ) : q.isError ? (
         <ErrorState title={t('profile.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
       ) : (

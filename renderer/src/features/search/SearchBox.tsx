@@ -1,3 +1,4 @@
+import { Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../../app/context';
@@ -21,6 +22,7 @@ export function SearchBox() {
       <label htmlFor={id} className="visually-hidden">
         {t('search.label')}
       </label>
+      <Search aria-hidden="true" />
       <input id={id} type="search" placeholder={t('search.placeholder')} value={text} onChange={(e) => setText(e.target.value)} data-testid="search-input" />
     </form>
   );

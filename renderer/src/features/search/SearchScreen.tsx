@@ -1,3 +1,4 @@
+import { Bell, CirclePlay, LibraryBig, ListTree, Search, SearchX, type LucideIcon } from 'lucide-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SearchHit, SearchHitKind } from '../../../../electron/common/view-models';
@@ -9,16 +10,16 @@ import { Snippet } from '../../ui/Snippet';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
 
-function kindIcon(kind: SearchHitKind): string {
+function kindIcon(kind: SearchHitKind): LucideIcon {
   switch (kind) {
     case 'course':
-      return '▦';
+      return LibraryBig;
     case 'section':
-      return '§';
+      return ListTree;
     case 'lecture':
-      return '▶';
+      return CirclePlay;
     case 'notification':
-      return '✉';
+      return Bell;
     default:
       return assertNever(kind, 'search hit kind');
   }
@@ -28,6 +29,7 @@ function HitRow({ hit }: { readonly hit: SearchHit }) {
   const { t } = useTranslation();
   const { navigate } = useApp();
   const courseId = hit.kind === 'course' ? hit.id : hit.courseId;
+  const KindIcon = kindIcon(hit.kind);
   const open = () => {
     if (hit.kind === 'notification') navigate({ screen: 'notifications' });
     else if (courseId) navigate({ screen: 'course', courseId });
@@ -35,7 +37,7 @@ function HitRow({ hit }: { readonly hit: SearchHit }) {
   return (
     <div className="card hit" data-testid="search-hit" data-kind={hit.kind}>
       <span className="kind-icon" aria-hidden="true">
-        {kindIcon(hit.kind)}
+        <KindIcon />
       </span>
       <div>
         <h2 className="hit-title">
@@ -60,13 +62,13 @@ export function SearchScreen({ query }: { readonly query: string }) {
     <div className="screen">
       <ScreenHeader title={trimmed ? t('search.titleFor', { query: trimmed }) : t('search.title')} />
       {trimmed === '' ? (
-        <EmptyState title={t('search.prompt')} icon="⌕" />
+        <EmptyState title={t('search.prompt')} icon={Search} />
       ) : q.isPending ? (
-        <Loading />
+        <Loading shape="rows" />
       ) : q.isError ? (
         <ErrorState title={t('search.failed')} error={q.error} onRetry={() => void q.refetch()} />
       ) : q.data.length === 0 ? (
-        <EmptyState title={t('search.noResults', { query: trimmed })} icon="⌕" />
+        <EmptyState title={t('search.noResults', { query: trimmed })} icon={SearchX} />
       ) : (
         <>
           <p className="muted count-line" role="status">

@@ -1,3 +1,4 @@
+import { TriangleAlert } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -63,6 +64,7 @@ export function AddSiteForm() {
         <input id={ids.url} type="url" inputMode="url" autoComplete="url" placeholder="https://school.example.com" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} {...field(ids.url, 'baseUrl')} />
         {errors.baseUrl && (
           <p id={`${ids.url}-error`} className="field-error">
+            <TriangleAlert aria-hidden="true" />
             {t(errors.baseUrl)}
           </p>
         )}
@@ -73,6 +75,7 @@ export function AddSiteForm() {
         <p className="hint">{t('sites.add.clientIdHint')}</p>
         {errors.clientId && (
           <p id={`${ids.client}-error`} className="field-error">
+            <TriangleAlert aria-hidden="true" />
             {t(errors.clientId)}
           </p>
         )}
@@ -88,6 +91,7 @@ export function AddSiteForm() {
           <p className="hint">{t('sites.add.clientSecretHint')}</p>
           {errors.clientSecret && (
             <p id={`${ids.secret}-error`} className="field-error">
+              <TriangleAlert aria-hidden="true" />
               {t(errors.clientSecret)}
             </p>
           )}

@@ -1,3 +1,4 @@
+import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { SignInPhase } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
@@ -51,7 +52,7 @@ export function SignInPanel({ siteId, siteLabel }: { readonly siteId: string; re
       <h2 id="sign-in-title">{t('sites.signIn.continueInBrowser')}</h2>
       <p>{t('sites.signIn.explain', { site: siteLabel })}</p>
       <p role="status" aria-live="polite" className="phase" data-testid="sign-in-phase" data-phase={phase}>
-        <span className="spinner" aria-hidden="true" /> {t(phaseKey(phase))}
+        <LoaderCircle className="spin" aria-hidden="true" /> {t(phaseKey(phase))}
       </p>
       <div className="row">
         {progress?.authorizationUrl && (
