@@ -69,12 +69,28 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     await page.screenshot({ path: `${SHOTS}/settings-second-site-denied-en.png` });
     await signInThrough(page, context, () => second.getByTestId('sign-in-retry').click());
     await expect(second).toContainText('Signed in', { timeout: 30_000 });
+    // The switcher is a menu button (WAI-ARIA APG): one radio item per site, then "Add a site".
     const switcher = page.getByTestId('site-switcher');
-    const firstLabel = (await switcher.locator('option').first().textContent())!;
-    const secondValue = (await switcher.locator('option').nth(1).getAttribute('value'))!;
+    const firstLabel = (await page.getByTestId('site-name').textContent())!;
     await page.getByTestId('nav-library').click();
     const firstTitles = await page.getByTestId('course-card').locator('h2').allTextContents();
-    await switcher.selectOption(secondValue);
+    await switcher.click();
+    const menu = page.getByRole('menu');
+    const items = menu.getByRole('menuitemradio');
+    await expect(items).toHaveCount(2);
+    await expect(items.nth(0)).toHaveAttribute('aria-checked', 'true');
+    await expect(items.nth(0)).toContainText(firstLabel);
+    await expect(items.nth(1)).toContainText('Signed in');
+    const secondLabel = (await items.nth(1).locator('.site-menu-name').textContent())!.replace(/ \(Demo\)$/, '');
+    await expectAccessible(page, 'site switcher menu open');
+    // Chosen with the keyboard: the menu opened on the current site, ArrowDown moves to the next, Enter picks it.
+    await expect(items.nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(items.nth(1)).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(menu).toBeHidden();
+    await expect(switcher).toBeFocused();
+    await expect(page.getByTestId('site-name')).toHaveText(secondLabel);
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
     const secondTitles = await page.getByTestId('course-card').locator('h2').allTextContents();
     expect(secondTitles.some((t) => firstTitles.includes(t))).toBe(false);
@@ -96,12 +112,15 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     await expect(page.getByTestId('course-card').first()).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/library-signed-out-en.png` });
 
-    // Remove it: confirm dialog, then only the first site is left (no switcher).
+    // Remove it: confirm dialog, then only the first site is left, in the switcher too.
     await page.getByTestId('nav-settings').click();
     await rows.nth(1).getByTestId('remove-site').click();
     await page.getByTestId('remove-dialog').getByTestId('confirm-remove').click();
     await expect(rows).toHaveCount(1);
-    await expect(page.getByTestId('site-switcher')).toHaveCount(0);
-    await expect(page.getByTestId('site-name')).toContainText(firstLabel.replace(/ \(Demo\)$/, ''));
+    await expect(page.getByTestId('site-name')).toHaveText(firstLabel);
+    await page.getByTestId('site-switcher').click();
+    await expect(page.getByRole('menu').getByRole('menuitemradio')).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
   });
 });

@@ -1,16 +1,47 @@
+import { ArrowLeft, CirclePlay, Clock, ListVideo, UserRound } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LectureView, SectionView } from '../../../../electron/common/view-models';
+import type { CourseDetail, LectureView, SectionView } from '../../../../electron/common/view-models';
 import { useApp, useSite } from '../../app/context';
 import { useChannel } from '../../query';
+import { CourseCover } from '../../ui/CourseCover';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDuration } from '../../ui/format';
-import { EmptyState, Loading, ProgressBar } from '../../ui/states';
+import { ProgressRing } from '../../ui/ProgressRing';
+import { EmptyState, Loading } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
 import { AccessLine } from '../library/AccessLine';
 import { LectureRow } from './LectureRow';
 
 type Row = { readonly kind: 'section'; readonly section: SectionView } | { readonly kind: 'lecture'; readonly lecture: LectureView };
+
+/** Where the student left off, or the first lecture not finished: what "continue watching" points at. */
+function ContinueWatching({ course }: { readonly course: CourseDetail }) {
+  const { t } = useTranslation();
+  const last = course.lastWatched;
+  const lecture = last ? course.sections.flatMap((s) => s.lectures).find((l) => l.lectureId === last.lectureId) : undefined;
+  if (!last || !lecture) return null;
+  const position = last.positionSeconds;
+  return (
+    <div className="continue-block" data-testid="continue-watching">
+      <CirclePlay className="continue-icon" aria-hidden="true" />
+      <div className="continue-text">
+        <p className="continue-label">{position > 0 ? t('course.continueTitle') : t('course.upNextTitle')}</p>
+        <p className="continue-lecture">{lecture.title}</p>
+        {position > 0 && (
+          <p className="continue-position">
+            {t('course.resumeAt', { time: formatDuration(position), duration: formatDuration(lecture.durationSeconds) })}
+          </p>
+        )}
+      </div>
+      {position > 0 && lecture.durationSeconds > 0 && (
+        <div className="continue-meter" aria-hidden="true">
+          <span style={{ width: `${Math.min(100, (position / lecture.durationSeconds) * 100)}%` }} />
+        </div>
+      )}
+    </div>
+  );
+}
 
 export function CourseScreen({ courseId }: { readonly courseId: string }) {
   const { t } = useTranslation();
@@ -22,13 +53,20 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
     [q.data],
   );
   const back = (
-    <button type="button" className="button small back" onClick={() => navigate({ screen: 'library' })}>
-      <span aria-hidden="true">← </span>
+    <button type="button" className="button small ghost back" onClick={() => navigate({ screen: 'library' })}>
+      <ArrowLeft aria-hidden="true" />
       {t('course.back')}
     </button>
   );
 
-  if (q.isPending) return <Loading />;
+  if (q.isPending)
+    return (
+      <div className="screen course-screen">
+        {back}
+        <Loading shape="header" />
+        <Loading shape="rows" />
+      </div>
+    );
   if (q.isError)
     return (
       <div className="screen">
@@ -41,39 +79,44 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
     );
   const c = q.data;
   const lastPosition = c.lastWatched?.positionSeconds ?? null;
-  const lastLecture = c.lastWatched ? c.sections.flatMap((s) => s.lectures).find((l) => l.lectureId === c.lastWatched?.lectureId) : undefined;
   const totalSeconds = c.sections.reduce((sum, s) => sum + s.lectures.reduce((a, l) => a + l.durationSeconds, 0), 0);
 
   return (
     <div className="screen course-screen">
       {back}
-      <div className="screen-header">
-        <h1 id="screen-title" tabIndex={-1}>
-          {c.title}
-        </h1>
-      </div>
-      <div className="card course-summary">
-        {c.instructorName && <p className="muted">{t('library.instructor', { name: c.instructorName })}</p>}
-        {c.description && <p>{c.description}</p>}
-        <div className="progress-row">
-          <ProgressBar value={c.percent} label={t('library.progressLabel', { title: c.title })} />
-          <span className="progress-text">{t('library.progress', { percent: Math.round(c.percent), done: c.completedLectures, count: c.totalLectures })}</span>
+      <header className="course-hero" data-testid="course-header">
+        <CourseCover id={c.courseId} title={c.title} src={c.coverImageUrl} className="hero-cover" />
+        <div className="hero-body">
+          <h1 id="screen-title" tabIndex={-1}>
+            {c.title}
+          </h1>
+          {c.instructorName && (
+            <p className="course-teacher">
+              <UserRound aria-hidden="true" />
+              {t('library.instructor', { name: c.instructorName })}
+            </p>
+          )}
+          {c.description && <p className="hero-description">{c.description}</p>}
+          <div className="meta-row">
+            <AccessLine course={c} />
+            <span className="access ok">
+              <ListVideo aria-hidden="true" />
+              {t('course.lectureCount', { count: c.totalLectures })}
+            </span>
+            <span className="access ok">
+              <Clock aria-hidden="true" />
+              {t('course.totalDuration', { duration: formatDuration(totalSeconds) })}
+            </span>
+          </div>
         </div>
-        <div className="meta-row">
-          <AccessLine course={c} />
-          <span className="muted">{t('course.totalDuration', { duration: formatDuration(totalSeconds) })}</span>
+        <div className="hero-progress">
+          <ProgressRing value={c.percent} label={t('library.progressLabel', { title: c.title })} size={88} stroke={8} />
+          <p className="progress-text">{t('course.doneCount', { done: c.completedLectures, count: c.totalLectures })}</p>
         </div>
-        {lastLecture && lastPosition !== null && (
-          <p className="continue" data-testid="continue-watching">
-            <span aria-hidden="true">▶ </span>
-            {lastPosition > 0
-              ? t('library.continue', { lecture: lastLecture.title, time: formatDuration(lastPosition) })
-              : t('library.continueStart', { lecture: lastLecture.title })}
-          </p>
-        )}
-      </div>
+        <ContinueWatching course={c} />
+      </header>
       {rows.length === 0 ? (
-        <EmptyState title={t('course.empty')} />
+        <EmptyState title={t('course.empty')} icon={ListVideo} />
       ) : (
         <VirtualList
           items={rows}

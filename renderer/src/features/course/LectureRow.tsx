@@ -1,16 +1,17 @@
+import { Circle, CircleCheck, CircleDot, Lock, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { LectureState, LectureView } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 import { formatDateTime, formatDuration } from '../../ui/format';
 
-function stateIcon(state: LectureState): string {
+function stateIcon(state: LectureState): LucideIcon {
   switch (state) {
     case 'unread':
-      return '○';
+      return Circle;
     case 'read':
-      return '◐';
+      return CircleDot;
     case 'completed':
-      return '●';
+      return CircleCheck;
     default:
       return assertNever(state, 'lecture state');
   }
@@ -19,6 +20,7 @@ function stateIcon(state: LectureState): string {
 /** One lecture: state as icon + words (never colour alone), lock with its unlock time, duration. */
 export function LectureRow({ lecture, lastPosition }: { readonly lecture: LectureView; readonly lastPosition: number | null }) {
   const { t, i18n } = useTranslation();
+  const StateIcon = stateIcon(lecture.state);
   return (
     <div
       className={`lecture-row state-${lecture.state}${lecture.isLastWatched ? ' last-watched' : ''}${lecture.isLocked ? ' locked' : ''}`}
@@ -27,9 +29,7 @@ export function LectureRow({ lecture, lastPosition }: { readonly lecture: Lectur
       data-state={lecture.state}
     >
       <span className="lecture-state">
-        <span className="state-icon" aria-hidden="true">
-          {stateIcon(lecture.state)}
-        </span>
+        <StateIcon className="state-icon" aria-hidden="true" />
         <span className="state-text">{t(`course.state.${lecture.state}`)}</span>
       </span>
       <span className="lecture-title">
@@ -41,7 +41,7 @@ export function LectureRow({ lecture, lastPosition }: { readonly lecture: Lectur
         )}
         {lecture.isLocked && (
           <span className="lock" data-testid="lecture-lock">
-            <span aria-hidden="true">🔒 </span>
+            <Lock aria-hidden="true" />
             {lecture.unlockAt ? t('course.unlocksOn', { date: formatDateTime(lecture.unlockAt, i18n.language) }) : t('course.locked')}
           </span>
         )}

@@ -1,41 +1,211 @@
-import { useId } from 'react';
+import { Check, ChevronsUpDown, Plus } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { SiteSummary } from '../../../../electron/common/view-models';
 import { useApp } from '../../app/context';
+import { useChannel } from '../../query';
+import { coverHue, monogram } from '../../ui/cover';
+import { buttonKey, menuKey, type MenuAction } from '../../ui/menu-model';
+import { siteStatusKey } from '../settings/SitesSettings';
 
-/** Which site the screens show; only offered when there is more than one. */
+/** A site's initial on a tile of its own hue (sites carry no logo in the view model). */
+export function SiteAvatar({ site, size = 'md' }: { readonly site: SiteSummary; readonly size?: 'sm' | 'md' }) {
+  return (
+    <span className={`site-avatar ${size}`} aria-hidden="true" style={{ ['--cover-hue' as string]: coverHue(site.id) }}>
+      {monogram(site.label)}
+    </span>
+  );
+}
+
+const hasData = (s: SiteSummary) => s.status === 'ready' || s.lastSyncedAt !== null;
+
+/** Unread notices of one site, as a badge; read from the site's offline copy. */
+function SiteUnread({ siteId }: { readonly siteId: string }) {
+  const { t } = useTranslation();
+  const count = useChannel('notifications:summary', { siteId }).data?.unreadCount ?? 0;
+  if (count === 0) return null;
+  return (
+    <span className="badge" data-testid="site-unread">
+      <span aria-hidden="true">{count > 99 ? '99+' : count}</span>
+      <span className="visually-hidden">, {t('notifications.unreadCount', { count })}</span>
+    </span>
+  );
+}
+
+function stateClass(s: SiteSummary): string {
+  if (s.status === 'ready') return 'ok';
+  if (s.status === 'sign-in-needed' || s.status === 'sign-out-unconfirmed') return 'bad';
+  return 'neutral';
+}
+
+/**
+ * Which site the screens show, and "Add a site": a menu button (WAI-ARIA APG "Menu Button"). Each site is a
+ * menuitemradio (checked = shown now) with its initial, name, signed-in state and unread count. The keyboard model
+ * (ui/menu-model.ts) is unit-tested; this component applies it and moves focus.
+ */
 export function SiteSwitcher() {
   const { t } = useTranslation();
   const { sites, site, selectSite, navigate } = useApp();
-  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const buttonId = useId();
+  const menuId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const itemRefs = useRef<(HTMLElement | null)[]>([]);
+
+  const count = sites.length + 1; // the sites, then "Add a site"
+  const labels = [...sites.map((s) => s.label), t('nav.addSite')];
+
+  // Focus follows the active item while the menu is open (roving focus, APG).
+  useEffect(() => {
+    if (open) itemRefs.current[active]?.focus();
+  }, [open, active]);
+
+  // A press outside closes the menu without taking focus back (the student clicked elsewhere on purpose).
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
+
   if (!site) return null;
-  if (sites.length < 2) {
-    return (
-      <span className="site-name" data-testid="site-name">
-        {site.label}
-        {site.isDemo && <span className="tag">{t('sites.demoTag')}</span>}
-      </span>
-    );
-  }
+
+  const activate = (index: number) => {
+    setOpen(false);
+    buttonRef.current?.focus();
+    const chosen = sites[index];
+    if (chosen) {
+      if (chosen.id !== site.id) {
+        selectSite(chosen.id);
+        navigate({ screen: 'library' });
+      }
+    } else {
+      navigate({ screen: 'add-site' });
+    }
+  };
+
+  const apply = (action: MenuAction) => {
+    switch (action.kind) {
+      case 'open':
+        setActive(action.index);
+        setOpen(true);
+        return true;
+      case 'move':
+        setActive(action.index);
+        return true;
+      case 'activate':
+        activate(action.index);
+        return true;
+      case 'close':
+        setOpen(false);
+        if (action.restoreFocus) buttonRef.current?.focus();
+        // Tab: let the browser move focus on from the button.
+        return action.restoreFocus;
+      case 'none':
+        return false;
+    }
+  };
+
+  const onButtonKey = (e: KeyboardEvent) => {
+    if (open) return;
+    if (apply(buttonKey(e.key, count))) e.preventDefault();
+  };
+  const onMenuKey = (e: KeyboardEvent) => {
+    if (apply(menuKey(e.key, active, labels))) e.preventDefault();
+  };
+
   return (
-    <div className="site-switcher">
-      <label htmlFor={id} className="visually-hidden">
-        {t('sites.switcher.label')}
-      </label>
-      <select
-        id={id}
-        value={site.id}
+    <div className="site-switcher" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        id={buttonId}
+        type="button"
+        className="site-switcher-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
         data-testid="site-switcher"
-        onChange={(e) => {
-          selectSite(e.target.value);
-          navigate({ screen: 'library' });
+        onClick={() => {
+          setActive(Math.max(0, sites.findIndex((s) => s.id === site.id)));
+          setOpen((o) => !o);
         }}
+        onKeyDown={onButtonKey}
+        // Space clicks on key-up; the key-down already opened the menu.
+        onKeyUp={(e) => e.key === ' ' && e.preventDefault()}
       >
-        {sites.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.isDemo ? `${s.label} (${t('sites.demoTag')})` : s.label}
-          </option>
-        ))}
-      </select>
+        <SiteAvatar site={site} />
+        <span className="site-switcher-text">
+          <span className="visually-hidden">{t('sites.switcher.label')}: </span>
+          <span className="site-switcher-name" data-testid="site-name">
+            {site.label}
+          </span>
+          <span className="site-switcher-state">
+            <span className={`status-dot ${stateClass(site)}`} aria-hidden="true" />
+            {site.isDemo ? `${t('sites.demoTag')} · ` : ''}
+            {t(siteStatusKey(site.status))}
+          </span>
+        </span>
+        <ChevronsUpDown className="site-switcher-chevron" />
+      </button>
+      {open && (
+        <div className="menu site-menu" role="menu" id={menuId} aria-labelledby={buttonId} onKeyDown={onMenuKey} data-testid="site-menu">
+          <p className="menu-heading" aria-hidden="true">
+            {t('sites.switcher.menuTitle')}
+          </p>
+          {sites.map((s, i) => (
+            <div
+              key={s.id}
+              ref={(el) => {
+                itemRefs.current[i] = el;
+              }}
+              role="menuitemradio"
+              aria-checked={s.id === site.id}
+              tabIndex={-1}
+              className="menu-item site-menu-item"
+              data-testid="site-menu-item"
+              data-site-id={s.id}
+              onClick={() => activate(i)}
+              onPointerMove={() => active !== i && setActive(i)}
+            >
+              <SiteAvatar site={s} size="sm" />
+              <span className="site-menu-text">
+                <span className="site-menu-name">
+                  {s.label}
+                  {s.isDemo && <span className="visually-hidden"> ({t('sites.demoTag')})</span>}
+                </span>
+                <span className="site-menu-state">
+                  <span className={`status-dot ${stateClass(s)}`} aria-hidden="true" />
+                  <span className="visually-hidden">, </span>
+                  {t(siteStatusKey(s.status))}
+                </span>
+              </span>
+              {hasData(s) && <SiteUnread siteId={s.id} />}
+              <Check className="menu-check" style={{ visibility: s.id === site.id ? 'visible' : 'hidden' }} />
+            </div>
+          ))}
+          <div className="menu-separator" role="separator" />
+          <div
+            ref={(el) => {
+              itemRefs.current[sites.length] = el;
+            }}
+            role="menuitem"
+            tabIndex={-1}
+            className="menu-item"
+            data-testid="site-menu-add"
+            onClick={() => activate(sites.length)}
+            onPointerMove={() => active !== sites.length && setActive(sites.length)}
+          >
+            <span className="menu-item-icon" aria-hidden="true">
+              <Plus />
+            </span>
+            {t('nav.addSite')}
+          </div>
+        </div>
+      )}
     </div>
   );
 }
