@@ -93,16 +93,17 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
     await expect(link).toBeFocused();
-    await expect.poll(() => card.evaluate('(el) => getComputedStyle(el).outlineStyle')).toBe('solid');
+    await expect(card).toHaveCSS('outline-style', 'solid');
     await page.keyboard.press('Enter');
     await expect(page.locator('#screen-title')).toHaveText(title);
 
     // Hover lifts the card (a shadow it does not have at rest).
     await openScreen(page, 'library');
     const first = page.getByTestId('course-card').first();
-    const rest = await first.evaluate('(el) => getComputedStyle(el).boxShadow');
+    const rest = await page.evaluate<string>(`getComputedStyle(document.querySelector('[data-testid="course-card"]')).boxShadow`);
+    expect(rest).not.toBe('');
     await first.hover();
-    await expect.poll(() => first.evaluate('(el) => getComputedStyle(el).boxShadow')).not.toBe(rest);
+    await expect(first).not.toHaveCSS('box-shadow', rest);
   });
 
   test('dark theme in a narrow window: library and course stay accessible and fit', async ({ page, context, host }) => {
