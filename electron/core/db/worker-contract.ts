@@ -35,6 +35,35 @@ export type OutboxAnswer =
 
 type EntryRef = Pick<OutboxEntry, 'id' | 'siteId'>;
 
+/** A GraphQL error as the site sent it (GraphQL over HTTP `errors[]`). */
+export interface SiteGraphQLError {
+  readonly message: string;
+  readonly path?: readonly (string | number)[];
+  readonly extensions?: Readonly<Record<string, unknown>>;
+}
+
+/** One answer of the site, as text: the writer parses it, stages the part, and says what the fetch needs next. */
+export interface StageTextInput {
+  readonly stageId: string;
+  readonly part: PartName;
+  /** 'page': a Relay connection (its `nodes` are staged); 'whole': the value itself. */
+  readonly shape: 'page' | 'whole';
+  /** Where the part sits in `data`, e.g. ['viewer', 'payments']. */
+  readonly path: readonly string[];
+  readonly text: string;
+}
+
+export interface StagedText {
+  /** The answer's `errors`; when there are any nothing was staged (the fetch judges them). */
+  readonly errors: readonly SiteGraphQLError[];
+  /** The value at `path` was there (not null). */
+  readonly found: boolean;
+  readonly count: number;
+  readonly totalCount: number;
+  readonly hasNextPage: boolean;
+  readonly endCursor: string | null;
+}
+
 /**
  * Channel -> (input) => output. Inputs and outputs are plain data (dates as ISO strings).
  * A staged snapshot: `stage:begin`, then pages as they arrive, then `stage:commit` (one transaction) or
@@ -46,6 +75,7 @@ export interface WriterCalls {
   'snapshot:commit': (input: { readonly siteId: string; readonly snapshot: SiteSnapshot }) => CommitResult;
   'stage:begin': (input: { readonly stageId: string; readonly siteId: string }) => void;
   'stage:page': (input: { readonly stageId: string; readonly part: PagedPart; readonly nodes: readonly unknown[] }) => void;
+  'stage:text': (input: StageTextInput) => StagedText;
   'stage:whole': (input: { readonly stageId: string; readonly part: WholePart; readonly value: unknown }) => void;
   /** The part was refused (missing scope): it is left out and its stored rows kept. */
   'stage:drop': (input: { readonly stageId: string; readonly part: PartName }) => void;
@@ -73,6 +103,7 @@ export const WRITER_CALLS = [
   'snapshot:commit',
   'stage:begin',
   'stage:page',
+  'stage:text',
   'stage:whole',
   'stage:drop',
   'stage:commit',

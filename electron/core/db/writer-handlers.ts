@@ -8,7 +8,7 @@ import { ensureSite, removeSiteData } from './sites';
 import { commitSnapshotIfChanged } from './snapshot';
 import { recordSyncRun } from './sync-runs';
 import { changingViews } from './view-cache';
-import type { OutboxAnswer, PartName, WriterHandlers } from './worker-contract';
+import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, WriterHandlers } from './worker-contract';
 
 interface Stage {
   readonly siteId: string;
@@ -46,6 +46,41 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
       for (const node of nodes) list.push(node);
       s.parts.set(part, list);
+    },
+    'stage:text': ({ stageId, part, shape, path, text }) => {
+      const s = stage(stageId);
+      let answer: { data?: unknown; errors?: SiteGraphQLError[] };
+      try {
+        answer = JSON.parse(text) as typeof answer;
+      } catch {
+        throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
+      }
+      if (answer === null || typeof answer !== 'object') throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
+      const errors = Array.isArray(answer.errors) ? answer.errors : [];
+      let value: unknown = answer.data;
+      for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
+      const none: StagedText = { errors, found: false, count: 0, totalCount: 0, hasNextPage: false, endCursor: null };
+      if (errors.length > 0 || value === null || value === undefined) return none;
+      if (s.dropped.has(part)) return { ...none, found: true };
+      if (shape === 'whole') {
+        s.parts.set(part, value);
+        return { ...none, found: true };
+      }
+      const page = value as { nodes?: unknown; totalCount?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } };
+      if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) {
+        throw new CoreError('server-error', 'The site answered the sync without data.');
+      }
+      const list = (s.parts.get(part) as unknown[] | undefined) ?? [];
+      for (const node of page.nodes as unknown[]) list.push(node);
+      s.parts.set(part, list);
+      return {
+        errors,
+        found: true,
+        count: page.nodes.length,
+        totalCount: typeof page.totalCount === 'number' ? page.totalCount : 0,
+        hasNextPage: page.pageInfo.hasNextPage === true,
+        endCursor: typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null,
+      };
     },
     'stage:whole': ({ stageId, part, value }) => {
       const s = stage(stageId);

@@ -246,6 +246,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'snapshot:commit': 'all',
   'stage:begin': null,
   'stage:page': null,
+  'stage:text': null,
   'stage:whole': null,
   'stage:drop': null,
   'stage:commit': 'all',

@@ -2,7 +2,7 @@ import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { SiteSnapshot } from '../db/records';
-import type { PagedPart, PartName, WholePart } from '../db/worker-contract';
+import type { PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../db/worker-contract';
 import {
   ConsultingServicesQuery,
   CoursesQuery,
@@ -42,6 +42,11 @@ export interface SnapshotSink {
   whole(part: WholePart, value: unknown): Promise<void>;
   /** The part was refused for a missing scope: its pages so far are dropped and its stored rows kept. */
   drop(part: PartName): Promise<void>;
+  /**
+   * The answer as text, parsed and staged by the sink (the writer worker): used instead of `page`/`whole` when the
+   * transport can answer in text, so this thread neither parses nor copies the pages.
+   */
+  text?(input: Omit<StageTextInput, 'stageId'>): Promise<StagedText>;
 }
 
 export interface FetchOptions {
@@ -115,10 +120,20 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   async function single<D extends TadaDocumentNode<unknown, never>, T>(
     phase: SyncPhase,
     part: WholePart,
+    path: readonly string[],
     document: D,
     pick: (data: ResultOf<D>) => T | null | undefined,
-  ): Promise<T | MissingScopes> {
+  ): Promise<T | MissingScopes | null> {
     checkAborted();
+    if (sink?.text && transport.executeText) {
+      const staged = await sink.text({ part, shape: 'whole', path, text: await transport.executeText(document) });
+      const refused = judge(staged.errors);
+      if (refused) return refused;
+      if (!staged.found) throw new CoreError('server-error', 'The site answered the sync without data.');
+      pagesFetched += 1;
+      report(phase, 1);
+      return null; // staged in the sink
+    }
     const { data, errors } = await transport.execute(document);
     // A refusal anywhere in the part means the part is incomplete: keep the stored rows, report the scope.
     const refused = judge(errors);
@@ -134,6 +149,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   async function connection<D extends TadaDocumentNode<unknown, never>, N>(
     phase: SyncPhase,
     part: PagedPart,
+    path: readonly string[],
     document: D,
     first: number,
     pick: (data: ResultOf<D>) => Connection<N> | null | undefined,
@@ -141,6 +157,27 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     const nodes: N[] = [];
     let count = 0;
     let after: string | null = null;
+    if (sink?.text && transport.executeText) {
+      for (;;) {
+        checkAborted();
+        const text = await transport.executeText(document, { first, after } as VariablesOf<D>);
+        // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
+        const staged = await sink.text({ part, shape: 'page', path, text });
+        const refused = judge(staged.errors);
+        if (refused) {
+          if (count > 0) toSink(sink.drop(part));
+          return refused;
+        }
+        if (!staged.found) throw new CoreError('server-error', 'The site answered the sync without data.');
+        count += staged.count;
+        pagesFetched += 1;
+        itemsFetched += staged.count;
+        report(phase, staged.totalCount > 0 ? Math.min(1, count / staged.totalCount) : 1);
+        if (!staged.hasNextPage) return nodes;
+        if (staged.endCursor === null || staged.endCursor === after) throw new CoreError('server-error', 'The site returned an invalid page cursor.');
+        after = staged.endCursor;
+      }
+    }
     const request = (cursor: string | null): Promise<ExecuteResult<ResultOf<D>>> => {
       checkAborted();
       return transport.execute(document, { first, after: cursor } as VariablesOf<D>);
@@ -176,7 +213,8 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     }
   }
 
-  const take = <T>(value: T | MissingScopes): T | undefined => {
+  const take = <T>(value: T | MissingScopes | null): T | undefined => {
+    if (value === null) return undefined;
     if (value instanceof MissingScopes) {
       value.scopes.forEach((s) => missing.add(s));
       return undefined;
@@ -192,14 +230,15 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       throw error;
     });
   const settled = await Promise.allSettled([
-    guard(single('profile', 'profile', ProfileQuery, (d) => d.viewer)),
-    guard(connection('courses', 'courses', CoursesQuery, PAGE_SIZE.courses, (d) => d.viewer?.enrolledCourses)),
-    guard(connection('digital-products', 'digitalProducts', DigitalProductsQuery, PAGE_SIZE.digitalProducts, (d) => d.viewer?.digitalProducts)),
-    guard(connection('consulting', 'consultingServices', ConsultingServicesQuery, PAGE_SIZE.consultingServices, (d) => d.viewer?.consultingServices)),
-    guard(connection('events', 'eventRegistrations', EventRegistrationsQuery, PAGE_SIZE.eventRegistrations, (d) => d.viewer?.eventRegistrations)),
-    guard(connection('payments', 'payments', PaymentsQuery, PAGE_SIZE.payments, (d) => d.viewer?.payments)),
-    guard(connection('notifications', 'notifications', NotificationsQuery, PAGE_SIZE.notifications, (d) => d.viewer?.notifications)),
-    guard(single('notifications', 'subscriptions', NotificationSubscriptionsQuery, (d) => d.viewer?.notificationSubscriptions)),
+    // The longest chains of pages first, so they take the first slots of the bound.
+    guard(connection('payments', 'payments', ['viewer', 'payments'], PaymentsQuery, PAGE_SIZE.payments, (d) => d.viewer?.payments)),
+    guard(connection('courses', 'courses', ['viewer', 'enrolledCourses'], CoursesQuery, PAGE_SIZE.courses, (d) => d.viewer?.enrolledCourses)),
+    guard(connection('notifications', 'notifications', ['viewer', 'notifications'], NotificationsQuery, PAGE_SIZE.notifications, (d) => d.viewer?.notifications)),
+    guard(single('profile', 'profile', ['viewer'], ProfileQuery, (d) => d.viewer)),
+    guard(connection('digital-products', 'digitalProducts', ['viewer', 'digitalProducts'], DigitalProductsQuery, PAGE_SIZE.digitalProducts, (d) => d.viewer?.digitalProducts)),
+    guard(connection('consulting', 'consultingServices', ['viewer', 'consultingServices'], ConsultingServicesQuery, PAGE_SIZE.consultingServices, (d) => d.viewer?.consultingServices)),
+    guard(connection('events', 'eventRegistrations', ['viewer', 'eventRegistrations'], EventRegistrationsQuery, PAGE_SIZE.eventRegistrations, (d) => d.viewer?.eventRegistrations)),
+    guard(single('notifications', 'subscriptions', ['viewer', 'notificationSubscriptions'], NotificationSubscriptionsQuery, (d) => d.viewer?.notificationSubscriptions)),
   ] as const);
   const written = await Promise.allSettled(writes);
   // The first real failure wins over the "another part failed" errors it caused.
@@ -209,13 +248,13 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     throw rejected.find((e) => !(e instanceof SiblingFailed)) ?? rejected[0];
   }
   const value = <T>(r: PromiseSettledResult<T>): T => (r as PromiseFulfilledResult<T>).value;
-  const profile = take(value(settled[0]));
+  const payments = take(value(settled[0]));
   const courses = take(value(settled[1]));
-  const digitalProducts = take(value(settled[2]));
-  const consultingServices = take(value(settled[3]));
-  const eventRegistrations = take(value(settled[4]));
-  const payments = take(value(settled[5]));
-  const notifications = take(value(settled[6]));
+  const notifications = take(value(settled[2]));
+  const profile = take(value(settled[3]));
+  const digitalProducts = take(value(settled[4]));
+  const consultingServices = take(value(settled[5]));
+  const eventRegistrations = take(value(settled[6]));
   const subscriptions = take(value(settled[7]));
   checkAborted();
 
@@ -240,18 +279,21 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
 function bounded(transport: Transport, limit: number): Transport {
   let active = 0;
   const waiting: (() => void)[] = [];
+  const slot = async <T>(request: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active += 1;
+    try {
+      return await request();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(); // the slot passes on
+      else active -= 1;
+    }
+  };
+  const text = transport.executeText?.bind(transport);
   return {
-    async execute(document, variables) {
-      if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-      else active += 1;
-      try {
-        return await transport.execute(document, variables);
-      } finally {
-        const next = waiting.shift();
-        if (next) next(); // the slot passes on
-        else active -= 1;
-      }
-    },
+    execute: (document, variables) => slot(() => transport.execute(document, variables)),
+    ...(text ? { executeText: (document, variables) => slot(() => text(document, variables)) } : {}),
   };
 }
 

@@ -174,6 +174,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
           page: (part, nodes) => writer.call('stage:page', { stageId, part, nodes }),
           whole: (part, value) => writer.call('stage:whole', { stageId, part, value }),
           drop: (part) => writer.call('stage:drop', { stageId, part }),
+          text: (input) => writer.call('stage:text', { stageId, ...input }),
         },
         onProgress: (p) => {
           phase = p.phase;

@@ -49,6 +49,12 @@ export interface ExecuteResult<T> {
 
 export interface Transport {
   execute<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<ExecuteResult<ResultOf<D>>>;
+  /**
+   * The same request, answered with the response body as text, unparsed: the sync hands it to the writer worker,
+   * which parses it there (a page of courses is ~0.5 MB of JSON: parsing it, then cloning it to the worker, would
+   * each hold the main thread for milliseconds). HTTP failures are classified and retried as by `execute`.
+   */
+  executeText?<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<string>;
 }
 
 const printed = new WeakMap<object, string>();
@@ -138,30 +144,50 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
     }
   }
 
-  return {
-    async execute(document, variables) {
-      for (;;) {
-        if (backoff) {
-          try {
-            await backoff;
-          } catch (cause) {
-            throw new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
-          }
-        }
-        const sentAt = generation;
+  async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
+    for (;;) {
+      if (backoff) {
         try {
-          const response = await graphQLClient.rawRequest<ResultOf<typeof document>>(
-            printOnce(document),
-            variables as Record<string, unknown> | undefined,
-          );
-          failures = 0;
-          return { data: response.data ?? null, errors: (response.errors ?? []) as GraphQLErrorLike[] };
-        } catch (error) {
-          const failure = classify(error, options.signal);
-          if (!isTransient(failure)) throw failure;
-          await waitOut(failure, sentAt);
+          await backoff;
+        } catch (cause) {
+          throw new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
         }
       }
+      const sentAt = generation;
+      try {
+        const result = await attempt();
+        failures = 0;
+        return result;
+      } catch (error) {
+        const failure = classify(error, options.signal);
+        if (!isTransient(failure)) throw failure;
+        await waitOut(failure, sentAt);
+      }
+    }
+  }
+
+  return {
+    execute(document, variables) {
+      return withRetry(async () => {
+        const response = await graphQLClient.rawRequest<ResultOf<typeof document>>(printOnce(document), variables as Record<string, unknown> | undefined);
+        return { data: response.data ?? null, errors: (response.errors ?? []) as GraphQLErrorLike[] };
+      });
+    },
+    executeText(document, variables) {
+      return withRetry(async () => {
+        const query = printOnce(document);
+        // GraphQL over HTTP, as graphql-request sends it: POST, JSON body, either response media type accepted.
+        const response = await client.fetch(client.endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+          body: JSON.stringify({ query, variables }),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        const body = await response.text();
+        // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...).
+        if (!response.ok) throw new ClientError({ status: response.status, headers: response.headers, body }, { query, variables: variables as Record<string, unknown> });
+        return body;
+      });
     },
   };
 }

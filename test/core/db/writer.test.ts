@@ -115,6 +115,36 @@ describe('database writer worker: one contract, errors as the core codes', () =>
   });
 });
 
+describe('database writer worker: answers staged as text, parsed in the worker', () => {
+  it('stages a page from the JSON text and returns the cursor; an answer with errors stages nothing; a dropped part keeps its rows', async () => {
+    const { writer, db } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.call('snapshot:commit', { siteId: 's', snapshot: { payments: [payment('kept')] } });
+    await writer.call('stage:begin', { stageId: 't', siteId: 's' });
+    const page = (nodes: unknown[], hasNextPage: boolean) =>
+      JSON.stringify({ data: { viewer: { enrolledCourses: { totalCount: 3, pageInfo: { hasNextPage, endCursor: hasNextPage ? 'c2' : null }, nodes } } } });
+    const first = await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], text: page([course('c1'), course('c2')], true) });
+    expect(first).toEqual({ errors: [], found: true, count: 2, totalCount: 3, hasNextPage: true, endCursor: 'c2' });
+    await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], text: page([course('c3')], false) });
+    const refused = await writer.call('stage:text', {
+      stageId: 't',
+      part: 'payments',
+      shape: 'page',
+      path: ['viewer', 'payments'],
+      text: JSON.stringify({ data: { viewer: null }, errors: [{ message: 'requires account:read' }] }),
+    });
+    expect(refused).toMatchObject({ errors: [{ message: 'requires account:read' }], found: false, count: 0 });
+    await writer.call('stage:drop', { stageId: 't', part: 'payments' });
+    await expect(writer.call('stage:text', { stageId: 't', part: 'profile', shape: 'whole', path: ['viewer'], text: '<html>' })).rejects.toMatchObject({
+      code: 'server-error',
+    });
+    const result = await writer.call('stage:commit', { stageId: 't', siteId: 's' });
+    expect(result.counts).toEqual({ courses: 3, sections: 3, lectures: 6 });
+    expect(db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all()).toEqual(['c1', 'c2', 'c3']);
+    expect(db.prepare("SELECT id FROM payments WHERE site_id = 's'").pluck().all()).toEqual(['kept']);
+  });
+});
+
 describe('database writer worker: a crash loses nothing that was committed', () => {
   it('a crash mid-commit leaves the previous snapshot whole, keeps the queued change, and the writer starts again', async () => {
     const { writer, db } = await open();
