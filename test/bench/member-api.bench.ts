@@ -12,7 +12,7 @@ import { createMemberContext } from '../../embedded-server/member-api/context';
 import { executeMemberRequest } from '../../embedded-server/member-api/execute';
 import { memberSchema } from '../../embedded-server/member-api/schema';
 import { mintToken } from '../embedded-server/member-api/tokens';
-import { formatLoad, runLoad, summarize, type LoadResult } from './load/client';
+import { formatLoad, runLoad, summarize, throughput, type LoadResult } from './load/client';
 import type { ListJob, RequestSpec } from './load/protocol';
 import { percentile, type BenchResult } from './types';
 
@@ -59,6 +59,21 @@ function roundResults(label: string, r: LoadResult, concurrency: number): BenchR
     // Sequential: the latencies come back in request order, so every round's courses page is at index 1.
     const courses = r.latencies.filter((_, i) => i % SYNC_ROUND.length === 1);
     out.push({ name: `${label}: courses page (25 with sections + lectures), p99`, value: percentile(courses, 99), unit: 'ms' });
+  }
+  return out;
+}
+
+/**
+ * Each sync document alone, sequentially: which of them the server answers at >= 1,000 req/s and which one holds the
+ * mix back (the courses page carries 25 courses x 60 lectures, about 12,000 fields for the executor to complete).
+ */
+async function perDocument(server: EmbeddedServer, token: string): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  for (const [query, variables] of SYNC_ROUND) {
+    const name = /query (\w+)/.exec(query)?.[1] ?? 'query';
+    const request = graphqlSpec(token, query, variables);
+    const r = await runLoad({ kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, warmup: Array(20).fill(request), requests: Array(150).fill(request) });
+    out.push({ name: `large: ${name} alone, requests/s`, value: throughput(r), unit: 'req/s', note: `p50 ${percentile(r.latencies, 50).toFixed(2)} ms, ${formatLoad(r.load)}` });
   }
   return out;
 }
@@ -131,6 +146,7 @@ export async function run(): Promise<BenchResult[]> {
     results.push(...(await measureInProcess(large, 'payments page (50)', PAYMENTS, { first: 50 }, 100)));
     results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 40, 1)), 1));
     results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 40, 4)), 4));
+    results.push(...(await perDocument(large, token)));
     results.push(await walk(large, token, 'course', COURSES, 'enrolledCourses', docs.PAGE_SIZE.courses));
     results.push(await walk(large, token, 'payment', PAYMENTS, 'payments', docs.PAGE_SIZE.payments));
   } finally {
