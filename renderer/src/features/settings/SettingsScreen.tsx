@@ -11,6 +11,7 @@ import { protectionDescription } from './protection';
 import { applyTheme } from './SettingsApplier';
 import { SitesSettings } from './SitesSettings';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
+import { DemoFaultsSettings } from './DemoFaultsSettings';
 
 const INTERVALS = [0, 5, 15, 30, 60, 240] as const;
 
@@ -188,6 +189,7 @@ export function SettingsScreen() {
       {q.isPending ? <Loading /> : q.isError ? <ErrorState title={t('settings.loadFailed')} error={q.error} onRetry={() => void q.refetch()} /> : <Preferences settings={q.data} />}
       <SyncNow />
       <SitesSettings />
+      <DemoFaultsSettings />
       <Security settings={q.data} />
       <ShortcutsSettings />
       <About />

@@ -2,12 +2,15 @@ import { TriangleAlert } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../api';
+import { call, toAppError } from '../../api';
 import { channelKey, refreshQueries } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { useApp } from '../../app/context';
+import { SignInDoctor } from './SignInDoctor';
 import { useSignIn } from './sign-in';
 import { validateAddSite, type AddSiteErrors } from './validate';
+
+const DOCTOR_CODES = new Set(['site-unreachable', 'discovery-invalid', 'pkce-unsupported', 'issuer-mismatch', 'server-unavailable', 'network-unavailable']);
 
 /** Base URL + client_id (+ secret for a confidential application), checked before anything is sent. */
 export function AddSiteForm() {
@@ -98,6 +101,10 @@ export function AddSiteForm() {
         </div>
       )}
       {submitError !== null && <ErrorState error={submitError} compact />}
+      {/* The site could not be added because of the site or the network: the doctor can say which. */}
+      {submitError !== null && DOCTOR_CODES.has(toAppError(submitError).code) && (
+        <SignInDoctor key={toAppError(submitError).message} target={{ baseUrl: baseUrl.trim(), clientId: clientId.trim() }} siteLabel={baseUrl.trim()} />
+      )}
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? t('sites.add.adding') : t('sites.add.submit')}
       </button>

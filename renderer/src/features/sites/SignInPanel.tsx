@@ -4,6 +4,7 @@ import type { SignInPhase } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 import { useLiveState } from '../../app/live-state';
 import { ErrorState } from '../../ui/ErrorState';
+import { SignInDoctor } from './SignInDoctor';
 import { useSignIn } from './sign-in';
 
 export function phaseKey(phase: SignInPhase): string {
@@ -41,6 +42,8 @@ export function SignInPanel({ siteId, siteLabel }: { readonly siteId: string; re
             {t('common.close')}
           </button>
         </div>
+        {/* A new failure starts a fresh doctor (key): its report is about this attempt. */}
+        {signIn.error.code !== 'sign-in-cancelled' && signIn.error.code !== 'sign-in-denied' && <SignInDoctor key={`${signIn.error.code}:${signIn.error.message}`} target={{ siteId }} siteLabel={siteLabel} />}
       </section>
     );
   }
