@@ -44,7 +44,11 @@ export function DemoFaultsSettings() {
   };
   const change = (patch: ChannelInput<'demo:set-faults'>) => {
     setApplied(false);
-    set.mutate(patch, { onSuccess: onSaved });
+    // Shown switched at once (a controlled input would otherwise snap back until the core answers); the core's
+    // answer, or a refetch after a refusal, puts the truth back.
+    const view = q.data;
+    if (view) client.setQueryData(channelKey('demo:faults'), { ...view, faults: { ...view.faults, ...patch } });
+    set.mutate(patch, { onSuccess: onSaved, onError: () => void q.refetch() });
   };
 
   return (
