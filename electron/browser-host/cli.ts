@@ -15,6 +15,8 @@ import { createAppCore } from '../core/app-core';
 import { createLogger, describeUnexpected, installCrashGuards } from '../core/log';
 import { createJsonSettingsStore } from '../core/settings/settings-store';
 import { createNodeCipher } from '../core/vault/cipher';
+import type { DataDirLock } from '../core/data-dir-lock';
+import { acquireDataDirLock, DataDirInUseError } from '../core/data-dir-lock';
 import { startBrowserHost } from './server';
 
 export interface CliOptions {
@@ -128,6 +130,17 @@ export async function main(argv: readonly string[]): Promise<void> {
   const logger = createLogger((line, entry) => {
     if (entry.level === 'warn' || entry.level === 'error' || process.env.LEARNING_DESKTOP_DEBUG) console.error(line);
   });
+  // One process per data folder (issue 11, item 2): checked first, so a second launch says in one line which
+  // process holds the folder instead of building pages and then failing.
+  let lock: DataDirLock;
+  try {
+    lock = await acquireDataDirLock(options.dataDir, { host: 'browser host' });
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    console.error(error.message);
+    process.exitCode = 3;
+    return;
+  }
   const rendererDir = join(repoRoot, 'out', 'renderer');
   await ensureRendererBuilt(rendererDir, say);
 
@@ -144,6 +157,7 @@ export async function main(argv: readonly string[]): Promise<void> {
         openExternal,
         cipher: await createNodeCipher(join(options.dataDir, 'vault.key')),
         settingsStore: createJsonSettingsStore(join(options.dataDir, 'settings.json')),
+        dataDirLock: lock,
         logger,
         demo: { enabled: true },
       }),

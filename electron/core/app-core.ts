@@ -46,6 +46,8 @@ import { createSiteManager, type SiteManager } from './sites/site-manager';
 import { createSyncService, type SyncService } from './sync/service';
 import type { Cipher } from './vault/cipher';
 import { createNodeCipher } from './vault/cipher';
+import type { DataDirLock } from './data-dir-lock';
+import { acquireDataDirLock } from './data-dir-lock';
 
 export interface AppCoreOptions {
   readonly dataDir: string;
@@ -74,6 +76,8 @@ export interface AppCoreOptions {
   readonly offlineProbeMs?: number;
   /** Length of the "minute" of settings.autoSyncMinutes (default 60 000; tests shorten it). */
   readonly minuteMs?: number;
+  /** The data directory's lock when the host took it already (the core releases it at close). */
+  readonly dataDirLock?: DataDirLock;
   /** The environment the sign-in doctor reads proxy variables from (default: process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -97,7 +101,33 @@ export interface AppCore {
 const OFFLINE_CODES = new Set(['site-unreachable', 'server-unavailable', 'network-unavailable']);
 const DEFAULT_OFFLINE_PROBE_MS = 30_000;
 
+/**
+ * Opens the core on `options.dataDir`, holding the data directory's lock (data-dir-lock.ts) until close():
+ * a second process on the same folder gets DataDirInUseError naming the one that holds it (issue 11, item 2).
+ */
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
+  const lock = options.dataDirLock ?? (await acquireDataDirLock(options.dataDir, { host: options.host }));
+  let core: AppCore;
+  try {
+    core = await openAppCore(options);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  const closeCore = core.close;
+  return {
+    ...core,
+    async close() {
+      try {
+        await closeCore();
+      } finally {
+        await lock.release();
+      }
+    },
+  };
+}
+
+async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const { dataDir } = options;
   const clock = options.clock ?? Date;
   const logger = options.logger ?? silentLogger;
