@@ -8,11 +8,13 @@ export function setNoStore(res: ServerResponse): void {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify(body);
+  // Encoded once: Buffer.byteLength(string) would walk the whole text for the length and res.end(string) encode it
+  // again (a courses page of the member API is ~170 KiB).
+  const payload = Buffer.from(JSON.stringify(body), 'utf8');
   res.statusCode = status;
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.setHeader('Content-Length', payload.length);
   res.end(payload);
 }
 
