@@ -208,6 +208,9 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       expect(JSON.parse((await invoke(c, { siteId: add.value.id })).body)).toMatchObject({ ok: true });
     }
     await invoke('security:get-token-protection');
+    // The sign-in doctor's report goes to the page too (and is copied for support): no token, no host secret.
+    const doctor = JSON.parse((await invoke('doctor:run', { siteId: add.value.id })).body) as { ok: boolean; value: { checks: unknown[] } };
+    expect(doctor.ok && doctor.value.checks).toHaveLength(7);
     expect(JSON.parse((await invoke('sites:sign-out', { siteId: add.value.id, removeData: true })).body)).toMatchObject({ ok: true });
     // Static files and the bridge with a valid session.
     for (const p of ['/', '/assets/app.js', BROWSER_HOST_PATHS.bridge, '/no/such/page']) {
