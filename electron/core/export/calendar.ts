@@ -1,0 +1,69 @@
+import type { CourseDetail, PaymentView } from '../../common/view-models';
+import { CoreError } from '../errors';
+import { serializeCalendar, uuidV5, type CalendarEvent } from './ics';
+import { displayAmount } from './money';
+import { stringsFor, type ExportLanguage } from './strings';
+
+/** Which site an event belongs to: its address keys the UID, its name goes into the text. */
+export interface CalendarSite {
+  readonly baseUrl: string;
+  readonly label: string;
+}
+
+export interface CalendarFileOptions {
+  readonly language: ExportLanguage;
+  /** DTSTAMP: now. */
+  readonly stamp: Date;
+}
+
+/** The UID of an item's reminder: the same site, kind and id always give the same one (re-import updates it). */
+export function reminderUid(site: CalendarSite, kind: 'payment-deadline' | 'course-access-end', id: string): string {
+  return uuidV5(`${new URL(site.baseUrl).origin}\n${kind}\n${id}`);
+}
+
+/**
+ * "Pay by" for an unpaid ATM or convenience-store code: an instant at the deadline, with reminders a day and two
+ * hours before. Only a code with a deadline can become a reminder.
+ */
+export function paymentDeadlineCalendar(payment: PaymentView, site: CalendarSite, options: CalendarFileOptions): string {
+  const ins = payment.instructions;
+  if (!ins || ins.expiredAt === null) throw new CoreError('invalid-input', 'This payment has no payment deadline to add to a calendar.');
+  const w = stringsFor(options.language);
+  const amount = displayAmount(payment.amount, payment.currency, options.language);
+  const title = payment.lineItems.map((li) => li.title).join(', ') || payment.tradeNo;
+  const bank = ins.bankName || ins.bankCode ? [ins.bankName, ins.bankCode && `(${ins.bankCode})`].filter(Boolean).join(' ') : null;
+  const event: CalendarEvent = {
+    uid: reminderUid(site, 'payment-deadline', payment.paymentId),
+    start: new Date(ins.expiredAt),
+    summary: w.calendar.paymentSummary(amount, title),
+    description: w.calendar.paymentDescription({
+      method: payment.paymentType === 'atm' ? w.paymentType.atm : w.paymentType.cvs,
+      code: ins.codeNo,
+      bank,
+      amount,
+      tradeNo: payment.tradeNo,
+      site: site.label,
+    }),
+    url: site.baseUrl,
+    alarms: [
+      { before: '-P1D', description: w.calendar.paymentAlarm },
+      { before: '-PT2H', description: w.calendar.paymentAlarm },
+    ],
+  };
+  return serializeCalendar([event], { stamp: options.stamp });
+}
+
+/** The end of a course's access: an instant at expireDate, with a reminder a week before. */
+export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite, options: CalendarFileOptions): string {
+  if (course.hasLifetimeAccess || course.expireDate === null) throw new CoreError('invalid-input', 'This course has no access end date to add to a calendar.');
+  const w = stringsFor(options.language);
+  const event: CalendarEvent = {
+    uid: reminderUid(site, 'course-access-end', course.courseId),
+    start: new Date(course.expireDate),
+    summary: w.calendar.accessSummary(course.title),
+    description: w.calendar.accessDescription({ title: course.title, site: site.label, progress: Math.round(course.percent) }),
+    url: site.baseUrl,
+    alarms: [{ before: '-P7D', description: w.calendar.accessAlarm }],
+  };
+  return serializeCalendar([event], { stamp: options.stamp });
+}

@@ -1,0 +1,87 @@
+import { stringify } from 'csv-stringify/sync';
+import type { OrderView } from '../../common/view-models';
+import { sheetDateTime } from './dates';
+import { plainAmount } from './money';
+import { stringsFor, type ExportLanguage } from './strings';
+
+export interface CsvOptions {
+  readonly language: ExportLanguage;
+  /** IANA zone the dates are written in (the student's). */
+  readonly timeZone: string;
+}
+
+/**
+ * Text that a spreadsheet would run as a formula when the cell starts with one of these (OWASP "CSV Injection"):
+ * titles and codes come from the site, so a cell like `=HYPERLINK(...)` is written with a leading apostrophe and
+ * shown as text.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+function textCell(value: string | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/**
+ * The purchase history as CSV: one row per payment (a purchase paid in installments or retried has several), with
+ * its order's number, date and items on every row so a spreadsheet can filter and sum by any column.
+ *
+ * RFC 4180: CRLF line ends; fields with a comma, quote or line break are quoted, quotes doubled (csv-stringify).
+ * UTF-8 with a byte-order mark: Excel reads a CSV without one in the system's legacy code page, which turns
+ * Chinese titles into mojibake.
+ */
+export function ordersToCsv(orders: readonly OrderView[], options: CsvOptions): string {
+  const s = stringsFor(options.language).csv;
+  const w = stringsFor(options.language);
+  const zone = s.timeZone(options.timeZone);
+  const header = [
+    s.tradeNo,
+    `${s.orderDate} ${zone}`,
+    s.orderState,
+    s.items,
+    s.paymentId,
+    s.paymentMethod,
+    s.paymentState,
+    `${s.createdAt} ${zone}`,
+    `${s.paidAt} ${zone}`,
+    s.currency,
+    s.amount,
+    s.adjustments,
+    s.refundState,
+    s.refundedAmount,
+    s.invoiceNumber,
+    s.invoiceKind,
+    s.invoiceTitle,
+    s.taxId,
+  ];
+  const rows: string[][] = [];
+  for (const order of orders) {
+    // Oldest payment first in the file (the order view lists newest first).
+    for (const p of [...order.payments].reverse()) {
+      const items = p.lineItems.map((li) => (li.quantity > 1 ? `${li.title} × ${li.quantity}` : li.title)).join('\n');
+      const adjustments = p.adjustments.reduce((sum, a) => sum + Math.abs(a.amount), 0);
+      rows.push([
+        textCell(order.tradeNo),
+        sheetDateTime(order.createdAt, options.timeZone),
+        w.orderState[order.summaryState],
+        textCell(items),
+        textCell(p.paymentId),
+        w.paymentType[p.paymentType],
+        w.paymentState[p.paymentState],
+        sheetDateTime(p.createdAt, options.timeZone),
+        sheetDateTime(p.paidAt, options.timeZone),
+        p.currency,
+        plainAmount(p.amount, p.currency),
+        adjustments === 0 ? '' : plainAmount(adjustments, p.currency),
+        w.refundState[p.refund.state],
+        p.refund.refundedAmount === 0 ? '' : plainAmount(p.refund.refundedAmount, p.currency),
+        textCell(p.invoice?.number),
+        p.invoice ? w.invoiceKind[p.invoice.kind] : '',
+        textCell(p.invoice?.title),
+        textCell(p.invoice?.taxId),
+      ]);
+    }
+  }
+  // quoted_match: csv-stringify quotes a field holding its record delimiter (CRLF) but not a bare LF or CR, which
+  // every spreadsheet would read as the end of the row (RFC 4180 §2.6: fields with line breaks are quoted).
+  return stringify([header, ...rows], { bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+}

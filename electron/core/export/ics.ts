@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A small iCalendar (RFC 5545) writer for the app's reminders: one VCALENDAR of VEVENTs with display alarms.
+ *
+ * Written here rather than with the `ics` package because that package folds long lines every 75 *characters*
+ * (runes) where RFC 5545 §3.1 says 75 *octets*: a Chinese title (3 octets a character in UTF-8) would produce
+ * 225-octet lines, which strict readers reject or cut.
+ */
+
+export interface CalendarAlarm {
+  /** A negative RFC 5545 §3.3.6 duration before the start, e.g. '-P1D', '-PT2H'. */
+  readonly before: string;
+  readonly description: string;
+}
+
+export interface CalendarEvent {
+  /** Stable across exports, so importing the file again updates the event instead of adding a copy (§3.8.4.7). */
+  readonly uid: string;
+  readonly start: Date;
+  /** Absent: the event is an instant at `start` (§3.6.1, a DATE-TIME DTSTART with no DTEND ends at DTSTART). */
+  readonly end?: Date;
+  readonly summary: string;
+  readonly description?: string;
+  /** An http(s) address about the event (§3.8.4.6). */
+  readonly url?: string;
+  readonly alarms?: readonly CalendarAlarm[];
+}
+
+export interface CalendarOptions {
+  /** DTSTAMP: when this file was written (§3.8.7.2; every VEVENT carries one, §3.6.1). */
+  readonly stamp: Date;
+  /** PRODID (§3.7.3). */
+  readonly productId?: string;
+}
+
+const PRODUCT_ID = '-//Learning Desktop//Learning Desktop//EN';
+const DURATION = /^[+-]?P(\d+W|(\d+D)?(T(\d+H)?(\d+M)?(\d+S)?)?)$/;
+
+/** RFC 5545 §3.3.11 TEXT: backslash, semicolon and comma escaped; any line break becomes the two characters \n. */
+export function escapeText(value: string): string {
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    // Other control characters are not allowed in TEXT (§3.3.11 TSAFE-CHAR excludes CONTROL): dropped.
+    .split('')
+    .filter((c) => c === '\t' || (c >= ' ' && c !== '\u007f'))
+    .join('');
+}
+
+/** RFC 5545 §3.3.5 form #2, UTC: 19980119T070000Z (no VTIMEZONE needed; readers show it in local time). */
+export function utcDateTime(d: Date): string {
+  if (Number.isNaN(d.getTime())) throw new RangeError('invalid date');
+  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * RFC 5545 §3.1: content lines longer than 75 octets (the CRLF excluded) are split with CRLF followed by one space;
+ * the split never falls inside a UTF-8 sequence, so every physical line is valid UTF-8 on its own.
+ */
+export function foldLine(line: string): string {
+  const out: string[] = [];
+  let current = '';
+  let octets = 0;
+  let limit = 75;
+  for (const ch of line) {
+    const size = Buffer.byteLength(ch, 'utf8');
+    if (octets + size > limit) {
+      out.push(current);
+      current = '';
+      octets = 0;
+      // Continuation lines start with the space, which counts toward their 75 octets.
+      limit = 74;
+    }
+    current += ch;
+    octets += size;
+  }
+  out.push(current);
+  return out.join('\r\n ');
+}
+
+function property(name: string, value: string): string {
+  return foldLine(`${name}:${value}`);
+}
+
+function uri(value: string): string {
+  const u = new URL(value);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new RangeError('only http(s) URLs go into a calendar file');
+  return u.toString();
+}
+
+/** The whole file: CRLF after every line, the last one included (§3.1). UTF-8 is the default charset (§6). */
+export function serializeCalendar(events: readonly CalendarEvent[], options: CalendarOptions): string {
+  const lines: string[] = ['BEGIN:VCALENDAR', 'VERSION:2.0', property('PRODID', options.productId ?? PRODUCT_ID), 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
+  const stamp = utcDateTime(options.stamp);
+  for (const e of events) {
+    lines.push('BEGIN:VEVENT', property('UID', e.uid), `DTSTAMP:${stamp}`, `DTSTART:${utcDateTime(e.start)}`);
+    if (e.end) {
+      if (e.end.getTime() < e.start.getTime()) throw new RangeError('an event cannot end before it starts');
+      lines.push(`DTEND:${utcDateTime(e.end)}`);
+    }
+    lines.push(property('SUMMARY', escapeText(e.summary)));
+    if (e.description !== undefined) lines.push(property('DESCRIPTION', escapeText(e.description)));
+    if (e.url !== undefined) lines.push(property('URL', uri(e.url)));
+    // A reminder, not a meeting: it does not make the student look busy (§3.8.2.7).
+    lines.push('TRANSP:TRANSPARENT');
+    for (const a of e.alarms ?? []) {
+      if (!DURATION.test(a.before)) throw new RangeError(`not an RFC 5545 duration: ${a.before}`);
+      // §3.6.6: a DISPLAY alarm needs ACTION, TRIGGER and DESCRIPTION.
+      lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `TRIGGER:${a.before}`, property('DESCRIPTION', escapeText(a.description)), 'END:VALARM');
+    }
+    lines.push('END:VEVENT');
+  }
+  lines.push('END:VCALENDAR');
+  return lines.join('\r\n') + '\r\n';
+}
+
+/**
+ * A name-based UUID (RFC 9562 §5.5, version 5: SHA-1 of a namespace and a name). The same site and item always give
+ * the same UID, so a re-exported reminder replaces the earlier one; nothing about the student is readable in it
+ * (RFC 7986 §5.3 advises against host names and other identifying data in UIDs).
+ */
+export function uuidV5(name: string, namespace: string = CALENDAR_NAMESPACE): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  if (ns.length !== 16) throw new RangeError('namespace must be a UUID');
+  const hash = createHash('sha1').update(ns).update(name, 'utf8').digest();
+  const b = hash.subarray(0, 16);
+  b[6] = (b[6]! & 0x0f) | 0x50;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** This app's namespace for calendar UIDs (a fixed random UUID). */
+export const CALENDAR_NAMESPACE = '4f0b7c52-9a0e-4c39-8d6f-2b1e5a7c9d31';

@@ -1,0 +1,278 @@
+import type { LineItemType, OrderView, PaymentState, PaymentType, RefundingState } from '../../common/view-models';
+
+/**
+ * The words of the files the app writes (CSV headers, the receipt, calendar events), in the two languages of the
+ * app. They live in the core because the core writes the files; the wording matches the screens'
+ * (renderer/src/i18n). `satisfies Strings` on both tables makes a missing key a type error.
+ */
+export type ExportLanguage = 'en' | 'zh-TW';
+
+interface Strings {
+  readonly paymentState: Readonly<Record<PaymentState, string>>;
+  readonly paymentType: Readonly<Record<PaymentType, string>>;
+  readonly refundState: Readonly<Record<RefundingState, string>>;
+  readonly itemType: Readonly<Record<LineItemType, string>>;
+  readonly orderState: Readonly<Record<OrderView['summaryState'], string>>;
+  readonly invoiceKind: Readonly<Record<'personal' | 'company' | 'donation', string>>;
+  readonly adjustmentKind: Readonly<Record<'coupon' | 'promotion', string>>;
+  /** CSV column headers, in column order (csv.ts). */
+  readonly csv: {
+    readonly tradeNo: string;
+    readonly orderDate: string;
+    readonly orderState: string;
+    readonly items: string;
+    readonly paymentId: string;
+    readonly paymentMethod: string;
+    readonly paymentState: string;
+    readonly createdAt: string;
+    readonly paidAt: string;
+    readonly currency: string;
+    readonly amount: string;
+    readonly adjustments: string;
+    readonly refundState: string;
+    readonly refundedAmount: string;
+    readonly invoiceNumber: string;
+    readonly invoiceKind: string;
+    readonly invoiceTitle: string;
+    readonly taxId: string;
+    /** Appended to date headers: the time zone the dates are written in. */
+    readonly timeZone: (zone: string) => string;
+  };
+  readonly receipt: {
+    readonly title: string;
+    readonly orderNo: string;
+    readonly orderDate: string;
+    readonly state: string;
+    readonly site: string;
+    readonly payment: (n: number, of: number) => string;
+    readonly method: string;
+    readonly amount: string;
+    readonly createdAt: string;
+    readonly paidAt: string;
+    readonly item: string;
+    readonly type: string;
+    readonly quantity: string;
+    readonly original: string;
+    readonly discount: string;
+    readonly final: string;
+    readonly adjustments: string;
+    readonly installmentLabel: string;
+    readonly installment: (periods: number, amount: string) => string;
+    readonly invoice: string;
+    readonly invoiceNumber: string;
+    readonly invoiceKind: string;
+    readonly invoiceTitle: string;
+    readonly taxId: string;
+    readonly issuedAt: string;
+    readonly voidedAt: string;
+    readonly refund: string;
+    readonly refundState: string;
+    readonly refundedAmount: string;
+    readonly refundRequestedAt: string;
+    readonly refundedAt: string;
+    readonly paymentCode: string;
+    readonly bank: string;
+    readonly payBy: string;
+    readonly total: string;
+    readonly paid: string;
+    readonly refunded: string;
+    readonly footer: (when: string) => string;
+    readonly notInvoice: string;
+  };
+  readonly calendar: {
+    readonly paymentSummary: (amount: string, title: string) => string;
+    readonly paymentDescription: (lines: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) => string;
+    readonly paymentAlarm: string;
+    readonly accessSummary: (title: string) => string;
+    readonly accessDescription: (lines: { title: string; site: string; progress: number }) => string;
+    readonly accessAlarm: string;
+  };
+}
+
+const en = {
+  paymentState: { not_paid: 'Not paid yet', paid: 'Paid', expired: 'Expired', failed: 'Failed', manual_enrolled: 'Enrolled by the school', refunded: 'Refunded' },
+  paymentType: { credit_card: 'Credit card', atm: 'ATM transfer', cvs: 'Convenience store', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: 'Arranged by the school', free: 'Free' },
+  refundState: { none: 'No refund', requested: 'Refund requested', processing: 'Refund in progress', partially_refunded: 'Partly refunded', refunded: 'Refunded', rejected: 'Refund declined' },
+  itemType: { CurriculumPlan: 'Course', MembershipPlan: 'Membership', Ticket: 'Event ticket', DigitalProduct: 'Digital product', OrderBump: 'Add-on', Meeting: 'Consulting session' },
+  orderState: {
+    paid: 'Paid',
+    partially_refunded: 'Partly refunded',
+    refunded: 'Refunded',
+    awaiting_payment: 'Waiting for payment',
+    expired: 'Expired',
+    failed: 'Payment failed',
+    manual_enrolled: 'Enrolled by the school',
+    mixed: 'Several states',
+  },
+  invoiceKind: { personal: 'Personal', company: 'Company', donation: 'Donated' },
+  adjustmentKind: { coupon: 'Coupon', promotion: 'Promotion' },
+  csv: {
+    tradeNo: 'Order number',
+    orderDate: 'Order date',
+    orderState: 'Order state',
+    items: 'Items',
+    paymentId: 'Payment ID',
+    paymentMethod: 'Payment method',
+    paymentState: 'Payment state',
+    createdAt: 'Payment created',
+    paidAt: 'Paid at',
+    currency: 'Currency',
+    amount: 'Amount',
+    adjustments: 'Discounts',
+    refundState: 'Refund',
+    refundedAmount: 'Refunded amount',
+    invoiceNumber: 'Invoice number',
+    invoiceKind: 'Invoice type',
+    invoiceTitle: 'Invoice title',
+    taxId: 'Tax ID',
+    timeZone: (zone: string) => `(${zone})`,
+  },
+  receipt: {
+    title: 'Receipt',
+    orderNo: 'Order number',
+    orderDate: 'Order date',
+    state: 'State',
+    site: 'School',
+    payment: (n: number, of: number) => (of > 1 ? `Payment ${n} of ${of}` : 'Payment'),
+    method: 'Method',
+    amount: 'Amount',
+    createdAt: 'Created',
+    paidAt: 'Paid',
+    item: 'Item',
+    type: 'Type',
+    quantity: 'Qty',
+    original: 'Price',
+    discount: 'Discount',
+    final: 'Paid',
+    adjustments: 'Discounts',
+    installmentLabel: 'Installments',
+    installment: (periods: number, amount: string) => `${periods} installments of ${amount}`,
+    invoice: 'Invoice',
+    invoiceNumber: 'Number',
+    invoiceKind: 'Type',
+    invoiceTitle: 'Title',
+    taxId: 'Tax ID',
+    issuedAt: 'Issued',
+    voidedAt: 'Voided',
+    refund: 'Refund',
+    refundState: 'State',
+    refundedAmount: 'Refunded',
+    refundRequestedAt: 'Requested',
+    refundedAt: 'Refunded on',
+    paymentCode: 'Payment code',
+    bank: 'Bank',
+    payBy: 'Pay by',
+    total: 'Order total',
+    paid: 'Paid',
+    refunded: 'Refunded',
+    footer: (when: string) => `Made by Learning Desktop from this computer's copy of your purchases on ${when}.`,
+    notInvoice: 'This receipt is not a tax invoice; the invoice fields are shown as the school gave them.',
+  },
+  calendar: {
+    paymentSummary: (amount: string, title: string) => `Pay ${amount}: ${title}`,
+    paymentDescription: (l: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) =>
+      [`${l.method}: ${l.code}`, ...(l.bank ? [`Bank: ${l.bank}`] : []), `Amount: ${l.amount}`, `Order number: ${l.tradeNo}`, `School: ${l.site}`, 'After this time the code no longer works.'].join('\n'),
+    paymentAlarm: 'Payment deadline',
+    accessSummary: (title: string) => `Access ends: ${title}`,
+    accessDescription: (l: { title: string; site: string; progress: number }) =>
+      [`Your access to “${l.title}” ends at this time.`, `Progress: ${l.progress}%`, `School: ${l.site}`].join('\n'),
+    accessAlarm: 'Course access ends soon',
+  },
+} satisfies Strings;
+
+const zhTW = {
+  paymentState: { not_paid: '尚未付款', paid: '已付款', expired: '已逾期', failed: '付款失敗', manual_enrolled: '由學校加入', refunded: '已退款' },
+  paymentType: { credit_card: '信用卡', atm: 'ATM 轉帳', cvs: '超商代碼', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: '由學校安排', free: '免費' },
+  refundState: { none: '無退款', requested: '已申請退款', processing: '退款處理中', partially_refunded: '部分退款', refunded: '已退款', rejected: '退款未核准' },
+  itemType: { CurriculumPlan: '課程', MembershipPlan: '會員方案', Ticket: '活動票券', DigitalProduct: '數位商品', OrderBump: '加購', Meeting: '諮詢時段' },
+  orderState: {
+    paid: '已付款',
+    partially_refunded: '部分退款',
+    refunded: '已退款',
+    awaiting_payment: '等待付款',
+    expired: '已逾期',
+    failed: '付款失敗',
+    manual_enrolled: '由學校加入',
+    mixed: '多種狀態',
+  },
+  invoiceKind: { personal: '個人', company: '公司', donation: '捐贈' },
+  adjustmentKind: { coupon: '折價券', promotion: '優惠活動' },
+  csv: {
+    tradeNo: '訂單編號',
+    orderDate: '訂單日期',
+    orderState: '訂單狀態',
+    items: '品項',
+    paymentId: '付款編號',
+    paymentMethod: '付款方式',
+    paymentState: '付款狀態',
+    createdAt: '付款建立時間',
+    paidAt: '付款時間',
+    currency: '幣別',
+    amount: '金額',
+    adjustments: '折扣',
+    refundState: '退款',
+    refundedAmount: '退款金額',
+    invoiceNumber: '發票號碼',
+    invoiceKind: '發票類型',
+    invoiceTitle: '發票抬頭',
+    taxId: '統一編號',
+    timeZone: (zone: string) => `（${zone}）`,
+  },
+  receipt: {
+    title: '收據',
+    orderNo: '訂單編號',
+    orderDate: '訂單日期',
+    state: '狀態',
+    site: '學校',
+    payment: (n: number, of: number) => (of > 1 ? `第 ${n} 筆付款（共 ${of} 筆）` : '付款'),
+    method: '付款方式',
+    amount: '金額',
+    createdAt: '建立時間',
+    paidAt: '付款時間',
+    item: '品項',
+    type: '類型',
+    quantity: '數量',
+    original: '原價',
+    discount: '折扣',
+    final: '實付',
+    adjustments: '折扣',
+    installmentLabel: '分期',
+    installment: (periods: number, amount: string) => `分 ${periods} 期，每期 ${amount}`,
+    invoice: '發票',
+    invoiceNumber: '號碼',
+    invoiceKind: '類型',
+    invoiceTitle: '抬頭',
+    taxId: '統一編號',
+    issuedAt: '開立時間',
+    voidedAt: '作廢時間',
+    refund: '退款',
+    refundState: '狀態',
+    refundedAmount: '退款金額',
+    refundRequestedAt: '申請時間',
+    refundedAt: '退款時間',
+    paymentCode: '繳費代碼',
+    bank: '銀行',
+    payBy: '繳費期限',
+    total: '訂單總額',
+    paid: '已付款',
+    refunded: '已退款',
+    footer: (when: string) => `由 Learning Desktop 依這台電腦上的購買紀錄於 ${when} 製作。`,
+    notInvoice: '本收據並非統一發票；發票欄位依學校提供的資料顯示。',
+  },
+  calendar: {
+    paymentSummary: (amount: string, title: string) => `繳費 ${amount}：${title}`,
+    paymentDescription: (l: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) =>
+      [`${l.method}：${l.code}`, ...(l.bank ? [`銀行：${l.bank}`] : []), `金額：${l.amount}`, `訂單編號：${l.tradeNo}`, `學校：${l.site}`, '超過這個時間，代碼就會失效。'].join('\n'),
+    paymentAlarm: '繳費期限',
+    accessSummary: (title: string) => `課程觀看期限：${title}`,
+    accessDescription: (l: { title: string; site: string; progress: number }) =>
+      [`「${l.title}」的觀看權限將在這個時間結束。`, `進度：${l.progress}%`, `學校：${l.site}`].join('\n'),
+    accessAlarm: '課程觀看期限快到了',
+  },
+} satisfies Strings;
+
+export const EXPORT_STRINGS: Readonly<Record<ExportLanguage, Strings>> = { en, 'zh-TW': zhTW };
+
+export function stringsFor(language: ExportLanguage): Strings {
+  return EXPORT_STRINGS[language];
+}
