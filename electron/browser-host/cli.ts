@@ -149,8 +149,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     rendererDir,
     port: options.port,
     logger: (line) => logger.warn(line),
-    createCore: async ({ openExternal }) =>
+    createCore: async ({ openExternal, deliverFile }) =>
       createAppCore({
+        deliverFile,
         dataDir: options.dataDir,
         version,
         host: 'browser',

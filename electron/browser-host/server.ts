@@ -8,7 +8,9 @@ import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from 
 import type { AppCore } from '../core/app-core';
 import { CoreError } from '../core/errors';
 import { dispatch } from '../core/ipc-dispatch';
+import type { FileDelivery } from '../core/export/service';
 import { bridgeScript, PAGE_HEADER } from './bridge';
+import { createHostFiles, PRINT_SCRIPT } from './files';
 
 /**
  * The second host: runs the same core in plain Node and serves the renderer to a browser over loopback,
@@ -23,8 +25,11 @@ export interface BrowserHostOptions {
   /** Built renderer (index.html + assets). */
   readonly rendererDir: string;
   readonly port?: number;
-  /** Builds the core once the host can offer it a way to open URLs (a new tab in the connected page). */
-  readonly createCore: (deps: { openExternal: (url: string) => Promise<void> }) => Promise<AppCore>;
+  /**
+   * Builds the core once the host can offer it a way to open URLs (a new tab in the connected page) and to hand the
+   * student a file (a download from this host): pass both on to createAppCore.
+   */
+  readonly createCore: (deps: { openExternal: (url: string) => Promise<void>; deliverFile: FileDelivery }) => Promise<AppCore>;
   readonly logger?: (line: string) => void;
 }
 
@@ -91,7 +96,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     send(target, 'host:open-url', { url: parsed.toString() });
   };
 
-  const core = await options.createCore({ openExternal });
+  const files = createHostFiles();
+  const core = await options.createCore({ openExternal, deliverFile: (file) => files.deliver(file) });
   const unsubscribe = core.onEvent((event, payload) => broadcast(event, payload));
 
   const server = createServer((req, res) => {
@@ -170,6 +176,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       clients.set(res, page !== null && PAGE_ID.test(page) ? page : '');
       req.on('close', () => clients.delete(res));
       return;
+    }
+
+    if (url.pathname.startsWith(BROWSER_HOST_PATHS.files) && req.method === 'GET' && files.serve(url.pathname, res)) return;
+    if (url.pathname === BROWSER_HOST_PATHS.print && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      return res.end(PRINT_SCRIPT);
     }
 
     if (url.pathname === BROWSER_HOST_PATHS.bridge && req.method === 'GET') {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { DemoFaultsView } from './demo-faults';
 import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from './demo-faults';
 import type { DoctorReport } from './doctor';
+import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
 import type { AppCommand } from './shortcuts';
 import type {
@@ -51,6 +52,7 @@ function channel<O>() {
 const none = z.undefined();
 const siteId = z.string().min(1).max(100);
 const bySite = z.object({ siteId }).strict();
+const fileLanguage = z.enum(['en', 'zh-TW']);
 
 /** The most items one page call returns: each page is answered from an index in well under 5 ms (issue 6). */
 export const PAGE_LIMIT_MAX = 100;
@@ -161,6 +163,21 @@ export const ipcContract = {
       .strict(),
   ),
   'demo:rotate-signing-key': channel<DemoFaultsView>()(none),
+
+  // Files the student asks for, written only where they choose (a save dialog, or a download in the browser host).
+  /** The purchase history as CSV (UTF-8 with BOM). */
+  'export:orders-csv': channel<SaveOutcome>()(z.object({ siteId, language: fileLanguage }).strict()),
+  /** One order's receipt: a PDF (Electron) or a print view (browser host). */
+  'export:receipt': channel<SaveOutcome>()(z.object({ siteId, tradeNo: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  /** An .ics reminder (RFC 5545) of an unpaid code's deadline. */
+  'calendar:payment-deadline': channel<SaveOutcome>()(z.object({ siteId, paymentId: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  /** An .ics reminder of the day a course's access ends. */
+  'calendar:course-access-end': channel<SaveOutcome>()(z.object({ siteId, courseId: z.string().min(1).max(200), language: fileLanguage }).strict()),
+
+  /** Reads a school's invite link (pasted, or the browser host's own /add-site address); never adds or signs in. */
+  'invite:parse': channel<InviteOutcome>()(z.object({ link: z.string().max(8192) }).strict()),
+  /** An invite link the app was opened with before the page could hear `invite:opened` (once; then null). */
+  'invite:take-pending': channel<InviteOutcome | null>()(none),
 } as const;
 
 export type IpcContract = typeof ipcContract;
@@ -191,6 +208,8 @@ export interface IpcEvents {
   'app:command': AppCommand;
   /** Browser host only: the core asks the page to open the system browser, i.e. a new tab. */
   'host:open-url': { url: string };
+  /** The app was opened with a school's invite link (Electron: the learning-desktop: scheme): show it to confirm. */
+  'invite:opened': InviteOutcome;
 }
 export type EventName = keyof IpcEvents;
 export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES } from './ipc-names';

@@ -14,6 +14,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'settings:changed',
   'app:command',
   'host:open-url',
+  'invite:opened',
 ];
 
 /** Browser host wire format (loopback HTTP). */
@@ -22,4 +23,10 @@ export const BROWSER_HOST_PATHS = {
   events: '/__host/events',
   bridge: '/__host/bridge.js',
   session: '/__host/session',
+  /** One-time downloads and print views of the files the student asked for. */
+  files: '/__host/files/',
+  /** The print view's script (window.print), a file because the CSP forbids inline script. */
+  print: '/__host/print.js',
+  /** The browser host's invite address: `/add-site?site=...&client_id=...` (electron/core/invite). */
+  invite: '/add-site',
 } as const;

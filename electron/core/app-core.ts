@@ -37,6 +37,9 @@ import { startWriterWorker } from './db/writer';
 import { createDemoServers, DEMO_CLIENT_ID, DEMO_SITE_KEYS, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
 import { runDoctor } from './doctor/run-doctor';
 import { CoreError } from './errors';
+import { createExportHandlers, type FileDelivery } from './export/service';
+import { createInviteInbox } from './invite/inbox';
+import { parseInviteLink } from './invite/invite-link';
 import type { Logger } from './log';
 import { silentLogger } from './log';
 import type { FetchLike } from './net/http';
@@ -80,6 +83,13 @@ export interface AppCoreOptions {
   readonly dataDirLock?: DataDirLock;
   /** The environment the sign-in doctor reads proxy variables from (default: process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * How a file the student asked for (purchase CSV, receipt, calendar reminder) reaches them: Electron's save
+   * dialog, the browser host's download. Without one, asking for a file is refused.
+   */
+  readonly deliverFile?: FileDelivery;
+  /** The zone exported dates are written in (default: this computer's). */
+  readonly timeZone?: string;
 }
 
 export type AppEventListener = <E extends EventName>(event: E, payload: IpcEvents[E]) => void;
@@ -94,6 +104,8 @@ export interface AppCore {
   isOnline(): boolean;
   /** Demo mode's servers (test hook: stop/start them to take the demo sites off the network), or null. */
   readonly demo: DemoServers | null;
+  /** The app was opened with a link (Electron: the learning-desktop: scheme): read it and show it to the student. */
+  openInviteLink(link: string): void;
   close(): Promise<void>;
 }
 
@@ -345,6 +357,19 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     demoAvailable: demo !== null,
   };
 
+  const invites = createInviteInbox((outcome) => emit('invite:opened', outcome));
+  const exportHandlers = createExportHandlers({
+    db,
+    now,
+    site: requireSite,
+    ...(options.timeZone === undefined ? {} : { timeZone: () => options.timeZone! }),
+    deliver:
+      options.deliverFile ??
+      (async () => {
+        throw new CoreError('forbidden', 'This version of the app cannot save files.');
+      }),
+  });
+
   const handlers: IpcHandlers = {
     'app:get-info': async () => ok(info),
 
@@ -485,6 +510,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       signingKeyRotations++;
       return ok(demoFaultsView());
     },
+
+    ...exportHandlers,
+    'invite:parse': async ({ link }) => ok(parseInviteLink(link)),
+    'invite:take-pending': async () => ok(invites.take()),
   };
 
   // Every channel of the contract has a handler (the type says so; this guards a widened cast).
@@ -499,6 +528,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       return () => listeners.delete(listener);
     },
     syncAll: () => syncAll('menu'),
+    openInviteLink: (link) => void invites.open(link),
     isOnline: () => online,
     async close() {
       if (closed) return;

@@ -20,7 +20,7 @@ export const test = base.extend<{ host: BrowserHost; dataDir: string }>({
   host: async ({ dataDir }, use) => {
     const host = await startBrowserHost({
       rendererDir: join(process.cwd(), 'out/renderer'),
-      createCore: ({ openExternal }) => createAppCore({ dataDir, version: packageVersion, host: 'browser', openExternal }),
+      createCore: ({ openExternal, deliverFile }) => createAppCore({ dataDir, version: packageVersion, host: 'browser', openExternal, deliverFile }),
     });
     await use(host);
     await host.close();

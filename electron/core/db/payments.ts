@@ -317,3 +317,23 @@ export function getBilling(db: Database, siteId: string, now: Date): BillingView
     return { value, validUntil: nextCodeExpiry(db, siteId, now.getTime(), 'code_no IS NOT NULL') };
   });
 }
+
+/** One order by its tradeNo (a receipt), or null when this site has none by that number. */
+export function getOrder(db: Database, siteId: string, tradeNo: string, now: Date): OrderView | null {
+  const rows = prepared<{ siteId: string; tradeNo: string }, PaymentRow>(
+    db,
+    `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.site_id = @siteId AND p.trade_no = @tradeNo ORDER BY p.created_at, p.id`,
+  ).all({ siteId, tradeNo });
+  if (rows.length === 0) return null;
+  const t = now.getTime();
+  return toOrderView(tradeNo, rows.map((r) => toPaymentView(r, t)));
+}
+
+/** One payment by its id (a calendar reminder for its code), or null. */
+export function getPayment(db: Database, siteId: string, paymentId: string, now: Date): PaymentView | null {
+  const row = prepared<{ siteId: string; paymentId: string }, PaymentRow>(db, `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.site_id = @siteId AND p.id = @paymentId`).get({
+    siteId,
+    paymentId,
+  });
+  return row ? toPaymentView(row, now.getTime()) : null;
+}

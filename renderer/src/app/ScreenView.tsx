@@ -16,7 +16,7 @@ import { useApp } from './context';
 export function ScreenView({ hasData }: { readonly hasData: boolean }) {
   const { route, site } = useApp();
   if (route.screen === 'settings') return <SettingsScreen />;
-  if (route.screen === 'add-site') return <WelcomeScreen first={site === null} />;
+  if (route.screen === 'add-site') return <WelcomeScreen first={site === null} {...(route.invite ? { invite: route.invite } : {})} />;
   if (!site) return <WelcomeScreen first />;
   if (!hasData) return <SiteSignInScreen site={site} />;
   switch (route.screen) {

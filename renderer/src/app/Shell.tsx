@@ -14,6 +14,7 @@ import { SearchBox } from '../features/search/SearchBox';
 import { SiteSwitcher } from '../features/sites/SiteSwitcher';
 import { StatusBar } from '../features/sync/StatusBar';
 import { SiteBanners } from '../features/sync/SiteBanners';
+import { InviteListener } from '../features/invite/InviteListener';
 
 const ACTIVE_SITE_KEY = 'learning-desktop.active-site';
 
@@ -57,6 +58,7 @@ export function Shell() {
     <AppContext.Provider value={value}>
       {/* The menu's, the keyboard's and the OS notifications' commands (issue 12). */}
       <AppCommands />
+      <InviteListener />
       <a className="skip-link" href="#main">
         {t('shell.skip')}
       </a>

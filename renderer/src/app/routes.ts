@@ -1,3 +1,5 @@
+import type { InviteOutcome } from '../../../electron/common/files-and-invites';
+
 /** In-page routes (never URL paths: the bundle loads from file:// and from the loopback host alike). */
 export type Route =
   | { readonly screen: 'library' }
@@ -9,7 +11,8 @@ export type Route =
   | { readonly screen: 'profile' }
   | { readonly screen: 'search'; readonly query: string }
   | { readonly screen: 'settings' }
-  | { readonly screen: 'add-site' };
+  /** `invite`: the app was opened with a school's invite link (the form is filled in from it, or it was refused). */
+  | { readonly screen: 'add-site'; readonly invite?: InviteOutcome };
 
 export type Screen = Route['screen'];
 

@@ -7,6 +7,7 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatMoney } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { PagedList } from '../../ui/PagedList';
+import { ExportOrdersButton } from '../export/ExportButtons';
 import { OrderGroup } from './OrderGroup';
 import { PendingInstructions } from './PendingInstructions';
 
@@ -22,7 +23,7 @@ export function BillingScreen() {
   const head = summary.data;
   return (
     <div className="screen">
-      <ScreenHeader title={t('billing.title')} />
+      <ScreenHeader title={t('billing.title')}>{head && head.orderCount > 0 && <ExportOrdersButton siteId={site.id} />}</ScreenHeader>
       {failed ? (
         <ErrorState
           title={t('billing.loadFailed')}

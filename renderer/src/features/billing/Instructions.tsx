@@ -1,7 +1,9 @@
 import { Ban } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../../electron/common/view-models';
+import { useSite } from '../../app/context';
 import { CopyButton } from '../../ui/CopyButton';
+import { PaymentDeadlineCalendarButton } from '../export/ExportButtons';
 import { formatDateTime, formatMoney, timeLeft } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 
@@ -9,6 +11,7 @@ import { useNow } from '../../ui/useNow';
 export function Instructions({ payment, showAmount }: { readonly payment: PaymentView; readonly showAmount?: boolean }) {
   const { t, i18n } = useTranslation();
   const now = useNow(60_000);
+  const site = useSite();
   const ins = payment.instructions;
   if (!ins) return null;
   // The deadline can pass while the screen is open: judge it against the ticking clock, not only the stored flag.
@@ -69,6 +72,7 @@ export function Instructions({ payment, showAmount }: { readonly payment: Paymen
                   · {leftText}
                 </strong>
               )}
+              {!expired && payment.paymentState === 'not_paid' && <PaymentDeadlineCalendarButton siteId={site.id} paymentId={payment.paymentId} code={ins.codeNo} />}
             </dd>
           </>
         )}

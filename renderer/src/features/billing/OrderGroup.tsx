@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
 import { formatDate, formatMoney } from '../../ui/format';
+import { useSite } from '../../app/context';
+import { ReceiptButton } from '../export/ExportButtons';
 import { summaryStateKey, summaryTone } from './labels';
 import { PaymentDetails } from './PaymentDetails';
 
@@ -8,6 +10,7 @@ import { PaymentDetails } from './PaymentDetails';
 export function OrderGroup({ order }: { readonly order: OrderView }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
+  const site = useSite();
   return (
     <article className="order card" data-testid="order-group" data-trade-no={order.tradeNo} data-state={order.summaryState}>
       <header className="order-head">
@@ -24,6 +27,7 @@ export function OrderGroup({ order }: { readonly order: OrderView }) {
         {order.paidAmount > 0 && order.paidAmount !== order.totalAmount && <span> · {t('billing.paid', { amount: formatMoney(order.paidAmount, order.currency, lng) })}</span>}
         {order.refundedAmount > 0 && <span> · {t('billing.refunded', { amount: formatMoney(order.refundedAmount, order.currency, lng) })}</span>}
       </p>
+      <ReceiptButton siteId={site.id} tradeNo={order.tradeNo} />
       <div className="payments">
         {order.payments.map((p) => (
           <PaymentDetails key={p.paymentId} payment={p} />

@@ -10,6 +10,7 @@ import { formatDuration } from '../../ui/format';
 import { ProgressRing } from '../../ui/ProgressRing';
 import { EmptyState, Loading } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
+import { CourseAccessCalendarButton } from '../export/ExportButtons';
 import { AccessLine } from '../library/AccessLine';
 import { LectureRow } from './LectureRow';
 
@@ -99,6 +100,7 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
           {c.description && <p className="hero-description">{c.description}</p>}
           <div className="meta-row">
             <AccessLine course={c} />
+            {!c.hasLifetimeAccess && c.expireDate !== null && !c.isExpired && <CourseAccessCalendarButton siteId={site.id} courseId={c.courseId} title={c.title} />}
             <span className="access ok">
               <ListVideo aria-hidden="true" />
               {t('course.lectureCount', { count: c.totalLectures })}

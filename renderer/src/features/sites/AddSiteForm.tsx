@@ -1,5 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { InviteView } from '../../../../electron/common/files-and-invites';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, toAppError } from '../../api';
@@ -12,15 +13,18 @@ import { validateAddSite, type AddSiteErrors } from './validate';
 
 const DOCTOR_CODES = new Set(['site-unreachable', 'discovery-invalid', 'pkce-unsupported', 'issuer-mismatch', 'server-unavailable', 'network-unavailable']);
 
-/** Base URL + client_id (+ secret for a confidential application), checked before anything is sent. */
-export function AddSiteForm() {
+/**
+ * Base URL + client_id (+ secret for a confidential application), checked before anything is sent. `initial`: filled
+ * in from a school's invite link; the student still confirms with the button.
+ */
+export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {}) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const { selectSite, navigateFrom } = useApp();
   const signIn = useSignIn();
   const ids = { url: useId(), client: useId(), secret: useId(), conf: useId() };
-  const [baseUrl, setBaseUrl] = useState('');
-  const [clientId, setClientId] = useState('');
+  const [baseUrl, setBaseUrl] = useState(initial?.baseUrl ?? '');
+  const [clientId, setClientId] = useState(initial?.clientId ?? '');
   const [confidential, setConfidential] = useState(false);
   const [clientSecret, setClientSecret] = useState('');
   const [errors, setErrors] = useState<AddSiteErrors>({});

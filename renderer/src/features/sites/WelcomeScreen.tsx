@@ -5,15 +5,17 @@ import { call } from '../../api';
 import { useApp } from '../../app/context';
 import { channelKey, refreshQueries, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
+import type { InviteOutcome } from '../../../../electron/common/files-and-invites';
+import { InviteNotice } from '../invite/InviteNotice';
 import { AddSiteForm } from './AddSiteForm';
 import { SignInPanel } from './SignInPanel';
 import { useSignIn } from './sign-in';
 
 /** First run (or "Add a site"): the demo in one click, or a school's own site. */
-export function WelcomeScreen({ first }: { readonly first: boolean }) {
+export function WelcomeScreen({ first, invite }: { readonly first: boolean; readonly invite?: InviteOutcome }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const { selectSite, sites, navigateFrom } = useApp();
+  const { selectSite, sites, navigateFrom, navigate } = useApp();
   const signIn = useSignIn();
   const info = useChannel('app:get-info', undefined, { staleTime: Infinity });
   const [demoError, setDemoError] = useState<unknown>(null);
@@ -49,7 +51,9 @@ export function WelcomeScreen({ first }: { readonly first: boolean }) {
       </div>
       {first && <p className="lead">{t('sites.welcome.lead')}</p>}
       {inFlight && <SignInPanel siteId={inFlight.id} siteLabel={inFlight.label} />}
-      {info.data?.demoAvailable !== false && (
+      {invite && <InviteNotice invite={invite} onDismiss={() => navigate({ screen: first ? 'add-site' : 'library' })} />}
+      {invite?.ok && <AddSiteForm key={`${invite.invite.baseUrl} ${invite.invite.clientId}`} initial={invite.invite} />}
+      {info.data?.demoAvailable !== false && !invite?.ok && (
         <section className="card demo-card" aria-labelledby="demo-title">
           <h2 id="demo-title">{t('sites.welcome.demoTitle')}</h2>
           <p>{t('sites.welcome.demoText')}</p>
@@ -59,7 +63,7 @@ export function WelcomeScreen({ first }: { readonly first: boolean }) {
           {demoError !== null && <ErrorState error={demoError} onRetry={() => void tryDemo()} compact />}
         </section>
       )}
-      <AddSiteForm />
+      {!invite?.ok && <AddSiteForm />}
     </div>
   );
 }

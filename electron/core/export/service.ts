@@ -1,0 +1,102 @@
+import type { Database } from 'better-sqlite3';
+import type { SaveOutcome } from '../../common/files-and-invites';
+import type { IpcHandlers } from '../../common/ipc-contract';
+import { BROWSER_HOST_PATHS } from '../../common/ipc-names';
+import { ok } from '../../common/result';
+import type { SiteSummary } from '../../common/view-models';
+import { getBilling, getCourseDetail, getOrder, getPayment } from '../db/index';
+import { CoreError } from '../errors';
+import { courseAccessEndCalendar, paymentDeadlineCalendar } from './calendar';
+import { ordersToCsv } from './csv';
+import { localTimeZone } from './dates';
+import { receiptHtml } from './receipt';
+
+/**
+ * A file the student asked for, made from the offline database. The host decides where it goes (FileDelivery):
+ * nothing here touches the file system.
+ */
+export interface ExportFile {
+  /** 'receipt' is an HTML document the host turns into a PDF (Electron) or a print view (browser host). */
+  readonly kind: 'csv' | 'ics' | 'receipt';
+  /** A suggested name, safe on every file system (letters, digits, '.', '_', '-'). */
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly body: string;
+  /**
+   * Receipts only: the same document for a browser's print view, loading the browser host's print script
+   * (BROWSER_HOST_PATHS.print) that opens the print dialog; `body` has no script at all (PDF output).
+   */
+  readonly printView?: string;
+}
+
+/** The host's way of handing a file to the student: a save dialog (Electron) or a download (browser host). */
+export type FileDelivery = (file: ExportFile) => Promise<SaveOutcome>;
+
+export type ExportChannel = 'export:orders-csv' | 'export:receipt' | 'calendar:payment-deadline' | 'calendar:course-access-end';
+
+export interface ExportDeps {
+  readonly db: Database;
+  readonly now: () => Date;
+  readonly site: (siteId: string) => SiteSummary;
+  readonly deliver: FileDelivery;
+  /** The zone dates are written in (default: this computer's). */
+  readonly timeZone?: () => string;
+}
+
+/** Letters, digits, '.', '_' and '-' only, at most 80 characters: a name no file system or shell misreads. */
+export function safeFileName(stem: string, extension: string): string {
+  const clean = stem
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    // No '..' (a name that reads like a parent folder) and no leading dot (a hidden file).
+    .replace(/\.{2,}/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '')
+    .slice(0, 80);
+  return `${clean || 'file'}.${extension}`;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, ExportChannel> {
+  const zone = () => deps.timeZone?.() ?? localTimeZone();
+  return {
+    'export:orders-csv': async ({ siteId, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const orders = getBilling(deps.db, siteId, now).orders;
+      if (orders.length === 0) throw new CoreError('not-found', 'There are no purchases to export yet. Sync, then try again.');
+      const body = ordersToCsv(orders, { language, timeZone: zone() });
+      return ok(await deps.deliver({ kind: 'csv', fileName: safeFileName(`purchases-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'), mimeType: 'text/csv; charset=utf-8', body }));
+    },
+    'export:receipt': async ({ siteId, tradeNo, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const order = getOrder(deps.db, siteId, tradeNo, now);
+      if (!order) throw new CoreError('not-found', 'This order is not in your offline copy. Sync, then try again.');
+      const options = { language, timeZone: zone(), site: { label: site.label, baseUrl: site.baseUrl }, generatedAt: now };
+      const body = receiptHtml(order, options);
+      const printView = receiptHtml(order, { ...options, script: BROWSER_HOST_PATHS.print });
+      return ok(await deps.deliver({ kind: 'receipt', fileName: safeFileName(`receipt-${tradeNo}`, 'pdf'), mimeType: 'text/html; charset=utf-8', body, printView }));
+    },
+    'calendar:payment-deadline': async ({ siteId, paymentId, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const payment = getPayment(deps.db, siteId, paymentId, now);
+      if (!payment) throw new CoreError('not-found', 'This payment is not in your offline copy. Sync, then try again.');
+      if (payment.paymentState !== 'not_paid' || payment.instructions?.isExpired !== false) {
+        throw new CoreError('invalid-input', 'This payment code can no longer be paid, so there is no deadline to add.');
+      }
+      const body = paymentDeadlineCalendar(payment, site, { language, stamp: now });
+      return ok(await deps.deliver({ kind: 'ics', fileName: safeFileName(`payment-deadline-${payment.tradeNo}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body }));
+    },
+    'calendar:course-access-end': async ({ siteId, courseId, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const course = getCourseDetail(deps.db, siteId, courseId, now);
+      if (course.isExpired) throw new CoreError('invalid-input', 'Access to this course has already ended, so there is no date to add.');
+      const body = courseAccessEndCalendar(course, site, { language, stamp: now });
+      return ok(await deps.deliver({ kind: 'ics', fileName: safeFileName(`course-access-${course.slug || course.courseId}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body }));
+    },
+  };
+}
