@@ -9,6 +9,8 @@ import { createElectronSettingsStore } from './electron-settings-store';
 import { registerIpcHandlers } from './ipc';
 import { buildApplicationMenu } from './menu';
 import { handleAppProtocol } from './app-protocol';
+import { listenForInviteLinks, registerInviteScheme } from './invite-links';
+import { createSaveDialogDelivery } from './save-file';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
 
@@ -62,6 +64,14 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
 
+  // A school's invite link: held until the core exists, then read by it and shown in the page (never acted on alone).
+  const earlyInvites: string[] = [];
+  listenForInviteLinks((link) => {
+    if (!core) return void earlyInvites.push(link);
+    core.openInviteLink(link);
+    win?.focus();
+  });
+
   app.whenReady().then(async () => {
     handleAppProtocol(rendererDir, log);
     const settingsStore = createElectronSettingsStore();
@@ -82,7 +92,11 @@ if (!app.requestSingleInstanceLock()) {
       logger,
       demo: { enabled: true },
       ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
+      // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a save dialog says.
+      deliverFile: createSaveDialogDelivery(() => win),
     });
+    registerInviteScheme(log);
+    for (const link of earlyInvites.splice(0)) core.openInviteLink(link);
     registerIpcHandlers(core, isTrustedSender(() => BrowserWindow.getAllWindows(), appUrl), log);
     const protection = await core.handlers['security:get-token-protection'](undefined);
     const cipherWeak = protection.ok && protection.value.weak;

@@ -101,3 +101,12 @@ export function inviteLink(baseUrl: string, clientId: string): string {
   const q = new URLSearchParams({ site: new URL(baseUrl).origin, client_id: clientId });
   return `${INVITE_SCHEME}://${INVITE_ACTION}?${q.toString()}`;
 }
+
+/**
+ * The invite link among a process's arguments (Windows and Linux start the app, or a second instance of it, with
+ * the link as an argument; macOS sends 'open-url' instead). Only an argument in the app's scheme is taken, and the
+ * parser still decides whether it is a valid invite.
+ */
+export function inviteArgument(argv: readonly string[]): string | null {
+  return argv.find((arg) => typeof arg === 'string' && looksLikeInviteLink(arg)) ?? null;
+}

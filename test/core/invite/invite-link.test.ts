@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVITE_REFUSALS } from '../../../electron/common/files-and-invites';
-import { INVITE_MAX_LENGTH, inviteLink, looksLikeInviteLink, parseInviteLink } from '../../../electron/core/invite/invite-link';
+import { INVITE_MAX_LENGTH, inviteArgument, inviteLink, looksLikeInviteLink, parseInviteLink } from '../../../electron/core/invite/invite-link';
 import { createInviteInbox } from '../../../electron/core/invite/inbox';
 
 const SITE = 'https://school.example.com';
@@ -128,6 +128,16 @@ describe('invite links: learning-desktop://add-site?site=<origin>&client_id=<id>
     expect(new Set(INVITE_REFUSALS).size).toBe(INVITE_REFUSALS.length);
     expect(looksLikeInviteLink(' learning-desktop://add-site')).toBe(true);
     expect(looksLikeInviteLink('https://school.example.com')).toBe(false);
+  });
+});
+
+describe('the link among the arguments of a (second) instance (Windows, Linux)', () => {
+  it('takes the first argument in the app’s scheme, nothing else', () => {
+    const l = inviteLink(SITE, 'app_1');
+    expect(inviteArgument(['/opt/Learning Desktop/learning-desktop', '--no-sandbox', l])).toBe(l);
+    expect(inviteArgument(['C:\\Program Files\\Learning Desktop.exe', '--allow-file-access-from-files', l.toUpperCase()])).toBe(l.toUpperCase());
+    expect(inviteArgument(['app', '--demo', 'https://school.example.com/add-site?site=x'])).toBeNull();
+    expect(inviteArgument([])).toBeNull();
   });
 });
 
