@@ -141,7 +141,7 @@ function ratio(name: string, ours: LoadResult, theirs: LoadResult, storage: Refe
     name: `${name}: ratio ours / oidc-provider (${storage})`,
     value: throughput(ours) / throughput(theirs),
     unit: 'x',
-    note: `req/s ${throughput(ours).toFixed(0)} vs ${throughput(theirs).toFixed(0)}, ${formatLoad(theirs.load)}`,
+    note: `req/s ${throughput(ours).toFixed(0)} vs ${throughput(theirs).toFixed(0)}; server CPU a request ${ours.cpuMsPerRequest.toFixed(2)} vs ${theirs.cpuMsPerRequest.toFixed(2)} ms; ${formatLoad(theirs.load)}`,
   };
 }
 

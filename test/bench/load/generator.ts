@@ -60,6 +60,8 @@ async function runJob(job: GeneratorJob): Promise<GeneratorReply> {
   const agent = new Agent({ keepAlive: true, maxSockets: job.concurrency });
   try {
     for (const spec of job.warmup ?? []) await timed(agent, origin, spec, job.expect);
+    // The parent starts counting the server's CPU time here.
+    await new Promise<void>((resolve) => process.send!({ measuring: true } satisfies GeneratorReply, () => resolve()));
     const latencies: number[] = [];
     const started = performance.now();
     if (job.kind === 'list') {

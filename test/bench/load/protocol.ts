@@ -38,4 +38,5 @@ export interface RefreshChainJob extends JobBase {
 
 export type GeneratorJob = ListJob | RefreshChainJob;
 
-export type GeneratorReply = { ok: true; latencies: number[]; wallMs: number } | { ok: false; error: string };
+/** `measuring` is sent when the warm-up is done and the clock starts; then exactly one result. */
+export type GeneratorReply = { ok: true; latencies: number[]; wallMs: number } | { ok: false; error: string } | { measuring: true };
