@@ -157,6 +157,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const settingsStore = options.settingsStore ?? createJsonSettingsStore(join(dataDir, 'settings.json'));
   let settings: Settings = await settingsStore.load();
+  /** The settings update in progress (updates run one after another). */
+  let settingsUpdates: Promise<void> = Promise.resolve();
   const cipher = options.cipher ?? (await createNodeCipher(join(dataDir, 'vault.key')));
   const demoEnabled = options.demo?.enabled ?? true;
   const demo = demoEnabled ? createDemoServers({ dataDir, logger, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) }) : null;
@@ -468,14 +470,24 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     },
 
     'settings:get': async () => ok(settings),
-    'settings:update': async (patch) => {
-      const next: Settings = { ...settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-      await settingsStore.save(next);
-      const intervalChanged = next.autoSyncMinutes !== settings.autoSyncMinutes;
-      settings = await settingsStore.load();
-      if (intervalChanged) scheduleAutoSync();
-      emit('settings:changed', settings);
-      return ok(settings);
+    'settings:update': (patch) => {
+      // One update at a time: each starts from the settings the previous one saved. Two changes made in quick
+      // succession (theme, then language) otherwise both start from the old settings and the later save drops
+      // the earlier change.
+      const run = settingsUpdates.then(async () => {
+        const next: Settings = { ...settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+        await settingsStore.save(next);
+        const intervalChanged = next.autoSyncMinutes !== settings.autoSyncMinutes;
+        settings = await settingsStore.load();
+        if (intervalChanged) scheduleAutoSync();
+        emit('settings:changed', settings);
+        return ok(settings);
+      });
+      settingsUpdates = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
     },
     'security:get-token-protection': async () => ok(tokenProtection),
 

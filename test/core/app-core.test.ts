@@ -141,6 +141,14 @@ describe('app core: every channel over a real site', () => {
     expect(bad.ok).toBe(false);
   });
 
+  it('keeps both of two settings changes made at once (each update starts from the one before)', async () => {
+    value(await call('settings:update', { theme: 'light', language: 'en' }));
+    const [first, second] = await Promise.all([call('settings:update', { theme: 'dark' }), call('settings:update', { language: 'zh-TW' })]);
+    expect(value(first)).toMatchObject({ theme: 'dark', language: 'en' });
+    expect(value(second)).toMatchObject({ theme: 'dark', language: 'zh-TW' });
+    expect(value(await call('settings:get'))).toMatchObject({ theme: 'dark', language: 'zh-TW' });
+  });
+
   it('answers not-found for an unknown site', async () => {
     const result = await call('library:list', { siteId: 'nope' });
     expect(result.ok).toBe(false);
