@@ -25,16 +25,19 @@ type Lang = 'en' | 'zh-TW';
 type Theme = 'light' | 'dark';
 type Size = 'wide' | 'narrow';
 const VIEWPORTS: Record<Size, { width: number; height: number }> = { wide: { width: 1280, height: 800 }, narrow: { width: 900, height: 700 } };
-type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'site-menu';
+type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'site-menu';
 
 /**
  * Every combination of language, theme and size gets the library and the course page; the wide ones get every
- * main screen; a few extras show the first run and the open site switcher. About 30 pictures, a few MB in all.
+ * main screen; a few extras show the first run, the open site switcher and the remaining screens. About 40
+ * pictures, a few MB in all.
  */
 function plan(lang: Lang, theme: Theme, size: Size): Shot[] {
   const shots: Shot[] = ['library', 'course'];
   if (size === 'wide') shots.push('billing', 'notifications', 'settings');
   if (size === 'wide' && theme === 'light') shots.push('site-menu');
+  // The other screens once in each language, in opposite themes.
+  if (size === 'wide' && (lang === 'en') === (theme === 'light')) shots.push('entitlements', 'consulting', 'profile');
   return shots;
 }
 
@@ -72,7 +75,9 @@ async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(150);
 }
 
-async function openScreen(page: Page, screen: 'library' | 'billing' | 'notifications' | 'settings'): Promise<void> {
+type NavScreen = 'library' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile';
+
+async function openScreen(page: Page, screen: NavScreen): Promise<void> {
   await page.getByTestId(`nav-${screen}`).click();
   await page.locator('#screen-title').waitFor();
   await page.getByTestId('loading').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
@@ -80,7 +85,9 @@ async function openScreen(page: Page, screen: 'library' | 'billing' | 'notificat
 
 async function setPreferences(page: Page, lang: Lang, theme: Theme): Promise<void> {
   await openScreen(page, 'settings');
+  // One at a time: each choice is saved before the next is made.
   await page.getByTestId('theme-select').selectOption(theme);
+  await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: 'attached' });
   await page.getByTestId('language-select').selectOption(lang);
   await page.waitForFunction(`document.documentElement.lang === ${JSON.stringify(lang)}`);
 }
@@ -91,6 +98,9 @@ async function take(page: Page, shot: Shot, name: string): Promise<void> {
     case 'billing':
     case 'notifications':
     case 'settings':
+    case 'entitlements':
+    case 'consulting':
+    case 'profile':
       await openScreen(page, shot);
       if (shot === 'library') await page.getByTestId('course-card').first().waitFor();
       break;
