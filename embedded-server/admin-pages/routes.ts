@@ -3,7 +3,7 @@ import { readForm } from '../http/body';
 import { html, page, type SafeHtml } from '../http/html';
 import { redirect, sendHtml } from '../http/respond';
 import { csrfValid, currentSession, type ActiveSession } from '../oauth/browser-session';
-import { isLoopbackRedirect } from '../oauth/redirect-uris';
+import { isLoopbackRedirect, redirectUriMatches } from '../oauth/redirect-uris';
 import { deleteSchoolClient, insertClient, listSchoolClients } from '../store/clients';
 import { getUserById, isOperator, rolesAt, type UserRow } from '../store/identity';
 import { randomId, randomSecret, sha256Hex } from '../store/secrets';
@@ -116,10 +116,29 @@ function answered(ctx: RequestContext): Map<string, { clientId: string; name: st
   return m;
 }
 
+/**
+ * The invite link an operator hands to students: it opens Learning Desktop's add-site form filled in with this site's
+ * address and the application's client_id, never a secret (the app registers the scheme; README "Invite links").
+ */
+export function learningDesktopInvite(baseUrl: string, clientId: string): string {
+  return `learning-desktop://add-site?site=${encodeURIComponent(baseUrl)}&client_id=${encodeURIComponent(clientId)}`;
+}
+
+/** The redirect Learning Desktop signs in through: a loopback URI with any port (RFC 8252 §7.3). */
+const DESKTOP_REDIRECT = 'http://127.0.0.1:1/callback';
+
+/** The invite cell of an application: the link, or why this application cannot have one. */
+function inviteCell(ctx: RequestContext, a: { clientId: string; name: string; confidential: boolean; redirectUris: readonly string[] }): SafeHtml {
+  if (a.confidential) return html`<small>Invite links are for public applications: a client secret cannot travel in a link.</small>`;
+  if (!redirectUriMatches(a.redirectUris, DESKTOP_REDIRECT)) return html`<small>Add the redirect URI <code>http://127.0.0.1/callback</code> to invite Learning Desktop users.</small>`;
+  const link = learningDesktopInvite(ctx.server.baseUrl, a.clientId);
+  return html`<a class="invite-link" href="${link}" aria-label="Open ${a.name} in Learning Desktop">Open in Learning Desktop</a><br><small>Send students this link:</small> <code class="invite-url">${link}</code>`;
+}
+
 function appsPage(ctx: RequestContext, op: Operator, extra: { error?: string; created?: { clientId: string; secret: string | null; name: string }; values?: Record<string, string> } = {}, status = 200): void {
   const apps = listSchoolClients(ctx.server.db, ctx.server.site.schoolId);
   const rows = apps.map(
-    (a) => html`<tr><td>${a.name}</td><td><code>${a.clientId}</code></td><td>${a.confidential ? 'Confidential' : 'Public'}</td><td>${a.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
+    (a) => html`<tr><td>${a.name}</td><td><code>${a.clientId}</code></td><td>${a.confidential ? 'Confidential' : 'Public'}</td><td>${a.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td><td>${inviteCell(ctx, a)}</td>
 <td><form method="post" action="${APPS_PATH}/${encodeURIComponent(a.clientId)}/delete"><input type="hidden" name="csrf" value="${op.session.csrf}"><button type="submit" class="danger" aria-label="Delete ${a.name}">Delete</button></form></td></tr>`,
   );
   const v = extra.values ?? {};
@@ -139,7 +158,7 @@ ${
     : ''
 }
 <h2>Applications</h2>
-${apps.length === 0 ? html`<p>No applications yet.</p>` : html`<table><thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`}
+${apps.length === 0 ? html`<p>No applications yet.</p>` : html`<table><thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Invite students</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`}
 <h2>Create an application</h2>
 <form method="post" action="${APPS_PATH}">
 <input type="hidden" name="csrf" value="${op.session.csrf}">
