@@ -42,7 +42,7 @@ export interface SiteGraphQLError {
   readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
-/** One answer of the site, as text: the writer parses it, stages the part, and says what the fetch needs next. */
+/** One answer of the site, as sent: the writer decodes and parses it, stages the part, and says what the fetch needs next. */
 export interface StageTextInput {
   readonly stageId: string;
   readonly part: PartName;
@@ -50,7 +50,8 @@ export interface StageTextInput {
   readonly shape: 'page' | 'whole';
   /** Where the part sits in `data`, e.g. ['viewer', 'payments']. */
   readonly path: readonly string[];
-  readonly text: string;
+  /** The response body: UTF-8 bytes (moved to the worker, see TRANSFERRED) or the text. */
+  readonly body: ArrayBuffer | string;
 }
 
 export interface StagedText {
@@ -116,6 +117,9 @@ export const WRITER_CALLS = [
   'sync:record-run',
   'search:index-step',
 ] as const satisfies readonly WriterCall[];
+
+/** Calls whose `body` is moved to the worker rather than copied (postMessage transfer list); the caller loses it. */
+export const TRANSFERRED: ReadonlySet<WriterCall> = new Set(['stage:text']);
 
 /** For the worker: is this a channel of the contract? */
 export function isWriterCall(value: unknown): value is WriterCall {

@@ -10,6 +10,8 @@ import { recordSyncRun } from './sync-runs';
 import { changingViews } from './view-cache';
 import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, WriterHandlers } from './worker-contract';
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 interface Stage {
   readonly siteId: string;
   readonly parts: Map<PartName, unknown>;
@@ -47,11 +49,11 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       for (const node of nodes) list.push(node);
       s.parts.set(part, list);
     },
-    'stage:text': ({ stageId, part, shape, path, text }) => {
+    'stage:text': ({ stageId, part, shape, path, body }) => {
       const s = stage(stageId);
       let answer: { data?: unknown; errors?: SiteGraphQLError[] };
       try {
-        answer = JSON.parse(text) as typeof answer;
+        answer = JSON.parse(typeof body === 'string' ? body : utf8.decode(body)) as typeof answer;
       } catch {
         throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
       }

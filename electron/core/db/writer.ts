@@ -22,6 +22,7 @@ import { viewsOfCommit } from './snapshot';
 import { writtenElsewhere, type ViewArea } from './view-cache';
 import { createWriterHandlers } from './writer-handlers';
 import {
+  TRANSFERRED,
   type CommitResult,
   type WireResult,
   type WriterCall,
@@ -189,8 +190,9 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
     return new Promise<WriterOutput<K>>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       const request: WriterRequest = { id, call, input };
+      const body = TRANSFERRED.has(call) ? (input as { body?: unknown }).body : undefined;
       try {
-        worker.postMessage(request);
+        worker.postMessage(request, body instanceof ArrayBuffer ? [body] : []);
       } catch (error) {
         pending.delete(id);
         reject(new CoreError('invalid-input', 'This change cannot be saved (it is not plain data).', undefined, { cause: error }));

@@ -43,8 +43,8 @@ export interface SnapshotSink {
   /** The part was refused for a missing scope: its pages so far are dropped and its stored rows kept. */
   drop(part: PartName): Promise<void>;
   /**
-   * The answer as text, parsed and staged by the sink (the writer worker): used instead of `page`/`whole` when the
-   * transport can answer in text, so this thread neither parses nor copies the pages.
+   * The answer's body, decoded, parsed and staged by the sink (the writer worker): used instead of `page`/`whole`
+   * when the transport can answer with the body (`executeBody`), so this thread neither parses nor copies the pages.
    */
   text?(input: Omit<StageTextInput, 'stageId'>): Promise<StagedText>;
 }
@@ -125,8 +125,8 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     pick: (data: ResultOf<D>) => T | null | undefined,
   ): Promise<T | MissingScopes | null> {
     checkAborted();
-    if (sink?.text && transport.executeText) {
-      const staged = await sink.text({ part, shape: 'whole', path, text: await transport.executeText(document) });
+    if (sink?.text && transport.executeBody) {
+      const staged = await sink.text({ part, shape: 'whole', path, body: await transport.executeBody(document) });
       const refused = judge(staged.errors);
       if (refused) return refused;
       if (!staged.found) throw new CoreError('server-error', 'The site answered the sync without data.');
@@ -157,12 +157,12 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     const nodes: N[] = [];
     let count = 0;
     let after: string | null = null;
-    if (sink?.text && transport.executeText) {
+    if (sink?.text && transport.executeBody) {
       for (;;) {
         checkAborted();
-        const text = await transport.executeText(document, { first, after } as VariablesOf<D>);
+        const body = await transport.executeBody(document, { first, after } as VariablesOf<D>);
         // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
-        const staged = await sink.text({ part, shape: 'page', path, text });
+        const staged = await sink.text({ part, shape: 'page', path, body });
         const refused = judge(staged.errors);
         if (refused) {
           if (count > 0) toSink(sink.drop(part));
@@ -290,10 +290,10 @@ function bounded(transport: Transport, limit: number): Transport {
       else active -= 1;
     }
   };
-  const text = transport.executeText?.bind(transport);
+  const body = transport.executeBody?.bind(transport);
   return {
     execute: (document, variables) => slot(() => transport.execute(document, variables)),
-    ...(text ? { executeText: (document, variables) => slot(() => text(document, variables)) } : {}),
+    ...(body ? { executeBody: (document, variables) => slot(() => body(document, variables)) } : {}),
   };
 }
 

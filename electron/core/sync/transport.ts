@@ -50,11 +50,12 @@ export interface ExecuteResult<T> {
 export interface Transport {
   execute<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<ExecuteResult<ResultOf<D>>>;
   /**
-   * The same request, answered with the response body as text, unparsed: the sync hands it to the writer worker,
-   * which parses it there (a page of courses is ~0.5 MB of JSON: parsing it, then cloning it to the worker, would
-   * each hold the main thread for milliseconds). HTTP failures are classified and retried as by `execute`.
+   * The same request, answered with the response body's bytes, undecoded and unparsed: the sync moves them to the
+   * writer worker (a transfer, not a copy), which decodes and parses them there. A page of courses is ~0.5 MB of
+   * JSON: decoding, parsing, then cloning it to the worker would each hold the main thread for milliseconds.
+   * HTTP failures are classified and retried as by `execute`.
    */
-  executeText?<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<string>;
+  executeBody?<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<ArrayBuffer>;
 }
 
 const printed = new WeakMap<object, string>();
@@ -173,7 +174,7 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
         return { data: response.data ?? null, errors: (response.errors ?? []) as GraphQLErrorLike[] };
       });
     },
-    executeText(document, variables) {
+    executeBody(document, variables) {
       return withRetry(async () => {
         const query = printOnce(document);
         // GraphQL over HTTP, as graphql-request sends it: POST, JSON body, either response media type accepted.
@@ -183,10 +184,12 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
           body: JSON.stringify({ query, variables }),
           ...(options.signal ? { signal: options.signal } : {}),
         });
-        const body = await response.text();
         // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...).
-        if (!response.ok) throw new ClientError({ status: response.status, headers: response.headers, body }, { query, variables: variables as Record<string, unknown> });
-        return body;
+        if (!response.ok) {
+          const body = await response.text();
+          throw new ClientError({ status: response.status, headers: response.headers, body }, { query, variables: variables as Record<string, unknown> });
+        }
+        return response.arrayBuffer();
       });
     },
   };

@@ -123,19 +123,19 @@ describe('database writer worker: answers staged as text, parsed in the worker',
     await writer.call('stage:begin', { stageId: 't', siteId: 's' });
     const page = (nodes: unknown[], hasNextPage: boolean) =>
       JSON.stringify({ data: { viewer: { enrolledCourses: { totalCount: 3, pageInfo: { hasNextPage, endCursor: hasNextPage ? 'c2' : null }, nodes } } } });
-    const first = await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], text: page([course('c1'), course('c2')], true) });
+    const first = await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], body: new TextEncoder().encode(page([course('c1'), course('c2')], true)).buffer });
     expect(first).toEqual({ errors: [], found: true, count: 2, totalCount: 3, hasNextPage: true, endCursor: 'c2' });
-    await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], text: page([course('c3')], false) });
+    await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], body: page([course('c3')], false) });
     const refused = await writer.call('stage:text', {
       stageId: 't',
       part: 'payments',
       shape: 'page',
       path: ['viewer', 'payments'],
-      text: JSON.stringify({ data: { viewer: null }, errors: [{ message: 'requires account:read' }] }),
+      body: JSON.stringify({ data: { viewer: null }, errors: [{ message: 'requires account:read' }] }),
     });
     expect(refused).toMatchObject({ errors: [{ message: 'requires account:read' }], found: false, count: 0 });
     await writer.call('stage:drop', { stageId: 't', part: 'payments' });
-    await expect(writer.call('stage:text', { stageId: 't', part: 'profile', shape: 'whole', path: ['viewer'], text: '<html>' })).rejects.toMatchObject({
+    await expect(writer.call('stage:text', { stageId: 't', part: 'profile', shape: 'whole', path: ['viewer'], body: '<html>' })).rejects.toMatchObject({
       code: 'server-error',
     });
     const result = await writer.call('stage:commit', { stageId: 't', siteId: 's' });
