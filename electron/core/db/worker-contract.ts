@@ -90,6 +90,8 @@ export interface WriterCalls {
   'sync:record-run': (input: { readonly summary: SyncRunSummary }) => void;
   /** One step of the short-term search index (search.ts): returns the rows indexed, < maxRows when done. */
   'search:index-step': (input: { readonly maxRows: number }) => number;
+  /** The last call: the connection is closed (SQLite checkpoints the WAL into the file) and the worker ends. */
+  'writer:close': (input: Record<string, never>) => void;
 }
 
 export type WriterCall = keyof WriterCalls;
@@ -116,6 +118,7 @@ export const WRITER_CALLS = [
   'outbox:dismiss',
   'sync:record-run',
   'search:index-step',
+  'writer:close',
 ] as const satisfies readonly WriterCall[];
 
 /** Calls whose `body` is moved to the worker rather than copied (postMessage transfer list); the caller loses it. */

@@ -114,6 +114,8 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
     // No view reads the search tables: the memo is kept.
     'search:index-step': ({ maxRows }) => changingViews(db, '', [], () => indexShortTerms(db, maxRows)),
+    // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
+    'writer:close': () => stages.clear(),
   };
 }
 

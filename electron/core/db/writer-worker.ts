@@ -27,11 +27,17 @@ try {
     } catch (error) {
       result = { ok: false, error: toWireError(error) };
     }
+    if (request.call === 'writer:close' && result.ok) {
+      try {
+        db.close(); // checkpoints the WAL into the file
+      } catch (error) {
+        result = { ok: false, error: toWireError(error) };
+      }
+      post({ type: 'result', id: request.id, result });
+      port.close(); // nothing keeps the thread alive: it ends
+      return;
+    }
     post({ type: 'result', id: request.id, result });
-  });
-  // Closing the connection checkpoints the WAL; terminate() from the main thread skips this (SQLite recovers it).
-  process.once('exit', () => {
-    if (db.open) db.close();
   });
   post({ type: 'opened', recovered: opened.recovered, movedTo: opened.movedTo, salvagedOutbox: opened.salvagedOutbox });
 } catch (error) {

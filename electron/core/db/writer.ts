@@ -231,10 +231,18 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
     },
     close() {
       closed ??= (async () => {
-        // Calls already sent finish first: the worker answers in order, so one last no-op round trip drains them.
-        if (!gaveUp) await send('stage:discard', { stageId: '' }).catch(() => undefined);
+        // Calls already sent finish first (the worker answers in order); then it closes its connection and ends.
+        const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        const last = gaveUp ? Promise.reject(gaveUp) : send('writer:close', {});
         closing = true;
-        await worker.terminate();
+        try {
+          await last;
+          await ended;
+        } catch (error) {
+          logger.warn('database writer did not close cleanly', { error: String(error) });
+        } finally {
+          await worker.terminate();
+        }
       })();
       return closed;
     },
@@ -260,6 +268,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'outbox:dismiss': ['notifications'],
   'sync:record-run': [],
   'search:index-step': [],
+  'writer:close': null,
 };
 
 /** What a commit did change, once it answered (snapshot.ts `viewsOfCommit`); nothing when it wrote nothing. */
