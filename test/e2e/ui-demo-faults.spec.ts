@@ -153,6 +153,26 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect(again).toBeHidden({ timeout: 30_000 });
   });
 
+  test('a site that cannot be added: "What went wrong?" says the address does not answer, and the listener is fine', async ({ page, host }) => {
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await page.goto(host.launchUrl);
+    const form = page.getByTestId('add-site-form');
+    // Port 9 (discard) on this computer: nothing listens there.
+    await form.getByLabel(en('sites.add.baseUrl')).fill('http://127.0.0.1:9');
+    await form.getByLabel(en('sites.add.clientId')).fill('demo-desktop');
+    await form.getByRole('button', { name: en('sites.add.submit') }).click();
+    await expect(form.getByTestId('error-state')).toBeVisible({ timeout: 30_000 });
+    await form.getByTestId('doctor-run').click();
+    const doctor = form.getByTestId('doctor');
+    await expect(doctor.getByTestId('doctor-summary')).toBeVisible({ timeout: 30_000 });
+    const discovery = doctor.locator('[data-testid="doctor-check"][data-check="discovery"]');
+    await expect(discovery).toHaveAttribute('data-finding', 'discoveryUnreachable');
+    await expect(discovery).toContainText(en('doctor.finding.discoveryUnreachable.what', { origin: 'http://127.0.0.1:9' }));
+    await expect(doctor.locator('[data-testid="doctor-check"][data-check="loopback"]')).toHaveAttribute('data-status', 'ok');
+    await expect(doctor.locator('[data-testid="doctor-check"][data-check="browser"]')).toHaveAttribute('data-finding', 'browserNoAttempt');
+    await expectAccessible(page, 'add-site doctor');
+  });
+
   test('zh-TW: the doctor and the panel speak Traditional Chinese', async ({ page, context, host }) => {
     test.setTimeout(150_000);
     await startDemo(page, context, host);
