@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from 'better-sqlite3';
-import type { Clock, FaultSwitches, IdTokenMode, OAuthSettings, Route, ServerContext, SiteConfig } from './http/types';
+import type { Clock, FaultSwitches, IdTokenMode, OAuthSettings, RegistrationPolicy, Route, ServerContext, SiteConfig } from './http/types';
 import { createRouter, type Router } from './http/router';
 import { openDatabase } from './store/db';
 import { seedDatabase, SITES, type SeedKind, type SiteKey } from './seed/index';
@@ -34,6 +34,12 @@ export interface EmbeddedServerOptions {
   seedOptions?: Readonly<Record<string, unknown>>;
   /** Client ID Metadata Documents: hosts accepted, or any host when open (spec Authentication 6). */
   clientMetadataDocuments?: { allowedHosts?: string[]; open?: boolean };
+  /**
+   * What /api/oauth/register accepts besides an allowlisted client_name: 'allowlist_or_loopback' (default) also
+   * registers any client whose redirect URIs are all loopback; 'allowlist_only' does not. Published in the
+   * authorization-server metadata as `registration_policy`.
+   */
+  registration?: RegistrationPolicy;
   /** Tests only: metadata documents may be fetched over http from private/loopback addresses. */
   allowPrivateMetadataHosts?: boolean;
   /**
@@ -111,6 +117,7 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
 
   const oauth: OAuthSettings = {
     idTokens: options.idTokens ?? 'sign',
+    registration: options.registration ?? 'allowlist_or_loopback',
     clientMetadata: {
       allowedHosts: options.clientMetadataDocuments?.allowedHosts ?? [],
       open: options.clientMetadataDocuments?.open ?? false,

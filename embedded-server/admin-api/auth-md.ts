@@ -1,7 +1,8 @@
-import { PATHS } from '../oauth/settings';
+import type { RegistrationPolicy } from '../http/types';
+import { PATHS, REGISTRATION_POLICY_KEY } from '../oauth/settings';
 
 /** GET /auth.md: the walkthrough (spec order: discover, pick a method, register, use the credential, handle errors, revoke). */
-export function authMarkdown(base: string): string {
+export function authMarkdown(base: string, registration: RegistrationPolicy = 'allowlist_or_loopback'): string {
   return `# Connecting to ${base}
 
 This site is an online-learning service secured with OAuth 2.0 and OpenID Connect. Members read their own data
@@ -35,10 +36,12 @@ curl -X POST ${base}${PATHS.register} -H 'Content-Type: application/json' \\
   -d '{"client_name":"My Tool","application_type":"native","redirect_uris":["http://127.0.0.1:8765/callback"],"token_endpoint_auth_method":"none"}'
 \`\`\`
 
-An allowlisted vendor \`client_name\` returns that platform's \`client_id\`; loopback redirect URIs are accepted as the
-authorization-server metadata says; an unknown name is refused with \`invalid_client_metadata\`, a fixed HTTPS callback
-with \`invalid_redirect_uri\`. A Client ID Metadata Document URL can serve as \`client_id\` when
-\`client_id_metadata_document_supported\` is true.
+An allowlisted vendor \`client_name\` returns that platform's \`client_id\`. Whether any other client is registered
+is published in the authorization-server metadata as \`${REGISTRATION_POLICY_KEY}\` (this server: \`${registration}\`):
+with \`allowlist_or_loopback\`, a client whose redirect URIs are all loopback (\`http://127.0.0.1:<port>/<path>\`) gets a
+new \`client_id\` whatever its name; with \`allowlist_only\`, an unknown name is refused with
+\`invalid_client_metadata\` whatever its redirect URIs. A fixed HTTPS callback is refused with \`invalid_redirect_uri\`.
+A Client ID Metadata Document URL can serve as \`client_id\` when \`client_id_metadata_document_supported\` is true.
 
 ## 4. Use the credential
 

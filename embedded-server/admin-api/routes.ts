@@ -7,6 +7,7 @@ import { recordRoutes } from './records';
 import { storageRoutes } from './storage';
 import { buildOpenApi } from './openapi';
 import { authMarkdown } from './auth-md';
+import { registrationPolicy } from '../oauth/settings';
 
 /** The one admin route table: the router serves it and /openapi.json is generated from it. */
 export const adminRoutes: Route[] = [...courseRoutes, ...orderRoutes, ...notificationRoutes, ...catalogRoutes, ...recordRoutes, ...storageRoutes];
@@ -28,7 +29,7 @@ export const docsRoutes: Route[] = [
     method: 'GET',
     path: '/auth.md',
     handler(ctx) {
-      const body = authMarkdown(ctx.server.baseUrl);
+      const body = authMarkdown(ctx.server.baseUrl, registrationPolicy(ctx.server));
       ctx.res.statusCode = 200;
       ctx.res.setHeader('Content-Type', 'text/markdown; charset=utf-8');
       ctx.res.setHeader('Cache-Control', 'no-cache');

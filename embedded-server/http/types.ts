@@ -59,8 +59,17 @@ export interface ServerContext {
 /** How id_tokens are handled (spec: the JWKS can be published before signing starts). */
 export type IdTokenMode = 'sign' | 'publish-jwks-only' | 'off';
 
+/**
+ * What /api/oauth/register accepts (spec Authentication 6, where two statements conflict): an allowlisted
+ * client_name only, or also any client whose redirect URIs are all loopback. Published in the metadata as
+ * `registration_policy` (REGISTRATION_POLICY_KEY), the source of truth.
+ */
+export type RegistrationPolicy = 'allowlist_only' | 'allowlist_or_loopback';
+
 export interface OAuthSettings {
   idTokens: IdTokenMode;
+  /** Default 'allowlist_or_loopback' (decision 8, README). */
+  registration?: RegistrationPolicy;
   /** Client ID Metadata Documents policy (spec Authentication 6). */
   clientMetadata: {
     /** Hosts (hostnames) whose documents are accepted. */

@@ -6,7 +6,7 @@ import { sendJson, setNoStore } from '../http/respond';
 import { findAllowlistedVendor, getClient, insertClient } from '../store/clients';
 import { randomId, randomSecret, sha256Hex } from '../store/secrets';
 import { isLoopbackRedirect } from './redirect-uris';
-import { PATHS } from './settings';
+import { PATHS, registrationPolicy } from './settings';
 
 const RegistrationSchema = z.object({
   client_name: z.string().trim().min(1).max(200).optional(),
@@ -34,8 +34,9 @@ function isHttps(uri: string): boolean {
  * POST /api/oauth/register (spec Authentication 6). Not open RFC 7591 registration:
  * 1. client_name of an allowlisted vendor platform -> that platform's existing client_id.
  * 2. Every redirect URI a loopback http://127.0.0.1:<port>/<path> -> a new operator client, whatever the
- *    client_name. The spec's two statements conflict here; the metadata (the source of truth) advertises a
- *    registration_endpoint to every client, so loopback registration is open (decision, README).
+ *    client_name, when the server's registration policy is 'allowlist_or_loopback' (the default). The spec's two
+ *    statements conflict here; the metadata (the source of truth) publishes the choice as `registration_policy`
+ *    (decision 8, README), and this endpoint follows it.
  * 3. Otherwise: a fixed HTTPS callback -> invalid_redirect_uri; anything else -> invalid_client_metadata.
  * All registered clients are operator-audience: member clients come only from the admin area.
  */
@@ -64,7 +65,8 @@ async function register(ctx: RequestContext): Promise<void> {
     return;
   }
 
-  if (meta.redirect_uris.every(isRegistrableLoopback)) {
+  // Only when the metadata says so (registration_policy, the source of truth for the spec's conflict).
+  if (registrationPolicy(ctx.server) === 'allowlist_or_loopback' && meta.redirect_uris.every(isRegistrableLoopback)) {
     const confidential = meta.token_endpoint_auth_method === 'client_secret_post';
     const secret = confidential ? randomSecret('cs_') : null;
     const clientId = randomId('cli_');

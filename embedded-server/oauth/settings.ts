@@ -1,4 +1,4 @@
-import type { OAuthSettings, ServerContext } from '../http/types';
+import type { OAuthSettings, RegistrationPolicy, ServerContext } from '../http/types';
 
 /** Lifetimes. Spec "Limits": member access token 2 h, id_token 10 min; the rest are decisions (README). */
 export const ACCESS_TOKEN_TTL_S = 2 * 60 * 60;
@@ -19,6 +19,13 @@ export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
 
 export function oauthSettings(server: ServerContext): OAuthSettings {
   return server.oauth ?? DEFAULT_OAUTH_SETTINGS;
+}
+
+/** The metadata member that says what registration accepts (RFC 8414 §2 allows additional members). */
+export const REGISTRATION_POLICY_KEY = 'registration_policy';
+
+export function registrationPolicy(server: ServerContext): RegistrationPolicy {
+  return oauthSettings(server).registration ?? 'allowlist_or_loopback';
 }
 
 /** Discovery lists both id_token_signing_alg_values_supported and jwks_uri only in 'sign' mode. */

@@ -1,7 +1,7 @@
 import type { Route, ServerContext } from '../http/types';
 import { sendJson } from '../http/respond';
 import { ALL_SCOPES } from '../oauth/scopes';
-import { PATHS, publishesJwks, signsIdTokens } from '../oauth/settings';
+import { PATHS, publishesJwks, REGISTRATION_POLICY_KEY, registrationPolicy, signsIdTokens } from '../oauth/settings';
 import { ID_TOKEN_ALG } from './keys';
 
 /** Claims UserInfo and the id_token carry (spec "id_token claims"). */
@@ -26,6 +26,9 @@ export function authorizationServerMetadata(server: ServerContext): Record<strin
     revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: true,
+    // Spec Authentication 6: the metadata settles whether registration is allowlist-only or also open to any
+    // loopback client; /api/oauth/register follows the same setting (issue 11).
+    [REGISTRATION_POLICY_KEY]: registrationPolicy(server),
     service_documentation: `${base}/auth.md`,
   };
   // Spec: jwks_uri may be published before signing starts, so jwks_uri alone does not promise an id_token.

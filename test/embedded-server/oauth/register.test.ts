@@ -86,3 +86,41 @@ describe('Registration endpoint (spec Authentication 6): allowlist, not open RFC
     expect(ok.searchParams.get('code')).toBeTruthy();
   });
 });
+
+describe('the metadata says what registration accepts (spec Authentication 6, issue 11)', () => {
+  const loopbackTool = { client_name: 'Some CLI', application_type: 'native', redirect_uris: ['http://127.0.0.1:8765/callback'], token_endpoint_auth_method: 'none' };
+  const vendor = { client_name: 'Demo Vendor', redirect_uris: ['https://vendor.example.com/oauth/callback'] };
+  const metadataOf = async (server: EmbeddedServer) => {
+    const res = await fetch(`${server.url}/.well-known/oauth-authorization-server`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+
+  it.each([
+    ['default', undefined, 'allowlist_or_loopback'],
+    ['allowlist_or_loopback', 'allowlist_or_loopback', 'allowlist_or_loopback'],
+  ] as const)('%s: the metadata says allowlist_or_loopback and a loopback client with an unknown name is registered', async (_name, option, published) => {
+    const server = await startTestServer(option ? { registration: option } : {});
+    expect((await metadataOf(server)).registration_policy).toBe(published);
+    const oidc = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(oidc.registration_policy).toBe(published);
+    expect(await (await fetch(`${server.url}/auth.md`)).text()).toContain(`registration_policy\` (this server: \`${published}\`)`);
+    const res = await register(server, loopbackTool);
+    expect(res.status).toBe(201);
+    expect(res.body.client_id).toMatch(/^cli_/);
+    expect((await register(server, vendor)).body.client_id).toBe('demo-vendor');
+  });
+
+  it('allowlist_only: the metadata says so, a loopback client with an unknown name is refused, the allowlist still works', async () => {
+    const server = await startTestServer({ registration: 'allowlist_only' });
+    const meta = await metadataOf(server);
+    expect(meta.registration_policy).toBe('allowlist_only');
+    expect(meta.registration_endpoint).toBe(`${server.url}/api/oauth/register`);
+    expect(await (await fetch(`${server.url}/auth.md`)).text()).toContain('(this server: `allowlist_only`)');
+    const refused = await register(server, loopbackTool);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_client_metadata');
+    expect(server.db.prepare("SELECT COUNT(*) AS n FROM oauth_clients WHERE name = 'Some CLI'").get()).toEqual({ n: 0 });
+    expect((await register(server, { ...loopbackTool, client_name: 'Demo Vendor' })).body.client_id).toBe('demo-vendor');
+    expect((await register(server, { ...loopbackTool, redirect_uris: ['https://tool.example.com/cb'] })).body.error).toBe('invalid_redirect_uri');
+  });
+});
