@@ -39,11 +39,13 @@ describe('purchase history CSV (RFC 4180, UTF-8 with BOM for Excel)', () => {
     expect(rows[1]![16]).toBe('好吃股份有限公司');
   });
 
-  it('a bare carriage return is quoted too (a spreadsheet would end the row there)', () => {
-    const p = paymentView('p1', { lineItems: [{ id: 'a', itemType: 'Ticket', title: 'one\rtwo', quantity: 1, originalAmount: 1, discountAmount: 0, finalAmount: 1 }] });
-    const csv = ordersToCsv([orderView('T-1', [p])], { language: 'en', timeZone: 'UTC' });
-    expect(csv).toContain(',"one\rtwo",');
-    expect(readCsv(csv)[1]![3]).toBe('one\rtwo');
+  it('a bare line feed or carriage return is quoted too (csv-stringify alone quotes only its CRLF; a spreadsheet would end the row there)', () => {
+    for (const title of ['one\ntwo', 'one\rtwo']) {
+      const p = paymentView('p1', { lineItems: [{ id: 'a', itemType: 'Ticket', title, quantity: 1, originalAmount: 1, discountAmount: 0, finalAmount: 1 }] });
+      const csv = ordersToCsv([orderView('T-1', [p])], { language: 'en', timeZone: 'UTC' });
+      expect(csv).toContain(`,"${title}",`);
+      expect(readCsv(csv)[1]![3]).toBe(title);
+    }
   });
 
   it('cells from the site that a spreadsheet would run as a formula are written as text (OWASP CSV injection)', () => {
