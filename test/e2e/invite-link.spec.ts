@@ -101,6 +101,23 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     await expect(page.getByTestId('invite-refused')).toContainText(zh('invite.refusal.secret-in-link'));
   });
 
+  test('a link pasted into "Have an invite link?" is read the same way (en), and a foreign one refused', async ({ page, host }) => {
+    const t = translator('en');
+    const origin = await demoOrigin(host);
+    await openApp(page, host);
+    const paste = page.getByTestId('invite-paste');
+    await paste.getByLabel(t('invite.paste.label')).fill(inviteLink(origin, DEMO_CLIENT_ID));
+    await paste.getByRole('button', { name: t('invite.paste.submit') }).click();
+    await expect(page.getByTestId('invite-client-id')).toHaveText(DEMO_CLIENT_ID);
+    await expect(page.getByTestId('add-site-form').getByLabel(t('sites.add.baseUrl'))).toHaveValue(origin);
+    await page.getByTestId('invite-dismiss').click();
+    await page.getByTestId('invite-paste').getByLabel(t('invite.paste.label')).fill('https://evil.example/add-site?site=https://evil.example&client_id=x');
+    await page.getByTestId('invite-paste').getByRole('button', { name: t('invite.paste.submit') }).click();
+    await expect(page.getByTestId('invite-refused')).toHaveAttribute('data-refusal', 'not-an-invite');
+    await expectAccessible(page, 'welcome with the invite paste form');
+    expect(await sites(host)).toEqual([]);
+  });
+
   test('a link handed to the core as Electron does (open-url, second instance) reaches the open page', async ({ page, host }) => {
     const origin = await demoOrigin(host);
     await openApp(page, host);

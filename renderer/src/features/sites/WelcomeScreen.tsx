@@ -7,6 +7,7 @@ import { channelKey, refreshQueries, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import type { InviteOutcome } from '../../../../electron/common/files-and-invites';
 import { InviteNotice } from '../invite/InviteNotice';
+import { InvitePasteForm } from '../invite/InvitePasteForm';
 import { AddSiteForm } from './AddSiteForm';
 import { SignInPanel } from './SignInPanel';
 import { useSignIn } from './sign-in';
@@ -64,6 +65,7 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
         </section>
       )}
       {!invite?.ok && <AddSiteForm />}
+      {!invite?.ok && <InvitePasteForm />}
     </div>
   );
 }
