@@ -10,6 +10,7 @@ import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from './demo-fau
 import type { DoctorReport } from './doctor';
 import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
+import type { DesktopNotification } from './desktop-notifications';
 import type { AppCommand } from './shortcuts';
 import type {
   AppInfo,
@@ -37,6 +38,7 @@ import type {
   SyncRunSummary,
   SyncStatus,
   TokenProtection,
+  UpdateState,
 } from './view-models';
 
 /** A channel's declaration: its input schema, and its output type carried as a phantom. */
@@ -133,9 +135,19 @@ export const ipcContract = {
         language: z.enum(['system', 'en', 'zh-TW']).optional(),
         theme: z.enum(['system', 'light', 'dark']).optional(),
         allowWeakTokenStorage: z.boolean().optional(),
+        notifyPaymentDue: z.boolean().optional(),
+        notifyNewNotices: z.boolean().optional(),
+        notifySignIn: z.boolean().optional(),
+        trayEnabled: z.boolean().optional(),
+        startAtLogin: z.boolean().optional(),
       })
       .strict(),
   ),
+  /** Auto-update (electron/core/updates.ts); `off` with its reason where this host cannot update itself. */
+  'updates:get-state': channel<UpdateState>()(none),
+  'updates:check': channel<UpdateState>()(none),
+  /** Restart to install the downloaded update, at once or as soon as no sync or sign-out is under way. */
+  'updates:restart': channel<UpdateState>()(none),
   'security:get-token-protection': channel<TokenProtection>()(none),
 
   /**
@@ -206,6 +218,12 @@ export interface IpcEvents {
    * sync or list the shortcuts (electron/common/shortcuts.ts; the browser host's page matches key presses itself).
    */
   'app:command': AppCommand;
+  'updates:changed': UpdateState;
+  /**
+   * An OS notification to show (electron/core/desktop/notifier.ts). The Electron host shows it itself; the browser
+   * host's page shows it with the Web Notifications API.
+   */
+  'desktop:notification': DesktopNotification;
   /** Browser host only: the core asks the page to open the system browser, i.e. a new tab. */
   'host:open-url': { url: string };
   /** The app was opened with a school's invite link (Electron: the learning-desktop: scheme): show it to confirm. */

@@ -15,6 +15,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'app:command',
   'host:open-url',
   'invite:opened',
+  'updates:changed',
+  'desktop:notification',
 ];
 
 /** Browser host wire format (loopback HTTP). */

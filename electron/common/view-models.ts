@@ -437,6 +437,14 @@ export interface Settings {
   readonly theme: ThemePreference;
   /** Linux without a keyring: the user allowed tokens on disk under safeStorage's basic_text backend. */
   readonly allowWeakTokenStorage: boolean;
+  /** OS notifications (electron/core/desktop/notifier.ts), each kind on or off. */
+  readonly notifyPaymentDue: boolean;
+  readonly notifyNewNotices: boolean;
+  readonly notifySignIn: boolean;
+  /** Electron: an icon in the tray / menu bar; closing the last window then keeps the app running. */
+  readonly trayEnabled: boolean;
+  /** Electron: start with the session, minimized. */
+  readonly startAtLogin: boolean;
 }
 
 export interface TokenProtection {
@@ -448,3 +456,17 @@ export interface TokenProtection {
   readonly weak: boolean;
   readonly description: string;
 }
+
+/**
+ * Auto-update (electron/core/updates.ts). `off`: this host cannot update itself (the browser host, a checkout) or no
+ * update feed is configured; Settings says which.
+ */
+export type UpdateState =
+  | { readonly status: 'off'; readonly reason: 'host' | 'development' | 'no-feed' }
+  | { readonly status: 'idle'; readonly lastCheckedAt: IsoDateTime | null }
+  | { readonly status: 'checking' }
+  | { readonly status: 'available'; readonly version: string }
+  | { readonly status: 'downloading'; readonly version: string; readonly percent: number }
+  /** Downloaded: "Restart to update". restartQueued: asked for while a sync or sign-out runs; it follows. */
+  | { readonly status: 'ready'; readonly version: string; readonly restartQueued: boolean }
+  | { readonly status: 'error'; readonly message: string; readonly lastCheckedAt: IsoDateTime | null };

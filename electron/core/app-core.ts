@@ -36,6 +36,7 @@ import {
 import { startWriterWorker } from './db/writer';
 import { createDemoServers, DEMO_CLIENT_ID, DEMO_SITE_KEYS, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
 import { runDoctor } from './doctor/run-doctor';
+import { createDesktopServices, type DesktopServices, type DesktopUpdater } from './desktop/desktop-services';
 import { CoreError } from './errors';
 import { createExportHandlers, type FileDelivery } from './export/service';
 import { createInviteInbox } from './invite/inbox';
@@ -43,6 +44,7 @@ import { parseInviteLink } from './invite/invite-link';
 import type { Logger } from './log';
 import { silentLogger } from './log';
 import type { FetchLike } from './net/http';
+import type { UpdatesOffReason } from './updates';
 import type { SettingsStore } from './settings/settings-store';
 import { createJsonSettingsStore } from './settings/settings-store';
 import { createSiteManager, type SiteManager } from './sites/site-manager';
@@ -81,6 +83,10 @@ export interface AppCoreOptions {
   readonly minuteMs?: number;
   /** The data directory's lock when the host took it already (the core releases it at close). */
   readonly dataDirLock?: DataDirLock;
+  /** Electron, packaged, with an update feed: electron-updater adapted (electron/main/updater.ts). */
+  readonly updater?: DesktopUpdater | null;
+  /** Why updates are off when there is no updater (default: 'host', the browser host). */
+  readonly updatesOff?: UpdatesOffReason;
   /** The environment the sign-in doctor reads proxy variables from (default: process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -106,6 +112,8 @@ export interface AppCore {
   readonly demo: DemoServers | null;
   /** The app was opened with a link (Electron: the learning-desktop: scheme): read it and show it to the student. */
   openInviteLink(link: string): void;
+  /** The installed-app services (issue 12): updates, OS notifications, wake sync, tray's unread count. */
+  readonly desktop: DesktopServices;
   close(): Promise<void>;
 }
 
@@ -227,7 +235,26 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
   const syncService = sync;
 
-  const unsubscribeSites = sites.onChange((list) => emit('sites:changed', list));
+  const desktop = await createDesktopServices({
+    dataDir,
+    now: () => clock.now(),
+    settings: () => settings,
+    updater: options.updater ?? null,
+    updatesOff: options.updatesOff ?? 'host',
+    onUpdateState: (state) => emit('updates:changed', state),
+    onNotification: (notification) => emit('desktop:notification', notification),
+    readySites: () => readySites(),
+    syncAll: (reason) => syncAll(reason),
+    payable: (siteId) => getPayableInstructionsPage(db, siteId, new Date(clock.now()), { offset: 0, limit: 100 }).items,
+    notices: (siteId) => getNotificationsPage(db, siteId, { offset: 0, limit: 100 }).items,
+    unreadCount: (siteId) => getNotificationsSummary(db, siteId).unreadCount,
+    log: (line, error) => (error === undefined ? log.info(line) : log.warn(line, { error })),
+  });
+
+  const unsubscribeSites = sites.onChange((list) => {
+    emit('sites:changed', list);
+    void desktop.notifier.sitesChanged(list);
+  });
   const unsubscribeProgress = sites.onSignInProgress((progress) => emit('sign-in:progress', progress));
 
   // ------------------------------------------------------------------ network state and scheduling
@@ -275,7 +302,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   }
 
   async function runSync(siteId: string): Promise<SyncRunSummary> {
-    const summary = await syncService.syncNow(siteId);
+    // Counted as work under way: an update never restarts the app in the middle of it.
+    const summary = await desktop.track(syncService.syncNow(siteId));
     if (summary.outcome === 'completed' || summary.outcome === 'partial') {
       sites.setMissingScopes(siteId, summary.missingScopes);
       setOnline(true);
@@ -284,6 +312,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
     // lastSyncedAt is part of the site summary.
     emit('sites:changed', sites.list());
+    const synced = sites.getSite(siteId);
+    if (synced && (summary.outcome === 'completed' || summary.outcome === 'partial')) await desktop.notifier.afterSync(synced);
     return summary;
   }
 
@@ -408,7 +438,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     'sites:sign-out': async ({ siteId, removeData }) => {
       requireSite(siteId);
       syncService.cancel(siteId);
-      const result = await sites.signOut(siteId);
+      const result = await desktop.track(sites.signOut(siteId));
       if (removeData) await dropOfflineData(siteId);
       // Queued: keep asking the site, not only at the next sync interval.
       if (result.pending) startProbing();
@@ -417,8 +447,9 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     'sites:remove': async ({ siteId }) => {
       requireSite(siteId);
       syncService.cancel(siteId);
-      await sites.remove(siteId);
+      await desktop.track(sites.remove(siteId));
       await dropOfflineData(siteId);
+      await desktop.notifier.forget(siteId);
       // The last demo site is gone: its servers have nothing left to serve (add-demo starts them again).
       if (demo?.running && !sites.list().some((s) => s.isDemo)) await demo.stop();
       return ok(undefined);
@@ -490,6 +521,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       return run;
     },
     'security:get-token-protection': async () => ok(tokenProtection),
+    ...desktop.handlers,
 
     'doctor:run': async (input) => {
       // A saved site, with its last attempt; or an address and client id the student could not add.
@@ -542,12 +574,14 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     syncAll: () => syncAll('menu'),
     openInviteLink: (link) => void invites.open(link),
     isOnline: () => online,
+    desktop,
     async close() {
       if (closed) return;
       closed = true;
       clearTimeout(startupSync);
       if (autoTimer) clearInterval(autoTimer);
       stopProbing();
+      desktop.close();
       unsubscribeSites();
       unsubscribeProgress();
       await syncService.close();

@@ -3,11 +3,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from '../core/app-protocol';
+import { startHidden } from '../core/desktop/background';
 import { isCoreError } from '../core/errors';
 import { createLogger, describeUnexpected, installCrashGuards } from '../core/log';
 import { createElectronSettingsStore } from './electron-settings-store';
 import { registerIpcHandlers } from './ipc';
+import { installDesktopLife } from './desktop-life';
 import { buildApplicationMenu } from './menu';
+import { createElectronUpdater } from './updater';
 import { handleAppProtocol } from './app-protocol';
 import { listenForInviteLinks, registerInviteScheme } from './invite-links';
 import { createSaveDialogDelivery } from './save-file';
@@ -42,6 +45,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   let core: AppCore | null = null;
   let win: BrowserWindow | null = null;
+  let desktopLife: ReturnType<typeof installDesktopLife> | null = null;
   // The main bundle is ESM (no __dirname); the sandboxed preload must be CommonJS, hence .cjs.
   const here = dirname(fileURLToPath(import.meta.url));
   const preloadPath = join(here, '../preload/index.cjs');
@@ -49,8 +53,11 @@ if (!app.requestSingleInstanceLock()) {
   // `npm run dev`: electron-vite serves the renderer with hot reload and names it here; never in a release.
   const devServerUrl = isDev ? process.env.ELECTRON_RENDERER_URL : undefined;
   const appUrl = appUrlFor(devServerUrl);
+  // Started by the login item: the window is made hidden (tray or dock), shown when asked for.
+  let hideFirstWindow = startHidden(process.argv, process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAsHidden);
   const openWindow = () => {
-    const w = createMainWindow(preloadPath, appUrl);
+    const w = createMainWindow(preloadPath, appUrl, { show: !hideFirstWindow });
+    hideFirstWindow = false;
     w.on('closed', () => {
       if (win === w) win = null;
     });
@@ -60,6 +67,8 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', () => {
     if (win) {
       if (win.isMinimized()) win.restore();
+      // It may be hidden (started at login, or closed to the tray).
+      win.show();
       win.focus();
     }
   });
@@ -76,6 +85,7 @@ if (!app.requestSingleInstanceLock()) {
     handleAppProtocol(rendererDir, log);
     const settingsStore = createElectronSettingsStore();
     const settings = await settingsStore.load();
+    const updates = await createElectronUpdater({ isPackaged: app.isPackaged, feedUrl: process.env.LEARNING_DESKTOP_UPDATE_URL, log });
     core = await createAppCore({
       dataDir: app.getPath('userData'),
       version: app.getVersion(),
@@ -91,6 +101,8 @@ if (!app.requestSingleInstanceLock()) {
       settingsStore,
       logger,
       demo: { enabled: true },
+      updater: updates.updater,
+      updatesOff: updates.off,
       ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
       // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a save dialog says.
       deliverFile: createSaveDialogDelivery(() => win),
@@ -113,7 +125,32 @@ if (!app.requestSingleInstanceLock()) {
       }
     });
     win = openWindow();
-    Menu.setApplicationMenu(buildApplicationMenu({ core, window: () => win, isDev, log }));
+    const appCore = core;
+    const setMenu = () => {
+      const state = appCore.desktop.updates.state();
+      Menu.setApplicationMenu(
+        buildApplicationMenu({
+          core: appCore,
+          window: () => win,
+          isDev,
+          log,
+          updates: { available: state.status !== 'off', ready: state.status === 'ready', check: () => void appCore.desktop.updates.check(), restart: () => appCore.desktop.updates.restart() },
+        }),
+      );
+    };
+    setMenu();
+    // Help > Check for Updates… becomes Restart to Update once one is downloaded.
+    core.onEvent((event) => {
+      if (event === 'updates:changed') setMenu();
+    });
+    const showWindow = () => {
+      const w = win ?? (win = openWindow());
+      if (w.isMinimized()) w.restore();
+      w.show();
+      w.focus();
+      return w;
+    };
+    desktopLife = installDesktopLife({ core, window: () => win, showWindow, initialSettings: settings, log });
 
     if (demoRequested) {
       // `npm run demo` / `--demo`: the demo sites are started and listed, one click from signing in.
@@ -151,7 +188,9 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+    // Windows/Linux quit with the last window unless the tray keeps the app; macOS keeps it in the dock
+    // (electron/core/desktop/background.ts).
+    if (desktopLife ? desktopLife.quitOnAllWindowsClosed() : process.platform !== 'darwin') app.quit();
   });
 
   let quitting = false;
@@ -160,6 +199,7 @@ if (!app.requestSingleInstanceLock()) {
     if (quitting || !core) return;
     event.preventDefault();
     quitting = true;
+    desktopLife?.close();
     void core.close().finally(() => app.quit());
   });
 }

@@ -52,7 +52,8 @@ export const ipcMain = { on() {}, handle(c, f) { handlers.set(c, f); }, removeHa
 globalThis.__ipc = handlers;
 export const app = Object.assign(new EventEmitter(), {
   enableSandbox() { record('sandbox', true); }, requestSingleInstanceLock() { return true; }, whenReady() { globalThis.__ready = true; return Promise.resolve(); },
-  getPath() { return process.env.FAKE_USER_DATA; }, getAppPath() { return process.cwd(); }, getVersion() { return '9.9.9'; }, getName() { return 'Learning Desktop'; },
+  getPath() { return process.env.FAKE_USER_DATA; }, getAppPath() { return process.cwd(); }, getLocale() { return 'en-US'; },
+  getLoginItemSettings() { return { openAtLogin: false, wasOpenedAsHidden: false }; }, setLoginItemSettings(s) { record('login-item', s); }, getVersion() { return '9.9.9'; }, getName() { return 'Learning Desktop'; },
   name: 'Learning Desktop', isPackaged: true, quit() { record('quit', true); }, relaunch() {}, exit(c) { record('exit', c); process.exit(c); },
 });
 export const shell = { openExternal: async (url) => record('open-external', url) };
@@ -66,7 +67,16 @@ export const protocol = {
   registerSchemesAsPrivileged(list) { record('privileged-schemes', { ready: globalThis.__ready === true, list }); },
   handle(scheme, handler) { schemes.set(scheme, handler); record('protocol-handle', scheme); },
 };
-export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol };
+export const powerMonitor = new EventEmitter();
+globalThis.__powerMonitor = powerMonitor;
+export class Notification extends EventEmitter {
+  static isSupported() { return true; }
+  constructor(options) { super(); this.options = options; }
+  show() { record('os-notification', this.options); }
+}
+export const nativeImage = { createFromPath: (p) => ({ path: p, resize() { return this; } }) };
+export class Tray extends EventEmitter { constructor() { super(); record('tray', true); } setToolTip() {} setContextMenu() {} destroy() {} }
+export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol, powerMonitor, Notification, nativeImage, Tray };
 `;
 
 const DRIVER = (bundleUrl: string) => `
@@ -91,6 +101,8 @@ const serveApp = async (url, method = 'GET') => {
   return { status: r.status, csp: r.headers.get('content-security-policy'), type: r.headers.get('content-type'), body: (await r.text()).slice(0, 200) };
 };
 record('app-index', await serveApp('app://learning-desktop/index.html'));
+record('updates', (await ipc.get('updates:get-state')(trusted)).value);
+record('power-listeners', ['resume', 'unlock-screen'].map((e) => globalThis.__powerMonitor.listenerCount(e)));
 record('app-traversal', await serveApp('app://learning-desktop/..%2fmain/index.js'));
 record('app-post', await serveApp('app://learning-desktop/index.html', 'POST'));
 const site = (await ipc.get('sites:list')(trusted)).value[0];
@@ -123,7 +135,7 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
       .split('\n')
       .filter((l) => l.startsWith('{"kind"'))
       .map((l) => JSON.parse(l) as { kind: string; data: unknown });
-    if (run.status !== 0) throw new Error(`the bundle failed: ${run.stderr.slice(0, 2000)}`);
+    if (run.status !== 0) throw new Error(`the bundle failed (${run.status ?? run.signal}): ${run.stderr.slice(0, 2000)}`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -148,6 +160,15 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect(of('app-post')[0]).toMatchObject({ status: 405 });
     // A file:// frame is no longer the app's page: its IPC is refused.
     expect(of('file-frame')[0]).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('packaged without an update feed: updates are off and say why; start at login and wake sync are wired', () => {
+    expect(of('updates')).toEqual([{ status: 'off', reason: 'no-feed' }]);
+    expect(of('power-listeners')).toEqual([[1, 1]]);
+    // Linux has no login items in Electron: nothing is set there; macOS and Windows get the user's choice (off).
+    expect(of('login-item')).toEqual(process.platform === 'linux' ? [] : [expect.objectContaining({ openAtLogin: false })]);
+    // The tray is off by default.
+    expect(of('tray')).toEqual([]);
   });
 
   it('--demo starts the demo sites from the bundle and lists both', () => {

@@ -21,6 +21,11 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   language: 'system',
   theme: 'system',
   allowWeakTokenStorage: false,
+  notifyPaymentDue: true,
+  notifyNewNotices: true,
+  notifySignIn: true,
+  trayEnabled: false,
+  startAtLogin: false,
 });
 
 /**
@@ -32,6 +37,11 @@ const settingsSchema = z.object({
   language: z.enum(['system', 'en', 'zh-TW']).catch(DEFAULT_SETTINGS.language),
   theme: z.enum(['system', 'light', 'dark']).catch(DEFAULT_SETTINGS.theme),
   allowWeakTokenStorage: z.boolean().catch(DEFAULT_SETTINGS.allowWeakTokenStorage),
+  notifyPaymentDue: z.boolean().catch(DEFAULT_SETTINGS.notifyPaymentDue),
+  notifyNewNotices: z.boolean().catch(DEFAULT_SETTINGS.notifyNewNotices),
+  notifySignIn: z.boolean().catch(DEFAULT_SETTINGS.notifySignIn),
+  trayEnabled: z.boolean().catch(DEFAULT_SETTINGS.trayEnabled),
+  startAtLogin: z.boolean().catch(DEFAULT_SETTINGS.startAtLogin),
 });
 
 /** Parses anything (a file's JSON, electron-store's object) into complete settings. */

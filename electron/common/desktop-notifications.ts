@@ -1,0 +1,70 @@
+/**
+ * OS notifications (issue 12): what the core asks a host to show, and its words in both languages. The Electron host
+ * shows it with `Notification`, the browser host's page with the Web Notifications API; both take the text from
+ * here so they say the same. Nothing here ever carries a secret: no token, no payment code or account number,
+ * only the site's name, a count, a notice's own title and a number of hours.
+ */
+
+export type DesktopNotificationKind = 'payment-due' | 'new-notices' | 'sign-in';
+
+export interface DesktopNotification {
+  /** Stable per event, so a host can replace instead of stack (Web Notifications `tag`). */
+  readonly id: string;
+  readonly kind: DesktopNotificationKind;
+  readonly siteId: string;
+  readonly siteLabel: string;
+  /** payment-due: whole hours left (at least 1). new-notices: how many. */
+  readonly count: number;
+  /** new-notices with exactly one notice: its title (the site's text, shown in the app anyway). */
+  readonly noticeTitle: string | null;
+  /** The screen a click opens. */
+  readonly screen: 'billing' | 'notifications' | 'settings';
+}
+
+export type NotificationLanguage = 'en' | 'zh-TW';
+
+const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: DesktopNotification) => { title: string; body: string }>> = {
+  en: {
+    'payment-due': (n) => ({
+      title: 'A payment code expires soon',
+      body: `Your ATM or convenience-store payment at ${n.siteLabel} expires in ${n.count} ${n.count === 1 ? 'hour' : 'hours'}. Open Purchases for the payment details.`,
+    }),
+    'new-notices': (n) => ({
+      title: n.count === 1 ? `New notice from ${n.siteLabel}` : `${n.count} new notices from ${n.siteLabel}`,
+      body: n.count === 1 && n.noticeTitle ? n.noticeTitle : 'Open Notifications to read them.',
+    }),
+    'sign-in': (n) => ({
+      title: `Sign in to ${n.siteLabel} again`,
+      body: 'Your sign-in has ended, so new data cannot be fetched. What you already have stays readable.',
+    }),
+  },
+  'zh-TW': {
+    'payment-due': (n) => ({
+      title: '繳費代碼即將到期',
+      body: `你在 ${n.siteLabel} 的 ATM 或超商繳費將在 ${n.count} 小時內到期。請到「購買紀錄」查看繳費資訊。`,
+    }),
+    'new-notices': (n) => ({
+      title: n.count === 1 ? `${n.siteLabel} 有一則新通知` : `${n.siteLabel} 有 ${n.count} 則新通知`,
+      body: n.count === 1 && n.noticeTitle ? n.noticeTitle : '打開「通知」查看。',
+    }),
+    'sign-in': (n) => ({
+      title: `請重新登入 ${n.siteLabel}`,
+      body: '你的登入已失效，無法取得新資料。已下載的內容仍可閱讀。',
+    }),
+  },
+};
+
+/** A language tag (`zh-TW`, `zh-Hant-TW`, `en-US`, …) to one of the two the app speaks: any Chinese is zh-TW. */
+export function notificationLanguage(tag: string): NotificationLanguage {
+  return /^zh\b/i.test(tag) ? 'zh-TW' : 'en';
+}
+
+export function notificationText(n: DesktopNotification, language: NotificationLanguage): { readonly title: string; readonly body: string } {
+  return TEXT[language][n.kind](n);
+}
+
+/** Both languages say every kind (the i18n rule: en and zh-TW have the same keys). */
+export const NOTIFICATION_TEXT_KINDS: Readonly<Record<NotificationLanguage, readonly DesktopNotificationKind[]>> = {
+  en: Object.keys(TEXT.en) as DesktopNotificationKind[],
+  'zh-TW': Object.keys(TEXT['zh-TW']) as DesktopNotificationKind[],
+};

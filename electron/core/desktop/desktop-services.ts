@@ -1,0 +1,110 @@
+/**
+ * The installed-app services the composition root adds (issue 12): auto-update, OS notifications, syncing on wake,
+ * and what a sync or sign-out under way means for them. app-core.ts builds this once and spreads its handlers into
+ * the contract's; the hosts reach the rest through AppCore.desktop.
+ */
+import { join } from 'node:path';
+import type { DesktopNotification } from '../../common/desktop-notifications';
+import type { IpcHandlers } from '../../common/ipc-contract';
+import { ok } from '../../common/result';
+import type { NotificationView, PaymentView, Settings, SiteSummary, UpdateState } from '../../common/view-models';
+import { createUpdateController, type UpdateController, type UpdaterEvent, type UpdaterPort, type UpdatesOffReason } from '../updates';
+import { shouldSyncOnWake, type WakeTrigger } from './background';
+import { createNotifier, type Notifier } from './notifier';
+
+/** What a host gives to update itself: electron-updater, adapted (electron/main/updater.ts). */
+export interface DesktopUpdater {
+  readonly port: UpdaterPort;
+  readonly subscribe: (listener: (event: UpdaterEvent) => void) => () => void;
+}
+
+export interface DesktopServicesOptions {
+  readonly dataDir: string;
+  readonly now: () => number;
+  readonly settings: () => Settings;
+  readonly updater: DesktopUpdater | null;
+  readonly updatesOff: UpdatesOffReason;
+  readonly onUpdateState: (state: UpdateState) => void;
+  readonly onNotification: (notification: DesktopNotification) => void;
+  readonly readySites: () => readonly SiteSummary[];
+  readonly syncAll: (reason: string) => Promise<unknown>;
+  readonly payable: (siteId: string) => readonly PaymentView[];
+  readonly notices: (siteId: string) => readonly NotificationView[];
+  readonly unreadCount: (siteId: string) => number;
+  readonly log: (line: string, error?: unknown) => void;
+  readonly updateCheckIntervalMs?: number;
+  readonly updateFirstCheckDelayMs?: number;
+}
+
+export interface DesktopServices {
+  /** Counts syncs and sign-outs under way: updates never restart the app during one. */
+  track<T>(work: Promise<T>): Promise<T>;
+  busy(): boolean;
+  readonly updates: UpdateController;
+  readonly notifier: Notifier;
+  /** The machine woke or was unlocked (powerMonitor): sync, unless one just ran. Resolves true if it synced. */
+  wake(trigger: WakeTrigger): Promise<boolean>;
+  /** Unread notices across the signed-in sites (the tray). */
+  unreadTotal(): number;
+  readonly handlers: Pick<IpcHandlers, 'updates:get-state' | 'updates:check' | 'updates:restart'>;
+  close(): void;
+}
+
+export async function createDesktopServices(options: DesktopServicesOptions): Promise<DesktopServices> {
+  let running = 0;
+  const idleListeners = new Set<() => void>();
+  const track = async <T>(work: Promise<T>): Promise<T> => {
+    running++;
+    try {
+      return await work;
+    } finally {
+      running--;
+      if (running === 0) for (const l of [...idleListeners]) l();
+    }
+  };
+
+  const updates = createUpdateController({
+    updater: options.updater?.port ?? null,
+    offReason: options.updatesOff,
+    ...(options.updater ? { subscribe: options.updater.subscribe } : {}),
+    isBusy: () => running > 0,
+    onIdle: (l) => (idleListeners.add(l), () => idleListeners.delete(l)),
+    onChange: options.onUpdateState,
+    now: options.now,
+    log: (line) => options.log(line),
+    ...(options.updateCheckIntervalMs === undefined ? {} : { intervalMs: options.updateCheckIntervalMs }),
+    ...(options.updateFirstCheckDelayMs === undefined ? {} : { firstCheckDelayMs: options.updateFirstCheckDelayMs }),
+  });
+
+  const notifier = await createNotifier({
+    file: join(options.dataDir, 'notified.json'),
+    settings: options.settings,
+    now: options.now,
+    payable: options.payable,
+    notices: options.notices,
+    notify: options.onNotification,
+    onError: (error) => options.log('notifications: could not be decided or remembered', error),
+  });
+
+  let lastWakeSyncAt: number | null = null;
+  return {
+    track,
+    busy: () => running > 0,
+    updates,
+    notifier,
+    async wake(trigger) {
+      const now = options.now();
+      if (!shouldSyncOnWake({ lastWakeSyncAt, now, readySites: options.readySites().length })) return false;
+      lastWakeSyncAt = now;
+      await options.syncAll(trigger);
+      return true;
+    },
+    unreadTotal: () => options.readySites().reduce((sum, s) => sum + options.unreadCount(s.id), 0),
+    handlers: {
+      'updates:get-state': async () => ok(updates.state()),
+      'updates:check': async () => ok(await updates.check()),
+      'updates:restart': async () => ok(updates.restart()),
+    },
+    close: () => updates.close(),
+  };
+}

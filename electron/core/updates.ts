@@ -1,0 +1,200 @@
+/**
+ * Auto-update: the state machine (idle → checking → available → downloading → ready, or error) and its policy
+ * (check at start and every few hours, download in the background, restart only when no sync or sign-out is under
+ * way). The Electron host adapts electron-updater to `UpdaterPort` (electron/main/updater.ts); the browser host has
+ * no updater, and its state says so. Tested in plain Node with an in-memory port.
+ */
+import type { UpdateState } from '../common/view-models';
+
+/** Why updates are off. Shown in Settings as it is: the user knows whether to expect them. */
+export type UpdatesOffReason = Extract<UpdateState, { status: 'off' }>['reason'];
+
+/** What the controller needs from an updater (electron-updater's AppUpdater, narrowed). */
+export interface UpdaterPort {
+  /** Resolves when the check is done; the outcome arrives as an event. */
+  checkForUpdates(): Promise<unknown>;
+  downloadUpdate(): Promise<unknown>;
+  /** Quits the app and installs the downloaded update. */
+  quitAndInstall(): void;
+}
+
+/** Events an updater reports (electron-updater's event names, narrowed to what the states need). */
+export type UpdaterEvent =
+  | { readonly type: 'checking-for-update' }
+  | { readonly type: 'update-available'; readonly version: string }
+  | { readonly type: 'update-not-available' }
+  | { readonly type: 'download-progress'; readonly percent: number }
+  | { readonly type: 'update-downloaded'; readonly version: string }
+  | { readonly type: 'error'; readonly message: string };
+
+/**
+ * The transition function: the state after an event, or the same state when the event does not apply there (an
+ * electron-updater event arriving late, twice, or out of order never moves the machine backwards).
+ */
+export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: string): UpdateState {
+  if (state.status === 'off') return state;
+  switch (event.type) {
+    case 'checking-for-update':
+      // A downloaded update stays ready: a later check must not hide the restart button.
+      return state.status === 'ready' || state.status === 'downloading' || state.status === 'checking' ? state : { status: 'checking' };
+    case 'update-available':
+      return state.status === 'checking' || state.status === 'idle' || state.status === 'error' ? { status: 'available', version: event.version } : state;
+    case 'update-not-available':
+      return state.status === 'checking' ? { status: 'idle', lastCheckedAt: now } : state;
+    case 'download-progress': {
+      if (state.status !== 'available' && state.status !== 'downloading') return state;
+      const percent = Math.max(0, Math.min(100, Math.round(Number.isFinite(event.percent) ? event.percent : 0)));
+      // Progress only grows (electron-updater may repeat or reorder its last events).
+      const previous = state.status === 'downloading' ? state.percent : 0;
+      return { status: 'downloading', version: state.version, percent: Math.max(previous, percent) };
+    }
+    case 'update-downloaded':
+      return { status: 'ready', version: event.version, restartQueued: false };
+    case 'error':
+      // A failed check or download leaves a downloaded update usable.
+      return state.status === 'ready' ? state : { status: 'error', message: event.message, lastCheckedAt: now };
+    default:
+      return assertNeverEvent(event);
+  }
+}
+
+function assertNeverEvent(value: never): never {
+  throw new Error(`unknown updater event ${JSON.stringify(value)}`);
+}
+
+/** The feed URL from configuration, if it is one the updater may use: https, or loopback http for a local feed. */
+export function parseFeedUrl(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  try {
+    const url = new URL(value.trim());
+    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+    if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) {
+      // Credentials in a feed URL would end up in logs and error messages.
+      if (url.username || url.password) return null;
+      return url.toString();
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+export const UPDATE_CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;
+/** The first check waits a little after start, so it does not compete with the first sync. */
+export const UPDATE_FIRST_CHECK_DELAY_MS = 30_000;
+
+export interface UpdateControllerOptions {
+  /** null: updates are off, for the reason given. */
+  readonly updater: UpdaterPort | null;
+  readonly offReason?: UpdatesOffReason;
+  /** Subscribes the controller to the updater's events; returns the unsubscribe. */
+  readonly subscribe?: (listener: (event: UpdaterEvent) => void) => () => void;
+  /** A sync or a sign-out is under way: no restart now. */
+  readonly isBusy: () => boolean;
+  /** Calls back when the last sync or sign-out has ended; returns the unsubscribe. */
+  readonly onIdle: (listener: () => void) => () => void;
+  readonly onChange: (state: UpdateState) => void;
+  readonly now?: () => number;
+  readonly intervalMs?: number;
+  readonly firstCheckDelayMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface UpdateController {
+  state(): UpdateState;
+  /** Checks now (the menu's "Check for Updates…", Settings' button). */
+  check(): Promise<UpdateState>;
+  /**
+   * Quits and installs the downloaded update; when a sync or sign-out is under way, waits for it to end first
+   * (state.restartQueued tells the page).
+   */
+  restart(): UpdateState;
+  close(): void;
+}
+
+export function createUpdateController(options: UpdateControllerOptions): UpdateController {
+  const now = () => new Date((options.now ?? Date.now)()).toISOString();
+  const log = options.log ?? (() => {});
+  let state: UpdateState = options.updater ? { status: 'idle', lastCheckedAt: null } : { status: 'off', reason: options.offReason ?? 'host' };
+  let closed = false;
+  const set = (next: UpdateState) => {
+    if (next === state) return;
+    state = next;
+    options.onChange(state);
+  };
+
+  const timers: NodeJS.Timeout[] = [];
+  const unsubscribers: (() => void)[] = [];
+  const updater = options.updater;
+
+  if (updater) {
+    if (options.subscribe) {
+      unsubscribers.push(
+        options.subscribe((event) => {
+          const before = state;
+          set(nextUpdateState(state, event, now()));
+          // Download in the background as soon as an update is found.
+          if (before.status !== 'available' && state.status === 'available') {
+            void updater.downloadUpdate().catch((error: unknown) => set(nextUpdateState(state, { type: 'error', message: describe(error) }, now())));
+          }
+        }),
+      );
+    }
+    unsubscribers.push(
+      options.onIdle(() => {
+        if (state.status === 'ready' && state.restartQueued && !options.isBusy()) install();
+      }),
+    );
+    const first = setTimeout(() => void check(), options.firstCheckDelayMs ?? UPDATE_FIRST_CHECK_DELAY_MS);
+    first.unref();
+    const every = setInterval(() => void check(), options.intervalMs ?? UPDATE_CHECK_INTERVAL_MS);
+    every.unref();
+    timers.push(first, every);
+  }
+
+  function install(): void {
+    if (!updater || closed) return;
+    log('updates: restarting to install the downloaded update');
+    updater.quitAndInstall();
+  }
+
+  async function check(): Promise<UpdateState> {
+    if (!updater || closed) return state;
+    // Already busy with an update, or one is waiting for a restart: nothing to check.
+    if (state.status === 'checking' || state.status === 'downloading' || state.status === 'ready') return state;
+    set({ status: 'checking' });
+    try {
+      await updater.checkForUpdates();
+    } catch (error) {
+      set(nextUpdateState(state, { type: 'error', message: describe(error) }, now()));
+    }
+    return state;
+  }
+
+  return {
+    state: () => state,
+    check,
+    restart() {
+      if (state.status !== 'ready') return state;
+      if (options.isBusy()) {
+        set({ ...state, restartQueued: true });
+        return state;
+      }
+      install();
+      return state;
+    },
+    close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      for (const u of unsubscribers) u();
+    },
+  };
+}
+
+/** An updater's error in plain words, without its details (a feed URL with a query, a path on disk). */
+function describe(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  if (/ENOTFOUND|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EAI_AGAIN/.test(code)) return 'The update server could not be reached.';
+  if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || code === 'ERR_CHECKSUM_MISMATCH' || /sha512 checksum mismatch/i.test(String((error as Error)?.message))) return 'The downloaded update did not match its signature and was discarded.';
+  return 'The update could not be checked or downloaded.';
+}
