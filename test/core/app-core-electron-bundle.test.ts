@@ -137,7 +137,7 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
       .split('\n')
       .filter((l) => l.startsWith('{"kind"'))
       .map((l) => JSON.parse(l) as { kind: string; data: unknown });
-    if (run.status !== 0) throw new Error(`the bundle failed: ${run.stderr.slice(0, 2000)}`);
+    if (run.status !== 0) throw new Error(`the bundle failed: ${run.stderr.slice(0, 2000)} ${run.stdout.slice(-1200)}`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
