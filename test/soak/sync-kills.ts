@@ -28,7 +28,7 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
   db.prepare("UPDATE notifications SET title = title || ' #g0'").run();
   const setGeneration = (g: number): void => {
     for (const table of ['courses', 'notifications']) {
-      db.prepare(`UPDATE ${table} SET title = substr(title, 1, instr(title, ' #g') - 1) || ' #g' || ?`).run(g);
+      db.prepare(`UPDATE ${table} SET title = substr(title, 1, instr(title, ' #g') - 1) || ' #g' || ?`).run(String(g));
     }
   };
   const unread = (db.prepare("SELECT id FROM notifications WHERE user_id = 'usr_student' AND read_at IS NULL ORDER BY id").all() as { id: string }[]).map((r) => r.id);
