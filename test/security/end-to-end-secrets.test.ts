@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type EventName } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
-import type { LibraryCourse, NotificationsView, SiteSummary } from '../../electron/common/view-models';
+import type { BillingView, LibraryCourse, NotificationsView, SiteSummary } from '../../electron/common/view-models';
 import { createAppCore, type AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
@@ -38,6 +38,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
   let leaksWhileSignedIn: string[] = [];
   let serverBytesWhileSignedIn = '';
   const vaultTokens: string[] = [];
+  /** The files the student asked for (CSV, receipt, calendar), as the host was handed them. */
+  const delivered: string[] = [];
 
   const call = async <T = unknown>(channel: string, input?: unknown): Promise<T> => {
     const result = await dispatch(core.handlers, channel, input, (c, e) => log.logger.error('unexpected', { c, e }));
@@ -58,6 +60,10 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
       fetch: wire.fetch,
       logger: log.logger,
       clock: { now: () => Date.now() + offsetMs },
+      deliverFile: async (file) => {
+        delivered.push(file.body + (file.printView ?? ''));
+        return { kind: 'saved', fileName: file.fileName };
+      },
       env: { HTTP_PROXY: 'http://student:proxy-canary-password@proxy.example:3128' },
       openExternal: async (url) => {
         const redirect = new URL(url).searchParams.get('redirect_uri')!;
@@ -134,6 +140,21 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('demo:set-faults', { latencyMs: 0 });
     await call('demo:rotate-signing-key');
 
+    // The files the student asks for, the updater (off without a feed) and invite links.
+    const billing = await call<BillingView>('billing:get', { siteId: demo.id });
+    const payments = billing.orders.flatMap((o) => o.payments);
+    await call('export:orders-csv', { siteId: demo.id, language: 'en' });
+    await call('export:receipt', { siteId: demo.id, tradeNo: billing.orders[0]!.tradeNo, language: 'en' });
+    const unpaid = payments.find((p) => p.paymentState === 'not_paid' && p.instructions?.isExpired === false) ?? payments[0]!;
+    await call('calendar:payment-deadline', { siteId: demo.id, paymentId: unpaid.paymentId, language: 'en' }).catch(() => undefined);
+    await call('calendar:course-access-end', { siteId: demo.id, courseId: library[0]!.courseId, language: 'zh-TW' }).catch(() => undefined);
+    expect(delivered.length).toBeGreaterThanOrEqual(2);
+    await call('updates:get-state');
+    await call('updates:check');
+    await call('updates:restart');
+    await call('invite:parse', { link: `learning-desktop://add-site?site=${encodeURIComponent(demo.baseUrl)}&client_id=demo-desktop` });
+    await call('invite:take-pending');
+
     // The pairs the vault holds (decrypted with the app's own key): the canaries must include them.
     const vault = createVault({ dir: join(dataDir, 'vault'), cipher: await createNodeCipher(join(dataDir, 'vault.key')) });
     for (const s of [demo, demo2]) {
@@ -176,6 +197,11 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     expect(CHANNELS.filter((c) => !results.some((r) => r.channel === c))).toEqual([]);
     expect(results.some((r) => !r.result.ok)).toBe(true);
     for (const { channel, result } of results) expect(leaksIn(bag, JSON.stringify(result)), channel).toEqual([]);
+  });
+
+  it('no file handed to the student (CSV, receipt, calendar) carries a secret', () => {
+    expect(delivered.length).toBeGreaterThanOrEqual(2);
+    for (const body of delivered) expect(leaksIn(bag, body)).toEqual([]);
   });
 
   it('no event emitted to the renderer carries a secret', () => {
