@@ -25,7 +25,7 @@ type Lang = 'en' | 'zh-TW';
 type Theme = 'light' | 'dark';
 type Size = 'wide' | 'narrow';
 const VIEWPORTS: Record<Size, { width: number; height: number }> = { wide: { width: 1280, height: 800 }, narrow: { width: 900, height: 700 } };
-type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'site-menu';
+type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'search' | 'site-menu';
 
 /**
  * Every combination of language, theme and size gets the library and the course page; the wide ones get every
@@ -37,7 +37,7 @@ function plan(lang: Lang, theme: Theme, size: Size): Shot[] {
   if (size === 'wide') shots.push('billing', 'notifications', 'settings');
   if (size === 'wide' && theme === 'light') shots.push('site-menu');
   // The other screens once in each language, in opposite themes.
-  if (size === 'wide' && (lang === 'en') === (theme === 'light')) shots.push('entitlements', 'consulting', 'profile');
+  if (size === 'wide' && (lang === 'en') === (theme === 'light')) shots.push('entitlements', 'consulting', 'profile', 'search');
   return shots;
 }
 
@@ -115,6 +115,12 @@ async function take(page: Page, shot: Shot, name: string): Promise<void> {
       await openScreen(page, 'library');
       await page.getByTestId('site-switcher').click();
       await page.getByTestId('site-menu').waitFor();
+      break;
+    case 'search':
+      await openScreen(page, 'library');
+      // Demo titles are bilingual: each language finds its own word.
+      await page.getByTestId('search-input').fill((await page.locator('html').getAttribute('lang')) === 'zh-TW' ? '資料' : 'data');
+      await page.getByTestId('search-hit').first().waitFor();
       break;
     case 'welcome':
       break;

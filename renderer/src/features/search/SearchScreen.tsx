@@ -35,13 +35,14 @@ function HitRow({ hit }: { readonly hit: SearchHit }) {
     else if (courseId) navigate({ screen: 'course', courseId });
   };
   return (
-    <div className="card hit" data-testid="search-hit" data-kind={hit.kind}>
+    // The whole card opens the hit; the title's button is its one control (stretched, as on course cards).
+    <div className="card hit clickable-card" data-testid="search-hit" data-kind={hit.kind}>
       <span className="kind-icon" aria-hidden="true">
         <KindIcon />
       </span>
       <div>
         <h2 className="hit-title">
-          <button type="button" className="link-button" onClick={open}>
+          <button type="button" className="card-link" onClick={open}>
             {hit.title}
           </button>
         </h2>

@@ -1,3 +1,4 @@
+import { ArrowRight, GraduationCap, Sparkles } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -45,7 +46,12 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
 
   return (
     <div className="welcome">
-      <div className="screen-header">
+      <div className="screen-header welcome-header">
+        {first && (
+          <span className="welcome-mark" aria-hidden="true">
+            <GraduationCap />
+          </span>
+        )}
         <h1 id="screen-title" tabIndex={-1}>
           {first ? t('sites.welcome.title') : t('sites.welcome.addTitle')}
         </h1>
@@ -56,10 +62,14 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
       {invite?.ok && <AddSiteForm key={`${invite.invite.baseUrl} ${invite.invite.clientId}`} initial={invite.invite} />}
       {info.data?.demoAvailable !== false && !invite?.ok && (
         <section className="card demo-card" aria-labelledby="demo-title">
-          <h2 id="demo-title">{t('sites.welcome.demoTitle')}</h2>
+          <h2 id="demo-title">
+            <Sparkles className="demo-icon" aria-hidden="true" />
+            {t('sites.welcome.demoTitle')}
+          </h2>
           <p>{t('sites.welcome.demoText')}</p>
           <button type="button" className="button primary big" onClick={() => void tryDemo()} disabled={busy || signIn.pending} data-testid="try-demo">
             {busy ? t('sites.welcome.demoStarting') : t('sites.welcome.tryDemo')}
+            {!busy && <ArrowRight aria-hidden="true" />}
           </button>
           {demoError !== null && <ErrorState error={demoError} onRetry={() => void tryDemo()} compact />}
         </section>
