@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { openScreen, startDemo, translator } from './helpers-ui';
+import { demoServer, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
  * The installed-app features as the browser host can show them (issue 12): the same keyboard shortcuts as the
@@ -52,5 +52,66 @@ test.describe('browser host: desktop features', () => {
     await page.getByTestId('search-input').fill('');
     await page.getByTestId('search-input').press('3');
     await expect(page.getByTestId('nav-billing')).not.toHaveAttribute('aria-current', 'page');
+  });
+
+  test('Settings: updates are "not available in this host", so are the tray and start at login; notification kinds persist', async ({ page, context, host }) => {
+    test.setTimeout(120_000);
+    await startDemo(page, context, host);
+    await openScreen(page, 'settings');
+    await expect(page.getByTestId('update-status')).toHaveText(en('desktop.updates.off.host'));
+    await expect(page.getByTestId('update-status')).toHaveAttribute('data-status', 'off');
+    await expect(page.getByTestId('update-check')).toHaveCount(0);
+    await expect(page.getByTestId('background-unavailable')).toHaveText(en('desktop.background.notInThisHost'));
+
+    const newNotices = page.getByTestId('notify-notifyNewNotices');
+    await expect(newNotices).toBeChecked();
+    await newNotices.uncheck();
+    await expect.poll(async () => {
+      const r = await host.core.handlers['settings:get'](undefined);
+      return r.ok ? r.value.notifyNewNotices : null;
+    }).toBe(false);
+    // Saved, not just shown: a new page reads it back.
+    await page.reload();
+    await openScreen(page, 'settings');
+    await expect(page.getByTestId('notify-notifyNewNotices')).not.toBeChecked();
+    await expect(page.getByTestId('notify-notifyPaymentDue')).toBeChecked();
+    await expect(page.getByTestId('notify-notifySignIn')).toBeChecked();
+  });
+
+  test('a notice that arrives with a sync is shown with the Web Notifications API; clicking it opens Notifications', async ({ page, context, host }) => {
+    test.setTimeout(120_000);
+    await context.grantPermissions(['notifications']);
+    // What the page hands the browser's Notification (headless Chromium shows nothing one could read back).
+    await page.addInitScript(() => {
+      // Runs in the page (DOM types are not part of the Node project that checks this file).
+      type Options = { body?: string; tag?: string };
+      type Ctor = new (title: string, options?: Options) => { onclick: ((e: unknown) => void) | null };
+      const g = globalThis as unknown as { Notification: Ctor; __shown: { title: string; body: string; tag: string; click: () => void }[] };
+      g.__shown = [];
+      const Real = g.Notification;
+      g.Notification = class extends Real {
+        constructor(title: string, options: Options = {}) {
+          super(title, options);
+          g.__shown.push({ title, body: options.body ?? '', tag: options.tag ?? '', click: () => this.onclick?.({ type: 'click' }) });
+        }
+      };
+    });
+    await startDemo(page, context, host);
+    await openScreen(page, 'profile');
+
+    const server = demoServer(host);
+    const { school_id, user_id } = server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as { school_id: string; user_id: string };
+    server.db
+      .prepare('INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)')
+      .run('ntf_e2e_new', school_id, user_id, 'announcement', 'Room change for Thursday', 'Room 301', Date.now());
+    await page.keyboard.press('Control+r');
+
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { __shown: { title: string }[] }).__shown.map((n) => n.title)), { timeout: 30_000 }).toEqual([
+      expect.stringMatching(/^New notice from /),
+    ]);
+    const [shown] = await page.evaluate(() => (globalThis as unknown as { __shown: { body: string }[] }).__shown.map((n) => n.body));
+    expect(shown).toBe('Room change for Thursday');
+    await page.evaluate(() => (globalThis as unknown as { __shown: { click: () => void }[] }).__shown[0]!.click());
+    await expect(page.getByTestId('nav-notifications')).toHaveAttribute('aria-current', 'page');
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notificationLanguage, notificationText } from '../../../../electron/common/desktop-notifications';
 import { matchShortcut, type AppCommand } from '../../../../electron/common/shortcuts';
 import { call, onEvent } from '../../api';
 import { useApp } from '../../app/context';
@@ -13,7 +14,7 @@ import { ShortcutsList } from './ShortcutsList';
  * presses against the same table (electron/common/shortcuts.ts) itself.
  */
 export function AppCommands() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { navigate, site, sites, selectSite } = useApp();
   const info = useHostInfo();
   const [showShortcuts, setShowShortcuts] = useState(false);
@@ -47,6 +48,22 @@ export function AppCommands() {
   useEffect(() => onEvent('app:command', run), [run]);
 
   const browserHost = info !== undefined && info.host !== 'electron';
+
+  // OS notifications: the Electron host shows them itself; in the browser host the page does, through the Web
+  // Notifications API, once the browser allowed it (Settings asks).
+  useEffect(() => {
+    if (!browserHost || typeof Notification === 'undefined') return;
+    return onEvent('desktop:notification', (n) => {
+      if (Notification.permission !== 'granted') return;
+      const { title, body } = notificationText(n, notificationLanguage(i18n.language));
+      const shown = new Notification(title, { body, tag: n.id });
+      shown.onclick = () => {
+        window.focus();
+        run({ command: 'open-notification', screen: n.screen, siteId: n.siteId });
+        shown.close();
+      };
+    });
+  }, [browserHost, i18n, run]);
   useEffect(() => {
     if (!browserHost) return;
     const isMac = browserIsMac();

@@ -1,31 +1,22 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguagePreference, Settings, ThemePreference } from '../../../../electron/common/view-models';
 import { useApp } from '../../app/context';
 import { applyLanguage } from '../../i18n';
-import { channelKey, useChannel, useChannelMutation } from '../../query';
+import { useChannel, useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { Loading, ScreenHeader } from '../../ui/states';
 import { protectionDescription } from './protection';
 import { applyTheme } from './SettingsApplier';
 import { SitesSettings } from './SitesSettings';
+import { BackgroundSettings } from '../desktop/BackgroundSettings';
+import { NotificationSettings } from '../desktop/NotificationSettings';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
+import { UpdatesSettings } from '../desktop/UpdatesSettings';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
+import { useUpdateSettings } from './useSettings';
 
 const INTERVALS = [0, 5, 15, 30, 60, 240] as const;
-
-function useUpdateSettings() {
-  const client = useQueryClient();
-  const m = useChannelMutation('settings:update');
-  return {
-    ...m,
-    update: (patch: Partial<Settings>) =>
-      m.mutate(patch, {
-        onSuccess: (next) => client.setQueryData(channelKey('settings:get'), next),
-      }),
-  };
-}
 
 function Preferences({ settings }: { readonly settings: Settings }) {
   const { t } = useTranslation();
@@ -191,6 +182,9 @@ export function SettingsScreen() {
       <SitesSettings />
       <DemoFaultsSettings />
       <Security settings={q.data} />
+      <NotificationSettings />
+      <BackgroundSettings />
+      <UpdatesSettings />
       <ShortcutsSettings />
       <About />
     </div>
