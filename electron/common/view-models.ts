@@ -462,7 +462,7 @@ export interface TokenProtection {
  * update feed is configured; Settings says which.
  */
 export type UpdateState =
-  | { readonly status: 'off'; readonly reason: 'host' | 'development' | 'no-feed' }
+  | { readonly status: 'off'; readonly reason: 'host' | 'development' | 'no-feed' | 'unsupported' }
   | { readonly status: 'idle'; readonly lastCheckedAt: IsoDateTime | null }
   | { readonly status: 'checking' }
   | { readonly status: 'available'; readonly version: string }

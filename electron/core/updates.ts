@@ -159,12 +159,19 @@ export function createUpdateController(options: UpdateControllerOptions): Update
   }
 
   async function check(): Promise<UpdateState> {
-    if (!updater || closed) return state;
+    if (!updater || closed || state.status === 'off') return state;
     // Already busy with an update, or one is waiting for a restart: nothing to check.
     if (state.status === 'checking' || state.status === 'downloading' || state.status === 'ready') return state;
     set({ status: 'checking' });
     try {
       await updater.checkForUpdates();
+      // electron-updater answers a check with an event before it resolves; resolving without one means this
+      // installation cannot update itself (e.g. an unpacked Linux build, neither AppImage nor deb): it says so
+      // instead of checking for ever.
+      if ((state as UpdateState).status === 'checking') {
+        log('updates: this installation cannot update itself');
+        set({ status: 'off', reason: 'unsupported' });
+      }
     } catch (error) {
       set(nextUpdateState(state, { type: 'error', message: describe(error) }, now()));
     }

@@ -10,6 +10,7 @@ import { createAppCore, type AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
+import { revokeGrant } from '../../embedded-server/store/tokens';
 import { runAuthorization } from '../helpers/scripted-browser';
 
 function value<T>(result: Result<T>): T {
@@ -115,6 +116,29 @@ describe('app core: OS notifications after syncs, and updates in a host without 
     addNotice('Silent one');
     await sync();
     expect(shown.length).toBe(before);
+  });
+
+  it('a sign-in the site no longer honours is announced once; after a new sign-in, the next loss is announced again', async () => {
+    const revokeAll = () => {
+      const grants = server.db.prepare('SELECT DISTINCT grant_id FROM token_pairs WHERE revoked_at IS NULL').all() as { grant_id: string }[];
+      for (const g of grants) revokeGrant(server.db, g.grant_id, Date.now(), 'revoked-by-test');
+      expect(grants.length).toBeGreaterThan(0);
+    };
+    const signInNotices = () => shown.filter((n) => n.kind === 'sign-in' && n.siteId === site.id);
+    revokeAll();
+    await call('sync:now', { siteId: site.id });
+    await expect.poll(() => signInNotices().length).toBe(1);
+    expect(signInNotices()[0]).toMatchObject({ screen: 'settings', noticeTitle: null });
+    // Still signed out: nothing new to say.
+    await call('sync:now', { siteId: site.id });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(signInNotices()).toHaveLength(1);
+    // Signed in again, then lost again: a new notification.
+    value(await call('sites:sign-in', { siteId: site.id }));
+    await sync();
+    revokeAll();
+    await call('sync:now', { siteId: site.id });
+    await expect.poll(() => signInNotices().length).toBe(2);
   });
 
   it('updates are off in this host and say why; check and restart change nothing', async () => {

@@ -68,13 +68,15 @@ describe('update feed URL from configuration', () => {
  * The controller with an in-memory updater: electron-updater itself needs a packaged Electron app, so the port
  * (what the host adapts it to) is played here, emitting the events electron-updater emits.
  */
-function fakeUpdater(script: { available?: string | null; failCheck?: Error; failDownload?: Error } = {}) {
+function fakeUpdater(script: { available?: string | null; failCheck?: Error; failDownload?: Error; inactive?: boolean } = {}) {
   const listeners = new Set<(e: UpdaterEvent) => void>();
   const emit = (e: UpdaterEvent) => listeners.forEach((l) => l(e));
   const calls: string[] = [];
   const port: UpdaterPort = {
     async checkForUpdates() {
       calls.push('check');
+      // electron-updater's answer where it cannot update this installation: null, and no event at all.
+      if (script.inactive) return null;
       emit({ type: 'checking-for-update' });
       if (script.failCheck) throw script.failCheck;
       if (script.available) emit({ type: 'update-available', version: script.available });
@@ -119,6 +121,19 @@ describe('update controller: policy', () => {
     expect(await c.check()).toEqual({ status: 'off', reason: 'no-feed' });
     expect(c.restart()).toEqual({ status: 'off', reason: 'no-feed' });
     expect(changes).toEqual([]);
+    c.close();
+  });
+
+  it('an updater that answers a check with no event cannot update this installation: off, saying so, not checking for ever', async () => {
+    const u = fakeUpdater({ inactive: true });
+    const changes: UpdateState[] = [];
+    const a = activity();
+    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: (s) => changes.push(s) });
+    expect(await c.check()).toEqual({ status: 'off', reason: 'unsupported' });
+    expect(changes.map((s) => s.status)).toEqual(['checking', 'off']);
+    // Off stays off: no further check reaches the updater.
+    await c.check();
+    expect(u.calls).toEqual(['check']);
     c.close();
   });
 
