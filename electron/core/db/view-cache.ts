@@ -9,9 +9,11 @@ import type { Database } from 'better-sqlite3';
  *   account) drops every entry, and so does a commit by another connection (`PRAGMA data_version`,
  *   https://sqlite.org/pragma.html#pragma_data_version). A forgotten call costs speed, never correctness.
  * - Writes made by the writer worker on another connection (writer.ts) are announced with the views they change
- *   (`writtenElsewhere`): its commits move `data_version` and only those views are dropped. While such a write
- *   is on its way, the views it may change are computed afresh (its commit may already be visible); the rest are
- *   served. A commit by any connection nobody announced still drops everything.
+ *   (`writtenElsewhere`), even before anything is memoised: its commits move `data_version` and only those views
+ *   are dropped. While such a write is on its way, the views it may change are computed afresh (its commit may
+ *   already be visible); the rest are served. A commit by any connection nobody announced still drops everything
+ *   (noticed at the next read or announcement, whichever comes first: an announced write's answer accepts the
+ *   data_version it leaves).
  * - Computing a view reports `validUntil`: the next instant after `now` at which its output would differ.
  * The views are read-only data; callers must not mutate what they get.
  */
@@ -121,8 +123,12 @@ export async function writtenElsewhere<T>(
   write: () => Promise<T>,
   after?: (result: T) => readonly ViewArea[],
 ): Promise<T> {
-  const cache = caches.get(db);
-  if (!cache) return write(); // nothing memoised yet; a memo made meanwhile drops everything on the commit
+  if (!db.open) return write(); // the reader is closed: nothing can be read, nothing to keep or drop
+  // Announced even when nothing is memoised yet: a view first memoised while this write is on its way (before its
+  // commit) must be dropped by it. And a commit nobody announced is noticed now, before this write's answer accepts
+  // the data_version it leaves (else a memo read before that commit would be served for good).
+  const cache = cacheOf(db);
+  acceptForeignCommits(cache);
   const declared = { siteId, areas: areas === 'all' ? ALL_AREAS : areas };
   cache.elsewhere.add(declared);
   let changed: readonly ViewArea[] = declared.areas;
@@ -145,18 +151,25 @@ function bump(cache: Cache, siteId: string, areas: readonly ViewArea[]): void {
   }
 }
 
+/**
+ * Notices a commit nobody announced: with no announced write under way, a data_version that moved drops every entry.
+ * Returns the connection's data_version.
+ */
+function acceptForeignCommits(cache: Cache): number {
+  const dataVersion = cache.dataVersion();
+  if (dataVersion !== cache.acceptedDataVersion && cache.elsewhere.size === 0) {
+    cache.epoch += 1;
+    cache.acceptedDataVersion = dataVersion;
+  }
+  return dataVersion;
+}
+
 export function cachedView<T>(db: Database, area: ViewArea, siteId: string, key: string, now: Date, compute: () => { value: T; validUntil: number }): T {
   const cache = cacheOf(db);
   settle(cache);
-  if (cache.dataVersion() !== cache.acceptedDataVersion) {
-    if (cache.elsewhere.size === 0) {
-      // A commit nobody announced: every entry is stale.
-      cache.epoch += 1;
-      cache.acceptedDataVersion = cache.dataVersion();
-    } else if ([...cache.elsewhere].some((w) => w.siteId === siteId && w.areas.includes(area))) {
-      // An announced write that may change this view has committed or is about to: read the rows as they are.
-      return compute().value;
-    }
+  if (acceptForeignCommits(cache) !== cache.acceptedDataVersion && [...cache.elsewhere].some((w) => w.siteId === siteId && w.areas.includes(area))) {
+    // An announced write that may change this view has committed or is about to: read the rows as they are.
+    return compute().value;
   }
   const version = `${cache.epoch}:${cache.generations.get(`${area}\u0000${siteId}`) ?? 0}`;
   const fullKey = `${area}\u0000${siteId}\u0000${key}`;
