@@ -25,7 +25,7 @@ type Lang = 'en' | 'zh-TW';
 type Theme = 'light' | 'dark';
 type Size = 'wide' | 'narrow';
 const VIEWPORTS: Record<Size, { width: number; height: number }> = { wide: { width: 1280, height: 800 }, narrow: { width: 900, height: 700 } };
-type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'search' | 'site-menu';
+type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'search' | 'site-menu' | 'settings-desktop';
 
 /**
  * Every combination of language, theme and size gets the library and the course page; the wide ones get every
@@ -37,7 +37,7 @@ function plan(lang: Lang, theme: Theme, size: Size): Shot[] {
   if (size === 'wide') shots.push('billing', 'notifications', 'settings');
   if (size === 'wide' && theme === 'light') shots.push('site-menu');
   // The other screens once in each language, in opposite themes.
-  if (size === 'wide' && (lang === 'en') === (theme === 'light')) shots.push('entitlements', 'consulting', 'profile', 'search');
+  if (size === 'wide' && (lang === 'en') === (theme === 'light')) shots.push('entitlements', 'consulting', 'profile', 'search', 'settings-desktop');
   return shots;
 }
 
@@ -121,6 +121,11 @@ async function take(page: Page, shot: Shot, name: string): Promise<void> {
       // Demo titles are bilingual: each language finds its own word.
       await page.getByTestId('search-input').fill((await page.locator('html').getAttribute('lang')) === 'zh-TW' ? '資料' : 'data');
       await page.getByTestId('search-hit').first().waitFor();
+      break;
+    case 'settings-desktop':
+      // The installed app's sections of Settings: notifications, background, updates, shortcuts.
+      await openScreen(page, 'settings');
+      await page.getByTestId('notification-settings').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       break;
     case 'welcome':
       break;

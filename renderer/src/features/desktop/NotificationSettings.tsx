@@ -38,9 +38,11 @@ export function NotificationSettings() {
         </div>
       ))}
       {(permission ?? webPermission) === 'default' && (
-        <button type="button" className="button" onClick={() => void Notification.requestPermission().then(setPermission)} data-testid="notify-permission">
-          {t('desktop.notify.allowInBrowser')}
-        </button>
+        <div className="field-actions">
+          <button type="button" className="button" onClick={() => void Notification.requestPermission().then(setPermission)} data-testid="notify-permission">
+            {t('desktop.notify.allowInBrowser')}
+          </button>
+        </div>
       )}
       {(permission ?? webPermission) === 'denied' && <p className="muted small">{t('desktop.notify.deniedInBrowser')}</p>}
       {error && <ErrorState error={error} compact />}
