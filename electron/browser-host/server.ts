@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from '../common/ipc-contract';
 import type { AppCore } from '../core/app-core';
+// Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
+import { CONTENT_SECURITY_POLICY } from '../core/app-protocol';
 import { CoreError } from '../core/errors';
 import { dispatch } from '../core/ipc-dispatch';
 import type { FileDelivery } from '../core/export/service';
@@ -55,19 +57,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-// Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: http://127.0.0.1:* https:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const secret = randomBytes(32).toString('base64url');
@@ -202,7 +191,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const html = await readFile(join(root, 'index.html'), 'utf8');
       // The bridge defines window.learningDesktop before the app's module script runs.
       const withBridge = html.replace('<head>', `<head><script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
-      res.writeHead(200, { 'content-type': CONTENT_TYPES['.html']!, 'Content-Security-Policy': CSP });
+      res.writeHead(200, { 'content-type': CONTENT_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
       return res.end(withBridge);
     }
     res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(requested)] ?? 'application/octet-stream' });

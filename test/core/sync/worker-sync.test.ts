@@ -32,20 +32,26 @@ function contents(db: Database.Database): string {
   return hash.digest('base64');
 }
 
+/** A demo site, the writer worker on a temp file, the read-only connection and a sync service over them (closed after the test). */
+async function workerSync() {
+  const site = await startSite();
+  const file = join(tempDir(), 'offline.db');
+  const writer = await startWriterWorker({ file });
+  const db = openReadConnection(file);
+  writer.attachReader(db);
+  const changed: string[] = [];
+  const sync = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+  onTestFinished(async () => {
+    await sync.close();
+    await writer.close();
+    db.close();
+  });
+  return { site, file, writer, db, changed, sync };
+}
+
 describe('sync through the writer worker', () => {
   it('stores the same data as the in-process writer; the views read it through the read-only connection', async () => {
-    const site = await startSite();
-    const file = join(tempDir(), 'offline.db');
-    const writer = await startWriterWorker({ file });
-    const db = openReadConnection(file);
-    writer.attachReader(db);
-    const changed: string[] = [];
-    const sync = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
-    onTestFinished(async () => {
-      await sync.close();
-      await writer.close();
-      db.close();
-    });
+    const { site, db, changed, sync } = await workerSync();
     const reference = openTempDb();
     const inProcess = createSyncService({ db: reference.db, clientFor: () => site.client });
 
@@ -69,18 +75,7 @@ describe('sync through the writer worker', () => {
   });
 
   it('a no-change re-sync writes nothing but its run record, and sends no change event (worker)', async () => {
-    const site = await startSite();
-    const file = join(tempDir(), 'offline.db');
-    const writer = await startWriterWorker({ file });
-    const db = openReadConnection(file);
-    writer.attachReader(db);
-    const changed: string[] = [];
-    const sync = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
-    onTestFinished(async () => {
-      await sync.close();
-      await writer.close();
-      db.close();
-    });
+    const { site, writer, db, changed, sync } = await workerSync();
     await sync.syncNow('demo');
     await sync.close(); // lets the search-index warm-up after the first commit finish
     const again = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
