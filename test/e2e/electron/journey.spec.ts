@@ -1,9 +1,10 @@
-import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
+import { _electron as electron, expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signInOnSite } from '../fixtures';
 import { electronSkipReason, launchOptions } from './env';
+import { invoke, recordExternalUrls } from './helpers';
 
 /**
  * The student's journey through the real Electron host in demo mode: the demo sites run in the main process, the
@@ -14,22 +15,6 @@ import { electronSkipReason, launchOptions } from './env';
  * skipped, and say so. global-setup builds main, preload and renderer (electron-vite) where the binary exists.
  */
 const skipReason = electronSkipReason();
-
-type Api = { invoke(channel: string, input?: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> };
-const invoke = (window: Page, channel: string, input?: unknown) =>
-  window.evaluate(([c, i]) => (globalThis as unknown as { learningDesktop: Api }).learningDesktop.invoke(c as string, i), [channel, input] as const);
-
-/** Replaces shell.openExternal in the main process with a recorder of the URLs the app asks the system to open. */
-async function recordExternalUrls(app: ElectronApplication): Promise<() => Promise<string[]>> {
-  await app.evaluate(({ shell }) => {
-    const opened: string[] = [];
-    (globalThis as { __opened?: string[] }).__opened = opened;
-    shell.openExternal = async (url: string) => {
-      opened.push(url);
-    };
-  });
-  return () => app.evaluate(() => [...((globalThis as { __opened?: string[] }).__opened ?? [])]);
-}
 
 test.describe('Electron host: the demo journey', () => {
   test.skip(skipReason !== null, skipReason ?? '');
