@@ -1,4 +1,19 @@
-import { execute, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  execute,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  visit,
+  BREAK,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { MemberContext } from './context';
 import { costLimitsRule, MAX_COMPLEXITY, MAX_DEPTH } from './limits';
 import { MAX_FIRST, MAX_PAYMENTS_FIRST } from './resolvers';
@@ -36,8 +51,13 @@ function mask(err: GraphQLError, log?: (line: string) => void): GraphQLError {
 const withCode = (errors: readonly GraphQLError[], code: string) =>
   errors.map((e) => (e.extensions?.['code'] ? e : new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: { ...e.extensions, code } })));
 
-/** A query string's outcome before execution: a valid document, or the errors to answer with. */
-type Prepared = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] };
+/**
+ * A query string's outcome before execution: a valid document, or the errors to answer with. A valid document
+ * also counts its runs and keeps its operations compiled by graphql-jit (from its second run; null: graphql-js only).
+ */
+type Prepared =
+  | { document: DocumentNode; runs: number; compiled: Map<OperationDefinitionNode, CompiledQuery | null>; errors?: undefined }
+  | { document?: undefined; errors: readonly GraphQLError[] };
 
 /** How many distinct query strings keep their parsed and validated document (the app sends about ten). */
 export const DOCUMENT_CACHE_SIZE = 100;
@@ -79,6 +99,15 @@ export function cachedDocumentCount(schema: GraphQLSchema): number {
   return documentCaches.get(schema)?.size ?? 0;
 }
 
+/** Answers given so far by each executor (tests: that the compiled path answers, not the fallback). */
+export const executorAnswers = { compiled: 0, graphqlJs: 0 };
+
+/** Whether an operation of the cached document `query` runs compiled by graphql-jit (tests: the fast path is taken). */
+export function isDocumentCompiled(schema: GraphQLSchema, query: string): boolean {
+  const prepared = documentCaches.get(schema)?.get(query);
+  return prepared?.document !== undefined && [...prepared.compiled.values()].some((c) => c !== null);
+}
+
 function parseAndValidate(schema: GraphQLSchema, query: string): Prepared {
   let document: DocumentNode;
   try {
@@ -89,18 +118,93 @@ function parseAndValidate(schema: GraphQLSchema, query: string): Prepared {
   }
   const validationErrors = validate(schema, document, rules);
   if (validationErrors.length > 0) return { errors: withCode(validationErrors, 'GRAPHQL_VALIDATION_FAILED') };
-  return { document };
+  return { document, runs: 0, compiled: new Map() };
 }
 
-/** parse -> validate (spec rules + depth/complexity; both cached by query text) -> execute, with error masking. */
+/** Whether the document asks for `__schema` or `__type` anywhere (operations or fragments). */
+function hasIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * The operation compiled by graphql-jit, or null when graphql-js runs it: mutations (they have side effects, so
+ * they must never run twice, see below), introspection (graphql-jit answers it differently) and anything
+ * graphql-jit refuses to compile. Compiled once per (document, operation) and kept with the cached document.
+ */
+function compiledOperation(schema: GraphQLSchema, prepared: Prepared & { document: DocumentNode }, operation: OperationDefinitionNode): CompiledQuery | null {
+  const hit = prepared.compiled.get(operation);
+  if (hit !== undefined) return hit;
+  let compiled: CompiledQuery | null = null;
+  if (operation.operation === 'query' && !hasIntrospection(prepared.document)) {
+    try {
+      const c = compileQuery(schema, prepared.document, operation.name?.value);
+      if (isCompiledQuery(c)) compiled = c;
+    } catch {
+      compiled = null;
+    }
+  }
+  prepared.compiled.set(operation, compiled);
+  return compiled;
+}
+
+/**
+ * Runs a read-only operation with graphql-jit when it can answer exactly as graphql-js does: an answer without
+ * errors is taken as it is. Any error (variables graphql-js would refuse, a scope error, a resolver fault, a null
+ * in a non-null field) and the operation is run again by graphql-js, whose answer is the one returned: every error
+ * message, path, location and null propagation of the spec stays graphql-js's own. Queries only read (resolvers
+ * of Query fields never write), so running one twice changes nothing.
+ */
+async function executeCompiled(schema: GraphQLSchema, prepared: Prepared & { document: DocumentNode }, request: GraphQLRequest, ctx: MemberContext): Promise<ExecutionResult | null> {
+  // A document seen once runs on graphql-js: compiling (~2 ms for the courses page) pays off from its second run,
+  // and a client sending ever new documents does not make the server compile each of them.
+  if (++prepared.runs < 2) return null;
+  const operation = getOperationAST(prepared.document, request.operationName ?? undefined);
+  if (operation?.operation !== 'query') return null;
+  const compiled = compiledOperation(schema, prepared, operation);
+  if (!compiled) return null;
+  const variables = request.variables ?? {};
+  if (operation.variableDefinitions?.length) {
+    const coerced = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
+    if (coerced.errors) return null;
+  }
+  let result: ExecutionResult;
+  try {
+    result = await compiled.query(undefined, ctx, variables);
+  } catch {
+    return null;
+  }
+  return result.errors ? null : result;
+}
+
+/**
+ * parse -> validate (spec rules + depth/complexity; both cached by query text) -> execute, with error masking.
+ * A query that graphql-jit answers without errors takes that answer (executeCompiled); everything else, graphql-js.
+ */
 export async function executeMemberRequest(
   schema: GraphQLSchema,
   request: GraphQLRequest,
   ctx: MemberContext,
   log?: (line: string) => void,
 ): Promise<ExecutionResult> {
-  const { document, errors } = prepare(schema, request.query);
-  if (errors) return { errors };
+  const prepared = prepare(schema, request.query);
+  if (prepared.errors) return { errors: prepared.errors };
+  const { document } = prepared;
+  const fast = await executeCompiled(schema, prepared, request, ctx);
+  if (fast) {
+    executorAnswers.compiled++;
+    return fast;
+  }
+  executorAnswers.graphqlJs++;
   const result = await execute({
     schema,
     document,

@@ -75,7 +75,8 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   // GraphQL error (HTTP 200 with `errors`, like every other GraphQL failure in the spec).
   const limit = ctx.server.memberResponseLimitBytes ?? MAX_RESPONSE_BYTES;
   const payload = JSON.stringify(result);
-  if (Buffer.byteLength(payload) > limit) {
+  const bytes = Buffer.byteLength(payload);
+  if (bytes > limit) {
     ctx.server.log?.(`member-api: answer over ${limit} bytes refused`);
     return sendJson(ctx.res, 200, {
       data: null,
@@ -84,7 +85,7 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   }
   ctx.res.statusCode = 200;
   ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  ctx.res.setHeader('Content-Length', Buffer.byteLength(payload));
+  ctx.res.setHeader('Content-Length', bytes);
   ctx.res.end(payload);
 }
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSchema, isObjectType, isScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { buildSchema, defaultFieldResolver, getNamedType, isLeafType, isObjectType, isScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { resolvers, type MemberResolvers } from './resolvers';
 import { applyScopeGuard } from './scope-guard';
 
@@ -45,10 +45,27 @@ export function attachResolvers(schema: GraphQLSchema, map: MemberResolvers): Gr
   return schema;
 }
 
+/**
+ * Gives every object- or list-typed field without a resolver graphql's default resolver, explicitly. The
+ * resolvers' source objects hold functions for the parts loaded only when selected (a course's `sections`, a
+ * payment's `adjustments`...), which graphql-js's default resolver calls; graphql-jit (execute.ts) reads a field
+ * without a resolver as a plain property and would not. Same answers from graphql-js (it runs the same function);
+ * leaf fields keep no resolver (none of them is a function, and graphql-jit reads them inline, its main saving).
+ */
+export function explicitObjectResolvers(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!field.resolve && !isLeafType(getNamedType(field.type))) field.resolve = defaultFieldResolver;
+    }
+  }
+  return schema;
+}
+
 let cached: GraphQLSchema | null = null;
 
 /** The member schema with resolvers and the scope guard. Built once per process: it is immutable afterwards. */
 export function memberSchema(): GraphQLSchema {
-  cached ??= applyScopeGuard(attachResolvers(buildSchema(loadTypeDefs()), resolvers));
+  cached ??= applyScopeGuard(explicitObjectResolvers(attachResolvers(buildSchema(loadTypeDefs()), resolvers)));
   return cached;
 }
