@@ -91,6 +91,14 @@ const collectGarbage = runInNewContext('gc') as () => void;
 const ms = (ns: number) => ns / 1e6;
 
 /**
+ * The event-loop delay histogram records the whole interval between its timer's runs, the timer's own period
+ * included: an idle loop reads p99 ≈ 5.2 ms at a 5 ms resolution. The figures below are the delay beyond that
+ * period (how late the timer ran), which is what the targets (p99 <= 5 ms, max <= 20 ms) are about.
+ */
+const LOOP_RESOLUTION_MS = 5;
+const loopDelay = (ns: number) => Math.max(0, ms(ns) - LOOP_RESOLUTION_MS);
+
+/**
  * One first sync into a fresh file and one no-change re-sync, as the app runs them (`writer: 'worker'`) or with the
  * writes on this thread (`'main'`), while a screen reads a page every 50 ms. Returns the figures.
  */
@@ -123,7 +131,7 @@ async function syncRound(dir: string, name: string, client: SiteClient, mode: 'w
       else getNotificationsPage(db, 'large', { limit: 50 });
       reads.push(performance.now() - t0);
     }, 50);
-    const loop = monitorEventLoopDelay({ resolution: 5 });
+    const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     loop.enable();
     const t0 = performance.now();
     await task();
@@ -133,7 +141,7 @@ async function syncRound(dir: string, name: string, client: SiteClient, mode: 'w
     await new Promise((r) => setTimeout(r, 20));
     loop.disable();
     clearInterval(screen);
-    return { ms: elapsed, p99: ms(loop.percentile(99)), max: ms(loop.max), readP95: percentile(reads, 95), reads: reads.length };
+    return { ms: elapsed, p99: loopDelay(loop.percentile(99)), max: loopDelay(loop.max), readP95: percentile(reads, 95), reads: reads.length };
   };
   let summary: Awaited<ReturnType<typeof sync.syncNow>> | undefined;
   const first = await measure(async () => {
@@ -190,7 +198,7 @@ export async function run(): Promise<BenchResult[]> {
         name: `  event-loop delay p99 during it, ${label}`,
         value: round.first.p99,
         unit: 'ms',
-        note: `max ${round.first.max.toFixed(1)} ms; screen read p95 ${round.first.readP95.toFixed(2)} ms over ${round.first.reads} reads; target p99 <= 5, max <= 20, read p95 <= 5`,
+        note: `max ${round.first.max.toFixed(1)} ms; screen read p95 ${round.first.readP95.toFixed(2)} ms over ${round.first.reads} reads; delay beyond the 5 ms timer; target p99 <= 5, max <= 20, read p95 <= 5`,
       });
       results.push({ name: `no-change re-sync, loopback, ${label}`, value: round.resync.ms, unit: 'ms', note: `${(round.resync.ms / round.first.ms).toFixed(2)}x the first sync (target <= 0.5); ${load()}` });
       results.push({
