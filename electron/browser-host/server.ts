@@ -7,7 +7,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from '../common/ipc-contract';
 import type { AppCore } from '../core/app-core';
 // Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
-import { CONTENT_SECURITY_POLICY } from '../core/app-protocol';
+import { CONTENT_SECURITY_POLICY } from '../core/desktop/app-protocol';
 import { CoreError } from '../core/errors';
 import { dispatch } from '../core/ipc-dispatch';
 import type { FileDelivery } from '../core/export/service';

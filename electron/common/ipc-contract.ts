@@ -143,7 +143,7 @@ export const ipcContract = {
       })
       .strict(),
   ),
-  /** Auto-update (electron/core/updates.ts); `off` with its reason where this host cannot update itself. */
+  /** Auto-update (electron/core/desktop/updates.ts); `off` with its reason where this host cannot update itself. */
   'updates:get-state': channel<UpdateState>()(none),
   'updates:check': channel<UpdateState>()(none),
   /** Restart to install the downloaded update, at once or as soon as no sync or sign-out is under way. */

@@ -1,6 +1,6 @@
 /**
  * The keyboard shortcuts, one table for both hosts: the Electron application menu takes its accelerators from it
- * (electron/core/menu-model.ts), the browser host's page matches key presses against it (renderer keydown
+ * (electron/core/desktop/menu-model.ts), the browser host's page matches key presses against it (renderer keydown
  * handler), and the "Keyboard shortcuts" list in Help and Settings is drawn from it. Pure data and matching: no DOM.
  */
 

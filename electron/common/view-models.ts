@@ -458,7 +458,7 @@ export interface TokenProtection {
 }
 
 /**
- * Auto-update (electron/core/updates.ts). `off`: this host cannot update itself (the browser host, a checkout) or no
+ * Auto-update (electron/core/desktop/updates.ts). `off`: this host cannot update itself (the browser host, a checkout) or no
  * update feed is configured; Settings says which.
  */
 export type UpdateState =

@@ -44,7 +44,7 @@ import { parseInviteLink } from './invite/invite-link';
 import type { Logger } from './log';
 import { silentLogger } from './log';
 import type { FetchLike } from './net/http';
-import type { UpdatesOffReason } from './updates';
+import type { UpdatesOffReason } from './desktop/updates';
 import type { SettingsStore } from './settings/settings-store';
 import { createJsonSettingsStore } from './settings/settings-store';
 import { createSiteManager, type SiteManager } from './sites/site-manager';

@@ -2,7 +2,7 @@ import { app, BrowserWindow, dialog, Menu, protocol, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCore, type AppCore } from '../core/app-core';
-import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from '../core/app-protocol';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from '../core/desktop/app-protocol';
 import { startHidden } from '../core/desktop/background';
 import { isCoreError } from '../core/errors';
 import { createLogger, describeUnexpected, installCrashGuards } from '../core/log';

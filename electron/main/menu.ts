@@ -2,10 +2,10 @@ import { app, dialog, Menu, shell, type BrowserWindow, type MenuItemConstructorO
 import { assertNever } from '../common/result';
 import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
-import { buildMenuModel, isExternalHelpUrl, type MenuAction, type MenuNode } from '../core/menu-model';
+import { buildMenuModel, isExternalHelpUrl, type MenuAction, type MenuNode } from '../core/desktop/menu-model';
 
 /**
- * The application menu: electron/core/menu-model.ts decides what it holds; this turns the model into Electron's
+ * The application menu: electron/core/desktop/menu-model.ts decides what it holds; this turns the model into Electron's
  * Menu and runs each action. Every action goes through the core (sync, settings, updates) or the `app:command`
  * event the page listens to; the menu never touches the page's DOM.
  */

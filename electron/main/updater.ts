@@ -1,9 +1,9 @@
 import type { DesktopUpdater } from '../core/desktop/desktop-services';
-import type { UpdatesOffReason, UpdaterEvent } from '../core/updates';
-import { parseFeedUrl } from '../core/updates';
+import type { UpdatesOffReason, UpdaterEvent } from '../core/desktop/updates';
+import { parseFeedUrl } from '../core/desktop/updates';
 
 /**
- * electron-updater adapted to the core's UpdaterPort (electron/core/updates.ts decides when to check, download and
+ * electron-updater adapted to the core's UpdaterPort (electron/core/desktop/updates.ts decides when to check, download and
  * restart). A generic feed (electron-builder's latest*.yml beside the installers) named in
  * LEARNING_DESKTOP_UPDATE_URL; without one, or run from a checkout, updates are off and Settings says why.
  */

@@ -1,5 +1,5 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
-import { APP_INDEX_URL } from '../core/app-protocol';
+import { APP_INDEX_URL } from '../core/desktop/app-protocol';
 
 
 /**
@@ -8,7 +8,7 @@ import { APP_INDEX_URL } from '../core/app-protocol';
  * and every permission request denied.
  */
 /**
- * The page the window shows: the built renderer from app://learning-desktop/ (electron/core/app-protocol.ts, never
+ * The page the window shows: the built renderer from app://learning-desktop/ (electron/core/desktop/app-protocol.ts, never
  * file://), or electron-vite's dev server in development.
  */
 export function appUrlFor(devServerUrl?: string): string {
@@ -33,7 +33,7 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
     },
   });
   // Electron security checklist #7: the app:// handler sends the Content-Security-Policy header with every answer
-  // (electron/core/app-protocol.ts); electron-vite's dev server, whose hot reload needs an inline preamble and a
+  // (electron/core/desktop/app-protocol.ts); electron-vite's dev server, whose hot reload needs an inline preamble and a
   // websocket, has the page's meta tag only.
   win.webContents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   win.webContents.session.setPermissionCheckHandler(() => false);

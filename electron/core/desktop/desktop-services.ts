@@ -8,7 +8,7 @@ import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { IpcHandlers } from '../../common/ipc-contract';
 import { ok } from '../../common/result';
 import type { NotificationView, PaymentView, Settings, SiteSummary, UpdateState } from '../../common/view-models';
-import { createUpdateController, type UpdateController, type UpdaterEvent, type UpdaterPort, type UpdatesOffReason } from '../updates';
+import { createUpdateController, type UpdateController, type UpdaterEvent, type UpdaterPort, type UpdatesOffReason } from './updates';
 import { shouldSyncOnWake, type WakeTrigger } from './background';
 import { createNotifier, type Notifier } from './notifier';
 

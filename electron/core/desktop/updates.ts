@@ -4,7 +4,7 @@
  * way). The Electron host adapts electron-updater to `UpdaterPort` (electron/main/updater.ts); the browser host has
  * no updater, and its state says so. Tested in plain Node with an in-memory port.
  */
-import type { UpdateState } from '../common/view-models';
+import type { UpdateState } from '../../common/view-models';
 
 /** Why updates are off. Shown in Settings as it is: the user knows whether to expect them. */
 export type UpdatesOffReason = Extract<UpdateState, { status: 'off' }>['reason'];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { UpdateState } from '../../electron/common/view-models';
-import { createUpdateController, nextUpdateState, parseFeedUrl, type UpdaterEvent, type UpdaterPort } from '../../electron/core/updates';
+import type { UpdateState } from '../../../electron/common/view-models';
+import { createUpdateController, nextUpdateState, parseFeedUrl, type UpdaterEvent, type UpdaterPort } from '../../../electron/core/desktop/updates';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const step = (state: UpdateState, event: UpdaterEvent) => nextUpdateState(state, event, NOW);

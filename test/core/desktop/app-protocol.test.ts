@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_INDEX_URL, APP_ORIGIN, CONTENT_SECURITY_POLICY, resolveAppRequest, serveAppRequest, type Refusal } from '../../electron/core/app-protocol';
+import { APP_INDEX_URL, APP_ORIGIN, CONTENT_SECURITY_POLICY, resolveAppRequest, serveAppRequest, type Refusal } from '../../../electron/core/desktop/app-protocol';
 
 /**
  * The app:// scheme handler's decisions (Electron security checklist #18: a custom protocol instead of file://),

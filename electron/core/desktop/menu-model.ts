@@ -4,7 +4,7 @@
  * links go are decided here and tested in plain Node. Accelerators come from the one shortcut table
  * (electron/common/shortcuts.ts) that the browser host's page uses too.
  */
-import { acceleratorOf, SHORTCUTS, type AppCommand, type Shortcut } from '../common/shortcuts';
+import { acceleratorOf, SHORTCUTS, type AppCommand, type Shortcut } from '../../common/shortcuts';
 
 /** What clicking an item does. Page commands go to the window as an `app:command` event. */
 export type MenuAction =

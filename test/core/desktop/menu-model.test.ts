@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acceleratorOf, matchShortcut, SHORTCUT_SCREENS, SHORTCUTS, shortcutLabel, type KeyPress } from '../../electron/common/shortcuts';
-import { buildMenuModel, commandItems, HELP_LINKS, isExternalHelpUrl, type MenuNode } from '../../electron/core/menu-model';
+import { acceleratorOf, matchShortcut, SHORTCUT_SCREENS, SHORTCUTS, shortcutLabel, type KeyPress } from '../../../electron/common/shortcuts';
+import { buildMenuModel, commandItems, HELP_LINKS, isExternalHelpUrl, type MenuNode } from '../../../electron/core/desktop/menu-model';
 
 const labels = (model: readonly MenuNode[]) => model.map((n) => (n.type === 'submenu' ? n.label : n.type));
 const submenu = (model: readonly MenuNode[], label: string) => {
