@@ -7,7 +7,7 @@ import { channelKey, useChannel, useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { Loading } from '../../ui/states';
 
-/** Settings > Updates: the update state machine's state (electron/core/updates.ts), live, and its two actions. */
+/** Settings > Updates: the update state machine's state (electron/core/desktop/updates.ts), live, and its two actions. */
 export function UpdatesSettings() {
   const { t } = useTranslation();
   const client = useQueryClient();
