@@ -26,6 +26,23 @@ export interface SoakResult {
   readonly failures: readonly string[];
 }
 
+/**
+ * A soak's result: its own columns, then whether it ran out of time before `wanted` trials (a failure: the figure
+ * would be over fewer trials than asked) and how long it took.
+ */
+export function soakResult(
+  name: string,
+  row: Record<string, string | number>,
+  failures: readonly string[],
+  run: { readonly done: number; readonly wanted: number; readonly started: number },
+): SoakResult {
+  return {
+    name,
+    row: { ...row, 'stopped by time limit': run.done < run.wanted ? 1 : 0, seconds: Math.round((Date.now() - run.started) / 1000) },
+    failures: [...failures, 'stopped by time limit'],
+  };
+}
+
 export function printTable(title: string, rows: readonly Record<string, string | number>[]): void {
   if (rows.length === 0) return;
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];

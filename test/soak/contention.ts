@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createEmbeddedServer } from '../../embedded-server/index';
 import { createVault } from '../../electron/core/vault/vault';
 import { createHarness } from '../core/auth/helpers/harness';
-import { signedInDataDir, startChild, type SoakResult } from './common';
+import { signedInDataDir, soakResult, startChild, type SoakResult } from './common';
 
 export async function resignInDuringRefresh(rounds: number, timeLimitMs: number): Promise<SoakResult> {
   const clock = { ms: Date.now(), now(): number { return this.ms; } };
@@ -47,17 +47,16 @@ export async function resignInDuringRefresh(rounds: number, timeLimitMs: number)
     await h.close();
     await server.close();
   }
-  return {
-    name: '(d1) re-sign-in during a failing refresh',
-    row: {
+  return soakResult(
+    '(d1) re-sign-in during a failing refresh',
+    {
       rounds: done,
       'new sign-ins wiped': wiped,
       'refresh callers not given the new token': refreshFailed,
-      'stopped by time limit': done < rounds ? 1 : 0,
-      seconds: Math.round((Date.now() - started) / 1000),
     },
-    failures: ['new sign-ins wiped', 'refresh callers not given the new token', 'stopped by time limit'],
-  };
+    ['new sign-ins wiped', 'refresh callers not given the new token'],
+    { done, wanted: rounds, started },
+  );
 }
 
 type Outcome = { type: 'locked'; pid: number } | { type: 'refused'; holder: number };
@@ -101,9 +100,9 @@ export async function twoProcessesOneDataDir(rounds: number, script: string, tim
     await server.close();
     data.dispose();
   }
-  return {
-    name: '(d2) two processes on one data dir',
-    row: {
+  return soakResult(
+    '(d2) two processes on one data dir',
+    {
       rounds: done,
       'rounds with one refused': overlapping,
       'both held the folder': bothHeld,
@@ -111,9 +110,8 @@ export async function twoProcessesOneDataDir(rounds: number, script: string, tim
       'refusal named the wrong PID': wrongHolder,
       'sync errors': syncErrors,
       'signed out': signedOut,
-      'stopped by time limit': done < rounds ? 1 : 0,
-      seconds: Math.round((Date.now() - started) / 1000),
     },
-    failures: ['both held the folder', 'neither held it', 'refusal named the wrong PID', 'sync errors', 'signed out', 'stopped by time limit'],
-  };
+    ['both held the folder', 'neither held it', 'refusal named the wrong PID', 'sync errors', 'signed out'],
+    { done, wanted: rounds, started },
+  );
 }
