@@ -1,27 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
-import { execute, parse, print, type DocumentNode } from 'graphql';
-import * as documents from '../../../electron/core/sync/graphql/documents';
+import { execute, parse, print } from 'graphql';
 import { openDatabase } from '../../../embedded-server/store/db';
 import { seedDatabase } from '../../../embedded-server/seed/index';
 import { memberSchema } from '../../../embedded-server/member-api/schema';
 import { createMemberContext } from '../../../embedded-server/member-api/context';
 import { executeMemberRequest, executorAnswers, isDocumentCompiled } from '../../../embedded-server/member-api/execute';
+import { APP_DOCUMENTS, QUERY_VARIABLES } from './app-documents';
 
 // graphql-jit runs a query from its second time (member-api/execute.ts): its answers must be graphql-js's, byte
 // for byte, and anything with an error must come back exactly as graphql-js gives it.
-const isDocument = (v: unknown): v is DocumentNode => typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Document';
-const QUERIES = Object.entries(documents).filter(
-  (e): e is [string, DocumentNode] => isDocument(e[1]) && e[1].definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'query'),
-);
-const VARIABLES: Record<string, Record<string, unknown>> = {
-  CoursesQuery: { first: documents.PAGE_SIZE.courses },
-  DigitalProductsQuery: { first: documents.PAGE_SIZE.digitalProducts },
-  ConsultingServicesQuery: { first: documents.PAGE_SIZE.consultingServices },
-  EventRegistrationsQuery: { first: documents.PAGE_SIZE.eventRegistrations },
-  PaymentsQuery: { first: documents.PAGE_SIZE.payments },
-  NotificationsQuery: { first: documents.PAGE_SIZE.notifications },
-};
+const QUERIES = APP_DOCUMENTS.filter(([, doc]) => doc.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'query'));
+const VARIABLES = QUERY_VARIABLES;
 
 describe.each(['demo', 'large'] as const)('Compiled execution answers as graphql-js does (%s seed)', (seed) => {
   let db: Database;

@@ -1,25 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
-import { print, type DocumentNode } from 'graphql';
-import * as documents from '../../../electron/core/sync/graphql/documents';
+import { print } from 'graphql';
 import { openDatabase } from '../../../embedded-server/store/db';
 import { seedDatabase } from '../../../embedded-server/seed/index';
 import { memberSchema } from '../../../embedded-server/member-api/schema';
 import { createMemberContext } from '../../../embedded-server/member-api/context';
 import { executeMemberRequest } from '../../../embedded-server/member-api/execute';
+import { APP_DOCUMENTS, QUERY_VARIABLES } from './app-documents';
 
 // Contract between the app's sync engine and this server: every document the app sends runs here without
 // errors and within the depth/complexity limits, on both the demo and the large seed.
-const isDocument = (v: unknown): v is DocumentNode => typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Document';
-const DOCS = Object.entries(documents).filter((e): e is [string, DocumentNode] => isDocument(e[1]));
+const DOCS = APP_DOCUMENTS;
 
 const VARIABLES: Record<string, Record<string, unknown>> = {
-  CoursesQuery: { first: documents.PAGE_SIZE.courses },
-  DigitalProductsQuery: { first: documents.PAGE_SIZE.digitalProducts },
-  ConsultingServicesQuery: { first: documents.PAGE_SIZE.consultingServices },
-  EventRegistrationsQuery: { first: documents.PAGE_SIZE.eventRegistrations },
-  PaymentsQuery: { first: documents.PAGE_SIZE.payments },
-  NotificationsQuery: { first: documents.PAGE_SIZE.notifications },
+  ...QUERY_VARIABLES,
   MarkNotificationReadMutation: { id: 'ntf_demo_01' },
   UpdateNotificationSubscriptionMutation: { input: { topic: 'events', channel: 'email', enabled: false } },
 };
