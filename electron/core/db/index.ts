@@ -24,6 +24,5 @@ export {
   type OutboxChange,
   type OutboxEntry,
 } from './outbox';
-export { warmViews } from './warm';
 export { createInProcessWriter, startWriterWorker, type DbWriter, type OpenedWriter, type WriterWorkerOptions } from './writer';
 export type * from './worker-contract';
