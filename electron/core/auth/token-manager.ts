@@ -12,6 +12,7 @@ import { CoreError, isCoreError } from '../errors';
 import type { Logger } from '../log';
 import { redactString, silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
+import { createKeyedQueue } from '../vault/atomic-file';
 import type { SiteSecrets, Vault } from '../vault/vault';
 import { refreshTokens } from './token-client';
 
@@ -75,21 +76,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const aborts = new Map<string, AbortController>();
   // Per site, the read-compare-write steps on the record run one at a time, in call order: a refresh's
   // outcome and a sign-in's new pair can then never interleave between the read and the write.
-  const queues = new Map<string, Promise<unknown>>();
-
-  function exclusive<T>(siteId: string, step: () => Promise<T>): Promise<T> {
-    const previous = queues.get(siteId) ?? Promise.resolve();
-    const run = previous.then(step, step);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    queues.set(siteId, tail);
-    void tail.then(() => {
-      if (queues.get(siteId) === tail) queues.delete(siteId);
-    });
-    return run;
-  }
+  const exclusive = createKeyedQueue();
 
   const fresh = (s: SiteSecrets): boolean => s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > margin);
 
