@@ -29,19 +29,33 @@ function digestOf(value: unknown): string {
  */
 export function commitSnapshotIfChanged(db: Database, siteId: string, snapshot: SiteSnapshot): CommitResult {
   const counts = countSnapshot(snapshot);
-  if (isStored(db, siteId, snapshot)) return { rewritten: [], unchanged: true, counts };
-  return { rewritten: commitSnapshot(db, siteId, snapshot), unchanged: false, counts };
+  // Digested once, for the check and the commit (a part's digest serialises and hashes all of its rows).
+  const digests = digestsOf(snapshot);
+  if (isStored(db, siteId, snapshot, digests)) return { rewritten: [], unchanged: true, counts };
+  return { rewritten: commitDigested(db, siteId, snapshot, digests), unchanged: false, counts };
 }
 
-function isStored(db: Database, siteId: string, snapshot: SiteSnapshot): boolean {
-  if (!hasSite(db, siteId)) return false;
-  const stored = new Map(
+function digestsOf(snapshot: SiteSnapshot): Map<PartName, string> {
+  const digests = new Map<PartName, string>();
+  for (const [part, value] of Object.entries(snapshot) as [PartName, unknown][]) {
+    if (value !== undefined) digests.set(part, digestOf(value));
+  }
+  return digests;
+}
+
+function storedDigests(db: Database, siteId: string): Map<PartName, string> {
+  return new Map(
     prepared<{ siteId: string }, { part: PartName; digest: string }>(db, 'SELECT part, digest FROM sync_parts WHERE site_id = @siteId')
       .all({ siteId })
       .map((r) => [r.part, r.digest]),
   );
-  for (const [part, value] of Object.entries(snapshot) as [PartName, unknown][]) {
-    if (value !== undefined && stored.get(part) !== digestOf(value)) return false;
+}
+
+function isStored(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>): boolean {
+  if (!hasSite(db, siteId)) return false;
+  const stored = storedDigests(db, siteId);
+  for (const [part, digest] of digests) {
+    if (stored.get(part) !== digest) return false;
   }
   const has = (sql: string) => prepared<{ siteId: string }>(db, sql).get({ siteId }) !== undefined;
   if (has("SELECT 1 FROM outbox WHERE site_id = @siteId AND status = 'pending' LIMIT 1")) return false;
@@ -85,20 +99,16 @@ export function viewsOfCommit(rewritten: readonly PartName[]): ViewArea[] {
  * the search rows of the rewritten parts are rebuilt. Returns the parts rewritten.
  */
 export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnapshot): PartName[] {
-  const digests = new Map<PartName, string>();
-  for (const [part, value] of Object.entries(snapshot) as [PartName, unknown][]) {
-    if (value !== undefined) digests.set(part, digestOf(value));
-  }
+  return commitDigested(db, siteId, snapshot, digestsOf(snapshot));
+}
+
+function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>): PartName[] {
   // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
   return changingViews(db, siteId, viewsOfCommit, db.transaction(() => {
     // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
     // the snapshot is dropped rather than bringing the site back.
     if (!hasSite(db, siteId)) throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });
-    const stored = new Map(
-      prepared<{ siteId: string }, { part: PartName; digest: string }>(db, 'SELECT part, digest FROM sync_parts WHERE site_id = @siteId')
-        .all({ siteId })
-        .map((r) => [r.part, r.digest]),
-    );
+    const stored = storedDigests(db, siteId);
     const changed = (part: PartName): boolean => snapshot[part] !== undefined && stored.get(part) !== digests.get(part);
     const rewritten: PartName[] = [];
     const write = <K extends PartName>(part: K, replace: (value: NonNullable<SiteSnapshot[K]>) => void) => {
