@@ -99,35 +99,8 @@ export type WriterInput<K extends WriterCall> = Parameters<WriterCalls[K]>[0];
 export type WriterOutput<K extends WriterCall> = ReturnType<WriterCalls[K]>;
 export type WriterHandlers = { readonly [K in WriterCall]: (input: WriterInput<K>) => WriterOutput<K> };
 
-/** Every channel, for checks at the boundary (a message naming anything else is refused). */
-export const WRITER_CALLS = [
-  'site:ensure',
-  'site:remove',
-  'snapshot:commit',
-  'stage:begin',
-  'stage:page',
-  'stage:text',
-  'stage:whole',
-  'stage:drop',
-  'stage:commit',
-  'stage:discard',
-  'outbox:enqueue',
-  'outbox:accept',
-  'outbox:attempt',
-  'outbox:fail',
-  'outbox:dismiss',
-  'sync:record-run',
-  'search:index-step',
-  'writer:close',
-] as const satisfies readonly WriterCall[];
-
 /** Calls whose `body` is moved to the worker rather than copied (postMessage transfer list); the caller loses it. */
 export const TRANSFERRED: ReadonlySet<WriterCall> = new Set(['stage:text']);
-
-/** For the worker: is this a channel of the contract? */
-export function isWriterCall(value: unknown): value is WriterCall {
-  return typeof value === 'string' && (WRITER_CALLS as readonly string[]).includes(value);
-}
 
 // ------------------------------------------------------------------ the wire
 

@@ -43,11 +43,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'stage:page': ({ stageId, part, nodes }) => {
       const s = stage(stageId);
-      if (s.dropped.has(part)) return;
-      const list = (s.parts.get(part) as unknown[] | undefined) ?? [];
-      // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
-      for (const node of nodes) list.push(node);
-      s.parts.set(part, list);
+      if (!s.dropped.has(part)) append(s, part, nodes);
     },
     'stage:text': ({ stageId, part, shape, path, body }) => {
       const s = stage(stageId);
@@ -72,9 +68,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) {
         throw new CoreError('server-error', 'The site answered the sync without data.');
       }
-      const list = (s.parts.get(part) as unknown[] | undefined) ?? [];
-      for (const node of page.nodes as unknown[]) list.push(node);
-      s.parts.set(part, list);
+      append(s, part, page.nodes as unknown[]);
       return {
         errors,
         found: true,
@@ -117,6 +111,13 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
     'writer:close': () => stages.clear(),
   };
+}
+
+function append(s: Stage, part: PartName, nodes: readonly unknown[]): void {
+  const list = (s.parts.get(part) as unknown[] | undefined) ?? [];
+  // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
+  for (const node of nodes) list.push(node);
+  s.parts.set(part, list);
 }
 
 function applyAnswer(db: Database, siteId: string, answer: OutboxAnswer): void {
