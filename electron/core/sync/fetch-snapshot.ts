@@ -57,7 +57,7 @@ export interface FetchOptions {
   readonly concurrency?: number;
 }
 
-export const DEFAULT_FETCH_CONCURRENCY = 4;
+const DEFAULT_FETCH_CONCURRENCY = 4;
 
 interface Connection<N> {
   readonly totalCount: number;
