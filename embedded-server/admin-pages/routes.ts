@@ -120,7 +120,7 @@ function answered(ctx: RequestContext): Map<string, { clientId: string; name: st
  * The invite link an operator hands to students: it opens Learning Desktop's add-site form filled in with this site's
  * address and the application's client_id, never a secret (the app registers the scheme; README "Invite links").
  */
-export function learningDesktopInvite(baseUrl: string, clientId: string): string {
+function learningDesktopInvite(baseUrl: string, clientId: string): string {
   return `learning-desktop://add-site?site=${encodeURIComponent(baseUrl)}&client_id=${encodeURIComponent(clientId)}`;
 }
 

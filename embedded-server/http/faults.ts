@@ -13,7 +13,10 @@ export const MAX_LATENCY_MS = 30_000;
 /** A week either way: far beyond any id_token tolerance, small enough to keep every date printable. */
 export const MAX_CLOCK_SKEW_MS = 7 * 24 * 3600_000;
 
-/** Checks a patch of switches and writes it into `faults` (in place: the server's context holds this object). */
+/**
+ * Checks a patch of switches and writes it into `faults` (in place: the server's context holds this object). Every
+ * check runs before the first write: a bad patch throws and changes nothing.
+ */
 export function applyFaultPatch(faults: FaultSwitches, patch: Readonly<FaultSwitches>): FaultSwitches {
   const flag = (name: keyof FaultSwitches, value: unknown): void => {
     if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`fault ${name} must be a boolean`);
@@ -29,10 +32,9 @@ export function applyFaultPatch(faults: FaultSwitches, patch: Readonly<FaultSwit
   flag('refreshRefused', patch.refreshRefused);
   amount('latencyMs', patch.latencyMs, 0, MAX_LATENCY_MS);
   amount('clockSkewMs', patch.clockSkewMs, -MAX_CLOCK_SKEW_MS, MAX_CLOCK_SKEW_MS);
-  for (const [key, value] of Object.entries(patch) as [keyof FaultSwitches, unknown][]) {
-    if (!KNOWN.has(key)) throw new TypeError(`unknown fault ${String(key)}`);
-    if (value !== undefined) (faults as Record<string, unknown>)[key] = value;
-  }
+  const entries = Object.entries(patch) as [keyof FaultSwitches, unknown][];
+  for (const [key] of entries) if (!KNOWN.has(key)) throw new TypeError(`unknown fault ${String(key)}`);
+  for (const [key, value] of entries) if (value !== undefined) (faults as Record<string, unknown>)[key] = value;
   return faults;
 }
 

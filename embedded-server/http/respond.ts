@@ -8,9 +8,15 @@ export function setNoStore(res: ServerResponse): void {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  // Encoded once: Buffer.byteLength(string) would walk the whole text for the length and res.end(string) encode it
-  // again (a courses page of the member API is ~170 KiB).
-  const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  sendJsonBytes(res, status, Buffer.from(JSON.stringify(body), 'utf8'), headers);
+}
+
+/**
+ * A JSON body already encoded (the member API measures its answer before sending it). Written as bytes: with a
+ * string, Buffer.byteLength walks the whole text for the length, and res.end(string) prepends the headers to it (a
+ * copy of the answer) and encodes it again (a courses page of the member API is ~170 KiB).
+ */
+export function sendJsonBytes(res: ServerResponse, status: number, payload: Buffer, headers: Record<string, string> = {}): void {
   res.statusCode = status;
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
