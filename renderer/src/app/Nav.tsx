@@ -1,6 +1,6 @@
 import { Bell, CircleUserRound, Headset, House, LibraryBig, Plus, Receipt, Settings, Ticket, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { useChannel } from '../query';
+import { UnreadBadge } from '../features/notifications/UnreadBadge';
 import { useApp } from './context';
 import type { SimpleScreen } from './routes';
 
@@ -12,19 +12,6 @@ const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: LucideIc
   { screen: 'consulting', key: 'nav.consulting', icon: Headset },
   { screen: 'profile', key: 'nav.profile', icon: CircleUserRound },
 ];
-
-function UnreadBadge({ siteId }: { readonly siteId: string }) {
-  const { t } = useTranslation();
-  const q = useChannel('notifications:summary', { siteId });
-  const count = q.data?.unreadCount ?? 0;
-  if (count === 0) return null;
-  return (
-    <span className="badge" data-testid="unread-badge">
-      <span aria-hidden="true">{count > 99 ? '99+' : count}</span>
-      <span className="visually-hidden">{t('notifications.unreadCount', { count })}</span>
-    </span>
-  );
-}
 
 export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) {
   const { t } = useTranslation();
@@ -45,7 +32,7 @@ export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) 
           <Icon />
         </span>
         <span className="nav-label">{t(key)}</span>
-        {screen === 'notifications' && site && <UnreadBadge siteId={site.id} />}
+        {screen === 'notifications' && site && <UnreadBadge siteId={site.id} testId="unread-badge" />}
       </button>
     </li>
   );

@@ -3,7 +3,7 @@ import type { InviteOutcome, InviteRefusal } from '../../../../electron/common/f
 import { assertNever } from '../../../../electron/common/result';
 import '../export/export.css';
 
-export function refusalKey(refusal: InviteRefusal): string {
+function refusalKey(refusal: InviteRefusal): string {
   switch (refusal) {
     case 'too-long':
     case 'malformed':

@@ -37,6 +37,8 @@ export function SignInDoctor({ target, siteLabel }: { readonly target: ChannelIn
   const titleId = useId();
   const report = run.data;
   const attention = report?.checks.filter((c) => c.status === 'problem' || c.status === 'warning').length ?? 0;
+  // Shown and copied: built once per render.
+  const text = report ? reportText(report, t, (iso) => formatDateTime(iso, i18n.language)) : '';
 
   if (run.isIdle) {
     return (
@@ -80,10 +82,10 @@ export function SignInDoctor({ target, siteLabel }: { readonly target: ChannelIn
           <details className="doctor-report">
             <summary>{t('doctor.reportTitle')}</summary>
             <p className="muted small">{t('doctor.reportNote')}</p>
-            <pre tabIndex={0} data-testid="doctor-report-text">{reportText(report, t, (iso) => formatDateTime(iso, i18n.language))}</pre>
+            <pre tabIndex={0} data-testid="doctor-report-text">{text}</pre>
           </details>
           <div className="row">
-            <CopyButton text={reportText(report, t, (iso) => formatDateTime(iso, i18n.language))} label={t('doctor.copy')} testId="doctor-copy" />
+            <CopyButton text={text} label={t('doctor.copy')} testId="doctor-copy" />
             <button type="button" className="button small" onClick={() => run.mutate(target)} data-testid="doctor-again">
               {t('doctor.runAgain')}
             </button>

@@ -3,13 +3,13 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SiteSummary } from '../../../../electron/common/view-models';
 import { useApp } from '../../app/context';
-import { useChannel } from '../../query';
 import { coverHue, monogram } from '../../ui/cover';
 import { buttonKey, menuKey, type MenuAction } from '../../ui/menu-model';
+import { UnreadBadge } from '../notifications/UnreadBadge';
 import { siteStatusKey } from '../settings/SitesSettings';
 
 /** A site's initial on a tile of its own hue (sites carry no logo in the view model). */
-export function SiteAvatar({ site, size = 'md' }: { readonly site: SiteSummary; readonly size?: 'sm' | 'md' }) {
+function SiteAvatar({ site, size = 'md' }: { readonly site: SiteSummary; readonly size?: 'sm' | 'md' }) {
   return (
     <span className={`site-avatar ${size}`} aria-hidden="true" style={{ ['--cover-hue' as string]: coverHue(site.id) }}>
       {monogram(site.label)}
@@ -18,19 +18,6 @@ export function SiteAvatar({ site, size = 'md' }: { readonly site: SiteSummary; 
 }
 
 const hasData = (s: SiteSummary) => s.status === 'ready' || s.lastSyncedAt !== null;
-
-/** Unread notices of one site, as a badge; read from the site's offline copy. */
-function SiteUnread({ siteId }: { readonly siteId: string }) {
-  const { t } = useTranslation();
-  const count = useChannel('notifications:summary', { siteId }).data?.unreadCount ?? 0;
-  if (count === 0) return null;
-  return (
-    <span className="badge" data-testid="site-unread">
-      <span aria-hidden="true">{count > 99 ? '99+' : count}</span>
-      <span className="visually-hidden">, {t('notifications.unreadCount', { count })}</span>
-    </span>
-  );
-}
 
 function stateClass(s: SiteSummary): string {
   if (s.status === 'ready') return 'ok';
@@ -183,7 +170,7 @@ export function SiteSwitcher() {
                   {t(siteStatusKey(s.status))}
                 </span>
               </span>
-              {hasData(s) && <SiteUnread siteId={s.id} />}
+              {hasData(s) && <UnreadBadge siteId={s.id} testId="site-unread" lead=", " />}
               <Check className="menu-check" style={{ visibility: s.id === site.id ? 'visible' : 'hidden' }} />
             </div>
           ))}
