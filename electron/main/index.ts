@@ -126,8 +126,14 @@ if (!app.requestSingleInstanceLock()) {
     });
     win = openWindow();
     const appCore = core;
+    // The menu shows only whether updates are on and whether one is ready: rebuilt when either changes, not on
+    // every updates:changed (download progress sends one per percent).
+    let shownMenuKey = '';
     const setMenu = () => {
       const state = appCore.desktop.updates.state();
+      const key = `${state.status !== 'off'} ${state.status === 'ready'}`;
+      if (key === shownMenuKey) return;
+      shownMenuKey = key;
       Menu.setApplicationMenu(
         buildApplicationMenu({
           core: appCore,
