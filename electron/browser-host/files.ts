@@ -37,7 +37,6 @@ export function createHostFiles(clock: { now(): number } = Date): HostFiles {
   };
   return {
     async deliver(file) {
-      prune();
       const token = randomBytes(24).toString('base64url');
       held.set(token, { file, expiresAt: clock.now() + LIFETIME_MS });
       prune();

@@ -7,7 +7,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from '../common/ipc-contract';
 import type { AppCore } from '../core/app-core';
 // Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
-import { CONTENT_SECURITY_POLICY } from '../core/desktop/app-protocol';
+import { CONTENT_SECURITY_POLICY, MIME_TYPES } from '../core/desktop/app-protocol';
 import { CoreError } from '../core/errors';
 import { dispatch } from '../core/ipc-dispatch';
 import type { FileDelivery } from '../core/export/service';
@@ -46,17 +46,6 @@ export interface BrowserHost {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const PAGE_ID = /^[A-Za-z0-9-]{8,64}$/;
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json; charset=utf-8',
-  '.woff2': 'font/woff2',
-};
-
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const secret = randomBytes(32).toString('base64url');
@@ -191,10 +180,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const html = await readFile(join(root, 'index.html'), 'utf8');
       // The bridge defines window.learningDesktop before the app's module script runs.
       const withBridge = html.replace('<head>', `<head><script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
-      res.writeHead(200, { 'content-type': CONTENT_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
+      res.writeHead(200, { 'content-type': MIME_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
       return res.end(withBridge);
     }
-    res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(requested)] ?? 'application/octet-stream' });
+    res.writeHead(200, { 'content-type': MIME_TYPES[extname(requested)] ?? 'application/octet-stream' });
     createReadStream(requested).pipe(res);
   }
 
