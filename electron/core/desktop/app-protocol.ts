@@ -8,7 +8,7 @@ import { realpath, readFile, stat } from 'node:fs/promises';
 import { extname, posix, resolve, sep } from 'node:path';
 
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'learning-desktop';
+const APP_HOST = 'learning-desktop';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 /** The page the window loads, and the only top frame whose IPC messages are answered. */
 export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;

@@ -14,7 +14,7 @@ import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { NotificationView, PaymentView, Settings, SiteSummary } from '../../common/view-models';
 import { createKeyedQueue, writeFileAtomic } from '../vault/atomic-file';
 
-export const PAYMENT_DUE_WINDOW_MS = 24 * 60 * 60 * 1000;
+const PAYMENT_DUE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const memorySchema = z.object({
   /** `${siteId} ${paymentId}` → when it was announced. */
@@ -122,12 +122,12 @@ export interface Notifier {
   forget(siteId: string): Promise<void>;
 }
 
-export async function loadNotifierMemory(file: string): Promise<NotifierMemory> {
+async function loadNotifierMemory(file: string): Promise<NotifierMemory> {
   try {
     return memorySchema.parse(JSON.parse(await readFile(file, 'utf8')));
   } catch {
     // Missing or damaged: start from nothing. The first sync after that records without announcing.
-    return { payments: {}, notices: {}, signIn: {} };
+    return EMPTY_MEMORY;
   }
 }
 

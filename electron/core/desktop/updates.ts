@@ -79,9 +79,9 @@ export function parseFeedUrl(value: string | undefined): string | null {
   }
 }
 
-export const UPDATE_CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;
+const UPDATE_CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;
 /** The first check waits a little after start, so it does not compete with the first sync. */
-export const UPDATE_FIRST_CHECK_DELAY_MS = 30_000;
+const UPDATE_FIRST_CHECK_DELAY_MS = 30_000;
 
 export interface UpdateControllerOptions {
   /** null: updates are off, for the reason given. */

@@ -20,7 +20,7 @@ function check(id: DoctorCheck['id'], status: DoctorStatus, finding: DoctorFindi
 }
 
 /** Above this the site is answering, but slowly enough for the student to notice (and for sign-in pages to lag). */
-export const SLOW_ANSWER_MS = 2_000;
+const SLOW_ANSWER_MS = 2_000;
 
 // ---------------------------------------------------------------- discovery
 
@@ -221,9 +221,9 @@ export function checkBrowser(attempt: SignInAttemptRecord | null): DoctorCheck {
 // ---------------------------------------------------------------- clock
 
 /** id_token checks allow 60 s either way (auth/id-token.ts, clockTolerance): beyond that a sign-in fails. */
-export const ID_TOKEN_TOLERANCE_S = 60;
+const ID_TOKEN_TOLERANCE_S = 60;
 /** Within this, the difference is the network's, not a clock's. */
-export const CLOCK_OK_S = 30;
+const CLOCK_OK_S = 30;
 
 /**
  * This computer's clock against the site's `Date` header (RFC 9110 §6.6.1): an id_token's exp, iat and nbf come from

@@ -6,8 +6,8 @@ import { CoreError } from '../errors';
 import type { FetchLike } from '../net/http';
 import { request } from '../net/http';
 
-export const RFC8414_PATH = '/.well-known/oauth-authorization-server';
-export const OIDC_PATH = '/.well-known/openid-configuration';
+const RFC8414_PATH = '/.well-known/oauth-authorization-server';
+const OIDC_PATH = '/.well-known/openid-configuration';
 /** Each of the doctor's requests gives up after this long: a check must not hang the report. */
 export const DOCTOR_REQUEST_TIMEOUT_MS = 10_000;
 

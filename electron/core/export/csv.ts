@@ -30,8 +30,8 @@ function textCell(value: string | null | undefined): string {
  * Chinese titles into mojibake.
  */
 export function ordersToCsv(orders: readonly OrderView[], options: CsvOptions): string {
-  const s = stringsFor(options.language).csv;
   const w = stringsFor(options.language);
+  const s = w.csv;
   const zone = s.timeZone(options.timeZone);
   const header = [
     s.tradeNo,

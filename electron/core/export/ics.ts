@@ -134,4 +134,4 @@ export function uuidV5(name: string, namespace: string = CALENDAR_NAMESPACE): st
 }
 
 /** This app's namespace for calendar UIDs (a fixed random UUID). */
-export const CALENDAR_NAMESPACE = '4f0b7c52-9a0e-4c39-8d6f-2b1e5a7c9d31';
+const CALENDAR_NAMESPACE = '4f0b7c52-9a0e-4c39-8d6f-2b1e5a7c9d31';

@@ -63,7 +63,7 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
     const parts: string[] = [];
     parts.push(`<section class="payment" data-payment-id="${e(p.paymentId)}"><h2>${e(r.payment(i + 1, payments.length))}</h2><dl>`);
     parts.push(row(r.method, e(w.paymentType[p.paymentType])));
-    parts.push(row(w.receipt.state, e(w.paymentState[p.paymentState])));
+    parts.push(row(r.state, e(w.paymentState[p.paymentState])));
     parts.push(row(r.amount, money(p.amount, p.currency)));
     parts.push(row(r.createdAt, when(p.createdAt)));
     if (p.paidAt) parts.push(row(r.paidAt, when(p.paidAt)));

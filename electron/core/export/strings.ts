@@ -271,7 +271,7 @@ const zhTW = {
   },
 } satisfies Strings;
 
-export const EXPORT_STRINGS: Readonly<Record<ExportLanguage, Strings>> = { en, 'zh-TW': zhTW };
+const EXPORT_STRINGS: Readonly<Record<ExportLanguage, Strings>> = { en, 'zh-TW': zhTW };
 
 export function stringsFor(language: ExportLanguage): Strings {
   return EXPORT_STRINGS[language];

@@ -9,7 +9,7 @@ import { isLoopbackHost } from '../net/http';
  * paste), so it is read strictly and anything doubtful is refused with a reason.
  */
 export const INVITE_SCHEME = 'learning-desktop';
-export const INVITE_ACTION = 'add-site';
+const INVITE_ACTION = 'add-site';
 /** Longer than any honest link (an origin and a client id); bounds the work done on a hostile one. */
 export const INVITE_MAX_LENGTH = 2048;
 
