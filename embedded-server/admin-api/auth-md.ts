@@ -2,7 +2,7 @@ import type { RegistrationPolicy } from '../http/types';
 import { PATHS, REGISTRATION_POLICY_KEY } from '../oauth/settings';
 
 /** GET /auth.md: the walkthrough (spec order: discover, pick a method, register, use the credential, handle errors, revoke). */
-export function authMarkdown(base: string, registration: RegistrationPolicy = 'allowlist_or_loopback'): string {
+export function authMarkdown(base: string, registration: RegistrationPolicy): string {
   return `# Connecting to ${base}
 
 This site is an online-learning service secured with OAuth 2.0 and OpenID Connect. Members read their own data

@@ -87,5 +87,5 @@ export function recordFirstPresentation(db: Database, pair: Pick<TokenPair, 'id'
  * passed; refresh tokens are untouched, so a client's next call refreshes. Returns the number of tokens ended.
  */
 export function expireLiveAccessTokens(db: Database, now: number): number {
-  return db.prepare('UPDATE token_pairs SET access_expires_at = ? WHERE revoked_at IS NULL AND access_expires_at > ?').run(now, now).changes;
+  return prepared(db, 'UPDATE token_pairs SET access_expires_at = ? WHERE revoked_at IS NULL AND access_expires_at > ?').run(now, now).changes;
 }
