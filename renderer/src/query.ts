@@ -1,4 +1,4 @@
-import { keepPreviousData, QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import { keepPreviousData, notifyManager, QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { Channel, ChannelInput, ChannelOutput } from '../../electron/common/ipc-contract';
 import type { Page } from '../../electron/common/view-models';
@@ -11,6 +11,11 @@ export { invalidateSite, refreshQueries } from './query-refresh';
  * Data through react-query, keyed by [channel, input] so `data:changed` for a site can invalidate every query
  * whose input names that site.
  */
+// Cache changes reach the components in a microtask, not react-query's default setTimeout(0): a controlled input
+// whose value comes from the cache (a switch written with setQueryData in its onChange) is then re-rendered before
+// the browser paints or handles the next event, instead of springing back to its old state for a task.
+notifyManager.setScheduler(queueMicrotask);
+
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000, networkMode: 'always' },
