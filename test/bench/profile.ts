@@ -3,6 +3,7 @@
  *
  *   npx tsx test/bench/profile.ts member [rounds]    # large seed, sync-shaped viewer queries
  *   npx tsx test/bench/profile.ts token [requests]   # code exchange (ES256 id_token), then refresh chains
+ *   npx tsx test/bench/profile.ts doc <Name> [count] # one sync document alone (e.g. SyncProfile, SyncCourses)
  *
  * The server runs here; the load comes from the generator process (test/bench/load), so the profile holds the
  * server's work only. The V8 profiler (node:inspector) runs around the measured load alone, not the seeding.
@@ -15,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { createEmbeddedServer } from '../../embedded-server/index';
 import { mintToken } from '../embedded-server/member-api/tokens';
 import { runLoad, throughput } from './load/client';
-import { syncRoundsJob } from './member-api.bench';
+import { graphqlSpec, SYNC_ROUND, syncRoundsJob } from './member-api.bench';
 import { codeExchangeJob, ourRefreshChains, refreshJob } from './token-endpoint.bench';
 
 function post<T>(session: Session, method: string, params?: object): Promise<T> {
@@ -105,7 +106,21 @@ if (mode === 'member') {
     console.log(`\ncode exchange ${throughput(a).toFixed(0)} req/s, refresh ${throughput(b).toFixed(0)} req/s while profiled`);
   });
   await server.close();
+} else if (mode === 'doc') {
+  // One document alone: what a request costs beyond its own data (HTTP, bearer check, dispatch) shows here.
+  const name = process.argv[3] ?? 'SyncProfile';
+  const entry = SYNC_ROUND.find(([q]) => new RegExp(`query ${name}\\b`).test(q));
+  if (!entry) throw new Error(`no sync document named ${name}`);
+  const server = await createEmbeddedServer({ seed: 'large' });
+  const token = mintToken(server, { scopes: ['openid', 'account:read'] }).accessToken;
+  const request = graphqlSpec(token, entry[0], entry[1]);
+  const n = Number(process.argv[4] ?? 0) || 2000;
+  const r = await profiled(`doc-${name}`, () =>
+    runLoad({ kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, warmup: Array(50).fill(request), requests: Array(n).fill(request) }),
+  );
+  console.log(`\n${throughput(r).toFixed(0)} req/s while profiled`);
+  await server.close();
 } else if (main) {
-  console.log('usage: tsx test/bench/profile.ts member|token [count]');
+  console.log('usage: tsx test/bench/profile.ts member|token|doc [name] [count]');
   process.exitCode = 2;
 }
