@@ -62,15 +62,12 @@ export class MemberData {
   }
 
   /**
-   * Sections and lectures (with the viewer's state) of one page of courses, in two statements; progress counts
-   * are derived from the same lectures, so they can never disagree with them.
+   * Sections and lectures of one page of courses (memoised per course, store/content-memo.ts) and the viewer's
+   * state of their lectures (read every time): at most three statements for the page, no N+1 per course.
    */
-  courseTrees(courseIds: readonly string[]): { sections: courses.SectionRow[]; lectures: courses.LectureTuple[] } {
-    if (courseIds.length === 0) return { sections: [], lectures: [] };
-    return {
-      sections: courses.sectionsForCourses(this.db, courseIds),
-      lectures: courses.lectureTuplesForCourses(this.db, this.userId, courseIds),
-    };
+  courseTrees(courseIds: readonly string[]): { trees: Map<string, readonly courses.TreeSection[]>; states: Map<string, courses.LectureRow['state']> } {
+    if (courseIds.length === 0) return { trees: new Map(), states: new Map() };
+    return { trees: courses.courseTreeContent(this.db, courseIds), states: courses.lectureStates(this.db, this.userId, courseIds) };
   }
 
   digitalProducts(first: number, after: PageKey | null): Page<ent.DeliveredProductRow> {

@@ -91,60 +91,37 @@ interface CourseCounts {
 }
 
 /**
- * Loads the trees of every course on a page at the first request for any of them: no N+1 per course. Nodes are
- * plain objects built once (graphql's default resolver reads them), and the progress counts come from the same
- * pass over the lectures.
+ * Loads the trees of every course on a page at the first request for any of them: no N+1 per course. The
+ * sections and lectures come memoised (the same for every viewer); the nodes are plain objects built here with
+ * the viewer's state (graphql's default resolver reads them), and the progress counts come from the same pass,
+ * so they can never disagree with the lectures.
  */
 function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], now: number) {
   let loaded: { sections: Map<string, SectionNode[]>; counts: Map<string, CourseCounts> } | null = null;
   function load() {
-    const t = data.courseTrees(rows.map((r) => r.id));
-    // Lectures arrive ordered by (course, section, position): one section's lectures are one run.
-    const bySection = new Map<string, LectureNode[]>();
-    const stateOf = new Map<string, [read: number, completed: number]>();
-    let runId = '';
-    let run: LectureNode[] = [];
-    let read = 0;
-    let completed = 0;
-    const flush = () => {
-      if (runId === '') return;
-      bySection.set(runId, run);
-      stateOf.set(runId, [read, completed]);
-    };
-    for (const l of t.lectures) {
-      if (l[0] !== runId) {
-        flush();
-        runId = l[0];
-        run = [];
-        read = 0;
-        completed = 0;
-      }
-      const state = l[6] ?? 'unread';
-      if (state === 'completed') {
-        completed++;
-        read++;
-      } else if (state === 'read') read++;
-      const unlockAt = l[5];
-      // Drip content: locked until its unlock time has passed.
-      run.push({ lectureId: l[1], title: l[2], position: l[3], state, isLocked: unlockAt !== null && unlockAt > now, unlockAt, duration: l[4] });
-    }
-    flush();
+    const { trees, states } = data.courseTrees(rows.map((r) => r.id));
     const sections = new Map<string, SectionNode[]>();
     const counts = new Map<string, CourseCounts>();
-    for (const s of t.sections) {
-      const lectures = bySection.get(s.id) ?? [];
-      const node: SectionNode = { id: s.id, title: s.title, position: s.position, lectures };
-      const list = sections.get(s.course_id);
-      if (list) list.push(node);
-      else sections.set(s.course_id, [node]);
-      const c = counts.get(s.course_id) ?? { total: 0, read: 0, completed: 0 };
-      const rc = stateOf.get(s.id);
-      c.total += lectures.length;
-      if (rc) {
-        c.read += rc[0];
-        c.completed += rc[1];
+    for (const [courseId, tree] of trees) {
+      const c: CourseCounts = { total: 0, read: 0, completed: 0 };
+      const nodes: SectionNode[] = [];
+      for (const s of tree) {
+        const lectures: LectureNode[] = [];
+        for (const [lectureId, title, position, duration, unlockAt] of s.lectures) {
+          const state = states.get(lectureId) ?? 'unread';
+          if (state === 'completed') {
+            c.completed++;
+            c.read++;
+          } else if (state === 'read') c.read++;
+          // Drip content: locked until its unlock time has passed.
+          lectures.push({ lectureId, title, position, state, isLocked: unlockAt !== null && unlockAt > now, unlockAt, duration });
+        }
+        c.total += lectures.length;
+        nodes.push({ id: s.id, title: s.title, position: s.position, lectures });
       }
-      counts.set(s.course_id, c);
+      sections.set(courseId, nodes);
+      // A course without sections had no counts before either: detailProgress reads "undefined" as zeros.
+      if (tree.length > 0) counts.set(courseId, c);
     }
     return { sections, counts };
   }

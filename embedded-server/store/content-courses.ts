@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { contentMemo } from './content-memo';
 import { jsonIds, keyset, pageParams, rawStmt, stmt, toPage, type Page, type PageRequest } from './content-sql';
 
 /** Data access for courses, sections, lectures, enrollments and lecture progress (migration 002). */
@@ -77,6 +78,15 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
 export const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments
       WHERE school_id = :school AND user_id = :user AND (has_lifetime_access = 1 OR expire_at IS NULL OR expire_at > :now)`;
 
+/**
+ * The same condition for one course, as a predicate over `<alias>.course_id`: an index probe of the enrolment
+ * (UNIQUE (school_id, user_id, course_id)) per row of the outer query.
+ */
+export function deliveredCourseExists(courseIdColumn: string): string {
+  return `EXISTS (SELECT 1 FROM enrollments e WHERE e.school_id = :school AND e.user_id = :user AND e.course_id = ${courseIdColumn}
+        AND (e.has_lifetime_access = 1 OR e.expire_at IS NULL OR e.expire_at > :now))`;
+}
+
 /** Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses). */
 export function listDeliveredCourseIds(db: Database, schoolId: string, userId: string, now: number): string[] {
   return stmt<object, { course_id: string }>(db, DELIVERED_COURSE_IDS_SQL)
@@ -102,27 +112,73 @@ export function lecturesForCourses(db: Database, userId: string, courseIds: read
   ).all({ user: userId, ids: jsonIds(courseIds) });
 }
 
-/**
- * One lecture of a course tree as a positional tuple (see lectureTuplesForCourses):
- * [section_id, id, title, position, duration, unlock_at, state or null when the viewer has no progress row].
- */
-export type LectureTuple = [sectionId: string, id: string, title: string, position: number, duration: number, unlockAt: number | null, state: 'read' | 'completed' | 'unread' | null];
+/** One lecture of a memoised course tree: [id, title, position, duration, unlock_at]. */
+export type LectureContent = readonly [id: string, title: string, position: number, duration: number, unlockAt: number | null];
 
-/**
- * The member API's hot path: every lecture of a page of courses with the viewer's state, in one statement,
- * ordered by (course, section, position) so lectures of one section are consecutive. Raw arrays (no row
- * object per lecture) and only the columns the API shows: a 25-course page is 1,500 rows. The columns come
- * from the covering index `lectures_tree` (migration 003).
- */
-export function lectureTuplesForCourses(db: Database, userId: string, courseIds: readonly string[]): LectureTuple[] {
-  return rawStmt(db, LECTURE_TREE_SQL).all({ user: userId, ids: jsonIds(courseIds) }) as LectureTuple[];
+/** One section of a memoised course tree, its lectures in position order. */
+export interface TreeSection {
+  readonly id: string;
+  readonly title: string;
+  readonly position: number;
+  readonly lectures: readonly LectureContent[];
 }
 
-/** Exported for the query-plan test (it must stay on the covering index). */
-export const LECTURE_TREE_SQL = `SELECT l.section_id, l.id, l.title, l.position, l.duration, l.unlock_at, p.state
-       FROM lectures l LEFT JOIN lecture_progress p ON p.user_id = :user AND p.lecture_id = l.id
+/**
+ * Exported for the query-plan test (it must stay on the covering index): the lectures of a batch of courses
+ * without any viewer's state, ordered by (course, section, position) so one section's lectures are one run.
+ */
+export const LECTURE_CONTENT_SQL = `SELECT l.section_id, l.id, l.title, l.position, l.duration, l.unlock_at
+       FROM lectures l
       WHERE l.course_id IN (SELECT value FROM json_each(:ids))
       ORDER BY l.course_id, l.section_id, l.position`;
+
+/**
+ * The member API's hot path, part 1: the sections and lectures of a page of courses, the same for every viewer.
+ * Memoised per course against the `course_tree` generation (store/content-memo.ts: any write to sections or
+ * lectures empties it), so a page reads from SQLite only the courses not seen since the last change, in two
+ * statements. Without it a 25-course page spent ~1.3 ms producing the same 1,500 lecture rows' strings on every
+ * request (issue 13). Every requested id is in the answer, with an empty list when the course has no sections.
+ */
+export function courseTreeContent(db: Database, courseIds: readonly string[]): Map<string, readonly TreeSection[]> {
+  const memo = contentMemo<readonly TreeSection[]>(db, 'course_tree');
+  const out = new Map<string, readonly TreeSection[]>();
+  const missing: string[] = [];
+  for (const id of courseIds) {
+    const tree = memo.get(id);
+    if (tree) out.set(id, tree);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return out;
+  const ids = jsonIds(missing);
+  const lectures = rawStmt(db, LECTURE_CONTENT_SQL).all({ ids }) as [sectionId: string, ...LectureContent][];
+  const bySection = new Map<string, LectureContent[]>();
+  for (const [sectionId, ...lecture] of lectures) {
+    const run = bySection.get(sectionId);
+    if (run) run.push(lecture);
+    else bySection.set(sectionId, [lecture]);
+  }
+  const byCourse = new Map<string, TreeSection[]>(missing.map((id) => [id, []]));
+  for (const s of sectionsForCourses(db, missing)) {
+    byCourse.get(s.course_id)?.push({ id: s.id, title: s.title, position: s.position, lectures: bySection.get(s.id) ?? [] });
+  }
+  for (const [id, tree] of byCourse) out.set(id, memo.remember(id, tree));
+  return out;
+}
+
+/**
+ * The member API's hot path, part 2, read on every request: the viewer's state of each lecture of the given
+ * courses that has a progress row (a lecture without one is unread). lecture_progress.course_id is the lecture's
+ * own course (every writer sets it from the lecture, and lectures never move between courses), so the rows come
+ * from the index lecture_progress_by_course without touching the lectures.
+ */
+export function lectureStates(db: Database, userId: string, courseIds: readonly string[]): Map<string, LectureRow['state']> {
+  const rows = rawStmt(db, LECTURE_STATES_SQL).all({ user: userId, ids: jsonIds(courseIds) }) as [string, LectureRow['state']][];
+  return new Map(rows);
+}
+
+/** Exported for the query-plan test. */
+export const LECTURE_STATES_SQL = `SELECT lecture_id, state FROM lecture_progress
+      WHERE user_id = :user AND course_id IN (SELECT value FROM json_each(:ids))`;
 
 /** Lectures of the given courses without any member's state (operator views). */
 export function lecturesOfCourses(db: Database, courseIds: readonly string[]): Omit<LectureRow, 'state'>[] {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { FIRST_PAGE, jsonIds, keyset, pageParams, stmt, toPage, type Page, type PageRequest } from './content-sql';
-import { DELIVERED_COURSE_IDS_SQL } from './content-courses';
+import { deliveredCourseExists } from './content-courses';
 
 /** Data access for digital products, events and consulting services (migration 002). */
 
@@ -92,21 +92,26 @@ export interface ConsultingServiceRow {
 
 /**
  * Services offered against the viewer's delivered courses (spec "Consulting service": not a purchase list), in one
- * statement per query: the delivered courses are a subquery (content-courses DELIVERED_COURSE_IDS_SQL), not a list
- * of every enrolled course id read into JavaScript and sent back as JSON.
+ * statement per query: the school's services in keyset order (index consulting_services_by_school, migration 005),
+ * each kept when the viewer's enrolment in its course is delivered (content-courses deliveredCourseExists). No list
+ * of enrolled course ids goes through JavaScript, and a member with hundreds of enrolments costs no more.
  */
 export function listConsultingServicesForMember(db: Database, req: PageRequest & { readonly now: number }): Page<ConsultingServiceRow> {
   const base = { school: req.schoolId, user: req.userId, now: req.now };
-  const delivered = `course_id IN (${DELIVERED_COURSE_IDS_SQL})`;
-  const rows = stmt<object, ConsultingServiceRow>(
-    db,
-    `SELECT * FROM consulting_services
-      WHERE school_id = :school AND ${delivered} AND ${keyset('created_at', 'id')}
-      ORDER BY created_at DESC, id DESC LIMIT :limit`,
-  ).all({ ...base, limit: req.first + 1, afterT: (req.after ?? FIRST_PAGE).t, afterId: (req.after ?? FIRST_PAGE).id });
-  const total = stmt<object, { n: number }>(db, `SELECT count(*) AS n FROM consulting_services WHERE school_id = :school AND ${delivered}`).get(base)!.n;
+  const rows = stmt<object, ConsultingServiceRow>(db, CONSULTING_PAGE_SQL).all({
+    ...base,
+    limit: req.first + 1,
+    afterT: (req.after ?? FIRST_PAGE).t,
+    afterId: (req.after ?? FIRST_PAGE).id,
+  });
+  const total = stmt<object, { n: number }>(db, `SELECT count(*) AS n FROM consulting_services cs WHERE cs.school_id = :school AND ${deliveredCourseExists('cs.course_id')}`).get(base)!.n;
   return toPage(rows, req.first, total);
 }
+
+/** Exported for the query-plan test. */
+export const CONSULTING_PAGE_SQL = `SELECT cs.* FROM consulting_services cs
+      WHERE cs.school_id = :school AND ${keyset('cs.created_at', 'cs.id')} AND ${deliveredCourseExists('cs.course_id')}
+      ORDER BY cs.created_at DESC, cs.id DESC LIMIT :limit`;
 
 export interface SlotRow {
   service_id: string;

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { keyset, pageParams, stmt, toPage, type Page, type PageRequest } from './content-sql';
+import { contentMemo } from './content-memo';
 
 /** Data access for the notification inbox and subscriptions (migration 002). */
 
@@ -29,11 +30,26 @@ export function listNotifications(db: Database, req: PageRequest & { unreadOnly:
         AND ${keyset('created_at', 'id')}
       ORDER BY created_at DESC, id DESC LIMIT :limit`,
   ).all(params);
-  const total = stmt<object, { n: number }>(
-    db,
-    'SELECT count(*) AS n FROM notifications WHERE school_id = :school AND user_id = :user AND (:unread = 0 OR read_at IS NULL)',
-  ).get({ school: req.schoolId, user: req.userId, unread: params.unread })!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req.first, countNotifications(db, req.schoolId, req.userId, req.unreadOnly));
+}
+
+/**
+ * The totalCount of every inbox page, memoised against the `notifications` generation (store/content-memo.ts),
+ * which an insert, a delete or a change of read_at raises: counting a 2,000-notice inbox cost ~0.1 ms a page.
+ */
+function countNotifications(db: Database, schoolId: string, userId: string, unreadOnly: boolean): number {
+  const memo = contentMemo<number>(db, 'notifications');
+  const key = `${schoolId}\u0000${userId}\u0000${unreadOnly ? 1 : 0}`;
+  return (
+    memo.get(key) ??
+    memo.remember(
+      key,
+      stmt<object, { n: number }>(
+        db,
+        'SELECT count(*) AS n FROM notifications WHERE school_id = :school AND user_id = :user AND (:unread = 0 OR read_at IS NULL)',
+      ).get({ school: schoolId, user: userId, unread: unreadOnly ? 1 : 0 })!.n,
+    )
+  );
 }
 
 export function countUnread(db: Database, schoolId: string, userId: string): number {

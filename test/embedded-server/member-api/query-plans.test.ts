@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../../embedded-server/store/db';
 import { FIRST_PAGE, keyset } from '../../../embedded-server/store/content-sql';
-import { DELIVERED_COURSE_IDS_SQL, LECTURE_TREE_SQL } from '../../../embedded-server/store/content-courses';
+import { LECTURE_CONTENT_SQL, LECTURE_STATES_SQL } from '../../../embedded-server/store/content-courses';
+import { CONSULTING_PAGE_SQL } from '../../../embedded-server/store/content-entitlements';
 
 // The app's first sync walks every page of every connection; these plans keep page n as cheap as page 1 and
 // the course tree of a page index-only. A plan change here is a performance regression, not a style matter.
@@ -34,15 +35,21 @@ describe('Query plans of the member API hot paths (decision: keyset pages are in
   });
 
   it('the lecture tree of a page of courses reads the covering index lectures_tree, already in order', () => {
-    const p = plan(LECTURE_TREE_SQL, { user: 'u', ids: '[]' });
+    const p = plan(LECTURE_CONTENT_SQL, { ids: '[]' });
     expect(p).toContain('USING COVERING INDEX lectures_tree');
     expect(p).not.toContain('TEMP B-TREE FOR ORDER BY');
   });
 
-  it('consulting services select against the delivered courses in SQL: the member\'s enrolments by index, services by course', () => {
-    const sql = `SELECT * FROM consulting_services WHERE school_id = :school AND course_id IN (${DELIVERED_COURSE_IDS_SQL})`;
-    const p = plan(sql, { school: 's', user: 'u', now: 0 });
-    expect(p).toContain('SEARCH enrollments USING INDEX enrollments_by_user (school_id=? AND user_id=?)');
-    expect(p).toContain('SEARCH consulting_services USING INDEX consulting_services_by_course (course_id=?)');
+  it("the viewer's lecture states of a page of courses are an index range per course, without the lectures", () => {
+    const p = plan(LECTURE_STATES_SQL, { user: 'u', ids: '[]' });
+    expect(p).toContain('USING INDEX lecture_progress_by_course (user_id=? AND course_id=?)');
+    expect(p).not.toContain('lectures');
+  });
+
+  it("consulting services walk the school's services in keyset order and probe the member's enrolment of each", () => {
+    const p = plan(CONSULTING_PAGE_SQL, { school: 's', user: 'u', now: 0, afterT: FIRST_PAGE.t, afterId: FIRST_PAGE.id, limit: 101 });
+    expect(p).toContain('SEARCH cs USING INDEX consulting_services_by_school (school_id=? AND (created_at,id)<(?,?))');
+    expect(p).toContain('SEARCH e EXISTS USING INDEX sqlite_autoindex_enrollments_2 (school_id=? AND user_id=? AND course_id=?)');
+    expect(p).not.toContain('TEMP B-TREE');
   });
 });
