@@ -18,7 +18,8 @@ import type { CommitResult, PartName } from './worker-contract';
 /** Parts whose titles are in the search index. */
 const SEARCHED: ReadonlySet<PartName> = new Set(['courses', 'notifications']);
 
-function digestOf(value: unknown): string {
+/** A part's digest: the SHA-256 of its JSON (writer-handlers.ts builds the same bytes page by page). */
+export function digestOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('base64');
 }
 
@@ -27,15 +28,16 @@ function digestOf(value: unknown): string {
  * local sits on top (no pending outbox change, no inbox row showing a local value). Then no transaction runs at
  * all: a no-change re-sync writes nothing, changes no view and sends no change event.
  */
-export function commitSnapshotIfChanged(db: Database, siteId: string, snapshot: SiteSnapshot): CommitResult {
+export function commitSnapshotIfChanged(db: Database, siteId: string, snapshot: SiteSnapshot, staged?: ReadonlyMap<PartName, string>): CommitResult {
   const counts = countSnapshot(snapshot);
-  // Digested once, for the check and the commit (a part's digest serialises and hashes all of its rows).
-  const digests = digestsOf(snapshot);
+  // Digested once, for the check and the commit (a part's digest serialises and hashes all of its rows); a staged
+  // snapshot comes with its digests, hashed as its pages arrived.
+  const digests = staged ?? digestsOf(snapshot);
   if (isStored(db, siteId, snapshot, digests)) return { rewritten: [], unchanged: true, counts };
   return { rewritten: commitDigested(db, siteId, snapshot, digests), unchanged: false, counts };
 }
 
-function digestsOf(snapshot: SiteSnapshot): Map<PartName, string> {
+export function digestsOf(snapshot: SiteSnapshot): Map<PartName, string> {
   const digests = new Map<PartName, string>();
   for (const [part, value] of Object.entries(snapshot) as [PartName, unknown][]) {
     if (value !== undefined) digests.set(part, digestOf(value));

@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
 import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription } from './notifications';
@@ -5,17 +6,28 @@ import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } 
 import type { SiteSnapshot } from './records';
 import { indexShortTerms } from './search';
 import { ensureSite, removeSiteData } from './sites';
-import { commitSnapshotIfChanged } from './snapshot';
+import { commitSnapshotIfChanged, digestOf } from './snapshot';
 import { recordSyncRun } from './sync-runs';
 import { changingViews } from './view-cache';
 import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, WriterHandlers } from './worker-contract';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * A paged part's digest, hashed page by page as the pages arrive: the bytes of JSON.stringify(list) are "[", the
+ * nodes' own JSON joined by ",", and "]", so the result is snapshot.ts digestOf of the whole list (the stored
+ * digests stay comparable), but the work is done while the next pages are on the network, not in the commit.
+ */
+interface PagedDigest {
+  readonly hash: Hash;
+  nodes: number;
+}
+
 interface Stage {
   readonly siteId: string;
   readonly parts: Map<PartName, unknown>;
   readonly dropped: Set<PartName>;
+  readonly digests: Map<PartName, PagedDigest | string>;
 }
 
 /**
@@ -39,7 +51,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'snapshot:commit': ({ siteId, snapshot }) => commitSnapshotIfChanged(db, siteId, snapshot),
     'stage:begin': ({ stageId, siteId }) => {
-      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set() });
+      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map() });
     },
     'stage:page': ({ stageId, part, nodes }) => {
       const s = stage(stageId);
@@ -61,7 +73,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       if (errors.length > 0 || value === null || value === undefined) return none;
       if (s.dropped.has(part)) return { ...none, found: true };
       if (shape === 'whole') {
-        s.parts.set(part, value);
+        setWhole(s, part, value);
         return { ...none, found: true };
       }
       const page = value as { nodes?: unknown; totalCount?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } };
@@ -80,18 +92,19 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'stage:whole': ({ stageId, part, value }) => {
       const s = stage(stageId);
-      if (!s.dropped.has(part)) s.parts.set(part, value);
+      if (!s.dropped.has(part)) setWhole(s, part, value);
     },
     'stage:drop': ({ stageId, part }) => {
       const s = stage(stageId);
       s.parts.delete(part);
+      s.digests.delete(part);
       s.dropped.add(part);
     },
     'stage:commit': ({ stageId, siteId }) => {
       const s = stage(stageId);
       if (s.siteId !== siteId) throw new CoreError('invalid-input', 'These fetched pages belong to another site.');
       stages.delete(stageId);
-      return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot);
+      return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot, finishDigests(s));
     },
     'stage:discard': ({ stageId }) => {
       stages.delete(stageId);
@@ -118,6 +131,41 @@ function append(s: Stage, part: PartName, nodes: readonly unknown[]): void {
   // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
   for (const node of nodes) list.push(node);
   s.parts.set(part, list);
+  let digest = s.digests.get(part);
+  if (typeof digest !== 'object') {
+    digest = { hash: createHash('sha256'), nodes: 0 };
+    s.digests.set(part, digest);
+  }
+  const running = digest;
+  // After this call's answer is posted (in the worker, a microtask runs once the message handler returned), so the
+  // hashing is not on the page chain: the main thread already has the next cursor. A later call on the same stage,
+  // its commit included, is a later message: the hash is up to date by then.
+  queueMicrotask(() => {
+    for (const node of nodes) {
+      running.hash.update(running.nodes === 0 ? '[' : ',');
+      running.hash.update(JSON.stringify(node));
+      running.nodes += 1;
+    }
+  });
+}
+
+function setWhole(s: Stage, part: PartName, value: unknown): void {
+  s.parts.set(part, value);
+  s.digests.set(part, '');
+  queueMicrotask(() => {
+    if (s.parts.get(part) === value) s.digests.set(part, digestOf(value));
+  });
+}
+
+/** Each staged part's digest (see PagedDigest), as commitSnapshotIfChanged compares and stores them. */
+function finishDigests(s: Stage): Map<PartName, string> {
+  const out = new Map<PartName, string>();
+  for (const part of s.parts.keys()) {
+    const digest = s.digests.get(part);
+    if (typeof digest === 'string') out.set(part, digest === '' ? digestOf(s.parts.get(part)) : digest);
+    else if (digest) out.set(part, digest.nodes === 0 ? digestOf([]) : digest.hash.update(']').digest('base64'));
+  }
+  return out;
 }
 
 function applyAnswer(db: Database, siteId: string, answer: OutboxAnswer): void {

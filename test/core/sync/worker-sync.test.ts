@@ -12,6 +12,9 @@ import {
   startWriterWorker,
 } from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
+import { digestsOf } from '../../../electron/core/db/snapshot';
+import { fetchSnapshot } from '../../../electron/core/sync/fetch-snapshot';
+import { createTransport, defaultSleep } from '../../../electron/core/sync/transport';
 import { openTempDb, startSite, tempDir } from './helpers/setup';
 
 /**
@@ -33,8 +36,8 @@ function contents(db: Database.Database): string {
 }
 
 /** A demo site, the writer worker on a temp file, the read-only connection and a sync service over them (closed after the test). */
-async function workerSync() {
-  const site = await startSite();
+async function workerSync(options: Parameters<typeof startSite>[0] = {}) {
+  const site = await startSite(options);
   const file = join(tempDir(), 'offline.db');
   const writer = await startWriterWorker({ file });
   const db = openReadConnection(file);
@@ -90,6 +93,19 @@ describe('sync through the writer worker', () => {
     expect(contents(db)).toBe(before);
     expect(runs.get()).toBe((runsBefore as number) + 1);
     await again.close();
+  });
+
+  it('the digests hashed page by page as the pages arrive are those of the whole parts (snapshot.ts digestOf)', async () => {
+    // Enough rows that courses, payments and notifications each take several pages.
+    const { site, db, sync } = await workerSync({ seed: 'large', seedOptions: { large: { courses: 60, lecturesPerCourse: 10, payments: 180, notifications: 250 } } });
+    const summary = await sync.syncNow('demo');
+    expect(summary.outcome).toBe('completed');
+    const whole = await fetchSnapshot(createTransport(site.client, { sleep: defaultSleep }), {});
+    const stored = new Map(db.prepare("SELECT part, digest FROM sync_parts WHERE site_id = 'demo'").raw().all() as [string, string][]);
+    const expected = digestsOf(whole.snapshot);
+    expect(expected.size).toBe(8);
+    expect(whole.pagesFetched).toBeGreaterThanOrEqual(8 + 2 + 3 + 2);
+    expect(stored).toEqual(expected);
   });
 
   it('a no-change re-sync changes exactly one row: its run record (in-process writer, SQLite total_changes)', async () => {
