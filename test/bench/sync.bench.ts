@@ -20,8 +20,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Database } from 'better-sqlite3';
 import {
   enqueueChange,
@@ -56,7 +54,7 @@ import type { SiteClient } from '../../electron/core/sync/transport';
 import { countSnapshot, fetchSnapshot } from '../../electron/core/sync/fetch-snapshot';
 import { createTransport, defaultSleep } from '../../electron/core/sync/transport';
 import { siteClient } from '../core/sync/helpers/member-token';
-import { percentile, type BenchResult } from './types';
+import { collectGarbage, percentile, type BenchResult } from './types';
 
 const SERVER = fileURLToPath(new URL('../core/sync/helpers/bench-server.ts', import.meta.url));
 const PROXY = fileURLToPath(new URL('./latency-proxy.ts', import.meta.url));
@@ -84,10 +82,7 @@ function stopChild(child: ChildProcess): void {
 
 const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
 
-// A full garbage collection before each measured round, so one round's garbage (the warm-up pass keeps a whole parsed
-// snapshot, ~100 MB) is not collected, and its pause charged, inside the next one.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
+// collectGarbage (./types) before each measured round: the warm-up pass keeps a whole parsed snapshot, ~100 MB.
 const ms = (ns: number) => ns / 1e6;
 
 /**
