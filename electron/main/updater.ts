@@ -1,6 +1,6 @@
 import type { DesktopUpdater } from '../core/desktop/desktop-services';
 import type { UpdatesOffReason, UpdaterEvent } from '../core/desktop/updates';
-import { parseFeedUrl } from '../core/desktop/updates';
+import { describeUpdateError, parseFeedUrl } from '../core/desktop/updates';
 
 /**
  * electron-updater adapted to the core's UpdaterPort (electron/core/desktop/updates.ts decides when to check, download and
@@ -39,7 +39,8 @@ export async function createElectronUpdater(options: {
           'update-not-available': () => listener({ type: 'update-not-available' }),
           'download-progress': (info: { percent: number }) => listener({ type: 'download-progress', percent: info.percent }),
           'update-downloaded': (info: { version: string }) => listener({ type: 'update-downloaded', version: info.version }),
-          error: () => listener({ type: 'error', message: 'The update could not be checked or downloaded.' }),
+          // Network and signature failures read differently in Settings; details (URLs, paths) never leave here.
+          error: (error: Error) => listener({ type: 'error', message: describeUpdateError(error) }),
         };
         autoUpdater.on('checking-for-update', handlers['checking-for-update']);
         autoUpdater.on('update-available', handlers['update-available']);

@@ -135,7 +135,7 @@ export function createUpdateController(options: UpdateControllerOptions): Update
           set(nextUpdateState(state, event, now()));
           // Download in the background as soon as an update is found.
           if (before.status !== 'available' && state.status === 'available') {
-            void updater.downloadUpdate().catch((error: unknown) => set(nextUpdateState(state, { type: 'error', message: describe(error) }, now())));
+            void updater.downloadUpdate().catch((error: unknown) => set(nextUpdateState(state, { type: 'error', message: describeUpdateError(error) }, now())));
           }
         }),
       );
@@ -173,7 +173,7 @@ export function createUpdateController(options: UpdateControllerOptions): Update
         set({ status: 'off', reason: 'unsupported' });
       }
     } catch (error) {
-      set(nextUpdateState(state, { type: 'error', message: describe(error) }, now()));
+      set(nextUpdateState(state, { type: 'error', message: describeUpdateError(error) }, now()));
     }
     return state;
   }
@@ -198,8 +198,11 @@ export function createUpdateController(options: UpdateControllerOptions): Update
   };
 }
 
-/** An updater's error in plain words, without its details (a feed URL with a query, a path on disk). */
-function describe(error: unknown): string {
+/**
+ * An updater's error in plain words, without its details (a feed URL with a query, a path on disk): the controller's
+ * own calls and electron-updater's `error` events (electron/main/updater.ts) both go through it.
+ */
+export function describeUpdateError(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
   if (/ENOTFOUND|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EAI_AGAIN/.test(code)) return 'The update server could not be reached.';
   if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || code === 'ERR_CHECKSUM_MISMATCH' || /sha512 checksum mismatch/i.test(String((error as Error)?.message))) return 'The downloaded update did not match its signature and was discarded.';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateState } from '../../../electron/common/view-models';
-import { createUpdateController, nextUpdateState, parseFeedUrl, type UpdaterEvent, type UpdaterPort } from '../../../electron/core/desktop/updates';
+import { createUpdateController, describeUpdateError, nextUpdateState, parseFeedUrl, type UpdaterEvent, type UpdaterPort } from '../../../electron/core/desktop/updates';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const step = (state: UpdateState, event: UpdaterEvent) => nextUpdateState(state, event, NOW);
@@ -217,4 +217,20 @@ describe('update controller: policy', () => {
     await vi.waitFor(() => expect(c2.state()).toMatchObject({ status: 'error', message: 'The downloaded update did not match its signature and was discarded.' }));
     c2.close();
   });
+
+  it("electron-updater's own error events read the same way (electron/main/updater.ts passes them through describeUpdateError)", () => {
+    // The errors electron-updater emits: a network failure, a bad signature (Windows), a checksum mismatch, and
+    // anything else, whose message may quote the feed URL with a token or a path on disk.
+    const cases: [Error, string][] = [
+      [Object.assign(new Error('net::ERR_CONNECTION_REFUSED https://u.example/latest.yml?token=abc'), { code: 'ECONNREFUSED' }), 'The update server could not be reached.'],
+      [Object.assign(new Error('New version is not signed by the application owner'), { code: 'ERR_UPDATER_INVALID_SIGNATURE' }), 'The downloaded update did not match its signature and was discarded.'],
+      [new Error('sha512 checksum mismatch, expected abc, got def'), 'The downloaded update did not match its signature and was discarded.'],
+      [new Error('Cannot parse update info from latest.yml in https://u.example/?token=abc, /home/s/.cache'), 'The update could not be checked or downloaded.'],
+    ];
+    for (const [error, message] of cases) {
+      expect(describeUpdateError(error)).toBe(message);
+      expect(describeUpdateError(error)).not.toMatch(/token|https?:|\/home/);
+    }
+  });
 });
+
