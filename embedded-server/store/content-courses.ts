@@ -76,7 +76,12 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
  * :school, :user and :now, so other statements can select against it without a round trip through JavaScript.
  */
 export const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments
-      WHERE school_id = :school AND user_id = :user AND (has_lifetime_access = 1 OR expire_at IS NULL OR expire_at > :now)`;
+      WHERE school_id = :school AND user_id = :user AND ${deliveredAccess('')}`;
+
+/** Access now, over an enrolment's columns (`prefix` names its table alias): lifetime, or not yet expired. */
+function deliveredAccess(prefix: string): string {
+  return `(${prefix}has_lifetime_access = 1 OR ${prefix}expire_at IS NULL OR ${prefix}expire_at > :now)`;
+}
 
 /**
  * The same condition for one course, as a predicate over `<alias>.course_id`: an index probe of the enrolment
@@ -84,7 +89,7 @@ export const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments
  */
 export function deliveredCourseExists(courseIdColumn: string): string {
   return `EXISTS (SELECT 1 FROM enrollments e WHERE e.school_id = :school AND e.user_id = :user AND e.course_id = ${courseIdColumn}
-        AND (e.has_lifetime_access = 1 OR e.expire_at IS NULL OR e.expire_at > :now))`;
+        AND ${deliveredAccess('e.')})`;
 }
 
 /** Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses). */

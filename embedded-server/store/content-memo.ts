@@ -11,7 +11,7 @@ import { prepared } from './statements';
 export type MemoGroup = 'course_tree' | 'payments' | 'notifications';
 
 /** Entries kept per group at most; the oldest goes first. Bounds memory on a site with many courses or members. */
-export const MEMO_LIMIT: Readonly<Record<MemoGroup, number>> = { course_tree: 2_000, payments: 10_000, notifications: 20_000 };
+const MEMO_LIMIT: Readonly<Record<MemoGroup, number>> = { course_tree: 2_000, payments: 10_000, notifications: 20_000 };
 
 interface GroupMemo {
   generation: number;
@@ -55,6 +55,12 @@ export class ContentMemo<T> {
 
   get(key: string): T | undefined {
     return this.entries.get(key);
+  }
+
+  /** The value kept for `key`, or `compute()`'s, kept from now on. */
+  getOrRemember(key: string, compute: () => T): T {
+    const found = this.entries.get(key);
+    return found !== undefined ? found : this.remember(key, compute());
   }
 
   remember(key: string, value: T): T {

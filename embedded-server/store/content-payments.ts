@@ -96,17 +96,11 @@ export function listPaymentTuples(db: Database, req: PageRequest): Page<PaymentT
  * generation (store/content-memo.ts), which any insert or delete of a payment, or a move to another member, raises.
  */
 function countPayments(db: Database, req: PageRequest): number {
-  const memo = contentMemo<number>(db, 'payments');
-  const key = `${req.schoolId}\u0000${req.userId}`;
-  return (
-    memo.get(key) ??
-    memo.remember(
-      key,
-      stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM payments WHERE school_id = :school AND user_id = :user').get({
-        school: req.schoolId,
-        user: req.userId,
-      })!.n,
-    )
+  return contentMemo<number>(db, 'payments').getOrRemember(`${req.schoolId}\u0000${req.userId}`, () =>
+    stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM payments WHERE school_id = :school AND user_id = :user').get({
+      school: req.schoolId,
+      user: req.userId,
+    })!.n,
   );
 }
 

@@ -27,7 +27,8 @@ interface Stage {
   readonly siteId: string;
   readonly parts: Map<PartName, unknown>;
   readonly dropped: Set<PartName>;
-  readonly digests: Map<PartName, PagedDigest | string>;
+  /** Paged parts only; a whole part (the profile, the subscriptions) is small and digested at the commit. */
+  readonly digests: Map<PartName, PagedDigest>;
 }
 
 /**
@@ -73,7 +74,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       if (errors.length > 0 || value === null || value === undefined) return none;
       if (s.dropped.has(part)) return { ...none, found: true };
       if (shape === 'whole') {
-        setWhole(s, part, value);
+        s.parts.set(part, value);
         return { ...none, found: true };
       }
       const page = value as { nodes?: unknown; totalCount?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } };
@@ -92,7 +93,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'stage:whole': ({ stageId, part, value }) => {
       const s = stage(stageId);
-      if (!s.dropped.has(part)) setWhole(s, part, value);
+      if (!s.dropped.has(part)) s.parts.set(part, value);
     },
     'stage:drop': ({ stageId, part }) => {
       const s = stage(stageId);
@@ -131,39 +132,26 @@ function append(s: Stage, part: PartName, nodes: readonly unknown[]): void {
   // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
   for (const node of nodes) list.push(node);
   s.parts.set(part, list);
-  let digest = s.digests.get(part);
-  if (typeof digest !== 'object') {
-    digest = { hash: createHash('sha256'), nodes: 0 };
-    s.digests.set(part, digest);
-  }
-  const running = digest;
+  const digest = s.digests.get(part) ?? { hash: createHash('sha256'), nodes: 0 };
+  s.digests.set(part, digest);
   // After this call's answer is posted (in the worker, a microtask runs once the message handler returned), so the
   // hashing is not on the page chain: the main thread already has the next cursor. A later call on the same stage,
   // its commit included, is a later message: the hash is up to date by then.
   queueMicrotask(() => {
     for (const node of nodes) {
-      running.hash.update(running.nodes === 0 ? '[' : ',');
-      running.hash.update(JSON.stringify(node));
-      running.nodes += 1;
+      digest.hash.update(digest.nodes === 0 ? '[' : ',');
+      digest.hash.update(JSON.stringify(node));
+      digest.nodes += 1;
     }
-  });
-}
-
-function setWhole(s: Stage, part: PartName, value: unknown): void {
-  s.parts.set(part, value);
-  s.digests.set(part, '');
-  queueMicrotask(() => {
-    if (s.parts.get(part) === value) s.digests.set(part, digestOf(value));
   });
 }
 
 /** Each staged part's digest (see PagedDigest), as commitSnapshotIfChanged compares and stores them. */
 function finishDigests(s: Stage): Map<PartName, string> {
   const out = new Map<PartName, string>();
-  for (const part of s.parts.keys()) {
-    const digest = s.digests.get(part);
-    if (typeof digest === 'string') out.set(part, digest === '' ? digestOf(s.parts.get(part)) : digest);
-    else if (digest) out.set(part, digest.nodes === 0 ? digestOf([]) : digest.hash.update(']').digest('base64'));
+  for (const [part, value] of s.parts) {
+    const paged = s.digests.get(part);
+    out.set(part, !paged ? digestOf(value) : paged.nodes === 0 ? digestOf([]) : paged.hash.update(']').digest('base64'));
   }
   return out;
 }
