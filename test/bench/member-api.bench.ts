@@ -55,6 +55,11 @@ export function syncRoundsJob(server: EmbeddedServer, token: string, rounds: num
   };
 }
 
+/** One request repeated, one at a time, after `warmup` unmeasured ones: a document on its own. */
+export function repeatJob(server: EmbeddedServer, request: RequestSpec, warmup: number, count: number): ListJob {
+  return { kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, warmup: Array(warmup).fill(request), requests: Array(count).fill(request) };
+}
+
 function roundResults(label: string, r: LoadResult, concurrency: number): BenchResult[] {
   const out = summarize(`${label}: sync first pages (${SYNC_ROUND.length} documents), concurrency ${concurrency}`, r, concurrency);
   if (concurrency === 1) {
@@ -75,7 +80,7 @@ async function perDocument(server: EmbeddedServer, token: string): Promise<Bench
     const name = /query (\w+)/.exec(query)?.[1] ?? 'query';
     const request = graphqlSpec(token, query, variables);
     collectGarbage();
-    const r = await runLoad({ kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, warmup: Array(20).fill(request), requests: Array(150).fill(request) });
+    const r = await runLoad(repeatJob(server, request, 20, 150));
     out.push({
       name: `large: ${name} alone, requests/s`,
       value: throughput(r),

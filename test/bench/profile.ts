@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { createEmbeddedServer } from '../../embedded-server/index';
 import { mintToken } from '../embedded-server/member-api/tokens';
 import { runLoad, throughput } from './load/client';
-import { graphqlSpec, SYNC_ROUND, syncRoundsJob } from './member-api.bench';
+import { graphqlSpec, repeatJob, SYNC_ROUND, syncRoundsJob } from './member-api.bench';
 import { codeExchangeJob, ourRefreshChains, refreshJob } from './token-endpoint.bench';
 
 function post<T>(session: Session, method: string, params?: object): Promise<T> {
@@ -115,9 +115,7 @@ if (mode === 'member') {
   const token = mintToken(server, { scopes: ['openid', 'account:read'] }).accessToken;
   const request = graphqlSpec(token, entry[0], entry[1]);
   const n = Number(process.argv[4] ?? 0) || 2000;
-  const r = await profiled(`doc-${name}`, () =>
-    runLoad({ kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, warmup: Array(50).fill(request), requests: Array(n).fill(request) }),
-  );
+  const r = await profiled(`doc-${name}`, () => runLoad(repeatJob(server, request, 50, n)));
   console.log(`\n${throughput(r).toFixed(0)} req/s while profiled`);
   await server.close();
 } else if (main) {

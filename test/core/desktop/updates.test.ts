@@ -110,6 +110,11 @@ function activity() {
   };
 }
 
+/** A controller over a fake updater that never checks on its own: each test checks when it means to. */
+function manualController(u: ReturnType<typeof fakeUpdater>, a: ReturnType<typeof activity>, more: Partial<Parameters<typeof createUpdateController>[0]> = {}) {
+  return createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1e9, ...more });
+}
+
 describe('update controller: policy', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -156,7 +161,7 @@ describe('update controller: policy', () => {
     const u = fakeUpdater({ available: '1.3.0' });
     const a = activity();
     const changes: string[] = [];
-    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: (s) => changes.push(s.status === 'downloading' ? `downloading ${s.percent}` : s.status), firstCheckDelayMs: 1e9 });
+    const c = manualController(u, a, { onChange: (s) => changes.push(s.status === 'downloading' ? `downloading ${s.percent}` : s.status) });
     await c.check();
     await vi.waitFor(() => expect(c.state()).toEqual({ status: 'ready', version: '1.3.0', restartQueued: false }));
     expect(u.calls).toEqual(['check', 'download']);
@@ -170,7 +175,7 @@ describe('update controller: policy', () => {
   it('restart installs at once when nothing is running', async () => {
     const u = fakeUpdater({ available: '1.3.0' });
     const a = activity();
-    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1e9 });
+    const c = manualController(u, a);
     await c.check();
     await vi.waitFor(() => expect(c.state().status).toBe('ready'));
     c.restart();
@@ -181,7 +186,7 @@ describe('update controller: policy', () => {
   it('never restarts during a sync or a sign-out: the restart waits for the last one to end', async () => {
     const u = fakeUpdater({ available: '1.3.0' });
     const a = activity();
-    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1e9 });
+    const c = manualController(u, a);
     await c.check();
     await vi.waitFor(() => expect(c.state().status).toBe('ready'));
     a.start(); // a sync
@@ -198,7 +203,7 @@ describe('update controller: policy', () => {
   it('restart before anything was downloaded does nothing', () => {
     const u = fakeUpdater();
     const a = activity();
-    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1e9 });
+    const c = manualController(u, a);
     expect(c.restart()).toEqual({ status: 'idle', lastCheckedAt: null });
     expect(u.calls).toEqual([]);
     c.close();
@@ -208,11 +213,11 @@ describe('update controller: policy', () => {
     const secretish = Object.assign(new Error('getaddrinfo ENOTFOUND updates.example.edu?token=abc'), { code: 'ENOTFOUND' });
     const u = fakeUpdater({ failCheck: secretish });
     const a = activity();
-    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1e9, now: () => Date.parse(NOW) });
+    const c = manualController(u, a, { now: () => Date.parse(NOW) });
     expect(await c.check()).toEqual({ status: 'error', message: 'The update server could not be reached.', lastCheckedAt: NOW });
     c.close();
     const d = fakeUpdater({ available: '2.0.0', failDownload: Object.assign(new Error('sha512 checksum mismatch, expected abc'), { code: 'ERR_CHECKSUM_MISMATCH' }) });
-    const c2 = createUpdateController({ updater: d.port, subscribe: d.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1e9 });
+    const c2 = manualController(d, a);
     await c2.check();
     await vi.waitFor(() => expect(c2.state()).toMatchObject({ status: 'error', message: 'The downloaded update did not match its signature and was discarded.' }));
     c2.close();

@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../helpers/server';
-import type { EmbeddedServer } from '../../../embedded-server/index';
-import { graphql, mintToken } from '../member-api/tokens';
+import { mintToken, operatorCall, viewerData } from '../member-api/tokens';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const A = '/api/admin/v1';
-
-function operator(server: EmbeddedServer, scopes: string[]): (method: string, path: string, body?: unknown) => Promise<Response> {
-  const { accessToken } = mintToken(server, { audience: 'operator', scopes });
-  return (method, path, body) =>
-    fetch(`${server.url}${A}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${accessToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-}
-
-async function viewer(server: EmbeddedServer, query: string): Promise<Json> {
-  const res = await graphql(server, mintToken(server, { scopes: ['account:read'] }).accessToken, query);
-  const body = (await res.json()) as Json;
-  expect(body.errors).toBeUndefined();
-  return body.data.viewer;
-}
 
 describe('Admin API access (service-spec "Scopes": operator scopes, operator audience)', () => {
   it('no token: 401 invalid_token with WWW-Authenticate', async () => {
@@ -57,7 +39,7 @@ describe('Admin API access (service-spec "Scopes": operator scopes, operator aud
 
   it('<area>:read does not grant <area>:write: 403 naming the missing scope', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['courses:read']);
+    const call = operatorCall(server, ['courses:read']);
     expect((await call('GET', '/courses')).status).toBe(200);
     const res = await call('POST', '/courses', { slug: 'x', title: 'X' });
     expect(res.status).toBe(403);
@@ -68,7 +50,7 @@ describe('Admin API access (service-spec "Scopes": operator scopes, operator aud
 describe('Admin API input and paging (decisions, embedded-server/README.md)', () => {
   it('zod-validated bodies: 400 invalid_request with details; unknown ids: 404', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['courses:write', 'courses:read']);
+    const call = operatorCall(server, ['courses:write', 'courses:read']);
     const bad = await call('POST', '/courses', { slug: 'Not A Slug', title: '' });
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as Json;
@@ -81,7 +63,7 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
 
   it('pages lists with ?limit and an opaque next_cursor until the end', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['courses:read']);
+    const call = operatorCall(server, ['courses:read']);
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
@@ -96,7 +78,7 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
 
   it('the enrolment and member lists page too: same ?limit/&cursor and { data, next_cursor, total } envelope', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['students:read', 'members:read']);
+    const call = operatorCall(server, ['students:read', 'members:read']);
     const all = async (path: string, limit: number): Promise<{ pages: Json[]; ids: string[] }> => {
       const pages: Json[] = [];
       let cursor: string | null = null;
@@ -139,7 +121,7 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
          INSERT INTO payments (id, trade_no, ${cols.join(', ')}) SELECT 'pay_many_' || i, 'T_MANY', ${cols.join(', ')} FROM payments, n WHERE id = 'pay_demo_01'`,
       )
       .run();
-    const order = (await (await operator(server, ['orders:read'])('GET', '/orders/T_MANY')).json()) as Json;
+    const order = (await (await operatorCall(server, ['orders:read'])('GET', '/orders/T_MANY')).json()) as Json;
     expect(order.payments).toHaveLength(120);
   });
 });
@@ -147,22 +129,22 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
 describe('Admin writes are what the member API then shows (end to end over HTTP)', () => {
   it('enroll a student in a course (students:write) -> viewer.enrolledCourses lists it', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['students:write', 'students:read']);
+    const call = operatorCall(server, ['students:write', 'students:read']);
     const res = await call('POST', '/courses/crs_excel_dashboards/students', { userId: 'usr_student', lifetime: true });
     expect(res.status).toBe(201);
     expect((await call('POST', '/courses/crs_excel_dashboards/students', { userId: 'usr_student', lifetime: true })).status).toBe(409);
-    const v = await viewer(server, '{ viewer { enrolledCourses(first: 100) { totalCount nodes { id hasLifetimeAccess } } } }');
+    const v = await viewerData(server, '{ viewer { enrolledCourses(first: 100) { totalCount nodes { id hasLifetimeAccess } } } }');
     expect(v.enrolledCourses.totalCount).toBe(9);
     expect(v.enrolledCourses.nodes.find((n: Json) => n.id === 'crs_excel_dashboards').hasLifetimeAccess).toBe(true);
   });
 
   it('add a lecture (curriculum:write) -> the course\'s section shows it as unread', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['curriculum:write', 'curriculum:read']);
+    const call = operatorCall(server, ['curriculum:write', 'curriculum:read']);
     const res = await call('POST', '/courses/crs_data_analysis/sections/sec_data_analysis_3/lectures', { title: 'Bonus: dashboards 加碼：儀表板', duration: 600 });
     expect(res.status).toBe(201);
     const lecture = (await res.json()) as Json;
-    const v = await viewer(server, '{ viewer { enrolledCourses(first: 100) { nodes { id detailProgress { totalLectures } sections { id lectures { lectureId title state } } } } } }');
+    const v = await viewerData(server, '{ viewer { enrolledCourses(first: 100) { nodes { id detailProgress { totalLectures } sections { id lectures { lectureId title state } } } } } }');
     const course = v.enrolledCourses.nodes.find((n: Json) => n.id === 'crs_data_analysis');
     expect(course.detailProgress.totalLectures).toBe(12);
     expect(course.sections[2].lectures.at(-1)).toEqual({ lectureId: lecture.id, title: 'Bonus: dashboards 加碼：儀表板', state: 'unread' });
@@ -170,23 +152,23 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
 
   it('publish a notification (posts:write) -> unread in the inbox; delete it -> gone', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['posts:write']);
+    const call = operatorCall(server, ['posts:write']);
     const res = await call('POST', '/notifications', { userIds: ['usr_student'], title: 'Server maintenance 系統維護', body: 'Sunday 02:00. 週日 02:00。' });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as Json).data[0].id;
-    const v = await viewer(server, '{ viewer { unreadNotificationCount notifications(first: 1) { nodes { id title readAt } } } }');
+    const v = await viewerData(server, '{ viewer { unreadNotificationCount notifications(first: 1) { nodes { id title readAt } } } }');
     expect(v.notifications.nodes[0]).toEqual({ id, title: 'Server maintenance 系統維護', readAt: null });
     expect(v.unreadNotificationCount).toBe(4);
     expect((await call('POST', '/notifications', { userIds: ['usr_nobody'], title: 't', body: 'b' })).status).toBe(400);
     expect((await call('DELETE', `/notifications/${id}`)).status).toBe(204);
     expect((await call('DELETE', `/notifications/${id}`)).status).toBe(404);
-    const after = await viewer(server, '{ viewer { unreadNotificationCount } }');
+    const after = await viewerData(server, '{ viewer { unreadNotificationCount } }');
     expect(after.unreadNotificationCount).toBe(3);
   });
 
   it('create a payment and refund it within 10 days (students:write) -> viewer.payments shows both states', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['students:write', 'orders:read']);
+    const call = operatorCall(server, ['students:write', 'orders:read']);
     const created = await call('POST', '/students/usr_student/payments', {
       amount: 1990, currency: 'TWD', paymentType: 'credit_card', paymentState: 'paid',
       item: { type: 'CurriculumPlan', id: 'crs_excel_dashboards', title: 'Excel Dashboards Excel 儀表板實作' },
@@ -197,7 +179,7 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
     expect(partial.status).toBe(200);
     expect(((await partial.json()) as Json).refundingState).toBe('partially_refunded');
     expect((await call('POST', `/orders/${p.tradeNo}/payments/${p.id}/refund`, { amount: 5000 })).status).toBe(400);
-    const v = await viewer(server, '{ viewer { payments(first: 1) { nodes { id tradeNo paymentState refundingState refundedAmount lineitems { itemType } } } } }');
+    const v = await viewerData(server, '{ viewer { payments(first: 1) { nodes { id tradeNo paymentState refundingState refundedAmount lineitems { itemType } } } } }');
     expect(v.payments.nodes[0]).toEqual({ id: p.id, tradeNo: p.tradeNo, paymentState: 'paid', refundingState: 'partially_refunded', refundedAmount: 990, lineitems: [{ itemType: 'CurriculumPlan' }] });
     // Older than 10 days (ARCHITECTURE: refunds within 10 days of the order): refused.
     const old = await call('POST', '/orders/T202611000001/payments/pay_demo_01/refund', {});
@@ -208,14 +190,14 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
 
   it('an unpaid ATM payment created here shows its payment instructions to the member', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['students:write']);
+    const call = operatorCall(server, ['students:write']);
     const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const res = await call('POST', '/students/usr_student/payments', {
       amount: 2200, paymentType: 'atm', paymentState: 'not_paid', item: { type: 'CurriculumPlan', title: 'Public Speaking 公眾演說' },
       instructions: { bankCode: '822', bankName: 'CTBC Bank 中國信託', codeNo: '82219900099999', expiresAt },
     });
     expect(res.status).toBe(201);
-    const v = await viewer(server, '{ viewer { payments(first: 1) { nodes { paymentState bankCode codeNo expiredAt } } } }');
+    const v = await viewerData(server, '{ viewer { payments(first: 1) { nodes { paymentState bankCode codeNo expiredAt } } } }');
     expect(v.payments.nodes[0]).toEqual({ paymentState: 'not_paid', bankCode: '822', codeNo: '82219900099999', expiredAt: expiresAt });
   });
 });
@@ -226,7 +208,7 @@ describe('Writes for a member refuse users without a role at this school (like p
     // A real user, member of the other school only.
     server.db.prepare("INSERT INTO users (id, email, name, picture, password_hash, created_at) VALUES ('usr_outsider', 'outsider@example.com', 'Outsider', NULL, 'x', 0)").run();
     server.db.prepare("INSERT INTO memberships (school_id, user_id, role, created_at) VALUES ('sch_demo2', 'usr_outsider', 'student', 0)").run();
-    const call = operator(server, ['students:write', 'digital_products:write']);
+    const call = operatorCall(server, ['students:write', 'digital_products:write']);
     for (const userId of ['usr_outsider', 'usr_nobody']) {
       const enrol = await call('POST', '/courses/crs_excel_dashboards/students', { userId, lifetime: true });
       expect(enrol.status, userId).toBe(400);
@@ -249,7 +231,7 @@ describe('Writes for a member refuse users without a role at this school (like p
 describe('Thin operator areas and storage', () => {
   it('coupons: create, read, update, delete as real rows', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['coupons:read', 'coupons:write']);
+    const call = operatorCall(server, ['coupons:read', 'coupons:write']);
     const created = (await (await call('POST', '/coupons', { code: 'SPRING50', amountOff: 50 })).json()) as Json;
     expect(created.data.code).toBe('SPRING50');
     const patched = (await (await call('PATCH', `/coupons/${created.id}`, { amountOff: 80 })).json()) as Json;
@@ -274,7 +256,7 @@ describe('Thin operator areas and storage', () => {
 describe('Curriculum read (curriculum:read)', () => {
   it('lists sections and lectures in order with unlock times, no member state', async () => {
     const server = await startTestServer();
-    const call = operator(server, ['curriculum:read']);
+    const call = operatorCall(server, ['curriculum:read']);
     const res = await call('GET', '/courses/crs_machine_learning/curriculum');
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;

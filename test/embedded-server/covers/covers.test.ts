@@ -5,18 +5,14 @@ import type { EmbeddedServer } from '../../../embedded-server/index';
 import { loadMigrations, migrate } from '../../../embedded-server/store/db';
 import { absoluteSiteUrl, coverPath } from '../../../embedded-server/covers/paths';
 import { coverPalette, escapeXml, layoutTitle, renderCoverSvg } from '../../../embedded-server/covers/svg';
-import { graphql, mintToken } from '../member-api/tokens';
+import { operatorCall, viewerData } from '../member-api/tokens';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const COURSES = '{ viewer { enrolledCourses(first: 20) { nodes { id slug title coverImageUrl } } } }';
 
 async function enrolledCourses(server: EmbeddedServer): Promise<Json[]> {
-  const res = await graphql(server, mintToken(server, { scopes: ['account:read'] }).accessToken, COURSES);
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as Json;
-  expect(body.errors).toBeUndefined();
-  return body.data.viewer.enrolledCourses.nodes as Json[];
+  return (await viewerData(server, COURSES)).enrolledCourses.nodes as Json[];
 }
 
 /**
@@ -124,13 +120,8 @@ describe('Course covers served by the site itself (README "Course covers")', () 
 
   it('a title with <script>&" (created through the admin API) is XML-escaped and runs nothing', async () => {
     const server = await startTestServer();
-    const { accessToken } = mintToken(server, { audience: 'operator', scopes: ['courses:write'] });
     const title = 'Hacking 101 <script>alert("x")</script> & "quotes" \'too\'';
-    const created = await fetch(`${server.url}/api/admin/v1/courses`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ slug: 'hacking-101', title, published: true }),
-    });
+    const created = await operatorCall(server, ['courses:write'])('POST', '/courses', { slug: 'hacking-101', title, published: true });
     expect(created.status).toBe(201);
     const res = await fetch(`${server.url}/covers/hacking-101.svg`);
     expect(res.status).toBe(200);

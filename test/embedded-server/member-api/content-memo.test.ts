@@ -6,7 +6,7 @@ import { ContentMemo, contentMemo } from '../../../embedded-server/store/content
 import { insertPayment, type PaymentRow } from '../../../embedded-server/store/content-payments';
 import { setLectureProgress } from '../../../embedded-server/store/content-courses';
 import { CoursesQuery, PaymentsQuery } from '../../../electron/core/sync/graphql/documents';
-import { graphql, mintToken } from './tokens';
+import { graphql, mintToken, operatorCall, viewerData } from './tokens';
 
 // The member API memoises course trees and payment counts (store/content-memo.ts) against generations that
 // triggers raise (migration 005). Whatever writes, through whichever path, the next answer must show it.
@@ -23,27 +23,9 @@ interface Course {
   sections: { id: string; lectures: Lecture[] }[];
 }
 
-async function member(server: EmbeddedServer, query: string, variables: Record<string, unknown>): Promise<Json> {
-  const res = await graphql(server, mintToken(server, { scopes: ['account:read'] }).accessToken, query, variables);
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as Json;
-  expect(body.errors).toBeUndefined();
-  return body.data.viewer;
-}
-
 const courses = async (server: EmbeddedServer): Promise<Course[]> =>
-  (await member(server, print(CoursesQuery), { first: 25 })).enrolledCourses.nodes as Course[];
+  (await viewerData(server, print(CoursesQuery), { first: 25 })).enrolledCourses.nodes as Course[];
 const lectures = (c: Course): Lecture[] => c.sections.flatMap((s) => s.lectures);
-
-function admin(server: EmbeddedServer): (method: string, path: string, body?: unknown) => Promise<Response> {
-  const { accessToken } = mintToken(server, { audience: 'operator', scopes: ['curriculum:read', 'curriculum:write'] });
-  return (method, path, body) =>
-    fetch(`${server.url}/api/admin/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${accessToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-}
 
 const generation = (server: EmbeddedServer, name: string): number =>
   (server.db.prepare('SELECT n FROM content_generations WHERE name = ?').get(name) as { n: number }).n;
@@ -54,7 +36,7 @@ describe('Course trees are memoised per course and never outlive a change (store
     const before = await courses(server);
     const course = before.find((c) => c.sections.length > 0)!;
     const section = course.sections[0]!;
-    const call = admin(server);
+    const call = operatorCall(server, ['curriculum:read', 'curriculum:write']);
 
     const created = await call('POST', `/courses/${course.id}/sections/${section.id}/lectures`, { title: 'Added after the memo 新增', duration: 120 });
     expect(created.status).toBe(201);
@@ -101,7 +83,7 @@ describe('Course trees are memoised per course and never outlive a change (store
 });
 
 describe('Payment counts are memoised per member against the payments generation', () => {
-  const totalCount = async (server: EmbeddedServer): Promise<number> => (await member(server, print(PaymentsQuery), { first: 50 })).payments.totalCount as number;
+  const totalCount = async (server: EmbeddedServer): Promise<number> => (await viewerData(server, print(PaymentsQuery), { first: 50 })).payments.totalCount as number;
   const row = (server: EmbeddedServer, id: string, userId: string): PaymentRow => ({
     id, school_id: server.site.schoolId, user_id: userId, trade_no: `T-${id}`, amount: 100, currency: 'TWD', payment_type: 'credit_card', created_at: server.clock.now(),
     paid_at: server.clock.now(), payment_state: 'paid', refunding_state: 'none', refunded_amount: 0, refunded_at: null, refund_requested_at: null,
@@ -132,7 +114,7 @@ describe('Notification counts are memoised per member and filter against the not
   it('follow a new notice, a mark-read through the API and a delete', async () => {
     const server = await startTestServer();
     const counts = async () => {
-      const v = await member(server, '{ viewer { all: notifications(first: 1) { totalCount } unread: notifications(first: 1, unreadOnly: true) { totalCount } } }', {});
+      const v = await viewerData(server, '{ viewer { all: notifications(first: 1) { totalCount } unread: notifications(first: 1, unreadOnly: true) { totalCount } } }', {});
       return [v.all.totalCount as number, v.unread.totalCount as number];
     };
     const [all, unread] = await counts();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { insertTokenPair } from '../../../embedded-server/store/tokens';
 import { sha256Hex } from '../../../embedded-server/store/secrets';
@@ -50,4 +51,26 @@ export async function graphql(server: EmbeddedServer, token: string | null, quer
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query, variables }),
   });
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** `viewer` of a member query answered with HTTP 200 and no GraphQL errors (an account:read token unless told). */
+export async function viewerData(server: EmbeddedServer, query: string, variables?: Record<string, unknown>, scopes: string[] = ['account:read']): Promise<Json> {
+  const res = await graphql(server, mintToken(server, { scopes }).accessToken, query, variables);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as Json;
+  expect(body.errors).toBeUndefined();
+  return body.data.viewer as Json;
+}
+
+/** Calls the admin REST API (/api/admin/v1) with an operator token holding `scopes`. */
+export function operatorCall(server: EmbeddedServer, scopes: string[]): (method: string, path: string, body?: unknown) => Promise<Response> {
+  const { accessToken } = mintToken(server, { audience: 'operator', scopes });
+  return (method, path, body) =>
+    fetch(`${server.url}/api/admin/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${accessToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
 }
