@@ -71,26 +71,21 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
   return toPage(rows, req.first, total);
 }
 
-/**
- * The viewer's delivered courses (access now: lifetime, or not yet expired), as SQL over the named parameters
- * :school, :user and :now, so other statements can select against it without a round trip through JavaScript.
- */
-export const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments
-      WHERE school_id = :school AND user_id = :user AND ${deliveredAccess('')}`;
-
 /** Access now, over an enrolment's columns (`prefix` names its table alias): lifetime, or not yet expired. */
 function deliveredAccess(prefix: string): string {
   return `(${prefix}has_lifetime_access = 1 OR ${prefix}expire_at IS NULL OR ${prefix}expire_at > :now)`;
 }
 
 /**
- * The same condition for one course, as a predicate over `<alias>.course_id`: an index probe of the enrolment
- * (UNIQUE (school_id, user_id, course_id)) per row of the outer query.
+ * Whether the viewer's enrolment in one course is delivered, as a predicate over `<alias>.course_id`: an index probe
+ * of the enrolment (UNIQUE (school_id, user_id, course_id)) per row of the outer query.
  */
 export function deliveredCourseExists(courseIdColumn: string): string {
   return `EXISTS (SELECT 1 FROM enrollments e WHERE e.school_id = :school AND e.user_id = :user AND e.course_id = ${courseIdColumn}
         AND ${deliveredAccess('e.')})`;
 }
+
+const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments WHERE school_id = :school AND user_id = :user AND ${deliveredAccess('')}`;
 
 /** Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses). */
 export function listDeliveredCourseIds(db: Database, schoolId: string, userId: string, now: number): string[] {

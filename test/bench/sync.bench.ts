@@ -85,7 +85,6 @@ const STAGED_TABLES = ['courses', 'sections', 'lectures', 'digital_products', 'e
 
 const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
 
-// collectGarbage (./types) before each measured round: the warm-up pass keeps a whole parsed snapshot, ~100 MB.
 const ms = (ns: number) => ns / 1e6;
 
 /**
@@ -117,6 +116,7 @@ async function syncRound(dir: string, name: string, client: SiteClient, mode: 'w
   const sync = createSyncService({ db, clientFor: () => client, ...(writer ? { writer } : {}) });
   const now = new Date();
   const measure = async (task: () => Promise<unknown>) => {
+    // The warm-up pass keeps a whole parsed snapshot (~100 MB): collected here, not inside the measured round.
     collectGarbage();
     const reads: number[] = [];
     let i = 0;
