@@ -224,7 +224,13 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       if (!site) throw new CoreError('not-found', 'That site is not in your list.');
       // service-spec "Endpoints": the member API is {base_url}/member/graphql. fetchFor sends the site's token to
       // the site's own origin only and refreshes it single-flight.
-      return { endpoint: `${site.baseUrl}/member/graphql`, fetch: sites.fetchFor(siteId) as typeof fetch };
+      // With the runtime's own fetch (the app), the sync's pages are requested by the writer worker under the
+      // same token rules (sendWith), so this thread carries none of them; a fetch the host injected is used as is.
+      return {
+        endpoint: `${site.baseUrl}/member/graphql`,
+        fetch: sites.fetchFor(siteId) as typeof fetch,
+        ...(options.fetch ? {} : { sendWith: sites.sendWith(siteId) }),
+      };
     },
     onProgress: (progress) => emit('sync:progress', progress),
     onDataChanged: (siteId) => emit('data:changed', { siteId }),

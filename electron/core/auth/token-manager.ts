@@ -43,6 +43,22 @@ export interface TokenManagerOptions {
 /** Same shape as the global fetch, so it can be handed to GraphQL clients as is. */
 export type AuthorizedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/** What a request sent by someone else answered (its body already read there): enough for the 401 and 403 rules. */
+export interface SentAnswer {
+  readonly status: number;
+  readonly wwwAuthenticate: string | null;
+}
+/**
+ * A request the caller sends itself (the writer worker sends the sync's pages) with the site's token, under
+ * fetchFor's rules: `send` gets the token and the checked absolute URL, and may be called twice (after a refresh).
+ */
+export type AuthorizedSend = <R extends SentAnswer>(target: string, send: (token: string, url: string) => Promise<R>) => Promise<R>;
+
+interface Answered extends SentAnswer {
+  /** Lets go of the answer's body (a Response's stream). */
+  discard(): Promise<void>;
+}
+
 export interface TokenManager {
   /** A usable access token; refreshes (once, shared by all concurrent callers) when it is about to expire. */
   getAccessToken(siteId: string): Promise<string>;
@@ -53,6 +69,8 @@ export interface TokenManager {
   refresh(siteId: string, rejected?: string): Promise<string>;
   /** fetch with the bearer token, for the site's own origin only; relative URLs resolve against it. */
   fetchFor(siteId: string): AuthorizedFetch;
+  /** The same rules for a request sent elsewhere (worker-contract.ts `stage:fetch`). */
+  sendWith(siteId: string): AuthorizedSend;
   /** Resolves once no refresh is in flight for the site (sign-out waits for it). */
   whenIdle(siteId: string): Promise<void>;
   /**
@@ -204,9 +222,64 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return refresh(siteId);
   }
 
+  /**
+   * The rules every request with a site's token follows, whoever sends it: the site's own origin only (RFC 6750
+   * §5.3, RFC 8707), one refresh and one retry on 401 (a second 401 ends the sign-in), and a 403
+   * insufficient_scope reported with the scopes it names (RFC 6750 §3.1).
+   */
+  async function authorized<R>(siteId: string, target: string | URL, send: (token: string, url: URL) => Promise<R>, answer: (r: R) => Answered): Promise<R> {
+    const { origin } = options.resolveSite(siteId);
+    let url: URL;
+    try {
+      url = new URL(target, origin);
+    } catch {
+      throw new CoreError('invalid-input', 'That address is not valid.');
+    }
+    // RFC 6750 §5.3 / RFC 8707: never hand a site's token to another origin.
+    if (url.origin !== origin) {
+      throw new CoreError('forbidden', `Refusing to send this site's sign-in to another address (${url.origin}).`);
+    }
+    const token = await getAccessToken(siteId);
+    let res = await send(token, url);
+    if (answer(res).status === 401) {
+      await answer(res).discard();
+      log.info('401 from the site; refreshing once', { siteId, path: url.pathname });
+      const next = await refresh(siteId, token);
+      res = await send(next, url);
+      if (answer(res).status === 401) {
+        await answer(res).discard();
+        await exclusive(siteId, async () => {
+          // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile.
+          const latest = await vault.get(siteId);
+          if (latest?.accessToken === next) await markSignInNeeded(siteId, latest);
+        });
+        throw signInNeeded('The site no longer accepts your sign-in. Sign in again; your offline data is kept.');
+      }
+    }
+    const { status, wwwAuthenticate, discard } = answer(res);
+    if (status === 403) {
+      const challenge = parseBearerChallenge(wwwAuthenticate);
+      if (challenge.error === 'insufficient_scope') {
+        await discard();
+        // Only scope names are kept: the challenge is the site's text, and what it names is saved with the site
+        // (sites.json) and shown to the user, so nothing shaped like a token (or equal to a secret) gets through.
+        const scopes = (challenge.scope ?? '').split(' ').filter(isScopeName);
+        await options.onInsufficientScope?.(siteId, scopes);
+        const scope = scopes.join(' ');
+        throw new CoreError(
+          'insufficient-scope',
+          scope
+            ? `This site did not give the app permission for "${scope}". Sign in again to allow it.`
+            : 'This site did not give the app the permission this needs. Sign in again to allow it.',
+          { scope: scope || null },
+        );
+      }
+    }
+    return res;
+  }
+
   function fetchFor(siteId: string): AuthorizedFetch {
     return async (input, givenInit = {}) => {
-      const { origin } = options.resolveSite(siteId);
       let init: RequestInit = givenInit;
       let target: string | URL;
       if (input instanceof Request) {
@@ -217,59 +290,23 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       } else {
         target = input;
       }
-      let url: URL;
-      try {
-        url = new URL(target, origin);
-      } catch {
-        throw new CoreError('invalid-input', 'That address is not valid.');
-      }
-      // RFC 6750 §5.3 / RFC 8707: never hand a site's token to another origin.
-      if (url.origin !== origin) {
-        throw new CoreError('forbidden', `Refusing to send this site's sign-in to another address (${url.origin}).`);
-      }
-      const attempt = async (token: string): Promise<Response> => {
-        const headers = new Headers(init.headers);
-        headers.set('authorization', `Bearer ${token}`);
-        // No redirects with a bearer token attached: a redirect could lead to another origin.
-        return options.fetch(url.href, { ...init, headers, redirect: 'manual' });
-      };
-      const token = await getAccessToken(siteId);
-      let res = await attempt(token);
-      if (res.status === 401) {
-        await res.body?.cancel();
-        log.info('401 from the site; refreshing once', { siteId, path: url.pathname });
-        const next = await refresh(siteId, token);
-        res = await attempt(next);
-        if (res.status === 401) {
-          await res.body?.cancel();
-          await exclusive(siteId, async () => {
-            // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile.
-            const latest = await vault.get(siteId);
-            if (latest?.accessToken === next) await markSignInNeeded(siteId, latest);
-          });
-          throw signInNeeded('The site no longer accepts your sign-in. Sign in again; your offline data is kept.');
-        }
-      }
-      if (res.status === 403) {
-        const challenge = parseBearerChallenge(res.headers.get('www-authenticate'));
-        if (challenge.error === 'insufficient_scope') {
-          await res.body?.cancel();
-          // Only scope names are kept: the challenge is the site's text, and what it names is saved with the site
-          // (sites.json) and shown to the user, so nothing shaped like a token (or equal to a secret) gets through.
-          const scopes = (challenge.scope ?? '').split(' ').filter(isScopeName);
-          await options.onInsufficientScope?.(siteId, scopes);
-          const scope = scopes.join(' ');
-          throw new CoreError(
-            'insufficient-scope',
-            scope
-              ? `This site did not give the app permission for "${scope}". Sign in again to allow it.`
-              : 'This site did not give the app the permission this needs. Sign in again to allow it.',
-            { scope: scope || null },
-          );
-        }
-      }
-      return res;
+      return authorized(
+        siteId,
+        target,
+        (token, url) => {
+          const headers = new Headers(init.headers);
+          headers.set('authorization', `Bearer ${token}`);
+          // No redirects with a bearer token attached: a redirect could lead to another origin.
+          return options.fetch(url.href, { ...init, headers, redirect: 'manual' });
+        },
+        (res) => ({ status: res.status, wwwAuthenticate: res.headers.get('www-authenticate'), discard: async () => void (await res.body?.cancel()) }),
+      );
     };
+  }
+
+  function sendWith(siteId: string): AuthorizedSend {
+    return (target, send) =>
+      authorized(siteId, target, (token, url) => send(token, url.href), (answer) => ({ status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, discard: async () => {} }));
   }
 
   async function whenIdle(siteId: string): Promise<void> {
@@ -284,7 +321,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return done;
   }
 
-  return { getAccessToken, refresh, fetchFor, whenIdle, supersede };
+  return { getAccessToken, refresh, fetchFor, sendWith, whenIdle, supersede };
 }
 
 /** A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds. */

@@ -54,6 +54,37 @@ export interface StageTextInput {
   readonly body: ArrayBuffer | string;
 }
 
+/**
+ * A page the writer fetches itself (the sync's pages in the app): the request goes out from the worker's thread
+ * and its answer is parsed and staged there, so the main process neither sends, reads, parses nor copies any of
+ * it. The main process keeps the token's rules (token-manager.ts `sendWith`): it picks the token, and a 401 or
+ * 403 in the reply is judged there exactly as for its own requests.
+ */
+export interface StageFetchInput {
+  readonly stageId: string;
+  readonly part: PartName;
+  readonly shape: 'page' | 'whole';
+  readonly path: readonly string[];
+  /** The site's member endpoint; the token manager checked it is the site's own origin (RFC 6750 §5.3, RFC 8707). */
+  readonly url: string;
+  /** The access token for this one request: held in memory for it, never logged, stored or sent back. */
+  readonly token: string;
+  readonly query: string;
+  readonly variables?: Readonly<Record<string, unknown>>;
+}
+
+/** How the site answered a StageFetchInput: a 2xx answer is staged; anything else comes back for the main process to judge. */
+export type StageFetchReply =
+  | { readonly kind: 'staged'; readonly status: number; readonly wwwAuthenticate: null; readonly staged: StagedText }
+  | {
+      readonly kind: 'refused';
+      readonly status: number;
+      /** RFC 6750 §3: the challenge of a 401 or 403 (the scope a 403 insufficient_scope names). */
+      readonly wwwAuthenticate: string | null;
+      /** The start of the answer's body (a 503 names temporarily_unavailable there). */
+      readonly body: string;
+    };
+
 export interface StagedText {
   /** The answer's `errors`; when there are any nothing was staged (the fetch judges them). */
   readonly errors: readonly SiteGraphQLError[];
@@ -77,6 +108,13 @@ export interface WriterCalls {
   'stage:begin': (input: { readonly stageId: string; readonly siteId: string }) => void;
   'stage:page': (input: { readonly stageId: string; readonly part: PagedPart; readonly nodes: readonly unknown[] }) => void;
   'stage:text': (input: StageTextInput) => StagedText;
+  /**
+   * The one call that does not hold the queue while it waits: its request is on the network while later calls
+   * run, and the answer is staged when it arrives (in memory; the database is written only by the commit).
+   */
+  'stage:fetch': (input: StageFetchInput) => Promise<StageFetchReply>;
+  /** Stops the stage's requests still on the network (the sync was cancelled); `stage:discard` drops its pages. */
+  'stage:cancel': (input: { readonly stageId: string }) => void;
   'stage:whole': (input: { readonly stageId: string; readonly part: WholePart; readonly value: unknown }) => void;
   /** The part was refused (missing scope): it is left out and its stored rows kept. */
   'stage:drop': (input: { readonly stageId: string; readonly part: PartName }) => void;
@@ -96,8 +134,11 @@ export interface WriterCalls {
 
 export type WriterCall = keyof WriterCalls;
 export type WriterInput<K extends WriterCall> = Parameters<WriterCalls[K]>[0];
-export type WriterOutput<K extends WriterCall> = ReturnType<WriterCalls[K]>;
-export type WriterHandlers = { readonly [K in WriterCall]: (input: WriterInput<K>) => WriterOutput<K> };
+export type WriterOutput<K extends WriterCall> = Awaited<ReturnType<WriterCalls[K]>>;
+export type WriterHandlers = { readonly [K in WriterCall]: (input: WriterInput<K>) => ReturnType<WriterCalls[K]> };
+
+/** Calls whose handler answers later (a promise): they do not hold the queue while they wait. */
+export const DETACHED: ReadonlySet<WriterCall> = new Set(['stage:fetch']);
 
 /** Calls whose `body` is moved to the worker rather than copied (postMessage transfer list); the caller loses it. */
 export const TRANSFERRED: ReadonlySet<WriterCall> = new Set(['stage:text']);
@@ -120,7 +161,8 @@ export interface WriterRequest {
   readonly input: unknown;
 }
 
-/** worker -> main: first one `opened` (or `open-failed`), then one `result` per request, in order. */
+/** worker -> main: first one `opened` (or `open-failed`), then one `result` per request, in order (a DETACHED call's
+ * result comes when its answer is ready, after the results of calls sent later). */
 export type WriterMessage =
   | { readonly type: 'opened'; readonly recovered: boolean; readonly movedTo: string | null; readonly salvagedOutbox: number }
   | { readonly type: 'open-failed'; readonly error: AppError }

@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
+import { postGraphQL } from '../net/graphql-post';
 import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription } from './notifications';
 import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from './outbox';
 import type { SiteSnapshot } from './records';
@@ -9,7 +10,7 @@ import { ensureSite, removeSiteData } from './sites';
 import { commitSnapshotIfChanged, digestOf } from './snapshot';
 import { recordSyncRun } from './sync-runs';
 import { changingViews } from './view-cache';
-import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, WriterHandlers } from './worker-contract';
+import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, StageTextInput, WriterHandlers } from './worker-contract';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -29,6 +30,8 @@ interface Stage {
   readonly dropped: Set<PartName>;
   /** Paged parts only; a whole part (the profile, the subscriptions) is small and digested at the commit. */
   readonly digests: Map<PartName, PagedDigest>;
+  /** Aborts the stage's requests still on the network (`stage:fetch`). */
+  readonly requests: AbortController;
 }
 
 /**
@@ -38,6 +41,10 @@ interface Stage {
  */
 export function createWriterHandlers(db: Database): WriterHandlers {
   const stages = new Map<string, Stage>();
+  const forget = (stageId: string) => {
+    stages.get(stageId)?.requests.abort();
+    stages.delete(stageId);
+  };
   const stage = (stageId: string): Stage => {
     const found = stages.get(stageId);
     // A writer restarted since the stage began has lost its pages: the run fails, the stored snapshot stays.
@@ -47,49 +54,28 @@ export function createWriterHandlers(db: Database): WriterHandlers {
   return {
     'site:ensure': ({ siteId, now }) => ensureSite(db, siteId, new Date(now)),
     'site:remove': ({ siteId }) => {
-      for (const [id, s] of stages) if (s.siteId === siteId) stages.delete(id);
+      for (const [id, s] of stages) if (s.siteId === siteId) forget(id);
       removeSiteData(db, siteId);
     },
     'snapshot:commit': ({ siteId, snapshot }) => commitSnapshotIfChanged(db, siteId, snapshot),
     'stage:begin': ({ stageId, siteId }) => {
-      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map() });
+      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map(), requests: new AbortController() });
     },
     'stage:page': ({ stageId, part, nodes }) => {
       const s = stage(stageId);
       if (!s.dropped.has(part)) append(s, part, nodes);
     },
-    'stage:text': ({ stageId, part, shape, path, body }) => {
-      const s = stage(stageId);
-      let answer: { data?: unknown; errors?: SiteGraphQLError[] };
-      try {
-        answer = JSON.parse(typeof body === 'string' ? body : utf8.decode(body)) as typeof answer;
-      } catch {
-        throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
+    'stage:text': ({ stageId, part, shape, path, body }) => stageAnswer(stage(stageId), { part, shape, path, body }),
+    'stage:fetch': async ({ stageId, part, shape, path, url, token, query, variables }) => {
+      const answer = await postGraphQL({ url, token, query, ...(variables ? { variables } : {}), signal: stage(stageId).requests.signal });
+      if (answer.status < 200 || answer.status > 299) {
+        return { kind: 'refused', status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, body: typeof answer.body === 'string' ? answer.body : '' };
       }
-      if (answer === null || typeof answer !== 'object') throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
-      const errors = Array.isArray(answer.errors) ? answer.errors : [];
-      let value: unknown = answer.data;
-      for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
-      const none: StagedText = { errors, found: false, count: 0, totalCount: 0, hasNextPage: false, endCursor: null };
-      if (errors.length > 0 || value === null || value === undefined) return none;
-      if (s.dropped.has(part)) return { ...none, found: true };
-      if (shape === 'whole') {
-        s.parts.set(part, value);
-        return { ...none, found: true };
-      }
-      const page = value as { nodes?: unknown; totalCount?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } };
-      if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) {
-        throw new CoreError('server-error', 'The site answered the sync without data.');
-      }
-      append(s, part, page.nodes as unknown[]);
-      return {
-        errors,
-        found: true,
-        count: page.nodes.length,
-        totalCount: typeof page.totalCount === 'number' ? page.totalCount : 0,
-        hasNextPage: page.pageInfo.hasNextPage === true,
-        endCursor: typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null,
-      };
+      // Looked up again: the stage may have been discarded while the request was out.
+      return { kind: 'staged', status: answer.status, wwwAuthenticate: null, staged: stageAnswer(stage(stageId), { part, shape, path, body: answer.body }) };
+    },
+    'stage:cancel': ({ stageId }) => {
+      stages.get(stageId)?.requests.abort();
     },
     'stage:whole': ({ stageId, part, value }) => {
       const s = stage(stageId);
@@ -107,9 +93,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       stages.delete(stageId);
       return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot, finishDigests(s));
     },
-    'stage:discard': ({ stageId }) => {
-      stages.delete(stageId);
-    },
+    'stage:discard': ({ stageId }) => forget(stageId),
     'outbox:enqueue': ({ siteId, change, now }) => enqueueChange(db, siteId, change, new Date(now)),
     'outbox:accept': ({ siteId, entry, answer }) =>
       db.transaction(() => {
@@ -123,7 +107,43 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     // No view reads the search tables: the memo is kept.
     'search:index-step': ({ maxRows }) => changingViews(db, '', [], () => indexShortTerms(db, maxRows)),
     // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
-    'writer:close': () => stages.clear(),
+    'writer:close': () => {
+      for (const id of [...stages.keys()]) forget(id);
+    },
+  };
+}
+
+/** Decodes and parses one answer of the site, stages the part at `path`, and says what the fetch needs next. */
+function stageAnswer(s: Stage, { part, shape, path, body }: Omit<StageTextInput, 'stageId' | 'body'> & { readonly body: ArrayBuffer | Uint8Array | string }): StagedText {
+  let answer: { data?: unknown; errors?: SiteGraphQLError[] };
+  try {
+    answer = JSON.parse(typeof body === 'string' ? body : utf8.decode(body)) as typeof answer;
+  } catch {
+    throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
+  }
+  if (answer === null || typeof answer !== 'object') throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
+  const errors = Array.isArray(answer.errors) ? answer.errors : [];
+  let value: unknown = answer.data;
+  for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
+  const none: StagedText = { errors, found: false, count: 0, totalCount: 0, hasNextPage: false, endCursor: null };
+  if (errors.length > 0 || value === null || value === undefined) return none;
+  if (s.dropped.has(part)) return { ...none, found: true };
+  if (shape === 'whole') {
+    s.parts.set(part, value);
+    return { ...none, found: true };
+  }
+  const page = value as { nodes?: unknown; totalCount?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } };
+  if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) {
+    throw new CoreError('server-error', 'The site answered the sync without data.');
+  }
+  append(s, part, page.nodes as unknown[]);
+  return {
+    errors,
+    found: true,
+    count: page.nodes.length,
+    totalCount: typeof page.totalCount === 'number' ? page.totalCount : 0,
+    hasNextPage: page.pageInfo.hasNextPage === true,
+    endCursor: typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null,
   };
 }
 

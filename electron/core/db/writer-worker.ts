@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openOfflineDatabase } from './open';
 import { toWireError } from './writer-errors';
 import { createWriterHandlers } from './writer-handlers';
-import { type WireResult, type WriterInit, type WriterMessage, type WriterRequest } from './worker-contract';
+import { DETACHED, type WireResult, type WriterInit, type WriterMessage, type WriterRequest } from './worker-contract';
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker.ts runs as a worker thread (writer.ts starts it)');
@@ -24,7 +24,16 @@ try {
       // The handlers name every channel of the contract (their type says so): a message naming anything else is refused.
       if (!Object.hasOwn(handlers, request.call)) throw Object.assign(new Error('unknown call'), { code: 'WRITER_UNKNOWN_CALL' });
       const handler = handlers[request.call] as (input: unknown) => unknown;
-      result = { ok: true, value: handler(request.input) };
+      const value = handler(request.input);
+      if (DETACHED.has(request.call)) {
+        // Answered when its promise settles; the calls sent after it run meanwhile (worker-contract.ts DETACHED).
+        void (value as Promise<unknown>).then(
+          (v) => post({ type: 'result', id: request.id, result: { ok: true, value: v } }),
+          (error: unknown) => post({ type: 'result', id: request.id, result: { ok: false, error: toWireError(error) } }),
+        );
+        return;
+      }
+      result = { ok: true, value };
     } catch (error) {
       result = { ok: false, error: toWireError(error) };
     }

@@ -22,6 +22,7 @@ import { viewsOfCommit } from './snapshot';
 import { writtenElsewhere, type ViewArea } from './view-cache';
 import { createWriterHandlers } from './writer-handlers';
 import {
+  DETACHED,
   TRANSFERRED,
   type CommitResult,
   type WireResult,
@@ -49,14 +50,13 @@ export function createInProcessWriter(db: Database): DbWriter {
   return {
     call(call, input) {
       // Asynchronous like the worker (callers cannot come to depend on a write having run synchronously), and in order.
-      const run = tail.then(() => {
-        try {
-          return (handlers[call] as (i: typeof input) => WriterOutput<typeof call>)(input);
-        } catch (error) {
+      const run = tail
+        .then(() => (handlers[call] as (i: typeof input) => WriterOutput<typeof call> | Promise<WriterOutput<typeof call>>)(input))
+        .catch((error: unknown) => {
           throw isCoreError(error) ? error : fromWireError(toWireError(error), error);
-        }
-      });
-      tail = run.catch(() => undefined);
+        });
+      // A DETACHED call (a page on the network) starts in order but does not hold back the calls after it.
+      if (!DETACHED.has(call)) tail = run.catch(() => undefined);
       return run;
     },
     async close() {
@@ -257,6 +257,8 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'stage:begin': null,
   'stage:page': null,
   'stage:text': null,
+  'stage:fetch': null,
+  'stage:cancel': null,
   'stage:whole': null,
   'stage:drop': null,
   'stage:commit': 'all',

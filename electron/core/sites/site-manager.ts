@@ -13,7 +13,7 @@ import type { JwksCache } from '../auth/id-token';
 import { createJwksCache } from '../auth/id-token';
 import { runSignIn, MEMBER_SCOPES, DEFAULT_SIGN_IN_TIMEOUT_MS } from '../auth/sign-in';
 import { OAuthResponseError, revokeToken } from '../auth/token-client';
-import type { AuthorizedFetch, TokenManager } from '../auth/token-manager';
+import type { AuthorizedFetch, AuthorizedSend, TokenManager } from '../auth/token-manager';
 import { createTokenManager, isScopeName } from '../auth/token-manager';
 import { CoreError, isCoreError } from '../errors';
 import type { Logger } from '../log';
@@ -58,6 +58,8 @@ export interface SiteManager {
   signOut(siteId: string): Promise<SignOutResult>;
   remove(siteId: string): Promise<void>;
   fetchFor(siteId: string): AuthorizedFetch;
+  /** fetchFor's rules for a request another thread sends (the sync's pages, from the writer worker). */
+  sendWith(siteId: string): AuthorizedSend;
   getAccessToken(siteId: string): Promise<string>;
   retryPendingRevocations(): Promise<void>;
   setMissingScopes(siteId: string, scopes: readonly string[]): void;
@@ -505,6 +507,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
     signOut,
     remove,
     fetchFor: (siteId) => tokens.fetchFor(siteId),
+    sendWith: (siteId) => tokens.sendWith(siteId),
     getAccessToken: (siteId) => tokens.getAccessToken(siteId),
     retryPendingRevocations,
     setMissingScopes,

@@ -14,7 +14,7 @@ import {
   PaymentsQuery,
   ProfileQuery,
 } from './graphql/documents';
-import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type Transport } from './transport';
+import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type StageTarget, type Transport } from './transport';
 
 export interface FetchProgress {
   readonly phase: SyncPhase;
@@ -109,6 +109,18 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     if (failed) throw new SiblingFailed();
   };
 
+  /**
+   * How an answer reaches the sink's stage without being parsed here: sent and staged by the writer worker itself
+   * (executeStaged), or its body fetched here and handed over (executeBody, when the client brings its own fetch).
+   * Null: the answers are parsed here and handed to `sink.page`/`sink.whole` (or kept, without a sink).
+   */
+  const staged: ((document: TadaDocumentNode<unknown, never>, variables: Record<string, unknown> | undefined, into: StageTarget) => Promise<StagedText>) | null =
+    sink && transport.executeStaged
+      ? (document, variables, into) => transport.executeStaged!(document, variables as never, into)
+      : sink?.text && transport.executeBody
+        ? async (document, variables, into) => sink.text!({ ...into, body: await transport.executeBody!(document, variables as never) })
+        : null;
+
   /** Errors of one response: scope refusals become MissingScopes, anything else fails the run. */
   const judge = (errors: readonly GraphQLErrorLike[]): MissingScopes | null => {
     if (errors.length === 0) return null;
@@ -125,11 +137,11 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     pick: (data: ResultOf<D>) => T | null | undefined,
   ): Promise<T | MissingScopes | null> {
     checkAborted();
-    if (sink?.text && transport.executeBody) {
-      const staged = await sink.text({ part, shape: 'whole', path, body: await transport.executeBody(document) });
-      const refused = judge(staged.errors);
+    if (staged) {
+      const answer = await staged(document, undefined, { part, shape: 'whole', path });
+      const refused = judge(answer.errors);
       if (refused) return refused;
-      if (!staged.found) throw new CoreError('server-error', 'The site answered the sync without data.');
+      if (!answer.found) throw new CoreError('server-error', 'The site answered the sync without data.');
       pagesFetched += 1;
       report(phase, 1);
       return null; // staged in the sink
@@ -157,25 +169,24 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     const nodes: N[] = [];
     let count = 0;
     let after: string | null = null;
-    if (sink?.text && transport.executeBody) {
+    if (staged && sink) {
       for (;;) {
         checkAborted();
-        const body = await transport.executeBody(document, { first, after } as VariablesOf<D>);
         // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
-        const staged = await sink.text({ part, shape: 'page', path, body });
-        const refused = judge(staged.errors);
+        const answer = await staged(document, { first, after }, { part, shape: 'page', path });
+        const refused = judge(answer.errors);
         if (refused) {
           if (count > 0) toSink(sink.drop(part));
           return refused;
         }
-        if (!staged.found) throw new CoreError('server-error', 'The site answered the sync without data.');
-        count += staged.count;
+        if (!answer.found) throw new CoreError('server-error', 'The site answered the sync without data.');
+        count += answer.count;
         pagesFetched += 1;
-        itemsFetched += staged.count;
-        report(phase, staged.totalCount > 0 ? Math.min(1, count / staged.totalCount) : 1);
-        if (!staged.hasNextPage) return nodes;
-        if (staged.endCursor === null || staged.endCursor === after) throw new CoreError('server-error', 'The site returned an invalid page cursor.');
-        after = staged.endCursor;
+        itemsFetched += answer.count;
+        report(phase, answer.totalCount > 0 ? Math.min(1, count / answer.totalCount) : 1);
+        if (!answer.hasNextPage) return nodes;
+        if (answer.endCursor === null || answer.endCursor === after) throw new CoreError('server-error', 'The site returned an invalid page cursor.');
+        after = answer.endCursor;
       }
     }
     const request = (cursor: string | null): Promise<ExecuteResult<ResultOf<D>>> => {
@@ -291,9 +302,11 @@ function bounded(transport: Transport, limit: number): Transport {
     }
   };
   const body = transport.executeBody?.bind(transport);
+  const remote = transport.executeStaged?.bind(transport);
   return {
     execute: (document, variables) => slot(() => transport.execute(document, variables)),
     ...(body ? { executeBody: (document, variables) => slot(() => body(document, variables)) } : {}),
+    ...(remote ? { executeStaged: (document, variables, into) => slot(() => remote(document, variables, into)) } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { CoreError, isCoreError } from '../errors';
 import { silentLogger, type Logger } from '../db/logger';
 import { getSubscription } from '../db/notifications';
 import { countPending, type OutboxChange } from '../db/outbox';
+import type { StageFetchInput } from '../db/worker-contract';
 import { getSyncStatus } from '../db/sync-runs';
 import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
 import { createInProcessWriter, type DbWriter } from '../db/writer';
@@ -108,11 +109,13 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     }
   };
 
-  async function transportFor(siteId: string, signal?: AbortSignal, retry?: RetryPolicy): Promise<Transport> {
+  async function transportFor(siteId: string, signal?: AbortSignal, retry?: RetryPolicy, stageId?: string): Promise<Transport> {
     const client = await clientFor(siteId);
     return createTransport(client, {
       sleep,
       ...(signal ? { signal } : {}),
+      // The run's pages are requested by the writer and staged where they arrive (client.sendWith keeps the token rules).
+      ...(stageId === undefined ? {} : { stage: (request: Omit<StageFetchInput, 'stageId'>) => writer.call('stage:fetch', { stageId, ...request }) }),
       ...((retry ?? options.retry) ? { retry: retry ?? options.retry } : {}),
       onRetry: (error, attempt, delayMs) => logger.info('sync request retrying', { siteId, code: error.code, attempt, delayMs }),
     });
@@ -159,14 +162,17 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     // The pages go to the writer as they arrive (its stage) and are committed there in one transaction.
     const stageId = `${siteId}\u0000${++stages}`;
     let staged = false;
+    // A cancel stops the pages the writer has on the network at once, not when they arrive.
+    const stopRequests = () => void writer.call('stage:cancel', { stageId }).catch(() => undefined);
     try {
       await writer.call('site:ensure', { siteId, now: now().toISOString() });
-      const transport = await transportFor(siteId, signal);
+      const transport = await transportFor(siteId, signal, undefined, stageId);
       // Queued changes first, so the snapshot fetched next already reflects them.
       const replay = await replayWith(siteId, transport);
       if (replay.stoppedBy && !isTransient(replay.stoppedBy)) throw replay.stoppedBy;
       staged = true;
       void writer.call('stage:begin', { stageId, siteId }).catch(() => undefined); // a failure shows on the first page
+      signal.addEventListener('abort', stopRequests, { once: true });
       const fetched = await fetchSnapshot(transport, {
         signal,
         ...(options.fetchConcurrency === undefined ? {} : { concurrency: options.fetchConcurrency }),
@@ -221,6 +227,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         missingScopes: failure.code === 'insufficient-scope' ? ['account:read'] : [],
         error: { code: failure.code, message: failure.message },
       });
+    } finally {
+      signal.removeEventListener('abort', stopRequests);
     }
   }
 

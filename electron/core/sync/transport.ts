@@ -1,6 +1,8 @@
 import { print } from 'graphql';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
+import type { AuthorizedSend } from '../auth/token-manager';
+import type { StageFetchInput, StageFetchReply, StagedText } from '../db/worker-contract';
 import { CoreError, isCoreError } from '../errors';
 
 /** How the sync reaches one site: the member endpoint and a fetch that adds (and refreshes) the bearer token. */
@@ -9,6 +11,12 @@ export interface SiteClient {
   readonly endpoint: string;
   /** The auth module's `fetchFor(siteId)`: throws CoreError 'sign-in-needed' / 'insufficient-scope'. */
   readonly fetch: typeof fetch;
+  /**
+   * The same token rules for a request another thread sends (token-manager.ts `sendWith`): with it, the sync's
+   * pages are requested by the writer worker itself (`Transport.executeStaged`) and never pass through this
+   * thread. Without it (a caller's own `fetch`), they go through `fetch`.
+   */
+  readonly sendWith?: AuthorizedSend;
 }
 export type ClientFor = (siteId: string) => SiteClient | Promise<SiteClient>;
 
@@ -56,7 +64,16 @@ export interface Transport {
    * HTTP failures are classified and retried as by `execute`.
    */
   executeBody?<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<ArrayBuffer>;
+  /**
+   * The same request sent by the writer worker, which stages the answer where it arrives (worker-contract.ts
+   * `stage:fetch`): this thread sends one message and gets the page's counts and cursor back. There when the
+   * client has `sendWith` and the transport a `stage`. HTTP failures are classified and retried as by `execute`.
+   */
+  executeStaged?<D extends TadaDocumentNode<unknown, never>>(document: D, variables: VariablesOf<D> | undefined, into: StageTarget): Promise<StagedText>;
 }
+
+/** Where a staged answer goes in the sync's stage. */
+export type StageTarget = Pick<StageFetchInput, 'part' | 'shape' | 'path'>;
 
 const printed = new WeakMap<object, string>();
 function printOnce(document: object): string {
@@ -102,6 +119,8 @@ export interface TransportOptions {
   readonly signal?: AbortSignal;
   readonly sleep: Sleep;
   readonly retry?: RetryPolicy;
+  /** Sends a page through the writer worker into the run's stage (with the client's `sendWith`: executeStaged). */
+  readonly stage?: (request: Omit<StageFetchInput, 'stageId'>) => Promise<StageFetchReply>;
   /** Called before each retry (for logs and the online flag). */
   readonly onRetry?: (error: CoreError, attempt: number, delayMs: number) => void;
 }
@@ -192,7 +211,25 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
         return response.arrayBuffer();
       });
     },
-  };
+    ...(client.sendWith && options.stage
+      ? {
+          executeStaged: (document, variables, into) => {
+            const sendWith = client.sendWith!;
+            const stage = options.stage!;
+            return withRetry(async () => {
+              const query = printOnce(document);
+              const vars = variables as Record<string, unknown> | undefined;
+              const reply = await sendWith(client.endpoint, (token, url) => stage({ ...into, url, token, query, ...(vars ? { variables: vars } : {}) }));
+              if (reply.kind === 'staged') return reply.staged;
+              // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were
+              // already judged by sendWith's token rules.
+              const headers = new Headers(reply.wwwAuthenticate === null ? {} : { 'www-authenticate': reply.wwwAuthenticate });
+              throw new ClientError({ status: reply.status, headers, body: reply.body }, { query, ...(vars ? { variables: vars } : {}) });
+            });
+          },
+        }
+      : {}),
+  } satisfies Transport;
 }
 
 const SCOPE_PATTERN = /\b([a-z_]+:(?:read|write))\b/g;

@@ -79,7 +79,16 @@ export function bearerFetch(accessToken: string): typeof fetch {
   };
 }
 
+/**
+ * A client as the app builds one (app-core.ts): `fetch` for the outbox and probes, `sendWith` for the sync's pages,
+ * which the writer sends itself (here with the one token, without the token manager's refresh).
+ */
 export function siteClient(baseUrl: string, accessToken: string): SiteClient {
+  return { endpoint: `${baseUrl}/member/graphql`, fetch: bearerFetch(accessToken), sendWith: (target, send) => send(accessToken, target) };
+}
+
+/** A client whose pages all go through this thread's `fetch` (the path the sync takes when a host brings its own fetch). */
+export function fetchOnlyClient(baseUrl: string, accessToken: string): SiteClient {
   return { endpoint: `${baseUrl}/member/graphql`, fetch: bearerFetch(accessToken) };
 }
 

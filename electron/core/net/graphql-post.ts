@@ -1,0 +1,82 @@
+/**
+ * One GraphQL request over HTTP with a bearer token, answered as status, challenge and body bytes: what the writer
+ * worker sends for the sync's pages (worker-contract.ts `stage:fetch`). Nothing here decides what a status means;
+ * the caller's side judges it (sync/transport.ts `classify`, the token manager's 401 and 403 rules).
+ *
+ * node:http rather than fetch: the worker reads ~150 answers of up to 0.5 MB in a sync, and collecting a body's
+ * chunks into one buffer costs a fraction of what fetch's web streams cost for the same bytes (npm run bench,
+ * "main thread during a sync"), on the same thread that parses and stages the pages.
+ */
+import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { CoreError } from '../errors';
+
+export interface GraphQLPost {
+  readonly url: string;
+  readonly token: string;
+  readonly query: string;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+}
+
+export interface GraphQLAnswer {
+  readonly status: number;
+  readonly wwwAuthenticate: string | null;
+  /** The whole body of a 2xx answer; at most BODY_KEPT characters of any other. */
+  readonly body: Uint8Array | string;
+}
+
+/** Of a non-2xx answer only the start is kept: enough for an error's name, never a page of data. */
+const BODY_KEPT = 4096;
+
+// Connections kept open between pages, as fetch keeps them: a sync asks the same site for ~150 pages.
+const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
+  const lost = (cause: unknown): CoreError =>
+    post.signal.aborted
+      ? new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause })
+      : new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause });
+  return new Promise<GraphQLAnswer>((resolve, reject) => {
+    if (post.signal.aborted) return reject(lost(post.signal.reason));
+    const url = new URL(post.url);
+    const secure = url.protocol === 'https:';
+    if (!secure && url.protocol !== 'http:') return reject(new CoreError('invalid-input', 'That address is not valid.'));
+    const body = Buffer.from(JSON.stringify({ query: post.query, variables: post.variables }));
+    // GraphQL over HTTP as the in-process transport sends it (POST, JSON, either response media type). Redirects
+    // are never followed (node:http does not): with a bearer token attached one could lead to another origin
+    // (RFC 6750 §5.3), and a 3xx answer is judged like any other non-2xx one.
+    const req = (secure ? httpsRequest : httpRequest)(
+      url,
+      {
+        method: 'POST',
+        agent: secure ? agents.https : agents.http,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': body.length,
+          accept: 'application/graphql-response+json, application/json',
+          authorization: `Bearer ${post.token}`,
+        },
+        signal: post.signal,
+      },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        const challenge = res.headers['www-authenticate'];
+        const wwwAuthenticate = challenge === undefined ? null : Array.isArray(challenge) ? challenge.join(', ') : challenge;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', (error) => reject(lost(error)));
+        res.on('aborted', () => reject(lost(new Error('the answer was cut off'))));
+        res.on('end', () => {
+          // The connection broke before the whole body came (node:http ends a response it could not complete).
+          if (!res.complete) return reject(lost(new Error('the answer was cut off')));
+          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          if (status >= 200 && status <= 299) resolve({ status, wwwAuthenticate, body: bytes });
+          else resolve({ status, wwwAuthenticate, body: bytes.toString('utf8', 0, Math.min(bytes.length, BODY_KEPT * 4)).slice(0, BODY_KEPT) });
+        });
+      },
+    );
+    req.on('error', (error) => reject(lost(error)));
+    req.end(body);
+  });
+}
