@@ -1,6 +1,7 @@
 /**
  * The database writer's thread (writer.ts starts it): opens the offline database (migrations, recovery of a damaged
- * file), then answers the contract's calls one at a time, in the order they came, on its one write connection.
+ * file), then answers the contract's calls one at a time, in the order they came, on its one write connection (a
+ * sync page it requests, `stage:fetch`, is staged when its answer arrives; the calls after it run meanwhile).
  * Every failure goes back as the core's `{ code, message }`; nothing here throws across the boundary.
  */
 import { parentPort, workerData } from 'node:worker_threads';

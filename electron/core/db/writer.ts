@@ -3,7 +3,8 @@
  * - `startWriterWorker`: a worker_threads worker owns the one write connection (Signal Desktop's SQL worker is the
  *   model), so a commit of tens of thousands of rows, the search index and the outbox writes never block the main
  *   process, which carries every IPC call and window event. Screens read through a read-only connection beside it
- *   (WAL: https://sqlite.org/wal.html). Calls run one at a time, in the order sent (the outbox's order holds).
+ *   (WAL: https://sqlite.org/wal.html). Calls run one at a time, in the order sent (the outbox's order holds); a sync
+ *   page the worker requests itself (`stage:fetch`) waits on the network without holding the others back.
  * - `createInProcessWriter`: the same handlers on a connection of this thread (unit tests, tools).
  * A worker that dies (a crash in the addon, out of memory) fails the calls it had with a clear storage-error and is
  * started again for the next call; what it had committed is on disk, what it had not is rolled back by SQLite, so a

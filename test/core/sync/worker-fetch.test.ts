@@ -194,6 +194,35 @@ describe('the sync pages sent by the writer worker', () => {
     expect(getLibrary(db, 'demo', NOW)).toEqual(before);
   });
 
+  it('an answer cut off mid-body is a lost connection: retried with backoff, then site-unreachable; the stored snapshot is kept', async () => {
+    const site = await startSite();
+    const { db, writer } = await workerDb();
+    const first = createSyncService({ db, writer, clientFor: () => site.client });
+    expect((await first.syncNow('demo')).outcome).toBe('completed');
+    await first.close();
+    const before = getLibrary(db, 'demo', NOW);
+    // Promises 10,000 bytes of JSON, sends 20, and drops the connection.
+    const cut = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '10000' });
+      res.write('{"data":{"viewer":{"');
+      setImmediate(() => res.destroy());
+    });
+    await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => cut.close(() => resolve())));
+    const sleeps: number[] = [];
+    const sync = createSyncService({
+      db,
+      writer,
+      clientFor: () => ({ ...site.client, endpoint: `http://127.0.0.1:${(cut.address() as AddressInfo).port}/member/graphql` }),
+      sleep: async (ms) => void sleeps.push(ms),
+    });
+    expect(await sync.syncNow('demo')).toMatchObject({ outcome: 'failed', error: { code: 'site-unreachable' } });
+    await sync.close();
+    expect(sleeps).toEqual([250, 500, 1000, 2000]);
+    expect(getLibrary(db, 'demo', NOW)).toEqual(before);
+  });
+
   it('the worker dying while pages are on the network fails the run with a storage error; the next sync completes', async () => {
     const site = await startSite();
     const { db, writer } = await workerDb();
