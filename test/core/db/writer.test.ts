@@ -8,11 +8,11 @@ import {
   getBillingSummary,
   getNotificationsPage,
   getNotificationsSummary,
-  openReadConnection,
   pendingEntries,
   startWriterWorker,
   type OpenedWriter,
 } from '../../../electron/core/db';
+import { openWorkerDb } from '../sync/helpers/setup';
 import { course, notification, payment, snapshot } from './fixtures';
 
 /**
@@ -25,15 +25,8 @@ function tempFile(): string {
   return join(dir, 'offline.db');
 }
 
-async function open(file = tempFile(), options: { maxRestarts?: number } = {}): Promise<{ writer: OpenedWriter; db: Database.Database; file: string }> {
-  const writer = await startWriterWorker({ file, ...options });
-  const db = openReadConnection(file);
-  writer.attachReader(db);
-  onTestFinished(async () => {
-    await writer.close();
-    db.close();
-  });
-  return { writer, db, file };
+function open(file = tempFile(), options: { maxRestarts?: number } = {}): Promise<{ writer: OpenedWriter; db: Database.Database; file: string }> {
+  return openWorkerDb(file, options);
 }
 
 const NOW = '2026-06-01T00:00:00.000Z';

@@ -1,18 +1,16 @@
-import { createHash } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createEmbeddedServer } from '../../../embedded-server/index';
-import { getLibrary, getNotifications, openReadConnection, startWriterWorker } from '../../../electron/core/db';
+import { getLibrary, getNotifications } from '../../../electron/core/db';
 import { isCoreError } from '../../../electron/core/errors';
 import { createVault } from '../../../electron/core/vault/vault';
 import { createSyncService } from '../../../electron/core/sync';
 import type { SiteClient } from '../../../electron/core/sync/transport';
 import { createHarness, type Harness } from '../auth/helpers/harness';
 import { bearerFetch, fetchOnlyClient } from './helpers/member-token';
-import { openTempDb, startSite, tempDir } from './helpers/setup';
+import { contents, openTempDb, openWorkerDb, startSite } from './helpers/setup';
 
 /**
  * The sync's pages as the app sends them: the writer worker requests each page itself (worker-contract.ts
@@ -25,30 +23,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** The writer worker on a temp file and this thread's read-only connection (closed after the test). */
-async function workerDb() {
-  const file = join(tempDir(), 'offline.db');
-  const writer = await startWriterWorker({ file });
-  const db = openReadConnection(file);
-  writer.attachReader(db);
-  onTestFinished(async () => {
-    await writer.close();
-    db.close();
-  });
-  return { file, writer, db };
-}
-
-/** Every row of every table a snapshot fills, hashed. */
-function contents(db: Database.Database): string {
-  const hash = createHash('sha256');
-  const tables = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites') ORDER BY name")
-    .pluck()
-    .all() as string[];
-  for (const table of tables) hash.update(table).update(JSON.stringify(db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all()));
-  return hash.digest('base64');
-}
 
 /** A site manager signed in to a real embedded server (harness.ts), and a client built as app-core builds it. */
 async function signedIn(options: { scopes?: string[] } = {}) {
@@ -86,10 +60,20 @@ async function silentSite() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
+/** A demo site synced once through the writer worker; `before` is its library as stored. */
+async function syncedOnce() {
+  const site = await startSite();
+  const { db, writer } = await openWorkerDb();
+  const first = createSyncService({ db, writer, clientFor: () => site.client });
+  expect((await first.syncNow('demo')).outcome).toBe('completed');
+  await first.close();
+  return { site, db, writer, before: getLibrary(db, 'demo', NOW) };
+}
+
 describe('the sync pages sent by the writer worker', () => {
   it('this thread sends none of them, and the stored data is what the fetch path stores', async () => {
     const site = await startSite();
-    const { db, writer } = await workerDb();
+    const { db, writer } = await openWorkerDb();
     let sentHere = 0;
     const sentByWorker: string[] = [];
     const client: SiteClient = {
@@ -123,7 +107,7 @@ describe('the sync pages sent by the writer worker', () => {
 
   it('a page refused with 401: the token manager refreshes once and the worker sends the page again with the new token', async () => {
     const { h, siteId, vault, client } = await signedIn();
-    const { db, writer } = await workerDb();
+    const { db, writer } = await openWorkerDb();
     const current = await vault.get(siteId);
     // A token the site no longer accepts while it still looks fresh locally.
     await vault.put(siteId, { ...(current as NonNullable<typeof current>), accessToken: 'at_not-a-real-token' });
@@ -142,7 +126,7 @@ describe('the sync pages sent by the writer worker', () => {
 
   it('a 401 that survives the refresh ends the sign-in; the stored data is kept', async () => {
     const { h, server, siteId, client } = await signedIn();
-    const { db, writer } = await workerDb();
+    const { db, writer } = await openWorkerDb();
     const sync = createSyncService({ db, writer, clientFor: () => client });
     expect((await sync.syncNow(siteId)).outcome).toBe('completed');
     const before = getLibrary(db, siteId, NOW);
@@ -157,7 +141,7 @@ describe('the sync pages sent by the writer worker', () => {
 
   it('403 insufficient_scope for a page: the run names the missing scope, the site records it, nothing is stored', async () => {
     const { h, siteId, client } = await signedIn({ scopes: ['openid', 'profile', 'email'] });
-    const { db, writer } = await workerDb();
+    const { db, writer } = await openWorkerDb();
     const sync = createSyncService({ db, writer, clientFor: () => client });
     const summary = await sync.syncNow(siteId);
     await sync.close();
@@ -174,12 +158,7 @@ describe('the sync pages sent by the writer worker', () => {
   });
 
   it('a cancel stops the pages the worker has on the network at once; the stored snapshot is unchanged', async () => {
-    const site = await startSite();
-    const { db, writer } = await workerDb();
-    const first = createSyncService({ db, writer, clientFor: () => site.client });
-    expect((await first.syncNow('demo')).outcome).toBe('completed');
-    await first.close();
-    const before = getLibrary(db, 'demo', NOW);
+    const { site, db, writer, before } = await syncedOnce();
 
     const silent = await silentSite();
     const sync = createSyncService({ db, writer, clientFor: () => ({ ...site.client, endpoint: `${silent.url}/member/graphql` }) });
@@ -195,12 +174,7 @@ describe('the sync pages sent by the writer worker', () => {
   });
 
   it('an answer cut off mid-body is a lost connection: retried with backoff, then site-unreachable; the stored snapshot is kept', async () => {
-    const site = await startSite();
-    const { db, writer } = await workerDb();
-    const first = createSyncService({ db, writer, clientFor: () => site.client });
-    expect((await first.syncNow('demo')).outcome).toBe('completed');
-    await first.close();
-    const before = getLibrary(db, 'demo', NOW);
+    const { site, db, writer, before } = await syncedOnce();
     // Promises 10,000 bytes of JSON, sends 20, and drops the connection.
     const cut = createServer((req, res) => {
       req.resume();
@@ -225,7 +199,7 @@ describe('the sync pages sent by the writer worker', () => {
 
   it('the worker dying while pages are on the network fails the run with a storage error; the next sync completes', async () => {
     const site = await startSite();
-    const { db, writer } = await workerDb();
+    const { db, writer } = await openWorkerDb();
     const silent = await silentSite();
     let endpoint = `${silent.url}/member/graphql`;
     const sync = createSyncService({ db, writer, clientFor: () => ({ ...site.client, endpoint }) });

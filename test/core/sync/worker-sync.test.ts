@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
@@ -8,14 +6,12 @@ import {
   getLibrary,
   getNotifications,
   getProfile,
-  openReadConnection,
-  startWriterWorker,
 } from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { digestsOf } from '../../../electron/core/db/snapshot';
 import { fetchSnapshot } from '../../../electron/core/sync/fetch-snapshot';
 import { createTransport, defaultSleep } from '../../../electron/core/sync/transport';
-import { openTempDb, startSite, tempDir } from './helpers/setup';
+import { contents, openTempDb, openWorkerDb, startSite } from './helpers/setup';
 
 /**
  * The sync with its writes in the writer worker (electron/core/db/writer.ts), as the app runs it: pages staged in
@@ -24,31 +20,13 @@ import { openTempDb, startSite, tempDir } from './helpers/setup';
  */
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 
-/** Every row of every table but the sync-run history (and when the site was first seen), hashed: what a sync could change. */
-function contents(db: Database.Database): string {
-  const hash = createHash('sha256');
-  const tables = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites') ORDER BY name")
-    .pluck()
-    .all() as string[];
-  for (const table of tables) hash.update(table).update(JSON.stringify(db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all()));
-  return hash.digest('base64');
-}
-
 /** A demo site, the writer worker on a temp file, the read-only connection and a sync service over them (closed after the test). */
 async function workerSync(options: Parameters<typeof startSite>[0] = {}) {
   const site = await startSite(options);
-  const file = join(tempDir(), 'offline.db');
-  const writer = await startWriterWorker({ file });
-  const db = openReadConnection(file);
-  writer.attachReader(db);
+  const { file, writer, db } = await openWorkerDb();
   const changed: string[] = [];
   const sync = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
-  onTestFinished(async () => {
-    await sync.close();
-    await writer.close();
-    db.close();
-  });
+  onTestFinished(() => sync.close());
   return { site, file, writer, db, changed, sync };
 }
 

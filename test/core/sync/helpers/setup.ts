@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { createEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../../../embedded-server/index';
-import { openOfflineDatabase, type OpenedDatabase } from '../../../../electron/core/db';
+import type Database from 'better-sqlite3';
+import { openOfflineDatabase, openReadConnection, startWriterWorker, type OpenedDatabase, type OpenedWriter, type WriterWorkerOptions } from '../../../../electron/core/db';
 import { getMemberToken, siteClient, FULL_SCOPE } from './member-token';
 
 export interface TestSite {
@@ -36,3 +38,29 @@ export function openTempDb(file = join(tempDir(), 'offline.db')): OpenedDatabase
 }
 
 export const noSleep = async (): Promise<void> => {};
+
+/** The writer worker on a file (a temp one by default) and this thread's read-only connection beside it, as the app opens them; closed when the test ends. */
+export async function openWorkerDb(
+  file = join(tempDir(), 'offline.db'),
+  options: Omit<WriterWorkerOptions, 'file'> = {},
+): Promise<{ writer: OpenedWriter; db: Database.Database; file: string }> {
+  const writer = await startWriterWorker({ file, ...options });
+  const db = openReadConnection(file);
+  writer.attachReader(db);
+  onTestFinished(async () => {
+    await writer.close();
+    db.close();
+  });
+  return { writer, db, file };
+}
+
+/** Every row of every table but the sync-run history (and when the site was first seen), hashed: what a sync could change. */
+export function contents(db: Database.Database): string {
+  const hash = createHash('sha256');
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites') ORDER BY name")
+    .pluck()
+    .all() as string[];
+  for (const table of tables) hash.update(table).update(JSON.stringify(db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all()));
+  return hash.digest('base64');
+}
