@@ -22,6 +22,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 interface PagedDigest {
   readonly hash: Hash;
   nodes: number;
+  /** Pages appended but not hashed yet (hashDigest runs them; the commit runs what is left first). */
+  readonly pending: (readonly unknown[])[];
+  scheduled: boolean;
 }
 
 interface Stage {
@@ -152,18 +155,28 @@ function append(s: Stage, part: PartName, nodes: readonly unknown[]): void {
   // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
   for (const node of nodes) list.push(node);
   s.parts.set(part, list);
-  const digest = s.digests.get(part) ?? { hash: createHash('sha256'), nodes: 0 };
+  const digest = s.digests.get(part) ?? { hash: createHash('sha256'), nodes: 0, pending: [], scheduled: false };
   s.digests.set(part, digest);
-  // After this call's answer is posted (in the worker, a microtask runs once the message handler returned), so the
-  // hashing is not on the page chain: the main thread already has the next cursor. A later call on the same stage,
-  // its commit included, is a later message: the hash is up to date by then.
-  queueMicrotask(() => {
-    for (const node of nodes) {
-      digest.hash.update(digest.nodes === 0 ? '[' : ',');
-      digest.hash.update(JSON.stringify(node));
-      digest.nodes += 1;
-    }
-  });
+  if (nodes.length === 0) return;
+  digest.pending.push(nodes);
+  // After this call's answer is posted (setImmediate runs after the handler and its reply, a page the worker fetched
+  // itself included), so the hashing is not on the page chain: the main thread already has the next cursor. The
+  // commit hashes whatever is still pending first (finishDigests), so the order of the two never matters.
+  if (!digest.scheduled) {
+    digest.scheduled = true;
+    setImmediate(() => hashPending(digest));
+  }
+}
+
+/** Hashes the pages appended since the last call: one update per page, its nodes' JSON joined by "," (see PagedDigest). */
+function hashPending(digest: PagedDigest): void {
+  digest.scheduled = false;
+  for (const page of digest.pending.splice(0)) {
+    digest.hash.update(digest.nodes === 0 ? '[' : ',');
+    // JSON.stringify of the array is its nodes' JSON joined by "," inside "[...]": the same bytes, in one call.
+    digest.hash.update(JSON.stringify(page).slice(1, -1));
+    digest.nodes += page.length;
+  }
 }
 
 /** Each staged part's digest (see PagedDigest), as commitSnapshotIfChanged compares and stores them. */
@@ -171,6 +184,7 @@ function finishDigests(s: Stage): Map<PartName, string> {
   const out = new Map<PartName, string>();
   for (const [part, value] of s.parts) {
     const paged = s.digests.get(part);
+    if (paged) hashPending(paged);
     out.set(part, !paged ? digestOf(value) : paged.nodes === 0 ? digestOf([]) : paged.hash.update(']').digest('base64'));
   }
   return out;
