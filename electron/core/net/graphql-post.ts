@@ -17,6 +17,8 @@ export interface GraphQLPost {
   readonly query: string;
   readonly variables?: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
+  /** How long the connection may stay silent (no byte either way) before the request is given up; default 60 s. */
+  readonly idleTimeoutMs?: number;
 }
 
 export interface GraphQLAnswer {
@@ -29,6 +31,16 @@ export interface GraphQLAnswer {
 /** Of a non-2xx answer only the start is kept: enough for an error's name, never a page of data. */
 const BODY_KEPT = 4096;
 
+/**
+ * node:http has no deadline of its own (fetch gives up after 300 s without headers): a site that takes the
+ * connection and never answers would hold the sync forever. A minute of silence is a site that is not answering.
+ */
+const IDLE_TIMEOUT_MS = 60_000;
+
+class SilentSite extends Error {
+  override readonly name = 'TimeoutError';
+}
+
 // Connections kept open between pages, as fetch keeps them: a sync asks the same site for ~150 pages.
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
@@ -36,7 +48,9 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
   const lost = (cause: unknown): CoreError =>
     post.signal.aborted
       ? new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause })
-      : new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause });
+      : cause instanceof SilentSite
+        ? new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause })
+        : new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause });
   return new Promise<GraphQLAnswer>((resolve, reject) => {
     if (post.signal.aborted) return reject(lost(post.signal.reason));
     const url = new URL(post.url);
@@ -77,6 +91,8 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
       },
     );
     req.on('error', (error) => reject(lost(error)));
+    // Silence on the socket, before or during the answer: the request ends with the error above.
+    req.setTimeout(post.idleTimeoutMs ?? IDLE_TIMEOUT_MS, () => req.destroy(new SilentSite('the site did not answer in time')));
     req.end(body);
   });
 }
