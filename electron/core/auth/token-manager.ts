@@ -241,13 +241,15 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
     const token = await getAccessToken(siteId);
     let res = await send(token, url);
-    if (answer(res).status === 401) {
-      await answer(res).discard();
+    let seen = answer(res);
+    if (seen.status === 401) {
+      await seen.discard();
       log.info('401 from the site; refreshing once', { siteId, path: url.pathname });
       const next = await refresh(siteId, token);
       res = await send(next, url);
-      if (answer(res).status === 401) {
-        await answer(res).discard();
+      seen = answer(res);
+      if (seen.status === 401) {
+        await seen.discard();
         await exclusive(siteId, async () => {
           // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile.
           const latest = await vault.get(siteId);
@@ -256,11 +258,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         throw signInNeeded('The site no longer accepts your sign-in. Sign in again; your offline data is kept.');
       }
     }
-    const { status, wwwAuthenticate, discard } = answer(res);
-    if (status === 403) {
-      const challenge = parseBearerChallenge(wwwAuthenticate);
+    if (seen.status === 403) {
+      const challenge = parseBearerChallenge(seen.wwwAuthenticate);
       if (challenge.error === 'insufficient_scope') {
-        await discard();
+        await seen.discard();
         // Only scope names are kept: the challenge is the site's text, and what it names is saved with the site
         // (sites.json) and shown to the user, so nothing shaped like a token (or equal to a secret) gets through.
         const scopes = (challenge.scope ?? '').split(' ').filter(isScopeName);

@@ -22,9 +22,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 interface PagedDigest {
   readonly hash: Hash;
   nodes: number;
-  /** Pages appended but not hashed yet (hashDigest runs them; the commit runs what is left first). */
+  /** Pages appended but not hashed yet (hashPending runs them, scheduled when the first one arrives; the commit runs what is left first). */
   readonly pending: (readonly unknown[])[];
-  scheduled: boolean;
 }
 
 interface Stage {
@@ -155,22 +154,17 @@ function append(s: Stage, part: PartName, nodes: readonly unknown[]): void {
   // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
   for (const node of nodes) list.push(node);
   s.parts.set(part, list);
-  const digest = s.digests.get(part) ?? { hash: createHash('sha256'), nodes: 0, pending: [], scheduled: false };
+  const digest = s.digests.get(part) ?? { hash: createHash('sha256'), nodes: 0, pending: [] };
   s.digests.set(part, digest);
   if (nodes.length === 0) return;
-  digest.pending.push(nodes);
   // After this call's answer is posted (setImmediate runs after the handler and its reply, a page the worker fetched
   // itself included), so the hashing is not on the page chain: the main thread already has the next cursor. The
   // commit hashes whatever is still pending first (finishDigests), so the order of the two never matters.
-  if (!digest.scheduled) {
-    digest.scheduled = true;
-    setImmediate(() => hashPending(digest));
-  }
+  if (digest.pending.push(nodes) === 1) setImmediate(() => hashPending(digest));
 }
 
 /** Hashes the pages appended since the last call: one update per page, its nodes' JSON joined by "," (see PagedDigest). */
 function hashPending(digest: PagedDigest): void {
-  digest.scheduled = false;
   for (const page of digest.pending.splice(0)) {
     digest.hash.update(digest.nodes === 0 ? '[' : ',');
     // JSON.stringify of the array is its nodes' JSON joined by "," inside "[...]": the same bytes, in one call.

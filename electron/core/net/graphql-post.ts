@@ -80,7 +80,6 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', (error) => reject(lost(error)));
-        res.on('aborted', () => reject(lost(new Error('the answer was cut off'))));
         res.on('end', () => {
           // The connection broke before the whole body came (node:http ends a response it could not complete).
           if (!res.complete) return reject(lost(new Error('the answer was cut off')));

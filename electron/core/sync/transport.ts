@@ -143,6 +143,9 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
   let failures = 0;
   let generation = 0;
   let backoff: Promise<void> | null = null;
+  // The writer worker sends the run's pages when both sides allow it (SiteClient.sendWith, TransportOptions.stage).
+  const { sendWith } = client;
+  const { stage } = options;
 
   async function waitOut(failure: CoreError, sentAt: number): Promise<void> {
     if (sentAt === generation && backoff === null) {
@@ -211,12 +214,10 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
         return response.arrayBuffer();
       });
     },
-    ...(client.sendWith && options.stage
+    ...(sendWith && stage
       ? {
-          executeStaged: (document, variables, into) => {
-            const sendWith = client.sendWith!;
-            const stage = options.stage!;
-            return withRetry(async () => {
+          executeStaged: (document, variables, into) =>
+            withRetry(async () => {
               const query = printOnce(document);
               const vars = variables as Record<string, unknown> | undefined;
               const reply = await sendWith(client.endpoint, (token, url) => stage({ ...into, url, token, query, ...(vars ? { variables: vars } : {}) }));
@@ -225,8 +226,7 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
               // already judged by sendWith's token rules.
               const headers = new Headers(reply.wwwAuthenticate === null ? {} : { 'www-authenticate': reply.wwwAuthenticate });
               throw new ClientError({ status: reply.status, headers, body: reply.body }, { query, ...(vars ? { variables: vars } : {}) });
-            });
-          },
+            }),
         }
       : {}),
   } satisfies Transport;
