@@ -82,7 +82,6 @@ async function perDocument(server: EmbeddedServer, token: string): Promise<Bench
   for (const [query, variables] of SYNC_ROUND) {
     const name = /query (\w+)/.exec(query)?.[1] ?? 'query';
     const request = graphqlSpec(token, query, variables);
-    collectGarbage();
     const r = await runLoad(repeatJob(server, request, 20, 150));
     out.push({
       name: `large: ${name} alone, requests/s`,
@@ -162,16 +161,15 @@ export async function run(): Promise<BenchResult[]> {
     results.push(...(await measureInProcess(large, 'courses page (25)', COURSES, { first: 25 }, 60)));
     results.push(...(await measureInProcess(large, 'payments page (50)', PAYMENTS, { first: 50 }, 100)));
     // Measured after a full collection: seeding leaves ~100 MB of garbage that would otherwise be collected, and
-    // charged, inside the first measured pass.
+    // charged, inside the first measured pass. That is the only forced collection: a forced one costs the next few
+    // hundred requests ~25% more CPU each (blocks of 400 requests, 4 in flight: 1.09-1.15 ms a request with gc()
+    // before each block, 0.78-0.88 ms without), and a server in use is never collected on demand.
     collectGarbage();
     results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 100, 1)), 1));
-    collectGarbage();
     results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 100, 4)), 4));
-    // The same server once it has answered ~3,000 requests, as a demo session or a test run's long-lived server has:
-    // its CPU a request falls by a further ~15% over the first thousand or so (V8 optimising the per-request code).
-    collectGarbage();
+    // The same server once it has answered ~3,000 requests, as a demo session's server has after a few syncs: its CPU
+    // a request goes on falling over the first few thousand (V8 optimising the per-request code).
     results.push(...roundResults('large, steady state', await runLoad(syncRoundsJob(large, token, 100, 1, 160)), 1));
-    collectGarbage();
     results.push(...roundResults('large, steady state', await runLoad(syncRoundsJob(large, token, 100, 4, 40)), 4));
     results.push(...(await perDocument(large, token)));
     results.push(await walk(large, token, 'course', COURSES, 'enrolledCourses', docs.PAGE_SIZE.courses));
