@@ -27,11 +27,27 @@ export function plainAmount(amount: number, currency: string): string {
   return minor < 0 ? `-${text}` : text;
 }
 
+/** Formatters by (language, currency): built once each, for the same reason as the date formatters (dates.ts). */
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+const CURRENCY_FORMATS_KEPT = 32;
+
+function currencyFormat(language: string, currency: string, digits: number): Intl.NumberFormat {
+  const key = `${language}\u0000${currency}`;
+  let format = currencyFormats.get(key);
+  if (!format) {
+    // Throws for a code Intl does not know; nothing is kept for it.
+    format = new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    if (currencyFormats.size >= CURRENCY_FORMATS_KEPT) currencyFormats.delete(currencyFormats.keys().next().value!);
+    currencyFormats.set(key, format);
+  }
+  return format;
+}
+
 /** "NT$1,200" / "$12.50" in the reader's language, with the currency's own minor units. */
 export function displayAmount(amount: number, currency: string, language: string): string {
   const digits = minorUnits(currency);
   try {
-    return new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+    return currencyFormat(language, currency, digits).format(amount);
   } catch {
     // An unknown code: still readable, never wrong about the digits.
     return `${currency} ${plainAmount(amount, currency)}`;
