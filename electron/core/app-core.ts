@@ -401,6 +401,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     now,
     site: requireSite,
     ...(options.timeZone === undefined ? {} : { timeZone: () => options.timeZone! }),
+    // Built on the writer's thread: the main process only receives the finished text.
+    purchaseHistoryCsv: ({ now: at, ...input }) => writer.call('export:orders-csv', { ...input, now: at.toISOString() }),
     deliver:
       options.deliverFile ??
       (async () => {

@@ -10,7 +10,9 @@
  *   transaction (no search index, no outbox overlay), and the ratio of the first sync to it;
  * - p95 of every view call the screens make (summary, first page, a deep page), and of the whole views the screens
  *   no longer call (kept for tests and the old channels), each after a mark-read, repeated, and rebuilt;
- * - the short-term search index pass that runs after a commit.
+ * - the short-term search index pass that runs after a commit;
+ * - the purchase history export (CSV of every payment): the main thread's longest event-loop delay while the writer
+ *   worker builds it (the app) and while the main thread builds it (a host without a writer).
  * The server and the proxy run in child processes so their work does not count as the app's event-loop delay.
  * Every figure group carries the 1-minute load average (the machine is shared).
  */
@@ -50,6 +52,9 @@ import { replacePayments } from '../../electron/core/db/payments';
 import { replaceProfile } from '../../electron/core/db/profile';
 import { ensureSite } from '../../electron/core/db/sites';
 import { createSyncService } from '../../electron/core/sync';
+import { createExportHandlers, type ExportFile } from '../../electron/core/export/service';
+import type { SaveOutcome } from '../../electron/common/files-and-invites';
+import type { SiteSummary } from '../../electron/common/view-models';
 import { print } from 'graphql';
 import { postGraphQL } from '../../electron/core/net/graphql-post';
 import type { SiteClient, Transport } from '../../electron/core/sync/transport';
@@ -390,6 +395,40 @@ export async function run(): Promise<BenchResult[]> {
       unit: 'ms',
       note: `${pass.value} rows; warm.ts runs it after the sync answered, in steps of 4000 rows`,
     });
+
+    // ---- the purchase history export (export:orders-csv, every payment of the large seed): the app builds the CSV
+    // on the writer worker's thread; a host without a writer builds it on the main thread. The main thread's
+    // event-loop delay during each (the timer runs 20 ms before, so a block at the start is recorded).
+    const exportWriter = await startWriterWorker({ file: join(dir, 'worker.db') });
+    try {
+      const site = () => ({ id: 'large', label: 'Large', baseUrl: 'http://127.0.0.1' }) as SiteSummary;
+      let chars = 0;
+      const deliver = async (f: ExportFile): Promise<SaveOutcome> => {
+        chars = f.body.length;
+        return { kind: 'saved', fileName: f.fileName };
+      };
+      const paths = [
+        ['writer worker (the app)', createExportHandlers({ db, now: () => now, site, deliver, purchaseHistoryCsv: ({ now: at, ...input }) => exportWriter.call('export:orders-csv', { ...input, now: at.toISOString() }) })],
+        ['main thread (no writer)', createExportHandlers({ db, now: () => now, site, deliver })],
+      ] as const;
+      for (const [label, handlers] of [...paths, ...paths]) {
+        const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+        loop.enable();
+        await new Promise((r) => setTimeout(r, 20));
+        const { ms: elapsed } = await timeAsync(() => handlers['export:orders-csv']({ siteId: 'large', language: 'en' }));
+        await new Promise((r) => setTimeout(r, 20));
+        loop.disable();
+        results.push({
+          name: `export purchases CSV, ${label}`,
+          value: loopDelay(loop.max),
+          unit: 'ms',
+          note: `main event-loop delay max (beyond the 5 ms timer); the export took ${elapsed.toFixed(0)} ms, ${chars} characters`,
+        });
+      }
+    } finally {
+      await exportWriter.close();
+    }
+
     results.push({ name: 'load average (1 min) at the end', value: loadavg()[0]!, unit: '', note: 'shared machine: other engineers run tests too' });
     await sync.close();
     db.close();

@@ -8,6 +8,7 @@
  * (ARCHITECTURE "Examples" 3).
  */
 import type { AppError } from '../../common/result';
+import type { ExportLanguage } from '../export/strings';
 import type { SyncRunSummary } from '../../common/view-models';
 import type { OutboxChange, OutboxEntry } from './outbox';
 import type { SiteSnapshot, SubscriptionRecord } from './records';
@@ -128,6 +129,11 @@ export interface WriterCalls {
   'sync:record-run': (input: { readonly summary: SyncRunSummary }) => void;
   /** One step of the short-term search index (search.ts): returns the rows indexed, < maxRows when done. */
   'search:index-step': (input: { readonly maxRows: number }) => number;
+  /**
+   * Reads, no write: the site's purchase history as CSV (export/csv.ts purchaseHistoryCsv), or null when it has
+   * none. Built here so the main process only receives the finished text. `now` judges expired payment codes.
+   */
+  'export:orders-csv': (input: { readonly siteId: string; readonly now: string; readonly language: ExportLanguage; readonly timeZone: string }) => string | null;
   /** The last call: the connection is closed (SQLite checkpoints the WAL into the file) and the worker ends. */
   'writer:close': (input: Record<string, never>) => void;
 }

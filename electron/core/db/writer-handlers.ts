@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
+import { purchaseHistoryCsv } from '../export/csv';
 import { postGraphQL } from '../net/graphql-post';
 import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription } from './notifications';
 import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from './outbox';
@@ -108,6 +109,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
     // No view reads the search tables: the memo is kept.
     'search:index-step': ({ maxRows }) => changingViews(db, '', [], () => indexShortTerms(db, maxRows)),
+    'export:orders-csv': ({ siteId, now, language, timeZone }) => purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
     // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
     'writer:close': () => {
       for (const id of [...stages.keys()]) forget(id);

@@ -271,6 +271,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'outbox:dismiss': ['notifications'],
   'sync:record-run': [],
   'search:index-step': [],
+  'export:orders-csv': null,
   'writer:close': null,
 };
 

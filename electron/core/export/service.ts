@@ -4,12 +4,13 @@ import type { IpcHandlers } from '../../common/ipc-contract';
 import { BROWSER_HOST_PATHS } from '../../common/ipc-names';
 import { ok } from '../../common/result';
 import type { SiteSummary } from '../../common/view-models';
-import { getBilling, getCourseDetail, getOrder, getPayment } from '../db/index';
+import { getCourseDetail, getOrder, getPayment } from '../db/index';
 import { CoreError } from '../errors';
 import { courseAccessEndCalendar, paymentDeadlineCalendar } from './calendar';
-import { ordersToCsv } from './csv';
+import { purchaseHistoryCsv } from './csv';
 import { localTimeZone } from './dates';
 import { receiptHtml } from './receipt';
+import type { ExportLanguage } from './strings';
 
 /**
  * A file the student asked for, made from the offline database. The host decides where it goes (FileDelivery):
@@ -41,6 +42,11 @@ export interface ExportDeps {
   readonly deliver: FileDelivery;
   /** The zone dates are written in (default: this computer's). */
   readonly timeZone?: () => string;
+  /**
+   * Builds the purchase history's CSV (null: no purchases). The app hands it to the database writer's thread
+   * (worker-contract.ts `export:orders-csv`); without it, it is built here on `db`.
+   */
+  readonly purchaseHistoryCsv?: (input: { readonly siteId: string; readonly now: Date; readonly language: ExportLanguage; readonly timeZone: string }) => Promise<string | null>;
 }
 
 /** Letters, digits, '.', '_' and '-' only, at most 80 characters: a name no file system or shell misreads. */
@@ -64,9 +70,9 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
     'export:orders-csv': async ({ siteId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
-      const orders = getBilling(deps.db, siteId, now).orders;
-      if (orders.length === 0) throw new CoreError('not-found', 'There are no purchases to export yet. Sync, then try again.');
-      const body = ordersToCsv(orders, { language, timeZone: zone() });
+      const input = { siteId, now, language, timeZone: zone() };
+      const body = deps.purchaseHistoryCsv ? await deps.purchaseHistoryCsv(input) : purchaseHistoryCsv(deps.db, siteId, now, input);
+      if (body === null) throw new CoreError('not-found', 'There are no purchases to export yet. Sync, then try again.');
       return ok(await deps.deliver({ kind: 'csv', fileName: safeFileName(`purchases-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'), mimeType: 'text/csv; charset=utf-8', body }));
     },
     'export:receipt': async ({ siteId, tradeNo, language }) => {

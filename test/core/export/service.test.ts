@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SaveOutcome } from '../../../electron/common/files-and-invites';
 import type { SiteSummary } from '../../../electron/common/view-models';
-import { commitSnapshot, ensureSite, openOfflineDatabase } from '../../../electron/core/db';
+import { commitSnapshot, ensureSite, openOfflineDatabase, openReadConnection, startWriterWorker } from '../../../electron/core/db';
 import { createExportHandlers, safeFileName, type ExportFile } from '../../../electron/core/export/service';
 import { reminderUid } from '../../../electron/core/export/calendar';
 import { course, payment } from '../db/fixtures';
@@ -25,6 +26,11 @@ function setup(snapshot: Parameters<typeof commitSnapshot>[2], answer: SaveOutco
   });
   ensureSite(db, 's');
   commitSnapshot(db, 's', snapshot);
+  return setupOn(db, answer);
+}
+
+/** The handlers on the in-process path (no writer), over `db`; delivered files are kept for the test to read. */
+function setupOn(db: Database, answer: SaveOutcome = { kind: 'saved', fileName: 'x' }) {
   const delivered: ExportFile[] = [];
   const handlers = createExportHandlers({
     db,
@@ -113,6 +119,52 @@ describe('files from the offline database, handed to the host to deliver', () =>
     const other = setup({ payments: [payment('p1')] }, { kind: 'cancelled' });
     expect(await other.handlers['export:orders-csv']({ siteId: 's', language: 'en' })).toEqual({ ok: true, value: { kind: 'cancelled' } });
     expect(delivered).toHaveLength(0);
+  });
+
+  it('the app builds the purchase CSV on the writer worker: the same file, without reading the main connection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-export-worker-'));
+    const file = join(dir, 'offline.db');
+    const seeded = openOfflineDatabase(file).db;
+    ensureSite(seeded, 's');
+    ensureSite(seeded, 'empty');
+    commitSnapshot(seeded, 's', {
+      payments: [
+        payment('p1', { tradeNo: 'T1', createdAt: '2026-06-01T00:00:00.000Z' }),
+        payment('p2', { tradeNo: 'T2', createdAt: '2026-06-05T00:00:00.000Z', amount: 49.5, currency: 'USD' }),
+      ],
+    });
+    seeded.close();
+    const writer = await startWriterWorker({ file });
+    // Closed before use: any read of the main connection for the CSV would throw.
+    const closed = openReadConnection(file);
+    closed.close();
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    try {
+      const delivered: ExportFile[] = [];
+      const handlers = createExportHandlers({
+        db: closed,
+        now: () => NOW,
+        timeZone: () => 'Asia/Taipei',
+        site: () => SITE,
+        purchaseHistoryCsv: ({ now, ...input }) => writer.call('export:orders-csv', { ...input, now: now.toISOString() }),
+        deliver: async (f) => {
+          delivered.push(f);
+          return { kind: 'saved', fileName: f.fileName };
+        },
+      });
+      await handlers['export:orders-csv']({ siteId: 's', language: 'en' });
+      await expect(handlers['export:orders-csv']({ siteId: 'empty', language: 'en' })).rejects.toMatchObject({ code: 'not-found' });
+
+      const reader = openReadConnection(file);
+      const expected = setupOn(reader);
+      await expected.handlers['export:orders-csv']({ siteId: 's', language: 'en' });
+      reader.close();
+      expect(delivered).toHaveLength(1);
+      expect(delivered[0]!.body).toBe(expected.delivered[0]!.body);
+      expect(readCsv(delivered[0]!.body).slice(1).map((r) => r[0])).toEqual(['T2', 'T1']);
+    } finally {
+      await writer.close();
+    }
   });
 
   it('file names: letters, digits, dot, dash and underscore only', () => {
