@@ -16,6 +16,8 @@ import type { SiteSnapshot, SubscriptionRecord } from './records';
 export type PartName = keyof SiteSnapshot;
 /** Parts that arrive a page at a time (Relay connections). */
 export type PagedPart = 'courses' | 'digitalProducts' | 'eventRegistrations' | 'consultingServices' | 'payments' | 'notifications';
+/** The `after` of each page of each paged part, in order (the first is null), as a fetch walked them to the end. */
+export type PageCursors = Partial<Record<PagedPart, readonly (string | null)[]>>;
 /** Parts that arrive whole in one answer. */
 export type WholePart = 'profile' | 'subscriptions';
 
@@ -53,6 +55,8 @@ export interface StageTextInput {
   readonly path: readonly string[];
   /** The response body: UTF-8 bytes (moved to the worker, see TRANSFERRED) or the text. */
   readonly body: ArrayBuffer | string;
+  /** A page kept aside instead of staged (see StageFetchInput.hold). */
+  readonly hold?: boolean;
 }
 
 /**
@@ -72,6 +76,12 @@ export interface StageFetchInput {
   readonly token: string;
   readonly query: string;
   readonly variables?: Readonly<Record<string, unknown>>;
+  /**
+   * A page asked for ahead of its turn (a re-sync asks for the pages at the last sync's cursors side by side): it
+   * is parsed and kept aside under `StagedText.holdId`, not staged, until `stage:adopt` says it belongs, in order.
+   * A page never adopted is dropped with its stage.
+   */
+  readonly hold?: boolean;
 }
 
 /** How the site answered a StageFetchInput: a 2xx answer is staged; anything else comes back for the main process to judge. */
@@ -95,6 +105,8 @@ export interface StagedText {
   readonly totalCount: number;
   readonly hasNextPage: boolean;
   readonly endCursor: string | null;
+  /** A held page's id for `stage:adopt` (a page asked for with `hold`; absent when nothing was kept). */
+  readonly holdId?: number;
 }
 
 /**
@@ -116,10 +128,13 @@ export interface WriterCalls {
   'stage:fetch': (input: StageFetchInput) => Promise<StageFetchReply>;
   /** Stops the stage's requests still on the network (the sync was cancelled); `stage:discard` drops its pages. */
   'stage:cancel': (input: { readonly stageId: string }) => void;
+  /** Stages a held page (StageFetchInput.hold) after the pages staged before this call. */
+  'stage:adopt': (input: { readonly stageId: string; readonly holdId: number }) => void;
   'stage:whole': (input: { readonly stageId: string; readonly part: WholePart; readonly value: unknown }) => void;
   /** The part was refused (missing scope): it is left out and its stored rows kept. */
   'stage:drop': (input: { readonly stageId: string; readonly part: PartName }) => void;
-  'stage:commit': (input: { readonly stageId: string; readonly siteId: string }) => CommitResult;
+  /** `cursors`: the fetch's page cursors, stored with the digests of the parts the commit rewrites (migration 008). */
+  'stage:commit': (input: { readonly stageId: string; readonly siteId: string; readonly cursors?: PageCursors }) => CommitResult;
   'stage:discard': (input: { readonly stageId: string }) => void;
   'outbox:enqueue': (input: { readonly siteId: string; readonly change: OutboxChange; readonly now: string }) => OutboxEntry;
   'outbox:accept': (input: { readonly siteId: string; readonly entry: EntryRef; readonly answer: OutboxAnswer }) => void;

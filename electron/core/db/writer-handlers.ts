@@ -35,6 +35,9 @@ interface Stage {
   readonly digests: Map<PartName, PagedDigest>;
   /** Aborts the stage's requests still on the network (`stage:fetch`). */
   readonly requests: AbortController;
+  /** Pages asked for ahead of their turn (`hold`), by hold id, until `stage:adopt` stages them; the rest go with the stage. */
+  readonly held: Map<number, { readonly part: PartName; readonly nodes: readonly unknown[] }>;
+  nextHold: number;
 }
 
 /**
@@ -62,23 +65,30 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'snapshot:commit': ({ siteId, snapshot }) => commitSnapshotIfChanged(db, siteId, snapshot),
     'stage:begin': ({ stageId, siteId }) => {
-      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map(), requests: new AbortController() });
+      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map(), requests: new AbortController(), held: new Map(), nextHold: 0 });
     },
     'stage:page': ({ stageId, part, nodes }) => {
       const s = stage(stageId);
       if (!s.dropped.has(part)) append(s, part, nodes);
     },
-    'stage:text': ({ stageId, part, shape, path, body }) => stageAnswer(stage(stageId), { part, shape, path, body }),
-    'stage:fetch': async ({ stageId, part, shape, path, url, token, query, variables }) => {
+    'stage:text': ({ stageId, part, shape, path, body, hold }) => stageAnswer(stage(stageId), { part, shape, path, body, hold: hold === true }),
+    'stage:fetch': async ({ stageId, part, shape, path, url, token, query, variables, hold }) => {
       const answer = await postGraphQL({ url, token, query, ...(variables ? { variables } : {}), signal: stage(stageId).requests.signal });
       if (answer.status < 200 || answer.status > 299) {
         return { kind: 'refused', status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, body: typeof answer.body === 'string' ? answer.body : '' };
       }
       // Looked up again: the stage may have been discarded while the request was out.
-      return { kind: 'staged', status: answer.status, wwwAuthenticate: null, staged: stageAnswer(stage(stageId), { part, shape, path, body: answer.body }) };
+      return { kind: 'staged', status: answer.status, wwwAuthenticate: null, staged: stageAnswer(stage(stageId), { part, shape, path, body: answer.body, hold: hold === true }) };
     },
     'stage:cancel': ({ stageId }) => {
       stages.get(stageId)?.requests.abort();
+    },
+    'stage:adopt': ({ stageId, holdId }) => {
+      const s = stage(stageId);
+      const page = s.held.get(holdId);
+      if (!page) throw new CoreError('sync-failed', 'A page this sync fetched ahead is gone; sync again.');
+      s.held.delete(holdId);
+      if (!s.dropped.has(page.part)) append(s, page.part, page.nodes);
     },
     'stage:whole': ({ stageId, part, value }) => {
       const s = stage(stageId);
@@ -90,11 +100,11 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       s.digests.delete(part);
       s.dropped.add(part);
     },
-    'stage:commit': ({ stageId, siteId }) => {
+    'stage:commit': ({ stageId, siteId, cursors }) => {
       const s = stage(stageId);
       if (s.siteId !== siteId) throw new CoreError('invalid-input', 'These fetched pages belong to another site.');
       stages.delete(stageId);
-      return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot, finishDigests(s));
+      return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot, finishDigests(s), cursors);
     },
     'stage:discard': ({ stageId }) => forget(stageId),
     'outbox:enqueue': ({ siteId, change, now }) => enqueueChange(db, siteId, change, new Date(now)),
@@ -118,7 +128,10 @@ export function createWriterHandlers(db: Database): WriterHandlers {
 }
 
 /** Decodes and parses one answer of the site, stages the part at `path`, and says what the fetch needs next. */
-function stageAnswer(s: Stage, { part, shape, path, body }: Omit<StageTextInput, 'stageId' | 'body'> & { readonly body: ArrayBuffer | Uint8Array | string }): StagedText {
+function stageAnswer(
+  s: Stage,
+  { part, shape, path, body, hold }: Omit<StageTextInput, 'stageId' | 'body' | 'hold'> & { readonly body: ArrayBuffer | Uint8Array | string; readonly hold: boolean },
+): StagedText {
   let answer: { data?: unknown; errors?: SiteGraphQLError[] };
   try {
     answer = JSON.parse(typeof body === 'string' ? body : utf8.decode(body)) as typeof answer;
@@ -140,7 +153,11 @@ function stageAnswer(s: Stage, { part, shape, path, body }: Omit<StageTextInput,
   if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) {
     throw new CoreError('server-error', 'The site answered the sync without data.');
   }
-  append(s, part, page.nodes as unknown[]);
+  let holdId: number | undefined;
+  if (hold) {
+    holdId = ++s.nextHold;
+    s.held.set(holdId, { part, nodes: page.nodes as unknown[] });
+  } else append(s, part, page.nodes as unknown[]);
   return {
     errors,
     found: true,
@@ -148,6 +165,7 @@ function stageAnswer(s: Stage, { part, shape, path, body }: Omit<StageTextInput,
     totalCount: typeof page.totalCount === 'number' ? page.totalCount : 0,
     hasNextPage: page.pageInfo.hasNextPage === true,
     endCursor: typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null,
+    ...(holdId === undefined ? {} : { holdId }),
   };
 }
 

@@ -260,6 +260,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'stage:text': null,
   'stage:fetch': null,
   'stage:cancel': null,
+  'stage:adopt': null,
   'stage:whole': null,
   'stage:drop': null,
   'stage:commit': 'all',
