@@ -13,7 +13,7 @@ import { hasSite } from './sites';
 import { prepared } from './statements';
 import { CoreError } from '../errors';
 import { changingViews, type ViewArea } from './view-cache';
-import type { CommitResult, PartName } from './worker-contract';
+import type { CommitResult, PagedPart, PageCursors, PartName } from './worker-contract';
 
 /** Parts whose titles are in the search index. */
 const SEARCHED: ReadonlySet<PartName> = new Set(['courses', 'notifications']);
@@ -28,13 +28,64 @@ export function digestOf(value: unknown): string {
  * local sits on top (no pending outbox change, no inbox row showing a local value). Then no transaction runs at
  * all: a no-change re-sync writes nothing, changes no view and sends no change event.
  */
-export function commitSnapshotIfChanged(db: Database, siteId: string, snapshot: SiteSnapshot, staged?: ReadonlyMap<PartName, string>): CommitResult {
+export function commitSnapshotIfChanged(
+  db: Database,
+  siteId: string,
+  snapshot: SiteSnapshot,
+  staged?: ReadonlyMap<PartName, string>,
+  cursors: PageCursors = {},
+): CommitResult {
   const counts = countSnapshot(snapshot);
   // Digested once, for the check and the commit (a part's digest serialises and hashes all of its rows); a staged
   // snapshot comes with its digests, hashed as its pages arrived.
   const digests = staged ?? digestsOf(snapshot);
-  if (isStored(db, siteId, snapshot, digests)) return { rewritten: [], unchanged: true, counts };
-  return { rewritten: commitDigested(db, siteId, snapshot, digests), unchanged: false, counts };
+  if (isStored(db, siteId, snapshot, digests)) {
+    refreshCursors(db, siteId, cursors);
+    return { rewritten: [], unchanged: true, counts };
+  }
+  return { rewritten: commitDigested(db, siteId, snapshot, digests, cursors), unchanged: false, counts };
+}
+
+/**
+ * Rows unchanged, but a part paged differently than its stored cursors say (a site whose cursors are not positions,
+ * or cursors stored wrong): the new ones replace them, so the next sync's hint is right again. Nothing a view reads
+ * changes. On a site whose cursors name positions, an unchanged part pages the same way and nothing is written.
+ */
+function refreshCursors(db: Database, siteId: string, cursors: PageCursors): void {
+  const stale: [PagedPart, string][] = [];
+  const stored = prepared<{ siteId: string; part: string }, { cursors: string | null }>(db, 'SELECT cursors FROM sync_parts WHERE site_id = @siteId AND part = @part');
+  for (const [part, list] of Object.entries(cursors) as [PagedPart, readonly (string | null)[]][]) {
+    const row = stored.get({ siteId, part });
+    const walked = JSON.stringify(list);
+    if (row && row.cursors !== walked) stale.push([part, walked]);
+  }
+  if (stale.length === 0) return;
+  changingViews(db, siteId, [], () =>
+    db.transaction(() => {
+      const update = prepared<{ siteId: string; part: string; cursors: string }>(db, 'UPDATE sync_parts SET cursors = @cursors WHERE site_id = @siteId AND part = @part');
+      for (const [part, walked] of stale) update.run({ siteId, part, cursors: walked });
+    })(),
+  );
+}
+
+/**
+ * The page cursors stored with each part's digest (migration 008), for the next fetch's `cursors`. A part whose
+ * rows did not change keeps the cursors of the commit that wrote them: the same rows page the same way on a site
+ * whose cursors name a position. Anything that is not a list of cursors starting with null is left out (a hint
+ * only: the fetch checks every page it takes from it).
+ */
+export function storedPageCursors(db: Database, siteId: string): PageCursors {
+  const out: { -readonly [P in PagedPart]?: readonly (string | null)[] } = {};
+  const rows = prepared<{ siteId: string }, { part: PagedPart; cursors: string }>(db, 'SELECT part, cursors FROM sync_parts WHERE site_id = @siteId AND cursors IS NOT NULL').all({ siteId });
+  for (const { part, cursors } of rows) {
+    try {
+      const list = JSON.parse(cursors) as unknown;
+      if (Array.isArray(list) && list.length > 0 && list[0] === null && list.slice(1).every((c) => typeof c === 'string')) out[part] = list as (string | null)[];
+    } catch {
+      // Not JSON: no hint for this part.
+    }
+  }
+  return out;
 }
 
 export function digestsOf(snapshot: SiteSnapshot): Map<PartName, string> {
@@ -104,7 +155,7 @@ export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnaps
   return commitDigested(db, siteId, snapshot, digestsOf(snapshot));
 }
 
-function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>): PartName[] {
+function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>, cursors: PageCursors = {}): PartName[] {
   // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
   return changingViews(db, siteId, viewsOfCommit, db.transaction(() => {
     // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
@@ -119,10 +170,12 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
       rewritten.push(part);
       const digest = digests.get(part);
       if (digest !== undefined) {
-        prepared<{ siteId: string; part: string; digest: string }>(
+        const walked = (cursors as Partial<Record<PartName, readonly (string | null)[]>>)[part];
+        prepared<{ siteId: string; part: string; digest: string; cursors: string | null }>(
           db,
-          'INSERT INTO sync_parts (site_id, part, digest) VALUES (@siteId, @part, @digest) ON CONFLICT (site_id, part) DO UPDATE SET digest = excluded.digest',
-        ).run({ siteId, part, digest });
+          `INSERT INTO sync_parts (site_id, part, digest, cursors) VALUES (@siteId, @part, @digest, @cursors)
+           ON CONFLICT (site_id, part) DO UPDATE SET digest = excluded.digest, cursors = excluded.cursors`,
+        ).run({ siteId, part, digest, cursors: walked === undefined ? null : JSON.stringify(walked) });
       }
     };
     write('profile', (v) => replaceProfile(db, siteId, v));

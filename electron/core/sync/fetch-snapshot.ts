@@ -2,7 +2,9 @@ import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { SiteSnapshot } from '../db/records';
-import type { PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../db/worker-contract';
+import type { PageCursors, PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../db/worker-contract';
+
+export type { PageCursors } from '../db/worker-contract';
 import {
   ConsultingServicesQuery,
   CoursesQuery,
@@ -29,6 +31,8 @@ export interface FetchedSnapshot {
   readonly missingScopes: readonly string[];
   readonly pagesFetched: number;
   readonly itemsFetched: number;
+  /** Each part's page cursors, for the parts fetched to their end (a later fetch's `cursors`). */
+  readonly cursors: PageCursors;
 }
 
 /**
@@ -47,6 +51,8 @@ export interface SnapshotSink {
    * when the transport can answer with the body (`executeBody`), so this thread neither parses nor copies the pages.
    */
   text?(input: Omit<StageTextInput, 'stageId'>): Promise<StagedText>;
+  /** Stages a page asked for ahead of its turn and kept aside (`hold`), after the pages staged before it. */
+  adopt?(holdId: number): Promise<void>;
 }
 
 export interface FetchOptions {
@@ -55,6 +61,14 @@ export interface FetchOptions {
   readonly sink?: SnapshotSink;
   /** Requests in flight at once, over all connections (default 4): enough to hide the round trip, kind to the site. */
   readonly concurrency?: number;
+  /**
+   * The last completed fetch's page cursors (`FetchedSnapshot.cursors`). With a sink that can `adopt`, a part's
+   * pages are then asked for at those cursors a few at a time ahead instead of one round trip after another, and
+   * each is staged only once the page before it is seen to end where it begins (its `endCursor` is the next
+   * cursor). From the first page that does not, the part is paged as without them. A hint can cost a few pages
+   * asked for in vain, never a wrong page: the staged pages are exactly those of paging from the start.
+   */
+  readonly cursors?: PageCursors;
 }
 
 const DEFAULT_FETCH_CONCURRENCY = 4;
@@ -94,6 +108,8 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   let pagesFetched = 0;
   let itemsFetched = 0;
   const missing = new Set<string>();
+  const cursors: { -readonly [P in PagedPart]?: readonly (string | null)[] } = {};
+  const lookahead = options.concurrency ?? DEFAULT_FETCH_CONCURRENCY;
 
   const done = new Map<SyncPhase, number>();
   const report = (phase: SyncPhase, phaseFraction: number) => {
@@ -169,23 +185,70 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     const nodes: N[] = [];
     let count = 0;
     let after: string | null = null;
+    const afters: (string | null)[] = [];
+    const ended = (): N[] => {
+      cursors[part] = afters;
+      return nodes;
+    };
     if (staged && sink) {
-      for (;;) {
-        checkAborted();
-        // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
-        const answer = await staged(document, { first, after }, { part, shape: 'page', path });
+      const ask = (cursor: string | null, hold: boolean) => staged(document, { first, after: cursor }, { part, shape: 'page', path, ...(hold ? { hold } : {}) });
+      /** Counts one staged page of the part; a refusal ends the part (its pages so far are dropped). */
+      const accept = (answer: StagedText, cursor: string | null): MissingScopes | null => {
         const refused = judge(answer.errors);
         if (refused) {
           if (count > 0) toSink(sink.drop(part));
           return refused;
         }
         if (!answer.found) throw new CoreError('server-error', 'The site answered the sync without data.');
+        afters.push(cursor);
         count += answer.count;
         pagesFetched += 1;
         itemsFetched += answer.count;
         report(phase, answer.totalCount > 0 ? Math.min(1, count / answer.totalCount) : 1);
-        if (!answer.hasNextPage) return nodes;
-        if (answer.endCursor === null || answer.endCursor === after) throw new CoreError('server-error', 'The site returned an invalid page cursor.');
+        if (answer.hasNextPage && (answer.endCursor === null || answer.endCursor === cursor)) throw new CoreError('server-error', 'The site returned an invalid page cursor.');
+        return null;
+      };
+      const hint = options.cursors?.[part];
+      if (sink.adopt && hint && hint.length > 1 && hint[0] === null) {
+        // The pages at the last fetch's cursors, `lookahead` at a time. Page k is kept aside until page k-1 is seen to
+        // end at hint[k]; the first page is always page 1 of the part, so it is staged as it comes.
+        const ahead = new Map<number, Promise<StagedText>>();
+        const askAhead = (k: number) => {
+          if (k >= hint.length || ahead.has(k)) return;
+          const answer = ask(hint[k] ?? null, k > 0);
+          answer.catch(() => undefined); // seen when its turn comes, or never if the part leaves the hint first
+          ahead.set(k, answer);
+        };
+        for (let k = 0; k < lookahead; k++) askAhead(k);
+        for (let k = 0; k < hint.length; k++) {
+          checkAborted();
+          let answer: StagedText;
+          try {
+            answer = await ahead.get(k)!;
+          } catch (error) {
+            // A page asked for ahead that failed is asked for again in its turn below, and judged then.
+            if (k === 0) throw error;
+            break;
+          }
+          if (k > 0 && answer.errors.length > 0) break;
+          const refused = accept(answer, hint[k] ?? null);
+          if (refused) return refused;
+          if (answer.holdId !== undefined) toSink(sink.adopt(answer.holdId));
+          if (!answer.hasNextPage) return ended();
+          after = answer.endCursor;
+          if (k + 1 >= hint.length || after !== hint[k + 1]) break;
+          askAhead(k + lookahead);
+        }
+        // The part left the hint (a page added, removed or changed its place since): paged on from here.
+      }
+      for (;;) {
+        checkAborted();
+        // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
+        const cursor = after;
+        const answer = await ask(cursor, false);
+        const refused = accept(answer, cursor);
+        if (refused) return refused;
+        if (!answer.hasNextPage) return ended();
         after = answer.endCursor;
       }
     }
@@ -195,6 +258,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     };
     let next = request(after);
     for (;;) {
+      afters.push(after);
       const result: ExecuteResult<ResultOf<D>> = await next;
       const refused = judge(result.errors);
       if (refused) {
@@ -220,7 +284,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       pagesFetched += 1;
       itemsFetched += page.nodes.length;
       report(phase, page.totalCount > 0 ? Math.min(1, count / page.totalCount) : 1);
-      if (!more) return nodes;
+      if (!more) return ended();
     }
   }
 
@@ -280,7 +344,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     ...(notifications ? { notifications } : {}),
     ...(subscriptions ? { subscriptions } : {}),
   };
-  return { snapshot, missingScopes: [...missing].sort(), pagesFetched, itemsFetched };
+  return { snapshot, missingScopes: [...missing].sort(), pagesFetched, itemsFetched, cursors };
 }
 
 /**

@@ -12,6 +12,7 @@ import { silentLogger, type Logger } from '../db/logger';
 import { getSubscription } from '../db/notifications';
 import { countPending, type OutboxChange } from '../db/outbox';
 import type { StageFetchInput } from '../db/worker-contract';
+import { storedPageCursors } from '../db/snapshot';
 import { getSyncStatus } from '../db/sync-runs';
 import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
 import { createInProcessWriter, type DbWriter } from '../db/writer';
@@ -176,11 +177,14 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       const fetched = await fetchSnapshot(transport, {
         signal,
         ...(options.fetchConcurrency === undefined ? {} : { concurrency: options.fetchConcurrency }),
+        // The pages the last committed fetch walked, asked for a few ahead at a time (fetch-snapshot.ts `cursors`).
+        cursors: storedPageCursors(db, siteId),
         sink: {
           page: (part, nodes) => writer.call('stage:page', { stageId, part, nodes }),
           whole: (part, value) => writer.call('stage:whole', { stageId, part, value }),
           drop: (part) => writer.call('stage:drop', { stageId, part }),
           text: (input) => writer.call('stage:text', { stageId, ...input }),
+          adopt: (holdId) => writer.call('stage:adopt', { stageId, holdId }),
         },
         onProgress: (p) => {
           phase = p.phase;
@@ -193,7 +197,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       phase = 'committing';
       emit(true, 1);
       staged = false;
-      const committed = await writer.call('stage:commit', { stageId, siteId });
+      const committed = await writer.call('stage:commit', { stageId, siteId, cursors: fetched.cursors });
       online.set(siteId, true);
       // Nothing differed from what is stored: nothing was written, no view changed, no event.
       if (!committed.unchanged) {

@@ -73,7 +73,7 @@ export interface Transport {
 }
 
 /** Where a staged answer goes in the sync's stage. */
-export type StageTarget = Pick<StageFetchInput, 'part' | 'shape' | 'path'>;
+export type StageTarget = Pick<StageFetchInput, 'part' | 'shape' | 'path' | 'hold'>;
 
 const printed = new WeakMap<object, string>();
 function printOnce(document: object): string {
