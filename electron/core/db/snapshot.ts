@@ -43,7 +43,10 @@ export function commitSnapshotIfChanged(
     refreshCursors(db, siteId, cursors);
     return { rewritten: [], unchanged: true, counts };
   }
-  return { rewritten: commitDigested(db, siteId, snapshot, digests, cursors), unchanged: false, counts };
+  const rewritten = commitDigested(db, siteId, snapshot, digests, cursors);
+  // The parts the commit kept: their cursors too, if they paged differently (the rewritten ones have theirs).
+  refreshCursors(db, siteId, cursors);
+  return { rewritten, unchanged: false, counts };
 }
 
 /**

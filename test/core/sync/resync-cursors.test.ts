@@ -108,7 +108,7 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
     expect(summary.counts['payments']).toBe(memberPayments(site.server).length);
   });
 
-  it('a payment added at the head, one removed in the middle, the oldest removed: the re-sync stores what a first sync stores', async () => {
+  it('payments added at the head and between two pages, removed in the middle and at the tail: the re-sync stores what a first sync stores', async () => {
     const site = await multiPageSite();
     const opened = await openWorkerDb();
     await syncInto(site, opened);
@@ -149,6 +149,15 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
     expect(again.requests.some((r) => r.part === 'payments' && r.after === 'not-a-cursor')).toBe(true);
     expect(contents(opened.db)).toBe(await fromNothing(site));
     expect(storedPageCursors(opened.db, 'demo')).toEqual(walked);
+
+    // The same when the commit rewrites another part: the kept part's cursors are mended too.
+    const again2 = openOfflineDatabase(opened.file).db;
+    again2.prepare("UPDATE sync_parts SET cursors = '[null]' WHERE site_id = 'demo' AND part = 'courses'").run();
+    again2.close();
+    removePayment(site.server, memberPayments(site.server)[5]!);
+    await syncInto(site, opened);
+    expect(contents(opened.db)).toBe(await fromNothing(site));
+    expect(storedPageCursors(opened.db, 'demo').courses).toEqual(walked.courses);
   });
 
   it('cancelled while the pages asked ahead are on the network: the stored data is untouched', async () => {
