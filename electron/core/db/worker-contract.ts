@@ -111,8 +111,9 @@ export interface StagedText {
 
 /**
  * Channel -> (input) => output. Inputs and outputs are plain data (dates as ISO strings).
- * A staged snapshot: `stage:begin`, then pages as they arrive, then `stage:commit` (one transaction) or
- * `stage:discard`. A worker that dies loses only the staged pages: the stored snapshot is the previous one.
+ * A staged snapshot: `stage:begin`, then pages as they arrive (a page asked for ahead of its turn is held until
+ * `stage:adopt` stages it in order), then `stage:commit` (one transaction) or `stage:discard`. A worker that dies
+ * loses only the staged pages: the stored snapshot is the previous one.
  */
 export interface WriterCalls {
   'site:ensure': (input: { readonly siteId: string; readonly now: string }) => void;

@@ -3,8 +3,6 @@ import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { SiteSnapshot } from '../db/records';
 import type { PageCursors, PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../db/worker-contract';
-
-export type { PageCursors } from '../db/worker-contract';
 import {
   ConsultingServicesQuery,
   CoursesQuery,
@@ -17,6 +15,8 @@ import {
   ProfileQuery,
 } from './graphql/documents';
 import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type StageTarget, type Transport } from './transport';
+
+export type { PageCursors } from '../db/worker-contract';
 
 export interface FetchProgress {
   readonly phase: SyncPhase;
