@@ -39,22 +39,20 @@ export function commitSnapshotIfChanged(
   // Digested once, for the check and the commit (a part's digest serialises and hashes all of its rows); a staged
   // snapshot comes with its digests, hashed as its pages arrived.
   const digests = staged ?? digestsOf(snapshot);
-  if (isStored(db, siteId, snapshot, digests)) {
-    refreshCursors(db, siteId, cursors);
-    return { rewritten: [], unchanged: true, counts };
-  }
-  const rewritten = commitDigested(db, siteId, snapshot, digests, cursors);
-  // The parts the commit kept: their cursors too, if they paged differently (the rewritten ones have theirs).
-  refreshCursors(db, siteId, cursors);
-  return { rewritten, unchanged: false, counts };
+  const result: CommitResult = isStored(db, siteId, snapshot, digests)
+    ? { rewritten: [], unchanged: true, counts }
+    : { rewritten: commitDigested(db, siteId, snapshot, digests), unchanged: false, counts };
+  storeCursors(db, siteId, cursors);
+  return result;
 }
 
 /**
- * Rows unchanged, but a part paged differently than its stored cursors say (a site whose cursors are not positions,
- * or cursors stored wrong): the new ones replace them, so the next sync's hint is right again. Nothing a view reads
- * changes. On a site whose cursors name positions, an unchanged part pages the same way and nothing is written.
+ * Stores the cursors each part paged with beside its digest, where they differ from the stored ones: a rewritten
+ * part, or rows unchanged but paged differently (a site whose cursors are not positions, or cursors stored wrong),
+ * so the next sync's hint is right. Nothing a view reads changes. On a site whose cursors name positions, an
+ * unchanged part pages the same way and nothing is written. A hint only: it is not part of the commit's transaction.
  */
-function refreshCursors(db: Database, siteId: string, cursors: PageCursors): void {
+function storeCursors(db: Database, siteId: string, cursors: PageCursors): void {
   const stale: [PagedPart, string][] = [];
   const stored = prepared<{ siteId: string; part: string }, { cursors: string | null }>(db, 'SELECT cursors FROM sync_parts WHERE site_id = @siteId AND part = @part');
   for (const [part, list] of Object.entries(cursors) as [PagedPart, readonly (string | null)[]][]) {
@@ -158,7 +156,7 @@ export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnaps
   return commitDigested(db, siteId, snapshot, digestsOf(snapshot));
 }
 
-function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>, cursors: PageCursors = {}): PartName[] {
+function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>): PartName[] {
   // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
   return changingViews(db, siteId, viewsOfCommit, db.transaction(() => {
     // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
@@ -173,12 +171,10 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
       rewritten.push(part);
       const digest = digests.get(part);
       if (digest !== undefined) {
-        const walked = (cursors as Partial<Record<PartName, readonly (string | null)[]>>)[part];
-        prepared<{ siteId: string; part: string; digest: string; cursors: string | null }>(
+        prepared<{ siteId: string; part: string; digest: string }>(
           db,
-          `INSERT INTO sync_parts (site_id, part, digest, cursors) VALUES (@siteId, @part, @digest, @cursors)
-           ON CONFLICT (site_id, part) DO UPDATE SET digest = excluded.digest, cursors = excluded.cursors`,
-        ).run({ siteId, part, digest, cursors: walked === undefined ? null : JSON.stringify(walked) });
+          'INSERT INTO sync_parts (site_id, part, digest) VALUES (@siteId, @part, @digest) ON CONFLICT (site_id, part) DO UPDATE SET digest = excluded.digest',
+        ).run({ siteId, part, digest });
       }
     };
     write('profile', (v) => replaceProfile(db, siteId, v));

@@ -1,4 +1,5 @@
 /** Dates in exported files: the site's UTC instants shown in the student's time zone. */
+import { kept } from './memo';
 
 /**
  * Formatters by (style, language, zone). Building an Intl.DateTimeFormat costs ~50 µs (ICU loads the zone's rules
@@ -10,15 +11,9 @@
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const DATE_FORMATS_KEPT = 32;
 
-function dateFormat(style: 'sheet' | 'readable' | 'zone', language: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${style}\u0000${language}\u0000${timeZone}`;
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, options);
-    if (dateFormats.size >= DATE_FORMATS_KEPT) dateFormats.delete(dateFormats.keys().next().value!);
-    dateFormats.set(key, format);
-  }
-  return format;
+/** `options` is only called to build a formatter not kept yet. */
+function dateFormat(style: 'sheet' | 'readable' | 'zone', language: string, timeZone: string, options: () => Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return kept(dateFormats, DATE_FORMATS_KEPT, `${style}\u0000${language}\u0000${timeZone}`, () => new Intl.DateTimeFormat(language, options()));
 }
 
 /** The time zone of this computer (what the screens use), e.g. 'Asia/Taipei'. */
@@ -35,7 +30,7 @@ export function sheetDateTime(iso: string | null, timeZone: string): string {
   const d = new Date(iso);
   const ms = d.getTime();
   if (Number.isNaN(ms)) return '';
-  const format = dateFormat('sheet', 'en-US', timeZone, SHEET_OPTIONS(timeZone));
+  const format = dateFormat('sheet', 'en-US', timeZone, () => SHEET_OPTIONS(timeZone));
   const offset = dayOffset(format, timeZone, ms);
   // A day whose offset changes (a summer-time switch): the zone's own fields for this very instant.
   if (offset === null) {
@@ -81,15 +76,10 @@ const DAY_OFFSETS_KEPT = 4_096;
 
 function dayOffset(format: Intl.DateTimeFormat, timeZone: string, ms: number): number | null {
   const day = Math.floor(ms / DAY_MS);
-  const key = `${timeZone}\u0000${day}`;
-  let offset = dayOffsets.get(key);
-  if (offset === undefined) {
+  return kept(dayOffsets, DAY_OFFSETS_KEPT, `${timeZone}\u0000${day}`, () => {
     const start = offsetAt(format, day * DAY_MS);
-    offset = start === offsetAt(format, (day + 1) * DAY_MS - 1000) ? start : null;
-    if (dayOffsets.size >= DAY_OFFSETS_KEPT) dayOffsets.delete(dayOffsets.keys().next().value!);
-    dayOffsets.set(key, offset);
-  }
-  return offset;
+    return start === offsetAt(format, (day + 1) * DAY_MS - 1000) ? start : null;
+  });
 }
 
 /** A date and time for a reader, in their language, naming the zone ("Jan 5, 2026, 2:30 PM GMT+8"). */
@@ -97,10 +87,10 @@ export function readableDateTime(iso: string | null, language: string, timeZone:
   if (iso === null) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return dateFormat('readable', language, timeZone, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(d) + ` (${zoneName(d, language, timeZone)})`;
+  return dateFormat('readable', language, timeZone, () => ({ timeZone, dateStyle: 'medium', timeStyle: 'short' })).format(d) + ` (${zoneName(d, language, timeZone)})`;
 }
 
 function zoneName(d: Date, language: string, timeZone: string): string {
-  const part = dateFormat('zone', language, timeZone, { timeZone, timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName');
+  const part = dateFormat('zone', language, timeZone, () => ({ timeZone, timeZoneName: 'short' })).formatToParts(d).find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }

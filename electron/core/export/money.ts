@@ -4,6 +4,8 @@
  * site priced them.
  */
 
+import { kept } from './memo';
+
 // ISO 4217 minor units, where they differ from the usual 2. TWD is listed with 2 by ISO 4217, but it is priced and
 // paid in whole dollars; the project treats it as having none (ARCHITECTURE "Filling what the spec leaves out").
 const ZERO_DIGITS = new Set(['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG', 'XAF', 'XOF', 'XPF', 'RWF', 'KMF', 'GNF', 'DJF', 'BIF', 'VUV']);
@@ -32,15 +34,10 @@ const currencyFormats = new Map<string, Intl.NumberFormat>();
 const CURRENCY_FORMATS_KEPT = 32;
 
 function currencyFormat(language: string, currency: string, digits: number): Intl.NumberFormat {
-  const key = `${language}\u0000${currency}`;
-  let format = currencyFormats.get(key);
-  if (!format) {
-    // Throws for a code Intl does not know; nothing is kept for it.
-    format = new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
-    if (currencyFormats.size >= CURRENCY_FORMATS_KEPT) currencyFormats.delete(currencyFormats.keys().next().value!);
-    currencyFormats.set(key, format);
-  }
-  return format;
+  // Throws for a code Intl does not know; nothing is kept for it.
+  return kept(currencyFormats, CURRENCY_FORMATS_KEPT, `${language}\u0000${currency}`, () =>
+    new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  );
 }
 
 /** "NT$1,200" / "$12.50" in the reader's language, with the currency's own minor units. */
