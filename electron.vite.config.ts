@@ -1,4 +1,4 @@
-import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
 import { embeddedServerAssets } from './scripts/embedded-server-assets';
 import { rendererConfig } from './renderer/vite.config';
@@ -8,16 +8,19 @@ import { rendererConfig } from './renderer/vite.config';
 export default defineConfig({
   main: {
     // embeddedServerAssets: the demo's embedded server reads its SQL migrations and GraphQL schema beside the bundle.
-    plugins: [externalizeDepsPlugin(), embeddedServerAssets()],
+    // Its `dependencies` stay external (electron-vite's build.externalizeDeps): they ship in app.asar's node_modules.
+    plugins: [embeddedServerAssets()],
     // db-writer: the database writer's worker thread (electron/core/db/writer.ts looks for out/main/db-writer.js).
     build: {
       outDir: 'out/main',
+      externalizeDeps: true,
       rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'db-writer': resolve('electron/core/db/writer-worker.ts') } },
     },
   },
-  // A sandboxed preload cannot require packages at run time, so everything it uses is bundled into it.
+  // A sandboxed preload can require only electron, events, timers and url (Electron docs, "Process Sandboxing"), so
+  // everything else it uses is bundled into it: electron-vite leaves `dependencies` (zod) external by default.
   preload: {
-    build: { outDir: 'out/preload', rollupOptions: { input: { index: resolve('electron/preload/index.ts') }, output: { format: 'cjs' } } },
+    build: { outDir: 'out/preload', externalizeDeps: false, rollupOptions: { input: { index: resolve('electron/preload/index.ts') }, output: { format: 'cjs' } } },
   },
   renderer: {
     ...rendererConfig,

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuiltApp } from '../helpers/built-app';
 
 /**
  * The built Electron main bundle (out/main/index.js), run in plain Node where no Electron binary can be had.
@@ -12,25 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * records what the host asked of it); the bundle, the core, SQLite, electron-store and the demo sites are real.
  * It proves what type-checking cannot: the bundle loads as ESM, finds the embedded server's SQL and schema files
  * beside it, wires IPC with the sender check, builds the menu, and closes the core on quit.
- * The bundle is (re)built first when it is missing or older than the sources it is made of; the tests are skipped
- * only if that build fails.
+ * The bundle is (re)built first when it is missing or older than the sources it is made of.
  */
 const bundle = resolve('out/main/index.js');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-function bundleIsFresh(): boolean {
-  if (!existsSync(bundle) || !existsSync(resolve('out/main/migrations'))) return false;
-  const sources = Math.max(newestSource(resolve('electron')), newestSource(resolve('embedded-server')));
-  return statSync(bundle).mtimeMs >= sources;
-}
-if (!bundleIsFresh()) spawnSync('npx', ['electron-vite', 'build'], { stdio: 'ignore', timeout: 180_000 });
-const built = bundleIsFresh();
+// Built once per run for every test of the built host (test/helpers/built-app.ts); a failed build fails here.
+const buildError = ensureBuiltApp();
+const built = buildError === null;
+it('out/ is built', () => expect(buildError).toBeNull());
 
 const FAKE_ELECTRON = `
 import { EventEmitter } from 'node:events';
