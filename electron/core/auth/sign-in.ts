@@ -18,7 +18,7 @@ import type { CallbackPageKind } from './loopback-receiver';
 import { startLoopbackReceiver } from './loopback-receiver';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce';
 import type { TokenSet } from './token-client';
-import { exchangeCode, revokeToken, sanitizeDescription } from './token-client';
+import { exchangeCode, revokeUnkept, sanitizeDescription } from './token-client';
 
 /** Spec scopes for the member audience. */
 export const MEMBER_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'account:read', 'account:write'];
@@ -218,6 +218,7 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
         clientSecret: options.clientSecret,
         resource: metadata.resource,
         requestedScopes: scopes,
+        revocationEndpoint: metadata.revocationEndpoint,
       },
       { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: controller.signal },
     );
@@ -245,7 +246,7 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
     return { tokens, profile, resource: metadata.resource, idTokenVerified };
   } catch (error) {
-    if (issued !== null) await discardPair(issued, options, log);
+    if (issued !== null) await discardPair(issued, options);
     // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user needs to see.
     if (controller.signal.aborted) throw abortError(controller.signal, error);
     throw error;
@@ -274,28 +275,7 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/**
- * Revokes a pair that will not be kept, so it does not stay live at the site unseen (RFC 7009 §2.1): with the refresh
- * token, which the spec requires for the pair to end. Best effort, bounded in time, never masking the sign-in's
- * own error: a site that cannot be reached lets the refresh token expire on its own.
- */
-async function discardPair(tokens: TokenSet, options: SignInOptions, log: Logger): Promise<void> {
-  const endpoint = options.metadata.revocationEndpoint;
-  if (endpoint === null) return;
-  try {
-    await revokeToken(
-      {
-        revocationEndpoint: endpoint,
-        token: tokens.refreshToken ?? tokens.accessToken,
-        tokenTypeHint: tokens.refreshToken !== null ? 'refresh_token' : 'access_token',
-        clientId: options.clientId,
-        clientSecret: options.clientSecret,
-      },
-      { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) },
-    );
-  } catch (error) {
-    log.warn('could not revoke a discarded pair', { error });
-  }
+/** A pair the sign-in will not keep is revoked (see revokeUnkept). */
+async function discardPair(tokens: TokenSet, options: SignInOptions): Promise<void> {
+  await revokeUnkept(tokens, { revocationEndpoint: options.metadata.revocationEndpoint, clientId: options.clientId, clientSecret: options.clientSecret }, options);
 }
-
-const DISCARD_TIMEOUT_MS = 5_000;

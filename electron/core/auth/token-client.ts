@@ -22,6 +22,8 @@ export interface TokenSet {
   readonly tokenType: string;
   /** ms since the epoch, or null when expires_in was not given. */
   readonly expiresAt: number | null;
+  /** ms since the epoch when the answer arrived: with expiresAt, the token's lifetime (the refresh margin). */
+  readonly obtainedAt: number;
   readonly scopes: readonly string[];
   readonly schoolId: string;
   readonly schoolSubdomain: string | null;
@@ -102,7 +104,15 @@ async function readError(res: Response): Promise<{ error: string; description: s
   }
 }
 
-function parseTokenResponse(raw: Record<string, unknown>, requestedScopes: readonly string[], clock: { now(): number }, previous?: { schoolId: string }): TokenSet {
+/** The tokens of an answer the app will not keep, read before its checks so that they can be revoked. */
+function unkeptPair(raw: Record<string, unknown>): UnkeptPair | null {
+  const accessToken = typeof raw.access_token === 'string' && raw.access_token !== '' ? raw.access_token : null;
+  const refreshToken = typeof raw.refresh_token === 'string' && raw.refresh_token !== '' ? raw.refresh_token : null;
+  rememberSecrets(accessToken, refreshToken, typeof raw.id_token === 'string' ? raw.id_token : null);
+  return accessToken === null && refreshToken === null ? null : { accessToken, refreshToken };
+}
+
+function parseTokenResponse(raw: Record<string, unknown>, requestedScopes: readonly string[], clock: { now(): number }, previous?: { schoolId: string | null }): TokenSet {
   const parsed = tokenResponseSchema.safeParse(raw);
   if (!parsed.success) throw new CoreError('sign-in-failed', 'The site answered the sign-in with an incomplete token response.');
   const t = parsed.data;
@@ -111,16 +121,17 @@ function parseTokenResponse(raw: Record<string, unknown>, requestedScopes: reado
   if (t.token_type.toLowerCase() !== 'bearer') {
     throw new CoreError('sign-in-failed', `The site issued a ${t.token_type} token; only Bearer tokens are supported.`);
   }
-  // Spec "Token response": a token whose school_id is absent is refused as issued for a different organization.
-  const schoolId = t.school_id ?? null;
+  // Spec "Token response": a token whose school_id is absent is refused as issued for a different organization;
+  // "A refresh copies the value it already has": a refresh answer that leaves it out keeps the pair's own value.
+  const schoolId = t.school_id ?? previous?.schoolId ?? null;
   if (schoolId === null) {
     throw new CoreError(
       'wrong-organization',
       'These tokens were issued for a different organization (the site did not say which school they belong to). Sign in to the school you added.',
     );
   }
-  // A refresh copies the value it already has (spec); a different one means a token for another school.
-  if (previous && previous.schoolId !== schoolId) {
+  // A different value than the pair's own means a token for another school.
+  if (previous?.schoolId != null && previous.schoolId !== schoolId) {
     throw new CoreError('wrong-organization', 'The site returned tokens for a different school than the one you signed in to. Sign in again.');
   }
   return {
@@ -128,12 +139,73 @@ function parseTokenResponse(raw: Record<string, unknown>, requestedScopes: reado
     refreshToken: t.refresh_token ?? null,
     tokenType: 'Bearer',
     expiresAt: t.expires_in === undefined ? null : clock.now() + t.expires_in * 1000,
+    obtainedAt: clock.now(),
     // RFC 6749 §5.1: scope omitted means identical to the requested scope.
     scopes: t.scope === undefined ? [...requestedScopes] : t.scope.split(' ').filter(Boolean),
     schoolId,
     schoolSubdomain: t.school_subdomain ?? null,
     idToken: t.id_token ?? null,
   };
+}
+
+/**
+ * Parses a 200 token answer; when the app refuses it (another organization, not Bearer, incomplete), the tokens it
+ * carries are revoked before the refusal is thrown: the site issued a live pair the app will never use
+ * (RFC 7009 §2.1; ARCHITECTURE "whatever the app receives and does not keep, it revokes").
+ */
+async function acceptOrRevoke(
+  raw: Record<string, unknown>,
+  parse: () => TokenSet,
+  input: ClientCredentials & { readonly revocationEndpoint?: string | null },
+  options: TokenClientOptions,
+): Promise<TokenSet> {
+  try {
+    return parse();
+  } catch (error) {
+    const pair = unkeptPair(raw);
+    if (pair !== null) await revokeUnkept(pair, { ...input, revocationEndpoint: input.revocationEndpoint ?? null }, options);
+    throw error;
+  }
+}
+
+/** Tokens the app received and will not keep. */
+export interface UnkeptPair {
+  readonly accessToken: string | null;
+  readonly refreshToken: string | null;
+}
+
+const DISCARD_TIMEOUT_MS = 5_000;
+
+/**
+ * Revokes a pair that will not be kept, so it does not stay live at the site unseen (RFC 7009 §2.1): with the
+ * refresh token when there is one (the spec ends a pair with it; an expired access token revokes nothing), else
+ * the access token. Best effort and bounded in time, never masking the caller's own error: a site without a
+ * revocation endpoint, or one that cannot be reached, lets the tokens expire on their own. True when revoked.
+ */
+export async function revokeUnkept(
+  pair: UnkeptPair,
+  input: ClientCredentials & { readonly revocationEndpoint: string | null },
+  options: TokenClientOptions,
+): Promise<boolean> {
+  const log = (options.logger ?? silentLogger).child('token');
+  const token = pair.refreshToken ?? pair.accessToken;
+  if (input.revocationEndpoint === null || token === null) return false;
+  try {
+    await revokeToken(
+      {
+        revocationEndpoint: input.revocationEndpoint,
+        token,
+        tokenTypeHint: pair.refreshToken !== null ? 'refresh_token' : 'access_token',
+        clientId: input.clientId,
+        clientSecret: input.clientSecret,
+      },
+      { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) },
+    );
+    return true;
+  } catch (error) {
+    log.warn('could not revoke a pair that is not kept', { error });
+    return false;
+  }
 }
 
 export interface ExchangeCodeInput extends ClientCredentials {
@@ -144,6 +216,8 @@ export interface ExchangeCodeInput extends ClientCredentials {
   /** RFC 8707 §2.2: the resource sent at authorization is repeated here. */
   readonly resource: string;
   readonly requestedScopes: readonly string[];
+  /** Where a pair the app refuses is revoked (RFC 7009); null when the site has none. */
+  readonly revocationEndpoint?: string | null;
 }
 
 /** RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5) and a resource indicator (RFC 8707). */
@@ -174,7 +248,7 @@ export async function exchangeCode(input: ExchangeCodeInput, options: TokenClien
     );
   }
   const raw = await readJsonObject(res, 'sign-in-failed', 'The site answered the sign-in with something that is not a token response.');
-  const tokens = parseTokenResponse(raw, input.requestedScopes, options.clock ?? Date);
+  const tokens = await acceptOrRevoke(raw, () => parseTokenResponse(raw, input.requestedScopes, options.clock ?? Date), input, options);
   log.info('code exchanged', { scopes: tokens.scopes, hasRefreshToken: tokens.refreshToken !== null, hasIdToken: tokens.idToken !== null });
   return tokens;
 }
@@ -185,6 +259,8 @@ export interface RefreshInput extends ClientCredentials {
   readonly resource: string | null;
   readonly previousScopes: readonly string[];
   readonly schoolId: string | null;
+  /** Where a pair the app refuses is revoked (RFC 7009); null when the site has none. */
+  readonly revocationEndpoint?: string | null;
 }
 
 /**
@@ -214,7 +290,7 @@ export async function refreshTokens(input: RefreshInput, options: TokenClientOpt
     throw new OAuthResponseError('server-error', `The site refused to renew your sign-in (${e.error}).`, e.error, res.status);
   }
   const raw = await readJsonObject(res, 'server-error', 'The site answered the renewal with something that is not a token response.');
-  const tokens = parseTokenResponse(raw, input.previousScopes, options.clock ?? Date, input.schoolId === null ? undefined : { schoolId: input.schoolId });
+  const tokens = await acceptOrRevoke(raw, () => parseTokenResponse(raw, input.previousScopes, options.clock ?? Date, { schoolId: input.schoolId }), input, options);
   log.info('tokens refreshed', { hasRefreshToken: tokens.refreshToken !== null });
   return tokens;
 }

@@ -14,12 +14,15 @@ import { redactString, silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
 import { createKeyedQueue } from '../vault/atomic-file';
 import type { SiteSecrets, Vault } from '../vault/vault';
-import { refreshTokens } from './token-client';
+import type { UnkeptPair } from './token-client';
+import { refreshTokens, revokeUnkept } from './token-client';
 
 export interface SiteEndpoints {
   /** The site origin: the only origin its tokens are ever sent to. */
   readonly origin: string;
   readonly tokenEndpoint: string;
+  /** RFC 7009: where a refreshed pair the manager does not keep is revoked; null when the site has none. */
+  readonly revocationEndpoint?: string | null;
 }
 
 export interface TokenManagerOptions {
@@ -28,7 +31,10 @@ export interface TokenManagerOptions {
   readonly resolveSite: (siteId: string) => SiteEndpoints;
   readonly clock?: { now(): number };
   readonly logger?: Logger;
-  /** Refresh when less than this is left (default 60 s). */
+  /**
+   * Refresh when less than this is left: at most this (default 60 s), and at most a tenth of the token's lifetime,
+   * so a token that lives under a minute is not refreshed before nearly every call.
+   */
   readonly refreshMarginMs?: number;
   /**
    * The refresh token was refused, or a 401 survived one refresh: the site needs a new sign-in. `unreadable`:
@@ -89,14 +95,25 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const { vault } = options;
   const clock = options.clock ?? Date;
   const log = (options.logger ?? silentLogger).child('tokens');
-  const margin = options.refreshMarginMs ?? 60_000;
+  const maxMargin = options.refreshMarginMs ?? 60_000;
   const inflight = new Map<string, Promise<string>>();
   const aborts = new Map<string, AbortController>();
   // Per site, the read-compare-write steps on the record run one at a time, in call order: a refresh's
   // outcome and a sign-in's new pair can then never interleave between the read and the write.
   const exclusive = createKeyedQueue();
 
-  const fresh = (s: SiteSecrets): boolean => s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > margin);
+  const fresh = (s: SiteSecrets): boolean => s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > refreshMargin(s, maxMargin));
+
+  /** A pair the manager received and does not keep is revoked at the site, not left live there (RFC 7009). */
+  async function discard(siteId: string, pair: UnkeptPair, client: { clientId: string; clientSecret: string | null }): Promise<void> {
+    let revocationEndpoint: string | null = null;
+    try {
+      revocationEndpoint = options.resolveSite(siteId).revocationEndpoint ?? null;
+    } catch {
+      // The site was removed meanwhile: its endpoints are gone with it.
+    }
+    await revokeUnkept(pair, { revocationEndpoint, clientId: client.clientId, clientSecret: client.clientSecret }, { fetch: options.fetch, clock, logger: options.logger });
+  }
 
   async function markSignInNeeded(siteId: string, current: SiteSecrets | null): Promise<void> {
     // The pair is dead: drop it (offline data is the DB's and stays untouched), keep the client credentials.
@@ -144,6 +161,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
           resource: current.resource,
           previousScopes: current.scopes,
           schoolId: current.schoolId,
+          revocationEndpoint: site.revocationEndpoint ?? null,
         },
         { fetch: options.fetch, clock, logger: options.logger, timeoutMs: options.timeoutMs, signal: abort.signal },
       );
@@ -170,6 +188,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         }
         if (superseded) throw error;
         log.warn('refresh refused; sign-in needed', { siteId, code: (error as CoreError).code });
+        // Tokens for another organization: refreshTokens revoked the new pair; the old one, live until a new access
+        // token is presented (spec, token pair lifecycle), is dropped below and so is revoked too.
+        if (isCoreError(error, 'wrong-organization')) await discard(siteId, { accessToken: null, refreshToken: usedRefreshToken }, latest);
         await markSignInNeeded(siteId, latest);
         throw error;
       });
@@ -182,6 +203,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       const latest = await vault.get(siteId);
       if (latest === null || latest.refreshToken !== usedRefreshToken) {
         log.warn('site record changed during refresh; discarding the refreshed pair', { siteId });
+        // The refreshed pair is live at the site and nobody will use it: revoke it (never the stored one).
+        const refreshToken = tokens.refreshToken !== null && tokens.refreshToken !== latest?.refreshToken ? tokens.refreshToken : null;
+        if (refreshToken !== null || tokens.accessToken !== latest?.accessToken) {
+          await discard(siteId, { accessToken: tokens.accessToken, refreshToken }, current);
+        }
         if (latest?.accessToken) return latest.accessToken;
         throw signInNeeded();
       }
@@ -191,6 +217,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         // RFC 6749 §6: the server may keep the same refresh token (then it omits it).
         refreshToken: tokens.refreshToken ?? usedRefreshToken,
         expiresAt: tokens.expiresAt,
+        obtainedAt: tokens.obtainedAt,
         scopes: tokens.scopes,
         schoolId: tokens.schoolId,
         schoolSubdomain: tokens.schoolSubdomain ?? latest.schoolSubdomain,
@@ -323,6 +350,16 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   }
 
   return { getAccessToken, refresh, fetchFor, sendWith, whenIdle, supersede };
+}
+
+/**
+ * How long before expiry a token is refreshed: `max` (60 s) for a long-lived token, a tenth of the lifetime for a
+ * short one (a 30 s token is refreshed 3 s before it ends, not at once); `max` when the lifetime is not known.
+ */
+export function refreshMargin(s: Pick<SiteSecrets, 'expiresAt' | 'obtainedAt'>, max: number): number {
+  if (s.expiresAt === null || s.obtainedAt === undefined || s.obtainedAt === null) return max;
+  const lifetime = s.expiresAt - s.obtainedAt;
+  return lifetime > 0 ? Math.min(max, lifetime / 10) : max;
 }
 
 /** A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds. */

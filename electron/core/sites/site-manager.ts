@@ -180,7 +180,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
     resolveSite(siteId) {
       const s = requireSite(siteId);
       if (!s.metadata) throw new CoreError('sign-in-needed', 'Sign in to this site first.');
-      return { origin: s.baseUrl, tokenEndpoint: s.metadata.tokenEndpoint };
+      return { origin: s.baseUrl, tokenEndpoint: s.metadata.tokenEndpoint, revocationEndpoint: s.metadata.revocationEndpoint };
     },
     async onSignInNeeded(siteId, reason) {
       const s = sites.get(siteId);
@@ -338,6 +338,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
         accessToken: t.accessToken,
         refreshToken: t.refreshToken,
         expiresAt: t.expiresAt,
+        obtainedAt: t.obtainedAt,
         scopes: t.scopes,
         schoolId: t.schoolId,
         schoolSubdomain: t.schoolSubdomain,

@@ -21,6 +21,8 @@ export interface SiteSecrets {
   readonly refreshToken: string | null;
   /** Milliseconds since the epoch; null when the server gave no expires_in. */
   readonly expiresAt: number | null;
+  /** When the access token was received (ms since the epoch): with expiresAt, its lifetime. Absent in older records. */
+  readonly obtainedAt?: number | null;
   readonly scopes: readonly string[];
   readonly schoolId: string | null;
   readonly schoolSubdomain: string | null;
@@ -58,6 +60,7 @@ const secretsSchema = z.object({
   accessToken: z.string().nullable(),
   refreshToken: z.string().nullable(),
   expiresAt: z.number().nullable(),
+  obtainedAt: z.number().nullable().optional(),
   scopes: z.array(z.string()),
   schoolId: z.string().nullable(),
   schoolSubdomain: z.string().nullable(),

@@ -151,3 +151,36 @@ describe('a refresh answer cut off on the wire (real socket close after the serv
     expect(stored?.refreshToken).not.toBe('rt_old');
   });
 });
+
+describe('refresh margin proportional to the token lifetime', () => {
+  it('a 30 s token is used until 3 s before it ends (one refresh over 40 calls), not refreshed before every call', async () => {
+    let now = Date.now();
+    const clock = { now: () => now };
+    as.tokenResponse = (b) => ({ ...b, expires_in: 30 });
+    const vault = createVault({ dir: '/nonexistent', cipher: createMemoryCipher() });
+    await vault.put('s1', {
+      clientId: 'mini-client',
+      clientSecret: null,
+      accessToken: 'at_short',
+      refreshToken: 'rt_short',
+      expiresAt: now + 30_000,
+      obtainedAt: now,
+      scopes: ['openid'],
+      schoolId: 'sch_mini',
+      schoolSubdomain: 'mini',
+      resource: as.url,
+      issuer: as.url,
+    });
+    const tokens = createTokenManager({ vault, fetch: f, clock, resolveSite: () => ({ origin: as.url, tokenEndpoint: `${as.url}/token` }) });
+    // One call a second for 40 s: the first token serves until 27 s (3 s margin), the refreshed one after that.
+    for (let i = 0; i < 40; i++) {
+      await tokens.getAccessToken('s1');
+      now += 1000;
+    }
+    expect(as.requests.filter((r) => r.path === '/token')).toHaveLength(1);
+    // Where the lifetime is not known (a record saved before it was kept) the fixed 60 s margin still applies.
+    await vault.put('s1', { ...(await vault.get('s1'))!, expiresAt: now + 50_000, obtainedAt: undefined });
+    await tokens.getAccessToken('s1');
+    expect(as.requests.filter((r) => r.path === '/token')).toHaveLength(2);
+  });
+});

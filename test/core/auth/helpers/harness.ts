@@ -27,6 +27,13 @@ export interface Harness {
   dir: string;
   cipher: Cipher;
   sent: SentRequest[];
+  /** The JSON bodies the token endpoints answered (grant requests only), as the server sent them. */
+  tokenAnswers: { form: URLSearchParams; status: number; body: Record<string, unknown> }[];
+  /**
+   * The next answer to a request matching `match` is changed by `rewrite` on its way to the app (the server did
+   * its work as usual: what it issued is live there). Tests make a real server's answer one the app refuses.
+   */
+  rewriteNextAnswer(match: (r: SentRequest) => boolean, rewrite: (body: Record<string, unknown>) => Record<string, unknown>): void;
   /** Refresh grants sent to any token endpoint. */
   refreshRequests(): SentRequest[];
   /** The next request matching `match` reaches the server, which answers; the answer is then lost. */
@@ -50,6 +57,8 @@ export async function createHarness(options: { clock?: { now(): number }; logger
   const cipher = options.cipher ?? (await createNodeCipher(join(dir, 'vault.key')));
   const sent: SentRequest[] = [];
   const losers: ((r: SentRequest) => boolean)[] = [];
+  const tokenAnswers: Harness['tokenAnswers'] = [];
+  const rewriters: { match: (r: SentRequest) => boolean; rewrite: (body: Record<string, unknown>) => Record<string, unknown> }[] = [];
   const holds: { match: (r: SentRequest) => boolean; reached: () => void; released: Promise<void> }[] = [];
   const observedFetch: FetchLike = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -84,6 +93,26 @@ export async function createHarness(options: { clock?: { now(): number }; logger
       await res.text();
       throw new TypeError('fetch failed', { cause: new Error('socket hang up') });
     }
+    const rewriter = rewriters.findIndex((x) => x.match(entry));
+    if (entry.form?.has('grant_type') || rewriter >= 0) {
+      const text = await res.text();
+      let body: Record<string, unknown> | null = null;
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        body = null;
+      }
+      if (body !== null && entry.form?.has('grant_type')) tokenAnswers.push({ form: entry.form, status: res.status, body });
+      let out = text;
+      if (rewriter >= 0 && body !== null) {
+        const [r] = rewriters.splice(rewriter, 1);
+        out = JSON.stringify(r!.rewrite(body));
+      }
+      const headers = new Headers(res.headers);
+      headers.delete('content-length');
+      headers.delete('content-encoding');
+      return new Response(out, { status: res.status, statusText: res.statusText, headers });
+    }
     return res;
   };
   const h: Harness = {
@@ -91,6 +120,8 @@ export async function createHarness(options: { clock?: { now(): number }; logger
     dir,
     cipher,
     sent,
+    tokenAnswers,
+    rewriteNextAnswer: (match, rewrite) => rewriters.push({ match, rewrite }),
     refreshRequests: () => sent.filter((r) => r.form?.get('grant_type') === 'refresh_token'),
     loseNextResponse: (m) => losers.push(m),
     holdNextRequest(match) {
