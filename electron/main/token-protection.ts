@@ -1,3 +1,4 @@
+import { CoreError } from '../core/errors';
 import type { Cipher } from '../core/vault/cipher';
 import { createMemoryCipher } from '../core/vault/cipher';
 
@@ -46,11 +47,24 @@ export function cipherFromSafeStorage(storage: SafeStorageLike, options: { reado
       ? 'No keyring was found; as you chose, sign-ins are kept on disk with weak protection (anyone who can read your files could use them).'
       : `Saved sign-ins are encrypted by your operating system (${describe(backend)}).`,
     // safeStorage takes strings: the vault's bytes travel as base64 so any byte survives the round trip.
+    // Either call throws when the OS key is gone or refused (a Linux keyring reset, a deleted or denied Keychain
+    // item, a DPAPI key that changed with the user's password): the same storage-error as the Node cipher's, so the
+    // site asks for a new sign-in and the app still starts. The OS's message names no secret but is not shown.
     async encrypt(plain) {
-      return storage.encryptString(Buffer.from(plain).toString('base64'));
+      try {
+        return storage.encryptString(Buffer.from(plain).toString('base64'));
+      } catch (cause) {
+        throw new CoreError('storage-error', 'The sign-in could not be encrypted by your operating system.', undefined, { cause });
+      }
     },
     async decrypt(data) {
-      return Buffer.from(storage.decryptString(Buffer.from(data)), 'base64');
+      let text: string;
+      try {
+        text = storage.decryptString(Buffer.from(data));
+      } catch (cause) {
+        throw new CoreError('storage-error', 'A saved sign-in could not be decrypted by your operating system (its key was changed or removed). Sign in again.', undefined, { cause });
+      }
+      return Buffer.from(text, 'base64');
     },
   };
 }

@@ -1,6 +1,14 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmbeddedServer } from '../../embedded-server/index';
+import { isCoreError } from '../../electron/core/errors';
 import { cipherFromSafeStorage, type SafeStorageLike } from '../../electron/main/token-protection';
+import { createHarness } from './auth/helpers/harness';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
 
 /**
  * The Electron host's token-protection policy, in plain Node. `safeStorage` is stood in for by a real AES-GCM
@@ -54,5 +62,35 @@ describe('Electron token protection (safeStorage policy)', () => {
   it('no encryption at all: memory only', () => {
     const cipher = cipherFromSafeStorage(storage('gnome_libsecret', false), { platform: 'linux', allowWeakTokenStorage: true });
     expect(cipher).toMatchObject({ backend: 'memory-only', persistent: false });
+  });
+
+  it('a keychain that cannot decrypt (the OS key changed or was removed) is a storage-error, not a crash', async () => {
+    const sealed = await cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false }).encrypt(Buffer.from('pair'));
+    // Another key: what a keyring reset, a deleted Keychain item or a changed DPAPI key amounts to.
+    const after = cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false });
+    await expect(after.decrypt(sealed)).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    const refusing: SafeStorageLike = {
+      ...storage('keychain'),
+      encryptString: () => {
+        throw new Error('User interaction is not allowed.');
+      },
+    };
+    await expect(cipherFromSafeStorage(refusing, { platform: 'darwin', allowWeakTokenStorage: false }).encrypt(Buffer.from('pair'))).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+  });
+
+  it('after the OS key changed, the app starts and the site asks for a new sign-in, which works', async () => {
+    const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
+    cleanups.push(() => server.close());
+    const h = await createHarness({ cipher: cipherFromSafeStorage(storage('dpapi'), { platform: 'win32', allowWeakTokenStorage: false }) });
+    cleanups.push(() => h.close());
+    const site = await h.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
+    await h.manager.signIn(site.id);
+    expect(h.manager.getSite(site.id)?.status).toBe('ready');
+    await h.manager.close();
+
+    const manager = await h.reopen({ cipher: cipherFromSafeStorage(storage('dpapi'), { platform: 'win32', allowWeakTokenStorage: false }) });
+    expect(manager.getSite(site.id)).toMatchObject({ status: 'sign-in-needed', signInUnreadable: true });
+    await manager.signIn(site.id);
+    expect(manager.getSite(site.id)?.status).toBe('ready');
   });
 });
