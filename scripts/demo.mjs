@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { electronBinary } from './electron-binary.mjs';
 import { electronBindingOr, electronEnv } from './electron-native.mjs';
+import { binEntry } from './node-tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const extra = process.argv.slice(2);
@@ -32,7 +33,7 @@ const binding = binary ? await electronBindingOr('opening the browser version in
 if (binary && !binding) explained = true;
 
 if (binary && binding) {
-  const built = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, [binEntry('electron-vite'), 'build'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
   // --demo: the app starts the demo sites and lists them; "Sign in" opens the system browser.
   run(binary, ['.', '--demo', ...extra], electronEnv(binding));
