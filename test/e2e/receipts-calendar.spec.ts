@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Download, Page } from '@playwright/test';
+import type { BrowserContext, Download, Page } from '@playwright/test';
 import type { BrowserHost } from '../../electron/browser-host/server';
 import type { BillingView, LibraryCourse } from '../../electron/common/view-models';
 import { readCsv } from '../core/export/read-csv';
@@ -24,6 +24,28 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<{ dow
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);
   const path = await download.path();
   return { download, bytes: readFileSync(path) };
+}
+
+type PrintCounted = { __printCalls: number };
+
+/**
+ * Opens a receipt's print view and checks that it asked to print once. The view calls window.print() on load; a
+ * test cannot answer the print dialog, and while it is open Chromium refuses to print the page again (156: "Page
+ * is already being printed"). So window.print is recorded instead of run, before any script of the page, and the
+ * test prints the PDF itself.
+ */
+async function openPrintView(context: BrowserContext, open: () => Promise<void>): Promise<Page> {
+  await context.addInitScript(() => {
+    const w = window as unknown as PrintCounted;
+    w.__printCalls = 0;
+    window.print = () => {
+      w.__printCalls += 1;
+    };
+  });
+  const [view] = await Promise.all([context.waitForEvent('page'), open()]);
+  await view.waitForLoadState('load');
+  await expect.poll(() => view.evaluate(() => (window as unknown as PrintCounted).__printCalls)).toBe(1);
+  return view;
 }
 
 test.describe('receipts and calendar: files the student asks for', () => {
@@ -57,8 +79,7 @@ test.describe('receipts and calendar: files the student asks for', () => {
     const order = billing.orders[0]!;
     const group = page.locator(`[data-testid="order-group"][data-trade-no="${order.tradeNo}"]`);
     await expect(group.getByTestId('receipt')).toHaveAccessibleName(t('export.receiptFor', { tradeNo: order.tradeNo }));
-    const [receipt] = await Promise.all([context.waitForEvent('page'), group.getByTestId('receipt').click()]);
-    await receipt.waitForLoadState('load');
+    const receipt = await openPrintView(context, () => group.getByTestId('receipt').click());
     expect(new URL(receipt.url()).pathname).toMatch(/^\/__host\/files\/[A-Za-z0-9_-]{32}\/receipt-[A-Za-z0-9._-]+\.html$/);
     await expect(receipt.locator('h1')).toHaveText('Receipt');
     await expect(receipt.locator('main')).toHaveAttribute('data-trade-no', order.tradeNo);
@@ -119,8 +140,7 @@ test.describe('receipts and calendar: files the student asks for', () => {
     expect(rows.find((r) => r[4] === titled.paymentId)![3]).toBe(titled.lineItems[0]!.title);
 
     const group = page.getByTestId('order-group').first();
-    const [receipt] = await Promise.all([context.waitForEvent('page'), group.getByTestId('receipt').click()]);
-    await receipt.waitForLoadState('load');
+    const receipt = await openPrintView(context, () => group.getByTestId('receipt').click());
     await expect(receipt.locator('html')).toHaveAttribute('lang', 'zh-TW');
     await expect(receipt.locator('h1')).toHaveText('收據');
     await receipt.setViewportSize({ width: 900, height: 1100 });
