@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run demo`: the app in demo mode on the embedded demo sites (started in process, data in the app's data
-// folder). Electron when its binary is here (or electron's own installer can fetch it quickly); otherwise one line
-// saying so, and the same core and renderer in the browser host, whose URL is printed and opened.
+// folder). Electron when its binary is here; otherwise one line saying so, and the same core and renderer in the
+// browser host, whose URL is printed and opened.
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { electronBinary } from './electron-binary.mjs';
@@ -10,17 +10,11 @@ import { binEntry } from './node-tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const extra = process.argv.slice(2);
-let binary = electronBinary();
-const NOT_INSTALLED = 'Electron is not installed on this machine (its binary is downloaded from GitHub)';
-// The one line about Electron is said before any wait, so a wait of up to 30 s is never mistaken for a hang.
-let explained = false;
-if (!binary && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
-  // Electron's installer downloads the binary; one short try, never failing the launch.
-  console.log(`${NOT_INSTALLED}: trying its installer once (up to 30 s), else opening the browser version.`);
-  explained = true;
-  spawnSync(process.execPath, ['node_modules/electron/install.js'], { cwd: root, stdio: 'ignore', timeout: 30_000 });
-  binary = electronBinary();
-}
+// The binary is looked for on disk only: nothing is downloaded here, so a machine that cannot reach GitHub (where
+// Electron's installer fetches it) starts the browser version at once instead of waiting on a download.
+const binary = electronBinary();
+const NOT_INSTALLED =
+  'Electron is not installed on this machine (get it with `node node_modules/electron/install.js`, which downloads it from GitHub)';
 
 function run(command, args, env = process.env) {
   const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
@@ -30,7 +24,6 @@ function run(command, args, env = process.env) {
 
 // Electron loads its own build of better-sqlite3 (node_modules keeps Node's for the tests): see electron-native.mjs.
 const binding = binary ? await electronBindingOr('opening the browser version instead') : null;
-if (binary && !binding) explained = true;
 
 if (binary && binding) {
   const built = spawnSync(process.execPath, [binEntry('electron-vite'), 'build'], { cwd: root, stdio: 'inherit' });
@@ -38,7 +31,8 @@ if (binary && binding) {
   // --demo: the app starts the demo sites and lists them; "Sign in" opens the system browser.
   run(binary, ['.', '--demo', ...extra], electronEnv(binding));
 } else {
-  if (!explained) console.log(`${NOT_INSTALLED}; opening the browser version instead.`);
+  // Without a binding electronBindingOr has already said why, in one line.
+  if (!binary) console.log(`${NOT_INSTALLED}; opening the browser version instead.`);
   // tsx as a loader of this same Node: no npx round trip. The CLI builds the pages on first run, prints the
   // launch URL and opens the default browser when there is one.
   run(process.execPath, ['--import', 'tsx', 'electron/browser-host/cli.ts', '--demo', ...extra]);
