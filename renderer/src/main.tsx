@@ -1,9 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './i18n';
+import { i18nReady } from './i18n';
 import './styles.css';
 import { App } from './App';
 
+// The first paint waits for the strings of the window's language (a few kB, loaded from the app's own files).
+await i18nReady;
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

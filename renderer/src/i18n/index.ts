@@ -2,10 +2,10 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { LanguagePreference } from '../../../electron/common/view-models';
 
-// Vite bundles the JSON at build time (eager glob), which keeps the files plain JSON for translators.
-const files = import.meta.glob<Record<string, unknown>>('./*.json', { eager: true, import: 'default' });
-const en = files['./en.json']!;
-const zhTW = files['./zh-TW.json']!;
+// Each language's strings are a chunk of their own, loaded when that language is first used (Vite splits a lazy
+// glob import per file), so an English window never downloads or parses the Chinese strings and the files stay
+// plain JSON for translators.
+const loaders = import.meta.glob<Record<string, unknown>>('./*.json', { import: 'default' });
 
 export type AppLanguage = 'en' | 'zh-TW';
 
@@ -24,21 +24,38 @@ export function resolveLanguage(pref: LanguagePreference): AppLanguage {
   return pref === 'system' ? systemLanguage() : pref;
 }
 
+const FILES: Record<AppLanguage, string> = { en: './en.json', 'zh-TW': './zh-TW.json' };
+
+/** Loads a language's strings once; English is also loaded for another language, as its fallback. */
+async function loadLanguage(lng: AppLanguage): Promise<void> {
+  const needed: AppLanguage[] = lng === 'en' ? ['en'] : [lng, 'en'];
+  await Promise.all(
+    needed
+      .filter((l) => !i18next.hasResourceBundle(l, 'translation'))
+      .map(async (l) => i18next.addResourceBundle(l, 'translation', await loaders[FILES[l]]!())),
+  );
+}
+
 export function applyLanguage(pref: LanguagePreference): void {
   const lng = resolveLanguage(pref);
   document.documentElement.lang = lng;
-  if (i18next.language !== lng) void i18next.changeLanguage(lng);
+  if (i18next.language !== lng) void loadLanguage(lng).then(() => i18next.changeLanguage(lng));
 }
 
-void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, 'zh-TW': { translation: zhTW } },
-  lng: systemLanguage(),
-  fallbackLng: 'en',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  // No vendor notice in the console: the app's console is for its own diagnostics.
-  showSupportNotice: false,
-});
-document.documentElement.lang = i18next.language;
+/** Resolves once the strings of the system's language are in: the app renders after it. */
+export const i18nReady: Promise<void> = (async () => {
+  const lng = systemLanguage();
+  await i18next.use(initReactI18next).init({
+    resources: {},
+    lng,
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    // No vendor notice in the console: the app's console is for its own diagnostics.
+    showSupportNotice: false,
+  });
+  await loadLanguage(lng);
+  document.documentElement.lang = i18next.language;
+})();
 
 export default i18next;
