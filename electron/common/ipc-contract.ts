@@ -12,6 +12,7 @@ import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
 import type { AppCommand } from './shortcuts';
+import type { EVENT_NAMES } from './ipc-names';
 import type {
   AppInfo,
   BillingSummary,
@@ -231,6 +232,11 @@ export interface IpcEvents {
 }
 export type EventName = keyof IpcEvents;
 export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES } from './ipc-names';
+
+/** EVENT_NAMES (ipc-names.ts, kept free of this file's schemas for the renderer) lists exactly the events above. */
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const eventNamesMatch: SameKeys<EventName, (typeof EVENT_NAMES)[number]> = true;
+void eventNamesMatch;
 
 /** The core's side: one handler per channel, receiving validated input. */
 export type IpcHandlers = {

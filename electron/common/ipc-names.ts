@@ -1,11 +1,13 @@
-import type { EventName } from './ipc-contract';
-
 /** Runtime names of the contract that the renderer side needs without pulling in the input schemas. */
 
 /** Name of the global the preload/bridge defines: `window.learningDesktop`. */
 export const API_GLOBAL = 'learningDesktop';
 
-export const EVENT_NAMES: readonly EventName[] = [
+/**
+ * Every event the core pushes. ipc-contract.ts checks at compile time that this list and its IpcEvents map name
+ * the same events, so neither file imports the other's types.
+ */
+export const EVENT_NAMES = [
   'sites:changed',
   'sign-in:progress',
   'sync:progress',
@@ -17,7 +19,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'invite:opened',
   'updates:changed',
   'desktop:notification',
-];
+] as const;
 
 /** Browser host wire format (loopback HTTP). */
 export const BROWSER_HOST_PATHS = {

@@ -9,7 +9,7 @@ import type {
   NotificationView,
   Page,
 } from '../../common/view-models';
-import type { OutboxChange } from './outbox';
+import type { OutboxChange } from './outbox-change';
 import type { NotificationRecord, SubscriptionRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { NotificationChannel, NotificationTopic } from '../../common/view-models';
+import type { OutboxChange } from './outbox-change';
 import { applyChangeLocally } from './notifications';
 import { ensureSite } from './sites';
 import { json, prepared } from './statements';
@@ -10,15 +10,7 @@ import { changingViews } from './view-cache';
  * change is applied to the local rows at once and kept here until the site accepts it; replay goes in id
  * order. After a sync replaces the rows with the server's, pending changes are applied again on top.
  */
-export type OutboxChange =
-  | { readonly kind: 'mark-notification-read'; readonly notificationId: string }
-  | { readonly kind: 'mark-all-notifications-read' }
-  | {
-      readonly kind: 'update-notification-subscription';
-      readonly topic: NotificationTopic;
-      readonly channel: NotificationChannel;
-      readonly enabled: boolean;
-    };
+export type { OutboxChange } from './outbox-change';
 
 export interface OutboxEntry {
   readonly id: number;
