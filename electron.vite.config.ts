@@ -10,11 +10,11 @@ export default defineConfig({
     // embeddedServerAssets: the demo's embedded server reads its SQL migrations and GraphQL schema beside the bundle.
     // Its `dependencies` stay external (electron-vite's build.externalizeDeps): they ship in app.asar's node_modules.
     plugins: [embeddedServerAssets()],
-    // db-writer: the database writer's worker thread (electron/core/db/writer.ts looks for out/main/db-writer.js).
+    // db-writer: the database writer's worker thread (electron/core/worker/writer.ts looks for out/main/db-writer.js).
     build: {
       outDir: 'out/main',
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'db-writer': resolve('electron/core/db/writer-worker.ts') } },
+      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'db-writer': resolve('electron/core/worker/writer-worker.ts') } },
     },
   },
   // A sandboxed preload can require only electron, events, timers and url (Electron docs, "Process Sandboxing"), so

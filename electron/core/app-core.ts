@@ -33,7 +33,7 @@ import {
   openReadConnection,
   search,
 } from './db/index';
-import { startWriterWorker } from './db/writer';
+import { startWriterWorker } from './worker/writer';
 import { createDemoServers, DEMO_CLIENT_ID, DEMO_SITE_KEYS, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
 import { runDoctor } from './doctor/run-doctor';
 import { createDesktopServices, type DesktopServices, type DesktopUpdater } from './desktop/desktop-services';

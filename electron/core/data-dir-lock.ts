@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreError } from './errors';
-import { createFileAtomic } from './vault/atomic-file';
+import { createFileAtomic } from './fs/atomic-file';
 
 export const LOCK_FILE_NAME = 'app.lock';
 

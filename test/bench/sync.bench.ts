@@ -1,6 +1,6 @@
 /**
  * Sync benchmark on the `large` seed (issues 6 and 13). Reports, never asserts:
- * - the sync as the app runs it: writes in the writer worker (db/writer.ts), views read through the main thread's
+ * - the sync as the app runs it: writes in the writer worker (worker/writer.ts), views read through the main thread's
  *   read-only connection; and, for comparison in the same run, the writes on the main thread (the in-process writer,
  *   as before issue 13);
  * - for each: first sync and no-change re-sync time, the main thread's event-loop delay (p99, max) while they run,
@@ -41,8 +41,8 @@ import {
   openOfflineDatabase,
   openReadConnection,
   search,
-  startWriterWorker,
 } from '../../electron/core/db';
+import { startWriterWorker } from '../../electron/core/worker';
 import { indexShortTerms } from '../../electron/core/db/search';
 import { replaceConsultingServices } from '../../electron/core/db/consulting';
 import { replaceCourses } from '../../electron/core/db/courses';

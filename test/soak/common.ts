@@ -70,8 +70,8 @@ export async function bundleChildren(): Promise<{ dir: string; path(name: string
     entryPoints: {
       'refresh-child': join(here, 'children', 'refresh-child.ts'),
       'core-child': join(here, 'children', 'core-child.ts'),
-      // electron/core/db/writer.ts looks for its worker as db-writer.js beside the bundle (as in the app build).
-      'db-writer': join(here, '..', '..', 'electron', 'core', 'db', 'writer-worker.ts'),
+      // electron/core/worker/writer.ts looks for its worker as db-writer.js beside the bundle (as in the app build).
+      'db-writer': join(here, '..', '..', 'electron', 'core', 'worker', 'writer-worker.ts'),
     },
     outdir: dir,
     outExtension: { '.js': '.mjs' },

@@ -12,7 +12,7 @@ import { CoreError, isCoreError } from '../errors';
 import type { Logger } from '../log';
 import { redactString, silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
-import { createKeyedQueue } from '../vault/atomic-file';
+import { createKeyedQueue } from '../fs/keyed-queue';
 import type { SiteSecrets, Vault } from '../vault/vault';
 import type { UnkeptPair } from './token-client';
 import { refreshTokens, revokeUnkept } from './token-client';

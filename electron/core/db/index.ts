@@ -24,5 +24,4 @@ export {
   type OutboxChange,
   type OutboxEntry,
 } from './outbox';
-export { createInProcessWriter, startWriterWorker, type DbWriter, type OpenedWriter, type WriterWorkerOptions } from './writer';
-export type * from './worker-contract';
+export type * from './parts';

@@ -13,7 +13,7 @@ import { hasSite } from './sites';
 import { prepared } from './statements';
 import { CoreError } from '../errors';
 import { changingViews, type ViewArea } from './view-cache';
-import type { CommitResult, PagedPart, PageCursors, PartName } from './worker-contract';
+import type { CommitResult, PagedPart, PageCursors, PartName } from './parts';
 
 /** Parts whose titles are in the search index. */
 const SEARCHED: ReadonlySet<PartName> = new Set(['courses', 'notifications']);

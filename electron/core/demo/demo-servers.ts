@@ -21,7 +21,7 @@ import { SITES } from '../../../embedded-server/seed/index';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { createSiteStore, type SiteRecord } from '../sites/site-store';
-import { writeFileAtomic } from '../vault/atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
 
 export const DEMO_SITE_KEYS: readonly SiteKey[] = ['demo', 'demo2'];
 /** The public client the demo sites are seeded with (embedded-server/seed/identity.ts). */

@@ -12,7 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { NotificationView, PaymentView, Settings, SiteSummary } from '../../common/view-models';
-import { createKeyedQueue, writeFileAtomic } from '../vault/atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
+import { createKeyedQueue } from '../fs/keyed-queue';
 
 const PAYMENT_DUE_WINDOW_MS = 24 * 60 * 60 * 1000;
 

@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Settings } from '../../common/view-models';
 import { CoreError } from '../errors';
-import { createKeyedQueue, writeFileAtomic } from '../vault/atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
+import { createKeyedQueue } from '../fs/keyed-queue';
 
 export interface SettingsStore {
   /** The saved settings, defaults filled in for anything missing or unreadable. */

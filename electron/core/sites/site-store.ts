@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoreError } from '../errors';
-import { createKeyedQueue, writeFileAtomic } from '../vault/atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
+import { createKeyedQueue } from '../fs/keyed-queue';
 
 const metadataSchema = z.object({
   issuer: z.string(),

@@ -2,7 +2,7 @@ import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { SiteSnapshot } from '../db/records';
-import type { PageCursors, PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../db/worker-contract';
+import type { PageCursors, PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../worker/worker-contract';
 import {
   ConsultingServicesQuery,
   CoursesQuery,
@@ -16,7 +16,7 @@ import {
 } from './graphql/documents';
 import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type StageTarget, type Transport } from './transport';
 
-export type { PageCursors } from '../db/worker-contract';
+export type { PageCursors } from '../worker/worker-contract';
 
 export interface FetchProgress {
   readonly phase: SyncPhase;
@@ -36,7 +36,7 @@ export interface FetchedSnapshot {
 }
 
 /**
- * Where fetched pages go as they arrive (the writer worker's stage, see db/worker-contract.ts). With a sink the
+ * Where fetched pages go as they arrive (the writer worker's stage, see worker/worker-contract.ts). With a sink the
  * snapshot is not also kept here: `FetchedSnapshot.snapshot` is then empty and the sink holds the data.
  * A call's promise is not awaited before the next page is asked for (the pages are pipelined); a rejection fails
  * the fetch.

@@ -2,8 +2,8 @@ import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { redactString } from '../log';
 import { pendingEntries, type OutboxEntry } from '../db/outbox';
-import type { OutboxAnswer } from '../db/worker-contract';
-import type { DbWriter } from '../db/writer';
+import type { OutboxAnswer } from '../worker/worker-contract';
+import type { DbWriter } from '../worker/writer';
 import {
   MarkAllNotificationsReadMutation,
   MarkNotificationReadMutation,

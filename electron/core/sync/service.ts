@@ -11,11 +11,11 @@ import { CoreError, isCoreError } from '../errors';
 import { silentLogger, type Logger } from '../db/logger';
 import { getSubscription } from '../db/notifications';
 import { countPending, type OutboxChange } from '../db/outbox';
-import type { StageFetchInput } from '../db/worker-contract';
+import type { StageFetchInput } from '../worker/worker-contract';
 import { storedPageCursors } from '../db/snapshot';
 import { getSyncStatus } from '../db/sync-runs';
 import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
-import { createInProcessWriter, type DbWriter } from '../db/writer';
+import { createInProcessWriter, type DbWriter } from '../worker/writer';
 import { fetchSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from './graphql/documents';
 import { replayPending, type ReplayReport } from './outbox-replay';
@@ -25,7 +25,7 @@ export interface SyncServiceOptions {
   /** Where views and the sync read (the main process's read-only connection when `writer` is a worker). */
   readonly db: Database;
   /**
-   * Where every write goes (db/writer.ts): the writer worker in the app, so the main process never waits on a
+   * Where every write goes (worker/writer.ts): the writer worker in the app, so the main process never waits on a
    * commit. Default: the same handlers on `db` in this thread.
    */
   readonly writer?: DbWriter;

@@ -2,7 +2,7 @@ import { print } from 'graphql';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 import type { AuthorizedSend } from '../auth/token-manager';
-import type { StageFetchInput, StageFetchReply, StagedText } from '../db/worker-contract';
+import type { StageFetchInput, StageFetchReply, StagedText } from '../worker/worker-contract';
 import { CoreError, isCoreError } from '../errors';
 
 /** How the sync reaches one site: the member endpoint and a fetch that adds (and refreshes) the bearer token. */

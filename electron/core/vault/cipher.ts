@@ -7,7 +7,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CoreError } from '../errors';
-import { createFileAtomic, writeFileAtomic } from './atomic-file';
+import { createFileAtomic, writeFileAtomic } from '../fs/atomic-file';
 
 export interface Cipher {
   /** e.g. 'keychain', 'dpapi', 'basic_text', 'node-aes-256-gcm-keyfile', 'memory-only'. */

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { CoreError } from '../errors';
 import type { Logger } from '../log';
 import { rememberSecrets, silentLogger } from '../log';
-import { createKeyedQueue, removeStaleTempFiles, writeFileAtomic } from './atomic-file';
+import { removeStaleTempFiles, writeFileAtomic } from '../fs/atomic-file';
+import { createKeyedQueue } from '../fs/keyed-queue';
 import type { Cipher } from './cipher';
 
 export interface SiteSecrets {

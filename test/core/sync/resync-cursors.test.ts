@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { openOfflineDatabase } from '../../../electron/core/db';
 import { storedPageCursors } from '../../../electron/core/db/snapshot';
-import type { DbWriter } from '../../../electron/core/db/writer';
-import type { StageFetchInput } from '../../../electron/core/db/worker-contract';
+import type { DbWriter } from '../../../electron/core/worker/writer';
+import type { StageFetchInput } from '../../../electron/core/worker/worker-contract';
 import { createSyncService } from '../../../electron/core/sync';
 import { contents, openWorkerDb, startSite, type TestSite } from './helpers/setup';
 

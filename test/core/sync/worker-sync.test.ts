@@ -14,7 +14,7 @@ import { createTransport, defaultSleep } from '../../../electron/core/sync/trans
 import { contents, openTempDb, openWorkerDb, startSite } from './helpers/setup';
 
 /**
- * The sync with its writes in the writer worker (electron/core/db/writer.ts), as the app runs it: pages staged in
+ * The sync with its writes in the writer worker (electron/core/worker/writer.ts), as the app runs it: pages staged in
  * the worker as they arrive, one commit there, the views read through this thread's read-only connection. And the
  * no-change re-sync: the fetched snapshot is what is stored, so nothing is written and no change event is sent.
  */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { createEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../../../embedded-server/index';
 import type Database from 'better-sqlite3';
-import { openOfflineDatabase, openReadConnection, startWriterWorker, type OpenedDatabase, type OpenedWriter, type WriterWorkerOptions } from '../../../../electron/core/db';
+import { openOfflineDatabase, openReadConnection, type OpenedDatabase } from '../../../../electron/core/db';
+import { startWriterWorker, type OpenedWriter, type WriterWorkerOptions } from '../../../../electron/core/worker';
 import { getMemberToken, siteClient, FULL_SCOPE } from './member-token';
 
 export interface TestSite {

@@ -18,9 +18,9 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { fromWireError, toWireError } from './writer-errors';
-import { silentLogger, type Logger } from './logger';
-import { viewsOfCommit } from './snapshot';
-import { writtenElsewhere, type ViewArea } from './view-cache';
+import { silentLogger, type Logger } from '../db/logger';
+import { viewsOfCommit } from '../db/snapshot';
+import { writtenElsewhere, type ViewArea } from '../db/view-cache';
 import { createWriterHandlers } from './writer-handlers';
 import {
   DETACHED,

@@ -5,7 +5,7 @@
  * Every failure goes back as the core's `{ code, message }`; nothing here throws across the boundary.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openOfflineDatabase } from './open';
+import { openOfflineDatabase } from '../db/open';
 import { toWireError } from './writer-errors';
 import { createWriterHandlers } from './writer-handlers';
 import { DETACHED, type WireResult, type WriterInit, type WriterMessage, type WriterRequest } from './worker-contract';

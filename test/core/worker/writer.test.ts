@@ -9,14 +9,13 @@ import {
   getNotificationsPage,
   getNotificationsSummary,
   pendingEntries,
-  startWriterWorker,
-  type OpenedWriter,
 } from '../../../electron/core/db';
+import { startWriterWorker, type OpenedWriter } from '../../../electron/core/worker';
 import { openWorkerDb } from '../sync/helpers/setup';
-import { course, notification, payment, snapshot } from './fixtures';
+import { course, notification, payment, snapshot } from '../db/fixtures';
 
 /**
- * The database writer in its worker thread (electron/core/db/writer.ts, worker-contract.ts): real threads, a real
+ * The database writer in its worker thread (electron/core/worker/writer.ts, worker-contract.ts): real threads, a real
  * SQLite file, the main side reading through its own read-only connection.
  */
 function tempFile(): string {

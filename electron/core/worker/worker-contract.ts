@@ -10,25 +10,11 @@
 import type { AppError } from '../../common/result';
 import type { ExportLanguage } from '../export/strings';
 import type { SyncRunSummary } from '../../common/view-models';
-import type { OutboxChange, OutboxEntry } from './outbox';
-import type { SiteSnapshot, SubscriptionRecord } from './records';
+import type { OutboxChange, OutboxEntry } from '../db/outbox';
+import type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
+import type { SiteSnapshot, SubscriptionRecord } from '../db/records';
 
-export type PartName = keyof SiteSnapshot;
-/** Parts that arrive a page at a time (Relay connections). */
-export type PagedPart = 'courses' | 'digitalProducts' | 'eventRegistrations' | 'consultingServices' | 'payments' | 'notifications';
-/** The `after` of each page of each paged part, in order (the first is null), as a fetch walked them to the end. */
-export type PageCursors = Partial<Record<PagedPart, readonly (string | null)[]>>;
-/** Parts that arrive whole in one answer. */
-export type WholePart = 'profile' | 'subscriptions';
-
-export interface CommitResult {
-  /** Parts whose rows were replaced (their digest differed from the stored one). */
-  readonly rewritten: readonly PartName[];
-  /** Nothing differed from what is stored: no transaction was run, nothing was written, no view changed. */
-  readonly unchanged: boolean;
-  /** Rows per part of the committed snapshot (what the run's summary reports). */
-  readonly counts: Readonly<Record<string, number>>;
-}
+export type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
 
 /** What the site answered to a replayed outbox change (applied with the entry's removal, in one transaction). */
 export type OutboxAnswer =
