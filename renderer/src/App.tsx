@@ -1,6 +1,6 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { connectEvents } from './app/live-state';
+import { connectEvents } from './state/live-state';
 import { Shell } from './app/Shell';
 import { SettingsApplier } from './features/settings/SettingsApplier';
 import { SignInProvider } from './features/sites/sign-in';

@@ -1,8 +1,8 @@
 import { Bell, CircleUserRound, Headset, House, LibraryBig, Plus, Receipt, Settings, Ticket, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { UnreadBadge } from '../features/notifications/UnreadBadge';
-import { useApp } from './context';
-import type { SimpleScreen } from './routes';
+import { useApp } from '../state/context';
+import type { SimpleScreen } from '../state/routes';
 
 const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: LucideIcon }[] = [
   { screen: 'library', key: 'nav.library', icon: LibraryBig },

@@ -10,7 +10,7 @@ import { SearchScreen } from '../features/search/SearchScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SiteSignInScreen } from '../features/sites/SiteSignInScreen';
 import { WelcomeScreen } from '../features/sites/WelcomeScreen';
-import { useApp } from './context';
+import { useApp } from '../state/context';
 
 /** The routed screen. Site screens need a site with data; otherwise the welcome or sign-in screen shows. */
 export function ScreenView({ hasData }: { readonly hasData: boolean }) {

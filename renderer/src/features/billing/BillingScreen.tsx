@@ -1,7 +1,7 @@
 import { Receipt } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
-import { useSite } from '../../app/context';
+import { useSite } from '../../state/context';
 import { useChannel, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatMoney } from '../../ui/format';

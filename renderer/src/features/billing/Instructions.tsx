@@ -1,7 +1,7 @@
 import { Ban } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../../electron/common/view-models';
-import { useSite } from '../../app/context';
+import { useSite } from '../../state/context';
 import { CopyButton } from '../../ui/CopyButton';
 import { PaymentDeadlineCalendarButton } from '../export/ExportButtons';
 import { formatDateTime, formatMoney, timeLeft } from '../../ui/format';

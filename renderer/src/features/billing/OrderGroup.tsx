@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
 import { formatDate, formatMoney } from '../../ui/format';
-import { useSite } from '../../app/context';
+import { useSite } from '../../state/context';
 import { ReceiptButton } from '../export/ExportButtons';
 import { summaryStateKey, summaryTone } from './labels';
 import { PaymentDetails } from './PaymentDetails';

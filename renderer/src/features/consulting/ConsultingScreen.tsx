@@ -1,7 +1,7 @@
 import { Headset } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { ConsultingServiceView } from '../../../../electron/common/view-models';
-import { useApp, useSite } from '../../app/context';
+import { useApp, useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTimeRange, timeZoneName, weekdayName } from '../../ui/format';

@@ -2,7 +2,7 @@ import { ArrowLeft, CirclePlay, Clock, ListVideo, UserRound } from 'lucide-react
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CourseDetail, LectureView, SectionView } from '../../../../electron/common/view-models';
-import { useApp, useSite } from '../../app/context';
+import { useApp, useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { CourseCover } from '../../ui/CourseCover';
 import { ErrorState } from '../../ui/ErrorState';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { notificationLanguage, notificationText } from '../../../../electron/common/desktop-notifications';
 import { matchShortcut, type AppCommand } from '../../../../electron/common/shortcuts';
 import { call, onEvent } from '../../api';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { Dialog } from '../../ui/Dialog';
 import { browserIsMac, useHostInfo } from './platform';
 import { ShortcutsList } from './ShortcutsList';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { DigitalProductView, EventRegistrationView } from '../../../../electron/common/view-models';
-import { useSite } from '../../app/context';
+import { useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDate, formatDateTimeRange } from '../../ui/format';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { InviteOutcome } from '../../../../electron/common/files-and-invites';
 import { BROWSER_HOST_PATHS } from '../../../../electron/common/ipc-names';
 import { call, onEvent } from '../../api';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 
 /**
  * Shows the add-site form filled in from a school's invite link: one the app was opened with (Electron: the

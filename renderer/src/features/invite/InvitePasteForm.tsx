@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
 
 /**

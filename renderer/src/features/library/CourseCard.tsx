@@ -1,7 +1,7 @@
 import { ChevronRight, CircleCheck, CirclePlay, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryCourse } from '../../../../electron/common/view-models';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { CourseCover } from '../../ui/CourseCover';
 import { formatDuration } from '../../ui/format';
 import { ProgressBar } from '../../ui/states';

@@ -2,7 +2,7 @@ import { BellOff } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NotificationView } from '../../../../electron/common/view-models';
-import { useSite } from '../../app/context';
+import { useSite } from '../../state/context';
 import { useChannel, useChannelMutation, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';

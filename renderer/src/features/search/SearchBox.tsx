@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 
 /** The header's search field: typing opens the search screen, debounced so each keystroke isn't a query. */
 export function SearchBox() {

@@ -3,7 +3,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SearchHit, SearchHitKind } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
-import { useApp, useSite } from '../../app/context';
+import { useApp, useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { Snippet } from '../../ui/Snippet';

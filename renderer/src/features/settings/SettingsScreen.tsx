@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguagePreference, Settings, ThemePreference } from '../../../../electron/common/view-models';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { applyLanguage } from '../../i18n';
 import { useChannel, useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { SiteStatus, SiteSummary } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 import { call } from '../../api';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { refreshQueries } from '../../query';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';

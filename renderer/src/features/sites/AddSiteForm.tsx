@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { call, toAppError } from '../../api';
 import { channelKey, refreshQueries } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { SignInDoctor } from './SignInDoctor';
 import { useSignIn } from './sign-in';
 import { validateAddSite, type AddSiteErrors } from './validate';

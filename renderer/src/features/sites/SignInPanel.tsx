@@ -2,7 +2,7 @@ import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { SignInPhase } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
-import { useLiveState } from '../../app/live-state';
+import { useLiveState } from '../../state/live-state';
 import { ErrorState } from '../../ui/ErrorState';
 import { SignInDoctor } from './SignInDoctor';
 import { useSignIn } from './sign-in';

@@ -2,7 +2,7 @@ import { Check, ChevronsUpDown, Plus } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SiteSummary } from '../../../../electron/common/view-models';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { coverHue, monogram } from '../../ui/cover';
 import { buttonKey, menuKey, type MenuAction } from '../../ui/menu-model';
 import { UnreadBadge } from '../notifications/UnreadBadge';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/context';
 import { channelKey, refreshQueries, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import type { InviteOutcome } from '../../../../electron/common/files-and-invites';

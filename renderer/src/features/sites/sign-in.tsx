@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { AppError } from '../../../../electron/common/result';
 import { call, toAppError } from '../../api';
-import { clearSignIn } from '../../app/live-state';
+import { clearSignIn } from '../../state/live-state';
 import { channelKey, invalidateSite, refreshQueries } from '../../query';
 
 export interface SignInState {

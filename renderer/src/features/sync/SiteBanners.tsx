@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSite } from '../../app/context';
+import { useSite } from '../../state/context';
 import { useErrorText } from '../../ui/ErrorState';
 import { SignInPanel } from '../sites/SignInPanel';
 import { useSignIn } from '../sites/sign-in';

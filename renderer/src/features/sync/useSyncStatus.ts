@@ -1,4 +1,4 @@
-import { useLiveState } from '../../app/live-state';
+import { useLiveState } from '../../state/live-state';
 import { useChannel } from '../../query';
 
 /** The site's sync status with the live progress and network events folded in. */
