@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import type { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './scripts/lint/layers-rule';
 
 /**
  * Lint config. Besides the usual recommended rules it enforces the import boundaries of
@@ -11,6 +12,32 @@ import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'url', 'stream', 'events', 'util', 'worker_threads'];
 const otherFolders = (...names: string[]) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
+
+/**
+ * Layers inside electron/core, lowest first (ARCHITECTURE.md "Layers inside electron/core"): a folder imports its
+ * own files and the layers below, never a layer above nor a neighbour in its own layer (`local/layers`).
+ */
+const CORE_LAYERS = [
+  ['errors', 'log'],
+  ['fs', 'net'],
+  ['vault', 'db'],
+  ['auth', 'export'],
+  // The database worker: the writer's thread, composed of db, net (page fetches) and export (the purchase CSV).
+  ['worker'],
+  // The sync hands its writes to the worker.
+  ['sync', 'sites'],
+  ['desktop', 'doctor', 'demo', 'settings', 'invite'],
+  // Composition: the IPC dispatcher, the per-area handler modules and the data folder's lock, used by app-core.
+  ['ipc-dispatch', 'handlers', 'data-dir-lock'],
+  ['app-core'],
+];
+/** db keeps tables, migrations and views: no HTTP (net). */
+const CORE_FORBID = { db: ['net'] };
+
+/** The renderer's layers: shared state below the features, the shell (app/) above them, never back. */
+const RENDERER_LAYERS = [['i18n', 'styles', 'query-refresh'], ['api'], ['query'], ['ui'], ['state'], ['features'], ['app'], ['App'], ['main']];
+
+const local = { rules: { layers: layersRule } };
 
 /** Shared shape of the restricted-import rule so each folder lists only its own bans. */
 function restrict(patterns: { group: string[]; message: string; importNames?: string[] }[], paths: { name: string; message: string; importNames?: string[] }[] = []): Linter.RuleEntry {
@@ -72,6 +99,16 @@ export default tseslint.config(
         [{ name: 'electron', message: 'electron/core runs in plain Node: it never imports electron.' }],
       ),
     },
+  },
+  {
+    files: ['electron/core/**/*.ts'],
+    plugins: { local },
+    rules: { 'local/layers': ['error', { root: 'electron/core', layers: CORE_LAYERS, forbid: CORE_FORBID }] },
+  },
+  {
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    plugins: { local },
+    rules: { 'local/layers': ['error', { root: 'renderer/src', layers: RENDERER_LAYERS }] },
   },
   // The renderer reads data only through the typed api object: electron/common (types) and its own files.
   {

@@ -26,6 +26,43 @@ const cases: { rule: string; file: string; code: string }[] = [
   { rule: 'the preload exposes only electron/common', file: 'electron/preload/x.ts', code: "import { a } from '../core/errors';\nexport const b = a;\n" },
 ];
 
+async function layerMessages(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'local/layers').map((m) => m.message);
+}
+
+// ARCHITECTURE.md "Layers inside electron/core": each folder imports only the layers below its own.
+const layerCases: { rule: string; file: string; code: string }[] = [
+  { rule: 'db may not import the worker that writes it', file: 'electron/core/db/x.ts', code: "import { startWriterWorker } from '../worker/writer';\nexport const a = startWriterWorker;\n" },
+  { rule: 'db does no HTTP', file: 'electron/core/db/x.ts', code: "import { postGraphQL } from '../net/graphql-post';\nexport const a = postGraphQL;\n" },
+  { rule: 'db builds no CSV (export is above db)', file: 'electron/core/db/x.ts', code: "import { purchaseHistoryCsv } from '../export/csv';\nexport const a = purchaseHistoryCsv;\n" },
+  { rule: 'fs is below the vault', file: 'electron/core/fs/x.ts', code: "import { createVault } from '../vault/vault';\nexport const a = createVault;\n" },
+  { rule: 'the vault is below auth', file: 'electron/core/vault/x.ts', code: "import type { TokenSet } from '../auth/token-client';\nexport type A = TokenSet;\n" },
+  { rule: 'sync and sites are neighbours, not dependants', file: 'electron/core/sync/x.ts', code: "import { a } from '../sites/site-manager';\nexport const b = a;\n" },
+  { rule: 'a nested folder is checked as its top folder', file: 'electron/core/sync/graphql/x.ts', code: "import { a } from '../../desktop/notifier';\nexport const b = a;\n" },
+  { rule: 'nothing below the composition root imports it', file: 'electron/core/desktop/x.ts', code: "import { createAppCore } from '../app-core';\nexport const a = createAppCore;\n" },
+  { rule: 'errors and log import no folder', file: 'electron/core/log.ts', code: "import { a } from './fs/atomic-file';\nexport const b = a;\n" },
+  { rule: 'a new folder must be given a layer', file: 'electron/core/newthing/x.ts', code: "import { a } from '../errors';\nexport const b = a;\n" },
+  { rule: 'renderer features never import the shell (app/)', file: 'renderer/src/features/x/X.tsx', code: "import { Shell } from '../../app/Shell';\nexport const b = Shell;\n" },
+  { rule: 'renderer shared state never imports a feature', file: 'renderer/src/state/x.ts', code: "import { a } from '../features/sites/validate';\nexport const b = a;\n" },
+];
+
+describe('layers (ARCHITECTURE.md "Layers inside electron/core", the renderer\'s app/ over features/)', () => {
+  for (const c of layerCases) {
+    it(`fires: ${c.rule}`, async () => {
+      expect((await layerMessages(c.file, c.code)).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('allows imports down the layers', async () => {
+    expect(await layerMessages('electron/core/worker/x.ts', "import { a } from '../db/open';\nimport { b } from '../net/graphql-post';\nimport { c } from '../export/csv';\nexport const d = [a, b, c];\n")).toEqual([]);
+    expect(await layerMessages('electron/core/sync/x.ts', "import { a } from '../worker/writer';\nimport { b } from '../auth/token-manager';\nexport const c = [a, b];\n")).toEqual([]);
+    expect(await layerMessages('electron/core/vault/x.ts', "import { a } from '../fs/atomic-file';\nimport { b } from '../errors';\nexport const c = [a, b];\n")).toEqual([]);
+    expect(await layerMessages('electron/core/app-core.ts', "import { a } from './sites/site-manager';\nexport const b = a;\n")).toEqual([]);
+    expect(await layerMessages('renderer/src/app/x.tsx', "import { a } from '../features/sites/validate';\nimport { b } from '../state/context';\nexport const c = [a, b];\n")).toEqual([]);
+  });
+});
+
 describe('import boundaries (ARCHITECTURE.md "Import rules")', () => {
   for (const c of cases) {
     it(`fires: ${c.rule}`, async () => {
