@@ -1,11 +1,13 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 /**
  * End-to-end tests drive Debian's Chromium (npx playwright install cannot download a browser here) through the
- * browser host. CHROMIUM_PATH overrides the default /usr/bin/chromium. Playwright gives every launch a fresh,
- * empty profile directory of its own.
+ * browser host. CHROMIUM_PATH overrides the default /usr/bin/chromium; where neither exists (Windows, macOS) it is
+ * Playwright's own Chromium (`npx playwright install chromium`, which CI runs on every system). Playwright gives
+ * every launch a fresh, empty profile directory of its own.
  */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 export default defineConfig({
   testDir: 'test/e2e',

@@ -61,4 +61,30 @@ describe('packaging config (build/electron-builder.yml)', () => {
     expect(granted).toEqual(['com.apple.security.cs.allow-jit']);
     expect(plist).not.toMatch(/<false\/>|<string>/);
   });
+
+  it('signs every macOS build: ad hoc after the fuses are flipped (or Apple silicon refuses to launch it), notarized for a release', async () => {
+    const { electronFuses, mac } = await loadPackagingConfig();
+    expect((electronFuses as { resetAdHocDarwinSignature?: boolean }).resetAdHocDarwinSignature).toBe(true);
+    expect(mac?.notarize).toBe(true);
+    // No identity pinned: a release finds its Developer ID from CSC_LINK, and nothing turns signing off.
+    expect(mac?.identity).toBeUndefined();
+  });
+
+  it('builds macOS for Intel and Apple silicon, with the zip the updater needs', async () => {
+    const { mac } = await loadPackagingConfig();
+    expect(mac?.target).toEqual([
+      { target: 'dmg', arch: ['x64', 'arm64'] },
+      { target: 'zip', arch: ['x64', 'arm64'] },
+    ]);
+  });
+
+  it('makes the deb for Linux (no AppImage), whose .desktop file is the one the invite scheme is registered for', async () => {
+    const { linux } = await loadPackagingConfig();
+    expect(linux?.target).toEqual(['deb']);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { desktopName?: string; homepage?: string };
+    // Electron registers learning-desktop: with xdg for package.json's desktopName; the deb names its file after executableName.
+    expect(pkg.desktopName).toBe(`${linux?.executableName}.desktop`);
+    // fpm refuses a deb without a homepage.
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+  });
 });

@@ -85,9 +85,29 @@ describe('desktop workflow', () => {
     expect(workflow.on.push.tags).toEqual(['v*']);
     expect(installers.if).toBe("startsWith(github.ref, 'refs/tags/v')");
     expect(installers.needs).toBe('test-build');
-    expect(installers.strategy.matrix.include.map((m) => m.target)).toEqual(['--linux AppImage deb', '--win nsis', '--mac dmg']);
+    expect(installers.strategy.matrix.include.map((m) => m.target)).toEqual(['--linux deb', '--win nsis', '--mac dmg zip --x64 --arm64']);
     // Release fuses: no override on the installers' build.
     expect(runs(installers)).not.toContain('-c.');
     expect(installers.steps.some((s) => s.uses?.startsWith('actions/upload-artifact@'))).toBe(true);
+  });
+
+  it('gives the Electron specs a Chromium on every system (their test browser; /usr/bin/chromium is Linux only)', () => {
+    const chromium = testBuild.steps.findIndex((s) => s.run?.includes('playwright install') && s.run.includes('CHROMIUM_PATH='));
+    expect(chromium).toBeGreaterThanOrEqual(0);
+    expect(testBuild.steps[chromium]!.if).toBeUndefined();
+    const firstSpecs = testBuild.steps.findIndex((s) => s.run?.includes('--project=electron'));
+    expect(chromium).toBeLessThan(firstSpecs);
+  });
+
+  it('signs macOS releases with the Developer ID and notarizes them, failing the release when the secrets are absent', () => {
+    const check = installers.steps.findIndex((s) => s.if === "runner.os == 'macOS'" && /exit 1/.test(s.run ?? ''));
+    expect(check).toBeGreaterThanOrEqual(0);
+    for (const secret of ['CSC_LINK', 'CSC_KEY_PASSWORD', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER']) expect(installers.steps[check]!.env?.[secret]).toMatch(/secrets\./);
+    const macBuild = installers.steps.findIndex((s) => s.if === "runner.os == 'macOS'" && s.run?.includes('npm run package'));
+    expect(check).toBeLessThan(macBuild);
+    expect(installers.steps[macBuild]!.env?.CSC_LINK).toMatch(/secrets\.MAC_CSC_LINK/);
+    // A test build holds no secret, and never looks for an identity.
+    expect(JSON.stringify(testBuild)).not.toContain('secrets.');
+    expect((testBuild as unknown as { env: Record<string, string> }).env.CSC_IDENTITY_AUTO_DISCOVERY).toBe('false');
   });
 });
