@@ -36,15 +36,15 @@ type PrintCounted = { __printCalls: number };
  */
 async function openPrintView(context: BrowserContext, open: () => Promise<void>): Promise<Page> {
   await context.addInitScript(() => {
-    const w = window as unknown as PrintCounted;
+    const w = globalThis as unknown as PrintCounted & { print: () => void };
     w.__printCalls = 0;
-    window.print = () => {
+    w.print = () => {
       w.__printCalls += 1;
     };
   });
   const [view] = await Promise.all([context.waitForEvent('page'), open()]);
   await view.waitForLoadState('load');
-  await expect.poll(() => view.evaluate(() => (window as unknown as PrintCounted).__printCalls)).toBe(1);
+  await expect.poll(() => view.evaluate(() => (globalThis as unknown as PrintCounted).__printCalls)).toBe(1);
   return view;
 }
 
