@@ -117,14 +117,35 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     'outbox:fail': ({ entry, error, now }) => markFailed(db, entry, error, new Date(now)),
     'outbox:dismiss': ({ siteId, id }) => dismissFailed(db, siteId, id),
     'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
-    // No view reads the search tables: the memo is kept.
-    'search:index-step': ({ maxRows }) => changingViews(db, '', [], () => indexShortTerms(db, maxRows)),
+    // No view reads the search tables: the memo is kept. The last step of the pass after a commit (fewer rows than
+    // asked) ends that commit's writes: the WAL is folded into the file and truncated then (truncateWal).
+    'search:index-step': ({ maxRows }) => {
+      const indexed = changingViews(db, '', [], () => indexShortTerms(db, maxRows));
+      if (indexed < maxRows) truncateWal(db);
+      return indexed;
+    },
     'export:orders-csv': ({ siteId, now, language, timeZone }) => purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
     // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
     'writer:close': () => {
       for (const id of [...stages.keys()]) forget(id);
     },
   };
+}
+
+/**
+ * A sync's commit and its search index pass leave a WAL as large as what they wrote (the first sync: as large as the
+ * database), and SQLite's automatic checkpoints copy it back but never shrink the file
+ * (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files). TRUNCATE copies every frame into the database
+ * and truncates the WAL to zero bytes (https://sqlite.org/pragma.html#pragma_wal_checkpoint); it waits (busy_timeout)
+ * for readers still on an older snapshot, and the main thread's reads are short. Best effort: a checkpoint that
+ * cannot finish leaves the WAL for the next one, and SQLite's own.
+ */
+function truncateWal(db: Database): void {
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // Busy or an I/O error: nothing is lost, the frames stay in the WAL.
+  }
 }
 
 /** Decodes and parses one answer of the site, stages the part at `path`, and says what the fetch needs next. */

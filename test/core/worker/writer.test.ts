@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -267,5 +267,21 @@ describe('view cache of the read connection: told which views a worker write cha
     other.close();
     await writer.call('search:index-step', { maxRows: 10 });
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(0);
+  });
+});
+
+describe('database writer worker: the WAL after a sync', () => {
+  it('the index pass that ends a commit folds the WAL into the file and truncates it', async () => {
+    const { writer, file } = await open();
+    await writer.call('site:ensure', { siteId: 's', now: NOW });
+    await writer.call('snapshot:commit', { siteId: 's', snapshot: bigSnapshot('w') });
+    const walAfterCommit = statSync(`${file}-wal`).size;
+    // The commit wrote its rows into the WAL: it is about as large as the database.
+    expect(walAfterCommit).toBeGreaterThan(statSync(file).size / 2);
+    // A step that indexes as many rows as asked is not the last one: the WAL stays.
+    expect(await writer.call('search:index-step', { maxRows: 1 })).toBe(1);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+    while ((await writer.call('search:index-step', { maxRows: 4000 })) === 4000);
+    expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(statSync(file).size * 0.1);
   });
 });
