@@ -14,10 +14,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DemoFaults } from '../../common/demo-faults';
-import { createEmbeddedServer, type EmbeddedServer, type SiteKey } from '../../../embedded-server/index';
+import type { EmbeddedServer, EmbeddedServerOptions, SiteKey } from '../../../embedded-server/index';
 import { applyFaultPatch } from '../../../embedded-server/http/faults';
 import type { FaultSwitches } from '../../../embedded-server/http/types';
-import { SITES } from '../../../embedded-server/seed/index';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { createSiteStore, type SiteRecord } from '../sites/site-store';
@@ -41,7 +40,7 @@ export interface DemoServers {
   previousOrigins(): Promise<DemoOrigins | null>;
   /** Test hook: the running embedded servers (their databases can be read to check what the app did). */
   servers(): Readonly<Record<SiteKey, EmbeddedServer>> | null;
-  /** Display name of a demo site. */
+  /** Display name of a running demo site (its key before it runs). */
   label(key: SiteKey): string;
   /** The fault switches both demo sites share (Settings > Demo). They last for this run of the app only. */
   faults(): DemoFaults;
@@ -60,6 +59,16 @@ export interface DemoServersOptions {
   readonly logger?: Logger;
   /** better-sqlite3's addon for this runtime, when not the default one (AppCoreOptions.sqliteBinding). */
   readonly sqliteBinding?: string;
+}
+
+/**
+ * The embedded server (its routes, GraphQL schema, OAuth provider, seeds: ~25 MiB and 140-160 ms to load in the
+ * installed app) is loaded when a demo site starts, not with the app: a student who never opens the demo, or whose
+ * window opens before the demo sites are up, does not pay for it.
+ */
+async function createEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  const { createEmbeddedServer: create } = await import('../../../embedded-server/index');
+  return create(options);
 }
 
 export function demoServerDir(dataDir: string): string {
@@ -151,7 +160,8 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
       return { demo: `http://127.0.0.1:${ports.demo}`, demo2: `http://127.0.0.1:${ports.demo2}` };
     },
     servers: () => running,
-    label: (key) => SITES[key].name,
+    // Asked once the sites run ('sites:add-demo'); the name is the running site's own (seed/identity.ts).
+    label: (key) => running?.[key].site.name ?? key,
     faults: view,
     setFaults(patch) {
       const wasRefused = faults.refreshRefused === true;
