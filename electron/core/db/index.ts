@@ -1,5 +1,5 @@
 /** The offline store: open + migrations, one module per table group, view-model queries. */
-export { openOfflineDatabase, openReadConnection, type OpenedDatabase, type OpenOptions } from './open';
+export { checkOfflineDatabase, closeOfflineDatabase, openOfflineDatabase, openReadConnection, type CheckedDatabase, type OpenedDatabase, type OpenOptions } from './open';
 export { migrate } from './migrate';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
 export type { Logger } from './logger';

@@ -144,6 +144,12 @@ export async function writtenElsewhere<T>(
   }
 }
 
+/** Drops every memoised view of this connection (the database under it was rebuilt: open.ts checkOfflineDatabase). */
+export function forgetViews(db: Database): void {
+  const cache = caches.get(db);
+  if (cache) cache.epoch += 1;
+}
+
 function bump(cache: Cache, siteId: string, areas: readonly ViewArea[]): void {
   for (const area of areas) {
     const key = `${area}\u0000${siteId}`;

@@ -10,6 +10,7 @@
 import type { AppError } from '../../common/result';
 import type { ExportLanguage } from '../export/strings';
 import type { SyncRunSummary } from '../../common/view-models';
+import type { CheckedDatabase } from '../db/open';
 import type { OutboxChange, OutboxEntry } from '../db/outbox';
 import type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
 import type { SiteSnapshot, SubscriptionRecord } from '../db/records';
@@ -136,6 +137,11 @@ export interface WriterCalls {
    * none. Built here so the main process only receives the finished text. `now` judges expired payment codes.
    */
   'export:orders-csv': (input: { readonly siteId: string; readonly now: string; readonly language: ExportLanguage; readonly timeZone: string }) => string | null;
+  /**
+   * PRAGMA quick_check, left out of the open after a clean exit (open.ts integrityCheck) and run once the window
+   * shows; a damaged database is kept aside as a copy and rebuilt empty in place, its outbox carried over.
+   */
+  'db:check': (input: Record<string, never>) => CheckedDatabase;
   /** The last call: the connection is closed (SQLite checkpoints the WAL into the file) and the worker ends. */
   'writer:close': (input: Record<string, never>) => void;
 }
@@ -158,6 +164,8 @@ export interface WriterInit {
   readonly file: string;
   /** better-sqlite3's compiled addon for this runtime (the host's sqliteBinding), when the default does not fit. */
   readonly nativeBinding?: string;
+  /** open.ts OpenOptions.integrityCheck (default 'at-open'); the app defers it and calls `db:check`. */
+  readonly integrityCheck?: 'at-open' | 'unless-closed-cleanly';
 }
 
 export type WireResult<T = unknown> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AppError };

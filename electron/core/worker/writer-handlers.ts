@@ -4,6 +4,7 @@ import { CoreError } from '../errors';
 import { purchaseHistoryCsv } from '../export/csv';
 import { postGraphQL } from '../net/graphql-post';
 import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription } from '../db/notifications';
+import { checkOfflineDatabase } from '../db/open';
 import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from '../db/outbox';
 import type { SiteSnapshot } from '../db/records';
 import { indexShortTerms } from '../db/search';
@@ -125,6 +126,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       return indexed;
     },
     'export:orders-csv': ({ siteId, now, language, timeZone }) => purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
+    'db:check': () => checkOfflineDatabase(db),
     // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
     'writer:close': () => {
       for (const id of [...stages.keys()]) forget(id);

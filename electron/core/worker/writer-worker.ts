@@ -5,7 +5,7 @@
  * Every failure goes back as the core's `{ code, message }`; nothing here throws across the boundary.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openOfflineDatabase } from '../db/open';
+import { closeOfflineDatabase, openOfflineDatabase } from '../db/open';
 import { toWireError } from './writer-errors';
 import { createWriterHandlers } from './writer-handlers';
 import { DETACHED, type WireResult, type WriterInit, type WriterMessage, type WriterRequest } from './worker-contract';
@@ -16,7 +16,10 @@ const init = workerData as WriterInit;
 const post = (message: WriterMessage) => port.postMessage(message);
 
 try {
-  const opened = openOfflineDatabase(init.file, init.nativeBinding === undefined ? {} : { nativeBinding: init.nativeBinding });
+  const opened = openOfflineDatabase(init.file, {
+    ...(init.nativeBinding === undefined ? {} : { nativeBinding: init.nativeBinding }),
+    ...(init.integrityCheck === undefined ? {} : { integrityCheck: init.integrityCheck }),
+  });
   const db = opened.db;
   const handlers = createWriterHandlers(db);
   port.on('message', (request: WriterRequest) => {
@@ -40,7 +43,7 @@ try {
     }
     if (request.call === 'writer:close' && result.ok) {
       try {
-        db.close(); // checkpoints the WAL into the file
+        closeOfflineDatabase(db); // checkpoints the WAL into the file; a clean close (open.ts integrityCheck)
       } catch (error) {
         result = { ok: false, error: toWireError(error) };
       }

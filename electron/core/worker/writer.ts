@@ -126,7 +126,11 @@ const STOPPED = (): CoreError =>
 export async function startWriterWorker(options: WriterWorkerOptions): Promise<OpenedWriter> {
   const logger = options.logger ?? silentLogger;
   const entry = workerEntry(options.workerScript);
-  const init: WriterInit = { file: options.file, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) };
+  const init: WriterInit = {
+    file: options.file,
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    ...(options.integrityCheck === undefined ? {} : { integrityCheck: options.integrityCheck }),
+  };
   const maxRestarts = options.maxRestarts ?? 3;
   const windowMs = options.restartWindowMs ?? 60_000;
   const pending = new Map<number, Pending>();
@@ -273,6 +277,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'sync:record-run': [],
   'search:index-step': [],
   'export:orders-csv': null,
+  'db:check': null, // a rebuild is a commit nobody announced: the reader drops every memoised view (view-cache.ts)
   'writer:close': null,
 };
 
