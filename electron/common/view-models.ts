@@ -80,6 +80,11 @@ export interface SignOutResult {
   readonly revoked: boolean;
   /** The revocation is queued and will be retried when the site is reachable. */
   readonly pending: boolean;
+  /**
+   * Present (true) when the site offers no revocation endpoint (RFC 7009 is optional): the sign-in was ended on this
+   * computer only, and stays valid at the site until its tokens expire there.
+   */
+  readonly localOnly?: true;
 }
 
 export type SignInPhase = 'discovering' | 'waiting-for-browser' | 'exchanging-code' | 'verifying' | 'done' | 'failed';

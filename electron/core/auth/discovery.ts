@@ -8,18 +8,19 @@ import { CoreError } from '../errors';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
+import { hostKind } from '../net/address';
 import { isLoopbackHost, readJsonObject, request } from '../net/http';
 
 export interface ServerMetadata {
-  /** RFC 8414 issuer; equals the site origin. */
+  /** RFC 8414 issuer: the site origin, or the server its RFC 9728 metadata names (possibly on a path). */
   readonly issuer: string;
   /** The RFC 8707 resource for member tokens: the site origin (RFC 9728 `resource`). */
   readonly resource: string;
   readonly authorizationEndpoint: string;
   readonly tokenEndpoint: string;
-  /** Required by discovery; nullable only for records saved by other code paths. */
+  /** RFC 7009; null when the site has none (then sign-out ends the sign-in on this computer only). */
   readonly revocationEndpoint: string | null;
-  /** Required by discovery; nullable only for records saved by other code paths. */
+  /** OIDC Core §5.3; null when the site has none (the id_token or the member API's viewer names the member). */
   readonly userinfoEndpoint: string | null;
   readonly jwksUri: string | null;
   readonly idTokenSigningAlgs: readonly string[];
@@ -85,11 +86,28 @@ export interface DiscoverOptions {
   readonly timeoutMs?: number;
 }
 
-/** Reads and validates the site's metadata. `baseUrl` is normalised first. */
+/**
+ * Reads and validates the site's metadata. `baseUrl` is normalised first. The authorization server is the site's
+ * origin (its RFC 8414 or OIDC document at the origin); when the origin publishes neither, the RFC 9728 document
+ * names it (`authorization_servers`), possibly on a path or another host, and its metadata is read at the RFC 8414
+ * §3.1 path-inserted well-known URL or the OIDC Discovery 1.0 §4 appended one.
+ */
 export async function discover(baseUrl: string, options: DiscoverOptions): Promise<ServerMetadata> {
   const origin = normalizeBaseUrl(baseUrl);
   const log = (options.logger ?? silentLogger).child('discovery');
-  const { doc: raw, path } = await fetchMetadataDocument(origin, options);
+  let found = await fetchMetadataDocument(origin, origin, options);
+  let protectedResource: ProtectedResource | null = null;
+  if (found === null) {
+    protectedResource = await fetchProtectedResource(origin, options, log);
+    for (const server of protectedResource?.servers.slice(0, MAX_AUTHORIZATION_SERVERS) ?? []) {
+      const issuer = checkIssuerUrl(origin, server);
+      if (issuer === null) continue;
+      found = await fetchMetadataDocument(origin, issuer, options);
+      if (found !== null) break;
+    }
+    if (found === null) throw new CoreError('discovery-invalid', `${origin} does not publish a sign-in description. Is this the right address?`);
+  }
+  const { doc: raw, issuer: expectedIssuer, kind } = found;
   const parsed = metadataSchema.safeParse(raw);
   if (!parsed.success) {
     throw new CoreError('discovery-invalid', `${origin} does not describe a usable sign-in service (required fields are missing).`, {
@@ -98,7 +116,7 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
   }
   const m = parsed.data;
   // RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched for (mix-up defence).
-  if (m.issuer !== origin) {
+  if (m.issuer !== expectedIssuer) {
     throw new CoreError('discovery-invalid', `${origin} names a different issuer (${m.issuer}); it cannot be trusted for sign-in.`);
   }
   // RFC 7636 §4.2 / RFC 9700 §2.1.1: only S256. A server that does not list it is refused rather than downgraded.
@@ -108,50 +126,73 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
   if (m.response_types_supported && !m.response_types_supported.includes('code')) {
     throw new CoreError('discovery-invalid', `${origin} does not offer the authorization code flow.`);
   }
-  const checkUrl = (name: string, value: string): string => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new CoreError('discovery-invalid', `${origin} gave an invalid ${name}.`);
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-      throw new CoreError('discovery-invalid', `${origin} gave a ${name} that is not https.`);
-    }
-    if (url.hash) throw new CoreError('discovery-invalid', `${origin} gave a ${name} with a fragment.`);
-    return url.href;
-  };
+  const checkUrl = (name: string, value: string): string => checkEndpoint(origin, expectedIssuer, name, value);
   const idTokenAlgs = m.id_token_signing_alg_values_supported ?? [];
   const jwksUri = m.jwks_uri ? checkUrl('jwks_uri', m.jwks_uri) : null;
-  if (path === RFC8414_PATH) await checkOpenIdConfiguration(origin, m, options);
-  const { resource, resourceName } = await fetchProtectedResource(origin, m.issuer, options, log);
+  if (kind === 'rfc8414') await checkOpenIdConfiguration(origin, m, options);
+  protectedResource ??= await fetchProtectedResource(origin, options, log);
+  // RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in server.
+  if (protectedResource !== null && protectedResource.listed && !protectedResource.servers.includes(m.issuer)) {
+    throw new CoreError('discovery-invalid', `${origin} does not list its own sign-in server as trusted.`);
+  }
   const meta: ServerMetadata = {
     issuer: m.issuer,
-    resource,
+    resource: origin,
     authorizationEndpoint: checkUrl('authorization_endpoint', m.authorization_endpoint),
     tokenEndpoint: checkUrl('token_endpoint', m.token_endpoint),
+    // Optional (RFC 8414 §2): without one, signing out ends the sign-in on this computer only (the site-manager says so).
     revocationEndpoint: m.revocation_endpoint ? checkUrl('revocation_endpoint', m.revocation_endpoint) : null,
+    // Optional: a verified id_token carries the profile, and the member API's viewer names the member otherwise.
     userinfoEndpoint: m.userinfo_endpoint ? checkUrl('userinfo_endpoint', m.userinfo_endpoint) : null,
     jwksUri,
     idTokenSigningAlgs: idTokenAlgs,
     authorizationResponseIssParameterSupported: m.authorization_response_iss_parameter_supported === true,
     scopesSupported: m.scopes_supported ?? null,
     tokenEndpointAuthMethods: m.token_endpoint_auth_methods_supported ?? null,
-    resourceName,
+    resourceName: protectedResource?.resourceName ?? null,
   };
-  // Spec: sign-out is a revocation with the refresh token (RFC 7009), so a site without one cannot sign out.
-  if (meta.revocationEndpoint === null) {
-    throw new CoreError('discovery-invalid', `${origin} offers no way to end a sign-in (no revocation endpoint), so this app cannot sign you out there.`);
-  }
-  // Spec: "jwks_uri alone does not imply an id_token will be returned. UserInfo is the fallback."
-  if (meta.userinfoEndpoint === null) {
-    throw new CoreError('discovery-invalid', `${origin} offers no UserInfo endpoint, so your profile cannot be read.`);
-  }
   if (idTokenAlgs.length > 0 && meta.jwksUri === null) {
     throw new CoreError('discovery-invalid', `${origin} signs ID tokens but publishes no keys (jwks_uri).`);
   }
-  log.info('discovery ok', { issuer: meta.issuer, idTokens: idTokenAlgs.length > 0, revocation: meta.revocationEndpoint !== null });
+  log.info('discovery ok', { issuer: meta.issuer, idTokens: idTokenAlgs.length > 0, revocation: meta.revocationEndpoint !== null, userinfo: meta.userinfoEndpoint !== null });
   return meta;
+}
+
+/** At most this many RFC 9728 authorization servers are tried: the list is the site's data. */
+const MAX_AUTHORIZATION_SERVERS = 3;
+
+/**
+ * An endpoint the site names: a URL without credentials or fragment, https (plain http only on loopback, RFC 8252
+ * §8.3), and on the student's own computer or private network only when the issuer itself is there (a site on the
+ * Internet must not point the app, or the browser it opens, at local services).
+ */
+function checkEndpoint(origin: string, issuer: string, name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CoreError('discovery-invalid', `${origin} gave an invalid ${name}.`);
+  }
+  if (url.username || url.password) throw new CoreError('discovery-invalid', `${origin} gave a ${name} with a user name or password in it.`);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new CoreError('discovery-invalid', `${origin} gave a ${name} that is not https.`);
+  }
+  if (url.hash) throw new CoreError('discovery-invalid', `${origin} gave a ${name} with a fragment.`);
+  const kind = hostKind(url.hostname);
+  if (kind !== 'public' && hostKind(new URL(issuer).hostname) === 'public') {
+    throw new CoreError('discovery-invalid', `${origin} gave a ${name} on this computer or its local network; a site on the Internet may not do that.`);
+  }
+  return url.href;
+}
+
+/** An issuer named by RFC 9728 `authorization_servers`, checked like an endpoint (RFC 8414 §2: no query or fragment). */
+function checkIssuerUrl(origin: string, value: string): string | null {
+  try {
+    const url = new URL(checkEndpoint(origin, origin, 'authorization server', value));
+    return url.search === '' && url.hash === '' ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -159,7 +200,7 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
  * keys: two documents that disagree mean a misconfigured or tampered site (OIDC Discovery 1.0 §4.3).
  */
 async function checkOpenIdConfiguration(origin: string, m: z.infer<typeof metadataSchema>, options: DiscoverOptions): Promise<void> {
-  const res = await request(`${origin}/.well-known/openid-configuration`, { headers: { accept: 'application/json' } }, options);
+  const res = await request(openIdConfigurationUrl(m.issuer), { headers: { accept: 'application/json' } }, options);
   if (res.status !== 200) {
     await res.body?.cancel();
     return;
@@ -171,12 +212,29 @@ async function checkOpenIdConfiguration(origin: string, m: z.infer<typeof metada
   }
 }
 
-const RFC8414_PATH = '/.well-known/oauth-authorization-server';
+/** RFC 8414 §3.1: the well-known segment goes between the host and the issuer's path. */
+function authorizationServerMetadataUrl(issuer: string): string {
+  const url = new URL(issuer);
+  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  return `${url.origin}/.well-known/oauth-authorization-server${path}`;
+}
 
-async function fetchMetadataDocument(origin: string, options: DiscoverOptions): Promise<{ doc: Record<string, unknown>; path: string }> {
+/** OIDC Discovery 1.0 §4: the well-known path is appended to the issuer. */
+function openIdConfigurationUrl(issuer: string): string {
+  return `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+}
+
+async function fetchMetadataDocument(
+  origin: string,
+  issuer: string,
+  options: DiscoverOptions,
+): Promise<{ doc: Record<string, unknown>; issuer: string; kind: 'rfc8414' | 'oidc' } | null> {
   // RFC 8414 §3.1 first (the source of truth per the spec); OIDC Discovery 1.0 §4 as the fallback document.
-  for (const path of [RFC8414_PATH, '/.well-known/openid-configuration']) {
-    const res = await request(`${origin}${path}`, { headers: { accept: 'application/json' } }, options);
+  for (const [kind, url] of [
+    ['rfc8414', authorizationServerMetadataUrl(issuer)],
+    ['oidc', openIdConfigurationUrl(issuer)],
+  ] as const) {
+    const res = await request(url, { headers: { accept: 'application/json' } }, options);
     if (res.status === 404) {
       await res.body?.cancel();
       continue;
@@ -189,37 +247,36 @@ async function fetchMetadataDocument(origin: string, options: DiscoverOptions): 
       await res.body?.cancel();
       throw new CoreError('discovery-invalid', `${origin} answered its sign-in description with HTTP ${res.status}.`);
     }
-    return { doc: await readJsonObject(res, 'discovery-invalid', `${origin} did not return a valid sign-in description.`), path };
+    return { doc: await readJsonObject(res, 'discovery-invalid', `${origin} did not return a valid sign-in description.`), issuer, kind };
   }
-  throw new CoreError('discovery-invalid', `${origin} does not publish a sign-in description. Is this the right address?`);
+  return null;
+}
+
+interface ProtectedResource {
+  readonly resourceName: string | null;
+  /** RFC 9728 `authorization_servers` (empty when not listed). */
+  readonly servers: readonly string[];
+  readonly listed: boolean;
 }
 
 /**
  * RFC 9728: the protected resource names its resource identifier (the origin, per the spec) and which
  * authorization servers issue tokens for it. Optional: a site that does not publish it gets the origin.
  */
-async function fetchProtectedResource(
-  origin: string,
-  issuer: string,
-  options: DiscoverOptions,
-  log: Logger,
-): Promise<{ resource: string; resourceName: string | null }> {
+async function fetchProtectedResource(origin: string, options: DiscoverOptions, log: Logger): Promise<ProtectedResource | null> {
   const res = await request(`${origin}/.well-known/oauth-protected-resource`, { headers: { accept: 'application/json' } }, options);
   if (res.status !== 200) {
     await res.body?.cancel();
     log.debug('no protected resource metadata; using the origin as resource', { status: res.status });
-    return { resource: origin, resourceName: null };
+    return null;
   }
   const parsed = resourceSchema.safeParse(await readJsonObject(res, 'discovery-invalid', `${origin} published invalid resource metadata.`));
   if (!parsed.success) throw new CoreError('discovery-invalid', `${origin} published invalid resource metadata.`);
   const resource = parsed.data.resource.replace(/\/$/, '');
   // RFC 9728 §3.3: the resource value must be identical to the URL the metadata was fetched for.
   if (resource !== origin) throw new CoreError('discovery-invalid', `${origin} says its resource is ${parsed.data.resource}, not itself.`);
-  const servers = parsed.data.authorization_servers;
-  if (servers && !servers.includes(issuer)) {
-    throw new CoreError('discovery-invalid', `${origin} does not list its own sign-in server as trusted.`);
-  }
   // Display text only: strip control characters.
   const name = parsed.data.resource_name?.replace(/[^\P{C}]/gu, '').trim();
-  return { resource: origin, resourceName: name ? name : null };
+  const servers = parsed.data.authorization_servers;
+  return { resourceName: name ? name : null, servers: servers ?? [], listed: servers !== undefined };
 }

@@ -6,14 +6,14 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { SignInPhase } from '../../common/view-models';
-import { CoreError } from '../errors';
+import { CoreError, isCoreError } from '../errors';
 import type { Logger } from '../log';
 import { redactString, rememberSecrets, silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
 import { abortError } from '../net/http';
 import type { ServerMetadata } from './discovery';
 import type { JwksCache, UserProfile } from './id-token';
-import { createJwksCache, fetchUserInfo, verifyIdToken } from './id-token';
+import { createJwksCache, fetchUserInfo, fetchViewer, verifyIdToken } from './id-token';
 import type { CallbackPageKind } from './loopback-receiver';
 import { startLoopbackReceiver } from './loopback-receiver';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce';
@@ -230,16 +230,32 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
     if (tokens.idToken !== null) {
       if (metadata.jwksUri === null) throw new CoreError('id-token-invalid', 'The site sent an identity token but publishes no keys to check it.');
       const jwks = options.jwks ?? createJwksCache(metadata.jwksUri, { fetch: options.fetch, clock: options.clock });
-      profile = await verifyIdToken({ idToken: tokens.idToken, issuer: metadata.issuer, clientId: options.clientId, nonce: authz.nonce, jwks, clock: options.clock });
+      profile = await verifyIdToken({
+        idToken: tokens.idToken,
+        issuer: metadata.issuer,
+        clientId: options.clientId,
+        nonce: authz.nonce,
+        jwks,
+        clock: options.clock,
+        algorithms: metadata.idTokenSigningAlgs,
+      });
       idTokenVerified = true;
-      // Spec: "A verified id_token needs no UserInfo call". Only if it lacks the profile do we ask UserInfo.
+      // Spec: "A verified id_token needs no UserInfo call". Only if it lacks the profile do we ask UserInfo, and a
+      // UserInfo that refuses leaves the verified profile as it is.
       if (profile.email === null && profile.name === null && metadata.userinfoEndpoint !== null) {
-        profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger, expectedSub: profile.sub });
+        const sub = profile.sub;
+        profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger, expectedSub: sub }).catch(
+          (error: unknown) => {
+            if (isCoreError(error, 'sign-in-failed') && error.detail?.refused === true) return profile;
+            throw error;
+          },
+        );
       }
     } else {
-      // Spec: the JWKS can be published before signing starts; UserInfo is the fallback.
-      if (metadata.userinfoEndpoint === null) throw new CoreError('sign-in-failed', 'The site sent no identity token and has no UserInfo endpoint.');
-      profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger });
+      // Spec: the JWKS can be published before signing starts; UserInfo is the fallback. A server that issues
+      // no id_token and has no UserInfo, or whose UserInfo refuses a token bound to the member API (RFC 8707),
+      // still lets the member API say who the token belongs to (its `viewer`).
+      profile = await identifyWithoutIdToken(metadata, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger });
     }
     // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
     if (controller.signal.aborted) throw abortError(controller.signal);
@@ -255,6 +271,22 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
     options.signal?.removeEventListener('abort', onAbort);
     await receiver.close();
   }
+}
+
+/** The member without an id_token: UserInfo when the site has one and it answers, else the member API's viewer. */
+async function identifyWithoutIdToken(
+  metadata: ServerMetadata,
+  accessToken: string,
+  options: { fetch: FetchLike; signal: AbortSignal; logger?: Logger },
+): Promise<UserProfile> {
+  if (metadata.userinfoEndpoint !== null) {
+    try {
+      return await fetchUserInfo(metadata.userinfoEndpoint, accessToken, options);
+    } catch (error) {
+      if (!(isCoreError(error, 'sign-in-failed') && error.detail?.refused === true)) throw error;
+    }
+  }
+  return fetchViewer(`${metadata.resource}/member/graphql`, accessToken, options);
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

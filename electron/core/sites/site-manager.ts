@@ -437,6 +437,12 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       await clear();
       const pending = await pendingForSite();
       await update(siteId, { status: pending ? 'sign-out-pending' : 'signed-out', missingScopes: [] });
+      // A site without a revocation endpoint cannot be told: the pair is forgotten here and lives on there until
+      // it expires. The student is told so (the sign-out notice), rather than shown a plain "signed out".
+      if (token !== null) {
+        log.info('signed out on this computer only (the site has no revocation endpoint)', { siteId });
+        return { revoked: false, pending, localOnly: true };
+      }
       return { revoked: false, pending };
     }
     const entry = { siteId, revocationEndpoint: endpoint, token, tokenTypeHint: 'refresh_token' as const, clientId: site.clientId, clientSecret: secrets?.clientSecret ?? null };

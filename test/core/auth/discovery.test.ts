@@ -94,10 +94,13 @@ describe('discovery failures', () => {
     await expect(withMetadata({ authorization_endpoint: null })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
   });
 
-  it('signed id tokens without jwks_uri, no UserInfo, or no revocation endpoint -> discovery-invalid', async () => {
+  it('signed id tokens without jwks_uri -> discovery-invalid', async () => {
     await expect(withMetadata({ jwks_uri: null })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
-    await expect(withMetadata({ userinfo_endpoint: null })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
-    await expect(withMetadata({ revocation_endpoint: null })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+  });
+
+  it('no UserInfo endpoint, or no revocation endpoint (both optional in RFC 8414 §2) is accepted', async () => {
+    await expect(withMetadata({ userinfo_endpoint: null })).resolves.toMatchObject({ userinfoEndpoint: null, revocationEndpoint: `${as.url}/revoke` });
+    await expect(withMetadata({ revocation_endpoint: null })).resolves.toMatchObject({ revocationEndpoint: null, userinfoEndpoint: `${as.url}/userinfo` });
   });
 
   it('publishing keys without signing algs is fine: no id_token expected, UserInfo is the fallback', async () => {
@@ -121,6 +124,64 @@ describe('discovery failures', () => {
     } finally {
       as.openidConfiguration = null;
     }
+  });
+
+  describe('endpoints from a site on the Internet (the site is untrusted input)', () => {
+    // The mini server answers for a public https name, as DNS would send the app there.
+    const publicSite = 'https://school.example.com';
+    const remapped = {
+      fetch: (i: string | URL | Request, init?: RequestInit) => {
+        const url = typeof i === 'string' ? i : i instanceof URL ? i.href : i.url;
+        return fetch(url.startsWith(publicSite) ? `${as.url}${url.slice(publicSite.length)}` : url, init);
+      },
+    };
+    const publicMetadata = (): Record<string, unknown> => ({
+      issuer: publicSite,
+      authorization_endpoint: `${publicSite}/authorize`,
+      token_endpoint: `${publicSite}/token`,
+      revocation_endpoint: `${publicSite}/revoke`,
+      userinfo_endpoint: `${publicSite}/userinfo`,
+      jwks_uri: `${publicSite}/jwks`,
+    });
+    const discoverPublic = async (overrides: Record<string, unknown>) => {
+      as.metadata = { ...publicMetadata(), ...overrides };
+      try {
+        return await discover(publicSite, remapped);
+      } finally {
+        as.metadata = {};
+      }
+    };
+
+    it('a public site with its endpoints on itself is accepted', async () => {
+      await expect(discoverPublic({})).resolves.toMatchObject({ issuer: publicSite, tokenEndpoint: `${publicSite}/token` });
+    });
+
+    it.each([
+      ['token_endpoint', 'http://127.0.0.1:8080/token'],
+      ['token_endpoint', 'https://127.0.0.1/token'],
+      ['userinfo_endpoint', 'https://[::1]:9000/userinfo'],
+      ['revocation_endpoint', 'https://10.0.0.5/revoke'],
+      ['revocation_endpoint', 'https://192.168.1.1/revoke'],
+      ['jwks_uri', 'https://169.254.169.254/latest/meta-data'],
+      ['authorization_endpoint', 'https://localhost/authorize'],
+      ['token_endpoint', 'https://[::ffff:127.0.0.1]/token'],
+      ['userinfo_endpoint', 'https://[fd00::1]/userinfo'],
+    ])('%s on this computer or a private network (%s) -> discovery-invalid', async (name, value) => {
+      await expect(discoverPublic({ [name]: value })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid') && /this computer or its local network|not https/.test((e as Error).message));
+    });
+
+    it.each([
+      ['token_endpoint', 'https://school@evil.example.com/token'],
+      ['revocation_endpoint', 'https://user:pw@school.example.com/revoke'],
+      ['authorization_endpoint', 'https://:secret@school.example.com/authorize'],
+    ])('%s with credentials (%s) -> discovery-invalid', async (name, value) => {
+      await expect(discoverPublic({ [name]: value })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid') && /user name or password/.test((e as Error).message));
+    });
+
+    it('a site on this computer may name endpoints on this computer, but never with credentials', async () => {
+      await expect(withMetadata({ token_endpoint: 'http://127.0.0.1:9/token' })).resolves.toMatchObject({ tokenEndpoint: 'http://127.0.0.1:9/token' });
+      await expect(withMetadata({ token_endpoint: `http://u:p@${new URL(as.url).host}/token` })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+    });
   });
 
   it('a site that cannot be reached -> site-unreachable', async () => {

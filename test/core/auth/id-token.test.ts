@@ -1,4 +1,5 @@
-import { generateKeyPair, SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createJwksCache, verifyIdToken } from '../../../electron/core/auth/id-token';
 import { isCoreError } from '../../../electron/core/errors';
@@ -28,9 +29,25 @@ async function sign(claims: Record<string, unknown>, k: MiniAsKey = key, alg = '
     .sign(k.privateKey);
 }
 
-function verify(idToken: string, opts: { now?: number; jwks?: ReturnType<typeof createJwksCache> } = {}) {
+function verify(idToken: string, opts: { now?: number; jwks?: ReturnType<typeof createJwksCache>; algorithms?: string[] } = {}) {
   const clock = { now: () => opts.now ?? Date.now() };
-  return verifyIdToken({ idToken, issuer: as.url, clientId: CLIENT, nonce: NONCE, jwks: opts.jwks ?? createJwksCache(`${as.url}/jwks`, { fetch: f, clock }), clock });
+  return verifyIdToken({
+    idToken,
+    issuer: as.url,
+    clientId: CLIENT,
+    nonce: NONCE,
+    jwks: opts.jwks ?? createJwksCache(`${as.url}/jwks`, { fetch: f, clock }),
+    clock,
+    ...(opts.algorithms ? { algorithms: opts.algorithms } : {}),
+  });
+}
+
+async function publishedKey(alg: 'RS256' | 'PS256' | 'EdDSA'): Promise<MiniAsKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  const kid = randomBytes(6).toString('hex');
+  const k = { kid, alg, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
+  as.published = [...as.published, k];
+  return k;
 }
 
 const rejectsWith = (p: Promise<unknown>, text: RegExp) =>
@@ -109,5 +126,41 @@ describe('id_token verification (OIDC Core §3.1.3.7, spec "id_token claims")', 
     expect(jwks.fetchCount()).toBe(2);
     await rejectsWith(verify(await sign({}, stranger), { jwks }), /key the site does not publish/);
     expect(jwks.fetchCount()).toBe(2);
+  });
+
+  it.each(['RS256', 'PS256', 'EdDSA'] as const)('accepts %s when the site lists it in id_token_signing_alg_values_supported', async (alg) => {
+    const k = await publishedKey(alg);
+    try {
+      await expect(verify(await sign({}, k, alg), { algorithms: [alg, 'ES256'] })).resolves.toMatchObject({ sub: 'usr_1' });
+      // Not listed: refused, with a hint that names the algorithm, not the clock.
+      await expect(verify(await sign({}, k, alg), { algorithms: ['ES256'] })).rejects.toSatisfy(
+        (e) => isCoreError(e, 'id-token-invalid') && /algorithm/.test((e as Error).message) && e.detail?.hint === 'algorithm',
+      );
+    } finally {
+      as.published = as.published.filter((x) => x !== k);
+    }
+  });
+
+  it('never accepts HS256 or none, even when the site lists them', async () => {
+    const hs = await new SignJWT({ iss: as.url, aud: CLIENT, sub: 'u', nonce: NONCE })
+      .setProtectedHeader({ alg: 'HS256', kid: key.kid })
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode('a-shared-secret-of-at-least-32-bytes!'));
+    await rejectsWith(verify(hs, { algorithms: ['HS256', 'none', 'ES256'] }), /algorithm/);
+    const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const body = Buffer.from(JSON.stringify({ iss: as.url, aud: CLIENT, sub: 'u', nonce: NONCE, iat: now, exp: now + 600 })).toString('base64url');
+    await expect(verify(`${header}.${body}.`, { algorithms: ['none'] })).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid'));
+  });
+
+  it('bounds iat: a token issued a day in the future, or in 2001 with a ten-year exp, is refused (clock hint)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const future = await sign({ iat: now + 86_400, exp: now + 86_400 + 600 });
+    await expect(verify(future)).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid') && e.detail?.hint === 'clock');
+    const ancient = await sign({ iat: 978_307_200, exp: now + 10 * 365 * 86_400 });
+    await expect(verify(ancient)).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid') && e.detail?.hint === 'clock');
+    // Within the 60 s tolerance it passes.
+    await expect(verify(await sign({ iat: now + 30 }))).resolves.toMatchObject({ sub: 'usr_1' });
   });
 });

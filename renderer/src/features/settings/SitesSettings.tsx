@@ -51,7 +51,13 @@ export function SitesSettings() {
     try {
       if (pending.kind === 'sign-out') {
         const r = await call('sites:sign-out', { siteId: pending.site.id, removeData: !keepData });
-        setNotice(r.pending ? t('settings.sites.signOutQueued') : t('settings.sites.signedOut'));
+        setNotice(
+          r.localOnly === true
+            ? t('settings.sites.signedOutLocalOnly', { site: pending.site.label })
+            : r.pending
+              ? t('settings.sites.signOutQueued')
+              : t('settings.sites.signedOut'),
+        );
       } else {
         await call('sites:remove', { siteId: pending.site.id });
         setNotice(t('settings.sites.removed', { site: pending.site.label }));
