@@ -41,7 +41,16 @@ export function rebuildSearchIndex(db: Database, siteId: string, kinds: readonly
   for (const kind of kinds) {
     const { changes } = prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
     countSearchGarbage(db, changes);
-    insertFromRowid(db, searchState(db).next_rowid, () => prepared<{ siteId: string }>(db, INDEXED[kind]).run({ siteId }).changes);
+    const { first, count } = insertFromRowid(db, searchState(db).next_rowid, () => prepared<{ siteId: string }>(db, INDEXED[kind]).run({ siteId }).changes);
+    // The run of rowids the site's rows of this kind now hold (migration 009): what a search of the site reads.
+    if (count === 0) prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_ranges WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
+    else {
+      prepared<{ siteId: string; kind: string; first: number; last: number }>(
+        db,
+        `INSERT INTO search_ranges (site_id, kind, first_rowid, last_rowid) VALUES (@siteId, @kind, @first, @last)
+         ON CONFLICT (site_id, kind) DO UPDATE SET first_rowid = excluded.first_rowid, last_rowid = excluded.last_rowid`,
+      ).run({ siteId, kind, first, last: first + count - 1 });
+    }
   }
 }
 
@@ -51,7 +60,7 @@ export function rebuildSearchIndex(db: Database, siteId: string, kinds: readonly
  * transaction, makes the rows start at base: as fast as a plain INSERT ... SELECT (numbering the rows in SQL cost
  * ~40 ms more on the large seed's lectures).
  */
-function insertFromRowid(db: Database, base: number, insert: () => number): void {
+function insertFromRowid(db: Database, base: number, insert: () => number): { readonly first: number; readonly count: number } {
   const top = prepared<void, { rowid: number }>(db, 'SELECT rowid FROM search_index ORDER BY rowid DESC LIMIT 1').get()?.rowid ?? 0;
   const placeholder = top < base - 1 ? base - 1 : null;
   if (placeholder !== null) {
@@ -61,7 +70,9 @@ function insertFromRowid(db: Database, base: number, insert: () => number): void
   }
   const inserted = insert();
   if (placeholder !== null) prepared<{ rowid: number }>(db, 'DELETE FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)').run({ rowid: placeholder });
-  prepared<{ next: number }>(db, 'UPDATE search_state SET next_rowid = @next WHERE id = 1').run({ next: Math.max(base, top + 1) + inserted });
+  const first = Math.max(base, top + 1);
+  prepared<{ next: number }>(db, 'UPDATE search_state SET next_rowid = @next WHERE id = 1').run({ next: first + inserted });
+  return { first, count: inserted };
 }
 
 /** A word character for the grams: a letter or a digit (unicode61 also splits on everything else). */
@@ -196,9 +207,31 @@ function likeSnippet(title: string, body: string, terms: readonly string[]): str
   return title;
 }
 
+/** A run of search_index rowids holding one kind of one site's rows (migration 009). */
+interface RowRun {
+  readonly first: number;
+  readonly last: number;
+}
+
+function runsOf(db: Database, siteId: string): RowRun[] {
+  return prepared<{ siteId: string }, RowRun>(db, 'SELECT first_rowid AS first, last_rowid AS last FROM search_ranges WHERE site_id = @siteId ORDER BY first_rowid').all({
+    siteId,
+  });
+}
+
+/**
+ * Matches ranked per run of rowids at most. A common word matches nearly every row (every lecture is "Lecture n"):
+ * ranking them all costs time in proportion to the data (167 ms at eight times the large seed), for a list the
+ * student reads the top of. The first matches of each run in rowid order (the order the site sent them) are
+ * ranked; a rarer term, with fewer matches than this, is ranked over all of them, as before.
+ */
+export const RANKED_PER_RUN = 500;
+
 /**
  * Full-text search over one site's course, section and lecture titles and notifications (title + body), best match
  * first. Substring matching in every script (trigram index); sites never mix (every query filters site_id).
+ * Every query reads the site's own runs of rowids (search_ranges) only, so another site's rows are never walked,
+ * and a term's matches are ranked per run up to RANKED_PER_RUN (bm25, then rowid), so the work stays bounded.
  * Short terms (1-2 characters) narrow a trigram match with LIKE; alone, they are looked up in search_grams and
  * checked with the same LIKE, in rowid order as the scan they replace (rows not yet in search_grams are scanned).
  */
@@ -210,15 +243,8 @@ export function search(db: Database, siteId: string, query: string, limit = 50):
     params[`like${i}`] = pattern;
     return `(s.title LIKE @like${i} ESCAPE '\\' OR s.body LIKE @like${i} ESCAPE '\\')`;
   });
-  let rows: HitRow[];
-  if (parsed.match !== null) {
-    params.match = parsed.match;
-    const sql = `SELECT s.kind, s.item_id, s.course_id, s.title, s.body, snippet(search_index, -1, '[[', ']]', '…', 24) AS snippet
-       FROM search_index s WHERE ${['s.site_id = @siteId', 's.search_index MATCH @match', ...likes].join(' AND ')} ORDER BY rank LIMIT @limit`;
-    rows = prepared<Record<string, string | number>, HitRow>(db, sql).all(params);
-  } else {
-    rows = shortTermRows(db, parsed, params, likes, limit);
-  }
+  const runs = runsOf(db, siteId);
+  const rows = parsed.match !== null ? rankedRows(db, parsed.match, runs, params, likes, limit) : shortTermRows(db, parsed, runs, params, likes, limit);
   return rows.map((r) => ({
     kind: r.kind,
     id: r.item_id,
@@ -228,25 +254,66 @@ export function search(db: Database, siteId: string, query: string, limit = 50):
   }));
 }
 
+const BETWEEN = 'CAST(@first AS INTEGER) AND CAST(@last AS INTEGER)';
+
+function rankedRows(db: Database, match: string, runs: readonly RowRun[], params: Record<string, string | number>, likes: readonly string[], limit: number): HitRow[] {
+  const where = ['s.search_index MATCH @match', `s.rowid BETWEEN ${BETWEEN}`, 's.site_id = @siteId', ...likes].join(' AND ');
+  const scoreOf = prepared<Record<string, string | number>, { rowid: number; score: number }>(
+    db,
+    `SELECT s.rowid AS rowid, bm25(search_index) AS score FROM search_index s WHERE ${where} LIMIT ${RANKED_PER_RUN}`,
+  );
+  const scored: { rowid: number; score: number }[] = [];
+  for (const run of runs) for (const row of scoreOf.all({ ...params, match, first: run.first, last: run.last })) scored.push(row);
+  scored.sort((a, b) => a.score - b.score || a.rowid - b.rowid);
+  // The snippets of the hits shown only (snippet() reads the row's text and its matches).
+  const hit = prepared<{ match: string; rowid: number }, HitRow>(
+    db,
+    `SELECT s.kind, s.item_id, s.course_id, s.title, s.body, snippet(search_index, -1, '[[', ']]', '…', 24) AS snippet
+       FROM search_index s WHERE s.search_index MATCH @match AND s.rowid = CAST(@rowid AS INTEGER)`,
+  );
+  return scored.slice(0, limit).map(({ rowid }) => hit.get({ match, rowid })!);
+}
+
 const HIT_COLUMNS = 's.kind, s.item_id, s.course_id, s.title, s.body, NULL AS snippet';
 
-function shortTermRows(db: Database, parsed: ParsedSearch, params: Record<string, string | number>, likes: readonly string[], limit: number): HitRow[] {
-  const where = ['s.site_id = @siteId', ...likes].join(' AND ');
-  if (parsed.grams === null) {
-    return prepared<Record<string, string | number>, HitRow>(db, `SELECT ${HIT_COLUMNS} FROM search_index s WHERE ${where} ORDER BY s.rowid LIMIT @limit`).all(params);
+/** Rows of the runs, in rowid order, up to `limit`: `read(run)` reads one run's part (null: nothing to read there). */
+function inRunOrder(runs: readonly RowRun[], limit: number, read: (run: RowRun, left: number) => HitRow[] | null, out: HitRow[] = []): HitRow[] {
+  for (const run of runs) {
+    if (out.length >= limit) break;
+    for (const row of read(run, limit - out.length) ?? []) out.push(row);
   }
+  return out;
+}
+
+function shortTermRows(
+  db: Database,
+  parsed: ParsedSearch,
+  runs: readonly RowRun[],
+  params: Record<string, string | number>,
+  likes: readonly string[],
+  limit: number,
+): HitRow[] {
+  const where = ['s.site_id = @siteId', ...likes].join(' AND ');
+  const scan = prepared<Record<string, string | number>, HitRow>(
+    db,
+    `SELECT ${HIT_COLUMNS} FROM search_index s WHERE s.rowid BETWEEN ${BETWEEN} AND ${where} ORDER BY s.rowid LIMIT @limit`,
+  );
+  if (parsed.grams === null) return inRunOrder(runs, limit, (run, left) => scan.all({ ...params, first: run.first, last: run.last, limit: left }));
   // Rows up to indexed_through through the grams, in rowid order; the rows after them (a commit not indexed yet) by
   // scanning that rowid range only. Both in rowid order, so the two parts concatenate in the scan's order.
   const through = searchState(db).indexed_through;
-  const indexed = prepared<Record<string, string | number>, HitRow>(
+  const grams = prepared<Record<string, string | number>, HitRow>(
     db,
     `SELECT ${HIT_COLUMNS} FROM search_grams g JOIN search_index s ON s.rowid = g.rowid
-     WHERE g.search_grams MATCH @grams AND g.rowid <= CAST(@through AS INTEGER) AND ${where} ORDER BY g.rowid LIMIT @limit`,
-  ).all({ ...params, grams: parsed.grams, through });
-  if (indexed.length >= limit) return indexed;
-  const rest = prepared<Record<string, string | number>, HitRow>(
-    db,
-    `SELECT ${HIT_COLUMNS} FROM search_index s WHERE s.rowid > CAST(@through AS INTEGER) AND ${where} ORDER BY s.rowid LIMIT @limit`,
-  ).all({ ...params, through, limit: limit - indexed.length });
-  return [...indexed, ...rest];
+     WHERE g.search_grams MATCH @grams AND g.rowid BETWEEN ${BETWEEN} AND ${where} ORDER BY g.rowid LIMIT @limit`,
+  );
+  const indexed = inRunOrder(runs, limit, (run, left) =>
+    run.first > through ? null : grams.all({ ...params, grams: parsed.grams!, first: run.first, last: Math.min(run.last, through), limit: left }),
+  );
+  return inRunOrder(
+    runs,
+    limit,
+    (run, left) => (run.last <= through ? null : scan.all({ ...params, first: Math.max(run.first, through + 1), last: run.last, limit: left })),
+    indexed,
+  );
 }

@@ -10,6 +10,7 @@ import * as m005 from './005-sync-parts';
 import * as m006 from './006-view-pages';
 import * as m007 from './007-short-terms';
 import * as m008 from './008-page-cursors';
+import * as m009 from './009-search-ranges';
 
 export interface Migration {
   readonly version: number;
@@ -17,5 +18,5 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitSnapshot, ensureSite, migrate, openOfflineDatabase, removeSiteData, search } from '../../../electron/core/db';
+import { MIGRATIONS } from '../../../electron/core/db/migrations';
+import { indexShortTerms, parseSearch, RANKED_PER_RUN } from '../../../electron/core/db/search';
+import { course, notification } from './fixtures';
+
+/**
+ * Search reads only the searched site's runs of rowids (migration 009 search_ranges) and ranks a bounded number of
+ * matches per run. Real SQLite files; the reference is the query search() ran before: every match of every site
+ * ranked by FTS5, then filtered by site.
+ */
+const dirs: string[] = [];
+const dbs: Database.Database[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) if (db.open) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function openDb(): Database.Database {
+  const dir = mkdtempSync(join(tmpdir(), 'ld-search-'));
+  dirs.push(dir);
+  const { db } = openOfflineDatabase(join(dir, 'offline.db'));
+  dbs.push(db);
+  return db;
+}
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+const WORDS = ['Cooking', 'Baking', 'Python', 'Finance', '理財', '烘焙', 'Design', 'Yoga'];
+
+/** A site whose course titles mix the words above, deterministically per site and index. */
+function fill(db: Database.Database, siteId: string, courses: number): void {
+  ensureSite(db, siteId, NOW);
+  commitSnapshot(db, siteId, {
+    courses: Array.from({ length: courses }, (_, i) =>
+      course(`${siteId}-c${i}`, { title: `${WORDS[i % WORDS.length]} ${i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : ''} course ${i} ${'x'.repeat(i % 11)}` }),
+    ),
+    notifications: Array.from({ length: 20 }, (_, i) => notification(`${siteId}-n${i}`, { title: `${WORDS[(i * 3) % WORDS.length]} notice ${i}` })),
+  });
+}
+
+/** search() before search_ranges: FTS5 ranks every match of every site, the site filter applies after. */
+function reference(db: Database.Database, siteId: string, query: string): string[] {
+  const parsed = parseSearch(query)!;
+  return db
+    .prepare(`SELECT item_id FROM search_index s WHERE s.site_id = @siteId AND s.search_index MATCH @match ORDER BY rank LIMIT 50`)
+    .pluck()
+    .all({ siteId, match: parsed.match }) as string[];
+}
+
+describe('search reads the site’s own rows only, and ranks a bounded number of matches', () => {
+  it('gives the same hits in the same order as ranking every match, with other sites’ rows before and after', () => {
+    const db = openDb();
+    fill(db, 'a', 120);
+    fill(db, 'b', 80);
+    fill(db, 'c', 60);
+    // b again: its runs now come after c's.
+    fill(db, 'b', 90);
+    for (const site of ['a', 'b', 'c']) {
+      for (const query of ['cooking', 'course', 'Python course', 'finance', 'notice', 'Yoga notice', 'nothing-like-this']) {
+        expect(search(db, site, query).map((h) => h.id), `${site}: ${query}`).toEqual(reference(db, site, query));
+      }
+    }
+    // b's rewritten courses hold a run after all of c's rows; its unchanged notices kept theirs, before c's.
+    const run = db.prepare('SELECT first_rowid FROM search_ranges WHERE site_id = ? AND kind = ?').pluck();
+    expect(run.get('b', 'course')).toBeGreaterThan(run.get('c', 'notification') as number);
+    expect(run.get('b', 'notification')).toBeLessThan(run.get('c', 'course') as number);
+  });
+
+  it('a common word ranks the first RANKED_PER_RUN matches of each run, not every one of them', () => {
+    const db = openDb();
+    ensureSite(db, 's', NOW);
+    // The best match for "cooking" (the shortest title) comes last, after RANKED_PER_RUN longer ones.
+    const n = RANKED_PER_RUN + 20;
+    commitSnapshot(db, 's', {
+      courses: [
+        ...Array.from({ length: n }, (_, i) => course(`c${i}`, { title: `Cooking course number ${i} with a long title ${'y'.repeat(20)}` })),
+        course('best', { title: 'Cooking' }),
+      ],
+    });
+    expect(reference(db, 's', 'cooking')[0]).toBe('best');
+    const hits = search(db, 's', 'cooking');
+    expect(hits).toHaveLength(50);
+    expect(hits.map((h) => h.id)).not.toContain('best');
+    // The hits shown still carry their snippets, from the match.
+    expect(hits[0]!.snippet).toMatch(/\[\[Cooking\]\]/i);
+  });
+
+  it('short terms (through the grams and the scan of rows not indexed yet) read the site’s runs in rowid order', () => {
+    const db = openDb();
+    fill(db, 'a', 40);
+    fill(db, 'b', 40);
+    indexShortTerms(db, 100);
+    fill(db, 'c', 40);
+    for (const site of ['a', 'b', 'c']) {
+      const ids = search(db, site, 'co').map((h) => h.id);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((id) => id.startsWith(`${site}-`))).toBe(true);
+      const all = db
+        .prepare(`SELECT item_id FROM search_index WHERE site_id = ? AND (title LIKE '%co%' OR body LIKE '%co%') ORDER BY rowid LIMIT 50`)
+        .pluck()
+        .all(site);
+      expect(ids).toEqual(all);
+    }
+  });
+
+  it('removing a site removes its runs; migration 009 finds the runs of a database indexed before it', () => {
+    const db = openDb();
+    fill(db, 'a', 10);
+    fill(db, 'b', 10);
+    removeSiteData(db, 'a');
+    expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'a'").pluck().get()).toBe(0);
+    // As version 8 left it: no search_ranges; the migration fills them from the rows.
+    db.exec('DROP TABLE search_ranges');
+    db.pragma('user_version = 8');
+    migrate(db, MIGRATIONS);
+    expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'b'").pluck().get()).toBe(4);
+    expect(search(db, 'b', 'course').map((h) => h.id)).toEqual(reference(db, 'b', 'course'));
+  });
+});
