@@ -26,7 +26,7 @@ const CORE_LAYERS = [
   ['worker'],
   // The sync hands its writes to the worker.
   ['sync', 'sites'],
-  ['desktop', 'doctor', 'demo', 'settings', 'invite'],
+  ['desktop', 'doctor', 'demo', 'settings', 'invite', 'downloads'],
   // Composition: the IPC dispatcher, the per-area handler modules and the data folder's lock, used by app-core.
   ['ipc-dispatch', 'handlers', 'data-dir-lock'],
   ['app-core'],

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from '../common/ipc-contract';
+import { SAVED_FILES_PATH } from '../common/downloads';
 import type { AppCore } from '../core/app-core';
 // Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
 import { CONTENT_SECURITY_POLICY, MIME_TYPES } from '../core/desktop/app-protocol';
@@ -157,6 +158,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
 
     if (url.pathname.startsWith(BROWSER_HOST_PATHS.files) && req.method === 'GET' && files.serve(url.pathname, res)) return;
+    // A saved product file, opened inside the app (PDF, image, audio, video): the same answer as Electron's app://.
+    if (url.pathname.startsWith(SAVED_FILES_PATH)) {
+      const answer = await core.serveSavedFile(url.pathname, req.method ?? 'GET', req.headers.range);
+      res.writeHead(answer.status, answer.headers);
+      if (!answer.body) return res.end();
+      const stream = createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end });
+      stream.on('error', () => res.destroy());
+      return void stream.pipe(res);
+    }
     if (url.pathname === BROWSER_HOST_PATHS.print && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
       return res.end(PRINT_SCRIPT);

@@ -13,7 +13,12 @@ export interface DemoFaults {
   readonly refreshRefused: boolean;
   /** The sites' clock runs this many minutes off (id_token times and the Date header). */
   readonly clockSkewMinutes: number;
+  /** What the sites do to a product file download: slow it, cut it halfway, or answer 404 / 410. */
+  readonly download: DemoDownloadFault;
 }
+
+export const DEMO_DOWNLOAD_FAULTS = ['none', 'slow', 'cut', 'not-found', 'gone'] as const;
+export type DemoDownloadFault = (typeof DEMO_DOWNLOAD_FAULTS)[number];
 
 export interface DemoFaultsView {
   /** The demo sites run in this app (demo mode); the panel is shown only then. */
@@ -27,4 +32,4 @@ export interface DemoFaultsView {
 export const DEMO_LATENCY_CHOICES_MS = [0, 1500, 3000, 8000] as const;
 export const DEMO_CLOCK_SKEW_CHOICES_MIN = [-15, 0, 15] as const;
 
-export const NO_DEMO_FAULTS: DemoFaults = { offline: false, latencyMs: 0, memberApiUnavailable: false, refreshRefused: false, clockSkewMinutes: 0 };
+export const NO_DEMO_FAULTS: DemoFaults = { offline: false, latencyMs: 0, memberApiUnavailable: false, refreshRefused: false, clockSkewMinutes: 0, download: 'none' };

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import type { DemoFaultsView } from './demo-faults';
+import { DEMO_DOWNLOAD_FAULTS } from './demo-faults';
+import type { OpenOutcome, ProductOfflineView, SiteStorageView } from './downloads';
 import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from './demo-faults';
 import type { DoctorReport } from './doctor';
 import type { InviteOutcome, SaveOutcome } from './files-and-invites';
@@ -55,6 +57,7 @@ function channel<O>() {
 const none = z.undefined();
 const siteId = z.string().min(1).max(100);
 const bySite = z.object({ siteId }).strict();
+const productId = z.string().min(1).max(200);
 const fileLanguage = z.enum(['en', 'zh-TW']);
 
 /** The most items one page call returns: each page is answered from an index in well under 5 ms (issue 6). */
@@ -172,6 +175,7 @@ export const ipcContract = {
         memberApiUnavailable: z.boolean().optional(),
         refreshRefused: z.boolean().optional(),
         clockSkewMinutes: z.union(DEMO_CLOCK_SKEW_CHOICES_MIN.map((v) => z.literal(v))).optional(),
+        download: z.enum(DEMO_DOWNLOAD_FAULTS).optional(),
       })
       .strict(),
   ),
@@ -186,6 +190,24 @@ export const ipcContract = {
   'calendar:payment-deadline': channel<SaveOutcome>()(z.object({ siteId, paymentId: z.string().min(1).max(200), language: fileLanguage }).strict()),
   /** An .ics reminder of the day a course's access ends. */
   'calendar:course-access-end': channel<SaveOutcome>()(z.object({ siteId, courseId: z.string().min(1).max(200), language: fileLanguage }).strict()),
+
+  // Purchased files kept on this computer (electron/core/downloads). The renderer names products by id only: the
+  // address comes from the offline data, never from the page.
+  /** The products of a site with a saved copy or a transfer under way (no network). */
+  'downloads:list': channel<ProductOfflineView[]>()(bySite),
+  /** Save (or update, or resume) a product's file; `confirmLarge` answers the size question. */
+  'downloads:save': channel<ProductOfflineView>()(z.object({ siteId, productId, confirmLarge: z.boolean().optional() }).strict()),
+  'downloads:pause': channel<ProductOfflineView>()(z.object({ siteId, productId }).strict()),
+  'downloads:cancel': channel<void>()(z.object({ siteId, productId }).strict()),
+  /** Deletes the saved copy (and any transfer) of one product. */
+  'downloads:remove': channel<void>()(z.object({ siteId, productId }).strict()),
+  /** Deletes every saved copy of one site, or of every site; turns "keep every product offline" off for them. */
+  'downloads:remove-all': channel<void>()(z.object({ siteId: siteId.optional() }).strict()),
+  /** Opens a saved copy: inside the app (PDF, image, audio, video), else shown in its folder; never run. */
+  'downloads:open': channel<OpenOutcome>()(z.object({ siteId, productId }).strict()),
+  /** Space used per site and per product (Settings > Storage). */
+  'downloads:storage': channel<SiteStorageView[]>()(none),
+  'downloads:set-keep-all': channel<SiteStorageView[]>()(z.object({ siteId, keepAll: z.boolean() }).strict()),
 
   /** Reads a school's invite link (pasted, or the browser host's own /add-site address); never adds or signs in. */
   'invite:parse': channel<InviteOutcome>()(z.object({ link: z.string().max(8192) }).strict()),
@@ -229,6 +251,8 @@ export interface IpcEvents {
   'host:open-url': { url: string };
   /** The app was opened with a school's invite link (Electron: the learning-desktop: scheme): show it to confirm. */
   'invite:opened': InviteOutcome;
+  /** A product's saved copy or transfer changed (progress at most four times a second). */
+  'downloads:changed': ProductOfflineView;
 }
 export type EventName = keyof IpcEvents;
 export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES } from './ipc-names';

@@ -19,6 +19,7 @@ export const EVENT_NAMES = [
   'invite:opened',
   'updates:changed',
   'desktop:notification',
+  'downloads:changed',
 ] as const;
 
 /** Browser host wire format (loopback HTTP). */

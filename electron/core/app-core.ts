@@ -38,6 +38,8 @@ import { startWriterWorker } from './worker/writer';
 import { createDemoServers, DEMO_CLIENT_ID, DEMO_SITE_KEYS, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
 import { runDoctor } from './doctor/run-doctor';
 import { createDesktopServices, type DesktopServices, type DesktopUpdater } from './desktop/desktop-services';
+import { createDownloadManager, type SavedFileAnswer } from './downloads/manager';
+import { createDownloadHandlers } from './handlers/downloads';
 import { CoreError } from './errors';
 import { createExportHandlers, type FileDelivery } from './export/service';
 import { createInviteInbox } from './invite/inbox';
@@ -95,6 +97,8 @@ export interface AppCoreOptions {
    * dialog, the browser host's download. Without one, asking for a file is refused.
    */
   readonly deliverFile?: FileDelivery;
+  /** Shows a saved product file selected in the file manager (Electron: shell.showItemInFolder). Never opens it. */
+  readonly showItemInFolder?: (path: string) => void | Promise<void>;
   /** The zone exported dates are written in (default: this computer's). */
   readonly timeZone?: string;
 }
@@ -115,6 +119,11 @@ export interface AppCore {
   openInviteLink(link: string): void;
   /** The installed-app services (issue 12): updates, OS notifications, wake sync, tray's unread count. */
   readonly desktop: DesktopServices;
+  /**
+   * A request of the window for a saved product file (`/saved-files/...` on the app's own origin: app:// in Electron,
+   * the browser host's loopback origin): the inline types only, with byte ranges. The hosts stream `body`.
+   */
+  serveSavedFile(pathname: string, method: string, range: string | undefined): Promise<SavedFileAnswer>;
   close(): Promise<void>;
 }
 
@@ -244,6 +253,21 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
   const syncService = sync;
 
+  // Purchased files kept offline: the product list (and each file's address) comes from the offline data; the
+  // member's token only through the site manager's rules (own origin, one refresh on 401).
+  const downloads = await createDownloadManager({
+    dir: join(dataDir, 'downloads'),
+    products: (siteId) => (sites.getSite(siteId) ? getEntitlements(db, siteId, new Date(clock.now())).digitalProducts : null),
+    siteOrigin: (siteId) => {
+      const site = sites.getSite(siteId);
+      return site ? new URL(site.baseUrl).origin : null;
+    },
+    sendWith: (siteId) => sites.sendWith(siteId),
+    now: () => clock.now(),
+    onChange: (view) => emit('downloads:changed', view),
+    logger,
+  });
+
   const desktop = await createDesktopServices({
     dataDir,
     now: () => clock.now(),
@@ -322,7 +346,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     // lastSyncedAt is part of the site summary.
     emit('sites:changed', sites.list());
     const synced = sites.getSite(siteId);
-    if (synced && (summary.outcome === 'completed' || summary.outcome === 'partial')) await desktop.notifier.afterSync(synced);
+    if (synced && (summary.outcome === 'completed' || summary.outcome === 'partial')) {
+      // Changed product files are offered, and "keep every product offline" takes what is new.
+      void downloads.afterSync(siteId).catch((error: unknown) => log.warn('checking saved product files failed', { siteId, error }));
+      await desktop.notifier.afterSync(synced);
+    }
     return summary;
   }
 
@@ -376,6 +404,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   async function dropOfflineData(siteId: string): Promise<void> {
     syncService.cancel(siteId);
     try {
+      await downloads.removeSite(siteId, { forgetSetting: true });
+    } catch (cause) {
+      throw new CoreError('storage-error', 'The saved files of this site could not be deleted.', undefined, { cause });
+    }
+    try {
       await writer.call('site:remove', { siteId });
     } catch (cause) {
       throw new CoreError('storage-error', 'The offline data of this site could not be deleted.', undefined, { cause });
@@ -417,6 +450,12 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   };
 
   const invites = createInviteInbox((outcome) => emit('invite:opened', outcome));
+  const downloadHandlers = createDownloadHandlers({
+    manager: downloads,
+    requireSite,
+    siteIds: () => sites.list().map((s) => s.id),
+    showInFolder: options.showItemInFolder ?? null,
+  });
   const exportHandlers = createExportHandlers({
     db,
     now,
@@ -585,6 +624,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     },
 
     ...exportHandlers,
+    ...downloadHandlers,
     'invite:parse': async ({ link }) => ok(parseInviteLink(link)),
     'invite:take-pending': async () => ok(invites.take()),
   };
@@ -604,6 +644,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     openInviteLink: (link) => void invites.open(link),
     isOnline: () => online,
     desktop,
+    serveSavedFile: (pathname, method, range) => downloads.serve(pathname, method, range),
     async close() {
       if (closed) return;
       closed = true;
@@ -614,6 +655,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       unsubscribeSites();
       unsubscribeProgress();
       await syncService.close();
+      await downloads.close();
       await sites.close();
       await writer.close();
       db.close();

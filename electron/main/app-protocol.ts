@@ -1,13 +1,27 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { protocol } from 'electron';
-import { APP_SCHEME, serveAppRequest } from '../core/desktop/app-protocol';
+import { SAVED_FILES_PATH } from '../common/downloads';
+import type { AppCore } from '../core/app-core';
+import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from '../core/desktop/app-protocol';
 
 /**
  * Serves the built renderer on app://learning-desktop/ (default session). Which file, which headers and what is
  * refused is decided in electron/core/desktop/app-protocol.ts; this only adapts Electron's Request and Response.
+ * Saved product files (`/saved-files/...`) are answered by the core's download manager (never file://).
  */
-export function handleAppProtocol(rendererDir: string, log: (line: string) => void): void {
+export function handleAppProtocol(rendererDir: string, log: (line: string) => void, core: () => AppCore | null): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const answer = await serveAppRequest(rendererDir, { url: request.url, method: request.method }, (refusal) => log(`app protocol: refused a request (${refusal.status}, ${refusal.reason})`));
+    const url = new URL(request.url);
+    const current = core();
+    if (url.origin === APP_ORIGIN && url.pathname.startsWith(SAVED_FILES_PATH) && current) {
+      const answer = await current.serveSavedFile(url.pathname, request.method, request.headers.get('range') ?? undefined);
+      const body = answer.body ? (Readable.toWeb(createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end })) as ReadableStream<Uint8Array>) : null;
+      return new Response(body, { status: answer.status, headers: answer.headers });
+    }
+    const answer = await serveAppRequest(rendererDir, { url: request.url, method: request.method }, (refusal) =>
+      log(`app protocol: refused a request (${refusal.status}, ${refusal.reason})`),
+    );
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   });
 }

@@ -82,7 +82,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.whenReady().then(async () => {
-    handleAppProtocol(rendererDir, log);
+    handleAppProtocol(rendererDir, log, () => core);
     const settingsStore = createElectronSettingsStore();
     const settings = await settingsStore.load();
     const updates = await createElectronUpdater({ isPackaged: app.isPackaged, feedUrl: process.env.LEARNING_DESKTOP_UPDATE_URL, log });
@@ -106,6 +106,8 @@ if (!app.requestSingleInstanceLock()) {
       ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
       // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a save dialog says.
       deliverFile: createSaveDialogDelivery(() => win),
+      // A saved product file that does not open inside the app is shown in its folder, never opened or run.
+      showItemInFolder: (path) => shell.showItemInFolder(path),
     });
     registerInviteScheme(log);
     for (const link of earlyInvites.splice(0)) core.openInviteLink(link);

@@ -30,6 +30,8 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: false,
+      // Chromium's PDF viewer, for a saved product's PDF opened inside the app (served on app://, same origin).
+      plugins: true,
     },
   });
   // Electron security checklist #7: the app:// handler sends the Content-Security-Policy header with every answer

@@ -32,6 +32,8 @@ export interface FaultSwitches {
   refreshRefused?: boolean;
   /** The site's clock runs this many milliseconds off: token times, id_token iat/exp and the `Date` header. */
   clockSkewMs?: number;
+  /** Product file downloads (files/routes.ts) are slowed, cut halfway, or answered 404 / 410. */
+  downloadFault?: 'none' | 'slow' | 'cut' | 'not-found' | 'gone';
 }
 
 export interface SiteConfig {

@@ -322,7 +322,7 @@ export const resolvers: MemberResolvers = {
         format: r.format,
         deliveredAt: r.delivered_at,
         expireDate: r.expire_at,
-        downloadUrl: r.download_url,
+        downloadUrl: absoluteSiteUrl(r.download_url, ctx.baseUrl),
       })),
     consultingServices: (_v, a: PageArgs, ctx) => consultingConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('consulting', a.after)),
     eventRegistrations: (_v, a: PageArgs, ctx) =>

@@ -6,6 +6,7 @@ import * as ntf from '../store/content-notifications';
 import * as rec from '../store/content-records';
 import type { Rng } from './content-random';
 import { coverPath } from '../covers/paths';
+import { productFilePath } from '../files/paths';
 
 /**
  * The demo site's content for usr_student: realistic, bilingual, every state the app must render.
@@ -333,17 +334,22 @@ export const DEMO_NOTIFICATIONS: { id: string; kind: string; title: string; body
 export function seedDemoSite(db: Database, schoolId: string, now: number, rng: Rng): void {
   for (const spec of DEMO_COURSES) insertCourseTree(db, schoolId, spec, now, rng);
 
+  // Each product's file is served by this site (files/routes.ts), generated from the product: PDF, WAV, PNG.
   const products = [
-    { id: 'dgp_sql_cheatsheet', title: 'SQL Cheat Sheet SQL 速查手冊', format: 'ebook', price: 690, days: 60, expires: null as number | null },
-    { id: 'dgp_study_planner', title: 'Study Planner Template 學習計畫模板', format: 'template', price: 350, days: 0, expires: null },
-    { id: 'dgp_focus_audio', title: 'Mindful Focus Audio 專注冥想音檔', format: 'audio', price: 0, days: 100, expires: -5 },
+    { id: 'dgp_sql_cheatsheet', title: 'SQL Cheat Sheet SQL 速查手冊', format: 'ebook', file: 'sql-cheat-sheet.pdf', price: 690 },
+    { id: 'dgp_study_planner', title: 'Study Planner Template 學習計畫模板', format: 'template', file: 'study-planner.pdf', price: 350 },
+    { id: 'dgp_focus_audio', title: 'Mindful Focus Audio 專注冥想音檔', format: 'audio', file: 'mindful-focus.wav', price: 0 },
+    { id: 'dgp_listening_drills', title: 'Listening Drills 聽力練習音檔', format: 'audio', file: 'listening-drills.wav', price: 290 },
+    { id: 'dgp_grammar_poster', title: 'Grammar Poster 文法海報', format: 'image', file: 'grammar-poster.png', price: 150 },
   ];
   for (const p of products) {
-    ent.insertDigitalProduct(db, { id: p.id, school_id: schoolId, title: p.title, description: `${p.title} (${p.format})`, format: p.format, download_url: `https://files.example.com/${p.id}.zip`, price: p.price, currency: 'TWD', created_at: now - 300 * DAY });
+    ent.insertDigitalProduct(db, { id: p.id, school_id: schoolId, title: p.title, description: `${p.title} (${p.format})`, format: p.format, download_url: productFilePath(p.id, p.file), price: p.price, currency: 'TWD', created_at: now - 300 * DAY });
   }
-  // The planner is unpaid (pay_demo_06), so only two are delivered.
+  // The planner is unpaid (pay_demo_06), so it is not delivered.
   ent.insertDelivery(db, { id: 'dlv_sql_cheatsheet', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_sql_cheatsheet', delivered_at: now - 60 * DAY, expire_at: null });
   ent.insertDelivery(db, { id: 'dlv_focus_audio', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_focus_audio', delivered_at: now - 100 * DAY, expire_at: now - 5 * DAY });
+  ent.insertDelivery(db, { id: 'dlv_listening_drills', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_listening_drills', delivered_at: now - 20 * DAY, expire_at: now + 200 * DAY });
+  ent.insertDelivery(db, { id: 'dlv_grammar_poster', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_grammar_poster', delivered_at: now - 10 * DAY, expire_at: null });
 
   const events = [
     { id: 'evt_live_qa', title: 'Live Q&A: Data Careers 線上問答：資料職涯', starts: now + 1 * DAY, hours: 1.5, online: true, location: null },

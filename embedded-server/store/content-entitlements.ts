@@ -244,3 +244,12 @@ export function insertMeeting(db: Database, row: MeetingRow & { user_id: string 
     'INSERT INTO consulting_meetings (id, service_id, user_id, starts_at, ends_at) VALUES (:id, :service_id, :user_id, :starts_at, :ends_at)',
   ).run(row);
 }
+
+/** The member's delivery of a product (the latest one), for the product file route. */
+export function getDelivery(db: Database, schoolId: string, userId: string, productId: string): { delivered_at: number; expire_at: number | null } | undefined {
+  return stmt<object, { delivered_at: number; expire_at: number | null }>(
+    db,
+    `SELECT delivered_at, expire_at FROM product_deliveries
+      WHERE school_id = :school AND user_id = :user AND product_id = :product ORDER BY delivered_at DESC LIMIT 1`,
+  ).get({ school: schoolId, user: userId, product: productId });
+}

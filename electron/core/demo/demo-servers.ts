@@ -89,6 +89,7 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
     memberApiUnavailable: faults.memberApiUnavailable === true,
     refreshRefused: faults.refreshRefused === true,
     clockSkewMinutes: Math.round((faults.clockSkewMs ?? 0) / 60_000),
+    download: faults.downloadFault ?? 'none',
   });
 
   async function readPorts(): Promise<Partial<Record<SiteKey, number>>> {
@@ -171,6 +172,7 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
         ...(patch.memberApiUnavailable === undefined ? {} : { memberApiUnavailable: patch.memberApiUnavailable }),
         ...(patch.refreshRefused === undefined ? {} : { refreshRefused: patch.refreshRefused }),
         ...(patch.clockSkewMinutes === undefined ? {} : { clockSkewMs: patch.clockSkewMinutes * 60_000 }),
+        ...(patch.download === undefined ? {} : { downloadFault: patch.download }),
       });
       if (!wasRefused && faults.refreshRefused && running) {
         const ended = DEMO_SITE_KEYS.reduce((n, k) => n + running![k].expireAccessTokens(), 0);

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeFileAtomic } from '../vault/atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
 import type { AppError } from '../../common/result';
 
 const appError = z.object({ code: z.string(), message: z.string() }).passthrough();

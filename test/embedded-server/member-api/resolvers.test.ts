@@ -145,7 +145,8 @@ describe('Member API: consulting services (service-spec "Consulting service")', 
   it('digital products and event registrations are entitlements without order fields', async () => {
     const r = await run('{ viewer { digitalProducts { totalCount nodes { id format } } eventRegistrations { totalCount nodes { eventId isOnline joinUrl ticketName } } } }');
     expect(r.errors).toBeUndefined();
-    expect(data(r).viewer.digitalProducts.totalCount).toBe(2);
+    // Four since the demo serves a PDF, a WAV and a PNG (embedded-server README "Product files"): two more deliveries.
+    expect(data(r).viewer.digitalProducts.totalCount).toBe(4);
     expect(data(r).viewer.eventRegistrations.nodes.map((n: Data) => n.eventId).sort()).toEqual(['evt_live_qa', 'evt_workshop_taipei']);
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * GET/HEAD /files/products/<id>/<name>: a digital product's file, for the member it was delivered to (README,
+ * decision "Product files"). The member's bearer token (member audience, account:read or account:write) like the
+ * member API; a product not delivered to them answers exactly like an unknown one (404), one whose access ended
+ * 403 access_expired. Strong ETag from the bytes, Last-Modified, single byte ranges with If-Range (RFC 9110 §14,
+ * §13.1.5), If-None-Match (304), and the whole file's SHA-256 in Repr-Digest (RFC 9530) on 200 and 206 alike.
+ */
+import { createHash } from 'node:crypto';
+import type { RequestContext, Route } from '../http/types';
+import { requireBearer } from '../http/bearer';
+import { sendJson, setNoStore } from '../http/respond';
+import { getDelivery, getDigitalProduct } from '../store/content-entitlements';
+import { renderProductFile } from './generate';
+import { productFilePath } from './paths';
+
+export const ACCOUNT_SCOPES = ['account:read', 'account:write'] as const;
+
+interface Rendered {
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly digest: string;
+}
+const cache = new Map<string, Rendered>();
+
+function rendered(productId: string, title: string, fileName: string): Rendered | null {
+  const key = `${productId}\n${title}\n${fileName}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const body = renderProductFile(productId, title, fileName);
+  if (!body) return null;
+  const sum = createHash('sha256').update(body).digest();
+  const entry = { body, etag: `"${sum.toString('hex').slice(0, 32)}"`, digest: `sha-256=:${sum.toString('base64')}:` };
+  if (cache.size > 64) cache.clear();
+  cache.set(key, entry);
+  return entry;
+}
+
+/** Demo fault "slow": 8 KiB every 100 ms (80 KiB/s), enough to watch the progress bar. */
+const SLOW_CHUNK = 8 * 1024;
+const SLOW_TICK_MS = 100;
+
+async function productFile(ctx: RequestContext): Promise<void> {
+  const { server, res, req } = ctx;
+  const token = requireBearer(ctx, ACCOUNT_SCOPES);
+  if (!token) return;
+  if (token.audience !== 'member') return void sendJson(res, 403, { error: 'insufficient_scope', error_description: 'product files are for members' });
+  const id = ctx.params.id ?? '';
+  const name = ctx.params.name ?? '';
+  const product = getDigitalProduct(server.db, server.site.schoolId, id);
+  const delivery = product ? getDelivery(server.db, server.site.schoolId, token.userId, id) : undefined;
+  const notFound = () => {
+    setNoStore(res);
+    sendJson(res, 404, { error: 'not_found', error_description: 'no such file' });
+  };
+  if (!product || !delivery || product.download_url !== productFilePath(id, name)) return notFound();
+  if (delivery.expire_at !== null && delivery.expire_at <= server.clock.now()) {
+    setNoStore(res);
+    return void sendJson(res, 403, { error: 'access_expired', error_description: 'your access to this product has ended' });
+  }
+  // Demo faults (Settings > Demo): the school withdrew the file, or never had it.
+  if (server.faults.downloadFault === 'not-found') return notFound();
+  if (server.faults.downloadFault === 'gone') {
+    setNoStore(res);
+    return void sendJson(res, 410, { error: 'gone', error_description: 'this file has been withdrawn' });
+  }
+  const file = rendered(id, product.title, name);
+  if (!file) return notFound();
+  const size = file.body.length;
+  const headers: Record<string, string> = {
+    'Content-Type': contentType(name),
+    ETag: file.etag,
+    'Last-Modified': new Date(product.created_at).toUTCString(),
+    'Accept-Ranges': 'bytes',
+    'Repr-Digest': file.digest,
+    'Content-Disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"`,
+    'Cache-Control': 'private, no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  // RFC 9110 §13.1.2: If-None-Match (weak comparison) -> 304 for GET and HEAD.
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag || t.trim() === '*')) {
+    res.writeHead(304, { ETag: file.etag, 'Cache-Control': headers['Cache-Control']! });
+    return void res.end();
+  }
+  let start = 0;
+  let end = size - 1;
+  let status = 200;
+  const range = req.headers.range;
+  const ifRange = req.headers['if-range'];
+  // RFC 9110 §13.1.5: a Range under an If-Range that no longer matches gets the whole (changed) file.
+  const rangeApplies = range !== undefined && (ifRange === undefined || ifRange === file.etag || ifRange === headers['Last-Modified']);
+  if (rangeApplies) {
+    const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+    if (m && (m[1] !== '' || m[2] !== '')) {
+      if (m[1] === '') start = Math.max(0, size - Number(m[2]));
+      else {
+        start = Number(m[1]);
+        if (m[2] !== '') end = Math.min(end, Number(m[2]));
+      }
+      if (start > end || start >= size) {
+        res.writeHead(416, { 'Content-Range': `bytes */${size}`, ETag: file.etag });
+        return void res.end();
+      }
+      status = 206;
+      headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    }
+  }
+  headers['Content-Length'] = String(end - start + 1);
+  res.writeHead(status, headers);
+  if (req.method === 'HEAD') return void res.end();
+  const body = file.body.subarray(start, end + 1);
+  const fault = server.faults.downloadFault;
+  if (fault === 'cut') {
+    // Half of what was asked for, then the connection drops (a lost network mid-download).
+    res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))));
+    setTimeout(() => res.socket?.destroy(), 50);
+    return;
+  }
+  if (fault === 'slow') {
+    for (let i = 0; i < body.length; i += SLOW_CHUNK) {
+      if (res.destroyed) return;
+      res.write(body.subarray(i, i + SLOW_CHUNK));
+      await new Promise((resolve) => setTimeout(resolve, SLOW_TICK_MS));
+    }
+    return void res.end();
+  }
+  res.end(body);
+}
+
+function contentType(name: string): string {
+  if (name.endsWith('.pdf')) return 'application/pdf';
+  if (name.endsWith('.wav')) return 'audio/wav';
+  if (name.endsWith('.png')) return 'image/png';
+  return 'application/octet-stream';
+}
+
+export const productFileRoutes: Route[] = [
+  { method: 'GET', path: '/files/products/:id/:name', handler: productFile },
+  { method: 'HEAD', path: '/files/products/:id/:name', handler: productFile },
+];
