@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuiltApp } from '../helpers/built-app';
+import { driveBundle, installStandIn } from '../helpers/electron-stand-in';
 
 /**
  * The built Electron main bundle (out/main/index.js), run in plain Node where no Electron binary can be had.
@@ -21,91 +22,6 @@ const buildError = ensureBuiltApp();
 const built = buildError === null;
 it('out/ is built', () => expect(buildError).toBeNull());
 
-const FAKE_ELECTRON = `
-import { EventEmitter } from 'node:events';
-const record = (kind, data) => process.stdout.write(JSON.stringify({ kind, data }) + '\\n');
-class Session { constructor() { this.webRequest = { onHeadersReceived: (l) => { this.csp = l; record('csp-header', true); } }; }
-  setPermissionRequestHandler(h) { h(null, 'camera', (v) => record('permission', v)); } setPermissionCheckHandler() {} }
-class WebContents extends EventEmitter { constructor(id) { super(); this.id = id; this.session = new Session(); }
-  setWindowOpenHandler(h) { record('window-open', h({ url: 'file:///etc/passwd' }).action); } send(event) { record('send', event); } }
-let nextId = 1;
-export class BrowserWindow extends EventEmitter {
-  static all = [];
-  constructor(options) { super(); this.webContents = new WebContents(nextId++); BrowserWindow.all.push(this); record('window', options.webPreferences); }
-  static getAllWindows() { return BrowserWindow.all; }
-  loadURL(url) { record('load', url); return Promise.resolve(); }
-  show() {} isMinimized() { return false; } focus() {} restore() {}
-}
-const handlers = new Map();
-export const ipcMain = { on() {}, handle(c, f) { handlers.set(c, f); }, removeHandler(c) { handlers.delete(c); } };
-globalThis.__ipc = handlers;
-export const app = Object.assign(new EventEmitter(), {
-  enableSandbox() { record('sandbox', true); }, requestSingleInstanceLock() { return true; }, whenReady() { globalThis.__ready = true; return Promise.resolve(); },
-  getPath() { return process.env.FAKE_USER_DATA; }, getAppPath() { return process.cwd(); }, getLocale() { return 'en-US'; }, setAsDefaultProtocolClient() { return true; },
-  getLoginItemSettings() { return { openAtLogin: false, wasOpenedAsHidden: false }; }, setLoginItemSettings(s) { record('login-item', s); }, getVersion() { return '9.9.9'; }, getName() { return 'Learning Desktop'; },
-  name: 'Learning Desktop', isPackaged: true, quit() { record('quit', true); globalThis.__quit = true; }, relaunch() {}, exit(c) { record('exit', c); process.exit(c); },
-});
-export const shell = { openExternal: async (url) => record('open-external', url) };
-export const safeStorage = { isEncryptionAvailable: () => true, getSelectedStorageBackend: () => 'basic_text',
-  encryptString: (s) => Buffer.from(s), decryptString: (b) => b.toString() };
-export const Menu = { buildFromTemplate: (t) => t, setApplicationMenu: (m) => record('menu', m.map((i) => i.label ?? i.role)) };
-export const dialog = { showMessageBox: async () => ({ response: 1 }), showErrorBox: (t, m) => record('error-box', m) };
-const schemes = new Map();
-globalThis.__schemes = schemes;
-export const protocol = {
-  registerSchemesAsPrivileged(list) { record('privileged-schemes', { ready: globalThis.__ready === true, list }); },
-  handle(scheme, handler) { schemes.set(scheme, handler); record('protocol-handle', scheme); },
-};
-export const powerMonitor = new EventEmitter();
-globalThis.__powerMonitor = powerMonitor;
-export class Notification extends EventEmitter {
-  static isSupported() { return true; }
-  constructor(options) { super(); this.options = options; }
-  show() { record('os-notification', this.options); }
-}
-export const nativeImage = { createFromPath: (p) => ({ path: p, resize() { return this; } }) };
-export class Tray extends EventEmitter { constructor() { super(); record('tray', true); } setToolTip() {} setContextMenu() {} destroy() {} }
-export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol, powerMonitor, Notification, nativeImage, Tray };
-`;
-
-const DRIVER = (bundleUrl: string) => `
-const record = (kind, data) => process.stdout.write(JSON.stringify({ kind, data }) + '\\n');
-process.argv.push('--demo');
-await import(${JSON.stringify(bundleUrl)});
-const { app } = await import('electron');
-const until = async (f) => { for (let i = 0; i < 200 && !(await f()); i++) await new Promise((r) => setTimeout(r, 50)); };
-const trusted = { sender: { id: 1 }, senderFrame: { url: 'app://learning-desktop/index.html' } };
-const ipc = globalThis.__ipc;
-await until(async () => ipc.has('sites:list') && (await ipc.get('sites:list')(trusted)).value?.length === 2);
-record('sites', (await ipc.get('sites:list')(trusted)).value.map((s) => ({ isDemo: s.isDemo, baseUrl: s.baseUrl })));
-record('info', (await ipc.get('app:get-info')(trusted)).value);
-record('protection', (await ipc.get('security:get-token-protection')(trusted)).value);
-record('untrusted', await ipc.get('sites:list')({ sender: { id: 99 }, senderFrame: { url: 'https://evil.example/' } }));
-record('iframe', await ipc.get('sites:list')({ sender: { id: 1 }, senderFrame: { url: 'https://evil.example/' } }));
-record('bad-input', await ipc.get('library:list')(trusted, { siteId: 5 }));
-record('file-frame', await ipc.get('sites:list')({ sender: { id: 1 }, senderFrame: { url: ${JSON.stringify(pathToFileURL(resolve('out/renderer/index.html')).href)} } }));
-// The window's own scheme, answered by the real handler over the real out/renderer.
-const serveApp = async (url, method = 'GET') => {
-  const r = await globalThis.__schemes.get('app')(new Request(url, { method }));
-  return { status: r.status, csp: r.headers.get('content-security-policy'), type: r.headers.get('content-type'), body: (await r.text()).slice(0, 200) };
-};
-record('app-index', await serveApp('app://learning-desktop/index.html'));
-record('updates', (await ipc.get('updates:get-state')(trusted)).value);
-record('power-listeners', ['resume', 'unlock-screen'].map((e) => globalThis.__powerMonitor.listenerCount(e)));
-record('app-traversal', await serveApp('app://learning-desktop/..%2fmain/index.js'));
-record('app-post', await serveApp('app://learning-desktop/index.html', 'POST'));
-const site = (await ipc.get('sites:list')(trusted)).value[0];
-const discovery = await fetch(site.baseUrl + '/.well-known/oauth-authorization-server');
-record('demo-discovery', discovery.status);
-let prevented = false;
-app.emit('will-quit', { preventDefault() { prevented = true; } });
-await until(async () => { try { await fetch(site.baseUrl + '/.well-known/oauth-authorization-server'); return false; } catch { return true; } });
-// The core closes everything (the demo sites last but the data folder's lock) and only then quits.
-await until(async () => globalThis.__quit === true);
-record('closed', { prevented });
-process.exit(0);
-`;
-
 describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)', () => {
   let dir: string;
   let lines: { kind: string; data: unknown }[] = [];
@@ -113,20 +29,9 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'ld-electron-bundle-'));
-    writeFileSync(join(dir, 'electron.mjs'), FAKE_ELECTRON);
-    writeFileSync(join(dir, 'hooks.mjs'), `export async function resolve(s, c, next) { return s === 'electron' ? { url: ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}, shortCircuit: true } : next(s, c); }`);
-    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`);
-    writeFileSync(join(dir, 'driver.mjs'), DRIVER(pathToFileURL(bundle).href));
-    const run = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, join(dir, 'driver.mjs')], {
-      env: { ...process.env, FAKE_USER_DATA: join(dir, 'userData') },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    lines = run.stdout
-      .split('\n')
-      .filter((l) => l.startsWith('{"kind"'))
-      .map((l) => JSON.parse(l) as { kind: string; data: unknown });
-    if (run.status !== 0) throw new Error(`the bundle failed: ${run.stderr.slice(0, 2000)}`);
+    const driven = driveBundle(dir, bundle, join(dir, 'userData'));
+    lines = driven.lines;
+    if (driven.run.status !== 0) throw new Error(`the bundle failed: ${driven.run.stderr.slice(0, 2000)}`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -193,7 +98,7 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     db.pragma('user_version = 999');
     db.close();
     writeFileSync(join(dir, 'start.mjs'), `await import(${JSON.stringify(pathToFileURL(bundle).href)}); await new Promise((r) => setTimeout(r, 10_000));`);
-    const run = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, join(dir, 'start.mjs')], {
+    const run = spawnSync(process.execPath, [...installStandIn(dir), join(dir, 'start.mjs')], {
       env: { ...process.env, FAKE_USER_DATA: userData },
       encoding: 'utf8',
       timeout: 30_000,

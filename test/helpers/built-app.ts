@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -9,8 +10,9 @@ import { dirname, join, resolve } from 'node:path';
  * that vitest's parallel workers never build over each other.
  */
 export const OUT = resolve('out');
-const STAMP = join(OUT, '.built');
-const LOCK = resolve('node_modules', '.cache', 'learning-desktop', 'out-build.lock');
+// Beside the build, not in out/ (which ships whole in app.asar).
+const STAMP = resolve('node_modules', '.cache', 'learning-desktop', `out-built-${createHash('sha256').update(OUT).digest('hex').slice(0, 12)}`);
+const LOCK = `${STAMP}.lock`;
 const SOURCES = ['electron', 'embedded-server', 'renderer', 'electron.vite.config.ts', 'scripts/embedded-server-assets.ts', 'package.json'];
 
 function newest(path: string): number {
@@ -26,7 +28,7 @@ function newest(path: string): number {
 }
 
 function fresh(): boolean {
-  return existsSync(STAMP) && statSync(STAMP).mtimeMs >= Math.max(...SOURCES.map(newest));
+  return existsSync(STAMP) && existsSync(join(OUT, 'main', 'index.js')) && statSync(STAMP).mtimeMs >= Math.max(...SOURCES.map(newest));
 }
 
 function sleep(ms: number): void {

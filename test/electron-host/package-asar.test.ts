@@ -1,0 +1,197 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ensureBuiltApp, OUT } from '../helpers/built-app';
+import { driveBundle } from '../helpers/electron-stand-in';
+// @ts-expect-error: a plain .mjs script, typed by use.
+import { binEntry } from '../../scripts/node-tools.mjs';
+
+/**
+ * The package a student installs, made here by electron-builder with build/electron-builder.yml, from a stand-in
+ * Electron distribution (electron-builder's `electronDist`: a folder we make, so nothing is downloaded). The stand-in
+ * executable carries Electron's fuse wire (@electron/fuses' sentinel, then the wire as Electron 39 ships it), so the
+ * fuses are flipped in it exactly as in a release. npmRebuild is off: rebuilding better-sqlite3 needs Electron's
+ * headers from the network, and it would overwrite the build in node_modules that the other tests load.
+ *
+ * Then app.asar is listed and checked, and booted: extracted (with app.asar.unpacked) and run under the stand-in
+ * `electron` module in demo mode, so every file the main bundle, the database worker and the embedded demo server
+ * read at run time must be in the package, resolved from the package's own node_modules.
+ *
+ * Built as Linux `--dir` on every system: the archive's content does not depend on the target, and a Linux
+ * distribution is a plain folder (a macOS one is a signed bundle a stand-in cannot imitate).
+ */
+const buildError = ensureBuiltApp();
+const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+// Electron's own fuse defaults, in FuseV1Options order ('1' on, '0' off).
+const ELECTRON_DEFAULT_WIRE = '10110001';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const config = parse(readFileSync('build/electron-builder.yml', 'utf8')) as { electronFuses: Record<string, boolean>; linux: { executableName: string } };
+
+let work: string;
+let appDir: string;
+let asarPath: string;
+let listing: string[] = [];
+let builder: { status: number | null; output: string } = { status: null, output: '' };
+
+function standInElectron(dir: string): void {
+  mkdirSync(join(dir, 'resources'), { recursive: true });
+  const wire = Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in Electron"\n'), Buffer.from(SENTINEL), Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]), Buffer.from(ELECTRON_DEFAULT_WIRE)]);
+  writeFileSync(join(dir, 'electron'), wire);
+  chmodSync(join(dir, 'electron'), 0o755);
+  for (const f of ['chrome-sandbox', 'LICENSE', 'LICENSES.chromium.html']) writeFileSync(join(dir, f), '');
+  writeFileSync(join(dir, 'version'), (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8')) as { version: string }).version);
+}
+
+beforeAll(() => {
+  if (buildError) return;
+  work = mkdtempSync(join(tmpdir(), 'ld-package-'));
+  standInElectron(join(work, 'electron-dist'));
+  // Where node_modules is a real folder (CI) electron-builder runs in the checkout and chooses what ships with
+  // `npm ls`, as `npm run package` does. A worktree whose node_modules is a link to a shared install confuses
+  // `npm ls` (every package reads as a link outside the project), so there a staged copy of the project walks the
+  // node_modules folders instead (electron-builder's traversal collector).
+  let projectDir = process.cwd();
+  if (lstatSync('node_modules').isSymbolicLink()) {
+    projectDir = join(work, 'project');
+    mkdirSync(projectDir);
+    cpSync(OUT, join(projectDir, 'out'), { recursive: true });
+    cpSync('build', join(projectDir, 'build'), { recursive: true });
+    writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ ...pkg, packageManager: 'traversal@1' }, null, 2));
+    symlinkSync(realpathSync('node_modules'), join(projectDir, 'node_modules'), 'junction');
+  }
+  const run = spawnSync(
+    process.execPath,
+    [
+      binEntry('electron-builder'),
+      '--config',
+      'build/electron-builder.yml',
+      '--linux',
+      '--dir',
+      '--publish',
+      'never',
+      `-c.electronDist=${join(work, 'electron-dist')}`,
+      '-c.npmRebuild=false',
+      `-c.directories.output=${join(work, 'release')}`,
+    ],
+    { cwd: projectDir, encoding: 'utf8', timeout: 280_000 },
+  );
+  builder = { status: run.status, output: `${run.stdout}\n${run.stderr}` };
+  appDir = join(work, 'release', 'linux-unpacked');
+  asarPath = join(appDir, 'resources', 'app.asar');
+  if (existsSync(asarPath)) listing = listPackage(asarPath, { isPack: false }).map((p) => p.split(sep).join('/'));
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Package folder names under `node_modules/` at any depth of the archive (`a`, `@scope/b`, `a/node_modules/c`). */
+function shippedPackages(): Set<string> {
+  const found = new Set<string>();
+  for (const p of listing) {
+    const m = /^\/((?:node_modules\/(?:@[^/]+\/)?[^/]+\/)+)package\.json$/.exec(p);
+    if (m) found.add(m[1]!.slice(0, -1));
+  }
+  return found;
+}
+const nameOf = (folder: string) => folder.slice(folder.lastIndexOf('node_modules/') + 'node_modules/'.length);
+
+/** The production closure: `dependencies` and their dependencies (optional ones included), from the installed tree. */
+function productionClosure(): Set<string> {
+  const seen = new Set<string>();
+  const visit = (name: string, from: string) => {
+    // Node's resolution: the nearest node_modules up from the requiring package.
+    let dir = from;
+    for (;;) {
+      const candidate = join(dir, 'node_modules', name, 'package.json');
+      if (existsSync(candidate)) {
+        if (seen.has(`${name}@${candidate}`)) return;
+        seen.add(`${name}@${candidate}`);
+        const manifest = JSON.parse(readFileSync(candidate, 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+        for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) visit(dep, dirname(candidate));
+        return;
+      }
+      const parent = dirname(dir);
+      if (parent === dir) return;
+      dir = parent;
+    }
+  };
+  for (const name of Object.keys(pkg.dependencies)) visit(name, process.cwd());
+  return new Set([...seen].map((s) => s.slice(0, s.indexOf('@', 1))));
+}
+
+describe('the package electron-builder makes (stand-in Electron, no download)', () => {
+  it('is made', () => {
+    expect(buildError).toBeNull();
+    expect(builder.status, builder.output.slice(-3000)).toBe(0);
+    expect(existsSync(asarPath)).toBe(true);
+  });
+
+  it('holds all of out/ (main, database worker, preload, renderer, the demo server’s SQL and schema) and no source or map', () => {
+    const expected = readdirSync(OUT, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile() && !e.name.endsWith('.map'))
+      .map((e) => '/' + relative(process.cwd(), join(e.parentPath, e.name)).split(sep).join('/'));
+    expect(expected).toEqual(expect.arrayContaining(['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']));
+    expect(expected.some((f) => /^\/out\/main\/db-writer\.c?js$/.test(f))).toBe(true);
+    expect(expected.some((f) => f.startsWith('/out/main/migrations/'))).toBe(true);
+    expect(expected.some((f) => f.startsWith('/out/main/schema/'))).toBe(true);
+    expect(listing).toEqual(expect.arrayContaining(expected));
+    const own = listing.filter((p) => !p.startsWith('/node_modules/'));
+    expect(own.filter((p) => /^\/(?:electron|renderer|embedded-server|test|scripts|build)\//.test(p) || p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
+    const manifest = JSON.parse(extractFile(asarPath, 'package.json').toString('utf8')) as { main: string; desktopName: string };
+    expect(listing).toContain(`/${posix.normalize(manifest.main)}`);
+    expect(manifest.desktopName).toBe(`${config.linux.executableName}.desktop`);
+  });
+
+  it('ships every production dependency the bundle needs and nothing from devDependencies', () => {
+    const shipped = shippedPackages();
+    const closure = productionClosure();
+    const shippedNames = new Set([...shipped].map(nameOf));
+    for (const dep of Object.keys(pkg.dependencies)) expect(shipped.has(`node_modules/${dep}`), dep).toBe(true);
+    expect([...shippedNames].filter((n) => !closure.has(n))).toEqual([]);
+    const devOnly = Object.keys(pkg.devDependencies).filter((d) => !closure.has(d));
+    expect(devOnly).toContain('electron');
+    expect(devOnly.filter((d) => shippedNames.has(d))).toEqual([]);
+  });
+
+  it('keeps native addons out of the archive, unpacked beside it', () => {
+    const natives = listing.filter((p) => p.endsWith('.node'));
+    expect(natives).toContain('/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    for (const n of natives) {
+      expect((statFile(asarPath, n.slice(1)) as { unpacked?: boolean }).unpacked, n).toBe(true);
+      expect(existsSync(join(`${asarPath}.unpacked`, n))).toBe(true);
+    }
+  });
+
+  it('flips the release fuses in the executable and puts the tray icon beside the archive', async () => {
+    const wire = await getCurrentFuseWire(join(appDir, config.linux.executableName));
+    for (const [fuse, value] of Object.entries(config.electronFuses)) {
+      if (fuse === 'resetAdHocDarwinSignature') continue;
+      const option = FuseV1Options[(fuse[0]!.toUpperCase() + fuse.slice(1)) as keyof typeof FuseV1Options];
+      expect(String.fromCharCode(wire[option] as number), fuse).toBe(value ? '1' : '0');
+    }
+    expect(existsSync(join(appDir, 'resources', 'tray.png'))).toBe(true);
+  });
+
+  it('boots from its own files: extracted, the main bundle starts the demo with the database worker and the embedded server', () => {
+    const extracted = join(work, 'extracted');
+    extractAll(asarPath, extracted);
+    cpSync(`${asarPath}.unpacked`, extracted, { recursive: true });
+    const dir = join(work, 'stand-in');
+    mkdirSync(dir);
+    const { run, lines } = driveBundle(dir, join(extracted, 'out', 'main', 'index.js'), join(work, 'userData'));
+    expect(run.status, run.stderr.slice(0, 2000)).toBe(0);
+    const of = (kind: string) => lines.filter((l) => l.kind === kind).map((l) => l.data);
+    expect((of('sites')[0] as unknown[]).length).toBe(2);
+    expect(of('demo-discovery')).toEqual([200]);
+    expect(of('app-index')[0]).toMatchObject({ status: 200 });
+    expect(of('closed')).toEqual([{ prevented: true }]);
+  }, 120_000);
+});
