@@ -6,6 +6,7 @@ import { ErrorState } from '../ui/ErrorState';
 import { Loading } from '../ui/states';
 import { ScrollContext } from '../ui/VirtualList';
 import { AppContext, type AppContextValue } from '../state/context';
+import { ACTIVE_SITE_KEY, hasOfflineData, pickSite } from '../state/opening';
 import { Nav } from './Nav';
 import type { Route } from '../state/routes';
 import { ScreenView } from './ScreenView';
@@ -15,8 +16,6 @@ import { SiteSwitcher } from '../features/sites/SiteSwitcher';
 import { StatusBar } from '../features/sync/StatusBar';
 import { SiteBanners } from '../features/sync/SiteBanners';
 import { InviteListener } from '../features/invite/InviteListener';
-
-const ACTIVE_SITE_KEY = 'learning-desktop.active-site';
 
 export function Shell() {
   const { t } = useTranslation();
@@ -28,7 +27,7 @@ export function Shell() {
   const firstRender = useRef(true);
 
   const routeDetail = route.screen === 'course' ? route.courseId : '';
-  const site = sites.find((s) => s.id === chosen) ?? sites.find((s) => s.status === 'ready') ?? sites[0] ?? null;
+  const site = pickSite(sites, chosen);
 
   const selectSite = useCallback((siteId: string) => {
     localStorage.setItem(ACTIVE_SITE_KEY, siteId);
@@ -52,7 +51,7 @@ export function Shell() {
 
   const value: AppContextValue = useMemo(() => ({ sites, site, selectSite, route, navigate, navigateFrom }), [sites, site, selectSite, route, navigate, navigateFrom]);
 
-  const hasData = site !== null && (site.status === 'ready' || site.lastSyncedAt !== null || site.status === 'sign-in-needed');
+  const hasData = site !== null && hasOfflineData(site);
 
   return (
     <AppContext.Provider value={value}>

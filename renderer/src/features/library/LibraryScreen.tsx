@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryCourse, LibraryFilter } from '../../../../electron/common/view-models';
 import { useSite } from '../../state/context';
+import { LIBRARY_FIRST_PAGE } from '../../state/opening';
 import { useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
@@ -18,7 +19,8 @@ export function LibraryScreen() {
   const site = useSite();
   const [filter, setFilter] = useState<LibraryFilter>('all');
   // The previous filter's courses stay on screen while the next filter's first page loads (no flash, no lost header).
-  const courses = useChannelPages('library:page', { siteId: site.id, filter }, { getKey: courseKey, keepPrevious: true });
+  // Its first page may already be on its way (state/opening.ts prefetchOpeningScreen: same key, same page).
+  const courses = useChannelPages('library:page', { siteId: site.id, filter }, { getKey: courseKey, keepPrevious: true, pageSize: LIBRARY_FIRST_PAGE });
   const q = courses.query;
   const courseCount = courses.first?.courseCount ?? 0;
 

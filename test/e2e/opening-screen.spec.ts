@@ -1,0 +1,38 @@
+import { expect, test } from './fixtures';
+
+/**
+ * The first screen's data is asked for before the page has rendered anything (renderer/src/state/opening.ts): the
+ * library of the site chosen last does not wait for the site list, nor for the window's strings.
+ */
+test.describe('browser host: the opening screen', () => {
+  test('the library of the site chosen last is asked for before the strings have loaded and before the site list answers', async ({ page, host }) => {
+    const origin = new URL(host.launchUrl).origin;
+    await page.addInitScript(() => localStorage.setItem('learning-desktop.active-site', 'site-chosen-last'));
+    const events: string[] = [];
+    // The strings (a chunk of their own) and the site list are held back for a while: nothing can render meanwhile.
+    await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      events.push('strings answered');
+      await route.continue();
+    });
+    await page.route(`${origin}/__host/invoke/**`, async (route) => {
+      const channel = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!);
+      events.push(`asked ${channel}`);
+      if (channel === 'sites:list') {
+        await new Promise((r) => setTimeout(r, 1500));
+        events.push('site list answered');
+      }
+      await route.continue();
+    });
+    let asked!: string;
+    const library = page.waitForRequest((r) => r.url().includes('/__host/invoke/') && decodeURIComponent(r.url()).includes('library:page')).then((r) => {
+      asked = r.postData() ?? '';
+    });
+    await page.goto(host.launchUrl);
+    await library;
+    expect((JSON.parse(asked) as { input: unknown }).input).toMatchObject({ siteId: 'site-chosen-last', filter: 'all', offset: 0, limit: 50 });
+    expect(events.indexOf('asked library:page')).toBeGreaterThanOrEqual(0);
+    expect(events).not.toContain('strings answered');
+    expect(events).not.toContain('site list answered');
+  });
+});
