@@ -27,8 +27,10 @@ const CORE_LAYERS = [
   // The sync hands its writes to the worker.
   ['sync', 'sites'],
   ['desktop', 'doctor', 'demo', 'settings', 'invite', 'downloads'],
-  // Composition: the IPC dispatcher, the per-area handler modules and the data folder's lock, used by app-core.
-  ['ipc-dispatch', 'handlers', 'data-dir-lock'],
+  // Composition: the IPC dispatcher, the data folder's lock, the sync scheduler (online state, probing, auto-sync);
+  // then the per-area handler modules; then app-core.ts, which builds the services and composes the handlers.
+  ['ipc-dispatch', 'data-dir-lock', 'sync-scheduler'],
+  ['handlers'],
   ['app-core'],
 ];
 /** db keeps tables, migrations and views: no HTTP (net). */

@@ -267,6 +267,11 @@ export type IpcHandlers = {
   [C in Channel]: (input: z.output<IpcContract[C]['input']>) => Promise<Result<ChannelOutput<C>>>;
 };
 
+/** The same handlers before their answers are wrapped in Results (withResults): each returns its value or throws. */
+export type CoreHandlers = {
+  [C in Channel]: (input: z.output<IpcContract[C]['input']>) => Promise<ChannelOutput<C>>;
+};
+
 /** The renderer's side: the one named object the preload (or the browser host bridge) exposes. */
 export interface LearningDesktopApi {
   invoke<C extends Channel>(

@@ -14,7 +14,7 @@ export { getConsulting } from './consulting';
 export { getNotifications, getNotificationsPage, getNotificationsSummary, getSubscription } from './notifications';
 export { getProfile } from './profile';
 export { search, parseSearch, type ParsedSearch } from './search';
-export { getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';
+export { getLastSyncedAt, getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';
 export {
   enqueueChange,
   pendingEntries,

@@ -76,6 +76,11 @@ export function getStoredSyncState(db: Database, siteId: string): StoredSyncStat
   };
 }
 
+/** When the site last synced well (completed or partial), or null: the one source of a site summary's lastSyncedAt. */
+export function getLastSyncedAt(db: Database, siteId: string): string | null {
+  return getStoredSyncState(db, siteId).lastSyncedAt;
+}
+
 /** The SyncStatus view: the stored history and outbox, plus what only the running service knows. */
 export function getSyncStatus(db: Database, siteId: string, live: { readonly running: boolean; readonly online: boolean }): SyncStatus {
   const stored = getStoredSyncState(db, siteId);

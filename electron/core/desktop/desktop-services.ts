@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import type { DesktopNotification } from '../../common/desktop-notifications';
-import type { IpcHandlers } from '../../common/ipc-contract';
-import { ok } from '../../common/result';
+import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
+import { withResults } from '../../common/result';
 import type { NotificationView, PaymentView, Settings, SiteSummary, UpdateState } from '../../common/view-models';
 import { createUpdateController, type UpdateController, type UpdaterEvent, type UpdaterPort, type UpdatesOffReason } from './updates';
 import { shouldSyncOnWake, type WakeTrigger } from './background';
@@ -100,11 +100,11 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       return true;
     },
     unreadTotal: () => options.readySites().reduce((sum, s) => sum + options.unreadCount(s.id), 0),
-    handlers: {
-      'updates:get-state': async () => ok(updates.state()),
-      'updates:check': async () => ok(await updates.check()),
-      'updates:restart': async () => ok(updates.restart()),
-    },
+    handlers: withResults<Pick<CoreHandlers, 'updates:get-state' | 'updates:check' | 'updates:restart'>>({
+      'updates:get-state': async () => updates.state(),
+      'updates:check': () => updates.check(),
+      'updates:restart': async () => updates.restart(),
+    }),
     close: () => updates.close(),
   };
 }

@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { SaveOutcome } from '../../common/files-and-invites';
-import type { IpcHandlers } from '../../common/ipc-contract';
+import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { BROWSER_HOST_PATHS } from '../../common/ipc-names';
-import { ok } from '../../common/result';
+import { withResults } from '../../common/result';
 import type { SiteSummary } from '../../common/view-models';
 import { getCourseDetail, getOrder, getPayment } from '../db/index';
 import { CoreError } from '../errors';
@@ -66,14 +66,14 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, ExportChannel> {
   const zone = () => deps.timeZone?.() ?? localTimeZone();
-  return {
+  const handlers: Pick<CoreHandlers, ExportChannel> = {
     'export:orders-csv': async ({ siteId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
       const input = { siteId, now, language, timeZone: zone() };
       const body = deps.purchaseHistoryCsv ? await deps.purchaseHistoryCsv(input) : purchaseHistoryCsv(deps.db, siteId, now, input);
       if (body === null) throw new CoreError('not-found', 'There are no purchases to export yet. Sync, then try again.');
-      return ok(await deps.deliver({ kind: 'csv', fileName: safeFileName(`purchases-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'), mimeType: 'text/csv; charset=utf-8', body }));
+      return deps.deliver({ kind: 'csv', fileName: safeFileName(`purchases-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'), mimeType: 'text/csv; charset=utf-8', body });
     },
     'export:receipt': async ({ siteId, tradeNo, language }) => {
       const site = deps.site(siteId);
@@ -83,7 +83,7 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const options = { language, timeZone: zone(), site: { label: site.label, baseUrl: site.baseUrl }, generatedAt: now };
       const body = receiptHtml(order, options);
       const printView = receiptHtml(order, { ...options, script: BROWSER_HOST_PATHS.print });
-      return ok(await deps.deliver({ kind: 'receipt', fileName: safeFileName(`receipt-${tradeNo}`, 'pdf'), mimeType: 'text/html; charset=utf-8', body, printView }));
+      return deps.deliver({ kind: 'receipt', fileName: safeFileName(`receipt-${tradeNo}`, 'pdf'), mimeType: 'text/html; charset=utf-8', body, printView });
     },
     'calendar:payment-deadline': async ({ siteId, paymentId, language }) => {
       const site = deps.site(siteId);
@@ -94,7 +94,7 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         throw new CoreError('invalid-input', 'This payment code can no longer be paid, so there is no deadline to add.');
       }
       const body = paymentDeadlineCalendar(payment, site, { language, stamp: now });
-      return ok(await deps.deliver({ kind: 'ics', fileName: safeFileName(`payment-deadline-${payment.tradeNo}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body }));
+      return deps.deliver({ kind: 'ics', fileName: safeFileName(`payment-deadline-${payment.tradeNo}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body });
     },
     'calendar:course-access-end': async ({ siteId, courseId, language }) => {
       const site = deps.site(siteId);
@@ -102,7 +102,8 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const course = getCourseDetail(deps.db, siteId, courseId, now);
       if (course.isExpired) throw new CoreError('invalid-input', 'Access to this course has already ended, so there is no date to add.');
       const body = courseAccessEndCalendar(course, site, { language, stamp: now });
-      return ok(await deps.deliver({ kind: 'ics', fileName: safeFileName(`course-access-${course.slug || course.courseId}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body }));
+      return deps.deliver({ kind: 'ics', fileName: safeFileName(`course-access-${course.slug || course.courseId}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body });
     },
   };
+  return withResults(handlers);
 }

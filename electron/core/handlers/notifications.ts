@@ -1,0 +1,35 @@
+import type { CoreHandlers } from '../../common/ipc-contract';
+import { getNotifications, getNotificationsPage, getNotificationsSummary } from '../db/index';
+import { requireSite, type AppServices } from './services';
+
+type NotificationChannel =
+  | 'notifications:list'
+  | 'notifications:summary'
+  | 'notifications:page'
+  | 'notifications:mark-read'
+  | 'notifications:mark-all-read'
+  | 'notifications:update-subscription';
+
+/** The site's notices and subscriptions; changes go through the sync service's outbox. */
+export function createNotificationHandlers(s: AppServices): Pick<CoreHandlers, NotificationChannel> {
+  const { db, sync } = s;
+  const site = (siteId: string) => requireSite(s, siteId);
+  return {
+    'notifications:list': async ({ siteId }) => (site(siteId), getNotifications(db, siteId)),
+    'notifications:summary': async ({ siteId }) => (site(siteId), getNotificationsSummary(db, siteId)),
+    'notifications:page': async ({ siteId, ...page }) => (site(siteId), getNotificationsPage(db, siteId, page)),
+    // Through the sync service's outbox: applied to the offline copy at once, sent now or when the site is back.
+    'notifications:mark-read': async ({ siteId, notificationId }) => {
+      site(siteId);
+      await sync.markNotificationRead(siteId, notificationId);
+    },
+    'notifications:mark-all-read': async ({ siteId }) => {
+      site(siteId);
+      await sync.markAllNotificationsRead(siteId);
+    },
+    'notifications:update-subscription': async ({ siteId, topic, channel, enabled }) => {
+      site(siteId);
+      return sync.updateNotificationSubscription(siteId, topic, channel, enabled);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { CoreHandlers } from '../../common/ipc-contract';
+import {
+  getBilling,
+  getBillingSummary,
+  getConsulting,
+  getCourseDetail,
+  getEntitlements,
+  getLibrary,
+  getLibraryPage,
+  getOrdersPage,
+  getPayableInstructionsPage,
+  getProfile,
+  search,
+} from '../db/index';
+import { requireSite, type AppServices } from './services';
+
+type ViewChannel =
+  | 'library:list'
+  | 'library:page'
+  | 'course:get'
+  | 'billing:get'
+  | 'billing:summary'
+  | 'billing:orders'
+  | 'billing:instructions'
+  | 'entitlements:get'
+  | 'consulting:list'
+  | 'profile:get'
+  | 'search:query';
+
+/** The screens' views of a site's offline data, read through the main process's read-only connection. */
+export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChannel> {
+  const { db } = s;
+  const now = () => new Date(s.clock.now());
+  const site = (siteId: string) => requireSite(s, siteId);
+  return {
+    'library:list': async ({ siteId }) => (site(siteId), getLibrary(db, siteId, now())),
+    'library:page': async ({ siteId, ...page }) => (site(siteId), getLibraryPage(db, siteId, now(), page)),
+    'course:get': async ({ siteId, courseId }) => (site(siteId), getCourseDetail(db, siteId, courseId, now())),
+    'billing:get': async ({ siteId }) => (site(siteId), getBilling(db, siteId, now())),
+    'billing:summary': async ({ siteId }) => (site(siteId), getBillingSummary(db, siteId, now())),
+    'billing:orders': async ({ siteId, ...page }) => (site(siteId), getOrdersPage(db, siteId, now(), page)),
+    'billing:instructions': async ({ siteId, ...page }) => (site(siteId), getPayableInstructionsPage(db, siteId, now(), page)),
+    'entitlements:get': async ({ siteId }) => (site(siteId), getEntitlements(db, siteId, now())),
+    'consulting:list': async ({ siteId }) => (site(siteId), getConsulting(db, siteId)),
+    'profile:get': async ({ siteId }) => (site(siteId), getProfile(db, siteId)),
+    'search:query': async ({ siteId, query }) => (site(siteId), search(db, siteId, query)),
+  };
+}
