@@ -1,7 +1,11 @@
 import { defineConfig } from 'electron-vite';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { commonjsWorker } from './scripts/commonjs-worker';
 import { embeddedServerAssets } from './scripts/embedded-server-assets';
 import { rendererConfig } from './renderer/vite.config';
+
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
 
 // Entries are absolute: a bare 'electron/...' path would be taken for the electron package and left external.
 // electron-vite builds the three Electron bundles into out/: main, preload and the renderer (shared config).
@@ -9,12 +13,16 @@ export default defineConfig({
   main: {
     // embeddedServerAssets: the demo's embedded server reads its SQL migrations and GraphQL schema beside the bundle.
     // Its `dependencies` stay external (electron-vite's build.externalizeDeps): they ship in app.asar's node_modules.
-    plugins: [embeddedServerAssets()],
-    // db-writer: the database writer's worker thread (electron/core/worker/writer.ts looks for out/main/db-writer.js).
+    // db-writer.cjs: the database writer's worker thread, CommonJS (electron/core/worker/writer.ts looks for it beside
+    // the bundle; scripts/commonjs-worker.ts says why).
+    plugins: [
+      embeddedServerAssets(),
+      commonjsWorker({ entry: resolve('electron/core/worker/writer-worker.ts'), fileName: 'db-writer.cjs', external: Object.keys(dependencies) }),
+    ],
     build: {
       outDir: 'out/main',
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'db-writer': resolve('electron/core/worker/writer-worker.ts') } },
+      rollupOptions: { input: { index: resolve('electron/main/index.ts') } },
     },
   },
   // A sandboxed preload can require only electron, events, timers and url (Electron docs, "Process Sandboxing"), so

@@ -140,7 +140,17 @@ describe('the built main bundle', () => {
     expect(bare.map((s) => packageName(s.specifier))).toEqual(expect.arrayContaining(['better-sqlite3', 'electron', 'electron-store', 'electron-updater', 'zod']));
   });
 
-  it('the database worker is a file of its own beside the main bundle (the source fallback through tsx is never taken)', () => {
-    expect(readdirSync(join(OUT, 'main'))).toContain('db-writer.js');
+  it('the database worker is one CommonJS file beside the main bundle (the source fallback through tsx is never taken)', async () => {
+    expect(readdirSync(join(OUT, 'main'))).toContain('db-writer.cjs');
+    const code = readFileSync(join(OUT, 'main', 'db-writer.cjs'), 'utf8');
+    // CommonJS: no import or export statement, no import.meta, and what it requires is Node's or a production dependency.
+    await init;
+    const [imports, exports] = parse(code);
+    expect(imports.filter((i) => i.d === -1 || i.d === -2)).toEqual([]);
+    expect(exports).toEqual([]);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+    const required = [...code.matchAll(/\brequire\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
+    expect(required.filter((r) => !r.startsWith('node:') && !(packageName(r) in pkg.dependencies))).toEqual([]);
+    expect(required).toContain('better-sqlite3');
   });
 });

@@ -102,9 +102,10 @@ interface Pending {
 function workerEntry(explicit: string | undefined): { readonly script: string; readonly eval: boolean } {
   const here = dirname(fileURLToPath(import.meta.url));
   if (explicit !== undefined) return { script: explicit, eval: false };
-  // electron-vite bundles the worker beside the main bundle (electron.vite.config.ts); a shared chunk may sit one
-  // folder below it.
-  for (const candidate of [join(here, 'db-writer.js'), join(here, '..', 'db-writer.js')]) {
+  // electron-vite bundles the worker beside the main bundle as CommonJS (electron.vite.config.ts); a chunk that
+  // holds this module may sit one folder below it. A test's own bundle (test/soak) may carry an ESM db-writer.js.
+  const names = ['db-writer.cjs', 'db-writer.js'];
+  for (const candidate of names.flatMap((name) => [join(here, name), join(here, '..', name)])) {
     if (existsSync(candidate)) return { script: candidate, eval: false };
   }
   const source = join(here, 'writer-worker.ts');
