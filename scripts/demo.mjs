@@ -4,6 +4,7 @@
 // browser host, whose URL is printed and opened.
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureBrowserHost } from './browser-host-build.mjs';
 import { electronBinary } from './electron-binary.mjs';
 import { electronBindingOr, electronEnv } from './electron-native.mjs';
 import { binEntry } from './node-tools.mjs';
@@ -33,7 +34,8 @@ if (binary && binding) {
 } else {
   // Without a binding electronBindingOr has already said why, in one line.
   if (!binary) console.log(`${NOT_INSTALLED}; opening the browser version instead.`);
-  // tsx as a loader of this same Node: no npx round trip. The CLI builds the pages on first run, prints the
-  // launch URL and opens the default browser when there is one.
-  run(process.execPath, ['--import', 'tsx', 'electron/browser-host/cli.ts', '--demo', ...extra]);
+  // The browser host's bundle (browser-host-build.mjs; built when missing or older than its sources), run by this
+  // Node: no transpiling at start. The CLI builds the pages on first run, prints the launch URL and opens the
+  // default browser when there is one.
+  run(process.execPath, [await ensureBrowserHost(), '--demo', ...extra]);
 }

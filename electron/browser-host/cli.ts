@@ -98,8 +98,9 @@ async function ensureRendererBuilt(rendererDir: string, log: (line: string) => v
   } else {
     log('Building the app’s pages (first run only)…');
   }
-  const [{ build }, { rendererConfig }] = await Promise.all([import('vite'), import('../../renderer/vite.config')]);
-  await build({ ...rendererConfig, logLevel: 'warn' });
+  // Vite loads its TypeScript config itself: the same under tsx and from the bundle (scripts/browser-host-build.mjs).
+  const { build } = await import('vite');
+  await build({ configFile: join(repoRoot, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
 }
 
 /** Opens the default browser if the machine has one; a headless machine simply keeps the printed URL. */

@@ -7,7 +7,10 @@ import { expect, test } from './fixtures';
 test.describe('browser host: the opening screen', () => {
   test('the library of the site chosen last is asked for before the strings have loaded and before the site list answers', async ({ page, host }) => {
     const origin = new URL(host.launchUrl).origin;
-    await page.addInitScript(() => localStorage.setItem('learning-desktop.active-site', 'site-chosen-last'));
+    // The page's localStorage (the Node typecheck has no DOM types).
+    await page.addInitScript(() =>
+      (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem('learning-desktop.active-site', 'site-chosen-last'),
+    );
     const events: string[] = [];
     // The strings (a chunk of their own) and the site list are held back for a while: nothing can render meanwhile.
     await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {

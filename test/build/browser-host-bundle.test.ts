@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script of the repository, without types.
+import { BROWSER_HOST_DIR, BROWSER_HOST_ENTRY, buildBrowserHost } from '../../scripts/browser-host-build.mjs';
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+
+/**
+ * The browser host as `npm run demo` starts it (scripts/browser-host-build.mjs): one esbuild bundle run by plain
+ * Node. Built here from the sources, then started for real: it serves its launch page, and in demo mode the demo
+ * sites start from their own chunk (which finds the SQL migrations and GraphQL schema beside it).
+ */
+describe('the browser host bundle', () => {
+  let meta: Metafile;
+  const children: ChildProcess[] = [];
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    meta = (await buildBrowserHost()) as Metafile;
+  }, 120_000);
+  afterAll(async () => {
+    for (const child of children) {
+      if (child.exitCode !== null) continue;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads the embedded server only when a demo site starts: no file the entry imports statically holds any of it', () => {
+    const entry = Object.keys(meta.outputs).find((f) => f.endsWith('browser-host/cli.js'))!;
+    const statics = new Set<string>();
+    const walk = (file: string) => {
+      if (statics.has(file)) return;
+      statics.add(file);
+      for (const i of meta.outputs[file]!.imports) if (!i.external && i.kind === 'import-statement') walk(i.path);
+    };
+    walk(entry);
+    const inputs = [...statics].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+    expect(inputs.some((i) => i.startsWith('electron/core/app-core'))).toBe(true);
+    // The fault switches' checks (one file, no imports) serve Settings > Demo before the sites start.
+    expect(inputs.filter((i) => i.startsWith('embedded-server/') && i !== 'embedded-server/http/faults.ts')).toEqual([]);
+    // It is there, behind a dynamic import.
+    const dynamic = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+    expect(dynamic.some((f) => Object.keys(meta.outputs[f]!.inputs).includes('embedded-server/index.ts'))).toBe(true);
+  });
+
+  it('starts with plain Node, prints its launch URL, and starts the demo sites from their chunk', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ld-bundle-'));
+    dirs.push(dataDir);
+    const child = spawn(process.execPath, [BROWSER_HOST_ENTRY as string, '--demo', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    await expect.poll(() => /running at (http:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(out)?.[1] ?? null, { timeout: 90_000 }).not.toBeNull();
+    expect(out).not.toMatch(/could not be started/);
+    const launch = await fetch(/running at (\S+)/.exec(out)![1]!, { redirect: 'manual' });
+    expect(launch.status).toBe(303);
+    // The demo sites' own databases, made by the embedded server's migrations read beside its chunk.
+    expect(readdirSync(join(dataDir, 'demo-server')).filter((f) => f.endsWith('.db')).sort()).toEqual(['demo.db', 'demo2.db']);
+    expect(existsSync(join(BROWSER_HOST_DIR as string, 'db-writer.js'))).toBe(true);
+  }, 120_000);
+});
