@@ -18,7 +18,7 @@ import type { CallbackPageKind } from './loopback-receiver';
 import { startLoopbackReceiver } from './loopback-receiver';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce';
 import type { TokenSet } from './token-client';
-import { exchangeCode, revokeUnkept, sanitizeDescription } from './token-client';
+import { exchangeCode, revokeUnkept, sanitizeDescription, signInFailedHint } from './token-client';
 
 /** Spec scopes for the member audience. */
 export const MEMBER_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'account:read', 'account:write'];
@@ -37,7 +37,8 @@ export function buildAuthorizationRequest(input: {
   readonly clientId: string;
   readonly redirectUri: string;
   readonly scopes: readonly string[];
-  readonly resource: string;
+  /** RFC 8707; null when the server refused it (see runSignIn). */
+  readonly resource: string | null;
 }): AuthorizationRequest {
   // OpenID Connect Core §11: a server that knows offline_access issues a refresh token only for it, and only with
   // prompt=consent (it ignores offline_access otherwise).
@@ -56,7 +57,7 @@ export function buildAuthorizationRequest(input: {
     nonce,
     code_challenge: codeChallengeS256(codeVerifier),
     code_challenge_method: 'S256',
-    resource: input.resource,
+    ...(input.resource !== null ? { resource: input.resource } : {}),
     ...(offline ? { prompt: 'consent' } : {}),
   };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
@@ -93,7 +94,11 @@ export function validateCallback(
     const safeError = /^[\x20-\x7E]{1,64}$/.test(error) && redactString(error) === error ? error : 'error';
     const raw = sanitizeDescription(params.get('error_description'));
     const description = raw === null ? null : redactString(raw);
-    throw new CoreError('sign-in-failed', `The site could not sign you in (${safeError}${description ? `: ${description}` : ''}).`, { oauthError: safeError });
+    throw new CoreError('sign-in-failed', `The site could not sign you in (${safeError}${description ? `: ${description}` : ''}).`, {
+      oauthError: safeError,
+      at: 'authorization',
+      hint: signInFailedHint(safeError),
+    });
   }
   const code = params.get('code');
   if (code === null || code === '') throw new CoreError('sign-in-failed', 'The site answered the sign-in without an authorization code.');
@@ -139,13 +144,30 @@ export interface SignInOptions {
 export interface SignInResult {
   readonly tokens: TokenSet;
   readonly profile: UserProfile;
-  /** The RFC 8707 resource that was sent; stored with the pair (the server cannot tell it back). */
-  readonly resource: string;
+  /** The RFC 8707 resource that was sent; stored with the pair (the server cannot tell it back). Null: none was. */
+  readonly resource: string | null;
   readonly idTokenVerified: boolean;
 }
 
-/** Runs one sign-in from the browser to verified tokens. The receiver only listens while this runs. */
+/**
+ * Runs one sign-in from the browser to verified tokens. The receiver only listens while this runs.
+ * RFC 8707 §2: an authorization server that does not know the resource indicator answers invalid_target (node-oidc-
+ * provider's defaults do so for any resource). That server issues no audience-bound tokens at all, so the sign-in
+ * is asked for once more without one (the browser opens again) rather than failing for good; the pair is then
+ * stored without a resource and refreshed without one.
+ */
 export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
+  try {
+    return await runAttempt(options, options.metadata.resource);
+  } catch (error) {
+    if (!(isCoreError(error, 'sign-in-failed') && error.detail?.oauthError === 'invalid_target' && error.detail.at === 'authorization')) throw error;
+    if (options.signal?.aborted) throw error;
+    (options.logger ?? silentLogger).child('sign-in').info('the site refused the resource indicator; signing in without one');
+    return runAttempt(options, null);
+  }
+}
+
+async function runAttempt(options: SignInOptions, resource: string | null): Promise<SignInResult> {
   const log = (options.logger ?? silentLogger).child('sign-in');
   const { metadata } = options;
   const memberScopes = options.scopes ?? MEMBER_SCOPES;
@@ -187,7 +209,7 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
       clientId: options.clientId,
       redirectUri: receiver.redirectUri,
       scopes,
-      resource: metadata.resource,
+      resource,
     });
     stateRef = { ...expected, state: authz.state };
     const parsedUrl = new URL(authz.url);
@@ -216,7 +238,7 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
         codeVerifier: authz.codeVerifier,
         clientId: options.clientId,
         clientSecret: options.clientSecret,
-        resource: metadata.resource,
+        resource,
         requestedScopes: scopes,
         revocationEndpoint: metadata.revocationEndpoint,
       },
@@ -260,7 +282,7 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
     // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
     if (controller.signal.aborted) throw abortError(controller.signal);
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
-    return { tokens, profile, resource: metadata.resource, idTokenVerified };
+    return { tokens, profile, resource, idTokenVerified };
   } catch (error) {
     if (issued !== null) await discardPair(issued, options);
     // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user needs to see.

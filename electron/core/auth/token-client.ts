@@ -45,8 +45,9 @@ export class OAuthResponseError extends CoreError {
     message: string,
     readonly oauthError: string,
     readonly status: number,
+    hint?: string,
   ) {
-    super(code, message, { oauthError, status });
+    super(code, message, hint === undefined ? { oauthError, status } : { oauthError, status, hint });
   }
 }
 
@@ -64,6 +65,26 @@ const tokenResponseSchema = z.looseObject({
   school_subdomain: z.string().optional(),
   created_at: z.number().optional(),
 });
+
+/**
+ * What the student can do about an OAuth error (RFC 6749 §4.1.2.1, §5.2): the renderer's
+ * `errors.sign-in-failed.hints.<hint>`. The application ID is only worth checking when the site says it is wrong.
+ */
+export function signInFailedHint(oauthError: string): 'client' | 'server' | 'scope' | 'site' {
+  switch (oauthError) {
+    case 'invalid_client':
+    case 'unauthorized_client':
+    case 'invalid_redirect_uri':
+      return 'client';
+    case 'server_error':
+    case 'temporarily_unavailable':
+      return 'server';
+    case 'invalid_scope':
+      return 'scope';
+    default:
+      return 'site';
+  }
+}
 
 /** Keeps only printable text of a server's error_description (RFC 6749 §5.2: %x20-21 / %x23-5B / %x5D-7E). */
 export function sanitizeDescription(value: unknown): string | null {
@@ -213,8 +234,8 @@ export interface ExchangeCodeInput extends ClientCredentials {
   readonly code: string;
   readonly redirectUri: string;
   readonly codeVerifier: string;
-  /** RFC 8707 §2.2: the resource sent at authorization is repeated here. */
-  readonly resource: string;
+  /** RFC 8707 §2.2: the resource sent at authorization is repeated here (null: none was sent). */
+  readonly resource: string | null;
   readonly requestedScopes: readonly string[];
   /** Where a pair the app refuses is revoked (RFC 7009); null when the site has none. */
   readonly revocationEndpoint?: string | null;
@@ -245,6 +266,7 @@ export async function exchangeCode(input: ExchangeCodeInput, options: TokenClien
       `The site refused to complete the sign-in (${e.error}${e.description ? `: ${e.description}` : ''}). Try again.`,
       e.error,
       res.status,
+      signInFailedHint(e.error),
     );
   }
   const raw = await readJsonObject(res, 'sign-in-failed', 'The site answered the sign-in with something that is not a token response.');
