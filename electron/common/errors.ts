@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'sync-cancelled',
   'sync-failed',
   'storage-error',
+  'site-data-invalid',
   'database-too-new',
   'forbidden',
   'internal',

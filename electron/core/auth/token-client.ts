@@ -8,7 +8,8 @@ import { CoreError } from '../errors';
 import type { Logger } from '../log';
 import { redactString, rememberSecrets, silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
-import { readJsonObject, request } from '../net/http';
+import { readJsonObject, readStart, request } from '../net/http';
+import { MAX_ERROR_BYTES } from '../net/site-data';
 
 export interface ClientCredentials {
   readonly clientId: string;
@@ -111,7 +112,8 @@ async function postForm(url: string, form: Record<string, string | null | undefi
 
 async function readError(res: Response): Promise<{ error: string; description: string | null }> {
   try {
-    const body = (await res.json()) as Record<string, unknown>;
+    // Only the start of an error answer is read (RFC 6749 §5.2 errors are a few hundred bytes).
+    const body = JSON.parse(await readStart(res, MAX_ERROR_BYTES)) as Record<string, unknown>;
     // A site may quote what it was sent (the code, the refresh token) in its answer: that text reaches the
     // user's screen and the logs, so remembered secrets are masked out of it.
     const error = typeof body.error === 'string' && /^[\x20-\x7E]{1,64}$/.test(body.error) ? body.error : 'unknown_error';

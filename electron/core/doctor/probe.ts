@@ -4,7 +4,8 @@
  */
 import { CoreError } from '../errors';
 import type { FetchLike } from '../net/http';
-import { request } from '../net/http';
+import { readStart, request } from '../net/http';
+import { MAX_DOCUMENT_BYTES } from '../net/site-data';
 
 const RFC8414_PATH = '/.well-known/oauth-authorization-server';
 const OIDC_PATH = '/.well-known/openid-configuration';
@@ -49,8 +50,8 @@ export async function probeSite(origin: string, options: ProbeOptions): Promise<
     const parsedDate = header === null ? NaN : Date.parse(header);
     let document: Record<string, unknown> | null = null;
     try {
-      const text = await res.text();
-      const value: unknown = text.length <= 512 * 1024 ? JSON.parse(text) : null;
+      const text = await readStart(res, MAX_DOCUMENT_BYTES + 1);
+      const value: unknown = text.length <= MAX_DOCUMENT_BYTES ? JSON.parse(text) : null;
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) document = value as Record<string, unknown>;
     } catch {
       document = null;

@@ -10,6 +10,7 @@
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { CoreError } from '../errors';
+import { deadlinePassed, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, REQUEST_DEADLINE_MS, siteDataInvalid } from './site-data';
 
 export interface GraphQLPost {
   readonly url: string;
@@ -19,6 +20,13 @@ export interface GraphQLPost {
   readonly signal: AbortSignal;
   /** How long the connection may stay silent (no byte either way) before the request is given up; default 60 s. */
   readonly idleTimeoutMs?: number;
+  /**
+   * How long the whole request may take, first byte sent to last byte received; default 120 s. The idle timeout
+   * alone lets a site that sends a byte every few seconds hold the sync for ever.
+   */
+  readonly deadlineMs?: number;
+  /** The largest 2xx body accepted, counted as it arrives (default site-data.ts MAX_ANSWER_BYTES). */
+  readonly maxBytes?: number;
 }
 
 export interface GraphQLAnswer {
@@ -30,6 +38,7 @@ export interface GraphQLAnswer {
 
 /** Of a non-2xx answer only the start is kept: enough for an error's name, never a page of data. */
 const BODY_KEPT = 4096;
+
 
 /**
  * node:http has no deadline of its own (fetch gives up after 300 s without headers): a site that takes the
@@ -45,10 +54,14 @@ class SilentSite extends Error {
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
 export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
+  // Why this side ended the request (too large, too slow), whichever of the request or the answer then reports it.
+  let refusal: CoreError | null = null;
   const lost = (cause: unknown): CoreError =>
     post.signal.aborted
       ? new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause })
-      : cause instanceof SilentSite
+      : refusal !== null
+        ? refusal
+        : cause instanceof SilentSite
         ? new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause })
         : new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause });
   return new Promise<GraphQLAnswer>((resolve, reject) => {
@@ -57,6 +70,11 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
     const secure = url.protocol === 'https:';
     if (!secure && url.protocol !== 'http:') return reject(new CoreError('invalid-input', 'That address is not valid.'));
     const body = Buffer.from(JSON.stringify({ query: post.query, variables: post.variables }));
+    const maxBytes = post.maxBytes ?? MAX_ANSWER_BYTES;
+    const refuse = (error: CoreError) => {
+      refusal ??= error;
+      req.destroy(error);
+    };
     // GraphQL over HTTP as the in-process transport sends it (POST, JSON, either response media type). Redirects
     // are never followed (node:http does not): with a bearer token attached one could lead to another origin
     // (RFC 6750 §5.3), and a 3xx answer is judged like any other non-2xx one.
@@ -78,20 +96,47 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
         const challenge = res.headers['www-authenticate'];
         const wwwAuthenticate = challenge === undefined ? null : Array.isArray(challenge) ? challenge.join(', ') : challenge;
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        const ok = status >= 200 && status <= 299;
+        let size = 0;
+        const errorAnswer = () => {
+          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          return { status, wwwAuthenticate, body: bytes.toString('utf8', 0, Math.min(bytes.length, BODY_KEPT * 4)).slice(0, BODY_KEPT) };
+        };
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (ok) {
+            // Counted as it arrives: an answer too large is refused before it is all in memory.
+            if (size > maxBytes) return refuse(siteDataInvalid('too-large'));
+            chunks.push(chunk);
+          } else if (size <= MAX_ERROR_BYTES) {
+            chunks.push(chunk);
+          } else {
+            // Only the start of an error answer is read; the rest is not waited for.
+            clearTimeout(deadline);
+            resolve(errorAnswer());
+            req.destroy();
+          }
+        });
         res.on('error', (error) => reject(lost(error)));
         res.on('end', () => {
+          clearTimeout(deadline);
           // The connection broke before the whole body came (node:http ends a response it could not complete).
           if (!res.complete) return reject(lost(new Error('the answer was cut off')));
-          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          if (status >= 200 && status <= 299) resolve({ status, wwwAuthenticate, body: bytes });
-          else resolve({ status, wwwAuthenticate, body: bytes.toString('utf8', 0, Math.min(bytes.length, BODY_KEPT * 4)).slice(0, BODY_KEPT) });
+          if (ok) resolve({ status, wwwAuthenticate, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+          else resolve(errorAnswer());
         });
       },
     );
-    req.on('error', (error) => reject(lost(error)));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(lost(error));
+    });
     // Silence on the socket, before or during the answer: the request ends with the error above.
     req.setTimeout(post.idleTimeoutMs ?? IDLE_TIMEOUT_MS, () => req.destroy(new SilentSite('the site did not answer in time')));
+    // And a deadline for the whole request, however the bytes trickle in.
+    const deadlineMs = post.deadlineMs ?? REQUEST_DEADLINE_MS;
+    const deadline = setTimeout(() => refuse(deadlinePassed(deadlineMs)), deadlineMs);
+    req.on('close', () => clearTimeout(deadline));
     req.end(body);
   });
 }

@@ -1,6 +1,7 @@
 import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
+import { MAX_CURSOR_LENGTH, MAX_PAGES_PER_PART, siteDataInvalid } from '../net/site-data';
 import type { SiteSnapshot } from '../db/records';
 import type { PageCursors, PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../worker/worker-contract';
 import {
@@ -157,7 +158,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       const answer = await staged(document, undefined, { part, shape: 'whole', path });
       const refused = judge(answer.errors);
       if (refused) return refused;
-      if (!answer.found) throw new CoreError('server-error', 'The site answered the sync without data.');
+      if (!answer.found) throw siteDataInvalid('no-data');
       pagesFetched += 1;
       report(phase, 1);
       return null; // staged in the sink
@@ -167,7 +168,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     const refused = judge(errors);
     if (refused) return refused;
     const value = data === null ? null : pick(data);
-    if (value === null || value === undefined) throw new CoreError('server-error', 'The site answered the sync without data.');
+    if (value === null || value === undefined) throw siteDataInvalid('no-data');
     pagesFetched += 1;
     report(phase, 1);
     if (sink) toSink(sink.whole(part, value));
@@ -186,6 +187,19 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     let count = 0;
     let after: string | null = null;
     const afters: (string | null)[] = [];
+    /**
+     * Relay cursor connections end: a page whose next cursor was seen before in this part (two cursors taking
+     * turns, or the same one) would page for ever, and so would a site handing out fresh cursors without end. Both
+     * are refused as the site's data, and the part's pages so far go with the run (the stored rows stay).
+     */
+    const seen = new Set<string | null>([null]);
+    const onward = (next: string | null): string => {
+      if (next === null || seen.has(next)) throw siteDataInvalid(next === null ? 'no-cursor' : 'cursor-cycle');
+      if (next.length > MAX_CURSOR_LENGTH) throw siteDataInvalid('cursor-too-long');
+      if (afters.length >= MAX_PAGES_PER_PART) throw siteDataInvalid('too-many-pages');
+      seen.add(next);
+      return next;
+    };
     const ended = (): N[] => {
       cursors[part] = afters;
       return nodes;
@@ -199,13 +213,13 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
           if (count > 0) toSink(sink.drop(part));
           return refused;
         }
-        if (!answer.found) throw new CoreError('server-error', 'The site answered the sync without data.');
+        if (!answer.found) throw siteDataInvalid('no-data');
         afters.push(cursor);
         count += answer.count;
         pagesFetched += 1;
         itemsFetched += answer.count;
         report(phase, answer.totalCount > 0 ? Math.min(1, count / answer.totalCount) : 1);
-        if (answer.hasNextPage && (answer.endCursor === null || answer.endCursor === cursor)) throw new CoreError('server-error', 'The site returned an invalid page cursor.');
+        if (answer.hasNextPage) onward(answer.endCursor);
         return null;
       };
       const hint = options.cursors?.[part];
@@ -266,14 +280,11 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
         return refused;
       }
       const page: Connection<N> | null | undefined = result.data === null ? null : pick(result.data);
-      if (!page) throw new CoreError('server-error', 'The site answered the sync without data.');
+      if (!page) throw siteDataInvalid('no-data');
       const more = page.pageInfo.hasNextPage;
       if (more) {
-        // A cursor that does not move would page forever.
-        if (page.pageInfo.endCursor === null || page.pageInfo.endCursor === after) {
-          throw new CoreError('server-error', 'The site returned an invalid page cursor.');
-        }
-        after = page.pageInfo.endCursor;
+        // A cursor that does not move, or comes back, would page forever (see `onward`).
+        after = onward(typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null);
         // Pipelined: the next page is asked for as soon as its cursor is known, before this one is handed on.
         next = request(after);
         next.catch(() => undefined); // a failure is seen when it is awaited above

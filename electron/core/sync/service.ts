@@ -43,6 +43,8 @@ export interface SyncServiceOptions {
   readonly onReplayStopped?: (siteId: string, reason: CoreError) => void;
   readonly sleep?: Sleep;
   readonly retry?: RetryPolicy;
+  /** How long one request may take, start to last byte (default net/site-data.ts REQUEST_DEADLINE_MS). */
+  readonly requestDeadlineMs?: number;
 }
 
 export interface SyncService {
@@ -118,6 +120,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       // The run's pages are requested by the writer and staged where they arrive (client.sendWith keeps the token rules).
       ...(stageId === undefined ? {} : { stage: (request: Omit<StageFetchInput, 'stageId'>) => writer.call('stage:fetch', { stageId, ...request }) }),
       ...((retry ?? options.retry) ? { retry: retry ?? options.retry } : {}),
+      ...(options.requestDeadlineMs === undefined ? {} : { deadlineMs: options.requestDeadlineMs }),
       onRetry: (error, attempt, delayMs) => logger.info('sync request retrying', { siteId, code: error.code, attempt, delayMs }),
     });
   }

@@ -4,6 +4,8 @@ import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 import type { AuthorizedSend } from '../auth/token-manager';
 import type { StageFetchInput, StageFetchReply, StagedText } from '../worker/worker-contract';
 import { CoreError, isCoreError } from '../errors';
+import { deadlineSignal, limitBody, readBounded, readStart } from '../net/http';
+import { deadlinePassed, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, REQUEST_DEADLINE_MS, siteDataInvalid } from '../net/site-data';
 
 /** How the sync reaches one site: the member endpoint and a fetch that adds (and refreshes) the bearer token. */
 export interface SiteClient {
@@ -123,6 +125,8 @@ export interface TransportOptions {
   readonly stage?: (request: Omit<StageFetchInput, 'stageId'>) => Promise<StageFetchReply>;
   /** Called before each retry (for logs and the online flag). */
   readonly onRetry?: (error: CoreError, attempt: number, delayMs: number) => void;
+  /** How long one request may take, start to last byte (default site-data.ts REQUEST_DEADLINE_MS). */
+  readonly deadlineMs?: number;
 }
 
 /**
@@ -132,8 +136,13 @@ export interface TransportOptions {
  */
 export function createTransport(client: SiteClient, options: TransportOptions): Transport {
   const retry = options.retry ?? DEFAULT_RETRY;
+  const deadlineMs = options.deadlineMs ?? REQUEST_DEADLINE_MS;
+  // Every request has a deadline for its last byte, not only its headers; the signal stays on the body as it is read.
+  const timed = (signal: AbortSignal | null | undefined): AbortSignal => deadlineSignal(deadlineMs, () => deadlinePassed(deadlineMs), signal ?? undefined);
+  const tooLarge = () => siteDataInvalid('too-large');
   const graphQLClient = new GraphQLClient(client.endpoint, {
-    fetch: client.fetch,
+    // graphql-request reads the whole body itself: it gets one that stops at the limit, decompressed bytes counted.
+    fetch: async (input: string | URL | Request, init?: RequestInit) => limitBody(await client.fetch(input, { ...init, signal: timed(init?.signal) }), MAX_ANSWER_BYTES, tooLarge),
     errorPolicy: 'all',
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -204,14 +213,16 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
           body: JSON.stringify({ query, variables }),
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal: timed(options.signal),
         });
-        // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...).
+        // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...), from its start.
         if (!response.ok) {
-          const body = await response.text();
+          const body = await readStart(response, MAX_ERROR_BYTES);
           throw new ClientError({ status: response.status, headers: response.headers, body }, { query, variables: variables as Record<string, unknown> });
         }
-        return response.arrayBuffer();
+        const bytes = await readBounded(response, MAX_ANSWER_BYTES, tooLarge);
+        // Moved to the worker whole: a buffer of exactly the body (a chunk may be a view into a larger one).
+        return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
       });
     },
     ...(sendWith && stage
@@ -220,7 +231,7 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
             withRetry(async () => {
               const query = printOnce(document);
               const vars = variables as Record<string, unknown> | undefined;
-              const reply = await sendWith(client.endpoint, (token, url) => stage({ ...into, url, token, query, ...(vars ? { variables: vars } : {}) }));
+              const reply = await sendWith(client.endpoint, (token, url) => stage({ ...into, url, token, query, deadlineMs, ...(vars ? { variables: vars } : {}) }));
               if (reply.kind === 'staged') return reply.staged;
               // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were
               // already judged by sendWith's token rules.

@@ -69,6 +69,8 @@ export interface StageFetchInput {
    * A page never adopted is dropped with its stage.
    */
   readonly hold?: boolean;
+  /** How long the request may take, start to last byte (default net/site-data.ts REQUEST_DEADLINE_MS). */
+  readonly deadlineMs?: number;
 }
 
 /** How the site answered a StageFetchInput: a 2xx answer is staged; anything else comes back for the main process to judge. */

@@ -12,9 +12,8 @@ import { ensureSite, removeSiteData } from '../db/sites';
 import { commitSnapshotIfChanged, digestOf } from '../db/snapshot';
 import { recordSyncRun } from '../db/sync-runs';
 import { changingViews } from '../db/view-cache';
+import { MAX_SYNC_BYTES, nestsDeeperThan, parseSiteJson, siteDataInvalid } from '../net/site-data';
 import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, StageTextInput, WriterHandlers } from './worker-contract';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * A paged part's digest, hashed page by page as the pages arrive: the bytes of JSON.stringify(list) are "[", the
@@ -26,6 +25,8 @@ interface PagedDigest {
   nodes: number;
   /** Pages appended but not hashed yet (hashPending runs them, scheduled when the first one arrives; the commit runs what is left first). */
   readonly pending: (readonly unknown[])[];
+  /** Hashing a page failed (a value JSON.stringify cannot write): the commit refuses the stage instead of crashing the thread. */
+  failed?: unknown;
 }
 
 interface Stage {
@@ -39,6 +40,8 @@ interface Stage {
   /** Pages asked for ahead of their turn (`hold`), by hold id, until `stage:adopt` stages them; the rest go with the stage. */
   readonly held: Map<number, { readonly part: PartName; readonly nodes: readonly unknown[] }>;
   nextHold: number;
+  /** Bytes of the site's answers staged so far (site-data.ts MAX_SYNC_BYTES). */
+  bytes: number;
 }
 
 /**
@@ -66,15 +69,24 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'snapshot:commit': ({ siteId, snapshot }) => commitSnapshotIfChanged(db, siteId, snapshot),
     'stage:begin': ({ stageId, siteId }) => {
-      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map(), requests: new AbortController(), held: new Map(), nextHold: 0 });
+      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map(), requests: new AbortController(), held: new Map(), nextHold: 0, bytes: 0 });
     },
     'stage:page': ({ stageId, part, nodes }) => {
       const s = stage(stageId);
+      // Parsed on the main thread (a host's own fetch): the same depth limit as an answer parsed here.
+      if (nestsDeeperThan(nodes, MAX_ANSWER_DEPTH_OF_NODES)) throw siteDataInvalid('too-deep');
       if (!s.dropped.has(part)) append(s, part, nodes);
     },
     'stage:text': ({ stageId, part, shape, path, body, hold }) => stageAnswer(stage(stageId), { part, shape, path, body, hold: hold === true }),
-    'stage:fetch': async ({ stageId, part, shape, path, url, token, query, variables, hold }) => {
-      const answer = await postGraphQL({ url, token, query, ...(variables ? { variables } : {}), signal: stage(stageId).requests.signal });
+    'stage:fetch': async ({ stageId, part, shape, path, url, token, query, variables, hold, deadlineMs }) => {
+      const answer = await postGraphQL({
+        url,
+        token,
+        query,
+        ...(variables ? { variables } : {}),
+        ...(deadlineMs === undefined ? {} : { deadlineMs }),
+        signal: stage(stageId).requests.signal,
+      });
       if (answer.status < 200 || answer.status > 299) {
         return { kind: 'refused', status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, body: typeof answer.body === 'string' ? answer.body : '' };
       }
@@ -93,6 +105,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'stage:whole': ({ stageId, part, value }) => {
       const s = stage(stageId);
+      if (nestsDeeperThan(value, MAX_ANSWER_DEPTH_OF_NODES)) throw siteDataInvalid('too-deep');
       if (!s.dropped.has(part)) s.parts.set(part, value);
     },
     'stage:drop': ({ stageId, part }) => {
@@ -105,7 +118,12 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       const s = stage(stageId);
       if (s.siteId !== siteId) throw new CoreError('invalid-input', 'These fetched pages belong to another site.');
       stages.delete(stageId);
-      return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot, finishDigests(s), cursors);
+      const digests = finishDigests(s);
+      try {
+        return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot, digests, cursors);
+      } catch (error) {
+        throw siteDataOrStorage(error);
+      }
     },
     'stage:discard': ({ stageId }) => forget(stageId),
     'outbox:enqueue': ({ siteId, change, now }) => enqueueChange(db, siteId, change, new Date(now)),
@@ -155,14 +173,13 @@ function stageAnswer(
   s: Stage,
   { part, shape, path, body, hold }: Omit<StageTextInput, 'stageId' | 'body' | 'hold'> & { readonly body: ArrayBuffer | Uint8Array | string; readonly hold: boolean },
 ): StagedText {
-  let answer: { data?: unknown; errors?: SiteGraphQLError[] };
-  try {
-    answer = JSON.parse(typeof body === 'string' ? body : utf8.decode(body)) as typeof answer;
-  } catch {
-    throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
-  }
-  if (answer === null || typeof answer !== 'object') throw new CoreError('server-error', 'The site answered the sync with something that is not JSON.');
-  const errors = Array.isArray(answer.errors) ? answer.errors : [];
+  // One sync's answers together are bounded too: a site paging without end cannot fill the memory.
+  s.bytes += typeof body === 'string' ? body.length : body.byteLength;
+  if (s.bytes > MAX_SYNC_BYTES) throw siteDataInvalid('sync-too-large');
+  // Refused as a whole when too large, not JSON or nested too deep: nothing of it is staged.
+  const answer = parseSiteJson(body) as { data?: unknown; errors?: SiteGraphQLError[] } | null;
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) throw siteDataInvalid('not-an-object');
+  const errors = Array.isArray(answer.errors) ? answer.errors.filter(isSiteError) : [];
   let value: unknown = answer.data;
   for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
   const none: StagedText = { errors, found: false, count: 0, totalCount: 0, hasNextPage: false, endCursor: null };
@@ -173,9 +190,7 @@ function stageAnswer(
     return { ...none, found: true };
   }
   const page = value as { nodes?: unknown; totalCount?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } };
-  if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) {
-    throw new CoreError('server-error', 'The site answered the sync without data.');
-  }
+  if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) throw siteDataInvalid('not-a-page');
   let holdId: number | undefined;
   if (hold) {
     holdId = ++s.nextHold;
@@ -206,13 +221,22 @@ function append(s: Stage, part: PartName, nodes: readonly unknown[]): void {
   if (digest.pending.push(nodes) === 1) setImmediate(() => hashPending(digest));
 }
 
-/** Hashes the pages appended since the last call: one update per page, its nodes' JSON joined by "," (see PagedDigest). */
+/**
+ * Hashes the pages appended since the last call: one update per page, its nodes' JSON joined by "," (see PagedDigest).
+ * It runs from setImmediate, outside any call's error boundary: a throw here would end the thread and every site's
+ * writes with it, so a failure is kept and refused at the commit (finishDigests) instead.
+ */
 function hashPending(digest: PagedDigest): void {
-  for (const page of digest.pending.splice(0)) {
-    digest.hash.update(digest.nodes === 0 ? '[' : ',');
-    // JSON.stringify of the array is its nodes' JSON joined by "," inside "[...]": the same bytes, in one call.
-    digest.hash.update(JSON.stringify(page).slice(1, -1));
-    digest.nodes += page.length;
+  if (digest.failed !== undefined) return;
+  try {
+    for (const page of digest.pending.splice(0)) {
+      digest.hash.update(digest.nodes === 0 ? '[' : ',');
+      // JSON.stringify of the array is its nodes' JSON joined by "," inside "[...]": the same bytes, in one call.
+      digest.hash.update(JSON.stringify(page).slice(1, -1));
+      digest.nodes += page.length;
+    }
+  } catch (error) {
+    digest.failed = error;
   }
 }
 
@@ -222,9 +246,32 @@ function finishDigests(s: Stage): Map<PartName, string> {
   for (const [part, value] of s.parts) {
     const paged = s.digests.get(part);
     if (paged) hashPending(paged);
+    if (paged?.failed !== undefined) throw siteDataInvalid('unwritable', paged.failed);
     out.set(part, !paged ? digestOf(value) : paged.nodes === 0 ? digestOf([]) : paged.hash.update(']').digest('base64'));
   }
   return out;
+}
+
+/** GraphQL errors as the spec shapes them (an object with a string message); anything else in `errors` is not one. */
+function isSiteError(value: unknown): value is SiteGraphQLError {
+  return value !== null && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string';
+}
+
+/** A depth limit for nodes handed over already parsed: the answer's own envelope (data.viewer.x.nodes[i]) is not around them. */
+const MAX_ANSWER_DEPTH_OF_NODES = 28;
+
+/**
+ * A commit that failed on the site's values is the site's data, not the disk: a field of the wrong type SQLite
+ * cannot bind or a list that is not one (a TypeError), a value a column's constraint refuses (a missing id, an
+ * amount that is not a number), a value too big for SQLite. The disk's own failures (SQLITE_FULL, SQLITE_IOERR,
+ * SQLITE_BUSY...) stay storage errors.
+ */
+const SITE_DATA_SQLITE = /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/;
+function siteDataOrStorage(error: unknown): unknown {
+  if (error instanceof CoreError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_') && !SITE_DATA_SQLITE.test(code)) return error;
+  return siteDataInvalid(typeof code === 'string' ? code : 'unwritable', error);
 }
 
 function applyAnswer(db: Database, siteId: string, answer: OutboxAnswer): void {

@@ -30,6 +30,7 @@ export function errorKey(code: ErrorCode): string {
     case 'sync-cancelled':
     case 'sync-failed':
     case 'storage-error':
+    case 'site-data-invalid':
     case 'database-too-new':
     case 'forbidden':
     case 'internal':

@@ -130,7 +130,7 @@ describe('database writer worker: answers staged as text, parsed in the worker',
     expect(refused).toMatchObject({ errors: [{ message: 'requires account:read' }], found: false, count: 0 });
     await writer.call('stage:drop', { stageId: 't', part: 'payments' });
     await expect(writer.call('stage:text', { stageId: 't', part: 'profile', shape: 'whole', path: ['viewer'], body: '<html>' })).rejects.toMatchObject({
-      code: 'server-error',
+      code: 'site-data-invalid',
     });
     const result = await writer.call('stage:commit', { stageId: 't', siteId: 's' });
     expect(result.counts).toEqual({ courses: 3, sections: 3, lectures: 6 });
