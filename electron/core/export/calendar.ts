@@ -1,7 +1,9 @@
 import type { CourseDetail, PaymentView } from '../../common/view-models';
 import { CoreError } from '../errors';
+import { inFourDigitYears } from './dates';
 import { serializeCalendar, uuidV5, type CalendarEvent } from './ics';
 import { displayAmount } from './money';
+import { text } from './safe';
 import { stringsFor, type ExportLanguage } from './strings';
 
 /** Which site an event belongs to: its address keys the UID, its name goes into the text. */
@@ -21,6 +23,13 @@ export function reminderUid(site: CalendarSite, kind: 'payment-deadline' | 'cour
   return uuidV5(`${new URL(site.baseUrl).origin}\n${kind}\n${id}`);
 }
 
+/** A site's date as an event's start, or a clear refusal: an unreadable date or one outside years 0000-9999 (RFC 5545 §3.3.4). */
+function eventStart(iso: unknown): Date {
+  const d = new Date(typeof iso === 'string' ? iso : Number.NaN);
+  if (Number.isNaN(d.getTime()) || !inFourDigitYears(d)) throw new CoreError('invalid-input', 'The date the site gave for this cannot be put in a calendar.');
+  return d;
+}
+
 /**
  * "Pay by" for an unpaid ATM or convenience-store code: an instant at the deadline, with reminders a day and two
  * hours before. Only a code with a deadline can become a reminder.
@@ -30,15 +39,15 @@ export function paymentDeadlineCalendar(payment: PaymentView, site: CalendarSite
   if (!ins || ins.expiredAt === null) throw new CoreError('invalid-input', 'This payment has no payment deadline to add to a calendar.');
   const w = stringsFor(options.language);
   const amount = displayAmount(payment.amount, payment.currency, options.language);
-  const title = payment.lineItems.map((li) => li.title).join(', ') || payment.tradeNo;
+  const title = payment.lineItems.map((li) => text(li.title)).join(', ') || text(payment.tradeNo);
   const bank = ins.bankName || ins.bankCode ? [ins.bankName, ins.bankCode && `(${ins.bankCode})`].filter(Boolean).join(' ') : null;
   const event: CalendarEvent = {
     uid: reminderUid(site, 'payment-deadline', payment.paymentId),
-    start: new Date(ins.expiredAt),
+    start: eventStart(ins.expiredAt),
     summary: w.calendar.paymentSummary(amount, title),
     description: w.calendar.paymentDescription({
       method: payment.paymentType === 'atm' ? w.paymentType.atm : w.paymentType.cvs,
-      code: ins.codeNo,
+      code: text(ins.codeNo),
       bank,
       amount,
       tradeNo: payment.tradeNo,
@@ -59,9 +68,9 @@ export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite
   const w = stringsFor(options.language);
   const event: CalendarEvent = {
     uid: reminderUid(site, 'course-access-end', course.courseId),
-    start: new Date(course.expireDate),
-    summary: w.calendar.accessSummary(course.title),
-    description: w.calendar.accessDescription({ title: course.title, site: site.label, progress: Math.round(course.percent) }),
+    start: eventStart(course.expireDate),
+    summary: w.calendar.accessSummary(text(course.title)),
+    description: w.calendar.accessDescription({ title: text(course.title), site: site.label, progress: Math.round(course.percent) }),
     url: site.baseUrl,
     alarms: [{ before: '-P7D', description: w.calendar.accessAlarm }],
   };

@@ -4,6 +4,7 @@ import type { OrderView } from '../../common/view-models';
 import { getOrdersPage } from '../db/payments';
 import { sheetDateTime } from './dates';
 import { plainAmount } from './money';
+import { label, text } from './safe';
 import { stringsFor, type ExportLanguage } from './strings';
 
 export interface CsvOptions {
@@ -18,9 +19,10 @@ export interface CsvOptions {
  * shown as text.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-function textCell(value: string | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  return FORMULA_START.test(value) ? `'${value}` : value;
+/** Every cell goes through here, whatever it holds (the site's words, our labels, dates, amounts): one guard. */
+function cell(value: unknown): string {
+  const t = text(value);
+  return FORMULA_START.test(t) ? `'${t}` : t;
 }
 
 /**
@@ -59,33 +61,45 @@ export function ordersToCsv(orders: readonly OrderView[], options: CsvOptions): 
   for (const order of orders) {
     // Oldest payment first in the file (the order view lists newest first).
     for (const p of [...order.payments].reverse()) {
-      const items = p.lineItems.map((li) => (li.quantity > 1 ? `${li.title} × ${li.quantity}` : li.title)).join('\n');
-      const adjustments = p.adjustments.reduce((sum, a) => sum + Math.abs(a.amount), 0);
-      rows.push([
-        textCell(order.tradeNo),
-        sheetDateTime(order.createdAt, options.timeZone),
-        w.orderState[order.summaryState],
-        textCell(items),
-        textCell(p.paymentId),
-        w.paymentType[p.paymentType],
-        w.paymentState[p.paymentState],
-        sheetDateTime(p.createdAt, options.timeZone),
-        sheetDateTime(p.paidAt, options.timeZone),
-        p.currency,
-        plainAmount(p.amount, p.currency),
-        adjustments === 0 ? '' : plainAmount(adjustments, p.currency),
-        w.refundState[p.refund.state],
-        p.refund.refundedAmount === 0 ? '' : plainAmount(p.refund.refundedAmount, p.currency),
-        textCell(p.invoice?.number),
-        p.invoice ? w.invoiceKind[p.invoice.kind] : '',
-        textCell(p.invoice?.title),
-        textCell(p.invoice?.taxId),
-      ]);
+      try {
+        rows.push(paymentRow(order, p, w, options.timeZone));
+      } catch {
+        // An export never fails on one bad row: the row keeps what identifies it, the rest is left empty.
+        rows.push([cell(order.tradeNo), '', '', '', cell(p?.paymentId), ...Array<string>(13).fill('')]);
+      }
     }
   }
   // quoted_match: csv-stringify quotes a field holding its record delimiter (CRLF) but not a bare LF or CR, which
   // every spreadsheet would read as the end of the row (RFC 4180 §2.6: fields with line breaks are quoted).
   return stringify([header, ...rows], { bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+}
+
+type Words = ReturnType<typeof stringsFor>;
+
+function paymentRow(order: OrderView, p: OrderView['payments'][number], w: Words, timeZone: string): string[] {
+  const items = p.lineItems.map((li) => (Number(li.quantity) > 1 ? `${text(li.title)} × ${text(li.quantity)}` : text(li.title))).join('\n');
+  const adjustments = p.adjustments.reduce((sum, a) => sum + Math.abs(Number(a.amount) || 0), 0);
+  const currency = text(p.currency);
+  return [
+    cell(order.tradeNo),
+    cell(sheetDateTime(order.createdAt, timeZone)),
+    cell(label(w.orderState, order.summaryState)),
+    cell(items),
+    cell(p.paymentId),
+    cell(label(w.paymentType, p.paymentType)),
+    cell(label(w.paymentState, p.paymentState)),
+    cell(sheetDateTime(p.createdAt, timeZone)),
+    cell(sheetDateTime(p.paidAt, timeZone)),
+    cell(currency),
+    cell(plainAmount(p.amount, currency)),
+    adjustments === 0 ? '' : cell(plainAmount(adjustments, currency)),
+    cell(label(w.refundState, p.refund.state)),
+    p.refund.refundedAmount === 0 ? '' : cell(plainAmount(p.refund.refundedAmount, currency)),
+    cell(p.invoice?.number),
+    p.invoice ? cell(label(w.invoiceKind, p.invoice.kind)) : '',
+    cell(p.invoice?.title),
+    cell(p.invoice?.taxId),
+  ];
 }
 
 /**

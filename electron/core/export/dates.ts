@@ -26,10 +26,14 @@ export function localTimeZone(): string {
  * Numbers) read as a date and time in any locale. Empty for a missing or unreadable date.
  */
 export function sheetDateTime(iso: string | null, timeZone: string): string {
-  if (iso === null) return '';
+  if (iso === null || iso === undefined) return '';
+  if (typeof iso !== 'string') return '';
   const d = new Date(iso);
   const ms = d.getTime();
   if (Number.isNaN(ms)) return '';
+  // A spreadsheet's dates are years 0000-9999 (and ICU cannot give the fields a day past the last instant a Date
+  // holds, year 275760): a date outside is written as the site sent it, and the CSV still goes out.
+  if (!inFourDigitYears(d)) return iso;
   const format = dateFormat('sheet', 'en-US', timeZone, () => SHEET_OPTIONS(timeZone));
   const offset = dayOffset(format, timeZone, ms);
   // A day whose offset changes (a summer-time switch): the zone's own fields for this very instant.
@@ -82,11 +86,18 @@ function dayOffset(format: Intl.DateTimeFormat, timeZone: string, ms: number): n
   });
 }
 
+/** Years 0000-9999 (UTC): what ISO 8601's and RFC 5545's four-digit years, and spreadsheets, can hold. */
+export function inFourDigitYears(d: Date): boolean {
+  const year = d.getUTCFullYear();
+  return year >= 0 && year <= 9999;
+}
+
 /** A date and time for a reader, in their language, naming the zone ("Jan 5, 2026, 2:30 PM GMT+8"). */
 export function readableDateTime(iso: string | null, language: string, timeZone: string): string {
-  if (iso === null) return '';
+  if (iso === null || iso === undefined) return '';
+  if (typeof iso !== 'string') return String(iso);
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
+  if (Number.isNaN(d.getTime()) || !inFourDigitYears(d)) return iso;
   return dateFormat('readable', language, timeZone, () => ({ timeZone, dateStyle: 'medium', timeStyle: 'short' })).format(d) + ` (${zoneName(d, language, timeZone)})`;
 }
 

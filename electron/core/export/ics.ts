@@ -43,16 +43,20 @@ export function escapeText(value: string): string {
     .replace(/\\/g, '\\\\')
     .replace(/;/g, '\\;')
     .replace(/,/g, '\\,')
-    .replace(/\r\n|\r|\n/g, '\\n')
-    // Other control characters are not allowed in TEXT (§3.3.11 TSAFE-CHAR excludes CONTROL): dropped.
+    // U+0085 (NEL), U+2028 and U+2029 end a line for some readers too: written as the line break they are.
+    .replace(/\r\n|\r|\n|\u0085|\u2028|\u2029/g, '\\n')
+    // Other control characters are not allowed in TEXT (§3.3.11 TSAFE-CHAR excludes CONTROL, C1 included): dropped.
     .split('')
-    .filter((c) => c === '\t' || (c >= ' ' && c !== '\u007f'))
+    .filter((c) => c === '\t' || (c >= ' ' && c !== '\u007f' && !(c >= '\u0080' && c <= '\u009f')))
     .join('');
 }
 
 /** RFC 5545 §3.3.5 form #2, UTC: 19980119T070000Z (no VTIMEZONE needed; readers show it in local time). */
 export function utcDateTime(d: Date): string {
   if (Number.isNaN(d.getTime())) throw new RangeError('invalid date');
+  // §3.3.4: date-fullyear is 4DIGIT; toISOString writes +275760 or -000001 for years outside.
+  const year = d.getUTCFullYear();
+  if (year < 0 || year > 9999) throw new RangeError('a calendar file holds years 0000-9999 only');
   return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 

@@ -13,7 +13,7 @@ const THREE_DIGITS = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
 /** Digits after the decimal point for an ISO 4217 code (2 when the code is unknown). */
 export function minorUnits(currency: string): number {
-  const code = currency.toUpperCase();
+  const code = String(currency).toUpperCase();
   if (ZERO_DIGITS.has(code)) return 0;
   if (THREE_DIGITS.has(code)) return 3;
   return 2;
@@ -24,7 +24,8 @@ export function plainAmount(amount: number, currency: string): string {
   const digits = minorUnits(currency);
   // Rounded in minor units first: 0.1 + 0.2 must print as 0.30, and -0 as 0.
   const scale = 10 ** digits;
-  const minor = Math.round(amount * scale);
+  const minor = Math.round(Number(amount) * scale);
+  if (!Number.isFinite(minor)) return String(amount);
   const text = (Math.abs(minor) / scale).toFixed(digits);
   return minor < 0 ? `-${text}` : text;
 }

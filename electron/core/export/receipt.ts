@@ -1,6 +1,7 @@
 import type { OrderView, PaymentView } from '../../common/view-models';
 import { readableDateTime } from './dates';
 import { displayAmount } from './money';
+import { label, text } from './safe';
 import { stringsFor, type ExportLanguage } from './strings';
 
 /**
@@ -52,18 +53,27 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
   const { language, timeZone } = options;
   const w = stringsFor(language);
   const r = w.receipt;
-  const e = escapeHtml;
+  // Every value the site sent is escaped, whatever its type (a quantity sent as a string is text like a title).
+  const e = (value: unknown) => escapeHtml(text(value));
   const when = (iso: string | null) => e(readableDateTime(iso, language, timeZone));
   const money = (n: number, currency: string) => e(displayAmount(n, currency, language));
   const row = (label: string, value: string) => `<dt>${e(label)}</dt><dd>${value}</dd>`;
   // Oldest payment first, as they happened.
   const payments = [...order.payments].reverse();
 
+  // One payment the receipt cannot write (a value of a shape nothing expected) does not take the receipt with it.
   const paymentSection = (p: PaymentView, i: number): string => {
+    try {
+      return paymentDetails(p, i);
+    } catch {
+      return `<section class="payment" data-payment-id="${e(p?.paymentId)}"><h2>${e(r.payment(i + 1, payments.length))}</h2></section>`;
+    }
+  };
+  const paymentDetails = (p: PaymentView, i: number): string => {
     const parts: string[] = [];
     parts.push(`<section class="payment" data-payment-id="${e(p.paymentId)}"><h2>${e(r.payment(i + 1, payments.length))}</h2><dl>`);
-    parts.push(row(r.method, e(w.paymentType[p.paymentType])));
-    parts.push(row(r.state, e(w.paymentState[p.paymentState])));
+    parts.push(row(r.method, e(label(w.paymentType, p.paymentType))));
+    parts.push(row(r.state, e(label(w.paymentState, p.paymentState))));
     parts.push(row(r.amount, money(p.amount, p.currency)));
     parts.push(row(r.createdAt, when(p.createdAt)));
     if (p.paidAt) parts.push(row(r.paidAt, when(p.paidAt)));
@@ -80,7 +90,7 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
       );
       for (const li of p.lineItems) {
         parts.push(
-          `<tr><td>${e(li.title)}</td><td>${e(w.itemType[li.itemType])}</td><td class="num">${li.quantity}</td><td class="num">${money(li.originalAmount, p.currency)}</td><td class="num">${li.discountAmount ? `−${money(li.discountAmount, p.currency)}` : '—'}</td><td class="num">${money(li.finalAmount, p.currency)}</td></tr>`,
+          `<tr><td>${e(li.title)}</td><td>${e(label(w.itemType, li.itemType))}</td><td class="num">${e(li.quantity)}</td><td class="num">${money(li.originalAmount, p.currency)}</td><td class="num">${li.discountAmount ? `−${money(li.discountAmount, p.currency)}` : '—'}</td><td class="num">${money(li.finalAmount, p.currency)}</td></tr>`,
         );
       }
       parts.push('</tbody></table>');
@@ -88,7 +98,7 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
     if (p.adjustments.length > 0) {
       parts.push(`<h3>${e(r.adjustments)}</h3><table><tbody>`);
       for (const a of p.adjustments) {
-        parts.push(`<tr><td>${e(w.adjustmentKind[a.kind])}</td><td>${e(a.title)}${a.code ? ` <code>${e(a.code)}</code>` : ''}</td><td class="num">−${money(Math.abs(a.amount), p.currency)}</td></tr>`);
+        parts.push(`<tr><td>${e(label(w.adjustmentKind, a.kind))}</td><td>${e(a.title)}${a.code ? ` <code>${e(a.code)}</code>` : ''}</td><td class="num">−${money(Math.abs(a.amount), p.currency)}</td></tr>`);
       }
       parts.push('</tbody></table>');
     }
@@ -96,7 +106,7 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
       const inv = p.invoice;
       parts.push(`<h3>${e(r.invoice)}</h3><dl>`);
       parts.push(row(r.invoiceNumber, e(inv.number)));
-      parts.push(row(r.invoiceKind, e(w.invoiceKind[inv.kind])));
+      parts.push(row(r.invoiceKind, e(label(w.invoiceKind, inv.kind))));
       if (inv.title) parts.push(row(r.invoiceTitle, e(inv.title)));
       if (inv.taxId) parts.push(row(r.taxId, e(inv.taxId)));
       parts.push(row(r.issuedAt, when(inv.issuedAt)));
@@ -105,7 +115,7 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
     }
     if (p.refund.state !== 'none') {
       parts.push(`<h3>${e(r.refund)}</h3><dl>`);
-      parts.push(row(r.refundState, e(w.refundState[p.refund.state])));
+      parts.push(row(r.refundState, e(label(w.refundState, p.refund.state))));
       if (p.refund.refundedAmount > 0) parts.push(row(r.refundedAmount, money(p.refund.refundedAmount, p.currency)));
       if (p.refund.refundRequestedAt) parts.push(row(r.refundRequestedAt, when(p.refund.refundRequestedAt)));
       if (p.refund.refundedAt) parts.push(row(r.refundedAt, when(p.refund.refundedAt)));
@@ -130,7 +140,7 @@ ${options.script ? `<script src="${e(options.script)}" defer></script>\n` : ''}<
 <body>
 <main data-trade-no="${e(order.tradeNo)}">
 <header>
-<div><h1>${e(r.title)}</h1><dl>${row(r.orderNo, `<code>${e(order.tradeNo)}</code>`)}${row(r.orderDate, when(order.createdAt))}${row(r.state, e(w.orderState[order.summaryState]))}</dl></div>
+<div><h1>${e(r.title)}</h1><dl>${row(r.orderNo, `<code>${e(order.tradeNo)}</code>`)}${row(r.orderDate, when(order.createdAt))}${row(r.state, e(label(w.orderState, order.summaryState)))}</dl></div>
 <div class="site"><div>${e(r.site)}: <strong>${e(options.site.label)}</strong></div><div class="muted">${e(options.site.baseUrl)}</div></div>
 </header>
 ${payments.map(paymentSection).join('\n')}
