@@ -43,6 +43,7 @@ import type {
   TokenProtection,
   UpdateState,
 } from './view-models';
+import { LIBRARY_FILTERS, LIBRARY_SORTS } from './view-models';
 
 /** A channel's declaration: its input schema, and its output type carried as a phantom. */
 export interface ChannelSpec<I extends z.ZodType, O> {
@@ -98,7 +99,11 @@ export const ipcContract = {
   'library:list': channel<LibraryCourse[]>()(bySite),
   /** Courses in the service's order, filtered at read time. */
   'library:page': channel<LibraryPage>()(
-    z.object({ siteId, ...pageOf, filter: z.enum(['all', 'in-progress', 'completed', 'expired']).default('all') }).strict(),
+    z.object({ siteId, ...pageOf, filter: z.enum(LIBRARY_FILTERS).default('all'), sort: z.enum(LIBRARY_SORTS).default('service') }).strict(),
+  ),
+  /** The "All schools" library: the courses of every site kept on this computer, in one list. */
+  'library:all-page': channel<LibraryPage>()(
+    z.object({ ...pageOf, filter: z.enum(LIBRARY_FILTERS).default('all'), sort: z.enum(LIBRARY_SORTS).default('service') }).strict(),
   ),
   'course:get': channel<CourseDetail>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
   /** The whole billing (tests, scripts); the screen reads the summary and pages below. */

@@ -193,10 +193,24 @@ export interface LibraryCourse {
   readonly percent: number;
   readonly completedAt: IsoDateTime | null;
   readonly continueWatching: ContinueWatching | null;
+  /** The site the course comes from (the "All schools" library mixes sites). */
+  readonly siteId: string;
+  /** Lectures not completed yet, and their length in seconds ("57 min left"). */
+  readonly lecturesLeft: number;
+  readonly secondsLeft: number;
 }
 
-/** Library filters, applied by the core at read time (expiry is judged against the clock of the call). */
-export type LibraryFilter = 'all' | 'in-progress' | 'completed' | 'expired';
+/**
+ * Library filters, applied by the core at read time (expiry is judged against the clock of the call). In progress:
+ * started (a lecture read or completed, progress, or a last watched lecture) and not finished; not started: none of
+ * that. Both leave out courses whose access has ended.
+ */
+export const LIBRARY_FILTERS = ['all', 'in-progress', 'not-started', 'completed', 'expiring-soon', 'expired'] as const;
+export type LibraryFilter = (typeof LIBRARY_FILTERS)[number];
+
+/** Library orders: the school's own, recent activity (last watched, else enrolled), access ending soonest, progress, title. */
+export const LIBRARY_SORTS = ['service', 'recent', 'ending', 'progress', 'title'] as const;
+export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 
 export interface LibraryPage extends Page<LibraryCourse> {
   /** Courses of the site, whatever the filter (the screen tells "no courses" from "none match"). */

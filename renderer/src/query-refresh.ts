@@ -13,10 +13,14 @@ export async function refreshQueries(client: QueryClient, filters: QueryFilters 
   await client.invalidateQueries(filters);
 }
 
-/** Refetches every query whose input is for `siteId` (see refreshQueries). */
+/** Channels whose answers mix every site's data: a change at any site refreshes them. */
+const ALL_SITES_CHANNELS: ReadonlySet<unknown> = new Set(['library:all-page']);
+
+/** Refetches every query whose input is for `siteId`, and those that span every site (see refreshQueries). */
 export function invalidateSite(client: QueryClient, siteId: string): Promise<void> {
   return refreshQueries(client, {
     predicate: (q) => {
+      if (ALL_SITES_CHANNELS.has(q.queryKey[0])) return true;
       const input = q.queryKey[1];
       return typeof input === 'object' && input !== null && (input as { siteId?: unknown }).siteId === siteId;
     },

@@ -33,7 +33,7 @@ test.describe('browser host: the opening screen', () => {
     });
     await page.goto(host.launchUrl);
     await library;
-    expect((JSON.parse(asked) as { input: unknown }).input).toMatchObject({ siteId: 'site-chosen-last', filter: 'all', offset: 0, limit: 50 });
+    expect((JSON.parse(asked) as { input: unknown }).input).toMatchObject({ siteId: 'site-chosen-last', filter: 'all', sort: 'service', offset: 0, limit: 50 });
     expect(events.indexOf('asked library:page')).toBeGreaterThanOrEqual(0);
     expect(events).not.toContain('strings answered');
     expect(events).not.toContain('site list answered');

@@ -96,4 +96,15 @@ describe('refreshing views when the core says its data changed', () => {
     expect(client.getQueryData<{ pages: string[] }>(['notifications:page', { siteId: 's1' }])?.pages).toEqual(['notices']);
     unsubscribe();
   });
+
+  it('a change at any site reads the "All schools" library again', async () => {
+    const client = newClient();
+    const all = slowStore('a+b');
+    const off = new QueryObserver(client, { queryKey: ['library:all-page', { filter: 'all', sort: 'service' }], queryFn: all.read }).subscribe(() => {});
+    await tick(100);
+    await invalidateSite(client, 's2');
+    await tick(100);
+    expect(all.store.reads).toBe(2);
+    off();
+  });
 });

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { CourseDetail, LectureState, LibraryCourse, LibraryFilter, LibraryPage, SectionView } from '../../common/view-models';
+import type { CourseDetail, LectureState, LibraryCourse, LibraryFilter, LibraryPage, LibrarySort, SectionView } from '../../common/view-models';
 import { assertNever } from '../../common/result';
 import { CoreError } from '../errors';
 import type { CourseRecord } from './records';
@@ -79,6 +79,7 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
 // ------------------------------------------------------------------ views
 
 interface CourseRow {
+  site_id: string;
   id: string;
   slug: string;
   title: string;
@@ -101,13 +102,18 @@ interface CourseRow {
   lw_title: string | null;
   lw_duration: number | null;
   lw_section_title: string | null;
+  left_lectures: number;
+  left_seconds: number;
 }
 
 const COURSE_COLUMNS = `
-  c.id, c.slug, c.title, c.description, c.cover_image_url, c.instructor_name, c.enrolled_at, c.expire_date, c.expires_ms,
+  c.site_id, c.id, c.slug, c.title, c.description, c.cover_image_url, c.instructor_name, c.enrolled_at, c.expire_date, c.expires_ms,
   c.has_lifetime_access, c.total_lectures, c.read_lectures, c.completed_lectures, c.percent, c.completed_at,
   c.last_lecture_id, c.last_position_seconds, c.last_watched_at,
-  l.title AS lw_title, l.duration AS lw_duration, s.title AS lw_section_title`;
+  l.title AS lw_title, l.duration AS lw_duration, s.title AS lw_section_title,
+  (SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_lectures,
+  (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed')
+    AS left_seconds`;
 /** The last watched lecture and its section, for "continue watching". */
 const LAST_WATCHED_JOINS = `
   LEFT JOIN lectures l ON l.site_id = c.site_id AND l.id = c.last_lecture_id
@@ -148,20 +154,32 @@ function toLibraryCourse(r: CourseRow, now: Date): LibraryCourse {
             durationSeconds: r.lw_duration ?? 0,
           }
         : null,
+    siteId: r.site_id,
+    lecturesLeft: r.left_lectures,
+    secondsLeft: r.left_seconds,
   };
 }
 
 /** isExpired in SQL, at @now (epoch ms): the library filters run at read time against the caller's clock. */
 const EXPIRED = 'c.has_lifetime_access = 0 AND c.expires_ms <= @now';
 
+/** Started: something read, completed or watched, or progress reported. */
+const STARTED = '(c.read_lectures > 0 OR c.completed_lectures > 0 OR c.percent > 0 OR c.last_lecture_id IS NOT NULL)';
+const FINISHED = '(c.percent >= 100 OR c.completed_at IS NOT NULL)';
+const OPEN = `NOT coalesce(${EXPIRED}, 0)`;
+
 function filterSql(filter: LibraryFilter): string {
   switch (filter) {
     case 'all':
       return '';
     case 'in-progress':
-      return ` AND NOT coalesce(${EXPIRED}, 0) AND c.percent < 100`;
+      return ` AND ${OPEN} AND ${STARTED} AND NOT ${FINISHED}`;
+    case 'not-started':
+      return ` AND ${OPEN} AND NOT ${STARTED} AND NOT ${FINISHED}`;
     case 'completed':
-      return ' AND (c.percent >= 100 OR c.completed_at IS NOT NULL)';
+      return ` AND ${FINISHED}`;
+    case 'expiring-soon':
+      return ` AND c.has_lifetime_access = 0 AND c.expires_ms > @now AND c.expires_ms - @now <= ${EXPIRES_SOON_MS}`;
     case 'expired':
       return ` AND coalesce(${EXPIRED}, 0)`;
     default:
@@ -169,31 +187,67 @@ function filterSql(filter: LibraryFilter): string {
   }
 }
 
+/** The order of a library page; the school's own order breaks ties, and across sites the order sites were added. */
+function orderSql(sort: LibrarySort): string {
+  const tail = 'site.created_at, c.site_id, c.position';
+  switch (sort) {
+    case 'service':
+      return tail;
+    case 'recent':
+      // An unreadable date sorts as the oldest rather than failing the page.
+      return `coalesce(unixepoch(c.last_watched_at, 'subsec'), unixepoch(c.enrolled_at, 'subsec'), 0) DESC, ${tail}`;
+    case 'ending':
+      // Access still open, soonest end first; then ended, most recently first; then lifetime or no end date.
+      return `CASE WHEN c.has_lifetime_access = 1 OR c.expires_ms IS NULL THEN 2 WHEN c.expires_ms <= @now THEN 1 ELSE 0 END,
+        CASE WHEN c.expires_ms > @now THEN c.expires_ms ELSE -c.expires_ms END, ${tail}`;
+    case 'progress':
+      return `c.percent DESC, ${tail}`;
+    case 'title':
+      return `c.title COLLATE NOCASE, ${tail}`;
+    default:
+      return assertNever(sort, 'library sort');
+  }
+}
+
+export interface LibraryRequest extends PageRequest {
+  readonly filter?: LibraryFilter;
+  readonly sort?: LibrarySort;
+}
+
 /**
- * A page of the library, in the order the service lists the courses, filtered at read time (expiry judged against
- * `now`). The page's ids come off courses_by_position first, so the joins for "continue watching" run for the page's
- * rows only, however deep the page.
+ * A page of the library of one site (`siteId`) or of every site kept here (null), filtered and ordered at read time
+ * (expiry judged against `now`). The page's ids are picked first, so the joins for "continue watching" and the
+ * time left run for the page's rows only, however deep the page.
  */
-export function getLibraryPage(db: Database, siteId: string, now: Date, request: PageRequest & { readonly filter?: LibraryFilter } = {}): LibraryPage {
+function libraryPage(db: Database, siteId: string | null, now: Date, request: LibraryRequest): LibraryPage {
   const { offset, limit } = pageOf(request);
-  const where = `c.site_id = @siteId${filterSql(request.filter ?? 'all')}`;
-  const params = { siteId, now: now.getTime(), offset, limit: limit ?? -1 };
+  const scope = siteId === null ? '1' : 'c.site_id = @siteId';
+  const where = `${scope}${filterSql(request.filter ?? 'all')}`;
+  const order = orderSql(request.sort ?? 'service');
+  const params = { siteId: siteId ?? '', now: now.getTime(), offset, limit: limit ?? -1 };
   const rows = prepared<typeof params, CourseRow>(
     db,
-    `WITH page AS (SELECT c.id, c.position FROM courses c WHERE ${where} ORDER BY c.position LIMIT @limit OFFSET @offset)
-     SELECT ${COURSE_COLUMNS} FROM page JOIN courses c ON c.site_id = @siteId AND c.id = page.id ${LAST_WATCHED_JOINS}
-     ORDER BY page.position`,
+    `WITH page AS (
+       SELECT c.site_id, c.id, row_number() OVER (ORDER BY ${order}) AS rn
+       FROM courses c JOIN sites site ON site.id = c.site_id WHERE ${where} ORDER BY rn LIMIT @limit OFFSET @offset)
+     SELECT ${COURSE_COLUMNS} FROM page JOIN courses c ON c.site_id = page.site_id AND c.id = page.id ${LAST_WATCHED_JOINS}
+     ORDER BY page.rn`,
   ).all(params);
-  const total = prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM courses c WHERE ${where}`).get({
-    siteId,
-    now: params.now,
-  })!.n;
-  const courseCount =
-    request.filter === undefined || request.filter === 'all'
-      ? total
-      : prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM courses WHERE site_id = @siteId').get({ siteId })!.n;
+  const count = (sql: string) => prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM courses c WHERE ${sql}`).get({ siteId: params.siteId, now: params.now })!.n;
+  const total = count(where);
+  const courseCount = request.filter === undefined || request.filter === 'all' ? total : count(scope);
   const items = rows.map((r) => toLibraryCourse(r, now));
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total), courseCount };
+}
+
+/** A page of one site's library (the service's order unless asked otherwise). */
+export function getLibraryPage(db: Database, siteId: string, now: Date, request: LibraryRequest = {}): LibraryPage {
+  return libraryPage(db, siteId, now, request);
+}
+
+/** A page of the "All schools" library: every site kept on this computer. */
+export function getAllSitesLibraryPage(db: Database, now: Date, request: LibraryRequest = {}): LibraryPage {
+  return libraryPage(db, null, now, request);
 }
 
 /** The whole library at once (tests, the `library:list` channel); the screen pages through getLibraryPage. */

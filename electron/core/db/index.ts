@@ -6,7 +6,7 @@ export type { Logger } from './logger';
 export { ensureSite, removeSiteData, listSiteIds, hasSite } from './sites';
 export { commitSnapshot } from './snapshot';
 export type * from './records';
-export { getLibrary, getLibraryPage, getCourseDetail, EXPIRES_SOON_MS } from './courses';
+export { getAllSitesLibraryPage, getLibrary, getLibraryPage, getCourseDetail, EXPIRES_SOON_MS } from './courses';
 export { getBilling, getBillingSummary, getOrder, getOrdersPage, getPayableInstructionsPage, getPayment } from './payments';
 export type { PageRequest } from './paging';
 export { getEntitlements } from './entitlements';

@@ -5,6 +5,7 @@ import {
   getConsulting,
   getCourseDetail,
   getEntitlements,
+  getAllSitesLibraryPage,
   getLibrary,
   getLibraryPage,
   getOrdersPage,
@@ -17,6 +18,7 @@ import { requireSite, type AppServices } from './services';
 type ViewChannel =
   | 'library:list'
   | 'library:page'
+  | 'library:all-page'
   | 'course:get'
   | 'billing:get'
   | 'billing:summary'
@@ -35,6 +37,7 @@ export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChann
   return {
     'library:list': async ({ siteId }) => (site(siteId), getLibrary(db, siteId, now())),
     'library:page': async ({ siteId, ...page }) => (site(siteId), getLibraryPage(db, siteId, now(), page)),
+    'library:all-page': async (page) => getAllSitesLibraryPage(db, now(), page),
     'course:get': async ({ siteId, courseId }) => (site(siteId), getCourseDetail(db, siteId, courseId, now())),
     'billing:get': async ({ siteId }) => (site(siteId), getBilling(db, siteId, now())),
     'billing:summary': async ({ siteId }) => (site(siteId), getBillingSummary(db, siteId, now())),

@@ -28,8 +28,8 @@ export const LIBRARY_FIRST_PAGE = 50;
 export function prefetchOpeningScreen(client: QueryClient, chosen: string | null = localStorage.getItem(ACTIVE_SITE_KEY)): void {
   const library = (siteId: string) =>
     void client.prefetchInfiniteQuery({
-      queryKey: channelKey('library:page', { siteId, filter: 'all' }),
-      queryFn: ({ pageParam }) => call('library:page', { siteId, filter: 'all', ...pageParam }),
+      queryKey: channelKey('library:page', { siteId, filter: 'all', sort: 'service' }),
+      queryFn: ({ pageParam }) => call('library:page', { siteId, filter: 'all', sort: 'service', ...pageParam }),
       initialPageParam: { offset: 0, limit: LIBRARY_FIRST_PAGE },
     });
   if (chosen !== null) library(chosen);

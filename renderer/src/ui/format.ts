@@ -65,6 +65,25 @@ export function timeLeft(iso: string, now: number): { days: number; hours: numbe
   return { days: Math.floor(minutesTotal / 1440), hours: Math.floor((minutesTotal % 1440) / 60), minutes: minutesTotal % 60 };
 }
 
+/** A length of content, rounded to the minute: "57 min", "3 hr 20 min" ("3 小時 20 分鐘"). */
+export function formatLength(totalSeconds: number, lng: string): string {
+  const minutes = Math.max(1, Math.round(totalSeconds / 60));
+  const unit = (u: 'hour' | 'minute', n: number) => new Intl.NumberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h === 0 ? unit('minute', m) : m === 0 ? unit('hour', h) : `${unit('hour', h)} ${unit('minute', m)}`;
+}
+
+/**
+ * The pace that finishes `secondsLeft` of content by `endIso`: seconds a day, the last day counted whole. Null when
+ * the end is past or unreadable, or nothing is left.
+ */
+export function dailyPace(secondsLeft: number, endIso: string, now: number): number | null {
+  const end = new Date(endIso).getTime();
+  if (!Number.isFinite(end) || end <= now || secondsLeft <= 0) return null;
+  return secondsLeft / Math.max(1, Math.ceil((end - now) / 86_400_000));
+}
+
 /** Days until `iso`, rounded up (0 when past). */
 export function daysUntil(iso: string, now: number): number {
   return Math.max(0, Math.ceil((new Date(iso).getTime() - now) / 86_400_000));

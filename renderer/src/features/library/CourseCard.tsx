@@ -1,9 +1,10 @@
-import { ChevronRight, CircleCheck, CirclePlay, UserRound } from 'lucide-react';
+import { ChevronRight, CircleCheck, CirclePlay, Hourglass, School, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryCourse } from '../../../../electron/common/view-models';
 import { useApp } from '../../state/context';
 import { CourseCover } from '../../ui/CourseCover';
-import { formatDuration } from '../../ui/format';
+import { dailyPace, formatDuration, formatLength } from '../../ui/format';
+import { useNow } from '../../ui/useNow';
 import { ProgressBar } from '../../ui/states';
 import { AccessLine } from './AccessLine';
 
@@ -12,10 +13,15 @@ import { AccessLine } from './AccessLine';
  * ::after covers the card (the "stretched link" pattern). Assistive technology sees a heading with one button, not
  * a button holding a heading, a progressbar and several sentences; keyboard focus rings the whole card.
  */
-export function CourseCard({ course }: { readonly course: LibraryCourse }) {
+export function CourseCard({ course, showSite = false }: { readonly course: LibraryCourse; readonly showSite?: boolean }) {
   const { t } = useTranslation();
-  const { navigate } = useApp();
-  const open = () => navigate({ screen: 'course', courseId: course.courseId });
+  const { navigate, selectSite, site, sites } = useApp();
+  // A course of another school ("All schools") opens with that school selected, as every screen reads one site.
+  const open = () => {
+    if (site?.id !== course.siteId) selectSite(course.siteId);
+    navigate({ screen: 'course', courseId: course.courseId });
+  };
+  const siteLabel = showSite ? (sites.find((s) => s.id === course.siteId)?.label ?? null) : null;
   const cw = course.continueWatching;
   return (
     <article className={course.isExpired ? 'course-card expired' : 'course-card'} data-testid="course-card" data-course-id={course.courseId}>
@@ -26,6 +32,12 @@ export function CourseCard({ course }: { readonly course: LibraryCourse }) {
             {course.title}
           </button>
         </h2>
+        {siteLabel && (
+          <p className="course-teacher" data-testid="course-site">
+            <School aria-hidden="true" />
+            {siteLabel}
+          </p>
+        )}
         {course.instructorName && (
           <p className="course-teacher">
             <UserRound aria-hidden="true" />
@@ -40,6 +52,7 @@ export function CourseCard({ course }: { readonly course: LibraryCourse }) {
         </div>
         <div className="meta-row">
           <AccessLine course={course} />
+          <TimeLeft course={course} />
           {course.completedAt && (
             <span className="access done">
               <CircleCheck aria-hidden="true" />
@@ -60,5 +73,27 @@ export function CourseCard({ course }: { readonly course: LibraryCourse }) {
       </div>
       <ChevronRight className="card-chevron" aria-hidden="true" />
     </article>
+  );
+}
+
+/** The pace is offered only while the end is near enough to plan for: a year away, "1 min a day" says nothing. */
+const PACE_WITHIN_MS = 30 * 86_400_000;
+
+/** "57 min left · about 19 min a day" (the pace only when access ends within 30 days). */
+function TimeLeft({ course }: { readonly course: LibraryCourse }) {
+  const { t, i18n } = useTranslation();
+  const now = useNow(60_000);
+  if (course.completedAt || course.lecturesLeft === 0 || course.isExpired) return null;
+  const left =
+    course.secondsLeft > 0
+      ? t('library.timeLeft', { length: formatLength(course.secondsLeft, i18n.language) })
+      : t('library.lecturesLeft', { count: course.lecturesLeft });
+  const endsSoon = !course.hasLifetimeAccess && course.expireDate !== null && new Date(course.expireDate).getTime() - now <= PACE_WITHIN_MS;
+  const pace = endsSoon ? dailyPace(course.secondsLeft, course.expireDate!, now) : null;
+  return (
+    <span className="access ok" data-testid="time-left">
+      <Hourglass aria-hidden="true" />
+      {pace === null ? left : t('library.timeLeftPace', { left, pace: formatLength(pace, i18n.language) })}
+    </span>
   );
 }
