@@ -14,6 +14,7 @@ import { dispatch } from '../core/ipc-dispatch';
 import type { FileDelivery } from '../core/export/service';
 import { bridgeScript, PAGE_HEADER } from './bridge';
 import { createHostFiles, PRINT_SCRIPT } from './files';
+import { externalUrl } from '../common/external-url';
 
 /**
  * The second host: runs the same core in plain Node and serves the renderer to a browser over loopback,
@@ -65,8 +66,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   // "Opening the system browser" becomes opening a new tab in the page that drives the app.
   const openExternal = async (url: string) => {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CoreError('invalid-input', 'Only web addresses (http and https) can be opened.');
+    // The same rule as everywhere a site's address leaves the app (common/external-url.ts).
+    const allowed = externalUrl(url);
+    if (allowed === null) throw new CoreError('invalid-input', 'Only https addresses (http on this computer), without a user name or password, can be opened.');
+    const parsed = new URL(allowed);
     // The sign-in page opens as a tab of the page that drives the app; with none connected it cannot be shown.
     if (clients.size === 0) throw new CoreError('sign-in-failed', 'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.');
     // Only one tab opens: in the page the student is using (several pages of the app may be open), else the newest.

@@ -350,7 +350,9 @@ export interface DigitalProductView {
   readonly format: string;
   readonly deliveredAt: IsoDateTime;
   readonly expireDate: IsoDateTime | null;
+  /** Null also when the site sent an address the app does not open (external-url.ts); then `urlRefused`. */
   readonly downloadUrl: string | null;
+  readonly urlRefused?: true;
 }
 
 export interface EventRegistrationView {
@@ -361,7 +363,9 @@ export interface EventRegistrationView {
   readonly endsAt: IsoDateTime;
   readonly location: string | null;
   readonly isOnline: boolean;
+  /** Null also when the site sent an address the app does not open (external-url.ts); then `urlRefused`. */
   readonly joinUrl: string | null;
+  readonly urlRefused?: true;
   readonly ticketName: string;
   readonly registeredAt: IsoDateTime;
   readonly isPast: boolean;

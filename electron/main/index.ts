@@ -16,6 +16,7 @@ import { listenForInviteLinks, registerInviteScheme } from './invite-links';
 import { createSaveDialogDelivery } from './save-file';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
+import { externalUrl } from '../common/external-url';
 
 /**
  * The Electron host: app lifecycle, the window, the menu and the IPC wiring. Thin on purpose: what the app does
@@ -92,8 +93,9 @@ if (!app.requestSingleInstanceLock()) {
       host: 'electron',
       // The system browser for sign-in (RFC 8252 §4.1, never an embedded web view): http and https URLs only.
       openExternal: async (url) => {
-        if (!/^https?:\/\//.test(url)) throw new Error('Only http and https URLs can be opened.');
-        await shell.openExternal(url);
+        const allowed = externalUrl(url);
+        if (allowed === null) throw new Error('Only https addresses (http on this computer), without a user name or password, can be opened.');
+        await shell.openExternal(allowed);
       },
       // safeStorage needs the app to be ready; basic_text keeps tokens in memory unless the user opted in.
       // A change of allowWeakTokenStorage takes effect at the next start (the vault is built once).

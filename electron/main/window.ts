@@ -1,5 +1,6 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
 import { APP_INDEX_URL } from '../core/desktop/app-protocol';
+import { externalUrl } from '../common/external-url';
 
 
 /**
@@ -42,8 +43,11 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
   win.webContents.on('will-navigate', (event, url) => {
     if (url !== appUrl) event.preventDefault();
   });
+  // A link the page opens (a site's download or join link) goes to the system browser only when it may leave the
+  // app at all: https, or http on loopback, without user name or password (common/external-url.ts).
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    const allowed = externalUrl(url);
+    if (allowed !== null) void shell.openExternal(allowed);
     return { action: 'deny' };
   });
   // Started at login minimized (background.ts): the window is made but stays hidden until asked for.

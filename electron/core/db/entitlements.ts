@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { externalUrl } from '../../common/external-url';
 import type { DigitalProductView, EntitlementsView, EventRegistrationView } from '../../common/view-models';
 import type { DigitalProductRecord, EventRegistrationRecord } from './records';
 import { bool, prepared } from './statements';
@@ -100,7 +101,9 @@ function computeEntitlements(db: Database, siteId: string, now: Date): Entitleme
         format: d.format,
         deliveredAt: d.delivered_at,
         expireDate: d.expire_date,
-        downloadUrl: d.download_url,
+        // A link the app would not open is not offered (null), and the screen says why.
+        downloadUrl: externalUrl(d.download_url),
+        ...(d.download_url !== null && externalUrl(d.download_url) === null ? { urlRefused: true as const } : {}),
       }),
     );
   const eventRegistrations = prepared<{ siteId: string }, EventRegistrationRow>(
@@ -118,7 +121,8 @@ function computeEntitlements(db: Database, siteId: string, now: Date): Entitleme
         endsAt: e.ends_at,
         location: e.location,
         isOnline: e.is_online === 1,
-        joinUrl: e.join_url,
+        joinUrl: externalUrl(e.join_url),
+        ...(e.join_url !== null && externalUrl(e.join_url) === null ? { urlRefused: true as const } : {}),
         ticketName: e.ticket_name,
         registeredAt: e.registered_at,
         isPast: Date.parse(e.ends_at) <= t,

@@ -37,7 +37,18 @@ function ProductRow({ p, now }: { readonly p: DigitalProductView; readonly now: 
           {t('entitlements.download')}
         </a>
       )}
+      {p.urlRefused && !expired && <LinkRefused />}
     </article>
+  );
+}
+
+/** A link the site sent that the app does not open (not https, or carrying a password): said, not offered. */
+function LinkRefused() {
+  const { t } = useTranslation();
+  return (
+    <p className="muted small" data-testid="link-refused">
+      {t('entitlements.linkRefused')}
+    </p>
   );
 }
 
@@ -59,6 +70,7 @@ function EventRow({ e }: { readonly e: EventRegistrationView }) {
           {t('entitlements.join')}
         </a>
       )}
+      {e.urlRefused && !e.isPast && <LinkRefused />}
     </article>
   );
 }
