@@ -13,8 +13,10 @@ export interface DesktopNotification {
   readonly kind: DesktopNotificationKind;
   readonly siteId: string;
   readonly siteLabel: string;
-  /** payment-due: whole hours left (at least 1). new-notices: how many. */
+  /** payment-due: whole hours left (at least 1; the soonest code's). new-notices: how many. */
   readonly count: number;
+  /** payment-due: how many codes this one notification stands for, when more than one (they are grouped). */
+  readonly codes?: number;
   /** new-notices with exactly one notice: its title (the site's text, shown in the app anyway). */
   readonly noticeTitle: string | null;
   /** The screen a click opens. */
@@ -25,10 +27,16 @@ export type NotificationLanguage = 'en' | 'zh-TW';
 
 const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: DesktopNotification) => { title: string; body: string }>> = {
   en: {
-    'payment-due': (n) => ({
-      title: 'A payment code expires soon',
-      body: `Your ATM or convenience-store payment at ${n.siteLabel} expires in ${n.count} ${n.count === 1 ? 'hour' : 'hours'}. Open Purchases for the payment details.`,
-    }),
+    'payment-due': (n) =>
+      (n.codes ?? 1) > 1
+        ? {
+            title: `${n.codes} payment codes expire soon`,
+            body: `${n.codes} of your ATM or convenience-store payments at ${n.siteLabel} expire soon, the first in ${n.count} ${n.count === 1 ? 'hour' : 'hours'}. Open Purchases for the payment details.`,
+          }
+        : {
+            title: 'A payment code expires soon',
+            body: `Your ATM or convenience-store payment at ${n.siteLabel} expires in ${n.count} ${n.count === 1 ? 'hour' : 'hours'}. Open Purchases for the payment details.`,
+          },
     'new-notices': (n) => ({
       title: n.count === 1 ? `New notice from ${n.siteLabel}` : `${n.count} new notices from ${n.siteLabel}`,
       body: n.count === 1 && n.noticeTitle ? n.noticeTitle : 'Open Notifications to read them.',
@@ -39,10 +47,16 @@ const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: Des
     }),
   },
   'zh-TW': {
-    'payment-due': (n) => ({
-      title: '繳費代碼即將到期',
-      body: `你在 ${n.siteLabel} 的 ATM 或超商繳費將在 ${n.count} 小時內到期。請到「購買紀錄」查看繳費資訊。`,
-    }),
+    'payment-due': (n) =>
+      (n.codes ?? 1) > 1
+        ? {
+            title: `${n.codes} 個繳費代碼即將到期`,
+            body: `你在 ${n.siteLabel} 有 ${n.codes} 筆 ATM 或超商繳費即將到期，最早的將在 ${n.count} 小時內到期。請到「購買紀錄」查看繳費資訊。`,
+          }
+        : {
+            title: '繳費代碼即將到期',
+            body: `你在 ${n.siteLabel} 的 ATM 或超商繳費將在 ${n.count} 小時內到期。請到「購買紀錄」查看繳費資訊。`,
+          },
     'new-notices': (n) => ({
       title: n.count === 1 ? `${n.siteLabel} 有一則新通知` : `${n.siteLabel} 有 ${n.count} 則新通知`,
       body: n.count === 1 && n.noticeTitle ? n.noticeTitle : '打開「通知」查看。',

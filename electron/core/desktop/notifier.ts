@@ -30,31 +30,55 @@ export const EMPTY_MEMORY: NotifierMemory = { payments: {}, notices: {}, signIn:
 
 type Decision = { readonly memory: NotifierMemory; readonly notifications: readonly DesktopNotification[] };
 
-/** Unpaid ATM / convenience-store codes expiring within 24 h, each announced once. */
+/**
+ * A code is announced within 24 h of its expiry, so two days after its announcement it has expired and its mark can
+ * go; and the marks are capped, newest kept: a site handing out new codes every sync cannot grow the file without end.
+ */
+const PAYMENT_MARK_MS = 2 * PAYMENT_DUE_WINDOW_MS;
+export const PAYMENT_MARKS_KEPT = 500;
+
+function prunePaymentMarks(payments: Readonly<Record<string, string>>, now: number): Record<string, string> {
+  const young = Object.entries(payments).filter(([, at]) => now - Date.parse(at) < PAYMENT_MARK_MS);
+  if (young.length > PAYMENT_MARKS_KEPT) young.sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0)).length = PAYMENT_MARKS_KEPT;
+  return Object.fromEntries(young);
+}
+
+/**
+ * Unpaid ATM / convenience-store codes expiring within 24 h, each announced once, all of a sync's in one
+ * notification: a site with a hundred new codes every sync makes one notification a sync, not a hundred.
+ */
 export function decidePaymentsDue(memory: NotifierMemory, site: Pick<SiteSummary, 'id' | 'label'>, payable: readonly PaymentView[], now: number, enabled: boolean): Decision {
-  const payments = { ...memory.payments };
-  const notifications: DesktopNotification[] = [];
+  const payments = prunePaymentMarks(memory.payments, now);
+  const due: { key: string; left: number }[] = [];
   for (const p of payable) {
-    const expiresAt = p.instructions?.expiredAt ? Date.parse(p.instructions.expiredAt) : Number.NaN;
+    const expiresAt = typeof p.instructions?.expiredAt === 'string' ? Date.parse(p.instructions.expiredAt) : Number.NaN;
     if (p.paymentState !== 'not_paid' || !p.instructions || p.instructions.isExpired || !Number.isFinite(expiresAt)) continue;
     const left = expiresAt - now;
     if (left <= 0 || left > PAYMENT_DUE_WINDOW_MS) continue;
     const key = `${site.id} ${p.paymentId}`;
     if (payments[key]) continue;
     payments[key] = new Date(now).toISOString();
-    // Switched off: remembered all the same, so switching on later does not announce old codes.
-    if (!enabled) continue;
-    notifications.push({
-      id: `payment-due:${key}`,
-      kind: 'payment-due',
-      siteId: site.id,
-      siteLabel: site.label,
-      count: Math.max(1, Math.floor(left / 3_600_000)),
-      noticeTitle: null,
-      screen: 'billing',
-    });
+    due.push({ key, left });
   }
-  return { memory: { ...memory, payments }, notifications };
+  const next = { ...memory, payments: prunePaymentMarks(payments, now) };
+  // Switched off: remembered all the same, so switching on later does not announce old codes.
+  if (!enabled || due.length === 0) return { memory: next, notifications: [] };
+  const soonest = Math.min(...due.map((d) => d.left));
+  return {
+    memory: next,
+    notifications: [
+      {
+        id: due.length === 1 ? `payment-due:${due[0]!.key}` : `payment-due:${site.id}:${new Date(now).toISOString()}`,
+        kind: 'payment-due',
+        siteId: site.id,
+        siteLabel: site.label,
+        count: Math.max(1, Math.floor(soonest / 3_600_000)),
+        ...(due.length > 1 ? { codes: due.length } : {}),
+        noticeTitle: null,
+        screen: 'billing',
+      },
+    ],
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOTIFICATION_TEXT_KINDS, notificationLanguage, notificationText, type DesktopNotification } from '../../../electron/common/desktop-notifications';
 import type { NotificationView, PaymentView } from '../../../electron/common/view-models';
-import { createNotifier, decideNewNotices, decidePaymentsDue, decideSignIn, EMPTY_MEMORY } from '../../../electron/core/desktop/notifier';
+import { createNotifier, decideNewNotices, decidePaymentsDue, decideSignIn, EMPTY_MEMORY, PAYMENT_MARKS_KEPT } from '../../../electron/core/desktop/notifier';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3_600_000;
@@ -158,7 +158,39 @@ describe('notifier: remembers across restarts (notified.json)', () => {
     payable = [payment('p1', 2 * HOUR), payment('p2', 2 * HOUR)];
     const damaged = await make();
     await damaged.afterSync(site);
-    // Payment codes are per code, so both are announced again; notices restart from a first sync (none).
-    expect(shown.slice(2).map((n) => n.kind)).toEqual(['payment-due', 'payment-due']);
+    // Payment codes are per code, so both are announced again, grouped in one; notices restart from a first sync (none).
+    expect(shown.slice(2)).toEqual([expect.objectContaining({ kind: 'payment-due', codes: 2 })]);
+  });
+});
+
+describe('a site handing out payment codes without end (one notification a sync, a bounded memory)', () => {
+  const HOUR_MS = 3_600_000;
+  const site = { id: 'site-1', label: 'School' };
+  const code = (id: string, now: number, hours: number): PaymentView =>
+    ({ paymentId: id, paymentState: 'not_paid', instructions: { codeNo: '1', bankCode: null, bankName: null, expiredAt: new Date(now + hours * HOUR_MS).toISOString(), isExpired: false } }) as unknown as PaymentView;
+
+  it('a hundred new codes in one sync are one notification naming how many and the soonest', () => {
+    const now = Date.parse('2026-06-01T00:00:00Z');
+    const payable = Array.from({ length: 100 }, (_, i) => code(`p${i}`, now, 3 + (i % 20)));
+    const { notifications, memory } = decidePaymentsDue(EMPTY_MEMORY, site, payable, now, true);
+    expect(notifications).toEqual([expect.objectContaining({ kind: 'payment-due', codes: 100, count: 3 })]);
+    expect(notificationText(notifications[0]!, 'en').title).toBe('100 payment codes expire soon');
+    expect(notificationText(notifications[0]!, 'zh-TW').title).toBe('100 個繳費代碼即將到期');
+    expect(Object.keys(memory.payments)).toHaveLength(100);
+  });
+
+  it('the memory forgets codes two days after they were announced, and never holds more than its cap', () => {
+    let now = Date.parse('2026-06-01T00:00:00Z');
+    let memory = EMPTY_MEMORY;
+    for (let sync = 0; sync < 20; sync++) {
+      const payable = Array.from({ length: 100 }, (_, i) => code(`s${sync}-${i}`, now, 5));
+      const decided = decidePaymentsDue(memory, site, payable, now, true);
+      expect(decided.notifications).toHaveLength(1);
+      memory = decided.memory;
+      expect(Object.keys(memory.payments).length).toBeLessThanOrEqual(PAYMENT_MARKS_KEPT);
+      now += HOUR_MS;
+    }
+    now += 3 * 24 * HOUR_MS;
+    expect(Object.keys(decidePaymentsDue(memory, site, [], now, true).memory.payments)).toHaveLength(0);
   });
 });

@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DesktopNotification } from '../../electron/common/desktop-notifications';
+import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
+import type { Result } from '../../electron/common/result';
+import type { SiteSummary } from '../../electron/common/view-models';
+import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import { PAYMENT_MARKS_KEPT } from '../../electron/core/desktop/notifier';
+import { dispatch } from '../../electron/core/ipc-dispatch';
+import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
+import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
+import { runAuthorization } from '../helpers/scripted-browser';
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/**
+ * A site that hands out a hundred new ATM codes, each expiring within hours, before every sync: through the
+ * composition root over real HTTP (embedded server on 127.0.0.1, real SQLite both sides). The student gets one
+ * notification a sync, and the memory of what was announced (notified.json) stays bounded.
+ */
+describe('an OS notification flood from a site', () => {
+  let server: EmbeddedServer;
+  let dataDir: string;
+  let core: AppCore;
+  let site: SiteSummary;
+  const shown: DesktopNotification[] = [];
+  const HOUR = 3_600_000;
+  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+
+  beforeAll(async () => {
+    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
+    dataDir = mkdtempSync(join(tmpdir(), 'ld-flood-'));
+    core = await createAppCore({
+      dataDir,
+      version: '0.0.0-test',
+      host: 'browser',
+      settingsStore: createJsonSettingsStore(join(dataDir, 'settings.json')),
+      demo: { enabled: false },
+      signInTimeoutMs: 20_000,
+      openExternal: async (url) => {
+        const redirect = new URL(url).searchParams.get('redirect_uri')!;
+        void runAuthorization(url, { stopAt: redirect, decision: 'approve' }).then((callback) => fetch(callback).then((r) => r.text()));
+      },
+    });
+    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => {
+      if (event === 'desktop:notification') shown.push(payload as DesktopNotification);
+    });
+    await call('settings:update', { autoSyncMinutes: 0 });
+    site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+    value(await call('sites:sign-in', { siteId: site.id }));
+    expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
+  });
+  afterAll(async () => {
+    await core?.close();
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a hundred new codes before each of 7 syncs: one notification a sync, and notified.json keeps at most its cap', async () => {
+    const template = server.db.prepare('SELECT * FROM payments WHERE code_no IS NOT NULL LIMIT 1').get() as Record<string, unknown>;
+    const columns = Object.keys(template);
+    const insert = server.db.prepare(`INSERT INTO payments (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+    for (let round = 0; round < 7; round++) {
+      server.db.transaction(() => {
+        for (let i = 0; i < 100; i++) {
+          insert.run({ ...template, id: `pay_flood_${round}_${i}`, trade_no: `FLOOD-${round}-${i}`, payment_state: 'not_paid', paid_at: null, expired_at: Date.now() + (3 + (i % 10)) * HOUR });
+        }
+      })();
+      const before = shown.length;
+      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
+      const due = shown.slice(before).filter((n) => n.kind === 'payment-due');
+      expect(due).toHaveLength(1);
+      expect(due[0]!.codes).toBeGreaterThan(1);
+    }
+    const memory = JSON.parse(readFileSync(join(dataDir, 'notified.json'), 'utf8')) as { payments: Record<string, string> };
+    expect(Object.keys(memory.payments).length).toBeLessThanOrEqual(PAYMENT_MARKS_KEPT);
+  });
+});
