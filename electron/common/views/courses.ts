@@ -1,0 +1,82 @@
+import type { IsoDateTime, Page } from './base';
+
+/** Courses: the library, a course with its sections and lectures. */
+
+export type LectureState = 'unread' | 'read' | 'completed';
+
+export interface ContinueWatching {
+  readonly lectureId: string;
+  readonly lectureTitle: string;
+  readonly sectionTitle: string;
+  readonly positionSeconds: number;
+  readonly durationSeconds: number;
+}
+
+export interface LibraryCourse {
+  readonly courseId: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly description: string | null;
+  readonly coverImageUrl: string | null;
+  readonly instructorName: string | null;
+  readonly enrolledAt: IsoDateTime;
+  readonly expireDate: IsoDateTime | null;
+  readonly hasLifetimeAccess: boolean;
+  /** Access has ended (expireDate in the past, no lifetime access). */
+  readonly isExpired: boolean;
+  /** Access ends within 14 days. */
+  readonly expiresSoon: boolean;
+  readonly totalLectures: number;
+  readonly completedLectures: number;
+  readonly readLectures: number;
+  /** 0..100. */
+  readonly percent: number;
+  readonly completedAt: IsoDateTime | null;
+  readonly continueWatching: ContinueWatching | null;
+  /** The site the course comes from (the "All schools" library mixes sites). */
+  readonly siteId: string;
+  /** Lectures not completed yet, and their length in seconds ("57 min left"). */
+  readonly lecturesLeft: number;
+  readonly secondsLeft: number;
+}
+
+/**
+ * Library filters, applied by the core at read time (expiry is judged against the clock of the call). In progress:
+ * started (a lecture read or completed, progress, or a last watched lecture) and not finished; not started: none of
+ * that. Both leave out courses whose access has ended.
+ */
+export const LIBRARY_FILTERS = ['all', 'in-progress', 'not-started', 'completed', 'expiring-soon', 'expired'] as const;
+export type LibraryFilter = (typeof LIBRARY_FILTERS)[number];
+
+/** Library orders: the school's own, recent activity (last watched, else enrolled), access ending soonest, progress, title. */
+export const LIBRARY_SORTS = ['service', 'recent', 'ending', 'progress', 'title'] as const;
+export type LibrarySort = (typeof LIBRARY_SORTS)[number];
+
+export interface LibraryPage extends Page<LibraryCourse> {
+  /** Courses of the site, whatever the filter (the screen tells "no courses" from "none match"). */
+  readonly courseCount: number;
+}
+
+export interface LectureView {
+  readonly lectureId: string;
+  readonly title: string;
+  readonly position: number;
+  readonly state: LectureState;
+  readonly isLocked: boolean;
+  readonly unlockAt: IsoDateTime | null;
+  readonly durationSeconds: number;
+  /** True for the last watched lecture. */
+  readonly isLastWatched: boolean;
+}
+
+export interface SectionView {
+  readonly sectionId: string;
+  readonly title: string;
+  readonly position: number;
+  readonly lectures: readonly LectureView[];
+}
+
+export interface CourseDetail extends LibraryCourse {
+  readonly sections: readonly SectionView[];
+  readonly lastWatched: { readonly lectureId: string; readonly positionSeconds: number; readonly watchedAt: IsoDateTime | null } | null;
+}

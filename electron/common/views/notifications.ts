@@ -1,0 +1,40 @@
+import type { IsoDateTime } from './base';
+
+/** Notifications and their subscriptions. */
+
+export type NotificationKind = 'announcement' | 'course_update' | 'payment' | 'event' | 'consulting';
+export type NotificationTopic = 'announcements' | 'course_updates' | 'payments' | 'events' | 'marketing';
+export type NotificationChannel = 'email' | 'in_app' | 'push';
+
+export interface NotificationView {
+  readonly id: string;
+  readonly kind: NotificationKind;
+  readonly title: string;
+  readonly body: string;
+  readonly url: string | null;
+  readonly createdAt: IsoDateTime;
+  readonly readAt: IsoDateTime | null;
+  /** A local change (mark read) not yet accepted by the site. */
+  readonly pendingSync: boolean;
+}
+
+export interface NotificationSubscriptionView {
+  readonly topic: NotificationTopic;
+  readonly channel: NotificationChannel;
+  readonly enabled: boolean;
+  readonly pendingSync: boolean;
+}
+
+/** The whole inbox at once (tests, scripts). The screen reads NotificationsSummary and pages (notifications:page). */
+export interface NotificationsView {
+  readonly items: readonly NotificationView[];
+  readonly unreadCount: number;
+  readonly subscriptions: readonly NotificationSubscriptionView[];
+}
+
+export interface NotificationsSummary {
+  /** Every notification, read or not. */
+  readonly total: number;
+  readonly unreadCount: number;
+  readonly subscriptions: readonly NotificationSubscriptionView[];
+}

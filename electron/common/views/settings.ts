@@ -1,0 +1,67 @@
+import type { IsoDateTime } from './base';
+
+/** Profile, search, settings, token protection and updates. */
+
+export interface ProfileView {
+  readonly userId: string;
+  readonly name: string;
+  readonly email: string;
+  readonly avatarUrl: string | null;
+  readonly schools: readonly { readonly id: string; readonly name: string; readonly subdomain: string; readonly roles: readonly string[] }[];
+}
+
+export type SearchHitKind = 'course' | 'section' | 'lecture' | 'notification';
+
+export interface SearchHit {
+  readonly kind: SearchHitKind;
+  readonly id: string;
+  /** For sections and lectures: the course they belong to. */
+  readonly courseId: string | null;
+  readonly title: string;
+  /** Text around the match, with the match wrapped in [[ and ]]. */
+  readonly snippet: string;
+}
+
+export type LanguagePreference = 'system' | 'en' | 'zh-TW';
+export type ThemePreference = 'system' | 'light' | 'dark';
+
+export interface Settings {
+  /** 0 turns automatic sync off. */
+  readonly autoSyncMinutes: number;
+  readonly language: LanguagePreference;
+  readonly theme: ThemePreference;
+  /** Linux without a keyring: the user allowed tokens on disk under safeStorage's basic_text backend. */
+  readonly allowWeakTokenStorage: boolean;
+  /** OS notifications (electron/core/desktop/notifier.ts), each kind on or off. */
+  readonly notifyPaymentDue: boolean;
+  readonly notifyNewNotices: boolean;
+  readonly notifySignIn: boolean;
+  /** Electron: an icon in the tray / menu bar; closing the last window then keeps the app running. */
+  readonly trayEnabled: boolean;
+  /** Electron: start with the session, minimized. */
+  readonly startAtLogin: boolean;
+}
+
+export interface TokenProtection {
+  /** e.g. 'keychain', 'dpapi', 'gnome_libsecret', 'kwallet', 'basic_text', 'node-aes-256-gcm-keyfile', 'memory-only'. */
+  readonly backend: string;
+  /** Tokens survive a restart. */
+  readonly persistent: boolean;
+  /** The backend is weak (e.g. basic_text): the UI explains and offers the opt-in. */
+  readonly weak: boolean;
+  readonly description: string;
+}
+
+/**
+ * Auto-update (electron/core/desktop/updates.ts). `off`: this host cannot update itself (the browser host, a checkout) or no
+ * update feed is configured; Settings says which.
+ */
+export type UpdateState =
+  | { readonly status: 'off'; readonly reason: 'host' | 'development' | 'no-feed' | 'unsupported' }
+  | { readonly status: 'idle'; readonly lastCheckedAt: IsoDateTime | null }
+  | { readonly status: 'checking' }
+  | { readonly status: 'available'; readonly version: string }
+  | { readonly status: 'downloading'; readonly version: string; readonly percent: number }
+  /** Downloaded: "Restart to update". restartQueued: asked for while a sync or sign-out runs; it follows. */
+  | { readonly status: 'ready'; readonly version: string; readonly restartQueued: boolean }
+  | { readonly status: 'error'; readonly message: string; readonly lastCheckedAt: IsoDateTime | null };
