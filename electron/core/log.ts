@@ -3,6 +3,8 @@
  * has to remember to: tokens, authorization codes, PKCE verifiers, client secrets and passwords never reach a
  * sink, whether they arrive as object keys, `Bearer` values inside strings, or query/form parameters in URLs.
  */
+import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { isErrorCode } from '../common/errors';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -276,4 +278,36 @@ export function installCrashGuards(target: CrashTarget, write: (line: string) =>
   target.on('unhandledRejection', (reason) => {
     write(`Learning Desktop: an operation failed unexpectedly: ${describeUnexpected(reason)}`);
   });
+}
+
+/**
+ * A log file that rotates: once it passes `maxBytes`, `file` becomes `file.1` (`file.1` becomes `file.2`, and so on),
+ * keeping `keep` old files. Lines are appended synchronously, so the last line before a crash is on disk. Writing
+ * never throws: a full disk or a removed folder must not stop the app. What reaches it has passed the logger's
+ * redaction (createLogger) or is a crash guard's plain line.
+ */
+export function createRotatingFileSink(file: string, options: { readonly maxBytes?: number; readonly keep?: number } = {}): (line: string) => void {
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const keep = options.keep ?? 3;
+  let size = -1;
+  return (line) => {
+    try {
+      if (size < 0) {
+        mkdirSync(dirname(file), { recursive: true });
+        size = existsSync(file) ? statSync(file).size : 0;
+      }
+      const bytes = Buffer.byteLength(line, 'utf8') + 1;
+      if (size > 0 && size + bytes > maxBytes) {
+        rmSync(`${file}.${keep}`, { force: true });
+        for (let i = keep - 1; i >= 1; i--) if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
+        renameSync(file, `${file}.1`);
+        size = 0;
+      }
+      appendFileSync(file, `${line}\n`, { encoding: 'utf8', mode: 0o600 });
+      size += bytes;
+    } catch {
+      // The log is a help, never a reason to fail.
+      size = -1;
+    }
+  };
 }

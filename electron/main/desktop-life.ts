@@ -5,6 +5,9 @@ import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
 import { loginItemSettings, quitWhenAllWindowsClosed, trayModel } from '../core/desktop/background';
 
+/** Notifications kept referenced at once (a few syncs' worth; the notifier groups notices). */
+const MAX_KEPT_NOTIFICATIONS = 20;
+
 /**
  * The installed app's life outside its window (issue 12 items 4 and 5), wired to Electron: OS notifications, sync on
  * resume and unlock (powerMonitor), the optional tray icon, start at login. Every decision is the core's
@@ -22,6 +25,7 @@ export function installDesktopLife(options: {
   let settings = options.initialSettings;
   let tray: Tray | null = null;
   let syncing = false;
+  const shown = new Set<Notification>();
 
   // ------------------------------------------------------------------ OS notifications
 
@@ -30,11 +34,19 @@ export function installDesktopLife(options: {
     const language = notificationLanguage(settings.language === 'system' ? app.getLocale() : settings.language);
     const { title, body } = notificationText(n, language);
     const notification = new Notification({ title, body });
+    // Kept until it is done with: a Notification nobody references is garbage-collected while still on screen,
+    // and its click is then lost. The oldest go first past a bound.
+    shown.add(notification);
+    if (shown.size > MAX_KEPT_NOTIFICATIONS) shown.delete(shown.values().next().value!);
+    const done = () => shown.delete(notification);
     // A click opens the screen the notification is about.
     notification.on('click', () => {
+      done();
       const win = options.showWindow();
       win.webContents.send('app:command', { command: 'open-notification', screen: n.screen, siteId: n.siteId });
     });
+    notification.on('close', done);
+    notification.on('failed', done);
     notification.show();
   };
 

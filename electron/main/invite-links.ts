@@ -1,6 +1,7 @@
 import { app } from 'electron';
 import { resolve } from 'node:path';
 import { INVITE_SCHEME, inviteArgument } from '../core/invite/invite-link';
+import { takeInviteLinks } from './early-links';
 
 /**
  * A school's invite links (learning-desktop://add-site?...) open the app: the scheme is registered with the OS, and a
@@ -17,14 +18,11 @@ export function registerInviteScheme(log: (line: string) => void): void {
 }
 
 /**
- * Calls `open` with each invite link the app receives, from now on and the one it was started with. 'open-url' must
- * be listened to before the app is ready (macOS delivers a launch link early).
+ * Calls `open` with each invite link the app receives, from now on and the one it was started with (macOS: by
+ * 'open-url', held since index.ts began, see early-links.ts; Windows and Linux: in the arguments).
  */
 export function listenForInviteLinks(open: (link: string) => void): void {
-  app.on('open-url', (event, url) => {
-    event.preventDefault();
-    open(url);
-  });
+  takeInviteLinks(open);
   app.on('second-instance', (_event, argv) => {
     const link = inviteArgument(argv);
     if (link) open(link);

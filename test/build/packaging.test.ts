@@ -4,6 +4,7 @@ import type { Configuration } from 'app-builder-lib';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import { DebugLogger } from 'builder-util';
 import { describe, expect, it } from 'vitest';
+import { APP_USER_MODEL_ID } from '../../electron/main/app-id';
 
 /**
  * The packaged app's hardening, read the way electron-builder reads it: its own config loader and its own schema
@@ -86,5 +87,9 @@ describe('packaging config (build/electron-builder.yml)', () => {
     expect(pkg.desktopName).toBe(`${linux?.executableName}.desktop`);
     // fpm refuses a deb without a homepage.
     expect(pkg.homepage).toMatch(/^https:\/\//);
+  });
+
+  it('gives Windows the appId as the AppUserModelID, the one the installer puts on the Start menu shortcut', async () => {
+    expect(APP_USER_MODEL_ID).toBe((await loadPackagingConfig()).appId);
   });
 });

@@ -109,6 +109,43 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect((JSON.parse(box[0]!) as { data: string }).data).toMatch(/newer/i);
   });
 
+  it('listens for macOS launch links before the heavy part of the app is loaded, and shows a link that came meanwhile', () => {
+    // index.ts holds 'open-url' first and loads the host (SQLite, the core) dynamically after.
+    expect(of('open-url-listener')).toEqual([{ sqliteLoaded: false }]);
+    expect(of('pending-invite')[0]).toMatchObject({ ok: true, invite: { clientId: 'app_invited' } });
+  });
+
+  it('writes its log to logs/main.log in the data folder', () => {
+    expect(readFileSync(join(dir, 'userData', 'logs', 'main.log'), 'utf8')).not.toBe('');
+  });
+
+  it('an unexpected error: one plain line in the log file, a box that says the app stopped and where the log is, exit 1', () => {
+    const userData = join(dir, 'crash');
+    // An error whose message quotes a token, as a site's answer might.
+    writeFileSync(
+      join(dir, 'crash.mjs'),
+      `await import(${JSON.stringify(pathToFileURL(bundle).href)});
+const until = async (f) => { for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); };
+await until(() => globalThis.__ipc?.has('sites:list'));
+setTimeout(() => { throw new Error('refresh failed: refresh_token=rt-secret-123'); }, 10);
+await new Promise((r) => setTimeout(r, 10_000));`,
+    );
+    const run = spawnSync(process.execPath, [...installStandIn(dir), join(dir, 'crash.mjs')], {
+      env: { ...process.env, FAKE_USER_DATA: userData },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    const box = run.stdout.split('\n').filter((l) => l.startsWith('{"kind":"error-box"'));
+    expect(box).toHaveLength(1);
+    const shown = (JSON.parse(box[0]!) as { data: string }).data;
+    const logFile = join(userData, 'logs', 'main.log');
+    expect(shown).toContain(logFile);
+    const log = readFileSync(logFile, 'utf8');
+    expect(log).toContain('Learning Desktop stopped after an unexpected error: Error');
+    expect(`${log}${shown}${run.stdout}${run.stderr}`).not.toContain('rt-secret-123');
+  });
+
   it('closes the core (and the demo sites) before quitting', () => {
     expect(of('closed')).toEqual([{ prevented: true }]);
     expect(of('quit')).toEqual([true]);

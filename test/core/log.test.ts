@@ -1,6 +1,9 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../../electron/core/errors';
-import { createLogger, redact, redactString } from '../../electron/core/log';
+import { createLogger, createRotatingFileSink, redact, redactString } from '../../electron/core/log';
 
 const SECRET = 'sEcReT-VaLuE-1234567890';
 
@@ -76,5 +79,30 @@ describe('logger redaction (never log a secret)', () => {
     logger.child('auth').info('shown');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] as string)).toMatchObject({ scope: 'core.auth', level: 'info', message: 'shown' });
+  });
+});
+
+describe('the rotating log file', () => {
+  it('rolls over past its size, keeps a bounded number of old files, and holds only redacted lines', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-log-'));
+    try {
+      const file = join(dir, 'logs', 'main.log');
+      const logger = createLogger(createRotatingFileSink(file, { maxBytes: 2_000, keep: 2 }), { clock: { now: () => 0 } });
+      for (let i = 0; i < 100; i++) logger.info(`line ${i}`, { access_token: 'at-secret-value', attempt: i });
+      expect(existsSync(`${file}.1`)).toBe(true);
+      expect(existsSync(`${file}.2`)).toBe(true);
+      expect(existsSync(`${file}.3`)).toBe(false);
+      const all = [file, `${file}.1`, `${file}.2`].map((f) => readFileSync(f, 'utf8'));
+      for (const text of all) expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2_000);
+      expect(all[0]).toContain('line 99');
+      expect(all.join('')).not.toContain('at-secret-value');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never throws, even where the file cannot be written', () => {
+    const sink = createRotatingFileSink(join('/dev/null', 'not-a-folder', 'main.log'));
+    expect(() => sink('a line')).not.toThrow();
   });
 });

@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
  */
 export const FAKE_ELECTRON = `
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+const loadedCommonJs = createRequire(import.meta.url).cache;
 const record = (kind, data) => process.stdout.write(JSON.stringify({ kind, data }) + '\\n');
 class Session { constructor() { this.webRequest = { onHeadersReceived: (l) => { this.csp = l; record('csp-header', true); } }; }
   setPermissionRequestHandler(h) { h(null, 'camera', (v) => record('permission', v)); } setPermissionCheckHandler() {} }
@@ -31,7 +33,19 @@ export const app = Object.assign(new EventEmitter(), {
   getPath() { return process.env.FAKE_USER_DATA; }, getAppPath() { return process.cwd(); }, getLocale() { return 'en-US'; }, setAsDefaultProtocolClient() { return true; },
   getLoginItemSettings() { return { openAtLogin: false, wasOpenedAsHidden: false }; }, setLoginItemSettings(s) { record('login-item', s); }, getVersion() { return '9.9.9'; }, getName() { return 'Learning Desktop'; },
   name: 'Learning Desktop', isPackaged: true, quit() { record('quit', true); globalThis.__quit = true; }, relaunch() {}, exit(c) { record('exit', c); process.exit(c); },
+  setAppUserModelId(id) { record('app-user-model-id', id); },
 });
+// macOS's launch link: when the app first listens for 'open-url', note whether the heavy part of the app (SQLite)
+// was already loaded, and deliver FAKE_OPEN_URL on the next turn, as Electron may while the ESM graph still loads.
+const baseOn = app.on.bind(app);
+app.on = (event, listener) => {
+  if (event === 'open-url' && !globalThis.__openUrlListened) {
+    globalThis.__openUrlListened = true;
+    record('open-url-listener', { sqliteLoaded: Object.keys(loadedCommonJs).some((k) => /[\\\\/]better-sqlite3[\\\\/]/.test(k)) });
+    if (process.env.FAKE_OPEN_URL) setImmediate(() => app.emit('open-url', { preventDefault() {} }, process.env.FAKE_OPEN_URL));
+  }
+  return baseOn(event, listener);
+};
 export const shell = { openExternal: async (url) => record('open-external', url) };
 export const safeStorage = { isEncryptionAvailable: () => true, getSelectedStorageBackend: () => 'basic_text',
   encryptString: (s) => Buffer.from(s), decryptString: (b) => b.toString() };
@@ -67,6 +81,7 @@ const ipc = globalThis.__ipc;
 await until(async () => ipc.has('sites:list') && (await ipc.get('sites:list')(trusted)).value?.length === 2);
 record('sites', (await ipc.get('sites:list')(trusted)).value.map((s) => ({ isDemo: s.isDemo, baseUrl: s.baseUrl })));
 record('info', (await ipc.get('app:get-info')(trusted)).value);
+record('pending-invite', (await ipc.get('invite:take-pending')(trusted)).value);
 record('protection', (await ipc.get('security:get-token-protection')(trusted)).value);
 record('untrusted', await ipc.get('sites:list')({ sender: { id: 99 }, senderFrame: { url: 'https://evil.example/' } }));
 record('iframe', await ipc.get('sites:list')({ sender: { id: 1 }, senderFrame: { url: 'https://evil.example/' } }));
@@ -95,6 +110,9 @@ process.exit(0);
 `;
 
 
+/** The link the stand-in's macOS delivers by 'open-url' while the app starts. */
+export const INVITE_LINK = 'learning-desktop://add-site?site=https%3A%2F%2Fschool.example.com&client_id=app_invited';
+
 /** Writes the stand-in and its loader hook into `dir`; returns Node's arguments that install it. */
 export function installStandIn(dir: string): string[] {
   writeFileSync(join(dir, 'electron.mjs'), FAKE_ELECTRON);
@@ -113,7 +131,7 @@ export function driveBundle(dir: string, bundle: string, userData: string): { ru
   const args = installStandIn(dir);
   writeFileSync(join(dir, 'driver.mjs'), DRIVER(pathToFileURL(bundle).href));
   const run = spawnSync(process.execPath, [...args, join(dir, 'driver.mjs')], {
-    env: { ...process.env, FAKE_USER_DATA: userData },
+    env: { ...process.env, FAKE_USER_DATA: userData, FAKE_OPEN_URL: INVITE_LINK },
     encoding: 'utf8',
     timeout: 60_000,
   });
