@@ -16,9 +16,8 @@ import type { EventName, IpcEvents, IpcHandlers } from '../common/ipc-contract';
 import { CHANNELS } from '../common/ipc-contract';
 import { withResults } from '../common/result';
 import type { AppInfo, SyncRunSummary } from '../common/view-models';
-import { getEntitlements, getLastSyncedAt, getNotificationsPage, getNotificationsSummary, getPayableInstructionsPage, openReadConnection } from './db/index';
-import { forgetViews } from './db/view-cache';
-import { startWriterWorker } from './worker/writer';
+import { getEntitlements, getLastSyncedAt, getNotificationsPage, getNotificationsSummary, getPayableInstructionsPage } from './db/index';
+import { checkOfflineStore, openOfflineStore } from './worker/offline-store';
 import { createDemoServers, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
 import { createDesktopServices, type DesktopServices, type DesktopUpdater } from './desktop/desktop-services';
 import { createDownloadManager, type SavedFileAnswer } from './downloads/manager';
@@ -185,22 +184,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
-  // The writer worker owns the one write connection (it opens the file: migrations, recovery of a damaged file);
-  // this thread reads through a read-only connection beside it (WAL), so a sync's commit never blocks an IPC call.
-  const dbFile = join(dataDir, 'offline.db');
-  const binding = options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding };
-  // The integrity check reads the whole file (665 ms for eight times the large seed): after a clean exit it runs
-  // once the window shows (checkStorage below); after a crash or a kill the writer runs it before anything is read.
-  const writer = await startWriterWorker({ file: dbFile, logger: logger.child('db'), integrityCheck: 'unless-closed-cleanly', ...binding });
-  if (writer.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: writer.salvagedOutbox });
-  let db: ReturnType<typeof openReadConnection>;
-  try {
-    db = openReadConnection(dbFile, binding);
-  } catch (error) {
-    await writer.close();
-    throw error;
-  }
-  writer.attachReader(db);
+  const store = await openOfflineStore({ file: join(dataDir, 'offline.db'), logger, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) });
+  const { writer, db } = store;
 
   const sites: SiteManager = await createSiteManager({
     dataDir,
@@ -290,23 +275,6 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
   const unsubscribeProgress = sites.onSignInProgress((progress) => emit('sign-in:progress', progress));
 
-  /**
-   * The check left out of the start (open.ts integrityCheck): a file damaged while the app was away (a disk, another
-   * program) is found here, kept aside as a copy and rebuilt empty; the screens are told their data changed, and
-   * the sync that follows fills it again.
-   */
-  async function checkStorage(): Promise<void> {
-    try {
-      const checked = await writer.call('db:check', {});
-      if (!checked.recovered) return;
-      log.warn('the offline database was damaged and was rebuilt', { salvagedOutbox: checked.salvagedOutbox });
-      forgetViews(db);
-      for (const site of sites.list()) emit('data:changed', { siteId: site.id });
-    } catch (error) {
-      log.error('the offline database could not be checked', { error });
-    }
-  }
-
   const scheduler = createSyncScheduler({
     sites,
     sync,
@@ -322,7 +290,9 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       void downloads.afterSync(site.id).catch((error: unknown) => log.warn('checking saved product files failed', { siteId: site.id, error }));
       await desktop.notifier.afterSync(site);
     },
-    beforeStartupSync: checkStorage,
+    beforeStartupSync: async () => {
+      if (await checkOfflineStore(store, log)) for (const site of sites.list()) emit('data:changed', { siteId: site.id });
+    },
   });
 
   const info: AppInfo = {
