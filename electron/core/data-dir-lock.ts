@@ -7,11 +7,15 @@
  * The lock is a small file in the data dir naming its owner (PID, host, start time), created atomically and
  * exclusively (link(2) of a complete temp file: it never exists half written). A lock whose owner is no
  * longer alive (a crash, kill -9, power loss) is stale and taken over, so a crashed owner never leaves the
- * folder stuck. Taking over is itself exclusive (a `.steal` file created with O_EXCL), so two processes that
+ * folder stuck. A PID alone is not enough after a restart of the computer, where another process may have been
+ * given the dead owner's number: the lock also names the boot it was taken in, and a lock from another boot is
+ * stale whatever its PID. Taking over is itself exclusive (a `.steal` file created with O_EXCL), so two processes that
  * both find the same stale lock cannot both win.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { uptime } from 'node:os';
 import { join } from 'node:path';
 import { CoreError } from './errors';
 import { createFileAtomic } from './fs/atomic-file';
@@ -26,6 +30,43 @@ export interface LockOwner {
   readonly since: string;
   /** Random per acquisition: tells a lock taken over from the one that was read. */
   readonly nonce: string;
+  /** The boot the owner ran in (absent in locks written before it was recorded). */
+  readonly boot?: BootIdentity;
+}
+
+/**
+ * Which boot of the computer this is: Linux's own boot id (/proc/sys/kernel/random/boot_id, new at every boot),
+ * elsewhere the boot time in ms (now minus uptime), which may drift a little with clock corrections.
+ */
+export type BootIdentity = { readonly id: string } | { readonly at: number };
+
+/** A boot time read now and at the lock's start may differ by clock corrections; a restart takes longer. */
+const BOOT_TIME_TOLERANCE_MS = 5 * 60_000;
+
+export function currentBoot(): BootIdentity {
+  try {
+    const id = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    if (/^[0-9a-f-]{36}$/.test(id)) return { id };
+  } catch {
+    // Not Linux, or no /proc: the boot time instead.
+  }
+  return { at: Date.now() - Math.round(uptime() * 1000) };
+}
+
+/** False only when both boots are known and differ. */
+function sameBoot(a: BootIdentity | undefined, b: BootIdentity): boolean {
+  if (a === undefined) return true;
+  if ('id' in a && 'id' in b) return a.id === b.id;
+  if ('at' in a && 'at' in b) return Math.abs(a.at - b.at) <= BOOT_TIME_TOLERANCE_MS;
+  return true;
+}
+
+function parseBoot(v: unknown): BootIdentity | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const b = v as { id?: unknown; at?: unknown };
+  if (typeof b.id === 'string' && b.id.length <= 64) return { id: b.id };
+  if (typeof b.at === 'number' && Number.isFinite(b.at)) return { at: b.at };
+  return undefined;
 }
 
 export interface DataDirLock {
@@ -55,6 +96,8 @@ export interface AcquireOptions {
   readonly isAlive?: (pid: number) => boolean;
   /** A `.steal` file older than this belongs to a process that died while taking over (default 10 s). */
   readonly stealTimeoutMs?: number;
+  /** This boot of the computer (tests replace it). Default: currentBoot(). */
+  readonly boot?: BootIdentity;
 }
 
 function processAlive(pid: number): boolean {
@@ -70,7 +113,14 @@ function parseOwner(text: string): LockOwner | null {
   try {
     const v = JSON.parse(text) as Partial<LockOwner>;
     if (typeof v.pid !== 'number' || !Number.isInteger(v.pid) || v.pid <= 0 || typeof v.nonce !== 'string') return null;
-    return { pid: v.pid, host: typeof v.host === 'string' ? v.host : 'unknown', since: typeof v.since === 'string' ? v.since : 'unknown', nonce: v.nonce };
+    const boot = parseBoot(v.boot);
+    return {
+      pid: v.pid,
+      host: typeof v.host === 'string' ? v.host : 'unknown',
+      since: typeof v.since === 'string' ? v.since : 'unknown',
+      nonce: v.nonce,
+      ...(boot === undefined ? {} : { boot }),
+    };
   } catch {
     return null;
   }
@@ -94,7 +144,8 @@ export async function acquireDataDirLock(dataDir: string, options: AcquireOption
   const file = join(dataDir, LOCK_FILE_NAME);
   const stealFile = `${file}.steal`;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const owner: LockOwner = { pid: process.pid, host: options.host ?? 'core', since: new Date().toISOString(), nonce: randomBytes(9).toString('base64url') };
+  const boot = options.boot ?? currentBoot();
+  const owner: LockOwner = { pid: process.pid, host: options.host ?? 'core', since: new Date().toISOString(), nonce: randomBytes(9).toString('base64url'), boot };
 
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
@@ -107,7 +158,8 @@ export async function acquireDataDirLock(dataDir: string, options: AcquireOption
     }
     const current = await readOwner(file);
     if (current === 'missing') continue; // released meanwhile: try again
-    if (current !== null && isAlive(current.pid)) throw new DataDirInUseError(dataDir, current);
+    // A live PID counts only in the boot that wrote the lock: after a restart the number may be another process's.
+    if (current !== null && sameBoot(current.boot, boot) && isAlive(current.pid)) throw new DataDirInUseError(dataDir, current);
     // Stale. Take it over under the steal file, after checking it is still the same stale lock.
     if (!(await takeStealFile(stealFile, options.stealTimeoutMs ?? 10_000))) {
       await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));

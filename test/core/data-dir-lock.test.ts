@@ -89,6 +89,27 @@ describe('one process per data directory (issue 11, item 2)', () => {
     expect(existsSync(lockFile)).toBe(false);
   });
 
+  it('after a restart of the computer, a lock whose PID now belongs to another live process is stale', async () => {
+    const dataDir = tempDataDir();
+    const lockFile = join(dataDir, LOCK_FILE_NAME);
+    // Written in an earlier boot by a process whose number this boot gave to a live one (here: this test's parent).
+    const earlier = { pid: process.ppid, host: 'electron', since: '2026-01-01T00:00:00.000Z', nonce: 'earlier-boot', boot: { id: '00000000-0000-4000-8000-000000000000' } };
+    writeFileSync(lockFile, JSON.stringify(earlier));
+    const lock = await acquireDataDirLock(dataDir, { host: 'test', boot: { id: '11111111-1111-4111-8111-111111111111' } });
+    expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid, boot: { id: '11111111-1111-4111-8111-111111111111' } });
+    await lock.release();
+    // The same boot (or a lock that names none, as older versions wrote): the live PID still holds the folder.
+    for (const boot of [earlier.boot, undefined]) {
+      writeFileSync(lockFile, JSON.stringify({ ...earlier, boot }));
+      await expect(acquireDataDirLock(dataDir, { boot: earlier.boot })).rejects.toBeInstanceOf(DataDirInUseError);
+    }
+    // Boot times (macOS, Windows) agree within minutes of clock drift and differ by a restart.
+    writeFileSync(lockFile, JSON.stringify({ ...earlier, boot: { at: 1_000_000 } }));
+    await expect(acquireDataDirLock(dataDir, { boot: { at: 1_000_000 + 60_000 } })).rejects.toBeInstanceOf(DataDirInUseError);
+    const later = await acquireDataDirLock(dataDir, { boot: { at: 1_000_000 + 3_600_000 } });
+    await later.release();
+  });
+
   it('two processes racing for a stale lock: exactly one wins, the other names the winner (3 rounds; more in npm run soak)', async () => {
     for (let round = 0; round < 3; round++) {
       const dataDir = tempDataDir();
