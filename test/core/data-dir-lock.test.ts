@@ -91,6 +91,7 @@ describe('one process per data directory (issue 11, item 2)', () => {
 
   it('after a restart of the computer, a lock whose PID now belongs to another live process is stale', async () => {
     const dataDir = tempDataDir();
+    mkdirSync(dataDir, { recursive: true });
     const lockFile = join(dataDir, LOCK_FILE_NAME);
     // Written in an earlier boot by a process whose number this boot gave to a live one (here: this test's parent).
     const earlier = { pid: process.ppid, host: 'electron', since: '2026-01-01T00:00:00.000Z', nonce: 'earlier-boot', boot: { id: '00000000-0000-4000-8000-000000000000' } };
