@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { startDemo } from './helpers-ui';
 
 /**
  * The first screen's data is asked for before the page has rendered anything (renderer/src/state/opening.ts): the
@@ -37,5 +38,19 @@ test.describe('browser host: the opening screen', () => {
     expect(events.indexOf('asked library:page')).toBeGreaterThanOrEqual(0);
     expect(events).not.toContain('strings answered');
     expect(events).not.toContain('site list answered');
+  });
+
+  test('reopened with the data in the cache at the first render, the library shows its course cards', async ({ page, context, host }) => {
+    test.setTimeout(90_000);
+    await startDemo(page, context, host);
+    // A reload: the site list and the library's first page are asked for before React renders; with the strings
+    // held back a second, both are in the cache at the first render, so the list mounts in the same commit as the
+    // screen that scrolls it.
+    await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    await page.reload();
+    await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 15_000 });
   });
 });

@@ -30,10 +30,14 @@ export function VirtualList<T>({ items, estimateSize, getKey, render, label, tes
   const scrollRef = useContext(ScrollContext);
   const listRef = useRef<HTMLUListElement>(null);
   const [margin, setMargin] = useState(0);
+  // The scroll container is an ancestor: when the list mounts in the same commit as it (the first screen's data
+  // already in the cache at the first render), its ref is attached only after this list's layout effects have run.
+  // Read once every ref is attached (a passive effect), then measured against, so the list never stays empty.
+  const [scroller, setScroller] = useState<HTMLElement | null>(() => scrollRef?.current ?? null);
+  useEffect(() => setScroller(scrollRef?.current ?? null), [scrollRef]);
 
   useLayoutEffect(() => {
     const list = listRef.current;
-    const scroller = scrollRef?.current;
     if (!list || !scroller) return;
     const measure = () => setMargin(list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop);
     measure();
@@ -41,11 +45,11 @@ export function VirtualList<T>({ items, estimateSize, getKey, render, label, tes
     ro.observe(scroller);
     if (list.parentElement) ro.observe(list.parentElement);
     return () => ro.disconnect();
-  }, [scrollRef]);
+  }, [scroller]);
 
   const virtualizer = useVirtualizer({
     count: items.length,
-    getScrollElement: () => scrollRef?.current ?? null,
+    getScrollElement: () => scroller,
     estimateSize: () => estimateSize,
     overscan: 6,
     gap,

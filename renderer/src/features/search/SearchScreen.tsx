@@ -59,8 +59,11 @@ export function SearchScreen({ query }: { readonly query: string }) {
   const site = useSite();
   const trimmed = query.trim();
   const q = useChannel('search:query', { siteId: site.id, query: trimmed }, { enabled: trimmed.length > 0, placeholderData: keepPreviousData });
+  // Which text the results on screen answer (empty while an older text's are kept on screen): tests and the
+  // start-up bench wait on it for "the last key's results are painted".
+  const answered = trimmed !== '' && q.isSuccess && !q.isPlaceholderData ? trimmed : '';
   return (
-    <div className="screen">
+    <div className="screen" data-results-for={answered}>
       <ScreenHeader title={trimmed ? t('search.titleFor', { query: trimmed }) : t('search.title')} />
       {trimmed === '' ? (
         <EmptyState title={t('search.prompt')} icon={Search} />
