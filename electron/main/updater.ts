@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DesktopUpdater } from '../core/desktop/desktop-services';
 import type { UpdatesOffReason, UpdaterEvent } from '../core/desktop/updates';
 import { describeUpdateError, parseFeedUrl } from '../core/desktop/updates';
@@ -14,11 +16,14 @@ export async function createElectronUpdater(options: {
 }): Promise<{ readonly updater: DesktopUpdater | null; readonly off: UpdatesOffReason }> {
   if (!options.isPackaged) return { updater: null, off: 'development' };
   const feed = parseFeedUrl(options.feedUrl);
-  if (feed === null) return { updater: null, off: 'no-feed' };
+  // A release built with electron-builder's `publish` (a generic feed) carries it in resources/app-update.yml,
+  // which electron-updater reads by itself; LEARNING_DESKTOP_UPDATE_URL overrides it (a test feed, a mirror).
+  const baked = typeof process.resourcesPath === 'string' && existsSync(join(process.resourcesPath, 'app-update.yml'));
+  if (feed === null && !baked) return { updater: null, off: 'no-feed' };
   // Loaded only when used: electron-updater reads the app's metadata as soon as autoUpdater is touched.
   const { default: electronUpdater } = await import('electron-updater');
   const { autoUpdater } = electronUpdater;
-  autoUpdater.setFeedURL({ provider: 'generic', url: feed });
+  if (feed !== null) autoUpdater.setFeedURL({ provider: 'generic', url: feed });
   // The core downloads in the background itself and restarts only outside a sync or sign-out.
   autoUpdater.autoDownload = false;
   autoUpdater.autoInstallOnAppQuit = true;
@@ -48,7 +53,7 @@ export async function createElectronUpdater(options: {
         autoUpdater.on('download-progress', handlers['download-progress']);
         autoUpdater.on('update-downloaded', handlers['update-downloaded']);
         autoUpdater.on('error', handlers.error);
-        options.log(`updates: checking ${new URL(feed).origin}`);
+        options.log(feed === null ? 'updates: checking the feed this release was built with' : `updates: checking ${new URL(feed).origin}`);
         return () => {
           autoUpdater.off('checking-for-update', handlers['checking-for-update']);
           autoUpdater.off('update-available', handlers['update-available']);
