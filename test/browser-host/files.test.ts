@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-names';
 import { createHostFiles, PRINT_SCRIPT } from '../../electron/browser-host/files';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { createAppCore } from '../../electron/core/app-core';
 import type { ExportFile, FileDelivery } from '../../electron/core/export/service';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { createTestCore } from '../helpers/test-core';
 
 interface Reply {
   status: number;
@@ -53,7 +52,7 @@ describe('browser host: files the student asked for, as one-time downloads behin
       rendererDir,
       createCore: async ({ openExternal, deliverFile }) => {
         deliver = deliverFile;
-        return createAppCore({ dataDir: join(dir, 'data'), version: '0.0.0-test', host: 'browser', openExternal, deliverFile, settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }), demo: { enabled: false } });
+        return createTestCore({ dataDir: join(dir, 'data'), openExternal, deliverFile,  });
       },
     });
     const session = await get(host.launchUrl);

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-contract';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { parseArgs } from '../../electron/browser-host/cli';
-import { createAppCore, type AppEventListener } from '../../electron/core/app-core';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { type AppEventListener } from '../../electron/core/app-core';
+import { createTestCore } from '../helpers/test-core';
 
 interface Reply {
   status: number;
@@ -46,13 +46,9 @@ describe('browser host (loopback HTTP over a real core)', () => {
       rendererDir,
       createCore: async ({ openExternal }) => {
         hostOpenExternal = openExternal;
-        const core = await createAppCore({
+        const core = await createTestCore({
           dataDir: join(dir, 'data'),
-          version: '0.0.0-test',
-          host: 'browser',
           openExternal,
-          settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-          demo: { enabled: false },
         });
         // Keep the host's own listener so a test can push an event through it exactly as the core does.
         return {

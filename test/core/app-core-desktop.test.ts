@@ -6,12 +6,12 @@ import type { DesktopNotification } from '../../electron/common/desktop-notifica
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { revokeGrant } from '../../embedded-server/store/tokens';
-import { runAuthorization } from '../helpers/scripted-browser';
+import { createTestCore, signedInSite, systemBrowser } from '../helpers/test-core';
 
 function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -32,17 +32,11 @@ describe('app core: OS notifications after syncs, and updates in a host without 
   const HOUR = 3_600_000;
 
   const start = async () => {
-    const c = await createAppCore({
+    const c = await createTestCore({
       dataDir,
-      version: '0.0.0-test',
-      host: 'browser',
       settingsStore: createJsonSettingsStore(join(dataDir, 'settings.json')),
-      demo: { enabled: false },
       signInTimeoutMs: 20_000,
-      openExternal: async (url) => {
-        const redirect = new URL(url).searchParams.get('redirect_uri')!;
-        void runAuthorization(url, { stopAt: redirect, decision: 'approve' }).then((callback) => fetch(callback).then((r) => r.text()));
-      },
+      openExternal: systemBrowser(() => ({ decision: 'approve' })),
     });
     c.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => {
       if (event === 'desktop:notification') shown.push(payload as DesktopNotification);
@@ -66,8 +60,7 @@ describe('app core: OS notifications after syncs, and updates in a host without 
     dataDir = mkdtempSync(join(tmpdir(), 'ld-core-desktop-'));
     core = await start();
     await call('settings:update', { autoSyncMinutes: 0 });
-    site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
-    value(await call('sites:sign-in', { siteId: site.id }));
+    site = await signedInSite(core, server.url);
     await sync();
   });
   afterAll(async () => {

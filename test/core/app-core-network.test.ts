@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { NotificationsView, SiteSummary, SyncRunSummary } from '../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { runAuthorization } from '../helpers/scripted-browser';
+import { createTestCore, signedInSite, systemBrowser } from '../helpers/test-core';
 
 function value<T>(result: Result<unknown>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -49,17 +49,12 @@ describe('app core: offline, then the network returns', () => {
 
   /** A real core on a JSON settings file, recording its events; the "browser" signs in at once. Returns `call`. */
   async function startCore(timing: { offlineProbeMs?: number; minuteMs?: number }) {
-    core = await createAppCore({
+    core = await createTestCore({
       dataDir: join(dir, 'app'),
       version: '0',
-      host: 'browser',
-      demo: { enabled: false },
       settingsStore: createJsonSettingsStore(join(dir, 'app', 'settings.json')),
       ...timing,
-      openExternal: async (url) => {
-        const redirect = new URL(url).searchParams.get('redirect_uri')!;
-        void runAuthorization(url, { stopAt: redirect }).then((callback) => fetch(callback).then((r) => r.text()));
-      },
+      openExternal: systemBrowser(),
     });
     core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => events.push({ event, payload }));
     return (c: string, i?: unknown) => dispatch(core!.handlers, c, i);
@@ -69,8 +64,7 @@ describe('app core: offline, then the network returns', () => {
     server = await startServer();
     const port = server.port;
     const call = await startCore({ offlineProbeMs: 200 });
-    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
-    value(await call('sites:sign-in', { siteId: site.id }));
+    const site = await signedInSite(core!, server.url);
     await new Promise((r) => setTimeout(r, 1500)); // past the start-up sync, which also sends queued sign-outs
 
     await server.close();
@@ -90,8 +84,7 @@ describe('app core: offline, then the network returns', () => {
     const port = server.port;
     const call = await startCore({ offlineProbeMs: 200 });
 
-    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
-    value(await call('sites:sign-in', { siteId: site.id }));
+    const site = await signedInSite(core!, server.url);
     value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
     const unread = value<NotificationsView>(await call('notifications:list', { siteId: site.id })).items.find((n) => n.readAt === null)!;
 
@@ -119,8 +112,7 @@ describe('app core: offline, then the network returns', () => {
     const call = await startCore({ offlineProbeMs: 200 });
     const status = async (siteId: string) => value<{ pendingChanges: number; lastSyncedAt: string | null }>(await call('sync:status', { siteId }));
 
-    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
-    value(await call('sites:sign-in', { siteId: site.id }));
+    const site = await signedInSite(core!, server.url);
     // No sync:now: signing in starts the first sync.
     await until(async () => (await status(site.id)).lastSyncedAt !== null);
     const unread = value<NotificationsView>(await call('notifications:list', { siteId: site.id })).items.find((n) => n.readAt === null)!;
@@ -148,8 +140,7 @@ describe('app core: offline, then the network returns', () => {
     server = await startServer();
     const call = await startCore({ minuteMs: 150 });
     value(await call('settings:update', { autoSyncMinutes: 0 }));
-    const site = value<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
-    value(await call('sites:sign-in', { siteId: site.id }));
+    const site = await signedInSite(core!, server.url);
     value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
     // Past the one sync the core runs shortly after start.
     await new Promise((r) => setTimeout(r, 1500));
@@ -171,11 +162,9 @@ describe('app core: offline, then the network returns', () => {
 
   it('keeps settings across restarts (JSON settings store)', async () => {
     const make = () =>
-      createAppCore({
+      createTestCore({
         dataDir: join(dir, 'app'),
         version: '0',
-        host: 'browser',
-        demo: { enabled: false },
         settingsStore: createJsonSettingsStore(join(dir, 'app', 'settings.json')),
         openExternal: async () => {},
       });

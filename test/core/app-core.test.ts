@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type EventName, type IpcEvents } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { runAuthorization } from '../helpers/scripted-browser';
+import { createTestCore, systemBrowser } from '../helpers/test-core';
 
 /** Unwraps a Result or fails the test with its error. */
 function value<T>(result: Result<T>): T {
@@ -33,18 +32,11 @@ describe('app core: every channel over a real site', () => {
   beforeAll(async () => {
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     dataDir = mkdtempSync(join(tmpdir(), 'ld-core-'));
-    core = await createAppCore({
+    core = await createTestCore({
       dataDir,
-      version: '0.0.0-test',
-      host: 'browser',
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-      demo: { enabled: false },
       signInTimeoutMs: 20_000,
       // The "system browser": drives the site's sign-in and consent pages and follows the redirect to the app.
-      openExternal: async (url) => {
-        const redirect = new URL(url).searchParams.get('redirect_uri')!;
-        void runAuthorization(url, { stopAt: redirect, decision }).then((callback) => fetch(callback).then((r) => r.text()));
-      },
+      openExternal: systemBrowser(() => ({ decision })),
     });
     core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => events.push({ event, payload }));
   });

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAppCore } from '../../electron/core/app-core';
 import { acquireDataDirLock, DataDirInUseError, LOCK_FILE_NAME } from '../../electron/core/data-dir-lock';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { createTestCore } from '../helpers/test-core';
 
 const CHILD = fileURLToPath(new URL('./helpers/lock-child.ts', import.meta.url));
 const CLI = fileURLToPath(new URL('../../electron/browser-host/cli.ts', import.meta.url));
@@ -128,12 +127,9 @@ describe('one process per data directory (issue 11, item 2)', () => {
   it('the core takes the lock: a second core on the folder is refused until the first closes', async () => {
     const dataDir = tempDataDir();
     const open = () =>
-      createAppCore({
+      createTestCore({
         dataDir,
         version: '0.0.0-lock',
-        host: 'browser',
-        settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-        demo: { enabled: false },
         openExternal: async () => undefined,
       });
     const core = await open();

@@ -13,11 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-contract';
 import type { SiteSummary } from '../../electron/common/view-models';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { createAppCore } from '../../electron/core/app-core';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import { createTestCore } from '../helpers/test-core';
 
 interface Reply {
   status: number;
@@ -107,13 +106,10 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       rendererDir,
       logger: (line) => hostLog.push(line),
       createCore: ({ openExternal }) =>
-        createAppCore({
+        createTestCore({
           dataDir: join(dir, 'data'),
           version: '0.0.0-security',
-          host: 'browser',
           openExternal,
-          settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-          demo: { enabled: false },
           signInTimeoutMs: 20_000,
           fetch: wire.fetch,
           logger: coreLog.logger,
@@ -262,13 +258,10 @@ describe('browser host: a handler that throws with a token in scope', () => {
       rendererDir: join(dir, 'renderer'),
       logger: (line) => hostLines.push(line),
       createCore: async ({ openExternal }) => {
-        const core = await createAppCore({
+        const core = await createTestCore({
           dataDir: join(dir, 'data'),
           version: '0.0.0-security',
-          host: 'browser',
           openExternal,
-          settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-          demo: { enabled: false },
         });
         const boom = (error: unknown) => async () => {
           throw error;

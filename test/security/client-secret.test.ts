@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import { createTestCore } from '../helpers/test-core';
 
 const CLIENT_ID = 'demo-desktop-confidential';
 const CLIENT_SECRET = 'demo-desktop-secret';
@@ -41,12 +41,9 @@ describe('a confidential client secret stays in the vault and the request bodies
   beforeAll(async () => {
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     dataDir = mkdtempSync(join(tmpdir(), 'ld-sec-conf-'));
-    core = await createAppCore({
+    core = await createTestCore({
       dataDir,
       version: '0.0.0-security',
-      host: 'browser',
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-      demo: { enabled: false },
       signInTimeoutMs: 20_000,
       fetch: wire.fetch,
       logger: log.logger,

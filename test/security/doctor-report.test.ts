@@ -15,12 +15,11 @@ import type { DoctorReport } from '../../electron/common/doctor';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { createAppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { reportText } from '../../renderer/src/features/sites/doctor-text';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { createRecordingFetch, leaksIn, SecretBag } from './helpers/canary';
+import { createTestCore } from '../helpers/test-core';
 
 const CONFIDENTIAL = { clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' };
 const PROXY_PASSWORD = 'proxy-pass-canary-1234';
@@ -47,11 +46,9 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
     host = await startBrowserHost({
       rendererDir,
       createCore: () =>
-        createAppCore({
+        createTestCore({
           dataDir: join(dir, 'data'),
           version: '0.0.0-security',
-          host: 'browser',
-          settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
           demo: { enabled: true },
           signInTimeoutMs: 20_000,
           fetch: wire.fetch,

@@ -13,13 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type EventName } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { BillingView, LibraryCourse, NotificationsView, SiteSummary } from '../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { createNodeCipher } from '../../electron/core/vault/cipher';
 import { createVault } from '../../electron/core/vault/vault';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import { createTestCore } from '../helpers/test-core';
 
 describe('secrets stay out of the renderer, the logs and the files at rest (demo mode, end to end)', () => {
   const bag = new SecretBag();
@@ -50,11 +50,9 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ld-sec-'));
-    core = await createAppCore({
+    core = await createTestCore({
       dataDir,
       version: '0.0.0-security',
-      host: 'browser',
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
       demo: { enabled: true },
       signInTimeoutMs: 20_000,
       fetch: wire.fetch,

@@ -11,13 +11,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName, IpcHandlers } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { NotificationsView, SiteSummary, SyncRunSummary, SyncStatus } from '../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { CoreError } from '../../electron/core/errors';
 import { dispatch } from '../../electron/core/ipc-dispatch';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import { createTestCore } from '../helpers/test-core';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -63,12 +63,9 @@ describe('error paths with secrets around (a real core against a real site, faul
   beforeAll(async () => {
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     dataDir = mkdtempSync(join(tmpdir(), 'ld-sec-err-'));
-    core = await createAppCore({
+    core = await createTestCore({
       dataDir,
       version: '0.0.0-security',
-      host: 'browser',
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-      demo: { enabled: false },
       signInTimeoutMs: 20_000,
       fetch: wire.fetch,
       logger: log.logger,

@@ -6,12 +6,12 @@ import type { DesktopNotification } from '../../electron/common/desktop-notifica
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { PAYMENT_MARKS_KEPT } from '../../electron/core/desktop/notifier';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { runAuthorization } from '../helpers/scripted-browser';
+import { createTestCore, systemBrowser } from '../helpers/test-core';
 
 function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -35,17 +35,11 @@ describe('an OS notification flood from a site', () => {
   beforeAll(async () => {
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     dataDir = mkdtempSync(join(tmpdir(), 'ld-flood-'));
-    core = await createAppCore({
+    core = await createTestCore({
       dataDir,
-      version: '0.0.0-test',
-      host: 'browser',
       settingsStore: createJsonSettingsStore(join(dataDir, 'settings.json')),
-      demo: { enabled: false },
       signInTimeoutMs: 20_000,
-      openExternal: async (url) => {
-        const redirect = new URL(url).searchParams.get('redirect_uri')!;
-        void runAuthorization(url, { stopAt: redirect, decision: 'approve' }).then((callback) => fetch(callback).then((r) => r.text()));
-      },
+      openExternal: systemBrowser(() => ({ decision: 'approve' })),
     });
     core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => {
       if (event === 'desktop:notification') shown.push(payload as DesktopNotification);

@@ -2,11 +2,10 @@ import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { inviteLink } from '../../electron/core/invite/invite-link';
 import { createLogger } from '../../electron/core/log';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { createTestCore } from '../helpers/test-core';
 
 /**
  * A school's invite link that (wrongly) carries a secret: whether it reaches the app from the system (Electron's
@@ -29,13 +28,9 @@ describe('invite links with a secret in them (issue 14, item 5)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ld-invite-sec-'));
     dirs.push(dataDir);
     const lines: string[] = [];
-    const core = await createAppCore({
+    const core = await createTestCore({
       dataDir,
-      version: '0.0.0-test',
-      host: 'browser',
       openExternal: async () => {},
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-      demo: { enabled: false },
       logger: createLogger((line) => lines.push(line), { level: 'debug' }),
     });
     const events: unknown[] = [];

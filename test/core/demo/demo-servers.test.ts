@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteSummary } from '../../../electron/common/view-models';
-import { createAppCore, type AppCore } from '../../../electron/core/app-core';
+import type { AppCore } from '../../../electron/core/app-core';
 import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { createDemoServers, demoServerDir, reconcileDemoSites } from '../../../electron/core/demo/demo-servers';
 import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
 import { createSiteStore, siteRecordSchema } from '../../../electron/core/sites/site-store';
+import { createTestCore } from '../../helpers/test-core';
 
 /** Holds a loopback port so the demo site cannot have it back. */
 async function occupy(port: number): Promise<Server> {
@@ -32,12 +33,9 @@ describe('demo mode: the embedded demo sites in process', () => {
   });
 
   const core = async (): Promise<AppCore> => {
-    const c = await createAppCore({
+    const c = await createTestCore({
       dataDir,
-      version: '0.0.0-test',
-      host: 'browser',
       openExternal: async () => {},
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
       demo: { enabled: true },
     });
     cleanups.push(() => c.close());
@@ -140,13 +138,11 @@ describe('demo mode: the embedded demo sites in process', () => {
   });
 
   it('refuses add-demo when demo mode is off', async () => {
-    const c = await createAppCore({
+    const c = await createTestCore({
       dataDir,
       version: '0',
-      host: 'browser',
       openExternal: async () => {},
       settingsStore: createMemorySettingsStore(),
-      demo: { enabled: false },
     });
     cleanups.push(() => c.close());
     // Handlers throw CoreErrors; the dispatcher (what both hosts call) turns them into Results.

@@ -12,10 +12,11 @@ import type { DoctorCheckId, DoctorReport } from '../../../electron/common/docto
 import type { EventName } from '../../../electron/common/ipc-contract';
 import type { Result } from '../../../electron/common/result';
 import type { SiteSummary, SyncRunSummary } from '../../../electron/common/view-models';
-import { createAppCore, type AppCore, type AppCoreOptions } from '../../../electron/core/app-core';
+import { type AppCore, type AppCoreOptions } from '../../../electron/core/app-core';
 import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
 import { runAuthorization } from '../../helpers/scripted-browser';
+import { createTestCore } from '../../helpers/test-core';
 
 function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -46,11 +47,8 @@ describe('sign-in doctor and demo faults through the app core', () => {
   };
 
   async function start(openExternal: AppCoreOptions['openExternal'], extra: Partial<AppCoreOptions> = {}): Promise<{ site: SiteSummary; call: (c: string, i?: unknown) => Promise<Result<unknown>> }> {
-    core = await createAppCore({
+    core = await createTestCore({
       dataDir,
-      version: '0.0.0-test',
-      host: 'browser',
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
       demo: { enabled: true },
       signInTimeoutMs: 20_000,
       env: {},
@@ -144,7 +142,7 @@ describe('sign-in doctor and demo faults through the app core', () => {
     const unknown = await call('demo:set-faults', { tokenStoreUnavailable: true });
     expect(!unknown.ok && unknown.error.code).toBe('invalid-input');
     await core!.close();
-    core = await createAppCore({ dataDir: mkdtempSync(join(dataDir, 'no-demo-')), version: '0', host: 'browser', settingsStore: createMemorySettingsStore({}), demo: { enabled: false }, openExternal: async () => undefined });
+    core = await createTestCore({ dataDir: mkdtempSync(join(dataDir, 'no-demo-')), version: '0', settingsStore: createMemorySettingsStore({}), openExternal: async () => undefined });
     const forbidden = await dispatch(core.handlers, 'demo:faults', undefined);
     expect(!forbidden.ok && forbidden.error.code).toBe('forbidden');
   });

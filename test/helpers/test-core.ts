@@ -1,0 +1,49 @@
+import type { Result } from '../../electron/common/result';
+import type { SiteSummary } from '../../electron/common/view-models';
+import { createAppCore, type AppCore, type AppCoreOptions } from '../../electron/core/app-core';
+import { dispatch } from '../../electron/core/ipc-dispatch';
+import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { runAuthorization, type AuthorizeScript } from './scripted-browser';
+
+/**
+ * Shared scaffolding for tests of the composition root: a real core (Node cipher, SQLite, site manager, sync)
+ * with the settings a test wants by default: in memory, no interval sync, no demo, version 0.0.0-test in the
+ * browser host. A test passes only what it does differently.
+ */
+export function createTestCore(options: Partial<AppCoreOptions> & Pick<AppCoreOptions, 'dataDir'>): Promise<AppCore> {
+  return createAppCore({
+    version: '0.0.0-test',
+    host: 'browser',
+    settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
+    demo: { enabled: false },
+    openExternal: async () => undefined,
+    ...options,
+  });
+}
+
+/**
+ * The "system browser" of a test: drives the site's sign-in and consent pages (as the demo student unless the
+ * script says otherwise) and follows the redirect to the app's loopback receiver. `script` is read at each
+ * sign-in, so a test can switch to denying the consent.
+ */
+export function systemBrowser(script: () => Omit<AuthorizeScript, 'stopAt'> = () => ({})): (url: string) => Promise<void> {
+  return async (url) => {
+    const redirect = new URL(url).searchParams.get('redirect_uri')!;
+    void runAuthorization(url, { stopAt: redirect, ...script() }).then((callback) => fetch(callback).then((r) => r.text()));
+  };
+}
+
+/** Unwraps a Result or fails the test with its error. */
+export function valueOf<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/**
+ * The signed-in-site fixture: adds the site and signs in through the dispatcher, as the renderer does (the
+ * core's openExternal must complete the sign-in, e.g. systemBrowser()). Resolves with the site as signed in.
+ */
+export async function signedInSite(core: AppCore, baseUrl: string, clientId = 'demo-desktop'): Promise<SiteSummary> {
+  const added = valueOf(await dispatch(core.handlers, 'sites:add', { baseUrl, clientId })) as SiteSummary;
+  return valueOf(await dispatch(core.handlers, 'sites:sign-in', { siteId: added.id })) as SiteSummary;
+}
