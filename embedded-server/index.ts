@@ -15,6 +15,7 @@ import { mcpRoutes } from './mcp/routes';
 import { adminRoutes, docsRoutes } from './admin-api/routes';
 import { coverRoutes } from './covers/routes';
 import { productFileRoutes } from './files/routes';
+import { studentPageRoutes } from './student-pages/routes';
 import { applyFaultPatch, beforeRouting, skewedClock } from './http/faults';
 
 export type { SiteKey, SeedKind } from './seed/index';
@@ -104,7 +105,7 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   const clock = skewedClock(options.clock ?? systemClock, faults);
   const log = options.logger;
   // The route table first: a duplicate route is a start-up error that must not leave a database open.
-  const router = createRouter(oidcRoutes, oauthRoutes, adminPageRoutes, memberApiRoutes, mcpRoutes, adminRoutes, docsRoutes, coverRoutes, productFileRoutes, options.extraRoutes ?? []);
+  const router = createRouter(oidcRoutes, oauthRoutes, adminPageRoutes, memberApiRoutes, mcpRoutes, adminRoutes, docsRoutes, coverRoutes, productFileRoutes, studentPageRoutes, options.extraRoutes ?? []);
   const db = openDatabase(options.database ?? ':memory:', undefined, options.sqliteBinding);
 
   try {

@@ -107,6 +107,23 @@ export const ipcContract = {
   ),
   'course:get': channel<CourseDetail>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
   /** The whole billing (tests, scripts); the screen reads the summary and pages below. */
+  /**
+   * Opens the school's own page for something the app shows, in the system browser: the core builds the address
+   * from its saved copy (embedded-server/README.md, "Decisions (student pages)") on the site's own origin only.
+   */
+  'site:open-page': channel<{ url: string }>()(
+    z
+      .object({
+        siteId,
+        page: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('course'), courseId: z.string().min(1).max(200) }).strict(),
+          z.object({ kind: z.literal('lecture'), courseId: z.string().min(1).max(200), lectureId: z.string().min(1).max(200) }).strict(),
+          z.object({ kind: z.literal('order'), tradeNo: z.string().min(1).max(200) }).strict(),
+          z.object({ kind: z.literal('consulting'), serviceId: z.string().min(1).max(200) }).strict(),
+        ]),
+      })
+      .strict(),
+  ),
   'billing:get': channel<BillingView>()(bySite),
   'billing:summary': channel<BillingSummary>()(bySite),
   /** Orders (payments grouped by tradeNo), newest first. */

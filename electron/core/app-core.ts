@@ -31,6 +31,7 @@ import { createNotificationHandlers } from './handlers/notifications';
 import { requireSite, type AppServices, type Emit } from './handlers/services';
 import { createSettingsHandlers } from './handlers/settings';
 import { createSiteHandlers } from './handlers/sites';
+import { createSitePageHandlers } from './handlers/site-pages';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createInviteInbox } from './invite/inbox';
@@ -332,6 +333,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createSiteHandlers(services),
       ...createSyncHandlers(services),
       ...createViewHandlers(services),
+      ...createSitePageHandlers(services, options.openExternal),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.env ? { env: options.env } : {}) }),
       ...createDemoHandlers(services),

@@ -253,3 +253,8 @@ export function getDelivery(db: Database, schoolId: string, userId: string, prod
       WHERE school_id = :school AND user_id = :user AND product_id = :product ORDER BY delivered_at DESC LIMIT 1`,
   ).get({ school: schoolId, user: userId, product: productId });
 }
+
+/** One consulting service of the school, by id (the student area's page). */
+export function getConsultingService(db: Database, schoolId: string, id: string): ConsultingServiceRow | undefined {
+  return stmt<object, ConsultingServiceRow>(db, 'SELECT * FROM consulting_services WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+}

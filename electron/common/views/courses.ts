@@ -12,6 +12,33 @@ export interface ContinueWatching {
   readonly durationSeconds: number;
 }
 
+/** A lecture named by a prompt ("Up next", "Locked until ..."). */
+export interface LectureRef {
+  readonly lectureId: string;
+  readonly title: string;
+  readonly sectionTitle: string;
+  readonly durationSeconds: number;
+}
+
+/**
+ * What the course asks of the student now, decided by the core (db/next-step.ts):
+ * - expired: access ended (on endedAt, when known); nothing to continue.
+ * - completed: every lecture done; `again` is the first lecture, to watch again.
+ * - resume: the last watched lecture, stopped at positionSeconds.
+ * - next: the next unlocked lecture (the last one was finished: within its final 5% or 30 s, or marked completed).
+ * - start: nothing watched yet; the first unlocked lecture not completed.
+ * - locked: the next lecture is locked until unlockAt (null: no date given).
+ * - none: the course has no lectures.
+ */
+export type CourseNextStep =
+  | { readonly kind: 'expired'; readonly endedAt: IsoDateTime | null }
+  | { readonly kind: 'completed'; readonly again: LectureRef | null }
+  | { readonly kind: 'resume'; readonly lecture: LectureRef; readonly positionSeconds: number }
+  | { readonly kind: 'next'; readonly lecture: LectureRef; readonly finished: LectureRef | null }
+  | { readonly kind: 'start'; readonly lecture: LectureRef }
+  | { readonly kind: 'locked'; readonly lecture: LectureRef; readonly unlockAt: IsoDateTime | null }
+  | { readonly kind: 'none' };
+
 export interface LibraryCourse {
   readonly courseId: string;
   readonly slug: string;
@@ -38,6 +65,8 @@ export interface LibraryCourse {
   /** Lectures not completed yet, and their length in seconds ("57 min left"). */
   readonly lecturesLeft: number;
   readonly secondsLeft: number;
+  /** The one prompt the course shows: continue, up next, locked, completed or access ended. */
+  readonly nextStep: CourseNextStep;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { CourseRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
+import { courseNextStep, orderedLectures, unlockBoundaries, type OrderedLecture } from './next-step';
 
 /** "Expires soon" window of the library (issue 6): access ending within 14 days. */
 export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
@@ -120,7 +121,7 @@ const LAST_WATCHED_JOINS = `
   LEFT JOIN sections s ON s.site_id = l.site_id AND s.id = l.section_id`;
 const COURSE_SELECT = `SELECT ${COURSE_COLUMNS} FROM courses c ${LAST_WATCHED_JOINS}`;
 
-function toLibraryCourse(r: CourseRow, now: Date): LibraryCourse {
+function toLibraryCourse(r: CourseRow, now: Date, lectures: readonly OrderedLecture[]): LibraryCourse {
   const lifetime = r.has_lifetime_access === 1;
   // The same column the library filters read (EXPIRED below): a flag and a filter never disagree.
   const expiresAt = r.expires_ms;
@@ -157,6 +158,17 @@ function toLibraryCourse(r: CourseRow, now: Date): LibraryCourse {
     siteId: r.site_id,
     lecturesLeft: r.left_lectures,
     secondsLeft: r.left_seconds,
+    nextStep: courseNextStep(
+      {
+        isExpired,
+        expireDate: r.expire_date,
+        completedAt: r.completed_at,
+        lastLectureId: r.last_lecture_id,
+        lastPositionSeconds: r.last_position_seconds,
+        lectures,
+      },
+      t,
+    ),
   };
 }
 
@@ -185,6 +197,19 @@ function filterSql(filter: LibraryFilter): string {
     default:
       return assertNever(filter, 'library filter');
   }
+}
+
+/** Every lecture of a page's courses, in order, keyed by site and course (a page may mix sites). */
+function lecturesOfRows(db: Database, rows: readonly CourseRow[]): Map<string, OrderedLecture[]> {
+  const bySite = new Map<string, string[]>();
+  for (const r of rows) {
+    const ids = bySite.get(r.site_id);
+    if (ids) ids.push(r.id);
+    else bySite.set(r.site_id, [r.id]);
+  }
+  const out = new Map<string, OrderedLecture[]>();
+  for (const [site, ids] of bySite) for (const [courseId, list] of orderedLectures(db, site, ids)) out.set(`${site}\u0000${courseId}`, list);
+  return out;
 }
 
 /** The order of a library page; the school's own order breaks ties, and across sites the order sites were added. */
@@ -236,7 +261,8 @@ function libraryPage(db: Database, siteId: string | null, now: Date, request: Li
   const count = (sql: string) => prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM courses c WHERE ${sql}`).get({ siteId: params.siteId, now: params.now })!.n;
   const total = count(where);
   const courseCount = request.filter === undefined || request.filter === 'all' ? total : count(scope);
-  const items = rows.map((r) => toLibraryCourse(r, now));
+  const lectures = lecturesOfRows(db, rows);
+  const items = rows.map((r) => toLibraryCourse(r, now, lectures.get(`${r.site_id}\u0000${r.id}`) ?? []));
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total), courseCount };
 }
 
@@ -258,7 +284,12 @@ export function getLibrary(db: Database, siteId: string, now: Date): LibraryCour
       db,
       'SELECT expires_ms AS at FROM courses WHERE site_id = @siteId AND has_lifetime_access = 0 AND expires_ms IS NOT NULL',
     ).all({ siteId });
-    return { value: items, validUntil: nextBoundary(now.getTime(), expiries.flatMap((r) => [r.at, r.at - EXPIRES_SOON_MS])) };
+    // A locked lecture's unlock date changes its course's next step too.
+    const unlocks = prepared<{ siteId: string }, { at: string }>(db, 'SELECT unlock_at AS at FROM lectures WHERE site_id = @siteId AND is_locked = 1 AND unlock_at IS NOT NULL')
+      .all({ siteId })
+      .map((r) => Date.parse(r.at))
+      .filter((at) => Number.isFinite(at));
+    return { value: items, validUntil: nextBoundary(now.getTime(), [...expiries.flatMap((r) => [r.at, r.at - EXPIRES_SOON_MS]), ...unlocks]) };
   });
 }
 
@@ -328,13 +359,14 @@ function computeCourseDetail(db: Database, siteId: string, courseId: string, now
         })),
       }),
     );
+  const ordered = orderedLectures(db, siteId, [courseId]).get(courseId) ?? [];
   const value: CourseDetail = {
-    ...toLibraryCourse(row, now),
+    ...toLibraryCourse(row, now, ordered),
     sections,
     lastWatched:
       row.last_lecture_id === null
         ? null
         : { lectureId: row.last_lecture_id, positionSeconds: row.last_position_seconds ?? 0, watchedAt: row.last_watched_at },
   };
-  return { value, validUntil: nextBoundary(now.getTime(), boundaries(row)) };
+  return { value, validUntil: nextBoundary(now.getTime(), [...boundaries(row), ...unlockBoundaries(ordered)]) };
 }

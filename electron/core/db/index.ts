@@ -11,6 +11,7 @@ export { getBilling, getBillingSummary, getOrder, getOrdersPage, getPayableInstr
 export type { PageRequest } from './paging';
 export { getEntitlements } from './entitlements';
 export { getConsulting } from './consulting';
+export { sitePageOf, type SitePageTarget } from './site-page-target';
 export { getNotifications, getNotificationsPage, getNotificationsSummary, getSubscription } from './notifications';
 export { getProfile } from './profile';
 export { search, parseSearch, type ParsedSearch } from './search';

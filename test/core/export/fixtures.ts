@@ -58,6 +58,7 @@ export function courseDetail(overrides: Partial<CourseDetail> = {}): CourseDetai
     siteId: 's',
     lecturesLeft: 6,
     secondsLeft: 3_600,
+    nextStep: { kind: 'none' },
     sections: [],
     lastWatched: null,
     ...overrides,
