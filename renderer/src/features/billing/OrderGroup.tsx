@@ -5,6 +5,7 @@ import { useSite } from '../../state/context';
 import { ReceiptButton } from '../export/ExportButtons';
 import { summaryStateKey, summaryTone } from './labels';
 import { PaymentDetails } from './PaymentDetails';
+import { OpenOnSite } from '../site-pages/OpenOnSite';
 
 /** An order (payments sharing a tradeNo): what was bought, its state, and each payment. */
 export function OrderGroup({ order }: { readonly order: OrderView }) {
@@ -27,7 +28,10 @@ export function OrderGroup({ order }: { readonly order: OrderView }) {
         {order.paidAmount > 0 && order.paidAmount !== order.totalAmount && <span> · {t('billing.paid', { amount: formatMoney(order.paidAmount, order.currency, lng) })}</span>}
         {order.refundedAmount > 0 && <span> · {t('billing.refunded', { amount: formatMoney(order.refundedAmount, order.currency, lng) })}</span>}
       </p>
-      <ReceiptButton siteId={site.id} tradeNo={order.tradeNo} />
+      <div className="order-actions">
+        <ReceiptButton siteId={site.id} tradeNo={order.tradeNo} />
+        <OpenOnSite siteId={site.id} page={{ kind: 'order', tradeNo: order.tradeNo }} label={t('sitePages.order')} what={`${t('sitePages.order')}: ${t('billing.orderNo', { tradeNo: order.tradeNo })}`} small testId="open-order" />
+      </div>
       <div className="payments">
         {order.payments.map((p) => (
           <PaymentDetails key={p.paymentId} payment={p} />

@@ -7,10 +7,12 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTimeRange, timeZoneName, weekdayName } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
+import { OpenOnSite } from '../site-pages/OpenOnSite';
 
 function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
   const { t, i18n } = useTranslation();
   const { navigate } = useApp();
+  const site = useSite();
   const lng = i18n.language;
   const now = Date.now();
   const booked = s.bookedTimes.filter((b) => new Date(b.endsAt).getTime() >= now);
@@ -30,6 +32,9 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
         )}
       </p>
       {s.description && <p>{s.description}</p>}
+      <div className="service-actions">
+        <OpenOnSite siteId={site.id} page={{ kind: 'consulting', serviceId: s.id }} label={t('sitePages.consulting')} what={`${t('sitePages.consulting')}: ${s.title}`} small testId="open-consulting" />
+      </div>
       <h3>{t('consulting.availability')}</h3>
       {s.slots.length === 0 ? (
         <p className="muted">{t('consulting.noSlots')}</p>

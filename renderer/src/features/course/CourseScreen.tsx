@@ -1,7 +1,7 @@
-import { ArrowLeft, CirclePlay, Clock, ListVideo, UserRound } from 'lucide-react';
+import { ArrowLeft, Clock, ListVideo, UserRound } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CourseDetail, LectureView, SectionView } from '../../../../electron/common/view-models';
+import type { LectureView, SectionView } from '../../../../electron/common/view-models';
 import { useApp, useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { CourseCover } from '../../ui/CourseCover';
@@ -13,36 +13,10 @@ import { VirtualList } from '../../ui/VirtualList';
 import { CourseAccessCalendarButton } from '../export/ExportButtons';
 import { AccessLine } from '../library/AccessLine';
 import { LectureRow } from './LectureRow';
+import { NextStepBlock } from './NextStep';
+import { OpenOnSite } from '../site-pages/OpenOnSite';
 
 type Row = { readonly kind: 'section'; readonly section: SectionView } | { readonly kind: 'lecture'; readonly lecture: LectureView };
-
-/** Where the student left off, or the first lecture not finished: what "continue watching" points at. */
-function ContinueWatching({ course }: { readonly course: CourseDetail }) {
-  const { t } = useTranslation();
-  const last = course.lastWatched;
-  const lecture = last ? course.sections.flatMap((s) => s.lectures).find((l) => l.lectureId === last.lectureId) : undefined;
-  if (!last || !lecture) return null;
-  const position = last.positionSeconds;
-  return (
-    <div className="continue-block" data-testid="continue-watching">
-      <CirclePlay className="continue-icon" aria-hidden="true" />
-      <div className="continue-text">
-        <p className="continue-label">{position > 0 ? t('course.continueTitle') : t('course.upNextTitle')}</p>
-        <p className="continue-lecture">{lecture.title}</p>
-        {position > 0 && (
-          <p className="continue-position">
-            {t('course.resumeAt', { time: formatDuration(position), duration: formatDuration(lecture.durationSeconds) })}
-          </p>
-        )}
-      </div>
-      {position > 0 && lecture.durationSeconds > 0 && (
-        <div className="continue-meter" aria-hidden="true">
-          <span style={{ width: `${Math.min(100, (position / lecture.durationSeconds) * 100)}%` }} />
-        </div>
-      )}
-    </div>
-  );
-}
 
 export function CourseScreen({ courseId }: { readonly courseId: string }) {
   const { t } = useTranslation();
@@ -109,13 +83,14 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
               <Clock aria-hidden="true" />
               {t('course.totalDuration', { duration: formatDuration(totalSeconds) })}
             </span>
+            <OpenOnSite siteId={site.id} page={{ kind: 'course', courseId: c.courseId }} label={t('course.next.coursePage')} what={`${t('course.next.coursePage')}: ${c.title}`} small testId="open-course-page" />
           </div>
         </div>
         <div className="hero-progress">
           <ProgressRing value={c.percent} label={t('library.progressLabel', { title: c.title })} size={88} stroke={8} />
           <p className="progress-text">{t('course.doneCount', { done: c.completedLectures, count: c.totalLectures })}</p>
         </div>
-        <ContinueWatching course={c} />
+        <NextStepBlock siteId={site.id} course={c} />
       </header>
       {rows.length === 0 ? (
         <EmptyState title={t('course.empty')} icon={ListVideo} />
@@ -132,7 +107,7 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
                 {r.section.title} <span className="muted small">{t('course.lectureCount', { count: r.section.lectures.length })}</span>
               </h2>
             ) : (
-              <LectureRow lecture={r.lecture} lastPosition={r.lecture.isLastWatched ? lastPosition : null} />
+              <LectureRow lecture={r.lecture} lastPosition={r.lecture.isLastWatched ? lastPosition : null} siteId={site.id} courseId={c.courseId} canOpen={!c.isExpired} />
             )
           }
         />

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LectureState, LectureView } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 import { formatDateTime, formatDuration } from '../../ui/format';
+import { OpenOnSite } from '../site-pages/OpenOnSite';
 
 function stateIcon(state: LectureState): LucideIcon {
   switch (state) {
@@ -18,7 +19,20 @@ function stateIcon(state: LectureState): LucideIcon {
 }
 
 /** One lecture: state as icon + words (never colour alone), lock with its unlock time, duration. */
-export function LectureRow({ lecture, lastPosition }: { readonly lecture: LectureView; readonly lastPosition: number | null }) {
+export function LectureRow({
+  lecture,
+  lastPosition,
+  siteId,
+  courseId,
+  canOpen,
+}: {
+  readonly lecture: LectureView;
+  readonly lastPosition: number | null;
+  readonly siteId: string;
+  readonly courseId: string;
+  /** The course can still be watched (access not ended). */
+  readonly canOpen: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const StateIcon = stateIcon(lecture.state);
   return (
@@ -49,6 +63,11 @@ export function LectureRow({ lecture, lastPosition }: { readonly lecture: Lectur
       <span className="lecture-duration">
         <span className="visually-hidden">{t('course.duration')} </span>
         {formatDuration(lecture.durationSeconds)}
+      </span>
+      <span className="lecture-open">
+        {canOpen && !lecture.isLocked && (
+          <OpenOnSite siteId={siteId} page={{ kind: 'lecture', courseId, lectureId: lecture.lectureId }} label={t('course.next.openLecture')} what={`${t('course.next.openLecture')}: ${lecture.title}`} small quietReason testId="open-lecture" />
+        )}
       </span>
     </div>
   );

@@ -1,12 +1,14 @@
-import { ChevronRight, CircleCheck, CirclePlay, Hourglass, School, UserRound } from 'lucide-react';
+import { ChevronRight, CircleCheck, Hourglass, School, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryCourse } from '../../../../electron/common/view-models';
 import { useApp } from '../../state/context';
 import { CourseCover } from '../../ui/CourseCover';
-import { dailyPace, formatDuration, formatLength } from '../../ui/format';
+import { dailyPace, formatLength } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 import { ProgressBar } from '../../ui/states';
 import { AccessLine } from './AccessLine';
+import { nextStepIcon, nextStepLine } from '../course/NextStep';
+import { OpenOnSite } from '../site-pages/OpenOnSite';
 
 /**
  * One course as a card. The whole card opens the course, but there is one control: the title's button, whose
@@ -14,7 +16,7 @@ import { AccessLine } from './AccessLine';
  * a button holding a heading, a progressbar and several sentences; keyboard focus rings the whole card.
  */
 export function CourseCard({ course, showSite = false }: { readonly course: LibraryCourse; readonly showSite?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { navigate, selectSite, site, sites } = useApp();
   // A course of another school ("All schools") opens with that school selected, as every screen reads one site.
   const open = () => {
@@ -22,7 +24,10 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
     navigate({ screen: 'course', courseId: course.courseId });
   };
   const siteLabel = showSite ? (sites.find((s) => s.id === course.siteId)?.label ?? null) : null;
-  const cw = course.continueWatching;
+  const step = course.nextStep;
+  const line = nextStepLine(step, t, i18n.language);
+  const StepIcon = nextStepIcon(step);
+  const watchable = step.kind === 'resume' || step.kind === 'next' || step.kind === 'start';
   return (
     <article className={course.isExpired ? 'course-card expired' : 'course-card'} data-testid="course-card" data-course-id={course.courseId}>
       <CourseCover id={course.courseId} title={course.title} src={course.coverImageUrl} />
@@ -60,15 +65,22 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
             </span>
           )}
         </div>
-        {cw && (
-          <p className="continue" data-testid="continue-watching">
-            <CirclePlay aria-hidden="true" />
-            <span>
-              {cw.positionSeconds > 0
-                ? t('library.continue', { lecture: cw.lectureTitle, time: formatDuration(cw.positionSeconds) })
-                : t('library.continueStart', { lecture: cw.lectureTitle })}
-            </span>
-          </p>
+        {line && (
+          <div className={`continue next-${step.kind}`} data-testid={step.kind === 'resume' ? 'continue-watching' : 'next-step'} data-next-step={step.kind}>
+            <StepIcon aria-hidden="true" />
+            <span>{line}</span>
+            {watchable && (
+              <OpenOnSite
+                siteId={course.siteId}
+                page={{ kind: 'lecture', courseId: course.courseId, lectureId: step.lecture.lectureId }}
+                label={t('course.next.watch')}
+                what={`${t('course.next.watch')}: ${step.lecture.title}`}
+                small
+                quietReason
+                testId="card-open-lecture"
+              />
+            )}
+          </div>
         )}
       </div>
       <ChevronRight className="card-chevron" aria-hidden="true" />
