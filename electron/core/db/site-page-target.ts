@@ -6,9 +6,15 @@
  */
 import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
-import type { SitePage } from '../net/site-pages';
 import { isOpenAt } from './next-step';
 import { prepared } from './statements';
+
+/** The page found, in the shape net/site-pages.ts builds an address from (db does no HTTP and imports no net). */
+export type SitePage =
+  | { readonly kind: 'course'; readonly slug: string }
+  | { readonly kind: 'lecture'; readonly slug: string; readonly lectureId: string; readonly positionSeconds: number }
+  | { readonly kind: 'order'; readonly tradeNo: string }
+  | { readonly kind: 'consulting'; readonly serviceId: string };
 
 export type SitePageTarget =
   | { readonly kind: 'course'; readonly courseId: string }
