@@ -338,10 +338,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createDoctorHandlers(services, info, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.env ? { env: options.env } : {}) }),
       ...createDemoHandlers(services),
       ...createInviteHandlers(invites),
+      ...downloadHandlers,
     }),
     ...desktop.handlers,
     ...exportHandlers,
-    ...downloadHandlers,
   };
 
   // Every channel of the contract has a handler (the type says so; this guards a widened cast).

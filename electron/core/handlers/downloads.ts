@@ -3,12 +3,11 @@
  * comes from the synced offline data, the path from the manifest). Opening never runs a file: the inline types
  * are served by the app itself, anything else is shown in its folder (Electron) or located (browser host).
  */
-import type { IpcHandlers } from '../../common/ipc-contract';
-import { ok } from '../../common/result';
+import type { CoreHandlers } from '../../common/ipc-contract';
 import type { OpenOutcome } from '../../common/downloads';
 import type { DownloadManager } from '../downloads/manager';
 
-type DownloadChannel = Extract<keyof IpcHandlers, `downloads:${string}`>;
+type DownloadChannel = Extract<keyof CoreHandlers, `downloads:${string}`>;
 
 export interface DownloadHandlersDeps {
   readonly manager: DownloadManager;
@@ -19,22 +18,21 @@ export interface DownloadHandlersDeps {
   readonly showInFolder: ((path: string) => void | Promise<void>) | null;
 }
 
-export function createDownloadHandlers(deps: DownloadHandlersDeps): Pick<IpcHandlers, DownloadChannel> {
+export function createDownloadHandlers(deps: DownloadHandlersDeps): Pick<CoreHandlers, DownloadChannel> {
   const { manager } = deps;
   return {
-    'downloads:list': async ({ siteId }) => (deps.requireSite(siteId), ok(manager.list(siteId))),
+    'downloads:list': async ({ siteId }) => (deps.requireSite(siteId), manager.list(siteId)),
     'downloads:save': async ({ siteId, productId, confirmLarge }) => {
       deps.requireSite(siteId);
-      return ok(await manager.save(siteId, productId, confirmLarge === undefined ? {} : { confirmLarge }));
+      return await manager.save(siteId, productId, confirmLarge === undefined ? {} : { confirmLarge });
     },
-    'downloads:pause': async ({ siteId, productId }) => (deps.requireSite(siteId), ok(await manager.pause(siteId, productId))),
-    'downloads:cancel': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.cancel(siteId, productId), ok(undefined)),
-    'downloads:remove': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.remove(siteId, productId), ok(undefined)),
+    'downloads:pause': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.pause(siteId, productId)),
+    'downloads:cancel': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.cancel(siteId, productId)),
+    'downloads:remove': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.remove(siteId, productId)),
     'downloads:remove-all': async ({ siteId }) => {
       const targets = siteId === undefined ? deps.siteIds() : (deps.requireSite(siteId), [siteId]);
       // "Remove all" also turns "keep every product offline" off: otherwise the next sync brings it all back.
       for (const id of targets) await manager.removeSite(id, { forgetSetting: true });
-      return ok(undefined);
     },
     'downloads:open': async ({ siteId, productId }) => {
       deps.requireSite(siteId);
@@ -45,13 +43,13 @@ export function createDownloadHandlers(deps: DownloadHandlersDeps): Pick<IpcHand
         await deps.showInFolder(found.path);
         outcome = { kind: 'shown-in-folder', path: found.path };
       } else outcome = { kind: 'located', path: found.path };
-      return ok(outcome);
+      return outcome;
     },
-    'downloads:storage': async () => ok(manager.storage(deps.siteIds())),
+    'downloads:storage': async () => manager.storage(deps.siteIds()),
     'downloads:set-keep-all': async ({ siteId, keepAll }) => {
       deps.requireSite(siteId);
       await manager.setKeepAll(siteId, keepAll);
-      return ok(manager.storage(deps.siteIds()));
+      return manager.storage(deps.siteIds());
     },
   };
 }
