@@ -53,6 +53,11 @@ export interface SiteSummary {
    * damaged), so the screen says that rather than "expired".
    */
   readonly signInUnreadable?: boolean;
+  /**
+   * Data scopes the app asked for at the last sign-in and the site did not grant (the student left them unticked
+   * on the site's page, or the site withheld them): the screen says so rather than only "missing".
+   */
+  readonly declinedScopes?: readonly string[];
 }
 
 export interface AddSiteInput {

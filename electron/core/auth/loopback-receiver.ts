@@ -10,6 +10,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
+import type { CallbackVerdict } from './callback-page';
+import { pageLanguage, renderCallbackPage } from './callback-page';
 
 export type CallbackPageKind = 'success' | 'cancelled' | 'error';
 
@@ -18,6 +20,11 @@ export interface LoopbackReceiver {
   readonly redirectUri: string;
   /** Resolves with the query of the first request to /callback that `belongs` accepts. */
   readonly callback: Promise<URLSearchParams>;
+  /**
+   * The app's verdict on the sign-in (after the code exchange and the identity check): the browser tab, held open
+   * meanwhile when `awaitVerdict` is set, shows it. Only the first call counts.
+   */
+  finish(verdict: CallbackVerdict): void;
   /** Stops listening and drops any open connection. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -35,6 +42,12 @@ export interface LoopbackReceiverOptions {
   readonly belongs?: (params: URLSearchParams) => boolean;
   readonly logger?: Logger;
   readonly appName?: string;
+  /**
+   * Hold the tab's page until `finish` gives the verdict (at most `verdictTimeoutMs`, default 30 s, then the page
+   * says to return to the app to finish): the page never says "signed in" before the app knows it is.
+   */
+  readonly awaitVerdict?: boolean;
+  readonly verdictTimeoutMs?: number;
 }
 
 const CALLBACK_PATH = '/callback';
@@ -47,6 +60,10 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     resolveCallback = resolve;
   });
   let received = false;
+  let giveVerdict!: (verdict: CallbackVerdict) => void;
+  const verdict = new Promise<CallbackVerdict>((resolve) => {
+    giveVerdict = resolve;
+  });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -77,19 +94,31 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     } catch {
       kind = 'error';
     }
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // No external assets, no scripts, and the URL (which held the code) is not passed on as a referrer.
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
-      'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
-      connection: 'close',
-    });
-    res.end(renderPage(kind, appName));
+    const language = pageLanguage(req.headers['accept-language']);
+    const send = (v: CallbackVerdict): void => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        // No external assets, no scripts, and the URL (which held the code) is not passed on as a referrer.
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        connection: 'close',
+      });
+      res.end(renderCallbackPage(v, language, appName));
+      void close();
+    };
     log.info('callback received', { kind });
     resolveCallback(params);
-    void close();
+    if (!options.awaitVerdict) {
+      send(kind === 'success' ? { kind: 'success' } : kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'failed', reason: 'site' });
+      return;
+    }
+    const timer = setTimeout(() => giveVerdict({ kind: 'pending' }), options.verdictTimeoutMs ?? 30_000);
+    void verdict.then((v) => {
+      clearTimeout(timer);
+      send(v);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -114,24 +143,5 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     return closing;
   }
 
-  return { redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`, callback, close };
-}
-
-const PAGES: Record<CallbackPageKind, { title: string; body: string }> = {
-  success: { title: 'You are signed in', body: 'You can close this tab and return to APP.' },
-  cancelled: { title: 'Sign-in cancelled', body: 'Nothing was changed. You can close this tab and return to APP.' },
-  error: { title: 'Sign-in did not complete', body: 'Return to APP to see what happened and try again.' },
-};
-
-function renderPage(kind: CallbackPageKind, appName: string): string {
-  const page = PAGES[kind];
-  const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const body = esc(page.body.replace('APP', appName));
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(page.title)} - ${esc(appName)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1b1b1b;background:#fafafa}
-h1{font-size:1.4rem}@media (prefers-color-scheme:dark){body{color:#eee;background:#1b1b1b}}</style></head>
-<body><main><h1>${esc(page.title)}</h1><p>${body}</p></main></body></html>
-`;
+  return { redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`, callback, finish: (v) => giveVerdict(v), close };
 }

@@ -14,6 +14,7 @@ import { abortError } from '../net/http';
 import type { ServerMetadata } from './discovery';
 import type { JwksCache, UserProfile } from './id-token';
 import { createJwksCache, fetchUserInfo, fetchViewer, verifyIdToken } from './id-token';
+import type { CallbackVerdict } from './callback-page';
 import type { CallbackPageKind } from './loopback-receiver';
 import { startLoopbackReceiver } from './loopback-receiver';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce';
@@ -105,6 +106,36 @@ export function validateCallback(
   return code;
 }
 
+/** What the browser tab says about a failed sign-in: what the student can do about it. */
+export function verdictFor(error: unknown): CallbackVerdict {
+  if (!isCoreError(error)) return { kind: 'failed', reason: 'site' };
+  const hint = error.detail?.hint;
+  switch (error.code) {
+    case 'sign-in-denied':
+      return { kind: 'cancelled' };
+    case 'sign-in-cancelled':
+    case 'sign-in-timeout':
+      return { kind: 'pending' };
+    case 'id-token-invalid':
+      return { kind: 'failed', reason: hint === 'clock' ? 'clock' : hint === 'algorithm' ? 'algorithm' : 'site' };
+    case 'sign-in-failed':
+      return { kind: 'failed', reason: hint === 'client' ? 'client' : hint === 'server' ? 'server' : hint === 'scope' ? 'scope' : 'site' };
+    case 'server-unavailable':
+    case 'server-error':
+      return { kind: 'failed', reason: 'server' };
+    case 'site-unreachable':
+    case 'network-unavailable':
+      return { kind: 'failed', reason: 'network' };
+    case 'wrong-organization':
+      return { kind: 'failed', reason: 'organization' };
+    case 'state-mismatch':
+    case 'issuer-mismatch':
+      return { kind: 'failed', reason: 'safety' };
+    default:
+      return { kind: 'failed', reason: 'site' };
+  }
+}
+
 /** Constant-time comparison of the returned state with ours. */
 function sameText(given: string | null, expected: string): boolean {
   if (given === null) return false;
@@ -193,6 +224,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
     // RFC 6749 §10.12: only the answer carrying this attempt's state ends the wait (issue 11, item 3).
     belongs: (p) => stateRef.state !== '' && sameText(p.get('state'), stateRef.state),
     logger: options.logger,
+    // The tab shows the app's verdict after the exchange and the identity check, not before.
+    awaitVerdict: true,
   });
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(options.signal?.reason);
@@ -282,8 +315,10 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
     // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
     if (controller.signal.aborted) throw abortError(controller.signal);
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
+    receiver.finish({ kind: 'success' });
     return { tokens, profile, resource, idTokenVerified };
   } catch (error) {
+    receiver.finish(verdictFor(error));
     if (issued !== null) await discardPair(issued, options);
     // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user needs to see.
     if (controller.signal.aborted) throw abortError(controller.signal, error);
@@ -291,6 +326,7 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
+    receiver.finish({ kind: 'pending' });
     await receiver.close();
   }
 }

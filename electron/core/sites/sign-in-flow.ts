@@ -18,6 +18,9 @@ import { storedMetadata, type SiteRegistry } from './site-registry';
  * new pair in the vault. A second attempt for the same site replaces the first; the pair it replaces is revoked.
  */
 
+/** The scopes of the member's data (spec "Scopes"): the ones a declined consent makes the app unable to serve. */
+const DATA_SCOPES: readonly string[] = ['account:read', 'account:write'];
+
 export interface SignInFlow {
   signIn(siteId: string, signInOptions?: { signal?: AbortSignal }): Promise<SiteSummary>;
   cancelSignIn(siteId: string): void;
@@ -52,7 +55,7 @@ export interface SignInFlowDeps {
 
 export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
   const { vault, tokens, options, fetchImpl, clock, logger, log, track } = deps;
-  const { signIns, unreadable, update, requireSite, emitChange, summary } = deps.registry;
+  const { signIns, unreadable, declined, update, requireSite, emitChange, summary } = deps.registry;
   const { retryPendingRevocations } = deps.revocations;
   const jwksCaches = new Map<string, { uri: string; cache: JwksCache }>();
   const progressListeners = new Set<(p: SignInProgress) => void>();
@@ -178,13 +181,19 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
       }
       const p = result.profile;
       unreadable.delete(siteId);
+      // RFC 6749 §5.1: the token response's scope is what was granted. A data scope asked for and not granted was
+      // declined at the site's consent page: said so now, not discovered as an error at the first sync.
+      const asked = options.scopes ?? MEMBER_SCOPES;
+      const notGranted = DATA_SCOPES.filter((scope) => asked.includes(scope) && !t.scopes.includes(scope));
+      if (notGranted.length > 0) declined.set(siteId, notGranted);
+      else declined.delete(siteId);
       await update(siteId, {
         status: 'ready',
         metadata: storedMetadata(metadata),
         schoolId: t.schoolId,
         subdomain: t.schoolSubdomain,
         grantedScopes: [...t.scopes],
-        missingScopes: [],
+        missingScopes: notGranted,
         profile: { userId: p.sub, name: p.name ?? p.email ?? p.sub, email: p.email ?? '', avatarUrl: p.picture },
       });
       progress('done');

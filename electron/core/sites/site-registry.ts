@@ -17,6 +17,11 @@ export interface SiteRegistry {
   readonly signIns: Map<string, InFlightSignIn>;
   /** Sites whose saved sign-in exists but cannot be decrypted (the UI says so, and offers a new sign-in). */
   readonly unreadable: Set<string>;
+  /**
+   * Data scopes the last sign-in asked for and was not granted, per site (kept while the app runs; the site record
+   * keeps them as missing scopes).
+   */
+  readonly declined: Map<string, readonly string[]>;
   summary(s: SiteRecord): SiteSummary;
   list(): SiteSummary[];
   emitChange(): void;
@@ -51,6 +56,7 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
   const changeListeners = new Set<(sites: SiteSummary[]) => void>();
   // Sites whose saved sign-in exists but cannot be decrypted (the UI says so, and offers a new sign-in).
   const unreadable = new Set<string>();
+  const declined = new Map<string, readonly string[]>();
 
   // A non-persistent vault forgot every pair at restart: those sites need a sign-in. A queued revocation (it holds
   // the refresh token) was forgotten too: that sign-out can no longer be confirmed, and the user must be told
@@ -94,6 +100,7 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
       missingScopes: s.missingScopes,
       lastSyncedAt: options.lastSyncedAt?.(s.id) ?? null,
       ...(status === 'sign-in-needed' && unreadable.has(s.id) ? { signInUnreadable: true } : {}),
+      ...(declined.has(s.id) ? { declinedScopes: declined.get(s.id) } : {}),
     };
   }
 
@@ -132,6 +139,7 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
     sites,
     signIns,
     unreadable,
+    declined,
     summary,
     list,
     emitChange,

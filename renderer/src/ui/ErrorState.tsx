@@ -5,6 +5,7 @@ import { isErrorCode } from '../../../electron/common/errors';
 import type { AppError } from '../../../electron/common/result';
 import { assertNever } from '../../../electron/common/result';
 import { toAppError } from '../api';
+import { nextStepKey } from './error-text';
 
 /** The i18n key holding the plain-words explanation (errors.<key>.what) and next step (errors.<key>.next). */
 export function errorKey(code: ErrorCode): string {
@@ -41,11 +42,14 @@ export function errorKey(code: ErrorCode): string {
 }
 
 export function useErrorText() {
-  const { t } = useTranslation();
-  return (error: AppError | { code: string; message: string }) => {
+  const { t, i18n } = useTranslation();
+  return (error: AppError | { code: string; message: string; detail?: AppError['detail'] }) => {
     const code = isErrorCode(error.code) ? error.code : 'internal';
     const key = errorKey(code);
-    return { what: t(`errors.${key}.what`), next: t(`errors.${key}.next`), detail: error.message };
+    // The core names what the student can do about this failure (a clock, the site's signing algorithm, the
+    // application ID, a permission they did not allow): a hint of that code's own, else its general next step.
+    const scope = 'detail' in error && typeof error.detail?.scope === 'string' ? error.detail.scope : '';
+    return { what: t(`errors.${key}.what`), next: t(nextStepKey(key, 'detail' in error ? error.detail : undefined, (k) => i18n.exists(k)), { scope }), detail: error.message };
   };
 }
 

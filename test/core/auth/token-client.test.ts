@@ -6,6 +6,7 @@ import { createTokenManager } from '../../../electron/core/auth/token-manager';
 import { createMemoryCipher } from '../../../electron/core/vault/cipher';
 import { createVault } from '../../../electron/core/vault/vault';
 import { isCoreError } from '../../../electron/core/errors';
+import { createHarness } from './helpers/harness';
 import type { MiniAs } from './helpers/mini-as';
 import { autoApproveBrowser, startMiniAs } from './helpers/mini-as';
 
@@ -182,5 +183,95 @@ describe('refresh margin proportional to the token lifetime', () => {
     await vault.put('s1', { ...(await vault.get('s1'))!, expiresAt: now + 50_000, obtainedAt: undefined });
     await tokens.getAccessToken('s1');
     expect(as.requests.filter((r) => r.path === '/token')).toHaveLength(2);
+  });
+});
+
+describe('the browser tab shows the app verdict after the exchange and the identity check', () => {
+  /** A browser that is signed in at the site and consents; resolves with the page the app's loopback answered. */
+  async function signInShowing(language = 'en-US,en;q=0.9') {
+    let page!: Promise<string>;
+    const metadata = await discover(as.url, { fetch: f });
+    const outcome = runSignIn({
+      metadata,
+      clientId: 'mini-client',
+      clientSecret: null,
+      fetch: f,
+      openExternal: (u) => {
+        page = (async () => {
+          const res = await fetch(u, { redirect: 'manual' });
+          await res.body?.cancel();
+          return (await fetch(res.headers.get('location') as string, { headers: { 'accept-language': language } })).text();
+        })();
+      },
+    }).then(
+      () => 'ok',
+      (e: unknown) => (e as { code?: string }).code ?? 'error',
+    );
+    return { outcome: await outcome, page: await page };
+  }
+
+  it('success: "You are signed in" only once the pair and the identity are checked', async () => {
+    const { outcome, page } = await signInShowing();
+    expect(outcome).toBe('ok');
+    expect(page).toContain('You are signed in');
+  });
+
+  it('an identity check that fails says so in the tab, with what to do (not "signed in")', async () => {
+    as.idTokenClaims = (c) => ({ ...c, nonce: 'replayed' });
+    const { outcome, page } = await signInShowing();
+    expect(outcome).toBe('id-token-invalid');
+    expect(page).toContain('Sign-in did not complete');
+    expect(page).not.toContain('You are signed in');
+    expect(page).toContain('What to do');
+  });
+
+  it('an algorithm the app does not accept points at the school, not at the clock', async () => {
+    const original = as.signingKey;
+    as.signingKey = { kid: original.kid, alg: 'HS256', privateKey: new TextEncoder().encode('x'.repeat(32)), publicJwk: null };
+    try {
+      const { outcome, page } = await signInShowing();
+      expect(outcome).toBe('id-token-invalid');
+      expect(page).toContain('Tell your school');
+      expect(page).not.toMatch(/clock|time zone/);
+    } finally {
+      as.signingKey = original;
+    }
+  });
+
+  it('an expired id_token points at the clock; in Traditional Chinese for a zh-TW browser', async () => {
+    as.idTokenClaims = (c) => ({ ...c, iat: (c.iat as number) - 3000, exp: (c.iat as number) - 2000 });
+    const { outcome, page } = await signInShowing('zh-TW,zh;q=0.9,en;q=0.5');
+    expect(outcome).toBe('id-token-invalid');
+    expect(page).toContain('登入未完成');
+    expect(page).toContain('時間');
+    expect(page).toContain('lang="zh-Hant-TW"');
+  });
+
+  it('a token answer for another organization says to sign in with the account for this school', async () => {
+    as.tokenResponse = (b) => {
+      const { school_id: _drop, ...rest } = b;
+      return rest;
+    };
+    const { outcome, page } = await signInShowing();
+    expect(outcome).toBe('wrong-organization');
+    expect(page).toContain('your account for this school');
+  });
+});
+
+describe('a data scope the student did not allow at the site (RFC 6749 §5.1 granted scope)', () => {
+  it('is named as declined at sign-in, and listed as missing, not left for the first sync to discover', async () => {
+    as.tokenResponse = (b) => ({ ...b, scope: 'openid profile email account:write' });
+    const h = await createHarness();
+    try {
+      const site = await h.manager.add({ baseUrl: as.url, clientId: 'mini-client' });
+      const done = await h.manager.signIn(site.id);
+      expect(done).toMatchObject({ status: 'ready', declinedScopes: ['account:read'], missingScopes: ['account:read'] });
+      as.tokenResponse = (b) => b;
+      const again = await h.manager.signIn(site.id);
+      expect(again.declinedScopes).toBeUndefined();
+      expect(again.missingScopes).toEqual([]);
+    } finally {
+      await h.close();
+    }
   });
 });

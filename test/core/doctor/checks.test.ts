@@ -146,7 +146,8 @@ describe('sign-in doctor: checks against the embedded server', () => {
       finding: 'discoveryForeignEndpoint',
       params: { endpoint: 'token_endpoint', endpointOrigin: 'https://tokens.elsewhere.example' },
     });
-    const broken = await tamperedSite(server.url, (doc) => ({ ...doc, revocation_endpoint: undefined }));
+    // No revocation endpoint is fine (RFC 8414 §2, sign-out is then local); ID tokens signed without keys are not.
+    const broken = await tamperedSite(server.url, (doc) => ({ ...doc, jwks_uri: undefined }));
     expect(byId(await runDoctor(site(broken), deps()), 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryInvalid' });
   });
 

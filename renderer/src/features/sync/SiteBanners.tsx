@@ -50,6 +50,7 @@ export function SiteBanners() {
       )}
       {missing.length > 0 && (
         <div className="banner info" data-testid="missing-scopes">
+          {(site.declinedScopes?.length ?? 0) > 0 && <p data-testid="scopes-declined">{t('sync.scopeDeclined', { site: site.label })}</p>}
           <ul className="plain">
             {missing.map((s) => (
               <li key={s}>{t(missingScopeKey(s), { scope: s })}</li>
