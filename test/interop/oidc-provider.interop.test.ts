@@ -186,6 +186,10 @@ describe('node-oidc-provider interoperability matrix', () => {
       w.omitSchoolId = true;
       const result = await w.call('sites:sign-in', { siteId: added.id });
       expect(!result.ok && result.error.code).toBe('wrong-organization');
+      // The tab waited for the verdict: not "signed in", and what to do.
+      const tab = await w.tabs.at(-1);
+      expect(tab).toContain('Sign-in did not complete');
+      expect(tab).toContain('your account for this school');
       expect(w.refreshTokens()).toHaveLength(1);
       await noRefreshTokenLive(w);
     });
