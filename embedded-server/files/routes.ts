@@ -35,9 +35,9 @@ function rendered(productId: string, title: string, fileName: string): Rendered 
   return entry;
 }
 
-/** Demo fault "slow": 8 KiB every 100 ms (80 KiB/s), enough to watch the progress bar. */
-const SLOW_CHUNK = 8 * 1024;
-const SLOW_TICK_MS = 100;
+/** Demo fault "slow": 2 KiB every 125 ms (16 KiB/s): the poster takes ~14 s, enough to watch, pause and resume. */
+const SLOW_CHUNK = 2 * 1024;
+const SLOW_TICK_MS = 125;
 
 async function productFile(ctx: RequestContext): Promise<void> {
   const { server, res, req } = ctx;

@@ -488,8 +488,8 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
   async function save(siteId: string, productId: string, opts: { readonly confirmLarge?: boolean } = {}): Promise<ProductOfflineView> {
     const product = productOf(siteId, productId);
     if (!product) throw new CoreError('not-found', 'This product is not in your purchases on this site (sync to refresh the list).');
-    if (accessEnded(product)) throw new CoreError('forbidden', 'Your access to this product has ended, so its file is not downloaded.');
-    if (!product.downloadUrl) throw new CoreError('not-found', 'This product has no file to download.');
+    if (accessEnded(product)) throw new CoreError('forbidden', 'Your access to this product has ended, so its file is not downloaded.', { reason: 'access-ended' });
+    if (!product.downloadUrl) throw new CoreError('not-found', 'This product has no file to download.', { reason: 'no-file' });
     const url = product.downloadUrl;
     checkFileUrl(url);
     const key = keyOf(siteId, productId);
@@ -659,7 +659,7 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
       if (!record.job) manifest.products = manifest.products.filter((r) => r !== record);
       await persist();
       emit(find(siteId, productId) ?? null, siteId, productId);
-      throw new CoreError('not-found', 'The saved file is missing or was changed on this computer. Save it again.');
+      throw new CoreError('not-found', 'The saved file is missing or was changed on this computer. Save it again.', { reason: 'missing' });
     }
     const url = `${SAVED_FILES_PATH}${encodeURIComponent(siteId)}/${encodeURIComponent(productId)}/${record.saved.version}/${encodeURIComponent(record.saved.name)}`;
     return { path, name: record.saved.name, viewAs: record.saved.viewAs, url };

@@ -32,7 +32,7 @@ export function checkFileUrl(raw: string): URL {
 }
 
 function refuse(message: string): CoreError {
-  return new CoreError('forbidden', message);
+  return new CoreError('forbidden', message, { reason: 'unsafe-address' });
 }
 
 /** Extensions a system runs or installs when the file is opened (Windows, macOS, Linux): never kept as such. */

@@ -70,8 +70,9 @@ export class TransientError extends CoreError {
     message: string,
     readonly restart = false,
     options?: { cause?: unknown },
+    reason: 'network' | 'cut' | 'checksum' | 'server-busy' = 'network',
   ) {
-    super('site-unreachable', message, undefined, options);
+    super('site-unreachable', message, { reason }, options);
   }
 }
 
@@ -101,8 +102,8 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     if (!REDIRECTS.has(answer.status)) break;
     answer.res.destroy();
     const location = answer.res.headers.location;
-    if (hop >= MAX_REDIRECTS) throw new CoreError('server-error', 'The file’s address redirects too many times.');
-    if (!location) throw new CoreError('server-error', 'The site redirected the download without saying where.');
+    if (hop >= MAX_REDIRECTS) throw new CoreError('server-error', 'The file’s address redirects too many times.', { reason: 'bad-answer' });
+    if (!location) throw new CoreError('server-error', 'The site redirected the download without saying where.', { reason: 'bad-answer' });
     // Each hop under the same rules: https (http on loopback), no credentials; the token only to the site's origin.
     url = checkFileUrl(new URL(location, url).href);
   }
@@ -133,7 +134,7 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   const lastModified = header(res, 'last-modified') ?? null;
   if (total !== null && total > input.maxBytes) {
     res.destroy();
-    throw new CoreError('forbidden', `This file is ${formatMiB(total)}, more than the ${formatMiB(input.maxBytes)} the app saves.`, { size: total });
+    throw new CoreError('forbidden', `This file is ${formatMiB(total)}, more than the ${formatMiB(input.maxBytes)} the app saves.`, { reason: 'too-large', size: total });
   }
   if (total !== null && input.askAboveBytes !== null && total > input.askAboveBytes && offset === 0) {
     res.destroy();
@@ -159,7 +160,7 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > limit) return done(new CoreError('server-error', 'The site sent more than the file’s stated size.'));
+      if (bytes > limit) return done(new CoreError('server-error', 'The site sent more than the file’s stated size.', { reason: 'bad-answer' }));
       hash.update(chunk);
       input.onBytes(bytes);
       done(null, chunk);
@@ -170,7 +171,7 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     fh = await open(input.partFile, offset > 0 ? 'a' : 'w', 0o600);
   } catch (cause) {
     res.destroy();
-    throw new CoreError('storage-error', 'The file could not be written to this computer.', undefined, { cause });
+    throw new CoreError('storage-error', 'The file could not be written to this computer.', { reason: 'disk' }, { cause });
   }
   const handle = fh;
   const out = handle.createWriteStream({ highWaterMark: 1024 * 1024 });
@@ -196,18 +197,18 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     await keepWritten(input.partFile).then((size) => size !== null && input.onDurable(size));
     if (input.signal.aborted) throw input.signal.reason instanceof Error ? input.signal.reason : cause;
     if (cause instanceof CoreError) throw cause;
-    if (isDiskError(cause)) throw new CoreError('storage-error', 'The file could not be written to this computer (is the disk full?).', undefined, { cause });
-    throw new TransientError('The connection was lost during the download; it resumes where it stopped.', false, { cause });
+    if (isDiskError(cause)) throw new CoreError('storage-error', 'The file could not be written to this computer (is the disk full?).', { reason: 'disk' }, { cause });
+    throw new TransientError('The connection was lost during the download; it resumes where it stopped.', false, { cause }, 'cut');
   } finally {
     clearInterval(durable);
   }
 
   // Content-Length / Content-Range: a clean end short of the stated size is a cut, not a complete file.
-  if (total !== null && bytes !== total) throw new TransientError('The download ended before the whole file arrived; it resumes where it stopped.');
+  if (total !== null && bytes !== total) throw new TransientError('The download ended before the whole file arrived; it resumes where it stopped.', false, undefined, 'cut');
   const sha256 = hash.digest('hex');
   if (expectedSha !== null && expectedSha !== sha256) {
     await rm(input.partFile, { force: true });
-    throw new TransientError('The file that arrived is damaged (its checksum does not match); it is downloaded again.', true);
+    throw new TransientError('The file that arrived is damaged (its checksum does not match); it is downloaded again.', true, undefined, 'checksum');
   }
   const check = await open(input.partFile, 'r+');
   let head: Buffer;
@@ -250,11 +251,11 @@ async function ask(url: URL, headers: Record<string, string>, input: TransferInp
 function refuseStatus(status: number, url: URL): void {
   if (status === 200 || status === 206) return;
   if (status === 416) throw new TransientError('The site could not resume the file; it is downloaded again from the start.', true);
-  if (status === 404) throw new CoreError('not-found', 'The school no longer has this file (404). Try again after the next sync, or ask the school.', { status });
-  if (status === 410) throw new CoreError('not-found', 'The school has withdrawn this file (410).', { status });
-  if (status === 401 || status === 403) throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, { status });
-  if (status === 408 || status === 429 || status >= 500) throw new TransientError(`The site could not send the file right now (${status}); the app tries again.`);
-  throw new CoreError('server-error', `The site answered the download with ${status}.`, { status });
+  if (status === 404) throw new CoreError('not-found', 'The school no longer has this file (404). Try again after the next sync, or ask the school.', { reason: 'not-found', status });
+  if (status === 410) throw new CoreError('not-found', 'The school has withdrawn this file (410).', { reason: 'gone', status });
+  if (status === 401 || status === 403) throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, { reason: 'refused', status });
+  if (status === 408 || status === 429 || status >= 500) throw new TransientError(`The site could not send the file right now (${status}); the app tries again.`, false, undefined, 'server-busy');
+  throw new CoreError('server-error', `The site answered the download with ${status}.`, { reason: 'bad-answer', status });
 }
 
 function ifRangeOf(v: Validator): string | null {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
+import type { ProductOfflineView } from '../../../electron/common/downloads';
 import type { SignInProgress, SiteSummary, SyncProgress } from '../../../electron/common/view-models';
 import { onEvent } from '../api';
 import { channelKey, invalidateSite, refreshQueries } from '../query';
@@ -50,6 +51,20 @@ export function connectEvents(client: QueryClient): () => void {
     }),
     onEvent('settings:changed', (settings) => client.setQueryData(channelKey('settings:get'), settings)),
     onEvent('data:changed', (p) => void invalidateSite(client, p.siteId)),
+    // A saved copy or a transfer changed: the product's row in the site's list is replaced in place (progress comes
+    // four times a second; refetching the list each time would be wasted work), and Settings > Storage refreshed
+    // when a transfer starts or ends.
+    onEvent('downloads:changed', (view: ProductOfflineView) => {
+      const key = channelKey('downloads:list', { siteId: view.siteId });
+      const present = view.saved !== null || view.job !== null;
+      const before = client.getQueryData<ProductOfflineView[]>(key);
+      const old = before?.find((v) => v.productId === view.productId);
+      if (before) client.setQueryData(key, present ? (old ? before.map((v) => (v.productId === view.productId ? view : v)) : [...before, view]) : before.filter((v) => v.productId !== view.productId));
+      else void refreshQueries(client, { queryKey: key });
+      if (!old || !present || (old.job === null) !== (view.job === null) || old.job?.state !== view.job?.state) {
+        void refreshQueries(client, { predicate: (q) => q.queryKey[0] === 'downloads:storage' });
+      }
+    }),
     onEvent('sites:changed', (sites: SiteSummary[]) => {
       client.setQueryData(channelKey('sites:list'), sites);
       void refreshQueries(client, { predicate: (q) => q.queryKey[0] !== 'sites:list' && q.queryKey[0] !== 'app:get-info' && q.queryKey[0] !== 'settings:get' });

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import type { ProductOfflineView } from '../../../../electron/common/downloads';
 import type { DigitalProductView, EventRegistrationView } from '../../../../electron/common/view-models';
+import { ProductOffline } from '../downloads/ProductOffline';
 import { useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
@@ -8,7 +10,7 @@ import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
 import { VirtualList } from '../../ui/VirtualList';
 
-function ProductRow({ p, now }: { readonly p: DigitalProductView; readonly now: number }) {
+function ProductRow({ p, now, siteId, offline }: { readonly p: DigitalProductView; readonly now: number; readonly siteId: string; readonly offline: ProductOfflineView | undefined }) {
   const { t, i18n } = useTranslation();
   // Access to the product has ended: said so, and no download offered.
   const expired = p.expireDate !== null && Date.parse(p.expireDate) <= now;
@@ -32,11 +34,8 @@ function ProductRow({ p, now }: { readonly p: DigitalProductView; readonly now: 
           </>
         )}
       </p>
-      {p.downloadUrl && !expired && (
-        <a className="button small" href={p.downloadUrl} target="_blank" rel="noopener noreferrer">
-          {t('entitlements.download')}
-        </a>
-      )}
+      {/* Saved into the app's data folder and opened inside the app, not handed to the browser. */}
+      <ProductOffline siteId={siteId} product={p} offline={offline} expired={expired} />
       {p.urlRefused && !expired && <LinkRefused />}
     </article>
   );
@@ -79,6 +78,9 @@ export function EntitlementsScreen() {
   const { t } = useTranslation();
   const site = useSite();
   const q = useChannel('entitlements:get', { siteId: site.id });
+  // The offline copies come from this computer only (no network): shown even when the site is down.
+  const offline = useChannel('downloads:list', { siteId: site.id }, { staleTime: Infinity });
+  const offlineById = new Map((offline.data ?? []).map((v) => [v.productId, v]));
   const now = useNow(60_000);
   if (q.isPending) return <Loading shape="cards" />;
   const upcoming = q.data?.eventRegistrations.filter((e) => !e.isPast).sort((a, b) => a.startsAt.localeCompare(b.startsAt)) ?? [];
@@ -96,7 +98,7 @@ export function EntitlementsScreen() {
           {q.data.digitalProducts.length === 0 ? (
             <EmptyState title={t('entitlements.noProducts')} />
           ) : (
-            <VirtualList items={q.data.digitalProducts} estimateSize={150} gap={12} getKey={(p) => p.id} label={t('entitlements.products')} testId="product-list" render={(p) => <ProductRow p={p} now={now} />} />
+            <VirtualList items={q.data.digitalProducts} estimateSize={150} gap={12} getKey={(p) => p.id} label={t('entitlements.products')} testId="product-list" render={(p) => <ProductRow p={p} now={now} siteId={site.id} offline={offlineById.get(p.id)} />} />
           )}
           <h2 id="upcoming-title">{t('entitlements.upcoming')}</h2>
           {upcoming.length === 0 ? (

@@ -3,7 +3,7 @@ import { FlaskConical, KeyRound } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DemoFaults, DemoFaultsView } from '../../../../electron/common/demo-faults';
-import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from '../../../../electron/common/demo-faults';
+import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_DOWNLOAD_FAULTS, DEMO_LATENCY_CHOICES_MS } from '../../../../electron/common/demo-faults';
 import type { ChannelInput } from '../../../../electron/common/ipc-contract';
 import { channelKey, useChannel, useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
@@ -32,7 +32,7 @@ export function DemoFaultsSettings() {
   const set = useChannelMutation('demo:set-faults');
   const rotate = useChannelMutation('demo:rotate-signing-key');
   const [applied, setApplied] = useState(false);
-  const ids = { latency: useId(), skew: useId(), hint: useId() };
+  const ids = { latency: useId(), skew: useId(), hint: useId(), download: useId() };
   const toggleIds = { offline: useId(), memberApiUnavailable: useId(), refreshRefused: useId() };
 
   // Not in demo mode (forbidden) or the demo sites are not running: there is nothing to switch.
@@ -99,6 +99,26 @@ export function DemoFaultsSettings() {
       </div>
       <p className="hint" id={`${ids.skew}-hint`}>
         {t('demoFaults.clockSkewHint')}
+      </p>
+      <div className="field inline">
+        <label htmlFor={ids.download}>{t('demoFaults.download')}</label>
+        <select
+          id={ids.download}
+          value={faults.download}
+          disabled={set.isPending}
+          onChange={(e) => change({ download: e.target.value as (typeof DEMO_DOWNLOAD_FAULTS)[number] })}
+          aria-describedby={`${ids.download}-hint`}
+          data-testid="demo-fault-download"
+        >
+          {DEMO_DOWNLOAD_FAULTS.map((f) => (
+            <option key={f} value={f}>
+              {t(`demoFaults.downloadChoice.${f}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="hint" id={`${ids.download}-hint`}>
+        {t('demoFaults.downloadHint')}
       </p>
       <div className="row fault-rotate">
         <button

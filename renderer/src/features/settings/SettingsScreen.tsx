@@ -9,6 +9,7 @@ import { Loading, ScreenHeader } from '../../ui/states';
 import { protectionDescription } from './protection';
 import { applyTheme } from './SettingsApplier';
 import { SitesSettings } from './SitesSettings';
+import { StorageSettings } from '../downloads/StorageSettings';
 import { BackgroundSettings } from '../desktop/BackgroundSettings';
 import { NotificationSettings } from '../desktop/NotificationSettings';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
@@ -180,6 +181,7 @@ export function SettingsScreen() {
       {q.isPending ? <Loading /> : q.isError ? <ErrorState title={t('settings.loadFailed')} error={q.error} onRetry={() => void q.refetch()} /> : <Preferences settings={q.data} />}
       <SyncNow />
       <SitesSettings />
+      <StorageSettings />
       <DemoFaultsSettings />
       <Security settings={q.data} />
       <NotificationSettings />
