@@ -16,7 +16,7 @@ const record = (kind, data) => process.stdout.write(JSON.stringify({ kind, data 
 class Session { constructor() { this.webRequest = { onHeadersReceived: (l) => { this.csp = l; record('csp-header', true); } }; }
   setPermissionRequestHandler(h) { h(null, 'camera', (v) => record('permission', v)); } setPermissionCheckHandler() {} }
 class WebContents extends EventEmitter { constructor(id) { super(); this.id = id; this.session = new Session(); }
-  setWindowOpenHandler(h) { record('window-open', h({ url: 'file:///etc/passwd' }).action); } send(event) { record('send', event); } }
+  setWindowOpenHandler(h) { record('window-open', h({ url: 'file:///etc/passwd' }).action); } send(event, payload) { record('send', event); globalThis.__outbound?.({ type: 'event', event, payload }); } }
 let nextId = 1;
 export class BrowserWindow extends EventEmitter {
   static all = [];
@@ -46,7 +46,7 @@ app.on = (event, listener) => {
   }
   return baseOn(event, listener);
 };
-export const shell = { openExternal: async (url) => record('open-external', url) };
+export const shell = { openExternal: async (url) => { record('open-external', url); globalThis.__outbound?.({ type: 'external', url }); }, showItemInFolder() {} };
 export const safeStorage = { isEncryptionAvailable: () => true, getSelectedStorageBackend: () => 'basic_text',
   encryptString: (s) => Buffer.from(s), decryptString: (b) => b.toString() };
 export const Menu = { buildFromTemplate: (t) => t, setApplicationMenu: (m) => record('menu', m.map((i) => i.label ?? i.role)) };
@@ -109,6 +109,51 @@ record('closed', { prevented });
 process.exit(0);
 `;
 
+
+/**
+ * Boots the bundle with --demo and serves its Electron side to a test over loopback HTTP, as the renderer process
+ * would reach it: POST /ipc {channel, input} calls the ipcMain handler with the window's sender and top frame
+ * (Electron's IpcMainInvokeEvent); GET /scheme?url= answers through the app:// protocol handler (a Request in, a
+ * Response out); GET /next long-polls what the main process sent the window (webContents.send) and what it asked
+ * the OS to open (shell.openExternal). Prints {"kind":"serving","data":port}.
+ */
+export const SERVE_DRIVER = (bundleUrl: string) => `
+import { createServer } from 'node:http';
+const record = (kind, data) => process.stdout.write(JSON.stringify({ kind, data }) + '\\n');
+process.argv.push('--demo');
+const outbox = [];
+let wake = null;
+globalThis.__outbound = (m) => { outbox.push(m); wake?.(); };
+await import(${JSON.stringify(bundleUrl)});
+const until = async (f) => { for (let i = 0; i < 400 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); };
+await until(() => globalThis.__ipc?.has('sites:list') && globalThis.__schemes?.has('app'));
+const { BrowserWindow } = await import('electron');
+const body = (req) => new Promise((resolve) => { const parts = []; req.on('data', (c) => parts.push(c)); req.on('end', () => resolve(Buffer.concat(parts).toString('utf8'))); });
+const server = createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (req.method === 'POST' && url.pathname === '/ipc') {
+      const { channel, input } = JSON.parse(await body(req));
+      const handler = globalThis.__ipc.get(channel);
+      const win = BrowserWindow.getAllWindows()[0];
+      const event = { sender: win.webContents, senderFrame: { url: 'app://learning-desktop/index.html' } };
+      const result = handler ? await handler(event, input) : undefined;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null, handled: !!handler }));
+    } else if (url.pathname === '/scheme') {
+      const answer = await globalThis.__schemes.get('app')(new Request(url.searchParams.get('url')));
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: answer.status, headers: [...answer.headers], body: bytes.toString('base64') }));
+    } else if (url.pathname === '/next') {
+      if (outbox.length === 0) await new Promise((r) => { wake = r; setTimeout(r, 5_000); });
+      wake = null;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(outbox.splice(0)));
+    } else res.writeHead(404).end();
+  } catch (error) {
+    res.writeHead(500).end(String(error?.name));
+  }
+});
+server.listen(0, '127.0.0.1', () => record('serving', server.address().port));
+`;
 
 /** The link the stand-in's macOS delivers by 'open-url' while the app starts. */
 export const INVITE_LINK = 'learning-desktop://add-site?site=https%3A%2F%2Fschool.example.com&client_id=app_invited';
