@@ -36,7 +36,15 @@ export async function checkDiscovery(probe: SiteProbe, options: { fetch: FetchLi
   const origin = probe.origin;
   if (probe.status === null) return check('discovery', 'problem', 'discoveryUnreachable', { origin });
   if (probe.status >= 500) return check('discovery', 'problem', 'discoveryServerError', { origin, status: probe.status });
-  if (probe.status === 404 || probe.path === null) return check('discovery', 'problem', 'discoveryMissing', { origin });
+  if (probe.status === 404 || probe.path === null) {
+    // RFC 9728: the origin may publish no metadata of its own and name its authorization server (on a path, or
+    // elsewhere) in its protected-resource document; the sign-in follows that, so the doctor does too.
+    const named = await discover(origin, { fetch: options.fetch, timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS }).then(
+      () => true,
+      () => false,
+    );
+    return named ? check('discovery', 'ok', 'discoveryOk', { origin }) : check('discovery', 'problem', 'discoveryMissing', { origin });
+  }
   if (probe.status !== 200) return check('discovery', 'problem', 'discoveryHttpStatus', { origin, status: probe.status });
   const doc = probe.document;
   if (doc === null) return check('discovery', 'problem', 'discoveryNotJson', { origin });

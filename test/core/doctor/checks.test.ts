@@ -169,6 +169,33 @@ describe('sign-in doctor: checks against the embedded server', () => {
     expect(byId(await runDoctor({ site: { label: 'x', baseUrl: b, clientId: 'c' }, attempt: null }, deps()), 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryServerError', params: { status: 502 } });
   });
 
+  it('discovery: an issuer on a path, named only by the RFC 9728 document, is what the sign-in uses: ok', async () => {
+    const server = await startTestServer();
+    let origin = '';
+    // The site's own origin publishes no RFC 8414 document; its authorization server lives under /as.
+    const site = createHttpServer((req, res) => {
+      void (async () => {
+        const url = req.url ?? '/';
+        if (url === '/.well-known/oauth-protected-resource') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ resource: origin, authorization_servers: [`${origin}/as`] }));
+          return;
+        }
+        if (url === '/.well-known/oauth-authorization-server/as') {
+          const doc = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ ...doc, issuer: `${origin}/as` }).split(server.url).join(origin));
+          return;
+        }
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{}');
+      })();
+    });
+    origin = `http://127.0.0.1:${await listen(site)}`;
+    const report = await runDoctor({ site: { label: 'x', baseUrl: origin, clientId: 'demo-desktop' }, attempt: null }, deps());
+    expect(byId(report, 'discovery')).toMatchObject({ status: 'ok', finding: 'discoveryOk' });
+  });
+
   const openssl = spawnSync('openssl', ['version']).status === 0;
   it.skipIf(!openssl)('TLS: a certificate nobody trusts is named as such (needs the openssl command to make one)', async () => {
     const dir = tempDir();
