@@ -110,4 +110,12 @@ describe('desktop workflow', () => {
     expect(JSON.stringify(testBuild)).not.toContain('secrets.');
     expect((testBuild as unknown as { env: Record<string, string> }).env.CSC_IDENTITY_AUTO_DISCOVERY).toBe('false');
   });
+
+  it('runs the proofs without the binary on every system: the unit tests (test/electron-host) and the stand-in journey', () => {
+    const unit = testBuild.steps.find((s) => s.run === 'npm run test:unit');
+    expect(unit?.if).toBeUndefined();
+    const standIn = testBuild.steps.find((s) => s.run?.includes('test/e2e/stand-in-electron.spec.ts'));
+    expect(standIn?.if).toBe("runner.os != 'Linux'");
+    expect(testBuild.steps.find((s) => s.run?.includes('--project=browser-host') && s.if === "runner.os == 'Linux'")?.run).not.toContain('.spec.ts');
+  });
 });

@@ -115,6 +115,10 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect(of('pending-invite')[0]).toMatchObject({ ok: true, invite: { clientId: 'app_invited' } });
   });
 
+  it('a second launch after the window was closed (to the tray) opens a window again', () => {
+    expect(of('second-instance-windows')).toEqual([1]);
+  });
+
   it('writes its log to logs/main.log in the data folder', () => {
     expect(readFileSync(join(dir, 'userData', 'logs', 'main.log'), 'utf8')).not.toBe('');
   });

@@ -12,7 +12,8 @@ export const FAKE_ELECTRON = `
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 const loadedCommonJs = createRequire(import.meta.url).cache;
-const record = (kind, data) => process.stdout.write(JSON.stringify({ kind, data }) + '\\n');
+// Windows made once __quietWindows is set are counted, not recorded (the first window's record stays the only one).
+const record = (kind, data) => { if (!globalThis.__quietWindows || !['window', 'window-open', 'load', 'csp-header', 'permission'].includes(kind)) process.stdout.write(JSON.stringify({ kind, data }) + '\\n'); };
 class Session { constructor() { this.webRequest = { onHeadersReceived: (l) => { this.csp = l; record('csp-header', true); } }; }
   setPermissionRequestHandler(h) { h(null, 'camera', (v) => record('permission', v)); } setPermissionCheckHandler() {} }
 class WebContents extends EventEmitter { constructor(id) { super(); this.id = id; this.session = new Session(); }
@@ -100,6 +101,13 @@ record('app-post', await serveApp('app://learning-desktop/index.html', 'POST'));
 const site = (await ipc.get('sites:list')(trusted)).value[0];
 const discovery = await fetch(site.baseUrl + '/.well-known/oauth-authorization-server');
 record('demo-discovery', discovery.status);
+// The window closed (to the tray), then the app launched again: the second instance's launch shows a window.
+const { BrowserWindow } = await import('electron');
+const before = BrowserWindow.getAllWindows().length;
+globalThis.__quietWindows = true;
+BrowserWindow.getAllWindows()[0].emit('closed');
+app.emit('second-instance', {}, [process.execPath], process.cwd());
+record('second-instance-windows', BrowserWindow.getAllWindows().length - before);
 let prevented = false;
 app.emit('will-quit', { preventDefault() { prevented = true; } });
 await until(async () => { try { await fetch(site.baseUrl + '/.well-known/oauth-authorization-server'); return false; } catch { return true; } });
