@@ -1,5 +1,6 @@
 /**
- * Sync benchmark on the `large` seed (issues 6 and 13). Reports, never asserts:
+ * Sync benchmark on the `large` seed (issues 6 and 13). Reports, never asserts (the rounds it runs are in
+ * sync-rounds.ts):
  * - the sync as the app runs it: writes in the writer worker (worker/writer.ts), views read through the main thread's
  *   read-only connection; and, for comparison in the same run, the writes on the main thread (the in-process writer,
  *   as before issue 13);
@@ -16,32 +17,12 @@
  * The server and the proxy run in child processes so their work does not count as the app's event-loop delay.
  * Every figure group carries the 1-minute load average (the machine is shared).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Database } from 'better-sqlite3';
-import {
-  enqueueChange,
-  getBilling,
-  getBillingSummary,
-  getConsulting,
-  getCourseDetail,
-  getEntitlements,
-  getLibrary,
-  getLibraryPage,
-  getNotifications,
-  getNotificationsPage,
-  getNotificationsSummary,
-  getOrdersPage,
-  getPayableInstructionsPage,
-  getProfile,
-  openOfflineDatabase,
-  openReadConnection,
-  search,
-} from '../../electron/core/db';
+import { enqueueChange, getBilling, getBillingSummary, getConsulting, getCourseDetail, getEntitlements, getLibrary, getLibraryPage, getNotifications, getNotificationsPage, getNotificationsSummary, getOrdersPage, getPayableInstructionsPage, getProfile, openOfflineDatabase, search } from '../../electron/core/db';
 import { startWriterWorker } from '../../electron/core/worker';
 import { indexShortTerms } from '../../electron/core/db/search';
 import { replaceConsultingServices } from '../../electron/core/db/consulting';
@@ -57,125 +38,13 @@ import type { SaveOutcome } from '../../electron/common/files-and-invites';
 import type { SiteSummary } from '../../electron/common/view-models';
 import { print } from 'graphql';
 import { postGraphQL } from '../../electron/core/net/graphql-post';
-import type { SiteClient, Transport } from '../../electron/core/sync/transport';
+import type { Transport } from '../../electron/core/sync/transport';
 import { countSnapshot, fetchSnapshot } from '../../electron/core/sync/fetch-snapshot';
 import { createTransport, defaultSleep } from '../../electron/core/sync/transport';
 import { siteClient } from '../core/sync/helpers/member-token';
-import { collectGarbage, percentile, type BenchResult } from './types';
+import { percentile, type BenchResult } from './types';
+import { PROXY, startChild, startServer, stopChild, STAGED_TABLES, load, LOOP_RESOLUTION_MS, loopDelay, syncRound, timeIt, timeAsync } from './sync-rounds';
 
-const SERVER = fileURLToPath(new URL('../core/sync/helpers/bench-server.ts', import.meta.url));
-const PROXY = fileURLToPath(new URL('./latency-proxy.ts', import.meta.url));
-
-function startChild<M>(script: string, args: string[]): Promise<{ child: ChildProcess; message: M }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', (message: M) => resolve({ child, message }));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-async function startServer(): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const { child, message } = await startChild<{ url: string; token: string }>(SERVER, []);
-  return { child, url: message.url, token: message.token };
-}
-
-function stopChild(child: ChildProcess): void {
-  if (child.connected) {
-    child.send({ type: 'stop' });
-    child.disconnect();
-  }
-}
-
-/** The tables a snapshot fills (profile, schools and subscriptions are a few rows). */
-const STAGED_TABLES = ['courses', 'sections', 'lectures', 'digital_products', 'event_registrations', 'consulting_services', 'payments', 'orders', 'notifications'];
-
-const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
-
-const ms = (ns: number) => ns / 1e6;
-
-/**
- * The event-loop delay histogram records the whole interval between its timer's runs, the timer's own period
- * included: an idle loop reads p99 ≈ 5.2 ms at a 5 ms resolution. The figures below are the delay beyond that
- * period (how late the timer ran), which is what the targets (p99 <= 5 ms, max <= 20 ms) are about.
- */
-const LOOP_RESOLUTION_MS = 5;
-const loopDelay = (ns: number) => Math.max(0, ms(ns) - LOOP_RESOLUTION_MS);
-
-/**
- * One first sync into a fresh file and one no-change re-sync, as the app runs them (`writer: 'worker'`) or with the
- * writes on this thread (`'main'`), while a screen reads a page every 50 ms. Returns the figures.
- */
-async function syncRound(dir: string, name: string, client: SiteClient, mode: 'worker' | 'main') {
-  const file = join(dir, `${name}.db`);
-  let db: Database;
-  let closeWriter = async () => {};
-  let writer;
-  if (mode === 'worker') {
-    const opened = await startWriterWorker({ file });
-    db = openReadConnection(file);
-    opened.attachReader(db);
-    writer = opened;
-    closeWriter = () => opened.close();
-  } else {
-    db = openOfflineDatabase(file).db;
-  }
-  const sync = createSyncService({ db, clientFor: () => client, ...(writer ? { writer } : {}) });
-  const now = new Date();
-  const measure = async (task: () => Promise<unknown>) => {
-    // The warm-up pass keeps a whole parsed snapshot (~100 MB): collected here, not inside the measured round.
-    collectGarbage();
-    const reads: number[] = [];
-    let i = 0;
-    const screen = setInterval(() => {
-      const t0 = performance.now();
-      // What a screen asks while the sync runs: a page of the library, the billing summary, a page of the inbox.
-      const which = i++ % 3;
-      if (which === 0) getLibraryPage(db, 'large', now, { limit: 50 });
-      else if (which === 1) getBillingSummary(db, 'large', now);
-      else getNotificationsPage(db, 'large', { limit: 50 });
-      reads.push(performance.now() - t0);
-    }, 50);
-    const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-    loop.enable();
-    const t0 = performance.now();
-    await task();
-    const elapsed = performance.now() - t0;
-    // Let the histogram's timer fire once more: a block at the very end (the commit) is only recorded when the
-    // next timer runs, which is after the awaited promise settles.
-    await new Promise((r) => setTimeout(r, 20));
-    loop.disable();
-    clearInterval(screen);
-    return { ms: elapsed, p99: loopDelay(loop.percentile(99)), max: loopDelay(loop.max), readP95: percentile(reads, 95), reads: reads.length };
-  };
-  let summary: Awaited<ReturnType<typeof sync.syncNow>> | undefined;
-  const first = await measure(async () => {
-    summary = await sync.syncNow('large');
-  });
-  if (summary?.outcome !== 'completed') throw new Error(`sync ${summary?.outcome}: ${summary?.error?.message}`);
-  const rows = Object.values(summary.counts).reduce((a, b) => a + b, 0);
-  // close() stops the warm-up after the first commit (search index steps) at its next step, so it does not run
-  // beside the re-sync; the views below build that index before they are measured.
-  await sync.close();
-  const again = createSyncService({ db, clientFor: () => client, ...(writer ? { writer } : {}) });
-  const resync = await measure(() => again.syncNow('large'));
-  await again.close();
-  await closeWriter();
-  db.close();
-  return { first, resync, rows };
-}
-
-function timeIt<T>(fn: () => T): { value: T; ms: number } {
-  const t0 = performance.now();
-  const value = fn();
-  return { value, ms: performance.now() - t0 };
-}
-
-async function timeAsync<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const t0 = performance.now();
-  const value = await fn();
-  return { value, ms: performance.now() - t0 };
-}
 
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
