@@ -13,7 +13,7 @@ import { hasSite } from './sites';
 import { prepared } from './statements';
 import { CoreError } from '../errors';
 import { changingViews, type ViewArea } from './view-cache';
-import type { CommitResult, PagedPart, PageCursors, PartName } from './parts';
+import { PART_NAMES, SYNCED_PARTS, type CommitResult, type PagedPart, type PageCursors, type PartName } from './parts';
 
 /** Parts whose titles are in the search index. */
 const SEARCHED: ReadonlySet<PartName> = new Set(['courses', 'notifications']);
@@ -142,7 +142,7 @@ export function countSnapshot(snapshot: SiteSnapshot): Record<string, number> {
 
 /** The memoised views a commit that rewrote these parts changes (the inbox overlay is applied on every commit). */
 export function viewsOfCommit(rewritten: readonly PartName[]): ViewArea[] {
-  return ['notifications', ...rewritten.flatMap((part) => VIEWS_OF_PART[part])];
+  return ['notifications', ...rewritten.flatMap((part) => SYNCED_PARTS[part].views)];
 }
 
 /**
@@ -177,14 +177,7 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
         ).run({ siteId, part, digest });
       }
     };
-    write('profile', (v) => replaceProfile(db, siteId, v));
-    write('courses', (v) => replaceCourses(db, siteId, v));
-    write('digitalProducts', (v) => replaceDigitalProducts(db, siteId, v));
-    write('eventRegistrations', (v) => replaceEventRegistrations(db, siteId, v));
-    write('consultingServices', (v) => replaceConsultingServices(db, siteId, v));
-    write('payments', (v) => replacePayments(db, siteId, v));
-    write('notifications', (v) => replaceNotifications(db, siteId, v));
-    write('subscriptions', (v) => replaceSubscriptions(db, siteId, v));
+    for (const part of PART_NAMES) write(part, (v) => (REPLACE[part] as (db: Database, siteId: string, value: unknown) => void)(db, siteId, v));
     // Unchanged inbox parts still drop local changes the site refused since (failed outbox entries): back to
     // the server's values; pending ones are applied again just below.
     if (snapshot.notifications !== undefined && !rewritten.includes('notifications')) resetNotificationOverlay(db, siteId);
@@ -199,14 +192,14 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
   }));
 }
 
-/** Which memoised views read each part (profile and consulting are read without the cache). */
-const VIEWS_OF_PART: Record<PartName, readonly ViewArea[]> = {
-  profile: [],
-  courses: ['library'],
-  digitalProducts: ['entitlements'],
-  eventRegistrations: ['entitlements'],
-  consultingServices: [],
-  payments: ['billing'],
-  notifications: ['notifications'],
-  subscriptions: ['notifications'],
+/** How each part's rows are replaced (the table modules); the order is SYNCED_PARTS'. */
+const REPLACE: { readonly [P in PartName]: (db: Database, siteId: string, value: NonNullable<SiteSnapshot[P]>) => void } = {
+  profile: replaceProfile,
+  courses: replaceCourses,
+  digitalProducts: replaceDigitalProducts,
+  eventRegistrations: replaceEventRegistrations,
+  consultingServices: replaceConsultingServices,
+  payments: replacePayments,
+  notifications: replaceNotifications,
+  subscriptions: replaceSubscriptions,
 };
