@@ -53,4 +53,18 @@ test.describe('browser host: the opening screen', () => {
     await page.reload();
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 15_000 });
   });
+
+  test('typing fast in the search field keeps every key while each key opens its results', async ({ page, context, host }) => {
+    test.setTimeout(90_000);
+    await startDemo(page, context, host);
+    // A slow machine: the page renders several keys behind the typing.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+    const input = page.getByTestId('search-input');
+    await input.pressSequentially('Finance', { delay: 20 });
+    await expect(input).toHaveValue('Finance');
+    await expect(page.locator('[data-results-for="Finance"]')).toBeAttached({ timeout: 20_000 });
+    await expect(input).toHaveValue('Finance');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  });
 });

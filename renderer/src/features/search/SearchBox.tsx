@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../../state/context';
 
@@ -16,10 +16,19 @@ export function SearchBox() {
   const id = useId();
   const current = route.screen === 'search' ? route.query : '';
   const [text, setText] = useState(current);
-  useEffect(() => setText(current), [current]);
+  // The last text this field sent: the route catching up with it must not write it back over keys typed since
+  // (each key navigates, and a render can lag several keys behind). Any other change of the route (the student
+  // left the search screen) sets the field.
+  const sent = useRef(current);
+  useEffect(() => {
+    if (current === sent.current) return;
+    sent.current = current;
+    setText(current);
+  }, [current]);
   useEffect(() => {
     if (text === current) return;
     if (text.trim() === '' && route.screen !== 'search') return;
+    sent.current = text;
     navigate({ screen: 'search', query: text });
   }, [text, current, navigate, route.screen]);
   return (
