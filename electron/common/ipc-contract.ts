@@ -128,6 +128,8 @@ export const ipcContract = {
   'billing:summary': channel<BillingSummary>()(bySite),
   /** Orders (payments grouped by tradeNo), newest first. */
   'billing:orders': channel<Page<OrderView>>()(z.object({ siteId, ...pageOf }).strict()),
+  /** One order by its public number (an order jumped to from the command palette or a notice). */
+  'billing:order': channel<OrderView>()(z.object({ siteId, tradeNo: z.string().min(1).max(200) }).strict()),
   /** Unpaid ATM / convenience-store payments still payable now, soonest deadline first. */
   'billing:instructions': channel<Page<PaymentView>>()(z.object({ siteId, ...pageOf }).strict()),
   'entitlements:get': channel<EntitlementsView>()(bySite),

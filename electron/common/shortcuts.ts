@@ -15,6 +15,9 @@ export type AppCommand =
   | { readonly command: 'focus-search' }
   | { readonly command: 'sync-now' }
   | { readonly command: 'show-shortcuts' }
+  /** Back or Forward across the screens (the page's session history, renderer/src/state/history.ts). */
+  | { readonly command: 'history'; readonly direction: 'back' | 'forward' }
+  | { readonly command: 'open-palette' }
   /** An OS notification was clicked: the page opens the screen it was about (electron/core/notifier.ts). */
   | { readonly command: 'open-notification'; readonly screen: 'billing' | 'notifications' | 'settings'; readonly siteId: string | null };
 
@@ -29,6 +32,7 @@ export interface Shortcut {
 export const SHORTCUTS: readonly Shortcut[] = [
   ...SHORTCUT_SCREENS.map((screen, i) => ({ id: `go-${screen}`, key: String(i + 1), command: { command: 'go', screen } as const })),
   { id: 'search', key: 'F', command: { command: 'focus-search' } },
+  { id: 'palette', key: 'K', command: { command: 'open-palette' } },
   { id: 'sync-now', key: 'R', command: { command: 'sync-now' } },
   { id: 'settings', key: ',', command: { command: 'open-settings' } },
 ];

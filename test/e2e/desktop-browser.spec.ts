@@ -45,7 +45,9 @@ test.describe('browser host: desktop features', () => {
     await expect(list.getByTestId('shortcut-go-billing')).toContainText(en('desktop.shortcuts.go', { screen: en('nav.billing') }));
     await expect(list.getByTestId('shortcut-go-billing')).toContainText('Ctrl+3');
     await expect(list.getByTestId('shortcut-sync-now')).toContainText('Ctrl+R');
-    await expect(list.locator('tbody tr')).toHaveCount(9);
+    await expect(list.getByTestId('shortcut-palette')).toContainText('Ctrl+K');
+    // Six screens, search, the command palette, sync and Settings.
+    await expect(list.locator('tbody tr')).toHaveCount(10);
 
     // Typing a plain digit in a field is typing, not a shortcut.
     await openScreen(page, 'library');

@@ -133,7 +133,15 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
   const go: MenuNode = {
     type: 'submenu',
     label: 'Go',
-    items: SHORTCUTS.filter((s) => s.command.command === 'go').map((s) => page(SCREEN_LABELS[(s.command as { screen: string }).screen] ?? s.id, s.id)),
+    items: [
+      // The platform's own keys for Back and Forward (Apple HIG: Cmd+[ and Cmd+]; Windows and Linux: Alt+arrows).
+      { type: 'command', label: 'Back', action: { kind: 'page', command: { command: 'history', direction: 'back' } }, accelerator: isMac ? 'Cmd+[' : 'Alt+Left' },
+      { type: 'command', label: 'Forward', action: { kind: 'page', command: { command: 'history', direction: 'forward' } }, accelerator: isMac ? 'Cmd+]' : 'Alt+Right' },
+      separator,
+      page('Command Palette…', 'palette'),
+      separator,
+      ...SHORTCUTS.filter((s) => s.command.command === 'go').map((s) => page(SCREEN_LABELS[(s.command as { screen: string }).screen] ?? s.id, s.id)),
+    ],
   };
 
   const window: MenuNode = {

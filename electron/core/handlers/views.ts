@@ -8,11 +8,13 @@ import {
   getAllSitesLibraryPage,
   getLibrary,
   getLibraryPage,
+  getOrder,
   getOrdersPage,
   getPayableInstructionsPage,
   getProfile,
   search,
 } from '../db/index';
+import { CoreError } from '../errors';
 import { requireSite, type AppServices } from './services';
 
 type ViewChannel =
@@ -23,6 +25,7 @@ type ViewChannel =
   | 'billing:get'
   | 'billing:summary'
   | 'billing:orders'
+  | 'billing:order'
   | 'billing:instructions'
   | 'entitlements:get'
   | 'consulting:list'
@@ -42,6 +45,12 @@ export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChann
     'billing:get': async ({ siteId }) => (site(siteId), getBilling(db, siteId, now())),
     'billing:summary': async ({ siteId }) => (site(siteId), getBillingSummary(db, siteId, now())),
     'billing:orders': async ({ siteId, ...page }) => (site(siteId), getOrdersPage(db, siteId, now(), page)),
+    'billing:order': async ({ siteId, tradeNo }) => {
+      site(siteId);
+      const order = getOrder(db, siteId, tradeNo, now());
+      if (!order) throw new CoreError('not-found', 'This order is not in your offline copy.', { tradeNo });
+      return order;
+    },
     'billing:instructions': async ({ siteId, ...page }) => (site(siteId), getPayableInstructionsPage(db, siteId, now(), page)),
     'entitlements:get': async ({ siteId }) => (site(siteId), getEntitlements(db, siteId, now())),
     'consulting:list': async ({ siteId }) => (site(siteId), getConsulting(db, siteId)),

@@ -25,7 +25,7 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
     case 'course':
       return <CourseScreen courseId={route.courseId} />;
     case 'billing':
-      return <BillingScreen />;
+      return <BillingScreen {...(route.tradeNo ? { tradeNo: route.tradeNo } : {})} />;
     case 'entitlements':
       return <EntitlementsScreen />;
     case 'consulting':

@@ -9,6 +9,8 @@ import { AppContext, type AppContextValue } from '../state/context';
 import { ACTIVE_SITE_KEY, hasOfflineData, pickSite } from '../state/opening';
 import { Nav } from './Nav';
 import type { Route } from '../state/routes';
+import { useRouteHistory } from '../state/history';
+import { useWindowTitle } from '../state/window-title';
 import { ScreenView } from './ScreenView';
 import { AppCommands } from '../features/desktop/AppCommands';
 import { SearchBox } from '../features/search/SearchBox';
@@ -17,24 +19,24 @@ import { StatusBar } from '../features/sync/StatusBar';
 import { SiteBanners } from '../features/sync/SiteBanners';
 import { InviteListener } from '../features/invite/InviteListener';
 
+const FIRST_ROUTE: Route = { screen: 'library' };
+
 export function Shell() {
   const { t } = useTranslation();
   const sitesQuery = useChannel('sites:list', undefined);
   const sites = useMemo(() => sitesQuery.data ?? [], [sitesQuery.data]);
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(ACTIVE_SITE_KEY));
-  const [route, setRoute] = useState<Route>({ screen: 'library' });
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
-
-  const routeDetail = route.screen === 'course' ? route.courseId : '';
   const site = pickSite(sites, chosen);
 
   const selectSite = useCallback((siteId: string) => {
     localStorage.setItem(ACTIVE_SITE_KEY, siteId);
     setChosen(siteId);
   }, []);
-  const navigate = useCallback((next: Route) => setRoute(next), []);
-  const navigateFrom = useCallback((from: Route['screen'], next: Route) => setRoute((cur) => (cur.screen === from ? next : cur)), []);
+  const { route, navigate, navigateFrom } = useRouteHistory(FIRST_ROUTE, site?.id ?? null, selectSite);
+  const routeDetail = route.screen === 'course' ? route.courseId : '';
+  useWindowTitle(route);
 
   // Move focus to the new screen's heading so keyboard and screen-reader users land on it.
   useEffect(() => {

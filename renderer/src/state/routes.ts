@@ -4,13 +4,15 @@ import type { InviteOutcome } from '../../../electron/common/files-and-invites';
 export type Route =
   | { readonly screen: 'library' }
   | { readonly screen: 'course'; readonly courseId: string }
-  | { readonly screen: 'billing' }
+  /** `tradeNo`: one order shown first (jumped to from the command palette), the rest a click away. */
+  | { readonly screen: 'billing'; readonly tradeNo?: string }
   | { readonly screen: 'entitlements' }
   | { readonly screen: 'consulting' }
   | { readonly screen: 'notifications' }
   | { readonly screen: 'profile' }
   | { readonly screen: 'search'; readonly query: string }
-  | { readonly screen: 'settings' }
+  /** `intent`: a step to offer at once (from the command palette): a site's sign-out, asked to confirm. */
+  | { readonly screen: 'settings'; readonly intent?: { readonly signOut: string } }
   /** `invite`: the app was opened with a school's invite link (the form is filled in from it, or it was refused). */
   | { readonly screen: 'add-site'; readonly invite?: InviteOutcome };
 

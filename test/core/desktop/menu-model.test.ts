@@ -30,9 +30,22 @@ describe('application menu model', () => {
   });
 
   it('Ctrl/Cmd+1..6 open the six screens from Go, in the navigation order', () => {
-    const go = commandItems(submenu(win, 'Go'));
+    const go = commandItems(submenu(win, 'Go')).filter((c) => c.action.kind === 'page' && c.action.command.command === 'go');
     expect(go.map((c) => c.accelerator)).toEqual(['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+4', 'CmdOrCtrl+5', 'CmdOrCtrl+6']);
     expect(go.map((c) => (c.action.kind === 'page' && c.action.command.command === 'go' ? c.action.command.screen : null))).toEqual([...SHORTCUT_SCREENS]);
+  });
+
+  it('Go starts with Back and Forward on the keys of the platform, then the command palette on Ctrl/Cmd+K', () => {
+    const page = (model: typeof win) =>
+      commandItems(submenu(model, 'Go'))
+        .slice(0, 3)
+        .map((c) => [c.label, c.accelerator, c.action.kind === 'page' ? c.action.command : null]);
+    expect(page(win)).toEqual([
+      ['Back', 'Alt+Left', { command: 'history', direction: 'back' }],
+      ['Forward', 'Alt+Right', { command: 'history', direction: 'forward' }],
+      ['Command Palette…', 'CmdOrCtrl+K', { command: 'open-palette' }],
+    ]);
+    expect(page(mac).map((p) => p[1])).toEqual(['Cmd+[', 'Cmd+]', 'CmdOrCtrl+K']);
   });
 
   it('Ctrl/Cmd+R syncs every site, Ctrl/Cmd+F searches, Ctrl/Cmd+, opens Settings (in the app menu on macOS)', () => {

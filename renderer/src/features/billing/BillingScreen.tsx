@@ -1,7 +1,8 @@
 import { Receipt } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
-import { useSite } from '../../state/context';
+import { useEffect, useRef } from 'react';
+import { useApp, useSite } from '../../state/context';
 import { useChannel, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatMoney } from '../../ui/format';
@@ -14,7 +15,7 @@ import { PendingInstructions } from './PendingInstructions';
 const orderKey = (o: OrderView) => o.tradeNo;
 
 /** Totals and the soonest payable codes from the summary; the orders a page at a time as the student scrolls (issue 6). */
-export function BillingScreen() {
+export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   const { t, i18n } = useTranslation();
   const site = useSite();
   const summary = useChannel('billing:summary', { siteId: site.id });
@@ -53,6 +54,7 @@ export function BillingScreen() {
               </div>
             ))}
           </section>
+          {tradeNo && <FocusedOrder siteId={site.id} tradeNo={tradeNo} />}
           {head.pendingCount > 0 && <PendingInstructions siteId={site.id} preview={head.pendingInstructions} count={head.pendingCount} />}
           <h2 className="list-heading">{t('billing.orders', { count: head.orderCount })}</h2>
           <PagedList
@@ -67,5 +69,29 @@ export function BillingScreen() {
         </>
       )}
     </div>
+  );
+}
+
+/** The order jumped to (command palette), first on the screen and in view; "Show all orders" leaves it. */
+function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly tradeNo: string }) {
+  const { t } = useTranslation();
+  const { navigate } = useApp();
+  const order = useChannel('billing:order', { siteId, tradeNo });
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (order.data) ref.current?.scrollIntoView({ block: 'start' });
+  }, [order.data]);
+  return (
+    <section ref={ref} className="focused-order" aria-labelledby="focused-order-title" data-testid="focused-order">
+      <div className="row between">
+        <h2 id="focused-order-title" className="list-heading">
+          {t('billing.focusedOrder', { tradeNo })}
+        </h2>
+        <button type="button" className="button small ghost" onClick={() => navigate({ screen: 'billing' })}>
+          {t('billing.showAllOrders')}
+        </button>
+      </div>
+      {order.isPending ? <Loading shape="cards" /> : order.isError ? <ErrorState title={t('billing.orderMissing')} error={order.error} compact /> : <OrderGroup order={order.data} />}
+    </section>
   );
 }

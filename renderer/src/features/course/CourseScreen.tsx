@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LectureView, SectionView } from '../../../../electron/common/view-models';
 import { useApp, useSite } from '../../state/context';
+import { useLoadedScreenTitle } from '../../state/window-title';
 import { useChannel } from '../../query';
 import { CourseCover } from '../../ui/CourseCover';
 import { ErrorState } from '../../ui/ErrorState';
@@ -23,6 +24,7 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
   const site = useSite();
   const { navigate } = useApp();
   const q = useChannel('course:get', { siteId: site.id, courseId });
+  useLoadedScreenTitle(q.data?.title);
   const rows = useMemo<Row[]>(
     () => (q.data?.sections ?? []).flatMap((s) => [{ kind: 'section', section: s } as Row, ...s.lectures.map((l) => ({ kind: 'lecture', lecture: l }) as Row)]),
     [q.data],

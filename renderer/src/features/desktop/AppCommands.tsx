@@ -7,6 +7,7 @@ import { useApp } from '../../state/context';
 import { Dialog } from '../../ui/Dialog';
 import { browserIsMac, useHostInfo } from './platform';
 import { ShortcutsList } from './ShortcutsList';
+import { CommandPalette } from '../palette/CommandPalette';
 
 /**
  * Carries out what the application menu, a keyboard shortcut or an OS notification's click asks for. In Electron the
@@ -18,6 +19,7 @@ export function AppCommands() {
   const { navigate, site, sites, selectSite } = useApp();
   const info = useHostInfo();
   const [showShortcuts, setShowShortcuts] = useState(false);
+  const [showPalette, setShowPalette] = useState(false);
 
   const run = useCallback(
     (c: AppCommand) => {
@@ -37,6 +39,10 @@ export function AppCommands() {
           return;
         case 'show-shortcuts':
           return setShowShortcuts(true);
+        case 'open-palette':
+          return setShowPalette(true);
+        case 'history':
+          return c.direction === 'back' ? history.back() : history.forward();
         case 'open-notification':
           if (c.siteId && sites.some((s) => s.id === c.siteId)) selectSite(c.siteId);
           return navigate({ screen: c.screen });
@@ -64,6 +70,17 @@ export function AppCommands() {
       };
     });
   }, [browserHost, i18n, run]);
+  // The mouse's back and forward buttons: a browser walks the page's history itself; Electron's window does not.
+  const electron = info?.host === 'electron';
+  useEffect(() => {
+    if (!electron) return;
+    const onButton = (e: MouseEvent) => {
+      if (e.button === 3) history.back();
+      else if (e.button === 4) history.forward();
+    };
+    window.addEventListener('mouseup', onButton);
+    return () => window.removeEventListener('mouseup', onButton);
+  }, [electron]);
   useEffect(() => {
     if (!browserHost) return;
     const isMac = browserIsMac();
@@ -79,7 +96,9 @@ export function AppCommands() {
   }, [browserHost, run]);
 
   return (
-    <Dialog open={showShortcuts} title={t('desktop.shortcuts.title')} onClose={() => setShowShortcuts(false)} testId="shortcuts-dialog">
+    <>
+      <CommandPalette open={showPalette} onClose={() => setShowPalette(false)} onShowShortcuts={() => setShowShortcuts(true)} />
+      <Dialog open={showShortcuts} title={t('desktop.shortcuts.title')} onClose={() => setShowShortcuts(false)} testId="shortcuts-dialog">
       <ShortcutsList />
       <div className="row end">
         <button type="button" className="button" onClick={() => setShowShortcuts(false)}>
@@ -87,5 +106,6 @@ export function AppCommands() {
         </button>
       </div>
     </Dialog>
+    </>
   );
 }

@@ -15,7 +15,7 @@ export function fileLanguage(lng: string): 'en' | 'zh-TW' {
  * host gives a same-origin address to download, or a receipt's print view to open (the browser prints it or saves
  * it as PDF).
  */
-function receiveFile(outcome: SaveOutcome): void {
+export function receiveFile(outcome: SaveOutcome): void {
   switch (outcome.kind) {
     case 'saved':
     case 'cancelled':

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SiteStatus, SiteSummary } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
@@ -32,7 +32,7 @@ type Pending = { kind: 'sign-out'; site: SiteSummary } | { kind: 'remove'; site:
 export function SitesSettings() {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
-  const { sites, site: activeSite, navigate } = useApp();
+  const { sites, site: activeSite, navigate, route } = useApp();
   const signIn = useSignIn();
   const [pending, setPending] = useState<Pending>(null);
   const [keepData, setKeepData] = useState(true);
@@ -44,6 +44,17 @@ export function SitesSettings() {
     setPending(null);
     setError(null);
   };
+  // The command palette's "Sign out of …" lands here with the confirmation already asked.
+  // Asked once per arrival: the site list changing afterwards (the sign-out itself) must not ask again.
+  const intent = route.screen === 'settings' ? route.intent : undefined;
+  const handled = useRef<typeof intent>(undefined);
+  useEffect(() => {
+    const target = intent && sites.find((s) => s.id === intent.signOut);
+    if (!intent || !target || handled.current === intent) return;
+    handled.current = intent;
+    setKeepData(true);
+    setPending({ kind: 'sign-out', site: target });
+  }, [intent, sites]);
   const confirm = async () => {
     if (!pending) return;
     setBusy(true);

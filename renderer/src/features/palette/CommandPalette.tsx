@@ -1,0 +1,167 @@
+import { BookOpen, Command, LayoutGrid, Receipt, School } from 'lucide-react';
+import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAGE_LIMIT_MAX } from '../../../../electron/common/ipc-contract';
+import type { ShortcutScreen } from '../../../../electron/common/shortcuts';
+import { call } from '../../api';
+import { useChannel } from '../../query';
+import { useApp } from '../../state/context';
+import type { Route } from '../../state/routes';
+import { Dialog } from '../../ui/Dialog';
+import { fileLanguage, receiveFile } from '../export/FileActionButton';
+import { formatMoney } from '../../ui/format';
+import { pick, type PaletteItem, type PaletteKind } from './palette';
+
+const ICONS: Record<PaletteKind, typeof Command> = { command: Command, screen: LayoutGrid, school: School, course: BookOpen, order: Receipt };
+const SCREENS: readonly (ShortcutScreen | 'settings')[] = ['library', 'notifications', 'billing', 'entitlements', 'consulting', 'profile', 'settings'];
+
+type Run = () => void;
+
+/**
+ * Ctrl/Cmd+K: one text field to reach any screen, school, course (of every school) or recent order, and to run the
+ * app's commands. A combobox over a listbox (WAI-ARIA APG): the arrows move the active option, Enter runs it, Escape
+ * closes; focus stays in the field throughout and returns where it was when the palette closes.
+ */
+export function CommandPalette({ open, onClose, onShowShortcuts }: { readonly open: boolean; readonly onClose: () => void; readonly onShowShortcuts: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open} title={t('palette.title')} onClose={onClose} testId="command-palette">
+      {open && <PaletteBody onClose={onClose} onShowShortcuts={onShowShortcuts} />}
+    </Dialog>
+  );
+}
+
+function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => void; readonly onShowShortcuts: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { sites, site, selectSite, navigate } = useApp();
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  // The 100 most recently active courses of every school and the current school's 100 latest orders (a page each),
+  // read from the offline copy when the palette opens; older ones are a search away.
+  const courses = useChannel('library:all-page', { filter: 'all', sort: 'recent', offset: 0, limit: PAGE_LIMIT_MAX });
+  const orders = useChannel('billing:orders', { siteId: site?.id ?? '', offset: 0, limit: PAGE_LIMIT_MAX }, { enabled: site !== null });
+
+  const entries = useMemo(() => {
+    const list: { item: PaletteItem; run: Run }[] = [];
+    const go = (route: Route, siteId?: string) => () => {
+      if (siteId && siteId !== site?.id) selectSite(siteId);
+      navigate(route);
+    };
+    const siteLabel = (id: string) => sites.find((s) => s.id === id)?.label ?? '';
+    if (site?.status === 'ready') list.push({ item: { id: 'sync', kind: 'command', label: t('palette.sync', { site: site.label }) }, run: () => void call('sync:now', { siteId: site.id }).catch(() => undefined) });
+    const ready = sites.filter((s) => s.status === 'ready');
+    if (ready.length > 1)
+      list.push({ item: { id: 'sync-all', kind: 'command', label: t('palette.syncAll') }, run: () => ready.forEach((s) => void call('sync:now', { siteId: s.id }).catch(() => undefined)) });
+    if (site && (orders.data?.total ?? 0) > 0)
+      list.push({
+        item: { id: 'export', kind: 'command', label: t('palette.exportPurchases', { site: site.label }) },
+        run: () => {
+          navigate({ screen: 'billing' });
+          void call('export:orders-csv', { siteId: site.id, language: fileLanguage(i18n.language) }).then(receiveFile, () => undefined);
+        },
+      });
+    for (const s of sites.filter((x) => x.status === 'ready'))
+      list.push({ item: { id: `sign-out-${s.id}`, kind: 'command', label: t('palette.signOut', { site: s.label }) }, run: go({ screen: 'settings', intent: { signOut: s.id } }) });
+    list.push({ item: { id: 'shortcuts', kind: 'command', label: t('palette.shortcuts') }, run: onShowShortcuts });
+    for (const screen of SCREENS) list.push({ item: { id: `go-${screen}`, kind: 'screen', label: t(`nav.${screen}`) }, run: go({ screen }) });
+    list.push({ item: { id: 'go-add-site', kind: 'screen', label: t('nav.addSite') }, run: go({ screen: 'add-site' }) });
+    for (const s of sites) if (s.id !== site?.id) list.push({ item: { id: `school-${s.id}`, kind: 'school', label: t('palette.switchTo', { site: s.label }) }, run: () => selectSite(s.id) });
+    for (const c of courses.data?.items ?? [])
+      list.push({
+        item: { id: `course-${c.siteId}-${c.courseId}`, kind: 'course', label: c.title, detail: sites.length > 1 ? siteLabel(c.siteId) : (c.instructorName ?? undefined), keywords: c.instructorName ? [c.instructorName] : [] },
+        run: go({ screen: 'course', courseId: c.courseId }, c.siteId),
+      });
+    for (const o of orders.data?.items ?? [])
+      list.push({
+        item: { id: `order-${o.tradeNo}`, kind: 'order', label: o.title || o.tradeNo, detail: `${o.tradeNo} · ${formatMoney(o.totalAmount, o.currency, i18n.language)}`, keywords: [o.tradeNo] },
+        run: go({ screen: 'billing', tradeNo: o.tradeNo }),
+      });
+    return list;
+  }, [t, i18n.language, sites, site, selectSite, navigate, courses.data, orders.data, onShowShortcuts]);
+
+  const shown = useMemo(() => {
+    const byId = new Map(entries.map((e) => [e.item.id, e]));
+    return pick(
+      entries.map((e) => e.item),
+      query,
+    ).map((item) => byId.get(item.id)!);
+  }, [entries, query]);
+  const current = Math.min(active, Math.max(0, shown.length - 1));
+  const optionId = (i: number) => `${listId}-${i}`;
+
+  const runAt = (i: number) => {
+    const entry = shown[i];
+    if (!entry) return;
+    onClose();
+    entry.run();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const move = (to: number) => {
+      e.preventDefault();
+      setActive(to);
+      document.getElementById(optionId(to))?.scrollIntoView({ block: 'nearest' });
+    };
+    if (e.key === 'ArrowDown') move(shown.length === 0 ? 0 : (current + 1) % shown.length);
+    else if (e.key === 'ArrowUp') move(shown.length === 0 ? 0 : (current - 1 + shown.length) % shown.length);
+    else if (e.key === 'Home' && e.ctrlKey) move(0);
+    else if (e.key === 'End' && e.ctrlKey) move(Math.max(0, shown.length - 1));
+    else if (e.key === 'Enter') {
+      e.preventDefault();
+      runAt(current);
+    }
+  };
+
+  return (
+    <div className="palette">
+      <input
+        type="text"
+        role="combobox"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={shown.length > 0 ? optionId(current) : undefined}
+        aria-label={t('palette.inputLabel')}
+        placeholder={t('palette.placeholder')}
+        value={query}
+        autoFocus
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+        }}
+        onKeyDown={onKeyDown}
+        data-testid="palette-input"
+      />
+      <ul id={listId} role="listbox" aria-label={t('palette.results')} className="palette-list" data-testid="palette-list">
+        {shown.map((entry, i) => {
+          const Icon = ICONS[entry.item.kind];
+          return (
+            // The options are reached through the field (aria-activedescendant); a click runs one too.
+            <li
+              key={entry.item.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === current}
+              className="palette-option"
+              onMouseMove={() => setActive(i)}
+              onClick={() => runAt(i)}
+              data-testid="palette-option"
+              data-kind={entry.item.kind}
+              data-id={entry.item.id}
+            >
+              <Icon aria-hidden="true" />
+              <span className="palette-label">{entry.item.label}</span>
+              <span className="palette-kind">{t(`palette.kind.${entry.item.kind}`)}</span>
+              {entry.item.detail && <span className="palette-detail">{entry.item.detail}</span>}
+            </li>
+          );
+        })}
+      </ul>
+      {shown.length === 0 && (
+        <p className="muted" role="status">
+          {t('palette.none', { query })}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Route, Screen } from './routes';
+
+/** The pure half of the screens' history (state/history.ts): what an entry holds, read back and compared. No DOM. */
+
+export interface HistoryEntry {
+  readonly route: Route;
+  readonly siteId: string | null;
+}
+
+const SCREENS: ReadonlySet<Screen> = new Set<Screen>(['library', 'course', 'billing', 'entitlements', 'consulting', 'notifications', 'profile', 'search', 'settings', 'add-site']);
+
+/** A history entry read back from history.state (anything the page stored before, or another version's shape). */
+export function readEntry(state: unknown): HistoryEntry | null {
+  if (typeof state !== 'object' || state === null) return null;
+  const { route, siteId } = state as { route?: unknown; siteId?: unknown };
+  if (typeof route !== 'object' || route === null) return null;
+  const r = route as { screen?: unknown; courseId?: unknown; query?: unknown };
+  if (typeof r.screen !== 'string' || !SCREENS.has(r.screen as Screen)) return null;
+  if (r.screen === 'course' && typeof r.courseId !== 'string') return null;
+  if (r.screen === 'search' && typeof r.query !== 'string') return null;
+  // An invite outcome or a sign-out to confirm is a moment, not a place: going back shows the screen as it is.
+  const kept: Route = r.screen === 'add-site' ? { screen: 'add-site' } : r.screen === 'settings' ? { screen: 'settings' } : (route as Route);
+  if (kept.screen === 'billing' && kept.tradeNo !== undefined && typeof kept.tradeNo !== 'string') return null;
+  return { route: kept, siteId: typeof siteId === 'string' ? siteId : null };
+}
+
+export function sameRoute(a: Route, b: Route): boolean {
+  if (a.screen !== b.screen) return false;
+  if (a.screen === 'course' && b.screen === 'course') return a.courseId === b.courseId;
+  if (a.screen === 'search' && b.screen === 'search') return a.query === b.query;
+  if (a.screen === 'billing' && b.screen === 'billing') return a.tradeNo === b.tradeNo;
+  if (a.screen === 'settings' && b.screen === 'settings') return a.intent === undefined && b.intent === undefined;
+  return a.screen !== 'add-site';
+}
+
+/** Typing a search changes the route at every key: one entry for the whole search, not one a letter. */
+export function replacesEntry(current: Route, next: Route): boolean {
+  return current.screen === 'search' && next.screen === 'search';
+}

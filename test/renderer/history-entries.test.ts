@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { readEntry, replacesEntry, sameRoute } from '../../renderer/src/state/history-entries';
+
+describe('the screens history: entries read back from history.state', () => {
+  it('keeps a well-formed route with its site', () => {
+    expect(readEntry({ route: { screen: 'course', courseId: 'c1' }, siteId: 's1' })).toEqual({ route: { screen: 'course', courseId: 'c1' }, siteId: 's1' });
+    expect(readEntry({ route: { screen: 'billing', tradeNo: 'T1' } })).toEqual({ route: { screen: 'billing', tradeNo: 'T1' }, siteId: null });
+  });
+
+  it('refuses what another page or version stored', () => {
+    for (const state of [null, 'x', {}, { route: null }, { route: { screen: 'admin' } }, { route: { screen: 'course' } }, { route: { screen: 'search', query: 3 } }, { route: { screen: 'billing', tradeNo: 5 } }])
+      expect(readEntry(state), JSON.stringify(state)).toBeNull();
+  });
+
+  it('drops moments that are not places: an invite outcome, a sign-out to confirm', () => {
+    expect(readEntry({ route: { screen: 'add-site', invite: { ok: true } } })?.route).toEqual({ screen: 'add-site' });
+    expect(readEntry({ route: { screen: 'settings', intent: { signOut: 's1' } } })?.route).toEqual({ screen: 'settings' });
+  });
+
+  it('one entry per place: the same route is not pushed twice, a search replaces its own entry', () => {
+    expect(sameRoute({ screen: 'library' }, { screen: 'library' })).toBe(true);
+    expect(sameRoute({ screen: 'course', courseId: 'a' }, { screen: 'course', courseId: 'b' })).toBe(false);
+    expect(sameRoute({ screen: 'billing' }, { screen: 'billing', tradeNo: 'T1' })).toBe(false);
+    expect(sameRoute({ screen: 'settings' }, { screen: 'settings', intent: { signOut: 's' } })).toBe(false);
+    expect(replacesEntry({ screen: 'search', query: 'a' }, { screen: 'search', query: 'ab' })).toBe(true);
+    expect(replacesEntry({ screen: 'library' }, { screen: 'search', query: 'a' })).toBe(false);
+  });
+});
