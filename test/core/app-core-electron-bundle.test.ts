@@ -42,6 +42,12 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect(of('window-open')).toEqual(['deny']);
   });
 
+  it('a link a page opens reaches the system browser only as https without user info (common/external-url.ts)', () => {
+    // Once per window the run made.
+    expect(of('open-external').length).toBeGreaterThan(0);
+    expect(new Set(of('open-external'))).toEqual(new Set(['https://school.example/join']));
+  });
+
   it('loads the window from app://learning-desktop/ (checklist #18), never file://, served with the CSP header', () => {
     expect(of('load')).toEqual(['app://learning-desktop/index.html']);
     // Privileges are declared before the app is ready, as Electron requires.

@@ -17,7 +17,10 @@ const record = (kind, data) => { if (!globalThis.__quietWindows || !['window', '
 class Session { constructor() { this.webRequest = { onHeadersReceived: (l) => { this.csp = l; record('csp-header', true); } }; }
   setPermissionRequestHandler(h) { h(null, 'camera', (v) => record('permission', v)); } setPermissionCheckHandler() {} }
 class WebContents extends EventEmitter { constructor(id) { super(); this.id = id; this.session = new Session(); }
-  setWindowOpenHandler(h) { record('window-open', h({ url: 'file:///etc/passwd' }).action); } send(event, payload) { record('send', event); globalThis.__outbound?.({ type: 'event', event, payload }); } }
+  setWindowOpenHandler(h) { record('window-open', h({ url: 'file:///etc/passwd' }).action);
+    // Links a page could open: only the https one without user info may reach the system browser (open-external).
+    for (const url of ['https://user:pass@evil.example/', 'https://token@evil.example/', 'smb://evil.example/share', 'http://evil.example/', 'https://school.example/join']) h({ url }); }
+  send(event, payload) { record('send', event); globalThis.__outbound?.({ type: 'event', event, payload }); } }
 let nextId = 1;
 export class BrowserWindow extends EventEmitter {
   static all = [];
