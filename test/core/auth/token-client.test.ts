@@ -275,3 +275,31 @@ describe('a data scope the student did not allow at the site (RFC 6749 §5.1 gra
     }
   });
 });
+
+describe('endpoints a conforming server may leave out (RFC 8414 §2)', () => {
+  it('no UserInfo endpoint: the verified id_token carries the profile, and nothing asks UserInfo', async () => {
+    as.metadata = { userinfo_endpoint: null };
+    try {
+      const r = await signIn();
+      expect(r).toMatchObject({ idTokenVerified: true, profile: { email: 'mini@example.com', name: 'Mini Student' } });
+      expect(as.requests.some((q) => q.path === '/userinfo')).toBe(false);
+    } finally {
+      as.metadata = {};
+    }
+  });
+
+  it('no revocation endpoint: the site is added; sign-out ends the sign-in on this computer only and says so', async () => {
+    as.metadata = { revocation_endpoint: null };
+    const h = await createHarness();
+    try {
+      const site = await h.manager.add({ baseUrl: as.url, clientId: 'mini-client' });
+      expect((await h.manager.signIn(site.id)).status).toBe('ready');
+      expect(await h.manager.signOut(site.id)).toEqual({ revoked: false, pending: false, localOnly: true });
+      expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
+      expect(as.requests.some((q) => q.path === '/revoke')).toBe(false);
+    } finally {
+      as.metadata = {};
+      await h.close();
+    }
+  });
+});
