@@ -70,6 +70,7 @@ export async function bundleChildren(): Promise<{ dir: string; path(name: string
     entryPoints: {
       'refresh-child': join(here, 'children', 'refresh-child.ts'),
       'core-child': join(here, 'children', 'core-child.ts'),
+      'download-child': join(here, 'children', 'download-child.ts'),
       // electron/core/worker/writer.ts looks for its worker as db-writer.js beside the bundle (as in the app build).
       'db-writer': join(here, '..', '..', 'electron', 'core', 'worker', 'writer-worker.ts'),
     },

@@ -6,7 +6,8 @@
  *   c  200 kill -9 of a child during a large-seed sync with a queued outbox change
  *   d  re-sign-in during a failing refresh (100 rounds), two processes on one data dir (80 rounds)
  *   e  hostile sites (issue 24): a 200 MB page, a gzip bomb, endless paging, a slow drip; peak RSS and the message
- * filter: any of a,b,c,d (e.g. `npm run soak -- b,d`); --scale=0.05 (or SOAK_SCALE) scales every count.
+ *   f  100 kill -9 of a child downloading product files: 0 corrupt or half files presented as complete
+ * filter: any of a,b,c,d,e,f (e.g. `npm run soak -- b,d`); --scale=0.05 (or SOAK_SCALE) scales every count.
  */
 import { cpus, hostname } from 'node:os';
 import { refreshBursts } from './refresh-bursts';
@@ -14,6 +15,7 @@ import { refreshKills } from './refresh-kills';
 import { syncKills } from './sync-kills';
 import { resignInDuringRefresh, twoProcessesOneDataDir } from './contention';
 import { hostileSites } from './hostile-sites';
+import { downloadKills } from './download-kills';
 import { bundleChildren, load, printTable, scaled, type SoakResult } from './common';
 
 const args = process.argv.slice(2);
@@ -24,7 +26,7 @@ if (!Number.isFinite(scale) || scale <= 0) {
   process.exit(2);
 }
 const filter = args.find((a) => !a.startsWith('--'));
-const wanted = new Set((filter ?? 'a,b,c,d,e').split(',').map((s) => s.trim()));
+const wanted = new Set((filter ?? 'a,b,c,d,e,f').split(',').map((s) => s.trim()));
 const MINUTE = 60_000;
 
 console.log(`Soak ${[...wanted].join(',')} at scale ${scale}; ${new Date().toISOString()}; ${cpus().length} cores (${cpus()[0]?.model ?? '?'}); host ${hostname()}; load average ${load()}`);
@@ -47,6 +49,7 @@ try {
     await run('d', () => resignInDuringRefresh(scaled(100, scale), 10 * MINUTE));
     await run('d', () => twoProcessesOneDataDir(scaled(80, scale), bundle.path('core-child'), 15 * MINUTE));
   }
+  await run('f', () => downloadKills(scaled(100, scale), bundle.path('download-child'), 10 * MINUTE));
   if (wanted.has('e')) {
     // The request deadline is the app's (120 s) at scale 1; smaller scales shorten the drip's wait with it.
     const before = load();
