@@ -10,9 +10,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { createAppCore } from '../../electron/core/app-core';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
+import { createTestCore } from '../helpers/test-core';
 
 /** SOAK_SCALE (env) or --scale=x scales every count (default 1: the counts of issue 11). */
 export function scaled(count: number, scale: number): number {
@@ -154,12 +153,9 @@ export function startChild(script: string, args: readonly string[], env: Record<
 export async function signedInDataDir(baseUrl: string): Promise<{ dataDir: string; siteId: string; dispose(): void }> {
   const root = mkdtempSync(join(tmpdir(), 'ld-soak-'));
   const dataDir = join(root, 'data');
-  const core = await createAppCore({
+  const core = await createTestCore({
     dataDir,
     version: '0.0.0-soak',
-    host: 'browser',
-    settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-    demo: { enabled: false },
     openExternal: async (url) => {
       const redirect = new URL(url).searchParams.get('redirect_uri')!;
       void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then((callback) => fetch(callback).then((r) => r.text()));

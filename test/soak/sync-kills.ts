@@ -10,9 +10,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { createEmbeddedServer } from '../../embedded-server/index';
-import { createAppCore } from '../../electron/core/app-core';
-import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { signedInDataDir, sleep, soakResult, startChild, type SoakResult } from './common';
+import { createTestCore } from '../helpers/test-core';
 
 /** The large seed, sized so that 200 runs fit in minutes on a 2-core machine (the default is 30,000 lectures). */
 export const SOAK_LARGE_SEED = { courses: 120, lecturesPerCourse: 25, payments: 1500, notifications: 600 };
@@ -50,12 +49,9 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
     }
   };
   const checkSnapshot = async (): Promise<Set<string>> => {
-    const core = await createAppCore({
+    const core = await createTestCore({
       dataDir: data.dataDir,
       version: '0.0.0-soak',
-      host: 'browser',
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-      demo: { enabled: false },
       openExternal: async () => undefined,
     });
     try {

@@ -4,8 +4,7 @@
  * argv: <dataDir> [lock|core]
  */
 import { acquireDataDirLock, DataDirInUseError } from '../../../electron/core/data-dir-lock';
-import { createAppCore } from '../../../electron/core/app-core';
-import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
+import { createTestCore } from '../../helpers/test-core';
 
 const [dataDir, how = 'lock'] = process.argv.slice(2) as [string, 'lock' | 'core'];
 const send = (m: unknown): Promise<void> => new Promise((resolve) => process.send?.(m, () => resolve()));
@@ -13,12 +12,9 @@ const send = (m: unknown): Promise<void> => new Promise((resolve) => process.sen
 try {
   let release: () => Promise<void>;
   if (how === 'core') {
-    const core = await createAppCore({
+    const core = await createTestCore({
       dataDir,
       version: '0.0.0-lock',
-      host: 'browser',
-      settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-      demo: { enabled: false },
       openExternal: async () => undefined,
     });
     release = () => core.close();

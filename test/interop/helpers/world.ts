@@ -20,14 +20,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWK } from 'jose';
 import type { Result } from '../../../electron/common/result';
-import { createAppCore, type AppCore } from '../../../electron/core/app-core';
+import type { AppCore } from '../../../electron/core/app-core';
 import { discover } from '../../../electron/core/auth/discovery';
 import { runSignIn } from '../../../electron/core/auth/sign-in';
 import { dispatch } from '../../../electron/core/ipc-dispatch';
 import type { FetchLike } from '../../../electron/core/net/http';
-import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { runAuthorization } from '../../helpers/scripted-browser';
+import { createTestCore } from '../../helpers/test-core';
 
 export const CLIENT_ID = 'interop-desktop';
 export const SCHOOL_ID = 'sch_demo';
@@ -408,12 +408,9 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  (world as { core: AppCore }).core = await createAppCore({
+  (world as { core: AppCore }).core = await createTestCore({
     dataDir,
     version: '0.0.0-interop',
-    host: 'browser',
-    settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-    demo: { enabled: false },
     signInTimeoutMs: 20_000,
     fetch: fetchImpl,
     openExternal: async (url) => {

@@ -7,13 +7,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAppCore } from '../../../electron/core/app-core';
 import { CoreError } from '../../../electron/core/errors';
 import { createLogger, installCrashGuards } from '../../../electron/core/log';
-import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
 import { createEmbeddedServer } from '../../../embedded-server/index';
 import { ScriptedBrowser } from '../../helpers/scripted-browser';
 import { createRecordingFetch } from './canary';
+import { createTestCore } from '../../helpers/test-core';
 
 const [mode, kind] = process.argv.slice(2) as ['guarded' | 'unguarded', 'uncaught' | 'rejection'];
 // What the hosts do first thing (the Electron host and the browser host's CLI print to the console).
@@ -21,12 +20,9 @@ if (mode === 'guarded') installCrashGuards(process, (line) => console.error(line
 
 const wire = createRecordingFetch();
 const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
-const core = await createAppCore({
+const core = await createTestCore({
   dataDir: mkdtempSync(join(tmpdir(), 'ld-sec-crash-')),
   version: '0.0.0-security',
-  host: 'browser',
-  settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-  demo: { enabled: false },
   fetch: wire.fetch,
   // The hosts' console logger (warnings and errors go to stderr).
   logger: createLogger((line) => console.error(line)),

@@ -6,21 +6,17 @@
  *       <dataDir> <siteId> contend                   take the data dir, sync twice with a clock 3 h ahead (each
  *                                                    sync needs a refresh), report the site's status
  */
-import { createAppCore } from '../../../electron/core/app-core';
 import { DataDirInUseError } from '../../../electron/core/data-dir-lock';
-import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
+import { createTestCore } from '../../helpers/test-core';
 
 const [dataDir, siteId, mode, notificationId] = process.argv.slice(2) as [string, string, 'sync' | 'contend', string | undefined];
 const send = (m: Record<string, unknown>): Promise<void> => new Promise((resolve) => process.send!(m, () => resolve()));
 
 let core;
 try {
-  core = await createAppCore({
+  core = await createTestCore({
     dataDir,
     version: '0.0.0-soak',
-    host: 'browser',
-    settingsStore: createMemorySettingsStore({ autoSyncMinutes: 0 }),
-    demo: { enabled: false },
     openExternal: async () => undefined,
     ...(mode === 'contend' ? { clock: { now: () => Date.now() + 3 * 60 * 60 * 1000 } } : {}),
   });
