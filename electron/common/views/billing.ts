@@ -1,3 +1,4 @@
+import type { Unknown } from '../site-values';
 import type { IsoDateTime } from './base';
 
 /** Billing: payments, orders, payment instructions, totals per currency. */
@@ -21,14 +22,16 @@ export interface PaymentView {
   readonly tradeNo: string;
   readonly amount: number;
   readonly currency: string;
-  readonly paymentType: PaymentType;
-  readonly paymentState: PaymentState;
+  /** Enums here are 'unknown' for a value this version does not know (site-values.ts). Dates are the site's text:
+   * one that does not parse is shown as "unknown". */
+  readonly paymentType: PaymentType | Unknown;
+  readonly paymentState: PaymentState | Unknown;
   readonly createdAt: IsoDateTime;
   readonly paidAt: IsoDateTime | null;
-  readonly adjustments: readonly { readonly kind: 'coupon' | 'promotion'; readonly code: string | null; readonly title: string; readonly amount: number }[];
+  readonly adjustments: readonly { readonly kind: 'coupon' | 'promotion' | Unknown; readonly code: string | null; readonly title: string; readonly amount: number }[];
   readonly invoice: {
     readonly number: string;
-    readonly kind: 'personal' | 'company' | 'donation';
+    readonly kind: 'personal' | 'company' | 'donation' | Unknown;
     readonly title: string | null;
     readonly taxId: string | null;
     readonly issuedAt: IsoDateTime;
@@ -36,7 +39,7 @@ export interface PaymentView {
   } | null;
   readonly lineItems: readonly {
     readonly id: string;
-    readonly itemType: LineItemType;
+    readonly itemType: LineItemType | Unknown;
     readonly title: string;
     readonly quantity: number;
     readonly originalAmount: number;
@@ -45,7 +48,7 @@ export interface PaymentView {
   }[];
   readonly installment: { readonly periods: number; readonly amountPerPeriod: number; readonly bankName: string | null } | null;
   readonly refund: {
-    readonly state: RefundingState;
+    readonly state: RefundingState | Unknown;
     readonly refundedAmount: number;
     readonly refundedAt: IsoDateTime | null;
     readonly refundRequestedAt: IsoDateTime | null;

@@ -1,3 +1,4 @@
+import type { Unknown } from '../site-values';
 import type { IsoDateTime, Page } from './base';
 
 /** Courses: the library, a course with its sections and lectures. */
@@ -90,7 +91,8 @@ export interface LectureView {
   readonly lectureId: string;
   readonly title: string;
   readonly position: number;
-  readonly state: LectureState;
+  /** 'unknown' for a state this version does not know (site-values.ts). */
+  readonly state: LectureState | Unknown;
   readonly isLocked: boolean;
   readonly unlockAt: IsoDateTime | null;
   readonly durationSeconds: number;

@@ -1,3 +1,4 @@
+import type { Unknown } from '../site-values';
 import type { IsoDateTime } from './base';
 
 /** Notifications and their subscriptions. */
@@ -8,7 +9,8 @@ export type NotificationChannel = 'email' | 'in_app' | 'push';
 
 export interface NotificationView {
   readonly id: string;
-  readonly kind: NotificationKind;
+  /** 'unknown' for a kind this version does not know (site-values.ts). */
+  readonly kind: NotificationKind | Unknown;
   readonly title: string;
   readonly body: string;
   readonly url: string | null;

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { siteNumber, siteText, siteTextOrNull } from '../../common/site-values';
 import type { ConsultingServiceView } from '../../common/view-models';
 import type { ConsultingServiceRecord } from './records';
 import { json, prepared } from './statements';
@@ -45,6 +46,17 @@ interface ConsultingRow {
   booked_times: string;
 }
 
+/** A stored JSON list of objects (the site's value as it came); anything else is an empty list. */
+function jsonObjects(text: string): Record<string, unknown>[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)) : [];
+}
+
 export function getConsulting(db: Database, siteId: string): ConsultingServiceView[] {
   return prepared<{ siteId: string }, ConsultingRow>(
     db,
@@ -55,13 +67,18 @@ export function getConsulting(db: Database, siteId: string): ConsultingServiceVi
     .all({ siteId })
     .map((r) => ({
       id: r.id,
-      title: r.title,
-      description: r.description,
-      durationMinutes: r.duration_minutes,
-      consultantName: r.consultant_name,
+      title: siteText(r.title),
+      description: siteTextOrNull(r.description, 20_000),
+      durationMinutes: siteNumber(r.duration_minutes),
+      consultantName: siteText(r.consultant_name),
       courseId: r.course_id,
-      courseTitle: r.course_title,
-      slots: JSON.parse(r.slots) as ConsultingServiceView['slots'],
-      bookedTimes: JSON.parse(r.booked_times) as ConsultingServiceView['bookedTimes'],
+      courseTitle: siteTextOrNull(r.course_title),
+      slots: jsonObjects(r.slots).map((s) => ({
+        weekday: siteNumber(s['weekday']),
+        startTime: siteText(s['startTime'], 16),
+        endTime: siteText(s['endTime'], 16),
+        timeZone: siteText(s['timeZone'], 64),
+      })),
+      bookedTimes: jsonObjects(r.booked_times).map((b) => ({ startsAt: typeof b['startsAt'] === 'string' ? b['startsAt'] : '', endsAt: typeof b['endsAt'] === 'string' ? b['endsAt'] : '' })),
     }));
 }

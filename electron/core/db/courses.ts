@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CourseDetail, LectureState, LibraryCourse, LibraryFilter, LibraryPage, LibrarySort, SectionView } from '../../common/view-models';
 import { assertNever } from '../../common/result';
+import { knownOr, siteNumber, siteText, siteTextOrNull } from '../../common/site-values';
 import { CoreError } from '../errors';
 import type { CourseRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
@@ -129,30 +130,30 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: readonly OrderedLect
   const isExpired = !lifetime && expiresAt !== null && expiresAt <= t;
   return {
     courseId: r.id,
-    slug: r.slug,
-    title: r.title,
-    description: r.description,
+    slug: siteText(r.slug, 200),
+    title: siteText(r.title),
+    description: siteTextOrNull(r.description, 20_000),
     coverImageUrl: r.cover_image_url,
-    instructorName: r.instructor_name,
+    instructorName: siteTextOrNull(r.instructor_name),
     enrolledAt: r.enrolled_at,
     expireDate: r.expire_date,
     hasLifetimeAccess: lifetime,
     isExpired,
     expiresSoon: !lifetime && expiresAt !== null && !isExpired && expiresAt - t <= EXPIRES_SOON_MS,
-    totalLectures: r.total_lectures,
-    completedLectures: r.completed_lectures,
-    readLectures: r.read_lectures,
-    percent: r.percent,
+    totalLectures: siteNumber(r.total_lectures),
+    completedLectures: siteNumber(r.completed_lectures),
+    readLectures: siteNumber(r.read_lectures),
+    percent: Math.max(0, Math.min(100, siteNumber(r.percent))),
     completedAt: r.completed_at,
     // Only when the lecture is still in the course: a lecture removed on the server is not offered.
     continueWatching:
       r.last_lecture_id !== null && r.lw_title !== null
         ? {
             lectureId: r.last_lecture_id,
-            lectureTitle: r.lw_title,
-            sectionTitle: r.lw_section_title ?? '',
-            positionSeconds: r.last_position_seconds ?? 0,
-            durationSeconds: r.lw_duration ?? 0,
+            lectureTitle: siteText(r.lw_title),
+            sectionTitle: siteText(r.lw_section_title),
+            positionSeconds: siteNumber(r.last_position_seconds),
+            durationSeconds: siteNumber(r.lw_duration),
           }
         : null,
     siteId: r.site_id,
@@ -299,6 +300,8 @@ function boundaries(r: CourseRow): number[] {
   return [r.expires_ms, r.expires_ms - EXPIRES_SOON_MS];
 }
 
+const LECTURE_STATES: readonly LectureState[] = ['unread', 'read', 'completed'];
+
 interface SectionRow {
   id: string;
   title: string;
@@ -345,16 +348,16 @@ function computeCourseDetail(db: Database, siteId: string, courseId: string, now
     .map(
       (s): SectionView => ({
         sectionId: s.id,
-        title: s.title,
+        title: siteText(s.title),
         position: s.position,
         lectures: (bySection.get(s.id) ?? []).map((l) => ({
           lectureId: l.id,
-          title: l.title,
+          title: siteText(l.title),
           position: l.position,
-          state: l.state,
+          state: knownOr(l.state, LECTURE_STATES),
           isLocked: l.is_locked === 1,
           unlockAt: l.unlock_at,
-          durationSeconds: l.duration,
+          durationSeconds: siteNumber(l.duration),
           isLastWatched: l.id === row.last_lecture_id,
         })),
       }),

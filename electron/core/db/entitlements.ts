@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { externalUrl } from '../../common/external-url';
+import { siteText, siteTextOrNull } from '../../common/site-values';
 import type { DigitalProductView, EntitlementsView, EventRegistrationView } from '../../common/view-models';
 import type { DigitalProductRecord, EventRegistrationRecord } from './records';
 import { bool, prepared } from './statements';
@@ -96,9 +97,9 @@ function computeEntitlements(db: Database, siteId: string, now: Date): Entitleme
     .map(
       (d): DigitalProductView => ({
         id: d.id,
-        title: d.title,
-        description: d.description,
-        format: d.format,
+        title: siteText(d.title),
+        description: siteTextOrNull(d.description, 20_000),
+        format: siteText(d.format, 40),
         deliveredAt: d.delivered_at,
         expireDate: d.expire_date,
         // A link the app would not open is not offered (null), and the screen says why.
@@ -116,14 +117,14 @@ function computeEntitlements(db: Database, siteId: string, now: Date): Entitleme
       (e): EventRegistrationView => ({
         id: e.id,
         eventId: e.event_id,
-        title: e.title,
+        title: siteText(e.title),
         startsAt: e.starts_at,
         endsAt: e.ends_at,
-        location: e.location,
+        location: siteTextOrNull(e.location),
         isOnline: e.is_online === 1,
         joinUrl: externalUrl(e.join_url),
         ...(e.join_url !== null && externalUrl(e.join_url) === null ? { urlRefused: true as const } : {}),
-        ticketName: e.ticket_name,
+        ticketName: siteText(e.ticket_name),
         registeredAt: e.registered_at,
         isPast: Date.parse(e.ends_at) <= t,
       }),

@@ -10,6 +10,7 @@ import type {
   Page,
 } from '../../common/view-models';
 import type { OutboxChange } from './outbox-change';
+import { knownOr, siteParagraphs, siteText } from '../../common/site-values';
 import type { NotificationRecord, SubscriptionRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
@@ -167,9 +168,9 @@ function toNotificationViews(db: Database, siteId: string, rows: readonly Notifi
     const local = r.server_read_at === null && r.read_at !== null;
     return {
       id: r.id,
-      kind: r.kind,
-      title: r.title,
-      body: r.body,
+      kind: knownOr(r.kind, NOTIFICATION_KINDS),
+      title: siteText(r.title),
+      body: siteParagraphs(r.body),
       url: r.url,
       createdAt: r.created_at,
       readAt: r.read_at,
@@ -177,6 +178,9 @@ function toNotificationViews(db: Database, siteId: string, rows: readonly Notifi
     };
   });
 }
+
+/** The kinds this version knows; any other is 'unknown' (site-values.ts). */
+const NOTIFICATION_KINDS: readonly NotificationKind[] = ['announcement', 'course_update', 'payment', 'event', 'consulting'];
 
 const NOTIFICATION_COLUMNS = 'id, kind, title, body, url, created_at, read_at, server_read_at';
 
@@ -215,7 +219,9 @@ function subscriptionsOf(db: Database, siteId: string): NotificationSubscription
     siteId,
   });
   const pending = rows.length === 0 ? new Set<string>() : pendingSubscriptions(db, siteId);
+  // A topic or channel this version does not know has no switch to show (and none to send back): left out.
   return rows
+    .filter((s) => TOPIC_ORDER.includes(s.topic) && CHANNEL_ORDER.includes(s.channel))
     .map(
       (s): NotificationSubscriptionView => ({
         topic: s.topic,

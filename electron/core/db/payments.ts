@@ -5,12 +5,14 @@ import type {
   CurrencyTotal,
   OrderView,
   Page,
+  LineItemType,
   PaymentInstructions,
   PaymentState,
   PaymentType,
   PaymentView,
   RefundingState,
 } from '../../common/view-models';
+import { knownOr, siteNumber, siteText, siteTextOrNull, type Unknown } from '../../common/site-values';
 import type { PaymentRecord } from './records';
 import { json, prepared } from './statements';
 import { nextOffset, pageOf, type PageRequest } from './paging';
@@ -66,6 +68,73 @@ export function replacePayments(db: Database, siteId: string, records: readonly 
 
 // ------------------------------------------------------------------ views
 
+// Every value each enum can take (a Record, so a value added to the type must be added here): anything else the
+// site sends is 'unknown' in the view model, so the screens and the exports show "unknown" alike.
+const keysOf = <T extends string>(all: Readonly<Record<T, true>>): readonly T[] => Object.keys(all) as T[];
+const PAYMENT_STATES = keysOf<PaymentState>({ not_paid: true, paid: true, expired: true, failed: true, manual_enrolled: true, refunded: true });
+const PAYMENT_TYPES = keysOf<PaymentType>({ credit_card: true, atm: true, cvs: true, line_pay: true, apple_pay: true, manual: true, free: true });
+const REFUNDING_STATES = keysOf<RefundingState>({ none: true, requested: true, processing: true, partially_refunded: true, refunded: true, rejected: true });
+const LINE_ITEM_TYPES = keysOf<LineItemType>({ CurriculumPlan: true, MembershipPlan: true, Ticket: true, DigitalProduct: true, OrderBump: true, Meeting: true });
+const INVOICE_KINDS = keysOf<'personal' | 'company' | 'donation'>({ personal: true, company: true, donation: true });
+const ADJUSTMENT_KINDS = keysOf<'coupon' | 'promotion'>({ coupon: true, promotion: true });
+
+type Json = Record<string, unknown>;
+/** A stored JSON column: the site's value as it came, so every field is checked here. */
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objects = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
+/** A site's date as text (the screens show one that does not parse as "unknown"); anything not a string is absent. */
+const dateText = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function toLineItems(text: string): PaymentView['lineItems'] {
+  if (text === '[]') return EMPTY;
+  return objects(parseJson(text)).map((li) => ({
+    id: siteText(li['id']),
+    itemType: knownOr(li['itemType'], LINE_ITEM_TYPES),
+    title: siteText(li['title']),
+    quantity: siteNumber(li['quantity'], 1),
+    originalAmount: siteNumber(li['originalAmount']),
+    discountAmount: siteNumber(li['discountAmount']),
+    finalAmount: siteNumber(li['finalAmount']),
+  }));
+}
+
+function toAdjustments(text: string): PaymentView['adjustments'] {
+  if (text === '[]') return EMPTY;
+  return objects(parseJson(text)).map((a) => ({
+    kind: knownOr(a['kind'], ADJUSTMENT_KINDS),
+    code: siteTextOrNull(a['code']),
+    title: siteText(a['title']),
+    amount: siteNumber(a['amount']),
+  }));
+}
+
+function toInvoice(text: string | null): PaymentView['invoice'] {
+  const inv = parseJson(text);
+  if (!isObject(inv)) return null;
+  return {
+    number: siteText(inv['number']),
+    kind: knownOr(inv['kind'], INVOICE_KINDS),
+    title: siteTextOrNull(inv['title']),
+    taxId: siteTextOrNull(inv['taxId']),
+    issuedAt: dateText(inv['issuedAt']) ?? '',
+    voidedAt: dateText(inv['voidedAt']),
+  };
+}
+
+function toInstallment(text: string | null): PaymentView['installment'] {
+  const i = parseJson(text);
+  if (!isObject(i)) return null;
+  return { periods: siteNumber(i['periods']), amountPerPeriod: siteNumber(i['amountPerPeriod']), bankName: siteTextOrNull(i['bankName']) };
+}
+
 interface PaymentRow {
   id: string;
   trade_no: string;
@@ -104,9 +173,9 @@ function toPaymentView(r: PaymentRow, now: number): PaymentView {
     r.code_no === null
       ? null
       : {
-          bankCode: r.bank_code,
-          bankName: r.bank_name,
-          codeNo: r.code_no,
+          bankCode: siteTextOrNull(r.bank_code),
+          bankName: siteTextOrNull(r.bank_name),
+          codeNo: siteText(r.code_no),
           expiredAt: r.expired_at,
           // Judged at read time against the caller's clock, from the same column the SQL filters use.
           isExpired: r.expires_ms !== null && r.expires_ms <= now,
@@ -114,19 +183,19 @@ function toPaymentView(r: PaymentRow, now: number): PaymentView {
   return {
     paymentId: r.id,
     tradeNo: r.trade_no,
-    amount: r.amount,
-    currency: r.currency,
-    paymentType: r.payment_type,
-    paymentState: r.payment_state,
+    amount: siteNumber(r.amount),
+    currency: siteText(r.currency, 16),
+    paymentType: knownOr(r.payment_type, PAYMENT_TYPES),
+    paymentState: knownOr(r.payment_state, PAYMENT_STATES),
     createdAt: r.created_at,
     paidAt: r.paid_at,
-    adjustments: parseList<PaymentView['adjustments'][number]>(r.adjustments),
-    invoice: r.invoice === null ? null : (JSON.parse(r.invoice) as PaymentView['invoice']),
-    lineItems: parseList<PaymentView['lineItems'][number]>(r.line_items),
-    installment: r.installment === null ? null : (JSON.parse(r.installment) as PaymentView['installment']),
+    adjustments: toAdjustments(r.adjustments),
+    invoice: toInvoice(r.invoice),
+    lineItems: toLineItems(r.line_items),
+    installment: toInstallment(r.installment),
     refund: {
-      state: r.refunding_state,
-      refundedAmount: r.refunded_amount,
+      state: knownOr(r.refunding_state, REFUNDING_STATES),
+      refundedAmount: siteNumber(r.refunded_amount),
       refundedAt: r.refunded_at,
       refundRequestedAt: r.refund_requested_at,
     },
@@ -135,7 +204,7 @@ function toPaymentView(r: PaymentRow, now: number): PaymentView {
 }
 
 /** Money that reached the school: paid rows, and rows refunded later (they were paid first). */
-const WAS_PAID: ReadonlySet<PaymentState> = new Set(['paid', 'refunded']);
+const WAS_PAID: ReadonlySet<PaymentState | Unknown> = new Set(['paid', 'refunded']);
 
 function summaryState(payments: readonly PaymentView[], paid: number, refunded: number): OrderView['summaryState'] {
   if (refunded > 0) return refunded >= paid ? 'refunded' : 'partially_refunded';
@@ -190,7 +259,7 @@ function toOrderView(tradeNo: string, payments: readonly PaymentView[]): OrderVi
     refundedAmount,
     totalAmount,
     summaryState: summaryState(payments, paidAmount, refundedAmount),
-    title: titles.join(', '),
+    title: titles.filter((t) => t !== '').join(', '),
     // Newest payment first.
     payments: [...payments].reverse(),
   };
@@ -199,10 +268,6 @@ function toOrderView(tradeNo: string, payments: readonly PaymentView[]): OrderVi
 // ISO 8601 UTC strings order as text; plain comparison (not localeCompare, which is slow and locale-bound).
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const EMPTY: readonly never[] = [];
-/** Most payments carry no adjustments: skip the parser for the common empty list. */
-function parseList<T>(text: string): readonly T[] {
-  return text === '[]' ? EMPTY : (JSON.parse(text) as T[]);
-}
 
 /**
  * A page of orders, newest first (by the earliest payment of each; ties by tradeNo), each with its payments newest

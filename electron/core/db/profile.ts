@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { siteText } from '../../common/site-values';
 import type { ProfileView } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { ProfileRecord } from './records';
@@ -25,6 +26,16 @@ interface ProfileRow {
   avatar_url: string | null;
 }
 
+/** A stored JSON list of strings (roles), each cleaned; anything else is an empty list. */
+function textList(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v) => typeof v === 'string').map((v) => siteText(v, 100)) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The signed-in member with the sites where they hold a role (roles highest first). 'not-found' before a sync. */
 export function getProfile(db: Database, siteId: string): ProfileView {
   const row = prepared<{ siteId: string }, ProfileRow>(db, 'SELECT user_id, name, email, avatar_url FROM profile WHERE site_id = @siteId').get({ siteId });
@@ -34,6 +45,6 @@ export function getProfile(db: Database, siteId: string): ProfileView {
     'SELECT id, name, subdomain, roles FROM schools WHERE site_id = @siteId ORDER BY position',
   )
     .all({ siteId })
-    .map((s) => ({ id: s.id, name: s.name, subdomain: s.subdomain, roles: JSON.parse(s.roles) as string[] }));
-  return { userId: row.user_id, name: row.name, email: row.email, avatarUrl: row.avatar_url, schools };
+    .map((s) => ({ id: s.id, name: siteText(s.name), subdomain: siteText(s.subdomain, 200), roles: textList(s.roles) }));
+  return { userId: row.user_id, name: siteText(row.name), email: siteText(row.email, 320), avatarUrl: row.avatar_url, schools };
 }

@@ -1,3 +1,4 @@
+import type { Unknown } from '../../common/site-values';
 import type { LineItemType, OrderView, PaymentState, PaymentType, RefundingState } from '../../common/view-models';
 
 /**
@@ -8,13 +9,13 @@ import type { LineItemType, OrderView, PaymentState, PaymentType, RefundingState
 export type ExportLanguage = 'en' | 'zh-TW';
 
 interface Strings {
-  readonly paymentState: Readonly<Record<PaymentState, string>>;
-  readonly paymentType: Readonly<Record<PaymentType, string>>;
-  readonly refundState: Readonly<Record<RefundingState, string>>;
-  readonly itemType: Readonly<Record<LineItemType, string>>;
+  readonly paymentState: Readonly<Record<PaymentState | Unknown, string>>;
+  readonly paymentType: Readonly<Record<PaymentType | Unknown, string>>;
+  readonly refundState: Readonly<Record<RefundingState | Unknown, string>>;
+  readonly itemType: Readonly<Record<LineItemType | Unknown, string>>;
   readonly orderState: Readonly<Record<OrderView['summaryState'], string>>;
-  readonly invoiceKind: Readonly<Record<'personal' | 'company' | 'donation', string>>;
-  readonly adjustmentKind: Readonly<Record<'coupon' | 'promotion', string>>;
+  readonly invoiceKind: Readonly<Record<'personal' | 'company' | 'donation' | Unknown, string>>;
+  readonly adjustmentKind: Readonly<Record<'coupon' | 'promotion' | Unknown, string>>;
   /** CSV column headers, in column order (csv.ts). */
   readonly csv: {
     readonly tradeNo: string;
@@ -90,10 +91,10 @@ interface Strings {
 }
 
 const en = {
-  paymentState: { not_paid: 'Not paid yet', paid: 'Paid', expired: 'Expired', failed: 'Failed', manual_enrolled: 'Enrolled by the school', refunded: 'Refunded' },
-  paymentType: { credit_card: 'Credit card', atm: 'ATM transfer', cvs: 'Convenience store', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: 'Arranged by the school', free: 'Free' },
-  refundState: { none: 'No refund', requested: 'Refund requested', processing: 'Refund in progress', partially_refunded: 'Partly refunded', refunded: 'Refunded', rejected: 'Refund declined' },
-  itemType: { CurriculumPlan: 'Course', MembershipPlan: 'Membership', Ticket: 'Event ticket', DigitalProduct: 'Digital product', OrderBump: 'Add-on', Meeting: 'Consulting session' },
+  paymentState: { not_paid: 'Not paid yet', paid: 'Paid', expired: 'Expired', failed: 'Failed', manual_enrolled: 'Enrolled by the school', refunded: 'Refunded', unknown: 'Unknown' },
+  paymentType: { credit_card: 'Credit card', atm: 'ATM transfer', cvs: 'Convenience store', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: 'Arranged by the school', free: 'Free', unknown: 'Unknown' },
+  refundState: { none: 'No refund', requested: 'Refund requested', processing: 'Refund in progress', partially_refunded: 'Partly refunded', refunded: 'Refunded', rejected: 'Refund declined', unknown: 'Unknown' },
+  itemType: { CurriculumPlan: 'Course', MembershipPlan: 'Membership', Ticket: 'Event ticket', DigitalProduct: 'Digital product', OrderBump: 'Add-on', Meeting: 'Consulting session', unknown: 'Unknown' },
   orderState: {
     paid: 'Paid',
     partially_refunded: 'Partly refunded',
@@ -104,8 +105,8 @@ const en = {
     manual_enrolled: 'Enrolled by the school',
     mixed: 'Several states',
   },
-  invoiceKind: { personal: 'Personal', company: 'Company', donation: 'Donated' },
-  adjustmentKind: { coupon: 'Coupon', promotion: 'Promotion' },
+  invoiceKind: { personal: 'Personal', company: 'Company', donation: 'Donated', unknown: 'Unknown' },
+  adjustmentKind: { coupon: 'Coupon', promotion: 'Promotion', unknown: 'Unknown' },
   csv: {
     tradeNo: 'Order number',
     orderDate: 'Order date',
@@ -181,10 +182,10 @@ const en = {
 } satisfies Strings;
 
 const zhTW = {
-  paymentState: { not_paid: '尚未付款', paid: '已付款', expired: '已逾期', failed: '付款失敗', manual_enrolled: '由學校加入', refunded: '已退款' },
-  paymentType: { credit_card: '信用卡', atm: 'ATM 轉帳', cvs: '超商代碼', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: '由學校安排', free: '免費' },
-  refundState: { none: '無退款', requested: '已申請退款', processing: '退款處理中', partially_refunded: '部分退款', refunded: '已退款', rejected: '退款未核准' },
-  itemType: { CurriculumPlan: '課程', MembershipPlan: '會員方案', Ticket: '活動票券', DigitalProduct: '數位商品', OrderBump: '加購', Meeting: '諮詢時段' },
+  paymentState: { not_paid: '尚未付款', paid: '已付款', expired: '已逾期', failed: '付款失敗', manual_enrolled: '由學校加入', refunded: '已退款', unknown: '不明' },
+  paymentType: { credit_card: '信用卡', atm: 'ATM 轉帳', cvs: '超商代碼', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: '由學校安排', free: '免費', unknown: '不明' },
+  refundState: { none: '無退款', requested: '已申請退款', processing: '退款處理中', partially_refunded: '部分退款', refunded: '已退款', rejected: '退款未核准', unknown: '不明' },
+  itemType: { CurriculumPlan: '課程', MembershipPlan: '會員方案', Ticket: '活動票券', DigitalProduct: '數位商品', OrderBump: '加購', Meeting: '諮詢時段', unknown: '不明' },
   orderState: {
     paid: '已付款',
     partially_refunded: '部分退款',
@@ -195,8 +196,8 @@ const zhTW = {
     manual_enrolled: '由學校加入',
     mixed: '多種狀態',
   },
-  invoiceKind: { personal: '個人', company: '公司', donation: '捐贈' },
-  adjustmentKind: { coupon: '折價券', promotion: '優惠活動' },
+  invoiceKind: { personal: '個人', company: '公司', donation: '捐贈', unknown: '不明' },
+  adjustmentKind: { coupon: '折價券', promotion: '優惠活動', unknown: '不明' },
   csv: {
     tradeNo: '訂單編號',
     orderDate: '訂單日期',

@@ -1,3 +1,4 @@
+import { siteText } from '../../common/site-values';
 import type { SiteStatus, SiteSummary } from '../../common/view-models';
 import type { ServerMetadata } from '../auth/discovery';
 import { CoreError, isCoreError } from '../errors';
@@ -88,14 +89,16 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
     const status: SiteStatus = signIns.has(s.id) ? 'signing-in' : s.status;
     return {
       id: s.id,
-      label: s.label,
+      // The label is the site's own words (its resource_name, RFC 9728 §2): shown cleaned (site-values.ts), and the
+      // host when nothing is left.
+      label: siteText(s.label, 200).trim() || hostOf(s.baseUrl),
       baseUrl: s.baseUrl,
       clientId: s.clientId,
       isDemo: s.isDemo,
       status,
       schoolId: s.schoolId,
       subdomain: s.subdomain,
-      profile: s.profile,
+      profile: s.profile && { ...s.profile, name: siteText(s.profile.name, 200), email: siteText(s.profile.email, 320) },
       grantedScopes: s.grantedScopes,
       missingScopes: s.missingScopes,
       lastSyncedAt: options.lastSyncedAt?.(s.id) ?? null,
@@ -161,4 +164,12 @@ export function storedMetadata(m: ServerMetadata): NonNullable<SiteRecord['metad
     scopesSupported: m.scopesSupported ? [...m.scopesSupported] : null,
     tokenEndpointAuthMethods: m.tokenEndpointAuthMethods ? [...m.tokenEndpointAuthMethods] : null,
   };
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
 }
