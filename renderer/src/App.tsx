@@ -1,7 +1,9 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { connectEvents } from './state/live-state';
+import { WindowFallback } from './app/ScreenFallback';
 import { Shell } from './app/Shell';
+import { ErrorBoundary } from './ui/ErrorBoundary';
 import { SettingsApplier } from './features/settings/SettingsApplier';
 import { SignInProvider } from './features/sites/sign-in';
 import { queryClient } from './query';
@@ -17,9 +19,11 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <Events />
       <SettingsApplier />
-      <SignInProvider>
-        <Shell />
-      </SignInProvider>
+      <ErrorBoundary area="window" fallback={() => <WindowFallback />}>
+        <SignInProvider>
+          <Shell />
+        </SignInProvider>
+      </ErrorBoundary>
     </QueryClientProvider>
   );
 }

@@ -2,6 +2,7 @@ import { GraduationCap } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChannel } from '../query';
+import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { ErrorState } from '../ui/ErrorState';
 import { Loading } from '../ui/states';
 import { ScrollContext } from '../ui/VirtualList';
@@ -11,6 +12,7 @@ import { Nav } from './Nav';
 import type { Route } from '../state/routes';
 import { useRouteHistory } from '../state/history';
 import { useWindowTitle } from '../state/window-title';
+import { ScreenFallback } from './ScreenFallback';
 import { ScreenView } from './ScreenView';
 import { AppCommands } from '../features/desktop/AppCommands';
 import { SearchBox } from '../features/search/SearchBox';
@@ -20,6 +22,8 @@ import { SiteBanners } from '../features/sync/SiteBanners';
 import { InviteListener } from '../features/invite/InviteListener';
 
 const FIRST_ROUTE: Route = { screen: 'library' };
+/** A part of the frame that failed is left out; the screen and the navigation stay. */
+const quiet = () => null;
 
 export function Shell() {
   const { t } = useTranslation();
@@ -53,6 +57,7 @@ export function Shell() {
 
   const value: AppContextValue = useMemo(() => ({ sites, site, selectSite, route, navigate, navigateFrom }), [sites, site, selectSite, route, navigate, navigateFrom]);
 
+  const screenKey = `${route.screen}\u0000${routeDetail}\u0000${site?.id ?? ''}`;
   const hasData = site !== null && hasOfflineData(site);
 
   return (
@@ -71,26 +76,43 @@ export function Shell() {
             </span>
             <span className="brand-name">{t('app.name')}</span>
           </span>
-          <SiteSwitcher />
+          <ErrorBoundary area="site-switcher" resetKey={site?.id ?? ''} fallback={quiet}>
+            <SiteSwitcher />
+          </ErrorBoundary>
           <span className="spacer" />
-          {site && hasData && <SearchBox />}
+          {site && hasData && (
+            <ErrorBoundary area="search-box" resetKey={site.id} fallback={quiet}>
+              <SearchBox />
+            </ErrorBoundary>
+          )}
         </header>
         <Nav showSiteScreens={site !== null && hasData} />
         <ScrollContext.Provider value={mainRef}>
           <main id="main" ref={mainRef} tabIndex={-1} className="main">
-            {site && hasData && <SiteBanners />}
+            {site && hasData && (
+              <ErrorBoundary area="site-banners" resetKey={site.id} fallback={quiet}>
+                <SiteBanners />
+              </ErrorBoundary>
+            )}
             {sitesQuery.isPending ? (
               <Loading shape="cards" />
             ) : sitesQuery.isError && route.screen !== 'settings' ? (
               <ErrorState title={t('shell.sitesFailed')} error={sitesQuery.error} onRetry={() => void sitesQuery.refetch()} />
             ) : (
-              <ScreenView hasData={hasData} />
+              // One boundary per screen and site: moving to another screen or site starts it over.
+              <ErrorBoundary area="screen" resetKey={screenKey} fallback={(_error, reset) => <ScreenFallback onRetry={reset} />}>
+                <ScreenView hasData={hasData} />
+              </ErrorBoundary>
             )}
           </main>
         </ScrollContext.Provider>
         <footer className="footer">
           {/* Until the site list has loaded, "no site" would be a guess. */}
-          {site && hasData ? <StatusBar /> : sitesQuery.isPending ? null : <span className="muted">{site ? t('shell.notSignedIn', { site: site.label }) : t('shell.noSite')}</span>}
+          {site && hasData ? (
+            <ErrorBoundary area="status-bar" resetKey={site.id} fallback={quiet}>
+              <StatusBar />
+            </ErrorBoundary>
+          ) : sitesQuery.isPending ? null : <span className="muted">{site ? t('shell.notSignedIn', { site: site.label }) : t('shell.noSite')}</span>}
         </footer>
       </div>
     </AppContext.Provider>

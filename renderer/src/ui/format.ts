@@ -1,4 +1,9 @@
-/** Dates, times, durations and money through Intl, in the UI's language. */
+/**
+ * Dates, times, durations and money through Intl, in the UI's language. Dates come from a site (untrusted input):
+ * one that does not parse, or lies outside what Date can hold, is shown as the translated word "unknown" and never
+ * thrown (Intl.DateTimeFormat#format throws a RangeError on an invalid Date, and one throw blanks the screen).
+ */
+import i18next from 'i18next';
 
 // ISO 4217 currencies without a minor unit in everyday use (TWD is priced in whole dollars).
 const ZERO_DECIMAL = new Set(['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG']);
@@ -16,12 +21,44 @@ export function formatMoney(amount: number, currency: string, lng: string): stri
   }
 }
 
-export function formatDate(iso: string, lng: string): string {
-  return new Intl.DateTimeFormat(lng, { dateStyle: 'medium' }).format(new Date(iso));
+/** The instant a site's date names, or null when it names none (unparseable, not a string, out of Date's range). */
+export function parseSiteDate(iso: unknown): Date | null {
+  if (typeof iso !== 'string' || iso.length === 0 || iso.length > 64) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d;
 }
 
-export function formatDateTime(iso: string, lng: string): string {
-  return new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+/** Epoch ms of a site's date, or null (see parseSiteDate). */
+export function siteTime(iso: unknown): number | null {
+  return parseSiteDate(iso)?.getTime() ?? null;
+}
+
+/** The word shown for a date or value the app cannot read, in the UI's language. */
+export function unknownWord(lng: string): string {
+  return i18next.t('common.unknown', { lng });
+}
+
+/** The value for a <time dateTime> attribute: the site's text only when it is a readable date. */
+export function machineDate(iso: unknown): string | undefined {
+  return parseSiteDate(iso)?.toISOString();
+}
+
+function formatWith(iso: unknown, lng: string, options: Intl.DateTimeFormatOptions): string {
+  const d = parseSiteDate(iso);
+  if (!d) return unknownWord(lng);
+  try {
+    return new Intl.DateTimeFormat(lng, options).format(d);
+  } catch {
+    return unknownWord(lng);
+  }
+}
+
+export function formatDate(iso: unknown, lng: string): string {
+  return formatWith(iso, lng, { dateStyle: 'medium' });
+}
+
+export function formatDateTime(iso: unknown, lng: string): string {
+  return formatWith(iso, lng, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** 754 -> "12:34"; 4354 -> "1:12:34". */
@@ -45,8 +82,10 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 /** "3 minutes ago", "in 2 days". */
-export function formatRelative(iso: string, now: number, lng: string): string {
-  const diff = (new Date(iso).getTime() - now) / 1000;
+export function formatRelative(iso: unknown, now: number, lng: string): string {
+  const at = siteTime(iso);
+  if (at === null) return unknownWord(lng);
+  const diff = (at - now) / 1000;
   const rtf = new Intl.RelativeTimeFormat(lng, { numeric: 'auto' });
   for (const [unit, secs] of UNITS) {
     if (Math.abs(diff) >= secs || unit === 'second') {
@@ -58,9 +97,11 @@ export function formatRelative(iso: string, now: number, lng: string): string {
   return rtf.format(0, 'second');
 }
 
-/** Whole days and hours until `iso` (never negative). */
-export function timeLeft(iso: string, now: number): { days: number; hours: number; minutes: number } {
-  const ms = Math.max(0, new Date(iso).getTime() - now);
+/** Whole days and hours until `iso` (never negative); null when the date cannot be read. */
+export function timeLeft(iso: unknown, now: number): { days: number; hours: number; minutes: number } | null {
+  const at = siteTime(iso);
+  if (at === null) return null;
+  const ms = Math.max(0, at - now);
   const minutesTotal = Math.floor(ms / 60_000);
   return { days: Math.floor(minutesTotal / 1440), hours: Math.floor((minutesTotal % 1440) / 60), minutes: minutesTotal % 60 };
 }
@@ -78,15 +119,16 @@ export function formatLength(totalSeconds: number, lng: string): string {
  * The pace that finishes `secondsLeft` of content by `endIso`: seconds a day, the last day counted whole. Null when
  * the end is past or unreadable, or nothing is left.
  */
-export function dailyPace(secondsLeft: number, endIso: string, now: number): number | null {
-  const end = new Date(endIso).getTime();
-  if (!Number.isFinite(end) || end <= now || secondsLeft <= 0) return null;
+export function dailyPace(secondsLeft: number, endIso: unknown, now: number): number | null {
+  const end = siteTime(endIso);
+  if (end === null || end <= now || secondsLeft <= 0) return null;
   return secondsLeft / Math.max(1, Math.ceil((end - now) / 86_400_000));
 }
 
-/** Days until `iso`, rounded up (0 when past). */
-export function daysUntil(iso: string, now: number): number {
-  return Math.max(0, Math.ceil((new Date(iso).getTime() - now) / 86_400_000));
+/** Days until `iso`, rounded up (0 when past); null when the date cannot be read. */
+export function daysUntil(iso: unknown, now: number): number | null {
+  const at = siteTime(iso);
+  return at === null ? null : Math.max(0, Math.ceil((at - now) / 86_400_000));
 }
 
 /** 0 = Sunday .. 6 = Saturday, as a localized weekday name. */
@@ -98,6 +140,7 @@ export function weekdayName(weekday: number, lng: string): string {
 
 /** "Asia/Taipei" -> "Taipei Standard Time" (falls back to the IANA name). */
 export function timeZoneName(timeZone: string, lng: string): string {
+  if (typeof timeZone !== 'string') return unknownWord(lng);
   try {
     const parts = new Intl.DateTimeFormat(lng, { timeZone, timeZoneName: 'long' }).formatToParts(new Date());
     const name = parts.find((p) => p.type === 'timeZoneName')?.value;
@@ -108,6 +151,15 @@ export function timeZoneName(timeZone: string, lng: string): string {
 }
 
 /** "Nov 23, 2026, 5:17 – 6:47 AM": one date when both ends fall on the same day. */
-export function formatDateTimeRange(startIso: string, endIso: string, lng: string): string {
-  return new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).formatRange(new Date(startIso), new Date(endIso));
+/** An end before its start, or an unreadable end, shows the start alone; an unreadable start shows "unknown". */
+export function formatDateTimeRange(startIso: unknown, endIso: unknown, lng: string): string {
+  const start = parseSiteDate(startIso);
+  const end = parseSiteDate(endIso);
+  if (!start) return unknownWord(lng);
+  if (!end || end.getTime() < start.getTime()) return formatDateTime(startIso, lng);
+  try {
+    return new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).formatRange(start, end);
+  } catch {
+    return formatDateTime(startIso, lng);
+  }
 }

@@ -1,8 +1,11 @@
 import type { LineItemType, OrderView, PaymentState, PaymentType, PaymentView, RefundingState } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
+import type { Unknown } from '../../../../electron/common/site-values';
 
-export function paymentStateKey(s: PaymentState): string {
+export function paymentStateKey(s: PaymentState | Unknown): string {
   switch (s) {
+    case 'unknown':
+      return 'common.unknown';
     case 'not_paid':
     case 'paid':
     case 'expired':
@@ -15,8 +18,10 @@ export function paymentStateKey(s: PaymentState): string {
   }
 }
 
-export function paymentTypeKey(s: PaymentType): string {
+export function paymentTypeKey(s: PaymentType | Unknown): string {
   switch (s) {
+    case 'unknown':
+      return 'common.unknown';
     case 'credit_card':
     case 'atm':
     case 'cvs':
@@ -30,8 +35,10 @@ export function paymentTypeKey(s: PaymentType): string {
   }
 }
 
-export function refundingStateKey(s: RefundingState): string {
+export function refundingStateKey(s: RefundingState | Unknown): string {
   switch (s) {
+    case 'unknown':
+      return 'common.unknown';
     case 'none':
     case 'requested':
     case 'processing':
@@ -44,8 +51,10 @@ export function refundingStateKey(s: RefundingState): string {
   }
 }
 
-export function lineItemTypeKey(s: LineItemType): string {
+export function lineItemTypeKey(s: LineItemType | Unknown): string {
   switch (s) {
+    case 'unknown':
+      return 'common.unknown';
     case 'CurriculumPlan':
     case 'MembershipPlan':
     case 'Ticket':
@@ -105,14 +114,17 @@ export function paymentTone(p: PaymentView): 'ok' | 'warn' | 'bad' | 'neutral' {
     case 'failed':
       return 'bad';
     case 'refunded':
+    case 'unknown':
       return 'neutral';
     default:
       return assertNever(p.paymentState, 'payment state');
   }
 }
 
-export function invoiceKindKey(kind: 'personal' | 'company' | 'donation'): string {
+export function invoiceKindKey(kind: 'personal' | 'company' | 'donation' | Unknown): string {
   switch (kind) {
+    case 'unknown':
+      return 'common.unknown';
     case 'personal':
     case 'company':
     case 'donation':

@@ -1,12 +1,15 @@
-import { Circle, CircleCheck, CircleDot, Lock, type LucideIcon } from 'lucide-react';
+import { Circle, CircleCheck, CircleDot, CircleHelp, Lock, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { LectureState, LectureView } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
+import type { Unknown } from '../../../../electron/common/site-values';
 import { formatDateTime, formatDuration } from '../../ui/format';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
 
-function stateIcon(state: LectureState): LucideIcon {
+function stateIcon(state: LectureState | Unknown): LucideIcon {
   switch (state) {
+    case 'unknown':
+      return CircleHelp;
     case 'unread':
       return Circle;
     case 'read':
@@ -44,7 +47,7 @@ export function LectureRow({
     >
       <span className="lecture-state">
         <StateIcon className="state-icon" aria-hidden="true" />
-        <span className="state-text">{t(`course.state.${lecture.state}`)}</span>
+        <span className="state-text">{lecture.state === 'unknown' ? t('common.unknown') : t(`course.state.${lecture.state}`)}</span>
       </span>
       <span className="lecture-title">
         {lecture.title}

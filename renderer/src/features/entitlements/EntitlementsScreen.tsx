@@ -5,7 +5,7 @@ import { ProductOffline } from '../downloads/ProductOffline';
 import { useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
-import { formatDate, formatDateTimeRange } from '../../ui/format';
+import { formatDate, formatDateTimeRange, machineDate } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
 import { VirtualList } from '../../ui/VirtualList';
@@ -58,7 +58,7 @@ function EventRow({ e }: { readonly e: EventRegistrationView }) {
     <article className={e.isPast ? 'card entitlement past' : 'card entitlement'} data-testid="event-registration" data-past={e.isPast ? 'true' : 'false'}>
       <h3>{e.title}</h3>
       <p>
-        <time dateTime={e.startsAt}>{formatDateTimeRange(e.startsAt, e.endsAt, lng)}</time>
+        <time dateTime={machineDate(e.startsAt)}>{formatDateTimeRange(e.startsAt, e.endsAt, lng)}</time>
       </p>
       <p className="muted small">
         {e.isOnline ? t('entitlements.online') : (e.location ?? t('entitlements.noLocation'))} · {t('entitlements.ticket', { name: e.ticketName })} ·{' '}

@@ -23,6 +23,16 @@ export function AccessLine({ course }: { readonly course: LibraryCourse }) {
       </span>
     );
   }
+  // A date the site sent that names no day: say so, and neither "expired" nor "expires soon" (core flags are off too).
+  const days = daysUntil(course.expireDate, now);
+  if (days === null) {
+    return (
+      <span className="access unknown" data-testid="access" data-date-unknown="true">
+        <CalendarClock aria-hidden="true" />
+        {t('library.access.unknownEnd')}
+      </span>
+    );
+  }
   const date = formatDate(course.expireDate, i18n.language);
   if (course.isExpired) {
     return (
@@ -36,7 +46,7 @@ export function AccessLine({ course }: { readonly course: LibraryCourse }) {
     return (
       <span className="access soon" data-testid="access">
         <TriangleAlert aria-hidden="true" />
-        {t('library.access.expiresIn', { count: daysUntil(course.expireDate, now), date })}
+        {t('library.access.expiresIn', { count: days, date })}
       </span>
     );
   }

@@ -1,7 +1,7 @@
 import { CheckCheck, RefreshCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { NotificationView } from '../../../../electron/common/view-models';
-import { formatDateTime, formatRelative } from '../../ui/format';
+import { formatDateTime, formatRelative, machineDate } from '../../ui/format';
 import { kindIcon } from './labels';
 
 export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: NotificationView; readonly now: number; readonly onMarkRead: () => void; readonly busy: boolean }) {
@@ -21,8 +21,8 @@ export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: Noti
         </h2>
         <p className="notification-text">{n.body}</p>
         <p className="muted small">
-          <span className="tag">{t(`notifications.kind.${n.kind}`)}</span>{' '}
-          <time dateTime={n.createdAt} title={formatDateTime(n.createdAt, i18n.language)}>
+          <span className="tag">{n.kind === 'unknown' ? t('common.unknown') : t(`notifications.kind.${n.kind}`)}</span>{' '}
+          <time dateTime={machineDate(n.createdAt)} title={formatDateTime(n.createdAt, i18n.language)}>
             {formatRelative(n.createdAt, now, i18n.language)}
           </time>
           {n.pendingSync && (
