@@ -284,7 +284,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.offlineProbeMs === undefined ? {} : { offlineProbeMs: options.offlineProbeMs }),
     ...(options.minuteMs === undefined ? {} : { minuteMs: options.minuteMs }),
     log,
-    onOnlineChange: (online) => emit('network:changed', { online }),
+    onOnlineChange: (online) => {
+      emit('network:changed', { online });
+      // Transfers that stopped for the network start again from where they stopped.
+      if (online) downloads.networkBack();
+    },
     onRunEnded: () => announceSites(),
     afterSync: async (site) => {
       // Changed product files are offered, and "keep every product offline" takes what is new.

@@ -24,7 +24,7 @@ import type { AppError } from '../../common/result';
 import type { DigitalProductView } from '../../common/view-models';
 import { checkFileUrl, inlineMimeType } from './safety';
 import { loadManifest, saveManifest, type JobRecord, type Manifest, type ProductRecord } from './store';
-import { formatMiB, NeedsConfirmation, transfer, TransientError, type TransferResult } from './transfer';
+import { fileChanged, formatMiB, NeedsConfirmation, transfer, TransientError, type TransferResult } from './transfer';
 
 export interface DownloadManagerOptions {
   /** `<dataDir>/downloads` */
@@ -84,6 +84,8 @@ export interface DownloadManager {
   }>;
   /** An app-origin request for a saved file (`/saved-files/...`): only the inline types, with Range. */
   serve(pathname: string, method: string, range: string | undefined): Promise<SavedFileAnswer>;
+  /** The network is back: transfers that stopped for the network (not for a refusal) start again. */
+  networkBack(): void;
   /** Resolves when no transfer runs or waits (tests, soak). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -630,6 +632,7 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
       }
     }
     await persist();
+    await checkValidators(siteId, products);
     if (manifest.keepAll[siteId]) {
       for (const product of products) {
         if (!product.downloadUrl || accessEnded(product)) continue;
@@ -643,6 +646,35 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
         );
       }
     }
+  }
+
+  /**
+   * The same address may serve a new file: each saved copy is asked about with a conditional HEAD (a few at a
+   * time); another ETag, size or date offers the new version. No answer changes nothing.
+   */
+  async function checkValidators(siteId: string, products: readonly DigitalProductView[]): Promise<void> {
+    const origin = options.siteOrigin(siteId);
+    if (!origin) return;
+    const due = manifest.products.filter((r) => {
+      const product = products.find((p) => p.id === r.productId);
+      return r.siteId === siteId && r.saved && !r.updateAvailable && !r.job && product?.downloadUrl === r.saved.url && !accessEnded(product);
+    });
+    const send = options.sendWith(siteId);
+    let changed = false;
+    for (let i = 0; i < due.length; i += 4) {
+      await Promise.all(
+        due.slice(i, i + 4).map(async (record) => {
+          const saved = record.saved!;
+          const answer = await fileChanged({ url: saved.url, siteOrigin: origin, send, signal: AbortSignal.timeout(15_000), idleTimeoutMs: 15_000, saved }).catch(() => null);
+          if (answer === true && record.saved === saved) {
+            record.updateAvailable = true;
+            changed = true;
+            emit(record, siteId, record.productId);
+          }
+        }),
+      );
+    }
+    if (changed) await persist();
   }
 
   async function locate(siteId: string, productId: string) {
@@ -758,6 +790,18 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     afterSync,
     locate,
     serve,
+    networkBack() {
+      for (const record of manifest.products) {
+        const job = record.job;
+        if (job?.state === 'failed' && job.error?.code === 'site-unreachable') {
+          job.state = 'queued';
+          attempts.delete(keyOf(record.siteId, record.productId));
+          emit(record, record.siteId, record.productId);
+        }
+      }
+      void persist();
+      pump();
+    },
     async idle() {
       while (running.size > 0 || retryTimers.size > 0 || manifest.products.some((r) => r.job?.state === 'queued')) {
         await Promise.all([...running.values()].map((r) => r.transfer));

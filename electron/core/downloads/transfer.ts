@@ -231,9 +231,44 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   };
 }
 
-async function ask(url: URL, headers: Record<string, string>, input: TransferInput): Promise<Answer> {
+/**
+ * Whether the file at `url` is still the one saved, asked with a conditional HEAD (RFC 9110 §13.1: If-None-Match
+ * with the saved ETag, else If-Modified-Since) under the same address, redirect and token rules as a download.
+ * true: changed (another ETag, size or date); false: the same (304, or the same validators); null: no answer.
+ */
+export async function fileChanged(
+  input: Asker & { readonly url: string; readonly saved: { readonly etag: string | null; readonly lastModified: string | null; readonly size: number } },
+): Promise<boolean | null> {
+  let url = checkFileUrl(input.url);
+  const headers: Record<string, string> = { 'accept-encoding': 'identity' };
+  if (input.saved.etag) headers['if-none-match'] = input.saved.etag;
+  else if (input.saved.lastModified) headers['if-modified-since'] = input.saved.lastModified;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const { status, res } = await ask(url, headers, input, 'HEAD');
+    res.resume();
+    if (REDIRECTS.has(status) && res.headers.location) {
+      url = checkFileUrl(new URL(res.headers.location, url).href);
+      continue;
+    }
+    if (status === 304) return false;
+    if (status !== 200) return null;
+    const etag = strongEtag(header(res, 'etag'));
+    const size = parseLength(header(res, 'content-length'));
+    const lastModified = header(res, 'last-modified') ?? null;
+    if (etag !== null && input.saved.etag !== null) return etag !== input.saved.etag;
+    if (size !== null && size !== input.saved.size) return true;
+    if (lastModified !== null && input.saved.lastModified !== null) return lastModified !== input.saved.lastModified;
+    return false;
+  }
+  return null;
+}
+
+type Asker = Pick<TransferInput, 'siteOrigin' | 'send' | 'signal' | 'idleTimeoutMs'>;
+
+async function ask(url: URL, headers: Record<string, string>, input: Asker, method: 'GET' | 'HEAD' = 'GET'): Promise<Answer> {
   const get = (extra: Record<string, string>) =>
     fileGet(url, {
+      method,
       headers: { ...headers, ...extra },
       signal: input.signal,
       idleTimeoutMs: input.idleTimeoutMs,
@@ -251,10 +286,12 @@ async function ask(url: URL, headers: Record<string, string>, input: TransferInp
 function refuseStatus(status: number, url: URL): void {
   if (status === 200 || status === 206) return;
   if (status === 416) throw new TransientError('The site could not resume the file; it is downloaded again from the start.', true);
-  if (status === 404) throw new CoreError('not-found', 'The school no longer has this file (404). Try again after the next sync, or ask the school.', { reason: 'not-found', status });
+  if (status === 404)
+    throw new CoreError('not-found', 'The school no longer has this file (404). Try again after the next sync, or ask the school.', { reason: 'not-found', status });
   if (status === 410) throw new CoreError('not-found', 'The school has withdrawn this file (410).', { reason: 'gone', status });
   if (status === 401 || status === 403) throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, { reason: 'refused', status });
-  if (status === 408 || status === 429 || status >= 500) throw new TransientError(`The site could not send the file right now (${status}); the app tries again.`, false, undefined, 'server-busy');
+  if (status === 408 || status === 429 || status >= 500)
+    throw new TransientError(`The site could not send the file right now (${status}); the app tries again.`, false, undefined, 'server-busy');
   throw new CoreError('server-error', `The site answered the download with ${status}.`, { reason: 'bad-answer', status });
 }
 

@@ -47,10 +47,11 @@ function savedFiles(): { path: string; body: Buffer }[] {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (!p.includes('.partial') && !e.name.endsWith('.json')) out.push({ path: p, body: readFileSync(p) });
+      else out.push({ path: p, body: readFileSync(p) });
     }
   };
-  walk(root);
+  // Saved copies live in the site folders only (not .partial, not the manifest or its temp file).
+  for (const e of readdirSync(root, { withFileTypes: true })) if (e.isDirectory() && e.name.startsWith('s-')) walk(join(root, e.name));
   return out;
 }
 const partials = () => readdirSync(join(dir, 'downloads', '.partial'));
@@ -219,6 +220,21 @@ describe('resuming', () => {
     const resumed = server.requests[server.requests.length - 1]!;
     expect(resumed.headers.range).toMatch(/^bytes=[1-9]\d*-$/);
   });
+
+  it('a transfer that gave up for the network starts again when the network is back, from where it stopped', async () => {
+    const body = pdfLike(600_000);
+    server.files.set('/f.pdf', { body });
+    server.cutAfter = { bytes: 100_000, times: 4 };
+    products = [product('p1', `${server.origin}/f.pdf`)];
+    const { manager } = await open();
+    await manager.save(SITE, 'p1');
+    await manager.idle();
+    expect(manager.list(SITE)[0]?.job).toMatchObject({ state: 'failed', error: { code: 'site-unreachable' } });
+    manager.networkBack();
+    await manager.idle();
+    expect(sha(savedFiles()[0]!.body)).toBe(sha(body));
+    expect(server.requests[server.requests.length - 1]?.headers.range).toMatch(/^bytes=[1-9]/);
+  });
 });
 
 describe('limits and checks', () => {
@@ -309,6 +325,28 @@ describe('start-up clean-up, updates, removal, serving', () => {
     await manager.idle();
     expect(manager.list(SITE)[0]).toMatchObject({ updateAvailable: false, saved: { size: 300_000 }, job: null });
     expect(savedFiles().map((f) => f.body.length)).toEqual([300_000]);
+  });
+
+  it('offers a new version when the same address serves another file (a conditional HEAD after a sync)', async () => {
+    server.files.set('/same.pdf', { body: pdfLike(10_000, 1) });
+    server.files.set('/still.pdf', { body: pdfLike(10_000, 3) });
+    products = [product('p1', `${server.origin}/same.pdf`), product('p2', `${server.origin}/still.pdf`)];
+    const { manager } = await open();
+    await manager.save(SITE, 'p1');
+    await manager.save(SITE, 'p2');
+    await manager.idle();
+    server.files.set('/same.pdf', { body: pdfLike(12_000, 2) });
+    await manager.afterSync(SITE);
+    expect(manager.list(SITE).map((v) => [v.productId, v.updateAvailable])).toEqual([
+      ['p1', true],
+      ['p2', false],
+    ]);
+    const heads = server.requests.filter((r) => r.headers['if-none-match'] !== undefined);
+    expect(heads.map((r) => r.path).sort()).toEqual(['/same.pdf', '/still.pdf']);
+    expect(heads.every((r) => r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    await manager.save(SITE, 'p1');
+    await manager.idle();
+    expect(manager.list(SITE)[0]).toMatchObject({ updateAvailable: false, saved: { size: 12_000 } });
   });
 
   it('marks a file whose access ended, keeps it readable, and removes it when asked', async () => {

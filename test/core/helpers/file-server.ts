@@ -71,6 +71,7 @@ export async function startFileServer(): Promise<FileServer> {
         .digest('base64');
       headers['repr-digest'] = `sha-256=:${sum}:`;
     }
+    if (file.etag !== false && req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
     let start = 0;
     let status = 200;
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
