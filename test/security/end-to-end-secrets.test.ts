@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type EventName } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
-import type { BillingView, LibraryCourse, NotificationsView, SiteSummary } from '../../electron/common/view-models';
+import type { BillingView, EntitlementsView, LibraryCourse, NotificationsView, SiteSummary } from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createNodeCipher } from '../../electron/core/vault/cipher';
@@ -101,12 +101,29 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('billing:get', { siteId: demo.id });
     // The paged channels the screens use (issue 6).
     await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });
+    await call('library:all-page', { limit: 5, sort: 'recent' });
     await call('billing:summary', { siteId: demo.id });
-    await call('billing:orders', { siteId: demo.id, offset: 0, limit: 5 });
+    const orders = await call<{ items: { tradeNo: string }[] }>('billing:orders', { siteId: demo.id, offset: 0, limit: 5 });
+    await call('billing:order', { siteId: demo.id, tradeNo: orders.items[0]!.tradeNo });
+    // A page the offline copy does not know: the channel answers (an error Result) without opening the browser, which
+    // here is scripted for the sign-in pages only.
+    await call('site:open-page', { siteId: demo.id, page: { kind: 'course', courseId: 'not-in-this-library' } }).catch(() => undefined);
     await call('billing:instructions', { siteId: demo.id });
     await call('notifications:summary', { siteId: demo.id });
     await call('notifications:page', { siteId: demo.id, limit: 5, onlyUnread: true });
-    await call('entitlements:get', { siteId: demo.id });
+    const entitlements = await call<EntitlementsView>('entitlements:get', { siteId: demo.id });
+    // Product files kept offline: each channel's answers go through the same check (a download URL carries no secret,
+    // the member's token is sent only in a header).
+    const productId = entitlements.digitalProducts[0]!.id;
+    await call('downloads:save', { siteId: demo.id, productId });
+    await call('downloads:list', { siteId: demo.id });
+    await call('downloads:pause', { siteId: demo.id, productId }).catch(() => undefined);
+    await call('downloads:open', { siteId: demo.id, productId }).catch(() => undefined);
+    await call('downloads:storage');
+    await call('downloads:set-keep-all', { siteId: demo.id, keepAll: false });
+    await call('downloads:cancel', { siteId: demo.id, productId }).catch(() => undefined);
+    await call('downloads:remove', { siteId: demo.id, productId }).catch(() => undefined);
+    await call('downloads:remove-all', {}).catch(() => undefined);
     await call('consulting:list', { siteId: demo.id });
     await call('profile:get', { siteId: demo.id });
     await call('search:query', { siteId: demo.id, query: 'a' });
