@@ -109,7 +109,9 @@ async function firstSync(file: string, siteId: string, url: string, token: strin
   const summary = await sync.syncNow(siteId);
   const ms = performance.now() - t0;
   if (summary.outcome !== 'completed') throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
-  // The post-commit work (views warmed, short search terms indexed, the WAL truncated) ends before close() returns.
+  // The post-commit work the app runs after every commit, to its end: the short search terms indexed a step at a
+  // time (the last step truncates the WAL). The service's own pass runs beside it; close() would stop that one early.
+  while ((await writer.call('search:index-step', { maxRows: 4000 })) === 4000);
   await sync.close();
   await writer.close();
   db.close();
