@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { DownloadManager } from '../../../electron/core/downloads/manager';
+import { createDownloadHandlers } from '../../../electron/core/handlers/downloads';
 import { managerFor, pdfLike, product, SITE, startFileServer, TOKEN, type FileServer } from '../helpers/file-server';
 import type { DigitalProductView } from '../../../electron/common/view-models';
 
@@ -127,6 +128,22 @@ describe('saving a product file', () => {
     const located = await manager.locate(SITE, 'x');
     expect(located.viewAs).toBeNull();
     expect((await manager.serve(located.url, 'GET', undefined)).status).toBe(403);
+  });
+
+  it('opens a type the app does not show inside it in its folder (Electron), or says where it is (browser host); never runs it', async () => {
+    server.files.set('/t.zip', { body: Buffer.from('PK\x03\x04 zip bytes') });
+    products = [product('z', `${server.origin}/t.zip`)];
+    const { manager } = await open();
+    await manager.save(SITE, 'z');
+    await manager.idle();
+    const shown: string[] = [];
+    const deps = { manager, requireSite: () => undefined, siteIds: () => [SITE] };
+    const electron = createDownloadHandlers({ ...deps, showInFolder: (path) => void shown.push(path) });
+    const opened = await electron['downloads:open']({ siteId: SITE, productId: 'z' });
+    expect(opened).toMatchObject({ kind: 'shown-in-folder', path: expect.stringMatching(/t\.zip$/) });
+    expect(shown).toHaveLength(1);
+    const browser = createDownloadHandlers({ ...deps, showInFolder: null });
+    expect(await browser['downloads:open']({ siteId: SITE, productId: 'z' })).toMatchObject({ kind: 'located' });
   });
 
   it('answers 404 and 410 at once, without retrying, and keeps nothing', async () => {
