@@ -78,7 +78,7 @@ describe('app core: purchased files kept offline', () => {
     expect(savedFolders(dataDir)).toHaveLength(1);
     value(await dispatch(core.handlers, 'sites:sign-out', { siteId: site.id, removeData: true }));
     expect(savedFolders(dataDir)).toEqual([]);
-    expect(value(await dispatch(core.handlers, 'downloads:storage'))).toMatchObject([{ siteId: site.id, bytes: 0, products: [] }]);
+    expect(value(await dispatch(core.handlers, 'downloads:storage', undefined))).toMatchObject([{ siteId: site.id, bytes: 0, products: [] }]);
   });
 
   it('keeps every product of the school offline when asked (not the ended one), and removing the site deletes its files', async () => {
@@ -88,11 +88,11 @@ describe('app core: purchased files kept offline', () => {
     expect(value(await dispatch(core.handlers, 'downloads:open', { siteId: site.id, productId: 'dlv_grammar_poster' }))).toMatchObject({ kind: 'view', viewAs: 'image' });
     value(await dispatch(core.handlers, 'downloads:set-keep-all', { siteId: site.id, keepAll: true }));
     for (let i = 0; i < 500; i++) {
-      const storage = value(await dispatch(core.handlers, 'downloads:storage')) as { products: ProductOfflineView[] }[];
+      const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as { products: ProductOfflineView[] }[];
       if (storage[0]!.products.filter((p) => p.saved).length === 3) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    const storage = value(await dispatch(core.handlers, 'downloads:storage')) as { keepAll: boolean; products: ProductOfflineView[] }[];
+    const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as { keepAll: boolean; products: ProductOfflineView[] }[];
     // Every delivered product with a file and a running access: the PDF, the WAV and the PNG (not the ended audio).
     expect(storage[0]).toMatchObject({ keepAll: true });
     expect(storage[0]!.products.map((p) => p.productId).sort()).toEqual(['dlv_grammar_poster', 'dlv_listening_drills', 'dlv_sql_cheatsheet']);
