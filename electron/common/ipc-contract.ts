@@ -135,6 +135,8 @@ export const ipcContract = {
   'entitlements:get': channel<EntitlementsView>()(bySite),
   'consulting:list': channel<ConsultingServiceView[]>()(bySite),
   'profile:get': channel<ProfileView>()(bySite),
+  /** A picture the site names (a cover, an avatar), fetched by the core: a data: URL, or null (core/net/site-image.ts). */
+  'media:image': channel<string | null>()(z.object({ siteId, url: z.string().min(1).max(4096) }).strict()),
   'search:query': channel<SearchHit[]>()(z.object({ siteId, query: z.string().max(200) }).strict()),
 
   /** The whole inbox (tests, scripts); the screen reads the summary and pages below. */

@@ -34,6 +34,7 @@ import { createSiteHandlers } from './handlers/sites';
 import { createSitePageHandlers } from './handlers/site-pages';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
+import { createMediaHandlers } from './handlers/media';
 import { createInviteInbox } from './invite/inbox';
 import type { Logger } from './log';
 import { silentLogger } from './log';
@@ -337,6 +338,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createSiteHandlers(services),
       ...createSyncHandlers(services),
       ...createViewHandlers(services),
+      ...createMediaHandlers(services, options.fetch ?? ((input, init) => fetch(input, init))),
       ...createSitePageHandlers(services, options.openExternal),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.env ? { env: options.env } : {}) }),

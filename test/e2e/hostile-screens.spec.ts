@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, expectAccessible, SHOTS, test } from './fixtures';
 import { demoServer, openScreen, startDemo, translator } from './helpers-ui';
 import { makeHostile, nodesOf } from './hostile-site';
@@ -118,5 +120,40 @@ test.describe('a hostile site cannot blank the screens', () => {
     await expect.poll(siteIds).not.toContain(active!.id);
     await page.getByTestId('nav-settings').click();
     await expect(page.getByTestId('site-row')).toHaveCount(before.length - 1);
+  });
+
+  test("a cover pointed at a local port: the window never loads it, so the host's cookie never goes there", async ({ page, context, host }) => {
+    test.setTimeout(120_000);
+    // Another program on this computer, listening on a port the site chose.
+    const seen: IncomingHttpHeaders[] = [];
+    const spy = createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'image/png' }).end();
+    });
+    await new Promise<void>((resolve) => spy.listen(0, '127.0.0.1', resolve));
+    try {
+      const spyUrl = `http://127.0.0.1:${(spy.address() as AddressInfo).port}/cover.png`;
+      await startDemo(page, context, host);
+      // The demo's own covers still show: fetched by the core, handed over as data: URLs.
+      await expect(page.getByTestId('course-card').first().locator('img[src^="data:image/"]')).toBeVisible();
+      const cookies = await context.cookies(host.origin);
+      expect(cookies.some((c) => c.name.startsWith('ld_host_'))).toBe(true);
+
+      makeHostile(demoServer(host), (viewer) => {
+        for (const c of nodesOf(viewer, 'enrolledCourses')) c['coverImageUrl'] = spyUrl;
+      });
+      const [run] = await host.core.syncAll();
+      expect(run!.outcome).toBe('completed');
+      await page.reload();
+      await expect(page.getByTestId('course-card').first()).toBeVisible();
+      // The same address straight from the page is refused by its policy too.
+      await page.evaluate(`(() => { const img = document.createElement('img'); img.src = ${JSON.stringify(spyUrl)}; document.body.append(img); })()`);
+      await page.waitForTimeout(1_000);
+      await expect(page.getByTestId('course-card').first().locator('.course-cover-monogram')).toBeVisible();
+      expect(seen.filter((h) => h.cookie !== undefined)).toEqual([]);
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise((resolve) => spy.close(resolve));
+    }
   });
 });

@@ -62,7 +62,7 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
     <div className="screen course-screen">
       {back}
       <header className="course-hero" data-testid="course-header">
-        <CourseCover id={c.courseId} title={c.title} src={c.coverImageUrl} className="hero-cover" />
+        <CourseCover id={c.courseId} siteId={c.siteId} title={c.title} src={c.coverImageUrl} className="hero-cover" />
         <div className="hero-body">
           <h1 id="screen-title" tabIndex={-1}>
             {c.title}

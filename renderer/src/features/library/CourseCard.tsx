@@ -30,7 +30,7 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
   const watchable = step.kind === 'resume' || step.kind === 'next' || step.kind === 'start';
   return (
     <article className={course.isExpired ? 'course-card expired' : 'course-card'} data-testid="course-card" data-course-id={course.courseId}>
-      <CourseCover id={course.courseId} title={course.title} src={course.coverImageUrl} />
+      <CourseCover id={course.courseId} siteId={course.siteId} title={course.title} src={course.coverImageUrl} />
       <div className="course-body">
         <h2 className="course-title">
           <button type="button" className="card-link" onClick={open}>

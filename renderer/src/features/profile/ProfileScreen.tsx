@@ -22,7 +22,7 @@ export function ProfileScreen() {
       ) : (
         <>
           <section className="card profile" aria-labelledby="profile-name" data-testid="profile">
-            <Picture className="avatar" src={q.data.avatarUrl} fallback={q.data.name.slice(0, 1)} />
+            <Picture className="avatar" siteId={site.id} src={q.data.avatarUrl} fallback={q.data.name.slice(0, 1)} />
             <div>
               <h2 id="profile-name">{q.data.name}</h2>
               <p className="muted">{q.data.email}</p>

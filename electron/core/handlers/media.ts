@@ -1,0 +1,12 @@
+import type { CoreHandlers } from '../../common/ipc-contract';
+import { createSiteImages } from '../net/site-image';
+import type { FetchLike } from '../net/http';
+import { requireSite, type AppServices } from './services';
+
+/** Pictures a site names, fetched by the core for the screens (net/site-image.ts says why). */
+export function createMediaHandlers(s: AppServices, fetchImpl: FetchLike): Pick<CoreHandlers, 'media:image'> {
+  const images = createSiteImages(fetchImpl);
+  return {
+    'media:image': async ({ siteId, url }) => images.get(url, requireSite(s, siteId).baseUrl),
+  };
+}
