@@ -42,6 +42,7 @@ import type {
   SyncStatus,
   TokenProtection,
   UpdateState,
+  TodayView,
 } from './view-models';
 import { LIBRARY_FILTERS, LIBRARY_SORTS } from './view-models';
 
@@ -111,6 +112,8 @@ export const ipcContract = {
    * Opens the school's own page for something the app shows, in the system browser: the core builds the address
    * from its saved copy (embedded-server/README.md, "Decisions (student pages)") on the site's own origin only.
    */
+  /** The Today home across every school kept here, from the saved copy (works offline). */
+  'today:get': channel<TodayView>()(none),
   'site:open-page': channel<{ url: string }>()(
     z
       .object({

@@ -14,3 +14,4 @@ export * from './views/billing';
 export * from './views/entitlements';
 export * from './views/notifications';
 export * from './views/settings';
+export * from './views/today';

@@ -32,6 +32,7 @@ import { requireSite, type AppServices, type Emit } from './handlers/services';
 import { createSettingsHandlers } from './handlers/settings';
 import { createSiteHandlers } from './handlers/sites';
 import { createSitePageHandlers } from './handlers/site-pages';
+import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
@@ -340,6 +341,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createViewHandlers(services),
       ...createMediaHandlers(services, options.fetch ?? ((input, init) => fetch(input, init))),
       ...createSitePageHandlers(services, options.openExternal),
+      ...createTodayHandlers(services),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.env ? { env: options.env } : {}) }),
       ...createDemoHandlers(services),

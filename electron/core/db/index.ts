@@ -12,6 +12,7 @@ export type { PageRequest } from './paging';
 export { getEntitlements } from './entitlements';
 export { getConsulting } from './consulting';
 export { sitePageOf, type SitePageTarget } from './site-page-target';
+export { getToday, type TodayData } from './today';
 export { getNotifications, getNotificationsPage, getNotificationsSummary, getSubscription } from './notifications';
 export { getProfile } from './profile';
 export { search, parseSearch, type ParsedSearch } from './search';

@@ -11,6 +11,7 @@ import * as m006 from './006-view-pages';
 import * as m007 from './007-short-terms';
 import * as m008 from './008-page-cursors';
 import * as m009 from './009-search-ranges';
+import * as m010 from './010-locked-lectures';
 
 export interface Migration {
   readonly version: number;
@@ -18,5 +19,5 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,26 @@
+import type { CoreHandlers } from '../../common/ipc-contract';
+import type { TodaySite } from '../../common/view-models';
+import { getNotificationsSummary, getToday, hasSite } from '../db/index';
+import type { AppServices } from './services';
+
+/** The Today home: the saved copy of every school, with each school's freshness and unread notices. */
+export function createTodayHandlers(s: AppServices): Pick<CoreHandlers, 'today:get'> {
+  return {
+    'today:get': async () => {
+      const now = new Date(s.clock.now());
+      const sites: TodaySite[] = s.sites
+        .list()
+        .filter((site) => hasSite(s.db, site.id))
+        .map((site) => ({ siteId: site.id, label: site.label, lastSyncedAt: site.lastSyncedAt, unreadCount: getNotificationsSummary(s.db, site.id).unreadCount }));
+      const known = new Set(sites.map((site) => site.siteId));
+      const data = getToday(s.db, now);
+      // Only schools still in the list (a removed one's rows go with it; this guards the moment in between).
+      return {
+        now: now.toISOString(),
+        continueLearning: data.continueLearning.filter((c) => known.has(c.siteId)),
+        attention: data.attention.filter((a) => known.has(a.siteId)),
+        sites,
+      };
+    },
+  };
+}
