@@ -25,7 +25,7 @@ type Lang = 'en' | 'zh-TW';
 type Theme = 'light' | 'dark';
 type Size = 'wide' | 'narrow';
 const VIEWPORTS: Record<Size, { width: number; height: number }> = { wide: { width: 1280, height: 800 }, narrow: { width: 900, height: 700 } };
-type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'search' | 'site-menu' | 'settings-desktop';
+type Shot = 'welcome' | 'today' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'search' | 'site-menu' | 'settings-desktop';
 
 /**
  * Every combination of language, theme and size gets the library and the course page; the wide ones get every
@@ -34,7 +34,7 @@ type Shot = 'welcome' | 'library' | 'course' | 'billing' | 'notifications' | 'se
  */
 function plan(lang: Lang, theme: Theme, size: Size): Shot[] {
   const shots: Shot[] = ['library', 'course'];
-  if (size === 'wide') shots.push('billing', 'notifications', 'settings');
+  if (size === 'wide') shots.push('today', 'billing', 'notifications', 'settings');
   if (size === 'wide' && theme === 'light') shots.push('site-menu');
   // The other screens once in each language, in opposite themes.
   if (size === 'wide' && (lang === 'en') === (theme === 'light')) shots.push('entitlements', 'consulting', 'profile', 'search', 'settings-desktop');
@@ -75,7 +75,7 @@ async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(150);
 }
 
-type NavScreen = 'library' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile';
+type NavScreen = 'today' | 'library' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile';
 
 async function openScreen(page: Page, screen: NavScreen): Promise<void> {
   await page.getByTestId(`nav-${screen}`).click();
@@ -94,6 +94,7 @@ async function setPreferences(page: Page, lang: Lang, theme: Theme): Promise<voi
 
 async function take(page: Page, shot: Shot, name: string): Promise<void> {
   switch (shot) {
+    case 'today':
     case 'library':
     case 'billing':
     case 'notifications':
@@ -103,6 +104,7 @@ async function take(page: Page, shot: Shot, name: string): Promise<void> {
     case 'profile':
       await openScreen(page, shot);
       if (shot === 'library') await page.getByTestId('course-card').first().waitFor();
+      if (shot === 'today') await page.getByTestId('today-continue').first().waitFor();
       break;
     case 'course': {
       await openScreen(page, 'library');

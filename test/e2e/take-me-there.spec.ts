@@ -40,10 +40,9 @@ test.describe('take me to my lesson: the school’s own pages', () => {
         clicks++;
         await target.click();
       };
-      // Click 1: the course that was being watched. Click 2: resume, on the school's site.
-      const card = page.locator('[data-testid="course-card"][data-course-id="crs_data_analysis"]');
-      await click(card.getByRole('heading').getByRole('button'));
-      const resume = page.getByTestId('continue-watching').getByTestId('next-step-open');
+      // Click 1: Today (what to do next, every school). Click 2: resume the course being watched, on the school's site.
+      await click(page.getByTestId('nav-today'));
+      const resume = page.locator('[data-testid="today-continue"][data-course-id="crs_data_analysis"]').getByTestId('today-open-lecture');
       await expect(resume).toHaveText(t('course.next.resume', { time: clock(last.t) }));
       const tab = await opensTab(page, () => click(resume));
       expect(clicks).toBe(2);
@@ -53,10 +52,36 @@ test.describe('take me to my lesson: the school’s own pages', () => {
       await expect(tab.getByTestId('resume-at')).toHaveText(/Playback resumes at 5:12 of/);
       await tab.screenshot({ path: 'test-results/screenshots/site-lecture-page.png' });
       await tab.close();
+      await page.screenshot({ path: 'test-results/screenshots/today-en.png' });
+      // The library is one click away, and the course's own prompt says the same.
+      await page.getByTestId('nav-library').click();
+      await page.locator('[data-testid="course-card"][data-course-id="crs_data_analysis"]').getByRole('heading').getByRole('button').click();
+      await expect(page.getByTestId('continue-watching').getByTestId('next-step-open')).toHaveText(t('course.next.resume', { time: clock(last.t) }));
       await page.screenshot({ path: 'test-results/screenshots/course-next-step-en.png' });
     } finally {
       await again.close();
     }
+  });
+
+  test('Today: continue learning, what needs attention with the code’s countdown, unread notices; axe-clean and by keyboard', async ({ page, context, host }) => {
+    test.setTimeout(120_000);
+    await startDemo(page, context, host);
+    await page.getByTestId('nav-today').click();
+    await expect(page.getByTestId('today-continue').first()).toBeVisible();
+    const attention = page.getByTestId('today-attention');
+    await expect(attention.filter({ hasText: '82219900012345' })).toHaveAttribute('data-kind', 'payment-due');
+    await expect(attention.filter({ hasText: '82219900012345' }).getByTestId('today-countdown')).toContainText(/\d+ d \d+ h \d+ min left/);
+    await expect(attention.filter({ hasText: 'UX Writing' })).toHaveAttribute('data-kind', 'access-ending');
+    await expect(attention.filter({ hasText: 'Live Q&A' })).toHaveAttribute('data-kind', 'event-soon');
+    await expect(page.getByTestId('today-unread').first()).toBeVisible();
+    await expect(page.getByTestId('today-freshness')).toBeVisible();
+    await expectAccessible(page, 'today');
+    await page.screenshot({ path: 'test-results/screenshots/today-attention-en.png', fullPage: true });
+    // By keyboard: the payment's button opens Purchases.
+    const seePayment = attention.filter({ hasText: '82219900012345' }).getByRole('button', { name: t('today.seePayment') });
+    await seePayment.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('nav-billing')).toHaveAttribute('aria-current', 'page');
   });
 
   test('each unlocked lecture, the course, an order and a consulting service open on the site; ↗ says so; axe-clean', async ({ page, context, host }) => {

@@ -1,6 +1,6 @@
 /** The Today home: what to do next across every school kept on this computer. */
 import type { IsoDateTime, SiteId } from './base';
-import type { PaymentType } from './billing';
+import type { PaymentView } from './billing';
 import type { CourseNextStep } from './courses';
 
 /** A course being watched: most recently watched first, any school. */
@@ -27,7 +27,7 @@ export type TodayAttention =
       readonly title: string;
       readonly amount: number;
       readonly currency: string;
-      readonly paymentType: PaymentType;
+      readonly paymentType: PaymentView['paymentType'];
       readonly codeNo: string;
       readonly expiresAt: IsoDateTime | null;
     }

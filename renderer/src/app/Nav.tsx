@@ -1,10 +1,11 @@
-import { Bell, CircleUserRound, Headset, House, LibraryBig, Plus, Receipt, Settings, Ticket, type LucideIcon } from 'lucide-react';
+import { Bell, CircleUserRound, Headset, House, LibraryBig, Plus, Receipt, Settings, Sun, Ticket, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { UnreadBadge } from '../features/notifications/UnreadBadge';
 import { useApp } from '../state/context';
 import type { SimpleScreen } from '../state/routes';
 
 const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: LucideIcon }[] = [
+  { screen: 'today', key: 'nav.today', icon: Sun },
   { screen: 'library', key: 'nav.library', icon: LibraryBig },
   { screen: 'notifications', key: 'nav.notifications', icon: Bell },
   { screen: 'billing', key: 'nav.billing', icon: Receipt },

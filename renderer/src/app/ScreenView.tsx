@@ -10,6 +10,7 @@ import { SearchScreen } from '../features/search/SearchScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SiteSignInScreen } from '../features/sites/SiteSignInScreen';
 import { WelcomeScreen } from '../features/sites/WelcomeScreen';
+import { TodayScreen } from '../features/today/TodayScreen';
 import { useApp } from '../state/context';
 
 /** The routed screen. Site screens need a site with data; otherwise the welcome or sign-in screen shows. */
@@ -20,6 +21,8 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
   if (!site) return <WelcomeScreen first />;
   if (!hasData) return <SiteSignInScreen site={site} />;
   switch (route.screen) {
+    case 'today':
+      return <TodayScreen />;
     case 'library':
       return <LibraryScreen />;
     case 'course':

@@ -2,6 +2,8 @@ import type { InviteOutcome } from '../../../electron/common/files-and-invites';
 
 /** In-page routes (never URL paths: the bundle loads from file:// and from the loopback host alike). */
 export type Route =
+  /** The first screen once signed in: what to do next across every school. */
+  | { readonly screen: 'today' }
   | { readonly screen: 'library' }
   | { readonly screen: 'course'; readonly courseId: string }
   /** `tradeNo`: one order shown first (jumped to from the command palette), the rest a click away. */
