@@ -227,6 +227,9 @@ function runsOf(db: Database, siteId: string): RowRun[] {
  */
 export const RANKED_PER_RUN = 500;
 
+/** A term held by more rows of the whole index than this is ranked without FTS5's bm25 (see rankedRows). */
+const COMMON_IN_INDEX = 5000;
+
 /**
  * Full-text search over one site's course, section and lecture titles and notifications (title + body), best match
  * first. Substring matching in every script (trigram index); sites never mix (every query filters site_id).
@@ -258,11 +261,12 @@ const BETWEEN = 'CAST(@first AS INTEGER) AND CAST(@last AS INTEGER)';
 
 /**
  * The site's matches, best first. The candidates are read per run, at most RANKED_PER_RUN + 1 each, rowids only.
- * - Every run had fewer (all the site's matches are here): FTS5's bm25 ranks them, as before
+ * - Every run had fewer (all the site's matches are here) and the whole index holds the term in at most
+ *   COMMON_IN_INDEX rows (counted up to that bound): FTS5's bm25 ranks them, as before
  *   (https://sqlite.org/fts5.html#the_bm25_function). bm25 weighs a term by how many rows of the whole index hold
- *   it, and counting them walks the term's whole doclist: cheap for a term this rare, unless other sites hold it often.
- * - A run was full (a common word): that count would cost time in proportion to the data (400 ms for "Lecture" at
- *   eight times the large seed). The candidates are ranked here with the same formula, Okapi BM25 (k1 = 1.2,
+ *   it, and counting them walks the term's whole doclist, every site's.
+ * - Otherwise (a common word, here or in another site): that count would cost time in proportion to the data
+ *   (400 ms for "Lecture" at eight times the large seed). The candidates are ranked here with the same formula, Okapi BM25 (k1 = 1.2,
  *   b = 0.75, as FTS5), counted over the candidates themselves: each term's occurrences in the row's text, the
  *   text's length against the candidates' average, and the share of candidates holding the term.
  * The site is checked here, not in SQL: FTS5 takes `site_id = ?` on its UNINDEXED column as a filter of its own and
@@ -287,8 +291,14 @@ function rankedRows(db: Database, parsed: ParsedSearch, runs: readonly RowRun[],
     }
     for (const row of rows) if (row.site_id === siteId) candidates.push(row.rowid);
   }
+  // bm25's count of a term's rows walks its whole doclist, every site's: only for a term rare in the whole index.
+  const common =
+    bounded ||
+    prepared<{ match: string }, { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM search_index WHERE search_index MATCH @match LIMIT ${COMMON_IN_INDEX + 1})`).get({
+      match,
+    })!.n > COMMON_IN_INDEX;
   let order: number[];
-  if (!bounded) {
+  if (!common) {
     // One scan a run (bm25 counts a term's rows once per statement run, not once per row).
     const scoreOf = prepared<Record<string, string | number>, { rowid: number; site_id: string; score: number }>(
       db,
