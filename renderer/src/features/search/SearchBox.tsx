@@ -16,28 +16,29 @@ export function SearchBox() {
   const id = useId();
   const current = route.screen === 'search' ? route.query : '';
   const [text, setText] = useState(current);
-  // The last text this field sent: the route catching up with it must not write it back over keys typed since
-  // (each key navigates, and a render can lag several keys behind). Any other change of the route (the student
-  // left the search screen) sets the field.
+  // The last text this field sent. The route arriving with it is not written back over the field (keys may have been
+  // typed since); any other change of the route (the student left the search screen, or went Back) sets the field.
   const sent = useRef(current);
   useEffect(() => {
     if (current === sent.current) return;
     sent.current = current;
     setText(current);
   }, [current]);
-  useEffect(() => {
-    if (text === current) return;
-    if (text.trim() === '' && route.screen !== 'search') return;
-    sent.current = text;
-    navigate({ screen: 'search', query: text });
-  }, [text, current, navigate, route.screen]);
+  // Each key navigates from its own event, never from an effect: an effect would run with the text of the render
+  // before, and on leaving the search screen would send the old text straight back.
+  const type = (value: string) => {
+    setText(value);
+    if (value.trim() === '' && route.screen !== 'search') return;
+    sent.current = value;
+    navigate({ screen: 'search', query: value });
+  };
   return (
     <form role="search" className="search-box" onSubmit={(e) => { e.preventDefault(); navigate({ screen: 'search', query: text }); }}>
       <label htmlFor={id} className="visually-hidden">
         {t('search.label')}
       </label>
       <Search aria-hidden="true" />
-      <input id={id} type="search" placeholder={t('search.placeholder')} value={text} onChange={(e) => setText(e.target.value)} data-testid="search-input" />
+      <input id={id} type="search" placeholder={t('search.placeholder')} value={text} onChange={(e) => type(e.target.value)} data-testid="search-input" />
     </form>
   );
 }
