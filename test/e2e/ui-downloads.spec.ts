@@ -88,6 +88,34 @@ test.describe('purchased files kept offline', () => {
     await expect(storage.getByTestId('storage-status')).toHaveText(en('downloads.storage.removed'));
   });
 
+  test('the demo panel makes a download answer 410, then cut halfway: each failure said, and retried to the end', async ({ page, context, host }) => {
+    test.setTimeout(150_000);
+    await startDemo(page, context, host);
+    await openScreen(page, 'settings');
+    const panel = page.getByTestId('demo-faults');
+    await panel.getByTestId('demo-fault-download').selectOption('gone');
+    await expect(panel.getByTestId('demo-faults-status')).toContainText(en('demoFaults.saved'));
+    await openScreen(page, 'entitlements');
+    const drills = card(page, /Listening Drills/);
+    await scrollToRow(page, drills);
+    await drills.getByTestId('offline-save').click();
+    await expect(drills.getByTestId('offline-error')).toHaveText(en('downloads.reason.gone'), { timeout: 20_000 });
+    await expect(drills.getByTestId('offline-job')).toHaveAttribute('data-state', 'failed');
+    await expectAccessible(page, 'a failed download');
+    await page.screenshot({ path: `${SHOTS}/downloads-failed-en.png` });
+
+    await openScreen(page, 'settings');
+    await panel.getByTestId('demo-fault-download').selectOption('cut');
+    await expect(panel.getByTestId('demo-faults-status')).toContainText(en('demoFaults.saved'));
+    await openScreen(page, 'entitlements');
+    await scrollToRow(page, drills);
+    await drills.getByTestId('offline-retry').click();
+    // Cut halfway each time: it resumes from where it stopped, and says so while it waits to try again.
+    await expect(drills.getByTestId('offline-error')).toContainText(en('downloads.reason.cut'), { timeout: 20_000 });
+    host.core.demo!.setFaults({ download: 'none' });
+    await expect(drills.getByTestId('offline-saved')).toBeVisible({ timeout: 90_000 });
+  });
+
   test.describe('zh-TW', () => {
     test.use({ locale: 'zh-TW' });
     test('a saved product and Settings > Storage in Traditional Chinese', async ({ page, context, host }) => {

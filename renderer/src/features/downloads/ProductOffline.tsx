@@ -153,9 +153,16 @@ function JobProgress({ title, offline, now }: { readonly title: string; readonly
   return (
     <div className="offline-job" data-testid="offline-job" data-state={job.state}>
       <p className="small">
-        <strong>{t(`downloads.state.${stateKey}`)}</strong> · <span data-testid="offline-progress-text">{parts.join(' · ')}</span>
+        <strong>{t(`downloads.state.${stateKey}`)}</strong>
+        {bytes > 0 || job.state === 'downloading' ? (
+          <>
+            {' '}
+            · <span data-testid="offline-progress-text">{parts.join(' · ')}</span>
+          </>
+        ) : null}
       </p>
-      {job.state !== 'needs-confirmation' && (
+      {/* An unknown size shows a moving bar only while bytes arrive; a stopped transfer never looks busy. */}
+      {job.state !== 'needs-confirmation' && (total !== null || job.state === 'downloading') && (
         <progress
           className="offline-progress"
           max={total ?? undefined}
