@@ -67,6 +67,13 @@ export async function scrollToRow(page: Page, target: Locator, maxSteps = 80): P
   await target.first().scrollIntoViewIfNeeded();
 }
 
+/** Purchases shows orders collapsed: opens one (its disclosure button) unless it is open already. */
+export async function expandOrder(order: Locator): Promise<void> {
+  const toggle = order.first().getByTestId('order-toggle');
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}
+
 /** Opens one course from the library by its id. */
 export async function openCourse(page: Page, courseId: string): Promise<void> {
   await openScreen(page, 'library');

@@ -4,7 +4,7 @@ import type { BrowserHost } from '../../electron/browser-host/server';
 import type { BillingView, LibraryCourse } from '../../electron/common/view-models';
 import { readCsv } from '../core/export/read-csv';
 import { expect, test } from './fixtures';
-import { SHOTS, expectAccessible, openCourse, openScreen, startDemo, translator } from './helpers-ui';
+import { SHOTS, expandOrder, expectAccessible, openCourse, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
  * Receipts and calendar (issue 14, item 4) in the browser host: the purchase CSV and the .ics reminders arrive as
@@ -78,6 +78,8 @@ test.describe('receipts and calendar: files the student asks for', () => {
     // ---- a receipt: a print view of the first order, printed to PDF by the browser.
     const order = billing.orders[0]!;
     const group = page.locator(`[data-testid="order-group"][data-trade-no="${order.tradeNo}"]`);
+    // Orders are listed collapsed; the receipt button is in the opened order.
+    await expandOrder(group);
     await expect(group.getByTestId('receipt')).toHaveAccessibleName(t('export.receiptFor', { tradeNo: order.tradeNo }));
     const receipt = await openPrintView(context, () => group.getByTestId('receipt').click());
     expect(new URL(receipt.url()).pathname).toMatch(/^\/__host\/files\/[A-Za-z0-9_-]{32}\/receipt-[A-Za-z0-9._-]+\.html$/);
@@ -140,6 +142,7 @@ test.describe('receipts and calendar: files the student asks for', () => {
     expect(rows.find((r) => r[4] === titled.paymentId)![3]).toBe(titled.lineItems[0]!.title);
 
     const group = page.getByTestId('order-group').first();
+    await expandOrder(group);
     const receipt = await openPrintView(context, () => group.getByTestId('receipt').click());
     await expect(receipt.locator('html')).toHaveAttribute('lang', 'zh-TW');
     await expect(receipt.locator('h1')).toHaveText('收據');

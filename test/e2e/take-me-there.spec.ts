@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createAppCore } from '../../electron/core/app-core';
 import { expect, expectAccessible, packageVersion, test } from './fixtures';
-import { clock, demoServer, openScreen, startDemo, translator } from './helpers-ui';
+import { clock, demoServer, expandOrder, openScreen, startDemo, translator } from './helpers-ui';
 
 const t = translator('en');
 
@@ -113,6 +113,7 @@ test.describe('take me to my lesson: the school’s own pages', () => {
     await openScreen(page, 'billing');
     const order = page.locator('[data-testid="order-group"][data-trade-no="T202611000004"]');
     await order.scrollIntoViewIfNeeded();
+    await expandOrder(order);
     const orderTab = await opensTab(page, () => order.getByTestId('open-order').click());
     expect(orderTab.url()).toBe(`${origin}/orders/T202611000004`);
     await expect(orderTab.locator('body')).toContainText('82219900012345');

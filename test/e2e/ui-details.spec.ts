@@ -9,6 +9,7 @@ import {
   openScreen,
   scrollToRow,
   startDemo,
+  expandOrder,
 } from './helpers-ui';
 import { t, DAY, escapeRe } from './details-helpers';
 
@@ -111,6 +112,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
     expect(expired.length, 'the demo seed has an expired payment').toBeGreaterThan(0);
     for (const p of expired) {
       await scrollToRow(page, order(p.tradeNo));
+      // Orders are listed collapsed: open this one to see its payments.
+      await expandOrder(order(p.tradeNo));
       const row = order(p.tradeNo).locator('[data-testid="payment"][data-payment-state="expired"]');
       await expect(row).toHaveCount(byTrade.get(p.tradeNo)!.filter((x) => x.paymentState === 'expired').length);
       await expect(row.first().locator('.payment-head')).toContainText(t('billing.paymentState.expired'));
@@ -134,6 +137,7 @@ test.describe('screens: details the student reads, against the demo site', () =>
     expect(grouped.length, 'the demo seed has an order paid in several payments').toBeGreaterThan(0);
     for (const [tradeNo, ps] of grouped) {
       await scrollToRow(page, order(tradeNo));
+      await expandOrder(order(tradeNo));
       await expect(order(tradeNo).getByTestId('payment')).toHaveCount(ps.length);
       await expect(order(tradeNo).locator('.order-meta')).toContainText(t('billing.paymentsCount', { count: ps.length }));
       const sum = await formatInPage(page, 'en', 'money', ps.reduce((s, p) => s + p.amount, 0), ps[0]!.currency);
@@ -144,6 +148,7 @@ test.describe('screens: details the student reads, against the demo site', () =>
     expect(refunds.some((p) => p.refundedAmount > 0), 'the demo seed has a refund paid out').toBe(true);
     for (const p of refunds) {
       await scrollToRow(page, order(p.tradeNo));
+      await expandOrder(order(p.tradeNo));
       const label = t(`billing.refundState.${p.refundingState}`);
       const refund = order(p.tradeNo).getByTestId('refund').filter({ hasText: label });
       await expect(refund).toHaveCount(byTrade.get(p.tradeNo)!.filter((x) => x.refundingState === p.refundingState).length);

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, expectAccessible, SHOTS, signInOnSite, test } from './fixtures';
+import { expandOrder, scrollToRow } from './helpers-ui';
 
 /**
  * The student's journey through the screens: Try the demo -> the site's sign-in page opens in a new tab (the
@@ -79,8 +80,10 @@ test.describe('screens: the demo journey in the browser host', () => {
     await expect(page.getByTestId('pending-instructions').getByTestId('copy-code-status').first()).toContainText('Copied');
     expect(await page.evaluate(() => Promise.race([(globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(), new Promise<string>((r) => setTimeout(() => r('(clipboard unavailable)'), 3000))]))).toBe(code);
     await expect(page.getByTestId('time-left').first()).toContainText('left');
-    // The order list is virtualized: scroll until an order with a refund is rendered.
-    for (let i = 0; i < 40 && (await page.getByTestId('refund').count()) === 0; i++) await page.locator('#main').evaluate((m) => m.scrollBy(0, 500));
+    // The order list is virtualized and its orders collapsed: scroll to an order with a refund and open it.
+    const refundedOrder = page.locator('[data-testid="order-group"][data-state$="refunded"]');
+    await scrollToRow(page, refundedOrder);
+    await expandOrder(refundedOrder);
     await expect(page.getByTestId('refund').first()).toContainText(/Refund/);
     await page.getByTestId('refund').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/billing-refund-en.png` });

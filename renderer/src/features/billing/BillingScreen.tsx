@@ -1,7 +1,7 @@
 import { Receipt } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApp, useSite } from '../../state/context';
 import { useChannel, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
@@ -20,6 +20,17 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   const site = useSite();
   const summary = useChannel('billing:summary', { siteId: site.id });
   const orders = useChannelPages('billing:orders', { siteId: site.id }, { getKey: orderKey });
+  // Which orders are open: kept here, not in the rows, since a virtualized row unmounts when scrolled away.
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = useCallback(
+    (tradeNo: string) =>
+      setOpen((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(tradeNo)) next.add(tradeNo);
+        return next;
+      }),
+    [],
+  );
   const failed = summary.error ?? orders.query.error;
   const head = summary.data;
   return (
@@ -59,12 +70,12 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
           <h2 className="list-heading">{t('billing.orders', { count: head.orderCount })}</h2>
           <PagedList
             pages={orders}
-            estimateSize={260}
+            estimateSize={120}
             gap={12}
             getKey={orderKey}
             label={t('billing.ordersLabel')}
             testId="order-list"
-            render={(o) => <OrderGroup order={o} />}
+            render={(o) => <OrderGroup order={o} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />}
           />
         </>
       )}
@@ -72,9 +83,10 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   );
 }
 
-/** The order jumped to (command palette), first on the screen and in view; "Show all orders" leaves it. */
+/** The order jumped to (command palette), first on the screen, open and in view; "Show all orders" leaves it. */
 function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly tradeNo: string }) {
   const { t } = useTranslation();
+  const [expanded, setExpanded] = useState(true);
   const { navigate } = useApp();
   const order = useChannel('billing:order', { siteId, tradeNo });
   const ref = useRef<HTMLElement>(null);
@@ -91,7 +103,7 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
           {t('billing.showAllOrders')}
         </button>
       </div>
-      {order.isPending ? <Loading shape="cards" /> : order.isError ? <ErrorState title={t('billing.orderMissing')} error={order.error} compact /> : <OrderGroup order={order.data} />}
+      {order.isPending ? <Loading shape="cards" /> : order.isError ? <ErrorState title={t('billing.orderMissing')} error={order.error} compact /> : <OrderGroup order={order.data} expanded={expanded} onToggle={() => setExpanded((e) => !e)} />}
     </section>
   );
 }
