@@ -44,7 +44,7 @@ import type {
   UpdateState,
   TodayView,
 } from './view-models';
-import { LIBRARY_FILTERS, LIBRARY_SORTS } from './view-models';
+import { LIBRARY_FILTERS, LIBRARY_SORTS, ORDER_FILTERS } from './view-models';
 
 /** A channel's declaration: its input schema, and its output type carried as a phantom. */
 export interface ChannelSpec<I extends z.ZodType, O> {
@@ -129,8 +129,10 @@ export const ipcContract = {
   ),
   'billing:get': channel<BillingView>()(bySite),
   'billing:summary': channel<BillingSummary>()(bySite),
-  /** Orders (payments grouped by tradeNo), newest first. */
-  'billing:orders': channel<Page<OrderView>>()(z.object({ siteId, ...pageOf }).strict()),
+  /** Orders (payments grouped by tradeNo), newest first; filtered by state and by order number or item title. */
+  'billing:orders': channel<Page<OrderView>>()(
+    z.object({ siteId, ...pageOf, state: z.enum(ORDER_FILTERS).optional(), query: z.string().max(200).optional() }).strict(),
+  ),
   /** One order by its public number (an order jumped to from the command palette or a notice). */
   'billing:order': channel<OrderView>()(z.object({ siteId, tradeNo: z.string().min(1).max(200) }).strict()),
   /** Unpaid ATM / convenience-store payments still payable now, soonest deadline first. */

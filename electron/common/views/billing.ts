@@ -75,6 +75,14 @@ export interface OrderView {
   readonly payments: readonly PaymentView[];
 }
 
+/**
+ * Purchases filters, applied by the core at read time from each order's state (OrderView.summaryState, judged
+ * against the clock of the call): waiting = awaiting_payment; paid = paid; refunded = refunded or partially
+ * refunded; failed = failed or expired (the payment never went through). "all" also holds manual and mixed orders.
+ */
+export const ORDER_FILTERS = ['all', 'waiting', 'paid', 'refunded', 'failed'] as const;
+export type OrderFilter = (typeof ORDER_FILTERS)[number];
+
 /** Money per currency: what reached the school (paid, and refunded later) and what went back. */
 export interface CurrencyTotal {
   readonly currency: string;

@@ -3,6 +3,7 @@ import type {
   BillingSummary,
   BillingView,
   CurrencyTotal,
+  OrderFilter,
   OrderView,
   Page,
   LineItemType,
@@ -269,23 +270,83 @@ function toOrderView(tradeNo: string, payments: readonly PaymentView[]): OrderVi
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const EMPTY: readonly never[] = [];
 
+/** Which orders a page holds: a state filter and a search (order number or item title, case-insensitive for ASCII). */
+export interface OrderQuery extends PageRequest {
+  readonly state?: OrderFilter;
+  readonly query?: string;
+}
+
+/**
+ * An order's summaryState in SQL, over its payments (the GROUP BY trade_no of payments p): the same rules as
+ * summaryState() below, which the tests hold it to. @now is the caller's clock in epoch ms.
+ */
+const ORDER_STATE_SQL = `CASE
+  WHEN total(refunded_amount) > 0 THEN
+    CASE WHEN total(refunded_amount) >= total(CASE WHEN payment_state IN ('paid', 'refunded') THEN amount ELSE 0 END)
+      THEN 'refunded' ELSE 'partially_refunded' END
+  WHEN count(DISTINCT payment_state) = 1 THEN
+    CASE min(payment_state)
+      WHEN 'not_paid' THEN
+        CASE WHEN sum(code_no IS NOT NULL AND expires_ms IS NOT NULL AND expires_ms <= @now) = count(*) THEN 'expired' ELSE 'awaiting_payment' END
+      ELSE min(payment_state) END
+  WHEN sum(payment_state = 'paid') > 0 AND sum(payment_state NOT IN ('paid', 'failed', 'expired')) = 0 THEN 'paid'
+  ELSE 'mixed' END`;
+
+const FILTER_STATES: Readonly<Record<Exclude<OrderFilter, 'all'>, readonly OrderView['summaryState'][]>> = {
+  waiting: ['awaiting_payment'],
+  paid: ['paid'],
+  refunded: ['refunded', 'partially_refunded'],
+  failed: ['failed', 'expired'],
+};
+
+/** A LIKE pattern that matches `text` anywhere, its own % _ and \ taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The WHERE of an order query over `orders o` (and its parameters); the SQL text depends only on which parts are
+ * present, so each variant is one prepared statement.
+ */
+function orderWhere(q: OrderQuery): { sql: string; params: { like?: string } } {
+  const parts = ['o.site_id = @siteId'];
+  const params: { like?: string } = {};
+  if (q.state !== undefined && q.state !== 'all') {
+    const states = FILTER_STATES[q.state].map((s) => `'${s}'`).join(', ');
+    parts.push(
+      `(SELECT ${ORDER_STATE_SQL} FROM payments WHERE site_id = @siteId AND trade_no = o.trade_no) IN (${states})`,
+    );
+  }
+  const text = q.query?.trim() ?? '';
+  if (text !== '') {
+    params.like = containsPattern(text);
+    parts.push(
+      `(o.trade_no LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM payments p, json_each(p.line_items) li
+         WHERE p.site_id = @siteId AND p.trade_no = o.trade_no AND json_extract(li.value, '$.title') LIKE @like ESCAPE '\\'))`,
+    );
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
 /**
  * A page of orders, newest first (by the earliest payment of each; ties by tradeNo), each with its payments newest
  * first. The page's orders come off the index orders_by_created, their payments off payments_by_trade; the
  * time-dependent parts (instructions expired, awaiting vs expired) are judged against `now` at this call.
  */
-export function getOrdersPage(db: Database, siteId: string, now: Date, request: PageRequest = {}): Page<OrderView> {
+export function getOrdersPage(db: Database, siteId: string, now: Date, request: OrderQuery = {}): Page<OrderView> {
   const t = now.getTime();
   const { offset, limit } = pageOf(request);
-  const rows = prepared<{ siteId: string; offset: number; limit: number }, PaymentRow>(
+  const where = orderWhere(request);
+  const usesNow = where.sql.includes('@now');
+  const rows = prepared<Record<string, unknown>, PaymentRow>(
     db,
     `WITH page AS (
-       SELECT trade_no, created_at FROM orders WHERE site_id = @siteId
-       ORDER BY created_at DESC, trade_no DESC LIMIT @limit OFFSET @offset
+       SELECT o.trade_no, o.created_at FROM orders o WHERE ${where.sql}
+       ORDER BY o.created_at DESC, o.trade_no DESC LIMIT @limit OFFSET @offset
      )
      SELECT ${PAYMENT_COLUMNS} FROM page CROSS JOIN payments p ON p.site_id = @siteId AND p.trade_no = page.trade_no
      ORDER BY page.created_at DESC, page.trade_no DESC`,
-  ).all({ siteId, offset, limit: limit ?? -1 });
+  ).all({ siteId, offset, limit: limit ?? -1, ...where.params, ...(usesNow ? { now: t } : {}) });
   // CROSS JOIN keeps the page as the outer loop (https://sqlite.org/optoverview.html#crossjoin): the rows arrive in
   // page order with no sort; each order's few payments are put in (createdAt, id) order here.
   const items: OrderView[] = [];
@@ -300,7 +361,11 @@ export function getOrdersPage(db: Database, siteId: string, now: Date, request: 
       .map((r) => toPaymentView(r, t));
     items.push(toOrderView(tradeNo, payments));
   }
-  const total = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM orders WHERE site_id = @siteId').get({ siteId })!.n;
+  const total = prepared<Record<string, unknown>, { n: number }>(db, `SELECT count(*) AS n FROM orders o WHERE ${where.sql}`).get({
+    siteId,
+    ...where.params,
+    ...(usesNow ? { now: t } : {}),
+  })!.n;
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
 }
 

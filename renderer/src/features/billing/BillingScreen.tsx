@@ -1,7 +1,7 @@
-import { Receipt } from 'lucide-react';
+import { Receipt, SearchX } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { OrderView } from '../../../../electron/common/view-models';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { ORDER_FILTERS, type OrderFilter, type OrderView } from '../../../../electron/common/view-models';
+import { useCallback, useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { useApp, useSite } from '../../state/context';
 import { useChannel, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
@@ -19,7 +19,12 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   const { t, i18n } = useTranslation();
   const site = useSite();
   const summary = useChannel('billing:summary', { siteId: site.id });
-  const orders = useChannelPages('billing:orders', { siteId: site.id }, { getKey: orderKey });
+  const [state, setState] = useState<OrderFilter>('all');
+  const [search, setSearch] = useState('');
+  // Typing stays responsive: the list follows the deferred text, and the previous list stays until the next one is read.
+  const query = useDeferredValue(search.trim());
+  const searchId = useId();
+  const orders = useChannelPages('billing:orders', { siteId: site.id, state, query }, { getKey: orderKey, keepPrevious: true });
   // Which orders are open: kept here, not in the rows, since a virtualized row unmounts when scrolled away.
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
@@ -61,22 +66,58 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
               <div className="card total-card" key={tot.currency} data-testid="billing-total">
                 <p className="muted small">{t('billing.totalIn', { currency: tot.currency })}</p>
                 <p className="big-number">{formatMoney(tot.paid, tot.currency, i18n.language)}</p>
-                {tot.refunded > 0 && <p className="small">{t('billing.refunded', { amount: formatMoney(tot.refunded, tot.currency, i18n.language) })}</p>}
+                {tot.refunded > 0 && (
+                  <p className="small">
+                    {t('billing.refunded', {
+                      amount: formatMoney(tot.refunded, tot.currency, i18n.language),
+                    })}
+                  </p>
+                )}
               </div>
             ))}
           </section>
           {tradeNo && <FocusedOrder siteId={site.id} tradeNo={tradeNo} />}
           {head.pendingCount > 0 && <PendingInstructions siteId={site.id} preview={head.pendingInstructions} count={head.pendingCount} />}
           <h2 className="list-heading">{t('billing.orders', { count: head.orderCount })}</h2>
-          <PagedList
-            pages={orders}
-            estimateSize={120}
-            gap={12}
-            getKey={orderKey}
-            label={t('billing.ordersLabel')}
-            testId="order-list"
-            render={(o) => <OrderGroup order={o} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />}
-          />
+          <div className="library-tools billing-tools">
+            <div className="segmented" role="group" aria-label={t('billing.filterLabel')} data-testid="order-filter">
+              {ORDER_FILTERS.map((f) => (
+                <button key={f} type="button" aria-pressed={state === f} onClick={() => setState(f)} data-filter={f}>
+                  {t(`billing.filter.${f}`)}
+                </button>
+              ))}
+            </div>
+            <div className="field inline">
+              <label htmlFor={searchId}>{t('billing.searchLabel')}</label>
+              <input
+                id={searchId}
+                type="search"
+                value={search}
+                maxLength={200}
+                placeholder={t('billing.searchPlaceholder')}
+                onChange={(e) => setSearch(e.target.value)}
+                data-testid="order-search"
+              />
+            </div>
+          </div>
+          {(state !== 'all' || query !== '') && (
+            <p className="muted count-line" data-testid="order-count" aria-live="polite">
+              {t('billing.orders', { count: orders.total })}
+            </p>
+          )}
+          {orders.items.length === 0 ? (
+            <EmptyState title={t('billing.noMatch')} icon={SearchX} />
+          ) : (
+            <PagedList
+              pages={orders}
+              estimateSize={120}
+              gap={12}
+              getKey={orderKey}
+              label={t('billing.ordersLabel')}
+              testId="order-list"
+              render={(o) => <OrderGroup order={o} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />}
+            />
+          )}
         </>
       )}
     </div>
@@ -103,7 +144,13 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
           {t('billing.showAllOrders')}
         </button>
       </div>
-      {order.isPending ? <Loading shape="cards" /> : order.isError ? <ErrorState title={t('billing.orderMissing')} error={order.error} compact /> : <OrderGroup order={order.data} expanded={expanded} onToggle={() => setExpanded((e) => !e)} />}
+      {order.isPending ? (
+        <Loading shape="cards" />
+      ) : order.isError ? (
+        <ErrorState title={t('billing.orderMissing')} error={order.error} compact />
+      ) : (
+        <OrderGroup order={order.data} expanded={expanded} onToggle={() => setExpanded((e) => !e)} />
+      )}
     </section>
   );
 }
