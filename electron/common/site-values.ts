@@ -79,3 +79,32 @@ export function siteNumber(value: unknown, fallback = 0): number {
 export function labelSkeleton(label: string): string {
   return siteText(label).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
+
+// A label that reads as a host name ("school.example.com"): it could pass for that site.
+const HOST_LIKE = /(?:^|[\s/@(])((?:[a-z0-9-]+\.)+[a-z]{2,})(?=$|[\s/:)])/u;
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/**
+ * The sites whose label could be taken for another's, so the screens show their host beside it (TR36 §2.1): a label
+ * the same as another site's once case, width, spacing and invisible characters are set aside, or one that names a
+ * host other than the site's own.
+ */
+export function labelsNeedingHost(sites: readonly { readonly id: string; readonly label: string; readonly baseUrl: string }[]): Map<string, string> {
+  const bySkeleton = new Map<string, number>();
+  for (const s of sites) bySkeleton.set(labelSkeleton(s.label), (bySkeleton.get(labelSkeleton(s.label)) ?? 0) + 1);
+  const out = new Map<string, string>();
+  for (const s of sites) {
+    const host = hostOf(s.baseUrl);
+    const named = HOST_LIKE.exec(labelSkeleton(s.label))?.[1];
+    const namesOtherHost = named !== undefined && named !== host.toLowerCase().replace(/:\d+$/, '');
+    if ((bySkeleton.get(labelSkeleton(s.label)) ?? 0) > 1 || namesOtherHost) out.set(s.id, host);
+  }
+  return out;
+}

@@ -47,7 +47,7 @@ test.describe('a hostile site cannot blank the screens', () => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     makeHostile(demoServer(host), (viewer) => {
-      for (const n of nodesOf(viewer, 'notifications').slice(0, 1)) Object.assign(n, { kind: 'survey', createdAt: 'yesterday', title: 'Notice from a new kind' });
+      for (const n of nodesOf(viewer, 'notifications').slice(0, 1)) Object.assign(n, { kind: 'survey', createdAt: 'yesterday', title: '\u202ENotice from a\u200B new kind\u2066' });
       for (const p of nodesOf(viewer, 'payments')) {
         Object.assign(p, { paymentState: 'on_hold', paymentType: 'jko_pay', createdAt: 'garbage', paidAt: 'later', refundingState: 'pondering' });
         const items = p['lineitems'] as Record<string, unknown>[];
@@ -64,6 +64,8 @@ test.describe('a hostile site cannot blank the screens', () => {
 
     await openScreen(page, 'notifications');
     const row = page.getByTestId('notification-row').filter({ hasText: 'Notice from a new kind' });
+    // Bidi controls and zero-width characters are gone from the title (and from the OS notification, same view model).
+    await expect(row.locator('h2')).toHaveText(/^(Unread: )?Notice from a new kind$/);
     await expect(row.locator('.tag')).toHaveText(en('common.unknown'));
     await expect(row.locator('time')).toHaveText(en('common.unknown'));
     await noBoundary(page);

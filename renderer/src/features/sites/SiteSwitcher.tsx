@@ -1,6 +1,7 @@
 import { Check, ChevronsUpDown, Plus } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { labelsNeedingHost } from '../../../../electron/common/site-values';
 import type { SiteSummary } from '../../../../electron/common/view-models';
 import { useApp } from '../../state/context';
 import { coverHue, monogram } from '../../ui/cover';
@@ -43,6 +44,8 @@ export function SiteSwitcher() {
 
   const count = sites.length + 1; // the sites, then "Add a site"
   const labels = [...sites.map((s) => s.label), t('nav.addSite')];
+  // Two sites that read the same (or a label naming another host) are told apart by their host.
+  const hosts = useMemo(() => labelsNeedingHost(sites), [sites]);
 
   // Focus follows the active item while the menu is open (roving focus, APG).
   useEffect(() => {
@@ -134,6 +137,12 @@ export function SiteSwitcher() {
             <span className={`status-dot ${stateClass(site)}`} aria-hidden="true" />
             {site.isDemo ? `${t('sites.demoTag')} · ` : ''}
             {t(siteStatusKey(site.status))}
+            {hosts.has(site.id) && (
+              <span data-testid="site-host">
+                {' · '}
+                {hosts.get(site.id)}
+              </span>
+            )}
           </span>
         </span>
         <ChevronsUpDown className="site-switcher-chevron" />
@@ -168,6 +177,12 @@ export function SiteSwitcher() {
                   <span className={`status-dot ${stateClass(s)}`} aria-hidden="true" />
                   <span className="visually-hidden">, </span>
                   {t(siteStatusKey(s.status))}
+                  {hosts.has(s.id) && (
+                    <span data-testid="site-menu-host">
+                      {' · '}
+                      {hosts.get(s.id)}
+                    </span>
+                  )}
                 </span>
               </span>
               {hasData(s) && <UnreadBadge siteId={s.id} testId="site-unread" lead=", " />}
