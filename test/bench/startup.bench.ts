@@ -353,9 +353,10 @@ export async function run(): Promise<BenchResult[]> {
 
     // ---- the floor
     const entry = (await ensureBrowserHost()) as string;
-    // Inside the repository, where Node finds better-sqlite3 (node_modules), as it does for the host's bundle.
-    mkdirSync('.bench', { recursive: true });
-    const floorScript = join(process.cwd(), '.bench', 'floor-library.mjs');
+    // Inside the repository, where Node finds better-sqlite3 (node_modules), as it does for the host's bundle; in
+    // out/, with the other build output (not linted, not committed).
+    mkdirSync(join('out', 'bench'), { recursive: true });
+    const floorScript = join(process.cwd(), 'out', 'bench', 'floor-library.mjs');
     await build({ entryPoints: [FLOOR_SOURCE], outfile: floorScript, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['better-sqlite3'], logLevel: 'warning' });
     const nodeEmpty = await medianOf(COLD_STARTS, () => spawnToExit(['-e', '']));
     const nodeLibrary1 = await medianOf(COLD_STARTS, () => spawnToExit([floorScript, join(folders.get(1)!.dir, 'offline.db'), 'site-1']));
