@@ -29,6 +29,7 @@ import type {
   NotificationSubscriptionView,
   NotificationView,
   OrderView,
+  YearSpending,
   Page,
   PaymentView,
   ProfileView,
@@ -133,6 +134,8 @@ export const ipcContract = {
   'billing:orders': channel<Page<OrderView>>()(
     z.object({ siteId, ...pageOf, state: z.enum(ORDER_FILTERS).optional(), query: z.string().max(200).optional() }).strict(),
   ),
+  /** Spending per year and currency (paid minus refunded), newest year first. */
+  'billing:spending': channel<YearSpending[]>()(bySite),
   /** One order by its public number (an order jumped to from the command palette or a notice). */
   'billing:order': channel<OrderView>()(z.object({ siteId, tradeNo: z.string().min(1).max(200) }).strict()),
   /** Unpaid ATM / convenience-store payments still payable now, soonest deadline first. */

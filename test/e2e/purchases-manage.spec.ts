@@ -8,7 +8,7 @@ import { SHOTS, expectAccessible, openScreen, startDemo, translator } from './he
  * a time, filtered by state and searched by order number or item title. What the screen lists is checked against
  * the core's own answer for the same question (billing:orders).
  */
-test('purchases: collapsed orders that open, filters and search, axe-clean', async ({ page, context, host }) => {
+test('purchases: collapsed orders that open, filters, search, years and spending per year, axe-clean', async ({ page, context, host }) => {
   test.setTimeout(120_000);
   const t = translator('en');
   await startDemo(page, context, host);
@@ -92,6 +92,40 @@ test('purchases: collapsed orders that open, filters and search, axe-clean', asy
   await search.fill('no such order anywhere');
   await expect(page.getByText(t('billing.noMatch'))).toBeVisible();
   await expectAccessible(page, 'purchases, nothing matches');
+  await search.fill('');
+
+  // ---- years: a heading above the first order of each year, and the core's spending per year and currency.
+  const spending = await host.core.handlers['billing:spending']({ siteId });
+  if (!spending.ok) throw new Error(spending.error.message);
+  const years = [...new Set(spending.value.map((r) => r.year))];
+  expect(years).toEqual([...new Set(all.map((o) => o.createdAt.slice(0, 4)))]);
+  await expect(listed(page).first()).toHaveAttribute('data-trade-no', all[0]!.tradeNo);
+  await expect(page.getByTestId('year-heading').first()).toHaveText(t('billing.yearHeading', { year: years[0]! }));
+  const rows = page.getByTestId('spending-row');
+  await expect(rows).toHaveCount(spending.value.length);
+  for (const [i, r] of spending.value.entries()) {
+    await expect(rows.nth(i)).toHaveAttribute('data-year', r.year);
+    await expect(rows.nth(i)).toHaveAttribute('data-currency', r.currency);
+    await expect(rows.nth(i).locator('td').last()).toHaveText(String(r.orderCount));
+  }
+  // Every year heading the list renders names a year of the core's answer, in order, once.
+  const headings: string[] = [];
+  const main = page.locator('#main');
+  for (let step = 0; step < 60; step++) {
+    for (const h of await page.getByTestId('year-heading').allTextContents()) if (!headings.includes(h)) headings.push(h);
+    const moved = await main.evaluate((m) => {
+      const before = m.scrollTop;
+      m.scrollBy(0, m.clientHeight * 0.6);
+      return m.scrollTop !== before;
+    });
+    if (!moved) break;
+    await page.waitForTimeout(50);
+  }
+  expect(headings).toEqual(years.map((year) => t('billing.yearHeading', { year })));
+  await main.evaluate((m) => m.scrollTo(0, 0));
+  await page.getByTestId('spending').scrollIntoViewIfNeeded();
+  await expectAccessible(page, 'purchases, spending per year');
+  await page.screenshot({ path: `${SHOTS}/purchases-years-en.png` });
 });
 
 /** CSS.escape for an id made by React's useId (it holds colons). */

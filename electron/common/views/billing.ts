@@ -90,6 +90,20 @@ export interface CurrencyTotal {
   readonly refunded: number;
 }
 
+/**
+ * Money spent in one year (the year an order was placed, as the school wrote its date) in one currency: what
+ * reached the school minus what went back.
+ */
+export interface YearSpending {
+  readonly year: string;
+  readonly currency: string;
+  readonly paid: number;
+  readonly refunded: number;
+  /** paid - refunded. */
+  readonly spent: number;
+  readonly orderCount: number;
+}
+
 /** The whole billing at once (tests, scripts). The screen reads BillingSummary and pages (billing:orders). */
 export interface BillingView {
   /** Newest first. */

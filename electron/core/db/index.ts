@@ -7,7 +7,7 @@ export { ensureSite, removeSiteData, listSiteIds, hasSite } from './sites';
 export { commitSnapshot } from './snapshot';
 export type * from './records';
 export { getAllSitesLibraryPage, getLibrary, getLibraryPage, getCourseDetail, EXPIRES_SOON_MS } from './courses';
-export { getBilling, getBillingSummary, getOrder, getOrdersPage, getPayableInstructionsPage, getPayment } from './payments';
+export { getBilling, getBillingSummary, getOrder, getOrdersPage, getPayableInstructionsPage, getPayment, getSpendingByYear } from './payments';
 export type { PageRequest } from './paging';
 export { getEntitlements } from './entitlements';
 export { getConsulting } from './consulting';

@@ -12,6 +12,7 @@ import type {
   PaymentType,
   PaymentView,
   RefundingState,
+  YearSpending,
 } from '../../common/view-models';
 import { knownOr, siteNumber, siteText, siteTextOrNull, type Unknown } from '../../common/site-values';
 import type { PaymentRecord } from './records';
@@ -466,4 +467,22 @@ export function getPayment(db: Database, siteId: string, paymentId: string, now:
     paymentId,
   });
   return row ? toPaymentView(row, now.getTime()) : null;
+}
+
+/**
+ * Spending per year and currency, newest year first: paid (paid, and refunded later) minus refunded, with each
+ * order counted in the year it was placed (the year of its date as the school wrote it, the list's year headings).
+ */
+export function getSpendingByYear(db: Database, siteId: string): YearSpending[] {
+  return prepared<{ siteId: string }, Omit<YearSpending, 'spent'>>(
+    db,
+    `SELECT substr(o.created_at, 1, 4) AS year, p.currency AS currency,
+            total(CASE WHEN p.payment_state IN ('paid', 'refunded') THEN p.amount ELSE 0 END) AS paid,
+            total(p.refunded_amount) AS refunded, count(DISTINCT o.trade_no) AS orderCount
+     FROM orders o JOIN payments p ON p.site_id = o.site_id AND p.trade_no = o.trade_no
+     WHERE o.site_id = @siteId
+     GROUP BY year, currency ORDER BY year DESC, currency`,
+  )
+    .all({ siteId })
+    .map((r) => ({ ...r, spent: r.paid - r.refunded }));
 }

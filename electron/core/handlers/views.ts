@@ -10,6 +10,7 @@ import {
   getLibraryPage,
   getOrder,
   getOrdersPage,
+  getSpendingByYear,
   getPayableInstructionsPage,
   getProfile,
   search,
@@ -26,6 +27,7 @@ type ViewChannel =
   | 'billing:summary'
   | 'billing:orders'
   | 'billing:order'
+  | 'billing:spending'
   | 'billing:instructions'
   | 'entitlements:get'
   | 'consulting:list'
@@ -51,6 +53,7 @@ export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChann
       if (!order) throw new CoreError('not-found', 'This order is not in your offline copy.', { tradeNo });
       return order;
     },
+    'billing:spending': async ({ siteId }) => (site(siteId), getSpendingByYear(db, siteId)),
     'billing:instructions': async ({ siteId, ...page }) => (site(siteId), getPayableInstructionsPage(db, siteId, now(), page)),
     'entitlements:get': async ({ siteId }) => (site(siteId), getEntitlements(db, siteId, now())),
     'consulting:list': async ({ siteId }) => (site(siteId), getConsulting(db, siteId)),

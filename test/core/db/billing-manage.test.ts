@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { getOrdersPage } from '../../../electron/core/db';
+import { getOrdersPage, getSpendingByYear } from '../../../electron/core/db';
 import { ORDER_FILTERS, type OrderFilter, type OrderView } from '../../../electron/common/view-models';
 import { payment } from './fixtures';
 import { at, closeDatabases, day, NOW, withSite } from './pages-scaffold';
@@ -86,5 +86,32 @@ describe('Purchases: filters and search, applied in SQL at read time', () => {
     // With a filter: both apply.
     expect(trades(getOrdersPage(db, 's', NOW, { query: 'plan', state: 'refunded' }))).toEqual(['C-300', 'B-200']);
     expect(trades(getOrdersPage(db, 's', NOW, { query: '', state: 'all' }))).toHaveLength(10);
+  });
+});
+
+describe('Purchases: spending per year and currency', () => {
+  it('paid minus refunded per year and currency, each order in the year it was placed, newest year first', () => {
+    const db = withSite({
+      payments: [
+        payment('y1', { tradeNo: 'Y1', createdAt: '2025-12-31T23:00:00.000Z', amount: 2000 }),
+        // Placed in 2025, its second payment in 2026: all of it counts in 2025 (the order's year).
+        payment('y2a', { tradeNo: 'Y2', createdAt: '2025-03-01T00:00:00.000Z', amount: 500 }),
+        payment('y2b', { tradeNo: 'Y2', createdAt: '2026-01-05T00:00:00.000Z', amount: 500, refundingState: 'partially_refunded', refundedAmount: 200 }),
+        payment('y3', { tradeNo: 'Y3', createdAt: '2026-02-01T00:00:00.000Z', amount: 1000, paymentState: 'refunded', refundingState: 'refunded', refundedAmount: 1000 }),
+        payment('y4', { tradeNo: 'Y4', createdAt: '2026-02-02T00:00:00.000Z', amount: 30, currency: 'USD' }),
+        // Never paid: nothing spent, still an order of its year.
+        payment('y5', { tradeNo: 'Y5', createdAt: '2026-02-03T00:00:00.000Z', amount: 900, paymentState: 'failed', paidAt: null }),
+        payment('y6', { tradeNo: 'Y6', createdAt: '2026-02-04T00:00:00.000Z', amount: 700 }),
+      ],
+    });
+    expect(getSpendingByYear(db, 's')).toEqual([
+      { year: '2026', currency: 'TWD', paid: 1700, refunded: 1000, spent: 700, orderCount: 3 },
+      { year: '2026', currency: 'USD', paid: 30, refunded: 0, spent: 30, orderCount: 1 },
+      { year: '2025', currency: 'TWD', paid: 3000, refunded: 200, spent: 2800, orderCount: 2 },
+    ]);
+    // The years are those of the order list's headings: the orders' own dates.
+    const years = new Set(getOrdersPage(db, 's', NOW).items.map((o) => o.createdAt.slice(0, 4)));
+    expect(new Set(getSpendingByYear(db, 's').map((r) => r.year))).toEqual(years);
+    expect(getSpendingByYear(db, 'nobody')).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@ import { OrderGroup } from './OrderGroup';
 import { PendingInstructions } from './PendingInstructions';
 
 const orderKey = (o: OrderView) => o.tradeNo;
+/** The year an order was placed, as the school wrote its date: the core's spending per year groups by the same. */
+const yearOf = (o: OrderView) => o.createdAt.slice(0, 4);
 
 /** Totals and the soonest payable codes from the summary; the orders a page at a time as the student scrolls (issue 6). */
 export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
@@ -76,6 +78,7 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
               </div>
             ))}
           </section>
+          <SpendingByYear siteId={site.id} />
           {tradeNo && <FocusedOrder siteId={site.id} tradeNo={tradeNo} />}
           {head.pendingCount > 0 && <PendingInstructions siteId={site.id} preview={head.pendingInstructions} count={head.pendingCount} />}
           <h2 className="list-heading">{t('billing.orders', { count: head.orderCount })}</h2>
@@ -115,7 +118,16 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
               getKey={orderKey}
               label={t('billing.ordersLabel')}
               testId="order-list"
-              render={(o) => <OrderGroup order={o} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />}
+              render={(o, i) => (
+              <>
+                {(i === 0 || yearOf(orders.items[i - 1]!) !== yearOf(o)) && (
+                  <h3 className="year-heading" data-testid="year-heading">
+                    {t('billing.yearHeading', { year: yearOf(o) })}
+                  </h3>
+                )}
+                <OrderGroup order={o} level={4} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />
+              </>
+            )}
             />
           )}
         </>
@@ -151,6 +163,44 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
       ) : (
         <OrderGroup order={order.data} expanded={expanded} onToggle={() => setExpanded((e) => !e)} />
       )}
+    </section>
+  );
+}
+
+/** Spent per year and currency (paid minus refunded), newest year first; for reimbursement and budgets. */
+function SpendingByYear({ siteId }: { readonly siteId: string }) {
+  const { t, i18n } = useTranslation();
+  const spending = useChannel('billing:spending', { siteId });
+  const rows = spending.data ?? [];
+  if (rows.length === 0) return null;
+  const id = 'spending-title';
+  return (
+    <section aria-labelledby={id} className="spending" data-testid="spending">
+      <h2 id={id} className="list-heading">
+        {t('billing.spendingTitle')}
+      </h2>
+      <table className="items spending-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('billing.spendingYear')}</th>
+            <th scope="col" className="num">
+              {t('billing.spendingSpent')}
+            </th>
+            <th scope="col" className="num">
+              {t('billing.spendingOrders')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.year}-${r.currency}`} data-testid="spending-row" data-year={r.year} data-currency={r.currency}>
+              <th scope="row">{t('billing.yearHeading', { year: r.year })}</th>
+              <td className="num">{formatMoney(r.spent, r.currency, i18n.language)}</td>
+              <td className="num">{r.orderCount}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </section>
   );
 }

@@ -15,11 +15,23 @@ import { OpenOnSite } from '../site-pages/OpenOnSite';
  * the receipt button, the link to the site and each payment. Whether it is open is kept by the caller, so it
  * survives the row leaving and re-entering a virtualized list.
  */
-export function OrderGroup({ order, expanded, onToggle }: { readonly order: OrderView; readonly expanded: boolean; readonly onToggle: () => void }) {
+export function OrderGroup({
+  order,
+  expanded,
+  onToggle,
+  level = 3,
+}: {
+  readonly order: OrderView;
+  readonly expanded: boolean;
+  readonly onToggle: () => void;
+  /** The title's heading level: 4 under a year heading. */
+  readonly level?: 3 | 4;
+}) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const site = useSite();
   const detailsId = useId();
+  const Heading = level === 4 ? 'h4' : 'h3';
   return (
     <article
       className={`order card${expanded ? ' expanded' : ''}`}
@@ -29,12 +41,12 @@ export function OrderGroup({ order, expanded, onToggle }: { readonly order: Orde
       data-expanded={expanded}
     >
       <header className="order-head">
-        <h3 className="order-title">
+        <Heading className="order-title">
           <button type="button" className="order-toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={onToggle} data-testid="order-toggle">
             <ChevronRight aria-hidden="true" className="order-chevron" size={18} />
             <span>{order.title || t('billing.untitled')}</span>
           </button>
-        </h3>
+        </Heading>
         <span className={`state-badge ${summaryTone(order.summaryState)}`} data-testid="order-state">
           {t(summaryStateKey(order.summaryState))}
         </span>
