@@ -15,6 +15,9 @@ import { PendingInstructions } from './PendingInstructions';
 const orderKey = (o: OrderView) => o.tradeNo;
 /** The year an order was placed, as the school wrote its date: the core's spending per year groups by the same. */
 const yearOf = (o: OrderView) => o.createdAt.slice(0, 4);
+/** A year heading; a date the school wrote unreadably is shown as unknown, not as its first four characters. */
+const yearLabel = (t: (key: string, vars?: Record<string, string>) => string, year: string) =>
+  /^\d{4}$/.test(year) ? t('billing.yearHeading', { year }) : t('common.unknown');
 
 /** Totals and the soonest payable codes from the summary; the orders a page at a time as the student scrolls (issue 6). */
 export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
@@ -122,7 +125,7 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
               <>
                 {(i === 0 || yearOf(orders.items[i - 1]!) !== yearOf(o)) && (
                   <h3 className="year-heading" data-testid="year-heading">
-                    {t('billing.yearHeading', { year: yearOf(o) })}
+                    {yearLabel(t, yearOf(o))}
                   </h3>
                 )}
                 <OrderGroup order={o} level={4} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />
@@ -194,7 +197,7 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
         <tbody>
           {rows.map((r) => (
             <tr key={`${r.year}-${r.currency}`} data-testid="spending-row" data-year={r.year} data-currency={r.currency}>
-              <th scope="row">{t('billing.yearHeading', { year: r.year })}</th>
+              <th scope="row">{yearLabel(t, r.year)}</th>
               <td className="num">{formatMoney(r.spent, r.currency, i18n.language)}</td>
               <td className="num">{r.orderCount}</td>
             </tr>
