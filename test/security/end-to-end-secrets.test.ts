@@ -102,6 +102,11 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     // The paged channels the screens use (issue 6).
     await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });
     await call('library:all-page', { limit: 5, sort: 'recent' });
+    await call('today:get');
+    await call('billing:spending', { siteId: demo.id });
+    // A cover fetched by the core for the page (the demo's covers are on the site's own origin).
+    const cover = library.find((c) => c.coverImageUrl !== null)?.coverImageUrl ?? `${demo.baseUrl}/covers/none.svg`;
+    await call('media:image', { siteId: demo.id, url: cover }).catch(() => undefined);
     await call('billing:summary', { siteId: demo.id });
     const orders = await call<{ items: { tradeNo: string }[] }>('billing:orders', { siteId: demo.id, offset: 0, limit: 5 });
     await call('billing:order', { siteId: demo.id, tradeNo: orders.items[0]!.tradeNo });
