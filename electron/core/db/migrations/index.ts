@@ -12,6 +12,7 @@ import * as m007 from './007-short-terms';
 import * as m008 from './008-page-cursors';
 import * as m009 from './009-search-ranges';
 import * as m010 from './010-locked-lectures';
+import * as m011 from './011-lecture-states';
 
 export interface Migration {
   readonly version: number;
@@ -19,5 +20,5 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
