@@ -28,7 +28,11 @@ export default defineConfig({
   // A sandboxed preload can require only electron, events, timers and url (Electron docs, "Process Sandboxing"), so
   // everything else it uses is bundled into it: electron-vite leaves `dependencies` (zod) external by default.
   preload: {
-    build: { outDir: 'out/preload', externalizeDeps: false, rollupOptions: { input: { index: resolve('electron/preload/index.ts') }, output: { format: 'cjs' } } },
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: false,
+      rollupOptions: { input: { index: resolve('electron/preload/index.ts') }, output: { format: 'cjs' } },
+    },
   },
   renderer: {
     ...rendererConfig,

@@ -10,7 +10,22 @@ import { layersRule } from './scripts/lint/layers-rule';
  * rule fires.
  */
 
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'url', 'stream', 'events', 'util', 'worker_threads'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'child_process',
+  'url',
+  'stream',
+  'events',
+  'util',
+  'worker_threads',
+];
 const otherFolders = (...names: string[]) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
 
 /**
@@ -42,13 +57,27 @@ const RENDERER_LAYERS = [['i18n', 'styles', 'query-refresh'], ['api'], ['query']
 const local = { rules: { layers: layersRule } };
 
 /** Shared shape of the restricted-import rule so each folder lists only its own bans. */
-function restrict(patterns: { group: string[]; message: string; importNames?: string[] }[], paths: { name: string; message: string; importNames?: string[] }[] = []): Linter.RuleEntry {
+function restrict(
+  patterns: { group: string[]; message: string; importNames?: string[] }[],
+  paths: { name: string; message: string; importNames?: string[] }[] = [],
+): Linter.RuleEntry {
   return ['error', { patterns, paths }];
 }
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', '.data/**', '**/*.d.ts', '**/graphql-env.d.ts', '**/graphql-env.ts'],
+    ignores: [
+      'node_modules/**',
+      'out/**',
+      'dist/**',
+      'release/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.data/**',
+      '**/*.d.ts',
+      '**/graphql-env.d.ts',
+      '**/graphql-env.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -71,7 +100,10 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         [
           { group: NODE_BUILTINS, message: 'electron/common is shared with the renderer: no Node built-ins.' },
-          { group: otherFolders('core', 'main', 'preload', 'browser-host', 'renderer', 'embedded-server'), message: 'electron/common imports nothing from the other folders.' },
+          {
+            group: otherFolders('core', 'main', 'preload', 'browser-host', 'renderer', 'embedded-server'),
+            message: 'electron/common imports nothing from the other folders.',
+          },
         ],
         [{ name: 'electron', message: 'electron/common must not import electron.' }],
       ),
@@ -87,7 +119,10 @@ export default tseslint.config(
         [
           { group: ['electron', 'electron/*'], message: 'electron/core runs in plain Node: it never imports electron.' },
           { group: otherFolders('main', 'preload', 'browser-host', 'renderer'), message: 'electron/core must not import the hosts or the renderer.' },
-          { group: otherFolders('embedded-server'), message: 'The app reaches the embedded server over HTTP; only the demo branch of the composition root starts it.' },
+          {
+            group: otherFolders('embedded-server'),
+            message: 'The app reaches the embedded server over HTTP; only the demo branch of the composition root starts it.',
+          },
         ],
         [{ name: 'electron', message: 'electron/core runs in plain Node: it never imports electron.' }],
       ),
@@ -121,7 +156,10 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         [
           { group: NODE_BUILTINS, message: 'The renderer has no Node access.' },
-          { group: otherFolders('core', 'main', 'preload', 'browser-host', 'embedded-server'), message: 'The renderer imports only electron/common (types) and its own files.' },
+          {
+            group: otherFolders('core', 'main', 'preload', 'browser-host', 'embedded-server'),
+            message: 'The renderer imports only electron/common (types) and its own files.',
+          },
           { group: ['better-sqlite3', 'jose', 'graphql-request'], message: 'The renderer reads data only through the typed api object.' },
         ],
         [{ name: 'electron', message: 'The renderer must not import electron: use window.learningDesktop.' }],
@@ -143,14 +181,20 @@ export default tseslint.config(
     files: ['electron/main/**/*.ts'],
     ignores: ['electron/main/ipc.ts'],
     rules: {
-      'no-restricted-imports': restrict([], [{ name: 'electron', importNames: ['ipcMain'], message: 'Register IPC handlers through electron/main/ipc.ts only.' }]),
+      'no-restricted-imports': restrict(
+        [],
+        [{ name: 'electron', importNames: ['ipcMain'], message: 'Register IPC handlers through electron/main/ipc.ts only.' }],
+      ),
     },
   },
   {
     files: ['electron/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: otherFolders('core', 'main', 'browser-host', 'renderer', 'embedded-server'), message: 'The preload exposes the contract from electron/common only.' },
+        {
+          group: otherFolders('core', 'main', 'browser-host', 'renderer', 'embedded-server'),
+          message: 'The preload exposes the contract from electron/common only.',
+        },
       ]),
     },
   },

@@ -105,13 +105,30 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   const clock = skewedClock(options.clock ?? systemClock, faults);
   const log = options.logger;
   // The route table first: a duplicate route is a start-up error that must not leave a database open.
-  const router = createRouter(oidcRoutes, oauthRoutes, adminPageRoutes, memberApiRoutes, mcpRoutes, adminRoutes, docsRoutes, coverRoutes, productFileRoutes, studentPageRoutes, options.extraRoutes ?? []);
+  const router = createRouter(
+    oidcRoutes,
+    oauthRoutes,
+    adminPageRoutes,
+    memberApiRoutes,
+    mcpRoutes,
+    adminRoutes,
+    docsRoutes,
+    coverRoutes,
+    productFileRoutes,
+    studentPageRoutes,
+    options.extraRoutes ?? [],
+  );
   const db = openDatabase(options.database ?? ':memory:', undefined, options.sqliteBinding);
 
   try {
     seedDatabase(db, { seed: options.seed ?? 'demo', site: siteKey, now: clock.now(), options: options.seedOptions ?? {} });
     // Even unseeded, the served school must exist: codes and tokens reference it.
-    db.prepare('INSERT OR IGNORE INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)').run(site.schoolId, site.name, site.subdomain, clock.now());
+    db.prepare('INSERT OR IGNORE INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)').run(
+      site.schoolId,
+      site.name,
+      site.subdomain,
+      clock.now(),
+    );
   } catch (err) {
     db.close();
     throw err;
@@ -132,7 +149,9 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
     const started = performance.now();
     if (log) {
       // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
-      res.on('finish', () => log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+      res.on('finish', () =>
+        log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
+      );
     }
     void beforeRouting(faults, clock, req, res).then((go) => (go ? router.handle(context!, req, res) : undefined));
   });

@@ -28,7 +28,10 @@ export function commonjsWorker(options: { readonly entry: string; readonly fileN
           copyPublicDir: false,
           lib: { entry: options.entry, formats: ['cjs'], fileName: () => options.fileName },
           rollupOptions: {
-            external: (id) => id.startsWith('node:') || builtinModules.includes(id) || packages.has(id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]!),
+            external: (id) =>
+              id.startsWith('node:') ||
+              builtinModules.includes(id) ||
+              packages.has(id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]!),
             output: { inlineDynamicImports: true },
           },
         },

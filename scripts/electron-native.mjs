@@ -53,7 +53,10 @@ export async function ensureElectronSqliteBinding(version, { log = (line) => con
     // Sources only: Node's compiled build/ stays behind, so nothing of it is mistaken for Electron's.
     const nodeBuild = join(pkgDir, 'build');
     cpSync(pkgDir, copy, { recursive: true, filter: (src) => src !== nodeBuild && !src.startsWith(nodeBuild + sep) });
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'ld-electron-native', version: '0.0.0', private: true, dependencies: { 'better-sqlite3': pkg.version } }));
+    writeFileSync(
+      join(scratch, 'package.json'),
+      JSON.stringify({ name: 'ld-electron-native', version: '0.0.0', private: true, dependencies: { 'better-sqlite3': pkg.version } }),
+    );
     const { rebuild } = await import('@electron/rebuild');
     await rebuild({ buildPath: scratch, electronVersion: version, onlyModules: ['better-sqlite3'], force: true, mode: 'sequential' });
     const built = join(copy, 'build', 'Release', 'better_sqlite3.node');

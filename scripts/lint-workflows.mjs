@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path';
 
 const dir = process.argv[2] ?? '.github/workflows';
 const cli = join(dirname(createRequire(import.meta.url).resolve('@action-validator/cli/package.json')), 'cli.mjs');
-const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+const files = readdirSync(dir)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
 if (files.length === 0) {
   console.error(`lint-workflows: no workflow in ${dir}`);
   process.exit(1);

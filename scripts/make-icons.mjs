@@ -40,7 +40,11 @@ for (let y = 0; y < SIZE; y++) {
   for (let x = 0; x < SIZE; x++) {
     if (!inRoundRect(x, y, 16, 16, 480, 480, 96)) continue;
     const t = y / SIZE;
-    set(x, y, top.map((c, i) => Math.round(c + (bottom[i] - c) * t)));
+    set(
+      x,
+      y,
+      top.map((c, i) => Math.round(c + (bottom[i] - c) * t)),
+    );
     // Left page: x 96..248, top curve 150→(176,120)→160, bottom curve 372→(176,348)→384.
     if (x >= 96 && x < 248 && y >= quadY(x, 96, 150, 176, 120, 248, 160) && y <= quadY(x, 96, 372, 176, 348, 248, 384)) set(x, y, hex('#ffffff'));
     if (x >= 264 && x < 416 && y >= quadY(x, 416, 150, 336, 120, 264, 160) && y <= quadY(x, 416, 372, 336, 348, 264, 384)) set(x, y, hex('#e7ecff'));

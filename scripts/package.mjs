@@ -14,7 +14,8 @@ if (!existsSync(config)) {
 }
 const args = process.argv.slice(2);
 const node = (entry, toolArgs) => spawnSync(process.execPath, [entry, ...toolArgs], { stdio: 'inherit' });
-const GITHUB = 'Packaging downloads Electron from GitHub; it cannot work where GitHub is unreachable (unless -c.electronDist names an unpacked Electron).';
+const GITHUB =
+  'Packaging downloads Electron from GitHub; it cannot work where GitHub is unreachable (unless -c.electronDist names an unpacked Electron).';
 
 const built = node(binEntry('electron-vite'), ['build']);
 if (built.status !== 0) {

@@ -25,7 +25,20 @@ type Lang = 'en' | 'zh-TW';
 type Theme = 'light' | 'dark';
 type Size = 'wide' | 'narrow';
 const VIEWPORTS: Record<Size, { width: number; height: number }> = { wide: { width: 1280, height: 800 }, narrow: { width: 900, height: 700 } };
-type Shot = 'welcome' | 'today' | 'library' | 'course' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile' | 'search' | 'site-menu' | 'settings-desktop';
+type Shot =
+  | 'welcome'
+  | 'today'
+  | 'library'
+  | 'course'
+  | 'billing'
+  | 'notifications'
+  | 'settings'
+  | 'entitlements'
+  | 'consulting'
+  | 'profile'
+  | 'search'
+  | 'site-menu'
+  | 'settings-desktop';
 
 /**
  * Every combination of language, theme and size gets the library and the course page; the wide ones get every
@@ -80,7 +93,11 @@ type NavScreen = 'today' | 'library' | 'billing' | 'notifications' | 'settings' 
 async function openScreen(page: Page, screen: NavScreen): Promise<void> {
   await page.getByTestId(`nav-${screen}`).click();
   await page.locator('#screen-title').waitFor();
-  await page.getByTestId('loading').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+  await page
+    .getByTestId('loading')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => {});
 }
 
 async function setPreferences(page: Page, lang: Lang, theme: Theme): Promise<void> {
@@ -108,7 +125,10 @@ async function take(page: Page, shot: Shot, name: string): Promise<void> {
       break;
     case 'course': {
       await openScreen(page, 'library');
-      const card = page.getByTestId('course-card').filter({ has: page.getByTestId('continue-watching') }).first();
+      const card = page
+        .getByTestId('course-card')
+        .filter({ has: page.getByTestId('continue-watching') })
+        .first();
       await card.getByRole('heading').getByRole('button').click();
       await page.getByTestId('lecture-row').first().waitFor();
       break;
@@ -159,10 +179,24 @@ async function main(): Promise<void> {
     browser = await chromium.launch({
       executablePath: chromiumPath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--font-render-hinting=none'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--font-render-hinting=none',
+      ],
     });
     // Reduced motion: no skeleton sweep or hover transition caught half-way.
-    const context = await browser.newContext({ viewport: VIEWPORTS.wide, reducedMotion: 'reduce', colorScheme: 'light', locale: 'en-US', timezoneId: 'Asia/Taipei' });
+    const context = await browser.newContext({
+      viewport: VIEWPORTS.wide,
+      reducedMotion: 'reduce',
+      colorScheme: 'light',
+      locale: 'en-US',
+      timezoneId: 'Asia/Taipei',
+    });
     const page = await context.newPage();
     await page.goto(host.launchUrl);
     await page.getByTestId('try-demo').waitFor();

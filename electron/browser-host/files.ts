@@ -40,7 +40,8 @@ export function createHostFiles(clock: { now(): number } = Date): HostFiles {
       const token = randomBytes(24).toString('base64url');
       held.set(token, { file, expiresAt: clock.now() + LIFETIME_MS });
       prune();
-      if (file.kind === 'receipt') return { kind: 'print-view', url: `${BROWSER_HOST_PATHS.files}${token}/${file.fileName.replace(/\.pdf$/, '.html')}` };
+      if (file.kind === 'receipt')
+        return { kind: 'print-view', url: `${BROWSER_HOST_PATHS.files}${token}/${file.fileName.replace(/\.pdf$/, '.html')}` };
       return { kind: 'download', url: `${BROWSER_HOST_PATHS.files}${token}/${file.fileName}`, fileName: file.fileName };
     },
     serve(pathname, res) {
@@ -57,7 +58,8 @@ export function createHostFiles(clock: { now(): number } = Date): HostFiles {
         // The print view: the receipt and the print script, nothing else (no connection, no image, no frame).
         res.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
-          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+          'Content-Security-Policy':
+            "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         });
         res.end(h.file.printView ?? h.file.body);
         return true;

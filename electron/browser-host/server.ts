@@ -68,10 +68,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const openExternal = async (url: string) => {
     // The same rule as everywhere a site's address leaves the app (common/external-url.ts).
     const allowed = externalUrl(url);
-    if (allowed === null) throw new CoreError('invalid-input', 'Only https addresses (http on this computer), without a user name or password, can be opened.');
+    if (allowed === null)
+      throw new CoreError('invalid-input', 'Only https addresses (http on this computer), without a user name or password, can be opened.');
     const parsed = new URL(allowed);
     // The sign-in page opens as a tab of the page that drives the app; with none connected it cannot be shown.
-    if (clients.size === 0) throw new CoreError('sign-in-failed', 'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.');
+    if (clients.size === 0)
+      throw new CoreError('sign-in-failed', 'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.');
     // Only one tab opens: in the page the student is using (several pages of the app may be open), else the newest.
     const pages = [...clients];
     const [target] = pages.find(([, page]) => page === activePage) ?? pages[pages.length - 1]!;
@@ -126,7 +128,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const url = new URL(req.url ?? '/', origin);
 
     if (url.pathname === BROWSER_HOST_PATHS.session && req.method === 'GET') {
-      if (!safeEqual(url.searchParams.get('secret') ?? '', secret)) return plain(res, 403, 'This link is not valid. Use the link printed when the app started.');
+      if (!safeEqual(url.searchParams.get('secret') ?? '', secret))
+        return plain(res, 403, 'This link is not valid. Use the link printed when the app started.');
       res.writeHead(303, {
         'Set-Cookie': `${cookieName}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
         Location: '/',
@@ -144,7 +147,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (typeof page === 'string' && PAGE_ID.test(page)) activePage = page;
       const channel = decodePath(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
       const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
-      const result = await dispatch(core.handlers, channel, input, (c, e) => log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`));
+      const result = await dispatch(core.handlers, channel, input, (c, e) =>
+        log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`),
+      );
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return res.end(JSON.stringify(result));
     }

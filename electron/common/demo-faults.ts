@@ -32,4 +32,11 @@ export interface DemoFaultsView {
 export const DEMO_LATENCY_CHOICES_MS = [0, 1500, 3000, 8000] as const;
 export const DEMO_CLOCK_SKEW_CHOICES_MIN = [-15, 0, 15] as const;
 
-export const NO_DEMO_FAULTS: DemoFaults = { offline: false, latencyMs: 0, memberApiUnavailable: false, refreshRefused: false, clockSkewMinutes: 0, download: 'none' };
+export const NO_DEMO_FAULTS: DemoFaults = {
+  offline: false,
+  latencyMs: 0,
+  memberApiUnavailable: false,
+  refreshRefused: false,
+  clockSkewMinutes: 0,
+  download: 'none',
+};

@@ -169,7 +169,12 @@ export const ipcContract = {
   'settings:update': channel<Settings>()(
     z
       .object({
-        autoSyncMinutes: z.number().int().min(0).max(24 * 60).optional(),
+        autoSyncMinutes: z
+          .number()
+          .int()
+          .min(0)
+          .max(24 * 60)
+          .optional(),
         language: z.enum(['system', 'en', 'zh-TW']).optional(),
         theme: z.enum(['system', 'light', 'dark']).optional(),
         allowWeakTokenStorage: z.boolean().optional(),
@@ -193,10 +198,7 @@ export const ipcContract = {
    * saved site, or for an address and client id that could not be added (discovery failed at "Add").
    */
   'doctor:run': channel<DoctorReport>()(
-    z.union([
-      bySite,
-      z.object({ baseUrl: z.string().min(1).max(2048), clientId: z.string().min(1).max(2048) }).strict(),
-    ]),
+    z.union([bySite, z.object({ baseUrl: z.string().min(1).max(2048), clientId: z.string().min(1).max(2048) }).strict()]),
   ),
 
   /** Demo mode only (forbidden otherwise): the demo sites' fault switches (Settings > Demo). */
@@ -308,9 +310,6 @@ export type CoreHandlers = {
 
 /** The renderer's side: the one named object the preload (or the browser host bridge) exposes. */
 export interface LearningDesktopApi {
-  invoke<C extends Channel>(
-    channel: C,
-    ...input: ChannelInput<C> extends undefined ? [] : [ChannelInput<C>]
-  ): Promise<Result<ChannelOutput<C>>>;
+  invoke<C extends Channel>(channel: C, ...input: ChannelInput<C> extends undefined ? [] : [ChannelInput<C>]): Promise<Result<ChannelOutput<C>>>;
   on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
 }

@@ -171,7 +171,9 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
   const cipher = options.cipher ?? (await createNodeCipher(join(dataDir, 'vault.key')));
   const demoEnabled = options.demo?.enabled ?? true;
-  const demo = demoEnabled ? createDemoServers({ dataDir, logger, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) }) : null;
+  const demo = demoEnabled
+    ? createDemoServers({ dataDir, logger, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) })
+    : null;
 
   // Demo sites saved by an earlier run need their servers before anything talks to them (a sync, a refresh).
   // Started before the site manager reads sites.json, so a changed port can be written into it first.
@@ -187,7 +189,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
-  const store = await openOfflineStore({ file: join(dataDir, 'offline.db'), logger, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) });
+  const store = await openOfflineStore({
+    file: join(dataDir, 'offline.db'),
+    logger,
+    ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }),
+  });
   const { writer, db } = store;
 
   const sites: SiteManager = await createSiteManager({

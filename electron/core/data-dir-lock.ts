@@ -145,7 +145,13 @@ export async function acquireDataDirLock(dataDir: string, options: AcquireOption
   const stealFile = `${file}.steal`;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const boot = options.boot ?? currentBoot();
-  const owner: LockOwner = { pid: process.pid, host: options.host ?? 'core', since: new Date().toISOString(), nonce: randomBytes(9).toString('base64url'), boot };
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: options.host ?? 'core',
+    since: new Date().toISOString(),
+    nonce: randomBytes(9).toString('base64url'),
+    boot,
+  };
 
   for (let attempt = 0; attempt < 20; attempt++) {
     try {

@@ -267,7 +267,11 @@ export interface CrashTarget {
  * the process (its state is unknown); an unhandled rejection is reported and the app keeps running.
  * Both hosts install this first thing (electron/main/index.ts, electron/browser-host/cli.ts).
  */
-export function installCrashGuards(target: CrashTarget, write: (line: string) => void, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function installCrashGuards(
+  target: CrashTarget,
+  write: (line: string) => void,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   target.on('uncaughtException', (error) => {
     try {
       write(`Learning Desktop stopped after an unexpected error: ${describeUnexpected(error)}`);

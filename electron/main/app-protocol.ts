@@ -16,7 +16,9 @@ export function handleAppProtocol(rendererDir: string, log: (line: string) => vo
     const current = core();
     if (url.origin === APP_ORIGIN && url.pathname.startsWith(SAVED_FILES_PATH) && current) {
       const answer = await current.serveSavedFile(url.pathname, request.method, request.headers.get('range') ?? undefined);
-      const body = answer.body ? (Readable.toWeb(createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end })) as ReadableStream<Uint8Array>) : null;
+      const body = answer.body
+        ? (Readable.toWeb(createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end })) as ReadableStream<Uint8Array>)
+        : null;
       return new Response(body, { status: answer.status, headers: answer.headers });
     }
     const answer = await serveAppRequest(rendererDir, { url: request.url, method: request.method }, (refusal) =>

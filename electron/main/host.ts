@@ -79,92 +79,104 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
       showWindow();
     });
 
-    app.whenReady().then(async () => {
-      handleAppProtocol(rendererDir, log, () => core);
-      const settingsStore = createElectronSettingsStore();
-      const settings = await settingsStore.load();
-      const updates = await createElectronUpdater({ isPackaged: app.isPackaged, feedUrl: process.env.LEARNING_DESKTOP_UPDATE_URL, log });
-      core = await createAppCore({
-        dataDir: app.getPath('userData'),
-        version: app.getVersion(),
-        host: 'electron',
-        // The system browser for sign-in (RFC 8252 §4.1, never an embedded web view): http and https URLs only.
-        openExternal: async (url) => {
-          const allowed = externalUrl(url);
-          if (allowed === null) throw new Error('Only https addresses (http on this computer), without a user name or password, can be opened.');
-          await shell.openExternal(allowed);
-        },
-        // safeStorage needs the app to be ready; basic_text keeps tokens in memory unless the user opted in.
-        // A change of allowWeakTokenStorage takes effect at the next start (the vault is built once).
-        cipher: createSafeStorageCipher({ allowWeakTokenStorage: settings.allowWeakTokenStorage }),
-        settingsStore,
-        logger,
-        demo: { enabled: true },
-        updater: updates.updater,
-        updatesOff: updates.off,
-        ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
-        // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a save dialog says.
-        deliverFile: createSaveDialogDelivery(() => win),
-        // A saved product file that does not open inside the app is shown in its folder, never opened or run.
-        showItemInFolder: (path) => shell.showItemInFolder(path),
-      });
-      registerInviteScheme(log);
-      for (const link of earlyInvites.splice(0)) core.openInviteLink(link);
-      registerIpcHandlers(core, isTrustedSender(() => BrowserWindow.getAllWindows(), appUrl), log);
-      const protection = await core.handlers['security:get-token-protection'](undefined);
-      const cipherWeak = protection.ok && protection.value.weak;
-      let restartOffered = false;
-      core.onEvent((event, payload) => {
-        for (const w of BrowserWindow.getAllWindows()) w.webContents.send(event, payload);
-        // The vault's cipher is chosen once, at start: a change of the weak-storage opt-in applies after a restart.
-        if (event === 'settings:changed' && cipherWeak && !restartOffered) {
-          const next = payload as { allowWeakTokenStorage: boolean };
-          if (next.allowWeakTokenStorage !== settings.allowWeakTokenStorage) {
-            restartOffered = true;
-            void offerRestart();
-          }
-        }
-      });
-      win = openWindow();
-      const appCore = core;
-      // The menu shows only whether updates are on and whether one is ready: rebuilt when either changes, not on
-      // every updates:changed (download progress sends one per percent).
-      let shownMenuKey = '';
-      const setMenu = () => {
-        const state = appCore.desktop.updates.state();
-        const key = `${state.status !== 'off'} ${state.status === 'ready'}`;
-        if (key === shownMenuKey) return;
-        shownMenuKey = key;
-        Menu.setApplicationMenu(
-          buildApplicationMenu({
-            core: appCore,
-            window: () => win,
-            isDev,
-            log,
-            updates: { available: state.status !== 'off', ready: state.status === 'ready', check: () => void appCore.desktop.updates.check(), restart: () => appCore.desktop.updates.restart() },
-          }),
+    app
+      .whenReady()
+      .then(async () => {
+        handleAppProtocol(rendererDir, log, () => core);
+        const settingsStore = createElectronSettingsStore();
+        const settings = await settingsStore.load();
+        const updates = await createElectronUpdater({ isPackaged: app.isPackaged, feedUrl: process.env.LEARNING_DESKTOP_UPDATE_URL, log });
+        core = await createAppCore({
+          dataDir: app.getPath('userData'),
+          version: app.getVersion(),
+          host: 'electron',
+          // The system browser for sign-in (RFC 8252 §4.1, never an embedded web view): http and https URLs only.
+          openExternal: async (url) => {
+            const allowed = externalUrl(url);
+            if (allowed === null) throw new Error('Only https addresses (http on this computer), without a user name or password, can be opened.');
+            await shell.openExternal(allowed);
+          },
+          // safeStorage needs the app to be ready; basic_text keeps tokens in memory unless the user opted in.
+          // A change of allowWeakTokenStorage takes effect at the next start (the vault is built once).
+          cipher: createSafeStorageCipher({ allowWeakTokenStorage: settings.allowWeakTokenStorage }),
+          settingsStore,
+          logger,
+          demo: { enabled: true },
+          updater: updates.updater,
+          updatesOff: updates.off,
+          ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
+          // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a save dialog says.
+          deliverFile: createSaveDialogDelivery(() => win),
+          // A saved product file that does not open inside the app is shown in its folder, never opened or run.
+          showItemInFolder: (path) => shell.showItemInFolder(path),
+        });
+        registerInviteScheme(log);
+        for (const link of earlyInvites.splice(0)) core.openInviteLink(link);
+        registerIpcHandlers(
+          core,
+          isTrustedSender(() => BrowserWindow.getAllWindows(), appUrl),
+          log,
         );
-      };
-      setMenu();
-      // Help > Check for Updates… becomes Restart to Update once one is downloaded.
-      core.onEvent((event) => {
-        if (event === 'updates:changed') setMenu();
-      });
-      desktopLife = installDesktopLife({ core, window: () => win, showWindow, initialSettings: settings, log });
+        const protection = await core.handlers['security:get-token-protection'](undefined);
+        const cipherWeak = protection.ok && protection.value.weak;
+        let restartOffered = false;
+        core.onEvent((event, payload) => {
+          for (const w of BrowserWindow.getAllWindows()) w.webContents.send(event, payload);
+          // The vault's cipher is chosen once, at start: a change of the weak-storage opt-in applies after a restart.
+          if (event === 'settings:changed' && cipherWeak && !restartOffered) {
+            const next = payload as { allowWeakTokenStorage: boolean };
+            if (next.allowWeakTokenStorage !== settings.allowWeakTokenStorage) {
+              restartOffered = true;
+              void offerRestart();
+            }
+          }
+        });
+        win = openWindow();
+        const appCore = core;
+        // The menu shows only whether updates are on and whether one is ready: rebuilt when either changes, not on
+        // every updates:changed (download progress sends one per percent).
+        let shownMenuKey = '';
+        const setMenu = () => {
+          const state = appCore.desktop.updates.state();
+          const key = `${state.status !== 'off'} ${state.status === 'ready'}`;
+          if (key === shownMenuKey) return;
+          shownMenuKey = key;
+          Menu.setApplicationMenu(
+            buildApplicationMenu({
+              core: appCore,
+              window: () => win,
+              isDev,
+              log,
+              updates: {
+                available: state.status !== 'off',
+                ready: state.status === 'ready',
+                check: () => void appCore.desktop.updates.check(),
+                restart: () => appCore.desktop.updates.restart(),
+              },
+            }),
+          );
+        };
+        setMenu();
+        // Help > Check for Updates… becomes Restart to Update once one is downloaded.
+        core.onEvent((event) => {
+          if (event === 'updates:changed') setMenu();
+        });
+        desktopLife = installDesktopLife({ core, window: () => win, showWindow, initialSettings: settings, log });
 
-      if (demoRequested) {
-        // `npm run demo` / `--demo`: the demo sites are started and listed, one click from signing in.
-        const added = await core.handlers['sites:add-demo'](undefined);
-        if (!added.ok) log(`demo: ${added.error.message}`);
-      }
-    }).catch((error: unknown) => {
-      // e.g. an offline database written by a newer version (database-too-new): say so in plain words and quit.
-      // A CoreError's message is plain words by contract; any other message may quote a secret.
-      const message = isCoreError(error) ? error.message : `An unexpected error stopped the start (${describeUnexpected(error)}).`;
-      logger.error('the app could not start', { error });
-      dialog.showErrorBox('Learning Desktop could not start', `${message}\n\nWhat happened is written in ${options.logFile}.`);
-      app.exit(1);
-    });
+        if (demoRequested) {
+          // `npm run demo` / `--demo`: the demo sites are started and listed, one click from signing in.
+          const added = await core.handlers['sites:add-demo'](undefined);
+          if (!added.ok) log(`demo: ${added.error.message}`);
+        }
+      })
+      .catch((error: unknown) => {
+        // e.g. an offline database written by a newer version (database-too-new): say so in plain words and quit.
+        // A CoreError's message is plain words by contract; any other message may quote a secret.
+        const message = isCoreError(error) ? error.message : `An unexpected error stopped the start (${describeUnexpected(error)}).`;
+        logger.error('the app could not start', { error });
+        dialog.showErrorBox('Learning Desktop could not start', `${message}\n\nWhat happened is written in ${options.logFile}.`);
+        app.exit(1);
+      });
 
     async function offerRestart(): Promise<void> {
       const options = {

@@ -8,7 +8,11 @@ import { dispatch } from '../core/ipc-dispatch';
  * sender is checked against the windows we created (GitHub Desktop trusted-ipc-sender.ts): a frame we did not
  * load (an iframe, a navigated-away page) gets no answer.
  */
-export function registerIpcHandlers(core: AppCore, isTrustedSender: (sender: WebContents, frameUrl: string | undefined) => boolean, log: (line: string) => void): () => void {
+export function registerIpcHandlers(
+  core: AppCore,
+  isTrustedSender: (sender: WebContents, frameUrl: string | undefined) => boolean,
+  log: (line: string) => void,
+): () => void {
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, async (event, input: unknown) => {
       if (!isTrustedSender(event.sender, event.senderFrame?.url)) {

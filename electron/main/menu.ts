@@ -26,7 +26,12 @@ export function buildApplicationMenu(options: {
   };
   const about = () => {
     const win = options.window();
-    const text = { type: 'info' as const, title: 'About Learning Desktop', message: `Learning Desktop ${app.getVersion()}`, detail: 'Your courses, progress, purchases and notices, available offline.' };
+    const text = {
+      type: 'info' as const,
+      title: 'About Learning Desktop',
+      message: `Learning Desktop ${app.getVersion()}`,
+      detail: 'Your courses, progress, purchases and notices, available offline.',
+    };
     void (win ? dialog.showMessageBox(win, text) : dialog.showMessageBox(text));
   };
 

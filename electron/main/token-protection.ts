@@ -17,7 +17,10 @@ export interface SafeStorageLike {
  * token file would be as good as plain text: tokens then stay in memory only (sign in again after a restart)
  * unless the user opted in (settings.allowWeakTokenStorage, read at start).
  */
-export function cipherFromSafeStorage(storage: SafeStorageLike, options: { readonly platform: string; readonly allowWeakTokenStorage: boolean }): Cipher {
+export function cipherFromSafeStorage(
+  storage: SafeStorageLike,
+  options: { readonly platform: string; readonly allowWeakTokenStorage: boolean },
+): Cipher {
   if (!storage.isEncryptionAvailable()) {
     return {
       ...createMemoryCipher(),
@@ -62,7 +65,12 @@ export function cipherFromSafeStorage(storage: SafeStorageLike, options: { reado
       try {
         text = storage.decryptString(Buffer.from(data));
       } catch (cause) {
-        throw new CoreError('storage-error', 'A saved sign-in could not be decrypted by your operating system (its key was changed or removed). Sign in again.', undefined, { cause });
+        throw new CoreError(
+          'storage-error',
+          'A saved sign-in could not be decrypted by your operating system (its key was changed or removed). Sign in again.',
+          undefined,
+          { cause },
+        );
       }
       return Buffer.from(text, 'base64');
     },

@@ -2,7 +2,6 @@ import { BrowserWindow, shell, type WebContents } from 'electron';
 import { APP_INDEX_URL } from '../core/desktop/app-protocol';
 import { externalUrl } from '../common/external-url';
 
-
 /**
  * The app window, hardened per the Electron security checklist: context isolation, sandbox, no Node
  * integration, no navigation away from the app, no new windows (http/https links go to the system browser),

@@ -163,11 +163,23 @@ function makeRoute<Q, B>(spec: AdminRouteSpec<Q, B>): Route {
       try {
         const query = parseWith(spec.query, Object.fromEntries(ctx.url.searchParams), 'query string');
         const body = spec.body && !spec.rawBody ? parseWith(spec.body, await readJsonBody(ctx), 'request body') : (undefined as B);
-        const result = await spec.run({ ctx, token, schoolId: ctx.server.site.schoolId, now: ctx.server.clock.now(), params: ctx.params, query, body });
+        const result = await spec.run({
+          ctx,
+          token,
+          schoolId: ctx.server.site.schoolId,
+          now: ctx.server.clock.now(),
+          params: ctx.params,
+          query,
+          body,
+        });
         send(ctx, result.status, result.body);
       } catch (err) {
         if (!(err instanceof AdminError)) throw err;
-        send(ctx, err.status, { error: err.error, error_description: err.description, ...(err.details !== undefined ? { details: err.details } : {}) });
+        send(ctx, err.status, {
+          error: err.error,
+          error_description: err.description,
+          ...(err.details !== undefined ? { details: err.details } : {}),
+        });
       }
     },
   };
@@ -186,7 +198,8 @@ export function pageWindow(q: PageQuery): { limit: number; offset: number } {
   let offset = 0;
   if (q.cursor !== undefined) {
     const n = Number(Buffer.from(q.cursor, 'base64url').toString('utf8').replace(/^o:/, ''));
-    if (!Number.isInteger(n) || n < 0) throw new AdminError(400, 'invalid_request', 'the cursor is not valid', [{ path: 'cursor', message: 'not a cursor from this API' }]);
+    if (!Number.isInteger(n) || n < 0)
+      throw new AdminError(400, 'invalid_request', 'the cursor is not valid', [{ path: 'cursor', message: 'not a cursor from this API' }]);
     offset = n;
   }
   return { limit: q.limit, offset };

@@ -64,7 +64,8 @@ function adminOperation(route: Route): Json {
     parameters: [...pathParams(route.path), ...queryParams(meta.query)],
     responses,
   };
-  if (extra?.rawBody) op['requestBody'] = { required: true, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+  if (extra?.rawBody)
+    op['requestBody'] = { required: true, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   else if (meta.body) op['requestBody'] = { required: true, content: { 'application/json': { schema: jsonSchema(meta.body, 'input') } } };
   return op;
 }
@@ -74,16 +75,51 @@ const form = (properties: Record<string, Json>, required: string[]): Json => ({
   content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties, required } } },
 });
 const str = { type: 'string' };
-const oauthError = { description: 'OAuth error (RFC 6749 §5.2).', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } };
+const oauthError = {
+  description: 'OAuth error (RFC 6749 §5.2).',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
+};
 const jsonDoc = (description: string): Json => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
 
 /** The OAuth and OpenID Connect REST endpoints (spec "Endpoints"), described by hand. */
 function oauthPaths(): Record<string, Record<string, Json>> {
   return {
-    [PATHS.protectedResourceMetadata]: { get: { operationId: 'getProtectedResourceMetadata', summary: 'Protected Resource Metadata (RFC 9728)', tags: ['discovery'], security: [], responses: { '200': jsonDoc('Metadata.') } } },
-    [PATHS.authorizationServerMetadata]: { get: { operationId: 'getAuthorizationServerMetadata', summary: 'Authorization Server Metadata (RFC 8414), the source of truth', tags: ['discovery'], security: [], responses: { '200': jsonDoc('Metadata.') } } },
-    [PATHS.openidConfiguration]: { get: { operationId: 'getOpenIdConfiguration', summary: 'OpenID Connect Discovery', tags: ['discovery'], security: [], responses: { '200': jsonDoc('Metadata.') } } },
-    [PATHS.jwks]: { get: { operationId: 'getJwks', summary: 'JSON Web Key Set of the id_token signing keys', tags: ['discovery'], security: [], responses: { '200': jsonDoc('JWKS.'), '404': oauthError } } },
+    [PATHS.protectedResourceMetadata]: {
+      get: {
+        operationId: 'getProtectedResourceMetadata',
+        summary: 'Protected Resource Metadata (RFC 9728)',
+        tags: ['discovery'],
+        security: [],
+        responses: { '200': jsonDoc('Metadata.') },
+      },
+    },
+    [PATHS.authorizationServerMetadata]: {
+      get: {
+        operationId: 'getAuthorizationServerMetadata',
+        summary: 'Authorization Server Metadata (RFC 8414), the source of truth',
+        tags: ['discovery'],
+        security: [],
+        responses: { '200': jsonDoc('Metadata.') },
+      },
+    },
+    [PATHS.openidConfiguration]: {
+      get: {
+        operationId: 'getOpenIdConfiguration',
+        summary: 'OpenID Connect Discovery',
+        tags: ['discovery'],
+        security: [],
+        responses: { '200': jsonDoc('Metadata.') },
+      },
+    },
+    [PATHS.jwks]: {
+      get: {
+        operationId: 'getJwks',
+        summary: 'JSON Web Key Set of the id_token signing keys',
+        tags: ['discovery'],
+        security: [],
+        responses: { '200': jsonDoc('JWKS.'), '404': oauthError },
+      },
+    },
     [PATHS.authorize]: {
       get: {
         operationId: 'authorize',
@@ -93,7 +129,11 @@ function oauthPaths(): Record<string, Record<string, Json>> {
         parameters: ['response_type', 'client_id', 'redirect_uri', 'scope', 'code_challenge', 'code_challenge_method', 'state']
           .map((name) => ({ name, in: 'query', required: true, schema: str }))
           .concat(['resource', 'nonce'].map((name) => ({ name, in: 'query', required: false, schema: str }))),
-        responses: { '302': { description: 'Redirect to the sign-in page or back to redirect_uri.' }, '303': { description: 'Redirect.' }, '400': oauthError },
+        responses: {
+          '302': { description: 'Redirect to the sign-in page or back to redirect_uri.' },
+          '303': { description: 'Redirect.' },
+          '400': oauthError,
+        },
       },
     },
     [PATHS.token]: {
@@ -103,11 +143,23 @@ function oauthPaths(): Record<string, Record<string, Json>> {
         tags: ['oauth'],
         security: [],
         requestBody: form(
-          { grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] }, code: str, redirect_uri: str, client_id: str, client_secret: str, code_verifier: str, resource: str, refresh_token: str },
+          {
+            grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] },
+            code: str,
+            redirect_uri: str,
+            client_id: str,
+            client_secret: str,
+            code_verifier: str,
+            resource: str,
+            refresh_token: str,
+          },
           ['grant_type'],
         ),
         responses: {
-          '200': { description: 'Token response with school_id, school_subdomain, created_at and, on code exchange with openid, id_token.', content: { 'application/json': { schema: { $ref: '#/components/schemas/TokenResponse' } } } },
+          '200': {
+            description: 'Token response with school_id, school_subdomain, created_at and, on code exchange with openid, id_token.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/TokenResponse' } } },
+          },
           '400': oauthError,
           '401': oauthError,
         },
@@ -119,7 +171,8 @@ function oauthPaths(): Record<string, Record<string, Json>> {
         summary: 'UserInfo: sub, email, name, picture, org_id, roles',
         // README decision 13: any valid token bound to this origin and school, member or operator; `openid` is
         // not required, so no scope is listed (OpenAPI 3.1 §4.8.30: an empty list = no particular scope).
-        description: 'Accepts any valid access token bound to this origin and school; no particular scope (openid is not required). Claims are not filtered by scope.',
+        description:
+          'Accepts any valid access token bound to this origin and school; no particular scope (openid is not required). Claims are not filtered by scope.',
         tags: ['oidc'],
         security: [{ oauth2: [] }],
         responses: { '200': jsonDoc('Claims.'), '401': oauthError },
@@ -147,7 +200,12 @@ function oauthPaths(): Record<string, Record<string, Json>> {
             'application/json': {
               schema: {
                 type: 'object',
-                properties: { client_name: str, application_type: str, redirect_uris: { type: 'array', items: str }, token_endpoint_auth_method: { type: 'string', enum: ['none', 'client_secret_post'] } },
+                properties: {
+                  client_name: str,
+                  application_type: str,
+                  redirect_uris: { type: 'array', items: str },
+                  token_endpoint_auth_method: { type: 'string', enum: ['none', 'client_secret_post'] },
+                },
                 required: ['client_name', 'redirect_uris'],
               },
             },
@@ -156,9 +214,23 @@ function oauthPaths(): Record<string, Record<string, Json>> {
         responses: { '201': jsonDoc('Client with client_id.'), '200': jsonDoc('The allowlisted platform client.'), '400': oauthError },
       },
     },
-    '/openapi.json': { get: { operationId: 'getOpenApi', summary: 'This description', tags: ['docs'], security: [], responses: { '200': jsonDoc('OpenAPI 3.1 document.') } } },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApi',
+        summary: 'This description',
+        tags: ['docs'],
+        security: [],
+        responses: { '200': jsonDoc('OpenAPI 3.1 document.') },
+      },
+    },
     '/auth.md': {
-      get: { operationId: 'getAuthWalkthrough', summary: 'Authorization walkthrough', tags: ['docs'], security: [], responses: { '200': { description: 'Markdown.', content: { 'text/markdown': { schema: str } } } } },
+      get: {
+        operationId: 'getAuthWalkthrough',
+        summary: 'Authorization walkthrough',
+        tags: ['docs'],
+        security: [],
+        responses: { '200': { description: 'Markdown.', content: { 'text/markdown': { schema: str } } } },
+      },
     },
   };
 }
@@ -206,7 +278,9 @@ export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Js
               tokenUrl: `${baseUrl}${PATHS.token}`,
               refreshUrl: `${baseUrl}${PATHS.token}`,
               // Every operator scope, plus the identity scopes userinfo uses.
-              scopes: Object.fromEntries(ALL_SCOPES.filter((s) => OPERATOR_SCOPES.includes(s) || ['openid', 'profile', 'email'].includes(s)).map((s) => [s, scopeText(s)])),
+              scopes: Object.fromEntries(
+                ALL_SCOPES.filter((s) => OPERATOR_SCOPES.includes(s) || ['openid', 'profile', 'email'].includes(s)).map((s) => [s, scopeText(s)]),
+              ),
             },
           },
         },
@@ -214,15 +288,26 @@ export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Js
       schemas: {
         Error: {
           type: 'object',
-          properties: { error: str, error_description: str, details: { type: 'array', items: { type: 'object', properties: { path: str, message: str } } } },
+          properties: {
+            error: str,
+            error_description: str,
+            details: { type: 'array', items: { type: 'object', properties: { path: str, message: str } } },
+          },
           required: ['error', 'error_description'],
         },
         OAuthError: { type: 'object', properties: { error: str, error_description: str, error_uri: str }, required: ['error'] },
         TokenResponse: {
           type: 'object',
           properties: {
-            access_token: str, token_type: str, expires_in: { type: 'integer' }, refresh_token: str, scope: str, id_token: str,
-            school_id: str, school_subdomain: str, created_at: { type: 'integer' },
+            access_token: str,
+            token_type: str,
+            expires_in: { type: 'integer' },
+            refresh_token: str,
+            scope: str,
+            id_token: str,
+            school_id: str,
+            school_subdomain: str,
+            created_at: { type: 'integer' },
           },
           required: ['access_token', 'token_type'],
         },

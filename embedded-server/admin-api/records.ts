@@ -11,12 +11,31 @@ import { adminRoute, iso, notFound, ok, pageOf, pageQuery, pageResult, pageWindo
  */
 
 const recordOut = z.object({ id: z.string(), data: z.record(z.string(), z.unknown()), createdAt: z.string(), updatedAt: z.string() });
-const toOut = (r: rec.AdminRecord): z.infer<typeof recordOut> => ({ id: r.id, data: r.data, createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)! });
+const toOut = (r: rec.AdminRecord): z.infer<typeof recordOut> => ({
+  id: r.id,
+  data: r.data,
+  createdAt: iso(r.createdAt)!,
+  updatedAt: iso(r.updatedAt)!,
+});
 
 /** Per-area document shapes: enough structure to refuse nonsense, loose enough to stay thin. */
 const SHAPES = {
-  membership_plans: z.object({ title: z.string().min(1).max(200), price: z.number().min(0), currency: z.string().regex(/^[A-Z]{3}$/).default('TWD'), interval: z.enum(['month', 'year']) }),
-  coupons: z.object({ code: z.string().regex(/^[A-Z0-9_-]{3,40}$/), amountOff: z.number().positive().optional(), percentOff: z.number().min(1).max(100).optional(), currency: z.string().optional(), maxRedemptions: z.number().int().positive().optional() }),
+  membership_plans: z.object({
+    title: z.string().min(1).max(200),
+    price: z.number().min(0),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .default('TWD'),
+    interval: z.enum(['month', 'year']),
+  }),
+  coupons: z.object({
+    code: z.string().regex(/^[A-Z0-9_-]{3,40}$/),
+    amountOff: z.number().positive().optional(),
+    percentOff: z.number().min(1).max(100).optional(),
+    currency: z.string().optional(),
+    maxRedemptions: z.number().int().positive().optional(),
+  }),
   posts: z.object({ title: z.string().min(1).max(200), body: z.string().max(20_000), published: z.boolean().default(false) }),
   subscriptions: z.object({ userId: z.string().min(1), planId: z.string().min(1), state: z.enum(['active', 'past_due', 'canceled']) }),
   lecturers: z.object({ name: z.string().min(1).max(200), bio: z.string().max(5000).optional() }),
@@ -26,10 +45,23 @@ type CrudArea = keyof typeof SHAPES;
 
 const SINGLETONS = {
   school: z.object({ name: z.string().min(1).max(200), locale: z.string().max(20).optional(), timeZone: z.string().max(60).optional() }),
-  appearance: z.object({ primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional(), logoUrl: z.url().nullable().optional() }),
+  appearance: z.object({
+    primaryColor: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/)
+      .optional(),
+    logoUrl: z.url().nullable().optional(),
+  }),
 } as const;
 
-const PREFIX: Record<CrudArea, string> = { membership_plans: 'mpl', coupons: 'cpn', posts: 'pst', subscriptions: 'sub', lecturers: 'lct', pages: 'pag' };
+const PREFIX: Record<CrudArea, string> = {
+  membership_plans: 'mpl',
+  coupons: 'cpn',
+  posts: 'pst',
+  subscriptions: 'sub',
+  lecturers: 'lct',
+  pages: 'pag',
+};
 
 function crudRoutes(area: CrudArea): Route[] {
   // Widened to one document type: the union of per-area schemas would not unify in the generic route spec.
@@ -38,7 +70,14 @@ function crudRoutes(area: CrudArea): Route[] {
   const op = area.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
   return [
     adminRoute({
-      method: 'GET', path: `/${area}`, operationId: `list${op}`, summary: `List ${area}`, tag: area, scope: `${area}:read`, query: pageQuery, response: pageOf(recordOut),
+      method: 'GET',
+      path: `/${area}`,
+      operationId: `list${op}`,
+      summary: `List ${area}`,
+      tag: area,
+      scope: `${area}:read`,
+      query: pageQuery,
+      response: pageOf(recordOut),
       run: ({ ctx, schoolId, query }) => {
         const w = pageWindow(query);
         const { rows, total } = rec.listRecords(ctx.server.db, schoolId, area, w.limit, w.offset);
@@ -46,7 +85,13 @@ function crudRoutes(area: CrudArea): Route[] {
       },
     }),
     adminRoute({
-      method: 'GET', path: idParam, operationId: `get${op}`, summary: `Get one of ${area}`, tag: area, scope: `${area}:read`, response: recordOut,
+      method: 'GET',
+      path: idParam,
+      operationId: `get${op}`,
+      summary: `Get one of ${area}`,
+      tag: area,
+      scope: `${area}:read`,
+      response: recordOut,
       run: ({ ctx, schoolId, params }) => {
         const r = rec.getRecord(ctx.server.db, schoolId, area, params.recordId!);
         if (!r) throw notFound(area);
@@ -54,11 +99,31 @@ function crudRoutes(area: CrudArea): Route[] {
       },
     }),
     adminRoute({
-      method: 'POST', path: `/${area}`, operationId: `create${op}`, summary: `Create one of ${area}`, tag: area, scope: `${area}:write`, body: shape, response: recordOut,
-      run: ({ ctx, schoolId, now, body }) => ok(toOut(rec.putRecord(ctx.server.db, schoolId, area, `${PREFIX[area]}_${randomBytes(8).toString('hex')}`, body as Record<string, unknown>, now)), 201),
+      method: 'POST',
+      path: `/${area}`,
+      operationId: `create${op}`,
+      summary: `Create one of ${area}`,
+      tag: area,
+      scope: `${area}:write`,
+      body: shape,
+      response: recordOut,
+      run: ({ ctx, schoolId, now, body }) =>
+        ok(
+          toOut(
+            rec.putRecord(ctx.server.db, schoolId, area, `${PREFIX[area]}_${randomBytes(8).toString('hex')}`, body as Record<string, unknown>, now),
+          ),
+          201,
+        ),
     }),
     adminRoute({
-      method: 'PATCH', path: idParam, operationId: `update${op}`, summary: `Update one of ${area}`, tag: area, scope: `${area}:write`, body: shape.partial(), response: recordOut,
+      method: 'PATCH',
+      path: idParam,
+      operationId: `update${op}`,
+      summary: `Update one of ${area}`,
+      tag: area,
+      scope: `${area}:write`,
+      body: shape.partial(),
+      response: recordOut,
       run: ({ ctx, schoolId, now, params, body }) => {
         const current = rec.getRecord(ctx.server.db, schoolId, area, params.recordId!);
         if (!current) throw notFound(area);
@@ -66,7 +131,12 @@ function crudRoutes(area: CrudArea): Route[] {
       },
     }),
     adminRoute({
-      method: 'DELETE', path: idParam, operationId: `delete${op}`, summary: `Delete one of ${area}`, tag: area, scope: `${area}:write`,
+      method: 'DELETE',
+      path: idParam,
+      operationId: `delete${op}`,
+      summary: `Delete one of ${area}`,
+      tag: area,
+      scope: `${area}:write`,
       run: ({ ctx, schoolId, params }) => {
         if (!rec.deleteRecord(ctx.server.db, schoolId, area, params.recordId!)) throw notFound(area);
         return ok(null, 204);
@@ -80,7 +150,13 @@ function singletonRoutes(area: keyof typeof SINGLETONS): Route[] {
   const id = (schoolId: string) => `${area}_${schoolId}`;
   return [
     adminRoute({
-      method: 'GET', path: `/${area}`, operationId: `get${op}`, summary: `Read the ${area} settings`, tag: area, scope: `${area}:read`, response: recordOut,
+      method: 'GET',
+      path: `/${area}`,
+      operationId: `get${op}`,
+      summary: `Read the ${area} settings`,
+      tag: area,
+      scope: `${area}:read`,
+      response: recordOut,
       run: ({ ctx, schoolId }) => {
         const r = rec.getRecord(ctx.server.db, schoolId, area, id(schoolId));
         if (!r) throw notFound(`${area} settings`);
@@ -88,8 +164,16 @@ function singletonRoutes(area: keyof typeof SINGLETONS): Route[] {
       },
     }),
     adminRoute({
-      method: 'PUT', path: `/${area}`, operationId: `put${op}`, summary: `Replace the ${area} settings`, tag: area, scope: `${area}:write`, body: SINGLETONS[area] as unknown as z.ZodType<Record<string, unknown>>, response: recordOut,
-      run: ({ ctx, schoolId, now, body }) => ok(toOut(rec.putRecord(ctx.server.db, schoolId, area, id(schoolId), body as Record<string, unknown>, now))),
+      method: 'PUT',
+      path: `/${area}`,
+      operationId: `put${op}`,
+      summary: `Replace the ${area} settings`,
+      tag: area,
+      scope: `${area}:write`,
+      body: SINGLETONS[area] as unknown as z.ZodType<Record<string, unknown>>,
+      response: recordOut,
+      run: ({ ctx, schoolId, now, body }) =>
+        ok(toOut(rec.putRecord(ctx.server.db, schoolId, area, id(schoolId), body as Record<string, unknown>, now))),
     }),
   ];
 }
@@ -98,7 +182,14 @@ function readOnlyRoutes(area: 'comments' | 'forms'): Route[] {
   const op = area[0]!.toUpperCase() + area.slice(1);
   return [
     adminRoute({
-      method: 'GET', path: `/${area}`, operationId: `list${op}`, summary: `List ${area} (read-only)`, tag: area, scope: `${area}:read`, query: pageQuery, response: pageOf(recordOut),
+      method: 'GET',
+      path: `/${area}`,
+      operationId: `list${op}`,
+      summary: `List ${area} (read-only)`,
+      tag: area,
+      scope: `${area}:read`,
+      query: pageQuery,
+      response: pageOf(recordOut),
       run: ({ ctx, schoolId, query }) => {
         const w = pageWindow(query);
         const { rows, total } = rec.listRecords(ctx.server.db, schoolId, area, w.limit, w.offset);

@@ -28,7 +28,16 @@ function requireOperator(ctx: RequestContext): Operator | null {
   }
   const user = getUserById(ctx.server.db, session.userId);
   if (!user || !isOperator(rolesAt(ctx.server.db, ctx.server.site.schoolId, user.id))) {
-    sendHtml(ctx.res, 403, page('Not allowed', html`<h1>Not allowed</h1><p class="error" role="alert">Only the site's owners, managers and admins can open the admin area.</p>${signOutForm(session)}`));
+    sendHtml(
+      ctx.res,
+      403,
+      page(
+        'Not allowed',
+        html`<h1>Not allowed</h1>
+          <p class="error" role="alert">Only the site's owners, managers and admins can open the admin area.</p>
+          ${signOutForm(session)}`,
+      ),
+    );
     return null;
   }
   return { user, session };
@@ -39,14 +48,25 @@ async function requireOperatorPost(ctx: RequestContext): Promise<{ op: Operator;
   const op = requireOperator(ctx);
   if (!op) return null;
   if (!csrfValid(op.session, form.csrf)) {
-    sendHtml(ctx.res, 403, page('Form expired', html`<h1>This form expired</h1><p class="error" role="alert">Reload the page and try again.</p><p><a href="/admin">Back to the admin area</a></p>`));
+    sendHtml(
+      ctx.res,
+      403,
+      page(
+        'Form expired',
+        html`<h1>This form expired</h1>
+          <p class="error" role="alert">Reload the page and try again.</p>
+          <p><a href="/admin">Back to the admin area</a></p>`,
+      ),
+    );
     return null;
   }
   return { op, form };
 }
 
 function signOutForm(session: ActiveSession): SafeHtml {
-  return html`<form method="post" action="${PATHS.signOut}"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="secondary">Sign out</button></form>`;
+  return html`<form method="post" action="${PATHS.signOut}">
+    <input type="hidden" name="csrf" value="${session.csrf}" /><button type="submit" class="secondary">Sign out</button>
+  </form>`;
 }
 
 function layout(ctx: RequestContext, op: Operator, title: string, body: SafeHtml, status = 200): void {
@@ -57,9 +77,8 @@ function layout(ctx: RequestContext, op: Operator, title: string, body: SafeHtml
     page(
       `${title} · ${ctx.server.site.name} admin`,
       html`<nav aria-label="Admin"><a href="/admin">Dashboard</a>${mcp ? html`<a href="${APPS_PATH}">Developers › OAuth applications</a>` : ''}</nav>
-<p>Signed in as <strong>${op.user.email}</strong> at ${ctx.server.site.name}.</p>
-${body}
-${signOutForm(op.session)}`,
+        <p>Signed in as <strong>${op.user.email}</strong> at ${ctx.server.site.name}.</p>
+        ${body} ${signOutForm(op.session)}`,
       { wide: true },
     ),
   );
@@ -75,13 +94,18 @@ function dashboard(ctx: RequestContext): void {
     op,
     'Dashboard',
     html`<h1>${ctx.server.site.name}: admin</h1>
-<h2>Beta features</h2>
-<form method="post" action="/admin/beta-features">
-<input type="hidden" name="csrf" value="${op.session.csrf}">
-<input type="hidden" name="feature" value="${MCP_CONNECTIONS}">
-<p><strong>MCP connections</strong>: ${enabled ? 'enabled' : 'disabled'}. Lets members connect desktop and AI applications; adds Developers › OAuth applications.</p>
-<button type="submit" name="enabled" value="${enabled ? 'off' : 'on'}">${enabled ? 'Disable MCP connections' : 'Enable MCP connections'}</button>
-</form>`,
+      <h2>Beta features</h2>
+      <form method="post" action="/admin/beta-features">
+        <input type="hidden" name="csrf" value="${op.session.csrf}" />
+        <input type="hidden" name="feature" value="${MCP_CONNECTIONS}" />
+        <p>
+          <strong>MCP connections</strong>: ${enabled ? 'enabled' : 'disabled'}. Lets members connect desktop and AI applications; adds Developers ›
+          OAuth applications.
+        </p>
+        <button type="submit" name="enabled" value="${enabled ? 'off' : 'on'}">
+          ${enabled ? 'Disable MCP connections' : 'Enable MCP connections'}
+        </button>
+      </form>`,
   );
 }
 
@@ -99,7 +123,14 @@ async function toggleFeature(ctx: RequestContext): Promise<void> {
 
 function featureGate(ctx: RequestContext, op: Operator): boolean {
   if (isFeatureEnabled(ctx.server.db, ctx.server.site.schoolId, MCP_CONNECTIONS)) return true;
-  layout(ctx, op, 'Not available', html`<h1>Not available</h1><p class="error" role="alert">Enable the beta feature "MCP connections" first.</p>`, 404);
+  layout(
+    ctx,
+    op,
+    'Not available',
+    html`<h1>Not available</h1>
+      <p class="error" role="alert">Enable the beta feature "MCP connections" first.</p>`,
+    404,
+  );
   return false;
 }
 
@@ -130,16 +161,38 @@ const DESKTOP_REDIRECT = 'http://127.0.0.1:1/callback';
 /** The invite cell of an application: the link, or why this application cannot have one. */
 function inviteCell(ctx: RequestContext, a: { clientId: string; name: string; confidential: boolean; redirectUris: readonly string[] }): SafeHtml {
   if (a.confidential) return html`<small>Invite links are for public applications: a client secret cannot travel in a link.</small>`;
-  if (!redirectUriMatches(a.redirectUris, DESKTOP_REDIRECT)) return html`<small>Add the redirect URI <code>http://127.0.0.1/callback</code> to invite Learning Desktop users.</small>`;
+  if (!redirectUriMatches(a.redirectUris, DESKTOP_REDIRECT))
+    return html`<small>Add the redirect URI <code>http://127.0.0.1/callback</code> to invite Learning Desktop users.</small>`;
   const link = learningDesktopInvite(ctx.server.baseUrl, a.clientId);
-  return html`<a class="invite-link" href="${link}" aria-label="Open ${a.name} in Learning Desktop">Open in Learning Desktop</a><br><small>Send students this link:</small> <code class="invite-url">${link}</code>`;
+  return html`<a class="invite-link" href="${link}" aria-label="Open ${a.name} in Learning Desktop">Open in Learning Desktop</a><br /><small
+      >Send students this link:</small
+    >
+    <code class="invite-url">${link}</code>`;
 }
 
-function appsPage(ctx: RequestContext, op: Operator, extra: { error?: string; created?: { clientId: string; secret: string | null; name: string }; values?: Record<string, string> } = {}, status = 200): void {
+function appsPage(
+  ctx: RequestContext,
+  op: Operator,
+  extra: { error?: string; created?: { clientId: string; secret: string | null; name: string }; values?: Record<string, string> } = {},
+  status = 200,
+): void {
   const apps = listSchoolClients(ctx.server.db, ctx.server.site.schoolId);
   const rows = apps.map(
-    (a) => html`<tr><td>${a.name}</td><td><code>${a.clientId}</code></td><td>${a.confidential ? 'Confidential' : 'Public'}</td><td>${a.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td><td>${inviteCell(ctx, a)}</td>
-<td><form method="post" action="${APPS_PATH}/${encodeURIComponent(a.clientId)}/delete"><input type="hidden" name="csrf" value="${op.session.csrf}"><button type="submit" class="danger" aria-label="Delete ${a.name}">Delete</button></form></td></tr>`,
+    (a) =>
+      html`<tr>
+        <td>${a.name}</td>
+        <td><code>${a.clientId}</code></td>
+        <td>${a.confidential ? 'Confidential' : 'Public'}</td>
+        <td>${a.redirectUris.map((u) => html`<code>${u}</code><br />`)}</td>
+        <td>${inviteCell(ctx, a)}</td>
+        <td>
+          <form method="post" action="${APPS_PATH}/${encodeURIComponent(a.clientId)}/delete">
+            <input type="hidden" name="csrf" value="${op.session.csrf}" /><button type="submit" class="danger" aria-label="Delete ${a.name}">
+              Delete
+            </button>
+          </form>
+        </td>
+      </tr>`,
   );
   const v = extra.values ?? {};
   layout(
@@ -147,30 +200,59 @@ function appsPage(ctx: RequestContext, op: Operator, extra: { error?: string; cr
     op,
     'OAuth applications',
     html`<h1>Developers › OAuth applications</h1>
-${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
-${
-  extra.created
-    ? html`<div class="notice" role="status"><p>Created <strong>${extra.created.name}</strong>. Client ID: <code class="client-id">${extra.created.clientId}</code></p>${
-        extra.created.secret
-          ? html`<p>Client secret (shown only this once; copy it now): <code class="secret">${extra.created.secret}</code></p>`
-          : html`<p>Public application: no client secret.</p>`
-      }</div>`
-    : ''
-}
-<h2>Applications</h2>
-${apps.length === 0 ? html`<p>No applications yet.</p>` : html`<table><thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Invite students</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`}
-<h2>Create an application</h2>
-<form method="post" action="${APPS_PATH}">
-<input type="hidden" name="csrf" value="${op.session.csrf}">
-<input type="hidden" name="submission" value="${randomId('form_')}">
-<label for="name">Name</label>
-<input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}">
-<label for="redirect_uris">Redirect URIs (one per line)</label>
-<textarea id="redirect_uris" name="redirect_uris" rows="3" required>${v.redirect_uris ?? ''}</textarea>
-<label class="check" for="confidential"><input id="confidential" name="confidential" type="checkbox" value="on"${v.confidential ? html` checked` : ''}>Confidential application</label>
-<p><small>Leave unchecked for desktop and mobile apps (public client, no secret). Checked: a client secret is issued and the app must send it (client_secret_post).</small></p>
-<button type="submit">Create application</button>
-</form>`,
+      ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
+      ${
+        extra.created
+          ? html`<div class="notice" role="status">
+              <p>Created <strong>${extra.created.name}</strong>. Client ID: <code class="client-id">${extra.created.clientId}</code></p>
+              ${
+                extra.created.secret
+                  ? html`<p>Client secret (shown only this once; copy it now): <code class="secret">${extra.created.secret}</code></p>`
+                  : html`<p>Public application: no client secret.</p>`
+              }
+            </div>`
+          : ''
+      }
+      <h2>Applications</h2>
+      ${
+        apps.length === 0
+          ? html`<p>No applications yet.</p>`
+          : html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Client ID</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Redirect URIs</th>
+                  <th scope="col">Invite students</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      <h2>Create an application</h2>
+      <form method="post" action="${APPS_PATH}">
+        <input type="hidden" name="csrf" value="${op.session.csrf}" />
+        <input type="hidden" name="submission" value="${randomId('form_')}" />
+        <label for="name">Name</label>
+        <input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}" />
+        <label for="redirect_uris">Redirect URIs (one per line)</label>
+        <textarea id="redirect_uris" name="redirect_uris" rows="3" required>${v.redirect_uris ?? ''}</textarea>
+        <label class="check" for="confidential"
+          ><input id="confidential" name="confidential" type="checkbox" value="on" ${v.confidential ? html` checked` : ''} />Confidential
+          application</label
+        >
+        <p>
+          <small
+            >Leave unchecked for desktop and mobile apps (public client, no secret). Checked: a client secret is issued and the app must send it
+            (client_secret_post).</small
+          >
+        </p>
+        <button type="submit">Create application</button>
+      </form>`,
     status,
   );
 }
@@ -207,13 +289,27 @@ async function createApp(ctx: RequestContext): Promise<void> {
   if (!/^form_[A-Za-z0-9_-]{8,64}$/.test(submission) || earlier) {
     // A re-sent form (reload, back button): nothing new is created and no secret is shown again.
     const what = earlier
-      ? html`<p><strong>${earlier.name}</strong> (client ID <code class="client-id">${earlier.clientId}</code>) was already created from this form. Its client secret was shown only once: if it was not copied, delete the application and create a new one.</p>`
+      ? html`<p>
+          <strong>${earlier.name}</strong> (client ID <code class="client-id">${earlier.clientId}</code>) was already created from this form. Its
+          client secret was shown only once: if it was not copied, delete the application and create a new one.
+        </p>`
       : html`<p>This form is out of date. Open the applications page again and resubmit.</p>`;
-    layout(ctx, op, 'Already submitted', html`<h1>Already submitted</h1><div class="error" role="alert">${what}</div><p><a href="${APPS_PATH}">Back to OAuth applications</a></p>`, 409);
+    layout(
+      ctx,
+      op,
+      'Already submitted',
+      html`<h1>Already submitted</h1>
+        <div class="error" role="alert">${what}</div>
+        <p><a href="${APPS_PATH}">Back to OAuth applications</a></p>`,
+      409,
+    );
     return;
   }
   const name = (form.name ?? '').trim();
-  const uris = (form.redirect_uris ?? '').split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const uris = (form.redirect_uris ?? '')
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const values = { name: form.name ?? '', redirect_uris: form.redirect_uris ?? '', ...(form.confidential ? { confidential: 'on' } : {}) };
   const problem =
     name.length === 0 || name.length > 100

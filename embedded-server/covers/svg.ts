@@ -125,7 +125,14 @@ function luminance([r, g, b]: [number, number, number]): number {
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
-const hex = (rgb: [number, number, number]) => `#${rgb.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
+const hex = (rgb: [number, number, number]) =>
+  `#${rgb
+    .map((c) =>
+      Math.round(c * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 /**
  * A colour of the given hue and saturation, darkened until white text on it has at least 4.5:1 contrast
@@ -162,11 +169,15 @@ function motif(kind: number, seed: Buffer): string {
       const start = 380 + (n(0) % 60);
       const gap = 36 + (n(1) % 16);
       return [0, 1, 2, 3, 4, 5]
-        .map((i) => `<line x1="${start + i * gap}" y1="0" x2="${start + i * gap + 160}" y2="${COVER_HEIGHT}" stroke="#ffffff" stroke-opacity="0.1" stroke-width="14"/>`)
+        .map(
+          (i) =>
+            `<line x1="${start + i * gap}" y1="0" x2="${start + i * gap + 160}" y2="${COVER_HEIGHT}" stroke="#ffffff" stroke-opacity="0.1" stroke-width="14"/>`,
+        )
         .join('');
     }
     default: {
-      const tri = (x: number, y: number, s: number) => `<path d="M${x} ${y}l${s} 0l${-s / 2} ${Math.round(s * 0.866)}z" fill="#ffffff" fill-opacity="0.1"/>`;
+      const tri = (x: number, y: number, s: number) =>
+        `<path d="M${x} ${y}l${s} 0l${-s / 2} ${Math.round(s * 0.866)}z" fill="#ffffff" fill-opacity="0.1"/>`;
       return [tri(430 + (n(0) % 40), 30, 120), tri(520 + (n(1) % 30), 150 + (n(2) % 40), 90), tri(470, 250 + (n(3) % 30), 70)].join('');
     }
   }
@@ -180,9 +191,7 @@ export function renderCoverSvg(slug: string, title: string): string {
   const blockHeight = lineHeight * lines.length;
   // Baseline of the first line: the block centred vertically, ascent ≈ 0.8 em.
   const first = Math.round((COVER_HEIGHT - blockHeight) / 2 + size * 0.8);
-  const text = lines
-    .map((line, i) => `<text x="${MARGIN}" y="${first + i * lineHeight}" font-size="${size}">${escapeXml(line)}</text>`)
-    .join('');
+  const text = lines.map((line, i) => `<text x="${MARGIN}" y="${first + i * lineHeight}" font-size="${size}">${escapeXml(line)}</text>`).join('');
   const label = escapeXml(title);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${COVER_WIDTH}" height="${COVER_HEIGHT}" viewBox="0 0 ${COVER_WIDTH} ${COVER_HEIGHT}" role="img" aria-label="${label}">` +

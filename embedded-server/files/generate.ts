@@ -32,10 +32,15 @@ function renderPdf(title: string, seed: number): Buffer {
   objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   for (let p = 0; p < pages; p++) {
-    const lines = [`BT /F1 20 Tf 56 780 Td (${title}) Tj ET`, `BT /F1 10 Tf 56 760 Td (Page ${p + 1} of ${pages} - Learning Desktop demo file) Tj ET`];
+    const lines = [
+      `BT /F1 20 Tf 56 780 Td (${title}) Tj ET`,
+      `BT /F1 10 Tf 56 760 Td (Page ${p + 1} of ${pages} - Learning Desktop demo file) Tj ET`,
+    ];
     for (let l = 0; l < 60; l++) {
       const n = (seed + p * 61 + l * 17) % 997;
-      lines.push(`BT /F1 9 Tf 56 ${735 - l * 11} Td (${p + 1}.${l + 1}  SELECT column_${n} FROM table_${n % 37} WHERE id = ${n * 3} ORDER BY ${n % 7};) Tj ET`);
+      lines.push(
+        `BT /F1 9 Tf 56 ${735 - l * 11} Td (${p + 1}.${l + 1}  SELECT column_${n} FROM table_${n % 37} WHERE id = ${n * 3} ORDER BY ${n % 7};) Tj ET`,
+      );
     }
     const stream = lines.join('\n');
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + p * 2} 0 R >>`);

@@ -43,7 +43,8 @@ async function productFile(ctx: RequestContext): Promise<void> {
   const { server, res, req } = ctx;
   const token = requireBearer(ctx, ACCOUNT_SCOPES);
   if (!token) return;
-  if (token.audience !== 'member') return void sendJson(res, 403, { error: 'insufficient_scope', error_description: 'product files are for members' });
+  if (token.audience !== 'member')
+    return void sendJson(res, 403, { error: 'insufficient_scope', error_description: 'product files are for members' });
   const id = ctx.params.id ?? '';
   const name = ctx.params.name ?? '';
   const product = getDigitalProduct(server.db, server.site.schoolId, id);

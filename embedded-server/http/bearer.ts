@@ -42,8 +42,10 @@ export function checkBearer(ctx: RequestContext): BearerVerdict {
     if (now >= pair.accessExpiresAt) return { kind: 'invalid', description: 'the access token has expired' };
     // Spec Authentication 3 + "Token response": a token without school_id, or bound to another origin or
     // another school, is refused as issued for a different organization.
-    if (pair.schoolId === null) return { kind: 'wrong-resource', description: 'the access token carries no school_id (issued for a different organization)' };
-    if (pair.schoolId !== server.site.schoolId) return { kind: 'wrong-resource', description: 'the access token was issued for a different organization' };
+    if (pair.schoolId === null)
+      return { kind: 'wrong-resource', description: 'the access token carries no school_id (issued for a different organization)' };
+    if (pair.schoolId !== server.site.schoolId)
+      return { kind: 'wrong-resource', description: 'the access token was issued for a different organization' };
     if (pair.resource !== server.baseUrl) return { kind: 'wrong-resource', description: `the access token was not issued for ${server.baseUrl}` };
     recordFirstPresentation(server.db, pair, now);
     return { kind: 'ok', token: toInfo(pair) };
@@ -78,13 +80,23 @@ export function sendBearerError(ctx: RequestContext, verdict: Exclude<BearerVerd
   setNoStore(ctx.res);
   switch (verdict.kind) {
     case 'unavailable':
-      sendJson(ctx.res, 503, { error: 'temporarily_unavailable', error_description: 'the token could not be checked; retry later' }, { 'Retry-After': '1' });
+      sendJson(
+        ctx.res,
+        503,
+        { error: 'temporarily_unavailable', error_description: 'the token could not be checked; retry later' },
+        { 'Retry-After': '1' },
+      );
       return;
     case 'missing':
     case 'invalid':
     case 'wrong-resource': {
       const description = verdict.kind === 'missing' ? 'an access token is required' : verdict.description;
-      sendJson(ctx.res, 401, { error: 'invalid_token', error_description: description }, { 'WWW-Authenticate': wwwAuthenticate(ctx, 'invalid_token', description) });
+      sendJson(
+        ctx.res,
+        401,
+        { error: 'invalid_token', error_description: description },
+        { 'WWW-Authenticate': wwwAuthenticate(ctx, 'invalid_token', description) },
+      );
       return;
     }
     default: {
@@ -98,7 +110,12 @@ export function sendBearerError(ctx: RequestContext, verdict: Exclude<BearerVerd
 export function sendInsufficientScope(ctx: RequestContext, scopes: readonly string[], description?: string): void {
   const text = description ?? `this request needs one of these scopes: ${scopes.join(' ')}`;
   setNoStore(ctx.res);
-  sendJson(ctx.res, 403, { error: 'insufficient_scope', error_description: text }, { 'WWW-Authenticate': wwwAuthenticate(ctx, 'insufficient_scope', text, scopes) });
+  sendJson(
+    ctx.res,
+    403,
+    { error: 'insufficient_scope', error_description: text },
+    { 'WWW-Authenticate': wwwAuthenticate(ctx, 'insufficient_scope', text, scopes) },
+  );
 }
 
 /**

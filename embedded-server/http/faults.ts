@@ -32,14 +32,23 @@ export function applyFaultPatch(faults: FaultSwitches, patch: Readonly<FaultSwit
   flag('refreshRefused', patch.refreshRefused);
   amount('latencyMs', patch.latencyMs, 0, MAX_LATENCY_MS);
   amount('clockSkewMs', patch.clockSkewMs, -MAX_CLOCK_SKEW_MS, MAX_CLOCK_SKEW_MS);
-  if (patch.downloadFault !== undefined && !DOWNLOAD_FAULTS.has(patch.downloadFault)) throw new TypeError('fault downloadFault must be none, slow, cut, not-found or gone');
+  if (patch.downloadFault !== undefined && !DOWNLOAD_FAULTS.has(patch.downloadFault))
+    throw new TypeError('fault downloadFault must be none, slow, cut, not-found or gone');
   const entries = Object.entries(patch) as [keyof FaultSwitches, unknown][];
   for (const [key] of entries) if (!KNOWN.has(key)) throw new TypeError(`unknown fault ${String(key)}`);
   for (const [key, value] of entries) if (value !== undefined) (faults as Record<string, unknown>)[key] = value;
   return faults;
 }
 
-const KNOWN = new Set<keyof FaultSwitches>(['tokenStoreUnavailable', 'offline', 'latencyMs', 'memberApiUnavailable', 'refreshRefused', 'clockSkewMs', 'downloadFault']);
+const KNOWN = new Set<keyof FaultSwitches>([
+  'tokenStoreUnavailable',
+  'offline',
+  'latencyMs',
+  'memberApiUnavailable',
+  'refreshRefused',
+  'clockSkewMs',
+  'downloadFault',
+]);
 const DOWNLOAD_FAULTS = new Set<unknown>(['none', 'slow', 'cut', 'not-found', 'gone']);
 
 /** The site's own clock: the base clock moved by `faults.clockSkewMs`, read at every call (switchable live). */

@@ -1,11 +1,6 @@
 /** HTML escaping for text and attribute values (OWASP XSS prevention rule #1 and #2). */
 export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** Tagged template that escapes every interpolation unless it is already `SafeHtml`. */
@@ -19,7 +14,13 @@ export class SafeHtml {
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
   let out = strings[0] ?? '';
   values.forEach((v, i) => {
-    const rendered = Array.isArray(v) ? v.map((x) => (x instanceof SafeHtml ? x.value : escapeHtml(x))).join('') : v instanceof SafeHtml ? v.value : v === null || v === undefined || v === false ? '' : escapeHtml(v);
+    const rendered = Array.isArray(v)
+      ? v.map((x) => (x instanceof SafeHtml ? x.value : escapeHtml(x))).join('')
+      : v instanceof SafeHtml
+        ? v.value
+        : v === null || v === undefined || v === false
+          ? ''
+          : escapeHtml(v);
     out += rendered + (strings[i + 1] ?? '');
   });
   return new SafeHtml(out);
@@ -47,5 +48,19 @@ nav a{margin-right:1rem}
 
 /** The page frame: lang attribute, viewport, inline CSS only (no external assets). */
 export function page(title: string, body: SafeHtml, opts: { wide?: boolean } = {}): string {
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${new SafeHtml(STYLE)}</style></head><body><main class="${opts.wide ? 'wide' : ''}">${body}</main></body></html>`.value}`;
+  return `<!doctype html>${
+    html`<html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <style>
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <main class="${opts.wide ? 'wide' : ''}">${body}</main>
+      </body>
+    </html>`.value
+  }`;
 }

@@ -44,7 +44,9 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
   const routes = tables.flat();
   const seen = new Set<string>();
   for (const r of routes) {
-    const key = `${r.method} ${split(r.path).map((s) => (s.startsWith(':') ? ':' : s)).join('/')}`;
+    const key = `${r.method} ${split(r.path)
+      .map((s) => (s.startsWith(':') ? ':' : s))
+      .join('/')}`;
     if (seen.has(key)) throw new Error(`duplicate route ${r.method} ${r.path}`);
     seen.add(key);
   }
@@ -83,7 +85,9 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
       if (!(err instanceof OAuthError)) {
         // Unexpected: the client gets a bare server_error; the log gets the class and message (our messages
         // never carry secrets), not the request.
-        server.log?.(`unexpected error on ${req.method ?? '?'} ${url.pathname}: ${err instanceof Error ? `${err.name}: ${err.message}` : 'non-Error thrown'}`);
+        server.log?.(
+          `unexpected error on ${req.method ?? '?'} ${url.pathname}: ${err instanceof Error ? `${err.name}: ${err.message}` : 'non-Error thrown'}`,
+        );
       }
       if (res.headersSent) {
         res.destroy();

@@ -29,24 +29,41 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
     {
       title: 'Search courses',
       description: 'Search the public course catalog of this school by words in the title or description.',
-      inputSchema: { query: z.string().max(200).default('').describe('Words to look for; empty lists the newest courses.'), limit: z.number().int().min(1).max(50).default(10) },
+      inputSchema: {
+        query: z.string().max(200).default('').describe('Words to look for; empty lists the newest courses.'),
+        limit: z.number().int().min(1).max(50).default(10),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, limit }) =>
       text({
         courses: courses.searchPublishedCourses(server.db, schoolId, query, limit).map((c) => ({
-          id: c.id, slug: c.slug, title: c.title, description: c.description, instructorName: c.instructor_name, price: c.price, currency: c.currency,
+          id: c.id,
+          slug: c.slug,
+          title: c.title,
+          description: c.description,
+          instructorName: c.instructor_name,
+          price: c.price,
+          currency: c.currency,
         })),
       }),
   );
   mcp.registerTool(
     'get_school_info',
-    { title: 'School information', description: 'Name, subdomain and public settings of this school.', annotations: { readOnlyHint: true, openWorldHint: false } },
+    {
+      title: 'School information',
+      description: 'Name, subdomain and public settings of this school.',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
     () => {
       const settings = getRecord(server.db, schoolId, 'school', `school_${schoolId}`)?.data ?? {};
       return text({
-        id: schoolId, name: server.site.name, subdomain: server.site.subdomain, url: server.baseUrl,
-        locale: settings['locale'] ?? null, timeZone: settings['timeZone'] ?? null,
+        id: schoolId,
+        name: server.site.name,
+        subdomain: server.site.subdomain,
+        url: server.baseUrl,
+        locale: settings['locale'] ?? null,
+        timeZone: settings['timeZone'] ?? null,
         publishedCourses: courses.searchPublishedCourses(server.db, schoolId, '', 1000).length,
       });
     },
@@ -62,7 +79,12 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
     ({ limit }) =>
       text({
         events: ent.listUpcomingPublicEvents(server.db, schoolId, server.clock.now(), limit).map((e) => ({
-          id: e.id, title: e.title, startsAt: iso(e.starts_at), endsAt: iso(e.ends_at), location: e.location, isOnline: e.is_online === 1,
+          id: e.id,
+          title: e.title,
+          startsAt: iso(e.starts_at),
+          endsAt: iso(e.ends_at),
+          location: e.location,
+          isOnline: e.is_online === 1,
         })),
       }),
   );
@@ -74,7 +96,13 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
     token.audience === 'member' && token.scopes.includes(scope) ? null : failure(`This tool requires a member token with the ${scope} scope.`);
 
   async function query(document: string, variables: Record<string, unknown>): Promise<CallToolResult> {
-    const ctx = createMemberContext(server.db, { schoolId: server.site.schoolId, userId: token.userId, scopes: token.scopes, now: server.clock.now(), baseUrl: server.baseUrl });
+    const ctx = createMemberContext(server.db, {
+      schoolId: server.site.schoolId,
+      userId: token.userId,
+      scopes: token.scopes,
+      now: server.clock.now(),
+      baseUrl: server.baseUrl,
+    });
     const result = await executeMemberRequest(memberSchema(), { query: document, variables }, ctx, server.log);
     if (result.errors?.length) return failure(result.errors.map((e) => e.message).join('\n'));
     return text(result.data);
@@ -84,7 +112,12 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
 
   mcp.registerTool(
     'list_my_courses',
-    { title: 'My courses', description: 'Courses delivered to you, with access expiry and progress.', inputSchema: page, annotations: { readOnlyHint: true, openWorldHint: false } },
+    {
+      title: 'My courses',
+      description: 'Courses delivered to you, with access expiry and progress.',
+      inputSchema: page,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
     async ({ first, after }) =>
       guard('account:read') ??
       query(
@@ -115,11 +148,21 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
         totalLectures: lectures.length,
         completedLectures: done,
         percent: lectures.length ? Math.round((done / lectures.length) * 1000) / 10 : 0,
-        lastWatchedLecture: enrollment.last_lecture_id ? { lectureId: enrollment.last_lecture_id, positionSeconds: enrollment.last_position_seconds ?? 0 } : null,
+        lastWatchedLecture: enrollment.last_lecture_id
+          ? { lectureId: enrollment.last_lecture_id, positionSeconds: enrollment.last_position_seconds ?? 0 }
+          : null,
         sections: sections.map((s) => ({
           id: s.id,
           title: s.title,
-          lectures: lectures.filter((l) => l.section_id === s.id).map((l) => ({ lectureId: l.id, title: l.title, state: l.state, isLocked: l.unlock_at !== null && l.unlock_at > now, unlockAt: iso(l.unlock_at) })),
+          lectures: lectures
+            .filter((l) => l.section_id === s.id)
+            .map((l) => ({
+              lectureId: l.id,
+              title: l.title,
+              state: l.state,
+              isLocked: l.unlock_at !== null && l.unlock_at > now,
+              unlockAt: iso(l.unlock_at),
+            })),
         })),
       });
     },

@@ -23,7 +23,10 @@ export interface MemberContext {
   readonly data: MemberData;
 }
 
-export function createMemberContext(db: Database, opts: { schoolId: string; userId: string; scopes: readonly string[]; now: number; baseUrl: string }): MemberContext {
+export function createMemberContext(
+  db: Database,
+  opts: { schoolId: string; userId: string; scopes: readonly string[]; now: number; baseUrl: string },
+): MemberContext {
   return {
     schoolId: opts.schoolId,
     userId: opts.userId,
@@ -65,7 +68,10 @@ export class MemberData {
    * Sections and lectures of one page of courses (memoised per course, store/content-memo.ts) and the viewer's
    * state of their lectures (read every time): at most three statements for the page, no N+1 per course.
    */
-  courseTrees(courseIds: readonly string[]): { trees: Map<string, readonly courses.TreeSection[]>; states: Map<string, courses.LectureRow['state']> } {
+  courseTrees(courseIds: readonly string[]): {
+    trees: Map<string, readonly courses.TreeSection[]>;
+    states: Map<string, courses.LectureRow['state']>;
+  } {
     if (courseIds.length === 0) return { trees: new Map(), states: new Map() };
     return { trees: courses.courseTreeContent(this.db, courseIds), states: courses.lectureStates(this.db, this.userId, courseIds) };
   }

@@ -49,7 +49,17 @@ function mask(err: GraphQLError, log?: (line: string) => void): GraphQLError {
 }
 
 const withCode = (errors: readonly GraphQLError[], code: string) =>
-  errors.map((e) => (e.extensions?.['code'] ? e : new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: { ...e.extensions, code } })));
+  errors.map((e) =>
+    e.extensions?.['code']
+      ? e
+      : new GraphQLError(e.message, {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          path: e.path,
+          extensions: { ...e.extensions, code },
+        }),
+  );
 
 /**
  * A query string's outcome before execution: a valid document, or the errors to answer with. A valid document
@@ -141,7 +151,11 @@ function hasIntrospection(document: DocumentNode): boolean {
  * they must never run twice, see below), introspection (graphql-jit answers it differently) and anything
  * graphql-jit refuses to compile. Compiled once per (document, operation) and kept with the cached document.
  */
-function compiledOperation(schema: GraphQLSchema, prepared: Prepared & { document: DocumentNode }, operation: OperationDefinitionNode): CompiledQuery | null {
+function compiledOperation(
+  schema: GraphQLSchema,
+  prepared: Prepared & { document: DocumentNode },
+  operation: OperationDefinitionNode,
+): CompiledQuery | null {
   const hit = prepared.compiled.get(operation);
   if (hit !== undefined) return hit;
   let compiled: CompiledQuery | null = null;
@@ -164,7 +178,12 @@ function compiledOperation(schema: GraphQLSchema, prepared: Prepared & { documen
  * message, path, location and null propagation of the spec stays graphql-js's own. Queries only read (resolvers
  * of Query fields never write), so running one twice changes nothing.
  */
-async function executeCompiled(schema: GraphQLSchema, prepared: Prepared & { document: DocumentNode }, request: GraphQLRequest, ctx: MemberContext): Promise<ExecutionResult | null> {
+async function executeCompiled(
+  schema: GraphQLSchema,
+  prepared: Prepared & { document: DocumentNode },
+  request: GraphQLRequest,
+  ctx: MemberContext,
+): Promise<ExecutionResult | null> {
   // A document seen once runs on graphql-js: compiling (~2 ms for the courses page) pays off from its second run,
   // and a client sending ever new documents does not make the server compile each of them.
   if (++prepared.runs < 2) return null;

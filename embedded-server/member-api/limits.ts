@@ -112,7 +112,9 @@ export function costLimitsRule(limits: Limits) {
           const name = sel.name.value;
           const def = fieldDef(schema, parent, name);
           const childType = def ? (getNamedType(def.type) as GraphQLCompositeType) : null;
-          const inner = sel.selectionSet ? measure(sel.selectionSet, childType, seen) : { depth: 0, cost: 0, introspection: 0, introspectionDepth: 0, introspectionFields: 0 };
+          const inner = sel.selectionSet
+            ? measure(sel.selectionSet, childType, seen)
+            : { depth: 0, cost: 0, introspection: 0, introspectionDepth: 0, introspectionFields: 0 };
           // A field costs 1 plus its selection, introspection included (issue 11, item 4).
           const cost = 1 + (childType && childType.name.endsWith('Connection') ? inner.cost * firstArg(sel, limits.pageSize(name)) : inner.cost);
           if (def === SchemaMetaFieldDef || def === TypeMetaFieldDef) {
@@ -131,7 +133,11 @@ export function costLimitsRule(limits: Limits) {
         } else {
           const frag = fragments.get(sel.name.value);
           if (!frag || seen.has(frag.name.value)) continue;
-          add(out, measure(frag.selectionSet, schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, new Set([...seen, frag.name.value])), 0);
+          add(
+            out,
+            measure(frag.selectionSet, schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, new Set([...seen, frag.name.value])),
+            0,
+          );
         }
       }
       return out;
@@ -145,7 +151,8 @@ export function costLimitsRule(limits: Limits) {
 
     return {
       OperationDefinition(op) {
-        const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+        const root =
+          op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
         const { depth, cost, introspection, introspectionDepth, introspectionFields } = measure(op.selectionSet, root, new Set());
         introspectionTotal += introspection;
         introspectionFieldsTotal += introspectionFields;
@@ -154,7 +161,11 @@ export function costLimitsRule(limits: Limits) {
           context.reportError(
             new GraphQLError(`Introspection selects ${introspectionFieldsTotal} fields; the limit is ${MAX_INTROSPECTION_FIELDS}.`, {
               nodes: [op],
-              extensions: { code: 'QUERY_TOO_COMPLEX', introspectionFields: introspectionFieldsTotal, maxIntrospectionFields: MAX_INTROSPECTION_FIELDS },
+              extensions: {
+                code: 'QUERY_TOO_COMPLEX',
+                introspectionFields: introspectionFieldsTotal,
+                maxIntrospectionFields: MAX_INTROSPECTION_FIELDS,
+              },
             }),
           );
         }
@@ -177,7 +188,10 @@ export function costLimitsRule(limits: Limits) {
         }
         if (depth > limits.maxDepth) {
           context.reportError(
-            new GraphQLError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}.`, { nodes: [op], extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth } }),
+            new GraphQLError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}.`, {
+              nodes: [op],
+              extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth },
+            }),
           );
         }
         if (cost > limits.maxComplexity) {

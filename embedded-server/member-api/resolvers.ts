@@ -135,35 +135,40 @@ function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], n
 function courseConnection(ctx: MemberContext, first: number, after: PageKey | null) {
   const page = ctx.data.enrolledCourses(first, after);
   const batch = coursePageBatch(ctx.data, page.rows, ctx.now);
-  return connection('course', page, (r) => ({ t: r.enrolled_at, id: r.enrollment_id }), (r) => ({
-    id: r.id,
-    slug: r.slug,
-    title: r.title,
-    description: r.description,
-    // Stored site-relative by the seeds; the API always answers an absolute URL (README, "Course covers").
-    coverImageUrl: absoluteSiteUrl(r.cover_image_url, ctx.baseUrl),
-    instructorName: r.instructor_name,
-    enrolledAt: r.enrolled_at,
-    expireDate: r.has_lifetime_access ? null : r.expire_at,
-    hasLifetimeAccess: r.has_lifetime_access === 1,
-    // Functions on the source object are called by graphql's default resolver, only when selected.
-    detailProgress: () => {
-      const p = batch.progress(r.id);
-      const total = p?.total ?? 0;
-      const completed = p?.completed ?? 0;
-      return {
-        totalLectures: total,
-        readLectures: p?.read ?? 0,
-        completedLectures: completed,
-        percent: total === 0 ? 0 : Math.round((completed / total) * 1000) / 10,
-        completedAt: r.completed_at,
-      };
-    },
-    lastWatchedLecture: r.last_lecture_id
-      ? { lectureId: r.last_lecture_id, positionSeconds: r.last_position_seconds ?? 0, watchedAt: r.last_watched_at }
-      : null,
-    sections: () => batch.sections(r.id),
-  }));
+  return connection(
+    'course',
+    page,
+    (r) => ({ t: r.enrolled_at, id: r.enrollment_id }),
+    (r) => ({
+      id: r.id,
+      slug: r.slug,
+      title: r.title,
+      description: r.description,
+      // Stored site-relative by the seeds; the API always answers an absolute URL (README, "Course covers").
+      coverImageUrl: absoluteSiteUrl(r.cover_image_url, ctx.baseUrl),
+      instructorName: r.instructor_name,
+      enrolledAt: r.enrolled_at,
+      expireDate: r.has_lifetime_access ? null : r.expire_at,
+      hasLifetimeAccess: r.has_lifetime_access === 1,
+      // Functions on the source object are called by graphql's default resolver, only when selected.
+      detailProgress: () => {
+        const p = batch.progress(r.id);
+        const total = p?.total ?? 0;
+        const completed = p?.completed ?? 0;
+        return {
+          totalLectures: total,
+          readLectures: p?.read ?? 0,
+          completedLectures: completed,
+          percent: total === 0 ? 0 : Math.round((completed / total) * 1000) / 10,
+          completedAt: r.completed_at,
+        };
+      },
+      lastWatchedLecture: r.last_lecture_id
+        ? { lectureId: r.last_lecture_id, positionSeconds: r.last_position_seconds ?? 0, watchedAt: r.last_watched_at }
+        : null,
+      sections: () => batch.sections(r.id),
+    }),
+  );
 }
 
 function consultingConnection(ctx: MemberContext, first: number, after: PageKey | null) {
@@ -179,25 +184,30 @@ function consultingConnection(ctx: MemberContext, first: number, after: PageKey 
     }
     return details;
   };
-  return connection('consulting', page, (r: ConsultingServiceRow) => ({ t: r.created_at, id: r.id }), (r) => ({
-    id: r.id,
-    title: r.title,
-    description: r.description,
-    durationMinutes: r.duration_minutes,
-    consultantName: r.consultant_name,
-    courseId: r.course_id,
-    slots: () =>
-      (get().slots.get(r.id) ?? []).map((s) => {
-        const slot = s as { weekday: number; start_time: string; end_time: string; time_zone: string };
-        return { weekday: slot.weekday, startTime: slot.start_time, endTime: slot.end_time, timeZone: slot.time_zone };
-      }),
-    // Everyone's meetings, without owner (spec "Consulting service").
-    meetings: () =>
-      (get().meetings.get(r.id) ?? []).map((m) => {
-        const mt = m as { id: string; starts_at: number; ends_at: number };
-        return { id: mt.id, startsAt: mt.starts_at, endsAt: mt.ends_at };
-      }),
-  }));
+  return connection(
+    'consulting',
+    page,
+    (r: ConsultingServiceRow) => ({ t: r.created_at, id: r.id }),
+    (r) => ({
+      id: r.id,
+      title: r.title,
+      description: r.description,
+      durationMinutes: r.duration_minutes,
+      consultantName: r.consultant_name,
+      courseId: r.course_id,
+      slots: () =>
+        (get().slots.get(r.id) ?? []).map((s) => {
+          const slot = s as { weekday: number; start_time: string; end_time: string; time_zone: string };
+          return { weekday: slot.weekday, startTime: slot.start_time, endTime: slot.end_time, timeZone: slot.time_zone };
+        }),
+      // Everyone's meetings, without owner (spec "Consulting service").
+      meetings: () =>
+        (get().meetings.get(r.id) ?? []).map((m) => {
+          const mt = m as { id: string; starts_at: number; ends_at: number };
+          return { id: mt.id, startsAt: mt.starts_at, endsAt: mt.ends_at };
+        }),
+    }),
+  );
 }
 
 function paymentConnection(ctx: MemberContext, first: number, after: PageKey | null) {
@@ -213,58 +223,63 @@ function paymentConnection(ctx: MemberContext, first: number, after: PageKey | n
     }
   };
   const P = PAY;
-  return connection('payment', page, (r: PaymentTuple) => ({ t: r[P.created_at], id: r[P.id] }), (r) => {
-    const id = r[P.id];
-    return {
-      id,
-      tradeNo: r[P.trade_no],
-      amount: r[P.amount],
-      currency: r[P.currency],
-      paymentType: r[P.payment_type],
-      createdAt: r[P.created_at],
-      paidAt: r[P.paid_at],
-      paymentState: r[P.payment_state],
-      adjustments: () => {
-        load();
-        return (adj!.get(id) ?? []).map((a) => ({ kind: a.kind, code: a.code, title: a.title, amount: a.amount }));
-      },
-      invoice:
-        r[P.invoice_number] === null
-          ? null
-          : {
-              number: r[P.invoice_number],
-              kind: r[P.invoice_kind],
-              title: r[P.invoice_title],
-              taxId: r[P.invoice_tax_id],
-              issuedAt: r[P.invoice_issued_at],
-              voidedAt: r[P.invoice_voided_at],
-            },
-      lineitems: () => {
-        load();
-        return (items!.get(id) ?? []).map((l) => ({
-          id: l.id,
-          itemType: l.item_type,
-          title: l.title,
-          quantity: l.quantity,
-          originalAmount: l.original_amount,
-          discountAmount: l.discount_amount,
-          finalAmount: l.final_amount,
-        }));
-      },
-      installment:
-        r[P.installment_periods] === null
-          ? null
-          : { periods: r[P.installment_periods], amountPerPeriod: r[P.installment_amount_per_period] ?? 0, bankName: r[P.installment_bank_name] },
-      refundingState: r[P.refunding_state],
-      refundedAmount: r[P.refunded_amount],
-      refundedAt: r[P.refunded_at],
-      refundRequestedAt: r[P.refund_requested_at],
-      bankCode: r[P.bank_code],
-      bankName: r[P.bank_name],
-      codeNo: r[P.code_no],
-      expiredAt: r[P.expired_at],
-    };
-  });
+  return connection(
+    'payment',
+    page,
+    (r: PaymentTuple) => ({ t: r[P.created_at], id: r[P.id] }),
+    (r) => {
+      const id = r[P.id];
+      return {
+        id,
+        tradeNo: r[P.trade_no],
+        amount: r[P.amount],
+        currency: r[P.currency],
+        paymentType: r[P.payment_type],
+        createdAt: r[P.created_at],
+        paidAt: r[P.paid_at],
+        paymentState: r[P.payment_state],
+        adjustments: () => {
+          load();
+          return (adj!.get(id) ?? []).map((a) => ({ kind: a.kind, code: a.code, title: a.title, amount: a.amount }));
+        },
+        invoice:
+          r[P.invoice_number] === null
+            ? null
+            : {
+                number: r[P.invoice_number],
+                kind: r[P.invoice_kind],
+                title: r[P.invoice_title],
+                taxId: r[P.invoice_tax_id],
+                issuedAt: r[P.invoice_issued_at],
+                voidedAt: r[P.invoice_voided_at],
+              },
+        lineitems: () => {
+          load();
+          return (items!.get(id) ?? []).map((l) => ({
+            id: l.id,
+            itemType: l.item_type,
+            title: l.title,
+            quantity: l.quantity,
+            originalAmount: l.original_amount,
+            discountAmount: l.discount_amount,
+            finalAmount: l.final_amount,
+          }));
+        },
+        installment:
+          r[P.installment_periods] === null
+            ? null
+            : { periods: r[P.installment_periods], amountPerPeriod: r[P.installment_amount_per_period] ?? 0, bankName: r[P.installment_bank_name] },
+        refundingState: r[P.refunding_state],
+        refundedAmount: r[P.refunded_amount],
+        refundedAt: r[P.refunded_at],
+        refundRequestedAt: r[P.refund_requested_at],
+        bankCode: r[P.bank_code],
+        bankName: r[P.bank_name],
+        codeNo: r[P.code_no],
+        expiredAt: r[P.expired_at],
+      };
+    },
+  );
 }
 
 export const notificationNode = (n: NotificationRow) => ({
@@ -315,29 +330,39 @@ export const resolvers: MemberResolvers = {
     schools: (_v, _a, ctx) => ctx.data.schools(),
     enrolledCourses: (_v, a: PageArgs, ctx) => courseConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('course', a.after)),
     digitalProducts: (_v, a: PageArgs, ctx) =>
-      connection('product', ctx.data.digitalProducts(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('product', a.after)), (r) => ({ t: r.delivered_at, id: r.id }), (r) => ({
-        id: r.id,
-        title: r.title,
-        description: r.description,
-        format: r.format,
-        deliveredAt: r.delivered_at,
-        expireDate: r.expire_at,
-        downloadUrl: absoluteSiteUrl(r.download_url, ctx.baseUrl),
-      })),
+      connection(
+        'product',
+        ctx.data.digitalProducts(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('product', a.after)),
+        (r) => ({ t: r.delivered_at, id: r.id }),
+        (r) => ({
+          id: r.id,
+          title: r.title,
+          description: r.description,
+          format: r.format,
+          deliveredAt: r.delivered_at,
+          expireDate: r.expire_at,
+          downloadUrl: absoluteSiteUrl(r.download_url, ctx.baseUrl),
+        }),
+      ),
     consultingServices: (_v, a: PageArgs, ctx) => consultingConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('consulting', a.after)),
     eventRegistrations: (_v, a: PageArgs, ctx) =>
-      connection('event', ctx.data.eventRegistrations(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('event', a.after)), (r) => ({ t: r.registered_at, id: r.id }), (r) => ({
-        id: r.id,
-        eventId: r.event_id,
-        title: r.title,
-        startsAt: r.starts_at,
-        endsAt: r.ends_at,
-        location: r.location,
-        isOnline: r.is_online === 1,
-        joinUrl: r.join_url,
-        ticketName: r.ticket_name,
-        registeredAt: r.registered_at,
-      })),
+      connection(
+        'event',
+        ctx.data.eventRegistrations(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('event', a.after)),
+        (r) => ({ t: r.registered_at, id: r.id }),
+        (r) => ({
+          id: r.id,
+          eventId: r.event_id,
+          title: r.title,
+          startsAt: r.starts_at,
+          endsAt: r.ends_at,
+          location: r.location,
+          isOnline: r.is_online === 1,
+          joinUrl: r.join_url,
+          ticketName: r.ticket_name,
+          registeredAt: r.registered_at,
+        }),
+      ),
     // Spec "Limits": up to 50 nodes a page. A client asking for more (first 51..100) gets a page of 50 and
     // hasNextPage, as from the real service; above 100 is refused like every other connection.
     payments: (_v, a: PageArgs, ctx) =>
@@ -345,7 +370,11 @@ export const resolvers: MemberResolvers = {
     notifications: (_v, a: PageArgs & { unreadOnly?: boolean | null }, ctx) =>
       connection(
         a.unreadOnly ? 'notification-unread' : 'notification',
-        ctx.data.notifications(checkFirst(a.first, MAX_FIRST, 20), decodeCursor(a.unreadOnly ? 'notification-unread' : 'notification', a.after), a.unreadOnly === true),
+        ctx.data.notifications(
+          checkFirst(a.first, MAX_FIRST, 20),
+          decodeCursor(a.unreadOnly ? 'notification-unread' : 'notification', a.after),
+          a.unreadOnly === true,
+        ),
         (r) => ({ t: r.created_at, id: r.id }),
         notificationNode,
       ),

@@ -23,7 +23,8 @@ function toGraphQLRequest(body: unknown): GraphQLRequest | string {
   const b = body as Record<string, unknown>;
   if (typeof b['query'] !== 'string' || b['query'].length === 0) return 'The request body must carry a string field "query".';
   const variables = b['variables'];
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return '"variables" must be an object.';
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))
+    return '"variables" must be an object.';
   const op = b['operationName'];
   if (op !== undefined && op !== null && typeof op !== 'string') return '"operationName" must be a string.';
   return { query: b['query'], variables: (variables ?? null) as Record<string, unknown> | null, operationName: (op ?? null) as string | null };
@@ -43,7 +44,12 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   // Fault switch (README "Fault injection"): the API is down for maintenance while the rest of the site answers.
   if (ctx.server.faults.memberApiUnavailable) {
     setNoStore(ctx.res);
-    sendJson(ctx.res, 503, { error: 'temporarily_unavailable', error_description: 'the member API is temporarily unavailable; retry later' }, { 'Retry-After': '5' });
+    sendJson(
+      ctx.res,
+      503,
+      { error: 'temporarily_unavailable', error_description: 'the member API is temporarily unavailable; retry later' },
+      { 'Retry-After': '5' },
+    );
     return;
   }
   const verdict = checkBearer(ctx);
@@ -56,7 +62,8 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   try {
     body = await readJson(ctx.req, MEMBER_BODY_LIMIT);
   } catch (err) {
-    if (err instanceof PayloadTooLargeError) return sendRequestError(ctx, 413, `The request body exceeds ${MEMBER_BODY_LIMIT} bytes.`, 'PAYLOAD_TOO_LARGE');
+    if (err instanceof PayloadTooLargeError)
+      return sendRequestError(ctx, 413, `The request body exceeds ${MEMBER_BODY_LIMIT} bytes.`, 'PAYLOAD_TOO_LARGE');
     if (err instanceof InvalidRequestError) return sendRequestError(ctx, 400, err.description, 'BAD_REQUEST');
     throw err;
   }
@@ -80,7 +87,12 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
     ctx.server.log?.(`member-api: answer over ${limit} bytes refused`);
     return sendJson(ctx.res, 200, {
       data: null,
-      errors: [{ message: `The answer would exceed ${limit} bytes. Ask for fewer fields or smaller pages.`, extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: limit } }],
+      errors: [
+        {
+          message: `The answer would exceed ${limit} bytes. Ask for fewer fields or smaller pages.`,
+          extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: limit },
+        },
+      ],
     });
   }
   sendJsonBytes(ctx.res, 200, payload);

@@ -1,7 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSchema, defaultFieldResolver, getNamedType, isLeafType, isObjectType, isScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  defaultFieldResolver,
+  getNamedType,
+  isLeafType,
+  isObjectType,
+  isScalarType,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
 import { resolvers, type MemberResolvers } from './resolvers';
 import { applyScopeGuard } from './scope-guard';
 

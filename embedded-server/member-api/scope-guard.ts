@@ -1,4 +1,13 @@
-import { defaultFieldResolver, GraphQLError, isObjectType, Kind, type ConstDirectiveNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  GraphQLError,
+  isObjectType,
+  Kind,
+  type ConstDirectiveNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { MemberContext } from './context';
 
 /**

@@ -215,7 +215,10 @@ async function authorize(ctx: RequestContext): Promise<void> {
   // Operator clients act for the site: only operators may authorize them (decision, README).
   // Member clients: anyone with a role at the site, students included (spec Authentication 5).
   if (request.audience === 'operator' && !isOperator(roles)) {
-    sendRedirectError(ctx, new RedirectError(request.redirectUri, request.state, new AccessDeniedError('only site operators can authorize this application')));
+    sendRedirectError(
+      ctx,
+      new RedirectError(request.redirectUri, request.state, new AccessDeniedError('only site operators can authorize this application')),
+    );
     return;
   }
 
@@ -252,19 +255,35 @@ async function decide(ctx: RequestContext): Promise<void> {
   const form = await readForm(ctx.req);
   const session = currentSession(ctx);
   if (!session?.userId || !csrfValid(session, form.csrf)) {
-    sendHtml(ctx.res, 403, errorPage('This form has expired', 'invalid_request', 'The page was open too long or came from elsewhere. Start again from the application.'));
+    sendHtml(
+      ctx.res,
+      403,
+      errorPage('This form has expired', 'invalid_request', 'The page was open too long or came from elsewhere. Start again from the application.'),
+    );
     return;
   }
   const now = server.clock.now();
   const pending = form.request ? getPending(server.db, form.request, session.idHash, now) : undefined;
   if (!pending || !takePending(server.db, pending.id, session.idHash)) {
-    sendHtml(ctx.res, 400, errorPage('This request has expired', 'invalid_request', 'The sign-in request is no longer valid. Start again from the application.'));
+    sendHtml(
+      ctx.res,
+      400,
+      errorPage('This request has expired', 'invalid_request', 'The sign-in request is no longer valid. Start again from the application.'),
+    );
     return;
   }
   const request = JSON.parse(pending.params) as AuthorizationRequest;
   if (form.decision !== 'approve') {
     // RFC 6749 §4.1.2.1: the resource owner denied the request.
-    redirect(ctx.res, clientRedirect(server, request.redirectUri, { error: 'access_denied', error_description: 'the member denied the request', state: request.state }), 302);
+    redirect(
+      ctx.res,
+      clientRedirect(server, request.redirectUri, {
+        error: 'access_denied',
+        error_description: 'the member denied the request',
+        state: request.state,
+      }),
+      302,
+    );
     return;
   }
   const code = randomSecret('ac_');

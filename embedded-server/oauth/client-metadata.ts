@@ -157,7 +157,8 @@ export function validateDocument(url: URL, raw: unknown): ClientMetadataDocument
     // "Under the document host" (spec Authentication 6): same scheme, host and port, i.e. the document's origin; another
     // port of the same name is another server.
     const underHost = r.origin === url.origin && !r.hash;
-    if (!underHost && !isLoopbackRedirect(uri)) throw new ClientMetadataError('redirect_uris must sit under the document host or be loopback addresses');
+    if (!underHost && !isLoopbackRedirect(uri))
+      throw new ClientMetadataError('redirect_uris must sit under the document host or be loopback addresses');
   }
   return doc;
 }

@@ -44,7 +44,9 @@ async function register(ctx: RequestContext): Promise<void> {
   setNoStore(ctx.res);
   const parsed = RegistrationSchema.safeParse(await readJson(ctx.req));
   if (!parsed.success) {
-    throw new InvalidClientMetadataError('the registration request must carry redirect_uris (array of strings) and optional client_name, application_type, token_endpoint_auth_method (none or client_secret_post)');
+    throw new InvalidClientMetadataError(
+      'the registration request must carry redirect_uris (array of strings) and optional client_name, application_type, token_endpoint_auth_method (none or client_secret_post)',
+    );
   }
   const meta = parsed.data;
   const { db, clock } = ctx.server;
@@ -98,10 +100,14 @@ async function register(ctx: RequestContext): Promise<void> {
   }
 
   if (meta.redirect_uris.some(isHttps)) {
-    throw new InvalidRedirectUriError('a fixed HTTPS callback needs a registered integration; use a loopback redirect (http://127.0.0.1:<port>/<path>) or ask the site for an integration');
+    throw new InvalidRedirectUriError(
+      'a fixed HTTPS callback needs a registered integration; use a loopback redirect (http://127.0.0.1:<port>/<path>) or ask the site for an integration',
+    );
   }
   throw new InvalidClientMetadataError(
-    meta.client_name ? `client_name "${meta.client_name}" is not a registered vendor platform` : 'client_name does not match a registered vendor platform',
+    meta.client_name
+      ? `client_name "${meta.client_name}" is not a registered vendor platform`
+      : 'client_name does not match a registered vendor platform',
   );
 }
 

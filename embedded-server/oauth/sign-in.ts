@@ -40,7 +40,12 @@ function showSignIn(ctx: RequestContext): void {
   sendHtml(
     ctx.res,
     200,
-    signInPage({ siteName: ctx.server.site.name, csrf: session.csrf, returnTo: safeReturnTo(ctx.url.searchParams.get('return_to')), ...(hint ? { hint } : {}) }),
+    signInPage({
+      siteName: ctx.server.site.name,
+      csrf: session.csrf,
+      returnTo: safeReturnTo(ctx.url.searchParams.get('return_to')),
+      ...(hint ? { hint } : {}),
+    }),
   );
 }
 
@@ -60,11 +65,25 @@ async function submitSignIn(ctx: RequestContext): Promise<void> {
   // exist; the message is the same in both cases.
   const ok = (await verifyPassword(form.password ?? '', user?.passwordHash ?? DUMMY_HASH())) && user !== undefined && form.password !== undefined;
   if (!ok || !user) {
-    sendHtml(ctx.res, 401, signInPage({ siteName: server.site.name, csrf: session!.csrf, returnTo, email: form.email ?? '', error: 'Email or password is not correct.' }));
+    sendHtml(
+      ctx.res,
+      401,
+      signInPage({ siteName: server.site.name, csrf: session!.csrf, returnTo, email: form.email ?? '', error: 'Email or password is not correct.' }),
+    );
     return;
   }
   if (rolesAt(server.db, server.site.schoolId, user.id).length === 0) {
-    sendHtml(ctx.res, 403, signInPage({ siteName: server.site.name, csrf: session!.csrf, returnTo, email: form.email ?? '', error: `This account holds no role at ${server.site.name}.` }));
+    sendHtml(
+      ctx.res,
+      403,
+      signInPage({
+        siteName: server.site.name,
+        csrf: session!.csrf,
+        returnTo,
+        email: form.email ?? '',
+        error: `This account holds no role at ${server.site.name}.`,
+      }),
+    );
     return;
   }
   deleteSession(server.db, session!.idHash);

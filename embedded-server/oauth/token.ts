@@ -36,7 +36,16 @@ export interface TokenResponse {
 
 function issuePair(
   server: ServerContext,
-  input: { grantId: string; parentId: string | null; clientId: string; userId: string; schoolId: string | null; scope: string; resource: string | null; audience: TokenPair['audience'] },
+  input: {
+    grantId: string;
+    parentId: string | null;
+    clientId: string;
+    userId: string;
+    schoolId: string | null;
+    scope: string;
+    resource: string | null;
+    audience: TokenPair['audience'];
+  },
 ): { pair: TokenPair; accessToken: string; refreshToken: string } {
   const now = server.clock.now();
   const accessToken = randomSecret('at_');
@@ -114,8 +123,10 @@ function checkVerifier(form: Record<string, string>, code: AuthorizationCode): v
 
 function checkResource(form: Record<string, string>, code: AuthorizationCode): void {
   // Spec "Token request": resource must repeat the authorization value for member tokens (RFC 8707 §2.2).
-  if (code.audience === 'member' && form.resource === undefined) throw new InvalidTargetError('resource is required and must repeat the authorization value');
-  if (form.resource !== undefined && form.resource !== code.resource) throw new InvalidTargetError('resource does not match the authorization request');
+  if (code.audience === 'member' && form.resource === undefined)
+    throw new InvalidTargetError('resource is required and must repeat the authorization value');
+  if (form.resource !== undefined && form.resource !== code.resource)
+    throw new InvalidTargetError('resource does not match the authorization request');
 }
 
 async function authorizationCodeGrant(ctx: RequestContext, form: Record<string, string>): Promise<TokenResponse> {
@@ -146,7 +157,13 @@ async function authorizationCodeGrant(ctx: RequestContext, form: Record<string, 
   if (parseScope(code.scope).includes('openid') && signsIdTokens(server)) {
     const claims = memberClaims(server, code.userId, code.schoolId);
     if (!claims) throw new InvalidGrantError('the member no longer exists');
-    body.id_token = await signIdToken(server, { clientId: client.clientId, claims, nonce: code.nonce, authTime: code.authTime, issuedAt: issued.pair.createdAt });
+    body.id_token = await signIdToken(server, {
+      clientId: client.clientId,
+      claims,
+      nonce: code.nonce,
+      authTime: code.authTime,
+      issuedAt: issued.pair.createdAt,
+    });
   }
   return body;
 }

@@ -61,12 +61,14 @@ export function protectedResourceMetadata(server: ServerContext): Record<string,
   };
 }
 
-const json = (build: (s: ServerContext) => unknown): Route['handler'] => (ctx) => {
-  ctx.res.setHeader('Cache-Control', 'public, max-age=300');
-  // Public documents: browser-based clients (e.g. MCP inspectors) may read them cross-origin.
-  ctx.res.setHeader('Access-Control-Allow-Origin', '*');
-  sendJson(ctx.res, 200, build(ctx.server));
-};
+const json =
+  (build: (s: ServerContext) => unknown): Route['handler'] =>
+  (ctx) => {
+    ctx.res.setHeader('Cache-Control', 'public, max-age=300');
+    // Public documents: browser-based clients (e.g. MCP inspectors) may read them cross-origin.
+    ctx.res.setHeader('Access-Control-Allow-Origin', '*');
+    sendJson(ctx.res, 200, build(ctx.server));
+  };
 
 export const discoveryRoutes: Route[] = [
   { method: 'GET', path: PATHS.authorizationServerMetadata, handler: json(authorizationServerMetadata) },

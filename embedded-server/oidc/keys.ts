@@ -76,8 +76,7 @@ const pendingGeneration = new WeakMap<Database, Promise<KeyRow>>();
 /** The current signing key, created on first use and persisted (a file database keeps it across restarts). */
 export async function currentSigningKey(db: Database, now: number): Promise<SigningKey> {
   let row = prepared(db, 'SELECT kid, private_jwk, public_jwk FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1').get() as
-    | KeyRow
-    | undefined;
+    KeyRow | undefined;
   if (!row) {
     // Key generation is async; one generation at a time so concurrent first requests share one key.
     let pending = pendingGeneration.get(db);
@@ -108,7 +107,8 @@ export async function rotateSigningKey(db: Database, now: number): Promise<strin
 /** Public keys for jwks_uri: the current key plus retired keys still inside their publication window. */
 export async function publishedJwks(db: Database, now: number): Promise<{ keys: JWK[] }> {
   await currentSigningKey(db, now);
-  const rows = prepared(db, 'SELECT public_jwk FROM signing_keys WHERE retired_at IS NULL OR published_until > ? ORDER BY created_at DESC')
-    .all(now) as { public_jwk: string }[];
+  const rows = prepared(db, 'SELECT public_jwk FROM signing_keys WHERE retired_at IS NULL OR published_until > ? ORDER BY created_at DESC').all(
+    now,
+  ) as { public_jwk: string }[];
   return { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
 }

@@ -283,8 +283,16 @@ export function insertPaymentSpec(db: Database, schoolId: string, p: PaymentSpec
     installment_amount_per_period: p.installment ? Math.round(p.amount / p.installment.periods) : null,
     installment_bank_name: p.installment?.bank ?? null,
   });
-  if (p.coupon) pay.insertAdjustment(db, { payment_id: p.id, kind: 'coupon', code: p.coupon.code, title: `Coupon ${p.coupon.code} 優惠券`, amount: -p.coupon.amount });
-  if (p.promotion) pay.insertAdjustment(db, { payment_id: p.id, kind: 'promotion', code: null, title: p.promotion.title, amount: -p.promotion.amount });
+  if (p.coupon)
+    pay.insertAdjustment(db, {
+      payment_id: p.id,
+      kind: 'coupon',
+      code: p.coupon.code,
+      title: `Coupon ${p.coupon.code} 優惠券`,
+      amount: -p.coupon.amount,
+    });
+  if (p.promotion)
+    pay.insertAdjustment(db, { payment_id: p.id, kind: 'promotion', code: null, title: p.promotion.title, amount: -p.promotion.amount });
   const discount = p.item.discount ?? 0;
   pay.insertLineItem(db, {
     id: `li_${p.id.replace(/^pay_/, '')}`,
@@ -302,33 +310,236 @@ export function insertPaymentSpec(db: Database, schoolId: string, p: PaymentSpec
 const CTBC = { bankCode: '822', bankName: 'CTBC Bank 中國信託' };
 
 export const DEMO_PAYMENTS: PaymentSpec[] = [
-  { id: 'pay_demo_01', trade: 'T202611000001', amount: 2200, type: 'credit_card', state: 'paid', daysAgo: 40, item: { type: 'CurriculumPlan', id: 'crs_data_analysis', title: 'Intro to Data Analysis 資料分析入門', original: 2400, discount: 200 }, coupon: { code: 'WELCOME200', amount: 200 }, invoice: { kind: 'personal' } },
-  { id: 'pay_demo_02', trade: 'T202611000002', amount: 12000, type: 'credit_card', state: 'paid', daysAgo: 20, item: { type: 'CurriculumPlan', id: 'crs_machine_learning', title: 'Machine Learning in Practice 機器學習實戰', original: 12000 }, installment: { periods: 6, bank: 'Cathay United Bank 國泰世華' }, invoice: { kind: 'personal' } },
+  {
+    id: 'pay_demo_01',
+    trade: 'T202611000001',
+    amount: 2200,
+    type: 'credit_card',
+    state: 'paid',
+    daysAgo: 40,
+    item: { type: 'CurriculumPlan', id: 'crs_data_analysis', title: 'Intro to Data Analysis 資料分析入門', original: 2400, discount: 200 },
+    coupon: { code: 'WELCOME200', amount: 200 },
+    invoice: { kind: 'personal' },
+  },
+  {
+    id: 'pay_demo_02',
+    trade: 'T202611000002',
+    amount: 12000,
+    type: 'credit_card',
+    state: 'paid',
+    daysAgo: 20,
+    item: { type: 'CurriculumPlan', id: 'crs_machine_learning', title: 'Machine Learning in Practice 機器學習實戰', original: 12000 },
+    installment: { periods: 6, bank: 'Cathay United Bank 國泰世華' },
+    invoice: { kind: 'personal' },
+  },
   // One purchase paid in two payments under one tradeNo (deposit, then balance).
-  { id: 'pay_demo_03', trade: 'T202611000003', amount: 2000, type: 'credit_card', state: 'paid', daysAgo: 90, item: { type: 'CurriculumPlan', id: 'crs_calligraphy', title: 'Chinese Calligraphy 書法入門 (deposit 訂金)', original: 2000 }, invoice: { kind: 'donation' } },
-  { id: 'pay_demo_04', trade: 'T202611000003', amount: 2800, type: 'atm', state: 'paid', daysAgo: 85, item: { type: 'CurriculumPlan', id: 'crs_calligraphy', title: 'Chinese Calligraphy 書法入門 (balance 尾款)', original: 2800 }, invoice: { kind: 'donation' } },
-  { id: 'pay_demo_05', trade: 'T202611000004', amount: 1990, type: 'atm', state: 'not_paid', daysAgo: 1, item: { type: 'CurriculumPlan', id: 'crs_excel_dashboards', title: 'Excel Dashboards Excel 儀表板實作', original: 1990 }, instructions: { ...CTBC, codeNo: '82219900012345', expiresInDays: 3 } },
-  { id: 'pay_demo_06', trade: 'T202611000005', amount: 350, type: 'cvs', state: 'not_paid', daysAgo: 0.5, item: { type: 'DigitalProduct', id: 'dgp_study_planner', title: 'Study Planner Template 學習計畫模板', original: 350 }, instructions: { codeNo: 'LLL26112200017', expiresInDays: 2 } },
-  { id: 'pay_demo_07', trade: 'T202611000006', amount: 2200, type: 'atm', state: 'expired', daysAgo: 30, item: { type: 'CurriculumPlan', id: 'crs_public_speaking', title: 'Public Speaking 公眾演說', original: 2200 }, instructions: { ...CTBC, codeNo: '82219900054321', expiresInDays: -27 } },
-  { id: 'pay_demo_08', trade: 'T202611000007', amount: 2200, type: 'credit_card', state: 'failed', daysAgo: 29, item: { type: 'CurriculumPlan', id: 'crs_public_speaking', title: 'Public Speaking 公眾演說', original: 2200 } },
-  { id: 'pay_demo_09', trade: 'T202611000008', amount: 1500, type: 'credit_card', state: 'refunded', daysAgo: 375, item: { type: 'CurriculumPlan', id: 'crs_photography', title: 'Smartphone Photography 手機攝影技巧', original: 1500 }, refund: { state: 'refunded', amount: 1500 }, invoice: { kind: 'personal', voided: true } },
-  { id: 'pay_demo_10', trade: 'T202611000009', amount: 1800, type: 'line_pay', state: 'paid', daysAgo: 362, item: { type: 'CurriculumPlan', id: 'crs_ux_writing', title: 'UX Writing Essentials UX 文案寫作精要', original: 1800 }, refund: { state: 'partially_refunded', amount: 500 }, invoice: { kind: 'personal' } },
-  { id: 'pay_demo_11', trade: 'T202611000010', amount: 49, currency: 'USD', type: 'apple_pay', state: 'paid', daysAgo: 1, item: { type: 'CurriculumPlan', id: 'crs_marketing', title: 'Digital Marketing Strategy 數位行銷策略', original: 49 } },
-  { id: 'pay_demo_12', trade: 'T202611000011', amount: 0, type: 'manual', state: 'manual_enrolled', daysAgo: 12, item: { type: 'CurriculumPlan', id: 'crs_finance', title: 'Personal Finance 101 個人理財入門', original: 0 } },
-  { id: 'pay_demo_13', trade: 'T202611000012', amount: 590, type: 'line_pay', state: 'paid', daysAgo: 60, item: { type: 'DigitalProduct', id: 'dgp_sql_cheatsheet', title: 'SQL Cheat Sheet SQL 速查手冊', original: 690, discount: 100 }, promotion: { title: 'Autumn sale 秋季特賣', amount: 100 }, invoice: { kind: 'company', title: 'Example Co., Ltd. 範例股份有限公司', taxId: '12345675' }, refund: { state: 'requested', amount: 0 } },
-  { id: 'pay_demo_14', trade: 'T202611000013', amount: 800, type: 'credit_card', state: 'paid', daysAgo: 25, item: { type: 'Ticket', id: 'evt_live_qa', title: 'Live Q&A: Data Careers 線上問答：資料職涯', original: 800 }, invoice: { kind: 'personal' } },
-  { id: 'pay_demo_15', trade: 'T202611000014', amount: 3200, type: 'credit_card', state: 'paid', daysAgo: 200, item: { type: 'CurriculumPlan', id: 'crs_python', title: 'Python for Beginners Python 程式設計基礎', original: 3200 }, invoice: { kind: 'personal' } },
+  {
+    id: 'pay_demo_03',
+    trade: 'T202611000003',
+    amount: 2000,
+    type: 'credit_card',
+    state: 'paid',
+    daysAgo: 90,
+    item: { type: 'CurriculumPlan', id: 'crs_calligraphy', title: 'Chinese Calligraphy 書法入門 (deposit 訂金)', original: 2000 },
+    invoice: { kind: 'donation' },
+  },
+  {
+    id: 'pay_demo_04',
+    trade: 'T202611000003',
+    amount: 2800,
+    type: 'atm',
+    state: 'paid',
+    daysAgo: 85,
+    item: { type: 'CurriculumPlan', id: 'crs_calligraphy', title: 'Chinese Calligraphy 書法入門 (balance 尾款)', original: 2800 },
+    invoice: { kind: 'donation' },
+  },
+  {
+    id: 'pay_demo_05',
+    trade: 'T202611000004',
+    amount: 1990,
+    type: 'atm',
+    state: 'not_paid',
+    daysAgo: 1,
+    item: { type: 'CurriculumPlan', id: 'crs_excel_dashboards', title: 'Excel Dashboards Excel 儀表板實作', original: 1990 },
+    instructions: { ...CTBC, codeNo: '82219900012345', expiresInDays: 3 },
+  },
+  {
+    id: 'pay_demo_06',
+    trade: 'T202611000005',
+    amount: 350,
+    type: 'cvs',
+    state: 'not_paid',
+    daysAgo: 0.5,
+    item: { type: 'DigitalProduct', id: 'dgp_study_planner', title: 'Study Planner Template 學習計畫模板', original: 350 },
+    instructions: { codeNo: 'LLL26112200017', expiresInDays: 2 },
+  },
+  {
+    id: 'pay_demo_07',
+    trade: 'T202611000006',
+    amount: 2200,
+    type: 'atm',
+    state: 'expired',
+    daysAgo: 30,
+    item: { type: 'CurriculumPlan', id: 'crs_public_speaking', title: 'Public Speaking 公眾演說', original: 2200 },
+    instructions: { ...CTBC, codeNo: '82219900054321', expiresInDays: -27 },
+  },
+  {
+    id: 'pay_demo_08',
+    trade: 'T202611000007',
+    amount: 2200,
+    type: 'credit_card',
+    state: 'failed',
+    daysAgo: 29,
+    item: { type: 'CurriculumPlan', id: 'crs_public_speaking', title: 'Public Speaking 公眾演說', original: 2200 },
+  },
+  {
+    id: 'pay_demo_09',
+    trade: 'T202611000008',
+    amount: 1500,
+    type: 'credit_card',
+    state: 'refunded',
+    daysAgo: 375,
+    item: { type: 'CurriculumPlan', id: 'crs_photography', title: 'Smartphone Photography 手機攝影技巧', original: 1500 },
+    refund: { state: 'refunded', amount: 1500 },
+    invoice: { kind: 'personal', voided: true },
+  },
+  {
+    id: 'pay_demo_10',
+    trade: 'T202611000009',
+    amount: 1800,
+    type: 'line_pay',
+    state: 'paid',
+    daysAgo: 362,
+    item: { type: 'CurriculumPlan', id: 'crs_ux_writing', title: 'UX Writing Essentials UX 文案寫作精要', original: 1800 },
+    refund: { state: 'partially_refunded', amount: 500 },
+    invoice: { kind: 'personal' },
+  },
+  {
+    id: 'pay_demo_11',
+    trade: 'T202611000010',
+    amount: 49,
+    currency: 'USD',
+    type: 'apple_pay',
+    state: 'paid',
+    daysAgo: 1,
+    item: { type: 'CurriculumPlan', id: 'crs_marketing', title: 'Digital Marketing Strategy 數位行銷策略', original: 49 },
+  },
+  {
+    id: 'pay_demo_12',
+    trade: 'T202611000011',
+    amount: 0,
+    type: 'manual',
+    state: 'manual_enrolled',
+    daysAgo: 12,
+    item: { type: 'CurriculumPlan', id: 'crs_finance', title: 'Personal Finance 101 個人理財入門', original: 0 },
+  },
+  {
+    id: 'pay_demo_13',
+    trade: 'T202611000012',
+    amount: 590,
+    type: 'line_pay',
+    state: 'paid',
+    daysAgo: 60,
+    item: { type: 'DigitalProduct', id: 'dgp_sql_cheatsheet', title: 'SQL Cheat Sheet SQL 速查手冊', original: 690, discount: 100 },
+    promotion: { title: 'Autumn sale 秋季特賣', amount: 100 },
+    invoice: { kind: 'company', title: 'Example Co., Ltd. 範例股份有限公司', taxId: '12345675' },
+    refund: { state: 'requested', amount: 0 },
+  },
+  {
+    id: 'pay_demo_14',
+    trade: 'T202611000013',
+    amount: 800,
+    type: 'credit_card',
+    state: 'paid',
+    daysAgo: 25,
+    item: { type: 'Ticket', id: 'evt_live_qa', title: 'Live Q&A: Data Careers 線上問答：資料職涯', original: 800 },
+    invoice: { kind: 'personal' },
+  },
+  {
+    id: 'pay_demo_15',
+    trade: 'T202611000014',
+    amount: 3200,
+    type: 'credit_card',
+    state: 'paid',
+    daysAgo: 200,
+    item: { type: 'CurriculumPlan', id: 'crs_python', title: 'Python for Beginners Python 程式設計基礎', original: 3200 },
+    invoice: { kind: 'personal' },
+  },
 ];
 
 export const DEMO_NOTIFICATIONS: { id: string; kind: string; title: string; body: string; url: string | null; hoursAgo: number; read: boolean }[] = [
-  { id: 'ntf_demo_01', kind: 'course_update', title: 'New lecture in Machine Learning 機器學習新單元上線', body: 'Model 3 is now available. 模型 3 已上線。', url: '/courses/machine-learning-in-practice', hoursAgo: 3, read: false },
-  { id: 'ntf_demo_02', kind: 'payment', title: 'ATM payment waiting 待繳款通知', body: 'Pay TWD 1,990 to account 82219900012345 within 3 days. 請於 3 天內繳款。', url: null, hoursAgo: 20, read: false },
-  { id: 'ntf_demo_03', kind: 'event', title: 'Live Q&A starts tomorrow 線上問答明天開始', body: 'Join link inside. 內含加入連結。', url: '/events/evt_live_qa', hoursAgo: 30, read: false },
-  { id: 'ntf_demo_04', kind: 'announcement', title: 'Welcome to Demo School 歡迎加入示範學院', body: 'Start with any course. 從任何一堂課開始。', url: null, hoursAgo: 24 * 40, read: true },
-  { id: 'ntf_demo_05', kind: 'consulting', title: 'Mentoring hours updated 諮詢時段更新', body: 'New Wednesday evening slots. 新增週三晚間時段。', url: null, hoursAgo: 24 * 7, read: true },
-  { id: 'ntf_demo_06', kind: 'course_update', title: 'UX Writing access ends soon UX 文案課程即將到期', body: 'Your access ends in 3 days. 您的觀看權限將於 3 天後到期。', url: '/courses/ux-writing-essentials', hoursAgo: 48, read: true },
-  { id: 'ntf_demo_07', kind: 'payment', title: 'Refund processed 退款完成', body: 'TWD 1,500 refunded. 已退款 1,500 元。', url: null, hoursAgo: 24 * 372, read: true },
-  { id: 'ntf_demo_08', kind: 'announcement', title: 'Holiday schedule 連假客服時間', body: 'Support replies may be slower. 客服回覆可能較慢。', url: null, hoursAgo: 24 * 15, read: true },
+  {
+    id: 'ntf_demo_01',
+    kind: 'course_update',
+    title: 'New lecture in Machine Learning 機器學習新單元上線',
+    body: 'Model 3 is now available. 模型 3 已上線。',
+    url: '/courses/machine-learning-in-practice',
+    hoursAgo: 3,
+    read: false,
+  },
+  {
+    id: 'ntf_demo_02',
+    kind: 'payment',
+    title: 'ATM payment waiting 待繳款通知',
+    body: 'Pay TWD 1,990 to account 82219900012345 within 3 days. 請於 3 天內繳款。',
+    url: null,
+    hoursAgo: 20,
+    read: false,
+  },
+  {
+    id: 'ntf_demo_03',
+    kind: 'event',
+    title: 'Live Q&A starts tomorrow 線上問答明天開始',
+    body: 'Join link inside. 內含加入連結。',
+    url: '/events/evt_live_qa',
+    hoursAgo: 30,
+    read: false,
+  },
+  {
+    id: 'ntf_demo_04',
+    kind: 'announcement',
+    title: 'Welcome to Demo School 歡迎加入示範學院',
+    body: 'Start with any course. 從任何一堂課開始。',
+    url: null,
+    hoursAgo: 24 * 40,
+    read: true,
+  },
+  {
+    id: 'ntf_demo_05',
+    kind: 'consulting',
+    title: 'Mentoring hours updated 諮詢時段更新',
+    body: 'New Wednesday evening slots. 新增週三晚間時段。',
+    url: null,
+    hoursAgo: 24 * 7,
+    read: true,
+  },
+  {
+    id: 'ntf_demo_06',
+    kind: 'course_update',
+    title: 'UX Writing access ends soon UX 文案課程即將到期',
+    body: 'Your access ends in 3 days. 您的觀看權限將於 3 天後到期。',
+    url: '/courses/ux-writing-essentials',
+    hoursAgo: 48,
+    read: true,
+  },
+  {
+    id: 'ntf_demo_07',
+    kind: 'payment',
+    title: 'Refund processed 退款完成',
+    body: 'TWD 1,500 refunded. 已退款 1,500 元。',
+    url: null,
+    hoursAgo: 24 * 372,
+    read: true,
+  },
+  {
+    id: 'ntf_demo_08',
+    kind: 'announcement',
+    title: 'Holiday schedule 連假客服時間',
+    body: 'Support replies may be slower. 客服回覆可能較慢。',
+    url: null,
+    hoursAgo: 24 * 15,
+    read: true,
+  },
 ];
 
 export function seedDemoSite(db: Database, schoolId: string, now: number, rng: Rng): void {
@@ -343,39 +554,131 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
     { id: 'dgp_grammar_poster', title: 'Grammar Poster 文法海報', format: 'image', file: 'grammar-poster.png', price: 150 },
   ];
   for (const p of products) {
-    ent.insertDigitalProduct(db, { id: p.id, school_id: schoolId, title: p.title, description: `${p.title} (${p.format})`, format: p.format, download_url: productFilePath(p.id, p.file), price: p.price, currency: 'TWD', created_at: now - 300 * DAY });
+    ent.insertDigitalProduct(db, {
+      id: p.id,
+      school_id: schoolId,
+      title: p.title,
+      description: `${p.title} (${p.format})`,
+      format: p.format,
+      download_url: productFilePath(p.id, p.file),
+      price: p.price,
+      currency: 'TWD',
+      created_at: now - 300 * DAY,
+    });
   }
   // The planner is unpaid (pay_demo_06), so it is not delivered.
-  ent.insertDelivery(db, { id: 'dlv_sql_cheatsheet', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_sql_cheatsheet', delivered_at: now - 60 * DAY, expire_at: null });
-  ent.insertDelivery(db, { id: 'dlv_focus_audio', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_focus_audio', delivered_at: now - 100 * DAY, expire_at: now - 5 * DAY });
-  ent.insertDelivery(db, { id: 'dlv_listening_drills', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_listening_drills', delivered_at: now - 20 * DAY, expire_at: now + 200 * DAY });
-  ent.insertDelivery(db, { id: 'dlv_grammar_poster', school_id: schoolId, user_id: STUDENT, product_id: 'dgp_grammar_poster', delivered_at: now - 10 * DAY, expire_at: null });
+  ent.insertDelivery(db, {
+    id: 'dlv_sql_cheatsheet',
+    school_id: schoolId,
+    user_id: STUDENT,
+    product_id: 'dgp_sql_cheatsheet',
+    delivered_at: now - 60 * DAY,
+    expire_at: null,
+  });
+  ent.insertDelivery(db, {
+    id: 'dlv_focus_audio',
+    school_id: schoolId,
+    user_id: STUDENT,
+    product_id: 'dgp_focus_audio',
+    delivered_at: now - 100 * DAY,
+    expire_at: now - 5 * DAY,
+  });
+  ent.insertDelivery(db, {
+    id: 'dlv_listening_drills',
+    school_id: schoolId,
+    user_id: STUDENT,
+    product_id: 'dgp_listening_drills',
+    delivered_at: now - 20 * DAY,
+    expire_at: now + 200 * DAY,
+  });
+  ent.insertDelivery(db, {
+    id: 'dlv_grammar_poster',
+    school_id: schoolId,
+    user_id: STUDENT,
+    product_id: 'dgp_grammar_poster',
+    delivered_at: now - 10 * DAY,
+    expire_at: null,
+  });
 
   const events = [
     { id: 'evt_live_qa', title: 'Live Q&A: Data Careers 線上問答：資料職涯', starts: now + 1 * DAY, hours: 1.5, online: true, location: null },
-    { id: 'evt_workshop_taipei', title: 'Calligraphy Workshop 書法實體工作坊', starts: now - 14 * DAY, hours: 3, online: false, location: 'Taipei, Da-an District 台北市大安區' },
+    {
+      id: 'evt_workshop_taipei',
+      title: 'Calligraphy Workshop 書法實體工作坊',
+      starts: now - 14 * DAY,
+      hours: 3,
+      online: false,
+      location: 'Taipei, Da-an District 台北市大安區',
+    },
     { id: 'evt_open_house', title: 'Open House 開放日', starts: now + 21 * DAY, hours: 2, online: true, location: null },
   ];
   for (const e of events) {
-    ent.insertEvent(db, { id: e.id, school_id: schoolId, title: e.title, description: e.title, starts_at: e.starts, ends_at: e.starts + e.hours * HOUR, location: e.location, is_online: e.online ? 1 : 0, join_url: e.online ? `https://meet.example.com/${e.id}` : null, is_published: 1, created_at: now - 60 * DAY });
+    ent.insertEvent(db, {
+      id: e.id,
+      school_id: schoolId,
+      title: e.title,
+      description: e.title,
+      starts_at: e.starts,
+      ends_at: e.starts + e.hours * HOUR,
+      location: e.location,
+      is_online: e.online ? 1 : 0,
+      join_url: e.online ? `https://meet.example.com/${e.id}` : null,
+      is_published: 1,
+      created_at: now - 60 * DAY,
+    });
   }
-  ent.insertEventRegistration(db, { id: 'reg_live_qa', school_id: schoolId, user_id: STUDENT, event_id: 'evt_live_qa', ticket_name: 'General 一般票', registered_at: now - 25 * DAY });
-  ent.insertEventRegistration(db, { id: 'reg_workshop_taipei', school_id: schoolId, user_id: STUDENT, event_id: 'evt_workshop_taipei', ticket_name: 'Early bird 早鳥票', registered_at: now - 45 * DAY });
+  ent.insertEventRegistration(db, {
+    id: 'reg_live_qa',
+    school_id: schoolId,
+    user_id: STUDENT,
+    event_id: 'evt_live_qa',
+    ticket_name: 'General 一般票',
+    registered_at: now - 25 * DAY,
+  });
+  ent.insertEventRegistration(db, {
+    id: 'reg_workshop_taipei',
+    school_id: schoolId,
+    user_id: STUDENT,
+    event_id: 'evt_workshop_taipei',
+    ticket_name: 'Early bird 早鳥票',
+    registered_at: now - 45 * DAY,
+  });
 
   const services = [
-    { id: 'csv_data_mentoring', course: 'crs_data_analysis', title: 'Data Analysis Mentoring 資料分析一對一諮詢', consultant: 'Mei-Ling Chen 陳美玲', minutes: 60 },
+    {
+      id: 'csv_data_mentoring',
+      course: 'crs_data_analysis',
+      title: 'Data Analysis Mentoring 資料分析一對一諮詢',
+      consultant: 'Mei-Ling Chen 陳美玲',
+      minutes: 60,
+    },
     { id: 'csv_python_code_review', course: 'crs_python', title: 'Python Code Review 程式碼健檢', consultant: 'Kevin Lin 林凱文', minutes: 30 },
     // Offered against an expired course: not delivered any more, so the member API does not list it.
     { id: 'csv_photo_critique', course: 'crs_photography', title: 'Photo Critique 作品點評', consultant: 'Jason Huang 黃杰森', minutes: 45 },
   ];
   services.forEach((s, i) => {
-    ent.insertConsultingService(db, { id: s.id, school_id: schoolId, course_id: s.course, title: s.title, description: s.title, duration_minutes: s.minutes, consultant_name: s.consultant, created_at: now - (50 + i) * DAY });
+    ent.insertConsultingService(db, {
+      id: s.id,
+      school_id: schoolId,
+      course_id: s.course,
+      title: s.title,
+      description: s.title,
+      duration_minutes: s.minutes,
+      consultant_name: s.consultant,
+      created_at: now - (50 + i) * DAY,
+    });
     ent.insertSlot(db, { service_id: s.id, weekday: 1, start_time: '19:00', end_time: '21:00', time_zone: 'Asia/Taipei' });
     ent.insertSlot(db, { service_id: s.id, weekday: 3, start_time: '10:00', end_time: '12:00', time_zone: 'Asia/Taipei' });
     // Reserved by several people, the viewer among them; the API never says whose.
     ['usr_classmate_a', STUDENT, 'usr_classmate_b'].forEach((who, k) => {
       const start = now + (k * 2 + 1 + i) * DAY;
-      ent.insertMeeting(db, { id: `mtg_${s.id.slice(4)}_${k + 1}`, service_id: s.id, user_id: who, starts_at: start, ends_at: start + s.minutes * 60_000 });
+      ent.insertMeeting(db, {
+        id: `mtg_${s.id.slice(4)}_${k + 1}`,
+        service_id: s.id,
+        user_id: who,
+        starts_at: start,
+        ends_at: start + s.minutes * 60_000,
+      });
     });
   });
 
@@ -383,10 +686,30 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
 
   for (const n of DEMO_NOTIFICATIONS) {
     const at = now - n.hoursAgo * HOUR;
-    ntf.insertNotification(db, { id: n.id, school_id: schoolId, user_id: STUDENT, kind: n.kind, title: n.title, body: n.body, url: n.url, created_at: at, read_at: n.read ? at + HOUR : null });
+    ntf.insertNotification(db, {
+      id: n.id,
+      school_id: schoolId,
+      user_id: STUDENT,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      url: n.url,
+      created_at: at,
+      read_at: n.read ? at + HOUR : null,
+    });
   }
   // Someone else's notification at the same site: the viewer must never see or mark it.
-  ntf.insertNotification(db, { id: 'ntf_other_user', school_id: schoolId, user_id: 'usr_owner', kind: 'announcement', title: 'Operator digest 營運摘要', body: 'Weekly numbers. 每週數據。', url: null, created_at: now - HOUR, read_at: null });
+  ntf.insertNotification(db, {
+    id: 'ntf_other_user',
+    school_id: schoolId,
+    user_id: 'usr_owner',
+    kind: 'announcement',
+    title: 'Operator digest 營運摘要',
+    body: 'Weekly numbers. 每週數據。',
+    url: null,
+    created_at: now - HOUR,
+    read_at: null,
+  });
   ntf.upsertSubscription(db, schoolId, STUDENT, { topic: 'marketing', channel: 'email', enabled: 0 });
   ntf.upsertSubscription(db, schoolId, STUDENT, { topic: 'payments', channel: 'push', enabled: 1 });
 

@@ -63,7 +63,14 @@ export function seedIdentity(db: Database, site: SiteKey, now: number): void {
 
   const schoolId = SITES[site].schoolId;
   const common = { schoolId, audience: 'member' as const, origin: 'admin' as const, applicationType: 'native', createdAt: now };
-  insertClient(db, { ...common, clientId: DEMO_CLIENTS.public.clientId, name: DEMO_CLIENTS.public.name, confidential: false, secretHash: null, redirectUris: [DEMO_CLIENTS.redirectUri] });
+  insertClient(db, {
+    ...common,
+    clientId: DEMO_CLIENTS.public.clientId,
+    name: DEMO_CLIENTS.public.name,
+    confidential: false,
+    secretHash: null,
+    redirectUris: [DEMO_CLIENTS.redirectUri],
+  });
   insertClient(db, {
     ...common,
     clientId: DEMO_CLIENTS.confidential.clientId,

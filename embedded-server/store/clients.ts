@@ -59,7 +59,9 @@ export function getClient(db: Database, clientId: string): OAuthClient | undefin
 
 /** Member OAuth applications of one school (admin Developers page), oldest first. */
 export function listSchoolClients(db: Database, schoolId: string): OAuthClient[] {
-  const rows = prepared(db, "SELECT * FROM oauth_clients WHERE school_id = ? AND origin = 'admin' ORDER BY created_at, client_id").all(schoolId) as RawClient[];
+  const rows = prepared(db, "SELECT * FROM oauth_clients WHERE school_id = ? AND origin = 'admin' ORDER BY created_at, client_id").all(
+    schoolId,
+  ) as RawClient[];
   return rows.map(toClient);
 }
 
@@ -84,19 +86,23 @@ export interface VendorPlatform {
 }
 
 export function insertVendorPlatform(db: Database, v: VendorPlatform, now: number): void {
-  prepared(db, 'INSERT INTO vendor_platforms (id, client_name, client_id, allowlisted, created_at) VALUES (@id, @clientName, @clientId, 1, @now)').run({ ...v, now });
+  prepared(
+    db,
+    'INSERT INTO vendor_platforms (id, client_name, client_id, allowlisted, created_at) VALUES (@id, @clientName, @clientId, 1, @now)',
+  ).run({ ...v, now });
 }
 
 /** Allowlist match on client_name (exact, case-sensitive: decision in README). */
 export function findAllowlistedVendor(db: Database, clientName: string): VendorPlatform | undefined {
-  return prepared(db, 'SELECT id, client_name AS clientName, client_id AS clientId FROM vendor_platforms WHERE client_name = ? AND allowlisted = 1')
-    .get(clientName) as VendorPlatform | undefined;
+  return prepared(
+    db,
+    'SELECT id, client_name AS clientName, client_id AS clientId FROM vendor_platforms WHERE client_name = ? AND allowlisted = 1',
+  ).get(clientName) as VendorPlatform | undefined;
 }
 
 export function getCachedMetadataDocument(db: Database, clientId: string, now: number): unknown {
   const r = prepared(db, 'SELECT document FROM client_metadata_cache WHERE client_id = ? AND expires_at > ?').get(clientId, now) as
-    | { document: string }
-    | undefined;
+    { document: string } | undefined;
   return r ? (JSON.parse(r.document) as unknown) : undefined;
 }
 

@@ -31,12 +31,11 @@ export function insertCode(db: Database, c: Omit<AuthorizationCode, 'usedAt'>): 
 export function getCodeByHash(db: Database, codeHash: string): AuthorizationCode | undefined {
   return prepared(
     db,
-      `SELECT id, code_hash AS codeHash, client_id AS clientId, user_id AS userId, school_id AS schoolId, redirect_uri AS redirectUri,
+    `SELECT id, code_hash AS codeHash, client_id AS clientId, user_id AS userId, school_id AS schoolId, redirect_uri AS redirectUri,
               scope, resource, code_challenge AS codeChallenge, nonce, audience, auth_time AS authTime, created_at AS createdAt,
               expires_at AS expiresAt, used_at AS usedAt
        FROM authorization_codes WHERE code_hash = ?`,
-    )
-    .get(codeHash) as AuthorizationCode | undefined;
+  ).get(codeHash) as AuthorizationCode | undefined;
 }
 
 /** Marks a code used; false when it already was (the caller treats that as a replay). Atomic in SQLite. */

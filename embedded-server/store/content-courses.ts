@@ -64,10 +64,10 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
       WHERE e.school_id = :school AND e.user_id = :user AND ${keyset('e.enrolled_at', 'e.id')}
       ORDER BY e.enrolled_at DESC, e.id DESC LIMIT :limit`,
   ).all(pageParams(req));
-  const total = stmt<object, { n: number }>(
-    db,
-    'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user',
-  ).get({ school: req.schoolId, user: req.userId })!.n;
+  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user').get({
+    school: req.schoolId,
+    user: req.userId,
+  })!.n;
   return toPage(rows, req.first, total);
 }
 
@@ -240,7 +240,12 @@ export function insertCourse(db: Database, row: CourseRow): void {
   ).run(row);
 }
 
-export function updateCourse(db: Database, schoolId: string, id: string, patch: Partial<Pick<CourseRow, 'title' | 'description' | 'price' | 'is_published' | 'instructor_name'>>): boolean {
+export function updateCourse(
+  db: Database,
+  schoolId: string,
+  id: string,
+  patch: Partial<Pick<CourseRow, 'title' | 'description' | 'price' | 'is_published' | 'instructor_name'>>,
+): boolean {
   const current = getCourse(db, schoolId, id);
   if (!current) return false;
   const next = { ...current, ...patch };
@@ -305,10 +310,11 @@ export function insertEnrollment(db: Database, row: EnrollmentRow): void {
 }
 
 export function findEnrollment(db: Database, schoolId: string, userId: string, courseId: string): EnrollmentRow | undefined {
-  return stmt<object, EnrollmentRow>(
-    db,
-    'SELECT * FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course',
-  ).get({ school: schoolId, user: userId, course: courseId });
+  return stmt<object, EnrollmentRow>(db, 'SELECT * FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course').get({
+    school: schoolId,
+    user: userId,
+    course: courseId,
+  });
 }
 
 export function deleteEnrollment(db: Database, schoolId: string, userId: string, courseId: string): boolean {
@@ -322,18 +328,32 @@ export function deleteEnrollment(db: Database, schoolId: string, userId: string,
 }
 
 /** One page of a course's enrolments, newest first (admin API students:read). */
-export function listEnrollmentsOfCourse(db: Database, schoolId: string, courseId: string, limit: number, offset: number): { rows: EnrollmentRow[]; total: number } {
+export function listEnrollmentsOfCourse(
+  db: Database,
+  schoolId: string,
+  courseId: string,
+  limit: number,
+  offset: number,
+): { rows: EnrollmentRow[]; total: number } {
   const params = { school: schoolId, course: courseId, limit, offset };
   const rows = stmt<object, EnrollmentRow>(
     db,
     'SELECT * FROM enrollments WHERE school_id = :school AND course_id = :course ORDER BY enrolled_at DESC, id DESC LIMIT :limit OFFSET :offset',
   ).all(params);
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND course_id = :course').get(params)!.n;
+  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND course_id = :course').get(
+    params,
+  )!.n;
   return { rows, total };
 }
 
 /** One page of a member's enrolments, newest first (admin API students:read). */
-export function listEnrollmentsOfUser(db: Database, schoolId: string, userId: string, limit: number, offset: number): { rows: EnrollmentRow[]; total: number } {
+export function listEnrollmentsOfUser(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  limit: number,
+  offset: number,
+): { rows: EnrollmentRow[]; total: number } {
   const params = { school: schoolId, user: userId, limit, offset };
   const rows = stmt<object, EnrollmentRow>(
     db,
@@ -344,7 +364,12 @@ export function listEnrollmentsOfUser(db: Database, schoolId: string, userId: st
 }
 
 /** One page of the members holding at least one enrolment, by user id, with their enrolment counts. */
-export function listStudentIds(db: Database, schoolId: string, limit: number, offset: number): { rows: { user_id: string; courses: number }[]; total: number } {
+export function listStudentIds(
+  db: Database,
+  schoolId: string,
+  limit: number,
+  offset: number,
+): { rows: { user_id: string; courses: number }[]; total: number } {
   const rows = stmt<object, { user_id: string; courses: number }>(
     db,
     'SELECT user_id, count(*) AS courses FROM enrollments WHERE school_id = :school GROUP BY user_id ORDER BY user_id LIMIT :limit OFFSET :offset',
@@ -353,7 +378,8 @@ export function listStudentIds(db: Database, schoolId: string, limit: number, of
 }
 
 export function countStudents(db: Database, schoolId: string): number {
-  return stmt<object, { n: number }>(db, 'SELECT count(DISTINCT user_id) AS n FROM enrollments WHERE school_id = :school').get({ school: schoolId })!.n;
+  return stmt<object, { n: number }>(db, 'SELECT count(DISTINCT user_id) AS n FROM enrollments WHERE school_id = :school').get({ school: schoolId })!
+    .n;
 }
 
 export function setLectureProgress(db: Database, userId: string, courseId: string, lectureId: string, state: LectureRow['state'], at: number): void {

@@ -104,7 +104,10 @@ export function listConsultingServicesForMember(db: Database, req: PageRequest &
     afterT: (req.after ?? FIRST_PAGE).t,
     afterId: (req.after ?? FIRST_PAGE).id,
   });
-  const total = stmt<object, { n: number }>(db, `SELECT count(*) AS n FROM consulting_services cs WHERE cs.school_id = :school AND ${deliveredCourseExists('cs.course_id')}`).get(base)!.n;
+  const total = stmt<object, { n: number }>(
+    db,
+    `SELECT count(*) AS n FROM consulting_services cs WHERE cs.school_id = :school AND ${deliveredCourseExists('cs.course_id')}`,
+  ).get(base)!.n;
   return toPage(rows, req.first, total);
 }
 
@@ -148,7 +151,10 @@ export function meetingsForServices(db: Database, serviceIds: readonly string[])
 // ---- operator access ---------------------------------------------------------------------------------------
 
 export function listEvents(db: Database, schoolId: string, limit: number, offset: number): { rows: EventRow[]; total: number } {
-  const rows = stmt<object, EventRow>(db, 'SELECT * FROM events WHERE school_id = :school ORDER BY starts_at DESC, id DESC LIMIT :limit OFFSET :offset').all({
+  const rows = stmt<object, EventRow>(
+    db,
+    'SELECT * FROM events WHERE school_id = :school ORDER BY starts_at DESC, id DESC LIMIT :limit OFFSET :offset',
+  ).all({
     school: schoolId,
     limit,
     offset,
@@ -206,7 +212,10 @@ export function insertDigitalProduct(db: Database, row: DigitalProductRow): void
   ).run(row);
 }
 
-export function insertDelivery(db: Database, row: { id: string; school_id: string; user_id: string; product_id: string; delivered_at: number; expire_at: number | null }): void {
+export function insertDelivery(
+  db: Database,
+  row: { id: string; school_id: string; user_id: string; product_id: string; delivered_at: number; expire_at: number | null },
+): void {
   stmt(
     db,
     `INSERT INTO product_deliveries (id, school_id, user_id, product_id, delivered_at, expire_at)
@@ -214,7 +223,10 @@ export function insertDelivery(db: Database, row: { id: string; school_id: strin
   ).run(row);
 }
 
-export function insertEventRegistration(db: Database, row: { id: string; school_id: string; user_id: string; event_id: string; ticket_name: string; registered_at: number }): void {
+export function insertEventRegistration(
+  db: Database,
+  row: { id: string; school_id: string; user_id: string; event_id: string; ticket_name: string; registered_at: number },
+): void {
   stmt(
     db,
     `INSERT INTO event_registrations (id, school_id, user_id, event_id, ticket_name, registered_at)
@@ -246,7 +258,12 @@ export function insertMeeting(db: Database, row: MeetingRow & { user_id: string 
 }
 
 /** The member's delivery of a product (the latest one), for the product file route. */
-export function getDelivery(db: Database, schoolId: string, userId: string, productId: string): { delivered_at: number; expire_at: number | null } | undefined {
+export function getDelivery(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  productId: string,
+): { delivered_at: number; expire_at: number | null } | undefined {
   return stmt<object, { delivered_at: number; expire_at: number | null }>(
     db,
     `SELECT delivered_at, expire_at FROM product_deliveries
@@ -256,5 +273,8 @@ export function getDelivery(db: Database, schoolId: string, userId: string, prod
 
 /** One consulting service of the school, by id (the student area's page). */
 export function getConsultingService(db: Database, schoolId: string, id: string): ConsultingServiceRow | undefined {
-  return stmt<object, ConsultingServiceRow>(db, 'SELECT * FROM consulting_services WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+  return stmt<object, ConsultingServiceRow>(db, 'SELECT * FROM consulting_services WHERE school_id = :school AND id = :id').get({
+    school: schoolId,
+    id,
+  });
 }

@@ -38,16 +38,21 @@ export function listNotifications(db: Database, req: PageRequest & { unreadOnly:
  * which an insert, a delete or a change of read_at raises: counting a 2,000-notice inbox cost ~0.1 ms a page.
  */
 function countNotifications(db: Database, schoolId: string, userId: string, unreadOnly: boolean): number {
-  return contentMemo<number>(db, 'notifications').getOrRemember(`${schoolId}\u0000${userId}\u0000${unreadOnly ? 1 : 0}`, () =>
-    stmt<object, { n: number }>(
-      db,
-      'SELECT count(*) AS n FROM notifications WHERE school_id = :school AND user_id = :user AND (:unread = 0 OR read_at IS NULL)',
-    ).get({ school: schoolId, user: userId, unread: unreadOnly ? 1 : 0 })!.n,
+  return contentMemo<number>(db, 'notifications').getOrRemember(
+    `${schoolId}\u0000${userId}\u0000${unreadOnly ? 1 : 0}`,
+    () =>
+      stmt<object, { n: number }>(
+        db,
+        'SELECT count(*) AS n FROM notifications WHERE school_id = :school AND user_id = :user AND (:unread = 0 OR read_at IS NULL)',
+      ).get({ school: schoolId, user: userId, unread: unreadOnly ? 1 : 0 })!.n,
   );
 }
 
 export function countUnread(db: Database, schoolId: string, userId: string): number {
-  return stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE school_id = :school AND user_id = :user AND read_at IS NULL').get({
+  return stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM notifications WHERE school_id = :school AND user_id = :user AND read_at IS NULL',
+  ).get({
     school: schoolId,
     user: userId,
   })!.n;

@@ -69,10 +69,31 @@ export function listPayments(db: Database, req: PageRequest): Page<PaymentRow> {
  * arrays (better-sqlite3 raw mode), not one 27-key object per row. Keys are PaymentRow columns.
  */
 export const PAY = {
-  id: 0, trade_no: 1, amount: 2, currency: 3, payment_type: 4, created_at: 5, paid_at: 6, payment_state: 7, refunding_state: 8,
-  refunded_amount: 9, refunded_at: 10, refund_requested_at: 11, bank_code: 12, bank_name: 13, code_no: 14, expired_at: 15,
-  invoice_number: 16, invoice_kind: 17, invoice_title: 18, invoice_tax_id: 19, invoice_issued_at: 20, invoice_voided_at: 21,
-  installment_periods: 22, installment_amount_per_period: 23, installment_bank_name: 24,
+  id: 0,
+  trade_no: 1,
+  amount: 2,
+  currency: 3,
+  payment_type: 4,
+  created_at: 5,
+  paid_at: 6,
+  payment_state: 7,
+  refunding_state: 8,
+  refunded_amount: 9,
+  refunded_at: 10,
+  refund_requested_at: 11,
+  bank_code: 12,
+  bank_name: 13,
+  code_no: 14,
+  expired_at: 15,
+  invoice_number: 16,
+  invoice_kind: 17,
+  invoice_title: 18,
+  invoice_tax_id: 19,
+  invoice_issued_at: 20,
+  invoice_voided_at: 21,
+  installment_periods: 22,
+  installment_amount_per_period: 23,
+  installment_bank_name: 24,
 } as const;
 
 /** A payment row as an array: `t[PAY.trade_no]` is typed as `PaymentRow['trade_no']`. */
@@ -96,11 +117,13 @@ export function listPaymentTuples(db: Database, req: PageRequest): Page<PaymentT
  * generation (store/content-memo.ts), which any insert or delete of a payment, or a move to another member, raises.
  */
 function countPayments(db: Database, req: PageRequest): number {
-  return contentMemo<number>(db, 'payments').getOrRemember(`${req.schoolId}\u0000${req.userId}`, () =>
-    stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM payments WHERE school_id = :school AND user_id = :user').get({
-      school: req.schoolId,
-      user: req.userId,
-    })!.n,
+  return contentMemo<number>(db, 'payments').getOrRemember(
+    `${req.schoolId}\u0000${req.userId}`,
+    () =>
+      stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM payments WHERE school_id = :school AND user_id = :user').get({
+        school: req.schoolId,
+        user: req.userId,
+      })!.n,
   );
 }
 
@@ -149,25 +172,34 @@ export function getPayment(db: Database, schoolId: string, id: string): PaymentR
 }
 
 /** Operator order view: every payment at the school, newest first, optionally one trade. */
-export function listSchoolPayments(db: Database, schoolId: string, tradeNo: string | null, limit: number, offset: number): { rows: PaymentRow[]; total: number } {
+export function listSchoolPayments(
+  db: Database,
+  schoolId: string,
+  tradeNo: string | null,
+  limit: number,
+  offset: number,
+): { rows: PaymentRow[]; total: number } {
   const params = { school: schoolId, trade: tradeNo, limit, offset };
   const rows = stmt<object, PaymentRow>(
     db,
     `SELECT * FROM payments WHERE school_id = :school AND (:trade IS NULL OR trade_no = :trade)
       ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
   ).all(params);
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM payments WHERE school_id = :school AND (:trade IS NULL OR trade_no = :trade)').get(
-    params,
-  )!.n;
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM payments WHERE school_id = :school AND (:trade IS NULL OR trade_no = :trade)',
+  ).get(params)!.n;
   return { rows, total };
 }
 
 /** Every payment of one order, newest first. An order holds a handful of payments, so no page is needed. */
 export function listPaymentsOfOrder(db: Database, schoolId: string, tradeNo: string): PaymentRow[] {
-  return stmt<object, PaymentRow>(db, 'SELECT * FROM payments WHERE school_id = :school AND trade_no = :trade ORDER BY created_at DESC, id DESC').all({
-    school: schoolId,
-    trade: tradeNo,
-  });
+  return stmt<object, PaymentRow>(db, 'SELECT * FROM payments WHERE school_id = :school AND trade_no = :trade ORDER BY created_at DESC, id DESC').all(
+    {
+      school: schoolId,
+      trade: tradeNo,
+    },
+  );
 }
 
 export function recordRefund(db: Database, schoolId: string, id: string, amount: number, at: number): void {

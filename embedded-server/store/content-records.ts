@@ -55,10 +55,15 @@ export function putRecord(db: Database, schoolId: string, area: string, id: stri
 }
 
 export function deleteRecord(db: Database, schoolId: string, area: string, id: string): boolean {
-  return stmt(db, 'DELETE FROM admin_records WHERE school_id = :school AND area = :area AND id = :id').run({ school: schoolId, area, id }).changes > 0;
+  return (
+    stmt(db, 'DELETE FROM admin_records WHERE school_id = :school AND area = :area AND id = :id').run({ school: schoolId, area, id }).changes > 0
+  );
 }
 
-export function insertUpload(db: Database, row: { id: string; school_id: string; file_name: string; content_type: string; size: number; bytes: Buffer; created_at: number }): void {
+export function insertUpload(
+  db: Database,
+  row: { id: string; school_id: string; file_name: string; content_type: string; size: number; bytes: Buffer; created_at: number },
+): void {
   stmt(
     db,
     `INSERT INTO uploads (id, school_id, file_name, content_type, size, bytes, created_at)

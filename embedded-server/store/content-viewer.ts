@@ -77,7 +77,8 @@ export function pageMembersOfSchool(db: Database, schoolId: string, limit: numbe
 }
 
 export function countMembersOfSchool(db: Database, schoolId: string): number {
-  return stmt<object, { n: number }>(db, 'SELECT count(DISTINCT user_id) AS n FROM memberships WHERE school_id = :school').get({ school: schoolId })!.n;
+  return stmt<object, { n: number }>(db, 'SELECT count(DISTINCT user_id) AS n FROM memberships WHERE school_id = :school').get({ school: schoolId })!
+    .n;
 }
 
 /** One member of the school, or undefined when the user holds no role there. */

@@ -12,8 +12,10 @@ export function insertSession(db: Database, s: { idHash: string; userId: string 
 }
 
 export function getSession(db: Database, idHash: string, now: number): BrowserSession | undefined {
-  return prepared(db, 'SELECT id_hash AS idHash, user_id AS userId, expires_at AS expiresAt FROM browser_sessions WHERE id_hash = ? AND expires_at > ?')
-    .get(idHash, now) as BrowserSession | undefined;
+  return prepared(
+    db,
+    'SELECT id_hash AS idHash, user_id AS userId, expires_at AS expiresAt FROM browser_sessions WHERE id_hash = ? AND expires_at > ?',
+  ).get(idHash, now) as BrowserSession | undefined;
 }
 
 export function deleteSession(db: Database, idHash: string): void {
@@ -34,15 +36,17 @@ export interface PendingAuthorization {
 }
 
 export function insertPending(db: Database, p: PendingAuthorization & { createdAt: number }): void {
-  prepared(db, 'INSERT INTO pending_authorizations (id, session_hash, params, created_at, expires_at) VALUES (@id, @sessionHash, @params, @createdAt, @expiresAt)').run(p);
+  prepared(
+    db,
+    'INSERT INTO pending_authorizations (id, session_hash, params, created_at, expires_at) VALUES (@id, @sessionHash, @params, @createdAt, @expiresAt)',
+  ).run(p);
 }
 
 export function getPending(db: Database, id: string, sessionHash: string, now: number): PendingAuthorization | undefined {
   return prepared(
     db,
-      'SELECT id, session_hash AS sessionHash, params, expires_at AS expiresAt FROM pending_authorizations WHERE id = ? AND session_hash = ? AND expires_at > ?',
-    )
-    .get(id, sessionHash, now) as PendingAuthorization | undefined;
+    'SELECT id, session_hash AS sessionHash, params, expires_at AS expiresAt FROM pending_authorizations WHERE id = ? AND session_hash = ? AND expires_at > ?',
+  ).get(id, sessionHash, now) as PendingAuthorization | undefined;
 }
 
 /** Single use: the consent decision deletes its pending request; false when it was already gone. */
@@ -56,7 +60,12 @@ export function isFeatureEnabled(db: Database, schoolId: string, feature: string
 
 export function setFeature(db: Database, schoolId: string, feature: string, enabled: boolean, userId: string | null, now: number): void {
   if (enabled) {
-    prepared(db, 'INSERT OR IGNORE INTO school_features (school_id, feature, enabled_by, enabled_at) VALUES (?, ?, ?, ?)').run(schoolId, feature, userId, now);
+    prepared(db, 'INSERT OR IGNORE INTO school_features (school_id, feature, enabled_by, enabled_at) VALUES (?, ?, ?, ?)').run(
+      schoolId,
+      feature,
+      userId,
+      now,
+    );
   } else {
     prepared(db, 'DELETE FROM school_features WHERE school_id = ? AND feature = ?').run(schoolId, feature);
   }

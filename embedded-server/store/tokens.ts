@@ -51,12 +51,15 @@ export function getPair(db: Database, id: string): TokenPair | undefined {
 
 /** Stamps the pair revoked (both tokens at once). Idempotent: an earlier stamp is kept. */
 export function revokePair(db: Database, id: string, now: number, reason: string): boolean {
-  return prepared(db, 'UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL').run(now, reason, id).changes === 1;
+  return (
+    prepared(db, 'UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL').run(now, reason, id).changes === 1
+  );
 }
 
 /** Revokes every pair descending from one authorization code (RFC 6749 §4.1.2, RFC 9700 §4.2.4: code replay). */
 export function revokeGrant(db: Database, grantId: string, now: number, reason: string): number {
-  return prepared(db, 'UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE grant_id = ? AND revoked_at IS NULL').run(now, reason, grantId).changes;
+  return prepared(db, 'UPDATE token_pairs SET revoked_at = ?, revoked_reason = ? WHERE grant_id = ? AND revoked_at IS NULL').run(now, reason, grantId)
+    .changes;
 }
 
 /**

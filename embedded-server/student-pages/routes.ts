@@ -47,12 +47,23 @@ function frame(ctx: RequestContext, title: string, body: SafeHtml, status = 200)
   sendHtml(
     ctx.res,
     status,
-    page(`${title} · ${ctx.server.site.name}`, html`<nav aria-label="${ctx.server.site.name}"><strong>${ctx.server.site.name}</strong></nav>${body}`, { wide: true }),
+    page(
+      `${title} · ${ctx.server.site.name}`,
+      html`<nav aria-label="${ctx.server.site.name}"><strong>${ctx.server.site.name}</strong></nav>
+        ${body}`,
+      { wide: true },
+    ),
   );
 }
 
 function notFound(ctx: RequestContext, what: string): void {
-  frame(ctx, 'Not found', html`<h1>Not found</h1><p class="error" role="alert">${what}</p>`, 404);
+  frame(
+    ctx,
+    'Not found',
+    html`<h1>Not found</h1>
+      <p class="error" role="alert">${what}</p>`,
+    404,
+  );
 }
 
 /** The course and the member's enrolment in it, or null after answering "not found". */
@@ -70,7 +81,8 @@ function enrolledCourse(ctx: RequestContext, userId: string) {
 function accessLine(ctx: RequestContext, enrollment: { expire_at: number | null; has_lifetime_access: number }): { ended: boolean; line: SafeHtml } {
   const now = ctx.server.clock.now();
   if (enrollment.has_lifetime_access === 1 || enrollment.expire_at === null) return { ended: false, line: html`<p>Lifetime access</p>` };
-  if (enrollment.expire_at <= now) return { ended: true, line: html`<p class="error" role="alert">Your access ended on ${day(enrollment.expire_at)}.</p>` };
+  if (enrollment.expire_at <= now)
+    return { ended: true, line: html`<p class="error" role="alert">Your access ended on ${day(enrollment.expire_at)}.</p>` };
   return { ended: false, line: html`<p>Access until ${day(enrollment.expire_at)}</p>` };
 }
 
@@ -95,19 +107,25 @@ function coursePage(ctx: RequestContext): void {
     ctx,
     course.title,
     html`<h1 data-page="course" data-slug="${course.slug}">${course.title}</h1>
-${course.instructor_name ? html`<p>by ${course.instructor_name}</p>` : ''}
-${access.line}
-${sections.map(
-  (s) => html`<h2>${s.title}</h2><ul>${lectures
-    .filter((l) => l.section_id === s.id)
-    .map((l) =>
-      isLockedNow(l, now)
-        ? html`<li>${l.title} <span>(locked until ${day(l.unlock_at!)})</span></li>`
-        : access.ended
-          ? html`<li>${l.title}</li>`
-          : html`<li><a href="${base}${encodeURIComponent(l.id)}">${l.title}</a> <span>(${clockTime(l.duration)}, ${l.state === 'unread' ? 'not started' : l.state})</span></li>`,
-    )}</ul>`,
-)}`,
+      ${course.instructor_name ? html`<p>by ${course.instructor_name}</p>` : ''} ${access.line}
+      ${sections.map(
+        (s) =>
+          html`<h2>${s.title}</h2>
+            <ul>
+              ${lectures
+                .filter((l) => l.section_id === s.id)
+                .map((l) =>
+                  isLockedNow(l, now)
+                    ? html`<li>${l.title} <span>(locked until ${day(l.unlock_at!)})</span></li>`
+                    : access.ended
+                      ? html`<li>${l.title}</li>`
+                      : html`<li>
+                          <a href="${base}${encodeURIComponent(l.id)}">${l.title}</a>
+                          <span>(${clockTime(l.duration)}, ${l.state === 'unread' ? 'not started' : l.state})</span>
+                        </li>`,
+                )}
+            </ul>`,
+      )}`,
   );
 }
 
@@ -128,9 +146,23 @@ function lecturePage(ctx: RequestContext): void {
   const section = sections.find((s) => s.id === lecture.section_id);
   const courseLink = html`<p><a href="/courses/${encodeURIComponent(course.slug)}">Back to ${course.title}</a></p>`;
   const access = accessLine(ctx, enrollment);
-  if (access.ended) return frame(ctx, lecture.title, html`<h1>${lecture.title}</h1>${access.line}${courseLink}`, 403);
+  if (access.ended)
+    return frame(
+      ctx,
+      lecture.title,
+      html`<h1>${lecture.title}</h1>
+        ${access.line}${courseLink}`,
+      403,
+    );
   if (isLockedNow(lecture, clock.now()))
-    return frame(ctx, lecture.title, html`<h1>${lecture.title}</h1><p class="notice" role="status">This lecture is locked until ${day(lecture.unlock_at!)}.</p>${courseLink}`, 403);
+    return frame(
+      ctx,
+      lecture.title,
+      html`<h1>${lecture.title}</h1>
+        <p class="notice" role="status">This lecture is locked until ${day(lecture.unlock_at!)}.</p>
+        ${courseLink}`,
+      403,
+    );
   // Where playback resumes: the position in the address (the app's), else the member's own last position here.
   const asked = Number(ctx.url.searchParams.get('t'));
   const saved = enrollment.last_lecture_id === lecture.id ? (enrollment.last_position_seconds ?? 0) : 0;
@@ -140,11 +172,16 @@ function lecturePage(ctx: RequestContext): void {
     ctx,
     lecture.title,
     html`<p>${course.title}${section ? html` › ${section.title}` : ''}</p>
-<h1 data-page="lecture" data-lecture-id="${lecture.id}">${lecture.title}</h1>
-<div class="notice" role="status" data-testid="resume-at" data-position="${position}">${position > 0 ? `Playback resumes at ${clockTime(position)} of ${clockTime(lecture.duration)}.` : `Playback starts at the beginning (${clockTime(lecture.duration)}).`}</div>
-<p><label for="player">Playback position</label><progress id="player" max="${lecture.duration}" value="${position}">${clockTime(position)}</progress></p>
-${next ? html`<p><a href="/courses/${encodeURIComponent(course.slug)}/lectures/${encodeURIComponent(next.id)}">Next: ${next.title}</a></p>` : ''}
-${courseLink}`,
+      <h1 data-page="lecture" data-lecture-id="${lecture.id}">${lecture.title}</h1>
+      <div class="notice" role="status" data-testid="resume-at" data-position="${position}">
+        ${position > 0 ? `Playback resumes at ${clockTime(position)} of ${clockTime(lecture.duration)}.` : `Playback starts at the beginning (${clockTime(lecture.duration)}).`}
+      </div>
+      <p>
+        <label for="player">Playback position</label
+        ><progress id="player" max="${lecture.duration}" value="${position}">${clockTime(position)}</progress>
+      </p>
+      ${next ? html`<p><a href="/courses/${encodeURIComponent(course.slug)}/lectures/${encodeURIComponent(next.id)}">Next: ${next.title}</a></p>` : ''}
+      ${courseLink}`,
   );
 }
 
@@ -158,11 +195,29 @@ function orderPage(ctx: RequestContext): void {
     ctx,
     `Order ${ctx.params.tradeNo ?? ''}`,
     html`<h1 data-page="order">Order ${ctx.params.tradeNo ?? ''}</h1>
-<table><thead><tr><th scope="col">Created</th><th scope="col">Amount</th><th scope="col">Payment</th><th scope="col">State</th><th scope="col">Code</th></tr></thead><tbody>
-${payments.map(
-  (p) =>
-    html`<tr><td>${day(p.created_at)}</td><td>${p.amount} ${p.currency}</td><td>${p.payment_type}</td><td>${p.payment_state}</td><td>${p.code_no ? html`<code>${p.code_no}</code>${p.expired_at ? ` (pay by ${day(p.expired_at)})` : ''}` : ''}</td></tr>`,
-)}</tbody></table>`,
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Created</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Payment</th>
+            <th scope="col">State</th>
+            <th scope="col">Code</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${payments.map(
+            (p) =>
+              html`<tr>
+                <td>${day(p.created_at)}</td>
+                <td>${p.amount} ${p.currency}</td>
+                <td>${p.payment_type}</td>
+                <td>${p.payment_state}</td>
+                <td>${p.code_no ? html`<code>${p.code_no}</code>${p.expired_at ? ` (pay by ${day(p.expired_at)})` : ''}` : ''}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
   );
 }
 
@@ -172,11 +227,14 @@ function consultingPage(ctx: RequestContext): void {
   if (!member) return;
   const { db, site } = ctx.server;
   const service = getConsultingService(db, site.schoolId, ctx.params.serviceId ?? '');
-  if (!service || !findEnrollment(db, site.schoolId, member.id, service.course_id)) return notFound(ctx, 'No consulting service is offered to you at this address.');
+  if (!service || !findEnrollment(db, site.schoolId, member.id, service.course_id))
+    return notFound(ctx, 'No consulting service is offered to you at this address.');
   frame(
     ctx,
     service.title,
-    html`<h1 data-page="consulting">${service.title}</h1><p>${service.duration_minutes} minutes with ${service.consultant_name}</p>${service.description ? html`<p>${service.description}</p>` : ''}`,
+    html`<h1 data-page="consulting">${service.title}</h1>
+      <p>${service.duration_minutes} minutes with ${service.consultant_name}</p>
+      ${service.description ? html`<p>${service.description}</p>` : ''}`,
   );
 }
 

@@ -22,7 +22,12 @@ export class ChannelError extends Error {
 /** Turns anything thrown into an AppError the error views can explain. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof ChannelError) return error.appError;
-  if (typeof error === 'object' && error !== null && typeof (error as AppError).code === 'string' && typeof (error as AppError).message === 'string') {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as AppError).code === 'string' &&
+    typeof (error as AppError).message === 'string'
+  ) {
     return error as AppError;
   }
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };

@@ -1,4 +1,13 @@
-import { keepPreviousData, notifyManager, QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  notifyManager,
+  QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { Channel, ChannelInput, ChannelOutput } from '../../electron/common/ipc-contract';
 import type { Page } from '../../electron/common/view-models';
@@ -93,12 +102,14 @@ export function useChannelPages<C extends PageChannel>(
   });
   const items = useMemo(() => {
     const seen = new Set<string>();
-    return (q.data?.pages ?? []).flatMap((p) => (p as Page<PageItem<C>>).items).filter((item) => {
-      const key = getKey(item);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+    return (q.data?.pages ?? [])
+      .flatMap((p) => (p as Page<PageItem<C>>).items)
+      .filter((item) => {
+        const key = getKey(item);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
   }, [q.data, getKey]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
   /** Loads the next page unless one is loading or there is none (fetchNextPage alone would restart a running one). */

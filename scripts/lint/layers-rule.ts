@@ -28,7 +28,7 @@ function moduleName(rootDir: string, file: string): string | null {
 export const layersRule: Rule.RuleModule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Folders of a source root import only their own layer\'s folder and the layers below.' },
+    docs: { description: "Folders of a source root import only their own layer's folder and the layers below." },
     schema: [
       {
         type: 'object',
@@ -42,7 +42,8 @@ export const layersRule: Rule.RuleModule = {
       },
     ],
     messages: {
-      upward: "'{{from}}' (layer {{fromLayer}} of {{root}}) may not import '{{to}}' (layer {{toLayer}}): a module imports only the layers below its own.",
+      upward:
+        "'{{from}}' (layer {{fromLayer}} of {{root}}) may not import '{{to}}' (layer {{toLayer}}): a module imports only the layers below its own.",
       sideways: "'{{from}}' may not import '{{to}}': they are in the same layer ({{fromLayer}}) of {{root}}; move what both need into a lower layer.",
       forbidden: "'{{from}}' may not import '{{to}}' although it is lower: the layer list (eslint.config.ts) rules it out.",
       unlisted: "'{{name}}' is in no layer of {{root}}: give it its place in the layer list (eslint.config.ts).",

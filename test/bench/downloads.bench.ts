@@ -61,7 +61,10 @@ export async function run(): Promise<BenchResult[]> {
       rmSync(join(dir, `plain-${round}.pdf`));
 
       const roundDir = join(dir, `app-${round}`);
-      const { manager } = await managerFor(roundDir, server.origin, () => [product('a', `${server.origin}/a.pdf`)], { progressEveryMs: 250, durableEveryMs: 2000 });
+      const { manager } = await managerFor(roundDir, server.origin, () => [product('a', `${server.origin}/a.pdf`)], {
+        progressEveryMs: 250,
+        durableEveryMs: 2000,
+      });
       collectGarbage();
       const delay = monitorEventLoopDelay({ resolution: 1 });
       delay.enable();
@@ -84,7 +87,10 @@ export async function run(): Promise<BenchResult[]> {
     }
     // Two at once (the manager's bound), once.
     const twoDir = join(dir, 'two');
-    const { manager } = await managerFor(twoDir, server.origin, () => [product('a', `${server.origin}/a.pdf`), product('b', `${server.origin}/b.pdf`)]);
+    const { manager } = await managerFor(twoDir, server.origin, () => [
+      product('a', `${server.origin}/a.pdf`),
+      product('b', `${server.origin}/b.pdf`),
+    ]);
     collectGarbage();
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();

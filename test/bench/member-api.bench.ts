@@ -60,7 +60,14 @@ export function syncRoundsJob(server: EmbeddedServer, token: string, rounds: num
 
 /** One request repeated, one at a time, after `warmup` unmeasured ones: a document on its own. */
 export function repeatJob(server: EmbeddedServer, request: RequestSpec, warmup: number, count: number): ListJob {
-  return { kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, warmup: Array(warmup).fill(request), requests: Array(count).fill(request) };
+  return {
+    kind: 'list',
+    origin: server.url,
+    expect: 'graphql',
+    concurrency: 1,
+    warmup: Array(warmup).fill(request),
+    requests: Array(count).fill(request),
+  };
 }
 
 function roundResults(label: string, r: LoadResult, concurrency: number): BenchResult[] {
@@ -97,7 +104,13 @@ async function perDocument(server: EmbeddedServer, token: string): Promise<Bench
 async function pageCursors(server: EmbeddedServer, query: string, field: 'enrolledCourses' | 'payments', first: number): Promise<(string | null)[]> {
   const afters: (string | null)[] = [null];
   for (;;) {
-    const ctx = createMemberContext(server.db, { schoolId: server.site.schoolId, userId: 'usr_student', scopes: ['account:read'], now: server.clock.now(), baseUrl: server.url });
+    const ctx = createMemberContext(server.db, {
+      schoolId: server.site.schoolId,
+      userId: 'usr_student',
+      scopes: ['account:read'],
+      now: server.clock.now(),
+      baseUrl: server.url,
+    });
     const r = await executeMemberRequest(memberSchema(), { query, variables: { first, after: afters[afters.length - 1] } }, ctx);
     if (r.errors) throw new Error(JSON.stringify(r.errors));
     const info = (r.data!['viewer'] as Record<string, { pageInfo: { hasNextPage: boolean; endCursor: string | null } }>)[field]!.pageInfo;
@@ -106,19 +119,49 @@ async function pageCursors(server: EmbeddedServer, query: string, field: 'enroll
   }
 }
 
-async function walk(server: EmbeddedServer, token: string, label: string, query: string, field: 'enrolledCourses' | 'payments', first: number): Promise<BenchResult> {
+async function walk(
+  server: EmbeddedServer,
+  token: string,
+  label: string,
+  query: string,
+  field: 'enrolledCourses' | 'payments',
+  first: number,
+): Promise<BenchResult> {
   const afters = await pageCursors(server, query, field, first);
-  const r = await runLoad({ kind: 'list', origin: server.url, expect: 'graphql', concurrency: 1, requests: afters.map((after) => graphqlSpec(token, query, { first, after })) });
-  return { name: `large: page through every ${label} (${first} a page, sequential)`, value: r.wallMs, unit: 'ms', note: `${afters.length} pages, ${formatLoad(r.load)}` };
+  const r = await runLoad({
+    kind: 'list',
+    origin: server.url,
+    expect: 'graphql',
+    concurrency: 1,
+    requests: afters.map((after) => graphqlSpec(token, query, { first, after })),
+  });
+  return {
+    name: `large: page through every ${label} (${first} a page, sequential)`,
+    value: r.wallMs,
+    unit: 'ms',
+    note: `${afters.length} pages, ${formatLoad(r.load)}`,
+  };
 }
 
 /**
  * In process, no HTTP: execute one page (document cache, resolvers, SQLite) and JSON.stringify it, as the route
  * does. Median of `samples` runs after a warm-up: the server-side cost of one page on its own.
  */
-async function measureInProcess(server: EmbeddedServer, label: string, query: string, variables: Record<string, unknown>, samples: number): Promise<BenchResult[]> {
+async function measureInProcess(
+  server: EmbeddedServer,
+  label: string,
+  query: string,
+  variables: Record<string, unknown>,
+  samples: number,
+): Promise<BenchResult[]> {
   const once = async (): Promise<[number, number]> => {
-    const ctx = createMemberContext(server.db, { schoolId: server.site.schoolId, userId: 'usr_student', scopes: ['openid', 'account:read'], now: server.clock.now(), baseUrl: server.url });
+    const ctx = createMemberContext(server.db, {
+      schoolId: server.site.schoolId,
+      userId: 'usr_student',
+      scopes: ['openid', 'account:read'],
+      now: server.clock.now(),
+      baseUrl: server.url,
+    });
     const t0 = performance.now();
     const result = await executeMemberRequest(memberSchema(), { query, variables }, ctx);
     const t1 = performance.now();
@@ -135,7 +178,12 @@ async function measureInProcess(server: EmbeddedServer, label: string, query: st
     json.push(j);
   }
   return [
-    { name: `large, in process: ${label}, execute p50`, value: percentile(exec, 50), unit: 'ms', note: `best ${Math.min(...exec).toFixed(2)} ms, ${samples} runs` },
+    {
+      name: `large, in process: ${label}, execute p50`,
+      value: percentile(exec, 50),
+      unit: 'ms',
+      note: `best ${Math.min(...exec).toFixed(2)} ms, ${samples} runs`,
+    },
     { name: `large, in process: ${label}, JSON.stringify p50`, value: percentile(json, 50), unit: 'ms' },
   ];
 }

@@ -62,7 +62,15 @@ function sqliteAdapterFactory(): { factory: (model: string) => Adapter; close: (
   };
   const factory = (model: string): Adapter => ({
     async upsert(id, payload, expiresIn) {
-      upsert.run(model, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresIn ? epoch() + expiresIn : null);
+      upsert.run(
+        model,
+        id,
+        JSON.stringify(payload),
+        payload.grantId ?? null,
+        payload.uid ?? null,
+        payload.userCode ?? null,
+        expiresIn ? epoch() + expiresIn : null,
+      );
     },
     async find(id) {
       return load(find.get(model, id) as Row);
@@ -129,7 +137,11 @@ function memoryAdapterFactory(): { factory: (model: string) => Adapter; close: (
 interface ProviderModels {
   callback(): (req: unknown, res: unknown) => void;
   Client: { find(id: string): Promise<unknown> };
-  Grant: new (init: { accountId: string; clientId: string }) => { addOIDCScope(s: string): void; addResourceScope(r: string, s: string): void; save(): Promise<string> };
+  Grant: new (init: { accountId: string; clientId: string }) => {
+    addOIDCScope(s: string): void;
+    addResourceScope(r: string, s: string): void;
+    save(): Promise<string>;
+  };
   AuthorizationCode: new (init: Record<string, unknown>) => { save(): Promise<string> };
 }
 
@@ -170,7 +182,14 @@ export async function startReferenceProvider(storage: ReferenceStorage): Promise
     conformIdTokenClaims: false,
     findAccount: (_ctx: unknown, id: string) => ({
       accountId: id,
-      claims: () => ({ sub: id, email: 'student@example.com', name: 'Demo Student', picture: `${issuer}/avatars/${id}.svg`, org_id: 'sch_demo', roles: ['student'] }),
+      claims: () => ({
+        sub: id,
+        email: 'student@example.com',
+        name: 'Demo Student',
+        picture: `${issuer}/avatars/${id}.svg`,
+        org_id: 'sch_demo',
+        roles: ['student'],
+      }),
     }),
     // Like ours: every code exchange of a client allowed the refresh grant gets a refresh token.
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(g: string): boolean }) => client.grantTypeAllowed('refresh_token'),

@@ -11,11 +11,16 @@ import type { Bench, BenchResult } from './types';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filter = process.argv[2] ?? '';
-const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+  .sort();
 
 const all: Record<string, BenchResult[]> = {};
 // The machine may be shared: every figure is read beside the load average (1, 5, 15 min) of its run.
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 console.log(`Benchmarks on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${load()}`);
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { run?: Bench };
@@ -36,7 +41,10 @@ for (const file of files) {
   console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s, load ${load()})`);
 }
 mkdirSync('.bench', { recursive: true });
-writeFileSync('.bench/results.json', JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: cpus().length, loadavg: loadavg(), results: all }, null, 2));
+writeFileSync(
+  '.bench/results.json',
+  JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: cpus().length, loadavg: loadavg(), results: all }, null, 2),
+);
 console.log('\nWritten to .bench/results.json');
 
 function formatValue(v: number): string {

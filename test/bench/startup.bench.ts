@@ -256,7 +256,9 @@ async function chromiumFloor(browser: Browser): Promise<number> {
       const page = await context.newPage();
       const t0 = Date.now();
       await page.goto(url);
-      const painted = (await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.timeOrigin + performance.now()))))')) as number;
+      const painted = (await page.evaluate(
+        'new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.timeOrigin + performance.now()))))',
+      )) as number;
       if (i > 0) times.push(painted - t0);
       await context.close();
     }
@@ -318,12 +320,37 @@ export async function run(): Promise<BenchResult[]> {
       const searched = searchFigures(db, 'site-1');
       db.close();
       const [dbBytes, walBytes] = [size(file), size(`${file}-wal`)];
-      results.push({ name: `first sync (${scale}x)`, value: synced.ms, unit: 'ms', note: `${synced.rows} rows; ${(synced.ms / synced.rows * 1000).toFixed(1)} µs a row; ${load()}` });
-      results.push({ name: `  database size (${scale}x)`, value: dbBytes / MiB, unit: 'MiB', note: `WAL ${(walBytes / MiB).toFixed(2)} MiB after the sync = ${(walBytes / dbBytes).toFixed(3)}x` });
-      results.push({ name: `  view p95, worst of 4 first-screen views (${scale}x)`, value: Math.max(...views.map((v) => v.p95)), unit: 'ms', note: 'library page, billing summary, inbox page, inbox summary' });
-      results.push({ name: `  search: core call p95, common words (${scale}x, 1 site)`, value: searched.p95, unit: 'ms', note: `max ${searched.max.toFixed(1)} ms; ${COMMON_WORDS.join(', ')}` });
+      results.push({
+        name: `first sync (${scale}x)`,
+        value: synced.ms,
+        unit: 'ms',
+        note: `${synced.rows} rows; ${((synced.ms / synced.rows) * 1000).toFixed(1)} µs a row; ${load()}`,
+      });
+      results.push({
+        name: `  database size (${scale}x)`,
+        value: dbBytes / MiB,
+        unit: 'MiB',
+        note: `WAL ${(walBytes / MiB).toFixed(2)} MiB after the sync = ${(walBytes / dbBytes).toFixed(3)}x`,
+      });
+      results.push({
+        name: `  view p95, worst of 4 first-screen views (${scale}x)`,
+        value: Math.max(...views.map((v) => v.p95)),
+        unit: 'ms',
+        note: 'library page, billing summary, inbox page, inbox summary',
+      });
+      results.push({
+        name: `  search: core call p95, common words (${scale}x, 1 site)`,
+        value: searched.p95,
+        unit: 'ms',
+        note: `max ${searched.max.toFixed(1)} ms; ${COMMON_WORDS.join(', ')}`,
+      });
       if (scale === BIG) {
-        results.push({ name: 'disk: WAL after sync / database', value: walBytes / dbBytes, unit: 'x', note: `${BIG}x: WAL ${(walBytes / MiB).toFixed(2)} MiB, database ${(dbBytes / MiB).toFixed(1)} MiB; target <= 0.1` });
+        results.push({
+          name: 'disk: WAL after sync / database',
+          value: walBytes / dbBytes,
+          unit: 'x',
+          note: `${BIG}x: WAL ${(walBytes / MiB).toFixed(2)} MiB, database ${(dbBytes / MiB).toFixed(1)} MiB; target <= 0.1`,
+        });
         // Four more sites, from the 1x server, in the same file.
         for (let i = 2; i <= 5; i++) {
           await firstSync(file, `site-${i}`, oneX!.url, oneX!.token);
@@ -333,8 +360,18 @@ export async function run(): Promise<BenchResult[]> {
         const searched5 = searchFigures(five, 'site-1');
         const searched5small = searchFigures(five, 'site-2');
         five.close();
-        results.push({ name: `search: core call p95, common words (${BIG}x, 5 sites)`, value: searched5.p95, unit: 'ms', note: `max ${searched5.max.toFixed(1)} ms (the longest any other call waits behind it); target <= 20; ${load()}` });
-        results.push({ name: '  the same, a 1x site among them', value: searched5small.p95, unit: 'ms', note: `max ${searched5small.max.toFixed(1)} ms` });
+        results.push({
+          name: `search: core call p95, common words (${BIG}x, 5 sites)`,
+          value: searched5.p95,
+          unit: 'ms',
+          note: `max ${searched5.max.toFixed(1)} ms (the longest any other call waits behind it); target <= 20; ${load()}`,
+        });
+        results.push({
+          name: '  the same, a 1x site among them',
+          value: searched5small.p95,
+          unit: 'ms',
+          note: `max ${searched5small.max.toFixed(1)} ms`,
+        });
       }
       folders.set(scale, { dir, sites });
       if (scale !== 1) {
@@ -357,14 +394,28 @@ export async function run(): Promise<BenchResult[]> {
     // out/, with the other build output (not linted, not committed).
     mkdirSync(join('out', 'bench'), { recursive: true });
     const floorScript = join(process.cwd(), 'out', 'bench', 'floor-library.mjs');
-    await build({ entryPoints: [FLOOR_SOURCE], outfile: floorScript, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['better-sqlite3'], logLevel: 'warning' });
+    await build({
+      entryPoints: [FLOOR_SOURCE],
+      outfile: floorScript,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      external: ['better-sqlite3'],
+      logLevel: 'warning',
+    });
     const nodeEmpty = await medianOf(COLD_STARTS, () => spawnToExit(['-e', '']));
     const nodeLibrary1 = await medianOf(COLD_STARTS, () => spawnToExit([floorScript, join(folders.get(1)!.dir, 'offline.db'), 'site-1']));
     const nodeLibrary8 = await medianOf(COLD_STARTS, () => spawnToExit([floorScript, join(folders.get(BIG)!.dir, 'offline.db'), 'site-1']));
     browser = await chromium.launch(chromiumPath ? { executablePath: chromiumPath } : {});
     const chromiumEmpty = await chromiumFloor(browser);
     results.push({ name: 'floor: node -e ""', value: nodeEmpty, unit: 'ms', note: load() });
-    results.push({ name: `floor: plain Node opens the database, reads the library (1x / ${BIG}x)`, value: nodeLibrary1, unit: 'ms', note: `${BIG}x: ${nodeLibrary8.toFixed(0)} ms` });
+    results.push({
+      name: `floor: plain Node opens the database, reads the library (1x / ${BIG}x)`,
+      value: nodeLibrary1,
+      unit: 'ms',
+      note: `${BIG}x: ${nodeLibrary8.toFixed(0)} ms`,
+    });
     results.push({ name: 'floor: Chromium loads an empty page to its first frame', value: chromiumEmpty, unit: 'ms' });
 
     // ---- cold starts, 1x and 8x alternating; the last 8x host stays up for the search in the window
@@ -391,18 +442,38 @@ export async function run(): Promise<BenchResult[]> {
       const runs = starts.get(scale)!.map((s) => s.ms);
       const ms = median(runs);
       const floor = (scale === 1 ? nodeLibrary1 : nodeLibrary8) + chromiumEmpty;
-      results.push({ name: `cold start: first course card (${scale}x)`, value: ms, unit: 'ms', note: `median of ${runs.length}; range ${Math.min(...runs).toFixed(0)}-${Math.max(...runs).toFixed(0)}; ${load()}` });
-      results.push({ name: `cold start: first course card / floor (${scale}x)`, value: ms / floor, unit: 'x', note: `floor ${floor.toFixed(0)} ms (Node + database + library, then Chromium's empty page); target <= 3` });
+      results.push({
+        name: `cold start: first course card (${scale}x)`,
+        value: ms,
+        unit: 'ms',
+        note: `median of ${runs.length}; range ${Math.min(...runs).toFixed(0)}-${Math.max(...runs).toFixed(0)}; ${load()}`,
+      });
+      results.push({
+        name: `cold start: first course card / floor (${scale}x)`,
+        value: ms / floor,
+        unit: 'x',
+        note: `floor ${floor.toFixed(0)} ms (Node + database + library, then Chromium's empty page); target <= 3`,
+      });
     }
     const rss1 = median(starts.get(1)!.map((s) => s.rss)) / MiB;
     const rss8 = median(starts.get(BIG)!.map((s) => s.rss)) / MiB;
-    results.push({ name: 'memory: host RSS at first course card', value: rss1, unit: 'MiB', note: `1x; ${BIG}x (5 sites): ${rss8.toFixed(0)} MiB; target <= 100` });
+    results.push({
+      name: 'memory: host RSS at first course card',
+      value: rss1,
+      unit: 'MiB',
+      note: `1x; ${BIG}x (5 sites): ${rss8.toFixed(0)} MiB; target <= 100`,
+    });
 
     // ---- search in the window: 8x, 5 sites
     const { page } = searchHost!;
     const delays: number[] = [];
     for (let round = 0; round < 3; round++) for (const word of ['Lecture', 'Course', 'Section']) delays.push(await lastKeyToResults(page, word));
-    results.push({ name: `search: last key to results (${BIG}x, 5 sites)`, value: median(delays), unit: 'ms', note: `median of ${delays.length}, max ${Math.max(...delays).toFixed(0)} ms; keys 100 ms apart; target <= 100; ${load()}` });
+    results.push({
+      name: `search: last key to results (${BIG}x, 5 sites)`,
+      value: median(delays),
+      unit: 'ms',
+      note: `median of ${delays.length}, max ${Math.max(...delays).toFixed(0)} ms; keys 100 ms apart; target <= 100; ${load()}`,
+    });
     return results;
   } finally {
     for (const h of hosts) await h.close();

@@ -39,7 +39,17 @@ export function stopChild(child: ChildProcess): void {
 }
 
 /** The tables a snapshot fills (profile, schools and subscriptions are a few rows). */
-export const STAGED_TABLES = ['courses', 'sections', 'lectures', 'digital_products', 'event_registrations', 'consulting_services', 'payments', 'orders', 'notifications'];
+export const STAGED_TABLES = [
+  'courses',
+  'sections',
+  'lectures',
+  'digital_products',
+  'event_registrations',
+  'consulting_services',
+  'payments',
+  'orders',
+  'notifications',
+];
 
 export const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
 

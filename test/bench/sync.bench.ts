@@ -22,7 +22,24 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { enqueueChange, getBilling, getBillingSummary, getConsulting, getCourseDetail, getEntitlements, getLibrary, getLibraryPage, getNotifications, getNotificationsPage, getNotificationsSummary, getOrdersPage, getPayableInstructionsPage, getProfile, openOfflineDatabase, search } from '../../electron/core/db';
+import {
+  enqueueChange,
+  getBilling,
+  getBillingSummary,
+  getConsulting,
+  getCourseDetail,
+  getEntitlements,
+  getLibrary,
+  getLibraryPage,
+  getNotifications,
+  getNotificationsPage,
+  getNotificationsSummary,
+  getOrdersPage,
+  getPayableInstructionsPage,
+  getProfile,
+  openOfflineDatabase,
+  search,
+} from '../../electron/core/db';
 import { startWriterWorker } from '../../electron/core/worker';
 import { indexShortTerms } from '../../electron/core/db/search';
 import { replaceConsultingServices } from '../../electron/core/db/consulting';
@@ -43,8 +60,19 @@ import { countSnapshot, fetchSnapshot } from '../../electron/core/sync/fetch-sna
 import { createTransport, defaultSleep } from '../../electron/core/sync/transport';
 import { siteClient } from '../core/sync/helpers/member-token';
 import { percentile, type BenchResult } from './types';
-import { PROXY, startChild, startServer, stopChild, STAGED_TABLES, load, LOOP_RESOLUTION_MS, loopDelay, syncRound, timeIt, timeAsync } from './sync-rounds';
-
+import {
+  PROXY,
+  startChild,
+  startServer,
+  stopChild,
+  STAGED_TABLES,
+  load,
+  LOOP_RESOLUTION_MS,
+  loopDelay,
+  syncRound,
+  timeIt,
+  timeAsync,
+} from './sync-rounds';
 
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
@@ -67,7 +95,10 @@ export async function run(): Promise<BenchResult[]> {
     const main = await syncRound(dir, 'main', client, 'main');
     const rows = worker.rows;
     const first = worker.first;
-    for (const [label, round] of [['worker', worker], ['writes on the main thread (before)', main]] as const) {
+    for (const [label, round] of [
+      ['worker', worker],
+      ['writes on the main thread (before)', main],
+    ] as const) {
       results.push({ name: `first sync, loopback, ${label}`, value: round.first.ms, unit: 'ms', note: `${rows} rows; ${load()}` });
       results.push({
         name: `  event-loop delay p99 during it, ${label}`,
@@ -75,7 +106,12 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'ms',
         note: `max ${round.first.max.toFixed(1)} ms; screen read p95 ${round.first.readP95.toFixed(2)} ms over ${round.first.reads} reads; delay beyond the 5 ms timer; target p99 <= 5, max <= 20, read p95 <= 5`,
       });
-      results.push({ name: `no-change re-sync, loopback, ${label}`, value: round.resync.ms, unit: 'ms', note: `${(round.resync.ms / round.first.ms).toFixed(2)}x the first sync (target <= 0.5); ${load()}` });
+      results.push({
+        name: `no-change re-sync, loopback, ${label}`,
+        value: round.resync.ms,
+        unit: 'ms',
+        note: `${(round.resync.ms / round.first.ms).toFixed(2)}x the first sync (target <= 0.5); ${load()}`,
+      });
       results.push({
         name: `  event-loop delay p99 during it, ${label}`,
         value: round.resync.p99,
@@ -119,7 +155,13 @@ export async function run(): Promise<BenchResult[]> {
     // The same pages with the HTTP client the writer worker sends them with (node:http), parsed on this thread.
     const viaHttp: Transport = {
       async execute(document, variables) {
-        const answer = await postGraphQL({ url: client.endpoint, token, query: print(document), ...(variables ? { variables } : {}), signal: new AbortController().signal });
+        const answer = await postGraphQL({
+          url: client.endpoint,
+          token,
+          query: print(document),
+          ...(variables ? { variables } : {}),
+          signal: new AbortController().signal,
+        });
         const body = JSON.parse(Buffer.from(answer.body).toString('utf8')) as { data?: unknown; errors?: [] };
         return { data: (body.data ?? null) as never, errors: body.errors ?? [] };
       },
@@ -144,11 +186,31 @@ export async function run(): Promise<BenchResult[]> {
     bulk.close();
     // The limit takes the faster of the two ways to fetch: the sync's own HTTP client must not make it look better.
     const limit = fetchMs + insert.ms;
-    results.push({ name: 'limit: fetch the same pages, no storing', value: fetchOnly.ms, unit: 'ms', note: `${fetchOnly.value.pagesFetched} pages, fetch (undici) and graphql-request` });
-    results.push({ name: 'limit: the same with the worker\'s HTTP client', value: fetchHttp.ms, unit: 'ms', note: `${fetchHttp.value.pagesFetched} pages, node:http and JSON.parse; the limit takes the faster` });
-    results.push({ name: 'limit: bulk-insert the same rows, one transaction', value: insert.ms, unit: 'ms', note: `${Object.values(countSnapshot(snap)).reduce((a, b) => a + b, 0)} rows` });
+    results.push({
+      name: 'limit: fetch the same pages, no storing',
+      value: fetchOnly.ms,
+      unit: 'ms',
+      note: `${fetchOnly.value.pagesFetched} pages, fetch (undici) and graphql-request`,
+    });
+    results.push({
+      name: "limit: the same with the worker's HTTP client",
+      value: fetchHttp.ms,
+      unit: 'ms',
+      note: `${fetchHttp.value.pagesFetched} pages, node:http and JSON.parse; the limit takes the faster`,
+    });
+    results.push({
+      name: 'limit: bulk-insert the same rows, one transaction',
+      value: insert.ms,
+      unit: 'ms',
+      note: `${Object.values(countSnapshot(snap)).reduce((a, b) => a + b, 0)} rows`,
+    });
     results.push({ name: 'limit: fetch + insert', value: limit, unit: 'ms' });
-    results.push({ name: 'full first sync (worker) / limit', value: first.ms / limit, unit: 'x', note: `target <= 1.0; writes on the main thread: ${(main.first.ms / limit).toFixed(2)}x` });
+    results.push({
+      name: 'full first sync (worker) / limit',
+      value: first.ms / limit,
+      unit: 'x',
+      note: `target <= 1.0; writes on the main thread: ${(main.first.ms / limit).toFixed(2)}x`,
+    });
     // The two sync goals bound the first sync from both sides: >= 2x the no-change re-sync (re-sync <= 0.5x) and
     // <= the limit. Both can hold only when twice the re-sync (which is the fetch, nothing written) fits the limit.
     results.push({
@@ -166,7 +228,9 @@ export async function run(): Promise<BenchResult[]> {
         ensureSite(target, 'large');
         for (const table of STAGED_TABLES) {
           // Generated columns (pragma hidden 2 and 3) are computed, never inserted.
-          const columns = (target.prepare(`SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`).all() as { name: string }[]).map((c) => c.name).join(', ');
+          const columns = (target.prepare(`SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`).all() as { name: string }[])
+            .map((c) => c.name)
+            .join(', ');
           target.prepare(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM staged.${table}`).run();
         }
       })(),
@@ -179,8 +243,18 @@ export async function run(): Promise<BenchResult[]> {
       note: `${(copy.ms / insert.ms).toFixed(2)}x the bulk insert: with pages inserted as they arrive, the first sync would be its fetch + this + the search index`,
     });
 
-    results.push({ name: 'peak RSS (app process) during the first sync', value: firstSyncRss / 2 ** 20, unit: 'MiB', note: 'sampled every 10 ms; the worker thread is in this process' });
-    results.push({ name: 'peak RSS (app process) of the whole bench', value: process.resourceUsage().maxRSS / 1024, unit: 'MiB', note: 'incl. the limit passes' });
+    results.push({
+      name: 'peak RSS (app process) during the first sync',
+      value: firstSyncRss / 2 ** 20,
+      unit: 'MiB',
+      note: 'sampled every 10 ms; the worker thread is in this process',
+    });
+    results.push({
+      name: 'peak RSS (app process) of the whole bench',
+      value: process.resourceUsage().maxRSS / 1024,
+      unit: 'MiB',
+      note: 'incl. the limit passes',
+    });
 
     // ---- view queries, p95 over many calls: what the screens call (pages of 50, as renderer/src/query.ts asks)
     const courseIds = getLibraryPage(db, 'large', now, { limit: 100 }).items.map((c) => c.courseId);
@@ -197,13 +271,19 @@ export async function run(): Promise<BenchResult[]> {
       ['getCourseDetail', (i) => getCourseDetail(db, 'large', courseIds[i % courseIds.length]!, now)],
       ['billing: summary + first 5 codes (billing:summary)', () => getBillingSummary(db, 'large', now)],
       ['billing: first page of orders (billing:orders)', () => getOrdersPage(db, 'large', now, { limit: 50 })],
-      [`billing: deep page of orders (offset ${deep(orders.total)})`, () => getOrdersPage(db, 'large', now, { offset: deep(orders.total), limit: 50 })],
+      [
+        `billing: deep page of orders (offset ${deep(orders.total)})`,
+        () => getOrdersPage(db, 'large', now, { offset: deep(orders.total), limit: 50 }),
+      ],
       ['billing: payable codes on "show more" (billing:instructions)', () => getPayableInstructionsPage(db, 'large', now, { limit: 25 })],
       ['getEntitlements', () => getEntitlements(db, 'large', now)],
       ['getConsulting', () => getConsulting(db, 'large')],
       ['notifications: summary (notifications:summary)', () => getNotificationsSummary(db, 'large')],
       ['notifications: first page (notifications:page)', () => getNotificationsPage(db, 'large', { limit: 50 })],
-      [`notifications: deep page (offset ${deep(notices.total)})`, () => getNotificationsPage(db, 'large', { offset: deep(notices.total), limit: 50 })],
+      [
+        `notifications: deep page (offset ${deep(notices.total)})`,
+        () => getNotificationsPage(db, 'large', { offset: deep(notices.total), limit: 50 }),
+      ],
       ['notifications: first page, only unread', () => getNotificationsPage(db, 'large', { limit: 50, onlyUnread: true })],
       ['getProfile', () => getProfile(db, 'large')],
       ['getSyncStatus', () => sync.status('large')],
@@ -224,7 +304,8 @@ export async function run(): Promise<BenchResult[]> {
     indexShortTerms(db);
     const noticeIds = getNotificationsPage(db, 'large', { onlyUnread: true }).items.map((n) => n.id);
     let nextNotice = 0;
-    const markRead = () => enqueueChange(db, 'large', { kind: 'mark-notification-read', notificationId: noticeIds[nextNotice++ % noticeIds.length]! }, now);
+    const markRead = () =>
+      enqueueChange(db, 'large', { kind: 'mark-notification-read', notificationId: noticeIds[nextNotice++ % noticeIds.length]! }, now);
     const rewrite = db.prepare("UPDATE sites SET created_at = created_at WHERE id = 'large'");
     const sample = (fn: (i: number) => unknown, before: () => unknown, n: number) => {
       const ms: number[] = [];
@@ -239,7 +320,12 @@ export async function run(): Promise<BenchResult[]> {
       const repeated = sample(fn, () => {}, 100);
       const afterMarkRead = sample(fn, markRead, 30);
       const rebuild = sample(fn, () => rewrite.run(), 30);
-      results.push({ name: `view p95: ${name}`, value: afterMarkRead, unit: 'ms', note: `after a mark-read; repeated ${repeated.toFixed(2)} ms; rebuild ${rebuild.toFixed(2)} ms; target < 5 ms` });
+      results.push({
+        name: `view p95: ${name}`,
+        value: afterMarkRead,
+        unit: 'ms',
+        note: `after a mark-read; repeated ${repeated.toFixed(2)} ms; rebuild ${rebuild.toFixed(2)} ms; target < 5 ms`,
+      });
     }
 
     // ---- the short-term search index pass (search.ts indexShortTerms), as after a first commit: from empty
@@ -277,7 +363,16 @@ export async function run(): Promise<BenchResult[]> {
         return { kind: 'saved', fileName: f.fileName };
       };
       const paths = [
-        ['writer worker (the app)', createExportHandlers({ db, now: () => now, site, deliver, purchaseHistoryCsv: ({ now: at, ...input }) => exportWriter.call('export:orders-csv', { ...input, now: at.toISOString() }) })],
+        [
+          'writer worker (the app)',
+          createExportHandlers({
+            db,
+            now: () => now,
+            site,
+            deliver,
+            purchaseHistoryCsv: ({ now: at, ...input }) => exportWriter.call('export:orders-csv', { ...input, now: at.toISOString() }),
+          }),
+        ],
         ['main thread (no writer)', createExportHandlers({ db, now: () => now, site, deliver })],
       ] as const;
       for (const [label, handlers] of [...paths, ...paths]) {

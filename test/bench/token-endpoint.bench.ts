@@ -35,7 +35,11 @@ const SCOPE = 'openid profile email account:read';
 const REFRESH_SCOPE = 'profile email account:read';
 
 const form = (fields: Record<string, string>): RequestSpec['body'] => new URLSearchParams(fields).toString();
-const spec = (path: string, fields: Record<string, string>): RequestSpec => ({ path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(fields) });
+const spec = (path: string, fields: Record<string, string>): RequestSpec => ({
+  path,
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: form(fields),
+});
 
 function mintOurCode(server: EmbeddedServer): { code: string; verifier: string } {
   const verifier = randomBytes(32).toString('base64url');
@@ -61,10 +65,24 @@ function mintOurCode(server: EmbeddedServer): { code: string; verifier: string }
 }
 
 const ourExchange = (server: EmbeddedServer, c: { code: string; verifier: string }): RequestSpec =>
-  spec(OUR_PATH, { grant_type: 'authorization_code', code: c.code, redirect_uri: OUR_REDIRECT, client_id: OUR_CLIENT, code_verifier: c.verifier, resource: server.url });
+  spec(OUR_PATH, {
+    grant_type: 'authorization_code',
+    code: c.code,
+    redirect_uri: OUR_REDIRECT,
+    client_id: OUR_CLIENT,
+    code_verifier: c.verifier,
+    resource: server.url,
+  });
 
 const theirExchange = (p: ReferenceProvider, c: { code: string; verifier: string }): RequestSpec =>
-  spec('/token', { grant_type: 'authorization_code', code: c.code, redirect_uri: REFERENCE_REDIRECT, client_id: REFERENCE_CLIENT, code_verifier: c.verifier, resource: p.issuer });
+  spec('/token', {
+    grant_type: 'authorization_code',
+    code: c.code,
+    redirect_uri: REFERENCE_REDIRECT,
+    client_id: REFERENCE_CLIENT,
+    code_verifier: c.verifier,
+    resource: p.issuer,
+  });
 
 /** `count` fresh codes exchanged at our endpoint, CONCURRENCY at a time. */
 export function codeExchangeJob(server: EmbeddedServer, count: number): ListJob {
@@ -91,12 +109,28 @@ export function ourRefreshChains(server: EmbeddedServer, count = CONCURRENCY): P
 }
 
 export function refreshJob(server: EmbeddedServer, chains: readonly string[], total: number): RefreshChainJob {
-  return { kind: 'refresh-chains', origin: server.url, expect: 'tokens', concurrency: chains.length, path: OUR_PATH, chains, form: { client_id: OUR_CLIENT, scope: REFRESH_SCOPE }, total };
+  return {
+    kind: 'refresh-chains',
+    origin: server.url,
+    expect: 'tokens',
+    concurrency: chains.length,
+    path: OUR_PATH,
+    chains,
+    form: { client_id: OUR_CLIENT, scope: REFRESH_SCOPE },
+    total,
+  };
 }
 
 async function theirExchangeJob(p: ReferenceProvider): Promise<ListJob> {
   const codes = (n: number) => Promise.all(Array.from({ length: n }, async () => theirExchange(p, await p.mintCode())));
-  return { kind: 'list', origin: p.issuer, expect: 'tokens+id_token', concurrency: CONCURRENCY, warmup: await codes(20), requests: await codes(REQUESTS) };
+  return {
+    kind: 'list',
+    origin: p.issuer,
+    expect: 'tokens+id_token',
+    concurrency: CONCURRENCY,
+    warmup: await codes(20),
+    requests: await codes(REQUESTS),
+  };
 }
 
 /** `narrowed`: the same form as ours (no id_token); otherwise its default, which signs an id_token on every refresh. */

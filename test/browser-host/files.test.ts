@@ -28,7 +28,12 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Reply> 
   });
 }
 
-const CSV: ExportFile = { kind: 'csv', fileName: 'purchases-school.example.com-2026-06-10.csv', mimeType: 'text/csv; charset=utf-8', body: '\uFEFF訂單編號,金額\r\nT1,1200\r\n' };
+const CSV: ExportFile = {
+  kind: 'csv',
+  fileName: 'purchases-school.example.com-2026-06-10.csv',
+  mimeType: 'text/csv; charset=utf-8',
+  body: '\uFEFF訂單編號,金額\r\nT1,1200\r\n',
+};
 const RECEIPT: ExportFile = {
   kind: 'receipt',
   fileName: 'receipt-T1.pdf',
@@ -52,7 +57,7 @@ describe('browser host: files the student asked for, as one-time downloads behin
       rendererDir,
       createCore: async ({ openExternal, deliverFile }) => {
         deliver = deliverFile;
-        return createTestCore({ dataDir: join(dir, 'data'), openExternal, deliverFile,  });
+        return createTestCore({ dataDir: join(dir, 'data'), openExternal, deliverFile });
       },
     });
     const session = await get(host.launchUrl);
@@ -89,10 +94,16 @@ describe('browser host: files the student asked for, as one-time downloads behin
     const reply = await get(`${host.origin}${outcome.url}`, headers());
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(reply.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(reply.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(reply.body.toString('utf8')).toBe(RECEIPT.printView);
     const script = await get(`${host.origin}${BROWSER_HOST_PATHS.print}`, headers());
-    expect([script.status, script.headers['content-type'], script.body.toString('utf8')]).toEqual([200, 'text/javascript; charset=utf-8', PRINT_SCRIPT]);
+    expect([script.status, script.headers['content-type'], script.body.toString('utf8')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      PRINT_SCRIPT,
+    ]);
   });
 
   it('an unknown or malformed address is 404 with plain words, and each file gets its own unguessable address', async () => {

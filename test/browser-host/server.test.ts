@@ -87,7 +87,11 @@ describe('browser host (loopback HTTP over a real core)', () => {
 
   it('refuses every page and call without the per-launch secret', async () => {
     expect((await send(`${host.origin}/`)).status).toBe(403);
-    const r = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, { method: 'POST', headers: { origin: host.origin, 'content-type': 'application/json' }, body: '{}' });
+    const r = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, {
+      method: 'POST',
+      headers: { origin: host.origin, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(r.status).toBe(403);
   });
 
@@ -109,7 +113,11 @@ describe('browser host (loopback HTTP over a real core)', () => {
 
   it('refuses a cross-origin invoke (CSRF) with 403 and a non-JSON body with 415', async () => {
     expect((await invoke('app:get-info', {}, { origin: 'http://evil.example' })).status).toBe(403);
-    const noOrigin = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    const noOrigin = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(noOrigin.status).toBe(403);
     expect((await invoke('app:get-info', {}, { 'content-type': 'text/plain' })).status).toBe(415);
   });
@@ -133,11 +141,15 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect(declared.body).toBe('Request too large.');
     // The same without a Content-Length (chunked): refused once the limit is crossed.
     const chunked = await new Promise<Reply>((resolve, reject) => {
-      const req = httpRequest(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, { method: 'POST', headers: { cookie, origin: host.origin, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      });
+      const req = httpRequest(
+        `${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`,
+        { method: 'POST', headers: { cookie, origin: host.origin, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        },
+      );
       req.on('error', reject);
       const piece = 'y'.repeat(64 * 1024);
       for (let i = 0; i < 20; i++) req.write(piece);
@@ -154,7 +166,7 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toContain(`<script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
     expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
-    expect(String(r.headers['content-security-policy'])).not.toContain('unsafe-inline\'; script');
+    expect(String(r.headers['content-security-policy'])).not.toContain("unsafe-inline'; script");
   });
 
   it('runs a channel of the contract and validates its input', async () => {
@@ -162,7 +174,10 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect(info).toMatchObject({ ok: true, value: { host: 'browser' } });
     const bad = JSON.parse((await invoke('library:list', { input: { siteId: 42 } })).body) as { ok: boolean; error: { code: string } };
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
-    const extra = JSON.parse((await invoke('sites:add', { input: { baseUrl: 'x', clientId: 'y', evil: true } })).body) as { ok: boolean; error: { code: string } };
+    const extra = JSON.parse((await invoke('sites:add', { input: { baseUrl: 'x', clientId: 'y', evil: true } })).body) as {
+      ok: boolean;
+      error: { code: string };
+    };
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     const unknown = JSON.parse((await invoke('fs:read', {})).body) as { ok: boolean; error: { code: string } };
     expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
@@ -244,7 +259,12 @@ describe('browser host (loopback HTTP over a real core)', () => {
 
 describe('browser host CLI arguments', () => {
   it('parses port, data folder and demo', () => {
-    expect(parseArgs(['--port', '4321', '--data-dir', '/tmp/x', '--demo', '--no-open'], {})).toEqual({ port: 4321, dataDir: '/tmp/x', demo: true, open: false });
+    expect(parseArgs(['--port', '4321', '--data-dir', '/tmp/x', '--demo', '--no-open'], {})).toEqual({
+      port: 4321,
+      dataDir: '/tmp/x',
+      demo: true,
+      open: false,
+    });
     expect(parseArgs(['--port=0'], { LEARNING_DESKTOP_DATA_DIR: '/tmp/y' })).toMatchObject({ port: 0, dataDir: '/tmp/y', demo: false, open: true });
   });
   it('refuses unknown options and bad ports with a plain message', () => {

@@ -53,7 +53,9 @@ describe('the browser host bundle', () => {
   it('starts with plain Node, prints its launch URL, and starts the demo sites from their chunk', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ld-bundle-'));
     dirs.push(dataDir);
-    const child = spawn(process.execPath, [BROWSER_HOST_ENTRY as string, '--demo', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BROWSER_HOST_ENTRY as string, '--demo', '--no-open', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -63,7 +65,11 @@ describe('the browser host bundle', () => {
     const launch = await fetch(/running at (\S+)/.exec(out)![1]!, { redirect: 'manual' });
     expect(launch.status).toBe(303);
     // The demo sites' own databases, made by the embedded server's migrations read beside its chunk.
-    expect(readdirSync(join(dataDir, 'demo-server')).filter((f) => f.endsWith('.db')).sort()).toEqual(['demo.db', 'demo2.db']);
+    expect(
+      readdirSync(join(dataDir, 'demo-server'))
+        .filter((f) => f.endsWith('.db'))
+        .sort(),
+    ).toEqual(['demo.db', 'demo2.db']);
     expect(existsSync(join(BROWSER_HOST_DIR as string, 'db-writer.js'))).toBe(true);
   }, 120_000);
 });

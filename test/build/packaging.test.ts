@@ -30,7 +30,7 @@ const REQUIRED_FUSES = {
 } as const;
 
 describe('packaging config (build/electron-builder.yml)', () => {
-  it('passes electron-builder\'s own schema check', async () => {
+  it("passes electron-builder's own schema check", async () => {
     await expect(loadPackagingConfig()).resolves.toMatchObject({ appId: 'app.learningdesktop.desktop' });
   });
 
@@ -56,7 +56,7 @@ describe('packaging config (build/electron-builder.yml)', () => {
     expect(mac?.entitlementsInherit).toBe('build/entitlements.mac.plist');
   });
 
-  it('asks the hardened runtime for no exception but V8\'s JIT', () => {
+  it("asks the hardened runtime for no exception but V8's JIT", () => {
     const plist = readFileSync('build/entitlements.mac.plist', 'utf8').replace(/<!--[\s\S]*?-->/g, '');
     const granted = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\/>/g)].map((m) => m[1]);
     expect(granted).toEqual(['com.apple.security.cs.allow-jit']);

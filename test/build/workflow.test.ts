@@ -35,7 +35,7 @@ afterEach(() => {
 const lintWorkflows = (dir?: string) => spawnSync(process.execPath, ['scripts/lint-workflows.mjs', ...(dir ? [dir] : [])], { encoding: 'utf8' });
 
 describe('workflow lint (scripts/lint-workflows.mjs, action-validator)', () => {
-  it('accepts the repository\'s workflows', () => {
+  it("accepts the repository's workflows", () => {
     const run = lintWorkflows();
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
@@ -102,7 +102,8 @@ describe('desktop workflow', () => {
   it('signs macOS releases with the Developer ID and notarizes them, failing the release when the secrets are absent', () => {
     const check = installers.steps.findIndex((s) => s.if === "runner.os == 'macOS'" && /exit 1/.test(s.run ?? ''));
     expect(check).toBeGreaterThanOrEqual(0);
-    for (const secret of ['CSC_LINK', 'CSC_KEY_PASSWORD', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER']) expect(installers.steps[check]!.env?.[secret]).toMatch(/secrets\./);
+    for (const secret of ['CSC_LINK', 'CSC_KEY_PASSWORD', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'])
+      expect(installers.steps[check]!.env?.[secret]).toMatch(/secrets\./);
     const macBuild = installers.steps.findIndex((s) => s.if === "runner.os == 'macOS'" && s.run?.includes('npm run package'));
     expect(check).toBeLessThan(macBuild);
     expect(installers.steps[macBuild]!.env?.CSC_LINK).toMatch(/secrets\.MAC_CSC_LINK/);

@@ -41,7 +41,12 @@ describe('a site label that could pass for another site shows its host', () => {
   const a = { id: 'a', label: 'Demo School', baseUrl: 'https://school.example.com' };
   it('a second site copying a label, by case, width or invisible characters: both show their host', () => {
     const copy = { id: 'b', label: 'ＤＥＭＯ\u200B  school', baseUrl: 'https://evil.example.net' };
-    expect(labelsNeedingHost([a, copy])).toEqual(new Map([['a', 'school.example.com'], ['b', 'evil.example.net']]));
+    expect(labelsNeedingHost([a, copy])).toEqual(
+      new Map([
+        ['a', 'school.example.com'],
+        ['b', 'evil.example.net'],
+      ]),
+    );
   });
   it('a label naming another host shows its own host; a distinct label shows none', () => {
     const named = { id: 'c', label: 'school.example.com', baseUrl: 'http://127.0.0.1:4000' };

@@ -46,12 +46,15 @@ describe('app core: OS notifications after syncs, and updates in a host without 
   const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
   const sync = async () => expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
   // The signed-in demo student's own notices (the demo site has other members too).
-  const member = () => server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as { school_id: string; user_id: string };
+  const member = () =>
+    server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as { school_id: string; user_id: string };
   let added = 0;
   const addNotice = (title: string) => {
     const { school_id, user_id } = member();
     server.db
-      .prepare('INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)')
+      .prepare(
+        'INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)',
+      )
       .run(`ntf_test_${++added}`, school_id, user_id, 'announcement', title, 'body', Date.now() + added);
   };
 
@@ -84,8 +87,13 @@ describe('app core: OS notifications after syncs, and updates in a host without 
   });
 
   it('an ATM code that now expires within 24 hours is announced once, without the code', async () => {
-    const row = server.db.prepare("SELECT id, code_no FROM payments WHERE code_no IS NOT NULL AND user_id = ? LIMIT 1").get(member().user_id) as { id: string; code_no: string };
-    server.db.prepare("UPDATE payments SET payment_state = 'not_paid', paid_at = NULL, expired_at = ? WHERE id = ?").run(Date.now() + 5 * HOUR, row.id);
+    const row = server.db.prepare('SELECT id, code_no FROM payments WHERE code_no IS NOT NULL AND user_id = ? LIMIT 1').get(member().user_id) as {
+      id: string;
+      code_no: string;
+    };
+    server.db
+      .prepare("UPDATE payments SET payment_state = 'not_paid', paid_at = NULL, expired_at = ? WHERE id = ?")
+      .run(Date.now() + 5 * HOUR, row.id);
     await sync();
     const due = shown.filter((n) => n.kind === 'payment-due' && n.id.endsWith(row.id));
     expect(due).toEqual([expect.objectContaining({ screen: 'billing', count: 4 })]);

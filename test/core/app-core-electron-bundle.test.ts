@@ -51,7 +51,9 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
   it('loads the window from app://learning-desktop/ (checklist #18), never file://, served with the CSP header', () => {
     expect(of('load')).toEqual(['app://learning-desktop/index.html']);
     // Privileges are declared before the app is ready, as Electron requires.
-    expect(of('privileged-schemes')).toEqual([{ ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }] }]);
+    expect(of('privileged-schemes')).toEqual([
+      { ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }] },
+    ]);
     expect(of('protocol-handle')).toEqual(['app']);
     const index = of('app-index')[0] as { status: number; csp: string; type: string; body: string };
     expect(index).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
@@ -93,7 +95,11 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
   });
 
   it('builds the application menu and keeps preferences in electron-store', () => {
-    expect(of('menu')[0]).toEqual(process.platform === 'darwin' ? ['Learning Desktop', 'File', 'Edit', 'View', 'Go', 'Window', 'Help'] : ['File', 'Edit', 'View', 'Go', 'Window', 'Help']);
+    expect(of('menu')[0]).toEqual(
+      process.platform === 'darwin'
+        ? ['Learning Desktop', 'File', 'Edit', 'View', 'Go', 'Window', 'Help']
+        : ['File', 'Edit', 'View', 'Go', 'Window', 'Help'],
+    );
     expect(JSON.parse(readFileSync(join(dir, 'userData', 'preferences.json'), 'utf8'))).toHaveProperty('settings.autoSyncMinutes');
   });
 
@@ -103,7 +109,10 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     const db = new Database(join(userData, 'offline.db'));
     db.pragma('user_version = 999');
     db.close();
-    writeFileSync(join(dir, 'start.mjs'), `await import(${JSON.stringify(pathToFileURL(bundle).href)}); await new Promise((r) => setTimeout(r, 10_000));`);
+    writeFileSync(
+      join(dir, 'start.mjs'),
+      `await import(${JSON.stringify(pathToFileURL(bundle).href)}); await new Promise((r) => setTimeout(r, 10_000));`,
+    );
     const run = spawnSync(process.execPath, [...installStandIn(dir), join(dir, 'start.mjs')], {
       env: { ...process.env, FAKE_USER_DATA: userData },
       encoding: 'utf8',

@@ -102,7 +102,9 @@ describe('app core: offline, then the network returns', () => {
     await until(() => events.some((e) => e.event === 'network:changed' && (e.payload as { online: boolean }).online));
     // Replayed and synced with no call from the page.
     await until(async () => value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id })).pendingChanges === 0);
-    await until(() => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null);
+    await until(
+      () => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null,
+    );
     await until(() => events.some((e) => e.event === 'data:changed'));
   });
 
@@ -132,7 +134,9 @@ describe('app core: offline, then the network returns', () => {
 
     server = await startServer(port);
     await until(async () => (await status(site.id)).pendingChanges === 0);
-    await until(() => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null);
+    await until(
+      () => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null,
+    );
     expect(core!.isOnline()).toBe(true);
   });
 

@@ -41,7 +41,9 @@ describe('site:open-page over a real site', () => {
       openExternal: async (url) => {
         const redirect = new URL(url).searchParams.get('redirect_uri');
         if (redirect) {
-          void browser.authorize(url, { stopAt: redirect, email: 'student@example.com', password: 'student-demo', decision: 'approve' }).then((callback) => fetch(callback).then((r) => r.text()));
+          void browser
+            .authorize(url, { stopAt: redirect, email: 'student@example.com', password: 'student-demo', decision: 'approve' })
+            .then((callback) => fetch(callback).then((r) => r.text()));
         } else opened.push(url);
       },
     });
@@ -59,7 +61,9 @@ describe('site:open-page over a real site', () => {
   const open = (page: unknown) => dispatch(core.handlers, 'site:open-page', { siteId: site.id, page });
 
   it('opens the lecture to continue at its position, and the site shows playback resuming there', async () => {
-    const enrollment = server.db.prepare("SELECT last_lecture_id AS id, last_position_seconds AS t FROM enrollments WHERE course_id = 'crs_data_analysis'").get() as { id: string; t: number };
+    const enrollment = server.db
+      .prepare("SELECT last_lecture_id AS id, last_position_seconds AS t FROM enrollments WHERE course_id = 'crs_data_analysis'")
+      .get() as { id: string; t: number };
     const { url } = value(await open({ kind: 'lecture', courseId: 'crs_data_analysis', lectureId: enrollment.id })) as { url: string };
     expect(url).toBe(`${server.url}/courses/intro-to-data-analysis/lectures/${enrollment.id}?t=${enrollment.t}`);
     expect(opened.at(-1)).toBe(url);
@@ -86,7 +90,10 @@ describe('site:open-page over a real site', () => {
 
   it('opens nothing for a locked lecture or something not in the saved copy', async () => {
     const before = opened.length;
-    const locked = server.db.prepare("SELECT id FROM lectures WHERE course_id = 'crs_machine_learning' AND unlock_at IS NOT NULL LIMIT 1").pluck().get() as string;
+    const locked = server.db
+      .prepare("SELECT id FROM lectures WHERE course_id = 'crs_machine_learning' AND unlock_at IS NOT NULL LIMIT 1")
+      .pluck()
+      .get() as string;
     const refused = await open({ kind: 'lecture', courseId: 'crs_machine_learning', lectureId: locked });
     expect(refused.ok === false && refused.error.code).toBe('forbidden');
     const missing = await open({ kind: 'order', tradeNo: 'T-nobody' });

@@ -35,14 +35,20 @@ describe('app core: a database damaged while the app was away', () => {
       raw.pragma('foreign_keys = OFF');
       raw.exec("INSERT INTO sites (id, created_at) VALUES ('s', '2026-01-01T00:00:00.000Z')");
       // Foreign keys off (better-sqlite3 turns them on): lectures alone fill the pages to damage.
-      const lecture = raw.prepare("INSERT INTO lectures (site_id, id, course_id, section_id, title, position, state, is_locked, duration) VALUES ('s', ?, 'c', 's1', ?, 1, 'unread', 0, 60)");
+      const lecture = raw.prepare(
+        "INSERT INTO lectures (site_id, id, course_id, section_id, title, position, state, is_locked, duration) VALUES ('s', ?, 'c', 's1', ?, 1, 'unread', 0, 60)",
+      );
       raw.transaction(() => {
         for (let i = 0; i < 5000; i++) lecture.run(`l${i}`, `Lecture ${i} ${'x'.repeat(80)}`);
       })();
       raw
-        .prepare("INSERT INTO outbox (site_id, kind, payload, description, created_at) VALUES ('s', 'mark-all-notifications-read', '{}', 'Mark all notifications read', ?)")
+        .prepare(
+          "INSERT INTO outbox (site_id, kind, payload, description, created_at) VALUES ('s', 'mark-all-notifications-read', '{}', 'Mark all notifications read', ?)",
+        )
         .run(NOW);
-      const page = raw.prepare("SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3").get() as { pageno: number };
+      const page = raw.prepare("SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3").get() as {
+        pageno: number;
+      };
       const pageSize = raw.pragma('page_size', { simple: true }) as number;
       raw.close();
       const fd = openSync(file, 'r+');

@@ -65,7 +65,9 @@ describe('Electron token protection (safeStorage policy)', () => {
   });
 
   it('a keychain that cannot decrypt (the OS key changed or was removed) is a storage-error, not a crash', async () => {
-    const sealed = await cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false }).encrypt(Buffer.from('pair'));
+    const sealed = await cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false }).encrypt(
+      Buffer.from('pair'),
+    );
     // Another key: what a keyring reset, a deleted Keychain item or a changed DPAPI key amounts to.
     const after = cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false });
     await expect(after.decrypt(sealed)).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
@@ -75,7 +77,9 @@ describe('Electron token protection (safeStorage policy)', () => {
         throw new Error('User interaction is not allowed.');
       },
     };
-    await expect(cipherFromSafeStorage(refusing, { platform: 'darwin', allowWeakTokenStorage: false }).encrypt(Buffer.from('pair'))).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    await expect(
+      cipherFromSafeStorage(refusing, { platform: 'darwin', allowWeakTokenStorage: false }).encrypt(Buffer.from('pair')),
+    ).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
   });
 
   it('after the OS key changed, the app starts and the site asks for a new sign-in, which works', async () => {

@@ -115,7 +115,9 @@ describe('app core: every channel over a real site', () => {
     value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
     const run = value(await call('sync:now', { siteId: site.id })) as { outcome: string };
     expect(['completed', 'partial']).toContain(run.outcome);
-    const after = value(await call('notifications:list', { siteId: site.id })) as { items: { id: string; readAt: string | null; pendingSync: boolean }[] };
+    const after = value(await call('notifications:list', { siteId: site.id })) as {
+      items: { id: string; readAt: string | null; pendingSync: boolean }[];
+    };
     expect(after.items.find((n) => n.id === unread.id)).toMatchObject({ pendingSync: false });
     expect(after.items.find((n) => n.id === unread.id)?.readAt).not.toBeNull();
     // The site itself has it read (its own database, not the app's copy).
@@ -151,7 +153,9 @@ describe('app core: every channel over a real site', () => {
     const result = value(await call('sites:sign-out', { siteId: site.id, removeData: true }));
     expect(result).toEqual({ revoked: true, pending: false });
     // The site's own record: no live token pair is left for the app's client.
-    const live = server.db.prepare("SELECT COUNT(*) AS n FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL").get() as { n: number };
+    const live = server.db.prepare("SELECT COUNT(*) AS n FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL").get() as {
+      n: number;
+    };
     expect(live.n).toBe(0);
     expect((value(await call('sites:list')) as SiteSummary[])[0]!.status).toBe('signed-out');
     expect(value(await call('library:list', { siteId: site.id }))).toEqual([]);

@@ -93,7 +93,13 @@ describe('one process per data directory (issue 11, item 2)', () => {
     mkdirSync(dataDir, { recursive: true });
     const lockFile = join(dataDir, LOCK_FILE_NAME);
     // Written in an earlier boot by a process whose number this boot gave to a live one (here: this test's parent).
-    const earlier = { pid: process.ppid, host: 'electron', since: '2026-01-01T00:00:00.000Z', nonce: 'earlier-boot', boot: { id: '00000000-0000-4000-8000-000000000000' } };
+    const earlier = {
+      pid: process.ppid,
+      host: 'electron',
+      since: '2026-01-01T00:00:00.000Z',
+      nonce: 'earlier-boot',
+      boot: { id: '00000000-0000-4000-8000-000000000000' },
+    };
     writeFileSync(lockFile, JSON.stringify(earlier));
     const lock = await acquireDataDirLock(dataDir, { host: 'test', boot: { id: '11111111-1111-4111-8111-111111111111' } });
     expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid, boot: { id: '11111111-1111-4111-8111-111111111111' } });
@@ -114,7 +120,10 @@ describe('one process per data directory (issue 11, item 2)', () => {
     for (let round = 0; round < 3; round++) {
       const dataDir = tempDataDir();
       mkdirSync(dataDir, { recursive: true });
-      writeFileSync(join(dataDir, LOCK_FILE_NAME), JSON.stringify({ pid: await deadPid(), host: 'crashed', since: 'earlier', nonce: `stale${round}` }));
+      writeFileSync(
+        join(dataDir, LOCK_FILE_NAME),
+        JSON.stringify({ pid: await deadPid(), host: 'crashed', since: 'earlier', nonce: `stale${round}` }),
+      );
       const [a, b] = await Promise.all([start(dataDir).first, start(dataDir).first]);
       const winners = [a, b].filter((m) => m.type === 'locked');
       expect(winners).toHaveLength(1);
@@ -145,7 +154,9 @@ describe('one process per data directory (issue 11, item 2)', () => {
     const dataDir = tempDataDir();
     const owner = await start(dataDir, 'core').first;
     expect(owner.type).toBe('locked');
-    const cli = spawn(process.execPath, ['--import', 'tsx', CLI, '--no-open', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, ['--import', 'tsx', CLI, '--no-open', '--port', '0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(cli);
     let stdout = '';
     let stderr = '';

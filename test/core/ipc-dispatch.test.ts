@@ -13,7 +13,11 @@ function handlers(partial: Partial<IpcHandlers>): IpcHandlers {
 
 describe('IPC dispatch (one contract, untrusted input)', () => {
   it('runs a known channel with validated input', async () => {
-    const result = await dispatch(handlers({ 'search:query': async (input) => ok([{ kind: 'course', id: input.query, courseId: null, title: 't', snippet: 's' }]) }), 'search:query', { siteId: 's1', query: 'data' });
+    const result = await dispatch(
+      handlers({ 'search:query': async (input) => ok([{ kind: 'course', id: input.query, courseId: null, title: 't', snippet: 's' }]) }),
+      'search:query',
+      { siteId: 's1', query: 'data' },
+    );
     expect(result).toEqual({ ok: true, value: [{ kind: 'course', id: 'data', courseId: null, title: 't', snippet: 's' }] });
   });
 
@@ -37,14 +41,26 @@ describe('IPC dispatch (one contract, untrusted input)', () => {
   });
 
   it('turns a CoreError into its code and message', async () => {
-    const result = await dispatch(handlers({ 'sync:now': async () => { throw new CoreError('sign-in-needed', 'Sign in again to keep this site up to date.'); } }), 'sync:now', { siteId: 's1' });
+    const result = await dispatch(
+      handlers({
+        'sync:now': async () => {
+          throw new CoreError('sign-in-needed', 'Sign in again to keep this site up to date.');
+        },
+      }),
+      'sync:now',
+      { siteId: 's1' },
+    );
     expect(result).toEqual({ ok: false, error: { code: 'sign-in-needed', message: 'Sign in again to keep this site up to date.' } });
   });
 
   it('masks an unexpected exception and reports it once, without its text reaching the renderer', async () => {
     const seen: string[] = [];
     const result = await dispatch(
-      handlers({ 'sync:now': async () => { throw new Error('SQLITE_CORRUPT at /home/u/secret-path refresh_token=abc'); } }),
+      handlers({
+        'sync:now': async () => {
+          throw new Error('SQLITE_CORRUPT at /home/u/secret-path refresh_token=abc');
+        },
+      }),
       'sync:now',
       { siteId: 's1' },
       (channel) => seen.push(channel),

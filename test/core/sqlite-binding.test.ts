@@ -83,6 +83,8 @@ describe('better-sqlite3 loaded from a named addon file', () => {
     } finally {
       await server.close();
     }
-    await expect(createEmbeddedServer({ port: 0, seed: 'demo', sqliteBinding: join(tempDir('ld-addon-'), 'nothing-here.node') })).rejects.toThrow(/Cannot find module/);
+    await expect(createEmbeddedServer({ port: 0, seed: 'demo', sqliteBinding: join(tempDir('ld-addon-'), 'nothing-here.node') })).rejects.toThrow(
+      /Cannot find module/,
+    );
   });
 });

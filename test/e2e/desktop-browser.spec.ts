@@ -9,7 +9,11 @@ import { demoServer, openScreen, startDemo, translator } from './helpers-ui';
 const en = translator('en');
 
 test.describe('browser host: desktop features', () => {
-  test('Ctrl+1..6 open the screens, Ctrl+F focuses search, Ctrl+R syncs (not reloads), Ctrl+, opens Settings with the shortcuts list', async ({ page, context, host }) => {
+  test('Ctrl+1..6 open the screens, Ctrl+F focuses search, Ctrl+R syncs (not reloads), Ctrl+, opens Settings with the shortcuts list', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     // A page reload would drop this marker: Ctrl+R must sync instead.
@@ -31,10 +35,13 @@ test.describe('browser host: desktop features', () => {
     const lastBefore = before.ok ? before.value.lastSyncedAt : null;
     await page.keyboard.press('Control+r');
     await expect
-      .poll(async () => {
-        const now = await host.core.handlers['sync:status']({ siteId: site!.id });
-        return now.ok ? now.value.lastSyncedAt : null;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const now = await host.core.handlers['sync:status']({ siteId: site!.id });
+          return now.ok ? now.value.lastSyncedAt : null;
+        },
+        { timeout: 30_000 },
+      )
       .not.toBe(lastBefore);
     expect(await page.evaluate(() => (globalThis as { __marker?: number }).__marker)).toBe(42);
 
@@ -56,7 +63,11 @@ test.describe('browser host: desktop features', () => {
     await expect(page.getByTestId('nav-billing')).not.toHaveAttribute('aria-current', 'page');
   });
 
-  test('Settings: updates are "not available in this host", so are the tray and start at login; notification kinds persist', async ({ page, context, host }) => {
+  test('Settings: updates are "not available in this host", so are the tray and start at login; notification kinds persist', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await openScreen(page, 'settings');
@@ -68,10 +79,12 @@ test.describe('browser host: desktop features', () => {
     const newNotices = page.getByTestId('notify-notifyNewNotices');
     await expect(newNotices).toBeChecked();
     await newNotices.uncheck();
-    await expect.poll(async () => {
-      const r = await host.core.handlers['settings:get'](undefined);
-      return r.ok ? r.value.notifyNewNotices : null;
-    }).toBe(false);
+    await expect
+      .poll(async () => {
+        const r = await host.core.handlers['settings:get'](undefined);
+        return r.ok ? r.value.notifyNewNotices : null;
+      })
+      .toBe(false);
     // Saved, not just shown: a new page reads it back.
     await page.reload();
     await openScreen(page, 'settings');
@@ -80,7 +93,11 @@ test.describe('browser host: desktop features', () => {
     await expect(page.getByTestId('notify-notifySignIn')).toBeChecked();
   });
 
-  test('a notice that arrives with a sync is shown with the Web Notifications API; clicking it opens Notifications', async ({ page, context, host }) => {
+  test('a notice that arrives with a sync is shown with the Web Notifications API; clicking it opens Notifications', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await context.grantPermissions(['notifications']);
     // What the page hands the browser's Notification (headless Chromium shows nothing one could read back).
@@ -102,15 +119,20 @@ test.describe('browser host: desktop features', () => {
     await openScreen(page, 'profile');
 
     const server = demoServer(host);
-    const { school_id, user_id } = server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as { school_id: string; user_id: string };
+    const { school_id, user_id } = server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as {
+      school_id: string;
+      user_id: string;
+    };
     server.db
-      .prepare('INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)')
+      .prepare(
+        'INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)',
+      )
       .run('ntf_e2e_new', school_id, user_id, 'announcement', 'Room change for Thursday', 'Room 301', Date.now());
     await page.keyboard.press('Control+r');
 
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { __shown: { title: string }[] }).__shown.map((n) => n.title)), { timeout: 30_000 }).toEqual([
-      expect.stringMatching(/^New notice from /),
-    ]);
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { __shown: { title: string }[] }).__shown.map((n) => n.title)), { timeout: 30_000 })
+      .toEqual([expect.stringMatching(/^New notice from /)]);
     const [shown] = await page.evaluate(() => (globalThis as unknown as { __shown: { body: string }[] }).__shown.map((n) => n.body));
     expect(shown).toBe('Room change for Thursday');
     await page.evaluate(() => (globalThis as unknown as { __shown: { click: () => void }[] }).__shown[0]!.click());

@@ -11,7 +11,11 @@ import { rendererConfig } from '../../renderer/vite.config';
 // app is already built; only the browser host's renderer is.
 export default async function globalSetup(): Promise<void> {
   if (packagedExecutable() === null && electronBinary() !== null) {
-    const result = spawnSync(process.execPath, [join(dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')), 'bin', 'electron-vite.js'), 'build'], { stdio: 'inherit' });
+    const result = spawnSync(
+      process.execPath,
+      [join(dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')), 'bin', 'electron-vite.js'), 'build'],
+      { stdio: 'inherit' },
+    );
     if (result.status !== 0) throw new Error('electron-vite build failed; the Electron host tests need out/main and out/preload.');
     // Node's build stays in node_modules for the browser-host tests; Electron gets its own copy (see the script).
     const native = spawnSync(process.execPath, ['scripts/electron-native.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

@@ -177,7 +177,11 @@ export async function formatInPage(page: Page, lng: string, kind: DateKind, a: s
     ([lng, kind, a, b]) => {
       if (kind === 'money') {
         const zero = ['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG'].includes(String(b).toUpperCase());
-        return new Intl.NumberFormat(lng, { style: 'currency', currency: String(b), ...(zero ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}) }).format(Number(a));
+        return new Intl.NumberFormat(lng, {
+          style: 'currency',
+          currency: String(b),
+          ...(zero ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+        }).format(Number(a));
       }
       if (kind === 'date') return new Intl.DateTimeFormat(lng, { dateStyle: 'medium' }).format(new Date(String(a)));
       const f = new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' });
@@ -227,7 +231,9 @@ export function liveAppGrants(server: EmbeddedServer): string[] {
 /** Every grant the app was ever issued for the student at this site (live or revoked). */
 export function allAppGrants(server: EmbeddedServer): string[] {
   const rows = server.db
-    .prepare(`SELECT DISTINCT grant_id AS grantId FROM token_pairs WHERE client_id = 'demo-desktop' AND user_id = 'usr_student' AND grant_id NOT LIKE 'grant_tok_test_%'`)
+    .prepare(
+      `SELECT DISTINCT grant_id AS grantId FROM token_pairs WHERE client_id = 'demo-desktop' AND user_id = 'usr_student' AND grant_id NOT LIKE 'grant_tok_test_%'`,
+    )
     .all() as { grantId: string }[];
   return rows.map((r) => r.grantId);
 }

@@ -110,7 +110,10 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
     // Sign out of the first: the site shows the refresh token revoked; the second site is untouched.
     const out = await value<SignOutResult>(page, 'sites:sign-out', { siteId: first.id, removeData: false });
     expect(out).toEqual({ revoked: true, pending: false });
-    const live = demo.servers()!.demo.db.prepare("SELECT COUNT(*) AS n FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL").get() as { n: number };
+    const live = demo
+      .servers()!
+      .demo.db.prepare("SELECT COUNT(*) AS n FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL")
+      .get() as { n: number };
     expect(live.n).toBe(0);
     const sites = await value<SiteSummary[]>(page, 'sites:list');
     expect(sites.find((s) => s.id === first.id)?.status).toBe('signed-out');

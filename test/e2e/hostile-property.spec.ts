@@ -15,14 +15,36 @@ const RUNS = Number(process.env['FC_RUNS'] ?? 4);
 const oddString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u202Egpj.exe', 'a\u200Bb\u2060c', '=HYPERLINK("https://example.com")', '<img src=x onerror=alert(1)>', '\u2028\u2029\u0085', '👨‍👩‍👧', 'x'.repeat(3000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u202Egpj.exe',
+    'a\u200Bb\u2060c',
+    '=HYPERLINK("https://example.com")',
+    '<img src=x onerror=alert(1)>',
+    '\u2028\u2029\u0085',
+    '👨‍👩‍👧',
+    'x'.repeat(3000),
+  ),
 );
 const oddDate = fc.oneof(
-  fc.constantFrom('soon', '', '2026-13-45', '+275760-09-13T00:00:00.000Z', '+275760-09-14T00:00:00.000Z', '-000001-01-01T00:00:00Z', '0000-01-01T00:00:00Z', '2026-02-30', 'NaN', '1e999'),
+  fc.constantFrom(
+    'soon',
+    '',
+    '2026-13-45',
+    '+275760-09-13T00:00:00.000Z',
+    '+275760-09-14T00:00:00.000Z',
+    '-000001-01-01T00:00:00Z',
+    '0000-01-01T00:00:00Z',
+    '2026-02-30',
+    'NaN',
+    '1e999',
+  ),
   fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString()),
   fc.string({ maxLength: 20 }),
 );
-const oddEnum = (known: readonly string[]) => fc.oneof(fc.constantFrom(...known), fc.constantFrom('constructor', '__proto__', 'toString', 'unknown', ''), fc.string({ maxLength: 12 }));
+const oddEnum = (known: readonly string[]) =>
+  fc.oneof(fc.constantFrom(...known), fc.constantFrom('constructor', '__proto__', 'toString', 'unknown', ''), fc.string({ maxLength: 12 }));
 const oddNumber = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1e308, -1e308, 2 ** 53 + 1));
 
 const hostile = fc.record({
@@ -58,11 +80,21 @@ function apply(h: Hostile): (viewer: Viewer) => void {
       if (progress) progress['percent'] = h.percent;
     }
     for (const p of nodesOf(viewer, 'payments').slice(0, 3)) {
-      Object.assign(p, { paymentState: h.paymentState, paymentType: h.paymentType, refundingState: h.refundingState, createdAt: h.createdAt, paidAt: h.paidAt, amount: h.amount });
-      for (const li of (p['lineitems'] as Record<string, unknown>[]) ?? []) Object.assign(li, { title: h.itemTitle, itemType: h.itemType, quantity: h.quantity });
+      Object.assign(p, {
+        paymentState: h.paymentState,
+        paymentType: h.paymentType,
+        refundingState: h.refundingState,
+        createdAt: h.createdAt,
+        paidAt: h.paidAt,
+        amount: h.amount,
+      });
+      for (const li of (p['lineitems'] as Record<string, unknown>[]) ?? [])
+        Object.assign(li, { title: h.itemTitle, itemType: h.itemType, quantity: h.quantity });
     }
-    for (const n of nodesOf(viewer, 'notifications').slice(0, 3)) Object.assign(n, { kind: h.kind, title: h.noticeTitle, body: h.noticeBody, createdAt: h.noticeAt });
-    for (const e of nodesOf(viewer, 'eventRegistrations').slice(0, 2)) Object.assign(e, { startsAt: h.startsAt, endsAt: h.endsAt, registeredAt: h.createdAt });
+    for (const n of nodesOf(viewer, 'notifications').slice(0, 3))
+      Object.assign(n, { kind: h.kind, title: h.noticeTitle, body: h.noticeBody, createdAt: h.noticeAt });
+    for (const e of nodesOf(viewer, 'eventRegistrations').slice(0, 2))
+      Object.assign(e, { startsAt: h.startsAt, endsAt: h.endsAt, registeredAt: h.createdAt });
     for (const d of nodesOf(viewer, 'digitalProducts').slice(0, 2)) Object.assign(d, { deliveredAt: h.deliveredAt, expireDate: h.expireDate });
   };
 }

@@ -47,7 +47,8 @@ test.describe('a hostile site cannot blank the screens', () => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     makeHostile(demoServer(host), (viewer) => {
-      for (const n of nodesOf(viewer, 'notifications').slice(0, 1)) Object.assign(n, { kind: 'survey', createdAt: 'yesterday', title: '\u202ENotice from a\u200B new kind\u2066' });
+      for (const n of nodesOf(viewer, 'notifications').slice(0, 1))
+        Object.assign(n, { kind: 'survey', createdAt: 'yesterday', title: '\u202ENotice from a\u200B new kind\u2066' });
       for (const p of nodesOf(viewer, 'payments')) {
         Object.assign(p, { paymentState: 'on_hold', paymentType: 'jko_pay', createdAt: 'garbage', paidAt: 'later', refundingState: 'pondering' });
         const items = p['lineitems'] as Record<string, unknown>[];
@@ -79,7 +80,6 @@ test.describe('a hostile site cannot blank the screens', () => {
     await openScreen(page, 'entitlements');
     await expect(page.locator('#main')).toContainText(en('common.unknown'));
     await noBoundary(page);
-
   });
 
   test('a screen that still fails shows its error boundary with the ways out, after a reload too', async ({ page, context, host }) => {

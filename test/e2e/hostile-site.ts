@@ -33,7 +33,8 @@ export function makeHostile(server: EmbeddedServer, rewrite: ViewerRewrite): () 
     if (!(req.url ?? '').startsWith('/member/graphql') || req.headers[PASS] !== undefined || req.method !== 'POST') return original(ctx, req, res);
     const body = await readBody(req);
     const headers: Record<string, string> = { [PASS]: '1' };
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !HOP_BY_HOP.has(k) && k !== 'host' && k !== 'accept-encoding') headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !HOP_BY_HOP.has(k) && k !== 'host' && k !== 'accept-encoding') headers[k] = v;
     const answer = await fetch(`${server.url}${req.url ?? ''}`, { method: 'POST', headers, body });
     let text = await answer.text();
     if (answer.ok) {

@@ -111,8 +111,14 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     await expect(page.getByTestId('invite-client-id')).toHaveText(DEMO_CLIENT_ID);
     await expect(page.getByTestId('add-site-form').getByLabel(t('sites.add.baseUrl'))).toHaveValue(origin);
     await page.getByTestId('invite-dismiss').click();
-    await page.getByTestId('invite-paste').getByLabel(t('invite.paste.label')).fill('https://evil.example/add-site?site=https://evil.example&client_id=x');
-    await page.getByTestId('invite-paste').getByRole('button', { name: t('invite.paste.submit') }).click();
+    await page
+      .getByTestId('invite-paste')
+      .getByLabel(t('invite.paste.label'))
+      .fill('https://evil.example/add-site?site=https://evil.example&client_id=x');
+    await page
+      .getByTestId('invite-paste')
+      .getByRole('button', { name: t('invite.paste.submit') })
+      .click();
     await expect(page.getByTestId('invite-refused')).toHaveAttribute('data-refusal', 'not-an-invite');
     await expectAccessible(page, 'welcome with the invite paste form');
     expect(await sites(host)).toEqual([]);

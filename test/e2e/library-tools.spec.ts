@@ -55,7 +55,10 @@ test('library: filter, sort, time left and all schools', async ({ page, context,
   await openScreen(page, 'library');
   // The choices made before leaving the screen are still there.
   await expect(page.getByTestId('library-sort')).toHaveValue('ending');
-  await page.getByTestId('library-scope').getByRole('button', { name: t('library.allSchools') }).click();
+  await page
+    .getByTestId('library-scope')
+    .getByRole('button', { name: t('library.allSchools') })
+    .click();
   const all = await host.core.handlers['library:all-page']({ filter: 'all', sort: 'service', offset: 0, limit: 500 });
   if (!all.ok) throw new Error(all.error.message);
   expect(new Set(all.value.items.map((c) => c.siteId)).size).toBe(2);

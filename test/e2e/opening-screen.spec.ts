@@ -10,7 +10,10 @@ test.describe('browser host: the opening screen', () => {
     const origin = new URL(host.launchUrl).origin;
     // The page's localStorage (the Node typecheck has no DOM types).
     await page.addInitScript(() =>
-      (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem('learning-desktop.active-site', 'site-chosen-last'),
+      (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem(
+        'learning-desktop.active-site',
+        'site-chosen-last',
+      ),
     );
     const events: string[] = [];
     // The strings (a chunk of their own) and the site list are held back for a while: nothing can render meanwhile.
@@ -29,12 +32,20 @@ test.describe('browser host: the opening screen', () => {
       await route.continue();
     });
     let asked!: string;
-    const library = page.waitForRequest((r) => r.url().includes('/__host/invoke/') && decodeURIComponent(r.url()).includes('library:page')).then((r) => {
-      asked = r.postData() ?? '';
-    });
+    const library = page
+      .waitForRequest((r) => r.url().includes('/__host/invoke/') && decodeURIComponent(r.url()).includes('library:page'))
+      .then((r) => {
+        asked = r.postData() ?? '';
+      });
     await page.goto(host.launchUrl);
     await library;
-    expect((JSON.parse(asked) as { input: unknown }).input).toMatchObject({ siteId: 'site-chosen-last', filter: 'all', sort: 'service', offset: 0, limit: 50 });
+    expect((JSON.parse(asked) as { input: unknown }).input).toMatchObject({
+      siteId: 'site-chosen-last',
+      filter: 'all',
+      sort: 'service',
+      offset: 0,
+      limit: 50,
+    });
     expect(events.indexOf('asked library:page')).toBeGreaterThanOrEqual(0);
     expect(events).not.toContain('strings answered');
     expect(events).not.toContain('site list answered');

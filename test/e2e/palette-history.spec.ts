@@ -6,9 +6,14 @@ import { SHOTS, expectAccessible, startDemo, translator } from './helpers-ui';
  * The command palette (Ctrl+K) and Back/Forward across screens, in the browser host against the demo school: every
  * jump is made with the keyboard only, and the browser's own Back and Forward walk the screens it went through.
  */
-const activeId = (page: Page) => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '');
+const activeId = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '');
 
-test('command palette: jump to a screen, a course and an order, run a command; Back and Forward walk the screens', async ({ page, context, host }) => {
+test('command palette: jump to a screen, a course and an order, run a command; Back and Forward walk the screens', async ({
+  page,
+  context,
+  host,
+}) => {
   test.setTimeout(120_000);
   const t = translator('en');
   await startDemo(page, context, host);

@@ -86,7 +86,8 @@ test.describe('receipts and calendar: files the student asks for', () => {
     await expect(receipt.locator('h1')).toHaveText('Receipt');
     await expect(receipt.locator('main')).toHaveAttribute('data-trade-no', order.tradeNo);
     await expect(receipt.locator('section.payment')).toHaveCount(order.payments.length);
-    for (const li of order.payments.flatMap((p) => p.lineItems)) await expect(receipt.locator('table').getByText(li.title, { exact: true }).first()).toBeVisible();
+    for (const li of order.payments.flatMap((p) => p.lineItems))
+      await expect(receipt.locator('table').getByText(li.title, { exact: true }).first()).toBeVisible();
     await receipt.setViewportSize({ width: 900, height: 1100 });
     await receipt.screenshot({ path: `${SHOTS}/receipt-en.png`, fullPage: true });
     const pdf = await receipt.pdf({ format: 'A4', printBackground: true });
@@ -106,7 +107,10 @@ test.describe('receipts and calendar: files the student asks for', () => {
     expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
     expect(text.split('\r\n').every((l) => Buffer.byteLength(l) <= 75)).toBe(true);
     const lines = unfold(text).split('\r\n');
-    const deadline = new Date(pending!.instructions!.expiredAt!).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+    const deadline = new Date(pending!.instructions!.expiredAt!)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}Z$/, 'Z');
     expect(lines).toContain(`DTSTART:${deadline}`);
     expect(lines.find((l) => l.startsWith('DESCRIPTION:'))).toContain(pending!.instructions!.codeNo);
     expect(lines.filter((l) => l.startsWith('UID:'))).toHaveLength(1);
@@ -119,7 +123,12 @@ test.describe('receipts and calendar: files the student asks for', () => {
     const course = await downloaded(page, () => page.getByTestId('calendar-course').click());
     const courseLines = unfold(course.bytes.toString('utf8')).split('\r\n');
     expect(courseLines).toContain(`SUMMARY:Access ends: ${ending!.title.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,')}`);
-    expect(courseLines).toContain(`DTSTART:${new Date(ending!.expireDate!).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}`);
+    expect(courseLines).toContain(
+      `DTSTART:${new Date(ending!.expireDate!)
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d{3}Z$/, 'Z')}`,
+    );
     await expectAccessible(page, 'course with calendar button');
   });
 

@@ -37,7 +37,10 @@ test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ld-stand-in-electron-'));
   const args = installStandIn(work);
   writeFileSync(join(work, 'serve.mjs'), SERVE_DRIVER(pathToFileURL(resolve('out/main/index.js')).href));
-  child = spawn(process.execPath, [...args, join(work, 'serve.mjs')], { env: { ...process.env, FAKE_USER_DATA: join(work, 'userData') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [...args, join(work, 'serve.mjs')], {
+    env: { ...process.env, FAKE_USER_DATA: join(work, 'userData') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   port = await new Promise<number>((ok, fail) => {
     let buffered = '';
     child!.stdout!.on('data', (chunk: Buffer) => {
@@ -60,11 +63,18 @@ const mainProcess = (path: string, init?: RequestInit) => fetch(`http://127.0.0.
 async function rendererContext(context: BrowserContext): Promise<Page> {
   await context.route(`${ORIGIN}/**`, async (route) => {
     const url = APP + route.request().url().slice(ORIGIN.length);
-    const answer = (await (await mainProcess(`/scheme?url=${encodeURIComponent(url)}`)).json()) as { status: number; headers: [string, string][]; body: string };
+    const answer = (await (await mainProcess(`/scheme?url=${encodeURIComponent(url)}`)).json()) as {
+      status: number;
+      headers: [string, string][];
+      body: string;
+    };
     await route.fulfill({ status: answer.status, headers: Object.fromEntries(answer.headers), body: Buffer.from(answer.body, 'base64') });
   });
   await context.exposeBinding('__ldInvoke', async (_source, channel: string, input: unknown) => {
-    const r = (await (await mainProcess('/ipc', { method: 'POST', body: JSON.stringify({ channel, input }) })).json()) as { result: unknown; handled: boolean };
+    const r = (await (await mainProcess('/ipc', { method: 'POST', body: JSON.stringify({ channel, input }) })).json()) as {
+      result: unknown;
+      handled: boolean;
+    };
     // ipcRenderer.invoke on a channel nobody handles rejects (Electron: "No handler registered").
     if (!r.handled) throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
     return r.result;
@@ -115,10 +125,18 @@ function relay(page: Page): () => void {
   let running = true;
   void (async () => {
     while (running) {
-      const messages = (await (await mainProcess('/next')).json().catch(() => [])) as ({ type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string })[];
+      const messages = (await (await mainProcess('/next')).json().catch(() => [])) as (
+        { type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string }
+      )[];
       for (const m of messages) {
         if (m.type === 'external') opened.push(m.url);
-        else await page.evaluate(([e, p]) => (globalThis as unknown as { __ldDeliver(e: string, p: unknown): void }).__ldDeliver(e, p), [m.event, m.payload] as const).catch(() => undefined);
+        else
+          await page
+            .evaluate(([e, p]) => (globalThis as unknown as { __ldDeliver(e: string, p: unknown): void }).__ldDeliver(e, p), [
+              m.event,
+              m.payload,
+            ] as const)
+            .catch(() => undefined);
       }
     }
   })();
@@ -138,10 +156,16 @@ test('the built renderer, preload and main bundle run the demo journey together 
     await window.goto(`${ORIGIN}/index.html`);
     // The page got the bridge the preload exposed, frozen, with nothing of ipcRenderer itself.
     expect(await window.evaluate(() => Object.isFrozen((globalThis as unknown as { learningDesktop: object }).learningDesktop))).toBe(true);
-    expect(await window.evaluate(() => Object.keys((globalThis as unknown as { learningDesktop: object }).learningDesktop).sort())).toEqual(['invoke', 'on']);
+    expect(await window.evaluate(() => Object.keys((globalThis as unknown as { learningDesktop: object }).learningDesktop).sort())).toEqual([
+      'invoke',
+      'on',
+    ]);
     // The CSP the app:// handler sent applies: an inline script does not run.
     const inlineRan = await window.evaluate(() => {
-      const page = globalThis as unknown as { document: { createElement(tag: string): { textContent: string }; head: { append(node: unknown): void } }; __inline?: number };
+      const page = globalThis as unknown as {
+        document: { createElement(tag: string): { textContent: string }; head: { append(node: unknown): void } };
+        __inline?: number;
+      };
       const script = page.document.createElement('script');
       script.textContent = 'globalThis.__inline = 1';
       page.document.head.append(script);

@@ -28,7 +28,9 @@ test.describe('take me to my lesson: the school’s own pages', () => {
     test.setTimeout(150_000);
     await startDemo(page, context, host);
     const site = demoServer(host);
-    const last = site.db.prepare("SELECT last_lecture_id AS id, last_position_seconds AS t FROM enrollments WHERE course_id = 'crs_data_analysis'").get() as { id: string; t: number };
+    const last = site.db
+      .prepare("SELECT last_lecture_id AS id, last_position_seconds AS t FROM enrollments WHERE course_id = 'crs_data_analysis'")
+      .get() as { id: string; t: number };
     // Quit, and start the app again on the same data: a cold start, signed in from before.
     const origin = site.url;
     await host.close();
@@ -63,7 +65,11 @@ test.describe('take me to my lesson: the school’s own pages', () => {
     }
   });
 
-  test('Today: continue learning, what needs attention with the code’s countdown, unread notices; axe-clean and by keyboard', async ({ page, context, host }) => {
+  test('Today: continue learning, what needs attention with the code’s countdown, unread notices; axe-clean and by keyboard', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await page.getByTestId('nav-today').click();
@@ -84,7 +90,11 @@ test.describe('take me to my lesson: the school’s own pages', () => {
     await expect(page.getByTestId('nav-billing')).toHaveAttribute('aria-current', 'page');
   });
 
-  test('each unlocked lecture, the course, an order and a consulting service open on the site; ↗ says so; axe-clean', async ({ page, context, host }) => {
+  test('each unlocked lecture, the course, an order and a consulting service open on the site; ↗ says so; axe-clean', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     const origin = demoServer(host).url;

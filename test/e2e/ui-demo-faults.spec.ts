@@ -61,7 +61,8 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 30_000 });
     await expect(page.getByTestId('pending-changes')).toBeHidden({ timeout: 30_000 });
     // The queued change reached the site.
-    const readAt = demoServer(host).db.prepare('SELECT read_at AS readAt FROM notifications WHERE id = ?').get(id) as { readAt: number | null } | undefined;
+    const readAt = demoServer(host).db.prepare('SELECT read_at AS readAt FROM notifications WHERE id = ?').get(id) as
+      { readAt: number | null } | undefined;
     expect(readAt?.readAt ?? null).not.toBeNull();
   });
 
@@ -104,7 +105,11 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect(banner).toBeHidden({ timeout: 30_000 });
   });
 
-  test('clock skew: the sign-in fails, "What went wrong?" finds the clock, copyable for support; fixed, it works', async ({ page, context, host }) => {
+  test('clock skew: the sign-in fails, "What went wrong?" finds the clock, copyable for support; fixed, it works', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(150_000);
     await startDemo(page, context, host);
     const panel = await openPanel(page);

@@ -62,11 +62,18 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await expect(menu).toHaveCount(0);
   });
 
-  test('course cards: the whole card opens the course; keyboard focus rings the card; the header has cover, ring and continue watching', async ({ page, context, host }) => {
+  test('course cards: the whole card opens the course; keyboard focus rings the card; the header has cover, ring and continue watching', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     const t = translator('en');
-    const card = page.getByTestId('course-card').filter({ has: page.getByTestId('continue-watching') }).first();
+    const card = page
+      .getByTestId('course-card')
+      .filter({ has: page.getByTestId('continue-watching') })
+      .first();
     const title = (await card.getByRole('heading').textContent())!;
 
     // A click on the cover, far from the title, opens the course: the card is one target.

@@ -1,14 +1,5 @@
 import { expect, signInThrough, test } from './fixtures';
-import {
-  SHOTS,
-  allAppGrants,
-  askSite,
-  demoServer,
-  liveAppGrants,
-  openScreen,
-  revokeAppGrantsAtSite,
-  startDemo,
-} from './helpers-ui';
+import { SHOTS, allAppGrants, askSite, demoServer, liveAppGrants, openScreen, revokeAppGrantsAtSite, startDemo } from './helpers-ui';
 import { t, siteLabel, syncNow } from './details-helpers';
 
 /**
@@ -28,7 +19,10 @@ test.describe('screens: details the student reads, against the demo site', () =>
       notificationSubscriptions: { topic: string; channel: string; enabled: boolean }[];
     }
     const inbox = () =>
-      askSite<Inbox>(server, '{ unreadNotificationCount notifications(first: 50) { totalCount nodes { id readAt } } notificationSubscriptions { topic channel enabled } }');
+      askSite<Inbox>(
+        server,
+        '{ unreadNotificationCount notifications(first: 50) { totalCount nodes { id readAt } } notificationSubscriptions { topic channel enabled } }',
+      );
     const before = await inbox();
     expect(before.unreadNotificationCount, 'the demo seed has unread notifications').toBeGreaterThan(0);
 
@@ -51,7 +45,10 @@ test.describe('screens: details the student reads, against the demo site', () =>
     // A subscription toggle, changed, is still changed after the page is reloaded, and reaches the site.
     const sub = before.notificationSubscriptions[0];
     expect(sub, 'the site lists notification subscriptions').toBeDefined();
-    const name = t('notifications.subscriptions.toggleLabel', { topic: t(`notifications.topic.${sub!.topic}`), channel: t(`notifications.channel.${sub!.channel}`) });
+    const name = t('notifications.subscriptions.toggleLabel', {
+      topic: t(`notifications.topic.${sub!.topic}`),
+      channel: t(`notifications.channel.${sub!.channel}`),
+    });
     const toggle = page.getByRole('checkbox', { name, exact: true });
     await page.getByTestId('subscriptions-toggle').click();
     await expect(toggle).toBeChecked({ checked: sub!.enabled });
@@ -64,7 +61,9 @@ test.describe('screens: details the student reads, against the demo site', () =>
     await expect(toggle).toBeChecked({ checked: !sub!.enabled });
     await syncNow(page);
     await expect
-      .poll(async () => (await inbox()).notificationSubscriptions.find((s) => s.topic === sub!.topic && s.channel === sub!.channel)?.enabled, { timeout: 30_000 })
+      .poll(async () => (await inbox()).notificationSubscriptions.find((s) => s.topic === sub!.topic && s.channel === sub!.channel)?.enabled, {
+        timeout: 30_000,
+      })
       .toBe(!sub!.enabled);
     await page.reload();
     await openScreen(page, 'notifications');
@@ -103,12 +102,18 @@ test.describe('screens: details the student reads, against the demo site', () =>
     // In English, the words the core uses for its cipher (the screen translates them from the facts reported).
     await expect(panel.getByTestId('token-protection-description')).toHaveText(protection.description);
     await expect(panel.locator('.state-badge')).toHaveText(protection.weak ? t('settings.security.weak') : t('settings.security.strong'));
-    await expect(panel.locator('dd').nth(1)).toHaveText(protection.persistent ? t('settings.security.persistentYes') : t('settings.security.persistentNo'));
+    await expect(panel.locator('dd').nth(1)).toHaveText(
+      protection.persistent ? t('settings.security.persistentYes') : t('settings.security.persistentNo'),
+    );
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/settings-token-protection-en.png` });
   });
 
-  test('sign-out while the site is down: the pending banner shows until the site is back and the revocation went through', async ({ page, context, host }) => {
+  test('sign-out while the site is down: the pending banner shows until the site is back and the revocation went through', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(180_000);
     await startDemo(page, context, host);
     const label = await siteLabel(host);

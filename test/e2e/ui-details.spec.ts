@@ -1,16 +1,5 @@
 import { expect, test } from './fixtures';
-import {
-  SHOTS,
-  askSite,
-  clock,
-  demoServer,
-  formatInPage,
-  openCourse,
-  openScreen,
-  scrollToRow,
-  startDemo,
-  expandOrder,
-} from './helpers-ui';
+import { SHOTS, askSite, clock, demoServer, formatInPage, openCourse, openScreen, scrollToRow, startDemo, expandOrder } from './helpers-ui';
 import { t, DAY, escapeRe } from './details-helpers';
 
 /**
@@ -140,12 +129,21 @@ test.describe('screens: details the student reads, against the demo site', () =>
       await expandOrder(order(tradeNo));
       await expect(order(tradeNo).getByTestId('payment')).toHaveCount(ps.length);
       await expect(order(tradeNo).locator('.order-meta')).toContainText(t('billing.paymentsCount', { count: ps.length }));
-      const sum = await formatInPage(page, 'en', 'money', ps.reduce((s, p) => s + p.amount, 0), ps[0]!.currency);
+      const sum = await formatInPage(
+        page,
+        'en',
+        'money',
+        ps.reduce((s, p) => s + p.amount, 0),
+        ps[0]!.currency,
+      );
       await expect(order(tradeNo).locator('.order-amounts')).toContainText(t('billing.total', { amount: sum }));
     }
 
     const refunds = payments.nodes.filter((p) => p.refundingState !== 'none');
-    expect(refunds.some((p) => p.refundedAmount > 0), 'the demo seed has a refund paid out').toBe(true);
+    expect(
+      refunds.some((p) => p.refundedAmount > 0),
+      'the demo seed has a refund paid out',
+    ).toBe(true);
     for (const p of refunds) {
       await scrollToRow(page, order(p.tradeNo));
       await expandOrder(order(p.tradeNo));
@@ -170,7 +168,10 @@ test.describe('screens: details the student reads, against the demo site', () =>
     expect(endedProducts.length, 'the demo seed has a product whose access ended').toBeGreaterThan(0);
     await openScreen(page, 'entitlements');
     // Rendered as a windowed list (VirtualList): rows placed in one list that knows its full length.
-    await expect(page.getByTestId('product-list').locator('li.virtual-row').first()).toHaveAttribute('aria-setsize', String(digitalProducts.nodes.length));
+    await expect(page.getByTestId('product-list').locator('li.virtual-row').first()).toHaveAttribute(
+      'aria-setsize',
+      String(digitalProducts.nodes.length),
+    );
     for (const p of digitalProducts.nodes) {
       const card = page.getByTestId('digital-product').filter({ has: page.getByRole('heading', { name: p.title, exact: true }) });
       await scrollToRow(page, card);

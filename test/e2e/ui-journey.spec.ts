@@ -27,7 +27,13 @@ async function open(page: Page, screen: ScreenName): Promise<void> {
   if (screen === 'course') {
     await page.getByTestId('nav-library').click();
     // A course with a last watched lecture, so the highlight shows.
-    await page.getByTestId('course-card').filter({ has: page.getByTestId('continue-watching') }).first().getByRole('button').first().click();
+    await page
+      .getByTestId('course-card')
+      .filter({ has: page.getByTestId('continue-watching') })
+      .first()
+      .getByRole('button')
+      .first()
+      .click();
     await expect(page.getByTestId('lecture-row').first()).toBeVisible();
     return;
   }
@@ -78,7 +84,14 @@ test.describe('screens: the demo journey in the browser host', () => {
     const code = (await page.getByTestId('pending-instructions').getByTestId('payment-code').first().textContent())!.trim();
     await page.getByTestId('pending-instructions').getByTestId('copy-code').first().click();
     await expect(page.getByTestId('pending-instructions').getByTestId('copy-code-status').first()).toContainText('Copied');
-    expect(await page.evaluate(() => Promise.race([(globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(), new Promise<string>((r) => setTimeout(() => r('(clipboard unavailable)'), 3000))]))).toBe(code);
+    expect(
+      await page.evaluate(() =>
+        Promise.race([
+          (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+          new Promise<string>((r) => setTimeout(() => r('(clipboard unavailable)'), 3000)),
+        ]),
+      ),
+    ).toBe(code);
     await expect(page.getByTestId('time-left').first()).toContainText('left');
     // The order list is virtualized and its orders collapsed: scroll to an order with a refund and open it.
     const refundedOrder = page.locator('[data-testid="order-group"][data-state="refunded"]');
@@ -124,7 +137,8 @@ test.describe('screens: the demo journey in the browser host', () => {
       await page.screenshot({ path: `${SHOTS}/${screen}-zh-TW.png` });
     }
     const saved = await page.evaluate(async () => {
-      const api = (globalThis as unknown as { learningDesktop: { invoke(c: string): Promise<{ ok: boolean; value?: { language: string } }> } }).learningDesktop;
+      const api = (globalThis as unknown as { learningDesktop: { invoke(c: string): Promise<{ ok: boolean; value?: { language: string } }> } })
+        .learningDesktop;
       return (await api.invoke('settings:get')).value?.language;
     });
     expect(saved).toBe('zh-TW');

@@ -81,8 +81,10 @@ test.describe('screens: offline, every screen keeps its data', () => {
 
     // Products & events.
     await openScreen(page, 'entitlements');
-    for (const p of held.digitalProducts.nodes) await scrollToRow(page, page.getByTestId('digital-product').filter({ has: page.getByRole('heading', { name: p.title, exact: true }) }));
-    for (const e of held.eventRegistrations.nodes) await scrollToRow(page, page.getByTestId('event-registration').filter({ has: page.getByRole('heading', { name: e.title, exact: true }) }));
+    for (const p of held.digitalProducts.nodes)
+      await scrollToRow(page, page.getByTestId('digital-product').filter({ has: page.getByRole('heading', { name: p.title, exact: true }) }));
+    for (const e of held.eventRegistrations.nodes)
+      await scrollToRow(page, page.getByTestId('event-registration').filter({ has: page.getByRole('heading', { name: e.title, exact: true }) }));
     await page.screenshot({ path: `${SHOTS}/entitlements-offline-en.png` });
 
     // Consulting.
@@ -112,7 +114,9 @@ test.describe('screens: offline, every screen keeps its data', () => {
     await page.getByTestId('search-input').fill(word);
     await expect(page.getByTestId('search-hit').filter({ hasText: course.title }).first()).toBeVisible({ timeout: 15_000 });
     await page.getByTestId('search-input').fill(lecture.title);
-    await expect(page.locator('[data-testid="search-hit"][data-kind="lecture"]').filter({ hasText: lecture.title }).first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('[data-testid="search-hit"][data-kind="lecture"]').filter({ hasText: lecture.title }).first()).toBeVisible({
+      timeout: 15_000,
+    });
     await expect(offline).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/search-offline-en.png` });
   });

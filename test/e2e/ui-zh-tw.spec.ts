@@ -1,6 +1,19 @@
 import type { Page } from '@playwright/test';
 import { expect, signInOnSite, signInThrough, test } from './fixtures';
-import { SHOTS, askSite, demoServer, englishLeftovers, expectAccessible, overflowing, formatInPage, openCourse, openScreen, scrollToRow, translator, type NavScreen } from './helpers-ui';
+import {
+  SHOTS,
+  askSite,
+  demoServer,
+  englishLeftovers,
+  expectAccessible,
+  overflowing,
+  formatInPage,
+  openCourse,
+  openScreen,
+  scrollToRow,
+  translator,
+  type NavScreen,
+} from './helpers-ui';
 
 /**
  * A student whose computer speaks Traditional Chinese gets the app in Traditional Chinese without choosing it
@@ -70,16 +83,23 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     await screen(page, 'library', 'library.title', 'course-card');
     await check(page, 'library');
 
-    await page.getByTestId('course-card').filter({ has: page.getByTestId('continue-watching') }).first().getByRole('heading').getByRole('button').click();
+    await page
+      .getByTestId('course-card')
+      .filter({ has: page.getByTestId('continue-watching') })
+      .first()
+      .getByRole('heading')
+      .getByRole('button')
+      .click();
     await expect(page.getByTestId('lecture-row').first()).toBeVisible();
     await expect(page.getByRole('button', { name: zh('course.back') })).toBeVisible();
-    await expect(page.getByTestId('lecture-row').first()).toContainText(new RegExp(`${zh('course.state.unread')}|${zh('course.state.read')}|${zh('course.state.completed')}`));
+    await expect(page.getByTestId('lecture-row').first()).toContainText(
+      new RegExp(`${zh('course.state.unread')}|${zh('course.state.read')}|${zh('course.state.completed')}`),
+    );
     await check(page, 'course');
     // A drip course's locked lecture: the lock and its unlock time in Chinese (date formatted for zh-TW).
-    const { enrolledCourses } = await askSite<{ enrolledCourses: { nodes: { id: string; sections: { lectures: { lectureId: string; isLocked: boolean; unlockAt: string | null }[] }[] }[] } }>(
-      demoServer(host),
-      '{ enrolledCourses(first: 100) { nodes { id sections { lectures { lectureId isLocked unlockAt } } } } }',
-    );
+    const { enrolledCourses } = await askSite<{
+      enrolledCourses: { nodes: { id: string; sections: { lectures: { lectureId: string; isLocked: boolean; unlockAt: string | null }[] }[] }[] };
+    }>(demoServer(host), '{ enrolledCourses(first: 100) { nodes { id sections { lectures { lectureId isLocked unlockAt } } } } }');
     const drip = enrolledCourses.nodes.find((c) => c.sections.some((s) => s.lectures.some((l) => l.isLocked)))!;
     const locked = drip.sections.flatMap((s) => s.lectures).find((l) => l.isLocked)!;
     await openCourse(page, drip.id);

@@ -65,7 +65,16 @@ function loadPreloadSandboxed(): Recorded {
     filename: 'preload/index.cjs',
   }) as (...args: unknown[]) => void;
   const module = { exports: {} };
-  wrapper(sandboxedRequire, { platform: process.platform, type: 'renderer', sandboxed: true }, Buffer, context, setImmediate, clearImmediate, module.exports, module);
+  wrapper(
+    sandboxedRequire,
+    { platform: process.platform, type: 'renderer', sandboxed: true },
+    Buffer,
+    context,
+    setImmediate,
+    clearImmediate,
+    module.exports,
+    module,
+  );
   return recorded;
 }
 
@@ -122,7 +131,11 @@ async function mainBundleSpecifiers(): Promise<{ file: string; specifier: string
   return found;
 }
 
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 describe('the built main bundle', () => {
   let specifiers: { file: string; specifier: string }[] = [];
@@ -133,11 +146,15 @@ describe('the built main bundle', () => {
   it('loads by bare name only production dependencies, electron and Node’s built-ins', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
     const builtins = new Set(builtinModules);
-    const bare = specifiers.filter(({ specifier }) => !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:') && !builtins.has(specifier));
+    const bare = specifiers.filter(
+      ({ specifier }) => !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:') && !builtins.has(specifier),
+    );
     const outside = bare.filter(({ specifier }) => packageName(specifier) !== 'electron' && !(packageName(specifier) in pkg.dependencies));
     expect(outside).toEqual([]);
     // Sanity: the scan sees what the bundle is known to load.
-    expect(bare.map((s) => packageName(s.specifier))).toEqual(expect.arrayContaining(['better-sqlite3', 'electron', 'electron-store', 'electron-updater', 'zod']));
+    expect(bare.map((s) => packageName(s.specifier))).toEqual(
+      expect.arrayContaining(['better-sqlite3', 'electron', 'electron-store', 'electron-updater', 'zod']),
+    );
   });
 
   it('the database worker is one CommonJS file beside the main bundle (the source fallback through tsx is never taken)', async () => {

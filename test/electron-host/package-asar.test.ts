@@ -1,5 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, sep } from 'node:path';
@@ -32,7 +45,10 @@ const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const ELECTRON_DEFAULT_WIRE = '10110001';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-const config = parse(readFileSync('build/electron-builder.yml', 'utf8')) as { electronFuses: Record<string, boolean>; linux: { executableName: string } };
+const config = parse(readFileSync('build/electron-builder.yml', 'utf8')) as {
+  electronFuses: Record<string, boolean>;
+  linux: { executableName: string };
+};
 
 let work: string;
 let appDir: string;
@@ -42,11 +58,19 @@ let builder: { status: number | null; output: string } = { status: null, output:
 
 function standInElectron(dir: string): void {
   mkdirSync(join(dir, 'resources'), { recursive: true });
-  const wire = Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in Electron"\n'), Buffer.from(SENTINEL), Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]), Buffer.from(ELECTRON_DEFAULT_WIRE)]);
+  const wire = Buffer.concat([
+    Buffer.from('#!/bin/sh\necho "stand-in Electron"\n'),
+    Buffer.from(SENTINEL),
+    Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]),
+    Buffer.from(ELECTRON_DEFAULT_WIRE),
+  ]);
   writeFileSync(join(dir, 'electron'), wire);
   chmodSync(join(dir, 'electron'), 0o755);
   for (const f of ['chrome-sandbox', 'LICENSE', 'LICENSES.chromium.html']) writeFileSync(join(dir, f), '');
-  writeFileSync(join(dir, 'version'), (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8')) as { version: string }).version);
+  writeFileSync(
+    join(dir, 'version'),
+    (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8')) as { version: string }).version,
+  );
 }
 
 beforeAll(() => {
@@ -114,7 +138,10 @@ function productionClosure(): Set<string> {
       if (existsSync(candidate)) {
         if (seen.has(`${name}@${candidate}`)) return;
         seen.add(`${name}@${candidate}`);
-        const manifest = JSON.parse(readFileSync(candidate, 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+        const manifest = JSON.parse(readFileSync(candidate, 'utf8')) as {
+          dependencies?: Record<string, string>;
+          optionalDependencies?: Record<string, string>;
+        };
         for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) visit(dep, dirname(candidate));
         return;
       }
@@ -145,7 +172,9 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?schema\/[^/]+\.graphql$/.test(f))).toBe(true);
     expect(listing).toEqual(expect.arrayContaining(expected));
     const own = listing.filter((p) => !p.startsWith('/node_modules/'));
-    expect(own.filter((p) => /^\/(?:electron|renderer|embedded-server|test|scripts|build)\//.test(p) || p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
+    expect(
+      own.filter((p) => /^\/(?:electron|renderer|embedded-server|test|scripts|build)\//.test(p) || p.endsWith('.map') || p.endsWith('.ts')),
+    ).toEqual([]);
     const manifest = JSON.parse(extractFile(asarPath, 'package.json').toString('utf8')) as { main: string; desktopName: string };
     expect(listing).toContain(`/${posix.normalize(manifest.main)}`);
     expect(manifest.desktopName).toBe(`${config.linux.executableName}.desktop`);

@@ -49,10 +49,18 @@ export interface HttpResult<T = Record<string, unknown>> {
   body: T;
 }
 
-export async function postForm<T = Record<string, unknown>>(url: string, form: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+export async function postForm<T = Record<string, unknown>>(
+  url: string,
+  form: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+): Promise<HttpResult<T>> {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(form)) if (v !== undefined) body.set(k, v);
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: body.toString() });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: body.toString(),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as T };
 }
@@ -115,15 +123,28 @@ export function exchangeCode(
 }
 
 /** The whole member flow for the public demo client: returns a live token pair. */
-export async function obtainTokens(server: EmbeddedServer, params: AuthorizeParams = {}, extra: Record<string, string | undefined> = {}): Promise<TokenBody> {
+export async function obtainTokens(
+  server: EmbeddedServer,
+  params: AuthorizeParams = {},
+  extra: Record<string, string | undefined> = {},
+): Promise<TokenBody> {
   const got = await obtainCode(server, params);
   const res = await exchangeCode(server, got, { ...(params.client_id ? { client_id: params.client_id } : {}), ...extra });
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-export function refresh(server: EmbeddedServer, refreshToken: string, extra: Record<string, string | undefined> = {}): Promise<HttpResult<TokenBody>> {
-  return postForm<TokenBody>(`${server.url}/api/oauth/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: PUBLIC_CLIENT, ...extra });
+export function refresh(
+  server: EmbeddedServer,
+  refreshToken: string,
+  extra: Record<string, string | undefined> = {},
+): Promise<HttpResult<TokenBody>> {
+  return postForm<TokenBody>(`${server.url}/api/oauth/token`, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: PUBLIC_CLIENT,
+    ...extra,
+  });
 }
 
 export function userinfo(server: EmbeddedServer, accessToken: string): Promise<HttpResult> {

@@ -120,7 +120,6 @@ record('closed', { prevented });
 process.exit(0);
 `;
 
-
 /**
  * Boots the bundle with --demo and serves its Electron side to a test over loopback HTTP, as the renderer process
  * would reach it: POST /ipc {channel, input} calls the ipcMain handler with the window's sender and top frame
@@ -172,8 +171,14 @@ export const INVITE_LINK = 'learning-desktop://add-site?site=https%3A%2F%2Fschoo
 /** Writes the stand-in and its loader hook into `dir`; returns Node's arguments that install it. */
 export function installStandIn(dir: string): string[] {
   writeFileSync(join(dir, 'electron.mjs'), FAKE_ELECTRON);
-  writeFileSync(join(dir, 'hooks.mjs'), `export async function resolve(s, c, next) { return s === 'electron' ? { url: ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}, shortCircuit: true } : next(s, c); }`);
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`);
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `export async function resolve(s, c, next) { return s === 'electron' ? { url: ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}, shortCircuit: true } : next(s, c); }`,
+  );
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`,
+  );
   return ['--import', pathToFileURL(join(dir, 'register.mjs')).href];
 }
 

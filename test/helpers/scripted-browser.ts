@@ -119,7 +119,12 @@ export class ScriptedBrowser {
       body = new URLSearchParams(init.form).toString();
     }
     this.history.push(`${init.method ?? 'GET'} ${url}`);
-    const res = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, ...(body !== undefined ? { body } : {}), redirect: 'manual' });
+    const res = await fetch(url, {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      redirect: 'manual',
+    });
     this.store(url, res);
     return res;
   }
@@ -174,7 +179,12 @@ export class ScriptedBrowser {
         result = await this.submit(page.url, consent, { decision: script.decision ?? 'approve' }, script.stopAt);
       } else if (signIn && !signedIn) {
         signedIn = true;
-        result = await this.submit(page.url, signIn, { email: script.email ?? 'student@example.com', password: script.password ?? 'student-demo' }, script.stopAt);
+        result = await this.submit(
+          page.url,
+          signIn,
+          { email: script.email ?? 'student@example.com', password: script.password ?? 'student-demo' },
+          script.stopAt,
+        );
       } else {
         throw new ScriptedBrowserError(`stuck on ${page.url} (HTTP ${page.status})`, page);
       }

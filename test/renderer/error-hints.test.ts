@@ -4,12 +4,17 @@ import { nextStepKey } from '../../renderer/src/ui/error-text';
 
 /** The next step the student reads follows what the core says went wrong, in both languages. */
 const load = (lng: string) => JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown>;
-const at = (tree: Record<string, unknown>, key: string): unknown => key.split('.').reduce<unknown>((n, p) => (n as Record<string, unknown> | undefined)?.[p], tree);
+const at = (tree: Record<string, unknown>, key: string): unknown =>
+  key.split('.').reduce<unknown>((n, p) => (n as Record<string, unknown> | undefined)?.[p], tree);
 
 describe('next-step hints', () => {
   for (const lng of ['en', 'zh-TW']) {
     const tree = load(lng);
-    const text = (code: string, detail?: Record<string, string>) => at(tree, nextStepKey(code, detail, (k: string) => typeof at(tree, k) === 'string')) as string;
+    const text = (code: string, detail?: Record<string, string>) =>
+      at(
+        tree,
+        nextStepKey(code, detail, (k: string) => typeof at(tree, k) === 'string'),
+      ) as string;
 
     it(`${lng}: an algorithm mismatch is not "check the clock"; an expired token is`, () => {
       expect(text('id-token-invalid', { hint: 'algorithm' })).toBe(at(tree, 'errors.id-token-invalid.hints.algorithm'));

@@ -3,12 +3,24 @@ import { readEntry, replacesEntry, sameRoute } from '../../renderer/src/state/hi
 
 describe('the screens history: entries read back from history.state', () => {
   it('keeps a well-formed route with its site', () => {
-    expect(readEntry({ route: { screen: 'course', courseId: 'c1' }, siteId: 's1' })).toEqual({ route: { screen: 'course', courseId: 'c1' }, siteId: 's1' });
+    expect(readEntry({ route: { screen: 'course', courseId: 'c1' }, siteId: 's1' })).toEqual({
+      route: { screen: 'course', courseId: 'c1' },
+      siteId: 's1',
+    });
     expect(readEntry({ route: { screen: 'billing', tradeNo: 'T1' } })).toEqual({ route: { screen: 'billing', tradeNo: 'T1' }, siteId: null });
   });
 
   it('refuses what another page or version stored', () => {
-    for (const state of [null, 'x', {}, { route: null }, { route: { screen: 'admin' } }, { route: { screen: 'course' } }, { route: { screen: 'search', query: 3 } }, { route: { screen: 'billing', tradeNo: 5 } }])
+    for (const state of [
+      null,
+      'x',
+      {},
+      { route: null },
+      { route: { screen: 'admin' } },
+      { route: { screen: 'course' } },
+      { route: { screen: 'search', query: 3 } },
+      { route: { screen: 'billing', tradeNo: 5 } },
+    ])
       expect(readEntry(state), JSON.stringify(state)).toBeNull();
   });
 

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 const load = (lng: string) => JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown>;
 
 function keys(tree: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(tree).flatMap(([k, v]) =>
+    v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 describe('translations: English and Traditional Chinese', () => {

@@ -100,7 +100,9 @@ describe('refreshing views when the core says its data changed', () => {
   it('a change at any site reads the "All schools" library again', async () => {
     const client = newClient();
     const all = slowStore('a+b');
-    const off = new QueryObserver(client, { queryKey: ['library:all-page', { filter: 'all', sort: 'service' }], queryFn: all.read }).subscribe(() => {});
+    const off = new QueryObserver(client, { queryKey: ['library:all-page', { filter: 'all', sort: 'service' }], queryFn: all.read }).subscribe(
+      () => {},
+    );
     await tick(100);
     await invalidateSite(client, 's2');
     await tick(100);

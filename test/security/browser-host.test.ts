@@ -163,7 +163,11 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       expect((await record('events', send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers }))).status).toBe(403);
       const inv = await record(
         'invoke',
-        send(`${host.origin}${BROWSER_HOST_PATHS.invoke}sites:list`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' }),
+        send(`${host.origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: '{}',
+        }),
       );
       expect(inv.status).toBe(403);
       expect(inv.body).not.toContain('"ok"');
@@ -174,7 +178,9 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     const port = new URL(host.origin).port;
     for (const h of [`evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, 'evil.example']) {
       expect((await record('foreign host', send(`${host.origin}/`, { headers: { host: h, cookie } }))).status).toBe(421);
-      expect((await record('foreign host sse', send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { host: h, cookie } }))).status).toBe(421);
+      expect((await record('foreign host sse', send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { host: h, cookie } }))).status).toBe(
+        421,
+      );
     }
     for (const origin of ['http://evil.example', `http://127.0.0.1:${Number(port) + 1}`, 'null']) {
       const r = await invoke('sites:list', undefined, { origin });
@@ -182,7 +188,11 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     }
     const noOrigin = await record(
       'no origin',
-      send(`${host.origin}${BROWSER_HOST_PATHS.invoke}sites:list`, { method: 'POST', headers: { host: hostHeader, cookie, 'content-type': 'application/json' }, body: '{}' }),
+      send(`${host.origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
+        method: 'POST',
+        headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+        body: '{}',
+      }),
     );
     expect(noOrigin.status).toBe(403);
     expect((await invoke('sites:list', undefined, { 'content-type': 'text/plain' })).status).toBe(415);
@@ -194,7 +204,10 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
 
   it('a sign-in and a sync through the host: events over SSE and every invoke answer carry no token and no host secret', async () => {
     await openEvents();
-    const add = JSON.parse((await invoke('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })).body) as { ok: boolean; value: SiteSummary };
+    const add = JSON.parse((await invoke('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })).body) as {
+      ok: boolean;
+      value: SiteSummary;
+    };
     expect(add.ok).toBe(true);
     const signIn = JSON.parse((await invoke('sites:sign-in', { siteId: add.value.id })).body) as { ok: boolean; value: SiteSummary };
     expect(signIn).toMatchObject({ ok: true, value: { status: 'ready' } });

@@ -77,7 +77,11 @@ describe('crash output carries no token', () => {
     const handlers = new Map<string, (e: unknown) => void>();
     const lines: string[] = [];
     const exits: number[] = [];
-    installCrashGuards({ on: (event: string, l: (e: unknown) => void) => handlers.set(event, l) } as never, (l) => lines.push(l), (c) => exits.push(c));
+    installCrashGuards(
+      { on: (event: string, l: (e: unknown) => void) => handlers.set(event, l) } as never,
+      (l) => lines.push(l),
+      (c) => exits.push(c),
+    );
     handlers.get('unhandledRejection')!(new TypeError('Bearer secret-value-123456'));
     expect(exits).toEqual([]);
     handlers.get('uncaughtException')!(new Error('secret-value-123456'));

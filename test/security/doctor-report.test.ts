@@ -52,7 +52,10 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
           demo: { enabled: true },
           signInTimeoutMs: 20_000,
           fetch: wire.fetch,
-          env: { HTTPS_PROXY: `http://student:${PROXY_PASSWORD}@proxy.example:3128`, HTTP_PROXY: `http://student:${PROXY_PASSWORD}@proxy.example:3128` },
+          env: {
+            HTTPS_PROXY: `http://student:${PROXY_PASSWORD}@proxy.example:3128`,
+            HTTP_PROXY: `http://student:${PROXY_PASSWORD}@proxy.example:3128`,
+          },
           // The student's browser: signs in and approves; the code in the callback is a canary.
           openExternal: async (url) => {
             const redirect = new URL(url).searchParams.get('redirect_uri')!;
@@ -96,7 +99,8 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
 
   it('saw every kind of secret live (nothing passes vacuously)', () => {
     const kinds = bag.kinds();
-    for (const k of ['access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'client_secret', 'password', 'host_secret'] as const) expect(kinds, k).toContain(k);
+    for (const k of ['access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'client_secret', 'password', 'host_secret'] as const)
+      expect(kinds, k).toContain(k);
     // The client secret really went to the token endpoint.
     expect(wire.tokenExchanges.some((x) => x.requestBody.includes(CONFIDENTIAL.clientSecret))).toBe(true);
   });
@@ -112,7 +116,11 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
   it('the text the student copies (en and zh-TW, the renderer’s builder and strings) carries none of them', async () => {
     for (const lng of ['en', 'zh-TW'] as const) {
       const i18n = i18next.createInstance();
-      await i18n.init({ lng, resources: { [lng]: { translation: JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown> } }, interpolation: { escapeValue: false } });
+      await i18n.init({
+        lng,
+        resources: { [lng]: { translation: JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown> } },
+        interpolation: { escapeValue: false },
+      });
       for (const r of reports) {
         const text = reportText(r, i18n.t, (iso) => iso);
         expect(text).toContain(r.site.baseUrl);

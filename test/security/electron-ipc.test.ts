@@ -43,7 +43,11 @@ describe('Electron host IPC: errors with a token in scope', () => {
     } as unknown as IpcHandlers;
     const lines: string[] = [];
     let trusted = true;
-    const unregister = registerIpcHandlers({ handlers } as AppCore, () => trusted, (l) => lines.push(l));
+    const unregister = registerIpcHandlers(
+      { handlers } as AppCore,
+      () => trusted,
+      (l) => lines.push(l),
+    );
     const event = { sender: {}, senderFrame: { url: 'file:///index.html' } };
     const answers = [];
     for (const c of ['app:get-info', 'sites:list', 'settings:get']) answers.push(await registered.get(c)!(event, undefined));

@@ -48,8 +48,7 @@ describe('error paths with secrets around (a real core against a real site, faul
   const refreshToken = () => bag.of('refresh_token').at(-1)!;
   /** Everything the renderer got (Results, events) and every log line since the start of the current test. */
   let mark = { results: 0, events: 0, lines: 0 };
-  const seen = () =>
-    JSON.stringify(results.slice(mark.results)) + JSON.stringify(events.slice(mark.events)) + log.lines.slice(mark.lines).join('\n');
+  const seen = () => JSON.stringify(results.slice(mark.results)) + JSON.stringify(events.slice(mark.events)) + log.lines.slice(mark.lines).join('\n');
   beforeEach(async () => {
     // Let any sync already running (the core's startup sync, a network-back sync) finish before a fault is set.
     if (core && site) await dispatch(core.handlers, 'sync:now', { siteId: site.id });
@@ -118,7 +117,9 @@ describe('error paths with secrets around (a real core against a real site, faul
   it('a GraphQL error whose message contains the token fails the sync without showing it', async () => {
     const token = accessToken();
     wire.rewrite = (req) =>
-      req.url.endsWith('/member/graphql') ? json(200, { data: null, errors: [{ message: `token ${token} is not allowed here`, extensions: { code: 'INTERNAL' } }] }) : undefined;
+      req.url.endsWith('/member/graphql')
+        ? json(200, { data: null, errors: [{ message: `token ${token} is not allowed here`, extensions: { code: 'INTERNAL' } }] })
+        : undefined;
     try {
       const summary = valueOf<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
       expect(summary.outcome).toBe('failed');
@@ -150,7 +151,7 @@ describe('error paths with secrets around (a real core against a real site, faul
   });
 
   // outbox-replay.ts redacts the site's GraphQL error message before storing it as the refused change's reason.
-  it('the refused change\'s reason stored at rest (offline.db outbox.last_error) carries no token', () => {
+  it("the refused change's reason stored at rest (offline.db outbox.last_error) carries no token", () => {
     const files = filesUnder(dataDir).filter((f) => f.includes('offline.db'));
     expect(files.length).toBeGreaterThan(0);
     expect(scanFiles(files, bag)).toEqual([]);
@@ -253,11 +254,14 @@ describe('error paths with secrets around (a real core against a real site, faul
     expect(leaksIn(bag, seen())).toEqual([]);
   });
 
-  it('a real invalid_grant (pair revoked at the site behind the app\'s back): sign-in-needed, no token anywhere', async () => {
+  it("a real invalid_grant (pair revoked at the site behind the app's back): sign-in-needed, no token anywhere", async () => {
     offsetMs = 0;
     await signIn();
     const rt = refreshToken();
-    const res = await fetch(`${server.url}/api/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: rt, token_type_hint: 'refresh_token', client_id: 'demo-desktop' }) });
+    const res = await fetch(`${server.url}/api/oauth/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: rt, token_type_hint: 'refresh_token', client_id: 'demo-desktop' }),
+    });
     expect(res.status).toBe(200);
     offsetMs += 3 * 60 * 60 * 1000;
     const summary = valueOf<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
@@ -270,7 +274,10 @@ describe('error paths with secrets around (a real core against a real site, faul
     wire.rewrite = (req) => {
       if (!req.url.endsWith('/api/oauth/token') || !req.body.includes('authorization_code')) return undefined;
       const form = new URLSearchParams(req.body);
-      return json(400, { error: 'invalid_grant', error_description: `code ${form.get('code')} does not match verifier ${form.get('code_verifier')}` });
+      return json(400, {
+        error: 'invalid_grant',
+        error_description: `code ${form.get('code')} does not match verifier ${form.get('code_verifier')}`,
+      });
     };
     try {
       const r = await call('sites:sign-in', { siteId: site.id });
@@ -290,11 +297,14 @@ describe('error paths with secrets around (a real core against a real site, faul
       ...core.handlers,
       'sites:sign-in': async () => {
         const { validateCallback } = await import('../../electron/core/auth/sign-in');
-        validateCallback(new URLSearchParams({ state: 's', error: 'server_error', error_description: `code=${canary} and ${canary}`, code: canary }), {
-          state: 's',
-          issuer: 'x',
-          issParameterSupported: false,
-        });
+        validateCallback(
+          new URLSearchParams({ state: 's', error: 'server_error', error_description: `code=${canary} and ${canary}`, code: canary }),
+          {
+            state: 's',
+            issuer: 'x',
+            issParameterSupported: false,
+          },
+        );
         return { ok: true as const, value: site };
       },
     } as IpcHandlers;

@@ -65,7 +65,15 @@ describe('sign-in requests to a hostile site', () => {
   it('a 200 MB error body from the token endpoint is read only to its start', async () => {
     const sent = { n: 0 };
     const url = await hostile((_path, res) => huge(res, 400, 200 * MB, sent));
-    const input = { tokenEndpoint: `${url}/token`, refreshToken: 'rt', resource: null, previousScopes: [], schoolId: null, clientId: 'c', clientSecret: null };
+    const input = {
+      tokenEndpoint: `${url}/token`,
+      refreshToken: 'rt',
+      resource: null,
+      previousScopes: [],
+      schoolId: null,
+      clientId: 'c',
+      clientSecret: null,
+    };
     await expect(refreshTokens(input as Parameters<typeof refreshTokens>[0], { fetch })).rejects.toMatchObject({ name: 'CoreError' });
     expect(sent.n).toBeLessThan(64 * MB);
   });

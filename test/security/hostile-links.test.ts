@@ -41,8 +41,13 @@ describe('links a site sends (download, join)', () => {
     const site = await startHostileSite();
     site.takeOver(async (req, res, forward) => {
       if (req.operation !== 'SyncDigitalProducts' && req.operation !== 'SyncEventRegistrations') return false;
-      const answer = JSON.parse((await forward()).body.toString('utf8')) as { data: { viewer: Record<string, { nodes: Record<string, unknown>[] }> } };
-      const [field, nodes] = req.operation === 'SyncDigitalProducts' ? ['downloadUrl', answer.data.viewer.digitalProducts!.nodes] : ['joinUrl', answer.data.viewer.eventRegistrations!.nodes];
+      const answer = JSON.parse((await forward()).body.toString('utf8')) as {
+        data: { viewer: Record<string, { nodes: Record<string, unknown>[] }> };
+      };
+      const [field, nodes] =
+        req.operation === 'SyncDigitalProducts'
+          ? ['downloadUrl', answer.data.viewer.digitalProducts!.nodes]
+          : ['joinUrl', answer.data.viewer.eventRegistrations!.nodes];
       nodes.forEach((n, i) => (n[field] = i === 0 ? 'https://school.example/ok' : HOSTILE[i % HOSTILE.length]));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       return true;
@@ -52,7 +57,10 @@ describe('links a site sends (download, join)', () => {
     onTestFinished(() => sync.close());
     expect((await sync.syncNow('hostile')).outcome).toBe('completed');
     const view = getEntitlements(db, 'hostile', NOW);
-    const links = [...view.digitalProducts.map((p) => [p.downloadUrl, p.urlRefused]), ...view.eventRegistrations.map((e) => [e.joinUrl, e.urlRefused])];
+    const links = [
+      ...view.digitalProducts.map((p) => [p.downloadUrl, p.urlRefused]),
+      ...view.eventRegistrations.map((e) => [e.joinUrl, e.urlRefused]),
+    ];
     expect(links.length).toBeGreaterThan(2);
     expect(links).toContainEqual(['https://school.example/ok', undefined]);
     for (const [url, refused] of links) {

@@ -62,7 +62,14 @@ describe('an OS notification flood from a site', () => {
     for (let round = 0; round < 7; round++) {
       server.db.transaction(() => {
         for (let i = 0; i < 100; i++) {
-          insert.run({ ...template, id: `pay_flood_${round}_${i}`, trade_no: `FLOOD-${round}-${i}`, payment_state: 'not_paid', paid_at: null, expired_at: Date.now() + (3 + (i % 10)) * HOUR });
+          insert.run({
+            ...template,
+            id: `pay_flood_${round}_${i}`,
+            trade_no: `FLOOD-${round}-${i}`,
+            payment_state: 'not_paid',
+            paid_at: null,
+            expired_at: Date.now() + (3 + (i % 10)) * HOUR,
+          });
         }
       })();
       const before = shown.length;

@@ -32,7 +32,9 @@ const sendJson = (res: ServerResponse, text: string) => res.writeHead(200, { 'co
 
 /** An answer of `bytes` bytes that never ends being JSON until its last byte: a page of one huge string. */
 function hugeAnswer(bytes: number): Readable {
-  const head = Buffer.from('{"data":{"viewer":{"enrolledCourses":{"totalCount":1,"pageInfo":{"hasNextPage":false,"endCursor":null},"nodes":[{"title":"');
+  const head = Buffer.from(
+    '{"data":{"viewer":{"enrolledCourses":{"totalCount":1,"pageInfo":{"hasNextPage":false,"endCursor":null},"nodes":[{"title":"',
+  );
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   let sent = 0;
   return new Readable({
@@ -55,7 +57,7 @@ describe.each([
 ] as const)('a hostile site, %s', (_name, which) => {
   const clientOf = (site: HostileSite) => site[which];
 
-  it('a value 50,000 arrays deep is refused as the site\'s data; an honest site syncing at the same time is untouched; the writer never stops', async () => {
+  it("a value 50,000 arrays deep is refused as the site's data; an honest site syncing at the same time is untouched; the writer never stops", async () => {
     const hostile = await startHostileSite();
     const honest = await startSite({ site: 'demo' });
     const db = await worker();
@@ -89,7 +91,10 @@ describe.each([
     hostile.takeOver((req, res) => {
       if (req.operation !== 'SyncNotifications') return false;
       n += 1;
-      sendJson(res, JSON.stringify({ data: { viewer: { notifications: { totalCount: 1e9, pageInfo: { hasNextPage: true, endCursor: `c${n}` }, nodes: [] } } } }));
+      sendJson(
+        res,
+        JSON.stringify({ data: { viewer: { notifications: { totalCount: 1e9, pageInfo: { hasNextPage: true, endCursor: `c${n}` }, nodes: [] } } } }),
+      );
       return true;
     });
     const summary = await sync.syncNow('hostile');
@@ -108,7 +113,10 @@ describe.each([
       if (req.operation !== 'SyncPayments') return false;
       n += 1;
       const next = req.variables.after === 'a' ? 'b' : 'a';
-      sendJson(res, JSON.stringify({ data: { viewer: { payments: { totalCount: 2, pageInfo: { hasNextPage: true, endCursor: next }, nodes: [] } } } }));
+      sendJson(
+        res,
+        JSON.stringify({ data: { viewer: { payments: { totalCount: 2, pageInfo: { hasNextPage: true, endCursor: next }, nodes: [] } } } }),
+      );
       return true;
     });
     const summary = await sync.syncNow('hostile');

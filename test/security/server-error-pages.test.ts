@@ -76,7 +76,9 @@ describe('embedded server: error answers carry no secret', () => {
     const verifier = canary('verifier');
     bag.add('client_secret', secret);
     bag.add('code_verifier', verifier);
-    const res = await fetch(authorizeUrl({ scope: 'openid no-such-scope', client_secret: secret, code_verifier: verifier }), { redirect: 'manual' }).then(answer);
+    const res = await fetch(authorizeUrl({ scope: 'openid no-such-scope', client_secret: secret, code_verifier: verifier }), {
+      redirect: 'manual',
+    }).then(answer);
     expect(res.status).toBe(302);
     const to = new URL(res.location!);
     expect(`${to.origin}${to.pathname}`).toBe(REDIRECT);
@@ -97,7 +99,9 @@ describe('embedded server: error answers carry no secret', () => {
   it('an untrusted redirect_uri gets an error page (no redirect) that does not echo the secrets in its query', async () => {
     const code = canary('code');
     bag.add('code', code);
-    const res = await fetch(authorizeUrl({ redirect_uri: `https://evil.example/cb?code=${code}&access_token=${code}` }), { redirect: 'manual' }).then(answer);
+    const res = await fetch(authorizeUrl({ redirect_uri: `https://evil.example/cb?code=${code}&access_token=${code}` }), { redirect: 'manual' }).then(
+      answer,
+    );
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.location).toBeNull();
     expect(leaksIn(bag, text(res))).toEqual([]);
@@ -162,7 +166,9 @@ describe('embedded server: error answers carry no secret', () => {
     const page = (first as { page: { url: string; html: string } }).page;
     const { parseForms } = await import('../helpers/scripted-browser');
     const form = parseForms(page.html).find((f) => 'password' in f.fields)!;
-    const res = await browser.request(new URL(form.action || page.url, page.url).href, { method: 'POST', form: { ...form.fields, email: 'student@example.com', password } }).then(answer);
+    const res = await browser
+      .request(new URL(form.action || page.url, page.url).href, { method: 'POST', form: { ...form.fields, email: 'student@example.com', password } })
+      .then(answer);
     expect(leaksIn(bag, text(res))).toEqual([]);
   });
 

@@ -122,7 +122,8 @@ export function startChild(script: string, args: readonly string[], env: Record<
     else queue.push(m);
   });
   void exited.then((code) => {
-    for (const w of waiters.splice(0)) w.reject(new Error(`child exited (${code}) before "${w.type}": ${stderr.trim().split('\n').slice(-3).join(' / ')}`));
+    for (const w of waiters.splice(0))
+      w.reject(new Error(`child exited (${code}) before "${w.type}": ${stderr.trim().split('\n').slice(-3).join(' / ')}`));
   });
   return {
     process: child,

@@ -12,7 +12,12 @@ import { createHarness } from '../core/auth/helpers/harness';
 import { signedInDataDir, soakResult, startChild, type SoakResult } from './common';
 
 export async function resignInDuringRefresh(rounds: number, timeLimitMs: number): Promise<SoakResult> {
-  const clock = { ms: Date.now(), now(): number { return this.ms; } };
+  const clock = {
+    ms: Date.now(),
+    now(): number {
+      return this.ms;
+    },
+  };
   const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', clock });
   const h = await createHarness({ clock });
   const started = Date.now();
@@ -75,7 +80,9 @@ export async function twoProcessesOneDataDir(rounds: number, script: string, tim
   try {
     for (; done < rounds && Date.now() - started < timeLimitMs; done++) {
       const children = [startChild(script, [data.dataDir, data.siteId, 'contend']), startChild(script, [data.dataDir, data.siteId, 'contend'])];
-      const outcomes = await Promise.all(children.map((c) => Promise.race([c.next<Outcome>('locked', 120_000), c.next<Outcome>('refused', 120_000)])));
+      const outcomes = await Promise.all(
+        children.map((c) => Promise.race([c.next<Outcome>('locked', 120_000), c.next<Outcome>('refused', 120_000)])),
+      );
       const winners = outcomes.filter((o) => o.type === 'locked');
       if (winners.length === 2) bothHeld++;
       if (winners.length === 0) noneHeld++;

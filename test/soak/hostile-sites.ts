@@ -26,7 +26,8 @@ export const RSS_BOUND_MB = 256;
 
 type Behaviour = 'huge' | 'gzip-bomb' | 'endless' | 'drip';
 
-const empty = (field: string) => JSON.stringify({ data: { viewer: { [field]: { totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } } } });
+const empty = (field: string) =>
+  JSON.stringify({ data: { viewer: { [field]: { totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } } } });
 const EMPTY_ANSWERS: Record<string, string> = {
   SyncProfile: JSON.stringify({ data: { viewer: { id: 'u1', name: 'Student', email: 's@example.com', avatar: null, schools: [] } } }),
   SyncCourses: empty('enrolledCourses'),
@@ -82,8 +83,20 @@ async function hostileServer(behaviour: Behaviour): Promise<{ url: string; close
       }
       if (behaviour === 'endless' && operation === 'SyncNotifications') {
         page += 1;
-        const nodes = Array.from({ length: 50 }, (_, i) => ({ id: `n${page}-${i}`, kind: 'announcement', title: `Notice ${page}-${i}`, body: 'x'.repeat(150), url: null, createdAt: '2026-01-01T00:00:00.000Z', readAt: null }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { viewer: { notifications: { totalCount: 1e9, pageInfo: { hasNextPage: true, endCursor: `cursor-${page}` }, nodes } } } }));
+        const nodes = Array.from({ length: 50 }, (_, i) => ({
+          id: `n${page}-${i}`,
+          kind: 'announcement',
+          title: `Notice ${page}-${i}`,
+          body: 'x'.repeat(150),
+          url: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          readAt: null,
+        }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            data: { viewer: { notifications: { totalCount: 1e9, pageInfo: { hasNextPage: true, endCursor: `cursor-${page}` }, nodes } } },
+          }),
+        );
         return;
       }
       if (behaviour === 'drip' && operation === 'SyncPayments') {
@@ -196,7 +209,11 @@ export async function hostileSites(rounds: number, deadlineMs: number): Promise<
       'stopped after s (max)': Math.max(...trials.map((t) => t.seconds)).toFixed(1),
       message: trials[0]?.message ?? '',
     };
-    results.push({ name: `(e) hostile site: ${behaviour}, ${path}`, row, failures: ['not stopped or wrong code', 'unclear message', `RSS growth over ${RSS_BOUND_MB} MB`] });
+    results.push({
+      name: `(e) hostile site: ${behaviour}, ${path}`,
+      row,
+      failures: ['not stopped or wrong code', 'unclear message', `RSS growth over ${RSS_BOUND_MB} MB`],
+    });
   }
   return results;
 }

@@ -10,7 +10,12 @@ import { createHarness } from '../core/auth/helpers/harness';
 import { soakResult, type SoakResult } from './common';
 
 export async function refreshBursts(bursts: number, concurrency: number, timeLimitMs: number): Promise<SoakResult> {
-  const clock = { ms: Date.now(), now(): number { return this.ms; } };
+  const clock = {
+    ms: Date.now(),
+    now(): number {
+      return this.ms;
+    },
+  };
   const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', clock });
   const h = await createHarness({ clock });
   const started = Date.now();
@@ -29,7 +34,11 @@ export async function refreshBursts(bursts: number, concurrency: number, timeLim
       const before = h.refreshRequests().length;
       const outcomes = await Promise.allSettled(
         Array.from({ length: concurrency }, async () => {
-          const res = await call('/member/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { id } }' }) });
+          const res = await call('/member/graphql', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: '{ viewer { id } }' }),
+          });
           const body = (await res.json()) as { data?: { viewer?: { id?: string } } };
           if (res.status !== 200 || !body.data?.viewer?.id) throw new Error(`HTTP ${res.status}`);
         }),

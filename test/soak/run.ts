@@ -29,7 +29,9 @@ const filter = args.find((a) => !a.startsWith('--'));
 const wanted = new Set((filter ?? 'a,b,c,d,e,f').split(',').map((s) => s.trim()));
 const MINUTE = 60_000;
 
-console.log(`Soak ${[...wanted].join(',')} at scale ${scale}; ${new Date().toISOString()}; ${cpus().length} cores (${cpus()[0]?.model ?? '?'}); host ${hostname()}; load average ${load()}`);
+console.log(
+  `Soak ${[...wanted].join(',')} at scale ${scale}; ${new Date().toISOString()}; ${cpus().length} cores (${cpus()[0]?.model ?? '?'}); host ${hostname()}; load average ${load()}`,
+);
 const bundle = await bundleChildren();
 const results: SoakResult[] = [];
 const run = async (key: string, soak: () => Promise<SoakResult>): Promise<void> => {

@@ -30,7 +30,9 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
       db.prepare(`UPDATE ${table} SET title = substr(title, 1, instr(title, ' #g') - 1) || ' #g' || ?`).run(String(g));
     }
   };
-  const unread = (db.prepare("SELECT id FROM notifications WHERE user_id = 'usr_student' AND read_at IS NULL ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+  const unread = (
+    db.prepare("SELECT id FROM notifications WHERE user_id = 'usr_student' AND read_at IS NULL ORDER BY id").all() as { id: string }[]
+  ).map((r) => r.id);
   const acknowledged: string[] = [];
   let done = 0;
   let integrityFailures = 0;
@@ -98,7 +100,8 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
     await last.exited;
     checkFile();
     const readAt = db.prepare('SELECT read_at AS readAt FROM notifications WHERE id = ?');
-    lost = new Set(acknowledged).size - [...new Set(acknowledged)].filter((id) => (readAt.get(id) as { readAt: number | null }).readAt !== null).length;
+    lost =
+      new Set(acknowledged).size - [...new Set(acknowledged)].filter((id) => (readAt.get(id) as { readAt: number | null }).readAt !== null).length;
   } finally {
     await server.close();
     data.dispose();

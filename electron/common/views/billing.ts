@@ -28,7 +28,12 @@ export interface PaymentView {
   readonly paymentState: PaymentState | Unknown;
   readonly createdAt: IsoDateTime;
   readonly paidAt: IsoDateTime | null;
-  readonly adjustments: readonly { readonly kind: 'coupon' | 'promotion' | Unknown; readonly code: string | null; readonly title: string; readonly amount: number }[];
+  readonly adjustments: readonly {
+    readonly kind: 'coupon' | 'promotion' | Unknown;
+    readonly code: string | null;
+    readonly title: string;
+    readonly amount: number;
+  }[];
   readonly invoice: {
     readonly number: string;
     readonly kind: 'personal' | 'company' | 'donation' | Unknown;

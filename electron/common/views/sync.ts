@@ -3,16 +3,7 @@ import type { IsoDateTime, SiteId } from './base';
 /** A sync: its progress, its status, the summary of a run. */
 
 export type SyncPhase =
-  | 'idle'
-  | 'profile'
-  | 'courses'
-  | 'digital-products'
-  | 'consulting'
-  | 'events'
-  | 'payments'
-  | 'notifications'
-  | 'committing'
-  | 'outbox';
+  'idle' | 'profile' | 'courses' | 'digital-products' | 'consulting' | 'events' | 'payments' | 'notifications' | 'committing' | 'outbox';
 
 export interface SyncProgress {
   readonly siteId: SiteId;

@@ -17,7 +17,14 @@ export interface TodayCourse {
 
 export type TodayAttention =
   /** Access to an unfinished course ends within 14 days. */
-  | { readonly kind: 'access-ending'; readonly siteId: SiteId; readonly courseId: string; readonly title: string; readonly endsAt: IsoDateTime; readonly percent: number }
+  | {
+      readonly kind: 'access-ending';
+      readonly siteId: SiteId;
+      readonly courseId: string;
+      readonly title: string;
+      readonly endsAt: IsoDateTime;
+      readonly percent: number;
+    }
   /** An unpaid ATM or convenience-store code, payable until expiresAt. */
   | {
       readonly kind: 'payment-due';

@@ -31,7 +31,10 @@ interface PageText {
   readonly body: string;
 }
 
-const TEXT: Record<PageLanguage, { pages: Record<Exclude<CallbackVerdict['kind'], 'failed'> | 'failed', PageText>; next: Record<FailureReason, string>; lang: string }> = {
+const TEXT: Record<
+  PageLanguage,
+  { pages: Record<Exclude<CallbackVerdict['kind'], 'failed'> | 'failed', PageText>; next: Record<FailureReason, string>; lang: string }
+> = {
   en: {
     lang: 'en',
     pages: {
@@ -41,14 +44,17 @@ const TEXT: Record<PageLanguage, { pages: Record<Exclude<CallbackVerdict['kind']
       pending: { title: 'Return to APP to finish', body: 'The site answered. Return to APP: it finishes the sign-in and tells you how it went.' },
     },
     next: {
-      clock: "What to do: check that this computer's date, time and time zone are right (set them to update automatically), then sign in again from APP.",
-      algorithm: 'What to do: nothing on your computer will fix this. Tell your school that the app cannot accept how the site signs its identity answer.',
+      clock:
+        "What to do: check that this computer's date, time and time zone are right (set them to update automatically), then sign in again from APP.",
+      algorithm:
+        'What to do: nothing on your computer will fix this. Tell your school that the app cannot accept how the site signs its identity answer.',
       client: 'What to do: check the application ID (client_id) with your school, then add the site again in APP.',
       server: 'What to do: the site had a problem of its own. Try again from APP in a few minutes.',
       network: 'What to do: check your internet connection, then sign in again from APP.',
       scope: 'What to do: the site refused the permissions the app asks for. Tell your school.',
       organization: 'What to do: sign in again from APP with your account for this school.',
-      safety: 'What to do: the answer did not match this sign-in, so it was stopped for your safety. Start the sign-in again from APP and use only the newest page.',
+      safety:
+        'What to do: the answer did not match this sign-in, so it was stopped for your safety. Start the sign-in again from APP and use only the newest page.',
       site: 'What to do: sign in again from APP. If it keeps failing, APP explains what happened; tell your school.',
     },
   },

@@ -154,7 +154,12 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
   if (idTokenAlgs.length > 0 && meta.jwksUri === null) {
     throw new CoreError('discovery-invalid', `${origin} signs ID tokens but publishes no keys (jwks_uri).`);
   }
-  log.info('discovery ok', { issuer: meta.issuer, idTokens: idTokenAlgs.length > 0, revocation: meta.revocationEndpoint !== null, userinfo: meta.userinfoEndpoint !== null });
+  log.info('discovery ok', {
+    issuer: meta.issuer,
+    idTokens: idTokenAlgs.length > 0,
+    revocation: meta.revocationEndpoint !== null,
+    userinfo: meta.userinfoEndpoint !== null,
+  });
   return meta;
 }
 
@@ -180,7 +185,10 @@ function checkEndpoint(origin: string, issuer: string, name: string, value: stri
   if (url.hash) throw new CoreError('discovery-invalid', `${origin} gave a ${name} with a fragment.`);
   const kind = hostKind(url.hostname);
   if (kind !== 'public' && hostKind(new URL(issuer).hostname) === 'public') {
-    throw new CoreError('discovery-invalid', `${origin} gave a ${name} on this computer or its local network; a site on the Internet may not do that.`);
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} gave a ${name} on this computer or its local network; a site on the Internet may not do that.`,
+    );
   }
   return url.href;
 }

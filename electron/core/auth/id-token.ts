@@ -34,7 +34,10 @@ export interface JwksCache {
  * `minRefetchMs`, so a bad token cannot make us hammer the site, while a real rotation right after an earlier
  * fetch still succeeds.
  */
-export function createJwksCache(jwksUri: string, options: { fetch: FetchLike; clock?: { now(): number }; minRefetchMs?: number; timeoutMs?: number }): JwksCache {
+export function createJwksCache(
+  jwksUri: string,
+  options: { fetch: FetchLike; clock?: { now(): number }; minRefetchMs?: number; timeoutMs?: number },
+): JwksCache {
   const clock = options.clock ?? Date;
   const minRefetchMs = options.minRefetchMs ?? 30_000;
   let local: JWTVerifyGetKey | null = null;
@@ -102,7 +105,19 @@ export interface VerifyIdTokenInput {
  * Signature algorithms an id_token may use: asymmetric only (RFC 8725 §3.1, §3.2). Never `none`, never HMAC: a
  * client verifying with a published key must not accept a MAC keyed by that public key (alg confusion).
  */
-const ASYMMETRIC_ALGS: ReadonlySet<string> = new Set(['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA', 'Ed25519']);
+const ASYMMETRIC_ALGS: ReadonlySet<string> = new Set([
+  'ES256',
+  'ES384',
+  'ES512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'EdDSA',
+  'Ed25519',
+]);
 
 /** The algorithms accepted for a site: those it lists that are asymmetric; ES256 (the spec's) when it lists none. */
 export function acceptedIdTokenAlgs(listed: readonly string[] | undefined): string[] {
@@ -152,7 +167,8 @@ export async function verifyIdToken(input: VerifyIdTokenInput): Promise<UserProf
 function mapJoseError(error: unknown): CoreError {
   if (error instanceof CoreError) return error;
   if (error instanceof joseErrors.JWTExpired) {
-    if (error.claim === 'iat') return invalid('The identity token was issued too long ago. Check your computer clock and sign in again.', error, 'clock');
+    if (error.claim === 'iat')
+      return invalid('The identity token was issued too long ago. Check your computer clock and sign in again.', error, 'clock');
     return invalid('The identity token has expired. Check your computer clock and sign in again.', error, 'clock');
   }
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
@@ -169,9 +185,13 @@ function mapJoseError(error: unknown): CoreError {
     }
   }
   if (error instanceof joseErrors.JOSEAlgNotAllowed) {
-    return invalid('The identity token is signed with an algorithm the site does not list, or one this app never accepts (none or a shared secret).', error, 'algorithm');
+    return invalid(
+      'The identity token is signed with an algorithm the site does not list, or one this app never accepts (none or a shared secret).',
+      error,
+      'algorithm',
+    );
   }
-  if (error instanceof joseErrors.JWKSNoMatchingKey) return invalid("The identity token was signed with a key the site does not publish.", error);
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return invalid('The identity token was signed with a key the site does not publish.', error);
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return invalid('The identity token signature is not valid.', error);
   if (error instanceof joseErrors.JOSEError) return invalid('The identity token is malformed.', error);
   return invalid('The identity token could not be verified.', error);
@@ -214,9 +234,14 @@ export async function fetchUserInfo(
     log.warn('userinfo refused', { status: res.status });
     // 401/403: UserInfo refuses this token (e.g. one bound to the member API, RFC 8707): the caller may ask elsewhere.
     if (res.status === 401 || res.status === 403) {
-      throw new CoreError('sign-in-failed', 'The site did not accept the new sign-in when asked who you are. Try again.', { refused: true, hint: 'site' });
+      throw new CoreError('sign-in-failed', 'The site did not accept the new sign-in when asked who you are. Try again.', {
+        refused: true,
+        hint: 'site',
+      });
     }
-    throw new CoreError(res.status >= 500 ? 'server-unavailable' : 'sign-in-failed', `The site could not say who you are (HTTP ${res.status}).`, { hint: 'site' });
+    throw new CoreError(res.status >= 500 ? 'server-unavailable' : 'sign-in-failed', `The site could not say who you are (HTTP ${res.status}).`, {
+      hint: 'site',
+    });
   }
   const profile = profileFromClaims(await readJsonObject(res, 'sign-in-failed', 'The site answered "who are you" with something unreadable.'));
   // OIDC Core §5.3.2: the UserInfo sub must match the id_token sub when both exist.
@@ -241,7 +266,11 @@ const viewerSchema = z.looseObject({
  * The member API's `viewer` (spec "Member API: viewer": id, name, email, avatar) with the new access token: who the
  * token belongs to, where neither an id_token nor UserInfo can say (the token is bound to the member API).
  */
-export async function fetchViewer(endpoint: string, accessToken: string, options: { fetch: FetchLike; logger?: Logger; signal?: AbortSignal; timeoutMs?: number }): Promise<UserProfile> {
+export async function fetchViewer(
+  endpoint: string,
+  accessToken: string,
+  options: { fetch: FetchLike; logger?: Logger; signal?: AbortSignal; timeoutMs?: number },
+): Promise<UserProfile> {
   const log = (options.logger ?? silentLogger).child('viewer');
   const res = await request(
     endpoint,
@@ -255,7 +284,9 @@ export async function fetchViewer(endpoint: string, accessToken: string, options
   if (res.status !== 200) {
     await res.body?.cancel();
     log.warn('viewer refused', { status: res.status });
-    throw new CoreError(res.status >= 500 ? 'server-unavailable' : 'sign-in-failed', `The site could not say who you are (HTTP ${res.status}).`, { hint: 'site' });
+    throw new CoreError(res.status >= 500 ? 'server-unavailable' : 'sign-in-failed', `The site could not say who you are (HTTP ${res.status}).`, {
+      hint: 'site',
+    });
   }
   const parsed = viewerSchema.safeParse(await readJsonObject(res, 'sign-in-failed', 'The site answered "who are you" with something unreadable.'));
   if (!parsed.success) throw new CoreError('sign-in-failed', 'The site did not say who you are.', { hint: 'site' });

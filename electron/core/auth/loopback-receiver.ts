@@ -82,7 +82,12 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     }
     if (!belongs) {
       // Not ours (stray, guessed or forged): refuse it and keep waiting for the real redirect or the timeout.
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'close' });
+      res.writeHead(400, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        connection: 'close',
+      });
       res.end('This is not the answer to the sign-in in progress.');
       log.warn('callback for another sign-in attempt ignored');
       return;
@@ -90,7 +95,13 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     received = true;
     let kind: CallbackPageKind = 'error';
     try {
-      kind = options.classify ? options.classify(params) : params.has('code') ? 'success' : params.get('error') === 'access_denied' ? 'cancelled' : 'error';
+      kind = options.classify
+        ? options.classify(params)
+        : params.has('code')
+          ? 'success'
+          : params.get('error') === 'access_denied'
+            ? 'cancelled'
+            : 'error';
     } catch {
       kind = 'error';
     }

@@ -299,18 +299,25 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
       // UserInfo that refuses leaves the verified profile as it is.
       if (profile.email === null && profile.name === null && metadata.userinfoEndpoint !== null) {
         const sub = profile.sub;
-        profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger, expectedSub: sub }).catch(
-          (error: unknown) => {
-            if (isCoreError(error, 'sign-in-failed') && error.detail?.refused === true) return profile;
-            throw error;
-          },
-        );
+        profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, {
+          fetch: options.fetch,
+          signal: controller.signal,
+          logger: options.logger,
+          expectedSub: sub,
+        }).catch((error: unknown) => {
+          if (isCoreError(error, 'sign-in-failed') && error.detail?.refused === true) return profile;
+          throw error;
+        });
       }
     } else {
       // Spec: the JWKS can be published before signing starts; UserInfo is the fallback. A server that issues
       // no id_token and has no UserInfo, or whose UserInfo refuses a token bound to the member API (RFC 8707),
       // still lets the member API say who the token belongs to (its `viewer`).
-      profile = await identifyWithoutIdToken(metadata, tokens.accessToken, { fetch: options.fetch, signal: controller.signal, logger: options.logger });
+      profile = await identifyWithoutIdToken(metadata, tokens.accessToken, {
+        fetch: options.fetch,
+        signal: controller.signal,
+        logger: options.logger,
+      });
     }
     // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
     if (controller.signal.aborted) throw abortError(controller.signal);
@@ -367,5 +374,9 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** A pair the sign-in will not keep is revoked (see revokeUnkept). */
 async function discardPair(tokens: TokenSet, options: SignInOptions): Promise<void> {
-  await revokeUnkept(tokens, { revocationEndpoint: options.metadata.revocationEndpoint, clientId: options.clientId, clientSecret: options.clientSecret }, options);
+  await revokeUnkept(
+    tokens,
+    { revocationEndpoint: options.metadata.revocationEndpoint, clientId: options.clientId, clientSecret: options.clientSecret },
+    options,
+  );
 }

@@ -90,7 +90,11 @@ export function signInFailedHint(oauthError: string): 'client' | 'server' | 'sco
 /** Keeps only printable text of a server's error_description (RFC 6749 §5.2: %x20-21 / %x23-5B / %x5D-7E). */
 export function sanitizeDescription(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const clean = value.replace(/[^\x20-\x7E]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+  const clean = value
+    .replace(/[^\x20-\x7E]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
   return clean === '' ? null : clean;
 }
 
@@ -135,7 +139,12 @@ function unkeptPair(raw: Record<string, unknown>): UnkeptPair | null {
   return accessToken === null && refreshToken === null ? null : { accessToken, refreshToken };
 }
 
-function parseTokenResponse(raw: Record<string, unknown>, requestedScopes: readonly string[], clock: { now(): number }, previous?: { schoolId: string | null }): TokenSet {
+function parseTokenResponse(
+  raw: Record<string, unknown>,
+  requestedScopes: readonly string[],
+  clock: { now(): number },
+  previous?: { schoolId: string | null },
+): TokenSet {
   const parsed = tokenResponseSchema.safeParse(raw);
   if (!parsed.success) throw new CoreError('sign-in-failed', 'The site answered the sign-in with an incomplete token response.');
   const t = parsed.data;
@@ -262,7 +271,8 @@ export async function exchangeCode(input: ExchangeCodeInput, options: TokenClien
   if (res.status !== 200) {
     const e = await readError(res);
     log.warn('code exchange refused', { status: res.status, error: e.error });
-    if (res.status >= 500) throw new OAuthResponseError('server-unavailable', 'The site could not complete the sign-in right now. Try again later.', e.error, res.status);
+    if (res.status >= 500)
+      throw new OAuthResponseError('server-unavailable', 'The site could not complete the sign-in right now. Try again later.', e.error, res.status);
     throw new OAuthResponseError(
       'sign-in-failed',
       `The site refused to complete the sign-in (${e.error}${e.description ? `: ${e.description}` : ''}). Try again.`,
@@ -308,13 +318,24 @@ export async function refreshTokens(input: RefreshInput, options: TokenClientOpt
     const e = await readError(res);
     log.warn('refresh refused', { status: res.status, error: e.error });
     if (e.error === 'invalid_grant' || e.error === 'invalid_client' || e.error === 'unauthorized_client') {
-      throw new OAuthResponseError('sign-in-needed', 'Your sign-in to this site has ended. Sign in again; your offline data is kept.', e.error, res.status);
+      throw new OAuthResponseError(
+        'sign-in-needed',
+        'Your sign-in to this site has ended. Sign in again; your offline data is kept.',
+        e.error,
+        res.status,
+      );
     }
-    if (res.status >= 500) throw new OAuthResponseError('server-unavailable', 'The site could not renew your sign-in right now. Try again later.', e.error, res.status);
+    if (res.status >= 500)
+      throw new OAuthResponseError('server-unavailable', 'The site could not renew your sign-in right now. Try again later.', e.error, res.status);
     throw new OAuthResponseError('server-error', `The site refused to renew your sign-in (${e.error}).`, e.error, res.status);
   }
   const raw = await readJsonObject(res, 'server-error', 'The site answered the renewal with something that is not a token response.');
-  const tokens = await acceptOrRevoke(raw, () => parseTokenResponse(raw, input.previousScopes, options.clock ?? Date, { schoolId: input.schoolId }), input, options);
+  const tokens = await acceptOrRevoke(
+    raw,
+    () => parseTokenResponse(raw, input.previousScopes, options.clock ?? Date, { schoolId: input.schoolId }),
+    input,
+    options,
+  );
   log.info('tokens refreshed', { hasRefreshToken: tokens.refreshToken !== null });
   return tokens;
 }
@@ -343,6 +364,7 @@ export async function revokeToken(input: RevokeInput, options: TokenClientOption
   }
   const e = await readError(res);
   log.warn('revocation refused', { status: res.status, error: e.error });
-  if (res.status >= 500) throw new OAuthResponseError('server-unavailable', 'The site could not sign you out right now; it will be retried.', e.error, res.status);
+  if (res.status >= 500)
+    throw new OAuthResponseError('server-unavailable', 'The site could not sign you out right now; it will be retried.', e.error, res.status);
   throw new OAuthResponseError('server-error', `The site refused the sign-out (${e.error}).`, e.error, res.status);
 }

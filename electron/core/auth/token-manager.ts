@@ -102,7 +102,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   // outcome and a sign-in's new pair can then never interleave between the read and the write.
   const exclusive = createKeyedQueue();
 
-  const fresh = (s: SiteSecrets): boolean => s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > refreshMargin(s, maxMargin));
+  const fresh = (s: SiteSecrets): boolean =>
+    s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > refreshMargin(s, maxMargin));
 
   /** A pair the manager received and does not keep is revoked at the site, not left live there (RFC 7009). */
   async function discard(siteId: string, pair: UnkeptPair, client: { clientId: string; clientSecret: string | null }): Promise<void> {
@@ -112,7 +113,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     } catch {
       // The site was removed meanwhile: its endpoints are gone with it.
     }
-    await revokeUnkept(pair, { revocationEndpoint, clientId: client.clientId, clientSecret: client.clientSecret }, { fetch: options.fetch, clock, logger: options.logger });
+    await revokeUnkept(
+      pair,
+      { revocationEndpoint, clientId: client.clientId, clientSecret: client.clientSecret },
+      { fetch: options.fetch, clock, logger: options.logger },
+    );
   }
 
   async function markSignInNeeded(siteId: string, current: SiteSecrets | null): Promise<void> {
@@ -131,7 +136,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       if (!isCoreError(error, 'storage-error')) throw error;
       log.warn('saved sign-in unreadable; sign-in needed', { siteId, error });
       await options.onSignInNeeded?.(siteId, 'unreadable');
-      throw new CoreError('sign-in-needed', 'Your saved sign-in for this site could not be read. Sign in again; your offline data is kept.', undefined, { cause: error });
+      throw new CoreError(
+        'sign-in-needed',
+        'Your saved sign-in for this site could not be read. Sign in again; your offline data is kept.',
+        undefined,
+        { cause: error },
+      );
     }
   }
 
@@ -254,7 +264,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
    * §5.3, RFC 8707), one refresh and one retry on 401 (a second 401 ends the sign-in), and a 403
    * insufficient_scope reported with the scopes it names (RFC 6750 §3.1).
    */
-  async function authorized<R>(siteId: string, target: string | URL, send: (token: string, url: URL) => Promise<R>, answer: (r: R) => Answered): Promise<R> {
+  async function authorized<R>(
+    siteId: string,
+    target: string | URL,
+    send: (token: string, url: URL) => Promise<R>,
+    answer: (r: R) => Answered,
+  ): Promise<R> {
     const { origin } = options.resolveSite(siteId);
     let url: URL;
     try {
@@ -313,7 +328,13 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       if (input instanceof Request) {
         // Unpack a Request so the body can be sent twice (the retry after a refresh).
         const hasBody = input.method !== 'GET' && input.method !== 'HEAD';
-        init = { method: input.method, headers: input.headers, signal: input.signal, ...(hasBody ? { body: await input.clone().arrayBuffer() } : {}), ...givenInit };
+        init = {
+          method: input.method,
+          headers: input.headers,
+          signal: input.signal,
+          ...(hasBody ? { body: await input.clone().arrayBuffer() } : {}),
+          ...givenInit,
+        };
         target = input.url;
       } else {
         target = input;
@@ -334,7 +355,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 
   function sendWith(siteId: string): AuthorizedSend {
     return (target, send) =>
-      authorized(siteId, target, (token, url) => send(token, url.href), (answer) => ({ status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, discard: async () => {} }));
+      authorized(
+        siteId,
+        target,
+        (token, url) => send(token, url.href),
+        (answer) => ({ status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, discard: async () => {} }),
+      );
   }
 
   async function whenIdle(siteId: string): Promise<void> {

@@ -28,7 +28,9 @@ export function replaceConsultingServices(db: Database, siteId: string, records:
       courseId: c.courseId,
       slots: json(c.slots.map((s) => ({ weekday: s.weekday, startTime: s.startTime, endTime: s.endTime, timeZone: s.timeZone }))),
       bookedTimes: json(
-        c.meetings.map((m) => ({ startsAt: m.startsAt, endsAt: m.endsAt })).sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0)),
+        c.meetings
+          .map((m) => ({ startsAt: m.startsAt, endsAt: m.endsAt }))
+          .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0)),
       ),
     }),
   );
@@ -79,6 +81,9 @@ export function getConsulting(db: Database, siteId: string): ConsultingServiceVi
         endTime: siteText(s['endTime'], 16),
         timeZone: siteText(s['timeZone'], 64),
       })),
-      bookedTimes: jsonObjects(r.booked_times).map((b) => ({ startsAt: typeof b['startsAt'] === 'string' ? b['startsAt'] : '', endsAt: typeof b['endsAt'] === 'string' ? b['endsAt'] : '' })),
+      bookedTimes: jsonObjects(r.booked_times).map((b) => ({
+        startsAt: typeof b['startsAt'] === 'string' ? b['startsAt'] : '',
+        endsAt: typeof b['endsAt'] === 'string' ? b['endsAt'] : '',
+      })),
     }));
 }

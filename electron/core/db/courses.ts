@@ -259,7 +259,11 @@ function libraryPage(db: Database, siteId: string | null, now: Date, request: Li
      SELECT ${COURSE_COLUMNS} FROM page JOIN courses c ON c.site_id = page.site_id AND c.id = page.id ${LAST_WATCHED_JOINS}
      ORDER BY page.rn`,
   ).all(params);
-  const count = (sql: string) => prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM courses c WHERE ${sql}`).get({ siteId: params.siteId, now: params.now })!.n;
+  const count = (sql: string) =>
+    prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM courses c WHERE ${sql}`).get({
+      siteId: params.siteId,
+      now: params.now,
+    })!.n;
   const total = count(where);
   const courseCount = request.filter === undefined || request.filter === 'all' ? total : count(scope);
   const lectures = lecturesOfRows(db, rows);
@@ -286,7 +290,10 @@ export function getLibrary(db: Database, siteId: string, now: Date): LibraryCour
       'SELECT expires_ms AS at FROM courses WHERE site_id = @siteId AND has_lifetime_access = 0 AND expires_ms IS NOT NULL',
     ).all({ siteId });
     // A locked lecture's unlock date changes its course's next step too.
-    const unlocks = prepared<{ siteId: string }, { at: string }>(db, 'SELECT unlock_at AS at FROM lectures WHERE site_id = @siteId AND is_locked = 1 AND unlock_at IS NOT NULL')
+    const unlocks = prepared<{ siteId: string }, { at: string }>(
+      db,
+      'SELECT unlock_at AS at FROM lectures WHERE site_id = @siteId AND is_locked = 1 AND unlock_at IS NOT NULL',
+    )
       .all({ siteId })
       .map((r) => Date.parse(r.at))
       .filter((at) => Number.isFinite(at));
@@ -345,23 +352,21 @@ function computeCourseDetail(db: Database, siteId: string, courseId: string, now
     'SELECT id, title, position FROM sections WHERE site_id = @siteId AND course_id = @courseId ORDER BY position',
   )
     .all({ siteId, courseId })
-    .map(
-      (s): SectionView => ({
-        sectionId: s.id,
-        title: siteText(s.title),
-        position: s.position,
-        lectures: (bySection.get(s.id) ?? []).map((l) => ({
-          lectureId: l.id,
-          title: siteText(l.title),
-          position: l.position,
-          state: knownOr(l.state, LECTURE_STATES),
-          isLocked: l.is_locked === 1,
-          unlockAt: l.unlock_at,
-          durationSeconds: siteNumber(l.duration),
-          isLastWatched: l.id === row.last_lecture_id,
-        })),
-      }),
-    );
+    .map((s): SectionView => ({
+      sectionId: s.id,
+      title: siteText(s.title),
+      position: s.position,
+      lectures: (bySection.get(s.id) ?? []).map((l) => ({
+        lectureId: l.id,
+        title: siteText(l.title),
+        position: l.position,
+        state: knownOr(l.state, LECTURE_STATES),
+        isLocked: l.is_locked === 1,
+        unlockAt: l.unlock_at,
+        durationSeconds: siteNumber(l.duration),
+        isLastWatched: l.id === row.last_lecture_id,
+      })),
+    }));
   const ordered = orderedLectures(db, siteId, [courseId]).get(courseId) ?? [];
   const value: CourseDetail = {
     ...toLibraryCourse(row, now, ordered),

@@ -82,7 +82,13 @@ interface EventRegistrationRow {
 export function getEntitlements(db: Database, siteId: string, now: Date): EntitlementsView {
   return cachedView(db, 'entitlements', siteId, '', now, () => {
     const value = computeEntitlements(db, siteId, now);
-    return { value, validUntil: nextBoundary(now.getTime(), value.eventRegistrations.map((e) => Date.parse(e.endsAt))) };
+    return {
+      value,
+      validUntil: nextBoundary(
+        now.getTime(),
+        value.eventRegistrations.map((e) => Date.parse(e.endsAt)),
+      ),
+    };
   });
 }
 
@@ -94,40 +100,36 @@ function computeEntitlements(db: Database, siteId: string, now: Date): Entitleme
      WHERE site_id = @siteId ORDER BY position`,
   )
     .all({ siteId })
-    .map(
-      (d): DigitalProductView => ({
-        id: d.id,
-        title: siteText(d.title),
-        description: siteTextOrNull(d.description, 20_000),
-        format: siteText(d.format, 40),
-        deliveredAt: d.delivered_at,
-        expireDate: d.expire_date,
-        // A link the app would not open is not offered (null), and the screen says why.
-        downloadUrl: externalUrl(d.download_url),
-        ...(d.download_url !== null && externalUrl(d.download_url) === null ? { urlRefused: true as const } : {}),
-      }),
-    );
+    .map((d): DigitalProductView => ({
+      id: d.id,
+      title: siteText(d.title),
+      description: siteTextOrNull(d.description, 20_000),
+      format: siteText(d.format, 40),
+      deliveredAt: d.delivered_at,
+      expireDate: d.expire_date,
+      // A link the app would not open is not offered (null), and the screen says why.
+      downloadUrl: externalUrl(d.download_url),
+      ...(d.download_url !== null && externalUrl(d.download_url) === null ? { urlRefused: true as const } : {}),
+    }));
   const eventRegistrations = prepared<{ siteId: string }, EventRegistrationRow>(
     db,
     `SELECT id, event_id, title, starts_at, ends_at, location, is_online, join_url, ticket_name, registered_at
      FROM event_registrations WHERE site_id = @siteId ORDER BY starts_at, id`,
   )
     .all({ siteId })
-    .map(
-      (e): EventRegistrationView => ({
-        id: e.id,
-        eventId: e.event_id,
-        title: siteText(e.title),
-        startsAt: e.starts_at,
-        endsAt: e.ends_at,
-        location: siteTextOrNull(e.location),
-        isOnline: e.is_online === 1,
-        joinUrl: externalUrl(e.join_url),
-        ...(e.join_url !== null && externalUrl(e.join_url) === null ? { urlRefused: true as const } : {}),
-        ticketName: siteText(e.ticket_name),
-        registeredAt: e.registered_at,
-        isPast: Date.parse(e.ends_at) <= t,
-      }),
-    );
+    .map((e): EventRegistrationView => ({
+      id: e.id,
+      eventId: e.event_id,
+      title: siteText(e.title),
+      startsAt: e.starts_at,
+      endsAt: e.ends_at,
+      location: siteTextOrNull(e.location),
+      isOnline: e.is_online === 1,
+      joinUrl: externalUrl(e.join_url),
+      ...(e.join_url !== null && externalUrl(e.join_url) === null ? { urlRefused: true as const } : {}),
+      ticketName: siteText(e.ticket_name),
+      registeredAt: e.registered_at,
+      isPast: Date.parse(e.ends_at) <= t,
+    }));
   return { digitalProducts, eventRegistrations };
 }

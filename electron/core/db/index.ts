@@ -1,5 +1,13 @@
 /** The offline store: open + migrations, one module per table group, view-model queries. */
-export { checkOfflineDatabase, closeOfflineDatabase, openOfflineDatabase, openReadConnection, type CheckedDatabase, type OpenedDatabase, type OpenOptions } from './open';
+export {
+  checkOfflineDatabase,
+  closeOfflineDatabase,
+  openOfflineDatabase,
+  openReadConnection,
+  type CheckedDatabase,
+  type OpenedDatabase,
+  type OpenOptions,
+} from './open';
 export { migrate } from './migrate';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
 export type { Logger } from './logger';
@@ -17,13 +25,5 @@ export { getNotifications, getNotificationsPage, getNotificationsSummary, getSub
 export { getProfile } from './profile';
 export { search, parseSearch, type ParsedSearch } from './search';
 export { getLastSyncedAt, getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';
-export {
-  enqueueChange,
-  pendingEntries,
-  failedEntries,
-  countPending,
-  dismissFailed,
-  type OutboxChange,
-  type OutboxEntry,
-} from './outbox';
+export { enqueueChange, pendingEntries, failedEntries, countPending, dismissFailed, type OutboxChange, type OutboxEntry } from './outbox';
 export type * from './parts';

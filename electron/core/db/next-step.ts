@@ -45,7 +45,12 @@ export function isOpenAt(lecture: Pick<OrderedLecture, 'isLocked' | 'unlockAt'>,
   return Number.isFinite(at) && at <= now;
 }
 
-const ref = (l: OrderedLecture): LectureRef => ({ lectureId: l.lectureId, title: l.title, sectionTitle: l.sectionTitle, durationSeconds: l.durationSeconds });
+const ref = (l: OrderedLecture): LectureRef => ({
+  lectureId: l.lectureId,
+  title: l.title,
+  sectionTitle: l.sectionTitle,
+  durationSeconds: l.durationSeconds,
+});
 
 /** The first lecture from `from` on that is not completed: open -> next/start, locked -> locked. */
 function firstToDo(lectures: readonly OrderedLecture[], from: number, now: number): { lecture: OrderedLecture; open: boolean } | null {

@@ -42,11 +42,16 @@ export function replaceSubscriptions(db: Database, siteId: string, records: read
 
 /** Local values back to the server's (before pending changes are applied again). */
 export function resetNotificationOverlay(db: Database, siteId: string): void {
-  prepared<{ siteId: string }>(db, 'UPDATE notifications SET read_at = server_read_at WHERE site_id = @siteId AND read_at IS NOT server_read_at').run({ siteId });
+  prepared<{ siteId: string }>(db, 'UPDATE notifications SET read_at = server_read_at WHERE site_id = @siteId AND read_at IS NOT server_read_at').run(
+    { siteId },
+  );
 }
 
 export function resetSubscriptionOverlay(db: Database, siteId: string): void {
-  prepared<{ siteId: string }>(db, 'UPDATE notification_subscriptions SET enabled = server_enabled WHERE site_id = @siteId AND enabled IS NOT server_enabled').run({
+  prepared<{ siteId: string }>(
+    db,
+    'UPDATE notification_subscriptions SET enabled = server_enabled WHERE site_id = @siteId AND enabled IS NOT server_enabled',
+  ).run({
     siteId,
   });
 }
@@ -188,7 +193,11 @@ const NOTIFICATION_COLUMNS = 'id, kind, title, body, url, created_at, read_at, s
  * A page of the inbox, newest first, with queued local changes shown and flagged (pendingSync). `onlyUnread` walks
  * the partial index of unread rows, so a page of unread notices costs the same as any other page.
  */
-export function getNotificationsPage(db: Database, siteId: string, request: PageRequest & { readonly onlyUnread?: boolean } = {}): Page<NotificationView> {
+export function getNotificationsPage(
+  db: Database,
+  siteId: string,
+  request: PageRequest & { readonly onlyUnread?: boolean } = {},
+): Page<NotificationView> {
   const { offset, limit } = pageOf(request);
   const unread = request.onlyUnread === true ? ' AND read_at IS NULL' : '';
   const rows = prepared<{ siteId: string; offset: number; limit: number }, NotificationRow>(
@@ -196,7 +205,9 @@ export function getNotificationsPage(db: Database, siteId: string, request: Page
     `SELECT ${NOTIFICATION_COLUMNS} FROM notifications
      WHERE site_id = @siteId${unread} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
   ).all({ siteId, offset, limit: limit ?? -1 });
-  const total = prepared<{ siteId: string }, { n: number }>(db, `SELECT count(*) AS n FROM notifications WHERE site_id = @siteId${unread}`).get({ siteId })!.n;
+  const total = prepared<{ siteId: string }, { n: number }>(db, `SELECT count(*) AS n FROM notifications WHERE site_id = @siteId${unread}`).get({
+    siteId,
+  })!.n;
   const items = toNotificationViews(db, siteId, rows);
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
 }
@@ -205,7 +216,9 @@ export function getNotificationsPage(db: Database, siteId: string, request: Page
 export function getNotificationsSummary(db: Database, siteId: string): NotificationsSummary {
   // Nothing here depends on the clock: only a data change invalidates.
   return cachedView(db, 'notifications', siteId, 'summary', EPOCH, () => {
-    const total = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId').get({ siteId })!.n;
+    const total = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId').get({
+      siteId,
+    })!.n;
     const unreadCount = prepared<{ siteId: string }, { n: number }>(
       db,
       'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId AND read_at IS NULL',
@@ -215,22 +228,25 @@ export function getNotificationsSummary(db: Database, siteId: string): Notificat
 }
 
 function subscriptionsOf(db: Database, siteId: string): NotificationSubscriptionView[] {
-  const rows = prepared<{ siteId: string }, SubscriptionRow>(db, 'SELECT topic, channel, enabled FROM notification_subscriptions WHERE site_id = @siteId').all({
+  const rows = prepared<{ siteId: string }, SubscriptionRow>(
+    db,
+    'SELECT topic, channel, enabled FROM notification_subscriptions WHERE site_id = @siteId',
+  ).all({
     siteId,
   });
   const pending = rows.length === 0 ? new Set<string>() : pendingSubscriptions(db, siteId);
   // A topic or channel this version does not know has no switch to show (and none to send back): left out.
   return rows
     .filter((s) => TOPIC_ORDER.includes(s.topic) && CHANNEL_ORDER.includes(s.channel))
-    .map(
-      (s): NotificationSubscriptionView => ({
-        topic: s.topic,
-        channel: s.channel,
-        enabled: s.enabled === 1,
-        pendingSync: pending.has(`${s.topic}\u0000${s.channel}`),
-      }),
-    )
-    .sort((a, b) => TOPIC_ORDER.indexOf(a.topic) - TOPIC_ORDER.indexOf(b.topic) || CHANNEL_ORDER.indexOf(a.channel) - CHANNEL_ORDER.indexOf(b.channel));
+    .map((s): NotificationSubscriptionView => ({
+      topic: s.topic,
+      channel: s.channel,
+      enabled: s.enabled === 1,
+      pendingSync: pending.has(`${s.topic}\u0000${s.channel}`),
+    }))
+    .sort(
+      (a, b) => TOPIC_ORDER.indexOf(a.topic) - TOPIC_ORDER.indexOf(b.topic) || CHANNEL_ORDER.indexOf(a.channel) - CHANNEL_ORDER.indexOf(b.channel),
+    );
 }
 
 /** The whole inbox at once (tests, the `notifications:list` channel); the screen reads the summary and pages. */
@@ -242,6 +258,11 @@ export function getNotifications(db: Database, siteId: string): NotificationsVie
 }
 const EPOCH = new Date(0);
 
-export function getSubscription(db: Database, siteId: string, topic: NotificationTopic, channel: NotificationChannel): NotificationSubscriptionView | null {
+export function getSubscription(
+  db: Database,
+  siteId: string,
+  topic: NotificationTopic,
+  channel: NotificationChannel,
+): NotificationSubscriptionView | null {
   return getNotificationsSummary(db, siteId).subscriptions.find((s) => s.topic === topic && s.channel === channel) ?? null;
 }

@@ -196,7 +196,11 @@ function emptyInPlace(db: Db): void {
  * writer's transactions (WAL: readers see the last commit, never half of one; https://sqlite.org/wal.html).
  */
 export function openReadConnection(file: string, options: Pick<OpenOptions, 'nativeBinding'> = {}): Db {
-  const db = openFile(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
+  const db = openFile(file, {
+    readonly: true,
+    fileMustExist: true,
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+  });
   try {
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -222,7 +226,11 @@ function openFile(file: string, options: Database.Options): Db {
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     const message = error instanceof Error ? error.message : '';
-    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|did not self-register|invalid ELF|wrong ELF/.test(message)) {
+    if (
+      code === 'MODULE_NOT_FOUND' ||
+      code === 'ERR_DLOPEN_FAILED' ||
+      /NODE_MODULE_VERSION|did not self-register|invalid ELF|wrong ELF/.test(message)
+    ) {
       throw new CoreError(
         'storage-error',
         'The offline data cannot be opened: this copy of the app is missing its SQLite engine, or has one built for another runtime. Reinstall the app.',

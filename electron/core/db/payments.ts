@@ -75,8 +75,22 @@ export function replacePayments(db: Database, siteId: string, records: readonly 
 const keysOf = <T extends string>(all: Readonly<Record<T, true>>): readonly T[] => Object.keys(all) as T[];
 const PAYMENT_STATES = keysOf<PaymentState>({ not_paid: true, paid: true, expired: true, failed: true, manual_enrolled: true, refunded: true });
 const PAYMENT_TYPES = keysOf<PaymentType>({ credit_card: true, atm: true, cvs: true, line_pay: true, apple_pay: true, manual: true, free: true });
-const REFUNDING_STATES = keysOf<RefundingState>({ none: true, requested: true, processing: true, partially_refunded: true, refunded: true, rejected: true });
-const LINE_ITEM_TYPES = keysOf<LineItemType>({ CurriculumPlan: true, MembershipPlan: true, Ticket: true, DigitalProduct: true, OrderBump: true, Meeting: true });
+const REFUNDING_STATES = keysOf<RefundingState>({
+  none: true,
+  requested: true,
+  processing: true,
+  partially_refunded: true,
+  refunded: true,
+  rejected: true,
+});
+const LINE_ITEM_TYPES = keysOf<LineItemType>({
+  CurriculumPlan: true,
+  MembershipPlan: true,
+  Ticket: true,
+  DigitalProduct: true,
+  OrderBump: true,
+  Meeting: true,
+});
 const INVOICE_KINDS = keysOf<'personal' | 'company' | 'donation'>({ personal: true, company: true, donation: true });
 const ADJUSTMENT_KINDS = keysOf<'coupon' | 'promotion'>({ coupon: true, promotion: true });
 
@@ -314,9 +328,7 @@ function orderWhere(q: OrderQuery): { sql: string; params: { like?: string } } {
   const params: { like?: string } = {};
   if (q.state !== undefined && q.state !== 'all') {
     const states = FILTER_STATES[q.state].map((s) => `'${s}'`).join(', ');
-    parts.push(
-      `(SELECT ${ORDER_STATE_SQL} FROM payments WHERE site_id = @siteId AND trade_no = o.trade_no) IN (${states})`,
-    );
+    parts.push(`(SELECT ${ORDER_STATE_SQL} FROM payments WHERE site_id = @siteId AND trade_no = o.trade_no) IN (${states})`);
   }
   const text = q.query?.trim() ?? '';
   if (text !== '') {
@@ -399,7 +411,10 @@ function nextCodeExpiry(db: Database, siteId: string, now: number, which: string
 }
 
 function countPayable(db: Database, siteId: string, now: number): number {
-  return prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM payments WHERE site_id = @siteId AND ${PAYABLE}`).get({
+  return prepared<{ siteId: string; now: number }, { n: number }>(
+    db,
+    `SELECT count(*) AS n FROM payments WHERE site_id = @siteId AND ${PAYABLE}`,
+  ).get({
     siteId,
     now,
   })!.n;
@@ -457,12 +472,18 @@ export function getOrder(db: Database, siteId: string, tradeNo: string, now: Dat
   ).all({ siteId, tradeNo });
   if (rows.length === 0) return null;
   const t = now.getTime();
-  return toOrderView(tradeNo, rows.map((r) => toPaymentView(r, t)));
+  return toOrderView(
+    tradeNo,
+    rows.map((r) => toPaymentView(r, t)),
+  );
 }
 
 /** One payment by its id (a calendar reminder for its code), or null. */
 export function getPayment(db: Database, siteId: string, paymentId: string, now: Date): PaymentView | null {
-  const row = prepared<{ siteId: string; paymentId: string }, PaymentRow>(db, `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.site_id = @siteId AND p.id = @paymentId`).get({
+  const row = prepared<{ siteId: string; paymentId: string }, PaymentRow>(
+    db,
+    `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.site_id = @siteId AND p.id = @paymentId`,
+  ).get({
     siteId,
     paymentId,
   });

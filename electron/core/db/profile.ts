@@ -38,7 +38,9 @@ function textList(text: string): string[] {
 
 /** The signed-in member with the sites where they hold a role (roles highest first). 'not-found' before a sync. */
 export function getProfile(db: Database, siteId: string): ProfileView {
-  const row = prepared<{ siteId: string }, ProfileRow>(db, 'SELECT user_id, name, email, avatar_url FROM profile WHERE site_id = @siteId').get({ siteId });
+  const row = prepared<{ siteId: string }, ProfileRow>(db, 'SELECT user_id, name, email, avatar_url FROM profile WHERE site_id = @siteId').get({
+    siteId,
+  });
   if (!row) throw new CoreError('not-found', 'Your profile has not been synced yet.', { siteId });
   const schools = prepared<{ siteId: string }, { id: string; name: string; subdomain: string; roles: string }>(
     db,

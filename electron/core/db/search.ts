@@ -37,13 +37,25 @@ export function countSearchGarbage(db: Database, deleted: number): void {
  * transaction, with rowids never used before. The short-term grams of the new rows are written after the commit (indexShortTerms): until then those
  * rows are searched by LIKE.
  */
-export function rebuildSearchIndex(db: Database, siteId: string, kinds: readonly SearchHitKind[] = ['course', 'section', 'lecture', 'notification']): void {
+export function rebuildSearchIndex(
+  db: Database,
+  siteId: string,
+  kinds: readonly SearchHitKind[] = ['course', 'section', 'lecture', 'notification'],
+): void {
   for (const kind of kinds) {
-    const { changes } = prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
+    const { changes } = prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId AND kind = @kind').run({
+      siteId,
+      kind,
+    });
     countSearchGarbage(db, changes);
-    const { first, count } = insertFromRowid(db, searchState(db).next_rowid, () => prepared<{ siteId: string }>(db, INDEXED[kind]).run({ siteId }).changes);
+    const { first, count } = insertFromRowid(
+      db,
+      searchState(db).next_rowid,
+      () => prepared<{ siteId: string }>(db, INDEXED[kind]).run({ siteId }).changes,
+    );
     // The run of rowids the site's rows of this kind now hold (migration 009): what a search of the site reads.
-    if (count === 0) prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_ranges WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
+    if (count === 0)
+      prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_ranges WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
     else {
       prepared<{ siteId: string; kind: string; first: number; last: number }>(
         db,
@@ -64,12 +76,16 @@ function insertFromRowid(db: Database, base: number, insert: () => number): { re
   const top = prepared<void, { rowid: number }>(db, 'SELECT rowid FROM search_index ORDER BY rowid DESC LIMIT 1').get()?.rowid ?? 0;
   const placeholder = top < base - 1 ? base - 1 : null;
   if (placeholder !== null) {
-    prepared<{ rowid: number }>(db, "INSERT INTO search_index (rowid, title, body, site_id, kind, item_id) VALUES (CAST(@rowid AS INTEGER), '', '', '', '', '')").run({
+    prepared<{ rowid: number }>(
+      db,
+      "INSERT INTO search_index (rowid, title, body, site_id, kind, item_id) VALUES (CAST(@rowid AS INTEGER), '', '', '', '', '')",
+    ).run({
       rowid: placeholder,
     });
   }
   const inserted = insert();
-  if (placeholder !== null) prepared<{ rowid: number }>(db, 'DELETE FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)').run({ rowid: placeholder });
+  if (placeholder !== null)
+    prepared<{ rowid: number }>(db, 'DELETE FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)').run({ rowid: placeholder });
   const first = Math.max(base, top + 1);
   prepared<{ next: number }>(db, 'UPDATE search_state SET next_rowid = @next WHERE id = 1').run({ next: first + inserted });
   return { first, count: inserted };
@@ -135,7 +151,10 @@ export function indexShortTerms(db: Database, maxRows = Number.MAX_SAFE_INTEGER)
     if (rows.length === 0) return 0;
     const insert = prepared<{ rowid: number; grams: string }>(db, 'INSERT INTO search_grams (rowid, grams) VALUES (@rowid, @grams)');
     for (const r of rows) insert.run({ rowid: r.rowid, grams: gramsOf(r.title, r.body) });
-    prepared<{ through: number; rows: number }>(db, 'UPDATE search_state SET indexed_through = @through, indexed_rows = indexed_rows + @rows WHERE id = 1').run({
+    prepared<{ through: number; rows: number }>(
+      db,
+      'UPDATE search_state SET indexed_through = @through, indexed_rows = indexed_rows + @rows WHERE id = 1',
+    ).run({
       through: rows[rows.length - 1]!.rowid,
       rows: rows.length,
     });
@@ -214,7 +233,10 @@ interface RowRun {
 }
 
 function runsOf(db: Database, siteId: string): RowRun[] {
-  return prepared<{ siteId: string }, RowRun>(db, 'SELECT first_rowid AS first, last_rowid AS last FROM search_ranges WHERE site_id = @siteId ORDER BY first_rowid').all({
+  return prepared<{ siteId: string }, RowRun>(
+    db,
+    'SELECT first_rowid AS first, last_rowid AS last FROM search_ranges WHERE site_id = @siteId ORDER BY first_rowid',
+  ).all({
     siteId,
   });
 }
@@ -273,7 +295,14 @@ const BETWEEN = 'CAST(@first AS INTEGER) AND CAST(@last AS INTEGER)';
  * then reads every row's text without stopping at the LIMIT (69 ms instead of 0.5 ms for 500 course titles). A run
  * holds only the site's rows, or a few of another site's in a run migration 009 filled.
  */
-function rankedRows(db: Database, parsed: ParsedSearch, runs: readonly RowRun[], params: Record<string, string | number>, likes: readonly string[], limit: number): HitRow[] {
+function rankedRows(
+  db: Database,
+  parsed: ParsedSearch,
+  runs: readonly RowRun[],
+  params: Record<string, string | number>,
+  likes: readonly string[],
+  limit: number,
+): HitRow[] {
   const match = parsed.match!;
   const where = ['s.search_index MATCH @match', `s.rowid BETWEEN ${BETWEEN}`, ...likes].join(' AND ');
   const candidatesOf = prepared<Record<string, string | number>, { rowid: number; site_id: string }>(
@@ -294,7 +323,10 @@ function rankedRows(db: Database, parsed: ParsedSearch, runs: readonly RowRun[],
   // bm25's count of a term's rows walks its whole doclist, every site's: only for a term rare in the whole index.
   const common =
     bounded ||
-    prepared<{ match: string }, { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM search_index WHERE search_index MATCH @match LIMIT ${COMMON_IN_INDEX + 1})`).get({
+    prepared<{ match: string }, { n: number }>(
+      db,
+      `SELECT count(*) AS n FROM (SELECT 1 FROM search_index WHERE search_index MATCH @match LIMIT ${COMMON_IN_INDEX + 1})`,
+    ).get({
       match,
     })!.n > COMMON_IN_INDEX;
   let order: number[];
@@ -305,13 +337,20 @@ function rankedRows(db: Database, parsed: ParsedSearch, runs: readonly RowRun[],
       `SELECT s.rowid AS rowid, s.site_id, bm25(search_index) AS score FROM search_index s WHERE ${where} LIMIT ${RANKED_PER_RUN}`,
     );
     const scored: { rowid: number; score: number }[] = [];
-    for (const run of runs) for (const row of scoreOf.all({ ...rest, match, first: run.first, last: run.last })) if (row.site_id === siteId) scored.push(row);
+    for (const run of runs)
+      for (const row of scoreOf.all({ ...rest, match, first: run.first, last: run.last })) if (row.site_id === siteId) scored.push(row);
     scored.sort((a, b) => a.score - b.score || a.rowid - b.rowid);
     order = scored.map((c) => c.rowid);
   } else {
-    const text = prepared<{ rowid: number }, { title: string; body: string }>(db, 'SELECT title, body FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)');
+    const text = prepared<{ rowid: number }, { title: string; body: string }>(
+      db,
+      'SELECT title, body FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)',
+    );
     const rows = candidates.map((rowid) => ({ rowid, ...text.get({ rowid })! }));
-    order = bm25OfCandidates(rows, parsed.terms.filter((t) => [...t].length >= 3));
+    order = bm25OfCandidates(
+      rows,
+      parsed.terms.filter((t) => [...t].length >= 3),
+    );
   }
   // The snippets of the hits shown only (snippet() reads the row's text and its matches).
   const hit = prepared<{ match: string; rowid: number }, HitRow>(

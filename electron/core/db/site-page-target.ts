@@ -43,12 +43,16 @@ export function sitePageOf(db: Database, siteId: string, target: SitePageTarget,
         'SELECT is_locked, unlock_at FROM lectures WHERE site_id = @siteId AND course_id = @courseId AND id = @lectureId',
       ).get({ siteId, courseId: target.courseId, lectureId: target.lectureId });
       if (!lecture) throw new CoreError('not-found', 'This lecture is not in the course any more.');
-      if (!isOpenAt({ isLocked: lecture.is_locked === 1, unlockAt: lecture.unlock_at }, now)) throw new CoreError('forbidden', 'This lecture is locked.');
+      if (!isOpenAt({ isLocked: lecture.is_locked === 1, unlockAt: lecture.unlock_at }, now))
+        throw new CoreError('forbidden', 'This lecture is locked.');
       const position = course.last_lecture_id === target.lectureId ? Math.max(0, course.last_position_seconds ?? 0) : 0;
       return { kind: 'lecture', slug: course.slug, lectureId: target.lectureId, positionSeconds: position };
     }
     case 'order': {
-      const found = prepared<{ siteId: string; tradeNo: string }, { n: number }>(db, 'SELECT 1 AS n FROM payments WHERE site_id = @siteId AND trade_no = @tradeNo LIMIT 1').get({
+      const found = prepared<{ siteId: string; tradeNo: string }, { n: number }>(
+        db,
+        'SELECT 1 AS n FROM payments WHERE site_id = @siteId AND trade_no = @tradeNo LIMIT 1',
+      ).get({
         siteId,
         tradeNo: target.tradeNo,
       });
@@ -56,7 +60,10 @@ export function sitePageOf(db: Database, siteId: string, target: SitePageTarget,
       return { kind: 'order', tradeNo: target.tradeNo };
     }
     case 'consulting': {
-      const found = prepared<{ siteId: string; id: string }, { n: number }>(db, 'SELECT 1 AS n FROM consulting_services WHERE site_id = @siteId AND id = @id').get({
+      const found = prepared<{ siteId: string; id: string }, { n: number }>(
+        db,
+        'SELECT 1 AS n FROM consulting_services WHERE site_id = @siteId AND id = @id',
+      ).get({
         siteId,
         id: target.serviceId,
       });

@@ -29,7 +29,9 @@ export function removeSiteData(db: Database, siteId: string): void {
 }
 
 export function listSiteIds(db: Database): string[] {
-  return prepared<void, { id: string }>(db, 'SELECT id FROM sites ORDER BY id').all().map((r) => r.id);
+  return prepared<void, { id: string }>(db, 'SELECT id FROM sites ORDER BY id')
+    .all()
+    .map((r) => r.id);
 }
 
 export function hasSite(db: Database, siteId: string): boolean {

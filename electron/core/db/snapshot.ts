@@ -54,7 +54,10 @@ export function commitSnapshotIfChanged(
  */
 function storeCursors(db: Database, siteId: string, cursors: PageCursors): void {
   const stale: [PagedPart, string][] = [];
-  const stored = prepared<{ siteId: string; part: string }, { cursors: string | null }>(db, 'SELECT cursors FROM sync_parts WHERE site_id = @siteId AND part = @part');
+  const stored = prepared<{ siteId: string; part: string }, { cursors: string | null }>(
+    db,
+    'SELECT cursors FROM sync_parts WHERE site_id = @siteId AND part = @part',
+  );
   for (const [part, list] of Object.entries(cursors) as [PagedPart, readonly (string | null)[]][]) {
     const row = stored.get({ siteId, part });
     const walked = JSON.stringify(list);
@@ -63,7 +66,10 @@ function storeCursors(db: Database, siteId: string, cursors: PageCursors): void 
   if (stale.length === 0) return;
   changingViews(db, siteId, [], () =>
     db.transaction(() => {
-      const update = prepared<{ siteId: string; part: string; cursors: string }>(db, 'UPDATE sync_parts SET cursors = @cursors WHERE site_id = @siteId AND part = @part');
+      const update = prepared<{ siteId: string; part: string; cursors: string }>(
+        db,
+        'UPDATE sync_parts SET cursors = @cursors WHERE site_id = @siteId AND part = @part',
+      );
       for (const [part, walked] of stale) update.run({ siteId, part, cursors: walked });
     })(),
   );
@@ -77,11 +83,15 @@ function storeCursors(db: Database, siteId: string, cursors: PageCursors): void 
  */
 export function storedPageCursors(db: Database, siteId: string): PageCursors {
   const out: { -readonly [P in PagedPart]?: readonly (string | null)[] } = {};
-  const rows = prepared<{ siteId: string }, { part: PagedPart; cursors: string }>(db, 'SELECT part, cursors FROM sync_parts WHERE site_id = @siteId AND cursors IS NOT NULL').all({ siteId });
+  const rows = prepared<{ siteId: string }, { part: PagedPart; cursors: string }>(
+    db,
+    'SELECT part, cursors FROM sync_parts WHERE site_id = @siteId AND cursors IS NOT NULL',
+  ).all({ siteId });
   for (const { part, cursors } of rows) {
     try {
       const list = JSON.parse(cursors) as unknown;
-      if (Array.isArray(list) && list.length > 0 && list[0] === null && list.slice(1).every((c) => typeof c === 'string')) out[part] = list as (string | null)[];
+      if (Array.isArray(list) && list.length > 0 && list[0] === null && list.slice(1).every((c) => typeof c === 'string'))
+        out[part] = list as (string | null)[];
     } catch {
       // Not JSON: no hint for this part.
     }
@@ -113,7 +123,8 @@ function isStored(db: Database, siteId: string, snapshot: SiteSnapshot, digests:
   }
   const has = (sql: string) => prepared<{ siteId: string }>(db, sql).get({ siteId }) !== undefined;
   if (has("SELECT 1 FROM outbox WHERE site_id = @siteId AND status = 'pending' LIMIT 1")) return false;
-  if (snapshot.notifications !== undefined && has('SELECT 1 FROM notifications WHERE site_id = @siteId AND read_at IS NOT server_read_at LIMIT 1')) return false;
+  if (snapshot.notifications !== undefined && has('SELECT 1 FROM notifications WHERE site_id = @siteId AND read_at IS NOT server_read_at LIMIT 1'))
+    return false;
   if (
     snapshot.subscriptions !== undefined &&
     has('SELECT 1 FROM notification_subscriptions WHERE site_id = @siteId AND enabled IS NOT server_enabled LIMIT 1')
@@ -158,38 +169,43 @@ export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnaps
 
 function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>): PartName[] {
   // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
-  return changingViews(db, siteId, viewsOfCommit, db.transaction(() => {
-    // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
-    // the snapshot is dropped rather than bringing the site back.
-    if (!hasSite(db, siteId)) throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });
-    const stored = storedDigests(db, siteId);
-    const changed = (part: PartName): boolean => snapshot[part] !== undefined && stored.get(part) !== digests.get(part);
-    const rewritten: PartName[] = [];
-    const write = <K extends PartName>(part: K, replace: (value: NonNullable<SiteSnapshot[K]>) => void) => {
-      if (!changed(part)) return;
-      replace(snapshot[part]!);
-      rewritten.push(part);
-      const digest = digests.get(part);
-      if (digest !== undefined) {
-        prepared<{ siteId: string; part: string; digest: string }>(
-          db,
-          'INSERT INTO sync_parts (site_id, part, digest) VALUES (@siteId, @part, @digest) ON CONFLICT (site_id, part) DO UPDATE SET digest = excluded.digest',
-        ).run({ siteId, part, digest });
-      }
-    };
-    for (const part of PART_NAMES) write(part, (v) => (REPLACE[part] as (db: Database, siteId: string, value: unknown) => void)(db, siteId, v));
-    // Unchanged inbox parts still drop local changes the site refused since (failed outbox entries): back to
-    // the server's values; pending ones are applied again just below.
-    if (snapshot.notifications !== undefined && !rewritten.includes('notifications')) resetNotificationOverlay(db, siteId);
-    if (snapshot.subscriptions !== undefined && !rewritten.includes('subscriptions')) resetSubscriptionOverlay(db, siteId);
-    reapplyPending(db, siteId);
-    const kinds = [
-      ...(rewritten.includes('courses') ? (['course', 'section', 'lecture'] as const) : []),
-      ...(rewritten.includes('notifications') ? (['notification'] as const) : []),
-    ];
-    if (rewritten.some((p) => SEARCHED.has(p))) rebuildSearchIndex(db, siteId, kinds);
-    return rewritten;
-  }));
+  return changingViews(
+    db,
+    siteId,
+    viewsOfCommit,
+    db.transaction(() => {
+      // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
+      // the snapshot is dropped rather than bringing the site back.
+      if (!hasSite(db, siteId)) throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });
+      const stored = storedDigests(db, siteId);
+      const changed = (part: PartName): boolean => snapshot[part] !== undefined && stored.get(part) !== digests.get(part);
+      const rewritten: PartName[] = [];
+      const write = <K extends PartName>(part: K, replace: (value: NonNullable<SiteSnapshot[K]>) => void) => {
+        if (!changed(part)) return;
+        replace(snapshot[part]!);
+        rewritten.push(part);
+        const digest = digests.get(part);
+        if (digest !== undefined) {
+          prepared<{ siteId: string; part: string; digest: string }>(
+            db,
+            'INSERT INTO sync_parts (site_id, part, digest) VALUES (@siteId, @part, @digest) ON CONFLICT (site_id, part) DO UPDATE SET digest = excluded.digest',
+          ).run({ siteId, part, digest });
+        }
+      };
+      for (const part of PART_NAMES) write(part, (v) => (REPLACE[part] as (db: Database, siteId: string, value: unknown) => void)(db, siteId, v));
+      // Unchanged inbox parts still drop local changes the site refused since (failed outbox entries): back to
+      // the server's values; pending ones are applied again just below.
+      if (snapshot.notifications !== undefined && !rewritten.includes('notifications')) resetNotificationOverlay(db, siteId);
+      if (snapshot.subscriptions !== undefined && !rewritten.includes('subscriptions')) resetSubscriptionOverlay(db, siteId);
+      reapplyPending(db, siteId);
+      const kinds = [
+        ...(rewritten.includes('courses') ? (['course', 'section', 'lecture'] as const) : []),
+        ...(rewritten.includes('notifications') ? (['notification'] as const) : []),
+      ];
+      if (rewritten.some((p) => SEARCHED.has(p))) rebuildSearchIndex(db, siteId, kinds);
+      return rewritten;
+    }),
+  );
 }
 
 /** How each part's rows are replaced (the table modules); the order is SYNCED_PARTS'. */

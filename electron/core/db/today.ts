@@ -54,18 +54,36 @@ function continueLearning(db: Database, now: number): TodayCourse[] {
   for (const r of rows) {
     const lectures = orderedLectures(db, r.site_id, [r.id]).get(r.id) ?? [];
     const nextStep = courseNextStep(
-      { isExpired: false, expireDate: r.expire_date, completedAt: r.completed_at, lastLectureId: r.last_lecture_id, lastPositionSeconds: r.last_position_seconds, lectures },
+      {
+        isExpired: false,
+        expireDate: r.expire_date,
+        completedAt: r.completed_at,
+        lastLectureId: r.last_lecture_id,
+        lastPositionSeconds: r.last_position_seconds,
+        lectures,
+      },
       now,
     );
     // A course whose lectures are all done (its progress not yet updated) has nothing to continue.
     if (nextStep.kind === 'completed' || nextStep.kind === 'none') continue;
-    out.push({ siteId: r.site_id, courseId: r.id, title: r.title, coverImageUrl: r.cover_image_url, lastWatchedAt: r.last_watched_at, percent: r.percent, nextStep });
+    out.push({
+      siteId: r.site_id,
+      courseId: r.id,
+      title: r.title,
+      coverImageUrl: r.cover_image_url,
+      lastWatchedAt: r.last_watched_at,
+      percent: r.percent,
+      nextStep,
+    });
   }
   return out;
 }
 
 function accessEnding(db: Database, now: number): TodayAttention[] {
-  return prepared<{ now: number; until: number; limit: number }, { site_id: string; id: string; title: string; expire_date: string; percent: number }>(
+  return prepared<
+    { now: number; until: number; limit: number },
+    { site_id: string; id: string; title: string; expire_date: string; percent: number }
+  >(
     db,
     `SELECT c.site_id, c.id, c.title, c.expire_date, c.percent FROM courses c
       WHERE c.has_lifetime_access = 0 AND c.expires_ms > @now AND c.expires_ms <= @until AND c.expire_date IS NOT NULL
@@ -100,14 +118,25 @@ function paymentsDue(db: Database, siteIds: readonly string[], now: Date): Today
 }
 
 function eventsSoon(db: Database, now: number): TodayAttention[] {
-  return prepared<{ now: number; until: number; limit: number }, { site_id: string; id: string; title: string; starts_at: string; is_online: number; join_url: string | null }>(
+  return prepared<
+    { now: number; until: number; limit: number },
+    { site_id: string; id: string; title: string; starts_at: string; is_online: number; join_url: string | null }
+  >(
     db,
     `SELECT site_id, id, title, starts_at, is_online, join_url FROM event_registrations
       WHERE ${ms('starts_at')} > @now AND ${ms('starts_at')} <= @until
       ORDER BY ${ms('starts_at')}, site_id, id LIMIT @limit`,
   )
     .all({ now, until: now + EVENTS_WITHIN_MS, limit: TODAY_ATTENTION_PER_KIND })
-    .map((r) => ({ kind: 'event-soon', siteId: r.site_id, registrationId: r.id, title: r.title, startsAt: r.starts_at, isOnline: r.is_online === 1, joinUrl: r.join_url }));
+    .map((r) => ({
+      kind: 'event-soon',
+      siteId: r.site_id,
+      registrationId: r.id,
+      title: r.title,
+      startsAt: r.starts_at,
+      isOnline: r.is_online === 1,
+      joinUrl: r.join_url,
+    }));
 }
 
 function lecturesUnlocked(db: Database, now: number): TodayAttention[] {
@@ -122,7 +151,15 @@ function lecturesUnlocked(db: Database, now: number): TodayAttention[] {
       ORDER BY ${ms('l.unlock_at')} DESC, l.site_id, l.id LIMIT @limit`,
   )
     .all({ now, limit: TODAY_ATTENTION_PER_KIND })
-    .map((r) => ({ kind: 'lecture-unlocked', siteId: r.site_id, courseId: r.course_id, courseTitle: r.course_title, lectureId: r.id, lectureTitle: r.title, unlockedAt: r.unlock_at }));
+    .map((r) => ({
+      kind: 'lecture-unlocked',
+      siteId: r.site_id,
+      courseId: r.course_id,
+      courseTitle: r.course_title,
+      lectureId: r.id,
+      lectureTitle: r.title,
+      unlockedAt: r.unlock_at,
+    }));
 }
 
 /** When an attention item is due: the instant it is sorted by (unknown dates last). */

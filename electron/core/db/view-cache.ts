@@ -170,7 +170,14 @@ function acceptForeignCommits(cache: Cache): number {
   return dataVersion;
 }
 
-export function cachedView<T>(db: Database, area: ViewArea, siteId: string, key: string, now: Date, compute: () => { value: T; validUntil: number }): T {
+export function cachedView<T>(
+  db: Database,
+  area: ViewArea,
+  siteId: string,
+  key: string,
+  now: Date,
+  compute: () => { value: T; validUntil: number },
+): T {
   const cache = cacheOf(db);
   settle(cache);
   if (acceptForeignCommits(cache) !== cache.acceptedDataVersion && [...cache.elsewhere].some((w) => w.siteId === siteId && w.areas.includes(area))) {

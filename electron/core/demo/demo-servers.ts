@@ -109,7 +109,13 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
   }
 
   async function startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
-    const base = { seed: 'demo' as const, site: key, database: join(dir, `${key}.db`), faults, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) };
+    const base = {
+      seed: 'demo' as const,
+      site: key,
+      database: join(dir, `${key}.db`),
+      faults,
+      ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }),
+    };
     if (port !== undefined) {
       try {
         return await createEmbeddedServer({ ...base, port });

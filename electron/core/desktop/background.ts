@@ -52,8 +52,16 @@ export type TrayItem =
   | { readonly id: 'separator' };
 
 /** The tray icon's menu and tooltip. The menu speaks the menu bar's language (English, like the application menu). */
-export function trayModel(input: { readonly unread: number; readonly syncing: boolean; readonly readySites: number }): { readonly tooltip: string; readonly items: readonly TrayItem[] } {
-  const unread = input.unread === 0 ? 'No unread notices' : input.unread === 1 ? '1 unread notice' : `${input.unread > 999 ? '999+' : input.unread} unread notices`;
+export function trayModel(input: { readonly unread: number; readonly syncing: boolean; readonly readySites: number }): {
+  readonly tooltip: string;
+  readonly items: readonly TrayItem[];
+} {
+  const unread =
+    input.unread === 0
+      ? 'No unread notices'
+      : input.unread === 1
+        ? '1 unread notice'
+        : `${input.unread > 999 ? '999+' : input.unread} unread notices`;
   return {
     tooltip: input.unread > 0 ? `Learning Desktop: ${unread}` : 'Learning Desktop',
     items: [

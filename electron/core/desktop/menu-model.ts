@@ -19,9 +19,29 @@ export type MenuAction =
 
 /** Electron's built-in roles the menu uses (a subset of electron.d.ts MenuItemConstructorOptions['role']). */
 export type MenuRole =
-  | 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'pasteAndMatchStyle' | 'delete' | 'selectAll'
-  | 'reload' | 'toggleDevTools' | 'resetZoom' | 'zoomIn' | 'zoomOut' | 'togglefullscreen'
-  | 'minimize' | 'zoom' | 'close' | 'front' | 'quit' | 'services' | 'hide' | 'hideOthers' | 'unhide';
+  | 'undo'
+  | 'redo'
+  | 'cut'
+  | 'copy'
+  | 'paste'
+  | 'pasteAndMatchStyle'
+  | 'delete'
+  | 'selectAll'
+  | 'reload'
+  | 'toggleDevTools'
+  | 'resetZoom'
+  | 'zoomIn'
+  | 'zoomOut'
+  | 'togglefullscreen'
+  | 'minimize'
+  | 'zoom'
+  | 'close'
+  | 'front'
+  | 'quit'
+  | 'services'
+  | 'hide'
+  | 'hideOthers'
+  | 'unhide';
 
 export type MenuNode =
   | { readonly type: 'command'; readonly label: string; readonly action: MenuAction; readonly accelerator?: string; readonly enabled?: boolean }
@@ -78,7 +98,19 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
         {
           type: 'submenu',
           label: options.appName,
-          items: [about, separator, settings, separator, { type: 'role', role: 'services' }, separator, { type: 'role', role: 'hide' }, { type: 'role', role: 'hideOthers' }, { type: 'role', role: 'unhide' }, separator, { type: 'role', role: 'quit' }],
+          items: [
+            about,
+            separator,
+            settings,
+            separator,
+            { type: 'role', role: 'services' },
+            separator,
+            { type: 'role', role: 'hide' },
+            { type: 'role', role: 'hideOthers' },
+            { type: 'role', role: 'unhide' },
+            separator,
+            { type: 'role', role: 'quit' },
+          ],
         },
       ]
     : [];
@@ -119,7 +151,9 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
     items: [
       // Reloading is a developer tool (it only drops the page's state in a release); Ctrl/Cmd+R is Sync Now, so
       // Reload moves to Shift.
-      ...(isDev ? ([{ type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' }, { type: 'role', role: 'toggleDevTools' }, separator] as MenuNode[]) : []),
+      ...(isDev
+        ? ([{ type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' }, { type: 'role', role: 'toggleDevTools' }, separator] as MenuNode[])
+        : []),
       { type: 'command', label: 'Toggle Theme', action: { kind: 'toggle-theme' }, accelerator: 'CmdOrCtrl+Shift+L' },
       separator,
       { type: 'role', role: 'resetZoom' },
@@ -135,8 +169,18 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
     label: 'Go',
     items: [
       // The platform's own keys for Back and Forward (Apple HIG: Cmd+[ and Cmd+]; Windows and Linux: Alt+arrows).
-      { type: 'command', label: 'Back', action: { kind: 'page', command: { command: 'history', direction: 'back' } }, accelerator: isMac ? 'Cmd+[' : 'Alt+Left' },
-      { type: 'command', label: 'Forward', action: { kind: 'page', command: { command: 'history', direction: 'forward' } }, accelerator: isMac ? 'Cmd+]' : 'Alt+Right' },
+      {
+        type: 'command',
+        label: 'Back',
+        action: { kind: 'page', command: { command: 'history', direction: 'back' } },
+        accelerator: isMac ? 'Cmd+[' : 'Alt+Left',
+      },
+      {
+        type: 'command',
+        label: 'Forward',
+        action: { kind: 'page', command: { command: 'history', direction: 'forward' } },
+        accelerator: isMac ? 'Cmd+]' : 'Alt+Right',
+      },
       separator,
       page('Command Palette…', 'palette'),
       separator,
@@ -148,7 +192,11 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
     type: 'submenu',
     label: 'Window',
     role: 'window',
-    items: [{ type: 'role', role: 'minimize' }, { type: 'role', role: 'zoom' }, ...(isMac ? [separator, { type: 'role', role: 'front' } as const] : [{ type: 'role', role: 'close' } as const])],
+    items: [
+      { type: 'role', role: 'minimize' },
+      { type: 'role', role: 'zoom' },
+      ...(isMac ? [separator, { type: 'role', role: 'front' } as const] : [{ type: 'role', role: 'close' } as const]),
+    ],
   };
 
   const updateItem: MenuNode = options.updateReady

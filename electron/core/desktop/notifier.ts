@@ -47,7 +47,13 @@ function prunePaymentMarks(payments: Readonly<Record<string, string>>, now: numb
  * Unpaid ATM / convenience-store codes expiring within 24 h, each announced once, all of a sync's in one
  * notification: a site with a hundred new codes every sync makes one notification a sync, not a hundred.
  */
-export function decidePaymentsDue(memory: NotifierMemory, site: Pick<SiteSummary, 'id' | 'label'>, payable: readonly PaymentView[], now: number, enabled: boolean): Decision {
+export function decidePaymentsDue(
+  memory: NotifierMemory,
+  site: Pick<SiteSummary, 'id' | 'label'>,
+  payable: readonly PaymentView[],
+  now: number,
+  enabled: boolean,
+): Decision {
   const payments = prunePaymentMarks(memory.payments, now);
   const due: { key: string; left: number }[] = [];
   for (const p of payable) {
@@ -85,7 +91,12 @@ export function decidePaymentsDue(memory: NotifierMemory, site: Pick<SiteSummary
  * Notices newer than the newest one seen before, still unread: one notification for all of them. The first time a
  * site is seen, its newest notice becomes the mark and nothing is announced.
  */
-export function decideNewNotices(memory: NotifierMemory, site: Pick<SiteSummary, 'id' | 'label'>, newestFirst: readonly NotificationView[], enabled: boolean): Decision {
+export function decideNewNotices(
+  memory: NotifierMemory,
+  site: Pick<SiteSummary, 'id' | 'label'>,
+  newestFirst: readonly NotificationView[],
+  enabled: boolean,
+): Decision {
   const newest = newestFirst[0]?.createdAt ?? null;
   const mark = memory.notices[site.id];
   const notices = { ...memory.notices };
@@ -112,7 +123,12 @@ export function decideNewNotices(memory: NotifierMemory, site: Pick<SiteSummary,
 }
 
 /** A site that needs a new sign-in, announced once each time it happens. */
-export function decideSignIn(memory: NotifierMemory, sites: readonly Pick<SiteSummary, 'id' | 'label' | 'status'>[], now: number, enabled: boolean): Decision {
+export function decideSignIn(
+  memory: NotifierMemory,
+  sites: readonly Pick<SiteSummary, 'id' | 'label' | 'status'>[],
+  now: number,
+  enabled: boolean,
+): Decision {
   const signIn: Record<string, string> = {};
   const notifications: DesktopNotification[] = [];
   for (const s of sites) {
@@ -120,7 +136,15 @@ export function decideSignIn(memory: NotifierMemory, sites: readonly Pick<SiteSu
     const already = memory.signIn[s.id];
     signIn[s.id] = already ?? new Date(now).toISOString();
     if (already || !enabled) continue;
-    notifications.push({ id: `sign-in:${s.id}:${now}`, kind: 'sign-in', siteId: s.id, siteLabel: s.label, count: 0, noticeTitle: null, screen: 'settings' });
+    notifications.push({
+      id: `sign-in:${s.id}:${now}`,
+      kind: 'sign-in',
+      siteId: s.id,
+      siteLabel: s.label,
+      count: 0,
+      noticeTitle: null,
+      screen: 'settings',
+    });
   }
   // A site that is ready again (or gone) loses its mark, so the next expiry is announced again.
   return { memory: { ...memory, signIn }, notifications };

@@ -38,7 +38,9 @@ export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: st
       // A downloaded update stays ready: a later check must not hide the restart button.
       return state.status === 'ready' || state.status === 'downloading' || state.status === 'checking' ? state : { status: 'checking' };
     case 'update-available':
-      return state.status === 'checking' || state.status === 'idle' || state.status === 'error' ? { status: 'available', version: event.version } : state;
+      return state.status === 'checking' || state.status === 'idle' || state.status === 'error'
+        ? { status: 'available', version: event.version }
+        : state;
     case 'update-not-available':
       return state.status === 'checking' ? { status: 'idle', lastCheckedAt: now } : state;
     case 'download-progress': {
@@ -135,7 +137,9 @@ export function createUpdateController(options: UpdateControllerOptions): Update
           set(nextUpdateState(state, event, now()));
           // Download in the background as soon as an update is found.
           if (before.status !== 'available' && state.status === 'available') {
-            void updater.downloadUpdate().catch((error: unknown) => set(nextUpdateState(state, { type: 'error', message: describeUpdateError(error) }, now())));
+            void updater
+              .downloadUpdate()
+              .catch((error: unknown) => set(nextUpdateState(state, { type: 'error', message: describeUpdateError(error) }, now())));
           }
         }),
       );
@@ -205,6 +209,11 @@ export function createUpdateController(options: UpdateControllerOptions): Update
 export function describeUpdateError(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
   if (/ENOTFOUND|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EAI_AGAIN/.test(code)) return 'The update server could not be reached.';
-  if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || code === 'ERR_CHECKSUM_MISMATCH' || /sha512 checksum mismatch/i.test(String((error as Error)?.message))) return 'The downloaded update did not match its signature and was discarded.';
+  if (
+    code === 'ERR_UPDATER_INVALID_SIGNATURE' ||
+    code === 'ERR_CHECKSUM_MISMATCH' ||
+    /sha512 checksum mismatch/i.test(String((error as Error)?.message))
+  )
+    return 'The downloaded update did not match its signature and was discarded.';
   return 'The update could not be checked or downloaded.';
 }

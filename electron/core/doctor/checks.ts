@@ -60,7 +60,8 @@ export async function checkDiscovery(probe: SiteProbe, options: { fetch: FetchLi
     } catch {
       return check('discovery', 'problem', 'discoveryInvalid', { origin, detail: `${field} is not a URL` });
     }
-    if (endpointOrigin !== origin) return check('discovery', 'warning', 'discoveryForeignEndpoint', { origin, endpoint: field, endpointOrigin: displayText(endpointOrigin) });
+    if (endpointOrigin !== origin)
+      return check('discovery', 'warning', 'discoveryForeignEndpoint', { origin, endpoint: field, endpointOrigin: displayText(endpointOrigin) });
   }
   try {
     await discover(origin, { fetch: options.fetch, timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS });
@@ -70,7 +71,8 @@ export async function checkDiscovery(probe: SiteProbe, options: { fetch: FetchLi
     if (isCoreError(error, 'site-unreachable')) return check('discovery', 'problem', 'discoveryUnreachable', { origin });
     return check('discovery', 'problem', 'discoveryInvalid', { origin, detail });
   }
-  if (probe.elapsedMs > SLOW_ANSWER_MS) return check('discovery', 'warning', 'discoverySlow', { origin, seconds: Math.round(probe.elapsedMs / 100) / 10 });
+  if (probe.elapsedMs > SLOW_ANSWER_MS)
+    return check('discovery', 'warning', 'discoverySlow', { origin, seconds: Math.round(probe.elapsedMs / 100) / 10 });
   return check('discovery', 'ok', 'discoveryOk', { origin });
 }
 
@@ -112,7 +114,10 @@ export function checkTls(probe: SiteProbe): DoctorCheck {
 
 // ---------------------------------------------------------------- proxy
 
-const PROXY_VARIABLES = { 'https:': ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'], 'http:': ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'] } as const;
+const PROXY_VARIABLES = {
+  'https:': ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'],
+  'http:': ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'],
+} as const;
 
 /** A proxy URL without its credentials or path: `proxy.example:3128`. */
 export function proxyHost(value: string): string {
@@ -133,7 +138,9 @@ export function excludedByNoProxy(noProxy: string, hostname: string, port: strin
     .filter((e) => e !== '')
     .some((entry) => {
       if (entry === '*') return true;
-      const [name, entryPort] = entry.startsWith('[') ? [entry.slice(1, entry.indexOf(']')), entry.slice(entry.indexOf(']') + 2)] : (entry.split(':') as [string, string | undefined]);
+      const [name, entryPort] = entry.startsWith('[')
+        ? [entry.slice(1, entry.indexOf(']')), entry.slice(entry.indexOf(']') + 2)]
+        : (entry.split(':') as [string, string | undefined]);
       if (entryPort && entryPort !== port) return false;
       const bare = name.replace(/^\*?\./, '');
       return host === bare || host.endsWith(`.${bare}`);

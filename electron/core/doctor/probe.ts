@@ -41,9 +41,22 @@ export async function probeSite(origin: string, options: ProbeOptions): Promise<
     const startedAt = performance.now();
     let res: Response;
     try {
-      res = await request(`${origin}${path}`, { headers: { accept: 'application/json' } }, { fetch: options.fetch, timeoutMs: options.timeoutMs ?? DOCTOR_REQUEST_TIMEOUT_MS });
+      res = await request(
+        `${origin}${path}`,
+        { headers: { accept: 'application/json' } },
+        { fetch: options.fetch, timeoutMs: options.timeoutMs ?? DOCTOR_REQUEST_TIMEOUT_MS },
+      );
     } catch (error) {
-      return { origin, path: null, status: null, document: null, siteDate: null, localDate: sent, elapsedMs: performance.now() - startedAt, networkError: error };
+      return {
+        origin,
+        path: null,
+        status: null,
+        document: null,
+        siteDate: null,
+        localDate: sent,
+        elapsedMs: performance.now() - startedAt,
+        networkError: error,
+      };
     }
     const received = options.clock.now();
     const header = res.headers.get('date');
@@ -88,7 +101,7 @@ export function errorCodeIn(error: unknown): string | null {
 
 /** Text from a site shown in the report: printable, short (a document may say anything). */
 export function displayText(value: unknown, max = 200): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const clean = text.replace(/[^\P{C}]/gu, '').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

@@ -37,8 +37,19 @@ export async function runDoctor(input: DoctorInput, deps: DoctorDeps): Promise<D
     probeSite(origin, { fetch: deps.fetch, clock: deps.clock, ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }) }),
     checkLoopback({ fetch: deps.loopbackFetch ?? deps.fetch, ...(deps.loopbackHost === undefined ? {} : { host: deps.loopbackHost }) }),
   ]);
-  const [discovery, client] = await Promise.all([checkDiscovery(probe, { fetch: deps.fetch }), checkClient(probe, input.site.clientId, { fetch: deps.fetch })]);
-  const checks: DoctorCheck[] = [discovery, checkTls(probe), checkProxy(probe, deps.env), loopback, checkBrowser(input.attempt), checkClock(probe), client];
+  const [discovery, client] = await Promise.all([
+    checkDiscovery(probe, { fetch: deps.fetch }),
+    checkClient(probe, input.site.clientId, { fetch: deps.fetch }),
+  ]);
+  const checks: DoctorCheck[] = [
+    discovery,
+    checkTls(probe),
+    checkProxy(probe, deps.env),
+    loopback,
+    checkBrowser(input.attempt),
+    checkClock(probe),
+    client,
+  ];
   return {
     site: { label: input.site.label, baseUrl: origin, clientId: input.site.clientId },
     ranAt: new Date(deps.clock.now()).toISOString(),

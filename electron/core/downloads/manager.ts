@@ -19,7 +19,15 @@ import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { removeStaleTempFiles } from '../fs/atomic-file';
 import { createKeyedQueue } from '../fs/keyed-queue';
-import { ASK_ABOVE_BYTES, MAX_DOWNLOAD_BYTES, SAVED_FILES_PATH, type DownloadJobView, type ProductOfflineView, type SiteStorageView, type ViewAs } from '../../common/downloads';
+import {
+  ASK_ABOVE_BYTES,
+  MAX_DOWNLOAD_BYTES,
+  SAVED_FILES_PATH,
+  type DownloadJobView,
+  type ProductOfflineView,
+  type SiteStorageView,
+  type ViewAs,
+} from '../../common/downloads';
 import type { AppError } from '../../common/result';
 import type { DigitalProductView } from '../../common/view-models';
 import { checkFileUrl, inlineMimeType } from './safety';
@@ -490,7 +498,8 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
   async function save(siteId: string, productId: string, opts: { readonly confirmLarge?: boolean } = {}): Promise<ProductOfflineView> {
     const product = productOf(siteId, productId);
     if (!product) throw new CoreError('not-found', 'This product is not in your purchases on this site (sync to refresh the list).');
-    if (accessEnded(product)) throw new CoreError('forbidden', 'Your access to this product has ended, so its file is not downloaded.', { reason: 'access-ended' });
+    if (accessEnded(product))
+      throw new CoreError('forbidden', 'Your access to this product has ended, so its file is not downloaded.', { reason: 'access-ended' });
     if (!product.downloadUrl) throw new CoreError('not-found', 'This product has no file to download.', { reason: 'no-file' });
     const url = product.downloadUrl;
     checkFileUrl(url);
@@ -665,7 +674,14 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
       await Promise.all(
         due.slice(i, i + 4).map(async (record) => {
           const saved = record.saved!;
-          const answer = await fileChanged({ url: saved.url, siteOrigin: origin, send, signal: AbortSignal.timeout(15_000), idleTimeoutMs: 15_000, saved }).catch(() => null);
+          const answer = await fileChanged({
+            url: saved.url,
+            siteOrigin: origin,
+            send,
+            signal: AbortSignal.timeout(15_000),
+            idleTimeoutMs: 15_000,
+            saved,
+          }).catch(() => null);
           if (answer === true && record.saved === saved) {
             record.updateAvailable = true;
             changed = true;

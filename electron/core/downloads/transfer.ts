@@ -134,7 +134,10 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   const lastModified = header(res, 'last-modified') ?? null;
   if (total !== null && total > input.maxBytes) {
     res.destroy();
-    throw new CoreError('forbidden', `This file is ${formatMiB(total)}, more than the ${formatMiB(input.maxBytes)} the app saves.`, { reason: 'too-large', size: total });
+    throw new CoreError('forbidden', `This file is ${formatMiB(total)}, more than the ${formatMiB(input.maxBytes)} the app saves.`, {
+      reason: 'too-large',
+      size: total,
+    });
   }
   if (total !== null && input.askAboveBytes !== null && total > input.askAboveBytes && offset === 0) {
     res.destroy();
@@ -197,14 +200,16 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     await keepWritten(input.partFile).then((size) => size !== null && input.onDurable(size));
     if (input.signal.aborted) throw input.signal.reason instanceof Error ? input.signal.reason : cause;
     if (cause instanceof CoreError) throw cause;
-    if (isDiskError(cause)) throw new CoreError('storage-error', 'The file could not be written to this computer (is the disk full?).', { reason: 'disk' }, { cause });
+    if (isDiskError(cause))
+      throw new CoreError('storage-error', 'The file could not be written to this computer (is the disk full?).', { reason: 'disk' }, { cause });
     throw new TransientError('The connection was lost during the download; it resumes where it stopped.', false, { cause }, 'cut');
   } finally {
     clearInterval(durable);
   }
 
   // Content-Length / Content-Range: a clean end short of the stated size is a cut, not a complete file.
-  if (total !== null && bytes !== total) throw new TransientError('The download ended before the whole file arrived; it resumes where it stopped.', false, undefined, 'cut');
+  if (total !== null && bytes !== total)
+    throw new TransientError('The download ended before the whole file arrived; it resumes where it stopped.', false, undefined, 'cut');
   const sha256 = hash.digest('hex');
   if (expectedSha !== null && expectedSha !== sha256) {
     await rm(input.partFile, { force: true });
@@ -220,7 +225,8 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   } finally {
     await check.close();
   }
-  if ((await stat(input.partFile)).size !== bytes) throw new TransientError('The saved part does not have the expected size; it is downloaded again.', true);
+  if ((await stat(input.partFile)).size !== bytes)
+    throw new TransientError('The saved part does not have the expected size; it is downloaded again.', true);
   return {
     bytes,
     sha256,
@@ -237,7 +243,10 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
  * true: changed (another ETag, size or date); false: the same (304, or the same validators); null: no answer.
  */
 export async function fileChanged(
-  input: Asker & { readonly url: string; readonly saved: { readonly etag: string | null; readonly lastModified: string | null; readonly size: number } },
+  input: Asker & {
+    readonly url: string;
+    readonly saved: { readonly etag: string | null; readonly lastModified: string | null; readonly size: number };
+  },
 ): Promise<boolean | null> {
   let url = checkFileUrl(input.url);
   const headers: Record<string, string> = { 'accept-encoding': 'identity' };
@@ -287,9 +296,13 @@ function refuseStatus(status: number, url: URL): void {
   if (status === 200 || status === 206) return;
   if (status === 416) throw new TransientError('The site could not resume the file; it is downloaded again from the start.', true);
   if (status === 404)
-    throw new CoreError('not-found', 'The school no longer has this file (404). Try again after the next sync, or ask the school.', { reason: 'not-found', status });
+    throw new CoreError('not-found', 'The school no longer has this file (404). Try again after the next sync, or ask the school.', {
+      reason: 'not-found',
+      status,
+    });
   if (status === 410) throw new CoreError('not-found', 'The school has withdrawn this file (410).', { reason: 'gone', status });
-  if (status === 401 || status === 403) throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, { reason: 'refused', status });
+  if (status === 401 || status === 403)
+    throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, { reason: 'refused', status });
   if (status === 408 || status === 429 || status >= 500)
     throw new TransientError(`The site could not send the file right now (${status}); the app tries again.`, false, undefined, 'server-busy');
   throw new CoreError('server-error', `The site answered the download with ${status}.`, { reason: 'bad-answer', status });

@@ -26,7 +26,8 @@ export function reminderUid(site: CalendarSite, kind: 'payment-deadline' | 'cour
 /** A site's date as an event's start, or a clear refusal: an unreadable date or one outside years 0000-9999 (RFC 5545 §3.3.4). */
 function eventStart(iso: unknown): Date {
   const d = new Date(typeof iso === 'string' ? iso : Number.NaN);
-  if (Number.isNaN(d.getTime()) || !inFourDigitYears(d)) throw new CoreError('invalid-input', 'The date the site gave for this cannot be put in a calendar.');
+  if (Number.isNaN(d.getTime()) || !inFourDigitYears(d))
+    throw new CoreError('invalid-input', 'The date the site gave for this cannot be put in a calendar.');
   return d;
 }
 
@@ -64,7 +65,8 @@ export function paymentDeadlineCalendar(payment: PaymentView, site: CalendarSite
 
 /** The end of a course's access: an instant at expireDate, with a reminder a week before. */
 export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite, options: CalendarFileOptions): string {
-  if (course.hasLifetimeAccess || course.expireDate === null) throw new CoreError('invalid-input', 'This course has no access end date to add to a calendar.');
+  if (course.hasLifetimeAccess || course.expireDate === null)
+    throw new CoreError('invalid-input', 'This course has no access end date to add to a calendar.');
   const w = stringsFor(options.language);
   const event: CalendarEvent = {
     uid: reminderUid(site, 'course-access-end', course.courseId),

@@ -12,7 +12,12 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const DATE_FORMATS_KEPT = 32;
 
 /** `options` is only called to build a formatter not kept yet. */
-function dateFormat(style: 'sheet' | 'readable' | 'zone', language: string, timeZone: string, options: () => Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function dateFormat(
+  style: 'sheet' | 'readable' | 'zone',
+  language: string,
+  timeZone: string,
+  options: () => Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
   return kept(dateFormats, DATE_FORMATS_KEPT, `${style}\u0000${language}\u0000${timeZone}`, () => new Intl.DateTimeFormat(language, options()));
 }
 
@@ -66,7 +71,9 @@ function fields(format: Intl.DateTimeFormat, ms: number): Record<'year' | 'month
 /** The zone's offset from UTC at `ms`, in milliseconds (whole seconds: the fields have no fraction). */
 function offsetAt(format: Intl.DateTimeFormat, ms: number): number {
   const f = fields(format, ms);
-  return Date.UTC(Number(f.year), Number(f.month) - 1, Number(f.day), Number(f.hour), Number(f.minute), Number(f.second)) - Math.floor(ms / 1000) * 1000;
+  return (
+    Date.UTC(Number(f.year), Number(f.month) - 1, Number(f.day), Number(f.hour), Number(f.minute), Number(f.second)) - Math.floor(ms / 1000) * 1000
+  );
 }
 
 const DAY_MS = 86_400_000;
@@ -98,10 +105,15 @@ export function readableDateTime(iso: string | null, language: string, timeZone:
   if (typeof iso !== 'string') return String(iso);
   const d = new Date(iso);
   if (Number.isNaN(d.getTime()) || !inFourDigitYears(d)) return iso;
-  return dateFormat('readable', language, timeZone, () => ({ timeZone, dateStyle: 'medium', timeStyle: 'short' })).format(d) + ` (${zoneName(d, language, timeZone)})`;
+  return (
+    dateFormat('readable', language, timeZone, () => ({ timeZone, dateStyle: 'medium', timeStyle: 'short' })).format(d) +
+    ` (${zoneName(d, language, timeZone)})`
+  );
 }
 
 function zoneName(d: Date, language: string, timeZone: string): string {
-  const part = dateFormat('zone', language, timeZone, () => ({ timeZone, timeZoneName: 'short' })).formatToParts(d).find((p) => p.type === 'timeZoneName');
+  const part = dateFormat('zone', language, timeZone, () => ({ timeZone, timeZoneName: 'short' }))
+    .formatToParts(d)
+    .find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }

@@ -39,16 +39,18 @@ const DURATION = /^[+-]?P(\d+W|(\d+D)?(T(\d+H)?(\d+M)?(\d+S)?)?)$/;
 
 /** RFC 5545 §3.3.11 TEXT: backslash, semicolon and comma escaped; any line break becomes the two characters \n. */
 export function escapeText(value: string): string {
-  return value
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    // U+0085 (NEL), U+2028 and U+2029 end a line for some readers too: written as the line break they are.
-    .replace(/\r\n|\r|\n|\u0085|\u2028|\u2029/g, '\\n')
-    // Other control characters are not allowed in TEXT (§3.3.11 TSAFE-CHAR excludes CONTROL, C1 included): dropped.
-    .split('')
-    .filter((c) => c === '\t' || (c >= ' ' && c !== '\u007f' && !(c >= '\u0080' && c <= '\u009f')))
-    .join('');
+  return (
+    value
+      .replace(/\\/g, '\\\\')
+      .replace(/;/g, '\\;')
+      .replace(/,/g, '\\,')
+      // U+0085 (NEL), U+2028 and U+2029 end a line for some readers too: written as the line break they are.
+      .replace(/\r\n|\r|\n|\u0085|\u2028|\u2029/g, '\\n')
+      // Other control characters are not allowed in TEXT (§3.3.11 TSAFE-CHAR excludes CONTROL, C1 included): dropped.
+      .split('')
+      .filter((c) => c === '\t' || (c >= ' ' && c !== '\u007f' && !(c >= '\u0080' && c <= '\u009f')))
+      .join('')
+  );
 }
 
 /** RFC 5545 §3.3.5 form #2, UTC: 19980119T070000Z (no VTIMEZONE needed; readers show it in local time). */
@@ -57,7 +59,10 @@ export function utcDateTime(d: Date): string {
   // §3.3.4: date-fullyear is 4DIGIT; toISOString writes +275760 or -000001 for years outside.
   const year = d.getUTCFullYear();
   if (year < 0 || year > 9999) throw new RangeError('a calendar file holds years 0000-9999 only');
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**
@@ -97,7 +102,13 @@ function uri(value: string): string {
 
 /** The whole file: CRLF after every line, the last one included (§3.1). UTF-8 is the default charset (§6). */
 export function serializeCalendar(events: readonly CalendarEvent[], options: CalendarOptions): string {
-  const lines: string[] = ['BEGIN:VCALENDAR', 'VERSION:2.0', property('PRODID', options.productId ?? PRODUCT_ID), 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
+  const lines: string[] = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    property('PRODID', options.productId ?? PRODUCT_ID),
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+  ];
   const stamp = utcDateTime(options.stamp);
   for (const e of events) {
     lines.push('BEGIN:VEVENT', property('UID', e.uid), `DTSTAMP:${stamp}`, `DTSTART:${utcDateTime(e.start)}`);

@@ -36,8 +36,11 @@ const CURRENCY_FORMATS_KEPT = 32;
 
 function currencyFormat(language: string, currency: string, digits: number): Intl.NumberFormat {
   // Throws for a code Intl does not know; nothing is kept for it.
-  return kept(currencyFormats, CURRENCY_FORMATS_KEPT, `${language}\u0000${currency}`, () =>
-    new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  return kept(
+    currencyFormats,
+    CURRENCY_FORMATS_KEPT,
+    `${language}\u0000${currency}`,
+    () => new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
   );
 }
 

@@ -77,10 +77,18 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
     parts.push(row(r.amount, money(p.amount, p.currency)));
     parts.push(row(r.createdAt, when(p.createdAt)));
     if (p.paidAt) parts.push(row(r.paidAt, when(p.paidAt)));
-    if (p.installment) parts.push(row(r.installmentLabel, e(r.installment(p.installment.periods, displayAmount(p.installment.amountPerPeriod, p.currency, language))) + (p.installment.bankName ? ` · ${e(p.installment.bankName)}` : '')));
+    if (p.installment)
+      parts.push(
+        row(
+          r.installmentLabel,
+          e(r.installment(p.installment.periods, displayAmount(p.installment.amountPerPeriod, p.currency, language))) +
+            (p.installment.bankName ? ` · ${e(p.installment.bankName)}` : ''),
+        ),
+      );
     if (p.instructions) {
       parts.push(row(r.paymentCode, `<code>${e(p.instructions.codeNo)}</code>`));
-      if (p.instructions.bankName || p.instructions.bankCode) parts.push(row(r.bank, e([p.instructions.bankName, p.instructions.bankCode && `(${p.instructions.bankCode})`].filter(Boolean).join(' '))));
+      if (p.instructions.bankName || p.instructions.bankCode)
+        parts.push(row(r.bank, e([p.instructions.bankName, p.instructions.bankCode && `(${p.instructions.bankCode})`].filter(Boolean).join(' '))));
       if (p.instructions.expiredAt) parts.push(row(r.payBy, when(p.instructions.expiredAt)));
     }
     parts.push('</dl>');
@@ -98,7 +106,9 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
     if (p.adjustments.length > 0) {
       parts.push(`<h3>${e(r.adjustments)}</h3><table><tbody>`);
       for (const a of p.adjustments) {
-        parts.push(`<tr><td>${e(label(w.adjustmentKind, a.kind))}</td><td>${e(a.title)}${a.code ? ` <code>${e(a.code)}</code>` : ''}</td><td class="num">−${money(Math.abs(a.amount), p.currency)}</td></tr>`);
+        parts.push(
+          `<tr><td>${e(label(w.adjustmentKind, a.kind))}</td><td>${e(a.title)}${a.code ? ` <code>${e(a.code)}</code>` : ''}</td><td class="num">−${money(Math.abs(a.amount), p.currency)}</td></tr>`,
+        );
       }
       parts.push('</tbody></table>');
     }

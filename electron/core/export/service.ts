@@ -46,7 +46,12 @@ export interface ExportDeps {
    * Builds the purchase history's CSV (null: no purchases). The app hands it to the database writer's thread
    * (worker-contract.ts `export:orders-csv`); without it, it is built here on `db`.
    */
-  readonly purchaseHistoryCsv?: (input: { readonly siteId: string; readonly now: Date; readonly language: ExportLanguage; readonly timeZone: string }) => Promise<string | null>;
+  readonly purchaseHistoryCsv?: (input: {
+    readonly siteId: string;
+    readonly now: Date;
+    readonly language: ExportLanguage;
+    readonly timeZone: string;
+  }) => Promise<string | null>;
 }
 
 /** Letters, digits, '.', '_' and '-' only, at most 80 characters: a name no file system or shell misreads. */
@@ -73,7 +78,12 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const input = { siteId, now, language, timeZone: zone() };
       const body = deps.purchaseHistoryCsv ? await deps.purchaseHistoryCsv(input) : purchaseHistoryCsv(deps.db, siteId, now, input);
       if (body === null) throw new CoreError('not-found', 'There are no purchases to export yet. Sync, then try again.');
-      return deps.deliver({ kind: 'csv', fileName: safeFileName(`purchases-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'), mimeType: 'text/csv; charset=utf-8', body });
+      return deps.deliver({
+        kind: 'csv',
+        fileName: safeFileName(`purchases-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'),
+        mimeType: 'text/csv; charset=utf-8',
+        body,
+      });
     },
     'export:receipt': async ({ siteId, tradeNo, language }) => {
       const site = deps.site(siteId);
@@ -83,7 +93,13 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const options = { language, timeZone: zone(), site: { label: site.label, baseUrl: site.baseUrl }, generatedAt: now };
       const body = receiptHtml(order, options);
       const printView = receiptHtml(order, { ...options, script: BROWSER_HOST_PATHS.print });
-      return deps.deliver({ kind: 'receipt', fileName: safeFileName(`receipt-${tradeNo}`, 'pdf'), mimeType: 'text/html; charset=utf-8', body, printView });
+      return deps.deliver({
+        kind: 'receipt',
+        fileName: safeFileName(`receipt-${tradeNo}`, 'pdf'),
+        mimeType: 'text/html; charset=utf-8',
+        body,
+        printView,
+      });
     },
     'calendar:payment-deadline': async ({ siteId, paymentId, language }) => {
       const site = deps.site(siteId);
@@ -94,7 +110,12 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         throw new CoreError('invalid-input', 'This payment code can no longer be paid, so there is no deadline to add.');
       }
       const body = paymentDeadlineCalendar(payment, site, { language, stamp: now });
-      return deps.deliver({ kind: 'ics', fileName: safeFileName(`payment-deadline-${payment.tradeNo}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body });
+      return deps.deliver({
+        kind: 'ics',
+        fileName: safeFileName(`payment-deadline-${payment.tradeNo}`, 'ics'),
+        mimeType: 'text/calendar; charset=utf-8',
+        body,
+      });
     },
     'calendar:course-access-end': async ({ siteId, courseId, language }) => {
       const site = deps.site(siteId);
@@ -102,7 +123,12 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const course = getCourseDetail(deps.db, siteId, courseId, now);
       if (course.isExpired) throw new CoreError('invalid-input', 'Access to this course has already ended, so there is no date to add.');
       const body = courseAccessEndCalendar(course, site, { language, stamp: now });
-      return deps.deliver({ kind: 'ics', fileName: safeFileName(`course-access-${course.slug || course.courseId}`, 'ics'), mimeType: 'text/calendar; charset=utf-8', body });
+      return deps.deliver({
+        kind: 'ics',
+        fileName: safeFileName(`course-access-${course.slug || course.courseId}`, 'ics'),
+        mimeType: 'text/calendar; charset=utf-8',
+        body,
+      });
     },
   };
   return withResults(handlers);

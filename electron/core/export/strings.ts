@@ -82,7 +82,14 @@ interface Strings {
   };
   readonly calendar: {
     readonly paymentSummary: (amount: string, title: string) => string;
-    readonly paymentDescription: (lines: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) => string;
+    readonly paymentDescription: (lines: {
+      method: string;
+      code: string;
+      bank: string | null;
+      amount: string;
+      tradeNo: string;
+      site: string;
+    }) => string;
     readonly paymentAlarm: string;
     readonly accessSummary: (title: string) => string;
     readonly accessDescription: (lines: { title: string; site: string; progress: number }) => string;
@@ -91,10 +98,43 @@ interface Strings {
 }
 
 const en = {
-  paymentState: { not_paid: 'Not paid yet', paid: 'Paid', expired: 'Expired', failed: 'Failed', manual_enrolled: 'Enrolled by the school', refunded: 'Refunded', unknown: 'Unknown' },
-  paymentType: { credit_card: 'Credit card', atm: 'ATM transfer', cvs: 'Convenience store', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: 'Arranged by the school', free: 'Free', unknown: 'Unknown' },
-  refundState: { none: 'No refund', requested: 'Refund requested', processing: 'Refund in progress', partially_refunded: 'Partly refunded', refunded: 'Refunded', rejected: 'Refund declined', unknown: 'Unknown' },
-  itemType: { CurriculumPlan: 'Course', MembershipPlan: 'Membership', Ticket: 'Event ticket', DigitalProduct: 'Digital product', OrderBump: 'Add-on', Meeting: 'Consulting session', unknown: 'Unknown' },
+  paymentState: {
+    not_paid: 'Not paid yet',
+    paid: 'Paid',
+    expired: 'Expired',
+    failed: 'Failed',
+    manual_enrolled: 'Enrolled by the school',
+    refunded: 'Refunded',
+    unknown: 'Unknown',
+  },
+  paymentType: {
+    credit_card: 'Credit card',
+    atm: 'ATM transfer',
+    cvs: 'Convenience store',
+    line_pay: 'LINE Pay',
+    apple_pay: 'Apple Pay',
+    manual: 'Arranged by the school',
+    free: 'Free',
+    unknown: 'Unknown',
+  },
+  refundState: {
+    none: 'No refund',
+    requested: 'Refund requested',
+    processing: 'Refund in progress',
+    partially_refunded: 'Partly refunded',
+    refunded: 'Refunded',
+    rejected: 'Refund declined',
+    unknown: 'Unknown',
+  },
+  itemType: {
+    CurriculumPlan: 'Course',
+    MembershipPlan: 'Membership',
+    Ticket: 'Event ticket',
+    DigitalProduct: 'Digital product',
+    OrderBump: 'Add-on',
+    Meeting: 'Consulting session',
+    unknown: 'Unknown',
+  },
   orderState: {
     paid: 'Paid',
     partially_refunded: 'Partly refunded',
@@ -172,7 +212,14 @@ const en = {
   calendar: {
     paymentSummary: (amount: string, title: string) => `Pay ${amount}: ${title}`,
     paymentDescription: (l: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) =>
-      [`${l.method}: ${l.code}`, ...(l.bank ? [`Bank: ${l.bank}`] : []), `Amount: ${l.amount}`, `Order number: ${l.tradeNo}`, `School: ${l.site}`, 'After this time the code no longer works.'].join('\n'),
+      [
+        `${l.method}: ${l.code}`,
+        ...(l.bank ? [`Bank: ${l.bank}`] : []),
+        `Amount: ${l.amount}`,
+        `Order number: ${l.tradeNo}`,
+        `School: ${l.site}`,
+        'After this time the code no longer works.',
+      ].join('\n'),
     paymentAlarm: 'Payment deadline',
     accessSummary: (title: string) => `Access ends: ${title}`,
     accessDescription: (l: { title: string; site: string; progress: number }) =>
@@ -182,10 +229,43 @@ const en = {
 } satisfies Strings;
 
 const zhTW = {
-  paymentState: { not_paid: '尚未付款', paid: '已付款', expired: '已逾期', failed: '付款失敗', manual_enrolled: '由學校加入', refunded: '已退款', unknown: '不明' },
-  paymentType: { credit_card: '信用卡', atm: 'ATM 轉帳', cvs: '超商代碼', line_pay: 'LINE Pay', apple_pay: 'Apple Pay', manual: '由學校安排', free: '免費', unknown: '不明' },
-  refundState: { none: '無退款', requested: '已申請退款', processing: '退款處理中', partially_refunded: '部分退款', refunded: '已退款', rejected: '退款未核准', unknown: '不明' },
-  itemType: { CurriculumPlan: '課程', MembershipPlan: '會員方案', Ticket: '活動票券', DigitalProduct: '數位商品', OrderBump: '加購', Meeting: '諮詢時段', unknown: '不明' },
+  paymentState: {
+    not_paid: '尚未付款',
+    paid: '已付款',
+    expired: '已逾期',
+    failed: '付款失敗',
+    manual_enrolled: '由學校加入',
+    refunded: '已退款',
+    unknown: '不明',
+  },
+  paymentType: {
+    credit_card: '信用卡',
+    atm: 'ATM 轉帳',
+    cvs: '超商代碼',
+    line_pay: 'LINE Pay',
+    apple_pay: 'Apple Pay',
+    manual: '由學校安排',
+    free: '免費',
+    unknown: '不明',
+  },
+  refundState: {
+    none: '無退款',
+    requested: '已申請退款',
+    processing: '退款處理中',
+    partially_refunded: '部分退款',
+    refunded: '已退款',
+    rejected: '退款未核准',
+    unknown: '不明',
+  },
+  itemType: {
+    CurriculumPlan: '課程',
+    MembershipPlan: '會員方案',
+    Ticket: '活動票券',
+    DigitalProduct: '數位商品',
+    OrderBump: '加購',
+    Meeting: '諮詢時段',
+    unknown: '不明',
+  },
   orderState: {
     paid: '已付款',
     partially_refunded: '部分退款',
@@ -263,7 +343,14 @@ const zhTW = {
   calendar: {
     paymentSummary: (amount: string, title: string) => `繳費 ${amount}：${title}`,
     paymentDescription: (l: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) =>
-      [`${l.method}：${l.code}`, ...(l.bank ? [`銀行：${l.bank}`] : []), `金額：${l.amount}`, `訂單編號：${l.tradeNo}`, `學校：${l.site}`, '超過這個時間，代碼就會失效。'].join('\n'),
+      [
+        `${l.method}：${l.code}`,
+        ...(l.bank ? [`銀行：${l.bank}`] : []),
+        `金額：${l.amount}`,
+        `訂單編號：${l.tradeNo}`,
+        `學校：${l.site}`,
+        '超過這個時間，代碼就會失效。',
+      ].join('\n'),
     paymentAlarm: '繳費期限',
     accessSummary: (title: string) => `課程觀看期限：${title}`,
     accessDescription: (l: { title: string; site: string; progress: number }) =>

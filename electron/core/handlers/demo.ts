@@ -7,7 +7,9 @@ import { readySites } from '../sync-scheduler';
 import type { AppServices } from './services';
 
 /** The demo's fault panel: switch faults on the demo sites, rotate their signing keys. */
-export function createDemoHandlers(s: Pick<AppServices, 'demo' | 'sites' | 'scheduler' | 'log'>): Pick<CoreHandlers, 'demo:faults' | 'demo:set-faults' | 'demo:rotate-signing-key'> {
+export function createDemoHandlers(
+  s: Pick<AppServices, 'demo' | 'sites' | 'scheduler' | 'log'>,
+): Pick<CoreHandlers, 'demo:faults' | 'demo:set-faults' | 'demo:rotate-signing-key'> {
   const { demo } = s;
   let signingKeyRotations = 0;
   function requireDemo(): DemoServers {

@@ -28,7 +28,11 @@ export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChann
   return {
     'sites:list': async () => sites.list(),
     'sites:add': async (input) =>
-      sites.add({ baseUrl: input.baseUrl, clientId: input.clientId, ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}) }),
+      sites.add({
+        baseUrl: input.baseUrl,
+        clientId: input.clientId,
+        ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}),
+      }),
     'sites:add-demo': async () => {
       if (!demo) throw new CoreError('forbidden', 'Demo mode is not available in this version of the app.');
       let origins;

@@ -11,7 +11,12 @@ export function createTodayHandlers(s: AppServices): Pick<CoreHandlers, 'today:g
       const sites: TodaySite[] = s.sites
         .list()
         .filter((site) => hasSite(s.db, site.id))
-        .map((site) => ({ siteId: site.id, label: site.label, lastSyncedAt: site.lastSyncedAt, unreadCount: getNotificationsSummary(s.db, site.id).unreadCount }));
+        .map((site) => ({
+          siteId: site.id,
+          label: site.label,
+          lastSyncedAt: site.lastSyncedAt,
+          unreadCount: getNotificationsSummary(s.db, site.id).unreadCount,
+        }));
       const known = new Set(sites.map((site) => site.siteId));
       const data = getToday(s.db, now);
       // Only schools still in the list (a removed one's rows go with it; this guards the moment in between).

@@ -17,7 +17,21 @@ export const INVITE_MAX_LENGTH = 2048;
  * Parameter names that carry a credential. A link is shared in e-mails, chats and web pages: a secret in it is
  * already leaked, and accepting it would teach schools to send one. Refused, never read.
  */
-const SECRET_PARAMETERS = new Set(['client_secret', 'secret', 'password', 'passwd', 'token', 'access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'assertion', 'api_key', 'apikey']);
+const SECRET_PARAMETERS = new Set([
+  'client_secret',
+  'secret',
+  'password',
+  'passwd',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'code',
+  'code_verifier',
+  'assertion',
+  'api_key',
+  'apikey',
+]);
 /** RFC 6749 Appendix A.1: client_id is VSCHAR (%x20-7E); the space is refused too (no honest id has one). */
 const CLIENT_ID = /^[\x21-\x7e]{1,255}$/;
 // eslint-disable-next-line no-control-regex
@@ -44,7 +58,11 @@ export function parseInviteLink(input: unknown): InviteOutcome {
     return refuse('malformed');
   }
 
-  const isScheme = url.protocol === `${INVITE_SCHEME}:` && url.hostname.toLowerCase() === INVITE_ACTION && (url.pathname === '' || url.pathname === '/') && url.port === '';
+  const isScheme =
+    url.protocol === `${INVITE_SCHEME}:` &&
+    url.hostname.toLowerCase() === INVITE_ACTION &&
+    (url.pathname === '' || url.pathname === '/') &&
+    url.port === '';
   const isHostRoute = url.protocol === 'http:' && isLoopbackHost(url.hostname) && url.pathname === `/${INVITE_ACTION}`;
   if (!isScheme && !isHostRoute) return refuse('not-an-invite');
   if (url.username || url.password) return refuse('secret-in-link');
@@ -90,7 +108,8 @@ function readSite(value: string): { ok: true; origin: string } | { ok: false; re
   if (url.username || url.password) return { ok: false, refusal: 'site-has-credentials' };
   // An origin only: a path, query or fragment could make the form look like one site and add another
   // (`https://good.example\@evil.example` reads as good.example with the path /@evil.example).
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /[?#]$/.test(value)) return { ok: false, refusal: 'site-not-origin' };
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /[?#]$/.test(value))
+    return { ok: false, refusal: 'site-not-origin' };
   if (url.hostname === '') return { ok: false, refusal: 'site-invalid' };
   // url.origin carries the host as the URL parser wrote it: an internationalised name in its ASCII (xn--) form.
   return { ok: true, origin: url.origin };

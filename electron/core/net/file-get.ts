@@ -35,7 +35,11 @@ export function fileGet(url: URL, options: FileGetOptions): Promise<IncomingMess
     });
     req.once('error', (cause) => {
       if (options.signal.aborted) return reject(abortReason(options.signal));
-      reject(cause instanceof CoreError ? cause : new CoreError('site-unreachable', `Could not reach ${url.origin}. Check your connection and try again.`, undefined, { cause }));
+      reject(
+        cause instanceof CoreError
+          ? cause
+          : new CoreError('site-unreachable', `Could not reach ${url.origin}. Check your connection and try again.`, undefined, { cause }),
+      );
     });
     req.end();
   });

@@ -39,7 +39,6 @@ export interface GraphQLAnswer {
 /** Of a non-2xx answer only the start is kept: enough for an error's name, never a page of data. */
 const BODY_KEPT = 4096;
 
-
 /**
  * node:http has no deadline of its own (fetch gives up after 300 s without headers): a site that takes the
  * connection and never answers would hold the sync forever. A minute of silence is a site that is not answering.
@@ -62,8 +61,8 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
       : refusal !== null
         ? refusal
         : cause instanceof SilentSite
-        ? new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause })
-        : new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause });
+          ? new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause })
+          : new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause });
   return new Promise<GraphQLAnswer>((resolve, reject) => {
     if (post.signal.aborted) return reject(lost(post.signal.reason));
     const url = new URL(post.url);

@@ -29,12 +29,19 @@ export const REQUEST_DEADLINE_MS = 120_000;
 
 /** The refusal of a site's answer as a whole; `reason` is for the log and the tests, never a value the site sent. */
 export function siteDataInvalid(reason: string, cause?: unknown): CoreError {
-  return new CoreError('site-data-invalid', 'The site sent data the app cannot read; your last synced copy is kept.', { reason }, cause === undefined ? undefined : { cause });
+  return new CoreError(
+    'site-data-invalid',
+    'The site sent data the app cannot read; your last synced copy is kept.',
+    { reason },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** A request that took longer than its deadline: the site answers, but too slowly to be waited for. */
 export function deadlinePassed(ms: number): CoreError {
-  return new CoreError('server-error', `The site took longer than ${Math.round(ms / 1000)} s to send one answer; the sync stopped.`, { reason: 'deadline' });
+  return new CoreError('server-error', `The site took longer than ${Math.round(ms / 1000)} s to send one answer; the sync stopped.`, {
+    reason: 'deadline',
+  });
 }
 
 /** True when objects/arrays nest deeper than `max` levels. Recursion is bounded by `max` itself, so this never overflows. */

@@ -44,7 +44,11 @@ export function createSiteImages(fetchImpl: FetchLike): SiteImages {
   async function load(url: string): Promise<string | null> {
     try {
       // No redirects: a redirect could name any address, checked by no one.
-      const res = await request(url, { method: 'GET', redirect: 'manual', credentials: 'omit', headers: { accept: [...IMAGE_TYPES].join(', ') } }, { fetch: fetchImpl, timeoutMs: IMAGE_TIMEOUT_MS });
+      const res = await request(
+        url,
+        { method: 'GET', redirect: 'manual', credentials: 'omit', headers: { accept: [...IMAGE_TYPES].join(', ') } },
+        { fetch: fetchImpl, timeoutMs: IMAGE_TIMEOUT_MS },
+      );
       const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (res.status !== 200 || !IMAGE_TYPES.has(type)) {
         await res.body?.cancel().catch(() => undefined);

@@ -34,7 +34,12 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
  * instead of resetting everything.
  */
 const settingsSchema = z.object({
-  autoSyncMinutes: z.number().int().min(0).max(24 * 60).catch(DEFAULT_SETTINGS.autoSyncMinutes),
+  autoSyncMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .catch(DEFAULT_SETTINGS.autoSyncMinutes),
   language: z.enum(['system', 'en', 'zh-TW']).catch(DEFAULT_SETTINGS.language),
   theme: z.enum(['system', 'light', 'dark']).catch(DEFAULT_SETTINGS.theme),
   allowWeakTokenStorage: z.boolean().catch(DEFAULT_SETTINGS.allowWeakTokenStorage),

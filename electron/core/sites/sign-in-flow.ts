@@ -113,7 +113,10 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
       const secrets = await readSecretsForSignIn(siteId);
       const clientSecret = secrets?.clientSecret ?? null;
       if (site.confidential && clientSecret === null) {
-        throw new CoreError('invalid-input', "This site's client secret is no longer stored (sign-ins are kept in memory only). Add the site again with its secret.");
+        throw new CoreError(
+          'invalid-input',
+          "This site's client secret is no longer stored (sign-ins are kept in memory only). Add the site again with its secret.",
+        );
       }
       let jwks = jwksCaches.get(siteId);
       if (metadata.jwksUri && jwks?.uri !== metadata.jwksUri) {
@@ -128,7 +131,8 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
         openExternal: async (url) => {
           // Only web addresses ever reach the system browser (never file:, javascript: or custom schemes).
           const protocol = new URL(url).protocol;
-          if (protocol !== 'https:' && protocol !== 'http:') throw new CoreError('discovery-invalid', 'The sign-in page address is not a web address.');
+          if (protocol !== 'https:' && protocol !== 'http:')
+            throw new CoreError('discovery-invalid', 'The sign-in page address is not a web address.');
           try {
             await options.openExternal(url);
           } catch (error) {

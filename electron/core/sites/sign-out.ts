@@ -39,7 +39,13 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
   async function sendRevocation(entry: Omit<PendingRevocation, 'id' | 'queuedAt'>): Promise<'revoked' | 'retry' | 'refused'> {
     try {
       await revokeToken(
-        { revocationEndpoint: entry.revocationEndpoint, token: entry.token, tokenTypeHint: entry.tokenTypeHint, clientId: entry.clientId, clientSecret: entry.clientSecret },
+        {
+          revocationEndpoint: entry.revocationEndpoint,
+          token: entry.token,
+          tokenTypeHint: entry.tokenTypeHint,
+          clientId: entry.clientId,
+          clientSecret: entry.clientSecret,
+        },
         { fetch: fetchImpl, logger },
       );
       return 'revoked';
@@ -107,7 +113,17 @@ export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<Si
     await tokens.whenIdle(siteId);
     const secrets = await readSecretsForSignIn(siteId);
     const clear = async (): Promise<void> => {
-      if (secrets) await vault.put(siteId, { ...secrets, accessToken: null, refreshToken: null, expiresAt: null, scopes: [], schoolId: null, schoolSubdomain: null, resource: null });
+      if (secrets)
+        await vault.put(siteId, {
+          ...secrets,
+          accessToken: null,
+          refreshToken: null,
+          expiresAt: null,
+          scopes: [],
+          schoolId: null,
+          schoolSubdomain: null,
+          resource: null,
+        });
     };
     const pendingForSite = async (): Promise<boolean> => (await vault.listPendingRevocations()).some((e) => e.siteId === siteId);
     // Spec: revoke with the REFRESH token (revoking an expired access token does nothing and leaves the pair live).
@@ -125,7 +141,14 @@ export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<Si
       }
       return { revoked: false, pending };
     }
-    const entry = { siteId, revocationEndpoint: endpoint, token, tokenTypeHint: 'refresh_token' as const, clientId: site.clientId, clientSecret: secrets?.clientSecret ?? null };
+    const entry = {
+      siteId,
+      revocationEndpoint: endpoint,
+      token,
+      tokenTypeHint: 'refresh_token' as const,
+      clientId: site.clientId,
+      clientSecret: secrets?.clientSecret ?? null,
+    };
     const outcome = await sendRevocation(entry);
     if (outcome === 'retry') {
       // Durable first (encrypted in the vault), then the pair is dropped: the app never uses it again.

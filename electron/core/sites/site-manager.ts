@@ -139,7 +139,10 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       const secret = input.clientSecret?.trim();
       if (secret) {
         const stored = await vault.get(existing.id);
-        await vault.put(existing.id, stored ? { ...stored, clientSecret: secret } : emptySecrets(clientId, secret, existing.metadata?.issuer ?? null));
+        await vault.put(
+          existing.id,
+          stored ? { ...stored, clientSecret: secret } : emptySecrets(clientId, secret, existing.metadata?.issuer ?? null),
+        );
         if (!existing.confidential) await update(existing.id, { confidential: true });
       }
       return summary(sites.get(existing.id) ?? existing);
@@ -150,7 +153,9 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
     if (clientSecret !== null && metadata.tokenEndpointAuthMethods && !metadata.tokenEndpointAuthMethods.includes('client_secret_post')) {
       throw new CoreError('discovery-invalid', 'This site does not accept a client secret in the way this app sends it (client_secret_post).');
     }
-    const id = randomBytes(6).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x');
+    const id = randomBytes(6)
+      .toString('base64url')
+      .replace(/[^A-Za-z0-9]/g, 'x');
     await vault.put(id, emptySecrets(clientId, clientSecret, metadata.issuer));
     const record: SiteRecord = {
       id,
@@ -227,6 +232,16 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
 }
 
 function emptySecrets(clientId: string, clientSecret: string | null, issuer: string | null): SiteSecrets {
-  return { clientId, clientSecret, accessToken: null, refreshToken: null, expiresAt: null, scopes: [], schoolId: null, schoolSubdomain: null, resource: null, issuer };
+  return {
+    clientId,
+    clientSecret,
+    accessToken: null,
+    refreshToken: null,
+    expiresAt: null,
+    scopes: [],
+    schoolId: null,
+    schoolSubdomain: null,
+    resource: null,
+    issuer,
+  };
 }
-

@@ -34,9 +34,7 @@ export const siteRecordSchema = z.object({
   status: z.enum(['signed-out', 'ready', 'sign-in-needed', 'sign-out-pending', 'sign-out-unconfirmed']),
   schoolId: z.string().nullable(),
   subdomain: z.string().nullable(),
-  profile: z
-    .object({ userId: z.string(), name: z.string(), email: z.string(), avatarUrl: z.string().nullable() })
-    .nullable(),
+  profile: z.object({ userId: z.string(), name: z.string(), email: z.string(), avatarUrl: z.string().nullable() }).nullable(),
   grantedScopes: z.array(z.string()),
   missingScopes: z.array(z.string()),
   metadata: metadataSchema.nullable(),

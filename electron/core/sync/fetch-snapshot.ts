@@ -131,7 +131,8 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
    * (executeStaged), or its body fetched here and handed over (executeBody, when the client brings its own fetch).
    * Null: the answers are parsed here and handed to `sink.page`/`sink.whole` (or kept, without a sink).
    */
-  const staged: ((document: TadaDocumentNode<unknown, never>, variables: Record<string, unknown> | undefined, into: StageTarget) => Promise<StagedText>) | null =
+  const staged:
+    ((document: TadaDocumentNode<unknown, never>, variables: Record<string, unknown> | undefined, into: StageTarget) => Promise<StagedText>) | null =
     sink && transport.executeStaged
       ? (document, variables, into) => transport.executeStaged!(document, variables as never, into)
       : sink?.text && transport.executeBody
@@ -205,7 +206,8 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       return nodes;
     };
     if (staged && sink) {
-      const ask = (cursor: string | null, hold: boolean) => staged(document, { first, after: cursor }, { part, shape: 'page', path, ...(hold ? { hold } : {}) });
+      const ask = (cursor: string | null, hold: boolean) =>
+        staged(document, { first, after: cursor }, { part, shape: 'page', path, ...(hold ? { hold } : {}) });
       /** Counts one staged page of the part; a refusal ends the part (its pages so far are dropped). */
       const accept = (answer: StagedText, cursor: string | null): MissingScopes | null => {
         const refused = judge(answer.errors);
@@ -319,12 +321,56 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     // The longest chains of pages first, so they take the first slots of the bound.
     guard(connection('payments', 'payments', ['viewer', 'payments'], PaymentsQuery, PAGE_SIZE.payments, (d) => d.viewer?.payments)),
     guard(connection('courses', 'courses', ['viewer', 'enrolledCourses'], CoursesQuery, PAGE_SIZE.courses, (d) => d.viewer?.enrolledCourses)),
-    guard(connection('notifications', 'notifications', ['viewer', 'notifications'], NotificationsQuery, PAGE_SIZE.notifications, (d) => d.viewer?.notifications)),
+    guard(
+      connection(
+        'notifications',
+        'notifications',
+        ['viewer', 'notifications'],
+        NotificationsQuery,
+        PAGE_SIZE.notifications,
+        (d) => d.viewer?.notifications,
+      ),
+    ),
     guard(single('profile', 'profile', ['viewer'], ProfileQuery, (d) => d.viewer)),
-    guard(connection('digital-products', 'digitalProducts', ['viewer', 'digitalProducts'], DigitalProductsQuery, PAGE_SIZE.digitalProducts, (d) => d.viewer?.digitalProducts)),
-    guard(connection('consulting', 'consultingServices', ['viewer', 'consultingServices'], ConsultingServicesQuery, PAGE_SIZE.consultingServices, (d) => d.viewer?.consultingServices)),
-    guard(connection('events', 'eventRegistrations', ['viewer', 'eventRegistrations'], EventRegistrationsQuery, PAGE_SIZE.eventRegistrations, (d) => d.viewer?.eventRegistrations)),
-    guard(single('notifications', 'subscriptions', ['viewer', 'notificationSubscriptions'], NotificationSubscriptionsQuery, (d) => d.viewer?.notificationSubscriptions)),
+    guard(
+      connection(
+        'digital-products',
+        'digitalProducts',
+        ['viewer', 'digitalProducts'],
+        DigitalProductsQuery,
+        PAGE_SIZE.digitalProducts,
+        (d) => d.viewer?.digitalProducts,
+      ),
+    ),
+    guard(
+      connection(
+        'consulting',
+        'consultingServices',
+        ['viewer', 'consultingServices'],
+        ConsultingServicesQuery,
+        PAGE_SIZE.consultingServices,
+        (d) => d.viewer?.consultingServices,
+      ),
+    ),
+    guard(
+      connection(
+        'events',
+        'eventRegistrations',
+        ['viewer', 'eventRegistrations'],
+        EventRegistrationsQuery,
+        PAGE_SIZE.eventRegistrations,
+        (d) => d.viewer?.eventRegistrations,
+      ),
+    ),
+    guard(
+      single(
+        'notifications',
+        'subscriptions',
+        ['viewer', 'notificationSubscriptions'],
+        NotificationSubscriptionsQuery,
+        (d) => d.viewer?.notificationSubscriptions,
+      ),
+    ),
   ] as const);
   const written = await Promise.allSettled(writes);
   // The first real failure wins over the "another part failed" errors it caused.
@@ -345,16 +391,18 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   checkAborted();
 
   // With a sink, the parts are in its stage; `take` above still gathered the refused scopes.
-  const snapshot: SiteSnapshot = sink ? {} : {
-    ...(profile ? { profile } : {}),
-    ...(courses ? { courses } : {}),
-    ...(digitalProducts ? { digitalProducts } : {}),
-    ...(consultingServices ? { consultingServices } : {}),
-    ...(eventRegistrations ? { eventRegistrations } : {}),
-    ...(payments ? { payments } : {}),
-    ...(notifications ? { notifications } : {}),
-    ...(subscriptions ? { subscriptions } : {}),
-  };
+  const snapshot: SiteSnapshot = sink
+    ? {}
+    : {
+        ...(profile ? { profile } : {}),
+        ...(courses ? { courses } : {}),
+        ...(digitalProducts ? { digitalProducts } : {}),
+        ...(consultingServices ? { consultingServices } : {}),
+        ...(eventRegistrations ? { eventRegistrations } : {}),
+        ...(payments ? { payments } : {}),
+        ...(notifications ? { notifications } : {}),
+        ...(subscriptions ? { subscriptions } : {}),
+      };
   return { snapshot, missingScopes: [...missing].sort(), pagesFetched, itemsFetched, cursors };
 }
 
@@ -372,7 +420,8 @@ function bounded(transport: Transport, limit: number): Transport {
       return await request();
     } finally {
       const next = waiting.shift();
-      if (next) next(); // the slot passes on
+      if (next)
+        next(); // the slot passes on
       else active -= 1;
     }
   };

@@ -254,7 +254,10 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         logger.warn('warming the views failed', { siteId, error: String(error) });
       }
       await previous;
-      await indexShortTermsInSteps((maxRows) => writer.call('search:index-step', { maxRows }), () => closed).catch((error: unknown) =>
+      await indexShortTermsInSteps(
+        (maxRows) => writer.call('search:index-step', { maxRows }),
+        () => closed,
+      ).catch((error: unknown) =>
         // Best effort: rows left unindexed are scanned by searches and indexed after the next commit.
         logger.info('short-term search indexing stopped', { siteId, error: String(error) }),
       );

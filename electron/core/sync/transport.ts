@@ -71,7 +71,11 @@ export interface Transport {
    * `stage:fetch`): this thread sends one message and gets the page's counts and cursor back. There when the
    * client has `sendWith` and the transport a `stage`. HTTP failures are classified and retried as by `execute`.
    */
-  executeStaged?<D extends TadaDocumentNode<unknown, never>>(document: D, variables: VariablesOf<D> | undefined, into: StageTarget): Promise<StagedText>;
+  executeStaged?<D extends TadaDocumentNode<unknown, never>>(
+    document: D,
+    variables: VariablesOf<D> | undefined,
+    into: StageTarget,
+  ): Promise<StagedText>;
 }
 
 /** Where a staged answer goes in the sync's stage. */
@@ -138,11 +142,13 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
   const retry = options.retry ?? DEFAULT_RETRY;
   const deadlineMs = options.deadlineMs ?? REQUEST_DEADLINE_MS;
   // Every request has a deadline for its last byte, not only its headers; the signal stays on the body as it is read.
-  const timed = (signal: AbortSignal | null | undefined): AbortSignal => deadlineSignal(deadlineMs, () => deadlinePassed(deadlineMs), signal ?? undefined);
+  const timed = (signal: AbortSignal | null | undefined): AbortSignal =>
+    deadlineSignal(deadlineMs, () => deadlinePassed(deadlineMs), signal ?? undefined);
   const tooLarge = () => siteDataInvalid('too-large');
   const graphQLClient = new GraphQLClient(client.endpoint, {
     // graphql-request reads the whole body itself: it gets one that stops at the limit, decompressed bytes counted.
-    fetch: async (input: string | URL | Request, init?: RequestInit) => limitBody(await client.fetch(input, { ...init, signal: timed(init?.signal) }), MAX_ANSWER_BYTES, tooLarge),
+    fetch: async (input: string | URL | Request, init?: RequestInit) =>
+      limitBody(await client.fetch(input, { ...init, signal: timed(init?.signal) }), MAX_ANSWER_BYTES, tooLarge),
     errorPolicy: 'all',
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -201,7 +207,10 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
   return {
     execute(document, variables) {
       return withRetry(async () => {
-        const response = await graphQLClient.rawRequest<ResultOf<typeof document>>(printOnce(document), variables as Record<string, unknown> | undefined);
+        const response = await graphQLClient.rawRequest<ResultOf<typeof document>>(
+          printOnce(document),
+          variables as Record<string, unknown> | undefined,
+        );
         return { data: response.data ?? null, errors: (response.errors ?? []) as GraphQLErrorLike[] };
       });
     },
@@ -218,11 +227,16 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
         // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...), from its start.
         if (!response.ok) {
           const body = await readStart(response, MAX_ERROR_BYTES);
-          throw new ClientError({ status: response.status, headers: response.headers, body }, { query, variables: variables as Record<string, unknown> });
+          throw new ClientError(
+            { status: response.status, headers: response.headers, body },
+            { query, variables: variables as Record<string, unknown> },
+          );
         }
         const bytes = await readBounded(response, MAX_ANSWER_BYTES, tooLarge);
         // Moved to the worker whole: a buffer of exactly the body (a chunk may be a view into a larger one).
-        return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+        return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+          ? (bytes.buffer as ArrayBuffer)
+          : (bytes.slice().buffer as ArrayBuffer);
       });
     },
     ...(sendWith && stage
@@ -231,7 +245,9 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
             withRetry(async () => {
               const query = printOnce(document);
               const vars = variables as Record<string, unknown> | undefined;
-              const reply = await sendWith(client.endpoint, (token, url) => stage({ ...into, url, token, query, deadlineMs, ...(vars ? { variables: vars } : {}) }));
+              const reply = await sendWith(client.endpoint, (token, url) =>
+                stage({ ...into, url, token, query, deadlineMs, ...(vars ? { variables: vars } : {}) }),
+              );
               if (reply.kind === 'staged') return reply.staged;
               // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were
               // already judged by sendWith's token rules.

@@ -70,7 +70,12 @@ export async function createNodeCipher(keyFile: string, options: NodeCipherOptio
       try {
         return Buffer.concat([d.update(buf.subarray(1 + IV_BYTES + TAG_BYTES)), d.final()]);
       } catch (cause) {
-        throw new CoreError('storage-error', 'A saved sign-in could not be decrypted (it was changed or the key was replaced). Sign in again.', undefined, { cause });
+        throw new CoreError(
+          'storage-error',
+          'A saved sign-in could not be decrypted (it was changed or the key was replaced). Sign in again.',
+          undefined,
+          { cause },
+        );
       }
     },
   };

@@ -11,14 +11,23 @@ export interface OfflineStore {
   readonly db: Database;
 }
 
-export async function openOfflineStore(options: { readonly file: string; readonly logger: Logger; readonly sqliteBinding?: string }): Promise<OfflineStore> {
+export async function openOfflineStore(options: {
+  readonly file: string;
+  readonly logger: Logger;
+  readonly sqliteBinding?: string;
+}): Promise<OfflineStore> {
   const log = options.logger.child('app');
   // The writer worker owns the one write connection (it opens the file: migrations, recovery of a damaged file);
   // this thread reads through a read-only connection beside it (WAL), so a sync's commit never blocks an IPC call.
   const binding = options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding };
   // The integrity check reads the whole file (665 ms for eight times the large seed): after a clean exit it runs
   // once the window shows (checkOfflineStore); after a crash or a kill the writer runs it before anything is read.
-  const writer = await startWriterWorker({ file: options.file, logger: options.logger.child('db'), integrityCheck: 'unless-closed-cleanly', ...binding });
+  const writer = await startWriterWorker({
+    file: options.file,
+    logger: options.logger.child('db'),
+    integrityCheck: 'unless-closed-cleanly',
+    ...binding,
+  });
   if (writer.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: writer.salvagedOutbox });
   let db: Database;
   try {

@@ -138,7 +138,12 @@ export interface WriterCalls {
    * Reads, no write: the site's purchase history as CSV (export/csv.ts purchaseHistoryCsv), or null when it has
    * none. Built here so the main process only receives the finished text. `now` judges expired payment codes.
    */
-  'export:orders-csv': (input: { readonly siteId: string; readonly now: string; readonly language: ExportLanguage; readonly timeZone: string }) => string | null;
+  'export:orders-csv': (input: {
+    readonly siteId: string;
+    readonly now: string;
+    readonly language: ExportLanguage;
+    readonly timeZone: string;
+  }) => string | null;
   /**
    * PRAGMA quick_check, left out of the open after a clean exit (open.ts integrityCheck) and run once the window
    * shows; a damaged database is kept aside as a copy and rebuilt empty in place, its outbox carried over.

@@ -58,7 +58,11 @@ export function createWriterHandlers(db: Database): WriterHandlers {
   const stage = (stageId: string): Stage => {
     const found = stages.get(stageId);
     // A writer restarted since the stage began has lost its pages: the run fails, the stored snapshot stays.
-    if (!found) throw new CoreError('sync-failed', 'The pages this sync fetched are gone (the site was removed, or the database writer restarted); sync again.');
+    if (!found)
+      throw new CoreError(
+        'sync-failed',
+        'The pages this sync fetched are gone (the site was removed, or the database writer restarted); sync again.',
+      );
     return found;
   };
   return {
@@ -69,7 +73,16 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'snapshot:commit': ({ siteId, snapshot }) => commitSnapshotIfChanged(db, siteId, snapshot),
     'stage:begin': ({ stageId, siteId }) => {
-      stages.set(stageId, { siteId, parts: new Map(), dropped: new Set(), digests: new Map(), requests: new AbortController(), held: new Map(), nextHold: 0, bytes: 0 });
+      stages.set(stageId, {
+        siteId,
+        parts: new Map(),
+        dropped: new Set(),
+        digests: new Map(),
+        requests: new AbortController(),
+        held: new Map(),
+        nextHold: 0,
+        bytes: 0,
+      });
     },
     'stage:page': ({ stageId, part, nodes }) => {
       const s = stage(stageId);
@@ -88,10 +101,20 @@ export function createWriterHandlers(db: Database): WriterHandlers {
         signal: stage(stageId).requests.signal,
       });
       if (answer.status < 200 || answer.status > 299) {
-        return { kind: 'refused', status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, body: typeof answer.body === 'string' ? answer.body : '' };
+        return {
+          kind: 'refused',
+          status: answer.status,
+          wwwAuthenticate: answer.wwwAuthenticate,
+          body: typeof answer.body === 'string' ? answer.body : '',
+        };
       }
       // Looked up again: the stage may have been discarded while the request was out.
-      return { kind: 'staged', status: answer.status, wwwAuthenticate: null, staged: stageAnswer(stage(stageId), { part, shape, path, body: answer.body, hold: hold === true }) };
+      return {
+        kind: 'staged',
+        status: answer.status,
+        wwwAuthenticate: null,
+        staged: stageAnswer(stage(stageId), { part, shape, path, body: answer.body, hold: hold === true }),
+      };
     },
     'stage:cancel': ({ stageId }) => {
       stages.get(stageId)?.requests.abort();
@@ -171,7 +194,13 @@ function truncateWal(db: Database): void {
 /** Decodes and parses one answer of the site, stages the part at `path`, and says what the fetch needs next. */
 function stageAnswer(
   s: Stage,
-  { part, shape, path, body, hold }: Omit<StageTextInput, 'stageId' | 'body' | 'hold'> & { readonly body: ArrayBuffer | Uint8Array | string; readonly hold: boolean },
+  {
+    part,
+    shape,
+    path,
+    body,
+    hold,
+  }: Omit<StageTextInput, 'stageId' | 'body' | 'hold'> & { readonly body: ArrayBuffer | Uint8Array | string; readonly hold: boolean },
 ): StagedText {
   // One sync's answers together are bounded too: a site paging without end cannot fill the memory.
   s.bytes += typeof body === 'string' ? body.length : body.byteLength;

@@ -233,7 +233,13 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
       const declared = VIEWS_OF_CALL[call];
       if (reader === null || declared === null) return send(call, input);
       const siteId = siteOf(input);
-      return writtenElsewhere(reader, siteId, declared, () => send(call, input), AFTER[call] as ((result: unknown) => readonly ViewArea[]) | undefined);
+      return writtenElsewhere(
+        reader,
+        siteId,
+        declared,
+        () => send(call, input),
+        AFTER[call] as ((result: unknown) => readonly ViewArea[]) | undefined,
+      );
     },
     close() {
       closed ??= (async () => {

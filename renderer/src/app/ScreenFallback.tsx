@@ -72,7 +72,12 @@ export function ScreenFallback({ onRetry }: { readonly onRetry: () => void }) {
           </div>
         </div>
       </div>
-      <Dialog open={confirming} title={t('settings.sites.removeTitle', { site: site?.label ?? '' })} onClose={() => setConfirming(false)} testId="boundary-remove-dialog">
+      <Dialog
+        open={confirming}
+        title={t('settings.sites.removeTitle', { site: site?.label ?? '' })}
+        onClose={() => setConfirming(false)}
+        testId="boundary-remove-dialog"
+      >
         <p>{t('settings.sites.removeText')}</p>
         {error !== null && <ErrorState error={error} compact />}
         <div className="row end">

@@ -55,7 +55,10 @@ export function Shell() {
     heading?.focus({ preventScroll: true });
   }, [route.screen, routeDetail, site?.id]);
 
-  const value: AppContextValue = useMemo(() => ({ sites, site, selectSite, route, navigate, navigateFrom }), [sites, site, selectSite, route, navigate, navigateFrom]);
+  const value: AppContextValue = useMemo(
+    () => ({ sites, site, selectSite, route, navigate, navigateFrom }),
+    [sites, site, selectSite, route, navigate, navigateFrom],
+  );
 
   const screenKey = `${route.screen}\u0000${routeDetail}\u0000${site?.id ?? ''}`;
   const hasData = site !== null && hasOfflineData(site);
@@ -112,7 +115,9 @@ export function Shell() {
             <ErrorBoundary area="status-bar" resetKey={site.id} fallback={quiet}>
               <StatusBar />
             </ErrorBoundary>
-          ) : sitesQuery.isPending ? null : <span className="muted">{site ? t('shell.notSignedIn', { site: site.label }) : t('shell.noSite')}</span>}
+          ) : sitesQuery.isPending ? null : (
+            <span className="muted">{site ? t('shell.notSignedIn', { site: site.label }) : t('shell.noSite')}</span>
+          )}
         </footer>
       </div>
     </AppContext.Provider>

@@ -7,7 +7,18 @@ export interface HistoryEntry {
   readonly siteId: string | null;
 }
 
-const SCREENS: ReadonlySet<Screen> = new Set<Screen>(['library', 'course', 'billing', 'entitlements', 'consulting', 'notifications', 'profile', 'search', 'settings', 'add-site']);
+const SCREENS: ReadonlySet<Screen> = new Set<Screen>([
+  'library',
+  'course',
+  'billing',
+  'entitlements',
+  'consulting',
+  'notifications',
+  'profile',
+  'search',
+  'settings',
+  'add-site',
+]);
 
 /** A history entry read back from history.state (anything the page stored before, or another version's shape). */
 export function readEntry(state: unknown): HistoryEntry | null {

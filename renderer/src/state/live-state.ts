@@ -59,7 +59,15 @@ export function connectEvents(client: QueryClient): () => void {
       const present = view.saved !== null || view.job !== null;
       const before = client.getQueryData<ProductOfflineView[]>(key);
       const old = before?.find((v) => v.productId === view.productId);
-      if (before) client.setQueryData(key, present ? (old ? before.map((v) => (v.productId === view.productId ? view : v)) : [...before, view]) : before.filter((v) => v.productId !== view.productId));
+      if (before)
+        client.setQueryData(
+          key,
+          present
+            ? old
+              ? before.map((v) => (v.productId === view.productId ? view : v))
+              : [...before, view]
+            : before.filter((v) => v.productId !== view.productId),
+        );
       else void refreshQueries(client, { queryKey: key });
       if (!old || !present || (old.job === null) !== (view.job === null) || old.job?.state !== view.job?.state) {
         void refreshQueries(client, { predicate: (q) => q.queryKey[0] === 'downloads:storage' });
@@ -67,7 +75,9 @@ export function connectEvents(client: QueryClient): () => void {
     }),
     onEvent('sites:changed', (sites: SiteSummary[]) => {
       client.setQueryData(channelKey('sites:list'), sites);
-      void refreshQueries(client, { predicate: (q) => q.queryKey[0] !== 'sites:list' && q.queryKey[0] !== 'app:get-info' && q.queryKey[0] !== 'settings:get' });
+      void refreshQueries(client, {
+        predicate: (q) => q.queryKey[0] !== 'sites:list' && q.queryKey[0] !== 'app:get-info' && q.queryKey[0] !== 'settings:get',
+      });
     }),
   ];
   return () => {

@@ -14,7 +14,10 @@ export function CopyButton({ text, label, testId }: { readonly text: string; rea
   const copy = async () => {
     try {
       // The async Clipboard API can wait on a permission prompt or window focus; don't leave the user hanging.
-      await Promise.race([navigator.clipboard.writeText(text), new Promise((_, reject) => window.setTimeout(() => reject(new Error('timeout')), 1500))]);
+      await Promise.race([
+        navigator.clipboard.writeText(text),
+        new Promise((_, reject) => window.setTimeout(() => reject(new Error('timeout')), 1500)),
+      ]);
       setState('copied');
     } catch {
       setState(copyWithSelection(text) ? 'copied' : 'failed');

@@ -49,7 +49,14 @@ export function useErrorText() {
     // The core names what the student can do about this failure (a clock, the site's signing algorithm, the
     // application ID, a permission they did not allow): a hint of that code's own, else its general next step.
     const scope = 'detail' in error && typeof error.detail?.scope === 'string' ? error.detail.scope : '';
-    return { what: t(`errors.${key}.what`), next: t(nextStepKey(key, 'detail' in error ? error.detail : undefined, (k) => i18n.exists(k)), { scope }), detail: error.message };
+    return {
+      what: t(`errors.${key}.what`),
+      next: t(
+        nextStepKey(key, 'detail' in error ? error.detail : undefined, (k) => i18n.exists(k)),
+        { scope },
+      ),
+      detail: error.message,
+    };
   };
 }
 

@@ -2,7 +2,17 @@ import { useState } from 'react';
 import { useSiteImage } from './useSiteImage';
 
 /** A decorative picture that falls back to an initial when the image can't load (e.g. offline). */
-export function Picture({ siteId, src: siteUrl, fallback, className }: { readonly siteId: string; readonly src: string | null; readonly fallback: string; readonly className: string }) {
+export function Picture({
+  siteId,
+  src: siteUrl,
+  fallback,
+  className,
+}: {
+  readonly siteId: string;
+  readonly src: string | null;
+  readonly fallback: string;
+  readonly className: string;
+}) {
   const [failed, setFailed] = useState(false);
   const src = useSiteImage(siteId, siteUrl);
   return (

@@ -26,7 +26,18 @@ export interface VirtualListProps<T> {
  * A long list rendered windowed (only what is visible, plus overscan) inside the screen's scroll container,
  * with each row measured so rows of any height work. Rows stay in a real list for assistive technology.
  */
-export function VirtualList<T>({ items, estimateSize, getKey, render, label, testId, gap = 0, onEndReached, endThreshold = 10, total }: VirtualListProps<T>) {
+export function VirtualList<T>({
+  items,
+  estimateSize,
+  getKey,
+  render,
+  label,
+  testId,
+  gap = 0,
+  onEndReached,
+  endThreshold = 10,
+  total,
+}: VirtualListProps<T>) {
   const scrollRef = useContext(ScrollContext);
   const listRef = useRef<HTMLUListElement>(null);
   const [margin, setMargin] = useState(0);

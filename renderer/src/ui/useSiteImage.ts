@@ -5,6 +5,15 @@ import { useChannel } from '../query';
  * loads an image from a site-chosen address itself. Null while loading, and when there is none to show.
  */
 export function useSiteImage(siteId: string | null, url: string | null): string | null {
-  const q = useChannel('media:image', { siteId: siteId ?? '', url: url ?? '' }, { enabled: siteId !== null && siteId !== '' && url !== null && url !== '', staleTime: Number.POSITIVE_INFINITY, gcTime: 10 * 60_000, retry: false });
+  const q = useChannel(
+    'media:image',
+    { siteId: siteId ?? '', url: url ?? '' },
+    {
+      enabled: siteId !== null && siteId !== '' && url !== null && url !== '',
+      staleTime: Number.POSITIVE_INFINITY,
+      gcTime: 10 * 60_000,
+      retry: false,
+    },
+  );
   return q.data ?? null;
 }

@@ -58,7 +58,12 @@ export function summarize(name: string, r: LoadResult, concurrency: number): Ben
     { name: `${name}, requests/s`, value: throughput(r), unit: 'req/s', note },
     { name: `${name}, p50`, value: percentile(r.latencies, 50), unit: 'ms' },
     { name: `${name}, p99`, value: percentile(r.latencies, 99), unit: 'ms' },
-    { name: `${name}, server CPU per request`, value: r.cpuMsPerRequest, unit: 'ms', note: `one core's worth: ${(1000 / r.cpuMsPerRequest).toFixed(0)} req/s` },
+    {
+      name: `${name}, server CPU per request`,
+      value: r.cpuMsPerRequest,
+      unit: 'ms',
+      note: `one core's worth: ${(1000 / r.cpuMsPerRequest).toFixed(0)} req/s`,
+    },
   ];
 }
 

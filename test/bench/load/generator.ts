@@ -22,7 +22,14 @@ interface Answer {
 function send(agent: Agent, origin: URL, spec: RequestSpec): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { agent, host: origin.hostname, port: origin.port, method: 'POST', path: spec.path, headers: { ...spec.headers, 'content-length': Buffer.byteLength(spec.body) } },
+      {
+        agent,
+        host: origin.hostname,
+        port: origin.port,
+        method: 'POST',
+        path: spec.path,
+        headers: { ...spec.headers, 'content-length': Buffer.byteLength(spec.body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -45,9 +52,11 @@ function check(expect: Expect, answer: Answer): Record<string, unknown> {
     throw new Error(`answer ${a.status} is not JSON: ${a.body.slice(0, 200)}`);
   }
   if (a.status !== 200) throw new Error(`answer ${a.status}: ${a.body.slice(0, 300)}`);
-  if (expect === 'graphql' && (body['errors'] !== undefined || body['data'] === undefined)) throw new Error(`GraphQL errors: ${a.body.slice(0, 300)}`);
+  if (expect === 'graphql' && (body['errors'] !== undefined || body['data'] === undefined))
+    throw new Error(`GraphQL errors: ${a.body.slice(0, 300)}`);
   if (expect === 'tokens' || expect === 'tokens+id_token') {
-    if (typeof body['access_token'] !== 'string' || typeof body['refresh_token'] !== 'string') throw new Error(`no token pair: ${a.body.slice(0, 300)}`);
+    if (typeof body['access_token'] !== 'string' || typeof body['refresh_token'] !== 'string')
+      throw new Error(`no token pair: ${a.body.slice(0, 300)}`);
     if (expect === 'tokens+id_token' && typeof body['id_token'] !== 'string') throw new Error('no id_token in the answer');
   }
   return body;

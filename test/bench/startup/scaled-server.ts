@@ -7,7 +7,12 @@ import { DEFAULT_LARGE } from '../../../embedded-server/seed/content';
 import { getMemberToken } from '../../core/sync/helpers/member-token';
 
 const scale = Number(process.argv[2] ?? '1');
-const large = { ...DEFAULT_LARGE, courses: DEFAULT_LARGE.courses * scale, payments: DEFAULT_LARGE.payments * scale, notifications: DEFAULT_LARGE.notifications * scale };
+const large = {
+  ...DEFAULT_LARGE,
+  courses: DEFAULT_LARGE.courses * scale,
+  payments: DEFAULT_LARGE.payments * scale,
+  notifications: DEFAULT_LARGE.notifications * scale,
+};
 const server = await createEmbeddedServer({ port: 0, seed: 'large', site: 'demo', seedOptions: { large } });
 const { accessToken } = await getMemberToken(server);
 process.send?.({ type: 'ready', url: server.url, token: accessToken });

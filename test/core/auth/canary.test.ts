@@ -32,7 +32,9 @@ describe('log canary: the core never logs a secret', () => {
     await res.text();
     const second = await vault.get(site.id);
     // A failing call, so error paths log too.
-    await h.manager.fetchFor(site.id)('https://evil.example.com/').catch(() => undefined);
+    await h.manager
+      .fetchFor(site.id)('https://evil.example.com/')
+      .catch(() => undefined);
     expect(await h.manager.signOut(site.id)).toEqual({ revoked: true, pending: false });
 
     const code = new URL(callbacks[0] as string).searchParams.get('code');

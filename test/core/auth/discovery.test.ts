@@ -99,8 +99,14 @@ describe('discovery failures', () => {
   });
 
   it('no UserInfo endpoint, or no revocation endpoint (both optional in RFC 8414 §2) is accepted', async () => {
-    await expect(withMetadata({ userinfo_endpoint: null })).resolves.toMatchObject({ userinfoEndpoint: null, revocationEndpoint: `${as.url}/revoke` });
-    await expect(withMetadata({ revocation_endpoint: null })).resolves.toMatchObject({ revocationEndpoint: null, userinfoEndpoint: `${as.url}/userinfo` });
+    await expect(withMetadata({ userinfo_endpoint: null })).resolves.toMatchObject({
+      userinfoEndpoint: null,
+      revocationEndpoint: `${as.url}/revoke`,
+    });
+    await expect(withMetadata({ revocation_endpoint: null })).resolves.toMatchObject({
+      revocationEndpoint: null,
+      userinfoEndpoint: `${as.url}/userinfo`,
+    });
   });
 
   it('publishing keys without signing algs is fine: no id_token expected, UserInfo is the fallback', async () => {
@@ -167,7 +173,9 @@ describe('discovery failures', () => {
       ['token_endpoint', 'https://[::ffff:127.0.0.1]/token'],
       ['userinfo_endpoint', 'https://[fd00::1]/userinfo'],
     ])('%s on this computer or a private network (%s) -> discovery-invalid', async (name, value) => {
-      await expect(discoverPublic({ [name]: value })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid') && /this computer or its local network|not https/.test((e as Error).message));
+      await expect(discoverPublic({ [name]: value })).rejects.toSatisfy(
+        (e) => isCoreError(e, 'discovery-invalid') && /this computer or its local network|not https/.test((e as Error).message),
+      );
     });
 
     it.each([
@@ -175,12 +183,18 @@ describe('discovery failures', () => {
       ['revocation_endpoint', 'https://user:pw@school.example.com/revoke'],
       ['authorization_endpoint', 'https://:secret@school.example.com/authorize'],
     ])('%s with credentials (%s) -> discovery-invalid', async (name, value) => {
-      await expect(discoverPublic({ [name]: value })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid') && /user name or password/.test((e as Error).message));
+      await expect(discoverPublic({ [name]: value })).rejects.toSatisfy(
+        (e) => isCoreError(e, 'discovery-invalid') && /user name or password/.test((e as Error).message),
+      );
     });
 
     it('a site on this computer may name endpoints on this computer, but never with credentials', async () => {
-      await expect(withMetadata({ token_endpoint: 'http://127.0.0.1:9/token' })).resolves.toMatchObject({ tokenEndpoint: 'http://127.0.0.1:9/token' });
-      await expect(withMetadata({ token_endpoint: `http://u:p@${new URL(as.url).host}/token` })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+      await expect(withMetadata({ token_endpoint: 'http://127.0.0.1:9/token' })).resolves.toMatchObject({
+        tokenEndpoint: 'http://127.0.0.1:9/token',
+      });
+      await expect(withMetadata({ token_endpoint: `http://u:p@${new URL(as.url).host}/token` })).rejects.toSatisfy((e) =>
+        isCoreError(e, 'discovery-invalid'),
+      );
     });
   });
 

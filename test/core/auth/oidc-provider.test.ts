@@ -94,7 +94,12 @@ beforeAll(async () => {
   const provider = new Provider(issuer, {
     clients: [
       { ...base, client_id: 'oidc-desktop', token_endpoint_auth_method: 'none' },
-      { ...base, client_id: 'oidc-desktop-confidential', client_secret: 'oidc-confidential-secret-value', token_endpoint_auth_method: 'client_secret_post' },
+      {
+        ...base,
+        client_id: 'oidc-desktop-confidential',
+        client_secret: 'oidc-confidential-secret-value',
+        token_endpoint_auth_method: 'client_secret_post',
+      },
     ],
     jwks: { keys: [jwk] },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'account:read', 'account:write'],
@@ -110,7 +115,10 @@ beforeAll(async () => {
     features: {
       devInteractions: { enabled: true },
       // RFC 7009 §2.1: a client may only revoke its own tokens.
-      revocation: { enabled: true, allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId },
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId,
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => issuer,
@@ -159,7 +167,12 @@ describe('independent authorization server (node-oidc-provider v9)', () => {
     try {
       const site = await h.manager.add({ baseUrl: issuer, clientId: 'oidc-desktop' });
       const done = await h.manager.signIn(site.id);
-      expect(done).toMatchObject({ status: 'ready', schoolId: 'sch_oidc', subdomain: 'oidc', profile: { email: 'student@oidc.example', name: 'OIDC Student' } });
+      expect(done).toMatchObject({
+        status: 'ready',
+        schoolId: 'sch_oidc',
+        subdomain: 'oidc',
+        profile: { email: 'student@oidc.example', name: 'OIDC Student' },
+      });
       const metadata = h.manager.getMetadata(site.id);
       expect(metadata?.authorizationResponseIssParameterSupported).toBe(true);
       const exchange = h.sent.find((r) => r.form?.get('grant_type') === 'authorization_code');

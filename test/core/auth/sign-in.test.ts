@@ -123,9 +123,13 @@ describe('callback checks, one rule at a time (RFC 6749 §10.12, RFC 9207)', () 
     );
     expect(page?.status).toBe(400);
     expect(!result.ok && isCoreError(result.error, 'sign-in-timeout')).toBe(true);
-    expect(() => validateCallback(new URLSearchParams({ state: 'x', iss: 'https://evil.example.com' }), { state: 's', issuer: metadata.issuer, issParameterSupported: true })).toThrow(
-      expect.objectContaining({ code: 'state-mismatch' }),
-    );
+    expect(() =>
+      validateCallback(new URLSearchParams({ state: 'x', iss: 'https://evil.example.com' }), {
+        state: 's',
+        issuer: metadata.issuer,
+        issParameterSupported: true,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'state-mismatch' }));
   });
 
   it('stray callbacks (no query, wrong state, error with a wrong state) do not cancel the sign-in (issue 11, item 3)', async () => {

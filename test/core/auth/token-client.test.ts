@@ -48,7 +48,15 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
     as.tokenResponse = (b) => ({ ...b, school_id: 'sch_other' });
     await expect(
       refreshTokens(
-        { tokenEndpoint: `${as.url}/token`, refreshToken: 'rt', clientId: 'c', clientSecret: null, resource: as.url, previousScopes: [], schoolId: 'sch_mini' },
+        {
+          tokenEndpoint: `${as.url}/token`,
+          refreshToken: 'rt',
+          clientId: 'c',
+          clientSecret: null,
+          resource: as.url,
+          previousScopes: [],
+          schoolId: 'sch_mini',
+        },
         { fetch: f },
       ),
     ).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization'));
@@ -106,19 +114,44 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
 
   it('a public client sends no client_secret; refresh and revoke carry client_id and resource / token_type_hint', async () => {
     await refreshTokens(
-      { tokenEndpoint: `${as.url}/token`, refreshToken: 'rt_1', clientId: 'mini-client', clientSecret: null, resource: as.url, previousScopes: ['openid'], schoolId: 'sch_mini' },
+      {
+        tokenEndpoint: `${as.url}/token`,
+        refreshToken: 'rt_1',
+        clientId: 'mini-client',
+        clientSecret: null,
+        resource: as.url,
+        previousScopes: ['openid'],
+        schoolId: 'sch_mini',
+      },
       { fetch: f },
     );
-    await revokeToken({ revocationEndpoint: `${as.url}/revoke`, token: 'rt_1', tokenTypeHint: 'refresh_token', clientId: 'mini-client', clientSecret: null }, { fetch: f });
+    await revokeToken(
+      { revocationEndpoint: `${as.url}/revoke`, token: 'rt_1', tokenTypeHint: 'refresh_token', clientId: 'mini-client', clientSecret: null },
+      { fetch: f },
+    );
     const [refresh, revoke] = as.requests;
-    expect(Object.fromEntries(refresh?.form ?? [])).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt_1', client_id: 'mini-client', resource: as.url });
+    expect(Object.fromEntries(refresh?.form ?? [])).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'rt_1',
+      client_id: 'mini-client',
+      resource: as.url,
+    });
     expect(Object.fromEntries(revoke?.form ?? [])).toEqual({ token: 'rt_1', token_type_hint: 'refresh_token', client_id: 'mini-client' });
   });
 
   it('an OAuth error at the code exchange is reported with its sanitized error code', async () => {
     await expect(
       exchangeCode(
-        { tokenEndpoint: `${as.url}/token`, code: 'unknown', redirectUri: 'http://127.0.0.1:1/callback', codeVerifier: 'v'.repeat(43), clientId: 'c', clientSecret: null, resource: as.url, requestedScopes: [] },
+        {
+          tokenEndpoint: `${as.url}/token`,
+          code: 'unknown',
+          redirectUri: 'http://127.0.0.1:1/callback',
+          codeVerifier: 'v'.repeat(43),
+          clientId: 'c',
+          clientSecret: null,
+          resource: as.url,
+          requestedScopes: [],
+        },
         { fetch: f },
       ),
     ).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-failed') && /invalid_grant/.test((e as Error).message));

@@ -215,8 +215,15 @@ describe('authorized fetch (RFC 6750 §2.1, §3.1)', () => {
   it('403 insufficient_scope names the missing scope (the UI offers to sign in again)', async () => {
     const { h, siteId } = await setup({ scopes: ['openid', 'profile', 'email'] });
     const error = await h.manager
-      .fetchFor(siteId)('/member/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { id } }' }) })
-      .then(() => null, (e: unknown) => e);
+      .fetchFor(siteId)('/member/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ viewer { id } }' }),
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(isCoreError(error, 'insufficient-scope')).toBe(true);
     const detail = (error as { detail: { scope: string } }).detail;
     expect(detail.scope).toMatch(/account:read/);
@@ -230,7 +237,10 @@ describe('authorized fetch (RFC 6750 §2.1, §3.1)', () => {
     const res = await h.manager.fetchFor(siteId)('/api/oauth/userinfo');
     expect(res.status).toBe(200);
     await res.text();
-    expect(await refreshTokenWorks(tokenEndpoint, before?.refreshToken as string, 'demo-desktop')).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect(await refreshTokenWorks(tokenEndpoint, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+    });
   });
 });
 

@@ -49,7 +49,10 @@ describe('a pair the app refuses is revoked at the site (RFC 7009)', () => {
     await expect(h.manager.signIn(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization'));
     const answer = h.tokenAnswers.find((a) => a.form.get('grant_type') === 'authorization_code');
     expect(answer?.body.refresh_token).toEqual(expect.any(String));
-    expect(await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop')).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect(await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop')).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+    });
     expect(h.manager.getSite(siteId)?.status).toBe('signed-out');
   });
 

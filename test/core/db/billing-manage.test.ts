@@ -6,7 +6,15 @@ import { at, closeDatabases, day, NOW, withSite } from './pages-scaffold';
 
 afterEach(closeDatabases);
 
-const item = (id: string, title: string) => ({ id, itemType: 'CurriculumPlan' as const, title, quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 });
+const item = (id: string, title: string) => ({
+  id,
+  itemType: 'CurriculumPlan' as const,
+  title,
+  quantity: 1,
+  originalAmount: 1000,
+  discountAmount: 0,
+  finalAmount: 1000,
+});
 const unpaid = { paymentState: 'not_paid' as const, paymentType: 'atm' as const, paidAt: null, bankCode: '812' };
 
 // One order in every state the screen shows, on days 1..10 (newest: J).
@@ -96,8 +104,21 @@ describe('Purchases: spending per year and currency', () => {
         payment('y1', { tradeNo: 'Y1', createdAt: '2025-12-31T23:00:00.000Z', amount: 2000 }),
         // Placed in 2025, its second payment in 2026: all of it counts in 2025 (the order's year).
         payment('y2a', { tradeNo: 'Y2', createdAt: '2025-03-01T00:00:00.000Z', amount: 500 }),
-        payment('y2b', { tradeNo: 'Y2', createdAt: '2026-01-05T00:00:00.000Z', amount: 500, refundingState: 'partially_refunded', refundedAmount: 200 }),
-        payment('y3', { tradeNo: 'Y3', createdAt: '2026-02-01T00:00:00.000Z', amount: 1000, paymentState: 'refunded', refundingState: 'refunded', refundedAmount: 1000 }),
+        payment('y2b', {
+          tradeNo: 'Y2',
+          createdAt: '2026-01-05T00:00:00.000Z',
+          amount: 500,
+          refundingState: 'partially_refunded',
+          refundedAmount: 200,
+        }),
+        payment('y3', {
+          tradeNo: 'Y3',
+          createdAt: '2026-02-01T00:00:00.000Z',
+          amount: 1000,
+          paymentState: 'refunded',
+          refundingState: 'refunded',
+          refundedAmount: 1000,
+        }),
         payment('y4', { tradeNo: 'Y4', createdAt: '2026-02-02T00:00:00.000Z', amount: 30, currency: 'USD' }),
         // Never paid: nothing spent, still an order of its year.
         payment('y5', { tradeNo: 'Y5', createdAt: '2026-02-03T00:00:00.000Z', amount: 900, paymentState: 'failed', paidAt: null }),

@@ -50,7 +50,12 @@ describe('billing view: payments grouped into orders by tradeNo (service-spec "P
     ]);
     const byTrade = Object.fromEntries(view.orders.map((o) => [o.tradeNo, o]));
     expect(byTrade.T1).toMatchObject({ summaryState: 'partially_refunded', paidAmount: 1000, refundedAmount: 400 });
-    expect(byTrade.T1!.payments[0]!.refund).toEqual({ state: 'partially_refunded', refundedAmount: 400, refundedAt: '2026-06-03T00:00:00.000Z', refundRequestedAt: null });
+    expect(byTrade.T1!.payments[0]!.refund).toEqual({
+      state: 'partially_refunded',
+      refundedAmount: 400,
+      refundedAt: '2026-06-03T00:00:00.000Z',
+      refundRequestedAt: null,
+    });
     expect(byTrade.T2).toMatchObject({ summaryState: 'refunded', paidAmount: 500, refundedAmount: 500 });
     expect(view.totals).toEqual([{ currency: 'TWD', paid: 1500, refunded: 900 }]);
   });
@@ -64,7 +69,13 @@ describe('billing view: payments grouped into orders by tradeNo (service-spec "P
       { ...unpaid, tradeNo: 'D', codeNo: '444', paymentState: 'expired', expiredAt: '2026-05-01T00:00:00.000Z' },
     ]);
     expect(view.pendingInstructions.map((p) => p.tradeNo)).toEqual(['B', 'A']);
-    expect(view.pendingInstructions[0]!.instructions).toEqual({ bankCode: '812', bankName: 'Taishin', codeNo: '222', expiredAt: '2026-06-12T00:00:00.000Z', isExpired: false });
+    expect(view.pendingInstructions[0]!.instructions).toEqual({
+      bankCode: '812',
+      bankName: 'Taishin',
+      codeNo: '222',
+      expiredAt: '2026-06-12T00:00:00.000Z',
+      isExpired: false,
+    });
     const state = Object.fromEntries(view.orders.map((o) => [o.tradeNo, o.summaryState]));
     expect(state).toEqual({ A: 'awaiting_payment', B: 'awaiting_payment', C: 'expired', D: 'expired' });
     expect(view.orders.find((o) => o.tradeNo === 'C')!.payments[0]!.instructions!.isExpired).toBe(true);

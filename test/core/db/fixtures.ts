@@ -21,7 +21,15 @@ export function course(id: string, overrides: Partial<CourseRecord> = {}): Cours
         position: 1,
         lectures: [
           { lectureId: `${id}-l1`, title: 'Welcome', position: 1, state: 'completed', isLocked: false, unlockAt: null, duration: 60 },
-          { lectureId: `${id}-l2`, title: 'Knife skills', position: 2, state: 'read', isLocked: true, unlockAt: '2026-03-01T00:00:00.000Z', duration: 300 },
+          {
+            lectureId: `${id}-l2`,
+            title: 'Knife skills',
+            position: 2,
+            state: 'read',
+            isLocked: true,
+            unlockAt: '2026-03-01T00:00:00.000Z',
+            duration: 300,
+          },
         ],
       },
     ],
@@ -30,7 +38,16 @@ export function course(id: string, overrides: Partial<CourseRecord> = {}): Cours
 }
 
 export function notification(id: string, overrides: Partial<NotificationRecord> = {}): NotificationRecord {
-  return { id, kind: 'announcement', title: `Notice ${id}`, body: 'Body text', url: null, createdAt: '2026-01-02T00:00:00.000Z', readAt: null, ...overrides };
+  return {
+    id,
+    kind: 'announcement',
+    title: `Notice ${id}`,
+    body: 'Body text',
+    url: null,
+    createdAt: '2026-01-02T00:00:00.000Z',
+    readAt: null,
+    ...overrides,
+  };
 }
 
 export function payment(id: string, overrides: Partial<PaymentRecord> = {}): PaymentRecord {
@@ -45,7 +62,9 @@ export function payment(id: string, overrides: Partial<PaymentRecord> = {}): Pay
     paymentState: 'paid',
     adjustments: [],
     invoice: null,
-    lineitems: [{ id: `li-${id}`, itemType: 'CurriculumPlan', title: `Plan ${id}`, quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 }],
+    lineitems: [
+      { id: `li-${id}`, itemType: 'CurriculumPlan', title: `Plan ${id}`, quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 },
+    ],
     installment: null,
     refundingState: 'none',
     refundedAmount: 0,
@@ -61,7 +80,13 @@ export function payment(id: string, overrides: Partial<PaymentRecord> = {}): Pay
 
 export function snapshot(prefix: string): SiteSnapshot {
   return {
-    profile: { id: `u-${prefix}`, name: `User ${prefix}`, email: `${prefix}@example.com`, avatar: null, schools: [{ id: `sch-${prefix}`, name: 'School', subdomain: prefix, roles: ['student'] }] },
+    profile: {
+      id: `u-${prefix}`,
+      name: `User ${prefix}`,
+      email: `${prefix}@example.com`,
+      avatar: null,
+      schools: [{ id: `sch-${prefix}`, name: 'School', subdomain: prefix, roles: ['student'] }],
+    },
     courses: [course(`${prefix}-c1`, { title: `Cooking basics ${prefix}` }), course(`${prefix}-c2`)],
     digitalProducts: [],
     eventRegistrations: [],

@@ -44,7 +44,10 @@ describe('lecture states the app does not know (migration 011)', () => {
 
     const db = openDb(file);
     expect(db.prepare('SELECT id, state, is_locked FROM lectures').all()).toEqual([{ id: 'c1-l1', state: 'completed', is_locked: 1 }]);
-    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'lectures' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'lectures' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all();
     expect(indexes).toEqual(['lectures_by_course_section', 'lectures_by_section', 'lectures_locked']);
     db.exec(`UPDATE lectures SET state = 'in_progress'`);
     expect(db.pragma('foreign_key_check')).toEqual([]);

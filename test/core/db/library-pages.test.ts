@@ -1,12 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  commitSnapshot,
-  ensureSite,
-  getAllSitesLibraryPage,
-  getLibrary,
-  getLibraryPage,
-  removeSiteData,
-} from '../../../electron/core/db';
+import { commitSnapshot, ensureSite, getAllSitesLibraryPage, getLibrary, getLibraryPage, removeSiteData } from '../../../electron/core/db';
 import { ipcContract } from '../../../electron/common/ipc-contract';
 import type { LibraryFilter, LibrarySort } from '../../../electron/common/view-models';
 import { course } from './fixtures';
@@ -36,7 +29,10 @@ describe('library pages (issue 6): filtered by the core at read time', () => {
     expect(ids(getLibraryPage(db, 's', NOW, { filter: 'in-progress' }))).toEqual(['c1', 'c2', 'c5']);
     expect(ids(getLibraryPage(db, 's', NOW, { filter: 'completed' }))).toEqual(['c4']);
     // Continue watching (joined per page row) on a deep page.
-    expect(getLibraryPage(db, 's', NOW, { offset: 4, limit: 1 }).items[0]!.continueWatching).toMatchObject({ lectureId: 'c5-l2', lectureTitle: 'Knife skills' });
+    expect(getLibraryPage(db, 's', NOW, { offset: 4, limit: 1 }).items[0]!.continueWatching).toMatchObject({
+      lectureId: 'c5-l2',
+      lectureTitle: 'Knife skills',
+    });
     expect(getLibraryPage(db, 's', NOW).items).toEqual(getLibrary(db, 's', NOW));
   });
 
@@ -56,15 +52,30 @@ describe('library power tools: filters, orders, time left, every school', () => 
   const unstarted = { totalLectures: 2, readLectures: 0, completedLectures: 0, percent: 0, completedAt: null };
   const courses = [
     // Started (a lecture read), access ends in 4 days.
-    course('a', { title: 'beta', hasLifetimeAccess: false, expireDate: '2026-06-14T00:00:00.000Z', lastWatchedLecture: { lectureId: 'a-l2', positionSeconds: 1, watchedAt: '2026-06-09T00:00:00.000Z' } }),
+    course('a', {
+      title: 'beta',
+      hasLifetimeAccess: false,
+      expireDate: '2026-06-14T00:00:00.000Z',
+      lastWatchedLecture: { lectureId: 'a-l2', positionSeconds: 1, watchedAt: '2026-06-09T00:00:00.000Z' },
+    }),
     // Never started: 0%, nothing watched. Lifetime access.
     course('b', { title: 'Alpha', detailProgress: unstarted, lastWatchedLecture: null }),
     // Finished.
-    course('c', { title: 'gamma', detailProgress: { totalLectures: 2, readLectures: 2, completedLectures: 2, percent: 100, completedAt: day(2) }, lastWatchedLecture: { lectureId: 'c-l2', positionSeconds: 1, watchedAt: '2026-05-01T00:00:00.000Z' } }),
+    course('c', {
+      title: 'gamma',
+      detailProgress: { totalLectures: 2, readLectures: 2, completedLectures: 2, percent: 100, completedAt: day(2) },
+      lastWatchedLecture: { lectureId: 'c-l2', positionSeconds: 1, watchedAt: '2026-05-01T00:00:00.000Z' },
+    }),
     // Ended.
     course('d', { title: 'delta', hasLifetimeAccess: false, expireDate: '2026-05-01T00:00:00.000Z' }),
     // Not started, access ends in 30 days.
-    course('e', { title: 'Epsilon', hasLifetimeAccess: false, expireDate: '2026-07-10T00:00:00.000Z', detailProgress: unstarted, lastWatchedLecture: null }),
+    course('e', {
+      title: 'Epsilon',
+      hasLifetimeAccess: false,
+      expireDate: '2026-07-10T00:00:00.000Z',
+      detailProgress: unstarted,
+      lastWatchedLecture: null,
+    }),
   ];
   const ids = (p: { items: readonly { courseId: string }[] }) => p.items.map((c) => c.courseId);
 

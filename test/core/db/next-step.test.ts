@@ -27,26 +27,40 @@ const input = (overrides: Partial<NextStepInput> = {}): NextStepInput => ({
 
 describe('a course’s next step', () => {
   it('says access ended on an expired course, whatever was watched', () => {
-    expect(courseNextStep(input({ isExpired: true, expireDate: '2026-04-01T00:00:00.000Z', lastLectureId: 'b', lastPositionSeconds: 10 }), NOW)).toEqual({
+    expect(
+      courseNextStep(input({ isExpired: true, expireDate: '2026-04-01T00:00:00.000Z', lastLectureId: 'b', lastPositionSeconds: 10 }), NOW),
+    ).toEqual({
       kind: 'expired',
       endedAt: '2026-04-01T00:00:00.000Z',
     });
   });
 
   it('says completed (offering the first lecture again) when the course is done, never "up next"', () => {
-    const done = input({ lectures: [lecture('a', { state: 'completed' }), lecture('b', { state: 'completed' })], lastLectureId: 'b', lastPositionSeconds: 590 });
+    const done = input({
+      lectures: [lecture('a', { state: 'completed' }), lecture('b', { state: 'completed' })],
+      lastLectureId: 'b',
+      lastPositionSeconds: 590,
+    });
     expect(courseNextStep(done, NOW)).toMatchObject({ kind: 'completed', again: { lectureId: 'a' } });
     expect(courseNextStep(input({ completedAt: '2026-04-20T00:00:00.000Z' }), NOW)).toMatchObject({ kind: 'completed' });
   });
 
   it('resumes the last lecture where it stopped', () => {
-    expect(courseNextStep(input({ lastLectureId: 'b', lastPositionSeconds: 200 }), NOW)).toMatchObject({ kind: 'resume', lecture: { lectureId: 'b' }, positionSeconds: 200 });
+    expect(courseNextStep(input({ lastLectureId: 'b', lastPositionSeconds: 200 }), NOW)).toMatchObject({
+      kind: 'resume',
+      lecture: { lectureId: 'b' },
+      positionSeconds: 200,
+    });
   });
 
   it('suggests the next unlocked lecture within the final 5% or the last 30 s', () => {
     // 600 s: 5% is 30 s, so both rules meet at 570 s; 569 s is still "resume".
     expect(courseNextStep(input({ lastLectureId: 'a', lastPositionSeconds: 569 }), NOW).kind).toBe('resume');
-    expect(courseNextStep(input({ lastLectureId: 'a', lastPositionSeconds: 570 }), NOW)).toMatchObject({ kind: 'next', lecture: { lectureId: 'b' }, finished: { lectureId: 'a' } });
+    expect(courseNextStep(input({ lastLectureId: 'a', lastPositionSeconds: 570 }), NOW)).toMatchObject({
+      kind: 'next',
+      lecture: { lectureId: 'b' },
+      finished: { lectureId: 'a' },
+    });
     // A long lecture: 5% of 3600 s is 180 s, reached first.
     expect(isFinishedAt(3420, 3600)).toBe(true);
     expect(isFinishedAt(3419, 3600)).toBe(false);
@@ -75,11 +89,17 @@ describe('a course’s next step', () => {
 
   it('goes back to a lecture left earlier when every later one is done', () => {
     const lectures = [lecture('a'), lecture('b', { state: 'completed' }), lecture('c', { state: 'completed' })];
-    expect(courseNextStep(input({ lectures, lastLectureId: 'c', lastPositionSeconds: 600 }), NOW)).toMatchObject({ kind: 'next', lecture: { lectureId: 'a' } });
+    expect(courseNextStep(input({ lectures, lastLectureId: 'c', lastPositionSeconds: 600 }), NOW)).toMatchObject({
+      kind: 'next',
+      lecture: { lectureId: 'a' },
+    });
   });
 
   it('starts with the first lecture not done when nothing was watched, and says nothing for an empty course', () => {
-    expect(courseNextStep(input({ lectures: [lecture('a', { state: 'completed' }), lecture('b')] }), NOW)).toMatchObject({ kind: 'start', lecture: { lectureId: 'b' } });
+    expect(courseNextStep(input({ lectures: [lecture('a', { state: 'completed' }), lecture('b')] }), NOW)).toMatchObject({
+      kind: 'start',
+      lecture: { lectureId: 'b' },
+    });
     expect(courseNextStep(input({ lectures: [] }), NOW)).toEqual({ kind: 'none' });
   });
 });

@@ -95,7 +95,10 @@ describe('billing pages (issue 6): orders newest first, a page at a time', () =>
     expect(first.items.map((p) => p.paymentId)).toEqual(['b', 'c']);
     expect(first).toMatchObject({ total: 4, nextOffset: 2 });
     expect(getPayableInstructionsPage(db, 's', NOW, { offset: 2, limit: 2 }).items.map((p) => p.paymentId)).toEqual(['a', 'd']);
-    expect(getBillingSummary(db, 's', NOW)).toMatchObject({ pendingCount: 4, pendingInstructions: getPayableInstructionsPage(db, 's', NOW, { limit: 5 }).items });
+    expect(getBillingSummary(db, 's', NOW)).toMatchObject({
+      pendingCount: 4,
+      pendingInstructions: getPayableInstructionsPage(db, 's', NOW, { limit: 5 }).items,
+    });
     // At B's (and C's) deadline exactly: both expired, in the page, the summary and the orders alike.
     const deadline = at('2026-06-12T00:00:00.000Z');
     expect(getPayableInstructionsPage(db, 's', deadline).items.map((p) => p.paymentId)).toEqual(['a', 'd']);
@@ -122,9 +125,7 @@ describe('billing pages (issue 6): orders newest first, a page at a time', () =>
 });
 
 describe('notification pages (issue 6): newest first, "only unread" at the source', () => {
-  const notices = Array.from({ length: 7 }, (_, i) =>
-    notification(`n${i + 1}`, { createdAt: day(i + 1), readAt: i % 2 === 0 ? null : day(20) }),
-  ); // unread: n1 n3 n5 n7
+  const notices = Array.from({ length: 7 }, (_, i) => notification(`n${i + 1}`, { createdAt: day(i + 1), readAt: i % 2 === 0 ? null : day(20) })); // unread: n1 n3 n5 n7
 
   it('pages and totals, with and without the filter', () => {
     const db = withSite({ notifications: notices });
@@ -171,7 +172,12 @@ describe('notifications: many queued mark-reads', () => {
     for (const n of many.slice(0, 140)) enqueueChange(db, 's', { kind: 'mark-notification-read', notificationId: n.id }, NOW);
     const whole = getNotifications(db, 's').items;
     expect(whole.filter((n) => n.pendingSync)).toHaveLength(140);
-    expect(whole.filter((n) => n.readAt === null).map((n) => n.id).sort()).toEqual(many.slice(140).map((n) => n.id));
+    expect(
+      whole
+        .filter((n) => n.readAt === null)
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(many.slice(140).map((n) => n.id));
     const page = getNotificationsPage(db, 's', { limit: 100 }).items;
     expect(page).toEqual(whole.slice(0, 100));
   });

@@ -34,7 +34,9 @@ function fill(db: Database.Database, siteId: string, courses: number): void {
   ensureSite(db, siteId, NOW);
   commitSnapshot(db, siteId, {
     courses: Array.from({ length: courses }, (_, i) =>
-      course(`${siteId}-c${i}`, { title: `${WORDS[i % WORDS.length]} ${i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : ''} course ${i} ${'x'.repeat(i % 11)}` }),
+      course(`${siteId}-c${i}`, {
+        title: `${WORDS[i % WORDS.length]} ${i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : ''} course ${i} ${'x'.repeat(i % 11)}`,
+      }),
     ),
     notifications: Array.from({ length: 20 }, (_, i) => notification(`${siteId}-n${i}`, { title: `${WORDS[(i * 3) % WORDS.length]} notice ${i}` })),
   });
@@ -59,7 +61,10 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     fill(db, 'b', 90);
     for (const site of ['a', 'b', 'c']) {
       for (const query of ['cooking', 'course', 'Python course', 'finance', 'notice', 'Yoga notice', 'nothing-like-this']) {
-        expect(search(db, site, query).map((h) => h.id), `${site}: ${query}`).toEqual(reference(db, site, query));
+        expect(
+          search(db, site, query).map((h) => h.id),
+          `${site}: ${query}`,
+        ).toEqual(reference(db, site, query));
       }
     }
     // b's rewritten courses hold a run after all of c's rows; its unchanged notices kept theirs, before c's.

@@ -65,7 +65,23 @@ describe('migrations keyed on PRAGMA user_version (ARCHITECTURE example 9)', () 
     const { db } = open(tempFile());
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-    for (const t of ['sites', 'profile', 'schools', 'courses', 'sections', 'lectures', 'digital_products', 'event_registrations', 'consulting_services', 'payments', 'notifications', 'notification_subscriptions', 'outbox', 'sync_runs', 'search_index']) {
+    for (const t of [
+      'sites',
+      'profile',
+      'schools',
+      'courses',
+      'sections',
+      'lectures',
+      'digital_products',
+      'event_registrations',
+      'consulting_services',
+      'payments',
+      'notifications',
+      'notification_subscriptions',
+      'outbox',
+      'sync_runs',
+      'search_index',
+    ]) {
       expect(tables).toContain(t);
     }
   });
@@ -117,7 +133,9 @@ describe('migrations keyed on PRAGMA user_version (ARCHITECTURE example 9)', () 
     const { migrate } = await import('../../../electron/core/db/migrate');
     const db = new Database(':memory:');
     opened.push(db);
-    expect(() => migrate(db, [...MIGRATIONS, { version: LATEST_VERSION + 1, name: 'broken', sql: 'CREATE TABLE x (a); SELECT nonsense(' }])).toThrow();
+    expect(() =>
+      migrate(db, [...MIGRATIONS, { version: LATEST_VERSION + 1, name: 'broken', sql: 'CREATE TABLE x (a); SELECT nonsense(' }]),
+    ).toThrow();
     expect(db.pragma('user_version', { simple: true })).toBe(0);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sites'").get()).toEqual({ n: 0 });
   });
@@ -200,7 +218,16 @@ describe('commitSnapshot (one transaction per site)', () => {
   it('skips rewriting a part identical to the last commit (digest); local changes no longer pending go back to the server values', () => {
     const { db } = open(tempFile());
     ensureSite(db, 's', NOW);
-    expect(commitSnapshot(db, 's', snapshot('s'))).toEqual(['profile', 'courses', 'digitalProducts', 'eventRegistrations', 'consultingServices', 'payments', 'notifications', 'subscriptions']);
+    expect(commitSnapshot(db, 's', snapshot('s'))).toEqual([
+      'profile',
+      'courses',
+      'digitalProducts',
+      'eventRegistrations',
+      'consultingServices',
+      'payments',
+      'notifications',
+      'subscriptions',
+    ]);
     expect(commitSnapshot(db, 's', snapshot('s'))).toEqual([]);
     // A local mark-read the site refused (entry now 'failed', not pending): the next commit shows the server's value
     // even though the inbox part did not change.
@@ -216,7 +243,11 @@ describe('commitSnapshot (one transaction per site)', () => {
     expect(getLibrary(db, 's', NOW).map((c) => c.title)).toEqual(['Baking bread']);
     expect(search(db, 's', 'baking').map((h) => h.id)).toEqual(['s-c1']);
     expect(search(db, 's', 'cooking')).toEqual([]);
-    expect(search(db, 's', 'notice').map((h) => h.id).sort()).toEqual(['s-n1', 's-n2']);
+    expect(
+      search(db, 's', 'notice')
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['s-n1', 's-n2']);
   });
 
   it('re-applies pending outbox changes on top of fresh data (a queued mark-read keeps showing read)', () => {
@@ -256,9 +287,14 @@ describe('search (FTS5)', () => {
 
   it('finds Chinese titles by any part, including two-character terms (LIKE fallback)', () => {
     const { db } = open(tempFile());
-    commit(db, 's', { courses: [course('c1', { title: 'Personal Finance 個人理財入門' })], notifications: [notification('n1', { title: '休館通知', body: '週五休館' })] });
+    commit(db, 's', {
+      courses: [course('c1', { title: 'Personal Finance 個人理財入門' })],
+      notifications: [notification('n1', { title: '休館通知', body: '週五休館' })],
+    });
     expect(search(db, 's', '理財入门'.slice(0, 3)).map((h) => h.id)).toEqual(['c1']);
-    expect(search(db, 's', '理財')).toEqual([{ kind: 'course', id: 'c1', courseId: 'c1', title: 'Personal Finance 個人理財入門', snippet: 'Personal Finance 個人[[理財]]入門' }]);
+    expect(search(db, 's', '理財')).toEqual([
+      { kind: 'course', id: 'c1', courseId: 'c1', title: 'Personal Finance 個人理財入門', snippet: 'Personal Finance 個人[[理財]]入門' },
+    ]);
     expect(search(db, 's', '週五').map((h) => [h.id, h.snippet])).toEqual([['n1', '[[週五]]休館']]);
     expect(search(db, 's', 'finance 理財').map((h) => h.id)).toEqual(['c1']);
     expect(search(db, 's', '%')).toEqual([]);
@@ -287,7 +323,11 @@ describe('memoised views (view-cache): never stale', () => {
     const other = open(file).db;
     commit(other, 's', { notifications: [notification('x1'), notification('x2')] });
     // The pending mark-all is re-applied by the other connection's commit too.
-    expect(getNotifications(db, 's').items.map((n) => n.id).sort()).toEqual(['x1', 'x2']);
+    expect(
+      getNotifications(db, 's')
+        .items.map((n) => n.id)
+        .sort(),
+    ).toEqual(['x1', 'x2']);
     other.prepare("DELETE FROM outbox WHERE site_id = 's'").run();
     other.prepare("UPDATE notifications SET read_at = NULL WHERE site_id = 's'").run();
     expect(getNotifications(db, 's').unreadCount).toBe(2);
@@ -297,7 +337,12 @@ describe('memoised views (view-cache): never stale', () => {
     const { db } = open(tempFile());
     commit(db, 's', snapshot('s'));
     commit(db, 't', snapshot('t'));
-    const before = { library: getLibrary(db, 's', NOW), billing: getBilling(db, 's', NOW), notices: getNotifications(db, 's'), other: getNotifications(db, 't') };
+    const before = {
+      library: getLibrary(db, 's', NOW),
+      billing: getBilling(db, 's', NOW),
+      notices: getNotifications(db, 's'),
+      other: getNotifications(db, 't'),
+    };
     enqueueChange(db, 's', { kind: 'mark-all-notifications-read' }, NOW);
     // Same objects: the mark-read did not cost a billing or library rebuild, nor the other site's inbox.
     expect(getLibrary(db, 's', NOW)).toBe(before.library);

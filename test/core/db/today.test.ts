@@ -40,7 +40,9 @@ describe('the Today home, synced over HTTP from both demo schools', () => {
   it('needs attention: access ending within 14 days, unpaid codes, events within 7 days, soonest first', async () => {
     const { db } = await twoSchools();
     const today = getToday(db, new Date());
-    const kinds = today.attention.map((a) => `${a.kind}:${'courseId' in a ? a.courseId : 'tradeNo' in a ? a.tradeNo : 'registrationId' in a ? a.registrationId : ''}`);
+    const kinds = today.attention.map(
+      (a) => `${a.kind}:${'courseId' in a ? a.courseId : 'tradeNo' in a ? a.tradeNo : 'registrationId' in a ? a.registrationId : ''}`,
+    );
     expect(kinds).toContain('access-ending:crs_ux_writing');
     expect(kinds).toContain('payment-due:T202611000004');
     expect(kinds).toContain('payment-due:T202611000005');
@@ -49,7 +51,11 @@ describe('the Today home, synced over HTTP from both demo schools', () => {
     expect(kinds).not.toContain('payment-due:T202611000006');
     expect(kinds).not.toContain('event-soon:reg_workshop_taipei');
     expect(kinds).not.toContain('access-ending:crs_data_analysis');
-    const due = today.attention.map((a) => Date.parse(a.kind === 'access-ending' ? a.endsAt : a.kind === 'payment-due' ? a.expiresAt! : a.kind === 'event-soon' ? a.startsAt : a.unlockedAt));
+    const due = today.attention.map((a) =>
+      Date.parse(
+        a.kind === 'access-ending' ? a.endsAt : a.kind === 'payment-due' ? a.expiresAt! : a.kind === 'event-soon' ? a.startsAt : a.unlockedAt,
+      ),
+    );
     expect(due).toEqual([...due].sort((a, b) => a - b));
   });
 

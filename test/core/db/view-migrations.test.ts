@@ -1,13 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  commitSnapshot,
-  ensureSite,
-  getBillingSummary,
-  getOrdersPage,
-  removeSiteData,
-  search,
-} from '../../../electron/core/db';
+import { commitSnapshot, ensureSite, getBillingSummary, getOrdersPage, removeSiteData, search } from '../../../electron/core/db';
 import { ipcContract, PAGE_LIMIT_MAX } from '../../../electron/common/ipc-contract';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { indexShortTerms } from '../../../electron/core/db/search';
@@ -63,7 +56,9 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
     expect(indexShortTerms(db)).toBeGreaterThan(0);
     expect(indexShortTerms(db)).toBe(0);
     expect(hits(db)).toEqual(scanned);
-    expect(search(db, 's', '理財')).toEqual([{ kind: 'course', id: 'c1', courseId: 'c1', title: 'Personal Finance 個人理財入門', snippet: 'Personal Finance 個人[[理財]]入門' }]);
+    expect(search(db, 's', '理財')).toEqual([
+      { kind: 'course', id: 'c1', courseId: 'c1', title: 'Personal Finance 個人理財入門', snippet: 'Personal Finance 個人[[理財]]入門' },
+    ]);
     expect(search(db, 's', 'py').map((h) => h.id)).toEqual(['c2', 'n1']); // Python, happy
     expect(search(db, 's', 'y').map((h) => h.id)).toEqual(['c2', 'n1']); // a 1-character term also at the end of a word
     expect(search(db, 's', '5').map((h) => h.id)).toEqual(['n2']);
@@ -94,7 +89,12 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
     expect(search(db, 's', '理財').map((h) => h.id)).toEqual(['c9']);
     // The unchanged notices kept their rows (and older row ids): the scan's order is row id order.
     expect(search(db, 's', 'py').map((h) => h.id)).toEqual(['n1', 'c9']);
-    const state = () => db.prepare('SELECT indexed_through, next_rowid, garbage FROM search_state').get() as { indexed_through: number; next_rowid: number; garbage: number };
+    const state = () =>
+      db.prepare('SELECT indexed_through, next_rowid, garbage FROM search_state').get() as {
+        indexed_through: number;
+        next_rowid: number;
+        garbage: number;
+      };
     // s's old course rows (course, section, 2 lectures, twice) are a third of the rows indexed: compacted by the pass above.
     expect(state().garbage).toBe(0);
     expect(state().indexed_through).toBeGreaterThan(0);
@@ -117,7 +117,9 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
 describe('page channels validate their input (the renderer is untrusted)', () => {
   it('defaults to the first page of 50, bounds the limit, refuses unknown keys and filters', () => {
     expect(ipcContract['notifications:page'].input.parse({ siteId: 's' })).toEqual({ siteId: 's', offset: 0, limit: 50, onlyUnread: false });
-    expect(ipcContract['library:page'].input.parse({ siteId: 's', offset: 100, limit: PAGE_LIMIT_MAX, filter: 'expired' })).toMatchObject({ filter: 'expired' });
+    expect(ipcContract['library:page'].input.parse({ siteId: 's', offset: 100, limit: PAGE_LIMIT_MAX, filter: 'expired' })).toMatchObject({
+      filter: 'expired',
+    });
     for (const bad of [{ limit: PAGE_LIMIT_MAX + 1 }, { limit: 0 }, { offset: -1 }, { offset: 1.5 }, { filter: 'all' }, { cursor: 'x' }]) {
       expect(ipcContract['billing:orders'].input.safeParse({ siteId: 's', ...bad }).success, JSON.stringify(bad)).toBe(false);
     }

@@ -107,23 +107,28 @@ describe('demo mode: the embedded demo sites in process', () => {
       tokenEndpointAuthMethods: null,
     });
     // Parsed by the store's own schema, so fields it adds later get their defaults.
-    const site = (id: string, origin: string, isDemo: boolean) => siteRecordSchema.parse({
-      id,
-      label: 'x',
-      baseUrl: origin,
-      clientId: 'demo-desktop',
-      confidential: false,
-      isDemo,
-      status: 'ready',
-      schoolId: null,
-      subdomain: null,
-      profile: null,
-      grantedScopes: [],
-      missingScopes: [],
-      metadata: meta(origin),
-      addedAt: new Date(0).toISOString(),
-    });
-    await store.save([site('a', 'http://127.0.0.1:1111', true), site('b', 'http://127.0.0.1:2222', true), site('c', 'https://school.example', false)]);
+    const site = (id: string, origin: string, isDemo: boolean) =>
+      siteRecordSchema.parse({
+        id,
+        label: 'x',
+        baseUrl: origin,
+        clientId: 'demo-desktop',
+        confidential: false,
+        isDemo,
+        status: 'ready',
+        schoolId: null,
+        subdomain: null,
+        profile: null,
+        grantedScopes: [],
+        missingScopes: [],
+        metadata: meta(origin),
+        addedAt: new Date(0).toISOString(),
+      });
+    await store.save([
+      site('a', 'http://127.0.0.1:1111', true),
+      site('b', 'http://127.0.0.1:2222', true),
+      site('c', 'https://school.example', false),
+    ]);
     const moved = await reconcileDemoSites(
       dataDir,
       { demo: 'http://127.0.0.1:1111', demo2: 'http://127.0.0.1:2222' },

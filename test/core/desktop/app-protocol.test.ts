@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_INDEX_URL, APP_ORIGIN, CONTENT_SECURITY_POLICY, resolveAppRequest, serveAppRequest, type Refusal } from '../../../electron/core/desktop/app-protocol';
+import {
+  APP_INDEX_URL,
+  APP_ORIGIN,
+  CONTENT_SECURITY_POLICY,
+  resolveAppRequest,
+  serveAppRequest,
+  type Refusal,
+} from '../../../electron/core/desktop/app-protocol';
 
 /**
  * The app:// scheme handler's decisions (Electron security checklist #18: a custom protocol instead of file://),
@@ -67,7 +74,13 @@ describe('app:// scheme: what is served', () => {
 });
 
 describe('app:// scheme: every answer carries the CSP', () => {
-  it.each([APP_INDEX_URL, `${APP_ORIGIN}/assets/index-abc.js`, `${APP_ORIGIN}/missing.js`, `${APP_ORIGIN}/../secret.json`, 'app://elsewhere/index.html'])('%s', async (url) => {
+  it.each([
+    APP_INDEX_URL,
+    `${APP_ORIGIN}/assets/index-abc.js`,
+    `${APP_ORIGIN}/missing.js`,
+    `${APP_ORIGIN}/../secret.json`,
+    'app://elsewhere/index.html',
+  ])('%s', async (url) => {
     const r = await serve(url);
     expect(r.headers['Content-Security-Policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(r.headers['X-Content-Type-Options']).toBe('nosniff');

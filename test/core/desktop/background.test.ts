@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { loginItemSettings, quitWhenAllWindowsClosed, shouldSyncOnWake, START_HIDDEN_ARG, startHidden, trayModel, WAKE_SYNC_MIN_GAP_MS } from '../../../electron/core/desktop/background';
+import {
+  loginItemSettings,
+  quitWhenAllWindowsClosed,
+  shouldSyncOnWake,
+  START_HIDDEN_ARG,
+  startHidden,
+  trayModel,
+  WAKE_SYNC_MIN_GAP_MS,
+} from '../../../electron/core/desktop/background';
 
 describe('background life: decisions', () => {
   it('closing the last window quits on Windows and Linux unless the tray is on; macOS keeps the dock app', () => {
@@ -34,7 +42,10 @@ describe('background life: decisions', () => {
     expect(m.tooltip).toBe('Learning Desktop: 3 unread notices');
     expect(m.items.map((i) => ('label' in i ? i.label : '—'))).toEqual(['Open Learning Desktop', '3 unread notices', '—', 'Sync Now', '—', 'Quit']);
     expect(m.items.find((i) => i.id === 'sync-now')).toMatchObject({ enabled: true });
-    expect(trayModel({ unread: 0, syncing: true, readySites: 1 }).items.find((i) => i.id === 'sync-now')).toMatchObject({ label: 'Syncing…', enabled: false });
+    expect(trayModel({ unread: 0, syncing: true, readySites: 1 }).items.find((i) => i.id === 'sync-now')).toMatchObject({
+      label: 'Syncing…',
+      enabled: false,
+    });
     expect(trayModel({ unread: 0, syncing: false, readySites: 0 }).items.find((i) => i.id === 'sync-now')).toMatchObject({ enabled: false });
     expect(trayModel({ unread: 1, syncing: false, readySites: 1 }).items[1]).toMatchObject({ label: '1 unread notice' });
     expect(trayModel({ unread: 5000, syncing: false, readySites: 1 }).items[1]).toMatchObject({ label: '999+ unread notices' });

@@ -23,7 +23,11 @@ describe('application menu model', () => {
   it('puts every shortcut of the shared table on a menu item with its accelerator, once', () => {
     for (const model of [mac, win]) {
       const accelerators = commandItems(model).flatMap((c) => (c.accelerator ? [c.accelerator] : []));
-      for (const s of SHORTCUTS) expect(accelerators.filter((a) => a === acceleratorOf(s)), s.id).toHaveLength(1);
+      for (const s of SHORTCUTS)
+        expect(
+          accelerators.filter((a) => a === acceleratorOf(s)),
+          s.id,
+        ).toHaveLength(1);
       // No two items share an accelerator.
       expect(new Set(accelerators).size).toBe(accelerators.length);
     }
@@ -32,7 +36,9 @@ describe('application menu model', () => {
   it('Ctrl/Cmd+1..6 open the six screens from Go, in the navigation order', () => {
     const go = commandItems(submenu(win, 'Go')).filter((c) => c.action.kind === 'page' && c.action.command.command === 'go');
     expect(go.map((c) => c.accelerator)).toEqual(['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+4', 'CmdOrCtrl+5', 'CmdOrCtrl+6']);
-    expect(go.map((c) => (c.action.kind === 'page' && c.action.command.command === 'go' ? c.action.command.screen : null))).toEqual([...SHORTCUT_SCREENS]);
+    expect(go.map((c) => (c.action.kind === 'page' && c.action.command.command === 'go' ? c.action.command.screen : null))).toEqual([
+      ...SHORTCUT_SCREENS,
+    ]);
   });
 
   it('Go starts with Back and Forward on the keys of the platform, then the command palette on Ctrl/Cmd+K', () => {
@@ -50,8 +56,14 @@ describe('application menu model', () => {
 
   it('Ctrl/Cmd+R syncs every site, Ctrl/Cmd+F searches, Ctrl/Cmd+, opens Settings (in the app menu on macOS)', () => {
     expect(commandItems(submenu(win, 'File')).find((c) => c.accelerator === 'CmdOrCtrl+R')?.action).toEqual({ kind: 'sync-all' });
-    expect(commandItems(submenu(win, 'Edit')).find((c) => c.accelerator === 'CmdOrCtrl+F')?.action).toEqual({ kind: 'page', command: { command: 'focus-search' } });
-    expect(commandItems(submenu(win, 'File')).find((c) => c.accelerator === 'CmdOrCtrl+,')?.action).toEqual({ kind: 'page', command: { command: 'open-settings' } });
+    expect(commandItems(submenu(win, 'Edit')).find((c) => c.accelerator === 'CmdOrCtrl+F')?.action).toEqual({
+      kind: 'page',
+      command: { command: 'focus-search' },
+    });
+    expect(commandItems(submenu(win, 'File')).find((c) => c.accelerator === 'CmdOrCtrl+,')?.action).toEqual({
+      kind: 'page',
+      command: { command: 'open-settings' },
+    });
     expect(commandItems(submenu(mac, 'Learning Desktop')).find((c) => c.accelerator === 'CmdOrCtrl+,')).toBeDefined();
     expect(commandItems(submenu(mac, 'File')).find((c) => c.accelerator === 'CmdOrCtrl+,')).toBeUndefined();
   });
@@ -74,7 +86,14 @@ describe('application menu model', () => {
     const links = help.flatMap((c) => (c.action.kind === 'open-external' ? [c.action.url] : []));
     expect(links).toEqual([HELP_LINKS.help, HELP_LINKS.reportProblem]);
     for (const url of links) expect(isExternalHelpUrl(url)).toBe(true);
-    for (const url of ['http://learningdesktop.app/help', 'file:///etc/passwd', 'javascript:alert(1)', 'app://learning-desktop/index.html', 'nonsense']) expect(isExternalHelpUrl(url)).toBe(false);
+    for (const url of [
+      'http://learningdesktop.app/help',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'app://learning-desktop/index.html',
+      'nonsense',
+    ])
+      expect(isExternalHelpUrl(url)).toBe(false);
   });
 
   it('Help: the update check is disabled without a feed, and becomes "Restart to Update" once one is downloaded', () => {
@@ -88,7 +107,14 @@ describe('application menu model', () => {
 });
 
 describe('shortcut table: matching key presses (browser host)', () => {
-  const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({ key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+  const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
+    key,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    shiftKey: false,
+    ...mods,
+  });
 
   it('Ctrl elsewhere, Cmd on macOS', () => {
     expect(matchShortcut(press('1', { ctrlKey: true }), false)?.command).toEqual({ command: 'go', screen: 'library' });

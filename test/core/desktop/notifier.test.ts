@@ -2,9 +2,21 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NOTIFICATION_TEXT_KINDS, notificationLanguage, notificationText, type DesktopNotification } from '../../../electron/common/desktop-notifications';
+import {
+  NOTIFICATION_TEXT_KINDS,
+  notificationLanguage,
+  notificationText,
+  type DesktopNotification,
+} from '../../../electron/common/desktop-notifications';
 import type { NotificationView, PaymentView } from '../../../electron/common/view-models';
-import { createNotifier, decideNewNotices, decidePaymentsDue, decideSignIn, EMPTY_MEMORY, PAYMENT_MARKS_KEPT } from '../../../electron/core/desktop/notifier';
+import {
+  createNotifier,
+  decideNewNotices,
+  decidePaymentsDue,
+  decideSignIn,
+  EMPTY_MEMORY,
+  PAYMENT_MARKS_KEPT,
+} from '../../../electron/core/desktop/notifier';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3_600_000;
@@ -25,7 +37,13 @@ function payment(id: string, expiresInMs: number | null, over: Partial<PaymentVi
     lineItems: [],
     installment: null,
     refund: { state: 'none', refundedAmount: 0, refundedAt: null, refundRequestedAt: null },
-    instructions: { bankCode: '812', bankName: 'Bank', codeNo: '99887766554433', expiredAt: expiresInMs === null ? null : new Date(NOW + expiresInMs).toISOString(), isExpired: expiresInMs !== null && expiresInMs <= 0 },
+    instructions: {
+      bankCode: '812',
+      bankName: 'Bank',
+      codeNo: '99887766554433',
+      expiredAt: expiresInMs === null ? null : new Date(NOW + expiresInMs).toISOString(),
+      isExpired: expiresInMs !== null && expiresInMs <= 0,
+    },
     ...over,
   } as PaymentView;
 }
@@ -47,7 +65,13 @@ describe('payment codes expiring within 24 hours', () => {
     const r = decidePaymentsDue(
       EMPTY_MEMORY,
       site,
-      [payment('far', 25 * HOUR), payment('gone', -1), payment('none', null), payment('paid', 2 * HOUR, { paymentState: 'paid' }), payment('plain', 2 * HOUR, { instructions: null })],
+      [
+        payment('far', 25 * HOUR),
+        payment('gone', -1),
+        payment('none', null),
+        payment('paid', 2 * HOUR, { paymentState: 'paid' }),
+        payment('plain', 2 * HOUR, { instructions: null }),
+      ],
       NOW,
       true,
     );
@@ -74,7 +98,12 @@ describe('new notices after a sync', () => {
 
   it('several new unread notices make one grouped notification; read ones and old ones do not count', () => {
     const { memory } = decideNewNotices(EMPTY_MEMORY, site, old, true);
-    const later = [notice('n5', '2026-03-01T11:00:00Z'), notice('n4', '2026-03-01T10:00:00Z', '2026-03-01T10:30:00Z'), notice('n3', '2026-03-01T09:00:00Z'), ...old];
+    const later = [
+      notice('n5', '2026-03-01T11:00:00Z'),
+      notice('n4', '2026-03-01T10:00:00Z', '2026-03-01T10:30:00Z'),
+      notice('n3', '2026-03-01T09:00:00Z'),
+      ...old,
+    ];
     const r = decideNewNotices(memory, site, later, true);
     expect(r.notifications).toEqual([expect.objectContaining({ kind: 'new-notices', count: 2, noticeTitle: null, screen: 'notifications' })]);
     expect(decideNewNotices(r.memory, site, later, true).notifications).toEqual([]);
@@ -107,7 +136,15 @@ describe('sign-in that needs renewing', () => {
 describe('notification text', () => {
   it('en and zh-TW say every kind', () => {
     expect([...NOTIFICATION_TEXT_KINDS['zh-TW']].sort()).toEqual([...NOTIFICATION_TEXT_KINDS.en].sort());
-    const n: DesktopNotification = { id: 'x', kind: 'new-notices', siteId: 's', siteLabel: '示範學校', count: 3, noticeTitle: null, screen: 'notifications' };
+    const n: DesktopNotification = {
+      id: 'x',
+      kind: 'new-notices',
+      siteId: 's',
+      siteLabel: '示範學校',
+      count: 3,
+      noticeTitle: null,
+      screen: 'notifications',
+    };
     expect(notificationText(n, 'zh-TW').title).toBe('示範學校 有 3 則新通知');
     expect(notificationText(n, 'en').title).toBe('3 new notices from 示範學校');
   });
@@ -167,7 +204,11 @@ describe('a site handing out payment codes without end (one notification a sync,
   const HOUR_MS = 3_600_000;
   const site = { id: 'site-1', label: 'School' };
   const code = (id: string, now: number, hours: number): PaymentView =>
-    ({ paymentId: id, paymentState: 'not_paid', instructions: { codeNo: '1', bankCode: null, bankName: null, expiredAt: new Date(now + hours * HOUR_MS).toISOString(), isExpired: false } }) as unknown as PaymentView;
+    ({
+      paymentId: id,
+      paymentState: 'not_paid',
+      instructions: { codeNo: '1', bankCode: null, bankName: null, expiredAt: new Date(now + hours * HOUR_MS).toISOString(), isExpired: false },
+    }) as unknown as PaymentView;
 
   it('a hundred new codes in one sync are one notification naming how many and the soonest', () => {
     const now = Date.parse('2026-06-01T00:00:00Z');

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateState } from '../../../electron/common/view-models';
-import { createUpdateController, describeUpdateError, nextUpdateState, parseFeedUrl, type UpdaterEvent, type UpdaterPort } from '../../../electron/core/desktop/updates';
+import {
+  createUpdateController,
+  describeUpdateError,
+  nextUpdateState,
+  parseFeedUrl,
+  type UpdaterEvent,
+  type UpdaterPort,
+} from '../../../electron/core/desktop/updates';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const step = (state: UpdateState, event: UpdaterEvent) => nextUpdateState(state, event, NOW);
@@ -35,7 +42,12 @@ describe('update state machine: transitions', () => {
 
   it('a downloaded update stays ready through later checks and errors (the restart button never disappears)', () => {
     const ready: UpdateState = { status: 'ready', version: '1.2.0', restartQueued: false };
-    for (const e of [{ type: 'checking-for-update' }, { type: 'error', message: 'offline' }, { type: 'update-not-available' }, { type: 'download-progress', percent: 5 }] as UpdaterEvent[]) {
+    for (const e of [
+      { type: 'checking-for-update' },
+      { type: 'error', message: 'offline' },
+      { type: 'update-not-available' },
+      { type: 'download-progress', percent: 5 },
+    ] as UpdaterEvent[]) {
       expect(step(ready, e)).toBe(ready);
     }
   });
@@ -50,7 +62,12 @@ describe('update state machine: transitions', () => {
 
   it('off stays off whatever happens', () => {
     const off: UpdateState = { status: 'off', reason: 'no-feed' };
-    for (const e of [{ type: 'checking-for-update' }, { type: 'update-available', version: '9' }, { type: 'update-downloaded', version: '9' }] as UpdaterEvent[]) expect(step(off, e)).toBe(off);
+    for (const e of [
+      { type: 'checking-for-update' },
+      { type: 'update-available', version: '9' },
+      { type: 'update-downloaded', version: '9' },
+    ] as UpdaterEvent[])
+      expect(step(off, e)).toBe(off);
   });
 });
 
@@ -60,7 +77,17 @@ describe('update feed URL from configuration', () => {
     expect(parseFeedUrl('http://127.0.0.1:8080/feed')).toBe('http://127.0.0.1:8080/feed');
   });
   it('none, blank, plain http elsewhere, other schemes and URLs with credentials are refused (updates stay off)', () => {
-    for (const v of [undefined, '', '   ', 'http://updates.example.edu/', 'file:///tmp/feed', 'ftp://x/', 'not a url', 'https://user:pw@updates.example.edu/']) expect(parseFeedUrl(v)).toBeNull();
+    for (const v of [
+      undefined,
+      '',
+      '   ',
+      'http://updates.example.edu/',
+      'file:///tmp/feed',
+      'ftp://x/',
+      'not a url',
+      'https://user:pw@updates.example.edu/',
+    ])
+      expect(parseFeedUrl(v)).toBeNull();
   });
 });
 
@@ -111,8 +138,20 @@ function activity() {
 }
 
 /** A controller over a fake updater that never checks on its own: each test checks when it means to. */
-function manualController(u: ReturnType<typeof fakeUpdater>, a: ReturnType<typeof activity>, more: Partial<Parameters<typeof createUpdateController>[0]> = {}) {
-  return createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1e9, ...more });
+function manualController(
+  u: ReturnType<typeof fakeUpdater>,
+  a: ReturnType<typeof activity>,
+  more: Partial<Parameters<typeof createUpdateController>[0]> = {},
+) {
+  return createUpdateController({
+    updater: u.port,
+    subscribe: u.subscribe,
+    isBusy: a.isBusy,
+    onIdle: a.onIdle,
+    onChange: () => {},
+    firstCheckDelayMs: 1e9,
+    ...more,
+  });
 }
 
 describe('update controller: policy', () => {
@@ -133,7 +172,13 @@ describe('update controller: policy', () => {
     const u = fakeUpdater({ inactive: true });
     const changes: UpdateState[] = [];
     const a = activity();
-    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: (s) => changes.push(s) });
+    const c = createUpdateController({
+      updater: u.port,
+      subscribe: u.subscribe,
+      isBusy: a.isBusy,
+      onIdle: a.onIdle,
+      onChange: (s) => changes.push(s),
+    });
     expect(await c.check()).toEqual({ status: 'off', reason: 'unsupported' });
     expect(changes.map((s) => s.status)).toEqual(['checking', 'off']);
     // Off stays off: no further check reaches the updater.
@@ -146,7 +191,15 @@ describe('update controller: policy', () => {
     vi.useFakeTimers();
     const u = fakeUpdater();
     const a = activity();
-    const c = createUpdateController({ updater: u.port, subscribe: u.subscribe, isBusy: a.isBusy, onIdle: a.onIdle, onChange: () => {}, firstCheckDelayMs: 1000, intervalMs: 60_000 });
+    const c = createUpdateController({
+      updater: u.port,
+      subscribe: u.subscribe,
+      isBusy: a.isBusy,
+      onIdle: a.onIdle,
+      onChange: () => {},
+      firstCheckDelayMs: 1000,
+      intervalMs: 60_000,
+    });
     expect(u.calls).toEqual([]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(u.calls).toEqual(['check']);
@@ -209,17 +262,22 @@ describe('update controller: policy', () => {
     c.close();
   });
 
-  it('a failed check or download is an error in plain words, without the updater\'s details', async () => {
+  it("a failed check or download is an error in plain words, without the updater's details", async () => {
     const secretish = Object.assign(new Error('getaddrinfo ENOTFOUND updates.example.edu?token=abc'), { code: 'ENOTFOUND' });
     const u = fakeUpdater({ failCheck: secretish });
     const a = activity();
     const c = manualController(u, a, { now: () => Date.parse(NOW) });
     expect(await c.check()).toEqual({ status: 'error', message: 'The update server could not be reached.', lastCheckedAt: NOW });
     c.close();
-    const d = fakeUpdater({ available: '2.0.0', failDownload: Object.assign(new Error('sha512 checksum mismatch, expected abc'), { code: 'ERR_CHECKSUM_MISMATCH' }) });
+    const d = fakeUpdater({
+      available: '2.0.0',
+      failDownload: Object.assign(new Error('sha512 checksum mismatch, expected abc'), { code: 'ERR_CHECKSUM_MISMATCH' }),
+    });
     const c2 = manualController(d, a);
     await c2.check();
-    await vi.waitFor(() => expect(c2.state()).toMatchObject({ status: 'error', message: 'The downloaded update did not match its signature and was discarded.' }));
+    await vi.waitFor(() =>
+      expect(c2.state()).toMatchObject({ status: 'error', message: 'The downloaded update did not match its signature and was discarded.' }),
+    );
     c2.close();
   });
 
@@ -227,10 +285,19 @@ describe('update controller: policy', () => {
     // The errors electron-updater emits: a network failure, a bad signature (Windows), a checksum mismatch, and
     // anything else, whose message may quote the feed URL with a token or a path on disk.
     const cases: [Error, string][] = [
-      [Object.assign(new Error('net::ERR_CONNECTION_REFUSED https://u.example/latest.yml?token=abc'), { code: 'ECONNREFUSED' }), 'The update server could not be reached.'],
-      [Object.assign(new Error('New version is not signed by the application owner'), { code: 'ERR_UPDATER_INVALID_SIGNATURE' }), 'The downloaded update did not match its signature and was discarded.'],
+      [
+        Object.assign(new Error('net::ERR_CONNECTION_REFUSED https://u.example/latest.yml?token=abc'), { code: 'ECONNREFUSED' }),
+        'The update server could not be reached.',
+      ],
+      [
+        Object.assign(new Error('New version is not signed by the application owner'), { code: 'ERR_UPDATER_INVALID_SIGNATURE' }),
+        'The downloaded update did not match its signature and was discarded.',
+      ],
       [new Error('sha512 checksum mismatch, expected abc, got def'), 'The downloaded update did not match its signature and was discarded.'],
-      [new Error('Cannot parse update info from latest.yml in https://u.example/?token=abc, /home/s/.cache'), 'The update could not be checked or downloaded.'],
+      [
+        new Error('Cannot parse update info from latest.yml in https://u.example/?token=abc, /home/s/.cache'),
+        'The update could not be checked or downloaded.',
+      ],
     ];
     for (const [error, message] of cases) {
       expect(describeUpdateError(error)).toBe(message);
@@ -238,4 +305,3 @@ describe('update controller: policy', () => {
     }
   });
 });
-

@@ -46,7 +46,10 @@ describe('sign-in doctor and demo faults through the app core', () => {
       .catch(() => undefined);
   };
 
-  async function start(openExternal: AppCoreOptions['openExternal'], extra: Partial<AppCoreOptions> = {}): Promise<{ site: SiteSummary; call: (c: string, i?: unknown) => Promise<Result<unknown>> }> {
+  async function start(
+    openExternal: AppCoreOptions['openExternal'],
+    extra: Partial<AppCoreOptions> = {},
+  ): Promise<{ site: SiteSummary; call: (c: string, i?: unknown) => Promise<Result<unknown>> }> {
     core = await createTestCore({
       dataDir,
       demo: { enabled: true },
@@ -142,7 +145,12 @@ describe('sign-in doctor and demo faults through the app core', () => {
     const unknown = await call('demo:set-faults', { tokenStoreUnavailable: true });
     expect(!unknown.ok && unknown.error.code).toBe('invalid-input');
     await core!.close();
-    core = await createTestCore({ dataDir: mkdtempSync(join(dataDir, 'no-demo-')), version: '0', settingsStore: createMemorySettingsStore({}), openExternal: async () => undefined });
+    core = await createTestCore({
+      dataDir: mkdtempSync(join(dataDir, 'no-demo-')),
+      version: '0',
+      settingsStore: createMemorySettingsStore({}),
+      openExternal: async () => undefined,
+    });
     const forbidden = await dispatch(core.handlers, 'demo:faults', undefined);
     expect(!forbidden.ok && forbidden.error.code).toBe('forbidden');
   });

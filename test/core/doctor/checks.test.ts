@@ -91,13 +91,24 @@ describe('sign-in doctor: checks against the embedded server', () => {
     const server = await startTestServer();
     const env = { HTTP_PROXY: 'http://student:hunter2-proxy-password@proxy.school.example:3128', NO_PROXY: 'intranet.example' };
     const reachable = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps({ env }));
-    expect(byId(reachable, 'proxy')).toMatchObject({ status: 'ok', finding: 'proxyDirectOk', params: { variable: 'HTTP_PROXY', proxy: 'proxy.school.example:3128' } });
+    expect(byId(reachable, 'proxy')).toMatchObject({
+      status: 'ok',
+      finding: 'proxyDirectOk',
+      params: { variable: 'HTTP_PROXY', proxy: 'proxy.school.example:3128' },
+    });
     server.setFaults({ offline: true });
     const offline = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps({ env }));
-    expect(byId(offline, 'proxy')).toMatchObject({ status: 'problem', finding: 'proxyMayBeRequired', params: { variable: 'HTTP_PROXY', proxy: 'proxy.school.example:3128' } });
+    expect(byId(offline, 'proxy')).toMatchObject({
+      status: 'problem',
+      finding: 'proxyMayBeRequired',
+      params: { variable: 'HTTP_PROXY', proxy: 'proxy.school.example:3128' },
+    });
     expect(JSON.stringify(offline)).not.toContain('hunter2');
     expect(JSON.stringify(offline)).not.toContain('student:');
-    const excluded = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps({ env: { ...env, NO_PROXY: 'localhost,127.0.0.1' } }));
+    const excluded = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps({ env: { ...env, NO_PROXY: 'localhost,127.0.0.1' } }),
+    );
     expect(byId(excluded, 'proxy')).toMatchObject({ status: 'ok', finding: 'proxyExcluded' });
   });
 
@@ -137,7 +148,11 @@ describe('sign-in doctor: checks against the embedded server', () => {
     const server = await startTestServer();
     const site = (origin: string) => ({ site: { label: 'Demo', baseUrl: origin, clientId: 'demo-desktop' }, attempt: null });
     const issuer = await tamperedSite(server.url, (doc) => ({ ...doc, issuer: 'https://elsewhere.example' }));
-    expect(byId(await runDoctor(site(issuer), deps()), 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryIssuerMismatch', params: { issuer: 'https://elsewhere.example' } });
+    expect(byId(await runDoctor(site(issuer), deps()), 'discovery')).toMatchObject({
+      status: 'problem',
+      finding: 'discoveryIssuerMismatch',
+      params: { issuer: 'https://elsewhere.example' },
+    });
     const plain = await tamperedSite(server.url, (doc) => ({ ...doc, code_challenge_methods_supported: ['plain'] }));
     expect(byId(await runDoctor(site(plain), deps()), 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryNoS256' });
     const foreign = await tamperedSite(server.url, (doc) => ({ ...doc, token_endpoint: 'https://tokens.elsewhere.example/token' }));
@@ -166,7 +181,11 @@ describe('sign-in doctor: checks against the embedded server', () => {
       res.end();
     });
     const b = `http://127.0.0.1:${await listen(failing)}`;
-    expect(byId(await runDoctor({ site: { label: 'x', baseUrl: b, clientId: 'c' }, attempt: null }, deps()), 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryServerError', params: { status: 502 } });
+    expect(byId(await runDoctor({ site: { label: 'x', baseUrl: b, clientId: 'c' }, attempt: null }, deps()), 'discovery')).toMatchObject({
+      status: 'problem',
+      finding: 'discoveryServerError',
+      params: { status: 502 },
+    });
   });
 
   it('discovery: an issuer on a path, named only by the RFC 9728 document, is what the sign-in uses: ok', async () => {
@@ -184,7 +203,11 @@ describe('sign-in doctor: checks against the embedded server', () => {
         if (url === '/.well-known/oauth-authorization-server/as') {
           const doc = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ ...doc, issuer: `${origin}/as` }).split(server.url).join(origin));
+          res.end(
+            JSON.stringify({ ...doc, issuer: `${origin}/as` })
+              .split(server.url)
+              .join(origin),
+          );
           return;
         }
         res.writeHead(404, { 'content-type': 'application/json' });
@@ -199,9 +222,29 @@ describe('sign-in doctor: checks against the embedded server', () => {
   const openssl = spawnSync('openssl', ['version']).status === 0;
   it.skipIf(!openssl)('TLS: a certificate nobody trusts is named as such (needs the openssl command to make one)', async () => {
     const dir = tempDir();
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ]);
     expect(made.status).toBe(0);
-    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('{}'));
+    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) =>
+      res.end('{}'),
+    );
     const origin = `https://127.0.0.1:${await listen(tls)}`;
     const report = await runDoctor({ site: { label: 'x', baseUrl: origin, clientId: 'c' }, attempt: null }, deps());
     expect(byId(report, 'tls')).toMatchObject({ status: 'problem', finding: 'tlsUntrusted', params: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
@@ -224,7 +267,8 @@ describe('sign-in doctor: checks against the embedded server', () => {
     expect(byId(bind, 'loopback')).toMatchObject({ status: 'problem', finding: 'loopbackBindFailed', params: { code: 'EADDRNOTAVAIL' } });
     // A firewall rule between the app and 127.0.0.1 cannot be installed by a test; a fetch that drops the
     // connection the way such a rule does stands in for it (the listener itself is real).
-    const firewalled: FetchLike = () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }) }));
+    const firewalled: FetchLike = () =>
+      Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }) }));
     const blocked = await runDoctor(site, deps({ loopbackFetch: firewalled }));
     expect(byId(blocked, 'loopback')).toMatchObject({ status: 'problem', finding: 'loopbackUnreachable', params: { code: 'ETIMEDOUT' } });
   });

@@ -26,7 +26,9 @@ describe('app core: purchased files kept offline', () => {
     for (const c of cleanup.splice(0).reverse()) await c();
   });
 
-  async function signedIn(showItemInFolder?: (path: string) => void): Promise<{ core: AppCore; site: SiteSummary; dataDir: string; server: EmbeddedServer }> {
+  async function signedIn(
+    showItemInFolder?: (path: string) => void,
+  ): Promise<{ core: AppCore; site: SiteSummary; dataDir: string; server: EmbeddedServer }> {
     const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     const dataDir = mkdtempSync(join(tmpdir(), 'ld-core-downloads-'));
     const core = await createTestCore({
@@ -50,7 +52,9 @@ describe('app core: purchased files kept offline', () => {
   async function saved(core: AppCore, siteId: string, productId: string): Promise<ProductOfflineView> {
     value(await dispatch(core.handlers, 'downloads:save', { siteId, productId }));
     for (let i = 0; i < 500; i++) {
-      const view = (value(await dispatch(core.handlers, 'downloads:list', { siteId })) as ProductOfflineView[]).find((v) => v.productId === productId);
+      const view = (value(await dispatch(core.handlers, 'downloads:list', { siteId })) as ProductOfflineView[]).find(
+        (v) => v.productId === productId,
+      );
       if (view?.saved || view?.job?.state === 'failed') return view;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -73,7 +77,10 @@ describe('app core: purchased files kept offline', () => {
     const opened = value(await dispatch(core.handlers, 'downloads:open', { siteId: site.id, productId: 'dlv_sql_cheatsheet' }));
     expect(opened).toMatchObject({ kind: 'view', viewAs: 'pdf' });
     const answer = await core.serveSavedFile((opened as { url: string }).url, 'GET', 'bytes=0-4');
-    expect(answer).toMatchObject({ status: 206, headers: { 'Content-Type': 'application/pdf', 'Content-Range': expect.stringMatching(/^bytes 0-4\/\d+$/) } });
+    expect(answer).toMatchObject({
+      status: 206,
+      headers: { 'Content-Type': 'application/pdf', 'Content-Range': expect.stringMatching(/^bytes 0-4\/\d+$/) },
+    });
 
     expect(savedFolders(dataDir)).toHaveLength(1);
     value(await dispatch(core.handlers, 'sites:sign-out', { siteId: site.id, removeData: true }));
@@ -85,7 +92,10 @@ describe('app core: purchased files kept offline', () => {
     const shown: string[] = [];
     const { core, site, dataDir } = await signedIn((path) => void shown.push(path));
     await saved(core, site.id, 'dlv_grammar_poster');
-    expect(value(await dispatch(core.handlers, 'downloads:open', { siteId: site.id, productId: 'dlv_grammar_poster' }))).toMatchObject({ kind: 'view', viewAs: 'image' });
+    expect(value(await dispatch(core.handlers, 'downloads:open', { siteId: site.id, productId: 'dlv_grammar_poster' }))).toMatchObject({
+      kind: 'view',
+      viewAs: 'image',
+    });
     value(await dispatch(core.handlers, 'downloads:set-keep-all', { siteId: site.id, keepAll: true }));
     for (let i = 0; i < 500; i++) {
       const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as { products: ProductOfflineView[] }[];

@@ -406,7 +406,10 @@ describe('start-up clean-up, updates, removal, serving', () => {
     await manager.idle();
     const { url } = await manager.locate(SITE, 'p1');
     const whole = await manager.serve(url, 'GET', undefined);
-    expect(whole).toMatchObject({ status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Length': '5000', 'X-Content-Type-Options': 'nosniff' } });
+    expect(whole).toMatchObject({
+      status: 200,
+      headers: { 'Content-Type': 'application/pdf', 'Content-Length': '5000', 'X-Content-Type-Options': 'nosniff' },
+    });
     const part = await manager.serve(url, 'GET', 'bytes=100-199');
     expect(part).toMatchObject({ status: 206, headers: { 'Content-Range': 'bytes 100-199/5000' }, body: { start: 100, end: 199 } });
     expect((await manager.serve(url, 'GET', 'bytes=9000-')).status).toBe(416);

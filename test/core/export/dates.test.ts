@@ -18,10 +18,28 @@ describe('dates and amounts in exported files (formatters kept per language, zon
   });
 
   it('a date written from the offset kept for its day is what the zone’s own fields say, summer-time switches included', () => {
-    const zones = ['Asia/Taipei', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/Sao_Paulo', 'Pacific/Chatham', 'UTC'];
+    const zones = [
+      'Asia/Taipei',
+      'America/New_York',
+      'Europe/London',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'America/Sao_Paulo',
+      'Pacific/Chatham',
+      'UTC',
+    ];
     const wrong: string[] = [];
     for (const zone of zones) {
-      const reference = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+      const reference = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      });
       const expected = (t: number) => {
         const p = Object.fromEntries(reference.formatToParts(t).map((x) => [x.type, x.value]));
         return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
@@ -32,7 +50,16 @@ describe('dates and amounts in exported files (formatters kept per language, zon
       };
       // Two years at an odd step (so minutes, seconds and milliseconds vary), then every minute around each switch.
       for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2026, 0, 1); t += 97 * 60_000 + 13_001) check(t);
-      for (const at of [Date.UTC(2025, 2, 9, 7), Date.UTC(2025, 10, 2, 6), Date.UTC(2025, 2, 30, 1), Date.UTC(2025, 9, 26, 1), Date.UTC(2025, 3, 5, 15), Date.UTC(2025, 8, 27, 14), Date.UTC(2025, 3, 5, 14), Date.UTC(2025, 8, 27, 14, 15)]) {
+      for (const at of [
+        Date.UTC(2025, 2, 9, 7),
+        Date.UTC(2025, 10, 2, 6),
+        Date.UTC(2025, 2, 30, 1),
+        Date.UTC(2025, 9, 26, 1),
+        Date.UTC(2025, 3, 5, 15),
+        Date.UTC(2025, 8, 27, 14),
+        Date.UTC(2025, 3, 5, 14),
+        Date.UTC(2025, 8, 27, 14, 15),
+      ]) {
         for (let t = at - 90 * 60_000; t <= at + 90 * 60_000; t += 60_000) {
           check(t - 1);
           check(t);

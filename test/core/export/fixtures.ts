@@ -13,7 +13,9 @@ export function paymentView(id: string, overrides: Partial<PaymentView> = {}): P
     paidAt: '2026-01-05T06:31:00.000Z',
     adjustments: [],
     invoice: null,
-    lineItems: [{ id: `li-${id}`, itemType: 'CurriculumPlan', title: `Plan ${id}`, quantity: 1, originalAmount: 1200, discountAmount: 0, finalAmount: 1200 }],
+    lineItems: [
+      { id: `li-${id}`, itemType: 'CurriculumPlan', title: `Plan ${id}`, quantity: 1, originalAmount: 1200, discountAmount: 0, finalAmount: 1200 },
+    ],
     installment: null,
     refund: { state: 'none', refundedAmount: 0, refundedAt: null, refundRequestedAt: null },
     instructions: null,

@@ -50,7 +50,16 @@ describe('iCalendar writer (RFC 5545)', () => {
   it('the required properties, CRLF after every line, and a round trip of the text through escaping and folding', () => {
     const summary = 'Pay NT$1,200: 料理入門; "basics"\nline two \\ end';
     const ics = serializeCalendar(
-      [{ uid: 'u-1', start: new Date('2026-06-10T15:59:00.000Z'), summary, description: 'x'.repeat(100), url: 'https://school.example.com', alarms: [{ before: '-P1D', description: 'Soon' }] }],
+      [
+        {
+          uid: 'u-1',
+          start: new Date('2026-06-10T15:59:00.000Z'),
+          summary,
+          description: 'x'.repeat(100),
+          url: 'https://school.example.com',
+          alarms: [{ before: '-P1D', description: 'Soon' }],
+        },
+      ],
       { stamp: STAMP },
     );
     expect(ics.endsWith('\r\n')).toBe(true);
@@ -112,7 +121,9 @@ describe('calendar reminders from the offline data', () => {
     paymentState: 'not_paid',
     paidAt: null,
     amount: 3600,
-    lineItems: [{ id: 'a', itemType: 'CurriculumPlan', title: '料理入門, 第一期', quantity: 1, originalAmount: 3600, discountAmount: 0, finalAmount: 3600 }],
+    lineItems: [
+      { id: 'a', itemType: 'CurriculumPlan', title: '料理入門, 第一期', quantity: 1, originalAmount: 3600, discountAmount: 0, finalAmount: 3600 },
+    ],
     instructions: { bankCode: '812', bankName: '台新銀行', codeNo: '99912345678901', expiredAt: '2026-06-10T15:59:59.000Z', isExpired: false },
   });
 
@@ -122,7 +133,9 @@ describe('calendar reminders from the offline data', () => {
     expect(lines).toContain(`UID:${reminderUid(SITE, 'payment-deadline', 'p9')}`);
     expect(lines).toContain('DTSTART:20260610T155959Z');
     expect(lines).toContain('SUMMARY:繳費 $3\\,600：料理入門\\, 第一期');
-    expect(lines).toContain('DESCRIPTION:ATM 轉帳：99912345678901\\n銀行：台新銀行 (812)\\n金額：$3\\,600\\n訂單編號：T-9\\n學校：Good Food School\\n超過這個時間，代碼就會失效。');
+    expect(lines).toContain(
+      'DESCRIPTION:ATM 轉帳：99912345678901\\n銀行：台新銀行 (812)\\n金額：$3\\,600\\n訂單編號：T-9\\n學校：Good Food School\\n超過這個時間，代碼就會失效。',
+    );
     expect(lines.filter((l) => l.startsWith('TRIGGER:'))).toEqual(['TRIGGER:-P1D', 'TRIGGER:-PT2H']);
     expect(ics.split('\r\n').every((l) => octets(l) <= 75)).toBe(true);
     // The same payment exported twice gives the same event (only DTSTAMP follows the clock).
@@ -147,8 +160,14 @@ describe('calendar reminders from the offline data', () => {
       }
       return false;
     };
-    expect(refused(() => courseAccessEndCalendar(courseDetail({ hasLifetimeAccess: true, expireDate: null }), SITE, { language: 'en', stamp: STAMP }))).toBe(true);
+    expect(
+      refused(() => courseAccessEndCalendar(courseDetail({ hasLifetimeAccess: true, expireDate: null }), SITE, { language: 'en', stamp: STAMP })),
+    ).toBe(true);
     expect(refused(() => paymentDeadlineCalendar(paymentView('p1'), SITE, { language: 'en', stamp: STAMP }))).toBe(true);
-    expect(refused(() => paymentDeadlineCalendar({ ...atm, instructions: { ...atm.instructions!, expiredAt: null } }, SITE, { language: 'en', stamp: STAMP }))).toBe(true);
+    expect(
+      refused(() =>
+        paymentDeadlineCalendar({ ...atm, instructions: { ...atm.instructions!, expiredAt: null } }, SITE, { language: 'en', stamp: STAMP }),
+      ),
+    ).toBe(true);
   });
 });

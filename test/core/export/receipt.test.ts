@@ -40,8 +40,20 @@ describe('printable receipt (one order, as the site gave it)', () => {
     ],
     adjustments: [{ kind: 'coupon', code: 'SAVE10', title: 'Ten percent off', amount: -300 }],
     installment: { periods: 3, amountPerPeriod: 900, bankName: 'Cathay' },
-    invoice: { number: 'AB-12345678', kind: 'company', title: 'Good Food Ltd', taxId: '12345678', issuedAt: '2026-01-05T07:00:00.000Z', voidedAt: '2026-01-08T00:00:00.000Z' },
-    refund: { state: 'partially_refunded', refundedAmount: 900, refundedAt: '2026-01-09T02:00:00.000Z', refundRequestedAt: '2026-01-07T02:00:00.000Z' },
+    invoice: {
+      number: 'AB-12345678',
+      kind: 'company',
+      title: 'Good Food Ltd',
+      taxId: '12345678',
+      issuedAt: '2026-01-05T07:00:00.000Z',
+      voidedAt: '2026-01-08T00:00:00.000Z',
+    },
+    refund: {
+      state: 'partially_refunded',
+      refundedAmount: 900,
+      refundedAt: '2026-01-09T02:00:00.000Z',
+      refundRequestedAt: '2026-01-07T02:00:00.000Z',
+    },
   });
   const order = orderView('T-100', [second, first], { summaryState: 'partially_refunded', paidAmount: 2700, refundedAmount: 900, totalAmount: 3900 });
 
@@ -77,14 +89,33 @@ describe('printable receipt (one order, as the site gave it)', () => {
   it('escapes whatever the site wrote, and allows no script, image or connection (CSP)', () => {
     const hostile = paymentView('p3', {
       tradeNo: 'T-"><script>alert(1)</script>',
-      lineItems: [{ id: 'x', itemType: 'Ticket', title: '<img src=x onerror=alert(1)>&amp;', quantity: 1, originalAmount: 1, discountAmount: 0, finalAmount: 1 }],
-      invoice: { number: "N'1", kind: 'personal', title: '</style><script>x()</script>', taxId: null, issuedAt: '2026-01-05T07:00:00.000Z', voidedAt: null },
+      lineItems: [
+        {
+          id: 'x',
+          itemType: 'Ticket',
+          title: '<img src=x onerror=alert(1)>&amp;',
+          quantity: 1,
+          originalAmount: 1,
+          discountAmount: 0,
+          finalAmount: 1,
+        },
+      ],
+      invoice: {
+        number: "N'1",
+        kind: 'personal',
+        title: '</style><script>x()</script>',
+        taxId: null,
+        issuedAt: '2026-01-05T07:00:00.000Z',
+        voidedAt: null,
+      },
     });
     const html = receiptHtml(orderView(hostile.tradeNo, [hostile]), { ...OPTIONS, language: 'en' });
     expect(html).not.toMatch(/<script|<img|<\/style><script/i);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&amp;amp;');
     expect(html).toContain('data-trade-no="T-&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
+    );
     expect(visible(html)).toContain('<img src=x onerror=alert(1)>&amp;');
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   });

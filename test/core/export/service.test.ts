@@ -53,7 +53,13 @@ describe('files from the offline database, handed to the host to deliver', () =>
   it('the purchase CSV holds every payment of the site, newest order first', async () => {
     const { handlers, delivered } = setup({
       payments: [
-        payment('p1', { tradeNo: 'T1', createdAt: '2026-06-01T00:00:00.000Z', lineitems: [{ id: 'a', itemType: 'CurriculumPlan', title: '料理入門', quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 }] }),
+        payment('p1', {
+          tradeNo: 'T1',
+          createdAt: '2026-06-01T00:00:00.000Z',
+          lineitems: [
+            { id: 'a', itemType: 'CurriculumPlan', title: '料理入門', quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 },
+          ],
+        }),
         payment('p2', { tradeNo: 'T2', createdAt: '2026-06-05T00:00:00.000Z', amount: 49.5, currency: 'USD' }),
       ],
     });
@@ -86,11 +92,31 @@ describe('files from the offline database, handed to the host to deliver', () =>
   it('calendar reminders: a payable code’s deadline and a course’s access end; refused when there is nothing to remind of', async () => {
     const { handlers, delivered } = setup({
       payments: [
-        payment('p1', { tradeNo: 'T1', paymentType: 'atm', paymentState: 'not_paid', paidAt: null, codeNo: '12345', bankCode: '812', bankName: 'Bank', expiredAt: '2026-06-12T15:59:59.000Z' }),
-        payment('p2', { tradeNo: 'T2', paymentType: 'cvs', paymentState: 'not_paid', paidAt: null, codeNo: 'LL1', expiredAt: '2026-06-01T00:00:00.000Z' }),
+        payment('p1', {
+          tradeNo: 'T1',
+          paymentType: 'atm',
+          paymentState: 'not_paid',
+          paidAt: null,
+          codeNo: '12345',
+          bankCode: '812',
+          bankName: 'Bank',
+          expiredAt: '2026-06-12T15:59:59.000Z',
+        }),
+        payment('p2', {
+          tradeNo: 'T2',
+          paymentType: 'cvs',
+          paymentState: 'not_paid',
+          paidAt: null,
+          codeNo: 'LL1',
+          expiredAt: '2026-06-01T00:00:00.000Z',
+        }),
         payment('p3', { tradeNo: 'T3' }),
       ],
-      courses: [course('c1', { hasLifetimeAccess: false, expireDate: '2026-12-31T15:59:59.000Z' }), course('c2'), course('c3', { hasLifetimeAccess: false, expireDate: '2026-01-01T00:00:00.000Z' })],
+      courses: [
+        course('c1', { hasLifetimeAccess: false, expireDate: '2026-12-31T15:59:59.000Z' }),
+        course('c2'),
+        course('c3', { hasLifetimeAccess: false, expireDate: '2026-01-01T00:00:00.000Z' }),
+      ],
     });
     await handlers['calendar:payment-deadline']({ siteId: 's', paymentId: 'p1', language: 'en' });
     await handlers['calendar:course-access-end']({ siteId: 's', courseId: 'c1', language: 'zh-TW' });
@@ -162,7 +188,11 @@ describe('files from the offline database, handed to the host to deliver', () =>
       reader.close();
       expect(delivered).toHaveLength(1);
       expect(delivered[0]!.body).toBe(expected.delivered[0]!.body);
-      expect(readCsv(delivered[0]!.body).slice(1).map((r) => r[0])).toEqual(['T2', 'T1']);
+      expect(
+        readCsv(delivered[0]!.body)
+          .slice(1)
+          .map((r) => r[0]),
+      ).toEqual(['T2', 'T1']);
     } finally {
       await writer.close();
     }

@@ -44,7 +44,15 @@ export const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).di
 
 export async function startFileServer(): Promise<FileServer> {
   const sockets = new Set<Socket>();
-  const state: Omit<FileServer, 'origin' | 'close'> = { files: new Map(), requests: [], cutAfter: null, throttle: null, status: null, redirects: new Map(), token: null };
+  const state: Omit<FileServer, 'origin' | 'close'> = {
+    files: new Map(),
+    requests: [],
+    cutAfter: null,
+    throttle: null,
+    status: null,
+    redirects: new Map(),
+    token: null,
+  };
   const server: Server = createServer((req, res) => void handle(req, res));
   server.on('connection', (s) => {
     sockets.add(s);
@@ -56,7 +64,8 @@ export async function startFileServer(): Promise<FileServer> {
     const location = state.redirects.get(path);
     if (location) return void res.writeHead(302, { location }).end();
     if (state.status !== null) return void res.writeHead(state.status).end();
-    if (state.token !== null && req.headers.authorization !== `Bearer ${state.token}`) return void res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"' }).end();
+    if (state.token !== null && req.headers.authorization !== `Bearer ${state.token}`)
+      return void res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"' }).end();
     const file = state.files.get(path);
     if (!file) return void res.writeHead(404).end();
     const etag = etagOf(file.body);
@@ -129,7 +138,16 @@ export const SITE = 'site-1';
 export const TOKEN = 'at_member_token';
 
 export function product(id: string, downloadUrl: string | null, extra: Partial<DigitalProductView> = {}): DigitalProductView {
-  return { id, title: `Product ${id}`, description: null, format: 'ebook', deliveredAt: '2026-01-01T00:00:00.000Z', expireDate: null, downloadUrl, ...extra };
+  return {
+    id,
+    title: `Product ${id}`,
+    description: null,
+    format: 'ebook',
+    deliveredAt: '2026-01-01T00:00:00.000Z',
+    expireDate: null,
+    downloadUrl,
+    ...extra,
+  };
 }
 
 /**

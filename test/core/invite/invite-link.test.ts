@@ -55,7 +55,18 @@ describe('invite links: learning-desktop://add-site?site=<origin>&client_id=<id>
   });
 
   it('never takes a secret: a client_secret (or any credential) parameter, or a user and password, refuses the link', () => {
-    for (const name of ['client_secret', 'CLIENT_SECRET', 'client%5Fsecret', 'secret', 'password', 'access_token', 'refresh_token', 'token', 'code', 'code_verifier']) {
+    for (const name of [
+      'client_secret',
+      'CLIENT_SECRET',
+      'client%5Fsecret',
+      'secret',
+      'password',
+      'access_token',
+      'refresh_token',
+      'token',
+      'code',
+      'code_verifier',
+    ]) {
       expect(refusal(link(`site=${SITE}&client_id=app_1&${name}=cs_123`)), name).toBe('secret-in-link');
     }
     expect(refusal(`learning-desktop://user:pass@add-site?site=${SITE}&client_id=app_1`)).toBe('secret-in-link');

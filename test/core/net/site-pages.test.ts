@@ -25,19 +25,31 @@ describe('the school’s pages (embedded-server README "Decisions (student pages
   const base = 'https://school.example';
   it('puts a course by slug, a lecture with its position, an order and a service under the base URL', () => {
     expect(sitePageUrl(base, { kind: 'course', slug: 'intro' })).toBe('https://school.example/courses/intro');
-    expect(sitePageUrl(base, { kind: 'lecture', slug: 'intro', lectureId: 'lec_1', positionSeconds: 312.7 })).toBe('https://school.example/courses/intro/lectures/lec_1?t=312');
-    expect(sitePageUrl(base, { kind: 'lecture', slug: 'intro', lectureId: 'lec_1', positionSeconds: 0 })).toBe('https://school.example/courses/intro/lectures/lec_1');
+    expect(sitePageUrl(base, { kind: 'lecture', slug: 'intro', lectureId: 'lec_1', positionSeconds: 312.7 })).toBe(
+      'https://school.example/courses/intro/lectures/lec_1?t=312',
+    );
+    expect(sitePageUrl(base, { kind: 'lecture', slug: 'intro', lectureId: 'lec_1', positionSeconds: 0 })).toBe(
+      'https://school.example/courses/intro/lectures/lec_1',
+    );
     expect(sitePageUrl(`${base}/`, { kind: 'order', tradeNo: 'T 1/2' })).toBe('https://school.example/orders/T%201%2F2');
-    expect(sitePageUrl('https://school.example/academy', { kind: 'consulting', serviceId: 'csv_1' })).toBe('https://school.example/academy/consulting/csv_1');
+    expect(sitePageUrl('https://school.example/academy', { kind: 'consulting', serviceId: 'csv_1' })).toBe(
+      'https://school.example/academy/consulting/csv_1',
+    );
     expect(() => sitePageUrl(base, { kind: 'course', slug: '..' })).toThrow(/dot-segment/);
     expect(() => sitePageUrl(base, { kind: 'lecture', slug: 'a', lectureId: '.', positionSeconds: 0 })).toThrow(/dot-segment/);
   });
 
   it('never leaves the site’s origin or path, whatever the site’s ids hold', () => {
-    const id = fc.string({ minLength: 1, maxLength: 40, unit: fc.constantFrom('a', '.', '/', '\\', '?', '#', '@', ':', '%', ' ', '\u0000', 'é', '..') });
+    const id = fc.string({
+      minLength: 1,
+      maxLength: 40,
+      unit: fc.constantFrom('a', '.', '/', '\\', '?', '#', '@', ':', '%', ' ', '\u0000', 'é', '..'),
+    });
     const page: fc.Arbitrary<SitePage> = fc.oneof(
       id.map((slug) => ({ kind: 'course', slug }) as const),
-      fc.tuple(id, id, fc.integer({ min: -5, max: 99_999 })).map(([slug, lectureId, positionSeconds]) => ({ kind: 'lecture', slug, lectureId, positionSeconds }) as const),
+      fc
+        .tuple(id, id, fc.integer({ min: -5, max: 99_999 }))
+        .map(([slug, lectureId, positionSeconds]) => ({ kind: 'lecture', slug, lectureId, positionSeconds }) as const),
       id.map((tradeNo) => ({ kind: 'order', tradeNo }) as const),
       id.map((serviceId) => ({ kind: 'consulting', serviceId }) as const),
     );

@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJsonSettingsStore, createMemorySettingsStore, DEFAULT_SETTINGS, normaliseSettings } from '../../../electron/core/settings/settings-store';
+import {
+  createJsonSettingsStore,
+  createMemorySettingsStore,
+  DEFAULT_SETTINGS,
+  normaliseSettings,
+} from '../../../electron/core/settings/settings-store';
 
 describe('JSON settings store (browser host)', () => {
   let dir: string;

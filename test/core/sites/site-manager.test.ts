@@ -51,7 +51,12 @@ describe('adding a site', () => {
   it('saves non-secret config in sites.json and secrets only in the encrypted vault', async () => {
     const s = await server();
     const h = await harness();
-    const site = await h.manager.add({ baseUrl: `${s.url}/`, clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret', label: 'Demo School' });
+    const site = await h.manager.add({
+      baseUrl: `${s.url}/`,
+      clientId: 'demo-desktop-confidential',
+      clientSecret: 'demo-desktop-secret',
+      label: 'Demo School',
+    });
     expect(site).toMatchObject({ baseUrl: s.url, clientId: 'demo-desktop-confidential', label: 'Demo School', status: 'signed-out', isDemo: false });
     expect(site.id).toMatch(/^[A-Za-z0-9]{8}$/);
     await h.manager.signIn(site.id);
@@ -82,7 +87,12 @@ describe('signing in', () => {
     h.manager.onSignInProgress((p) => phases.push(p));
     h.manager.onChange((list) => statuses.push(list[0]?.status as string));
     const done = await h.manager.signIn(site.id);
-    expect(done).toMatchObject({ status: 'ready', schoolId: 'sch_demo', subdomain: 'demo', grantedScopes: ['openid', 'profile', 'email', 'account:read', 'account:write'] });
+    expect(done).toMatchObject({
+      status: 'ready',
+      schoolId: 'sch_demo',
+      subdomain: 'demo',
+      grantedScopes: ['openid', 'profile', 'email', 'account:read', 'account:write'],
+    });
     expect(phases.map((p) => p.phase)).toEqual(['discovering', 'waiting-for-browser', 'exchanging-code', 'verifying', 'done']);
     expect(phases[1]?.authorizationUrl).toMatch(new RegExp(`^${s.url}/oauth/authorize\\?`));
     expect(statuses[0]).toBe('signing-in');
@@ -110,7 +120,9 @@ describe('signing in', () => {
     await h.manager.signIn(site.id);
     await h.manager.retryPendingRevocations();
     expect(await vaultOf(h).listPendingRevocations()).toEqual([]);
-    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, old?.refreshToken as string, 'demo-desktop')).toMatchObject({ error: 'invalid_grant' });
+    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, old?.refreshToken as string, 'demo-desktop')).toMatchObject({
+      error: 'invalid_grant',
+    });
     expect(h.manager.getSite(site.id)?.status).toBe('ready');
     expect(await h.manager.getAccessToken(site.id)).toBe((await vaultOf(h).get(site.id))?.accessToken);
   });
@@ -199,7 +211,9 @@ describe('signing out (RFC 7009, spec: revoke with the refresh token)', () => {
     const revokeCall = h.sent.find((r) => r.url.endsWith('/api/oauth/revoke'));
     expect(revokeCall?.form?.get('token')).toBe(before?.refreshToken);
     expect(revokeCall?.form?.get('token_type_hint')).toBe('refresh_token');
-    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({ error: 'invalid_grant' });
+    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+      error: 'invalid_grant',
+    });
     const after = await vaultOf(h).get(site.id);
     expect(after).toMatchObject({ accessToken: null, refreshToken: null, clientId: 'demo-desktop' });
     expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
@@ -248,7 +262,9 @@ describe('signing out (RFC 7009, spec: revoke with the refresh token)', () => {
     await h.manager.retryPendingRevocations();
     expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
     expect(await vaultOf(h).listPendingRevocations()).toEqual([]);
-    expect(await refreshTokenWorks(`${again.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({ error: 'invalid_grant' });
+    expect(await refreshTokenWorks(`${again.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('remove: signs out (revoking) and deletes the site and its vault record', async () => {
@@ -260,7 +276,9 @@ describe('signing out (RFC 7009, spec: revoke with the refresh token)', () => {
     await h.manager.remove(site.id);
     expect(h.manager.list()).toEqual([]);
     expect(await vaultOf(h).get(site.id)).toBeNull();
-    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({ error: 'invalid_grant' });
+    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+      error: 'invalid_grant',
+    });
     await expect(h.manager.signIn(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'not-found'));
   });
 });

@@ -18,24 +18,120 @@ import { openTempDb, startSite } from './helpers/setup';
 const SERVER_VIEWER = /* GraphQL */ `
   query Everything {
     viewer {
-      id name email avatar schools { id name subdomain roles }
+      id
+      name
+      email
+      avatar
+      schools {
+        id
+        name
+        subdomain
+        roles
+      }
       enrolledCourses(first: 100) {
         totalCount
         nodes {
-          id slug title description coverImageUrl instructorName enrolledAt expireDate hasLifetimeAccess
-          detailProgress { totalLectures readLectures completedLectures percent completedAt }
-          lastWatchedLecture { lectureId positionSeconds watchedAt }
-          sections { id title position lectures { lectureId title position state isLocked unlockAt duration } }
+          id
+          slug
+          title
+          description
+          coverImageUrl
+          instructorName
+          enrolledAt
+          expireDate
+          hasLifetimeAccess
+          detailProgress {
+            totalLectures
+            readLectures
+            completedLectures
+            percent
+            completedAt
+          }
+          lastWatchedLecture {
+            lectureId
+            positionSeconds
+            watchedAt
+          }
+          sections {
+            id
+            title
+            position
+            lectures {
+              lectureId
+              title
+              position
+              state
+              isLocked
+              unlockAt
+              duration
+            }
+          }
         }
       }
-      digitalProducts(first: 100) { nodes { id title description format deliveredAt expireDate downloadUrl } }
-      eventRegistrations(first: 100) { nodes { id eventId title startsAt endsAt location isOnline joinUrl ticketName registeredAt } }
-      consultingServices(first: 100) {
-        nodes { id title description durationMinutes consultantName courseId slots { weekday startTime endTime timeZone } meetings { id startsAt endsAt } }
+      digitalProducts(first: 100) {
+        nodes {
+          id
+          title
+          description
+          format
+          deliveredAt
+          expireDate
+          downloadUrl
+        }
       }
-      notifications(first: 100) { totalCount nodes { id kind title body url createdAt readAt } }
+      eventRegistrations(first: 100) {
+        nodes {
+          id
+          eventId
+          title
+          startsAt
+          endsAt
+          location
+          isOnline
+          joinUrl
+          ticketName
+          registeredAt
+        }
+      }
+      consultingServices(first: 100) {
+        nodes {
+          id
+          title
+          description
+          durationMinutes
+          consultantName
+          courseId
+          slots {
+            weekday
+            startTime
+            endTime
+            timeZone
+          }
+          meetings {
+            id
+            startsAt
+            endsAt
+          }
+        }
+      }
+      notifications(first: 100) {
+        totalCount
+        nodes {
+          id
+          kind
+          title
+          body
+          url
+          createdAt
+          readAt
+        }
+      }
       unreadNotificationCount
-      notificationSubscriptions { topic channel enabled }
+      notificationSubscriptions {
+        topic
+        channel
+        enabled
+      }
     }
   }
 `;
@@ -43,14 +139,55 @@ const SERVER_PAYMENTS = /* GraphQL */ `
   query Payments($after: String) {
     viewer {
       payments(first: 50, after: $after) {
-        pageInfo { hasNextPage endCursor }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
-          id tradeNo amount currency paymentType createdAt paidAt paymentState
-          adjustments { kind code title amount }
-          invoice { number kind title taxId issuedAt voidedAt }
-          lineitems { id itemType title quantity originalAmount discountAmount finalAmount }
-          installment { periods amountPerPeriod bankName }
-          refundingState refundedAmount refundedAt refundRequestedAt bankCode bankName codeNo expiredAt
+          id
+          tradeNo
+          amount
+          currency
+          paymentType
+          createdAt
+          paidAt
+          paymentState
+          adjustments {
+            kind
+            code
+            title
+            amount
+          }
+          invoice {
+            number
+            kind
+            title
+            taxId
+            issuedAt
+            voidedAt
+          }
+          lineitems {
+            id
+            itemType
+            title
+            quantity
+            originalAmount
+            discountAmount
+            finalAmount
+          }
+          installment {
+            periods
+            amountPerPeriod
+            bankName
+          }
+          refundingState
+          refundedAmount
+          refundedAt
+          refundRequestedAt
+          bankCode
+          bankName
+          codeNo
+          expiredAt
         }
       }
     }
@@ -140,7 +277,9 @@ describe('full sync of the demo seed over HTTP (issue 6; service-spec "Member AP
       );
       if (c.lastWatchedLecture) {
         expect(detail.lastWatched).toEqual(c.lastWatchedLecture);
-        const lecture = c.sections.flatMap((s: any) => s.lectures.map((l: any) => ({ ...l, sectionTitle: s.title }))).find((l: any) => l.lectureId === c.lastWatchedLecture.lectureId);
+        const lecture = c.sections
+          .flatMap((s: any) => s.lectures.map((l: any) => ({ ...l, sectionTitle: s.title })))
+          .find((l: any) => l.lectureId === c.lastWatchedLecture.lectureId);
         expect(detail.continueWatching).toEqual({
           lectureId: lecture.lectureId,
           lectureTitle: lecture.title,
@@ -179,16 +318,26 @@ describe('full sync of the demo seed over HTTP (issue 6; service-spec "Member AP
         instructions:
           p.codeNo === null
             ? null
-            : { bankCode: p.bankCode, bankName: p.bankName, codeNo: p.codeNo, expiredAt: p.expiredAt, isExpired: p.expiredAt !== null && Date.parse(p.expiredAt) <= now.getTime() },
+            : {
+                bankCode: p.bankCode,
+                bankName: p.bankName,
+                codeNo: p.codeNo,
+                expiredAt: p.expiredAt,
+                isExpired: p.expiredAt !== null && Date.parse(p.expiredAt) <= now.getTime(),
+              },
       });
     }
     expect(new Set(billing.orders.map((o) => o.tradeNo)).size).toBe(new Set(payments.map((p) => p.tradeNo)).size);
     for (const total of billing.totals) {
-      const paid = payments.filter((p) => p.currency === total.currency && (p.paymentState === 'paid' || p.paymentState === 'refunded')).reduce((n, p) => n + p.amount, 0);
+      const paid = payments
+        .filter((p) => p.currency === total.currency && (p.paymentState === 'paid' || p.paymentState === 'refunded'))
+        .reduce((n, p) => n + p.amount, 0);
       const refunded = payments.filter((p) => p.currency === total.currency).reduce((n, p) => n + p.refundedAmount, 0);
       expect(total).toEqual({ currency: total.currency, paid, refunded });
     }
-    const payable = payments.filter((p) => p.paymentState === 'not_paid' && p.codeNo !== null && (p.expiredAt === null || Date.parse(p.expiredAt) > now.getTime()));
+    const payable = payments.filter(
+      (p) => p.paymentState === 'not_paid' && p.codeNo !== null && (p.expiredAt === null || Date.parse(p.expiredAt) > now.getTime()),
+    );
     expect(billing.pendingInstructions.map((p) => p.paymentId).sort()).toEqual(payable.map((p) => p.id).sort());
 
     // Entitlements.
@@ -203,9 +352,18 @@ describe('full sync of the demo seed over HTTP (issue 6; service-spec "Member AP
     expect(consulting.map((c) => c.id)).toEqual(server.consultingServices.nodes.map((c: any) => c.id));
     for (const c of server.consultingServices.nodes) {
       const view = consulting.find((v) => v.id === c.id)!;
-      expect(view).toMatchObject({ title: c.title, description: c.description, durationMinutes: c.durationMinutes, consultantName: c.consultantName, courseId: c.courseId, slots: c.slots });
+      expect(view).toMatchObject({
+        title: c.title,
+        description: c.description,
+        durationMinutes: c.durationMinutes,
+        consultantName: c.consultantName,
+        courseId: c.courseId,
+        slots: c.slots,
+      });
       expect(view.courseTitle).toBe(courses.find((x: any) => x.id === c.courseId)?.title ?? null);
-      expect(view.bookedTimes).toEqual(c.meetings.map((m: any) => ({ startsAt: m.startsAt, endsAt: m.endsAt })).sort((a: any, b: any) => a.startsAt.localeCompare(b.startsAt)));
+      expect(view.bookedTimes).toEqual(
+        c.meetings.map((m: any) => ({ startsAt: m.startsAt, endsAt: m.endsAt })).sort((a: any, b: any) => a.startsAt.localeCompare(b.startsAt)),
+      );
     }
 
     // Notifications.
@@ -214,9 +372,11 @@ describe('full sync of the demo seed over HTTP (issue 6; service-spec "Member AP
       [...server.notifications.nodes].sort((a: any, b: any) => a.id.localeCompare(b.id)),
     );
     expect(notifications.unreadCount).toBe(server.unreadNotificationCount);
-    expect(notifications.subscriptions.map(({ pendingSync: _p, ...s }) => s).sort((a, b) => `${a.topic}${a.channel}`.localeCompare(`${b.topic}${b.channel}`))).toEqual(
-      [...server.notificationSubscriptions].sort((a: any, b: any) => `${a.topic}${a.channel}`.localeCompare(`${b.topic}${b.channel}`)),
-    );
+    expect(
+      notifications.subscriptions
+        .map(({ pendingSync: _p, ...s }) => s)
+        .sort((a, b) => `${a.topic}${a.channel}`.localeCompare(`${b.topic}${b.channel}`)),
+    ).toEqual([...server.notificationSubscriptions].sort((a: any, b: any) => `${a.topic}${a.channel}`.localeCompare(`${b.topic}${b.channel}`)));
 
     // Search finds a synced lecture by a word of its title.
     const lecture = courses[0].sections[0].lectures[0];
@@ -230,11 +390,23 @@ describe('full sync of the demo seed over HTTP (issue 6; service-spec "Member AP
     const phases = progress.filter((p) => p.running).map((p) => p.phase);
     expect(phases[0]).toBe('outbox');
     expect(phases.at(-1)).toBe('committing');
-    expect(new Set(phases)).toEqual(new Set(['outbox', 'profile', 'courses', 'digital-products', 'consulting', 'events', 'payments', 'notifications', 'committing']));
-    for (let i = 1; i < progress.length; i++) expect(progress[i]!.fraction ?? 1).toBeGreaterThanOrEqual(progress[i - 1]!.running ? (progress[i - 1]!.fraction ?? 0) : 0);
+    expect(new Set(phases)).toEqual(
+      new Set(['outbox', 'profile', 'courses', 'digital-products', 'consulting', 'events', 'payments', 'notifications', 'committing']),
+    );
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.fraction ?? 1).toBeGreaterThanOrEqual(progress[i - 1]!.running ? (progress[i - 1]!.fraction ?? 0) : 0);
     for (let i = 1; i < progress.length; i++) expect(progress[i]!.pagesFetched).toBeGreaterThanOrEqual(progress[i - 1]!.pagesFetched);
 
     const status = sync.status('demo');
-    expect(status).toMatchObject({ siteId: 'demo', running: false, lastSyncedAt: summary.finishedAt, lastError: null, pendingChanges: 0, failedChanges: [], online: true, missingScopes: [] });
+    expect(status).toMatchObject({
+      siteId: 'demo',
+      running: false,
+      lastSyncedAt: summary.finishedAt,
+      lastError: null,
+      pendingChanges: 0,
+      failedChanges: [],
+      online: true,
+      missingScopes: [],
+    });
   });
 });

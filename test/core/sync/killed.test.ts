@@ -8,7 +8,13 @@ import { openTempDb, startSite } from './helpers/setup';
 const CHILD = fileURLToPath(new URL('./helpers/sync-child.ts', import.meta.url));
 
 /** Runs a sync in a child process and SIGKILLs it at the first progress event of `killAt`. */
-function syncInChildAndKill(dbFile: string, baseUrl: string, token: string, killAt: string, slowMs = 0): Promise<{ killed: boolean; phases: string[] }> {
+function syncInChildAndKill(
+  dbFile: string,
+  baseUrl: string,
+  token: string,
+  killAt: string,
+  slowMs = 0,
+): Promise<{ killed: boolean; phases: string[] }> {
   return new Promise((resolve, reject) => {
     const child = fork(CHILD, [dbFile, baseUrl], {
       execArgv: ['--import', 'tsx'],

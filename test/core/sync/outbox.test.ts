@@ -6,9 +6,28 @@ import { createSyncService } from '../../../electron/core/sync';
 import { getMemberToken, queryServer, siteClient } from './helpers/member-token';
 import { noSleep, openTempDb, startSite, tempDir } from './helpers/setup';
 
-const READ_AT = /* GraphQL */ `query { viewer { notifications(first: 100) { nodes { id readAt } } notificationSubscriptions { topic channel enabled } } }`;
+const READ_AT = /* GraphQL */ `
+  query {
+    viewer {
+      notifications(first: 100) {
+        nodes {
+          id
+          readAt
+        }
+      }
+      notificationSubscriptions {
+        topic
+        channel
+        enabled
+      }
+    }
+  }
+`;
 interface ServerInbox {
-  viewer: { notifications: { nodes: { id: string; readAt: string | null }[] }; notificationSubscriptions: { topic: string; channel: string; enabled: boolean }[] };
+  viewer: {
+    notifications: { nodes: { id: string; readAt: string | null }[] };
+    notificationSubscriptions: { topic: string; channel: string; enabled: boolean }[];
+  };
 }
 
 describe('outbox (issue 6; service-spec "Scopes": account:write grants exactly three mutations)', () => {
@@ -63,9 +82,9 @@ describe('outbox (issue 6; service-spec "Scopes": account:write grants exactly t
       expect(sync.status('demo')).toMatchObject({ pendingChanges: 0, failedChanges: [], online: true });
       const onServer = await queryServer<ServerInbox>(server.url, accessToken, READ_AT);
       expect(onServer.viewer.notifications.nodes.find((n) => n.id === target.id)!.readAt).not.toBeNull();
-      expect(onServer.viewer.notificationSubscriptions.find((s) => s.topic === subscription.topic && s.channel === subscription.channel)!.enabled).toBe(
-        !subscription.enabled,
-      );
+      expect(
+        onServer.viewer.notificationSubscriptions.find((s) => s.topic === subscription.topic && s.channel === subscription.channel)!.enabled,
+      ).toBe(!subscription.enabled);
       view = getNotifications(opened.db, 'demo');
       expect(view.items.find((n) => n.id === target.id)).toMatchObject({ pendingSync: false });
       expect(view.subscriptions.find((s) => s.topic === subscription.topic && s.channel === subscription.channel)).toMatchObject({
@@ -141,7 +160,9 @@ describe('outbox (issue 6; service-spec "Scopes": account:write grants exactly t
     expect(report).toMatchObject({ replayed: 0, failed: 1, pending: 0 });
     const status = sync.status('demo');
     expect(status.pendingChanges).toBe(0);
-    expect(status.failedChanges).toEqual([{ id: expect.any(String), description: `Mark notification ${target.id} read`, error: 'The site no longer has this item.' }]);
+    expect(status.failedChanges).toEqual([
+      { id: expect.any(String), description: `Mark notification ${target.id} read`, error: 'The site no longer has this item.' },
+    ]);
     expect(await sync.replayOutbox('demo')).toMatchObject({ replayed: 0, failed: 0, pending: 0 });
     await sync.syncNow('demo');
     expect(getNotifications(db, 'demo').items.some((n) => n.id === target.id)).toBe(false);

@@ -56,18 +56,54 @@ function addEntitlementRows(server: EmbeddedServer): void {
       const n = String(i + 1).padStart(4, '0');
       const at = now - (i + 1) * 60_000;
       ent.insertDigitalProduct(db, {
-        id: `dgp_paging_${n}`, school_id: school, title: `Paging product ${n}`, description: null, format: 'ebook',
-        download_url: null, price: 100, currency: 'TWD', created_at: at,
+        id: `dgp_paging_${n}`,
+        school_id: school,
+        title: `Paging product ${n}`,
+        description: null,
+        format: 'ebook',
+        download_url: null,
+        price: 100,
+        currency: 'TWD',
+        created_at: at,
       });
-      ent.insertDelivery(db, { id: `dlv_paging_${n}`, school_id: school, user_id: STUDENT, product_id: `dgp_paging_${n}`, delivered_at: at, expire_at: null });
+      ent.insertDelivery(db, {
+        id: `dlv_paging_${n}`,
+        school_id: school,
+        user_id: STUDENT,
+        product_id: `dgp_paging_${n}`,
+        delivered_at: at,
+        expire_at: null,
+      });
       ent.insertEvent(db, {
-        id: `evt_paging_${n}`, school_id: school, title: `Paging event ${n}`, description: null, starts_at: now + (i + 1) * 3_600_000,
-        ends_at: now + (i + 2) * 3_600_000, location: null, is_online: 1, join_url: null, is_published: 1, created_at: at,
+        id: `evt_paging_${n}`,
+        school_id: school,
+        title: `Paging event ${n}`,
+        description: null,
+        starts_at: now + (i + 1) * 3_600_000,
+        ends_at: now + (i + 2) * 3_600_000,
+        location: null,
+        is_online: 1,
+        join_url: null,
+        is_published: 1,
+        created_at: at,
       });
-      ent.insertEventRegistration(db, { id: `reg_paging_${n}`, school_id: school, user_id: STUDENT, event_id: `evt_paging_${n}`, ticket_name: 'General', registered_at: at });
+      ent.insertEventRegistration(db, {
+        id: `reg_paging_${n}`,
+        school_id: school,
+        user_id: STUDENT,
+        event_id: `evt_paging_${n}`,
+        ticket_name: 'General',
+        registered_at: at,
+      });
       ent.insertConsultingService(db, {
-        id: `csv_paging_${n}`, school_id: school, course_id: delivered[i % delivered.length]!, title: `Paging service ${n}`,
-        description: null, duration_minutes: 30, consultant_name: 'Paging Consultant', created_at: at,
+        id: `csv_paging_${n}`,
+        school_id: school,
+        course_id: delivered[i % delivered.length]!,
+        title: `Paging service ${n}`,
+        description: null,
+        duration_minutes: 30,
+        consultant_name: 'Paging Consultant',
+        created_at: at,
       });
     }
   })();

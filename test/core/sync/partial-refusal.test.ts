@@ -58,13 +58,22 @@ function scripted(script: Script): { transport: Transport; asked: string[] } {
 }
 
 /** The payments part answers its first page with data (and a next page) AND an error; everything else normally. */
-const paymentsWith = (error: GraphQLErrorLike): Script => (operation, variables) =>
-  operation === 'SyncPayments' && !variables.after ? { ...page('payments', [PAYMENT_1], { endCursor: 'cursor-1' }), errors: [error] } : undefined;
+const paymentsWith =
+  (error: GraphQLErrorLike): Script =>
+  (operation, variables) =>
+    operation === 'SyncPayments' && !variables.after ? { ...page('payments', [PAYMENT_1], { endCursor: 'cursor-1' }), errors: [error] } : undefined;
 
 describe('fetchSnapshot: a part refused for a missing scope is left out, not failed (service-spec "Protected resources")', () => {
   it.each([
     ['the message names the scope', { message: 'This field requires the account:read scope.', path: ['viewer', 'payments'] }],
-    ['the server\'s format: message and extensions.requiredScope', { message: 'This field requires the account:read scope.', path: ['viewer', 'payments'], extensions: { code: 'INSUFFICIENT_SCOPE', requiredScope: 'account:read' } }],
+    [
+      "the server's format: message and extensions.requiredScope",
+      {
+        message: 'This field requires the account:read scope.',
+        path: ['viewer', 'payments'],
+        extensions: { code: 'INSUFFICIENT_SCOPE', requiredScope: 'account:read' },
+      },
+    ],
   ] as const)('payments answered with data and a scope error (%s): scope reported, payments undefined, the rest kept', async (_, error) => {
     const { transport, asked } = scripted(paymentsWith(error));
     const result = await fetchSnapshot(transport, {});
@@ -94,7 +103,9 @@ describe('fetchSnapshot: a part refused for a missing scope is left out, not fai
   });
 
   it('an error that is not a scope refusal fails the whole fetch with server-error', async () => {
-    const { transport } = scripted(paymentsWith({ message: 'Unexpected error.', path: ['viewer', 'payments'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }));
+    const { transport } = scripted(
+      paymentsWith({ message: 'Unexpected error.', path: ['viewer', 'payments'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
+    );
     const failure = await fetchSnapshot(transport, {}).then(
       () => null,
       (error: unknown) => error,

@@ -76,7 +76,9 @@ function addPayment(server: EmbeddedServer, id: string, at: number): void {
   const columns = server.db.prepare("SELECT name FROM pragma_table_info('payments')").pluck().all() as string[];
   const source = columns.map((c) => (c === 'id' ? '@id' : c === 'trade_no' ? '@tradeNo' : c === 'created_at' ? '@at' : c)).join(', ');
   server.db
-    .prepare(`INSERT INTO payments (${columns.join(', ')}) SELECT ${source} FROM payments WHERE user_id = 'usr_student' ORDER BY created_at DESC LIMIT 1`)
+    .prepare(
+      `INSERT INTO payments (${columns.join(', ')}) SELECT ${source} FROM payments WHERE user_id = 'usr_student' ORDER BY created_at DESC LIMIT 1`,
+    )
     .run({ id, tradeNo: `T-${id}`, at });
 }
 
@@ -116,11 +118,14 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
       ['a payment added at the head', () => addPayment(site.server, 'pay_new_head', Date.now() + 60_000)],
       ['a payment removed in the middle', () => removePayment(site.server, memberPayments(site.server)[120]!)],
       ['the oldest payment removed', () => removePayment(site.server, memberPayments(site.server).at(-1)!)],
-      ['a payment added between two pages', () => {
-        const ids = memberPayments(site.server);
-        const at = site.server.db.prepare('SELECT created_at FROM payments WHERE id = ?').pluck().get(ids[99]) as number;
-        addPayment(site.server, 'pay_new_middle', at + 1);
-      }],
+      [
+        'a payment added between two pages',
+        () => {
+          const ids = memberPayments(site.server);
+          const at = site.server.db.prepare('SELECT created_at FROM payments WHERE id = ?').pluck().get(ids[99]) as number;
+          addPayment(site.server, 'pay_new_middle', at + 1);
+        },
+      ],
     ];
     for (const [label, change] of changes) {
       change();
@@ -139,7 +144,9 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
     await syncInto(site, opened);
     const walked = storedPageCursors(opened.db, 'demo');
     const raw = openOfflineDatabase(opened.file).db;
-    raw.prepare("UPDATE sync_parts SET cursors = ? WHERE site_id = 'demo' AND part = 'payments'").run(JSON.stringify([null, 'not-a-cursor', 'nor-this']));
+    raw
+      .prepare("UPDATE sync_parts SET cursors = ? WHERE site_id = 'demo' AND part = 'payments'")
+      .run(JSON.stringify([null, 'not-a-cursor', 'nor-this']));
     raw.prepare("UPDATE sync_parts SET cursors = 'not json' WHERE site_id = 'demo' AND part = 'courses'").run();
     raw.close();
     expect(storedPageCursors(opened.db, 'demo').courses).toBeUndefined();

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  getBilling,
-  getCourseDetail,
-  getLibrary,
-  getNotifications,
-  getProfile,
-  search,
-} from '../../../electron/core/db';
+import { getBilling, getCourseDetail, getLibrary, getNotifications, getProfile, search } from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { admin, getOperatorToken } from './helpers/member-token';
 import { noSleep, openTempDb, startSite } from './helpers/setup';
@@ -33,7 +26,10 @@ describe('re-sync after server-side changes made through the operator admin API 
     // A lecture added to the first section of an enrolled course.
     const course = getCourseDetail(db, 'demo', [...enrolled][0]!, now);
     const section = course.sections[0]!;
-    const lecture = (await call('POST', `/courses/${course.courseId}/sections/${section.sectionId}/lectures`, { title: 'Zymurgy appendix', duration: 321 })) as { id: string };
+    const lecture = (await call('POST', `/courses/${course.courseId}/sections/${section.sectionId}/lectures`, {
+      title: 'Zymurgy appendix',
+      duration: 321,
+    })) as { id: string };
 
     // A refund of a paid payment made within the 10-day refund window.
     const paid = getBilling(db, 'demo', now)
@@ -46,7 +42,12 @@ describe('re-sync after server-side changes made through the operator admin API 
     // One notification deleted, one published.
     const gone = getNotifications(db, 'demo').items[0]!;
     await call('DELETE', `/notifications/${gone.id}`);
-    const published = (await call('POST', '/notifications', { kind: 'announcement', title: 'Quokka festival', body: 'Bring a hat.', userIds: ['usr_student'] })) as {
+    const published = (await call('POST', '/notifications', {
+      kind: 'announcement',
+      title: 'Quokka festival',
+      body: 'Bring a hat.',
+      userIds: ['usr_student'],
+    })) as {
       data: { id: string }[];
     };
 
@@ -54,7 +55,11 @@ describe('re-sync after server-side changes made through the operator admin API 
     expect(summary.outcome).toBe('completed');
 
     expect(getLibrary(db, 'demo', now).map((c) => c.courseId)).toContain(fresh.id);
-    expect(getLibrary(db, 'demo', now).find((c) => c.courseId === fresh.id)).toMatchObject({ title: fresh.title, hasLifetimeAccess: true, isExpired: false });
+    expect(getLibrary(db, 'demo', now).find((c) => c.courseId === fresh.id)).toMatchObject({
+      title: fresh.title,
+      hasLifetimeAccess: true,
+      isExpired: false,
+    });
 
     const detail = getCourseDetail(db, 'demo', course.courseId, now);
     expect(detail.sections[0]!.lectures.find((l) => l.lectureId === lecture.id)).toMatchObject({ title: 'Zymurgy appendix', durationSeconds: 321 });

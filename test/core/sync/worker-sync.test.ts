@@ -1,12 +1,6 @@
 import type Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import {
-  getBilling,
-  getEntitlements,
-  getLibrary,
-  getNotifications,
-  getProfile,
-} from '../../../electron/core/db';
+import { getBilling, getEntitlements, getLibrary, getNotifications, getProfile } from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { digestsOf } from '../../../electron/core/db/snapshot';
 import { fetchSnapshot } from '../../../electron/core/sync/fetch-snapshot';
@@ -75,7 +69,10 @@ describe('sync through the writer worker', () => {
 
   it('the digests hashed page by page as the pages arrive are those of the whole parts (snapshot.ts digestOf)', async () => {
     // Enough rows that courses, payments and notifications each take several pages.
-    const { site, db, sync } = await workerSync({ seed: 'large', seedOptions: { large: { courses: 60, lecturesPerCourse: 10, payments: 180, notifications: 250 } } });
+    const { site, db, sync } = await workerSync({
+      seed: 'large',
+      seedOptions: { large: { courses: 60, lecturesPerCourse: 10, payments: 180, notifications: 250 } },
+    });
     const summary = await sync.syncNow('demo');
     expect(summary.outcome).toBe('completed');
     const whole = await fetchSnapshot(createTransport(site.client, { sleep: defaultSleep }), {});

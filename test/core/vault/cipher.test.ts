@@ -67,7 +67,18 @@ describe('Node cipher: AES-256-GCM with a per-device key file (NIST SP 800-38D)'
     const keyFile = join(dir, 'vault.key');
     const first = await createNodeCipher(keyFile);
     const vault = createVault({ dir: join(dir, 'vault'), cipher: first });
-    await vault.put('siteA', { clientId: 'c', clientSecret: null, accessToken: 'a', refreshToken: 'r', expiresAt: null, scopes: [], schoolId: 's', schoolSubdomain: null, resource: null, issuer: null });
+    await vault.put('siteA', {
+      clientId: 'c',
+      clientSecret: null,
+      accessToken: 'a',
+      refreshToken: 'r',
+      expiresAt: null,
+      scopes: [],
+      schoolId: 's',
+      schoolSubdomain: null,
+      resource: null,
+      issuer: null,
+    });
     await writeFile(keyFile, Buffer.alloc(0));
     const second = await createNodeCipher(keyFile);
     expect(second.keyReplaced).toBe(true);

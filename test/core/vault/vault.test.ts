@@ -45,7 +45,15 @@ describe('vault: encrypted per-site records', () => {
     const vdir = join(dir, 'vault');
     const vault = createVault({ dir: vdir, cipher: await createNodeCipher(join(dir, 'key')) });
     await Promise.all([vault.put('siteA', record(1)), vault.put('siteA', record(2)), vault.put('siteB', record(3))]);
-    await vault.addPendingRevocation({ siteId: 'siteA', revocationEndpoint: 'http://x/revoke', token: 'rt_pending-secret-QQQ', tokenTypeHint: 'refresh_token', clientId: 'c', clientSecret: 'pending-client-secret-RRR', queuedAt: 1 });
+    await vault.addPendingRevocation({
+      siteId: 'siteA',
+      revocationEndpoint: 'http://x/revoke',
+      token: 'rt_pending-secret-QQQ',
+      tokenTypeHint: 'refresh_token',
+      clientId: 'c',
+      clientSecret: 'pending-client-secret-RRR',
+      queuedAt: 1,
+    });
     const names = await readdir(vdir);
     expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
     const files = await listVaultFiles(vdir);
@@ -62,8 +70,24 @@ describe('vault: encrypted per-site records', () => {
   it('keeps a durable queue of pending revocations', async () => {
     const cipher = await createNodeCipher(join(dir, 'key'));
     const vault = createVault({ dir: join(dir, 'vault'), cipher });
-    const e1 = await vault.addPendingRevocation({ siteId: 's', revocationEndpoint: 'http://x/revoke', token: 't1', tokenTypeHint: 'refresh_token', clientId: 'c', clientSecret: null, queuedAt: 1 });
-    await vault.addPendingRevocation({ siteId: 's', revocationEndpoint: 'http://x/revoke', token: 't2', tokenTypeHint: 'refresh_token', clientId: 'c', clientSecret: null, queuedAt: 2 });
+    const e1 = await vault.addPendingRevocation({
+      siteId: 's',
+      revocationEndpoint: 'http://x/revoke',
+      token: 't1',
+      tokenTypeHint: 'refresh_token',
+      clientId: 'c',
+      clientSecret: null,
+      queuedAt: 1,
+    });
+    await vault.addPendingRevocation({
+      siteId: 's',
+      revocationEndpoint: 'http://x/revoke',
+      token: 't2',
+      tokenTypeHint: 'refresh_token',
+      clientId: 'c',
+      clientSecret: null,
+      queuedAt: 2,
+    });
     // A new vault over the same directory (an app restart) sees the queue.
     const again = createVault({ dir: join(dir, 'vault'), cipher });
     expect((await again.listPendingRevocations()).map((e) => e.token)).toEqual(['t1', 't2']);

@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CoreError } from '../../../electron/core/errors';
-import {
-  getBillingSummary,
-  getNotificationsPage,
-  getNotificationsSummary,
-  openReadConnection,
-  pendingEntries,
-} from '../../../electron/core/db';
+import { getBillingSummary, getNotificationsPage, getNotificationsSummary, openReadConnection, pendingEntries } from '../../../electron/core/db';
 import { startWriterWorker, type OpenedWriter } from '../../../electron/core/worker';
 import { openWorkerDb } from '../sync/helpers/setup';
 import { course, notification, payment, snapshot } from '../db/fixtures';
@@ -25,7 +19,10 @@ function tempFile(): string {
   return join(dir, 'offline.db');
 }
 
-function open(file = tempFile(), options: { maxRestarts?: number; integrityCheck?: 'unless-closed-cleanly' } = {}): Promise<{ writer: OpenedWriter; db: Database.Database; file: string }> {
+function open(
+  file = tempFile(),
+  options: { maxRestarts?: number; integrityCheck?: 'unless-closed-cleanly' } = {},
+): Promise<{ writer: OpenedWriter; db: Database.Database; file: string }> {
   return openWorkerDb(file, options);
 }
 
@@ -116,10 +113,24 @@ describe('database writer worker: answers staged as text, parsed in the worker',
     await writer.call('snapshot:commit', { siteId: 's', snapshot: { payments: [payment('kept')] } });
     await writer.call('stage:begin', { stageId: 't', siteId: 's' });
     const page = (nodes: unknown[], hasNextPage: boolean) =>
-      JSON.stringify({ data: { viewer: { enrolledCourses: { totalCount: 3, pageInfo: { hasNextPage, endCursor: hasNextPage ? 'c2' : null }, nodes } } } });
-    const first = await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], body: new TextEncoder().encode(page([course('c1'), course('c2')], true)).buffer });
+      JSON.stringify({
+        data: { viewer: { enrolledCourses: { totalCount: 3, pageInfo: { hasNextPage, endCursor: hasNextPage ? 'c2' : null }, nodes } } },
+      });
+    const first = await writer.call('stage:text', {
+      stageId: 't',
+      part: 'courses',
+      shape: 'page',
+      path: ['viewer', 'enrolledCourses'],
+      body: new TextEncoder().encode(page([course('c1'), course('c2')], true)).buffer,
+    });
     expect(first).toEqual({ errors: [], found: true, count: 2, totalCount: 3, hasNextPage: true, endCursor: 'c2' });
-    await writer.call('stage:text', { stageId: 't', part: 'courses', shape: 'page', path: ['viewer', 'enrolledCourses'], body: page([course('c3')], false) });
+    await writer.call('stage:text', {
+      stageId: 't',
+      part: 'courses',
+      shape: 'page',
+      path: ['viewer', 'enrolledCourses'],
+      body: page([course('c3')], false),
+    });
     const refused = await writer.call('stage:text', {
       stageId: 't',
       part: 'payments',
@@ -129,7 +140,9 @@ describe('database writer worker: answers staged as text, parsed in the worker',
     });
     expect(refused).toMatchObject({ errors: [{ message: 'requires account:read' }], found: false, count: 0 });
     await writer.call('stage:drop', { stageId: 't', part: 'payments' });
-    await expect(writer.call('stage:text', { stageId: 't', part: 'profile', shape: 'whole', path: ['viewer'], body: '<html>' })).rejects.toMatchObject({
+    await expect(
+      writer.call('stage:text', { stageId: 't', part: 'profile', shape: 'whole', path: ['viewer'], body: '<html>' }),
+    ).rejects.toMatchObject({
       code: 'site-data-invalid',
     });
     const result = await writer.call('stage:commit', { stageId: 't', siteId: 's' });
@@ -177,9 +190,15 @@ describe('database writer worker: a crash loses nothing that was committed', () 
     await writer.call('stage:begin', { stageId: 'run', siteId: 's' });
     await writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('half')] });
     await writer.crash();
-    await expect(writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('rest')] })).rejects.toMatchObject({ code: 'sync-failed' });
+    await expect(writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('rest')] })).rejects.toMatchObject({
+      code: 'sync-failed',
+    });
     await expect(writer.call('stage:commit', { stageId: 'run', siteId: 's' })).rejects.toMatchObject({ code: 'sync-failed' });
-    expect(db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all()).toEqual(snapshot('old').courses!.map((c) => c.id).sort());
+    expect(db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all()).toEqual(
+      snapshot('old')
+        .courses!.map((c) => c.id)
+        .sort(),
+    );
   });
 
   it('a writer that keeps dying gives up with a clear error instead of restarting forever', async () => {
@@ -241,7 +260,11 @@ describe('view cache of the read connection: told which views a worker write cha
     try {
       const ensured = writer.call('site:ensure', { siteId: 's', now: NOW });
       const begun = writer.call('stage:begin', { stageId: 'st', siteId: 's' });
-      const paged = writer.call('stage:page', { stageId: 'st', part: 'notifications', nodes: [notification('n1'), notification('n2'), notification('n3')] });
+      const paged = writer.call('stage:page', {
+        stageId: 'st',
+        part: 'notifications',
+        nodes: [notification('n1'), notification('n2'), notification('n3')],
+      });
       commit = writer.call('stage:commit', { stageId: 'st', siteId: 's' });
       void Promise.all([ensured, begun, paged]).catch(() => undefined);
       expect(getNotificationsSummary(db, 's').unreadCount).toBe(0); // before the commit: memoised
@@ -330,7 +353,10 @@ describe('database writer worker: the integrity check leaves the start after a c
     expect(existsSync(checked.keptAt!)).toBe(true);
     // The read connection opened before the rebuild reads the rebuilt file: no snapshot, the outbox kept.
     expect(db.prepare("SELECT count(*) FROM courses WHERE site_id = 's'").pluck().get()).toBe(0);
-    expect(pendingEntries(db, 's').map((e) => e.change)).toEqual([{ kind: 'mark-notification-read', notificationId: 'n-7' }, { kind: 'mark-all-notifications-read' }]);
+    expect(pendingEntries(db, 's').map((e) => e.change)).toEqual([
+      { kind: 'mark-notification-read', notificationId: 'n-7' },
+      { kind: 'mark-all-notifications-read' },
+    ]);
     expect(db.pragma('quick_check', { simple: true })).toBe('ok');
     // And the writer writes on: the next sync fills it again.
     await writer.call('site:ensure', { siteId: 's', now: NOW });

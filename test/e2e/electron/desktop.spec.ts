@@ -69,29 +69,53 @@ test.describe('Electron host: the installed app (issue 12)', () => {
       const escape = await window.evaluate(async () => (await fetch('/..%2fmain/index.js')).status);
       expect(escape).toBe(403);
       // The page is a secure context on its own origin, with no Node.
-      expect(await window.evaluate(() => { const g = globalThis as unknown as { isSecureContext: boolean; location: { origin: string }; require?: unknown }; return [g.isSecureContext, g.location.origin, typeof g.require]; })).toEqual([true, 'app://learning-desktop', 'undefined']);
+      expect(
+        await window.evaluate(() => {
+          const g = globalThis as unknown as { isSecureContext: boolean; location: { origin: string }; require?: unknown };
+          return [g.isSecureContext, g.location.origin, typeof g.require];
+        }),
+      ).toEqual([true, 'app://learning-desktop', 'undefined']);
     });
   });
 
   test('6. the menu: File, Edit, View, Go, Window, Help with the shared accelerators; its items drive the page (Settings, Keyboard Shortcuts)', async () => {
     await withApp(['--demo'], async (app, window) => {
       const menu = await app.evaluate(({ Menu }) =>
-        (Menu.getApplicationMenu()?.items ?? []).map((top) => ({ label: top.label, items: (top.submenu?.items ?? []).map((i) => ({ label: i.label, accelerator: i.accelerator ?? null })) })),
+        (Menu.getApplicationMenu()?.items ?? []).map((top) => ({
+          label: top.label,
+          items: (top.submenu?.items ?? []).map((i) => ({ label: i.label, accelerator: i.accelerator ?? null })),
+        })),
       );
       const tops = menu.map((m) => m.label);
       expect(tops.slice(-6)).toEqual(['File', 'Edit', 'View', 'Go', 'Window', 'Help']);
       const accelerators = menu.flatMap((m) => m.items.map((i) => i.accelerator)).filter(Boolean);
-      for (const a of ['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+4', 'CmdOrCtrl+5', 'CmdOrCtrl+6', 'CmdOrCtrl+F', 'CmdOrCtrl+R', 'CmdOrCtrl+,']) expect(accelerators).toContain(a);
+      for (const a of [
+        'CmdOrCtrl+1',
+        'CmdOrCtrl+2',
+        'CmdOrCtrl+3',
+        'CmdOrCtrl+4',
+        'CmdOrCtrl+5',
+        'CmdOrCtrl+6',
+        'CmdOrCtrl+F',
+        'CmdOrCtrl+R',
+        'CmdOrCtrl+,',
+      ])
+        expect(accelerators).toContain(a);
       // Clicking the item runs what the accelerator runs: the page gets app:command and shows Settings.
       await app.evaluate(({ Menu }) => {
-        const item = Menu.getApplicationMenu()?.items.flatMap((t) => t.submenu?.items ?? []).find((i) => i.accelerator === 'CmdOrCtrl+,');
+        const item = Menu.getApplicationMenu()
+          ?.items.flatMap((t) => t.submenu?.items ?? [])
+          .find((i) => i.accelerator === 'CmdOrCtrl+,');
         item?.click();
       });
       await expect(window.getByTestId('nav-settings')).toHaveAttribute('aria-current', 'page');
       await expect(window.getByTestId('shortcuts-settings')).toBeVisible();
       // Help > Keyboard Shortcuts opens the same list in a dialog.
       await app.evaluate(({ Menu }) => {
-        Menu.getApplicationMenu()?.items.flatMap((t) => t.submenu?.items ?? []).find((i) => i.label === 'Keyboard Shortcuts')?.click();
+        Menu.getApplicationMenu()
+          ?.items.flatMap((t) => t.submenu?.items ?? [])
+          .find((i) => i.label === 'Keyboard Shortcuts')
+          ?.click();
       });
       await expect(window.getByTestId('shortcuts-dialog').getByTestId('shortcuts-list')).toBeVisible();
     });
@@ -113,33 +137,45 @@ test.describe('Electron host: the installed app (issue 12)', () => {
     const feed = createServer((req, res) => {
       asked.push(req.url ?? '');
       if (!/^\/latest(-mac|-linux)?\.yml/.test(req.url ?? '')) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/yaml' }).end('version: 0.0.1\nfiles:\n  - url: old.bin\n    sha512: AAAA\n    size: 1\npath: old.bin\nsha512: AAAA\nreleaseDate: 2020-01-01T00:00:00.000Z\n');
+      res
+        .writeHead(200, { 'content-type': 'text/yaml' })
+        .end(
+          'version: 0.0.1\nfiles:\n  - url: old.bin\n    sha512: AAAA\n    size: 1\npath: old.bin\nsha512: AAAA\nreleaseDate: 2020-01-01T00:00:00.000Z\n',
+        );
     });
     await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/`;
-      await withApp(['--demo'], async (_app, window) => {
-        await invoke(window, 'updates:check');
-        await expect.poll(async () => ((await invoke(window, 'updates:get-state')).value as { status: string }).status, { timeout: 30_000 }).not.toBe('checking');
-        const state = (await invoke(window, 'updates:get-state')).value as { status: string; reason?: string; lastCheckedAt?: string | null };
-        if (process.platform === 'linux' && !process.env.APPIMAGE) {
-          // An unpacked Linux build is neither an AppImage nor a deb: electron-updater cannot replace it, and says so
-          // by answering without an event; Settings tells the student how to get updates.
-          expect(state).toEqual({ status: 'off', reason: 'unsupported' });
-        } else {
-          expect(state.status).toBe('idle');
-          expect(state.lastCheckedAt).toEqual(expect.any(String));
-          expect(asked.some((u) => u.startsWith('/latest'))).toBe(true);
-          await window.getByTestId('nav-settings').click();
-          await expect(window.getByTestId('update-status')).toHaveText(en('desktop.updates.upToDate'));
-        }
-      }, { LEARNING_DESKTOP_UPDATE_URL: url });
+      await withApp(
+        ['--demo'],
+        async (_app, window) => {
+          await invoke(window, 'updates:check');
+          await expect
+            .poll(async () => ((await invoke(window, 'updates:get-state')).value as { status: string }).status, { timeout: 30_000 })
+            .not.toBe('checking');
+          const state = (await invoke(window, 'updates:get-state')).value as { status: string; reason?: string; lastCheckedAt?: string | null };
+          if (process.platform === 'linux' && !process.env.APPIMAGE) {
+            // An unpacked Linux build is neither an AppImage nor a deb: electron-updater cannot replace it, and says so
+            // by answering without an event; Settings tells the student how to get updates.
+            expect(state).toEqual({ status: 'off', reason: 'unsupported' });
+          } else {
+            expect(state.status).toBe('idle');
+            expect(state.lastCheckedAt).toEqual(expect.any(String));
+            expect(asked.some((u) => u.startsWith('/latest'))).toBe(true);
+            await window.getByTestId('nav-settings').click();
+            await expect(window.getByTestId('update-status')).toHaveText(en('desktop.updates.upToDate'));
+          }
+        },
+        { LEARNING_DESKTOP_UPDATE_URL: url },
+      );
     } finally {
       await new Promise((resolve) => feed.close(resolve));
     }
   });
 
-  test('4. OS notifications: a sign-in that needs renewing is shown once, with no secret; a click opens its screen; the first sync announces nothing', async ({ page }) => {
+  test('4. OS notifications: a sign-in that needs renewing is shown once, with no secret; a click opens its screen; the first sync announces nothing', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     await withApp(['--demo'], async (app, window) => {
       // Electron's Notification, recorded as the app shows it (a headless desktop has no notification server to ask).
@@ -151,7 +187,10 @@ test.describe('Electron host: the installed app (issue 12)', () => {
           shown.push(this);
         };
       });
-      const shownNow = () => app.evaluate(() => ((globalThis as { __shown?: { title: string; body: string }[] }).__shown ?? []).map((n) => ({ title: n.title, body: n.body })));
+      const shownNow = () =>
+        app.evaluate(() =>
+          ((globalThis as { __shown?: { title: string; body: string }[] }).__shown ?? []).map((n) => ({ title: n.title, body: n.body })),
+        );
       const siteId = await signInToDemo(app, window, page);
       expect((await invoke(window, 'sync:now', { siteId })).ok).toBe(true);
       // The notices the member already had are not news.

@@ -72,9 +72,15 @@ export function electronSkipReason(): string | null {
   const binary = electronBinary();
   const binding = process.env[SQLITE_BINDING_ENV];
   if (binary === null) cached = 'SKIPPED: no Electron binary on this machine (its download comes from GitHub, which is unreachable here).';
-  else if (!(existsSync('out/main/index.js') && existsSync('out/preload/index.cjs') && (existsSync('out/main/migrations') || existsSync('out/main/chunks/migrations')))) cached = 'SKIPPED: run `npx electron-vite build` first (out/main, out/preload).';
+  else if (!(
+    existsSync('out/main/index.js') &&
+    existsSync('out/preload/index.cjs') &&
+    (existsSync('out/main/migrations') || existsSync('out/main/chunks/migrations'))
+  ))
+    cached = 'SKIPPED: run `npx electron-vite build` first (out/main, out/preload).';
   else if (!binding)
-    cached = 'SKIPPED: better-sqlite3 could not be built for this Electron (it needs Electron\'s headers from electronjs.org); run `node scripts/electron-native.mjs` to see why.';
+    cached =
+      "SKIPPED: better-sqlite3 could not be built for this Electron (it needs Electron's headers from electronjs.org); run `node scripts/electron-native.mjs` to see why.";
   else if (!nativeModulesFitElectron(binary, binding))
     cached = `SKIPPED: this Electron cannot load ${binding}; delete it and run \`node scripts/electron-native.mjs\` to build it again.`;
   else cached = null;

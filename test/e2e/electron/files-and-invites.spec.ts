@@ -31,7 +31,8 @@ async function stubDialogAndBrowser(app: ElectronApplication, path: () => string
   return () => app.evaluate(() => [...((globalThis as { __opened?: string[] }).__opened ?? [])]);
 }
 
-const saveTo = (app: ElectronApplication, target: string) => app.evaluate((_e, t) => void ((globalThis as { __saveTo?: string }).__saveTo = t), target);
+const saveTo = (app: ElectronApplication, target: string) =>
+  app.evaluate((_e, t) => void ((globalThis as { __saveTo?: string }).__saveTo = t), target);
 
 test.describe('Electron host: invite links and saved files', () => {
   test.skip(skipReason !== null, skipReason ?? '');
@@ -47,17 +48,28 @@ test.describe('Electron host: invite links and saved files', () => {
       // The link waited for the page (taken once) and only filled the form in.
       await expect(window.getByTestId('invite-client-id')).toHaveText('app_invited', { timeout: 30_000 });
       await expect(window.getByTestId('invite-site')).toHaveText('https://school.example.com');
-      expect(((await invoke(window, 'sites:list')).value as { baseUrl: string }[]).some((s) => s.baseUrl === 'https://school.example.com')).toBe(false);
+      expect(((await invoke(window, 'sites:list')).value as { baseUrl: string }[]).some((s) => s.baseUrl === 'https://school.example.com')).toBe(
+        false,
+      );
 
       // Sign in to the demo site (the test's browser plays the system browser), then ask for the files.
-      await expect.poll(async () => ((await invoke(window, 'sites:list')).value as { isDemo: boolean }[] | undefined)?.filter((s) => s.isDemo).length ?? 0, { timeout: 30_000 }).toBe(2);
+      await expect
+        .poll(async () => ((await invoke(window, 'sites:list')).value as { isDemo: boolean }[] | undefined)?.filter((s) => s.isDemo).length ?? 0, {
+          timeout: 30_000,
+        })
+        .toBe(2);
       const demo = ((await invoke(window, 'sites:list')).value as { id: string; isDemo: boolean }[]).find((s) => s.isDemo)!;
       const signedIn = invoke(window, 'sites:sign-in', { siteId: demo.id });
       await expect.poll(async () => (await opened()).length, { timeout: 30_000 }).toBeGreaterThan(0);
       await page.goto((await opened())[0]!);
       await signInOnSite(page, 'approve');
       expect((await signedIn).ok).toBe(true);
-      await expect.poll(async () => ((await invoke(window, 'billing:summary', { siteId: demo.id })).value as { orderCount: number } | undefined)?.orderCount ?? 0, { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(
+          async () => ((await invoke(window, 'billing:summary', { siteId: demo.id })).value as { orderCount: number } | undefined)?.orderCount ?? 0,
+          { timeout: 30_000 },
+        )
+        .toBeGreaterThan(0);
 
       const csv = await invoke(window, 'export:orders-csv', { siteId: demo.id, language: 'zh-TW' });
       expect(csv).toEqual({ ok: true, value: { kind: 'saved', fileName: 'purchases.csv' } });
@@ -65,13 +77,19 @@ test.describe('Electron host: invite links and saved files', () => {
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       expect(bytes.toString('utf8')).toContain('訂單編號');
 
-      const billing = (await invoke(window, 'billing:get', { siteId: demo.id })).value as { orders: { tradeNo: string }[]; pendingInstructions: { paymentId: string }[] };
+      const billing = (await invoke(window, 'billing:get', { siteId: demo.id })).value as {
+        orders: { tradeNo: string }[];
+        pendingInstructions: { paymentId: string }[];
+      };
       await saveTo(app, join(out, 'receipt.pdf'));
       expect((await invoke(window, 'export:receipt', { siteId: demo.id, tradeNo: billing.orders[0]!.tradeNo, language: 'en' })).ok).toBe(true);
       expect(readFileSync(join(out, 'receipt.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
       await saveTo(app, join(out, 'deadline.ics'));
-      expect((await invoke(window, 'calendar:payment-deadline', { siteId: demo.id, paymentId: billing.pendingInstructions[0]!.paymentId, language: 'en' })).ok).toBe(true);
+      expect(
+        (await invoke(window, 'calendar:payment-deadline', { siteId: demo.id, paymentId: billing.pendingInstructions[0]!.paymentId, language: 'en' }))
+          .ok,
+      ).toBe(true);
       expect(readFileSync(join(out, 'deadline.ics'), 'utf8').startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
 
       // The student cancels the dialog: nothing is written.

@@ -24,10 +24,15 @@ export async function recordExternalUrls(app: ElectronApplication): Promise<() =
  */
 export async function signInToDemo(app: ElectronApplication, window: Page, browserTab: Page): Promise<string> {
   const opened = await recordExternalUrls(app);
-  await expect.poll(async () => {
-    const r = await invoke(window, 'sites:list');
-    return r.ok ? (r.value as { isDemo: boolean }[]).filter((s) => s.isDemo).length : -1;
-  }, { timeout: 30_000 }).toBe(2);
+  await expect
+    .poll(
+      async () => {
+        const r = await invoke(window, 'sites:list');
+        return r.ok ? (r.value as { isDemo: boolean }[]).filter((s) => s.isDemo).length : -1;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(2);
   const sites = (await invoke(window, 'sites:list')).value as { id: string; isDemo: boolean }[];
   const demo = sites.find((s) => s.isDemo)!;
   const signedIn = invoke(window, 'sites:sign-in', { siteId: demo.id });

@@ -27,10 +27,15 @@ test.describe('Electron host: the demo journey', () => {
       const opened = await recordExternalUrls(app);
       const window = await app.firstWindow();
       await window.waitForFunction(() => 'learningDesktop' in globalThis);
-      await expect.poll(async () => {
-        const r = await invoke(window, 'sites:list');
-        return r.ok ? (r.value as { isDemo: boolean }[]).filter((s) => s.isDemo).length : -1;
-      }, { timeout: 30_000 }).toBe(2);
+      await expect
+        .poll(
+          async () => {
+            const r = await invoke(window, 'sites:list');
+            return r.ok ? (r.value as { isDemo: boolean }[]).filter((s) => s.isDemo).length : -1;
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(2);
       const sites = (await invoke(window, 'sites:list')).value as { id: string; isDemo: boolean; baseUrl: string }[];
       const demo = sites.find((s) => s.isDemo)!;
 

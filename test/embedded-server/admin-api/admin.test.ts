@@ -138,13 +138,19 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
     expect(v.enrolledCourses.nodes.find((n: Json) => n.id === 'crs_excel_dashboards').hasLifetimeAccess).toBe(true);
   });
 
-  it('add a lecture (curriculum:write) -> the course\'s section shows it as unread', async () => {
+  it("add a lecture (curriculum:write) -> the course's section shows it as unread", async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['curriculum:write', 'curriculum:read']);
-    const res = await call('POST', '/courses/crs_data_analysis/sections/sec_data_analysis_3/lectures', { title: 'Bonus: dashboards 加碼：儀表板', duration: 600 });
+    const res = await call('POST', '/courses/crs_data_analysis/sections/sec_data_analysis_3/lectures', {
+      title: 'Bonus: dashboards 加碼：儀表板',
+      duration: 600,
+    });
     expect(res.status).toBe(201);
     const lecture = (await res.json()) as Json;
-    const v = await viewerData(server, '{ viewer { enrolledCourses(first: 100) { nodes { id detailProgress { totalLectures } sections { id lectures { lectureId title state } } } } } }');
+    const v = await viewerData(
+      server,
+      '{ viewer { enrolledCourses(first: 100) { nodes { id detailProgress { totalLectures } sections { id lectures { lectureId title state } } } } } }',
+    );
     const course = v.enrolledCourses.nodes.find((n: Json) => n.id === 'crs_data_analysis');
     expect(course.detailProgress.totalLectures).toBe(12);
     expect(course.sections[2].lectures.at(-1)).toEqual({ lectureId: lecture.id, title: 'Bonus: dashboards 加碼：儀表板', state: 'unread' });
@@ -153,7 +159,11 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
   it('publish a notification (posts:write) -> unread in the inbox; delete it -> gone', async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['posts:write']);
-    const res = await call('POST', '/notifications', { userIds: ['usr_student'], title: 'Server maintenance 系統維護', body: 'Sunday 02:00. 週日 02:00。' });
+    const res = await call('POST', '/notifications', {
+      userIds: ['usr_student'],
+      title: 'Server maintenance 系統維護',
+      body: 'Sunday 02:00. 週日 02:00。',
+    });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as Json).data[0].id;
     const v = await viewerData(server, '{ viewer { unreadNotificationCount notifications(first: 1) { nodes { id title readAt } } } }');
@@ -170,7 +180,10 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
     const server = await startTestServer();
     const call = operatorCall(server, ['students:write', 'orders:read']);
     const created = await call('POST', '/students/usr_student/payments', {
-      amount: 1990, currency: 'TWD', paymentType: 'credit_card', paymentState: 'paid',
+      amount: 1990,
+      currency: 'TWD',
+      paymentType: 'credit_card',
+      paymentState: 'paid',
       item: { type: 'CurriculumPlan', id: 'crs_excel_dashboards', title: 'Excel Dashboards Excel 儀表板實作' },
     });
     expect(created.status).toBe(201);
@@ -179,8 +192,18 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
     expect(partial.status).toBe(200);
     expect(((await partial.json()) as Json).refundingState).toBe('partially_refunded');
     expect((await call('POST', `/orders/${p.tradeNo}/payments/${p.id}/refund`, { amount: 5000 })).status).toBe(400);
-    const v = await viewerData(server, '{ viewer { payments(first: 1) { nodes { id tradeNo paymentState refundingState refundedAmount lineitems { itemType } } } } }');
-    expect(v.payments.nodes[0]).toEqual({ id: p.id, tradeNo: p.tradeNo, paymentState: 'paid', refundingState: 'partially_refunded', refundedAmount: 990, lineitems: [{ itemType: 'CurriculumPlan' }] });
+    const v = await viewerData(
+      server,
+      '{ viewer { payments(first: 1) { nodes { id tradeNo paymentState refundingState refundedAmount lineitems { itemType } } } } }',
+    );
+    expect(v.payments.nodes[0]).toEqual({
+      id: p.id,
+      tradeNo: p.tradeNo,
+      paymentState: 'paid',
+      refundingState: 'partially_refunded',
+      refundedAmount: 990,
+      lineitems: [{ itemType: 'CurriculumPlan' }],
+    });
     // Older than 10 days (ARCHITECTURE: refunds within 10 days of the order): refused.
     const old = await call('POST', '/orders/T202611000001/payments/pay_demo_01/refund', {});
     expect(old.status).toBe(409);
@@ -193,7 +216,10 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
     const call = operatorCall(server, ['students:write']);
     const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const res = await call('POST', '/students/usr_student/payments', {
-      amount: 2200, paymentType: 'atm', paymentState: 'not_paid', item: { type: 'CurriculumPlan', title: 'Public Speaking 公眾演說' },
+      amount: 2200,
+      paymentType: 'atm',
+      paymentState: 'not_paid',
+      item: { type: 'CurriculumPlan', title: 'Public Speaking 公眾演說' },
       instructions: { bankCode: '822', bankName: 'CTBC Bank 中國信託', codeNo: '82219900099999', expiresAt },
     });
     expect(res.status).toBe(201);
@@ -206,22 +232,36 @@ describe('Writes for a member refuse users without a role at this school (like p
   it('enrol, deliver a digital product: 400 invalid_request naming userId; create a payment: 404; nothing is written', async () => {
     const server = await startTestServer();
     // A real user, member of the other school only.
-    server.db.prepare("INSERT INTO users (id, email, name, picture, password_hash, created_at) VALUES ('usr_outsider', 'outsider@example.com', 'Outsider', NULL, 'x', 0)").run();
+    server.db
+      .prepare(
+        "INSERT INTO users (id, email, name, picture, password_hash, created_at) VALUES ('usr_outsider', 'outsider@example.com', 'Outsider', NULL, 'x', 0)",
+      )
+      .run();
     server.db.prepare("INSERT INTO memberships (school_id, user_id, role, created_at) VALUES ('sch_demo2', 'usr_outsider', 'student', 0)").run();
     const call = operatorCall(server, ['students:write', 'digital_products:write']);
     for (const userId of ['usr_outsider', 'usr_nobody']) {
       const enrol = await call('POST', '/courses/crs_excel_dashboards/students', { userId, lifetime: true });
       expect(enrol.status, userId).toBe(400);
       const body = (await enrol.json()) as Json;
-      expect(body).toMatchObject({ error: 'invalid_request', error_description: 'the user must be a member of the school', details: [{ path: 'userId', message: `${userId} is not a member` }] });
+      expect(body).toMatchObject({
+        error: 'invalid_request',
+        error_description: 'the user must be a member of the school',
+        details: [{ path: 'userId', message: `${userId} is not a member` }],
+      });
       const deliver = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId });
       expect(deliver.status, userId).toBe(400);
       expect(((await deliver.json()) as Json).details[0].path).toBe('userId');
-      const payment = await call('POST', `/students/${userId}/payments`, { amount: 100, paymentType: 'credit_card', paymentState: 'paid', item: { type: 'CurriculumPlan', title: 'X' } });
+      const payment = await call('POST', `/students/${userId}/payments`, {
+        amount: 100,
+        paymentType: 'credit_card',
+        paymentState: 'paid',
+        item: { type: 'CurriculumPlan', title: 'X' },
+      });
       expect(payment.status, userId).toBe(404);
       expect(((await payment.json()) as Json).error_description).toBe('member not found');
     }
-    const written = (table: string): number => (server.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id IN ('usr_outsider', 'usr_nobody')`).get() as { n: number }).n;
+    const written = (table: string): number =>
+      (server.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id IN ('usr_outsider', 'usr_nobody')`).get() as { n: number }).n;
     expect([written('enrollments'), written('product_deliveries'), written('payments')]).toEqual([0, 0, 0]);
     // The school's own member is still served.
     expect((await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' })).status).toBe(201);
@@ -248,7 +288,11 @@ describe('Thin operator areas and storage', () => {
     const small = await fetch(`${server.url}${A}/storage/uploads?fileName=logo.png`, { method: 'POST', headers, body: new Uint8Array(1024) });
     expect(small.status).toBe(201);
     expect(((await small.json()) as Json).size).toBe(1024);
-    const big = await fetch(`${server.url}${A}/storage/uploads?fileName=big.bin`, { method: 'POST', headers, body: new Uint8Array(5 * 1024 * 1024 + 1) });
+    const big = await fetch(`${server.url}${A}/storage/uploads?fileName=big.bin`, {
+      method: 'POST',
+      headers,
+      body: new Uint8Array(5 * 1024 * 1024 + 1),
+    });
     expect(big.status).toBe(413);
   });
 });

@@ -42,7 +42,14 @@ describe('/openapi.json (service-spec "What the service does": REST description,
     expect(flow.authorizationUrl).toBe(`${server.url}/oauth/authorize`);
     expect(flow.tokenUrl).toBe(`${server.url}/api/oauth/token`);
     for (const s of OPERATOR_SCOPES) expect(Object.keys(flow.scopes)).toContain(s);
-    for (const p of ['/api/oauth/token', '/api/oauth/userinfo', '/api/oauth/revoke', '/api/oauth/register', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource']) {
+    for (const p of [
+      '/api/oauth/token',
+      '/api/oauth/userinfo',
+      '/api/oauth/revoke',
+      '/api/oauth/register',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+    ]) {
       expect(doc.paths[p], p).toBeDefined();
     }
     expect(doc.paths['/member/graphql']).toBeUndefined();
@@ -57,7 +64,10 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
     const server = await startTestServer();
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Json;
     const ops = adminRoutes.map((r) => ({ route: r, op: doc.paths[r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][r.method.toLowerCase()] as Json }));
-    const with409 = ops.filter((o) => o.op.responses['409']).map((o) => o.op.operationId).sort();
+    const with409 = ops
+      .filter((o) => o.op.responses['409'])
+      .map((o) => o.op.operationId)
+      .sort();
     expect(with409).toEqual(['createCourse', 'enrollStudent', 'refundPayment']);
     for (const { route, op } of ops) {
       const readsBody = op.requestBody !== undefined;
@@ -67,7 +77,11 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
     // The real answers behind the declarations: a JSON body over 256 KiB is 413, a duplicate slug is 409.
     const { accessToken } = mintToken(server, { audience: 'operator', scopes: ['courses:write'] });
     const post = (body: string) =>
-      fetch(`${server.url}/api/admin/v1/courses`, { method: 'POST', headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' }, body });
+      fetch(`${server.url}/api/admin/v1/courses`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
+        body,
+      });
     const big = await post(JSON.stringify({ slug: 'big', title: 'x', description: 'x'.repeat(300 * 1024) }));
     expect(big.status).toBe(413);
     expect(((await big.json()) as Json).error).toBe('invalid_request');
@@ -90,9 +104,20 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
   it('the paged lists declare ?limit and ?cursor and the { data, next_cursor, total } envelope', async () => {
     const server = await startTestServer();
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Json;
-    for (const path of ['/api/admin/v1/students', '/api/admin/v1/students/{userId}/enrollments', '/api/admin/v1/courses/{courseId}/students', '/api/admin/v1/members']) {
+    for (const path of [
+      '/api/admin/v1/students',
+      '/api/admin/v1/students/{userId}/enrollments',
+      '/api/admin/v1/courses/{courseId}/students',
+      '/api/admin/v1/members',
+    ]) {
       const op = doc.paths[path].get as Json;
-      expect(op.parameters.filter((p: Json) => p.in === 'query').map((p: Json) => p.name).sort(), path).toEqual(['cursor', 'limit']);
+      expect(
+        op.parameters
+          .filter((p: Json) => p.in === 'query')
+          .map((p: Json) => p.name)
+          .sort(),
+        path,
+      ).toEqual(['cursor', 'limit']);
       expect(Object.keys(op.responses['200'].content['application/json'].schema.properties).sort(), path).toEqual(['data', 'next_cursor', 'total']);
     }
   });
@@ -105,7 +130,9 @@ describe('/auth.md (service-spec "What the service does": walkthrough)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     const text = await res.text();
-    const order = ['## 1. Discover', '## 2. Pick a method', '## 3. Register', '## 4. Use the credential', '## 5. Handle errors', '## 6. Revoke'].map((h) => text.indexOf(h));
+    const order = ['## 1. Discover', '## 2. Pick a method', '## 3. Register', '## 4. Use the credential', '## 5. Handle errors', '## 6. Revoke'].map(
+      (h) => text.indexOf(h),
+    );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(text).toContain(`curl ${server.url}/.well-known/oauth-authorization-server`);

@@ -95,7 +95,13 @@ describe('Course covers served by the site itself (README "Course covers")', () 
     const server = await startTestServer();
     const unknownPath = await fetch(`${server.url}/nope`);
     const unknownBody = (await unknownPath.json()) as Json;
-    for (const path of ['/covers/no-such-course.svg', '/covers/unreleased-draft.svg', '/covers/home-baking.svg', '/covers/python-for-beginners', '/covers/python-for-beginners.png']) {
+    for (const path of [
+      '/covers/no-such-course.svg',
+      '/covers/unreleased-draft.svg',
+      '/covers/home-baking.svg',
+      '/covers/python-for-beginners',
+      '/covers/python-for-beginners.png',
+    ]) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toBe(unknownPath.headers.get('content-type'));
@@ -153,7 +159,16 @@ describe('absoluteSiteUrl: stored cover value -> the URL the APIs return', () =>
   });
 
   it('answers null for anything that is neither: other schemes, bare relative paths, paths that leave the origin', () => {
-    for (const value of ['', 'javascript:alert(1)', 'data:image/svg+xml,<svg/>', 'file:///etc/passwd', 'covers/a.svg', '//evil.example/a.svg', '/\\evil.example/a.svg', 'not a url']) {
+    for (const value of [
+      '',
+      'javascript:alert(1)',
+      'data:image/svg+xml,<svg/>',
+      'file:///etc/passwd',
+      'covers/a.svg',
+      '//evil.example/a.svg',
+      '/\\evil.example/a.svg',
+      'not a url',
+    ]) {
       expect(absoluteSiteUrl(value, base), value).toBeNull();
     }
   });
@@ -165,7 +180,16 @@ describe('absoluteSiteUrl: stored cover value -> the URL the APIs return', () =>
 
 describe('renderCoverSvg (pure, deterministic)', () => {
   it('gives every demo course its own colours, and the same output for the same input', () => {
-    const slugs = ['intro-to-data-analysis', 'python-for-beginners', 'ux-writing-essentials', 'smartphone-photography', 'personal-finance-101', 'machine-learning-in-practice', 'chinese-calligraphy', 'digital-marketing-strategy'];
+    const slugs = [
+      'intro-to-data-analysis',
+      'python-for-beginners',
+      'ux-writing-essentials',
+      'smartphone-photography',
+      'personal-finance-101',
+      'machine-learning-in-practice',
+      'chinese-calligraphy',
+      'digital-marketing-strategy',
+    ];
     const palettes = slugs.map((s) => `${coverPalette(s).from}${coverPalette(s).to}`);
     expect(new Set(palettes).size).toBe(slugs.length);
     expect(renderCoverSvg('a', 'Title')).toBe(renderCoverSvg('a', 'Title'));
@@ -206,7 +230,12 @@ describe('Migration 004: seeded external covers move to the site’s own /covers
       insert.run('crs_c', 'finance', 'Finance', 'https://cdn.example.com/finance.png');
       insert.run('crs_d', 'no-cover', 'None', null);
       migrate(db, migrations);
-      const covers = Object.fromEntries((db.prepare('SELECT id, cover_image_url FROM courses ORDER BY id').all() as { id: string; cover_image_url: string | null }[]).map((r) => [r.id, r.cover_image_url]));
+      const covers = Object.fromEntries(
+        (db.prepare('SELECT id, cover_image_url FROM courses ORDER BY id').all() as { id: string; cover_image_url: string | null }[]).map((r) => [
+          r.id,
+          r.cover_image_url,
+        ]),
+      );
       expect(covers).toEqual({
         crs_a: '/covers/python-for-beginners.svg',
         crs_b: 'https://picsum.photos/seed/another-slug/640/360',

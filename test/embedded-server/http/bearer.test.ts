@@ -38,7 +38,11 @@ describe('Bearer check (RFC 6750 §3, RFC 9728 §5.1, spec "Protected resources"
   it('revoked token: 401 invalid_token', async () => {
     const server = await startTestServer();
     const t = await obtainTokens(server);
-    await fetch(`${server.url}/api/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${t.refresh_token}&client_id=demo-desktop` });
+    await fetch(`${server.url}/api/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${t.refresh_token}&client_id=demo-desktop`,
+    });
     expectInvalidToken(await userinfo(server, t.access_token), server.url);
   });
 
@@ -175,7 +179,7 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
 });
 
 describe('One site per origin: tokens do not cross sites', () => {
-  it('a demo token presented at demo2 is refused with 401 and demo2\'s resource_metadata', async () => {
+  it("a demo token presented at demo2 is refused with 401 and demo2's resource_metadata", async () => {
     const demo = await startTestServer();
     const demo2 = await startTestServer({ site: 'demo2' });
     const t = await obtainTokens(demo);

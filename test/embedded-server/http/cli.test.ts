@@ -8,7 +8,9 @@ import { tempDir } from '../../helpers/server';
 describe('CLI (embedded-server/cli.ts)', () => {
   it('starts demo and demo2, prints "listening at" for each, and exits 0 on SIGTERM', async () => {
     const prefix = join(tempDir(), 'data', 'site');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'embedded-server/cli.ts', '--port', '0', '--data', prefix, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'embedded-server/cli.ts', '--port', '0', '--data', prefix, '--quiet'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const urls = await new Promise<string[]>((resolve, reject) => {
         let out = '';
@@ -24,7 +26,9 @@ describe('CLI (embedded-server/cli.ts)', () => {
         child.on('exit', (code) => reject(new Error(`exited early with ${code}`)));
       });
       expect(urls[0]).not.toBe(urls[1]);
-      const [a, b] = await Promise.all(urls.map(async (u) => (await (await fetch(`${u}/.well-known/oauth-authorization-server`)).json()) as { issuer: string }));
+      const [a, b] = await Promise.all(
+        urls.map(async (u) => (await (await fetch(`${u}/.well-known/oauth-authorization-server`)).json()) as { issuer: string }),
+      );
       expect(a!.issuer).toBe(urls[0]);
       expect(b!.issuer).toBe(urls[1]);
       expect(existsSync(`${prefix}.demo.db`)).toBe(true);

@@ -124,7 +124,11 @@ describe('Fault injection (README decision "Fault injection")', () => {
     expect(paths.filter((p) => /fault|latency|offline|skew/i.test(p))).toEqual([]);
     // The admin API (operator scopes) cannot reach them either: nothing in its table names them.
     const owner = mintToken(server, { scopes: ['school:write'], audience: 'operator' });
-    const res = await fetch(`${server.url}/api/admin/v1/faults`, { method: 'PUT', headers: { authorization: `Bearer ${owner.accessToken}`, 'content-type': 'application/json' }, body: '{"offline":true}' });
+    const res = await fetch(`${server.url}/api/admin/v1/faults`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${owner.accessToken}`, 'content-type': 'application/json' },
+      body: '{"offline":true}',
+    });
     expect(res.status).toBe(404);
     expect(server.faults.offline).toBeUndefined();
   });

@@ -134,7 +134,9 @@ describe('Store: numbered migrations keyed on PRAGMA user_version (ARCHITECTURE 
       const columns = tables.flatMap((t) => (db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => `${t}.${c.name}`));
       const clear = columns.filter((c) => /(token|secret|password|code|session)$/.test(c));
       expect(clear).toEqual([]);
-      expect(columns).toEqual(expect.arrayContaining(['token_pairs.access_hash', 'token_pairs.refresh_hash', 'authorization_codes.code_hash', 'oauth_clients.secret_hash']));
+      expect(columns).toEqual(
+        expect.arrayContaining(['token_pairs.access_hash', 'token_pairs.refresh_hash', 'authorization_codes.code_hash', 'oauth_clients.secret_hash']),
+      );
     } finally {
       db.close();
     }
@@ -147,7 +149,9 @@ describe('Seed: deterministic identity (seed/identity.ts)', () => {
       const db = openDatabase(':memory:');
       try {
         seedDatabase(db, { seed: 'demo', site: 'demo', now: 1_700_000_000_000 });
-        return ['schools', 'users', 'memberships', 'oauth_clients', 'vendor_platforms'].map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all());
+        return ['schools', 'users', 'memberships', 'oauth_clients', 'vendor_platforms'].map((t) =>
+          db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all(),
+        );
       } finally {
         db.close();
       }

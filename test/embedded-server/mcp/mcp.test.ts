@@ -10,13 +10,20 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 async function connect(server: EmbeddedServer, token?: string): Promise<Client> {
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${server.url}/mcp`),
+    token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
+  );
   await client.connect(transport);
   onTestFinished(() => client.close());
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; json: Json | null }> {
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ isError: boolean; text: string; json: Json | null }> {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
   let json: Json | null = null;
@@ -28,9 +35,18 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return { isError: r.isError === true, text, json };
 }
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const rawPost = (server: EmbeddedServer, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(INIT) });
+  fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(INIT),
+  });
 
 describe('/mcp anonymous (service-spec Authentication 11: no token = anonymous, public tools only)', () => {
   it('lists only the public tools and answers them from the public catalog', async () => {
@@ -58,11 +74,12 @@ describe('/mcp anonymous (service-spec Authentication 11: no token = anonymous, 
 });
 
 describe('/mcp with a member token (service-spec Authentication 3: the same token works at /mcp and /member/graphql)', () => {
-  it('adds the member tools over the viewer\'s own data', async () => {
+  it("adds the member tools over the viewer's own data", async () => {
     const server = await startTestServer();
     const client = await connect(server, mintToken(server, { scopes: ['openid', 'account:read', 'account:write'] }).accessToken);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const n of ['list_my_courses', 'get_course_progress', 'list_my_payments', 'list_notifications', 'mark_notification_read', 'search_courses']) expect(names).toContain(n);
+    for (const n of ['list_my_courses', 'get_course_progress', 'list_my_payments', 'list_notifications', 'mark_notification_read', 'search_courses'])
+      expect(names).toContain(n);
     const mine = await call(client, 'list_my_courses', { first: 100 });
     expect(mine.json!.viewer.enrolledCourses.totalCount).toBe(8);
     const progress = await call(client, 'get_course_progress', { courseId: 'crs_machine_learning' });
@@ -96,7 +113,9 @@ describe('/mcp bearer failures (service-spec "Protected resources")', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
     expect(((await res.json()) as Json).error).toBe('invalid_token');
-    const foreign = await rawPost(server, { Authorization: `Bearer ${mintToken(server, { scopes: ['account:read'], resource: 'http://127.0.0.1:9' }).accessToken}` });
+    const foreign = await rawPost(server, {
+      Authorization: `Bearer ${mintToken(server, { scopes: ['account:read'], resource: 'http://127.0.0.1:9' }).accessToken}`,
+    });
     expect(foreign.status).toBe(401);
     await expect(connect(server, 'not-a-token')).rejects.toThrow();
   });
@@ -154,7 +173,8 @@ describe('/mcp conformance (service-spec Authentication 3 and 11, "Protected res
     const server = await startTestServer();
     const client = await connect(server);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const n of ['list_my_courses', 'get_course_progress', 'list_my_payments', 'list_notifications', 'mark_notification_read']) expect(names).not.toContain(n);
+    for (const n of ['list_my_courses', 'get_course_progress', 'list_my_payments', 'list_notifications', 'mark_notification_read'])
+      expect(names).not.toContain(n);
   });
 
   it('"Protected resources": a token lacking school_id or for another origin is 401 invalid_token with resource_metadata, never anonymous', async () => {

@@ -27,7 +27,9 @@ describe.each(['demo', 'large'] as const)('Compiled execution answers as graphql
   it.each(QUERIES)('%s: the same JSON from graphql-js and, on later runs, graphql-jit', async (name, doc) => {
     const query = print(doc);
     const variables = VARIABLES[name] ?? {};
-    const reference = JSON.stringify(await execute({ schema: memberSchema(), document: parse(query), variableValues: variables, contextValue: ctx() }));
+    const reference = JSON.stringify(
+      await execute({ schema: memberSchema(), document: parse(query), variableValues: variables, contextValue: ctx() }),
+    );
     const before = executorAnswers.compiled;
     for (let run = 0; run < 3; run++) {
       expect(JSON.stringify(await executeMemberRequest(memberSchema(), { query, variables }, ctx()))).toBe(reference);
@@ -43,9 +45,10 @@ describe.each(['demo', 'large'] as const)('Compiled execution answers as graphql
     ['a variable of the wrong type', 'query($first: Int!) { viewer { payments(first: $first) { totalCount } } }', { first: 'many' }, undefined],
     ['a missing variable', 'query($first: Int!) { viewer { payments(first: $first) { totalCount } } }', {}, undefined],
     ['a page size over the maximum', 'query($first: Int!) { viewer { payments(first: $first) { totalCount } } }', { first: 100_000 }, undefined],
-  ] as const)('%s: every run gives graphql-js\'s error answer', async (_label, query, variables, scopes) => {
+  ] as const)("%s: every run gives graphql-js's error answer", async (_label, query, variables, scopes) => {
     const answers: string[] = [];
-    for (let run = 0; run < 3; run++) answers.push(JSON.stringify(await executeMemberRequest(memberSchema(), { query, variables }, ctx(scopes ? [...scopes] : undefined))));
+    for (let run = 0; run < 3; run++)
+      answers.push(JSON.stringify(await executeMemberRequest(memberSchema(), { query, variables }, ctx(scopes ? [...scopes] : undefined))));
     expect(answers[0]).toContain('"errors"');
     expect(new Set(answers).size).toBe(1);
   });

@@ -38,7 +38,10 @@ describe('Course trees are memoised per course and never outlive a change (store
     const section = course.sections[0]!;
     const call = operatorCall(server, ['curriculum:read', 'curriculum:write']);
 
-    const created = await call('POST', `/courses/${course.id}/sections/${section.id}/lectures`, { title: 'Added after the memo 新增', duration: 120 });
+    const created = await call('POST', `/courses/${course.id}/sections/${section.id}/lectures`, {
+      title: 'Added after the memo 新增',
+      duration: 120,
+    });
     expect(created.status).toBe(201);
     const id = ((await created.json()) as Json).id as string;
     const afterAdd = (await courses(server)).find((c) => c.id === course.id)!;
@@ -83,12 +86,36 @@ describe('Course trees are memoised per course and never outlive a change (store
 });
 
 describe('Payment counts are memoised per member against the payments generation', () => {
-  const totalCount = async (server: EmbeddedServer): Promise<number> => (await viewerData(server, print(PaymentsQuery), { first: 50 })).payments.totalCount as number;
+  const totalCount = async (server: EmbeddedServer): Promise<number> =>
+    (await viewerData(server, print(PaymentsQuery), { first: 50 })).payments.totalCount as number;
   const row = (server: EmbeddedServer, id: string, userId: string): PaymentRow => ({
-    id, school_id: server.site.schoolId, user_id: userId, trade_no: `T-${id}`, amount: 100, currency: 'TWD', payment_type: 'credit_card', created_at: server.clock.now(),
-    paid_at: server.clock.now(), payment_state: 'paid', refunding_state: 'none', refunded_amount: 0, refunded_at: null, refund_requested_at: null,
-    bank_code: null, bank_name: null, code_no: null, expired_at: null, invoice_number: null, invoice_kind: null, invoice_title: null, invoice_tax_id: null,
-    invoice_issued_at: null, invoice_voided_at: null, installment_periods: null, installment_amount_per_period: null, installment_bank_name: null,
+    id,
+    school_id: server.site.schoolId,
+    user_id: userId,
+    trade_no: `T-${id}`,
+    amount: 100,
+    currency: 'TWD',
+    payment_type: 'credit_card',
+    created_at: server.clock.now(),
+    paid_at: server.clock.now(),
+    payment_state: 'paid',
+    refunding_state: 'none',
+    refunded_amount: 0,
+    refunded_at: null,
+    refund_requested_at: null,
+    bank_code: null,
+    bank_name: null,
+    code_no: null,
+    expired_at: null,
+    invoice_number: null,
+    invoice_kind: null,
+    invoice_title: null,
+    invoice_tax_id: null,
+    invoice_issued_at: null,
+    invoice_voided_at: null,
+    installment_periods: null,
+    installment_amount_per_period: null,
+    installment_bank_name: null,
   });
 
   it('follows an insert, a move to another member and a delete; other updates keep the memo', async () => {
@@ -114,12 +141,18 @@ describe('Notification counts are memoised per member and filter against the not
   it('follow a new notice, a mark-read through the API and a delete', async () => {
     const server = await startTestServer();
     const counts = async () => {
-      const v = await viewerData(server, '{ viewer { all: notifications(first: 1) { totalCount } unread: notifications(first: 1, unreadOnly: true) { totalCount } } }', {});
+      const v = await viewerData(
+        server,
+        '{ viewer { all: notifications(first: 1) { totalCount } unread: notifications(first: 1, unreadOnly: true) { totalCount } } }',
+        {},
+      );
       return [v.all.totalCount as number, v.unread.totalCount as number];
     };
     const [all, unread] = await counts();
     server.db
-      .prepare("INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES ('ntf_memo', ?, 'usr_student', 'system', 'New', 'Body', NULL, ?, NULL)")
+      .prepare(
+        "INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES ('ntf_memo', ?, 'usr_student', 'system', 'New', 'Body', NULL, ?, NULL)",
+      )
       .run(server.site.schoolId, server.clock.now());
     expect(await counts()).toEqual([all! + 1, unread! + 1]);
 

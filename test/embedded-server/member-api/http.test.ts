@@ -74,7 +74,9 @@ describe('POST /member/graphql status rules (service-spec "Protected resources")
   it('account:write-only token: 200, mutation works, viewer answers with an error naming account:read', async () => {
     const server = await startTestServer();
     const { accessToken } = mintToken(server, { scopes: ['account:write'] });
-    const m = (await (await graphql(server, accessToken, 'mutation { markAllNotificationsRead { updatedCount unreadNotificationCount } }')).json()) as Json;
+    const m = (await (
+      await graphql(server, accessToken, 'mutation { markAllNotificationsRead { updatedCount unreadNotificationCount } }')
+    ).json()) as Json;
     expect(m.data.markAllNotificationsRead.unreadNotificationCount).toBe(0);
     const q = await graphql(server, accessToken, '{ viewer { id } }');
     expect(q.status).toBe(200);
@@ -99,7 +101,11 @@ describe('POST /member/graphql request handling (decisions, embedded-server/READ
     expect(((await bad.json()) as Json).errors[0].extensions.code).toBe('BAD_REQUEST');
     const noQuery = await fetch(`${server.url}/member/graphql`, { method: 'POST', headers: auth, body: '{"variables": {}}' });
     expect(noQuery.status).toBe(400);
-    const huge = await fetch(`${server.url}/member/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query: `{ viewer { id } } #${'x'.repeat(70_000)}` }) });
+    const huge = await fetch(`${server.url}/member/graphql`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ query: `{ viewer { id } } #${'x'.repeat(70_000)}` }),
+    });
     expect(huge.status).toBe(413);
   });
 
@@ -134,7 +140,8 @@ describe('viewer.avatar is UserInfo\'s picture (spec "id_token claims": picture 
   it('the demo student (no own picture): both are <base>/avatars/usr_student.svg; an own picture: both are it', async () => {
     const server = await startTestServer();
     const { accessToken } = mintToken(server, { scopes: ['openid', 'account:read'] });
-    const avatar = async (): Promise<unknown> => ((await (await graphql(server, accessToken, '{ viewer { avatar } }')).json()) as Json).data.viewer.avatar;
+    const avatar = async (): Promise<unknown> =>
+      ((await (await graphql(server, accessToken, '{ viewer { avatar } }')).json()) as Json).data.viewer.avatar;
     const picture = (await userinfo(server, accessToken)).body.picture;
     expect(picture).toBe(`${server.url}/avatars/usr_student.svg`);
     expect(await avatar()).toBe(picture);

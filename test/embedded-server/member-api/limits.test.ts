@@ -45,7 +45,16 @@ describe('introspection under the cost limits (issue 11, item 4)', () => {
 
   it('the standard introspection query of graphql-js (GraphiQL, codegen) still works', async () => {
     const server = await startTestServer();
-    const r = await ask(server, getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    const r = await ask(
+      server,
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+      }),
+    );
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.__schema.queryType.name).toBe('Query');
   });
@@ -63,7 +72,10 @@ describe('introspection under the cost limits (issue 11, item 4)', () => {
     const small = await startTestServer({ memberResponseLimitBytes: 20_000 });
     const r = await ask(small, getIntrospectionQuery());
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ data: null, errors: [{ message: expect.stringContaining('20000 bytes'), extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: 20_000 } }] });
+    expect(r.body).toEqual({
+      data: null,
+      errors: [{ message: expect.stringContaining('20000 bytes'), extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: 20_000 } }],
+    });
     const big = await startTestServer({ memberResponseLimitBytes: 200_000 });
     expect((await ask(big, getIntrospectionQuery())).body.errors).toBeUndefined();
   });

@@ -17,7 +17,11 @@ describe('Tokens from the real flow (service-spec Authentication 3: the same tok
     expect(((await res.json()) as Json).data.viewer).toEqual({ email: 'student@example.com', unreadNotificationCount: 3 });
 
     const client = new Client({ name: 'flow-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+      }),
+    );
     onTestFinished(() => client.close());
     const r = (await client.callTool({ name: 'mark_notification_read', arguments: { id: 'ntf_demo_02' } })) as { isError?: boolean };
     expect(r.isError).not.toBe(true);
@@ -30,11 +34,20 @@ describe('Tokens from the real flow (service-spec Authentication 3: the same tok
     const reg = await fetch(`${server.url}/api/oauth/register`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Enrolment Tool', application_type: 'native', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'Enrolment Tool',
+        application_type: 'native',
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     expect(reg.status).toBeLessThan(300);
     const clientId = ((await reg.json()) as Json).client_id as string;
-    const got = await obtainCode(server, { client_id: clientId, scope: 'students:write courses:read', resource: null }, { email: 'owner@example.com', password: 'owner-demo' });
+    const got = await obtainCode(
+      server,
+      { client_id: clientId, scope: 'students:write courses:read', resource: null },
+      { email: 'owner@example.com', password: 'owner-demo' },
+    );
     const exchanged = await exchangeCode(server, got, { client_id: clientId });
     expect(exchanged.status).toBe(200);
     const token = exchanged.body.access_token;

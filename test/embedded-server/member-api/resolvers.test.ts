@@ -36,7 +36,11 @@ describe('Member API: viewer (service-spec "Member API: viewer")', () => {
     expect(r.errors).toBeUndefined();
     expect(data(r).viewer.id).toBe('usr_student');
     expect(data(r).viewer.email).toBe('student@example.com');
-    expect(data(r).viewer.schools.map((s: Data) => s.id).sort()).toEqual(['sch_demo', 'sch_demo2']);
+    expect(
+      data(r)
+        .viewer.schools.map((s: Data) => s.id)
+        .sort(),
+    ).toEqual(['sch_demo', 'sch_demo2']);
     expect(data(r).viewer.schools.every((s: Data) => s.roles[0] === 'student')).toBe(true);
   });
 });
@@ -131,8 +135,10 @@ describe('Member API: payments (service-spec "Payment node", "Limits")', () => {
 });
 
 describe('Member API: consulting services (service-spec "Consulting service")', () => {
-  it('lists services of delivered courses only, with slots and everyone\'s meetings, nothing saying whose', async () => {
-    const r = await run('{ viewer { consultingServices { totalCount nodes { id courseId slots { weekday startTime endTime timeZone } meetings { id startsAt endsAt } } } } }');
+  it("lists services of delivered courses only, with slots and everyone's meetings, nothing saying whose", async () => {
+    const r = await run(
+      '{ viewer { consultingServices { totalCount nodes { id courseId slots { weekday startTime endTime timeZone } meetings { id startsAt endsAt } } } } }',
+    );
     expect(r.errors).toBeUndefined();
     const c = data(r).viewer.consultingServices;
     expect(c.nodes.map((n: Data) => n.id).sort()).toEqual(['csv_data_mentoring', 'csv_python_code_review']);
@@ -143,16 +149,22 @@ describe('Member API: consulting services (service-spec "Consulting service")', 
   });
 
   it('digital products and event registrations are entitlements without order fields', async () => {
-    const r = await run('{ viewer { digitalProducts { totalCount nodes { id format } } eventRegistrations { totalCount nodes { eventId isOnline joinUrl ticketName } } } }');
+    const r = await run(
+      '{ viewer { digitalProducts { totalCount nodes { id format } } eventRegistrations { totalCount nodes { eventId isOnline joinUrl ticketName } } } }',
+    );
     expect(r.errors).toBeUndefined();
     // Four since the demo serves a PDF, a WAV and a PNG (embedded-server README "Product files"): two more deliveries.
     expect(data(r).viewer.digitalProducts.totalCount).toBe(4);
-    expect(data(r).viewer.eventRegistrations.nodes.map((n: Data) => n.eventId).sort()).toEqual(['evt_live_qa', 'evt_workshop_taipei']);
+    expect(
+      data(r)
+        .viewer.eventRegistrations.nodes.map((n: Data) => n.eventId)
+        .sort(),
+    ).toEqual(['evt_live_qa', 'evt_workshop_taipei']);
   });
 });
 
 describe('Member API: notifications (service-spec "Scopes": account:write grants exactly three mutations)', () => {
-  it('markNotificationRead is idempotent and refuses another member\'s notification with NOT_FOUND', async () => {
+  it("markNotificationRead is idempotent and refuses another member's notification with NOT_FOUND", async () => {
     const m = 'mutation($id: ID!) { markNotificationRead(id: $id) { id readAt } }';
     const first = await run(m, { id: 'ntf_demo_03' });
     expect(first.errors).toBeUndefined();
@@ -210,7 +222,7 @@ describe('Schema build without helper packages (attachResolvers + applyScopeGuar
   const build = () =>
     applyScopeGuard(attachResolvers(buildSchema(SDL), { Query: { open: () => 'o', secret: () => ({ plain: 'p', computed: () => 'c' }) } }));
 
-  it('guards fields marked on the field and on their type, and unguarded fields keep graphql\'s default resolver', async () => {
+  it("guards fields marked on the field and on their type, and unguarded fields keep graphql's default resolver", async () => {
     const schema = build();
     const ctx = (scopes: string[]) => createMemberContext(db, { schoolId: 'sch_demo', userId: 'usr_student', scopes, now: NOW, baseUrl: BASE });
     const all = await executeMemberRequest(schema, { query: '{ open secret { plain computed } }' }, ctx(BOTH));
@@ -272,7 +284,7 @@ describe('Query limits and error masking (decisions, embedded-server/README.md)'
 });
 
 describe('Parsed and validated documents are cached by query text (decision: bounded LRU)', () => {
-  it('a cached document still executes with each request\'s own variables, scopes and viewer', async () => {
+  it("a cached document still executes with each request's own variables, scopes and viewer", async () => {
     const q = 'query($first: Int) { viewer { id payments(first: $first) { nodes { id } } } }';
     expect(data(await run(q, { first: 2 })).viewer.payments.nodes).toHaveLength(2);
     expect(data(await run(q, { first: 5 })).viewer.payments.nodes).toHaveLength(5);

@@ -29,7 +29,12 @@ beforeAll(() => {
   demo = openDatabase();
   seedDatabase(demo, { seed: 'demo', site: 'demo', now: NOW });
   many = openDatabase();
-  seedDatabase(many, { seed: 'large', site: 'demo', now: NOW, options: { large: { courses: 3, lecturesPerCourse: 4, payments: 120, notifications: 5 } } });
+  seedDatabase(many, {
+    seed: 'large',
+    site: 'demo',
+    now: NOW,
+    options: { large: { courses: 3, lecturesPerCourse: 4, payments: 120, notifications: 5 } },
+  });
 });
 afterAll(() => {
   demo.close();
@@ -123,11 +128,33 @@ describe('service-spec "Payment node"', () => {
     const paymentType = objectType('Payment').getFields()['paymentType']!;
     expect(isNonNullType(paymentType.type)).toBe(true);
     const abandoned = {
-      id: 'pay_abandoned', school_id: 'sch_demo', user_id: 'usr_student', trade_no: 'T_ABANDONED', amount: 100, currency: 'TWD',
-      payment_type: null, created_at: NOW, paid_at: null, payment_state: 'not_paid', refunding_state: 'none', refunded_amount: 0,
-      refunded_at: null, refund_requested_at: null, bank_code: null, bank_name: null, code_no: null, expired_at: null, invoice_number: null,
-      invoice_kind: null, invoice_title: null, invoice_tax_id: null, invoice_issued_at: null, invoice_voided_at: null, installment_periods: null,
-      installment_amount_per_period: null, installment_bank_name: null,
+      id: 'pay_abandoned',
+      school_id: 'sch_demo',
+      user_id: 'usr_student',
+      trade_no: 'T_ABANDONED',
+      amount: 100,
+      currency: 'TWD',
+      payment_type: null,
+      created_at: NOW,
+      paid_at: null,
+      payment_state: 'not_paid',
+      refunding_state: 'none',
+      refunded_amount: 0,
+      refunded_at: null,
+      refund_requested_at: null,
+      bank_code: null,
+      bank_name: null,
+      code_no: null,
+      expired_at: null,
+      invoice_number: null,
+      invoice_kind: null,
+      invoice_title: null,
+      invoice_tax_id: null,
+      invoice_issued_at: null,
+      invoice_voided_at: null,
+      installment_periods: null,
+      installment_amount_per_period: null,
+      installment_bank_name: null,
     } as unknown as PaymentRow;
     expect(() => insertPayment(demo, abandoned)).toThrow(/NOT NULL/);
     const r = await run(demo, '{ viewer { payments { nodes { tradeNo paymentType } } } }');
@@ -145,26 +172,50 @@ describe('service-spec "Payment node"', () => {
   });
 
   it('carries every field the spec names', () => {
-    const spec = ['tradeNo', 'amount', 'currency', 'paymentType', 'paidAt', 'paymentState', 'adjustments', 'invoice', 'lineitems', 'installment',
-      'refundingState', 'refundedAmount', 'refundedAt', 'refundRequestedAt', 'bankCode', 'bankName', 'codeNo', 'expiredAt'];
+    const spec = [
+      'tradeNo',
+      'amount',
+      'currency',
+      'paymentType',
+      'paidAt',
+      'paymentState',
+      'adjustments',
+      'invoice',
+      'lineitems',
+      'installment',
+      'refundingState',
+      'refundedAmount',
+      'refundedAt',
+      'refundRequestedAt',
+      'bankCode',
+      'bankName',
+      'codeNo',
+      'expiredAt',
+    ];
     expect(fieldNames('Payment')).toEqual(expect.arrayContaining(spec));
   });
 });
 
 describe('service-spec "Member API: viewer": the four entitlement connections are not order records', () => {
   const ORDER_FIELD = /trade|order|coupon|refund|invoice|payment|adjustment|lineitem|installment|receipt/i;
-  it.each(['Course', 'DigitalProduct', 'ConsultingService', 'EventRegistration'])('%s (and everything below it) has no order number, coupon, refund status or invoice', (root) => {
-    for (const t of reachable(root)) {
-      for (const name of Object.keys(t.getFields())) expect(`${t.name}.${name}`).not.toMatch(ORDER_FIELD);
-    }
-  });
+  it.each(['Course', 'DigitalProduct', 'ConsultingService', 'EventRegistration'])(
+    '%s (and everything below it) has no order number, coupon, refund status or invoice',
+    (root) => {
+      for (const t of reachable(root)) {
+        for (const name of Object.keys(t.getFields())) expect(`${t.name}.${name}`).not.toMatch(ORDER_FIELD);
+      }
+    },
+  );
 
   it('their data carries no order facts either (no trade number, coupon code or invoice number in any answer)', async () => {
-    const r = await run(demo, `{ viewer {
+    const r = await run(
+      demo,
+      `{ viewer {
       enrolledCourses(first: 100) { nodes { id slug title description enrolledAt expireDate hasLifetimeAccess } }
       digitalProducts(first: 100) { nodes { id title description format deliveredAt expireDate downloadUrl } }
       consultingServices(first: 100) { nodes { id title description courseId } }
-      eventRegistrations(first: 100) { nodes { id eventId title ticketName registeredAt } } } }`);
+      eventRegistrations(first: 100) { nodes { id eventId title ticketName registeredAt } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     const text = JSON.stringify(r.data);
     expect(text).not.toMatch(/T2026\d{7}|WELCOME200|pay_demo/);
@@ -179,8 +230,10 @@ describe('service-spec "Consulting service": meetings', () => {
     }
   });
 
-  it('meetings are everyone\'s: another member\'s booking is listed, indistinguishable from the viewer\'s', async () => {
-    const owners = demo.prepare("SELECT DISTINCT user_id FROM consulting_meetings WHERE service_id = 'csv_data_mentoring'").all() as { user_id: string }[];
+  it("meetings are everyone's: another member's booking is listed, indistinguishable from the viewer's", async () => {
+    const owners = demo.prepare("SELECT DISTINCT user_id FROM consulting_meetings WHERE service_id = 'csv_data_mentoring'").all() as {
+      user_id: string;
+    }[];
     expect(owners.length).toBeGreaterThan(1);
     const r = await run(demo, '{ viewer { consultingServices { nodes { id meetings { id startsAt endsAt } } } } }');
     const mentoring = (r.data as Data).viewer.consultingServices.nodes.find((n: Data) => n.id === 'csv_data_mentoring');
@@ -224,23 +277,54 @@ describe('service-spec "Scopes" and "Member GraphQL operations"', () => {
 
 describe('service-spec "Member API: viewer", "Course node", "Lecture": the fields the spec names exist', () => {
   it('viewer', () => {
-    expect(fieldNames('Viewer')).toEqual(expect.arrayContaining(['id', 'name', 'email', 'avatar', 'schools', 'enrolledCourses', 'digitalProducts', 'consultingServices',
-      'eventRegistrations', 'payments', 'notifications', 'unreadNotificationCount', 'notificationSubscriptions']));
-    const args = objectType('Viewer').getFields()['enrolledCourses']!.args.map((a) => a.name);
+    expect(fieldNames('Viewer')).toEqual(
+      expect.arrayContaining([
+        'id',
+        'name',
+        'email',
+        'avatar',
+        'schools',
+        'enrolledCourses',
+        'digitalProducts',
+        'consultingServices',
+        'eventRegistrations',
+        'payments',
+        'notifications',
+        'unreadNotificationCount',
+        'notificationSubscriptions',
+      ]),
+    );
+    const viewerFields = objectType('Viewer').getFields();
+    const args = viewerFields['enrolledCourses']!.args.map((a) => a.name);
     expect(args).toContain('first');
   });
 
   it('course, last-watched lecture, section and lecture; lecture state is one of unread, read, completed', () => {
-    expect(fieldNames('Course')).toEqual(expect.arrayContaining(['slug', 'expireDate', 'hasLifetimeAccess', 'detailProgress', 'lastWatchedLecture', 'sections']));
+    expect(fieldNames('Course')).toEqual(
+      expect.arrayContaining(['slug', 'expireDate', 'hasLifetimeAccess', 'detailProgress', 'lastWatchedLecture', 'sections']),
+    );
     expect(fieldNames('LastWatchedLecture')).toEqual(expect.arrayContaining(['lectureId', 'positionSeconds']));
     expect(fieldNames('Section')).toContain('lectures');
     expect(fieldNames('Lecture')).toEqual(expect.arrayContaining(['lectureId', 'title', 'state', 'isLocked', 'unlockAt', 'duration']));
     const state = getNamedType(objectType('Lecture').getFields()['state']!.type);
-    expect(isEnumType(state) && state.getValues().map((v) => v.name).sort()).toEqual(['completed', 'read', 'unread']);
+    expect(
+      isEnumType(state) &&
+        state
+          .getValues()
+          .map((v) => v.name)
+          .sort(),
+    ).toEqual(['completed', 'read', 'unread']);
   });
 
   it('Relay connections: nodes, edges with cursors and pageInfo on every connection', () => {
-    for (const c of ['CourseConnection', 'DigitalProductConnection', 'ConsultingServiceConnection', 'EventRegistrationConnection', 'PaymentConnection', 'NotificationConnection']) {
+    for (const c of [
+      'CourseConnection',
+      'DigitalProductConnection',
+      'ConsultingServiceConnection',
+      'EventRegistrationConnection',
+      'PaymentConnection',
+      'NotificationConnection',
+    ]) {
       expect(fieldNames(c)).toEqual(expect.arrayContaining(['nodes', 'edges', 'pageInfo']));
     }
   });

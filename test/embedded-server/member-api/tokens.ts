@@ -56,7 +56,12 @@ export async function graphql(server: EmbeddedServer, token: string | null, quer
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** `viewer` of a member query answered with HTTP 200 and no GraphQL errors (an account:read token unless told). */
-export async function viewerData(server: EmbeddedServer, query: string, variables?: Record<string, unknown>, scopes: string[] = ['account:read']): Promise<Json> {
+export async function viewerData(
+  server: EmbeddedServer,
+  query: string,
+  variables?: Record<string, unknown>,
+  scopes: string[] = ['account:read'],
+): Promise<Json> {
   const res = await graphql(server, mintToken(server, { scopes }).accessToken, query, variables);
   expect(res.status).toBe(200);
   const body = (await res.json()) as Json;

@@ -38,7 +38,13 @@ function row(html: string, clientId: string): string {
   return html.split('<tr>').find((r) => r.includes(`<code>${clientId}</code>`)) ?? '';
 }
 
-const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const unescape = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 describe('admin page: an invite link for students (learning-desktop://add-site)', () => {
   it('a public application that allows the desktop redirect gets a link the app reads as this site and this client id', async () => {

@@ -13,7 +13,11 @@ async function open(browser: ScriptedBrowser, url: string): Promise<BrowserPage>
 }
 
 /** Signs in through the real sign-in form reached from /admin. */
-async function adminBrowser(server: EmbeddedServer, email = 'owner@example.com', password = 'owner-demo'): Promise<{ browser: ScriptedBrowser; page: BrowserPage }> {
+async function adminBrowser(
+  server: EmbeddedServer,
+  email = 'owner@example.com',
+  password = 'owner-demo',
+): Promise<{ browser: ScriptedBrowser; page: BrowserPage }> {
   const browser = new ScriptedBrowser();
   const signIn = await open(browser, `${server.url}/admin`);
   expect(signIn.url).toContain('/sign-in?return_to=%2Fadmin');
@@ -105,7 +109,11 @@ describe('OAuth applications: create, list, delete member clients', () => {
     const server = await startTestServer();
     const { browser, page } = await adminBrowser(server);
     await enableMcp(browser, page);
-    const created = await createApp(browser, server, { name: 'Server App', redirect_uris: 'https://app.example.com/cb\nhttp://127.0.0.1/cb', confidential: 'on' });
+    const created = await createApp(browser, server, {
+      name: 'Server App',
+      redirect_uris: 'https://app.example.com/cb\nhttp://127.0.0.1/cb',
+      confidential: 'on',
+    });
     expect(created.status).toBe(201);
     const clientId = /class="client-id">([^<]+)</.exec(created.html)![1]!;
     const secret = /class="secret">([^<]+)</.exec(created.html)![1]!;
@@ -180,7 +188,11 @@ describe('OAuth applications: create, list, delete member clients', () => {
 
   it('member applications are per site: a demo app is unknown at demo2', async () => {
     const demo2 = await startTestServer({ site: 'demo2' });
-    demo2.db.prepare("INSERT INTO oauth_clients (client_id, school_id, name, audience, origin, confidential, secret_hash, redirect_uris, created_at) VALUES ('app_other', 'sch_demo', 'Other', 'member', 'admin', 0, NULL, '[\"http://127.0.0.1/cb\"]', 0)").run();
+    demo2.db
+      .prepare(
+        "INSERT INTO oauth_clients (client_id, school_id, name, audience, origin, confidential, secret_hash, redirect_uris, created_at) VALUES ('app_other', 'sch_demo', 'Other', 'member', 'admin', 0, NULL, '[\"http://127.0.0.1/cb\"]', 0)",
+      )
+      .run();
     const res = await fetch(`${demo2.url}/oauth/authorize?client_id=app_other&redirect_uri=http://127.0.0.1/cb`, { redirect: 'manual' });
     expect(res.status).toBe(400);
   });

@@ -55,7 +55,11 @@ describe('Authorization endpoint: success (RFC 6749 §4.1.2, RFC 9207)', () => {
     const browser = new ScriptedBrowser();
     await obtainCode(server, {}, { browser });
     // Second authorization with the same signed-in browser: consent again, never skipped.
-    const again = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge, scope: 'openid email account:read account:write' }), {}, CALLBACK);
+    const again = await browser.navigate(
+      authorizeUrl(server, { code_challenge: pkce().challenge, scope: 'openid email account:read account:write' }),
+      {},
+      CALLBACK,
+    );
     expect('page' in again).toBe(true);
     const html = 'page' in again ? again.page.html : '';
     expect(html).toContain('Learning Desktop');
@@ -74,7 +78,10 @@ describe('Authorization endpoint: success (RFC 6749 §4.1.2, RFC 9207)', () => {
 
   it('a denied consent redirects with access_denied, state and iss', async () => {
     const server = await startTestServer();
-    const url = await new ScriptedBrowser().authorize(authorizeUrl(server, { code_challenge: pkce().challenge }), { stopAt: CALLBACK, decision: 'deny' });
+    const url = await new ScriptedBrowser().authorize(authorizeUrl(server, { code_challenge: pkce().challenge }), {
+      stopAt: CALLBACK,
+      decision: 'deny',
+    });
     expectRedirectError(new URL(url), server, 'access_denied');
   });
 
@@ -213,7 +220,11 @@ describe('Scopes by audience (spec Authentication 7)', () => {
 describe('Operator clients are authorized by operators only (decision, README)', () => {
   it('the owner can authorize the allowlisted vendor with operator scopes', async () => {
     const server = await startTestServer();
-    const got = await obtainCode(server, { client_id: 'demo-vendor', scope: 'openid courses:read orders:read', resource: null }, { email: 'owner@example.com', password: 'owner-demo' });
+    const got = await obtainCode(
+      server,
+      { client_id: 'demo-vendor', scope: 'openid courses:read orders:read', resource: null },
+      { email: 'owner@example.com', password: 'owner-demo' },
+    );
     expect(got.code).toMatch(/^ac_/);
   });
 
@@ -227,7 +238,11 @@ describe('Operator clients are authorized by operators only (decision, README)',
     const html = 'page' in memberConsent ? memberConsent.page.html : '';
     const other = parseForms(html).find((f) => f.action === '/sign-out')!;
     expect(other.fields.return_to).toMatch(/^\/oauth\/authorize\?/);
-    const back = await browser.submit(`${server.url}/`, { ...other, fields: { ...other.fields, return_to: new URL(url).pathname + new URL(url).search } }, {});
+    const back = await browser.submit(
+      `${server.url}/`,
+      { ...other, fields: { ...other.fields, return_to: new URL(url).pathname + new URL(url).search } },
+      {},
+    );
     expect('page' in back && back.page.url).toContain('/sign-in?return_to=');
     const code = await browser.authorize(url, { stopAt: CALLBACK, email: 'owner@example.com', password: 'owner-demo' });
     expect(new URL(code).searchParams.get('code')).toBeTruthy();
@@ -247,7 +262,10 @@ describe('CSRF on the sign-in and consent forms', () => {
     await signIn(browser, server);
     const page = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
     const consent = parseForms('page' in page ? page.page.html : '').find((f) => f.buttons.decision)!;
-    const res = await browser.request(`${server.url}/oauth/authorize/decision`, { method: 'POST', form: { ...consent.fields, csrf: 'forged', decision: 'approve' } });
+    const res = await browser.request(`${server.url}/oauth/authorize/decision`, {
+      method: 'POST',
+      form: { ...consent.fields, csrf: 'forged', decision: 'approve' },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('location')).toBeNull();
   });
@@ -258,13 +276,19 @@ describe('CSRF on the sign-in and consent forms', () => {
     await signIn(browser, server);
     const page = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
     const consent = parseForms('page' in page ? page.page.html : '').find((f) => f.buttons.decision)!;
-    const res = await new ScriptedBrowser().request(`${server.url}/oauth/authorize/decision`, { method: 'POST', form: { ...consent.fields, decision: 'approve' } });
+    const res = await new ScriptedBrowser().request(`${server.url}/oauth/authorize/decision`, {
+      method: 'POST',
+      form: { ...consent.fields, decision: 'approve' },
+    });
     expect(res.status).toBe(403);
   });
 
   it('refuses a sign-in POST without the CSRF token', async () => {
     const server = await startTestServer();
-    const res = await new ScriptedBrowser().request(`${server.url}/sign-in`, { method: 'POST', form: { email: 'student@example.com', password: 'student-demo', return_to: '/admin' } });
+    const res = await new ScriptedBrowser().request(`${server.url}/sign-in`, {
+      method: 'POST',
+      form: { email: 'student@example.com', password: 'student-demo', return_to: '/admin' },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('location')).toBeNull();
     expect(await res.text()).toMatch(/This form expired/);
@@ -284,9 +308,15 @@ describe('CSRF on the sign-in and consent forms', () => {
     await signIn(browser, server);
     const page = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
     const consent = parseForms('page' in page ? page.page.html : '').find((f) => f.buttons.decision)!;
-    const first = await browser.request(`${server.url}/oauth/authorize/decision`, { method: 'POST', form: { ...consent.fields, decision: 'approve' } });
+    const first = await browser.request(`${server.url}/oauth/authorize/decision`, {
+      method: 'POST',
+      form: { ...consent.fields, decision: 'approve' },
+    });
     expect(first.status).toBe(302);
-    const second = await browser.request(`${server.url}/oauth/authorize/decision`, { method: 'POST', form: { ...consent.fields, decision: 'approve' } });
+    const second = await browser.request(`${server.url}/oauth/authorize/decision`, {
+      method: 'POST',
+      form: { ...consent.fields, decision: 'approve' },
+    });
     expect(second.status).toBe(400);
   });
 });
@@ -295,7 +325,10 @@ describe('Sign-in does not reveal which accounts exist', () => {
   it('an unknown email and a wrong password get the same 401 page', async () => {
     const server = await startTestServer();
     const answers: string[] = [];
-    for (const [email, password] of [['nobody@example.com', 'student-demo'], ['student@example.com', 'wrong']] as const) {
+    for (const [email, password] of [
+      ['nobody@example.com', 'student-demo'],
+      ['student@example.com', 'wrong'],
+    ] as const) {
       const browser = new ScriptedBrowser();
       const r = await browser.navigate(`${server.url}/sign-in`);
       const form = parseForms('page' in r ? r.page.html : '')[0]!;
@@ -311,7 +344,9 @@ describe('Only members with a role at the site can sign in (spec Authentication 
   it('a valid account without a role at this site is refused with 403', async () => {
     const server = await startTestServer();
     const { hashPassword } = await import('../../../embedded-server/store/secrets');
-    server.db.prepare("INSERT INTO users (id, email, name, password_hash, created_at) VALUES ('usr_x', 'x@example.com', 'X', ?, 0)").run(hashPassword('x-password'));
+    server.db
+      .prepare("INSERT INTO users (id, email, name, password_hash, created_at) VALUES ('usr_x', 'x@example.com', 'X', ?, 0)")
+      .run(hashPassword('x-password'));
     await expect(obtainCode(server, {}, { email: 'x@example.com', password: 'x-password' })).rejects.toThrow(/stuck on .*sign-in.*403/);
   });
 });
@@ -344,10 +379,13 @@ describe('HTML escaping on pages', () => {
 });
 
 describe('No open redirect after sign-in', () => {
-  it.each(['//evil.example/x', '/\t/evil.example', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)'])('return_to %j falls back to /admin', async (target) => {
-    const { safeReturnTo } = await import('../../../embedded-server/oauth/sign-in');
-    expect(safeReturnTo(target)).toBe('/admin');
-  });
+  it.each(['//evil.example/x', '/\t/evil.example', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)'])(
+    'return_to %j falls back to /admin',
+    async (target) => {
+      const { safeReturnTo } = await import('../../../embedded-server/oauth/sign-in');
+      expect(safeReturnTo(target)).toBe('/admin');
+    },
+  );
 
   it('keeps a same-origin authorization path', async () => {
     const { safeReturnTo } = await import('../../../embedded-server/oauth/sign-in');

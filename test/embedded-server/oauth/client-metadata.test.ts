@@ -45,14 +45,21 @@ function cimdServer(extra: Parameters<typeof startTestServer>[0] = {}): Promise<
 }
 
 async function authorizeStatus(server: EmbeddedServer, clientId: string, redirectUri: string, scope = 'openid courses:read'): Promise<number> {
-  const res = await fetch(authorizeUrl(server, { client_id: clientId, redirect_uri: redirectUri, scope, resource: null, code_challenge: pkce().challenge }), { redirect: 'manual' });
+  const res = await fetch(
+    authorizeUrl(server, { client_id: clientId, redirect_uri: redirectUri, scope, resource: null, code_challenge: pkce().challenge }),
+    { redirect: 'manual' },
+  );
   return res.status;
 }
 
 describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-client-id-metadata-document)', () => {
   it('an operator authorizes a metadata-document client and it exchanges its code with client_id = document URL', async () => {
     const server = await cimdServer();
-    const clientId = publish('/apps/ok.json', { client_name: 'Metadata App', redirect_uris: ['http://127.0.0.1:7777/cb'], token_endpoint_auth_method: 'none' });
+    const clientId = publish('/apps/ok.json', {
+      client_name: 'Metadata App',
+      redirect_uris: ['http://127.0.0.1:7777/cb'],
+      token_endpoint_auth_method: 'none',
+    });
     const got = await obtainCode(
       server,
       { client_id: clientId, redirect_uri: 'http://127.0.0.1:7777/cb', scope: 'openid profile courses:read orders:read', resource: null },
@@ -73,7 +80,13 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
     const server = await cimdServer();
     const clientId = publish('/apps/writer.json', { redirect_uris: ['http://127.0.0.1:7777/cb'] });
     const url = await new ScriptedBrowser().authorize(
-      authorizeUrl(server, { client_id: clientId, redirect_uri: 'http://127.0.0.1:7777/cb', scope: 'courses:write', resource: null, code_challenge: pkce().challenge }),
+      authorizeUrl(server, {
+        client_id: clientId,
+        redirect_uri: 'http://127.0.0.1:7777/cb',
+        scope: 'courses:write',
+        resource: null,
+        code_challenge: pkce().challenge,
+      }),
       { stopAt: 'http://127.0.0.1:7777/cb' },
     );
     expect(new URL(url).searchParams.get('error')).toBe('invalid_scope');
@@ -83,7 +96,13 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
     const server = await cimdServer();
     const clientId = publish('/apps/member.json', { redirect_uris: ['http://127.0.0.1:7777/cb'] });
     const url = await new ScriptedBrowser().authorize(
-      authorizeUrl(server, { client_id: clientId, redirect_uri: 'http://127.0.0.1:7777/cb', scope: 'account:read', resource: null, code_challenge: pkce().challenge }),
+      authorizeUrl(server, {
+        client_id: clientId,
+        redirect_uri: 'http://127.0.0.1:7777/cb',
+        scope: 'account:read',
+        resource: null,
+        code_challenge: pkce().challenge,
+      }),
       { stopAt: 'http://127.0.0.1:7777/cb' },
     );
     expect(new URL(url).searchParams.get('error')).toBe('invalid_scope');
@@ -91,7 +110,9 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
 
   it('a document whose client_id is not its URL is refused (error page, no redirect)', async () => {
     const server = await cimdServer();
-    documents.set('/apps/liar.json', { body: JSON.stringify({ client_id: 'https://other.example/app.json', redirect_uris: ['http://127.0.0.1:7777/cb'] }) });
+    documents.set('/apps/liar.json', {
+      body: JSON.stringify({ client_id: 'https://other.example/app.json', redirect_uris: ['http://127.0.0.1:7777/cb'] }),
+    });
     expect(await authorizeStatus(server, `${origin}/apps/liar.json`, 'http://127.0.0.1:7777/cb')).toBe(400);
   });
 
@@ -114,7 +135,9 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
   it('a document over 5 KB is refused', async () => {
     const server = await cimdServer();
     const clientId = `${origin}/apps/big.json`;
-    documents.set('/apps/big.json', { body: JSON.stringify({ client_id: clientId, redirect_uris: ['http://127.0.0.1:7777/cb'], client_name: 'x'.repeat(6000) }) });
+    documents.set('/apps/big.json', {
+      body: JSON.stringify({ client_id: clientId, redirect_uris: ['http://127.0.0.1:7777/cb'], client_name: 'x'.repeat(6000) }),
+    });
     expect(await authorizeStatus(server, clientId, 'http://127.0.0.1:7777/cb')).toBe(400);
   });
 
@@ -185,7 +208,11 @@ describe('SSRF guard: only public unicast addresses', () => {
 describe('SSRF guard on DNS: the address dialled is the address checked (no DNS rebinding)', () => {
   const lookup = (allowPrivate: boolean, all: boolean) =>
     new Promise<{ err: NodeJS.ErrnoException | null; result: unknown }>((resolve) => {
-      guardedLookup(allowPrivate)('localhost', { all } as never, ((err: NodeJS.ErrnoException | null, result: unknown) => resolve({ err, result })) as never);
+      guardedLookup(allowPrivate)(
+        'localhost',
+        { all } as never,
+        ((err: NodeJS.ErrnoException | null, result: unknown) => resolve({ err, result })) as never,
+      );
     });
 
   it('refuses a name that resolves to loopback', async () => {

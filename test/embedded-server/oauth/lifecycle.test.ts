@@ -116,7 +116,12 @@ function mcp(server: EmbeddedServer, accessToken: string): Promise<Response> {
   return fetch(`${server.url}/mcp`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lifecycle', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lifecycle', version: '1' } },
+    }),
   });
 }
 
@@ -130,7 +135,7 @@ async function expectInvalidToken(res: Response): Promise<void> {
 }
 
 describe('"New access token first presented to an API -> old pair revoked" at every protected resource (spec "Token pair lifecycle", README decision 5)', () => {
-  it('/mcp: the refreshed member token\'s first call revokes the old pair', async () => {
+  it("/mcp: the refreshed member token's first call revokes the old pair", async () => {
     const server = await startTestServer();
     const old = await obtainTokens(server);
     const next = (await refresh(server, old.refresh_token)).body;
@@ -144,10 +149,14 @@ describe('"New access token first presented to an API -> old pair revoked" at ev
     expect((await mcp(server, next.access_token)).status).toBe(200);
   });
 
-  it('admin API: the refreshed operator token\'s first call revokes the old pair', async () => {
+  it("admin API: the refreshed operator token's first call revokes the old pair", async () => {
     const server = await startTestServer();
     // A real operator pair: the owner authorizes the allowlisted vendor platform (README decision 9).
-    const got = await obtainCode(server, { client_id: 'demo-vendor', scope: 'courses:read', resource: null }, { email: 'owner@example.com', password: 'owner-demo' });
+    const got = await obtainCode(
+      server,
+      { client_id: 'demo-vendor', scope: 'courses:read', resource: null },
+      { email: 'owner@example.com', password: 'owner-demo' },
+    );
     const old = (await exchangeCode(server, got, { client_id: 'demo-vendor' })).body;
     expect(old.access_token).toBeTruthy();
     const next = (await refresh(server, old.refresh_token, { client_id: 'demo-vendor' })).body;
@@ -161,9 +170,13 @@ describe('"New access token first presented to an API -> old pair revoked" at ev
     expect((await adminCourses(server, next.access_token)).status).toBe(200);
   });
 
-  it('a refused admin request (the token lacks the route\'s scope) still counts: the bearer check accepted the token', async () => {
+  it("a refused admin request (the token lacks the route's scope) still counts: the bearer check accepted the token", async () => {
     const server = await startTestServer();
-    const got = await obtainCode(server, { client_id: 'demo-vendor', scope: 'courses:read', resource: null }, { email: 'owner@example.com', password: 'owner-demo' });
+    const got = await obtainCode(
+      server,
+      { client_id: 'demo-vendor', scope: 'courses:read', resource: null },
+      { email: 'owner@example.com', password: 'owner-demo' },
+    );
     const old = (await exchangeCode(server, got, { client_id: 'demo-vendor' })).body;
     const next = (await refresh(server, old.refresh_token, { client_id: 'demo-vendor' })).body;
     const res = await fetch(`${server.url}/api/admin/v1/orders`, { headers: { Authorization: `Bearer ${next.access_token}` } });

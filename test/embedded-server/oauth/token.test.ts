@@ -13,7 +13,13 @@ describe('Token endpoint: authorization_code grant (RFC 6749 §4.1.3)', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
     const body = res.body;
-    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 7200, scope: 'openid profile email account:read', school_id: 'sch_demo', school_subdomain: 'demo' });
+    expect(body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 7200,
+      scope: 'openid profile email account:read',
+      school_id: 'sch_demo',
+      school_subdomain: 'demo',
+    });
     expect(body.access_token).toMatch(/^at_/);
     expect(body.refresh_token).toMatch(/^rt_/);
     expect(Number.isInteger(body.created_at)).toBe(true);
@@ -24,7 +30,9 @@ describe('Token endpoint: authorization_code grant (RFC 6749 §4.1.3)', () => {
     const server = await startTestServer();
     const got = await obtainCode(server);
     const body = (await exchangeCode(server, got)).body;
-    const dump = JSON.stringify(server.db.prepare('SELECT * FROM token_pairs').all()) + JSON.stringify(server.db.prepare('SELECT * FROM authorization_codes').all());
+    const dump =
+      JSON.stringify(server.db.prepare('SELECT * FROM token_pairs').all()) +
+      JSON.stringify(server.db.prepare('SELECT * FROM authorization_codes').all());
     for (const secret of [got.code, body.access_token, body.refresh_token]) expect(dump).not.toContain(secret);
     expect(dump).toContain(sha256Hex(body.access_token));
   });
@@ -47,7 +55,11 @@ describe('Authorization codes are single-use (RFC 6749 §4.1.2, RFC 9700 §4.2.4
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe('invalid_grant');
     expect((await userinfo(server, first.body.access_token)).status).toBe(401);
-    const refreshed = await postForm(`${server.url}/api/oauth/token`, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: 'demo-desktop' });
+    const refreshed = await postForm(`${server.url}/api/oauth/token`, {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+      client_id: 'demo-desktop',
+    });
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
@@ -128,7 +140,9 @@ describe('Code exchange must repeat the authorization request (RFC 6749 §4.1.3,
 
   it('an unsupported grant_type gets unsupported_grant_type; none gets invalid_request', async () => {
     const server = await startTestServer();
-    expect((await postForm(`${server.url}/api/oauth/token`, { grant_type: 'password', client_id: 'demo-desktop' })).body.error).toBe('unsupported_grant_type');
+    expect((await postForm(`${server.url}/api/oauth/token`, { grant_type: 'password', client_id: 'demo-desktop' })).body.error).toBe(
+      'unsupported_grant_type',
+    );
     expect((await postForm(`${server.url}/api/oauth/token`, { client_id: 'demo-desktop' })).body.error).toBe('invalid_request');
   });
 });
@@ -165,7 +179,14 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
     const basic = Buffer.from(`${CONFIDENTIAL_CLIENT}:${CONFIDENTIAL_SECRET}`).toString('base64');
     const res = await postForm(
       `${server.url}/api/oauth/token`,
-      { grant_type: 'authorization_code', code: got.code, redirect_uri: got.redirectUri, client_id: CONFIDENTIAL_CLIENT, code_verifier: got.verifier, resource: server.url },
+      {
+        grant_type: 'authorization_code',
+        code: got.code,
+        redirect_uri: got.redirectUri,
+        client_id: CONFIDENTIAL_CLIENT,
+        code_verifier: got.verifier,
+        resource: server.url,
+      },
       { authorization: `Basic ${basic}` },
     );
     expect(res.status).toBe(401);

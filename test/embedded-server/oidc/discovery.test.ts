@@ -2,7 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../helpers/server';
 import { getJson } from '../helpers';
 
-const OPERATOR_AREAS = ['courses', 'students', 'members', 'curriculum', 'school', 'appearance', 'events', 'membership_plans', 'coupons', 'posts', 'subscriptions', 'digital_products', 'lecturers', 'pages'];
+const OPERATOR_AREAS = [
+  'courses',
+  'students',
+  'members',
+  'curriculum',
+  'school',
+  'appearance',
+  'events',
+  'membership_plans',
+  'coupons',
+  'posts',
+  'subscriptions',
+  'digital_products',
+  'lecturers',
+  'pages',
+];
 
 describe('Authorization Server Metadata (RFC 8414): the source of truth', () => {
   it('lists every endpoint, grant type and the 38 scopes', async () => {
@@ -30,7 +45,19 @@ describe('Authorization Server Metadata (RFC 8414): the source of truth', () => 
     const scopes = body.scopes_supported as string[];
     expect(scopes).toHaveLength(38);
     expect(new Set(scopes).size).toBe(38);
-    const expected = ['openid', 'profile', 'email', 'account:read', 'account:write', ...OPERATOR_AREAS.flatMap((a) => [`${a}:read`, `${a}:write`]), 'analytics:read', 'orders:read', 'comments:read', 'forms:read', 'storage:write'];
+    const expected = [
+      'openid',
+      'profile',
+      'email',
+      'account:read',
+      'account:write',
+      ...OPERATOR_AREAS.flatMap((a) => [`${a}:read`, `${a}:write`]),
+      'analytics:read',
+      'orders:read',
+      'comments:read',
+      'forms:read',
+      'storage:write',
+    ];
     expect([...scopes].sort()).toEqual([...expected].sort());
     expect(String(body.issuer).endsWith('/')).toBe(false);
   });

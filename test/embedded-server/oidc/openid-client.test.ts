@@ -56,7 +56,15 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     const [h, p, sig] = tokens.id_token!.split('.') as [string, string, string];
     const flipped = `${h}.${p}.${sig.slice(0, 10)}${sig[10] === 'A' ? 'B' : 'A'}${sig.slice(11)}`;
     await expect(jwtVerify(flipped, jwks, { algorithms: ['ES256'] })).rejects.toThrow(/signature/);
-    expect(claims).toMatchObject({ iss: server.url, aud: 'demo-desktop', sub: 'usr_student', nonce, email: 'student@example.com', org_id: 'sch_demo', roles: ['student'] });
+    expect(claims).toMatchObject({
+      iss: server.url,
+      aud: 'demo-desktop',
+      sub: 'usr_student',
+      nonce,
+      email: 'student@example.com',
+      org_id: 'sch_demo',
+      roles: ['student'],
+    });
 
     const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
     expect(info).toMatchObject({ sub: 'usr_student', email: 'student@example.com', name: 'Demo Student', org_id: 'sch_demo', roles: ['student'] });
@@ -91,14 +99,21 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
       resource: server.url,
     });
     const callback = await new ScriptedBrowser().authorize(url.href, { stopAt: REDIRECT });
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state }, { resource: server.url });
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      new URL(callback),
+      { pkceCodeVerifier: verifier, expectedState: state },
+      { resource: server.url },
+    );
     expect(tokens.claims()?.aud).toBe('demo-desktop-confidential');
     await oidc.tokenRevocation(config, tokens.refresh_token!);
   });
 
   it('openid-client rejects a callback whose iss is not the issuer (RFC 9207 mix-up defence works with our metadata)', async () => {
     const server = await startTestServer();
-    const config = await oidc.discovery(new URL(server.url), 'demo-desktop', { redirect_uris: [REDIRECT] }, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const config = await oidc.discovery(new URL(server.url), 'demo-desktop', { redirect_uris: [REDIRECT] }, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const url = oidc.buildAuthorizationUrl(config, {
@@ -111,6 +126,8 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     });
     const callback = new URL(await new ScriptedBrowser().authorize(url.href, { stopAt: REDIRECT }));
     callback.searchParams.set('iss', 'http://127.0.0.1:1');
-    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: server.url })).rejects.toThrow();
+    await expect(
+      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: server.url }),
+    ).rejects.toThrow();
   });
 });

@@ -10,7 +10,12 @@ async function open(browser: ScriptedBrowser, url: string): Promise<BrowserPage>
 }
 
 /** A browser that opened `path` signed out, was sent to the sign-in page, signed in and came back. */
-async function signedIn(server: EmbeddedServer, path: string, email = 'student@example.com', password = 'student-demo'): Promise<{ browser: ScriptedBrowser; page: BrowserPage }> {
+async function signedIn(
+  server: EmbeddedServer,
+  path: string,
+  email = 'student@example.com',
+  password = 'student-demo',
+): Promise<{ browser: ScriptedBrowser; page: BrowserPage }> {
   const browser = new ScriptedBrowser();
   const signIn = await open(browser, `${server.url}${path}`);
   expect(signIn.url).toBe(`${server.url}/sign-in?return_to=${encodeURIComponent(path)}`);
@@ -20,7 +25,9 @@ async function signedIn(server: EmbeddedServer, path: string, email = 'student@e
 }
 
 const enrollment = (server: EmbeddedServer, courseId: string) =>
-  server.db.prepare('SELECT last_lecture_id AS lecture, last_position_seconds AS position FROM enrollments WHERE user_id = ? AND course_id = ?').get('usr_student', courseId) as {
+  server.db
+    .prepare('SELECT last_lecture_id AS lecture, last_position_seconds AS position FROM enrollments WHERE user_id = ? AND course_id = ?')
+    .get('usr_student', courseId) as {
     lecture: string;
     position: number;
   };
@@ -45,7 +52,10 @@ describe('student pages (README "Decisions (student pages)")', () => {
 
   it('says a locked lecture is locked until its date, and an ended course that access ended', async () => {
     const server = await startTestServer({ seed: 'demo' });
-    const locked = server.db.prepare("SELECT l.id FROM lectures l WHERE l.course_id = 'crs_machine_learning' AND l.unlock_at IS NOT NULL LIMIT 1").pluck().get() as string;
+    const locked = server.db
+      .prepare("SELECT l.id FROM lectures l WHERE l.course_id = 'crs_machine_learning' AND l.unlock_at IS NOT NULL LIMIT 1")
+      .pluck()
+      .get() as string;
     const { browser, page } = await signedIn(server, `/courses/machine-learning-in-practice/lectures/${locked}`);
     expect(page.status).toBe(403);
     expect(page.html).toMatch(/locked until \d{4}-\d\d-\d\d/);

@@ -231,7 +231,15 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
       accountId: id,
       claims: () => ({ sub: id, email: 'student@interop.example', name: 'Interop Student' }),
     }),
-    ttl: { AccessToken: config.accessTokenTtl ?? 3600, IdToken: 600, RefreshToken: 86_400, Grant: 86_400, Session: 3600, Interaction: 600, AuthorizationCode: 60 },
+    ttl: {
+      AccessToken: config.accessTokenTtl ?? 3600,
+      IdToken: 600,
+      RefreshToken: 86_400,
+      Grant: 86_400,
+      Session: 3600,
+      Interaction: 600,
+      AuthorizationCode: 60,
+    },
     ...(config.rotate === undefined ? {} : { rotateRefreshToken: config.rotate }),
     cookies: { keys: ['an-interop-cookie-signing-key'] },
     features: {
@@ -263,7 +271,8 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
     const body = ctx.body as Record<string, unknown> | null;
     if (ctx.path === '/token' && ctx.status === 200 && body && typeof body === 'object' && 'access_token' in body) {
       // Spec "Token response": school_id on the code exchange; a refresh copies the value the pair already has.
-      if (ctx.oidc?.params?.grant_type === 'authorization_code' && !flags.omitSchoolId) Object.assign(body, { school_id: SCHOOL_ID, school_subdomain: 'demo' });
+      if (ctx.oidc?.params?.grant_type === 'authorization_code' && !flags.omitSchoolId)
+        Object.assign(body, { school_id: SCHOOL_ID, school_subdomain: 'demo' });
       if (config.noIdToken) delete body.id_token;
     }
     if (config.noIss) {
@@ -320,7 +329,10 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
           memberCalls.push({ status });
           res.writeHead(status, {
             'content-type': 'application/json',
-            'www-authenticate': verdict === 'scope' ? `${resourceChallenge}, error="insufficient_scope", scope="account:read"` : `${resourceChallenge}, error="invalid_token"`,
+            'www-authenticate':
+              verdict === 'scope'
+                ? `${resourceChallenge}, error="insufficient_scope", scope="account:read"`
+                : `${resourceChallenge}, error="invalid_token"`,
           });
           res.end(JSON.stringify({ error: verdict === 'scope' ? 'insufficient_scope' : 'invalid_token' }));
           return;

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createLogger, type LogEntry, type Logger } from '../../../electron/core/log';
 import type { FetchLike } from '../../../electron/core/net/http';
 
-export type SecretKind = 'access_token' | 'refresh_token' | 'id_token' | 'code' | 'code_verifier' | 'client_secret' | 'password' | 'vault_key' | 'host_secret' | 'other';
+export type SecretKind =
+  'access_token' | 'refresh_token' | 'id_token' | 'code' | 'code_verifier' | 'client_secret' | 'password' | 'vault_key' | 'host_secret' | 'other';
 
 export class SecretBag {
   private readonly values = new Map<string, SecretKind>();
@@ -33,7 +34,9 @@ export class SecretBag {
   }
   /** Every secret found in `text`, with the encodings a leak could take (raw, URL-encoded, JSON-escaped). */
   findIn(text: string): { kind: SecretKind; value: string }[] {
-    return this.list().filter(({ value }) => text.includes(value) || text.includes(encodeURIComponent(value)) || text.includes(JSON.stringify(value).slice(1, -1)));
+    return this.list().filter(
+      ({ value }) => text.includes(value) || text.includes(encodeURIComponent(value)) || text.includes(JSON.stringify(value).slice(1, -1)),
+    );
   }
 }
 
@@ -58,7 +61,12 @@ export interface RecordingFetch {
   /** The last bearer token the app presented (a token the app really holds). */
   lastBearer: string | null;
   /** Set to rewrite a response (fault injection: an error page echoing the token, a GraphQL error...). */
-  rewrite: ((req: { url: string; method: string; authorization: string | null; body: string }, res: Response) => Promise<Response | undefined> | Response | undefined) | null;
+  rewrite:
+    | ((
+        req: { url: string; method: string; authorization: string | null; body: string },
+        res: Response,
+      ) => Promise<Response | undefined> | Response | undefined)
+    | null;
 }
 
 const TOKEN_PATH = /\/api\/oauth\/token$/;

@@ -47,6 +47,9 @@ if (kind === 'uncaught') {
   void Promise.reject(new Error(`refresh failed for Bearer-less ${token}`));
   // Give the guard (or Node's default) time to print, then end cleanly in the guarded case.
   setTimeout(() => {
-    void core.close().then(() => server.close()).then(() => process.exit(0));
+    void core
+      .close()
+      .then(() => server.close())
+      .then(() => process.exit(0));
   }, 200);
 }

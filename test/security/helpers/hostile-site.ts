@@ -58,7 +58,9 @@ export async function startHostileSite(options: EmbeddedServerOptions = {}): Pro
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const h: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') h[k] = Array.isArray(v) ? v.join(', ') : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection')
+              h[k] = Array.isArray(v) ? v.join(', ') : v;
           resolve({ status: res.statusCode ?? 502, headers: h, body: Buffer.concat(chunks) });
         });
         res.on('error', reject);
@@ -120,7 +122,9 @@ export async function startHostileSite(options: EmbeddedServerOptions = {}): Pro
         const answer = await forward();
         const json = JSON.parse(answer.body.toString('utf8')) as { data?: unknown; errors?: unknown };
         const changed = change(json, req);
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(typeof changed === 'string' ? changed : JSON.stringify(changed ?? json));
+        res
+          .writeHead(answer.status, { 'content-type': 'application/json' })
+          .end(typeof changed === 'string' ? changed : JSON.stringify(changed ?? json));
         return true;
       };
     },

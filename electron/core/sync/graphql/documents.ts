@@ -23,7 +23,12 @@ export const ProfileQuery = graphql(`
       name
       email
       avatar
-      schools { id name subdomain roles }
+      schools {
+        id
+        name
+        subdomain
+        roles
+      }
     }
   }
 `);
@@ -33,7 +38,10 @@ export const CoursesQuery = graphql(`
     viewer {
       enrolledCourses(first: $first, after: $after) {
         totalCount
-        pageInfo { hasNextPage endCursor }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
           id
           slug
@@ -44,13 +52,31 @@ export const CoursesQuery = graphql(`
           enrolledAt
           expireDate
           hasLifetimeAccess
-          detailProgress { totalLectures readLectures completedLectures percent completedAt }
-          lastWatchedLecture { lectureId positionSeconds watchedAt }
+          detailProgress {
+            totalLectures
+            readLectures
+            completedLectures
+            percent
+            completedAt
+          }
+          lastWatchedLecture {
+            lectureId
+            positionSeconds
+            watchedAt
+          }
           sections {
             id
             title
             position
-            lectures { lectureId title position state isLocked unlockAt duration }
+            lectures {
+              lectureId
+              title
+              position
+              state
+              isLocked
+              unlockAt
+              duration
+            }
           }
         }
       }
@@ -63,8 +89,19 @@ export const DigitalProductsQuery = graphql(`
     viewer {
       digitalProducts(first: $first, after: $after) {
         totalCount
-        pageInfo { hasNextPage endCursor }
-        nodes { id title description format deliveredAt expireDate downloadUrl }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          title
+          description
+          format
+          deliveredAt
+          expireDate
+          downloadUrl
+        }
       }
     }
   }
@@ -75,7 +112,10 @@ export const ConsultingServicesQuery = graphql(`
     viewer {
       consultingServices(first: $first, after: $after) {
         totalCount
-        pageInfo { hasNextPage endCursor }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
           id
           title
@@ -83,8 +123,17 @@ export const ConsultingServicesQuery = graphql(`
           durationMinutes
           consultantName
           courseId
-          slots { weekday startTime endTime timeZone }
-          meetings { id startsAt endsAt }
+          slots {
+            weekday
+            startTime
+            endTime
+            timeZone
+          }
+          meetings {
+            id
+            startsAt
+            endsAt
+          }
         }
       }
     }
@@ -96,8 +145,22 @@ export const EventRegistrationsQuery = graphql(`
     viewer {
       eventRegistrations(first: $first, after: $after) {
         totalCount
-        pageInfo { hasNextPage endCursor }
-        nodes { id eventId title startsAt endsAt location isOnline joinUrl ticketName registeredAt }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          eventId
+          title
+          startsAt
+          endsAt
+          location
+          isOnline
+          joinUrl
+          ticketName
+          registeredAt
+        }
       }
     }
   }
@@ -108,7 +171,10 @@ export const PaymentsQuery = graphql(`
     viewer {
       payments(first: $first, after: $after) {
         totalCount
-        pageInfo { hasNextPage endCursor }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
           id
           tradeNo
@@ -118,10 +184,34 @@ export const PaymentsQuery = graphql(`
           createdAt
           paidAt
           paymentState
-          adjustments { kind code title amount }
-          invoice { number kind title taxId issuedAt voidedAt }
-          lineitems { id itemType title quantity originalAmount discountAmount finalAmount }
-          installment { periods amountPerPeriod bankName }
+          adjustments {
+            kind
+            code
+            title
+            amount
+          }
+          invoice {
+            number
+            kind
+            title
+            taxId
+            issuedAt
+            voidedAt
+          }
+          lineitems {
+            id
+            itemType
+            title
+            quantity
+            originalAmount
+            discountAmount
+            finalAmount
+          }
+          installment {
+            periods
+            amountPerPeriod
+            bankName
+          }
           refundingState
           refundedAmount
           refundedAt
@@ -142,8 +232,19 @@ export const NotificationsQuery = graphql(`
     viewer {
       notifications(first: $first, after: $after) {
         totalCount
-        pageInfo { hasNextPage endCursor }
-        nodes { id kind title body url createdAt readAt }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          kind
+          title
+          body
+          url
+          createdAt
+          readAt
+        }
       }
     }
   }
@@ -152,7 +253,11 @@ export const NotificationsQuery = graphql(`
 export const NotificationSubscriptionsQuery = graphql(`
   query SyncNotificationSubscriptions {
     viewer {
-      notificationSubscriptions { topic channel enabled }
+      notificationSubscriptions {
+        topic
+        channel
+        enabled
+      }
     }
   }
 `);
@@ -160,26 +265,38 @@ export const NotificationSubscriptionsQuery = graphql(`
 /** A cheap reachability probe the core runs while offline. */
 export const ProbeQuery = graphql(`
   query SyncProbe {
-    viewer { id }
+    viewer {
+      id
+    }
   }
 `);
 
 // Mutations need `account:write` (spec "Scopes": exactly these three).
 export const MarkNotificationReadMutation = graphql(`
   mutation OutboxMarkNotificationRead($id: ID!) {
-    markNotificationRead(id: $id) { id readAt }
+    markNotificationRead(id: $id) {
+      id
+      readAt
+    }
   }
 `);
 
 export const MarkAllNotificationsReadMutation = graphql(`
   mutation OutboxMarkAllNotificationsRead {
-    markAllNotificationsRead { updatedCount unreadNotificationCount }
+    markAllNotificationsRead {
+      updatedCount
+      unreadNotificationCount
+    }
   }
 `);
 
 export const UpdateNotificationSubscriptionMutation = graphql(`
   mutation OutboxUpdateNotificationSubscription($input: UpdateNotificationSubscriptionInput!) {
-    updateNotificationSubscription(input: $input) { topic channel enabled }
+    updateNotificationSubscription(input: $input) {
+      topic
+      channel
+      enabled
+    }
   }
 `);
 

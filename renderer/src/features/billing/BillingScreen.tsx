@@ -122,15 +122,15 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
               label={t('billing.ordersLabel')}
               testId="order-list"
               render={(o, i) => (
-              <>
-                {(i === 0 || yearOf(orders.items[i - 1]!) !== yearOf(o)) && (
-                  <h3 className="year-heading" data-testid="year-heading">
-                    {yearLabel(t, yearOf(o))}
-                  </h3>
-                )}
-                <OrderGroup order={o} level={4} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />
-              </>
-            )}
+                <>
+                  {(i === 0 || yearOf(orders.items[i - 1]!) !== yearOf(o)) && (
+                    <h3 className="year-heading" data-testid="year-heading">
+                      {yearLabel(t, yearOf(o))}
+                    </h3>
+                  )}
+                  <OrderGroup order={o} level={4} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />
+                </>
+              )}
             />
           )}
         </>

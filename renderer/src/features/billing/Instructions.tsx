@@ -21,7 +21,10 @@ export function Instructions({ payment, showAmount }: { readonly payment: Paymen
     ? left.days > 0
       ? t('billing.instructions.leftDaysHours', { days: t('time.days', { count: left.days }), hours: t('time.hours', { count: left.hours }) })
       : left.hours > 0
-        ? t('billing.instructions.leftHoursMinutes', { hours: t('time.hours', { count: left.hours }), minutes: t('time.minutes', { count: left.minutes }) })
+        ? t('billing.instructions.leftHoursMinutes', {
+            hours: t('time.hours', { count: left.hours }),
+            minutes: t('time.minutes', { count: left.minutes }),
+          })
         : t('billing.instructions.leftMinutes', { minutes: t('time.minutes', { count: left.minutes }) })
     : null;
   const isAtm = payment.paymentType === 'atm';
@@ -72,7 +75,9 @@ export function Instructions({ payment, showAmount }: { readonly payment: Paymen
                   · {leftText}
                 </strong>
               )}
-              {!expired && payment.paymentState === 'not_paid' && <PaymentDeadlineCalendarButton siteId={site.id} paymentId={payment.paymentId} code={ins.codeNo} />}
+              {!expired && payment.paymentState === 'not_paid' && (
+                <PaymentDeadlineCalendarButton siteId={site.id} paymentId={payment.paymentId} code={ins.codeNo} />
+              )}
             </dd>
           </>
         )}

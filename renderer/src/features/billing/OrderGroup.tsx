@@ -42,7 +42,14 @@ export function OrderGroup({
     >
       <header className="order-head">
         <Heading className="order-title">
-          <button type="button" className="order-toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={onToggle} data-testid="order-toggle">
+          <button
+            type="button"
+            className="order-toggle"
+            aria-expanded={expanded}
+            aria-controls={detailsId}
+            onClick={onToggle}
+            data-testid="order-toggle"
+          >
             <ChevronRight aria-hidden="true" className="order-chevron" size={18} />
             <span>{order.title || t('billing.untitled')}</span>
           </button>
@@ -52,11 +59,14 @@ export function OrderGroup({
         </span>
       </header>
       <p className="muted small order-meta">
-        {t('billing.orderNo', { tradeNo: order.tradeNo })} · {formatDate(order.createdAt, lng)} · {t('billing.paymentsCount', { count: order.payments.length })}
+        {t('billing.orderNo', { tradeNo: order.tradeNo })} · {formatDate(order.createdAt, lng)} ·{' '}
+        {t('billing.paymentsCount', { count: order.payments.length })}
       </p>
       <p className="order-amounts">
         <span>{t('billing.total', { amount: formatMoney(order.totalAmount, order.currency, lng) })}</span>
-        {order.paidAmount > 0 && order.paidAmount !== order.totalAmount && <span> · {t('billing.paid', { amount: formatMoney(order.paidAmount, order.currency, lng) })}</span>}
+        {order.paidAmount > 0 && order.paidAmount !== order.totalAmount && (
+          <span> · {t('billing.paid', { amount: formatMoney(order.paidAmount, order.currency, lng) })}</span>
+        )}
         {order.refundedAmount > 0 && <span> · {t('billing.refunded', { amount: formatMoney(order.refundedAmount, order.currency, lng) })}</span>}
       </p>
       <div id={detailsId} className="order-details" hidden={!expanded} data-testid="order-details">
@@ -64,7 +74,14 @@ export function OrderGroup({
           <>
             <div className="order-actions">
               <ReceiptButton siteId={site.id} tradeNo={order.tradeNo} />
-              <OpenOnSite siteId={site.id} page={{ kind: 'order', tradeNo: order.tradeNo }} label={t('sitePages.order')} what={`${t('sitePages.order')}: ${t('billing.orderNo', { tradeNo: order.tradeNo })}`} small testId="open-order" />
+              <OpenOnSite
+                siteId={site.id}
+                page={{ kind: 'order', tradeNo: order.tradeNo }}
+                label={t('sitePages.order')}
+                what={`${t('sitePages.order')}: ${t('billing.orderNo', { tradeNo: order.tradeNo })}`}
+                small
+                testId="open-order"
+              />
             </div>
             <div className="payments">
               {order.payments.map((p) => (

@@ -15,7 +15,11 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
         <span className="payment-amount">{money(p.amount)}</span>
         <span>{t(paymentTypeKey(p.paymentType))}</span>
         <span className={`state-badge ${paymentTone(p)}`}>{t(paymentStateKey(p.paymentState))}</span>
-        <span className="muted small">{p.paidAt ? t('billing.paidAt', { date: formatDateTime(p.paidAt, lng) }) : t('billing.createdAt', { date: formatDateTime(p.createdAt, lng) })}</span>
+        <span className="muted small">
+          {p.paidAt
+            ? t('billing.paidAt', { date: formatDateTime(p.paidAt, lng) })
+            : t('billing.createdAt', { date: formatDateTime(p.createdAt, lng) })}
+        </span>
       </div>
 
       {p.lineItems.length > 0 && (
@@ -97,7 +101,9 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
         <div className="refund" data-testid="refund">
           <span className="state-badge neutral">{t(refundingStateKey(p.refund.state))}</span>
           {p.refund.refundedAmount > 0 && <span> {t('billing.refundedAmount', { amount: money(p.refund.refundedAmount) })}</span>}
-          {p.refund.refundRequestedAt && <span className="muted small"> · {t('billing.refundRequestedAt', { date: formatDate(p.refund.refundRequestedAt, lng) })}</span>}
+          {p.refund.refundRequestedAt && (
+            <span className="muted small"> · {t('billing.refundRequestedAt', { date: formatDate(p.refund.refundRequestedAt, lng) })}</span>
+          )}
           {p.refund.refundedAt && <span className="muted small"> · {t('billing.refundedAt', { date: formatDate(p.refund.refundedAt, lng) })}</span>}
         </div>
       )}

@@ -14,10 +14,22 @@ const MORE = 20;
  * ones come with the billing summary (so the screen's head renders at once, nothing shifts the list below); the
  * rest are paged in (billing:instructions) when the student asks.
  */
-export function PendingInstructions({ siteId, preview, count }: { readonly siteId: string; readonly preview: readonly PaymentView[]; readonly count: number }) {
+export function PendingInstructions({
+  siteId,
+  preview,
+  count,
+}: {
+  readonly siteId: string;
+  readonly preview: readonly PaymentView[];
+  readonly count: number;
+}) {
   const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
-  const more = useChannelPages('billing:instructions', { siteId }, { getKey: paymentKey, firstPageSize: preview.length + MORE, pageSize: MORE, enabled: expanded });
+  const more = useChannelPages(
+    'billing:instructions',
+    { siteId },
+    { getKey: paymentKey, firstPageSize: preview.length + MORE, pageSize: MORE, enabled: expanded },
+  );
   const shown = expanded && more.items.length > 0 ? more.items : preview;
   const total = expanded && more.first ? more.total : count;
   const left = total - shown.length;

@@ -33,7 +33,14 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
       </p>
       {s.description && <p>{s.description}</p>}
       <div className="service-actions">
-        <OpenOnSite siteId={site.id} page={{ kind: 'consulting', serviceId: s.id }} label={t('sitePages.consulting')} what={`${t('sitePages.consulting')}: ${s.title}`} small testId="open-consulting" />
+        <OpenOnSite
+          siteId={site.id}
+          page={{ kind: 'consulting', serviceId: s.id }}
+          label={t('sitePages.consulting')}
+          what={`${t('sitePages.consulting')}: ${s.title}`}
+          small
+          testId="open-consulting"
+        />
       </div>
       <h3>{t('consulting.availability')}</h3>
       {s.slots.length === 0 ? (
@@ -42,7 +49,12 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
         <ul className="plain slots">
           {s.slots.map((slot, i) => (
             <li key={i}>
-              {t('consulting.slot', { weekday: weekdayName(slot.weekday, lng), start: slot.startTime, end: slot.endTime, zone: timeZoneName(slot.timeZone, lng) })}
+              {t('consulting.slot', {
+                weekday: weekdayName(slot.weekday, lng),
+                start: slot.startTime,
+                end: slot.endTime,
+                zone: timeZoneName(slot.timeZone, lng),
+              })}
             </li>
           ))}
         </ul>
@@ -53,9 +65,7 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
         {booked.length > 0 && (
           <ul className="plain">
             {booked.map((b, i) => (
-              <li key={i}>
-                {formatDateTimeRange(b.startsAt, b.endsAt, lng)}
-              </li>
+              <li key={i}>{formatDateTimeRange(b.startsAt, b.endsAt, lng)}</li>
             ))}
           </ul>
         )}
@@ -79,7 +89,15 @@ export function ConsultingScreen() {
       ) : q.data.length === 0 ? (
         <EmptyState title={t('consulting.empty')} icon={Headset} />
       ) : (
-        <VirtualList items={q.data} estimateSize={260} gap={12} getKey={(s) => s.id} label={t('consulting.listLabel')} testId="consulting-list" render={(s) => <ServiceCard s={s} />} />
+        <VirtualList
+          items={q.data}
+          estimateSize={260}
+          gap={12}
+          getKey={(s) => s.id}
+          label={t('consulting.listLabel')}
+          testId="consulting-list"
+          render={(s) => <ServiceCard s={s} />}
+        />
       )}
     </div>
   );

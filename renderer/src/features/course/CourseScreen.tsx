@@ -26,7 +26,11 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
   const q = useChannel('course:get', { siteId: site.id, courseId });
   useLoadedScreenTitle(q.data?.title);
   const rows = useMemo<Row[]>(
-    () => (q.data?.sections ?? []).flatMap((s) => [{ kind: 'section', section: s } as Row, ...s.lectures.map((l) => ({ kind: 'lecture', lecture: l }) as Row)]),
+    () =>
+      (q.data?.sections ?? []).flatMap((s) => [
+        { kind: 'section', section: s } as Row,
+        ...s.lectures.map((l) => ({ kind: 'lecture', lecture: l }) as Row),
+      ]),
     [q.data],
   );
   const back = (
@@ -76,7 +80,9 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
           {c.description && <p className="hero-description">{c.description}</p>}
           <div className="meta-row">
             <AccessLine course={c} />
-            {!c.hasLifetimeAccess && c.expireDate !== null && !c.isExpired && <CourseAccessCalendarButton siteId={site.id} courseId={c.courseId} title={c.title} />}
+            {!c.hasLifetimeAccess && c.expireDate !== null && !c.isExpired && (
+              <CourseAccessCalendarButton siteId={site.id} courseId={c.courseId} title={c.title} />
+            )}
             <span className="access ok">
               <ListVideo aria-hidden="true" />
               {t('course.lectureCount', { count: c.totalLectures })}
@@ -85,7 +91,14 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
               <Clock aria-hidden="true" />
               {t('course.totalDuration', { duration: formatDuration(totalSeconds) })}
             </span>
-            <OpenOnSite siteId={site.id} page={{ kind: 'course', courseId: c.courseId }} label={t('course.next.coursePage')} what={`${t('course.next.coursePage')}: ${c.title}`} small testId="open-course-page" />
+            <OpenOnSite
+              siteId={site.id}
+              page={{ kind: 'course', courseId: c.courseId }}
+              label={t('course.next.coursePage')}
+              what={`${t('course.next.coursePage')}: ${c.title}`}
+              small
+              testId="open-course-page"
+            />
           </div>
         </div>
         <div className="hero-progress">
@@ -109,7 +122,13 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
                 {r.section.title} <span className="muted small">{t('course.lectureCount', { count: r.section.lectures.length })}</span>
               </h2>
             ) : (
-              <LectureRow lecture={r.lecture} lastPosition={r.lecture.isLastWatched ? lastPosition : null} siteId={site.id} courseId={c.courseId} canOpen={!c.isExpired} />
+              <LectureRow
+                lecture={r.lecture}
+                lastPosition={r.lecture.isLastWatched ? lastPosition : null}
+                siteId={site.id}
+                courseId={c.courseId}
+                canOpen={!c.isExpired}
+              />
             )
           }
         />

@@ -69,7 +69,15 @@ export function LectureRow({
       </span>
       <span className="lecture-open">
         {canOpen && !lecture.isLocked && (
-          <OpenOnSite siteId={siteId} page={{ kind: 'lecture', courseId, lectureId: lecture.lectureId }} label={t('course.next.openLecture')} what={`${t('course.next.openLecture')}: ${lecture.title}`} small quietReason testId="open-lecture" />
+          <OpenOnSite
+            siteId={siteId}
+            page={{ kind: 'lecture', courseId, lectureId: lecture.lectureId }}
+            label={t('course.next.openLecture')}
+            what={`${t('course.next.openLecture')}: ${lecture.title}`}
+            small
+            quietReason
+            testId="open-lecture"
+          />
         )}
       </span>
     </div>

@@ -62,8 +62,20 @@ export function NextStepBlock({ siteId, course }: { readonly siteId: string; rea
     case 'start':
       label = step.kind === 'next' ? t('course.next.nextTitle') : t('course.next.startTitle');
       lecture = step.lecture.title;
-      detail = step.kind === 'next' && step.finished ? t('course.next.finished', { lecture: step.finished.title }) : formatDuration(step.lecture.durationSeconds);
-      action = <OpenOnSite siteId={siteId} page={lecturePage(step.lecture.lectureId)} label={t('course.next.watch')} what={`${t('course.next.watch')}: ${step.lecture.title}`} primary testId="next-step-open" />;
+      detail =
+        step.kind === 'next' && step.finished
+          ? t('course.next.finished', { lecture: step.finished.title })
+          : formatDuration(step.lecture.durationSeconds);
+      action = (
+        <OpenOnSite
+          siteId={siteId}
+          page={lecturePage(step.lecture.lectureId)}
+          label={t('course.next.watch')}
+          what={`${t('course.next.watch')}: ${step.lecture.title}`}
+          primary
+          testId="next-step-open"
+        />
+      );
       break;
     case 'locked':
       label = t('course.next.lockedTitle');
@@ -74,7 +86,15 @@ export function NextStepBlock({ siteId, course }: { readonly siteId: string; rea
       label = t('course.next.completedTitle');
       detail = t('course.next.completedText');
       if (step.again)
-        action = <OpenOnSite siteId={siteId} page={lecturePage(step.again.lectureId)} label={t('course.next.watchAgain')} what={`${t('course.next.watchAgain')}: ${step.again.title}`} testId="next-step-open" />;
+        action = (
+          <OpenOnSite
+            siteId={siteId}
+            page={lecturePage(step.again.lectureId)}
+            label={t('course.next.watchAgain')}
+            what={`${t('course.next.watchAgain')}: ${step.again.title}`}
+            testId="next-step-open"
+          />
+        );
       break;
     case 'expired':
       label = step.endedAt ? t('course.next.expiredOn', { date: formatDate(step.endedAt, lng) }) : t('course.next.expiredTitle');

@@ -99,13 +99,13 @@ export function AppCommands() {
     <>
       <CommandPalette open={showPalette} onClose={() => setShowPalette(false)} onShowShortcuts={() => setShowShortcuts(true)} />
       <Dialog open={showShortcuts} title={t('desktop.shortcuts.title')} onClose={() => setShowShortcuts(false)} testId="shortcuts-dialog">
-      <ShortcutsList />
-      <div className="row end">
-        <button type="button" className="button" onClick={() => setShowShortcuts(false)}>
-          {t('common.close')}
-        </button>
-      </div>
-    </Dialog>
+        <ShortcutsList />
+        <div className="row end">
+          <button type="button" className="button" onClick={() => setShowShortcuts(false)}>
+            {t('common.close')}
+          </button>
+        </div>
+      </Dialog>
     </>
   );
 }

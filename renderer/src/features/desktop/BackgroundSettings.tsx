@@ -22,13 +22,27 @@ export function BackgroundSettings() {
       ) : (
         <>
           <div className="field checkbox">
-            <input id={ids.tray} type="checkbox" checked={settings?.trayEnabled ?? false} disabled={!settings} onChange={(e) => update({ trayEnabled: e.target.checked })} data-testid="tray-enabled" />
+            <input
+              id={ids.tray}
+              type="checkbox"
+              checked={settings?.trayEnabled ?? false}
+              disabled={!settings}
+              onChange={(e) => update({ trayEnabled: e.target.checked })}
+              data-testid="tray-enabled"
+            />
             <label htmlFor={ids.tray}>{info.platform === 'darwin' ? t('desktop.background.menuBar') : t('desktop.background.tray')}</label>
           </div>
           <p className="muted small">{info.platform === 'darwin' ? t('desktop.background.closeMac') : t('desktop.background.closeOther')}</p>
           {info.platform !== 'linux' && (
             <div className="field checkbox">
-              <input id={ids.login} type="checkbox" checked={settings?.startAtLogin ?? false} disabled={!settings} onChange={(e) => update({ startAtLogin: e.target.checked })} data-testid="start-at-login" />
+              <input
+                id={ids.login}
+                type="checkbox"
+                checked={settings?.startAtLogin ?? false}
+                disabled={!settings}
+                onChange={(e) => update({ startAtLogin: e.target.checked })}
+                data-testid="start-at-login"
+              />
               <label htmlFor={ids.login}>{t('desktop.background.startAtLogin')}</label>
             </div>
           )}

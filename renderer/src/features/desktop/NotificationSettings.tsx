@@ -39,7 +39,12 @@ export function NotificationSettings() {
       ))}
       {(permission ?? webPermission) === 'default' && (
         <div className="field-actions">
-          <button type="button" className="button" onClick={() => void Notification.requestPermission().then(setPermission)} data-testid="notify-permission">
+          <button
+            type="button"
+            className="button"
+            onClick={() => void Notification.requestPermission().then(setPermission)}
+            data-testid="notify-permission"
+          >
             {t('desktop.notify.allowInBrowser')}
           </button>
         </div>

@@ -5,7 +5,8 @@ import { useIsMac } from './platform';
 /** What a shortcut does, in the user's language. */
 function useShortcutText() {
   const { t } = useTranslation();
-  return (s: Shortcut) => (s.command.command === 'go' ? t('desktop.shortcuts.go', { screen: t(`nav.${s.command.screen}`) }) : t(`desktop.shortcuts.${s.id}`));
+  return (s: Shortcut) =>
+    s.command.command === 'go' ? t('desktop.shortcuts.go', { screen: t(`nav.${s.command.screen}`) }) : t(`desktop.shortcuts.${s.id}`);
 }
 
 /** The keyboard shortcuts, drawn from the table both hosts use (electron/common/shortcuts.ts). */

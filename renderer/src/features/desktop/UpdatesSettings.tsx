@@ -31,12 +31,23 @@ export function UpdatesSettings() {
           </p>
           {s!.status === 'downloading' && <progress max={100} value={s!.percent} aria-label={t('desktop.updates.progress')} />}
           {(s!.status === 'idle' || s!.status === 'error') && (
-            <button type="button" className="button" disabled={check.isPending} onClick={() => check.mutate(undefined, { onSuccess: set })} data-testid="update-check">
+            <button
+              type="button"
+              className="button"
+              disabled={check.isPending}
+              onClick={() => check.mutate(undefined, { onSuccess: set })}
+              data-testid="update-check"
+            >
               {t('desktop.updates.check')}
             </button>
           )}
           {s!.status === 'ready' && !s!.restartQueued && (
-            <button type="button" className="button primary" onClick={() => restart.mutate(undefined, { onSuccess: set })} data-testid="update-restart">
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => restart.mutate(undefined, { onSuccess: set })}
+              data-testid="update-restart"
+            >
               {t('desktop.updates.restart')}
             </button>
           )}

@@ -8,7 +8,15 @@ import { Dialog } from '../../ui/Dialog';
  * browser host's loopback origin), answered from the saved copy with no network: a PDF in Chromium's viewer, an
  * image, audio or video with the browser's own controls. A type the app does not open is located instead.
  */
-export function FileViewer({ outcome, title, onClose }: { readonly outcome: OpenOutcome | null; readonly title: string; readonly onClose: () => void }) {
+export function FileViewer({
+  outcome,
+  title,
+  onClose,
+}: {
+  readonly outcome: OpenOutcome | null;
+  readonly title: string;
+  readonly onClose: () => void;
+}) {
   const { t } = useTranslation();
   if (outcome?.kind === 'located') {
     return (

@@ -69,7 +69,13 @@ export function ProductOffline({
       {job && <JobProgress title={product.title} offline={offline!} now={now} />}
       <div className="row offline-actions">
         {!saved && !job && (
-          <button type="button" className="button small primary" disabled={busy} onClick={() => void run(() => call('downloads:save', key))} data-testid="offline-save">
+          <button
+            type="button"
+            className="button small primary"
+            disabled={busy}
+            onClick={() => void run(() => call('downloads:save', key))}
+            data-testid="offline-save"
+          >
             <Download size={16} aria-hidden={true} /> {t('downloads.save')}
           </button>
         )}
@@ -85,22 +91,46 @@ export function ProductOffline({
           </button>
         )}
         {saved && offline?.updateAvailable && !job && !accessEnded && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void run(() => call('downloads:save', key))} data-testid="offline-update-button">
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void run(() => call('downloads:save', key))}
+            data-testid="offline-update-button"
+          >
             <RefreshCw size={16} aria-hidden={true} /> {t('downloads.update')}
           </button>
         )}
         {job && (job.state === 'downloading' || job.state === 'queued') && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void run(() => call('downloads:pause', key))} data-testid="offline-pause">
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void run(() => call('downloads:pause', key))}
+            data-testid="offline-pause"
+          >
             <Pause size={16} aria-hidden={true} /> {t('downloads.pause')}
           </button>
         )}
         {job && job.state === 'paused' && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void run(() => call('downloads:save', key))} data-testid="offline-resume">
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void run(() => call('downloads:save', key))}
+            data-testid="offline-resume"
+          >
             <Play size={16} aria-hidden={true} /> {t('downloads.resume')}
           </button>
         )}
         {job && job.state === 'failed' && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void run(() => call('downloads:save', key))} data-testid="offline-retry">
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void run(() => call('downloads:save', key))}
+            data-testid="offline-retry"
+          >
             <RotateCw size={16} aria-hidden={true} /> {t('downloads.retry')}
           </button>
         )}
@@ -116,12 +146,24 @@ export function ProductOffline({
           </button>
         )}
         {job && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void run(() => call('downloads:cancel', key))} data-testid="offline-cancel">
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void run(() => call('downloads:cancel', key))}
+            data-testid="offline-cancel"
+          >
             <X size={16} aria-hidden={true} /> {t('downloads.cancel')}
           </button>
         )}
         {saved && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void run(() => call('downloads:remove', key))} data-testid="offline-remove">
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void run(() => call('downloads:remove', key))}
+            data-testid="offline-remove"
+          >
             <Trash2 size={16} aria-hidden={true} /> {t('downloads.remove')}
           </button>
         )}
@@ -145,7 +187,9 @@ function JobProgress({ title, offline, now }: { readonly title: string; readonly
   const percent = total ? Math.min(100, (bytes / total) * 100) : 0;
   const stateKey = job.state === 'downloading' && job.isUpdate ? 'updating' : job.state;
   const parts = [
-    total !== null ? t('downloads.progress', { done: formatBytes(bytes, lng), total: formatBytes(total, lng) }) : t('downloads.progressUnknown', { done: formatBytes(bytes, lng) }),
+    total !== null
+      ? t('downloads.progress', { done: formatBytes(bytes, lng), total: formatBytes(total, lng) })
+      : t('downloads.progressUnknown', { done: formatBytes(bytes, lng) }),
   ];
   if (job.state === 'downloading' && bytesPerSecond > 0) parts.push(t('downloads.speed', { size: formatBytes(bytesPerSecond, lng) }));
   if (job.state === 'downloading' && secondsLeft !== null) parts.push(formatTimeLeft(secondsLeft, t));
@@ -177,7 +221,11 @@ function JobProgress({ title, offline, now }: { readonly title: string; readonly
         </p>
       )}
       {job.error && job.state !== 'needs-confirmation' && (
-        <p className={job.state === 'failed' ? 'small error-text' : 'small muted'} role={job.state === 'failed' ? 'alert' : undefined} data-testid="offline-error">
+        <p
+          className={job.state === 'failed' ? 'small error-text' : 'small muted'}
+          role={job.state === 'failed' ? 'alert' : undefined}
+          data-testid="offline-error"
+        >
           {downloadErrorText(job.error, t, lng)}
           {retryIn !== null && job.state === 'queued' ? ` ${t('downloads.retryIn', { count: retryIn })}` : ''}
         </p>

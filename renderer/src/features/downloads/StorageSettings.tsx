@@ -57,7 +57,13 @@ export function StorageSettings() {
         <SiteStorage key={site.siteId} site={site} label={label(site.siteId)} busy={busy} run={run} />
       ))}
       <div className="row">
-        <button type="button" className="button danger" disabled={busy || total === 0} onClick={() => setConfirmAll(true)} data-testid="storage-remove-all">
+        <button
+          type="button"
+          className="button danger"
+          disabled={busy || total === 0}
+          onClick={() => setConfirmAll(true)}
+          data-testid="storage-remove-all"
+        >
           <Trash2 size={16} aria-hidden={true} /> {t('downloads.storage.removeAll')}
         </button>
       </div>
@@ -143,7 +149,9 @@ function SiteStorage({
                 aria-label={`${t('downloads.remove')}: ${p.title || p.productId}`}
                 onClick={() =>
                   void run(() =>
-                    p.saved ? call('downloads:remove', { siteId: site.siteId, productId: p.productId }) : call('downloads:cancel', { siteId: site.siteId, productId: p.productId }),
+                    p.saved
+                      ? call('downloads:remove', { siteId: site.siteId, productId: p.productId })
+                      : call('downloads:cancel', { siteId: site.siteId, productId: p.productId }),
                   )
                 }
                 data-testid="storage-remove"

@@ -10,7 +10,9 @@ export function formatBytes(bytes: number, lng: string): string {
     value /= 1024;
     unit++;
   }
-  return new Intl.NumberFormat(lng, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  return new Intl.NumberFormat(lng, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(
+    value,
+  );
 }
 
 /** "8 seconds left" / "3 minutes left". */

@@ -10,7 +10,17 @@ import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
 import { VirtualList } from '../../ui/VirtualList';
 
-function ProductRow({ p, now, siteId, offline }: { readonly p: DigitalProductView; readonly now: number; readonly siteId: string; readonly offline: ProductOfflineView | undefined }) {
+function ProductRow({
+  p,
+  now,
+  siteId,
+  offline,
+}: {
+  readonly p: DigitalProductView;
+  readonly now: number;
+  readonly siteId: string;
+  readonly offline: ProductOfflineView | undefined;
+}) {
   const { t, i18n } = useTranslation();
   // Access to the product has ended: said so, and no download offered.
   const expired = p.expireDate !== null && Date.parse(p.expireDate) <= now;
@@ -55,7 +65,11 @@ function EventRow({ e }: { readonly e: EventRegistrationView }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   return (
-    <article className={e.isPast ? 'card entitlement past' : 'card entitlement'} data-testid="event-registration" data-past={e.isPast ? 'true' : 'false'}>
+    <article
+      className={e.isPast ? 'card entitlement past' : 'card entitlement'}
+      data-testid="event-registration"
+      data-past={e.isPast ? 'true' : 'false'}
+    >
       <h3>{e.title}</h3>
       <p>
         <time dateTime={machineDate(e.startsAt)}>{formatDateTimeRange(e.startsAt, e.endsAt, lng)}</time>
@@ -98,18 +112,42 @@ export function EntitlementsScreen() {
           {q.data.digitalProducts.length === 0 ? (
             <EmptyState title={t('entitlements.noProducts')} />
           ) : (
-            <VirtualList items={q.data.digitalProducts} estimateSize={150} gap={12} getKey={(p) => p.id} label={t('entitlements.products')} testId="product-list" render={(p) => <ProductRow p={p} now={now} siteId={site.id} offline={offlineById.get(p.id)} />} />
+            <VirtualList
+              items={q.data.digitalProducts}
+              estimateSize={150}
+              gap={12}
+              getKey={(p) => p.id}
+              label={t('entitlements.products')}
+              testId="product-list"
+              render={(p) => <ProductRow p={p} now={now} siteId={site.id} offline={offlineById.get(p.id)} />}
+            />
           )}
           <h2 id="upcoming-title">{t('entitlements.upcoming')}</h2>
           {upcoming.length === 0 ? (
             <EmptyState title={t('entitlements.noUpcoming')} />
           ) : (
-            <VirtualList items={upcoming} estimateSize={140} gap={12} getKey={(e) => e.id} label={t('entitlements.upcoming')} testId="upcoming-list" render={(e) => <EventRow e={e} />} />
+            <VirtualList
+              items={upcoming}
+              estimateSize={140}
+              gap={12}
+              getKey={(e) => e.id}
+              label={t('entitlements.upcoming')}
+              testId="upcoming-list"
+              render={(e) => <EventRow e={e} />}
+            />
           )}
           {past.length > 0 && (
             <>
               <h2 id="past-title">{t('entitlements.past')}</h2>
-              <VirtualList items={past} estimateSize={120} gap={12} getKey={(e) => e.id} label={t('entitlements.past')} testId="past-list" render={(e) => <EventRow e={e} />} />
+              <VirtualList
+                items={past}
+                estimateSize={120}
+                gap={12}
+                getKey={(e) => e.id}
+                label={t('entitlements.past')}
+                testId="past-list"
+                render={(e) => <EventRow e={e} />}
+              />
             </>
           )}
         </div>

@@ -32,7 +32,15 @@ export function ReceiptButton({ siteId, tradeNo }: { readonly siteId: string; re
 }
 
 /** An unpaid code's deadline as a calendar reminder (.ics). */
-export function PaymentDeadlineCalendarButton({ siteId, paymentId, code }: { readonly siteId: string; readonly paymentId: string; readonly code: string }) {
+export function PaymentDeadlineCalendarButton({
+  siteId,
+  paymentId,
+  code,
+}: {
+  readonly siteId: string;
+  readonly paymentId: string;
+  readonly code: string;
+}) {
   const { t, i18n } = useTranslation();
   return (
     <FileActionButton
@@ -47,7 +55,15 @@ export function PaymentDeadlineCalendarButton({ siteId, paymentId, code }: { rea
 }
 
 /** The day a course's access ends as a calendar reminder (.ics). */
-export function CourseAccessCalendarButton({ siteId, courseId, title }: { readonly siteId: string; readonly courseId: string; readonly title: string }) {
+export function CourseAccessCalendarButton({
+  siteId,
+  courseId,
+  title,
+}: {
+  readonly siteId: string;
+  readonly courseId: string;
+  readonly title: string;
+}) {
   const { t, i18n } = useTranslation();
   return (
     <FileActionButton

@@ -80,7 +80,14 @@ export function FileActionButton({ run, label, ariaLabel, icon, testId, small }:
   };
   return (
     <span className="file-action">
-      <button type="button" className={small ? 'button small' : 'button'} onClick={() => void click()} disabled={busy} aria-label={ariaLabel} data-testid={testId}>
+      <button
+        type="button"
+        className={small ? 'button small' : 'button'}
+        onClick={() => void click()}
+        disabled={busy}
+        aria-label={ariaLabel}
+        data-testid={testId}
+      >
         {icon}
         {busy ? t('export.working') : label}
       </button>

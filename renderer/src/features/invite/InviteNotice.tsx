@@ -31,7 +31,13 @@ export function InviteNotice({ invite, onDismiss }: { readonly invite: InviteOut
   const { t } = useTranslation();
   if (!invite.ok) {
     return (
-      <section className="card invite-notice refused" role="alert" aria-labelledby="invite-refused-title" data-testid="invite-refused" data-refusal={invite.refusal}>
+      <section
+        className="card invite-notice refused"
+        role="alert"
+        aria-labelledby="invite-refused-title"
+        data-testid="invite-refused"
+        data-refusal={invite.refusal}
+      >
         <h2 id="invite-refused-title">{t('invite.refusedTitle')}</h2>
         <p>{t(refusalKey(invite.refusal))}</p>
         <p className="muted">{t('invite.refusedNext')}</p>

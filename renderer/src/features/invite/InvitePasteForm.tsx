@@ -29,7 +29,16 @@ export function InvitePasteForm() {
       <h2 id={`${id}-title`}>{t('invite.paste.title')}</h2>
       <div className="field">
         <label htmlFor={id}>{t('invite.paste.label')}</label>
-        <input id={id} type="text" inputMode="url" autoComplete="off" spellCheck={false} placeholder="learning-desktop://add-site?…" value={link} onChange={(e) => setLink(e.target.value)} />
+        <input
+          id={id}
+          type="text"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="learning-desktop://add-site?…"
+          value={link}
+          onChange={(e) => setLink(e.target.value)}
+        />
       </div>
       {error !== null && <ErrorState error={error} compact />}
       <button type="submit" className="button" disabled={link.trim() === ''}>

@@ -66,7 +66,11 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
           )}
         </div>
         {line && (
-          <div className={`continue next-${step.kind}`} data-testid={step.kind === 'resume' ? 'continue-watching' : 'next-step'} data-next-step={step.kind}>
+          <div
+            className={`continue next-${step.kind}`}
+            data-testid={step.kind === 'resume' ? 'continue-watching' : 'next-step'}
+            data-next-step={step.kind}
+          >
             <StepIcon aria-hidden="true" />
             <span>{line}</span>
             {watchable && (

@@ -4,12 +4,27 @@ import type { NotificationView } from '../../../../electron/common/view-models';
 import { formatDateTime, formatRelative, machineDate } from '../../ui/format';
 import { kindIcon } from './labels';
 
-export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: NotificationView; readonly now: number; readonly onMarkRead: () => void; readonly busy: boolean }) {
+export function NotificationRow({
+  n,
+  now,
+  onMarkRead,
+  busy,
+}: {
+  readonly n: NotificationView;
+  readonly now: number;
+  readonly onMarkRead: () => void;
+  readonly busy: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const unread = n.readAt === null;
   const KindIcon = kindIcon(n.kind);
   return (
-    <article className={unread ? 'notification card unread' : 'notification card'} data-testid="notification-row" data-notification-id={n.id} data-unread={unread ? 'true' : 'false'}>
+    <article
+      className={unread ? 'notification card unread' : 'notification card'}
+      data-testid="notification-row"
+      data-notification-id={n.id}
+      data-unread={unread ? 'true' : 'false'}
+    >
       <span className={`kind-icon kind-${n.kind}`} aria-hidden="true">
         <KindIcon />
       </span>
@@ -36,7 +51,14 @@ export function NotificationRow({ n, now, onMarkRead, busy }: { readonly n: Noti
       </div>
       <div className="notification-actions">
         {unread ? (
-          <button type="button" className="button small" onClick={onMarkRead} disabled={busy} data-testid="mark-read" aria-label={t('notifications.markReadLabel', { title: n.title })}>
+          <button
+            type="button"
+            className="button small"
+            onClick={onMarkRead}
+            disabled={busy}
+            data-testid="mark-read"
+            aria-label={t('notifications.markReadLabel', { title: n.title })}
+          >
             {t('notifications.markRead')}
           </button>
         ) : (

@@ -34,7 +34,14 @@ export function NotificationsScreen() {
   return (
     <div className="screen">
       <ScreenHeader title={t('notifications.title')}>
-        <button type="button" className="button" aria-expanded={showSettings} aria-controls="subscriptions-panel" onClick={() => setShowSettings((v) => !v)} data-testid="subscriptions-toggle">
+        <button
+          type="button"
+          className="button"
+          aria-expanded={showSettings}
+          aria-controls="subscriptions-panel"
+          onClick={() => setShowSettings((v) => !v)}
+          data-testid="subscriptions-toggle"
+        >
           {t('notifications.subscriptions.button')}
         </button>
         {head && head.total > 0 && (

@@ -6,7 +6,13 @@ import { ErrorState } from '../../ui/ErrorState';
 import { CHANNELS, TOPICS } from './labels';
 
 /** Topic × channel toggles. Changes go through the outbox, so they work offline and show as pending. */
-export function Subscriptions({ siteId, subscriptions }: { readonly siteId: string; readonly subscriptions: readonly NotificationSubscriptionView[] }) {
+export function Subscriptions({
+  siteId,
+  subscriptions,
+}: {
+  readonly siteId: string;
+  readonly subscriptions: readonly NotificationSubscriptionView[];
+}) {
   const { t } = useTranslation();
   const update = useChannelMutation('notifications:update-subscription');
   const find = (topic: string, channel: string) => subscriptions.find((s) => s.topic === topic && s.channel === channel);
@@ -41,7 +47,10 @@ export function Subscriptions({ siteId, subscriptions }: { readonly siteId: stri
                           checked={sub?.enabled ?? false}
                           disabled={!sub || update.isPending}
                           onChange={(e) => update.mutate({ siteId, topic, channel, enabled: e.target.checked })}
-                          aria-label={t('notifications.subscriptions.toggleLabel', { topic: t(`notifications.topic.${topic}`), channel: t(`notifications.channel.${channel}`) })}
+                          aria-label={t('notifications.subscriptions.toggleLabel', {
+                            topic: t(`notifications.topic.${topic}`),
+                            channel: t(`notifications.channel.${channel}`),
+                          })}
                         />
                         {sub?.pendingSync && (
                           <span className="small pending-sync">

@@ -13,7 +13,15 @@ import { formatMoney } from '../../ui/format';
 import { pick, type PaletteItem, type PaletteKind } from './palette';
 
 const ICONS: Record<PaletteKind, typeof Command> = { command: Command, screen: LayoutGrid, school: School, course: BookOpen, order: Receipt };
-const SCREENS: readonly (ShortcutScreen | 'settings')[] = ['library', 'notifications', 'billing', 'entitlements', 'consulting', 'profile', 'settings'];
+const SCREENS: readonly (ShortcutScreen | 'settings')[] = [
+  'library',
+  'notifications',
+  'billing',
+  'entitlements',
+  'consulting',
+  'profile',
+  'settings',
+];
 
 type Run = () => void;
 
@@ -22,7 +30,15 @@ type Run = () => void;
  * app's commands. A combobox over a listbox (WAI-ARIA APG): the arrows move the active option, Enter runs it, Escape
  * closes; focus stays in the field throughout and returns where it was when the palette closes.
  */
-export function CommandPalette({ open, onClose, onShowShortcuts }: { readonly open: boolean; readonly onClose: () => void; readonly onShowShortcuts: () => void }) {
+export function CommandPalette({
+  open,
+  onClose,
+  onShowShortcuts,
+}: {
+  readonly open: boolean;
+  readonly onClose: () => void;
+  readonly onShowShortcuts: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} title={t('palette.title')} onClose={onClose} testId="command-palette">
@@ -49,10 +65,17 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
       navigate(route);
     };
     const siteLabel = (id: string) => sites.find((s) => s.id === id)?.label ?? '';
-    if (site?.status === 'ready') list.push({ item: { id: 'sync', kind: 'command', label: t('palette.sync', { site: site.label }) }, run: () => void call('sync:now', { siteId: site.id }).catch(() => undefined) });
+    if (site?.status === 'ready')
+      list.push({
+        item: { id: 'sync', kind: 'command', label: t('palette.sync', { site: site.label }) },
+        run: () => void call('sync:now', { siteId: site.id }).catch(() => undefined),
+      });
     const ready = sites.filter((s) => s.status === 'ready');
     if (ready.length > 1)
-      list.push({ item: { id: 'sync-all', kind: 'command', label: t('palette.syncAll') }, run: () => ready.forEach((s) => void call('sync:now', { siteId: s.id }).catch(() => undefined)) });
+      list.push({
+        item: { id: 'sync-all', kind: 'command', label: t('palette.syncAll') },
+        run: () => ready.forEach((s) => void call('sync:now', { siteId: s.id }).catch(() => undefined)),
+      });
     if (site && (orders.data?.total ?? 0) > 0)
       list.push({
         item: { id: 'export', kind: 'command', label: t('palette.exportPurchases', { site: site.label }) },
@@ -62,19 +85,36 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
         },
       });
     for (const s of sites.filter((x) => x.status === 'ready'))
-      list.push({ item: { id: `sign-out-${s.id}`, kind: 'command', label: t('palette.signOut', { site: s.label }) }, run: go({ screen: 'settings', intent: { signOut: s.id } }) });
+      list.push({
+        item: { id: `sign-out-${s.id}`, kind: 'command', label: t('palette.signOut', { site: s.label }) },
+        run: go({ screen: 'settings', intent: { signOut: s.id } }),
+      });
     list.push({ item: { id: 'shortcuts', kind: 'command', label: t('palette.shortcuts') }, run: onShowShortcuts });
     for (const screen of SCREENS) list.push({ item: { id: `go-${screen}`, kind: 'screen', label: t(`nav.${screen}`) }, run: go({ screen }) });
     list.push({ item: { id: 'go-add-site', kind: 'screen', label: t('nav.addSite') }, run: go({ screen: 'add-site' }) });
-    for (const s of sites) if (s.id !== site?.id) list.push({ item: { id: `school-${s.id}`, kind: 'school', label: t('palette.switchTo', { site: s.label }) }, run: () => selectSite(s.id) });
+    for (const s of sites)
+      if (s.id !== site?.id)
+        list.push({ item: { id: `school-${s.id}`, kind: 'school', label: t('palette.switchTo', { site: s.label }) }, run: () => selectSite(s.id) });
     for (const c of courses.data?.items ?? [])
       list.push({
-        item: { id: `course-${c.siteId}-${c.courseId}`, kind: 'course', label: c.title, detail: sites.length > 1 ? siteLabel(c.siteId) : (c.instructorName ?? undefined), keywords: c.instructorName ? [c.instructorName] : [] },
+        item: {
+          id: `course-${c.siteId}-${c.courseId}`,
+          kind: 'course',
+          label: c.title,
+          detail: sites.length > 1 ? siteLabel(c.siteId) : (c.instructorName ?? undefined),
+          keywords: c.instructorName ? [c.instructorName] : [],
+        },
         run: go({ screen: 'course', courseId: c.courseId }, c.siteId),
       });
     for (const o of orders.data?.items ?? [])
       list.push({
-        item: { id: `order-${o.tradeNo}`, kind: 'order', label: o.title || o.tradeNo, detail: `${o.tradeNo} · ${formatMoney(o.totalAmount, o.currency, i18n.language)}`, keywords: [o.tradeNo] },
+        item: {
+          id: `order-${o.tradeNo}`,
+          kind: 'order',
+          label: o.title || o.tradeNo,
+          detail: `${o.tradeNo} · ${formatMoney(o.totalAmount, o.currency, i18n.language)}`,
+          keywords: [o.tradeNo],
+        },
         run: go({ screen: 'billing', tradeNo: o.tradeNo }),
       });
     return list;

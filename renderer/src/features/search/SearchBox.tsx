@@ -33,12 +33,26 @@ export function SearchBox() {
     navigate({ screen: 'search', query: value });
   };
   return (
-    <form role="search" className="search-box" onSubmit={(e) => { e.preventDefault(); navigate({ screen: 'search', query: text }); }}>
+    <form
+      role="search"
+      className="search-box"
+      onSubmit={(e) => {
+        e.preventDefault();
+        navigate({ screen: 'search', query: text });
+      }}
+    >
       <label htmlFor={id} className="visually-hidden">
         {t('search.label')}
       </label>
       <Search aria-hidden="true" />
-      <input id={id} type="search" placeholder={t('search.placeholder')} value={text} onChange={(e) => type(e.target.value)} data-testid="search-input" />
+      <input
+        id={id}
+        type="search"
+        placeholder={t('search.placeholder')}
+        value={text}
+        onChange={(e) => type(e.target.value)}
+        data-testid="search-input"
+      />
     </form>
   );
 }

@@ -78,7 +78,15 @@ export function SearchScreen({ query }: { readonly query: string }) {
           <p className="muted count-line" role="status">
             {t('search.count', { count: q.data.length })}
           </p>
-          <VirtualList items={q.data} estimateSize={90} gap={8} getKey={(h) => `${h.kind}:${h.id}`} label={t('search.resultsLabel')} testId="search-results" render={(h) => <HitRow hit={h} />} />
+          <VirtualList
+            items={q.data}
+            estimateSize={90}
+            gap={8}
+            getKey={(h) => `${h.kind}:${h.id}`}
+            label={t('search.resultsLabel')}
+            testId="search-results"
+            render={(h) => <HitRow hit={h} />}
+          />
         </>
       )}
     </div>

@@ -79,7 +79,13 @@ export function DemoFaultsSettings() {
       ))}
       <div className="field inline">
         <label htmlFor={ids.latency}>{t('demoFaults.latency')}</label>
-        <select id={ids.latency} value={faults.latencyMs} disabled={set.isPending} onChange={(e) => change({ latencyMs: Number(e.target.value) as (typeof DEMO_LATENCY_CHOICES_MS)[number] })} data-testid="demo-fault-latency">
+        <select
+          id={ids.latency}
+          value={faults.latencyMs}
+          disabled={set.isPending}
+          onChange={(e) => change({ latencyMs: Number(e.target.value) as (typeof DEMO_LATENCY_CHOICES_MS)[number] })}
+          data-testid="demo-fault-latency"
+        >
           {DEMO_LATENCY_CHOICES_MS.map((ms) => (
             <option key={ms} value={ms}>
               {ms === 0 ? t('demoFaults.latencyOff') : t('demoFaults.latencyValue', { seconds: ms / 1000 })}
@@ -89,7 +95,14 @@ export function DemoFaultsSettings() {
       </div>
       <div className="field inline">
         <label htmlFor={ids.skew}>{t('demoFaults.clockSkew')}</label>
-        <select id={ids.skew} value={faults.clockSkewMinutes} disabled={set.isPending} onChange={(e) => change({ clockSkewMinutes: Number(e.target.value) as (typeof DEMO_CLOCK_SKEW_CHOICES_MIN)[number] })} aria-describedby={`${ids.skew}-hint`} data-testid="demo-fault-clock">
+        <select
+          id={ids.skew}
+          value={faults.clockSkewMinutes}
+          disabled={set.isPending}
+          onChange={(e) => change({ clockSkewMinutes: Number(e.target.value) as (typeof DEMO_CLOCK_SKEW_CHOICES_MIN)[number] })}
+          aria-describedby={`${ids.skew}-hint`}
+          data-testid="demo-fault-clock"
+        >
           {DEMO_CLOCK_SKEW_CHOICES_MIN.map((m) => (
             <option key={m} value={m}>
               {skewLabel(m, t)}

@@ -66,8 +66,15 @@ function Preferences({ settings }: { readonly settings: Settings }) {
       </div>
       <div className="field inline">
         <label htmlFor={ids.sync}>{t('settings.sync.interval')}</label>
-        <select id={ids.sync} value={settings.autoSyncMinutes} onChange={(e) => upd.update({ autoSyncMinutes: Number(e.target.value) })} data-testid="auto-sync-select">
-          {(INTERVALS as readonly number[]).includes(settings.autoSyncMinutes) ? null : <option value={settings.autoSyncMinutes}>{t('settings.sync.minutes', { count: settings.autoSyncMinutes })}</option>}
+        <select
+          id={ids.sync}
+          value={settings.autoSyncMinutes}
+          onChange={(e) => upd.update({ autoSyncMinutes: Number(e.target.value) })}
+          data-testid="auto-sync-select"
+        >
+          {(INTERVALS as readonly number[]).includes(settings.autoSyncMinutes) ? null : (
+            <option value={settings.autoSyncMinutes}>{t('settings.sync.minutes', { count: settings.autoSyncMinutes })}</option>
+          )}
           {INTERVALS.map((m) => (
             <option key={m} value={m}>
               {m === 0 ? t('settings.sync.off') : t('settings.sync.minutes', { count: m })}
@@ -89,7 +96,12 @@ function SyncNow() {
     <section className="card" aria-labelledby="sync-title">
       <h2 id="sync-title">{t('settings.sync.title')}</h2>
       <p className="muted">{t('settings.sync.explain', { site: site.label })}</p>
-      <button type="button" className="button" onClick={() => syncNow.mutate({ siteId: site.id })} disabled={syncNow.isPending || site.status !== 'ready'}>
+      <button
+        type="button"
+        className="button"
+        onClick={() => syncNow.mutate({ siteId: site.id })}
+        disabled={syncNow.isPending || site.status !== 'ready'}
+      >
         {syncNow.isPending ? t('sync.running') : t('sync.now')}
       </button>
       {syncNow.data && (
@@ -117,7 +129,11 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
       ) : (
         <>
           <p>
-            {q.data.weak ? <strong className="state-badge warn">{t('settings.security.weak')}</strong> : <strong className="state-badge ok">{t('settings.security.strong')}</strong>}{' '}
+            {q.data.weak ? (
+              <strong className="state-badge warn">{t('settings.security.weak')}</strong>
+            ) : (
+              <strong className="state-badge ok">{t('settings.security.strong')}</strong>
+            )}{' '}
             <span data-testid="token-protection-description">{protectionDescription(q.data, t) ?? q.data.description}</span>
           </p>
           <dl className="kv">
@@ -132,7 +148,13 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
             <>
               <p className="muted">{t('settings.security.weakExplain')}</p>
               <div className="field checkbox">
-                <input id={id} type="checkbox" checked={settings?.allowWeakTokenStorage ?? false} disabled={!settings} onChange={(e) => upd.update({ allowWeakTokenStorage: e.target.checked })} />
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={settings?.allowWeakTokenStorage ?? false}
+                  disabled={!settings}
+                  onChange={(e) => upd.update({ allowWeakTokenStorage: e.target.checked })}
+                />
                 <label htmlFor={id}>{t('settings.security.allowWeak')}</label>
               </div>
             </>
@@ -178,7 +200,13 @@ export function SettingsScreen() {
   return (
     <div className="screen settings">
       <ScreenHeader title={t('settings.title')} />
-      {q.isPending ? <Loading /> : q.isError ? <ErrorState title={t('settings.loadFailed')} error={q.error} onRetry={() => void q.refetch()} /> : <Preferences settings={q.data} />}
+      {q.isPending ? (
+        <Loading />
+      ) : q.isError ? (
+        <ErrorState title={t('settings.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+      ) : (
+        <Preferences settings={q.data} />
+      )}
       <SyncNow />
       <SitesSettings />
       <StorageSettings />

@@ -111,11 +111,24 @@ export function SitesSettings() {
                   </button>
                 )}
                 {(s.status === 'ready' || s.status === 'sign-in-needed') && (
-                  <button type="button" className="button small" onClick={() => { setKeepData(true); setPending({ kind: 'sign-out', site: s }); }} data-testid="sign-out">
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => {
+                      setKeepData(true);
+                      setPending({ kind: 'sign-out', site: s });
+                    }}
+                    data-testid="sign-out"
+                  >
                     {t('settings.sites.signOut')}
                   </button>
                 )}
-                <button type="button" className="button small danger" onClick={() => setPending({ kind: 'remove', site: s })} data-testid="remove-site">
+                <button
+                  type="button"
+                  className="button small danger"
+                  onClick={() => setPending({ kind: 'remove', site: s })}
+                  data-testid="remove-site"
+                >
                   {t('settings.sites.remove')}
                 </button>
               </div>
@@ -129,7 +142,12 @@ export function SitesSettings() {
         {t('nav.addSite')}
       </button>
 
-      <Dialog open={pending?.kind === 'sign-out'} title={t('settings.sites.signOutTitle', { site: pending?.site.label ?? '' })} onClose={close} testId="sign-out-dialog">
+      <Dialog
+        open={pending?.kind === 'sign-out'}
+        title={t('settings.sites.signOutTitle', { site: pending?.site.label ?? '' })}
+        onClose={close}
+        testId="sign-out-dialog"
+      >
         <p>{t('settings.sites.signOutText')}</p>
         <label className="toggle">
           <input type="checkbox" checked={keepData} onChange={(e) => setKeepData(e.target.checked)} /> {t('settings.sites.keepData')}
@@ -145,7 +163,12 @@ export function SitesSettings() {
           </button>
         </div>
       </Dialog>
-      <Dialog open={pending?.kind === 'remove'} title={t('settings.sites.removeTitle', { site: pending?.site.label ?? '' })} onClose={close} testId="remove-dialog">
+      <Dialog
+        open={pending?.kind === 'remove'}
+        title={t('settings.sites.removeTitle', { site: pending?.site.label ?? '' })}
+        onClose={close}
+        testId="remove-dialog"
+      >
         <p>{t('settings.sites.removeText')}</p>
         {error !== null && <ErrorState error={error} compact />}
         <div className="row end">

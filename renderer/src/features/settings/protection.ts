@@ -12,6 +12,7 @@ export function protectionDescription(p: TokenProtection, t: (key: string, vars?
   if (p.weak) return p.persistent ? t('settings.security.describe.weakDisk') : t('settings.security.describe.weakMemory');
   if (!p.persistent) return t('settings.security.describe.memory');
   if (p.backend === 'node-aes-256-gcm-keyfile') return t('settings.security.describe.keyFile');
-  if (STORES.has(p.backend)) return t('settings.security.describe.os', { store: t(`settings.security.store.${p.backend.replace(/^kwallet\d$/, 'kwallet')}`) });
+  if (STORES.has(p.backend))
+    return t('settings.security.describe.os', { store: t(`settings.security.store.${p.backend.replace(/^kwallet\d$/, 'kwallet')}`) });
   return null;
 }

@@ -11,7 +11,14 @@ import { SignInDoctor } from './SignInDoctor';
 import { useSignIn } from './sign-in';
 import { validateAddSite, type AddSiteErrors } from './validate';
 
-const DOCTOR_CODES = new Set(['site-unreachable', 'discovery-invalid', 'pkce-unsupported', 'issuer-mismatch', 'server-unavailable', 'network-unavailable']);
+const DOCTOR_CODES = new Set([
+  'site-unreachable',
+  'discovery-invalid',
+  'pkce-unsupported',
+  'issuer-mismatch',
+  'server-unavailable',
+  'network-unavailable',
+]);
 
 /**
  * Base URL + client_id (+ secret for a confidential application), checked before anything is sent. `initial`: filled
@@ -59,8 +66,7 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
     }
   };
 
-  const field = (id: string, name: keyof AddSiteErrors) =>
-    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+  const field = (id: string, name: keyof AddSiteErrors) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {});
 
   return (
     <form className="form card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="add-site-title" data-testid="add-site-form">
@@ -68,7 +74,16 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
       <p className="muted">{t('sites.add.intro')}</p>
       <div className="field">
         <label htmlFor={ids.url}>{t('sites.add.baseUrl')}</label>
-        <input id={ids.url} type="url" inputMode="url" autoComplete="url" placeholder="https://school.example.com" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} {...field(ids.url, 'baseUrl')} />
+        <input
+          id={ids.url}
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          placeholder="https://school.example.com"
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.target.value)}
+          {...field(ids.url, 'baseUrl')}
+        />
         {errors.baseUrl && (
           <p id={`${ids.url}-error`} className="field-error">
             <TriangleAlert aria-hidden="true" />
@@ -78,7 +93,15 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
       </div>
       <div className="field">
         <label htmlFor={ids.client}>{t('sites.add.clientId')}</label>
-        <input id={ids.client} type="text" autoComplete="off" spellCheck={false} value={clientId} onChange={(e) => setClientId(e.target.value)} {...field(ids.client, 'clientId')} />
+        <input
+          id={ids.client}
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          value={clientId}
+          onChange={(e) => setClientId(e.target.value)}
+          {...field(ids.client, 'clientId')}
+        />
         <p className="hint">{t('sites.add.clientIdHint')}</p>
         {errors.clientId && (
           <p id={`${ids.client}-error`} className="field-error">
@@ -94,7 +117,14 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
       {confidential && (
         <div className="field">
           <label htmlFor={ids.secret}>{t('sites.add.clientSecret')}</label>
-          <input id={ids.secret} type="password" autoComplete="off" value={clientSecret} onChange={(e) => setClientSecret(e.target.value)} {...field(ids.secret, 'clientSecret')} />
+          <input
+            id={ids.secret}
+            type="password"
+            autoComplete="off"
+            value={clientSecret}
+            onChange={(e) => setClientSecret(e.target.value)}
+            {...field(ids.secret, 'clientSecret')}
+          />
           <p className="hint">{t('sites.add.clientSecretHint')}</p>
           {errors.clientSecret && (
             <p id={`${ids.secret}-error`} className="field-error">
@@ -107,7 +137,11 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
       {submitError !== null && <ErrorState error={submitError} compact />}
       {/* The site could not be added because of the site or the network: the doctor can say which. */}
       {submitError !== null && DOCTOR_CODES.has(toAppError(submitError).code) && (
-        <SignInDoctor key={toAppError(submitError).message} target={{ baseUrl: baseUrl.trim(), clientId: clientId.trim() }} siteLabel={baseUrl.trim()} />
+        <SignInDoctor
+          key={toAppError(submitError).message}
+          target={{ baseUrl: baseUrl.trim(), clientId: clientId.trim() }}
+          siteLabel={baseUrl.trim()}
+        />
       )}
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? t('sites.add.adding') : t('sites.add.submit')}

@@ -66,11 +66,23 @@ export function SignInDoctor({ target, siteLabel }: { readonly target: ChannelIn
             {report.checks.map((check) => {
               const d = describeCheck(check, t);
               return (
-                <li key={check.id} className={`doctor-check ${check.status}`} data-testid="doctor-check" data-check={check.id} data-status={check.status} data-finding={check.finding}>
+                <li
+                  key={check.id}
+                  className={`doctor-check ${check.status}`}
+                  data-testid="doctor-check"
+                  data-check={check.id}
+                  data-status={check.status}
+                  data-finding={check.finding}
+                >
                   <StatusIcon status={check.status} />
                   <div>
                     <p className="doctor-check-title">
-                      <strong>{d.name}</strong> <span className={`state-badge ${check.status === 'ok' ? 'ok' : check.status === 'warning' ? 'warn' : check.status === 'problem' ? 'bad' : 'neutral'}`}>{t(doctorStatusKey(check.status))}</span>
+                      <strong>{d.name}</strong>{' '}
+                      <span
+                        className={`state-badge ${check.status === 'ok' ? 'ok' : check.status === 'warning' ? 'warn' : check.status === 'problem' ? 'bad' : 'neutral'}`}
+                      >
+                        {t(doctorStatusKey(check.status))}
+                      </span>
                     </p>
                     <p>{d.what}</p>
                     {(check.status === 'problem' || check.status === 'warning') && <p className="doctor-todo">{d.todo}</p>}
@@ -82,7 +94,9 @@ export function SignInDoctor({ target, siteLabel }: { readonly target: ChannelIn
           <details className="doctor-report">
             <summary>{t('doctor.reportTitle')}</summary>
             <p className="muted small">{t('doctor.reportNote')}</p>
-            <pre tabIndex={0} data-testid="doctor-report-text">{text}</pre>
+            <pre tabIndex={0} data-testid="doctor-report-text">
+              {text}
+            </pre>
           </details>
           <div className="row">
             <CopyButton text={text} label={t('doctor.copy')} testId="doctor-copy" />

@@ -43,7 +43,9 @@ export function SignInPanel({ siteId, siteLabel }: { readonly siteId: string; re
           </button>
         </div>
         {/* A new failure starts a fresh doctor (key): its report is about this attempt. */}
-        {signIn.error.code !== 'sign-in-cancelled' && signIn.error.code !== 'sign-in-denied' && <SignInDoctor key={`${signIn.error.code}:${signIn.error.message}`} target={{ siteId }} siteLabel={siteLabel} />}
+        {signIn.error.code !== 'sign-in-cancelled' && signIn.error.code !== 'sign-in-denied' && (
+          <SignInDoctor key={`${signIn.error.code}:${signIn.error.message}`} target={{ siteId }} siteLabel={siteLabel} />
+        )}
       </section>
     );
   }

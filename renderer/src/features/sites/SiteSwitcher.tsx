@@ -120,7 +120,12 @@ export function SiteSwitcher() {
         aria-controls={open ? menuId : undefined}
         data-testid="site-switcher"
         onClick={() => {
-          setActive(Math.max(0, sites.findIndex((s) => s.id === site.id)));
+          setActive(
+            Math.max(
+              0,
+              sites.findIndex((s) => s.id === site.id),
+            ),
+          );
           setOpen((o) => !o);
         }}
         onKeyDown={onButtonKey}

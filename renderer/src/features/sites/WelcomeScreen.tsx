@@ -67,7 +67,13 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
             {t('sites.welcome.demoTitle')}
           </h2>
           <p>{t('sites.welcome.demoText')}</p>
-          <button type="button" className="button primary big" onClick={() => void tryDemo()} disabled={busy || signIn.pending} data-testid="try-demo">
+          <button
+            type="button"
+            className="button primary big"
+            onClick={() => void tryDemo()}
+            disabled={busy || signIn.pending}
+            data-testid="try-demo"
+          >
             {busy ? t('sites.welcome.demoStarting') : t('sites.welcome.tryDemo')}
             {!busy && <ArrowRight aria-hidden="true" />}
           </button>

@@ -26,9 +26,11 @@ export function SiteBanners() {
       )}
       {(site.status === 'sign-in-needed' || (site.status === 'signed-out' && site.lastSyncedAt !== null)) && !busy && (
         <div className="banner danger" role="alert" data-testid="sign-in-again">
-          <span>{site.status === 'sign-in-needed'
+          <span>
+            {site.status === 'sign-in-needed'
               ? t(site.signInUnreadable === true ? 'sync.signInUnreadable' : 'sync.signInNeeded', { site: site.label })
-              : t('sync.signedOut', { site: site.label })}</span>
+              : t('sync.signedOut', { site: site.label })}
+          </span>
           <button type="button" className="button small primary" onClick={() => void signIn.signIn(site.id)}>
             {t('sync.signInAgain')}
           </button>

@@ -205,7 +205,12 @@ export function TodayScreen() {
         ) : (
           <ul className="plain today-rows">
             {today.attention.map((a) => (
-              <AttentionRow key={`${a.kind}/${a.siteId}/${'paymentId' in a ? a.paymentId : 'registrationId' in a ? a.registrationId : 'lectureId' in a ? a.lectureId : a.courseId}`} item={a} siteLabel={label(a.siteId)} now={now} />
+              <AttentionRow
+                key={`${a.kind}/${a.siteId}/${'paymentId' in a ? a.paymentId : 'registrationId' in a ? a.registrationId : 'lectureId' in a ? a.lectureId : a.courseId}`}
+                item={a}
+                siteLabel={label(a.siteId)}
+                now={now}
+              />
             ))}
           </ul>
         )}

@@ -52,7 +52,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(options: { clock?: { now(): number }; logger?: Logger; extra?: Partial<SiteManagerOptions>; cipher?: Cipher; dir?: string } = {}): Promise<Harness> {
+export async function createHarness(
+  options: { clock?: { now(): number }; logger?: Logger; extra?: Partial<SiteManagerOptions>; cipher?: Cipher; dir?: string } = {},
+): Promise<Harness> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'ld-sites-')));
   const cipher = options.cipher ?? (await createNodeCipher(join(dir, 'vault.key')));
   const sent: SentRequest[] = [];
@@ -163,7 +165,12 @@ export async function createHarness(options: { clock?: { now(): number }; logger
 }
 
 /** Asks the token endpoint directly whether a refresh token still works (the server's verdict). */
-export async function refreshTokenWorks(tokenEndpoint: string, refreshToken: string, clientId: string, clientSecret: string | null = null): Promise<{ status: number; error: string | null }> {
+export async function refreshTokenWorks(
+  tokenEndpoint: string,
+  refreshToken: string,
+  clientId: string,
+  clientSecret: string | null = null,
+): Promise<{ status: number; error: string | null }> {
   const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
   if (clientSecret) body.set('client_secret', clientSecret);
   const res = await fetch(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });

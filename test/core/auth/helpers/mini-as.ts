@@ -62,10 +62,11 @@ export async function startMiniAs(): Promise<MiniAs> {
     authorizeResponse: (p) => p,
     requests: [],
     newKey: () => es256Key(),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 
   const server = createServer((req, res) => {
@@ -136,7 +137,18 @@ export async function startMiniAs(): Promise<MiniAs> {
               created_at: now,
             };
             if (grant === 'authorization_code') {
-              const claims = as.idTokenClaims({ iss: url, aud: clientId, sub: 'usr_mini', email: 'mini@example.com', name: 'Mini Student', nonce, iat: now, exp: now + 600, org_id: 'sch_mini', roles: ['student'] });
+              const claims = as.idTokenClaims({
+                iss: url,
+                aud: clientId,
+                sub: 'usr_mini',
+                email: 'mini@example.com',
+                name: 'Mini Student',
+                nonce,
+                iat: now,
+                exp: now + 600,
+                org_id: 'sch_mini',
+                roles: ['student'],
+              });
               const k = as.signingKey;
               body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: k.alg, kid: k.kid, typ: 'JWT' }).sign(k.privateKey);
             }
@@ -152,7 +164,14 @@ export async function startMiniAs(): Promise<MiniAs> {
           case '/jwks':
             return json(200, { keys: as.published.filter((k) => k.publicJwk).map((k) => k.publicJwk) });
           case '/userinfo':
-            return json(200, { sub: 'usr_mini', email: 'mini@example.com', name: 'Mini Student', picture: null, org_id: 'sch_mini', roles: ['student'] });
+            return json(200, {
+              sub: 'usr_mini',
+              email: 'mini@example.com',
+              name: 'Mini Student',
+              picture: null,
+              org_id: 'sch_mini',
+              roles: ['student'],
+            });
           case '/revoke':
             return json(200, {});
           default:

@@ -52,7 +52,8 @@ async function authorize(
   }).toString();
   const callback = new URL(await runAuthorization(authorize.href, { stopAt: redirectUri, email: who.email, password: who.password }));
   const code = callback.searchParams.get('code');
-  if (!code || callback.searchParams.get('state') !== state) throw new Error(`authorization failed: ${callback.searchParams.get('error') ?? 'no code'}`);
+  if (!code || callback.searchParams.get('state') !== state)
+    throw new Error(`authorization failed: ${callback.searchParams.get('error') ?? 'no code'}`);
   const res = await fetch(new URL('/api/oauth/token', server.url), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -59,7 +59,9 @@ export async function openWorkerDb(
 export function contents(db: Database.Database): string {
   const hash = createHash('sha256');
   const tables = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites') ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites') ORDER BY name",
+    )
     .pluck()
     .all() as string[];
   for (const table of tables) hash.update(table).update(JSON.stringify(db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all()));
