@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import type { SaveOutcome } from '../../electron/common/files-and-invites';
+import type { Result } from '../../electron/common/result';
+import { dispatch } from '../../electron/core/ipc-dispatch';
+import { readCsv } from '../core/export/read-csv';
+import { expect, signInThrough, test } from './fixtures';
 import { demoServer, openScreen, startDemo, type NavScreen } from './helpers-ui';
 import { makeHostile, nodesOf, type Viewer } from './hostile-site';
 
@@ -101,17 +106,44 @@ function apply(h: Hostile): (viewer: Viewer) => void {
 
 const SCREENS: readonly NavScreen[] = ['library', 'notifications', 'billing', 'entitlements', 'consulting', 'profile', 'settings'];
 
+/** What the core handed the page for a file (browser host): a one-time address to download or a print view. */
+async function fetchFile(page: Page, outcome: { kind: string; url?: string }): Promise<string> {
+  expect(['download', 'print-view']).toContain(outcome.kind);
+  const answer = await page.request.get(new URL(outcome.url!, page.url()).href);
+  expect(answer.status()).toBe(200);
+  return answer.text();
+}
+
 test('property: odd but schema-shaped site data never makes a screen fail', async ({ page, context, host }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   await startDemo(page, context, host);
   const server = demoServer(host);
+  const sites = await host.core.handlers['sites:list'](undefined);
+  if (!sites.ok) throw new Error(sites.error.message);
+  const hostileId = sites.value.find((s) => s.status === 'ready')!.id;
+  // The second demo school, signed in and synced: its offline copy must come out of every run exactly as it went in.
+  await openScreen(page, 'settings');
+  const second = page.getByTestId('site-row').nth(1);
+  await signInThrough(page, context, () => second.getByRole('button', { name: 'Sign in' }).click());
+  await expect(second).toContainText('Signed in', { timeout: 30_000 });
+  const otherId = sites.value.find((s) => s.id !== hostileId)!.id;
+  const otherCopy = async () =>
+    JSON.stringify(
+      await Promise.all(
+        (['library:list', 'billing:get', 'notifications:list', 'entitlements:get'] as const).map((c) => host.core.handlers[c]({ siteId: otherId })),
+      ),
+    );
+  await host.core.syncAll();
+  const otherBefore = await otherCopy();
+
   let restore: (() => void) | null = null;
   const outcomes: string[] = [];
   await fc.assert(
     fc.asyncProperty(hostile, async (h) => {
       restore?.();
       restore = makeHostile(server, apply(h));
-      const [run] = await host.core.syncAll();
+      const runs = await host.core.syncAll();
+      const run = runs.find((r) => r.siteId === hostileId);
       // Data the app refuses as a whole is a failed sync with the last good copy kept; anything else is shown.
       expect(run).toBeDefined();
       outcomes.push(run!.error ? `${run!.outcome}:${run!.error.code}` : run!.outcome);
@@ -121,6 +153,45 @@ test('property: odd but schema-shaped site data never makes a screen fail', asyn
         await expect(page.getByTestId('screen-boundary')).toHaveCount(0);
         await expect(page.getByTestId('window-boundary')).toHaveCount(0);
       }
+
+      // The files: the purchase CSV (every row as wide as its header, no cell a spreadsheet would run), a receipt of
+      // an odd order (no markup of the site's as markup), and a course's calendar file, or a refusal in words.
+      const csv = await host.core.handlers['export:orders-csv']({ siteId: hostileId, language: 'en' });
+      if (!csv.ok) throw new Error(`the CSV failed: ${csv.error.code} ${csv.error.message}`);
+      const rows = readCsv((await fetchFile(page, csv.value)).replace(/^\uFEFF/, ''));
+      expect(rows.length).toBeGreaterThan(1);
+      for (const row of rows) expect(row).toHaveLength(rows[0]!.length);
+      for (const cell of rows.slice(1).flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+      const orders = await host.core.handlers['billing:orders']({ siteId: hostileId, offset: 0, limit: 3 });
+      if (!orders.ok) throw new Error(orders.error.message);
+      for (const { tradeNo } of orders.value.items) {
+        const receipt = await host.core.handlers['export:receipt']({ siteId: hostileId, tradeNo, language: 'en' });
+        if (!receipt.ok) throw new Error(`the receipt of ${tradeNo} failed: ${receipt.error.code}`);
+        const html = await fetchFile(page, receipt.value);
+        expect(html).toContain('</main>');
+        expect(html).not.toMatch(/<meta http-equiv="refresh"|<img|onerror=/i);
+      }
+      const courses = await host.core.handlers['library:list']({ siteId: hostileId });
+      if (!courses.ok) throw new Error(courses.error.message);
+      // Through dispatch, as a window asks: a refusal is an error Result, never a throw.
+      const ics = (await dispatch(host.core.handlers, 'calendar:course-access-end', {
+        siteId: hostileId,
+        courseId: courses.value[0]!.courseId,
+        language: 'en',
+      })) as Result<SaveOutcome>;
+      if (ics.ok) {
+        const text = await fetchFile(page, ics.value);
+        expect(text.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
+        expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
+        for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+        expect(text).not.toMatch(/[\u2028\u2029\u0085]/);
+        expect(text).toMatch(/^DTSTART:\d{8}T\d{6}Z$/m);
+      } else {
+        // An end date no calendar can hold, or none: refused in words, never an internal error.
+        expect(['invalid-input', 'not-found']).toContain(ics.error.code);
+      }
+      // The other school's offline copy is exactly as it was.
+      expect(await otherCopy()).toBe(otherBefore);
     }),
     { seed: SEED, numRuns: RUNS, endOnFailure: true },
   );
