@@ -166,7 +166,10 @@ async function main(): Promise<void> {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   await build({ ...rendererConfig, logLevel: 'warn' });
   mkdirSync(OUT, { recursive: true });
-  if (!only) for (const f of readdirSync(OUT)) if (f.endsWith('.png')) unlinkSync(join(OUT, f));
+  // Only this script's own pictures (<screen>-<language>-<theme>-<size>.png) are made anew; others in the folder
+  // (the feature pictures the README shows beside them) are left as they are.
+  const OWN = /^[a-z-]+-(en|zh-TW)-(light|dark)-(wide|narrow)\.png$/;
+  if (!only) for (const f of readdirSync(OUT)) if (OWN.test(f)) unlinkSync(join(OUT, f));
 
   const dataDir = mkdtempSync(join(tmpdir(), 'ld-shots-'));
   let host: BrowserHost | undefined;
