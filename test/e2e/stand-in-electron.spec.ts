@@ -125,7 +125,11 @@ function relay(page: Page): () => void {
   let running = true;
   void (async () => {
     while (running) {
-      const messages = (await (await mainProcess('/next')).json().catch(() => [])) as (
+      // The main process may be gone (the test ended and closed it) while a poll is on its way: that poll ends the
+      // loop quietly, never as an unhandled rejection that a later test would be blamed for.
+      const answer = await mainProcess('/next').catch(() => null);
+      if (!answer) break;
+      const messages = (await answer.json().catch(() => [])) as (
         { type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string }
       )[];
       for (const m of messages) {
