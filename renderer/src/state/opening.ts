@@ -19,6 +19,9 @@ export function hasOfflineData(site: SiteSummary): boolean {
 /** The library's first page, as LibraryScreen's useChannelPages asks for it (same key, same first page). */
 export const LIBRARY_FIRST_PAGE = 50;
 
+/** The library's choices when the app opens: the prefetch below and LibraryScreen start from the same ones. */
+export const LIBRARY_OPENING_CHOICES = { filter: 'all', sort: 'service' } as const;
+
 /**
  * Asks for what the first screen shows before React has rendered anything (the window's strings load meanwhile):
  * the site list, and the library's first page of the site the app will open on. The library does not wait for the
@@ -28,8 +31,8 @@ export const LIBRARY_FIRST_PAGE = 50;
 export function prefetchOpeningScreen(client: QueryClient, chosen: string | null = localStorage.getItem(ACTIVE_SITE_KEY)): void {
   const library = (siteId: string) =>
     void client.prefetchInfiniteQuery({
-      queryKey: channelKey('library:page', { siteId, filter: 'all', sort: 'service' }),
-      queryFn: ({ pageParam }) => call('library:page', { siteId, filter: 'all', sort: 'service', ...pageParam }),
+      queryKey: channelKey('library:page', { siteId, ...LIBRARY_OPENING_CHOICES }),
+      queryFn: ({ pageParam }) => call('library:page', { siteId, ...LIBRARY_OPENING_CHOICES, ...pageParam }),
       initialPageParam: { offset: 0, limit: LIBRARY_FIRST_PAGE },
     });
   if (chosen !== null) library(chosen);

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIBRARY_FILTERS, LIBRARY_SORTS, type LibraryCourse, type LibraryFilter, type LibrarySort } from '../../../../electron/common/view-models';
 import { useApp, useSite } from '../../state/context';
-import { LIBRARY_FIRST_PAGE } from '../../state/opening';
+import { LIBRARY_FIRST_PAGE, LIBRARY_OPENING_CHOICES } from '../../state/opening';
 import { useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
@@ -12,7 +12,7 @@ import { CourseCard } from './CourseCard';
 
 type Scope = 'site' | 'all';
 /** The last choices, kept while the app runs: coming back to the library finds it as it was left. */
-const remembered: { filter: LibraryFilter; sort: LibrarySort; scope: Scope } = { filter: 'all', sort: 'service', scope: 'site' };
+const remembered: { filter: LibraryFilter; sort: LibrarySort; scope: Scope } = { ...LIBRARY_OPENING_CHOICES, scope: 'site' };
 const courseKey = (c: LibraryCourse) => `${c.siteId}\u0000${c.courseId}`;
 // Its first page may already be on its way (state/opening.ts prefetchOpeningScreen: same key, same page).
 const pageOptions = { getKey: courseKey, keepPrevious: true, pageSize: LIBRARY_FIRST_PAGE } as const;
