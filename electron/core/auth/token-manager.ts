@@ -10,10 +10,11 @@
  */
 import { CoreError, isCoreError } from '../errors';
 import type { Logger } from '../log';
-import { redactString, silentLogger } from '../log';
+import { silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
 import { createKeyedQueue } from '../fs/keyed-queue';
 import type { SiteSecrets, Vault } from '../vault/vault';
+import { createAuthorizedRequests, type AuthorizedFetch, type AuthorizedSend } from './bearer';
 import type { UnkeptPair } from './token-client';
 import { refreshTokens, revokeUnkept } from './token-client';
 
@@ -46,24 +47,8 @@ export interface TokenManagerOptions {
   readonly timeoutMs?: number;
 }
 
-/** Same shape as the global fetch, so it can be handed to GraphQL clients as is. */
-export type AuthorizedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-/** What a request sent by someone else answered (its body already read there): enough for the 401 and 403 rules. */
-export interface SentAnswer {
-  readonly status: number;
-  readonly wwwAuthenticate: string | null;
-}
-/**
- * A request the caller sends itself (the writer worker sends the sync's pages) with the site's token, under
- * fetchFor's rules: `send` gets the token and the checked absolute URL, and may be called twice (after a refresh).
- */
-export type AuthorizedSend = <R extends SentAnswer>(target: string, send: (token: string, url: string) => Promise<R>) => Promise<R>;
-
-interface Answered extends SentAnswer {
-  /** Lets go of the answer's body (a Response's stream). */
-  discard(): Promise<void>;
-}
+export type { AuthorizedFetch, AuthorizedSend, SentAnswer } from './bearer';
+export { isScopeName, parseBearerChallenge } from './bearer';
 
 export interface TokenManager {
   /** A usable access token; refreshes (once, shared by all concurrent callers) when it is about to expire. */
@@ -259,109 +244,20 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return refresh(siteId);
   }
 
-  /**
-   * The rules every request with a site's token follows, whoever sends it: the site's own origin only (RFC 6750
-   * §5.3, RFC 8707), one refresh and one retry on 401 (a second 401 ends the sign-in), and a 403
-   * insufficient_scope reported with the scopes it names (RFC 6750 §3.1).
-   */
-  async function authorized<R>(
-    siteId: string,
-    target: string | URL,
-    send: (token: string, url: URL) => Promise<R>,
-    answer: (r: R) => Answered,
-  ): Promise<R> {
-    const { origin } = options.resolveSite(siteId);
-    let url: URL;
-    try {
-      url = new URL(target, origin);
-    } catch {
-      throw new CoreError('invalid-input', 'That address is not valid.');
-    }
-    // RFC 6750 §5.3 / RFC 8707: never hand a site's token to another origin.
-    if (url.origin !== origin) {
-      throw new CoreError('forbidden', `Refusing to send this site's sign-in to another address (${url.origin}).`);
-    }
-    const token = await getAccessToken(siteId);
-    let res = await send(token, url);
-    let seen = answer(res);
-    if (seen.status === 401) {
-      await seen.discard();
-      log.info('401 from the site; refreshing once', { siteId, path: url.pathname });
-      const next = await refresh(siteId, token);
-      res = await send(next, url);
-      seen = answer(res);
-      if (seen.status === 401) {
-        await seen.discard();
-        await exclusive(siteId, async () => {
-          // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile.
-          const latest = await vault.get(siteId);
-          if (latest?.accessToken === next) await markSignInNeeded(siteId, latest);
-        });
-        throw signInNeeded('The site no longer accepts your sign-in. Sign in again; your offline data is kept.');
-      }
-    }
-    if (seen.status === 403) {
-      const challenge = parseBearerChallenge(seen.wwwAuthenticate);
-      if (challenge.error === 'insufficient_scope') {
-        await seen.discard();
-        // Only scope names are kept: the challenge is the site's text, and what it names is saved with the site
-        // (sites.json) and shown to the user, so nothing shaped like a token (or equal to a secret) gets through.
-        const scopes = (challenge.scope ?? '').split(' ').filter(isScopeName);
-        await options.onInsufficientScope?.(siteId, scopes);
-        const scope = scopes.join(' ');
-        throw new CoreError(
-          'insufficient-scope',
-          scope
-            ? `This site did not give the app permission for "${scope}". Sign in again to allow it.`
-            : 'This site did not give the app the permission this needs. Sign in again to allow it.',
-          { scope: scope || null },
-        );
-      }
-    }
-    return res;
-  }
-
-  function fetchFor(siteId: string): AuthorizedFetch {
-    return async (input, givenInit = {}) => {
-      let init: RequestInit = givenInit;
-      let target: string | URL;
-      if (input instanceof Request) {
-        // Unpack a Request so the body can be sent twice (the retry after a refresh).
-        const hasBody = input.method !== 'GET' && input.method !== 'HEAD';
-        init = {
-          method: input.method,
-          headers: input.headers,
-          signal: input.signal,
-          ...(hasBody ? { body: await input.clone().arrayBuffer() } : {}),
-          ...givenInit,
-        };
-        target = input.url;
-      } else {
-        target = input;
-      }
-      return authorized(
-        siteId,
-        target,
-        (token, url) => {
-          const headers = new Headers(init.headers);
-          headers.set('authorization', `Bearer ${token}`);
-          // No redirects with a bearer token attached: a redirect could lead to another origin.
-          return options.fetch(url.href, { ...init, headers, redirect: 'manual' });
-        },
-        (res) => ({ status: res.status, wwwAuthenticate: res.headers.get('www-authenticate'), discard: async () => void (await res.body?.cancel()) }),
-      );
-    };
-  }
-
-  function sendWith(siteId: string): AuthorizedSend {
-    return (target, send) =>
-      authorized(
-        siteId,
-        target,
-        (token, url) => send(token, url.href),
-        (answer) => ({ status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, discard: async () => {} }),
-      );
-  }
+  const { fetchFor, sendWith } = createAuthorizedRequests({
+    fetch: options.fetch,
+    log,
+    originOf: (siteId) => options.resolveSite(siteId).origin,
+    getAccessToken,
+    refresh,
+    refused: (siteId, token) =>
+      exclusive(siteId, async () => {
+        // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile.
+        const latest = await vault.get(siteId);
+        if (latest?.accessToken === token) await markSignInNeeded(siteId, latest);
+      }),
+    ...(options.onInsufficientScope ? { onInsufficientScope: options.onInsufficientScope } : {}),
+  });
 
   async function whenIdle(siteId: string): Promise<void> {
     await inflight.get(siteId)?.catch(() => undefined);
@@ -386,24 +282,4 @@ export function refreshMargin(s: Pick<SiteSecrets, 'expiresAt' | 'obtainedAt'>, 
   if (s.expiresAt === null || s.obtainedAt === undefined || s.obtainedAt === null) return max;
   const lifetime = s.expiresAt - s.obtainedAt;
   return lifetime > 0 ? Math.min(max, lifetime / 10) : max;
-}
-
-/** A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds. */
-export function isScopeName(value: string): boolean {
-  return /^[a-z][a-z0-9_.-]{0,40}(:[a-z][a-z0-9_.-]{0,40})?$/.test(value) && redactString(value) === value;
-}
-
-/** Parses the auth-params of a Bearer challenge (RFC 6750 §3, RFC 9110 §11.6.1). */
-export function parseBearerChallenge(header: string | null): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!header) return out;
-  const m = /Bearer\s+(.*)$/i.exec(header);
-  if (!m) return out;
-  const re = /([A-Za-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g;
-  let part: RegExpExecArray | null;
-  while ((part = re.exec(m[1] as string)) !== null) {
-    const key = (part[1] as string).toLowerCase();
-    out[key] = part[2] !== undefined ? part[2].replace(/\\(.)/g, '$1') : (part[3] as string);
-  }
-  return out;
 }

@@ -12,13 +12,12 @@
  *   records every token answer: the suite asks the provider whether any refresh token the app received still works.
  * The spec's own extension rides on the provider: `school_id` (and `school_subdomain`) on the first exchange only.
  */
-import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWK } from 'jose';
+import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { Result } from '../../../electron/common/result';
 import type { AppCore } from '../../../electron/core/app-core';
 import { discover } from '../../../electron/core/auth/discovery';
@@ -28,6 +27,7 @@ import type { FetchLike } from '../../../electron/core/net/http';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { runAuthorization } from '../../helpers/scripted-browser';
 import { createTestCore } from '../../helpers/test-core';
+import { providerBrowser, signingKeys } from './provider-browser';
 
 export const CLIENT_ID = 'interop-desktop';
 export const SCHOOL_ID = 'sch_demo';
@@ -71,21 +71,6 @@ interface OidcProvider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   use(mw: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;
   AccessToken: { find(token: string): Promise<AccessTokenModel | undefined> };
-}
-
-function keys(): { privateJwks: JWK[]; publicJwks: JSONWebKeySet } {
-  const out: { priv: JWK; alg: string }[] = [];
-  const add = (alg: string, pair: { privateKey: KeyObject }) => {
-    out.push({ priv: { ...(pair.privateKey.export({ format: 'jwk' }) as JWK), kid: randomBytes(4).toString('hex'), use: 'sig' }, alg });
-  };
-  add('RS256', generateKeyPairSync('rsa', { modulusLength: 2048 }));
-  add('ES256', generateKeyPairSync('ec', { namedCurve: 'P-256' }));
-  add('EdDSA', generateKeyPairSync('ed25519'));
-  const publicOf = (k: JWK): JWK => {
-    const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = k;
-    return pub;
-  };
-  return { privateJwks: out.map((k) => k.priv), publicJwks: { keys: out.map((k) => publicOf(k.priv)) } };
 }
 
 /** What the app received from the token endpoint, and the answers' form (which grant). */
@@ -141,57 +126,6 @@ export async function backendFor(server: EmbeddedServer): Promise<Backend> {
   return { server, accessToken: result.tokens.accessToken };
 }
 
-/** A browser for the provider's development login and consent pages: fills any login, then approves or cancels. */
-async function providerBrowser(start: string, issuerOrigin: string, decision: 'approve' | 'cancel'): Promise<string> {
-  const jar = new Map<string, string>();
-  const send = async (url: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const c of res.headers.getSetCookie()) {
-      const pair = c.split(';')[0] as string;
-      const eq = pair.indexOf('=');
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    return res;
-  };
-  let url = start;
-  let res = await send(url);
-  for (let i = 0; i < 20; i++) {
-    if (res.status >= 300 && res.status < 400) {
-      const next = new URL(res.headers.get('location') as string, url);
-      await res.body?.cancel();
-      // The redirect back to the app: the tab shows the app's loopback page.
-      if (next.origin !== issuerOrigin) return (await fetch(next)).text();
-      url = next.href;
-      res = await send(url);
-      continue;
-    }
-    const html = await res.text();
-    const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(html);
-    const action = form ? /action="([^"]*)"/.exec(form[1] as string)?.[1] : undefined;
-    if (!form || !action) throw new Error(`stuck at ${url} (${res.status}): ${html.slice(0, 300)}`);
-    const isConsent = !/name="login"/.test(form[2] as string);
-    if (isConsent && decision === 'cancel') {
-      const abort = /href="([^"]*\/abort)"/.exec(html)?.[1];
-      if (!abort) throw new Error('no cancel link on the consent page');
-      url = new URL(abort.replace(/&amp;/g, '&'), url).href;
-      res = await send(url);
-      continue;
-    }
-    const body = new URLSearchParams();
-    for (const input of (form[2] as string).matchAll(/<input\b[^>]*>/gi)) {
-      const name = /name="([^"]*)"/.exec(input[0])?.[1];
-      if (!name) continue;
-      const value = /value="([^"]*)"/.exec(input[0])?.[1];
-      body.set(name, value ?? (name === 'login' ? 'student-interop' : 'any-password'));
-    }
-    url = new URL(action.replace(/&amp;/g, '&'), url).href;
-    res = await send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
-  }
-  throw new Error('too many steps');
-}
-
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -205,7 +139,7 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
   const path = config.path ?? '';
   const issuer = `${origin}${path}`;
   const alg = config.idTokenAlg ?? 'RS256';
-  const { privateJwks, publicJwks } = keys();
+  const { privateJwks, publicJwks } = signingKeys();
   const moduleName = 'oidc-provider';
   const { default: Provider } = (await import(moduleName)) as { default: new (issuer: string, config: object) => OidcProvider };
   const resourceChallenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"`;
