@@ -20,6 +20,26 @@ const ASSETS = [
   { reader: 'embedded-server/member-api/schema.ts', from: 'embedded-server/member-api/schema', to: 'schema' },
 ];
 
+/**
+ * zod's namespace (`z.locales`) re-exports all of its 64 message languages, so a bundler keeps them all: ~340 kB of
+ * the start's JavaScript that Node compiles at every launch. The app uses zod's English messages only (zod's
+ * default; the app's own texts say what failed), so the bundle gets `en` alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 function newest(path) {
   const full = join(root, path);
   if (!existsSync(full)) return 0;
@@ -56,6 +76,7 @@ export async function buildBrowserHost() {
     minifySyntax: true,
     metafile: true,
     logLevel: 'warning',
+    plugins: [zodEnglishOnly],
   });
   for (const { reader, from, to } of ASSETS) {
     const dirs = new Set();

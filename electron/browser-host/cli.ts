@@ -150,8 +150,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     rendererDir,
     port: options.port,
     logger: (line) => logger.warn(line),
-    createCore: async ({ openExternal, deliverFile }) =>
-      createAppCore({
+    createCore: async ({ openExternal, deliverFile }) => {
+      const core = await createAppCore({
         deliverFile,
         dataDir: options.dataDir,
         version,
@@ -162,17 +162,21 @@ export async function main(argv: readonly string[]): Promise<void> {
         dataDirLock: lock,
         logger,
         demo: { enabled: true },
-      }),
+      });
+      if (options.demo) {
+        // Adds (or restarts) the demo sites before the page's first call is answered, so it opens on them; signing
+        // in is one click from there.
+        const added = await core.handlers['sites:add-demo'](undefined);
+        if (!added.ok) say(`The demo site could not be started: ${added.error.message}`);
+      }
+      return core;
+    },
+    // The page opens while the core opens: it loads its files meanwhile, and its first call waits for the core.
+    onListening: (launchUrl) => {
+      say(`Learning Desktop is running at ${launchUrl}`);
+      if (options.open) openDefaultBrowser(launchUrl);
+    },
   });
-
-  if (options.demo) {
-    // Adds (or restarts) the demo sites so the page opens on them; signing in is one click from there.
-    const added = await host.core.handlers['sites:add-demo'](undefined);
-    if (!added.ok) say(`The demo site could not be started: ${added.error.message}`);
-  }
-
-  say(`Learning Desktop is running at ${host.launchUrl}`);
-  if (options.open) openDefaultBrowser(host.launchUrl);
 
   let closing = false;
   const stop = () => {

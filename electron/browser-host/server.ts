@@ -35,6 +35,11 @@ export interface BrowserHostOptions {
    */
   readonly createCore: (deps: { openExternal: (url: string) => Promise<void>; deliverFile: FileDelivery }) => Promise<AppCore>;
   readonly logger?: (line: string) => void;
+  /**
+   * Called once the host listens, before the core is open: the page can be opened at once and load its files while
+   * the core opens (the offline database, the writer's thread); its calls and event stream wait for the core.
+   */
+  readonly onListening?: (launchUrl: string) => void;
 }
 
 export interface BrowserHost {
@@ -81,8 +86,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 
   const files = createHostFiles();
-  const core = await options.createCore({ openExternal, deliverFile: (file) => files.deliver(file) });
-  const unsubscribe = core.onEvent((event, payload) => broadcast(event, payload));
+  // The core is set once open; until then the requests that need it wait for `opened` (the page's files do not).
+  let core: AppCore | null = null;
+  let opened: Promise<AppCore> | null = null;
+  const coreFor = (): Promise<AppCore> => (core ? Promise.resolve(core) : opened!);
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -110,6 +117,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   // Cookies are not port-scoped, so the name carries the port: two hosts on one machine never share one.
   const cookieName = `ld_host_${port}`;
+  const launchUrl = `${origin}${BROWSER_HOST_PATHS.session}?secret=${secret}`;
+
+  opened = options.createCore({ openExternal, deliverFile: (file) => files.deliver(file) });
+  // Not left unhandled while the caller is told the address: the rejection is the caller's, below.
+  opened.catch(() => undefined);
+  options.onListening?.(launchUrl);
+  try {
+    core = await opened;
+  } catch (error) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  const openCore = core;
+  const unsubscribe = openCore.onEvent((event, payload) => broadcast(event, payload));
 
   function hasSession(req: IncomingMessage): boolean {
     const cookies = req.headers.cookie?.split(';') ?? [];
@@ -147,7 +169,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (typeof page === 'string' && PAGE_ID.test(page)) activePage = page;
       const channel = decodePath(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
       const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
-      const result = await dispatch(core.handlers, channel, input, (c, e) =>
+      const result = await dispatch((await coreFor()).handlers, channel, input, (c, e) =>
         log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`),
       );
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
@@ -155,10 +177,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
 
     if (url.pathname === BROWSER_HOST_PATHS.events && req.method === 'GET') {
+      const current = await coreFor();
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
       res.write(': connected\n\n');
       // The core announces the network only when it changes: a page that (re)connects is told where it stands now.
-      send(res, 'network:changed', { online: core.isOnline() });
+      send(res, 'network:changed', { online: current.isOnline() });
       const page = url.searchParams.get('page');
       clients.set(res, page !== null && PAGE_ID.test(page) ? page : '');
       req.on('close', () => clients.delete(res));
@@ -168,7 +191,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (url.pathname.startsWith(BROWSER_HOST_PATHS.files) && req.method === 'GET' && files.serve(url.pathname, res)) return;
     // A saved product file, opened inside the app (PDF, image, audio, video): the same answer as Electron's app://.
     if (url.pathname.startsWith(SAVED_FILES_PATH)) {
-      const answer = await core.serveSavedFile(url.pathname, req.method ?? 'GET', req.headers.range);
+      const answer = await (await coreFor()).serveSavedFile(url.pathname, req.method ?? 'GET', req.headers.range);
       res.writeHead(answer.status, answer.headers);
       if (!answer.body) return res.end();
       const stream = createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end });
@@ -207,15 +230,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   return {
     origin,
-    launchUrl: `${origin}${BROWSER_HOST_PATHS.session}?secret=${secret}`,
-    core,
+    launchUrl,
+    core: openCore,
     async close() {
       unsubscribe();
       for (const res of clients.keys()) res.end();
       clients.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await core.close();
+      await openCore.close();
     },
   };
 }

@@ -272,3 +272,73 @@ describe('browser host CLI arguments', () => {
     expect(() => parseArgs(['--bogus'], {})).toThrow(/Unknown option/);
   });
 });
+
+describe('browser host while the core opens', () => {
+  it('serves the page before the core is open; its calls wait for the core, then are answered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-early-'));
+    const rendererDir = join(dir, 'renderer');
+    mkdirSync(rendererDir);
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body>app</body></html>');
+    let letCoreOpen!: () => void;
+    const coreMayOpen = new Promise<void>((resolve) => (letCoreOpen = resolve));
+    let listening!: (launchUrl: string) => void;
+    const launchUrl = new Promise<string>((resolve) => (listening = resolve));
+    const started = startBrowserHost({
+      rendererDir,
+      onListening: (url) => listening(url),
+      createCore: async ({ openExternal }) => {
+        await coreMayOpen;
+        return createTestCore({ dataDir: join(dir, 'data'), openExternal });
+      },
+    });
+    let host: BrowserHost | null = null;
+    try {
+      const url = await launchUrl;
+      const origin = new URL(url).origin;
+      const session = await send(url);
+      expect(session.status).toBe(303);
+      const cookie = String(session.headers['set-cookie']).split(';')[0]!;
+      // The page loads while the core is still opening.
+      const page = await send(`${origin}/`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('app');
+      // Its first call waits for the core instead of failing.
+      let answered = false;
+      const call = send(`${origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/json' },
+        body: '{}',
+      }).then((reply) => ((answered = true), reply));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(answered).toBe(false);
+      letCoreOpen();
+      host = await started;
+      const reply = await call;
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.body)).toEqual({ ok: true, value: [] });
+      expect(host.launchUrl).toBe(url);
+    } finally {
+      letCoreOpen();
+      await (host ?? (await started.catch(() => null)))?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a core that cannot open fails the start and closes the port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-fail-'));
+    let origin = '';
+    try {
+      await expect(
+        startBrowserHost({
+          rendererDir: dir,
+          onListening: (url) => (origin = new URL(url).origin),
+          createCore: () => Promise.reject(new Error('the database could not be opened')),
+        }),
+      ).rejects.toThrow('the database could not be opened');
+      expect(origin).not.toBe('');
+      await expect(send(`${origin}/`)).rejects.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

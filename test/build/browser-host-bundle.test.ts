@@ -50,6 +50,26 @@ describe('the browser host bundle', () => {
     expect(dynamic.some((f) => Object.keys(meta.outputs[f]!.inputs).includes('embedded-server/index.ts'))).toBe(true);
   });
 
+  it('loads graphql-js and graphql-request at the first sync, and one zod message language, not at the start', () => {
+    const entry = Object.keys(meta.outputs).find((f) => f.endsWith('browser-host/cli.js'))!;
+    const statics = new Set<string>();
+    const walk = (file: string) => {
+      if (statics.has(file)) return;
+      statics.add(file);
+      for (const i of meta.outputs[file]!.imports) if (!i.external && i.kind === 'import-statement') walk(i.path);
+    };
+    walk(entry);
+    const inputs = [...statics].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+    expect(inputs.some((i) => i.startsWith('electron/core/sync/service'))).toBe(true);
+    expect(inputs.filter((i) => /node_modules\/(graphql|graphql-request)\//.test(i))).toEqual([]);
+    expect(inputs.filter((i) => i.includes('electron/core/sync/transport.ts'))).toEqual([]);
+    // (The module standing in for zod's list of languages is named after the one it keeps.)
+    expect(new Set(inputs.filter((i) => /node_modules\/zod\/v4\/locales\//.test(i)).map((i) => i.replace(/.*\//, '')))).toEqual(new Set(['en.js']));
+    // The transport is there, behind a dynamic import.
+    const all = Object.keys(meta.outputs).filter((f) => f.endsWith('.js'));
+    expect(all.some((f) => !statics.has(f) && Object.keys(meta.outputs[f]!.inputs).includes('electron/core/sync/transport.ts'))).toBe(true);
+  });
+
   it('starts with plain Node, prints its launch URL, and starts the demo sites from their chunk', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ld-bundle-'));
     dirs.push(dataDir);
@@ -64,12 +84,19 @@ describe('the browser host bundle', () => {
     expect(out).not.toMatch(/could not be started/);
     const launch = await fetch(/running at (\S+)/.exec(out)![1]!, { redirect: 'manual' });
     expect(launch.status).toBe(303);
-    // The demo sites' own databases, made by the embedded server's migrations read beside its chunk.
-    expect(
-      readdirSync(join(dataDir, 'demo-server'))
-        .filter((f) => f.endsWith('.db'))
-        .sort(),
-    ).toEqual(['demo.db', 'demo2.db']);
+    // The demo sites' own databases, made by the embedded server's migrations read beside its chunk (the URL is
+    // printed while the core opens: the demo sites start after it).
+    await expect
+      .poll(
+        () =>
+          existsSync(join(dataDir, 'demo-server'))
+            ? readdirSync(join(dataDir, 'demo-server'))
+                .filter((f) => f.endsWith('.db'))
+                .sort()
+            : [],
+        { timeout: 60_000 },
+      )
+      .toEqual(['demo.db', 'demo2.db']);
     expect(existsSync(join(BROWSER_HOST_DIR as string, 'db-writer.js'))).toBe(true);
   }, 120_000);
 });

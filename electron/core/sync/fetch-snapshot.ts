@@ -15,7 +15,7 @@ import {
   PaymentsQuery,
   ProfileQuery,
 } from './graphql/documents';
-import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type StageTarget, type Transport } from './transport';
+import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type StageTarget, type Transport } from './transport-contract';
 
 export type { PageCursors } from '../worker/worker-contract';
 

@@ -5,7 +5,7 @@ import { pendingEntries, type OutboxEntry } from '../db/outbox';
 import type { OutboxAnswer } from '../worker/worker-contract';
 import type { DbWriter } from '../worker/writer';
 import { MarkAllNotificationsReadMutation, MarkNotificationReadMutation, UpdateNotificationSubscriptionMutation } from './graphql/documents';
-import { isNotFound, missingScopesOf, type GraphQLErrorLike, type Transport } from './transport';
+import { isNotFound, missingScopesOf, type GraphQLErrorLike, type Transport } from './transport-contract';
 
 export interface ReplayReport {
   /** Accepted by the site and removed from the queue. */

@@ -19,7 +19,7 @@ import { createInProcessWriter, type DbWriter } from '../worker/writer';
 import { fetchSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from './graphql/documents';
 import { replayPending, type ReplayReport } from './outbox-replay';
-import { createTransport, defaultSleep, type ClientFor, type RetryPolicy, type Sleep, type Transport } from './transport';
+import { defaultSleep, type ClientFor, type RetryPolicy, type Sleep, type Transport } from './transport-contract';
 
 export interface SyncServiceOptions {
   /** Where views and the sync read (the main process's read-only connection when `writer` is a worker). */
@@ -114,6 +114,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
 
   async function transportFor(siteId: string, signal?: AbortSignal, retry?: RetryPolicy, stageId?: string): Promise<Transport> {
     const client = await clientFor(siteId);
+    // Loaded at the first sync, not at the app's start: the transport brings graphql-request and graphql-js.
+    const { createTransport } = await import('./transport');
     return createTransport(client, {
       sleep,
       ...(signal ? { signal } : {}),
