@@ -222,6 +222,8 @@ export const ipcContract = {
   'export:orders-csv': channel<SaveOutcome>()(z.object({ siteId, language: fileLanguage }).strict()),
   /** One order's receipt: a PDF (Electron) or a print view (browser host). */
   'export:receipt': channel<SaveOutcome>()(z.object({ siteId, tradeNo: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  /** Every receipt of one year's paid orders in one printable document (PDF in the app, a print view in the browser host). */
+  'export:year-receipts': channel<SaveOutcome>()(z.object({ siteId, year: z.string().regex(/^\d{4}$/), language: fileLanguage }).strict()),
   /** An .ics reminder (RFC 5545) of an unpaid code's deadline. */
   'calendar:payment-deadline': channel<SaveOutcome>()(z.object({ siteId, paymentId: z.string().min(1).max(200), language: fileLanguage }).strict()),
   /** An .ics reminder of the day a course's access ends. */

@@ -165,6 +165,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const payments = billing.orders.flatMap((o) => o.payments);
     await call('export:orders-csv', { siteId: demo.id, language: 'en' });
     await call('export:receipt', { siteId: demo.id, tradeNo: billing.orders[0]!.tradeNo, language: 'en' });
+    await call('export:year-receipts', { siteId: demo.id, year: billing.orders[0]!.createdAt.slice(0, 4), language: 'zh-TW' });
     const unpaid = payments.find((p) => p.paymentState === 'not_paid' && p.instructions?.isExpired === false) ?? payments[0]!;
     await call('calendar:payment-deadline', { siteId: demo.id, paymentId: unpaid.paymentId, language: 'en' }).catch(() => undefined);
     await call('calendar:course-access-end', { siteId: demo.id, courseId: library[0]!.courseId, language: 'zh-TW' }).catch(() => undefined);

@@ -60,6 +60,8 @@ export function replacePayments(db: Database, siteId: string, records: readonly 
 export interface OrderQuery extends PageRequest {
   readonly state?: OrderFilter;
   readonly query?: string;
+  /** Orders placed in this year (the first four characters of the date as the school wrote it, like the year headings). */
+  readonly year?: string;
 }
 
 /**
@@ -94,9 +96,13 @@ function containsPattern(text: string): string {
  * The WHERE of an order query over `orders o` (and its parameters); the SQL text depends only on which parts are
  * present, so each variant is one prepared statement.
  */
-function orderWhere(q: OrderQuery): { sql: string; params: { like?: string } } {
+function orderWhere(q: OrderQuery): { sql: string; params: { like?: string; year?: string } } {
   const parts = ['o.site_id = @siteId'];
-  const params: { like?: string } = {};
+  const params: { like?: string; year?: string } = {};
+  if (q.year !== undefined) {
+    params.year = q.year;
+    parts.push('substr(o.created_at, 1, 4) = @year');
+  }
   if (q.state !== undefined && q.state !== 'all') {
     const states = FILTER_STATES[q.state].map((s) => `'${s}'`).join(', ');
     parts.push(`(SELECT ${ORDER_STATE_SQL} FROM payments WHERE site_id = @siteId AND trade_no = o.trade_no) IN (${states})`);

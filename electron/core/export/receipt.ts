@@ -43,13 +43,19 @@ th { background: #f2f2f2; font-weight: 600; }
 .site { text-align: right; }
 .site .muted { color: #444; font-size: 12px; word-break: break-all; }
 .payment { break-inside: avoid; }
+article.receipt + article.receipt, .cover + .totals + article.receipt { break-before: page; }
+.cover { display: flex; justify-content: space-between; gap: 16px; border-bottom: 2px solid #111; margin-bottom: 16px; }
 .totals { margin-top: 20px; border-top: 2px solid #111; padding-top: 8px; }
 footer { margin-top: 28px; color: #444; font-size: 12px; }
 code { font-family: ui-monospace, "Noto Sans Mono", monospace; }
 @media print { body { padding: 0; max-width: none; } .no-print { display: none; } }
 `;
 
-export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
+/**
+ * One order's receipt as an <article>: its header (number, date, state, school), every payment, the totals. The
+ * single receipt and a year's receipts (year-receipts.ts) are both made of it.
+ */
+export function receiptArticle(order: OrderView, options: Omit<ReceiptOptions, 'generatedAt' | 'script'>): string {
   const { language, timeZone } = options;
   const w = stringsFor(language);
   const r = w.receipt;
@@ -135,11 +141,26 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
     return parts.join('');
   };
 
+  return `<article class="receipt" data-trade-no="${e(order.tradeNo)}">
+<header>
+<div><h1>${e(r.title)}</h1><dl>${row(r.orderNo, `<code>${e(order.tradeNo)}</code>`)}${row(r.orderDate, when(order.createdAt))}${row(r.state, e(label(w.orderState, order.summaryState)))}</dl></div>
+<div class="site"><div>${e(r.site)}: <strong>${e(options.site.label)}</strong></div><div class="muted">${e(options.site.baseUrl)}</div></div>
+</header>
+${payments.map(paymentSection).join('\n')}
+<section class="totals"><dl>${row(r.total, money(order.totalAmount, order.currency))}${row(r.paid, money(order.paidAmount, order.currency))}${order.refundedAmount > 0 ? row(r.refunded, money(order.refundedAmount, order.currency)) : ''}</dl></section>
+</article>`;
+}
+
+/**
+ * A complete, self-contained HTML document around `main` (already escaped markup): inline style, a CSP that allows
+ * nothing else, and the host's print script when it names one.
+ */
+export function printableDocument(title: string, main: string, options: Pick<ReceiptOptions, 'language' | 'script'>): string {
+  const e = (value: unknown) => escapeHtml(text(value));
   // Our own constant (no quote character in it), written as is.
   const csp = `default-src 'none'; style-src 'unsafe-inline'${options.script ? "; script-src 'self'" : ''}; base-uri 'none'; form-action 'none'`;
-  const title = `${r.title} ${order.tradeNo}`;
   return `<!doctype html>
-<html lang="${e(language)}">
+<html lang="${e(options.language)}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -148,16 +169,23 @@ export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
 <style>${STYLE}</style>
 ${options.script ? `<script src="${e(options.script)}" defer></script>\n` : ''}</head>
 <body>
-<main data-trade-no="${e(order.tradeNo)}">
-<header>
-<div><h1>${e(r.title)}</h1><dl>${row(r.orderNo, `<code>${e(order.tradeNo)}</code>`)}${row(r.orderDate, when(order.createdAt))}${row(r.state, e(label(w.orderState, order.summaryState)))}</dl></div>
-<div class="site"><div>${e(r.site)}: <strong>${e(options.site.label)}</strong></div><div class="muted">${e(options.site.baseUrl)}</div></div>
-</header>
-${payments.map(paymentSection).join('\n')}
-<section class="totals"><dl>${row(r.total, money(order.totalAmount, order.currency))}${row(r.paid, money(order.paidAmount, order.currency))}${order.refundedAmount > 0 ? row(r.refunded, money(order.refundedAmount, order.currency)) : ''}</dl></section>
-<footer><p>${e(r.footer(readableDateTime(options.generatedAt.toISOString(), language, timeZone)))}</p><p>${e(r.notInvoice)}</p></footer>
-</main>
+${main}
 </body>
 </html>
 `;
+}
+
+/** The footer every printable file ends with: when it was made, from what, and that it is not a tax invoice. */
+export function printableFooter(options: Pick<ReceiptOptions, 'language' | 'timeZone' | 'generatedAt'>): string {
+  const r = stringsFor(options.language).receipt;
+  return `<footer><p>${escapeHtml(r.footer(readableDateTime(options.generatedAt.toISOString(), options.language, options.timeZone)))}</p><p>${escapeHtml(r.notInvoice)}</p></footer>`;
+}
+
+export function receiptHtml(order: OrderView, options: ReceiptOptions): string {
+  const r = stringsFor(options.language).receipt;
+  const main = `<main data-trade-no="${escapeHtml(text(order.tradeNo))}">
+${receiptArticle(order, options)}
+${printableFooter(options)}
+</main>`;
+  return printableDocument(`${r.title} ${order.tradeNo}`, main, options);
 }

@@ -11,6 +11,7 @@ import { purchaseHistoryCsv } from './csv';
 import { localTimeZone } from './dates';
 import { receiptHtml } from './receipt';
 import type { ExportLanguage } from './strings';
+import { receiptOrdersOfYear, yearReceiptsHtml } from './year-receipts';
 
 /**
  * A file the student asked for, made from the offline database. The host decides where it goes (FileDelivery):
@@ -33,7 +34,8 @@ export interface ExportFile {
 /** The host's way of handing a file to the student: a save dialog (Electron) or a download (browser host). */
 export type FileDelivery = (file: ExportFile) => Promise<SaveOutcome>;
 
-export type ExportChannel = 'export:orders-csv' | 'export:receipt' | 'calendar:payment-deadline' | 'calendar:course-access-end';
+export type ExportChannel =
+  'export:orders-csv' | 'export:receipt' | 'export:year-receipts' | 'calendar:payment-deadline' | 'calendar:course-access-end';
 
 export interface ExportDeps {
   readonly db: Database;
@@ -99,6 +101,20 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         mimeType: 'text/html; charset=utf-8',
         body,
         printView,
+      });
+    },
+    'export:year-receipts': async ({ siteId, year, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const orders = receiptOrdersOfYear(deps.db, siteId, year, now);
+      if (orders.length === 0) throw new CoreError('not-found', `There are no paid orders from ${year} in your offline copy.`);
+      const options = { language, timeZone: zone(), site: { label: site.label, baseUrl: site.baseUrl }, generatedAt: now };
+      return deps.deliver({
+        kind: 'receipt',
+        fileName: safeFileName(`receipts-${year}-${new URL(site.baseUrl).hostname}`, 'pdf'),
+        mimeType: 'text/html; charset=utf-8',
+        body: yearReceiptsHtml(orders, year, options),
+        printView: yearReceiptsHtml(orders, year, { ...options, script: BROWSER_HOST_PATHS.print }),
       });
     },
     'calendar:payment-deadline': async ({ siteId, paymentId, language }) => {

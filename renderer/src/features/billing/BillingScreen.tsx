@@ -8,7 +8,7 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatMoney } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { PagedList } from '../../ui/PagedList';
-import { ExportOrdersButton } from '../export/ExportButtons';
+import { ExportOrdersButton, YearReceiptsButton } from '../export/ExportButtons';
 import { OrderGroup } from './OrderGroup';
 import { PendingInstructions } from './PendingInstructions';
 
@@ -177,6 +177,14 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
   const rows = spending.data ?? [];
   if (rows.length === 0) return null;
   const id = 'spending-title';
+  // One receipts button per readable year that has money paid, on its first row (a year may have a row per currency).
+  const receiptYears = new Map<string, (typeof rows)[number]>();
+  for (const r of rows)
+    if (/^\d{4}$/.test(r.year) && r.paid > 0 && !receiptYears.has(r.year))
+      receiptYears.set(
+        r.year,
+        rows.find((x) => x.year === r.year)!,
+      );
   return (
     <section aria-labelledby={id} className="spending" data-testid="spending">
       <h2 id={id} className="list-heading">
@@ -192,6 +200,7 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
             <th scope="col" className="num">
               {t('billing.spendingOrders')}
             </th>
+            <th scope="col">{t('billing.spendingReceipts')}</th>
           </tr>
         </thead>
         <tbody>
@@ -200,6 +209,7 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
               <th scope="row">{yearLabel(t, r.year)}</th>
               <td className="num">{formatMoney(r.spent, r.currency, i18n.language)}</td>
               <td className="num">{r.orderCount}</td>
+              <td>{receiptYears.get(r.year) === r ? <YearReceiptsButton siteId={siteId} year={r.year} /> : null}</td>
             </tr>
           ))}
         </tbody>

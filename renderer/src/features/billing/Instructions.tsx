@@ -7,8 +7,27 @@ import { PaymentDeadlineCalendarButton } from '../export/ExportButtons';
 import { formatDateTime, formatMoney, timeLeft } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 
+/** The element id of a payable code in the "waiting for you" section (its order links to it). */
+export const pendingInstructionsId = (paymentId: string) => `pending-code-${paymentId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+/** Whether `payment`'s code can still be paid at `now` (the deadline can pass while the screen is open). */
+export function isPayable(payment: PaymentView, now: number): boolean {
+  const ins = payment.instructions;
+  if (!ins || payment.paymentState !== 'not_paid' || ins.isExpired) return false;
+  return ins.expiredAt === null || !(Date.parse(ins.expiredAt) <= now);
+}
+
 /** How to pay an unpaid ATM / convenience-store row: bank, code to copy, deadline and time left. */
-export function Instructions({ payment, showAmount }: { readonly payment: PaymentView; readonly showAmount?: boolean }) {
+export function Instructions({
+  payment,
+  showAmount,
+  anchor,
+}: {
+  readonly payment: PaymentView;
+  readonly showAmount?: boolean;
+  /** In the "waiting for you" section: the id its order's pointer scrolls to. */
+  readonly anchor?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const now = useNow(60_000);
   const site = useSite();
@@ -29,7 +48,13 @@ export function Instructions({ payment, showAmount }: { readonly payment: Paymen
     : null;
   const isAtm = payment.paymentType === 'atm';
   return (
-    <div className={expired ? 'instructions expired' : 'instructions'} data-testid="payment-instructions" data-expired={expired ? 'true' : 'false'}>
+    <div
+      className={expired ? 'instructions expired' : 'instructions'}
+      id={anchor ? pendingInstructionsId(payment.paymentId) : undefined}
+      tabIndex={anchor ? -1 : undefined}
+      data-testid="payment-instructions"
+      data-expired={expired ? 'true' : 'false'}
+    >
       <p className="instructions-title">
         {expired ? (
           <strong className="state-badge bad">

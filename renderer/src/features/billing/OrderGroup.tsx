@@ -7,6 +7,7 @@ import { useSite } from '../../state/context';
 import { ReceiptButton } from '../export/ExportButtons';
 import { summaryStateKey, summaryTone } from './labels';
 import { PaymentDetails } from './PaymentDetails';
+import { RefundTimeline } from './RefundTimeline';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
 
 /**
@@ -83,6 +84,7 @@ export function OrderGroup({
                 testId="open-order"
               />
             </div>
+            <RefundTimeline order={order} />
             <div className="payments">
               {order.payments.map((p) => (
                 <PaymentDetails key={p.paymentId} payment={p} />

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../../electron/common/view-models';
 import { formatDate, formatDateTime, formatMoney } from '../../ui/format';
-import { Instructions } from './Instructions';
+import { useNow } from '../../ui/useNow';
+import { Instructions, isPayable, pendingInstructionsId } from './Instructions';
 import { invoiceKindKey, lineItemTypeKey, paymentStateKey, paymentTone, paymentTypeKey, refundingStateKey } from './labels';
 
 /** One payment of an order: method, state, items, adjustments, installments, invoice, refund. */
@@ -9,6 +10,7 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const money = (n: number) => formatMoney(n, p.currency, lng);
+  const now = useNow(60_000);
   return (
     <div className="payment" data-testid="payment" data-payment-state={p.paymentState}>
       <div className="payment-head">
@@ -108,7 +110,28 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
         </div>
       )}
 
-      {p.instructions && <Instructions payment={p} />}
+      {p.instructions && (isPayable(p, now) ? <InstructionsAbove payment={p} /> : <Instructions payment={p} />)}
     </div>
+  );
+}
+
+/**
+ * A code still payable is shown once on the screen, in the "waiting for you" section at its top (with the copy
+ * button, deadline and calendar reminder); its order says where, and takes the student there.
+ */
+function InstructionsAbove({ payment }: { readonly payment: PaymentView }) {
+  const { t } = useTranslation();
+  const go = () => {
+    const target = document.getElementById(pendingInstructionsId(payment.paymentId)) ?? document.getElementById('pending-title');
+    target?.scrollIntoView({ block: 'center' });
+    target?.focus();
+  };
+  return (
+    <p className="small instructions-above" data-testid="instructions-above">
+      {t('billing.instructionsAbove')}{' '}
+      <button type="button" className="button small ghost" onClick={go} data-testid="instructions-go">
+        {t('billing.instructionsGoTo')}
+      </button>
+    </p>
   );
 }

@@ -36,9 +36,11 @@ export function PendingInstructions({
   if (shown.length === 0) return null;
   return (
     <section aria-labelledby="pending-title" className="pending-instructions card attention" data-testid="pending-instructions">
-      <h2 id="pending-title">{t('billing.pendingTitle', { count: total })}</h2>
+      <h2 id="pending-title" tabIndex={-1}>
+        {t('billing.pendingTitle', { count: total })}
+      </h2>
       {shown.map((p) => (
-        <Instructions key={p.paymentId} payment={p} showAmount />
+        <Instructions key={p.paymentId} payment={p} showAmount anchor />
       ))}
       {more.query.isError && <ErrorState error={more.query.error} compact />}
       {left > 0 && (

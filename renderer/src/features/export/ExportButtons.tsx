@@ -31,6 +31,21 @@ export function ReceiptButton({ siteId, tradeNo }: { readonly siteId: string; re
   );
 }
 
+/** Every receipt of a year's paid orders in one printable file, for reimbursement. */
+export function YearReceiptsButton({ siteId, year }: { readonly siteId: string; readonly year: string }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <FileActionButton
+      run={() => call('export:year-receipts', { siteId, year, language: fileLanguage(i18n.language) })}
+      label={t('export.yearReceipts')}
+      ariaLabel={t('export.yearReceiptsFor', { year })}
+      icon={<Printer aria-hidden="true" size={14} className="icon" />}
+      small
+      testId="year-receipts"
+    />
+  );
+}
+
 /** An unpaid code's deadline as a calendar reminder (.ics). */
 export function PaymentDeadlineCalendarButton({
   siteId,
