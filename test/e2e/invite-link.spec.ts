@@ -3,7 +3,7 @@ import type { BrowserHost } from '../../electron/browser-host/server';
 import { inviteLink } from '../../electron/core/invite/invite-link';
 import { DEMO_CLIENT_ID } from '../../electron/core/demo/demo-servers';
 import { expect, signInThrough, test } from './fixtures';
-import { SHOTS, expectAccessible, translator } from './helpers-ui';
+import { SHOTS, expectAccessible, libraryFromToday, translator } from './helpers-ui';
 
 /**
  * A school's invite link (issue 14, item 5) in the browser host: its own address /add-site?site=...&client_id=...
@@ -56,6 +56,7 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
 
     // The student confirms: the site is added and the sign-in runs on the site's own page as usual.
     await signInThrough(page, context, () => form.getByRole('button', { name: t('sites.add.submit') }).click());
+    await libraryFromToday(page);
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
     const added = await sites(host);
     expect(added.map((s) => [s.baseUrl, s.clientId, s.status])).toEqual([[origin, DEMO_CLIENT_ID, 'ready']]);

@@ -2,19 +2,43 @@ import { expect, test } from './fixtures';
 import { startDemo } from './helpers-ui';
 
 /**
- * The first screen's data is asked for before the page has rendered anything (renderer/src/state/opening.ts): the
- * library of the site chosen last does not wait for the site list, nor for the window's strings.
+ * The first screen's data is asked for before the page has rendered anything (renderer/src/state/opening.ts): Today
+ * (the first screen once signed in) and, on a page reloaded on the library, the library of the site chosen last do not
+ * wait for the site list, nor for the window's strings.
  */
 test.describe('browser host: the opening screen', () => {
+  test('Today, the first screen, is asked for before the strings have loaded and before the site list answers', async ({ page, host }) => {
+    const origin = new URL(host.launchUrl).origin;
+    const events: string[] = [];
+    await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      events.push('strings answered');
+      await route.continue();
+    });
+    await page.route(`${origin}/__host/invoke/**`, async (route) => {
+      const channel = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!);
+      events.push(`asked ${channel}`);
+      if (channel === 'sites:list') {
+        await new Promise((r) => setTimeout(r, 1500));
+        events.push('site list answered');
+      }
+      await route.continue();
+    });
+    const today = page.waitForRequest((r) => r.url().includes('/__host/invoke/') && decodeURIComponent(r.url()).includes('today:get'));
+    await page.goto(host.launchUrl);
+    await today;
+    expect(events).toContain('asked today:get');
+    expect(events).not.toContain('asked library:page');
+    expect(events).not.toContain('strings answered');
+    expect(events).not.toContain('site list answered');
+  });
+
   test('the library of the site chosen last is asked for before the strings have loaded and before the site list answers', async ({ page, host }) => {
     const origin = new URL(host.launchUrl).origin;
-    // The page's localStorage (the Node typecheck has no DOM types).
-    await page.addInitScript(() =>
-      (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem(
-        'learning-desktop.active-site',
-        'site-chosen-last',
-      ),
-    );
+    // The page's localStorage, and its history entry as a reload on the library leaves it (the Node typecheck has no
+    // DOM types: a string init script).
+    await page.addInitScript(`localStorage.setItem('learning-desktop.active-site', 'site-chosen-last');
+      history.replaceState({ route: { screen: 'library' }, siteId: 'site-chosen-last' }, '');`);
     const events: string[] = [];
     // The strings (a chunk of their own) and the site list are held back for a while: nothing can render meanwhile.
     await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {
@@ -63,6 +87,12 @@ test.describe('browser host: the opening screen', () => {
     });
     await page.reload();
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 15_000 });
+    // Opened afresh (a history entry without a screen, as at a cold start): Today, its data asked for before the
+    // first render too.
+    await page.evaluate('history.replaceState(null, "")');
+    await page.reload();
+    await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', { timeout: 15_000 });
+    await expect(page.getByTestId('today-continue').first()).toBeVisible({ timeout: 15_000 });
   });
 
   test('typing fast in the search field keeps every key while each key opens its results', async ({ page, context, host }) => {

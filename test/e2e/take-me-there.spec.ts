@@ -42,12 +42,13 @@ test.describe('take me to my lesson: the school’s own pages', () => {
         clicks++;
         await target.click();
       };
-      // Click 1: Today (what to do next, every school). Click 2: resume the course being watched, on the school's site.
-      await click(page.getByTestId('nav-today'));
+      // No click: the app opens on Today (what to do next, every school). Click 1: resume the course being watched,
+      // on the school's site. (The promise is two clicks at most.)
+      await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page');
       const resume = page.locator('[data-testid="today-continue"][data-course-id="crs_data_analysis"]').getByTestId('today-open-lecture');
       await expect(resume).toHaveText(t('course.next.resume', { time: clock(last.t) }));
       const tab = await opensTab(page, () => click(resume));
-      expect(clicks).toBe(2);
+      expect(clicks).toBeLessThanOrEqual(2);
       const restarted = demoServer(again);
       expect(restarted.url, 'the demo school keeps its address across restarts').toBe(origin);
       expect(tab.url()).toBe(`${origin}/courses/intro-to-data-analysis/lectures/${last.id}?t=${last.t}`);

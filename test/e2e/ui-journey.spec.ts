@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, expectAccessible, SHOTS, signInOnSite, test } from './fixtures';
-import { expandOrder, scrollToRow } from './helpers-ui';
+import { expandOrder, libraryFromToday, scrollToRow } from './helpers-ui';
 
 /**
  * The student's journey through the screens: Try the demo -> the site's sign-in page opens in a new tab (the
@@ -67,7 +67,8 @@ test.describe('screens: the demo journey in the browser host', () => {
 
     await tryDemo(page, context);
 
-    // Library: course cards with progress and access.
+    // Library (one click from Today, the first screen): course cards with progress and access.
+    await libraryFromToday(page);
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('course-progress').first()).toContainText('%');
     await expect(page.getByTestId('sync-status')).toBeVisible();
@@ -172,6 +173,7 @@ test.describe('screens: the demo journey in the browser host', () => {
     await page.getByTestId('sign-in-retry').click();
     const tab2 = await again;
     await signInOnSite(tab2, 'approve');
+    await libraryFromToday(page);
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
   });
 

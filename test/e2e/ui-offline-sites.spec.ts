@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, expectAccessible, SHOTS, signInThrough, test } from './fixtures';
+import { libraryFromToday } from './helpers-ui';
 
 /**
  * Offline, the outbox, sign-out and a second site, as the student sees them. The demo sites are taken off the
@@ -10,6 +11,7 @@ async function startDemo(page: Page, context: BrowserContext, launchUrl: string)
   await page.setViewportSize({ width: 1100, height: 800 });
   await page.goto(launchUrl);
   await signInThrough(page, context, () => page.getByTestId('try-demo').click());
+  await libraryFromToday(page);
   await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
 }
 

@@ -8,6 +8,7 @@ import {
   expectAccessible,
   overflowing,
   formatInPage,
+  libraryFromToday,
   openCourse,
   openScreen,
   scrollToRow,
@@ -77,6 +78,7 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     await check(page, 'sign-in-error');
 
     await signInThrough(page, context, () => page.getByTestId('sign-in-retry').click());
+    await libraryFromToday(page);
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('last-synced')).toBeVisible({ timeout: 30_000 });
 

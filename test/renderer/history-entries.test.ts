@@ -10,6 +10,10 @@ describe('the screens history: entries read back from history.state', () => {
     expect(readEntry({ route: { screen: 'billing', tradeNo: 'T1' } })).toEqual({ route: { screen: 'billing', tradeNo: 'T1' }, siteId: null });
   });
 
+  it('keeps Today, the first screen: a reload on it stays there', () => {
+    expect(readEntry({ route: { screen: 'today' }, siteId: 's1' })).toEqual({ route: { screen: 'today' }, siteId: 's1' });
+  });
+
   it('refuses what another page or version stored', () => {
     for (const state of [
       null,

@@ -17,7 +17,8 @@ const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: LucideIc
 export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) {
   const { t } = useTranslation();
   const { route, navigate, site } = useApp();
-  const current = route.screen === 'course' ? 'library' : route.screen;
+  // Without a signed-in site the one home item (the welcome or sign-in screen) stands for Today and the library alike.
+  const current = route.screen === 'course' || (!showSiteScreens && route.screen === 'today') ? 'library' : route.screen;
   const item = (screen: SimpleScreen, key: string, Icon: LucideIcon) => (
     <li key={screen}>
       <button

@@ -7,9 +7,8 @@ import { ErrorState } from '../ui/ErrorState';
 import { Loading } from '../ui/states';
 import { ScrollContext } from '../ui/VirtualList';
 import { AppContext, type AppContextValue } from '../state/context';
-import { ACTIVE_SITE_KEY, hasOfflineData, pickSite } from '../state/opening';
+import { ACTIVE_SITE_KEY, FIRST_ROUTE, hasOfflineData, pickSite } from '../state/opening';
 import { Nav } from './Nav';
-import type { Route } from '../state/routes';
 import { useRouteHistory } from '../state/history';
 import { useWindowTitle } from '../state/window-title';
 import { ScreenFallback } from './ScreenFallback';
@@ -21,7 +20,6 @@ import { StatusBar } from '../features/sync/StatusBar';
 import { SiteBanners } from '../features/sync/SiteBanners';
 import { InviteListener } from '../features/invite/InviteListener';
 
-const FIRST_ROUTE: Route = { screen: 'library' };
 /** A part of the frame that failed is left out; the screen and the navigation stay. */
 const quiet = () => null;
 

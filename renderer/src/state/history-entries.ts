@@ -8,6 +8,7 @@ export interface HistoryEntry {
 }
 
 const SCREENS: ReadonlySet<Screen> = new Set<Screen>([
+  'today',
   'library',
   'course',
   'billing',

@@ -57,8 +57,8 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
       });
       await refreshQueries(client, { queryKey: channelKey('sites:list') });
       selectSite(site.id);
-      // Once signed in, show the new site's courses.
-      void signIn.signIn(site.id).then((done) => done && navigateFrom('add-site', { screen: 'library' }));
+      // Once signed in, show what to do next (Today), the new school's courses among it.
+      void signIn.signIn(site.id).then((done) => done && navigateFrom('add-site', { screen: 'today' }));
     } catch (error) {
       setSubmitError(error);
     } finally {

@@ -32,8 +32,8 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
       const firstSite = added[0];
       if (firstSite) {
         selectSite(firstSite.id);
-        if (firstSite.status !== 'ready') void signIn.signIn(firstSite.id).then((done) => done && navigateFrom('add-site', { screen: 'library' }));
-        else navigateFrom('add-site', { screen: 'library' });
+        if (firstSite.status !== 'ready') void signIn.signIn(firstSite.id).then((done) => done && navigateFrom('add-site', { screen: 'today' }));
+        else navigateFrom('add-site', { screen: 'today' });
       }
     } catch (e) {
       setDemoError(e);
