@@ -178,6 +178,21 @@ export function getPayableInstructionsPage(db: Database, siteId: string, now: Da
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
 }
 
+/**
+ * The payable codes of every school at once, the soonest to expire first (the Today home): one statement over the
+ * partial index payments_payable, no count.
+ */
+export function getPayableAcrossSites(db: Database, now: Date, limit: number): { readonly siteId: string; readonly payment: PaymentView }[] {
+  const t = now.getTime();
+  return prepared<{ now: number; limit: number }, PaymentRow & { site_id: string }>(
+    db,
+    `SELECT p.site_id, ${PAYMENT_COLUMNS} FROM payments p WHERE ${PAYABLE}
+      ORDER BY p.expires_ms IS NULL, p.expires_ms, p.site_id, p.id LIMIT @limit`,
+  )
+    .all({ now: t, limit })
+    .map((r) => ({ siteId: r.site_id, payment: toPaymentView(r, t) }));
+}
+
 /** The next instant after `now` at which a code matching `which` expires (a view showing them changes then). */
 function nextCodeExpiry(db: Database, siteId: string, now: number, which: string): number {
   const at = prepared<{ siteId: string; now: number }, { at: number | null }>(

@@ -7,9 +7,8 @@
 import type { Database } from 'better-sqlite3';
 import type { TodayAttention, TodayCourse } from '../../common/view-models';
 import { EXPIRES_SOON_MS } from './courses';
-import { courseNextStep, orderedLectures } from './next-step';
-import { getPayableInstructionsPage } from './payments';
-import { listSiteIds } from './sites';
+import { courseNextStep, orderedLectures, type OrderedLecture } from './next-step';
+import { getPayableAcrossSites } from './payments';
 import { prepared } from './statements';
 
 export const TODAY_COURSES = 5;
@@ -50,9 +49,14 @@ function continueLearning(db: Database, now: number): TodayCourse[] {
       ORDER BY coalesce(${ms('c.last_watched_at')}, 0) DESC, c.site_id, c.position
       LIMIT @limit`,
   ).all({ now, limit: TODAY_COURSES });
+  // The lectures of every course shown, one statement per school (not one per course).
+  const bySite = new Map<string, string[]>();
+  for (const r of rows) bySite.set(r.site_id, [...(bySite.get(r.site_id) ?? []), r.id]);
+  const lecturesOf = new Map<string, ReadonlyMap<string, readonly OrderedLecture[]>>();
+  for (const [siteId, ids] of bySite) lecturesOf.set(siteId, orderedLectures(db, siteId, ids));
   const out: TodayCourse[] = [];
   for (const r of rows) {
-    const lectures = orderedLectures(db, r.site_id, [r.id]).get(r.id) ?? [];
+    const lectures = lecturesOf.get(r.site_id)?.get(r.id) ?? [];
     const nextStep = courseNextStep(
       {
         isExpired: false,
@@ -94,26 +98,24 @@ function accessEnding(db: Database, now: number): TodayAttention[] {
     .map((r) => ({ kind: 'access-ending', siteId: r.site_id, courseId: r.id, title: r.title, endsAt: r.expire_date, percent: r.percent }));
 }
 
-function paymentsDue(db: Database, siteIds: readonly string[], now: Date): TodayAttention[] {
-  return siteIds.flatMap((siteId) =>
-    getPayableInstructionsPage(db, siteId, now, { limit: TODAY_ATTENTION_PER_KIND }).items.flatMap((p): TodayAttention[] =>
-      p.instructions
-        ? [
-            {
-              kind: 'payment-due',
-              siteId,
-              paymentId: p.paymentId,
-              tradeNo: p.tradeNo,
-              title: p.lineItems.map((li) => li.title).join(', '),
-              amount: p.amount,
-              currency: p.currency,
-              paymentType: p.paymentType,
-              codeNo: p.instructions.codeNo,
-              expiresAt: p.instructions.expiredAt,
-            },
-          ]
-        : [],
-    ),
+function paymentsDue(db: Database, now: Date): TodayAttention[] {
+  return getPayableAcrossSites(db, now, TODAY_ATTENTION_PER_KIND).flatMap(({ siteId, payment: p }): TodayAttention[] =>
+    p.instructions
+      ? [
+          {
+            kind: 'payment-due',
+            siteId,
+            paymentId: p.paymentId,
+            tradeNo: p.tradeNo,
+            title: p.lineItems.map((li) => li.title).join(', '),
+            amount: p.amount,
+            currency: p.currency,
+            paymentType: p.paymentType,
+            codeNo: p.instructions.codeNo,
+            expiresAt: p.instructions.expiredAt,
+          },
+        ]
+      : [],
   );
 }
 
@@ -180,7 +182,7 @@ function dueAt(item: TodayAttention): number {
 
 export function getToday(db: Database, now: Date): TodayData {
   const t = now.getTime();
-  const attention = [...lecturesUnlocked(db, t), ...paymentsDue(db, listSiteIds(db), now), ...eventsSoon(db, t), ...accessEnding(db, t)];
+  const attention = [...lecturesUnlocked(db, t), ...paymentsDue(db, now), ...eventsSoon(db, t), ...accessEnding(db, t)];
   // Stable: within one instant the kinds keep the order above.
   attention.sort((a, b) => {
     const x = dueAt(a);
