@@ -28,7 +28,6 @@ const IN_PROGRESS: Readonly<Record<string, string>> = {
   'electron/core/downloads/manager.ts': 'being split with the download-transfer work',
   'test/core/downloads/manager.test.ts': 'rewritten with the download-transfer work',
   'test/bench/startup.bench.ts': 'reworked with the cold-start work',
-  'electron/core/sync/fetch-snapshot.ts': 'its parts list and delivery modes are reworked next',
 };
 
 const ALLOWED = { ...GENERATED, ...IN_PROGRESS };

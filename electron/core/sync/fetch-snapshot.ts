@@ -1,20 +1,12 @@
-import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
+import type { TadaDocumentNode } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import { MAX_CURSOR_LENGTH, MAX_PAGES_PER_PART, siteDataInvalid } from '../net/site-data';
 import type { SiteSnapshot } from '../db/records';
-import type { PageCursors, PagedPart, PartName, StagedText, StageTextInput, WholePart } from '../worker/worker-contract';
-import {
-  ConsultingServicesQuery,
-  CoursesQuery,
-  DigitalProductsQuery,
-  EventRegistrationsQuery,
-  NotificationSubscriptionsQuery,
-  NotificationsQuery,
-  PAGE_SIZE,
-  PaymentsQuery,
-  ProfileQuery,
-} from './graphql/documents';
+import type { PageCursors, PagedPart, StagedText, WholePart } from '../worker/worker-contract';
+import { boundedTransport } from './bounded-transport';
+import { FETCH_ORDER, FETCH_PHASES, PART_QUERIES, type PagedQuery, type WholeQuery } from './part-queries';
+import { memorySink, type SnapshotSink } from './snapshot-sink';
 import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type StageTarget, type Transport } from './transport-contract';
 
 export type { PageCursors } from '../worker/worker-contract';
@@ -27,6 +19,7 @@ export interface FetchProgress {
 }
 
 export interface FetchedSnapshot {
+  /** The parts fetched, when no sink was given (they went to a memory sink); empty with a sink, which holds them. */
   readonly snapshot: SiteSnapshot;
   /** Scopes the site refused; the parts that needed them were left out (their stored rows are kept). */
   readonly missingScopes: readonly string[];
@@ -36,29 +29,10 @@ export interface FetchedSnapshot {
   readonly cursors: PageCursors;
 }
 
-/**
- * Where fetched pages go as they arrive (the writer worker's stage, see worker/worker-contract.ts). With a sink the
- * snapshot is not also kept here: `FetchedSnapshot.snapshot` is then empty and the sink holds the data.
- * A call's promise is not awaited before the next page is asked for (the pages are pipelined); a rejection fails
- * the fetch.
- */
-export interface SnapshotSink {
-  page(part: PagedPart, nodes: readonly unknown[]): Promise<void>;
-  whole(part: WholePart, value: unknown): Promise<void>;
-  /** The part was refused for a missing scope: its pages so far are dropped and its stored rows kept. */
-  drop(part: PartName): Promise<void>;
-  /**
-   * The answer's body, decoded, parsed and staged by the sink (the writer worker): used instead of `page`/`whole`
-   * when the transport can answer with the body (`executeBody`), so this thread neither parses nor copies the pages.
-   */
-  text?(input: Omit<StageTextInput, 'stageId'>): Promise<StagedText>;
-  /** Stages a page asked for ahead of its turn and kept aside (`hold`), after the pages staged before it. */
-  adopt?(holdId: number): Promise<void>;
-}
-
 export interface FetchOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: FetchProgress) => void;
+  /** Where the pages go (default: a memory sink, returned as `FetchedSnapshot.snapshot`). */
   readonly sink?: SnapshotSink;
   /** Requests in flight at once, over all connections (default 4): enough to hide the round trip, kind to the site. */
   readonly concurrency?: number;
@@ -74,11 +48,15 @@ export interface FetchOptions {
 
 const DEFAULT_FETCH_CONCURRENCY = 4;
 
-interface Connection<N> {
+interface Connection {
   readonly totalCount: number;
   readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
-  readonly nodes: readonly N[];
+  readonly nodes: readonly unknown[];
 }
+
+/** The part in a parsed answer's `data`, at its query's path. */
+const at = (data: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), data);
 
 /** A part refused for missing scopes: HTTP 200 with `errors` naming them (service-spec "Protected resources"). */
 class MissingScopes {
@@ -88,16 +66,15 @@ class MissingScopes {
 /** A part stopped because another part failed; never the error the run reports. */
 class SiblingFailed extends Error {}
 
-const PHASES: readonly SyncPhase[] = ['profile', 'courses', 'digital-products', 'consulting', 'events', 'payments', 'notifications'];
-
 /**
  * Fetches one site's whole `viewer`, every connection paged to its end, into memory (the staging area). Nothing
  * is written here: the caller commits the result in one transaction, so a failed or cancelled fetch leaves the
  * stored snapshot as it was.
  */
 export async function fetchSnapshot(given: Transport, options: FetchOptions): Promise<FetchedSnapshot> {
-  const transport = bounded(given, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY);
-  const sink = options.sink;
+  const transport = boundedTransport(given, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY);
+  const memory = options.sink ? null : memorySink();
+  const sink = options.sink ?? memory!;
   // Sink calls in flight: awaited before the fetch answers, so a failed write fails the fetch.
   const writes: Promise<void>[] = [];
   const toSink = (write: Promise<void>) => {
@@ -117,7 +94,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     done.set(phase, Math.max(done.get(phase) ?? 0, phaseFraction));
     let sum = 0;
     for (const f of done.values()) sum += f;
-    options.onProgress?.({ phase, pagesFetched, itemsFetched, fraction: Math.min(1, sum / PHASES.length) });
+    options.onProgress?.({ phase, pagesFetched, itemsFetched, fraction: Math.min(1, sum / FETCH_PHASES.length) });
   };
   // Set when one part fails, so the parts running beside it stop at their next page.
   let failed = false;
@@ -129,13 +106,13 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   /**
    * How an answer reaches the sink's stage without being parsed here: sent and staged by the writer worker itself
    * (executeStaged), or its body fetched here and handed over (executeBody, when the client brings its own fetch).
-   * Null: the answers are parsed here and handed to `sink.page`/`sink.whole` (or kept, without a sink).
+   * Null: the answers are parsed here and handed to `sink.page`/`sink.whole`.
    */
   const staged:
     ((document: TadaDocumentNode<unknown, never>, variables: Record<string, unknown> | undefined, into: StageTarget) => Promise<StagedText>) | null =
-    sink && transport.executeStaged
+    options.sink && transport.executeStaged
       ? (document, variables, into) => transport.executeStaged!(document, variables as never, into)
-      : sink?.text && transport.executeBody
+      : sink.text && transport.executeBody
         ? async (document, variables, into) => sink.text!({ ...into, body: await transport.executeBody!(document, variables as never) })
         : null;
 
@@ -147,13 +124,8 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     throw new CoreError('server-error', 'The site answered the sync with an error.', { message: errors[0]!.message.slice(0, 200) });
   };
 
-  async function single<D extends TadaDocumentNode<unknown, never>, T>(
-    phase: SyncPhase,
-    part: WholePart,
-    path: readonly string[],
-    document: D,
-    pick: (data: ResultOf<D>) => T | null | undefined,
-  ): Promise<T | MissingScopes | null> {
+  async function single(part: WholePart, query: WholeQuery): Promise<MissingScopes | null> {
+    const { phase, path, document } = query;
     checkAborted();
     if (staged) {
       const answer = await staged(document, undefined, { part, shape: 'whole', path });
@@ -168,24 +140,19 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     // A refusal anywhere in the part means the part is incomplete: keep the stored rows, report the scope.
     const refused = judge(errors);
     if (refused) return refused;
-    const value = data === null ? null : pick(data);
+    const value = at(data, path);
     if (value === null || value === undefined) throw siteDataInvalid('no-data');
     pagesFetched += 1;
     report(phase, 1);
-    if (sink) toSink(sink.whole(part, value));
-    return value;
+    toSink(sink.whole(part, value));
+    return null;
   }
 
-  async function connection<D extends TadaDocumentNode<unknown, never>, N>(
-    phase: SyncPhase,
-    part: PagedPart,
-    path: readonly string[],
-    document: D,
-    first: number,
-    pick: (data: ResultOf<D>) => Connection<N> | null | undefined,
-  ): Promise<N[] | MissingScopes> {
-    const nodes: N[] = [];
+  async function connection(part: PagedPart, query: PagedQuery): Promise<MissingScopes | null> {
+    const { phase, path, document, pageSize: first } = query;
     let count = 0;
+    // Pages handed to the sink: a refusal after them drops the part there.
+    let delivered = 0;
     let after: string | null = null;
     const afters: (string | null)[] = [];
     /**
@@ -201,21 +168,22 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       seen.add(next);
       return next;
     };
-    const ended = (): N[] => {
+    const ended = (): null => {
       cursors[part] = afters;
-      return nodes;
+      return null;
     };
-    if (staged && sink) {
+    if (staged) {
       const ask = (cursor: string | null, hold: boolean) =>
         staged(document, { first, after: cursor }, { part, shape: 'page', path, ...(hold ? { hold } : {}) });
       /** Counts one staged page of the part; a refusal ends the part (its pages so far are dropped). */
       const accept = (answer: StagedText, cursor: string | null): MissingScopes | null => {
         const refused = judge(answer.errors);
         if (refused) {
-          if (count > 0) toSink(sink.drop(part));
+          if (delivered > 0) toSink(sink.drop(part));
           return refused;
         }
         if (!answer.found) throw siteDataInvalid('no-data');
+        delivered += 1;
         afters.push(cursor);
         count += answer.count;
         pagesFetched += 1;
@@ -249,7 +217,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
           if (k > 0 && answer.errors.length > 0) break;
           const refused = accept(answer, hint[k] ?? null);
           if (refused) return refused;
-          if (answer.holdId !== undefined) toSink(sink.adopt(answer.holdId));
+          if (answer.holdId !== undefined) toSink(sink.adopt!(answer.holdId));
           if (!answer.hasNextPage) return ended();
           after = answer.endCursor;
           if (k + 1 >= hint.length || after !== hint[k + 1]) break;
@@ -268,20 +236,20 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
         after = answer.endCursor;
       }
     }
-    const request = (cursor: string | null): Promise<ExecuteResult<ResultOf<D>>> => {
+    const request = (cursor: string | null): Promise<ExecuteResult<unknown>> => {
       checkAborted();
-      return transport.execute(document, { first, after: cursor } as VariablesOf<D>);
+      return transport.execute(document, { first, after: cursor } as never);
     };
     let next = request(after);
     for (;;) {
       afters.push(after);
-      const result: ExecuteResult<ResultOf<D>> = await next;
+      const result: ExecuteResult<unknown> = await next;
       const refused = judge(result.errors);
       if (refused) {
-        if (sink && count > 0) toSink(sink.drop(part));
+        if (delivered > 0) toSink(sink.drop(part));
         return refused;
       }
-      const page: Connection<N> | null | undefined = result.data === null ? null : pick(result.data);
+      const page = at(result.data, path) as Connection | null | undefined;
       if (!page) throw siteDataInvalid('no-data');
       const more = page.pageInfo.hasNextPage;
       if (more) {
@@ -292,23 +260,14 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
         next.catch(() => undefined); // a failure is seen when it is awaited above
       }
       count += page.nodes.length;
-      if (sink) toSink(sink.page(part, page.nodes));
-      else for (const node of page.nodes) nodes.push(node);
+      toSink(sink.page(part, page.nodes));
+      delivered += 1;
       pagesFetched += 1;
       itemsFetched += page.nodes.length;
       report(phase, page.totalCount > 0 ? Math.min(1, count / page.totalCount) : 1);
       if (!more) return ended();
     }
   }
-
-  const take = <T>(value: T | MissingScopes | null): T | undefined => {
-    if (value === null) return undefined;
-    if (value instanceof MissingScopes) {
-      value.scopes.forEach((s) => missing.add(s));
-      return undefined;
-    }
-    return value;
-  };
 
   // The connections are independent: fetch them side by side (each one page after page on its own cursor), so
   // the server's work and ours overlap. The first failure stops the others at their next page.
@@ -317,61 +276,12 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       failed = true;
       throw error;
     });
-  const settled = await Promise.allSettled([
-    // The longest chains of pages first, so they take the first slots of the bound.
-    guard(connection('payments', 'payments', ['viewer', 'payments'], PaymentsQuery, PAGE_SIZE.payments, (d) => d.viewer?.payments)),
-    guard(connection('courses', 'courses', ['viewer', 'enrolledCourses'], CoursesQuery, PAGE_SIZE.courses, (d) => d.viewer?.enrolledCourses)),
-    guard(
-      connection(
-        'notifications',
-        'notifications',
-        ['viewer', 'notifications'],
-        NotificationsQuery,
-        PAGE_SIZE.notifications,
-        (d) => d.viewer?.notifications,
-      ),
-    ),
-    guard(single('profile', 'profile', ['viewer'], ProfileQuery, (d) => d.viewer)),
-    guard(
-      connection(
-        'digital-products',
-        'digitalProducts',
-        ['viewer', 'digitalProducts'],
-        DigitalProductsQuery,
-        PAGE_SIZE.digitalProducts,
-        (d) => d.viewer?.digitalProducts,
-      ),
-    ),
-    guard(
-      connection(
-        'consulting',
-        'consultingServices',
-        ['viewer', 'consultingServices'],
-        ConsultingServicesQuery,
-        PAGE_SIZE.consultingServices,
-        (d) => d.viewer?.consultingServices,
-      ),
-    ),
-    guard(
-      connection(
-        'events',
-        'eventRegistrations',
-        ['viewer', 'eventRegistrations'],
-        EventRegistrationsQuery,
-        PAGE_SIZE.eventRegistrations,
-        (d) => d.viewer?.eventRegistrations,
-      ),
-    ),
-    guard(
-      single(
-        'notifications',
-        'subscriptions',
-        ['viewer', 'notificationSubscriptions'],
-        NotificationSubscriptionsQuery,
-        (d) => d.viewer?.notificationSubscriptions,
-      ),
-    ),
-  ] as const);
+  const settled = await Promise.allSettled(
+    FETCH_ORDER.map((part) => {
+      const query = PART_QUERIES[part];
+      return guard(query.paged ? connection(part as PagedPart, query) : single(part as WholePart, query));
+    }),
+  );
   const written = await Promise.allSettled(writes);
   // The first real failure wins over the "another part failed" errors it caused.
   const rejected = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
@@ -379,59 +289,10 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   if (rejected.length > 0) {
     throw rejected.find((e) => !(e instanceof SiblingFailed)) ?? rejected[0];
   }
-  const value = <T>(r: PromiseSettledResult<T>): T => (r as PromiseFulfilledResult<T>).value;
-  const payments = take(value(settled[0]));
-  const courses = take(value(settled[1]));
-  const notifications = take(value(settled[2]));
-  const profile = take(value(settled[3]));
-  const digitalProducts = take(value(settled[4]));
-  const consultingServices = take(value(settled[5]));
-  const eventRegistrations = take(value(settled[6]));
-  const subscriptions = take(value(settled[7]));
+  // A part refused for missing scopes is left out of the sink (dropped above); its scopes are reported.
+  for (const r of settled) if (r.status === 'fulfilled' && r.value) r.value.scopes.forEach((s) => missing.add(s));
   checkAborted();
-
-  // With a sink, the parts are in its stage; `take` above still gathered the refused scopes.
-  const snapshot: SiteSnapshot = sink
-    ? {}
-    : {
-        ...(profile ? { profile } : {}),
-        ...(courses ? { courses } : {}),
-        ...(digitalProducts ? { digitalProducts } : {}),
-        ...(consultingServices ? { consultingServices } : {}),
-        ...(eventRegistrations ? { eventRegistrations } : {}),
-        ...(payments ? { payments } : {}),
-        ...(notifications ? { notifications } : {}),
-        ...(subscriptions ? { subscriptions } : {}),
-      };
-  return { snapshot, missingScopes: [...missing].sort(), pagesFetched, itemsFetched, cursors };
-}
-
-/**
- * At most `limit` requests in flight; the others wait their turn in order. The connections still page side by side,
- * each on its own cursor, but a site is never asked for more than a handful of pages at once.
- */
-function bounded(transport: Transport, limit: number): Transport {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  const slot = async <T>(request: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active += 1;
-    try {
-      return await request();
-    } finally {
-      const next = waiting.shift();
-      if (next)
-        next(); // the slot passes on
-      else active -= 1;
-    }
-  };
-  const body = transport.executeBody?.bind(transport);
-  const remote = transport.executeStaged?.bind(transport);
-  return {
-    execute: (document, variables) => slot(() => transport.execute(document, variables)),
-    ...(body ? { executeBody: (document, variables) => slot(() => body(document, variables)) } : {}),
-    ...(remote ? { executeStaged: (document, variables, into) => slot(() => remote(document, variables, into)) } : {}),
-  };
+  return { snapshot: memory ? memory.snapshot() : {}, missingScopes: [...missing].sort(), pagesFetched, itemsFetched, cursors };
 }
 
 /** Rows per part (moved beside the commit, which the writer worker runs; kept here for the sync's callers). */
