@@ -98,9 +98,14 @@ test.describe('screens: details the student reads, against the demo site', () =>
     const protection = r.value;
     expect(protection.backend.length).toBeGreaterThan(0);
     const panel = page.getByTestId('token-protection');
+    // The key store's internal name is there for support, under "Technical details".
     await expect(panel.locator('code')).toHaveText(protection.backend);
-    // In English, the words the core uses for its cipher (the screen translates them from the facts reported).
-    await expect(panel.getByTestId('token-protection-description')).toHaveText(protection.description);
+    // The core's own description names its cipher (for logs); the screen says the same in plain words, from the
+    // facts reported (the browser host keeps its key in a file), never naming the cipher.
+    expect(protection.backend).toBe('node-aes-256-gcm-keyfile');
+    expect(protection.description).toMatch(/AES-256-GCM/);
+    await expect(panel.getByTestId('token-protection-description')).toHaveText(t('settings.security.describe.keyFile'));
+    await expect(panel).not.toContainText(/AES|GCM/);
     await expect(panel.locator('.state-badge')).toHaveText(protection.weak ? t('settings.security.weak') : t('settings.security.strong'));
     await expect(panel.locator('dd').nth(1)).toHaveText(
       protection.persistent ? t('settings.security.persistentYes') : t('settings.security.persistentNo'),

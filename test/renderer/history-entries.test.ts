@@ -33,6 +33,19 @@ describe('the screens history: entries read back from history.state', () => {
     expect(readEntry({ route: { screen: 'settings', intent: { signOut: 's1' } } })?.route).toEqual({ screen: 'settings' });
   });
 
+  it('keeps the Settings section an entry was at, and reads an unknown one as the top of Settings', () => {
+    expect(readEntry({ route: { screen: 'settings', section: 'storage' } })?.route).toEqual({ screen: 'settings', section: 'storage' });
+    expect(readEntry({ route: { screen: 'settings', section: 'privacy', intent: { signOut: 's1' } } })?.route).toEqual({
+      screen: 'settings',
+      section: 'privacy',
+    });
+    expect(readEntry({ route: { screen: 'settings', section: 'no-such-part' } })?.route).toEqual({ screen: 'settings' });
+    expect(readEntry({ route: { screen: 'settings', section: 7 } })?.route).toEqual({ screen: 'settings' });
+    expect(sameRoute({ screen: 'settings', section: 'storage' }, { screen: 'settings', section: 'storage' })).toBe(true);
+    expect(sameRoute({ screen: 'settings', section: 'storage' }, { screen: 'settings', section: 'about' })).toBe(false);
+    expect(sameRoute({ screen: 'settings' }, { screen: 'settings', section: 'about' })).toBe(false);
+  });
+
   it('one entry per place: the same route is not pushed twice, a search replaces its own entry', () => {
     expect(sameRoute({ screen: 'library' }, { screen: 'library' })).toBe(true);
     expect(sameRoute({ screen: 'course', courseId: 'a' }, { screen: 'course', courseId: 'b' })).toBe(false);

@@ -1,4 +1,4 @@
-import type { Route, Screen } from './routes';
+import { isSettingsSection, type Route, type Screen } from './routes';
 
 /** The pure half of the screens' history (state/history.ts): what an entry holds, read back and compared. No DOM. */
 
@@ -26,12 +26,20 @@ export function readEntry(state: unknown): HistoryEntry | null {
   if (typeof state !== 'object' || state === null) return null;
   const { route, siteId } = state as { route?: unknown; siteId?: unknown };
   if (typeof route !== 'object' || route === null) return null;
-  const r = route as { screen?: unknown; courseId?: unknown; query?: unknown };
+  const r = route as { screen?: unknown; courseId?: unknown; query?: unknown; section?: unknown };
   if (typeof r.screen !== 'string' || !SCREENS.has(r.screen as Screen)) return null;
   if (r.screen === 'course' && typeof r.courseId !== 'string') return null;
   if (r.screen === 'search' && typeof r.query !== 'string') return null;
-  // An invite outcome or a sign-out to confirm is a moment, not a place: going back shows the screen as it is.
-  const kept: Route = r.screen === 'add-site' ? { screen: 'add-site' } : r.screen === 'settings' ? { screen: 'settings' } : (route as Route);
+  // An invite outcome or a sign-out to confirm is a moment, not a place: going back shows the screen as it is (at the
+  // Settings section it was at; a section this version does not have is the top).
+  const kept: Route =
+    r.screen === 'add-site'
+      ? { screen: 'add-site' }
+      : r.screen === 'settings'
+        ? isSettingsSection(r.section)
+          ? { screen: 'settings', section: r.section }
+          : { screen: 'settings' }
+        : (route as Route);
   if (kept.screen === 'billing' && kept.tradeNo !== undefined && typeof kept.tradeNo !== 'string') return null;
   return { route: kept, siteId: typeof siteId === 'string' ? siteId : null };
 }
@@ -41,7 +49,7 @@ export function sameRoute(a: Route, b: Route): boolean {
   if (a.screen === 'course' && b.screen === 'course') return a.courseId === b.courseId;
   if (a.screen === 'search' && b.screen === 'search') return a.query === b.query;
   if (a.screen === 'billing' && b.screen === 'billing') return a.tradeNo === b.tradeNo;
-  if (a.screen === 'settings' && b.screen === 'settings') return a.intent === undefined && b.intent === undefined;
+  if (a.screen === 'settings' && b.screen === 'settings') return a.intent === undefined && b.intent === undefined && a.section === b.section;
   return a.screen !== 'add-site';
 }
 

@@ -14,7 +14,7 @@ export function BackgroundSettings() {
   const electron = info.host === 'electron';
   return (
     <section className="card" aria-labelledby="desktop-background-title" data-testid="background-settings">
-      <h2 id="desktop-background-title">{t('desktop.background.title')}</h2>
+      <h3 id="desktop-background-title">{t('desktop.background.title')}</h3>
       {!electron ? (
         <p className="muted" data-testid="background-unavailable">
           {t('desktop.background.notInThisHost')}

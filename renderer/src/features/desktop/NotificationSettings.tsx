@@ -22,7 +22,7 @@ export function NotificationSettings() {
   const [permission, setPermission] = useState(webPermission);
   return (
     <section className="card" aria-labelledby="desktop-notify-title" data-testid="notification-settings">
-      <h2 id="desktop-notify-title">{t('desktop.notify.title')}</h2>
+      <h3 id="desktop-notify-title">{t('desktop.notify.title')}</h3>
       <p className="muted">{t('desktop.notify.explain')}</p>
       {KINDS.map((k) => (
         <div className="field checkbox" key={k.key}>

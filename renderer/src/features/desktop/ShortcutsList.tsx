@@ -41,7 +41,7 @@ export function ShortcutsSettings() {
   const { t } = useTranslation();
   return (
     <section className="card" aria-labelledby="desktop-shortcuts-title" data-testid="shortcuts-settings">
-      <h2 id="desktop-shortcuts-title">{t('desktop.shortcuts.title')}</h2>
+      <h3 id="desktop-shortcuts-title">{t('desktop.shortcuts.title')}</h3>
       <ShortcutsList />
     </section>
   );

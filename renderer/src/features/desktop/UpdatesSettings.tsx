@@ -19,7 +19,7 @@ export function UpdatesSettings() {
   const s = q.data;
   return (
     <section className="card" aria-labelledby="desktop-updates-title" data-testid="updates-settings">
-      <h2 id="desktop-updates-title">{t('desktop.updates.title')}</h2>
+      <h3 id="desktop-updates-title">{t('desktop.updates.title')}</h3>
       {q.isPending ? (
         <Loading />
       ) : q.isError ? (

@@ -46,9 +46,9 @@ export function StorageSettings() {
   const total = q.data?.reduce((n, s) => n + s.bytes, 0) ?? 0;
   return (
     <section className="card storage-settings" aria-labelledby="storage-title" aria-describedby={ids.intro} data-testid="storage-settings">
-      <h2 id="storage-title">
+      <h3 id="storage-title">
         <HardDrive size={18} aria-hidden={true} /> {t('downloads.storage.title')}
-      </h2>
+      </h3>
       <p className="muted" id={ids.intro}>
         {t('downloads.storage.intro')} {q.data ? t('downloads.storage.total', { size: formatBytes(total, lng) }) : ''}
       </p>
@@ -112,9 +112,9 @@ function SiteStorage({
   const headingId = useId();
   return (
     <div className="storage-site" data-testid="storage-site" aria-labelledby={headingId} role="group">
-      <h3 id={headingId}>
+      <h4 id={headingId}>
         {label} <span className="muted small">· {t('downloads.storage.used', { size: formatBytes(site.bytes, lng) })}</span>
-      </h3>
+      </h4>
       <div className="fault-toggle">
         <input
           id={keepId}

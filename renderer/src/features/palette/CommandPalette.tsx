@@ -6,7 +6,7 @@ import type { ShortcutScreen } from '../../../../electron/common/shortcuts';
 import { call } from '../../api';
 import { useChannel } from '../../query';
 import { useApp } from '../../state/context';
-import type { Route } from '../../state/routes';
+import { SETTINGS_SECTIONS, type Route } from '../../state/routes';
 import { Dialog } from '../../ui/Dialog';
 import { fileLanguage, receiveFile } from '../export/FileActionButton';
 import { formatMoney } from '../../ui/format';
@@ -92,6 +92,23 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
     list.push({ item: { id: 'shortcuts', kind: 'command', label: t('palette.shortcuts') }, run: onShowShortcuts });
     for (const screen of SCREENS) list.push({ item: { id: `go-${screen}`, kind: 'screen', label: t(`nav.${screen}`) }, run: go({ screen }) });
     list.push({ item: { id: 'go-add-site', kind: 'screen', label: t('nav.addSite') }, run: go({ screen: 'add-site' }) });
+    // Each part of Settings by its name ("Settings › Storage"); the demo's switches are reached from Settings itself.
+    for (const section of SETTINGS_SECTIONS)
+      if (section !== 'demo')
+        list.push({
+          item: {
+            id: `settings-${section}`,
+            kind: 'screen',
+            label: t('palette.settingsSection', { section: t(`settings.nav.${section}`) }),
+            keywords: [t('nav.settings')],
+          },
+          run: go({ screen: 'settings', section }),
+        });
+    if (sites.length > 0)
+      list.push({
+        item: { id: 'check-sign-in', kind: 'command', label: t('palette.checkSignIn') },
+        run: go({ screen: 'settings', section: 'schools' }),
+      });
     for (const s of sites)
       if (s.id !== site?.id)
         list.push({ item: { id: `school-${s.id}`, kind: 'school', label: t('palette.switchTo', { site: s.label }) }, run: () => selectSite(s.id) });

@@ -53,9 +53,9 @@ export function DemoFaultsSettings() {
 
   return (
     <section className="card demo-faults" aria-labelledby="demo-faults-title" data-testid="demo-faults">
-      <h2 id="demo-faults-title">
+      <h3 id="demo-faults-title">
         <FlaskConical size={18} aria-hidden={true} /> {t('demoFaults.title')}
-      </h2>
+      </h3>
       <p className="muted" id={ids.hint}>
         {t('demoFaults.intro')}
       </p>

@@ -15,17 +15,21 @@ import { NotificationSettings } from '../desktop/NotificationSettings';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
 import { UpdatesSettings } from '../desktop/UpdatesSettings';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
+import { DoctorSettings } from './DoctorSettings';
+import { SettingsLayout } from './SettingsLayout';
+import { SETTINGS_SECTIONS, type SettingsSection } from '../../state/routes';
+import { assertNever } from '../../../../electron/common/result';
 import { useUpdateSettings } from './useSettings';
 
 const INTERVALS = [0, 5, 15, 30, 60, 240] as const;
 
 function Preferences({ settings }: { readonly settings: Settings }) {
   const { t } = useTranslation();
-  const ids = { lang: useId(), theme: useId(), sync: useId() };
+  const ids = { lang: useId(), theme: useId() };
   const upd = useUpdateSettings();
   return (
     <section className="card" aria-labelledby="prefs-title">
-      <h2 id="prefs-title">{t('settings.prefs.title')}</h2>
+      <h3 id="prefs-title">{t('settings.prefs.title')}</h3>
       <div className="field inline">
         <label htmlFor={ids.lang}>{t('settings.prefs.language')}</label>
         <select
@@ -64,44 +68,53 @@ function Preferences({ settings }: { readonly settings: Settings }) {
           <option value="dark">{t('settings.prefs.dark')}</option>
         </select>
       </div>
-      <div className="field inline">
-        <label htmlFor={ids.sync}>{t('settings.sync.interval')}</label>
-        <select
-          id={ids.sync}
-          value={settings.autoSyncMinutes}
-          onChange={(e) => upd.update({ autoSyncMinutes: Number(e.target.value) })}
-          data-testid="auto-sync-select"
-        >
-          {(INTERVALS as readonly number[]).includes(settings.autoSyncMinutes) ? null : (
-            <option value={settings.autoSyncMinutes}>{t('settings.sync.minutes', { count: settings.autoSyncMinutes })}</option>
-          )}
-          {INTERVALS.map((m) => (
-            <option key={m} value={m}>
-              {m === 0 ? t('settings.sync.off') : t('settings.sync.minutes', { count: m })}
-            </option>
-          ))}
-        </select>
-      </div>
       {upd.error && <ErrorState error={upd.error} compact />}
     </section>
   );
 }
 
-function SyncNow() {
+/** How often every school is synced, and "Sync now" for the one shown. */
+function SyncSettings({ settings }: { readonly settings: Settings | undefined }) {
   const { t } = useTranslation();
   const { site } = useApp();
-  const syncNow = useChannelMutation('sync:now');
-  if (!site) return null;
+  const ids = { sync: useId() };
+  const upd = useUpdateSettings();
   return (
     <section className="card" aria-labelledby="sync-title">
-      <h2 id="sync-title">{t('settings.sync.title')}</h2>
-      <p className="muted">{t('settings.sync.explain', { site: site.label })}</p>
-      <button
-        type="button"
-        className="button"
-        onClick={() => syncNow.mutate({ siteId: site.id })}
-        disabled={syncNow.isPending || site.status !== 'ready'}
-      >
+      <h3 id="sync-title">{t('settings.sync.title')}</h3>
+      {settings && (
+        <div className="field inline">
+          <label htmlFor={ids.sync}>{t('settings.sync.interval')}</label>
+          <select
+            id={ids.sync}
+            value={settings.autoSyncMinutes}
+            onChange={(e) => upd.update({ autoSyncMinutes: Number(e.target.value) })}
+            data-testid="auto-sync-select"
+          >
+            {(INTERVALS as readonly number[]).includes(settings.autoSyncMinutes) ? null : (
+              <option value={settings.autoSyncMinutes}>{t('settings.sync.minutes', { count: settings.autoSyncMinutes })}</option>
+            )}
+            {INTERVALS.map((m) => (
+              <option key={m} value={m}>
+                {m === 0 ? t('settings.sync.off') : t('settings.sync.minutes', { count: m })}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {upd.error && <ErrorState error={upd.error} compact />}
+      {site && <SyncNowButton siteId={site.id} siteLabel={site.label} ready={site.status === 'ready'} />}
+    </section>
+  );
+}
+
+function SyncNowButton({ siteId, siteLabel, ready }: { readonly siteId: string; readonly siteLabel: string; readonly ready: boolean }) {
+  const { t } = useTranslation();
+  const syncNow = useChannelMutation('sync:now');
+  return (
+    <>
+      <p className="muted">{t('settings.sync.explain', { site: siteLabel })}</p>
+      <button type="button" className="button" onClick={() => syncNow.mutate({ siteId })} disabled={syncNow.isPending || !ready}>
         {syncNow.isPending ? t('sync.running') : t('sync.now')}
       </button>
       {syncNow.data && (
@@ -110,7 +123,7 @@ function SyncNow() {
         </p>
       )}
       {syncNow.error && <ErrorState error={syncNow.error} compact />}
-    </section>
+    </>
   );
 }
 
@@ -121,7 +134,7 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
   const id = useId();
   return (
     <section className="card" aria-labelledby="security-title" data-testid="token-protection">
-      <h2 id="security-title">{t('settings.security.title')}</h2>
+      <h3 id="security-title">{t('settings.security.title')}</h3>
       {q.isPending ? (
         <Loading />
       ) : q.isError ? (
@@ -136,14 +149,17 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
             )}{' '}
             <span data-testid="token-protection-description">{protectionDescription(q.data, t) ?? q.data.description}</span>
           </p>
-          <dl className="kv">
-            <dt>{t('settings.security.backend')}</dt>
-            <dd>
-              <code>{q.data.backend}</code>
-            </dd>
-            <dt>{t('settings.security.persistent')}</dt>
-            <dd>{q.data.persistent ? t('settings.security.persistentYes') : t('settings.security.persistentNo')}</dd>
-          </dl>
+          <details className="tech-details">
+            <summary>{t('settings.techDetails')}</summary>
+            <dl className="kv">
+              <dt>{t('settings.security.backend')}</dt>
+              <dd>
+                <code>{q.data.backend}</code>
+              </dd>
+              <dt>{t('settings.security.persistent')}</dt>
+              <dd>{q.data.persistent ? t('settings.security.persistentYes') : t('settings.security.persistentNo')}</dd>
+            </dl>
+          </details>
           {q.data.weak && (
             <>
               <p className="muted">{t('settings.security.weakExplain')}</p>
@@ -166,29 +182,49 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
   );
 }
 
+/** Node's process.platform in the words a student knows; another value is shown as it is. */
+function systemName(platform: string): string {
+  return ({ darwin: 'macOS', win32: 'Windows', linux: 'Linux' } as Record<string, string>)[platform] ?? platform;
+}
+
 function About() {
   const { t } = useTranslation();
   const q = useChannel('app:get-info', undefined, { staleTime: Infinity });
   return (
     <section className="card" aria-labelledby="about-title">
-      <h2 id="about-title">{t('settings.about.title')}</h2>
+      <h3 id="about-title">{t('settings.about.title')}</h3>
       {q.isPending ? (
         <Loading />
       ) : q.isError ? (
         <ErrorState error={q.error} onRetry={() => void q.refetch()} compact />
       ) : (
-        <dl className="kv" data-testid="app-info">
-          <dt>{t('settings.about.version')}</dt>
-          <dd data-testid="app-version">{q.data.version}</dd>
-          <dt>{t('settings.about.dataDir')}</dt>
-          <dd data-testid="app-data-dir" className="break">
-            {q.data.dataDir}
-          </dd>
-          <dt>{t('settings.about.host')}</dt>
-          <dd data-testid="app-host">{q.data.host}</dd>
-          <dt>{t('settings.about.platform')}</dt>
-          <dd>{q.data.platform}</dd>
-        </dl>
+        <>
+          <dl className="kv" data-testid="app-info">
+            <dt>{t('settings.about.version')}</dt>
+            <dd data-testid="app-version">{q.data.version}</dd>
+            <dt>{t('settings.about.runsAs')}</dt>
+            <dd>{t(`settings.about.runs.${q.data.host}`)}</dd>
+            <dt>{t('settings.about.system')}</dt>
+            <dd>{systemName(q.data.platform)}</dd>
+            <dt>{t('settings.about.dataDir')}</dt>
+            <dd data-testid="app-data-dir" className="break">
+              {q.data.dataDir}
+            </dd>
+          </dl>
+          <details className="tech-details">
+            <summary>{t('settings.techDetails')}</summary>
+            <dl className="kv">
+              <dt>{t('settings.about.host')}</dt>
+              <dd>
+                <code data-testid="app-host">{q.data.host}</code>
+              </dd>
+              <dt>{t('settings.about.platform')}</dt>
+              <dd>
+                <code>{q.data.platform}</code>
+              </dd>
+            </dl>
+          </details>
+        </>
       )}
     </section>
   );
@@ -197,26 +233,61 @@ function About() {
 export function SettingsScreen() {
   const { t } = useTranslation();
   const q = useChannel('settings:get', undefined, { staleTime: Infinity });
+  const demo = useChannel('demo:faults', undefined, { retry: false });
+  const sections: readonly SettingsSection[] = SETTINGS_SECTIONS.filter((s) => s !== 'demo' || demo.data?.running === true);
   return (
     <div className="screen settings">
       <ScreenHeader title={t('settings.title')} />
-      {q.isPending ? (
-        <Loading />
-      ) : q.isError ? (
-        <ErrorState title={t('settings.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
-      ) : (
-        <Preferences settings={q.data} />
-      )}
-      <SyncNow />
-      <SitesSettings />
-      <StorageSettings />
-      <DemoFaultsSettings />
-      <Security settings={q.data} />
-      <NotificationSettings />
-      <BackgroundSettings />
-      <UpdatesSettings />
-      <ShortcutsSettings />
-      <About />
+      <SettingsLayout sections={sections}>
+        {(section) => {
+          switch (section) {
+            case 'schools':
+              return (
+                <>
+                  <SitesSettings />
+                  <SyncSettings settings={q.data} />
+                  <DoctorSettings />
+                </>
+              );
+            case 'notifications':
+              return (
+                <>
+                  <NotificationSettings />
+                </>
+              );
+            case 'storage':
+              return <StorageSettings />;
+            case 'appearance':
+              return q.isPending ? (
+                <Loading />
+              ) : q.isError ? (
+                <ErrorState title={t('settings.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+              ) : (
+                <Preferences settings={q.data} />
+              );
+            case 'privacy':
+              return <Security settings={q.data} />;
+            case 'desktop':
+              return (
+                <>
+                  <BackgroundSettings />
+                  <ShortcutsSettings />
+                </>
+              );
+            case 'demo':
+              return <DemoFaultsSettings />;
+            case 'about':
+              return (
+                <>
+                  <About />
+                  <UpdatesSettings />
+                </>
+              );
+            default:
+              return assertNever(section, 'settings section');
+          }
+        }}
+      </SettingsLayout>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
 import { SignInPanel } from '../sites/SignInPanel';
+import { canSignOut, SignOutDialog } from '../sites/SignOutDialog';
 import { useSignIn } from '../sites/sign-in';
 
 export function siteStatusKey(s: SiteStatus): string {
@@ -28,14 +29,13 @@ export function siteStatusKey(s: SiteStatus): string {
 
 type Pending = { kind: 'sign-out'; site: SiteSummary } | { kind: 'remove'; site: SiteSummary } | null;
 
-/** Sign out (revoking, optionally keeping the offline copy) and remove a site with all its data. */
+/** Sign out (SignOutDialog: revoking, optionally keeping the offline copy) and remove a site with all its data. */
 export function SitesSettings() {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const { sites, site: activeSite, navigate, route } = useApp();
   const signIn = useSignIn();
   const [pending, setPending] = useState<Pending>(null);
-  const [keepData, setKeepData] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -52,7 +52,6 @@ export function SitesSettings() {
     const target = intent && sites.find((s) => s.id === intent.signOut);
     if (!intent || !target || handled.current === intent) return;
     handled.current = intent;
-    setKeepData(true);
     setPending({ kind: 'sign-out', site: target });
   }, [intent, sites]);
   const confirm = async () => {
@@ -60,19 +59,8 @@ export function SitesSettings() {
     setBusy(true);
     setError(null);
     try {
-      if (pending.kind === 'sign-out') {
-        const r = await call('sites:sign-out', { siteId: pending.site.id, removeData: !keepData });
-        setNotice(
-          r.localOnly === true
-            ? t('settings.sites.signedOutLocalOnly', { site: pending.site.label })
-            : r.pending
-              ? t('settings.sites.signOutQueued')
-              : t('settings.sites.signedOut'),
-        );
-      } else {
-        await call('sites:remove', { siteId: pending.site.id });
-        setNotice(t('settings.sites.removed', { site: pending.site.label }));
-      }
+      await call('sites:remove', { siteId: pending.site.id });
+      setNotice(t('settings.sites.removed', { site: pending.site.label }));
       await refreshQueries(client);
       setPending(null);
     } catch (e) {
@@ -84,7 +72,7 @@ export function SitesSettings() {
 
   return (
     <section className="card" aria-labelledby="sites-title" data-testid="sites-settings">
-      <h2 id="sites-title">{t('settings.sites.title')}</h2>
+      <h3 id="sites-title">{t('settings.sites.title')}</h3>
       {notice && (
         <p role="status" className="notice">
           {notice}
@@ -110,16 +98,8 @@ export function SitesSettings() {
                     {t('sites.signIn.button')}
                   </button>
                 )}
-                {(s.status === 'ready' || s.status === 'sign-in-needed') && (
-                  <button
-                    type="button"
-                    className="button small"
-                    onClick={() => {
-                      setKeepData(true);
-                      setPending({ kind: 'sign-out', site: s });
-                    }}
-                    data-testid="sign-out"
-                  >
+                {canSignOut(s) && (
+                  <button type="button" className="button small" onClick={() => setPending({ kind: 'sign-out', site: s })} data-testid="sign-out">
                     {t('settings.sites.signOut')}
                   </button>
                 )}
@@ -142,27 +122,14 @@ export function SitesSettings() {
         {t('nav.addSite')}
       </button>
 
-      <Dialog
-        open={pending?.kind === 'sign-out'}
-        title={t('settings.sites.signOutTitle', { site: pending?.site.label ?? '' })}
+      <SignOutDialog
+        site={pending?.kind === 'sign-out' ? pending.site : null}
         onClose={close}
-        testId="sign-out-dialog"
-      >
-        <p>{t('settings.sites.signOutText')}</p>
-        <label className="toggle">
-          <input type="checkbox" checked={keepData} onChange={(e) => setKeepData(e.target.checked)} /> {t('settings.sites.keepData')}
-        </label>
-        <p className="muted small">{keepData ? t('settings.sites.keepDataYes') : t('settings.sites.keepDataNo')}</p>
-        {error !== null && <ErrorState error={error} compact />}
-        <div className="row end">
-          <button type="button" className="button" onClick={close}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" onClick={() => void confirm()} disabled={busy} data-testid="confirm-sign-out">
-            {t('settings.sites.signOut')}
-          </button>
-        </div>
-      </Dialog>
+        onDone={(text) => {
+          setNotice(text);
+          setPending(null);
+        }}
+      />
       <Dialog
         open={pending?.kind === 'remove'}
         title={t('settings.sites.removeTitle', { site: pending?.site.label ?? '' })}

@@ -31,7 +31,16 @@ function StatusIcon({ status }: { readonly status: DoctorStatus }) {
  * "What went wrong?" under a failed sign-in (or a site that could not be added): runs the sign-in doctor in the core
  * and lists each check with its status and what to do, plus the report as text to copy for support.
  */
-export function SignInDoctor({ target, siteLabel }: { readonly target: ChannelInput<'doctor:run'>; readonly siteLabel: string }) {
+export function SignInDoctor({
+  target,
+  siteLabel,
+  buttonLabel,
+}: {
+  readonly target: ChannelInput<'doctor:run'>;
+  readonly siteLabel: string;
+  /** The button's words where nothing has gone wrong yet (Settings' "Run a check"); else "What went wrong?". */
+  readonly buttonLabel?: string;
+}) {
   const { t, i18n } = useTranslation();
   const run = useChannelMutation('doctor:run');
   const titleId = useId();
@@ -43,13 +52,14 @@ export function SignInDoctor({ target, siteLabel }: { readonly target: ChannelIn
   if (run.isIdle) {
     return (
       <button type="button" className="button doctor-run" onClick={() => run.mutate(target)} data-testid="doctor-run">
-        <Stethoscope size={16} aria-hidden={true} /> {t('doctor.button')}
+        <Stethoscope size={16} aria-hidden={true} /> {buttonLabel ?? t('doctor.button')}
       </button>
     );
   }
   return (
     <section className="doctor" aria-labelledby={titleId} data-testid="doctor" aria-busy={run.isPending}>
-      <h3 id={titleId}>{t('doctor.title')}</h3>
+      {/* On demand (Settings) it sits under its card's own heading: one level down, and named as a check. */}
+      {buttonLabel ? <h4 id={titleId}>{t('doctor.checkTitle')}</h4> : <h3 id={titleId}>{t('doctor.title')}</h3>}
       <p className="muted small">{t('doctor.intro', { site: siteLabel })}</p>
       {run.isPending && (
         <p role="status" className="phase" data-testid="doctor-running">

@@ -1,4 +1,4 @@
-import { Check, ChevronsUpDown, Plus } from 'lucide-react';
+import { Check, ChevronsUpDown, LogOut, Plus } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { labelsNeedingHost } from '../../../../electron/common/site-values';
@@ -8,6 +8,7 @@ import { coverHue, monogram } from '../../ui/cover';
 import { buttonKey, menuKey, type MenuAction } from '../../ui/menu-model';
 import { UnreadBadge } from '../notifications/UnreadBadge';
 import { siteStatusKey } from '../settings/SitesSettings';
+import { canSignOut, SignOutDialog } from './SignOutDialog';
 
 /** A site's initial on a tile of its own hue (sites carry no logo in the view model). */
 function SiteAvatar({ site, size = 'md' }: { readonly site: SiteSummary; readonly size?: 'sm' | 'md' }) {
@@ -36,14 +37,19 @@ export function SiteSwitcher() {
   const { sites, site, selectSite, navigate } = useApp();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
+  const [signingOut, setSigningOut] = useState<SiteSummary | null>(null);
+  const [notice, setNotice] = useState('');
   const buttonId = useId();
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const itemRefs = useRef<(HTMLElement | null)[]>([]);
 
-  const count = sites.length + 1; // the sites, then "Add a site"
-  const labels = [...sites.map((s) => s.label), t('nav.addSite')];
+  // The sites, then "Add a site", then "Sign out of <the site shown>" when it has a sign-in to end.
+  const signOutItem = site !== null && canSignOut(site);
+  const signOutLabel = site ? t('sites.switcher.signOut', { site: site.label }) : '';
+  const count = sites.length + 1 + (signOutItem ? 1 : 0);
+  const labels = [...sites.map((s) => s.label), t('nav.addSite'), ...(signOutItem ? [signOutLabel] : [])];
   // Two sites that read the same (or a label naming another host) are told apart by their host.
   const hosts = useMemo(() => labelsNeedingHost(sites), [sites]);
 
@@ -68,7 +74,10 @@ export function SiteSwitcher() {
     setOpen(false);
     buttonRef.current?.focus();
     const chosen = sites[index];
-    if (chosen) {
+    if (index === sites.length + 1) {
+      setNotice('');
+      setSigningOut(site);
+    } else if (chosen) {
       if (chosen.id !== site.id) {
         selectSite(chosen.id);
         navigate({ screen: 'library' });
@@ -211,8 +220,38 @@ export function SiteSwitcher() {
             </span>
             {t('nav.addSite')}
           </div>
+          {signOutItem && (
+            <div
+              ref={(el) => {
+                itemRefs.current[sites.length + 1] = el;
+              }}
+              role="menuitem"
+              tabIndex={-1}
+              className="menu-item"
+              data-testid="site-menu-sign-out"
+              onClick={() => activate(sites.length + 1)}
+              onPointerMove={() => active !== sites.length + 1 && setActive(sites.length + 1)}
+            >
+              <span className="menu-item-icon" aria-hidden="true">
+                <LogOut />
+              </span>
+              {signOutLabel}
+            </div>
+          )}
         </div>
       )}
+      <SignOutDialog
+        site={signingOut}
+        onClose={() => setSigningOut(null)}
+        onDone={(text) => {
+          setSigningOut(null);
+          setNotice(text);
+        }}
+      />
+      {/* What the sign-out did, read out; the button's own state line shows "Signed out" to the eye. */}
+      <p role="status" className="visually-hidden" data-testid="site-menu-notice">
+        {notice}
+      </p>
     </div>
   );
 }

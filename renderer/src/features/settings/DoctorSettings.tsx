@@ -1,0 +1,37 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApp } from '../../state/context';
+import { SignInDoctor } from '../sites/SignInDoctor';
+
+/**
+ * Settings > Schools > "Check sign-in": the sign-in doctor on demand, for the school the student picks (the one shown
+ * first), without waiting for a sign-in to fail. The report is the same as under a failed sign-in.
+ */
+export function DoctorSettings() {
+  const { t } = useTranslation();
+  const { sites, site } = useApp();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const selectId = useId();
+  const target = sites.find((s) => s.id === chosen) ?? site ?? sites[0];
+  if (!target) return null;
+  return (
+    <section className="card" aria-labelledby="doctor-settings-title" data-testid="doctor-settings">
+      <h3 id="doctor-settings-title">{t('settings.doctor.title')}</h3>
+      <p className="muted">{t('settings.doctor.explain')}</p>
+      {sites.length > 1 && (
+        <div className="field inline">
+          <label htmlFor={selectId}>{t('settings.doctor.school')}</label>
+          <select id={selectId} value={target.id} onChange={(e) => setChosen(e.target.value)} data-testid="doctor-site-select">
+            {sites.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {/* A new school is a new check: the previous school's report does not stay on screen under the other name. */}
+      <SignInDoctor key={target.id} target={{ siteId: target.id }} siteLabel={target.label} buttonLabel={t('settings.doctor.run')} />
+    </section>
+  );
+}
