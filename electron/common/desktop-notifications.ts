@@ -5,7 +5,20 @@
  * only the site's name, a count, a notice's own title and a number of hours.
  */
 
-export type DesktopNotificationKind = 'payment-due' | 'new-notices' | 'sign-in';
+export type DesktopNotificationKind = 'payment-due' | 'new-notices' | 'sign-in' | ReminderNotificationKind;
+
+/** Reminders (electron/core/db/reminders.ts): each one notification per run, standing for `count` subjects. */
+export type ReminderNotificationKind = 'access-ending' | 'lecture-unlocked' | 'event-starting';
+export const REMINDER_NOTIFICATION_KINDS: readonly ReminderNotificationKind[] = ['access-ending', 'lecture-unlocked', 'event-starting'];
+
+/** The most pressing subject of a reminder: its title and course (the site's text, shown in the app anyway) and the time left. */
+export interface ReminderSubject {
+  readonly title: string;
+  /** lecture-unlocked: the lecture's course. */
+  readonly courseTitle: string | null;
+  /** access-ending, event-starting: whole minutes until the end or the start (at least 1). */
+  readonly minutesLeft: number;
+}
 
 export interface DesktopNotification {
   /** Stable per event, so a host can replace instead of stack (Web Notifications `tag`). */
@@ -19,9 +32,21 @@ export interface DesktopNotification {
   readonly codes?: number;
   /** new-notices with exactly one notice: its title (the site's text, shown in the app anyway). */
   readonly noticeTitle: string | null;
+  /** Reminders: the subject named (the soonest one); `count` says how many the notification stands for. */
+  readonly reminder?: ReminderSubject;
   /** The screen a click opens. */
-  readonly screen: 'billing' | 'notifications' | 'settings';
+  readonly screen: 'billing' | 'notifications' | 'settings' | 'today';
 }
+
+/** Minutes as the largest unit that reads naturally: 45 minutes, 23 hours, 7 days. */
+function timeLeft(minutes: number, language: NotificationLanguage): string {
+  const m = Math.max(1, Math.round(minutes));
+  const [n, unit] = m < 60 ? [m, 'minute'] : m < 48 * 60 ? [Math.round(m / 60), 'hour'] : [Math.round(m / (24 * 60)), 'day'];
+  if (language === 'zh-TW') return `${n} ${unit === 'minute' ? '分鐘' : unit === 'hour' ? '小時' : '天'}`;
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+const subjectOf = (n: DesktopNotification): ReminderSubject => n.reminder ?? { title: '', courseTitle: null, minutesLeft: 1 };
 
 export type NotificationLanguage = 'en' | 'zh-TW';
 
@@ -45,6 +70,27 @@ const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: Des
       title: `Sign in to ${n.siteLabel} again`,
       body: 'Your sign-in has ended, so new data cannot be fetched. What you already have stays readable.',
     }),
+    'access-ending': (n) => {
+      const s = subjectOf(n);
+      const left = timeLeft(s.minutesLeft, 'en');
+      return n.count > 1
+        ? { title: `${n.count} courses end soon`, body: `The first, “${s.title}” at ${n.siteLabel}, ends in ${left}. Open Today to see them.` }
+        : { title: 'Course access ends soon', body: `Your access to “${s.title}” at ${n.siteLabel} ends in ${left}. Finish it before then.` };
+    },
+    'lecture-unlocked': (n) => {
+      const s = subjectOf(n);
+      const where = s.courseTitle ? ` in “${s.courseTitle}”` : '';
+      return n.count > 1
+        ? { title: `${n.count} lectures unlocked`, body: `Among them “${s.title}”${where} at ${n.siteLabel}. Open Today to see them.` }
+        : { title: 'A lecture is unlocked', body: `“${s.title}”${where} at ${n.siteLabel} is ready to watch.` };
+    },
+    'event-starting': (n) => {
+      const s = subjectOf(n);
+      const left = timeLeft(s.minutesLeft, 'en');
+      return n.count > 1
+        ? { title: `${n.count} events start soon`, body: `The first, “${s.title}” at ${n.siteLabel}, starts in ${left}.` }
+        : { title: 'An event starts soon', body: `“${s.title}” at ${n.siteLabel} starts in ${left}.` };
+    },
   },
   'zh-TW': {
     'payment-due': (n) =>
@@ -65,6 +111,27 @@ const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: Des
       title: `請重新登入 ${n.siteLabel}`,
       body: '你的登入已失效，無法取得新資料。已下載的內容仍可閱讀。',
     }),
+    'access-ending': (n) => {
+      const s = subjectOf(n);
+      const left = timeLeft(s.minutesLeft, 'zh-TW');
+      return n.count > 1
+        ? { title: `${n.count} 門課程即將到期`, body: `最早的是 ${n.siteLabel} 的「${s.title}」，將在 ${left}後到期。打開「今天」查看。` }
+        : { title: '課程觀看期限快到了', body: `你在 ${n.siteLabel} 的「${s.title}」將在 ${left}後到期，請把握時間完成。` };
+    },
+    'lecture-unlocked': (n) => {
+      const s = subjectOf(n);
+      const course = s.courseTitle ? `「${s.courseTitle}」的` : '';
+      return n.count > 1
+        ? { title: `${n.count} 個單元已解鎖`, body: `包括 ${n.siteLabel} ${course}「${s.title}」。打開「今天」查看。` }
+        : { title: '有單元解鎖了', body: `${n.siteLabel} ${course}「${s.title}」已經可以觀看。` };
+    },
+    'event-starting': (n) => {
+      const s = subjectOf(n);
+      const left = timeLeft(s.minutesLeft, 'zh-TW');
+      return n.count > 1
+        ? { title: `${n.count} 場活動即將開始`, body: `最早的是 ${n.siteLabel} 的「${s.title}」，將在 ${left}後開始。` }
+        : { title: '活動即將開始', body: `${n.siteLabel} 的「${s.title}」將在 ${left}後開始。` };
+    },
   },
 };
 

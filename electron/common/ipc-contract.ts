@@ -181,6 +181,9 @@ export const ipcContract = {
         notifyPaymentDue: z.boolean().optional(),
         notifyNewNotices: z.boolean().optional(),
         notifySignIn: z.boolean().optional(),
+        remindAccessEnding: z.boolean().optional(),
+        remindLectureUnlocked: z.boolean().optional(),
+        remindEventStarting: z.boolean().optional(),
         trayEnabled: z.boolean().optional(),
         startAtLogin: z.boolean().optional(),
       })

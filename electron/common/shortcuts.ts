@@ -19,7 +19,7 @@ export type AppCommand =
   | { readonly command: 'history'; readonly direction: 'back' | 'forward' }
   | { readonly command: 'open-palette' }
   /** An OS notification was clicked: the page opens the screen it was about (electron/core/notifier.ts). */
-  | { readonly command: 'open-notification'; readonly screen: 'billing' | 'notifications' | 'settings'; readonly siteId: string | null };
+  | { readonly command: 'open-notification'; readonly screen: 'billing' | 'notifications' | 'settings' | 'today'; readonly siteId: string | null };
 
 export interface Shortcut {
   /** Stable id; its label is `desktop.shortcuts.<id>` in the renderer's i18n files. */

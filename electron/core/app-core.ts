@@ -265,6 +265,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     payable: (siteId) => getPayableInstructionsPage(db, siteId, new Date(clock.now()), { offset: 0, limit: 100 }).items,
     notices: (siteId) => getNotificationsPage(db, siteId, { offset: 0, limit: 100 }).items,
     unreadCount: (siteId) => getNotificationsSummary(db, siteId).unreadCount,
+    runReminders: ({ now, ...input }) => writer.call('reminders:run', { ...input, now: new Date(now).toISOString() }),
+    siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
     log: (line, error) => (error === undefined ? log.info(line) : log.warn(line, { error })),
   });
 
@@ -302,7 +304,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       // Changed product files are offered, and "keep every product offline" takes what is new.
       void downloads.afterSync(site.id).catch((error: unknown) => log.warn('checking saved product files failed', { siteId: site.id, error }));
       await desktop.notifier.afterSync(site);
+      await desktop.remind(site.id);
     },
+    // Reminders whose moment came between syncs (an event an hour away, a lecture that opened), offline too.
+    onTick: () => desktop.remind(null),
     beforeStartupSync: async () => {
       if (await checkOfflineStore(store, log)) for (const site of sites.list()) emit('data:changed', { siteId: site.id });
     },

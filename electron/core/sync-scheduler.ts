@@ -34,7 +34,12 @@ export interface SyncSchedulerOptions {
   readonly afterSync: (site: SiteSummary) => Promise<void>;
   /** Runs before the startup sync, once the window shows (the offline database's integrity check). */
   readonly beforeStartupSync?: () => Promise<void>;
+  /** Work due with time rather than with a sync (reminders), every 5 "minutes" (minuteMs), online or not. */
+  readonly onTick?: () => Promise<void>;
 }
+
+/** In minutes: an "hour before" reminder comes at most this late. */
+const TICK_MINUTES = 5;
 
 export interface SyncScheduler {
   isOnline(): boolean;
@@ -125,6 +130,13 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
     autoTimer.unref();
   }
   reschedule();
+  const tick = options.onTick
+    ? setInterval(
+        () => void options.onTick!().catch((error: unknown) => log.warn('timed work failed', { error })),
+        TICK_MINUTES * (options.minuteMs ?? 60_000),
+      )
+    : null;
+  tick?.unref();
   // Shortly after start, once the window shows: the check, then a sync. The offline data is shown at once and
   // refreshed behind it.
   const startupSync = setTimeout(() => void (options.beforeStartupSync?.() ?? Promise.resolve()).then(() => syncAll('startup')), 1000);
@@ -140,6 +152,7 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
     close() {
       closed = true;
       clearTimeout(startupSync);
+      if (tick) clearInterval(tick);
       if (autoTimer) clearInterval(autoTimer);
       stopProbing();
     },

@@ -36,6 +36,10 @@ export interface Settings {
   readonly notifyPaymentDue: boolean;
   readonly notifyNewNotices: boolean;
   readonly notifySignIn: boolean;
+  /** Reminders (electron/core/db/reminders.ts), each kind on or off. */
+  readonly remindAccessEnding: boolean;
+  readonly remindLectureUnlocked: boolean;
+  readonly remindEventStarting: boolean;
   /** Electron: an icon in the tray / menu bar; closing the last window then keeps the app running. */
   readonly trayEnabled: boolean;
   /** Electron: start with the session, minimized. */

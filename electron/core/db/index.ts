@@ -27,3 +27,11 @@ export { search, parseSearch, type ParsedSearch } from './search';
 export { getLastSyncedAt, getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';
 export { enqueueChange, pendingEntries, failedEntries, countPending, dismissFailed, type OutboxChange, type OutboxEntry } from './outbox';
 export type * from './parts';
+export {
+  decideReminders,
+  REMINDER_KINDS,
+  REMINDER_SUBJECTS_PER_RUN,
+  type ReminderGroup,
+  type ReminderKind,
+  type ReminderRunInput,
+} from './reminders';

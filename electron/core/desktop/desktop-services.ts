@@ -11,6 +11,8 @@ import type { NotificationView, PaymentView, Settings, SiteSummary, UpdateState 
 import { createUpdateController, type UpdateController, type UpdaterEvent, type UpdaterPort, type UpdatesOffReason } from './updates';
 import { shouldSyncOnWake, type WakeTrigger } from './background';
 import { createNotifier, type Notifier } from './notifier';
+import type { ReminderGroup, ReminderKind } from '../db/reminders';
+import { enabledReminders, reminderNotifications } from './reminders';
 
 /** What a host gives to update itself: electron-updater, adapted (electron/main/updater.ts). */
 export interface DesktopUpdater {
@@ -31,6 +33,14 @@ export interface DesktopServicesOptions {
   readonly payable: (siteId: string) => readonly PaymentView[];
   readonly notices: (siteId: string) => readonly NotificationView[];
   readonly unreadCount: (siteId: string) => number;
+  /** Decides and marks the reminders due (db/reminders.ts, on the database writer's thread). */
+  readonly runReminders: (input: {
+    readonly now: number;
+    readonly syncedSiteId: string | null;
+    readonly enabled: Readonly<Record<ReminderKind, boolean>>;
+  }) => Promise<readonly ReminderGroup[]>;
+  /** A site's name for the notification text (its id when it is gone). */
+  readonly siteLabel: (siteId: string) => string;
   readonly log: (line: string, error?: unknown) => void;
   readonly updateCheckIntervalMs?: number;
   readonly updateFirstCheckDelayMs?: number;
@@ -42,6 +52,11 @@ export interface DesktopServices {
   busy(): boolean;
   readonly updates: UpdateController;
   readonly notifier: Notifier;
+  /**
+   * Reminders due now, as notifications: after a sync of `syncedSiteId` committed (its first sets its baseline), or
+   * on the timer (null). Never throws: a failure is logged and the next run tries again.
+   */
+  remind(syncedSiteId: string | null): Promise<void>;
   /** The machine woke or was unlocked (powerMonitor): sync, unless one just ran. Resolves true if it synced. */
   wake(trigger: WakeTrigger): Promise<boolean>;
   /** Unread notices across the signed-in sites (the tray). */
@@ -92,6 +107,15 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     busy: () => running > 0,
     updates,
     notifier,
+    async remind(syncedSiteId) {
+      try {
+        const now = options.now();
+        const groups = await options.runReminders({ now, syncedSiteId, enabled: enabledReminders(options.settings()) });
+        for (const n of reminderNotifications(groups, options.siteLabel, now)) options.onNotification(n);
+      } catch (error) {
+        options.log('reminders: could not be decided or remembered', error);
+      }
+    },
     async wake(trigger) {
       const now = options.now();
       if (!shouldSyncOnWake({ lastWakeSyncAt, now, readySites: options.readySites().length })) return false;

@@ -25,6 +25,9 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   notifyPaymentDue: true,
   notifyNewNotices: true,
   notifySignIn: true,
+  remindAccessEnding: true,
+  remindLectureUnlocked: true,
+  remindEventStarting: true,
   trayEnabled: false,
   startAtLogin: false,
 });
@@ -46,6 +49,9 @@ const settingsSchema = z.object({
   notifyPaymentDue: z.boolean().catch(DEFAULT_SETTINGS.notifyPaymentDue),
   notifyNewNotices: z.boolean().catch(DEFAULT_SETTINGS.notifyNewNotices),
   notifySignIn: z.boolean().catch(DEFAULT_SETTINGS.notifySignIn),
+  remindAccessEnding: z.boolean().catch(DEFAULT_SETTINGS.remindAccessEnding),
+  remindLectureUnlocked: z.boolean().catch(DEFAULT_SETTINGS.remindLectureUnlocked),
+  remindEventStarting: z.boolean().catch(DEFAULT_SETTINGS.remindEventStarting),
   trayEnabled: z.boolean().catch(DEFAULT_SETTINGS.trayEnabled),
   startAtLogin: z.boolean().catch(DEFAULT_SETTINGS.startAtLogin),
 });

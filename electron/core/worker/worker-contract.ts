@@ -12,6 +12,7 @@ import type { ExportLanguage } from '../export/strings';
 import type { SyncRunSummary } from '../../common/view-models';
 import type { CheckedDatabase } from '../db/open';
 import type { OutboxChange, OutboxEntry } from '../db/outbox';
+import type { ReminderGroup, ReminderKind } from '../db/reminders';
 import type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
 import type { SiteSnapshot, SubscriptionRecord } from '../db/records';
 
@@ -132,6 +133,15 @@ export interface WriterCalls {
   'outbox:fail': (input: { readonly entry: EntryRef; readonly error: string; readonly now: string }) => void;
   'outbox:dismiss': (input: { readonly siteId: string; readonly id: number }) => void;
   'sync:record-run': (input: { readonly summary: SyncRunSummary }) => void;
+  /**
+   * Decides the reminders due at `now` and marks them, in one transaction (db/reminders.ts): after a sync of
+   * `syncedSiteId` (its first one sets its baseline) or on the timer (null).
+   */
+  'reminders:run': (input: {
+    readonly now: string;
+    readonly syncedSiteId: string | null;
+    readonly enabled: Readonly<Record<ReminderKind, boolean>>;
+  }) => readonly ReminderGroup[];
   /** One step of the short-term search index (search.ts): returns the rows indexed, < maxRows when done. */
   'search:index-step': (input: { readonly maxRows: number }) => number;
   /**

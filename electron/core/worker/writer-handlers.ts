@@ -7,6 +7,7 @@ import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription 
 import { checkOfflineDatabase } from '../db/open';
 import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from '../db/outbox';
 import type { SiteSnapshot } from '../db/records';
+import { decideReminders } from '../db/reminders';
 import { indexShortTerms } from '../db/search';
 import { ensureSite, removeSiteData } from '../db/sites';
 import { commitSnapshotIfChanged, digestOf } from '../db/snapshot';
@@ -166,6 +167,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       if (indexed < maxRows) truncateWal(db);
       return indexed;
     },
+    'reminders:run': ({ now, syncedSiteId, enabled }) => decideReminders(db, { now: Date.parse(now), syncedSiteId, enabled }),
     'export:orders-csv': ({ siteId, now, language, timeZone }) => purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
     'db:check': () => checkOfflineDatabase(db),
     // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.

@@ -13,6 +13,7 @@ import * as m008 from './008-page-cursors';
 import * as m009 from './009-search-ranges';
 import * as m010 from './010-locked-lectures';
 import * as m011 from './011-lecture-states';
+import * as m012 from './012-reminders';
 
 export interface Migration {
   readonly version: number;
@@ -20,5 +21,5 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
