@@ -14,10 +14,16 @@ export default defineConfig({
     // embeddedServerAssets: the demo's embedded server reads its SQL migrations and GraphQL schema beside the bundle.
     // Its `dependencies` stay external (electron-vite's build.externalizeDeps): they ship in app.asar's node_modules.
     // db-writer.cjs: the database writer's worker thread, CommonJS (electron/core/worker/writer.ts looks for it beside
-    // the bundle; scripts/commonjs-worker.ts says why).
+    // the bundle; scripts/commonjs-worker.ts says why); file-transfer.cjs: the download thread, likewise
+    // (electron/core/downloads/transfer-thread.ts).
     plugins: [
       embeddedServerAssets(),
       commonjsWorker({ entry: resolve('electron/core/worker/writer-worker.ts'), fileName: 'db-writer.cjs', external: Object.keys(dependencies) }),
+      commonjsWorker({
+        entry: resolve('electron/core/downloads/transfer-worker.ts'),
+        fileName: 'file-transfer.cjs',
+        external: Object.keys(dependencies),
+      }),
     ],
     build: {
       outDir: 'out/main',

@@ -1,6 +1,6 @@
-// The browser host as `npm run demo` starts it: one bundle of electron/browser-host/cli.ts (and the database
-// writer's worker) built with esbuild into out/browser-host/, run by plain Node. Through tsx, a start spent ~600 ms
-// transpiling some 160 files, and the writer's thread started tsx a second time; bundled, Node loads a few files.
+// The browser host as `npm run demo` starts it: one bundle of electron/browser-host/cli.ts (and its worker threads:
+// the database writer, the download transfers) built with esbuild into out/browser-host/, run by plain Node. Through
+// tsx, a start spent ~600 ms transpiling some 160 files, and the writer's thread started tsx a second time; bundled, Node loads a few files.
 // The embedded server (demo sites only) is its own chunk, loaded when a demo site starts.
 import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -60,7 +60,11 @@ export async function buildBrowserHost() {
   const { build } = await import('esbuild');
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { cli: 'electron/browser-host/cli.ts', 'db-writer': 'electron/core/worker/writer-worker.ts' },
+    entryPoints: {
+      cli: 'electron/browser-host/cli.ts',
+      'db-writer': 'electron/core/worker/writer-worker.ts',
+      'file-transfer': 'electron/core/downloads/transfer-worker.ts',
+    },
     outdir: BROWSER_HOST_DIR,
     bundle: true,
     splitting: true,

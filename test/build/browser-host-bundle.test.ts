@@ -98,5 +98,6 @@ describe('the browser host bundle', () => {
       )
       .toEqual(['demo.db', 'demo2.db']);
     expect(existsSync(join(BROWSER_HOST_DIR as string, 'db-writer.js'))).toBe(true);
+    expect(existsSync(join(BROWSER_HOST_DIR as string, 'file-transfer.js'))).toBe(true);
   }, 120_000);
 });

@@ -170,4 +170,16 @@ describe('the built main bundle', () => {
     expect(required.filter((r) => !r.startsWith('node:') && !(packageName(r) in pkg.dependencies))).toEqual([]);
     expect(required).toContain('better-sqlite3');
   });
+
+  it('the download thread is one CommonJS file beside the main bundle too', async () => {
+    expect(readdirSync(join(OUT, 'main'))).toContain('file-transfer.cjs');
+    const code = readFileSync(join(OUT, 'main', 'file-transfer.cjs'), 'utf8');
+    await init;
+    const [imports, exports] = parse(code);
+    expect(imports.filter((i) => i.d === -1 || i.d === -2)).toEqual([]);
+    expect(exports).toEqual([]);
+    const required = [...code.matchAll(/\brequire\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
+    // Node's own modules only: the transfer needs no package.
+    expect(required.filter((r) => !r.startsWith('node:'))).toEqual([]);
+  });
 });

@@ -72,6 +72,8 @@ export async function bundleChildren(): Promise<{ dir: string; path(name: string
       'download-child': join(here, 'children', 'download-child.ts'),
       // electron/core/worker/writer.ts looks for its worker as db-writer.js beside the bundle (as in the app build).
       'db-writer': join(here, '..', '..', 'electron', 'core', 'worker', 'writer-worker.ts'),
+      // electron/core/downloads/transfer-thread.ts looks for the download thread as file-transfer.js.
+      'file-transfer': join(here, '..', '..', 'electron', 'core', 'downloads', 'transfer-worker.ts'),
     },
     outdir: dir,
     outExtension: { '.js': '.mjs' },
@@ -93,9 +95,10 @@ export async function bundleChildren(): Promise<{ dir: string; path(name: string
     // better-sqlite3 is CommonJS and loaded by require.
     banner: { js: "import { createRequire as __soakRequire } from 'node:module'; const require = __soakRequire(import.meta.url);" },
   });
-  // The worker is looked up as db-writer.js.
+  // The workers are looked up as db-writer.js and file-transfer.js.
   const { renameSync } = await import('node:fs');
   renameSync(join(dir, 'db-writer.mjs'), join(dir, 'db-writer.js'));
+  renameSync(join(dir, 'file-transfer.mjs'), join(dir, 'file-transfer.js'));
   return { dir, path: (name) => join(dir, `${name}.mjs`), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

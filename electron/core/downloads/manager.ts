@@ -32,7 +32,8 @@ import type { AppError } from '../../common/result';
 import type { DigitalProductView } from '../../common/view-models';
 import { checkFileUrl, inlineMimeType } from './safety';
 import { loadManifest, saveManifest, type JobRecord, type Manifest, type ProductRecord } from './store';
-import { fileChanged, formatMiB, NeedsConfirmation, transfer, TransientError, type TransferResult } from './transfer';
+import { fileChanged, formatMiB, NeedsConfirmation, TransientError, type TransferResult } from './transfer';
+import { createTransferThread } from './transfer-thread';
 
 export interface DownloadManagerOptions {
   /** `<dataDir>/downloads` */
@@ -140,6 +141,8 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
   const attempts = new Map<string, number>();
   const serial = createKeyedQueue();
   let closed = false;
+  // The transfers run on their own thread: this one only gets their progress (at most every 100 ms).
+  const thread = createTransferThread({ logger: log, progressEveryMs: Math.min(100, progressEvery) });
 
   const keyOf = (siteId: string, productId: string) => `${siteId}\n${productId}`;
   const find = (siteId: string, productId: string) => manifest.products.find((p) => p.siteId === siteId && p.productId === productId);
@@ -320,7 +323,7 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     const origin = options.siteOrigin(record.siteId);
     const transferred = (async () => {
       if (!origin) throw new CoreError('not-found', 'That site is not in your list.');
-      return transfer({
+      return thread.transfer({
         url: job.url,
         siteOrigin: origin,
         send: options.sendWith(record.siteId),
@@ -830,6 +833,7 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
       for (const key of [...running.keys(), ...retryTimers.keys()]) await stopRunning(key, 'close');
       await persist();
       await chain;
+      await thread.close();
     },
   };
 }

@@ -10,14 +10,11 @@
  * started again for the next call; what it had committed is on disk, what it had not is rolled back by SQLite, so a
  * crash mid-commit leaves the previous snapshot and every queued outbox change is still queued.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { fromWireError, toWireError } from './writer-errors';
+import { findWorkerEntry, type WorkerEntry } from './worker-entry';
 import { silentLogger, type Logger } from '../db/logger';
 import { viewsOfCommit } from '../db/snapshot';
 import { writtenElsewhere, type ViewArea } from '../db/view-cache';
@@ -98,26 +95,17 @@ interface Pending {
   readonly reject: (error: CoreError) => void;
 }
 
-/** How a worker is started: the script, and whether it is a TypeScript source that needs tsx. */
-function workerEntry(explicit: string | undefined): { readonly script: string; readonly eval: boolean } {
-  const here = dirname(fileURLToPath(import.meta.url));
+/** How the writer's worker is started: the script, and whether it is a TypeScript source that needs tsx. */
+function workerEntry(explicit: string | undefined): WorkerEntry {
   if (explicit !== undefined) return { script: explicit, eval: false };
   // electron-vite bundles the worker beside the main bundle as CommonJS (electron.vite.config.ts); a chunk that
   // holds this module may sit one folder below it. A test's own bundle (test/soak) may carry an ESM db-writer.js.
-  const names = ['db-writer.cjs', 'db-writer.js'];
-  for (const candidate of names.flatMap((name) => [join(here, name), join(here, '..', name)])) {
-    if (existsSync(candidate)) return { script: candidate, eval: false };
-  }
-  const source = join(here, 'writer-worker.ts');
-  if (!existsSync(source)) {
-    throw new CoreError('storage-error', 'This copy of the app is missing its database writer. Reinstall the app.');
-  }
-  // Sources (vitest, tsx, the browser host from a checkout): a worker does not inherit the parent's TypeScript
-  // loader, so it starts through tsx's API, which loads the source and what it imports.
-  const require = createRequire(import.meta.url);
-  const api = join(dirname(require.resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs');
-  const code = `import(${JSON.stringify(pathToFileURL(api).href)}).then((tsx) => tsx.tsImport(${JSON.stringify(pathToFileURL(source).href)}, ${JSON.stringify(import.meta.url)}))`;
-  return { script: code, eval: true };
+  return findWorkerEntry({
+    from: import.meta.url,
+    names: ['db-writer.cjs', 'db-writer.js'],
+    source: 'writer-worker.ts',
+    missing: 'This copy of the app is missing its database writer. Reinstall the app.',
+  });
 }
 
 const STOPPED = (): CoreError =>
