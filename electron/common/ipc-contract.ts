@@ -28,6 +28,7 @@ import type {
   NotificationsView,
   NotificationSubscriptionView,
   NotificationView,
+  NoticeTarget,
   OrderView,
   YearSpending,
   Page,
@@ -153,6 +154,8 @@ export const ipcContract = {
   /** Newest first; `onlyUnread` filters at the source so every page is full. */
   'notifications:page': channel<Page<NotificationView>>()(z.object({ siteId, ...pageOf, onlyUnread: z.boolean().default(false) }).strict()),
   'notifications:mark-read': channel<void>()(z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict()),
+  /** Opens a notice: where it leads (a course, an order, an event, a service, or nowhere), and marks it read (queued offline). */
+  'notifications:open': channel<NoticeTarget>()(z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict()),
   'notifications:mark-all-read': channel<void>()(bySite),
   'notifications:update-subscription': channel<NotificationSubscriptionView>()(
     z

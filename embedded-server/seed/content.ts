@@ -136,7 +136,7 @@ function seedDemo2Site(db: Database, schoolId: string, now: number, rng: Rng): v
     kind: 'course_update',
     title: 'Baking: new recipe 烘焙新食譜',
     body: 'Sourdough added. 新增酸種麵包。',
-    url: null,
+    url: '/courses/home-baking',
     created_at: now - 3 * DAY,
     read_at: now - 2 * DAY,
   });

@@ -135,6 +135,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const notifications = await call<NotificationsView>('notifications:list', { siteId: demo.id });
     const first = notifications.items[0];
     if (first) await call('notifications:mark-read', { siteId: demo.id, notificationId: first.id });
+    // Where a notice leads (an order, a course, an event, a service), read from the saved copy; it is marked read too.
+    for (const n of notifications.items) await call('notifications:open', { siteId: demo.id, notificationId: n.id });
     await call('notifications:mark-all-read', { siteId: demo.id });
     await call('notifications:update-subscription', { siteId: demo.id, topic: 'marketing', channel: 'email', enabled: false });
     await call('settings:get');

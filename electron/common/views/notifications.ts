@@ -40,3 +40,25 @@ export interface NotificationsSummary {
   readonly unreadCount: number;
   readonly subscriptions: readonly NotificationSubscriptionView[];
 }
+
+/**
+ * Where opening a notice leads (the core reads its url, common/notice-links.ts, and looks the id up in the saved
+ * copy): a course, an order in Purchases, an event with its join link, a consulting service; or nowhere, with why.
+ */
+export type NoticeTarget =
+  | { readonly kind: 'course'; readonly courseId: string; readonly lectureId: string | null }
+  | { readonly kind: 'order'; readonly tradeNo: string }
+  | {
+      readonly kind: 'event';
+      readonly registrationId: string;
+      readonly title: string;
+      readonly startsAt: IsoDateTime;
+      readonly endsAt: IsoDateTime;
+      readonly isOnline: boolean;
+      readonly location: string | null;
+      /** As the site sent it; the screen opens it only through its external-URL check. */
+      readonly joinUrl: string | null;
+    }
+  | { readonly kind: 'consulting'; readonly serviceId: string }
+  /** `no-link`: the notice names no page the app knows; `not-in-copy`: it names one the saved copy does not hold. */
+  | { readonly kind: 'none'; readonly reason: 'no-link' | 'not-in-copy' };

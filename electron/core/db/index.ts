@@ -22,6 +22,7 @@ export { getConsulting } from './consulting';
 export { sitePageOf, type SitePageTarget } from './site-page-target';
 export { getToday, type TodayData } from './today';
 export { getNotifications, getNotificationsPage, getNotificationsSummary, getSubscription } from './notifications';
+export { findNoticeTarget, getNoticeForOpening } from './notice-target';
 export { getProfile } from './profile';
 export { search, parseSearch, type ParsedSearch } from './search';
 export { getLastSyncedAt, getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';

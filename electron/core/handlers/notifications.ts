@@ -1,5 +1,6 @@
 import type { CoreHandlers } from '../../common/ipc-contract';
-import { getNotifications, getNotificationsPage, getNotificationsSummary } from '../db/index';
+import { CoreError } from '../errors';
+import { findNoticeTarget, getNoticeForOpening, getNotifications, getNotificationsPage, getNotificationsSummary } from '../db/index';
 import { requireSite, type AppServices } from './services';
 
 type NotificationChannel =
@@ -7,6 +8,7 @@ type NotificationChannel =
   | 'notifications:summary'
   | 'notifications:page'
   | 'notifications:mark-read'
+  | 'notifications:open'
   | 'notifications:mark-all-read'
   | 'notifications:update-subscription';
 
@@ -22,6 +24,15 @@ export function createNotificationHandlers(s: AppServices): Pick<CoreHandlers, N
     'notifications:mark-read': async ({ siteId, notificationId }) => {
       site(siteId);
       await sync.markNotificationRead(siteId, notificationId);
+    },
+    // Where the notice leads, from the saved copy (works offline); an unread one is marked read like mark-read.
+    'notifications:open': async ({ siteId, notificationId }) => {
+      const known = site(siteId);
+      const notice = getNoticeForOpening(db, siteId, notificationId);
+      if (!notice) throw new CoreError('not-found', 'That notice is not in your saved copy any more.');
+      const target = findNoticeTarget(db, siteId, known.baseUrl, notice.url);
+      if (notice.unread) await sync.markNotificationRead(siteId, notificationId);
+      return target;
     },
     'notifications:mark-all-read': async ({ siteId }) => {
       site(siteId);

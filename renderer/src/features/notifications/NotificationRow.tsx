@@ -1,19 +1,32 @@
-import { CheckCheck, RefreshCw } from 'lucide-react';
+import { ArrowRight, CheckCheck, RefreshCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { NotificationView } from '../../../../electron/common/view-models';
+import type { NoticeLink } from '../../../../electron/common/notice-links';
+import type { NoticeTarget, NotificationView } from '../../../../electron/common/view-models';
 import { formatDateTime, formatRelative, machineDate } from '../../ui/format';
 import { kindIcon } from './labels';
+import { NoticeTargetPanel, openLabelKey } from './NoticeTargetPanel';
+import './notice-target.css';
 
 export function NotificationRow({
   n,
   now,
   onMarkRead,
   busy,
+  link,
+  onOpen,
+  opening,
+  opened,
 }: {
   readonly n: NotificationView;
   readonly now: number;
   readonly onMarkRead: () => void;
   readonly busy: boolean;
+  /** Where the notice leads (from its url), or null: then it is only shown. */
+  readonly link: NoticeLink | null;
+  readonly onOpen: () => void;
+  readonly opening: boolean;
+  /** What opening it showed in place (an event, or why it leads nowhere). */
+  readonly opened: Extract<NoticeTarget, { kind: 'event' | 'none' }> | null;
 }) {
   const { t, i18n } = useTranslation();
   const unread = n.readAt === null;
@@ -48,8 +61,23 @@ export function NotificationRow({
             </span>
           )}
         </p>
+        {opened && <NoticeTargetPanel target={opened} />}
       </div>
       <div className="notification-actions">
+        {link && (
+          <button
+            type="button"
+            className="button small primary"
+            onClick={onOpen}
+            disabled={opening}
+            data-testid="open-notice"
+            data-link={link.kind}
+            aria-label={t('notifications.open.label', { action: t(openLabelKey(link)), title: n.title })}
+          >
+            {t(openLabelKey(link))}
+            <ArrowRight aria-hidden="true" />
+          </button>
+        )}
         {unread ? (
           <button
             type="button"

@@ -1,8 +1,9 @@
 import { BellOff } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { NotificationView } from '../../../../electron/common/view-models';
-import { useSite } from '../../state/context';
+import { readNoticeLink } from '../../../../electron/common/notice-links';
+import type { NoticeTarget, NotificationView } from '../../../../electron/common/view-models';
+import { useApp, useSite } from '../../state/context';
 import { useChannel, useChannelMutation, useChannelPages } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
@@ -26,6 +27,30 @@ export function NotificationsScreen() {
   const notices = useChannelPages('notifications:page', { siteId: site.id, onlyUnread }, { getKey: noticeKey, keepPrevious: true });
   const markRead = useChannelMutation('notifications:mark-read');
   const markAll = useChannelMutation('notifications:mark-all-read');
+  const { navigate } = useApp();
+  const openNotice = useChannelMutation('notifications:open');
+  // What an opened notice shows in place, by notice id (an event, or why it leads nowhere).
+  const [shown, setShown] = useState<Readonly<Record<string, Extract<NoticeTarget, { kind: 'event' | 'none' }>>>>({});
+  // Opening a notice marks it read (queued offline like Mark read), then goes where it leads.
+  const open = (notificationId: string) =>
+    openNotice.mutate(
+      { siteId: site.id, notificationId },
+      {
+        onSuccess: (target) => {
+          switch (target.kind) {
+            case 'course':
+              return navigate({ screen: 'course', courseId: target.courseId });
+            case 'order':
+              return navigate({ screen: 'billing', tradeNo: target.tradeNo });
+            case 'consulting':
+              return navigate({ screen: 'consulting' });
+            case 'event':
+            case 'none':
+              return setShown((prev) => ({ ...prev, [notificationId]: target }));
+          }
+        },
+      },
+    );
   const [showSettings, setShowSettings] = useState(false);
   const canWrite = !site.missingScopes.includes('account:write');
   const failed = summary.error ?? notices.query.error;
@@ -79,6 +104,7 @@ export function NotificationsScreen() {
           </p>
           {showSettings && <Subscriptions siteId={site.id} subscriptions={head.subscriptions} />}
           {(markRead.error ?? markAll.error) && <ErrorState error={markRead.error ?? markAll.error} compact />}
+          {openNotice.error && <ErrorState title={t('notifications.open.failed')} error={openNotice.error} compact />}
           {notices.items.length === 0 ? (
             <EmptyState title={onlyUnread ? t('notifications.emptyUnread') : t('notifications.empty')} icon={BellOff} />
           ) : (
@@ -96,6 +122,10 @@ export function NotificationsScreen() {
                     now={now}
                     busy={!canWrite || (markRead.isPending && markRead.variables?.notificationId === n.id)}
                     onMarkRead={() => markRead.mutate({ siteId: site.id, notificationId: n.id })}
+                    link={readNoticeLink(n.url, site.baseUrl)}
+                    onOpen={() => open(n.id)}
+                    opening={openNotice.isPending && openNotice.variables?.notificationId === n.id}
+                    opened={shown[n.id] ?? null}
                   />
                 )}
               />
