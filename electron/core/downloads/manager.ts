@@ -700,20 +700,29 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     const record = requireRecord(siteId, productId);
     if (!record.saved) throw new CoreError('not-found', 'This product is not saved on this computer yet.');
     const path = savedPath(record);
+    const saved = record.saved;
     const size = await stat(path).then(
       (s) => s.size,
       () => -1,
     );
-    if (size !== record.saved.size) {
-      // Changed or deleted behind the app's back: never opened as if it were the saved copy.
+    // Every open reads the whole file again and compares its SHA-256 with the one taken as it arrived (on the transfer
+    // thread: this one stays free). A size check alone misses a file altered in place (a disk error, another program,
+    // a tool that rewrites it); the byte-range reads that follow (serve) check the size only.
+    const intact = size === saved.size && (await thread.sha256(path)) === saved.sha256;
+    if (record.saved !== saved)
+      throw new CoreError('not-found', 'The saved file changed while it was being opened. Open it again.', { reason: 'missing' });
+    if (!intact) {
+      // Changed or deleted behind the app's back: never opened as if it were the saved copy; offered to save again.
       record.saved = null;
       if (!record.job) manifest.products = manifest.products.filter((r) => r !== record);
       await persist();
+      // The manifest first (as removeRecord): the altered copy goes once nothing names it.
+      await rm(join(productDir(record), saved.version), { recursive: true, force: true });
       emit(find(siteId, productId) ?? null, siteId, productId);
       throw new CoreError('not-found', 'The saved file is missing or was changed on this computer. Save it again.', { reason: 'missing' });
     }
-    const url = `${SAVED_FILES_PATH}${encodeURIComponent(siteId)}/${encodeURIComponent(productId)}/${record.saved.version}/${encodeURIComponent(record.saved.name)}`;
-    return { path, name: record.saved.name, viewAs: record.saved.viewAs, url };
+    const url = `${SAVED_FILES_PATH}${encodeURIComponent(siteId)}/${encodeURIComponent(productId)}/${saved.version}/${encodeURIComponent(saved.name)}`;
+    return { path, name: saved.name, viewAs: saved.viewAs, url };
   }
 
   async function serve(pathname: string, method: string, range: string | undefined): Promise<SavedFileAnswer> {
