@@ -31,6 +31,7 @@ import type {
   NoticeTarget,
   OrderView,
   YearSpending,
+  ProgressSummary,
   Page,
   PaymentView,
   ProfileView,
@@ -137,6 +138,8 @@ export const ipcContract = {
   ),
   /** Spending per year and currency (paid minus refunded), newest year first. */
   'billing:spending': channel<YearSpending[]>()(bySite),
+  /** This week's work, the active-weeks streak and each course's pace; weeks are the student's (Monday start, in `timeZone`). */
+  'progress:summary': channel<ProgressSummary>()(z.object({ siteId, timeZone: z.string().min(1).max(64) }).strict()),
   /** One order by its public number (an order jumped to from the command palette or a notice). */
   'billing:order': channel<OrderView>()(z.object({ siteId, tradeNo: z.string().min(1).max(200) }).strict()),
   /** Unpaid ATM / convenience-store payments still payable now, soonest deadline first. */
@@ -230,6 +233,10 @@ export const ipcContract = {
   'export:receipt': channel<SaveOutcome>()(z.object({ siteId, tradeNo: z.string().min(1).max(200), language: fileLanguage }).strict()),
   /** Every receipt of one year's paid orders in one printable document (PDF in the app, a print view in the browser host). */
   'export:year-receipts': channel<SaveOutcome>()(z.object({ siteId, year: z.string().regex(/^\d{4}$/), language: fileLanguage }).strict()),
+  /** The progress of every course of a school (and the recent weeks) as CSV, for an employer or a parent. */
+  'export:progress-csv': channel<SaveOutcome>()(z.object({ siteId, language: fileLanguage }).strict()),
+  /** The same as a printable page (PDF in the app, a print view in the browser host). */
+  'export:progress-report': channel<SaveOutcome>()(z.object({ siteId, language: fileLanguage }).strict()),
   /** An .ics reminder (RFC 5545) of an unpaid code's deadline. */
   'calendar:payment-deadline': channel<SaveOutcome>()(z.object({ siteId, paymentId: z.string().min(1).max(200), language: fileLanguage }).strict()),
   /** An .ics reminder of the day a course's access ends. */

@@ -15,3 +15,4 @@ export * from './views/entitlements';
 export * from './views/notifications';
 export * from './views/settings';
 export * from './views/today';
+export * from './views/progress';

@@ -104,6 +104,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('library:all-page', { limit: 5, sort: 'recent' });
     await call('today:get');
     await call('billing:spending', { siteId: demo.id });
+    await call('progress:summary', { siteId: demo.id, timeZone: 'Asia/Taipei' });
     // A cover fetched by the core for the page (the demo's covers are on the site's own origin).
     const cover = library.find((c) => c.coverImageUrl !== null)?.coverImageUrl ?? `${demo.baseUrl}/covers/none.svg`;
     await call('media:image', { siteId: demo.id, url: cover }).catch(() => undefined);
@@ -167,6 +168,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const payments = billing.orders.flatMap((o) => o.payments);
     await call('export:orders-csv', { siteId: demo.id, language: 'en' });
     await call('export:receipt', { siteId: demo.id, tradeNo: billing.orders[0]!.tradeNo, language: 'en' });
+    await call('export:progress-csv', { siteId: demo.id, language: 'en' });
+    await call('export:progress-report', { siteId: demo.id, language: 'zh-TW' });
     await call('export:year-receipts', { siteId: demo.id, year: billing.orders[0]!.createdAt.slice(0, 4), language: 'zh-TW' });
     const unpaid = payments.find((p) => p.paymentState === 'not_paid' && p.instructions?.isExpired === false) ?? payments[0]!;
     await call('calendar:payment-deadline', { siteId: demo.id, paymentId: unpaid.paymentId, language: 'en' }).catch(() => undefined);

@@ -7,6 +7,7 @@ import type { CourseRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
+import { isFirstCoursesCommit, recordCompletions } from './completions';
 import { courseNextStep, orderedLectures, unlockBoundaries, type OrderedLecture } from './next-step';
 
 /** "Expires soon" window of the library (issue 6): access ending within 14 days. */
@@ -16,6 +17,7 @@ export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** Replaces the site's courses with its sections and lectures (ON DELETE CASCADE removes the old children). */
 export function replaceCourses(db: Database, siteId: string, records: readonly CourseRecord[]): void {
+  const firstCommit = isFirstCoursesCommit(db, siteId);
   prepared<{ siteId: string }>(db, 'DELETE FROM courses WHERE site_id = @siteId').run({ siteId });
   const insertCourse = prepared<Record<string, unknown>>(
     db,
@@ -76,6 +78,7 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
       }
     }
   });
+  recordCompletions(db, siteId, firstCommit);
 }
 
 // ------------------------------------------------------------------ views

@@ -25,6 +25,7 @@ export { getNotifications, getNotificationsPage, getNotificationsSummary, getSub
 export { findNoticeTarget, getNoticeForOpening } from './notice-target';
 export { getProfile } from './profile';
 export { search, parseSearch, type ParsedSearch } from './search';
+export { getCourseProgressRows, getProgressSummary, weekCounter, WEEKS_SHOWN, type CourseProgressRow } from './progress';
 export { getLastSyncedAt, getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';
 export { enqueueChange, pendingEntries, failedEntries, countPending, dismissFailed, type OutboxChange, type OutboxEntry } from './outbox';
 export type * from './parts';

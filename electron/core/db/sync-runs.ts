@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { SyncRunSummary, SyncStatus } from '../../common/view-models';
+import { stampCompletions } from './completions';
 import { countPending, failedEntries } from './outbox';
 import { hasSite } from './sites';
 import { json, prepared } from './statements';
@@ -23,6 +24,8 @@ export function recordSyncRun(db: Database, summary: SyncRunSummary): void {
       errorCode: summary.error?.code ?? null,
       errorMessage: summary.error?.message ?? null,
     });
+    // A good run stamps the lectures its commit first found completed with its time (013-lecture-completions).
+    if (summary.outcome === 'completed' || summary.outcome === 'partial') stampCompletions(db, summary.siteId, summary.finishedAt);
     // Keep a short history.
     prepared<{ siteId: string }>(
       db,

@@ -20,7 +20,7 @@ export interface CsvOptions {
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** Every cell goes through here, whatever it holds (the site's words, our labels, dates, amounts): one guard. */
-function cell(value: unknown): string {
+export function cell(value: unknown): string {
   const t = text(value);
   return FORMULA_START.test(t) ? `'${t}` : t;
 }

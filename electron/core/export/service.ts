@@ -4,11 +4,12 @@ import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { BROWSER_HOST_PATHS } from '../../common/ipc-names';
 import { withResults } from '../../common/result';
 import type { SiteSummary } from '../../common/view-models';
-import { getCourseDetail, getOrder, getPayment } from '../db/index';
+import { getCourseDetail, getCourseProgressRows, getOrder, getPayment, getProfile, getProgressSummary } from '../db/index';
 import { CoreError } from '../errors';
 import { courseAccessEndCalendar, paymentDeadlineCalendar } from './calendar';
 import { purchaseHistoryCsv } from './csv';
 import { localTimeZone } from './dates';
+import { progressCsv, progressReportHtml } from './progress';
 import { receiptHtml } from './receipt';
 import type { ExportLanguage } from './strings';
 import { receiptOrdersOfYear, yearReceiptsHtml } from './year-receipts';
@@ -35,7 +36,13 @@ export interface ExportFile {
 export type FileDelivery = (file: ExportFile) => Promise<SaveOutcome>;
 
 export type ExportChannel =
-  'export:orders-csv' | 'export:receipt' | 'export:year-receipts' | 'calendar:payment-deadline' | 'calendar:course-access-end';
+  | 'export:orders-csv'
+  | 'export:receipt'
+  | 'export:year-receipts'
+  | 'export:progress-csv'
+  | 'export:progress-report'
+  | 'calendar:payment-deadline'
+  | 'calendar:course-access-end';
 
 export interface ExportDeps {
   readonly db: Database;
@@ -115,6 +122,41 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         mimeType: 'text/html; charset=utf-8',
         body: yearReceiptsHtml(orders, year, options),
         printView: yearReceiptsHtml(orders, year, { ...options, script: BROWSER_HOST_PATHS.print }),
+      });
+    },
+    'export:progress-csv': async ({ siteId, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const courses = getCourseProgressRows(deps.db, siteId);
+      if (courses.length === 0) throw new CoreError('not-found', 'There are no courses to export yet. Sync, then try again.');
+      return deps.deliver({
+        kind: 'csv',
+        fileName: safeFileName(`progress-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'),
+        mimeType: 'text/csv; charset=utf-8',
+        body: progressCsv(courses, { language, timeZone: zone(), site }),
+      });
+    },
+    'export:progress-report': async ({ siteId, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const timeZone = zone();
+      const courses = getCourseProgressRows(deps.db, siteId);
+      if (courses.length === 0) throw new CoreError('not-found', 'There are no courses to report yet. Sync, then try again.');
+      const summary = getProgressSummary(deps.db, siteId, now, timeZone);
+      let student: { name: string; email: string } | null = null;
+      try {
+        const p = getProfile(deps.db, siteId);
+        student = { name: p.name, email: p.email };
+      } catch {
+        // No profile synced yet: the page goes out without the student's name.
+      }
+      const options = { language, timeZone, site: { label: site.label, baseUrl: site.baseUrl }, student, generatedAt: now };
+      return deps.deliver({
+        kind: 'receipt',
+        fileName: safeFileName(`progress-${new URL(site.baseUrl).hostname}-${day(now)}`, 'pdf'),
+        mimeType: 'text/html; charset=utf-8',
+        body: progressReportHtml(courses, summary, options),
+        printView: progressReportHtml(courses, summary, { ...options, script: BROWSER_HOST_PATHS.print }),
       });
     },
     'calendar:payment-deadline': async ({ siteId, paymentId, language }) => {

@@ -13,6 +13,7 @@ import {
   getSpendingByYear,
   getPayableInstructionsPage,
   getProfile,
+  getProgressSummary,
   search,
 } from '../db/index';
 import { CoreError } from '../errors';
@@ -28,6 +29,7 @@ type ViewChannel =
   | 'billing:orders'
   | 'billing:order'
   | 'billing:spending'
+  | 'progress:summary'
   | 'billing:instructions'
   | 'entitlements:get'
   | 'consulting:list'
@@ -54,6 +56,7 @@ export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChann
       return order;
     },
     'billing:spending': async ({ siteId }) => (site(siteId), getSpendingByYear(db, siteId)),
+    'progress:summary': async ({ siteId, timeZone }) => (site(siteId), getProgressSummary(db, siteId, now(), timeZone)),
     'billing:instructions': async ({ siteId, ...page }) => (site(siteId), getPayableInstructionsPage(db, siteId, now(), page)),
     'entitlements:get': async ({ siteId }) => (site(siteId), getEntitlements(db, siteId, now())),
     'consulting:list': async ({ siteId }) => (site(siteId), getConsulting(db, siteId)),

@@ -117,7 +117,7 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     removeSiteData(db, 'a');
     expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'a'").pluck().get()).toBe(0);
     // As version 8 left it: no search_ranges (nor what later versions add); the migration fills them from the rows.
-    db.exec('DROP TABLE search_ranges; DROP INDEX lectures_locked');
+    db.exec('DROP TABLE search_ranges; DROP INDEX lectures_locked; DROP TABLE lecture_completions');
     db.pragma('user_version = 8');
     migrate(db, MIGRATIONS);
     expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'b'").pluck().get()).toBe(4);

@@ -1,0 +1,143 @@
+import type { Database } from 'better-sqlite3';
+import type { CoursePace, ProgressSummary, WeekProgress } from '../../common/view-models';
+import { siteNumber, siteText } from '../../common/site-values';
+import { CoreError } from '../errors';
+import { prepared } from './statements';
+
+const DAY_MS = 86_400_000;
+/** How many weeks the summary (and the progress export) lists. */
+export const WEEKS_SHOWN = 12;
+
+/**
+ * "This week" is the student's local week, Monday to Sunday (ISO 8601 weeks), in `timeZone`: the key of a week is
+ * the day number (days since 1970-01-01) of its Monday in that zone. A lecture counts in the week the app first saw
+ * it completed (lecture_completions, stamped by the sync that saw it), the only time the app has for it.
+ */
+export function weekCounter(timeZone: string): (ms: number) => number {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  } catch {
+    throw new CoreError('invalid-input', `"${timeZone.slice(0, 64)}" is not a time zone this computer knows.`);
+  }
+  return (ms) => {
+    const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+    const day = Math.round(Date.UTC(Number(parts['year']), Number(parts['month']) - 1, Number(parts['day'])) / DAY_MS);
+    // 1970-01-01 was a Thursday: (day + 3) % 7 is 0 on a Monday.
+    return day - ((((day + 3) % 7) + 7) % 7);
+  };
+}
+
+const mondayOf = (week: number) => new Date(week * DAY_MS).toISOString().slice(0, 10);
+
+/** The weeks with their work, from the stamped completions (an unstamped row is the commit just made: now). */
+export function completedWeeks(
+  db: Database,
+  siteId: string,
+  now: Date,
+  timeZone: string,
+): { weekOf: (ms: number) => number; byWeek: Map<number, WeekProgress> } {
+  const weekOf = weekCounter(timeZone);
+  const t = now.getTime();
+  const rows = prepared<{ siteId: string; now: number }, { ms: number; duration: number }>(
+    db,
+    `SELECT coalesce(seen_ms, @now) AS ms, duration FROM lecture_completions
+     WHERE site_id = @siteId AND baseline = 0 AND coalesce(seen_ms, @now) <= @now`,
+  ).all({ siteId, now: t });
+  const byWeek = new Map<number, WeekProgress>();
+  for (const r of rows) {
+    const week = weekOf(r.ms);
+    const w = byWeek.get(week) ?? { weekStart: mondayOf(week), lectures: 0, seconds: 0 };
+    byWeek.set(week, { ...w, lectures: w.lectures + 1, seconds: w.seconds + Math.max(0, r.duration) });
+  }
+  return { weekOf, byWeek };
+}
+
+/** Courses with an end date still ahead and lectures left, soonest end first. */
+function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[] {
+  return prepared<{ siteId: string; now: number }, { id: string; title: string; expire_date: string; left_lectures: number; left_seconds: number }>(
+    db,
+    `SELECT c.id, c.title, c.expire_date,
+       (SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_lectures,
+       (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_seconds
+     FROM courses c
+     WHERE c.site_id = @siteId AND c.has_lifetime_access = 0 AND c.expires_ms > @now AND c.completed_at IS NULL
+     ORDER BY c.expires_ms, c.id`,
+  )
+    .all({ siteId, now })
+    .filter((r) => r.left_lectures > 0)
+    .map((r) => ({
+      courseId: r.id,
+      title: siteText(r.title),
+      lecturesLeft: siteNumber(r.left_lectures),
+      secondsLeft: siteNumber(r.left_seconds),
+      expireDate: r.expire_date,
+    }));
+}
+
+/** A school's week, streak and paces at `now`, weeks counted in the student's `timeZone`. */
+export function getProgressSummary(db: Database, siteId: string, now: Date, timeZone: string): ProgressSummary {
+  const { weekOf, byWeek } = completedWeeks(db, siteId, now, timeZone);
+  const current = weekOf(now.getTime());
+  const week = (w: number): WeekProgress => byWeek.get(w) ?? { weekStart: mondayOf(w), lectures: 0, seconds: 0 };
+  let streakWeeks = 0;
+  // This week, not over yet, keeps the streak of the weeks before it alive.
+  let w = byWeek.has(current) ? current : current - 7;
+  while (byWeek.has(w)) {
+    streakWeeks++;
+    w -= 7;
+  }
+  return {
+    siteId,
+    timeZone,
+    thisWeek: week(current),
+    lastWeek: week(current - 7),
+    streakWeeks,
+    weeks: Array.from({ length: WEEKS_SHOWN }, (_, i) => week(current - 7 * i)),
+    pace: coursesWithPace(db, siteId, now.getTime()),
+  };
+}
+
+/** One course's progress as the export writes it: the site's counts, and lengths summed from its lectures. */
+export interface CourseProgressRow {
+  readonly courseId: string;
+  readonly title: string;
+  readonly instructorName: string | null;
+  readonly enrolledAt: string;
+  readonly expireDate: string | null;
+  readonly hasLifetimeAccess: boolean;
+  readonly totalLectures: number;
+  readonly completedLectures: number;
+  readonly percent: number;
+  readonly completedAt: string | null;
+  readonly totalSeconds: number;
+  readonly completedSeconds: number;
+}
+
+/** Every course of the site, in the library's order, with what is done of it (the progress export). */
+export function getCourseProgressRows(db: Database, siteId: string): CourseProgressRow[] {
+  return prepared<{ siteId: string }, Record<string, unknown>>(
+    db,
+    `SELECT c.id, c.title, c.instructor_name, c.enrolled_at, c.expire_date, c.has_lifetime_access, c.total_lectures,
+       c.completed_lectures, c.percent, c.completed_at,
+       (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id) AS total_seconds,
+       (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state = 'completed')
+         AS completed_seconds
+     FROM courses c WHERE c.site_id = @siteId ORDER BY c.position`,
+  )
+    .all({ siteId })
+    .map((r) => ({
+      courseId: String(r['id']),
+      title: siteText(r['title']),
+      instructorName: typeof r['instructor_name'] === 'string' ? r['instructor_name'] : null,
+      enrolledAt: siteText(r['enrolled_at']),
+      expireDate: typeof r['expire_date'] === 'string' ? r['expire_date'] : null,
+      hasLifetimeAccess: r['has_lifetime_access'] === 1,
+      totalLectures: siteNumber(r['total_lectures']),
+      completedLectures: siteNumber(r['completed_lectures']),
+      percent: siteNumber(r['percent']),
+      completedAt: typeof r['completed_at'] === 'string' ? r['completed_at'] : null,
+      totalSeconds: siteNumber(r['total_seconds']),
+      completedSeconds: siteNumber(r['completed_seconds']),
+    }));
+}
