@@ -63,7 +63,16 @@ export function paymentDeadlineCalendar(payment: PaymentView, site: CalendarSite
   return serializeCalendar([event], { stamp: options.stamp });
 }
 
-/** The end of a course's access: an instant at expireDate, with a reminder a week before. */
+/**
+ * Alarms before a course's access ends, as the app's own reminders (db/reminders.ts) plus one an hour before; those
+ * already past when the file is written are left out by the writer (ics.ts).
+ */
+const ACCESS_ALARMS = ['-P30D', '-P7D', '-P1D', '-PT1H'] as const;
+
+/**
+ * The end of a course's access: an instant at expireDate, with reminders before it that are still to come, and what
+ * is left to watch as the file is written ("3 lectures, 57 min").
+ */
 export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite, options: CalendarFileOptions): string {
   if (course.hasLifetimeAccess || course.expireDate === null)
     throw new CoreError('invalid-input', 'This course has no access end date to add to a calendar.');
@@ -72,9 +81,15 @@ export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite
     uid: reminderUid(site, 'course-access-end', course.courseId),
     start: eventStart(course.expireDate),
     summary: w.calendar.accessSummary(text(course.title)),
-    description: w.calendar.accessDescription({ title: text(course.title), site: site.label, progress: Math.round(course.percent) }),
+    description: w.calendar.accessDescription({
+      title: text(course.title),
+      site: site.label,
+      progress: Math.round(course.percent),
+      lectures: Math.max(0, course.lecturesLeft),
+      minutes: course.lecturesLeft > 0 ? Math.max(1, Math.ceil(course.secondsLeft / 60)) : 0,
+    }),
     url: site.baseUrl,
-    alarms: [{ before: '-P7D', description: w.calendar.accessAlarm }],
+    alarms: ACCESS_ALARMS.map((before) => ({ before, description: w.calendar.accessAlarm })),
   };
   return serializeCalendar([event], { stamp: options.stamp });
 }

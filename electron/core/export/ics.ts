@@ -28,7 +28,10 @@ export interface CalendarEvent {
 }
 
 export interface CalendarOptions {
-  /** DTSTAMP: when this file was written (§3.8.7.2; every VEVENT carries one, §3.6.1). */
+  /**
+   * DTSTAMP: when this file was written (§3.8.7.2; every VEVENT carries one, §3.6.1). Also "now" for the alarms: one
+   * that would go off at or before it is left out, so importing the file never fires a reminder for the past.
+   */
   readonly stamp: Date;
   /** PRODID (§3.7.3). */
   readonly productId?: string;
@@ -36,6 +39,16 @@ export interface CalendarOptions {
 
 const PRODUCT_ID = '-//Learning Desktop//Learning Desktop//EN';
 const DURATION = /^[+-]?P(\d+W|(\d+D)?(T(\d+H)?(\d+M)?(\d+S)?)?)$/;
+const PARTS = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+
+/** An RFC 5545 §3.3.6 duration in milliseconds (a day is 24 hours here: the alarms are counted from a UTC instant). */
+export function durationMs(duration: string): number {
+  const m = DURATION.test(duration) ? PARTS.exec(duration) : null;
+  if (!m) throw new RangeError(`not an RFC 5545 duration: ${duration}`);
+  const [w, d, h, min, sec] = m.slice(2).map((v) => Number(v ?? 0)) as [number, number, number, number, number];
+  const ms = ((((w * 7 + d) * 24 + h) * 60 + min) * 60 + sec) * 1000;
+  return m[1] === '-' ? -ms : ms;
+}
 
 /** RFC 5545 §3.3.11 TEXT: backslash, semicolon and comma escaped; any line break becomes the two characters \n. */
 export function escapeText(value: string): string {
@@ -122,7 +135,8 @@ export function serializeCalendar(events: readonly CalendarEvent[], options: Cal
     // A reminder, not a meeting: it does not make the student look busy (§3.8.2.7).
     lines.push('TRANSP:TRANSPARENT');
     for (const a of e.alarms ?? []) {
-      if (!DURATION.test(a.before)) throw new RangeError(`not an RFC 5545 duration: ${a.before}`);
+      // §3.8.6.3: a duration TRIGGER is relative to DTSTART. One already past at DTSTAMP would fire on import: left out.
+      if (e.start.getTime() + durationMs(a.before) <= options.stamp.getTime()) continue;
       // §3.6.6: a DISPLAY alarm needs ACTION, TRIGGER and DESCRIPTION.
       lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `TRIGGER:${a.before}`, property('DESCRIPTION', escapeText(a.description)), 'END:VALARM');
     }

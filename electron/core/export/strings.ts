@@ -92,9 +92,17 @@ interface Strings {
     }) => string;
     readonly paymentAlarm: string;
     readonly accessSummary: (title: string) => string;
-    readonly accessDescription: (lines: { title: string; site: string; progress: number }) => string;
+    /** `lectures` left and their `minutes` (at least 1 when any lecture is left): "Left: 3 lectures, 57 min". */
+    readonly accessDescription: (lines: { title: string; site: string; progress: number; lectures: number; minutes: number }) => string;
     readonly accessAlarm: string;
   };
+}
+
+/** Minutes as "57 min", "2 h", "1 h 5 min" (the units given in the file's language). */
+function watchTime(minutes: number, hour: string, minute: string): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h === 0 ? `${m} ${minute}` : m === 0 ? `${h} ${hour}` : `${h} ${hour} ${m} ${minute}`;
 }
 
 const en = {
@@ -222,8 +230,15 @@ const en = {
       ].join('\n'),
     paymentAlarm: 'Payment deadline',
     accessSummary: (title: string) => `Access ends: ${title}`,
-    accessDescription: (l: { title: string; site: string; progress: number }) =>
-      [`Your access to “${l.title}” ends at this time.`, `Progress: ${l.progress}%`, `School: ${l.site}`].join('\n'),
+    accessDescription: (l: { title: string; site: string; progress: number; lectures: number; minutes: number }) =>
+      [
+        `Your access to “${l.title}” ends at this time.`,
+        `Progress: ${l.progress}%`,
+        l.lectures === 0
+          ? 'Left: nothing, every lecture is done.'
+          : `Left: ${l.lectures} ${l.lectures === 1 ? 'lecture' : 'lectures'}, ${watchTime(l.minutes, 'h', 'min')}`,
+        `School: ${l.site}`,
+      ].join('\n'),
     accessAlarm: 'Course access ends soon',
   },
 } satisfies Strings;
@@ -353,8 +368,13 @@ const zhTW = {
       ].join('\n'),
     paymentAlarm: '繳費期限',
     accessSummary: (title: string) => `課程觀看期限：${title}`,
-    accessDescription: (l: { title: string; site: string; progress: number }) =>
-      [`「${l.title}」的觀看權限將在這個時間結束。`, `進度：${l.progress}%`, `學校：${l.site}`].join('\n'),
+    accessDescription: (l: { title: string; site: string; progress: number; lectures: number; minutes: number }) =>
+      [
+        `「${l.title}」的觀看權限將在這個時間結束。`,
+        `進度：${l.progress}%`,
+        l.lectures === 0 ? '剩下：全部單元都看完了。' : `剩下：${l.lectures} 個單元，${watchTime(l.minutes, '小時', '分鐘')}`,
+        `學校：${l.site}`,
+      ].join('\n'),
     accessAlarm: '課程觀看期限快到了',
   },
 } satisfies Strings;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { courseAccessEndCalendar, paymentDeadlineCalendar, reminderUid } from '../../../electron/core/export/calendar';
-import { escapeText, foldLine, serializeCalendar, utcDateTime, uuidV5 } from '../../../electron/core/export/ics';
+import { durationMs, escapeText, foldLine, serializeCalendar, utcDateTime, uuidV5 } from '../../../electron/core/export/ics';
 import { isCoreError } from '../../../electron/core/errors';
 import { courseDetail, paymentView } from './fixtures';
 
@@ -143,12 +143,56 @@ describe('calendar reminders from the offline data', () => {
     expect(again.replace(/DTSTAMP:\S+/, '')).toBe(ics.replace(/DTSTAMP:\S+/, ''));
   });
 
-  it('a course’s access end, in English, with a reminder a week before', () => {
+  it('a course’s access end, in English: reminders 30, 7 and 1 days and an hour before, and what is left to watch', () => {
     const lines = unfold(courseAccessEndCalendar(courseDetail(), SITE, { language: 'en', stamp: STAMP })).split('\r\n');
     expect(lines).toContain('DTSTART:20260930T155959Z');
     expect(lines).toContain('SUMMARY:Access ends: Knife skills');
-    expect(lines).toContain('DESCRIPTION:Your access to “Knife skills” ends at this time.\\nProgress: 40%\\nSchool: Good Food School');
-    expect(lines).toContain('TRIGGER:-P7D');
+    expect(lines).toContain(
+      'DESCRIPTION:Your access to “Knife skills” ends at this time.\\nProgress: 40%\\nLeft: 6 lectures\\, 1 h\\nSchool: Good Food School',
+    );
+    expect(lines.filter((l) => l.startsWith('TRIGGER:'))).toEqual(['TRIGGER:-P30D', 'TRIGGER:-P7D', 'TRIGGER:-P1D', 'TRIGGER:-PT1H']);
+  });
+
+  it('what is left, in both languages: "3 lectures, 57 min", one lecture, hours and minutes, nothing left', () => {
+    // The event's own DESCRIPTION comes first; the alarms' follow.
+    const description = (language: 'en' | 'zh-TW', lecturesLeft: number, secondsLeft: number) =>
+      unfold(courseAccessEndCalendar(courseDetail({ lecturesLeft, secondsLeft }), SITE, { language, stamp: STAMP }))
+        .split('\r\n')
+        .find((l) => l.startsWith('DESCRIPTION:'))!;
+    expect(description('en', 3, 57 * 60 - 20)).toContain('\\nLeft: 3 lectures\\, 57 min\\n');
+    expect(description('en', 1, 30)).toContain('\\nLeft: 1 lecture\\, 1 min\\n');
+    expect(description('en', 4, 65 * 60)).toContain('\\nLeft: 4 lectures\\, 1 h 5 min\\n');
+    expect(description('en', 0, 0)).toContain('\\nLeft: nothing\\, every lecture is done.\\n');
+    expect(description('zh-TW', 3, 57 * 60)).toContain('\\n剩下：3 個單元，57 分鐘\\n');
+    expect(description('zh-TW', 2, 120 * 60)).toContain('\\n剩下：2 個單元，2 小時\\n');
+  });
+
+  it('never an alarm already past when the file is written: only those still to come are kept', () => {
+    const triggers = (ics: string) =>
+      unfold(ics)
+        .split('\r\n')
+        .filter((l) => l.startsWith('TRIGGER:'));
+    const endingIn = (ms: number) => courseDetail({ expireDate: new Date(STAMP.getTime() + ms).toISOString() });
+    const HOUR = 3_600_000;
+    // Three days left: the 30- and 7-day alarms would have gone off already.
+    expect(triggers(courseAccessEndCalendar(endingIn(72 * HOUR), SITE, { language: 'en', stamp: STAMP }))).toEqual(['TRIGGER:-P1D', 'TRIGGER:-PT1H']);
+    // Exactly a day left: the day-before alarm would go off as the file is written: left out too.
+    expect(triggers(courseAccessEndCalendar(endingIn(24 * HOUR), SITE, { language: 'en', stamp: STAMP }))).toEqual(['TRIGGER:-PT1H']);
+    // Half an hour left: no alarm at all, and no empty VALARM.
+    const late = courseAccessEndCalendar(endingIn(HOUR / 2), SITE, { language: 'en', stamp: STAMP });
+    expect(triggers(late)).toEqual([]);
+    expect(late).not.toContain('VALARM');
+    // A payment code due in 10 hours keeps its two-hours-before alarm only.
+    const soon = { ...atm, instructions: { ...atm.instructions!, expiredAt: new Date(STAMP.getTime() + 10 * HOUR).toISOString() } };
+    expect(triggers(paymentDeadlineCalendar(soon, SITE, { language: 'en', stamp: STAMP }))).toEqual(['TRIGGER:-PT2H']);
+  });
+
+  it('RFC 5545 durations in milliseconds (§3.3.6)', () => {
+    expect(durationMs('-P1D')).toBe(-86_400_000);
+    expect(durationMs('-PT2H')).toBe(-7_200_000);
+    expect(durationMs('P1W')).toBe(7 * 86_400_000);
+    expect(durationMs('+P1DT2H3M4S')).toBe(((26 * 60 + 3) * 60 + 4) * 1000);
+    expect(() => durationMs('1 day')).toThrow(RangeError);
   });
 
   it('no reminder without a date: lifetime access, a payment with no code or no deadline', () => {
