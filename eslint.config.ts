@@ -33,7 +33,8 @@ const otherFolders = (...names: string[]) => names.flatMap((n) => [`**/${n}`, `*
  * own files and the layers below, never a layer above nor a neighbour in its own layer (`local/layers`).
  */
 const CORE_LAYERS = [
-  ['errors', 'log'],
+  // graphql: the member schema's typed documents, which the sync sends and the stored records are derived from.
+  ['errors', 'log', 'graphql'],
   ['fs', 'net'],
   ['vault', 'db'],
   ['auth', 'export'],

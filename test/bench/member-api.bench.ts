@@ -1,12 +1,12 @@
 /**
- * Member API throughput over loopback with the app's own sync documents (electron/core/sync/graphql/documents.ts,
+ * Member API throughput over loopback with the app's own sync documents (electron/core/graphql/documents.ts,
  * printed as the app's GraphQL client sends them): the first page of every connection, then every page of the two
  * big ones. The server runs in this process; the requests come from a load generator in ANOTHER process
  * (test/bench/load), so the client's work is not counted against the server. Demo and large seeds, bounded counts.
  * Reports numbers only (test/bench/types.ts): nothing here asserts a timing. Goal (issue 13): >= 1,000 req/s.
  */
 import { print, type DocumentNode } from 'graphql';
-import * as docs from '../../electron/core/sync/graphql/documents';
+import * as docs from '../../electron/core/graphql/documents';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { createMemberContext } from '../../embedded-server/member-api/context';
 import { executeMemberRequest } from '../../embedded-server/member-api/execute';

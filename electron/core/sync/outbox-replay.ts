@@ -4,7 +4,7 @@ import { redactString } from '../log';
 import { pendingEntries, type OutboxEntry } from '../db/outbox';
 import type { OutboxAnswer } from '../worker/worker-contract';
 import type { DbWriter } from '../worker/writer';
-import { MarkAllNotificationsReadMutation, MarkNotificationReadMutation, UpdateNotificationSubscriptionMutation } from './graphql/documents';
+import { MarkAllNotificationsReadMutation, MarkNotificationReadMutation, UpdateNotificationSubscriptionMutation } from '../graphql/documents';
 import { isNotFound, missingScopesOf, type GraphQLErrorLike, type Transport } from './transport-contract';
 
 export interface ReplayReport {

@@ -11,7 +11,7 @@ import {
   PAGE_SIZE,
   PaymentsQuery,
   ProfileQuery,
-} from './graphql/documents';
+} from '../graphql/documents';
 
 type Document = TadaDocumentNode<unknown, never>;
 type ViewerOf<D extends Document> = ResultOf<D> extends { viewer: infer V } ? NonNullable<V> : never;

@@ -17,7 +17,7 @@ import { getSyncStatus } from '../db/sync-runs';
 import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
 import { createInProcessWriter, type DbWriter } from '../worker/writer';
 import { fetchSnapshot } from './fetch-snapshot';
-import { ProbeQuery } from './graphql/documents';
+import { ProbeQuery } from '../graphql/documents';
 import { replayPending, type ReplayReport } from './outbox-replay';
 import { defaultSleep, type ClientFor, type RetryPolicy, type Sleep, type Transport } from './transport-contract';
 

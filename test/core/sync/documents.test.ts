@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, parse, print, validate, type DocumentNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import * as documents from '../../../electron/core/sync/graphql/documents';
-import { OUTPUT_FILE, readMemberSchemaSdl, renderIntrospectionFile } from '../../../electron/core/sync/graphql/generate';
+import * as documents from '../../../electron/core/graphql/documents';
+import { OUTPUT_FILE, readMemberSchemaSdl, renderIntrospectionFile } from '../../../electron/core/graphql/generate';
 
 // gql.tada types results from the schema, but the TypeScript compiler alone does not reject a field the schema
 // lacks (that is the editor plugin's job). This test is the gate: every document the sync sends must validate

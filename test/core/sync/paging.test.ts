@@ -6,7 +6,7 @@ import { getOperationAST, parse } from 'graphql';
 import type { SyncRunSummary } from '../../../electron/common/view-models';
 import { openOfflineDatabase, type OpenedDatabase } from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
-import { PAGE_SIZE } from '../../../electron/core/sync/graphql/documents';
+import { PAGE_SIZE } from '../../../electron/core/graphql/documents';
 import type { SiteClient } from '../../../electron/core/sync/transport';
 import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-server/index';
 import { STUDENT } from '../../../embedded-server/seed/content-demo';

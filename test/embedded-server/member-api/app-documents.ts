@@ -1,7 +1,7 @@
 import type { DocumentNode } from 'graphql';
-import * as documents from '../../../electron/core/sync/graphql/documents';
+import * as documents from '../../../electron/core/graphql/documents';
 
-/** The app's sync documents (electron/core/sync/graphql/documents.ts), by export name. */
+/** The app's sync documents (electron/core/graphql/documents.ts), by export name. */
 const isDocument = (v: unknown): v is DocumentNode => typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Document';
 export const APP_DOCUMENTS = Object.entries(documents).filter((e): e is [string, DocumentNode] => isDocument(e[1]));
 

@@ -5,7 +5,7 @@ import type { EmbeddedServer } from '../../../embedded-server/index';
 import { ContentMemo, contentMemo } from '../../../embedded-server/store/content-memo';
 import { insertPayment, type PaymentRow } from '../../../embedded-server/store/content-payments';
 import { setLectureProgress } from '../../../embedded-server/store/content-courses';
-import { CoursesQuery, PaymentsQuery } from '../../../electron/core/sync/graphql/documents';
+import { CoursesQuery, PaymentsQuery } from '../../../electron/core/graphql/documents';
 import { graphql, mintToken, operatorCall, viewerData } from './tokens';
 
 // The member API memoises course trees and payment counts (store/content-memo.ts) against generations that

@@ -1,6 +1,6 @@
 /**
  * Regenerates `graphql-env.ts` (the member schema's introspection, typed for gql.tada) from the schema files
- * the embedded server serves: `npx tsx electron/core/sync/graphql/generate.ts`. A test compares the
+ * the embedded server serves: `npx tsx electron/core/graphql/generate.ts`. A test compares the
  * committed file with a fresh run, so a schema change without regeneration fails the build.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { buildSchema, introspectionFromSchema } from 'graphql';
 import { minifyIntrospection, outputIntrospectionFile } from 'gql.tada/internal';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const SCHEMA_DIR = resolve(here, '../../../../embedded-server/member-api/schema');
+export const SCHEMA_DIR = resolve(here, '../../../embedded-server/member-api/schema');
 export const OUTPUT_FILE = join(here, 'graphql-env.ts');
 
 /** The member schema SDL: every `.graphql` file of the schema folder, in name order. */
