@@ -241,6 +241,8 @@ export const ipcContract = {
   'calendar:payment-deadline': channel<SaveOutcome>()(z.object({ siteId, paymentId: z.string().min(1).max(200), language: fileLanguage }).strict()),
   /** An .ics reminder of the day a course's access ends. */
   'calendar:course-access-end': channel<SaveOutcome>()(z.object({ siteId, courseId: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  /** An .ics (RFC 5545) of an event the student registered for (Products & events > "Add to calendar"). */
+  'calendar:event': channel<SaveOutcome>()(z.object({ siteId, registrationId: z.string().min(1).max(200), language: fileLanguage }).strict()),
 
   // Purchased files kept on this computer (electron/core/downloads). The renderer names products by id only: the
   // address comes from the offline data, never from the page.

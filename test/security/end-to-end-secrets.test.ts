@@ -174,6 +174,9 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const unpaid = payments.find((p) => p.paymentState === 'not_paid' && p.instructions?.isExpired === false) ?? payments[0]!;
     await call('calendar:payment-deadline', { siteId: demo.id, paymentId: unpaid.paymentId, language: 'en' }).catch(() => undefined);
     await call('calendar:course-access-end', { siteId: demo.id, courseId: library[0]!.courseId, language: 'zh-TW' }).catch(() => undefined);
+    const registrations = (await call<EntitlementsView>('entitlements:get', { siteId: demo.id })).eventRegistrations;
+    const upcomingEvent = registrations.find((e) => !e.isPast) ?? registrations[0]!;
+    await call('calendar:event', { siteId: demo.id, registrationId: upcomingEvent.id, language: 'zh-TW' }).catch(() => undefined);
     expect(delivered.length).toBeGreaterThanOrEqual(2);
     await call('updates:get-state');
     await call('updates:check');

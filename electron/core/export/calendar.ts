@@ -1,4 +1,4 @@
-import type { CourseDetail, PaymentView } from '../../common/view-models';
+import type { CourseDetail, EventRegistrationView, PaymentView } from '../../common/view-models';
 import { CoreError } from '../errors';
 import { inFourDigitYears } from './dates';
 import { serializeCalendar, uuidV5, type CalendarEvent } from './ics';
@@ -19,7 +19,7 @@ export interface CalendarFileOptions {
 }
 
 /** The UID of an item's reminder: the same site, kind and id always give the same one (re-import updates it). */
-export function reminderUid(site: CalendarSite, kind: 'payment-deadline' | 'course-access-end', id: string): string {
+export function reminderUid(site: CalendarSite, kind: 'payment-deadline' | 'course-access-end' | 'event', id: string): string {
   return uuidV5(`${new URL(site.baseUrl).origin}\n${kind}\n${id}`);
 }
 
@@ -92,4 +92,36 @@ export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite
     alarms: ACCESS_ALARMS.map((before) => ({ before, description: w.calendar.accessAlarm })),
   };
   return serializeCalendar([event], { stamp: options.stamp });
+}
+
+/**
+ * An event the student registered for, from its start to its end, with reminders a day and an hour before. Online:
+ * the join link (already checked: https, on no credentials; externalUrl) is the event's address; otherwise the school's.
+ */
+export function eventCalendar(event: EventRegistrationView, site: CalendarSite, options: CalendarFileOptions): string {
+  const w = stringsFor(options.language);
+  const start = eventStart(event.startsAt);
+  const ends = eventStart(event.endsAt);
+  const where = event.isOnline ? w.calendar.eventOnline : event.location !== null ? text(event.location) : null;
+  const calendarEvent: CalendarEvent = {
+    uid: reminderUid(site, 'event', event.id),
+    start,
+    // A site's end before its start is not trusted: the event is then an instant at its start (§3.6.1).
+    ...(ends.getTime() >= start.getTime() ? { end: ends } : {}),
+    summary: text(event.title),
+    description: w.calendar.eventDescription({
+      where: where ?? '—',
+      ticket: text(event.ticketName),
+      site: site.label,
+      join: event.isOnline ? event.joinUrl : null,
+    }),
+    ...(where !== null && !event.isOnline ? { location: where } : {}),
+    url: event.isOnline && event.joinUrl ? event.joinUrl : site.baseUrl,
+    busy: true,
+    alarms: [
+      { before: '-P1D', description: w.calendar.eventAlarm },
+      { before: '-PT1H', description: w.calendar.eventAlarm },
+    ],
+  };
+  return serializeCalendar([calendarEvent], { stamp: options.stamp });
 }

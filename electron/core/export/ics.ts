@@ -24,6 +24,13 @@ export interface CalendarEvent {
   readonly description?: string;
   /** An http(s) address about the event (§3.8.4.6). */
   readonly url?: string;
+  /** Where it takes place (§3.8.1.7). */
+  readonly location?: string;
+  /**
+   * Whether the time is taken (§3.8.2.7 TRANSP OPAQUE): an event the student attends. Absent: a reminder, which
+   * does not make the student look busy.
+   */
+  readonly busy?: boolean;
   readonly alarms?: readonly CalendarAlarm[];
 }
 
@@ -131,9 +138,10 @@ export function serializeCalendar(events: readonly CalendarEvent[], options: Cal
     }
     lines.push(property('SUMMARY', escapeText(e.summary)));
     if (e.description !== undefined) lines.push(property('DESCRIPTION', escapeText(e.description)));
+    if (e.location !== undefined) lines.push(property('LOCATION', escapeText(e.location)));
     if (e.url !== undefined) lines.push(property('URL', uri(e.url)));
-    // A reminder, not a meeting: it does not make the student look busy (§3.8.2.7).
-    lines.push('TRANSP:TRANSPARENT');
+    // A reminder, not a meeting, does not make the student look busy; an event they attend does (§3.8.2.7).
+    lines.push(e.busy === true ? 'TRANSP:OPAQUE' : 'TRANSP:TRANSPARENT');
     for (const a of e.alarms ?? []) {
       // §3.8.6.3: a duration TRIGGER is relative to DTSTART. One already past at DTSTAMP would fire on import: left out.
       if (e.start.getTime() + durationMs(a.before) <= options.stamp.getTime()) continue;

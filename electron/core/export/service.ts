@@ -4,9 +4,9 @@ import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { BROWSER_HOST_PATHS } from '../../common/ipc-names';
 import { withResults } from '../../common/result';
 import type { SiteSummary } from '../../common/view-models';
-import { getCourseDetail, getCourseProgressRows, getOrder, getPayment, getProfile, getProgressSummary } from '../db/index';
+import { getCourseDetail, getCourseProgressRows, getEntitlements, getOrder, getPayment, getProfile, getProgressSummary } from '../db/index';
 import { CoreError } from '../errors';
-import { courseAccessEndCalendar, paymentDeadlineCalendar } from './calendar';
+import { courseAccessEndCalendar, eventCalendar, paymentDeadlineCalendar } from './calendar';
 import { purchaseHistoryCsv } from './csv';
 import { localTimeZone } from './dates';
 import { progressCsv, progressReportHtml } from './progress';
@@ -42,7 +42,8 @@ export type ExportChannel =
   | 'export:progress-csv'
   | 'export:progress-report'
   | 'calendar:payment-deadline'
-  | 'calendar:course-access-end';
+  | 'calendar:course-access-end'
+  | 'calendar:event';
 
 export interface ExportDeps {
   readonly db: Database;
@@ -184,6 +185,20 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       return deps.deliver({
         kind: 'ics',
         fileName: safeFileName(`course-access-${course.slug || course.courseId}`, 'ics'),
+        mimeType: 'text/calendar; charset=utf-8',
+        body,
+      });
+    },
+    'calendar:event': async ({ siteId, registrationId, language }) => {
+      const site = deps.site(siteId);
+      const now = deps.now();
+      const event = getEntitlements(deps.db, siteId, now).eventRegistrations.find((e) => e.id === registrationId);
+      if (!event) throw new CoreError('not-found', 'This event is not in your offline copy. Sync, then try again.');
+      if (event.isPast) throw new CoreError('invalid-input', 'This event has already ended, so there is nothing to add to a calendar.');
+      const body = eventCalendar(event, site, { language, stamp: now });
+      return deps.deliver({
+        kind: 'ics',
+        fileName: safeFileName(`event-${event.startsAt.slice(0, 10)}-${event.eventId}`, 'ics'),
         mimeType: 'text/calendar; charset=utf-8',
         body,
       });

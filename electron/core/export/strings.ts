@@ -95,6 +95,9 @@ interface Strings {
     /** `lectures` left and their `minutes` (at least 1 when any lecture is left): "Left: 3 lectures, 57 min". */
     readonly accessDescription: (lines: { title: string; site: string; progress: number; lectures: number; minutes: number }) => string;
     readonly accessAlarm: string;
+    readonly eventDescription: (lines: { where: string; ticket: string; site: string; join: string | null }) => string;
+    readonly eventOnline: string;
+    readonly eventAlarm: string;
   };
 }
 
@@ -240,6 +243,10 @@ const en = {
         `School: ${l.site}`,
       ].join('\n'),
     accessAlarm: 'Course access ends soon',
+    eventDescription: (l: { where: string; ticket: string; site: string; join: string | null }) =>
+      [`Where: ${l.where}`, `Ticket: ${l.ticket}`, ...(l.join ? [`Join: ${l.join}`] : []), `School: ${l.site}`].join('\n'),
+    eventOnline: 'Online',
+    eventAlarm: 'Event starts soon',
   },
 } satisfies Strings;
 
@@ -376,6 +383,10 @@ const zhTW = {
         `學校：${l.site}`,
       ].join('\n'),
     accessAlarm: '課程觀看期限快到了',
+    eventDescription: (l: { where: string; ticket: string; site: string; join: string | null }) =>
+      [`地點：${l.where}`, `票種：${l.ticket}`, ...(l.join ? [`加入連結：${l.join}`] : []), `學校：${l.site}`].join('\n'),
+    eventOnline: '線上',
+    eventAlarm: '活動即將開始',
   },
 } satisfies Strings;
 

@@ -4,12 +4,32 @@ import type { ConsultingServiceView } from '../../../../electron/common/view-mod
 import { useApp, useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
-import { formatDateTimeRange, timeZoneName, weekdayName } from '../../ui/format';
+import { formatDateTimeRange, weekdayName } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { localTimeZone, nextOccurrence, slotInZone, zoneLabel } from './slot-times';
 
-function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
+type Slot = ConsultingServiceView['slots'][number];
+
+/**
+ * One weekly slot in the student's zone ("Every Sunday, 9:00 PM – 11:00 PM"), from its next occurrence; a slot the
+ * site sent unreadably is shown as sent, with its own zone.
+ */
+function SlotLine({ slot, zone, now }: { readonly slot: Slot; readonly zone: string; readonly now: number }) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
+  const next = nextOccurrence(slot, now);
+  if (!next)
+    return (
+      <li data-testid="consulting-slot" data-as-sent="true">
+        {t('consulting.slotAsSent', { weekday: weekdayName(slot.weekday, lng), start: slot.startTime, end: slot.endTime, zone: slot.timeZone })}
+      </li>
+    );
+  return <li data-testid="consulting-slot">{t('consulting.slot', slotInZone(next, zone, lng))}</li>;
+}
+
+function ServiceCard({ s, zone }: { readonly s: ConsultingServiceView; readonly zone: string }) {
   const { t, i18n } = useTranslation();
   const { navigate } = useApp();
   const site = useSite();
@@ -48,14 +68,7 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
       ) : (
         <ul className="plain slots">
           {s.slots.map((slot, i) => (
-            <li key={i}>
-              {t('consulting.slot', {
-                weekday: weekdayName(slot.weekday, lng),
-                start: slot.startTime,
-                end: slot.endTime,
-                zone: timeZoneName(slot.timeZone, lng),
-              })}
-            </li>
+            <SlotLine key={i} slot={slot} zone={zone} now={now} />
           ))}
         </ul>
       )}
@@ -75,13 +88,18 @@ function ServiceCard({ s }: { readonly s: ConsultingServiceView }) {
 }
 
 export function ConsultingScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const site = useSite();
   const q = useChannel('consulting:list', { siteId: site.id });
+  // Hours and booked times alike are shown in this computer's zone, named once here.
+  const zone = localTimeZone();
   return (
     <div className="screen">
       <ScreenHeader title={t('consulting.title')} />
       <p className="muted">{t('consulting.intro')}</p>
+      <p className="muted small" data-testid="consulting-zone">
+        {t('consulting.zone', { zone: zoneLabel(zone, i18n.language, Date.now()) })}
+      </p>
       {q.isPending ? (
         <Loading shape="cards" />
       ) : q.isError ? (
@@ -96,7 +114,7 @@ export function ConsultingScreen() {
           getKey={(s) => s.id}
           label={t('consulting.listLabel')}
           testId="consulting-list"
-          render={(s) => <ServiceCard s={s} />}
+          render={(s) => <ServiceCard s={s} zone={zone} />}
         />
       )}
     </div>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { ProductOfflineView } from '../../../../electron/common/downloads';
 import type { DigitalProductView, EventRegistrationView } from '../../../../electron/common/view-models';
 import { ProductOffline } from '../downloads/ProductOffline';
+import { EventCalendarButton } from '../export/ExportButtons';
 import { useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
@@ -61,7 +62,7 @@ function LinkRefused() {
   );
 }
 
-function EventRow({ e }: { readonly e: EventRegistrationView }) {
+function EventRow({ e, siteId }: { readonly e: EventRegistrationView; readonly siteId: string }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   return (
@@ -78,10 +79,15 @@ function EventRow({ e }: { readonly e: EventRegistrationView }) {
         {e.isOnline ? t('entitlements.online') : (e.location ?? t('entitlements.noLocation'))} · {t('entitlements.ticket', { name: e.ticketName })} ·{' '}
         {t('entitlements.registeredAt', { date: formatDate(e.registeredAt, lng) })}
       </p>
-      {e.joinUrl && !e.isPast && (
-        <a className="button small" href={e.joinUrl} target="_blank" rel="noopener noreferrer">
-          {t('entitlements.join')}
-        </a>
+      {!e.isPast && (
+        <div className="row">
+          {e.joinUrl && (
+            <a className="button small" href={e.joinUrl} target="_blank" rel="noopener noreferrer">
+              {t('entitlements.join')}
+            </a>
+          )}
+          <EventCalendarButton siteId={siteId} registrationId={e.id} title={e.title} />
+        </div>
       )}
       {e.urlRefused && !e.isPast && <LinkRefused />}
     </article>
@@ -133,7 +139,7 @@ export function EntitlementsScreen() {
               getKey={(e) => e.id}
               label={t('entitlements.upcoming')}
               testId="upcoming-list"
-              render={(e) => <EventRow e={e} />}
+              render={(e) => <EventRow e={e} siteId={site.id} />}
             />
           )}
           {past.length > 0 && (
@@ -146,7 +152,7 @@ export function EntitlementsScreen() {
                 getKey={(e) => e.id}
                 label={t('entitlements.past')}
                 testId="past-list"
-                render={(e) => <EventRow e={e} />}
+                render={(e) => <EventRow e={e} siteId={site.id} />}
               />
             </>
           )}

@@ -91,3 +91,26 @@ export function CourseAccessCalendarButton({
     />
   );
 }
+
+/** An event the student registered for, as a calendar event (.ics) with its time, place and reminders. */
+export function EventCalendarButton({
+  siteId,
+  registrationId,
+  title,
+}: {
+  readonly siteId: string;
+  readonly registrationId: string;
+  readonly title: string;
+}) {
+  const { t, i18n } = useTranslation();
+  return (
+    <FileActionButton
+      run={() => call('calendar:event', { siteId, registrationId, language: fileLanguage(i18n.language) })}
+      label={t('calendar.add')}
+      ariaLabel={t('calendar.addEvent', { title })}
+      icon={<CalendarPlus aria-hidden="true" size={14} className="icon" />}
+      small
+      testId="calendar-event"
+    />
+  );
+}
