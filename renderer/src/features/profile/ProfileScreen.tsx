@@ -8,6 +8,7 @@ import { ErrorState } from '../../ui/ErrorState';
 import { Picture } from '../../ui/Picture';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { canSignOut, SignOutDialog } from '../sites/SignOutDialog';
+import { ProgressSection } from '../progress/ProgressSummary';
 
 const KNOWN_ROLES = new Set(['owner', 'manager', 'admin', 'teacher', 'teaching_assistant', 'student']);
 
@@ -55,6 +56,7 @@ export function ProfileScreen() {
               </button>
             )}
           </section>
+          <ProgressSection siteId={site.id} />
           <section aria-labelledby="schools-title">
             <h2 id="schools-title">{t('profile.schools')}</h2>
             {q.data.schools.length === 0 ? (

@@ -12,6 +12,7 @@ import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { nextStepIcon, nextStepLine } from '../course/NextStep';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
 import './today.css';
+import { WeeklyProgress } from '../progress/ProgressSummary';
 
 /** How fresh the saved copy is: the oldest school's last sync, or "never". */
 function Freshness({ sites, now }: { readonly sites: readonly TodaySite[]; readonly now: number }) {
@@ -215,6 +216,8 @@ export function TodayScreen() {
           </ul>
         )}
       </section>
+
+      <WeeklyProgress sites={today.sites} />
 
       {unread.length > 0 && (
         <section aria-labelledby="today-unread-title" className="today-section">
