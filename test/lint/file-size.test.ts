@@ -25,8 +25,6 @@ const GENERATED: Readonly<Record<string, string>> = {
  */
 const IN_PROGRESS: Readonly<Record<string, string>> = {
   'electron/core/db/search.ts': 'being split with the search work',
-  'electron/core/downloads/manager.ts': 'being split with the download-transfer work',
-  'test/core/downloads/manager.test.ts': 'rewritten with the download-transfer work',
   'test/bench/startup.bench.ts': 'reworked with the cold-start work',
 };
 
