@@ -14,6 +14,7 @@ import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
 import type { AppCommand } from './shortcuts';
+import { SEARCH_HIT_KINDS } from './views/settings';
 import type { EVENT_NAMES } from './ipc-names';
 import type {
   AppInfo,
@@ -149,7 +150,19 @@ export const ipcContract = {
   'profile:get': channel<ProfileView>()(bySite),
   /** A picture the site names (a cover, an avatar), fetched by the core: a data: URL, or null (core/net/site-image.ts). */
   'media:image': channel<string | null>()(z.object({ siteId, url: z.string().min(1).max(4096) }).strict()),
-  'search:query': channel<SearchHit[]>()(z.object({ siteId, query: z.string().max(200) }).strict()),
+  /**
+   * Search every school's offline data (or the one named), of every kind (or those named): best first, with context,
+   * at most 100 hits and 25 of one kind (100 when one kind is asked for).
+   */
+  'search:query': channel<SearchHit[]>()(
+    z
+      .object({
+        siteId: siteId.optional(),
+        query: z.string().max(200),
+        kinds: z.array(z.enum(SEARCH_HIT_KINDS)).max(SEARCH_HIT_KINDS.length).optional(),
+      })
+      .strict(),
+  ),
 
   /** The whole inbox (tests, scripts); the screen reads the summary and pages below. */
   'notifications:list': channel<NotificationsView>()(bySite),

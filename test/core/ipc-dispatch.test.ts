@@ -1,8 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import type { IpcHandlers } from '../../electron/common/ipc-contract';
 import { ok } from '../../electron/common/result';
+import type { SearchHit } from '../../electron/common/view-models';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { CoreError } from '../../electron/core/errors';
+
+const hit: SearchHit = {
+  kind: 'course',
+  id: 'c1',
+  siteId: 's1',
+  courseId: null,
+  title: 't',
+  snippet: 's',
+  context: {
+    course: null,
+    section: null,
+    lectureState: null,
+    percent: null,
+    person: null,
+    courseCount: null,
+    tradeNo: null,
+    amount: null,
+    orderState: null,
+    paymentState: null,
+    at: null,
+  },
+};
 
 // Only the handlers a case calls are real; the dispatcher must never reach the others.
 function handlers(partial: Partial<IpcHandlers>): IpcHandlers {
@@ -13,12 +36,11 @@ function handlers(partial: Partial<IpcHandlers>): IpcHandlers {
 
 describe('IPC dispatch (one contract, untrusted input)', () => {
   it('runs a known channel with validated input', async () => {
-    const result = await dispatch(
-      handlers({ 'search:query': async (input) => ok([{ kind: 'course', id: input.query, courseId: null, title: 't', snippet: 's' }]) }),
-      'search:query',
-      { siteId: 's1', query: 'data' },
-    );
-    expect(result).toEqual({ ok: true, value: [{ kind: 'course', id: 'data', courseId: null, title: 't', snippet: 's' }] });
+    const result = await dispatch(handlers({ 'search:query': async (input) => ok([{ ...hit, id: input.query }]) }), 'search:query', {
+      siteId: 's1',
+      query: 'data',
+    });
+    expect(result).toEqual({ ok: true, value: [{ ...hit, id: 'data' }] });
   });
 
   it('refuses an unknown channel', async () => {

@@ -1,4 +1,7 @@
+import type { Unknown } from '../site-values';
 import type { IsoDateTime } from './base';
+import type { OrderView, PaymentState } from './billing';
+import type { LectureState } from './courses';
 
 /** Profile, search, settings, token protection and updates. */
 
@@ -10,16 +13,57 @@ export interface ProfileView {
   readonly schools: readonly { readonly id: string; readonly name: string; readonly subdomain: string; readonly roles: readonly string[] }[];
 }
 
-export type SearchHitKind = 'course' | 'section' | 'lecture' | 'notification';
+/** What search finds, in the order the kind filter lists them. */
+export const SEARCH_HIT_KINDS = [
+  'course',
+  'section',
+  'lecture',
+  'instructor',
+  'order',
+  'payment',
+  'product',
+  'event',
+  'consulting',
+  'notification',
+] as const;
+export type SearchHitKind = (typeof SEARCH_HIT_KINDS)[number];
 
 export interface SearchHit {
   readonly kind: SearchHitKind;
+  /** The item's id in its site: a course, section, lecture, payment, product, event registration, consulting service
+   *  or notice id; an order's trade number; an instructor's name. */
   readonly id: string;
-  /** For sections and lectures: the course they belong to. */
+  readonly siteId: string;
+  /** For courses, sections, lectures and consulting: the course they belong to; an instructor's first course. */
   readonly courseId: string | null;
   readonly title: string;
   /** Text around the match, with the match wrapped in [[ and ]]. */
   readonly snippet: string;
+  /** Where the hit belongs and its state, for a line such as "Lecture · Intro to Data Analysis · Completed". */
+  readonly context: SearchHitContext;
+}
+
+/** Each field is there for the kinds it applies to (null otherwise); values the site sent outside the known ones are 'unknown'. */
+export interface SearchHitContext {
+  /** Section, lecture, consulting: the course's title. */
+  readonly course: string | null;
+  /** Lecture: its section's title. */
+  readonly section: string | null;
+  /** Lecture: completed, read, unread, locked. */
+  readonly lectureState: LectureState | 'locked' | Unknown | null;
+  /** Course: percent complete. */
+  readonly percent: number | null;
+  /** Course: its instructor; consulting: the consultant. */
+  readonly person: string | null;
+  /** Instructor: how many of the student's courses they teach. */
+  readonly courseCount: number | null;
+  /** Order, payment. */
+  readonly tradeNo: string | null;
+  readonly amount: { readonly value: number; readonly currency: string } | null;
+  readonly orderState: OrderView['summaryState'] | null;
+  readonly paymentState: PaymentState | Unknown | null;
+  /** Event: its start; order and payment: created; product: delivered; notice: sent. */
+  readonly at: IsoDateTime | null;
 }
 
 export type LanguagePreference = 'system' | 'en' | 'zh-TW';

@@ -8,15 +8,12 @@ import { reapplyPending } from './outbox';
 import { replacePayments } from './payments';
 import { replaceProfile } from './profile';
 import type { SiteSnapshot } from './records';
-import { rebuildSearchIndex } from './search';
+import { rebuildSearchIndex, searchKindsOf } from './search';
 import { hasSite } from './sites';
 import { prepared } from './statements';
 import { CoreError } from '../errors';
 import { changingViews, type ViewArea } from './view-cache';
 import { PART_NAMES, SYNCED_PARTS, type CommitResult, type PagedPart, type PageCursors, type PartName } from './parts';
-
-/** Parts whose titles are in the search index. */
-const SEARCHED: ReadonlySet<PartName> = new Set(['courses', 'notifications']);
 
 /** A part's digest: the SHA-256 of its JSON (writer-handlers.ts builds the same bytes page by page). */
 export function digestOf(value: unknown): string {
@@ -198,11 +195,8 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
       if (snapshot.notifications !== undefined && !rewritten.includes('notifications')) resetNotificationOverlay(db, siteId);
       if (snapshot.subscriptions !== undefined && !rewritten.includes('subscriptions')) resetSubscriptionOverlay(db, siteId);
       reapplyPending(db, siteId);
-      const kinds = [
-        ...(rewritten.includes('courses') ? (['course', 'section', 'lecture'] as const) : []),
-        ...(rewritten.includes('notifications') ? (['notification'] as const) : []),
-      ];
-      if (rewritten.some((p) => SEARCHED.has(p))) rebuildSearchIndex(db, siteId, kinds);
+      const kinds = searchKindsOf(rewritten);
+      if (kinds.length > 0) rebuildSearchIndex(db, siteId, kinds);
       return rewritten;
     }),
   );

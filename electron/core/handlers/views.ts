@@ -14,7 +14,7 @@ import {
   getPayableInstructionsPage,
   getProfile,
   getProgressSummary,
-  search,
+  searchEverything,
 } from '../db/index';
 import { CoreError } from '../errors';
 import { requireSite, type AppServices } from './services';
@@ -35,6 +35,10 @@ type ViewChannel =
   | 'consulting:list'
   | 'profile:get'
   | 'search:query';
+
+/** Hits a search returns at most, and of one kind when it asks for every kind (ipc-contract 'search:query'). */
+const SEARCH_LIMIT = 100;
+const SEARCH_PER_KIND = 25;
 
 /** The screens' views of a site's offline data, read through the main process's read-only connection. */
 export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChannel> {
@@ -61,6 +65,10 @@ export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChann
     'entitlements:get': async ({ siteId }) => (site(siteId), getEntitlements(db, siteId, now())),
     'consulting:list': async ({ siteId }) => (site(siteId), getConsulting(db, siteId)),
     'profile:get': async ({ siteId }) => (site(siteId), getProfile(db, siteId)),
-    'search:query': async ({ siteId, query }) => (site(siteId), search(db, siteId, query)),
+    'search:query': async ({ siteId, query, kinds }) => {
+      const siteIds = siteId !== undefined ? [site(siteId).id] : s.sites.list().map((x) => x.id);
+      const oneKind = kinds !== undefined && kinds.length === 1;
+      return searchEverything(db, query, { siteIds, kinds, limit: SEARCH_LIMIT, perKind: oneKind ? SEARCH_LIMIT : SEARCH_PER_KIND }, now());
+    },
   };
 }

@@ -1,3 +1,4 @@
+import type { SearchHitContext } from '../../../electron/common/view-models';
 import type { CourseRecord, NotificationRecord, PaymentRecord, SiteSnapshot } from '../../../electron/core/db/records';
 
 /** Small hand-made snapshots in the member API's shapes, for store tests that need no server. */
@@ -94,5 +95,23 @@ export function snapshot(prefix: string): SiteSnapshot {
     payments: [payment(`${prefix}-p1`)],
     notifications: [notification(`${prefix}-n1`), notification(`${prefix}-n2`, { readAt: '2026-01-05T00:00:00.000Z' })],
     subscriptions: [{ topic: 'announcements', channel: 'email', enabled: true }],
+  };
+}
+
+/** A search hit's context with nothing in it: tests name what a kind has. */
+export function hitContext(overrides: Partial<SearchHitContext> = {}): SearchHitContext {
+  return {
+    course: null,
+    section: null,
+    lectureState: null,
+    percent: null,
+    person: null,
+    courseCount: null,
+    tradeNo: null,
+    amount: null,
+    orderState: null,
+    paymentState: null,
+    at: null,
+    ...overrides,
   };
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitSnapshot, ensureSite, migrate, openOfflineDatabase, removeSiteData, search } from '../../../electron/core/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { indexShortTerms, parseSearch, RANKED_PER_RUN } from '../../../electron/core/db/search';
-import { course, notification } from './fixtures';
+import { course, notification, payment } from './fixtures';
 
 /**
  * Search reads only the searched site's runs of rowids (migration 009 search_ranges) and ranks a bounded number of
@@ -116,11 +116,90 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     fill(db, 'b', 10);
     removeSiteData(db, 'a');
     expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'a'").pluck().get()).toBe(0);
-    // As version 8 left it: no search_ranges (nor what later versions add); the migration fills them from the rows.
-    db.exec('DROP TABLE search_ranges; DROP INDEX lectures_locked; DROP TABLE lecture_completions');
+    // As version 8 left it: no search_ranges (nor what later versions add: lecture_completions, the kinds 014
+    // indexes); the migrations fill them from the rows.
+    db.exec(
+      "DROP TABLE search_ranges; DROP INDEX lectures_locked; DROP TABLE lecture_completions; DELETE FROM search_index WHERE kind = 'instructor'",
+    );
     db.pragma('user_version = 8');
     migrate(db, MIGRATIONS);
-    expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'b'").pluck().get()).toBe(4);
+    expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'b' AND kind <> 'instructor'").pluck().get()).toBe(4);
     expect(search(db, 'b', 'course').map((h) => h.id)).toEqual(reference(db, 'b', 'course'));
+  });
+
+  it('migration 014 indexes the orders, payments, products, events and consulting of a database synced before it', () => {
+    const db = openDb();
+    fill(db, 'a', 5);
+    for (const siteId of ['a', 'b']) {
+      ensureSite(db, siteId, NOW);
+      commitSnapshot(db, siteId, {
+        courses: [course(`${siteId}-c1`, { instructorName: `Teacher ${siteId}` })],
+        payments: [payment(`${siteId}-p1`, { codeNo: `CODE${siteId}77` }), payment(`${siteId}-p2`, { tradeNo: `T-${siteId}-p1` })],
+        digitalProducts: [
+          {
+            id: `${siteId}-d1`,
+            title: `Planner ${siteId}`,
+            description: 'A printable planner',
+            format: 'pdf',
+            deliveredAt: NOW.toISOString(),
+            expireDate: null,
+            downloadUrl: null,
+          },
+        ],
+        eventRegistrations: [
+          {
+            id: `${siteId}-e1`,
+            eventId: 'e1',
+            title: `Open house ${siteId}`,
+            startsAt: NOW.toISOString(),
+            endsAt: NOW.toISOString(),
+            location: 'Taipei',
+            isOnline: false,
+            joinUrl: null,
+            ticketName: 'General',
+            registeredAt: NOW.toISOString(),
+          },
+        ],
+        consultingServices: [
+          {
+            id: `${siteId}-s1`,
+            title: `Code review ${siteId}`,
+            description: null,
+            durationMinutes: 30,
+            consultantName: 'Kevin',
+            courseId: `${siteId}-c1`,
+            slots: [],
+            meetings: [],
+          },
+        ],
+      });
+    }
+    const NEW = "('instructor', 'order', 'payment', 'product', 'event', 'consulting')";
+    const found = (siteId: string) =>
+      ['Teacher', 'T-', 'CODE', 'Planner', 'Taipei', 'Code review'].map((q) => search(db, siteId, q).map((h) => `${h.kind}:${h.id}`));
+    const before = { a: found('a'), b: found('b') };
+    expect(before.a.flat()).toEqual(
+      expect.arrayContaining(['instructor:Teacher a', 'order:T-a-p1', 'payment:a-p2', 'product:a-d1', 'event:a-e1', 'consulting:a-s1']),
+    );
+    expect(before.a[0]).toContain('course:a-c1');
+    // As version 13 left it: none of these kinds in the index, and courses without their instructor's name.
+    db.exec(`DELETE FROM search_index WHERE kind IN ${NEW}; DELETE FROM search_ranges WHERE kind IN ${NEW}`);
+    db.exec("UPDATE search_index SET body = '' WHERE kind = 'course'");
+    db.pragma('user_version = 13');
+    expect(search(db, 'a', 'Planner')).toEqual([]);
+    const next = db.prepare('SELECT next_rowid FROM search_state').pluck().get() as number;
+    migrate(db, MIGRATIONS);
+    expect({ a: found('a'), b: found('b') }).toEqual(before);
+    // Rowids never used before, each site's rows of a kind in one run, and the next rebuild goes on after them.
+    const runs = db.prepare(`SELECT site_id, kind, first_rowid, last_rowid FROM search_ranges WHERE kind IN ${NEW} ORDER BY first_rowid`).all() as {
+      first_rowid: number;
+      last_rowid: number;
+    }[];
+    expect(runs).toHaveLength(12);
+    expect(runs[0]!.first_rowid).toBe(next);
+    const top = db.prepare('SELECT max(rowid) FROM search_index').pluck().get() as number;
+    expect(db.prepare('SELECT next_rowid FROM search_state').pluck().get()).toBe(top + 1);
+    fill(db, 'a', 6);
+    expect(search(db, 'a', 'Planner').map((h) => h.id)).toEqual(['a-d1']);
   });
 });

@@ -22,7 +22,7 @@ import {
 } from '../../../electron/core/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { isCoreError } from '../../../electron/core/errors';
-import { course, notification, snapshot } from './fixtures';
+import { course, notification, snapshot, hitContext } from './fixtures';
 
 const dirs: string[] = [];
 const opened: Database.Database[] = [];
@@ -282,7 +282,17 @@ describe('search (FTS5)', () => {
     const { db } = open(tempFile());
     commit(db, 's', { courses: [course('c1')] });
     const hits = search(db, 's', 'kni');
-    expect(hits).toEqual([{ kind: 'lecture', id: 'c1-l2', courseId: 'c1', title: 'Knife skills', snippet: '[[Kni]]fe skills' }]);
+    expect(hits).toEqual([
+      {
+        kind: 'lecture',
+        id: 'c1-l2',
+        siteId: 's',
+        courseId: 'c1',
+        title: 'Knife skills',
+        snippet: '[[Kni]]fe skills',
+        context: hitContext({ course: 'Course c1', section: 'Section of c1', lectureState: 'locked' }),
+      },
+    ]);
   });
 
   it('finds Chinese titles by any part, including two-character terms (LIKE fallback)', () => {
@@ -293,7 +303,15 @@ describe('search (FTS5)', () => {
     });
     expect(search(db, 's', '理財入门'.slice(0, 3)).map((h) => h.id)).toEqual(['c1']);
     expect(search(db, 's', '理財')).toEqual([
-      { kind: 'course', id: 'c1', courseId: 'c1', title: 'Personal Finance 個人理財入門', snippet: 'Personal Finance 個人[[理財]]入門' },
+      {
+        kind: 'course',
+        id: 'c1',
+        siteId: 's',
+        courseId: 'c1',
+        title: 'Personal Finance 個人理財入門',
+        snippet: 'Personal Finance 個人[[理財]]入門',
+        context: hitContext({ percent: 50, person: 'Ann' }),
+      },
     ]);
     expect(search(db, 's', '週五').map((h) => [h.id, h.snippet])).toEqual([['n1', '[[週五]]休館']]);
     expect(search(db, 's', 'finance 理財').map((h) => h.id)).toEqual(['c1']);

@@ -5,7 +5,7 @@ import { ipcContract, PAGE_LIMIT_MAX } from '../../../electron/common/ipc-contra
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { indexShortTerms } from '../../../electron/core/db/search';
 import type { SiteSnapshot } from '../../../electron/core/db/records';
-import { course, notification } from './fixtures';
+import { course, notification, hitContext } from './fixtures';
 import { closeDatabases, NOW, tempFile, openDb, withSite, day } from './pages-scaffold';
 
 afterEach(closeDatabases);
@@ -57,7 +57,15 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
     expect(indexShortTerms(db)).toBe(0);
     expect(hits(db)).toEqual(scanned);
     expect(search(db, 's', '理財')).toEqual([
-      { kind: 'course', id: 'c1', courseId: 'c1', title: 'Personal Finance 個人理財入門', snippet: 'Personal Finance 個人[[理財]]入門' },
+      {
+        kind: 'course',
+        id: 'c1',
+        siteId: 's',
+        courseId: 'c1',
+        title: 'Personal Finance 個人理財入門',
+        snippet: 'Personal Finance 個人[[理財]]入門',
+        context: hitContext({ percent: 50, person: 'Ann' }),
+      },
     ]);
     expect(search(db, 's', 'py').map((h) => h.id)).toEqual(['c2', 'n1']); // Python, happy
     expect(search(db, 's', 'y').map((h) => h.id)).toEqual(['c2', 'n1']); // a 1-character term also at the end of a word

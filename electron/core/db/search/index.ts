@@ -1,0 +1,36 @@
+/**
+ * Search: the index is written at commit time in the writer (build.ts) and its short terms right after (grams.ts);
+ * a query reads the runs of its sites and kinds (query.ts), ranks a bounded number of matches (rank.ts) and reads
+ * the context of the hits it returns (context.ts).
+ */
+import type { Database } from 'better-sqlite3';
+import type { SearchHit } from '../../../common/view-models';
+import { contextOf } from './context';
+import { likeSnippet } from './parse';
+import { searchRows, type SearchScope } from './query';
+
+export { ALL_KINDS, rebuildSearchIndex, searchKindsOf } from './build';
+export { forgetShortTerms, gramsOf, indexShortTerms } from './grams';
+export { parseSearch, type ParsedSearch } from './parse';
+export { RANKED_PER_RUN, type SearchScope } from './query';
+export { countSearchGarbage } from './state';
+
+/** Every hit in scope, best first, with its context. */
+export function searchEverything(db: Database, query: string, scope: SearchScope, now = new Date()): SearchHit[] {
+  const found = searchRows(db, query, scope);
+  if (found === null) return [];
+  return found.rows.map((r) => ({
+    kind: r.kind,
+    id: r.item_id,
+    siteId: r.site_id,
+    courseId: r.course_id,
+    title: r.title,
+    snippet: r.snippet ?? likeSnippet(r.title, r.body, found.parsed.terms),
+    context: contextOf(db, r, now),
+  }));
+}
+
+/** One site's hits of every kind, best first, `limit` at most. */
+export function search(db: Database, siteId: string, query: string, limit = 50): SearchHit[] {
+  return searchEverything(db, query, { siteIds: [siteId], limit });
+}
