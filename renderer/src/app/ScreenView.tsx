@@ -26,7 +26,12 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
     case 'library':
       return <LibraryScreen />;
     case 'course':
-      return <CourseScreen courseId={route.courseId} />;
+      return (
+        <CourseScreen
+          courseId={route.courseId}
+          highlight={route.lectureId ? `l:${route.lectureId}` : route.sectionId ? `s:${route.sectionId}` : undefined}
+        />
+      );
     case 'billing':
       return <BillingScreen {...(route.tradeNo ? { tradeNo: route.tradeNo } : {})} />;
     case 'entitlements':
@@ -38,7 +43,7 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
     case 'profile':
       return <ProfileScreen />;
     case 'search':
-      return <SearchScreen query={route.query} />;
+      return <SearchScreen route={route} />;
     default:
       return assertNever(route, 'route');
   }

@@ -1,3 +1,4 @@
+import { SEARCH_HIT_KINDS } from '../../../electron/common/view-models';
 import { isSettingsSection, type Route, type Screen } from './routes';
 
 /** The pure half of the screens' history (state/history.ts): what an entry holds, read back and compared. No DOM. */
@@ -41,13 +42,20 @@ export function readEntry(state: unknown): HistoryEntry | null {
           : { screen: 'settings' }
         : (route as Route);
   if (kept.screen === 'billing' && kept.tradeNo !== undefined && typeof kept.tradeNo !== 'string') return null;
+  if (kept.screen === 'course' && !optionalText(kept.lectureId, kept.sectionId)) return null;
+  if (kept.screen === 'search') {
+    if (!optionalText(kept.siteId)) return null;
+    if (kept.kind !== undefined && !(SEARCH_HIT_KINDS as readonly string[]).includes(kept.kind)) return null;
+  }
   return { route: kept, siteId: typeof siteId === 'string' ? siteId : null };
 }
 
+const optionalText = (...values: unknown[]) => values.every((v) => v === undefined || typeof v === 'string');
+
 export function sameRoute(a: Route, b: Route): boolean {
   if (a.screen !== b.screen) return false;
-  if (a.screen === 'course' && b.screen === 'course') return a.courseId === b.courseId;
-  if (a.screen === 'search' && b.screen === 'search') return a.query === b.query;
+  if (a.screen === 'course' && b.screen === 'course') return a.courseId === b.courseId && a.lectureId === b.lectureId && a.sectionId === b.sectionId;
+  if (a.screen === 'search' && b.screen === 'search') return a.query === b.query && a.kind === b.kind && a.siteId === b.siteId;
   if (a.screen === 'billing' && b.screen === 'billing') return a.tradeNo === b.tradeNo;
   if (a.screen === 'settings' && b.screen === 'settings') return a.intent === undefined && b.intent === undefined && a.section === b.section;
   return a.screen !== 'add-site';

@@ -1,18 +1,21 @@
 import type { InviteOutcome } from '../../../electron/common/files-and-invites';
+import type { SearchHitKind } from '../../../electron/common/view-models';
 
 /** In-page routes (never URL paths: the bundle loads from file:// and from the loopback host alike). */
 export type Route =
   /** The first screen once signed in: what to do next across every school. */
   | { readonly screen: 'today' }
   | { readonly screen: 'library' }
-  | { readonly screen: 'course'; readonly courseId: string }
+  /** `lectureId` / `sectionId`: a row to scroll into view and highlight (opened from search). */
+  | { readonly screen: 'course'; readonly courseId: string; readonly lectureId?: string; readonly sectionId?: string }
   /** `tradeNo`: one order shown first (jumped to from the command palette), the rest a click away. */
   | { readonly screen: 'billing'; readonly tradeNo?: string }
   | { readonly screen: 'entitlements' }
   | { readonly screen: 'consulting' }
   | { readonly screen: 'notifications' }
   | { readonly screen: 'profile' }
-  | { readonly screen: 'search'; readonly query: string }
+  /** Every school's data unless `siteId` names one; every kind unless `kind` names one. */
+  | { readonly screen: 'search'; readonly query: string; readonly kind?: SearchHitKind; readonly siteId?: string }
   /**
    * `section`: the part of Settings to bring into view (its navigation, the command palette, Back).
    * `intent`: a step to offer at once (from the command palette): a site's sign-out, asked to confirm.

@@ -20,6 +20,8 @@ export interface VirtualListProps<T> {
   readonly endThreshold?: number;
   /** How many rows the whole list has when only some are loaded (aria-setsize). */
   readonly total?: number;
+  /** The key of a row to bring into view once the list is laid out (a search hit opened), once per key. */
+  readonly scrollToKey?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function VirtualList<T>({
   onEndReached,
   endThreshold = 10,
   total,
+  scrollToKey,
 }: VirtualListProps<T>) {
   const scrollRef = useContext(ScrollContext);
   const listRef = useRef<HTMLUListElement>(null);
@@ -67,6 +70,14 @@ export function VirtualList<T>({
     scrollMargin: margin,
     getItemKey: (i) => getKey(items[i]!),
   });
+
+  const scrolledTo = useRef<string | null>(null);
+  const target = scrollToKey === undefined ? -1 : items.findIndex((item) => getKey(item) === scrollToKey);
+  useEffect(() => {
+    if (target < 0 || !scroller || scrolledTo.current === scrollToKey) return;
+    scrolledTo.current = scrollToKey ?? null;
+    virtualizer.scrollToIndex(target, { align: 'center' });
+  }, [target, scroller, scrollToKey, virtualizer, margin]);
 
   const rows = virtualizer.getVirtualItems();
   const lastRendered = rows.length === 0 ? -1 : rows[rows.length - 1]!.index;

@@ -19,7 +19,8 @@ import { OpenOnSite } from '../site-pages/OpenOnSite';
 
 type Row = { readonly kind: 'section'; readonly section: SectionView } | { readonly kind: 'lecture'; readonly lecture: LectureView };
 
-export function CourseScreen({ courseId }: { readonly courseId: string }) {
+/** `highlight`: the row key (`l:` lecture, `s:` section) to scroll into view and mark, as a search hit opened it. */
+export function CourseScreen({ courseId, highlight }: { readonly courseId: string; readonly highlight?: string | undefined }) {
   const { t } = useTranslation();
   const site = useSite();
   const { navigate } = useApp();
@@ -116,9 +117,15 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
           getKey={(r) => (r.kind === 'section' ? `s:${r.section.sectionId}` : `l:${r.lecture.lectureId}`)}
           label={t('course.contents')}
           testId="lecture-list"
+          scrollToKey={highlight}
           render={(r) =>
             r.kind === 'section' ? (
-              <h2 className="section-title">
+              <h2
+                className={`section-title${highlight === `s:${r.section.sectionId}` ? ' highlighted' : ''}`}
+                data-testid="section-title"
+                data-section-id={r.section.sectionId}
+                data-highlighted={highlight === `s:${r.section.sectionId}` ? 'true' : undefined}
+              >
                 {r.section.title} <span className="muted small">{t('course.lectureCount', { count: r.section.lectures.length })}</span>
               </h2>
             ) : (
@@ -128,6 +135,7 @@ export function CourseScreen({ courseId }: { readonly courseId: string }) {
                 siteId={site.id}
                 courseId={c.courseId}
                 canOpen={!c.isExpired}
+                highlighted={highlight === `l:${r.lecture.lectureId}`}
               />
             )
           }

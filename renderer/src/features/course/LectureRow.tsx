@@ -28,6 +28,7 @@ export function LectureRow({
   siteId,
   courseId,
   canOpen,
+  highlighted = false,
 }: {
   readonly lecture: LectureView;
   readonly lastPosition: number | null;
@@ -35,13 +36,16 @@ export function LectureRow({
   readonly courseId: string;
   /** The course can still be watched (access not ended). */
   readonly canOpen: boolean;
+  /** The row a search hit opened: marked until the student leaves the course. */
+  readonly highlighted?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const StateIcon = stateIcon(lecture.state);
   return (
     <div
-      className={`lecture-row state-${lecture.state}${lecture.isLastWatched ? ' last-watched' : ''}${lecture.isLocked ? ' locked' : ''}`}
+      className={`lecture-row state-${lecture.state}${lecture.isLastWatched ? ' last-watched' : ''}${lecture.isLocked ? ' locked' : ''}${highlighted ? ' highlighted' : ''}`}
       data-testid="lecture-row"
+      data-highlighted={highlighted ? 'true' : undefined}
       data-lecture-id={lecture.lectureId}
       data-state={lecture.state}
     >

@@ -30,7 +30,8 @@ export function SearchBox() {
     setText(value);
     if (value.trim() === '' && route.screen !== 'search') return;
     sent.current = value;
-    navigate({ screen: 'search', query: value });
+    // The filters chosen on the search screen stay while the text changes.
+    navigate(route.screen === 'search' ? { ...route, query: value } : { screen: 'search', query: value });
   };
   return (
     <form
@@ -38,7 +39,7 @@ export function SearchBox() {
       className="search-box"
       onSubmit={(e) => {
         e.preventDefault();
-        navigate({ screen: 'search', query: text });
+        navigate(route.screen === 'search' ? { ...route, query: text } : { screen: 'search', query: text });
       }}
     >
       <label htmlFor={id} className="visually-hidden">

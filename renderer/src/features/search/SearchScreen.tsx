@@ -1,14 +1,35 @@
-import { Bell, CirclePlay, LibraryBig, ListTree, Search, SearchX, type LucideIcon } from 'lucide-react';
+import {
+  Bell,
+  CalendarDays,
+  CirclePlay,
+  CreditCard,
+  LibraryBig,
+  ListTree,
+  MessagesSquare,
+  Package,
+  Receipt,
+  Search,
+  SearchX,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
 import { keepPreviousData } from '@tanstack/react-query';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SearchHit, SearchHitKind } from '../../../../electron/common/view-models';
+import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
-import { useApp, useSite } from '../../state/context';
+import { useApp } from '../../state/context';
+import type { Route } from '../../state/routes';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
+import { formatDate, formatMoney } from '../../ui/format';
 import { Snippet } from '../../ui/Snippet';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
+import { paymentStateKey, summaryStateKey } from '../billing/labels';
+import { contextParts, hitRoute } from './hits';
+
+type SearchRoute = Extract<Route, { screen: 'search' }>;
 
 function kindIcon(kind: SearchHitKind): LucideIcon {
   switch (kind) {
@@ -18,6 +39,18 @@ function kindIcon(kind: SearchHitKind): LucideIcon {
       return ListTree;
     case 'lecture':
       return CirclePlay;
+    case 'instructor':
+      return UserRound;
+    case 'order':
+      return Receipt;
+    case 'payment':
+      return CreditCard;
+    case 'product':
+      return Package;
+    case 'event':
+      return CalendarDays;
+    case 'consulting':
+      return MessagesSquare;
     case 'notification':
       return Bell;
     default:
@@ -25,46 +58,113 @@ function kindIcon(kind: SearchHitKind): LucideIcon {
   }
 }
 
-function HitRow({ hit }: { readonly hit: SearchHit }) {
-  const { t } = useTranslation();
-  const { navigate } = useApp();
-  const courseId = hit.kind === 'course' ? hit.id : hit.courseId;
+function HitRow({ hit, school }: { readonly hit: SearchHit; readonly school: string | null }) {
+  const { t, i18n } = useTranslation();
+  const { site, selectSite, navigate } = useApp();
   const KindIcon = kindIcon(hit.kind);
   const open = () => {
-    if (hit.kind === 'notification') navigate({ screen: 'notifications' });
-    else if (courseId) navigate({ screen: 'course', courseId });
+    if (hit.siteId !== site?.id) selectSite(hit.siteId);
+    navigate(hitRoute(hit));
   };
+  const context = contextParts(hit, {
+    t: (key, options) => t(key, options),
+    money: (value, currency) => formatMoney(value, currency, i18n.language),
+    date: (iso) => formatDate(iso, i18n.language),
+    orderStateKey: summaryStateKey,
+    paymentStateKey,
+  });
   return (
     // The whole card opens the hit; the title's button is its one control (stretched, as on course cards).
-    <div className="card hit clickable-card" data-testid="search-hit" data-kind={hit.kind}>
+    <div className="card hit clickable-card" data-testid="search-hit" data-kind={hit.kind} data-id={hit.id}>
       <span className="kind-icon" aria-hidden="true">
         <KindIcon />
       </span>
       <div>
         <h2 className="hit-title">
           <button type="button" className="card-link" onClick={open}>
-            {hit.title}
+            {hit.title || hit.context.tradeNo || t('common.unknown')}
           </button>
         </h2>
-        <p className="small">
-          <span className="tag">{t(`search.kind.${hit.kind}`)}</span> <Snippet text={hit.snippet} />
+        <p className="small hit-context" data-testid="hit-context">
+          {[t(`search.kind.${hit.kind}`), ...(school ? [school] : []), ...context].join(' · ')}
+        </p>
+        <p className="small muted">
+          <Snippet text={hit.snippet} />
         </p>
       </div>
     </div>
   );
 }
 
-export function SearchScreen({ query }: { readonly query: string }) {
+/** Which kinds and which school to search: part of the route, so Back returns to the same filters. */
+function Filters({ route }: { readonly route: SearchRoute }) {
   const { t } = useTranslation();
-  const site = useSite();
-  const trimmed = query.trim();
-  const q = useChannel('search:query', { siteId: site.id, query: trimmed }, { enabled: trimmed.length > 0, placeholderData: keepPreviousData });
+  const { sites, navigate } = useApp();
+  const kindId = useId();
+  const schoolId = useId();
+  const set = (change: Partial<Pick<SearchRoute, 'kind' | 'siteId'>>) => {
+    const next: SearchRoute = { ...route, ...change };
+    navigate({
+      screen: 'search',
+      query: next.query,
+      ...(next.kind ? { kind: next.kind } : {}),
+      ...(next.siteId ? { siteId: next.siteId } : {}),
+    });
+  };
+  return (
+    <div className="search-filters" role="group" aria-label={t('search.filters')}>
+      <label htmlFor={kindId}>
+        {t('search.kindFilter')}
+        <select
+          id={kindId}
+          value={route.kind ?? ''}
+          onChange={(e) => set({ kind: (e.target.value || undefined) as SearchHitKind | undefined })}
+          data-testid="search-kind"
+        >
+          <option value="">{t('search.allKinds')}</option>
+          {SEARCH_HIT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {t(`search.kind.${k}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {sites.length > 1 && (
+        <label htmlFor={schoolId}>
+          {t('search.school')}
+          <select id={schoolId} value={route.siteId ?? ''} onChange={(e) => set({ siteId: e.target.value || undefined })} data-testid="search-school">
+            <option value="">{t('search.allSchools')}</option>
+            {sites.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
+  );
+}
+
+export function SearchScreen({ route }: { readonly route: SearchRoute }) {
+  const { t } = useTranslation();
+  const { sites } = useApp();
+  const trimmed = route.query.trim();
+  // A site removed since the route was made: every school instead.
+  const siteId = route.siteId && sites.some((s) => s.id === route.siteId) ? route.siteId : undefined;
+  const q = useChannel(
+    'search:query',
+    { query: trimmed, ...(siteId ? { siteId } : {}), ...(route.kind ? { kinds: [route.kind] } : {}) },
+    { enabled: trimmed.length > 0, placeholderData: keepPreviousData },
+  );
   // Which text the results on screen answer (empty while an older text's are kept on screen): tests and the
   // start-up bench wait on it for "the last key's results are painted".
   const answered = trimmed !== '' && q.isSuccess && !q.isPlaceholderData ? trimmed : '';
+  const schoolOf = (id: string) => (sites.length > 1 ? (sites.find((s) => s.id === id)?.label ?? null) : null);
   return (
     <div className="screen" data-results-for={answered}>
       <ScreenHeader title={trimmed ? t('search.titleFor', { query: trimmed }) : t('search.title')} />
+      {trimmed !== '' && <Filters route={route} />}
       {trimmed === '' ? (
         <EmptyState title={t('search.prompt')} icon={Search} />
       ) : q.isPending ? (
@@ -80,12 +180,12 @@ export function SearchScreen({ query }: { readonly query: string }) {
           </p>
           <VirtualList
             items={q.data}
-            estimateSize={90}
+            estimateSize={110}
             gap={8}
-            getKey={(h) => `${h.kind}:${h.id}`}
+            getKey={(h) => `${h.siteId}:${h.kind}:${h.id}`}
             label={t('search.resultsLabel')}
             testId="search-results"
-            render={(h) => <HitRow hit={h} />}
+            render={(h) => <HitRow hit={h} school={schoolOf(h.siteId)} />}
           />
         </>
       )}
