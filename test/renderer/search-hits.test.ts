@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitContext } from '../../electron/common/view-models';
 import { paymentStateKey, summaryStateKey } from '../../renderer/src/features/billing/labels';
-import { contextParts, hitRoute, type ContextWords } from '../../renderer/src/features/search/hits';
+import { contextParts, hitRoute, hitTitle, type ContextWords } from '../../renderer/src/features/search/hits';
 import { readEntry, sameRoute } from '../../renderer/src/state/history-entries';
 
 const NONE: SearchHitContext = {
@@ -61,6 +61,9 @@ describe('a search hit, as the screen shows and opens it', () => {
       { tradeNo: 'T1', amount: { value: 1200, currency: 'TWD' }, orderState: 'paid', at: '2026-11-01T00:00:00Z' },
     );
     expect(contextParts(order, words)).toEqual(['T1', 'TWD 1200', 'Paid', '2026-11-01']);
+    const paid = hit({ kind: 'payment', title: '' }, { tradeNo: 'T1', amount: { value: 1200, currency: 'TWD' }, paymentState: 'paid' });
+    expect(contextParts(paid, words)).toEqual(['TWD 1200', 'Paid']);
+    expect(hitTitle(paid)).toBe('T1');
     expect(contextParts(hit({ kind: 'instructor' }, { courseCount: 3 }), words)).toEqual(['3 courses']);
     expect(contextParts(hit({ kind: 'course' }, { person: 'Ann', percent: 39.6 }), words)).toEqual(['Ann', '40% done']);
   });

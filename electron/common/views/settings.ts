@@ -57,7 +57,7 @@ export interface SearchHitContext {
   readonly person: string | null;
   /** Instructor: how many of the student's courses they teach. */
   readonly courseCount: number | null;
-  /** Order, payment. */
+  /** Order, payment (a payment's hit has no title of its own: it is named by this). */
   readonly tradeNo: string | null;
   readonly amount: { readonly value: number; readonly currency: string } | null;
   readonly orderState: OrderView['summaryState'] | null;

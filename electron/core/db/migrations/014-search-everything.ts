@@ -37,7 +37,7 @@ ${indexed(
 )}
 ${indexed(
   'payment',
-  `SELECT trade_no AS title, trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
+  `SELECT '' AS title, trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
       coalesce(CASE WHEN json_valid(invoice) AND json_type(invoice, '$.number') = 'text' THEN json_extract(invoice, '$.number') END, '')) AS body,
       site_id, id AS item_id, NULL AS course_id, position AS n FROM payments`,
 )}

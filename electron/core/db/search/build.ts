@@ -29,8 +29,9 @@ const INDEXED = {
         WHERE p.site_id = o.site_id AND p.trade_no = o.trade_no AND li.type = 'object' AND json_type(li.value, '$.title') = 'text')),
       ''), o.trade_no, o.site_id, 'order', o.trade_no, NULL
     FROM orders o WHERE o.site_id = @siteId ORDER BY o.created_at DESC, o.trade_no DESC`,
-  // A payment by its order's number, its payment code and bank (ATM, convenience store) and its invoice number.
-  payment: `${INSERT} SELECT trade_no, trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
+  // A payment by its own numbers: its payment code and bank (ATM, convenience store) and its invoice number. Its order's
+  // number finds the order (which lists its payments); the hit is named by that number, from the context.
+  payment: `${INSERT} SELECT '', trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
       coalesce(CASE WHEN json_valid(invoice) AND json_type(invoice, '$.number') = 'text' THEN json_extract(invoice, '$.number') END, '')),
       site_id, 'payment', id, NULL FROM payments WHERE site_id = @siteId ORDER BY position`,
   product: `${INSERT} SELECT title, substr(coalesce(description, ''), 1, ${BODY_CHARS}), site_id, 'product', id, NULL

@@ -2,6 +2,7 @@ import { Search } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../../state/context';
+import { focusFirstHit } from './SearchScreen';
 
 /**
  * The header's search field: each keystroke opens the search screen on the text typed so far, at once. The core
@@ -52,6 +53,10 @@ export function SearchBox() {
         placeholder={t('search.placeholder')}
         value={text}
         onChange={(e) => type(e.target.value)}
+        onKeyDown={(e) => {
+          // Down from the field reaches the results (then Up and Down move between them, Enter opens one).
+          if (e.key === 'ArrowDown' && route.screen === 'search' && focusFirstHit()) e.preventDefault();
+        }}
         data-testid="search-input"
       />
     </form>

@@ -14,7 +14,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { keepPreviousData } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
@@ -27,9 +27,30 @@ import { Snippet } from '../../ui/Snippet';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
 import { paymentStateKey, summaryStateKey } from '../billing/labels';
-import { contextParts, hitRoute } from './hits';
+import { contextParts, hitRoute, hitTitle } from './hits';
 
 type SearchRoute = Extract<Route, { screen: 'search' }>;
+
+const HIT_BUTTONS = '[data-testid="search-results"] .hit-title button';
+
+/** Focuses the first hit's button (the search field's Down key); false when there is none. */
+export function focusFirstHit(): boolean {
+  const first = document.querySelector<HTMLElement>(HIT_BUTTONS);
+  first?.focus();
+  return first !== null;
+}
+
+function moveBetweenHits(e: KeyboardEvent<HTMLElement>) {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  // The rendered rows (a window of the list, with overscan: the neighbours of a focused row are always there).
+  const buttons = [...e.currentTarget.querySelectorAll<HTMLElement>('.hit-title button')];
+  const at = buttons.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) return;
+  e.preventDefault();
+  const next = buttons[e.key === 'ArrowDown' ? Math.min(at + 1, buttons.length - 1) : Math.max(at - 1, 0)]!;
+  next.focus();
+  next.scrollIntoView({ block: 'nearest' });
+}
 
 function kindIcon(kind: SearchHitKind): LucideIcon {
   switch (kind) {
@@ -82,7 +103,7 @@ function HitRow({ hit, school }: { readonly hit: SearchHit; readonly school: str
       <div>
         <h2 className="hit-title">
           <button type="button" className="card-link" onClick={open}>
-            {hit.title || hit.context.tradeNo || t('common.unknown')}
+            {hitTitle(hit) || t('common.unknown')}
           </button>
         </h2>
         <p className="small hit-context" data-testid="hit-context">
@@ -178,15 +199,18 @@ export function SearchScreen({ route }: { readonly route: SearchRoute }) {
           <p className="muted count-line" role="status">
             {t('search.count', { count: q.data.length })}
           </p>
-          <VirtualList
-            items={q.data}
-            estimateSize={110}
-            gap={8}
-            getKey={(h) => `${h.siteId}:${h.kind}:${h.id}`}
-            label={t('search.resultsLabel')}
-            testId="search-results"
-            render={(h) => <HitRow hit={h} school={schoolOf(h.siteId)} />}
-          />
+          {/* Up and Down move between the hits (each hit's title is its button); Enter opens one. */}
+          <div onKeyDown={moveBetweenHits}>
+            <VirtualList
+              items={q.data}
+              estimateSize={110}
+              gap={8}
+              getKey={(h) => `${h.siteId}:${h.kind}:${h.id}`}
+              label={t('search.resultsLabel')}
+              testId="search-results"
+              render={(h) => <HitRow hit={h} school={schoolOf(h.siteId)} />}
+            />
+          </div>
         </>
       )}
     </div>

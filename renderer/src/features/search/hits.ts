@@ -35,6 +35,11 @@ export function hitRoute(hit: SearchHit): Route {
   }
 }
 
+/** The hit's title: a payment is named by its order's number. */
+export function hitTitle(hit: SearchHit): string {
+  return hit.title || (hit.context.tradeNo ?? '');
+}
+
 /** What the context line needs from the app: translations and formats, in the screen's language. */
 export interface ContextWords {
   readonly t: (key: string, options?: Record<string, unknown>) => string;
@@ -74,7 +79,8 @@ export function contextParts(hit: SearchHit, w: ContextWords): string[] {
     case 'order':
     case 'payment':
       parts.push(
-        c.tradeNo,
+        // A payment's title is its order's number (hitTitle).
+        hit.kind === 'order' ? c.tradeNo : null,
         c.amount ? w.money(c.amount.value, c.amount.currency) : null,
         c.orderState ? w.t(w.orderStateKey(c.orderState)) : c.paymentState ? w.t(w.paymentStateKey(c.paymentState)) : null,
         c.at ? w.date(c.at) : null,
