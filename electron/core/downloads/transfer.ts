@@ -161,6 +161,8 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   let bytes = offset;
   const limit = total ?? input.maxBytes;
   const counter = new Transform({
+    // As large as the file stream's buffer: a socket read (up to 64 KiB) never waits on a 16 KiB stage between them.
+    highWaterMark: 1024 * 1024,
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
       if (bytes > limit) return done(new CoreError('server-error', 'The site sent more than the file’s stated size.', { reason: 'bad-answer' }));
