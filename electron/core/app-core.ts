@@ -37,18 +37,15 @@ import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
 import { createInviteInbox } from './invite/inbox';
-import type { Logger } from './log';
-import { silentLogger } from './log';
+import { silentLogger, type Logger } from './log';
 import type { FetchLike } from './net/http';
 import type { UpdatesOffReason } from './desktop/updates';
 import { loadLiveSettings } from './settings/live-settings';
-import type { SettingsStore } from './settings/settings-store';
-import { createJsonSettingsStore } from './settings/settings-store';
+import { createJsonSettingsStore, type SettingsStore } from './settings/settings-store';
 import { createSiteManager, type SiteManager } from './sites/site-manager';
 import { createSyncScheduler, OFFLINE_CODES, readySites } from './sync-scheduler';
 import { createSyncService, type SyncService } from './sync/service';
-import type { Cipher } from './vault/cipher';
-import { createNodeCipher } from './vault/cipher';
+import { createNodeCipher, type Cipher } from './vault/cipher';
 import type { DataDirLock } from './data-dir-lock';
 import { acquireDataDirLock } from './data-dir-lock';
 
@@ -79,6 +76,8 @@ export interface AppCoreOptions {
   readonly offlineProbeMs?: number;
   /** Length of the "minute" of settings.autoSyncMinutes (default 60 000; tests shorten it). */
   readonly minuteMs?: number;
+  /** Whether the operating system lists a network (default: any non-loopback interface; Electron: net.isOnline). */
+  readonly networkUp?: () => boolean;
   /** The data directory's lock when the host took it already (the core releases it at close). */
   readonly dataDirLock?: DataDirLock;
   /** Electron, packaged, with an update feed: electron-updater adapted (electron/main/updater.ts). */
@@ -216,6 +215,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     writer,
     clock: () => clock.now(),
     logger: logger.child('sync'),
+    ...(options.networkUp ? { networkUp: options.networkUp } : {}),
     clientFor(siteId) {
       const site = sites.getSite(siteId);
       if (!site) throw new CoreError('not-found', 'That site is not in your list.');

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, Menu, shell } from 'electron';
+import { app, BrowserWindow, dialog, Menu, net, shell } from 'electron';
 import { join } from 'node:path';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { startHidden } from '../core/desktop/background';
@@ -102,6 +102,8 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
           settingsStore,
           logger,
           demo: { enabled: true },
+          // The OS's own view of the network: "You're offline" only when it has none (core/net/reachability.ts).
+          networkUp: () => net.isOnline(),
           updater: updates.updater,
           updatesOff: updates.off,
           ...(sqliteBinding === undefined ? {} : { sqliteBinding }),

@@ -47,18 +47,18 @@ test.describe('demo fault panel and sign-in doctor', () => {
     expect((server.db.prepare('SELECT COUNT(*) AS n FROM signing_keys').get() as { n: number }).n).toBe(kidsBefore + 1);
   });
 
-  test('site offline: offline banner, a change queued, sent when the site is back', async ({ page, context, host }) => {
+  test('site offline: the school not answering, a change queued, sent when the site is back', async ({ page, context, host }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await switchFault(page, 'demo-fault-offline', true);
-    await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('not-answering-banner')).toBeVisible({ timeout: 30_000 });
     await openScreen(page, 'notifications');
     const row = page.locator('[data-testid="notification-row"][data-unread="true"]').first();
     const id = await row.getAttribute('data-notification-id');
     await row.getByTestId('mark-read').click();
     await expect(page.getByTestId('pending-changes')).toBeVisible();
     await switchFault(page, 'demo-fault-offline', false);
-    await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 30_000 });
+    await expect(page.getByTestId('not-answering-banner')).toBeHidden({ timeout: 30_000 });
     await expect(page.getByTestId('pending-changes')).toBeHidden({ timeout: 30_000 });
     // The queued change reached the site.
     const readAt = demoServer(host).db.prepare('SELECT read_at AS readAt FROM notifications WHERE id = ?').get(id) as
@@ -70,10 +70,10 @@ test.describe('demo fault panel and sign-in doctor', () => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await switchFault(page, 'demo-fault-memberApiUnavailable', true);
-    await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByTestId('not-answering-banner')).toBeVisible({ timeout: 45_000 });
     await expect(page.getByTestId('course-card').or(page.getByTestId('sites-settings')).first()).toBeVisible();
     await switchFault(page, 'demo-fault-memberApiUnavailable', false);
-    await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 45_000 });
+    await expect(page.getByTestId('not-answering-banner')).toBeHidden({ timeout: 45_000 });
   });
 
   test('slow network: a sync visibly takes its time, then completes', async ({ page, context, host }) => {
@@ -86,7 +86,7 @@ test.describe('demo fault panel and sign-in doctor', () => {
     // The panel starts a sync of the demo sites: it is seen running, then it ends with a fresh "last synced".
     await expect(status).toHaveAttribute('data-running', 'true', { timeout: 10_000 });
     await expect(status).toHaveAttribute('data-running', 'false', { timeout: 60_000 });
-    await expect(page.getByTestId('offline-banner')).toBeHidden();
+    await expect(page.getByTestId('not-answering-banner')).toBeHidden();
     await panel.getByTestId('demo-fault-latency').selectOption('0');
     await expect.poll(() => demoServer(host).faults.latencyMs).toBe(0);
   });

@@ -169,9 +169,10 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     // Offline, with the saved data still shown.
     await host.core.demo!.stop();
     await page.getByTestId('sync-now').click();
-    const banner = page.getByTestId('offline-banner');
+    // The school stopped, the computer still online: the school is named as not answering.
+    const banner = page.getByTestId('not-answering-banner');
     await expect(banner).toBeVisible({ timeout: 30_000 });
-    await expect(banner).toContainText(zh('sync.offline.title'));
+    await expect(banner).toContainText(zh('siteStatus.notAnswering.text'));
     await screen(page, 'library', 'library.title', 'course-card');
     await check(page, 'offline-library');
   });

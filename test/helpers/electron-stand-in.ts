@@ -61,6 +61,8 @@ export const protocol = {
   registerSchemesAsPrivileged(list) { record('privileged-schemes', { ready: globalThis.__ready === true, list }); },
   handle(scheme, handler) { schemes.set(scheme, handler); record('protocol-handle', scheme); },
 };
+// net.isOnline(): the OS's view of the network (this machine has one).
+export const net = { isOnline: () => true };
 export const powerMonitor = new EventEmitter();
 globalThis.__powerMonitor = powerMonitor;
 export class Notification extends EventEmitter {
@@ -70,7 +72,7 @@ export class Notification extends EventEmitter {
 }
 export const nativeImage = { createFromPath: (p) => ({ path: p, resize() { return this; } }) };
 export class Tray extends EventEmitter { constructor() { super(); record('tray', true); } setToolTip() {} setContextMenu() {} destroy() {} }
-export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol, powerMonitor, Notification, nativeImage, Tray };
+export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol, net, powerMonitor, Notification, nativeImage, Tray };
 `;
 
 /** Boots the bundle with --demo, then asks it what the tests check, one recorded line each. */

@@ -29,6 +29,27 @@ export interface SyncStatus {
   /** Outbox entries the site refused (shown to the user). */
   readonly failedChanges: readonly { readonly id: string; readonly description: string; readonly error: string }[];
   readonly online: boolean;
+  /**
+   * How the site stood at its last contact (core/net/reachability.ts has the rule): answering, not answering (the
+   * school's trouble), offline (this computer has no network), or unknown before the first contact.
+   */
+  readonly reach: SiteReach;
+  /** The one status the status bar, the banners and the header chip all render. */
+  readonly view: SiteStatusView;
+}
+
+export type SiteReach = 'unknown' | 'answering' | 'not-answering' | 'offline';
+
+export type SiteStatusState = 'ok' | 'syncing' | 'offline' | 'not-answering' | 'needs-sign-in' | 'failed';
+
+/** A site's status in one word and a colour, with its reason and the time of the last good sync. */
+export interface SiteStatusView {
+  readonly state: SiteStatusState;
+  /** green, a sync under way, amber (the school or the network is away; the saved copy stands), red (you must act, or it broke). */
+  readonly tone: 'ok' | 'busy' | 'warning' | 'danger';
+  /** Why it is not ok: the error code and message of the failure (null when ok or syncing). */
+  readonly reason: { readonly code: string; readonly message: string } | null;
+  readonly lastSyncedAt: IsoDateTime | null;
 }
 
 export interface SyncRunSummary {

@@ -85,7 +85,11 @@ export function getLastSyncedAt(db: Database, siteId: string): string | null {
 }
 
 /** The SyncStatus view: the stored history and outbox, plus what only the running service knows. */
-export function getSyncStatus(db: Database, siteId: string, live: { readonly running: boolean; readonly online: boolean }): SyncStatus {
+export function getSyncStatus(
+  db: Database,
+  siteId: string,
+  live: { readonly running: boolean; readonly online: boolean; readonly reach: SyncStatus['reach'] },
+): Omit<SyncStatus, 'view'> {
   const stored = getStoredSyncState(db, siteId);
   return {
     siteId,
@@ -97,5 +101,6 @@ export function getSyncStatus(db: Database, siteId: string, live: { readonly run
     pendingChanges: countPending(db, siteId),
     failedChanges: failedEntries(db, siteId).map((e) => ({ id: String(e.id), description: e.description, error: e.lastError ?? '' })),
     online: live.online,
+    reach: live.reach,
   };
 }

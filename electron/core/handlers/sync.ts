@@ -1,4 +1,5 @@
 import type { CoreHandlers } from '../../common/ipc-contract';
+import { siteStatusView } from '../sync/site-status';
 import { requireSite, type AppServices } from './services';
 
 /** Sync a site now, cancel its run, read its status. */
@@ -13,8 +14,9 @@ export function createSyncHandlers(s: AppServices): Pick<CoreHandlers, 'sync:now
       s.sync.cancel(siteId);
     },
     'sync:status': async ({ siteId }) => {
-      requireSite(s, siteId);
-      return s.sync.status(siteId);
+      const site = requireSite(s, siteId);
+      const status = s.sync.status(siteId);
+      return { ...status, view: siteStatusView(site, status) };
     },
   };
 }

@@ -10,6 +10,7 @@
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { CoreError } from '../errors';
+import { unreachableDetail } from './reachability';
 import { deadlinePassed, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, REQUEST_DEADLINE_MS, siteDataInvalid } from './site-data';
 
 export interface GraphQLPost {
@@ -62,7 +63,7 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
         ? refusal
         : cause instanceof SilentSite
           ? new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause })
-          : new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause });
+          : new CoreError('site-unreachable', 'The site could not be reached.', unreachableDetail(cause), { cause });
   return new Promise<GraphQLAnswer>((resolve, reject) => {
     if (post.signal.aborted) return reject(lost(post.signal.reason));
     const url = new URL(post.url);

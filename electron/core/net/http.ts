@@ -3,6 +3,7 @@
  * network failures turned into CoreError('site-unreachable') with the cause kept, and bounded JSON reads.
  */
 import { CoreError } from '../errors';
+import { unreachableDetail } from './reachability';
 import { MAX_DOCUMENT_BYTES, nestsDeeperThan } from './site-data';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -24,7 +25,7 @@ export async function request(url: string, init: RequestInit, options: RequestOp
   } catch (cause) {
     if (options.signal?.aborted) throw abortError(options.signal, cause);
     const host = safeOrigin(url);
-    throw new CoreError('site-unreachable', `Could not reach ${host}. Check your connection and try again.`, undefined, { cause });
+    throw new CoreError('site-unreachable', `Could not reach ${host}. Check your connection and try again.`, unreachableDetail(cause), { cause });
   }
 }
 

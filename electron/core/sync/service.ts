@@ -8,6 +8,7 @@ import type {
   SyncStatus,
 } from '../../common/view-models';
 import { CoreError, isCoreError } from '../errors';
+import { failedBeforeConnecting, osHasNetwork, type Reach } from '../net/reachability';
 import { silentLogger, type Logger } from '../db/logger';
 import { getSubscription } from '../db/notifications';
 import { countPending, type OutboxChange } from '../db/outbox';
@@ -45,6 +46,8 @@ export interface SyncServiceOptions {
   readonly retry?: RetryPolicy;
   /** How long one request may take, start to last byte (default net/site-data.ts REQUEST_DEADLINE_MS). */
   readonly requestDeadlineMs?: number;
+  /** Whether the operating system lists a network (default net/reachability.ts osHasNetwork; Electron: net.isOnline). */
+  readonly networkUp?: () => boolean;
 }
 
 export interface SyncService {
@@ -52,7 +55,8 @@ export interface SyncService {
    * one runs for the same site joins it. Resolves with the run's summary; failures are in the summary. */
   syncNow(siteId: string, options?: { readonly signal?: AbortSignal }): Promise<SyncRunSummary>;
   cancel(siteId: string): void;
-  status(siteId: string): SyncStatus;
+  /** The status without its view (handlers/sync.ts adds it with the site's sign-in state). */
+  status(siteId: string): Omit<SyncStatus, 'view'>;
   /** Sends the site's queued changes now (also done at the start of every sync). */
   replayOutbox(siteId: string): Promise<ReplayReport>;
   /** A cheap reachability check (the core probes this while offline). True when the site answered. */
@@ -94,7 +98,23 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
    * fetched before the change was accepted, would hide it until the next sync).
    */
   const siteLocks = new Map<string, Promise<unknown>>();
-  const online = new Map<string, boolean>();
+  /** How each site answered at its last contact (net/reachability.ts). */
+  const reach = new Map<string, Reach>();
+  const networkUp = options.networkUp ?? (() => osHasNetwork());
+  /** A contact that failed: the network or the school (net/reachability.ts rule 2); the site answered otherwise. */
+  const contactFailed = (siteId: string, error: CoreError) => {
+    if (isTransient(error)) reach.set(siteId, failedBeforeConnecting(error) ? 'no-network' : 'not-answering');
+    else if (error.code !== 'sync-cancelled') reach.set(siteId, 'answering');
+  };
+  /** net/reachability.ts: offline when the OS lists no network, or the failure came before connecting and no other school answers. */
+  function reachOf(siteId: string): SyncStatus['reach'] {
+    const last = reach.get(siteId);
+    if (last === undefined) return 'unknown';
+    if (last === 'answering') return 'answering';
+    if (!networkUp()) return 'offline';
+    if (last === 'no-network' && ![...reach].some(([id, r]) => id !== siteId && r === 'answering')) return 'offline';
+    return 'not-answering';
+  }
   let closed = false;
 
   const dataChanged = (siteId: string) => {
@@ -141,8 +161,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   async function replayWith(siteId: string, transport: Transport): Promise<ReplayReport> {
     const report = await replayPending(db, writer, siteId, transport, now);
     if (report.replayed > 0 || report.failed > 0) dataChanged(siteId);
-    if (report.stoppedBy && isTransient(report.stoppedBy)) online.set(siteId, false);
-    else if (report.replayed > 0) online.set(siteId, true);
+    if (report.stoppedBy) contactFailed(siteId, report.stoppedBy);
+    else if (report.replayed > 0) reach.set(siteId, 'answering');
     return report;
   }
 
@@ -203,7 +223,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       emit(true, 1);
       staged = false;
       const committed = await writer.call('stage:commit', { stageId, siteId, cursors: fetched.cursors });
-      online.set(siteId, true);
+      reach.set(siteId, 'answering');
       // Nothing differed from what is stored: nothing was written, no view changed, no event.
       if (!committed.unchanged) {
         dataChanged(siteId);
@@ -226,7 +246,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         : isCoreError(error)
           ? error
           : new CoreError('sync-failed', 'The sync failed; your offline data is unchanged.', undefined, { cause: error });
-      if (isTransient(failure)) online.set(siteId, false);
+      contactFailed(siteId, failure);
       return await finish({
         siteId,
         startedAt,
@@ -300,7 +320,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
 
     status(siteId) {
-      return getSyncStatus(db, siteId, { running: running.has(siteId), online: online.get(siteId) ?? true });
+      const last = reach.get(siteId);
+      return getSyncStatus(db, siteId, { running: running.has(siteId), online: last === undefined || last === 'answering', reach: reachOf(siteId) });
     },
 
     replayOutbox(siteId) {
@@ -321,12 +342,13 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       try {
         const transport = await transportFor(siteId, AbortSignal.timeout(10_000), { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 });
         await transport.execute(ProbeQuery);
-        online.set(siteId, true);
+        reach.set(siteId, 'answering');
         return true;
       } catch (error) {
         // Reached but refused (sign-in needed, scope): the site is online. A timeout is not an answer.
         const reachable = isCoreError(error) && !isTransient(error) && error.code !== 'sync-cancelled';
-        online.set(siteId, reachable);
+        if (isCoreError(error) && error.code !== 'sync-cancelled') contactFailed(siteId, error);
+        else if (!reachable) reach.set(siteId, 'not-answering');
         return reachable;
       }
     },
@@ -346,7 +368,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       service.cancel(siteId);
       await withSiteLock(siteId, async () => {
         await writer.call('site:remove', { siteId });
-        online.delete(siteId);
+        reach.delete(siteId);
       });
       dataChanged(siteId);
     },

@@ -5,6 +5,7 @@ import type { StageFetchInput, StageFetchReply } from '../worker/worker-contract
 import { CoreError, isCoreError } from '../errors';
 import { deadlineSignal, limitBody, readBounded, readStart } from '../net/http';
 import { deadlinePassed, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, REQUEST_DEADLINE_MS, siteDataInvalid } from '../net/site-data';
+import { unreachableDetail } from '../net/reachability';
 
 import { DEFAULT_RETRY, type GraphQLErrorLike, type RetryPolicy, type SiteClient, type Sleep, type Transport } from './transport-contract';
 
@@ -45,7 +46,7 @@ export function classify(error: unknown, signal: AbortSignal | undefined): CoreE
   }
   // undici: TypeError('fetch failed') with the socket error as cause (ECONNREFUSED, ECONNRESET, ...).
   if (error instanceof TypeError || (error as { code?: unknown } | null)?.code !== undefined) {
-    return new CoreError('site-unreachable', 'The site could not be reached.', undefined, { cause: error });
+    return new CoreError('site-unreachable', 'The site could not be reached.', unreachableDetail(error), { cause: error });
   }
   return new CoreError('sync-failed', 'The sync failed unexpectedly.', undefined, { cause: error });
 }

@@ -8,6 +8,7 @@ import { coverHue, monogram } from '../../ui/cover';
 import { buttonKey, menuKey, type MenuAction } from '../../ui/menu-model';
 import { UnreadBadge } from '../notifications/UnreadBadge';
 import { siteStatusKey } from '../settings/SitesSettings';
+import { statusChipKey, useSyncStatus } from '../sync/useSyncStatus';
 import { canSignOut, SignOutDialog } from './SignOutDialog';
 
 /** A site's initial on a tile of its own hue (sites carry no logo in the view model). */
@@ -25,6 +26,31 @@ function stateClass(s: SiteSummary): string {
   if (s.status === 'ready') return 'ok';
   if (s.status === 'sign-in-needed' || s.status === 'sign-out-unconfirmed') return 'bad';
   return 'neutral';
+}
+
+const TONE_CLASS = { ok: 'ok', busy: 'busy', warning: 'warning', danger: 'bad' } as const;
+
+/**
+ * The shown site's state under its name: the same status view the status bar renders (useSyncStatus `view`), so the
+ * chip is never green beside a status bar or banner that says otherwise. When all is well it says the sign-in state.
+ */
+function SiteChipState({ site, host }: { readonly site: SiteSummary; readonly host: string | undefined }) {
+  const { t } = useTranslation();
+  const { view } = useSyncStatus(site.id);
+  const ok = view.state === 'ok';
+  return (
+    <span className="site-switcher-state" data-testid="site-chip-state" data-state={view.state} data-tone={view.tone}>
+      <span className={`status-dot ${ok ? stateClass(site) : TONE_CLASS[view.tone]}`} aria-hidden="true" />
+      {site.isDemo ? `${t('sites.demoTag')} · ` : ''}
+      {ok ? t(siteStatusKey(site.status)) : t(statusChipKey(view.state))}
+      {host !== undefined && (
+        <span data-testid="site-host">
+          {' · '}
+          {host}
+        </span>
+      )}
+    </span>
+  );
 }
 
 /**
@@ -147,17 +173,7 @@ export function SiteSwitcher() {
           <span className="site-switcher-name" data-testid="site-name">
             {site.label}
           </span>
-          <span className="site-switcher-state">
-            <span className={`status-dot ${stateClass(site)}`} aria-hidden="true" />
-            {site.isDemo ? `${t('sites.demoTag')} · ` : ''}
-            {t(siteStatusKey(site.status))}
-            {hosts.has(site.id) && (
-              <span data-testid="site-host">
-                {' · '}
-                {hosts.get(site.id)}
-              </span>
-            )}
-          </span>
+          <SiteChipState site={site} host={hosts.get(site.id)} />
         </span>
         <ChevronsUpDown className="site-switcher-chevron" />
       </button>

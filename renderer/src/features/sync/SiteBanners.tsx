@@ -6,22 +6,30 @@ import { useSignIn } from '../sites/sign-in';
 import { missingScopeKey } from './labels';
 import { useSyncStatus } from './useSyncStatus';
 
-/** Above every screen: offline, "Sign in again", pending sign-out, missing scopes, last sync failure. */
+/**
+ * Above every screen: offline, the school not answering, "Sign in again", pending sign-out, missing scopes, last sync
+ * failure. Which of offline / not answering / failed shows is the site's one status view (useSyncStatus `view`).
+ */
 export function SiteBanners() {
   const { t } = useTranslation();
   const site = useSite();
   const signIn = useSignIn();
   const explain = useErrorText();
-  const { status, online } = useSyncStatus(site.id);
+  const { status, view } = useSyncStatus(site.id);
   const missing = Array.from(new Set([...(status.data?.missingScopes ?? []), ...site.missingScopes]));
   const lastError = status.data?.lastError;
   const busy = signIn.pending && signIn.siteId === site.id;
 
   return (
     <div className="banners">
-      {!online && (
+      {view.state === 'offline' && (
         <div className="banner warning" role="status" data-testid="offline-banner">
           <strong>{t('sync.offline.title')}</strong> {t('sync.offline.text')}
+        </div>
+      )}
+      {view.state === 'not-answering' && (
+        <div className="banner warning" role="status" data-testid="not-answering-banner">
+          <strong>{t('siteStatus.notAnswering.title', { site: site.label })}</strong> {t('siteStatus.notAnswering.text')}
         </div>
       )}
       {(site.status === 'sign-in-needed' || (site.status === 'signed-out' && site.lastSyncedAt !== null)) && !busy && (
@@ -65,7 +73,7 @@ export function SiteBanners() {
           )}
         </div>
       )}
-      {lastError && online && site.status === 'ready' && (
+      {lastError && view.state === 'failed' && site.status === 'ready' && (
         <div className="banner warning" role="status" data-testid="sync-error">
           <strong>{t('sync.lastRunFailed')}</strong> {explain(lastError).what} {explain(lastError).next}
         </div>

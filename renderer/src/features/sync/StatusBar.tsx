@@ -7,17 +7,21 @@ import { formatRelative, formatDateTime } from '../../ui/format';
 import { ProgressBar } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
 import { syncPhaseKey } from './labels';
-import { useSyncStatus } from './useSyncStatus';
+import { statusReasonKey, useSyncStatus } from './useSyncStatus';
 
-/** Always at the bottom: when the data was last synced, the sync in progress, what is waiting to be sent. */
+/**
+ * Always at the bottom: when the data was last synced, the sync in progress, what is waiting to be sent. Its colour
+ * and reason come from the site's one status view (useSyncStatus `view`), the same the header chip shows.
+ */
 export function StatusBar() {
   const { t, i18n } = useTranslation();
   const site = useSite();
   const now = useNow(15_000);
-  const { status, progress, running, online } = useSyncStatus(site.id);
+  const { status, progress, running, view } = useSyncStatus(site.id);
   const syncNow = useChannelMutation('sync:now');
   const cancel = useChannelMutation('sync:cancel');
   const lastSyncedAt = status.data?.lastSyncedAt ?? site.lastSyncedAt;
+  const reasonKey = statusReasonKey(view.state);
   const pending = status.data?.pendingChanges ?? 0;
   const failed = status.data?.failedChanges ?? [];
   const lng = i18n.language;
@@ -32,8 +36,8 @@ export function StatusBar() {
   }, [lastSyncedAt, client, site.id]);
 
   return (
-    <div className="status-bar" data-testid="sync-status" data-running={running ? 'true' : 'false'}>
-      <span className={online ? 'dot online' : 'dot offline'} aria-hidden="true" />
+    <div className="status-bar" data-testid="sync-status" data-running={running ? 'true' : 'false'} data-state={view.state} data-tone={view.tone}>
+      <span className={`dot ${view.tone}`} aria-hidden="true" />
       <span className="status-text" role="status" aria-live="polite">
         {running ? (
           <>
@@ -43,12 +47,19 @@ export function StatusBar() {
           </>
         ) : lastSyncedAt ? (
           <span title={formatDateTime(lastSyncedAt, lng)} data-testid="last-synced">
-            {t('sync.lastSynced', { when: formatRelative(lastSyncedAt, now, lng) })}
+            {t(reasonKey ? 'siteStatus.lastSynced' : 'sync.lastSynced', { when: formatRelative(lastSyncedAt, now, lng) })}
           </span>
         ) : (
           t('sync.never')
         )}
-        {!online && <> · {t('sync.offlineShort')}</>}
+        {reasonKey && (
+          <>
+            {' · '}
+            <span className={`status-reason ${view.tone}`} data-testid="status-reason">
+              {t(reasonKey, { site: site.label })}
+            </span>
+          </>
+        )}
       </span>
       {running && (
         <div className="status-progress">

@@ -1,7 +1,14 @@
+import type { SiteStatusView } from '../../../../electron/common/view-models';
 import { useLiveState } from '../../state/live-state';
 import { useChannel } from '../../query';
 
-/** The site's sync status with the live progress and network events folded in. */
+/** Before the core has answered: nothing is claimed (no green, no failure). */
+const UNKNOWN: SiteStatusView = { state: 'ok', tone: 'busy', reason: null, lastSyncedAt: null };
+
+/**
+ * The site's sync status with the live progress and network events folded in, and its one status view (the core's
+ * sync/site-status.ts): the status bar, the banners and the header chip all read `view` from here, so they agree.
+ */
 export function useSyncStatus(siteId: string) {
   const live = useLiveState();
   // Events drive the updates; polling is the safety net (faster while a run is on or nothing was synced yet).
@@ -16,5 +23,46 @@ export function useSyncStatus(siteId: string) {
   const progress = live.sync[siteId];
   const running = progress ? progress.running : (status.data?.running ?? false);
   const online = live.online ?? status.data?.online ?? true;
-  return { status, progress: progress?.running ? progress : null, running, online };
+  const core = status.data?.view ?? UNKNOWN;
+  // A run the live events report before the status is read again: shown as syncing (a sign-in needed still wins).
+  const view: SiteStatusView =
+    running && core.state !== 'needs-sign-in'
+      ? { ...core, state: 'syncing', tone: 'busy', reason: null }
+      : !running && core.state === 'syncing'
+        ? { ...core, state: 'ok', tone: 'busy' }
+        : core;
+  return { status, progress: progress?.running ? progress : null, running, online, view };
+}
+
+/** The short word of a status (the header chip); `ok` is said by the caller (the site's sign-in state). */
+export function statusChipKey(state: Exclude<SiteStatusView['state'], 'ok'>): string {
+  switch (state) {
+    case 'syncing':
+      return 'siteStatus.chip.syncing';
+    case 'offline':
+      return 'siteStatus.chip.offline';
+    case 'not-answering':
+      return 'siteStatus.chip.notAnswering';
+    case 'needs-sign-in':
+      return 'siteStatus.chip.needsSignIn';
+    case 'failed':
+      return 'siteStatus.chip.failed';
+  }
+}
+
+/** Why a status is not ok, in the status bar after the time of the last good sync. */
+export function statusReasonKey(state: SiteStatusView['state']): string | null {
+  switch (state) {
+    case 'ok':
+    case 'syncing':
+      return null;
+    case 'offline':
+      return 'siteStatus.reason.offline';
+    case 'not-answering':
+      return 'siteStatus.reason.notAnswering';
+    case 'needs-sign-in':
+      return 'siteStatus.reason.needsSignIn';
+    case 'failed':
+      return 'siteStatus.reason.failed';
+  }
 }
