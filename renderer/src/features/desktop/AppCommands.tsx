@@ -1,6 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notificationLanguage, notificationText } from '../../../../electron/common/desktop-notifications';
+import {
+  notificationLanguage,
+  notificationText,
+  REMINDER_NOTIFICATION_KINDS,
+  type DesktopNotification,
+  type ReminderNotificationKind,
+} from '../../../../electron/common/desktop-notifications';
 import { matchShortcut, type AppCommand } from '../../../../electron/common/shortcuts';
 import { call, onEvent } from '../../api';
 import { useApp } from '../../state/context';
@@ -8,6 +14,8 @@ import { Dialog } from '../../ui/Dialog';
 import { browserIsMac, useHostInfo } from './platform';
 import { ShortcutsList } from './ShortcutsList';
 import { CommandPalette } from '../palette/CommandPalette';
+import { ReminderPrompt } from '../reminders/ReminderPrompt';
+import { askBrowserOnce } from '../reminders/web-permission';
 
 /**
  * Carries out what the application menu, a keyboard shortcut or an OS notification's click asks for. In Electron the
@@ -56,11 +64,9 @@ export function AppCommands() {
   const browserHost = info !== undefined && info.host !== 'electron';
 
   // OS notifications: the Electron host shows them itself; in the browser host the page does, through the Web
-  // Notifications API, once the browser allowed it (Settings asks).
-  useEffect(() => {
-    if (!browserHost || typeof Notification === 'undefined') return;
-    return onEvent('desktop:notification', (n) => {
-      if (Notification.permission !== 'granted') return;
+  // Notifications API, once the browser allowed it (Settings asks, or the first reminder does: ReminderPrompt).
+  const showWeb = useCallback(
+    (n: DesktopNotification) => {
       const { title, body } = notificationText(n, notificationLanguage(i18n.language));
       const shown = new Notification(title, { body, tag: n.id });
       shown.onclick = () => {
@@ -68,8 +74,23 @@ export function AppCommands() {
         run({ command: 'open-notification', screen: n.screen, siteId: n.siteId });
         shown.close();
       };
+    },
+    [i18n, run],
+  );
+  const [pendingReminder, setPendingReminder] = useState<DesktopNotification | null>(null);
+  const reminderPromptDeclined = useRef(false);
+  useEffect(() => {
+    if (!browserHost || typeof Notification === 'undefined') return;
+    return onEvent('desktop:notification', (n) => {
+      if (Notification.permission === 'granted') return showWeb(n);
+      if (
+        Notification.permission === 'default' &&
+        !reminderPromptDeclined.current &&
+        REMINDER_NOTIFICATION_KINDS.includes(n.kind as ReminderNotificationKind)
+      )
+        setPendingReminder(n);
     });
-  }, [browserHost, i18n, run]);
+  }, [browserHost, showWeb]);
   // The mouse's back and forward buttons: a browser walks the page's history itself; Electron's window does not.
   const electron = info?.host === 'electron';
   useEffect(() => {
@@ -97,6 +118,20 @@ export function AppCommands() {
 
   return (
     <>
+      {pendingReminder && (
+        <ReminderPrompt
+          onAllow={() =>
+            void askBrowserOnce().then((permission) => {
+              if (permission === 'granted') showWeb(pendingReminder);
+              setPendingReminder(null);
+            })
+          }
+          onLater={() => {
+            reminderPromptDeclined.current = true;
+            setPendingReminder(null);
+          }}
+        />
+      )}
       <CommandPalette open={showPalette} onClose={() => setShowPalette(false)} onShowShortcuts={() => setShowShortcuts(true)} />
       <Dialog open={showShortcuts} title={t('desktop.shortcuts.title')} onClose={() => setShowShortcuts(false)} testId="shortcuts-dialog">
         <ShortcutsList />

@@ -12,6 +12,7 @@ import { SitesSettings } from './SitesSettings';
 import { StorageSettings } from '../downloads/StorageSettings';
 import { BackgroundSettings } from '../desktop/BackgroundSettings';
 import { NotificationSettings } from '../desktop/NotificationSettings';
+import { ReminderSettings } from '../reminders/ReminderSettings';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
 import { UpdatesSettings } from '../desktop/UpdatesSettings';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
@@ -253,6 +254,7 @@ export function SettingsScreen() {
               return (
                 <>
                   <NotificationSettings />
+                  <ReminderSettings />
                 </>
               );
             case 'storage':
