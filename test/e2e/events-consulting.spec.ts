@@ -30,6 +30,10 @@ test('an upcoming event goes to the calendar as an .ics of its own; past events 
   const upcoming = view.value.eventRegistrations.filter((e) => !e.isPast).sort((a, b) => a.startsAt.localeCompare(b.startsAt));
   expect(upcoming.length, 'the demo seed has an upcoming event').toBeGreaterThan(0);
   await openScreen(page, 'entitlements');
+  // The kind of each product in words, not the site's code for it ("E-book", not "ebook").
+  const firstProduct = view.value.digitalProducts[0]!;
+  await expect(page.getByTestId('product-format').first()).toHaveText(t(`entitlements.format.${firstProduct.format}`));
+  expect(await page.getByTestId('product-format').allTextContents()).not.toContain(firstProduct.format);
   const row = page.locator('[data-testid="upcoming-list"] [data-testid="event-registration"]').first();
   await scrollToRow(page, row);
   const button = row.getByTestId('calendar-event');

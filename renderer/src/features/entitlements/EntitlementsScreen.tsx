@@ -11,6 +11,10 @@ import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
 import { VirtualList } from '../../ui/VirtualList';
 
+/** The kinds of file a school sells (the operator API's list); another word a site sends is shown as sent. */
+const FORMATS = new Set(['ebook', 'template', 'audio', 'video', 'image', 'software', 'other']);
+const formatLabel = (format: string, t: (key: string) => string) => (FORMATS.has(format) ? t(`entitlements.format.${format}`) : format);
+
 function ProductRow({
   p,
   now,
@@ -30,7 +34,10 @@ function ProductRow({
       <h3>{p.title}</h3>
       {p.description && <p>{p.description}</p>}
       <p className="muted small">
-        <span className="tag">{p.format}</span> {t('entitlements.deliveredAt', { date: formatDate(p.deliveredAt, i18n.language) })}
+        <span className="tag" data-testid="product-format">
+          {formatLabel(p.format, t)}
+        </span>{' '}
+        {t('entitlements.deliveredAt', { date: formatDate(p.deliveredAt, i18n.language) })}
         {p.expireDate && (
           <>
             {' '}
