@@ -24,7 +24,7 @@ export { getToday, type TodayData } from './today';
 export { getNotifications, getNotificationsPage, getNotificationsSummary, getSubscription } from './notifications';
 export { findNoticeTarget, getNoticeForOpening } from './notice-target';
 export { getProfile } from './profile';
-export { search, searchEverything, parseSearch, type ParsedSearch, type SearchScope } from './search';
+export { search, searchEverything, SEARCH_LIMIT, SEARCH_PER_KIND, parseSearch, type ParsedSearch, type SearchScope } from './search';
 export { getCourseProgressRows, getProgressSummary, weekCounter, WEEKS_SHOWN, type CourseProgressRow } from './progress';
 export { getLastSyncedAt, getStoredSyncState, getSyncStatus, recordSyncRun, type StoredSyncState } from './sync-runs';
 export { enqueueChange, pendingEntries, failedEntries, countPending, dismissFailed, type OutboxChange, type OutboxEntry } from './outbox';

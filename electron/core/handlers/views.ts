@@ -15,6 +15,8 @@ import {
   getProfile,
   getProgressSummary,
   searchEverything,
+  SEARCH_LIMIT,
+  SEARCH_PER_KIND,
 } from '../db/index';
 import { CoreError } from '../errors';
 import { requireSite, type AppServices } from './services';
@@ -35,10 +37,6 @@ type ViewChannel =
   | 'consulting:list'
   | 'profile:get'
   | 'search:query';
-
-/** Hits a search returns at most, and of one kind when it asks for every kind (ipc-contract 'search:query'). */
-const SEARCH_LIMIT = 100;
-const SEARCH_PER_KIND = 25;
 
 /** The screens' views of a site's offline data, read through the main process's read-only connection. */
 export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChannel> {

@@ -15,6 +15,13 @@ export { parseSearch, type ParsedSearch } from './parse';
 export { RANKED_PER_RUN, type SearchScope } from './query';
 export { countSearchGarbage } from './state';
 
+/**
+ * What the search screen asks for (ipc-contract 'search:query'): 100 hits at most, 25 of one kind when every kind is
+ * asked for, so a word in every lecture title leaves room for the orders and events it also names.
+ */
+export const SEARCH_LIMIT = 100;
+export const SEARCH_PER_KIND = 25;
+
 /** Every hit in scope, best first, with its context. */
 export function searchEverything(db: Database, query: string, scope: SearchScope, now = new Date()): SearchHit[] {
   const found = searchRows(db, query, scope);
