@@ -70,7 +70,7 @@ for (const lng of ['en', 'zh-TW'] as const) {
       const paidThatYear = billing.orders.filter((o) => o.createdAt.startsWith(year) && o.paidAmount > 0);
       const button = page.getByTestId('spending').locator(`[data-year="${year}"]`).getByTestId('year-receipts');
       await button.scrollIntoViewIfNeeded();
-      await expect(button).toHaveAccessibleName(t('export.yearReceiptsFor', { year }));
+      await expect(button).toHaveAccessibleName(t('export.yearReceipts', { year }));
       const view = await openPrintView(context, () => button.click());
       await expect(view.locator('main')).toHaveAttribute('data-year', year);
       await expect(view.locator('article.receipt')).toHaveCount(paidThatYear.length);

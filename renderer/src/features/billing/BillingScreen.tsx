@@ -177,14 +177,8 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
   const rows = spending.data ?? [];
   if (rows.length === 0) return null;
   const id = 'spending-title';
-  // One receipts button per readable year that has money paid, on its first row (a year may have a row per currency).
-  const receiptYears = new Map<string, (typeof rows)[number]>();
-  for (const r of rows)
-    if (/^\d{4}$/.test(r.year) && r.paid > 0 && !receiptYears.has(r.year))
-      receiptYears.set(
-        r.year,
-        rows.find((x) => x.year === r.year)!,
-      );
+  // One receipts button per readable year with money paid (a year may have a row per currency).
+  const receiptYears = [...new Set(rows.filter((r) => /^\d{4}$/.test(r.year) && r.paid > 0).map((r) => r.year))];
   return (
     <section aria-labelledby={id} className="spending" data-testid="spending">
       <h2 id={id} className="list-heading">
@@ -200,7 +194,6 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
             <th scope="col" className="num">
               {t('billing.spendingOrders')}
             </th>
-            <th scope="col">{t('billing.spendingReceipts')}</th>
           </tr>
         </thead>
         <tbody>
@@ -209,11 +202,20 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
               <th scope="row">{yearLabel(t, r.year)}</th>
               <td className="num">{formatMoney(r.spent, r.currency, i18n.language)}</td>
               <td className="num">{r.orderCount}</td>
-              <td>{receiptYears.get(r.year) === r ? <YearReceiptsButton siteId={siteId} year={r.year} /> : null}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      {receiptYears.length > 0 && (
+        <div className="row year-receipts" data-testid="year-receipts-row">
+          <span className="muted small">{t('billing.spendingReceipts')}</span>
+          {receiptYears.map((year) => (
+            <span key={year} data-year={year}>
+              <YearReceiptsButton siteId={siteId} year={year} />
+            </span>
+          ))}
+        </div>
+      )}
     </section>
   );
 }

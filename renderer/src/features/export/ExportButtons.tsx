@@ -37,8 +37,7 @@ export function YearReceiptsButton({ siteId, year }: { readonly siteId: string; 
   return (
     <FileActionButton
       run={() => call('export:year-receipts', { siteId, year, language: fileLanguage(i18n.language) })}
-      label={t('export.yearReceipts')}
-      ariaLabel={t('export.yearReceiptsFor', { year })}
+      label={t('export.yearReceipts', { year })}
       icon={<Printer aria-hidden="true" size={14} className="icon" />}
       small
       testId="year-receipts"
