@@ -16,7 +16,8 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await expect(switcher).toHaveAttribute('aria-expanded', 'false');
     await expect(switcher).toContainText(t('settings.sites.status.ready'));
 
-    // Enter opens on the first item (the current site, checked); arrows wrap round "Add a site".
+    // Enter opens on the first item (the current site, checked); arrows wrap round the last item, "Sign out"
+    // of the signed-in site, which follows "Add a site".
     await switcher.focus();
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
@@ -24,15 +25,19 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await expect(switcher).toHaveAttribute('aria-expanded', 'true');
     const sites = menu.getByRole('menuitemradio');
     const add = menu.getByRole('menuitem', { name: t('nav.addSite') });
+    const signOut = menu.getByTestId('site-menu-sign-out');
     await expect(sites.first()).toBeFocused();
     await expect(sites.first()).toHaveAttribute('aria-checked', 'true');
     const siteCount = await sites.count();
     await page.keyboard.press('ArrowUp');
+    await expect(signOut).toBeFocused();
+    await page.keyboard.press('ArrowUp');
     await expect(add).toBeFocused();
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await expect(sites.first()).toBeFocused();
     await page.keyboard.press('End');
-    await expect(add).toBeFocused();
+    await expect(signOut).toBeFocused();
     await page.keyboard.press('Home');
     await expect(sites.first()).toBeFocused();
     // The unread count of the signed-in site is in its item, as the site itself reports it.
@@ -47,7 +52,9 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await expect(switcher).toBeFocused();
     await expect(switcher).toHaveAttribute('aria-expanded', 'false');
 
-    // ArrowUp opens on the last item; Enter on "Add a site" opens the add-site screen.
+    // ArrowUp opens on the last item ("Sign out"); one more up is "Add a site", and Enter there opens the add-site screen.
+    await page.keyboard.press('ArrowUp');
+    await expect(signOut).toBeFocused();
     await page.keyboard.press('ArrowUp');
     await expect(add).toBeFocused();
     expect(siteCount).toBeGreaterThan(0);
