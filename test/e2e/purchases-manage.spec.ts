@@ -106,8 +106,7 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   for (const [i, r] of spending.value.entries()) {
     await expect(rows.nth(i)).toHaveAttribute('data-year', r.year);
     await expect(rows.nth(i)).toHaveAttribute('data-currency', r.currency);
-    // Cells: spent, orders, then the year's receipts.
-    await expect(rows.nth(i).locator('td').nth(1)).toHaveText(String(r.orderCount));
+    await expect(rows.nth(i).locator('td').last()).toHaveText(String(r.orderCount));
   }
   // Every year heading the list renders names a year of the core's answer, in order, once.
   const headings: string[] = [];
