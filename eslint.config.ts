@@ -59,7 +59,7 @@ const local = { rules: { layers: layersRule } };
 
 /** Shared shape of the restricted-import rule so each folder lists only its own bans. */
 function restrict(
-  patterns: { group: string[]; message: string; importNames?: string[] }[],
+  patterns: { group: string[]; message: string; importNames?: string[]; allowTypeImports?: boolean }[],
   paths: { name: string; message: string; importNames?: string[] }[] = [],
 ): Linter.RuleEntry {
   return ['error', { patterns, paths }];
@@ -162,6 +162,13 @@ export default tseslint.config(
             message: 'The renderer imports only electron/common (types) and its own files.',
           },
           { group: ['better-sqlite3', 'jose', 'graphql-request'], message: 'The renderer reads data only through the typed api object.' },
+          {
+            // The contract's values are its zod schemas (~90 kB in the window's first load); its runtime names live
+            // in ipc-names.ts.
+            group: ['**/electron/common/ipc-contract', 'zod', 'zod/*'],
+            allowTypeImports: true,
+            message: 'Only types from the contract in the renderer: its values (zod schemas) would load with the window; see ipc-names.ts.',
+          },
         ],
         [{ name: 'electron', message: 'The renderer must not import electron: use window.learningDesktop.' }],
       ),

@@ -15,7 +15,7 @@ import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
 import type { AppCommand } from './shortcuts';
 import { SEARCH_HIT_KINDS } from './views/settings';
-import type { EVENT_NAMES } from './ipc-names';
+import { PAGE_LIMIT_MAX, type EVENT_NAMES } from './ipc-names';
 import type {
   AppInfo,
   BillingSummary,
@@ -66,8 +66,6 @@ const bySite = z.object({ siteId }).strict();
 const productId = z.string().min(1).max(200);
 const fileLanguage = z.enum(['en', 'zh-TW']);
 
-/** The most items one page call returns: each page is answered from an index in well under 5 ms (issue 6). */
-export const PAGE_LIMIT_MAX = 100;
 /** Where a page starts and how long it is; both optional (first page of 50). */
 const pageOf = {
   offset: z.number().int().min(0).max(10_000_000).default(0),
@@ -321,7 +319,7 @@ export interface IpcEvents {
   'downloads:changed': ProductOfflineView;
 }
 export type EventName = keyof IpcEvents;
-export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES } from './ipc-names';
+export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES, PAGE_LIMIT_MAX } from './ipc-names';
 
 /** EVENT_NAMES (ipc-names.ts, kept free of this file's schemas for the renderer) lists exactly the events above. */
 type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -1,7 +1,8 @@
 import { BookOpen, Command, LayoutGrid, Receipt, School } from 'lucide-react';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGE_LIMIT_MAX } from '../../../../electron/common/ipc-contract';
+// From the names module, not the contract: the contract brings its zod schemas into the window's first load.
+import { PAGE_LIMIT_MAX } from '../../../../electron/common/ipc-names';
 import type { ShortcutScreen } from '../../../../electron/common/shortcuts';
 import { call } from '../../api';
 import { useChannel } from '../../query';
