@@ -18,6 +18,14 @@ export function enabledReminders(settings: ReminderSettings): Record<ReminderKin
   };
 }
 
+/** A site's title as a notification shows it: at most this many characters (a hostile site's megabyte title is not). */
+export const REMINDER_TITLE_CHARS = 100;
+
+function clip(text: string): string {
+  const chars = Array.from(text.replace(/\s+/g, ' ').trim());
+  return chars.length <= REMINDER_TITLE_CHARS ? chars.join('') : `${chars.slice(0, REMINDER_TITLE_CHARS - 1).join('')}…`;
+}
+
 /** One notification per group; a click opens Today, where every school's reminders are listed. */
 export function reminderNotifications(groups: readonly ReminderGroup[], siteLabel: (siteId: string) => string, now: number): DesktopNotification[] {
   return groups.map((g) => ({
@@ -28,7 +36,11 @@ export function reminderNotifications(groups: readonly ReminderGroup[], siteLabe
     siteLabel: siteLabel(g.siteId),
     count: g.count,
     noticeTitle: null,
-    reminder: { title: g.title, courseTitle: g.courseTitle, minutesLeft: Math.max(1, Math.round(g.leftMs / 60_000)) },
+    reminder: {
+      title: clip(g.title),
+      courseTitle: g.courseTitle === null ? null : clip(g.courseTitle),
+      minutesLeft: Math.max(1, Math.round(g.leftMs / 60_000)),
+    },
     screen: 'today',
   }));
 }
