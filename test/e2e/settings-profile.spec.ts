@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, signInThrough, test } from './fixtures';
-import { SHOTS, demoServer, englishLeftovers, expectAccessible, liveAppGrants, openScreen, startDemo, translator } from './helpers-ui';
+import { SHOTS, demoServer, englishLeftovers, expectAccessible, liveAppGrants, openScreen, overflowing, startDemo, translator } from './helpers-ui';
 
 /**
  * Settings in sections with their own navigation, the sign-in check on demand, no internal names on screen, and
@@ -169,6 +169,12 @@ test.describe('Settings and Profile', () => {
     expect(await page.locator('#main').innerText()).not.toMatch(JARGON);
     await expectAccessible(page, 'settings (zh-TW)');
     await page.screenshot({ path: `${SHOTS}/zh-TW-settings-sections.png` });
+    // A narrow window: the section links wrap above the sections, and nothing sticks out of its box.
+    await page.setViewportSize({ width: 700, height: 800 });
+    await expect(page.getByTestId('settings-nav')).toBeVisible();
+    expect(await overflowing(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/zh-TW-settings-sections-narrow.png` });
+    await page.setViewportSize({ width: 1100, height: 800 });
     await page.getByTestId('site-switcher').click();
     await page.getByTestId('site-menu-sign-out').click();
     await expect(page.getByTestId('sign-out-dialog')).toContainText(zh('settings.sites.signOutText'));

@@ -25,7 +25,7 @@ export function ReminderSettings() {
   const browserHost = info !== undefined && info.host !== 'electron';
   return (
     <section className="card" aria-labelledby={`${id}-title`} data-testid="reminder-settings">
-      <h2 id={`${id}-title`}>{t('reminders.title')}</h2>
+      <h3 id={`${id}-title`}>{t('reminders.title')}</h3>
       <p className="muted">{t('reminders.explain')}</p>
       {KINDS.map((k) => (
         <div className="field checkbox" key={k.key}>
