@@ -76,6 +76,11 @@ export const ipcContract = {
   'app:get-info': channel<AppInfo>()(none),
 
   'sites:list': channel<SiteSummary[]>()(none),
+  /**
+   * A school's address read without adding it (its sign-in description only): the welcome screen says who can create
+   * an application ID when the student has none (spec: member clients are created by the operator, no self-serve).
+   */
+  'sites:check': channel<{ baseUrl: string; label: string }>()(z.object({ baseUrl: z.string().min(1).max(2048) }).strict()),
   'sites:add': channel<SiteSummary>()(
     z
       .object({

@@ -164,6 +164,7 @@ test.describe('demo fault panel and sign-in doctor', () => {
     const form = page.getByTestId('add-site-form');
     // Port 9 (discard) on this computer: nothing listens there.
     await form.getByLabel(en('sites.add.baseUrl')).fill('http://127.0.0.1:9');
+    await form.getByText(en('sites.add.haveId'), { exact: true }).click();
     await form.getByLabel(en('sites.add.clientId')).fill('demo-desktop');
     await form.getByRole('button', { name: en('sites.add.submit') }).click();
     await expect(form.getByTestId('error-state')).toBeVisible({ timeout: 30_000 });

@@ -198,6 +198,8 @@ test.describe('screens: the demo journey in the browser host', () => {
     await expect(page.locator('#main')).toBeFocused();
     const form = page.getByTestId('add-site-form');
     await form.getByLabel('Site address').fill('http://school.example.com');
+    // The application ID is under a disclosure (the invite link is the usual way in).
+    await form.getByText('I have an application ID', { exact: true }).click();
     await form.getByRole('button', { name: 'Add and sign in' }).click();
     await expect(form).toContainText('must start with https://');
     await expect(form).toContainText('Enter the application ID');

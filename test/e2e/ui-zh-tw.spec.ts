@@ -56,6 +56,7 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     // The add-site form explains invalid input in Chinese.
     const form = page.getByTestId('add-site-form');
     await form.getByLabel(zh('sites.add.baseUrl')).fill('http://school.example.com');
+    await form.getByText(zh('sites.add.haveId'), { exact: true }).click();
     await form.getByRole('button', { name: zh('sites.add.submit') }).click();
     await expect(form.locator('.field-error')).toHaveText([zh('sites.add.errors.urlHttps'), zh('sites.add.errors.clientIdRequired')]);
     await form.scrollIntoViewIfNeeded();

@@ -25,6 +25,12 @@ describe('add-site form validation (one rule at a time, each with its own messag
     expect(validateAddSite(fields({ baseUrl: 'http://[::1]:4100' }))).toEqual({});
   });
 
+  it('asks for the application ID only when the student says they have one (the invite link is the usual way)', () => {
+    expect(validateAddSite(fields({ clientId: '' })).clientId).toBe('sites.add.errors.clientIdRequired');
+    expect(validateAddSite(fields({ clientId: ' ', needsClientId: true })).clientId).toBe('sites.add.errors.clientIdRequired');
+    expect(validateAddSite(fields({ clientId: '', needsClientId: false }))).toEqual({});
+  });
+
   it('RFC 8252 §8.3 spirit: plain http only on loopback; other schemes refused', () => {
     expect(validateAddSite(fields({ baseUrl: 'http://school.example' })).baseUrl).toBe('sites.add.errors.urlHttps');
     expect(validateAddSite(fields({ baseUrl: 'ftp://school.example' })).baseUrl).toBe('sites.add.errors.urlHttps');

@@ -103,6 +103,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });
     await call('library:all-page', { limit: 5, sort: 'recent' });
     await call('today:get');
+    // A school's address read without adding it (the welcome screen's "no application ID" path).
+    await call('sites:check', { baseUrl: demo.baseUrl });
     await call('billing:spending', { siteId: demo.id });
     await call('progress:summary', { siteId: demo.id, timeZone: 'Asia/Taipei' });
     // A cover fetched by the core for the page (the demo's covers are on the site's own origin).

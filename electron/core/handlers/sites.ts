@@ -4,7 +4,8 @@ import { DEMO_CLIENT_ID, DEMO_SITE_KEYS } from '../demo/demo-servers';
 import { CoreError } from '../errors';
 import { requireSite, type AppServices } from './services';
 
-type SiteChannel = 'sites:list' | 'sites:add' | 'sites:add-demo' | 'sites:sign-in' | 'sites:cancel-sign-in' | 'sites:sign-out' | 'sites:remove';
+type SiteChannel =
+  'sites:list' | 'sites:check' | 'sites:add' | 'sites:add-demo' | 'sites:sign-in' | 'sites:cancel-sign-in' | 'sites:sign-out' | 'sites:remove';
 
 /** Add, sign in, sign out and remove sites; the offline data of a site goes with it when asked. */
 export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChannel> {
@@ -27,6 +28,7 @@ export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChann
 
   return {
     'sites:list': async () => sites.list(),
+    'sites:check': async ({ baseUrl }) => sites.describe(baseUrl),
     'sites:add': async (input) =>
       sites.add({
         baseUrl: input.baseUrl,

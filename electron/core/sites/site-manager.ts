@@ -52,6 +52,8 @@ export interface SiteManager {
   /** The validated discovery document of a site (non-secret), e.g. for the sync engine's GraphQL URL. */
   getMetadata(siteId: string): ServerMetadata | null;
   add(input: AddSiteOptions): Promise<SiteSummary>;
+  /** A school's address read without adding it (discovery only): its normalised address and its own name. */
+  describe(baseUrl: string): Promise<{ readonly baseUrl: string; readonly label: string }>;
   signIn(siteId: string, options?: { signal?: AbortSignal }): Promise<SiteSummary>;
   cancelSignIn(siteId: string): void;
   /** What the last sign-in attempt of a site did (browser opened, answer received, how it ended), for the doctor. */
@@ -129,6 +131,12 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
   const { signIn, cancelSignIn, readSecretsForSignIn } = signInFlow;
   const signOut = createSignOut({ registry, vault, tokens, revocations, signInFlow, clock, log });
 
+  async function describe(input: string): Promise<{ baseUrl: string; label: string }> {
+    const baseUrl = normalizeBaseUrl(input);
+    const metadata = await discover(baseUrl, { fetch: fetchImpl, logger });
+    return { baseUrl, label: metadata.resourceName || new URL(baseUrl).host };
+  }
+
   async function add(input: AddSiteOptions): Promise<SiteSummary> {
     const baseUrl = normalizeBaseUrl(input.baseUrl);
     const clientId = input.clientId.trim();
@@ -203,6 +211,7 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       return s ? summary(s) : null;
     },
     getMetadata: (siteId) => sites.get(siteId)?.metadata ?? null,
+    describe,
     add,
     signIn: (siteId, o) => {
       if (closed) return Promise.reject(new CoreError('internal', 'The app is shutting down.'));

@@ -5,8 +5,8 @@ import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
 
 /**
- * "Have an invite link?": for a link the system could not hand to the app (the browser host, a scheme not yet
- * registered), pasted here. The core reads it like any other; the add-site form then shows it to confirm.
+ * "Paste your invite link", the usual way to connect a school (its operator creates the app's application ID and
+ * sends the link): for a link the system could not hand to the app (the browser host, a scheme not yet registered). The core reads it like any other; the add-site form then shows it to confirm.
  */
 export function InvitePasteForm() {
   const { t } = useTranslation();
@@ -27,6 +27,9 @@ export function InvitePasteForm() {
   return (
     <form className="form card invite-paste" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} data-testid="invite-paste">
       <h2 id={`${id}-title`}>{t('invite.paste.title')}</h2>
+      <p className="muted" id={`${id}-hint`}>
+        {t('invite.paste.hint')}
+      </p>
       <div className="field">
         <label htmlFor={id}>{t('invite.paste.label')}</label>
         <input
@@ -36,12 +39,13 @@ export function InvitePasteForm() {
           autoComplete="off"
           spellCheck={false}
           placeholder="learning-desktop://add-site?…"
+          aria-describedby={`${id}-hint`}
           value={link}
           onChange={(e) => setLink(e.target.value)}
         />
       </div>
       {error !== null && <ErrorState error={error} compact />}
-      <button type="submit" className="button" disabled={link.trim() === ''}>
+      <button type="submit" className="button primary" disabled={link.trim() === ''}>
         {t('invite.paste.submit')}
       </button>
     </form>

@@ -13,7 +13,7 @@ import { AddSiteForm } from './AddSiteForm';
 import { SignInPanel } from './SignInPanel';
 import { useSignIn } from './sign-in';
 
-/** First run (or "Add a site"): the demo in one click, or a school's own site. */
+/** First run (or "Add a site"): a school's invite link, its address, or the demo in one click. */
 export function WelcomeScreen({ first, invite }: { readonly first: boolean; readonly invite?: InviteOutcome }) {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -60,6 +60,9 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
       {inFlight && <SignInPanel siteId={inFlight.id} siteLabel={inFlight.label} />}
       {invite && <InviteNotice invite={invite} onDismiss={() => navigate({ screen: first ? 'add-site' : 'library' })} />}
       {invite?.ok && <AddSiteForm key={`${invite.invite.baseUrl} ${invite.invite.clientId}`} initial={invite.invite} />}
+      {/* The invite link first (the school's operator creates the app's application ID and sends it), then the address. */}
+      {!invite?.ok && <InvitePasteForm />}
+      {!invite?.ok && <AddSiteForm />}
       {info.data?.demoAvailable !== false && !invite?.ok && (
         <section className="card demo-card" aria-labelledby="demo-title">
           <h2 id="demo-title">
@@ -80,8 +83,6 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
           {demoError !== null && <ErrorState error={demoError} onRetry={() => void tryDemo()} compact />}
         </section>
       )}
-      {!invite?.ok && <AddSiteForm />}
-      {!invite?.ok && <InvitePasteForm />}
     </div>
   );
 }

@@ -4,6 +4,8 @@ export interface AddSiteFields {
   readonly clientId: string;
   readonly confidential: boolean;
   readonly clientSecret: string;
+  /** Whether an application ID is asked for (the student opened "I have an application ID"); default yes. */
+  readonly needsClientId?: boolean;
 }
 
 export type AddSiteErrors = Partial<Record<'baseUrl' | 'clientId' | 'clientSecret', string>>;
@@ -28,7 +30,7 @@ export function validateAddSite(fields: AddSiteFields): AddSiteErrors {
       else if (url.username || url.password) errors.baseUrl = 'sites.add.errors.urlCredentials';
     }
   }
-  if (fields.clientId.trim() === '') errors.clientId = 'sites.add.errors.clientIdRequired';
+  if (fields.needsClientId !== false && fields.clientId.trim() === '') errors.clientId = 'sites.add.errors.clientIdRequired';
   if (fields.confidential && fields.clientSecret.trim() === '') errors.clientSecret = 'sites.add.errors.secretRequired';
   return errors;
 }
