@@ -3,6 +3,7 @@ import type { CourseDetail, LectureState, LibraryCourse, LibraryFilter, LibraryP
 import { assertNever } from '../../common/result';
 import { knownOr, siteNumber, siteText, siteTextOrNull } from '../../common/site-values';
 import { CoreError } from '../errors';
+import { displayJson } from './course-display';
 import type { CourseRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
@@ -23,10 +24,10 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
     db,
     `INSERT INTO courses (site_id, id, position, slug, title, description, cover_image_url, instructor_name, enrolled_at,
        expire_date, has_lifetime_access, total_lectures, read_lectures, completed_lectures, percent, completed_at,
-       last_lecture_id, last_position_seconds, last_watched_at)
+       last_lecture_id, last_position_seconds, last_watched_at, display)
      VALUES (@siteId, @id, @position, @slug, @title, @description, @coverImageUrl, @instructorName, @enrolledAt,
        @expireDate, @hasLifetimeAccess, @totalLectures, @readLectures, @completedLectures, @percent, @completedAt,
-       @lastLectureId, @lastPositionSeconds, @lastWatchedAt)`,
+       @lastLectureId, @lastPositionSeconds, @lastWatchedAt, @display)`,
   );
   const insertSection = prepared<Record<string, unknown>>(
     db,
@@ -59,6 +60,7 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
       lastLectureId: c.lastWatchedLecture?.lectureId ?? null,
       lastPositionSeconds: c.lastWatchedLecture?.positionSeconds ?? null,
       lastWatchedAt: c.lastWatchedLecture?.watchedAt ?? null,
+      display: displayJson(c),
     });
     for (const s of c.sections) {
       insertSection.run({ siteId, id: s.id, courseId: c.id, title: s.title, position: s.position });
@@ -104,6 +106,8 @@ interface CourseRow {
   last_lecture_id: string | null;
   last_position_seconds: number | null;
   last_watched_at: string | null;
+  /** The display-only fields (course-display.ts readDisplay). */
+  display: string;
   lw_title: string | null;
   lw_duration: number | null;
   lw_section_title: string | null;
@@ -114,7 +118,7 @@ interface CourseRow {
 const COURSE_COLUMNS = `
   c.site_id, c.id, c.slug, c.title, c.description, c.cover_image_url, c.instructor_name, c.enrolled_at, c.expire_date, c.expires_ms,
   c.has_lifetime_access, c.total_lectures, c.read_lectures, c.completed_lectures, c.percent, c.completed_at,
-  c.last_lecture_id, c.last_position_seconds, c.last_watched_at,
+  c.last_lecture_id, c.last_position_seconds, c.last_watched_at, c.display,
   l.title AS lw_title, l.duration AS lw_duration, s.title AS lw_section_title,
   (SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_lectures,
   (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed')

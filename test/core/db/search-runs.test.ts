@@ -119,7 +119,7 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     // As version 8 left it: no search_ranges (nor what later versions add: lecture_completions, the kinds 014
     // indexes); the migrations fill them from the rows.
     db.exec(
-      "DROP TABLE search_ranges; DROP INDEX lectures_locked; DROP TABLE lecture_completions; DELETE FROM search_index WHERE kind = 'instructor'",
+      "DROP TABLE search_ranges; DROP INDEX lectures_locked; DROP TABLE lecture_completions; DELETE FROM search_index WHERE kind = 'instructor'; ALTER TABLE courses DROP COLUMN display",
     );
     db.pragma('user_version = 8');
     migrate(db, MIGRATIONS);
@@ -184,7 +184,7 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     expect(before.a[0]).toContain('course:a-c1');
     // As version 13 left it: none of these kinds in the index, and courses without their instructor's name.
     db.exec(`DELETE FROM search_index WHERE kind IN ${NEW}; DELETE FROM search_ranges WHERE kind IN ${NEW}`);
-    db.exec("UPDATE search_index SET body = '' WHERE kind = 'course'");
+    db.exec("UPDATE search_index SET body = '' WHERE kind = 'course'; ALTER TABLE courses DROP COLUMN display");
     db.pragma('user_version = 13');
     expect(search(db, 'a', 'Planner')).toEqual([]);
     const next = db.prepare('SELECT next_rowid FROM search_state').pluck().get() as number;

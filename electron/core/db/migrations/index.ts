@@ -16,6 +16,7 @@ import * as m011 from './011-lecture-states';
 import * as m012 from './012-reminders';
 import * as m013 from './013-lecture-completions';
 import * as m014 from './014-search-everything';
+import * as m015 from './015-course-display';
 
 export interface Migration {
   readonly version: number;
@@ -23,5 +24,5 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

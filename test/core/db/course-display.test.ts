@@ -1,0 +1,52 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { displayJson, readDisplay } from '../../../electron/core/db/course-display';
+import { replaceCourses } from '../../../electron/core/db/courses';
+import { migrate } from '../../../electron/core/db/migrate';
+import { MIGRATIONS } from '../../../electron/core/db/migrations';
+import type { CourseRecord } from '../../../electron/core/db/records';
+import { ensureSite } from '../../../electron/core/db/sites';
+import { course } from './fixtures';
+
+/** A course as a query asking for one more field (`language`, display-only) would hand it over. */
+const withLanguage = (id: string): CourseRecord => ({ ...course(id), language: 'zh-TW' }) as CourseRecord;
+
+describe("a course's display-only fields: one JSON column, no migration per field", () => {
+  it('keeps every field no column holds, and none that one does', () => {
+    expect(displayJson(course('c1'))).toBe('{}');
+    expect(JSON.parse(displayJson(withLanguage('c1')))).toEqual({ language: 'zh-TW' });
+  });
+
+  it('the sync stores them with the course, and the views read them back', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS);
+    ensureSite(db, 's', new Date('2026-01-01T00:00:00.000Z'));
+    replaceCourses(db, 's', [withLanguage('c1'), course('c2')]);
+    const rows = db.prepare("SELECT id, display FROM courses WHERE site_id = 's' ORDER BY id").all() as { id: string; display: string }[];
+    expect(rows.map((r) => [r.id, readDisplay(r.display)])).toEqual([
+      ['c1', { language: 'zh-TW' }],
+      ['c2', {}],
+    ]);
+    db.close();
+  });
+
+  it('anything but a JSON object reads as no fields', () => {
+    for (const bad of ['', 'nonsense', 'null', '[1,2]', '"text"', '42']) expect(readDisplay(bad), bad).toEqual({});
+  });
+
+  it('courses stored before the column read as none (migration 015)', () => {
+    const db = new Database(':memory:');
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 15),
+    );
+    ensureSite(db, 's', new Date('2026-01-01T00:00:00.000Z'));
+    db.prepare(
+      `INSERT INTO courses (site_id, id, position, slug, title, enrolled_at, has_lifetime_access, total_lectures, read_lectures,
+         completed_lectures, percent) VALUES ('s', 'old', 0, 'old', 'Old', '2026-01-01', 1, 0, 0, 0, 0)`,
+    ).run();
+    migrate(db, MIGRATIONS);
+    expect(db.prepare("SELECT display FROM courses WHERE id = 'old'").pluck().get()).toBe('{}');
+    db.close();
+  });
+});
