@@ -55,6 +55,18 @@ test.describe('Settings and Profile', () => {
     await expect.poll(() => activeId(page)).toBe('settings-privacy-title');
     await expect(page.getByTestId('settings-nav-privacy')).toHaveAttribute('aria-current', 'true');
     await page.screenshot({ path: `${SHOTS}/settings-sections-en.png` });
+
+    // "Check sign-in" from the palette: Settings > Schools, with the check's button focused, Enter runs it.
+    await openScreen(page, 'library');
+    await page.keyboard.press('Control+K');
+    await page.getByTestId('palette-input').fill('check sign');
+    await expect(page.getByTestId('palette-option').first()).toHaveAttribute('data-id', 'check-sign-in');
+    await page.keyboard.press('Enter');
+    const run = page.getByTestId('doctor-settings').getByTestId('doctor-run');
+    await expect(run).toBeFocused();
+    await expect(run).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('doctor-settings').getByTestId('doctor-summary')).toBeVisible({ timeout: 30_000 });
   });
 
   test('no internal names on Settings or Profile; their details only under "Technical details"', async ({ page, context, host }) => {

@@ -18,9 +18,14 @@ export type Route =
   | { readonly screen: 'search'; readonly query: string; readonly kind?: SearchHitKind; readonly siteId?: string }
   /**
    * `section`: the part of Settings to bring into view (its navigation, the command palette, Back).
-   * `intent`: a step to offer at once (from the command palette): a site's sign-out, asked to confirm.
+   * `intent`: a step to offer at once (from the command palette): a site's sign-out, asked to confirm, or the
+   * sign-in check, its button focused.
    */
-  | { readonly screen: 'settings'; readonly section?: SettingsSection; readonly intent?: { readonly signOut: string } }
+  | {
+      readonly screen: 'settings';
+      readonly section?: SettingsSection;
+      readonly intent?: { readonly signOut?: string; readonly checkSignIn?: boolean };
+    }
   /** `invite`: the app was opened with a school's invite link (the form is filled in from it, or it was refused). */
   | { readonly screen: 'add-site'; readonly invite?: InviteOutcome };
 

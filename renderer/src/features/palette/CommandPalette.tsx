@@ -108,7 +108,7 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
     if (sites.length > 0)
       list.push({
         item: { id: 'check-sign-in', kind: 'command', label: t('palette.checkSignIn') },
-        run: go({ screen: 'settings', section: 'schools' }),
+        run: go({ screen: 'settings', section: 'schools', intent: { checkSignIn: true } }),
       });
     for (const s of sites)
       if (s.id !== site?.id)

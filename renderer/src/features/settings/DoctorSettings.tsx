@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../../state/context';
 import { SignInDoctor } from '../sites/SignInDoctor';
@@ -9,13 +9,32 @@ import { SignInDoctor } from '../sites/SignInDoctor';
  */
 export function DoctorSettings() {
   const { t } = useTranslation();
-  const { sites, site } = useApp();
+  const { sites, site, route } = useApp();
   const [chosen, setChosen] = useState<string | null>(null);
   const selectId = useId();
+  const cardRef = useRef<HTMLElement>(null);
+  // Arriving from the command palette's "Check sign-in": the check's button is brought into view and focused, after
+  // the section's own heading took focus (SettingsLayout, a frame after arrival).
+  const intent = route.screen === 'settings' ? route.intent : undefined;
+  useEffect(() => {
+    if (!intent?.checkSignIn) return;
+    let inner = 0;
+    const outer = requestAnimationFrame(() => {
+      inner = requestAnimationFrame(() => {
+        const button = cardRef.current?.querySelector<HTMLElement>('[data-testid="doctor-run"], [data-testid="doctor-again"]');
+        cardRef.current?.scrollIntoView({ block: 'start' });
+        button?.focus({ preventScroll: true });
+      });
+    });
+    return () => {
+      cancelAnimationFrame(outer);
+      cancelAnimationFrame(inner);
+    };
+  }, [intent]);
   const target = sites.find((s) => s.id === chosen) ?? site ?? sites[0];
   if (!target) return null;
   return (
-    <section className="card" aria-labelledby="doctor-settings-title" data-testid="doctor-settings">
+    <section className="card" aria-labelledby="doctor-settings-title" data-testid="doctor-settings" ref={cardRef}>
       <h3 id="doctor-settings-title">{t('settings.doctor.title')}</h3>
       <p className="muted">{t('settings.doctor.explain')}</p>
       {sites.length > 1 && (
