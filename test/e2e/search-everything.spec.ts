@@ -21,6 +21,12 @@ async function type(page: Page, query: string): Promise<void> {
   await expect(page.locator(`[data-results-for="${query}"]`)).toBeAttached({ timeout: 15_000 });
 }
 
+/** Leaves the search screen (the palette's hits must not depend on it). */
+async function openScreenFromNav(page: Page): Promise<void> {
+  await page.getByTestId('nav-library').click();
+  await expect(page.getByTestId('nav-library')).toHaveAttribute('aria-current', 'page');
+}
+
 const hits = (page: Page) => page.getByTestId('search-results').getByTestId('search-hit');
 
 test.describe('search everything (English)', () => {
@@ -92,6 +98,27 @@ test.describe('search everything (English)', () => {
     await expect(page.getByTestId('search-kind')).toHaveValue('course');
     await expect(page.locator('[data-testid="search-hit"][data-kind="course"][data-id="crs_data_analysis"]')).toBeVisible({ timeout: 15_000 });
     await expectAccessible(page, 'an instructor’s courses');
+
+    // ---- an event by its place: Products & events with that registration in view and marked. (The instructor's
+    // filters stay while the text changes: back to everything, every school.)
+    await page.getByTestId('search-kind').selectOption('');
+    if (sites.value.length > 1) await page.getByTestId('search-school').selectOption('');
+    await type(page, 'Da-an District');
+    await page.locator('[data-testid="search-hit"][data-kind="event"]').first().getByRole('button').click();
+    const registration = page.locator('[data-testid="event-registration"][data-id="reg_workshop_taipei"]');
+    await expect(registration).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
+    await expect(registration).toBeInViewport();
+    await expectAccessible(page, 'an event opened from search');
+
+    // ---- the command palette lists the same search's hits after its own matches: Enter opens one the same way.
+    await openScreenFromNav(page);
+    await page.keyboard.press('Control+K');
+    await page.getByTestId('palette-input').fill('Chart lesson 4');
+    const foundOption = page.locator(`[data-testid="palette-option"][data-kind="found"][data-id$="lecture-${lecture.id}"]`);
+    await expect(foundOption).toBeVisible({ timeout: 15_000 });
+    await expectAccessible(page, 'the command palette with search hits');
+    await foundOption.click();
+    await expect(row).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
   });
 });
 

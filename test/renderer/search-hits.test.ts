@@ -75,6 +75,7 @@ describe('a search hit, as the screen shows and opens it', () => {
     expect(hitRoute(hit({ kind: 'order', id: 'T1' }))).toEqual({ screen: 'billing', tradeNo: 'T1' });
     expect(hitRoute(hit({ kind: 'payment', id: 'p1', title: 'T1' }, { tradeNo: 'T1' }))).toEqual({ screen: 'billing', tradeNo: 'T1' });
     expect(hitRoute(hit({ kind: 'instructor', id: 'Ann', siteId: 's2' }))).toEqual({ screen: 'search', query: 'Ann', kind: 'course', siteId: 's2' });
+    expect(hitRoute(hit({ kind: 'event', id: 'reg1' }))).toEqual({ screen: 'entitlements', itemId: 'reg1' });
     for (const kind of SEARCH_HIT_KINDS) expect(hitRoute(hit({ kind, courseId: 'c1' })).screen).toEqual(expect.any(String));
   });
 

@@ -35,7 +35,7 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
     case 'billing':
       return <BillingScreen {...(route.tradeNo ? { tradeNo: route.tradeNo } : {})} />;
     case 'entitlements':
-      return <EntitlementsScreen />;
+      return <EntitlementsScreen highlight={route.itemId} />;
     case 'consulting':
       return <ConsultingScreen />;
     case 'notifications':

@@ -10,7 +10,8 @@ export type Route =
   | { readonly screen: 'course'; readonly courseId: string; readonly lectureId?: string; readonly sectionId?: string }
   /** `tradeNo`: one order shown first (jumped to from the command palette), the rest a click away. */
   | { readonly screen: 'billing'; readonly tradeNo?: string }
-  | { readonly screen: 'entitlements' }
+  /** `itemId`: a digital product or event registration to scroll into view and highlight (opened from search). */
+  | { readonly screen: 'entitlements'; readonly itemId?: string }
   | { readonly screen: 'consulting' }
   | { readonly screen: 'notifications' }
   | { readonly screen: 'profile' }

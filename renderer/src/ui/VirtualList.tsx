@@ -75,8 +75,19 @@ export function VirtualList<T>({
   const target = scrollToKey === undefined ? -1 : items.findIndex((item) => getKey(item) === scrollToKey);
   useEffect(() => {
     if (target < 0 || !scroller || scrolledTo.current === scrollToKey) return;
-    scrolledTo.current = scrollToKey ?? null;
-    virtualizer.scrollToIndex(target, { align: 'center' });
+    // Rows are measured as they render and the list's offset may still change (the screen's header laid out, data
+    // from the cache at the first render): scroll again each frame until the row is on screen (at most 20 frames).
+    let tries = 0;
+    let frame = 0;
+    const step = () => {
+      virtualizer.scrollToIndex(target, { align: 'center' });
+      const box = listRef.current?.querySelector(`[data-index="${target}"]`)?.getBoundingClientRect();
+      const view = scroller.getBoundingClientRect();
+      if ((box && box.top >= view.top && box.bottom <= view.bottom) || ++tries >= 20) scrolledTo.current = scrollToKey ?? null;
+      else frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
   }, [target, scroller, scrollToKey, virtualizer, margin]);
 
   const rows = virtualizer.getVirtualItems();

@@ -20,17 +20,25 @@ function ProductRow({
   now,
   siteId,
   offline,
+  highlighted,
 }: {
   readonly p: DigitalProductView;
   readonly now: number;
   readonly siteId: string;
   readonly offline: ProductOfflineView | undefined;
+  /** The product a search hit opened. */
+  readonly highlighted: boolean;
 }) {
   const { t, i18n } = useTranslation();
   // Access to the product has ended: said so, and no download offered.
   const expired = p.expireDate !== null && Date.parse(p.expireDate) <= now;
   return (
-    <article className="card entitlement" data-testid="digital-product">
+    <article
+      className={`card entitlement${highlighted ? ' highlighted' : ''}`}
+      data-testid="digital-product"
+      data-id={p.id}
+      data-highlighted={highlighted ? 'true' : undefined}
+    >
       <h3>{p.title}</h3>
       {p.description && <p>{p.description}</p>}
       <p className="muted small">
@@ -69,13 +77,15 @@ function LinkRefused() {
   );
 }
 
-function EventRow({ e, siteId }: { readonly e: EventRegistrationView; readonly siteId: string }) {
+function EventRow({ e, siteId, highlighted }: { readonly e: EventRegistrationView; readonly siteId: string; readonly highlighted: boolean }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   return (
     <article
-      className={e.isPast ? 'card entitlement past' : 'card entitlement'}
+      className={`card entitlement${e.isPast ? ' past' : ''}${highlighted ? ' highlighted' : ''}`}
       data-testid="event-registration"
+      data-id={e.id}
+      data-highlighted={highlighted ? 'true' : undefined}
       data-past={e.isPast ? 'true' : 'false'}
     >
       <h3>{e.title}</h3>
@@ -101,7 +111,8 @@ function EventRow({ e, siteId }: { readonly e: EventRegistrationView; readonly s
   );
 }
 
-export function EntitlementsScreen() {
+/** `highlight`: a product or registration id to scroll into view and mark, as a search hit opened it. */
+export function EntitlementsScreen({ highlight }: { readonly highlight?: string | undefined } = {}) {
   const { t } = useTranslation();
   const site = useSite();
   const q = useChannel('entitlements:get', { siteId: site.id });
@@ -132,7 +143,8 @@ export function EntitlementsScreen() {
               getKey={(p) => p.id}
               label={t('entitlements.products')}
               testId="product-list"
-              render={(p) => <ProductRow p={p} now={now} siteId={site.id} offline={offlineById.get(p.id)} />}
+              scrollToKey={highlight}
+              render={(p) => <ProductRow p={p} now={now} siteId={site.id} offline={offlineById.get(p.id)} highlighted={p.id === highlight} />}
             />
           )}
           <h2 id="upcoming-title">{t('entitlements.upcoming')}</h2>
@@ -146,7 +158,8 @@ export function EntitlementsScreen() {
               getKey={(e) => e.id}
               label={t('entitlements.upcoming')}
               testId="upcoming-list"
-              render={(e) => <EventRow e={e} siteId={site.id} />}
+              scrollToKey={highlight}
+              render={(e) => <EventRow e={e} siteId={site.id} highlighted={e.id === highlight} />}
             />
           )}
           {past.length > 0 && (
@@ -159,7 +172,8 @@ export function EntitlementsScreen() {
                 getKey={(e) => e.id}
                 label={t('entitlements.past')}
                 testId="past-list"
-                render={(e) => <EventRow e={e} siteId={site.id} />}
+                scrollToKey={highlight}
+                render={(e) => <EventRow e={e} siteId={site.id} highlighted={e.id === highlight} />}
               />
             </>
           )}

@@ -1,4 +1,5 @@
-import { BookOpen, Command, LayoutGrid, Receipt, School } from 'lucide-react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { BookOpen, Command, LayoutGrid, Receipt, School, Search } from 'lucide-react';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 // From the names module, not the contract: the contract brings its zod schemas into the window's first load.
@@ -11,9 +12,19 @@ import { SETTINGS_SECTIONS, type Route } from '../../state/routes';
 import { Dialog } from '../../ui/Dialog';
 import { fileLanguage, receiveFile } from '../export/FileActionButton';
 import { formatMoney } from '../../ui/format';
+import { hitRoute, hitTitle } from '../search/hits';
 import { pick, type PaletteItem, type PaletteKind } from './palette';
 
-const ICONS: Record<PaletteKind, typeof Command> = { command: Command, screen: LayoutGrid, school: School, course: BookOpen, order: Receipt };
+const ICONS: Record<PaletteKind, typeof Command> = {
+  command: Command,
+  screen: LayoutGrid,
+  school: School,
+  course: BookOpen,
+  order: Receipt,
+  found: Search,
+};
+/** Search hits the palette adds below its own matches. */
+const FOUND_MAX = 8;
 const SCREENS: readonly (ShortcutScreen | 'settings')[] = [
   'library',
   'notifications',
@@ -138,13 +149,35 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
     return list;
   }, [t, i18n.language, sites, site, selectSite, navigate, courses.data, orders.data, onShowShortcuts]);
 
+  // The app's search for what is typed (2 characters or more): lectures, instructors, events, notices... of every
+  // school, listed after the palette's own matches (a course or order already listed is not repeated).
+  const typed = query.trim();
+  const found = useChannel('search:query', { query: typed }, { enabled: [...typed].length >= 2, placeholderData: keepPreviousData });
   const shown = useMemo(() => {
     const byId = new Map(entries.map((e) => [e.item.id, e]));
-    return pick(
+    const picked = pick(
       entries.map((e) => e.item),
       query,
     ).map((item) => byId.get(item.id)!);
-  }, [entries, query]);
+    if ([...typed].length < 2) return picked;
+    const listed = new Set(picked.map((e) => e.item.id));
+    const hits = (found.data ?? [])
+      .filter((h) => !listed.has(h.kind === 'course' ? `course-${h.siteId}-${h.id}` : h.kind === 'order' ? `order-${h.id}` : ''))
+      .slice(0, FOUND_MAX)
+      .map((h) => ({
+        item: {
+          id: `found-${h.siteId}-${h.kind}-${h.id}`,
+          kind: 'found' as const,
+          label: hitTitle(h) || h.id,
+          detail: [t(`search.kind.${h.kind}`), h.context.course, h.context.tradeNo].filter(Boolean).join(' · '),
+        },
+        run: () => {
+          if (h.siteId !== site?.id) selectSite(h.siteId);
+          navigate(hitRoute(h));
+        },
+      }));
+    return [...picked, ...hits];
+  }, [entries, query, typed, found.data, t, site, selectSite, navigate]);
   const current = Math.min(active, Math.max(0, shown.length - 1));
   const optionId = (i: number) => `${listId}-${i}`;
 

@@ -5,7 +5,8 @@
  * Chinese has no spaces between words, so a query word is also found anywhere inside a CJK word.
  */
 
-export type PaletteKind = 'screen' | 'school' | 'course' | 'order' | 'command';
+/** `found`: a hit of the app's search (every kind of every school), listed after the palette's own matches. */
+export type PaletteKind = 'screen' | 'school' | 'course' | 'order' | 'command' | 'found';
 
 export interface PaletteItem {
   readonly id: string;
@@ -18,7 +19,7 @@ export interface PaletteItem {
 }
 
 /** The order groups are listed in when nothing is typed, and ties are broken in. */
-const KIND_ORDER: readonly PaletteKind[] = ['command', 'screen', 'school', 'course', 'order'];
+const KIND_ORDER: readonly PaletteKind[] = ['command', 'screen', 'school', 'course', 'order', 'found'];
 
 const fold = (s: string) => s.normalize('NFKC').toLocaleLowerCase();
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;

@@ -25,7 +25,7 @@ export function hitRoute(hit: SearchHit): Route {
       return { screen: 'billing', tradeNo: hit.context.tradeNo ?? hit.title };
     case 'product':
     case 'event':
-      return { screen: 'entitlements' };
+      return { screen: 'entitlements', itemId: hit.id };
     case 'consulting':
       return { screen: 'consulting' };
     case 'notification':
