@@ -114,6 +114,8 @@ export const ipcContract = {
     z.object({ ...pageOf, filter: z.enum(LIBRARY_FILTERS).default('all'), sort: z.enum(LIBRARY_SORTS).default('service') }).strict(),
   ),
   'course:get': channel<CourseDetail>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
+  /** The course was opened: its "new since last sync" badge is cleared. */
+  'course:mark-seen': channel<void>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
   /** The whole billing (tests, scripts); the screen reads the summary and pages below. */
   /**
    * Opens the school's own page for something the app shows, in the system browser: the core builds the address

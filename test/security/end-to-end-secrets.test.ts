@@ -98,6 +98,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const library = await call<LibraryCourse[]>('library:list', { siteId: demo.id });
     expect(library.length).toBeGreaterThan(0);
     await call('course:get', { siteId: demo.id, courseId: library[0]!.courseId });
+    await call('course:mark-seen', { siteId: demo.id, courseId: library[0]!.courseId });
     await call('billing:get', { siteId: demo.id });
     // The paged channels the screens use (issue 6).
     await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });

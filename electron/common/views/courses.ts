@@ -66,6 +66,8 @@ export interface LibraryCourse {
   /** Lectures not completed yet, and their length in seconds ("57 min left"). */
   readonly lecturesLeft: number;
   readonly secondsLeft: number;
+  /** Lectures the course gained at the syncs since the student last opened it ("new since last sync"); 0 for none. */
+  readonly newLectures: number;
   /** The one prompt the course shows: continue, up next, locked, completed or access ended. */
   readonly nextStep: CourseNextStep;
 }

@@ -9,6 +9,7 @@ import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
 import { isFirstCoursesCommit, recordCompletions } from './completions';
+import { lecturesBefore, noteNewLectures } from './course-news';
 import { courseNextStep, orderedLectures, unlockBoundaries, type OrderedLecture } from './next-step';
 
 /** "Expires soon" window of the library (issue 6): access ending within 14 days. */
@@ -16,9 +17,13 @@ export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
 
 // ------------------------------------------------------------------ writes
 
-/** Replaces the site's courses with its sections and lectures (ON DELETE CASCADE removes the old children). */
+/**
+ * Replaces the site's courses with its sections and lectures (ON DELETE CASCADE removes the old children), noting
+ * the lectures each course gained against what it held before (course-news.ts).
+ */
 export function replaceCourses(db: Database, siteId: string, records: readonly CourseRecord[]): void {
   const firstCommit = isFirstCoursesCommit(db, siteId);
+  const before = lecturesBefore(db, siteId);
   prepared<{ siteId: string }>(db, 'DELETE FROM courses WHERE site_id = @siteId').run({ siteId });
   const insertCourse = prepared<Record<string, unknown>>(
     db,
@@ -81,6 +86,7 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
     }
   });
   recordCompletions(db, siteId, firstCommit);
+  noteNewLectures(db, siteId, before, records);
 }
 
 // ------------------------------------------------------------------ views
@@ -113,6 +119,7 @@ interface CourseRow {
   lw_section_title: string | null;
   left_lectures: number;
   left_seconds: number;
+  new_lectures: number;
 }
 
 const COURSE_COLUMNS = `
@@ -122,7 +129,8 @@ const COURSE_COLUMNS = `
   l.title AS lw_title, l.duration AS lw_duration, s.title AS lw_section_title,
   (SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_lectures,
   (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed')
-    AS left_seconds`;
+    AS left_seconds,
+  coalesce((SELECT n.new_lectures FROM course_news n WHERE n.site_id = c.site_id AND n.course_id = c.id), 0) AS new_lectures`;
 /** The last watched lecture and its section, for "continue watching". */
 const LAST_WATCHED_JOINS = `
   LEFT JOIN lectures l ON l.site_id = c.site_id AND l.id = c.last_lecture_id
@@ -166,6 +174,7 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: readonly OrderedLect
     siteId: r.site_id,
     lecturesLeft: r.left_lectures,
     secondsLeft: r.left_seconds,
+    newLectures: r.new_lectures,
     nextStep: courseNextStep(
       {
         isExpired,

@@ -26,6 +26,7 @@ type ViewChannel =
   | 'library:page'
   | 'library:all-page'
   | 'course:get'
+  | 'course:mark-seen'
   | 'billing:get'
   | 'billing:summary'
   | 'billing:orders'
@@ -48,6 +49,11 @@ export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChann
     'library:page': async ({ siteId, ...page }) => (site(siteId), getLibraryPage(db, siteId, now(), page)),
     'library:all-page': async (page) => getAllSitesLibraryPage(db, now(), page),
     'course:get': async ({ siteId, courseId }) => (site(siteId), getCourseDetail(db, siteId, courseId, now())),
+    // The one write here: opening a course clears its "new since last sync" count (db/course-news.ts), in the writer.
+    'course:mark-seen': async ({ siteId, courseId }) => {
+      site(siteId);
+      await s.writer.call('course:mark-seen', { siteId, courseId });
+    },
     'billing:get': async ({ siteId }) => (site(siteId), getBilling(db, siteId, now())),
     'billing:summary': async ({ siteId }) => (site(siteId), getBillingSummary(db, siteId, now())),
     'billing:orders': async ({ siteId, ...page }) => (site(siteId), getOrdersPage(db, siteId, now(), page)),

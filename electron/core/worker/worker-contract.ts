@@ -132,6 +132,8 @@ export interface WriterCalls {
   'outbox:attempt': (input: { readonly entry: EntryRef; readonly error: string; readonly now: string }) => void;
   'outbox:fail': (input: { readonly entry: EntryRef; readonly error: string; readonly now: string }) => void;
   'outbox:dismiss': (input: { readonly siteId: string; readonly id: number }) => void;
+  /** The student opened the course: its "new since last sync" count is cleared (course-news.ts); true if there was one. */
+  'course:mark-seen': (input: { readonly siteId: string; readonly courseId: string }) => boolean;
   'sync:record-run': (input: { readonly summary: SyncRunSummary }) => void;
   /**
    * Decides the reminders due at `now` and marks them, in one transaction (db/reminders.ts): after a sync of

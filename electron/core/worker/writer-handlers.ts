@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
 import { purchaseHistoryCsv } from '../export/csv';
 import { postGraphQL } from '../net/graphql-post';
+import { markCourseSeen } from '../db/course-news';
 import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription } from '../db/notifications';
 import { checkOfflineDatabase } from '../db/open';
 import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from '../db/outbox';
@@ -159,6 +160,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     'outbox:attempt': ({ entry, error, now }) => recordAttempt(db, entry, error, new Date(now)),
     'outbox:fail': ({ entry, error, now }) => markFailed(db, entry, error, new Date(now)),
     'outbox:dismiss': ({ siteId, id }) => dismissFailed(db, siteId, id),
+    'course:mark-seen': ({ siteId, courseId }) => markCourseSeen(db, siteId, courseId),
     'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
     // No view reads the search tables: the memo is kept. The last step of the pass after a commit (fewer rows than
     // asked) ends that commit's writes: the WAL is folded into the file and truncated then (truncateWal).

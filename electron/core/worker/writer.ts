@@ -269,6 +269,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'outbox:attempt': [],
   'outbox:fail': ['notifications'],
   'outbox:dismiss': ['notifications'],
+  'course:mark-seen': ['library'],
   'sync:record-run': [],
   'search:index-step': [],
   'reminders:run': [], // its marks are read by no view

@@ -60,6 +60,7 @@ export function courseDetail(overrides: Partial<CourseDetail> = {}): CourseDetai
     siteId: 's',
     lecturesLeft: 6,
     secondsLeft: 3_600,
+    newLectures: 0,
     nextStep: { kind: 'none' },
     sections: [],
     lastWatched: null,

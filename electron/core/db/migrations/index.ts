@@ -17,6 +17,7 @@ import * as m012 from './012-reminders';
 import * as m013 from './013-lecture-completions';
 import * as m014 from './014-search-everything';
 import * as m015 from './015-course-display';
+import * as m016 from './016-course-news';
 
 export interface Migration {
   readonly version: number;
@@ -24,5 +25,5 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,10 +1,10 @@
 import { ArrowLeft, Clock, ListVideo, UserRound } from 'lucide-react';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LectureView, SectionView } from '../../../../electron/common/view-models';
 import { useApp, useSite } from '../../state/context';
 import { useLoadedScreenTitle } from '../../state/window-title';
-import { useChannel } from '../../query';
+import { useChannel, useChannelMutation } from '../../query';
 import { CourseCover } from '../../ui/CourseCover';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDuration } from '../../ui/format';
@@ -26,6 +26,12 @@ export function CourseScreen({ courseId, highlight }: { readonly courseId: strin
   const { navigate } = useApp();
   const q = useChannel('course:get', { siteId: site.id, courseId });
   useLoadedScreenTitle(q.data?.title);
+  // Opened: the lectures it gained at the last syncs are seen, and its "new" badge in the library goes.
+  const { mutate: markSeen } = useChannelMutation('course:mark-seen');
+  const news = q.data?.newLectures ?? 0;
+  useEffect(() => {
+    if (news > 0) markSeen({ siteId: site.id, courseId });
+  }, [news, markSeen, site.id, courseId]);
   const rows = useMemo<Row[]>(
     () =>
       (q.data?.sections ?? []).flatMap((s) => [

@@ -1,4 +1,4 @@
-import { ChevronRight, CircleCheck, Hourglass, School, UserRound } from 'lucide-react';
+import { ChevronRight, CircleCheck, Hourglass, School, Sparkles, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryCourse } from '../../../../electron/common/view-models';
 import { useApp } from '../../state/context';
@@ -37,6 +37,14 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
             {course.title}
           </button>
         </h2>
+        {course.newLectures > 0 && (
+          <p className="course-news">
+            <span className="state-badge new" data-testid="new-lectures" title={t('library.newLecturesHint')}>
+              <Sparkles aria-hidden="true" />
+              {t('library.newLectures', { count: course.newLectures })}
+            </span>
+          </p>
+        )}
         {siteLabel && (
           <p className="course-teacher" data-testid="course-site">
             <School aria-hidden="true" />

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CourseDetail, LibraryCourse, LibraryPage, SyncRunSummary } from '../../../electron/common/view-models';
+import type { AppCore } from '../../../electron/core/app-core';
+import { dispatch } from '../../../electron/core/ipc-dispatch';
+import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-server/index';
+import { createTestCore, signedInSite, systemBrowser, valueOf } from '../../helpers/test-core';
+
+/**
+ * "New since last sync" (db/course-news.ts) against a real site: lectures the school adds to a course between two
+ * syncs show on that course only, add up over syncs until the course is opened, and opening it clears them. The
+ * first sync marks nothing (everything is new then).
+ */
+describe('new lectures since the last sync (real site, real core)', () => {
+  let dir: string;
+  let server: EmbeddedServer;
+  let core: AppCore;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ld-course-news-'));
+    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', database: join(dir, 'site.db') });
+    core = await createTestCore({ dataDir: join(dir, 'app'), openExternal: systemBrowser() });
+  });
+  afterEach(async () => {
+    await core.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = async <T>(channel: string, input?: unknown) => valueOf(await dispatch(core.handlers, channel, input)) as T;
+
+  /** The school adds `n` lectures at the end of the course's first section. */
+  function addLectures(courseId: string, n: number, tag: string): void {
+    const section = server.db.prepare('SELECT id FROM sections WHERE course_id = ? ORDER BY position LIMIT 1').get(courseId) as { id: string };
+    const insert = server.db.prepare('INSERT INTO lectures (id, course_id, section_id, title, position, duration) VALUES (?, ?, ?, ?, ?, ?)');
+    for (let i = 0; i < n; i++) insert.run(`lec_news_${tag}_${i}`, courseId, section.id, `Added ${tag} ${i}`, 1000 + i, 300);
+  }
+
+  it('marks the course that gained lectures, keeps the count over syncs, and clears it when the course is opened', async () => {
+    const site = await signedInSite(core, server.url);
+    const sync = async () => expect((await call<SyncRunSummary>('sync:now', { siteId: site.id })).outcome).toBe('completed');
+    await sync();
+    const first = await call<LibraryCourse[]>('library:list', { siteId: site.id });
+    expect(first.length).toBeGreaterThan(1);
+    // The first sync: everything is new, nothing is marked.
+    expect(first.filter((c) => c.newLectures !== 0)).toEqual([]);
+
+    const course = first[0]!;
+    addLectures(course.courseId, 1, 'a');
+    await sync();
+    const news = async () =>
+      Object.fromEntries(
+        (await call<LibraryPage>('library:page', { siteId: site.id, limit: 100 })).items
+          .filter((c) => c.newLectures > 0)
+          .map((c) => [c.courseId, c.newLectures]),
+      );
+    expect(await news()).toEqual({ [course.courseId]: 1 });
+    expect((await call<CourseDetail>('course:get', { siteId: site.id, courseId: course.courseId })).newLectures).toBe(1);
+    expect((await call<LibraryPage>('library:all-page', { limit: 100 })).items.find((c) => c.courseId === course.courseId)?.newLectures).toBe(1);
+
+    // A sync with nothing new keeps the badge until the course is opened; more lectures add up.
+    await sync();
+    expect(await news()).toEqual({ [course.courseId]: 1 });
+    addLectures(course.courseId, 2, 'b');
+    await sync();
+    expect(await news()).toEqual({ [course.courseId]: 3 });
+
+    await call('course:mark-seen', { siteId: site.id, courseId: course.courseId });
+    expect(await news()).toEqual({});
+    // The memoised whole-library view is dropped too.
+    expect((await call<LibraryCourse[]>('library:list', { siteId: site.id })).find((c) => c.courseId === course.courseId)?.newLectures).toBe(0);
+    // Seen stays seen at the next sync.
+    await sync();
+    expect(await news()).toEqual({});
+  });
+
+  it('a lecture replaced by another is one new lecture; a course only renamed gains none', async () => {
+    const site = await signedInSite(core, server.url);
+    await call('sync:now', { siteId: site.id });
+    const [a, b] = await call<LibraryCourse[]>('library:list', { siteId: site.id });
+    server.db.prepare('UPDATE courses SET title = title || ? WHERE id = ?').run(' (2nd edition)', b!.courseId);
+    const old = server.db.prepare('SELECT id FROM lectures WHERE course_id = ? ORDER BY id LIMIT 1').get(a!.courseId) as { id: string };
+    server.db.prepare('DELETE FROM lectures WHERE id = ?').run(old.id);
+    addLectures(a!.courseId, 1, 'c');
+    await call('sync:now', { siteId: site.id });
+    const after = await call<LibraryCourse[]>('library:list', { siteId: site.id });
+    expect(after.find((c) => c.courseId === a!.courseId)?.newLectures).toBe(1);
+    expect(after.find((c) => c.courseId === b!.courseId)?.newLectures).toBe(0);
+  });
+});
