@@ -24,6 +24,8 @@ export interface DownloadManagerOptions {
   readonly progressEveryMs?: number;
   readonly durableEveryMs?: number;
   readonly logger?: Logger;
+  /** The transfer thread's script (default: the bundled one beside the core, else its source through tsx). */
+  readonly transferWorkerScript?: string;
 }
 
 export interface SavedFileAnswer {

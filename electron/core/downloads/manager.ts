@@ -58,7 +58,11 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     attempts: new Map(),
     serial: createKeyedQueue(),
     // The transfers run on their own thread: this one only gets their progress (at most every 100 ms).
-    thread: createTransferThread({ logger: log, progressEveryMs: Math.min(100, progressEvery) }),
+    thread: createTransferThread({
+      logger: log,
+      progressEveryMs: Math.min(100, progressEvery),
+      ...(options.transferWorkerScript === undefined ? {} : { script: options.transferWorkerScript }),
+    }),
     closed: false,
   });
   const { manifest, running, retryTimers, attempts, serial, persist, emit, viewOf, productOf, accessEnded, thread } = ctx;

@@ -25,7 +25,8 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-function entry(): WorkerEntry {
+function entry(explicit: string | undefined): WorkerEntry {
+  if (explicit !== undefined) return { script: explicit, eval: false };
   return findWorkerEntry({
     from: import.meta.url,
     names: ['file-transfer.cjs', 'file-transfer.js'],
@@ -34,14 +35,19 @@ function entry(): WorkerEntry {
   });
 }
 
-export function createTransferThread(options: { readonly logger: Logger; readonly progressEveryMs: number }): TransferThread {
+export function createTransferThread(options: {
+  readonly logger: Logger;
+  readonly progressEveryMs: number;
+  /** The thread's script; by default the bundled one beside this module, else the source through tsx. */
+  readonly script?: string;
+}): TransferThread {
   let worker: Worker | null = null;
   let ids = 0;
   const pending = new Map<number, Pending>();
 
   function thread(): Worker {
     if (worker) return worker;
-    const { script, eval: isCode } = entry();
+    const { script, eval: isCode } = entry(options.script);
     const w = new Worker(script, { eval: isCode, stdout: false, stderr: false });
     // The app's exit is not held back by an idle download thread.
     w.unref();
