@@ -3,7 +3,8 @@
  * once. Three kinds:
  * - access-ending: an unfinished course whose access ends within 30, 7 or 1 days; each threshold once per course
  *   (and per end date: access renewed to a new date is reminded of again);
- * - lecture-unlocked: a lecture whose unlock time passed, after the site's first sync;
+ * - lecture-unlocked: a lecture whose unlock time passed after the site's first sync, or one this app saw locked
+ *   that the site now sends open (opened early, or without a date);
  * - event-starting: an event the student registered for starts within 1 day, then within 1 hour.
  *
  * A site's first run (after its first sync) is its baseline: whatever is due then is what the student already had,
@@ -35,6 +36,8 @@ export const EVENT_THRESHOLDS = [
 ] as const;
 /** A lecture has one moment: it opened. */
 const UNLOCKED = 'open';
+/** The lectures this app saw locked (a mark of their own kind): one the site later sends open has opened. */
+const SEEN_LOCKED = 'lecture-locked';
 
 /** The cap on one run's work: subjects read (and marked) per kind. */
 export const REMINDER_SUBJECTS_PER_RUN = 200;
@@ -103,16 +106,20 @@ const QUERIES: Record<ReminderKind, string> = {
      WHERE ${ms('s.starts_at')} > @now AND ${ms('s.starts_at')} - @now <= ${EVENT_THRESHOLDS[0].ms}
        AND ${UNMARKED('event-starting', 's.id', crossed(`${ms('s.starts_at')} - @now`, EVENT_THRESHOLDS), 's.starts_at')}
      ORDER BY ${ms('s.starts_at')}, s.site_id, s.id LIMIT @limit`,
-  // Opened since the site's baseline (the student had what opened before it), in a course whose access is open.
+  // Opened since the site's baseline (the student had what opened before it): its unlock time passed, or the site
+  // now says open a lecture this app saw locked (a school may open one early, or drop its date). Only in a course
+  // whose access is open. A lecture without a date is keyed on '' as its moment.
   'lecture-unlocked': `
-    SELECT s.site_id, s.id, s.title, c.title AS course_title, s.unlock_at AS due_at, ${ms('s.unlock_at')} AS due_ms,
+    SELECT s.site_id, s.id, s.title, c.title AS course_title, coalesce(s.unlock_at, '') AS due_at, ${ms('s.unlock_at')} AS due_ms,
            '${UNLOCKED}' AS threshold, r.site_id = @baselineSite AS baseline
       FROM lectures s JOIN reminder_sites r ON r.site_id = s.site_id
       JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id
-     WHERE s.unlock_at IS NOT NULL AND ${ms('s.unlock_at')} <= @now AND ${ms('s.unlock_at')} > ${ms('r.baseline_at')}
+     WHERE ((s.unlock_at IS NOT NULL AND ${ms('s.unlock_at')} <= @now AND ${ms('s.unlock_at')} > ${ms('r.baseline_at')})
+            OR (s.is_locked = 0 AND EXISTS (SELECT 1 FROM reminder_marks k WHERE k.site_id = s.site_id AND k.kind = '${SEEN_LOCKED}'
+                                               AND k.subject_id = s.id)))
        AND (c.has_lifetime_access = 1 OR c.expires_ms IS NULL OR c.expires_ms > @now)
-       AND ${UNMARKED('lecture-unlocked', 's.id', `'${UNLOCKED}'`, 's.unlock_at')}
-     ORDER BY ${ms('s.unlock_at')} DESC, s.site_id, s.id LIMIT @limit`,
+       AND ${UNMARKED('lecture-unlocked', 's.id', `'${UNLOCKED}'`, "coalesce(s.unlock_at, '')")}
+     ORDER BY coalesce(${ms('s.unlock_at')}, @now) DESC, s.site_id, s.id LIMIT @limit`,
 };
 
 /** A threshold crossed marks the larger ones too: a course first seen 5 days before its end is not told "30 days" later. */
@@ -166,6 +173,13 @@ export function decideReminders(db: Database, input: ReminderRunInput): Reminder
         leftMs: kind === 'lecture-unlocked' ? 0 : Math.max(0, first.due_ms - now),
       });
     }
+    // After the candidates: what is locked now is what a later run compares with.
+    prepared<{ at: string }>(
+      db,
+      `INSERT INTO reminder_marks (site_id, kind, subject_id, threshold, due_at, marked_at, announced)
+       SELECT l.site_id, '${SEEN_LOCKED}', l.id, 'seen', '', @at, 0 FROM lectures l JOIN reminder_sites r ON r.site_id = l.site_id
+        WHERE l.is_locked = 1 ON CONFLICT DO NOTHING`,
+    ).run({ at: markedAt });
     return groups;
   })();
 }

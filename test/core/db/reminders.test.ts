@@ -33,12 +33,20 @@ describe('reminders over the synced demo school', () => {
     // Due at the first sync: UX Writing within 7 days, the Q&A within a day. Marked, not announced.
     expect(run(db, T0 + 60_000, 'demo')).toEqual([]);
     expect(run(db, T0 + 120_000, 'demo')).toEqual([]);
-    const marks = db.prepare('SELECT kind, subject_id, threshold, announced FROM reminder_marks ORDER BY kind, subject_id, threshold').all();
+    const marks = db
+      .prepare(
+        "SELECT kind, subject_id, threshold, announced FROM reminder_marks WHERE kind != 'lecture-locked' ORDER BY kind, subject_id, threshold",
+      )
+      .all();
     expect(marks).toEqual([
       { kind: 'access-ending', subject_id: 'crs_ux_writing', threshold: '30d', announced: 0 },
       { kind: 'access-ending', subject_id: 'crs_ux_writing', threshold: '7d', announced: 0 },
       { kind: 'event-starting', subject_id: 'reg_live_qa', threshold: '1d', announced: 0 },
     ]);
+    // And the lectures locked then, to tell later which of them the site opened.
+    const seen = db.prepare("SELECT subject_id FROM reminder_marks WHERE kind = 'lecture-locked' ORDER BY subject_id").pluck().all();
+    expect(seen).toEqual(db.prepare('SELECT id FROM lectures WHERE is_locked = 1 ORDER BY id').pluck().all());
+    expect(seen.length).toBeGreaterThan(0);
   });
 
   it('a run on the timer before any sync decides nothing (no baseline yet)', async () => {
@@ -78,6 +86,32 @@ describe('reminders over the synced demo school', () => {
       { kind: 'lecture-unlocked', count: 1, siteId: 'demo', courseTitle: expect.stringContaining('Machine Learning'), leftMs: 0 },
     ]);
     expect(run(db, T0 + 8 * DAY, 'demo')).toEqual([]);
+  });
+
+  it('a lecture seen locked that the site then sends open (early, or without a date) is announced once', async () => {
+    const { db, T0 } = await synced();
+    run(db, T0, 'demo');
+    // The second drip lecture (due at T0 + 14 days) is opened early; the third loses its date and opens too.
+    const locked = db
+      .prepare("SELECT id, unlock_at FROM lectures WHERE course_id = 'crs_machine_learning' AND is_locked = 1 ORDER BY unlock_at")
+      .all() as {
+      id: string;
+    }[];
+    expect(locked.length).toBeGreaterThanOrEqual(3);
+    db.prepare('UPDATE lectures SET is_locked = 0 WHERE id = ?').run(locked[1]!.id);
+    db.prepare('UPDATE lectures SET is_locked = 0, unlock_at = NULL WHERE id = ?').run(locked[2]!.id);
+    expect(run(db, T0 + HOUR)).toMatchObject([{ kind: 'lecture-unlocked', count: 2 }]);
+    expect(run(db, T0 + 2 * HOUR)).toEqual([]);
+    // When the early one's date comes, it is not announced again; the first drip lecture, on its date, is.
+    expect(run(db, T0 + 15 * DAY)).toMatchObject([{ kind: 'lecture-unlocked', count: 1 }]);
+    const opened = db
+      .prepare("SELECT subject_id FROM reminder_marks WHERE kind = 'lecture-unlocked' AND announced = 1 ORDER BY subject_id")
+      .pluck()
+      .all();
+    expect(opened).toEqual([locked[0]!.id, locked[1]!.id, locked[2]!.id].sort());
+    // A lecture that was never seen locked (a course bought already open) is not news.
+    db.prepare("UPDATE lectures SET is_locked = 0 WHERE course_id = 'crs_data_analysis'").run();
+    expect(run(db, T0 + 15 * DAY + HOUR)).toEqual([]);
   });
 
   it('only unfinished courses: a finished one is never reminded of', async () => {
