@@ -114,7 +114,12 @@ const QUERIES: Record<ReminderKind, string> = {
            '${UNLOCKED}' AS threshold, r.site_id = @baselineSite AS baseline
       FROM lectures s JOIN reminder_sites r ON r.site_id = s.site_id
       JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id
-     WHERE ((s.unlock_at IS NOT NULL AND ${ms('s.unlock_at')} <= @now AND ${ms('s.unlock_at')} > ${ms('r.baseline_at')})
+     -- The few candidates first (a date passed; a lecture seen locked now open), by rowid: the checks below then run on
+     -- them only, not once for every lecture of every school.
+     WHERE s.rowid IN (SELECT l.rowid FROM lectures l WHERE l.unlock_at IS NOT NULL AND ${ms('l.unlock_at')} <= @now
+                       UNION SELECT l.rowid FROM reminder_marks k JOIN lectures l ON l.site_id = k.site_id AND l.id = k.subject_id
+                        WHERE k.kind = '${SEEN_LOCKED}' AND l.is_locked = 0)
+       AND ((s.unlock_at IS NOT NULL AND ${ms('s.unlock_at')} <= @now AND ${ms('s.unlock_at')} > ${ms('r.baseline_at')})
             OR (s.is_locked = 0 AND EXISTS (SELECT 1 FROM reminder_marks k WHERE k.site_id = s.site_id AND k.kind = '${SEEN_LOCKED}'
                                                AND k.subject_id = s.id)))
        AND (c.has_lifetime_access = 1 OR c.expires_ms IS NULL OR c.expires_ms > @now)
