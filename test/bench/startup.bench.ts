@@ -17,10 +17,8 @@
  *   event to the frame after its results are on screen (SearchScreen's data-results-for).
  * Every group carries the 1-minute load average: the machine is shared.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +42,7 @@ import { createSyncService } from '../../electron/core/sync';
 import { siteClient } from '../core/sync/helpers/member-token';
 // @ts-expect-error: a plain .mjs script of the repository, without types.
 import { ensureBrowserHost } from '../../scripts/browser-host-build.mjs';
+import { chromiumFloor, coldStart, lastKeyToResults, medianOf, spawnToExit, type Host } from './startup/host-window';
 import { collectGarbage, percentile, type BenchResult } from './types';
 
 const SERVER = fileURLToPath(new URL('./startup/scaled-server.ts', import.meta.url));
@@ -172,153 +171,6 @@ async function writeSites(dir: string, sites: readonly { id: string; url: string
     addedAt: new Date().toISOString(),
   }));
   await createSiteStore(dir).save(records);
-}
-
-// ---------------------------------------------------------------- the window
-
-/**
- * Records, in the page, when the first course card is on screen (the frame after it is in the DOM): on the screen the
- * app opens on, Today (its "Continue learning" cards), or the library's card when it opens there.
- */
-const FIRST_CARD_PAINT = `
-  (() => {
-    const seen = () => {
-      if (!document.querySelector('[data-testid="today-continue"], [data-testid="course-card"]')) return false;
-      requestAnimationFrame(() => setTimeout(() => (window.__firstCard = performance.timeOrigin + performance.now())));
-      return true;
-    };
-    new MutationObserver((_, observer) => { if (seen()) observer.disconnect(); }).observe(document, { childList: true, subtree: true });
-  })();
-`;
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
-interface Host {
-  readonly child: ChildProcess;
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-async function spawnHost(entry: string, dataDir: string): Promise<Host> {
-  const child = spawn(process.execPath, [entry, '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /running at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`browser host exited with ${code}: ${out}`)));
-  });
-  return {
-    child,
-    url,
-    close: () => {
-      if (child.exitCode !== null) return Promise.resolve();
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
-
-/** Spawn to first course card painted; the host's RSS then. The host is left running for the caller. */
-async function coldStart(browser: Browser, entry: string, dataDir: string): Promise<{ ms: number; rss: number; host: Host; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.addInitScript(FIRST_CARD_PAINT);
-  const spawnedAt = Date.now();
-  const host = await spawnHost(entry, dataDir);
-  await page.goto(host.url);
-  // In-page code as text: the Node typecheck has no DOM.
-  // A function, not a string: the app's CSP refuses eval, which a string predicate needs.
-  try {
-    await page.waitForFunction(() => (globalThis as unknown as { __firstCard?: number }).__firstCard !== undefined, undefined, { timeout: 60_000 });
-  } catch (error) {
-    // What the window showed instead, for whoever reads the failure.
-    await page.screenshot({ path: '.bench/startup-no-course-card.png' }).catch(() => undefined);
-    await host.close();
-    throw error;
-  }
-  const rss = rssOf(host.child.pid!);
-  const paintedAt = (await page.evaluate('window.__firstCard')) as number;
-  return { ms: paintedAt - spawnedAt, rss, host, page };
-}
-
-/** Types `word` key by key and returns the time from the last key's event to the frame after its results show. */
-async function lastKeyToResults(page: Page, word: string): Promise<number> {
-  const input = page.getByTestId('search-input');
-  await input.fill('');
-  // Installed before the first key: records the last key's event time, and the frame after the results for the
-  // whole word are on screen (the search screen's data-results-for names the text its results answer).
-  await page.evaluate(`(() => {
-    window.__lastKey = undefined;
-    window.__painted = undefined;
-    if (!window.__keys) document.addEventListener('keydown', (e) => (window.__lastKey = performance.timeOrigin + e.timeStamp), { capture: true });
-    window.__keys = true;
-    const selector = '[data-results-for=' + ${JSON.stringify(JSON.stringify(word))} + ']';
-    const observer = new MutationObserver(() => {
-      if (!document.querySelector(selector)) return;
-      observer.disconnect();
-      requestAnimationFrame(() => setTimeout(() => (window.__painted = performance.timeOrigin + performance.now())));
-    });
-    observer.observe(document, { childList: true, subtree: true, attributes: true });
-  })()`);
-  await input.pressSequentially(word, { delay: 100 });
-  try {
-    await page.waitForFunction(() => (globalThis as unknown as { __painted?: number }).__painted !== undefined, undefined, { timeout: 30_000 });
-  } catch (error) {
-    await page.screenshot({ path: '.bench/startup-no-search-results.png' }).catch(() => undefined);
-    throw error;
-  }
-  const painted = (await page.evaluate('window.__painted')) as number;
-  const lastKey = (await page.evaluate('window.__lastKey')) as number;
-  return painted - lastKey;
-}
-
-/** Chromium loading an empty page to its first frame (same browser, a fresh context, served from loopback). */
-async function chromiumFloor(browser: Browser): Promise<number> {
-  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>x</title><p>x</p>'));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const times: number[] = [];
-  try {
-    for (let i = 0; i < COLD_STARTS + 1; i++) {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const t0 = Date.now();
-      await page.goto(url);
-      const painted = (await page.evaluate(
-        'new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.timeOrigin + performance.now()))))',
-      )) as number;
-      if (i > 0) times.push(painted - t0);
-      await context.close();
-    }
-  } finally {
-    server.close();
-  }
-  return median(times);
-}
-
-function spawnToExit(args: readonly string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${args.join(' ')} exited with ${code}`))));
-  });
-}
-
-async function medianOf(runs: number, fn: () => Promise<number>): Promise<number> {
-  await fn(); // warm-up: the files in the page cache, as at a second start
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await fn());
-  return median(times);
 }
 
 // ---------------------------------------------------------------- the run
@@ -459,7 +311,7 @@ export async function run(): Promise<BenchResult[]> {
     const nodeLibrary1 = await medianOf(COLD_STARTS, () => spawnToExit([floorScript, join(folders.get(1)!.dir, 'offline.db'), 'site-1']));
     const nodeLibrary8 = await medianOf(COLD_STARTS, () => spawnToExit([floorScript, join(folders.get(BIG)!.dir, 'offline.db'), 'site-1']));
     browser = await chromium.launch(chromiumPath ? { executablePath: chromiumPath } : {});
-    const chromiumEmpty = await chromiumFloor(browser);
+    const chromiumEmpty = await chromiumFloor(browser, COLD_STARTS);
     results.push({ name: 'floor: node -e ""', value: nodeEmpty, unit: 'ms', note: load() });
     results.push({
       name: `floor: plain Node opens the database, reads the library (1x / ${BIG}x)`,
