@@ -127,8 +127,11 @@ export function SiteSwitcher() {
         return true;
       case 'close':
         setOpen(false);
-        if (action.restoreFocus) buttonRef.current?.focus();
-        // Tab: let the browser move focus on from the button.
+        // Escape: back to the button. Tab: focus is put on the button first and the key is let through, so the
+        // browser moves on from the button (Shift+Tab: back from it), exactly as from the closed menu's button; the
+        // focused item is about to go, and left to itself focus would fall to the page (APG "Menu Button": Tab
+        // closes the menu and moves on).
+        buttonRef.current?.focus();
         return action.restoreFocus;
       case 'none':
         return false;
