@@ -96,7 +96,14 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
         expect(props.get('LOCATION')).toBe(event.location.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,'));
       }
       const alarms = contentLines(file.body).filter((l) => l.startsWith('TRIGGER:'));
-      expect(alarms).toEqual(['TRIGGER:-P1D', 'TRIGGER:-PT1H']);
+      // A day and an hour before, except an alarm already past as the file is written (ics.ts never writes one):
+      // the demo's Q&A starts a day after the seed, so its day-before alarm has just gone.
+      const now = server.clock.now();
+      const warnings = [
+        ['TRIGGER:-P1D', 86_400_000],
+        ['TRIGGER:-PT1H', 3_600_000],
+      ] as const;
+      expect(alarms).toEqual(warnings.filter(([, before]) => Date.parse(event.startsAt) - before > now).map(([line]) => line));
     }
   });
 
