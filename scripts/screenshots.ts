@@ -209,7 +209,8 @@ async function main(): Promise<void> {
       console.log('  welcome-en-light-wide.png');
     }
     await signInThrough(context, () => page.getByTestId('try-demo').click());
-    await page.getByTestId('course-card').first().waitFor({ timeout: 60_000 });
+    // Signed in, the app opens on Today.
+    await page.getByTestId('today-continue').first().waitFor({ timeout: 60_000 });
     await page.getByTestId('last-synced').waitFor({ timeout: 60_000 });
 
     // The second demo site, signed in from Settings, so the switcher lists two schools.
