@@ -1,7 +1,4 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressSummary, SiteSummary } from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
@@ -9,11 +6,11 @@ import { weekCounter } from '../../electron/core/db';
 import { MIGRATIONS } from '../../electron/core/db/migrations';
 import type { ExportFile } from '../../electron/core/export/service';
 import { dispatch } from '../../electron/core/ipc-dispatch';
-import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
+import type { EmbeddedServer } from '../../embedded-server/index';
 import { setLectureProgress } from '../../embedded-server/store/content-courses';
 import { readCsv } from './export/read-csv';
 import { closeDatabases, openDb, tempFile } from './db/pages-scaffold';
-import { createTestCore, signedInSite, systemBrowser, valueOf } from '../helpers/test-core';
+import { syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-core';
 
 const DAY = 86_400_000;
 const ZONE = 'Asia/Taipei';
@@ -25,36 +22,19 @@ const ZONE = 'Asia/Taipei';
  */
 describe('progress: weekly summary, streak, pace and export over the demo seed', () => {
   let server: EmbeddedServer;
-  let dataDir: string;
+  let demo: SyncedDemo;
   let core: AppCore;
   let site: SiteSummary;
-  const delivered: ExportFile[] = [];
+  let delivered: ExportFile[];
   // The app's clock runs ahead of the site's by `ahead` ms (the test moves the student through the weeks).
   let ahead = 0;
 
   beforeAll(async () => {
-    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
-    dataDir = mkdtempSync(join(tmpdir(), 'ld-progress-'));
-    core = await createTestCore({
-      dataDir,
-      clock: { now: () => server.clock.now() + ahead },
-      timeZone: ZONE,
-      signInTimeoutMs: 20_000,
-      openExternal: systemBrowser(),
-      deliverFile: async (file) => {
-        delivered.push(file);
-        return { kind: 'saved', fileName: file.fileName };
-      },
-    });
-    site = await signedInSite(core, server.url);
-    valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+    demo = await syncedDemo({ prefix: 'ld-progress-', timeZone: ZONE, aheadMs: () => ahead });
+    ({ server, core, site, delivered } = demo);
   }, 60_000);
 
-  afterAll(async () => {
-    await core?.close();
-    await server?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   const summary = async (timeZone = ZONE) =>
     valueOf(await dispatch(core.handlers, 'progress:summary', { siteId: site.id, timeZone })) as ProgressSummary;

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { refundTimeline } from '../../electron/common/refund-timeline';
 import type { BillingView, OrderView, SiteSummary } from '../../electron/common/view-models';
@@ -8,42 +5,23 @@ import type { AppCore } from '../../electron/core/app-core';
 import { getOrder } from '../../electron/core/db';
 import type { ExportFile } from '../../electron/core/export/service';
 import { dispatch } from '../../electron/core/ipc-dispatch';
-import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { payment } from './db/fixtures';
 import { closeDatabases, NOW, withSite } from './db/pages-scaffold';
-import { createTestCore, signedInSite, systemBrowser, valueOf } from '../helpers/test-core';
+import { syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-core';
 
 /** The demo site's seed, synced by a real core: its refunds and a year's receipts. */
 describe('Purchases over the demo seed: refund timeline and a year of receipts', () => {
-  let server: EmbeddedServer;
-  let dataDir: string;
+  let demo: SyncedDemo;
   let core: AppCore;
   let site: SiteSummary;
-  const delivered: ExportFile[] = [];
+  let delivered: ExportFile[];
 
   beforeAll(async () => {
-    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
-    dataDir = mkdtempSync(join(tmpdir(), 'ld-purchases-'));
-    core = await createTestCore({
-      dataDir,
-      clock: { now: () => server.clock.now() },
-      timeZone: 'Asia/Taipei',
-      signInTimeoutMs: 20_000,
-      openExternal: systemBrowser(),
-      deliverFile: async (file) => {
-        delivered.push(file);
-        return { kind: 'saved', fileName: file.fileName };
-      },
-    });
-    site = await signedInSite(core, server.url);
-    valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+    demo = await syncedDemo({ prefix: 'ld-purchases-' });
+    ({ core, site, delivered } = demo);
   }, 60_000);
 
-  afterAll(async () => {
-    await core?.close();
-    await server?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   const billing = async () => valueOf(await dispatch(core.handlers, 'billing:get', { siteId: site.id })) as BillingView;
   const orderWith = (b: BillingView, paymentId: string) => b.orders.find((o) => o.payments.some((p) => p.paymentId === paymentId))!;

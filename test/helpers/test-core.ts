@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExportFile } from '../../electron/core/export/service';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
 import { createAppCore, type AppCore, type AppCoreOptions } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { runAuthorization, type AuthorizeScript } from './scripted-browser';
 
 /**
@@ -46,4 +51,54 @@ export function valueOf<T>(result: Result<T>): T {
 export async function signedInSite(core: AppCore, baseUrl: string, clientId = 'demo-desktop'): Promise<SiteSummary> {
   const added = valueOf(await dispatch(core.handlers, 'sites:add', { baseUrl, clientId })) as SiteSummary;
   return valueOf(await dispatch(core.handlers, 'sites:sign-in', { siteId: added.id })) as SiteSummary;
+}
+
+/** A real core signed in to a real embedded demo site and synced once; `close()` ends both and removes the folder. */
+export interface SyncedDemo {
+  readonly server: EmbeddedServer;
+  readonly core: AppCore;
+  readonly site: SiteSummary;
+  readonly dataDir: string;
+  /** Every file the core delivered (exports), in order. */
+  readonly delivered: ExportFile[];
+  close(): Promise<void>;
+}
+
+/**
+ * The synced-demo fixture: the demo seed served over real HTTP, a core (the server's clock unless `aheadMs` moves
+ * it, Taipei time unless `timeZone` says otherwise) signed in through the consent pages, and one full sync.
+ */
+export async function syncedDemo(options: {
+  readonly prefix: string;
+  readonly timeZone?: string;
+  readonly aheadMs?: () => number;
+}): Promise<SyncedDemo> {
+  const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
+  const dataDir = mkdtempSync(join(tmpdir(), options.prefix));
+  const delivered: ExportFile[] = [];
+  const core = await createTestCore({
+    dataDir,
+    clock: { now: () => server.clock.now() + (options.aheadMs?.() ?? 0) },
+    timeZone: options.timeZone ?? 'Asia/Taipei',
+    signInTimeoutMs: 20_000,
+    openExternal: systemBrowser(),
+    deliverFile: async (file) => {
+      delivered.push(file);
+      return { kind: 'saved', fileName: file.fileName };
+    },
+  });
+  const site = await signedInSite(core, server.url);
+  valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+  return {
+    server,
+    core,
+    site,
+    dataDir,
+    delivered,
+    async close() {
+      await core.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

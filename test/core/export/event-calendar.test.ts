@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntitlementsView, SiteSummary } from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
@@ -8,8 +5,8 @@ import { reminderUid } from '../../../electron/core/export/calendar';
 import { utcDateTime } from '../../../electron/core/export/ics';
 import type { ExportFile } from '../../../electron/core/export/service';
 import { dispatch } from '../../../electron/core/ipc-dispatch';
-import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-server/index';
-import { createTestCore, signedInSite, systemBrowser, valueOf } from '../../helpers/test-core';
+import type { EmbeddedServer } from '../../../embedded-server/index';
+import { syncedDemo, valueOf, type SyncedDemo } from '../../helpers/test-core';
 
 /** RFC 5545 §3.1: a file's content lines, unfolded (CRLF + one space or tab continues the line before). */
 function contentLines(ics: string): string[] {
@@ -34,34 +31,17 @@ function eventProperties(ics: string): Map<string, string> {
 /** "Add to calendar" for a registered event, over the demo seed synced by a real core from a real embedded site. */
 describe('an event the student registered for, as an .ics file (RFC 5545)', () => {
   let server: EmbeddedServer;
-  let dataDir: string;
+  let demo: SyncedDemo;
   let core: AppCore;
   let site: SiteSummary;
-  const delivered: ExportFile[] = [];
+  let delivered: ExportFile[];
 
   beforeAll(async () => {
-    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
-    dataDir = mkdtempSync(join(tmpdir(), 'ld-event-ics-'));
-    core = await createTestCore({
-      dataDir,
-      clock: { now: () => server.clock.now() },
-      timeZone: 'Asia/Taipei',
-      signInTimeoutMs: 20_000,
-      openExternal: systemBrowser(),
-      deliverFile: async (file) => {
-        delivered.push(file);
-        return { kind: 'saved', fileName: file.fileName };
-      },
-    });
-    site = await signedInSite(core, server.url);
-    valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+    demo = await syncedDemo({ prefix: 'ld-event-ics-' });
+    ({ server, core, site, delivered } = demo);
   }, 60_000);
 
-  afterAll(async () => {
-    await core?.close();
-    await server?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   const events = async () => (valueOf(await dispatch(core.handlers, 'entitlements:get', { siteId: site.id })) as EntitlementsView).eventRegistrations;
   const exportEvent = async (registrationId: string, language: 'en' | 'zh-TW') => {
