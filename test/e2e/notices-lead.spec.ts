@@ -17,11 +17,11 @@ test.describe('notifications lead somewhere', () => {
     await startDemo(page, context, host);
     await openScreen(page, 'notifications');
 
-    // The event: shown in place, when and where, with the join link; the notice is read (offline: queued, and says so).
+    // The event: shown in place, when and where, with the join link; the notice is read (the school not answering: queued, and says so).
     const demo = host.core.demo!;
     await demo.stop();
     await page.getByTestId('sync-now').click();
-    await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('not-answering-banner')).toBeVisible({ timeout: 30_000 });
     const event = notice(page, 'ntf_demo_03');
     await expect(event.getByTestId('open-notice')).toHaveText(en('notifications.open.event'));
     await event.getByTestId('open-notice').click();
