@@ -110,6 +110,21 @@ test.describe('search everything (English)', () => {
     await expect(registration).toBeInViewport();
     await expectAccessible(page, 'an event opened from search');
 
+    // ---- a consulting service and a notice: their screens, with that row in view and marked.
+    await type(page, 'Code Review');
+    await page.locator('[data-testid="search-hit"][data-kind="consulting"]').first().getByRole('button').click();
+    const service = page.locator('[data-testid="consulting-service"][data-service-id="csv_python_code_review"]');
+    await expect(service).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
+    await expect(service).toBeInViewport();
+    await expect(page.locator('[data-testid="consulting-service"][data-highlighted="true"]')).toHaveCount(1);
+    await type(page, 'Holiday schedule');
+    await page.locator('[data-testid="search-hit"][data-kind="notification"]').first().getByRole('button').click();
+    const notice = page.locator('[data-testid="notification-row"][data-notification-id="ntf_demo_08"]');
+    await expect(notice).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
+    await expect(notice).toBeInViewport();
+    await expect(page.locator('[data-testid="notification-row"][data-highlighted="true"]')).toHaveCount(1);
+    await expectAccessible(page, 'a consulting service and a notice opened from search');
+
     // ---- the command palette lists the same search's hits after its own matches: Enter opens one the same way.
     await openScreenFromNav(page);
     await page.keyboard.press('Control+K');

@@ -76,6 +76,8 @@ describe('a search hit, as the screen shows and opens it', () => {
     expect(hitRoute(hit({ kind: 'payment', id: 'p1', title: 'T1' }, { tradeNo: 'T1' }))).toEqual({ screen: 'billing', tradeNo: 'T1' });
     expect(hitRoute(hit({ kind: 'instructor', id: 'Ann', siteId: 's2' }))).toEqual({ screen: 'search', query: 'Ann', kind: 'course', siteId: 's2' });
     expect(hitRoute(hit({ kind: 'event', id: 'reg1' }))).toEqual({ screen: 'entitlements', itemId: 'reg1' });
+    expect(hitRoute(hit({ kind: 'consulting', id: 'svc1' }))).toEqual({ screen: 'consulting', itemId: 'svc1' });
+    expect(hitRoute(hit({ kind: 'notification', id: 'n1' }))).toEqual({ screen: 'notifications', itemId: 'n1' });
     for (const kind of SEARCH_HIT_KINDS) expect(hitRoute(hit({ kind, courseId: 'c1' })).screen).toEqual(expect.any(String));
   });
 
@@ -86,5 +88,11 @@ describe('a search hit, as the screen shows and opens it', () => {
     expect(readEntry({ route: { screen: 'course', courseId: 'c1', lectureId: 5 }, siteId: 's1' })).toBeNull();
     expect(sameRoute(search, { ...search, kind: 'event' })).toBe(false);
     expect(sameRoute({ screen: 'course', courseId: 'c1', lectureId: 'l1' }, { screen: 'course', courseId: 'c1' })).toBe(false);
+    // A consulting service or notice opened from search is its own entry, kept across a reload; a non-text id is refused.
+    const notice = { screen: 'notifications', itemId: 'n1' } as const;
+    expect(readEntry({ route: notice, siteId: 's1' })).toEqual({ route: notice, siteId: 's1' });
+    expect(readEntry({ route: { screen: 'consulting', itemId: 7 }, siteId: 's1' })).toBeNull();
+    expect(sameRoute(notice, { screen: 'notifications' })).toBe(false);
+    expect(sameRoute({ screen: 'consulting', itemId: 'a' }, { screen: 'consulting', itemId: 'b' })).toBe(false);
   });
 });

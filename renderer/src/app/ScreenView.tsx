@@ -37,9 +37,9 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
     case 'entitlements':
       return <EntitlementsScreen highlight={route.itemId} />;
     case 'consulting':
-      return <ConsultingScreen />;
+      return <ConsultingScreen highlight={route.itemId} />;
     case 'notifications':
-      return <NotificationsScreen />;
+      return <NotificationsScreen highlight={route.itemId} />;
     case 'profile':
       return <ProfileScreen />;
     case 'search':

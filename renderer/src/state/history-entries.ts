@@ -43,7 +43,7 @@ export function readEntry(state: unknown): HistoryEntry | null {
         : (route as Route);
   if (kept.screen === 'billing' && kept.tradeNo !== undefined && typeof kept.tradeNo !== 'string') return null;
   if (kept.screen === 'course' && !optionalText(kept.lectureId, kept.sectionId)) return null;
-  if (kept.screen === 'entitlements' && !optionalText(kept.itemId)) return null;
+  if ((kept.screen === 'entitlements' || kept.screen === 'consulting' || kept.screen === 'notifications') && !optionalText(kept.itemId)) return null;
   if (kept.screen === 'search') {
     if (!optionalText(kept.siteId)) return null;
     if (kept.kind !== undefined && !(SEARCH_HIT_KINDS as readonly string[]).includes(kept.kind)) return null;
@@ -59,6 +59,8 @@ export function sameRoute(a: Route, b: Route): boolean {
   if (a.screen === 'search' && b.screen === 'search') return a.query === b.query && a.kind === b.kind && a.siteId === b.siteId;
   if (a.screen === 'billing' && b.screen === 'billing') return a.tradeNo === b.tradeNo;
   if (a.screen === 'entitlements' && b.screen === 'entitlements') return a.itemId === b.itemId;
+  if (a.screen === 'consulting' && b.screen === 'consulting') return a.itemId === b.itemId;
+  if (a.screen === 'notifications' && b.screen === 'notifications') return a.itemId === b.itemId;
   if (a.screen === 'settings' && b.screen === 'settings') return a.intent === undefined && b.intent === undefined && a.section === b.section;
   return a.screen !== 'add-site';
 }

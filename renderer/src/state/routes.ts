@@ -12,8 +12,10 @@ export type Route =
   | { readonly screen: 'billing'; readonly tradeNo?: string }
   /** `itemId`: a digital product or event registration to scroll into view and highlight (opened from search). */
   | { readonly screen: 'entitlements'; readonly itemId?: string }
-  | { readonly screen: 'consulting' }
-  | { readonly screen: 'notifications' }
+  /** `itemId`: a consulting service to scroll into view and highlight (opened from search). */
+  | { readonly screen: 'consulting'; readonly itemId?: string }
+  /** `itemId`: a notice to scroll into view and highlight (opened from search), its pages loaded until it shows. */
+  | { readonly screen: 'notifications'; readonly itemId?: string }
   | { readonly screen: 'profile' }
   /** Every school's data unless `siteId` names one; every kind unless `kind` names one. */
   | { readonly screen: 'search'; readonly query: string; readonly kind?: SearchHitKind; readonly siteId?: string }

@@ -29,7 +29,7 @@ function SlotLine({ slot, zone, now }: { readonly slot: Slot; readonly zone: str
   return <li data-testid="consulting-slot">{t('consulting.slot', slotInZone(next, zone, lng))}</li>;
 }
 
-function ServiceCard({ s, zone }: { readonly s: ConsultingServiceView; readonly zone: string }) {
+function ServiceCard({ s, zone, highlighted }: { readonly s: ConsultingServiceView; readonly zone: string; readonly highlighted: boolean }) {
   const { t, i18n } = useTranslation();
   const { navigate } = useApp();
   const site = useSite();
@@ -37,7 +37,12 @@ function ServiceCard({ s, zone }: { readonly s: ConsultingServiceView; readonly 
   const now = Date.now();
   const booked = s.bookedTimes.filter((b) => new Date(b.endsAt).getTime() >= now);
   return (
-    <article className="card service" data-testid="consulting-service" data-service-id={s.id}>
+    <article
+      className={`card service${highlighted ? ' highlighted' : ''}`}
+      data-testid="consulting-service"
+      data-service-id={s.id}
+      data-highlighted={highlighted ? 'true' : undefined}
+    >
       <h2>{s.title}</h2>
       <p className="muted">
         {t('consulting.with', { name: s.consultantName })} · {t('consulting.minutes', { count: s.durationMinutes })}
@@ -87,7 +92,8 @@ function ServiceCard({ s, zone }: { readonly s: ConsultingServiceView; readonly 
   );
 }
 
-export function ConsultingScreen() {
+/** `highlight`: a service id to scroll into view and mark, as a search hit opened it. */
+export function ConsultingScreen({ highlight }: { readonly highlight?: string | undefined } = {}) {
   const { t, i18n } = useTranslation();
   const site = useSite();
   const q = useChannel('consulting:list', { siteId: site.id });
@@ -114,7 +120,8 @@ export function ConsultingScreen() {
           getKey={(s) => s.id}
           label={t('consulting.listLabel')}
           testId="consulting-list"
-          render={(s) => <ServiceCard s={s} zone={zone} />}
+          scrollToKey={highlight}
+          render={(s) => <ServiceCard s={s} zone={zone} highlighted={s.id === highlight} />}
         />
       )}
     </div>

@@ -16,6 +16,7 @@ export function NotificationRow({
   onOpen,
   opening,
   opened,
+  highlighted = false,
 }: {
   readonly n: NotificationView;
   readonly now: number;
@@ -27,15 +28,18 @@ export function NotificationRow({
   readonly opening: boolean;
   /** What opening it showed in place (an event, or why it leads nowhere). */
   readonly opened: Extract<NoticeTarget, { kind: 'event' | 'none' }> | null;
+  /** The notice a search hit opened: outlined (and scrolled into view by the list). */
+  readonly highlighted?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const unread = n.readAt === null;
   const KindIcon = kindIcon(n.kind);
   return (
     <article
-      className={unread ? 'notification card unread' : 'notification card'}
+      className={`notification card${unread ? ' unread' : ''}${highlighted ? ' highlighted' : ''}`}
       data-testid="notification-row"
       data-notification-id={n.id}
+      data-highlighted={highlighted ? 'true' : undefined}
       data-unread={unread ? 'true' : 'false'}
     >
       <span className={`kind-icon kind-${n.kind}`} aria-hidden="true">

@@ -1,5 +1,5 @@
 import { BellOff } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readNoticeLink } from '../../../../electron/common/notice-links';
 import type { NoticeTarget, NotificationView } from '../../../../electron/common/view-models';
@@ -18,7 +18,8 @@ const noticeKey = (n: NotificationView) => n.id;
  * Counts and subscriptions from the summary; the notices a page at a time, newest first, filtered by the core
  * ("only unread" is part of the query). A mark-read refetches the summary and the pages loaded (useChannelMutation).
  */
-export function NotificationsScreen() {
+/** `highlight`: a notice id to scroll into view and mark, as a search hit opened it. */
+export function NotificationsScreen({ highlight }: { readonly highlight?: string | undefined } = {}) {
   const { t } = useTranslation();
   const site = useSite();
   const now = useNow(60_000);
@@ -51,6 +52,12 @@ export function NotificationsScreen() {
         },
       },
     );
+  // A notice opened from search may sit on a later page: the pages load until it is among them (or none is left).
+  const found = highlight === undefined || notices.items.some((n) => n.id === highlight);
+  const morePages = notices.items.length < notices.total;
+  useEffect(() => {
+    if (!found && morePages && !notices.query.isFetchingNextPage) notices.loadMore();
+  }, [found, morePages, notices]);
   const [showSettings, setShowSettings] = useState(false);
   const canWrite = !site.missingScopes.includes('account:write');
   const failed = summary.error ?? notices.query.error;
@@ -114,6 +121,7 @@ export function NotificationsScreen() {
                 estimateSize={110}
                 gap={8}
                 getKey={noticeKey}
+                scrollToKey={found ? highlight : undefined}
                 label={t('notifications.listLabel')}
                 testId="notification-list"
                 render={(n) => (
@@ -126,6 +134,7 @@ export function NotificationsScreen() {
                     onOpen={() => open(n.id)}
                     opening={openNotice.isPending && openNotice.variables?.notificationId === n.id}
                     opened={shown[n.id] ?? null}
+                    highlighted={n.id === highlight}
                   />
                 )}
               />

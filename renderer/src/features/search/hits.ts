@@ -1,7 +1,8 @@
 /**
  * A search hit as the screen shows and opens it. Pure: no DOM, no bridge (tested in Node).
  * - hitRoute: where opening it goes: a course (a section or lecture scrolled into view and highlighted), an order
- *   expanded in Purchases, an instructor's courses, the screen that lists an event, product, consulting or notice.
+ *   expanded in Purchases, an instructor's courses, the screen that lists an event, product, consulting
+ *   service or notice, with that row scrolled into view and highlighted.
  * - contextParts: the words after its kind on the line under its title, "Intro to Data Analysis · Completed".
  */
 import type { SearchHit } from '../../../../electron/common/view-models';
@@ -27,9 +28,9 @@ export function hitRoute(hit: SearchHit): Route {
     case 'event':
       return { screen: 'entitlements', itemId: hit.id };
     case 'consulting':
-      return { screen: 'consulting' };
+      return { screen: 'consulting', itemId: hit.id };
     case 'notification':
-      return { screen: 'notifications' };
+      return { screen: 'notifications', itemId: hit.id };
     default:
       return assertNever(hit.kind, 'search hit kind');
   }
