@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EmbeddedServer } from '../../embedded-server/index';
+import type { PaymentRow } from '../../embedded-server/store/content-payments';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 
 export const PUBLIC_CLIENT = 'demo-desktop';
@@ -153,4 +154,34 @@ export function userinfo(server: EmbeddedServer, accessToken: string): Promise<H
 
 export function revoke(server: EmbeddedServer, token: string, extra: Record<string, string | undefined> = {}): Promise<HttpResult> {
   return postForm(`${server.url}/api/oauth/revoke`, { token, client_id: PUBLIC_CLIENT, ...extra });
+}
+
+/** A stored payment row with every optional column empty: a test names only what it is about. */
+export function paymentRow(row: Pick<PaymentRow, 'id' | 'school_id' | 'user_id' | 'trade_no'> & Partial<PaymentRow>): PaymentRow {
+  return {
+    amount: 100,
+    currency: 'TWD',
+    payment_type: 'credit_card',
+    created_at: 0,
+    paid_at: null,
+    payment_state: 'not_paid',
+    refunding_state: 'none',
+    refunded_amount: 0,
+    refunded_at: null,
+    refund_requested_at: null,
+    bank_code: null,
+    bank_name: null,
+    code_no: null,
+    expired_at: null,
+    invoice_number: null,
+    invoice_kind: null,
+    invoice_title: null,
+    invoice_tax_id: null,
+    invoice_issued_at: null,
+    invoice_voided_at: null,
+    installment_periods: null,
+    installment_amount_per_period: null,
+    installment_bank_name: null,
+    ...row,
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { print } from 'graphql';
 import { startTestServer } from '../../helpers/server';
+import { paymentRow } from '../helpers';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { ContentMemo, contentMemo } from '../../../embedded-server/store/content-memo';
 import { insertPayment, type PaymentRow } from '../../../embedded-server/store/content-payments';
@@ -88,35 +89,16 @@ describe('Course trees are memoised per course and never outlive a change (store
 describe('Payment counts are memoised per member against the payments generation', () => {
   const totalCount = async (server: EmbeddedServer): Promise<number> =>
     (await viewerData(server, print(PaymentsQuery), { first: 50 })).payments.totalCount as number;
-  const row = (server: EmbeddedServer, id: string, userId: string): PaymentRow => ({
-    id,
-    school_id: server.site.schoolId,
-    user_id: userId,
-    trade_no: `T-${id}`,
-    amount: 100,
-    currency: 'TWD',
-    payment_type: 'credit_card',
-    created_at: server.clock.now(),
-    paid_at: server.clock.now(),
-    payment_state: 'paid',
-    refunding_state: 'none',
-    refunded_amount: 0,
-    refunded_at: null,
-    refund_requested_at: null,
-    bank_code: null,
-    bank_name: null,
-    code_no: null,
-    expired_at: null,
-    invoice_number: null,
-    invoice_kind: null,
-    invoice_title: null,
-    invoice_tax_id: null,
-    invoice_issued_at: null,
-    invoice_voided_at: null,
-    installment_periods: null,
-    installment_amount_per_period: null,
-    installment_bank_name: null,
-  });
+  const row = (server: EmbeddedServer, id: string, userId: string): PaymentRow =>
+    paymentRow({
+      id,
+      school_id: server.site.schoolId,
+      user_id: userId,
+      trade_no: `T-${id}`,
+      created_at: server.clock.now(),
+      paid_at: server.clock.now(),
+      payment_state: 'paid',
+    });
 
   it('follows an insert, a move to another member and a delete; other updates keep the memo', async () => {
     const server = await startTestServer();

@@ -9,6 +9,7 @@ import { createMemberContext } from '../../../embedded-server/member-api/context
 import { executeMemberRequest } from '../../../embedded-server/member-api/execute';
 import { insertPayment, type PaymentRow } from '../../../embedded-server/store/content-payments';
 import { startTestServer } from '../../helpers/server';
+import { paymentRow } from '../helpers';
 import { graphql, mintToken } from './tokens';
 
 /**
@@ -127,35 +128,14 @@ describe('service-spec "Payment node"', () => {
     // The API type says every node has a method, and the store refuses a payment row without one.
     const paymentType = objectType('Payment').getFields()['paymentType']!;
     expect(isNonNullType(paymentType.type)).toBe(true);
-    const abandoned = {
+    const abandoned = paymentRow({
       id: 'pay_abandoned',
       school_id: 'sch_demo',
       user_id: 'usr_student',
       trade_no: 'T_ABANDONED',
-      amount: 100,
-      currency: 'TWD',
-      payment_type: null,
       created_at: NOW,
-      paid_at: null,
-      payment_state: 'not_paid',
-      refunding_state: 'none',
-      refunded_amount: 0,
-      refunded_at: null,
-      refund_requested_at: null,
-      bank_code: null,
-      bank_name: null,
-      code_no: null,
-      expired_at: null,
-      invoice_number: null,
-      invoice_kind: null,
-      invoice_title: null,
-      invoice_tax_id: null,
-      invoice_issued_at: null,
-      invoice_voided_at: null,
-      installment_periods: null,
-      installment_amount_per_period: null,
-      installment_bank_name: null,
-    } as unknown as PaymentRow;
+      payment_type: null as unknown as PaymentRow['payment_type'],
+    });
     expect(() => insertPayment(demo, abandoned)).toThrow(/NOT NULL/);
     const r = await run(demo, '{ viewer { payments { nodes { tradeNo paymentType } } } }');
     expect(r.errors).toBeUndefined();
