@@ -2,13 +2,17 @@
  * Product file downloads (electron/core/downloads). Reports, never asserts:
  * - throughput of the app's download of one 64 MiB file over loopback (token, ETag, Repr-Digest checked, SHA-256
  *   hashed, fsynced, renamed into place) against a plain HTTP copy of the same file by the same server
- *   (node:http GET piped into a file, nothing checked) in the same run; goal: app / plain >= 0.9;
+ *   (node:http GET piped into a file, nothing checked) in the same run; goal: app / plain >= 0.9. The student's
+ *   "Save" comes from the products screen, whose listing starts the transfer thread (manager.prepare): the save
+ *   starts 500 ms after the list, as a click would;
+ * - the same file saved at once by a manager just made (the thread starts inside the timed download), the worst
+ *   case: a "keep every product offline" sync right after start;
  * - the main thread's event-loop delay (p99, max) while the app downloads; goal p99 <= 5 ms;
  * - the same with two files at once (the manager's bound).
+ * Plain copies and the app's saves alternate, so a change in the machine's load falls on both.
  * The server runs in a child process (its work is not the app's). The transfer thread runs from its bundle, as in the
  * app (from its TypeScript source through tsx, its start alone took ~300 ms of a 64 MiB download). The event-loop delay of the same process idle for
- * as long, measured in the same run, is the machine's floor (the machine is shared: read it beside the load).
- */
+ * as long, measured in the same run, is the machine's floor (the machine is shared: read it beside the load). */
 import { mkdtempSync, rmSync, createWriteStream } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir, loadavg } from 'node:os';
@@ -23,7 +27,9 @@ import { mkdirSync } from 'node:fs';
 import { collectGarbage, type BenchResult } from './types';
 
 const SIZE = 64 * 1024 * 1024;
-const ROUNDS = 5;
+const ROUNDS = 7;
+/** From the products screen's listing to the student's click. */
+const LIST_TO_CLICK_MS = 500;
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
@@ -60,6 +66,7 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const plain: number[] = [];
     const app: number[] = [];
+    const cold: number[] = [];
     const p99: number[] = [];
     const max: number[] = [];
     const idleP99: number[] = [];
@@ -81,6 +88,9 @@ export async function run(): Promise<BenchResult[]> {
         durableEveryMs: 2000,
         transferWorkerScript,
       });
+      // The products screen lists the offline states (and so starts the thread); the click comes later.
+      manager.list(SITE);
+      await Promise.all([manager.prepare(SITE), new Promise((r) => setTimeout(r, LIST_TO_CLICK_MS))]);
       collectGarbage();
       const delay = monitorEventLoopDelay({ resolution: 1 });
       delay.enable();
@@ -100,6 +110,22 @@ export async function run(): Promise<BenchResult[]> {
       idleP99.push(idle.percentile(99) / 1e6);
       await manager.close();
       rmSync(roundDir, { recursive: true, force: true });
+
+      // The worst case: saved by a manager just made, its thread started inside the download.
+      const coldDir = join(dir, `cold-${round}`);
+      const fresh = await managerFor(coldDir, server.origin, () => [product('a', `${server.origin}/a.pdf`)], {
+        progressEveryMs: 250,
+        durableEveryMs: 2000,
+        transferWorkerScript,
+      });
+      collectGarbage();
+      t = performance.now();
+      await fresh.manager.save(SITE, 'a');
+      await fresh.manager.idle();
+      cold.push(performance.now() - t);
+      if (fresh.manager.list(SITE)[0]?.saved?.size !== SIZE) throw new Error('the app did not save the whole file');
+      await fresh.manager.close();
+      rmSync(coldDir, { recursive: true, force: true });
     }
     // Two at once (the manager's bound), once.
     const twoDir = join(dir, 'two');
@@ -123,11 +149,24 @@ export async function run(): Promise<BenchResult[]> {
     const mib = SIZE / (1024 * 1024);
     const plainRate = mib / (median(plain) / 1000);
     const appRate = mib / (median(app) / 1000);
+    const coldRate = mib / (median(cold) / 1000);
     const note = `median of ${ROUNDS}, load ${loadavg()[0]!.toFixed(2)}`;
     return [
       { name: 'download 64 MiB: plain HTTP copy (loopback)', value: plainRate, unit: 'MiB/s', note },
       { name: 'download 64 MiB: the app (checked, hashed, fsynced, renamed)', value: appRate, unit: 'MiB/s', note },
-      { name: 'download throughput: app / plain (goal >= 0.9)', value: appRate / plainRate, unit: 'x' },
+      {
+        name: 'download throughput: app / plain (goal >= 0.9)',
+        value: appRate / plainRate,
+        unit: 'x',
+        note: `saved from the products screen, its thread started by the listing ${LIST_TO_CLICK_MS} ms before`,
+      },
+      { name: 'download 64 MiB: the app, thread not yet started', value: coldRate, unit: 'MiB/s', note },
+      {
+        name: '  its ratio to the plain copy',
+        value: coldRate / plainRate,
+        unit: 'x',
+        note: 'the thread starts inside the download (a sync right after start); the difference is its start',
+      },
       { name: 'download: main-thread event-loop delay p99 (goal <= 5)', value: median(p99), unit: 'ms', note: `median of ${ROUNDS}` },
       { name: 'download: main-thread event-loop delay max', value: Math.max(...max), unit: 'ms' },
       { name: 'plain HTTP copy: event-loop delay p99', value: median(plainP99), unit: 'ms', note: `median of ${ROUNDS}` },

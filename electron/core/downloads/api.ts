@@ -41,6 +41,12 @@ export interface SavedFileAnswer {
 
 export interface DownloadManager {
   list(siteId: string): ProductOfflineView[];
+  /**
+   * The student is looking at the site's products (their offline states were just listed): the transfer thread starts
+   * now, off the answer's path, when a product there has a file, so a first "Save" does not wait for it. Resolves
+   * true once the thread runs, false when the site has no file to save (no thread is started for it).
+   */
+  prepare(siteId: string): Promise<boolean>;
   storage(siteIds: readonly string[]): SiteStorageView[];
   save(siteId: string, productId: string, options?: { readonly confirmLarge?: boolean }): Promise<ProductOfflineView>;
   pause(siteId: string, productId: string): Promise<ProductOfflineView>;

@@ -31,6 +31,8 @@ export interface Running {
   lastEmit: number;
   /** Settles when the transfer itself stops (a stop waits for this, never for the finishing step). */
   transfer: Promise<void>;
+  /** Settles once the whole run is over: the file placed (or the failure recorded) and the next one started. */
+  settled: Promise<void>;
 }
 
 export interface Limits {

@@ -286,6 +286,13 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
 
   return {
     list: (siteId) => manifest.products.filter((r) => r.siteId === siteId).map(viewOf),
+    async prepare(siteId) {
+      // After the listing's answer is sent: the thread's start never delays the screen.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (ctx.closed || !options.products(siteId)?.some((p) => p.downloadUrl !== null)) return false;
+      await thread.warm();
+      return true;
+    },
     storage: (siteIds) =>
       siteIds.map((siteId) => {
         const records = manifest.products.filter((r) => r.siteId === siteId);
@@ -319,9 +326,13 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
       pump();
     },
     async idle() {
-      while (running.size > 0 || retryTimers.size > 0 || manifest.products.some((r) => r.job?.state === 'queued')) {
-        await Promise.all([...running.values()].map((r) => r.transfer));
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      for (;;) {
+        // Each run settles once its file is placed and the next queued one has started: no sleep after the last.
+        if (running.size > 0) await Promise.all([...running.values()].map((r) => r.settled));
+        // Only a retry's timer (or a transfer waiting for a free place) is polled.
+        else if (retryTimers.size > 0 || manifest.products.some((r) => r.job?.state === 'queued'))
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        else break;
       }
       await ctx.written();
     },

@@ -46,6 +46,7 @@ export function createQueue(ctx: DownloadsContext): Queue {
       samples: [],
       lastEmit: 0,
       transfer: Promise.resolve(),
+      settled: Promise.resolve(),
     };
     running.set(key, run);
     emit(record, record.siteId, record.productId);
@@ -104,7 +105,7 @@ export function createQueue(ctx: DownloadsContext): Queue {
       () => undefined,
       () => undefined,
     );
-    void transferred
+    run.settled = transferred
       .then(
         (result) => serial(key, () => finish(record, job, result)),
         (error: unknown) => serial(key, () => failed(record, job, error)),

@@ -14,6 +14,13 @@ export interface TransferThread {
   transfer(input: TransferInput): Promise<TransferResult>;
   /** The SHA-256 of a file (hex), or null when it cannot be read. */
   sha256(file: string): Promise<string | null>;
+  /**
+   * Starts the thread ahead of a first download (its start is ~50-170 ms of a download otherwise); resolves once it
+   * runs (or has stopped).
+   */
+  warm(): Promise<void>;
+  /** The running thread's id (worker_threads), or null when none runs. */
+  threadId(): number | null;
   close(): Promise<void>;
 }
 
@@ -42,6 +49,8 @@ export function createTransferThread(options: {
   readonly script?: string;
 }): TransferThread {
   let worker: Worker | null = null;
+  /** Settles once the current thread runs its script (or has exited). */
+  let online: Promise<void> = Promise.resolve();
   let ids = 0;
   const pending = new Map<number, Pending>();
 
@@ -49,6 +58,10 @@ export function createTransferThread(options: {
     if (worker) return worker;
     const { script, eval: isCode } = entry(options.script);
     const w = new Worker(script, { eval: isCode, stdout: false, stderr: false });
+    online = new Promise<void>((resolve) => {
+      w.once('online', resolve);
+      w.once('exit', () => resolve());
+    });
     // The app's exit is not held back by an idle download thread.
     w.unref();
     w.on('message', (message: FromThread) => onMessage(w, message));
@@ -147,6 +160,11 @@ export function createTransferThread(options: {
         post(w, { type: 'hash', id, file });
       });
     },
+    warm() {
+      thread();
+      return online;
+    },
+    threadId: () => worker?.threadId ?? null,
     async close() {
       const w = worker;
       worker = null;

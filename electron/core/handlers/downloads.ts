@@ -21,7 +21,12 @@ export interface DownloadHandlersDeps {
 export function createDownloadHandlers(deps: DownloadHandlersDeps): Pick<CoreHandlers, DownloadChannel> {
   const { manager } = deps;
   return {
-    'downloads:list': async ({ siteId }) => (deps.requireSite(siteId), manager.list(siteId)),
+    'downloads:list': async ({ siteId }) => {
+      deps.requireSite(siteId);
+      // The products screen asks for this: a "Save" may follow.
+      void manager.prepare(siteId).catch(() => false);
+      return manager.list(siteId);
+    },
     'downloads:save': async ({ siteId, productId, confirmLarge }) => {
       deps.requireSite(siteId);
       return await manager.save(siteId, productId, confirmLarge === undefined ? {} : { confirmLarge });

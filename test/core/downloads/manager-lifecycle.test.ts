@@ -128,6 +128,23 @@ describe('start-up clean-up, updates, removal, serving', () => {
     expect(manager.storage([SITE])).toMatchObject([{ keepAll: false, bytes: 0, products: [] }]);
   });
 
+  it('the products screen starts the transfer thread only where a product has a file to save', async () => {
+    server.files.set('/a.pdf', { body: pdfLike(1000) });
+    products = [product('none', null)];
+    const { manager } = await open();
+    // Nothing to save here (and a site the app does not know): no thread is started for it.
+    expect(await manager.prepare(SITE)).toBe(false);
+    expect(await manager.prepare('another-site')).toBe(false);
+    products = [product('none', null), product('a', `${server.origin}/a.pdf`)];
+    expect(await manager.prepare(SITE)).toBe(true);
+    await manager.save(SITE, 'a');
+    await manager.idle();
+    expect(manager.list(SITE).find((p) => p.productId === 'a')).toMatchObject({ saved: { size: 1000 } });
+    await manager.close();
+    // Closed: nothing starts again.
+    expect(await manager.prepare(SITE)).toBe(false);
+  });
+
   it('serves a saved file to the app with byte ranges, and nothing by another version or path', async () => {
     const body = pdfLike(5000);
     server.files.set('/f.pdf', { body });

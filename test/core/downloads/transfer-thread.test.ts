@@ -1,10 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managerFor, product, SITE } from '../helpers/file-server';
+import { createTransferThread } from '../../../electron/core/downloads/transfer-thread';
+import { silentLogger } from '../../../electron/core/log';
 
 const SIZE = 32 * 1024 * 1024;
 /** Sent 256 KiB every 10 ms (at most ~25 MiB/s): the download lasts more than a second. */
@@ -59,4 +61,24 @@ describe('download transfers off the main thread', () => {
       await manager.close();
     }
   }, 90_000);
+
+  it('starts ahead of a first download when warmed, and that thread does the work', async () => {
+    const thread = createTransferThread({ logger: silentLogger, progressEveryMs: 100 });
+    try {
+      expect(thread.threadId()).toBeNull();
+      await thread.warm();
+      const id = thread.threadId();
+      expect(id).not.toBeNull();
+      await thread.warm();
+      expect(thread.threadId()).toBe(id);
+      const file = join(dir, 'hashed');
+      writeFileSync(file, 'abc');
+      // SHA-256("abc"), FIPS 180-2 appendix B.1.
+      expect(await thread.sha256(file)).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      expect(thread.threadId()).toBe(id);
+    } finally {
+      await thread.close();
+    }
+    expect(thread.threadId()).toBeNull();
+  }, 60_000);
 });
