@@ -4,6 +4,7 @@
  * thrown (Intl.DateTimeFormat#format throws a RangeError on an invalid Date, and one throw blanks the screen).
  */
 import i18next from 'i18next';
+import { dateTimeFormat, numberFormat, relativeTimeFormat } from './intl-cache';
 
 // ISO 4217 currencies without a minor unit in everyday use (TWD is priced in whole dollars).
 const ZERO_DECIMAL = new Set(['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG']);
@@ -11,7 +12,7 @@ const ZERO_DECIMAL = new Set(['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', '
 export function formatMoney(amount: number, currency: string, lng: string): string {
   const digits = ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : undefined;
   try {
-    return new Intl.NumberFormat(lng, {
+    return numberFormat(lng, {
       style: 'currency',
       currency,
       ...(digits === undefined ? {} : { minimumFractionDigits: 0, maximumFractionDigits: 0 }),
@@ -47,7 +48,7 @@ function formatWith(iso: unknown, lng: string, options: Intl.DateTimeFormatOptio
   const d = parseSiteDate(iso);
   if (!d) return unknownWord(lng);
   try {
-    return new Intl.DateTimeFormat(lng, options).format(d);
+    return dateTimeFormat(lng, options).format(d);
   } catch {
     return unknownWord(lng);
   }
@@ -86,7 +87,7 @@ export function formatRelative(iso: unknown, now: number, lng: string): string {
   const at = siteTime(iso);
   if (at === null) return unknownWord(lng);
   const diff = (at - now) / 1000;
-  const rtf = new Intl.RelativeTimeFormat(lng, { numeric: 'auto' });
+  const rtf = relativeTimeFormat(lng, { numeric: 'auto' });
   for (const [unit, secs] of UNITS) {
     if (Math.abs(diff) >= secs || unit === 'second') {
       const value = Math.round(diff / secs);
@@ -109,7 +110,7 @@ export function timeLeft(iso: unknown, now: number): { days: number; hours: numb
 /** A length of content, rounded to the minute: "57 min", "3 hr 20 min" ("3 小時 20 分鐘"). */
 export function formatLength(totalSeconds: number, lng: string): string {
   const minutes = Math.max(1, Math.round(totalSeconds / 60));
-  const unit = (u: 'hour' | 'minute', n: number) => new Intl.NumberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
+  const unit = (u: 'hour' | 'minute', n: number) => numberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
   return h === 0 ? unit('minute', m) : m === 0 ? unit('hour', h) : `${unit('hour', h)} ${unit('minute', m)}`;
@@ -135,14 +136,14 @@ export function daysUntil(iso: unknown, now: number): number | null {
 export function weekdayName(weekday: number, lng: string): string {
   // 2023-01-01 was a Sunday.
   const d = new Date(Date.UTC(2023, 0, 1 + (((weekday % 7) + 7) % 7), 12));
-  return new Intl.DateTimeFormat(lng, { weekday: 'long', timeZone: 'UTC' }).format(d);
+  return dateTimeFormat(lng, { weekday: 'long', timeZone: 'UTC' }).format(d);
 }
 
 /** "Asia/Taipei" -> "Taipei Standard Time" (falls back to the IANA name). */
 export function timeZoneName(timeZone: string, lng: string): string {
   if (typeof timeZone !== 'string') return unknownWord(lng);
   try {
-    const parts = new Intl.DateTimeFormat(lng, { timeZone, timeZoneName: 'long' }).formatToParts(new Date());
+    const parts = dateTimeFormat(lng, { timeZone, timeZoneName: 'long' }).formatToParts(new Date());
     const name = parts.find((p) => p.type === 'timeZoneName')?.value;
     return name ? `${name} (${timeZone})` : timeZone;
   } catch {
@@ -158,7 +159,7 @@ export function formatDateTimeRange(startIso: unknown, endIso: unknown, lng: str
   if (!start) return unknownWord(lng);
   if (!end || end.getTime() < start.getTime()) return formatDateTime(startIso, lng);
   try {
-    return new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).formatRange(start, end);
+    return dateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).formatRange(start, end);
   } catch {
     return formatDateTime(startIso, lng);
   }

@@ -2,6 +2,7 @@
  * A consultant's weekly hours are set in the site's time zone ("every Monday 10:00–12:00, Asia/Taipei"); the screen
  * shows them, like the booked times, in the student's own zone, stated once. Pure (Intl only; tested in Node).
  */
+import { dateTimeFormat } from '../../ui/intl-cache';
 
 export interface WeeklySlot {
   /** 0 = Sunday … 6 = Saturday, in the slot's own zone. */
@@ -24,7 +25,7 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** The wall-clock fields of an instant in a zone (throws RangeError for a zone the runtime does not know). */
 function wallClock(instant: number, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
+  const parts = dateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -92,6 +93,7 @@ export function nextOccurrence(slot: WeeklySlot, now: number): SlotOccurrence | 
 
 /** The zone this computer shows times in (the student's). */
 export function localTimeZone(): string {
+  // Not cached: the computer’s zone can change while the app runs.
   return new Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
@@ -99,8 +101,9 @@ export function localTimeZone(): string {
 export function zoneLabel(timeZone: string, lng: string, now: number): string {
   const part = (style: 'long' | 'shortOffset') => {
     try {
-      return new Intl.DateTimeFormat(lng, { timeZone, timeZoneName: style }).formatToParts(new Date(now)).find((p) => p.type === 'timeZoneName')
-        ?.value;
+      return dateTimeFormat(lng, { timeZone, timeZoneName: style })
+        .formatToParts(new Date(now))
+        .find((p) => p.type === 'timeZoneName')?.value;
     } catch {
       return undefined;
     }
@@ -113,7 +116,7 @@ export function zoneLabel(timeZone: string, lng: string, now: number): string {
 
 /** A slot's weekday and times in `timeZone` and the UI's language: "Monday", "10:00 AM", "12:00 PM". */
 export function slotInZone(occurrence: SlotOccurrence, timeZone: string, lng: string): { weekday: string; start: string; end: string } {
-  const day = new Intl.DateTimeFormat(lng, { timeZone, weekday: 'long' });
-  const time = new Intl.DateTimeFormat(lng, { timeZone, hour: 'numeric', minute: '2-digit' });
+  const day = dateTimeFormat(lng, { timeZone, weekday: 'long' });
+  const time = dateTimeFormat(lng, { timeZone, hour: 'numeric', minute: '2-digit' });
   return { weekday: day.format(occurrence.start), start: time.format(occurrence.start), end: time.format(occurrence.end) };
 }

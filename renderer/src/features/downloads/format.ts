@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { AppError } from '../../../../electron/common/result';
+import { numberFormat } from '../../ui/intl-cache';
 
 /** 12 987 654 -> "12.4 MB" (1024-based, one decimal), in the UI's language. */
 export function formatBytes(bytes: number, lng: string): string {
@@ -10,9 +11,7 @@ export function formatBytes(bytes: number, lng: string): string {
     value /= 1024;
     unit++;
   }
-  return new Intl.NumberFormat(lng, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(
-    value,
-  );
+  return numberFormat(lng, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
 }
 
 /** "8 seconds left" / "3 minutes left". */
