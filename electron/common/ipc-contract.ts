@@ -50,6 +50,11 @@ import type {
 } from './view-models';
 import { LIBRARY_FILTERS, LIBRARY_SORTS, ORDER_FILTERS } from './view-models';
 
+// zod 4 compiles each object schema into a function (new Function) at its first parse: ~80 ms of the first calls
+// at a cold start, for inputs of a few fields where the compiled path gains nothing. (The window's CSP forbids eval,
+// so there zod already runs without it.) https://zod.dev/packages/core#jitless
+z.config({ jitless: true });
+
 /** A channel's declaration: its input schema, and its output type carried as a phantom. */
 export interface ChannelSpec<I extends z.ZodType, O> {
   readonly input: I;
