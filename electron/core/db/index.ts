@@ -2,6 +2,7 @@
 export {
   checkOfflineDatabase,
   closeOfflineDatabase,
+  closedCleanly,
   openOfflineDatabase,
   openReadConnection,
   type CheckedDatabase,

@@ -94,6 +94,14 @@ function openHealthy(file: string, nativeBinding: string | undefined, check: boo
 /** Present while a process has the file open (integrityCheck 'unless-closed-cleanly'); removed by a clean close. */
 const openMarker = (file: string) => `${file}.unclosed`;
 
+/**
+ * Whether the file exists and its last process closed it (closeOfflineDatabase): nothing is left to recover, and
+ * a reader may use it before a writer has opened it (when it is also at this version: openReadConnection checks).
+ */
+export function closedCleanly(file: string): boolean {
+  return file !== ':memory:' && existsSync(file) && !leftOpen(file);
+}
+
 function leftOpen(file: string): boolean {
   return file === ':memory:' || existsSync(openMarker(file));
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { openReadConnection } from '../db/open';
+import { closedCleanly, openReadConnection } from '../db/open';
+import { deferWriter } from './deferred-writer';
 import { forgetViews } from '../db/view-cache';
 import type { Logger } from '../log';
 import { startWriterWorker, type OpenedWriter } from './writer';
@@ -22,12 +23,33 @@ export async function openOfflineStore(options: {
   const binding = options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding };
   // The integrity check reads the whole file (665 ms for eight times the large seed): after a clean exit it runs
   // once the window shows (checkOfflineStore); after a crash or a kill the writer runs it before anything is read.
-  const writer = await startWriterWorker({
-    file: options.file,
-    logger: options.logger.child('db'),
-    integrityCheck: 'unless-closed-cleanly',
-    ...binding,
-  });
+  const startWriter = () =>
+    startWriterWorker({
+      file: options.file,
+      logger: options.logger.child('db'),
+      integrityCheck: 'unless-closed-cleanly',
+      ...binding,
+    });
+
+  // A file closed cleanly at this version has nothing to migrate or recover: the screens read it at once, and the
+  // writer's thread starts at the first write (the startup sync's check, a second after the window shows).
+  if (closedCleanly(options.file)) {
+    let reader: Database | null = null;
+    try {
+      reader = openReadConnection(options.file, binding);
+    } catch {
+      // Another version, or unreadable: the writer opens it first (migrations, recovery), as below.
+    }
+    if (reader) {
+      const writer = deferWriter(startWriter, (opened) => {
+        if (opened.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: opened.salvagedOutbox });
+      });
+      writer.attachReader(reader);
+      return { writer, db: reader };
+    }
+  }
+
+  const writer = await startWriter();
   if (writer.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: writer.salvagedOutbox });
   let db: Database;
   try {
