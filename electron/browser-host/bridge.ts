@@ -1,4 +1,6 @@
-import { BROWSER_HOST_PATHS, type EventName } from '../common/ipc-contract';
+import type { EventName } from '../common/ipc-contract';
+import { BROWSER_HOST_PATHS } from '../common/ipc-names';
+import { FIRST_ANSWERS_FOR_MS, FIRST_ANSWERS_ID } from './first-answers';
 
 /** Names the page an invoke comes from (the bridge's random id for this page load). */
 export const PAGE_HEADER = 'x-ld-page';
@@ -19,7 +21,26 @@ export function bridgeScript(eventNames: readonly EventName[]): string {
   for (const name of ${JSON.stringify(eventNames)}) {
     source.addEventListener(name, (event) => emit(name, JSON.parse(event.data)));
   }
+  // The first screen's answers, sent at the end of the page (first-answers.ts): each stands in for its channel's
+  // first call without input, once, while the page starts; a change the core announces drops them all.
+  let first = null;
+  const takeFirst = (channel, input) => {
+    if (input !== undefined || first === false) return undefined;
+    if (first === null) {
+      const element = document.getElementById(${JSON.stringify(FIRST_ANSWERS_ID)});
+      try { first = element ? JSON.parse(element.textContent) : false; } catch { first = false; }
+      element?.remove();
+      setTimeout(() => (first = false), ${FIRST_ANSWERS_FOR_MS});
+    }
+    if (!first || !Object.prototype.hasOwnProperty.call(first, channel)) return undefined;
+    const answer = first[channel];
+    delete first[channel];
+    return answer;
+  };
+  for (const name of ['data:changed', 'sites:changed', 'settings:changed']) source.addEventListener(name, () => (first = false));
   const invoke = async (channel, input) => {
+    const answer = takeFirst(channel, input);
+    if (answer !== undefined) return answer;
     try {
       const response = await fetch(${JSON.stringify(BROWSER_HOST_PATHS.invoke)} + encodeURIComponent(channel), {
         method: 'POST', headers: { 'content-type': 'application/json', ${JSON.stringify(PAGE_HEADER)}: pageId }, credentials: 'same-origin',

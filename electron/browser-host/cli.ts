@@ -11,10 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppCore } from '../core/app-core';
 import { createLogger, describeUnexpected, installCrashGuards } from '../core/log';
-import { createJsonSettingsStore } from '../core/settings/settings-store';
-import { createNodeCipher } from '../core/vault/cipher';
 import type { DataDirLock } from '../core/data-dir-lock';
 import { acquireDataDirLock, DataDirInUseError } from '../core/data-dir-lock';
 import { startBrowserHost } from './server';
@@ -151,6 +148,13 @@ export async function main(argv: readonly string[]): Promise<void> {
     port: options.port,
     logger: (line) => logger.warn(line),
     createCore: async ({ openExternal, deliverFile }) => {
+      // The core's modules (most of the host's JavaScript) load once the host listens: the browser opens the page
+      // and fetches its files meanwhile, instead of waiting for Node to compile them first.
+      const [{ createAppCore }, { createNodeCipher }, { createJsonSettingsStore }] = await Promise.all([
+        import('../core/app-core'),
+        import('../core/vault/cipher'),
+        import('../core/settings/settings-store'),
+      ]);
       const core = await createAppCore({
         deliverFile,
         dataDir: options.dataDir,

@@ -4,15 +4,17 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { BROWSER_HOST_PATHS, EVENT_NAMES, type EventName, type IpcEvents } from '../common/ipc-contract';
+import type { EventName, IpcEvents } from '../common/ipc-contract';
+import { BROWSER_HOST_PATHS, EVENT_NAMES } from '../common/ipc-names';
 import { SAVED_FILES_PATH } from '../common/downloads';
 import type { AppCore } from '../core/app-core';
 // Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
 import { CONTENT_SECURITY_POLICY, MIME_TYPES } from '../core/desktop/app-protocol';
 import { CoreError } from '../core/errors';
-import { dispatch } from '../core/ipc-dispatch';
 import type { FileDelivery } from '../core/export/service';
+import type * as IpcDispatch from '../core/ipc-dispatch';
 import { bridgeScript, PAGE_HEADER } from './bridge';
+import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_WAIT_MS, firstAnswersElement } from './first-answers';
 import { createHostFiles, PRINT_SCRIPT } from './files';
 import { externalUrl } from '../common/external-url';
 
@@ -50,6 +52,8 @@ export interface BrowserHost {
   readonly core: AppCore;
   close(): Promise<void>;
 }
+
+type IpcDispatchModule = typeof IpcDispatch;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const PAGE_ID = /^[A-Za-z0-9-]{8,64}$/;
@@ -90,6 +94,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let core: AppCore | null = null;
   let opened: Promise<AppCore> | null = null;
   const coreFor = (): Promise<AppCore> => (core ? Promise.resolve(core) : opened!);
+  // The contract's checks (zod) load with the core, once the host listens: the page's files are served meanwhile.
+  let dispatching: Promise<IpcDispatchModule> = new Promise(() => undefined);
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -119,6 +125,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const cookieName = `ld_host_${port}`;
   const launchUrl = `${origin}${BROWSER_HOST_PATHS.session}?secret=${secret}`;
 
+  dispatching = import('../core/ipc-dispatch');
+  dispatching.catch(() => undefined);
   opened = options.createCore({ openExternal, deliverFile: (file) => files.deliver(file) });
   // Not left unhandled while the caller is told the address: the rejection is the caller's, below.
   opened.catch(() => undefined);
@@ -169,7 +177,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (typeof page === 'string' && PAGE_ID.test(page)) activePage = page;
       const channel = decodePath(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
       const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
-      const result = await dispatch((await coreFor()).handlers, channel, input, (c, e) =>
+      const [{ dispatch }, current] = await Promise.all([dispatching, coreFor()]);
+      const result = await dispatch(current.handlers, channel, input, (c, e) =>
         log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`),
       );
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
@@ -209,20 +218,42 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.');
-    return serveStatic(url.pathname, res);
+    return serveStatic(url.pathname, req.method, res);
   }
 
-  async function serveStatic(pathname: string, res: ServerResponse) {
+  /** The first screen's answers as the page's data block (first-answers.ts), or '' when the core is not open in time. */
+  async function firstAnswers(): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FIRST_ANSWERS_WAIT_MS)));
+    const ready = await Promise.race([Promise.all([dispatching, coreFor()]).catch(() => null), late]);
+    clearTimeout(timer);
+    if (ready === null) return '';
+    const [{ dispatch }, current] = ready;
+    const answers: Record<string, unknown> = {};
+    for (const channel of FIRST_ANSWER_CHANNELS)
+      answers[channel] = await dispatch(current.handlers, channel, undefined, (c, e) =>
+        log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`),
+      );
+    return firstAnswersElement(answers);
+  }
+
+  async function serveStatic(pathname: string, method: string, res: ServerResponse) {
     const root = normalize(options.rendererDir);
     const requested = normalize(join(root, decodePath(pathname)));
     // Single-page app: anything that is not a file under the renderer folder gets index.html.
     const isFile = requested.startsWith(root + sep) && existsSync(requested) && statSync(requested).isFile();
     if (!isFile || requested.endsWith('index.html')) {
       const html = await readFile(join(root, 'index.html'), 'utf8');
-      // The bridge defines window.learningDesktop before the app's module script runs.
-      const withBridge = html.replace('<head>', `<head><script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
+      // The bridge defines window.learningDesktop before the app's module script runs (module scripts wait for the
+      // document). Last in the head, so the browser asks for the scripts and styles above it without waiting for it.
+      const page = html.replace('</head>', `<script src="${BROWSER_HOST_PATHS.bridge}"></script></head>`);
       res.writeHead(200, { 'content-type': MIME_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
-      return res.end(withBridge);
+      const end = page.lastIndexOf('</body>');
+      if (method === 'HEAD') return res.end();
+      if (end < 0) return res.end(page);
+      // Streamed: everything up to the end of the body now, the first answers when the core has them.
+      res.write(page.slice(0, end));
+      return res.end((await firstAnswers()) + page.slice(end));
     }
     res.writeHead(200, { 'content-type': MIME_TYPES[extname(requested)] ?? 'application/octet-stream' });
     createReadStream(requested).pipe(res);

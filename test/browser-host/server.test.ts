@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-contract';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
+import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_ID, firstAnswersElement } from '../../electron/browser-host/first-answers';
 import { parseArgs } from '../../electron/browser-host/cli';
 import { type AppEventListener } from '../../electron/core/app-core';
 import { createTestCore } from '../helpers/test-core';
@@ -164,9 +165,35 @@ describe('browser host (loopback HTTP over a real core)', () => {
   it('serves the app with the bridge and a CSP that forbids inline script', async () => {
     const r = await send(`${host.origin}/`, { headers: { cookie } });
     expect(r.status).toBe(200);
-    expect(r.body).toContain(`<script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
+    // Last in the head: the page's scripts and styles above it are asked for without waiting for it.
+    expect(r.body).toContain(`<script src="${BROWSER_HOST_PATHS.bridge}"></script></head>`);
     expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
     expect(String(r.headers['content-security-policy'])).not.toContain("unsafe-inline'; script");
+  });
+
+  it('ends the page with the answers to the first calls, the same as the calls give', async () => {
+    const r = await send(`${host.origin}/`, { headers: { cookie } });
+    const block = new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">([^<]*)</script></body>`).exec(r.body);
+    expect(block).not.toBeNull();
+    const answers = JSON.parse(block![1]!) as Record<string, unknown>;
+    expect(Object.keys(answers).sort()).toEqual([...FIRST_ANSWER_CHANNELS].sort());
+    for (const channel of FIRST_ANSWER_CHANNELS) {
+      const direct = JSON.parse((await invoke(channel, {})).body) as { ok: boolean; value: unknown };
+      expect(direct.ok).toBe(true);
+      // today:get carries the moment it was read.
+      if (channel === 'today:get') expect(answers[channel]).toMatchObject({ ok: true, value: { sites: (direct.value as { sites: unknown }).sites } });
+      else expect(answers[channel]).toEqual(direct);
+    }
+  });
+
+  it('writes the first answers so no text in them can end their element or run', () => {
+    const hostile = { 'sites:list': { ok: true, value: [{ label: '</script><script>alert(1)</script><!-- x' }] } };
+    const element = firstAnswersElement(hostile);
+    expect(element.match(/<\/script>/g)).toHaveLength(1);
+    expect(element).not.toContain('<!--');
+    const inner = /^<script type="application\/json" id="[^"]+">(.*)<\/script>$/.exec(element)![1]!;
+    expect(inner).not.toContain('<');
+    expect(JSON.parse(inner)).toEqual(hostile);
   });
 
   it('runs a channel of the contract and validates its input', async () => {
@@ -298,10 +325,20 @@ describe('browser host while the core opens', () => {
       const session = await send(url);
       expect(session.status).toBe(303);
       const cookie = String(session.headers['set-cookie']).split(';')[0]!;
-      // The page loads while the core is still opening.
-      const page = await send(`${origin}/`, { headers: { cookie } });
-      expect(page.status).toBe(200);
-      expect(page.body).toContain('app');
+      // The page loads while the core is still opening: all of it but the end of its body, where the first
+      // answers go once the core has them.
+      const chunks: string[] = [];
+      const page = new Promise<number>((resolve, reject) =>
+        httpRequest(`${origin}/`, { headers: { cookie } }, (res) => {
+          res.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+          .on('error', reject)
+          .end(),
+      );
+      await expect.poll(() => chunks.join('')).toContain('app');
+      expect(chunks.join('')).toContain(`<script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
+      expect(chunks.join('')).not.toContain('</body>');
       // Its first call waits for the core instead of failing.
       let answered = false;
       const call = send(`${origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
@@ -316,6 +353,8 @@ describe('browser host while the core opens', () => {
       const reply = await call;
       expect(reply.status).toBe(200);
       expect(JSON.parse(reply.body)).toEqual({ ok: true, value: [] });
+      expect(await page).toBe(200);
+      expect(chunks.join('')).toMatch(new RegExp(`"sites:list":\\{"ok":true,"value":\\[\\]\\}.*</script></body></html>$`));
       expect(host.launchUrl).toBe(url);
     } finally {
       letCoreOpen();

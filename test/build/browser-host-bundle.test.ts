@@ -32,34 +32,47 @@ describe('the browser host bundle', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('loads the embedded server only when a demo site starts: no file the entry imports statically holds any of it', () => {
-    const entry = Object.keys(meta.outputs).find((f) => f.endsWith('browser-host/cli.js'))!;
-    const statics = new Set<string>();
+  /** The output files loaded with `files`: they and what they import statically, transitively. */
+  const closure = (files: readonly string[]): Set<string> => {
+    const seen = new Set<string>();
     const walk = (file: string) => {
-      if (statics.has(file)) return;
-      statics.add(file);
+      if (seen.has(file)) return;
+      seen.add(file);
       for (const i of meta.outputs[file]!.imports) if (!i.external && i.kind === 'import-statement') walk(i.path);
     };
-    walk(entry);
-    const inputs = [...statics].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+    for (const f of files) walk(f);
+    return seen;
+  };
+  const inputsOf = (files: Iterable<string>) => [...files].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+  const entry = () => Object.keys(meta.outputs).find((f) => f.endsWith('browser-host/cli.js'))!;
+  /** The chunk the entry imports dynamically whose inputs hold `input`. */
+  const dynamicChunkOf = (input: string) =>
+    meta.outputs[entry()]!.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).find((i) =>
+      Object.keys(meta.outputs[i.path]!.inputs).includes(input),
+    )?.path;
+  /** What loads before the first answer: the entry, then the core and the contract's checks once it listens. */
+  const startFiles = () => closure([entry(), dynamicChunkOf('electron/core/app-core.ts')!, dynamicChunkOf('electron/core/ipc-dispatch.ts')!]);
+
+  it('listens before the core loads: the entry holds neither the core nor zod, which load behind it', () => {
+    const first = inputsOf(closure([entry()]));
+    expect(first.filter((i) => i.startsWith('electron/core/app-core') || i.includes('node_modules/zod/'))).toEqual([]);
+    expect(dynamicChunkOf('electron/core/app-core.ts')).toBeDefined();
+    expect(dynamicChunkOf('electron/core/ipc-dispatch.ts')).toBeDefined();
+  });
+
+  it('loads the embedded server only when a demo site starts: nothing loaded at the start holds any of it', () => {
+    const inputs = inputsOf(startFiles());
     expect(inputs.some((i) => i.startsWith('electron/core/app-core'))).toBe(true);
     // The fault switches' checks (one file, no imports) serve Settings > Demo before the sites start.
     expect(inputs.filter((i) => i.startsWith('embedded-server/') && i !== 'embedded-server/http/faults.ts')).toEqual([]);
     // It is there, behind a dynamic import.
-    const dynamic = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
-    expect(dynamic.some((f) => Object.keys(meta.outputs[f]!.inputs).includes('embedded-server/index.ts'))).toBe(true);
+    const all = Object.keys(meta.outputs).filter((f) => f.endsWith('.js'));
+    expect(all.some((f) => Object.keys(meta.outputs[f]!.inputs).includes('embedded-server/index.ts'))).toBe(true);
   });
 
   it('loads graphql-js and graphql-request at the first sync, and one zod message language, not at the start', () => {
-    const entry = Object.keys(meta.outputs).find((f) => f.endsWith('browser-host/cli.js'))!;
-    const statics = new Set<string>();
-    const walk = (file: string) => {
-      if (statics.has(file)) return;
-      statics.add(file);
-      for (const i of meta.outputs[file]!.imports) if (!i.external && i.kind === 'import-statement') walk(i.path);
-    };
-    walk(entry);
-    const inputs = [...statics].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+    const statics = startFiles();
+    const inputs = inputsOf(statics);
     expect(inputs.some((i) => i.startsWith('electron/core/sync/service'))).toBe(true);
     expect(inputs.filter((i) => /node_modules\/(graphql|graphql-request)\//.test(i))).toEqual([]);
     expect(inputs.filter((i) => i.includes('electron/core/sync/transport.ts'))).toEqual([]);

@@ -2,57 +2,39 @@ import { expect, test } from './fixtures';
 import { startDemo } from './helpers-ui';
 
 /**
- * The first screen's data is asked for before the page has rendered anything (renderer/src/state/opening.ts): Today
- * (the first screen once signed in) and, on a page reloaded on the library, the library of the site chosen last do not
- * wait for the site list, nor for the window's strings.
+ * The first screen's data is there before the page has rendered anything: the browser host ends the page with the
+ * answers to the calls every window makes first (electron/browser-host/first-answers.ts), so the site list and Today
+ * (the first screen once signed in) need no request; on a page reloaded on the library, the library of the site
+ * chosen last is asked for at once (renderer/src/state/opening.ts), not after the site list. The window's English
+ * strings are in its first script.
  */
 test.describe('browser host: the opening screen', () => {
-  test('Today, the first screen, is asked for before the strings have loaded and before the site list answers', async ({ page, host }) => {
+  test('the site list and Today come with the page: their first calls are answered without a request', async ({ page, host }) => {
     const origin = new URL(host.launchUrl).origin;
-    const events: string[] = [];
-    await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      events.push('strings answered');
-      await route.continue();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().startsWith(`${origin}/__host/invoke/`)) asked.push(decodeURIComponent(new URL(r.url()).pathname.split('/').pop()!));
     });
-    await page.route(`${origin}/__host/invoke/**`, async (route) => {
-      const channel = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!);
-      events.push(`asked ${channel}`);
-      if (channel === 'sites:list') {
-        await new Promise((r) => setTimeout(r, 1500));
-        events.push('site list answered');
-      }
-      await route.continue();
-    });
-    const today = page.waitForRequest((r) => r.url().includes('/__host/invoke/') && decodeURIComponent(r.url()).includes('today:get'));
+    const document = page.waitForResponse((r) => r.url() === `${origin}/`);
     await page.goto(host.launchUrl);
-    await today;
-    expect(events).toContain('asked today:get');
-    expect(events).not.toContain('asked library:page');
-    expect(events).not.toContain('strings answered');
-    expect(events).not.toContain('site list answered');
+    expect(await (await document).text()).toMatch(/<script type="application\/json" id="ld-first-answers">\{"sites:list":\{"ok":true/);
+    // A new host has no site: the welcome screen, drawn from the page's own answers.
+    await expect(page.getByTestId('try-demo')).toBeVisible({ timeout: 15_000 });
+    for (const channel of ['sites:list', 'today:get', 'settings:get', 'app:get-info']) expect(asked).not.toContain(channel);
+    // Each answer stands in once: a later call is a request.
+    await page.evaluate('window.learningDesktop.invoke("app:get-info")');
+    expect(asked).toContain('app:get-info');
   });
 
-  test('the library of the site chosen last is asked for before the strings have loaded and before the site list answers', async ({ page, host }) => {
+  test('the library of the site chosen last is asked for at once, the site list coming with the page', async ({ page, host }) => {
     const origin = new URL(host.launchUrl).origin;
     // The page's localStorage, and its history entry as a reload on the library leaves it (the Node typecheck has no
     // DOM types: a string init script).
     await page.addInitScript(`localStorage.setItem('learning-desktop.active-site', 'site-chosen-last');
       history.replaceState({ route: { screen: 'library' }, siteId: 'site-chosen-last' }, '');`);
     const events: string[] = [];
-    // The strings (a chunk of their own) and the site list are held back for a while: nothing can render meanwhile.
-    await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      events.push('strings answered');
-      await route.continue();
-    });
     await page.route(`${origin}/__host/invoke/**`, async (route) => {
-      const channel = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!);
-      events.push(`asked ${channel}`);
-      if (channel === 'sites:list') {
-        await new Promise((r) => setTimeout(r, 1500));
-        events.push('site list answered');
-      }
+      events.push(`asked ${decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!)}`);
       await route.continue();
     });
     let asked!: string;
@@ -70,21 +52,15 @@ test.describe('browser host: the opening screen', () => {
       offset: 0,
       limit: 50,
     });
-    expect(events.indexOf('asked library:page')).toBeGreaterThanOrEqual(0);
-    expect(events).not.toContain('strings answered');
-    expect(events).not.toContain('site list answered');
+    expect(events).toContain('asked library:page');
+    expect(events).not.toContain('asked sites:list');
   });
 
   test('reopened with the data in the cache at the first render, the library shows its course cards', async ({ page, context, host }) => {
     test.setTimeout(90_000);
     await startDemo(page, context, host);
-    // A reload: the site list and the library's first page are asked for before React renders; with the strings
-    // held back a second, both are in the cache at the first render, so the list mounts in the same commit as the
-    // screen that scrolls it.
-    await page.route(/\/assets\/en-[^/]*\.js$/, async (route) => {
-      await new Promise((r) => setTimeout(r, 1000));
-      await route.continue();
-    });
+    // A reload: the site list comes with the page and the library's first page is asked for before React renders,
+    // so the list can mount in the same commit as the screen that scrolls it.
     await page.reload();
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 15_000 });
     // Opened afresh (a history entry without a screen, as at a cold start): Today, its data asked for before the
