@@ -18,6 +18,7 @@ import * as m013 from './013-lecture-completions';
 import * as m014 from './014-search-everything';
 import * as m015 from './015-course-display';
 import * as m016 from './016-course-news';
+import * as m017 from './017-lectures-left';
 
 export interface Migration {
   readonly version: number;
@@ -25,5 +26,23 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016];
+export const MIGRATIONS: readonly Migration[] = [
+  m001,
+  m002,
+  m003,
+  m004,
+  m005,
+  m006,
+  m007,
+  m008,
+  m009,
+  m010,
+  m011,
+  m012,
+  m013,
+  m014,
+  m015,
+  m016,
+  m017,
+];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
