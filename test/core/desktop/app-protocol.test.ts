@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APP_INDEX_URL,
   APP_ORIGIN,
+  APP_SCHEME_PRIVILEGES,
   CONTENT_SECURITY_POLICY,
   resolveAppRequest,
   serveAppRequest,
@@ -70,6 +71,12 @@ describe('app:// scheme: what is served', () => {
     expect(r.status).toBe(200);
     expect(r.body).toBeNull();
     expect(Number(r.headers['Content-Length'])).toBeGreaterThan(0);
+  });
+});
+
+describe('app:// scheme: its privileges', () => {
+  it('is standard and secure, keeps V8 code between launches (only a standard scheme can), and widens nothing else', () => {
+    expect(APP_SCHEME_PRIVILEGES).toEqual({ standard: true, secure: true, supportFetchAPI: true, codeCache: true });
   });
 });
 
