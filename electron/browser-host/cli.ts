@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, describeUnexpected, installCrashGuards } from '../core/log';
 import type { DataDirLock } from '../core/data-dir-lock';
 import { acquireDataDirLock, DataDirInUseError } from '../core/data-dir-lock';
+import { readFirstScreen } from '../core/desktop/first-screen';
 import { startBrowserHost } from './server';
 
 export interface CliOptions {
@@ -146,6 +147,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   const host = await startBrowserHost({
     rendererDir,
     port: options.port,
+    // The last session's Today, painted before the core opens (issue 28).
+    firstScreen: readFirstScreen(options.dataDir),
     logger: (line) => logger.warn(line),
     createCore: async ({ openExternal, deliverFile }) => {
       // The core's modules (most of the host's JavaScript) load once the host listens: the browser opens the page

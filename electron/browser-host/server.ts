@@ -12,6 +12,8 @@ import type { AppCore } from '../core/app-core';
 import { CONTENT_SECURITY_POLICY, MIME_TYPES } from '../core/desktop/app-protocol';
 import { CoreError } from '../core/errors';
 import type { FileDelivery } from '../core/export/service';
+import type { SavedFirstScreen } from '../core/desktop/first-screen';
+import { FIRST_PAGE_WAIT_MS, firstPageWithScreen, withBridge } from './first-page';
 import type * as IpcDispatch from '../core/ipc-dispatch';
 import { bridgeScript, PAGE_HEADER } from './bridge';
 import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_WAIT_MS, firstAnswersElement } from './first-answers';
@@ -42,6 +44,12 @@ export interface BrowserHostOptions {
    * the core opens (the offline database, the writer's thread); its calls and event stream wait for the core.
    */
   readonly onListening?: (launchUrl: string) => void;
+  /**
+   * The first frame from the last session (core/desktop/first-screen.ts), read before the core opens: the first page
+   * this host sends carries it, with its styles inline, and the core starts opening once that page is out (or
+   * FIRST_PAGE_WAIT_MS after listening), so nothing of the host's delays the frame.
+   */
+  readonly firstScreen?: SavedFirstScreen | null;
 }
 
 export interface BrowserHost {
@@ -93,9 +101,31 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   // The core is set once open; until then the requests that need it wait for `opened` (the page's files do not).
   let core: AppCore | null = null;
   let opened: Promise<AppCore> | null = null;
-  const coreFor = (): Promise<AppCore> => (core ? Promise.resolve(core) : opened!);
   // The contract's checks (zod) load with the core, once the host listens: the page's files are served meanwhile.
-  let dispatching: Promise<IpcDispatchModule> = new Promise(() => undefined);
+  let dispatching: Promise<IpcDispatchModule> | null = null;
+  let coreTimer: NodeJS.Timeout | undefined;
+  let coreStarted!: () => void;
+  const started = new Promise<void>((resolve) => (coreStarted = resolve));
+  const startCore = (): void => {
+    if (opened) return;
+    clearTimeout(coreTimer);
+    dispatching = import('../core/ipc-dispatch');
+    dispatching.catch(() => undefined);
+    opened = options.createCore({ openExternal, deliverFile: (file) => files.deliver(file) });
+    // Not left unhandled while the caller is told the address: the rejection is the caller's, below.
+    opened.catch(() => undefined);
+    coreStarted();
+  };
+  const coreFor = (): Promise<AppCore> => {
+    startCore();
+    return core ? Promise.resolve(core) : opened!;
+  };
+  const dispatcher = (): Promise<IpcDispatchModule> => {
+    startCore();
+    return dispatching!;
+  };
+  // The first page, with the last session's first frame in it, made before listening (null: none to send).
+  let firstPage = firstPageWithScreen(options.rendererDir, options.firstScreen ?? null);
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -125,14 +155,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const cookieName = `ld_host_${port}`;
   const launchUrl = `${origin}${BROWSER_HOST_PATHS.session}?secret=${secret}`;
 
-  dispatching = import('../core/ipc-dispatch');
-  dispatching.catch(() => undefined);
-  opened = options.createCore({ openExternal, deliverFile: (file) => files.deliver(file) });
-  // Not left unhandled while the caller is told the address: the rejection is the caller's, below.
-  opened.catch(() => undefined);
+  if (firstPage === null) startCore();
+  else coreTimer = setTimeout(startCore, FIRST_PAGE_WAIT_MS);
   options.onListening?.(launchUrl);
   try {
-    core = await opened;
+    // Started by now, or by the first page (or the timer) later.
+    await started;
+    core = await opened!;
   } catch (error) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -177,7 +206,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (typeof page === 'string' && PAGE_ID.test(page)) activePage = page;
       const channel = decodePath(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
       const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
-      const [{ dispatch }, current] = await Promise.all([dispatching, coreFor()]);
+      const [{ dispatch }, current] = await Promise.all([dispatcher(), coreFor()]);
       const result = await dispatch(current.handlers, channel, input, (c, e) =>
         log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`),
       );
@@ -225,7 +254,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   async function firstAnswers(): Promise<string> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FIRST_ANSWERS_WAIT_MS)));
-    const ready = await Promise.race([Promise.all([dispatching, coreFor()]).catch(() => null), late]);
+    const ready = await Promise.race([Promise.all([dispatcher(), coreFor()]).catch(() => null), late]);
     clearTimeout(timer);
     if (ready === null) return '';
     const [{ dispatch }, current] = ready;
@@ -243,16 +272,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // Single-page app: anything that is not a file under the renderer folder gets index.html.
     const isFile = requested.startsWith(root + sep) && existsSync(requested) && statSync(requested).isFile();
     if (!isFile || requested.endsWith('index.html')) {
-      const html = await readFile(join(root, 'index.html'), 'utf8');
-      // The bridge defines window.learningDesktop before the app's module script runs (module scripts wait for the
-      // document). Last in the head, so the browser asks for the scripts and styles above it without waiting for it.
-      const page = html.replace('</head>', `<script src="${BROWSER_HOST_PATHS.bridge}"></script></head>`);
+      // The last session's first frame goes with the first page only: a reload or a second tab may show another
+      // screen, which the frame (Today) would misstate until the app's scripts run.
+      const withFrame = method === 'GET' && (pathname === '/' || pathname === '/index.html') ? firstPage : null;
+      if (withFrame !== null) firstPage = null;
+      const page = withBridge(withFrame ?? (await readFile(join(root, 'index.html'), 'utf8')));
       res.writeHead(200, { 'content-type': MIME_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
       const end = page.lastIndexOf('</body>');
       if (method === 'HEAD') return res.end();
       if (end < 0) return res.end(page);
-      // Streamed: everything up to the end of the body now, the first answers when the core has them.
-      res.write(page.slice(0, end));
+      // Streamed: everything up to the end of the body now, the first answers when the core has them. With a frame,
+      // the core starts opening once this part is handed to the system: loading it holds the host's thread, which
+      // would otherwise hold the rest of a write larger than the socket's buffer.
+      if (withFrame === null) res.write(page.slice(0, end));
+      else await new Promise<void>((resolve) => res.write(page.slice(0, end), () => resolve()));
+      startCore();
       return res.end((await firstAnswers()) + page.slice(end));
     }
     res.writeHead(200, { 'content-type': MIME_TYPES[extname(requested)] ?? 'application/octet-stream' });
@@ -264,6 +298,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     launchUrl,
     core: openCore,
     async close() {
+      clearTimeout(coreTimer);
       unsubscribe();
       for (const res of clients.keys()) res.end();
       clients.clear();

@@ -10,6 +10,7 @@ import { DEMO_DOWNLOAD_FAULTS } from './demo-faults';
 import type { OpenOutcome, ProductOfflineView, SiteStorageView } from './downloads';
 import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from './demo-faults';
 import type { DoctorReport } from './doctor';
+import { FIRST_SCREEN_MAX_BYTES } from './first-screen';
 import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
@@ -79,6 +80,22 @@ const pageOf = {
 
 export const ipcContract = {
   'app:get-info': channel<AppInfo>()(none),
+  /**
+   * The opening screen (Today) as the window shows it now, kept for the next cold start's first frame
+   * (common/first-screen.ts). Not saved when it names a school without data here, or fails the core's checks.
+   */
+  'app:save-first-screen': channel<{ saved: boolean }>()(
+    z
+      .object({
+        html: z.string().max(FIRST_SCREEN_MAX_BYTES),
+        build: z.string().min(1).max(200),
+        lang: z.string().min(2).max(35),
+        dir: z.enum(['ltr', 'rtl']),
+        theme: z.enum(['light', 'dark']).nullable(),
+        siteIds: z.array(siteId).max(100),
+      })
+      .strict(),
+  ),
 
   'sites:list': channel<SiteSummary[]>()(none),
   /**

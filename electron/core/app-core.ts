@@ -12,8 +12,7 @@
  * reaches a site over HTTP.
  */
 import { join } from 'node:path';
-import type { EventName, IpcEvents, IpcHandlers } from '../common/ipc-contract';
-import { CHANNELS } from '../common/ipc-contract';
+import { CHANNELS, type EventName, type IpcEvents, type IpcHandlers } from '../common/ipc-contract';
 import { withResults } from '../common/result';
 import type { AppInfo, SyncRunSummary } from '../common/view-models';
 import { getEntitlements, getLastSyncedAt, getNotificationsPage, getNotificationsSummary, getPayableInstructionsPage } from './db/index';
@@ -30,6 +29,7 @@ import { createInviteHandlers } from './handlers/invite';
 import { createNotificationHandlers } from './handlers/notifications';
 import { requireSite, type AppServices, type Emit } from './handlers/services';
 import { createSettingsHandlers } from './handlers/settings';
+import { createFirstScreenStore } from './desktop/first-screen';
 import { createSiteHandlers } from './handlers/sites';
 import { createSitePageHandlers } from './handlers/site-pages';
 import { createTodayHandlers } from './handlers/today';
@@ -46,8 +46,7 @@ import { createSiteManager, type SiteManager } from './sites/site-manager';
 import { createSyncScheduler, OFFLINE_CODES, readySites } from './sync-scheduler';
 import { createSyncService, type SyncService } from './sync/service';
 import { createNodeCipher, type Cipher } from './vault/cipher';
-import type { DataDirLock } from './data-dir-lock';
-import { acquireDataDirLock } from './data-dir-lock';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 
 export interface AppCoreOptions {
   readonly dataDir: string;
@@ -134,17 +133,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     await lock.release();
     throw error;
   }
-  const closeCore = core.close;
-  return {
-    ...core,
-    async close() {
-      try {
-        await closeCore();
-      } finally {
-        await lock.release();
-      }
-    },
-  };
+  const opened = core;
+  // The lock is released once the core is closed, even when closing failed.
+  return { ...opened, close: () => opened.close().finally(() => lock.release()) };
 }
 
 async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
@@ -206,6 +197,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     // The sync history in the offline database is the one source of a site's lastSyncedAt.
     lastSyncedAt: (siteId) => getLastSyncedAt(db, siteId),
   });
+  const firstScreen = createFirstScreenStore(dataDir, sites);
 
   // The services below call one another back (a replay that finds the site gone marks the app offline; the
   // desktop's wake syncs every site; a run is work the desktop's updates wait for). The scheduler they call is
@@ -309,7 +301,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     // Reminders whose moment came between syncs (an event an hour away, a lecture that opened), offline too.
     onTick: () => desktop.remind(null),
     beforeStartupSync: async () => {
-      if (await checkOfflineStore(store, log)) for (const site of sites.list()) emit('data:changed', { siteId: site.id });
+      if (!(await checkOfflineStore(store, log))) return;
+      // Rebuilt empty: the next start's first frame must not show what is gone.
+      await firstScreen.forget();
+      for (const site of sites.list()) emit('data:changed', { siteId: site.id });
     },
   });
 
@@ -323,7 +318,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   };
 
   const invites = createInviteInbox((outcome) => emit('invite:opened', outcome));
-  const services: AppServices = { db, writer, sites, sync, scheduler, desktop, downloads, demo, settings, clock, log, emit };
+  const services: AppServices = { db, writer, sites, sync, scheduler, desktop, downloads, demo, settings, firstScreen, clock, log, emit };
   const downloadHandlers = createDownloadHandlers({
     manager: downloads,
     requireSite: (siteId) => requireSite(services, siteId),

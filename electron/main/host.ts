@@ -2,6 +2,7 @@ import { app, BrowserWindow, dialog, Menu, net, shell } from 'electron';
 import { join } from 'node:path';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { startHidden } from '../core/desktop/background';
+import { readFirstScreen } from '../core/desktop/first-screen';
 import { isCoreError } from '../core/errors';
 import { describeUnexpected, type Logger } from '../core/log';
 import { createElectronSettingsStore } from './electron-settings-store';
@@ -82,7 +83,8 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
     app
       .whenReady()
       .then(async () => {
-        handleAppProtocol(rendererDir, log, () => core);
+        // Read before the core opens: the window's first page paints the last session's Today (issue 28).
+        handleAppProtocol(rendererDir, log, () => core, devServerUrl ? null : readFirstScreen(app.getPath('userData')));
         const settingsStore = createElectronSettingsStore();
         const settings = await settingsStore.load();
         const updates = await createElectronUpdater({ isPackaged: app.isPackaged, feedUrl: process.env.LEARNING_DESKTOP_UPDATE_URL, log });

@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { build } from 'esbuild';
 import type { SiteRecord } from '../../electron/core/sites/site-store';
 import { createSiteStore } from '../../electron/core/sites/site-store';
@@ -42,7 +42,8 @@ import { createSyncService } from '../../electron/core/sync';
 import { siteClient } from '../core/sync/helpers/member-token';
 // @ts-expect-error: a plain .mjs script of the repository, without types.
 import { ensureBrowserHost } from '../../scripts/browser-host-build.mjs';
-import { chromiumFloor, coldStart, lastKeyToResults, medianOf, spawnToExit, type Host } from './startup/host-window';
+import { chromiumFloor, lastKeyToResults, medianOf, spawnToExit, type Host } from './startup/host-window';
+import { coldStartFigures } from './startup/cold-starts';
 import { collectGarbage, percentile, type BenchResult } from './types';
 
 const SERVER = fileURLToPath(new URL('./startup/scaled-server.ts', import.meta.url));
@@ -322,53 +323,23 @@ export async function run(): Promise<BenchResult[]> {
     results.push({ name: 'floor: Chromium loads an empty page to its first frame', value: chromiumEmpty, unit: 'ms' });
 
     // ---- cold starts, 1x and 8x alternating; the last 8x host stays up for the search in the window
-    const starts = new Map<number, { ms: number; rss: number }[]>([
-      [1, []],
-      [BIG, []],
-    ]);
-    let searchHost: { host: Host; page: Page } | null = null;
-    for (let i = 0; i < COLD_STARTS + 1; i++) {
-      for (const scale of [1, BIG]) {
-        const started = await coldStart(browser, entry, folders.get(scale)!.dir);
-        // The first round warms the page cache and builds what is missing: not counted.
-        if (i > 0) starts.get(scale)!.push({ ms: started.ms, rss: started.rss });
-        if (scale === BIG && i === COLD_STARTS) {
-          searchHost = started;
-          hosts.push(started.host);
-        } else {
-          await started.page.context().close();
-          await started.host.close();
-        }
-      }
-    }
-    for (const scale of [1, BIG]) {
-      const runs = starts.get(scale)!.map((s) => s.ms);
-      const ms = median(runs);
-      const floor = (scale === 1 ? nodeLibrary1 : nodeLibrary8) + chromiumEmpty;
-      results.push({
-        name: `cold start: first course card (${scale}x)`,
-        value: ms,
-        unit: 'ms',
-        note: `median of ${runs.length}; range ${Math.min(...runs).toFixed(0)}-${Math.max(...runs).toFixed(0)}; ${load()}`,
-      });
-      results.push({
-        name: `cold start: first course card / floor (${scale}x)`,
-        value: ms / floor,
-        unit: 'x',
-        note: `floor ${floor.toFixed(0)} ms (Node + database + library, then Chromium's empty page); target <= 3`,
-      });
-    }
-    const rss1 = median(starts.get(1)!.map((s) => s.rss)) / MiB;
-    const rss8 = median(starts.get(BIG)!.map((s) => s.rss)) / MiB;
-    results.push({
-      name: 'memory: host RSS at first course card',
-      value: rss1,
-      unit: 'MiB',
-      note: `1x; ${BIG}x (5 sites): ${rss8.toFixed(0)} MiB; target <= 100`,
+    const cold = await coldStartFigures({
+      browser,
+      entry,
+      dirs: new Map([1, BIG].map((scale) => [scale, folders.get(scale)!.dir])),
+      floors: new Map([
+        [1, nodeLibrary1 + chromiumEmpty],
+        [BIG, nodeLibrary8 + chromiumEmpty],
+      ]),
+      runs: COLD_STARTS,
+      big: BIG,
     });
+    results.push(...cold.results);
+    hosts.push(cold.searchHost.host);
+    const searchHost = cold.searchHost;
 
     // ---- search in the window: 8x, 5 sites
-    const { page } = searchHost!;
+    const { page } = searchHost;
     const delays: number[] = [];
     for (let round = 0; round < 3; round++) for (const word of ['Lecture', 'Course', 'Section']) delays.push(await lastKeyToResults(page, word));
     results.push({

@@ -9,26 +9,7 @@ import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_ID, firstAnswersElement } from '..
 import { parseArgs } from '../../electron/browser-host/cli';
 import { type AppEventListener } from '../../electron/core/app-core';
 import { createTestCore } from '../helpers/test-core';
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** Raw HTTP (node:http, not fetch): the tests must set Host and Origin headers a browser would not let us forge. */
-function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    if (init.body !== undefined) req.write(init.body);
-    req.end();
-  });
-}
+import { send, type Reply } from './http';
 
 describe('browser host (loopback HTTP over a real core)', () => {
   let dir: string;
@@ -165,8 +146,8 @@ describe('browser host (loopback HTTP over a real core)', () => {
   it('serves the app with the bridge and a CSP that forbids inline script', async () => {
     const r = await send(`${host.origin}/`, { headers: { cookie } });
     expect(r.status).toBe(200);
-    // Last in the head: the page's scripts and styles above it are asked for without waiting for it.
-    expect(r.body).toContain(`<script src="${BROWSER_HOST_PATHS.bridge}"></script></head>`);
+    // Deferred (never holding the parser): with no module script in this page, last in the head.
+    expect(r.body).toContain(`<script defer src="${BROWSER_HOST_PATHS.bridge}"></script></head>`);
     expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
     expect(String(r.headers['content-security-policy'])).not.toContain("unsafe-inline'; script");
   });
@@ -297,87 +278,5 @@ describe('browser host CLI arguments', () => {
   it('refuses unknown options and bad ports with a plain message', () => {
     expect(() => parseArgs(['--port', 'abc'], {})).toThrow(/--port/);
     expect(() => parseArgs(['--bogus'], {})).toThrow(/Unknown option/);
-  });
-});
-
-describe('browser host while the core opens', () => {
-  it('serves the page before the core is open; its calls wait for the core, then are answered', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-early-'));
-    const rendererDir = join(dir, 'renderer');
-    mkdirSync(rendererDir);
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body>app</body></html>');
-    let letCoreOpen!: () => void;
-    const coreMayOpen = new Promise<void>((resolve) => (letCoreOpen = resolve));
-    let listening!: (launchUrl: string) => void;
-    const launchUrl = new Promise<string>((resolve) => (listening = resolve));
-    const started = startBrowserHost({
-      rendererDir,
-      onListening: (url) => listening(url),
-      createCore: async ({ openExternal }) => {
-        await coreMayOpen;
-        return createTestCore({ dataDir: join(dir, 'data'), openExternal });
-      },
-    });
-    let host: BrowserHost | null = null;
-    try {
-      const url = await launchUrl;
-      const origin = new URL(url).origin;
-      const session = await send(url);
-      expect(session.status).toBe(303);
-      const cookie = String(session.headers['set-cookie']).split(';')[0]!;
-      // The page loads while the core is still opening: all of it but the end of its body, where the first
-      // answers go once the core has them.
-      const chunks: string[] = [];
-      const page = new Promise<number>((resolve, reject) =>
-        httpRequest(`${origin}/`, { headers: { cookie } }, (res) => {
-          res.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        })
-          .on('error', reject)
-          .end(),
-      );
-      await expect.poll(() => chunks.join('')).toContain('app');
-      expect(chunks.join('')).toContain(`<script src="${BROWSER_HOST_PATHS.bridge}"></script>`);
-      expect(chunks.join('')).not.toContain('</body>');
-      // Its first call waits for the core instead of failing.
-      let answered = false;
-      const call = send(`${origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
-        method: 'POST',
-        headers: { cookie, origin, 'content-type': 'application/json' },
-        body: '{}',
-      }).then((reply) => ((answered = true), reply));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(answered).toBe(false);
-      letCoreOpen();
-      host = await started;
-      const reply = await call;
-      expect(reply.status).toBe(200);
-      expect(JSON.parse(reply.body)).toEqual({ ok: true, value: [] });
-      expect(await page).toBe(200);
-      expect(chunks.join('')).toMatch(new RegExp(`"sites:list":\\{"ok":true,"value":\\[\\]\\}.*</script></body></html>$`));
-      expect(host.launchUrl).toBe(url);
-    } finally {
-      letCoreOpen();
-      await (host ?? (await started.catch(() => null)))?.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('a core that cannot open fails the start and closes the port', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-fail-'));
-    let origin = '';
-    try {
-      await expect(
-        startBrowserHost({
-          rendererDir: dir,
-          onListening: (url) => (origin = new URL(url).origin),
-          createCore: () => Promise.reject(new Error('the database could not be opened')),
-        }),
-      ).rejects.toThrow('the database could not be opened');
-      expect(origin).not.toBe('');
-      await expect(send(`${origin}/`)).rejects.toThrow();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { createAppCore } from '../../electron/core/app-core';
 import { createLogger } from '../../electron/core/log';
 import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
+import { FIRST_SCREEN_FILE } from '../../electron/core/desktop/first-screen';
 
 const NOW = '2026-06-01T00:00:00.000Z';
 
@@ -55,6 +56,8 @@ describe('app core: a database damaged while the app was away', () => {
       writeSync(fd, Buffer.alloc(pageSize - 16, 0xff), 0, pageSize - 16, (page.pageno - 1) * pageSize + 8);
       closeSync(fd);
     }
+    // The window kept a first frame of what the damaged file held (issue 28).
+    writeFileSync(join(dataDir, FIRST_SCREEN_FILE), '{}');
     const warnings: string[] = [];
     const core = await createAppCore({ ...options, logger: createLogger((line, entry) => entry.level !== 'info' && warnings.push(line)) });
     onTestFinished(() => core.close());
@@ -69,5 +72,7 @@ describe('app core: a database damaged while the app was away', () => {
     expect(check.prepare('SELECT count(*) FROM lectures').pluck().get()).toBe(0);
     expect(check.prepare("SELECT kind FROM outbox WHERE site_id = 's'").pluck().all()).toEqual(['mark-all-notifications-read']);
     expect(existsSync(`${file}.unclosed`)).toBe(true);
+    // Rebuilt empty: the next start's first frame no longer shows what is gone.
+    expect(existsSync(join(dataDir, FIRST_SCREEN_FILE))).toBe(false);
   });
 });

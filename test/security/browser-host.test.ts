@@ -17,26 +17,7 @@ import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
 import { createTestCore } from '../helpers/test-core';
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** Raw HTTP: the tests set Host, Origin and Cookie headers a browser would not let us forge. */
-function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    if (init.body !== undefined) req.write(init.body);
-    req.end();
-  });
-}
+import { send, type Reply } from '../browser-host/http';
 
 describe('browser host: the per-launch secret and the tokens stay where they belong', () => {
   const bag = new SecretBag();

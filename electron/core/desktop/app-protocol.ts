@@ -5,7 +5,8 @@
  * decides (which file, which type, which headers, what it refuses) is here and tested in plain Node.
  */
 import { realpath, readFile, stat } from 'node:fs/promises';
-import { extname, posix, resolve, sep } from 'node:path';
+import { extname, join, posix, resolve, sep } from 'node:path';
+import { pageWithFirstScreen, type SavedFirstScreen } from './first-screen';
 
 export const APP_SCHEME = 'app';
 const APP_HOST = 'learning-desktop';
@@ -154,4 +155,21 @@ export async function serveAppRequest(
     headers: { ...baseHeaders(), 'Content-Type': resolved.mimeType, 'Content-Length': String(body.length) },
     body: request.method === 'HEAD' ? null : body,
   };
+}
+
+/**
+ * The window's first page with the last session's first frame in it (first-screen.ts), or null to serve index.html
+ * as it is (no frame, another build, no #root). Only for the window's first load: a reload may be on another screen.
+ */
+export async function firstPageResponse(rootDir: string, screen: SavedFirstScreen): Promise<AppResponse | null> {
+  let index: string;
+  try {
+    index = await readFile(join(resolve(rootDir), 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+  const page = pageWithFirstScreen(index, screen);
+  if (page === null) return null;
+  const body = Buffer.from(page, 'utf8');
+  return { status: 200, headers: { ...baseHeaders(), 'Content-Type': MIME_TYPES['.html']!, 'Content-Length': String(body.length) }, body };
 }

@@ -3,6 +3,7 @@ import type { EventName, IpcEvents } from '../../common/ipc-contract';
 import type { SiteSummary } from '../../common/view-models';
 import type { DemoServers } from '../demo/demo-servers';
 import type { DesktopServices } from '../desktop/desktop-services';
+import type { FirstScreenStore } from '../desktop/first-screen';
 import type { DownloadManager } from '../downloads/manager';
 import { CoreError } from '../errors';
 import type { Logger } from '../log';
@@ -26,6 +27,8 @@ export interface AppServices {
   readonly downloads: DownloadManager;
   readonly demo: DemoServers | null;
   readonly settings: LiveSettings;
+  /** The next cold start's first frame (desktop/first-screen.ts). */
+  readonly firstScreen: FirstScreenStore;
   readonly clock: { now(): number };
   readonly log: Logger;
   readonly emit: Emit;

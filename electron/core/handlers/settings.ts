@@ -3,12 +3,12 @@ import type { AppInfo, TokenProtection } from '../../common/view-models';
 import type { Cipher } from '../vault/cipher';
 import type { AppServices } from './services';
 
-/** What the app is, its settings, and how it protects the tokens it keeps. */
+/** What the app is, its settings, how it protects the tokens it keeps, and the window's first frame. */
 export function createSettingsHandlers(
-  s: Pick<AppServices, 'settings'>,
+  s: Pick<AppServices, 'settings' | 'firstScreen' | 'log'>,
   info: AppInfo,
   cipher: Pick<Cipher, 'backend' | 'persistent' | 'weak' | 'description'>,
-): Pick<CoreHandlers, 'app:get-info' | 'settings:get' | 'settings:update' | 'security:get-token-protection'> {
+): Pick<CoreHandlers, 'app:get-info' | 'app:save-first-screen' | 'settings:get' | 'settings:update' | 'security:get-token-protection'> {
   const tokenProtection: TokenProtection = {
     backend: cipher.backend,
     persistent: cipher.persistent,
@@ -17,8 +17,21 @@ export function createSettingsHandlers(
   };
   return {
     'app:get-info': async () => info,
+    // The window hands over its opening screen for the next cold start's first frame (desktop/first-screen.ts). One
+    // not kept is no error for the window: the next start draws the app's own way. The reason names no data.
+    'app:save-first-screen': async (input) => {
+      const outcome = await s.firstScreen.save(input);
+      if (!outcome.saved) s.log.info('first frame not kept', { reason: outcome.reason });
+      return { saved: outcome.saved };
+    },
     'settings:get': async () => s.settings.current(),
-    'settings:update': (patch) => s.settings.update(patch),
+    'settings:update': async (patch) => {
+      const before = s.settings.current();
+      const next = await s.settings.update(patch);
+      // The saved first frame was drawn in the old language or theme: the next start draws its own.
+      if (next.language !== before.language || next.theme !== before.theme) await s.firstScreen.forget();
+      return next;
+    },
     'security:get-token-protection': async () => tokenProtection,
   };
 }

@@ -13,6 +13,8 @@ export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChann
 
   async function dropOfflineData(siteId: string): Promise<void> {
     sync.cancel(siteId);
+    // First: the saved first frame shows this data too, and must not outlive it even if what follows fails.
+    await s.firstScreen.forget();
     try {
       await s.downloads.removeSite(siteId, { forgetSetting: true });
     } catch (cause) {

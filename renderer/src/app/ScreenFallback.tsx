@@ -7,6 +7,7 @@ import { refreshQueries } from '../query';
 import { Dialog } from '../ui/Dialog';
 import { ErrorState } from '../ui/ErrorState';
 import { useApp } from '../state/context';
+import { useReleaseFirstScreen } from '../state/first-screen';
 
 /**
  * What a screen shows when it could not be drawn: the ways out (try again, another screen, Settings, remove the
@@ -96,6 +97,7 @@ export function ScreenFallback({ onRetry }: { readonly onRetry: () => void }) {
 /** The last net, around the whole window: a reload is the one way out left when the shell itself failed. */
 export function WindowFallback() {
   const { t } = useTranslation();
+  useReleaseFirstScreen();
   return (
     <main className="main" id="main">
       <div className="error-state" role="alert" data-testid="window-boundary">

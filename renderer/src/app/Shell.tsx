@@ -19,6 +19,7 @@ import { SiteSwitcher } from '../features/sites/SiteSwitcher';
 import { StatusBar } from '../features/sync/StatusBar';
 import { SiteBanners } from '../features/sync/SiteBanners';
 import { InviteListener } from '../features/invite/InviteListener';
+import { useReleaseFirstScreen } from '../state/first-screen';
 
 /** A part of the frame that failed is left out; the screen and the navigation stay. */
 const quiet = () => null;
@@ -39,6 +40,8 @@ export function Shell() {
   const { route, navigate, navigateFrom } = useRouteHistory(FIRST_ROUTE, site?.id ?? null, selectSite);
   const routeDetail = route.screen === 'course' ? route.courseId : '';
   useWindowTitle(route);
+  // The site list failed: its error shows, not the last session's frame.
+  useReleaseFirstScreen(sitesQuery.isError);
 
   // Move focus to the new screen's heading so keyboard and screen-reader users land on it. Not for the window's first
   // screen, nor when the site list arrives under it (the site goes from none to the one shown): that is no move, and

@@ -12,15 +12,28 @@ import { percentile } from '../types';
 const median = (values: readonly number[]) => percentile(values, 50);
 
 /**
- * Records, in the page, when the first course card is on screen (the frame after it is in the DOM): on the screen the
- * app opens on, Today (its "Continue learning" cards), or the library's card when it opens there.
+ * Records, in the page, when the first course card is on screen (the frame after it is in the DOM), on the screen the
+ * app opens on, Today (its "Continue learning" cards), or the library's card when it opens there:
+ * - `__firstCard`: the first card of any kind, the last session's first frame included (its cards carry
+ *   data-frame-testid: electron/core/desktop/first-screen.ts), as the student sees it;
+ * - `__liveCard`: the live app's own card, the frame gone (renderer/src/state/first-screen.ts).
  */
 const FIRST_CARD_PAINT = `
   (() => {
+    const live = '#root [data-testid="today-continue"], #root [data-testid="course-card"]';
+    const any = live + ', [data-frame-testid="today-continue"]';
+    const stamp = (key) => requestAnimationFrame(() => setTimeout(() => (window[key] = performance.timeOrigin + performance.now())));
+    let first = false;
     const seen = () => {
-      if (!document.querySelector('[data-testid="today-continue"], [data-testid="course-card"]')) return false;
-      requestAnimationFrame(() => setTimeout(() => (window.__firstCard = performance.timeOrigin + performance.now())));
-      return true;
+      if (!first && document.querySelector(any)) {
+        first = true;
+        stamp('__firstCard');
+      }
+      if (document.querySelector(live) && !document.getElementById('ld-first-screen')) {
+        stamp('__liveCard');
+        return true;
+      }
+      return false;
     };
     new MutationObserver((_, observer) => { if (seen()) observer.disconnect(); }).observe(document, { childList: true, subtree: true });
   })();
@@ -62,8 +75,15 @@ async function spawnHost(entry: string, dataDir: string): Promise<Host> {
   };
 }
 
-/** Spawn to first course card painted; the host's RSS then. The host is left running for the caller. */
-export async function coldStart(browser: Browser, entry: string, dataDir: string): Promise<{ ms: number; rss: number; host: Host; page: Page }> {
+/**
+ * Spawn to first course card painted (`ms`, the last session's frame included) and to the live app's own card
+ * (`liveMs`); the host's RSS then (its core open, the window's first calls answered). The host is left running.
+ */
+export async function coldStart(
+  browser: Browser,
+  entry: string,
+  dataDir: string,
+): Promise<{ ms: number; liveMs: number; rss: number; host: Host; page: Page }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(FIRST_CARD_PAINT);
@@ -73,7 +93,7 @@ export async function coldStart(browser: Browser, entry: string, dataDir: string
   // In-page code as text: the Node typecheck has no DOM.
   // A function, not a string: the app's CSP refuses eval, which a string predicate needs.
   try {
-    await page.waitForFunction(() => (globalThis as unknown as { __firstCard?: number }).__firstCard !== undefined, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => (globalThis as unknown as { __liveCard?: number }).__liveCard !== undefined, undefined, { timeout: 60_000 });
   } catch (error) {
     // What the window showed instead, for whoever reads the failure.
     await page.screenshot({ path: '.bench/startup-no-course-card.png' }).catch(() => undefined);
@@ -82,7 +102,8 @@ export async function coldStart(browser: Browser, entry: string, dataDir: string
   }
   const rss = rssOf(host.child.pid!);
   const paintedAt = (await page.evaluate('window.__firstCard')) as number;
-  return { ms: paintedAt - spawnedAt, rss, host, page };
+  const liveAt = (await page.evaluate('window.__liveCard')) as number;
+  return { ms: paintedAt - spawnedAt, liveMs: liveAt - spawnedAt, rss, host, page };
 }
 
 /** Types `word` key by key and returns the time from the last key's event to the frame after its results show. */

@@ -13,6 +13,7 @@ import { nextStepIcon, nextStepLine } from '../course/NextStep';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
 import './today.css';
 import { WeeklyProgress } from '../progress/ProgressSummary';
+import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
 
 /** How fresh the saved copy is: the oldest school's last sync, or "never". */
 function Freshness({ sites, now }: { readonly sites: readonly TodaySite[]; readonly now: number }) {
@@ -22,7 +23,7 @@ function Freshness({ sites, now }: { readonly sites: readonly TodaySite[]; reado
   if (synced.length === 0) return <p className="muted today-freshness">{t('today.neverSynced')}</p>;
   const oldest = synced.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
   return (
-    <p className="muted today-freshness" data-testid="today-freshness">
+    <p className="muted today-freshness" data-testid="today-freshness" data-first-screen="blank">
       {t('today.freshness', { when: formatRelative(oldest, now, i18n.language) })}
     </p>
   );
@@ -104,7 +105,7 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
       action = (
         <>
           {left && item.expiresAt && (
-            <span className="today-countdown" data-testid="today-countdown">
+            <span className="today-countdown" data-testid="today-countdown" data-first-screen="blank">
               {t('today.countdown', { days: left.days, hours: left.hours, minutes: left.minutes, date: formatDateTime(item.expiresAt, lng) })}
             </span>
           )}
@@ -158,6 +159,10 @@ export function TodayScreen() {
   const { navigate, selectSite } = useApp();
   const q = useChannel('today:get', undefined);
   const now = useNow(60_000);
+  // The window opens here: the last session's frame (state/first-screen.ts) gives way to this screen once it has its
+  // data (or its error), and the data shown is kept as the next start's frame.
+  useReleaseFirstScreen(!q.isPending);
+  useCaptureFirstScreen(q.data ? q.data.sites.map((s) => s.siteId) : null, q.dataUpdatedAt);
   if (q.isPending)
     return (
       <div className="screen">
