@@ -10,7 +10,8 @@
  * The frame shows offline data, so it goes with that data: removing a site or its data forgets it first (handlers/
  * sites.ts), and a save naming a school that is gone is refused. The page's CSP (script-src 'self', no inline script)
  * governs the frame like the rest of the page; on top, markup holding an element or attribute the app never renders
- * (script, style, link, meta, base, frames, objects, templates, event handlers; a form cannot submit: inert, and the CSP says form-action 'none') is not sent at all.
+ * (script, style, link, meta, base, frames, objects, templates, event handlers) is not sent at all. A form in it
+ * cannot submit: the frame is inert, and the CSP says form-action 'none'.
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
