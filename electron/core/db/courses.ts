@@ -10,7 +10,15 @@ import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
 import { isFirstCoursesCommit, recordCompletions } from './completions';
 import { lecturesBefore, noteNewLectures } from './course-news';
-import { courseNextStep, orderedLectures, unlockBoundaries, type OrderedLecture } from './next-step';
+import {
+  lecturesForNextStep,
+  nextStepLecturesOf,
+  nextStepOf,
+  NO_LECTURES,
+  orderedLectures,
+  unlockBoundaries,
+  type NextStepLectures,
+} from './next-step';
 
 /** "Expires soon" window of the library (issue 6): access ending within 14 days. */
 export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
@@ -40,8 +48,8 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
   );
   const insertLecture = prepared<Record<string, unknown>>(
     db,
-    `INSERT INTO lectures (site_id, id, course_id, section_id, title, position, state, is_locked, unlock_at, duration)
-     VALUES (@siteId, @id, @courseId, @sectionId, @title, @position, @state, @isLocked, @unlockAt, @duration)`,
+    `INSERT INTO lectures (site_id, id, course_id, section_id, title, position, state, is_locked, unlock_at, duration, ord)
+     VALUES (@siteId, @id, @courseId, @sectionId, @title, @position, @state, @isLocked, @unlockAt, @duration, @ord)`,
   );
   records.forEach((c, position) => {
     const p = c.detailProgress;
@@ -67,9 +75,11 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
       lastWatchedAt: c.lastWatchedLecture?.watchedAt ?? null,
       display: displayJson(c),
     });
-    for (const s of c.sections) {
-      insertSection.run({ siteId, id: s.id, courseId: c.id, title: s.title, position: s.position });
-      for (const l of s.lectures) {
+    for (const s of c.sections) insertSection.run({ siteId, id: s.id, courseId: c.id, title: s.title, position: s.position });
+    // The course's order (migration 018): sections by position, then lectures by position; the site's order breaks ties.
+    let ord = 0;
+    for (const s of byPosition(c.sections)) {
+      for (const l of byPosition(s.lectures)) {
         insertLecture.run({
           siteId,
           id: l.lectureId,
@@ -81,6 +91,7 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
           isLocked: bool(l.isLocked),
           unlockAt: l.unlockAt,
           duration: l.duration,
+          ord: ++ord,
         });
       }
     }
@@ -88,6 +99,9 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
   recordCompletions(db, siteId, firstCommit);
   noteNewLectures(db, siteId, before, records);
 }
+
+/** A stable sort by position: equal positions keep the site's order. */
+const byPosition = <T extends { readonly position: number }>(items: readonly T[]): T[] => [...items].sort((a, b) => a.position - b.position);
 
 // ------------------------------------------------------------------ views
 
@@ -137,7 +151,7 @@ const LAST_WATCHED_JOINS = `
   LEFT JOIN sections s ON s.site_id = l.site_id AND s.id = l.section_id`;
 const COURSE_SELECT = `SELECT ${COURSE_COLUMNS} FROM courses c ${LAST_WATCHED_JOINS}`;
 
-function toLibraryCourse(r: CourseRow, now: Date, lectures: readonly OrderedLecture[]): LibraryCourse {
+function toLibraryCourse(r: CourseRow, now: Date, lectures: NextStepLectures): LibraryCourse {
   const lifetime = r.has_lifetime_access === 1;
   // The same column the library filters read (EXPIRED below): a flag and a filter never disagree.
   const expiresAt = r.expires_ms;
@@ -175,15 +189,9 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: readonly OrderedLect
     lecturesLeft: r.left_lectures,
     secondsLeft: r.left_seconds,
     newLectures: r.new_lectures,
-    nextStep: courseNextStep(
-      {
-        isExpired,
-        expireDate: r.expire_date,
-        completedAt: r.completed_at,
-        lastLectureId: r.last_lecture_id,
-        lastPositionSeconds: r.last_position_seconds,
-        lectures,
-      },
+    nextStep: nextStepOf(
+      { isExpired, expireDate: r.expire_date, completedAt: r.completed_at, lastPositionSeconds: r.last_position_seconds },
+      lectures,
       t,
     ),
   };
@@ -214,19 +222,6 @@ function filterSql(filter: LibraryFilter): string {
     default:
       return assertNever(filter, 'library filter');
   }
-}
-
-/** Every lecture of a page's courses, in order, keyed by site and course (a page may mix sites). */
-function lecturesOfRows(db: Database, rows: readonly CourseRow[]): Map<string, OrderedLecture[]> {
-  const bySite = new Map<string, string[]>();
-  for (const r of rows) {
-    const ids = bySite.get(r.site_id);
-    if (ids) ids.push(r.id);
-    else bySite.set(r.site_id, [r.id]);
-  }
-  const out = new Map<string, OrderedLecture[]>();
-  for (const [site, ids] of bySite) for (const [courseId, list] of orderedLectures(db, site, ids)) out.set(`${site}\u0000${courseId}`, list);
-  return out;
 }
 
 /** The order of a library page; the school's own order breaks ties, and across sites the order sites were added. */
@@ -282,8 +277,8 @@ function libraryPage(db: Database, siteId: string | null, now: Date, request: Li
     })!.n;
   const total = count(where);
   const courseCount = request.filter === undefined || request.filter === 'all' ? total : count(scope);
-  const lectures = lecturesOfRows(db, rows);
-  const items = rows.map((r) => toLibraryCourse(r, now, lectures.get(`${r.site_id}\u0000${r.id}`) ?? []));
+  const lectures = nextStepLecturesOf(db, rows);
+  const items = rows.map((r) => toLibraryCourse(r, now, lectures.get(`${r.site_id}\u0000${r.id}`) ?? NO_LECTURES));
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total), courseCount };
 }
 
@@ -385,7 +380,7 @@ function computeCourseDetail(db: Database, siteId: string, courseId: string, now
     }));
   const ordered = orderedLectures(db, siteId, [courseId]).get(courseId) ?? [];
   const value: CourseDetail = {
-    ...toLibraryCourse(row, now, ordered),
+    ...toLibraryCourse(row, now, lecturesForNextStep(ordered, row.last_lecture_id)),
     sections,
     lastWatched:
       row.last_lecture_id === null

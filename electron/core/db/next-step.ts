@@ -15,14 +15,33 @@ export interface OrderedLecture extends LectureRef {
   readonly unlockAt: IsoDateTime | null;
 }
 
-export interface NextStepInput {
+/** What a course's next step depends on besides its lectures. */
+export interface NextStepFacts {
   readonly isExpired: boolean;
   readonly expireDate: IsoDateTime | null;
   readonly completedAt: IsoDateTime | null;
-  readonly lastLectureId: string | null;
   readonly lastPositionSeconds: number | null;
+}
+
+export interface NextStepInput extends NextStepFacts {
+  readonly lastLectureId: string | null;
   /** Every lecture of the course, in order. */
   readonly lectures: readonly OrderedLecture[];
+}
+
+/**
+ * The only lectures of a course its next step can name or depend on. The library reads these four per course from
+ * the stored order (nextStepLectures, migration 018) instead of every lecture of the course.
+ */
+export interface NextStepLectures {
+  /** The course's first lecture; null when the course has none. */
+  readonly first: OrderedLecture | null;
+  /** The last watched lecture, when it is still in the course. */
+  readonly last: OrderedLecture | null;
+  /** The first lecture not completed, in the course's order; null when every one is. */
+  readonly firstToDo: OrderedLecture | null;
+  /** The first lecture not completed after the last watched one. */
+  readonly toDoAfterLast: OrderedLecture | null;
 }
 
 /** "Finished" is the last 5% of a lecture or its last 30 seconds, whichever is reached first. */
@@ -52,38 +71,40 @@ const ref = (l: OrderedLecture): LectureRef => ({
   durationSeconds: l.durationSeconds,
 });
 
-/** The first lecture from `from` on that is not completed: open -> next/start, locked -> locked. */
-function firstToDo(lectures: readonly OrderedLecture[], from: number, now: number): { lecture: OrderedLecture; open: boolean } | null {
-  for (let i = from; i < lectures.length; i++) {
-    const l = lectures[i]!;
-    if (l.state === 'completed') continue;
-    return { lecture: l, open: isOpenAt(l, now) };
-  }
-  return null;
+const firstToDoFrom = (lectures: readonly OrderedLecture[], from: number): OrderedLecture | null =>
+  lectures.slice(Math.max(0, from)).find((l) => l.state !== 'completed') ?? null;
+
+/** The four lectures of NextStepLectures, picked from the whole ordered list (a course's detail holds it anyway). */
+export function lecturesForNextStep(lectures: readonly OrderedLecture[], lastLectureId: string | null): NextStepLectures {
+  const lastIndex = lastLectureId === null ? -1 : lectures.findIndex((l) => l.lectureId === lastLectureId);
+  return {
+    first: lectures[0] ?? null,
+    last: lastIndex >= 0 ? lectures[lastIndex]! : null,
+    firstToDo: firstToDoFrom(lectures, 0),
+    toDoAfterLast: lastIndex >= 0 ? firstToDoFrom(lectures, lastIndex + 1) : null,
+  };
 }
 
 export function courseNextStep(input: NextStepInput, now: number): CourseNextStep {
-  if (input.isExpired) return { kind: 'expired', endedAt: input.expireDate };
-  const { lectures } = input;
-  if (lectures.length === 0) return { kind: 'none' };
-  const allDone = lectures.every((l) => l.state === 'completed');
-  if (input.completedAt !== null || allDone) return { kind: 'completed', again: ref(lectures[0]!) };
+  return nextStepOf(input, lecturesForNextStep(input.lectures, input.lastLectureId), now);
+}
 
-  const lastIndex = input.lastLectureId === null ? -1 : lectures.findIndex((l) => l.lectureId === input.lastLectureId);
+export function nextStepOf(facts: NextStepFacts, lectures: NextStepLectures, now: number): CourseNextStep {
+  if (facts.isExpired) return { kind: 'expired', endedAt: facts.expireDate };
+  const { first, last, firstToDo } = lectures;
+  if (first === null) return { kind: 'none' };
+  if (facts.completedAt !== null || firstToDo === null) return { kind: 'completed', again: ref(first) };
+
   const locked = (l: OrderedLecture): CourseNextStep => ({ kind: 'locked', lecture: ref(l), unlockAt: l.unlockAt });
-  if (lastIndex >= 0) {
-    const last = lectures[lastIndex]!;
-    const position = Math.max(0, input.lastPositionSeconds ?? 0);
+  if (last !== null) {
+    const position = Math.max(0, facts.lastPositionSeconds ?? 0);
     const finished = last.state === 'completed' || isFinishedAt(position, last.durationSeconds);
     if (!finished) return isOpenAt(last, now) ? { kind: 'resume', lecture: ref(last), positionSeconds: position } : locked(last);
     // Finished: the next lecture after it not yet completed; if every later one is done, the first one left earlier.
-    const todo = firstToDo(lectures, lastIndex + 1, now) ?? firstToDo(lectures, 0, now);
-    if (!todo) return { kind: 'completed', again: ref(lectures[0]!) };
-    return todo.open ? { kind: 'next', lecture: ref(todo.lecture), finished: ref(last) } : locked(todo.lecture);
+    const todo = lectures.toDoAfterLast ?? firstToDo;
+    return isOpenAt(todo, now) ? { kind: 'next', lecture: ref(todo), finished: ref(last) } : locked(todo);
   }
-  const todo = firstToDo(lectures, 0, now);
-  if (!todo) return { kind: 'completed', again: ref(lectures[0]!) };
-  return todo.open ? { kind: 'start', lecture: ref(todo.lecture) } : locked(todo.lecture);
+  return isOpenAt(firstToDo, now) ? { kind: 'start', lecture: ref(firstToDo) } : locked(firstToDo);
 }
 
 interface OrderedLectureRow {
@@ -97,7 +118,17 @@ interface OrderedLectureRow {
   unlock_at: string | null;
 }
 
-/** Every lecture of the given courses in each course's order, one statement for all of them. */
+const toOrdered = (r: OrderedLectureRow): OrderedLecture => ({
+  lectureId: r.id,
+  title: r.title,
+  sectionTitle: r.section_title,
+  durationSeconds: r.duration,
+  state: r.state,
+  isLocked: r.is_locked === 1,
+  unlockAt: r.unlock_at,
+});
+
+/** Every lecture of the given courses in each course's order (018's `ord`), one statement for all of them. */
 export function orderedLectures(db: Database, siteId: string, courseIds: readonly string[]): Map<string, OrderedLecture[]> {
   const out = new Map<string, OrderedLecture[]>();
   if (courseIds.length === 0) return out;
@@ -106,22 +137,66 @@ export function orderedLectures(db: Database, siteId: string, courseIds: readonl
     `SELECT l.course_id, l.id, l.title, s.title AS section_title, l.duration, l.state, l.is_locked, l.unlock_at
        FROM lectures l JOIN sections s ON s.site_id = l.site_id AND s.id = l.section_id
       WHERE l.site_id = @siteId AND l.course_id IN (SELECT value FROM json_each(@ids))
-      ORDER BY l.course_id, s.position, l.position`,
+      ORDER BY l.course_id, l.ord`,
   ).all({ siteId, ids: JSON.stringify(courseIds) });
   for (const r of rows) {
-    const lecture: OrderedLecture = {
-      lectureId: r.id,
-      title: r.title,
-      sectionTitle: r.section_title,
-      durationSeconds: r.duration,
-      state: r.state,
-      isLocked: r.is_locked === 1,
-      unlockAt: r.unlock_at,
-    };
+    const lecture = toOrdered(r);
     const list = out.get(r.course_id);
     if (list) list.push(lecture);
     else out.set(r.course_id, [lecture]);
   }
+  return out;
+}
+
+/** A course without lectures (nextStepLectures answers nothing for it). */
+export const NO_LECTURES: NextStepLectures = { first: null, last: null, firstToDo: null, toDoAfterLast: null };
+const ROLES = ['first', 'last', 'firstToDo', 'toDoAfterLast'] as const;
+
+/**
+ * The NextStepLectures of the given courses of one site, one statement for all of them: each of the four is one
+ * step down lectures_in_order or lectures_to_do (migration 018), so a page of 50 courses reads at most 200 lectures
+ * however long its courses are. The last watched lecture counts only when it is in the same course, as in
+ * lecturesForNextStep.
+ */
+export function nextStepLectures(db: Database, siteId: string, courseIds: readonly string[]): Map<string, NextStepLectures> {
+  const out = new Map<string, NextStepLectures>();
+  if (courseIds.length === 0) return out;
+  const rows = prepared<{ siteId: string; ids: string }, OrderedLectureRow & { role: number }>(
+    db,
+    // MATERIALIZED and CROSS JOIN fix the plan: from the page's ids outwards, never a scan of the site's lectures.
+    `WITH page(course_id) AS MATERIALIZED (SELECT DISTINCT value FROM json_each(@ids)),
+     watched(course_id, ord, lecture_id) AS MATERIALIZED (
+       SELECT p.course_id, lw.ord, lw.id FROM page p CROSS JOIN courses c CROSS JOIN lectures lw
+        WHERE c.site_id = @siteId AND c.id = p.course_id
+          AND lw.site_id = @siteId AND lw.id = c.last_lecture_id AND lw.course_id = p.course_id),
+     picks(course_id, role, lecture_id) AS MATERIALIZED (
+       SELECT p.course_id, 0, (SELECT n.id FROM lectures n WHERE n.site_id = @siteId AND n.course_id = p.course_id
+                               ORDER BY n.ord LIMIT 1) FROM page p
+       UNION ALL SELECT w.course_id, 1, w.lecture_id FROM watched w
+       UNION ALL
+       SELECT p.course_id, 2, (SELECT n.id FROM lectures n WHERE n.site_id = @siteId AND n.course_id = p.course_id
+                                 AND n.state <> 'completed' ORDER BY n.ord LIMIT 1) FROM page p
+       UNION ALL
+       SELECT w.course_id, 3, (SELECT n.id FROM lectures n WHERE n.site_id = @siteId AND n.course_id = w.course_id
+                                 AND n.state <> 'completed' AND n.ord > w.ord ORDER BY n.ord LIMIT 1) FROM watched w)
+     SELECT picks.course_id, picks.role, l.id, l.title, s.title AS section_title, l.duration, l.state, l.is_locked, l.unlock_at
+       FROM picks CROSS JOIN lectures l CROSS JOIN sections s
+      WHERE l.site_id = @siteId AND l.id = picks.lecture_id AND s.site_id = l.site_id AND s.id = l.section_id`,
+  ).all({ siteId, ids: JSON.stringify(courseIds) });
+  for (const r of rows) {
+    const role = ROLES[r.role];
+    if (role === undefined) continue;
+    out.set(r.course_id, { ...(out.get(r.course_id) ?? NO_LECTURES), [role]: toOrdered(r) });
+  }
+  return out;
+}
+
+/** nextStepLectures for courses of several sites (a page of "All schools"), keyed by `siteId \u0000 courseId`. */
+export function nextStepLecturesOf(db: Database, courses: readonly { site_id: string; id: string }[]): Map<string, NextStepLectures> {
+  const bySite = new Map<string, string[]>();
+  for (const c of courses) bySite.set(c.site_id, [...(bySite.get(c.site_id) ?? []), c.id]);
+  const out = new Map<string, NextStepLectures>();
+  for (const [site, ids] of bySite) for (const [courseId, picked] of nextStepLectures(db, site, ids)) out.set(`${site}\u0000${courseId}`, picked);
   return out;
 }
 

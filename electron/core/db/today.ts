@@ -7,7 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import type { TodayAttention, TodayCourse } from '../../common/view-models';
 import { EXPIRES_SOON_MS } from './courses';
-import { courseNextStep, orderedLectures, type OrderedLecture } from './next-step';
+import { nextStepLecturesOf, nextStepOf, NO_LECTURES } from './next-step';
 import { getPayableAcrossSites } from './payments';
 import { prepared } from './statements';
 
@@ -49,23 +49,13 @@ function continueLearning(db: Database, now: number): TodayCourse[] {
       ORDER BY coalesce(${ms('c.last_watched_at')}, 0) DESC, c.site_id, c.position
       LIMIT @limit`,
   ).all({ now, limit: TODAY_COURSES });
-  // The lectures of every course shown, one statement per school (not one per course).
-  const bySite = new Map<string, string[]>();
-  for (const r of rows) bySite.set(r.site_id, [...(bySite.get(r.site_id) ?? []), r.id]);
-  const lecturesOf = new Map<string, ReadonlyMap<string, readonly OrderedLecture[]>>();
-  for (const [siteId, ids] of bySite) lecturesOf.set(siteId, orderedLectures(db, siteId, ids));
+  // The lectures each next step needs, one statement per school (not one per course).
+  const lecturesOf = nextStepLecturesOf(db, rows);
   const out: TodayCourse[] = [];
   for (const r of rows) {
-    const lectures = lecturesOf.get(r.site_id)?.get(r.id) ?? [];
-    const nextStep = courseNextStep(
-      {
-        isExpired: false,
-        expireDate: r.expire_date,
-        completedAt: r.completed_at,
-        lastLectureId: r.last_lecture_id,
-        lastPositionSeconds: r.last_position_seconds,
-        lectures,
-      },
+    const nextStep = nextStepOf(
+      { isExpired: false, expireDate: r.expire_date, completedAt: r.completed_at, lastPositionSeconds: r.last_position_seconds },
+      lecturesOf.get(`${r.site_id}\u0000${r.id}`) ?? NO_LECTURES,
       now,
     );
     // A course whose lectures are all done (its progress not yet updated) has nothing to continue.

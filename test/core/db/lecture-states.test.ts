@@ -48,7 +48,14 @@ describe('lecture states the app does not know (migration 011)', () => {
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'lectures' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .pluck()
       .all();
-    expect(indexes).toEqual(['lectures_by_course_section', 'lectures_by_section', 'lectures_left', 'lectures_locked']);
+    expect(indexes).toEqual([
+      'lectures_by_course_section',
+      'lectures_by_section',
+      'lectures_in_order',
+      'lectures_left',
+      'lectures_locked',
+      'lectures_to_do',
+    ]);
     db.exec(`UPDATE lectures SET state = 'in_progress'`);
     expect(db.pragma('foreign_key_check')).toEqual([]);
     // Sections still cascade to their lectures.

@@ -185,6 +185,7 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     // As version 13 left it: none of these kinds in the index, and courses without their instructor's name.
     db.exec(`DELETE FROM search_index WHERE kind IN ${NEW}; DELETE FROM search_ranges WHERE kind IN ${NEW}`);
     db.exec("UPDATE search_index SET body = '' WHERE kind = 'course'; ALTER TABLE courses DROP COLUMN display");
+    db.exec('DROP INDEX lectures_in_order; DROP INDEX lectures_to_do; ALTER TABLE lectures DROP COLUMN ord');
     db.pragma('user_version = 13');
     expect(search(db, 'a', 'Planner')).toEqual([]);
     const next = db.prepare('SELECT next_rowid FROM search_state').pluck().get() as number;

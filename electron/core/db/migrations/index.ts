@@ -19,6 +19,7 @@ import * as m014 from './014-search-everything';
 import * as m015 from './015-course-display';
 import * as m016 from './016-course-news';
 import * as m017 from './017-lectures-left';
+import * as m018 from './018-lecture-order';
 
 export interface Migration {
   readonly version: number;
@@ -44,5 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m015,
   m016,
   m017,
+  m018,
 ];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
