@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getCourseDetail, getLibraryPage, getToday } from '../../../electron/core/db';
+import { commitSnapshot, ensureSite, getAllSitesLibraryPage, getCourseDetail, getLibraryPage, getToday } from '../../../electron/core/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { courseNextStep, type OrderedLecture } from '../../../electron/core/db/next-step';
 import type { LectureState } from '../../../electron/common/view-models';
@@ -98,11 +98,18 @@ const courses = fc
   });
 
 describe('next steps from the stored lecture order (migration 018)', () => {
-  it('the library page, the course detail and Today give the next step the whole ordered course gives', () => {
+  it('the library pages (one school, all schools), the course detail and Today give the next step the whole ordered course gives', () => {
     fc.assert(
       fc.property(courses, (records) => {
         const db = withSite({ courses: records });
+        // A second school with the same course ids, nothing watched there: "All schools" must not mix them up.
+        const unwatched = records.map((c) => ({ ...c, lastWatchedLecture: null }));
+        ensureSite(db, 't', NOW);
+        commitSnapshot(db, 't', { courses: unwatched });
         try {
+          const all = new Map(getAllSitesLibraryPage(db, NOW).items.map((c) => [`${c.siteId}/${c.courseId}`, c.nextStep]));
+          for (const c of records) expect(all.get(`s/${c.id}`), c.id).toEqual(expected(c));
+          for (const c of unwatched) expect(all.get(`t/${c.id}`), c.id).toEqual(expected(c));
           const page = new Map(getLibraryPage(db, 's', NOW).items.map((c) => [c.courseId, c.nextStep]));
           const today = new Map(getToday(db, NOW).continueLearning.map((c) => [c.courseId, c.nextStep]));
           for (const c of records) {
