@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitSnapshot, ensureSite, getAllSitesLibraryPage, getLibrary, getLibraryPage, removeSiteData } from '../../../electron/core/db';
 import { ipcContract } from '../../../electron/common/ipc-contract';
-import type { LibraryFilter, LibrarySort } from '../../../electron/common/view-models';
+import { LIBRARY_FILTERS, LIBRARY_SORTS, type LibraryFilter, type LibrarySort } from '../../../electron/common/view-models';
 import { course } from './fixtures';
-import { closeDatabases, NOW, withSite, at, day } from './pages-scaffold';
+import { closeDatabases, NOW, openDb, withSite, at, day } from './pages-scaffold';
 
 afterEach(closeDatabases);
 
@@ -136,5 +137,61 @@ describe('library power tools: filters, orders, time left, every school', () => 
     expect(input.safeParse({ siteId: 's', filter: 'not-started', sort: 'ending' }).success).toBe(true);
     expect(input.safeParse({ siteId: 's', sort: 'price' }).success).toBe(false);
     expect(ipcContract['library:all-page'].input.safeParse({ filter: 'expiring-soon', sort: 'recent' }).success).toBe(true);
+  });
+});
+
+describe('library pages in every order: the pages put together are the whole list', () => {
+  // Few distinct values, so most courses tie on the order's first key and only the school's order separates them.
+  const shape = fc.record({
+    site: fc.constantFrom('one', 'two'),
+    title: fc.constantFrom('alpha', 'Alpha', 'beta'),
+    percent: fc.constantFrom(0, 50, 100),
+    expireDate: fc.constantFrom(null, '2026-05-01T00:00:00.000Z', '2026-06-14T00:00:00.000Z', '2026-06-14T02:00:00+02:00', 'soon'),
+    watchedAt: fc.constantFrom(null, '2026-06-01T00:00:00.000Z', 'yesterday'),
+  });
+
+  it('for every filter, order and page size, on one school and on all of them', () => {
+    fc.assert(
+      fc.property(fc.array(shape, { minLength: 1, maxLength: 14 }), fc.integer({ min: 1, max: 4 }), (shapes, size) => {
+        const db = openDb();
+        ensureSite(db, 'one', NOW);
+        ensureSite(db, 'two', new Date(NOW.getTime() + 1000));
+        for (const site of ['one', 'two']) {
+          const mine = shapes.flatMap((x, i) => (x.site === site ? [{ ...x, id: `c${i}` }] : []));
+          const courses = mine.map((x) =>
+            course(x.id, {
+              title: x.title,
+              hasLifetimeAccess: x.expireDate === null,
+              expireDate: x.expireDate,
+              detailProgress: { totalLectures: 2, readLectures: 0, completedLectures: 0, percent: x.percent, completedAt: null },
+              lastWatchedLecture: x.watchedAt === null ? null : { lectureId: `${x.id}-l1`, positionSeconds: 1, watchedAt: x.watchedAt },
+            }),
+          );
+          commitSnapshot(db, site, { courses });
+        }
+        try {
+          const read = [
+            (r: { filter: LibraryFilter; sort: LibrarySort; offset?: number; limit?: number }) => getLibraryPage(db, 'one', NOW, r),
+            (r: { filter: LibraryFilter; sort: LibrarySort; offset?: number; limit?: number }) => getAllSitesLibraryPage(db, NOW, r),
+          ];
+          for (const page of read)
+            for (const filter of LIBRARY_FILTERS)
+              for (const sort of LIBRARY_SORTS) {
+                const whole = page({ filter, sort }).items.map((c) => `${c.siteId}/${c.courseId}`);
+                expect(new Set(whole).size).toBe(whole.length);
+                const paged: string[] = [];
+                for (let offset: number | null = 0; offset !== null;) {
+                  const next = page({ filter, sort, offset, limit: size });
+                  paged.push(...next.items.map((c) => `${c.siteId}/${c.courseId}`));
+                  offset = next.nextOffset;
+                }
+                expect(paged, `${filter} ${sort}`).toEqual(whole);
+              }
+        } finally {
+          closeDatabases();
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });
