@@ -1,15 +1,13 @@
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressSummary, SiteSummary } from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
 import { weekCounter } from '../../electron/core/db';
-import { MIGRATIONS } from '../../electron/core/db/migrations';
 import type { ExportFile } from '../../electron/core/export/service';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import type { EmbeddedServer } from '../../embedded-server/index';
 import { setLectureProgress } from '../../embedded-server/store/content-courses';
 import { readCsv } from './export/read-csv';
-import { closeDatabases, openDb, tempFile } from './db/pages-scaffold';
+import { closeDatabases, databaseAt, openDb, tempFile } from './db/pages-scaffold';
 import { syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-core';
 
 const DAY = 86_400_000;
@@ -150,10 +148,7 @@ describe('migration 013 (lecture completions)', () => {
   afterEach(closeDatabases);
   it('what was completed before the upgrade is the baseline: in no week, never counted later', () => {
     const file = tempFile();
-    const v11 = new Database(file);
-    v11.pragma('foreign_keys = ON');
-    for (const m of MIGRATIONS.filter((m) => m.version <= 12)) v11.exec(m.sql);
-    v11.pragma('user_version = 12');
+    const v11 = databaseAt(12, file);
     v11.prepare("INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')").run();
     v11.exec(`INSERT INTO courses (site_id, id, position, slug, title, enrolled_at, has_lifetime_access, total_lectures, read_lectures,
         completed_lectures, percent) VALUES ('s1', 'c1', 0, 'c', 'C', '2026-01-01T00:00:00.000Z', 1, 2, 0, 1, 50)`);

@@ -158,7 +158,7 @@ const ROLES = ['first', 'last', 'firstToDo', 'toDoAfterLast'] as const;
  * however long its courses are. The last watched lecture counts only when it is in the same course, as in
  * lecturesForNextStep.
  */
-export function nextStepLectures(db: Database, siteId: string, courseIds: readonly string[]): Map<string, NextStepLectures> {
+function nextStepLectures(db: Database, siteId: string, courseIds: readonly string[]): Map<string, NextStepLectures> {
   const out = new Map<string, NextStepLectures>();
   if (courseIds.length === 0) return out;
   const rows = prepared<{ siteId: string; ids: string }, OrderedLectureRow & { role: number }>(
@@ -194,7 +194,11 @@ export function nextStepLectures(db: Database, siteId: string, courseIds: readon
 /** nextStepLectures for courses of several sites (a page of "All schools"), keyed by `siteId \u0000 courseId`. */
 export function nextStepLecturesOf(db: Database, courses: readonly { site_id: string; id: string }[]): Map<string, NextStepLectures> {
   const bySite = new Map<string, string[]>();
-  for (const c of courses) bySite.set(c.site_id, [...(bySite.get(c.site_id) ?? []), c.id]);
+  for (const c of courses) {
+    const ids = bySite.get(c.site_id);
+    if (ids) ids.push(c.id);
+    else bySite.set(c.site_id, [c.id]);
+  }
   const out = new Map<string, NextStepLectures>();
   for (const [site, ids] of bySite) for (const [courseId, picked] of nextStepLectures(db, site, ids)) out.set(`${site}\u0000${courseId}`, picked);
   return out;

@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getCourseDetail } from '../../../electron/core/db';
-import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { course } from './fixtures';
-import { closeDatabases, NOW, openDb, tempFile, withSite } from './pages-scaffold';
+import { closeDatabases, databaseAt, NOW, openDb, tempFile, withSite } from './pages-scaffold';
 
 afterEach(closeDatabases);
 
@@ -29,10 +27,7 @@ describe('lecture states the app does not know (migration 011)', () => {
 
   it('a database of version 10 keeps its lectures and indexes, and takes an unknown state afterwards', () => {
     const file = tempFile();
-    const v10 = new Database(file);
-    v10.pragma('foreign_keys = ON');
-    for (const m of MIGRATIONS.filter((m) => m.version <= 10)) v10.exec(m.sql);
-    v10.pragma('user_version = 10');
+    const v10 = databaseAt(10, file);
     v10.exec(`INSERT INTO sites (id, created_at) VALUES ('s', '2026-01-01T00:00:00.000Z');
       INSERT INTO courses (site_id, id, position, slug, title, enrolled_at, has_lifetime_access, total_lectures, read_lectures, completed_lectures, percent)
         VALUES ('s', 'c1', 0, 'c1', 'C', '2026-01-01T00:00:00.000Z', 1, 1, 0, 0, 0);

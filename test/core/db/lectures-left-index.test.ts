@@ -1,27 +1,9 @@
-import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getLibraryPage, getProgressSummary } from '../../../electron/core/db';
 import { course } from './fixtures';
-import { closeDatabases, NOW, withSite } from './pages-scaffold';
+import { closeDatabases, NOW, recording, withSite } from './pages-scaffold';
 
 afterEach(closeDatabases);
-
-/** The connection as the views see it, with the SQL of every statement they prepare. */
-function recording(db: Database): { db: Database; sql: string[] } {
-  const sql: string[] = [];
-  const spy = new Proxy(db, {
-    get(target, key) {
-      if (key === 'prepare')
-        return (text: string) => {
-          sql.push(text);
-          return target.prepare(text);
-        };
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { db: spy, sql };
-}
 
 /**
  * Migration 017: what is left of a course (its open lectures and their length) is counted from lectures_left alone,

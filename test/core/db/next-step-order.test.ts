@@ -1,13 +1,11 @@
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitSnapshot, ensureSite, getAllSitesLibraryPage, getCourseDetail, getLibraryPage, getToday } from '../../../electron/core/db';
-import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { courseNextStep, type OrderedLecture } from '../../../electron/core/db/next-step';
 import type { LectureState } from '../../../electron/common/view-models';
 import type { CourseRecord } from '../../../electron/core/db/records';
 import { course } from './fixtures';
-import { closeDatabases, NOW, openDb, tempFile, withSite } from './pages-scaffold';
+import { closeDatabases, databaseAt, NOW, openDb, recording, tempFile, withSite } from './pages-scaffold';
 
 afterEach(closeDatabases);
 
@@ -128,18 +126,7 @@ describe('next steps from the stored lecture order (migration 018)', () => {
 
   it('reads each card’s lectures down the order indexes, never every lecture of the page’s courses', () => {
     const db = withSite({ courses: [course('c1'), course('c2')] });
-    const statements: string[] = [];
-    const spy = new Proxy(db, {
-      get(target, key) {
-        if (key === 'prepare')
-          return (text: string) => {
-            statements.push(text);
-            return target.prepare(text);
-          };
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    const { db: spy, sql: statements } = recording(db);
     expect(getLibraryPage(spy, 's', NOW).items.map((c) => c.nextStep.kind)).toEqual(['resume', 'resume']);
     const picks = statements.filter((text) => text.includes('picks(course_id'));
     expect(picks).toHaveLength(1);
@@ -160,10 +147,7 @@ describe('next steps from the stored lecture order (migration 018)', () => {
 
   it('numbers the lectures of a database from before it in the order the views showed, and keeps its next steps', () => {
     const file = tempFile();
-    const v17 = new Database(file);
-    v17.pragma('foreign_keys = ON');
-    for (const m of MIGRATIONS.filter((m) => m.version <= 17)) v17.exec(m.sql);
-    v17.pragma('user_version = 17');
+    const v17 = databaseAt(17, file);
     // Rows written out of order: section 2 before section 1, and lecture positions descending.
     v17.exec(`INSERT INTO sites (id, created_at) VALUES ('s', '2026-01-01T00:00:00.000Z');
       INSERT INTO courses (site_id, id, position, slug, title, enrolled_at, has_lifetime_access, total_lectures, read_lectures,

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { commitSnapshot, ensureSite, openOfflineDatabase } from '../../../electron/core/db';
+import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import type { SiteSnapshot } from '../../../electron/core/db/records';
 
 /** Databases in temporary folders for the page and view tests; `closeDatabases` after each test removes them. */
@@ -26,6 +27,35 @@ export function openDb(file = tempFile()): Database.Database {
   const { db } = openOfflineDatabase(file);
   opened.push(db);
   return db;
+}
+
+/**
+ * A database in `file` as the app at schema `version` left it (its migrations up to that one, nothing later), for
+ * the migration tests: the caller writes the old rows, closes it, and opens it again with openDb to migrate it.
+ */
+export function databaseAt(version: number, file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('foreign_keys = ON');
+  for (const m of MIGRATIONS.filter((m) => m.version <= version)) db.exec(m.sql);
+  db.pragma(`user_version = ${version}`);
+  return db;
+}
+
+/** The connection as the views see it, with the SQL of every statement they prepare (for their query plans). */
+export function recording(db: Database.Database): { db: Database.Database; sql: string[] } {
+  const sql: string[] = [];
+  const spy = new Proxy(db, {
+    get(target, key) {
+      if (key === 'prepare')
+        return (text: string) => {
+          sql.push(text);
+          return target.prepare(text);
+        };
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: spy, sql };
 }
 
 export function withSite(snapshot: SiteSnapshot, siteId = 's'): Database.Database {

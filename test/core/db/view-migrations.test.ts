@@ -1,22 +1,18 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitSnapshot, ensureSite, getBillingSummary, getOrdersPage, removeSiteData, search } from '../../../electron/core/db';
 import { ipcContract, PAGE_LIMIT_MAX } from '../../../electron/common/ipc-contract';
-import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { indexShortTerms } from '../../../electron/core/db/search';
 import type { SiteSnapshot } from '../../../electron/core/db/records';
 import { course, notification, hitContext } from './fixtures';
-import { closeDatabases, NOW, tempFile, openDb, withSite, day } from './pages-scaffold';
+import { closeDatabases, databaseAt, NOW, tempFile, openDb, withSite, day } from './pages-scaffold';
 
 afterEach(closeDatabases);
 
 describe('migration 006 (view pages)', () => {
   it('fills the orders of payments stored by version 5, and reads expiries as epoch ms', () => {
     const file = tempFile();
-    const v5 = new Database(file);
-    v5.pragma('foreign_keys = ON');
-    for (const m of MIGRATIONS.filter((m) => m.version <= 5)) v5.exec(m.sql);
-    v5.pragma('user_version = 5');
+    const v5 = databaseAt(5, file);
     v5.prepare("INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')").run();
     const insert = v5.prepare(
       `INSERT INTO payments (site_id, id, position, trade_no, amount, currency, payment_type, created_at, payment_state, refunding_state,
