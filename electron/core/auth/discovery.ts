@@ -116,7 +116,7 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
   }
   const m = parsed.data;
   // RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched for (mix-up defence).
-  if (m.issuer !== expectedIssuer) {
+  if (!acceptedIssuers(origin, expectedIssuer).includes(m.issuer)) {
     throw new CoreError('discovery-invalid', `${origin} names a different issuer (${m.issuer}); it cannot be trusted for sign-in.`);
   }
   // RFC 7636 §4.2 / RFC 9700 §2.1.1: only S256. A server that does not list it is refused rather than downgraded.
@@ -161,6 +161,17 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
     userinfo: meta.userinfoEndpoint !== null,
   });
   return meta;
+}
+
+/**
+ * The issuer values a document fetched for `expected` may name. For the origin the student typed, both `origin` and
+ * `origin + "/"` (an origin's URL has the path "/" either way, and some providers write their issuer so, as
+ * openid-client accepts); nothing else: no second slash, no path, no other case. Whichever the document names is
+ * then the issuer, compared byte for byte with the callback's `iss` (RFC 9207 §2.4) and the id_token's (OIDC Core
+ * §3.1.3.7 rule 2).
+ */
+function acceptedIssuers(origin: string, expected: string): readonly string[] {
+  return expected === origin ? [origin, `${origin}/`] : [expected];
 }
 
 /** At most this many RFC 9728 authorization servers are tried: the list is the site's data. */

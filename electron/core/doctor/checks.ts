@@ -48,7 +48,9 @@ export async function checkDiscovery(probe: SiteProbe, options: { fetch: FetchLi
   if (probe.status !== 200) return check('discovery', 'problem', 'discoveryHttpStatus', { origin, status: probe.status });
   const doc = probe.document;
   if (doc === null) return check('discovery', 'problem', 'discoveryNotJson', { origin });
-  if (doc.issuer !== origin) return check('discovery', 'problem', 'discoveryIssuerMismatch', { origin, issuer: displayText(doc.issuer ?? '') });
+  // RFC 8414 §3.3, as discovery.ts reads it: the origin, or the origin with its "/" path written out.
+  if (doc.issuer !== origin && doc.issuer !== `${origin}/`)
+    return check('discovery', 'problem', 'discoveryIssuerMismatch', { origin, issuer: displayText(doc.issuer ?? '') });
   const methods = doc.code_challenge_methods_supported;
   if (!Array.isArray(methods) || !methods.includes('S256')) return check('discovery', 'problem', 'discoveryNoS256', { origin });
   for (const field of ENDPOINT_FIELDS) {
