@@ -56,6 +56,7 @@ export const DOCTOR_FINDINGS = [
   // client_id still registered
   'clientOk',
   'clientUnknown',
+  'clientResourceRefused',
   'clientUnchecked',
 ] as const;
 export type DoctorFinding = (typeof DOCTOR_FINDINGS)[number];

@@ -5,7 +5,7 @@
  */
 
 /** Why a sign-in failed, as far as the student can act on it. */
-export type FailureReason = 'clock' | 'algorithm' | 'client' | 'server' | 'network' | 'scope' | 'organization' | 'safety' | 'site';
+export type FailureReason = 'clock' | 'algorithm' | 'client' | 'server' | 'network' | 'scope' | 'access' | 'organization' | 'safety' | 'site';
 
 export type CallbackVerdict =
   | { readonly kind: 'success' }
@@ -52,6 +52,8 @@ const TEXT: Record<
       server: 'What to do: the site had a problem of its own. Try again from APP in a few minutes.',
       network: 'What to do: check your internet connection, then sign in again from APP.',
       scope: 'What to do: the site refused the permissions the app asks for. Tell your school.',
+      access:
+        "What to do: nothing on your computer will fix this. The site's sign-in does not give the app access to your member data; tell your school. APP kept nothing from this sign-in.",
       organization: 'What to do: sign in again from APP with your account for this school.',
       safety:
         'What to do: the answer did not match this sign-in, so it was stopped for your safety. Start the sign-in again from APP and use only the newest page.',
@@ -73,6 +75,7 @@ const TEXT: Record<
       server: '建議做法：網站本身出了問題，請過幾分鐘再從 APP 重試。',
       network: '建議做法：檢查網路連線，再從 APP 重新登入。',
       scope: '建議做法：網站拒絕了應用程式要求的權限，請告訴學校。',
+      access: '建議做法：這不是你的電腦能解決的問題。這個網站的登入無法讓應用程式讀取你的會員資料，請告訴學校。APP 沒有保留這次登入的任何資料。',
       organization: '建議做法：從 APP 重新登入，並使用這所學校的帳號。',
       safety: '建議做法：回應與這次登入不符，為了你的安全已停止。請從 APP 重新開始登入，並只使用最新的頁面。',
       site: '建議做法：從 APP 重新登入。若一直失敗，APP 會說明原因；請告訴學校。',

@@ -14,9 +14,10 @@ import { abortError } from '../net/http';
 import type { ServerMetadata } from './discovery';
 import type { JwksCache, UserProfile } from './id-token';
 import { createJwksCache, fetchUserInfo, fetchViewer, verifyIdToken } from './id-token';
-import type { CallbackVerdict } from './callback-page';
+import type { CallbackVerdict, FailureReason } from './callback-page';
 import type { CallbackPageKind } from './loopback-receiver';
 import { startLoopbackReceiver } from './loopback-receiver';
+import { requireMemberAccess } from './member-access';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce';
 import type { TokenSet } from './token-client';
 import { exchangeCode, revokeUnkept, sanitizeDescription, signInFailedHint } from './token-client';
@@ -119,7 +120,7 @@ export function verdictFor(error: unknown): CallbackVerdict {
     case 'id-token-invalid':
       return { kind: 'failed', reason: hint === 'clock' ? 'clock' : hint === 'algorithm' ? 'algorithm' : 'site' };
     case 'sign-in-failed':
-      return { kind: 'failed', reason: hint === 'client' ? 'client' : hint === 'server' ? 'server' : hint === 'scope' ? 'scope' : 'site' };
+      return { kind: 'failed', reason: signInFailedReason(hint) };
     case 'server-unavailable':
     case 'server-error':
       return { kind: 'failed', reason: 'server' };
@@ -134,6 +135,10 @@ export function verdictFor(error: unknown): CallbackVerdict {
     default:
       return { kind: 'failed', reason: 'site' };
   }
+}
+
+function signInFailedReason(hint: unknown): FailureReason {
+  return hint === 'client' || hint === 'server' || hint === 'scope' || hint === 'access' ? hint : 'site';
 }
 
 /** Constant-time comparison of the returned state with ours. */
@@ -185,7 +190,9 @@ export interface SignInResult {
  * RFC 8707 §2: an authorization server that does not know the resource indicator answers invalid_target (node-oidc-
  * provider's defaults do so for any resource). That server issues no audience-bound tokens at all, so the sign-in
  * is asked for once more without one (the browser opens again) rather than failing for good; the pair is then
- * stored without a resource and refreshed without one.
+ * stored without a resource and refreshed without one, but only once the member API has taken it (member-access.ts):
+ * a pair bound to the sign-in service alone is revoked, and the student told that this sign-in does not reach the
+ * member data, instead of a "sign in again" that can never help.
  */
 export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
   try {
@@ -319,6 +326,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
         logger: options.logger,
       });
     }
+    // Without a resource the pair may be one the member API refuses: tried once, revoked below if it is.
+    if (resource === null) await requireMemberAccess(metadata.resource, tokens.accessToken, { ...options, signal: controller.signal });
     // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
     if (controller.signal.aborted) throw abortError(controller.signal);
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });

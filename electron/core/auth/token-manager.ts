@@ -252,9 +252,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     refresh,
     refused: (siteId, token) =>
       exclusive(siteId, async () => {
-        // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile.
+        // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile. Its refresh token
+        // still works at the token endpoint (it just minted `token`): revoked, not left live unseen (RFC 7009).
         const latest = await vault.get(siteId);
-        if (latest?.accessToken === token) await markSignInNeeded(siteId, latest);
+        if (latest?.accessToken !== token) return;
+        await discard(siteId, { accessToken: token, refreshToken: latest.refreshToken }, latest);
+        await markSignInNeeded(siteId, latest);
       }),
     ...(options.onInsufficientScope ? { onInsufficientScope: options.onInsufficientScope } : {}),
   });

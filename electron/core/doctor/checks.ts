@@ -309,6 +309,11 @@ export async function checkClient(probe: SiteProbe, clientId: string, options: {
       if (back.href.startsWith(PROBE_REDIRECT) && (error === 'invalid_client' || error === 'unauthorized_client')) {
         return check('client', 'problem', 'clientUnknown', { clientId });
       }
+      // RFC 8707 §2: the site will not issue tokens for its own member data to this client; a sign-in then cannot
+      // reach it (auth/member-access.ts), whatever the student does.
+      if (back.href.startsWith(PROBE_REDIRECT) && error === 'invalid_target') {
+        return check('client', 'problem', 'clientResourceRefused', { clientId, origin: probe.origin });
+      }
     } catch {
       // An unreadable Location is the site's own page flow, not a verdict on the client.
     }

@@ -34,8 +34,23 @@ export interface MiniAs {
   idTokenClaims: (claims: Record<string, unknown>) => Record<string, unknown>;
   /** Changes the authorization redirect parameters. */
   authorizeResponse: (params: URLSearchParams) => URLSearchParams;
+  /** RFC 8707 §2: an authorization request naming a resource is answered with invalid_target (a stock provider's default). */
+  refuseResource: boolean;
+  /**
+   * Whether /member/graphql takes an access token; `resource` is what its grant was asked for. By default only a
+   * token bound to a resource opens it (the site's member API is the resource).
+   */
+  memberApiAccepts: (grant: { readonly resource: string | null }) => boolean;
+  /** Tokens revoked at /revoke (RFC 7009); a revoked refresh token is refused with invalid_grant. */
+  readonly revoked: Set<string>;
   /** Every request: method, path and form (tests assert what the client sent). */
-  readonly requests: { method: string; path: string; form: URLSearchParams; headers: Record<string, string | string[] | undefined> }[];
+  readonly requests: {
+    method: string;
+    path: string;
+    query: URLSearchParams;
+    form: URLSearchParams;
+    headers: Record<string, string | string[] | undefined>;
+  }[];
   newKey(alg?: 'ES256'): Promise<MiniAsKey>;
   close(): Promise<void>;
 }
@@ -47,7 +62,9 @@ export async function es256Key(): Promise<MiniAsKey> {
 }
 
 export async function startMiniAs(): Promise<MiniAs> {
-  const codes = new Map<string, { nonce: string | null; clientId: string }>();
+  const codes = new Map<string, { nonce: string | null; clientId: string; resource: string | null }>();
+  /** The resource each issued token's grant was asked for (access and refresh tokens). */
+  const grants = new Map<string, { resource: string | null }>();
   let url = '';
   const first = await es256Key();
   const as: MiniAs = {
@@ -60,6 +77,9 @@ export async function startMiniAs(): Promise<MiniAs> {
     tokenResponse: (b) => b,
     idTokenClaims: (c) => c,
     authorizeResponse: (p) => p,
+    refuseResource: false,
+    memberApiAccepts: (grant) => grant.resource !== null,
+    revoked: new Set<string>(),
     requests: [],
     newKey: () => es256Key(),
     close: () =>
@@ -76,7 +96,7 @@ export async function startMiniAs(): Promise<MiniAs> {
       void (async () => {
         const u = new URL(req.url ?? '/', url);
         const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-        as.requests.push({ method: req.method ?? 'GET', path: u.pathname, form, headers: req.headers });
+        as.requests.push({ method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, form, headers: req.headers });
         const json = (status: number, body: unknown): void => {
           res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
           res.end(JSON.stringify(body));
@@ -106,8 +126,13 @@ export async function startMiniAs(): Promise<MiniAs> {
           }
           case '/authorize': {
             const code = randomBytes(16).toString('base64url');
-            codes.set(code, { nonce: u.searchParams.get('nonce'), clientId: u.searchParams.get('client_id') ?? '' });
-            const params = as.authorizeResponse(new URLSearchParams({ code, state: u.searchParams.get('state') ?? '', iss: url }));
+            const resource = u.searchParams.get('resource');
+            codes.set(code, { nonce: u.searchParams.get('nonce'), clientId: u.searchParams.get('client_id') ?? '', resource });
+            const state = u.searchParams.get('state') ?? '';
+            const params =
+              as.refuseResource && resource !== null
+                ? new URLSearchParams({ error: 'invalid_target', error_description: 'resource indicator not allowed', state, iss: url })
+                : as.authorizeResponse(new URLSearchParams({ code, state, iss: url }));
             const target = new URL(u.searchParams.get('redirect_uri') ?? '');
             params.forEach((v, k) => target.searchParams.set(k, v));
             res.writeHead(302, { location: target.href });
@@ -118,12 +143,19 @@ export async function startMiniAs(): Promise<MiniAs> {
             const grant = form.get('grant_type');
             let nonce: string | null = null;
             let clientId = form.get('client_id') ?? '';
+            let resource = form.get('resource');
             if (grant === 'authorization_code') {
               const entry = codes.get(form.get('code') ?? '');
               if (!entry) return json(400, { error: 'invalid_grant', error_description: 'unknown code' });
               codes.delete(form.get('code') ?? '');
               nonce = entry.nonce;
               clientId = entry.clientId;
+              resource = entry.resource;
+            }
+            if (grant === 'refresh_token') {
+              const used = form.get('refresh_token') ?? '';
+              if (as.revoked.has(used)) return json(400, { error: 'invalid_grant', error_description: 'revoked' });
+              resource = grants.get(used)?.resource ?? resource;
             }
             const now = Math.floor(Date.now() / 1000);
             const body: Record<string, unknown> = {
@@ -152,6 +184,8 @@ export async function startMiniAs(): Promise<MiniAs> {
               const k = as.signingKey;
               body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: k.alg, kid: k.kid, typ: 'JWT' }).sign(k.privateKey);
             }
+            grants.set(body.access_token as string, { resource });
+            grants.set(body.refresh_token as string, { resource });
             const answer = as.tokenResponse(body);
             if (as.dropNextTokenResponse) {
               // The server did its work (a new pair exists) but the answer never reaches the client.
@@ -173,7 +207,19 @@ export async function startMiniAs(): Promise<MiniAs> {
               roles: ['student'],
             });
           case '/revoke':
+            as.revoked.add(form.get('token') ?? '');
             return json(200, {});
+          case '/member/graphql': {
+            // RFC 6750 §3.1: a token the member API does not take is answered 401 invalid_token.
+            const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
+            const grant = grants.get(token);
+            if (grant === undefined || as.revoked.has(token) || !as.memberApiAccepts(grant)) {
+              res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' });
+              res.end(JSON.stringify({ errors: [{ message: 'invalid token' }] }));
+              return;
+            }
+            return json(200, { data: { viewer: { id: 'usr_mini', name: 'Mini Student', email: 'mini@example.com', avatar: null } } });
+          }
           default:
             return json(404, { error: 'not_found' });
         }
