@@ -5,6 +5,7 @@
  * each to whatever program claims it; user info in an address (`https://user:pass@...`) is sent to the host by the
  * browser, and lets an address look like another host's. Pure: every process uses it.
  */
+import { hostKind } from './host-kind';
 
 /** RFC 8252 §8.3 loopback: 127.0.0.0/8, [::1], and the name localhost. */
 export function isLoopbackHostname(hostname: string): boolean {
@@ -30,4 +31,27 @@ export function externalUrl(value: unknown): string | null {
   }
   if (url.username !== '' || url.password !== '') return null;
   return url.href;
+}
+
+/**
+ * A link a site sent (a product's download, an event's join link), when it may leave the app for that site: the
+ * check above, and the rule discovery and pictures follow. Plain http only when the site itself is on loopback, and
+ * an address on this computer or its network (127.0.0.0/8 however written: `0x7f.1`, `2130706433`; `[::1]`,
+ * `[::ffff:127.0.0.1]`, RFC 1918, link-local...) only when the site is there too: a school on the Internet may not
+ * point the student, or the app's downloads, at local services.
+ */
+export function siteLinkUrl(value: unknown, siteBaseUrl: string): string | null {
+  const href = externalUrl(value);
+  if (href === null) return null;
+  let site: URL;
+  try {
+    site = new URL(siteBaseUrl);
+  } catch {
+    return null;
+  }
+  const url = new URL(href);
+  const siteKind = hostKind(site.hostname);
+  if (url.protocol === 'http:' && siteKind !== 'loopback') return null;
+  if (hostKind(url.hostname) !== 'public' && siteKind === 'public') return null;
+  return href;
 }

@@ -38,6 +38,7 @@ import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
 import { createInviteInbox } from './invite/inbox';
 import { silentLogger, type Logger } from './log';
+import { entitlementLinksForSite } from './net/external-url';
 import type { FetchLike } from './net/http';
 import type { UpdatesOffReason } from './desktop/updates';
 import { loadLiveSettings } from './settings/live-settings';
@@ -233,7 +234,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   // member's token only through the site manager's rules (own origin, one refresh on 401).
   const downloads = await createDownloadManager({
     dir: join(dataDir, 'downloads'),
-    products: (siteId) => (sites.getSite(siteId) ? getEntitlements(db, siteId, new Date(clock.now())).digitalProducts : null),
+    products: (siteId) => {
+      const site = sites.getSite(siteId);
+      return site ? entitlementLinksForSite(getEntitlements(db, siteId, new Date(clock.now())), site.baseUrl).digitalProducts : null;
+    },
     siteOrigin: (siteId) => {
       const site = sites.getSite(siteId);
       return site ? new URL(site.baseUrl).origin : null;

@@ -8,7 +8,7 @@ import { CoreError } from '../errors';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { FetchLike } from '../net/http';
-import { hostKind } from '../net/address';
+import { hostKind } from '../../common/host-kind';
 import { isLoopbackHost, readJsonObject, request } from '../net/http';
 
 export interface ServerMetadata {

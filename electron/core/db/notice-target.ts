@@ -4,6 +4,7 @@
  * beyond what the sync already checked.
  */
 import type { Database } from 'better-sqlite3';
+import { siteLinkUrl } from '../../common/external-url';
 import { readNoticeLink } from '../../common/notice-links';
 import type { NoticeTarget } from '../../common/view-models';
 import { prepared } from './statements';
@@ -62,7 +63,8 @@ export function findNoticeTarget(db: Database, siteId: string, baseUrl: string, 
             endsAt: r.ends_at,
             isOnline: r.is_online === 1,
             location: r.location,
-            joinUrl: r.join_url,
+            // Offered only when this site may send it (an Internet school may not name this computer or its network).
+            joinUrl: siteLinkUrl(r.join_url, baseUrl),
           }
         : missing;
     }

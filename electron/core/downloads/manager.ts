@@ -88,7 +88,7 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
       throw new CoreError('forbidden', 'Your access to this product has ended, so its file is not downloaded.', { reason: 'access-ended' });
     if (!product.downloadUrl) throw new CoreError('not-found', 'This product has no file to download.', { reason: 'no-file' });
     const url = product.downloadUrl;
-    checkFileUrl(url);
+    checkFileUrl(url, options.siteOrigin(siteId) ?? '');
     const key = keyOf(siteId, productId);
     return serial(key, async () => {
       let record = find(siteId, productId);

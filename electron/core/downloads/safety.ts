@@ -3,6 +3,7 @@
  * answers). One check per function; each refusal says what was wrong in plain words.
  */
 import { CoreError } from '../errors';
+import { siteLinkUrl } from '../../common/external-url';
 import { isLoopbackHost } from '../net/http';
 import type { ViewAs } from '../../common/downloads';
 
@@ -11,9 +12,12 @@ const MAX_URL_LENGTH = 4096;
 /**
  * The address a file may be fetched from: https, or http on this computer only (RFC 8252 §8.3's loopback, where
  * the demo sites live); no user name or password in it (RFC 3986 §3.2.1: credentials in a URL are deprecated and
- * would be sent to whoever answers). The fragment is dropped (never sent).
+ * would be sent to whoever answers). The fragment is dropped (never sent). For the site at `siteOrigin`: plain http
+ * only when the site is on loopback itself, and an address on this computer or its network only when the site is
+ * there too (common/external-url.ts siteLinkUrl); a name that resolves there is stopped when it is connected to
+ * (fileGetFor).
  */
-export function checkFileUrl(raw: string): URL {
+export function checkFileUrl(raw: string, siteOrigin: string): URL {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL_LENGTH) throw refuse('The file’s address is missing or too long.');
   let url: URL;
   try {
@@ -27,6 +31,8 @@ export function checkFileUrl(raw: string): URL {
     throw refuse(`The file’s address uses ${url.protocol.replace(/:$/, '')}, which the app does not download from.`);
   }
   if (url.username !== '' || url.password !== '') throw refuse('The file’s address carries a user name or password; the app does not send those.');
+  if (siteLinkUrl(url.href, siteOrigin) === null)
+    throw refuse('The file’s address points at this computer or its local network, which a school on the Internet may not do.');
   url.hash = '';
   return url;
 }

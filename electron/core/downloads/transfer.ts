@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AuthorizedSend, SentAnswer } from '../auth/token-manager';
+import { hostKind } from '../../common/host-kind';
 import { CoreError } from '../errors';
 import { fileGet } from '../net/file-get';
 import type { ViewAs } from '../../common/downloads';
@@ -85,7 +86,7 @@ interface Answer extends SentAnswer {
 }
 
 export async function transfer(input: TransferInput): Promise<TransferResult> {
-  let url = checkFileUrl(input.url);
+  let url = checkFileUrl(input.url, input.siteOrigin);
   // RFC 9110 §13.1.5: If-Range takes a strong entity tag or a Last-Modified date; a weak tag cannot resume.
   const resume = input.resume && input.resume.bytes > 0 ? ifRangeOf(input.resume) : null;
   const headers: Record<string, string> = {
@@ -106,7 +107,7 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     if (hop >= MAX_REDIRECTS) throw new CoreError('server-error', 'The file’s address redirects too many times.', { reason: 'bad-answer' });
     if (!location) throw new CoreError('server-error', 'The site redirected the download without saying where.', { reason: 'bad-answer' });
     // Each hop under the same rules: https (http on loopback), no credentials; the token only to the site's origin.
-    url = checkFileUrl(new URL(location, url).href);
+    url = checkFileUrl(new URL(location, url).href, input.siteOrigin);
   }
   const { res, status } = answer;
   try {
@@ -240,7 +241,7 @@ export async function fileChanged(
     readonly saved: { readonly etag: string | null; readonly lastModified: string | null; readonly size: number };
   },
 ): Promise<boolean | null> {
-  let url = checkFileUrl(input.url);
+  let url = checkFileUrl(input.url, input.siteOrigin);
   const headers: Record<string, string> = { 'accept-encoding': 'identity' };
   if (input.saved.etag) headers['if-none-match'] = input.saved.etag;
   else if (input.saved.lastModified) headers['if-modified-since'] = input.saved.lastModified;
@@ -248,7 +249,7 @@ export async function fileChanged(
     const { status, res } = await ask(url, headers, input, 'HEAD');
     res.resume();
     if (REDIRECTS.has(status) && res.headers.location) {
-      url = checkFileUrl(new URL(res.headers.location, url).href);
+      url = checkFileUrl(new URL(res.headers.location, url).href, input.siteOrigin);
       continue;
     }
     if (status === 304) return false;
@@ -273,6 +274,8 @@ async function ask(url: URL, headers: Record<string, string>, input: Asker, meth
       headers: { ...headers, ...extra },
       signal: input.signal,
       idleTimeoutMs: input.idleTimeoutMs,
+      // A school on the Internet: its file's host name must not lead to this computer or its network either.
+      publicOnly: hostKind(new URL(input.siteOrigin).hostname) === 'public',
     }).then((res): Answer => {
       const wwwAuthenticate = header(res, 'www-authenticate') ?? null;
       // A refused token is retried once after a refresh by the token manager: this answer's body is not read.

@@ -6,6 +6,7 @@ import { withResults } from '../../common/result';
 import type { SiteSummary } from '../../common/view-models';
 import { getCourseDetail, getCourseProgressRows, getEntitlements, getOrder, getPayment, getProfile, getProgressSummary } from '../db/index';
 import { CoreError } from '../errors';
+import { entitlementLinksForSite } from '../net/external-url';
 import { courseAccessEndCalendar, eventCalendar, paymentDeadlineCalendar } from './calendar';
 import { purchaseHistoryCsv } from './csv';
 import { localTimeZone } from './dates';
@@ -192,7 +193,9 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
     'calendar:event': async ({ siteId, registrationId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
-      const event = getEntitlements(deps.db, siteId, now).eventRegistrations.find((e) => e.id === registrationId);
+      const event = entitlementLinksForSite(getEntitlements(deps.db, siteId, now), site.baseUrl).eventRegistrations.find(
+        (e) => e.id === registrationId,
+      );
       if (!event) throw new CoreError('not-found', 'This event is not in your offline copy. Sync, then try again.');
       if (event.isPast) throw new CoreError('invalid-input', 'This event has already ended, so there is nothing to add to a calendar.');
       const body = eventCalendar(event, site, { language, stamp: now });

@@ -1,4 +1,5 @@
 import type { CoreHandlers } from '../../common/ipc-contract';
+import { siteLinkUrl } from '../../common/external-url';
 import type { TodaySite } from '../../common/view-models';
 import { getNotificationsSummary, getToday, hasSite } from '../db/index';
 import type { AppServices } from './services';
@@ -18,12 +19,16 @@ export function createTodayHandlers(s: AppServices): Pick<CoreHandlers, 'today:g
           unreadCount: getNotificationsSummary(s.db, site.id).unreadCount,
         }));
       const known = new Set(sites.map((site) => site.siteId));
+      const baseUrls = new Map(s.sites.list().map((site) => [site.id, site.baseUrl]));
       const data = getToday(s.db, now);
       // Only schools still in the list (a removed one's rows go with it; this guards the moment in between).
       return {
         now: now.toISOString(),
         continueLearning: data.continueLearning.filter((c) => known.has(c.siteId)),
-        attention: data.attention.filter((a) => known.has(a.siteId)),
+        // A join link the school may not send (common/external-url.ts siteLinkUrl) is not offered.
+        attention: data.attention
+          .filter((a) => known.has(a.siteId))
+          .map((a) => (a.kind === 'event-soon' && a.joinUrl !== null ? { ...a, joinUrl: siteLinkUrl(a.joinUrl, baseUrls.get(a.siteId) ?? '') } : a)),
         sites,
       };
     },

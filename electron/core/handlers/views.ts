@@ -19,6 +19,7 @@ import {
   SEARCH_PER_KIND,
 } from '../db/index';
 import { CoreError } from '../errors';
+import { entitlementLinksForSite } from '../net/external-url';
 import { requireSite, type AppServices } from './services';
 
 type ViewChannel =
@@ -66,7 +67,7 @@ export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChann
     'billing:spending': async ({ siteId }) => (site(siteId), getSpendingByYear(db, siteId)),
     'progress:summary': async ({ siteId, timeZone }) => (site(siteId), getProgressSummary(db, siteId, now(), timeZone)),
     'billing:instructions': async ({ siteId, ...page }) => (site(siteId), getPayableInstructionsPage(db, siteId, now(), page)),
-    'entitlements:get': async ({ siteId }) => (site(siteId), getEntitlements(db, siteId, now())),
+    'entitlements:get': async ({ siteId }) => entitlementLinksForSite(getEntitlements(db, siteId, now()), site(siteId).baseUrl),
     'consulting:list': async ({ siteId }) => (site(siteId), getConsulting(db, siteId)),
     'profile:get': async ({ siteId }) => (site(siteId), getProfile(db, siteId)),
     'search:query': async ({ siteId, query, kinds }) => {

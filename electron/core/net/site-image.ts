@@ -5,6 +5,7 @@
  * core's fetch has no cookies and sends no token; the page's CSP then allows images from the app and data: only.
  */
 import { isLoopbackHostname } from '../../common/external-url';
+import { hostKind } from '../../common/host-kind';
 import { CoreError } from '../errors';
 import { readBounded, request, type FetchLike } from './http';
 
@@ -16,8 +17,9 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 const CACHE_ENTRIES = 300;
 
 /**
- * Whether the app fetches a picture at `url` for the site at `siteBaseUrl`: https anywhere (no credentials in the
- * URL), or http only on the site's own origin when that is a loopback address (the demo sites and tests).
+ * Whether the app fetches a picture at `url` for the site at `siteBaseUrl`: https (no credentials in the URL; on this
+ * computer or its network only for a site there too), or http only on the site's own origin when that is a loopback
+ * address (the demo sites and tests).
  */
 export function imageUrlAllowed(url: string, siteBaseUrl: string): boolean {
   let u: URL;
@@ -29,7 +31,9 @@ export function imageUrlAllowed(url: string, siteBaseUrl: string): boolean {
     return false;
   }
   if (u.username !== '' || u.password !== '') return false;
-  if (u.protocol === 'https:') return true;
+  // The rule of every link a site sends (common/external-url.ts siteLinkUrl): nothing on this computer or its network
+  // for a site on the Internet.
+  if (u.protocol === 'https:') return hostKind(u.hostname) === 'public' || hostKind(site.hostname) !== 'public';
   return u.protocol === 'http:' && u.origin === site.origin && isLoopbackHostname(u.hostname);
 }
 

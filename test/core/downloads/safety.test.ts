@@ -15,12 +15,12 @@ describe('a product file address (untrusted)', () => {
     ['', /missing/],
     [`https://example.com/${'a'.repeat(5000)}`, /too long/],
   ])('refuses %s', (url, message) => {
-    expect(() => checkFileUrl(url)).toThrow(message);
+    expect(() => checkFileUrl(url, 'https://school.example')).toThrow(message);
   });
   it('accepts https anywhere and http on loopback (RFC 8252 §8.3), dropping the fragment', () => {
-    expect(checkFileUrl('https://cdn.example.com/a.pdf#x').href).toBe('https://cdn.example.com/a.pdf');
-    expect(checkFileUrl('http://127.0.0.1:4100/a.pdf').href).toBe('http://127.0.0.1:4100/a.pdf');
-    expect(checkFileUrl('http://localhost:4100/a.pdf').host).toBe('localhost:4100');
+    expect(checkFileUrl('https://cdn.example.com/a.pdf#x', 'https://school.example').href).toBe('https://cdn.example.com/a.pdf');
+    expect(checkFileUrl('http://127.0.0.1:4100/a.pdf', 'http://127.0.0.1:4100').href).toBe('http://127.0.0.1:4100/a.pdf');
+    expect(checkFileUrl('http://localhost:4100/a.pdf', 'http://127.0.0.1:4100').host).toBe('localhost:4100');
   });
 });
 
