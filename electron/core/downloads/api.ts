@@ -3,6 +3,7 @@ import type { AuthorizedSend } from '../auth/token-manager';
 import type { Logger } from '../log';
 import type { ProductOfflineView, SiteStorageView, ViewAs } from '../../common/downloads';
 import type { DigitalProductView } from '../../common/view-models';
+import type { FileSource, MarkKind } from './mark-of-the-web';
 
 export interface DownloadManagerOptions {
   /** `<dataDir>/downloads` */
@@ -24,6 +25,8 @@ export interface DownloadManagerOptions {
   readonly progressEveryMs?: number;
   readonly durableEveryMs?: number;
   readonly logger?: Logger;
+  /** Marks a saved file as from the Internet (mark-of-the-web.ts); tests pass one with another platform's facility. */
+  readonly markFile?: (path: string, source: FileSource) => Promise<MarkKind>;
   /** The transfer thread's script (default: the bundled one beside the core, else its source through tsx). */
   readonly transferWorkerScript?: string;
 }

@@ -8,6 +8,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreError } from '../errors';
 import { findRecord, keyOf, productDirOf, Stopped, toAppError, type DownloadsContext, type Running } from './context';
+import { markFromInternet } from './mark-of-the-web';
 import type { JobRecord, ProductRecord } from './store';
 import { formatMiB, NeedsConfirmation, TransientError, type TransferResult } from './transfer';
 
@@ -126,6 +127,7 @@ export function createQueue(ctx: DownloadsContext): Queue {
     await mkdir(target, { recursive: true, mode: 0o700 });
     // rename(2) within one file system: the complete, fsynced file appears under its name at once.
     await rename(join(partialDir, job.part), join(target, result.name));
+    await markSaved(join(target, result.name), record, job);
     await fsyncDir(target);
     const old = record.saved;
     record.saved = {
@@ -152,6 +154,16 @@ export function createQueue(ctx: DownloadsContext): Queue {
       productId: record.productId,
       bytes: result.bytes,
     });
+  }
+
+  /** The Internet's mark on the file (Windows, macOS), best effort: a file system without one keeps the file. */
+  async function markSaved(path: string, record: ProductRecord, job: JobRecord): Promise<void> {
+    const siteOrigin = options.siteOrigin(record.siteId) ?? '';
+    try {
+      await (options.markFile ?? markFromInternet)(path, { url: job.url, siteOrigin });
+    } catch (error) {
+      log.warn('a saved file could not be marked as from the Internet', { productId: record.productId, error });
+    }
   }
 
   async function failed(record: ProductRecord, job: JobRecord, error: unknown): Promise<void> {

@@ -41,15 +41,6 @@ function refuse(message: string): CoreError {
   return new CoreError('forbidden', message, { reason: 'unsafe-address' });
 }
 
-/** Extensions a system runs or installs when the file is opened (Windows, macOS, Linux): never kept as such. */
-const EXECUTABLE = new Set(
-  (
-    'exe com bat cmd scr pif msi msp msc cpl jar js jse vbs vbe wsf wsh ws ps1 psm1 psd1 hta lnk reg dll sys drv ocx inf ' +
-    'app command tool sh bash csh ksh zsh fish run bin appimage deb rpm pkg mpkg dmg apk py pyw pl rb php url desktop ' +
-    'scpt applescript workflow action gadget iso img vhd vhdx website settingcontent-ms library-ms xll xlam docm xlsm pptm'
-  ).split(' '),
-);
-
 /** Windows device names: a file called `CON` or `nul.txt` cannot be created or opens a device. */
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
 
@@ -58,8 +49,11 @@ const MAX_NAME_CHARS = 120;
 /**
  * A file name that is safe to create in the app's folder, from what the site suggested: no folder parts (only
  * the last segment after / or \), no control, bidirectional-override or Windows-forbidden characters, no leading
- * or trailing dots and spaces, no device name, at most 120 characters (the extension kept), and never an
- * executable extension: `notes.pdf.exe` becomes `notes.pdf.exe.download`, which no system runs when opened.
+ * or trailing dots and spaces, no device name, at most 120 characters (the extension kept). Only the types the app
+ * opens itself keep their extension (an allow-list: a list of what systems run or install is never complete:
+ * `.application`, `.appref-ms`, `.chm`, `.jnlp`, `.terminal`, `.fileloc`, `.html`, Office macro formats...); any
+ * other becomes `<name>.download`, which no system opens with a program of the file's choosing. The extension is
+ * judged whole before any length rule, so a long one (`x.SettingContent-ms`) is not mistaken for part of the name.
  */
 export function sanitizeFileName(suggested: string, fallback = 'download'): string {
   let name = suggested.normalize('NFC');
@@ -74,14 +68,20 @@ export function sanitizeFileName(suggested: string, fallback = 'download'): stri
   let stem = dot > 0 ? name.slice(0, dot) : name;
   let ext = dot > 0 ? name.slice(dot + 1) : '';
   if (RESERVED.test(stem.split('.')[0]!.trim())) stem = `_${stem}`;
+  const kept = ext === '' || keepsExtension(ext);
   if (ext.length > 16) {
+    // Too long to be shown as an extension: part of the name (it was judged above, so it never keeps it).
     stem = `${stem}.${ext}`;
     ext = '';
   }
   if (stem.length > MAX_NAME_CHARS) stem = stem.slice(0, MAX_NAME_CHARS).replace(/[\s.]+$/, '');
   name = ext ? `${stem}.${ext}` : stem;
-  if (EXECUTABLE.has(ext.toLowerCase())) name = `${name}.download`;
-  return name;
+  return kept ? name : `${name}.download`;
+}
+
+/** Whether a file saved with this extension keeps it: only the types the app opens inline (INLINE below). */
+export function keepsExtension(ext: string): boolean {
+  return Object.hasOwn(INLINE, ext.toLowerCase());
 }
 
 function sanitizeFallback(fallback: string): string {

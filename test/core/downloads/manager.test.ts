@@ -109,7 +109,7 @@ describe('saving a product file', () => {
     const { manager } = await open();
     for (const id of ['x', 'y', 'z']) await manager.save(SITE, id);
     await manager.idle();
-    expect(manager.list(SITE).map((v) => v.saved?.name)).toEqual(['notes.pdf.exe.download', 'fdp.txt', '_CON.txt']);
+    expect(manager.list(SITE).map((v) => v.saved?.name)).toEqual(['notes.pdf.exe.download', 'fdp.txt.download', '_CON.txt.download']);
     for (const f of savedFiles()) expect(f.path.startsWith(join(dir, 'downloads', 's-'))).toBe(true);
     // Not an inline type: never served to the page (shown in its folder instead).
     const located = await manager.locate(SITE, 'x');
@@ -127,7 +127,7 @@ describe('saving a product file', () => {
     const deps = { manager, requireSite: () => undefined, siteIds: () => [SITE] };
     const electron = createDownloadHandlers({ ...deps, showInFolder: (path) => void shown.push(path) });
     const opened = await electron['downloads:open']({ siteId: SITE, productId: 'z' });
-    expect(opened).toMatchObject({ kind: 'shown-in-folder', path: expect.stringMatching(/t\.zip$/) });
+    expect(opened).toMatchObject({ kind: 'shown-in-folder', path: expect.stringMatching(/t\.zip\.download$/) });
     expect(shown).toHaveLength(1);
     const browser = createDownloadHandlers({ ...deps, showInFolder: null });
     expect(await browser['downloads:open']({ siteId: SITE, productId: 'z' })).toMatchObject({ kind: 'located' });

@@ -33,8 +33,8 @@ describe('a file name (untrusted)', () => {
     ['run.sh', 'run.sh.download'],
     ['\u202Efdp.exe', 'fdp.exe.download'],
     ['CON', '_CON'],
-    ['nul.txt', '_nul.txt'],
-    ['com1.tar.gz', '_com1.tar.gz'],
+    ['nul.pdf', '_nul.pdf'],
+    ['com1.tar.gz', '_com1.tar.gz.download'],
     ['  .hidden.pdf. ', 'hidden.pdf'],
     ['a<b>c:d"e|f?g*h.pdf', 'a_b_c_d_e_f_g_h.pdf'],
     ['line\nbreak\u0000.pdf', 'linebreak.pdf'],
@@ -42,6 +42,40 @@ describe('a file name (untrusted)', () => {
     ['', 'Fallback title'],
   ])('%j becomes %j', (input, expected) => {
     expect(sanitizeFileName(input, 'Fallback title')).toBe(expected);
+  });
+  // Only what the app opens inline keeps its extension: a list of what systems run is never complete.
+  it.each([
+    ['course.application', 'course.application.download'],
+    ['Lesson.appref-ms', 'Lesson.appref-ms.download'],
+    ['help.chm', 'help.chm.download'],
+    ['launch.jnlp', 'launch.jnlp.download'],
+    ['open.terminal', 'open.terminal.download'],
+    ['link.fileloc', 'link.fileloc.download'],
+    ['page.html', 'page.html.download'],
+    ['page.HTM', 'page.HTM.download'],
+    ['slides.pptm', 'slides.pptm.download'],
+    ['sheet.xlsm', 'sheet.xlsm.download'],
+    ['letter.docm', 'letter.docm.download'],
+    ['template.dotm', 'template.dotm.download'],
+    ['addin.xlam', 'addin.xlam.download'],
+    ['x.SettingContent-ms', 'x.SettingContent-ms.download'],
+    ['y.library-ms', 'y.library-ms.download'],
+    ['z.searchConnector-ms', 'z.searchConnector-ms.download'],
+    ['a.averyveryverylongextension', 'a.averyveryverylongextension.download'],
+    ['notes.txt', 'notes.txt.download'],
+    ['workbook.xlsx', 'workbook.xlsx.download'],
+    ['Handout.PDF', 'Handout.PDF'],
+    ['cover.jpeg', 'cover.jpeg'],
+    ['lecture.webm', 'lecture.webm'],
+    ['song.mp3', 'song.mp3'],
+    ['README', 'README'],
+  ])('%j becomes %j', (input, expected) => {
+    expect(sanitizeFileName(input)).toBe(expected);
+  });
+  it('a long name with a long extension is cut, and still not opened by what the extension names', () => {
+    const name = sanitizeFileName(`${'a'.repeat(300)}.SettingContent-ms`);
+    expect(name.endsWith('.download')).toBe(true);
+    expect(name.length).toBeLessThanOrEqual(130);
   });
   it('keeps a long name under 120 characters with its extension', () => {
     const name = sanitizeFileName(`${'長'.repeat(300)}.pdf`);
