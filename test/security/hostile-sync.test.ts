@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { getLibrary } from '../../electron/core/db';
+import { getLibrary, getNotificationsPage } from '../../electron/core/db';
 import { createSyncService } from '../../electron/core/sync';
 import type { SiteClient } from '../../electron/core/sync/transport';
 import { openWorkerDb, startSite } from '../core/sync/helpers/setup';
@@ -103,6 +103,61 @@ describe.each([
     expect(n).toBeGreaterThanOrEqual(1000);
     expect(n).toBeLessThanOrEqual(1010);
   });
+
+  it('a very long notice history (10,000 pages of 100): the newest that fit are kept, said once, and the rest of the sync completes', async () => {
+    const hostile = await startHostileSite();
+    const db = await worker();
+    const sync = syncOf(db, { hostile: clientOf(hostile) });
+    const PAGES = 10_000;
+    const PER_PAGE = 100;
+    let asked = 0;
+    hostile.takeOver((req, res) => {
+      if (req.operation !== 'SyncNotifications') return false;
+      asked += 1;
+      const page = req.variables.after === null || req.variables.after === undefined ? 0 : Number(String(req.variables.after).slice(1));
+      // Newest first: notice n was created n minutes before the first one.
+      const nodes = Array.from({ length: PER_PAGE }, (_, i) => {
+        const n = page * PER_PAGE + i;
+        return {
+          id: `ntf_${n}`,
+          kind: 'announcement',
+          title: `Notice ${n}`,
+          body: '',
+          url: null,
+          createdAt: new Date(Date.UTC(2026, 4, 1) - n * 60_000).toISOString(),
+          readAt: '2026-05-01T00:00:00.000Z',
+        };
+      });
+      const hasNextPage = page + 1 < PAGES;
+      sendJson(
+        res,
+        JSON.stringify({
+          data: {
+            viewer: {
+              notifications: { totalCount: PAGES * PER_PAGE, pageInfo: { hasNextPage, endCursor: hasNextPage ? `p${page + 1}` : null }, nodes },
+            },
+          },
+        }),
+      );
+      return true;
+    });
+    const summary = await sync.syncNow('hostile');
+    expect(summary).toMatchObject({ outcome: 'completed', error: null, keptNewest: [{ part: 'notifications', kept: 100_000 }] });
+    // Stopped at the page bound (site-data.ts MAX_PAGES_PER_PART), give or take the pages asked for ahead.
+    expect(asked).toBeGreaterThanOrEqual(1000);
+    expect(asked).toBeLessThanOrEqual(1010);
+    // The newest are the ones kept, and everything else of the school synced as usual.
+    const kept = getNotificationsPage(db.db, 'hostile', { offset: 0, limit: 1 });
+    expect(kept.total).toBe(100_000);
+    expect(kept.items[0]?.id).toBe('ntf_0');
+    expect(getLibrary(db.db, 'hostile', NOW).length).toBeGreaterThan(0);
+    // Said once, where the screens read the site's state: a note, not an error.
+    expect(sync.status('hostile')).toMatchObject({ lastError: null, keptNewest: [{ part: 'notifications', kept: 100_000 }] });
+    // A school whose history shrinks back under the bound: no note any more.
+    hostile.takeOver(null);
+    expect((await sync.syncNow('hostile')).keptNewest).toBeUndefined();
+    expect(sync.status('hostile').keptNewest).toEqual([]);
+  }, 120_000);
 
   it('two cursors taking turns (or one coming back) are a cycle, refused at once', async () => {
     const hostile = await startHostileSite();

@@ -24,6 +24,8 @@ export interface SyncStatus {
   readonly lastError: { readonly code: string; readonly message: string } | null;
   /** Scopes the server refused; the rest was synced. */
   readonly missingScopes: readonly string[];
+  /** Parts too long to keep whole, of which the last good sync kept the newest `kept` items (the notices of a long history). */
+  readonly keptNewest?: readonly KeptNewest[];
   /** Outbox entries not yet accepted by the site. */
   readonly pendingChanges: number;
   /** Outbox entries the site refused (shown to the user). */
@@ -36,6 +38,12 @@ export interface SyncStatus {
   readonly reach: SiteReach;
   /** The one status the status bar, the banners and the header chip all render. */
   readonly view: SiteStatusView;
+}
+
+/** A part of which only the newest items were kept: more pages than the app reads in one sync. */
+export interface KeptNewest {
+  readonly part: string;
+  readonly kept: number;
 }
 
 export type SiteReach = 'unknown' | 'answering' | 'not-answering' | 'offline';
@@ -59,5 +67,7 @@ export interface SyncRunSummary {
   readonly outcome: 'completed' | 'partial' | 'failed' | 'cancelled';
   readonly counts: Readonly<Record<string, number>>;
   readonly missingScopes: readonly string[];
+  /** The parts of which only the newest items were kept (see SyncStatus). */
+  readonly keptNewest?: readonly KeptNewest[];
   readonly error: { readonly code: string; readonly message: string } | null;
 }

@@ -27,6 +27,8 @@ export interface FetchedSnapshot {
   readonly itemsFetched: number;
   /** Each part's page cursors, for the parts fetched to their end (a later fetch's `cursors`). */
   readonly cursors: PageCursors;
+  /** Parts longer than the page bound of which only the newest pages were kept (PagedQuery `keepsNewest`), and how many items. */
+  readonly keptNewest: readonly { readonly part: PagedPart; readonly kept: number }[];
 }
 
 export interface FetchOptions {
@@ -87,6 +89,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   let itemsFetched = 0;
   const missing = new Set<string>();
   const cursors: { -readonly [P in PagedPart]?: readonly (string | null)[] } = {};
+  const keptNewest: { part: PagedPart; kept: number }[] = [];
   const lookahead = options.concurrency ?? DEFAULT_FETCH_CONCURRENCY;
 
   const done = new Map<SyncPhase, number>();
@@ -161,15 +164,22 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
      * are refused as the site's data, and the part's pages so far go with the run (the stored rows stay).
      */
     const seen = new Set<string | null>([null]);
-    const onward = (next: string | null): string => {
+    // At the page bound, a part that comes newest first ends with the pages it has (when they held anything).
+    let atBound = false;
+    const onward = (next: string | null): string | null => {
       if (next === null || seen.has(next)) throw siteDataInvalid(next === null ? 'no-cursor' : 'cursor-cycle');
       if (next.length > MAX_CURSOR_LENGTH) throw siteDataInvalid('cursor-too-long');
-      if (afters.length >= MAX_PAGES_PER_PART) throw siteDataInvalid('too-many-pages');
+      if (afters.length >= MAX_PAGES_PER_PART) {
+        if (!query.keepsNewest || count === 0) throw siteDataInvalid('too-many-pages');
+        atBound = true;
+        return null;
+      }
       seen.add(next);
       return next;
     };
     const ended = (): null => {
       cursors[part] = afters;
+      if (atBound) keptNewest.push({ part, kept: count });
       return null;
     };
     if (staged) {
@@ -192,6 +202,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
         if (answer.hasNextPage) onward(answer.endCursor);
         return null;
       };
+      const last = (answer: StagedText): boolean => !answer.hasNextPage || atBound;
       const hint = options.cursors?.[part];
       if (sink.adopt && hint && hint.length > 1 && hint[0] === null) {
         // The pages at the last fetch's cursors, `lookahead` at a time. Page k is kept aside until page k-1 is seen to
@@ -218,7 +229,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
           const refused = accept(answer, hint[k] ?? null);
           if (refused) return refused;
           if (answer.holdId !== undefined) toSink(sink.adopt!(answer.holdId));
-          if (!answer.hasNextPage) return ended();
+          if (last(answer)) return ended();
           after = answer.endCursor;
           if (k + 1 >= hint.length || after !== hint[k + 1]) break;
           askAhead(k + lookahead);
@@ -232,7 +243,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
         const answer = await ask(cursor, false);
         const refused = accept(answer, cursor);
         if (refused) return refused;
-        if (!answer.hasNextPage) return ended();
+        if (last(answer)) return ended();
         after = answer.endCursor;
       }
     }
@@ -251,15 +262,16 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       }
       const page = at(result.data, path) as Connection | null | undefined;
       if (!page) throw siteDataInvalid('no-data');
-      const more = page.pageInfo.hasNextPage;
+      count += page.nodes.length;
+      // A cursor that does not move, or comes back, would page forever (see `onward`).
+      const onwardCursor = page.pageInfo.hasNextPage ? onward(typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null) : null;
+      const more = onwardCursor !== null;
       if (more) {
-        // A cursor that does not move, or comes back, would page forever (see `onward`).
-        after = onward(typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null);
+        after = onwardCursor;
         // Pipelined: the next page is asked for as soon as its cursor is known, before this one is handed on.
         next = request(after);
         next.catch(() => undefined); // a failure is seen when it is awaited above
       }
-      count += page.nodes.length;
       toSink(sink.page(part, page.nodes));
       delivered += 1;
       pagesFetched += 1;
@@ -292,7 +304,7 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   // A part refused for missing scopes is left out of the sink (dropped above); its scopes are reported.
   for (const r of settled) if (r.status === 'fulfilled' && r.value) r.value.scopes.forEach((s) => missing.add(s));
   checkAborted();
-  return { snapshot: memory ? memory.snapshot() : {}, missingScopes: [...missing].sort(), pagesFetched, itemsFetched, cursors };
+  return { snapshot: memory ? memory.snapshot() : {}, missingScopes: [...missing].sort(), pagesFetched, itemsFetched, cursors, keptNewest };
 }
 
 /** Rows per part (moved beside the commit, which the writer worker runs; kept here for the sync's callers). */

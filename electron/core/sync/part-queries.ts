@@ -26,6 +26,11 @@ interface PartQuery {
 export interface PagedQuery extends PartQuery {
   readonly paged: true;
   readonly pageSize: number;
+  /**
+   * The connection comes newest first, and a part longer than the page bound (site-data.ts MAX_PAGES_PER_PART) is
+   * kept to its newest pages rather than refused: a very long history is old news, not a broken site.
+   */
+  readonly keepsNewest?: true;
 }
 export interface WholeQuery extends PartQuery {
   readonly paged: false;
@@ -52,7 +57,8 @@ export const PART_QUERIES = {
   eventRegistrations: connection('events', EventRegistrationsQuery, 'eventRegistrations', PAGE_SIZE.eventRegistrations),
   consultingServices: connection('consulting', ConsultingServicesQuery, 'consultingServices', PAGE_SIZE.consultingServices),
   payments: connection('payments', PaymentsQuery, 'payments', PAGE_SIZE.payments),
-  notifications: connection('notifications', NotificationsQuery, 'notifications', PAGE_SIZE.notifications),
+  // Newest first (embedded-server README decisions: notifications by creation time, newest first).
+  notifications: { ...connection('notifications', NotificationsQuery, 'notifications', PAGE_SIZE.notifications), keepsNewest: true },
   subscriptions: whole('notifications', NotificationSubscriptionsQuery, 'notificationSubscriptions'),
 } as const satisfies { readonly [P in PartName]-?: (typeof SYNCED_PARTS)[P]['paged'] extends true ? PagedQuery : WholeQuery };
 

@@ -17,7 +17,7 @@ import { storedPageCursors } from '../db/snapshot';
 import { getSyncStatus } from '../db/sync-runs';
 import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
 import { createInProcessWriter, type DbWriter } from '../worker/writer';
-import { fetchSnapshot } from './fetch-snapshot';
+import { fetchSnapshot, type FetchedSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from '../graphql/documents';
 import { replayPending, type ReplayReport } from './outbox-replay';
 import { defaultSleep, type ClientFor, type RetryPolicy, type Sleep, type Transport } from './transport-contract';
@@ -100,6 +100,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   const siteLocks = new Map<string, Promise<unknown>>();
   /** How each site answered at its last contact (net/reachability.ts). */
   const reach = new Map<string, Reach>();
+  /** Per site, the parts the last completed run kept to their newest items (in memory: each start syncs again). */
+  const keptNewestOf = new Map<string, FetchedSnapshot['keptNewest']>();
   const networkUp = options.networkUp ?? (() => osHasNetwork());
   /** A contact that failed: the network or the school (net/reachability.ts rule 2); the site answered otherwise. */
   const contactFailed = (siteId: string, error: CoreError) => {
@@ -230,6 +232,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         warmAfterCommit(siteId);
       }
       const missingScopes = [...new Set([...fetched.missingScopes, ...replay.missingScopes])].sort();
+      keptNewestOf.set(siteId, fetched.keptNewest); // a note beside the copy, not a failure: the rest is complete
       return await finish({
         siteId,
         startedAt,
@@ -237,6 +240,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         outcome: missingScopes.length > 0 ? 'partial' : 'completed',
         counts: { ...committed.counts },
         missingScopes,
+        ...(fetched.keptNewest.length > 0 ? { keptNewest: fetched.keptNewest } : {}),
         error: null,
       });
     } catch (error) {
@@ -321,7 +325,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
 
     status(siteId) {
       const last = reach.get(siteId);
-      return getSyncStatus(db, siteId, { running: running.has(siteId), online: last === undefined || last === 'answering', reach: reachOf(siteId) });
+      const live = { running: running.has(siteId), online: last === undefined || last === 'answering', reach: reachOf(siteId) };
+      return { ...getSyncStatus(db, siteId, live), keptNewest: keptNewestOf.get(siteId) ?? [] };
     },
 
     replayOutbox(siteId) {

@@ -7,11 +7,11 @@ import { missingScopeKey } from './labels';
 import { useSyncStatus } from './useSyncStatus';
 
 /**
- * Above every screen: offline, the school not answering, "Sign in again", pending sign-out, missing scopes, last sync
- * failure. Which of offline / not answering / failed shows is the site's one status view (useSyncStatus `view`).
+ * Above every screen: offline, the school not answering, "Sign in again", pending sign-out, missing scopes, a history
+ * too long to keep whole (a note, not a failure), last sync failure. Which of offline / not answering / failed shows is the site's one status view (useSyncStatus `view`).
  */
 export function SiteBanners() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const site = useSite();
   const signIn = useSignIn();
   const explain = useErrorText();
@@ -73,6 +73,13 @@ export function SiteBanners() {
           )}
         </div>
       )}
+      {(status.data?.keptNewest ?? [])
+        .filter((k) => k.part === 'notifications')
+        .map((k) => (
+          <div key={k.part} className="banner info" role="status" data-testid="kept-newest">
+            {t('sync.keptNewestNotices', { site: site.label, kept: k.kept.toLocaleString(i18n.language) })}
+          </div>
+        ))}
       {lastError && view.state === 'failed' && site.status === 'ready' && (
         <div className="banner warning" role="status" data-testid="sync-error">
           <strong>{t('sync.lastRunFailed')}</strong> {explain(lastError).what} {explain(lastError).next}
