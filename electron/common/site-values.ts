@@ -108,3 +108,16 @@ export function labelsNeedingHost(sites: readonly { readonly id: string; readonl
   }
   return out;
 }
+
+/**
+ * A site's label as text outside the screens' own layout (an OS notification's title, a sentence): the label, and
+ * its host in brackets when labelsNeedingHost says it could be taken for another site's ("Hostile School
+ * (evil.example.net)"), so two schools that name themselves alike are told apart there too.
+ */
+export function distinctSiteLabel(
+  site: { readonly id: string; readonly label: string },
+  sites: readonly { readonly id: string; readonly label: string; readonly baseUrl: string }[],
+): string {
+  const host = labelsNeedingHost(sites).get(site.id);
+  return host === undefined ? site.label : `${site.label} (${host})`;
+}

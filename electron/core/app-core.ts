@@ -257,6 +257,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     onUpdateState: (state) => emit('updates:changed', state),
     onNotification: (notification) => emit('desktop:notification', notification),
     readySites: () => readySites(sites),
+    sites: () => sites.list(),
     syncAll: (reason) => scheduler.syncAll(reason),
     payable: (siteId) => getPayableInstructionsPage(db, siteId, new Date(clock.now()), { offset: 0, limit: 100 }).items,
     notices: (siteId) => getNotificationsPage(db, siteId, { offset: 0, limit: 100 }).items,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownOr, labelsNeedingHost, siteParagraphs, siteText } from '../../electron/common/site-values';
+import { distinctSiteLabel, knownOr, labelsNeedingHost, siteParagraphs, siteText } from '../../electron/common/site-values';
 
 describe('site text is shown without what could reorder or hide it (UAX #9, Unicode TR36)', () => {
   it('drops bidi overrides, embeddings, isolates and marks', () => {
@@ -52,5 +52,13 @@ describe('a site label that could pass for another site shows its host', () => {
     const named = { id: 'c', label: 'school.example.com', baseUrl: 'http://127.0.0.1:4000' };
     const own = { id: 'd', label: 'tw.example.org', baseUrl: 'https://tw.example.org' };
     expect(labelsNeedingHost([a, named, own])).toEqual(new Map([['c', '127.0.0.1:4000']]));
+  });
+  it('text outside the screens (an OS notification) carries the same host in brackets, and only then', () => {
+    const copy = { id: 'b', label: 'Demo School', baseUrl: 'http://127.0.0.1:4001' };
+    const other = { id: 'e', label: 'Other School', baseUrl: 'https://other.example' };
+    expect(distinctSiteLabel(copy, [a, copy, other])).toBe('Demo School (127.0.0.1:4001)');
+    expect(distinctSiteLabel(a, [a, copy, other])).toBe('Demo School (school.example.com)');
+    expect(distinctSiteLabel(other, [a, copy, other])).toBe('Other School');
+    expect(distinctSiteLabel(a, [a, other])).toBe('Demo School');
   });
 });

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DesktopNotification } from '../../electron/common/desktop-notifications';
+import { notificationText, type DesktopNotification } from '../../electron/common/desktop-notifications';
+import { labelsNeedingHost } from '../../electron/common/site-values';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
@@ -80,5 +81,73 @@ describe('an OS notification flood from a site', () => {
     }
     const memory = JSON.parse(readFileSync(join(dataDir, 'notified.json'), 'utf8')) as { payments: Record<string, string> };
     expect(Object.keys(memory.payments).length).toBeLessThanOrEqual(PAYMENT_MARKS_KEPT);
+  });
+});
+
+/**
+ * A second school that names itself exactly like the first (RFC 9728 resource_name: both publish "the same" name):
+ * through the composition root over real HTTP, two embedded servers on 127.0.0.1. The site menu shows each one's host
+ * beside the label (labelsNeedingHost); an OS notification about either names its host too, or "New notice from
+ * <name>" could be from either school.
+ */
+describe('two schools with one name', () => {
+  const servers: EmbeddedServer[] = [];
+  let dataDir: string;
+  let core: AppCore;
+  const shown: DesktopNotification[] = [];
+  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+
+  beforeAll(async () => {
+    servers.push(
+      await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' }),
+      await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' }),
+    );
+    dataDir = mkdtempSync(join(tmpdir(), 'ld-same-name-'));
+    core = await createTestCore({
+      dataDir,
+      settingsStore: createJsonSettingsStore(join(dataDir, 'settings.json')),
+      signInTimeoutMs: 20_000,
+      openExternal: systemBrowser(() => ({ decision: 'approve' })),
+    });
+    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => {
+      if (event === 'desktop:notification') shown.push(payload as DesktopNotification);
+    });
+    await call('settings:update', { autoSyncMinutes: 0 });
+  });
+  afterAll(async () => {
+    await core?.close();
+    for (const s of servers) await s.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a notification about either names its host, as the site menu does', async () => {
+    const sites: SiteSummary[] = [];
+    for (const server of servers) {
+      const site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+      value(await call('sites:sign-in', { siteId: site.id }));
+      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
+      sites.push(site);
+    }
+    const [first, second] = sites as [SiteSummary, SiteSummary];
+    // The same name, as the schools gave it.
+    expect(first.label).toBe(second.label);
+    const hosts = labelsNeedingHost(value(await call('sites:list')) as SiteSummary[]);
+    expect([...hosts.values()]).toEqual([new URL(servers[0]!.url).host, new URL(servers[1]!.url).host]);
+
+    const server = servers[1]!;
+    const { school_id, user_id } = server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as {
+      school_id: string;
+      user_id: string;
+    };
+    server.db
+      .prepare(
+        'INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)',
+      )
+      .run('ntf_same_name', school_id, user_id, 'announcement', 'Your account needs attention', 'Sign in at the link', Date.now());
+    const before = shown.length;
+    expect(value(await call('sync:now', { siteId: second.id }))).toMatchObject({ outcome: 'completed' });
+    const notice = shown.slice(before).find((n) => n.kind === 'new-notices');
+    expect(notice).toMatchObject({ siteId: second.id, siteLabel: `${second.label} (${new URL(server.url).host})` });
+    expect(notificationText(notice!, 'en').title).toBe(`New notice from ${second.label} (${new URL(server.url).host})`);
   });
 });

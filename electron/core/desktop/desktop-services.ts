@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { withResults } from '../../common/result';
+import { distinctSiteLabel } from '../../common/site-values';
 import type { NotificationView, PaymentView, Settings, SiteSummary, UpdateState } from '../../common/view-models';
 import { createUpdateController, type UpdateController, type UpdaterEvent, type UpdaterPort, type UpdatesOffReason } from './updates';
 import { shouldSyncOnWake, type WakeTrigger } from './background';
@@ -29,6 +30,8 @@ export interface DesktopServicesOptions {
   readonly onUpdateState: (state: UpdateState) => void;
   readonly onNotification: (notification: DesktopNotification) => void;
   readonly readySites: () => readonly SiteSummary[];
+  /** Every site in the list: a label another site shares is told apart by its host (common/site-values.ts). */
+  readonly sites: () => readonly Pick<SiteSummary, 'id' | 'label' | 'baseUrl'>[];
   readonly syncAll: (reason: string) => Promise<unknown>;
   readonly payable: (siteId: string) => readonly PaymentView[];
   readonly notices: (siteId: string) => readonly NotificationView[];
@@ -91,13 +94,16 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     ...(options.updateFirstCheckDelayMs === undefined ? {} : { firstCheckDelayMs: options.updateFirstCheckDelayMs }),
   });
 
+  // Every notification names its site as the site menu does: with its host when another site reads the same.
+  const notify = (n: DesktopNotification): void =>
+    options.onNotification({ ...n, siteLabel: distinctSiteLabel({ id: n.siteId, label: n.siteLabel }, options.sites()) });
   const notifier = await createNotifier({
     file: join(options.dataDir, 'notified.json'),
     settings: options.settings,
     now: options.now,
     payable: options.payable,
     notices: options.notices,
-    notify: options.onNotification,
+    notify,
     onError: (error) => options.log('notifications: could not be decided or remembered', error),
   });
 
@@ -111,7 +117,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       try {
         const now = options.now();
         const groups = await options.runReminders({ now, syncedSiteId, enabled: enabledReminders(options.settings()) });
-        for (const n of reminderNotifications(groups, options.siteLabel, now)) options.onNotification(n);
+        for (const n of reminderNotifications(groups, options.siteLabel, now)) notify(n);
       } catch (error) {
         options.log('reminders: could not be decided or remembered', error);
       }
