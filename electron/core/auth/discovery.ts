@@ -116,6 +116,7 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
   }
   const m = parsed.data;
   // RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched for (mix-up defence).
+  const origins = acceptedIssuers(origin, origin);
   if (!acceptedIssuers(origin, expectedIssuer).includes(m.issuer)) {
     throw new CoreError('discovery-invalid', `${origin} names a different issuer (${m.issuer}); it cannot be trusted for sign-in.`);
   }
@@ -131,8 +132,10 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
   const jwksUri = m.jwks_uri ? checkUrl('jwks_uri', m.jwks_uri) : null;
   if (kind === 'rfc8414') await checkOpenIdConfiguration(origin, m, options);
   protectedResource ??= await fetchProtectedResource(origin, options, log);
-  // RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in server.
-  if (protectedResource !== null && protectedResource.listed && !protectedResource.servers.includes(m.issuer)) {
+  // RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in server (the two
+  // spellings of the typed origin name the same one).
+  const sameServer = (named: string) => named === m.issuer || (origins.includes(named) && origins.includes(m.issuer));
+  if (protectedResource !== null && protectedResource.listed && !protectedResource.servers.some(sameServer)) {
     throw new CoreError('discovery-invalid', `${origin} does not list its own sign-in server as trusted.`);
   }
   const meta: ServerMetadata = {

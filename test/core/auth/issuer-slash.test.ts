@@ -84,6 +84,16 @@ describe('an issuer ending in "/" for an origin-only address', () => {
     await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
   });
 
+  it('the resource metadata may name the server in either spelling of the origin, and no other (RFC 9728 §7.6)', async () => {
+    const issuer = slashEverywhere();
+    as.protectedResource = { resource: as.url, authorization_servers: [as.url] };
+    await expect(discover(as.url, { fetch })).resolves.toMatchObject({ issuer });
+    as.protectedResource = { resource: as.url, authorization_servers: [issuer] };
+    await expect(discover(as.url, { fetch })).resolves.toMatchObject({ issuer });
+    as.protectedResource = { resource: as.url, authorization_servers: [`${as.url}//`] };
+    await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+  });
+
   it('the OpenID configuration must name the same form of the issuer as the RFC 8414 document', async () => {
     as.metadata = { issuer: `${as.url}/` };
     as.openidConfiguration = { issuer: as.url };

@@ -24,6 +24,8 @@ export interface MiniAs {
   signingKey: MiniAsKey;
   /** Overrides merged into the RFC 8414 document (null deletes a member). */
   metadata: Record<string, unknown>;
+  /** The RFC 9728 document at /.well-known/oauth-protected-resource; null answers 404. */
+  protectedResource: Record<string, unknown> | null;
   /** Members of /.well-known/openid-configuration over issuer and jwks_uri; null answers 404. */
   openidConfiguration: Record<string, unknown> | null;
   /** Changes the token response (e.g. delete school_id). */
@@ -73,6 +75,7 @@ export async function startMiniAs(): Promise<MiniAs> {
     signingKey: first,
     metadata: {},
     openidConfiguration: null,
+    protectedResource: null,
     dropNextTokenResponse: false,
     tokenResponse: (b) => b,
     idTokenClaims: (c) => c,
@@ -102,6 +105,8 @@ export async function startMiniAs(): Promise<MiniAs> {
           res.end(JSON.stringify(body));
         };
         switch (u.pathname) {
+          case '/.well-known/oauth-protected-resource':
+            return as.protectedResource === null ? json(404, { error: 'not_found' }) : json(200, as.protectedResource);
           case '/.well-known/openid-configuration':
             if (as.openidConfiguration === null) return json(404, { error: 'not_found' });
             return json(200, { issuer: url, jwks_uri: `${url}/jwks`, ...as.openidConfiguration });
