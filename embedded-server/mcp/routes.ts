@@ -5,6 +5,7 @@ import { checkBearer, sendBearerError } from '../http/bearer';
 import { readBody } from '../http/body';
 import { sendJson, setNoStore } from '../http/respond';
 import { PayloadTooLargeError } from '../http/errors';
+import { MEMBER_CLIENT_SCOPES } from '../oauth/scopes';
 import { registerTools } from './tools';
 
 /** Decision: MCP JSON-RPC messages here are small; 256 KiB bounds a batch. */
@@ -24,7 +25,7 @@ function jsonRpcError(ctx: RequestContext, status: number, code: number, message
  */
 async function handleMcp(ctx: RequestContext): Promise<void> {
   const verdict = checkBearer(ctx);
-  if (verdict.kind !== 'ok' && verdict.kind !== 'missing') return sendBearerError(ctx, verdict);
+  if (verdict.kind !== 'ok' && verdict.kind !== 'missing') return sendBearerError(ctx, verdict, MEMBER_CLIENT_SCOPES);
   const token = verdict.kind === 'ok' ? verdict.token : null;
 
   let parsed: unknown;

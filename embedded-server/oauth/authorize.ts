@@ -128,7 +128,9 @@ function checkScopes(client: OAuthClient, q: Record<string, string>): string[] {
     const why =
       client.origin === 'metadata-document'
         ? 'an unreviewed metadata-document client may request identity and read scopes only'
-        : `not available to ${client.audience} clients`;
+        : client.audience === 'operator' && refused.some((s) => s.startsWith('account:'))
+          ? 'reserved to member clients, which a site operator creates under Developers > OAuth applications (registered clients are operator clients)'
+          : `not available to ${client.audience} clients`;
     throw new InvalidScopeError(`scope ${refused.join(' ')} is ${why}`);
   }
   return scopes;

@@ -49,6 +49,8 @@ export const PATHS = {
   register: '/api/oauth/register',
   jwks: '/oauth/jwks',
   protectedResourceMetadata: '/.well-known/oauth-protected-resource',
+  /** RFC 9728 §3.1: the metadata of the resource at /mcp, found by inserting the well-known path before it. */
+  mcpProtectedResourceMetadata: '/.well-known/oauth-protected-resource/mcp',
   authorizationServerMetadata: '/.well-known/oauth-authorization-server',
   openidConfiguration: '/.well-known/openid-configuration',
 } as const;

@@ -1,6 +1,6 @@
 import type { Route, ServerContext } from '../http/types';
 import { sendJson } from '../http/respond';
-import { ALL_SCOPES } from '../oauth/scopes';
+import { ALL_SCOPES, MEMBER_CLIENT_SCOPES } from '../oauth/scopes';
 import { PATHS, publishesJwks, REGISTRATION_POLICY_KEY, registrationPolicy, signsIdTokens } from '../oauth/settings';
 import { ID_TOKEN_ALG } from './keys';
 
@@ -61,6 +61,22 @@ export function protectedResourceMetadata(server: ServerContext): Record<string,
   };
 }
 
+/**
+ * RFC 9728 §3.1 metadata of /mcp (clients such as the MCP SDK look here first, before the origin's document). It
+ * lists only the scopes a client can be granted for /mcp's member tools, so a client that asks for every listed
+ * scope (MCP's scope selection) asks for what a member client may hold. `resource` stays the origin: member tokens
+ * are bound to the origin and the same token serves /mcp and /member/graphql (spec Authentication 3), where RFC 9728
+ * §3.3 alone would name /mcp (decision, README "/mcp").
+ */
+export function mcpProtectedResourceMetadata(server: ServerContext): Record<string, unknown> {
+  return {
+    ...protectedResourceMetadata(server),
+    scopes_supported: MEMBER_CLIENT_SCOPES,
+    resource_name: `${server.site.name} (MCP)`,
+    resource_documentation: `${server.baseUrl}/auth.md#mcp-assistants`,
+  };
+}
+
 const json =
   (build: (s: ServerContext) => unknown): Route['handler'] =>
   (ctx) => {
@@ -74,4 +90,5 @@ export const discoveryRoutes: Route[] = [
   { method: 'GET', path: PATHS.authorizationServerMetadata, handler: json(authorizationServerMetadata) },
   { method: 'GET', path: PATHS.openidConfiguration, handler: json(openidConfiguration) },
   { method: 'GET', path: PATHS.protectedResourceMetadata, handler: json(protectedResourceMetadata) },
+  { method: 'GET', path: PATHS.mcpProtectedResourceMetadata, handler: json(mcpProtectedResourceMetadata) },
 ];
