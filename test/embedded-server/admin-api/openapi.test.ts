@@ -135,7 +135,7 @@ describe('/auth.md (service-spec "What the service does": walkthrough)', () => {
     );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(text).toContain(`curl ${server.url}/.well-known/oauth-authorization-server`);
+    expect(text).toContain(`curl --fail-with-body -sS ${server.url}/.well-known/oauth-authorization-server`);
     expect(text).toContain(`${server.url}/api/oauth/revoke`);
   });
 });
