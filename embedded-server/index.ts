@@ -17,6 +17,8 @@ import { coverRoutes } from './covers/routes';
 import { productFileRoutes } from './files/routes';
 import { studentPageRoutes } from './student-pages/routes';
 import { applyFaultPatch, beforeRouting, skewedClock } from './http/faults';
+import { allowedHosts, hostAllowed } from './http/host-check';
+import { sendJson } from './http/respond';
 
 export type { SiteKey, SeedKind } from './seed/index';
 
@@ -145,6 +147,8 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   };
 
   let context: ServerContext | null = null;
+  // Set once the port is known; no request is served before listen() resolves.
+  let hosts: ReadonlySet<string> = new Set();
   const http = createServer((req, res) => {
     const started = performance.now();
     if (log) {
@@ -152,6 +156,11 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
       res.on('finish', () =>
         log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
       );
+    }
+    // Before anything else (faults included): a request for another host name is no request to this site.
+    if (!hostAllowed(req, hosts)) {
+      sendJson(res, 421, { error: 'misdirected_request', error_description: 'this site does not answer to that host name' });
+      return;
     }
     void beforeRouting(faults, clock, req, res).then((go) => (go ? router.handle(context!, req, res) : undefined));
   });
@@ -167,6 +176,7 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
     throw err;
   }
   const url = `http://${host}:${port}`;
+  hosts = allowedHosts(url);
   context = {
     db,
     baseUrl: url,
