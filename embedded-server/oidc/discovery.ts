@@ -1,4 +1,5 @@
 import type { Route, ServerContext } from '../http/types';
+import { NotFoundError } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { ALL_SCOPES, MEMBER_CLIENT_SCOPES } from '../oauth/scopes';
 import { PATHS, publishesJwks, REGISTRATION_POLICY_KEY, registrationPolicy, signsIdTokens } from '../oauth/settings';
@@ -37,8 +38,14 @@ export function authorizationServerMetadata(server: ServerContext): Record<strin
   return meta;
 }
 
-/** OpenID Connect Discovery 1.0 §3: the same facts plus the OIDC-only members. */
+/**
+ * OpenID Connect Discovery 1.0 §3: the same facts plus the OIDC-only members. Only while id_tokens are signed:
+ * §3 makes `jwks_uri` and `id_token_signing_alg_values_supported` REQUIRED, and the spec makes listing both the
+ * promise of an id_token, so in the other modes no OpenID configuration could be both complete and true. There the
+ * document is not served (404) and the RFC 8414 metadata, the source of truth, says what the site does.
+ */
 export function openidConfiguration(server: ServerContext): Record<string, unknown> {
+  if (!signsIdTokens(server)) throw new NotFoundError('no OpenID configuration: this site signs no id_token in its current mode');
   return {
     ...authorizationServerMetadata(server),
     subject_types_supported: ['public'],
@@ -80,10 +87,11 @@ export function mcpProtectedResourceMetadata(server: ServerContext): Record<stri
 const json =
   (build: (s: ServerContext) => unknown): Route['handler'] =>
   (ctx) => {
+    const body = build(ctx.server);
     ctx.res.setHeader('Cache-Control', 'public, max-age=300');
     // Public documents: browser-based clients (e.g. MCP inspectors) may read them cross-origin.
     ctx.res.setHeader('Access-Control-Allow-Origin', '*');
-    sendJson(ctx.res, 200, build(ctx.server));
+    sendJson(ctx.res, 200, body);
   };
 
 export const discoveryRoutes: Route[] = [
