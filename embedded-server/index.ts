@@ -18,9 +18,11 @@ import { productFileRoutes } from './files/routes';
 import { studentPageRoutes } from './student-pages/routes';
 import { applyFaultPatch, beforeRouting, skewedClock } from './http/faults';
 import { allowedHosts, hostAllowed } from './http/host-check';
+import { observeResponse, type ObservedResponse } from './http/observe';
 import { sendJson } from './http/respond';
 
 export type { SiteKey, SeedKind } from './seed/index';
+export type { ObservedResponse } from './http/observe';
 
 export interface EmbeddedServerOptions {
   /** 0 (default) = any free port. */
@@ -53,6 +55,8 @@ export interface EmbeddedServerOptions {
   sqliteBinding?: string;
   /** Largest member API answer in bytes; larger ones become a RESPONSE_TOO_LARGE error (default 4 MiB). */
   memberResponseLimitBytes?: number;
+  /** Tests only: every finished answer, body included (test/helpers/server.ts checks each against /openapi.json). */
+  onResponse?: (response: ObservedResponse) => void;
 }
 
 export interface EmbeddedServer {
@@ -151,6 +155,7 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   let hosts: ReadonlySet<string> = new Set();
   const http = createServer((req, res) => {
     const started = performance.now();
+    if (options.onResponse) observeResponse(req, res, options.onResponse);
     if (log) {
       // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
       res.on('finish', () =>
