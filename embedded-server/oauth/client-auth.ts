@@ -23,6 +23,18 @@ export async function resolveClient(server: ServerContext, clientId: string): Pr
   return null;
 }
 
+/**
+ * HTTP Basic (client_secret_basic) is not offered by discovery, so a request that tries it is refused, whatever
+ * else it carries (a refresh without client_id included). RFC 6749 §5.2: a client that tried the Authorization
+ * header gets 401 invalid_client with WWW-Authenticate for its scheme.
+ */
+export function refuseHttpBasic(server: ServerContext, authorizationHeader: string | undefined): void {
+  if (!authorizationHeader || !/^basic /i.test(authorizationHeader)) return;
+  const refused = new InvalidClientError('client_secret_basic is not supported; send client_secret in the body (client_secret_post)');
+  refused.headers = { 'WWW-Authenticate': `Basic realm="${server.baseUrl}", charset="UTF-8"` };
+  throw refused;
+}
+
 export type ClientAuthPolicy = 'token' | 'revocation';
 
 /**
@@ -38,12 +50,7 @@ export async function authenticateClient(
   authorizationHeader: string | undefined,
   policy: ClientAuthPolicy,
 ): Promise<OAuthClient> {
-  if (authorizationHeader && /^basic /i.test(authorizationHeader)) {
-    const refused = new InvalidClientError('client_secret_basic is not supported; send client_secret in the body (client_secret_post)');
-    // RFC 6749 §5.2: a client that tried the Authorization header gets 401 with WWW-Authenticate for its scheme.
-    refused.headers = { 'WWW-Authenticate': `Basic realm="${server.baseUrl}", charset="UTF-8"` };
-    throw refused;
-  }
+  refuseHttpBasic(server, authorizationHeader);
   const clientId = form.client_id;
   if (!clientId) throw new InvalidRequestError('client_id is required');
   const client = await resolveClient(server, clientId);
