@@ -281,6 +281,18 @@ describe('Thin operator areas and storage', () => {
     expect((await call('GET', `/coupons/${created.id}`)).status).toBe(404);
   });
 
+  it('PATCH changes only the fields it names: a published post stays published, a plan keeps its currency', async () => {
+    const server = await startTestServer();
+    const call = operatorCall(server, ['posts:read', 'posts:write', 'membership_plans:write']);
+    const post = (await (await call('POST', '/posts', { title: 'Welcome', body: 'Hello', published: true })).json()) as Json;
+    const retitled = (await (await call('PATCH', `/posts/${post.id}`, { title: 'Welcome back' })).json()) as Json;
+    expect(retitled.data).toEqual({ title: 'Welcome back', body: 'Hello', published: true });
+    expect(((await (await call('GET', `/posts/${post.id}`)).json()) as Json).data.published).toBe(true);
+    const plan = (await (await call('POST', '/membership_plans', { title: 'Pro', price: 300, currency: 'USD', interval: 'month' })).json()) as Json;
+    const repriced = (await (await call('PATCH', `/membership_plans/${plan.id}`, { price: 350 })).json()) as Json;
+    expect(repriced.data.currency).toBe('USD');
+  });
+
   it('storage:write uploads up to 5 MiB; larger bodies get 413', async () => {
     const server = await startTestServer();
     const { accessToken } = mintToken(server, { audience: 'operator', scopes: ['storage:write'] });
