@@ -28,6 +28,8 @@ export interface AuthorizationRequest {
   clientId: string;
   clientName: string;
   audience: OAuthClient['audience'];
+  /** The client named itself (loopback registration or metadata document): the consent page says so. */
+  unverified: boolean;
   redirectUri: string;
   scopes: string[];
   state: string;
@@ -165,6 +167,7 @@ export async function validateAuthorizationRequest(server: ServerContext, query:
       clientId: client.clientId,
       clientName: client.name,
       audience: client.audience,
+      unverified: client.origin === 'loopback-registration' || client.origin === 'metadata-document',
       redirectUri,
       scopes,
       state,
@@ -247,6 +250,7 @@ async function authorize(ctx: RequestContext): Promise<void> {
       csrf: session.csrf,
       redirectHost: new URL(request.redirectUri).host,
       returnTo: ctx.url.pathname + ctx.url.search,
+      unverified: request.unverified,
     }),
   );
 }

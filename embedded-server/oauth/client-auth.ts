@@ -1,6 +1,7 @@
 import type { ServerContext } from '../http/types';
 import { InvalidClientError, InvalidRequestError, UnauthorizedClientError } from '../http/errors';
-import { getClient, type OAuthClient } from '../store/clients';
+import { clientUnused, getClient, type OAuthClient } from '../store/clients';
+import { UNUSED_REGISTRATION_TTL_S } from './settings';
 import { secretMatchesHash } from '../store/secrets';
 import { ClientMetadataError, looksLikeMetadataClientId, resolveMetadataClient } from './client-metadata';
 
@@ -10,6 +11,13 @@ export async function resolveClient(server: ServerContext, clientId: string): Pr
   if (row) {
     // A member application belongs to one school: it is unknown at any other site.
     if (row.audience === 'member' && row.schoolId !== server.site.schoolId) return null;
+    // An unused loopback registration is forgotten after a day (decision 25), even before a purge deletes it.
+    if (
+      row.origin === 'loopback-registration' &&
+      row.createdAt < server.clock.now() - UNUSED_REGISTRATION_TTL_S * 1000 &&
+      clientUnused(server.db, clientId)
+    )
+      return null;
     return row;
   }
   if (looksLikeMetadataClientId(server, clientId)) {
