@@ -197,10 +197,13 @@ export type PageQuery = z.infer<typeof pageQuery>;
 export function pageWindow(q: PageQuery): { limit: number; offset: number } {
   let offset = 0;
   if (q.cursor !== undefined) {
-    const n = Number(Buffer.from(q.cursor, 'base64url').toString('utf8').replace(/^o:/, ''));
-    if (!Number.isInteger(n) || n < 0)
+    // Only a cursor this API wrote: base64url of `o:<offset>`, exactly as encoded (Node's decoder skips what it
+    // cannot read, so `!!!` would otherwise decode to nothing and read as the first page).
+    const text = /^[A-Za-z0-9_-]+$/.test(q.cursor) ? Buffer.from(q.cursor, 'base64url').toString('utf8') : '';
+    const m = /^o:(0|[1-9][0-9]{0,14})$/.exec(text);
+    if (!m || Buffer.from(text, 'utf8').toString('base64url') !== q.cursor)
       throw new AdminError(400, 'invalid_request', 'the cursor is not valid', [{ path: 'cursor', message: 'not a cursor from this API' }]);
-    offset = n;
+    offset = Number(m[1]);
   }
   return { limit: q.limit, offset };
 }

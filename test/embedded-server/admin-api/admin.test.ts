@@ -61,6 +61,17 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
     expect(((await missing.json()) as Json).error).toBe('not_found');
   });
 
+  it('a cursor this API did not write is 400 invalid_request, never the first page', async () => {
+    const server = await startTestServer();
+    const call = operatorCall(server, ['courses:read']);
+    for (const cursor of ['!!!', '', 'bzoxx', 'o:4', Buffer.from('o:-1').toString('base64url'), Buffer.from('o:04').toString('base64url')]) {
+      const res = await call('GET', `/courses?cursor=${encodeURIComponent(cursor)}`);
+      expect(res.status, cursor).toBe(400);
+      expect(((await res.json()) as Json).details[0].path, cursor).toBe('cursor');
+    }
+    expect((await call('GET', `/courses?cursor=${Buffer.from('o:2').toString('base64url')}`)).status).toBe(200);
+  });
+
   it('pages lists with ?limit and an opaque next_cursor until the end', async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['courses:read']);
