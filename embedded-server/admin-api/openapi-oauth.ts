@@ -127,7 +127,7 @@ function register(): Json {
       requestBody: { required: true, content: { 'application/json': { schema } } },
       responses: {
         '201': jsonDoc('The client: a new loopback client (client_secret once, when asked for) or the allowlisted platform.'),
-        '400': oauthError('invalid_client_metadata, invalid_redirect_uri, invalid_request (not JSON).'),
+        '400': oauthError('invalid_client_metadata (also for a body that is not JSON) or invalid_redirect_uri.'),
         '413': tooLarge,
         '429': oauthError('temporarily_unavailable: the hourly quota of loopback registrations is used up (Retry-After).'),
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RequestContext, Route } from '../http/types';
-import { InvalidClientMetadataError, InvalidRedirectUriError, TooManyRegistrationsError } from '../http/errors';
+import { InvalidClientMetadataError, InvalidRedirectUriError, InvalidRequestError, TooManyRegistrationsError } from '../http/errors';
 import { readJson } from '../http/body';
 import { sendJson, setNoStore } from '../http/respond';
 import { findAllowlistedVendor, getClient, insertClient, purgeUnusedLoopbackClients, recentLoopbackRegistrations } from '../store/clients';
@@ -27,6 +27,17 @@ function isHttps(uri: string): boolean {
     return new URL(uri).protocol === 'https:';
   } catch {
     return false;
+  }
+}
+
+/** RFC 7591 §3.2.2: a body that is not JSON client metadata is invalid_client_metadata (decision 8), like a bad field. */
+async function readMetadata(ctx: RequestContext): Promise<unknown> {
+  try {
+    return await readJson(ctx.req);
+  } catch (err) {
+    if (err instanceof InvalidRequestError)
+      throw new InvalidClientMetadataError(`the registration request is not JSON client metadata: ${err.description}`);
+    throw err;
   }
 }
 
@@ -58,7 +69,7 @@ function checkQuota(ctx: RequestContext, now: number): void {
  */
 async function register(ctx: RequestContext): Promise<void> {
   setNoStore(ctx.res);
-  const parsed = RegistrationSchema.safeParse(await readJson(ctx.req));
+  const parsed = RegistrationSchema.safeParse(await readMetadata(ctx));
   if (!parsed.success) {
     throw new InvalidClientMetadataError(
       'the registration request must carry redirect_uris (array of strings) and optional client_name, application_type, token_endpoint_auth_method (none or client_secret_post)',

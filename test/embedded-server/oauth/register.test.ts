@@ -83,6 +83,15 @@ describe('Registration endpoint (spec Authentication 6): allowlist, not open RFC
     expect((await register(server, { redirect_uris: ['http://127.0.0.1:1/cb'], token_endpoint_auth_method: 'private_key_jwt' })).body.error).toBe(
       'invalid_client_metadata',
     );
+    // A body that is not JSON at all, or not sent as JSON, is malformed client metadata too (RFC 7591 §3.2.2).
+    for (const [type, body] of [
+      ['application/json', '{"redirect_uris": ['],
+      ['text/plain', '{"redirect_uris":["http://127.0.0.1:1/cb"]}'],
+    ]) {
+      const res = await fetch(`${server.url}/api/oauth/register`, { method: 'POST', headers: { 'content-type': type! }, body });
+      expect(res.status, type).toBe(400);
+      expect(((await res.json()) as Record<string, unknown>).error, type).toBe('invalid_client_metadata');
+    }
   });
 
   it('registered clients are operator-audience: account:read gives invalid_scope; any loopback port is accepted', async () => {
