@@ -111,6 +111,8 @@ export interface AdminRouteSpec<Q, B> {
   conflicts?: string;
   /** Success status; default by method: POST 201, DELETE 204, others 200. */
   status?: number;
+  /** A second success status with the same body (a delivery renewed in place answers 200), for /openapi.json. */
+  alsoStatus?: { status: number; description: string };
   run(input: AdminInput<Q, B>): AdminResult | Promise<AdminResult>;
 }
 
@@ -122,6 +124,7 @@ export interface AdminRouteSpec<Q, B> {
 /** What /openapi.json needs beyond Route.openapi, kept beside the route rather than in the shared type. */
 export interface AdminRouteExtra {
   successStatus: number;
+  alsoStatus?: { status: number; description: string };
   rawBody: boolean;
   conflicts?: string;
 }
@@ -136,6 +139,7 @@ export function adminRoute<Q = undefined, B = undefined>(spec: AdminRouteSpec<Q,
     successStatus: spec.status ?? (spec.method === 'POST' ? 201 : spec.method === 'DELETE' ? 204 : 200),
     rawBody: spec.rawBody === true,
     ...(spec.conflicts !== undefined ? { conflicts: spec.conflicts } : {}),
+    ...(spec.alsoStatus !== undefined ? { alsoStatus: spec.alsoStatus } : {}),
   });
   return route;
 }

@@ -54,6 +54,7 @@ function adminOperation(route: Route): Json {
     '403': errorResponse(`insufficient_scope: the token is not an operator token holding ${meta.scopes.join(' ')}.`),
     '404': errorResponse('not_found.'),
   };
+  if (extra?.alsoStatus) responses[String(extra.alsoStatus.status)] = { ...(responses[success] as Json), description: extra.alsoStatus.description };
   // Every status a route can answer is declared: 409 where the route throws conflict(), 413 where it reads a body.
   if (extra?.conflicts) responses['409'] = errorResponse(`conflict: ${extra.conflicts}.`);
   if (extra?.rawBody) responses['413'] = errorResponse('payload_too_large: the upload is over its size limit.');

@@ -212,6 +212,24 @@ export function insertDigitalProduct(db: Database, row: DigitalProductRow): void
   ).run(row);
 }
 
+/** The member's delivery of a product, if any (one per member and product). */
+export function findDelivery(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  productId: string,
+): { id: string; expire_at: number | null } | undefined {
+  return stmt<object, { id: string; expire_at: number | null }>(
+    db,
+    'SELECT id, expire_at FROM product_deliveries WHERE school_id = :school AND user_id = :user AND product_id = :product ORDER BY delivered_at DESC LIMIT 1',
+  ).get({ school: schoolId, user: userId, product: productId });
+}
+
+/** Gives an ended delivery a new access window, in place (the member keeps one delivery of the product). */
+export function renewDelivery(db: Database, id: string, deliveredAt: number, expireAt: number | null): void {
+  stmt(db, 'UPDATE product_deliveries SET delivered_at = :deliveredAt, expire_at = :expireAt WHERE id = :id').run({ id, deliveredAt, expireAt });
+}
+
 export function insertDelivery(
   db: Database,
   row: { id: string; school_id: string; user_id: string; product_id: string; delivered_at: number; expire_at: number | null },

@@ -279,6 +279,29 @@ describe('Writes for a member refuse users without a role at this school (like p
   });
 });
 
+describe('A digital product is delivered to a member once', () => {
+  it('a second delivery of a held product is 409 and the library lists it once; an ended one is renewed in place (200)', async () => {
+    const server = await startTestServer();
+    const call = operatorCall(server, ['digital_products:write']);
+    const library = async () =>
+      ((await viewerData(server, '{ viewer { digitalProducts(first: 50) { nodes { id } } } }')).digitalProducts.nodes as Json[]).map(
+        (n) => n.id as string,
+      );
+    const first = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' });
+    expect(first.status).toBe(201);
+    const id = ((await first.json()) as Json).id as string;
+    const again = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as Json).error).toBe('conflict');
+    expect((await library()).filter((d) => d === id)).toHaveLength(1);
+    const before = (await library()).length;
+    const renewed = await call('POST', '/digital_products/dgp_focus_audio/deliveries', { userId: 'usr_student' });
+    expect(renewed.status).toBe(200);
+    expect(((await renewed.json()) as Json).id).toBe('dlv_focus_audio');
+    expect(await library()).toHaveLength(before);
+  });
+});
+
 describe('Thin operator areas and storage', () => {
   it('coupons: create, read, update, delete as real rows', async () => {
     const server = await startTestServer();
