@@ -27,7 +27,7 @@ export function listDeliveredProducts(db: Database, req: PageRequest): Page<Deli
     school: req.schoolId,
     user: req.userId,
   })!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req, total);
 }
 
 export interface EventRow {
@@ -69,7 +69,7 @@ export function listEventRegistrations(db: Database, req: PageRequest): Page<Eve
     school: req.schoolId,
     user: req.userId,
   })!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req, total);
 }
 
 export function listUpcomingPublicEvents(db: Database, schoolId: string, now: number, limit: number): EventRow[] {
@@ -108,7 +108,7 @@ export function listConsultingServicesForMember(db: Database, req: PageRequest &
     db,
     `SELECT count(*) AS n FROM consulting_services cs WHERE cs.school_id = :school AND ${deliveredCourseExists('cs.course_id')}`,
   ).get(base)!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req, total);
 }
 
 /** Exported for the query-plan test. */
