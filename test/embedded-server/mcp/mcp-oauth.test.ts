@@ -74,10 +74,13 @@ describe('An MCP client reaches the member tools with the SDK auth() flow (RFC 9
   it("the operator makes a member application, the SDK's auth() asks for what it can be granted, and the member tools answer", async () => {
     const server = await startTestServer();
     // Spec Authentication 5: member clients are made by a site operator in the admin area.
-    const { clientId } = await createMemberApp(server, await operatorWithApps(server), {
+    const { clientId, page } = await createMemberApp(server, await operatorWithApps(server), {
       name: 'Study Assistant',
       redirect_uris: 'http://127.0.0.1/callback',
     });
+    // The operator's page says how an assistant connects: the /mcp address and a public application's client ID.
+    expect(page.html).toContain('Connecting an AI assistant (MCP)');
+    expect(page.html).toContain(`<code class="mcp-url">${server.url}/mcp</code>`);
     const provider = new AssistantProvider(clientId);
     const serverUrl = new URL(`${server.url}/mcp`);
 
