@@ -17,8 +17,12 @@ import { coverRoutes } from './covers/routes';
 import { productFileRoutes } from './files/routes';
 import { studentPageRoutes } from './student-pages/routes';
 import { applyFaultPatch, beforeRouting, skewedClock } from './http/faults';
+import { allowedHosts, hostAllowed } from './http/host-check';
+import { observeResponse, type ObservedResponse } from './http/observe';
+import { sendJson } from './http/respond';
 
 export type { SiteKey, SeedKind } from './seed/index';
+export type { ObservedResponse } from './http/observe';
 
 export interface EmbeddedServerOptions {
   /** 0 (default) = any free port. */
@@ -51,6 +55,8 @@ export interface EmbeddedServerOptions {
   sqliteBinding?: string;
   /** Largest member API answer in bytes; larger ones become a RESPONSE_TOO_LARGE error (default 4 MiB). */
   memberResponseLimitBytes?: number;
+  /** Tests only: every finished answer, body included (test/helpers/server.ts checks each against /openapi.json). */
+  onResponse?: (response: ObservedResponse) => void;
 }
 
 export interface EmbeddedServer {
@@ -145,13 +151,21 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   };
 
   let context: ServerContext | null = null;
+  // Set once the port is known; no request is served before listen() resolves.
+  let hosts: ReadonlySet<string> = new Set();
   const http = createServer((req, res) => {
     const started = performance.now();
+    if (options.onResponse) observeResponse(req, res, options.onResponse);
     if (log) {
       // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
       res.on('finish', () =>
         log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
       );
+    }
+    // Before anything else (faults included): a request for another host name is no request to this site.
+    if (!hostAllowed(req, hosts)) {
+      sendJson(res, 421, { error: 'misdirected_request', error_description: 'this site does not answer to that host name' });
+      return;
     }
     void beforeRouting(faults, clock, req, res).then((go) => (go ? router.handle(context!, req, res) : undefined));
   });
@@ -167,6 +181,7 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
     throw err;
   }
   const url = `http://${host}:${port}`;
+  hosts = allowedHosts(url);
   context = {
     db,
     baseUrl: url,

@@ -6,7 +6,7 @@ import * as courses from '../store/content-courses';
 import * as rec from '../store/content-records';
 import * as pay from '../store/content-payments';
 import { countMembersOfSchool, memberOfSchool, pageMembersOfSchool } from '../store/content-viewer';
-import { adminRoute, iso, isoDate, notFound, ok, pageOf, pageQuery, pageResult, pageWindow, requireSchoolMember } from './handler';
+import { adminRoute, conflict, iso, isoDate, notFound, ok, pageOf, pageQuery, pageResult, pageWindow, requireSchoolMember } from './handler';
 
 /** Events (events:*), digital products (digital_products:*), members (members:*), analytics (analytics:read). */
 
@@ -191,10 +191,20 @@ export const catalogRoutes: Route[] = [
     scope: 'digital_products:write',
     body: deliveryCreate,
     response: z.object({ id: z.string(), productId: z.string(), userId: z.string(), deliveredAt: z.string(), expiresAt: z.string().nullable() }),
+    conflicts: 'the member already holds this product',
+    alsoStatus: { status: 200, description: "The member's delivery whose access had ended, renewed in place (same id)." },
     run: ({ ctx, schoolId, now, params, body }) => {
       const db = ctx.server.db;
       if (!ent.getDigitalProduct(db, schoolId, params.productId!)) throw notFound('digital product');
       requireSchoolMember(db, schoolId, body.userId, 'body');
+      const expireAt = body.expiresAt ? Date.parse(body.expiresAt) : null;
+      // One delivery per member and product: a second one would list the product twice in the member's library.
+      const existing = ent.findDelivery(db, schoolId, body.userId, params.productId!);
+      if (existing && (existing.expire_at === null || existing.expire_at > now)) throw conflict('the member already holds this product');
+      if (existing) {
+        ent.renewDelivery(db, existing.id, now, expireAt);
+        return ok({ id: existing.id, productId: params.productId!, userId: body.userId, deliveredAt: iso(now)!, expiresAt: iso(expireAt) }, 200);
+      }
       const row = {
         id: newId('dlv'),
         school_id: schoolId,

@@ -111,6 +111,8 @@ export interface AdminRouteSpec<Q, B> {
   conflicts?: string;
   /** Success status; default by method: POST 201, DELETE 204, others 200. */
   status?: number;
+  /** A second success status with the same body (a delivery renewed in place answers 200), for /openapi.json. */
+  alsoStatus?: { status: number; description: string };
   run(input: AdminInput<Q, B>): AdminResult | Promise<AdminResult>;
 }
 
@@ -122,6 +124,7 @@ export interface AdminRouteSpec<Q, B> {
 /** What /openapi.json needs beyond Route.openapi, kept beside the route rather than in the shared type. */
 export interface AdminRouteExtra {
   successStatus: number;
+  alsoStatus?: { status: number; description: string };
   rawBody: boolean;
   conflicts?: string;
 }
@@ -136,6 +139,7 @@ export function adminRoute<Q = undefined, B = undefined>(spec: AdminRouteSpec<Q,
     successStatus: spec.status ?? (spec.method === 'POST' ? 201 : spec.method === 'DELETE' ? 204 : 200),
     rawBody: spec.rawBody === true,
     ...(spec.conflicts !== undefined ? { conflicts: spec.conflicts } : {}),
+    ...(spec.alsoStatus !== undefined ? { alsoStatus: spec.alsoStatus } : {}),
   });
   return route;
 }
@@ -197,10 +201,13 @@ export type PageQuery = z.infer<typeof pageQuery>;
 export function pageWindow(q: PageQuery): { limit: number; offset: number } {
   let offset = 0;
   if (q.cursor !== undefined) {
-    const n = Number(Buffer.from(q.cursor, 'base64url').toString('utf8').replace(/^o:/, ''));
-    if (!Number.isInteger(n) || n < 0)
+    // Only a cursor this API wrote: base64url of `o:<offset>`, exactly as encoded (Node's decoder skips what it
+    // cannot read, so `!!!` would otherwise decode to nothing and read as the first page).
+    const text = /^[A-Za-z0-9_-]+$/.test(q.cursor) ? Buffer.from(q.cursor, 'base64url').toString('utf8') : '';
+    const m = /^o:(0|[1-9][0-9]{0,14})$/.exec(text);
+    if (!m || Buffer.from(text, 'utf8').toString('base64url') !== q.cursor)
       throw new AdminError(400, 'invalid_request', 'the cursor is not valid', [{ path: 'cursor', message: 'not a cursor from this API' }]);
-    offset = n;
+    offset = Number(m[1]);
   }
   return { limit: q.limit, offset };
 }

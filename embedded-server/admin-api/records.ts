@@ -43,6 +43,18 @@ const SHAPES = {
 } as const;
 type CrudArea = keyof typeof SHAPES;
 
+/**
+ * The body of a PATCH: every field optional and none defaulted, so a field the request does not name keeps its
+ * stored value (RFC 5789: a PATCH changes what it names). `.partial()` alone would keep the defaults, and a PATCH
+ * without `published` would set it back to false.
+ */
+function patchShape(shape: z.ZodObject): z.ZodObject {
+  const fields = Object.entries(shape.shape).map(
+    ([key, field]) => [key, (field instanceof z.ZodDefault ? field.unwrap() : field).optional()] as const,
+  );
+  return z.object(Object.fromEntries(fields));
+}
+
 const SINGLETONS = {
   school: z.object({ name: z.string().min(1).max(200), locale: z.string().max(20).optional(), timeZone: z.string().max(60).optional() }),
   appearance: z.object({
@@ -122,7 +134,7 @@ function crudRoutes(area: CrudArea): Route[] {
       summary: `Update one of ${area}`,
       tag: area,
       scope: `${area}:write`,
-      body: shape.partial(),
+      body: patchShape(shape),
       response: recordOut,
       run: ({ ctx, schoolId, now, params, body }) => {
         const current = rec.getRecord(ctx.server.db, schoolId, area, params.recordId!);

@@ -252,7 +252,13 @@ function appsPage(
           >
         </p>
         <button type="submit">Create application</button>
-      </form>`,
+      </form>
+      <h2 id="assistants">Connecting an AI assistant (MCP)</h2>
+      <p>
+        An assistant reads a member's data through <code class="mcp-url">${ctx.server.baseUrl}/mcp</code> with a member token. Create a public
+        application for it with the redirect URI its setup names (most use <code>http://127.0.0.1/callback</code>, any port) and give members its
+        client ID: the assistant cannot register one itself, since registration makes operator clients only.
+      </p>`,
     status,
   );
 }

@@ -74,9 +74,10 @@ export function wwwAuthenticate(ctx: RequestContext, error: string, description:
 /**
  * Answers a failed bearer check. missing/invalid/wrong-resource: 401 invalid_token with WWW-Authenticate
  * carrying resource_metadata (spec "Protected resources"; a missing token is answered the same way).
- * unavailable: 503 temporarily_unavailable, no WWW-Authenticate (the client retries).
+ * unavailable: 503 temporarily_unavailable, no WWW-Authenticate (the client retries). `scope` (RFC 6750 §3) names
+ * what a new token should carry, for clients that ask for exactly that (MCP's scope selection reads it first).
  */
-export function sendBearerError(ctx: RequestContext, verdict: Exclude<BearerVerdict, { kind: 'ok' }>): void {
+export function sendBearerError(ctx: RequestContext, verdict: Exclude<BearerVerdict, { kind: 'ok' }>, scope?: readonly string[]): void {
   setNoStore(ctx.res);
   switch (verdict.kind) {
     case 'unavailable':
@@ -95,7 +96,7 @@ export function sendBearerError(ctx: RequestContext, verdict: Exclude<BearerVerd
         ctx.res,
         401,
         { error: 'invalid_token', error_description: description },
-        { 'WWW-Authenticate': wwwAuthenticate(ctx, 'invalid_token', description) },
+        { 'WWW-Authenticate': wwwAuthenticate(ctx, 'invalid_token', description, scope) },
       );
       return;
     }

@@ -98,6 +98,11 @@ export class MethodNotAllowedError extends OAuthError {
   readonly error = 'method_not_allowed';
   override readonly status = 405;
 }
+/** RFC 6585 §4: the loopback registration quota (decision 25); carries Retry-After. */
+export class TooManyRegistrationsError extends OAuthError {
+  readonly error = 'temporarily_unavailable';
+  override readonly status = 429;
+}
 export class PayloadTooLargeError extends OAuthError {
   readonly error = 'invalid_request';
   override readonly status = 413;

@@ -18,8 +18,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  */
 export function sendJsonBytes(res: ServerResponse, status: number, payload: Buffer, headers: Record<string, string> = {}): void {
   res.statusCode = status;
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  // A caller's Content-Type wins (the JWKS is application/jwk-set+json, RFC 7517 §8.5).
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   res.setHeader('Content-Length', payload.length);
   res.end(payload);
 }

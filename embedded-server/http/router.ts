@@ -8,10 +8,13 @@ interface CompiledRoute {
   segments: readonly string[];
 }
 
+/** A route for the method, or (`allow`) the path exists with other methods only. */
+export type RouteMatch = { route: Route; params: Record<string, string>; allow?: undefined } | { allow: string[]; route?: undefined };
+
 export interface Router {
   readonly routes: readonly Route[];
-  /** Finds the route for a method and path; null path = no route; 'method' = path exists, method does not. */
-  match(method: string, pathname: string): { route: Route; params: Record<string, string> } | 'method' | null;
+  /** Finds the route for a method and path; null = no route; `allow` = the path exists with these methods only. */
+  match(method: string, pathname: string): RouteMatch | null;
   handle(server: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
@@ -55,16 +58,16 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
     // More literal segments first, so /admin/developers beats /admin/:page.
     .sort((a, b) => b.segments.filter((s) => !s.startsWith(':')).length - a.segments.filter((s) => !s.startsWith(':')).length);
 
-  function match(method: string, pathname: string) {
+  function match(method: string, pathname: string): RouteMatch | null {
     const actual = split(pathname);
-    let pathExists = false;
+    const allow = new Set<string>();
     for (const c of compiled) {
       const params = matchSegments(c.segments, actual);
       if (!params) continue;
       if (c.route.method === method) return { route: c.route, params };
-      pathExists = true;
+      allow.add(c.route.method);
     }
-    return pathExists ? ('method' as const) : null;
+    return allow.size > 0 ? { allow: [...allow].sort() } : null;
   }
 
   async function handle(server: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -78,7 +81,12 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
     try {
       const found = match((req.method ?? 'GET') as HttpMethod, url.pathname);
       if (found === null) throw new NotFoundError('no such path');
-      if (found === 'method') throw new MethodNotAllowedError(`method ${req.method ?? ''} is not allowed on this path`);
+      if (found.allow) {
+        // RFC 9110 §15.5.6: a 405 carries Allow with the methods the path does serve.
+        const refused = new MethodNotAllowedError(`method ${req.method ?? ''} is not allowed on this path`);
+        refused.headers = { Allow: found.allow.join(', ') };
+        throw refused;
+      }
       const ctx: RequestContext = { server, req, res, url, params: found.params };
       await found.route.handler(ctx);
     } catch (err) {

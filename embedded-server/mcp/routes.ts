@@ -5,14 +5,27 @@ import { checkBearer, sendBearerError } from '../http/bearer';
 import { readBody } from '../http/body';
 import { sendJson, setNoStore } from '../http/respond';
 import { PayloadTooLargeError } from '../http/errors';
+import { MEMBER_CLIENT_SCOPES } from '../oauth/scopes';
 import { registerTools } from './tools';
 
-/** Decision: MCP JSON-RPC messages here are small; 256 KiB bounds a batch. */
+/** Decision: MCP JSON-RPC messages here are small; 256 KiB bounds one. */
 export const MCP_BODY_LIMIT = 256 * 1024;
 
 function jsonRpcError(ctx: RequestContext, status: number, code: number, message: string): void {
   setNoStore(ctx.res);
   sendJson(ctx.res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/**
+ * MCP Streamable HTTP, "Security Warning": servers must validate Origin against DNS rebinding; an Origin that is
+ * present and not this site's own (or its localhost form) is refused with 403. The Host is already checked for every
+ * request (http/host-check.ts). Clients outside a browser send no Origin and are served.
+ */
+function originAllowed(ctx: RequestContext): boolean {
+  const origin = ctx.req.headers.origin;
+  if (origin === undefined) return true;
+  const own = new URL(ctx.server.baseUrl);
+  return origin === own.origin || origin === `http://localhost:${own.port}`;
 }
 
 /**
@@ -23,8 +36,9 @@ function jsonRpcError(ctx: RequestContext, status: number, code: number, message
  * Retry-After and no WWW-Authenticate (spec "Protected resources").
  */
 async function handleMcp(ctx: RequestContext): Promise<void> {
+  if (!originAllowed(ctx)) return jsonRpcError(ctx, 403, -32000, 'Forbidden: requests from another origin are refused');
   const verdict = checkBearer(ctx);
-  if (verdict.kind !== 'ok' && verdict.kind !== 'missing') return sendBearerError(ctx, verdict);
+  if (verdict.kind !== 'ok' && verdict.kind !== 'missing') return sendBearerError(ctx, verdict, MEMBER_CLIENT_SCOPES);
   const token = verdict.kind === 'ok' ? verdict.token : null;
 
   let parsed: unknown;
@@ -41,10 +55,16 @@ async function handleMcp(ctx: RequestContext): Promise<void> {
     } catch {
       return jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON');
     }
+    // MCP 2025-06-18 removed JSON-RPC batching; the transport would still take one, so it is refused here.
+    if (Array.isArray(parsed))
+      return jsonRpcError(ctx, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
   }
 
   const mcp = new McpServer({ name: `${ctx.server.site.name} (${ctx.server.site.subdomain})`, version: '1.0.0' }, { capabilities: { tools: {} } });
   registerTools(mcp, ctx.server, token);
+  // The SDK declares tools.listChanged once a tool is registered; a stateless server has no stream to send the
+  // notification on, and the tool list only changes with the caller's token, so it is not offered.
+  mcp.server.registerCapabilities({ tools: { listChanged: false } });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   ctx.res.on('close', () => {
     void transport.close();

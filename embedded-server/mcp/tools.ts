@@ -8,6 +8,7 @@ import { getRecord } from '../store/content-records';
 import { createMemberContext } from '../member-api/context';
 import { executeMemberRequest } from '../member-api/execute';
 import { memberSchema } from '../member-api/schema';
+import * as out from './output-schemas';
 
 /**
  * The /mcp tools (decision, README; spec: "The tools offered at /mcp and their payloads: not shown").
@@ -15,7 +16,11 @@ import { memberSchema } from '../member-api/schema';
  * member GraphQL executor, so they return exactly what /member/graphql would, under the same scope rules.
  */
 
-const text = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] });
+/** The answer twice, as MCP asks of a tool with an outputSchema: structured, and as text for older clients. */
+const text = (value: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+  structuredContent: value,
+});
 const failure = (message: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: message }] });
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -33,6 +38,7 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
         query: z.string().max(200).default('').describe('Words to look for; empty lists the newest courses.'),
         limit: z.number().int().min(1).max(50).default(10),
       },
+      outputSchema: out.searchCoursesOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, limit }) =>
@@ -53,6 +59,7 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
     {
       title: 'School information',
       description: 'Name, subdomain and public settings of this school.',
+      outputSchema: out.schoolInfoOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () => {
@@ -62,8 +69,8 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
         name: server.site.name,
         subdomain: server.site.subdomain,
         url: server.baseUrl,
-        locale: settings['locale'] ?? null,
-        timeZone: settings['timeZone'] ?? null,
+        locale: typeof settings['locale'] === 'string' ? settings['locale'] : null,
+        timeZone: typeof settings['timeZone'] === 'string' ? settings['timeZone'] : null,
         publishedCourses: courses.searchPublishedCourses(server.db, schoolId, '', 1000).length,
       });
     },
@@ -74,6 +81,7 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
       title: 'Upcoming events',
       description: 'Published events of this school that have not ended, soonest first.',
       inputSchema: { limit: z.number().int().min(1).max(50).default(10) },
+      outputSchema: out.upcomingEventsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ limit }) =>
@@ -105,7 +113,7 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
     });
     const result = await executeMemberRequest(memberSchema(), { query: document, variables }, ctx, server.log);
     if (result.errors?.length) return failure(result.errors.map((e) => e.message).join('\n'));
-    return text(result.data);
+    return text(result.data ?? {});
   }
 
   const page = { first: z.number().int().min(1).max(100).default(20), after: z.string().optional().describe('endCursor of the previous page') };
@@ -116,6 +124,7 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
       title: 'My courses',
       description: 'Courses delivered to you, with access expiry and progress.',
       inputSchema: page,
+      outputSchema: out.myCoursesOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ first, after }) =>
@@ -132,6 +141,7 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
       title: 'Course progress',
       description: 'Progress of one of your courses: every section and lecture with its state and lock.',
       inputSchema: { courseId: z.string().min(1) },
+      outputSchema: out.courseProgressOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ courseId }) => {
@@ -173,6 +183,7 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
       title: 'My payments',
       description: 'Your billing history, one entry per payment, newest first (payments of one order share a tradeNo).',
       inputSchema: { first: z.number().int().min(1).max(50).default(20), after: z.string().optional() },
+      outputSchema: out.myPaymentsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ first, after }) =>
@@ -189,6 +200,7 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
       title: 'My notifications',
       description: 'Your notification inbox, newest first.',
       inputSchema: { ...page, unreadOnly: z.boolean().default(false) },
+      outputSchema: out.notificationsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ first, after, unreadOnly }) =>
@@ -205,6 +217,7 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
       title: 'Mark a notification read',
       description: 'Marks one of your notifications read (idempotent).',
       inputSchema: { id: z.string().min(1) },
+      outputSchema: out.markReadOutput,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
     async ({ id }) => guard('account:write') ?? query('mutation($id: ID!) { markNotificationRead(id: $id) { id readAt } }', { id }),

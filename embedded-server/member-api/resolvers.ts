@@ -20,8 +20,7 @@ const defaultEnabled = (topic: string): boolean => topic !== 'marketing';
 
 const DateTime = new GraphQLScalarType({
   name: 'DateTime',
-  description: 'ISO 8601 date-time in UTC.',
-  // Stored as epoch milliseconds; always sent as ISO 8601 UTC.
+  description: 'ISO 8601 date-time in UTC.', // stored as epoch milliseconds, always sent as ISO 8601 UTC
   serialize(value) {
     if (typeof value === 'number') return new Date(value).toISOString();
     if (value instanceof Date) return value.toISOString();
@@ -42,18 +41,19 @@ interface Connection<N> {
   nodes: N[];
   /** A function: graphql's default resolver calls it only when `edges` is selected (the app never does). */
   edges: () => { cursor: string; node: N }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
   totalCount: number;
 }
 
+/** A Relay connection (Cursor Connections spec: PageInfo with both directions' flags and cursors). */
 function connection<R, N>(tag: string, page: Page<R>, key: (r: R) => PageKey, toNode: (r: R) => N): Connection<N> {
-  const rows = page.rows;
+  const { rows, hasNextPage, hasPreviousPage } = page;
   const nodes = rows.map(toNode);
-  const last = rows.length > 0 ? rows[rows.length - 1]! : undefined;
+  const cursor = (r: R | undefined): string | null => (r === undefined ? null : encodeCursor(tag, key(r)));
   return {
     nodes,
-    edges: () => rows.map((r, i) => ({ cursor: encodeCursor(tag, key(r)), node: nodes[i]! })),
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: last === undefined ? null : encodeCursor(tag, key(last)) },
+    edges: () => rows.map((r, i) => ({ cursor: cursor(r)!, node: nodes[i]! })),
+    pageInfo: { hasNextPage, hasPreviousPage, startCursor: cursor(rows[0]), endCursor: cursor(rows.at(-1)) },
     totalCount: page.totalCount,
   };
 }

@@ -28,6 +28,8 @@ export interface AuthorizationRequest {
   clientId: string;
   clientName: string;
   audience: OAuthClient['audience'];
+  /** The client named itself (loopback registration or metadata document): the consent page says so. */
+  unverified: boolean;
   redirectUri: string;
   scopes: string[];
   state: string;
@@ -128,7 +130,9 @@ function checkScopes(client: OAuthClient, q: Record<string, string>): string[] {
     const why =
       client.origin === 'metadata-document'
         ? 'an unreviewed metadata-document client may request identity and read scopes only'
-        : `not available to ${client.audience} clients`;
+        : client.audience === 'operator' && refused.some((s) => s.startsWith('account:'))
+          ? 'reserved to member clients, which a site operator creates under Developers > OAuth applications (registered clients are operator clients)'
+          : `not available to ${client.audience} clients`;
     throw new InvalidScopeError(`scope ${refused.join(' ')} is ${why}`);
   }
   return scopes;
@@ -163,6 +167,7 @@ export async function validateAuthorizationRequest(server: ServerContext, query:
       clientId: client.clientId,
       clientName: client.name,
       audience: client.audience,
+      unverified: client.origin === 'loopback-registration' || client.origin === 'metadata-document',
       redirectUri,
       scopes,
       state,
@@ -245,6 +250,7 @@ async function authorize(ctx: RequestContext): Promise<void> {
       csrf: session.csrf,
       redirectHost: new URL(request.redirectUri).host,
       returnTo: ctx.url.pathname + ctx.url.search,
+      unverified: request.unverified,
     }),
   );
 }

@@ -1,6 +1,7 @@
 import type { ServerContext } from '../http/types';
 import { InvalidClientError, InvalidRequestError, UnauthorizedClientError } from '../http/errors';
-import { getClient, type OAuthClient } from '../store/clients';
+import { clientUnused, getClient, type OAuthClient } from '../store/clients';
+import { UNUSED_REGISTRATION_TTL_S } from './settings';
 import { secretMatchesHash } from '../store/secrets';
 import { ClientMetadataError, looksLikeMetadataClientId, resolveMetadataClient } from './client-metadata';
 
@@ -10,6 +11,13 @@ export async function resolveClient(server: ServerContext, clientId: string): Pr
   if (row) {
     // A member application belongs to one school: it is unknown at any other site.
     if (row.audience === 'member' && row.schoolId !== server.site.schoolId) return null;
+    // An unused loopback registration is forgotten after a day (decision 25), even before a purge deletes it.
+    if (
+      row.origin === 'loopback-registration' &&
+      row.createdAt < server.clock.now() - UNUSED_REGISTRATION_TTL_S * 1000 &&
+      clientUnused(server.db, clientId)
+    )
+      return null;
     return row;
   }
   if (looksLikeMetadataClientId(server, clientId)) {
@@ -21,6 +29,18 @@ export async function resolveClient(server: ServerContext, clientId: string): Pr
     }
   }
   return null;
+}
+
+/**
+ * HTTP Basic (client_secret_basic) is not offered by discovery, so a request that tries it is refused, whatever
+ * else it carries (a refresh without client_id included). RFC 6749 §5.2: a client that tried the Authorization
+ * header gets 401 invalid_client with WWW-Authenticate for its scheme.
+ */
+export function refuseHttpBasic(server: ServerContext, authorizationHeader: string | undefined): void {
+  if (!authorizationHeader || !/^basic /i.test(authorizationHeader)) return;
+  const refused = new InvalidClientError('client_secret_basic is not supported; send client_secret in the body (client_secret_post)');
+  refused.headers = { 'WWW-Authenticate': `Basic realm="${server.baseUrl}", charset="UTF-8"` };
+  throw refused;
 }
 
 export type ClientAuthPolicy = 'token' | 'revocation';
@@ -38,12 +58,7 @@ export async function authenticateClient(
   authorizationHeader: string | undefined,
   policy: ClientAuthPolicy,
 ): Promise<OAuthClient> {
-  if (authorizationHeader && /^basic /i.test(authorizationHeader)) {
-    const refused = new InvalidClientError('client_secret_basic is not supported; send client_secret in the body (client_secret_post)');
-    // RFC 6749 §5.2: a client that tried the Authorization header gets 401 with WWW-Authenticate for its scheme.
-    refused.headers = { 'WWW-Authenticate': `Basic realm="${server.baseUrl}", charset="UTF-8"` };
-    throw refused;
-  }
+  refuseHttpBasic(server, authorizationHeader);
   const clientId = form.client_id;
   if (!clientId) throw new InvalidRequestError('client_id is required');
   const client = await resolveClient(server, clientId);

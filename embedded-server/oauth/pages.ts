@@ -31,11 +31,20 @@ export function consentPage(opts: {
   redirectHost: string;
   /** The authorization URL (path + query), to come back to after "Use another account". */
   returnTo: string;
+  /** The name was chosen by the application itself (registration, metadata document), not checked by the site. */
+  unverified: boolean;
 }): string {
   const items: SafeHtml[] = opts.scopes.map((s) => html`<li>${describeScope(s)} <small>(<code>${s}</code>)</small></li>`);
+  const warning = opts.unverified
+    ? html`<p class="error" role="alert">
+        <strong>Unverified application.</strong> ${opts.siteName} has not checked who made it: the name “${opts.clientName}” is what the application
+        calls itself. Allow it only if you started this sign-in yourself.
+      </p>`
+    : '';
   return page(
     `Allow ${opts.clientName}?`,
-    html`<h1>Allow ${opts.clientName} to access your ${opts.siteName} account?</h1>
+    html`<h1>Allow ${opts.unverified ? html`“${opts.clientName}” (unverified)` : opts.clientName} to access your ${opts.siteName} account?</h1>
+      ${warning}
       <p>You are signed in as <strong>${opts.userEmail}</strong>.</p>
       <p><strong>${opts.clientName}</strong> (<code>${opts.clientId}</code>) is asking to:</p>
       <ul>

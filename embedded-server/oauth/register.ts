@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { RequestContext, Route } from '../http/types';
-import { InvalidClientMetadataError, InvalidRedirectUriError } from '../http/errors';
+import { InvalidClientMetadataError, InvalidRedirectUriError, InvalidRequestError, TooManyRegistrationsError } from '../http/errors';
 import { readJson } from '../http/body';
 import { sendJson, setNoStore } from '../http/respond';
-import { findAllowlistedVendor, getClient, insertClient } from '../store/clients';
+import { findAllowlistedVendor, getClient, insertClient, purgeUnusedLoopbackClients, recentLoopbackRegistrations } from '../store/clients';
 import { randomId, randomSecret, sha256Hex } from '../store/secrets';
 import { isLoopbackRedirect } from './redirect-uris';
-import { PATHS, registrationPolicy } from './settings';
+import { LOOPBACK_REGISTRATIONS_PER_HOUR, PATHS, registrationPolicy, UNUSED_REGISTRATION_TTL_S } from './settings';
 
 const RegistrationSchema = z.object({
   client_name: z.string().trim().min(1).max(200).optional(),
@@ -30,6 +30,33 @@ function isHttps(uri: string): boolean {
   }
 }
 
+/** RFC 7591 §3.2.2: a body that is not JSON client metadata is invalid_client_metadata (decision 8), like a bad field. */
+async function readMetadata(ctx: RequestContext): Promise<unknown> {
+  try {
+    return await readJson(ctx.req);
+  } catch (err) {
+    if (err instanceof InvalidRequestError)
+      throw new InvalidClientMetadataError(`the registration request is not JSON client metadata: ${err.description}`);
+    throw err;
+  }
+}
+
+/**
+ * The bound on open loopback registration (decision 25): unused registrations older than a day are deleted, and
+ * past LOOPBACK_REGISTRATIONS_PER_HOUR in the last hour the answer is 429 with Retry-After (RFC 6585 §4) until the
+ * oldest of them leaves the window.
+ */
+function checkQuota(ctx: RequestContext, now: number): void {
+  const { db } = ctx.server;
+  purgeUnusedLoopbackClients(db, now - UNUSED_REGISTRATION_TTL_S * 1000);
+  const hour = 60 * 60 * 1000;
+  const recent = recentLoopbackRegistrations(db, now - hour);
+  if (recent.count < LOOPBACK_REGISTRATIONS_PER_HOUR) return;
+  const refused = new TooManyRegistrationsError(`at most ${LOOPBACK_REGISTRATIONS_PER_HOUR} loopback registrations an hour; retry later`);
+  refused.headers = { 'Retry-After': String(Math.max(1, Math.ceil(((recent.oldest ?? now) + hour - now) / 1000))) };
+  throw refused;
+}
+
 /**
  * POST /api/oauth/register (spec Authentication 6). Not open RFC 7591 registration:
  * 1. client_name of an allowlisted vendor platform -> that platform's existing client_id.
@@ -42,7 +69,7 @@ function isHttps(uri: string): boolean {
  */
 async function register(ctx: RequestContext): Promise<void> {
   setNoStore(ctx.res);
-  const parsed = RegistrationSchema.safeParse(await readJson(ctx.req));
+  const parsed = RegistrationSchema.safeParse(await readMetadata(ctx));
   if (!parsed.success) {
     throw new InvalidClientMetadataError(
       'the registration request must carry redirect_uris (array of strings) and optional client_name, application_type, token_endpoint_auth_method (none or client_secret_post)',
@@ -69,6 +96,7 @@ async function register(ctx: RequestContext): Promise<void> {
 
   // Only when the metadata says so (registration_policy, the source of truth for the spec's conflict).
   if (registrationPolicy(ctx.server) === 'allowlist_or_loopback' && meta.redirect_uris.every(isRegistrableLoopback)) {
+    checkQuota(ctx, now);
     const confidential = meta.token_endpoint_auth_method === 'client_secret_post';
     const secret = confidential ? randomSecret('cs_') : null;
     const clientId = randomId('cli_');

@@ -28,6 +28,12 @@ export const OPERATOR_SCOPES: readonly string[] = [...OPERATOR_AREAS.flatMap((a)
 /** All 38 scopes, in the order discovery lists them. */
 export const ALL_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOPES, ...OPERATOR_SCOPES];
 
+/**
+ * What a client reaching the member data (/mcp's member tools, /member/graphql) asks for: the identity scopes and
+ * the two account scopes, which only a member client (made by a site operator) can be granted.
+ */
+export const MEMBER_CLIENT_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOPES];
+
 export function scopesForAudience(audience: Audience): readonly string[] {
   return audience === 'member' ? [...IDENTITY_SCOPES, ...MEMBER_SCOPES] : [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
 }

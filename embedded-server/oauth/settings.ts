@@ -12,6 +12,13 @@ export const SESSION_TTL_S = 12 * 60 * 60;
 /** Decision: an authorization request waits at most 10 minutes for consent. */
 export const PENDING_AUTHORIZATION_TTL_S = 10 * 60;
 
+/**
+ * Decision: loopback registration is open to any name (decision 8), so it is bounded: at most this many new
+ * registrations per hour for the site, and a registration that never got a code or a token is forgotten a day later.
+ */
+export const LOOPBACK_REGISTRATIONS_PER_HOUR = 20;
+export const UNUSED_REGISTRATION_TTL_S = 24 * 60 * 60;
+
 export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
   idTokens: 'sign',
   clientMetadata: { allowedHosts: [], open: false, allowPrivateHosts: false },
@@ -49,6 +56,8 @@ export const PATHS = {
   register: '/api/oauth/register',
   jwks: '/oauth/jwks',
   protectedResourceMetadata: '/.well-known/oauth-protected-resource',
+  /** RFC 9728 §3.1: the metadata of the resource at /mcp, found by inserting the well-known path before it. */
+  mcpProtectedResourceMetadata: '/.well-known/oauth-protected-resource/mcp',
   authorizationServerMetadata: '/.well-known/oauth-authorization-server',
   openidConfiguration: '/.well-known/openid-configuration',
 } as const;

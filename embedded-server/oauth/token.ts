@@ -17,7 +17,7 @@ import { constantTimeEqual, randomId, randomSecret, sha256Hex } from '../store/s
 import { getPairByRefreshHash, insertTokenPair, revokeGrant, type TokenPair } from '../store/tokens';
 import { memberClaims } from '../oidc/claims';
 import { signIdToken } from '../oidc/id-token';
-import { authenticateClient, resolveClient } from './client-auth';
+import { authenticateClient, refuseHttpBasic, resolveClient } from './client-auth';
 import { parseScope } from './scopes';
 import { ACCESS_TOKEN_TTL_S, PATHS, REFRESH_TOKEN_TTL_S, signsIdTokens } from './settings';
 
@@ -171,6 +171,7 @@ async function authorizationCodeGrant(ctx: RequestContext, form: Record<string, 
 // --- refresh_token grant (RFC 6749 §6, spec "Token pair lifecycle") ---
 
 async function refreshClient(ctx: RequestContext, form: Record<string, string>, pair: TokenPair | undefined): Promise<OAuthClient> {
+  refuseHttpBasic(ctx.server, ctx.req.headers.authorization);
   if (form.client_id !== undefined) return authenticateClient(ctx.server, form, ctx.req.headers.authorization, 'token');
   // Spec: the refresh grant's other parameters are "not shown". Decision: a public client may omit
   // client_id (the refresh token names it); a confidential client must authenticate (RFC 6749 §6).

@@ -1,6 +1,7 @@
 import type { Route, ServerContext } from '../http/types';
+import { NotFoundError } from '../http/errors';
 import { sendJson } from '../http/respond';
-import { ALL_SCOPES } from '../oauth/scopes';
+import { ALL_SCOPES, MEMBER_CLIENT_SCOPES } from '../oauth/scopes';
 import { PATHS, publishesJwks, REGISTRATION_POLICY_KEY, registrationPolicy, signsIdTokens } from '../oauth/settings';
 import { ID_TOKEN_ALG } from './keys';
 
@@ -37,8 +38,14 @@ export function authorizationServerMetadata(server: ServerContext): Record<strin
   return meta;
 }
 
-/** OpenID Connect Discovery 1.0 §3: the same facts plus the OIDC-only members. */
+/**
+ * OpenID Connect Discovery 1.0 §3: the same facts plus the OIDC-only members. Only while id_tokens are signed:
+ * §3 makes `jwks_uri` and `id_token_signing_alg_values_supported` REQUIRED, and the spec makes listing both the
+ * promise of an id_token, so in the other modes no OpenID configuration could be both complete and true. There the
+ * document is not served (404) and the RFC 8414 metadata, the source of truth, says what the site does.
+ */
 export function openidConfiguration(server: ServerContext): Record<string, unknown> {
+  if (!signsIdTokens(server)) throw new NotFoundError('no OpenID configuration: this site signs no id_token in its current mode');
   return {
     ...authorizationServerMetadata(server),
     subject_types_supported: ['public'],
@@ -61,17 +68,35 @@ export function protectedResourceMetadata(server: ServerContext): Record<string,
   };
 }
 
+/**
+ * RFC 9728 §3.1 metadata of /mcp (clients such as the MCP SDK look here first, before the origin's document). It
+ * lists only the scopes a client can be granted for /mcp's member tools, so a client that asks for every listed
+ * scope (MCP's scope selection) asks for what a member client may hold. `resource` stays the origin: member tokens
+ * are bound to the origin and the same token serves /mcp and /member/graphql (spec Authentication 3), where RFC 9728
+ * §3.3 alone would name /mcp (decision, README "/mcp").
+ */
+export function mcpProtectedResourceMetadata(server: ServerContext): Record<string, unknown> {
+  return {
+    ...protectedResourceMetadata(server),
+    scopes_supported: MEMBER_CLIENT_SCOPES,
+    resource_name: `${server.site.name} (MCP)`,
+    resource_documentation: `${server.baseUrl}/auth.md#mcp-assistants`,
+  };
+}
+
 const json =
   (build: (s: ServerContext) => unknown): Route['handler'] =>
   (ctx) => {
+    const body = build(ctx.server);
     ctx.res.setHeader('Cache-Control', 'public, max-age=300');
     // Public documents: browser-based clients (e.g. MCP inspectors) may read them cross-origin.
     ctx.res.setHeader('Access-Control-Allow-Origin', '*');
-    sendJson(ctx.res, 200, build(ctx.server));
+    sendJson(ctx.res, 200, body);
   };
 
 export const discoveryRoutes: Route[] = [
   { method: 'GET', path: PATHS.authorizationServerMetadata, handler: json(authorizationServerMetadata) },
   { method: 'GET', path: PATHS.openidConfiguration, handler: json(openidConfiguration) },
   { method: 'GET', path: PATHS.protectedResourceMetadata, handler: json(protectedResourceMetadata) },
+  { method: 'GET', path: PATHS.mcpProtectedResourceMetadata, handler: json(mcpProtectedResourceMetadata) },
 ];

@@ -9,7 +9,11 @@ import { memberClaims } from './claims';
 import { discoveryRoutes } from './discovery';
 import { publishedJwks } from './keys';
 
-/** GET /api/oauth/userinfo (OpenID Connect Core §5.3) through the shared bearer check. */
+/**
+ * GET and POST /api/oauth/userinfo (OpenID Connect Core §5.3, §5.3.1: both methods) through the shared bearer
+ * check. The token comes in the Authorization header either way (bearer_methods_supported: header); a POST body is
+ * not read.
+ */
 function userinfo(ctx: RequestContext): void {
   const token = requireBearer(ctx);
   if (!token) return;
@@ -44,6 +48,7 @@ function avatar(ctx: RequestContext): void {
 export const oidcRoutes: Route[] = [
   ...discoveryRoutes,
   { method: 'GET', path: PATHS.userinfo, handler: userinfo },
+  { method: 'POST', path: PATHS.userinfo, handler: userinfo },
   { method: 'GET', path: PATHS.jwks, handler: jwks },
   { method: 'GET', path: '/avatars/:file', handler: avatar },
 ];

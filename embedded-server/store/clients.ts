@@ -113,3 +113,24 @@ export function putCachedMetadataDocument(db: Database, clientId: string, docume
      ON CONFLICT(client_id) DO UPDATE SET document = excluded.document, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
   ).run(clientId, JSON.stringify(document), now, now + ttlMs);
 }
+
+/** Loopback registrations made since `since` (the registration quota), and when the oldest of them was made. */
+export function recentLoopbackRegistrations(db: Database, since: number): { count: number; oldest: number | null } {
+  return prepared(
+    db,
+    "SELECT count(*) AS count, min(created_at) AS oldest FROM oauth_clients WHERE origin = 'loopback-registration' AND created_at > ?",
+  ).get(since) as { count: number; oldest: number | null };
+}
+
+const UNUSED = `NOT EXISTS (SELECT 1 FROM token_pairs t WHERE t.client_id = oauth_clients.client_id)
+  AND NOT EXISTS (SELECT 1 FROM authorization_codes c WHERE c.client_id = oauth_clients.client_id)`;
+
+/** Deletes loopback registrations made before `before` that never got a code or a token. Returns how many. */
+export function purgeUnusedLoopbackClients(db: Database, before: number): number {
+  return prepared(db, `DELETE FROM oauth_clients WHERE origin = 'loopback-registration' AND created_at < ? AND ${UNUSED}`).run(before).changes;
+}
+
+/** True when the client never got a code or a token (an unused registration). */
+export function clientUnused(db: Database, clientId: string): boolean {
+  return prepared(db, `SELECT 1 FROM oauth_clients WHERE client_id = ? AND ${UNUSED}`).get(clientId) !== undefined;
+}

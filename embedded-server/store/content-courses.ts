@@ -68,7 +68,7 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
     school: req.schoolId,
     user: req.userId,
   })!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req, total);
 }
 
 /** Access now, over an enrolment's columns (`prefix` names its table alias): lifetime, or not yet expired. */

@@ -27,7 +27,7 @@ export function listDeliveredProducts(db: Database, req: PageRequest): Page<Deli
     school: req.schoolId,
     user: req.userId,
   })!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req, total);
 }
 
 export interface EventRow {
@@ -69,7 +69,7 @@ export function listEventRegistrations(db: Database, req: PageRequest): Page<Eve
     school: req.schoolId,
     user: req.userId,
   })!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req, total);
 }
 
 export function listUpcomingPublicEvents(db: Database, schoolId: string, now: number, limit: number): EventRow[] {
@@ -108,7 +108,7 @@ export function listConsultingServicesForMember(db: Database, req: PageRequest &
     db,
     `SELECT count(*) AS n FROM consulting_services cs WHERE cs.school_id = :school AND ${deliveredCourseExists('cs.course_id')}`,
   ).get(base)!.n;
-  return toPage(rows, req.first, total);
+  return toPage(rows, req, total);
 }
 
 /** Exported for the query-plan test. */
@@ -210,6 +210,24 @@ export function insertDigitalProduct(db: Database, row: DigitalProductRow): void
     `INSERT INTO digital_products (id, school_id, title, description, format, download_url, price, currency, created_at)
      VALUES (:id, :school_id, :title, :description, :format, :download_url, :price, :currency, :created_at)`,
   ).run(row);
+}
+
+/** The member's delivery of a product, if any (one per member and product). */
+export function findDelivery(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  productId: string,
+): { id: string; expire_at: number | null } | undefined {
+  return stmt<object, { id: string; expire_at: number | null }>(
+    db,
+    'SELECT id, expire_at FROM product_deliveries WHERE school_id = :school AND user_id = :user AND product_id = :product ORDER BY delivered_at DESC LIMIT 1',
+  ).get({ school: schoolId, user: userId, product: productId });
+}
+
+/** Gives an ended delivery a new access window, in place (the member keeps one delivery of the product). */
+export function renewDelivery(db: Database, id: string, deliveredAt: number, expireAt: number | null): void {
+  stmt(db, 'UPDATE product_deliveries SET delivered_at = :deliveredAt, expire_at = :expireAt WHERE id = :id').run({ id, deliveredAt, expireAt });
 }
 
 export function insertDelivery(

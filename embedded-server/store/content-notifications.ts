@@ -30,7 +30,7 @@ export function listNotifications(db: Database, req: PageRequest & { unreadOnly:
         AND ${keyset('created_at', 'id')}
       ORDER BY created_at DESC, id DESC LIMIT :limit`,
   ).all(params);
-  return toPage(rows, req.first, countNotifications(db, req.schoolId, req.userId, req.unreadOnly));
+  return toPage(rows, req, countNotifications(db, req.schoolId, req.userId, req.unreadOnly));
 }
 
 /**

@@ -61,7 +61,7 @@ export function listPayments(db: Database, req: PageRequest): Page<PaymentRow> {
     `SELECT * FROM payments WHERE school_id = :school AND user_id = :user AND ${keyset('created_at', 'id')}
       ORDER BY created_at DESC, id DESC LIMIT :limit`,
   ).all(pageParams(req));
-  return toPage(rows, req.first, countPayments(db, req));
+  return toPage(rows, req, countPayments(db, req));
 }
 
 /**
@@ -108,7 +108,7 @@ export function listPaymentTuples(db: Database, req: PageRequest): Page<PaymentT
     `SELECT ${PAYMENT_TUPLE_COLUMNS} FROM payments WHERE school_id = :school AND user_id = :user AND ${keyset('created_at', 'id')}
       ORDER BY created_at DESC, id DESC LIMIT :limit`,
   ).all(pageParams(req)) as unknown as PaymentTuple[];
-  return toPage(rows, req.first, countPayments(db, req));
+  return toPage(rows, req, countPayments(db, req));
 }
 
 /**

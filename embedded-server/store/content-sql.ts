@@ -44,13 +44,15 @@ export interface PageRequest {
 export interface Page<T> {
   readonly rows: T[];
   readonly hasNextPage: boolean;
+  /** Relay: with forward paging, true when the page starts after a cursor (the cursor's row comes before it). */
+  readonly hasPreviousPage: boolean;
   readonly totalCount: number;
 }
 
 /** Runs a keyset page query that selected `first + 1` rows and trims the look-ahead row. */
-export function toPage<T>(rows: T[], first: number, totalCount: number): Page<T> {
-  const hasNextPage = rows.length > first;
-  return { rows: hasNextPage ? rows.slice(0, first) : rows, hasNextPage, totalCount };
+export function toPage<T>(rows: T[], req: { readonly first: number; readonly after: PageKey | null }, totalCount: number): Page<T> {
+  const hasNextPage = rows.length > req.first;
+  return { rows: hasNextPage ? rows.slice(0, req.first) : rows, hasNextPage, hasPreviousPage: req.after !== null, totalCount };
 }
 
 /** Named parameters shared by every keyset page statement (see KEYSET below). */

@@ -61,6 +61,17 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
     expect(((await missing.json()) as Json).error).toBe('not_found');
   });
 
+  it('a cursor this API did not write is 400 invalid_request, never the first page', async () => {
+    const server = await startTestServer();
+    const call = operatorCall(server, ['courses:read']);
+    for (const cursor of ['!!!', '', 'bzoxx', 'o:4', Buffer.from('o:-1').toString('base64url'), Buffer.from('o:04').toString('base64url')]) {
+      const res = await call('GET', `/courses?cursor=${encodeURIComponent(cursor)}`);
+      expect(res.status, cursor).toBe(400);
+      expect(((await res.json()) as Json).details[0].path, cursor).toBe('cursor');
+    }
+    expect((await call('GET', `/courses?cursor=${Buffer.from('o:2').toString('base64url')}`)).status).toBe(200);
+  });
+
   it('pages lists with ?limit and an opaque next_cursor until the end', async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['courses:read']);
@@ -268,6 +279,29 @@ describe('Writes for a member refuse users without a role at this school (like p
   });
 });
 
+describe('A digital product is delivered to a member once', () => {
+  it('a second delivery of a held product is 409 and the library lists it once; an ended one is renewed in place (200)', async () => {
+    const server = await startTestServer();
+    const call = operatorCall(server, ['digital_products:write']);
+    const library = async () =>
+      ((await viewerData(server, '{ viewer { digitalProducts(first: 50) { nodes { id } } } }')).digitalProducts.nodes as Json[]).map(
+        (n) => n.id as string,
+      );
+    const first = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' });
+    expect(first.status).toBe(201);
+    const id = ((await first.json()) as Json).id as string;
+    const again = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as Json).error).toBe('conflict');
+    expect((await library()).filter((d) => d === id)).toHaveLength(1);
+    const before = (await library()).length;
+    const renewed = await call('POST', '/digital_products/dgp_focus_audio/deliveries', { userId: 'usr_student' });
+    expect(renewed.status).toBe(200);
+    expect(((await renewed.json()) as Json).id).toBe('dlv_focus_audio');
+    expect(await library()).toHaveLength(before);
+  });
+});
+
 describe('Thin operator areas and storage', () => {
   it('coupons: create, read, update, delete as real rows', async () => {
     const server = await startTestServer();
@@ -279,6 +313,18 @@ describe('Thin operator areas and storage', () => {
     expect(((await (await call('GET', '/coupons')).json()) as Json).total).toBe(3);
     expect((await call('DELETE', `/coupons/${created.id}`)).status).toBe(204);
     expect((await call('GET', `/coupons/${created.id}`)).status).toBe(404);
+  });
+
+  it('PATCH changes only the fields it names: a published post stays published, a plan keeps its currency', async () => {
+    const server = await startTestServer();
+    const call = operatorCall(server, ['posts:read', 'posts:write', 'membership_plans:write']);
+    const post = (await (await call('POST', '/posts', { title: 'Welcome', body: 'Hello', published: true })).json()) as Json;
+    const retitled = (await (await call('PATCH', `/posts/${post.id}`, { title: 'Welcome back' })).json()) as Json;
+    expect(retitled.data).toEqual({ title: 'Welcome back', body: 'Hello', published: true });
+    expect(((await (await call('GET', `/posts/${post.id}`)).json()) as Json).data.published).toBe(true);
+    const plan = (await (await call('POST', '/membership_plans', { title: 'Pro', price: 300, currency: 'USD', interval: 'month' })).json()) as Json;
+    const repriced = (await (await call('PATCH', `/membership_plans/${plan.id}`, { price: 350 })).json()) as Json;
+    expect(repriced.data.currency).toBe('USD');
   });
 
   it('storage:write uploads up to 5 MiB; larger bodies get 413', async () => {

@@ -68,7 +68,7 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
       .filter((o) => o.op.responses['409'])
       .map((o) => o.op.operationId)
       .sort();
-    expect(with409).toEqual(['createCourse', 'enrollStudent', 'refundPayment']);
+    expect(with409).toEqual(['createCourse', 'deliverDigitalProduct', 'enrollStudent', 'refundPayment']);
     for (const { route, op } of ops) {
       const readsBody = op.requestBody !== undefined;
       expect(op.responses['413'] !== undefined, `${route.method} ${route.path}`).toBe(readsBody);
@@ -135,7 +135,7 @@ describe('/auth.md (service-spec "What the service does": walkthrough)', () => {
     );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(text).toContain(`curl ${server.url}/.well-known/oauth-authorization-server`);
+    expect(text).toContain(`curl --fail-with-body -sS ${server.url}/.well-known/oauth-authorization-server`);
     expect(text).toContain(`${server.url}/api/oauth/revoke`);
   });
 });

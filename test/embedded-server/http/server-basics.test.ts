@@ -14,10 +14,10 @@ describe('Router: the one table of paths', () => {
     const noop = () => undefined;
     const router = createRouter([{ method: 'GET', path: '/a/:id', handler: noop }], [{ method: 'GET', path: '/a/literal', handler: noop }]);
     const lit = router.match('GET', '/a/literal');
-    expect(lit !== null && lit !== 'method' && lit.route.path).toBe('/a/literal');
+    expect(lit?.route?.path).toBe('/a/literal');
     const param = router.match('GET', '/a/x%20y');
-    expect(param !== null && param !== 'method' && param.params).toEqual({ id: 'x y' });
-    expect(router.match('POST', '/a/1')).toBe('method');
+    expect(param?.route ? param.params : null).toEqual({ id: 'x y' });
+    expect(router.match('POST', '/a/1')).toEqual({ allow: ['GET'] });
     expect(router.match('GET', '/b')).toBeNull();
   });
 
@@ -33,6 +33,10 @@ describe('Router: the one table of paths', () => {
     expect(await missing.json()).toMatchObject({ error: 'not_found' });
     const wrong = await fetch(`${server.url}/api/oauth/token`);
     expect(wrong.status).toBe(405);
+    // RFC 9110 §15.5.6: Allow names the methods the path serves.
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect((await fetch(`${server.url}/covers/x.svg`, { method: 'DELETE' })).headers.get('allow')).toBe('GET, HEAD');
+    expect((await fetch(`${server.url}/api/oauth/userinfo`, { method: 'PUT' })).headers.get('allow')).toBe('GET, POST');
   });
 });
 

@@ -190,3 +190,49 @@ describe('/mcp conformance (service-spec Authentication 3 and 11, "Protected res
     }
   });
 });
+
+describe('/mcp against DNS rebinding and the 2025-06-18 transport rules (MCP Streamable HTTP)', () => {
+  it('an Origin other than the site is refused with 403; the own origin and no Origin are served', async () => {
+    const server = await startTestServer();
+    const evil = await rawPost(server, { Origin: 'http://rebind.attacker.test' });
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as Json).error.code).toBe(-32000);
+    expect((await rawPost(server, { Origin: 'null' })).status).toBe(403);
+    expect((await rawPost(server, { Origin: server.url })).status).toBe(200);
+    expect((await rawPost(server)).status).toBe(200);
+  });
+
+  it('refuses a JSON-RPC batch (removed in 2025-06-18) with -32600', async () => {
+    const server = await startTestServer();
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify([INIT]),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Json).error.code).toBe(-32600);
+  });
+
+  it('does not offer tools.listChanged, which a stateless server can never send', async () => {
+    const server = await startTestServer();
+    const body = (await (await rawPost(server)).json()) as Json;
+    expect(body.result.capabilities.tools.listChanged).not.toBe(true);
+  });
+
+  it('every tool declares an outputSchema and answers structured content that fits it (the SDK client checks)', async () => {
+    const server = await startTestServer();
+    const client = await connect(server, mintToken(server, { scopes: ['openid', 'account:read', 'account:write'] }).accessToken);
+    const tools = (await client.listTools()).tools;
+    expect(tools).toHaveLength(8);
+    for (const t of tools) expect(t.outputSchema, t.name).toMatchObject({ type: 'object' });
+    const args: Record<string, Record<string, unknown>> = {
+      get_course_progress: { courseId: 'crs_machine_learning' },
+      mark_notification_read: { id: 'ntf_demo_02' },
+    };
+    for (const t of tools) {
+      const r = (await client.callTool({ name: t.name, arguments: args[t.name] ?? {} })) as CallToolResult;
+      expect(r.isError, t.name).not.toBe(true);
+      expect(r.structuredContent, t.name).toEqual(JSON.parse((r.content[0] as { text: string }).text));
+    }
+  });
+});

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from '../../helpers/server';
+import { TestClock, startTestServer } from '../../helpers/server';
 import type { EmbeddedServer } from '../../../embedded-server/index';
-import { ScriptedBrowser } from '../../helpers/scripted-browser';
-import { authorizeUrl, pkce } from '../helpers';
+import { ScriptedBrowser, parseForms } from '../../helpers/scripted-browser';
+import { authorizeUrl, exchangeCode, obtainCode, pkce } from '../helpers';
 
 async function register(server: EmbeddedServer, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${server.url}/api/oauth/register`, {
@@ -83,6 +83,15 @@ describe('Registration endpoint (spec Authentication 6): allowlist, not open RFC
     expect((await register(server, { redirect_uris: ['http://127.0.0.1:1/cb'], token_endpoint_auth_method: 'private_key_jwt' })).body.error).toBe(
       'invalid_client_metadata',
     );
+    // A body that is not JSON at all, or not sent as JSON, is malformed client metadata too (RFC 7591 §3.2.2).
+    for (const [type, body] of [
+      ['application/json', '{"redirect_uris": ['],
+      ['text/plain', '{"redirect_uris":["http://127.0.0.1:1/cb"]}'],
+    ]) {
+      const res = await fetch(`${server.url}/api/oauth/register`, { method: 'POST', headers: { 'content-type': type! }, body });
+      expect(res.status, type).toBe(400);
+      expect(((await res.json()) as Record<string, unknown>).error, type).toBe('invalid_client_metadata');
+    }
   });
 
   it('registered clients are operator-audience: account:read gives invalid_scope; any loopback port is accepted', async () => {
@@ -170,3 +179,79 @@ describe('the metadata says what registration accepts (spec Authentication 6, is
     expect((await register(server, { ...loopbackTool, redirect_uris: ['https://tool.example.com/cb'] })).body.error).toBe('invalid_redirect_uri');
   });
 });
+
+describe('Loopback registration is bounded (decision 25, README)', () => {
+  const loopback = (name: string) => ({ client_name: name, redirect_uris: ['http://127.0.0.1:8765/callback'], token_endpoint_auth_method: 'none' });
+
+  it('at most 20 registrations an hour: the 21st is 429 with Retry-After, and an hour later registration is open again', async () => {
+    const clock = new TestClock();
+    const server = await startTestServer({ clock });
+    for (let i = 0; i < 20; i++) expect((await register(server, loopback(`Tool ${i}`))).status).toBe(201);
+    const res = await fetch(`${server.url}/api/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(loopback('Tool 21')),
+    });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBe(3600);
+    expect(((await res.json()) as Record<string, unknown>).error).toBe('temporarily_unavailable');
+    // The allowlisted vendor is not a new registration and is still answered.
+    expect((await register(server, { client_name: 'Demo Vendor', redirect_uris: ['https://vendor.example.com/oauth/callback'] })).status).toBe(201);
+    clock.advance(3600);
+    expect((await register(server, loopback('Tool 22'))).status).toBe(201);
+  });
+
+  it('a registration never used is forgotten after a day; one that got tokens is kept', async () => {
+    const clock = new TestClock();
+    const server = await startTestServer({ clock });
+    const unused = (await register(server, loopback('Unused Tool'))).body.client_id as string;
+    const used = (await register(server, loopback('Used Tool'))).body.client_id as string;
+    const got = await obtainCode(
+      server,
+      { client_id: used, redirect_uri: 'http://127.0.0.1:8765/callback', scope: 'openid courses:read', resource: null },
+      { email: 'owner@example.com', password: 'owner-demo' },
+    );
+    expect((await exchangeCode(server, got, { client_id: used })).status).toBe(200);
+    clock.advance(24 * 3600 + 1);
+    const page = await fetch(
+      authorizeUrl(server, {
+        client_id: unused,
+        redirect_uri: 'http://127.0.0.1:8765/callback',
+        scope: 'openid courses:read',
+        code_challenge: pkce().challenge,
+      }),
+    );
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('not known');
+    await register(server, loopback('Another Tool')); // the purge runs with each registration
+    expect(server.db.prepare('SELECT client_id FROM oauth_clients WHERE client_id IN (?, ?)').all(unused, used)).toEqual([{ client_id: used }]);
+  });
+
+  it('the consent page labels a self-named client unverified; an operator-made application is not labelled', async () => {
+    const server = await startTestServer();
+    const clientId = (await register(server, loopback('Learning Desktop (official)'))).body.client_id as string;
+    const url = authorizeUrl(server, {
+      client_id: clientId,
+      redirect_uri: 'http://127.0.0.1:8765/callback',
+      scope: 'openid courses:read',
+      code_challenge: pkce().challenge,
+    });
+    const consent = await consentHtml(server, url);
+    expect(consent).toContain('Unverified application');
+    expect(consent).toContain('“Learning Desktop (official)” (unverified)');
+    const member = await consentHtml(server, authorizeUrl(server, { code_challenge: pkce().challenge }), 'student@example.com', 'student-demo');
+    expect(member).toContain('Allow');
+    expect(member).not.toContain('nverified');
+  });
+});
+
+/** The consent page of an authorization request, reached through the real sign-in form. */
+async function consentHtml(server: EmbeddedServer, url: string, email = 'owner@example.com', password = 'owner-demo'): Promise<string> {
+  const browser = new ScriptedBrowser();
+  const signIn = await browser.navigate(url);
+  if (!('page' in signIn)) throw new Error('expected the sign-in page');
+  const r = await browser.submit(signIn.page.url, parseForms(signIn.page.html)[0]!, { email, password });
+  if (!('page' in r)) throw new Error('expected the consent page');
+  expect(r.page.status).toBe(200);
+  return r.page.html;
+}

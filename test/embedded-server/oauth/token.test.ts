@@ -195,6 +195,32 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
     expect(res.headers.get('www-authenticate')).toBe(`Basic realm="${server.url}", charset="UTF-8"`);
   });
 
+  it('HTTP Basic on a refresh without client_id is refused too (401 invalid_client), and the refresh token stays unused', async () => {
+    const server = await startTestServer();
+    for (const [clientId, secret] of [
+      [CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET],
+      ['demo-desktop', ''],
+    ] as const) {
+      const tokens = await obtainTokens(server, { client_id: clientId }, secret ? { client_secret: secret } : {});
+      const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
+      const res = await postForm(
+        `${server.url}/api/oauth/token`,
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+        { authorization: `Basic ${basic}` },
+      );
+      expect(res.status, clientId).toBe(401);
+      expect(res.body.error).toBe('invalid_client');
+      expect(res.headers.get('www-authenticate')).toBe(`Basic realm="${server.url}", charset="UTF-8"`);
+      const again = await postForm(`${server.url}/api/oauth/token`, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: clientId,
+        ...(secret ? { client_secret: secret } : {}),
+      });
+      expect(again.status, clientId).toBe(200);
+    }
+  });
+
   it('an unknown client gets 401 invalid_client', async () => {
     const server = await startTestServer();
     const res = await postForm(`${server.url}/api/oauth/token`, { grant_type: 'authorization_code', code: 'x', client_id: 'nobody' });

@@ -100,6 +100,33 @@ describe('OpenID Connect Discovery 1.0', () => {
   });
 });
 
+describe('OpenID Connect Discovery 1.0 §3 in every id_token mode: complete, or not served', () => {
+  const REQUIRED = [
+    'issuer',
+    'authorization_endpoint',
+    'token_endpoint',
+    'jwks_uri',
+    'response_types_supported',
+    'subject_types_supported',
+    'id_token_signing_alg_values_supported',
+  ];
+
+  it("signing ('sign', the default): every REQUIRED member is present", async () => {
+    const server = await startTestServer();
+    const { status, body } = await getJson(`${server.url}/.well-known/openid-configuration`);
+    expect(status).toBe(200);
+    for (const member of REQUIRED) expect(body, member).toHaveProperty(member);
+  });
+
+  it("'publish-jwks-only' and 'off' sign no id_token, so they publish no OpenID configuration (404), only RFC 8414", async () => {
+    for (const idTokens of ['publish-jwks-only', 'off'] as const) {
+      const server = await startTestServer({ idTokens });
+      expect((await fetch(`${server.url}/.well-known/openid-configuration`)).status, idTokens).toBe(404);
+      expect((await fetch(`${server.url}/.well-known/oauth-authorization-server`)).status, idTokens).toBe(200);
+    }
+  });
+});
+
 describe('Protected Resource Metadata (RFC 9728)', () => {
   it('names the origin as the resource and this server as its authorization server', async () => {
     const server = await startTestServer();
