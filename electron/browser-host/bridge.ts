@@ -61,6 +61,8 @@ export function bridgeScript(eventNames: readonly EventName[]): string {
     const answer = takeFirst(channel, input);
     if (answer !== undefined) return answer;
     if (stopped) return { ok: false, error: { code: 'internal', message: stoppedMessage } };
+    // While the stream is lost, whoever answers on the port may not be this page's host: no call leaves until it is back.
+    if (lost) return { ok: false, error: { code: 'internal', message: 'The app host is not answering. Wait a moment and try again.' } };
     try {
       const response = await fetch(${JSON.stringify(BROWSER_HOST_PATHS.invoke)} + encodeURIComponent(channel), {
         method: 'POST', headers: { 'content-type': 'application/json', ...keyHeaders() }, credentials: 'same-origin',
@@ -141,9 +143,12 @@ function noticeScript(): string {
 /** The event stream (text/event-stream, read by hand): the first event must name this page's host. */
 function streamScript(): string {
   return `let hostId = null;
+  let streams = 0;
+  let lost = false;
   const connect = async (attempt) => {
     if (stopped) return;
     if (!key) return stop('no-link');
+    const firstStream = streams++ === 0;
     let opened = false;
     try {
       const response = await fetch(${JSON.stringify(BROWSER_HOST_PATHS.events)}, { method: 'POST', headers: keyHeaders(), credentials: 'same-origin', cache: 'no-store' });
@@ -164,10 +169,13 @@ function streamScript(): string {
           let payload;
           try { payload = JSON.parse(data); } catch { continue; }
           if (!opened) {
-            // The first event names the host. A page trusts the host that served it; a reconnection must find the same one.
-            if (name !== ${JSON.stringify(HELLO_EVENT)} || typeof payload.host !== 'string' || (hostId !== null && payload.host !== hostId)) return stop('stopped');
+            // The first event names the host. A page trusts the host that served it, on its first stream only; a
+            // reconnection must find the same one (a page whose host died before naming itself trusts nobody).
+            if (name !== ${JSON.stringify(HELLO_EVENT)} || typeof payload.host !== 'string') return stop('stopped');
+            if (hostId === null ? !firstStream : payload.host !== hostId) return stop('stopped');
             hostId = payload.host;
             opened = true;
+            lost = false;
             attempt = 0;
             continue;
           }
@@ -177,6 +185,7 @@ function streamScript(): string {
       }
     } catch {}
     if (stopped) return;
+    lost = true;
     if (attempt >= ${RECONNECTS}) return stop('stopped');
     setTimeout(() => connect(attempt + 1), 1000);
   };`;
