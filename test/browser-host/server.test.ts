@@ -244,6 +244,26 @@ describe('browser host (loopback HTTP over a real core)', () => {
     }
   });
 
+  it('the event stream has the same Origin check as a call: a foreign or missing Origin gets no stream', async () => {
+    const url = `${host.origin}${BROWSER_HOST_PATHS.events}`;
+    const port = Number(new URL(host.origin).port);
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${port + 1}`, 'null']) {
+      const stream = await openStream(url, session.headers(origin));
+      expect(stream.status).toBe(403);
+      expect(stream.text()).not.toContain('event:');
+    }
+    const { origin: _none, ...withoutOrigin } = session.headers(host.origin);
+    expect((await openStream(url, withoutOrigin)).status).toBe(403);
+    // A cross-origin GET (an EventSource or an image of another page) gets no stream either.
+    const get = await send(url, { headers: session.headers('http://evil.example') });
+    expect(get.status).not.toBe(200);
+    expect(get.body).not.toContain('event:');
+    // The same request from this origin does stream: the check refuses the others, not everything.
+    const ok = await openStream(url, session.headers(host.origin));
+    expect(ok.status).toBe(200);
+    ok.close();
+  });
+
   it('the events stream needs the session too', async () => {
     expect((await openStream(`${host.origin}${BROWSER_HOST_PATHS.events}`, { origin: host.origin })).status).toBe(403);
   });
