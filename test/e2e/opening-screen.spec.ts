@@ -15,7 +15,8 @@ test.describe('browser host: the opening screen', () => {
     page.on('request', (r) => {
       if (r.url().startsWith(`${origin}/__host/invoke/`)) asked.push(decodeURIComponent(new URL(r.url()).pathname.split('/').pop()!));
     });
-    const document = page.waitForResponse((r) => r.url() === `${origin}/`);
+    // The launch page: `/?launch=<token>`.
+    const document = page.waitForResponse((r) => r.url().startsWith(`${origin}/?launch=`));
     await page.goto(host.launchUrl());
     expect(await (await document).text()).toMatch(/<script type="application\/json" id="ld-first-answers">\{"sites:list":\{"ok":true/);
     // A new host has no site: the welcome screen, drawn from the page's own answers.
