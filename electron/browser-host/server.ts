@@ -172,11 +172,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const openCore = core;
   const unsubscribe = openCore.onEvent((event, payload) => broadcast(event, payload));
 
-  /** The checks of a call and of the event stream: this origin (CSRF), the page key, the method. */
+  /** The checks of a call and of the event stream, one at a time: the method, this origin (CSRF), the page key. */
   function refuseCall(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'POST') return (plain(res, 405, 'Method not allowed.'), true);
-    if (!allowedOrigins.has(req.headers.origin ?? '')) return (plain(res, 403, 'Cross-origin request refused.'), true);
-    if (!sessions.hasPageKey(req)) return (plain(res, 403, 'Open the app with the link printed when it started.'), true);
+    const refuse = (status: number, text: string): true => {
+      plain(res, status, text);
+      return true;
+    };
+    if (req.method !== 'POST') return refuse(405, 'Method not allowed.');
+    if (!allowedOrigins.has(req.headers.origin ?? '')) return refuse(403, 'Cross-origin request refused.');
+    if (!sessions.hasPageKey(req)) return refuse(403, 'Open the app with the link printed when it started.');
     return false;
   }
 
