@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-contract';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createTestCore } from '../helpers/test-core';
-import { send } from './http';
+import { openSession, openStream, send } from './http';
 
 describe('browser host while the core opens', () => {
   it('serves the page before the core is open; its calls wait for the core, then are answered', async () => {
@@ -155,6 +155,28 @@ describe('browser host while the core opens', () => {
       });
       expect(host.core.info).toBeDefined();
       await host.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names itself first on every event stream and says goodbye on each when it stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-stop-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const host = await startBrowserHost({
+      rendererDir: join(dir, 'renderer'),
+      createCore: ({ openExternal }) => createTestCore({ dataDir: join(dir, 'data'), openExternal }),
+    });
+    try {
+      const session = await openSession(host.launchUrl());
+      const url = `${host.origin}${BROWSER_HOST_PATHS.events}`;
+      const [a, b] = [await openStream(url, session.headers(host.origin)), await openStream(url, session.headers(host.origin))];
+      const hello = /^event: host:hello\ndata: (\{"host":"[A-Za-z0-9_-]{16,}"\})\n\n/;
+      // The same per-launch id on each stream, and first.
+      expect((await a.until('network:changed')).match(hello)?.[1]).toBe((await b.until('network:changed')).match(hello)?.[1]);
+      await host.close();
+      for (const stream of [a, b]) expect(await stream.until('event: host:stopped')).toMatch(/event: host:stopped\ndata: \{\}\n\n$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
