@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       timezoneId: 'Asia/Taipei',
     });
     const page = await context.newPage();
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     await page.getByTestId('try-demo').waitFor();
     await settle(page);
     if (!only || 'welcome-en-light-wide'.includes(only)) {

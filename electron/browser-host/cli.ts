@@ -3,11 +3,16 @@
  *
  * Runs the app in plain Node and serves it to a browser: builds the renderer when `out/renderer` is missing,
  * starts the browser host over a real core (tokens encrypted with the Node key-file cipher, settings in a JSON
- * file), prints the launch URL on one line and opens the default browser when there is one. Used by
+ * file), prints a launch link on one line and opens the default browser when there is one. Used by
  * `npm run demo` where no Electron binary can be had.
+ *
+ * A launch link opens the app once (sessions.ts). The browser is never handed one on its command line, which every
+ * account on the computer can read (/proc/<pid>/cmdline, `ps`): it gets the path of a page only the student can read,
+ * which forwards to the link (the way Jupyter opens its browser). Enter in the terminal prints a new link.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +20,7 @@ import { createLogger, describeUnexpected, installCrashGuards } from '../core/lo
 import type { DataDirLock } from '../core/data-dir-lock';
 import { acquireDataDirLock, DataDirInUseError } from '../core/data-dir-lock';
 import { readFirstScreen } from '../core/desktop/first-screen';
+import { LAUNCH_TOKEN_LIFETIME_MS } from './sessions';
 import { startBrowserHost } from './server';
 
 export interface CliOptions {
@@ -101,10 +107,32 @@ async function ensureRendererBuilt(rendererDir: string, log: (line: string) => v
   await build({ configFile: join(repoRoot, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
 }
 
-/** Opens the default browser if the machine has one; a headless machine simply keeps the printed URL. */
-export function openDefaultBrowser(url: string): void {
+/**
+ * The page the browser is opened at: it forwards to `launchUrl` at once. Written 0600 into the data folder (0700), so
+ * another account can neither read the link in it nor swap the page; removed once the link has expired.
+ */
+export function writeOpenerPage(dataDir: string, launchUrl: string): string {
+  const file = join(dataDir, `open-${process.pid}.html`);
+  const href = launchUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  rmSync(file, { force: true });
+  writeFileSync(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${href}">` +
+      `<title>Learning Desktop</title><p><a href="${href}">Open Learning Desktop</a></p>\n`,
+    { mode: 0o600, flag: 'wx' },
+  );
+  setTimeout(() => rmSync(file, { force: true }), LAUNCH_TOKEN_LIFETIME_MS).unref();
+  return file;
+}
+
+/** Opens `target` (a file) in the default browser if the machine has one; a headless machine keeps the printed link. */
+export function openDefaultBrowser(target: string): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [target]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', target]]
+        : ['xdg-open', [target]];
   try {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => {});
@@ -180,15 +208,20 @@ export async function main(argv: readonly string[]): Promise<void> {
     },
     // The page opens while the core opens: it loads its files meanwhile, and its first call waits for the core.
     onListening: (launchUrl) => {
-      say(`Learning Desktop is running at ${launchUrl}`);
-      if (options.open) openDefaultBrowser(launchUrl);
+      // Two links: the browser's, and the one printed for the student, each good for one page.
+      if (options.open) openDefaultBrowser(writeOpenerPage(options.dataDir, launchUrl()));
+      say(`Learning Desktop is running at ${launchUrl()}`);
+      say(`That link opens the app once, within ${LAUNCH_TOKEN_LIFETIME_MS / 60_000} minutes. Press Enter for a new one.`);
     },
   });
+  // Enter prints a new link (stdin closed, as in a service, simply ends this).
+  createInterface({ input: process.stdin }).on('line', () => say(`A new link to open the app: ${host.launchUrl()}`));
 
   let closing = false;
   const stop = () => {
     if (closing) return;
     closing = true;
+    rmSync(join(options.dataDir, `open-${process.pid}.html`), { force: true });
     void host.close().finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);

@@ -24,7 +24,7 @@ export const FIRST_ANSWERS_FOR_MS = 5000;
  * A data block (HTML §4.12.1.3: a script of a type that is not JavaScript is never run, so the page's CSP allows
  * it). Every '<' is escaped in the JSON, so no text in the data can end the element or open a comment.
  */
-export function firstAnswersElement(answers: Readonly<Record<string, unknown>>): string {
+export function firstAnswersElement(answers: Readonly<Record<string, unknown>>, id: string = FIRST_ANSWERS_ID): string {
   const json = JSON.stringify(answers).replace(/</g, '\\u003c');
-  return `<script type="application/json" id="${FIRST_ANSWERS_ID}">${json}</script>`;
+  return `<script type="application/json" id="${id}">${json}</script>`;
 }

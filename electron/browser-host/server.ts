@@ -1,4 +1,3 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,7 +14,8 @@ import type { FileDelivery } from '../core/export/service';
 import type { SavedFirstScreen } from '../core/desktop/first-screen';
 import { FIRST_PAGE_WAIT_MS, firstPageWithScreen, withBridge } from './first-page';
 import type * as IpcDispatch from '../core/ipc-dispatch';
-import { bridgeScript, PAGE_HEADER } from './bridge';
+import { bridgeScript, HELLO_EVENT, PAGE_HEADER, SESSION_ELEMENT_ID, STOPPED_EVENT } from './bridge';
+import { createHostSessions } from './sessions';
 import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_WAIT_MS, firstAnswersElement } from './first-answers';
 import { createHostFiles, PRINT_SCRIPT } from './files';
 import { externalUrl } from '../common/external-url';
@@ -24,10 +24,11 @@ import { externalUrl } from '../common/external-url';
  * The second host: runs the same core in plain Node and serves the renderer to a browser over loopback,
  * speaking the IPC contract as HTTP. It is a local web server holding a student's data, so:
  * - it binds 127.0.0.1 only, on an OS-assigned port by default;
- * - every request must carry the per-launch secret (set as an HttpOnly, SameSite=Strict cookie by the
- *   launch URL), compared in constant time;
- * - the Host header must name this loopback origin (DNS-rebinding defence) and state-changing requests must
- *   come from this origin (Origin check, CSRF defence).
+ * - a page opens only from a one-time launch link, and the student's data (calls, events, the launch page's first
+ *   answers) needs the page key besides the session cookie, which other ports of 127.0.0.1 receive (sessions.ts);
+ * - the Host header must name this loopback origin (DNS-rebinding defence) and calls and the event stream must come
+ *   from this origin (Origin check, CSRF defence).
+ * docs/ARCHITECTURE.md ("Who may reach the browser host") says whom each rule stops.
  */
 export interface BrowserHostOptions {
   /** Built renderer (index.html + assets). */
@@ -42,8 +43,9 @@ export interface BrowserHostOptions {
   /**
    * Called once the host listens, before the core is open: the page can be opened at once and load its files while
    * the core opens (the offline database, the writer's thread); its calls and event stream wait for the core.
+   * `launchUrl` makes a new one-time launch link each time it is called.
    */
-  readonly onListening?: (launchUrl: string) => void;
+  readonly onListening?: (launchUrl: () => string) => void;
   /**
    * The first frame from the last session (core/desktop/first-screen.ts), read before the core opens: the first page
    * this host sends carries it, with its styles inline, and the core starts opening once that page is out (or
@@ -55,8 +57,8 @@ export interface BrowserHostOptions {
 export interface BrowserHost {
   /** http://127.0.0.1:<port> */
   readonly origin: string;
-  /** Open this once: it sets the session cookie and lands on the app. Contains the per-launch secret. */
-  readonly launchUrl: string;
+  /** A new launch link: it opens the app once, within LAUNCH_TOKEN_LIFETIME_MS (sessions.ts), and is dead after. */
+  launchUrl(): string;
   readonly core: AppCore;
   close(): Promise<void>;
 }
@@ -65,9 +67,10 @@ type IpcDispatchModule = typeof IpcDispatch;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const PAGE_ID = /^[A-Za-z0-9-]{8,64}$/;
+/** The launch link's query parameter: `/?launch=<one-time token>`. */
+const LAUNCH_PARAM = 'launch';
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const secret = randomBytes(32).toString('base64url');
   /** Connected pages (their event streams) by the page id the bridge made up at load. */
   const clients = new Map<ServerResponse, string>();
   /** The page the student used last (its latest invoke): the one that started a sign-in. */
@@ -151,9 +154,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const origin = `http://127.0.0.1:${port}`;
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
-  // Cookies are not port-scoped, so the name carries the port: two hosts on one machine never share one.
-  const cookieName = `ld_host_${port}`;
-  const launchUrl = `${origin}${BROWSER_HOST_PATHS.session}?secret=${secret}`;
+  const sessions = createHostSessions(port);
+  const launchUrl = () => `${origin}/?${LAUNCH_PARAM}=${sessions.newLaunchToken()}`;
 
   if (firstPage === null) startCore();
   else coreTimer = setTimeout(startCore, FIRST_PAGE_WAIT_MS);
@@ -170,12 +172,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const openCore = core;
   const unsubscribe = openCore.onEvent((event, payload) => broadcast(event, payload));
 
-  function hasSession(req: IncomingMessage): boolean {
-    const cookies = req.headers.cookie?.split(';') ?? [];
-    for (const c of cookies) {
-      const [name, ...rest] = c.trim().split('=');
-      if (name === cookieName) return safeEqual(rest.join('='), secret);
-    }
+  /** The checks of a call and of the event stream, one at a time: the method, this origin (CSRF), the page key. */
+  function refuseCall(req: IncomingMessage, res: ServerResponse): boolean {
+    const refuse = (status: number, text: string): true => {
+      plain(res, status, text);
+      return true;
+    };
+    if (req.method !== 'POST') return refuse(405, 'Method not allowed.');
+    if (!allowedOrigins.has(req.headers.origin ?? '')) return refuse(403, 'Cross-origin request refused.');
+    if (!sessions.hasPageKey(req)) return refuse(403, 'Open the app with the link printed when it started.');
     return false;
   }
 
@@ -186,20 +191,19 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!allowedHosts.has(req.headers.host ?? '')) return plain(res, 421, 'Unknown host.');
     const url = new URL(req.url ?? '/', origin);
 
-    if (url.pathname === BROWSER_HOST_PATHS.session && req.method === 'GET') {
-      if (!safeEqual(url.searchParams.get('secret') ?? '', secret))
-        return plain(res, 403, 'This link is not valid. Use the link printed when the app started.');
-      res.writeHead(303, {
-        'Set-Cookie': `${cookieName}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: '/',
-      });
-      return res.end();
+    if (url.searchParams.has(LAUNCH_PARAM)) {
+      if (url.pathname !== '/' || req.method !== 'GET' || !sessions.redeem(url.searchParams.get(LAUNCH_PARAM) ?? ''))
+        return plain(
+          res,
+          403,
+          'This link was used already or has expired. Open the newest link the app printed (press Enter in its window for a new one).',
+        );
+      return servePage(res, { launch: true });
     }
-    if (!hasSession(req)) return plain(res, 403, 'Open the app with the link printed when it started.');
+    if (!sessions.hasCookie(req)) return plain(res, 403, 'Open the app with the link printed when it started.');
 
     if (url.pathname.startsWith(BROWSER_HOST_PATHS.invoke)) {
-      if (req.method !== 'POST') return plain(res, 405, 'Method not allowed.');
-      if (!allowedOrigins.has(req.headers.origin ?? '')) return plain(res, 403, 'Cross-origin request refused.');
+      if (refuseCall(req, res)) return;
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return plain(res, 415, 'JSON only.');
       const body = await readJson(req);
       const page = req.headers[PAGE_HEADER];
@@ -214,14 +218,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return res.end(JSON.stringify(result));
     }
 
-    if (url.pathname === BROWSER_HOST_PATHS.events && req.method === 'GET') {
+    if (url.pathname === BROWSER_HOST_PATHS.events) {
+      if (refuseCall(req, res)) return;
+      req.resume();
       const current = await coreFor();
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
-      res.write(': connected\n\n');
+      // First, which host this is: the bridge follows only the host that served its page (bridge.ts).
+      res.write(`event: ${HELLO_EVENT}\ndata: ${JSON.stringify({ host: sessions.hostId })}\n\n`);
       // The core announces the network only when it changes: a page that (re)connects is told where it stands now.
       send(res, 'network:changed', { online: current.isOnline() });
-      const page = url.searchParams.get('page');
-      clients.set(res, page !== null && PAGE_ID.test(page) ? page : '');
+      const page = req.headers[PAGE_HEADER];
+      clients.set(res, typeof page === 'string' && PAGE_ID.test(page) ? page : '');
       req.on('close', () => clients.delete(res));
       return;
     }
@@ -266,29 +273,41 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     return firstAnswersElement(answers);
   }
 
+  /**
+   * The app's page. Opened from a launch link it sets the session cookie and carries what only the student may see:
+   * the page key, the last session's first frame (the first such page only: a reload or a second tab may show
+   * another screen, which the frame, Today, would misstate until the app's scripts run) and the first answers. Any
+   * other load of the page is the app's bare shell, which asks for everything with the key.
+   */
+  async function servePage(res: ServerResponse, how: { launch: boolean; method?: string }) {
+    const withFrame = how.launch ? firstPage : null;
+    if (withFrame !== null) firstPage = null;
+    const page = withBridge(withFrame ?? (await readFile(join(normalize(options.rendererDir), 'index.html'), 'utf8')));
+    const headers: Record<string, string> = { 'content-type': MIME_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+    if (how.launch) headers['Set-Cookie'] = sessions.setCookie;
+    res.writeHead(200, headers);
+    const end = page.lastIndexOf('</body>');
+    startCore();
+    if (how.method === 'HEAD') return res.end();
+    if (!how.launch) return res.end(page);
+    const key = firstAnswersElement({ key: sessions.pageKey }, SESSION_ELEMENT_ID);
+    if (end < 0) return res.end(page + key);
+    // Streamed: everything up to the end of the body now, the first answers when the core has them. With a frame,
+    // the core starts opening once this part is handed to the system: loading it holds the host's thread, which
+    // would otherwise hold the rest of a write larger than the socket's buffer.
+    const head = page.slice(0, end) + key;
+    if (withFrame === null) res.write(head);
+    else await new Promise<void>((resolve) => res.write(head, () => resolve()));
+    startCore();
+    return res.end((await firstAnswers()) + page.slice(end));
+  }
+
   async function serveStatic(pathname: string, method: string, res: ServerResponse) {
     const root = normalize(options.rendererDir);
     const requested = normalize(join(root, decodePath(pathname)));
     // Single-page app: anything that is not a file under the renderer folder gets index.html.
     const isFile = requested.startsWith(root + sep) && existsSync(requested) && statSync(requested).isFile();
-    if (!isFile || requested.endsWith('index.html')) {
-      // The last session's first frame goes with the first page only: a reload or a second tab may show another
-      // screen, which the frame (Today) would misstate until the app's scripts run.
-      const withFrame = method === 'GET' && (pathname === '/' || pathname === '/index.html') ? firstPage : null;
-      if (withFrame !== null) firstPage = null;
-      const page = withBridge(withFrame ?? (await readFile(join(root, 'index.html'), 'utf8')));
-      res.writeHead(200, { 'content-type': MIME_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
-      const end = page.lastIndexOf('</body>');
-      if (method === 'HEAD') return res.end();
-      if (end < 0) return res.end(page);
-      // Streamed: everything up to the end of the body now, the first answers when the core has them. With a frame,
-      // the core starts opening once this part is handed to the system: loading it holds the host's thread, which
-      // would otherwise hold the rest of a write larger than the socket's buffer.
-      if (withFrame === null) res.write(page.slice(0, end));
-      else await new Promise<void>((resolve) => res.write(page.slice(0, end), () => resolve()));
-      startCore();
-      return res.end((await firstAnswers()) + page.slice(end));
-    }
+    if (!isFile || requested.endsWith('index.html')) return servePage(res, { launch: false, method });
     res.writeHead(200, { 'content-type': MIME_TYPES[extname(requested)] ?? 'application/octet-stream' });
     createReadStream(requested).pipe(res);
   }
@@ -300,7 +319,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     async close() {
       clearTimeout(coreTimer);
       unsubscribe();
-      for (const res of clients.keys()) res.end();
+      // Open pages are told the app stopped (bridge.ts), instead of waiting for whoever binds the port next.
+      for (const res of clients.keys()) res.end(`event: ${STOPPED_EVENT}\ndata: {}\n\n`);
       clients.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -312,12 +332,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 function plain(res: ServerResponse, status: number, text: string) {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
   res.end(text);
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** A request refused for what it carries: answered with `status` and the same plain text body as the others. */

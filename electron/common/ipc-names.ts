@@ -27,7 +27,6 @@ export const BROWSER_HOST_PATHS = {
   invoke: '/__host/invoke/',
   events: '/__host/events',
   bridge: '/__host/bridge.js',
-  session: '/__host/session',
   /** One-time downloads and print views of the files the student asked for. */
   files: '/__host/files/',
   /** The print view's script (window.print), a file because the CSP forbids inline script. */

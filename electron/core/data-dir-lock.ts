@@ -19,6 +19,7 @@ import { uptime } from 'node:os';
 import { join } from 'node:path';
 import { CoreError } from './errors';
 import { createFileAtomic } from './fs/atomic-file';
+import { privateFolder } from './fs/private-files';
 
 export const LOCK_FILE_NAME = 'app.lock';
 
@@ -144,6 +145,12 @@ export async function acquireDataDirLock(dataDir: string, options: AcquireOption
   const file = join(dataDir, LOCK_FILE_NAME);
   const stealFile = `${file}.steal`;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // A folder that already existed keeps its mode: one that lets others in is made private first (fs/private-files.ts).
+  if (!(await privateFolder(dataDir)))
+    throw new CoreError(
+      'storage-error',
+      `The data folder ${dataDir} is open to other accounts and cannot be made private: use a folder of your own.`,
+    );
   const boot = options.boot ?? currentBoot();
   const owner: LockOwner = {
     pid: process.pid,

@@ -60,7 +60,7 @@ describe('browser host: files the student asked for, as one-time downloads behin
         return createTestCore({ dataDir: join(dir, 'data'), openExternal, deliverFile });
       },
     });
-    const session = await get(host.launchUrl);
+    const session = await get(host.launchUrl());
     cookie = String(session.headers['set-cookie']).split(';')[0]!;
   });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-contract';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createTestCore } from '../helpers/test-core';
-import { send } from './http';
+import { openSession, openStream, send } from './http';
 
 describe('browser host while the core opens', () => {
   it('serves the page before the core is open; its calls wait for the core, then are answered', async () => {
@@ -16,8 +16,8 @@ describe('browser host while the core opens', () => {
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body>app</body></html>');
     let letCoreOpen!: () => void;
     const coreMayOpen = new Promise<void>((resolve) => (letCoreOpen = resolve));
-    let listening!: (launchUrl: string) => void;
-    const launchUrl = new Promise<string>((resolve) => (listening = resolve));
+    let listening!: (launchUrl: () => string) => void;
+    const launchUrl = new Promise<() => string>((resolve) => (listening = resolve));
     const started = startBrowserHost({
       rendererDir,
       onListening: (url) => listening(url),
@@ -28,16 +28,16 @@ describe('browser host while the core opens', () => {
     });
     let host: BrowserHost | null = null;
     try {
-      const url = await launchUrl;
+      const url = (await launchUrl)();
       const origin = new URL(url).origin;
-      const session = await send(url);
-      expect(session.status).toBe(303);
-      const cookie = String(session.headers['set-cookie']).split(';')[0]!;
-      // The page loads while the core is still opening: all of it but the end of its body, where the first
+      let cookie = '';
+      let key = '';
+      // The launch page loads while the core is still opening: all of it but the end of its body, where the first
       // answers go once the core has them.
       const chunks: string[] = [];
       const page = new Promise<number>((resolve, reject) =>
-        httpRequest(`${origin}/`, { headers: { cookie } }, (res) => {
+        httpRequest(url, (res) => {
+          cookie = String(res.headers['set-cookie']).split(';')[0]!;
           res.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
           res.on('end', () => resolve(res.statusCode ?? 0));
         })
@@ -47,11 +47,12 @@ describe('browser host while the core opens', () => {
       await expect.poll(() => chunks.join('')).toContain('app');
       expect(chunks.join('')).toContain(`<script defer src="${BROWSER_HOST_PATHS.bridge}"></script>`);
       expect(chunks.join('')).not.toContain('</body>');
+      key = (JSON.parse(/id="ld-host-session">([^<]*)</.exec(chunks.join(''))![1]!) as { key: string }).key;
       // Its first call waits for the core instead of failing.
       let answered = false;
       const call = send(`${origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
         method: 'POST',
-        headers: { cookie, origin, 'content-type': 'application/json' },
+        headers: { cookie, origin, 'x-ld-key': key, 'content-type': 'application/json' },
         body: '{}',
       }).then((reply) => ((answered = true), reply));
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -63,7 +64,7 @@ describe('browser host while the core opens', () => {
       expect(JSON.parse(reply.body)).toEqual({ ok: true, value: [] });
       expect(await page).toBe(200);
       expect(chunks.join('')).toMatch(new RegExp(`"sites:list":\\{"ok":true,"value":\\[\\]\\}.*</script></body></html>$`));
-      expect(host.launchUrl).toBe(url);
+      expect(new URL(host.launchUrl()).origin).toBe(origin);
     } finally {
       letCoreOpen();
       await (host ?? (await started.catch(() => null)))?.close();
@@ -83,8 +84,8 @@ describe('browser host while the core opens', () => {
     writeFileSync(join(rendererDir, 'assets', 'index-XyZ789.css'), '.first-screen{position:fixed}');
     const frame = '<div class="layout"><li data-frame-testid="today-continue">Statistics</li></div>';
     let coreAskedAt = 0;
-    let listening!: (launchUrl: string) => void;
-    const launchUrl = new Promise<string>((resolve) => (listening = resolve));
+    let listening!: (launchUrl: () => string) => void;
+    const launchUrl = new Promise<() => string>((resolve) => (listening = resolve));
     const started = startBrowserHost({
       rendererDir,
       firstScreen: {
@@ -104,12 +105,12 @@ describe('browser host while the core opens', () => {
     });
     let host: BrowserHost | null = null;
     try {
-      const url = await launchUrl;
+      const url = (await launchUrl)();
       const origin = new URL(url).origin;
-      const cookie = String((await send(url)).headers['set-cookie']).split(';')[0]!;
       // Nothing of the core's holds the host's thread before the first page is out.
       expect(coreAskedAt).toBe(0);
-      const first = await send(`${origin}/`, { headers: { cookie } });
+      const first = await send(url);
+      const cookie = String(first.headers['set-cookie']).split(';')[0]!;
       const sentAt = Date.now();
       expect(coreAskedAt).toBeGreaterThan(0);
       expect(coreAskedAt).toBeLessThanOrEqual(sentAt);
@@ -159,6 +160,28 @@ describe('browser host while the core opens', () => {
     }
   });
 
+  it('names itself first on every event stream and says goodbye on each when it stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-stop-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const host = await startBrowserHost({
+      rendererDir: join(dir, 'renderer'),
+      createCore: ({ openExternal }) => createTestCore({ dataDir: join(dir, 'data'), openExternal }),
+    });
+    try {
+      const session = await openSession(host.launchUrl());
+      const url = `${host.origin}${BROWSER_HOST_PATHS.events}`;
+      const [a, b] = [await openStream(url, session.headers(host.origin)), await openStream(url, session.headers(host.origin))];
+      const hello = /^event: host:hello\ndata: (\{"host":"[A-Za-z0-9_-]{16,}"\})\n\n/;
+      // The same per-launch id on each stream, and first.
+      expect((await a.until('network:changed')).match(hello)?.[1]).toBe((await b.until('network:changed')).match(hello)?.[1]);
+      await host.close();
+      for (const stream of [a, b]) expect(await stream.until('event: host:stopped')).toMatch(/event: host:stopped\ndata: \{\}\n\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a core that cannot open fails the start and closes the port', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-fail-'));
     let origin = '';
@@ -166,7 +189,7 @@ describe('browser host while the core opens', () => {
       await expect(
         startBrowserHost({
           rendererDir: dir,
-          onListening: (url) => (origin = new URL(url).origin),
+          onListening: (url) => (origin = new URL(url()).origin),
           createCore: () => Promise.reject(new Error('the database could not be opened')),
         }),
       ).rejects.toThrow('the database could not be opened');

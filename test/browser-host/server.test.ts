@@ -9,12 +9,13 @@ import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_ID, firstAnswersElement } from '..
 import { parseArgs } from '../../electron/browser-host/cli';
 import { type AppEventListener } from '../../electron/core/app-core';
 import { createTestCore } from '../helpers/test-core';
-import { send, type Reply } from './http';
+import { openSession, openStream, send, type HostSession, type Reply } from './http';
 
 describe('browser host (loopback HTTP over a real core)', () => {
   let dir: string;
   let host: BrowserHost;
   let cookie: string;
+  let session: HostSession;
   let coreListener: AppEventListener | null = null;
   let sitesUnreachable = false;
   let hostOpenExternal: ((url: string) => Promise<void>) | null = null;
@@ -43,9 +44,8 @@ describe('browser host (loopback HTTP over a real core)', () => {
         };
       },
     });
-    const session = await send(host.launchUrl);
-    expect(session.status).toBe(303);
-    cookie = String(session.headers['set-cookie']).split(';')[0]!;
+    session = await openSession(host.launchUrl());
+    cookie = session.cookie;
   });
 
   afterAll(async () => {
@@ -56,18 +56,19 @@ describe('browser host (loopback HTTP over a real core)', () => {
   const invoke = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
     send(`${host.origin}${BROWSER_HOST_PATHS.invoke}${channel}`, {
       method: 'POST',
-      headers: { cookie, origin: host.origin, 'content-type': 'application/json', ...headers },
+      headers: session.headers(host.origin, { 'content-type': 'application/json', ...headers }),
       body: JSON.stringify(body),
     });
+  const events = (headers: Record<string, string> = {}) =>
+    openStream(`${host.origin}${BROWSER_HOST_PATHS.events}`, session.headers(host.origin, headers));
 
-  it('binds loopback only and issues an HttpOnly, SameSite=Strict session cookie from the launch URL', async () => {
+  it('binds loopback only and issues an HttpOnly, SameSite=Strict session cookie from the launch page', async () => {
     expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const session = await send(host.launchUrl);
-    expect(String(session.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
-    expect(session.headers.location).toBe('/');
+    expect(String(session.page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(session.page.headers['content-type']).toContain('text/html');
   });
 
-  it('refuses every page and call without the per-launch secret', async () => {
+  it('refuses every page and call without the session', async () => {
     expect((await send(`${host.origin}/`)).status).toBe(403);
     const r = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`, {
       method: 'POST',
@@ -77,9 +78,9 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect(r.status).toBe(403);
   });
 
-  it('refuses a wrong secret, in the launch link and in the cookie', async () => {
-    const wrong = new URL(host.launchUrl);
-    wrong.searchParams.set('secret', 'not-the-secret');
+  it('refuses a wrong launch token and a forged cookie', async () => {
+    const wrong = new URL(host.launchUrl());
+    wrong.searchParams.set('launch', 'not-the-token');
     const r = await send(wrong.href);
     expect(r.status).toBe(403);
     expect(r.headers['set-cookie']).toBeUndefined();
@@ -125,7 +126,7 @@ describe('browser host (loopback HTTP over a real core)', () => {
     const chunked = await new Promise<Reply>((resolve, reject) => {
       const req = httpRequest(
         `${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`,
-        { method: 'POST', headers: { cookie, origin: host.origin, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        { method: 'POST', headers: session.headers(host.origin, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }) },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -144,7 +145,7 @@ describe('browser host (loopback HTTP over a real core)', () => {
   });
 
   it('serves the app with the bridge and a CSP that forbids inline script', async () => {
-    const r = await send(`${host.origin}/`, { headers: { cookie } });
+    const r = session.page;
     expect(r.status).toBe(200);
     // Deferred (never holding the parser): with no module script in this page, last in the head.
     expect(r.body).toContain(`<script defer src="${BROWSER_HOST_PATHS.bridge}"></script></head>`);
@@ -152,8 +153,9 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect(String(r.headers['content-security-policy'])).not.toContain("unsafe-inline'; script");
   });
 
-  it('ends the page with the answers to the first calls, the same as the calls give', async () => {
-    const r = await send(`${host.origin}/`, { headers: { cookie } });
+  it('ends the launch page with the answers to the first calls, the same as the calls give; the bare page has none', async () => {
+    expect((await send(`${host.origin}/`, { headers: { cookie } })).body).not.toContain(FIRST_ANSWERS_ID);
+    const r = (await openSession(host.launchUrl())).page;
     const block = new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">([^<]*)</script></body>`).exec(r.body);
     expect(block).not.toBeNull();
     const answers = JSON.parse(block![1]!) as Record<string, unknown>;
@@ -192,30 +194,20 @@ describe('browser host (loopback HTTP over a real core)', () => {
   });
 
   it('streams core events to the page as server-sent events (data:changed)', async () => {
-    const controller = new AbortController();
-    const res = await fetch(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { cookie }, signal: controller.signal });
-    expect(res.headers.get('content-type')).toContain('text/event-stream');
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const first = await reader.read();
-    text += decoder.decode(first.value);
+    const stream = await events();
+    expect(stream.status).toBe(200);
+    await stream.until('event: network:changed');
     expect(coreListener).not.toBeNull();
     coreListener!('data:changed', { siteId: 'site-1' });
-    while (!text.includes('event: data:changed')) text += decoder.decode((await reader.read()).value);
-    expect(text).toContain('event: data:changed\ndata: {"siteId":"site-1"}');
-    controller.abort();
+    expect(await stream.until('event: data:changed')).toContain('event: data:changed\ndata: {"siteId":"site-1"}');
+    stream.close();
   });
 
   it('tells a page that (re)connects where the network stands now, online or not', async () => {
     const firstNetworkEvent = async () => {
-      const controller = new AbortController();
-      const res = await fetch(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { cookie }, signal: controller.signal });
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
-      let text = '';
-      while (!/event: network:changed\ndata: .*\n/.test(text)) text += decoder.decode((await reader.read()).value);
-      controller.abort();
+      const stream = await events();
+      const text = await stream.until(/event: network:changed\ndata: .*\n/);
+      stream.close();
       return /event: network:changed\ndata: (.*)\n/.exec(text)![1];
     };
     expect(await firstNetworkEvent()).toBe('{"online":true}');
@@ -230,17 +222,9 @@ describe('browser host (loopback HTTP over a real core)', () => {
 
   it('opens the sign-in tab in the page the student used, not in every open page of the app', async () => {
     const connect = async (page: string) => {
-      const controller = new AbortController();
-      const res = await fetch(`${host.origin}${BROWSER_HOST_PATHS.events}?page=${page}`, { headers: { cookie }, signal: controller.signal });
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
-      let text = '';
-      const readUntil = async (marker: string) => {
-        while (!text.includes(marker)) text += decoder.decode((await reader.read()).value);
-        return text;
-      };
-      await readUntil('event: network:changed');
-      return { readUntil, close: () => controller.abort() };
+      const stream = await events({ 'x-ld-page': page });
+      await stream.until('event: network:changed');
+      return { readUntil: stream.until, close: stream.close };
     };
     const a = await connect('page-aaaaaaaa');
     const b = await connect('page-bbbbbbbb');
@@ -260,8 +244,28 @@ describe('browser host (loopback HTTP over a real core)', () => {
     }
   });
 
+  it('the event stream has the same Origin check as a call: a foreign or missing Origin gets no stream', async () => {
+    const url = `${host.origin}${BROWSER_HOST_PATHS.events}`;
+    const port = Number(new URL(host.origin).port);
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${port + 1}`, 'null']) {
+      const stream = await openStream(url, session.headers(origin));
+      expect(stream.status).toBe(403);
+      expect(stream.text()).not.toContain('event:');
+    }
+    const { origin: _none, ...withoutOrigin } = session.headers(host.origin);
+    expect((await openStream(url, withoutOrigin)).status).toBe(403);
+    // A cross-origin GET (an EventSource or an image of another page) gets no stream either.
+    const get = await send(url, { headers: session.headers('http://evil.example') });
+    expect(get.status).not.toBe(200);
+    expect(get.body).not.toContain('event:');
+    // The same request from this origin does stream: the check refuses the others, not everything.
+    const ok = await openStream(url, session.headers(host.origin));
+    expect(ok.status).toBe(200);
+    ok.close();
+  });
+
   it('the events stream needs the session too', async () => {
-    expect((await send(`${host.origin}${BROWSER_HOST_PATHS.events}`)).status).toBe(403);
+    expect((await openStream(`${host.origin}${BROWSER_HOST_PATHS.events}`, { origin: host.origin })).status).toBe(403);
   });
 });
 

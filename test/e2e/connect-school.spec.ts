@@ -15,7 +15,7 @@ test.describe('connecting a school: the invite link first, then the address, the
     const school = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     try {
       await page.setViewportSize({ width: 1100, height: 900 });
-      await page.goto(host.launchUrl);
+      await page.goto(host.launchUrl());
       const paste = page.getByTestId('invite-paste');
       const form = page.getByTestId('add-site-form');
       await expect(paste.getByRole('heading')).toHaveText(en('invite.paste.title'));

@@ -54,7 +54,7 @@ test.describe('browser host: the first frame from the last session', () => {
         await scriptMayLoad;
         await route.continue();
       });
-      await second.goto(host.launchUrl, { waitUntil: 'commit' });
+      await second.goto(host.launchUrl(), { waitUntil: 'commit' });
       const frame = second.locator('#ld-first-screen');
       await expect(frame.locator('[data-frame-testid="today-continue"]').first()).toBeVisible({ timeout: 15_000 });
       await expect(frame).toHaveAttribute('aria-hidden', 'true');
@@ -87,7 +87,7 @@ test.describe('browser host: the first frame from the last session', () => {
     try {
       const second = await context.newPage();
       const document = second.waitForResponse((r) => new URL(r.url()).pathname === '/');
-      await second.goto(host.launchUrl);
+      await second.goto(host.launchUrl());
       expect(await (await document).text()).not.toContain('ld-first-screen');
       await expect(second.getByTestId('today-continue').first()).toBeVisible({ timeout: 15_000 });
     } finally {

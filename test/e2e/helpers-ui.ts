@@ -21,7 +21,7 @@ export { expectAccessible, SHOTS } from './fixtures';
  */
 export async function startDemo(page: Page, context: BrowserContext, host: BrowserHost): Promise<void> {
   await page.setViewportSize({ width: 1100, height: 800 });
-  await page.goto(host.launchUrl);
+  await page.goto(host.launchUrl());
   await signInThrough(page, context, () => page.getByTestId('try-demo').click());
   await libraryFromToday(page);
   await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });

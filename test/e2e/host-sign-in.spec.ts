@@ -41,7 +41,7 @@ async function startSignIn(page: Page, context: BrowserContext, siteId: string) 
 test.describe('browser host: demo sign-in journey over the contract', () => {
   test('add demo, sign in, sync, offline views and outbox, replay, sign out, second site kept apart', async ({ page, context, host }) => {
     test.setTimeout(120_000);
-    await openApp(page, host.launchUrl);
+    await openApp(page, host.launchUrl());
     expect((await value<{ demoAvailable: boolean }>(page, 'app:get-info')).demoAvailable).toBe(true);
 
     const added = await value<SiteSummary[]>(page, 'sites:add-demo');
@@ -123,7 +123,7 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
   });
 
   test('a denied consent ends the sign-in with sign-in-denied', async ({ page, context, host }) => {
-    await openApp(page, host.launchUrl);
+    await openApp(page, host.launchUrl());
     const [site] = await value<SiteSummary[]>(page, 'sites:add-demo');
     const { answer, signInPage } = await startSignIn(page, context, site!.id);
     await signInOnSite(signInPage, 'deny');
@@ -137,7 +137,7 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
   });
 
   test('a closed sign-in tab, then Cancel, ends the sign-in with sign-in-cancelled', async ({ page, context, host }) => {
-    await openApp(page, host.launchUrl);
+    await openApp(page, host.launchUrl());
     const [site] = await value<SiteSummary[]>(page, 'sites:add-demo');
     const { answer, signInPage } = await startSignIn(page, context, site!.id);
     await signInPage.close();

@@ -27,7 +27,7 @@ async function demoOrigin(host: BrowserHost): Promise<string> {
 
 async function openApp(page: Page, host: BrowserHost): Promise<void> {
   await page.setViewportSize({ width: 1100, height: 800 });
-  await page.goto(host.launchUrl);
+  await page.goto(host.launchUrl());
   await expect(page.locator('#screen-title')).toBeVisible();
 }
 

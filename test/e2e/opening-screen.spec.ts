@@ -10,13 +10,14 @@ import { startDemo } from './helpers-ui';
  */
 test.describe('browser host: the opening screen', () => {
   test('the site list and Today come with the page: their first calls are answered without a request', async ({ page, host }) => {
-    const origin = new URL(host.launchUrl).origin;
+    const origin = new URL(host.launchUrl()).origin;
     const asked: string[] = [];
     page.on('request', (r) => {
       if (r.url().startsWith(`${origin}/__host/invoke/`)) asked.push(decodeURIComponent(new URL(r.url()).pathname.split('/').pop()!));
     });
-    const document = page.waitForResponse((r) => r.url() === `${origin}/`);
-    await page.goto(host.launchUrl);
+    // The launch page: `/?launch=<token>`.
+    const document = page.waitForResponse((r) => r.url().startsWith(`${origin}/?launch=`));
+    await page.goto(host.launchUrl());
     expect(await (await document).text()).toMatch(/<script type="application\/json" id="ld-first-answers">\{"sites:list":\{"ok":true/);
     // A new host has no site: the welcome screen, drawn from the page's own answers.
     await expect(page.getByTestId('try-demo')).toBeVisible({ timeout: 15_000 });
@@ -27,7 +28,7 @@ test.describe('browser host: the opening screen', () => {
   });
 
   test('the library of the site chosen last is asked for at once, the site list coming with the page', async ({ page, host }) => {
-    const origin = new URL(host.launchUrl).origin;
+    const origin = new URL(host.launchUrl()).origin;
     // The page's localStorage, and its history entry as a reload on the library leaves it (the Node typecheck has no
     // DOM types: a string init script).
     await page.addInitScript(`localStorage.setItem('learning-desktop.active-site', 'site-chosen-last');
@@ -43,7 +44,7 @@ test.describe('browser host: the opening screen', () => {
       .then((r) => {
         asked = r.postData() ?? '';
       });
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     await library;
     expect((JSON.parse(asked) as { input: unknown }).input).toMatchObject({
       siteId: 'site-chosen-last',

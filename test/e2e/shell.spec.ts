@@ -2,7 +2,7 @@ import { expect, packageVersion, test } from './fixtures';
 
 test.describe('browser host: the renderer shell over the IPC contract', () => {
   test('shows the app:get-info answer (version and data folder)', async ({ page, host, dataDir }) => {
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     // The About panel lives in Settings.
     await page.getByTestId('nav-settings').click();
     await expect(page.getByTestId('app-version')).toHaveText(packageVersion);

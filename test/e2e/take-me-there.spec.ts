@@ -36,7 +36,7 @@ test.describe('take me to my lesson: the school’s own pages', () => {
     await host.close();
     const again = await startHost(dataDir);
     try {
-      await page.goto(again.launchUrl);
+      await page.goto(again.launchUrl());
       let clicks = 0;
       const click = async (target: ReturnType<Page['getByTestId']>) => {
         clicks++;

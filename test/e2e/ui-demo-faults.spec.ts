@@ -160,7 +160,7 @@ test.describe('demo fault panel and sign-in doctor', () => {
 
   test('a site that cannot be added: "What went wrong?" says the address does not answer, and the listener is fine', async ({ page, host }) => {
     await page.setViewportSize({ width: 1100, height: 800 });
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     const form = page.getByTestId('add-site-form');
     // Port 9 (discard) on this computer: nothing listens there.
     await form.getByLabel(en('sites.add.baseUrl')).fill('http://127.0.0.1:9');

@@ -60,7 +60,7 @@ test.describe('screens: the demo journey in the browser host', () => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: 1100, height: 800 });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.origin });
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     await expect(page.getByTestId('try-demo')).toBeVisible();
     await expectAccessible(page, 'welcome');
     await page.screenshot({ path: `${SHOTS}/welcome-en.png`, fullPage: true });
@@ -162,7 +162,7 @@ test.describe('screens: the demo journey in the browser host', () => {
   });
 
   test('a denied consent is explained and the student can try again', async ({ page, context, host }) => {
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     await tryDemo(page, context, 'deny');
     await expect(page.getByTestId('sign-in-error')).toBeVisible();
     await expect(page.getByTestId('error-state')).toHaveAttribute('data-error-code', 'sign-in-denied');
@@ -178,7 +178,7 @@ test.describe('screens: the demo journey in the browser host', () => {
   });
 
   test('a closed sign-in tab, then Cancel, is explained and the student can try again', async ({ page, context, host }) => {
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     const tab = context.waitForEvent('page');
     await page.getByTestId('try-demo').click();
     const signInPage = await tab;
@@ -190,7 +190,7 @@ test.describe('screens: the demo journey in the browser host', () => {
   });
 
   test('the add-site form explains invalid input inline; the skip link reaches the content', async ({ page, host }) => {
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
     await expect(page.getByTestId('try-demo')).toBeVisible();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();

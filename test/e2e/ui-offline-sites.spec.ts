@@ -19,7 +19,7 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
   // The demo site stopped while this computer keeps its network: the banner says the school is not answering.
   test('offline: banner, saved data still readable, a queued mark-read shown as not sent, replayed when back', async ({ page, context, host }) => {
     test.setTimeout(120_000);
-    await startDemo(page, context, host.launchUrl);
+    await startDemo(page, context, host.launchUrl());
     const demo = host.core.demo!;
     await demo.stop();
 
@@ -50,7 +50,7 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
 
   test('sign out keeping data, second site through the switcher, remove a site', async ({ page, context, host }) => {
     test.setTimeout(120_000);
-    await startDemo(page, context, host.launchUrl);
+    await startDemo(page, context, host.launchUrl());
 
     // Second demo site: signed in from Settings, then chosen in the switcher.
     await page.getByTestId('nav-settings').click();

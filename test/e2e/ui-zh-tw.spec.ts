@@ -43,7 +43,7 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
   test('every screen in zh-TW without choosing it: titles, no English left, axe, screenshots', async ({ page, context, host }) => {
     test.setTimeout(300_000);
     await page.setViewportSize({ width: 1100, height: 800 });
-    await page.goto(host.launchUrl);
+    await page.goto(host.launchUrl());
 
     // Welcome: nothing chosen, yet Chinese.
     await expect(page.getByTestId('try-demo')).toHaveText(zh('sites.welcome.tryDemo'));

@@ -1,7 +1,8 @@
 /**
- * The browser host's per-launch secret and the tokens behind it: the secret appears in the launch URL and in
- * the Set-Cookie answer to it, nowhere else (no body, no other header, no event, no log line); the cookie is
- * HttpOnly and SameSite=Strict; SSE and invoke refuse without it; the Host and Origin checks hold with it.
+ * The browser host's credentials and the tokens behind it: the launch token appears in the launch URL only, the
+ * session cookie in the Set-Cookie answer to it only, the page key in the launch page's body only (no other body,
+ * header, event or log line); the cookie is HttpOnly and SameSite=Strict; SSE and invoke refuse without cookie and
+ * key; the Host and Origin checks hold with them.
  * A whole sign-in and sync runs through the host (events over SSE, invokes over HTTP), and no token reaches
  * the page either.
  */
@@ -28,8 +29,10 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
   let dir: string;
   let server: EmbeddedServer;
   let host: BrowserHost;
-  let secret: string;
+  let launchUrl: string;
+  let launchToken: string;
   let cookie: string;
+  let key: string;
   let hostHeader: string;
   let sse: { req: ClientRequest; text: () => string } | null = null;
 
@@ -43,7 +46,7 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       `invoke ${channel}`,
       send(`${host.origin}${BROWSER_HOST_PATHS.invoke}${channel}`, {
         method: 'POST',
-        headers: { host: hostHeader, origin: host.origin, cookie, 'content-type': 'application/json', ...headers },
+        headers: { host: hostHeader, origin: host.origin, cookie, 'x-ld-key': key, 'content-type': 'application/json', ...headers },
         body: JSON.stringify(input === undefined ? {} : { input }),
       }),
     );
@@ -52,7 +55,8 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
   function openEvents(): Promise<void> {
     return new Promise((resolve, reject) => {
       let text = '';
-      const req = httpRequest(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { host: hostHeader, cookie } }, (res) => {
+      const headers = { host: hostHeader, cookie, origin: host.origin, 'x-ld-key': key };
+      const req = httpRequest(`${host.origin}${BROWSER_HOST_PATHS.events}`, { method: 'POST', headers }, (res) => {
         expect(res.statusCode).toBe(200);
         res.on('data', (c: Buffer) => {
           text += c.toString('utf8');
@@ -96,8 +100,9 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
           logger: coreLog.logger,
         }),
     });
-    secret = new URL(host.launchUrl).searchParams.get('secret')!;
-    bag.add('host_secret', secret);
+    launchUrl = host.launchUrl();
+    launchToken = new URL(launchUrl).searchParams.get('launch')!;
+    bag.add('host_secret', launchToken);
     hostHeader = new URL(host.origin).host;
   }, 60_000);
 
@@ -108,26 +113,31 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the launch URL sets an HttpOnly, SameSite=Strict cookie and redirects to a URL without the secret', async () => {
-    expect(secret.length).toBeGreaterThanOrEqual(32);
-    const reply = await send(host.launchUrl, { headers: { host: hostHeader } });
-    expect(reply.status).toBe(303);
-    expect(reply.headers.location).toBe('/');
+  it('the launch page sets an HttpOnly, SameSite=Strict cookie; the launch token is not echoed; the key is in the page only', async () => {
+    expect(launchToken.length).toBeGreaterThanOrEqual(32);
+    const reply = await send(launchUrl, { headers: { host: hostHeader } });
+    expect(reply.status).toBe(200);
     const setCookie = ([] as string[]).concat(reply.headers['set-cookie'] ?? []);
     expect(setCookie).toHaveLength(1);
     const attrs = setCookie[0]!.split(';').map((a) => a.trim().toLowerCase());
     expect(attrs).toContain('httponly');
     expect(attrs).toContain('samesite=strict');
-    // The secret is in Set-Cookie (where it is allowed) and nowhere else in this answer.
-    expect(setCookie[0]).toContain(secret);
-    const { 'set-cookie': _allowed, ...others } = reply.headers;
-    expect(leaksIn(bag, JSON.stringify(others) + reply.body)).toEqual([]);
     cookie = setCookie[0]!.split(';')[0]!;
+    key = (JSON.parse(/id="ld-host-session">([^<]*)</.exec(reply.body)![1]!) as { key: string }).key;
+    expect(key.length).toBeGreaterThanOrEqual(32);
+    bag.add('host_secret', cookie.split('=')[1]!);
+    bag.add('host_secret', key);
+    // The cookie is in Set-Cookie and the key in the page (where each is allowed), nothing else in this answer.
+    const { 'set-cookie': _allowed, ...others } = reply.headers;
+    expect(leaksIn(bag, JSON.stringify(others) + reply.body.replace(key, ''))).toEqual([]);
+    // Used once: the same link opens nothing the second time.
+    const again = await record('used launch link', send(launchUrl, { headers: { host: hostHeader } }));
+    expect(again.status).toBe(403);
   });
 
-  it('a wrong secret (same length, or none) gets no cookie and no echo', async () => {
-    const wrong = 'A'.repeat(secret.length);
-    for (const url of [`${host.origin}${BROWSER_HOST_PATHS.session}?secret=${wrong}`, `${host.origin}${BROWSER_HOST_PATHS.session}`]) {
+  it('a wrong launch token (same length, or none) gets no cookie and no echo', async () => {
+    const wrong = 'A'.repeat(launchToken.length);
+    for (const url of [`${host.origin}/?launch=${wrong}`, `${host.origin}/?launch=`]) {
       const reply = await record('bad session', send(url, { headers: { host: hostHeader } }));
       expect(reply.status).toBe(403);
       expect(reply.headers['set-cookie']).toBeUndefined();
@@ -136,17 +146,20 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
   });
 
   it('without the cookie (or with a wrong one): the page, SSE and invoke are refused', async () => {
-    const wrongCookie = `${cookie.split('=')[0]}=${'B'.repeat(secret.length)}`;
-    for (const c of [undefined, wrongCookie, `ld_host_1=${secret}`]) {
+    const wrongCookie = `${cookie.split('=')[0]}=${'B'.repeat(key.length)}`;
+    for (const c of [undefined, wrongCookie, `ld_host_1=${cookie.split('=')[1]}`]) {
       const headers: Record<string, string> = { host: hostHeader, origin: host.origin, ...(c ? { cookie: c } : {}) };
       expect((await record('page', send(`${host.origin}/`, { headers }))).status).toBe(403);
       expect((await record('bridge', send(`${host.origin}${BROWSER_HOST_PATHS.bridge}`, { headers }))).status).toBe(403);
-      expect((await record('events', send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers }))).status).toBe(403);
+      expect(
+        (await record('events', send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { method: 'POST', headers: { ...headers, 'x-ld-key': key } })))
+          .status,
+      ).toBe(403);
       const inv = await record(
         'invoke',
         send(`${host.origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
           method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
+          headers: { ...headers, 'x-ld-key': key, 'content-type': 'application/json' },
           body: '{}',
         }),
       );
@@ -171,7 +184,7 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       'no origin',
       send(`${host.origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
         method: 'POST',
-        headers: { host: hostHeader, cookie, 'content-type': 'application/json' },
+        headers: { host: hostHeader, cookie, 'x-ld-key': key, 'content-type': 'application/json' },
         body: '{}',
       }),
     );
@@ -218,7 +231,7 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     expect(leaksIn(bag, events)).toEqual([]);
   });
 
-  it('no answer of the host (bodies, and every header but Set-Cookie) carries the secret or a token', () => {
+  it('no answer of the host after the launch page (bodies, and every header) carries a host credential or a token', () => {
     expect(replies.length).toBeGreaterThan(30);
     for (const { what, reply } of replies) {
       const { 'set-cookie': setCookie, ...headers } = reply.headers;
@@ -272,13 +285,16 @@ describe('browser host: a handler that throws with a token in scope', () => {
     });
     try {
       const hostHeader = new URL(host.origin).host;
-      const launch = await send(host.launchUrl, { headers: { host: hostHeader } });
+      const launch = await send(host.launchUrl(), { headers: { host: hostHeader } });
       const cookie = ([] as string[]).concat(launch.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
+      const key = (JSON.parse(/id="ld-host-session">([^<]*)</.exec(launch.body)![1]!) as { key: string }).key;
+      // The launch page's first answers asked the same handlers: only the calls below are looked at.
+      hostLines.length = 0;
       const bodies: string[] = [];
       for (const channel of ['app:get-info', 'sites:list', 'settings:get']) {
         const r = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}${channel}`, {
           method: 'POST',
-          headers: { host: hostHeader, origin: host.origin, cookie, 'content-type': 'application/json' },
+          headers: { host: hostHeader, origin: host.origin, cookie, 'x-ld-key': key, 'content-type': 'application/json' },
           body: '{}',
         });
         expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'internal' } });

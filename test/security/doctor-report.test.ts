@@ -20,6 +20,7 @@ import { reportText } from '../../renderer/src/features/sites/doctor-text';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { createRecordingFetch, leaksIn, SecretBag } from './helpers/canary';
 import { createTestCore } from '../helpers/test-core';
+import { openSession } from '../browser-host/http';
 
 const CONFIDENTIAL = { clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' };
 const PROXY_PASSWORD = 'proxy-pass-canary-1234';
@@ -69,7 +70,12 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
           },
         }),
     });
-    bag.add('host_secret', new URL(host.launchUrl).searchParams.get('secret'));
+    // The host's credentials: a launch token, and the cookie and page key it opens.
+    const launchUrl = host.launchUrl();
+    bag.add('host_secret', new URL(launchUrl).searchParams.get('launch'));
+    const session = await openSession(launchUrl);
+    bag.add('host_secret', session.cookie.split('=')[1]!);
+    bag.add('host_secret', session.key);
     bag.add('client_secret', CONFIDENTIAL.clientSecret);
     bag.add('password', PROXY_PASSWORD);
     bag.add('password', 'student-demo');

@@ -45,7 +45,7 @@ describe('browser host CLI: the launch secret printed once, crash output without
   });
 
   it('prints the launch URL, with its secret, exactly once', () => {
-    const m = /running at (http:\/\/127\.0\.0\.1:\d+\/__host\/session\?secret=([A-Za-z0-9_-]+))/.exec(beforeCrash);
+    const m = /running at (http:\/\/127\.0\.0\.1:\d+\/\?launch=([A-Za-z0-9_-]+))/.exec(beforeCrash);
     expect(m).not.toBeNull();
     const secret = m![2]!;
     expect(secret.length).toBeGreaterThanOrEqual(32);

@@ -4,7 +4,9 @@
  * tab with a small self-contained page, and closes. A request that is not the answer to this sign-in (no
  * query, another state) is refused with 400 and the listener stays open: any local process or page that guesses
  * the port could otherwise cancel the member's sign-in (RFC 6749 §10.12, RFC 8252 §8.1). RFC 8252 §8.3: the literal 127.0.0.1 rather than
- * "localhost", so the listener cannot be shadowed by another interface or a hosts-file entry.
+ * "localhost", so the listener cannot be shadowed by another interface or a hosts-file entry. The Host header must
+ * be exactly that address (RFC 9110 §7.4: 421 for a request this server is not the authority for), so a page on
+ * another name that resolves to 127.0.0.1 (DNS rebinding) cannot reach it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -65,7 +67,14 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     giveVerdict = resolve;
   });
 
+  // Set once listening: the one Host this receiver answers (the redirect URI's, 127.0.0.1:<port>).
+  let authority = '';
   const server = createServer((req, res) => {
+    if (req.headers.host !== authority) {
+      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end('Misdirected request.');
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH || received) {
       // Favicon requests, probes and a second callback get nothing useful (and never end the sign-in).
@@ -141,6 +150,7 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     });
   });
   const { port } = server.address() as AddressInfo;
+  authority = `127.0.0.1:${port}`;
   log.debug('listening', { port });
 
   let closing: Promise<void> | null = null;

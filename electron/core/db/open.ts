@@ -6,6 +6,7 @@ import { silentLogger, type Logger } from './logger';
 import { databaseTooNew, migrate } from './migrate';
 import { LATEST_VERSION } from './migrations';
 import { readOutboxRowsRaw, restoreOutboxRows, type RawOutboxRow } from './outbox';
+import { privateDatabaseFile } from '../fs/private-files';
 
 export interface OpenedDatabase {
   readonly db: Db;
@@ -230,6 +231,8 @@ class CorruptDatabaseError extends Error {
  */
 function openFile(file: string, options: Database.Options): Db {
   try {
+    // Created (or tightened to) 0600 before SQLite opens it: its side files take the same mode (fs/private-files.ts).
+    if (options.readonly !== true) privateDatabaseFile(file);
     return new Database(file, options);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;

@@ -21,6 +21,7 @@ import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { createSiteStore, type SiteRecord } from '../sites/site-store';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { privateDatabaseFile } from '../fs/private-files';
 
 export const DEMO_SITE_KEYS: readonly SiteKey[] = ['demo', 'demo2'];
 /** The public client the demo sites are seeded with (embedded-server/seed/identity.ts). */
@@ -109,10 +110,13 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
   }
 
   async function startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
+    const database = join(dir, `${key}.db`);
+    // The demo school's data is the student's too (payment codes): 0600 before the embedded server opens it.
+    privateDatabaseFile(database);
     const base = {
       seed: 'demo' as const,
       site: key,
-      database: join(dir, `${key}.db`),
+      database,
       faults,
       ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }),
     };

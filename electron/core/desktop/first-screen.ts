@@ -9,14 +9,15 @@
  *
  * The frame shows offline data, so it goes with that data: removing a site or its data forgets it first (handlers/
  * sites.ts), and a save naming a school that is gone is refused. The page's CSP (script-src 'self', no inline script)
- * governs the frame like the rest of the page; on top, markup holding an element or attribute the app never renders
- * (script, style, link, meta, base, frames, objects, templates, event handlers) is not sent at all. A form in it
- * cannot submit: the frame is inert, and the CSP says form-action 'none'.
+ * governs the frame like the rest of the page; on top, the markup is parsed against an allow-list of the elements and
+ * attributes the app renders and sent as that parse writes it out (frame-markup.ts): anything else (a script, an
+ * event handler, a form, a javascript: address however it is spelled) means no frame at all. The frame is inert too.
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIRST_SCREEN_ID, FIRST_SCREEN_MAX_BYTES, type FirstScreenInput } from '../../common/first-screen';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { sanitizeFrameMarkup } from './frame-markup';
 
 export const FIRST_SCREEN_FILE = 'first-screen.json';
 
@@ -27,13 +28,14 @@ export interface SavedFirstScreen extends FirstScreenInput {
 
 const LANG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}$/;
 const BUILD = /^[A-Za-z0-9._-]{1,200}$/;
-/** Elements and attributes React never renders for this app: their presence means the file is not the app's frame. */
-const FORBIDDEN_MARKUP =
-  /<\/?(?:script|style|link|meta|base|iframe|frame|frameset|object|embed|template|noscript|portal)\b|\son[a-z]+\s*=|javascript:/i;
+/** `html` as the frame to send (frame-markup.ts), or null: too large, or anything in it outside the allow-list. */
+export function sendableMarkup(html: string): string | null {
+  return Buffer.byteLength(html, 'utf8') <= FIRST_SCREEN_MAX_BYTES ? sanitizeFrameMarkup(html) : null;
+}
 
-/** Whether `html` may be sent as the frame: within the size limit and without forbidden markup. */
+/** Whether `html` may be sent as the frame. */
 export function isSendableMarkup(html: string): boolean {
-  return Buffer.byteLength(html, 'utf8') <= FIRST_SCREEN_MAX_BYTES && !FORBIDDEN_MARKUP.test(html);
+  return sendableMarkup(html) !== null;
 }
 
 /** The input's own checks, shared by the save (after zod) and the read (by hand): null when it is acceptable. */
@@ -88,13 +90,14 @@ const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;
  * frame paints without waiting for a request the host may answer late while it opens the core.
  */
 export function pageWithFirstScreen(indexHtml: string, screen: SavedFirstScreen, stylesheet?: (href: string) => string | null): string | null {
-  if (buildIdOf(indexHtml) !== screen.build || !isSendableMarkup(screen.html)) return null;
+  const markup = sendableMarkup(screen.html);
+  if (buildIdOf(indexHtml) !== screen.build || markup === null) return null;
   const root = '<div id="root"></div>';
   if (!indexHtml.includes(root)) return null;
   const theme = screen.theme ? ` data-theme="${screen.theme}"` : '';
   let page = indexHtml
     .replace(/<html\b[^>]*>/i, `<html lang="${attr(screen.lang)}" dir="${screen.dir}"${theme}>`)
-    .replace(root, `${root}<div id="${FIRST_SCREEN_ID}" class="first-screen" aria-hidden="true" inert>${screen.html}</div>`);
+    .replace(root, `${root}<div id="${FIRST_SCREEN_ID}" class="first-screen" aria-hidden="true" inert>${markup}</div>`);
   if (stylesheet) {
     page = page.replace(/<link\b[^>]*\brel="stylesheet"[^>]*>/gi, (link) => {
       const href = /\bhref="([^"]+)"/i.exec(link)?.[1];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
 import { startLoopbackReceiver } from '../../../electron/core/auth/loopback-receiver';
 
 describe('loopback redirect receiver (RFC 8252 §7.3, §8.3)', () => {
@@ -77,3 +78,37 @@ describe('loopback receiver: callbacks for another attempt (issue 11, item 3; RF
     }
   });
 });
+
+describe('loopback receiver: only its own address (DNS rebinding; RFC 9110 §7.4)', () => {
+  it('answers 421 to any Host but 127.0.0.1:<port>, and the sign-in goes on', async () => {
+    const r = await startLoopbackReceiver();
+    const { port } = new URL(r.redirectUri);
+    try {
+      for (const host of [`localhost:${port}`, `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, '127.0.0.1', `[::1]:${port}`]) {
+        const reply = await send(`${r.redirectUri}?code=forged&state=s`, host);
+        expect(reply.status, host).toBe(421);
+        expect(reply.body).not.toContain('forged');
+      }
+      // No Host at all: refused too (Node answers 400 before the receiver sees it).
+      expect((await send(`${r.redirectUri}?code=forged&state=s`, '')).status).toBe(400);
+      const ok = await send(`${r.redirectUri}?code=real&state=s`, `127.0.0.1:${port}`);
+      expect(ok.status).toBe(200);
+      expect((await r.callback).get('code')).toBe('real');
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+/** Raw HTTP (fetch cannot forge Host). An empty `host` sends none. */
+function send(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { setHost: false, headers: host === '' ? {} : { host } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

