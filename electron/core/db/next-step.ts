@@ -48,6 +48,11 @@ export interface NextStepLectures {
 /** "Finished" is the last 5% of a lecture or its last 30 seconds (one definition for every view: common/facts.ts). */
 export { isFinishedAt } from '../../common/facts';
 
+/** A lecture row's state as every view shows it: 'completed' once done (facts.ts lectureDone), never "Started" then. */
+export function shownLectureState(state: string, durationSeconds: number, lastPositionSeconds: number | null): string {
+  return lectureDone({ state, durationSeconds, lastPositionSeconds }) ? 'completed' : state;
+}
+
 /**
  * The same rule in SQL, for the counts and the time left the views read in one statement over course `c`: the
  * lectures the school has not completed are counted from the covering index lectures_left (migration 017), less the
@@ -59,16 +64,23 @@ const TAIL_SECONDS_SQL = `(SELECT max(t.duration, 0) FROM lectures t
     AND (max(coalesce(c.last_position_seconds, 0), 0) >= t.duration * ${FINISHED_FRACTION}
       OR t.duration - max(coalesce(c.last_position_seconds, 0), 0) <= ${FINISHED_TAIL_SECONDS}))`;
 /** 1 when `c`'s last watched lecture is done here but not yet completed at the school, else 0. */
-export const TAIL_DONE_SQL = `(${TAIL_SECONDS_SQL} IS NOT NULL)`;
+const TAIL_DONE_SQL = `(${TAIL_SECONDS_SQL} IS NOT NULL)`;
 /** Lectures of `c` not done (facts.ts lectureDone). */
-export const LECTURES_LEFT_SQL = `((SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed')
+const LECTURES_LEFT_SQL = `((SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed')
   - ${TAIL_DONE_SQL})`;
 /** Seconds of `c` not done. */
-export const SECONDS_LEFT_SQL = `((SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x
+const SECONDS_LEFT_SQL = `((SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x
   WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') - coalesce(${TAIL_SECONDS_SQL}, 0))`;
 /** Seconds of `c` done. */
-export const SECONDS_DONE_SQL = `((SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x
+const SECONDS_DONE_SQL = `((SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x
   WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state = 'completed') + coalesce(${TAIL_SECONDS_SQL}, 0))`;
+/** The fragments above, for the views over course `c`. */
+export const LECTURES_SQL = {
+  left: LECTURES_LEFT_SQL,
+  secondsLeft: SECONDS_LEFT_SQL,
+  tailDone: TAIL_DONE_SQL,
+  secondsDone: SECONDS_DONE_SQL,
+} as const;
 
 /**
  * Open now: not locked, or locked until an instant that has passed (the school opens it on that date; the copy
