@@ -7,6 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CourseNextStep, IsoDateTime, LectureRef, LectureState } from '../../common/view-models';
 import { FINISHED_FRACTION, FINISHED_TAIL_SECONDS, lectureDone } from '../../common/facts';
+import { siteText } from '../../common/site-values';
 import { prepared } from './statements';
 
 /** A lecture in the course's order (sections by position, then lectures by position). */
@@ -151,8 +152,8 @@ interface OrderedLectureRow {
 
 const toOrdered = (r: OrderedLectureRow): OrderedLecture => ({
   lectureId: r.id,
-  title: r.title,
-  sectionTitle: r.section_title,
+  title: siteText(r.title),
+  sectionTitle: siteText(r.section_title),
   durationSeconds: r.duration,
   state: r.state,
   isLocked: r.is_locked === 1,
