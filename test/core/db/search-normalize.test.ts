@@ -139,3 +139,31 @@ describe('search: an order by its states, its kinds and its tickets', () => {
       ).toEqual(expect.arrayContaining(ticketOrders));
   });
 });
+
+describe('search: a title one typo away', () => {
+  const db = () =>
+    withSite({
+      courses: [
+        course('py', { title: 'Python for Data Analysis' }),
+        course('js', { title: 'JavaScript basics' }),
+        course('zh', { title: '資料分析入門 Intro to Statistics' }),
+      ],
+    });
+  const ids = (d: ReturnType<typeof db>, q: string) => searchEverything(d, q, { siteIds: ['s'], kinds: ['course'] }, NOW).map((h) => h.id);
+
+  it('"pyhton" (swapped), "pyton" (missing), "pythom" (wrong) and "pythonn" (extra) find Python', () => {
+    const d = db();
+    for (const q of ['pyhton', 'pyton', 'pytohn', 'pythom', 'pythonn', 'PYHTON', 'Pyhton data']) expect(ids(d, q), q).toEqual(['py']);
+    expect(ids(d, 'javsacript'), 'javsacript').toEqual(['js']);
+    expect(ids(d, 'Statsitics'), 'Statsitics').toEqual(['zh']);
+  });
+
+  it('an exact hit is never crowded out, and two typos or a short word find nothing', () => {
+    const d = db();
+    expect(ids(d, 'Python')).toEqual(['py']);
+    expect(ids(d, 'pyhtno')).toEqual([]); // two edits
+    expect(ids(d, 'jva')).toEqual([]); // too short to guess
+    expect(ids(d, 'jvaa')).toEqual(['js']); // four letters: one swap from "java"
+    expect(ids(d, 'pyhton zzzzzz')).toEqual([]); // every term must match
+  });
+});
