@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'sync-failed',
   'storage-error',
   'site-data-invalid',
+  'site-data-changing',
   'database-too-new',
   'forbidden',
   'internal',

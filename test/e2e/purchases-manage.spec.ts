@@ -107,7 +107,12 @@ test('purchases: collapsed orders that open, filters, search, years and spending
     await expect(rows.nth(i)).toHaveAttribute('data-year', r.year);
     await expect(rows.nth(i)).toHaveAttribute('data-currency', r.currency);
     await expect(rows.nth(i).locator('td').last()).toHaveText(String(r.orderCount));
+    // A year paid in two currencies is two rows: each says its currency, never one year shown twice unexplained.
+    await expect(rows.nth(i).getByTestId('spending-currency')).toHaveText(r.currency);
   }
+  await expect(page.getByTestId('spending').locator('thead th').nth(1)).toHaveText(t('billing.spendingCurrency'));
+  const pairs = spending.value.map((r) => `${r.year} ${r.currency}`);
+  expect(new Set(pairs).size, 'one row per year and currency').toBe(pairs.length);
   // Every year heading the list renders names a year of the core's answer, in order, once.
   const headings: string[] = [];
   const main = page.locator('#main');

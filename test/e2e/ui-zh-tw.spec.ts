@@ -114,6 +114,8 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     await check(page, 'course-locks');
 
     await screen(page, 'billing', 'billing.title', 'order-group');
+    // Spent per year: a currency column, in Chinese.
+    await expect(page.getByTestId('spending').locator('thead th').nth(1)).toHaveText(zh('billing.spendingCurrency'));
     await expect(page.getByTestId('order-group').first().getByTestId('order-state')).not.toHaveText(/[A-Za-z]/);
     await check(page, 'billing');
 

@@ -11,6 +11,8 @@ import { cachedView, nextBoundary } from './view-cache';
 import { isFirstCoursesCommit, recordCompletions } from './completions';
 import { lecturesBefore, noteNewLectures } from './course-news';
 import {
+  LECTURES_SQL,
+  shownLectureState,
   lecturesForNextStep,
   nextStepLecturesOf,
   nextStepOf,
@@ -133,6 +135,7 @@ interface CourseRow {
   lw_section_title: string | null;
   left_lectures: number;
   left_seconds: number;
+  tail_done: number;
   new_lectures: number;
 }
 
@@ -141,9 +144,9 @@ const COURSE_COLUMNS = `
   c.has_lifetime_access, c.total_lectures, c.read_lectures, c.completed_lectures, c.percent, c.completed_at,
   c.last_lecture_id, c.last_position_seconds, c.last_watched_at, c.display,
   l.title AS lw_title, l.duration AS lw_duration, s.title AS lw_section_title,
-  (SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_lectures,
-  (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed')
-    AS left_seconds,
+  ${LECTURES_SQL.left} AS left_lectures,
+  ${LECTURES_SQL.secondsLeft} AS left_seconds,
+  ${LECTURES_SQL.tailDone} AS tail_done,
   coalesce((SELECT n.new_lectures FROM course_news n WHERE n.site_id = c.site_id AND n.course_id = c.id), 0) AS new_lectures`;
 /** The last watched lecture and its section, for "continue watching". */
 const LAST_WATCHED_JOINS = `
@@ -170,7 +173,8 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: NextStepLectures): L
     isExpired,
     expiresSoon: !lifetime && expiresAt !== null && !isExpired && expiresAt - t <= EXPIRES_SOON_MS,
     totalLectures: siteNumber(r.total_lectures),
-    completedLectures: siteNumber(r.completed_lectures),
+    // The school's count, and the last watched lecture finished here before the school marks it (facts.ts).
+    completedLectures: Math.min(siteNumber(r.total_lectures), siteNumber(r.completed_lectures) + r.tail_done),
     readLectures: siteNumber(r.read_lectures),
     percent: Math.max(0, Math.min(100, siteNumber(r.percent))),
     completedAt: r.completed_at,
@@ -376,7 +380,7 @@ function computeCourseDetail(db: Database, siteId: string, courseId: string, now
         lectureId: l.id,
         title: siteText(l.title),
         position: l.position,
-        state: knownOr(l.state, LECTURE_STATES),
+        state: knownOr(shownLectureState(l.state, l.duration, l.id === row.last_lecture_id ? row.last_position_seconds : null), LECTURE_STATES),
         isLocked: l.is_locked === 1,
         unlockAt: l.unlock_at,
         durationSeconds: siteNumber(l.duration),

@@ -6,6 +6,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { CourseNextStep, IsoDateTime, LectureRef, LectureState } from '../../common/view-models';
+import { FINISHED_FRACTION, FINISHED_TAIL_SECONDS, lectureDone } from '../../common/facts';
+import { siteText } from '../../common/site-values';
 import { prepared } from './statements';
 
 /** A lecture in the course's order (sections by position, then lectures by position). */
@@ -44,14 +46,42 @@ export interface NextStepLectures {
   readonly toDoAfterLast: OrderedLecture | null;
 }
 
-/** "Finished" is the last 5% of a lecture or its last 30 seconds, whichever is reached first. */
-export const FINISHED_FRACTION = 0.95;
-export const FINISHED_TAIL_SECONDS = 30;
+/** "Finished" is the last 5% of a lecture or its last 30 seconds (one definition for every view: common/facts.ts). */
+export { isFinishedAt } from '../../common/facts';
 
-export function isFinishedAt(positionSeconds: number, durationSeconds: number): boolean {
-  if (durationSeconds <= 0) return false;
-  return positionSeconds >= durationSeconds * FINISHED_FRACTION || durationSeconds - positionSeconds <= FINISHED_TAIL_SECONDS;
+/** A lecture row's state as every view shows it: 'completed' once done (facts.ts lectureDone), never "Started" then. */
+export function shownLectureState(state: string, durationSeconds: number, lastPositionSeconds: number | null): string {
+  return lectureDone({ state, durationSeconds, lastPositionSeconds }) ? 'completed' : state;
 }
+
+/**
+ * The same rule in SQL, for the counts and the time left the views read in one statement over course `c`: the
+ * lectures the school has not completed are counted from the covering index lectures_left (migration 017), less the
+ * one lecture done here before the school says so: `c`'s last watched lecture, watched into its finished tail
+ * (looked up by its key). TAIL_SECONDS_SQL is that lecture's length, NULL when there is none.
+ */
+const TAIL_SECONDS_SQL = `(SELECT max(t.duration, 0) FROM lectures t
+  WHERE t.site_id = c.site_id AND t.id = c.last_lecture_id AND t.course_id = c.id AND t.state <> 'completed' AND t.duration > 0
+    AND (max(coalesce(c.last_position_seconds, 0), 0) >= t.duration * ${FINISHED_FRACTION}
+      OR t.duration - max(coalesce(c.last_position_seconds, 0), 0) <= ${FINISHED_TAIL_SECONDS}))`;
+/** 1 when `c`'s last watched lecture is done here but not yet completed at the school, else 0. */
+const TAIL_DONE_SQL = `(${TAIL_SECONDS_SQL} IS NOT NULL)`;
+/** Lectures of `c` not done (facts.ts lectureDone). */
+const LECTURES_LEFT_SQL = `((SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed')
+  - ${TAIL_DONE_SQL})`;
+/** Seconds of `c` not done. */
+const SECONDS_LEFT_SQL = `((SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x
+  WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') - coalesce(${TAIL_SECONDS_SQL}, 0))`;
+/** Seconds of `c` done. */
+const SECONDS_DONE_SQL = `((SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x
+  WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state = 'completed') + coalesce(${TAIL_SECONDS_SQL}, 0))`;
+/** The fragments above, for the views over course `c`. */
+export const LECTURES_SQL = {
+  left: LECTURES_LEFT_SQL,
+  secondsLeft: SECONDS_LEFT_SQL,
+  tailDone: TAIL_DONE_SQL,
+  secondsDone: SECONDS_DONE_SQL,
+} as const;
 
 /**
  * Open now: not locked, or locked until an instant that has passed (the school opens it on that date; the copy
@@ -98,10 +128,12 @@ export function nextStepOf(facts: NextStepFacts, lectures: NextStepLectures, now
   const locked = (l: OrderedLecture): CourseNextStep => ({ kind: 'locked', lecture: ref(l), unlockAt: l.unlockAt });
   if (last !== null) {
     const position = Math.max(0, facts.lastPositionSeconds ?? 0);
-    const finished = last.state === 'completed' || isFinishedAt(position, last.durationSeconds);
+    const finished = lectureDone({ state: last.state, durationSeconds: last.durationSeconds, lastPositionSeconds: position });
     if (!finished) return isOpenAt(last, now) ? { kind: 'resume', lecture: ref(last), positionSeconds: position } : locked(last);
     // Finished: the next lecture after it not yet completed; if every later one is done, the first one left earlier.
     const todo = lectures.toDoAfterLast ?? firstToDo;
+    // The last lecture left was the one just finished: the course is done, not "up next" again.
+    if (todo.lectureId === last.lectureId) return { kind: 'completed', again: ref(first) };
     return isOpenAt(todo, now) ? { kind: 'next', lecture: ref(todo), finished: ref(last) } : locked(todo);
   }
   return isOpenAt(firstToDo, now) ? { kind: 'start', lecture: ref(firstToDo) } : locked(firstToDo);
@@ -120,8 +152,8 @@ interface OrderedLectureRow {
 
 const toOrdered = (r: OrderedLectureRow): OrderedLecture => ({
   lectureId: r.id,
-  title: r.title,
-  sectionTitle: r.section_title,
+  title: siteText(r.title),
+  sectionTitle: siteText(r.section_title),
   durationSeconds: r.duration,
   state: r.state,
   isLocked: r.is_locked === 1,

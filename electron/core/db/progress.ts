@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { CoursePace, ProgressSummary, WeekProgress } from '../../common/view-models';
 import { siteNumber, siteText } from '../../common/site-values';
 import { CoreError } from '../errors';
+import { LECTURES_SQL } from './next-step';
 import { prepared } from './statements';
 
 const DAY_MS = 86_400_000;
@@ -58,8 +59,8 @@ function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[
   return prepared<{ siteId: string; now: number }, { id: string; title: string; expire_date: string; left_lectures: number; left_seconds: number }>(
     db,
     `SELECT c.id, c.title, c.expire_date,
-       (SELECT count(*) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_lectures,
-       (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state <> 'completed') AS left_seconds
+       ${LECTURES_SQL.left} AS left_lectures,
+       ${LECTURES_SQL.secondsLeft} AS left_seconds
      FROM courses c
      WHERE c.site_id = @siteId AND c.has_lifetime_access = 0 AND c.expires_ms > @now AND c.completed_at IS NULL
      ORDER BY c.expires_ms, c.id`,
@@ -119,10 +120,9 @@ export function getCourseProgressRows(db: Database, siteId: string): CourseProgr
   return prepared<{ siteId: string }, Record<string, unknown>>(
     db,
     `SELECT c.id, c.title, c.instructor_name, c.enrolled_at, c.expire_date, c.has_lifetime_access, c.total_lectures,
-       c.completed_lectures, c.percent, c.completed_at,
+       min(c.total_lectures, c.completed_lectures + ${LECTURES_SQL.tailDone}) AS completed_lectures, c.percent, c.completed_at,
        (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id) AS total_seconds,
-       (SELECT coalesce(sum(max(x.duration, 0)), 0) FROM lectures x WHERE x.site_id = c.site_id AND x.course_id = c.id AND x.state = 'completed')
-         AS completed_seconds
+       ${LECTURES_SQL.secondsDone} AS completed_seconds
      FROM courses c WHERE c.site_id = @siteId ORDER BY c.position`,
   )
     .all({ siteId })

@@ -9,6 +9,7 @@ import type { TodayAttention, TodayCourse } from '../../common/view-models';
 import { EXPIRES_SOON_MS } from './courses';
 import { nextStepLecturesOf, nextStepOf, NO_LECTURES } from './next-step';
 import { getPayableAcrossSites } from './payments';
+import { siteText } from '../../common/site-values';
 import { prepared } from './statements';
 
 export const TODAY_COURSES = 5;
@@ -63,7 +64,7 @@ function continueLearning(db: Database, now: number): TodayCourse[] {
     out.push({
       siteId: r.site_id,
       courseId: r.id,
-      title: r.title,
+      title: siteText(r.title),
       coverImageUrl: r.cover_image_url,
       lastWatchedAt: r.last_watched_at,
       percent: r.percent,
@@ -85,7 +86,7 @@ function accessEnding(db: Database, now: number): TodayAttention[] {
       ORDER BY c.expires_ms, c.site_id, c.position LIMIT @limit`,
   )
     .all({ now, until: now + EXPIRES_SOON_MS, limit: TODAY_ATTENTION_PER_KIND })
-    .map((r) => ({ kind: 'access-ending', siteId: r.site_id, courseId: r.id, title: r.title, endsAt: r.expire_date, percent: r.percent }));
+    .map((r) => ({ kind: 'access-ending', siteId: r.site_id, courseId: r.id, title: siteText(r.title), endsAt: r.expire_date, percent: r.percent }));
 }
 
 function paymentsDue(db: Database, now: Date): TodayAttention[] {
@@ -97,7 +98,7 @@ function paymentsDue(db: Database, now: Date): TodayAttention[] {
             siteId,
             paymentId: p.paymentId,
             tradeNo: p.tradeNo,
-            title: p.lineItems.map((li) => li.title).join(', '),
+            title: p.lineItems.map((li) => siteText(li.title)).join(', '),
             amount: p.amount,
             currency: p.currency,
             paymentType: p.paymentType,
@@ -124,7 +125,7 @@ function eventsSoon(db: Database, now: number): TodayAttention[] {
       kind: 'event-soon',
       siteId: r.site_id,
       registrationId: r.id,
-      title: r.title,
+      title: siteText(r.title),
       startsAt: r.starts_at,
       isOnline: r.is_online === 1,
       joinUrl: r.join_url,
@@ -147,9 +148,9 @@ function lecturesUnlocked(db: Database, now: number): TodayAttention[] {
       kind: 'lecture-unlocked',
       siteId: r.site_id,
       courseId: r.course_id,
-      courseTitle: r.course_title,
+      courseTitle: siteText(r.course_title),
       lectureId: r.id,
-      lectureTitle: r.title,
+      lectureTitle: siteText(r.title),
       unlockedAt: r.unlock_at,
     }));
 }

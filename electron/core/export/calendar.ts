@@ -1,3 +1,4 @@
+import { minutesLeft } from '../../common/facts';
 import type { CourseDetail, EventRegistrationView, PaymentView } from '../../common/view-models';
 import { CoreError } from '../errors';
 import { inFourDigitYears } from './dates';
@@ -86,7 +87,7 @@ export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite
       site: site.label,
       progress: Math.round(course.percent),
       lectures: Math.max(0, course.lecturesLeft),
-      minutes: course.lecturesLeft > 0 ? Math.max(1, Math.ceil(course.secondsLeft / 60)) : 0,
+      minutes: course.lecturesLeft > 0 ? Math.max(1, minutesLeft(course.secondsLeft)) : 0,
     }),
     url: site.baseUrl,
     alarms: ACCESS_ALARMS.map((before) => ({ before, description: w.calendar.accessAlarm })),

@@ -37,6 +37,30 @@ export function siteDataInvalid(reason: string, cause?: unknown): CoreError {
   );
 }
 
+/**
+ * A connection whose walk did not add up, walked again and again: its rows kept moving across its pages while they
+ * were read (a course's enrolment time changed mid-sync). The school's data is readable, only not still; nothing of
+ * this sync is kept, so no row is lost or shown twice, and the next sync, once it settles, brings it.
+ */
+export function siteDataChanging(
+  part: string,
+  detail: { readonly walks: number; readonly walked: number; readonly totalCount: number | null },
+): CoreError {
+  return new CoreError(
+    'site-data-changing',
+    `Your ${PART_WORDS[part] ?? part} changed at the school while this sync read them, so your saved copy is kept as it was. Sync again in a minute.`,
+    { part, ...detail },
+  );
+}
+const PART_WORDS: Readonly<Record<string, string>> = {
+  courses: 'courses',
+  digitalProducts: 'products',
+  eventRegistrations: 'events',
+  consultingServices: 'consulting services',
+  payments: 'purchases',
+  notifications: 'notices',
+};
+
 /** A request that took longer than its deadline: the site answers, but too slowly to be waited for. */
 export function deadlinePassed(ms: number): CoreError {
   return new CoreError('server-error', `The site took longer than ${Math.round(ms / 1000)} s to send one answer; the sync stopped.`, {
@@ -70,4 +94,14 @@ export function parseSiteJson(body: Uint8Array | ArrayBuffer | string, maxBytes:
   }
   if (nestsDeeperThan(value)) throw siteDataInvalid('too-deep');
   return value;
+}
+
+/** The string ids of a page's nodes (a node without one is counted by the fetch, not compared). */
+export function idsOf(nodes: readonly unknown[]): string[] {
+  const ids: string[] = [];
+  for (const node of nodes) {
+    const id = node !== null && typeof node === 'object' ? (node as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') ids.push(id);
+  }
+  return ids;
 }

@@ -1,7 +1,7 @@
 import type { TadaDocumentNode } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
-import { MAX_CURSOR_LENGTH, MAX_PAGES_PER_PART, siteDataInvalid } from '../net/site-data';
+import { idsOf, MAX_CURSOR_LENGTH, MAX_PAGES_PER_PART, siteDataChanging, siteDataInvalid } from '../net/site-data';
 import type { SiteSnapshot } from '../db/records';
 import type { PageCursors, PagedPart, StagedText, WholePart } from '../worker/worker-contract';
 import { boundedTransport } from './bounded-transport';
@@ -63,6 +63,79 @@ const at = (data: unknown, path: readonly string[]): unknown =>
 /** A part refused for missing scopes: HTTP 200 with `errors` naming them (service-spec "Protected resources"). */
 class MissingScopes {
   constructor(readonly scopes: readonly string[]) {}
+}
+
+/** How many times one connection is walked in a sync before a walk that does not add up fails the run. */
+export const MAX_WALKS = 3;
+
+interface WalkTally {
+  /** The cursor each page was asked for at, in order (the part's `PageCursors`). */
+  readonly afters: (string | null)[];
+  readonly totalCount: number | null;
+  /** The page bound ended a part that keeps its newest pages (PagedQuery `keepsNewest`). */
+  readonly atBound: boolean;
+  page(after: string | null, count: number, ids: readonly string[], totalCount: number | null): void;
+  /** The next page's cursor, refused if it cannot end the connection (see below); null when the page bound ends it. */
+  onward(next: string | null): string | null;
+  pages(): number;
+  /** Rows met once each (a node without an id counts as met once). */
+  walked(): number;
+  fraction(): number;
+  /**
+   * No id met twice, and as many rows as the last page's totalCount (when the site sent one; a part ended at the page
+   * bound holds fewer by design, its newest).
+   */
+  addsUp(): boolean;
+}
+
+/** What one walk through a connection met: its pages, cursors, ids and the site's count. */
+function walkTally(keepsNewest: boolean): WalkTally {
+  const afters: (string | null)[] = [];
+  let atBound = false;
+  const ids = new Set<string>();
+  let rows = 0;
+  let duplicates = 0;
+  let totalCount: number | null = null;
+  /**
+   * Relay cursor connections end: a page whose next cursor was seen before in this walk (two cursors taking turns,
+   * or the same one) would page for ever, and so would a site handing out fresh cursors without end. Both are
+   * refused as the site's data, and the part's pages so far go with the run (the stored rows stay).
+   */
+  const seen = new Set<string | null>([null]);
+  return {
+    afters,
+    get totalCount() {
+      return totalCount;
+    },
+    get atBound() {
+      return atBound;
+    },
+    page(after, count, pageIds, total) {
+      afters.push(after);
+      rows += count - pageIds.length;
+      for (const id of pageIds) {
+        if (ids.has(id)) duplicates += 1;
+        else ids.add(id);
+      }
+      totalCount = total;
+    },
+    onward(next) {
+      if (next === null || seen.has(next)) throw siteDataInvalid(next === null ? 'no-cursor' : 'cursor-cycle');
+      if (next.length > MAX_CURSOR_LENGTH) throw siteDataInvalid('cursor-too-long');
+      if (afters.length >= MAX_PAGES_PER_PART) {
+        // A part that comes newest first ends at the bound with the pages it has (when they held anything).
+        if (!keepsNewest || rows + ids.size === 0) throw siteDataInvalid('too-many-pages');
+        atBound = true;
+        return null;
+      }
+      seen.add(next);
+      return next;
+    },
+    pages: () => afters.length,
+    walked: () => rows + ids.size,
+    fraction: () => (totalCount !== null && totalCount > 0 ? Math.min(1, (rows + ids.size + duplicates) / totalCount) : 1),
+    addsUp: () => duplicates === 0 && (atBound || totalCount === null || totalCount === rows + ids.size),
+  };
 }
 
 /** A part stopped because another part failed; never the error the run reports. */
@@ -151,133 +224,132 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     return null;
   }
 
+  /**
+   * A connection paged to its end, and checked before it is believed: a connection ordered by a time that can
+   * change (a course's enrolment time, a product's delivery, an event's registration) moves a row across its pages
+   * when that time changes while they are read. With keyset cursors a row moved to the front of pages already read
+   * is skipped, and one moved behind the cursor comes twice. So the walk is compared with itself (an id met twice)
+   * and with the site's `totalCount` (rows met, on the last page), and walked again from the start, with its pages so
+   * far dropped, until it adds up; after MAX_WALKS the run fails with `site-data-changing` and nothing of it is
+   * committed (the stored copy stays, and the student is told why).
+   */
   async function connection(part: PagedPart, query: PagedQuery): Promise<MissingScopes | null> {
-    const { phase, path, document, pageSize: first } = query;
-    let count = 0;
-    // Pages handed to the sink: a refusal after them drops the part there.
-    let delivered = 0;
-    let after: string | null = null;
-    const afters: (string | null)[] = [];
-    /**
-     * Relay cursor connections end: a page whose next cursor was seen before in this part (two cursors taking
-     * turns, or the same one) would page for ever, and so would a site handing out fresh cursors without end. Both
-     * are refused as the site's data, and the part's pages so far go with the run (the stored rows stay).
-     */
-    const seen = new Set<string | null>([null]);
-    // At the page bound, a part that comes newest first ends with the pages it has (when they held anything).
-    let atBound = false;
-    const onward = (next: string | null): string | null => {
-      if (next === null || seen.has(next)) throw siteDataInvalid(next === null ? 'no-cursor' : 'cursor-cycle');
-      if (next.length > MAX_CURSOR_LENGTH) throw siteDataInvalid('cursor-too-long');
-      if (afters.length >= MAX_PAGES_PER_PART) {
-        if (!query.keepsNewest || count === 0) throw siteDataInvalid('too-many-pages');
-        atBound = true;
+    for (let walk = 1; ; walk++) {
+      const tally = walkTally(query.keepsNewest === true);
+      // A walk again starts from the beginning: the last sync's cursors are the layout that just failed to hold.
+      const hint = walk === 1 ? options.cursors?.[part] : undefined;
+      const refused = await (staged ? stagedWalk(part, query, tally, hint) : plainWalk(part, query, tally));
+      if (refused) return refused;
+      if (tally.addsUp()) {
+        cursors[part] = tally.afters;
+        if (tally.atBound) keptNewest.push({ part, kept: tally.walked() });
         return null;
       }
-      seen.add(next);
-      return next;
-    };
-    const ended = (): null => {
-      cursors[part] = afters;
-      if (atBound) keptNewest.push({ part, kept: count });
+      if (walk >= MAX_WALKS) throw siteDataChanging(part, { walks: walk, walked: tally.walked(), totalCount: tally.totalCount });
+      toSink(sink.restart(part));
+    }
+  }
+
+  /** The pages of one walk through a part, staged by the writer (see `staged`); null when it reached the end. */
+  async function stagedWalk(part: PagedPart, query: PagedQuery, tally: WalkTally, hint: readonly (string | null)[] | undefined) {
+    const { phase, path, document, pageSize: first } = query;
+    let after: string | null = null;
+    const ask = (cursor: string | null, hold: boolean) =>
+      staged!(document, { first, after: cursor }, { part, shape: 'page', path, ...(hold ? { hold } : {}) });
+    /** Counts one staged page of the part; a refusal ends the part (its pages so far are dropped). */
+    const accept = (answer: StagedText, cursor: string | null): MissingScopes | null => {
+      const refused = judge(answer.errors);
+      if (refused) {
+        if (tally.pages() > 0) toSink(sink.drop(part));
+        return refused;
+      }
+      if (!answer.found) throw siteDataInvalid('no-data');
+      tally.page(cursor, answer.count, answer.ids, answer.totalCount);
+      pagesFetched += 1;
+      itemsFetched += answer.count;
+      report(phase, tally.fraction());
+      if (answer.hasNextPage) tally.onward(answer.endCursor);
       return null;
     };
-    if (staged) {
-      const ask = (cursor: string | null, hold: boolean) =>
-        staged(document, { first, after: cursor }, { part, shape: 'page', path, ...(hold ? { hold } : {}) });
-      /** Counts one staged page of the part; a refusal ends the part (its pages so far are dropped). */
-      const accept = (answer: StagedText, cursor: string | null): MissingScopes | null => {
-        const refused = judge(answer.errors);
-        if (refused) {
-          if (delivered > 0) toSink(sink.drop(part));
-          return refused;
-        }
-        if (!answer.found) throw siteDataInvalid('no-data');
-        delivered += 1;
-        afters.push(cursor);
-        count += answer.count;
-        pagesFetched += 1;
-        itemsFetched += answer.count;
-        report(phase, answer.totalCount > 0 ? Math.min(1, count / answer.totalCount) : 1);
-        if (answer.hasNextPage) onward(answer.endCursor);
-        return null;
+    /** The part's last page: the site has no next one, or the page bound ended a part that keeps its newest. */
+    const last = (answer: StagedText): boolean => !answer.hasNextPage || tally.atBound;
+    if (sink.adopt && hint && hint.length > 1 && hint[0] === null) {
+      // The pages at the last fetch's cursors, `lookahead` at a time. Page k is kept aside until page k-1 is seen to
+      // end at hint[k]; the first page is always page 1 of the part, so it is staged as it comes.
+      const ahead = new Map<number, Promise<StagedText>>();
+      const askAhead = (k: number) => {
+        if (k >= hint.length || ahead.has(k)) return;
+        const answer = ask(hint[k] ?? null, k > 0);
+        answer.catch(() => undefined); // seen when its turn comes, or never if the part leaves the hint first
+        ahead.set(k, answer);
       };
-      const last = (answer: StagedText): boolean => !answer.hasNextPage || atBound;
-      const hint = options.cursors?.[part];
-      if (sink.adopt && hint && hint.length > 1 && hint[0] === null) {
-        // The pages at the last fetch's cursors, `lookahead` at a time. Page k is kept aside until page k-1 is seen to
-        // end at hint[k]; the first page is always page 1 of the part, so it is staged as it comes.
-        const ahead = new Map<number, Promise<StagedText>>();
-        const askAhead = (k: number) => {
-          if (k >= hint.length || ahead.has(k)) return;
-          const answer = ask(hint[k] ?? null, k > 0);
-          answer.catch(() => undefined); // seen when its turn comes, or never if the part leaves the hint first
-          ahead.set(k, answer);
-        };
-        for (let k = 0; k < lookahead; k++) askAhead(k);
-        for (let k = 0; k < hint.length; k++) {
-          checkAborted();
-          let answer: StagedText;
-          try {
-            answer = await ahead.get(k)!;
-          } catch (error) {
-            // A page asked for ahead that failed is asked for again in its turn below, and judged then.
-            if (k === 0) throw error;
-            break;
-          }
-          if (k > 0 && answer.errors.length > 0) break;
-          const refused = accept(answer, hint[k] ?? null);
-          if (refused) return refused;
-          if (answer.holdId !== undefined) toSink(sink.adopt!(answer.holdId));
-          if (last(answer)) return ended();
-          after = answer.endCursor;
-          if (k + 1 >= hint.length || after !== hint[k + 1]) break;
-          askAhead(k + lookahead);
-        }
-        // The part left the hint (a page added, removed or changed its place since): paged on from here.
-      }
-      for (;;) {
+      for (let k = 0; k < lookahead; k++) askAhead(k);
+      for (let k = 0; k < hint.length; k++) {
         checkAborted();
-        // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
-        const cursor = after;
-        const answer = await ask(cursor, false);
-        const refused = accept(answer, cursor);
+        let answer: StagedText;
+        try {
+          answer = await ahead.get(k)!;
+        } catch (error) {
+          // A page asked for ahead that failed is asked for again in its turn below, and judged then.
+          if (k === 0) throw error;
+          break;
+        }
+        if (k > 0 && answer.errors.length > 0) break;
+        const refused = accept(answer, hint[k] ?? null);
         if (refused) return refused;
-        if (last(answer)) return ended();
+        if (answer.holdId !== undefined) toSink(sink.adopt(answer.holdId));
+        if (last(answer)) return null;
         after = answer.endCursor;
+        if (k + 1 >= hint.length || after !== hint[k + 1]) break;
+        askAhead(k + lookahead);
       }
+      // The part left the hint (a page added, removed or changed its place since): paged on from here.
     }
+    for (;;) {
+      checkAborted();
+      // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
+      const cursor = after;
+      const answer = await ask(cursor, false);
+      const refused = accept(answer, cursor);
+      if (refused) return refused;
+      if (last(answer)) return null;
+      after = answer.endCursor;
+    }
+  }
+
+  /** The pages of one walk through a part, parsed here and handed to `sink.page`; null when it reached the end. */
+  async function plainWalk(part: PagedPart, query: PagedQuery, tally: WalkTally): Promise<MissingScopes | null> {
+    const { phase, path, document, pageSize: first } = query;
     const request = (cursor: string | null): Promise<ExecuteResult<unknown>> => {
       checkAborted();
       return transport.execute(document, { first, after: cursor } as never);
     };
+    let after: string | null = null;
     let next = request(after);
     for (;;) {
-      afters.push(after);
       const result: ExecuteResult<unknown> = await next;
       const refused = judge(result.errors);
       if (refused) {
-        if (delivered > 0) toSink(sink.drop(part));
+        if (tally.pages() > 0) toSink(sink.drop(part));
         return refused;
       }
       const page = at(result.data, path) as Connection | null | undefined;
       if (!page) throw siteDataInvalid('no-data');
-      count += page.nodes.length;
-      // A cursor that does not move, or comes back, would page forever (see `onward`).
-      const onwardCursor = page.pageInfo.hasNextPage ? onward(typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null) : null;
-      const more = onwardCursor !== null;
+      tally.page(after, page.nodes.length, idsOf(page.nodes), typeof page.totalCount === 'number' ? page.totalCount : null);
+      // A cursor that does not move, or comes back, would page forever (see `onward`); null: the page bound ended it.
+      const onward = page.pageInfo.hasNextPage ? tally.onward(typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null) : null;
+      const more = onward !== null;
       if (more) {
-        after = onwardCursor;
+        after = onward;
         // Pipelined: the next page is asked for as soon as its cursor is known, before this one is handed on.
         next = request(after);
         next.catch(() => undefined); // a failure is seen when it is awaited above
       }
       toSink(sink.page(part, page.nodes));
-      delivered += 1;
       pagesFetched += 1;
       itemsFetched += page.nodes.length;
-      report(phase, page.totalCount > 0 ? Math.min(1, count / page.totalCount) : 1);
-      if (!more) return ended();
+      report(phase, tally.fraction());
+      if (!more) return null;
     }
   }
 

@@ -209,6 +209,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         sink: {
           page: (part, nodes) => writer.call('stage:page', { stageId, part, nodes }),
           whole: (part, value) => writer.call('stage:whole', { stageId, part, value }),
+          restart: (part) => writer.call('stage:restart', { stageId, part }),
           drop: (part) => writer.call('stage:drop', { stageId, part }),
           text: (input) => writer.call('stage:text', { stageId, ...input }),
           adopt: (holdId) => writer.call('stage:adopt', { stageId, holdId }),

@@ -10,6 +10,8 @@ import type { PagedPart, StagedText, StageTextInput, WholePart } from '../worker
 export interface SnapshotSink {
   page(part: PagedPart, nodes: readonly unknown[]): Promise<void>;
   whole(part: WholePart, value: unknown): Promise<void>;
+  /** The part's pages so far are dropped: it is paged again from the start (its walk did not add up). */
+  restart(part: PagedPart): Promise<void>;
   /** The part was refused for a missing scope: its pages so far are dropped and its stored rows kept. */
   drop(part: PartName): Promise<void>;
   /**
@@ -43,6 +45,9 @@ export function memorySink(): MemorySink {
     },
     async whole(part, value) {
       if (!dropped.has(part)) parts.set(part, value);
+    },
+    async restart(part) {
+      if (!dropped.has(part)) parts.delete(part);
     },
     async drop(part) {
       parts.delete(part);

@@ -92,7 +92,10 @@ export interface StagedText {
   /** The value at `path` was there (not null). */
   readonly found: boolean;
   readonly count: number;
-  readonly totalCount: number;
+  /** The connection's `totalCount` on this page; null when the site left it out or sent something else. */
+  readonly totalCount: number | null;
+  /** The page's nodes' ids (those that have a string one), in order: the fetch checks a walk for nodes met twice. */
+  readonly ids: readonly string[];
   readonly hasNextPage: boolean;
   readonly endCursor: string | null;
   /** A held page's id for `stage:adopt` (a page asked for with `hold`; absent when nothing was kept). */
@@ -122,6 +125,11 @@ export interface WriterCalls {
   /** Stages a held page (StageFetchInput.hold) after the pages staged before this call. */
   'stage:adopt': (input: { readonly stageId: string; readonly holdId: number }) => void;
   'stage:whole': (input: { readonly stageId: string; readonly part: WholePart; readonly value: unknown }) => void;
+  /**
+   * The part's pages so far are dropped and it is paged again from the start: its walk did not add up (a row moved
+   * across pages while they were read, fetch-snapshot.ts `connection`).
+   */
+  'stage:restart': (input: { readonly stageId: string; readonly part: PagedPart }) => void;
   /** The part was refused (missing scope): it is left out and its stored rows kept. */
   'stage:drop': (input: { readonly stageId: string; readonly part: PartName }) => void;
   /** `cursors`: the fetch's page cursors, stored with the digests of the parts the commit rewrites (migration 008). */

@@ -14,7 +14,7 @@ import { ensureSite, removeSiteData } from '../db/sites';
 import { commitSnapshotIfChanged, digestOf } from '../db/snapshot';
 import { recordSyncRun } from '../db/sync-runs';
 import { changingViews } from '../db/view-cache';
-import { MAX_SYNC_BYTES, nestsDeeperThan, parseSiteJson, siteDataInvalid } from '../net/site-data';
+import { idsOf, MAX_SYNC_BYTES, nestsDeeperThan, parseSiteJson, siteDataInvalid } from '../net/site-data';
 import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, StageTextInput, WriterHandlers } from './worker-contract';
 
 /**
@@ -133,6 +133,12 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       if (nestsDeeperThan(value, MAX_ANSWER_DEPTH_OF_NODES)) throw siteDataInvalid('too-deep');
       if (!s.dropped.has(part)) s.parts.set(part, value);
     },
+    'stage:restart': ({ stageId, part }) => {
+      const s = stage(stageId);
+      s.parts.delete(part);
+      s.digests.delete(part);
+      for (const [holdId, page] of s.held) if (page.part === part) s.held.delete(holdId);
+    },
     'stage:drop': ({ stageId, part }) => {
       const s = stage(stageId);
       s.parts.delete(part);
@@ -215,7 +221,7 @@ function stageAnswer(
   const errors = Array.isArray(answer.errors) ? answer.errors.filter(isSiteError) : [];
   let value: unknown = answer.data;
   for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
-  const none: StagedText = { errors, found: false, count: 0, totalCount: 0, hasNextPage: false, endCursor: null };
+  const none: StagedText = { errors, found: false, count: 0, totalCount: null, ids: [], hasNextPage: false, endCursor: null };
   if (errors.length > 0 || value === null || value === undefined) return none;
   if (s.dropped.has(part)) return { ...none, found: true };
   if (shape === 'whole') {
@@ -233,7 +239,8 @@ function stageAnswer(
     errors,
     found: true,
     count: page.nodes.length,
-    totalCount: typeof page.totalCount === 'number' ? page.totalCount : 0,
+    totalCount: typeof page.totalCount === 'number' ? page.totalCount : null,
+    ids: idsOf(page.nodes),
     hasNextPage: page.pageInfo.hasNextPage === true,
     endCursor: typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null,
     ...(holdId === undefined ? {} : { holdId }),

@@ -261,6 +261,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'stage:cancel': null,
   'stage:adopt': null,
   'stage:whole': null,
+  'stage:restart': null,
   'stage:drop': null,
   'stage:commit': 'all',
   'stage:discard': null,

@@ -32,6 +32,7 @@ export function errorKey(code: ErrorCode): string {
     case 'sync-failed':
     case 'storage-error':
     case 'site-data-invalid':
+    case 'site-data-changing':
     case 'database-too-new':
     case 'forbidden':
     case 'internal':

@@ -5,6 +5,8 @@
  */
 import i18next from 'i18next';
 import { dateTimeFormat, numberFormat, relativeTimeFormat } from './intl-cache';
+// The derived facts every screen shares with the core and the exports (electron/common/facts.ts).
+import { accessDaysLeft, minutesLeft, parseSiteDate } from '../../../electron/common/facts';
 
 // ISO 4217 currencies without a minor unit in everyday use (TWD is priced in whole dollars).
 const ZERO_DECIMAL = new Set(['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG']);
@@ -22,12 +24,7 @@ export function formatMoney(amount: number, currency: string, lng: string): stri
   }
 }
 
-/** The instant a site's date names, or null when it names none (unparseable, not a string, out of Date's range). */
-export function parseSiteDate(iso: unknown): Date | null {
-  if (typeof iso !== 'string' || iso.length === 0 || iso.length > 64) return null;
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
+export { parseSiteDate };
 
 /** Epoch ms of a site's date, or null (see parseSiteDate). */
 export function siteTime(iso: unknown): number | null {
@@ -107,9 +104,9 @@ export function timeLeft(iso: unknown, now: number): { days: number; hours: numb
   return { days: Math.floor(minutesTotal / 1440), hours: Math.floor((minutesTotal % 1440) / 60), minutes: minutesTotal % 60 };
 }
 
-/** A length of content, rounded to the minute: "57 min", "3 hr 20 min" ("3 小時 20 分鐘"). */
+/** A length of content, in whole minutes rounded up as everywhere (facts.ts minutesLeft): "57 min", "3 hr 20 min". */
 export function formatLength(totalSeconds: number, lng: string): string {
-  const minutes = Math.max(1, Math.round(totalSeconds / 60));
+  const minutes = Math.max(1, minutesLeft(totalSeconds));
   const unit = (u: 'hour' | 'minute', n: number) => numberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
@@ -126,11 +123,8 @@ export function dailyPace(secondsLeft: number, endIso: unknown, now: number): nu
   return secondsLeft / Math.max(1, Math.ceil((end - now) / 86_400_000));
 }
 
-/** Days until `iso`, rounded up (0 when past); null when the date cannot be read. */
-export function daysUntil(iso: unknown, now: number): number | null {
-  const at = siteTime(iso);
-  return at === null ? null : Math.max(0, Math.ceil((at - now) / 86_400_000));
-}
+/** Days of access left until `iso`, rounded up (0 when past); null when the date cannot be read (facts.ts). */
+export const daysUntil = accessDaysLeft;
 
 /** 0 = Sunday .. 6 = Saturday, as a localized weekday name. */
 export function weekdayName(weekday: number, lng: string): string {

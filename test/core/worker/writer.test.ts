@@ -123,7 +123,7 @@ describe('database writer worker: answers staged as text, parsed in the worker',
       path: ['viewer', 'enrolledCourses'],
       body: new TextEncoder().encode(page([course('c1'), course('c2')], true)).buffer,
     });
-    expect(first).toEqual({ errors: [], found: true, count: 2, totalCount: 3, hasNextPage: true, endCursor: 'c2' });
+    expect(first).toEqual({ errors: [], found: true, count: 2, totalCount: 3, ids: ['c1', 'c2'], hasNextPage: true, endCursor: 'c2' });
     await writer.call('stage:text', {
       stageId: 't',
       part: 'courses',

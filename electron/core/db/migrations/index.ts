@@ -20,6 +20,7 @@ import * as m015 from './015-course-display';
 import * as m016 from './016-course-news';
 import * as m017 from './017-lectures-left';
 import * as m018 from './018-lecture-order';
+import * as m019 from './019-search-form';
 
 export interface Migration {
   readonly version: number;
@@ -46,5 +47,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m016,
   m017,
   m018,
+  m019,
 ];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

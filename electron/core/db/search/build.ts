@@ -3,8 +3,11 @@ import type { SearchHitKind } from '../../../common/view-models';
 import type { PartName } from '../parts';
 import { prepared } from '../statements';
 import { countSearchGarbage, searchState } from './state';
+import { STATE_WORDS, wordsOf } from './words';
 
 const INSERT = 'INSERT INTO search_index (title, body, site_id, kind, item_id, course_id)';
+/** Every indexed text in the index's one form (normalize.ts), as a query is matched. */
+const form = (expression: string) => `search_form(${expression})`;
 /** A site's long free text (a description) is indexed up to this many characters: enough to find it by, bounded. */
 const BODY_CHARS = 2000;
 
@@ -15,32 +18,42 @@ const BODY_CHARS = 2000;
  */
 const INDEXED = {
   // A course by its title and its instructor's name (an instructor's hit lists their courses: a search of the name).
-  course: `${INSERT} SELECT title, coalesce(trim(instructor_name), ''), site_id, 'course', id, id FROM courses WHERE site_id = @siteId`,
-  section: `${INSERT} SELECT title, '', site_id, 'section', id, course_id FROM sections WHERE site_id = @siteId`,
-  lecture: `${INSERT} SELECT title, '', site_id, 'lecture', id, course_id FROM lectures WHERE site_id = @siteId`,
+  course: `${INSERT} SELECT ${form('title')}, ${form("coalesce(trim(instructor_name), '')")}, site_id, 'course', id, id FROM courses WHERE site_id = @siteId`,
+  section: `${INSERT} SELECT ${form('title')}, '', site_id, 'section', id, course_id FROM sections WHERE site_id = @siteId`,
+  lecture: `${INSERT} SELECT ${form('title')}, '', site_id, 'lecture', id, course_id FROM lectures WHERE site_id = @siteId`,
   // One row per name, pointing at the instructor's first course in the library's order.
-  instructor: `${INSERT} SELECT name, '', site_id, 'instructor', name, id FROM (
+  instructor: `${INSERT} SELECT ${form('name')}, '', site_id, 'instructor', name, id FROM (
       SELECT trim(instructor_name) AS name, site_id, id, min(position) FROM courses
       WHERE site_id = @siteId AND trim(coalesce(instructor_name, '')) <> '' GROUP BY trim(instructor_name))`,
-  // An order is found by its items' titles and its trade number, newest first.
-  order: `${INSERT} SELECT coalesce((
+  // An order is found by its items' titles, its trade number, the words of its payments' states and its items' kinds
+  // in both languages (words.ts: "refund" finds the refunded ones), and the ticket names of the events it bought
+  // (a Ticket item names its event by the event's title), newest first.
+  order: `${INSERT} SELECT ${form(`coalesce((
       SELECT group_concat(t, ' · ') FROM (
         SELECT DISTINCT substr(json_extract(li.value, '$.title'), 1, 300) AS t FROM payments p, json_each(p.line_items) li
         WHERE p.site_id = o.site_id AND p.trade_no = o.trade_no AND li.type = 'object' AND json_type(li.value, '$.title') = 'text')),
-      ''), o.trade_no, o.site_id, 'order', o.trade_no, NULL
+      '')`)}, ${form(`o.trade_no || ' ' || coalesce((SELECT group_concat(w, ' ') FROM (SELECT DISTINCT w FROM (
+        SELECT ${wordsOf('p.payment_state', STATE_WORDS.paymentState)} AS w FROM payments p WHERE p.site_id = o.site_id AND p.trade_no = o.trade_no
+        UNION ALL SELECT ${wordsOf('p.refunding_state', STATE_WORDS.refundState)} FROM payments p WHERE p.site_id = o.site_id AND p.trade_no = o.trade_no
+        UNION ALL SELECT ${wordsOf("json_extract(li.value, '$.itemType')", STATE_WORDS.itemType)}
+          FROM payments p, json_each(p.line_items) li WHERE p.site_id = o.site_id AND p.trade_no = o.trade_no AND li.type = 'object'
+        UNION ALL SELECT DISTINCT e.ticket_name FROM payments p, json_each(p.line_items) li
+          JOIN event_registrations e ON e.site_id = p.site_id AND e.title = json_extract(li.value, '$.title')
+          WHERE p.site_id = o.site_id AND p.trade_no = o.trade_no AND li.type = 'object' AND json_extract(li.value, '$.itemType') = 'Ticket')
+        WHERE w <> '')), '')`)}, o.site_id, 'order', o.trade_no, NULL
     FROM orders o WHERE o.site_id = @siteId ORDER BY o.created_at DESC, o.trade_no DESC`,
   // A payment by its own numbers: its payment code and bank (ATM, convenience store) and its invoice number. Its order's
   // number finds the order (which lists its payments); the hit is named by that number, from the context.
-  payment: `${INSERT} SELECT '', trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
-      coalesce(CASE WHEN json_valid(invoice) AND json_type(invoice, '$.number') = 'text' THEN json_extract(invoice, '$.number') END, '')),
+  payment: `${INSERT} SELECT '', ${form(`trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
+      coalesce(CASE WHEN json_valid(invoice) AND json_type(invoice, '$.number') = 'text' THEN json_extract(invoice, '$.number') END, ''))`)},
       site_id, 'payment', id, NULL FROM payments WHERE site_id = @siteId ORDER BY position`,
-  product: `${INSERT} SELECT title, substr(coalesce(description, ''), 1, ${BODY_CHARS}), site_id, 'product', id, NULL
+  product: `${INSERT} SELECT ${form('title')}, ${form(`substr(coalesce(description, ''), 1, ${BODY_CHARS})`)}, site_id, 'product', id, NULL
     FROM digital_products WHERE site_id = @siteId ORDER BY position`,
-  event: `${INSERT} SELECT title, trim(coalesce(location, '') || ' ' || ticket_name), site_id, 'event', id, NULL
+  event: `${INSERT} SELECT ${form('title')}, ${form("trim(coalesce(location, '') || ' ' || ticket_name)")}, site_id, 'event', id, NULL
     FROM event_registrations WHERE site_id = @siteId ORDER BY position`,
-  consulting: `${INSERT} SELECT title, consultant_name || ' ' || substr(coalesce(description, ''), 1, ${BODY_CHARS}), site_id, 'consulting', id,
-      course_id FROM consulting_services WHERE site_id = @siteId ORDER BY position`,
-  notification: `${INSERT} SELECT title, body, site_id, 'notification', id, NULL FROM notifications WHERE site_id = @siteId`,
+  consulting: `${INSERT} SELECT ${form('title')}, ${form(`consultant_name || ' ' || substr(coalesce(description, ''), 1, ${BODY_CHARS})`)}, site_id,
+      'consulting', id, course_id FROM consulting_services WHERE site_id = @siteId ORDER BY position`,
+  notification: `${INSERT} SELECT ${form('title')}, ${form('body')}, site_id, 'notification', id, NULL FROM notifications WHERE site_id = @siteId`,
 } as const satisfies Record<SearchHitKind, string>;
 
 export const ALL_KINDS = Object.keys(INDEXED) as SearchHitKind[];
@@ -50,7 +63,8 @@ const KINDS_OF_PART: { readonly [P in PartName]: readonly SearchHitKind[] } = {
   profile: [],
   courses: ['course', 'section', 'lecture', 'instructor'],
   digitalProducts: ['product'],
-  eventRegistrations: ['event'],
+  // An order is found by its tickets' names too (INDEXED.order).
+  eventRegistrations: ['event', 'order'],
   consultingServices: ['consulting'],
   payments: ['order', 'payment'],
   notifications: ['notification'],
@@ -58,7 +72,7 @@ const KINDS_OF_PART: { readonly [P in PartName]: readonly SearchHitKind[] } = {
 };
 
 export function searchKindsOf(parts: readonly PartName[]): SearchHitKind[] {
-  return parts.flatMap((part) => KINDS_OF_PART[part]);
+  return [...new Set(parts.flatMap((part) => KINDS_OF_PART[part]))];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { LectureState, SearchHitContext } from '../../../common/view-models';
 import { assertNever } from '../../../common/result';
-import { knownOr } from '../../../common/site-values';
+import { knownOr, siteText, siteTextOrNull } from '../../../common/site-values';
 import { getOrder, getPayment } from '../payments';
 import { prepared } from '../statements';
 import type { HitRow } from './query';
@@ -36,7 +36,7 @@ export function contextOf(db: Database, row: HitRow, now: Date): SearchHitContex
         db,
         'SELECT percent, instructor_name AS person FROM courses WHERE site_id = @siteId AND id = @id',
       ).get(key);
-      return c ? { ...NONE, percent: c.percent, person: c.person } : NONE;
+      return c ? { ...NONE, percent: c.percent, person: siteTextOrNull(c.person) } : NONE;
     }
     case 'section': {
       const s = prepared<Key, { course: string }>(
@@ -44,7 +44,7 @@ export function contextOf(db: Database, row: HitRow, now: Date): SearchHitContex
         `SELECT c.title AS course FROM sections s JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id
          WHERE s.site_id = @siteId AND s.id = @id`,
       ).get(key);
-      return s ? { ...NONE, course: s.course } : NONE;
+      return s ? { ...NONE, course: siteText(s.course) } : NONE;
     }
     case 'lecture': {
       const l = prepared<Key, { course: string; section: string; state: string; locked: number }>(
@@ -53,7 +53,9 @@ export function contextOf(db: Database, row: HitRow, now: Date): SearchHitContex
          JOIN sections s ON s.site_id = l.site_id AND s.id = l.section_id JOIN courses c ON c.site_id = l.site_id AND c.id = l.course_id
          WHERE l.site_id = @siteId AND l.id = @id`,
       ).get(key);
-      return l ? { ...NONE, course: l.course, section: l.section, lectureState: l.locked ? 'locked' : knownOr(l.state, LECTURE_STATES) } : NONE;
+      return l
+        ? { ...NONE, course: siteText(l.course), section: siteText(l.section), lectureState: l.locked ? 'locked' : knownOr(l.state, LECTURE_STATES) }
+        : NONE;
     }
     case 'instructor': {
       const n = prepared<Key, { n: number }>(db, 'SELECT count(*) AS n FROM courses WHERE site_id = @siteId AND trim(instructor_name) = @id').get(
@@ -87,7 +89,7 @@ export function contextOf(db: Database, row: HitRow, now: Date): SearchHitContex
         `SELECT s.consultant_name AS person, c.title AS course FROM consulting_services s
          LEFT JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id WHERE s.site_id = @siteId AND s.id = @id`,
       ).get(key);
-      return c ? { ...NONE, person: c.person, course: c.course } : NONE;
+      return c ? { ...NONE, person: siteText(c.person), course: siteTextOrNull(c.course) } : NONE;
     }
     case 'notification': {
       const n = prepared<Key, { at: string }>(db, 'SELECT created_at AS at FROM notifications WHERE site_id = @siteId AND id = @id').get(key);

@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { SearchHit } from '../../../common/view-models';
+import { siteText } from '../../../common/site-values';
 import { contextOf } from './context';
 import { likeSnippet } from './parse';
 import { searchRows, type SearchScope } from './query';
@@ -31,7 +32,8 @@ export function searchEverything(db: Database, query: string, scope: SearchScope
     id: r.item_id,
     siteId: r.site_id,
     courseId: r.course_id,
-    title: r.title,
+    // The index holds its text cleaned (normalize.ts); cleaned again here, so no row written otherwise shows otherwise.
+    title: siteText(r.title),
     snippet: r.snippet ?? likeSnippet(r.title, r.body, found.parsed.terms),
     context: contextOf(db, r, now),
   }));

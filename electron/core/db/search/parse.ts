@@ -1,3 +1,5 @@
+import { searchForm } from './normalize';
+
 /** A search as FTS5 can run it: a MATCH for the terms of 3+ characters, LIKE patterns for shorter ones. */
 export interface ParsedSearch {
   /** FTS5 query: every term a quoted string (inner quotes doubled), so FTS syntax in the input is searched as text. */
@@ -20,8 +22,8 @@ const GRAM_TERM = /^[\p{L}\p{N}]{1,2}$/u;
  * (https://sqlite.org/fts5.html#fts5_strings): AND, NEAR, *, :, ^, parentheses and quotes are all just text.
  */
 export function parseSearch(input: string): ParsedSearch | null {
-  const terms = input
-    .normalize('NFKC')
+  // The index's own form (normalize.ts): a query typed or pasted in any width finds the text either way.
+  const terms = searchForm(input)
     .split(/\s+/u)
     .map((t) => t.replace(/\p{Cc}/gu, ''))
     .filter((t) => /[\p{L}\p{N}]/u.test(t))

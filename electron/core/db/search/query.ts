@@ -1,20 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import type { SearchHitKind } from '../../../common/view-models';
+import type { HitRow } from './row';
 import { prepared } from '../statements';
+import { typoRows } from './fuzzy';
 import { parseSearch, type ParsedSearch } from './parse';
 import { bm25OfCandidates } from './rank';
 import { BETWEEN, searchState } from './state';
 
-/** One index row a search found, before its context is read (context.ts). */
-export interface HitRow {
-  site_id: string;
-  kind: SearchHitKind;
-  item_id: string;
-  course_id: string | null;
-  title: string;
-  body: string;
-  snippet: string | null;
-}
+export type { HitRow } from './row';
 
 /** What a search reads: the sites (the caller names them: the student's sites, or one) and the kinds. */
 export interface SearchScope {
@@ -80,6 +73,8 @@ export function searchRows(db: Database, query: string, scope: SearchScope): { r
   const runs = runsOf(db, scope);
   const perRun = Math.max(MIN_RANKED_PER_RUN, Math.floor(RANKED_PER_RUN / new Set(runs.map((r) => r.siteId)).size));
   const rows = parsed.match !== null ? rankedRows(db, parsed, runs, params, likes, cap, perRun) : shortTermRows(db, parsed, runs, params, likes, cap);
+  // Nothing found: a title one typo away from each term ("pyhton" finds Python), never instead of an exact hit.
+  if (rows.length === 0 && parsed.match !== null) return { rows: typoRows(db, parsed.terms, scope, limit), parsed };
   return { rows, parsed };
 }
 

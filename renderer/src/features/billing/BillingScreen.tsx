@@ -188,6 +188,7 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
         <thead>
           <tr>
             <th scope="col">{t('billing.spendingYear')}</th>
+            <th scope="col">{t('billing.spendingCurrency')}</th>
             <th scope="col" className="num">
               {t('billing.spendingSpent')}
             </th>
@@ -200,6 +201,7 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
           {rows.map((r) => (
             <tr key={`${r.year}-${r.currency}`} data-testid="spending-row" data-year={r.year} data-currency={r.currency}>
               <th scope="row">{yearLabel(t, r.year)}</th>
+              <td data-testid="spending-currency">{r.currency}</td>
               <td className="num">{formatMoney(r.spent, r.currency, i18n.language)}</td>
               <td className="num">{r.orderCount}</td>
             </tr>

@@ -6,7 +6,7 @@ import type { TodayAttention, TodayCourse, TodaySite } from '../../../../electro
 import { useChannel } from '../../query';
 import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
-import { formatDate, formatDateTime, formatMoney, formatRelative, timeLeft } from '../../ui/format';
+import { daysUntil, formatDate, formatDateTime, formatMoney, formatRelative, timeLeft } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { nextStepIcon, nextStepLine } from '../course/NextStep';
@@ -89,7 +89,7 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
   switch (item.kind) {
     case 'access-ending': {
       // An unreadable date never reaches here (the core sorts by it), but the count then says 0 rather than throwing.
-      const days = timeLeft(item.endsAt, now)?.days ?? 0;
+      const days = daysUntil(item.endsAt, now) ?? 0;
       text = t('today.accessEnding', { title: item.title, date: formatDate(item.endsAt, lng), count: days });
       action = (
         <button type="button" className="button small" onClick={go({ screen: 'course', courseId: item.courseId })}>
