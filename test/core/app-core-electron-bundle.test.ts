@@ -52,7 +52,7 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect(of('load')).toEqual(['app://learning-desktop/index.html']);
     // Privileges are declared before the app is ready, as Electron requires.
     expect(of('privileged-schemes')).toEqual([
-      { ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }] },
+      { ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true } }] },
     ]);
     expect(of('protocol-handle')).toEqual(['app']);
     const index = of('app-index')[0] as { status: number; csp: string; type: string; body: string };

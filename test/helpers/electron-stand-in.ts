@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -125,8 +125,8 @@ process.exit(0);
 /**
  * Boots the bundle with --demo and serves its Electron side to a test over loopback HTTP, as the renderer process
  * would reach it: POST /ipc {channel, input} calls the ipcMain handler with the window's sender and top frame
- * (Electron's IpcMainInvokeEvent); GET /scheme?url= answers through the app:// protocol handler (a Request in, a
- * Response out); GET /next long-polls what the main process sent the window (webContents.send) and what it asked
+ * (Electron's IpcMainInvokeEvent); GET /scheme?url=[&range=][&method=] answers through the app:// protocol handler
+ * (a Request in, a Response out); GET /next long-polls what the main process sent the window (webContents.send) and what it asked
  * the OS to open (shell.openExternal). Prints {"kind":"serving","data":port}.
  */
 export const SERVE_DRIVER = (bundleUrl: string) => `
@@ -152,7 +152,10 @@ const server = createServer(async (req, res) => {
       const result = handler ? await handler(event, input) : undefined;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null, handled: !!handler }));
     } else if (url.pathname === '/scheme') {
-      const answer = await globalThis.__schemes.get('app')(new Request(url.searchParams.get('url')));
+      // A Range header (the media elements' seeking) and the method pass through as the renderer would send them.
+      const range = url.searchParams.get('range');
+      const init = { method: url.searchParams.get('method') ?? 'GET', headers: range ? { range } : {} };
+      const answer = await globalThis.__schemes.get('app')(new Request(url.searchParams.get('url'), init));
       const bytes = Buffer.from(await answer.arrayBuffer());
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: answer.status, headers: [...answer.headers], body: bytes.toString('base64') }));
     } else if (url.pathname === '/next') {
@@ -203,4 +206,57 @@ export function driveBundle(dir: string, bundle: string, userData: string): { ru
     .filter((l) => l.startsWith('{"kind"'))
     .map((l) => JSON.parse(l) as Recorded);
   return { run, lines };
+}
+
+/** A main bundle booted by SERVE_DRIVER under the stand-in, and the calls a test makes to it over loopback HTTP. */
+export interface ServedBundle {
+  /** ipcMain's handler for `channel`, called as the window's top frame. */
+  call<T = unknown>(channel: string, input?: unknown): Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }>;
+  /** What the main process sent the window or asked the OS to open since the last call (waits up to 5 s for one). */
+  next(): Promise<({ type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string })[]>;
+  /** One request through the app:// protocol handler. */
+  scheme(url: string, init?: { range?: string; method?: string }): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
+  /** Everything the process printed on stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Boots `bundle` with SERVE_DRIVER under the stand-in (installed in `dir`), `env` added to the process's. */
+export async function serveBundle(dir: string, bundle: string, env: Record<string, string>): Promise<ServedBundle> {
+  const args = installStandIn(dir);
+  writeFileSync(join(dir, 'serve.mjs'), SERVE_DRIVER(pathToFileURL(bundle).href));
+  const child = spawn(process.execPath, [...args, join(dir, 'serve.mjs')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const port = await new Promise<number>((ok, fail) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const line = buffered.split('\n').find((l) => l.startsWith('{"kind":"serving"'));
+      if (line) ok((JSON.parse(line) as { data: number }).data);
+    });
+    child.once('exit', (code) => fail(new Error(`the main bundle exited (${code}): ${stderr.slice(0, 2000)}`)));
+  });
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    async call(channel, input) {
+      const r = (await (await fetch(`${base}/ipc`, { method: 'POST', body: JSON.stringify({ channel, input }) })).json()) as { result: never };
+      return r.result;
+    },
+    async next() {
+      return (await (await fetch(`${base}/next`)).json()) as never;
+    },
+    async scheme(url, init = {}) {
+      const query = new URLSearchParams({ url, ...init });
+      const r = (await (await fetch(`${base}/scheme?${query}`)).json()) as { status: number; headers: [string, string][]; body: string };
+      return { status: r.status, headers: Object.fromEntries(r.headers), body: Buffer.from(r.body, 'base64') };
+    },
+    stderr: () => stderr,
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill();
+      await exited;
+    },
+  };
 }
