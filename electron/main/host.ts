@@ -87,7 +87,12 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
         handleAppProtocol(rendererDir, log, () => core, devServerUrl ? null : readFirstScreen(app.getPath('userData')));
         const settingsStore = createElectronSettingsStore();
         const settings = await settingsStore.load();
-        const updates = await createElectronUpdater({ isPackaged: app.isPackaged, feedUrl: process.env.LEARNING_DESKTOP_UPDATE_URL, log });
+        const updates = await createElectronUpdater({
+          isPackaged: app.isPackaged,
+          feedUrl: process.env.LEARNING_DESKTOP_UPDATE_URL,
+          dataDir: app.getPath('userData'),
+          log,
+        });
         core = await createAppCore({
           dataDir: app.getPath('userData'),
           version: app.getVersion(),

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
  */
 export const FAKE_ELECTRON = `
 import { EventEmitter } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 const loadedCommonJs = createRequire(import.meta.url).cache;
 // Windows made once __quietWindows is set are counted, not recorded (the first window's record stays the only one).
@@ -35,7 +36,7 @@ globalThis.__ipc = handlers;
 export const app = Object.assign(new EventEmitter(), {
   enableSandbox() { record('sandbox', true); }, requestSingleInstanceLock() { return true; }, whenReady() { globalThis.__ready = true; return Promise.resolve(); },
   getPath() { return process.env.FAKE_USER_DATA; }, getAppPath() { return process.cwd(); }, getLocale() { return 'en-US'; }, setAsDefaultProtocolClient() { return true; },
-  getLoginItemSettings() { return { openAtLogin: false, wasOpenedAsHidden: false }; }, setLoginItemSettings(s) { record('login-item', s); }, getVersion() { return '9.9.9'; }, getName() { return 'Learning Desktop'; },
+  getLoginItemSettings() { return { openAtLogin: false, wasOpenedAsHidden: false }; }, setLoginItemSettings(s) { record('login-item', s); }, getVersion() { return process.env.FAKE_APP_VERSION ?? '9.9.9'; }, getName() { return 'Learning Desktop'; },
   name: 'Learning Desktop', isPackaged: true, quit() { record('quit', true); globalThis.__quit = true; }, relaunch() {}, exit(c) { record('exit', c); process.exit(c); },
   setAppUserModelId(id) { record('app-user-model-id', id); },
 });
@@ -61,8 +62,14 @@ export const protocol = {
   registerSchemesAsPrivileged(list) { record('privileged-schemes', { ready: globalThis.__ready === true, list }); },
   handle(scheme, handler) { schemes.set(scheme, handler); record('protocol-handle', scheme); },
 };
-// net.isOnline(): the OS's view of the network (this machine has one).
-export const net = { isOnline: () => true };
+// net.isOnline(): the OS's view of the network (this machine has one). net.request: Electron's ClientRequest
+// (electron-updater's HTTP), played by Node's http.request, whose events and methods it mirrors ('response',
+// 'error', setHeader, end, abort); Electron's own options (session, redirect) mean nothing to Node.
+export const net = { isOnline: () => true, request: ({ session, redirect, ...options }) => httpRequest(options) };
+export const session = { fromPartition: () => ({}) };
+export const autoUpdater = new EventEmitter();
+// Where Electron puts the app's resources (app.asar, app-update.yml) when a test names them.
+if (process.env.FAKE_RESOURCES_PATH) process.resourcesPath = process.env.FAKE_RESOURCES_PATH;
 export const powerMonitor = new EventEmitter();
 globalThis.__powerMonitor = powerMonitor;
 export class Notification extends EventEmitter {
@@ -72,7 +79,7 @@ export class Notification extends EventEmitter {
 }
 export const nativeImage = { createFromPath: (p) => ({ path: p, resize() { return this; } }) };
 export class Tray extends EventEmitter { constructor() { super(); record('tray', true); } setToolTip() {} setContextMenu() {} destroy() {} }
-export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol, net, powerMonitor, Notification, nativeImage, Tray };
+export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol, net, session, autoUpdater, powerMonitor, Notification, nativeImage, Tray };
 `;
 
 /** Boots the bundle with --demo, then asks it what the tests check, one recorded line each. */
@@ -180,9 +187,18 @@ export function installStandIn(dir: string): string[] {
     join(dir, 'hooks.mjs'),
     `export async function resolve(s, c, next) { return s === 'electron' ? { url: ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}, shortCircuit: true } : next(s, c); }`,
   );
+  // CommonJS packages (electron-updater) `require('electron')`, which the ESM hook does not see: the same module,
+  // loaded first, is handed to them through a CommonJS file that require resolves 'electron' to.
+  writeFileSync(join(dir, 'electron.cjs'), 'module.exports = globalThis.__standInElectron;');
   writeFileSync(
     join(dir, 'register.mjs'),
-    `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`,
+    [
+      `import Module, { register } from 'node:module';`,
+      `register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`,
+      `globalThis.__standInElectron = await import(${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)});`,
+      `const resolveFilename = Module._resolveFilename;`,
+      `Module._resolveFilename = function (request, ...rest) { return request === 'electron' ? ${JSON.stringify(join(dir, 'electron.cjs'))} : resolveFilename.call(this, request, ...rest); };`,
+    ].join('\n'),
   );
   return ['--import', pathToFileURL(join(dir, 'register.mjs')).href];
 }
