@@ -14,9 +14,12 @@ import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 const loadedCommonJs = createRequire(import.meta.url).cache;
 // Windows made once __quietWindows is set are counted, not recorded (the first window's record stays the only one).
-const record = (kind, data) => { if (!globalThis.__quietWindows || !['window', 'window-open', 'load', 'csp-header', 'permission'].includes(kind)) process.stdout.write(JSON.stringify({ kind, data }) + '\\n'); };
+const record = (kind, data) => { if (!globalThis.__quietWindows || !['window', 'window-open', 'load', 'csp-header', 'permission', 'permission-check'].includes(kind)) process.stdout.write(JSON.stringify({ kind, data }) + '\\n'); };
 class Session { constructor() { this.webRequest = { onHeadersReceived: (l) => { this.csp = l; record('csp-header', true); } }; }
-  setPermissionRequestHandler(h) { h(null, 'camera', (v) => record('permission', v)); } setPermissionCheckHandler() {} }
+  // Asked by the app's page and by another origin: the camera (never), full screen (the app's page only).
+  setPermissionRequestHandler(h) { for (const [permission, requestingUrl] of [['camera', 'app://learning-desktop/index.html'], ['fullscreen', 'app://learning-desktop/index.html'], ['fullscreen', 'https://evil.example/']])
+    h(null, permission, (granted) => record('permission', { permission, requestingUrl, granted }), { requestingUrl }); }
+  setPermissionCheckHandler(h) { record('permission-check', [h(null, 'clipboard-sanitized-write', 'app://learning-desktop'), h(null, 'clipboard-read', 'app://learning-desktop')]); } }
 class WebContents extends EventEmitter { constructor(id) { super(); this.id = id; this.session = new Session(); }
   setWindowOpenHandler(h) { record('window-open', h({ url: 'file:///etc/passwd' }).action);
     // Links a page could open: only the https one without user info may reach the system browser (open-external).
