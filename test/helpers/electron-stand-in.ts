@@ -37,7 +37,9 @@ const handlers = new Map();
 export const ipcMain = { on() {}, handle(c, f) { handlers.set(c, f); }, removeHandler(c) { handlers.delete(c); } };
 globalThis.__ipc = handlers;
 export const app = Object.assign(new EventEmitter(), {
-  enableSandbox() { record('sandbox', true); }, requestSingleInstanceLock() { return true; }, whenReady() { globalThis.__ready = true; return Promise.resolve(); },
+  enableSandbox() { record('sandbox', true); },
+  // FAKE_SECOND_INSTANCE: another copy holds the lock. Whether SQLite was loaded by the time the lock is asked for.
+  requestSingleInstanceLock() { const got = !process.env.FAKE_SECOND_INSTANCE; record('single-instance-lock', { got, sqliteLoaded: Object.keys(loadedCommonJs).some((k) => /[\\/]better-sqlite3[\\/]/.test(k)) }); return got; }, whenReady() { globalThis.__ready = true; return Promise.resolve(); },
   getPath() { return process.env.FAKE_USER_DATA; }, getAppPath() { return process.cwd(); }, getLocale() { return 'en-US'; }, setAsDefaultProtocolClient() { return true; },
   getLoginItemSettings() { return { openAtLogin: false, wasOpenedAsHidden: false }; }, setLoginItemSettings(s) { record('login-item', s); }, getVersion() { return process.env.FAKE_APP_VERSION ?? '9.9.9'; }, getName() { return 'Learning Desktop'; },
   name: 'Learning Desktop', isPackaged: true, quit() { record('quit', true); globalThis.__quit = true; }, relaunch() {}, exit(c) { record('exit', c); process.exit(c); },
