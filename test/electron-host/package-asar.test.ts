@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
@@ -121,6 +121,20 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     const devOnly = Object.keys(pkg.devDependencies).filter((d) => !closure.has(d));
     expect(devOnly).toContain('electron');
     expect(devOnly.filter((d) => shippedNames.has(d))).toEqual([]);
+  });
+
+  it('stays small: app.asar at most 15 MB, what is unpacked beside it at most 5 MB (only code that runs ships)', () => {
+    const size = (path: string): number =>
+      statSync(path).isDirectory() ? readdirSync(path).reduce((sum, name) => sum + size(join(path, name)), 0) : statSync(path).size;
+    const MB = 1_000_000;
+    expect(statSync(asarPath).size / MB).toBeLessThanOrEqual(15);
+    expect(size(`${asarPath}.unpacked`) / MB).toBeLessThanOrEqual(5);
+    // What the renderer bundle already holds, TypeScript sources, SQLite's C sources: none of it is in the package.
+    for (const gone of ['/node_modules/react-dom/package.json', '/node_modules/lucide-react/package.json', '/node_modules/gql.tada/package.json']) {
+      expect(listing).not.toContain(gone);
+    }
+    expect(listing.filter((p) => /\.(?:d\.)?[mc]?ts$/.test(p))).toEqual([]);
+    expect(listing.filter((p) => p.includes('/better-sqlite3/deps/') || p.includes('/better-sqlite3/src/'))).toEqual([]);
   });
 
   it('keeps native addons out of the archive, unpacked beside it', () => {
