@@ -2,6 +2,7 @@ import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { runAuthorization } from './scripted-browser';
 
 /**
  * A stand-in for the `electron` module, so the built main bundle runs in plain Node: a loader hook answers
@@ -24,14 +25,16 @@ class WebContents extends EventEmitter { constructor(id) { super(); this.id = id
   setWindowOpenHandler(h) { record('window-open', h({ url: 'file:///etc/passwd' }).action);
     // Links a page could open: only the https one without user info may reach the system browser (open-external).
     for (const url of ['https://user:pass@evil.example/', 'https://token@evil.example/', 'smb://evil.example/share', 'http://evil.example/', 'https://school.example/join']) h({ url }); }
-  send(event, payload) { record('send', event); globalThis.__outbound?.({ type: 'event', event, payload }); } }
+  send(event, payload) { record('send', event); globalThis.__outbound?.({ type: 'event', event, payload }); }
+  // A receipt or report printed to PDF: what Chromium would print is not ours to check; the bytes say it ran.
+  async printToPDF(options) { record('print-to-pdf', options); return Buffer.from('%PDF-1.7 printed by the stand-in'); } }
 let nextId = 1;
 export class BrowserWindow extends EventEmitter {
   static all = [];
   constructor(options) { super(); this.webContents = new WebContents(nextId++); BrowserWindow.all.push(this); record('window', options.webPreferences); }
   static getAllWindows() { return BrowserWindow.all; }
   loadURL(url) { record('load', url); return Promise.resolve(); }
-  show() {} isMinimized() { return false; } focus() {} restore() {}
+  show() {} isMinimized() { return false; } focus() {} restore() {} destroy() { record('window-destroyed', true); }
 }
 const handlers = new Map();
 export const ipcMain = { on() {}, handle(c, f) { handlers.set(c, f); }, removeHandler(c) { handlers.delete(c); } };
@@ -57,10 +60,14 @@ app.on = (event, listener) => {
   return baseOn(event, listener);
 };
 export const shell = { openExternal: async (url) => { record('open-external', url); globalThis.__outbound?.({ type: 'external', url }); }, showItemInFolder() {} };
-export const safeStorage = { isEncryptionAvailable: () => true, getSelectedStorageBackend: () => 'basic_text',
-  encryptString: (s) => Buffer.from(s), decryptString: (b) => b.toString() };
-export const Menu = { buildFromTemplate: (t) => t, setApplicationMenu: (m) => record('menu', m.map((i) => i.label ?? i.role)) };
-export const dialog = { showMessageBox: async () => ({ response: 1 }), showErrorBox: (t, m) => record('error-box', m) };
+// FAKE_SAFE_STORAGE names the Linux backend (default basic_text, no keyring); the "encryption" is a reversible mark.
+export const safeStorage = { isEncryptionAvailable: () => true, getSelectedStorageBackend: () => process.env.FAKE_SAFE_STORAGE ?? 'basic_text',
+  encryptString: (s) => { record('encrypt-string', true); return Buffer.from('enc:' + s); }, decryptString: (b) => b.toString().replace(/^enc:/, '') };
+export const Menu = { buildFromTemplate: (t) => t, setApplicationMenu: (m) => { globalThis.__menu = m; record('menu', m.map((i) => i.label ?? i.role)); } };
+// showSaveDialog: FAKE_SAVE_DIR plays the folder the student picks (the name the app proposed); none: cancelled.
+export const dialog = { showMessageBox: async (w, o) => { record('message-box', (o ?? w).message); return { response: 1 }; }, showErrorBox: (t, m) => record('error-box', m),
+  showSaveDialog: async (w, o) => { const options = o ?? w; const dir = process.env.FAKE_SAVE_DIR; record('save-dialog', { name: options.defaultPath.split(/[\\/]/).pop(), filters: options.filters });
+    return dir ? { canceled: false, filePath: dir + '/' + options.defaultPath.split(/[\\/]/).pop() } : { canceled: true }; } };
 const schemes = new Map();
 globalThis.__schemes = schemes;
 export const protocol = {
@@ -83,7 +90,8 @@ export class Notification extends EventEmitter {
   show() { record('os-notification', this.options); }
 }
 export const nativeImage = { createFromPath: (p) => ({ path: p, resize() { return this; } }) };
-export class Tray extends EventEmitter { constructor() { super(); record('tray', true); } setToolTip() {} setContextMenu() {} destroy() {} }
+export class Tray extends EventEmitter { constructor() { super(); record('tray', true); globalThis.__tray = this; } setToolTip(t) { this.tooltip = t; }
+  setContextMenu(m) { this.menu = m; record('tray-menu', m.map((i) => i.label ?? i.type)); } destroy() { record('tray-destroyed', true); } }
 export default { app, BrowserWindow, ipcMain, shell, safeStorage, Menu, dialog, protocol, net, session, autoUpdater, powerMonitor, Notification, nativeImage, Tray };
 `;
 
@@ -170,6 +178,27 @@ const server = createServer(async (req, res) => {
       const answer = await globalThis.__schemes.get('app')(new Request(url.searchParams.get('url'), init));
       const bytes = Buffer.from(await answer.arrayBuffer());
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: answer.status, headers: [...answer.headers], body: bytes.toString('base64') }));
+    } else if (req.method === 'POST' && url.pathname === '/menu') {
+      // A click on the application menu's item at this label path (File > Sync Now).
+      const { labels } = JSON.parse(await body(req));
+      let items = globalThis.__menu;
+      let item;
+      for (const label of labels) { item = items.find((i) => i.label === label); items = item?.submenu ?? []; }
+      item?.click?.();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ clicked: typeof item?.click === 'function' }));
+    } else if (url.pathname === '/menu') {
+      const strip = (items) => items.map((i) => ({ label: i.label, role: i.role, enabled: i.enabled, submenu: i.submenu ? strip(i.submenu) : undefined }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(strip(globalThis.__menu ?? [])));
+    } else if (req.method === 'POST' && url.pathname === '/tray') {
+      // A click on the tray icon's menu item with this label.
+      const { label } = JSON.parse(await body(req));
+      const item = globalThis.__tray?.menu?.find((i) => i.label === label);
+      item?.click?.();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ clicked: typeof item?.click === 'function' }));
+    } else if (url.pathname === '/exit') {
+      // A clean exit, so that what the process ran is written out (NODE_V8_COVERAGE writes at exit, not on a kill).
+      res.writeHead(200).end();
+      setImmediate(() => process.exit(0));
     } else if (url.pathname === '/next') {
       if (outbox.length === 0) await new Promise((r) => { wake = r; setTimeout(r, 5_000); });
       wake = null;
@@ -237,7 +266,13 @@ export interface ServedBundle {
   next(): Promise<({ type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string })[]>;
   /** One request through the app:// protocol handler. */
   scheme(url: string, init?: { range?: string; method?: string }): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
-  /** Everything the process printed on stderr so far. */
+  /** The application menu as set (labels, roles, enabled, submenus), and a click on the item at a label path. */
+  menu(): Promise<{ label?: string; role?: string; enabled?: boolean; submenu?: unknown[] }[]>;
+  click(labels: string[]): Promise<boolean>;
+  /** A click on the tray menu's item with this label. */
+  clickTray(label: string): Promise<boolean>;
+  /** What the stand-in recorded so far (one JSON line per call), and everything printed on stderr. */
+  stdout(): string;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -248,7 +283,9 @@ export async function serveBundle(dir: string, bundle: string, env: Record<strin
   writeFileSync(join(dir, 'serve.mjs'), SERVE_DRIVER(pathToFileURL(bundle).href));
   const child = spawn(process.execPath, [...args, join(dir, 'serve.mjs')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  let stdout = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   const port = await new Promise<number>((ok, fail) => {
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -272,12 +309,50 @@ export async function serveBundle(dir: string, bundle: string, env: Record<strin
       const r = (await (await fetch(`${base}/scheme?${query}`)).json()) as { status: number; headers: [string, string][]; body: string };
       return { status: r.status, headers: Object.fromEntries(r.headers), body: Buffer.from(r.body, 'base64') };
     },
+    async menu() {
+      return (await (await fetch(`${base}/menu`)).json()) as never;
+    },
+    async click(labels) {
+      return ((await (await fetch(`${base}/menu`, { method: 'POST', body: JSON.stringify({ labels }) })).json()) as { clicked: boolean }).clicked;
+    },
+    async clickTray(label) {
+      return ((await (await fetch(`${base}/tray`, { method: 'POST', body: JSON.stringify({ label }) })).json()) as { clicked: boolean }).clicked;
+    },
+    stdout: () => stdout,
     stderr: () => stderr,
     async close() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill();
+      await fetch(`${base}/exit`).catch(() => child.kill());
       await exited;
     },
   };
+}
+
+/**
+ * The first demo site of a bundle booted with --demo, signed in through "the system browser": the main process asks
+ * the OS to open the authorize URL and a scripted browser signs in there (over real HTTP), then one sync.
+ */
+export async function signedInDemoSite(app: ServedBundle): Promise<{ id: string; baseUrl: string }> {
+  let site: { id: string; baseUrl: string } | undefined;
+  for (let i = 0; i < 200 && !site; i++) {
+    const sites = (await app.call<{ id: string; baseUrl: string }[]>('sites:list')).value ?? [];
+    if (sites.length === 2) site = sites[0];
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!site) throw new Error('the demo sites never appeared');
+  const done = app.call('sites:sign-in', { siteId: site.id });
+  let signedIn = false;
+  // The stand-in window's own link probes reach the system browser too; the sign-in's is on the site.
+  for (let i = 0; i < 20 && !signedIn; i++) {
+    const external = (await app.next()).find((m) => m.type === 'external' && m.url.startsWith(site.baseUrl));
+    if (external?.type !== 'external') continue;
+    const redirect = new URL(external.url).searchParams.get('redirect_uri')!;
+    await (await fetch(await runAuthorization(external.url, { stopAt: redirect }))).text();
+    signedIn = true;
+  }
+  if (!signedIn || !(await done).ok) throw new Error('the sign-in did not complete');
+  const synced = await app.call('sync:now', { siteId: site.id });
+  if (!synced.ok) throw new Error(`the sync failed: ${synced.error?.message}`);
+  return site;
 }
