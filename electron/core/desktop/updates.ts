@@ -184,7 +184,7 @@ export function createUpdateController(options: UpdateControllerOptions): Update
     try {
       await updater.checkForUpdates();
       // electron-updater answers a check with an event before it resolves; resolving without one means this
-      // installation cannot update itself (e.g. an unpacked Linux build, neither AppImage nor deb): it says so
+      // installation cannot update itself (an updater that finds no way to replace this copy): it says so
       // instead of checking for ever.
       if ((state as UpdateState).status === 'checking') {
         log('updates: this installation cannot update itself');
