@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -123,7 +123,7 @@ afterAll(async () => {
 });
 
 /** Version A, started afresh (its own data and download folders), as the student's installed deb. */
-async function startA(name: string): Promise<{ app: ServedBundle; cache: string }> {
+async function startA(name: string, env: Record<string, string> = {}): Promise<{ app: ServedBundle; cache: string }> {
   const dir = join(work, name);
   mkdirSync(dir);
   const cache = join(dir, 'cache');
@@ -132,6 +132,7 @@ async function startA(name: string): Promise<{ app: ServedBundle; cache: string 
     FAKE_RESOURCES_PATH: resources,
     FAKE_APP_VERSION: '0.1.0',
     XDG_CACHE_HOME: cache,
+    ...env,
   });
   return { app, cache };
 }
@@ -224,6 +225,31 @@ describe.runIf(process.platform === 'linux')('updates of an installed deb, with 
         lastCheckedAt: expect.any(String),
       });
       expect(pending(cache)).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('a deb built without a feed has updates off, or takes the one LEARNING_DESKTOP_UPDATE_URL names (a generic feed)', async () => {
+    // A's package without its app-update.yml: what a build from a checkout with no GitHub origin makes.
+    const bare = join(work, 'bare-resources');
+    mkdirSync(bare);
+    writeFileSync(join(bare, 'package-type'), 'deb');
+    const off = await startA('no-feed', { FAKE_RESOURCES_PATH: bare });
+    try {
+      expect((await off.app.call<UpdateState>('updates:get-state')).value).toEqual({ status: 'off', reason: 'no-feed' });
+    } finally {
+      await off.app.close();
+    }
+    // The same copy with a mirror of B's release named: it finds B there, and downloads it into its own folder.
+    release = releaseOf(made!.b.releaseDir, 'v0.2.0');
+    const { app, cache } = await startA('override', {
+      FAKE_RESOURCES_PATH: bare,
+      LEARNING_DESKTOP_UPDATE_URL: `http://127.0.0.1:${port}/${OWNER}/${REPO}/releases/download/v0.2.0/`,
+    });
+    try {
+      expect(await checkAndSettle(app)).toEqual({ status: 'ready', version: '0.2.0', restartQueued: false });
+      expect(pending(cache)).toHaveLength(1);
     } finally {
       await app.close();
     }
