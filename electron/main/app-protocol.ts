@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { protocol } from 'electron';
 import { SAVED_FILES_PATH } from '../common/downloads';
 import type { AppCore } from '../core/app-core';
-import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, firstPageResponse, serveAppRequest } from '../core/desktop/app-protocol';
+import { APP_INDEX_URL, APP_SCHEME, firstPageResponse, isAppUrl, serveAppRequest } from '../core/desktop/app-protocol';
 import type { SavedFirstScreen } from '../core/desktop/first-screen';
 
 /**
@@ -28,7 +28,7 @@ export function handleAppProtocol(
       if (first) return new Response(first.body, { status: first.status, headers: first.headers });
     }
     const current = core();
-    if (url.origin === APP_ORIGIN && url.pathname.startsWith(SAVED_FILES_PATH) && current) {
+    if (isAppUrl(url) && url.pathname.startsWith(SAVED_FILES_PATH) && current) {
       const answer = await current.serveSavedFile(url.pathname, request.method, request.headers.get('range') ?? undefined);
       const body = answer.body
         ? (Readable.toWeb(createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end })) as ReadableStream<Uint8Array>)

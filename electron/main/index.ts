@@ -47,9 +47,15 @@ const stopped = (title: string, detail: string) => {
 installCrashGuards(process, fatal, () => stopped('Learning Desktop stopped', 'An unexpected error stopped Learning Desktop. Start it again.'));
 
 const mainDir = dirname(fileURLToPath(import.meta.url));
-import('./host')
-  .then(({ startHost }) => startHost({ mainDir, logger, logFile }))
-  .catch((error: unknown) => {
-    fatal(`Learning Desktop could not load: ${describeUnexpected(error)}`);
-    stopped('Learning Desktop could not start', 'A part of the app could not be loaded. Reinstall Learning Desktop.');
-  });
+// One app per user: a second launch hands its arguments (an invite link) to the first ('second-instance', host.ts)
+// and quits before it reads the rest of the app (SQLite, the core, the demo server), so it costs next to nothing.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  import('./host')
+    .then(({ startHost }) => startHost({ mainDir, logger, logFile }))
+    .catch((error: unknown) => {
+      fatal(`Learning Desktop could not load: ${describeUnexpected(error)}`);
+      stopped('Learning Desktop could not start', 'A part of the app could not be loaded. Reinstall Learning Desktop.');
+    });
+}

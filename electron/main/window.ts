@@ -1,11 +1,12 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
 import { APP_INDEX_URL } from '../core/desktop/app-protocol';
+import { allowPermission } from '../core/desktop/permissions';
 import { externalUrl } from '../common/external-url';
 
 /**
  * The app window, hardened per the Electron security checklist: context isolation, sandbox, no Node
  * integration, no navigation away from the app, no new windows (http/https links go to the system browser),
- * and every permission request denied.
+ * and every permission denied but the two the app's own page uses.
  */
 /**
  * The page the window shows: the built renderer from app://learning-desktop/ (electron/core/desktop/app-protocol.ts, never
@@ -37,8 +38,12 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
   // Electron security checklist #7: the app:// handler sends the Content-Security-Policy header with every answer
   // (electron/core/desktop/app-protocol.ts); electron-vite's dev server, whose hot reload needs an inline preamble and a
   // websocket, has the page's meta tag only.
-  win.webContents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  win.webContents.session.setPermissionCheckHandler(() => false);
+  // Checklist #5: every permission refused but full screen and the clipboard write, for the app's own page only
+  // (electron/core/desktop/permissions.ts).
+  win.webContents.session.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(allowPermission(permission, details.requestingUrl)),
+  );
+  win.webContents.session.setPermissionCheckHandler((_wc, permission, requestingOrigin) => allowPermission(permission, requestingOrigin));
   win.webContents.on('will-navigate', (event, url) => {
     if (url !== appUrl) event.preventDefault();
   });

@@ -85,8 +85,27 @@ describe('packaging config (build/electron-builder.yml)', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { desktopName?: string; homepage?: string };
     // Electron registers learning-desktop: with xdg for package.json's desktopName; the deb names its file after executableName.
     expect(pkg.desktopName).toBe(`${linux?.executableName}.desktop`);
-    // fpm refuses a deb without a homepage.
-    expect(pkg.homepage).toMatch(/^https:\/\//);
+    // No invented domain in the deb's Homepage: electron-builder takes the repository's own page from the origin.
+    expect(pkg.homepage).toBeUndefined();
+  });
+
+  it('publishes to GitHub Releases as a draft the release job makes public, so every package carries its feed', async () => {
+    const { publish } = await loadPackagingConfig();
+    expect(publish).toEqual({ provider: 'github', releaseType: 'draft' });
+  });
+
+  it('gives the deb what Chromium needs besides electron-builder’s defaults (sound, the GPU process)', async () => {
+    const { deb } = await loadPackagingConfig();
+    expect(deb?.depends).toEqual(expect.arrayContaining(['libasound2 | libasound2t64', 'libgbm1', 'libnss3', 'libsecret-1-0']));
+  });
+
+  it('registers the invite scheme from the Windows installer and removes it on uninstall, but not on an update', async () => {
+    const { nsis } = await loadPackagingConfig();
+    expect(nsis?.include).toBe('build/installer.nsh');
+    const script = readFileSync('build/installer.nsh', 'utf8').replace(/^\s*;.*$/gm, '');
+    expect(script).toMatch(/!macro customInstall[\s\S]*WriteRegStr SHCTX "Software\\Classes\\learning-desktop" "URL Protocol" ""[\s\S]*!macroend/);
+    expect(script).toContain('"$INSTDIR\\${APP_EXECUTABLE_FILENAME}" "%1"');
+    expect(script).toMatch(/!macro customUnInstall\s+\$\{ifNot\} \$\{isUpdated\}\s+DeleteRegKey SHCTX "Software\\Classes\\learning-desktop"/);
   });
 
   it('gives Windows the appId as the AppUserModelID, the one the installer puts on the Start menu shortcut', async () => {

@@ -23,6 +23,7 @@ interface Step {
 interface Job {
   readonly if?: string;
   readonly needs?: string;
+  readonly permissions?: Record<string, string>;
   readonly strategy: { matrix: { include: Record<string, string>[] } };
   readonly steps: Step[];
 }
@@ -84,11 +85,39 @@ describe('desktop workflow', () => {
   it('builds the installers only for version tags, after the test build, and keeps them as artifacts', () => {
     expect(workflow.on.push.tags).toEqual(['v*']);
     expect(installers.if).toBe("startsWith(github.ref, 'refs/tags/v')");
-    expect(installers.needs).toBe('test-build');
+    expect(workflow.jobs['release-draft']!.needs).toBe('test-build');
+    expect(installers.needs).toBe('release-draft');
     expect(installers.strategy.matrix.include.map((m) => m.target)).toEqual(['--linux deb', '--win nsis', '--mac dmg zip --x64 --arm64']);
     // Release fuses: no override on the installers' build.
     expect(runs(installers)).not.toContain('-c.');
     expect(installers.steps.some((s) => s.uses?.startsWith('actions/upload-artifact@'))).toBe(true);
+  });
+
+  it('publishes each release to GitHub Releases with its update feed: drafted once, uploaded by every system, then made public', () => {
+    const draft = workflow.jobs['release-draft']!;
+    const release = workflow.jobs['release']!;
+    expect(runs(draft)).toMatch(/gh release create "\$GITHUB_REF_NAME" .*--draft/);
+    const uploads = installers.steps.filter((s) => s.run?.includes('npm run package'));
+    expect(uploads).toHaveLength(2);
+    for (const step of uploads) {
+      expect(step.run).toContain('--publish always');
+      expect(step.env?.GH_TOKEN).toBe('${{ secrets.GITHUB_TOKEN }}');
+    }
+    // Only the release jobs may write to the repository.
+    for (const job of [draft, installers, release]) expect(job.permissions).toEqual({ contents: 'write' });
+    expect((workflow as unknown as { permissions: Record<string, string> }).permissions).toEqual({ contents: 'read' });
+    expect(release.needs).toBe('installers');
+    for (const feed of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml']) expect(runs(release)).toContain(feed);
+    expect(runs(release)).toMatch(/gh release edit .*--draft=false/);
+    // The artifacts kept with the run hold the feed files too.
+    const files = installers.strategy.matrix.include.map((m) => m.files).join('\n');
+    for (const feed of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml']) expect(files).toContain(`release/${feed}`);
+  });
+
+  it('runs every job on Node 22, the Node Electron 39 embeds', () => {
+    const setups = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((s) => s.uses?.startsWith('actions/setup-node@')));
+    expect(setups.length).toBeGreaterThanOrEqual(2);
+    for (const setup of setups) expect(String(setup.with?.['node-version'])).toBe('22');
   });
 
   it('gives the Electron specs a Chromium on every system (their test browser; /usr/bin/chromium is Linux only)', () => {

@@ -35,10 +35,16 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('hardens the window (checklist: sandbox, context isolation, no Node, permissions denied, no new windows)', () => {
+  it('hardens the window (checklist: sandbox, context isolation, no Node, permissions denied but two, no new windows)', () => {
     expect(of('sandbox')).toEqual([true]);
     expect(of('window')[0]).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
-    expect(of('permission')).toEqual([false]);
+    // Refused but full screen (the video player) and the clipboard write (copy buttons), for the app's page only.
+    expect(of('permission')).toEqual([
+      { permission: 'camera', requestingUrl: 'app://learning-desktop/index.html', granted: false },
+      { permission: 'fullscreen', requestingUrl: 'app://learning-desktop/index.html', granted: true },
+      { permission: 'fullscreen', requestingUrl: 'https://evil.example/', granted: false },
+    ]);
+    expect(of('permission-check')).toEqual([[true, false]]);
     expect(of('window-open')).toEqual(['deny']);
   });
 
@@ -52,7 +58,7 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect(of('load')).toEqual(['app://learning-desktop/index.html']);
     // Privileges are declared before the app is ready, as Electron requires.
     expect(of('privileged-schemes')).toEqual([
-      { ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }] },
+      { ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true } }] },
     ]);
     expect(of('protocol-handle')).toEqual(['app']);
     const index = of('app-index')[0] as { status: number; csp: string; type: string; body: string };

@@ -1,19 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
@@ -22,15 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ensureBuiltApp, OUT } from '../helpers/built-app';
 import { driveBundle } from '../helpers/electron-stand-in';
-// @ts-expect-error: a plain .mjs script, typed by use.
-import { binEntry } from '../../scripts/node-tools.mjs';
+import { packageApp } from '../helpers/package-app';
 
 /**
  * The package a student installs, made here by electron-builder with build/electron-builder.yml, from a stand-in
- * Electron distribution (electron-builder's `electronDist`: a folder we make, so nothing is downloaded). The stand-in
- * executable carries Electron's fuse wire (@electron/fuses' sentinel, then the wire as Electron 39 ships it), so the
- * fuses are flipped in it exactly as in a release. npmRebuild is off: rebuilding better-sqlite3 needs Electron's
- * headers from the network, and it would overwrite the build in node_modules that the other tests load.
+ * Electron distribution (test/helpers/package-app.ts: nothing is downloaded, the fuses are flipped as in a release).
  *
  * Then app.asar is listed and checked, and booted: extracted (with app.asar.unpacked) and run under the stand-in
  * `electron` module in demo mode, so every file the main bundle, the database worker and the embedded demo server
@@ -40,9 +21,6 @@ import { binEntry } from '../../scripts/node-tools.mjs';
  * distribution is a plain folder (a macOS one is a signed bundle a stand-in cannot imitate).
  */
 const buildError = ensureBuiltApp();
-const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
-// Electron's own fuse defaults, in FuseV1Options order ('1' on, '0' off).
-const ELECTRON_DEFAULT_WIRE = '10110001';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 const config = parse(readFileSync('build/electron-builder.yml', 'utf8')) as {
@@ -56,58 +34,12 @@ let asarPath: string;
 let listing: string[] = [];
 let builder: { status: number | null; output: string } = { status: null, output: '' };
 
-function standInElectron(dir: string): void {
-  mkdirSync(join(dir, 'resources'), { recursive: true });
-  const wire = Buffer.concat([
-    Buffer.from('#!/bin/sh\necho "stand-in Electron"\n'),
-    Buffer.from(SENTINEL),
-    Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]),
-    Buffer.from(ELECTRON_DEFAULT_WIRE),
-  ]);
-  writeFileSync(join(dir, 'electron'), wire);
-  chmodSync(join(dir, 'electron'), 0o755);
-  for (const f of ['chrome-sandbox', 'LICENSE', 'LICENSES.chromium.html']) writeFileSync(join(dir, f), '');
-  writeFileSync(
-    join(dir, 'version'),
-    (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8')) as { version: string }).version,
-  );
-}
-
 beforeAll(() => {
   if (buildError) return;
   work = mkdtempSync(join(tmpdir(), 'ld-package-'));
-  standInElectron(join(work, 'electron-dist'));
-  // Where node_modules is a real folder (CI) electron-builder runs in the checkout and chooses what ships with
-  // `npm ls`, as `npm run package` does. A worktree whose node_modules is a link to a shared install confuses
-  // `npm ls` (every package reads as a link outside the project), so there a staged copy of the project walks the
-  // node_modules folders instead (electron-builder's traversal collector).
-  let projectDir = process.cwd();
-  if (lstatSync('node_modules').isSymbolicLink()) {
-    projectDir = join(work, 'project');
-    mkdirSync(projectDir);
-    cpSync(OUT, join(projectDir, 'out'), { recursive: true });
-    cpSync('build', join(projectDir, 'build'), { recursive: true });
-    writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ ...pkg, packageManager: 'traversal@1' }, null, 2));
-    symlinkSync(realpathSync('node_modules'), join(projectDir, 'node_modules'), 'junction');
-  }
-  const run = spawnSync(
-    process.execPath,
-    [
-      binEntry('electron-builder'),
-      '--config',
-      'build/electron-builder.yml',
-      '--linux',
-      '--dir',
-      '--publish',
-      'never',
-      `-c.electronDist=${join(work, 'electron-dist')}`,
-      '-c.npmRebuild=false',
-      `-c.directories.output=${join(work, 'release')}`,
-    ],
-    { cwd: projectDir, encoding: 'utf8', timeout: 280_000 },
-  );
-  builder = { status: run.status, output: `${run.stdout}\n${run.stderr}` };
-  appDir = join(work, 'release', 'linux-unpacked');
+  const made = packageApp(work, 'release', ['--linux', '--dir']);
+  builder = made;
+  appDir = join(made.releaseDir, 'linux-unpacked');
   asarPath = join(appDir, 'resources', 'app.asar');
   if (existsSync(asarPath)) listing = listPackage(asarPath, { isPack: false }).map((p) => p.split(sep).join('/'));
 }, 300_000);
@@ -161,8 +93,10 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     expect(existsSync(asarPath)).toBe(true);
   });
 
-  it('holds all of out/ (main, database worker, preload, renderer, the demo server’s SQL and schema) and no source or map', () => {
-    const expected = readdirSync(OUT, { withFileTypes: true, recursive: true })
+  it('holds the Electron bundles of out/ (main, database worker, preload, renderer, the demo server’s SQL and schema), no source or map', () => {
+    // The three Electron bundles; the browser host, which other tests build into out/ too, is not the app's.
+    const expected = ['main', 'preload', 'renderer']
+      .flatMap((dir) => readdirSync(join(OUT, dir), { withFileTypes: true, recursive: true }))
       .filter((e) => e.isFile() && !e.name.endsWith('.map'))
       .map((e) => '/' + relative(process.cwd(), join(e.parentPath, e.name)).split(sep).join('/'));
     expect(expected).toEqual(expect.arrayContaining(['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']));
@@ -171,6 +105,7 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?migrations\/[^/]+\.sql$/.test(f))).toBe(true);
     expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?schema\/[^/]+\.graphql$/.test(f))).toBe(true);
     expect(listing).toEqual(expect.arrayContaining(expected));
+    expect(listing.filter((p) => p.startsWith('/out/') && !/^\/out\/(?:main|preload|renderer)(?:\/|$)/.test(p))).toEqual([]);
     const own = listing.filter((p) => !p.startsWith('/node_modules/'));
     expect(
       own.filter((p) => /^\/(?:electron|renderer|embedded-server|test|scripts|build)\//.test(p) || p.endsWith('.map') || p.endsWith('.ts')),
@@ -190,6 +125,24 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     expect(devOnly).toContain('electron');
     expect(devOnly.filter((d) => shippedNames.has(d))).toEqual([]);
   });
+
+  // The budget is a release build's: `npm run coverage:electron-main` builds with source maps, which weigh more.
+  it.skipIf(existsSync(join(OUT, 'main', 'index.js.map')))(
+    'stays small: app.asar at most 15 MB, unpacked at most 5 MB (only code that runs ships)',
+    () => {
+      const size = (path: string): number =>
+        statSync(path).isDirectory() ? readdirSync(path).reduce((sum, name) => sum + size(join(path, name)), 0) : statSync(path).size;
+      const MB = 1_000_000;
+      expect(statSync(asarPath).size / MB).toBeLessThanOrEqual(15);
+      expect(size(`${asarPath}.unpacked`) / MB).toBeLessThanOrEqual(5);
+      // What the renderer bundle already holds, TypeScript sources, SQLite's C sources: none of it is in the package.
+      for (const gone of ['/node_modules/react-dom/package.json', '/node_modules/lucide-react/package.json', '/node_modules/gql.tada/package.json']) {
+        expect(listing).not.toContain(gone);
+      }
+      expect(listing.filter((p) => /\.(?:d\.)?[mc]?ts$/.test(p))).toEqual([]);
+      expect(listing.filter((p) => p.includes('/better-sqlite3/deps/') || p.includes('/better-sqlite3/src/'))).toEqual([]);
+    },
+  );
 
   it('keeps native addons out of the archive, unpacked beside it', () => {
     const natives = listing.filter((p) => p.endsWith('.node'));

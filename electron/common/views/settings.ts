@@ -106,7 +106,15 @@ export interface TokenProtection {
  */
 export type UpdateState =
   | { readonly status: 'off'; readonly reason: 'host' | 'development' | 'no-feed' | 'unsupported' }
-  | { readonly status: 'idle'; readonly lastCheckedAt: IsoDateTime | null }
+  /**
+   * lastCheckedAt: the last check that reached the update server. unreachable: the latest check did not (offline, or
+   * the server down); the app is as up to date as of lastCheckedAt, and checks again later.
+   */
+  | {
+      readonly status: 'idle';
+      readonly lastCheckedAt: IsoDateTime | null;
+      readonly unreachable?: { readonly at: IsoDateTime; readonly reason: string };
+    }
   | { readonly status: 'checking' }
   | { readonly status: 'available'; readonly version: string }
   | { readonly status: 'downloading'; readonly version: string; readonly percent: number }

@@ -19,10 +19,20 @@ export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
  * the origin work like https (the bundle's `./assets/…`), `secure` so the page is a secure context, `supportFetchAPI`
  * for fetch of the page's own files, `codeCache` so V8 keeps the compiled scripts between launches (Chromium does it
  * for http(s) only; a standard custom scheme needs this, Electron 28+): a start after the first then skips compiling
- * the window's ~600 kB of JavaScript. No `bypassCSP`, no `corsEnabled`, no
- * `allowServiceWorkers`, no `stream`.
+ * the window's ~600 kB of JavaScript. `stream` because a saved product's audio or video plays from this scheme:
+ * Electron's docs ("protocol.registerSchemesAsPrivileged") require it for <video> and <audio> over a custom
+ * protocol, whose seeking asks for byte ranges (206). No `bypassCSP`, no `corsEnabled`, no `allowServiceWorkers`.
  */
-export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true } as const;
+export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true } as const;
+
+/**
+ * True for the app's own URLs: scheme app: and host learning-desktop. Never `url.origin === APP_ORIGIN`: the URL
+ * Standard gives a URL of a non-special scheme an opaque origin, serialised as "null" (URL Standard §4 "origin";
+ * Node's URL and Chromium's alike), so that comparison is false for every app:// URL.
+ */
+export function isAppUrl(url: URL): boolean {
+  return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
+}
 
 /**
  * The page's policy, sent as a header on every answer (checklist #7). Same as renderer/index.html's meta tag plus

@@ -25,13 +25,17 @@ export type UpdaterEvent =
   | { readonly type: 'update-not-available' }
   | { readonly type: 'download-progress'; readonly percent: number }
   | { readonly type: 'update-downloaded'; readonly version: string }
-  | { readonly type: 'error'; readonly message: string };
+  /** kind 'unreachable': no network or no server (a quiet note, see nextUpdateState); otherwise a failure. */
+  | { readonly type: 'error'; readonly message: string; readonly kind?: UpdateErrorKind };
+
+/** How a failed check or download reads: the update server not reached, or anything else. */
+export type UpdateErrorKind = 'unreachable' | 'failed';
 
 /**
  * The transition function: the state after an event, or the same state when the event does not apply there (an
  * electron-updater event arriving late, twice, or out of order never moves the machine backwards).
  */
-export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: string): UpdateState {
+export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: string, lastCheckedAt: string | null = null): UpdateState {
   if (state.status === 'off') return state;
   switch (event.type) {
     case 'checking-for-update':
@@ -54,7 +58,13 @@ export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: st
       return { status: 'ready', version: event.version, restartQueued: false };
     case 'error':
       // A failed check or download leaves a downloaded update usable.
-      return state.status === 'ready' ? state : { status: 'error', message: event.message, lastCheckedAt: now };
+      if (state.status === 'ready') return state;
+      // A check that reached no server (offline, on a train, the server down) is no failure of the app's: it stays as
+      // up to date as the last check that got through found it, says why quietly, and checks again later.
+      if (event.kind === 'unreachable' && (state.status === 'checking' || state.status === 'idle' || state.status === 'error')) {
+        return { status: 'idle', lastCheckedAt, unreachable: { at: now, reason: event.message } };
+      }
+      return { status: 'error', message: event.message, lastCheckedAt: now };
     default:
       return assertNeverEvent(event);
   }
@@ -119,11 +129,15 @@ export function createUpdateController(options: UpdateControllerOptions): Update
   const log = options.log ?? (() => {});
   let state: UpdateState = options.updater ? { status: 'idle', lastCheckedAt: null } : { status: 'off', reason: options.offReason ?? 'host' };
   let closed = false;
+  // The last check that reached the feed: what "up to date as of" means when a later one could not.
+  let lastReached: string | null = null;
   const set = (next: UpdateState) => {
     if (next === state) return;
     state = next;
+    if (state.status === 'idle' && !state.unreachable) lastReached = state.lastCheckedAt;
     options.onChange(state);
   };
+  const step = (event: UpdaterEvent) => set(nextUpdateState(state, event, now(), lastReached));
 
   const timers: NodeJS.Timeout[] = [];
   const unsubscribers: (() => void)[] = [];
@@ -134,12 +148,12 @@ export function createUpdateController(options: UpdateControllerOptions): Update
       unsubscribers.push(
         options.subscribe((event) => {
           const before = state;
-          set(nextUpdateState(state, event, now()));
+          step(event);
           // Download in the background as soon as an update is found.
           if (before.status !== 'available' && state.status === 'available') {
             void updater
               .downloadUpdate()
-              .catch((error: unknown) => set(nextUpdateState(state, { type: 'error', message: describeUpdateError(error) }, now())));
+              .catch((error: unknown) => step({ type: 'error', kind: updateErrorKind(error), message: describeUpdateError(error) }));
           }
         }),
       );
@@ -170,14 +184,14 @@ export function createUpdateController(options: UpdateControllerOptions): Update
     try {
       await updater.checkForUpdates();
       // electron-updater answers a check with an event before it resolves; resolving without one means this
-      // installation cannot update itself (e.g. an unpacked Linux build, neither AppImage nor deb): it says so
+      // installation cannot update itself (an updater that finds no way to replace this copy): it says so
       // instead of checking for ever.
       if ((state as UpdateState).status === 'checking') {
         log('updates: this installation cannot update itself');
         set({ status: 'off', reason: 'unsupported' });
       }
     } catch (error) {
-      set(nextUpdateState(state, { type: 'error', message: describeUpdateError(error) }, now()));
+      step({ type: 'error', kind: updateErrorKind(error), message: describeUpdateError(error) });
     }
     return state;
   }
@@ -202,18 +216,29 @@ export function createUpdateController(options: UpdateControllerOptions): Update
   };
 }
 
+/** Node's codes, and Chromium's net errors (Electron's net module reports `net::ERR_...` in the message), for no way through. */
+const UNREACHABLE_CODES = /^(?:ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|EAI_AGAIN)$/;
+const UNREACHABLE_NET_ERRORS =
+  /net::ERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|CONNECTION_(?:REFUSED|RESET|CLOSED|TIMED_OUT|FAILED)|ADDRESS_UNREACHABLE|NETWORK_(?:CHANGED|ACCESS_DENIED)|TIMED_OUT|PROXY_CONNECTION_FAILED)\b/;
+
+const codeOf = (error: unknown) => (typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '');
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Whether an updater's error means the update server was not reached (see nextUpdateState). */
+export function updateErrorKind(error: unknown): UpdateErrorKind {
+  return UNREACHABLE_CODES.test(codeOf(error)) || UNREACHABLE_NET_ERRORS.test(messageOf(error)) ? 'unreachable' : 'failed';
+}
+
 /**
  * An updater's error in plain words, without its details (a feed URL with a query, a path on disk): the controller's
  * own calls and electron-updater's `error` events (electron/main/updater.ts) both go through it.
  */
 export function describeUpdateError(error: unknown): string {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
-  if (/ENOTFOUND|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EAI_AGAIN/.test(code)) return 'The update server could not be reached.';
-  if (
-    code === 'ERR_UPDATER_INVALID_SIGNATURE' ||
-    code === 'ERR_CHECKSUM_MISMATCH' ||
-    /sha512 checksum mismatch/i.test(String((error as Error)?.message))
-  )
-    return 'The downloaded update did not match its signature and was discarded.';
+  const code = codeOf(error);
+  if (updateErrorKind(error) === 'unreachable') return 'The update server could not be reached.';
+  // electron-updater compares the download's SHA-512 with the one its release published (latest*.yml) and deletes
+  // a file that differs; on Windows and macOS it also checks the installer's signature.
+  if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || code === 'ERR_CHECKSUM_MISMATCH' || /sha512 checksum mismatch/i.test(messageOf(error)))
+    return 'The downloaded update did not match what its release published, so it was deleted.';
   return 'The update could not be checked or downloaded.';
 }

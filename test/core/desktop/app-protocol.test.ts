@@ -7,6 +7,7 @@ import {
   APP_ORIGIN,
   APP_SCHEME_PRIVILEGES,
   CONTENT_SECURITY_POLICY,
+  isAppUrl,
   resolveAppRequest,
   serveAppRequest,
   type Refusal,
@@ -75,8 +76,25 @@ describe('app:// scheme: what is served', () => {
 });
 
 describe('app:// scheme: its privileges', () => {
-  it('is standard and secure, keeps V8 code between launches (only a standard scheme can), and widens nothing else', () => {
-    expect(APP_SCHEME_PRIVILEGES).toEqual({ standard: true, secure: true, supportFetchAPI: true, codeCache: true });
+  it('is standard and secure, keeps V8 code between launches (only a standard scheme can), streams media, and widens nothing else', () => {
+    expect(APP_SCHEME_PRIVILEGES).toEqual({ standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true });
+  });
+});
+
+describe('app:// scheme: which URLs are the app’s own', () => {
+  it('knows its URLs by scheme and host, since the URL Standard gives app: an opaque origin ("null")', () => {
+    // The comparison the host once made: false for every app:// URL, so saved files were never served.
+    expect(new URL(`${APP_ORIGIN}/saved-files/x`).origin).toBe('null');
+    expect(isAppUrl(new URL(`${APP_ORIGIN}/saved-files/s/p/v/a.pdf`))).toBe(true);
+    expect(isAppUrl(new URL(APP_INDEX_URL))).toBe(true);
+    for (const other of [
+      'app://elsewhere/saved-files/x',
+      'https://learning-desktop/saved-files/x',
+      'app://learning-desktop:8080/x',
+      'file:///saved-files/x',
+    ]) {
+      expect(isAppUrl(new URL(other)), other).toBe(false);
+    }
   });
 });
 

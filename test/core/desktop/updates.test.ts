@@ -5,6 +5,7 @@ import {
   describeUpdateError,
   nextUpdateState,
   parseFeedUrl,
+  updateErrorKind,
   type UpdaterEvent,
   type UpdaterPort,
 } from '../../../electron/core/desktop/updates';
@@ -38,6 +39,42 @@ describe('update state machine: transitions', () => {
     const failed = step({ status: 'downloading', version: '2', percent: 50 }, { type: 'error', message: 'y' });
     expect(failed.status).toBe('error');
     expect(step(failed, { type: 'checking-for-update' })).toEqual({ status: 'checking' });
+  });
+
+  it('a check that reaches no server is no error: idle as of the last check that got through, with the reason', () => {
+    const unreachable = { type: 'error', kind: 'unreachable', message: 'The update server could not be reached.' } as const;
+    const earlier = '2025-12-31T00:00:00.000Z';
+    expect(nextUpdateState({ status: 'checking' }, unreachable, NOW, earlier)).toEqual({
+      status: 'idle',
+      lastCheckedAt: earlier,
+      unreachable: { at: NOW, reason: 'The update server could not be reached.' },
+    });
+    // Never checked before: "not checked yet", still quiet.
+    expect(step({ status: 'checking' }, unreachable)).toEqual({
+      status: 'idle',
+      lastCheckedAt: null,
+      unreachable: { at: NOW, reason: unreachable.message },
+    });
+    // A download cut off half way is a failure to show; a downloaded update stays ready.
+    expect(step({ status: 'downloading', version: '2', percent: 40 }, unreachable).status).toBe('error');
+    const ready: UpdateState = { status: 'ready', version: '2', restartQueued: false };
+    expect(step(ready, unreachable)).toBe(ready);
+  });
+
+  it('tells an unreachable server by Node’s codes and by Chromium’s net errors (Electron’s net module has no code)', () => {
+    for (const error of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('getaddrinfo EAI_AGAIN github.com'), { code: 'EAI_AGAIN' }),
+      new Error('net::ERR_INTERNET_DISCONNECTED'),
+      new Error('net::ERR_NAME_NOT_RESOLVED'),
+      new Error('net::ERR_CONNECTION_TIMED_OUT'),
+    ]) {
+      expect(updateErrorKind(error), error.message).toBe('unreachable');
+      expect(describeUpdateError(error)).toBe('The update server could not be reached.');
+    }
+    for (const error of [new Error('HttpError: 404 Not Found'), new Error('net::ERR_CERT_AUTHORITY_INVALID'), 'weird']) {
+      expect(updateErrorKind(error)).toBe('failed');
+    }
   });
 
   it('a downloaded update stays ready through later checks and errors (the restart button never disappears)', () => {
@@ -267,7 +304,12 @@ describe('update controller: policy', () => {
     const u = fakeUpdater({ failCheck: secretish });
     const a = activity();
     const c = manualController(u, a, { now: () => Date.parse(NOW) });
-    expect(await c.check()).toEqual({ status: 'error', message: 'The update server could not be reached.', lastCheckedAt: NOW });
+    // Not reached: quiet, as up to date as the last check that got through (none yet), with the reason.
+    expect(await c.check()).toEqual({
+      status: 'idle',
+      lastCheckedAt: null,
+      unreachable: { at: NOW, reason: 'The update server could not be reached.' },
+    });
     c.close();
     const d = fakeUpdater({
       available: '2.0.0',
@@ -276,7 +318,10 @@ describe('update controller: policy', () => {
     const c2 = manualController(d, a);
     await c2.check();
     await vi.waitFor(() =>
-      expect(c2.state()).toMatchObject({ status: 'error', message: 'The downloaded update did not match its signature and was discarded.' }),
+      expect(c2.state()).toMatchObject({
+        status: 'error',
+        message: 'The downloaded update did not match what its release published, so it was deleted.',
+      }),
     );
     c2.close();
   });
@@ -291,9 +336,12 @@ describe('update controller: policy', () => {
       ],
       [
         Object.assign(new Error('New version is not signed by the application owner'), { code: 'ERR_UPDATER_INVALID_SIGNATURE' }),
-        'The downloaded update did not match its signature and was discarded.',
+        'The downloaded update did not match what its release published, so it was deleted.',
       ],
-      [new Error('sha512 checksum mismatch, expected abc, got def'), 'The downloaded update did not match its signature and was discarded.'],
+      [
+        new Error('sha512 checksum mismatch, expected abc, got def'),
+        'The downloaded update did not match what its release published, so it was deleted.',
+      ],
       [
         new Error('Cannot parse update info from latest.yml in https://u.example/?token=abc, /home/s/.cache'),
         'The update could not be checked or downloaded.',

@@ -5,11 +5,12 @@ import type { UpdateState } from '../../../../electron/common/view-models';
 import { onEvent } from '../../api';
 import { channelKey, useChannel, useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
+import { formatDateTime } from '../../ui/format';
 import { Loading } from '../../ui/states';
 
 /** Settings > Updates: the update state machine's state (electron/core/desktop/updates.ts), live, and its two actions. */
 export function UpdatesSettings() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const q = useChannel('updates:get-state', undefined, { staleTime: Infinity });
   const check = useChannelMutation('updates:check');
@@ -27,7 +28,7 @@ export function UpdatesSettings() {
       ) : (
         <>
           <p data-testid="update-status" data-status={s!.status}>
-            {describe(s!, t)}
+            {describe(s!, t, i18n.language)}
           </p>
           {s!.status === 'downloading' && <progress max={100} value={s!.percent} aria-label={t('desktop.updates.progress')} />}
           {(s!.status === 'idle' || s!.status === 'error') && (
@@ -58,11 +59,16 @@ export function UpdatesSettings() {
   );
 }
 
-function describe(s: UpdateState, t: (key: string, vars?: Record<string, unknown>) => string): string {
+function describe(s: UpdateState, t: (key: string, vars?: Record<string, unknown>) => string, lng: string): string {
   switch (s.status) {
     case 'off':
       return t(`desktop.updates.off.${s.reason}`);
     case 'idle':
+      // The latest check reached no server: as up to date as the last one that did, said quietly with the reason.
+      if (s.unreachable)
+        return s.lastCheckedAt
+          ? t('desktop.updates.upToDateAsOf', { date: formatDateTime(s.lastCheckedAt, lng), reason: s.unreachable.reason })
+          : t('desktop.updates.notReached', { reason: s.unreachable.reason });
       return s.lastCheckedAt ? t('desktop.updates.upToDate') : t('desktop.updates.idle');
     case 'checking':
       return t('desktop.updates.checking');

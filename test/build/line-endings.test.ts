@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script, typed by use.
+import { binEntry } from '../../scripts/node-tools.mjs';
+
+/**
+ * The lint on a checkout made the way GitHub's Windows runners make it: `core.autocrlf=true`, which turns every text
+ * file without an attribute to CRLF, and Prettier (endOfLine "lf") then refuses every file, so no Windows job gets
+ * past `npm run lint` and no installer is built for any system. .gitattributes pins LF for text files.
+ *
+ * The committed tree is cloned (HEAD of this checkout), with the shared node_modules linked in, and the three parts
+ * of `npm run lint` run in the clone as JS entry points of this Node.
+ */
+const git = (args: string[], cwd: string) => spawnSync('git', args, { cwd, encoding: 'utf8' });
+
+let work: string;
+let clone: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'ld-autocrlf-'));
+  clone = join(work, 'clone');
+  const top = git(['rev-parse', '--show-toplevel'], process.cwd()).stdout.trim();
+  // --no-local: a real clone through Git's transport, as a runner's checkout is, and it works from a shallow one too.
+  const cloned = git(['clone', '--quiet', '--no-local', '-c', 'core.autocrlf=true', top, clone], work);
+  if (cloned.status !== 0) throw new Error(`git clone failed: ${cloned.stderr}`);
+  symlinkSync(realpathSync('node_modules'), join(clone, 'node_modules'), 'junction');
+}, 60_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const run = (entry: string, args: string[]) => {
+  const r = spawnSync(process.execPath, [entry, ...args], { cwd: clone, encoding: 'utf8', timeout: 240_000 });
+  return { status: r.status, output: `${r.stdout}\n${r.stderr}`.slice(-3000) };
+};
+
+describe('a checkout with core.autocrlf=true (as on GitHub’s Windows runners)', () => {
+  it('is such a checkout, and its text files still end their lines with LF', () => {
+    expect(git(['config', 'core.autocrlf'], clone).stdout.trim()).toBe('true');
+    for (const file of ['package.json', 'README.md', 'electron/main/index.ts', '.github/workflows/desktop.yml']) {
+      expect(readFileSync(join(clone, file), 'utf8').includes('\r\n'), file).toBe(false);
+    }
+    // Binary files come out byte for byte.
+    const icon = git(['hash-object', 'build/icon.png'], clone).stdout.trim();
+    expect(icon).toBe(git(['rev-parse', 'HEAD:build/icon.png'], clone).stdout.trim());
+  });
+
+  it('passes `npm run lint`: ESLint, Prettier’s check and the workflow check', () => {
+    const eslint = run(binEntry('eslint'), ['--max-warnings=0', '.']);
+    expect(eslint.status, eslint.output).toBe(0);
+    const prettier = run(binEntry('prettier'), ['--check', '**/*.{ts,tsx,mjs,cjs,js}']);
+    expect(prettier.status, prettier.output).toBe(0);
+    const workflows = run(join(clone, 'scripts', 'lint-workflows.mjs'), []);
+    expect(workflows.status, workflows.output).toBe(0);
+  }, 300_000);
+});
