@@ -50,7 +50,7 @@ test('an upcoming event goes to the calendar as an .ics of its own; past events 
       .replace(/\.\d{3}Z$/, 'Z')}`,
   );
   expect(lines).toContain('TRANSP:OPAQUE');
-  await expect(row.getByTestId('calendar-event-status')).toHaveText(t('export.downloading', { name: file.name }));
+  await expect(row.getByTestId('calendar-event-status')).toHaveText(t('export.downloaded', { name: file.name }));
   // Keyboard: the button is reached and pressed like any other.
   await button.focus();
   const again = await downloadedText(page, () => page.keyboard.press('Enter'));

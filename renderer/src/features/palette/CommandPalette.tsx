@@ -93,7 +93,9 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
         item: { id: 'export', kind: 'command', label: t('palette.exportPurchases', { site: site.label }) },
         run: () => {
           navigate({ screen: 'billing' });
-          void call('export:orders-csv', { siteId: site.id, language: fileLanguage(i18n.language) }).then(receiveFile, () => undefined);
+          void call('export:orders-csv', { siteId: site.id, language: fileLanguage(i18n.language) })
+            .then(receiveFile)
+            .catch(() => undefined);
         },
       });
     for (const s of sites.filter((x) => x.status === 'ready'))
