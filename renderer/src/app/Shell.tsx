@@ -1,6 +1,7 @@
 import { GraduationCap } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { call } from '../api';
 import { useChannel } from '../query';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { ErrorState } from '../ui/ErrorState';
@@ -30,12 +31,15 @@ export function Shell() {
   const sitesQuery = useChannel('sites:list', undefined);
   const sites = useMemo(() => sitesQuery.data ?? [], [sitesQuery.data]);
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(ACTIVE_SITE_KEY));
+  // The page's storage is per origin (the browser host's changes with its port): the core keeps the choice too.
+  const saved = useChannel('settings:get', undefined, { staleTime: Infinity }).data?.lastSiteId ?? null;
   const mainRef = useRef<HTMLElement>(null);
-  const site = pickSite(sites, chosen);
+  const site = pickSite(sites, chosen ?? saved);
 
   const selectSite = useCallback((siteId: string) => {
     localStorage.setItem(ACTIVE_SITE_KEY, siteId);
     setChosen(siteId);
+    void call('settings:update', { lastSiteId: siteId }).catch(() => undefined);
   }, []);
   const { route, navigate, navigateFrom } = useRouteHistory(FIRST_ROUTE, site?.id ?? null, selectSite);
   const routeDetail = route.screen === 'course' ? route.courseId : '';
