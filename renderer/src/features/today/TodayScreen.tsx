@@ -1,4 +1,4 @@
-import { Bell, BookOpen, CalendarClock, CircleCheck, Hourglass, LockOpen, Receipt, Sun } from 'lucide-react';
+import { Bell, BookOpen, CalendarClock, CircleCheck, Hourglass, LockOpen, Receipt, Sun, ArrowUpRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { externalUrl } from '../../../../electron/common/external-url';
@@ -141,6 +141,7 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
       action = join ? (
         <a className="button small" href={join} target="_blank" rel="noopener noreferrer">
           {t('today.join')}
+          <ArrowUpRight aria-hidden="true" className="open-on-site-arrow" />
         </a>
       ) : (
         <button type="button" className="button small" onClick={go({ screen: 'entitlements' })}>
