@@ -44,5 +44,7 @@ describe('the words a student reads', () => {
       Object.values(t).forEach((v) => (typeof v === 'string' ? strings.push(v) : walk(v as Record<string, unknown>)));
     walk(load('zh-TW'));
     expect(strings.filter((s) => /[()]/.test(s) && /[\u4e00-\u9fff]/.test(s))).toEqual([]);
+    // A bracket the screen adds around Chinese words is the string's own, so it is full-width too.
+    expect(i18next.t('billing.instructions.bankCode', { lng: 'zh-TW', code: '812' })).toBe('（銀行代碼 812）');
   });
 });

@@ -85,7 +85,8 @@ export function Instructions({
             <dt>{t('billing.instructions.bank')}</dt>
             <dd>
               {ins.bankName}
-              {ins.bankCode && <> ({t('billing.instructions.bankCode', { code: ins.bankCode })})</>}
+              {/* The brackets are the language's own: full-width in Chinese. */}
+              {ins.bankCode && t('billing.instructions.bankCode', { code: ins.bankCode })}
             </dd>
           </>
         )}
