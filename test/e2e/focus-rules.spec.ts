@@ -101,6 +101,15 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(same).toHaveAttribute('data-unread', 'false');
       await expect(same.getByTestId('read-mark')).toBeFocused();
       expect((await focused(page)).body).toBe(false);
+
+      // Only unread shown: the notice read leaves the list, and focus goes to the next one's "Mark read".
+      await page.getByRole('checkbox', { name: translator(lng)('notifications.onlyUnread') }).check();
+      const unread = page.locator('[data-testid="notification-row"][data-unread="true"]');
+      await expect(unread.first()).toBeVisible();
+      const leaving = await unread.first().getAttribute('data-notification-id');
+      await unread.first().getByTestId('mark-read').click();
+      await expect(page.locator(`[data-testid="notification-row"][data-notification-id="${leaving}"]`)).toHaveCount(0);
+      await expect(page.getByTestId('notification-row').first().getByTestId('mark-read')).toBeFocused();
     });
 
     test('Back to my courses keeps the place and the card; Alt+Left and Alt+Right walk the screens', async ({ page, context, host }) => {
