@@ -232,6 +232,7 @@ export const ipcContract = {
         remindEventStarting: z.boolean().optional(),
         trayEnabled: z.boolean().optional(),
         startAtLogin: z.boolean().optional(),
+        lastSiteId: z.string().min(1).max(200).nullable().optional(),
       })
       .strict(),
   ),

@@ -50,7 +50,7 @@ test('an upcoming event goes to the calendar as an .ics of its own; past events 
       .replace(/\.\d{3}Z$/, 'Z')}`,
   );
   expect(lines).toContain('TRANSP:OPAQUE');
-  await expect(row.getByTestId('calendar-event-status')).toHaveText(t('export.downloading', { name: file.name }));
+  await expect(row.getByTestId('calendar-event-status')).toHaveText(t('export.downloaded', { name: file.name }));
   // Keyboard: the button is reached and pressed like any other.
   await button.focus();
   const again = await downloadedText(page, () => page.keyboard.press('Enter'));
@@ -87,6 +87,17 @@ for (const lng of ['en', 'zh-TW'] as const) {
         await expect(slots.nth(i)).toContainText(when.weekday);
         await expect(slots.nth(i)).not.toContainText(slot.timeZone);
       }
+      // The weekly hours lead, as when the student can book, then the way to book on the school's site; the times
+      // taken by anyone (the API's meetings, not the student's bookings) come last, closed.
+      await expect(card.locator('h3').first()).toHaveText(t('consulting.availability'));
+      const order = await card.evaluate((el) => {
+        const at = (selector: string) => [...el.querySelectorAll('*')].indexOf(el.querySelector(selector)!);
+        return { slots: at('[data-testid="consulting-slot"]'), book: at('[data-testid="open-consulting"]'), taken: at('details.booked') };
+      });
+      expect(order.slots).toBeLessThan(order.book);
+      expect(order.book).toBeLessThan(order.taken);
+      await expect(card.locator('details.booked')).not.toHaveAttribute('open', /.*/);
+      await expect(card.getByTestId('open-consulting')).toContainText(t('sitePages.consulting'));
       // No other zone is named anywhere on the screen: the school's (Taipei) least of all.
       await expect(page.locator('#main')).not.toContainText(/Taipei|Asia\/|台北|臺北/);
       // Booked times are shown in the same zone as the hours.

@@ -32,11 +32,15 @@ export { expect };
 /** Screenshots of the screens, kept as a CI artifact. */
 export const SHOTS = 'test-results/screenshots';
 
-/** axe-core on the page as it is now: no serious or critical violation. */
-export async function expectAccessible(page: Page, what: string): Promise<void> {
+/**
+ * axe-core on the page as it is now: no serious or critical violation; with `strict`, no violation of any impact
+ * (a landmark named twice or a skipped heading level is moderate, yet a screen-reader user feels it).
+ */
+export async function expectAccessible(page: Page, what: string, options: { readonly strict?: boolean } = {}): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
+  const bad = results.violations.filter((v) => options.strict === true || v.impact === 'serious' || v.impact === 'critical');
+  // Strict scans go on after a finding, so one run lists every screen's violations.
+  (options.strict === true ? expect.soft : expect)(
     bad.map(
       (v) =>
         `${what}: ${v.id} (${v.impact}) ${v.nodes

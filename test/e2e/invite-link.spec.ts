@@ -1,8 +1,10 @@
 import type { Page } from '@playwright/test';
-import type { BrowserHost } from '../../electron/browser-host/server';
+import { join } from 'node:path';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
+import { createAppCore } from '../../electron/core/app-core';
 import { inviteLink } from '../../electron/core/invite/invite-link';
 import { DEMO_CLIENT_ID } from '../../electron/core/demo/demo-servers';
-import { expect, signInThrough, test } from './fixtures';
+import { expect, packageVersion, signInOnSite, signInThrough, test } from './fixtures';
 import { SHOTS, expectAccessible, libraryFromToday, translator } from './helpers-ui';
 
 /**
@@ -139,3 +141,61 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     await expect(page.getByTestId('invite-refused')).toHaveAttribute('data-refusal', 'not-an-invite');
   });
 });
+
+/** A browser host on `dataDir`, as a start of the app on that data folder (a new origin each time: a new port). */
+function hostOn(dataDir: string): Promise<BrowserHost> {
+  return startBrowserHost({
+    rendererDir: join(process.cwd(), 'out/renderer'),
+    createCore: ({ openExternal, deliverFile }) => createAppCore({ dataDir, version: packageVersion, host: 'browser', openExternal, deliverFile }),
+  });
+}
+
+for (const lng of ['en', 'zh-TW'] as const) {
+  test.describe(`first run after a refused invite (${lng})`, () => {
+    test.use({ locale: lng });
+    test('Try the demo: the old error goes, "waiting for you" in view; each school lands on Today; the school kept on restart', async ({
+      page,
+      context,
+      dataDir,
+    }) => {
+      test.setTimeout(150_000);
+      const t = translator(lng);
+      let host = await hostOn(dataDir);
+      try {
+        const origin = await demoOrigin(host);
+        await page.setViewportSize({ width: 900, height: 700 });
+        await page.goto(host.launchUrl);
+        await page.goto(hostForm(host, `${inviteLink(origin, DEMO_CLIENT_ID)}&client_secret=cs_leaked`));
+        await expect(page.getByTestId('invite-refused')).toBeVisible();
+        await page.getByTestId('try-demo').scrollIntoViewIfNeeded();
+        const tab = context.waitForEvent('page');
+        await page.getByTestId('try-demo').click();
+        const signInTab = await tab;
+        await expect(page.getByTestId('sign-in-progress')).toBeInViewport();
+        await expect(page.getByTestId('invite-refused')).toHaveCount(0);
+        await signInOnSite(signInTab, 'approve');
+        await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', { timeout: 30_000 });
+
+        // The second demo school, chosen in the site menu: signed in, the app lands on Today as after the first.
+        await page.getByTestId('site-switcher').click();
+        const other = page.locator('[data-testid="site-menu-item"][aria-checked="false"]').first();
+        const otherId = (await other.getAttribute('data-site-id'))!;
+        await other.click();
+        await expect(page.getByTestId('sign-in-button')).toBeVisible();
+        await signInThrough(page, context, () => page.getByTestId('sign-in-button').click());
+        await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', { timeout: 30_000 });
+        await expect(page.locator('#screen-title')).toHaveText(t('today.title'));
+        const otherName = (await page.getByTestId('site-name').textContent())!.trim();
+
+        // A restart (another origin: the page's own storage is not the one it had): the school chosen last is shown.
+        await host.close();
+        host = await hostOn(dataDir);
+        await page.goto(host.launchUrl);
+        await expect(page.getByTestId('site-name')).toHaveText(otherName, { timeout: 30_000 });
+        expect(((await host.core.handlers['settings:get'](undefined)) as { ok: true; value: { lastSiteId: string } }).value.lastSiteId).toBe(otherId);
+      } finally {
+        await host.close();
+      }
+    });
+  });
+}

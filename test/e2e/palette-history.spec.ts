@@ -101,3 +101,50 @@ test('command palette: jump to a screen, a course and an order, run a command; B
   await page.keyboard.press('Escape');
   await expect(palette).toBeHidden();
 });
+
+for (const lng of ['en', 'zh-TW'] as const) {
+  test.describe(`palette commands (${lng})`, () => {
+    test.use({ locale: lng });
+    test('continue on the school’s site, theme and language, each shortcut shown, a lecture resumed from a hit', async ({ page, context, host }) => {
+      test.setTimeout(120_000);
+      const t = translator(lng);
+      await startDemo(page, context, host);
+      const today = await host.core.handlers['today:get'](undefined);
+      if (!today.ok) throw new Error(today.error.message);
+      const next = today.value.continueLearning[0]!;
+      if (next.nextStep.kind !== 'resume' && next.nextStep.kind !== 'next' && next.nextStep.kind !== 'start')
+        throw new Error('no lecture to continue');
+      const lecture = next.nextStep.lecture;
+      const input = page.getByTestId('palette-input');
+      const option = (id: string) => page.locator(`[data-testid="palette-option"][data-id="${id}"]`);
+
+      await page.keyboard.press('Control+K');
+      await expect(input).toBeFocused();
+      // Linux: Ctrl (⌘ on macOS), as the shortcuts list writes them.
+      await expect(option('go-library').getByTestId('palette-shortcut')).toHaveText('Ctrl+1');
+      await expect(option('back').getByTestId('palette-shortcut')).toHaveText('Alt+←');
+      await expect(option('continue')).toContainText(lecture.title);
+      await expectAccessible(page, `palette with its commands (${lng})`, { strict: true });
+      const tab = context.waitForEvent('page');
+      await option('continue').click();
+      // The school's own address of that lecture (its course by the school's slug).
+      expect(new URL((await tab).url()).pathname).toMatch(new RegExp(`^/courses/[^/]+/lectures/${lecture.lectureId}$`));
+
+      await page.bringToFront();
+      await page.keyboard.press('Control+K');
+      await input.fill(t('palette.theme', { theme: t('settings.prefs.dark') }));
+      await expect(page.getByTestId('palette-option').first()).toHaveAttribute('data-id', 'theme-dark');
+      await page.keyboard.press('Enter');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+
+      await page.keyboard.press('Control+K');
+      await input.fill(lecture.title);
+      const onSite = page.locator(`[data-testid="palette-option"][data-id^="found-site-"]`).first();
+      await expect(onSite).toContainText(lecture.title);
+
+      await input.fill(lng === 'en' ? '繁體中文' : 'English');
+      await page.keyboard.press('Enter');
+      await expect(page.locator('html')).toHaveAttribute('lang', lng === 'en' ? 'zh-TW' : 'en');
+    });
+  });
+}

@@ -73,7 +73,7 @@ test.describe('receipts and calendar: files the student asks for', () => {
       // TWD has no minor unit: whole numbers.
       if (p.currency === 'TWD') expect(row[10]).toBe(String(Math.round(p.amount)));
     }
-    await expect(page.getByTestId('export-orders-csv-status')).toHaveText(t('export.downloading', { name: csv.download.suggestedFilename() }));
+    await expect(page.getByTestId('export-orders-csv-status')).toHaveText(t('export.downloaded', { name: csv.download.suggestedFilename() }));
 
     // ---- a receipt: a print view of the first order, printed to PDF by the browser.
     const order = billing.orders[0]!;

@@ -77,6 +77,60 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(page.getByTestId('status-reason')).toBeHidden();
     });
 
+    test('while the school is not answering, every action that needs it is refused the same on every screen', async ({ page, context, host }) => {
+      test.setTimeout(150_000);
+      await startDemo(page, context, host);
+      await switchFault(page, t, 'demo-fault-offline', true);
+      await expectBoth(page, 'not-answering', 'warning');
+      // A window opened afresh (a restart, a reload) has not seen the run fail: it must know all the same.
+      await page.reload();
+      await expect(page.getByTestId('not-answering-banner')).toBeVisible({ timeout: 30_000 });
+      await page.getByTestId('nav-today').click();
+      const resume = page.getByTestId('today-open-lecture').first();
+      await expect(resume).toBeDisabled();
+      await expect(page.getByTestId('today-continue').first()).toContainText(t('sitePages.offline'));
+      await openScreen(page, 'library');
+      const card = page
+        .getByTestId('course-card')
+        .filter({ has: page.getByTestId('card-open-lecture') })
+        .first();
+      await expect(card.getByTestId('card-open-lecture')).toBeDisabled();
+      await card.getByRole('heading').getByRole('button').click();
+      await expect(page.getByTestId('next-step-open')).toBeDisabled();
+      await expect(page.getByTestId('open-course-page')).toBeDisabled();
+      await expect(page.getByTestId('continue-watching')).toContainText(t('sitePages.offline'));
+      await expect(page.getByTestId('course-header')).toContainText(t('sitePages.offline'));
+
+      await switchFault(page, t, 'demo-fault-offline', false);
+      await expectBoth(page, 'ok', 'ok');
+      await page.getByTestId('nav-today').click();
+      await expect(page.getByTestId('today-open-lecture').first()).toBeEnabled();
+    });
+
+    test('signed out with the copy kept: the bar, the chip and Today say what the banner says, never a green "Synced"', async ({
+      page,
+      context,
+      host,
+    }) => {
+      test.setTimeout(120_000);
+      await startDemo(page, context, host);
+      await openScreen(page, 'settings');
+      await page.getByTestId('site-row').first().getByTestId('sign-out').click();
+      await expect(page.getByTestId('keep-data')).toBeChecked();
+      await page.getByTestId('confirm-sign-out').click();
+      await expect(page.getByTestId('sign-in-again')).toBeVisible({ timeout: 30_000 });
+      await expectBoth(page, 'needs-sign-in', 'danger');
+      await expect(page.getByTestId('last-synced')).toContainText(t('siteStatus.lastSynced', { when: '' }).trim());
+      await page.getByTestId('nav-today').click();
+      const today = page.getByTestId('today-school-status').first();
+      await expect(today).toHaveAttribute('data-state', 'needs-sign-in');
+      await expect(today).toContainText(t('siteStatus.reason.needsSignIn'));
+      // Today's header and the status bar say the same time in the same words.
+      const bar = (await page.getByTestId('last-synced').textContent())!.trim();
+      await expect(today).toContainText(bar);
+      await expectAccessible(page, `today, signed out (${lng})`, { strict: true });
+    });
+
     test('a refused refresh: status bar and chip red with "sign-in needed", never green', async ({ page, context, host }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);

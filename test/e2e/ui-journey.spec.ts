@@ -62,7 +62,7 @@ test.describe('screens: the demo journey in the browser host', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.origin });
     await page.goto(host.launchUrl());
     await expect(page.getByTestId('try-demo')).toBeVisible();
-    await expectAccessible(page, 'welcome');
+    await expectAccessible(page, 'welcome', { strict: true });
     await page.screenshot({ path: `${SHOTS}/welcome-en.png`, fullPage: true });
 
     await tryDemo(page, context);
@@ -115,7 +115,7 @@ test.describe('screens: the demo journey in the browser host', () => {
       await page.emulateMedia({ colorScheme: scheme });
       for (const screen of SCREENS) {
         await open(page, screen);
-        await expectAccessible(page, `${screen} (${scheme})`);
+        await expectAccessible(page, `${screen} (${scheme})`, { strict: true });
         await page.screenshot({ path: `${SHOTS}/${screen}-en-${scheme}.png` });
       }
     }
@@ -125,7 +125,7 @@ test.describe('screens: the demo journey in the browser host', () => {
     await open(page, 'settings');
     await page.getByTestId('theme-select').selectOption('dark');
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    await expectAccessible(page, 'settings (data-theme dark)');
+    await expectAccessible(page, 'settings (data-theme dark)', { strict: true });
     await page.getByTestId('theme-select').selectOption('system');
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.*/);
 
@@ -213,7 +213,7 @@ test.describe('screens: the demo journey in the browser host', () => {
     await page.getByTestId('language-select').selectOption('zh-TW');
     await page.getByTestId('nav-library').click();
     await expect(page.getByTestId('try-demo')).toHaveText('試用示範');
-    await expectAccessible(page, 'welcome zh-TW');
+    await expectAccessible(page, 'welcome zh-TW', { strict: true });
     await page.screenshot({ path: `${SHOTS}/welcome-zh-TW.png`, fullPage: true });
   });
 });

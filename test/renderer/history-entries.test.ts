@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEntry, replacesEntry, sameRoute } from '../../renderer/src/state/history-entries';
+import { historyDirection, namesAPlace, readEntry, replacesEntry, sameRoute } from '../../renderer/src/state/history-entries';
 
 describe('the screens history: entries read back from history.state', () => {
   it('keeps a well-formed route with its site', () => {
@@ -53,5 +53,40 @@ describe('the screens history: entries read back from history.state', () => {
     expect(sameRoute({ screen: 'settings' }, { screen: 'settings', intent: { signOut: 's' } })).toBe(false);
     expect(replacesEntry({ screen: 'search', query: 'a' }, { screen: 'search', query: 'ab' })).toBe(true);
     expect(replacesEntry({ screen: 'library' }, { screen: 'search', query: 'a' })).toBe(false);
+  });
+});
+
+describe("Back and Forward keys: those of the installed app's Go menu", () => {
+  const press = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
+    key,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    shiftKey: false,
+    ...mods,
+  });
+  it('Alt+Left and Alt+Right on Linux and Windows', () => {
+    expect(historyDirection(press('ArrowLeft', { altKey: true }), false)).toBe('back');
+    expect(historyDirection(press('ArrowRight', { altKey: true }), false)).toBe('forward');
+    expect(historyDirection(press('ArrowLeft'), false)).toBeNull();
+    expect(historyDirection(press('ArrowLeft', { altKey: true, ctrlKey: true }), false)).toBeNull();
+    expect(historyDirection(press('[', { ctrlKey: true }), false)).toBeNull();
+  });
+  it('Cmd+[ and Cmd+] on macOS, not Alt+arrows (they move by word there)', () => {
+    expect(historyDirection(press('[', { metaKey: true }), true)).toBe('back');
+    expect(historyDirection(press(']', { metaKey: true }), true)).toBe('forward');
+    expect(historyDirection(press('ArrowLeft', { altKey: true }), true)).toBeNull();
+    expect(historyDirection(press('[', { metaKey: true, shiftKey: true }), true)).toBeNull();
+  });
+});
+
+describe('where a screen comes back', () => {
+  it('at its saved place, unless the route names a place of its own', () => {
+    expect(namesAPlace({ screen: 'library' })).toBe(false);
+    expect(namesAPlace({ screen: 'course', courseId: 'c1' })).toBe(false);
+    expect(namesAPlace({ screen: 'course', courseId: 'c1', lectureId: 'l1' })).toBe(true);
+    expect(namesAPlace({ screen: 'billing', tradeNo: 'T1' })).toBe(true);
+    expect(namesAPlace({ screen: 'settings', section: 'about' })).toBe(true);
+    expect(namesAPlace({ screen: 'search', query: 'data' })).toBe(false);
   });
 });

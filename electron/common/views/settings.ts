@@ -88,6 +88,11 @@ export interface Settings {
   readonly trayEnabled: boolean;
   /** Electron: start with the session, minimized. */
   readonly startAtLogin: boolean;
+  /**
+   * The school the screens showed last (chosen in the site menu), so a restart opens on it: the page's own storage
+   * is per origin, and the browser host's origin changes with its port at every start.
+   */
+  readonly lastSiteId: string | null;
 }
 
 export interface TokenProtection {

@@ -10,6 +10,7 @@ const WORDS = {
     title: (year: string) => `Receipts ${year}`,
     intro: (count: number, school: string) => `${count} ${count === 1 ? 'order' : 'orders'} paid at ${school}, one receipt each, oldest first.`,
     totals: 'Totals',
+    currency: 'Currency',
     paid: 'Paid',
     refunded: 'Refunded',
     spent: 'Spent (paid − refunded)',
@@ -18,6 +19,7 @@ const WORDS = {
     title: (year: string) => `${year} 年收據`,
     intro: (count: number, school: string) => `在 ${school} 付款的 ${count} 筆訂單，每筆一張收據，由舊到新。`,
     totals: '合計',
+    currency: '幣別',
     paid: '已付款',
     refunded: '已退款',
     spent: '花費（已付款 − 已退款）',
@@ -68,7 +70,7 @@ export function yearReceiptsHtml(orders: readonly OrderView[], year: string, opt
   const main = `<main data-year="${e(year)}">
 <header class="cover"><div><h1>${e(w.title(year))}</h1><p>${e(w.intro(orders.length, options.site.label))}</p></div>
 <div class="site"><div><strong>${e(options.site.label)}</strong></div><div class="muted">${e(options.site.baseUrl)}</div></div></header>
-<section class="totals"><h2>${e(w.totals)}</h2><table><thead><tr><th scope="col"></th><th scope="col" class="num">${e(w.paid)}</th><th scope="col" class="num">${e(w.refunded)}</th><th scope="col" class="num">${e(w.spent)}</th></tr></thead><tbody>${rows}</tbody></table></section>
+<section class="totals"><h2>${e(w.totals)}</h2><table><thead><tr><th scope="col">${e(w.currency)}</th><th scope="col" class="num">${e(w.paid)}</th><th scope="col" class="num">${e(w.refunded)}</th><th scope="col" class="num">${e(w.spent)}</th></tr></thead><tbody>${rows}</tbody></table></section>
 ${orders.map(article).join('\n')}
 ${printableFooter(options)}
 </main>`;

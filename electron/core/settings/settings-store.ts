@@ -30,6 +30,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   remindEventStarting: true,
   trayEnabled: false,
   startAtLogin: false,
+  lastSiteId: null,
 });
 
 /**
@@ -54,6 +55,7 @@ const settingsSchema = z.object({
   remindEventStarting: z.boolean().catch(DEFAULT_SETTINGS.remindEventStarting),
   trayEnabled: z.boolean().catch(DEFAULT_SETTINGS.trayEnabled),
   startAtLogin: z.boolean().catch(DEFAULT_SETTINGS.startAtLogin),
+  lastSiteId: z.string().min(1).max(200).nullable().catch(DEFAULT_SETTINGS.lastSiteId),
 });
 
 /** Parses anything (a file's JSON, electron-store's object) into complete settings. */

@@ -11,7 +11,13 @@ import type { SiteSummary, SiteStatusView, SyncStatus } from '../../common/view-
 export function siteStatusView(site: Pick<SiteSummary, 'status'> | null, status: Omit<SyncStatus, 'view'>): SiteStatusView {
   const lastSyncedAt = status.lastSyncedAt;
   const error = status.lastError;
-  if (site?.status === 'sign-in-needed' || site?.status === 'sign-out-unconfirmed' || error?.code === 'sign-in-needed') {
+  // Signed out (its copy kept) is a sign-in only the student can give too: never a green "Synced" under that banner.
+  if (
+    site?.status === 'sign-in-needed' ||
+    site?.status === 'sign-out-unconfirmed' ||
+    site?.status === 'signed-out' ||
+    error?.code === 'sign-in-needed'
+  ) {
     return { state: 'needs-sign-in', tone: 'danger', reason: { code: 'sign-in-needed', message: error?.message ?? '' }, lastSyncedAt };
   }
   if (status.running) return { state: 'syncing', tone: 'busy', reason: null, lastSyncedAt };

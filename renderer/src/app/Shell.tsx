@@ -1,6 +1,7 @@
 import { GraduationCap } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { call } from '../api';
 import { useChannel } from '../query';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { ErrorState } from '../ui/ErrorState';
@@ -20,6 +21,7 @@ import { StatusBar } from '../features/sync/StatusBar';
 import { SiteBanners } from '../features/sync/SiteBanners';
 import { InviteListener } from '../features/invite/InviteListener';
 import { useReleaseFirstScreen } from '../state/first-screen';
+import { useScreenPlace } from '../state/screen-place';
 
 /** A part of the frame that failed is left out; the screen and the navigation stay. */
 const quiet = () => null;
@@ -29,13 +31,15 @@ export function Shell() {
   const sitesQuery = useChannel('sites:list', undefined);
   const sites = useMemo(() => sitesQuery.data ?? [], [sitesQuery.data]);
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(ACTIVE_SITE_KEY));
+  // The page's storage is per origin (the browser host's changes with its port): the core keeps the choice too.
+  const saved = useChannel('settings:get', undefined, { staleTime: Infinity }).data?.lastSiteId ?? null;
   const mainRef = useRef<HTMLElement>(null);
-  const shown = useRef<{ screen: string; detail: string; siteId: string | null } | null>(null);
-  const site = pickSite(sites, chosen);
+  const site = pickSite(sites, chosen ?? saved);
 
   const selectSite = useCallback((siteId: string) => {
     localStorage.setItem(ACTIVE_SITE_KEY, siteId);
     setChosen(siteId);
+    void call('settings:update', { lastSiteId: siteId }).catch(() => undefined);
   }, []);
   const { route, navigate, navigateFrom } = useRouteHistory(FIRST_ROUTE, site?.id ?? null, selectSite);
   const routeDetail = route.screen === 'course' ? route.courseId : '';
@@ -43,19 +47,7 @@ export function Shell() {
   // The site list failed: its error shows, not the last session's frame.
   useReleaseFirstScreen(sitesQuery.isError);
 
-  // Move focus to the new screen's heading so keyboard and screen-reader users land on it. Not for the window's first
-  // screen, nor when the site list arrives under it (the site goes from none to the one shown): that is no move, and
-  // the scroll and focus force a layout of the whole page just before its first paint (~70 ms of a cold start).
-  useEffect(() => {
-    const previous = shown.current;
-    shown.current = { screen: route.screen, detail: routeDetail, siteId: site?.id ?? null };
-    if (previous === null || (previous.siteId === null && previous.screen === route.screen && previous.detail === routeDetail)) return;
-    mainRef.current?.scrollTo({ top: 0 });
-    // Typing in the header's search field must keep its focus while results update.
-    if (document.activeElement?.closest('.topbar')) return;
-    const heading = document.getElementById('screen-title');
-    heading?.focus({ preventScroll: true });
-  }, [route.screen, routeDetail, site?.id]);
+  useScreenPlace(mainRef, route, site?.id ?? null);
 
   const value: AppContextValue = useMemo(
     () => ({ sites, site, selectSite, route, navigate, navigateFrom }),

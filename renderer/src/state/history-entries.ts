@@ -69,3 +69,34 @@ export function sameRoute(a: Route, b: Route): boolean {
 export function replacesEntry(current: Route, next: Route): boolean {
   return current.screen === 'search' && next.screen === 'search';
 }
+
+/** The parts of a KeyboardEvent the Back and Forward keys are read from. */
+export interface HistoryKeyPress {
+  readonly key: string;
+  readonly ctrlKey: boolean;
+  readonly metaKey: boolean;
+  readonly altKey: boolean;
+  readonly shiftKey: boolean;
+}
+
+/**
+ * Back or Forward by the keys the installed app's Go menu gives them (core/desktop/menu-model.ts): Cmd+[ and Cmd+] on
+ * macOS (Apple HIG), Alt+Left and Alt+Right elsewhere. The browser host's page reads them itself, as a headless or
+ * embedded browser may not, and a real one would otherwise leave the app.
+ */
+export function historyDirection(press: HistoryKeyPress, isMac: boolean): 'back' | 'forward' | null {
+  if (press.shiftKey) return null;
+  if (isMac) {
+    if (!press.metaKey || press.ctrlKey || press.altKey) return null;
+    return press.key === '[' ? 'back' : press.key === ']' ? 'forward' : null;
+  }
+  if (!press.altKey || press.ctrlKey || press.metaKey) return null;
+  return press.key === 'ArrowLeft' ? 'back' : press.key === 'ArrowRight' ? 'forward' : null;
+}
+
+/** A route that names a place of its own (a search hit, an order, a Settings section) scrolls there itself. */
+export function namesAPlace(route: Route): boolean {
+  return Object.entries(route).some(
+    ([k, v]) => k !== 'screen' && k !== 'courseId' && k !== 'query' && k !== 'kind' && k !== 'siteId' && v !== undefined,
+  );
+}

@@ -9,6 +9,26 @@ interface Props {
 }
 
 /**
+ * The element that last had focus (not the page's body). A button that starts a dialog is often disabled while
+ * the dialog's content is fetched, which drops focus to <body>; the dialog then returns focus to that button.
+ */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'focusin',
+    (e) => {
+      if (e.target instanceof HTMLElement && e.target !== document.body && !e.target.closest('dialog')) lastFocused = e.target;
+    },
+    true,
+  );
+}
+
+function opener(): HTMLElement | null {
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active !== document.body ? active : lastFocused;
+}
+
+/**
  * A modal dialog on the native <dialog> element: showModal() makes the rest of the page inert (the focus
  * stays inside), Escape closes it, and focus returns to the element that opened it.
  */
@@ -19,9 +39,11 @@ export function Dialog({ open, title, onClose, children, testId }: Props) {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      const opener = document.activeElement as HTMLElement | null;
+      const back = opener();
       dialog.showModal();
-      return () => opener?.focus();
+      return () => {
+        if (back?.isConnected) back.focus();
+      };
     }
     if (!open && dialog.open) dialog.close();
     return undefined;

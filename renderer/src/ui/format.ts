@@ -88,11 +88,20 @@ export function formatRelative(iso: unknown, now: number, lng: string): string {
   for (const [unit, secs] of UNITS) {
     if (Math.abs(diff) >= secs || unit === 'second') {
       const value = Math.round(diff / secs);
-      if (unit === 'second' && Math.abs(value) < 45) return rtf.format(0, 'second');
+      if (unit === 'second' && Math.abs(value) < 45) return justNow(lng, rtf);
       return rtf.format(value, unit);
     }
   }
-  return rtf.format(0, 'second');
+  return justNow(lng, rtf);
+}
+
+/**
+ * "now" in the UI's words: Intl's zh-TW 「現在」 reads as an instruction beside 「同步」 ("sync now"); 「剛剛」 says it
+ * happened a moment ago.
+ */
+function justNow(lng: string, rtf: Intl.RelativeTimeFormat): string {
+  const word = i18next.t('common.justNow', { lng, defaultValue: '' });
+  return word !== '' ? word : rtf.format(0, 'second');
 }
 
 /** Whole days and hours until `iso` (never negative); null when the date cannot be read. */

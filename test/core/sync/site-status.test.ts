@@ -161,6 +161,9 @@ describe('siteStatusView: one status, in the order the student must know it', ()
   it('a sign-in needed outranks a run under way and the network', () => {
     expect(siteStatusView({ status: 'sign-in-needed' }, { ...base, running: true, reach: 'offline' }).state).toBe('needs-sign-in');
   });
+  it('signed out with its copy kept: red "needs sign-in", never a green "Synced" under the banner that says so', () => {
+    expect(siteStatusView({ status: 'signed-out' }, base)).toMatchObject({ state: 'needs-sign-in', tone: 'danger', lastSyncedAt: base.lastSyncedAt });
+  });
   it('a run under way shows as syncing, even after a failure', () => {
     expect(siteStatusView(ready, { ...base, running: true, reach: 'not-answering' })).toMatchObject({ state: 'syncing', tone: 'busy' });
   });

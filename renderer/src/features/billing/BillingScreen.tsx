@@ -11,6 +11,7 @@ import { PagedList } from '../../ui/PagedList';
 import { ExportOrdersButton, YearReceiptsButton } from '../export/ExportButtons';
 import { OrderGroup } from './OrderGroup';
 import { PendingInstructions } from './PendingInstructions';
+import { InstructionsPlace } from './Instructions';
 
 const orderKey = (o: OrderView) => o.tradeNo;
 /** The year an order was placed, as the school wrote its date: the core's spending per year groups by the same. */
@@ -128,7 +129,9 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
                       {yearLabel(t, yearOf(o))}
                     </h3>
                   )}
-                  <OrderGroup order={o} level={4} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />
+                  {/* The order's heading is an h3 like the year's: the list is windowed, so the rows above (and the year
+                      heading they start with) may not be in the page, and an h4 straight after the h2 skips a level. */}
+                  <OrderGroup order={o} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />
                 </>
               )}
             />
@@ -139,16 +142,28 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   );
 }
 
-/** The order jumped to (command palette), first on the screen, open and in view; "Show all orders" leaves it. */
+/**
+ * The order the student was taken to (Today's "See payment", a notice, the command palette, search): first on the
+ * screen, open, marked, scrolled into view and its heading focused, so keyboard and screen-reader users land on it.
+ * Its payable code stays in "waiting for you", below it, and the order says so. "Show all orders" leaves it.
+ */
 function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly tradeNo: string }) {
   const { t } = useTranslation();
   const [expanded, setExpanded] = useState(true);
   const { navigate } = useApp();
   const order = useChannel('billing:order', { siteId, tradeNo });
   const ref = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const loaded = order.data !== undefined;
   useEffect(() => {
-    if (order.data) ref.current?.scrollIntoView({ block: 'start' });
-  }, [order.data]);
+    if (!loaded) return;
+    // After the shell has put focus on the screen's title (its effect runs after this one): a frame later.
+    const frame = requestAnimationFrame(() => {
+      ref.current?.scrollIntoView({ block: 'start' });
+      heading.current?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [loaded, tradeNo]);
   return (
     <section ref={ref} className="focused-order" aria-labelledby="focused-order-title" data-testid="focused-order">
       <div className="row between">
@@ -164,7 +179,9 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
       ) : order.isError ? (
         <ErrorState title={t('billing.orderMissing')} error={order.error} compact />
       ) : (
-        <OrderGroup order={order.data} expanded={expanded} onToggle={() => setExpanded((e) => !e)} />
+        <InstructionsPlace.Provider value="below">
+          <OrderGroup order={order.data} expanded={expanded} onToggle={() => setExpanded((e) => !e)} highlighted headingRef={heading} />
+        </InstructionsPlace.Provider>
       )}
     </section>
   );

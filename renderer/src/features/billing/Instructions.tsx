@@ -1,4 +1,5 @@
 import { Ban } from 'lucide-react';
+import { createContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../../electron/common/view-models';
 import { useSite } from '../../state/context';
@@ -9,6 +10,12 @@ import { useNow } from '../../ui/useNow';
 
 /** The element id of a payable code in the "waiting for you" section (its order links to it). */
 export const pendingInstructionsId = (paymentId: string) => `pending-code-${paymentId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+/**
+ * Where "waiting for you" (each payable code in full) sits from an order being read: above the order list, below
+ * the order the student was taken to. The order's pointer to its code says which, truthfully.
+ */
+export const InstructionsPlace = createContext<'above' | 'below'>('above');
 
 /** Whether `payment`'s code can still be paid at `now` (the deadline can pass while the screen is open). */
 export function isPayable(payment: PaymentView, now: number): boolean {
@@ -78,7 +85,8 @@ export function Instructions({
             <dt>{t('billing.instructions.bank')}</dt>
             <dd>
               {ins.bankName}
-              {ins.bankCode && <> ({t('billing.instructions.bankCode', { code: ins.bankCode })})</>}
+              {/* The brackets are the language's own: full-width in Chinese. */}
+              {ins.bankCode && t('billing.instructions.bankCode', { code: ins.bankCode })}
             </dd>
           </>
         )}

@@ -1,5 +1,5 @@
 import { ChevronRight } from 'lucide-react';
-import { useId } from 'react';
+import { useId, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
 import { formatDate, formatMoney } from '../../ui/format';
@@ -20,29 +20,31 @@ export function OrderGroup({
   order,
   expanded,
   onToggle,
-  level = 3,
+  highlighted = false,
+  headingRef,
 }: {
   readonly order: OrderView;
   readonly expanded: boolean;
   readonly onToggle: () => void;
-  /** The title's heading level: 4 under a year heading. */
-  readonly level?: 3 | 4;
+  /** The order the student was taken to (Today, a notice, the palette): marked, its heading focusable. */
+  readonly highlighted?: boolean;
+  readonly headingRef?: Ref<HTMLHeadingElement>;
 }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const site = useSite();
   const detailsId = useId();
-  const Heading = level === 4 ? 'h4' : 'h3';
   return (
     <article
-      className={`order card${expanded ? ' expanded' : ''}`}
+      className={`order card${expanded ? ' expanded' : ''}${highlighted ? ' highlighted' : ''}`}
       data-testid="order-group"
       data-trade-no={order.tradeNo}
       data-state={order.summaryState}
       data-expanded={expanded}
+      data-highlighted={highlighted ? 'true' : undefined}
     >
       <header className="order-head">
-        <Heading className="order-title">
+        <h3 className="order-title" ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
           <button
             type="button"
             className="order-toggle"
@@ -54,7 +56,7 @@ export function OrderGroup({
             <ChevronRight aria-hidden="true" className="order-chevron" size={18} />
             <span>{order.title || t('billing.untitled')}</span>
           </button>
-        </Heading>
+        </h3>
         <span className={`state-badge ${summaryTone(order.summaryState)}`} data-testid="order-state">
           {t(summaryStateKey(order.summaryState))}
         </span>

@@ -1,8 +1,9 @@
+import { useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../../electron/common/view-models';
 import { formatDate, formatDateTime, formatMoney } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
-import { Instructions, isPayable, pendingInstructionsId } from './Instructions';
+import { Instructions, InstructionsPlace, isPayable, pendingInstructionsId } from './Instructions';
 import { invoiceKindKey, lineItemTypeKey, paymentStateKey, paymentTone, paymentTypeKey, refundingStateKey } from './labels';
 
 /** One payment of an order: method, state, items, adjustments, installments, invoice, refund. */
@@ -116,11 +117,12 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
 }
 
 /**
- * A code still payable is shown once on the screen, in the "waiting for you" section at its top (with the copy
- * button, deadline and calendar reminder); its order says where, and takes the student there.
+ * A code still payable is shown once on the screen, in the "waiting for you" section (with the copy button, deadline
+ * and calendar reminder); its order says where that is from here (InstructionsPlace), and takes the student there.
  */
 function InstructionsAbove({ payment }: { readonly payment: PaymentView }) {
   const { t } = useTranslation();
+  const place = useContext(InstructionsPlace);
   const go = () => {
     const target = document.getElementById(pendingInstructionsId(payment.paymentId)) ?? document.getElementById('pending-title');
     target?.scrollIntoView({ block: 'center' });
@@ -128,7 +130,7 @@ function InstructionsAbove({ payment }: { readonly payment: PaymentView }) {
   };
   return (
     <p className="small instructions-above" data-testid="instructions-above">
-      {t('billing.instructionsAbove')}{' '}
+      {t(place === 'below' ? 'billing.instructionsBelow' : 'billing.instructionsAbove')}{' '}
       <button type="button" className="button small ghost" onClick={go} data-testid="instructions-go">
         {t('billing.instructionsGoTo')}
       </button>

@@ -57,6 +57,19 @@ function ServiceCard({ s, zone, highlighted }: { readonly s: ConsultingServiceVi
         )}
       </p>
       {s.description && <p>{s.description}</p>}
+      {/* The service's weekly hours lead, as when the student can book; the booking itself is made on the school's
+          site. The API's meetings are times taken by anyone (not the student's bookings), so they come last, closed. */}
+      <h3 data-testid="consulting-when">{t('consulting.availability')}</h3>
+      {s.slots.length === 0 ? (
+        <p className="muted">{t('consulting.noSlots')}</p>
+      ) : (
+        <ul className="plain slots">
+          {s.slots.map((slot, i) => (
+            <SlotLine key={i} slot={slot} zone={zone} now={now} />
+          ))}
+        </ul>
+      )}
+      <p className="small">{t('consulting.howToBook')}</p>
       <div className="service-actions">
         <OpenOnSite
           siteId={site.id}
@@ -67,16 +80,6 @@ function ServiceCard({ s, zone, highlighted }: { readonly s: ConsultingServiceVi
           testId="open-consulting"
         />
       </div>
-      <h3>{t('consulting.availability')}</h3>
-      {s.slots.length === 0 ? (
-        <p className="muted">{t('consulting.noSlots')}</p>
-      ) : (
-        <ul className="plain slots">
-          {s.slots.map((slot, i) => (
-            <SlotLine key={i} slot={slot} zone={zone} now={now} />
-          ))}
-        </ul>
-      )}
       <details className="booked">
         <summary>{t('consulting.bookedTitle', { count: booked.length })}</summary>
         <p className="muted small">{t('consulting.bookedExplain')}</p>

@@ -10,6 +10,7 @@ import {
 import { matchShortcut, type AppCommand } from '../../../../electron/common/shortcuts';
 import { call, onEvent } from '../../api';
 import { useApp } from '../../state/context';
+import { historyDirection } from '../../state/history-entries';
 import { Dialog } from '../../ui/Dialog';
 import { browserIsMac, useHostInfo } from './platform';
 import { ShortcutsList } from './ShortcutsList';
@@ -106,6 +107,11 @@ export function AppCommands() {
     if (!browserHost) return;
     const isMac = browserIsMac();
     const onKey = (e: KeyboardEvent) => {
+      const direction = historyDirection(e, isMac);
+      if (direction) {
+        e.preventDefault();
+        return run({ command: 'history', direction });
+      }
       const shortcut = matchShortcut(e, isMac);
       if (!shortcut) return;
       // The browser's own Ctrl+R / Ctrl+F / Ctrl+1 would reload, find or switch tabs: the app's meaning wins.

@@ -20,6 +20,10 @@ export function NotificationSettings() {
   // The browser host shows them through the Web Notifications API, which needs the browser's permission.
   const webPermission = info && info.host !== 'electron' && typeof Notification !== 'undefined' ? Notification.permission : null;
   const [permission, setPermission] = useState(webPermission);
+  // A box is ticked only for what can really be shown: in the browser host, not before the browser allowed it (the
+  // choice itself is kept, and applies once it does).
+  const shown = permission ?? webPermission;
+  const blocked = shown !== null && shown !== 'granted';
   return (
     <section className="card" aria-labelledby="desktop-notify-title" data-testid="notification-settings">
       <h3 id="desktop-notify-title">{t('desktop.notify.title')}</h3>
@@ -29,15 +33,15 @@ export function NotificationSettings() {
           <input
             id={`${id}-${k.key}`}
             type="checkbox"
-            checked={settings?.[k.key] ?? true}
-            disabled={!settings}
+            checked={!blocked && (settings?.[k.key] ?? true)}
+            disabled={!settings || blocked}
             onChange={(e) => update({ [k.key]: e.target.checked })}
             data-testid={`notify-${k.key}`}
           />
           <label htmlFor={`${id}-${k.key}`}>{t(k.label)}</label>
         </div>
       ))}
-      {(permission ?? webPermission) === 'default' && (
+      {shown === 'default' && (
         <div className="field-actions">
           <button
             type="button"
@@ -49,7 +53,7 @@ export function NotificationSettings() {
           </button>
         </div>
       )}
-      {(permission ?? webPermission) === 'denied' && <p className="muted small">{t('desktop.notify.deniedInBrowser')}</p>}
+      {shown === 'denied' && <p className="muted small">{t('desktop.notify.deniedInBrowser')}</p>}
       {error && <ErrorState error={error} compact />}
     </section>
   );

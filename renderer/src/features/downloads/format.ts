@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import i18next, { type TFunction } from 'i18next';
 import type { AppError } from '../../../../electron/common/result';
 import { numberFormat } from '../../ui/intl-cache';
 
@@ -11,7 +11,9 @@ export function formatBytes(bytes: number, lng: string): string {
     value /= 1024;
     unit++;
   }
-  return numberFormat(lng, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  // Bytes are counted words ("0 bytes", "1 byte"): Intl's short unit does not inflect them, so i18next's plural rules do.
+  if (unit === 0) return i18next.t('downloads.bytes', { count: value, size: numberFormat(lng).format(value), lng });
+  return numberFormat(lng, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
 }
 
 /** "8 seconds left" / "3 minutes left". */

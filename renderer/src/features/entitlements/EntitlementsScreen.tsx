@@ -1,3 +1,4 @@
+import { ArrowUpRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { ProductOfflineView } from '../../../../electron/common/downloads';
 import type { DigitalProductView, EventRegistrationView } from '../../../../electron/common/view-models';
@@ -101,6 +102,7 @@ function EventRow({ e, siteId, highlighted }: { readonly e: EventRegistrationVie
           {e.joinUrl && (
             <a className="button small" href={e.joinUrl} target="_blank" rel="noopener noreferrer">
               {t('entitlements.join')}
+              <ArrowUpRight aria-hidden="true" className="open-on-site-arrow" />
             </a>
           )}
           <EventCalendarButton siteId={siteId} registrationId={e.id} title={e.title} />

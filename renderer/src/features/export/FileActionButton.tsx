@@ -13,21 +13,27 @@ export function fileLanguage(lng: string): 'en' | 'zh-TW' {
 /**
  * Hands the student a file the core made: Electron has already asked where to save it (a save dialog); the browser
  * host gives a same-origin address to download, or a receipt's print view to open (the browser prints it or saves
- * it as PDF).
+ * it as PDF). A download is read here first and handed to the browser whole, so the button can say "Saved" or why
+ * not, instead of "Downloading" forever (a page cannot see a download it only started).
  */
-export function receiveFile(outcome: SaveOutcome): void {
+export async function receiveFile(outcome: SaveOutcome): Promise<void> {
   switch (outcome.kind) {
     case 'saved':
     case 'cancelled':
       return;
     case 'download': {
+      const res = await fetch(outcome.url, { credentials: 'same-origin' });
+      if (!res.ok) throw new Error(`The file could not be read (HTTP ${res.status}). Ask for it again.`);
+      const href = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
-      a.href = outcome.url;
+      a.href = href;
       a.download = outcome.fileName;
       a.rel = 'noopener';
       document.body.appendChild(a);
       a.click();
       a.remove();
+      // The browser has taken the file; the object URL is let go once the click's download has started.
+      setTimeout(() => URL.revokeObjectURL(href), 60_000);
       return;
     }
     case 'print-view':
@@ -50,7 +56,7 @@ interface Props {
   readonly small?: boolean;
 }
 
-/** A button that makes a file, then says what happened (saved, downloading, or why not) in a live region. */
+/** A button that makes a file, then says what happened (saved, or why not) in a live region. */
 export function FileActionButton({ run, label, ariaLabel, icon, testId, small }: Props) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
@@ -62,12 +68,12 @@ export function FileActionButton({ run, label, ariaLabel, icon, testId, small }:
     setStatus('');
     try {
       const outcome = await run();
-      receiveFile(outcome);
+      await receiveFile(outcome);
       setStatus(
         outcome.kind === 'saved'
           ? t('export.saved', { name: outcome.fileName })
           : outcome.kind === 'download'
-            ? t('export.downloading', { name: outcome.fileName })
+            ? t('export.downloaded', { name: outcome.fileName })
             : outcome.kind === 'print-view'
               ? t('export.printView')
               : '',

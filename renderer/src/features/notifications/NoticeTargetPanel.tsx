@@ -1,4 +1,4 @@
-import { CalendarClock } from 'lucide-react';
+import { CalendarClock, ArrowUpRight } from 'lucide-react';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { externalUrl } from '../../../../electron/common/external-url';
@@ -51,6 +51,7 @@ export function NoticeTargetPanel({ target }: { readonly target: Extract<NoticeT
         {join ? (
           <a className="button small primary" href={join} target="_blank" rel="noopener noreferrer" data-testid="notice-event-join">
             {t('entitlements.join')}
+            <ArrowUpRight aria-hidden="true" className="open-on-site-arrow" />
           </a>
         ) : (
           <span className="muted small">{t('notifications.open.noJoinLink')}</span>

@@ -1,4 +1,5 @@
 import { ArrowRight, CheckCheck, RefreshCw } from 'lucide-react';
+import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NoticeLink } from '../../../../electron/common/notice-links';
 import type { NoticeTarget, NotificationView } from '../../../../electron/common/view-models';
@@ -34,6 +35,18 @@ export function NotificationRow({
   const { t, i18n } = useTranslation();
   const unread = n.readAt === null;
   const KindIcon = kindIcon(n.kind);
+  // "Mark read" pressed here: once the notice reads as read, the button is gone and its place takes the focus.
+  const markedHere = useRef(false);
+  const readMarkRef = useCallback((el: HTMLElement | null) => {
+    if (el && markedHere.current) {
+      markedHere.current = false;
+      el.focus();
+    }
+  }, []);
+  const markRead = () => {
+    markedHere.current = true;
+    onMarkRead();
+  };
   return (
     <article
       className={`notification card${unread ? ' unread' : ''}${highlighted ? ' highlighted' : ''}`}
@@ -57,12 +70,15 @@ export function NotificationRow({
           <time dateTime={machineDate(n.createdAt)} title={formatDateTime(n.createdAt, i18n.language)}>
             {formatRelative(n.createdAt, now, i18n.language)}
           </time>
+          {/* The separator outside the inline-flex badge, whose leading space a flex box would drop. */}
           {n.pendingSync && (
-            <span className="pending-sync" data-testid="pending-sync" title={t('notifications.pendingSyncExplain')}>
-              {' '}
-              · <RefreshCw aria-hidden="true" />
-              {t('notifications.pendingSync')}
-            </span>
+            <>
+              {' · '}
+              <span className="pending-sync" data-testid="pending-sync" title={t('notifications.pendingSyncExplain')}>
+                <RefreshCw aria-hidden="true" />
+                {t('notifications.pendingSync')}
+              </span>
+            </>
           )}
         </p>
         {opened && <NoticeTargetPanel target={opened} />}
@@ -86,7 +102,7 @@ export function NotificationRow({
           <button
             type="button"
             className="button small"
-            onClick={onMarkRead}
+            onClick={markRead}
             disabled={busy}
             data-testid="mark-read"
             aria-label={t('notifications.markReadLabel', { title: n.title })}
@@ -94,7 +110,8 @@ export function NotificationRow({
             {t('notifications.markRead')}
           </button>
         ) : (
-          <span className="muted small read-mark">
+          // Where focus goes when "Mark read" (which it replaces) is pressed: never lost to the page's body.
+          <span className="muted small read-mark" tabIndex={-1} ref={readMarkRef} data-testid="read-mark">
             <CheckCheck aria-hidden="true" />
             {t('notifications.read')}
           </span>

@@ -129,7 +129,9 @@ export function NotificationsScreen({ highlight }: { readonly highlight?: string
                     n={n}
                     now={now}
                     busy={!canWrite || (markRead.isPending && markRead.variables?.notificationId === n.id)}
-                    onMarkRead={() => markRead.mutate({ siteId: site.id, notificationId: n.id })}
+                    onMarkRead={() =>
+                      markRead.mutate({ siteId: site.id, notificationId: n.id }, { onSuccess: () => onlyUnread && focusAfterLeaving(n.id) })
+                    }
                     link={readNoticeLink(n.url, site.baseUrl)}
                     onOpen={() => open(n.id)}
                     opening={openNotice.isPending && openNotice.variables?.notificationId === n.id}
@@ -144,4 +146,26 @@ export function NotificationsScreen({ highlight }: { readonly highlight?: string
       )}
     </div>
   );
+}
+
+/**
+ * "Only unread" shown: a notice marked read leaves the list, and the focus with it. It goes to the next notice's
+ * "Mark read" (the one the student is likely to read next), or the screen's heading when none is left.
+ */
+function focusAfterLeaving(notificationId: string): void {
+  const rows = () => [...document.querySelectorAll<HTMLElement>('[data-testid="notification-row"]')];
+  const at = rows().findIndex((r) => r.dataset['notificationId'] === notificationId);
+  let frames = 0;
+  const step = () => {
+    const now = rows();
+    if (now.some((r) => r.dataset['notificationId'] === notificationId) && frames++ < 60) {
+      requestAnimationFrame(step);
+      return;
+    }
+    // The student moved on meanwhile (clicked or tabbed elsewhere): their focus stays.
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const next = now[Math.max(0, at)] ?? now[now.length - 1];
+    (next?.querySelector<HTMLElement>('[data-testid="mark-read"]') ?? document.getElementById('screen-title'))?.focus();
+  };
+  requestAnimationFrame(step);
 }

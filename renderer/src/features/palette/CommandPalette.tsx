@@ -13,7 +13,9 @@ import { Dialog } from '../../ui/Dialog';
 import { fileLanguage, receiveFile } from '../export/FileActionButton';
 import { formatMoney } from '../../ui/format';
 import { hitRoute, hitTitle } from '../search/hits';
+import { useIsMac } from '../desktop/platform';
 import { pick, type PaletteItem, type PaletteKind } from './palette';
+import { extraCommands, lectureOnSite, paletteShortcut } from './palette-commands';
 
 const ICONS: Record<PaletteKind, typeof Command> = {
   command: Command,
@@ -69,6 +71,9 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
   // read from the offline copy when the palette opens; older ones are a search away.
   const courses = useChannel('library:all-page', { filter: 'all', sort: 'recent', offset: 0, limit: PAGE_LIMIT_MAX });
   const orders = useChannel('billing:orders', { siteId: site?.id ?? '', offset: 0, limit: PAGE_LIMIT_MAX }, { enabled: site !== null });
+  const today = useChannel('today:get', undefined, { enabled: sites.length > 0 });
+  const settings = useChannel('settings:get', undefined, { staleTime: Infinity });
+  const isMac = useIsMac();
 
   const entries = useMemo(() => {
     const list: { item: PaletteItem; run: Run }[] = [];
@@ -77,6 +82,7 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
       navigate(route);
     };
     const siteLabel = (id: string) => sites.find((s) => s.id === id)?.label ?? '';
+    list.push(...extraCommands(t, today.data?.continueLearning[0], settings.data));
     if (site?.status === 'ready')
       list.push({
         item: { id: 'sync', kind: 'command', label: t('palette.sync', { site: site.label }) },
@@ -93,7 +99,9 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
         item: { id: 'export', kind: 'command', label: t('palette.exportPurchases', { site: site.label }) },
         run: () => {
           navigate({ screen: 'billing' });
-          void call('export:orders-csv', { siteId: site.id, language: fileLanguage(i18n.language) }).then(receiveFile, () => undefined);
+          void call('export:orders-csv', { siteId: site.id, language: fileLanguage(i18n.language) })
+            .then(receiveFile)
+            .catch(() => undefined);
         },
       });
     for (const s of sites.filter((x) => x.status === 'ready'))
@@ -146,8 +154,11 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
         },
         run: go({ screen: 'billing', tradeNo: o.tradeNo }),
       });
-    return list;
-  }, [t, i18n.language, sites, site, selectSite, navigate, courses.data, orders.data, onShowShortcuts]);
+    return list.map((e) => {
+      const shortcut = paletteShortcut(e.item.id, isMac);
+      return shortcut ? { ...e, item: { ...e.item, shortcut } } : e;
+    });
+  }, [t, i18n.language, sites, site, selectSite, navigate, courses.data, orders.data, onShowShortcuts, today.data, settings.data, isMac]);
 
   // The app's search for what is typed (2 characters or more): lectures, instructors, events, notices... of every
   // school, listed after the palette's own matches (a course or order already listed is not repeated).
@@ -164,18 +175,21 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
     const hits = (found.data ?? [])
       .filter((h) => !listed.has(h.kind === 'course' ? `course-${h.siteId}-${h.id}` : h.kind === 'order' ? `order-${h.id}` : ''))
       .slice(0, FOUND_MAX)
-      .map((h) => ({
-        item: {
-          id: `found-${h.siteId}-${h.kind}-${h.id}`,
-          kind: 'found' as const,
-          label: hitTitle(h) || h.id,
-          detail: [t(`search.kind.${h.kind}`), h.context.course, h.context.tradeNo].filter(Boolean).join(' · '),
+      .flatMap((h) => [
+        {
+          item: {
+            id: `found-${h.siteId}-${h.kind}-${h.id}`,
+            kind: 'found' as const,
+            label: hitTitle(h) || h.id,
+            detail: [t(`search.kind.${h.kind}`), h.context.course, h.context.tradeNo].filter(Boolean).join(' · '),
+          },
+          run: () => {
+            if (h.siteId !== site?.id) selectSite(h.siteId);
+            navigate(hitRoute(h));
+          },
         },
-        run: () => {
-          if (h.siteId !== site?.id) selectSite(h.siteId);
-          navigate(hitRoute(h));
-        },
-      }));
+        ...[lectureOnSite(t, h)].filter((e) => e !== null),
+      ]);
     return [...picked, ...hits];
   }, [entries, query, typed, found.data, t, site, selectSite, navigate]);
   const current = Math.min(active, Math.max(0, shown.length - 1));
@@ -244,6 +258,11 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
               <span className="palette-label">{entry.item.label}</span>
               <span className="palette-kind">{t(`palette.kind.${entry.item.kind}`)}</span>
               {entry.item.detail && <span className="palette-detail">{entry.item.detail}</span>}
+              {entry.item.shortcut && (
+                <kbd className="palette-shortcut" data-testid="palette-shortcut">
+                  {entry.item.shortcut}
+                </kbd>
+              )}
             </li>
           );
         })}

@@ -16,6 +16,8 @@ export interface PaletteItem {
   readonly detail?: string;
   /** Other words it answers to (an order's number, a course's instructor). */
   readonly keywords?: readonly string[];
+  /** Its keyboard shortcut, written for this platform ("Ctrl+1", "⌘1"). */
+  readonly shortcut?: string;
 }
 
 /** The order groups are listed in when nothing is typed, and ties are broken in. */

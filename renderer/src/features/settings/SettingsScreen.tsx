@@ -19,6 +19,7 @@ import { DemoFaultsSettings } from './DemoFaultsSettings';
 import { DoctorSettings } from './DoctorSettings';
 import { SettingsLayout } from './SettingsLayout';
 import { SETTINGS_SECTIONS, type SettingsSection } from '../../state/routes';
+import { intervalLabel } from './labels';
 import { assertNever } from '../../../../electron/common/result';
 import { useUpdateSettings } from './useSettings';
 
@@ -93,11 +94,11 @@ function SyncSettings({ settings }: { readonly settings: Settings | undefined })
             data-testid="auto-sync-select"
           >
             {(INTERVALS as readonly number[]).includes(settings.autoSyncMinutes) ? null : (
-              <option value={settings.autoSyncMinutes}>{t('settings.sync.minutes', { count: settings.autoSyncMinutes })}</option>
+              <option value={settings.autoSyncMinutes}>{intervalLabel(settings.autoSyncMinutes, t)}</option>
             )}
             {INTERVALS.map((m) => (
               <option key={m} value={m}>
-                {m === 0 ? t('settings.sync.off') : t('settings.sync.minutes', { count: m })}
+                {intervalLabel(m, t)}
               </option>
             ))}
           </select>

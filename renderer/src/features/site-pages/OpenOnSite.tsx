@@ -3,16 +3,10 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChannelInput } from '../../../../electron/common/ipc-contract';
 import { call } from '../../api';
-import { useLiveState } from '../../state/live-state';
 import { ErrorState } from '../../ui/ErrorState';
+import { useSchoolReachable } from '../sync/useSyncStatus';
 
 export type SitePageTarget = ChannelInput<'site:open-page'>['page'];
-
-/** The computer has a network and the school answered at the last try: its page can be opened. */
-export function useSiteReachable(): boolean {
-  const live = useLiveState();
-  return live.online !== false && (typeof navigator === 'undefined' || navigator.onLine !== false);
-}
 
 interface Props {
   readonly siteId: string;
@@ -30,11 +24,12 @@ interface Props {
 
 /**
  * A button that opens the school's own page in the system browser (the core builds the address on the site's origin
- * only). Offline it is disabled, and the reason is shown beside it, not only in a tooltip.
+ * only). While the school cannot be reached (useSchoolReachable: the one rule every screen follows) it is disabled, and
+ * the reason is shown beside it, not only in a tooltip.
  */
 export function OpenOnSite({ siteId, page, label, what, small, primary, testId, quietReason }: Props) {
   const { t } = useTranslation();
-  const reachable = useSiteReachable();
+  const reachable = useSchoolReachable(siteId);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const reasonId = useId();

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { SiteSummary } from '../../../../electron/common/view-models';
+import { useApp } from '../../state/context';
 import { SignInPanel } from './SignInPanel';
 import { useSignIn } from './sign-in';
 
@@ -7,6 +8,9 @@ import { useSignIn } from './sign-in';
 export function SiteSignInScreen({ site }: { readonly site: SiteSummary }) {
   const { t } = useTranslation();
   const signIn = useSignIn();
+  const { route, navigateFrom } = useApp();
+  // Signed in, the app lands where it does after the first school's sign-in: Today (unless the student moved on).
+  const start = () => void signIn.signIn(site.id).then((done) => done && navigateFrom(route.screen, { screen: 'today' }));
   const busy = signIn.pending && signIn.siteId === site.id;
   return (
     <div className="welcome">
@@ -20,7 +24,7 @@ export function SiteSignInScreen({ site }: { readonly site: SiteSummary }) {
         <section className="card">
           <p>{t('sites.signIn.needed', { site: site.label })}</p>
           <p className="muted">{site.baseUrl}</p>
-          <button type="button" className="button primary big" onClick={() => void signIn.signIn(site.id)} data-testid="sign-in-button">
+          <button type="button" className="button primary big" onClick={start} data-testid="sign-in-button">
             {t('sites.signIn.button')}
           </button>
         </section>

@@ -42,7 +42,8 @@ function SiteChipState({ site, host }: { readonly site: SiteSummary; readonly ho
     <span className="site-switcher-state" data-testid="site-chip-state" data-state={view.state} data-tone={view.tone}>
       <span className={`status-dot ${ok ? stateClass(site) : TONE_CLASS[view.tone]}`} aria-hidden="true" />
       {site.isDemo ? `${t('sites.demoTag')} · ` : ''}
-      {ok ? t(siteStatusKey(site.status)) : t(statusChipKey(view.state))}
+      {/* Signed out by the student: said in those words (red, as the bar), not as a sign-in the school asks for. */}
+      {ok || site.status === 'signed-out' ? t(siteStatusKey(site.status)) : t(statusChipKey(view.state))}
       {host !== undefined && (
         <span data-testid="site-host">
           {' · '}

@@ -1,6 +1,6 @@
 import { ArrowRight, GraduationCap, Sparkles } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api';
 import { useApp } from '../../state/context';
@@ -23,8 +23,12 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
   const [demoError, setDemoError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
+  // A new start: an invite refused earlier, or a pasted link's error, is no longer what the student is doing.
+  const [pasteRun, setPasteRun] = useState(0);
   const tryDemo = async () => {
     setDemoError(null);
+    setPasteRun((n) => n + 1);
+    if (invite && !invite.ok) navigate({ screen: 'add-site' });
     setBusy(true);
     try {
       const added = await call('sites:add-demo');
@@ -43,6 +47,12 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
   };
 
   const inFlight = signIn.siteId ? sites.find((s) => s.id === signIn.siteId) : undefined;
+  // "Waiting for you to sign in" appears at the top while the student is at the demo card below: bring it into view.
+  const panel = useRef<HTMLDivElement>(null);
+  const panelFor = inFlight?.id;
+  useEffect(() => {
+    if (panelFor) panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [panelFor]);
 
   return (
     <div className="welcome">
@@ -57,11 +67,13 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
         </h1>
       </div>
       {first && <p className="lead">{t('sites.welcome.lead')}</p>}
-      {inFlight && <SignInPanel siteId={inFlight.id} siteLabel={inFlight.label} />}
+      <div ref={panel} className="welcome-sign-in">
+        {inFlight && <SignInPanel siteId={inFlight.id} siteLabel={inFlight.label} />}
+      </div>
       {invite && <InviteNotice invite={invite} onDismiss={() => navigate({ screen: first ? 'add-site' : 'library' })} />}
       {invite?.ok && <AddSiteForm key={`${invite.invite.baseUrl} ${invite.invite.clientId}`} initial={invite.invite} />}
       {/* The invite link first (the school's operator creates the app's application ID and sends it), then the address. */}
-      {!invite?.ok && <InvitePasteForm />}
+      {!invite?.ok && <InvitePasteForm key={pasteRun} />}
       {!invite?.ok && <AddSiteForm />}
       {info.data?.demoAvailable !== false && !invite?.ok && (
         <section className="card demo-card" aria-labelledby="demo-title">

@@ -3,28 +3,23 @@ import { useSite } from '../../state/context';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { invalidateSite, useChannelMutation } from '../../query';
-import { formatRelative, formatDateTime } from '../../ui/format';
 import { ProgressBar } from '../../ui/states';
-import { useNow } from '../../ui/useNow';
-import { syncPhaseKey } from './labels';
-import { statusReasonKey, useSyncStatus } from './useSyncStatus';
+import { StatusWords } from './StatusWords';
+import { useSyncStatus } from './useSyncStatus';
 
 /**
  * Always at the bottom: when the data was last synced, the sync in progress, what is waiting to be sent. Its colour
  * and reason come from the site's one status view (useSyncStatus `view`), the same the header chip shows.
  */
 export function StatusBar() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const site = useSite();
-  const now = useNow(15_000);
   const { status, progress, running, view } = useSyncStatus(site.id);
   const syncNow = useChannelMutation('sync:now');
   const cancel = useChannelMutation('sync:cancel');
   const lastSyncedAt = status.data?.lastSyncedAt ?? site.lastSyncedAt;
-  const reasonKey = statusReasonKey(view.state);
   const pending = status.data?.pendingChanges ?? 0;
   const failed = status.data?.failedChanges ?? [];
-  const lng = i18n.language;
   const client = useQueryClient();
   const seen = useRef(lastSyncedAt);
   // A newer snapshot than the one the views were read from: refetch them (covers a missed data:changed event).
@@ -39,27 +34,7 @@ export function StatusBar() {
     <div className="status-bar" data-testid="sync-status" data-running={running ? 'true' : 'false'} data-state={view.state} data-tone={view.tone}>
       <span className={`dot ${view.tone}`} aria-hidden="true" />
       <span className="status-text" role="status" aria-live="polite">
-        {running ? (
-          <>
-            {t('sync.running')}
-            {progress && <> · {t(syncPhaseKey(progress.phase))}</>}
-            {progress && progress.itemsFetched > 0 && <> · {t('sync.items', { count: progress.itemsFetched })}</>}
-          </>
-        ) : lastSyncedAt ? (
-          <span title={formatDateTime(lastSyncedAt, lng)} data-testid="last-synced">
-            {t(reasonKey ? 'siteStatus.lastSynced' : 'sync.lastSynced', { when: formatRelative(lastSyncedAt, now, lng) })}
-          </span>
-        ) : (
-          t('sync.never')
-        )}
-        {reasonKey && (
-          <>
-            {' · '}
-            <span className={`status-reason ${view.tone}`} data-testid="status-reason">
-              {t(reasonKey, { site: site.label })}
-            </span>
-          </>
-        )}
+        <StatusWords siteId={site.id} siteLabel={site.label} lastSyncedAt={site.lastSyncedAt} marked />
       </span>
       {running && (
         <div className="status-progress">

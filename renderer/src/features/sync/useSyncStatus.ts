@@ -1,4 +1,5 @@
-import type { SiteStatusView } from '../../../../electron/common/view-models';
+import type { UseQueryOptions } from '@tanstack/react-query';
+import type { SiteStatusView, SyncStatus } from '../../../../electron/common/view-models';
 import { useLiveState } from '../../state/live-state';
 import { useChannel } from '../../query';
 
@@ -10,16 +11,18 @@ const UNKNOWN: SiteStatusView = { state: 'ok', tone: 'busy', reason: null, lastS
  * sync/site-status.ts): the status bar, the banners and the header chip all read `view` from here, so they agree.
  */
 export function useSyncStatus(siteId: string) {
-  const live = useLiveState();
   // Events drive the updates; polling is the safety net (faster while a run is on or nothing was synced yet).
-  const status = useChannel(
-    'sync:status',
-    { siteId },
-    {
-      staleTime: 5_000,
-      refetchInterval: (q) => (q.state.data?.running || q.state.data?.lastSyncedAt === null ? 2_000 : 30_000),
-    },
-  );
+  return useFoldedStatus(siteId, {
+    staleTime: 5_000,
+    refetchInterval: (q) => (q.state.data?.running || q.state.data?.lastSyncedAt === null ? 2_000 : 30_000),
+  });
+}
+
+type StatusQueryOptions = Omit<UseQueryOptions<SyncStatus, Error>, 'queryKey' | 'queryFn'>;
+
+function useFoldedStatus(siteId: string, options: StatusQueryOptions) {
+  const live = useLiveState();
+  const status = useChannel('sync:status', { siteId }, options);
   const progress = live.sync[siteId];
   const running = progress ? progress.running : (status.data?.running ?? false);
   const online = live.online ?? status.data?.online ?? true;
@@ -32,6 +35,18 @@ export function useSyncStatus(siteId: string) {
         ? { ...core, state: 'ok', tone: 'busy' }
         : core;
   return { status, progress: progress?.running ? progress : null, running, online, view };
+}
+
+/**
+ * Whether an action that needs the school (open its page, resume a lecture, book) can work now: the computer has a
+ * network and this school answered at its last contact, as its one status view says. Every such button on every
+ * screen asks this (OpenOnSite), so the course page never offers what Today and My courses refuse.
+ */
+export function useSchoolReachable(siteId: string): boolean {
+  // No polling of its own: a screen may hold a hundred of these, and the status bar's query already refreshes.
+  const { online, view } = useFoldedStatus(siteId, { staleTime: 5_000 });
+  const browserOnline = typeof navigator === 'undefined' || navigator.onLine !== false;
+  return online && browserOnline && view.state !== 'offline' && view.state !== 'not-answering';
 }
 
 /** The short word of a status (the header chip); `ok` is said by the caller (the site's sign-in state). */

@@ -1,4 +1,4 @@
-import { Bell, BookOpen, CalendarClock, CircleCheck, Hourglass, LockOpen, Receipt, Sun } from 'lucide-react';
+import { Bell, BookOpen, CalendarClock, CircleCheck, Hourglass, LockOpen, Receipt, Sun, ArrowUpRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { externalUrl } from '../../../../electron/common/external-url';
@@ -6,7 +6,7 @@ import type { TodayAttention, TodayCourse, TodaySite } from '../../../../electro
 import { useChannel } from '../../query';
 import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
-import { daysUntil, formatDate, formatDateTime, formatMoney, formatRelative, timeLeft } from '../../ui/format';
+import { daysUntil, formatDate, formatDateTime, formatMoney, timeLeft } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { nextStepIcon, nextStepLine } from '../course/NextStep';
@@ -14,18 +14,36 @@ import { OpenOnSite } from '../site-pages/OpenOnSite';
 import './today.css';
 import { WeeklyProgress } from '../progress/ProgressSummary';
 import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
+import { StatusWords } from '../sync/StatusWords';
+import { useSyncStatus } from '../sync/useSyncStatus';
 
-/** How fresh the saved copy is: the oldest school's last sync, or "never". */
-function Freshness({ sites, now }: { readonly sites: readonly TodaySite[]; readonly now: number }) {
-  const { t, i18n } = useTranslation();
-  const synced = sites.map((s) => s.lastSyncedAt).filter((d): d is string => d !== null);
+/**
+ * How fresh the saved copy is, each school in the words and colour of the status bar (the same status view), so
+ * Today's header never says "synced 12 minutes ago" of a school the bar calls "synced now", nor green of one
+ * signed out. One school: its status alone; several: one line each, by name.
+ */
+function Freshness({ sites }: { readonly sites: readonly TodaySite[] }) {
+  const { t } = useTranslation();
   if (sites.length === 0) return null;
-  if (synced.length === 0) return <p className="muted today-freshness">{t('today.neverSynced')}</p>;
-  const oldest = synced.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
+  if (sites.every((s) => s.lastSyncedAt === null)) return <p className="muted today-freshness">{t('today.neverSynced')}</p>;
+  const many = sites.length > 1;
   return (
-    <p className="muted today-freshness" data-testid="today-freshness" data-first-screen="blank">
-      {t('today.freshness', { when: formatRelative(oldest, now, i18n.language) })}
-    </p>
+    <ul className="plain muted today-freshness" data-testid="today-freshness" data-first-screen="blank" aria-label={t('today.freshnessLabel')}>
+      {sites.map((s) => (
+        <SchoolFreshness key={s.siteId} site={s} named={many} />
+      ))}
+    </ul>
+  );
+}
+
+function SchoolFreshness({ site, named }: { readonly site: TodaySite; readonly named: boolean }) {
+  const { view } = useSyncStatus(site.siteId);
+  return (
+    <li data-testid="today-school-status" data-site-id={site.siteId} data-state={view.state} data-tone={view.tone}>
+      <span className={`dot ${view.tone}`} aria-hidden="true" />
+      {named && <strong>{site.label}: </strong>}
+      <StatusWords siteId={site.siteId} siteLabel={site.label} lastSyncedAt={site.lastSyncedAt} />
+    </li>
   );
 }
 
@@ -109,7 +127,7 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
               {t('today.countdown', { days: left.days, hours: left.hours, minutes: left.minutes, date: formatDateTime(item.expiresAt, lng) })}
             </span>
           )}
-          <button type="button" className="button small" onClick={go({ screen: 'billing' })}>
+          <button type="button" className="button small" onClick={go({ screen: 'billing', tradeNo: item.tradeNo })} data-testid="today-see-payment">
             {t('today.seePayment')}
           </button>
         </>
@@ -123,6 +141,7 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
       action = join ? (
         <a className="button small" href={join} target="_blank" rel="noopener noreferrer">
           {t('today.join')}
+          <ArrowUpRight aria-hidden="true" className="open-on-site-arrow" />
         </a>
       ) : (
         <button type="button" className="button small" onClick={go({ screen: 'entitlements' })}>
@@ -189,7 +208,7 @@ export function TodayScreen() {
           {t('today.allCourses')}
         </button>
       </ScreenHeader>
-      <Freshness sites={today.sites} now={now} />
+      <Freshness sites={today.sites} />
 
       <section aria-labelledby="today-continue-title" className="today-section">
         <h2 id="today-continue-title">{t('today.continueTitle')}</h2>
