@@ -164,7 +164,7 @@ for (const lng of ['en', 'zh-TW'] as const) {
       try {
         const origin = await demoOrigin(host);
         await page.setViewportSize({ width: 900, height: 700 });
-        await page.goto(host.launchUrl);
+        await page.goto(host.launchUrl());
         await page.goto(hostForm(host, `${inviteLink(origin, DEMO_CLIENT_ID)}&client_secret=cs_leaked`));
         await expect(page.getByTestId('invite-refused')).toBeVisible();
         await page.getByTestId('try-demo').scrollIntoViewIfNeeded();
@@ -190,7 +190,7 @@ for (const lng of ['en', 'zh-TW'] as const) {
         // A restart (another origin: the page's own storage is not the one it had): the school chosen last is shown.
         await host.close();
         host = await hostOn(dataDir);
-        await page.goto(host.launchUrl);
+        await page.goto(host.launchUrl());
         await expect(page.getByTestId('site-name')).toHaveText(otherName, { timeout: 30_000 });
         expect(((await host.core.handlers['settings:get'](undefined)) as { ok: true; value: { lastSiteId: string } }).value.lastSiteId).toBe(otherId);
       } finally {
