@@ -6,7 +6,7 @@ import { siteText } from '../../../electron/common/site-values';
 import { STATE_WORDS } from '../../../electron/core/db/search/words';
 import { createSyncService } from '../../../electron/core/sync';
 import { openTempDb, startSite } from '../sync/helpers/setup';
-import { course } from './fixtures';
+import { course, notification, payment } from './fixtures';
 import { closeDatabases, NOW, withSite } from './pages-scaffold';
 
 afterEach(closeDatabases);
@@ -114,6 +114,21 @@ describe('search: the query and the index in one form (NFKC)', () => {
       // Its snippet is of the same text, the match marked.
       expect(hits[0]!.snippet, query).toContain('[[');
       expect(hits[0]!.snippet.replace(/\[\[|\]\]/g, ''), query).toBe(title);
+    }
+  });
+});
+
+describe('search: the school’s own text of every kind', () => {
+  it('a notice and an order show their titles as the school wrote them', () => {
+    const title = '線上問答：資料職涯（第１期）';
+    const item = { id: 'li', itemType: 'Ticket', title, quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 };
+    const db = withSite({ notifications: [notification('n1', { title })], payments: [payment('p1', { lineitems: [item] })] });
+    for (const query of ['線上問答:資料職涯', '第1期']) {
+      const hits = searchEverything(db, query, { siteIds: ['s'], kinds: ['notification', 'order'] }, NOW);
+      expect(hits.map((h) => [h.kind, h.title]).sort(), query).toEqual([
+        ['notification', title],
+        ['order', title],
+      ]);
     }
   });
 });

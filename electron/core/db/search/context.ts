@@ -35,7 +35,7 @@ const noTitle = (context: SearchHitContext): HitDetail => ({ context, title: nul
  * its title, "Lecture · Intro to Data Analysis · Week 1 · Completed". A row gone since the index was written (a
  * sync between) has no context: the hit still shows. The same read gives the title as the school wrote it: the
  * index holds it in its search form (normalize.ts: NFKC folds a full-width colon to ":"), which is for matching only.
- * An instructor's title is its own key, an order's and a payment's are the index's (no single row of theirs holds it).
+ * An instructor's title is its own key, an order's its items' titles as Purchases shows them; a payment has none.
  */
 export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
   const key: Key = { siteId: row.site_id, id: row.item_id };
@@ -75,11 +75,16 @@ export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
     }
     case 'order': {
       const o = getOrder(db, row.site_id, row.item_id, now);
-      return noTitle(
-        o
-          ? { ...NONE, tradeNo: o.tradeNo, amount: { value: o.totalAmount, currency: o.currency }, orderState: o.summaryState, at: o.createdAt }
-          : NONE,
-      );
+      if (!o) return noTitle(NONE);
+      // Its items' titles as Purchases names the order (payment-views.ts toOrderView).
+      const context = {
+        ...NONE,
+        tradeNo: o.tradeNo,
+        amount: { value: o.totalAmount, currency: o.currency },
+        orderState: o.summaryState,
+        at: o.createdAt,
+      };
+      return { context, title: o.title };
     }
     case 'payment': {
       const p = getPayment(db, row.site_id, row.item_id, now);
