@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchEverything } from '../../../electron/core/db';
+import { siteText } from '../../../electron/common/site-values';
 import { STATE_WORDS } from '../../../electron/core/db/search/words';
 import { createSyncService } from '../../../electron/core/sync';
 import { openTempDb, startSite } from '../sync/helpers/setup';
-import { course } from './fixtures';
+import { course, notification, payment } from './fixtures';
 import { closeDatabases, NOW, withSite } from './pages-scaffold';
 
 afterEach(closeDatabases);
@@ -84,6 +85,51 @@ describe('search: the query and the index in one form (NFKC)', () => {
         searchEverything(db, query, { siteIds: ['s'] }, NOW).map((h) => h.id),
         query,
       ).toContain('c1');
+  });
+
+  it('a hit’s title and snippet are the school’s own text, whatever widths the title and the query use', () => {
+    fc.assert(
+      fc.property(titleArb, fc.constantFrom('as-is', 'wide', 'narrow'), (title, typed) => {
+        const db = withSite({ courses: [course('c1', { title: `${title}㈱ﬁ`.repeat(3) })] });
+        const query = typed === 'wide' ? wide(title) : typed === 'narrow' ? narrow(title) : title;
+        const hit = searchEverything(db, query, { siteIds: ['s'], kinds: ['course'] }, NOW).find((h) => h.id === 'c1');
+        db.close();
+        expect(hit?.title, query).toBe(siteText(`${title}㈱ﬁ`.repeat(3)));
+        const plain = hit!.snippet.replace(/\[\[|\]\]/g, '').replace(/^…|…$/g, '');
+        expect(siteText(`${title}㈱ﬁ`.repeat(3)), `${query}: ${hit!.snippet}`).toContain(plain);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('a hit shows the school’s own title, full-width colon and digit kept, however the query was typed', () => {
+    // The index matches in NFKC ("：" is ":" there, "１" is "1"); the title the student reads is the school's.
+    const title = '線上問答：資料職涯（第１期）';
+    const db = withSite({ courses: [course('c1', { title }), course('c2', { title: 'Something else entirely' })] });
+    for (const query of [title, '線上問答:資料職涯(第1期)', '線上問答：資料職涯', '第1期', '第１期']) {
+      const hits = searchEverything(db, query, { siteIds: ['s'] }, NOW).filter((h) => h.id === 'c1');
+      expect(hits.length, query).toBe(1);
+      expect(hits[0]!.title, query).toBe(siteText(title));
+      expect(hits[0]!.title, query).toBe(title);
+      // Its snippet is of the same text, the match marked.
+      expect(hits[0]!.snippet, query).toContain('[[');
+      expect(hits[0]!.snippet.replace(/\[\[|\]\]/g, ''), query).toBe(title);
+    }
+  });
+});
+
+describe('search: the school’s own text of every kind', () => {
+  it('a notice and an order show their titles as the school wrote them', () => {
+    const title = '線上問答：資料職涯（第１期）';
+    const item = { id: 'li', itemType: 'Ticket', title, quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 };
+    const db = withSite({ notifications: [notification('n1', { title })], payments: [payment('p1', { lineitems: [item] })] });
+    for (const query of ['線上問答:資料職涯', '第1期']) {
+      const hits = searchEverything(db, query, { siteIds: ['s'], kinds: ['notification', 'order'] }, NOW);
+      expect(hits.map((h) => [h.kind, h.title]).sort(), query).toEqual([
+        ['notification', title],
+        ['order', title],
+      ]);
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { siteText } from '../../../common/site-values';
 import { contextOf } from './context';
 import { likeSnippet } from './parse';
 import { searchRows, type SearchScope } from './query';
+import { shownSnippet } from './shown';
 
 export { ALL_KINDS, rebuildSearchIndex, searchKindsOf } from './build';
 export { forgetShortTerms, gramsOf, indexShortTerms } from './grams';
@@ -27,16 +28,23 @@ export const SEARCH_PER_KIND = 25;
 export function searchEverything(db: Database, query: string, scope: SearchScope, now = new Date()): SearchHit[] {
   const found = searchRows(db, query, scope);
   if (found === null) return [];
-  return found.rows.map((r) => ({
-    kind: r.kind,
-    id: r.item_id,
-    siteId: r.site_id,
-    courseId: r.course_id,
-    // The index holds its text cleaned (normalize.ts); cleaned again here, so no row written otherwise shows otherwise.
-    title: siteText(r.title),
-    snippet: r.snippet ?? likeSnippet(r.title, r.body, found.parsed.terms),
-    context: contextOf(db, r, now),
-  }));
+  return found.rows.map((r) => {
+    const { context, title } = contextOf(db, r, now);
+    const shown = siteText(title ?? r.title);
+    const snippet = r.snippet ?? likeSnippet(r.title, r.body, found.parsed.terms);
+    return {
+      kind: r.kind,
+      id: r.item_id,
+      siteId: r.site_id,
+      courseId: r.course_id,
+      // The school's own title, from the row the hit points to (the index's is in search form, for matching only);
+      // the index's when that row is gone since (a sync between) or no one row holds it (an order's items).
+      title: shown,
+      // A snippet of the title, in the title's own text too (shown.ts).
+      snippet: shownSnippet(snippet, r.title, shown),
+      context,
+    };
+  });
 }
 
 /** One site's hits of every kind, best first, `limit` at most. */

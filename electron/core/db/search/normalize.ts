@@ -6,8 +6,8 @@ import { siteText } from '../../../common/site-values';
  * (https://unicode.org/reports/tr15/#Norm_Forms) folds the compatibility forms a school's titles and a student's
  * typing mix freely: full-width Latin, digits and punctuation (`線上問答：資料職涯` has a full-width colon, a student
  * may type an ASCII one), half-width kana, ligatures, circled and super-script digits. Then the text is cleaned as
- * every view shows a site's text (site-values.ts siteText: no bidi controls, invisible characters or line breaks), so
- * a hit's title and snippet, which come from the index, never carry them.
+ * every view shows a site's text (site-values.ts siteText: no bidi controls, invisible characters or line breaks).
+ * This form is for matching only: a hit shows the school's own title (context.ts, shown.ts), through siteText too.
  */
 export function searchForm(value: unknown): string {
   return siteText(typeof value === 'string' ? value.normalize('NFKC') : value, Number.MAX_SAFE_INTEGER);
