@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { trackerReferences } from '../../scripts/lint/tracker-refs-rule';
@@ -59,6 +61,29 @@ describe('no tracker references in comments and test names (local/no-tracker-ref
 
   it('leaves a string that is not a test name alone', async () => {
     expect(await messages('local/no-tracker-refs', 'electron/core/x.ts', "export const title = 'issue 12';\n")).toEqual([]);
+  });
+});
+
+// What ESLint does not read (Markdown, SQL, workflows) is held to the same rule here.
+describe('no tracker references in the prose and SQL beside the code', () => {
+  const folders = ['electron', 'renderer', 'embedded-server', 'scripts', 'test', '.github'];
+  const files = folders.flatMap((folder) =>
+    readdirSync(folder, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(md|sql|ya?ml)$/.test(f) && !f.includes('node_modules'))
+      .map((f) => join(folder, f)),
+  );
+
+  it('finds the files it reads', () => {
+    expect(files).toContain(join('test', 'bench', 'README.md'));
+  });
+
+  it('finds no reference in any of them', () => {
+    const found = files.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => trackerReferences(line).map((ref) => `${file}:${i + 1}: ${ref}`)),
+    );
+    expect(found).toEqual([]);
   });
 });
 
