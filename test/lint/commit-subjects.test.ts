@@ -53,7 +53,7 @@ describe('commit subjects after the first checked commit (scripts/lint-commits.m
     commit(dir, 'Short again');
     const run = check(dir, start);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`${bad.slice(0, 7)} has a subject of ${long.length} characters`);
+    expect(run.stderr).toContain(`${bad.slice(0, 12)} has a subject of ${long.length} characters`);
   });
 
   it('counts a merge commit too', () => {
