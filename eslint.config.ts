@@ -2,12 +2,14 @@ import js from '@eslint/js';
 import globals from 'globals';
 import type { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
+import { docAttachedRule } from './scripts/lint/doc-attached-rule';
 import { layersRule } from './scripts/lint/layers-rule';
+import { trackerRefsRule } from './scripts/lint/tracker-refs-rule';
 
 /**
- * Lint config. Besides the usual recommended rules it enforces the import boundaries of
- * ../shared/ARCHITECTURE.md ("enforced by lint, not by memory"); test/lint/boundaries.test.ts proves each
- * rule fires.
+ * Lint config. Besides the usual recommended rules it enforces the import boundaries and the conventions of
+ * docs/ARCHITECTURE.md ("enforced by lint and tests, not by memory"); test/lint/boundaries.test.ts and
+ * test/lint/conventions.test.ts prove each rule fires.
  */
 
 const NODE_BUILTINS = [
@@ -55,7 +57,7 @@ const CORE_FORBID = { db: ['net'] };
 /** The renderer's layers: shared state below the features, the shell (app/) above them, never back. */
 const RENDERER_LAYERS = [['i18n', 'styles', 'query-refresh'], ['api'], ['query'], ['ui'], ['state'], ['features'], ['app'], ['App'], ['main']];
 
-const local = { rules: { layers: layersRule } };
+const local = { rules: { layers: layersRule, 'no-tracker-refs': trackerRefsRule, 'doc-attached': docAttachedRule } };
 
 /** Shared shape of the restricted-import rule so each folder lists only its own bans. */
 function restrict(
@@ -89,6 +91,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
       'no-console': 'off',
     },
+  },
+  // Conventions of docs/ARCHITECTURE.md, everywhere: comments and test names say why in words (no tracker
+  // references), and a doc comment stays right above its entry.
+  {
+    files: ['**/*.{ts,tsx,mjs,cjs,js}'],
+    plugins: { local },
+    rules: { 'local/no-tracker-refs': 'error', 'local/doc-attached': 'error' },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

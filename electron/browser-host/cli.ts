@@ -157,7 +157,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   const logger = createLogger((line, entry) => {
     if (entry.level === 'warn' || entry.level === 'error' || process.env.LEARNING_DESKTOP_DEBUG) console.error(line);
   });
-  // One process per data folder (issue 11, item 2): checked first, so a second launch says in one line which
+  // One process per data folder: checked first, so a second launch says in one line which
   // process holds the folder instead of building pages and then failing.
   let lock: DataDirLock;
   try {
@@ -175,7 +175,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   const host = await startBrowserHost({
     rendererDir,
     port: options.port,
-    // The last session's Today, painted before the core opens (issue 28).
+    // The last session's Today, painted before the core opens.
     firstScreen: readFirstScreen(options.dataDir),
     logger: (line) => logger.warn(line),
     createCore: async ({ openExternal, deliverFile }) => {

@@ -132,7 +132,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      // Bad input is the client's mistake, answered like every other refusal (issue 11, item 7).
+      // Bad input is the client's mistake, answered like every other refusal.
       if (error instanceof Refusal) {
         if (!res.headersSent) {
           if (error.status === 413) res.setHeader('connection', 'close');

@@ -1,5 +1,5 @@
 /**
- * OS notifications (issue 12): what the core asks a host to show, and its words in both languages. The Electron host
+ * OS notifications: what the core asks a host to show, and its words in both languages. The Electron host
  * shows it with `Notification`, the browser host's page with the Web Notifications API; both take the text from
  * here so they say the same. Nothing here ever carries a secret: no token, no payment code or account number,
  * only the site's name, a count, a notice's own title and a number of hours.

@@ -1,5 +1,5 @@
 /**
- * The first frame from the last session (issue 28): a cold start paints the opening screen (Today) as the window last
+ * The first frame from the last session: a cold start paints the opening screen (Today) as the window last
  * showed it, from markup the host puts into the page it sends, before the app's scripts have run; the live app takes
  * the window over once its own Today has its data. Shared by the renderer (which captures and releases it), the core
  * (which keeps it) and the hosts (which send it).

@@ -138,13 +138,12 @@ export const ipcContract = {
   'course:get': channel<CourseDetail>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
   /** The course was opened: its "new since last sync" badge is cleared. */
   'course:mark-seen': channel<void>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
-  /** The whole billing (tests, scripts); the screen reads the summary and pages below. */
+  /** The Today home across every school kept here, from the saved copy (works offline). */
+  'today:get': channel<TodayView>()(none),
   /**
    * Opens the school's own page for something the app shows, in the system browser: the core builds the address
    * from its saved copy (embedded-server/README.md, "Decisions (student pages)") on the site's own origin only.
    */
-  /** The Today home across every school kept here, from the saved copy (works offline). */
-  'today:get': channel<TodayView>()(none),
   'site:open-page': channel<{ url: string }>()(
     z
       .object({
@@ -158,6 +157,7 @@ export const ipcContract = {
       })
       .strict(),
   ),
+  /** The whole billing (tests, scripts); the screen reads the summary and pages below. */
   'billing:get': channel<BillingView>()(bySite),
   'billing:summary': channel<BillingSummary>()(bySite),
   /** Orders (payments grouped by tradeNo), newest first; filtered by state and by order number or item title. */

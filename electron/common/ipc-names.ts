@@ -35,5 +35,5 @@ export const BROWSER_HOST_PATHS = {
   invite: '/add-site',
 } as const;
 
-/** The most items one page call returns: each page is answered from an index in well under 5 ms (issue 6). */
+/** The most items one page call returns: each page is answered from an index in well under 5 ms. */
 export const PAGE_LIMIT_MAX = 100;

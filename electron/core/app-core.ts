@@ -111,7 +111,7 @@ export interface AppCore {
   readonly demo: DemoServers | null;
   /** The app was opened with a link (Electron: the learning-desktop: scheme): read it and show it to the student. */
   openInviteLink(link: string): void;
-  /** The installed-app services (issue 12): updates, OS notifications, wake sync, tray's unread count. */
+  /** The installed-app services: updates, OS notifications, wake sync, tray's unread count. */
   readonly desktop: DesktopServices;
   /**
    * A request of the window for a saved product file (`/saved-files/...` on the app's own origin: app:// in Electron,
@@ -123,7 +123,7 @@ export interface AppCore {
 
 /**
  * Opens the core on `options.dataDir`, holding the data directory's lock (data-dir-lock.ts) until close():
- * a second process on the same folder gets DataDirInUseError naming the one that holds it (issue 11, item 2).
+ * a second process on the same folder gets DataDirInUseError naming the one that holds it.
  */
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const lock = options.dataDirLock ?? (await acquireDataDirLock(options.dataDir, { host: options.host }));

@@ -1,7 +1,7 @@
 /**
  * One process per data directory. Two copies of the app on one data dir each refresh the same tokens (the
  * second refresh presents a rotated refresh token and the site ends the pair) and write the same vault and
- * database: they ended signed out in 4 of 80 trials (issue 11, item 2). The Electron host also has
+ * database: they ended signed out in 4 of 80 trials. The Electron host also has
  * `app.requestSingleInstanceLock()`; this lock covers the browser host and anything else that opens the core.
  *
  * The lock is a small file in the data dir naming its owner (PID, host, start time), created atomically and

@@ -9,7 +9,7 @@ import { loginItemSettings, quitWhenAllWindowsClosed, trayModel } from '../core/
 const MAX_KEPT_NOTIFICATIONS = 20;
 
 /**
- * The installed app's life outside its window (issue 12 items 4 and 5), wired to Electron: OS notifications, sync on
+ * The installed app's life outside its window, wired to Electron: OS notifications, sync on
  * resume and unlock (powerMonitor), the optional tray icon, start at login. Every decision is the core's
  * (electron/core/desktop/*); this file only calls Electron.
  */

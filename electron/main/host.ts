@@ -81,7 +81,7 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
   app
     .whenReady()
     .then(async () => {
-      // Read before the core opens: the window's first page paints the last session's Today (issue 28).
+      // Read before the core opens: the window's first page paints the last session's Today.
       handleAppProtocol(rendererDir, log, () => core, devServerUrl ? null : readFirstScreen(app.getPath('userData')));
       const settingsStore = createElectronSettingsStore();
       const settings = await settingsStore.load();

@@ -8,6 +8,7 @@ import { externalUrl } from '../common/external-url';
  * integration, no navigation away from the app, no new windows (http/https links go to the system browser),
  * and every permission denied but the two the app's own page uses.
  */
+
 /**
  * The page the window shows: the built renderer from app://learning-desktop/ (electron/core/desktop/app-protocol.ts, never
  * file://), or electron-vite's dev server in development.

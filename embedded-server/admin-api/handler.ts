@@ -116,11 +116,6 @@ export interface AdminRouteSpec<Q, B> {
   run(input: AdminInput<Q, B>): AdminResult | Promise<AdminResult>;
 }
 
-/**
- * One admin route: bearer check -> operator audience -> scope -> zod-validated query and body -> handler.
- * The same spec feeds the router and /openapi.json (Route.openapi), so the description cannot drift.
- * Member-audience tokens are valid tokens without any operator scope: 403 insufficient_scope (decision).
- */
 /** What /openapi.json needs beyond Route.openapi, kept beside the route rather than in the shared type. */
 export interface AdminRouteExtra {
   successStatus: number;
@@ -133,6 +128,11 @@ export function adminRouteExtra(route: Route): AdminRouteExtra | undefined {
   return extras.get(route);
 }
 
+/**
+ * One admin route: bearer check -> operator audience -> scope -> zod-validated query and body -> handler.
+ * The same spec feeds the router and /openapi.json (Route.openapi), so the description cannot drift.
+ * Member-audience tokens are valid tokens without any operator scope: 403 insufficient_scope (decision).
+ */
 export function adminRoute<Q = undefined, B = undefined>(spec: AdminRouteSpec<Q, B>): Route {
   const route = makeRoute(spec);
   extras.set(route, {

@@ -6,6 +6,7 @@ import type { ZodType } from 'zod';
  * Shared shapes of the embedded server. Every area (oauth, oidc, member-api, mcp, admin-api) exports a
  * `Route[]`; `http/router.ts` joins them into the one route table, and admin routes also feed /openapi.json.
  */
+
 /** HEAD is served only where a route for it is registered (the router matches methods exactly). */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 

@@ -21,8 +21,8 @@ import {
  * Cost limits for the member API (decisions, README): a query deeper than MAX_DEPTH or costlier than
  * MAX_COMPLEXITY is refused before any resolver runs. Cost: 1 per field; a connection field multiplies the
  * cost of its selection by its page size (`first`; a variable counts as the connection's maximum, since
- * validation runs before variables are known). Introspection fields count like any other (issue 11, item 4:
- * 150 aliased `__schema` selections once returned 3 MB for a 17 KB request), and a request may hold at most
+ * validation runs before variables are known). Introspection fields count like any other (150
+ * aliased `__schema` selections once returned 3 MB for a 17 KB request), and a request may hold at most
  * MAX_INTROSPECTION_SELECTIONS `__schema`/`__type` selections (all operations, fragments expanded): one is
  * what every real tool sends. Everything here is a pure function of (schema, document), so the verdict can be
  * cached with the parsed document.
@@ -115,7 +115,7 @@ export function costLimitsRule(limits: Limits) {
           const inner = sel.selectionSet
             ? measure(sel.selectionSet, childType, seen)
             : { depth: 0, cost: 0, introspection: 0, introspectionDepth: 0, introspectionFields: 0 };
-          // A field costs 1 plus its selection, introspection included (issue 11, item 4).
+          // A field costs 1 plus its selection, introspection included.
           const cost = 1 + (childType && childType.name.endsWith('Connection') ? inner.cost * firstArg(sel, limits.pageSize(name)) : inner.cost);
           if (def === SchemaMetaFieldDef || def === TypeMetaFieldDef) {
             out.introspection += 1 + inner.introspection;

@@ -78,7 +78,7 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   });
   const result = await executeMemberRequest(memberSchema(), request, memberCtx, ctx.server.log);
   setNoStore(ctx.res);
-  // The answer is bounded whatever the query (issue 11, item 4): one larger than the limit is replaced by a
+  // The answer is bounded whatever the query: one larger than the limit is replaced by a
   // GraphQL error (HTTP 200 with `errors`, like every other GraphQL failure in the spec).
   const limit = ctx.server.memberResponseLimitBytes ?? MAX_RESPONSE_BYTES;
   // Encoded once: measured here, written as it is (sendJsonBytes).

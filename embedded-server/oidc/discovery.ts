@@ -28,7 +28,7 @@ export function authorizationServerMetadata(server: ServerContext): Record<strin
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: true,
     // Spec Authentication 6: the metadata settles whether registration is allowlist-only or also open to any
-    // loopback client; /api/oauth/register follows the same setting (issue 11).
+    // loopback client; /api/oauth/register follows the same setting, so the two never disagree.
     [REGISTRATION_POLICY_KEY]: registrationPolicy(server),
     service_documentation: `${base}/auth.md`,
   };

@@ -137,7 +137,7 @@ export const LECTURE_CONTENT_SQL = `SELECT l.section_id, l.id, l.title, l.positi
  * Memoised per course against the `course_tree` generation (store/content-memo.ts: any write to sections or
  * lectures empties it), so a page reads from SQLite only the courses not seen since the last change, in two
  * statements. Without it a 25-course page spent ~1.3 ms producing the same 1,500 lecture rows' strings on every
- * request (issue 13). Every requested id is in the answer, with an empty list when the course has no sections.
+ * request. Every requested id is in the answer, with an empty list when the course has no sections.
  */
 export function courseTreeContent(db: Database, courseIds: readonly string[]): Map<string, readonly TreeSection[]> {
   const memo = contentMemo<readonly TreeSection[]>(db, 'course_tree');

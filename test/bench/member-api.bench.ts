@@ -3,7 +3,7 @@
  * printed as the app's GraphQL client sends them): the first page of every connection, then every page of the two
  * big ones. The server runs in this process; the requests come from a load generator in ANOTHER process
  * (test/bench/load), so the client's work is not counted against the server. Demo and large seeds, bounded counts.
- * Reports numbers only (test/bench/types.ts): nothing here asserts a timing. Goal (issue 13): >= 1,000 req/s.
+ * Reports numbers only (test/bench/types.ts): nothing here asserts a timing. Goal: >= 1,000 req/s.
  */
 import { print, type DocumentNode } from 'graphql';
 import * as docs from '../../electron/core/graphql/documents';

@@ -1,5 +1,5 @@
 /**
- * CPU profile of the embedded server under the bench's load (issue 13: "find where the time goes").
+ * CPU profile of the embedded server under the bench's load, to find where the time goes.
  *
  *   npx tsx test/bench/profile.ts member [rounds]    # large seed, sync-shaped viewer queries
  *   npx tsx test/bench/profile.ts token [requests]   # code exchange (ES256 id_token), then refresh chains

@@ -1,5 +1,5 @@
 /**
- * Start-up and search benchmark (issue 28): the student's first second, as figures and ratios to the same run's
+ * Start-up and search benchmark: the student's first second, as figures and ratios to the same run's
  * floor. Reports, never asserts.
  * - How cost grows with the data: the `large` seed at 1x, 2x, 4x and 8x (courses, payments, notifications; 60
  *   lectures a course) synced into a fresh file as the app does it (writer worker, read connection): first sync time,

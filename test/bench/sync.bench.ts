@@ -1,9 +1,9 @@
 /**
- * Sync benchmark on the `large` seed (issues 6 and 13). Reports, never asserts (the rounds it runs are in
+ * Sync benchmark on the `large` seed. Reports, never asserts (the rounds it runs are in
  * sync-rounds.ts):
  * - the sync as the app runs it: writes in the writer worker (worker/writer.ts), views read through the main thread's
  *   read-only connection; and, for comparison in the same run, the writes on the main thread (the in-process writer,
- *   as before issue 13);
+ *   as before the writer worker);
  * - for each: first sync and no-change re-sync time, the main thread's event-loop delay (p99, max) while they run,
  *   and the p95 of a screen read made every 50 ms meanwhile;
  * - the same first sync and re-sync through a proxy adding a fixed round-trip time (0 / 20 / 50 ms), each;
@@ -69,7 +69,7 @@ export async function run(): Promise<BenchResult[]> {
     await fetchSnapshot(createTransport(client, { sleep: defaultSleep }), {});
 
     // ---- first sync and no-change re-sync on loopback: the worker (as the app runs it), then the writes on this
-    // thread (as before issue 13), with a screen reading every 50 ms
+    // thread (as before the writer worker), with a screen reading every 50 ms
     results.push({ name: 'load average (1 min) at the start', value: loadavg()[0]!, unit: '', note: 'timings scale with it' });
     let firstSyncRss = process.memoryUsage().rss;
     const rssSampler = setInterval(() => (firstSyncRss = Math.max(firstSyncRss, process.memoryUsage().rss)), 10);
@@ -133,7 +133,7 @@ export async function run(): Promise<BenchResult[]> {
     const sync = createSyncService({ db, clientFor: () => client });
 
     // ---- the limit: the same pages fetched without storing, the same rows bulk-inserted in one transaction
-    // Every connection at once, as the sync fetched before issue 13 (no bound), and nothing stored.
+    // Every connection at once, as the sync fetched before the writer worker (no bound), and nothing stored.
     const fetchOnly = await timeAsync(() => fetchSnapshot(createTransport(client, { sleep: defaultSleep }), { concurrency: 8 }));
     // The same pages with the HTTP client the writer worker sends them with (node:http), parsed on this thread.
     const viaHttp: Transport = {

@@ -105,7 +105,7 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect((await invoke('app:get-info', {}, { 'content-type': 'text/plain' })).status).toBe(415);
   });
 
-  it('answers malformed percent-encoding with 400 and bodies over 1 MB with 413, as plain as other refusals (issue 11, item 7)', async () => {
+  it('answers malformed percent-encoding with 400 and bodies over 1 MB with 413, as plain as other refusals', async () => {
     const refusal = await invoke('app:get-info', {}, { 'content-type': 'text/plain' });
     const plainType = refusal.headers['content-type'];
     for (const r of [

@@ -7,7 +7,7 @@ import type { Settings } from '../../electron/common/view-models';
 import { syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-core';
 
 /**
- * The first frame from the last session (issue 28) through the core's contract, over a real synced demo site: kept
+ * The first frame from the last session through the core's contract, over a real synced demo site: kept
  * for a school with data, and gone with that data or with the appearance it was drawn in.
  */
 describe('app core: the next start’s first frame', () => {

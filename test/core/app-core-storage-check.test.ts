@@ -56,7 +56,7 @@ describe('app core: a database damaged while the app was away', () => {
       writeSync(fd, Buffer.alloc(pageSize - 16, 0xff), 0, pageSize - 16, (page.pageno - 1) * pageSize + 8);
       closeSync(fd);
     }
-    // The window kept a first frame of what the damaged file held (issue 28).
+    // The window kept a first frame of what the damaged file held.
     writeFileSync(join(dataDir, FIRST_SCREEN_FILE), '{}');
     const warnings: string[] = [];
     const core = await createAppCore({ ...options, logger: createLogger((line, entry) => entry.level !== 'info' && warnings.push(line)) });

@@ -54,7 +54,7 @@ async function deadPid(): Promise<number> {
   return pid;
 }
 
-describe('one process per data directory (issue 11, item 2)', () => {
+describe('one process per data directory', () => {
   it('a second process is refused with one line naming the PID that holds the folder', async () => {
     const dataDir = tempDataDir();
     const owner = await start(dataDir).first;

@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { demoServer, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * The installed-app features as the browser host can show them (issue 12): the same keyboard shortcuts as the
+ * The installed-app features as the browser host can show them: the same keyboard shortcuts as the
  * Electron menu (one table, electron/common/shortcuts.ts), the shortcuts list in Settings. The Electron side of each
  * item is in test/e2e/electron/desktop.spec.ts.
  */

@@ -30,7 +30,7 @@ async function firstSession(page: Page, context: BrowserContext, dataDir: string
 }
 
 /**
- * Issue 28: a cold start paints the student's Today from the last session before the app's scripts have run
+ * A cold start paints the student's Today from the last session before the app's scripts have run
  * (electron/core/desktop/first-screen.ts, renderer/src/state/first-screen.ts), and the live app takes the window over
  * once its own Today has its data.
  */

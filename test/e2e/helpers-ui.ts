@@ -213,8 +213,8 @@ export function demoServer(host: BrowserHost): EmbeddedServer {
 /**
  * Asks the site's member API, as the student, what it holds (a token minted straight into the site's token store
  * for this read: the app's own tokens stay in its vault). This is the truth a screen is compared with.
+ * `selection` is a selection set on `viewer`, e.g. `{ unreadNotificationCount }`.
  */
-/** `selection` is a selection set on `viewer`, e.g. `{ unreadNotificationCount }`. */
 export async function askSite<T>(server: EmbeddedServer, selection: string): Promise<T> {
   const { accessToken } = mintToken(server, { scopes: ['account:read'] });
   const res = await fetch(`${server.url}/member/graphql`, {

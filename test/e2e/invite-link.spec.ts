@@ -8,7 +8,7 @@ import { expect, packageVersion, signInOnSite, signInThrough, test } from './fix
 import { SHOTS, expectAccessible, libraryFromToday, translator } from './helpers-ui';
 
 /**
- * A school's invite link (issue 14, item 5) in the browser host: its own address /add-site?site=...&client_id=...
+ * A school's invite link in the browser host: its own address /add-site?site=...&client_id=...
  * fills in the add-site form and waits for the student; a refused link says why; the same link given to the core
  * the way Electron's main process does ('open-url', a second instance) reaches the open page.
  */

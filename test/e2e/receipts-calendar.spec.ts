@@ -7,7 +7,7 @@ import { expect, test } from './fixtures';
 import { SHOTS, expandOrder, expectAccessible, openCourse, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * Receipts and calendar (issue 14, item 4) in the browser host: the purchase CSV and the .ics reminders arrive as
+ * Receipts and calendar in the browser host: the purchase CSV and the .ics reminders arrive as
  * real downloads (Playwright's download event, the file read back from disk), the receipt as a print view the
  * browser turns into a PDF. Each file is checked against the offline copy the screens show.
  */

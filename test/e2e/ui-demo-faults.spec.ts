@@ -3,7 +3,7 @@ import { expect, expectAccessible, SHOTS, signInThrough, test } from './fixtures
 import { demoServer, englishLeftovers, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * Settings > Demo (issue 14, item 3) and the sign-in doctor (item 2), as a person trying the demo sees them: each
+ * Settings > Demo and the sign-in doctor, as a person trying the demo sees them: each
  * switch is driven from the panel, the app's visible reaction is checked, then the switch is turned off and the app
  * recovers. The faults act on the real embedded demo sites (embedded-server README decision 26).
  */

@@ -100,7 +100,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('course:get', { siteId: demo.id, courseId: library[0]!.courseId });
     await call('course:mark-seen', { siteId: demo.id, courseId: library[0]!.courseId });
     await call('billing:get', { siteId: demo.id });
-    // The paged channels the screens use (issue 6).
+    // The paged channels the screens use.
     await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });
     await call('library:all-page', { limit: 5, sort: 'recent' });
     await call('today:get');

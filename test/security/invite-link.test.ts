@@ -23,7 +23,7 @@ function filesUnder(dir: string): string[] {
     .filter((p) => statSync(p).size < 50_000_000);
 }
 
-describe('invite links with a secret in them (issue 14, item 5)', () => {
+describe('invite links with a secret in them', () => {
   it('are refused as secret-in-link, and the secret appears in no answer, event, log line or file', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ld-invite-sec-'));
     dirs.push(dataDir);

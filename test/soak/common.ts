@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { createTestCore } from '../helpers/test-core';
 
-/** SOAK_SCALE (env) or --scale=x scales every count (default 1: the counts of issue 11). */
+/** SOAK_SCALE (env) or --scale=x scales every count (default 1: the counts the reliability goals name). */
 export function scaled(count: number, scale: number): number {
   return Math.max(1, Math.round(count * scale));
 }

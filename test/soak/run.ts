@@ -1,11 +1,11 @@
 /**
- * `npm run soak [filter] [--scale=x]`: the reliability runs of issue 11, outside `npm test`. Each is bounded in
+ * `npm run soak [filter] [--scale=x]`: the reliability runs, outside `npm test`. Each is bounded in
  * count and in time and prints its figures as a table; the process exits 1 if any failure column is not 0.
  *   a  1,000 bursts of 50 concurrent API calls needing one refresh
  *   b  200 kill -9 of a child at random moments of a refresh
  *   c  200 kill -9 of a child during a large-seed sync with a queued outbox change
  *   d  re-sign-in during a failing refresh (100 rounds), two processes on one data dir (80 rounds)
- *   e  hostile sites (issue 24): a 200 MB page, a gzip bomb, endless paging, a slow drip; peak RSS and the message
+ *   e  hostile sites: a 200 MB page, a gzip bomb, endless paging, a slow drip; peak RSS and the message
  *   f  100 kill -9 of a child downloading product files: 0 corrupt or half files presented as complete
  * filter: any of a,b,c,d,e,f (e.g. `npm run soak -- b,d`); --scale=0.05 (or SOAK_SCALE) scales every count.
  */

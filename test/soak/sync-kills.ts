@@ -1,5 +1,5 @@
 /**
- * Soak (c): kill -9 of a child during a large-seed sync with a queued outbox change (issue 11). The child is the
+ * Soak (c): kill -9 of a child during a large-seed sync with a queued outbox change. The child is the
  * real app core driven through its handlers: it marks one unread notification read (queued in the outbox, sent
  * by the sync) and syncs; it is killed at a random moment of that sync. Before each run the server's data moves
  * to a new generation: every course and notification title carries the generation's tag, so the offline copy

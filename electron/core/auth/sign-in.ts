@@ -228,7 +228,7 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
   let stateRef = expected;
   const receiver = await startLoopbackReceiver({
     classify: (p) => classifyFor(stateRef)(p),
-    // RFC 6749 §10.12: only the answer carrying this attempt's state ends the wait (issue 11, item 3).
+    // RFC 6749 §10.12: only the answer carrying this attempt's state ends the wait (a stray one never cancels it).
     belongs: (p) => stateRef.state !== '' && sameText(p.get('state'), stateRef.state),
     logger: options.logger,
     // The tab shows the app's verdict after the exchange and the identity check, not before.

@@ -22,7 +22,7 @@ import {
   type NextStepLectures,
 } from './next-step';
 
-/** "Expires soon" window of the library (issue 6): access ending within 14 days. */
+/** "Expires soon" window of the library: access ending within 14 days. */
 export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
 
 // ------------------------------------------------------------------ writes

@@ -1,5 +1,5 @@
 /**
- * Pages of the long lists (issue 6). A request names where the page starts and how long it is; without a limit
+ * Pages of the long lists. A request names where the page starts and how long it is; without a limit
  * the whole list is read (the whole-view functions, which share the page queries so both show the same rows).
  */
 export interface PageRequest {

@@ -1,5 +1,5 @@
 /**
- * The app's life in the background (issue 12 item 5), as decisions the Electron host asks for: when to sync on its
+ * The app's life in the background, as decisions the Electron host asks for: when to sync on its
  * own, whether closing the last window quits, what the tray shows, how the app starts at login. Pure functions,
  * tested in plain Node; electron/main/background.ts wires them to powerMonitor, Tray and app.setLoginItemSettings.
  */

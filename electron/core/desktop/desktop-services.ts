@@ -1,5 +1,5 @@
 /**
- * The installed-app services the composition root adds (issue 12): auto-update, OS notifications, syncing on wake,
+ * The installed-app services the composition root adds: auto-update, OS notifications, syncing on wake,
  * and what a sync or sign-out under way means for them. app-core.ts builds this once and spreads its handlers into
  * the contract's; the hosts reach the rest through AppCore.desktop.
  */

@@ -1,5 +1,5 @@
 /**
- * The first frame from the last session (issue 28; electron/common/first-screen.ts): kept in the data folder, read
+ * The first frame from the last session (electron/common/first-screen.ts): kept in the data folder, read
  * by a host before the core opens, and put into the first page it sends, so a cold start paints the student's Today
  * (their courses, from this computer) as soon as the page's HTML and styles are in, while the app's scripts load and
  * the core opens. The live app then takes the window over (renderer/src/state/first-screen.ts).

@@ -1,6 +1,6 @@
 /**
  * Which OS notifications to show, and the memory of what was already shown, kept across restarts in
- * `dataDir/notified.json`. Three kinds (issue 12):
+ * `dataDir/notified.json`. Three kinds:
  * - payment-due: an unpaid ATM or convenience-store payment whose code expires within 24 hours, once per code;
  * - new-notices: notices that arrived with a sync, unread, newer than anything seen before; one grouped notification;
  * - sign-in: a site whose sign-in needs renewing, once each time it happens.

@@ -164,7 +164,7 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
         issuer: metadata.issuer,
       };
       // A refresh of the old pair may still be on the wire: the new pair supersedes it and is written with no
-      // other change of this record in between (issue 11, item 1). The pair replaced is the one stored NOW (a
+      // other change of this record in between. The pair replaced is the one stored NOW (a
       // refresh since the sign-in started may have rotated it).
       const replaced = await tokens.supersede(siteId, async () => {
         const stored = await readSecretsForSignIn(siteId);

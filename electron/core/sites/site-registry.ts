@@ -70,7 +70,7 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
   }
 
   // A saved sign-in that cannot be read (the key file was damaged and replaced, or the record is) makes the site
-  // ask for a new sign-in at once, with the reason, instead of failing later or stopping the app (issue 11, item 5).
+  // ask for a new sign-in at once, with the reason, instead of failing later or stopping the app.
   if (vault.persistent) {
     for (const s of sites.values()) {
       if (s.status !== 'ready') continue;

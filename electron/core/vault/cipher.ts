@@ -85,7 +85,7 @@ async function loadOrCreateKey(keyFile: string, recordsDir: string): Promise<{ k
   await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
   const created = randomBytes(KEY_BYTES);
   try {
-    // Exclusive AND atomic (issue 11, item 5): the name appears with the whole fsynced key or not at all, so a
+    // Exclusive AND atomic: the name appears with the whole fsynced key or not at all, so a
     // crash can never leave an empty key file, and two processes never overwrite each other's key.
     await createFileAtomic(keyFile, created, 0o600);
     return { key: created, replaced: false };

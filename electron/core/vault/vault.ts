@@ -99,7 +99,7 @@ export function createVault(options: VaultOptions): Vault {
   const fileFor = (name: string): string => join(dir, `${name}.vault`);
 
   // A process killed between writing a record's temp file and renaming it leaves a full encrypted copy of the
-  // record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens (issue 11, item 6).
+  // record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens.
   if (cipher.persistent) {
     const removed = removeStaleTempFiles(dir);
     if (removed > 0) log.info('removed temp files left by an interrupted write', { count: removed });

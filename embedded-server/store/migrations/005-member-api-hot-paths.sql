@@ -1,4 +1,4 @@
--- 005: the member API's hot paths (issue 13).
+-- 005: the member API's hot paths (see test/bench/README.md, "Where the server's time goes").
 --
 -- A generation number per group of content tables, raised by triggers on every insert, update and delete
 -- whoever writes (admin API, MCP tools, seeds, a test's raw SQL, a cascade from a deleted course). The member API

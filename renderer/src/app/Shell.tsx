@@ -59,7 +59,7 @@ export function Shell() {
 
   return (
     <AppContext.Provider value={value}>
-      {/* The menu's, the keyboard's and the OS notifications' commands (issue 12). */}
+      {/* The menu's, the keyboard's and the OS notifications' commands. */}
       <AppCommands />
       <InviteListener />
       <a className="skip-link" href="#main">

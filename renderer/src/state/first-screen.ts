@@ -1,5 +1,5 @@
 /**
- * The first frame from the last session (issue 28; electron/common/first-screen.ts), the renderer's side:
+ * The first frame from the last session (electron/common/first-screen.ts), the renderer's side:
  * - capture: when Today shows its data, a moment later, #root's markup is sent to be kept for the next cold start;
  * - release: the host put that frame over the page (#ld-first-screen, inert, aria-hidden) so the window shows the
  *   student's Today before these scripts have run; it goes as soon as the live app draws its own opening screen (in

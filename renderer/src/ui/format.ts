@@ -154,8 +154,10 @@ export function timeZoneName(timeZone: string, lng: string): string {
   }
 }
 
-/** "Nov 23, 2026, 5:17 – 6:47 AM": one date when both ends fall on the same day. */
-/** An end before its start, or an unreadable end, shows the start alone; an unreadable start shows "unknown". */
+/**
+ * "Nov 23, 2026, 5:17 – 6:47 AM": one date when both ends fall on the same day. An end before its start, or an
+ * unreadable end, shows the start alone; an unreadable start shows "unknown".
+ */
 export function formatDateTimeRange(startIso: unknown, endIso: unknown, lng: string): string {
   const start = parseSiteDate(startIso);
   const end = parseSiteDate(endIso);

@@ -60,7 +60,7 @@ describe('loopback redirect receiver (RFC 8252 §7.3, §8.3)', () => {
   });
 });
 
-describe('loopback receiver: callbacks for another attempt (issue 11, item 3; RFC 6749 §10.12)', () => {
+describe('loopback receiver: callbacks for another attempt (RFC 6749 §10.12)', () => {
   it('answers 400 to a callback that does not belong and keeps listening for the real one', async () => {
     const r = await startLoopbackReceiver({ belongs: (p) => p.get('state') === 'the-state' });
     try {

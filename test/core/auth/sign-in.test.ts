@@ -132,7 +132,7 @@ describe('callback checks, one rule at a time (RFC 6749 §10.12, RFC 9207)', () 
     ).toThrow(expect.objectContaining({ code: 'state-mismatch' }));
   });
 
-  it('stray callbacks (no query, wrong state, error with a wrong state) do not cancel the sign-in (issue 11, item 3)', async () => {
+  it('stray callbacks (no query, wrong state, error with a wrong state) do not cancel the sign-in', async () => {
     const strays: number[] = [];
     let own: Promise<{ status: number; body: string }> | null = null;
     const { result } = await signInWith(

@@ -252,7 +252,7 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000): 
   }
 }
 
-describe('a failing refresh never wipes a newer sign-in (issue 11, item 1)', () => {
+describe('a failing refresh never wipes a newer sign-in', () => {
   it('a sign-in while a refresh is on the wire supersedes it: the new pair stays, the refresh callers get it', async () => {
     const { clock, h, siteId, vault, tokenEndpoint } = await setup();
     const old = await vault.get(siteId);

@@ -8,7 +8,7 @@ import { closeDatabases, NOW, openDb, withSite, at, day } from './pages-scaffold
 
 afterEach(closeDatabases);
 
-describe('library pages (issue 6): filtered by the core at read time', () => {
+describe('library pages: filtered by the core at read time', () => {
   const courses = [
     course('c1', { hasLifetimeAccess: true }),
     course('c2', { hasLifetimeAccess: false, expireDate: '2026-06-15T00:00:00.000Z' }),

@@ -16,7 +16,7 @@ import { closeDatabases, NOW, withSite, at, day } from './pages-scaffold';
 
 afterEach(closeDatabases);
 
-describe('billing pages (issue 6): orders newest first, a page at a time', () => {
+describe('billing pages: orders newest first, a page at a time', () => {
   // 7 orders on days 1..7 (T1 has two payments, the first on day 1), one order in USD.
   const payments = [
     payment('p1', { tradeNo: 'T1', createdAt: day(1) }),
@@ -124,7 +124,7 @@ describe('billing pages (issue 6): orders newest first, a page at a time', () =>
   });
 });
 
-describe('notification pages (issue 6): newest first, "only unread" at the source', () => {
+describe('notification pages: newest first, "only unread" at the source', () => {
   const notices = Array.from({ length: 7 }, (_, i) => notification(`n${i + 1}`, { createdAt: day(i + 1), readAt: i % 2 === 0 ? null : day(20) })); // unread: n1 n3 n5 n7
 
   it('pages and totals, with and without the filter', () => {

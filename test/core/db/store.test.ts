@@ -49,7 +49,7 @@ function commit(db: Database.Database, siteId: string, snap: Parameters<typeof c
   commitSnapshot(db, siteId, snap);
 }
 
-describe('openOfflineDatabase: pragmas (issue 6 store)', () => {
+describe('openOfflineDatabase: pragmas', () => {
   it('uses WAL, foreign keys, synchronous FULL (the outbox must survive a power loss) and a busy timeout', () => {
     const { db, recovered } = open(tempFile());
     expect(recovered).toBe(false);
@@ -141,7 +141,7 @@ describe('migrations keyed on PRAGMA user_version (ARCHITECTURE example 9)', () 
   });
 });
 
-describe('corrupt database recovery (issue 6 store)', () => {
+describe('corrupt database recovery', () => {
   it('moves a file that is not a database aside and rebuilds it empty', () => {
     const file = tempFile();
     writeFileSync(file, Buffer.alloc(8192, 0x41));
@@ -182,7 +182,7 @@ describe('corrupt database recovery (issue 6 store)', () => {
   });
 });
 
-describe('sites never mix (issue 6: every row belongs to a site)', () => {
+describe('sites never mix (every row belongs to a site)', () => {
   it('keeps two sites apart in views and search, and removeSiteData deletes only one', () => {
     const { db } = open(tempFile());
     commit(db, 'a', snapshot('a'));

@@ -49,7 +49,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the first frame from the last session (issue 28)', () => {
+describe('the first frame from the last session', () => {
   it('is kept for a school with data, read back as sent, and forgotten', async () => {
     const store = createFirstScreenStore(dir, sitesWith('site-1'));
     expect(readFirstScreen(dir)).toBeNull();

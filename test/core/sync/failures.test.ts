@@ -25,7 +25,7 @@ function instrumented(client: SiteClient, before: (n: number) => void | Promise<
   };
 }
 
-describe('a sync interrupted mid-way leaves the last complete snapshot (issue 6)', () => {
+describe('a sync interrupted mid-way leaves the last complete snapshot', () => {
   it('server stopped mid-run: the run fails as site-unreachable after bounded retries; data intact', async () => {
     const site = await startSite();
     const { db } = openTempDb();

@@ -17,7 +17,7 @@ import { SERVER_VIEWER, serverPayments } from './helpers/server-queries';
 import { openTempDb, startSite } from './helpers/setup';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- server answers are compared field by field below */
-describe('full sync of the demo seed over HTTP (issue 6; service-spec "Member API: viewer")', () => {
+describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer")', () => {
   it('stores exactly what the server holds, field by field, in every view', async () => {
     const site = await startSite();
     const { db } = openTempDb();

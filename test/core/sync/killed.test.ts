@@ -37,7 +37,7 @@ function syncInChildAndKill(
   });
 }
 
-describe('a sync process killed mid-sync leaves the last complete snapshot (issue 6)', () => {
+describe('a sync process killed mid-sync leaves the last complete snapshot', () => {
   it('killed while fetching: the previous snapshot is intact and the file opens cleanly', async () => {
     const site = await startSite();
     const first = openTempDb();

@@ -30,7 +30,7 @@ interface ServerInbox {
   };
 }
 
-describe('outbox (issue 6; service-spec "Scopes": account:write grants exactly three mutations)', () => {
+describe('outbox (service-spec "Scopes": account:write grants exactly three mutations)', () => {
   it('applies at once, survives an app restart while the site is down, and replays when the site is back', async () => {
     const dir = tempDir();
     const serverFile = join(dir, 'server.db');

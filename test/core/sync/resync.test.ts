@@ -6,7 +6,7 @@ import { noSleep, openTempDb, startSite } from './helpers/setup';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-describe('re-sync after server-side changes made through the operator admin API (issue 6)', () => {
+describe('re-sync after server-side changes made through the operator admin API', () => {
   it('picks up a new enrollment, a new lecture, a refund, a published and a deleted notification', async () => {
     const site = await startSite();
     const { db } = openTempDb();

@@ -49,7 +49,7 @@ describe('Node cipher: AES-256-GCM with a per-device key file (NIST SP 800-38D)'
     expect(new TextDecoder().decode(await second.decrypt(sealed))).toBe('persist');
   });
 
-  it('an empty or damaged key file with no vault records counts as never created (issue 11, item 5)', async () => {
+  it('an empty or damaged key file with no vault records counts as never created', async () => {
     for (const damaged of [Buffer.alloc(0), Buffer.alloc(7)]) {
       const keyFile = join(dir, `vault-${damaged.length}.key`);
       await writeFile(keyFile, damaged, { mode: 0o600 });

@@ -12,7 +12,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-describe('a damaged vault key never stops the app (issue 11, item 5)', () => {
+describe('a damaged vault key never stops the app', () => {
   it('an empty key file with saved sign-ins: the app opens, the site says its sign-in cannot be read, a new sign-in works', async () => {
     const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     cleanups.push(() => server.close());

@@ -110,7 +110,7 @@ describe('vault: encrypted per-site records', () => {
   });
 });
 
-describe('vault: temp files left by a crash (issue 11, item 6)', () => {
+describe('vault: temp files left by a crash', () => {
   it('removes stale .site-*.vault.*.tmp files when it opens, keeps the records and a write in progress', async () => {
     const vdir = join(dir, 'vault');
     const cipher = await createNodeCipher(join(dir, 'key'));

@@ -10,7 +10,7 @@ import { electronSkipReason, launchOptions, packagedExecutable } from './env';
 import { invoke, signInToDemo } from './helpers';
 
 /**
- * The installed-app layer of issue 12, through the real Electron host: one test (or more) per item. Run against the
+ * The installed-app layer, through the real Electron host: one test (or more) per feature. Run against the
  * checkout's Electron (`npx playwright test --project=electron`) or a packaged build
  * (LEARNING_DESKTOP_ELECTRON_EXECUTABLE, as .github/workflows/desktop.yml does). Where no Electron binary can be
  * had, every test here is skipped and says why; the decisions behind each one are tested in plain Node (test/core,
@@ -40,7 +40,7 @@ async function withApp(
   }
 }
 
-test.describe('Electron host: the installed app (issue 12)', () => {
+test.describe('Electron host: the installed app', () => {
   test.skip(skipReason !== null, skipReason ?? '');
 
   test('1. fuses: the packaged executable carries the release fuses (the test build re-enables only the inspector)', async () => {

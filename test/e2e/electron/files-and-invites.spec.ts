@@ -7,8 +7,8 @@ import { signInOnSite } from '../fixtures';
 import { electronSkipReason, launchOptions } from './env';
 
 /**
- * Issue 14 items 4 and 5 through the real Electron host: an invite link given as a launch argument (what Windows and
- * Linux do) fills in the add-site form; the files the student asks for go through the save dialog (replaced in the
+ * Invite links and saved files through the real Electron host: an invite link given as a launch argument (what
+ * Windows and Linux do) fills in the add-site form; the files the student asks for go through the save dialog (replaced in the
  * main process by one that answers a chosen path, as a student would) and a receipt is printed to PDF by
  * webContents.printToPDF. Electron's binary comes from GitHub, which is not reachable everywhere: where it is missing
  * these tests are skipped, and say so.

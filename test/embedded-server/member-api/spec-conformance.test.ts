@@ -14,7 +14,7 @@ import { graphql, mintToken } from './tokens';
 
 /**
  * Spec conformance of the member API, one test per rule, each named after the rule and citing its section of
- * /work/shared/service-spec.md. Each test fails if its rule breaks (on purpose: they assert the rule, not the
+ * the service's spec (docs/SERVICE.md restates it). Each test fails if its rule breaks (on purpose: they assert the rule, not the
  * current output).
  */
 

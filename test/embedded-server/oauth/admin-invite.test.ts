@@ -5,7 +5,7 @@ import { startTestServer } from '../../helpers/server';
 import { ScriptedBrowser, parseForms, type BrowserPage } from '../../helpers/scripted-browser';
 
 /**
- * The admin page's "Open in Learning Desktop" link (issue 14, item 5): read back by the app's own parser, it names
+ * The admin page's "Open in Learning Desktop" link: read back by the app's own parser, it names
  * this site and the application, and never a secret.
  */
 const APPS = '/admin/developers/oauth-applications';

@@ -106,7 +106,7 @@ describe('Redirect URI matching (RFC 6749 §3.1.2.3, RFC 8252 §7.3)', () => {
     ['https scheme', 'https://127.0.0.1:54321/callback'],
     ['a foreign host', 'https://attacker.example/callback'],
     ['an extra query', 'http://127.0.0.1:54321/callback?x=1'],
-    // Issue 11, item 8: the same URL after normalization is not the same string (RFC 6749 §3.1.2.2, RFC 8252 §7.3).
+    // The same URL after normalization is not the same string (RFC 6749 §3.1.2.2, RFC 8252 §7.3).
     ['an upper-case scheme', 'HTTP://127.0.0.1:54321/callback'],
     ['an upper-case scheme without a port', 'HTTP://127.0.0.1/callback'],
     ['a hex short form of 127.0.0.1', 'http://0x7f.1:54321/callback'],

@@ -134,7 +134,7 @@ describe('Registration endpoint (spec Authentication 6): allowlist, not open RFC
   });
 });
 
-describe('the metadata says what registration accepts (spec Authentication 6, issue 11)', () => {
+describe('the metadata says what registration accepts (spec Authentication 6)', () => {
   const loopbackTool = {
     client_name: 'Some CLI',
     application_type: 'native',

@@ -1,5 +1,5 @@
 /**
- * 006: paged views (issue 6). The renderer asks for what it shows: a summary and pages of 50, each answered from
+ * 006: paged views. The renderer asks for what it shows: a summary and pages of 50, each answered from
  * an index, so no call builds thousands of rows (the whole-view memo cost up to 80 ms to rebuild after a sync).
  * - `orders`: one row per tradeNo with the order's date (its earliest payment's createdAt), filled when payments
  *   are written (payments.ts), so "newest order first" is an index walk. A row of `payments` is still one payment,

@@ -1,6 +1,6 @@
 /**
  * 007: search terms of one or two letters or digits (理財, py, 數) without a full scan. The trigram index (004) needs
- * three characters, and LIKE over every title and body cost 7-17 ms on the large seed (issue 6, target 5 ms).
+ * three characters, and LIKE over every title and body cost 7-17 ms on the large seed (the target is 5 ms).
  * - `search_grams`: per search_index row (same rowid), each word character followed by the next one (a bigram),
  *   or alone at the end of a word. A 2-character term is one token; a 1-character term is a prefix query answered
  *   by the 1-character prefix index (https://sqlite.org/fts5.html#prefix_indexes). Contentless with detail=none: it

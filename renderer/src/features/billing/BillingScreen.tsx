@@ -20,7 +20,7 @@ const yearOf = (o: OrderView) => o.createdAt.slice(0, 4);
 const yearLabel = (t: (key: string, vars?: Record<string, string>) => string, year: string) =>
   /^\d{4}$/.test(year) ? t('billing.yearHeading', { year }) : t('common.unknown');
 
-/** Totals and the soonest payable codes from the summary; the orders a page at a time as the student scrolls (issue 6). */
+/** Totals and the soonest payable codes from the summary; the orders a page at a time as the student scrolls. */
 export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   const { t, i18n } = useTranslation();
   const site = useSite();

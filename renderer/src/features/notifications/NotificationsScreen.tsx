@@ -17,8 +17,8 @@ const noticeKey = (n: NotificationView) => n.id;
 /**
  * Counts and subscriptions from the summary; the notices a page at a time, newest first, filtered by the core
  * ("only unread" is part of the query). A mark-read refetches the summary and the pages loaded (useChannelMutation).
+ * `highlight`: a notice id to scroll into view and mark, as a search hit opened it.
  */
-/** `highlight`: a notice id to scroll into view and mark, as a search hit opened it. */
 export function NotificationsScreen({ highlight }: { readonly highlight?: string | undefined } = {}) {
   const { t } = useTranslation();
   const site = useSite();
