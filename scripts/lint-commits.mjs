@@ -12,6 +12,9 @@ const FIRST_CHECKED_PARENT = 'f648ca6912e36db4948eda09bfb8401e8024bd8c';
 const WRITTEN_BEFORE_THE_RULE = new Set([
   '710c55bbe20f483de3aead4798cc7c27377d32f8', // 73 characters
   '5e05d395478c7c7fbf9ee986294ae0e4635067b2', // 74 characters
+  'd84dc9937da7feec8692057469a8f2ec31370ecd', // 73 characters
+  '2e0e5c8137c01026fa2e233fe50ed178cd516017', // 75 characters
+  '70169208b5fa53d16bb58b6a6c7a97246f0cf454', // 76 characters
 ]);
 const MAX_SUBJECT = 72;
 // GitHub's checkout of a pull request is a test merge it makes itself ("Merge <sha> into <sha>"), never pushed.
