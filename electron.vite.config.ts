@@ -22,7 +22,8 @@ export default defineConfig({
       commonjsWorker({
         entry: resolve('electron/core/downloads/transfer-worker.ts'),
         fileName: 'file-transfer.cjs',
-        external: Object.keys(dependencies),
+        // ipaddr.js (the address check of each connection) is bundled in: the download thread loads no package.
+        external: Object.keys(dependencies).filter((name) => name !== 'ipaddr.js'),
       }),
     ],
     build: {

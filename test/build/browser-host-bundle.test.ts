@@ -95,8 +95,12 @@ describe('the browser host bundle', () => {
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     await expect.poll(() => /running at (http:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(out)?.[1] ?? null, { timeout: 90_000 }).not.toBeNull();
     expect(out).not.toMatch(/could not be started/);
-    const launch = await fetch(/running at (\S+)/.exec(out)![1]!, { redirect: 'manual' });
-    expect(launch.status).toBe(303);
+    // The printed link is a one-time launch page: it sets the session cookie and works once.
+    const launchUrl = /running at (\S+)/.exec(out)![1]!;
+    const launch = await fetch(launchUrl, { redirect: 'manual' });
+    expect(launch.status).toBe(200);
+    expect(launch.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    expect((await fetch(launchUrl, { redirect: 'manual' })).status).toBe(403);
     // The demo sites' own databases, made by the embedded server's migrations read beside its chunk (the URL is
     // printed while the core opens: the demo sites start after it).
     await expect
