@@ -69,6 +69,8 @@ test.describe('browser host: desktop features', () => {
     host,
   }) => {
     test.setTimeout(120_000);
+    // The notification boxes are ticked and usable only once the browser allows notifications.
+    await context.grantPermissions(['notifications'], { origin: host.origin });
     await startDemo(page, context, host);
     await openScreen(page, 'settings');
     await expect(page.getByTestId('update-status')).toHaveText(en('desktop.updates.off.host'));
