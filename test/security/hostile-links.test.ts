@@ -1,9 +1,7 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { externalUrl } from '../../electron/common/external-url';
 import { getEntitlements } from '../../electron/core/db';
-import { createSyncService } from '../../electron/core/sync';
-import { openWorkerDb } from '../core/sync/helpers/setup';
-import { startHostileSite } from './helpers/hostile-site';
+import { syncLinks } from './helpers/synced-links';
 
 /**
  * Addresses a site sends that would leave the app (download and join links): real HTTP on 127.0.0.1, the real sync,
@@ -38,24 +36,8 @@ describe('links a site sends (download, join)', () => {
   });
 
   it('a hostile site: every refused link is null in the view model and marked, the https ones are kept', async () => {
-    const site = await startHostileSite();
-    site.takeOver(async (req, res, forward) => {
-      if (req.operation !== 'SyncDigitalProducts' && req.operation !== 'SyncEventRegistrations') return false;
-      const answer = JSON.parse((await forward()).body.toString('utf8')) as {
-        data: { viewer: Record<string, { nodes: Record<string, unknown>[] }> };
-      };
-      const [field, nodes] =
-        req.operation === 'SyncDigitalProducts'
-          ? ['downloadUrl', answer.data.viewer.digitalProducts!.nodes]
-          : ['joinUrl', answer.data.viewer.eventRegistrations!.nodes];
-      nodes.forEach((n, i) => (n[field] = i === 0 ? 'https://school.example/ok' : HOSTILE[i % HOSTILE.length]));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-      return true;
-    });
-    const { db, writer } = await openWorkerDb();
-    const sync = createSyncService({ db, writer, clientFor: () => site.client });
-    onTestFinished(() => sync.close());
-    expect((await sync.syncNow('hostile')).outcome).toBe('completed');
+    const { db, outcome } = await syncLinks('https://school.example/ok', HOSTILE);
+    expect(outcome).toBe('completed');
     const view = getEntitlements(db, 'hostile', NOW);
     const links = [
       ...view.digitalProducts.map((p) => [p.downloadUrl, p.urlRefused]),

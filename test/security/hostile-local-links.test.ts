@@ -14,9 +14,7 @@ import { isCoreError } from '../../electron/core/errors';
 import { entitlementLinksForSite } from '../../electron/core/net/external-url';
 import { fileGet } from '../../electron/core/net/file-get';
 import { imageUrlAllowed } from '../../electron/core/net/site-image';
-import { createSyncService } from '../../electron/core/sync';
-import { openWorkerDb } from '../core/sync/helpers/setup';
-import { startHostileSite } from './helpers/hostile-site';
+import { syncLinks } from './helpers/synced-links';
 
 /**
  * A school on the Internet naming this computer or its network for a download or a join link: `http://127.0.0.1:*`
@@ -72,24 +70,8 @@ describe('an https school naming this computer or its network', () => {
   });
 
   it('the views the screens, the downloads and calendar files read refuse them and say so (urlRefused)', async () => {
-    const site = await startHostileSite();
-    site.takeOver(async (req, res, forward) => {
-      if (req.operation !== 'SyncDigitalProducts' && req.operation !== 'SyncEventRegistrations') return false;
-      const answer = JSON.parse((await forward()).body.toString('utf8')) as {
-        data: { viewer: Record<string, { nodes: Record<string, unknown>[] }> };
-      };
-      const [field, nodes] =
-        req.operation === 'SyncDigitalProducts'
-          ? ['downloadUrl', answer.data.viewer.digitalProducts!.nodes]
-          : ['joinUrl', answer.data.viewer.eventRegistrations!.nodes];
-      nodes.forEach((n, i) => (n[field] = i === 0 ? 'https://cdn.example.net/ok' : LOCAL[i % LOCAL.length]));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-      return true;
-    });
-    const { db, writer } = await openWorkerDb();
-    const sync = createSyncService({ db, writer, clientFor: () => site.client });
-    onTestFinished(() => sync.close());
-    expect((await sync.syncNow('hostile')).outcome).toBe('completed');
+    const { site, db, outcome } = await syncLinks('https://cdn.example.net/ok', LOCAL);
+    expect(outcome).toBe('completed');
 
     const links = (baseUrl: string) => {
       const view = entitlementLinksForSite(getEntitlements(db, 'hostile', NOW), baseUrl);
