@@ -5,7 +5,9 @@ import { commonjsWorker } from './scripts/commonjs-worker';
 import { embeddedServerAssets } from './scripts/embedded-server-assets';
 import { rendererConfig } from './renderer/vite.config';
 
-const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 
 // Entries are absolute: a bare 'electron/...' path would be taken for the electron package and left external.
 // electron-vite builds the three Electron bundles into out/: main, preload and the renderer (shared config).
@@ -18,7 +20,11 @@ export default defineConfig({
     // (electron/core/downloads/transfer-thread.ts).
     plugins: [
       embeddedServerAssets(),
-      commonjsWorker({ entry: resolve('electron/core/worker/writer-worker.ts'), fileName: 'db-writer.cjs', external: Object.keys(dependencies) }),
+      commonjsWorker({
+        entry: resolve('electron/core/worker/writer-worker.ts'),
+        fileName: 'db-writer.cjs',
+        external: Object.keys(dependencies),
+      }),
       commonjsWorker({
         entry: resolve('electron/core/downloads/transfer-worker.ts'),
         fileName: 'file-transfer.cjs',
@@ -38,11 +44,17 @@ export default defineConfig({
     build: {
       outDir: 'out/preload',
       externalizeDeps: false,
-      rollupOptions: { input: { index: resolve('electron/preload/index.ts') }, output: { format: 'cjs' } },
+      rollupOptions: {
+        input: { index: resolve('electron/preload/index.ts') },
+        output: { format: 'cjs' },
+      },
     },
   },
   renderer: {
     ...rendererConfig,
-    build: { ...rendererConfig.build, rollupOptions: { input: { index: resolve('renderer/index.html') } } },
+    build: {
+      ...rendererConfig.build,
+      rollupOptions: { input: { index: resolve('renderer/index.html') } },
+    },
   },
 });

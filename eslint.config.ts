@@ -55,13 +55,34 @@ const CORE_LAYERS = [
 const CORE_FORBID = { db: ['net'] };
 
 /** The renderer's layers: shared state below the features, the shell (app/) above them, never back. */
-const RENDERER_LAYERS = [['i18n', 'styles', 'query-refresh'], ['api'], ['query'], ['ui'], ['state'], ['features'], ['app'], ['App'], ['main']];
+const RENDERER_LAYERS = [
+  ['i18n', 'styles', 'query-refresh'],
+  ['api'],
+  ['query'],
+  ['ui'],
+  ['state'],
+  ['features'],
+  ['app'],
+  ['App'],
+  ['main'],
+];
 
-const local = { rules: { layers: layersRule, 'no-tracker-refs': trackerRefsRule, 'doc-attached': docAttachedRule } };
+const local = {
+  rules: {
+    layers: layersRule,
+    'no-tracker-refs': trackerRefsRule,
+    'doc-attached': docAttachedRule,
+  },
+};
 
 /** Shared shape of the restricted-import rule so each folder lists only its own bans. */
 function restrict(
-  patterns: { group: string[]; message: string; importNames?: string[]; allowTypeImports?: boolean }[],
+  patterns: {
+    group: string[];
+    message: string;
+    importNames?: string[];
+    allowTypeImports?: boolean;
+  }[],
   paths: { name: string; message: string; importNames?: string[] }[] = [],
 ): Linter.RuleEntry {
   return ['error', { patterns, paths }];
@@ -87,8 +108,14 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'separate-type-imports' },
+      ],
       'no-console': 'off',
     },
   },
@@ -109,9 +136,19 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(
         [
-          { group: NODE_BUILTINS, message: 'electron/common is shared with the renderer: no Node built-ins.' },
           {
-            group: otherFolders('core', 'main', 'preload', 'browser-host', 'renderer', 'embedded-server'),
+            group: NODE_BUILTINS,
+            message: 'electron/common is shared with the renderer: no Node built-ins.',
+          },
+          {
+            group: otherFolders(
+              'core',
+              'main',
+              'preload',
+              'browser-host',
+              'renderer',
+              'embedded-server',
+            ),
             message: 'electron/common imports nothing from the other folders.',
           },
         ],
@@ -127,14 +164,26 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(
         [
-          { group: ['electron', 'electron/*'], message: 'electron/core runs in plain Node: it never imports electron.' },
-          { group: otherFolders('main', 'preload', 'browser-host', 'renderer'), message: 'electron/core must not import the hosts or the renderer.' },
+          {
+            group: ['electron', 'electron/*'],
+            message: 'electron/core runs in plain Node: it never imports electron.',
+          },
+          {
+            group: otherFolders('main', 'preload', 'browser-host', 'renderer'),
+            message: 'electron/core must not import the hosts or the renderer.',
+          },
           {
             group: otherFolders('embedded-server'),
-            message: 'The app reaches the embedded server over HTTP; only the demo branch of the composition root starts it.',
+            message:
+              'The app reaches the embedded server over HTTP; only the demo branch of the composition root starts it.',
           },
         ],
-        [{ name: 'electron', message: 'electron/core runs in plain Node: it never imports electron.' }],
+        [
+          {
+            name: 'electron',
+            message: 'electron/core runs in plain Node: it never imports electron.',
+          },
+        ],
       ),
     },
   },
@@ -142,15 +191,30 @@ export default tseslint.config(
     files: ['electron/core/app-core.ts', 'electron/core/demo/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
-        [{ group: otherFolders('main', 'preload', 'browser-host', 'renderer'), message: 'electron/core must not import the hosts or the renderer.' }],
-        [{ name: 'electron', message: 'electron/core runs in plain Node: it never imports electron.' }],
+        [
+          {
+            group: otherFolders('main', 'preload', 'browser-host', 'renderer'),
+            message: 'electron/core must not import the hosts or the renderer.',
+          },
+        ],
+        [
+          {
+            name: 'electron',
+            message: 'electron/core runs in plain Node: it never imports electron.',
+          },
+        ],
       ),
     },
   },
   {
     files: ['electron/core/**/*.ts'],
     plugins: { local },
-    rules: { 'local/layers': ['error', { root: 'electron/core', layers: CORE_LAYERS, forbid: CORE_FORBID }] },
+    rules: {
+      'local/layers': [
+        'error',
+        { root: 'electron/core', layers: CORE_LAYERS, forbid: CORE_FORBID },
+      ],
+    },
   },
   {
     files: ['renderer/src/**/*.{ts,tsx}'],
@@ -170,16 +234,25 @@ export default tseslint.config(
             group: otherFolders('core', 'main', 'preload', 'browser-host', 'embedded-server'),
             message: 'The renderer imports only electron/common (types) and its own files.',
           },
-          { group: ['better-sqlite3', 'jose', 'graphql-request'], message: 'The renderer reads data only through the typed api object.' },
+          {
+            group: ['better-sqlite3', 'jose', 'graphql-request'],
+            message: 'The renderer reads data only through the typed api object.',
+          },
           {
             // The contract's values are its zod schemas (~90 kB in the window's first load); its runtime names live
             // in ipc-names.ts.
             group: ['**/electron/common/ipc-contract', 'zod', 'zod/*'],
             allowTypeImports: true,
-            message: 'Only types from the contract in the renderer: its values (zod schemas) would load with the window; see ipc-names.ts.',
+            message:
+              'Only types from the contract in the renderer: its values (zod schemas) would load with the window; see ipc-names.ts.',
           },
         ],
-        [{ name: 'electron', message: 'The renderer must not import electron: use window.learningDesktop.' }],
+        [
+          {
+            name: 'electron',
+            message: 'The renderer must not import electron: use window.learningDesktop.',
+          },
+        ],
       ),
     },
   },
@@ -188,7 +261,12 @@ export default tseslint.config(
     files: ['embedded-server/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
-        [{ group: otherFolders('electron', 'renderer'), message: 'embedded-server never imports from electron/ or renderer/.' }],
+        [
+          {
+            group: otherFolders('electron', 'renderer'),
+            message: 'embedded-server never imports from electron/ or renderer/.',
+          },
+        ],
         [{ name: 'electron', message: 'embedded-server never imports electron.' }],
       ),
     },
@@ -200,7 +278,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(
         [],
-        [{ name: 'electron', importNames: ['ipcMain'], message: 'Register IPC handlers through electron/main/ipc.ts only.' }],
+        [
+          {
+            name: 'electron',
+            importNames: ['ipcMain'],
+            message: 'Register IPC handlers through electron/main/ipc.ts only.',
+          },
+        ],
       ),
     },
   },

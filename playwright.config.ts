@@ -7,7 +7,8 @@ import { defineConfig } from '@playwright/test';
  * Playwright's own Chromium (`npx playwright install chromium`, which CI runs on every system). Playwright gives
  * every launch a fresh, empty profile directory of its own.
  */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+export const chromiumPath =
+  process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -18,7 +19,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-reports/playwright.json' }]] : [['list']],
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: 'test-reports/playwright.json' }]]
+    : [['list']],
   outputDir: 'test-results',
   use: {
     headless: true,

@@ -28,11 +28,13 @@ async function main(): Promise<void> {
     strict: true,
   });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65534) fail(`--port must be 0..65534, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65534)
+    fail(`--port must be 0..65534, got ${values.port}`);
   const seed = values.seed as SeedKind;
   if (!['demo', 'large', 'none'].includes(seed)) fail('--seed must be demo, large or none');
   const idTokens = values['id-tokens'] as IdTokenMode;
-  if (!['sign', 'publish-jwks-only', 'off'].includes(idTokens)) fail('--id-tokens must be sign, publish-jwks-only or off');
+  if (!['sign', 'publish-jwks-only', 'off'].includes(idTokens))
+    fail('--id-tokens must be sign, publish-jwks-only or off');
   const prefix = values.data?.replace(/\.db$/, '');
   if (prefix) mkdirSync(dirname(prefix), { recursive: true });
   const logger = values.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);

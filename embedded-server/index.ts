@@ -1,7 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from 'better-sqlite3';
-import type { Clock, FaultSwitches, IdTokenMode, OAuthSettings, RegistrationPolicy, Route, ServerContext, SiteConfig } from './http/types';
+import type {
+  Clock,
+  FaultSwitches,
+  IdTokenMode,
+  OAuthSettings,
+  RegistrationPolicy,
+  Route,
+  ServerContext,
+  SiteConfig,
+} from './http/types';
 import { createRouter, type Router } from './http/router';
 import { openDatabase } from './store/db';
 import { seedDatabase, SITES, type SeedKind, type SiteKey } from './seed/index';
@@ -102,7 +111,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  * Starts one site of the service on its own origin. Every route table is joined here (the one table of
  * paths); state lives in SQLite.
  */
-export async function createEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
+export async function createEmbeddedServer(
+  options: EmbeddedServerOptions = {},
+): Promise<EmbeddedServer> {
   const host = options.host ?? '127.0.0.1';
   const siteKey = options.site ?? 'demo';
   const site = SITES[siteKey];
@@ -127,14 +138,16 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
   const db = openDatabase(options.database ?? ':memory:', undefined, options.sqliteBinding);
 
   try {
-    seedDatabase(db, { seed: options.seed ?? 'demo', site: siteKey, now: clock.now(), options: options.seedOptions ?? {} });
+    seedDatabase(db, {
+      seed: options.seed ?? 'demo',
+      site: siteKey,
+      now: clock.now(),
+      options: options.seedOptions ?? {},
+    });
     // Even unseeded, the served school must exist: codes and tokens reference it.
-    db.prepare('INSERT OR IGNORE INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)').run(
-      site.schoolId,
-      site.name,
-      site.subdomain,
-      clock.now(),
-    );
+    db.prepare(
+      'INSERT OR IGNORE INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)',
+    ).run(site.schoolId, site.name, site.subdomain, clock.now());
   } catch (err) {
     db.close();
     throw err;
@@ -159,15 +172,22 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
     if (log) {
       // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
       res.on('finish', () =>
-        log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
+        log(
+          `${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
+        ),
       );
     }
     // Before anything else (faults included): a request for another host name is no request to this site.
     if (!hostAllowed(req, hosts)) {
-      sendJson(res, 421, { error: 'misdirected_request', error_description: 'this site does not answer to that host name' });
+      sendJson(res, 421, {
+        error: 'misdirected_request',
+        error_description: 'this site does not answer to that host name',
+      });
       return;
     }
-    void beforeRouting(faults, clock, req, res).then((go) => (go ? router.handle(context!, req, res) : undefined));
+    void beforeRouting(faults, clock, req, res).then((go) =>
+      go ? router.handle(context!, req, res) : undefined,
+    );
   });
   // Slow-loris guard; the requests this server serves are small.
   http.requestTimeout = 30_000;
@@ -190,7 +210,9 @@ export async function createEmbeddedServer(options: EmbeddedServerOptions = {}):
     faults,
     oauth,
     ...(log ? { log } : {}),
-    ...(options.memberResponseLimitBytes === undefined ? {} : { memberResponseLimitBytes: options.memberResponseLimitBytes }),
+    ...(options.memberResponseLimitBytes === undefined
+      ? {}
+      : { memberResponseLimitBytes: options.memberResponseLimitBytes }),
   };
   log?.(`listening at ${url} (${site.name})`);
 

@@ -16,8 +16,16 @@ const SOURCES = ['electron', 'embedded-server', 'package.json', 'scripts/browser
 
 /** Files the embedded server reads beside its module at run time (`new URL('./migrations/', import.meta.url)`). */
 const ASSETS = [
-  { reader: 'embedded-server/store/db.ts', from: 'embedded-server/store/migrations', to: 'migrations' },
-  { reader: 'embedded-server/member-api/schema.ts', from: 'embedded-server/member-api/schema', to: 'schema' },
+  {
+    reader: 'embedded-server/store/db.ts',
+    from: 'embedded-server/store/migrations',
+    to: 'migrations',
+  },
+  {
+    reader: 'embedded-server/member-api/schema.ts',
+    from: 'embedded-server/member-api/schema',
+    to: 'schema',
+  },
 ];
 
 /**
@@ -30,7 +38,10 @@ const zodEnglishOnly = {
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
-        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-only' }
+        ? {
+            path: join(dirname(args.importer), '..', 'locales', 'en.js'),
+            namespace: 'zod-english-only',
+          }
         : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
@@ -47,13 +58,17 @@ function newest(path) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let latest = 0;
   for (const entry of readdirSync(full, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return latest;
 }
 
 export function browserHostIsFresh() {
-  return existsSync(BROWSER_HOST_ENTRY) && statSync(BROWSER_HOST_ENTRY).mtimeMs >= Math.max(...SOURCES.map(newest));
+  return (
+    existsSync(BROWSER_HOST_ENTRY) &&
+    statSync(BROWSER_HOST_ENTRY).mtimeMs >= Math.max(...SOURCES.map(newest))
+  );
 }
 
 export async function buildBrowserHost() {
@@ -75,7 +90,9 @@ export async function buildBrowserHost() {
     // better-sqlite3 loads its native addon; vite builds the pages when they are missing (cli.ts), from node_modules.
     external: ['better-sqlite3', 'vite', 'electron'],
     // CommonJS packages bundled into ESM call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     define: { 'process.env.NODE_ENV': '"production"' },
     minifySyntax: true,
     metafile: true,
@@ -85,7 +102,8 @@ export async function buildBrowserHost() {
   for (const { reader, from, to } of ASSETS) {
     const dirs = new Set();
     for (const [file, output] of Object.entries(result.metafile.outputs)) {
-      if (Object.keys(output.inputs).some((input) => input.split(sep).join('/') === reader)) dirs.add(dirname(join(root, file)));
+      if (Object.keys(output.inputs).some((input) => input.split(sep).join('/') === reader))
+        dirs.add(dirname(join(root, file)));
     }
     for (const dir of dirs) cpSync(join(root, from), join(dir, to), { recursive: true });
   }

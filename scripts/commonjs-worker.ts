@@ -7,7 +7,11 @@ import { build, type Plugin } from 'vite';
  * (its own tests start CJS workers from an asar), while the ESM loader reading an asar from a worker is not
  * something it tests. Packages stay external (`require`d from app.asar's node_modules, natives unpacked).
  */
-export function commonjsWorker(options: { readonly entry: string; readonly fileName: string; readonly external: readonly string[] }): Plugin {
+export function commonjsWorker(options: {
+  readonly entry: string;
+  readonly fileName: string;
+  readonly external: readonly string[];
+}): Plugin {
   let outDir = '';
   return {
     name: 'learning-desktop:commonjs-worker',
@@ -31,7 +35,9 @@ export function commonjsWorker(options: { readonly entry: string; readonly fileN
             external: (id) =>
               id.startsWith('node:') ||
               builtinModules.includes(id) ||
-              packages.has(id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]!),
+              packages.has(
+                id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]!,
+              ),
             output: { inlineDynamicImports: true },
           },
         },

@@ -27,7 +27,10 @@ function run(command, args, env = process.env) {
 const binding = binary ? await electronBindingOr('opening the browser version instead') : null;
 
 if (binary && binding) {
-  const built = spawnSync(process.execPath, [binEntry('electron-vite'), 'build'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, [binEntry('electron-vite'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
   // --demo: the app starts the demo sites and lists them; "Sign in" opens the system browser.
   run(binary, ['.', '--demo', ...extra], electronEnv(binding));

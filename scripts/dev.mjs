@@ -10,7 +10,10 @@ const extra = process.argv.slice(2);
 const hasElectron = electronBinary() !== null;
 // Electron's own build of better-sqlite3 (node_modules keeps Node's for the tests): see electron-native.mjs.
 const binding = hasElectron ? await electronBindingOr('starting the browser host instead') : null;
-if (!hasElectron) console.log('Electron is not installed on this machine (its binary is downloaded from GitHub); starting the browser host instead.');
+if (!hasElectron)
+  console.log(
+    'Electron is not installed on this machine (its binary is downloaded from GitHub); starting the browser host instead.',
+  );
 const [command, args, env] = binding
   ? [process.execPath, [binEntry('electron-vite'), 'dev', ...extra], electronEnv(binding)]
   : [process.execPath, ['--import', 'tsx', 'electron/browser-host/cli.ts', ...extra], process.env];

@@ -13,7 +13,17 @@
 // better-sqlite3 for this Electron (from GitHub): a machine that can fetch Electron itself can fetch these.
 //
 // CLI: `node scripts/electron-native.mjs` prints the path of the built addon (building it the first time).
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
@@ -34,31 +44,56 @@ export function electronVersion() {
 
 /** Where the addon for this Electron release, platform and architecture is kept. */
 export function electronSqliteBindingPath(version) {
-  return join(root, 'node_modules', '.cache', 'learning-desktop', `better_sqlite3-electron-${version}-${process.platform}-${process.arch}.node`);
+  return join(
+    root,
+    'node_modules',
+    '.cache',
+    'learning-desktop',
+    `better_sqlite3-electron-${version}-${process.platform}-${process.arch}.node`,
+  );
 }
 
 /**
  * The path of better-sqlite3's addon built for Electron `version`; builds it on first use (about a minute) in a
  * scratch copy of the package, so node_modules/better-sqlite3 keeps Node's build. Throws when it cannot be built.
  */
-export async function ensureElectronSqliteBinding(version, { log = (line) => console.log(line) } = {}) {
+export async function ensureElectronSqliteBinding(
+  version,
+  { log = (line) => console.log(line) } = {},
+) {
   const target = electronSqliteBindingPath(version);
   if (existsSync(target)) return target;
   const pkgDir = dirname(require.resolve('better-sqlite3/package.json'));
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
   const scratch = mkdtempSync(join(tmpdir(), 'ld-electron-native-'));
   try {
-    log(`Building better-sqlite3 ${pkg.version} for Electron ${version} (once; kept in node_modules/.cache).`);
+    log(
+      `Building better-sqlite3 ${pkg.version} for Electron ${version} (once; kept in node_modules/.cache).`,
+    );
     const copy = join(scratch, 'node_modules', 'better-sqlite3');
     // Sources only: Node's compiled build/ stays behind, so nothing of it is mistaken for Electron's.
     const nodeBuild = join(pkgDir, 'build');
-    cpSync(pkgDir, copy, { recursive: true, filter: (src) => src !== nodeBuild && !src.startsWith(nodeBuild + sep) });
+    cpSync(pkgDir, copy, {
+      recursive: true,
+      filter: (src) => src !== nodeBuild && !src.startsWith(nodeBuild + sep),
+    });
     writeFileSync(
       join(scratch, 'package.json'),
-      JSON.stringify({ name: 'ld-electron-native', version: '0.0.0', private: true, dependencies: { 'better-sqlite3': pkg.version } }),
+      JSON.stringify({
+        name: 'ld-electron-native',
+        version: '0.0.0',
+        private: true,
+        dependencies: { 'better-sqlite3': pkg.version },
+      }),
     );
     const { rebuild } = await import('@electron/rebuild');
-    await rebuild({ buildPath: scratch, electronVersion: version, onlyModules: ['better-sqlite3'], force: true, mode: 'sequential' });
+    await rebuild({
+      buildPath: scratch,
+      electronVersion: version,
+      onlyModules: ['better-sqlite3'],
+      force: true,
+      mode: 'sequential',
+    });
     const built = join(copy, 'build', 'Release', 'better_sqlite3.node');
     if (!existsSync(built)) throw new Error(`the build left no ${built}`);
     mkdirSync(dirname(target), { recursive: true });
@@ -79,7 +114,9 @@ export async function electronBindingOr(instead) {
   try {
     return await ensureElectronSqliteBinding(electronVersion());
   } catch (error) {
-    console.log(`better-sqlite3 could not be built for Electron (${error instanceof Error ? error.message : String(error)}); ${instead}.`);
+    console.log(
+      `better-sqlite3 could not be built for Electron (${error instanceof Error ? error.message : String(error)}); ${instead}.`,
+    );
     return null;
   }
 }
@@ -98,7 +135,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     console.log(await ensureElectronSqliteBinding(version, { log: (line) => console.error(line) }));
   } catch (error) {
-    console.error(`better-sqlite3 could not be built for Electron ${version}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `better-sqlite3 could not be built for Electron ${version}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   }
 }

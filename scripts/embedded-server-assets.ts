@@ -10,8 +10,16 @@ import type { Plugin } from 'vite';
  * files that hold its reader (beside the entry when none is found).
  */
 const READERS = [
-  { reader: ['embedded-server', 'store', 'db.ts'].join(sep), from: 'embedded-server/store/migrations', to: 'migrations' },
-  { reader: ['embedded-server', 'member-api', 'schema.ts'].join(sep), from: 'embedded-server/member-api/schema', to: 'schema' },
+  {
+    reader: ['embedded-server', 'store', 'db.ts'].join(sep),
+    from: 'embedded-server/store/migrations',
+    to: 'migrations',
+  },
+  {
+    reader: ['embedded-server', 'member-api', 'schema.ts'].join(sep),
+    from: 'embedded-server/member-api/schema',
+    to: 'schema',
+  },
 ];
 
 export function embeddedServerAssets(root = process.cwd()): Plugin {
@@ -23,7 +31,8 @@ export function embeddedServerAssets(root = process.cwd()): Plugin {
       for (const { reader, from, to } of READERS) {
         const dirs = new Set<string>();
         for (const file of Object.values(bundle)) {
-          if (file.type === 'chunk' && file.moduleIds.some((id) => id.endsWith(reader))) dirs.add(dirname(join(outDir, file.fileName)));
+          if (file.type === 'chunk' && file.moduleIds.some((id) => id.endsWith(reader)))
+            dirs.add(dirname(join(outDir, file.fileName)));
         }
         if (dirs.size === 0) dirs.add(outDir);
         for (const dir of dirs) cpSync(resolve(root, from), join(dir, to), { recursive: true });

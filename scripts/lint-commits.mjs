@@ -38,7 +38,9 @@ if (git('cat-file', '-e', `${start}^{commit}`).status !== 0) {
   process.exit(0);
 }
 if (git('merge-base', '--is-ancestor', start, 'HEAD').status !== 0) {
-  console.log(`lint-commits: HEAD does not descend from ${start.slice(0, 12)}; commit subjects not checked.`);
+  console.log(
+    `lint-commits: HEAD does not descend from ${start.slice(0, 12)}; commit subjects not checked.`,
+  );
   process.exit(0);
 }
 
@@ -50,10 +52,20 @@ if (log.status !== 0) {
 const tooLong = log.stdout
   .split('\n')
   .filter((line) => line !== '')
-  .map((line) => ({ hash: line.slice(0, line.indexOf('\t')), subject: line.slice(line.indexOf('\t') + 1) }))
-  .filter(({ hash, subject }) => [...subject].length > MAX_SUBJECT && !GITHUB_TEST_MERGE.test(subject) && !WRITTEN_BEFORE_THE_RULE.has(hash));
+  .map((line) => ({
+    hash: line.slice(0, line.indexOf('\t')),
+    subject: line.slice(line.indexOf('\t') + 1),
+  }))
+  .filter(
+    ({ hash, subject }) =>
+      [...subject].length > MAX_SUBJECT &&
+      !GITHUB_TEST_MERGE.test(subject) &&
+      !WRITTEN_BEFORE_THE_RULE.has(hash),
+  );
 for (const { hash, subject } of tooLong) {
-  console.error(`lint-commits: ${hash.slice(0, 12)} has a subject of ${[...subject].length} characters (at most ${MAX_SUBJECT}): ${subject}`);
+  console.error(
+    `lint-commits: ${hash.slice(0, 12)} has a subject of ${[...subject].length} characters (at most ${MAX_SUBJECT}): ${subject}`,
+  );
 }
 if (tooLong.length > 0) {
   console.error('lint-commits: shorten them with `git rebase -i` (reword) before they are pushed.');

@@ -8,7 +8,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const dir = process.argv[2] ?? '.github/workflows';
-const cli = join(dirname(createRequire(import.meta.url).resolve('@action-validator/cli/package.json')), 'cli.mjs');
+const cli = join(
+  dirname(createRequire(import.meta.url).resolve('@action-validator/cli/package.json')),
+  'cli.mjs',
+);
 const files = readdirSync(dir)
   .filter((f) => /\.ya?ml$/.test(f))
   .sort();

@@ -6,7 +6,11 @@ import { deflateSync } from 'node:zlib';
 
 const SIZE = 512;
 const px = Buffer.alloc(SIZE * SIZE * 4);
-const hex = (h) => [parseInt(h.slice(1, 3), 16), parseInt(h.slice(3, 5), 16), parseInt(h.slice(5, 7), 16)];
+const hex = (h) => [
+  parseInt(h.slice(1, 3), 16),
+  parseInt(h.slice(3, 5), 16),
+  parseInt(h.slice(5, 7), 16),
+];
 const set = (x, y, [r, g, b], a = 255) => {
   const i = (y * SIZE + x) * 4;
   px[i] = r;
@@ -46,8 +50,20 @@ for (let y = 0; y < SIZE; y++) {
       top.map((c, i) => Math.round(c + (bottom[i] - c) * t)),
     );
     // Left page: x 96..248, top curve 150→(176,120)→160, bottom curve 372→(176,348)→384.
-    if (x >= 96 && x < 248 && y >= quadY(x, 96, 150, 176, 120, 248, 160) && y <= quadY(x, 96, 372, 176, 348, 248, 384)) set(x, y, hex('#ffffff'));
-    if (x >= 264 && x < 416 && y >= quadY(x, 416, 150, 336, 120, 264, 160) && y <= quadY(x, 416, 372, 336, 348, 264, 384)) set(x, y, hex('#e7ecff'));
+    if (
+      x >= 96 &&
+      x < 248 &&
+      y >= quadY(x, 96, 150, 176, 120, 248, 160) &&
+      y <= quadY(x, 96, 372, 176, 348, 248, 384)
+    )
+      set(x, y, hex('#ffffff'));
+    if (
+      x >= 264 &&
+      x < 416 &&
+      y >= quadY(x, 416, 150, 336, 120, 264, 160) &&
+      y <= quadY(x, 416, 372, 336, 348, 264, 384)
+    )
+      set(x, y, hex('#e7ecff'));
     if (x >= 248 && x < 264 && y >= 160 && y < 384) set(x, y, hex('#c5d0fa'));
   }
 }
@@ -76,7 +92,8 @@ ihdr.writeUInt32BE(SIZE, 4);
 ihdr[8] = 8; // bit depth
 ihdr[9] = 6; // RGBA
 const raw = Buffer.alloc(SIZE * (SIZE * 4 + 1));
-for (let y = 0; y < SIZE; y++) px.copy(raw, y * (SIZE * 4 + 1) + 1, y * SIZE * 4, (y + 1) * SIZE * 4);
+for (let y = 0; y < SIZE; y++)
+  px.copy(raw, y * (SIZE * 4 + 1) + 1, y * SIZE * 4, (y + 1) * SIZE * 4);
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   chunk('IHDR', ihdr),

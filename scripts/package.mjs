@@ -13,7 +13,8 @@ if (!existsSync(config)) {
   process.exit(1);
 }
 const args = process.argv.slice(2);
-const node = (entry, toolArgs) => spawnSync(process.execPath, [entry, ...toolArgs], { stdio: 'inherit' });
+const node = (entry, toolArgs) =>
+  spawnSync(process.execPath, [entry, ...toolArgs], { stdio: 'inherit' });
 const GITHUB =
   'Packaging downloads Electron from GitHub; it cannot work where GitHub is unreachable (unless -c.electronDist names an unpacked Electron).';
 
@@ -28,7 +29,10 @@ if (built.status !== 0) {
 const packaged = node(binEntry('electron-builder'), ['--config', config, ...args]);
 if (!args.includes('-c.npmRebuild=false')) {
   const restored = node(npmCli(), ['rebuild', 'better-sqlite3']);
-  if (restored.status !== 0) console.error('`npm rebuild better-sqlite3` failed: run it before the tests, which need the build for Node.');
+  if (restored.status !== 0)
+    console.error(
+      '`npm rebuild better-sqlite3` failed: run it before the tests, which need the build for Node.',
+    );
 }
 if (packaged.status !== 0) {
   console.error(`electron-builder failed. ${GITHUB}`);

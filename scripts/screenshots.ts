@@ -24,7 +24,10 @@ const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: 
 type Lang = 'en' | 'zh-TW';
 type Theme = 'light' | 'dark';
 type Size = 'wide' | 'narrow';
-const VIEWPORTS: Record<Size, { width: number; height: number }> = { wide: { width: 1280, height: 800 }, narrow: { width: 900, height: 700 } };
+const VIEWPORTS: Record<Size, { width: number; height: number }> = {
+  wide: { width: 1280, height: 800 },
+  narrow: { width: 900, height: 700 },
+};
 type Shot =
   | 'welcome'
   | 'today'
@@ -50,7 +53,8 @@ function plan(lang: Lang, theme: Theme, size: Size): Shot[] {
   if (size === 'wide') shots.push('today', 'billing', 'notifications', 'settings');
   if (size === 'wide' && theme === 'light') shots.push('site-menu');
   // The other screens once in each language, in opposite themes.
-  if (size === 'wide' && (lang === 'en') === (theme === 'light')) shots.push('entitlements', 'consulting', 'profile', 'search', 'settings-desktop');
+  if (size === 'wide' && (lang === 'en') === (theme === 'light'))
+    shots.push('entitlements', 'consulting', 'profile', 'search', 'settings-desktop');
   return shots;
 }
 
@@ -88,7 +92,15 @@ async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(150);
 }
 
-type NavScreen = 'today' | 'library' | 'billing' | 'notifications' | 'settings' | 'entitlements' | 'consulting' | 'profile';
+type NavScreen =
+  | 'today'
+  | 'library'
+  | 'billing'
+  | 'notifications'
+  | 'settings'
+  | 'entitlements'
+  | 'consulting'
+  | 'profile';
 
 async function openScreen(page: Page, screen: NavScreen): Promise<void> {
   await page.getByTestId(`nav-${screen}`).click();
@@ -141,13 +153,17 @@ async function take(page: Page, shot: Shot, name: string): Promise<void> {
     case 'search':
       await openScreen(page, 'library');
       // Demo titles are bilingual: each language finds its own word.
-      await page.getByTestId('search-input').fill((await page.locator('html').getAttribute('lang')) === 'zh-TW' ? '資料' : 'data');
+      await page
+        .getByTestId('search-input')
+        .fill((await page.locator('html').getAttribute('lang')) === 'zh-TW' ? '資料' : 'data');
       await page.getByTestId('search-hit').first().waitFor();
       break;
     case 'settings-desktop':
       // The installed app's sections of Settings: notifications, background, updates, shortcuts.
       await openScreen(page, 'settings');
-      await page.getByTestId('notification-settings').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page
+        .getByTestId('notification-settings')
+        .evaluate((el) => el.scrollIntoView({ block: 'start' }));
       break;
     case 'welcome':
       break;
@@ -163,7 +179,9 @@ async function take(page: Page, shot: Shot, name: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  const only = process.argv.includes('--only')
+    ? process.argv[process.argv.indexOf('--only') + 1]
+    : undefined;
   await build({ ...rendererConfig, logLevel: 'warn' });
   mkdirSync(OUT, { recursive: true });
   // Only this script's own pictures (<screen>-<language>-<theme>-<size>.png) are made anew; others in the folder
@@ -177,7 +195,8 @@ async function main(): Promise<void> {
   try {
     host = await startBrowserHost({
       rendererDir: join(process.cwd(), 'out/renderer'),
-      createCore: ({ openExternal }) => createAppCore({ dataDir, version, host: 'browser', openExternal }),
+      createCore: ({ openExternal }) =>
+        createAppCore({ dataDir, version, host: 'browser', openExternal }),
     });
     browser = await chromium.launch({
       executablePath: chromiumPath,

@@ -32,14 +32,19 @@ export interface CliOptions {
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+export function parseArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): CliOptions {
   let port = 0;
   let dataDir = env.LEARNING_DESKTOP_DATA_DIR ?? defaultDataDir(env);
   let demo = false;
   let open = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new Error(`${name} needs a value.`);
@@ -48,7 +53,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     switch (name) {
       case '--port': {
         const n = Number(value());
-        if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error('--port must be a number from 0 to 65535.');
+        if (!Number.isInteger(n) || n < 0 || n > 65535)
+          throw new Error('--port must be a number from 0 to 65535.');
         port = n;
         break;
       }
@@ -63,7 +69,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         break;
       case '--help':
       case '-h':
-        throw new Error('usage: tsx electron/browser-host/cli.ts [--port N] [--data-dir DIR] [--demo] [--no-open]');
+        throw new Error(
+          'usage: tsx electron/browser-host/cli.ts [--port N] [--data-dir DIR] [--demo] [--no-open]',
+        );
       default:
         throw new Error(`Unknown option ${arg}.`);
     }
@@ -74,7 +82,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 /** Kept apart from the Electron app's userData so the two hosts never share a vault key or a database. */
 function defaultDataDir(env: NodeJS.ProcessEnv): string {
   const name = 'Learning Desktop (browser)';
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), name);
+  if (process.platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), name);
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', name);
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), name);
 }
@@ -84,7 +93,8 @@ function newestMtime(dir: string): number {
   if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
 }
@@ -93,10 +103,16 @@ function newestMtime(dir: string): number {
  * Builds the pages when they are missing or older than their sources (renderer/ and the contract in
  * electron/common), so a checkout updated with `git pull` never serves yesterday's pages.
  */
-async function ensureRendererBuilt(rendererDir: string, log: (line: string) => void): Promise<void> {
+async function ensureRendererBuilt(
+  rendererDir: string,
+  log: (line: string) => void,
+): Promise<void> {
   const index = join(rendererDir, 'index.html');
   if (existsSync(index)) {
-    const sources = Math.max(newestMtime(join(repoRoot, 'renderer')), newestMtime(join(repoRoot, 'electron', 'common')));
+    const sources = Math.max(
+      newestMtime(join(repoRoot, 'renderer')),
+      newestMtime(join(repoRoot, 'electron', 'common')),
+    );
     if (statSync(index).mtimeMs >= sources) return;
     log('Rebuilding the app’s pages (their sources changed)…');
   } else {
@@ -155,7 +171,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   const say = (line: string) => console.log(line);
   const logger = createLogger((line, entry) => {
-    if (entry.level === 'warn' || entry.level === 'error' || process.env.LEARNING_DESKTOP_DEBUG) console.error(line);
+    if (entry.level === 'warn' || entry.level === 'error' || process.env.LEARNING_DESKTOP_DEBUG)
+      console.error(line);
   });
   // One process per data folder: checked first, so a second launch says in one line which
   // process holds the folder instead of building pages and then failing.
@@ -171,7 +188,9 @@ export async function main(argv: readonly string[]): Promise<void> {
   const rendererDir = join(repoRoot, 'out', 'renderer');
   await ensureRendererBuilt(rendererDir, say);
 
-  const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+  ).version;
   const host = await startBrowserHost({
     rendererDir,
     port: options.port,
@@ -181,11 +200,12 @@ export async function main(argv: readonly string[]): Promise<void> {
     createCore: async ({ openExternal, deliverFile }) => {
       // The core's modules (most of the host's JavaScript) load once the host listens: the browser opens the page
       // and fetches its files meanwhile, instead of waiting for Node to compile them first.
-      const [{ createAppCore }, { createNodeCipher }, { createJsonSettingsStore }] = await Promise.all([
-        import('../core/app-core'),
-        import('../core/vault/cipher'),
-        import('../core/settings/settings-store'),
-      ]);
+      const [{ createAppCore }, { createNodeCipher }, { createJsonSettingsStore }] =
+        await Promise.all([
+          import('../core/app-core'),
+          import('../core/vault/cipher'),
+          import('../core/settings/settings-store'),
+        ]);
       const core = await createAppCore({
         deliverFile,
         dataDir: options.dataDir,
@@ -211,11 +231,15 @@ export async function main(argv: readonly string[]): Promise<void> {
       // Two links: the browser's, and the one printed for the student, each good for one page.
       if (options.open) openDefaultBrowser(writeOpenerPage(options.dataDir, launchUrl()));
       say(`Learning Desktop is running at ${launchUrl()}`);
-      say(`That link opens the app once, within ${LAUNCH_TOKEN_LIFETIME_MS / 60_000} minutes. Press Enter for a new one.`);
+      say(
+        `That link opens the app once, within ${LAUNCH_TOKEN_LIFETIME_MS / 60_000} minutes. Press Enter for a new one.`,
+      );
     },
   });
   // Enter prints a new link (stdin closed, as in a service, simply ends this).
-  createInterface({ input: process.stdin }).on('line', () => say(`A new link to open the app: ${host.launchUrl()}`));
+  createInterface({ input: process.stdin }).on('line', () =>
+    say(`A new link to open the app: ${host.launchUrl()}`),
+  );
 
   let closing = false;
   const stop = () => {

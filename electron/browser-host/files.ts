@@ -41,8 +41,15 @@ export function createHostFiles(clock: { now(): number } = Date): HostFiles {
       held.set(token, { file, expiresAt: clock.now() + LIFETIME_MS });
       prune();
       if (file.kind === 'receipt')
-        return { kind: 'print-view', url: `${BROWSER_HOST_PATHS.files}${token}/${file.fileName.replace(/\.pdf$/, '.html')}` };
-      return { kind: 'download', url: `${BROWSER_HOST_PATHS.files}${token}/${file.fileName}`, fileName: file.fileName };
+        return {
+          kind: 'print-view',
+          url: `${BROWSER_HOST_PATHS.files}${token}/${file.fileName.replace(/\.pdf$/, '.html')}`,
+        };
+      return {
+        kind: 'download',
+        url: `${BROWSER_HOST_PATHS.files}${token}/${file.fileName}`,
+        fileName: file.fileName,
+      };
     },
     serve(pathname, res) {
       if (!pathname.startsWith(BROWSER_HOST_PATHS.files)) return false;

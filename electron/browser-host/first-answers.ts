@@ -9,7 +9,12 @@
 import type { Channel } from '../common/ipc-contract';
 
 /** Calls without input (and without effects) that the window makes as it opens. */
-export const FIRST_ANSWER_CHANNELS = ['sites:list', 'today:get', 'settings:get', 'app:get-info'] as const satisfies readonly Channel[];
+export const FIRST_ANSWER_CHANNELS = [
+  'sites:list',
+  'today:get',
+  'settings:get',
+  'app:get-info',
+] as const satisfies readonly Channel[];
 
 /** The element's id, read by the bridge (bridge.ts). */
 export const FIRST_ANSWERS_ID = 'ld-first-answers';
@@ -24,7 +29,10 @@ export const FIRST_ANSWERS_FOR_MS = 5000;
  * A data block (HTML §4.12.1.3: a script of a type that is not JavaScript is never run, so the page's CSP allows
  * it). Every '<' is escaped in the JSON, so no text in the data can end the element or open a comment.
  */
-export function firstAnswersElement(answers: Readonly<Record<string, unknown>>, id: string = FIRST_ANSWERS_ID): string {
+export function firstAnswersElement(
+  answers: Readonly<Record<string, unknown>>,
+  id: string = FIRST_ANSWERS_ID,
+): string {
   const json = JSON.stringify(answers).replace(/</g, '\\u003c');
   return `<script type="application/json" id="${id}">${json}</script>`;
 }

@@ -18,18 +18,25 @@ export const FIRST_PAGE_WAIT_MS = 300;
 export function withBridge(html: string): string {
   const tag = `<script defer src="${BROWSER_HOST_PATHS.bridge}"></script>`;
   const module = html.search(/<script\b[^>]*\btype="module"/i);
-  return module < 0 ? html.replace('</head>', `${tag}</head>`) : html.slice(0, module) + tag + html.slice(module);
+  return module < 0
+    ? html.replace('</head>', `${tag}</head>`)
+    : html.slice(0, module) + tag + html.slice(module);
 }
 
 /** The first page with `screen` in it (core/desktop/first-screen.ts), styles inline; null when there is none to send. */
-export function firstPageWithScreen(rendererDir: string, screen: SavedFirstScreen | null): string | null {
+export function firstPageWithScreen(
+  rendererDir: string,
+  screen: SavedFirstScreen | null,
+): string | null {
   if (screen === null) return null;
   try {
     const root = normalize(rendererDir);
     const index = readFileSync(join(root, 'index.html'), 'utf8');
     return pageWithFirstScreen(index, screen, (href) => {
       const file = normalize(join(root, href));
-      return file.startsWith(root + sep) && file.endsWith('.css') ? readFileSync(file, 'utf8') : null;
+      return file.startsWith(root + sep) && file.endsWith('.css')
+        ? readFileSync(file, 'utf8')
+        : null;
     });
   } catch {
     return null;

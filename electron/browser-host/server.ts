@@ -14,7 +14,13 @@ import type { FileDelivery } from '../core/export/service';
 import type { SavedFirstScreen } from '../core/desktop/first-screen';
 import { FIRST_PAGE_WAIT_MS, firstPageWithScreen, withBridge } from './first-page';
 import type * as IpcDispatch from '../core/ipc-dispatch';
-import { bridgeScript, HELLO_EVENT, PAGE_HEADER, SESSION_ELEMENT_ID, STOPPED_EVENT } from './bridge';
+import {
+  bridgeScript,
+  HELLO_EVENT,
+  PAGE_HEADER,
+  SESSION_ELEMENT_ID,
+  STOPPED_EVENT,
+} from './bridge';
 import { createHostSessions } from './sessions';
 import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_WAIT_MS, firstAnswersElement } from './first-answers';
 import { createHostFiles, PRINT_SCRIPT } from './files';
@@ -38,7 +44,10 @@ export interface BrowserHostOptions {
    * Builds the core once the host can offer it a way to open URLs (a new tab in the connected page) and to hand the
    * student a file (a download from this host): pass both on to createAppCore.
    */
-  readonly createCore: (deps: { openExternal: (url: string) => Promise<void>; deliverFile: FileDelivery }) => Promise<AppCore>;
+  readonly createCore: (deps: {
+    openExternal: (url: string) => Promise<void>;
+    deliverFile: FileDelivery;
+  }) => Promise<AppCore>;
   readonly logger?: (line: string) => void;
   /**
    * Called once the host listens, before the core is open: the page can be opened at once and load its files while
@@ -89,11 +98,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // The same rule as everywhere a site's address leaves the app (common/external-url.ts).
     const allowed = externalUrl(url);
     if (allowed === null)
-      throw new CoreError('invalid-input', 'Only https addresses (http on this computer), without a user name or password, can be opened.');
+      throw new CoreError(
+        'invalid-input',
+        'Only https addresses (http on this computer), without a user name or password, can be opened.',
+      );
     const parsed = new URL(allowed);
     // The sign-in page opens as a tab of the page that drives the app; with none connected it cannot be shown.
     if (clients.size === 0)
-      throw new CoreError('sign-in-failed', 'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.');
+      throw new CoreError(
+        'sign-in-failed',
+        'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.',
+      );
     // Only one tab opens: in the page the student is using (several pages of the app may be open), else the newest.
     const pages = [...clients];
     const [target] = pages.find(([, page]) => page === activePage) ?? pages[pages.length - 1]!;
@@ -179,8 +194,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return true;
     };
     if (req.method !== 'POST') return refuse(405, 'Method not allowed.');
-    if (!allowedOrigins.has(req.headers.origin ?? '')) return refuse(403, 'Cross-origin request refused.');
-    if (!sessions.hasPageKey(req)) return refuse(403, 'Open the app with the link printed when it started.');
+    if (!allowedOrigins.has(req.headers.origin ?? ''))
+      return refuse(403, 'Cross-origin request refused.');
+    if (!sessions.hasPageKey(req))
+      return refuse(403, 'Open the app with the link printed when it started.');
     return false;
   }
 
@@ -192,7 +209,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const url = new URL(req.url ?? '/', origin);
 
     if (url.searchParams.has(LAUNCH_PARAM)) {
-      if (url.pathname !== '/' || req.method !== 'GET' || !sessions.redeem(url.searchParams.get(LAUNCH_PARAM) ?? ''))
+      if (
+        url.pathname !== '/' ||
+        req.method !== 'GET' ||
+        !sessions.redeem(url.searchParams.get(LAUNCH_PARAM) ?? '')
+      )
         return plain(
           res,
           403,
@@ -200,16 +221,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         );
       return servePage(res, { launch: true });
     }
-    if (!sessions.hasCookie(req)) return plain(res, 403, 'Open the app with the link printed when it started.');
+    if (!sessions.hasCookie(req))
+      return plain(res, 403, 'Open the app with the link printed when it started.');
 
     if (url.pathname.startsWith(BROWSER_HOST_PATHS.invoke)) {
       if (refuseCall(req, res)) return;
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return plain(res, 415, 'JSON only.');
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        return plain(res, 415, 'JSON only.');
       const body = await readJson(req);
       const page = req.headers[PAGE_HEADER];
       if (typeof page === 'string' && PAGE_ID.test(page)) activePage = page;
       const channel = decodePath(url.pathname.slice(BROWSER_HOST_PATHS.invoke.length));
-      const input = body !== null && typeof body === 'object' && 'input' in body ? (body as { input: unknown }).input : undefined;
+      const input =
+        body !== null && typeof body === 'object' && 'input' in body
+          ? (body as { input: unknown }).input
+          : undefined;
       const [{ dispatch }, current] = await Promise.all([dispatcher(), coreFor()]);
       const result = await dispatch(current.handlers, channel, input, (c, e) =>
         log(`browser-host: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`),
@@ -222,7 +248,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (refuseCall(req, res)) return;
       req.resume();
       const current = await coreFor();
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        connection: 'keep-alive',
+      });
       // First, which host this is: the bridge follows only the host that served its page (bridge.ts).
       res.write(`event: ${HELLO_EVENT}\ndata: ${JSON.stringify({ host: sessions.hostId })}\n\n`);
       // The core announces the network only when it changes: a page that (re)connects is told where it stands now.
@@ -233,13 +262,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return;
     }
 
-    if (url.pathname.startsWith(BROWSER_HOST_PATHS.files) && req.method === 'GET' && files.serve(url.pathname, res)) return;
+    if (
+      url.pathname.startsWith(BROWSER_HOST_PATHS.files) &&
+      req.method === 'GET' &&
+      files.serve(url.pathname, res)
+    )
+      return;
     // A saved product file, opened inside the app (PDF, image, audio, video): the same answer as Electron's app://.
     if (url.pathname.startsWith(SAVED_FILES_PATH)) {
-      const answer = await (await coreFor()).serveSavedFile(url.pathname, req.method ?? 'GET', req.headers.range);
+      const answer = await (
+        await coreFor()
+      ).serveSavedFile(url.pathname, req.method ?? 'GET', req.headers.range);
       res.writeHead(answer.status, answer.headers);
       if (!answer.body) return res.end();
-      const stream = createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end });
+      const stream = createReadStream(answer.body.file, {
+        start: answer.body.start,
+        end: answer.body.end,
+      });
       stream.on('error', () => res.destroy());
       return void stream.pipe(res);
     }
@@ -253,15 +292,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return res.end(bridgeScript(EVENT_NAMES));
     }
 
-    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return plain(res, 405, 'Method not allowed.');
     return serveStatic(url.pathname, req.method, res);
   }
 
   /** The first screen's answers as the page's data block (first-answers.ts), or '' when the core is not open in time. */
   async function firstAnswers(): Promise<string> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FIRST_ANSWERS_WAIT_MS)));
-    const ready = await Promise.race([Promise.all([dispatcher(), coreFor()]).catch(() => null), late]);
+    const late = new Promise<null>(
+      (resolve) => (timer = setTimeout(() => resolve(null), FIRST_ANSWERS_WAIT_MS)),
+    );
+    const ready = await Promise.race([
+      Promise.all([dispatcher(), coreFor()]).catch(() => null),
+      late,
+    ]);
     clearTimeout(timer);
     if (ready === null) return '';
     const [{ dispatch }, current] = ready;
@@ -282,8 +327,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   async function servePage(res: ServerResponse, how: { launch: boolean; method?: string }) {
     const withFrame = how.launch ? firstPage : null;
     if (withFrame !== null) firstPage = null;
-    const page = withBridge(withFrame ?? (await readFile(join(normalize(options.rendererDir), 'index.html'), 'utf8')));
-    const headers: Record<string, string> = { 'content-type': MIME_TYPES['.html']!, 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+    const page = withBridge(
+      withFrame ?? (await readFile(join(normalize(options.rendererDir), 'index.html'), 'utf8')),
+    );
+    const headers: Record<string, string> = {
+      'content-type': MIME_TYPES['.html']!,
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    };
     if (how.launch) headers['Set-Cookie'] = sessions.setCookie;
     res.writeHead(200, headers);
     const end = page.lastIndexOf('</body>');
@@ -306,9 +356,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const root = normalize(options.rendererDir);
     const requested = normalize(join(root, decodePath(pathname)));
     // Single-page app: anything that is not a file under the renderer folder gets index.html.
-    const isFile = requested.startsWith(root + sep) && existsSync(requested) && statSync(requested).isFile();
-    if (!isFile || requested.endsWith('index.html')) return servePage(res, { launch: false, method });
-    res.writeHead(200, { 'content-type': MIME_TYPES[extname(requested)] ?? 'application/octet-stream' });
+    const isFile =
+      requested.startsWith(root + sep) && existsSync(requested) && statSync(requested).isFile();
+    if (!isFile || requested.endsWith('index.html'))
+      return servePage(res, { launch: false, method });
+    res.writeHead(200, {
+      'content-type': MIME_TYPES[extname(requested)] ?? 'application/octet-stream',
+    });
     createReadStream(requested).pipe(res);
   }
 

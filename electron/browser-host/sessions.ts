@@ -48,7 +48,8 @@ export function createHostSessions(port: number, clock: { now(): number } = Date
   const prune = () => {
     const now = clock.now();
     for (const [token, expiresAt] of launchTokens) if (expiresAt <= now) launchTokens.delete(token);
-    while (launchTokens.size > MAX_LAUNCH_TOKENS) launchTokens.delete(launchTokens.keys().next().value!);
+    while (launchTokens.size > MAX_LAUNCH_TOKENS)
+      launchTokens.delete(launchTokens.keys().next().value!);
   };
   const hasCookie = (req: IncomingMessage): boolean => {
     for (const c of req.headers.cookie?.split(';') ?? []) {

@@ -5,11 +5,16 @@
  * only the site's name, a count, a notice's own title and a number of hours.
  */
 
-export type DesktopNotificationKind = 'payment-due' | 'new-notices' | 'sign-in' | ReminderNotificationKind;
+export type DesktopNotificationKind =
+  'payment-due' | 'new-notices' | 'sign-in' | ReminderNotificationKind;
 
 /** Reminders (electron/core/db/reminders.ts): each one notification per run, standing for `count` subjects. */
 export type ReminderNotificationKind = 'access-ending' | 'lecture-unlocked' | 'event-starting';
-export const REMINDER_NOTIFICATION_KINDS: readonly ReminderNotificationKind[] = ['access-ending', 'lecture-unlocked', 'event-starting'];
+export const REMINDER_NOTIFICATION_KINDS: readonly ReminderNotificationKind[] = [
+  'access-ending',
+  'lecture-unlocked',
+  'event-starting',
+];
 
 /** The most pressing subject of a reminder: its title and course (the site's text, shown in the app anyway) and the time left. */
 export interface ReminderSubject {
@@ -41,16 +46,26 @@ export interface DesktopNotification {
 /** Minutes as the largest unit that reads naturally: 45 minutes, 23 hours, 7 days. */
 function timeLeft(minutes: number, language: NotificationLanguage): string {
   const m = Math.max(1, Math.round(minutes));
-  const [n, unit] = m < 60 ? [m, 'minute'] : m < 48 * 60 ? [Math.round(m / 60), 'hour'] : [Math.round(m / (24 * 60)), 'day'];
-  if (language === 'zh-TW') return `${n} ${unit === 'minute' ? '分鐘' : unit === 'hour' ? '小時' : '天'}`;
+  const [n, unit] =
+    m < 60
+      ? [m, 'minute']
+      : m < 48 * 60
+        ? [Math.round(m / 60), 'hour']
+        : [Math.round(m / (24 * 60)), 'day'];
+  if (language === 'zh-TW')
+    return `${n} ${unit === 'minute' ? '分鐘' : unit === 'hour' ? '小時' : '天'}`;
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
-const subjectOf = (n: DesktopNotification): ReminderSubject => n.reminder ?? { title: '', courseTitle: null, minutesLeft: 1 };
+const subjectOf = (n: DesktopNotification): ReminderSubject =>
+  n.reminder ?? { title: '', courseTitle: null, minutesLeft: 1 };
 
 export type NotificationLanguage = 'en' | 'zh-TW';
 
-const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: DesktopNotification) => { title: string; body: string }>> = {
+const TEXT: Record<
+  NotificationLanguage,
+  Record<DesktopNotificationKind, (n: DesktopNotification) => { title: string; body: string }>
+> = {
   en: {
     'payment-due': (n) =>
       (n.codes ?? 1) > 1
@@ -63,7 +78,10 @@ const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: Des
             body: `Your ATM or convenience-store payment at ${n.siteLabel} expires in ${n.count} ${n.count === 1 ? 'hour' : 'hours'}. Open Purchases for the payment details.`,
           },
     'new-notices': (n) => ({
-      title: n.count === 1 ? `New notice from ${n.siteLabel}` : `${n.count} new notices from ${n.siteLabel}`,
+      title:
+        n.count === 1
+          ? `New notice from ${n.siteLabel}`
+          : `${n.count} new notices from ${n.siteLabel}`,
       body: n.count === 1 && n.noticeTitle ? n.noticeTitle : 'Open Notifications to read them.',
     }),
     'sign-in': (n) => ({
@@ -74,22 +92,40 @@ const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: Des
       const s = subjectOf(n);
       const left = timeLeft(s.minutesLeft, 'en');
       return n.count > 1
-        ? { title: `${n.count} courses end soon`, body: `The first, “${s.title}” at ${n.siteLabel}, ends in ${left}. Open Today to see them.` }
-        : { title: 'Course access ends soon', body: `Your access to “${s.title}” at ${n.siteLabel} ends in ${left}. Finish it before then.` };
+        ? {
+            title: `${n.count} courses end soon`,
+            body: `The first, “${s.title}” at ${n.siteLabel}, ends in ${left}. Open Today to see them.`,
+          }
+        : {
+            title: 'Course access ends soon',
+            body: `Your access to “${s.title}” at ${n.siteLabel} ends in ${left}. Finish it before then.`,
+          };
     },
     'lecture-unlocked': (n) => {
       const s = subjectOf(n);
       const where = s.courseTitle ? ` in “${s.courseTitle}”` : '';
       return n.count > 1
-        ? { title: `${n.count} lectures unlocked`, body: `Among them “${s.title}”${where} at ${n.siteLabel}. Open Today to see them.` }
-        : { title: 'A lecture is unlocked', body: `“${s.title}”${where} at ${n.siteLabel} is ready to watch.` };
+        ? {
+            title: `${n.count} lectures unlocked`,
+            body: `Among them “${s.title}”${where} at ${n.siteLabel}. Open Today to see them.`,
+          }
+        : {
+            title: 'A lecture is unlocked',
+            body: `“${s.title}”${where} at ${n.siteLabel} is ready to watch.`,
+          };
     },
     'event-starting': (n) => {
       const s = subjectOf(n);
       const left = timeLeft(s.minutesLeft, 'en');
       return n.count > 1
-        ? { title: `${n.count} events start soon`, body: `The first, “${s.title}” at ${n.siteLabel}, starts in ${left}.` }
-        : { title: 'An event starts soon', body: `“${s.title}” at ${n.siteLabel} starts in ${left}.` };
+        ? {
+            title: `${n.count} events start soon`,
+            body: `The first, “${s.title}” at ${n.siteLabel}, starts in ${left}.`,
+          }
+        : {
+            title: 'An event starts soon',
+            body: `“${s.title}” at ${n.siteLabel} starts in ${left}.`,
+          };
     },
   },
   'zh-TW': {
@@ -104,7 +140,8 @@ const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: Des
             body: `你在 ${n.siteLabel} 的 ATM 或超商繳費將在 ${n.count} 小時內到期。請到「購買紀錄」查看繳費資訊。`,
           },
     'new-notices': (n) => ({
-      title: n.count === 1 ? `${n.siteLabel} 有一則新通知` : `${n.siteLabel} 有 ${n.count} 則新通知`,
+      title:
+        n.count === 1 ? `${n.siteLabel} 有一則新通知` : `${n.siteLabel} 有 ${n.count} 則新通知`,
       body: n.count === 1 && n.noticeTitle ? n.noticeTitle : '打開「通知」查看。',
     }),
     'sign-in': (n) => ({
@@ -115,21 +152,33 @@ const TEXT: Record<NotificationLanguage, Record<DesktopNotificationKind, (n: Des
       const s = subjectOf(n);
       const left = timeLeft(s.minutesLeft, 'zh-TW');
       return n.count > 1
-        ? { title: `${n.count} 門課程即將到期`, body: `最早的是 ${n.siteLabel} 的「${s.title}」，將在 ${left}後到期。打開「今天」查看。` }
-        : { title: '課程觀看期限快到了', body: `你在 ${n.siteLabel} 的「${s.title}」將在 ${left}後到期，請把握時間完成。` };
+        ? {
+            title: `${n.count} 門課程即將到期`,
+            body: `最早的是 ${n.siteLabel} 的「${s.title}」，將在 ${left}後到期。打開「今天」查看。`,
+          }
+        : {
+            title: '課程觀看期限快到了',
+            body: `你在 ${n.siteLabel} 的「${s.title}」將在 ${left}後到期，請把握時間完成。`,
+          };
     },
     'lecture-unlocked': (n) => {
       const s = subjectOf(n);
       const course = s.courseTitle ? `「${s.courseTitle}」的` : '';
       return n.count > 1
-        ? { title: `${n.count} 個單元已解鎖`, body: `包括 ${n.siteLabel} ${course}「${s.title}」。打開「今天」查看。` }
+        ? {
+            title: `${n.count} 個單元已解鎖`,
+            body: `包括 ${n.siteLabel} ${course}「${s.title}」。打開「今天」查看。`,
+          }
         : { title: '有單元解鎖了', body: `${n.siteLabel} ${course}「${s.title}」已經可以觀看。` };
     },
     'event-starting': (n) => {
       const s = subjectOf(n);
       const left = timeLeft(s.minutesLeft, 'zh-TW');
       return n.count > 1
-        ? { title: `${n.count} 場活動即將開始`, body: `最早的是 ${n.siteLabel} 的「${s.title}」，將在 ${left}後開始。` }
+        ? {
+            title: `${n.count} 場活動即將開始`,
+            body: `最早的是 ${n.siteLabel} 的「${s.title}」，將在 ${left}後開始。`,
+          }
         : { title: '活動即將開始', body: `${n.siteLabel} 的「${s.title}」將在 ${left}後開始。` };
     },
   },
@@ -140,12 +189,17 @@ export function notificationLanguage(tag: string): NotificationLanguage {
   return /^zh\b/i.test(tag) ? 'zh-TW' : 'en';
 }
 
-export function notificationText(n: DesktopNotification, language: NotificationLanguage): { readonly title: string; readonly body: string } {
+export function notificationText(
+  n: DesktopNotification,
+  language: NotificationLanguage,
+): { readonly title: string; readonly body: string } {
   return TEXT[language][n.kind](n);
 }
 
 /** Both languages say every kind (the i18n rule: en and zh-TW have the same keys). */
-export const NOTIFICATION_TEXT_KINDS: Readonly<Record<NotificationLanguage, readonly DesktopNotificationKind[]>> = {
+export const NOTIFICATION_TEXT_KINDS: Readonly<
+  Record<NotificationLanguage, readonly DesktopNotificationKind[]>
+> = {
   en: Object.keys(TEXT.en) as DesktopNotificationKind[],
   'zh-TW': Object.keys(TEXT['zh-TW']) as DesktopNotificationKind[],
 };

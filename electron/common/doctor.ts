@@ -6,7 +6,15 @@
  */
 import type { ErrorCode } from './errors';
 
-export const DOCTOR_CHECK_IDS = ['discovery', 'tls', 'proxy', 'loopback', 'browser', 'clock', 'client'] as const;
+export const DOCTOR_CHECK_IDS = [
+  'discovery',
+  'tls',
+  'proxy',
+  'loopback',
+  'browser',
+  'clock',
+  'client',
+] as const;
 export type DoctorCheckId = (typeof DOCTOR_CHECK_IDS)[number];
 
 export type DoctorStatus = 'ok' | 'warning' | 'problem' | 'skipped';
@@ -73,7 +81,11 @@ export interface DoctorReport {
   readonly site: { readonly label: string; readonly baseUrl: string; readonly clientId: string };
   /** ISO 8601, the computer's clock. */
   readonly ranAt: string;
-  readonly app: { readonly version: string; readonly host: 'electron' | 'browser'; readonly platform: string };
+  readonly app: {
+    readonly version: string;
+    readonly host: 'electron' | 'browser';
+    readonly platform: string;
+  };
   /** The error the last sign-in attempt ended with (its code only), if any. */
   readonly trigger: ErrorCode | null;
   readonly checks: readonly DoctorCheck[];

@@ -34,7 +34,10 @@ export const FINISHED_TAIL_SECONDS = 30;
 
 export function isFinishedAt(positionSeconds: number, durationSeconds: number): boolean {
   if (durationSeconds <= 0) return false;
-  return positionSeconds >= durationSeconds * FINISHED_FRACTION || durationSeconds - positionSeconds <= FINISHED_TAIL_SECONDS;
+  return (
+    positionSeconds >= durationSeconds * FINISHED_FRACTION ||
+    durationSeconds - positionSeconds <= FINISHED_TAIL_SECONDS
+  );
 }
 
 /**
@@ -49,5 +52,8 @@ export function lectureDone(lecture: {
   readonly lastPositionSeconds: number | null;
 }): boolean {
   if (lecture.state === 'completed') return true;
-  return lecture.lastPositionSeconds !== null && isFinishedAt(Math.max(0, lecture.lastPositionSeconds), lecture.durationSeconds);
+  return (
+    lecture.lastPositionSeconds !== null &&
+    isFinishedAt(Math.max(0, lecture.lastPositionSeconds), lecture.durationSeconds)
+  );
 }

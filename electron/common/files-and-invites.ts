@@ -45,4 +45,6 @@ export const INVITE_REFUSALS = [
 ] as const;
 export type InviteRefusal = (typeof INVITE_REFUSALS)[number];
 
-export type InviteOutcome = { readonly ok: true; readonly invite: InviteView } | { readonly ok: false; readonly refusal: InviteRefusal };
+export type InviteOutcome =
+  | { readonly ok: true; readonly invite: InviteView }
+  | { readonly ok: false; readonly refusal: InviteRefusal };

@@ -13,7 +13,8 @@ export function hostKind(hostname: string): HostKind {
   if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
   if (!ipaddr.isValid(host)) return 'public';
   let address = ipaddr.parse(host);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    address = (address as ipaddr.IPv6).toIPv4Address();
   const range = address.range();
   if (range === 'loopback') return 'loopback';
   return range === 'unicast' ? 'public' : 'private';

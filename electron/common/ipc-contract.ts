@@ -102,7 +102,9 @@ export const ipcContract = {
    * A school's address read without adding it (its sign-in description only): the welcome screen says who can create
    * an application ID when the student has none (spec: member clients are created by the operator, no self-serve).
    */
-  'sites:check': channel<{ baseUrl: string; label: string }>()(z.object({ baseUrl: z.string().min(1).max(2048) }).strict()),
+  'sites:check': channel<{ baseUrl: string; label: string }>()(
+    z.object({ baseUrl: z.string().min(1).max(2048) }).strict(),
+  ),
   'sites:add': channel<SiteSummary>()(
     z
       .object({
@@ -117,7 +119,9 @@ export const ipcContract = {
   /** Resolves when the sign-in completes (or fails); progress arrives as `sign-in:progress` events. */
   'sites:sign-in': channel<SiteSummary>()(bySite),
   'sites:cancel-sign-in': channel<void>()(bySite),
-  'sites:sign-out': channel<SignOutResult>()(z.object({ siteId, removeData: z.boolean() }).strict()),
+  'sites:sign-out': channel<SignOutResult>()(
+    z.object({ siteId, removeData: z.boolean() }).strict(),
+  ),
   /** Signs out (revoking) if needed and deletes the site and all its offline data. */
   'sites:remove': channel<void>()(bySite),
 
@@ -129,15 +133,32 @@ export const ipcContract = {
   'library:list': channel<LibraryCourse[]>()(bySite),
   /** Courses in the service's order, filtered at read time. */
   'library:page': channel<LibraryPage>()(
-    z.object({ siteId, ...pageOf, filter: z.enum(LIBRARY_FILTERS).default('all'), sort: z.enum(LIBRARY_SORTS).default('service') }).strict(),
+    z
+      .object({
+        siteId,
+        ...pageOf,
+        filter: z.enum(LIBRARY_FILTERS).default('all'),
+        sort: z.enum(LIBRARY_SORTS).default('service'),
+      })
+      .strict(),
   ),
   /** The "All schools" library: the courses of every site kept on this computer, in one list. */
   'library:all-page': channel<LibraryPage>()(
-    z.object({ ...pageOf, filter: z.enum(LIBRARY_FILTERS).default('all'), sort: z.enum(LIBRARY_SORTS).default('service') }).strict(),
+    z
+      .object({
+        ...pageOf,
+        filter: z.enum(LIBRARY_FILTERS).default('all'),
+        sort: z.enum(LIBRARY_SORTS).default('service'),
+      })
+      .strict(),
   ),
-  'course:get': channel<CourseDetail>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
+  'course:get': channel<CourseDetail>()(
+    z.object({ siteId, courseId: z.string().min(1).max(200) }).strict(),
+  ),
   /** The course was opened: its "new since last sync" badge is cleared. */
-  'course:mark-seen': channel<void>()(z.object({ siteId, courseId: z.string().min(1).max(200) }).strict()),
+  'course:mark-seen': channel<void>()(
+    z.object({ siteId, courseId: z.string().min(1).max(200) }).strict(),
+  ),
   /** The Today home across every school kept here, from the saved copy (works offline). */
   'today:get': channel<TodayView>()(none),
   /**
@@ -150,9 +171,17 @@ export const ipcContract = {
         siteId,
         page: z.discriminatedUnion('kind', [
           z.object({ kind: z.literal('course'), courseId: z.string().min(1).max(200) }).strict(),
-          z.object({ kind: z.literal('lecture'), courseId: z.string().min(1).max(200), lectureId: z.string().min(1).max(200) }).strict(),
+          z
+            .object({
+              kind: z.literal('lecture'),
+              courseId: z.string().min(1).max(200),
+              lectureId: z.string().min(1).max(200),
+            })
+            .strict(),
           z.object({ kind: z.literal('order'), tradeNo: z.string().min(1).max(200) }).strict(),
-          z.object({ kind: z.literal('consulting'), serviceId: z.string().min(1).max(200) }).strict(),
+          z
+            .object({ kind: z.literal('consulting'), serviceId: z.string().min(1).max(200) })
+            .strict(),
         ]),
       })
       .strict(),
@@ -162,21 +191,34 @@ export const ipcContract = {
   'billing:summary': channel<BillingSummary>()(bySite),
   /** Orders (payments grouped by tradeNo), newest first; filtered by state and by order number or item title. */
   'billing:orders': channel<Page<OrderView>>()(
-    z.object({ siteId, ...pageOf, state: z.enum(ORDER_FILTERS).optional(), query: z.string().max(200).optional() }).strict(),
+    z
+      .object({
+        siteId,
+        ...pageOf,
+        state: z.enum(ORDER_FILTERS).optional(),
+        query: z.string().max(200).optional(),
+      })
+      .strict(),
   ),
   /** Spending per year and currency (paid minus refunded), newest year first. */
   'billing:spending': channel<YearSpending[]>()(bySite),
   /** This week's work, the active-weeks streak and each course's pace; weeks are the student's (Monday start, in `timeZone`). */
-  'progress:summary': channel<ProgressSummary>()(z.object({ siteId, timeZone: z.string().min(1).max(64) }).strict()),
+  'progress:summary': channel<ProgressSummary>()(
+    z.object({ siteId, timeZone: z.string().min(1).max(64) }).strict(),
+  ),
   /** One order by its public number (an order jumped to from the command palette or a notice). */
-  'billing:order': channel<OrderView>()(z.object({ siteId, tradeNo: z.string().min(1).max(200) }).strict()),
+  'billing:order': channel<OrderView>()(
+    z.object({ siteId, tradeNo: z.string().min(1).max(200) }).strict(),
+  ),
   /** Unpaid ATM / convenience-store payments still payable now, soonest deadline first. */
   'billing:instructions': channel<Page<PaymentView>>()(z.object({ siteId, ...pageOf }).strict()),
   'entitlements:get': channel<EntitlementsView>()(bySite),
   'consulting:list': channel<ConsultingServiceView[]>()(bySite),
   'profile:get': channel<ProfileView>()(bySite),
   /** A picture the site names (a cover, an avatar), fetched by the core: a data: URL, or null (core/net/site-image.ts). */
-  'media:image': channel<string | null>()(z.object({ siteId, url: z.string().min(1).max(4096) }).strict()),
+  'media:image': channel<string | null>()(
+    z.object({ siteId, url: z.string().min(1).max(4096) }).strict(),
+  ),
   /**
    * Search every school's offline data (or the one named), of every kind (or those named): best first, with context,
    * at most 100 hits and 25 of one kind (100 when one kind is asked for).
@@ -195,10 +237,16 @@ export const ipcContract = {
   'notifications:list': channel<NotificationsView>()(bySite),
   'notifications:summary': channel<NotificationsSummary>()(bySite),
   /** Newest first; `onlyUnread` filters at the source so every page is full. */
-  'notifications:page': channel<Page<NotificationView>>()(z.object({ siteId, ...pageOf, onlyUnread: z.boolean().default(false) }).strict()),
-  'notifications:mark-read': channel<void>()(z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict()),
+  'notifications:page': channel<Page<NotificationView>>()(
+    z.object({ siteId, ...pageOf, onlyUnread: z.boolean().default(false) }).strict(),
+  ),
+  'notifications:mark-read': channel<void>()(
+    z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict(),
+  ),
   /** Opens a notice: where it leads (a course, an order, an event, a service, or nowhere), and marks it read (queued offline). */
-  'notifications:open': channel<NoticeTarget>()(z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict()),
+  'notifications:open': channel<NoticeTarget>()(
+    z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict(),
+  ),
   'notifications:mark-all-read': channel<void>()(bySite),
   'notifications:update-subscription': channel<NotificationSubscriptionView>()(
     z
@@ -248,7 +296,12 @@ export const ipcContract = {
    * saved site, or for an address and client id that could not be added (discovery failed at "Add").
    */
   'doctor:run': channel<DoctorReport>()(
-    z.union([bySite, z.object({ baseUrl: z.string().min(1).max(2048), clientId: z.string().min(1).max(2048) }).strict()]),
+    z.union([
+      bySite,
+      z
+        .object({ baseUrl: z.string().min(1).max(2048), clientId: z.string().min(1).max(2048) })
+        .strict(),
+    ]),
   ),
 
   /** Demo mode only (forbidden otherwise): the demo sites' fault switches (Settings > Demo). */
@@ -269,28 +322,48 @@ export const ipcContract = {
 
   // Files the student asks for, written only where they choose (a save dialog, or a download in the browser host).
   /** The purchase history as CSV (UTF-8 with BOM). */
-  'export:orders-csv': channel<SaveOutcome>()(z.object({ siteId, language: fileLanguage }).strict()),
+  'export:orders-csv': channel<SaveOutcome>()(
+    z.object({ siteId, language: fileLanguage }).strict(),
+  ),
   /** One order's receipt: a PDF (Electron) or a print view (browser host). */
-  'export:receipt': channel<SaveOutcome>()(z.object({ siteId, tradeNo: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  'export:receipt': channel<SaveOutcome>()(
+    z.object({ siteId, tradeNo: z.string().min(1).max(200), language: fileLanguage }).strict(),
+  ),
   /** Every receipt of one year's paid orders in one printable document (PDF in the app, a print view in the browser host). */
-  'export:year-receipts': channel<SaveOutcome>()(z.object({ siteId, year: z.string().regex(/^\d{4}$/), language: fileLanguage }).strict()),
+  'export:year-receipts': channel<SaveOutcome>()(
+    z.object({ siteId, year: z.string().regex(/^\d{4}$/), language: fileLanguage }).strict(),
+  ),
   /** The progress of every course of a school (and the recent weeks) as CSV, for an employer or a parent. */
-  'export:progress-csv': channel<SaveOutcome>()(z.object({ siteId, language: fileLanguage }).strict()),
+  'export:progress-csv': channel<SaveOutcome>()(
+    z.object({ siteId, language: fileLanguage }).strict(),
+  ),
   /** The same as a printable page (PDF in the app, a print view in the browser host). */
-  'export:progress-report': channel<SaveOutcome>()(z.object({ siteId, language: fileLanguage }).strict()),
+  'export:progress-report': channel<SaveOutcome>()(
+    z.object({ siteId, language: fileLanguage }).strict(),
+  ),
   /** An .ics reminder (RFC 5545) of an unpaid code's deadline. */
-  'calendar:payment-deadline': channel<SaveOutcome>()(z.object({ siteId, paymentId: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  'calendar:payment-deadline': channel<SaveOutcome>()(
+    z.object({ siteId, paymentId: z.string().min(1).max(200), language: fileLanguage }).strict(),
+  ),
   /** An .ics reminder of the day a course's access ends. */
-  'calendar:course-access-end': channel<SaveOutcome>()(z.object({ siteId, courseId: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  'calendar:course-access-end': channel<SaveOutcome>()(
+    z.object({ siteId, courseId: z.string().min(1).max(200), language: fileLanguage }).strict(),
+  ),
   /** An .ics (RFC 5545) of an event the student registered for (Products & events > "Add to calendar"). */
-  'calendar:event': channel<SaveOutcome>()(z.object({ siteId, registrationId: z.string().min(1).max(200), language: fileLanguage }).strict()),
+  'calendar:event': channel<SaveOutcome>()(
+    z
+      .object({ siteId, registrationId: z.string().min(1).max(200), language: fileLanguage })
+      .strict(),
+  ),
 
   // Purchased files kept on this computer (electron/core/downloads). The renderer names products by id only: the
   // address comes from the offline data, never from the page.
   /** The products of a site with a saved copy or a transfer under way (no network). */
   'downloads:list': channel<ProductOfflineView[]>()(bySite),
   /** Save (or update, or resume) a product's file; `confirmLarge` answers the size question. */
-  'downloads:save': channel<ProductOfflineView>()(z.object({ siteId, productId, confirmLarge: z.boolean().optional() }).strict()),
+  'downloads:save': channel<ProductOfflineView>()(
+    z.object({ siteId, productId, confirmLarge: z.boolean().optional() }).strict(),
+  ),
   'downloads:pause': channel<ProductOfflineView>()(z.object({ siteId, productId }).strict()),
   'downloads:cancel': channel<void>()(z.object({ siteId, productId }).strict()),
   /** Deletes the saved copy (and any transfer) of one product. */
@@ -301,7 +374,9 @@ export const ipcContract = {
   'downloads:open': channel<OpenOutcome>()(z.object({ siteId, productId }).strict()),
   /** Space used per site and per product (Settings > Storage). */
   'downloads:storage': channel<SiteStorageView[]>()(none),
-  'downloads:set-keep-all': channel<SiteStorageView[]>()(z.object({ siteId, keepAll: z.boolean() }).strict()),
+  'downloads:set-keep-all': channel<SiteStorageView[]>()(
+    z.object({ siteId, keepAll: z.boolean() }).strict(),
+  ),
 
   /** Reads a school's invite link (pasted, or the browser host's own /add-site address); never adds or signs in. */
   'invite:parse': channel<InviteOutcome>()(z.object({ link: z.string().max(8192) }).strict()),
@@ -312,7 +387,8 @@ export const ipcContract = {
 export type IpcContract = typeof ipcContract;
 export type Channel = keyof IpcContract;
 export type ChannelInput<C extends Channel> = z.input<IpcContract[C]['input']>;
-export type ChannelOutput<C extends Channel> = IpcContract[C] extends ChannelSpec<z.ZodType, infer O> ? O : never;
+export type ChannelOutput<C extends Channel> =
+  IpcContract[C] extends ChannelSpec<z.ZodType, infer O> ? O : never;
 
 export const CHANNELS = Object.keys(ipcContract) as Channel[];
 
@@ -368,6 +444,9 @@ export type CoreHandlers = {
 
 /** The renderer's side: the one named object the preload (or the browser host bridge) exposes. */
 export interface LearningDesktopApi {
-  invoke<C extends Channel>(channel: C, ...input: ChannelInput<C> extends undefined ? [] : [ChannelInput<C>]): Promise<Result<ChannelOutput<C>>>;
+  invoke<C extends Channel>(
+    channel: C,
+    ...input: ChannelInput<C> extends undefined ? [] : [ChannelInput<C>]
+  ): Promise<Result<ChannelOutput<C>>>;
   on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
 }

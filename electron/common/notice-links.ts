@@ -26,13 +26,22 @@ function segmentsBelowBase(url: string, baseUrl: string): string[] | null {
     base = new URL(baseUrl);
     const basePath = base.pathname.replace(/\/+$/, '');
     // A path (not a scheme-relative '//host') is below the base URL's own path.
-    target = url.startsWith('/') && !url.startsWith('//') ? new URL(`${basePath}${url}`, base.origin) : new URL(url);
+    target =
+      url.startsWith('/') && !url.startsWith('//')
+        ? new URL(`${basePath}${url}`, base.origin)
+        : new URL(url);
   } catch {
     return null;
   }
-  if (target.origin !== base.origin || target.username !== '' || target.password !== '') return null;
+  if (target.origin !== base.origin || target.username !== '' || target.password !== '')
+    return null;
   const basePath = base.pathname.replace(/\/+$/, '');
-  if (basePath !== '' && target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`)) return null;
+  if (
+    basePath !== '' &&
+    target.pathname !== basePath &&
+    !target.pathname.startsWith(`${basePath}/`)
+  )
+    return null;
   const rest = target.pathname
     .slice(basePath.length)
     .split('/')
@@ -58,8 +67,10 @@ export function readNoticeLink(url: string | null, baseUrl: string): NoticeLink 
   if (!parts) return null;
   const [area, id, sub, subId] = parts;
   if (id === undefined) return null;
-  if (area === 'courses' && parts.length === 2) return { kind: 'course', slug: id, lectureId: null };
-  if (area === 'courses' && parts.length === 4 && sub === 'lectures' && subId !== undefined) return { kind: 'course', slug: id, lectureId: subId };
+  if (area === 'courses' && parts.length === 2)
+    return { kind: 'course', slug: id, lectureId: null };
+  if (area === 'courses' && parts.length === 4 && sub === 'lectures' && subId !== undefined)
+    return { kind: 'course', slug: id, lectureId: subId };
   if (parts.length !== 2) return null;
   if (area === 'orders') return { kind: 'order', tradeNo: id };
   if (area === 'events') return { kind: 'event', eventId: id };

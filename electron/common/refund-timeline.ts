@@ -35,7 +35,12 @@ export function refundTimeline(order: OrderView): RefundStep[] | null {
   for (const p of payments) {
     if (p.refund.state === 'none') continue;
     if (p.paidAt) steps.push({ kind: 'paid', at: p.paidAt, paymentId: p.paymentId });
-    if (p.refund.refundRequestedAt) steps.push({ kind: 'refund-requested', at: p.refund.refundRequestedAt, paymentId: p.paymentId });
+    if (p.refund.refundRequestedAt)
+      steps.push({
+        kind: 'refund-requested',
+        at: p.refund.refundRequestedAt,
+        paymentId: p.paymentId,
+      });
     steps.push({
       kind: 'refund-outcome',
       state: p.refund.state,

@@ -5,7 +5,14 @@
  */
 
 /** The screens Ctrl/Cmd+1..6 open, in the navigation's order. */
-export const SHORTCUT_SCREENS = ['library', 'notifications', 'billing', 'entitlements', 'consulting', 'profile'] as const;
+export const SHORTCUT_SCREENS = [
+  'library',
+  'notifications',
+  'billing',
+  'entitlements',
+  'consulting',
+  'profile',
+] as const;
 export type ShortcutScreen = (typeof SHORTCUT_SCREENS)[number];
 
 /** What the application menu or a shortcut asks the page (the `app:command` event) or the host to do. */
@@ -19,7 +26,11 @@ export type AppCommand =
   | { readonly command: 'history'; readonly direction: 'back' | 'forward' }
   | { readonly command: 'open-palette' }
   /** An OS notification was clicked: the page opens the screen it was about (electron/core/notifier.ts). */
-  | { readonly command: 'open-notification'; readonly screen: 'billing' | 'notifications' | 'settings' | 'today'; readonly siteId: string | null };
+  | {
+      readonly command: 'open-notification';
+      readonly screen: 'billing' | 'notifications' | 'settings' | 'today';
+      readonly siteId: string | null;
+    };
 
 export interface Shortcut {
   /** Stable id; its label is `desktop.shortcuts.<id>` in the renderer's i18n files. */
@@ -30,7 +41,11 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  ...SHORTCUT_SCREENS.map((screen, i) => ({ id: `go-${screen}`, key: String(i + 1), command: { command: 'go', screen } as const })),
+  ...SHORTCUT_SCREENS.map((screen, i) => ({
+    id: `go-${screen}`,
+    key: String(i + 1),
+    command: { command: 'go', screen } as const,
+  })),
   { id: 'search', key: 'F', command: { command: 'focus-search' } },
   { id: 'palette', key: 'K', command: { command: 'open-palette' } },
   { id: 'sync-now', key: 'R', command: { command: 'sync-now' } },

@@ -12,7 +12,9 @@ export type Unknown = typeof UNKNOWN;
 
 /** `value` when it is one of `known` (an own member, never a prototype name like "constructor"), else 'unknown'. */
 export function knownOr<T extends string>(value: unknown, known: readonly T[]): T | Unknown {
-  return typeof value === 'string' && (known as readonly string[]).includes(value) ? (value as T) : UNKNOWN;
+  return typeof value === 'string' && (known as readonly string[]).includes(value)
+    ? (value as T)
+    : UNKNOWN;
 }
 
 // Unicode bidirectional formatting characters (UAX #9 §2: LRE, RLE, PDF, LRO, RLO; LRI, RLI, FSI, PDI; LRM, RLM, ALM):
@@ -34,12 +36,18 @@ const CONTROLS_KEEP_LINES = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F]/g;
 const LINE_BREAKS = /[\r\n\u0085\u2028\u2029]+/g;
 
 // Any character the cleaners below touch; most titles have none and are returned as they are.
-// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's job
-const SUSPECT = /[\x00-\x1F\x7F-\x9F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB\u{E0000}-\u{E007F}]/u;
+const SUSPECT =
+  // eslint-disable-next-line no-control-regex -- finding control characters is this pattern's job
+  /[\x00-\x1F\x7F-\x9F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB\u{E0000}-\u{E007F}]/u;
 
 function clean(text: string): string {
   if (!SUSPECT.test(text)) return text;
-  return text.replace(BIDI_CONTROLS, '').replace(INVISIBLE, '').replace(JOINER_HIDING, '').replace(STRAY_TAGS, '').replace(CONTROLS_KEEP_LINES, '');
+  return text
+    .replace(BIDI_CONTROLS, '')
+    .replace(INVISIBLE, '')
+    .replace(JOINER_HIDING, '')
+    .replace(STRAY_TAGS, '')
+    .replace(CONTROLS_KEEP_LINES, '');
 }
 
 /**
@@ -47,14 +55,24 @@ function clean(text: string): string {
  * empty), without bidi controls or invisible characters, line breaks as spaces, at most `max` characters.
  */
 export function siteText(value: unknown, max = 2000): string {
-  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : '';
   const out = clean(text).replace(LINE_BREAKS, ' ').replace(/\t/g, ' ');
   return out.length > max ? `${out.slice(0, max)}…` : out;
 }
 
 /** siteText that keeps its line breaks (a notification's body, a description): CR LF, NEL, LS and PS become "\n". */
 export function siteParagraphs(value: unknown, max = 20_000): string {
-  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : '';
   const out = clean(text).replace(/\r\n?|\u0085|\u2028|\u2029/g, '\n');
   return out.length > max ? `${out.slice(0, max)}…` : out;
 }
@@ -96,9 +114,12 @@ function hostOf(baseUrl: string): string {
  * the same as another site's once case, width, spacing and invisible characters are set aside, or one that names a
  * host other than the site's own.
  */
-export function labelsNeedingHost(sites: readonly { readonly id: string; readonly label: string; readonly baseUrl: string }[]): Map<string, string> {
+export function labelsNeedingHost(
+  sites: readonly { readonly id: string; readonly label: string; readonly baseUrl: string }[],
+): Map<string, string> {
   const bySkeleton = new Map<string, number>();
-  for (const s of sites) bySkeleton.set(labelSkeleton(s.label), (bySkeleton.get(labelSkeleton(s.label)) ?? 0) + 1);
+  for (const s of sites)
+    bySkeleton.set(labelSkeleton(s.label), (bySkeleton.get(labelSkeleton(s.label)) ?? 0) + 1);
   const out = new Map<string, string>();
   for (const s of sites) {
     const host = hostOf(s.baseUrl);

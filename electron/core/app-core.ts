@@ -15,10 +15,25 @@ import { join } from 'node:path';
 import { CHANNELS, type EventName, type IpcEvents, type IpcHandlers } from '../common/ipc-contract';
 import { withResults } from '../common/result';
 import type { AppInfo, SyncRunSummary } from '../common/view-models';
-import { getEntitlements, getLastSyncedAt, getNotificationsPage, getNotificationsSummary, getPayableInstructionsPage } from './db/index';
+import {
+  getEntitlements,
+  getLastSyncedAt,
+  getNotificationsPage,
+  getNotificationsSummary,
+  getPayableInstructionsPage,
+} from './db/index';
 import { checkOfflineStore, openOfflineStore } from './worker/offline-store';
-import { createDemoServers, hasDemoSites, reconcileDemoSites, type DemoServers } from './demo/demo-servers';
-import { createDesktopServices, type DesktopServices, type DesktopUpdater } from './desktop/desktop-services';
+import {
+  createDemoServers,
+  hasDemoSites,
+  reconcileDemoSites,
+  type DemoServers,
+} from './demo/demo-servers';
+import {
+  createDesktopServices,
+  type DesktopServices,
+  type DesktopUpdater,
+} from './desktop/desktop-services';
 import { createDownloadManager, type SavedFileAnswer } from './downloads/manager';
 import { CoreError } from './errors';
 import { createExportHandlers, type FileDelivery } from './export/service';
@@ -117,7 +132,11 @@ export interface AppCore {
    * A request of the window for a saved product file (`/saved-files/...` on the app's own origin: app:// in Electron,
    * the browser host's loopback origin): the inline types only, with byte ranges. The hosts stream `body`.
    */
-  serveSavedFile(pathname: string, method: string, range: string | undefined): Promise<SavedFileAnswer>;
+  serveSavedFile(
+    pathname: string,
+    method: string,
+    range: string | undefined,
+  ): Promise<SavedFileAnswer>;
   close(): Promise<void>;
 }
 
@@ -126,7 +145,8 @@ export interface AppCore {
  * a second process on the same folder gets DataDirInUseError naming the one that holds it.
  */
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
-  const lock = options.dataDirLock ?? (await acquireDataDirLock(options.dataDir, { host: options.host }));
+  const lock =
+    options.dataDirLock ?? (await acquireDataDirLock(options.dataDir, { host: options.host }));
   let core: AppCore;
   try {
     core = await openAppCore(options);
@@ -155,7 +175,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   };
 
-  const settingsStore = options.settingsStore ?? createJsonSettingsStore(join(dataDir, 'settings.json'));
+  const settingsStore =
+    options.settingsStore ?? createJsonSettingsStore(join(dataDir, 'settings.json'));
   const settings = await loadLiveSettings(settingsStore, (next, { intervalChanged }) => {
     if (intervalChanged) scheduler.reschedule();
     emit('settings:changed', next);
@@ -163,7 +184,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const cipher = options.cipher ?? (await createNodeCipher(join(dataDir, 'vault.key')));
   const demoEnabled = options.demo?.enabled ?? true;
   const demo = demoEnabled
-    ? createDemoServers({ dataDir, logger, ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }) })
+    ? createDemoServers({
+        dataDir,
+        logger,
+        ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }),
+      })
     : null;
 
   // Demo sites saved by an earlier run need their servers before anything talks to them (a sync, a refresh).
@@ -236,7 +261,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     dir: join(dataDir, 'downloads'),
     products: (siteId) => {
       const site = sites.getSite(siteId);
-      return site ? entitlementLinksForSite(getEntitlements(db, siteId, new Date(clock.now())), site.baseUrl).digitalProducts : null;
+      return site
+        ? entitlementLinksForSite(getEntitlements(db, siteId, new Date(clock.now())), site.baseUrl)
+            .digitalProducts
+        : null;
     },
     siteOrigin: (siteId) => {
       const site = sites.getSite(siteId);
@@ -259,10 +287,13 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     readySites: () => readySites(sites),
     sites: () => sites.list(),
     syncAll: (reason) => scheduler.syncAll(reason),
-    payable: (siteId) => getPayableInstructionsPage(db, siteId, new Date(clock.now()), { offset: 0, limit: 100 }).items,
+    payable: (siteId) =>
+      getPayableInstructionsPage(db, siteId, new Date(clock.now()), { offset: 0, limit: 100 })
+        .items,
     notices: (siteId) => getNotificationsPage(db, siteId, { offset: 0, limit: 100 }).items,
     unreadCount: (siteId) => getNotificationsSummary(db, siteId).unreadCount,
-    runReminders: ({ now, ...input }) => writer.call('reminders:run', { ...input, now: new Date(now).toISOString() }),
+    runReminders: ({ now, ...input }) =>
+      writer.call('reminders:run', { ...input, now: new Date(now).toISOString() }),
     siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
     log: (line, error) => (error === undefined ? log.info(line) : log.warn(line, { error })),
   });
@@ -281,7 +312,9 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     announceSites();
     void desktop.notifier.sitesChanged(list);
   });
-  const unsubscribeProgress = sites.onSignInProgress((progress) => emit('sign-in:progress', progress));
+  const unsubscribeProgress = sites.onSignInProgress((progress) =>
+    emit('sign-in:progress', progress),
+  );
 
   const scheduler = createSyncScheduler({
     sites,
@@ -299,7 +332,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     onRunEnded: () => announceSites(),
     afterSync: async (site) => {
       // Changed product files are offered, and "keep every product offline" takes what is new.
-      void downloads.afterSync(site.id).catch((error: unknown) => log.warn('checking saved product files failed', { siteId: site.id, error }));
+      void downloads
+        .afterSync(site.id)
+        .catch((error: unknown) =>
+          log.warn('checking saved product files failed', { siteId: site.id, error }),
+        );
       await desktop.notifier.afterSync(site);
       await desktop.remind(site.id);
     },
@@ -323,7 +360,21 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   };
 
   const invites = createInviteInbox((outcome) => emit('invite:opened', outcome));
-  const services: AppServices = { db, writer, sites, sync, scheduler, desktop, downloads, demo, settings, firstScreen, clock, log, emit };
+  const services: AppServices = {
+    db,
+    writer,
+    sites,
+    sync,
+    scheduler,
+    desktop,
+    downloads,
+    demo,
+    settings,
+    firstScreen,
+    clock,
+    log,
+    emit,
+  };
   const downloadHandlers = createDownloadHandlers({
     manager: downloads,
     requireSite: (siteId) => requireSite(services, siteId),
@@ -336,7 +387,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     site: (siteId) => requireSite(services, siteId),
     ...(options.timeZone === undefined ? {} : { timeZone: () => options.timeZone! }),
     // Built on the writer's thread: the main process only receives the finished text.
-    purchaseHistoryCsv: ({ now: at, ...input }) => writer.call('export:orders-csv', { ...input, now: at.toISOString() }),
+    purchaseHistoryCsv: ({ now: at, ...input }) =>
+      writer.call('export:orders-csv', { ...input, now: at.toISOString() }),
     deliver:
       options.deliverFile ??
       (async () => {
@@ -354,7 +406,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
       ...createNotificationHandlers(services),
-      ...createDoctorHandlers(services, info, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.env ? { env: options.env } : {}) }),
+      ...createDoctorHandlers(services, info, {
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.env ? { env: options.env } : {}),
+      }),
       ...createDemoHandlers(services),
       ...createInviteHandlers(invites),
       ...downloadHandlers,
@@ -364,7 +419,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   };
 
   // Every channel of the contract has a handler (the type says so; this guards a widened cast).
-  for (const c of CHANNELS) if (typeof handlers[c] !== 'function') throw new Error(`no handler for ${c}`);
+  for (const c of CHANNELS)
+    if (typeof handlers[c] !== 'function') throw new Error(`no handler for ${c}`);
 
   let closed = false;
   return {

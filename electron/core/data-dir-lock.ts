@@ -113,7 +113,13 @@ function processAlive(pid: number): boolean {
 function parseOwner(text: string): LockOwner | null {
   try {
     const v = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof v.pid !== 'number' || !Number.isInteger(v.pid) || v.pid <= 0 || typeof v.nonce !== 'string') return null;
+    if (
+      typeof v.pid !== 'number' ||
+      !Number.isInteger(v.pid) ||
+      v.pid <= 0 ||
+      typeof v.nonce !== 'string'
+    )
+      return null;
     const boot = parseBoot(v.boot);
     return {
       pid: v.pid,
@@ -132,7 +138,12 @@ async function readOwner(file: string): Promise<LockOwner | null | 'missing'> {
     return parseOwner(await readFile(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw new CoreError('storage-error', `The data folder's lock file could not be read.`, undefined, { cause: error });
+    throw new CoreError(
+      'storage-error',
+      `The data folder's lock file could not be read.`,
+      undefined,
+      { cause: error },
+    );
   }
 }
 
@@ -140,7 +151,10 @@ async function readOwner(file: string): Promise<LockOwner | null | 'missing'> {
  * Takes the data directory's lock or throws DataDirInUseError naming the live process that holds it. A lock
  * left by a dead process (or an unreadable one: only this module writes it, always whole) is taken over.
  */
-export async function acquireDataDirLock(dataDir: string, options: AcquireOptions = {}): Promise<DataDirLock> {
+export async function acquireDataDirLock(
+  dataDir: string,
+  options: AcquireOptions = {},
+): Promise<DataDirLock> {
   const isAlive = options.isAlive ?? processAlive;
   const file = join(dataDir, LOCK_FILE_NAME);
   const stealFile = `${file}.steal`;
@@ -166,13 +180,19 @@ export async function acquireDataDirLock(dataDir: string, options: AcquireOption
       return held(file, owner);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new CoreError('storage-error', `The data folder ${dataDir} could not be locked for this process.`, undefined, { cause: error });
+        throw new CoreError(
+          'storage-error',
+          `The data folder ${dataDir} could not be locked for this process.`,
+          undefined,
+          { cause: error },
+        );
       }
     }
     const current = await readOwner(file);
     if (current === 'missing') continue; // released meanwhile: try again
     // A live PID counts only in the boot that wrote the lock: after a restart the number may be another process's.
-    if (current !== null && sameBoot(current.boot, boot) && isAlive(current.pid)) throw new DataDirInUseError(dataDir, current);
+    if (current !== null && sameBoot(current.boot, boot) && isAlive(current.pid))
+      throw new DataDirInUseError(dataDir, current);
     // Stale. Take it over under the steal file, after checking it is still the same stale lock.
     if (!(await takeStealFile(stealFile, options.stealTimeoutMs ?? 10_000))) {
       await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));
@@ -180,13 +200,18 @@ export async function acquireDataDirLock(dataDir: string, options: AcquireOption
     }
     try {
       const again = await readOwner(file);
-      const same = again !== 'missing' && (again === null ? current === null : current !== null && again.nonce === current.nonce);
+      const same =
+        again !== 'missing' &&
+        (again === null ? current === null : current !== null && again.nonce === current.nonce);
       if (same) await rm(file, { force: true });
     } finally {
       await rm(stealFile, { force: true });
     }
   }
-  throw new CoreError('storage-error', `The data folder ${dataDir} could not be locked for this process (it kept changing hands).`);
+  throw new CoreError(
+    'storage-error',
+    `The data folder ${dataDir} could not be locked for this process (it kept changing hands).`,
+  );
 }
 
 async function takeStealFile(stealFile: string, timeoutMs: number): Promise<boolean> {
@@ -215,7 +240,8 @@ function held(file: string, owner: LockOwner): DataDirLock {
     release() {
       released ??= (async () => {
         const current = await readOwner(file).catch(() => null);
-        if (current !== null && current !== 'missing' && current.nonce === owner.nonce) await rm(file, { force: true });
+        if (current !== null && current !== 'missing' && current.nonce === owner.nonce)
+          await rm(file, { force: true });
       })();
       return released;
     },

@@ -26,7 +26,9 @@ export class CoreError extends Error {
   }
 
   toAppError(): AppError {
-    return this.detail === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, detail: this.detail };
+    return this.detail === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, detail: this.detail };
   }
 }
 

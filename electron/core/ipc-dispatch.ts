@@ -20,7 +20,10 @@ export async function dispatch(
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.length ? ` (${first.path.join('.')})` : '';
-    return err('invalid-input', `The request was not valid${where}: ${first?.message ?? 'bad input'}.`);
+    return err(
+      'invalid-input',
+      `The request was not valid${where}: ${first?.message ?? 'bad input'}.`,
+    );
   }
   try {
     const handler = handlers[channel] as (value: unknown) => Promise<Result<unknown>>;
@@ -30,6 +33,9 @@ export async function dispatch(
   } catch (error) {
     if (isCoreError(error)) return scrubKnownSecrets({ ok: false, error: error.toAppError() });
     onUnexpected(channel, error);
-    return err('internal', 'Something went wrong inside the app. Please try again; if it keeps happening, restart the app.');
+    return err(
+      'internal',
+      'Something went wrong inside the app. Please try again; if it keeps happening, restart the app.',
+    );
   }
 }

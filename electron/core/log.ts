@@ -53,10 +53,23 @@ const REDACTED = '[redacted]';
 
 function isSecretKey(key: string): boolean {
   const k = key.toLowerCase();
-  return SECRET_KEYS.includes(k) || SECRET_KEYS.includes(k.replace(/-/g, '_')) || SECRET_KEYS.includes(k.replace(/[-_]/g, ''));
+  return (
+    SECRET_KEYS.includes(k) ||
+    SECRET_KEYS.includes(k.replace(/-/g, '_')) ||
+    SECRET_KEYS.includes(k.replace(/[-_]/g, ''))
+  );
 }
 
-const PARAM_NAMES = ['access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'client_secret', 'password', 'token'];
+const PARAM_NAMES = [
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'code',
+  'code_verifier',
+  'client_secret',
+  'password',
+  'token',
+];
 // Query, fragment or form parameters carrying a secret: `?code=...`, `&refresh_token=...`, `#access_token=...`.
 const PARAM_RE = new RegExp(`(^|[?&#\\s;,"'])(${PARAM_NAMES.join('|')})=([^&#\\s"',;]*)`, 'gi');
 // RFC 6750 §2.1 bearer credentials (b64token) and Basic credentials in header-like strings.
@@ -149,17 +162,24 @@ export function redactString(text: string): string {
 export function redact(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
   if (typeof value === 'string') return redactString(value);
   if (value === null || typeof value !== 'object') {
-    return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol' ? String(value) : value;
+    return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol'
+      ? String(value)
+      : value;
   }
   if (seen.has(value)) return '[circular]';
   seen.add(value);
   if (value instanceof URL) return redactString(value.href);
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer) return `[${value.byteLength} bytes]`;
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer)
+    return `[${value.byteLength} bytes]`;
   if (value instanceof Error) {
     const out: Record<string, unknown> = { name: value.name, message: redactString(value.message) };
     const code = (value as { code?: unknown }).code;
     // A CoreError's code is a stable, non-secret ErrorCode; a Node error's code (ECONNREFUSED) is harmless too.
-    if (typeof code === 'string' && (isErrorCode(code) || /^E[A-Z_]+$/.test(code) || /^ERR_[A-Z_]+$/.test(code))) out.code = code;
+    if (
+      typeof code === 'string' &&
+      (isErrorCode(code) || /^E[A-Z_]+$/.test(code) || /^ERR_[A-Z_]+$/.test(code))
+    )
+      out.code = code;
     const detail = (value as { detail?: unknown }).detail;
     if (detail !== undefined) out.detail = redact(detail, seen);
     if (value.cause !== undefined) out.cause = redact(value.cause, seen);
@@ -210,8 +230,19 @@ export function createLogger(sink: LogSink, options: LoggerOptions = {}): Logger
       if (ORDER[level] < min) return;
       const entry: LogEntry =
         data === undefined
-          ? { time: new Date(clock.now()).toISOString(), level, scope, message: redactString(message) }
-          : { time: new Date(clock.now()).toISOString(), level, scope, message: redactString(message), data: redact(data) };
+          ? {
+              time: new Date(clock.now()).toISOString(),
+              level,
+              scope,
+              message: redactString(message),
+            }
+          : {
+              time: new Date(clock.now()).toISOString(),
+              level,
+              scope,
+              message: redactString(message),
+              data: redact(data),
+            };
       let line: string;
       try {
         line = JSON.stringify(entry);
@@ -247,11 +278,22 @@ export const silentLogger: Logger = createLogger(() => undefined, { level: 'erro
  * (util.inspect) prints all of them, causes included.
  */
 export function describeUnexpected(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error === 'object' && error !== null ? 'non-error object' : `non-error ${typeof error}`;
+  if (!(error instanceof Error))
+    return typeof error === 'object' && error !== null
+      ? 'non-error object'
+      : `non-error ${typeof error}`;
   // A class name (TypeError, CoreError, AbortError, SqliteError), not free text a caller could have set.
-  const name = /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/.test(error.name) && redactString(error.name) === error.name ? error.name : 'Error';
+  const name =
+    /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/.test(error.name) &&
+    redactString(error.name) === error.name
+      ? error.name
+      : 'Error';
   const code = (error as { code?: unknown }).code;
-  const safeCode = typeof code === 'string' && (isErrorCode(code) || /^E[A-Z_]+$/.test(code) || /^ERR_[A-Z_]+$/.test(code)) ? code : null;
+  const safeCode =
+    typeof code === 'string' &&
+    (isErrorCode(code) || /^E[A-Z_]+$/.test(code) || /^ERR_[A-Z_]+$/.test(code))
+      ? code
+      : null;
   return safeCode ? `${name} (${safeCode})` : name;
 }
 
@@ -290,7 +332,10 @@ export function installCrashGuards(
  * never throws: a full disk or a removed folder must not stop the app. What reaches it has passed the logger's
  * redaction (createLogger) or is a crash guard's plain line.
  */
-export function createRotatingFileSink(file: string, options: { readonly maxBytes?: number; readonly keep?: number } = {}): (line: string) => void {
+export function createRotatingFileSink(
+  file: string,
+  options: { readonly maxBytes?: number; readonly keep?: number } = {},
+): (line: string) => void {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const keep = options.keep ?? 3;
   let size = -1;
@@ -303,7 +348,8 @@ export function createRotatingFileSink(file: string, options: { readonly maxByte
       const bytes = Buffer.byteLength(line, 'utf8') + 1;
       if (size > 0 && size + bytes > maxBytes) {
         rmSync(`${file}.${keep}`, { force: true });
-        for (let i = keep - 1; i >= 1; i--) if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
+        for (let i = keep - 1; i >= 1; i--)
+          if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
         renameSync(file, `${file}.1`);
         size = 0;
       }

@@ -11,11 +11,18 @@ import type { SyncService } from './sync/service';
  */
 
 /** Failures that mean "the network or the site is not there", as opposed to a refusal. */
-export const OFFLINE_CODES: ReadonlySet<string> = new Set(['site-unreachable', 'server-unavailable', 'network-unavailable']);
+export const OFFLINE_CODES: ReadonlySet<string> = new Set([
+  'site-unreachable',
+  'server-unavailable',
+  'network-unavailable',
+]);
 const DEFAULT_OFFLINE_PROBE_MS = 30_000;
 
 export interface SyncSchedulerOptions {
-  readonly sites: Pick<SiteManager, 'list' | 'getSite' | 'retryPendingRevocations' | 'setMissingScopes'>;
+  readonly sites: Pick<
+    SiteManager,
+    'list' | 'getSite' | 'retryPendingRevocations' | 'setMissingScopes'
+  >;
   readonly sync: Pick<SyncService, 'syncNow' | 'probe'>;
   /** Runs are work under way: an update never restarts the app in the middle of one. */
   readonly desktop: Pick<DesktopServices, 'track'>;
@@ -79,7 +86,10 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
 
   function startProbing(): void {
     if (probeTimer || closed) return;
-    probeTimer = setInterval(() => void probe(), options.offlineProbeMs ?? DEFAULT_OFFLINE_PROBE_MS);
+    probeTimer = setInterval(
+      () => void probe(),
+      options.offlineProbeMs ?? DEFAULT_OFFLINE_PROBE_MS,
+    );
     probeTimer.unref();
   }
   function stopProbing(): void {
@@ -90,7 +100,10 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
   async function probe(): Promise<void> {
     // A sign-out queued while the site was unreachable is sent as soon as it answers (RFC 7009), even when no
     // signed-in site is left to probe with.
-    if (signOutPending()) await sites.retryPendingRevocations().catch((error: unknown) => log.warn('retrying revocations failed', { error }));
+    if (signOutPending())
+      await sites
+        .retryPendingRevocations()
+        .catch((error: unknown) => log.warn('retrying revocations failed', { error }));
     for (const site of readySites(sites)) {
       if (await sync.probe(site.id).catch(() => false)) return setOnline(true);
     }
@@ -108,7 +121,8 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
     }
     options.onRunEnded(siteId);
     const synced = sites.getSite(siteId);
-    if (synced && (summary.outcome === 'completed' || summary.outcome === 'partial')) await options.afterSync(synced);
+    if (synced && (summary.outcome === 'completed' || summary.outcome === 'partial'))
+      await options.afterSync(synced);
     return summary;
   }
 
@@ -116,7 +130,9 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
     if (closed) return [];
     log.info('syncing every signed-in site', { reason });
     // Queued sign-outs ride on the same beat (RFC 7009: revoke as soon as the site can be reached).
-    void sites.retryPendingRevocations().catch((error: unknown) => log.warn('retrying revocations failed', { error }));
+    void sites
+      .retryPendingRevocations()
+      .catch((error: unknown) => log.warn('retrying revocations failed', { error }));
     const results = await Promise.allSettled(readySites(sites).map((s) => runSync(s.id)));
     return results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   }
@@ -132,14 +148,20 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
   reschedule();
   const tick = options.onTick
     ? setInterval(
-        () => void options.onTick!().catch((error: unknown) => log.warn('timed work failed', { error })),
+        () =>
+          void options.onTick!().catch((error: unknown) =>
+            log.warn('timed work failed', { error }),
+          ),
         TICK_MINUTES * (options.minuteMs ?? 60_000),
       )
     : null;
   tick?.unref();
   // Shortly after start, once the window shows: the check, then a sync. The offline data is shown at once and
   // refreshed behind it.
-  const startupSync = setTimeout(() => void (options.beforeStartupSync?.() ?? Promise.resolve()).then(() => syncAll('startup')), 1000);
+  const startupSync = setTimeout(
+    () => void (options.beforeStartupSync?.() ?? Promise.resolve()).then(() => syncAll('startup')),
+    1000,
+  );
   startupSync.unref();
 
   return {

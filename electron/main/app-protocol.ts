@@ -3,7 +3,13 @@ import { Readable } from 'node:stream';
 import { protocol } from 'electron';
 import { SAVED_FILES_PATH } from '../common/downloads';
 import type { AppCore } from '../core/app-core';
-import { APP_INDEX_URL, APP_SCHEME, firstPageResponse, isAppUrl, serveAppRequest } from '../core/desktop/app-protocol';
+import {
+  APP_INDEX_URL,
+  APP_SCHEME,
+  firstPageResponse,
+  isAppUrl,
+  serveAppRequest,
+} from '../core/desktop/app-protocol';
 import type { SavedFirstScreen } from '../core/desktop/first-screen';
 
 /**
@@ -29,14 +35,22 @@ export function handleAppProtocol(
     }
     const current = core();
     if (isAppUrl(url) && url.pathname.startsWith(SAVED_FILES_PATH) && current) {
-      const answer = await current.serveSavedFile(url.pathname, request.method, request.headers.get('range') ?? undefined);
+      const answer = await current.serveSavedFile(
+        url.pathname,
+        request.method,
+        request.headers.get('range') ?? undefined,
+      );
       const body = answer.body
-        ? (Readable.toWeb(createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end })) as ReadableStream<Uint8Array>)
+        ? (Readable.toWeb(
+            createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end }),
+          ) as ReadableStream<Uint8Array>)
         : null;
       return new Response(body, { status: answer.status, headers: answer.headers });
     }
-    const answer = await serveAppRequest(rendererDir, { url: request.url, method: request.method }, (refusal) =>
-      log(`app protocol: refused a request (${refusal.status}, ${refusal.reason})`),
+    const answer = await serveAppRequest(
+      rendererDir,
+      { url: request.url, method: request.method },
+      (refusal) => log(`app protocol: refused a request (${refusal.status}, ${refusal.reason})`),
     );
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   });

@@ -1,6 +1,19 @@
-import { app, Menu, nativeImage, Notification, powerMonitor, Tray, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  Menu,
+  nativeImage,
+  Notification,
+  powerMonitor,
+  Tray,
+  type BrowserWindow,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { join } from 'node:path';
-import { notificationLanguage, notificationText, type DesktopNotification } from '../common/desktop-notifications';
+import {
+  notificationLanguage,
+  notificationText,
+  type DesktopNotification,
+} from '../common/desktop-notifications';
 import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
 import { loginItemSettings, quitWhenAllWindowsClosed, trayModel } from '../core/desktop/background';
@@ -31,7 +44,9 @@ export function installDesktopLife(options: {
 
   const show = (n: DesktopNotification) => {
     if (!Notification.isSupported()) return;
-    const language = notificationLanguage(settings.language === 'system' ? app.getLocale() : settings.language);
+    const language = notificationLanguage(
+      settings.language === 'system' ? app.getLocale() : settings.language,
+    );
     const { title, body } = notificationText(n, language);
     const notification = new Notification({ title, body });
     // Kept until it is done with: a Notification nobody references is garbage-collected while still on screen,
@@ -43,7 +58,11 @@ export function installDesktopLife(options: {
     notification.on('click', () => {
       done();
       const win = options.showWindow();
-      win.webContents.send('app:command', { command: 'open-notification', screen: n.screen, siteId: n.siteId });
+      win.webContents.send('app:command', {
+        command: 'open-notification',
+        screen: n.screen,
+        siteId: n.siteId,
+      });
     });
     notification.on('close', done);
     notification.on('failed', done);
@@ -53,10 +72,17 @@ export function installDesktopLife(options: {
   // ------------------------------------------------------------------ tray
 
   // Packaged: build/icon.png copied beside app.asar (extraResources); from a checkout: the file itself.
-  const trayIconPath = () => (app.isPackaged ? join(process.resourcesPath, 'tray.png') : join(app.getAppPath(), 'build', 'icon.png'));
+  const trayIconPath = () =>
+    app.isPackaged
+      ? join(process.resourcesPath, 'tray.png')
+      : join(app.getAppPath(), 'build', 'icon.png');
   const refreshTray = () => {
     if (!tray) return;
-    const model = trayModel({ unread: core.desktop.unreadTotal(), syncing, readySites: readySiteCount() });
+    const model = trayModel({
+      unread: core.desktop.unreadTotal(),
+      syncing,
+      readySites: readySiteCount(),
+    });
     tray.setToolTip(model.tooltip);
     tray.setContextMenu(
       Menu.buildFromTemplate(
@@ -127,7 +153,8 @@ export function installDesktopLife(options: {
       if (loginChanged) applyLoginItem();
     }
   });
-  const wake = (trigger: 'resume' | 'unlock-screen') => () => void core.desktop.wake(trigger).catch(() => options.log(`${trigger}: sync failed`));
+  const wake = (trigger: 'resume' | 'unlock-screen') => () =>
+    void core.desktop.wake(trigger).catch(() => options.log(`${trigger}: sync failed`));
   const onResume = wake('resume');
   const onUnlock = wake('unlock-screen');
   powerMonitor.on('resume', onResume);

@@ -8,7 +8,10 @@ import { DEFAULT_SETTINGS, normaliseSettings } from '../core/settings/settings-s
  * the way in and out, so a hand-edited file can never hand the core an invalid setting.
  */
 export function createElectronSettingsStore(): SettingsStore {
-  const store = new Store<{ settings: Settings }>({ name: 'preferences', defaults: { settings: DEFAULT_SETTINGS } });
+  const store = new Store<{ settings: Settings }>({
+    name: 'preferences',
+    defaults: { settings: DEFAULT_SETTINGS },
+  });
   return {
     async load() {
       return normaliseSettings(store.get('settings'));

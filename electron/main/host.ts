@@ -23,14 +23,20 @@ import { externalUrl } from '../common/external-url';
  * before anything heavy is read (the single-instance lock, sandbox, the app:// scheme, invite links held, the log
  * file and crash guards).
  */
-export function startHost(options: { readonly mainDir: string; readonly logger: Logger; readonly logFile: string }): void {
+export function startHost(options: {
+  readonly mainDir: string;
+  readonly logger: Logger;
+  readonly logFile: string;
+}): void {
   const { logger } = options;
   const log = (line: string) => logger.info(line);
   const demoRequested = process.argv.includes('--demo');
   const isDev = !app.isPackaged;
   // Run from a checkout, node_modules holds better-sqlite3 built for Node; the launchers (npm run dev / demo, the
   // Electron tests) name the build made for this Electron (scripts/electron-native.mjs). A packaged app ships its own.
-  const sqliteBinding = isDev ? process.env.LEARNING_DESKTOP_SQLITE_BINDING || undefined : undefined;
+  const sqliteBinding = isDev
+    ? process.env.LEARNING_DESKTOP_SQLITE_BINDING || undefined
+    : undefined;
 
   let core: AppCore | null = null;
   let win: BrowserWindow | null = null;
@@ -44,7 +50,10 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
   // Started by the login item: the window is made hidden (tray or dock), shown when asked for. macOS 13+ ignores
   // openAsHidden (SMAppService has no such option), so a start at login is told by wasOpenedAtLogin there.
   const loginStart = process.platform === 'darwin' ? app.getLoginItemSettings() : null;
-  let hideFirstWindow = startHidden(process.argv, loginStart !== null && (loginStart.wasOpenedAtLogin || loginStart.wasOpenedAsHidden));
+  let hideFirstWindow = startHidden(
+    process.argv,
+    loginStart !== null && (loginStart.wasOpenedAtLogin || loginStart.wasOpenedAsHidden),
+  );
   const openWindow = () => {
     const w = createMainWindow(preloadPath, appUrl, { show: !hideFirstWindow });
     hideFirstWindow = false;
@@ -82,7 +91,12 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
     .whenReady()
     .then(async () => {
       // Read before the core opens: the window's first page paints the last session's Today.
-      handleAppProtocol(rendererDir, log, () => core, devServerUrl ? null : readFirstScreen(app.getPath('userData')));
+      handleAppProtocol(
+        rendererDir,
+        log,
+        () => core,
+        devServerUrl ? null : readFirstScreen(app.getPath('userData')),
+      );
       const settingsStore = createElectronSettingsStore();
       const settings = await settingsStore.load();
       const updates = await createElectronUpdater({
@@ -98,7 +112,10 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
         // The system browser for sign-in (RFC 8252 §4.1, never an embedded web view): http and https URLs only.
         openExternal: async (url) => {
           const allowed = externalUrl(url);
-          if (allowed === null) throw new Error('Only https addresses (http on this computer), without a user name or password, can be opened.');
+          if (allowed === null)
+            throw new Error(
+              'Only https addresses (http on this computer), without a user name or password, can be opened.',
+            );
           await shell.openExternal(allowed);
         },
         // safeStorage needs the app to be ready; basic_text keeps tokens in memory unless the user opted in.
@@ -168,7 +185,13 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
       core.onEvent((event) => {
         if (event === 'updates:changed') setMenu();
       });
-      desktopLife = installDesktopLife({ core, window: () => win, showWindow, initialSettings: settings, log });
+      desktopLife = installDesktopLife({
+        core,
+        window: () => win,
+        showWindow,
+        initialSettings: settings,
+        log,
+      });
 
       if (demoRequested) {
         // `npm run demo` / `--demo`: the demo sites are started and listed, one click from signing in.
@@ -179,9 +202,14 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
     .catch((error: unknown) => {
       // e.g. an offline database written by a newer version (database-too-new): say so in plain words and quit.
       // A CoreError's message is plain words by contract; any other message may quote a secret.
-      const message = isCoreError(error) ? error.message : `An unexpected error stopped the start (${describeUnexpected(error)}).`;
+      const message = isCoreError(error)
+        ? error.message
+        : `An unexpected error stopped the start (${describeUnexpected(error)}).`;
       logger.error('the app could not start', { error });
-      dialog.showErrorBox('Learning Desktop could not start', `${message}\n\nWhat happened is written in ${options.logFile}.`);
+      dialog.showErrorBox(
+        'Learning Desktop could not start',
+        `${message}\n\nWhat happened is written in ${options.logFile}.`,
+      );
       app.exit(1);
     });
 
@@ -194,7 +222,9 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
       message: 'Restart Learning Desktop to change where your sign-ins are kept?',
       detail: 'The change applies the next time the app starts.',
     };
-    const { response } = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+    const { response } = win
+      ? await dialog.showMessageBox(win, options)
+      : await dialog.showMessageBox(options);
     if (response === 0) {
       app.relaunch();
       app.quit();
@@ -209,7 +239,8 @@ export function startHost(options: { readonly mainDir: string; readonly logger: 
   app.on('window-all-closed', () => {
     // Windows/Linux quit with the last window unless the tray keeps the app; macOS keeps it in the dock
     // (electron/core/desktop/background.ts).
-    if (desktopLife ? desktopLife.quitOnAllWindowsClosed() : process.platform !== 'darwin') app.quit();
+    if (desktopLife ? desktopLife.quitOnAllWindowsClosed() : process.platform !== 'darwin')
+      app.quit();
   });
 
   let quitting = false;

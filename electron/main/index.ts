@@ -2,7 +2,12 @@ import { app, dialog, protocol } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from '../core/desktop/app-protocol';
-import { createLogger, createRotatingFileSink, describeUnexpected, installCrashGuards } from '../core/log';
+import {
+  createLogger,
+  createRotatingFileSink,
+  describeUnexpected,
+  installCrashGuards,
+} from '../core/log';
 import { APP_USER_MODEL_ID } from './app-id';
 import { holdInviteLinks } from './early-links';
 
@@ -41,10 +46,18 @@ const fatal = (line: string) => {
 // Electron's default crash output (and its error dialog) prints messages, stacks and causes, any of which may quote
 // a token: one plain line instead, in the log too, and the student is told the app stopped and where that line is.
 const stopped = (title: string, detail: string) => {
-  dialog.showErrorBox(title, `${detail}\n\nWhat happened is written in ${logFile} (it holds no password or sign-in).`);
+  dialog.showErrorBox(
+    title,
+    `${detail}\n\nWhat happened is written in ${logFile} (it holds no password or sign-in).`,
+  );
   app.exit(1);
 };
-installCrashGuards(process, fatal, () => stopped('Learning Desktop stopped', 'An unexpected error stopped Learning Desktop. Start it again.'));
+installCrashGuards(process, fatal, () =>
+  stopped(
+    'Learning Desktop stopped',
+    'An unexpected error stopped Learning Desktop. Start it again.',
+  ),
+);
 
 const mainDir = dirname(fileURLToPath(import.meta.url));
 // One app per user: a second launch hands its arguments (an invite link) to the first ('second-instance', host.ts)
@@ -56,6 +69,9 @@ if (!app.requestSingleInstanceLock()) {
     .then(({ startHost }) => startHost({ mainDir, logger, logFile }))
     .catch((error: unknown) => {
       fatal(`Learning Desktop could not load: ${describeUnexpected(error)}`);
-      stopped('Learning Desktop could not start', 'A part of the app could not be loaded. Reinstall Learning Desktop.');
+      stopped(
+        'Learning Desktop could not start',
+        'A part of the app could not be loaded. Reinstall Learning Desktop.',
+      );
     });
 }

@@ -14,7 +14,8 @@ export function registerInviteScheme(log: (line: string) => void): void {
     process.defaultApp && process.argv[1] !== undefined
       ? app.setAsDefaultProtocolClient(INVITE_SCHEME, process.execPath, [resolve(process.argv[1])])
       : app.setAsDefaultProtocolClient(INVITE_SCHEME);
-  if (!registered) log(`invite links: the ${INVITE_SCHEME}: scheme could not be registered with the system`);
+  if (!registered)
+    log(`invite links: the ${INVITE_SCHEME}: scheme could not be registered with the system`);
 }
 
 /**

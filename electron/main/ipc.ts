@@ -19,7 +19,9 @@ export function registerIpcHandlers(
         log(`ipc: refused ${channel} from an untrusted sender`);
         return { ok: false, error: { code: 'forbidden', message: 'Request refused.' } };
       }
-      return dispatch(core.handlers, channel, input, (c, e) => log(`ipc: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`));
+      return dispatch(core.handlers, channel, input, (c, e) =>
+        log(`ipc: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`),
+      );
     });
   }
   return () => {

@@ -1,8 +1,20 @@
-import { app, dialog, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  dialog,
+  Menu,
+  shell,
+  type BrowserWindow,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { assertNever } from '../common/result';
 import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
-import { buildMenuModel, isExternalHelpUrl, type MenuAction, type MenuNode } from '../core/desktop/menu-model';
+import {
+  buildMenuModel,
+  isExternalHelpUrl,
+  type MenuAction,
+  type MenuNode,
+} from '../core/desktop/menu-model';
 
 /**
  * The application menu: electron/core/desktop/menu-model.ts decides what it holds; this turns the model into Electron's
@@ -14,7 +26,12 @@ export function buildApplicationMenu(options: {
   readonly window: () => BrowserWindow | null;
   readonly isDev: boolean;
   readonly log: (line: string) => void;
-  readonly updates?: { readonly available: boolean; readonly ready: boolean; check(): void; restart(): void };
+  readonly updates?: {
+    readonly available: boolean;
+    readonly ready: boolean;
+    check(): void;
+    restart(): void;
+  };
 }): Menu {
   const { core } = options;
   const toggleTheme = async () => {
@@ -74,7 +91,9 @@ export function buildApplicationMenu(options: {
       case 'separator':
         return { type: 'separator' };
       case 'role':
-        return node.accelerator ? { role: node.role, accelerator: node.accelerator } : { role: node.role };
+        return node.accelerator
+          ? { role: node.role, accelerator: node.accelerator }
+          : { role: node.role };
       case 'command':
         return {
           label: node.label,
@@ -83,7 +102,11 @@ export function buildApplicationMenu(options: {
           click: () => run(node.action),
         };
       case 'submenu':
-        return { label: node.label, ...(node.role ? { role: node.role } : {}), submenu: node.items.map(toElectron) };
+        return {
+          label: node.label,
+          ...(node.role ? { role: node.role } : {}),
+          submenu: node.items.map(toElectron),
+        };
       default:
         return assertNever(node);
     }

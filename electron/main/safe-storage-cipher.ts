@@ -7,6 +7,11 @@ import { cipherFromSafeStorage } from './token-protection';
  * stay in memory only) lives in token-protection.ts, which does not import electron so it is tested in plain Node.
  * Must be called after app 'ready' (getSelectedStorageBackend answers only then).
  */
-export function createSafeStorageCipher(options: { readonly allowWeakTokenStorage: boolean }): Cipher {
-  return cipherFromSafeStorage(safeStorage, { platform: process.platform, allowWeakTokenStorage: options.allowWeakTokenStorage });
+export function createSafeStorageCipher(options: {
+  readonly allowWeakTokenStorage: boolean;
+}): Cipher {
+  return cipherFromSafeStorage(safeStorage, {
+    platform: process.platform,
+    allowWeakTokenStorage: options.allowWeakTokenStorage,
+  });
 }

@@ -10,10 +10,16 @@ import type { ExportFile, FileDelivery } from '../core/export/service';
  */
 export function createSaveDialogDelivery(parent: () => BrowserWindow | null): FileDelivery {
   return async (file: ExportFile): Promise<SaveOutcome> => {
-    const data = file.kind === 'receipt' ? await printToPdf(file.body) : Buffer.from(file.body, 'utf8');
-    const options = { defaultPath: join(app.getPath('downloads'), file.fileName), filters: filtersFor(file) };
+    const data =
+      file.kind === 'receipt' ? await printToPdf(file.body) : Buffer.from(file.body, 'utf8');
+    const options = {
+      defaultPath: join(app.getPath('downloads'), file.fileName),
+      filters: filtersFor(file),
+    };
     const win = parent();
-    const choice = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+    const choice = win
+      ? await dialog.showSaveDialog(win, options)
+      : await dialog.showSaveDialog(options);
     if (choice.canceled || !choice.filePath) return { kind: 'cancelled' };
     await writeFile(choice.filePath, data);
     // The page is told the name only, never the folder.
@@ -35,7 +41,14 @@ function filtersFor(file: ExportFile): FileFilter[] {
 async function printToPdf(html: string): Promise<Buffer> {
   const win = new BrowserWindow({
     show: false,
-    webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, webSecurity: true, spellcheck: false },
+    webPreferences: {
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      javascript: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
   });
   // Electron security checklist #13, #14: the receipt window navigates nowhere and opens nothing.
   win.webContents.on('will-navigate', (event) => event.preventDefault());

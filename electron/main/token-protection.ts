@@ -24,10 +24,16 @@ export function cipherFromSafeStorage(
   if (!storage.isEncryptionAvailable()) {
     return {
       ...createMemoryCipher(),
-      description: 'This system offers no way to encrypt saved sign-ins, so they are kept in memory only: sign in again after restarting the app.',
+      description:
+        'This system offers no way to encrypt saved sign-ins, so they are kept in memory only: sign in again after restarting the app.',
     };
   }
-  const backend = options.platform === 'darwin' ? 'keychain' : options.platform === 'win32' ? 'dpapi' : storage.getSelectedStorageBackend();
+  const backend =
+    options.platform === 'darwin'
+      ? 'keychain'
+      : options.platform === 'win32'
+        ? 'dpapi'
+        : storage.getSelectedStorageBackend();
   const weak = backend === 'basic_text' || backend === 'unknown';
   if (weak && !options.allowWeakTokenStorage) {
     // The real backend and "weak" are reported so the UI can explain it and offer the opt-in.
@@ -57,7 +63,12 @@ export function cipherFromSafeStorage(
       try {
         return storage.encryptString(Buffer.from(plain).toString('base64'));
       } catch (cause) {
-        throw new CoreError('storage-error', 'The sign-in could not be encrypted by your operating system.', undefined, { cause });
+        throw new CoreError(
+          'storage-error',
+          'The sign-in could not be encrypted by your operating system.',
+          undefined,
+          { cause },
+        );
       }
     },
     async decrypt(data) {

@@ -13,7 +13,9 @@ const appUpdateConfig = (resources: string) => join(resources, 'app-update.yml')
 /** Whether this Linux copy was installed by a package electron-updater can replace (it reads the same file). */
 function linuxPackageUpdates(resources: string): boolean {
   try {
-    return SELF_UPDATING_LINUX_PACKAGES.has(readFileSync(join(resources, 'package-type'), 'utf8').trim());
+    return SELF_UPDATING_LINUX_PACKAGES.has(
+      readFileSync(join(resources, 'package-type'), 'utf8').trim(),
+    );
   } catch {
     return false;
   }
@@ -39,7 +41,8 @@ export async function createElectronUpdater(options: {
   if (typeof resources !== 'string') return { updater: null, off: 'no-feed' };
   // A deb or rpm is replaced by the new package (electron-updater runs dpkg or rpm through pkexec, which asks for the
   // administrator's password); a folder unpacked by hand has no installer to run.
-  if (process.platform === 'linux' && !linuxPackageUpdates(resources)) return { updater: null, off: 'unsupported' };
+  if (process.platform === 'linux' && !linuxPackageUpdates(resources))
+    return { updater: null, off: 'unsupported' };
   const feed = parseFeedUrl(options.feedUrl);
   const baked = existsSync(appUpdateConfig(resources));
   if (feed === null && !baked) return { updater: null, off: 'no-feed' };
@@ -52,7 +55,15 @@ export async function createElectronUpdater(options: {
     // without one gets its own, or the download stops at a missing file.
     if (!baked) {
       const config = join(options.dataDir, 'update-feed.yml');
-      writeFileSync(config, JSON.stringify({ provider: 'generic', url: feed, updaterCacheDirName: 'learning-desktop-updater' }), { mode: 0o600 });
+      writeFileSync(
+        config,
+        JSON.stringify({
+          provider: 'generic',
+          url: feed,
+          updaterCacheDirName: 'learning-desktop-updater',
+        }),
+        { mode: 0o600 },
+      );
       autoUpdater.updateConfigPath = config;
     }
   }
@@ -72,12 +83,20 @@ export async function createElectronUpdater(options: {
       subscribe(listener: (event: UpdaterEvent) => void) {
         const handlers = {
           'checking-for-update': () => listener({ type: 'checking-for-update' }),
-          'update-available': (info: { version: string }) => listener({ type: 'update-available', version: info.version }),
+          'update-available': (info: { version: string }) =>
+            listener({ type: 'update-available', version: info.version }),
           'update-not-available': () => listener({ type: 'update-not-available' }),
-          'download-progress': (info: { percent: number }) => listener({ type: 'download-progress', percent: info.percent }),
-          'update-downloaded': (info: { version: string }) => listener({ type: 'update-downloaded', version: info.version }),
+          'download-progress': (info: { percent: number }) =>
+            listener({ type: 'download-progress', percent: info.percent }),
+          'update-downloaded': (info: { version: string }) =>
+            listener({ type: 'update-downloaded', version: info.version }),
           // Network and signature failures read differently in Settings; details (URLs, paths) never leave here.
-          error: (error: Error) => listener({ type: 'error', kind: updateErrorKind(error), message: describeUpdateError(error) }),
+          error: (error: Error) =>
+            listener({
+              type: 'error',
+              kind: updateErrorKind(error),
+              message: describeUpdateError(error),
+            }),
         };
         autoUpdater.on('checking-for-update', handlers['checking-for-update']);
         autoUpdater.on('update-available', handlers['update-available']);
@@ -85,7 +104,11 @@ export async function createElectronUpdater(options: {
         autoUpdater.on('download-progress', handlers['download-progress']);
         autoUpdater.on('update-downloaded', handlers['update-downloaded']);
         autoUpdater.on('error', handlers.error);
-        options.log(feed === null ? 'updates: checking the feed this release was built with' : `updates: checking ${new URL(feed).origin}`);
+        options.log(
+          feed === null
+            ? 'updates: checking the feed this release was built with'
+            : `updates: checking ${new URL(feed).origin}`,
+        );
         return () => {
           autoUpdater.off('checking-for-update', handlers['checking-for-update']);
           autoUpdater.off('update-available', handlers['update-available']);

@@ -17,7 +17,11 @@ export function appUrlFor(devServerUrl?: string): string {
   return devServerUrl ? new URL(devServerUrl).toString() : APP_INDEX_URL;
 }
 
-export function createMainWindow(preloadPath: string, appUrl: string, options: { readonly show: boolean } = { show: true }): BrowserWindow {
+export function createMainWindow(
+  preloadPath: string,
+  appUrl: string,
+  options: { readonly show: boolean } = { show: true },
+): BrowserWindow {
   const win = new BrowserWindow({
     width: 1200,
     height: 800,
@@ -44,7 +48,9 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
   win.webContents.session.setPermissionRequestHandler((_wc, permission, callback, details) =>
     callback(allowPermission(permission, details.requestingUrl)),
   );
-  win.webContents.session.setPermissionCheckHandler((_wc, permission, requestingOrigin) => allowPermission(permission, requestingOrigin));
+  win.webContents.session.setPermissionCheckHandler((_wc, permission, requestingOrigin) =>
+    allowPermission(permission, requestingOrigin),
+  );
   win.webContents.on('will-navigate', (event, url) => {
     if (url !== appUrl) event.preventDefault();
   });
@@ -66,5 +72,7 @@ export function createMainWindow(preloadPath: string, appUrl: string, options: {
 /** True when the message comes from a window we created, from its top frame showing our page. */
 export function isTrustedSender(windows: () => readonly BrowserWindow[], appUrl: string) {
   return (sender: WebContents, frameUrl: string | undefined) =>
-    windows().some((w) => w.webContents.id === sender.id) && frameUrl !== undefined && frameUrl.split('#')[0] === appUrl;
+    windows().some((w) => w.webContents.id === sender.id) &&
+    frameUrl !== undefined &&
+    frameUrl.split('#')[0] === appUrl;
 }

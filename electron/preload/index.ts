@@ -10,7 +10,11 @@ const events = new Set<string>(EVENT_NAMES);
 
 const api: LearningDesktopApi = {
   invoke: (channel, ...input) => {
-    if (!channels.has(channel)) return Promise.resolve({ ok: false, error: { code: 'invalid-input', message: 'Unknown request.' } });
+    if (!channels.has(channel))
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'invalid-input', message: 'Unknown request.' },
+      });
     return ipcRenderer.invoke(channel, input[0]);
   },
   on: (event, listener) => {

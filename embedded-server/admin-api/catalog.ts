@@ -6,7 +6,19 @@ import * as courses from '../store/content-courses';
 import * as rec from '../store/content-records';
 import * as pay from '../store/content-payments';
 import { countMembersOfSchool, memberOfSchool, pageMembersOfSchool } from '../store/content-viewer';
-import { adminRoute, conflict, iso, isoDate, notFound, ok, pageOf, pageQuery, pageResult, pageWindow, requireSchoolMember } from './handler';
+import {
+  adminRoute,
+  conflict,
+  iso,
+  isoDate,
+  notFound,
+  ok,
+  pageOf,
+  pageQuery,
+  pageResult,
+  pageWindow,
+  requireSchoolMember,
+} from './handler';
 
 /** Events (events:*), digital products (digital_products:*), members (members:*), analytics (analytics:read). */
 
@@ -45,7 +57,10 @@ const eventCreate = z
     joinUrl: z.url().nullable().default(null),
     published: z.boolean().default(true),
   })
-  .refine((e) => Date.parse(e.endsAt) > Date.parse(e.startsAt), { message: 'endsAt must be after startsAt', path: ['endsAt'] });
+  .refine((e) => Date.parse(e.endsAt) > Date.parse(e.startsAt), {
+    message: 'endsAt must be after startsAt',
+    path: ['endsAt'],
+  });
 
 const productOut = z.object({
   id: z.string(),
@@ -76,7 +91,10 @@ const productCreate = z.object({
     .regex(/^[A-Z]{3}$/)
     .default('TWD'),
 });
-const deliveryCreate = z.object({ userId: z.string().min(1), expiresAt: isoDate.nullable().default(null) });
+const deliveryCreate = z.object({
+  userId: z.string().min(1),
+  expiresAt: isoDate.nullable().default(null),
+});
 
 const memberOut = z.object({
   userId: z.string(),
@@ -85,7 +103,10 @@ const memberOut = z.object({
   roles: z.array(z.string()),
   notes: z.record(z.string(), z.unknown()).nullable(),
 });
-const memberPatch = z.object({ note: z.string().max(2000).optional(), tags: z.array(z.string().max(50)).max(20).optional() });
+const memberPatch = z.object({
+  note: z.string().max(2000).optional(),
+  tags: z.array(z.string().max(50)).max(20).optional(),
+});
 
 export const catalogRoutes: Route[] = [
   adminRoute({
@@ -190,20 +211,40 @@ export const catalogRoutes: Route[] = [
     tag: 'digital_products',
     scope: 'digital_products:write',
     body: deliveryCreate,
-    response: z.object({ id: z.string(), productId: z.string(), userId: z.string(), deliveredAt: z.string(), expiresAt: z.string().nullable() }),
+    response: z.object({
+      id: z.string(),
+      productId: z.string(),
+      userId: z.string(),
+      deliveredAt: z.string(),
+      expiresAt: z.string().nullable(),
+    }),
     conflicts: 'the member already holds this product',
-    alsoStatus: { status: 200, description: "The member's delivery whose access had ended, renewed in place (same id)." },
+    alsoStatus: {
+      status: 200,
+      description: "The member's delivery whose access had ended, renewed in place (same id).",
+    },
     run: ({ ctx, schoolId, now, params, body }) => {
       const db = ctx.server.db;
-      if (!ent.getDigitalProduct(db, schoolId, params.productId!)) throw notFound('digital product');
+      if (!ent.getDigitalProduct(db, schoolId, params.productId!))
+        throw notFound('digital product');
       requireSchoolMember(db, schoolId, body.userId, 'body');
       const expireAt = body.expiresAt ? Date.parse(body.expiresAt) : null;
       // One delivery per member and product: a second one would list the product twice in the member's library.
       const existing = ent.findDelivery(db, schoolId, body.userId, params.productId!);
-      if (existing && (existing.expire_at === null || existing.expire_at > now)) throw conflict('the member already holds this product');
+      if (existing && (existing.expire_at === null || existing.expire_at > now))
+        throw conflict('the member already holds this product');
       if (existing) {
         ent.renewDelivery(db, existing.id, now, expireAt);
-        return ok({ id: existing.id, productId: params.productId!, userId: body.userId, deliveredAt: iso(now)!, expiresAt: iso(expireAt) }, 200);
+        return ok(
+          {
+            id: existing.id,
+            productId: params.productId!,
+            userId: body.userId,
+            deliveredAt: iso(now)!,
+            expiresAt: iso(expireAt),
+          },
+          200,
+        );
       }
       const row = {
         id: newId('dlv'),
@@ -214,7 +255,16 @@ export const catalogRoutes: Route[] = [
         expire_at: body.expiresAt ? Date.parse(body.expiresAt) : null,
       };
       ent.insertDelivery(db, row);
-      return ok({ id: row.id, productId: row.product_id, userId: row.user_id, deliveredAt: iso(now)!, expiresAt: iso(row.expire_at) }, 201);
+      return ok(
+        {
+          id: row.id,
+          productId: row.product_id,
+          userId: row.user_id,
+          deliveredAt: iso(now)!,
+          expiresAt: iso(row.expire_at),
+        },
+        201,
+      );
     },
   }),
   adminRoute({
@@ -231,7 +281,11 @@ export const catalogRoutes: Route[] = [
       const w = pageWindow(query);
       const { rows, total } = pageMembersOfSchool(db, schoolId, w.limit, w.offset);
       return pageResult(
-        rows.map((m) => ({ ...m, notes: rec.getRecord(db, schoolId, 'members', `mbr_${schoolId}_${m.userId}`)?.data ?? null })),
+        rows.map((m) => ({
+          ...m,
+          notes:
+            rec.getRecord(db, schoolId, 'members', `mbr_${schoolId}_${m.userId}`)?.data ?? null,
+        })),
         total,
         w,
       );
@@ -267,7 +321,14 @@ export const catalogRoutes: Route[] = [
       courses: z.number().int(),
       students: z.number().int(),
       members: z.number().int(),
-      revenue: z.array(z.object({ currency: z.string(), paid: z.number(), refunded: z.number(), payments: z.number().int() })),
+      revenue: z.array(
+        z.object({
+          currency: z.string(),
+          paid: z.number(),
+          refunded: z.number(),
+          payments: z.number().int(),
+        }),
+      ),
     }),
     run: ({ ctx, schoolId }) => {
       const db = ctx.server.db;
@@ -275,7 +336,12 @@ export const catalogRoutes: Route[] = [
         courses: courses.listCourses(db, schoolId, 1, 0).total,
         students: courses.countStudents(db, schoolId),
         members: countMembersOfSchool(db, schoolId),
-        revenue: pay.sumPaid(db, schoolId).map((r) => ({ currency: r.currency, paid: r.total, refunded: r.refunded, payments: r.count })),
+        revenue: pay.sumPaid(db, schoolId).map((r) => ({
+          currency: r.currency,
+          paid: r.total,
+          refunded: r.refunded,
+          payments: r.count,
+        })),
       });
     },
   }),

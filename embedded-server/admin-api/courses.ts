@@ -73,7 +73,12 @@ const lectureOut = z.object({
   duration: z.number().int(),
   unlockAt: z.string().nullable(),
 });
-const sectionOut = z.object({ id: z.string(), title: z.string(), position: z.number().int(), lectures: z.array(lectureOut) });
+const sectionOut = z.object({
+  id: z.string(),
+  title: z.string(),
+  position: z.number().int(),
+  lectures: z.array(lectureOut),
+});
 
 const sectionCreate = z.object({ title: z.string().min(1).max(200) });
 const lectureCreate = z.object({
@@ -103,9 +108,16 @@ const enrollCreate = z
     expiresAt: isoDate.optional(),
     lifetime: z.boolean().default(false),
   })
-  .refine((v) => v.lifetime !== (v.expiresAt !== undefined), { message: 'give either lifetime: true or expiresAt', path: ['expiresAt'] });
+  .refine((v) => v.lifetime !== (v.expiresAt !== undefined), {
+    message: 'give either lifetime: true or expiresAt',
+    path: ['expiresAt'],
+  });
 
-function requireCourse(db: Parameters<typeof courses.getCourse>[0], schoolId: string, id: string): courses.CourseRow {
+function requireCourse(
+  db: Parameters<typeof courses.getCourse>[0],
+  schoolId: string,
+  id: string,
+): courses.CourseRow {
   const c = courses.getCourse(db, schoolId, id);
   if (!c) throw notFound('course');
   return c;
@@ -135,7 +147,8 @@ export const courseRoutes: Route[] = [
     tag: 'courses',
     scope: 'courses:read',
     response: courseOut,
-    run: ({ ctx, schoolId, params }) => ok(toCourse(requireCourse(ctx.server.db, schoolId, params.courseId!))),
+    run: ({ ctx, schoolId, params }) =>
+      ok(toCourse(requireCourse(ctx.server.db, schoolId, params.courseId!))),
   }),
   adminRoute({
     method: 'POST',
@@ -165,7 +178,8 @@ export const courseRoutes: Route[] = [
       try {
         courses.insertCourse(db, row);
       } catch (err) {
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw conflict('a course with this slug exists');
+        if (err instanceof Error && /UNIQUE/.test(err.message))
+          throw conflict('a course with this slug exists');
         throw err;
       }
       return ok(toCourse(row), 201);
@@ -214,7 +228,13 @@ export const courseRoutes: Route[] = [
           position: s.position,
           lectures: lectures
             .filter((l) => l.section_id === s.id)
-            .map((l) => ({ id: l.id, title: l.title, position: l.position, duration: l.duration, unlockAt: iso(l.unlock_at) })),
+            .map((l) => ({
+              id: l.id,
+              title: l.title,
+              position: l.position,
+              duration: l.duration,
+              unlockAt: iso(l.unlock_at),
+            })),
         })),
       });
     },
@@ -231,7 +251,12 @@ export const courseRoutes: Route[] = [
     run: ({ ctx, schoolId, params, body }) => {
       const db = ctx.server.db;
       const course = requireCourse(db, schoolId, params.courseId!);
-      const row = { id: newId('sec'), course_id: course.id, title: body.title, position: courses.nextSectionPosition(db, course.id) };
+      const row = {
+        id: newId('sec'),
+        course_id: course.id,
+        title: body.title,
+        position: courses.nextSectionPosition(db, course.id),
+      };
       courses.insertSection(db, row);
       return ok({ id: row.id, title: row.title, position: row.position }, 201);
     },
@@ -261,7 +286,16 @@ export const courseRoutes: Route[] = [
         unlock_at: unlockAt,
       };
       courses.insertLecture(db, row);
-      return ok({ id: row.id, title: row.title, position: row.position, duration: row.duration, unlockAt: iso(unlockAt) }, 201);
+      return ok(
+        {
+          id: row.id,
+          title: row.title,
+          position: row.position,
+          duration: row.duration,
+          unlockAt: iso(unlockAt),
+        },
+        201,
+      );
     },
   }),
   adminRoute({
@@ -273,7 +307,8 @@ export const courseRoutes: Route[] = [
     scope: 'curriculum:write',
     run: ({ ctx, schoolId, params }) => {
       const course = requireCourse(ctx.server.db, schoolId, params.courseId!);
-      if (!courses.deleteLecture(ctx.server.db, course.id, params.lectureId!)) throw notFound('lecture');
+      if (!courses.deleteLecture(ctx.server.db, course.id, params.lectureId!))
+        throw notFound('lecture');
       return ok(null, 204);
     },
   }),
@@ -290,7 +325,13 @@ export const courseRoutes: Route[] = [
     run: ({ ctx, schoolId, params, query }) => {
       const course = requireCourse(ctx.server.db, schoolId, params.courseId!);
       const w = pageWindow(query);
-      const { rows, total } = courses.listEnrollmentsOfCourse(ctx.server.db, schoolId, course.id, w.limit, w.offset);
+      const { rows, total } = courses.listEnrollmentsOfCourse(
+        ctx.server.db,
+        schoolId,
+        course.id,
+        w.limit,
+        w.offset,
+      );
       return pageResult(rows.map(toEnrollment), total, w);
     },
   }),
@@ -308,10 +349,13 @@ export const courseRoutes: Route[] = [
       const db = ctx.server.db;
       const course = requireCourse(db, schoolId, params.courseId!);
       requireSchoolMember(db, schoolId, body.userId, 'body');
-      if (courses.findEnrollment(db, schoolId, body.userId, course.id)) throw conflict('the member is already enrolled in this course');
+      if (courses.findEnrollment(db, schoolId, body.userId, course.id))
+        throw conflict('the member is already enrolled in this course');
       const expireAt = body.expiresAt ? Date.parse(body.expiresAt) : null;
       if (expireAt !== null && expireAt <= now)
-        throw new AdminError(400, 'invalid_request', 'expiresAt must be in the future', [{ path: 'expiresAt', message: 'in the past' }]);
+        throw new AdminError(400, 'invalid_request', 'expiresAt must be in the future', [
+          { path: 'expiresAt', message: 'in the past' },
+        ]);
       const row: courses.EnrollmentRow = {
         id: newId('enr'),
         school_id: schoolId,
@@ -337,7 +381,8 @@ export const courseRoutes: Route[] = [
     tag: 'students',
     scope: 'students:write',
     run: ({ ctx, schoolId, params }) => {
-      if (!courses.deleteEnrollment(ctx.server.db, schoolId, params.userId!, params.courseId!)) throw notFound('enrollment');
+      if (!courses.deleteEnrollment(ctx.server.db, schoolId, params.userId!, params.courseId!))
+        throw notFound('enrollment');
       return ok(null, 204);
     },
   }),
@@ -371,7 +416,13 @@ export const courseRoutes: Route[] = [
     response: pageOf(enrollmentOut),
     run: ({ ctx, schoolId, params, query }) => {
       const w = pageWindow(query);
-      const { rows, total } = courses.listEnrollmentsOfUser(ctx.server.db, schoolId, params.userId!, w.limit, w.offset);
+      const { rows, total } = courses.listEnrollmentsOfUser(
+        ctx.server.db,
+        schoolId,
+        params.userId!,
+        w.limit,
+        w.offset,
+      );
       return pageResult(rows.map(toEnrollment), total, w);
     },
   }),

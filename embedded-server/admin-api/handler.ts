@@ -38,8 +38,10 @@ export class AdminError extends Error {
   }
 }
 
-export const notFound = (what: string): AdminError => new AdminError(404, 'not_found', `${what} not found`);
-export const conflict = (description: string): AdminError => new AdminError(409, 'conflict', description);
+export const notFound = (what: string): AdminError =>
+  new AdminError(404, 'not_found', `${what} not found`);
+export const conflict = (description: string): AdminError =>
+  new AdminError(409, 'conflict', description);
 
 export const ok = (body: unknown, status = 200): AdminResult => ({ status, body });
 
@@ -49,10 +51,17 @@ export const ok = (body: unknown, status = 200): AdminResult => ({ status, body 
  * `userId` in the body is bad input: 400 invalid_request naming the field; a `userId` in the path names a
  * resource that does not exist here: 404 not_found, like PATCH /members/:userId.
  */
-export function requireSchoolMember(db: Database, schoolId: string, userId: string, from: 'body' | 'path'): void {
+export function requireSchoolMember(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  from: 'body' | 'path',
+): void {
   if (memberOfSchool(db, schoolId, userId)) return;
   if (from === 'path') throw notFound('member');
-  throw new AdminError(400, 'invalid_request', 'the user must be a member of the school', [{ path: 'userId', message: `${userId} is not a member` }]);
+  throw new AdminError(400, 'invalid_request', 'the user must be a member of the school', [
+    { path: 'userId', message: `${userId} is not a member` },
+  ]);
 }
 
 function zodDetails(error: z.ZodError): { path: string; message: string }[] {
@@ -62,18 +71,25 @@ function zodDetails(error: z.ZodError): { path: string; message: string }[] {
 function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) return undefined as T;
   const r = schema.safeParse(value);
-  if (!r.success) throw new AdminError(400, 'invalid_request', `the ${where} is invalid`, zodDetails(r.error));
+  if (!r.success)
+    throw new AdminError(400, 'invalid_request', `the ${where} is invalid`, zodDetails(r.error));
   return r.data;
 }
 
 async function readJsonBody(ctx: RequestContext): Promise<unknown> {
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') throw new AdminError(400, 'invalid_request', 'the request body must be application/json');
+  if (type !== 'application/json')
+    throw new AdminError(400, 'invalid_request', 'the request body must be application/json');
   let raw: Buffer;
   try {
     raw = await readBody(ctx.req, ADMIN_JSON_LIMIT);
   } catch (err) {
-    if (err instanceof PayloadTooLargeError) throw new AdminError(413, 'invalid_request', `the request body exceeds ${ADMIN_JSON_LIMIT} bytes`);
+    if (err instanceof PayloadTooLargeError)
+      throw new AdminError(
+        413,
+        'invalid_request',
+        `the request body exceeds ${ADMIN_JSON_LIMIT} bytes`,
+      );
     throw err;
   }
   try {
@@ -136,7 +152,8 @@ export function adminRouteExtra(route: Route): AdminRouteExtra | undefined {
 export function adminRoute<Q = undefined, B = undefined>(spec: AdminRouteSpec<Q, B>): Route {
   const route = makeRoute(spec);
   extras.set(route, {
-    successStatus: spec.status ?? (spec.method === 'POST' ? 201 : spec.method === 'DELETE' ? 204 : 200),
+    successStatus:
+      spec.status ?? (spec.method === 'POST' ? 201 : spec.method === 'DELETE' ? 204 : 200),
     rawBody: spec.rawBody === true,
     ...(spec.conflicts !== undefined ? { conflicts: spec.conflicts } : {}),
     ...(spec.alsoStatus !== undefined ? { alsoStatus: spec.alsoStatus } : {}),
@@ -162,11 +179,22 @@ function makeRoute<Q, B>(spec: AdminRouteSpec<Q, B>): Route {
       if (verdict.kind !== 'ok') return sendBearerError(ctx, verdict);
       const token = verdict.token;
       if (token.audience !== 'operator' || !token.scopes.includes(spec.scope)) {
-        return sendInsufficientScope(ctx, [spec.scope], `this request needs an operator token holding ${spec.scope}`);
+        return sendInsufficientScope(
+          ctx,
+          [spec.scope],
+          `this request needs an operator token holding ${spec.scope}`,
+        );
       }
       try {
-        const query = parseWith(spec.query, Object.fromEntries(ctx.url.searchParams), 'query string');
-        const body = spec.body && !spec.rawBody ? parseWith(spec.body, await readJsonBody(ctx), 'request body') : (undefined as B);
+        const query = parseWith(
+          spec.query,
+          Object.fromEntries(ctx.url.searchParams),
+          'query string',
+        );
+        const body =
+          spec.body && !spec.rawBody
+            ? parseWith(spec.body, await readJsonBody(ctx), 'request body')
+            : (undefined as B);
         const result = await spec.run({
           ctx,
           token,
@@ -203,21 +231,34 @@ export function pageWindow(q: PageQuery): { limit: number; offset: number } {
   if (q.cursor !== undefined) {
     // Only a cursor this API wrote: base64url of `o:<offset>`, exactly as encoded (Node's decoder skips what it
     // cannot read, so `!!!` would otherwise decode to nothing and read as the first page).
-    const text = /^[A-Za-z0-9_-]+$/.test(q.cursor) ? Buffer.from(q.cursor, 'base64url').toString('utf8') : '';
+    const text = /^[A-Za-z0-9_-]+$/.test(q.cursor)
+      ? Buffer.from(q.cursor, 'base64url').toString('utf8')
+      : '';
     const m = /^o:(0|[1-9][0-9]{0,14})$/.exec(text);
     if (!m || Buffer.from(text, 'utf8').toString('base64url') !== q.cursor)
-      throw new AdminError(400, 'invalid_request', 'the cursor is not valid', [{ path: 'cursor', message: 'not a cursor from this API' }]);
+      throw new AdminError(400, 'invalid_request', 'the cursor is not valid', [
+        { path: 'cursor', message: 'not a cursor from this API' },
+      ]);
     offset = Number(m[1]);
   }
   return { limit: q.limit, offset };
 }
 
-export function pageResult<T>(rows: T[], total: number, w: { limit: number; offset: number }): AdminResult {
-  const next = w.offset + rows.length < total ? Buffer.from(`o:${w.offset + rows.length}`, 'utf8').toString('base64url') : null;
+export function pageResult<T>(
+  rows: T[],
+  total: number,
+  w: { limit: number; offset: number },
+): AdminResult {
+  const next =
+    w.offset + rows.length < total
+      ? Buffer.from(`o:${w.offset + rows.length}`, 'utf8').toString('base64url')
+      : null;
   return ok({ data: rows, next_cursor: next, total });
 }
 
-export const pageOf = (item: ZodType) => z.object({ data: z.array(item), next_cursor: z.string().nullable(), total: z.number().int() });
+export const pageOf = (item: ZodType) =>
+  z.object({ data: z.array(item), next_cursor: z.string().nullable(), total: z.number().int() });
 
-export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+export const iso = (ms: number | null): string | null =>
+  ms === null ? null : new Date(ms).toISOString();
 export const isoDate = z.iso.datetime({ offset: true });

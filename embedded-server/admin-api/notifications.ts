@@ -3,7 +3,17 @@ import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as ntf from '../store/content-notifications';
 import { membersOfSchool } from '../store/content-viewer';
-import { adminRoute, AdminError, iso, notFound, ok, pageOf, pageQuery, pageResult, pageWindow } from './handler';
+import {
+  adminRoute,
+  AdminError,
+  iso,
+  notFound,
+  ok,
+  pageOf,
+  pageQuery,
+  pageResult,
+  pageWindow,
+} from './handler';
 
 /**
  * Notifications published to members. Decision (README): announcements are posts, so publishing and deleting
@@ -54,7 +64,12 @@ export const notificationRoutes: Route[] = [
     response: pageOf(notificationOut),
     run: ({ ctx, schoolId, query }) => {
       const w = pageWindow(query);
-      const { rows, total } = ntf.listSchoolNotifications(ctx.server.db, schoolId, w.limit, w.offset);
+      const { rows, total } = ntf.listSchoolNotifications(
+        ctx.server.db,
+        schoolId,
+        w.limit,
+        w.offset,
+      );
       return pageResult(rows.map(toOut), total, w);
     },
   }),
@@ -103,7 +118,8 @@ export const notificationRoutes: Route[] = [
     tag: 'posts',
     scope: 'posts:write',
     run: ({ ctx, schoolId, params }) => {
-      if (!ntf.deleteNotification(ctx.server.db, schoolId, params.notificationId!)) throw notFound('notification');
+      if (!ntf.deleteNotification(ctx.server.db, schoolId, params.notificationId!))
+        throw notFound('notification');
       return ok(null, 204);
     },
   }),

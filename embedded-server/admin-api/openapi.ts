@@ -19,12 +19,20 @@ function jsonSchema(schema: ZodType, io: 'input' | 'output'): Json {
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
-const errorResponse = (description: string): Json => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
+const errorResponse = (description: string): Json => ({
+  description,
+  content: { 'application/json': { schema: ERROR_REF } },
+});
 
 const str = { type: 'string' };
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const pathParams = (path: string): Json[] =>
-  [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
 
 function queryParams(schema: ZodType | undefined): Json[] {
   if (!schema) return [];
@@ -48,17 +56,36 @@ function adminOperation(route: Route): Json {
     [success]:
       success === '204'
         ? { description: 'Done; no content.' }
-        : { description: 'Success.', ...(meta.response ? { content: { 'application/json': { schema: jsonSchema(meta.response, 'output') } } } : {}) },
-    '400': errorResponse('invalid_request: the query or body failed validation (details lists each problem).'),
-    '401': errorResponse('invalid_token: missing, invalid, expired or foreign token (WWW-Authenticate names the protected resource metadata).'),
-    '403': errorResponse(`insufficient_scope: the token is not an operator token holding ${meta.scopes.join(' ')}.`),
+        : {
+            description: 'Success.',
+            ...(meta.response
+              ? { content: { 'application/json': { schema: jsonSchema(meta.response, 'output') } } }
+              : {}),
+          },
+    '400': errorResponse(
+      'invalid_request: the query or body failed validation (details lists each problem).',
+    ),
+    '401': errorResponse(
+      'invalid_token: missing, invalid, expired or foreign token (WWW-Authenticate names the protected resource metadata).',
+    ),
+    '403': errorResponse(
+      `insufficient_scope: the token is not an operator token holding ${meta.scopes.join(' ')}.`,
+    ),
     '404': errorResponse('not_found.'),
   };
-  if (extra?.alsoStatus) responses[String(extra.alsoStatus.status)] = { ...(responses[success] as Json), description: extra.alsoStatus.description };
+  if (extra?.alsoStatus)
+    responses[String(extra.alsoStatus.status)] = {
+      ...(responses[success] as Json),
+      description: extra.alsoStatus.description,
+    };
   // Every status a route can answer is declared: 409 where the route throws conflict(), 413 where it reads a body.
   if (extra?.conflicts) responses['409'] = errorResponse(`conflict: ${extra.conflicts}.`);
-  if (extra?.rawBody) responses['413'] = errorResponse('payload_too_large: the upload is over its size limit.');
-  else if (meta.body) responses['413'] = errorResponse(`invalid_request: the JSON body is over ${ADMIN_JSON_LIMIT} bytes.`);
+  if (extra?.rawBody)
+    responses['413'] = errorResponse('payload_too_large: the upload is over its size limit.');
+  else if (meta.body)
+    responses['413'] = errorResponse(
+      `invalid_request: the JSON body is over ${ADMIN_JSON_LIMIT} bytes.`,
+    );
   const op: Json = {
     operationId: meta.operationId,
     summary: meta.summary,
@@ -68,8 +95,17 @@ function adminOperation(route: Route): Json {
     responses,
   };
   if (extra?.rawBody)
-    op['requestBody'] = { required: true, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
-  else if (meta.body) op['requestBody'] = { required: true, content: { 'application/json': { schema: jsonSchema(meta.body, 'input') } } };
+    op['requestBody'] = {
+      required: true,
+      content: {
+        '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      },
+    };
+  else if (meta.body)
+    op['requestBody'] = {
+      required: true,
+      content: { 'application/json': { schema: jsonSchema(meta.body, 'input') } },
+    };
   return op;
 }
 
@@ -85,7 +121,9 @@ const SCOPE_TEXT: Record<string, string> = {
   'forms:read': 'Read forms',
   'storage:write': 'Write storage',
 };
-const scopeText = (s: string): string => SCOPE_TEXT[s] ?? `${s.endsWith(':read') ? 'Read' : 'Write'} the ${s.split(':')[0]!.replace(/_/g, ' ')} area`;
+const scopeText = (s: string): string =>
+  SCOPE_TEXT[s] ??
+  `${s.endsWith(':read') ? 'Read' : 'Write'} the ${s.split(':')[0]!.replace(/_/g, ' ')} area`;
 
 export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Json {
   const paths = oauthPaths() as Record<string, Record<string, Json>>;
@@ -107,7 +145,8 @@ export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Js
     info: {
       title: 'Learning site REST API',
       version: '1.0.0',
-      description: 'OAuth 2.0 / OpenID Connect endpoints and the operator admin API. The member GraphQL API (/member/graphql) is not described here.',
+      description:
+        'OAuth 2.0 / OpenID Connect endpoints and the operator admin API. The member GraphQL API (/member/graphql) is not described here.',
     },
     servers: [{ url: baseUrl }],
     security: [],
@@ -116,7 +155,8 @@ export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Js
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
-          description: 'Authorization Code with PKCE (S256). Admin routes need an operator-audience token holding the listed scope.',
+          description:
+            'Authorization Code with PKCE (S256). Admin routes need an operator-audience token holding the listed scope.',
           flows: {
             authorizationCode: {
               authorizationUrl: `${baseUrl}${PATHS.authorize}`,
@@ -134,11 +174,18 @@ export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Js
           properties: {
             error: str,
             error_description: str,
-            details: { type: 'array', items: { type: 'object', properties: { path: str, message: str } } },
+            details: {
+              type: 'array',
+              items: { type: 'object', properties: { path: str, message: str } },
+            },
           },
           required: ['error', 'error_description'],
         },
-        OAuthError: { type: 'object', properties: { error: str, error_description: str, error_uri: str }, required: ['error'] },
+        OAuthError: {
+          type: 'object',
+          properties: { error: str, error_description: str, error_uri: str },
+          required: ['error'],
+        },
         TokenResponse: {
           type: 'object',
           properties: {

@@ -25,9 +25,31 @@ import {
 /** ARCHITECTURE "Filling what the spec leaves out": refunds are possible within 10 days of the order. */
 export const REFUND_WINDOW_MS = 10 * 86_400_000;
 
-const PAYMENT_STATES = ['not_paid', 'paid', 'expired', 'failed', 'manual_enrolled', 'refunded'] as const;
-const PAYMENT_TYPES = ['credit_card', 'atm', 'cvs', 'line_pay', 'apple_pay', 'manual', 'free'] as const;
-const ITEM_TYPES = ['CurriculumPlan', 'MembershipPlan', 'Ticket', 'DigitalProduct', 'OrderBump', 'Meeting'] as const;
+const PAYMENT_STATES = [
+  'not_paid',
+  'paid',
+  'expired',
+  'failed',
+  'manual_enrolled',
+  'refunded',
+] as const;
+const PAYMENT_TYPES = [
+  'credit_card',
+  'atm',
+  'cvs',
+  'line_pay',
+  'apple_pay',
+  'manual',
+  'free',
+] as const;
+const ITEM_TYPES = [
+  'CurriculumPlan',
+  'MembershipPlan',
+  'Ticket',
+  'DigitalProduct',
+  'OrderBump',
+  'Meeting',
+] as const;
 
 const paymentOut = z.object({
   id: z.string(),
@@ -75,10 +97,19 @@ const paymentCreate = z.object({
     .default('TWD'),
   paymentType: z.enum(PAYMENT_TYPES),
   paymentState: z.enum(PAYMENT_STATES),
-  item: z.object({ type: z.enum(ITEM_TYPES), id: z.string().nullable().default(null), title: z.string().min(1).max(200) }),
+  item: z.object({
+    type: z.enum(ITEM_TYPES),
+    id: z.string().nullable().default(null),
+    title: z.string().min(1).max(200),
+  }),
   /** ATM / convenience-store instructions for unpaid rows. */
   instructions: z
-    .object({ bankCode: z.string().optional(), bankName: z.string().optional(), codeNo: z.string().min(1), expiresAt: isoDate })
+    .object({
+      bankCode: z.string().optional(),
+      bankName: z.string().optional(),
+      codeNo: z.string().min(1),
+      expiresAt: isoDate,
+    })
     .optional(),
 });
 
@@ -96,7 +127,13 @@ export const orderRoutes: Route[] = [
     response: pageOf(paymentOut),
     run: ({ ctx, schoolId, query }) => {
       const w = pageWindow(query);
-      const { rows, total } = pay.listSchoolPayments(ctx.server.db, schoolId, query.tradeNo ?? null, w.limit, w.offset);
+      const { rows, total } = pay.listSchoolPayments(
+        ctx.server.db,
+        schoolId,
+        query.tradeNo ?? null,
+        w.limit,
+        w.offset,
+      );
       return pageResult(rows.map(toPayment), total, w);
     },
   }),
@@ -130,14 +167,19 @@ export const orderRoutes: Route[] = [
       const db = ctx.server.db;
       const p = pay.getPayment(db, schoolId, params.paymentId!);
       if (!p || p.trade_no !== params.tradeNo) throw notFound('payment');
-      if (p.payment_state !== 'paid') throw conflict(`a ${p.payment_state} payment cannot be refunded`);
-      if (now - p.created_at > REFUND_WINDOW_MS) throw conflict('refunds are possible within 10 days of the order');
+      if (p.payment_state !== 'paid')
+        throw conflict(`a ${p.payment_state} payment cannot be refunded`);
+      if (now - p.created_at > REFUND_WINDOW_MS)
+        throw conflict('refunds are possible within 10 days of the order');
       const left = p.amount - p.refunded_amount;
       const amount = body?.amount ?? left;
       if (amount > left)
-        throw new AdminError(400, 'invalid_request', `at most ${left} ${p.currency} can be refunded`, [
-          { path: 'amount', message: 'exceeds the refundable amount' },
-        ]);
+        throw new AdminError(
+          400,
+          'invalid_request',
+          `at most ${left} ${p.currency} can be refunded`,
+          [{ path: 'amount', message: 'exceeds the refundable amount' }],
+        );
       pay.recordRefund(db, schoolId, p.id, amount, now);
       return ok(toPayment(pay.getPayment(db, schoolId, p.id)!));
     },

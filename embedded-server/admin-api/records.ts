@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as rec from '../store/content-records';
-import { adminRoute, iso, notFound, ok, pageOf, pageQuery, pageResult, pageWindow } from './handler';
+import {
+  adminRoute,
+  iso,
+  notFound,
+  ok,
+  pageOf,
+  pageQuery,
+  pageResult,
+  pageWindow,
+} from './handler';
 
 /**
  * The thin operator areas: real rows in admin_records, one JSON document each, with list/get/create/update/
@@ -10,7 +19,12 @@ import { adminRoute, iso, notFound, ok, pageOf, pageQuery, pageResult, pageWindo
  * forms are read-only (their scopes have no write counterpart).
  */
 
-const recordOut = z.object({ id: z.string(), data: z.record(z.string(), z.unknown()), createdAt: z.string(), updatedAt: z.string() });
+const recordOut = z.object({
+  id: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 const toOut = (r: rec.AdminRecord): z.infer<typeof recordOut> => ({
   id: r.id,
   data: r.data,
@@ -36,10 +50,22 @@ const SHAPES = {
     currency: z.string().optional(),
     maxRedemptions: z.number().int().positive().optional(),
   }),
-  posts: z.object({ title: z.string().min(1).max(200), body: z.string().max(20_000), published: z.boolean().default(false) }),
-  subscriptions: z.object({ userId: z.string().min(1), planId: z.string().min(1), state: z.enum(['active', 'past_due', 'canceled']) }),
+  posts: z.object({
+    title: z.string().min(1).max(200),
+    body: z.string().max(20_000),
+    published: z.boolean().default(false),
+  }),
+  subscriptions: z.object({
+    userId: z.string().min(1),
+    planId: z.string().min(1),
+    state: z.enum(['active', 'past_due', 'canceled']),
+  }),
   lecturers: z.object({ name: z.string().min(1).max(200), bio: z.string().max(5000).optional() }),
-  pages: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/), title: z.string().min(1).max(200), body: z.string().max(50_000) }),
+  pages: z.object({
+    slug: z.string().regex(/^[a-z0-9-]+$/),
+    title: z.string().min(1).max(200),
+    body: z.string().max(50_000),
+  }),
 } as const;
 type CrudArea = keyof typeof SHAPES;
 
@@ -50,13 +76,18 @@ type CrudArea = keyof typeof SHAPES;
  */
 function patchShape(shape: z.ZodObject): z.ZodObject {
   const fields = Object.entries(shape.shape).map(
-    ([key, field]) => [key, (field instanceof z.ZodDefault ? field.unwrap() : field).optional()] as const,
+    ([key, field]) =>
+      [key, (field instanceof z.ZodDefault ? field.unwrap() : field).optional()] as const,
   );
   return z.object(Object.fromEntries(fields));
 }
 
 const SINGLETONS = {
-  school: z.object({ name: z.string().min(1).max(200), locale: z.string().max(20).optional(), timeZone: z.string().max(60).optional() }),
+  school: z.object({
+    name: z.string().min(1).max(200),
+    locale: z.string().max(20).optional(),
+    timeZone: z.string().max(60).optional(),
+  }),
   appearance: z.object({
     primaryColor: z
       .string()
@@ -122,7 +153,14 @@ function crudRoutes(area: CrudArea): Route[] {
       run: ({ ctx, schoolId, now, body }) =>
         ok(
           toOut(
-            rec.putRecord(ctx.server.db, schoolId, area, `${PREFIX[area]}_${randomBytes(8).toString('hex')}`, body as Record<string, unknown>, now),
+            rec.putRecord(
+              ctx.server.db,
+              schoolId,
+              area,
+              `${PREFIX[area]}_${randomBytes(8).toString('hex')}`,
+              body as Record<string, unknown>,
+              now,
+            ),
           ),
           201,
         ),
@@ -139,7 +177,18 @@ function crudRoutes(area: CrudArea): Route[] {
       run: ({ ctx, schoolId, now, params, body }) => {
         const current = rec.getRecord(ctx.server.db, schoolId, area, params.recordId!);
         if (!current) throw notFound(area);
-        return ok(toOut(rec.putRecord(ctx.server.db, schoolId, area, current.id, { ...current.data, ...(body as Record<string, unknown>) }, now)));
+        return ok(
+          toOut(
+            rec.putRecord(
+              ctx.server.db,
+              schoolId,
+              area,
+              current.id,
+              { ...current.data, ...(body as Record<string, unknown>) },
+              now,
+            ),
+          ),
+        );
       },
     }),
     adminRoute({
@@ -150,7 +199,8 @@ function crudRoutes(area: CrudArea): Route[] {
       tag: area,
       scope: `${area}:write`,
       run: ({ ctx, schoolId, params }) => {
-        if (!rec.deleteRecord(ctx.server.db, schoolId, area, params.recordId!)) throw notFound(area);
+        if (!rec.deleteRecord(ctx.server.db, schoolId, area, params.recordId!))
+          throw notFound(area);
         return ok(null, 204);
       },
     }),
@@ -185,7 +235,18 @@ function singletonRoutes(area: keyof typeof SINGLETONS): Route[] {
       body: SINGLETONS[area] as unknown as z.ZodType<Record<string, unknown>>,
       response: recordOut,
       run: ({ ctx, schoolId, now, body }) =>
-        ok(toOut(rec.putRecord(ctx.server.db, schoolId, area, id(schoolId), body as Record<string, unknown>, now))),
+        ok(
+          toOut(
+            rec.putRecord(
+              ctx.server.db,
+              schoolId,
+              area,
+              id(schoolId),
+              body as Record<string, unknown>,
+              now,
+            ),
+          ),
+        ),
     }),
   ];
 }

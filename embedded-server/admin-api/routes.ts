@@ -10,7 +10,14 @@ import { authMarkdown } from './auth-md';
 import { registrationPolicy } from '../oauth/settings';
 
 /** The one admin route table: the router serves it and /openapi.json is generated from it. */
-export const adminRoutes: Route[] = [...courseRoutes, ...orderRoutes, ...notificationRoutes, ...catalogRoutes, ...recordRoutes, ...storageRoutes];
+export const adminRoutes: Route[] = [
+  ...courseRoutes,
+  ...orderRoutes,
+  ...notificationRoutes,
+  ...catalogRoutes,
+  ...recordRoutes,
+  ...storageRoutes,
+];
 
 /** /openapi.json and /auth.md carry the real base URL of the running server. */
 export const docsRoutes: Route[] = [

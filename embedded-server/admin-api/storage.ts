@@ -27,14 +27,27 @@ export const storageRoutes: Route[] = [
     scope: 'storage:write',
     query: uploadQuery,
     rawBody: true,
-    response: z.object({ id: z.string(), fileName: z.string(), contentType: z.string(), size: z.number().int(), createdAt: z.string() }),
+    response: z.object({
+      id: z.string(),
+      fileName: z.string(),
+      contentType: z.string(),
+      size: z.number().int(),
+      createdAt: z.string(),
+    }),
     run: async ({ ctx, schoolId, now, query }) => {
-      const contentType = (ctx.req.headers['content-type'] ?? 'application/octet-stream').split(';')[0]!.trim();
+      const contentType = (ctx.req.headers['content-type'] ?? 'application/octet-stream')
+        .split(';')[0]!
+        .trim();
       let bytes: Buffer;
       try {
         bytes = await readBody(ctx.req, UPLOAD_LIMIT);
       } catch (err) {
-        if (err instanceof PayloadTooLargeError) throw new AdminError(413, 'payload_too_large', `uploads are limited to ${UPLOAD_LIMIT} bytes`);
+        if (err instanceof PayloadTooLargeError)
+          throw new AdminError(
+            413,
+            'payload_too_large',
+            `uploads are limited to ${UPLOAD_LIMIT} bytes`,
+          );
         throw err;
       }
       if (bytes.length === 0) throw new AdminError(400, 'invalid_request', 'the upload is empty');
@@ -48,7 +61,16 @@ export const storageRoutes: Route[] = [
         bytes,
         created_at: now,
       });
-      return ok({ id, fileName: query.fileName, contentType, size: bytes.length, createdAt: new Date(now).toISOString() }, 201);
+      return ok(
+        {
+          id,
+          fileName: query.fileName,
+          contentType,
+          size: bytes.length,
+          createdAt: new Date(now).toISOString(),
+        },
+        201,
+      );
     },
   }),
 ];

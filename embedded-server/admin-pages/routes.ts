@@ -34,7 +34,9 @@ function requireOperator(ctx: RequestContext): Operator | null {
       page(
         'Not allowed',
         html`<h1>Not allowed</h1>
-          <p class="error" role="alert">Only the site's owners, managers and admins can open the admin area.</p>
+          <p class="error" role="alert">
+            Only the site's owners, managers and admins can open the admin area.
+          </p>
           ${signOutForm(session)}`,
       ),
     );
@@ -43,7 +45,9 @@ function requireOperator(ctx: RequestContext): Operator | null {
   return { user, session };
 }
 
-async function requireOperatorPost(ctx: RequestContext): Promise<{ op: Operator; form: Record<string, string> } | null> {
+async function requireOperatorPost(
+  ctx: RequestContext,
+): Promise<{ op: Operator; form: Record<string, string> } | null> {
   const form = await readForm(ctx.req);
   const op = requireOperator(ctx);
   if (!op) return null;
@@ -65,18 +69,32 @@ async function requireOperatorPost(ctx: RequestContext): Promise<{ op: Operator;
 
 function signOutForm(session: ActiveSession): SafeHtml {
   return html`<form method="post" action="${PATHS.signOut}">
-    <input type="hidden" name="csrf" value="${session.csrf}" /><button type="submit" class="secondary">Sign out</button>
+    <input type="hidden" name="csrf" value="${session.csrf}" /><button
+      type="submit"
+      class="secondary"
+    >
+      Sign out
+    </button>
   </form>`;
 }
 
-function layout(ctx: RequestContext, op: Operator, title: string, body: SafeHtml, status = 200): void {
+function layout(
+  ctx: RequestContext,
+  op: Operator,
+  title: string,
+  body: SafeHtml,
+  status = 200,
+): void {
   const mcp = isFeatureEnabled(ctx.server.db, ctx.server.site.schoolId, MCP_CONNECTIONS);
   sendHtml(
     ctx.res,
     status,
     page(
       `${title} · ${ctx.server.site.name} admin`,
-      html`<nav aria-label="Admin"><a href="/admin">Dashboard</a>${mcp ? html`<a href="${APPS_PATH}">Developers › OAuth applications</a>` : ''}</nav>
+      html`<nav aria-label="Admin">
+          <a href="/admin">Dashboard</a
+          >${mcp ? html`<a href="${APPS_PATH}">Developers › OAuth applications</a>` : ''}
+        </nav>
         <p>Signed in as <strong>${op.user.email}</strong> at ${ctx.server.site.name}.</p>
         ${body} ${signOutForm(op.session)}`,
       { wide: true },
@@ -99,8 +117,8 @@ function dashboard(ctx: RequestContext): void {
         <input type="hidden" name="csrf" value="${op.session.csrf}" />
         <input type="hidden" name="feature" value="${MCP_CONNECTIONS}" />
         <p>
-          <strong>MCP connections</strong>: ${enabled ? 'enabled' : 'disabled'}. Lets members connect desktop and AI applications; adds Developers ›
-          OAuth applications.
+          <strong>MCP connections</strong>: ${enabled ? 'enabled' : 'disabled'}. Lets members
+          connect desktop and AI applications; adds Developers › OAuth applications.
         </p>
         <button type="submit" name="enabled" value="${enabled ? 'off' : 'on'}">
           ${enabled ? 'Disable MCP connections' : 'Enable MCP connections'}
@@ -114,10 +132,23 @@ async function toggleFeature(ctx: RequestContext): Promise<void> {
   const got = await requireOperatorPost(ctx);
   if (!got) return;
   if (got.form.feature !== MCP_CONNECTIONS) {
-    layout(ctx, got.op, 'Unknown feature', html`<p class="error" role="alert">Unknown beta feature.</p>`, 400);
+    layout(
+      ctx,
+      got.op,
+      'Unknown feature',
+      html`<p class="error" role="alert">Unknown beta feature.</p>`,
+      400,
+    );
     return;
   }
-  setFeature(ctx.server.db, ctx.server.site.schoolId, MCP_CONNECTIONS, got.form.enabled === 'on', got.op.user.id, ctx.server.clock.now());
+  setFeature(
+    ctx.server.db,
+    ctx.server.site.schoolId,
+    MCP_CONNECTIONS,
+    got.form.enabled === 'on',
+    got.op.user.id,
+    ctx.server.clock.now(),
+  );
   redirect(ctx.res, '/admin');
 }
 
@@ -159,21 +190,33 @@ function learningDesktopInvite(baseUrl: string, clientId: string): string {
 const DESKTOP_REDIRECT = 'http://127.0.0.1:1/callback';
 
 /** The invite cell of an application: the link, or why this application cannot have one. */
-function inviteCell(ctx: RequestContext, a: { clientId: string; name: string; confidential: boolean; redirectUris: readonly string[] }): SafeHtml {
-  if (a.confidential) return html`<small>Invite links are for public applications: a client secret cannot travel in a link.</small>`;
+function inviteCell(
+  ctx: RequestContext,
+  a: { clientId: string; name: string; confidential: boolean; redirectUris: readonly string[] },
+): SafeHtml {
+  if (a.confidential)
+    return html`<small
+      >Invite links are for public applications: a client secret cannot travel in a link.</small
+    >`;
   if (!redirectUriMatches(a.redirectUris, DESKTOP_REDIRECT))
-    return html`<small>Add the redirect URI <code>http://127.0.0.1/callback</code> to invite Learning Desktop users.</small>`;
+    return html`<small
+      >Add the redirect URI <code>http://127.0.0.1/callback</code> to invite Learning Desktop
+      users.</small
+    >`;
   const link = learningDesktopInvite(ctx.server.baseUrl, a.clientId);
-  return html`<a class="invite-link" href="${link}" aria-label="Open ${a.name} in Learning Desktop">Open in Learning Desktop</a><br /><small
-      >Send students this link:</small
-    >
-    <code class="invite-url">${link}</code>`;
+  return html`<a class="invite-link" href="${link}" aria-label="Open ${a.name} in Learning Desktop"
+      >Open in Learning Desktop</a
+    ><br /><small>Send students this link:</small> <code class="invite-url">${link}</code>`;
 }
 
 function appsPage(
   ctx: RequestContext,
   op: Operator,
-  extra: { error?: string; created?: { clientId: string; secret: string | null; name: string }; values?: Record<string, string> } = {},
+  extra: {
+    error?: string;
+    created?: { clientId: string; secret: string | null; name: string };
+    values?: Record<string, string>;
+  } = {},
   status = 200,
 ): void {
   const apps = listSchoolClients(ctx.server.db, ctx.server.site.schoolId);
@@ -187,7 +230,11 @@ function appsPage(
         <td>${inviteCell(ctx, a)}</td>
         <td>
           <form method="post" action="${APPS_PATH}/${encodeURIComponent(a.clientId)}/delete">
-            <input type="hidden" name="csrf" value="${op.session.csrf}" /><button type="submit" class="danger" aria-label="Delete ${a.name}">
+            <input type="hidden" name="csrf" value="${op.session.csrf}" /><button
+              type="submit"
+              class="danger"
+              aria-label="Delete ${a.name}"
+            >
               Delete
             </button>
           </form>
@@ -204,10 +251,16 @@ function appsPage(
       ${
         extra.created
           ? html`<div class="notice" role="status">
-              <p>Created <strong>${extra.created.name}</strong>. Client ID: <code class="client-id">${extra.created.clientId}</code></p>
+              <p>
+                Created <strong>${extra.created.name}</strong>. Client ID:
+                <code class="client-id">${extra.created.clientId}</code>
+              </p>
               ${
                 extra.created.secret
-                  ? html`<p>Client secret (shown only this once; copy it now): <code class="secret">${extra.created.secret}</code></p>`
+                  ? html`<p>
+                      Client secret (shown only this once; copy it now):
+                      <code class="secret">${extra.created.secret}</code>
+                    </p>`
                   : html`<p>Public application: no client secret.</p>`
               }
             </div>`
@@ -240,24 +293,32 @@ function appsPage(
         <label for="name">Name</label>
         <input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}" />
         <label for="redirect_uris">Redirect URIs (one per line)</label>
-        <textarea id="redirect_uris" name="redirect_uris" rows="3" required>${v.redirect_uris ?? ''}</textarea>
+        <textarea id="redirect_uris" name="redirect_uris" rows="3" required>
+${v.redirect_uris ?? ''}</textarea>
         <label class="check" for="confidential"
-          ><input id="confidential" name="confidential" type="checkbox" value="on" ${v.confidential ? html` checked` : ''} />Confidential
-          application</label
+          ><input
+            id="confidential"
+            name="confidential"
+            type="checkbox"
+            value="on"
+            ${v.confidential ? html` checked` : ''}
+          />Confidential application</label
         >
         <p>
           <small
-            >Leave unchecked for desktop and mobile apps (public client, no secret). Checked: a client secret is issued and the app must send it
-            (client_secret_post).</small
+            >Leave unchecked for desktop and mobile apps (public client, no secret). Checked: a
+            client secret is issued and the app must send it (client_secret_post).</small
           >
         </p>
         <button type="submit">Create application</button>
       </form>
       <h2 id="assistants">Connecting an AI assistant (MCP)</h2>
       <p>
-        An assistant reads a member's data through <code class="mcp-url">${ctx.server.baseUrl}/mcp</code> with a member token. Create a public
-        application for it with the redirect URI its setup names (most use <code>http://127.0.0.1/callback</code>, any port) and give members its
-        client ID: the assistant cannot register one itself, since registration makes operator clients only.
+        An assistant reads a member's data through
+        <code class="mcp-url">${ctx.server.baseUrl}/mcp</code> with a member token. Create a public
+        application for it with the redirect URI its setup names (most use
+        <code>http://127.0.0.1/callback</code>, any port) and give members its client ID: the
+        assistant cannot register one itself, since registration makes operator clients only.
       </p>`,
     status,
   );
@@ -296,8 +357,10 @@ async function createApp(ctx: RequestContext): Promise<void> {
     // A re-sent form (reload, back button): nothing new is created and no secret is shown again.
     const what = earlier
       ? html`<p>
-          <strong>${earlier.name}</strong> (client ID <code class="client-id">${earlier.clientId}</code>) was already created from this form. Its
-          client secret was shown only once: if it was not copied, delete the application and create a new one.
+          <strong>${earlier.name}</strong> (client ID
+          <code class="client-id">${earlier.clientId}</code>) was already created from this form.
+          Its client secret was shown only once: if it was not copied, delete the application and
+          create a new one.
         </p>`
       : html`<p>This form is out of date. Open the applications page again and resubmit.</p>`;
     layout(
@@ -316,7 +379,11 @@ async function createApp(ctx: RequestContext): Promise<void> {
     .split(/\r?\n/)
     .map((s) => s.trim())
     .filter(Boolean);
-  const values = { name: form.name ?? '', redirect_uris: form.redirect_uris ?? '', ...(form.confidential ? { confidential: 'on' } : {}) };
+  const values = {
+    name: form.name ?? '',
+    redirect_uris: form.redirect_uris ?? '',
+    ...(form.confidential ? { confidential: 'on' } : {}),
+  };
   const problem =
     name.length === 0 || name.length > 100
       ? 'Give the application a name (up to 100 characters).'

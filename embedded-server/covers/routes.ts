@@ -11,7 +11,11 @@ import { renderCoverSvg } from './svg';
 function cover(ctx: RequestContext): void {
   const file = ctx.params.file ?? '';
   if (!file.endsWith('.svg')) throw new NotFoundError('no such cover');
-  const course = getCourseBySlug(ctx.server.db, ctx.server.site.schoolId, file.slice(0, -'.svg'.length));
+  const course = getCourseBySlug(
+    ctx.server.db,
+    ctx.server.site.schoolId,
+    file.slice(0, -'.svg'.length),
+  );
   if (!course || course.is_published !== 1) throw new NotFoundError('no such cover');
   const svg = renderCoverSvg(course.slug, course.title);
   const res = ctx.res;

@@ -11,14 +11,16 @@ export const COVER_WIDTH = 640;
 export const COVER_HEIGHT = 360;
 const MARGIN = 48;
 const TEXT_WIDTH = COVER_WIDTH - 2 * MARGIN;
-const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans TC', 'PingFang TC', 'Microsoft JhengHei', sans-serif";
+const FONT_FAMILY =
+  "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans TC', 'PingFang TC', 'Microsoft JhengHei', sans-serif";
 /** Font sizes tried largest first; the first one at which the title fits in its line budget wins. */
 const SIZES = [48, 42, 36, 30, 26] as const;
 const LINE_HEIGHT = 1.25;
 
 /** Characters XML 1.0 §2.2 does not allow at all (C0 controls except tab/newline/return, U+FFFE/U+FFFF, lone surrogates). */
-// eslint-disable-next-line no-control-regex
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML_CHAR =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text and attribute values for XML: the five predefined entities, and characters XML cannot carry dropped. */
 export function escapeXml(value: string): string {
@@ -32,7 +34,8 @@ export function escapeXml(value: string): string {
 }
 
 /** Wide (East Asian full-width) characters: about 1 em each, and a line may break between any two of them. */
-const WIDE_RANGES = '\\u1100-\\u115F\\u2E80-\\uA4CF\\uAC00-\\uD7A3\\uF900-\\uFAFF\\uFE30-\\uFE4F\\uFF00-\\uFF60\\uFFE0-\\uFFE6\\u{20000}-\\u{3FFFD}';
+const WIDE_RANGES =
+  '\\u1100-\\u115F\\u2E80-\\uA4CF\\uAC00-\\uD7A3\\uF900-\\uFAFF\\uFE30-\\uFE4F\\uFF00-\\uFF60\\uFFE0-\\uFFE6\\u{20000}-\\u{3FFFD}';
 const WIDE = new RegExp(`[${WIDE_RANGES}]`, 'u');
 /** Break opportunities: one wide character, a run of other non-space characters, or a run of spaces. */
 const TOKENS = new RegExp(`[${WIDE_RANGES}]|[^\\s${WIDE_RANGES}]+|\\s+`, 'gu');
@@ -50,7 +53,8 @@ function charWidth(ch: string): number {
   return 0.7;
 }
 
-const widthOf = (text: string, size: number): number => [...text].reduce((w, ch) => w + charWidth(ch), 0) * size;
+const widthOf = (text: string, size: number): number =>
+  [...text].reduce((w, ch) => w + charWidth(ch), 0) * size;
 
 /** Greedy line breaking: between words, between wide characters, and inside a word only when it alone is too long. */
 export function wrapTitle(title: string, size: number, maxWidth: number = TEXT_WIDTH): string[] {
@@ -101,7 +105,8 @@ export function layoutTitle(title: string): { size: number; lines: string[] } {
   const size = SIZES[SIZES.length - 1];
   const lines = wrapTitle(title, size).slice(0, maxLines(size));
   let last = lines[lines.length - 1] ?? '';
-  while (last !== '' && widthOf(`${last}…`, size) > TEXT_WIDTH) last = [...last].slice(0, -1).join('').trimEnd();
+  while (last !== '' && widthOf(`${last}…`, size) > TEXT_WIDTH)
+    last = [...last].slice(0, -1).join('').trimEnd();
   lines[lines.length - 1] = `${last}…`;
   return { size, lines };
 }
@@ -145,7 +150,12 @@ function darkEnough(h: number, s: number, l: number): string {
 }
 
 /** Gradient colours and motif of a slug. Exported for tests: different slugs should rarely look alike. */
-export function coverPalette(slug: string): { from: string; to: string; motif: number; seed: Buffer } {
+export function coverPalette(slug: string): {
+  from: string;
+  to: string;
+  motif: number;
+  seed: Buffer;
+} {
   const seed = createHash('sha256').update(slug, 'utf8').digest();
   const hue = ((seed[0]! << 8) | seed[1]!) % 360;
   const hue2 = (hue + 40 + (seed[2]! % 80)) % 360;
@@ -162,7 +172,10 @@ function motif(kind: number, seed: Buffer): string {
       const cx = 520 + (n(0) % 80);
       const cy = 40 + (n(1) % 80);
       return [90, 150, 210]
-        .map((r) => `<circle cx="${cx}" cy="${cy}" r="${r + (n(2) % 20)}" fill="none" stroke="#ffffff" stroke-opacity="0.12" stroke-width="16"/>`)
+        .map(
+          (r) =>
+            `<circle cx="${cx}" cy="${cy}" r="${r + (n(2) % 20)}" fill="none" stroke="#ffffff" stroke-opacity="0.12" stroke-width="16"/>`,
+        )
         .join('');
     }
     case 1: {
@@ -178,7 +191,11 @@ function motif(kind: number, seed: Buffer): string {
     default: {
       const tri = (x: number, y: number, s: number) =>
         `<path d="M${x} ${y}l${s} 0l${-s / 2} ${Math.round(s * 0.866)}z" fill="#ffffff" fill-opacity="0.1"/>`;
-      return [tri(430 + (n(0) % 40), 30, 120), tri(520 + (n(1) % 30), 150 + (n(2) % 40), 90), tri(470, 250 + (n(3) % 30), 70)].join('');
+      return [
+        tri(430 + (n(0) % 40), 30, 120),
+        tri(520 + (n(1) % 30), 150 + (n(2) % 40), 90),
+        tri(470, 250 + (n(3) % 30), 70),
+      ].join('');
     }
   }
 }
@@ -191,7 +208,12 @@ export function renderCoverSvg(slug: string, title: string): string {
   const blockHeight = lineHeight * lines.length;
   // Baseline of the first line: the block centred vertically, ascent ≈ 0.8 em.
   const first = Math.round((COVER_HEIGHT - blockHeight) / 2 + size * 0.8);
-  const text = lines.map((line, i) => `<text x="${MARGIN}" y="${first + i * lineHeight}" font-size="${size}">${escapeXml(line)}</text>`).join('');
+  const text = lines
+    .map(
+      (line, i) =>
+        `<text x="${MARGIN}" y="${first + i * lineHeight}" font-size="${size}">${escapeXml(line)}</text>`,
+    )
+    .join('');
   const label = escapeXml(title);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${COVER_WIDTH}" height="${COVER_HEIGHT}" viewBox="0 0 ${COVER_WIDTH} ${COVER_HEIGHT}" role="img" aria-label="${label}">` +

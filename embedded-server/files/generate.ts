@@ -6,7 +6,11 @@
 import { deflateSync } from 'node:zlib';
 
 /** The file for a product's stored name, by its extension; null for any other type. */
-export function renderProductFile(productId: string, title: string, fileName: string): Buffer | null {
+export function renderProductFile(
+  productId: string,
+  title: string,
+  fileName: string,
+): Buffer | null {
   const ext = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();
   const seed = [...productId].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
   if (ext === 'pdf') return renderPdf(asciiTitle(title, productId), seed);
@@ -43,8 +47,12 @@ function renderPdf(title: string, seed: number): Buffer {
       );
     }
     const stream = lines.join('\n');
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + p * 2} 0 R >>`);
-    objects.push(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + p * 2} 0 R >>`,
+    );
+    objects.push(
+      `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
+    );
   }
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
@@ -70,7 +78,10 @@ function renderWav(seed: number): Buffer {
   for (let i = 0; i < samples; i++) {
     const note = notes[(Math.floor(i / (rate / 2)) + seed) % notes.length]!;
     const envelope = Math.min(1, (i % (rate / 2)) / 200) * 0.4;
-    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * note * i) / rate) * envelope * 32767), i * 2);
+    data.writeInt16LE(
+      Math.round(Math.sin((2 * Math.PI * note * i) / rate) * envelope * 32767),
+      i * 2,
+    );
   }
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'latin1');

@@ -29,7 +29,11 @@ function rendered(productId: string, title: string, fileName: string): Rendered 
   const body = renderProductFile(productId, title, fileName);
   if (!body) return null;
   const sum = createHash('sha256').update(body).digest();
-  const entry = { body, etag: `"${sum.toString('hex').slice(0, 32)}"`, digest: `sha-256=:${sum.toString('base64')}:` };
+  const entry = {
+    body,
+    etag: `"${sum.toString('hex').slice(0, 32)}"`,
+    digest: `sha-256=:${sum.toString('base64')}:`,
+  };
   if (cache.size > 64) cache.clear();
   cache.set(key, entry);
   return entry;
@@ -44,25 +48,37 @@ async function productFile(ctx: RequestContext): Promise<void> {
   const token = requireBearer(ctx, ACCOUNT_SCOPES);
   if (!token) return;
   if (token.audience !== 'member')
-    return void sendJson(res, 403, { error: 'insufficient_scope', error_description: 'product files are for members' });
+    return void sendJson(res, 403, {
+      error: 'insufficient_scope',
+      error_description: 'product files are for members',
+    });
   const id = ctx.params.id ?? '';
   const name = ctx.params.name ?? '';
   const product = getDigitalProduct(server.db, server.site.schoolId, id);
-  const delivery = product ? getDelivery(server.db, server.site.schoolId, token.userId, id) : undefined;
+  const delivery = product
+    ? getDelivery(server.db, server.site.schoolId, token.userId, id)
+    : undefined;
   const notFound = () => {
     setNoStore(res);
     sendJson(res, 404, { error: 'not_found', error_description: 'no such file' });
   };
-  if (!product || !delivery || product.download_url !== productFilePath(id, name)) return notFound();
+  if (!product || !delivery || product.download_url !== productFilePath(id, name))
+    return notFound();
   if (delivery.expire_at !== null && delivery.expire_at <= server.clock.now()) {
     setNoStore(res);
-    return void sendJson(res, 403, { error: 'access_expired', error_description: 'your access to this product has ended' });
+    return void sendJson(res, 403, {
+      error: 'access_expired',
+      error_description: 'your access to this product has ended',
+    });
   }
   // Demo faults (Settings > Demo): the school withdrew the file, or never had it.
   if (server.faults.downloadFault === 'not-found') return notFound();
   if (server.faults.downloadFault === 'gone') {
     setNoStore(res);
-    return void sendJson(res, 410, { error: 'gone', error_description: 'this file has been withdrawn' });
+    return void sendJson(res, 410, {
+      error: 'gone',
+      error_description: 'this file has been withdrawn',
+    });
   }
   const file = rendered(id, product.title, name);
   if (!file) return notFound();
@@ -79,7 +95,10 @@ async function productFile(ctx: RequestContext): Promise<void> {
   };
   // RFC 9110 §13.1.2: If-None-Match (weak comparison) -> 304 for GET and HEAD.
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag || t.trim() === '*')) {
+  if (
+    inm !== undefined &&
+    inm.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag || t.trim() === '*')
+  ) {
     res.writeHead(304, { ETag: file.etag, 'Cache-Control': headers['Cache-Control']! });
     return void res.end();
   }
@@ -89,7 +108,9 @@ async function productFile(ctx: RequestContext): Promise<void> {
   const range = req.headers.range;
   const ifRange = req.headers['if-range'];
   // RFC 9110 §13.1.5: a Range under an If-Range that no longer matches gets the whole (changed) file.
-  const rangeApplies = range !== undefined && (ifRange === undefined || ifRange === file.etag || ifRange === headers['Last-Modified']);
+  const rangeApplies =
+    range !== undefined &&
+    (ifRange === undefined || ifRange === file.etag || ifRange === headers['Last-Modified']);
   if (rangeApplies) {
     const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
     if (m && (m[1] !== '' || m[2] !== '')) {

@@ -30,7 +30,8 @@ export function checkBearer(ctx: RequestContext): BearerVerdict {
   const header = ctx.req.headers.authorization;
   if (header === undefined || header === '') return { kind: 'missing' };
   const match = BEARER.exec(header);
-  if (!match) return { kind: 'invalid', description: 'the Authorization header is not a Bearer token' };
+  if (!match)
+    return { kind: 'invalid', description: 'the Authorization header is not a Bearer token' };
   const { server } = ctx;
   // Fault switch: a token was presented but the store cannot answer. Never a reason to accept it.
   if (server.faults.tokenStoreUnavailable) return { kind: 'unavailable' };
@@ -38,15 +39,27 @@ export function checkBearer(ctx: RequestContext): BearerVerdict {
     const now = server.clock.now();
     const pair = getPairByAccessHash(server.db, sha256Hex(match[1]!));
     if (!pair) return { kind: 'invalid', description: 'the access token is not recognized' };
-    if (pair.revokedAt !== null) return { kind: 'invalid', description: 'the access token has been revoked' };
-    if (now >= pair.accessExpiresAt) return { kind: 'invalid', description: 'the access token has expired' };
+    if (pair.revokedAt !== null)
+      return { kind: 'invalid', description: 'the access token has been revoked' };
+    if (now >= pair.accessExpiresAt)
+      return { kind: 'invalid', description: 'the access token has expired' };
     // Spec Authentication 3 + "Token response": a token without school_id, or bound to another origin or
     // another school, is refused as issued for a different organization.
     if (pair.schoolId === null)
-      return { kind: 'wrong-resource', description: 'the access token carries no school_id (issued for a different organization)' };
+      return {
+        kind: 'wrong-resource',
+        description: 'the access token carries no school_id (issued for a different organization)',
+      };
     if (pair.schoolId !== server.site.schoolId)
-      return { kind: 'wrong-resource', description: 'the access token was issued for a different organization' };
-    if (pair.resource !== server.baseUrl) return { kind: 'wrong-resource', description: `the access token was not issued for ${server.baseUrl}` };
+      return {
+        kind: 'wrong-resource',
+        description: 'the access token was issued for a different organization',
+      };
+    if (pair.resource !== server.baseUrl)
+      return {
+        kind: 'wrong-resource',
+        description: `the access token was not issued for ${server.baseUrl}`,
+      };
     recordFirstPresentation(server.db, pair, now);
     return { kind: 'ok', token: toInfo(pair) };
   } catch {
@@ -64,7 +77,12 @@ export function resourceMetadataUrl(ctx: RequestContext): string {
 }
 
 /** `WWW-Authenticate: Bearer error=..., error_description=..., resource_metadata=...` (RFC 6750 §3, RFC 9728 §5.1). */
-export function wwwAuthenticate(ctx: RequestContext, error: string, description: string, scope?: readonly string[]): string {
+export function wwwAuthenticate(
+  ctx: RequestContext,
+  error: string,
+  description: string,
+  scope?: readonly string[],
+): string {
   const parts = [`error="${quote(error)}"`, `error_description="${quote(description)}"`];
   if (scope && scope.length > 0) parts.push(`scope="${quote(scope.join(' '))}"`);
   parts.push(`resource_metadata="${resourceMetadataUrl(ctx)}"`);
@@ -77,21 +95,29 @@ export function wwwAuthenticate(ctx: RequestContext, error: string, description:
  * unavailable: 503 temporarily_unavailable, no WWW-Authenticate (the client retries). `scope` (RFC 6750 §3) names
  * what a new token should carry, for clients that ask for exactly that (MCP's scope selection reads it first).
  */
-export function sendBearerError(ctx: RequestContext, verdict: Exclude<BearerVerdict, { kind: 'ok' }>, scope?: readonly string[]): void {
+export function sendBearerError(
+  ctx: RequestContext,
+  verdict: Exclude<BearerVerdict, { kind: 'ok' }>,
+  scope?: readonly string[],
+): void {
   setNoStore(ctx.res);
   switch (verdict.kind) {
     case 'unavailable':
       sendJson(
         ctx.res,
         503,
-        { error: 'temporarily_unavailable', error_description: 'the token could not be checked; retry later' },
+        {
+          error: 'temporarily_unavailable',
+          error_description: 'the token could not be checked; retry later',
+        },
         { 'Retry-After': '1' },
       );
       return;
     case 'missing':
     case 'invalid':
     case 'wrong-resource': {
-      const description = verdict.kind === 'missing' ? 'an access token is required' : verdict.description;
+      const description =
+        verdict.kind === 'missing' ? 'an access token is required' : verdict.description;
       sendJson(
         ctx.res,
         401,
@@ -108,7 +134,11 @@ export function sendBearerError(ctx: RequestContext, verdict: Exclude<BearerVerd
 }
 
 /** 403 insufficient_scope naming the scopes that would do (RFC 6750 §3.1). */
-export function sendInsufficientScope(ctx: RequestContext, scopes: readonly string[], description?: string): void {
+export function sendInsufficientScope(
+  ctx: RequestContext,
+  scopes: readonly string[],
+  description?: string,
+): void {
   const text = description ?? `this request needs one of these scopes: ${scopes.join(' ')}`;
   setNoStore(ctx.res);
   sendJson(
@@ -123,13 +153,20 @@ export function sendInsufficientScope(ctx: RequestContext, scopes: readonly stri
  * Convenience for handlers: the token when the check passes, otherwise the error is already sent and null
  * is returned. `requireAnyScope` answers 403 insufficient_scope when none of the scopes is held.
  */
-export function requireBearer(ctx: RequestContext, requireAnyScope?: readonly string[]): AccessTokenInfo | null {
+export function requireBearer(
+  ctx: RequestContext,
+  requireAnyScope?: readonly string[],
+): AccessTokenInfo | null {
   const verdict = checkBearer(ctx);
   if (verdict.kind !== 'ok') {
     sendBearerError(ctx, verdict);
     return null;
   }
-  if (requireAnyScope && requireAnyScope.length > 0 && !requireAnyScope.some((s) => verdict.token.scopes.includes(s))) {
+  if (
+    requireAnyScope &&
+    requireAnyScope.length > 0 &&
+    !requireAnyScope.some((s) => verdict.token.scopes.includes(s))
+  ) {
     sendInsufficientScope(ctx, requireAnyScope);
     return null;
   }

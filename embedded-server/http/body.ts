@@ -32,7 +32,10 @@ function mediaType(req: IncomingMessage): string {
  * application/x-www-form-urlencoded body as a flat record. RFC 6749 §3.1/§3.2: parameters sent without a
  * value are treated as omitted, and a parameter must not be included more than once.
  */
-export async function readForm(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Record<string, string>> {
+export async function readForm(
+  req: IncomingMessage,
+  limit = DEFAULT_BODY_LIMIT,
+): Promise<Record<string, string>> {
   if (mediaType(req) !== 'application/x-www-form-urlencoded') {
     throw new InvalidRequestError('the request body must be application/x-www-form-urlencoded');
   }
@@ -52,7 +55,8 @@ export function paramsToRecord(params: URLSearchParams): Record<string, string> 
 
 /** application/json body parsed to `unknown`; callers validate the shape (zod). */
 export async function readJson(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
-  if (mediaType(req) !== 'application/json') throw new InvalidRequestError('the request body must be application/json');
+  if (mediaType(req) !== 'application/json')
+    throw new InvalidRequestError('the request body must be application/json');
   const raw = (await readBody(req, limit)).toString('utf8');
   try {
     return JSON.parse(raw) as unknown;

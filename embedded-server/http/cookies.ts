@@ -29,8 +29,18 @@ export interface CookieOptions {
  * carries the session while cross-site POSTs do not (CSRF defence in depth, with the form token).
  * No Secure flag: the embedded site is plain http on 127.0.0.1.
  */
-export function setCookie(res: ServerResponse, name: string, value: string, opts: CookieOptions = {}): void {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path ?? '/'}`, 'HttpOnly', `SameSite=${opts.sameSite ?? 'Lax'}`];
+export function setCookie(
+  res: ServerResponse,
+  name: string,
+  value: string,
+  opts: CookieOptions = {},
+): void {
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${opts.path ?? '/'}`,
+    'HttpOnly',
+    `SameSite=${opts.sameSite ?? 'Lax'}`,
+  ];
   if (opts.maxAgeSeconds !== undefined) parts.push(`Max-Age=${opts.maxAgeSeconds}`);
   const prev = res.getHeader('Set-Cookie');
   const list = Array.isArray(prev) ? prev : typeof prev === 'string' ? [prev] : [];

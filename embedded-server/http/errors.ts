@@ -115,11 +115,21 @@ export interface ErrorBody {
 }
 
 /** The one serializer. Unknown errors become a bare server_error: no message, no stack, no class name. */
-export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+export function toErrorBody(err: unknown): {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+} {
   if (err instanceof OAuthError) {
     const body: ErrorBody = { error: err.error, error_description: err.description };
     if (err.errorUri) body.error_uri = err.errorUri;
     return { status: err.status, body, ...(err.headers ? { headers: err.headers } : {}) };
   }
-  return { status: 500, body: { error: 'server_error', error_description: 'The server encountered an unexpected condition.' } };
+  return {
+    status: 500,
+    body: {
+      error: 'server_error',
+      error_description: 'The server encountered an unexpected condition.',
+    },
+  };
 }

@@ -17,12 +17,19 @@ export const MAX_CLOCK_SKEW_MS = 7 * 24 * 3600_000;
  * Checks a patch of switches and writes it into `faults` (in place: the server's context holds this object). Every
  * check runs before the first write: a bad patch throws and changes nothing.
  */
-export function applyFaultPatch(faults: FaultSwitches, patch: Readonly<FaultSwitches>): FaultSwitches {
+export function applyFaultPatch(
+  faults: FaultSwitches,
+  patch: Readonly<FaultSwitches>,
+): FaultSwitches {
   const flag = (name: keyof FaultSwitches, value: unknown): void => {
-    if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`fault ${name} must be a boolean`);
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new TypeError(`fault ${name} must be a boolean`);
   };
   const amount = (name: keyof FaultSwitches, value: unknown, min: number, max: number): void => {
-    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)) {
+    if (
+      value !== undefined &&
+      !(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
+    ) {
       throw new RangeError(`fault ${name} must be an integer from ${min} to ${max}`);
     }
   };
@@ -35,8 +42,10 @@ export function applyFaultPatch(faults: FaultSwitches, patch: Readonly<FaultSwit
   if (patch.downloadFault !== undefined && !DOWNLOAD_FAULTS.has(patch.downloadFault))
     throw new TypeError('fault downloadFault must be none, slow, cut, not-found or gone');
   const entries = Object.entries(patch) as [keyof FaultSwitches, unknown][];
-  for (const [key] of entries) if (!KNOWN.has(key)) throw new TypeError(`unknown fault ${String(key)}`);
-  for (const [key, value] of entries) if (value !== undefined) (faults as Record<string, unknown>)[key] = value;
+  for (const [key] of entries)
+    if (!KNOWN.has(key)) throw new TypeError(`unknown fault ${String(key)}`);
+  for (const [key, value] of entries)
+    if (value !== undefined) (faults as Record<string, unknown>)[key] = value;
   return faults;
 }
 
@@ -60,7 +69,12 @@ export function skewedClock(base: Clock, faults: FaultSwitches): Clock {
  * Runs before the router. Returns false when the request was dropped (offline) and must not be routed.
  * The latency is waited before the offline check, so switching "offline" on during a slow request drops it too.
  */
-export async function beforeRouting(faults: FaultSwitches, clock: Clock, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+export async function beforeRouting(
+  faults: FaultSwitches,
+  clock: Clock,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
   const latency = faults.latencyMs ?? 0;
   if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
   if (faults.offline) {

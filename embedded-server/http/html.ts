@@ -1,6 +1,11 @@
 /** HTML escaping for text and attribute values (OWASP XSS prevention rule #1 and #2). */
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** Tagged template that escapes every interpolation unless it is already `SafeHtml`. */

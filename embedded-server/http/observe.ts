@@ -13,11 +13,22 @@ export interface ObservedResponse {
  * Hands every finished answer to `observe` (tests check each against /openapi.json). The body is copied as it is
  * written; only servers started with the option pay for it.
  */
-export function observeResponse(req: IncomingMessage, res: ServerResponse, observe: (r: ObservedResponse) => void): void {
+export function observeResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  observe: (r: ObservedResponse) => void,
+): void {
   const chunks: Buffer[] = [];
   const keep = (chunk: unknown, encoding?: unknown): void => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(
+            chunk as string,
+            typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
+          ),
+    );
   };
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;

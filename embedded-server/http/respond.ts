@@ -7,7 +7,12 @@ export function setNoStore(res: ServerResponse): void {
   res.setHeader('Pragma', 'no-cache');
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendJsonBytes(res, status, Buffer.from(JSON.stringify(body), 'utf8'), headers);
 }
 
@@ -16,7 +21,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * string, Buffer.byteLength walks the whole text for the length, and res.end(string) prepends the headers to it (a
  * copy of the answer) and encodes it again (a courses page of the member API is ~170 KiB).
  */
-export function sendJsonBytes(res: ServerResponse, status: number, payload: Buffer, headers: Record<string, string> = {}): void {
+export function sendJsonBytes(
+  res: ServerResponse,
+  status: number,
+  payload: Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.statusCode = status;
   // A caller's Content-Type wins (the JWKS is application/jwk-set+json, RFC 7517 §8.5).
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -52,7 +62,11 @@ export function redirect(res: ServerResponse, location: string, status = 303): v
 }
 
 /** JSON OAuth error (RFC 6749 §5.2). Error responses are never cached either. */
-export function sendError(res: ServerResponse, err: unknown, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  err: unknown,
+  headers: Record<string, string> = {},
+): void {
   const { status, body, headers: required } = toErrorBody(err);
   setNoStore(res);
   sendJson(res, status, body, { ...required, ...headers });

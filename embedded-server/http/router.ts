@@ -9,7 +9,9 @@ interface CompiledRoute {
 }
 
 /** A route for the method, or (`allow`) the path exists with other methods only. */
-export type RouteMatch = { route: Route; params: Record<string, string>; allow?: undefined } | { allow: string[]; route?: undefined };
+export type RouteMatch =
+  | { route: Route; params: Record<string, string>; allow?: undefined }
+  | { allow: string[]; route?: undefined };
 
 export interface Router {
   readonly routes: readonly Route[];
@@ -22,7 +24,10 @@ function split(path: string): string[] {
   return path.split('/').filter((s) => s.length > 0);
 }
 
-function matchSegments(pattern: readonly string[], actual: readonly string[]): Record<string, string> | null {
+function matchSegments(
+  pattern: readonly string[],
+  actual: readonly string[],
+): Record<string, string> | null {
   if (pattern.length !== actual.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
@@ -56,7 +61,11 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
   const compiled: CompiledRoute[] = routes
     .map((route) => ({ route, segments: split(route.path) }))
     // More literal segments first, so /admin/developers beats /admin/:page.
-    .sort((a, b) => b.segments.filter((s) => !s.startsWith(':')).length - a.segments.filter((s) => !s.startsWith(':')).length);
+    .sort(
+      (a, b) =>
+        b.segments.filter((s) => !s.startsWith(':')).length -
+        a.segments.filter((s) => !s.startsWith(':')).length,
+    );
 
   function match(method: string, pathname: string): RouteMatch | null {
     const actual = split(pathname);
@@ -70,7 +79,11 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
     return allow.size > 0 ? { allow: [...allow].sort() } : null;
   }
 
-  async function handle(server: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(
+    server: ServerContext,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     let url: URL;
     try {
       url = new URL(req.url ?? '/', server.baseUrl);
@@ -83,7 +96,9 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
       if (found === null) throw new NotFoundError('no such path');
       if (found.allow) {
         // RFC 9110 §15.5.6: a 405 carries Allow with the methods the path does serve.
-        const refused = new MethodNotAllowedError(`method ${req.method ?? ''} is not allowed on this path`);
+        const refused = new MethodNotAllowedError(
+          `method ${req.method ?? ''} is not allowed on this path`,
+        );
         refused.headers = { Allow: found.allow.join(', ') };
         throw refused;
       }

@@ -35,7 +35,14 @@ export const schoolInfoOutput = {
 
 export const upcomingEventsOutput = {
   events: z.array(
-    z.object({ id: z.string(), title: z.string(), startsAt: iso, endsAt: iso, location: z.string().nullable(), isOnline: z.boolean() }),
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      startsAt: iso,
+      endsAt: iso,
+      location: z.string().nullable(),
+      isOnline: z.boolean(),
+    }),
   ),
 };
 
@@ -51,8 +58,14 @@ export const myCoursesOutput = {
           title: z.string(),
           expireDate: iso.nullable(),
           hasLifetimeAccess: z.boolean(),
-          detailProgress: z.object({ totalLectures: z.number().int(), completedLectures: z.number().int(), percent: z.number() }),
-          lastWatchedLecture: z.object({ lectureId: z.string(), positionSeconds: z.number().int() }).nullable(),
+          detailProgress: z.object({
+            totalLectures: z.number().int(),
+            completedLectures: z.number().int(),
+            percent: z.number(),
+          }),
+          lastWatchedLecture: z
+            .object({ lectureId: z.string(), positionSeconds: z.number().int() })
+            .nullable(),
         }),
       ),
     }),
@@ -64,7 +77,9 @@ export const courseProgressOutput = {
   totalLectures: z.number().int(),
   completedLectures: z.number().int(),
   percent: z.number(),
-  lastWatchedLecture: z.object({ lectureId: z.string(), positionSeconds: z.number().int() }).nullable(),
+  lastWatchedLecture: z
+    .object({ lectureId: z.string(), positionSeconds: z.number().int() })
+    .nullable(),
   sections: z.array(
     z.object({
       id: z.string(),
@@ -103,7 +118,9 @@ export const myPaymentsOutput = {
           bankName: z.string().nullable(),
           codeNo: z.string().nullable(),
           expiredAt: iso.nullable(),
-          lineitems: z.array(z.object({ itemType: z.string(), title: z.string(), finalAmount: z.number() })),
+          lineitems: z.array(
+            z.object({ itemType: z.string(), title: z.string(), finalAmount: z.number() }),
+          ),
         }),
       ),
     }),
@@ -131,4 +148,6 @@ export const notificationsOutput = {
   }),
 };
 
-export const markReadOutput = { markNotificationRead: z.object({ id: z.string(), readAt: iso.nullable() }) };
+export const markReadOutput = {
+  markNotificationRead: z.object({ id: z.string(), readAt: iso.nullable() }),
+};

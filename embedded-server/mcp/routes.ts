@@ -36,9 +36,11 @@ function originAllowed(ctx: RequestContext): boolean {
  * Retry-After and no WWW-Authenticate (spec "Protected resources").
  */
 async function handleMcp(ctx: RequestContext): Promise<void> {
-  if (!originAllowed(ctx)) return jsonRpcError(ctx, 403, -32000, 'Forbidden: requests from another origin are refused');
+  if (!originAllowed(ctx))
+    return jsonRpcError(ctx, 403, -32000, 'Forbidden: requests from another origin are refused');
   const verdict = checkBearer(ctx);
-  if (verdict.kind !== 'ok' && verdict.kind !== 'missing') return sendBearerError(ctx, verdict, MEMBER_CLIENT_SCOPES);
+  if (verdict.kind !== 'ok' && verdict.kind !== 'missing')
+    return sendBearerError(ctx, verdict, MEMBER_CLIENT_SCOPES);
   const token = verdict.kind === 'ok' ? verdict.token : null;
 
   let parsed: unknown;
@@ -47,7 +49,8 @@ async function handleMcp(ctx: RequestContext): Promise<void> {
     try {
       raw = await readBody(ctx.req, MCP_BODY_LIMIT);
     } catch (err) {
-      if (err instanceof PayloadTooLargeError) return jsonRpcError(ctx, 413, -32600, `request body exceeds ${MCP_BODY_LIMIT} bytes`);
+      if (err instanceof PayloadTooLargeError)
+        return jsonRpcError(ctx, 413, -32600, `request body exceeds ${MCP_BODY_LIMIT} bytes`);
       throw err;
     }
     try {
@@ -57,15 +60,26 @@ async function handleMcp(ctx: RequestContext): Promise<void> {
     }
     // MCP 2025-06-18 removed JSON-RPC batching; the transport would still take one, so it is refused here.
     if (Array.isArray(parsed))
-      return jsonRpcError(ctx, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
+      return jsonRpcError(
+        ctx,
+        400,
+        -32600,
+        'Invalid Request: JSON-RPC batches are not supported; send one message per request',
+      );
   }
 
-  const mcp = new McpServer({ name: `${ctx.server.site.name} (${ctx.server.site.subdomain})`, version: '1.0.0' }, { capabilities: { tools: {} } });
+  const mcp = new McpServer(
+    { name: `${ctx.server.site.name} (${ctx.server.site.subdomain})`, version: '1.0.0' },
+    { capabilities: { tools: {} } },
+  );
   registerTools(mcp, ctx.server, token);
   // The SDK declares tools.listChanged once a tool is registered; a stateless server has no stream to send the
   // notification on, and the tool list only changes with the caller's token, so it is not offered.
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   ctx.res.on('close', () => {
     void transport.close();
     void mcp.close();

@@ -21,11 +21,20 @@ const text = (value: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
   structuredContent: value,
 });
-const failure = (message: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: message }] });
+const failure = (message: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: message }],
+});
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export const PUBLIC_TOOLS = ['search_courses', 'get_school_info', 'list_upcoming_events'] as const;
-export const MEMBER_TOOLS = ['list_my_courses', 'get_course_progress', 'list_my_payments', 'list_notifications', 'mark_notification_read'] as const;
+export const MEMBER_TOOLS = [
+  'list_my_courses',
+  'get_course_progress',
+  'list_my_payments',
+  'list_notifications',
+  'mark_notification_read',
+] as const;
 
 function registerPublicTools(mcp: McpServer, server: ServerContext): void {
   const schoolId = server.site.schoolId;
@@ -33,9 +42,14 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
     'search_courses',
     {
       title: 'Search courses',
-      description: 'Search the public course catalog of this school by words in the title or description.',
+      description:
+        'Search the public course catalog of this school by words in the title or description.',
       inputSchema: {
-        query: z.string().max(200).default('').describe('Words to look for; empty lists the newest courses.'),
+        query: z
+          .string()
+          .max(200)
+          .default('')
+          .describe('Words to look for; empty lists the newest courses.'),
         limit: z.number().int().min(1).max(50).default(10),
       },
       outputSchema: out.searchCoursesOutput,
@@ -86,14 +100,16 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
     },
     ({ limit }) =>
       text({
-        events: ent.listUpcomingPublicEvents(server.db, schoolId, server.clock.now(), limit).map((e) => ({
-          id: e.id,
-          title: e.title,
-          startsAt: iso(e.starts_at),
-          endsAt: iso(e.ends_at),
-          location: e.location,
-          isOnline: e.is_online === 1,
-        })),
+        events: ent
+          .listUpcomingPublicEvents(server.db, schoolId, server.clock.now(), limit)
+          .map((e) => ({
+            id: e.id,
+            title: e.title,
+            startsAt: iso(e.starts_at),
+            endsAt: iso(e.ends_at),
+            location: e.location,
+            isOnline: e.is_online === 1,
+          })),
       }),
   );
 }
@@ -101,9 +117,14 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
 function registerMemberTools(mcp: McpServer, server: ServerContext, token: AccessTokenInfo): void {
   /** Each member tool checks its own scope first: a clear tool error, never a protocol error. */
   const guard = (scope: 'account:read' | 'account:write'): CallToolResult | null =>
-    token.audience === 'member' && token.scopes.includes(scope) ? null : failure(`This tool requires a member token with the ${scope} scope.`);
+    token.audience === 'member' && token.scopes.includes(scope)
+      ? null
+      : failure(`This tool requires a member token with the ${scope} scope.`);
 
-  async function query(document: string, variables: Record<string, unknown>): Promise<CallToolResult> {
+  async function query(
+    document: string,
+    variables: Record<string, unknown>,
+  ): Promise<CallToolResult> {
     const ctx = createMemberContext(server.db, {
       schoolId: server.site.schoolId,
       userId: token.userId,
@@ -111,12 +132,20 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
       now: server.clock.now(),
       baseUrl: server.baseUrl,
     });
-    const result = await executeMemberRequest(memberSchema(), { query: document, variables }, ctx, server.log);
+    const result = await executeMemberRequest(
+      memberSchema(),
+      { query: document, variables },
+      ctx,
+      server.log,
+    );
     if (result.errors?.length) return failure(result.errors.map((e) => e.message).join('\n'));
     return text(result.data ?? {});
   }
 
-  const page = { first: z.number().int().min(1).max(100).default(20), after: z.string().optional().describe('endCursor of the previous page') };
+  const page = {
+    first: z.number().int().min(1).max(100).default(20),
+    after: z.string().optional().describe('endCursor of the previous page'),
+  };
 
   mcp.registerTool(
     'list_my_courses',
@@ -139,7 +168,8 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
     'get_course_progress',
     {
       title: 'Course progress',
-      description: 'Progress of one of your courses: every section and lecture with its state and lock.',
+      description:
+        'Progress of one of your courses: every section and lecture with its state and lock.',
       inputSchema: { courseId: z.string().min(1) },
       outputSchema: out.courseProgressOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -147,7 +177,12 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
     ({ courseId }) => {
       const denied = guard('account:read');
       if (denied) return denied;
-      const enrollment = courses.findEnrollment(server.db, server.site.schoolId, token.userId, courseId);
+      const enrollment = courses.findEnrollment(
+        server.db,
+        server.site.schoolId,
+        token.userId,
+        courseId,
+      );
       if (!enrollment) return failure(`You are not enrolled in course ${courseId}.`);
       const now = server.clock.now();
       const sections = courses.sectionsForCourses(server.db, [courseId]);
@@ -159,7 +194,10 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
         completedLectures: done,
         percent: lectures.length ? Math.round((done / lectures.length) * 1000) / 10 : 0,
         lastWatchedLecture: enrollment.last_lecture_id
-          ? { lectureId: enrollment.last_lecture_id, positionSeconds: enrollment.last_position_seconds ?? 0 }
+          ? {
+              lectureId: enrollment.last_lecture_id,
+              positionSeconds: enrollment.last_position_seconds ?? 0,
+            }
           : null,
         sections: sections.map((s) => ({
           id: s.id,
@@ -181,8 +219,12 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
     'list_my_payments',
     {
       title: 'My payments',
-      description: 'Your billing history, one entry per payment, newest first (payments of one order share a tradeNo).',
-      inputSchema: { first: z.number().int().min(1).max(50).default(20), after: z.string().optional() },
+      description:
+        'Your billing history, one entry per payment, newest first (payments of one order share a tradeNo).',
+      inputSchema: {
+        first: z.number().int().min(1).max(50).default(20),
+        after: z.string().optional(),
+      },
       outputSchema: out.myPaymentsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -218,14 +260,25 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
       description: 'Marks one of your notifications read (idempotent).',
       inputSchema: { id: z.string().min(1) },
       outputSchema: out.markReadOutput,
-      annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        idempotentHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      },
     },
-    async ({ id }) => guard('account:write') ?? query('mutation($id: ID!) { markNotificationRead(id: $id) { id readAt } }', { id }),
+    async ({ id }) =>
+      guard('account:write') ??
+      query('mutation($id: ID!) { markNotificationRead(id: $id) { id readAt } }', { id }),
   );
 }
 
 /** Anonymous callers get the public tools only; a token adds the member tools (each checks its scope). */
-export function registerTools(mcp: McpServer, server: ServerContext, token: AccessTokenInfo | null): void {
+export function registerTools(
+  mcp: McpServer,
+  server: ServerContext,
+  token: AccessTokenInfo | null,
+): void {
   registerPublicTools(mcp, server);
   if (token) registerMemberTools(mcp, server, token);
 }

@@ -25,7 +25,13 @@ export interface MemberContext {
 
 export function createMemberContext(
   db: Database,
-  opts: { schoolId: string; userId: string; scopes: readonly string[]; now: number; baseUrl: string },
+  opts: {
+    schoolId: string;
+    userId: string;
+    scopes: readonly string[];
+    now: number;
+    baseUrl: string;
+  },
 ): MemberContext {
   return {
     schoolId: opts.schoolId,
@@ -73,7 +79,10 @@ export class MemberData {
     states: Map<string, courses.LectureRow['state']>;
   } {
     if (courseIds.length === 0) return { trees: new Map(), states: new Map() };
-    return { trees: courses.courseTreeContent(this.db, courseIds), states: courses.lectureStates(this.db, this.userId, courseIds) };
+    return {
+      trees: courses.courseTreeContent(this.db, courseIds),
+      states: courses.lectureStates(this.db, this.userId, courseIds),
+    };
   }
 
   digitalProducts(first: number, after: PageKey | null): Page<ent.DeliveredProductRow> {
@@ -85,24 +94,43 @@ export class MemberData {
   }
 
   consultingServices(first: number, after: PageKey | null): Page<ent.ConsultingServiceRow> {
-    return ent.listConsultingServicesForMember(this.db, { ...this.req(first, after), now: this.now });
+    return ent.listConsultingServicesForMember(this.db, {
+      ...this.req(first, after),
+      now: this.now,
+    });
   }
 
-  consultingDetails(serviceIds: readonly string[]): { slots: ent.SlotRow[]; meetings: ent.MeetingRow[] } {
+  consultingDetails(serviceIds: readonly string[]): {
+    slots: ent.SlotRow[];
+    meetings: ent.MeetingRow[];
+  } {
     if (serviceIds.length === 0) return { slots: [], meetings: [] };
-    return { slots: ent.slotsForServices(this.db, serviceIds), meetings: ent.meetingsForServices(this.db, serviceIds) };
+    return {
+      slots: ent.slotsForServices(this.db, serviceIds),
+      meetings: ent.meetingsForServices(this.db, serviceIds),
+    };
   }
 
   payments(first: number, after: PageKey | null): Page<pay.PaymentTuple> {
     return pay.listPaymentTuples(this.db, this.req(first, after));
   }
 
-  paymentDetails(paymentIds: readonly string[]): { adjustments: pay.AdjustmentRow[]; lineItems: pay.LineItemRow[] } {
+  paymentDetails(paymentIds: readonly string[]): {
+    adjustments: pay.AdjustmentRow[];
+    lineItems: pay.LineItemRow[];
+  } {
     if (paymentIds.length === 0) return { adjustments: [], lineItems: [] };
-    return { adjustments: pay.adjustmentsForPayments(this.db, paymentIds), lineItems: pay.lineItemsForPayments(this.db, paymentIds) };
+    return {
+      adjustments: pay.adjustmentsForPayments(this.db, paymentIds),
+      lineItems: pay.lineItemsForPayments(this.db, paymentIds),
+    };
   }
 
-  notifications(first: number, after: PageKey | null, unreadOnly: boolean): Page<ntf.NotificationRow> {
+  notifications(
+    first: number,
+    after: PageKey | null,
+    unreadOnly: boolean,
+  ): Page<ntf.NotificationRow> {
     return ntf.listNotifications(this.db, { ...this.req(first, after), unreadOnly });
   }
 
@@ -123,6 +151,10 @@ export class MemberData {
   }
 
   updateSubscription(topic: string, channel: string, enabled: boolean): void {
-    ntf.upsertSubscription(this.db, this.schoolId, this.userId, { topic, channel, enabled: enabled ? 1 : 0 });
+    ntf.upsertSubscription(this.db, this.schoolId, this.userId, {
+      topic,
+      channel,
+      enabled: enabled ? 1 : 0,
+    });
   }
 }

@@ -27,12 +27,21 @@ export interface GraphQLRequest {
 const limitsRule = costLimitsRule({
   maxDepth: MAX_DEPTH,
   maxComplexity: MAX_COMPLEXITY,
-  pageSize: (field) => (field === 'payments' ? { default: 50, max: MAX_PAYMENTS_FIRST } : { default: 20, max: MAX_FIRST }),
+  pageSize: (field) =>
+    field === 'payments'
+      ? { default: 50, max: MAX_PAYMENTS_FIRST }
+      : { default: 20, max: MAX_FIRST },
 });
 const rules = [...specifiedRules, limitsRule];
 
 /** Codes of errors a client may see verbatim; anything else is masked. */
-const EXPECTED = new Set(['INSUFFICIENT_SCOPE', 'NOT_FOUND', 'BAD_USER_INPUT', 'QUERY_TOO_DEEP', 'QUERY_TOO_COMPLEX']);
+const EXPECTED = new Set([
+  'INSUFFICIENT_SCOPE',
+  'NOT_FOUND',
+  'BAD_USER_INPUT',
+  'QUERY_TOO_DEEP',
+  'QUERY_TOO_COMPLEX',
+]);
 
 /**
  * Masks unexpected failures (a thrown Error, a bug, a SQLite fault) as "Internal server error" so nothing
@@ -45,7 +54,11 @@ function mask(err: GraphQLError, log?: (line: string) => void): GraphQLError {
   const ours = typeof code === 'string' && EXPECTED.has(code);
   if (ours || !original || original instanceof GraphQLError) return err;
   log?.(`member-api: unexpected error at ${err.path?.join('.') ?? '?'}: ${original.name}`);
-  return new GraphQLError('Internal server error', { path: err.path, nodes: err.nodes, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  return new GraphQLError('Internal server error', {
+    path: err.path,
+    nodes: err.nodes,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
 }
 
 const withCode = (errors: readonly GraphQLError[], code: string) =>
@@ -66,7 +79,12 @@ const withCode = (errors: readonly GraphQLError[], code: string) =>
  * also counts its runs and keeps its operations compiled by graphql-jit (from its second run; null: graphql-js only).
  */
 type Prepared =
-  | { document: DocumentNode; runs: number; compiled: Map<OperationDefinitionNode, CompiledQuery | null>; errors?: undefined }
+  | {
+      document: DocumentNode;
+      runs: number;
+      compiled: Map<OperationDefinitionNode, CompiledQuery | null>;
+      errors?: undefined;
+    }
   | { document?: undefined; errors: readonly GraphQLError[] };
 
 /** How many distinct query strings keep their parsed and validated document (the app sends about ten). */
@@ -115,7 +133,9 @@ export const executorAnswers = { compiled: 0, graphqlJs: 0 };
 /** Whether an operation of the cached document `query` runs compiled by graphql-jit (tests: the fast path is taken). */
 export function isDocumentCompiled(schema: GraphQLSchema, query: string): boolean {
   const prepared = documentCaches.get(schema)?.get(query);
-  return prepared?.document !== undefined && [...prepared.compiled.values()].some((c) => c !== null);
+  return (
+    prepared?.document !== undefined && [...prepared.compiled.values()].some((c) => c !== null)
+  );
 }
 
 function parseAndValidate(schema: GraphQLSchema, query: string): Prepared {
@@ -127,7 +147,8 @@ function parseAndValidate(schema: GraphQLSchema, query: string): Prepared {
     throw err;
   }
   const validationErrors = validate(schema, document, rules);
-  if (validationErrors.length > 0) return { errors: withCode(validationErrors, 'GRAPHQL_VALIDATION_FAILED') };
+  if (validationErrors.length > 0)
+    return { errors: withCode(validationErrors, 'GRAPHQL_VALIDATION_FAILED') };
   return { document, runs: 0, compiled: new Map() };
 }
 
@@ -193,7 +214,9 @@ async function executeCompiled(
   if (!compiled) return null;
   const variables = request.variables ?? {};
   if (operation.variableDefinitions?.length) {
-    const coerced = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
+    const coerced = getVariableValues(schema, operation.variableDefinitions, variables, {
+      maxErrors: 50,
+    });
     if (coerced.errors) return null;
   }
   let result: ExecutionResult;

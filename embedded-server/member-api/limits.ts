@@ -62,7 +62,11 @@ function fieldsOf(type: GraphQLCompositeType | null | undefined) {
 }
 
 /** The field's definition, meta fields included (GraphQL spec §4.1: __schema and __type on the query root). */
-function fieldDef(schema: GraphQLSchema, parent: GraphQLCompositeType | null | undefined, name: string) {
+function fieldDef(
+  schema: GraphQLSchema,
+  parent: GraphQLCompositeType | null | undefined,
+  name: string,
+) {
   if (name === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef;
   if (parent && parent === schema.getQueryType()) {
     if (name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef;
@@ -83,7 +87,8 @@ export function costLimitsRule(limits: Limits) {
   return (context: ValidationContext): ASTVisitor => {
     const schema = context.getSchema();
     const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const d of context.getDocument().definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    for (const d of context.getDocument().definitions)
+      if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
 
     interface Measure {
       depth: number;
@@ -105,8 +110,18 @@ export function costLimitsRule(limits: Limits) {
 
     // Fragment cycles are rejected by graphql's own rules, and the `seen` guard keeps this walk finite even
     // before they run.
-    function measure(set: SelectionSetNode, parent: GraphQLCompositeType | null | undefined, seen: ReadonlySet<string>): Measure {
-      const out: Measure = { depth: 0, cost: 0, introspection: 0, introspectionDepth: 0, introspectionFields: 0 };
+    function measure(
+      set: SelectionSetNode,
+      parent: GraphQLCompositeType | null | undefined,
+      seen: ReadonlySet<string>,
+    ): Measure {
+      const out: Measure = {
+        depth: 0,
+        cost: 0,
+        introspection: 0,
+        introspectionDepth: 0,
+        introspectionFields: 0,
+      };
       for (const sel of set.selections) {
         if (sel.kind === Kind.FIELD) {
           const name = sel.name.value;
@@ -114,9 +129,19 @@ export function costLimitsRule(limits: Limits) {
           const childType = def ? (getNamedType(def.type) as GraphQLCompositeType) : null;
           const inner = sel.selectionSet
             ? measure(sel.selectionSet, childType, seen)
-            : { depth: 0, cost: 0, introspection: 0, introspectionDepth: 0, introspectionFields: 0 };
+            : {
+                depth: 0,
+                cost: 0,
+                introspection: 0,
+                introspectionDepth: 0,
+                introspectionFields: 0,
+              };
           // A field costs 1 plus its selection, introspection included.
-          const cost = 1 + (childType && childType.name.endsWith('Connection') ? inner.cost * firstArg(sel, limits.pageSize(name)) : inner.cost);
+          const cost =
+            1 +
+            (childType && childType.name.endsWith('Connection')
+              ? inner.cost * firstArg(sel, limits.pageSize(name))
+              : inner.cost);
           if (def === SchemaMetaFieldDef || def === TypeMetaFieldDef) {
             out.introspection += 1 + inner.introspection;
             out.introspectionDepth = Math.max(out.introspectionDepth, inner.depth + 1);
@@ -128,14 +153,20 @@ export function costLimitsRule(limits: Limits) {
             add(out, { ...inner, cost }, 1);
           }
         } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-          const t = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType) : parent;
+          const t = sel.typeCondition
+            ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType)
+            : parent;
           add(out, measure(sel.selectionSet, t, seen), 0);
         } else {
           const frag = fragments.get(sel.name.value);
           if (!frag || seen.has(frag.name.value)) continue;
           add(
             out,
-            measure(frag.selectionSet, schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, new Set([...seen, frag.name.value])),
+            measure(
+              frag.selectionSet,
+              schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType,
+              new Set([...seen, frag.name.value]),
+            ),
             0,
           );
         }
@@ -152,38 +183,62 @@ export function costLimitsRule(limits: Limits) {
     return {
       OperationDefinition(op) {
         const root =
-          op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
-        const { depth, cost, introspection, introspectionDepth, introspectionFields } = measure(op.selectionSet, root, new Set());
+          op.operation === 'query'
+            ? schema.getQueryType()
+            : op.operation === 'mutation'
+              ? schema.getMutationType()
+              : schema.getSubscriptionType();
+        const { depth, cost, introspection, introspectionDepth, introspectionFields } = measure(
+          op.selectionSet,
+          root,
+          new Set(),
+        );
         introspectionTotal += introspection;
         introspectionFieldsTotal += introspectionFields;
         if (introspectionFieldsTotal > MAX_INTROSPECTION_FIELDS && !introspectionFieldsReported) {
           introspectionFieldsReported = true;
           context.reportError(
-            new GraphQLError(`Introspection selects ${introspectionFieldsTotal} fields; the limit is ${MAX_INTROSPECTION_FIELDS}.`, {
-              nodes: [op],
-              extensions: {
-                code: 'QUERY_TOO_COMPLEX',
-                introspectionFields: introspectionFieldsTotal,
-                maxIntrospectionFields: MAX_INTROSPECTION_FIELDS,
+            new GraphQLError(
+              `Introspection selects ${introspectionFieldsTotal} fields; the limit is ${MAX_INTROSPECTION_FIELDS}.`,
+              {
+                nodes: [op],
+                extensions: {
+                  code: 'QUERY_TOO_COMPLEX',
+                  introspectionFields: introspectionFieldsTotal,
+                  maxIntrospectionFields: MAX_INTROSPECTION_FIELDS,
+                },
               },
-            }),
+            ),
           );
         }
         if (introspectionDepth > MAX_INTROSPECTION_DEPTH) {
           context.reportError(
-            new GraphQLError(`Introspection depth ${introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}.`, {
-              nodes: [op],
-              extensions: { code: 'QUERY_TOO_DEEP', depth: introspectionDepth, maxDepth: MAX_INTROSPECTION_DEPTH },
-            }),
+            new GraphQLError(
+              `Introspection depth ${introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}.`,
+              {
+                nodes: [op],
+                extensions: {
+                  code: 'QUERY_TOO_DEEP',
+                  depth: introspectionDepth,
+                  maxDepth: MAX_INTROSPECTION_DEPTH,
+                },
+              },
+            ),
           );
         }
         if (introspectionTotal > maxIntrospection && !introspectionReported) {
           introspectionReported = true;
           context.reportError(
-            new GraphQLError(`A request may select __schema or __type at most ${maxIntrospection} time(s).`, {
-              nodes: [op],
-              extensions: { code: 'INTROSPECTION_LIMIT', maxIntrospectionSelections: maxIntrospection },
-            }),
+            new GraphQLError(
+              `A request may select __schema or __type at most ${maxIntrospection} time(s).`,
+              {
+                nodes: [op],
+                extensions: {
+                  code: 'INTROSPECTION_LIMIT',
+                  maxIntrospectionSelections: maxIntrospection,
+                },
+              },
+            ),
           );
         }
         if (depth > limits.maxDepth) {
@@ -196,10 +251,17 @@ export function costLimitsRule(limits: Limits) {
         }
         if (cost > limits.maxComplexity) {
           context.reportError(
-            new GraphQLError(`Query complexity ${cost} exceeds the limit of ${limits.maxComplexity}.`, {
-              nodes: [op],
-              extensions: { code: 'QUERY_TOO_COMPLEX', complexity: cost, maxComplexity: limits.maxComplexity },
-            }),
+            new GraphQLError(
+              `Query complexity ${cost} exceeds the limit of ${limits.maxComplexity}.`,
+              {
+                nodes: [op],
+                extensions: {
+                  code: 'QUERY_TOO_COMPLEX',
+                  complexity: cost,
+                  maxComplexity: limits.maxComplexity,
+                },
+              },
+            ),
           );
         }
       },

@@ -13,7 +13,13 @@ import { memberPicture } from '../oidc/claims';
 export const MAX_FIRST = 100;
 export const MAX_PAYMENTS_FIRST = 50;
 
-export const NOTIFICATION_TOPICS = ['announcements', 'course_updates', 'payments', 'events', 'marketing'] as const;
+export const NOTIFICATION_TOPICS = [
+  'announcements',
+  'course_updates',
+  'payments',
+  'events',
+  'marketing',
+] as const;
 export const NOTIFICATION_CHANNELS = ['email', 'in_app', 'push'] as const;
 /** Decision (README): every topic is on by default except marketing, which is opt-in. */
 const defaultEnabled = (topic: string): boolean => topic !== 'marketing';
@@ -24,15 +30,18 @@ const DateTime = new GraphQLScalarType({
   serialize(value) {
     if (typeof value === 'number') return new Date(value).toISOString();
     if (value instanceof Date) return value.toISOString();
-    if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+    if (typeof value === 'string' && !Number.isNaN(Date.parse(value)))
+      return new Date(value).toISOString();
     throw new GraphQLError('DateTime cannot represent this value.');
   },
   parseValue(value) {
-    if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw new GraphQLError('DateTime must be an ISO 8601 string.');
+    if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+      throw new GraphQLError('DateTime must be an ISO 8601 string.');
     return Date.parse(value);
   },
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError('DateTime must be an ISO 8601 string.');
+    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value)))
+      throw new GraphQLError('DateTime must be an ISO 8601 string.');
     return Date.parse(ast.value);
   },
 });
@@ -41,19 +50,35 @@ interface Connection<N> {
   nodes: N[];
   /** A function: graphql's default resolver calls it only when `edges` is selected (the app never does). */
   edges: () => { cursor: string; node: N }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
   totalCount: number;
 }
 
 /** A Relay connection (Cursor Connections spec: PageInfo with both directions' flags and cursors). */
-function connection<R, N>(tag: string, page: Page<R>, key: (r: R) => PageKey, toNode: (r: R) => N): Connection<N> {
+function connection<R, N>(
+  tag: string,
+  page: Page<R>,
+  key: (r: R) => PageKey,
+  toNode: (r: R) => N,
+): Connection<N> {
   const { rows, hasNextPage, hasPreviousPage } = page;
   const nodes = rows.map(toNode);
-  const cursor = (r: R | undefined): string | null => (r === undefined ? null : encodeCursor(tag, key(r)));
+  const cursor = (r: R | undefined): string | null =>
+    r === undefined ? null : encodeCursor(tag, key(r));
   return {
     nodes,
     edges: () => rows.map((r, i) => ({ cursor: cursor(r)!, node: nodes[i]! })),
-    pageInfo: { hasNextPage, hasPreviousPage, startCursor: cursor(rows[0]), endCursor: cursor(rows.at(-1)) },
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage,
+      startCursor: cursor(rows[0]),
+      endCursor: cursor(rows.at(-1)),
+    },
     totalCount: page.totalCount,
   };
 }
@@ -97,7 +122,8 @@ interface CourseCounts {
  * so they can never disagree with the lectures.
  */
 function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], now: number) {
-  let loaded: { sections: Map<string, SectionNode[]>; counts: Map<string, CourseCounts> } | null = null;
+  let loaded: { sections: Map<string, SectionNode[]>; counts: Map<string, CourseCounts> } | null =
+    null;
   function load() {
     const { trees, states } = data.courseTrees(rows.map((r) => r.id));
     const sections = new Map<string, SectionNode[]>();
@@ -114,7 +140,15 @@ function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], n
             c.read++;
           } else if (state === 'read') c.read++;
           // Drip content: locked until its unlock time has passed.
-          lectures.push({ lectureId, title, position, state, isLocked: unlockAt !== null && unlockAt > now, unlockAt, duration });
+          lectures.push({
+            lectureId,
+            title,
+            position,
+            state,
+            isLocked: unlockAt !== null && unlockAt > now,
+            unlockAt,
+            duration,
+          });
         }
         c.total += lectures.length;
         nodes.push({ id: s.id, title: s.title, position: s.position, lectures });
@@ -164,7 +198,11 @@ function courseConnection(ctx: MemberContext, first: number, after: PageKey | nu
         };
       },
       lastWatchedLecture: r.last_lecture_id
-        ? { lectureId: r.last_lecture_id, positionSeconds: r.last_position_seconds ?? 0, watchedAt: r.last_watched_at }
+        ? {
+            lectureId: r.last_lecture_id,
+            positionSeconds: r.last_position_seconds ?? 0,
+            watchedAt: r.last_watched_at,
+          }
         : null,
       sections: () => batch.sections(r.id),
     }),
@@ -197,8 +235,18 @@ function consultingConnection(ctx: MemberContext, first: number, after: PageKey 
       courseId: r.course_id,
       slots: () =>
         (get().slots.get(r.id) ?? []).map((s) => {
-          const slot = s as { weekday: number; start_time: string; end_time: string; time_zone: string };
-          return { weekday: slot.weekday, startTime: slot.start_time, endTime: slot.end_time, timeZone: slot.time_zone };
+          const slot = s as {
+            weekday: number;
+            start_time: string;
+            end_time: string;
+            time_zone: string;
+          };
+          return {
+            weekday: slot.weekday,
+            startTime: slot.start_time,
+            endTime: slot.end_time,
+            timeZone: slot.time_zone,
+          };
         }),
       // Everyone's meetings, without owner (spec "Consulting service").
       meetings: () =>
@@ -240,7 +288,12 @@ function paymentConnection(ctx: MemberContext, first: number, after: PageKey | n
         paymentState: r[P.payment_state],
         adjustments: () => {
           load();
-          return (adj!.get(id) ?? []).map((a) => ({ kind: a.kind, code: a.code, title: a.title, amount: a.amount }));
+          return (adj!.get(id) ?? []).map((a) => ({
+            kind: a.kind,
+            code: a.code,
+            title: a.title,
+            amount: a.amount,
+          }));
         },
         invoice:
           r[P.invoice_number] === null
@@ -268,7 +321,11 @@ function paymentConnection(ctx: MemberContext, first: number, after: PageKey | n
         installment:
           r[P.installment_periods] === null
             ? null
-            : { periods: r[P.installment_periods], amountPerPeriod: r[P.installment_amount_per_period] ?? 0, bankName: r[P.installment_bank_name] },
+            : {
+                periods: r[P.installment_periods],
+                amountPerPeriod: r[P.installment_amount_per_period] ?? 0,
+                bankName: r[P.installment_bank_name],
+              },
         refundingState: r[P.refunding_state],
         refundedAmount: r[P.refunded_amount],
         refundedAt: r[P.refunded_at],
@@ -293,9 +350,15 @@ export const notificationNode = (n: NotificationRow) => ({
 });
 
 function subscriptions(ctx: MemberContext) {
-  const explicit = new Map(ctx.data.subscriptions().map((s) => [`${s.topic}/${s.channel}`, s.enabled === 1]));
+  const explicit = new Map(
+    ctx.data.subscriptions().map((s) => [`${s.topic}/${s.channel}`, s.enabled === 1]),
+  );
   return NOTIFICATION_TOPICS.flatMap((topic) =>
-    NOTIFICATION_CHANNELS.map((channel) => ({ topic, channel, enabled: explicit.get(`${topic}/${channel}`) ?? defaultEnabled(topic) })),
+    NOTIFICATION_CHANNELS.map((channel) => ({
+      topic,
+      channel,
+      enabled: explicit.get(`${topic}/${channel}`) ?? defaultEnabled(topic),
+    })),
   );
 }
 
@@ -328,11 +391,15 @@ export const resolvers: MemberResolvers = {
       return user ? memberPicture(ctx.baseUrl, user) : null;
     },
     schools: (_v, _a, ctx) => ctx.data.schools(),
-    enrolledCourses: (_v, a: PageArgs, ctx) => courseConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('course', a.after)),
+    enrolledCourses: (_v, a: PageArgs, ctx) =>
+      courseConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('course', a.after)),
     digitalProducts: (_v, a: PageArgs, ctx) =>
       connection(
         'product',
-        ctx.data.digitalProducts(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('product', a.after)),
+        ctx.data.digitalProducts(
+          checkFirst(a.first, MAX_FIRST, 20),
+          decodeCursor('product', a.after),
+        ),
         (r) => ({ t: r.delivered_at, id: r.id }),
         (r) => ({
           id: r.id,
@@ -344,11 +411,19 @@ export const resolvers: MemberResolvers = {
           downloadUrl: absoluteSiteUrl(r.download_url, ctx.baseUrl),
         }),
       ),
-    consultingServices: (_v, a: PageArgs, ctx) => consultingConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('consulting', a.after)),
+    consultingServices: (_v, a: PageArgs, ctx) =>
+      consultingConnection(
+        ctx,
+        checkFirst(a.first, MAX_FIRST, 20),
+        decodeCursor('consulting', a.after),
+      ),
     eventRegistrations: (_v, a: PageArgs, ctx) =>
       connection(
         'event',
-        ctx.data.eventRegistrations(checkFirst(a.first, MAX_FIRST, 20), decodeCursor('event', a.after)),
+        ctx.data.eventRegistrations(
+          checkFirst(a.first, MAX_FIRST, 20),
+          decodeCursor('event', a.after),
+        ),
         (r) => ({ t: r.registered_at, id: r.id }),
         (r) => ({
           id: r.id,
@@ -366,7 +441,11 @@ export const resolvers: MemberResolvers = {
     // Spec "Limits": up to 50 nodes a page. A client asking for more (first 51..100) gets a page of 50 and
     // hasNextPage, as from the real service; above 100 is refused like every other connection.
     payments: (_v, a: PageArgs, ctx) =>
-      paymentConnection(ctx, Math.min(checkFirst(a.first, MAX_FIRST, MAX_PAYMENTS_FIRST), MAX_PAYMENTS_FIRST), decodeCursor('payment', a.after)),
+      paymentConnection(
+        ctx,
+        Math.min(checkFirst(a.first, MAX_FIRST, MAX_PAYMENTS_FIRST), MAX_PAYMENTS_FIRST),
+        decodeCursor('payment', a.after),
+      ),
     notifications: (_v, a: PageArgs & { unreadOnly?: boolean | null }, ctx) =>
       connection(
         a.unreadOnly ? 'notification-unread' : 'notification',
@@ -385,14 +464,19 @@ export const resolvers: MemberResolvers = {
     markNotificationRead: (_r, a: { id: string }, ctx) => {
       const row = ctx.data.markNotificationRead(a.id);
       // Another member's id answers exactly like an unknown id: no existence oracle.
-      if (!row) throw new GraphQLError('Notification not found.', { extensions: { code: 'NOT_FOUND' } });
+      if (!row)
+        throw new GraphQLError('Notification not found.', { extensions: { code: 'NOT_FOUND' } });
       return notificationNode(row);
     },
     markAllNotificationsRead: (_r, _a, ctx) => {
       const updatedCount = ctx.data.markAllNotificationsRead();
       return { updatedCount, unreadNotificationCount: ctx.data.unreadCount() };
     },
-    updateNotificationSubscription: (_r, a: { input: { topic: string; channel: string; enabled: boolean } }, ctx) => {
+    updateNotificationSubscription: (
+      _r,
+      a: { input: { topic: string; channel: string; enabled: boolean } },
+      ctx,
+    ) => {
       ctx.data.updateSubscription(a.input.topic, a.input.channel, a.input.enabled);
       return { topic: a.input.topic, channel: a.input.channel, enabled: a.input.enabled };
     },

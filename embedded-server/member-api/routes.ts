@@ -13,21 +13,37 @@ export const ACCOUNT_SCOPES = ['account:read', 'account:write'] as const;
 export const MEMBER_BODY_LIMIT = 64 * 1024;
 
 /** GraphQL-shaped refusal for requests that never reach the executor (bad JSON, wrong shape). */
-function sendRequestError(ctx: RequestContext, status: number, message: string, code: string): void {
+function sendRequestError(
+  ctx: RequestContext,
+  status: number,
+  message: string,
+  code: string,
+): void {
   setNoStore(ctx.res);
   sendJson(ctx.res, status, { errors: [{ message, extensions: { code } }] });
 }
 
 function toGraphQLRequest(body: unknown): GraphQLRequest | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'The request body must be a JSON object.';
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return 'The request body must be a JSON object.';
   const b = body as Record<string, unknown>;
-  if (typeof b['query'] !== 'string' || b['query'].length === 0) return 'The request body must carry a string field "query".';
+  if (typeof b['query'] !== 'string' || b['query'].length === 0)
+    return 'The request body must carry a string field "query".';
   const variables = b['variables'];
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))
+  if (
+    variables !== undefined &&
+    variables !== null &&
+    (typeof variables !== 'object' || Array.isArray(variables))
+  )
     return '"variables" must be an object.';
   const op = b['operationName'];
-  if (op !== undefined && op !== null && typeof op !== 'string') return '"operationName" must be a string.';
-  return { query: b['query'], variables: (variables ?? null) as Record<string, unknown> | null, operationName: (op ?? null) as string | null };
+  if (op !== undefined && op !== null && typeof op !== 'string')
+    return '"operationName" must be a string.';
+  return {
+    query: b['query'],
+    variables: (variables ?? null) as Record<string, unknown> | null,
+    operationName: (op ?? null) as string | null,
+  };
 }
 
 /**
@@ -47,7 +63,10 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
     sendJson(
       ctx.res,
       503,
-      { error: 'temporarily_unavailable', error_description: 'the member API is temporarily unavailable; retry later' },
+      {
+        error: 'temporarily_unavailable',
+        error_description: 'the member API is temporarily unavailable; retry later',
+      },
       { 'Retry-After': '5' },
     );
     return;
@@ -56,15 +75,25 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   if (verdict.kind !== 'ok') return sendBearerError(ctx, verdict);
   const token = verdict.token;
   if (token.audience !== 'member' || !ACCOUNT_SCOPES.some((s) => token.scopes.includes(s))) {
-    return sendInsufficientScope(ctx, ACCOUNT_SCOPES, 'this API needs a member token holding account:read or account:write');
+    return sendInsufficientScope(
+      ctx,
+      ACCOUNT_SCOPES,
+      'this API needs a member token holding account:read or account:write',
+    );
   }
   let body: unknown;
   try {
     body = await readJson(ctx.req, MEMBER_BODY_LIMIT);
   } catch (err) {
     if (err instanceof PayloadTooLargeError)
-      return sendRequestError(ctx, 413, `The request body exceeds ${MEMBER_BODY_LIMIT} bytes.`, 'PAYLOAD_TOO_LARGE');
-    if (err instanceof InvalidRequestError) return sendRequestError(ctx, 400, err.description, 'BAD_REQUEST');
+      return sendRequestError(
+        ctx,
+        413,
+        `The request body exceeds ${MEMBER_BODY_LIMIT} bytes.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    if (err instanceof InvalidRequestError)
+      return sendRequestError(ctx, 400, err.description, 'BAD_REQUEST');
     throw err;
   }
   const request = toGraphQLRequest(body);
@@ -98,4 +127,6 @@ async function handleGraphQL(ctx: RequestContext): Promise<void> {
   sendJsonBytes(ctx.res, 200, payload);
 }
 
-export const memberApiRoutes: Route[] = [{ method: 'POST', path: '/member/graphql', handler: handleGraphQL }];
+export const memberApiRoutes: Route[] = [
+  { method: 'POST', path: '/member/graphql', handler: handleGraphQL },
+];

@@ -43,11 +43,15 @@ export function attachResolvers(schema: GraphQLSchema, map: MemberResolvers): Gr
       type.parseLiteral = value.parseLiteral;
       continue;
     }
-    if (!isObjectType(type) || isScalarType(value)) throw new Error(`member schema: no object type ${typeName} for its resolvers`);
+    if (!isObjectType(type) || isScalarType(value))
+      throw new Error(`member schema: no object type ${typeName} for its resolvers`);
     const fields = type.getFields();
     for (const [fieldName, resolve] of Object.entries(value)) {
       const field = fields[fieldName];
-      if (!field) throw new Error(`member schema: ${typeName}.${fieldName} has a resolver but is not in the schema`);
+      if (!field)
+        throw new Error(
+          `member schema: ${typeName}.${fieldName} has a resolver but is not in the schema`,
+        );
       field.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
     }
   }
@@ -65,7 +69,8 @@ export function explicitObjectResolvers(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      if (!field.resolve && !isLeafType(getNamedType(field.type))) field.resolve = defaultFieldResolver;
+      if (!field.resolve && !isLeafType(getNamedType(field.type)))
+        field.resolve = defaultFieldResolver;
     }
   }
   return schema;
@@ -75,6 +80,8 @@ let cached: GraphQLSchema | null = null;
 
 /** The member schema with resolvers and the scope guard. Built once per process: it is immutable afterwards. */
 export function memberSchema(): GraphQLSchema {
-  cached ??= applyScopeGuard(explicitObjectResolvers(attachResolvers(buildSchema(loadTypeDefs()), resolvers)));
+  cached ??= applyScopeGuard(
+    explicitObjectResolvers(attachResolvers(buildSchema(loadTypeDefs()), resolvers)),
+  );
   return cached;
 }

@@ -16,7 +16,9 @@ import type { MemberContext } from './context';
  * Applied by wrapping every annotated field's resolver, so no resolver can forget the check.
  */
 export function insufficientScopeError(scope: string): GraphQLError {
-  return new GraphQLError(`This field requires the ${scope} scope.`, { extensions: { code: 'INSUFFICIENT_SCOPE', requiredScope: scope } });
+  return new GraphQLError(`This field requires the ${scope} scope.`, {
+    extensions: { code: 'INSUFFICIENT_SCOPE', requiredScope: scope },
+  });
 }
 
 /** The `scope` argument of a `@requiresScope` directive among `directives`, if any. */
@@ -27,12 +29,17 @@ function scopeOf(directives: readonly ConstDirectiveNode[] | undefined): string 
 }
 
 /** The scope a field needs: its own `@requiresScope`, else its type's. Read from the SDL the schema was built from. */
-function requiredScope(type: GraphQLObjectType, field: GraphQLField<unknown, unknown>): string | undefined {
+function requiredScope(
+  type: GraphQLObjectType,
+  field: GraphQLField<unknown, unknown>,
+): string | undefined {
   return scopeOf(field.astNode?.directives) ?? scopeOf(type.astNode?.directives);
 }
 
 function objectTypes(schema: GraphQLSchema): GraphQLObjectType[] {
-  return Object.values(schema.getTypeMap()).filter((t): t is GraphQLObjectType => isObjectType(t) && !t.name.startsWith('__'));
+  return Object.values(schema.getTypeMap()).filter(
+    (t): t is GraphQLObjectType => isObjectType(t) && !t.name.startsWith('__'),
+  );
 }
 
 /**

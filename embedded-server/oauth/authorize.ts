@@ -60,7 +60,11 @@ class RedirectError extends Error {
 }
 
 /** Builds the redirect back to the client. RFC 9207: every response carries `iss`. */
-export function clientRedirect(server: ServerContext, redirectUri: string, params: Record<string, string | undefined>): string {
+export function clientRedirect(
+  server: ServerContext,
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+): string {
   const url = new URL(redirectUri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
   url.searchParams.set('iss', server.baseUrl);
@@ -89,20 +93,27 @@ function checkRedirectUri(client: OAuthClient, q: Record<string, string>): strin
   // Spec: redirect_uri is required; RFC 8252 §7.3 lets a loopback redirect carry any port.
   if (!q.redirect_uri) throw new PageError('invalid_request', 'redirect_uri is missing');
   if (!redirectUriMatches(client.redirectUris, q.redirect_uri)) {
-    throw new PageError('invalid_request', 'redirect_uri does not match a redirect URI registered for this application');
+    throw new PageError(
+      'invalid_request',
+      'redirect_uri does not match a redirect URI registered for this application',
+    );
   }
   return q.redirect_uri;
 }
 
 function checkResponseType(q: Record<string, string>): void {
-  if (q.response_type !== 'code') throw new UnsupportedResponseTypeError('response_type must be code');
+  if (q.response_type !== 'code')
+    throw new UnsupportedResponseTypeError('response_type must be code');
 }
 
 function checkUnsupportedParameters(q: Record<string, string>): void {
   // Discovery lists response_modes_supported ["query"] and request(_uri)_parameter_supported false.
-  if (q.response_mode !== undefined && q.response_mode !== 'query') throw new InvalidRequestError('response_mode must be query');
-  if (q.request !== undefined) throw new RequestNotSupportedError('request objects are not supported');
-  if (q.request_uri !== undefined) throw new RequestUriNotSupportedError('request_uri is not supported');
+  if (q.response_mode !== undefined && q.response_mode !== 'query')
+    throw new InvalidRequestError('response_mode must be query');
+  if (q.request !== undefined)
+    throw new RequestNotSupportedError('request objects are not supported');
+  if (q.request_uri !== undefined)
+    throw new RequestUriNotSupportedError('request_uri is not supported');
 }
 
 function checkState(q: Record<string, string>): string {
@@ -114,9 +125,11 @@ function checkState(q: Record<string, string>): string {
 function checkPkce(q: Record<string, string>): string {
   // RFC 7636 + RFC 9700 §2.1.1: PKCE required, S256 only (plain is refused, not downgraded).
   if (!q.code_challenge) throw new InvalidRequestError('code_challenge is required (PKCE, S256)');
-  if (q.code_challenge_method !== 'S256') throw new InvalidRequestError('code_challenge_method must be S256');
+  if (q.code_challenge_method !== 'S256')
+    throw new InvalidRequestError('code_challenge_method must be S256');
   // RFC 7636 §4.2: BASE64URL(SHA256(verifier)) is exactly 43 characters.
-  if (!/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge)) throw new InvalidRequestError('code_challenge is not a base64url S256 value');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge))
+    throw new InvalidRequestError('code_challenge is not a base64url S256 value');
   return q.code_challenge;
 }
 
@@ -124,7 +137,10 @@ function checkScopes(client: OAuthClient, q: Record<string, string>): string[] {
   if (!q.scope) throw new InvalidRequestError('scope is required');
   const scopes = parseScope(q.scope);
   // Spec Authentication 7: account:read is reserved to member clients; operator scopes to operator clients.
-  const allowed = client.origin === 'metadata-document' ? scopesForUnreviewedMetadataClient() : scopesForAudience(client.audience);
+  const allowed =
+    client.origin === 'metadata-document'
+      ? scopesForUnreviewedMetadataClient()
+      : scopesForAudience(client.audience);
   const refused = scopes.filter((s) => !allowed.includes(s));
   if (refused.length > 0) {
     const why =
@@ -138,20 +154,32 @@ function checkScopes(client: OAuthClient, q: Record<string, string>): string[] {
   return scopes;
 }
 
-function checkResource(server: ServerContext, client: OAuthClient, q: Record<string, string>): string | null {
+function checkResource(
+  server: ServerContext,
+  client: OAuthClient,
+  q: Record<string, string>,
+): string | null {
   // RFC 8707 + spec Authentication 3: member tokens are bound to this origin; resource is required for them.
   if (client.audience === 'member') {
-    if (!q.resource) throw new InvalidTargetError(`resource is required for member tokens and must be ${server.baseUrl}`);
-    if (q.resource !== server.baseUrl) throw new InvalidTargetError(`resource must be ${server.baseUrl}`);
+    if (!q.resource)
+      throw new InvalidTargetError(
+        `resource is required for member tokens and must be ${server.baseUrl}`,
+      );
+    if (q.resource !== server.baseUrl)
+      throw new InvalidTargetError(`resource must be ${server.baseUrl}`);
     return q.resource;
   }
   // Operator clients: this origin is the only resource served here; when omitted it is implied (decision, README).
-  if (q.resource !== undefined && q.resource !== server.baseUrl) throw new InvalidTargetError(`resource must be ${server.baseUrl}`);
+  if (q.resource !== undefined && q.resource !== server.baseUrl)
+    throw new InvalidTargetError(`resource must be ${server.baseUrl}`);
   return server.baseUrl;
 }
 
 /** Runs the whole pipeline. Throws PageError (never redirected) or RedirectError. */
-export async function validateAuthorizationRequest(server: ServerContext, query: URLSearchParams): Promise<AuthorizationRequest> {
+export async function validateAuthorizationRequest(
+  server: ServerContext,
+  query: URLSearchParams,
+): Promise<AuthorizationRequest> {
   const q = checkSingleValued(query);
   const client = await checkClient(server, q);
   const redirectUri = checkRedirectUri(client, q);
@@ -167,7 +195,8 @@ export async function validateAuthorizationRequest(server: ServerContext, query:
       clientId: client.clientId,
       clientName: client.name,
       audience: client.audience,
-      unverified: client.origin === 'loopback-registration' || client.origin === 'metadata-document',
+      unverified:
+        client.origin === 'loopback-registration' || client.origin === 'metadata-document',
       redirectUri,
       scopes,
       state,
@@ -184,13 +213,21 @@ export async function validateAuthorizationRequest(server: ServerContext, query:
 function sendRedirectError(ctx: RequestContext, err: RedirectError): void {
   redirect(
     ctx.res,
-    clientRedirect(ctx.server, err.redirectUri, { error: err.reason.error, error_description: err.reason.description, state: err.state }),
+    clientRedirect(ctx.server, err.redirectUri, {
+      error: err.reason.error,
+      error_description: err.reason.description,
+      state: err.state,
+    }),
     302,
   );
 }
 
 function sendPageError(ctx: RequestContext, err: PageError): void {
-  sendHtml(ctx.res, 400, errorPage('This sign-in request cannot continue', err.error, err.description));
+  sendHtml(
+    ctx.res,
+    400,
+    errorPage('This sign-in request cannot continue', err.error, err.description),
+  );
 }
 
 /** GET /oauth/authorize */
@@ -208,13 +245,23 @@ async function authorize(ctx: RequestContext): Promise<void> {
   const session = currentSession(ctx);
   if (!session || !session.userId) {
     // Not signed in: sign in first, then come back to this very request (validated again).
-    redirect(ctx.res, `${PATHS.signIn}?return_to=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`);
+    redirect(
+      ctx.res,
+      `${PATHS.signIn}?return_to=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`,
+    );
     return;
   }
   const user = getUserById(server.db, session.userId);
   const roles = user ? rolesAt(server.db, server.site.schoolId, user.id) : [];
   if (!user || roles.length === 0) {
-    sendRedirectError(ctx, new RedirectError(request.redirectUri, request.state, new AccessDeniedError('you hold no role at this site')));
+    sendRedirectError(
+      ctx,
+      new RedirectError(
+        request.redirectUri,
+        request.state,
+        new AccessDeniedError('you hold no role at this site'),
+      ),
+    );
     return;
   }
   // Operator clients act for the site: only operators may authorize them (decision, README).
@@ -222,7 +269,11 @@ async function authorize(ctx: RequestContext): Promise<void> {
   if (request.audience === 'operator' && !isOperator(roles)) {
     sendRedirectError(
       ctx,
-      new RedirectError(request.redirectUri, request.state, new AccessDeniedError('only site operators can authorize this application')),
+      new RedirectError(
+        request.redirectUri,
+        request.state,
+        new AccessDeniedError('only site operators can authorize this application'),
+      ),
     );
     return;
   }
@@ -264,17 +315,27 @@ async function decide(ctx: RequestContext): Promise<void> {
     sendHtml(
       ctx.res,
       403,
-      errorPage('This form has expired', 'invalid_request', 'The page was open too long or came from elsewhere. Start again from the application.'),
+      errorPage(
+        'This form has expired',
+        'invalid_request',
+        'The page was open too long or came from elsewhere. Start again from the application.',
+      ),
     );
     return;
   }
   const now = server.clock.now();
-  const pending = form.request ? getPending(server.db, form.request, session.idHash, now) : undefined;
+  const pending = form.request
+    ? getPending(server.db, form.request, session.idHash, now)
+    : undefined;
   if (!pending || !takePending(server.db, pending.id, session.idHash)) {
     sendHtml(
       ctx.res,
       400,
-      errorPage('This request has expired', 'invalid_request', 'The sign-in request is no longer valid. Start again from the application.'),
+      errorPage(
+        'This request has expired',
+        'invalid_request',
+        'The sign-in request is no longer valid. Start again from the application.',
+      ),
     );
     return;
   }
@@ -309,7 +370,11 @@ async function decide(ctx: RequestContext): Promise<void> {
     createdAt: now,
     expiresAt: now + CODE_TTL_S * 1000,
   });
-  redirect(ctx.res, clientRedirect(server, request.redirectUri, { code, state: request.state }), 302);
+  redirect(
+    ctx.res,
+    clientRedirect(server, request.redirectUri, { code, state: request.state }),
+    302,
+  );
 }
 
 export const authorizeRoutes: Route[] = [

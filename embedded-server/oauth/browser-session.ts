@@ -36,7 +36,12 @@ export function startSession(ctx: RequestContext, userId: string | null): Active
   const raw = randomSecret('', 32);
   const idHash = sha256Hex(raw);
   const now = ctx.server.clock.now();
-  insertSession(ctx.server.db, { idHash, userId, createdAt: now, expiresAt: now + SESSION_TTL_S * 1000 });
+  insertSession(ctx.server.db, {
+    idHash,
+    userId,
+    createdAt: now,
+    expiresAt: now + SESSION_TTL_S * 1000,
+  });
   setCookie(ctx.res, sessionCookieName(ctx), raw, { maxAgeSeconds: SESSION_TTL_S });
   return { raw, idHash, userId, csrf: csrfFor(raw) };
 }
@@ -52,5 +57,7 @@ export function endSession(ctx: RequestContext, session: ActiveSession): void {
 
 /** Constant-time check of the form's csrf field against the session's token. */
 export function csrfValid(session: ActiveSession | null, presented: string | undefined): boolean {
-  return session !== null && typeof presented === 'string' && constantTimeEqual(presented, session.csrf);
+  return (
+    session !== null && typeof presented === 'string' && constantTimeEqual(presented, session.csrf)
+  );
 }

@@ -3,10 +3,17 @@ import { InvalidClientError, InvalidRequestError, UnauthorizedClientError } from
 import { clientUnused, getClient, type OAuthClient } from '../store/clients';
 import { UNUSED_REGISTRATION_TTL_S } from './settings';
 import { secretMatchesHash } from '../store/secrets';
-import { ClientMetadataError, looksLikeMetadataClientId, resolveMetadataClient } from './client-metadata';
+import {
+  ClientMetadataError,
+  looksLikeMetadataClientId,
+  resolveMetadataClient,
+} from './client-metadata';
 
 /** Finds a client by id: a table row, or a Client ID Metadata Document for URL client_ids. Null if unknown. */
-export async function resolveClient(server: ServerContext, clientId: string): Promise<OAuthClient | null> {
+export async function resolveClient(
+  server: ServerContext,
+  clientId: string,
+): Promise<OAuthClient | null> {
   const row = getClient(server.db, clientId);
   if (row) {
     // A member application belongs to one school: it is unknown at any other site.
@@ -36,9 +43,14 @@ export async function resolveClient(server: ServerContext, clientId: string): Pr
  * else it carries (a refresh without client_id included). RFC 6749 §5.2: a client that tried the Authorization
  * header gets 401 invalid_client with WWW-Authenticate for its scheme.
  */
-export function refuseHttpBasic(server: ServerContext, authorizationHeader: string | undefined): void {
+export function refuseHttpBasic(
+  server: ServerContext,
+  authorizationHeader: string | undefined,
+): void {
   if (!authorizationHeader || !/^basic /i.test(authorizationHeader)) return;
-  const refused = new InvalidClientError('client_secret_basic is not supported; send client_secret in the body (client_secret_post)');
+  const refused = new InvalidClientError(
+    'client_secret_basic is not supported; send client_secret in the body (client_secret_post)',
+  );
   refused.headers = { 'WWW-Authenticate': `Basic realm="${server.baseUrl}", charset="UTF-8"` };
   throw refused;
 }
@@ -66,10 +78,14 @@ export async function authenticateClient(
   const secret = form.client_secret;
   if (client.confidential) {
     if (secret === undefined) {
-      if (policy === 'revocation') throw new UnauthorizedClientError('a confidential client must send its client_secret', 403);
-      throw new InvalidClientError('this client is confidential: client_secret_post is required, none is refused');
+      if (policy === 'revocation')
+        throw new UnauthorizedClientError('a confidential client must send its client_secret', 403);
+      throw new InvalidClientError(
+        'this client is confidential: client_secret_post is required, none is refused',
+      );
     }
-    if (!client.secretHash || !secretMatchesHash(secret, client.secretHash)) throw new InvalidClientError('client authentication failed');
+    if (!client.secretHash || !secretMatchesHash(secret, client.secretHash))
+      throw new InvalidClientError('client authentication failed');
   } else if (secret !== undefined) {
     // A public client has no secret; sending one means the caller has the wrong idea of the client.
     throw new InvalidClientError('this client is public and has no client_secret');

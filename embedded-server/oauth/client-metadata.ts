@@ -29,7 +29,10 @@ export class ClientMetadataError extends Error {
 
 /** True when the client_id has the shape of a metadata-document URL (https, or http in test mode). */
 export function looksLikeMetadataClientId(server: ServerContext, clientId: string): boolean {
-  return clientId.startsWith('https://') || (oauthSettings(server).clientMetadata.allowPrivateHosts && clientId.startsWith('http://'));
+  return (
+    clientId.startsWith('https://') ||
+    (oauthSettings(server).clientMetadata.allowPrivateHosts && clientId.startsWith('http://'))
+  );
 }
 
 function checkUrl(server: ServerContext, clientId: string): URL {
@@ -44,12 +47,23 @@ function checkUrl(server: ServerContext, clientId: string): URL {
     throw new ClientMetadataError('a metadata-document client_id must be an https URL');
   }
   // The draft: a path is required; no fragment, no credentials, no dot segments.
-  if (url.hash || url.username || url.password || url.pathname === '/' || /\/\.\.?(\/|$)/.test(url.pathname) || url.href !== clientId) {
-    throw new ClientMetadataError('the client_id URL must be a normalized https URL with a path, no fragment and no credentials');
+  if (
+    url.hash ||
+    url.username ||
+    url.password ||
+    url.pathname === '/' ||
+    /\/\.\.?(\/|$)/.test(url.pathname) ||
+    url.href !== clientId
+  ) {
+    throw new ClientMetadataError(
+      'the client_id URL must be a normalized https URL with a path, no fragment and no credentials',
+    );
   }
   // Spec Authentication 6: the host must be allowlisted, or any host when open registration is enabled.
   if (!policy.open && !policy.allowedHosts.includes(url.hostname)) {
-    throw new ClientMetadataError(`client metadata documents from ${url.hostname} are not accepted`);
+    throw new ClientMetadataError(
+      `client metadata documents from ${url.hostname} are not accepted`,
+    );
   }
   return url;
 }
@@ -58,7 +72,8 @@ function checkUrl(server: ServerContext, clientId: string): URL {
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed.range() === 'unicast';
 }
 
@@ -69,9 +84,14 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       if (err) return callback(err, '', 0);
       const list = addresses.filter((a) => allowPrivate || isPublicAddress(a.address));
       if (list.length === 0 || list.length !== addresses.length) {
-        return callback(Object.assign(new Error('refusing a private or reserved address'), { code: 'EPRIVATE' }), '', 0);
+        return callback(
+          Object.assign(new Error('refusing a private or reserved address'), { code: 'EPRIVATE' }),
+          '',
+          0,
+        );
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
   };
@@ -92,11 +112,20 @@ function fetchDocument(url: URL, allowPrivate: boolean): Promise<string> {
       lookup: guardedLookup(allowPrivate),
       timeout: METADATA_TIMEOUT_MS,
     });
-    const timer = setTimeout(() => req.destroy(new ClientMetadataError('timed out fetching the client metadata document')), METADATA_TIMEOUT_MS);
-    req.on('timeout', () => req.destroy(new ClientMetadataError('timed out fetching the client metadata document')));
+    const timer = setTimeout(
+      () => req.destroy(new ClientMetadataError('timed out fetching the client metadata document')),
+      METADATA_TIMEOUT_MS,
+    );
+    req.on('timeout', () =>
+      req.destroy(new ClientMetadataError('timed out fetching the client metadata document')),
+    );
     req.on('error', (err) => {
       clearTimeout(timer);
-      reject(err instanceof ClientMetadataError ? err : new ClientMetadataError('the client metadata document could not be fetched'));
+      reject(
+        err instanceof ClientMetadataError
+          ? err
+          : new ClientMetadataError('the client metadata document could not be fetched'),
+      );
     });
     req.on('response', (res: IncomingMessage) => {
       const fail = (msg: string) => {
@@ -106,14 +135,17 @@ function fetchDocument(url: URL, allowPrivate: boolean): Promise<string> {
         reject(new ClientMetadataError(msg));
       };
       // No redirects: the document must be served at the client_id URL itself.
-      if (res.statusCode !== 200) return fail(`the client metadata document answered HTTP ${res.statusCode ?? 0}`);
+      if (res.statusCode !== 200)
+        return fail(`the client metadata document answered HTTP ${res.statusCode ?? 0}`);
       const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') return fail('the client metadata document must be application/json');
+      if (type !== 'application/json')
+        return fail('the client metadata document must be application/json');
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > METADATA_MAX_BYTES) return fail(`the client metadata document exceeds ${METADATA_MAX_BYTES} bytes`);
+        if (size > METADATA_MAX_BYTES)
+          return fail(`the client metadata document exceeds ${METADATA_MAX_BYTES} bytes`);
         chunks.push(chunk);
       });
       res.on('end', () => {
@@ -142,10 +174,13 @@ export function validateDocument(url: URL, raw: unknown): ClientMetadataDocument
   const parsed = DocumentSchema.safeParse(raw);
   if (!parsed.success) throw new ClientMetadataError('the client metadata document is malformed');
   const doc = parsed.data;
-  if (doc.client_id !== url.href) throw new ClientMetadataError('the document client_id does not equal its URL');
+  if (doc.client_id !== url.href)
+    throw new ClientMetadataError('the document client_id does not equal its URL');
   // Metadata-document clients are public: there is nowhere to keep a secret (decision, README).
   if (doc.token_endpoint_auth_method !== undefined && doc.token_endpoint_auth_method !== 'none') {
-    throw new ClientMetadataError('metadata-document clients must use token_endpoint_auth_method none');
+    throw new ClientMetadataError(
+      'metadata-document clients must use token_endpoint_auth_method none',
+    );
   }
   for (const uri of doc.redirect_uris) {
     let r: URL;
@@ -158,16 +193,22 @@ export function validateDocument(url: URL, raw: unknown): ClientMetadataDocument
     // port of the same name is another server.
     const underHost = r.origin === url.origin && !r.hash;
     if (!underHost && !isLoopbackRedirect(uri))
-      throw new ClientMetadataError('redirect_uris must sit under the document host or be loopback addresses');
+      throw new ClientMetadataError(
+        'redirect_uris must sit under the document host or be loopback addresses',
+      );
   }
   return doc;
 }
 
 /** Resolves a metadata-document client (cache first). Throws ClientMetadataError when it cannot be trusted. */
-export async function resolveMetadataClient(server: ServerContext, clientId: string): Promise<OAuthClient> {
+export async function resolveMetadataClient(
+  server: ServerContext,
+  clientId: string,
+): Promise<OAuthClient> {
   const url = checkUrl(server, clientId);
   const now = server.clock.now();
-  let doc = getCachedMetadataDocument(server.db, clientId, now) as ClientMetadataDocument | undefined;
+  let doc = getCachedMetadataDocument(server.db, clientId, now) as
+    ClientMetadataDocument | undefined;
   if (!doc) {
     const text = await fetchDocument(url, oauthSettings(server).clientMetadata.allowPrivateHosts);
     let raw: unknown;

@@ -2,7 +2,14 @@ import { html, page, type SafeHtml } from '../http/html';
 import { describeScope } from './scopes';
 import { PATHS } from './settings';
 
-export function signInPage(opts: { siteName: string; csrf: string; returnTo: string; email?: string; error?: string; hint?: string }): string {
+export function signInPage(opts: {
+  siteName: string;
+  csrf: string;
+  returnTo: string;
+  email?: string;
+  error?: string;
+  hint?: string;
+}): string {
   return page(
     `Sign in to ${opts.siteName}`,
     html`<h1>Sign in to ${opts.siteName}</h1>
@@ -11,9 +18,23 @@ export function signInPage(opts: { siteName: string; csrf: string; returnTo: str
         <input type="hidden" name="csrf" value="${opts.csrf}" />
         <input type="hidden" name="return_to" value="${opts.returnTo}" />
         <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${opts.email ?? ''}" />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          autofocus
+          value="${opts.email ?? ''}"
+        />
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+        />
         <button type="submit">Sign in</button>
       </form>
       ${opts.hint ? html`<p class="notice">${opts.hint}</p>` : ''}`,
@@ -34,16 +55,22 @@ export function consentPage(opts: {
   /** The name was chosen by the application itself (registration, metadata document), not checked by the site. */
   unverified: boolean;
 }): string {
-  const items: SafeHtml[] = opts.scopes.map((s) => html`<li>${describeScope(s)} <small>(<code>${s}</code>)</small></li>`);
+  const items: SafeHtml[] = opts.scopes.map(
+    (s) => html`<li>${describeScope(s)} <small>(<code>${s}</code>)</small></li>`,
+  );
   const warning = opts.unverified
     ? html`<p class="error" role="alert">
-        <strong>Unverified application.</strong> ${opts.siteName} has not checked who made it: the name “${opts.clientName}” is what the application
-        calls itself. Allow it only if you started this sign-in yourself.
+        <strong>Unverified application.</strong> ${opts.siteName} has not checked who made it: the
+        name “${opts.clientName}” is what the application calls itself. Allow it only if you started
+        this sign-in yourself.
       </p>`
     : '';
   return page(
     `Allow ${opts.clientName}?`,
-    html`<h1>Allow ${opts.unverified ? html`“${opts.clientName}” (unverified)` : opts.clientName} to access your ${opts.siteName} account?</h1>
+    html`<h1>
+        Allow ${opts.unverified ? html`“${opts.clientName}” (unverified)` : opts.clientName} to
+        access your ${opts.siteName} account?
+      </h1>
       ${warning}
       <p>You are signed in as <strong>${opts.userEmail}</strong>.</p>
       <p><strong>${opts.clientName}</strong> (<code>${opts.clientId}</code>) is asking to:</p>

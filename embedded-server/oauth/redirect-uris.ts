@@ -15,7 +15,11 @@ function loopbackParts(uri: string): { host: string; port: string | null; rest: 
   const m = LOOPBACK.exec(uri);
   if (!m) return null;
   const port = m[2] ?? null;
-  if (port !== null && (Number(port) < 1 || Number(port) > 65535 || (port.length > 1 && port.startsWith('0')))) return null;
+  if (
+    port !== null &&
+    (Number(port) < 1 || Number(port) > 65535 || (port.length > 1 && port.startsWith('0')))
+  )
+    return null;
   return { host: m[1] as string, port, rest: m[3] ?? '' };
 }
 

@@ -1,12 +1,28 @@
 import { z } from 'zod';
 import type { RequestContext, Route } from '../http/types';
-import { InvalidClientMetadataError, InvalidRedirectUriError, InvalidRequestError, TooManyRegistrationsError } from '../http/errors';
+import {
+  InvalidClientMetadataError,
+  InvalidRedirectUriError,
+  InvalidRequestError,
+  TooManyRegistrationsError,
+} from '../http/errors';
 import { readJson } from '../http/body';
 import { sendJson, setNoStore } from '../http/respond';
-import { findAllowlistedVendor, getClient, insertClient, purgeUnusedLoopbackClients, recentLoopbackRegistrations } from '../store/clients';
+import {
+  findAllowlistedVendor,
+  getClient,
+  insertClient,
+  purgeUnusedLoopbackClients,
+  recentLoopbackRegistrations,
+} from '../store/clients';
 import { randomId, randomSecret, sha256Hex } from '../store/secrets';
 import { isLoopbackRedirect } from './redirect-uris';
-import { LOOPBACK_REGISTRATIONS_PER_HOUR, PATHS, registrationPolicy, UNUSED_REGISTRATION_TTL_S } from './settings';
+import {
+  LOOPBACK_REGISTRATIONS_PER_HOUR,
+  PATHS,
+  registrationPolicy,
+  UNUSED_REGISTRATION_TTL_S,
+} from './settings';
 
 const RegistrationSchema = z.object({
   client_name: z.string().trim().min(1).max(200).optional(),
@@ -36,7 +52,9 @@ async function readMetadata(ctx: RequestContext): Promise<unknown> {
     return await readJson(ctx.req);
   } catch (err) {
     if (err instanceof InvalidRequestError)
-      throw new InvalidClientMetadataError(`the registration request is not JSON client metadata: ${err.description}`);
+      throw new InvalidClientMetadataError(
+        `the registration request is not JSON client metadata: ${err.description}`,
+      );
     throw err;
   }
 }
@@ -52,8 +70,12 @@ function checkQuota(ctx: RequestContext, now: number): void {
   const hour = 60 * 60 * 1000;
   const recent = recentLoopbackRegistrations(db, now - hour);
   if (recent.count < LOOPBACK_REGISTRATIONS_PER_HOUR) return;
-  const refused = new TooManyRegistrationsError(`at most ${LOOPBACK_REGISTRATIONS_PER_HOUR} loopback registrations an hour; retry later`);
-  refused.headers = { 'Retry-After': String(Math.max(1, Math.ceil(((recent.oldest ?? now) + hour - now) / 1000))) };
+  const refused = new TooManyRegistrationsError(
+    `at most ${LOOPBACK_REGISTRATIONS_PER_HOUR} loopback registrations an hour; retry later`,
+  );
+  refused.headers = {
+    'Retry-After': String(Math.max(1, Math.ceil(((recent.oldest ?? now) + hour - now) / 1000))),
+  };
   throw refused;
 }
 
@@ -95,7 +117,10 @@ async function register(ctx: RequestContext): Promise<void> {
   }
 
   // Only when the metadata says so (registration_policy, the source of truth for the spec's conflict).
-  if (registrationPolicy(ctx.server) === 'allowlist_or_loopback' && meta.redirect_uris.every(isRegistrableLoopback)) {
+  if (
+    registrationPolicy(ctx.server) === 'allowlist_or_loopback' &&
+    meta.redirect_uris.every(isRegistrableLoopback)
+  ) {
     checkQuota(ctx, now);
     const confidential = meta.token_endpoint_auth_method === 'client_secret_post';
     const secret = confidential ? randomSecret('cs_') : null;
@@ -139,4 +164,6 @@ async function register(ctx: RequestContext): Promise<void> {
   );
 }
 
-export const registerRoutes: Route[] = [{ method: 'POST', path: PATHS.register, handler: register }];
+export const registerRoutes: Route[] = [
+  { method: 'POST', path: PATHS.register, handler: register },
+];

@@ -15,7 +15,12 @@ import { PATHS } from './settings';
 async function revoke(ctx: RequestContext): Promise<void> {
   setNoStore(ctx.res);
   const form = await readForm(ctx.req);
-  const client = await authenticateClient(ctx.server, form, ctx.req.headers.authorization, 'revocation');
+  const client = await authenticateClient(
+    ctx.server,
+    form,
+    ctx.req.headers.authorization,
+    'revocation',
+  );
   if (!form.token) throw new InvalidRequestError('token is required');
   const { db, clock } = ctx.server;
   const now = clock.now();
@@ -30,7 +35,8 @@ async function revoke(ctx: RequestContext): Promise<void> {
     // presentation (spec lifecycle), and a sign-out right after a refresh must not leave it working. Other
     // authorizations (other devices) keep their pairs (spec Authentication 10).
     if (byRefresh) revokeGrant(db, pair.grantId, now, 'revoked-by-refresh-token');
-    else if (now < pair.accessExpiresAt) revokeGrant(db, pair.grantId, now, 'revoked-by-access-token');
+    else if (now < pair.accessExpiresAt)
+      revokeGrant(db, pair.grantId, now, 'revoked-by-access-token');
     // else: expired access token; spec: 200 with no effect.
   }
   ctx.res.statusCode = 200;

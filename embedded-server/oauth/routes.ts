@@ -5,4 +5,10 @@ import { revokeRoutes } from './revoke';
 import { signInRoutes } from './sign-in';
 import { tokenRoutes } from './token';
 
-export const oauthRoutes: Route[] = [...authorizeRoutes, ...signInRoutes, ...tokenRoutes, ...revokeRoutes, ...registerRoutes];
+export const oauthRoutes: Route[] = [
+  ...authorizeRoutes,
+  ...signInRoutes,
+  ...tokenRoutes,
+  ...revokeRoutes,
+  ...registerRoutes,
+];

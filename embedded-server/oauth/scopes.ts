@@ -22,11 +22,24 @@ export const OPERATOR_AREAS = [
   'pages',
 ] as const;
 /** Scopes without a write counterpart (spec "Scopes"). */
-export const OPERATOR_SINGLE_SCOPES = ['analytics:read', 'orders:read', 'comments:read', 'forms:read', 'storage:write'] as const;
-export const OPERATOR_SCOPES: readonly string[] = [...OPERATOR_AREAS.flatMap((a) => [`${a}:read`, `${a}:write`]), ...OPERATOR_SINGLE_SCOPES];
+export const OPERATOR_SINGLE_SCOPES = [
+  'analytics:read',
+  'orders:read',
+  'comments:read',
+  'forms:read',
+  'storage:write',
+] as const;
+export const OPERATOR_SCOPES: readonly string[] = [
+  ...OPERATOR_AREAS.flatMap((a) => [`${a}:read`, `${a}:write`]),
+  ...OPERATOR_SINGLE_SCOPES,
+];
 
 /** All 38 scopes, in the order discovery lists them. */
-export const ALL_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOPES, ...OPERATOR_SCOPES];
+export const ALL_SCOPES: readonly string[] = [
+  ...IDENTITY_SCOPES,
+  ...MEMBER_SCOPES,
+  ...OPERATOR_SCOPES,
+];
 
 /**
  * What a client reaching the member data (/mcp's member tools, /member/graphql) asks for: the identity scopes and
@@ -35,7 +48,9 @@ export const ALL_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOP
 export const MEMBER_CLIENT_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOPES];
 
 export function scopesForAudience(audience: Audience): readonly string[] {
-  return audience === 'member' ? [...IDENTITY_SCOPES, ...MEMBER_SCOPES] : [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
+  return audience === 'member'
+    ? [...IDENTITY_SCOPES, ...MEMBER_SCOPES]
+    : [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
 }
 
 /** What an unreviewed metadata-document client may ask for: identity and read scopes only (spec Authentication 6). */
@@ -86,5 +101,7 @@ export function describeScope(scope: string): string {
   }
   const [area, access] = scope.split(':') as [string, string];
   const words = AREA_WORDS[area] ?? area;
-  return access === 'write' ? `Create, change and delete ${words} of this school` : `See ${words} of this school`;
+  return access === 'write'
+    ? `Create, change and delete ${words} of this school`
+    : `See ${words} of this school`;
 }

@@ -4,7 +4,13 @@ import { redirect, sendHtml } from '../http/respond';
 import { getUserByEmail, rolesAt } from '../store/identity';
 import { hashPassword, randomSecret, verifyPassword } from '../store/secrets';
 import { deleteExpiredSessions, deleteSession } from '../store/sessions';
-import { csrfValid, currentSession, endSession, ensureSession, startSession } from './browser-session';
+import {
+  csrfValid,
+  currentSession,
+  endSession,
+  ensureSession,
+  startSession,
+} from './browser-session';
 import { signInPage } from './pages';
 import { PATHS } from './settings';
 
@@ -19,7 +25,14 @@ function hasControlCharacter(value: string): boolean {
 
 export function safeReturnTo(value: string | null | undefined): string {
   // Browsers drop tabs and newlines from URLs ("/\t/evil" becomes "//evil") and read "\\" as "/": refuse them.
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\') || hasControlCharacter(value)) return '/admin';
+  if (
+    !value ||
+    !value.startsWith('/') ||
+    value.startsWith('//') ||
+    value.includes('\\') ||
+    hasControlCharacter(value)
+  )
+    return '/admin';
   return value;
 }
 
@@ -27,7 +40,8 @@ export function safeReturnTo(value: string | null | undefined): string {
 let dummyHash: string | null = null;
 const DUMMY_HASH = (): string => (dummyHash ??= hashPassword(randomSecret('')));
 
-const DEMO_HINT = 'Demo accounts: student@example.com / student-demo (member), owner@example.com / owner-demo (operator).';
+const DEMO_HINT =
+  'Demo accounts: student@example.com / student-demo (member), owner@example.com / owner-demo (operator).';
 
 function hintFor(ctx: RequestContext): string | undefined {
   return ctx.server.site.schoolId.startsWith('sch_demo') ? DEMO_HINT : undefined;
@@ -57,18 +71,36 @@ async function submitSignIn(ctx: RequestContext): Promise<void> {
   const returnTo = safeReturnTo(form.return_to);
   if (!csrfValid(session, form.csrf)) {
     const fresh = startSession(ctx, null);
-    sendHtml(ctx.res, 403, signInPage({ siteName: server.site.name, csrf: fresh.csrf, returnTo, error: 'This form expired. Please sign in again.' }));
+    sendHtml(
+      ctx.res,
+      403,
+      signInPage({
+        siteName: server.site.name,
+        csrf: fresh.csrf,
+        returnTo,
+        error: 'This form expired. Please sign in again.',
+      }),
+    );
     return;
   }
   const user = form.email ? getUserByEmail(server.db, form.email) : undefined;
   // An unknown email costs the same scrypt work as a known one, so timing does not reveal which accounts
   // exist; the message is the same in both cases.
-  const ok = (await verifyPassword(form.password ?? '', user?.passwordHash ?? DUMMY_HASH())) && user !== undefined && form.password !== undefined;
+  const ok =
+    (await verifyPassword(form.password ?? '', user?.passwordHash ?? DUMMY_HASH())) &&
+    user !== undefined &&
+    form.password !== undefined;
   if (!ok || !user) {
     sendHtml(
       ctx.res,
       401,
-      signInPage({ siteName: server.site.name, csrf: session!.csrf, returnTo, email: form.email ?? '', error: 'Email or password is not correct.' }),
+      signInPage({
+        siteName: server.site.name,
+        csrf: session!.csrf,
+        returnTo,
+        email: form.email ?? '',
+        error: 'Email or password is not correct.',
+      }),
     );
     return;
   }
@@ -97,7 +129,12 @@ async function signOut(ctx: RequestContext): Promise<void> {
   const form = await readForm(ctx.req);
   const session = currentSession(ctx);
   if (session && csrfValid(session, form.csrf)) endSession(ctx, session);
-  redirect(ctx.res, form.return_to ? `${PATHS.signIn}?return_to=${encodeURIComponent(safeReturnTo(form.return_to))}` : PATHS.signIn);
+  redirect(
+    ctx.res,
+    form.return_to
+      ? `${PATHS.signIn}?return_to=${encodeURIComponent(safeReturnTo(form.return_to))}`
+      : PATHS.signIn,
+  );
 }
 
 export const signInRoutes: Route[] = [

@@ -14,7 +14,12 @@ import type { OAuthClient } from '../store/clients';
 import { consumeCode, getCodeByHash, type AuthorizationCode } from '../store/codes';
 import { getSchool } from '../store/identity';
 import { constantTimeEqual, randomId, randomSecret, sha256Hex } from '../store/secrets';
-import { getPairByRefreshHash, insertTokenPair, revokeGrant, type TokenPair } from '../store/tokens';
+import {
+  getPairByRefreshHash,
+  insertTokenPair,
+  revokeGrant,
+  type TokenPair,
+} from '../store/tokens';
 import { memberClaims } from '../oidc/claims';
 import { signIdToken } from '../oidc/id-token';
 import { authenticateClient, refuseHttpBasic, resolveClient } from './client-auth';
@@ -65,7 +70,10 @@ function issuePair(
   return { pair, accessToken, refreshToken };
 }
 
-function responseFor(server: ServerContext, issued: { pair: TokenPair; accessToken: string; refreshToken: string }): TokenResponse {
+function responseFor(
+  server: ServerContext,
+  issued: { pair: TokenPair; accessToken: string; refreshToken: string },
+): TokenResponse {
   const school = issued.pair.schoolId ? getSchool(server.db, issued.pair.schoolId) : undefined;
   return {
     access_token: issued.accessToken,
@@ -81,12 +89,17 @@ function responseFor(server: ServerContext, issued: { pair: TokenPair; accessTok
 
 // --- authorization_code grant: one check per function (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 8707 §2.2) ---
 
-function findCode(server: ServerContext, form: Record<string, string>, client: OAuthClient): AuthorizationCode {
+function findCode(
+  server: ServerContext,
+  form: Record<string, string>,
+  client: OAuthClient,
+): AuthorizationCode {
   if (!form.code) throw new InvalidRequestError('code is required');
   const code = getCodeByHash(server.db, sha256Hex(form.code));
   if (!code) throw new InvalidGrantError('the authorization code is invalid');
   // RFC 6749 §4.1.3: the code must have been issued to the authenticated client.
-  if (code.clientId !== client.clientId) throw new InvalidGrantError('the authorization code was issued to another client');
+  if (code.clientId !== client.clientId)
+    throw new InvalidGrantError('the authorization code was issued to another client');
   return code;
 }
 
@@ -99,7 +112,8 @@ function refuseReplay(server: ServerContext, code: AuthorizationCode): never {
 
 function checkUnusedAndFresh(server: ServerContext, code: AuthorizationCode): void {
   if (code.usedAt !== null) refuseReplay(server, code);
-  if (server.clock.now() >= code.expiresAt) throw new InvalidGrantError('the authorization code has expired');
+  if (server.clock.now() >= code.expiresAt)
+    throw new InvalidGrantError('the authorization code has expired');
 }
 
 /** Consumed only once every check passed (a failed attempt does not burn the legitimate client's code). */
@@ -109,16 +123,19 @@ function consume(server: ServerContext, code: AuthorizationCode): void {
 
 function checkRedirectUri(form: Record<string, string>, code: AuthorizationCode): void {
   // RFC 6749 §4.1.3: identical to the value sent to the authorization endpoint.
-  if (form.redirect_uri !== code.redirectUri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
+  if (form.redirect_uri !== code.redirectUri)
+    throw new InvalidGrantError('redirect_uri does not match the authorization request');
 }
 
 function checkVerifier(form: Record<string, string>, code: AuthorizationCode): void {
   const verifier = form.code_verifier;
   if (!verifier) throw new InvalidRequestError('code_verifier is required (PKCE)');
   // RFC 7636 §4.1: 43..128 unreserved characters.
-  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) throw new InvalidGrantError('code_verifier is malformed');
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+    throw new InvalidGrantError('code_verifier is malformed');
   const challenge = createHash('sha256').update(verifier, 'ascii').digest('base64url');
-  if (!constantTimeEqual(challenge, code.codeChallenge)) throw new InvalidGrantError('code_verifier does not match the code_challenge');
+  if (!constantTimeEqual(challenge, code.codeChallenge))
+    throw new InvalidGrantError('code_verifier does not match the code_challenge');
 }
 
 function checkResource(form: Record<string, string>, code: AuthorizationCode): void {
@@ -129,7 +146,10 @@ function checkResource(form: Record<string, string>, code: AuthorizationCode): v
     throw new InvalidTargetError('resource does not match the authorization request');
 }
 
-async function authorizationCodeGrant(ctx: RequestContext, form: Record<string, string>): Promise<TokenResponse> {
+async function authorizationCodeGrant(
+  ctx: RequestContext,
+  form: Record<string, string>,
+): Promise<TokenResponse> {
   const { server } = ctx;
   const client = await authenticateClient(server, form, ctx.req.headers.authorization, 'token');
   const code = findCode(server, form, client);
@@ -170,23 +190,35 @@ async function authorizationCodeGrant(ctx: RequestContext, form: Record<string, 
 
 // --- refresh_token grant (RFC 6749 §6, spec "Token pair lifecycle") ---
 
-async function refreshClient(ctx: RequestContext, form: Record<string, string>, pair: TokenPair | undefined): Promise<OAuthClient> {
+async function refreshClient(
+  ctx: RequestContext,
+  form: Record<string, string>,
+  pair: TokenPair | undefined,
+): Promise<OAuthClient> {
   refuseHttpBasic(ctx.server, ctx.req.headers.authorization);
-  if (form.client_id !== undefined) return authenticateClient(ctx.server, form, ctx.req.headers.authorization, 'token');
+  if (form.client_id !== undefined)
+    return authenticateClient(ctx.server, form, ctx.req.headers.authorization, 'token');
   // Spec: the refresh grant's other parameters are "not shown". Decision: a public client may omit
   // client_id (the refresh token names it); a confidential client must authenticate (RFC 6749 §6).
   if (!pair) throw new InvalidGrantError('the refresh token is invalid');
   const client = await resolveClient(ctx.server, pair.clientId);
   if (!client) throw new InvalidGrantError('the refresh token is invalid');
-  if (client.confidential) throw new InvalidClientError('this client is confidential: client_id and client_secret are required');
+  if (client.confidential)
+    throw new InvalidClientError(
+      'this client is confidential: client_id and client_secret are required',
+    );
   return client;
 }
 
-async function refreshTokenGrant(ctx: RequestContext, form: Record<string, string>): Promise<TokenResponse> {
+async function refreshTokenGrant(
+  ctx: RequestContext,
+  form: Record<string, string>,
+): Promise<TokenResponse> {
   const { server } = ctx;
   if (!form.refresh_token) throw new InvalidRequestError('refresh_token is required');
   // Fault switch (README "Fault injection"): the site refuses every refresh, as after an operator ended the sessions.
-  if (server.faults.refreshRefused) throw new InvalidGrantError('the refresh token is no longer valid; sign in again');
+  if (server.faults.refreshRefused)
+    throw new InvalidGrantError('the refresh token is no longer valid; sign in again');
   const refreshHash = sha256Hex(form.refresh_token);
   const client = await refreshClient(ctx, form, getPairByRefreshHash(server.db, refreshHash));
   // Read the pair again after the only await (client resolution can fetch a metadata document): a revocation,
@@ -194,7 +226,8 @@ async function refreshTokenGrant(ctx: RequestContext, form: Record<string, strin
   // yields, so the checks and the new pair are one step for every other request (better-sqlite3 is synchronous).
   const pair = getPairByRefreshHash(server.db, refreshHash);
   const now = server.clock.now();
-  if (!pair || pair.clientId !== client.clientId) throw new InvalidGrantError('the refresh token is invalid');
+  if (!pair || pair.clientId !== client.clientId)
+    throw new InvalidGrantError('the refresh token is invalid');
   if (pair.revokedAt !== null) throw new InvalidGrantError('the refresh token has been revoked');
   if (now >= pair.refreshExpiresAt) throw new InvalidGrantError('the refresh token has expired');
 
@@ -203,10 +236,12 @@ async function refreshTokenGrant(ctx: RequestContext, form: Record<string, strin
     // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
     const granted = parseScope(pair.scope);
     const asked = parseScope(form.scope);
-    if (asked.length === 0 || asked.some((s) => !granted.includes(s))) throw new InvalidScopeError('scope exceeds what was granted');
+    if (asked.length === 0 || asked.some((s) => !granted.includes(s)))
+      throw new InvalidScopeError('scope exceeds what was granted');
     scope = asked.join(' ');
   }
-  if (form.resource !== undefined && form.resource !== pair.resource) throw new InvalidTargetError('resource does not match the token');
+  if (form.resource !== undefined && form.resource !== pair.resource)
+    throw new InvalidTargetError('resource does not match the token');
 
   // The old pair stays live until the new access token is first presented (spec lifecycle; http/bearer.ts).
   const issued = issuePair(server, {

@@ -22,7 +22,11 @@ export interface MemberClaims {
   roles: Role[];
 }
 
-export function memberClaims(server: ServerContext, userId: string, schoolId: string): MemberClaims | null {
+export function memberClaims(
+  server: ServerContext,
+  userId: string,
+  schoolId: string,
+): MemberClaims | null {
   const user = getUserById(server.db, userId);
   if (!user) return null;
   return {

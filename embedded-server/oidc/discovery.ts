@@ -2,11 +2,30 @@ import type { Route, ServerContext } from '../http/types';
 import { NotFoundError } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { ALL_SCOPES, MEMBER_CLIENT_SCOPES } from '../oauth/scopes';
-import { PATHS, publishesJwks, REGISTRATION_POLICY_KEY, registrationPolicy, signsIdTokens } from '../oauth/settings';
+import {
+  PATHS,
+  publishesJwks,
+  REGISTRATION_POLICY_KEY,
+  registrationPolicy,
+  signsIdTokens,
+} from '../oauth/settings';
 import { ID_TOKEN_ALG } from './keys';
 
 /** Claims UserInfo and the id_token carry (spec "id_token claims"). */
-export const CLAIMS_SUPPORTED = ['sub', 'iss', 'aud', 'exp', 'iat', 'nonce', 'auth_time', 'email', 'name', 'picture', 'org_id', 'roles'];
+export const CLAIMS_SUPPORTED = [
+  'sub',
+  'iss',
+  'aud',
+  'exp',
+  'iat',
+  'nonce',
+  'auth_time',
+  'email',
+  'name',
+  'picture',
+  'org_id',
+  'roles',
+];
 
 /** RFC 8414 Authorization Server Metadata: the source of truth (spec "Discovery documents"). */
 export function authorizationServerMetadata(server: ServerContext): Record<string, unknown> {
@@ -45,7 +64,10 @@ export function authorizationServerMetadata(server: ServerContext): Record<strin
  * document is not served (404) and the RFC 8414 metadata, the source of truth, says what the site does.
  */
 export function openidConfiguration(server: ServerContext): Record<string, unknown> {
-  if (!signsIdTokens(server)) throw new NotFoundError('no OpenID configuration: this site signs no id_token in its current mode');
+  if (!signsIdTokens(server))
+    throw new NotFoundError(
+      'no OpenID configuration: this site signs no id_token in its current mode',
+    );
   return {
     ...authorizationServerMetadata(server),
     subject_types_supported: ['public'],
@@ -95,8 +117,20 @@ const json =
   };
 
 export const discoveryRoutes: Route[] = [
-  { method: 'GET', path: PATHS.authorizationServerMetadata, handler: json(authorizationServerMetadata) },
+  {
+    method: 'GET',
+    path: PATHS.authorizationServerMetadata,
+    handler: json(authorizationServerMetadata),
+  },
   { method: 'GET', path: PATHS.openidConfiguration, handler: json(openidConfiguration) },
-  { method: 'GET', path: PATHS.protectedResourceMetadata, handler: json(protectedResourceMetadata) },
-  { method: 'GET', path: PATHS.mcpProtectedResourceMetadata, handler: json(mcpProtectedResourceMetadata) },
+  {
+    method: 'GET',
+    path: PATHS.protectedResourceMetadata,
+    handler: json(protectedResourceMetadata),
+  },
+  {
+    method: 'GET',
+    path: PATHS.mcpProtectedResourceMetadata,
+    handler: json(mcpProtectedResourceMetadata),
+  },
 ];

@@ -10,12 +10,21 @@ import type { MemberClaims } from './claims';
  */
 export async function signIdToken(
   server: ServerContext,
-  input: { clientId: string; claims: MemberClaims; nonce: string | null; authTime: number; issuedAt: number },
+  input: {
+    clientId: string;
+    claims: MemberClaims;
+    nonce: string | null;
+    authTime: number;
+    issuedAt: number;
+  },
 ): Promise<string> {
   const key = await currentSigningKey(server.db, server.clock.now());
   const iat = Math.floor(input.issuedAt / 1000);
   const { sub, ...rest } = input.claims;
-  const payload: Record<string, unknown> = { ...rest, auth_time: Math.floor(input.authTime / 1000) };
+  const payload: Record<string, unknown> = {
+    ...rest,
+    auth_time: Math.floor(input.authTime / 1000),
+  };
   if (input.nonce !== null) payload.nonce = input.nonce;
   return new SignJWT(payload)
     .setProtectedHeader({ alg: ID_TOKEN_ALG, kid: key.kid, typ: 'JWT' })

@@ -37,13 +37,10 @@ async function makeKey(): Promise<KeyRow> {
 }
 
 function insertKey(db: Database, row: KeyRow, now: number): void {
-  prepared(db, 'INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    row.kid,
-    ID_TOKEN_ALG,
-    row.private_jwk,
-    row.public_jwk,
-    now,
-  );
+  prepared(
+    db,
+    'INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(row.kid, ID_TOKEN_ALG, row.private_jwk, row.public_jwk, now);
 }
 
 async function generate(db: Database, now: number): Promise<KeyRow> {
@@ -64,7 +61,10 @@ async function toSigningKey(db: Database, row: KeyRow): Promise<SigningKey> {
   if (!cache) imported.set(db, (cache = new Map()));
   let key = cache.get(row.kid);
   if (!key) {
-    const privateKey = (await importJWK(JSON.parse(row.private_jwk) as JWK, ID_TOKEN_ALG)) as CryptoKey;
+    const privateKey = (await importJWK(
+      JSON.parse(row.private_jwk) as JWK,
+      ID_TOKEN_ALG,
+    )) as CryptoKey;
     key = { kid: row.kid, privateKey, publicJwk: JSON.parse(row.public_jwk) as JWK };
     cache.set(row.kid, key);
   }
@@ -75,8 +75,10 @@ const pendingGeneration = new WeakMap<Database, Promise<KeyRow>>();
 
 /** The current signing key, created on first use and persisted (a file database keeps it across restarts). */
 export async function currentSigningKey(db: Database, now: number): Promise<SigningKey> {
-  let row = prepared(db, 'SELECT kid, private_jwk, public_jwk FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1').get() as
-    KeyRow | undefined;
+  let row = prepared(
+    db,
+    'SELECT kid, private_jwk, public_jwk FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1',
+  ).get() as KeyRow | undefined;
   if (!row) {
     // Key generation is async; one generation at a time so concurrent first requests share one key.
     let pending = pendingGeneration.get(db);
@@ -98,7 +100,10 @@ export async function rotateSigningKey(db: Database, now: number): Promise<strin
   const row = await makeKey();
   // Retire and replace in one transaction: there is never a moment without exactly one current key.
   db.transaction(() => {
-    prepared(db, 'UPDATE signing_keys SET retired_at = ?, published_until = ? WHERE retired_at IS NULL').run(now, now + RETIRED_KEY_PUBLISHED_MS);
+    prepared(
+      db,
+      'UPDATE signing_keys SET retired_at = ?, published_until = ? WHERE retired_at IS NULL',
+    ).run(now, now + RETIRED_KEY_PUBLISHED_MS);
     insertKey(db, row, now + 1);
   })();
   return row.kid;
@@ -107,8 +112,9 @@ export async function rotateSigningKey(db: Database, now: number): Promise<strin
 /** Public keys for jwks_uri: the current key plus retired keys still inside their publication window. */
 export async function publishedJwks(db: Database, now: number): Promise<{ keys: JWK[] }> {
   await currentSigningKey(db, now);
-  const rows = prepared(db, 'SELECT public_jwk FROM signing_keys WHERE retired_at IS NULL OR published_until > ? ORDER BY created_at DESC').all(
-    now,
-  ) as { public_jwk: string }[];
+  const rows = prepared(
+    db,
+    'SELECT public_jwk FROM signing_keys WHERE retired_at IS NULL OR published_until > ? ORDER BY created_at DESC',
+  ).all(now) as { public_jwk: string }[];
   return { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
 }

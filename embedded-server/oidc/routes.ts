@@ -29,7 +29,9 @@ async function jwks(ctx: RequestContext): Promise<void> {
   if (!publishesJwks(ctx.server)) throw new NotFoundError('no JWKS is published');
   ctx.res.setHeader('Cache-Control', 'public, max-age=300');
   ctx.res.setHeader('Access-Control-Allow-Origin', '*');
-  sendJson(ctx.res, 200, await publishedJwks(ctx.server.db, ctx.server.clock.now()), { 'Content-Type': 'application/jwk-set+json' });
+  sendJson(ctx.res, 200, await publishedJwks(ctx.server.db, ctx.server.clock.now()), {
+    'Content-Type': 'application/jwk-set+json',
+  });
 }
 
 /** GET /avatars/:file: the `picture` claim of members without their own picture (a generated initial). */

@@ -39,7 +39,14 @@ export interface CourseSpec {
   };
 }
 
-export function insertCourseTree(db: Database, schoolId: string, spec: CourseSpec, now: number, rng: Rng, userId = STUDENT): void {
+export function insertCourseTree(
+  db: Database,
+  schoolId: string,
+  spec: CourseSpec,
+  now: number,
+  rng: Rng,
+  userId = STUDENT,
+): void {
   const short = spec.id.replace(/^crs_/, '');
   courses.insertCourse(db, {
     id: spec.id,
@@ -58,7 +65,12 @@ export function insertCourseTree(db: Database, schoolId: string, spec: CourseSpe
   const lectureIds: string[] = [];
   spec.sections.forEach((section, si) => {
     const sectionId = `sec_${short}_${si + 1}`;
-    courses.insertSection(db, { id: sectionId, course_id: spec.id, title: section.title, position: si + 1 });
+    courses.insertSection(db, {
+      id: sectionId,
+      course_id: spec.id,
+      title: section.title,
+      position: si + 1,
+    });
     section.lectures.forEach((title, li) => {
       const id = `lec_${short}_${si + 1}_${li + 1}`;
       const locked = spec.drip === true && si === spec.sections.length - 1;
@@ -78,9 +90,18 @@ export function insertCourseTree(db: Database, schoolId: string, spec: CourseSpe
   if (!e) return;
   const done = Math.floor(lectureIds.length * e.progress);
   const enrolledAt = now - e.enrolledDaysAgo * DAY;
-  for (let i = 0; i < done; i++) courses.setLectureProgress(db, userId, spec.id, lectureIds[i]!, 'completed', enrolledAt + (i + 1) * HOUR);
+  for (let i = 0; i < done; i++)
+    courses.setLectureProgress(
+      db,
+      userId,
+      spec.id,
+      lectureIds[i]!,
+      'completed',
+      enrolledAt + (i + 1) * HOUR,
+    );
   const current = done < lectureIds.length ? lectureIds[done] : undefined;
-  if (current && e.progress > 0) courses.setLectureProgress(db, userId, spec.id, current, 'read', now - 2 * HOUR);
+  if (current && e.progress > 0)
+    courses.setLectureProgress(db, userId, spec.id, current, 'read', now - 2 * HOUR);
   const lastId = current && e.progress > 0 ? current : done > 0 ? lectureIds[done - 1]! : null;
   courses.insertEnrollment(db, {
     id: `enr_${short}`,
@@ -97,7 +118,8 @@ export function insertCourseTree(db: Database, schoolId: string, spec: CourseSpe
   });
 }
 
-const L = (n: number, en: string, zh: string): string[] => Array.from({ length: n }, (_, i) => `${en} ${i + 1} ${zh} ${i + 1}`);
+const L = (n: number, en: string, zh: string): string[] =>
+  Array.from({ length: n }, (_, i) => `${en} ${i + 1} ${zh} ${i + 1}`);
 
 export const DEMO_COURSES: CourseSpec[] = [
   {
@@ -108,11 +130,19 @@ export const DEMO_COURSES: CourseSpec[] = [
     instructor: 'Mei-Ling Chen 陳美玲',
     price: 2400,
     sections: [
-      { title: 'Getting started 開始之前', lectures: ['Welcome 歡迎', 'Tools you need 需要的工具', 'Your first dataset 第一份資料集'] },
+      {
+        title: 'Getting started 開始之前',
+        lectures: ['Welcome 歡迎', 'Tools you need 需要的工具', 'Your first dataset 第一份資料集'],
+      },
       { title: 'Cleaning data 資料清理', lectures: L(4, 'Cleaning step', '清理步驟') },
       { title: 'Charts 圖表', lectures: L(4, 'Chart lesson', '圖表課') },
     ],
-    enrollment: { enrolledDaysAgo: 40, expiresInDays: 325, progress: 0.4, lastPositionSeconds: 312 },
+    enrollment: {
+      enrolledDaysAgo: 40,
+      expiresInDays: 325,
+      progress: 0.4,
+      lastPositionSeconds: 312,
+    },
   },
   {
     id: 'crs_python',
@@ -151,7 +181,12 @@ export const DEMO_COURSES: CourseSpec[] = [
       { title: 'Light 光線', lectures: L(3, 'Light', '光線') },
       { title: 'Composition 構圖', lectures: L(3, 'Composition', '構圖') },
     ],
-    enrollment: { enrolledDaysAgo: 375, expiresInDays: -10, progress: 0.3, lastPositionSeconds: 40 },
+    enrollment: {
+      enrolledDaysAgo: 375,
+      expiresInDays: -10,
+      progress: 0.3,
+      lastPositionSeconds: 40,
+    },
   },
   {
     id: 'crs_finance',
@@ -176,7 +211,12 @@ export const DEMO_COURSES: CourseSpec[] = [
       { title: 'Models 模型', lectures: L(3, 'Model', '模型') },
       { title: 'Coming soon 即將推出', lectures: L(3, 'Advanced topic', '進階主題') },
     ],
-    enrollment: { enrolledDaysAgo: 20, expiresInDays: 345, progress: 0.25, lastPositionSeconds: 1020 },
+    enrollment: {
+      enrolledDaysAgo: 20,
+      expiresInDays: 345,
+      progress: 0.25,
+      lastPositionSeconds: 1020,
+    },
   },
   {
     id: 'crs_calligraphy',
@@ -244,13 +284,24 @@ interface PaymentSpec {
   item: { type: string; id: string | null; title: string; original: number; discount?: number };
   coupon?: { code: string; amount: number };
   promotion?: { title: string; amount: number };
-  invoice?: { kind: 'personal' | 'company' | 'donation'; title?: string; taxId?: string; voided?: boolean };
+  invoice?: {
+    kind: 'personal' | 'company' | 'donation';
+    title?: string;
+    taxId?: string;
+    voided?: boolean;
+  };
   installment?: { periods: number; bank: string };
   refund?: { state: string; amount: number };
   instructions?: { bankCode?: string; bankName?: string; codeNo: string; expiresInDays: number };
 }
 
-export function insertPaymentSpec(db: Database, schoolId: string, p: PaymentSpec, now: number, userId = STUDENT): void {
+export function insertPaymentSpec(
+  db: Database,
+  schoolId: string,
+  p: PaymentSpec,
+  now: number,
+  userId = STUDENT,
+): void {
   const createdAt = now - p.daysAgo * DAY;
   const paid = p.state === 'paid' || p.state === 'refunded' || p.state === 'manual_enrolled';
   const refunded = p.refund && p.refund.amount > 0;
@@ -280,7 +331,9 @@ export function insertPaymentSpec(db: Database, schoolId: string, p: PaymentSpec
     invoice_issued_at: p.invoice ? createdAt + 10 * 60_000 : null,
     invoice_voided_at: p.invoice?.voided ? createdAt + 3 * DAY : null,
     installment_periods: p.installment?.periods ?? null,
-    installment_amount_per_period: p.installment ? Math.round(p.amount / p.installment.periods) : null,
+    installment_amount_per_period: p.installment
+      ? Math.round(p.amount / p.installment.periods)
+      : null,
     installment_bank_name: p.installment?.bank ?? null,
   });
   if (p.coupon)
@@ -292,7 +345,13 @@ export function insertPaymentSpec(db: Database, schoolId: string, p: PaymentSpec
       amount: -p.coupon.amount,
     });
   if (p.promotion)
-    pay.insertAdjustment(db, { payment_id: p.id, kind: 'promotion', code: null, title: p.promotion.title, amount: -p.promotion.amount });
+    pay.insertAdjustment(db, {
+      payment_id: p.id,
+      kind: 'promotion',
+      code: null,
+      title: p.promotion.title,
+      amount: -p.promotion.amount,
+    });
   const discount = p.item.discount ?? 0;
   pay.insertLineItem(db, {
     id: `li_${p.id.replace(/^pay_/, '')}`,
@@ -317,7 +376,13 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'credit_card',
     state: 'paid',
     daysAgo: 40,
-    item: { type: 'CurriculumPlan', id: 'crs_data_analysis', title: 'Intro to Data Analysis 資料分析入門', original: 2400, discount: 200 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_data_analysis',
+      title: 'Intro to Data Analysis 資料分析入門',
+      original: 2400,
+      discount: 200,
+    },
     coupon: { code: 'WELCOME200', amount: 200 },
     invoice: { kind: 'personal' },
   },
@@ -328,7 +393,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'credit_card',
     state: 'paid',
     daysAgo: 20,
-    item: { type: 'CurriculumPlan', id: 'crs_machine_learning', title: 'Machine Learning in Practice 機器學習實戰', original: 12000 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_machine_learning',
+      title: 'Machine Learning in Practice 機器學習實戰',
+      original: 12000,
+    },
     installment: { periods: 6, bank: 'Cathay United Bank 國泰世華' },
     invoice: { kind: 'personal' },
   },
@@ -340,7 +410,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'credit_card',
     state: 'paid',
     daysAgo: 90,
-    item: { type: 'CurriculumPlan', id: 'crs_calligraphy', title: 'Chinese Calligraphy 書法入門 (deposit 訂金)', original: 2000 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_calligraphy',
+      title: 'Chinese Calligraphy 書法入門 (deposit 訂金)',
+      original: 2000,
+    },
     invoice: { kind: 'donation' },
   },
   {
@@ -350,7 +425,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'atm',
     state: 'paid',
     daysAgo: 85,
-    item: { type: 'CurriculumPlan', id: 'crs_calligraphy', title: 'Chinese Calligraphy 書法入門 (balance 尾款)', original: 2800 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_calligraphy',
+      title: 'Chinese Calligraphy 書法入門 (balance 尾款)',
+      original: 2800,
+    },
     invoice: { kind: 'donation' },
   },
   {
@@ -360,7 +440,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'atm',
     state: 'not_paid',
     daysAgo: 1,
-    item: { type: 'CurriculumPlan', id: 'crs_excel_dashboards', title: 'Excel Dashboards Excel 儀表板實作', original: 1990 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_excel_dashboards',
+      title: 'Excel Dashboards Excel 儀表板實作',
+      original: 1990,
+    },
     instructions: { ...CTBC, codeNo: '82219900012345', expiresInDays: 3 },
   },
   {
@@ -370,7 +455,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'cvs',
     state: 'not_paid',
     daysAgo: 0.5,
-    item: { type: 'DigitalProduct', id: 'dgp_study_planner', title: 'Study Planner Template 學習計畫模板', original: 350 },
+    item: {
+      type: 'DigitalProduct',
+      id: 'dgp_study_planner',
+      title: 'Study Planner Template 學習計畫模板',
+      original: 350,
+    },
     instructions: { codeNo: 'LLL26112200017', expiresInDays: 2 },
   },
   {
@@ -380,7 +470,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'atm',
     state: 'expired',
     daysAgo: 30,
-    item: { type: 'CurriculumPlan', id: 'crs_public_speaking', title: 'Public Speaking 公眾演說', original: 2200 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_public_speaking',
+      title: 'Public Speaking 公眾演說',
+      original: 2200,
+    },
     instructions: { ...CTBC, codeNo: '82219900054321', expiresInDays: -27 },
   },
   {
@@ -390,7 +485,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'credit_card',
     state: 'failed',
     daysAgo: 29,
-    item: { type: 'CurriculumPlan', id: 'crs_public_speaking', title: 'Public Speaking 公眾演說', original: 2200 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_public_speaking',
+      title: 'Public Speaking 公眾演說',
+      original: 2200,
+    },
   },
   {
     id: 'pay_demo_09',
@@ -399,7 +499,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'credit_card',
     state: 'refunded',
     daysAgo: 375,
-    item: { type: 'CurriculumPlan', id: 'crs_photography', title: 'Smartphone Photography 手機攝影技巧', original: 1500 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_photography',
+      title: 'Smartphone Photography 手機攝影技巧',
+      original: 1500,
+    },
     refund: { state: 'refunded', amount: 1500 },
     invoice: { kind: 'personal', voided: true },
   },
@@ -410,7 +515,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'line_pay',
     state: 'paid',
     daysAgo: 362,
-    item: { type: 'CurriculumPlan', id: 'crs_ux_writing', title: 'UX Writing Essentials UX 文案寫作精要', original: 1800 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_ux_writing',
+      title: 'UX Writing Essentials UX 文案寫作精要',
+      original: 1800,
+    },
     refund: { state: 'partially_refunded', amount: 500 },
     invoice: { kind: 'personal' },
   },
@@ -422,7 +532,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'apple_pay',
     state: 'paid',
     daysAgo: 1,
-    item: { type: 'CurriculumPlan', id: 'crs_marketing', title: 'Digital Marketing Strategy 數位行銷策略', original: 49 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_marketing',
+      title: 'Digital Marketing Strategy 數位行銷策略',
+      original: 49,
+    },
   },
   {
     id: 'pay_demo_12',
@@ -431,7 +546,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'manual',
     state: 'manual_enrolled',
     daysAgo: 12,
-    item: { type: 'CurriculumPlan', id: 'crs_finance', title: 'Personal Finance 101 個人理財入門', original: 0 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_finance',
+      title: 'Personal Finance 101 個人理財入門',
+      original: 0,
+    },
   },
   {
     id: 'pay_demo_13',
@@ -440,7 +560,13 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'line_pay',
     state: 'paid',
     daysAgo: 60,
-    item: { type: 'DigitalProduct', id: 'dgp_sql_cheatsheet', title: 'SQL Cheat Sheet SQL 速查手冊', original: 690, discount: 100 },
+    item: {
+      type: 'DigitalProduct',
+      id: 'dgp_sql_cheatsheet',
+      title: 'SQL Cheat Sheet SQL 速查手冊',
+      original: 690,
+      discount: 100,
+    },
     promotion: { title: 'Autumn sale 秋季特賣', amount: 100 },
     invoice: { kind: 'company', title: 'Example Co., Ltd. 範例股份有限公司', taxId: '12345675' },
     refund: { state: 'requested', amount: 0 },
@@ -452,7 +578,12 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'credit_card',
     state: 'paid',
     daysAgo: 25,
-    item: { type: 'Ticket', id: 'evt_live_qa', title: 'Live Q&A: Data Careers 線上問答：資料職涯', original: 800 },
+    item: {
+      type: 'Ticket',
+      id: 'evt_live_qa',
+      title: 'Live Q&A: Data Careers 線上問答：資料職涯',
+      original: 800,
+    },
     invoice: { kind: 'personal' },
   },
   {
@@ -462,12 +593,25 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
     type: 'credit_card',
     state: 'paid',
     daysAgo: 200,
-    item: { type: 'CurriculumPlan', id: 'crs_python', title: 'Python for Beginners Python 程式設計基礎', original: 3200 },
+    item: {
+      type: 'CurriculumPlan',
+      id: 'crs_python',
+      title: 'Python for Beginners Python 程式設計基礎',
+      original: 3200,
+    },
     invoice: { kind: 'personal' },
   },
 ];
 
-export const DEMO_NOTIFICATIONS: { id: string; kind: string; title: string; body: string; url: string | null; hoursAgo: number; read: boolean }[] = [
+export const DEMO_NOTIFICATIONS: {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  url: string | null;
+  hoursAgo: number;
+  read: boolean;
+}[] = [
   {
     id: 'ntf_demo_01',
     kind: 'course_update',
@@ -547,11 +691,41 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
 
   // Each product's file is served by this site (files/routes.ts), generated from the product: PDF, WAV, PNG.
   const products = [
-    { id: 'dgp_sql_cheatsheet', title: 'SQL Cheat Sheet SQL 速查手冊', format: 'ebook', file: 'sql-cheat-sheet.pdf', price: 690 },
-    { id: 'dgp_study_planner', title: 'Study Planner Template 學習計畫模板', format: 'template', file: 'study-planner.pdf', price: 350 },
-    { id: 'dgp_focus_audio', title: 'Mindful Focus Audio 專注冥想音檔', format: 'audio', file: 'mindful-focus.wav', price: 0 },
-    { id: 'dgp_listening_drills', title: 'Listening Drills 聽力練習音檔', format: 'audio', file: 'listening-drills.wav', price: 290 },
-    { id: 'dgp_grammar_poster', title: 'Grammar Poster 文法海報', format: 'image', file: 'grammar-poster.png', price: 150 },
+    {
+      id: 'dgp_sql_cheatsheet',
+      title: 'SQL Cheat Sheet SQL 速查手冊',
+      format: 'ebook',
+      file: 'sql-cheat-sheet.pdf',
+      price: 690,
+    },
+    {
+      id: 'dgp_study_planner',
+      title: 'Study Planner Template 學習計畫模板',
+      format: 'template',
+      file: 'study-planner.pdf',
+      price: 350,
+    },
+    {
+      id: 'dgp_focus_audio',
+      title: 'Mindful Focus Audio 專注冥想音檔',
+      format: 'audio',
+      file: 'mindful-focus.wav',
+      price: 0,
+    },
+    {
+      id: 'dgp_listening_drills',
+      title: 'Listening Drills 聽力練習音檔',
+      format: 'audio',
+      file: 'listening-drills.wav',
+      price: 290,
+    },
+    {
+      id: 'dgp_grammar_poster',
+      title: 'Grammar Poster 文法海報',
+      format: 'image',
+      file: 'grammar-poster.png',
+      price: 150,
+    },
   ];
   for (const p of products) {
     ent.insertDigitalProduct(db, {
@@ -601,7 +775,14 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
   });
 
   const events = [
-    { id: 'evt_live_qa', title: 'Live Q&A: Data Careers 線上問答：資料職涯', starts: now + 1 * DAY, hours: 1.5, online: true, location: null },
+    {
+      id: 'evt_live_qa',
+      title: 'Live Q&A: Data Careers 線上問答：資料職涯',
+      starts: now + 1 * DAY,
+      hours: 1.5,
+      online: true,
+      location: null,
+    },
     {
       id: 'evt_workshop_taipei',
       title: 'Calligraphy Workshop 書法實體工作坊',
@@ -610,7 +791,14 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
       online: false,
       location: 'Taipei, Da-an District 台北市大安區',
     },
-    { id: 'evt_open_house', title: 'Open House 開放日', starts: now + 21 * DAY, hours: 2, online: true, location: null },
+    {
+      id: 'evt_open_house',
+      title: 'Open House 開放日',
+      starts: now + 21 * DAY,
+      hours: 2,
+      online: true,
+      location: null,
+    },
   ];
   for (const e of events) {
     ent.insertEvent(db, {
@@ -652,9 +840,21 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
       consultant: 'Mei-Ling Chen 陳美玲',
       minutes: 60,
     },
-    { id: 'csv_python_code_review', course: 'crs_python', title: 'Python Code Review 程式碼健檢', consultant: 'Kevin Lin 林凱文', minutes: 30 },
+    {
+      id: 'csv_python_code_review',
+      course: 'crs_python',
+      title: 'Python Code Review 程式碼健檢',
+      consultant: 'Kevin Lin 林凱文',
+      minutes: 30,
+    },
     // Offered against an expired course: not delivered any more, so the member API does not list it.
-    { id: 'csv_photo_critique', course: 'crs_photography', title: 'Photo Critique 作品點評', consultant: 'Jason Huang 黃杰森', minutes: 45 },
+    {
+      id: 'csv_photo_critique',
+      course: 'crs_photography',
+      title: 'Photo Critique 作品點評',
+      consultant: 'Jason Huang 黃杰森',
+      minutes: 45,
+    },
   ];
   services.forEach((s, i) => {
     ent.insertConsultingService(db, {
@@ -667,8 +867,20 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
       consultant_name: s.consultant,
       created_at: now - (50 + i) * DAY,
     });
-    ent.insertSlot(db, { service_id: s.id, weekday: 1, start_time: '19:00', end_time: '21:00', time_zone: 'Asia/Taipei' });
-    ent.insertSlot(db, { service_id: s.id, weekday: 3, start_time: '10:00', end_time: '12:00', time_zone: 'Asia/Taipei' });
+    ent.insertSlot(db, {
+      service_id: s.id,
+      weekday: 1,
+      start_time: '19:00',
+      end_time: '21:00',
+      time_zone: 'Asia/Taipei',
+    });
+    ent.insertSlot(db, {
+      service_id: s.id,
+      weekday: 3,
+      start_time: '10:00',
+      end_time: '12:00',
+      time_zone: 'Asia/Taipei',
+    });
     // Reserved by several people, the viewer among them; the API never says whose.
     ['usr_classmate_a', STUDENT, 'usr_classmate_b'].forEach((who, k) => {
       const start = now + (k * 2 + 1 + i) * DAY;
@@ -710,7 +922,11 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
     created_at: now - HOUR,
     read_at: null,
   });
-  ntf.upsertSubscription(db, schoolId, STUDENT, { topic: 'marketing', channel: 'email', enabled: 0 });
+  ntf.upsertSubscription(db, schoolId, STUDENT, {
+    topic: 'marketing',
+    channel: 'email',
+    enabled: 0,
+  });
   ntf.upsertSubscription(db, schoolId, STUDENT, { topic: 'payments', channel: 'push', enabled: 1 });
 
   seedOperatorAreas(db, schoolId, now);
@@ -721,17 +937,67 @@ export function seedOperatorAreas(db: Database, schoolId: string, now: number): 
   const put = (area: string, id: string, data: Record<string, unknown>, daysAgo: number): void => {
     rec.putRecord(db, schoolId, area, id, data, now - daysAgo * DAY);
   };
-  put('membership_plans', 'mpl_monthly', { title: 'All-access monthly 全站月訂閱', price: 499, currency: 'TWD', interval: 'month' }, 100);
-  put('membership_plans', 'mpl_yearly', { title: 'All-access yearly 全站年訂閱', price: 4990, currency: 'TWD', interval: 'year' }, 99);
-  put('coupons', 'cpn_welcome200', { code: 'WELCOME200', amountOff: 200, currency: 'TWD', maxRedemptions: 1000 }, 80);
+  put(
+    'membership_plans',
+    'mpl_monthly',
+    { title: 'All-access monthly 全站月訂閱', price: 499, currency: 'TWD', interval: 'month' },
+    100,
+  );
+  put(
+    'membership_plans',
+    'mpl_yearly',
+    { title: 'All-access yearly 全站年訂閱', price: 4990, currency: 'TWD', interval: 'year' },
+    99,
+  );
+  put(
+    'coupons',
+    'cpn_welcome200',
+    { code: 'WELCOME200', amountOff: 200, currency: 'TWD', maxRedemptions: 1000 },
+    80,
+  );
   put('coupons', 'cpn_autumn', { code: 'AUTUMN10', percentOff: 10 }, 30);
-  put('posts', 'pst_welcome', { title: 'Welcome 歡迎', body: 'Hello and welcome. 歡迎加入。', published: true }, 40);
-  put('subscriptions', 'sub_student_monthly', { userId: STUDENT, planId: 'mpl_monthly', state: 'active' }, 20);
-  put('lecturers', 'lct_chen', { name: 'Mei-Ling Chen 陳美玲', bio: 'Data analyst. 資料分析師。' }, 300);
-  put('lecturers', 'lct_lin', { name: 'Kevin Lin 林凱文', bio: 'Software engineer. 軟體工程師。' }, 300);
-  put('pages', 'pag_about', { slug: 'about', title: 'About us 關於我們', body: 'We teach. 我們教學。' }, 300);
-  put('comments', 'cmt_1', { courseId: 'crs_data_analysis', userId: STUDENT, body: 'Great lecture! 很棒的課！' }, 10);
+  put(
+    'posts',
+    'pst_welcome',
+    { title: 'Welcome 歡迎', body: 'Hello and welcome. 歡迎加入。', published: true },
+    40,
+  );
+  put(
+    'subscriptions',
+    'sub_student_monthly',
+    { userId: STUDENT, planId: 'mpl_monthly', state: 'active' },
+    20,
+  );
+  put(
+    'lecturers',
+    'lct_chen',
+    { name: 'Mei-Ling Chen 陳美玲', bio: 'Data analyst. 資料分析師。' },
+    300,
+  );
+  put(
+    'lecturers',
+    'lct_lin',
+    { name: 'Kevin Lin 林凱文', bio: 'Software engineer. 軟體工程師。' },
+    300,
+  );
+  put(
+    'pages',
+    'pag_about',
+    { slug: 'about', title: 'About us 關於我們', body: 'We teach. 我們教學。' },
+    300,
+  );
+  put(
+    'comments',
+    'cmt_1',
+    { courseId: 'crs_data_analysis', userId: STUDENT, body: 'Great lecture! 很棒的課！' },
+    10,
+  );
   put('forms', 'frm_survey', { title: 'Course survey 課程問卷', responses: 12 }, 50);
-  put('school', `school_${schoolId}`, { name: 'Demo School', locale: 'zh-TW', timeZone: 'Asia/Taipei' }, 400);
+  put(
+    'school',
+    `school_${schoolId}`,
+    { name: 'Demo School', locale: 'zh-TW', timeZone: 'Asia/Taipei' },
+    400,
+  );
   put('appearance', `appearance_${schoolId}`, { primaryColor: '#0f766e', logoUrl: null }, 400);
 }

@@ -3,7 +3,14 @@ import * as courses from '../store/content-courses';
 import * as ntf from '../store/content-notifications';
 import * as rec from '../store/content-records';
 import { createRng, type Rng } from './content-random';
-import { DAY, HOUR, STUDENT, insertCourseTree, insertPaymentSpec, seedDemoSite } from './content-demo';
+import {
+  DAY,
+  HOUR,
+  STUDENT,
+  insertCourseTree,
+  insertPaymentSpec,
+  seedDemoSite,
+} from './content-demo';
 import type { SeedContext } from './types';
 
 export interface LargeSeedOptions {
@@ -13,7 +20,12 @@ export interface LargeSeedOptions {
   notifications: number;
 }
 
-export const DEFAULT_LARGE: LargeSeedOptions = { courses: 500, lecturesPerCourse: 60, payments: 5000, notifications: 2000 };
+export const DEFAULT_LARGE: LargeSeedOptions = {
+  courses: 500,
+  lecturesPerCourse: 60,
+  payments: 5000,
+  notifications: 2000,
+};
 
 /** Reads `options.large` (createEmbeddedServer({ seedOptions: { large: {...} } })) over the defaults. */
 export function largeOptions(options: Readonly<Record<string, unknown>>): LargeSeedOptions {
@@ -54,7 +66,12 @@ function seedDemo2Site(db: Database, schoolId: string, now: number, rng: Rng): v
       instructor: 'Chef Ann 安主廚',
       price: 1600,
       sections: [{ title: 'Bread 麵包', lectures: ['Flour 麵粉', 'Yeast 酵母', 'Baking 烘烤'] }],
-      enrollment: { enrolledDaysAgo: 15, expiresInDays: 180, progress: 0.34, lastPositionSeconds: 90 },
+      enrollment: {
+        enrolledDaysAgo: 15,
+        expiresInDays: 180,
+        progress: 0.34,
+        lastPositionSeconds: 90,
+      },
     },
     now,
     rng,
@@ -100,7 +117,12 @@ function seedDemo2Site(db: Database, schoolId: string, now: number, rng: Rng): v
       type: 'credit_card',
       state: 'paid',
       daysAgo: 15,
-      item: { type: 'CurriculumPlan', id: 'crs_d2_baking', title: 'Home Baking 居家烘焙', original: 1600 },
+      item: {
+        type: 'CurriculumPlan',
+        id: 'crs_d2_baking',
+        title: 'Home Baking 居家烘焙',
+        original: 1600,
+      },
     },
     now,
   );
@@ -114,7 +136,12 @@ function seedDemo2Site(db: Database, schoolId: string, now: number, rng: Rng): v
       type: 'cvs',
       state: 'paid',
       daysAgo: 100,
-      item: { type: 'CurriculumPlan', id: 'crs_d2_guitar', title: 'Guitar Basics 吉他入門', original: 2000 },
+      item: {
+        type: 'CurriculumPlan',
+        id: 'crs_d2_guitar',
+        title: 'Guitar Basics 吉他入門',
+        original: 2000,
+      },
     },
     now,
   );
@@ -150,14 +177,40 @@ function seedDemo2Site(db: Database, schoolId: string, now: number, rng: Rng): v
   );
 }
 
-const TOPICS_EN = ['Statistics', 'Design', 'Writing', 'Cooking', 'Guitar', 'Investing', 'Japanese', 'Drawing', 'Excel', 'Marketing'];
+const TOPICS_EN = [
+  'Statistics',
+  'Design',
+  'Writing',
+  'Cooking',
+  'Guitar',
+  'Investing',
+  'Japanese',
+  'Drawing',
+  'Excel',
+  'Marketing',
+];
 const TOPICS_ZH = ['統計', '設計', '寫作', '料理', '吉他', '投資', '日語', '繪畫', 'Excel', '行銷'];
-const STATES = ['paid', 'paid', 'paid', 'paid', 'not_paid', 'expired', 'failed', 'refunded'] as const;
+const STATES = [
+  'paid',
+  'paid',
+  'paid',
+  'paid',
+  'not_paid',
+  'expired',
+  'failed',
+  'refunded',
+] as const;
 const TYPES = ['credit_card', 'atm', 'cvs', 'line_pay', 'apple_pay'] as const;
 const KINDS = ['announcement', 'course_update', 'payment', 'event', 'consulting'] as const;
 
 /** Bulk rows for performance work: large course trees, a long payment history, a big inbox. */
-function seedLarge(db: Database, schoolId: string, now: number, rng: Rng, o: LargeSeedOptions): void {
+function seedLarge(
+  db: Database,
+  schoolId: string,
+  now: number,
+  rng: Rng,
+  o: LargeSeedOptions,
+): void {
   const perSection = 10;
   for (let c = 0; c < o.courses; c++) {
     const n = String(c + 1).padStart(4, '0');
@@ -182,7 +235,12 @@ function seedLarge(db: Database, schoolId: string, now: number, rng: Rng, o: Lar
       if (l % perSection === 0) {
         const s = l / perSection + 1;
         sectionId = `sec_bulk_${n}_${s}`;
-        courses.insertSection(db, { id: sectionId, course_id: id, title: `Section ${s} 第 ${s} 章`, position: s });
+        courses.insertSection(db, {
+          id: sectionId,
+          course_id: id,
+          title: `Section ${s} 第 ${s} 章`,
+          position: s,
+        });
       }
       const lectureId = `lec_bulk_${n}_${l + 1}`;
       courses.insertLecture(db, {
@@ -195,7 +253,14 @@ function seedLarge(db: Database, schoolId: string, now: number, rng: Rng, o: Lar
         unlock_at: null,
       });
       if (l < done)
-        courses.setLectureProgress(db, STUDENT, id, lectureId, l === done - 1 ? 'read' : 'completed', now - (o.lecturesPerCourse - l) * HOUR);
+        courses.setLectureProgress(
+          db,
+          STUDENT,
+          id,
+          lectureId,
+          l === done - 1 ? 'read' : 'completed',
+          now - (o.lecturesPerCourse - l) * HOUR,
+        );
     }
     const lifetime = c % 3 === 0;
     courses.insertEnrollment(db, {
@@ -219,7 +284,8 @@ function seedLarge(db: Database, schoolId: string, now: number, rng: Rng, o: Lar
     const amount = rng.int(5, 120) * 100;
     // One purchase in five is paid in two payments: payment p (p % 5 === 1) shares the tradeNo of p - 1.
     const trade = `T2025B${String(p % 5 === 1 ? p - 1 : p).padStart(7, '0')}`;
-    const unpaidCode = (state === 'not_paid' || state === 'expired') && (type === 'atm' || type === 'cvs');
+    const unpaidCode =
+      (state === 'not_paid' || state === 'expired') && (type === 'atm' || type === 'cvs');
     insertPaymentSpec(
       db,
       schoolId,

@@ -14,13 +14,27 @@ export const SITES: Record<SiteKey, SiteConfig> = {
 
 /** Demo credentials, published in the README and the sign-in page hint (they are demo data, not secrets). */
 export const DEMO_USERS = {
-  student: { id: 'usr_student', email: 'student@example.com', password: 'student-demo', name: 'Demo Student' },
-  owner: { id: 'usr_owner', email: 'owner@example.com', password: 'owner-demo', name: 'Demo Owner' },
+  student: {
+    id: 'usr_student',
+    email: 'student@example.com',
+    password: 'student-demo',
+    name: 'Demo Student',
+  },
+  owner: {
+    id: 'usr_owner',
+    email: 'owner@example.com',
+    password: 'owner-demo',
+    name: 'Demo Owner',
+  },
 } as const;
 
 export const DEMO_CLIENTS = {
   public: { clientId: 'demo-desktop', name: 'Learning Desktop' },
-  confidential: { clientId: 'demo-desktop-confidential', name: 'Learning Desktop (confidential)', secret: 'demo-desktop-secret' },
+  confidential: {
+    clientId: 'demo-desktop-confidential',
+    name: 'Learning Desktop (confidential)',
+    secret: 'demo-desktop-secret',
+  },
   redirectUri: 'http://127.0.0.1/callback',
 } as const;
 
@@ -38,7 +52,10 @@ function seedPasswordHash(email: string, password: string): string {
   const key = `${email}\0${password}`;
   let h = seededHashes.get(key);
   if (!h) {
-    h = hashPassword(password, createHash('sha256').update(`seed-salt:${email}`).digest().subarray(0, 16));
+    h = hashPassword(
+      password,
+      createHash('sha256').update(`seed-salt:${email}`).digest().subarray(0, 16),
+    );
     seededHashes.set(key, h);
   }
   return h;
@@ -49,9 +66,20 @@ function seedPasswordHash(email: string, password: string): string {
  * applications of the served site, and the allowlisted vendor platform.
  */
 export function seedIdentity(db: Database, site: SiteKey, now: number): void {
-  for (const s of Object.values(SITES)) insertSchool(db, { id: s.schoolId, name: s.name, subdomain: s.subdomain }, now);
+  for (const s of Object.values(SITES))
+    insertSchool(db, { id: s.schoolId, name: s.name, subdomain: s.subdomain }, now);
   for (const u of Object.values(DEMO_USERS)) {
-    insertUser(db, { id: u.id, email: u.email, name: u.name, picture: null, passwordHash: seedPasswordHash(u.email, u.password) }, now);
+    insertUser(
+      db,
+      {
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        picture: null,
+        passwordHash: seedPasswordHash(u.email, u.password),
+      },
+      now,
+    );
   }
   const roles: [string, string, Role][] = [
     [SITES.demo.schoolId, DEMO_USERS.student.id, 'student'],
@@ -62,7 +90,13 @@ export function seedIdentity(db: Database, site: SiteKey, now: number): void {
   for (const [schoolId, userId, role] of roles) addMembership(db, schoolId, userId, role, now);
 
   const schoolId = SITES[site].schoolId;
-  const common = { schoolId, audience: 'member' as const, origin: 'admin' as const, applicationType: 'native', createdAt: now };
+  const common = {
+    schoolId,
+    audience: 'member' as const,
+    origin: 'admin' as const,
+    applicationType: 'native',
+    createdAt: now,
+  };
   insertClient(db, {
     ...common,
     clientId: DEMO_CLIENTS.public.clientId,
@@ -92,5 +126,9 @@ export function seedIdentity(db: Database, site: SiteKey, now: number): void {
     applicationType: 'web',
     createdAt: now,
   });
-  insertVendorPlatform(db, { id: DEMO_VENDOR.id, clientName: DEMO_VENDOR.clientName, clientId: DEMO_VENDOR.clientId }, now);
+  insertVendorPlatform(
+    db,
+    { id: DEMO_VENDOR.id, clientName: DEMO_VENDOR.clientName, clientId: DEMO_VENDOR.clientId },
+    now,
+  );
 }

@@ -25,7 +25,14 @@ export function seedDatabase(db: Database, opts: SeedOptions): boolean {
   const seed = opts.seed;
   db.transaction(() => {
     seedIdentity(db, opts.site, opts.now);
-    seedContent(db, { seed, site: opts.site, school: SITES[opts.site], schools: Object.values(SITES), now: opts.now, options: opts.options ?? {} });
+    seedContent(db, {
+      seed,
+      site: opts.site,
+      school: SITES[opts.site],
+      schools: Object.values(SITES),
+      now: opts.now,
+      options: opts.options ?? {},
+    });
   })();
   return true;
 }

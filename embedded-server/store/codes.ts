@@ -40,5 +40,10 @@ export function getCodeByHash(db: Database, codeHash: string): AuthorizationCode
 
 /** Marks a code used; false when it already was (the caller treats that as a replay). Atomic in SQLite. */
 export function consumeCode(db: Database, id: string, now: number): boolean {
-  return prepared(db, 'UPDATE authorization_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(now, id).changes === 1;
+  return (
+    prepared(db, 'UPDATE authorization_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(
+      now,
+      id,
+    ).changes === 1
+  );
 }

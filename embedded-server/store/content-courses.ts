@@ -1,6 +1,15 @@
 import type { Database } from 'better-sqlite3';
 import { contentMemo } from './content-memo';
-import { jsonIds, keyset, pageParams, rawStmt, stmt, toPage, type Page, type PageRequest } from './content-sql';
+import {
+  jsonIds,
+  keyset,
+  pageParams,
+  rawStmt,
+  stmt,
+  toPage,
+  type Page,
+  type PageRequest,
+} from './content-sql';
 
 /** Data access for courses, sections, lectures, enrollments and lecture progress (migration 002). */
 
@@ -64,7 +73,10 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
       WHERE e.school_id = :school AND e.user_id = :user AND ${keyset('e.enrolled_at', 'e.id')}
       ORDER BY e.enrolled_at DESC, e.id DESC LIMIT :limit`,
   ).all(pageParams(req));
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user').get({
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user',
+  ).get({
     school: req.schoolId,
     user: req.userId,
   })!.n;
@@ -88,7 +100,12 @@ export function deliveredCourseExists(courseIdColumn: string): string {
 const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments WHERE school_id = :school AND user_id = :user AND ${deliveredAccess('')}`;
 
 /** Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses). */
-export function listDeliveredCourseIds(db: Database, schoolId: string, userId: string, now: number): string[] {
+export function listDeliveredCourseIds(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  now: number,
+): string[] {
   return stmt<object, { course_id: string }>(db, DELIVERED_COURSE_IDS_SQL)
     .all({ school: schoolId, user: userId, now })
     .map((r) => r.course_id);
@@ -102,7 +119,11 @@ export function sectionsForCourses(db: Database, courseIds: readonly string[]): 
 }
 
 /** All lectures of the given courses with the viewer's state, in one statement (no N+1 per course). */
-export function lecturesForCourses(db: Database, userId: string, courseIds: readonly string[]): LectureRow[] {
+export function lecturesForCourses(
+  db: Database,
+  userId: string,
+  courseIds: readonly string[],
+): LectureRow[] {
   return stmt<object, LectureRow>(
     db,
     `SELECT l.*, coalesce(p.state, 'unread') AS state
@@ -113,7 +134,13 @@ export function lecturesForCourses(db: Database, userId: string, courseIds: read
 }
 
 /** One lecture of a memoised course tree: [id, title, position, duration, unlock_at]. */
-export type LectureContent = readonly [id: string, title: string, position: number, duration: number, unlockAt: number | null];
+export type LectureContent = readonly [
+  id: string,
+  title: string,
+  position: number,
+  duration: number,
+  unlockAt: number | null,
+];
 
 /** One section of a memoised course tree, its lectures in position order. */
 export interface TreeSection {
@@ -139,7 +166,10 @@ export const LECTURE_CONTENT_SQL = `SELECT l.section_id, l.id, l.title, l.positi
  * statements. Without it a 25-course page spent ~1.3 ms producing the same 1,500 lecture rows' strings on every
  * request. Every requested id is in the answer, with an empty list when the course has no sections.
  */
-export function courseTreeContent(db: Database, courseIds: readonly string[]): Map<string, readonly TreeSection[]> {
+export function courseTreeContent(
+  db: Database,
+  courseIds: readonly string[],
+): Map<string, readonly TreeSection[]> {
   const memo = contentMemo<readonly TreeSection[]>(db, 'course_tree');
   const out = new Map<string, readonly TreeSection[]>();
   const missing: string[] = [];
@@ -150,7 +180,10 @@ export function courseTreeContent(db: Database, courseIds: readonly string[]): M
   }
   if (missing.length === 0) return out;
   const ids = jsonIds(missing);
-  const lectures = rawStmt(db, LECTURE_CONTENT_SQL).all({ ids }) as [sectionId: string, ...LectureContent][];
+  const lectures = rawStmt(db, LECTURE_CONTENT_SQL).all({ ids }) as [
+    sectionId: string,
+    ...LectureContent,
+  ][];
   const bySection = new Map<string, LectureContent[]>();
   for (const [sectionId, ...lecture] of lectures) {
     const run = bySection.get(sectionId);
@@ -159,7 +192,12 @@ export function courseTreeContent(db: Database, courseIds: readonly string[]): M
   }
   const byCourse = new Map<string, TreeSection[]>(missing.map((id) => [id, []]));
   for (const s of sectionsForCourses(db, missing)) {
-    byCourse.get(s.course_id)?.push({ id: s.id, title: s.title, position: s.position, lectures: bySection.get(s.id) ?? [] });
+    byCourse.get(s.course_id)?.push({
+      id: s.id,
+      title: s.title,
+      position: s.position,
+      lectures: bySection.get(s.id) ?? [],
+    });
   }
   for (const [id, tree] of byCourse) out.set(id, memo.remember(id, tree));
   return out;
@@ -171,8 +209,15 @@ export function courseTreeContent(db: Database, courseIds: readonly string[]): M
  * own course (every writer sets it from the lecture, and lectures never move between courses), so the rows come
  * from the index lecture_progress_by_course without touching the lectures.
  */
-export function lectureStates(db: Database, userId: string, courseIds: readonly string[]): Map<string, LectureRow['state']> {
-  const rows = rawStmt(db, LECTURE_STATES_SQL).all({ user: userId, ids: jsonIds(courseIds) }) as [string, LectureRow['state']][];
+export function lectureStates(
+  db: Database,
+  userId: string,
+  courseIds: readonly string[],
+): Map<string, LectureRow['state']> {
+  const rows = rawStmt(db, LECTURE_STATES_SQL).all({ user: userId, ids: jsonIds(courseIds) }) as [
+    string,
+    LectureRow['state'],
+  ][];
   return new Map(rows);
 }
 
@@ -181,14 +226,21 @@ export const LECTURE_STATES_SQL = `SELECT lecture_id, state FROM lecture_progres
       WHERE user_id = :user AND course_id IN (SELECT value FROM json_each(:ids))`;
 
 /** Lectures of the given courses without any member's state (operator views). */
-export function lecturesOfCourses(db: Database, courseIds: readonly string[]): Omit<LectureRow, 'state'>[] {
+export function lecturesOfCourses(
+  db: Database,
+  courseIds: readonly string[],
+): Omit<LectureRow, 'state'>[] {
   return stmt<object, Omit<LectureRow, 'state'>>(
     db,
     'SELECT * FROM lectures WHERE course_id IN (SELECT value FROM json_each(:ids)) ORDER BY section_id, position',
   ).all({ ids: jsonIds(courseIds) });
 }
 
-export function progressForCourses(db: Database, userId: string, courseIds: readonly string[]): ProgressCountRow[] {
+export function progressForCourses(
+  db: Database,
+  userId: string,
+  courseIds: readonly string[],
+): ProgressCountRow[] {
   return stmt<object, ProgressCountRow>(
     db,
     `SELECT l.course_id AS course_id, count(*) AS total,
@@ -202,7 +254,12 @@ export function progressForCourses(db: Database, userId: string, courseIds: read
 
 // ---- catalog and operator access ------------------------------------------------------------------------
 
-export function searchPublishedCourses(db: Database, schoolId: string, text: string, limit: number): CourseRow[] {
+export function searchPublishedCourses(
+  db: Database,
+  schoolId: string,
+  text: string,
+  limit: number,
+): CourseRow[] {
   return stmt<object, CourseRow>(
     db,
     `SELECT * FROM courses
@@ -212,24 +269,42 @@ export function searchPublishedCourses(db: Database, schoolId: string, text: str
   ).all({ school: schoolId, q: text.trim(), limit });
 }
 
-export function listCourses(db: Database, schoolId: string, limit: number, offset: number): { rows: CourseRow[]; total: number } {
+export function listCourses(
+  db: Database,
+  schoolId: string,
+  limit: number,
+  offset: number,
+): { rows: CourseRow[]; total: number } {
   const rows = stmt<object, CourseRow>(
     db,
     'SELECT * FROM courses WHERE school_id = :school ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
   ).all({ school: schoolId, limit, offset });
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM courses WHERE school_id = :school').get({
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM courses WHERE school_id = :school',
+  ).get({
     school: schoolId,
   })!.n;
   return { rows, total };
 }
 
 export function getCourse(db: Database, schoolId: string, id: string): CourseRow | undefined {
-  return stmt<object, CourseRow>(db, 'SELECT * FROM courses WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+  return stmt<object, CourseRow>(
+    db,
+    'SELECT * FROM courses WHERE school_id = :school AND id = :id',
+  ).get({ school: schoolId, id });
 }
 
 /** A course of the school by its slug (unique per school, migration 002), published or not. */
-export function getCourseBySlug(db: Database, schoolId: string, slug: string): CourseRow | undefined {
-  return stmt<object, CourseRow>(db, 'SELECT * FROM courses WHERE school_id = :school AND slug = :slug').get({ school: schoolId, slug });
+export function getCourseBySlug(
+  db: Database,
+  schoolId: string,
+  slug: string,
+): CourseRow | undefined {
+  return stmt<object, CourseRow>(
+    db,
+    'SELECT * FROM courses WHERE school_id = :school AND slug = :slug',
+  ).get({ school: schoolId, slug });
 }
 
 export function insertCourse(db: Database, row: CourseRow): void {
@@ -244,7 +319,9 @@ export function updateCourse(
   db: Database,
   schoolId: string,
   id: string,
-  patch: Partial<Pick<CourseRow, 'title' | 'description' | 'price' | 'is_published' | 'instructor_name'>>,
+  patch: Partial<
+    Pick<CourseRow, 'title' | 'description' | 'price' | 'is_published' | 'instructor_name'>
+  >,
 ): boolean {
   const current = getCourse(db, schoolId, id);
   if (!current) return false;
@@ -258,7 +335,10 @@ export function updateCourse(
 }
 
 export function insertSection(db: Database, row: SectionRow): void {
-  stmt(db, 'INSERT INTO sections (id, course_id, title, position) VALUES (:id, :course_id, :title, :position)').run(row);
+  stmt(
+    db,
+    'INSERT INTO sections (id, course_id, title, position) VALUES (:id, :course_id, :title, :position)',
+  ).run(row);
 }
 
 export function insertLecture(db: Database, row: Omit<LectureRow, 'state'>): void {
@@ -269,20 +349,38 @@ export function insertLecture(db: Database, row: Omit<LectureRow, 'state'>): voi
   ).run(row);
 }
 
-export function getSection(db: Database, courseId: string, sectionId: string): SectionRow | undefined {
-  return stmt<object, SectionRow>(db, 'SELECT * FROM sections WHERE id = :id AND course_id = :course').get({ id: sectionId, course: courseId });
+export function getSection(
+  db: Database,
+  courseId: string,
+  sectionId: string,
+): SectionRow | undefined {
+  return stmt<object, SectionRow>(
+    db,
+    'SELECT * FROM sections WHERE id = :id AND course_id = :course',
+  ).get({ id: sectionId, course: courseId });
 }
 
 export function nextLecturePosition(db: Database, sectionId: string): number {
-  return stmt<object, { p: number }>(db, 'SELECT coalesce(max(position), 0) + 1 AS p FROM lectures WHERE section_id = :s').get({ s: sectionId })!.p;
+  return stmt<object, { p: number }>(
+    db,
+    'SELECT coalesce(max(position), 0) + 1 AS p FROM lectures WHERE section_id = :s',
+  ).get({ s: sectionId })!.p;
 }
 
 export function nextSectionPosition(db: Database, courseId: string): number {
-  return stmt<object, { p: number }>(db, 'SELECT coalesce(max(position), 0) + 1 AS p FROM sections WHERE course_id = :c').get({ c: courseId })!.p;
+  return stmt<object, { p: number }>(
+    db,
+    'SELECT coalesce(max(position), 0) + 1 AS p FROM sections WHERE course_id = :c',
+  ).get({ c: courseId })!.p;
 }
 
 export function deleteLecture(db: Database, courseId: string, lectureId: string): boolean {
-  return stmt(db, 'DELETE FROM lectures WHERE id = :id AND course_id = :course').run({ id: lectureId, course: courseId }).changes > 0;
+  return (
+    stmt(db, 'DELETE FROM lectures WHERE id = :id AND course_id = :course').run({
+      id: lectureId,
+      course: courseId,
+    }).changes > 0
+  );
 }
 
 export interface EnrollmentRow {
@@ -309,17 +407,33 @@ export function insertEnrollment(db: Database, row: EnrollmentRow): void {
   ).run(row);
 }
 
-export function findEnrollment(db: Database, schoolId: string, userId: string, courseId: string): EnrollmentRow | undefined {
-  return stmt<object, EnrollmentRow>(db, 'SELECT * FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course').get({
+export function findEnrollment(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  courseId: string,
+): EnrollmentRow | undefined {
+  return stmt<object, EnrollmentRow>(
+    db,
+    'SELECT * FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course',
+  ).get({
     school: schoolId,
     user: userId,
     course: courseId,
   });
 }
 
-export function deleteEnrollment(db: Database, schoolId: string, userId: string, courseId: string): boolean {
+export function deleteEnrollment(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  courseId: string,
+): boolean {
   return (
-    stmt(db, 'DELETE FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course').run({
+    stmt(
+      db,
+      'DELETE FROM enrollments WHERE school_id = :school AND user_id = :user AND course_id = :course',
+    ).run({
       school: schoolId,
       user: userId,
       course: courseId,
@@ -340,9 +454,10 @@ export function listEnrollmentsOfCourse(
     db,
     'SELECT * FROM enrollments WHERE school_id = :school AND course_id = :course ORDER BY enrolled_at DESC, id DESC LIMIT :limit OFFSET :offset',
   ).all(params);
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND course_id = :course').get(
-    params,
-  )!.n;
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND course_id = :course',
+  ).get(params)!.n;
   return { rows, total };
 }
 
@@ -359,7 +474,10 @@ export function listEnrollmentsOfUser(
     db,
     'SELECT * FROM enrollments WHERE school_id = :school AND user_id = :user ORDER BY enrolled_at DESC, id DESC LIMIT :limit OFFSET :offset',
   ).all(params);
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user').get(params)!.n;
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM enrollments WHERE school_id = :school AND user_id = :user',
+  ).get(params)!.n;
   return { rows, total };
 }
 
@@ -378,11 +496,20 @@ export function listStudentIds(
 }
 
 export function countStudents(db: Database, schoolId: string): number {
-  return stmt<object, { n: number }>(db, 'SELECT count(DISTINCT user_id) AS n FROM enrollments WHERE school_id = :school').get({ school: schoolId })!
-    .n;
+  return stmt<object, { n: number }>(
+    db,
+    'SELECT count(DISTINCT user_id) AS n FROM enrollments WHERE school_id = :school',
+  ).get({ school: schoolId })!.n;
 }
 
-export function setLectureProgress(db: Database, userId: string, courseId: string, lectureId: string, state: LectureRow['state'], at: number): void {
+export function setLectureProgress(
+  db: Database,
+  userId: string,
+  courseId: string,
+  lectureId: string,
+  state: LectureRow['state'],
+  at: number,
+): void {
   stmt(
     db,
     `INSERT INTO lecture_progress (user_id, lecture_id, course_id, state, updated_at) VALUES (:user, :lecture, :course, :state, :at)

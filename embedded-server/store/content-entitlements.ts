@@ -1,5 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { FIRST_PAGE, jsonIds, keyset, pageParams, stmt, toPage, type Page, type PageRequest } from './content-sql';
+import {
+  FIRST_PAGE,
+  jsonIds,
+  keyset,
+  pageParams,
+  stmt,
+  toPage,
+  type Page,
+  type PageRequest,
+} from './content-sql';
 import { deliveredCourseExists } from './content-courses';
 
 /** Data access for digital products, events and consulting services (migration 002). */
@@ -23,7 +32,10 @@ export function listDeliveredProducts(db: Database, req: PageRequest): Page<Deli
       WHERE d.school_id = :school AND d.user_id = :user AND ${keyset('d.delivered_at', 'd.id')}
       ORDER BY d.delivered_at DESC, d.id DESC LIMIT :limit`,
   ).all(pageParams(req));
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM product_deliveries WHERE school_id = :school AND user_id = :user').get({
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM product_deliveries WHERE school_id = :school AND user_id = :user',
+  ).get({
     school: req.schoolId,
     user: req.userId,
   })!.n;
@@ -65,14 +77,22 @@ export function listEventRegistrations(db: Database, req: PageRequest): Page<Eve
       WHERE r.school_id = :school AND r.user_id = :user AND ${keyset('r.registered_at', 'r.id')}
       ORDER BY r.registered_at DESC, r.id DESC LIMIT :limit`,
   ).all(pageParams(req));
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM event_registrations WHERE school_id = :school AND user_id = :user').get({
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM event_registrations WHERE school_id = :school AND user_id = :user',
+  ).get({
     school: req.schoolId,
     user: req.userId,
   })!.n;
   return toPage(rows, req, total);
 }
 
-export function listUpcomingPublicEvents(db: Database, schoolId: string, now: number, limit: number): EventRow[] {
+export function listUpcomingPublicEvents(
+  db: Database,
+  schoolId: string,
+  now: number,
+  limit: number,
+): EventRow[] {
   return stmt<object, EventRow>(
     db,
     'SELECT * FROM events WHERE school_id = :school AND is_published = 1 AND ends_at > :now ORDER BY starts_at, id LIMIT :limit',
@@ -96,7 +116,10 @@ export interface ConsultingServiceRow {
  * each kept when the viewer's enrolment in its course is delivered (content-courses deliveredCourseExists). No list
  * of enrolled course ids goes through JavaScript, and a member with hundreds of enrolments costs no more.
  */
-export function listConsultingServicesForMember(db: Database, req: PageRequest & { readonly now: number }): Page<ConsultingServiceRow> {
+export function listConsultingServicesForMember(
+  db: Database,
+  req: PageRequest & { readonly now: number },
+): Page<ConsultingServiceRow> {
   const base = { school: req.schoolId, user: req.userId, now: req.now };
   const rows = stmt<object, ConsultingServiceRow>(db, CONSULTING_PAGE_SQL).all({
     ...base,
@@ -150,7 +173,12 @@ export function meetingsForServices(db: Database, serviceIds: readonly string[])
 
 // ---- operator access ---------------------------------------------------------------------------------------
 
-export function listEvents(db: Database, schoolId: string, limit: number, offset: number): { rows: EventRow[]; total: number } {
+export function listEvents(
+  db: Database,
+  schoolId: string,
+  limit: number,
+  offset: number,
+): { rows: EventRow[]; total: number } {
   const rows = stmt<object, EventRow>(
     db,
     'SELECT * FROM events WHERE school_id = :school ORDER BY starts_at DESC, id DESC LIMIT :limit OFFSET :offset',
@@ -159,12 +187,18 @@ export function listEvents(db: Database, schoolId: string, limit: number, offset
     limit,
     offset,
   });
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM events WHERE school_id = :school').get({ school: schoolId })!.n;
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM events WHERE school_id = :school',
+  ).get({ school: schoolId })!.n;
   return { rows, total };
 }
 
 export function getEvent(db: Database, schoolId: string, id: string): EventRow | undefined {
-  return stmt<object, EventRow>(db, 'SELECT * FROM events WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+  return stmt<object, EventRow>(
+    db,
+    'SELECT * FROM events WHERE school_id = :school AND id = :id',
+  ).get({ school: schoolId, id });
 }
 
 export function insertEvent(db: Database, row: EventRow): void {
@@ -176,7 +210,12 @@ export function insertEvent(db: Database, row: EventRow): void {
 }
 
 export function deleteEvent(db: Database, schoolId: string, id: string): boolean {
-  return stmt(db, 'DELETE FROM events WHERE school_id = :school AND id = :id').run({ school: schoolId, id }).changes > 0;
+  return (
+    stmt(db, 'DELETE FROM events WHERE school_id = :school AND id = :id').run({
+      school: schoolId,
+      id,
+    }).changes > 0
+  );
 }
 
 export interface DigitalProductRow {
@@ -191,17 +230,32 @@ export interface DigitalProductRow {
   created_at: number;
 }
 
-export function listDigitalProducts(db: Database, schoolId: string, limit: number, offset: number): { rows: DigitalProductRow[]; total: number } {
+export function listDigitalProducts(
+  db: Database,
+  schoolId: string,
+  limit: number,
+  offset: number,
+): { rows: DigitalProductRow[]; total: number } {
   const rows = stmt<object, DigitalProductRow>(
     db,
     'SELECT * FROM digital_products WHERE school_id = :school ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
   ).all({ school: schoolId, limit, offset });
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM digital_products WHERE school_id = :school').get({ school: schoolId })!.n;
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM digital_products WHERE school_id = :school',
+  ).get({ school: schoolId })!.n;
   return { rows, total };
 }
 
-export function getDigitalProduct(db: Database, schoolId: string, id: string): DigitalProductRow | undefined {
-  return stmt<object, DigitalProductRow>(db, 'SELECT * FROM digital_products WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+export function getDigitalProduct(
+  db: Database,
+  schoolId: string,
+  id: string,
+): DigitalProductRow | undefined {
+  return stmt<object, DigitalProductRow>(
+    db,
+    'SELECT * FROM digital_products WHERE school_id = :school AND id = :id',
+  ).get({ school: schoolId, id });
 }
 
 export function insertDigitalProduct(db: Database, row: DigitalProductRow): void {
@@ -226,13 +280,28 @@ export function findDelivery(
 }
 
 /** Gives an ended delivery a new access window, in place (the member keeps one delivery of the product). */
-export function renewDelivery(db: Database, id: string, deliveredAt: number, expireAt: number | null): void {
-  stmt(db, 'UPDATE product_deliveries SET delivered_at = :deliveredAt, expire_at = :expireAt WHERE id = :id').run({ id, deliveredAt, expireAt });
+export function renewDelivery(
+  db: Database,
+  id: string,
+  deliveredAt: number,
+  expireAt: number | null,
+): void {
+  stmt(
+    db,
+    'UPDATE product_deliveries SET delivered_at = :deliveredAt, expire_at = :expireAt WHERE id = :id',
+  ).run({ id, deliveredAt, expireAt });
 }
 
 export function insertDelivery(
   db: Database,
-  row: { id: string; school_id: string; user_id: string; product_id: string; delivered_at: number; expire_at: number | null },
+  row: {
+    id: string;
+    school_id: string;
+    user_id: string;
+    product_id: string;
+    delivered_at: number;
+    expire_at: number | null;
+  },
 ): void {
   stmt(
     db,
@@ -243,7 +312,14 @@ export function insertDelivery(
 
 export function insertEventRegistration(
   db: Database,
-  row: { id: string; school_id: string; user_id: string; event_id: string; ticket_name: string; registered_at: number },
+  row: {
+    id: string;
+    school_id: string;
+    user_id: string;
+    event_id: string;
+    ticket_name: string;
+    registered_at: number;
+  },
 ): void {
   stmt(
     db,
@@ -290,8 +366,15 @@ export function getDelivery(
 }
 
 /** One consulting service of the school, by id (the student area's page). */
-export function getConsultingService(db: Database, schoolId: string, id: string): ConsultingServiceRow | undefined {
-  return stmt<object, ConsultingServiceRow>(db, 'SELECT * FROM consulting_services WHERE school_id = :school AND id = :id').get({
+export function getConsultingService(
+  db: Database,
+  schoolId: string,
+  id: string,
+): ConsultingServiceRow | undefined {
+  return stmt<object, ConsultingServiceRow>(
+    db,
+    'SELECT * FROM consulting_services WHERE school_id = :school AND id = :id',
+  ).get({
     school: schoolId,
     id,
   });

@@ -11,7 +11,11 @@ import { prepared } from './statements';
 export type MemoGroup = 'course_tree' | 'payments' | 'notifications';
 
 /** Entries kept per group at most; the oldest goes first. Bounds memory on a site with many courses or members. */
-const MEMO_LIMIT: Readonly<Record<MemoGroup, number>> = { course_tree: 2_000, payments: 10_000, notifications: 20_000 };
+const MEMO_LIMIT: Readonly<Record<MemoGroup, number>> = {
+  course_tree: 2_000,
+  payments: 10_000,
+  notifications: 20_000,
+};
 
 interface GroupMemo {
   generation: number;
@@ -21,7 +25,10 @@ interface GroupMemo {
 const memos = new WeakMap<Database, Map<MemoGroup, GroupMemo>>();
 
 function currentGeneration(db: Database, group: MemoGroup): number {
-  return prepared<[string], { n: number }>(db, 'SELECT n FROM content_generations WHERE name = ?').get(group)!.n;
+  return prepared<[string], { n: number }>(
+    db,
+    'SELECT n FROM content_generations WHERE name = ?',
+  ).get(group)!.n;
 }
 
 /**

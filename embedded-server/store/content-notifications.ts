@@ -22,7 +22,10 @@ export interface SubscriptionRow {
   enabled: number;
 }
 
-export function listNotifications(db: Database, req: PageRequest & { unreadOnly: boolean }): Page<NotificationRow> {
+export function listNotifications(
+  db: Database,
+  req: PageRequest & { unreadOnly: boolean },
+): Page<NotificationRow> {
   const params = { ...pageParams(req), unread: req.unreadOnly ? 1 : 0 };
   const rows = stmt<object, NotificationRow>(
     db,
@@ -37,7 +40,12 @@ export function listNotifications(db: Database, req: PageRequest & { unreadOnly:
  * The totalCount of every inbox page, memoised against the `notifications` generation (store/content-memo.ts),
  * which an insert, a delete or a change of read_at raises: counting a 2,000-notice inbox cost ~0.1 ms a page.
  */
-function countNotifications(db: Database, schoolId: string, userId: string, unreadOnly: boolean): number {
+function countNotifications(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  unreadOnly: boolean,
+): number {
   return contentMemo<number>(db, 'notifications').getOrRemember(
     `${schoolId}\u0000${userId}\u0000${unreadOnly ? 1 : 0}`,
     () =>
@@ -58,13 +66,29 @@ export function countUnread(db: Database, schoolId: string, userId: string): num
   })!.n;
 }
 
-export function getNotification(db: Database, schoolId: string, id: string): NotificationRow | undefined {
-  return stmt<object, NotificationRow>(db, 'SELECT * FROM notifications WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+export function getNotification(
+  db: Database,
+  schoolId: string,
+  id: string,
+): NotificationRow | undefined {
+  return stmt<object, NotificationRow>(
+    db,
+    'SELECT * FROM notifications WHERE school_id = :school AND id = :id',
+  ).get({ school: schoolId, id });
 }
 
 /** Idempotent: a read notification keeps its first read time. Scoped to the owner, so another user's id changes nothing. */
-export function markRead(db: Database, schoolId: string, userId: string, id: string, at: number): NotificationRow | undefined {
-  stmt(db, 'UPDATE notifications SET read_at = coalesce(read_at, :at) WHERE school_id = :school AND user_id = :user AND id = :id').run({
+export function markRead(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  id: string,
+  at: number,
+): NotificationRow | undefined {
+  stmt(
+    db,
+    'UPDATE notifications SET read_at = coalesce(read_at, :at) WHERE school_id = :school AND user_id = :user AND id = :id',
+  ).run({
     school: schoolId,
     user: userId,
     id,
@@ -75,7 +99,10 @@ export function markRead(db: Database, schoolId: string, userId: string, id: str
 }
 
 export function markAllRead(db: Database, schoolId: string, userId: string, at: number): number {
-  return stmt(db, 'UPDATE notifications SET read_at = :at WHERE school_id = :school AND user_id = :user AND read_at IS NULL').run({
+  return stmt(
+    db,
+    'UPDATE notifications SET read_at = :at WHERE school_id = :school AND user_id = :user AND read_at IS NULL',
+  ).run({
     school: schoolId,
     user: userId,
     at,
@@ -91,27 +118,49 @@ export function insertNotification(db: Database, row: NotificationRow): void {
 }
 
 export function deleteNotification(db: Database, schoolId: string, id: string): boolean {
-  return stmt(db, 'DELETE FROM notifications WHERE school_id = :school AND id = :id').run({ school: schoolId, id }).changes > 0;
+  return (
+    stmt(db, 'DELETE FROM notifications WHERE school_id = :school AND id = :id').run({
+      school: schoolId,
+      id,
+    }).changes > 0
+  );
 }
 
-export function listSchoolNotifications(db: Database, schoolId: string, limit: number, offset: number): { rows: NotificationRow[]; total: number } {
+export function listSchoolNotifications(
+  db: Database,
+  schoolId: string,
+  limit: number,
+  offset: number,
+): { rows: NotificationRow[]; total: number } {
   const rows = stmt<object, NotificationRow>(
     db,
     'SELECT * FROM notifications WHERE school_id = :school ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
   ).all({ school: schoolId, limit, offset });
-  const total = stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE school_id = :school').get({ school: schoolId })!.n;
+  const total = stmt<object, { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM notifications WHERE school_id = :school',
+  ).get({ school: schoolId })!.n;
   return { rows, total };
 }
 
 /** Explicit rows only; the resolver fills in defaults for topic/channel pairs never touched. */
-export function listSubscriptions(db: Database, schoolId: string, userId: string): SubscriptionRow[] {
+export function listSubscriptions(
+  db: Database,
+  schoolId: string,
+  userId: string,
+): SubscriptionRow[] {
   return stmt<object, SubscriptionRow>(
     db,
     'SELECT topic, channel, enabled FROM notification_subscriptions WHERE school_id = :school AND user_id = :user',
   ).all({ school: schoolId, user: userId });
 }
 
-export function upsertSubscription(db: Database, schoolId: string, userId: string, row: SubscriptionRow): void {
+export function upsertSubscription(
+  db: Database,
+  schoolId: string,
+  userId: string,
+  row: SubscriptionRow,
+): void {
   stmt(
     db,
     `INSERT INTO notification_subscriptions (school_id, user_id, topic, channel, enabled) VALUES (:school, :user, :topic, :channel, :enabled)

@@ -1,6 +1,15 @@
 import type { Database } from 'better-sqlite3';
 import { contentMemo } from './content-memo';
-import { jsonIds, keyset, pageParams, rawStmt, stmt, toPage, type Page, type PageRequest } from './content-sql';
+import {
+  jsonIds,
+  keyset,
+  pageParams,
+  rawStmt,
+  stmt,
+  toPage,
+  type Page,
+  type PageRequest,
+} from './content-sql';
 
 /** Data access for payments, their adjustments and line items (migration 002). One row = one payment. */
 
@@ -99,7 +108,9 @@ export const PAY = {
 /** A payment row as an array: `t[PAY.trade_no]` is typed as `PaymentRow['trade_no']`. */
 export type PaymentTuple = { readonly [K in keyof typeof PAY as (typeof PAY)[K]]: PaymentRow[K] };
 
-const PAYMENT_TUPLE_COLUMNS = (Object.keys(PAY) as (keyof typeof PAY)[]).sort((a, b) => PAY[a] - PAY[b]).join(', ');
+const PAYMENT_TUPLE_COLUMNS = (Object.keys(PAY) as (keyof typeof PAY)[])
+  .sort((a, b) => PAY[a] - PAY[b])
+  .join(', ');
 
 /** `listPayments` for the member API: same rows, same order, as tuples (see PAY). */
 export function listPaymentTuples(db: Database, req: PageRequest): Page<PaymentTuple> {
@@ -120,14 +131,20 @@ function countPayments(db: Database, req: PageRequest): number {
   return contentMemo<number>(db, 'payments').getOrRemember(
     `${req.schoolId}\u0000${req.userId}`,
     () =>
-      stmt<object, { n: number }>(db, 'SELECT count(*) AS n FROM payments WHERE school_id = :school AND user_id = :user').get({
+      stmt<object, { n: number }>(
+        db,
+        'SELECT count(*) AS n FROM payments WHERE school_id = :school AND user_id = :user',
+      ).get({
         school: req.schoolId,
         user: req.userId,
       })!.n,
   );
 }
 
-export function adjustmentsForPayments(db: Database, paymentIds: readonly string[]): AdjustmentRow[] {
+export function adjustmentsForPayments(
+  db: Database,
+  paymentIds: readonly string[],
+): AdjustmentRow[] {
   return stmt<object, AdjustmentRow>(
     db,
     'SELECT payment_id, kind, code, title, amount FROM payment_adjustments WHERE payment_id IN (SELECT value FROM json_each(:ids)) ORDER BY id',
@@ -156,7 +173,10 @@ export function insertPayment(db: Database, row: PaymentRow): void {
 }
 
 export function insertAdjustment(db: Database, row: AdjustmentRow): void {
-  stmt(db, 'INSERT INTO payment_adjustments (payment_id, kind, code, title, amount) VALUES (:payment_id, :kind, :code, :title, :amount)').run(row);
+  stmt(
+    db,
+    'INSERT INTO payment_adjustments (payment_id, kind, code, title, amount) VALUES (:payment_id, :kind, :code, :title, :amount)',
+  ).run(row);
 }
 
 export function insertLineItem(db: Database, row: LineItemRow): void {
@@ -168,7 +188,10 @@ export function insertLineItem(db: Database, row: LineItemRow): void {
 }
 
 export function getPayment(db: Database, schoolId: string, id: string): PaymentRow | undefined {
-  return stmt<object, PaymentRow>(db, 'SELECT * FROM payments WHERE school_id = :school AND id = :id').get({ school: schoolId, id });
+  return stmt<object, PaymentRow>(
+    db,
+    'SELECT * FROM payments WHERE school_id = :school AND id = :id',
+  ).get({ school: schoolId, id });
 }
 
 /** Operator order view: every payment at the school, newest first, optionally one trade. */
@@ -194,15 +217,22 @@ export function listSchoolPayments(
 
 /** Every payment of one order, newest first. An order holds a handful of payments, so no page is needed. */
 export function listPaymentsOfOrder(db: Database, schoolId: string, tradeNo: string): PaymentRow[] {
-  return stmt<object, PaymentRow>(db, 'SELECT * FROM payments WHERE school_id = :school AND trade_no = :trade ORDER BY created_at DESC, id DESC').all(
-    {
-      school: schoolId,
-      trade: tradeNo,
-    },
-  );
+  return stmt<object, PaymentRow>(
+    db,
+    'SELECT * FROM payments WHERE school_id = :school AND trade_no = :trade ORDER BY created_at DESC, id DESC',
+  ).all({
+    school: schoolId,
+    trade: tradeNo,
+  });
 }
 
-export function recordRefund(db: Database, schoolId: string, id: string, amount: number, at: number): void {
+export function recordRefund(
+  db: Database,
+  schoolId: string,
+  id: string,
+  amount: number,
+  at: number,
+): void {
   stmt(
     db,
     `UPDATE payments SET refunded_amount = refunded_amount + :amount, refunded_at = :at,
@@ -213,7 +243,10 @@ export function recordRefund(db: Database, schoolId: string, id: string, amount:
   ).run({ school: schoolId, id, amount, at });
 }
 
-export function sumPaid(db: Database, schoolId: string): { currency: string; total: number; refunded: number; count: number }[] {
+export function sumPaid(
+  db: Database,
+  schoolId: string,
+): { currency: string; total: number; refunded: number; count: number }[] {
   return stmt<object, { currency: string; total: number; refunded: number; count: number }>(
     db,
     `SELECT currency, sum(amount) AS total, sum(refunded_amount) AS refunded, count(*) AS count FROM payments

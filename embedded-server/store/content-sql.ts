@@ -2,7 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 import { prepared } from './statements';
 
 /** The shared prepared-statement cache (./statements), typed for the content modules' named parameters. */
-export function stmt<P extends object = object, R = unknown>(db: Database, sql: string): Statement<[P] | [], R> {
+export function stmt<P extends object = object, R = unknown>(
+  db: Database,
+  sql: string,
+): Statement<[P] | [], R> {
   return prepared<[P] | [], R>(db, sql);
 }
 
@@ -50,9 +53,18 @@ export interface Page<T> {
 }
 
 /** Runs a keyset page query that selected `first + 1` rows and trims the look-ahead row. */
-export function toPage<T>(rows: T[], req: { readonly first: number; readonly after: PageKey | null }, totalCount: number): Page<T> {
+export function toPage<T>(
+  rows: T[],
+  req: { readonly first: number; readonly after: PageKey | null },
+  totalCount: number,
+): Page<T> {
   const hasNextPage = rows.length > req.first;
-  return { rows: hasNextPage ? rows.slice(0, req.first) : rows, hasNextPage, hasPreviousPage: req.after !== null, totalCount };
+  return {
+    rows: hasNextPage ? rows.slice(0, req.first) : rows,
+    hasNextPage,
+    hasPreviousPage: req.after !== null,
+    totalCount,
+  };
 }
 
 /** Named parameters shared by every keyset page statement (see KEYSET below). */

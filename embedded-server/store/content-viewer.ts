@@ -26,7 +26,8 @@ export function schoolsOfUser(db: Database, userId: string): SchoolMembershipRow
     out.set(r.id, s);
   }
   // roles[0] is the highest (ARCHITECTURE: owner > manager > admin > teacher > teaching_assistant > student).
-  for (const s of out.values()) s.roles.sort((a, b) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b));
+  for (const s of out.values())
+    s.roles.sort((a, b) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b));
   return [...out.values()];
 }
 
@@ -47,7 +48,8 @@ function groupMembers(rows: readonly MemberRoleRow[]): SchoolMemberRow[] {
     m.roles.push(r.role);
     out.set(r.user_id, m);
   }
-  for (const m of out.values()) m.roles.sort((a, b) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b));
+  for (const m of out.values())
+    m.roles.sort((a, b) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b));
   return [...out.values()];
 }
 
@@ -65,7 +67,12 @@ export function membersOfSchool(db: Database, schoolId: string): SchoolMemberRow
  * One page of the school's members (admin API members:read). The page is cut on members, not on membership
  * rows, so a member with two roles is never split across pages.
  */
-export function pageMembersOfSchool(db: Database, schoolId: string, limit: number, offset: number): { rows: SchoolMemberRow[]; total: number } {
+export function pageMembersOfSchool(
+  db: Database,
+  schoolId: string,
+  limit: number,
+  offset: number,
+): { rows: SchoolMemberRow[]; total: number } {
   const rows = stmt<object, MemberRoleRow>(
     db,
     `SELECT m.user_id, u.name, u.email, m.role FROM memberships m JOIN users u ON u.id = m.user_id
@@ -77,12 +84,18 @@ export function pageMembersOfSchool(db: Database, schoolId: string, limit: numbe
 }
 
 export function countMembersOfSchool(db: Database, schoolId: string): number {
-  return stmt<object, { n: number }>(db, 'SELECT count(DISTINCT user_id) AS n FROM memberships WHERE school_id = :school').get({ school: schoolId })!
-    .n;
+  return stmt<object, { n: number }>(
+    db,
+    'SELECT count(DISTINCT user_id) AS n FROM memberships WHERE school_id = :school',
+  ).get({ school: schoolId })!.n;
 }
 
 /** One member of the school, or undefined when the user holds no role there. */
-export function memberOfSchool(db: Database, schoolId: string, userId: string): SchoolMemberRow | undefined {
+export function memberOfSchool(
+  db: Database,
+  schoolId: string,
+  userId: string,
+): SchoolMemberRow | undefined {
   const rows = stmt<object, MemberRoleRow>(
     db,
     `SELECT m.user_id, u.name, u.email, m.role FROM memberships m JOIN users u ON u.id = m.user_id

@@ -28,7 +28,11 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   const migrations = readdirSync(dir)
     .filter((f) => /^\d{3}-.+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.slice(0, 3)), name: f, sql: readFileSync(join(dir, f), 'utf8') }));
+    .map((f) => ({
+      version: Number(f.slice(0, 3)),
+      name: f,
+      sql: readFileSync(join(dir, f), 'utf8'),
+    }));
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration numbering gap at ${m.name}`);
   });
@@ -57,7 +61,11 @@ export function migrate(db: Db, migrations: readonly Migration[] = loadMigration
  * Opens (or creates) the service database. WAL lets readers run beside the writer; foreign keys are off
  * by default in SQLite and must be switched on per connection (https://sqlite.org/foreignkeys.html).
  */
-export function openDatabase(path = ':memory:', migrations?: readonly Migration[], nativeBinding?: string): Db {
+export function openDatabase(
+  path = ':memory:',
+  migrations?: readonly Migration[],
+  nativeBinding?: string,
+): Db {
   const db = new Database(path, nativeBinding === undefined ? {} : { nativeBinding });
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');

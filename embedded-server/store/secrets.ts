@@ -35,7 +35,14 @@ const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
 /** `salt` is only passed by the deterministic seed; everything else gets 16 fresh random bytes. */
 export function hashPassword(password: string, salt: Buffer = randomBytes(16)): string {
   const hash = scryptSync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64url'),
+    hash.toString('base64url'),
+  ].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -44,8 +51,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [, n, r, p, saltB64, hashB64] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hashB64, 'base64url');
   const actual = await new Promise<Buffer>((resolve, reject) => {
-    scrypt(password, Buffer.from(saltB64, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p) }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password,
+      Buffer.from(saltB64, 'base64url'),
+      expected.length,
+      { N: Number(n), r: Number(r), p: Number(p) },
+      (err, key) => (err ? reject(err) : resolve(key)),
     );
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);

@@ -7,8 +7,14 @@ export interface BrowserSession {
   expiresAt: number;
 }
 
-export function insertSession(db: Database, s: { idHash: string; userId: string | null; createdAt: number; expiresAt: number }): void {
-  prepared(db, 'INSERT INTO browser_sessions (id_hash, user_id, created_at, expires_at) VALUES (@idHash, @userId, @createdAt, @expiresAt)').run(s);
+export function insertSession(
+  db: Database,
+  s: { idHash: string; userId: string | null; createdAt: number; expiresAt: number },
+): void {
+  prepared(
+    db,
+    'INSERT INTO browser_sessions (id_hash, user_id, created_at, expires_at) VALUES (@idHash, @userId, @createdAt, @expiresAt)',
+  ).run(s);
 }
 
 export function getSession(db: Database, idHash: string, now: number): BrowserSession | undefined {
@@ -42,7 +48,12 @@ export function insertPending(db: Database, p: PendingAuthorization & { createdA
   ).run(p);
 }
 
-export function getPending(db: Database, id: string, sessionHash: string, now: number): PendingAuthorization | undefined {
+export function getPending(
+  db: Database,
+  id: string,
+  sessionHash: string,
+  now: number,
+): PendingAuthorization | undefined {
   return prepared(
     db,
     'SELECT id, session_hash AS sessionHash, params, expires_at AS expiresAt FROM pending_authorizations WHERE id = ? AND session_hash = ? AND expires_at > ?',
@@ -51,22 +62,40 @@ export function getPending(db: Database, id: string, sessionHash: string, now: n
 
 /** Single use: the consent decision deletes its pending request; false when it was already gone. */
 export function takePending(db: Database, id: string, sessionHash: string): boolean {
-  return prepared(db, 'DELETE FROM pending_authorizations WHERE id = ? AND session_hash = ?').run(id, sessionHash).changes === 1;
+  return (
+    prepared(db, 'DELETE FROM pending_authorizations WHERE id = ? AND session_hash = ?').run(
+      id,
+      sessionHash,
+    ).changes === 1
+  );
 }
 
 export function isFeatureEnabled(db: Database, schoolId: string, feature: string): boolean {
-  return prepared(db, 'SELECT 1 FROM school_features WHERE school_id = ? AND feature = ?').get(schoolId, feature) !== undefined;
-}
-
-export function setFeature(db: Database, schoolId: string, feature: string, enabled: boolean, userId: string | null, now: number): void {
-  if (enabled) {
-    prepared(db, 'INSERT OR IGNORE INTO school_features (school_id, feature, enabled_by, enabled_at) VALUES (?, ?, ?, ?)').run(
+  return (
+    prepared(db, 'SELECT 1 FROM school_features WHERE school_id = ? AND feature = ?').get(
       schoolId,
       feature,
-      userId,
-      now,
-    );
+    ) !== undefined
+  );
+}
+
+export function setFeature(
+  db: Database,
+  schoolId: string,
+  feature: string,
+  enabled: boolean,
+  userId: string | null,
+  now: number,
+): void {
+  if (enabled) {
+    prepared(
+      db,
+      'INSERT OR IGNORE INTO school_features (school_id, feature, enabled_by, enabled_at) VALUES (?, ?, ?, ?)',
+    ).run(schoolId, feature, userId, now);
   } else {
-    prepared(db, 'DELETE FROM school_features WHERE school_id = ? AND feature = ?').run(schoolId, feature);
+    prepared(db, 'DELETE FROM school_features WHERE school_id = ? AND feature = ?').run(
+      schoolId,
+      feature,
+    );
   }
 }

@@ -10,7 +10,10 @@ import type { Database, Statement } from 'better-sqlite3';
  */
 const cache = new WeakMap<Database, Map<string, Statement>>();
 
-export function prepared<P extends unknown[] = unknown[], R = unknown>(db: Database, sql: string): Statement<P, R> {
+export function prepared<P extends unknown[] = unknown[], R = unknown>(
+  db: Database,
+  sql: string,
+): Statement<P, R> {
   let perDb = cache.get(db);
   if (!perDb) {
     perDb = new Map();

@@ -9,7 +9,13 @@ import { html, page, type SafeHtml } from '../http/html';
 import { redirect, sendHtml } from '../http/respond';
 import { currentSession } from '../oauth/browser-session';
 import { PATHS } from '../oauth/settings';
-import { findEnrollment, getCourseBySlug, lecturesForCourses, sectionsForCourses, type LectureRow } from '../store/content-courses';
+import {
+  findEnrollment,
+  getCourseBySlug,
+  lecturesForCourses,
+  sectionsForCourses,
+  type LectureRow,
+} from '../store/content-courses';
 import { getConsultingService } from '../store/content-entitlements';
 import { listPaymentsOfOrder } from '../store/content-payments';
 import { getUserById } from '../store/identity';
@@ -37,7 +43,10 @@ function requireMember(ctx: RequestContext): { id: string; email: string } | nul
   const session = currentSession(ctx);
   const user = session?.userId ? getUserById(ctx.server.db, session.userId) : undefined;
   if (!user) {
-    redirect(ctx.res, `${PATHS.signIn}?return_to=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`);
+    redirect(
+      ctx.res,
+      `${PATHS.signIn}?return_to=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`,
+    );
     return null;
   }
   return { id: user.id, email: user.email };
@@ -78,11 +87,20 @@ function enrolledCourse(ctx: RequestContext, userId: string) {
   return { course, enrollment };
 }
 
-function accessLine(ctx: RequestContext, enrollment: { expire_at: number | null; has_lifetime_access: number }): { ended: boolean; line: SafeHtml } {
+function accessLine(
+  ctx: RequestContext,
+  enrollment: { expire_at: number | null; has_lifetime_access: number },
+): { ended: boolean; line: SafeHtml } {
   const now = ctx.server.clock.now();
-  if (enrollment.has_lifetime_access === 1 || enrollment.expire_at === null) return { ended: false, line: html`<p>Lifetime access</p>` };
+  if (enrollment.has_lifetime_access === 1 || enrollment.expire_at === null)
+    return { ended: false, line: html`<p>Lifetime access</p>` };
   if (enrollment.expire_at <= now)
-    return { ended: true, line: html`<p class="error" role="alert">Your access ended on ${day(enrollment.expire_at)}.</p>` };
+    return {
+      ended: true,
+      line: html`<p class="error" role="alert">
+        Your access ended on ${day(enrollment.expire_at)}.
+      </p>`,
+    };
   return { ended: false, line: html`<p>Access until ${day(enrollment.expire_at)}</p>` };
 }
 
@@ -121,7 +139,10 @@ function coursePage(ctx: RequestContext): void {
                       ? html`<li>${l.title}</li>`
                       : html`<li>
                           <a href="${base}${encodeURIComponent(l.id)}">${l.title}</a>
-                          <span>(${clockTime(l.duration)}, ${l.state === 'unread' ? 'not started' : l.state})</span>
+                          <span
+                            >(${clockTime(l.duration)},
+                            ${l.state === 'unread' ? 'not started' : l.state})</span
+                          >
                         </li>`,
                 )}
             </ul>`,
@@ -144,7 +165,9 @@ function lecturePage(ctx: RequestContext): void {
   const lecture = order[index];
   if (!lecture) return notFound(ctx, 'This course has no lecture at this address.');
   const section = sections.find((s) => s.id === lecture.section_id);
-  const courseLink = html`<p><a href="/courses/${encodeURIComponent(course.slug)}">Back to ${course.title}</a></p>`;
+  const courseLink = html`<p>
+    <a href="/courses/${encodeURIComponent(course.slug)}">Back to ${course.title}</a>
+  </p>`;
   const access = accessLine(ctx, enrollment);
   if (access.ended)
     return frame(
@@ -165,7 +188,8 @@ function lecturePage(ctx: RequestContext): void {
     );
   // Where playback resumes: the position in the address (the app's), else the member's own last position here.
   const asked = Number(ctx.url.searchParams.get('t'));
-  const saved = enrollment.last_lecture_id === lecture.id ? (enrollment.last_position_seconds ?? 0) : 0;
+  const saved =
+    enrollment.last_lecture_id === lecture.id ? (enrollment.last_position_seconds ?? 0) : 0;
   const position = Math.min(lecture.duration, Number.isInteger(asked) && asked > 0 ? asked : saved);
   const next = order.slice(index + 1).find((l) => !isLockedNow(l, clock.now()));
   frame(
@@ -178,7 +202,9 @@ function lecturePage(ctx: RequestContext): void {
       </div>
       <p>
         <label for="player">Playback position</label
-        ><progress id="player" max="${lecture.duration}" value="${position}">${clockTime(position)}</progress>
+        ><progress id="player" max="${lecture.duration}" value="${position}">
+          ${clockTime(position)}
+        </progress>
       </p>
       ${next ? html`<p><a href="/courses/${encodeURIComponent(course.slug)}/lectures/${encodeURIComponent(next.id)}">Next: ${next.title}</a></p>` : ''}
       ${courseLink}`,
@@ -189,7 +215,11 @@ function lecturePage(ctx: RequestContext): void {
 function orderPage(ctx: RequestContext): void {
   const member = requireMember(ctx);
   if (!member) return;
-  const payments = listPaymentsOfOrder(ctx.server.db, ctx.server.site.schoolId, ctx.params.tradeNo ?? '').filter((p) => p.user_id === member.id);
+  const payments = listPaymentsOfOrder(
+    ctx.server.db,
+    ctx.server.site.schoolId,
+    ctx.params.tradeNo ?? '',
+  ).filter((p) => p.user_id === member.id);
   if (payments.length === 0) return notFound(ctx, 'You have no order with this number.');
   frame(
     ctx,
@@ -213,7 +243,9 @@ function orderPage(ctx: RequestContext): void {
                 <td>${p.amount} ${p.currency}</td>
                 <td>${p.payment_type}</td>
                 <td>${p.payment_state}</td>
-                <td>${p.code_no ? html`<code>${p.code_no}</code>${p.expired_at ? ` (pay by ${day(p.expired_at)})` : ''}` : ''}</td>
+                <td>
+                  ${p.code_no ? html`<code>${p.code_no}</code>${p.expired_at ? ` (pay by ${day(p.expired_at)})` : ''}` : ''}
+                </td>
               </tr>`,
           )}
         </tbody>

@@ -1,4 +1,11 @@
-import type { Channel, ChannelInput, ChannelOutput, EventName, IpcEvents, LearningDesktopApi } from '../../electron/common/ipc-contract';
+import type {
+  Channel,
+  ChannelInput,
+  ChannelOutput,
+  EventName,
+  IpcEvents,
+  LearningDesktopApi,
+} from '../../electron/common/ipc-contract';
 import { API_GLOBAL } from '../../electron/common/ipc-names';
 import type { AppError } from '../../electron/common/result';
 
@@ -36,12 +43,18 @@ export function toAppError(error: unknown): AppError {
 type InputArgs<C extends Channel> = ChannelInput<C> extends undefined ? [] : [ChannelInput<C>];
 
 /** Invokes a channel and unwraps its Result: resolves with the value, rejects with a ChannelError. */
-export async function call<C extends Channel>(channel: C, ...input: InputArgs<C>): Promise<ChannelOutput<C>> {
+export async function call<C extends Channel>(
+  channel: C,
+  ...input: InputArgs<C>
+): Promise<ChannelOutput<C>> {
   const result = await getApi().invoke(channel, ...input);
   if (!result.ok) throw new ChannelError(result.error);
   return result.value;
 }
 
-export function onEvent<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void {
+export function onEvent<E extends EventName>(
+  event: E,
+  listener: (payload: IpcEvents[E]) => void,
+): () => void {
   return getApi().on(event, listener);
 }

@@ -8,7 +8,10 @@ import type { QueryClient, QueryFilters } from '@tanstack/query-core';
  * read just before a sync's commit would keep its empty answer once the commit's event had come and gone.
  * Cancelling first reverts those reads; the invalidation then starts them again, after the change.
  */
-export async function refreshQueries(client: QueryClient, filters: QueryFilters = {}): Promise<void> {
+export async function refreshQueries(
+  client: QueryClient,
+  filters: QueryFilters = {},
+): Promise<void> {
   await client.cancelQueries(filters);
   await client.invalidateQueries(filters);
 }
@@ -22,7 +25,11 @@ export function invalidateSite(client: QueryClient, siteId: string): Promise<voi
     predicate: (q) => {
       if (ALL_SITES_CHANNELS.has(q.queryKey[0])) return true;
       const input = q.queryKey[1];
-      return typeof input === 'object' && input !== null && (input as { siteId?: unknown }).siteId === siteId;
+      return (
+        typeof input === 'object' &&
+        input !== null &&
+        (input as { siteId?: unknown }).siteId === siteId
+      );
     },
   });
 }

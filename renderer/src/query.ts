@@ -27,14 +27,22 @@ notifyManager.setScheduler(queueMicrotask);
 
 export const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000, networkMode: 'always' },
+    queries: {
+      retry: false,
+      refetchOnWindowFocus: false,
+      staleTime: 30_000,
+      networkMode: 'always',
+    },
     mutations: { networkMode: 'always' },
   },
 });
 
 type InputArgs<C extends Channel> = ChannelInput<C> extends undefined ? [] : [ChannelInput<C>];
 
-export function channelKey<C extends Channel>(channel: C, input?: ChannelInput<C>): readonly unknown[] {
+export function channelKey<C extends Channel>(
+  channel: C,
+  input?: ChannelInput<C>,
+): readonly unknown[] {
   return input === undefined ? [channel] : [channel, input];
 }
 
@@ -56,14 +64,19 @@ export function useChannelMutation<C extends Channel>(channel: C) {
   return useMutation<ChannelOutput<C>, Error, ChannelInput<C>>({
     mutationFn: (input) => call(channel, ...([input] as unknown as InputArgs<C>)),
     onSettled: (_data, _error, input) => {
-      const siteId = typeof input === 'object' && input !== null ? (input as { siteId?: unknown }).siteId : undefined;
+      const siteId =
+        typeof input === 'object' && input !== null
+          ? (input as { siteId?: unknown }).siteId
+          : undefined;
       if (typeof siteId === 'string') void invalidateSite(client, siteId);
     },
   });
 }
 
 /** Channels answering one page of a list (`{offset, limit}` in, Page out). */
-export type PageChannel = { [C in Channel]: ChannelOutput<C> extends Page<unknown> ? C : never }[Channel];
+export type PageChannel = {
+  [C in Channel]: ChannelOutput<C> extends Page<unknown> ? C : never;
+}[Channel];
 type PageItem<C extends PageChannel> = ChannelOutput<C> extends Page<infer T> ? T : never;
 type PageParam = { readonly offset: number; readonly limit: number };
 
@@ -87,11 +100,18 @@ export interface PagesOptions<T> {
 export function useChannelPages<C extends PageChannel>(
   channel: C,
   input: Omit<ChannelInput<C>, 'offset' | 'limit'>,
-  { getKey, pageSize = 50, firstPageSize = pageSize, keepPrevious = false, enabled = true }: PagesOptions<PageItem<C>>,
+  {
+    getKey,
+    pageSize = 50,
+    firstPageSize = pageSize,
+    keepPrevious = false,
+    enabled = true,
+  }: PagesOptions<PageItem<C>>,
 ) {
   const q = useInfiniteQuery({
     queryKey: channelKey(channel, input as ChannelInput<C>),
-    queryFn: ({ pageParam }) => call(channel, ...([{ ...input, ...pageParam }] as unknown as InputArgs<C>)),
+    queryFn: ({ pageParam }) =>
+      call(channel, ...([{ ...input, ...pageParam }] as unknown as InputArgs<C>)),
     initialPageParam: { offset: 0, limit: firstPageSize } as PageParam,
     getNextPageParam: (last): PageParam | undefined => {
       const next = (last as Page<PageItem<C>>).nextOffset;

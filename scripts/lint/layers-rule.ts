@@ -28,14 +28,20 @@ function moduleName(rootDir: string, file: string): string | null {
 export const layersRule: Rule.RuleModule = {
   meta: {
     type: 'problem',
-    docs: { description: "Folders of a source root import only their own layer's folder and the layers below." },
+    docs: {
+      description:
+        "Folders of a source root import only their own layer's folder and the layers below.",
+    },
     schema: [
       {
         type: 'object',
         properties: {
           root: { type: 'string' },
           layers: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
-          forbid: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          forbid: {
+            type: 'object',
+            additionalProperties: { type: 'array', items: { type: 'string' } },
+          },
         },
         required: ['root', 'layers'],
         additionalProperties: false,
@@ -44,9 +50,12 @@ export const layersRule: Rule.RuleModule = {
     messages: {
       upward:
         "'{{from}}' (layer {{fromLayer}} of {{root}}) may not import '{{to}}' (layer {{toLayer}}): a module imports only the layers below its own.",
-      sideways: "'{{from}}' may not import '{{to}}': they are in the same layer ({{fromLayer}}) of {{root}}; move what both need into a lower layer.",
-      forbidden: "'{{from}}' may not import '{{to}}' although it is lower: the layer list (eslint.config.ts) rules it out.",
-      unlisted: "'{{name}}' is in no layer of {{root}}: give it its place in the layer list (eslint.config.ts).",
+      sideways:
+        "'{{from}}' may not import '{{to}}': they are in the same layer ({{fromLayer}}) of {{root}}; move what both need into a lower layer.",
+      forbidden:
+        "'{{from}}' may not import '{{to}}' although it is lower: the layer list (eslint.config.ts) rules it out.",
+      unlisted:
+        "'{{name}}' is in no layer of {{root}}: give it its place in the layer list (eslint.config.ts).",
     },
   },
   create(context) {
@@ -60,15 +69,27 @@ export const layersRule: Rule.RuleModule = {
 
     const check = (node: Rule.Node, spec: unknown): void => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const to = moduleName(rootDir, resolve(dirname(resolve(context.cwd, context.filename)), spec));
+      const to = moduleName(
+        rootDir,
+        resolve(dirname(resolve(context.cwd, context.filename)), spec),
+      );
       if (to === null || to === from) return;
       const toLayer = layerOf.get(to);
-      const data = { from, to, root: options.root, fromLayer: String(fromLayer), toLayer: String(toLayer) };
-      if (fromLayer === undefined) context.report({ node, messageId: 'unlisted', data: { name: from, root: options.root } });
-      else if (toLayer === undefined) context.report({ node, messageId: 'unlisted', data: { name: to, root: options.root } });
+      const data = {
+        from,
+        to,
+        root: options.root,
+        fromLayer: String(fromLayer),
+        toLayer: String(toLayer),
+      };
+      if (fromLayer === undefined)
+        context.report({ node, messageId: 'unlisted', data: { name: from, root: options.root } });
+      else if (toLayer === undefined)
+        context.report({ node, messageId: 'unlisted', data: { name: to, root: options.root } });
       else if (toLayer > fromLayer) context.report({ node, messageId: 'upward', data });
       else if (toLayer === fromLayer) context.report({ node, messageId: 'sideways', data });
-      else if (options.forbid?.[from]?.includes(to)) context.report({ node, messageId: 'forbidden', data });
+      else if (options.forbid?.[from]?.includes(to))
+        context.report({ node, messageId: 'forbidden', data });
     };
 
     return {

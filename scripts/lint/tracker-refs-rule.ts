@@ -37,18 +37,23 @@ function calleeRoot(node: EstreeNode): string | null {
 
 function testName(node: EstreeNode | undefined): string | null {
   if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
-  if (node?.type === 'TemplateLiteral') return node.quasis.map((q) => q.value.cooked ?? q.value.raw).join('${}');
+  if (node?.type === 'TemplateLiteral')
+    return node.quasis.map((q) => q.value.cooked ?? q.value.raw).join('${}');
   return null;
 }
 
 export const trackerRefsRule: Rule.RuleModule = {
   meta: {
     type: 'suggestion',
-    docs: { description: 'Comments and test names say why in words, not by a reference to the tracker.' },
+    docs: {
+      description: 'Comments and test names say why in words, not by a reference to the tracker.',
+    },
     schema: [],
     messages: {
-      comment: "'{{ref}}' points at the tracker: say in words why the code is so (the tracker is not part of the code).",
-      testName: "'{{ref}}' in a test's name points at the tracker: name the behaviour the test holds the code to.",
+      comment:
+        "'{{ref}}' points at the tracker: say in words why the code is so (the tracker is not part of the code).",
+      testName:
+        "'{{ref}}' in a test's name points at the tracker: name the behaviour the test holds the code to.",
     },
   },
   create(context) {
@@ -57,14 +62,16 @@ export const trackerRefsRule: Rule.RuleModule = {
       Program() {
         for (const comment of source.getAllComments()) {
           const [ref] = trackerReferences(comment.value);
-          if (ref !== undefined) context.report({ loc: comment.loc!, messageId: 'comment', data: { ref } });
+          if (ref !== undefined)
+            context.report({ loc: comment.loc!, messageId: 'comment', data: { ref } });
         }
       },
       CallExpression(node) {
         if (!TEST_FUNCTIONS.has(calleeRoot(node.callee as EstreeNode) ?? '')) return;
         const name = testName(node.arguments[0] as EstreeNode | undefined);
         const [ref] = name === null ? [] : trackerReferences(name);
-        if (ref !== undefined) context.report({ node: node.arguments[0]!, messageId: 'testName', data: { ref } });
+        if (ref !== undefined)
+          context.report({ node: node.arguments[0]!, messageId: 'testName', data: { ref } });
       },
     };
   },

@@ -42,10 +42,14 @@ async function plainCopy(url: string, file: string): Promise<void> {
 }
 
 export async function run(): Promise<BenchResult[]> {
-  const child = fork(fileURLToPath(new URL('./file-server-child.ts', import.meta.url)), [String(SIZE)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    fileURLToPath(new URL('./file-server-child.ts', import.meta.url)),
+    [String(SIZE)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const server = await new Promise<{ origin: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { origin: string }));
     child.once('exit', () => reject(new Error('the file server child exited')));
@@ -55,7 +59,9 @@ export async function run(): Promise<BenchResult[]> {
   mkdirSync(join('out', 'bench'), { recursive: true });
   const transferWorkerScript = join(process.cwd(), 'out', 'bench', 'file-transfer.mjs');
   await build({
-    entryPoints: [fileURLToPath(new URL('../../electron/core/downloads/transfer-worker.ts', import.meta.url))],
+    entryPoints: [
+      fileURLToPath(new URL('../../electron/core/downloads/transfer-worker.ts', import.meta.url)),
+    ],
     outfile: transferWorkerScript,
     bundle: true,
     format: 'esm',
@@ -83,14 +89,22 @@ export async function run(): Promise<BenchResult[]> {
       rmSync(join(dir, `plain-${round}.pdf`));
 
       const roundDir = join(dir, `app-${round}`);
-      const { manager } = await managerFor(roundDir, server.origin, () => [product('a', `${server.origin}/a.pdf`)], {
-        progressEveryMs: 250,
-        durableEveryMs: 2000,
-        transferWorkerScript,
-      });
+      const { manager } = await managerFor(
+        roundDir,
+        server.origin,
+        () => [product('a', `${server.origin}/a.pdf`)],
+        {
+          progressEveryMs: 250,
+          durableEveryMs: 2000,
+          transferWorkerScript,
+        },
+      );
       // The products screen lists the offline states (and so starts the thread); the click comes later.
       manager.list(SITE);
-      await Promise.all([manager.prepare(SITE), new Promise((r) => setTimeout(r, LIST_TO_CLICK_MS))]);
+      await Promise.all([
+        manager.prepare(SITE),
+        new Promise((r) => setTimeout(r, LIST_TO_CLICK_MS)),
+      ]);
       collectGarbage();
       const delay = monitorEventLoopDelay({ resolution: 1 });
       delay.enable();
@@ -101,7 +115,8 @@ export async function run(): Promise<BenchResult[]> {
       delay.disable();
       p99.push(delay.percentile(99) / 1e6);
       max.push(delay.max / 1e6);
-      if (manager.list(SITE)[0]?.saved?.size !== SIZE) throw new Error('the app did not save the whole file');
+      if (manager.list(SITE)[0]?.saved?.size !== SIZE)
+        throw new Error('the app did not save the whole file');
       // The floor: the same loop doing nothing for as long.
       const idle = monitorEventLoopDelay({ resolution: 1 });
       idle.enable();
@@ -113,17 +128,23 @@ export async function run(): Promise<BenchResult[]> {
 
       // The worst case: saved by a manager just made, its thread started inside the download.
       const coldDir = join(dir, `cold-${round}`);
-      const fresh = await managerFor(coldDir, server.origin, () => [product('a', `${server.origin}/a.pdf`)], {
-        progressEveryMs: 250,
-        durableEveryMs: 2000,
-        transferWorkerScript,
-      });
+      const fresh = await managerFor(
+        coldDir,
+        server.origin,
+        () => [product('a', `${server.origin}/a.pdf`)],
+        {
+          progressEveryMs: 250,
+          durableEveryMs: 2000,
+          transferWorkerScript,
+        },
+      );
       collectGarbage();
       t = performance.now();
       await fresh.manager.save(SITE, 'a');
       await fresh.manager.idle();
       cold.push(performance.now() - t);
-      if (fresh.manager.list(SITE)[0]?.saved?.size !== SIZE) throw new Error('the app did not save the whole file');
+      if (fresh.manager.list(SITE)[0]?.saved?.size !== SIZE)
+        throw new Error('the app did not save the whole file');
       await fresh.manager.close();
       rmSync(coldDir, { recursive: true, force: true });
     }
@@ -152,27 +173,65 @@ export async function run(): Promise<BenchResult[]> {
     const coldRate = mib / (median(cold) / 1000);
     const note = `median of ${ROUNDS}, load ${loadavg()[0]!.toFixed(2)}`;
     return [
-      { name: 'download 64 MiB: plain HTTP copy (loopback)', value: plainRate, unit: 'MiB/s', note },
-      { name: 'download 64 MiB: the app (checked, hashed, fsynced, renamed)', value: appRate, unit: 'MiB/s', note },
+      {
+        name: 'download 64 MiB: plain HTTP copy (loopback)',
+        value: plainRate,
+        unit: 'MiB/s',
+        note,
+      },
+      {
+        name: 'download 64 MiB: the app (checked, hashed, fsynced, renamed)',
+        value: appRate,
+        unit: 'MiB/s',
+        note,
+      },
       {
         name: 'download throughput: app / plain (goal >= 0.9)',
         value: appRate / plainRate,
         unit: 'x',
         note: `saved from the products screen, its thread started by the listing ${LIST_TO_CLICK_MS} ms before`,
       },
-      { name: 'download 64 MiB: the app, thread not yet started', value: coldRate, unit: 'MiB/s', note },
+      {
+        name: 'download 64 MiB: the app, thread not yet started',
+        value: coldRate,
+        unit: 'MiB/s',
+        note,
+      },
       {
         name: '  its ratio to the plain copy',
         value: coldRate / plainRate,
         unit: 'x',
         note: 'the thread starts inside the download (a sync right after start); the difference is its start',
       },
-      { name: 'download: main-thread event-loop delay p99 (goal <= 5)', value: median(p99), unit: 'ms', note: `median of ${ROUNDS}` },
+      {
+        name: 'download: main-thread event-loop delay p99 (goal <= 5)',
+        value: median(p99),
+        unit: 'ms',
+        note: `median of ${ROUNDS}`,
+      },
       { name: 'download: main-thread event-loop delay max', value: Math.max(...max), unit: 'ms' },
-      { name: 'plain HTTP copy: event-loop delay p99', value: median(plainP99), unit: 'ms', note: `median of ${ROUNDS}` },
-      { name: 'idle for as long (the floor): event-loop delay p99', value: median(idleP99), unit: 'ms', note: `median of ${ROUNDS}` },
-      { name: 'download 2 x 64 MiB at once: the app', value: (2 * mib) / (twoMs / 1000), unit: 'MiB/s' },
-      { name: 'download 2 x 64 MiB at once: event-loop delay p99', value: delay.percentile(99) / 1e6, unit: 'ms' },
+      {
+        name: 'plain HTTP copy: event-loop delay p99',
+        value: median(plainP99),
+        unit: 'ms',
+        note: `median of ${ROUNDS}`,
+      },
+      {
+        name: 'idle for as long (the floor): event-loop delay p99',
+        value: median(idleP99),
+        unit: 'ms',
+        note: `median of ${ROUNDS}`,
+      },
+      {
+        name: 'download 2 x 64 MiB at once: the app',
+        value: (2 * mib) / (twoMs / 1000),
+        unit: 'MiB/s',
+      },
+      {
+        name: 'download 2 x 64 MiB at once: event-loop delay p99',
+        value: delay.percentile(99) / 1e6,
+        unit: 'ms',
+      },
     ];
   } finally {
     child.disconnect();

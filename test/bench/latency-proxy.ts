@@ -23,7 +23,14 @@ const server = createServer((req, res) => {
     void (async () => {
       await sleep(rtt / 2);
       const upstream = request(
-        { host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: { ...req.headers, host: origin.host }, agent },
+        {
+          host: origin.hostname,
+          port: origin.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: origin.host },
+          agent,
+        },
         (answer) => {
           const chunks: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,7 +39,10 @@ const server = createServer((req, res) => {
               const headers = { ...answer.headers };
               delete headers['transfer-encoding'];
               const payload = Buffer.concat(chunks);
-              res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(payload.length) });
+              res.writeHead(answer.statusCode ?? 502, {
+                ...headers,
+                'content-length': String(payload.length),
+              });
               res.end(payload);
             });
           });
@@ -47,7 +57,10 @@ const server = createServer((req, res) => {
 });
 
 server.listen(0, '127.0.0.1', () => {
-  process.send?.({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  process.send?.({
+    type: 'ready',
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  });
 });
 const stop = () => {
   server.closeAllConnections();

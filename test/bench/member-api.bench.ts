@@ -32,7 +32,11 @@ export const SYNC_ROUND: readonly [string, Record<string, unknown>][] = [
   [text(docs.NotificationSubscriptionsQuery), {}],
 ];
 
-export function graphqlSpec(token: string, query: string, variables: Record<string, unknown>): RequestSpec {
+export function graphqlSpec(
+  token: string,
+  query: string,
+  variables: Record<string, unknown>,
+): RequestSpec {
   return {
     path: '/member/graphql',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -44,7 +48,13 @@ export function graphqlSpec(token: string, query: string, variables: Record<stri
  * `rounds` sync rounds back to back, `concurrency` requests in flight (1 = the old sequential sync), after
  * `warmupRounds` unmeasured ones.
  */
-export function syncRoundsJob(server: EmbeddedServer, token: string, rounds: number, concurrency: number, warmupRounds = 40): ListJob {
+export function syncRoundsJob(
+  server: EmbeddedServer,
+  token: string,
+  rounds: number,
+  concurrency: number,
+  warmupRounds = 40,
+): ListJob {
   const round = SYNC_ROUND.map(([q, v]) => graphqlSpec(token, q, v));
   return {
     kind: 'list',
@@ -59,7 +69,12 @@ export function syncRoundsJob(server: EmbeddedServer, token: string, rounds: num
 }
 
 /** One request repeated, one at a time, after `warmup` unmeasured ones: a document on its own. */
-export function repeatJob(server: EmbeddedServer, request: RequestSpec, warmup: number, count: number): ListJob {
+export function repeatJob(
+  server: EmbeddedServer,
+  request: RequestSpec,
+  warmup: number,
+  count: number,
+): ListJob {
   return {
     kind: 'list',
     origin: server.url,
@@ -71,11 +86,19 @@ export function repeatJob(server: EmbeddedServer, request: RequestSpec, warmup: 
 }
 
 function roundResults(label: string, r: LoadResult, concurrency: number): BenchResult[] {
-  const out = summarize(`${label}: sync first pages (${SYNC_ROUND.length} documents), concurrency ${concurrency}`, r, concurrency);
+  const out = summarize(
+    `${label}: sync first pages (${SYNC_ROUND.length} documents), concurrency ${concurrency}`,
+    r,
+    concurrency,
+  );
   if (concurrency === 1) {
     // Sequential: the latencies come back in request order, so every round's courses page is at index 1.
     const courses = r.latencies.filter((_, i) => i % SYNC_ROUND.length === 1);
-    out.push({ name: `${label}: courses page (25 with sections + lectures), p99`, value: percentile(courses, 99), unit: 'ms' });
+    out.push({
+      name: `${label}: courses page (25 with sections + lectures), p99`,
+      value: percentile(courses, 99),
+      unit: 'ms',
+    });
   }
   return out;
 }
@@ -101,7 +124,12 @@ async function perDocument(server: EmbeddedServer, token: string): Promise<Bench
 }
 
 /** The `after` of every page of a connection, read in process once; the generator then replays the walk over HTTP. */
-async function pageCursors(server: EmbeddedServer, query: string, field: 'enrolledCourses' | 'payments', first: number): Promise<(string | null)[]> {
+async function pageCursors(
+  server: EmbeddedServer,
+  query: string,
+  field: 'enrolledCourses' | 'payments',
+  first: number,
+): Promise<(string | null)[]> {
   const afters: (string | null)[] = [null];
   for (;;) {
     const ctx = createMemberContext(server.db, {
@@ -111,9 +139,18 @@ async function pageCursors(server: EmbeddedServer, query: string, field: 'enroll
       now: server.clock.now(),
       baseUrl: server.url,
     });
-    const r = await executeMemberRequest(memberSchema(), { query, variables: { first, after: afters[afters.length - 1] } }, ctx);
+    const r = await executeMemberRequest(
+      memberSchema(),
+      { query, variables: { first, after: afters[afters.length - 1] } },
+      ctx,
+    );
     if (r.errors) throw new Error(JSON.stringify(r.errors));
-    const info = (r.data!['viewer'] as Record<string, { pageInfo: { hasNextPage: boolean; endCursor: string | null } }>)[field]!.pageInfo;
+    const info = (
+      r.data!['viewer'] as Record<
+        string,
+        { pageInfo: { hasNextPage: boolean; endCursor: string | null } }
+      >
+    )[field]!.pageInfo;
     if (!info.hasNextPage) return afters;
     afters.push(info.endCursor);
   }
@@ -166,7 +203,8 @@ async function measureInProcess(
     const result = await executeMemberRequest(memberSchema(), { query, variables }, ctx);
     const t1 = performance.now();
     JSON.stringify(result);
-    if (result.errors) throw new Error(`in-process ${label}: ${JSON.stringify(result.errors).slice(0, 300)}`);
+    if (result.errors)
+      throw new Error(`in-process ${label}: ${JSON.stringify(result.errors).slice(0, 300)}`);
     return [t1 - t0, performance.now() - t1];
   };
   for (let i = 0; i < 10; i++) await once();
@@ -184,7 +222,11 @@ async function measureInProcess(
       unit: 'ms',
       note: `best ${Math.min(...exec).toFixed(2)} ms, ${samples} runs`,
     },
-    { name: `large, in process: ${label}, JSON.stringify p50`, value: percentile(json, 50), unit: 'ms' },
+    {
+      name: `large, in process: ${label}, JSON.stringify p50`,
+      value: percentile(json, 50),
+      unit: 'ms',
+    },
   ];
 }
 
@@ -204,10 +246,18 @@ export async function run(): Promise<BenchResult[]> {
   const large = await createEmbeddedServer({ seed: 'large' });
   const startMs = performance.now() - seedStarted;
   try {
-    results.push({ name: 'large: server start incl. seed (500 courses x 60 lectures, 5,000 payments, 2,000 notices)', value: startMs, unit: 'ms' });
+    results.push({
+      name: 'large: server start incl. seed (500 courses x 60 lectures, 5,000 payments, 2,000 notices)',
+      value: startMs,
+      unit: 'ms',
+    });
     const token = mintToken(large, { scopes: ['openid', 'account:read'] }).accessToken;
-    results.push(...(await measureInProcess(large, 'courses page (25)', COURSES, { first: 25 }, 60)));
-    results.push(...(await measureInProcess(large, 'payments page (50)', PAYMENTS, { first: 50 }, 100)));
+    results.push(
+      ...(await measureInProcess(large, 'courses page (25)', COURSES, { first: 25 }, 60)),
+    );
+    results.push(
+      ...(await measureInProcess(large, 'payments page (50)', PAYMENTS, { first: 50 }, 100)),
+    );
     // Measured after a full collection: seeding leaves ~100 MB of garbage that would otherwise be collected, and
     // charged, inside the first measured pass. That is the only forced collection: a forced one costs the next few
     // hundred requests ~25% more CPU each (blocks of 400 requests, 4 in flight: 1.09-1.15 ms a request with gc()
@@ -217,11 +267,27 @@ export async function run(): Promise<BenchResult[]> {
     results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 100, 4)), 4));
     // The same server once it has answered ~3,000 requests, as a demo session's server has after a few syncs: its CPU
     // a request goes on falling over the first few thousand (V8 optimising the per-request code).
-    results.push(...roundResults('large, steady state', await runLoad(syncRoundsJob(large, token, 100, 1, 160)), 1));
-    results.push(...roundResults('large, steady state', await runLoad(syncRoundsJob(large, token, 100, 4, 40)), 4));
+    results.push(
+      ...roundResults(
+        'large, steady state',
+        await runLoad(syncRoundsJob(large, token, 100, 1, 160)),
+        1,
+      ),
+    );
+    results.push(
+      ...roundResults(
+        'large, steady state',
+        await runLoad(syncRoundsJob(large, token, 100, 4, 40)),
+        4,
+      ),
+    );
     results.push(...(await perDocument(large, token)));
-    results.push(await walk(large, token, 'course', COURSES, 'enrolledCourses', docs.PAGE_SIZE.courses));
-    results.push(await walk(large, token, 'payment', PAYMENTS, 'payments', docs.PAGE_SIZE.payments));
+    results.push(
+      await walk(large, token, 'course', COURSES, 'enrolledCourses', docs.PAGE_SIZE.courses),
+    );
+    results.push(
+      await walk(large, token, 'payment', PAYMENTS, 'payments', docs.PAGE_SIZE.payments),
+    );
   } finally {
     await large.close();
   }

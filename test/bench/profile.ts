@@ -20,7 +20,9 @@ import { graphqlSpec, repeatJob, SYNC_ROUND, syncRoundsJob } from './member-api.
 import { codeExchangeJob, ourRefreshChains, refreshJob } from './token-endpoint.bench';
 
 function post<T>(session: Session, method: string, params?: object): Promise<T> {
-  return new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
+  return new Promise((resolve, reject) =>
+    session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))),
+  );
 }
 
 interface Row {
@@ -34,7 +36,9 @@ export function topFunctions(profile: Profiler.Profile): { rows: Row[]; totalMs:
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
   const deltas = profile.timeDeltas ?? [];
-  (profile.samples ?? []).forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0)));
+  (profile.samples ?? []).forEach((id, i) =>
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0)),
+  );
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const key = (id: number): string => {
@@ -43,7 +47,8 @@ export function topFunctions(profile: Profiler.Profile): { rows: Row[]; totalMs:
     return `${f.functionName || '(anonymous)'} ${file ? `${file}:${f.lineNumber + 1}` : ''}`.trim();
   };
   const rows = new Map<string, Row>();
-  const row = (k: string): Row => rows.get(k) ?? rows.set(k, { name: k, self: 0, total: 0 }).get(k)!;
+  const row = (k: string): Row =>
+    rows.get(k) ?? rows.set(k, { name: k, self: 0, total: 0 }).get(k)!;
   let totalUs = 0;
   for (const [id, us] of selfUs) {
     totalUs += us;
@@ -65,10 +70,12 @@ function print(label: string, profile: Profiler.Profile): void {
   const pct = (ms: number) => `${((ms / totalMs) * 100).toFixed(1).padStart(5)} %`;
   console.log(`\n${label}: ${totalMs.toFixed(0)} ms sampled`);
   console.log('  top self time:');
-  for (const r of [...rows].sort((a, b) => b.self - a.self).slice(0, 25)) console.log(`    ${pct(r.self)}  ${r.name}`);
+  for (const r of [...rows].sort((a, b) => b.self - a.self).slice(0, 25))
+    console.log(`    ${pct(r.self)}  ${r.name}`);
   console.log('  project functions by total time:');
   const ours = rows.filter((r) => /^\S+ (embedded-server|test)\//.test(r.name));
-  for (const r of ours.sort((a, b) => b.total - a.total).slice(0, 20)) console.log(`    ${pct(r.total)}  ${r.name}`);
+  for (const r of ours.sort((a, b) => b.total - a.total).slice(0, 20))
+    console.log(`    ${pct(r.total)}  ${r.name}`);
 }
 
 async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -86,7 +93,8 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
   return out;
 }
 
-const main = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+const main =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 const mode = main ? process.argv[2] : undefined;
 const count = Number(process.argv[3] ?? 0);
 if (mode === 'member') {
@@ -103,7 +111,9 @@ if (mode === 'member') {
   await profiled('token', async () => {
     const a = await runLoad(exchange);
     const b = await runLoad(refreshJob(server, chains, n));
-    console.log(`\ncode exchange ${throughput(a).toFixed(0)} req/s, refresh ${throughput(b).toFixed(0)} req/s while profiled`);
+    console.log(
+      `\ncode exchange ${throughput(a).toFixed(0)} req/s, refresh ${throughput(b).toFixed(0)} req/s while profiled`,
+    );
   });
   await server.close();
 } else if (mode === 'doc') {

@@ -23,7 +23,12 @@ export const REFERENCE_CLIENT = 'bench-desktop';
 export const REFERENCE_REDIRECT = 'http://127.0.0.1/callback';
 export const REFERENCE_SCOPE = 'openid profile email account:read';
 
-type Payload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: number };
+type Payload = Record<string, unknown> & {
+  grantId?: string;
+  uid?: string;
+  userCode?: string;
+  consumed?: number;
+};
 
 interface Adapter {
   upsert(id: string, payload: Payload, expiresIn?: number): Promise<void>;
@@ -47,8 +52,11 @@ function sqliteAdapterFactory(): { factory: (model: string) => Adapter; close: (
      ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
        user_code = excluded.user_code, expires_at = excluded.expires_at`,
   );
-  const find = db.prepare('SELECT payload, expires_at, consumed_at FROM oidc WHERE model = ? AND id = ?');
-  const findBy = (col: 'uid' | 'user_code') => db.prepare(`SELECT payload, expires_at, consumed_at FROM oidc WHERE model = ? AND ${col} = ?`);
+  const find = db.prepare(
+    'SELECT payload, expires_at, consumed_at FROM oidc WHERE model = ? AND id = ?',
+  );
+  const findBy = (col: 'uid' | 'user_code') =>
+    db.prepare(`SELECT payload, expires_at, consumed_at FROM oidc WHERE model = ? AND ${col} = ?`);
   const byUid = findBy('uid');
   const byUserCode = findBy('user_code');
   const consume = db.prepare('UPDATE oidc SET consumed_at = ? WHERE model = ? AND id = ?');
@@ -106,7 +114,11 @@ function memoryAdapterFactory(): { factory: (model: string) => Adapter; close: (
     async upsert(id, payload, expiresIn) {
       const key = `${model}:${id}`;
       store.set(key, { payload, expiresAt: expiresIn ? epoch() + expiresIn : Infinity });
-      if (payload.grantId) (grants.get(payload.grantId) ?? grants.set(payload.grantId, new Set()).get(payload.grantId)!).add(key);
+      if (payload.grantId)
+        (
+          grants.get(payload.grantId) ??
+          grants.set(payload.grantId, new Set()).get(payload.grantId)!
+        ).add(key);
       if (payload.uid) secondary.set(`uid:${payload.uid}`, key);
       if (payload.userCode) secondary.set(`userCode:${payload.userCode}`, key);
     },
@@ -153,15 +165,24 @@ export interface ReferenceProvider {
   close(): Promise<void>;
 }
 
-export async function startReferenceProvider(storage: ReferenceStorage): Promise<ReferenceProvider> {
+export async function startReferenceProvider(
+  storage: ReferenceStorage,
+): Promise<ReferenceProvider> {
   const http: Server = createServer();
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = { ...(await exportJWK(privateKey)), kid: randomBytes(4).toString('hex'), alg: 'ES256', use: 'sig' };
+  const jwk = {
+    ...(await exportJWK(privateKey)),
+    kid: randomBytes(4).toString('hex'),
+    alg: 'ES256',
+    use: 'sig',
+  };
   const adapter = storage === 'sqlite' ? sqliteAdapterFactory() : memoryAdapterFactory();
   const moduleName = 'oidc-provider';
-  const { default: Provider } = (await import(moduleName)) as { default: new (issuer: string, config: object) => ProviderModels };
+  const { default: Provider } = (await import(moduleName)) as {
+    default: new (issuer: string, config: object) => ProviderModels;
+  };
   const provider = new Provider(issuer, {
     adapter: adapter.factory,
     clients: [
@@ -192,8 +213,17 @@ export async function startReferenceProvider(storage: ReferenceStorage): Promise
       }),
     }),
     // Like ours: every code exchange of a client allowed the refresh grant gets a refresh token.
-    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(g: string): boolean }) => client.grantTypeAllowed('refresh_token'),
-    ttl: { AccessToken: 7200, IdToken: 600, RefreshToken: 30 * 86_400, Grant: 30 * 86_400, AuthorizationCode: 600, Session: 3600, Interaction: 600 },
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(g: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
+    ttl: {
+      AccessToken: 7200,
+      IdToken: 600,
+      RefreshToken: 30 * 86_400,
+      Grant: 30 * 86_400,
+      AuthorizationCode: 600,
+      Session: 3600,
+      Interaction: 600,
+    },
     cookies: { keys: ['a-bench-cookie-signing-key'] },
     features: {
       devInteractions: { enabled: false },
@@ -203,7 +233,12 @@ export async function startReferenceProvider(storage: ReferenceStorage): Promise
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
           if (resource !== issuer) throw new Error('unknown resource');
-          return { scope: 'account:read account:write', audience: issuer, accessTokenFormat: 'opaque', accessTokenTTL: 7200 };
+          return {
+            scope: 'account:read account:write',
+            audience: issuer,
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: 7200,
+          };
         },
       },
     },

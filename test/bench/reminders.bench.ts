@@ -13,7 +13,11 @@ import { getMemberToken, siteClient } from '../core/sync/helpers/member-token';
 import { collectGarbage, percentile, type BenchResult } from './types';
 
 const RUNS = 300;
-const ALL_ON: Record<ReminderKind, boolean> = { 'access-ending': true, 'lecture-unlocked': true, 'event-starting': true };
+const ALL_ON: Record<ReminderKind, boolean> = {
+  'access-ending': true,
+  'lecture-unlocked': true,
+  'event-starting': true,
+};
 
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ld-bench-reminders-'));
@@ -24,7 +28,8 @@ export async function run(): Promise<BenchResult[]> {
     const sync = createSyncService({ db, clientFor: () => siteClient(server.url, accessToken) });
     const summary = await sync.syncNow('large');
     await sync.close();
-    if (summary.outcome !== 'completed') throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
+    if (summary.outcome !== 'completed')
+      throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
     const lectures = (db.prepare('SELECT count(*) AS n FROM lectures').get() as { n: number }).n;
     const now = Date.now();
     collectGarbage();
@@ -36,7 +41,11 @@ export async function run(): Promise<BenchResult[]> {
     let announced = 0;
     for (let i = 1; i <= RUNS; i++) {
       const t0 = performance.now();
-      announced += decideReminders(db, { now: now + i * 60_000, syncedSiteId: null, enabled: ALL_ON }).length;
+      announced += decideReminders(db, {
+        now: now + i * 60_000,
+        syncedSiteId: null,
+        enabled: ALL_ON,
+      }).length;
       times.push(performance.now() - t0);
     }
     db.close();

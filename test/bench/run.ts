@@ -21,7 +21,9 @@ const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-console.log(`Benchmarks on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${load()}`);
+console.log(
+  `Benchmarks on ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${load()}`,
+);
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { run?: Bench };
   if (typeof mod.run !== 'function') {
@@ -33,7 +35,10 @@ for (const file of files) {
   try {
     const results = await mod.run();
     all[file] = results;
-    for (const r of results) console.log(`  ${r.name.padEnd(58)} ${formatValue(r.value).padStart(12)} ${r.unit}${r.note ? `  (${r.note})` : ''}`);
+    for (const r of results)
+      console.log(
+        `  ${r.name.padEnd(58)} ${formatValue(r.value).padStart(12)} ${r.unit}${r.note ? `  (${r.note})` : ''}`,
+      );
   } catch (error) {
     console.log(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
@@ -43,7 +48,17 @@ for (const file of files) {
 mkdirSync('.bench', { recursive: true });
 writeFileSync(
   '.bench/results.json',
-  JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: cpus().length, loadavg: loadavg(), results: all }, null, 2),
+  JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      node: process.version,
+      cores: cpus().length,
+      loadavg: loadavg(),
+      results: all,
+    },
+    null,
+    2,
+  ),
 );
 console.log('\nWritten to .bench/results.json');
 

@@ -40,9 +40,14 @@ import {
 import { startWriterWorker } from '../../electron/core/worker';
 import { createSyncService } from '../../electron/core/sync';
 import { siteClient } from '../core/sync/helpers/member-token';
-// @ts-expect-error: a plain .mjs script of the repository, without types.
 import { ensureBrowserHost } from '../../scripts/browser-host-build.mjs';
-import { chromiumFloor, lastKeyToResults, medianOf, spawnToExit, type Host } from './startup/host-window';
+import {
+  chromiumFloor,
+  lastKeyToResults,
+  medianOf,
+  spawnToExit,
+  type Host,
+} from './startup/host-window';
 import { coldStartFigures } from './startup/cold-starts';
 import { collectGarbage, percentile, type BenchResult } from './types';
 
@@ -51,7 +56,8 @@ const FLOOR_SOURCE = fileURLToPath(new URL('./startup/floor-library.ts', import.
 /** The data multiples (LD_BENCH_SCALES=1,2 for a quick look); the largest gets four more sites and the window's search. */
 const SCALES = (process.env.LD_BENCH_SCALES ?? '1,2,4,8').split(',').map(Number);
 const BIG = SCALES[SCALES.length - 1]!;
-const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+const chromiumPath =
+  process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 /** Words a student types that match most rows (every lecture, every course, every section; CJK too). */
 const COMMON_WORDS = ['Lecture', 'Course', 'Section', '課程', '第', 'Bulk'];
 const COLD_STARTS = Number(process.env.LD_BENCH_COLD_STARTS ?? 5);
@@ -60,10 +66,17 @@ const MiB = 2 ** 20;
 const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
 const median = (values: readonly number[]) => percentile(values, 50);
 
-async function startServer(scale: number): Promise<{ child: ChildProcess; url: string; token: string }> {
+async function startServer(
+  scale: number,
+): Promise<{ child: ChildProcess; url: string; token: string }> {
   return new Promise((resolve, reject) => {
-    const child = fork(SERVER, [String(scale)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', (m: { url: string; token: string }) => resolve({ child, url: m.url, token: m.token }));
+    const child = fork(SERVER, [String(scale)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.once('message', (m: { url: string; token: string }) =>
+      resolve({ child, url: m.url, token: m.token }),
+    );
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`scaled server exited with ${code}`)));
   });
@@ -92,7 +105,10 @@ function p95Of(fn: () => unknown, runs: number): { p95: number; max: number } {
 }
 
 /** The search figures on a read connection: each common word, 20 times after one warm-up call. */
-function searchFigures(db: ReturnType<typeof openReadConnection>, siteId: string): { p95: number; max: number } {
+function searchFigures(
+  db: ReturnType<typeof openReadConnection>,
+  siteId: string,
+): { p95: number; max: number } {
   const times: number[] = [];
   for (const word of COMMON_WORDS) {
     search(db, siteId, word);
@@ -112,7 +128,10 @@ const EVERYTHING_WORDS = [...COMMON_WORDS, 'T2025B'];
  * The search screen's call (search:query without a school or kind): every kind (courses, lectures, instructors,
  * orders, payments, products, events, consulting, notices) of every school in the file, as many hits as it shows.
  */
-function everythingFigures(db: ReturnType<typeof openReadConnection>): { p95: number; max: number } {
+function everythingFigures(db: ReturnType<typeof openReadConnection>): {
+  p95: number;
+  max: number;
+} {
   const siteIds = db.prepare('SELECT id FROM sites').pluck().all() as string[];
   const scope = { siteIds, limit: SEARCH_LIMIT, perKind: SEARCH_PER_KIND };
   const times: number[] = [];
@@ -133,7 +152,12 @@ interface SyncedFolder {
 }
 
 /** A first sync of `url` into `file` as site `siteId`, as the app runs it; returns its time once its post-commit work is done. */
-async function firstSync(file: string, siteId: string, url: string, token: string): Promise<{ ms: number; rows: number }> {
+async function firstSync(
+  file: string,
+  siteId: string,
+  url: string,
+  token: string,
+): Promise<{ ms: number; rows: number }> {
   const writer = await startWriterWorker({ file });
   const db = openReadConnection(file);
   writer.attachReader(db);
@@ -142,7 +166,8 @@ async function firstSync(file: string, siteId: string, url: string, token: strin
   const t0 = performance.now();
   const summary = await sync.syncNow(siteId);
   const ms = performance.now() - t0;
-  if (summary.outcome !== 'completed') throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
+  if (summary.outcome !== 'completed')
+    throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
   // The post-commit work the app runs after every commit, to its end: the short search terms indexed a step at a
   // time (the last step truncates the WAL). The service's own pass runs beside it; close() would stop that one early.
   while ((await writer.call('search:index-step', { maxRows: 4000 })) === 4000);
@@ -153,7 +178,10 @@ async function firstSync(file: string, siteId: string, url: string, token: strin
 }
 
 /** sites.json for a folder whose sites were synced and whose server is gone (the network is off). */
-async function writeSites(dir: string, sites: readonly { id: string; url: string }[]): Promise<void> {
+async function writeSites(
+  dir: string,
+  sites: readonly { id: string; url: string }[],
+): Promise<void> {
   const records: SiteRecord[] = sites.map((s, i) => ({
     id: s.id,
     label: `School ${i + 1}`,
@@ -183,7 +211,12 @@ export async function run(): Promise<BenchResult[]> {
   let browser: Browser | null = null;
   const hosts: Host[] = [];
   try {
-    results.push({ name: 'load average (1 min) at the start', value: loadavg()[0]!, unit: '', note: 'timings scale with it' });
+    results.push({
+      name: 'load average (1 min) at the start',
+      value: loadavg()[0]!,
+      unit: '',
+      note: 'timings scale with it',
+    });
 
     // ---- how cost grows with the data
     const folders = new Map<number, SyncedFolder>();
@@ -290,7 +323,8 @@ export async function run(): Promise<BenchResult[]> {
     });
     // The network is off for the starts: every site's server is gone.
     for (const s of servers) await stopServer(s);
-    for (const [scale, folder] of folders) if (scale === 1 || scale === BIG) await writeSites(folder.dir, folder.sites);
+    for (const [scale, folder] of folders)
+      if (scale === 1 || scale === BIG) await writeSites(folder.dir, folder.sites);
 
     // ---- the floor
     const entry = (await ensureBrowserHost()) as string;
@@ -309,8 +343,12 @@ export async function run(): Promise<BenchResult[]> {
       logLevel: 'warning',
     });
     const nodeEmpty = await medianOf(COLD_STARTS, () => spawnToExit(['-e', '']));
-    const nodeLibrary1 = await medianOf(COLD_STARTS, () => spawnToExit([floorScript, join(folders.get(1)!.dir, 'offline.db'), 'site-1']));
-    const nodeLibrary8 = await medianOf(COLD_STARTS, () => spawnToExit([floorScript, join(folders.get(BIG)!.dir, 'offline.db'), 'site-1']));
+    const nodeLibrary1 = await medianOf(COLD_STARTS, () =>
+      spawnToExit([floorScript, join(folders.get(1)!.dir, 'offline.db'), 'site-1']),
+    );
+    const nodeLibrary8 = await medianOf(COLD_STARTS, () =>
+      spawnToExit([floorScript, join(folders.get(BIG)!.dir, 'offline.db'), 'site-1']),
+    );
     browser = await chromium.launch(chromiumPath ? { executablePath: chromiumPath } : {});
     const chromiumEmpty = await chromiumFloor(browser, COLD_STARTS);
     results.push({ name: 'floor: node -e ""', value: nodeEmpty, unit: 'ms', note: load() });
@@ -320,7 +358,11 @@ export async function run(): Promise<BenchResult[]> {
       unit: 'ms',
       note: `${BIG}x: ${nodeLibrary8.toFixed(0)} ms`,
     });
-    results.push({ name: 'floor: Chromium loads an empty page to its first frame', value: chromiumEmpty, unit: 'ms' });
+    results.push({
+      name: 'floor: Chromium loads an empty page to its first frame',
+      value: chromiumEmpty,
+      unit: 'ms',
+    });
 
     // ---- cold starts, 1x and 8x alternating; the last 8x host stays up for the search in the window
     const cold = await coldStartFigures({
@@ -341,7 +383,9 @@ export async function run(): Promise<BenchResult[]> {
     // ---- search in the window: 8x, 5 sites
     const { page } = searchHost;
     const delays: number[] = [];
-    for (let round = 0; round < 3; round++) for (const word of ['Lecture', 'Course', 'Section']) delays.push(await lastKeyToResults(page, word));
+    for (let round = 0; round < 3; round++)
+      for (const word of ['Lecture', 'Course', 'Section'])
+        delays.push(await lastKeyToResults(page, word));
     results.push({
       name: `search: last key to results (${BIG}x, 5 sites)`,
       value: median(delays),

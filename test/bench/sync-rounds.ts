@@ -8,18 +8,32 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Database } from 'better-sqlite3';
-import { getBillingSummary, getLibraryPage, getNotificationsPage, openOfflineDatabase, openReadConnection } from '../../electron/core/db';
+import {
+  getBillingSummary,
+  getLibraryPage,
+  getNotificationsPage,
+  openOfflineDatabase,
+  openReadConnection,
+} from '../../electron/core/db';
 import { startWriterWorker } from '../../electron/core/worker';
 import { createSyncService } from '../../electron/core/sync';
 import type { SiteClient } from '../../electron/core/sync/transport';
 import { collectGarbage, percentile } from './types';
 
-export const SERVER = fileURLToPath(new URL('../core/sync/helpers/bench-server.ts', import.meta.url));
+export const SERVER = fileURLToPath(
+  new URL('../core/sync/helpers/bench-server.ts', import.meta.url),
+);
 export const PROXY = fileURLToPath(new URL('./latency-proxy.ts', import.meta.url));
 
-export function startChild<M>(script: string, args: string[]): Promise<{ child: ChildProcess; message: M }> {
+export function startChild<M>(
+  script: string,
+  args: string[],
+): Promise<{ child: ChildProcess; message: M }> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(script, args, {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     child.once('message', (message: M) => resolve({ child, message }));
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
@@ -67,7 +81,12 @@ export const loopDelay = (ns: number) => Math.max(0, ms(ns) - LOOP_RESOLUTION_MS
  * One first sync into a fresh file and one no-change re-sync, as the app runs them (`writer: 'worker'`) or with the
  * writes on this thread (`'main'`), while a screen reads a page every 50 ms. Returns the figures.
  */
-export async function syncRound(dir: string, name: string, client: SiteClient, mode: 'worker' | 'main') {
+export async function syncRound(
+  dir: string,
+  name: string,
+  client: SiteClient,
+  mode: 'worker' | 'main',
+) {
   const file = join(dir, `${name}.db`);
   let db: Database;
   let closeWriter = async () => {};
@@ -107,13 +126,20 @@ export async function syncRound(dir: string, name: string, client: SiteClient, m
     await new Promise((r) => setTimeout(r, 20));
     loop.disable();
     clearInterval(screen);
-    return { ms: elapsed, p99: loopDelay(loop.percentile(99)), max: loopDelay(loop.max), readP95: percentile(reads, 95), reads: reads.length };
+    return {
+      ms: elapsed,
+      p99: loopDelay(loop.percentile(99)),
+      max: loopDelay(loop.max),
+      readP95: percentile(reads, 95),
+      reads: reads.length,
+    };
   };
   let summary: Awaited<ReturnType<typeof sync.syncNow>> | undefined;
   const first = await measure(async () => {
     summary = await sync.syncNow('large');
   });
-  if (summary?.outcome !== 'completed') throw new Error(`sync ${summary?.outcome}: ${summary?.error?.message}`);
+  if (summary?.outcome !== 'completed')
+    throw new Error(`sync ${summary?.outcome}: ${summary?.error?.message}`);
   const rows = Object.values(summary.counts).reduce((a, b) => a + b, 0);
   // close() stops the warm-up after the first commit (search index steps) at its next step, so it does not run
   // beside the re-sync; the views below build that index before they are measured.

@@ -38,23 +38,56 @@ export function viewResults(db: Database, sync: SyncService, now: Date): BenchRe
   const deep = (total: number) => Math.max(0, total - 50);
   const views: [string, (i: number) => unknown][] = [
     ['library: first page (library:page)', () => getLibraryPage(db, 'large', now, { limit: 50 })],
-    [`library: deep page (offset ${deep(library.total)})`, () => getLibraryPage(db, 'large', now, { offset: deep(library.total), limit: 50 })],
-    ['library: first page, filter in-progress', () => getLibraryPage(db, 'large', now, { limit: 50, filter: 'in-progress' })],
+    [
+      `library: deep page (offset ${deep(library.total)})`,
+      () => getLibraryPage(db, 'large', now, { offset: deep(library.total), limit: 50 }),
+    ],
+    [
+      'library: first page, filter in-progress',
+      () => getLibraryPage(db, 'large', now, { limit: 50, filter: 'in-progress' }),
+    ],
     ['getCourseDetail', (i) => getCourseDetail(db, 'large', courseIds[i % courseIds.length]!, now)],
-    ['billing: summary + first 5 codes (billing:summary)', () => getBillingSummary(db, 'large', now)],
-    ['billing: first page of orders (billing:orders)', () => getOrdersPage(db, 'large', now, { limit: 50 })],
-    [`billing: deep page of orders (offset ${deep(orders.total)})`, () => getOrdersPage(db, 'large', now, { offset: deep(orders.total), limit: 50 })],
-    ['billing: payable codes on "show more" (billing:instructions)', () => getPayableInstructionsPage(db, 'large', now, { limit: 25 })],
+    [
+      'billing: summary + first 5 codes (billing:summary)',
+      () => getBillingSummary(db, 'large', now),
+    ],
+    [
+      'billing: first page of orders (billing:orders)',
+      () => getOrdersPage(db, 'large', now, { limit: 50 }),
+    ],
+    [
+      `billing: deep page of orders (offset ${deep(orders.total)})`,
+      () => getOrdersPage(db, 'large', now, { offset: deep(orders.total), limit: 50 }),
+    ],
+    [
+      'billing: payable codes on "show more" (billing:instructions)',
+      () => getPayableInstructionsPage(db, 'large', now, { limit: 25 }),
+    ],
     ['getEntitlements', () => getEntitlements(db, 'large', now)],
     ['getConsulting', () => getConsulting(db, 'large')],
     ['notifications: summary (notifications:summary)', () => getNotificationsSummary(db, 'large')],
-    ['notifications: first page (notifications:page)', () => getNotificationsPage(db, 'large', { limit: 50 })],
-    [`notifications: deep page (offset ${deep(notices.total)})`, () => getNotificationsPage(db, 'large', { offset: deep(notices.total), limit: 50 })],
-    ['notifications: first page, only unread', () => getNotificationsPage(db, 'large', { limit: 50, onlyUnread: true })],
+    [
+      'notifications: first page (notifications:page)',
+      () => getNotificationsPage(db, 'large', { limit: 50 }),
+    ],
+    [
+      `notifications: deep page (offset ${deep(notices.total)})`,
+      () => getNotificationsPage(db, 'large', { offset: deep(notices.total), limit: 50 }),
+    ],
+    [
+      'notifications: first page, only unread',
+      () => getNotificationsPage(db, 'large', { limit: 50, onlyUnread: true }),
+    ],
     ['getProfile', () => getProfile(db, 'large')],
     ['getSyncStatus', () => sync.status('large')],
-    ['search (terms of 3+ characters: trigram index)', (i) => search(db, 'large', words[i % words.length]!)],
-    ['search (1-2 character terms: grams index)', (i) => search(db, 'large', shortWords[i % shortWords.length]!)],
+    [
+      'search (terms of 3+ characters: trigram index)',
+      (i) => search(db, 'large', words[i % words.length]!),
+    ],
+    [
+      'search (1-2 character terms: grams index)',
+      (i) => search(db, 'large', shortWords[i % shortWords.length]!),
+    ],
     // The whole views: no screen calls them any more (tests and the old channels do); for comparison.
     ['whole view, not on a screen: getLibrary', () => getLibrary(db, 'large', now)],
     ['whole view, not on a screen: getBilling', () => getBilling(db, 'large', now)],
@@ -71,7 +104,15 @@ export function viewResults(db: Database, sync: SyncService, now: Date): BenchRe
   const noticeIds = getNotificationsPage(db, 'large', { onlyUnread: true }).items.map((n) => n.id);
   let nextNotice = 0;
   const markRead = () =>
-    enqueueChange(db, 'large', { kind: 'mark-notification-read', notificationId: noticeIds[nextNotice++ % noticeIds.length]! }, now);
+    enqueueChange(
+      db,
+      'large',
+      {
+        kind: 'mark-notification-read',
+        notificationId: noticeIds[nextNotice++ % noticeIds.length]!,
+      },
+      now,
+    );
   const rewrite = db.prepare("UPDATE sites SET created_at = created_at WHERE id = 'large'");
   const sample = (fn: (i: number) => unknown, before: () => unknown, n: number) => {
     const ms: number[] = [];
@@ -102,7 +143,8 @@ export function viewResults(db: Database, sync: SyncService, now: Date): BenchRe
   gramsRows();
   // Right after a commit, before the pass: the rows it wrote are scanned (slower, never wrong).
   const shortBefore: number[] = [];
-  for (let i = 0; i < 30; i++) shortBefore.push(timeIt(() => search(db, 'large', shortWords[i % shortWords.length]!)).ms);
+  for (let i = 0; i < 30; i++)
+    shortBefore.push(timeIt(() => search(db, 'large', shortWords[i % shortWords.length]!)).ms);
   results.push({
     name: 'search p95, 1-2 character terms, before the pass',
     value: percentile(shortBefore, 95),

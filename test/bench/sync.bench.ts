@@ -26,7 +26,10 @@ import { openOfflineDatabase } from '../../electron/core/db';
 import { startWriterWorker } from '../../electron/core/worker';
 import { replaceConsultingServices } from '../../electron/core/db/consulting';
 import { replaceCourses } from '../../electron/core/db/courses';
-import { replaceDigitalProducts, replaceEventRegistrations } from '../../electron/core/db/entitlements';
+import {
+  replaceDigitalProducts,
+  replaceEventRegistrations,
+} from '../../electron/core/db/entitlements';
 import { replaceNotifications, replaceSubscriptions } from '../../electron/core/db/notifications';
 import { replacePayments } from '../../electron/core/db/payments';
 import { replaceProfile } from '../../electron/core/db/profile';
@@ -70,9 +73,17 @@ export async function run(): Promise<BenchResult[]> {
 
     // ---- first sync and no-change re-sync on loopback: the worker (as the app runs it), then the writes on this
     // thread (as before the writer worker), with a screen reading every 50 ms
-    results.push({ name: 'load average (1 min) at the start', value: loadavg()[0]!, unit: '', note: 'timings scale with it' });
+    results.push({
+      name: 'load average (1 min) at the start',
+      value: loadavg()[0]!,
+      unit: '',
+      note: 'timings scale with it',
+    });
     let firstSyncRss = process.memoryUsage().rss;
-    const rssSampler = setInterval(() => (firstSyncRss = Math.max(firstSyncRss, process.memoryUsage().rss)), 10);
+    const rssSampler = setInterval(
+      () => (firstSyncRss = Math.max(firstSyncRss, process.memoryUsage().rss)),
+      10,
+    );
     const worker = await syncRound(dir, 'worker', client, 'worker');
     clearInterval(rssSampler);
     const main = await syncRound(dir, 'main', client, 'main');
@@ -82,7 +93,12 @@ export async function run(): Promise<BenchResult[]> {
       ['worker', worker],
       ['writes on the main thread (before)', main],
     ] as const) {
-      results.push({ name: `first sync, loopback, ${label}`, value: round.first.ms, unit: 'ms', note: `${rows} rows; ${load()}` });
+      results.push({
+        name: `first sync, loopback, ${label}`,
+        value: round.first.ms,
+        unit: 'ms',
+        note: `${rows} rows; ${load()}`,
+      });
       results.push({
         name: `  event-loop delay p99 during it, ${label}`,
         value: round.first.p99,
@@ -102,7 +118,11 @@ export async function run(): Promise<BenchResult[]> {
         note: `max ${round.resync.max.toFixed(1)} ms; screen read p95 ${round.resync.readP95.toFixed(2)} ms over ${round.resync.reads} reads`,
       });
     }
-    results.push({ name: 'full first sync throughput (worker)', value: rows / (first.ms / 1000), unit: 'rows/s' });
+    results.push({
+      name: 'full first sync throughput (worker)',
+      value: rows / (first.ms / 1000),
+      unit: 'rows/s',
+    });
 
     // ---- the same through a proxy adding a fixed round-trip time
     for (const rtt of [0, 20, 50]) {
@@ -134,7 +154,9 @@ export async function run(): Promise<BenchResult[]> {
 
     // ---- the limit: the same pages fetched without storing, the same rows bulk-inserted in one transaction
     // Every connection at once, as the sync fetched before the writer worker (no bound), and nothing stored.
-    const fetchOnly = await timeAsync(() => fetchSnapshot(createTransport(client, { sleep: defaultSleep }), { concurrency: 8 }));
+    const fetchOnly = await timeAsync(() =>
+      fetchSnapshot(createTransport(client, { sleep: defaultSleep }), { concurrency: 8 }),
+    );
     // The same pages with the HTTP client the writer worker sends them with (node:http), parsed on this thread.
     const viaHttp: Transport = {
       async execute(document, variables) {
@@ -145,7 +167,10 @@ export async function run(): Promise<BenchResult[]> {
           ...(variables ? { variables } : {}),
           signal: new AbortController().signal,
         });
-        const body = JSON.parse(Buffer.from(answer.body).toString('utf8')) as { data?: unknown; errors?: [] };
+        const body = JSON.parse(Buffer.from(answer.body).toString('utf8')) as {
+          data?: unknown;
+          errors?: [];
+        };
         return { data: (body.data ?? null) as never, errors: body.errors ?? [] };
       },
     };
@@ -211,10 +236,18 @@ export async function run(): Promise<BenchResult[]> {
         ensureSite(target, 'large');
         for (const table of STAGED_TABLES) {
           // Generated columns (pragma hidden 2 and 3) are computed, never inserted.
-          const columns = (target.prepare(`SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`).all() as { name: string }[])
+          const columns = (
+            target
+              .prepare(`SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`)
+              .all() as { name: string }[]
+          )
             .map((c) => c.name)
             .join(', ');
-          target.prepare(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM staged.${table}`).run();
+          target
+            .prepare(
+              `INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM staged.${table}`,
+            )
+            .run();
         }
       })(),
     );
@@ -246,7 +279,8 @@ export async function run(): Promise<BenchResult[]> {
     // event-loop delay during each (the timer runs 20 ms before, so a block at the start is recorded).
     const exportWriter = await startWriterWorker({ file: join(dir, 'worker.db') });
     try {
-      const site = () => ({ id: 'large', label: 'Large', baseUrl: 'http://127.0.0.1' }) as SiteSummary;
+      const site = () =>
+        ({ id: 'large', label: 'Large', baseUrl: 'http://127.0.0.1' }) as SiteSummary;
       let chars = 0;
       const deliver = async (f: ExportFile): Promise<SaveOutcome> => {
         chars = f.body.length;
@@ -260,7 +294,8 @@ export async function run(): Promise<BenchResult[]> {
             now: () => now,
             site,
             deliver,
-            purchaseHistoryCsv: ({ now: at, ...input }) => exportWriter.call('export:orders-csv', { ...input, now: at.toISOString() }),
+            purchaseHistoryCsv: ({ now: at, ...input }) =>
+              exportWriter.call('export:orders-csv', { ...input, now: at.toISOString() }),
           }),
         ],
         ['main thread (no writer)', createExportHandlers({ db, now: () => now, site, deliver })],
@@ -269,7 +304,9 @@ export async function run(): Promise<BenchResult[]> {
         const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
         loop.enable();
         await new Promise((r) => setTimeout(r, 20));
-        const { ms: elapsed } = await timeAsync(() => handlers['export:orders-csv']({ siteId: 'large', language: 'en' }));
+        const { ms: elapsed } = await timeAsync(() =>
+          handlers['export:orders-csv']({ siteId: 'large', language: 'en' }),
+        );
         await new Promise((r) => setTimeout(r, 20));
         loop.disable();
         results.push({
@@ -283,7 +320,12 @@ export async function run(): Promise<BenchResult[]> {
       await exportWriter.close();
     }
 
-    results.push({ name: 'load average (1 min) at the end', value: loadavg()[0]!, unit: '', note: 'shared machine: other engineers run tests too' });
+    results.push({
+      name: 'load average (1 min) at the end',
+      value: loadavg()[0]!,
+      unit: '',
+      note: 'shared machine: other engineers run tests too',
+    });
     await sync.close();
     db.close();
   } finally {
@@ -294,5 +336,8 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const r of await run()) console.log(`${r.name.padEnd(52)} ${r.value.toFixed(2).padStart(10)} ${r.unit}${r.note ? `  (${r.note})` : ''}`);
+  for (const r of await run())
+    console.log(
+      `${r.name.padEnd(52)} ${r.value.toFixed(2).padStart(10)} ${r.unit}${r.note ? `  (${r.note})` : ''}`,
+    );
 }

@@ -23,7 +23,8 @@ export async function run(): Promise<BenchResult[]> {
     const sync = createSyncService({ db, clientFor: () => siteClient(server.url, accessToken) });
     const summary = await sync.syncNow('large');
     await sync.close();
-    if (summary.outcome !== 'completed') throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
+    if (summary.outcome !== 'completed')
+      throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
     const courses = (db.prepare('SELECT count(*) AS n FROM courses').get() as { n: number }).n;
     const lectures = (db.prepare('SELECT count(*) AS n FROM lectures').get() as { n: number }).n;
     const now = new Date();

@@ -21,7 +21,13 @@ import { insertCode } from '../../embedded-server/store/codes';
 import { randomId, randomSecret, sha256Hex } from '../../embedded-server/store/secrets';
 import { runLoad, summarize, throughput, formatLoad, type LoadResult } from './load/client';
 import type { GeneratorJob, ListJob, RefreshChainJob, RequestSpec } from './load/protocol';
-import { REFERENCE_CLIENT, REFERENCE_REDIRECT, startReferenceProvider, type ReferenceProvider, type ReferenceStorage } from './reference-provider';
+import {
+  REFERENCE_CLIENT,
+  REFERENCE_REDIRECT,
+  startReferenceProvider,
+  type ReferenceProvider,
+  type ReferenceStorage,
+} from './reference-provider';
 import type { BenchResult } from './types';
 
 const REQUESTS = 600;
@@ -34,7 +40,8 @@ const OUR_PATH = '/api/oauth/token';
 const SCOPE = 'openid profile email account:read';
 const REFRESH_SCOPE = 'profile email account:read';
 
-const form = (fields: Record<string, string>): RequestSpec['body'] => new URLSearchParams(fields).toString();
+const form = (fields: Record<string, string>): RequestSpec['body'] =>
+  new URLSearchParams(fields).toString();
 const spec = (path: string, fields: Record<string, string>): RequestSpec => ({
   path,
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -97,18 +104,31 @@ export function codeExchangeJob(server: EmbeddedServer, count: number): ListJob 
 }
 
 async function exchangeOnce(origin: string, request: RequestSpec): Promise<string> {
-  const res = await fetch(`${origin}${request.path}`, { method: 'POST', headers: request.headers, body: request.body });
+  const res = await fetch(`${origin}${request.path}`, {
+    method: 'POST',
+    headers: request.headers,
+    body: request.body,
+  });
   const body = (await res.json()) as { refresh_token?: string };
-  if (res.status !== 200 || !body.refresh_token) throw new Error(`code exchange for a refresh chain answered ${res.status}`);
+  if (res.status !== 200 || !body.refresh_token)
+    throw new Error(`code exchange for a refresh chain answered ${res.status}`);
   return body.refresh_token;
 }
 
 /** The first refresh token of each of `count` chains (one code exchange each, outside the measurement). */
 export function ourRefreshChains(server: EmbeddedServer, count = CONCURRENCY): Promise<string[]> {
-  return Promise.all(Array.from({ length: count }, () => exchangeOnce(server.url, ourExchange(server, mintOurCode(server)))));
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      exchangeOnce(server.url, ourExchange(server, mintOurCode(server))),
+    ),
+  );
 }
 
-export function refreshJob(server: EmbeddedServer, chains: readonly string[], total: number): RefreshChainJob {
+export function refreshJob(
+  server: EmbeddedServer,
+  chains: readonly string[],
+  total: number,
+): RefreshChainJob {
   return {
     kind: 'refresh-chains',
     origin: server.url,
@@ -122,7 +142,8 @@ export function refreshJob(server: EmbeddedServer, chains: readonly string[], to
 }
 
 async function theirExchangeJob(p: ReferenceProvider): Promise<ListJob> {
-  const codes = (n: number) => Promise.all(Array.from({ length: n }, async () => theirExchange(p, await p.mintCode())));
+  const codes = (n: number) =>
+    Promise.all(Array.from({ length: n }, async () => theirExchange(p, await p.mintCode())));
   return {
     kind: 'list',
     origin: p.issuer,
@@ -135,7 +156,11 @@ async function theirExchangeJob(p: ReferenceProvider): Promise<ListJob> {
 
 /** `narrowed`: the same form as ours (no id_token); otherwise its default, which signs an id_token on every refresh. */
 async function theirRefreshJob(p: ReferenceProvider, narrowed: boolean): Promise<RefreshChainJob> {
-  const chains = await Promise.all(Array.from({ length: CONCURRENCY }, async () => exchangeOnce(p.issuer, theirExchange(p, await p.mintCode()))));
+  const chains = await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () =>
+      exchangeOnce(p.issuer, theirExchange(p, await p.mintCode())),
+    ),
+  );
   return {
     kind: 'refresh-chains',
     origin: p.issuer,
@@ -143,7 +168,9 @@ async function theirRefreshJob(p: ReferenceProvider, narrowed: boolean): Promise
     concurrency: CONCURRENCY,
     path: '/token',
     chains,
-    form: narrowed ? { client_id: REFERENCE_CLIENT, scope: REFRESH_SCOPE } : { client_id: REFERENCE_CLIENT },
+    form: narrowed
+      ? { client_id: REFERENCE_CLIENT, scope: REFRESH_SCOPE }
+      : { client_id: REFERENCE_CLIENT },
     total: REQUESTS,
   };
 }
@@ -154,7 +181,10 @@ function median(runs: LoadResult[]): LoadResult {
 }
 
 /** Runs ours and theirs alternately (ours first on even rounds) and returns the median run of each. */
-async function sideBySide(ours: () => Promise<GeneratorJob>, theirs: () => Promise<GeneratorJob>): Promise<[LoadResult, LoadResult]> {
+async function sideBySide(
+  ours: () => Promise<GeneratorJob>,
+  theirs: () => Promise<GeneratorJob>,
+): Promise<[LoadResult, LoadResult]> {
   const a: LoadResult[] = [];
   const b: LoadResult[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -170,7 +200,12 @@ async function sideBySide(ours: () => Promise<GeneratorJob>, theirs: () => Promi
   return [median(a), median(b)];
 }
 
-function ratio(name: string, ours: LoadResult, theirs: LoadResult, storage: ReferenceStorage): BenchResult {
+function ratio(
+  name: string,
+  ours: LoadResult,
+  theirs: LoadResult,
+  storage: ReferenceStorage,
+): BenchResult {
   return {
     name: `${name}: ratio ours / oidc-provider (${storage})`,
     value: throughput(ours) / throughput(theirs),
@@ -199,10 +234,27 @@ export async function run(): Promise<BenchResult[]> {
           results.push(...summarize('ours: code exchange + ES256 id_token', ourX, CONCURRENCY));
           results.push(...summarize('ours: refresh (rotation)', ourR, CONCURRENCY));
         }
-        results.push(...summarize(`oidc-provider (${storage}): code exchange + ES256 id_token`, theirX, CONCURRENCY));
-        results.push(...summarize(`oidc-provider (${storage}): refresh (rotation)`, theirR, CONCURRENCY));
-        results.push(...summarize(`oidc-provider (${storage}): refresh with its default id_token`, theirRid, CONCURRENCY));
-        results.push(ratio('code exchange', ourX, theirX, storage), ratio('refresh', ourR, theirR, storage));
+        results.push(
+          ...summarize(
+            `oidc-provider (${storage}): code exchange + ES256 id_token`,
+            theirX,
+            CONCURRENCY,
+          ),
+        );
+        results.push(
+          ...summarize(`oidc-provider (${storage}): refresh (rotation)`, theirR, CONCURRENCY),
+        );
+        results.push(
+          ...summarize(
+            `oidc-provider (${storage}): refresh with its default id_token`,
+            theirRid,
+            CONCURRENCY,
+          ),
+        );
+        results.push(
+          ratio('code exchange', ourX, theirX, storage),
+          ratio('refresh', ourR, theirR, storage),
+        );
       } finally {
         await provider.close();
       }

@@ -21,7 +21,9 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Reply> 
     const req = httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -39,7 +41,8 @@ const RECEIPT: ExportFile = {
   fileName: 'receipt-T1.pdf',
   mimeType: 'text/html; charset=utf-8',
   body: '<!doctype html><title>r</title><p>no script</p>',
-  printView: '<!doctype html><title>r</title><script src="/__host/print.js" defer></script><p>print view</p>',
+  printView:
+    '<!doctype html><title>r</title><script src="/__host/print.js" defer></script><p>print view</p>',
 };
 
 describe('browser host: files the student asked for, as one-time downloads behind the session (real HTTP)', () => {
@@ -52,7 +55,10 @@ describe('browser host: files the student asked for, as one-time downloads behin
     dir = mkdtempSync(join(tmpdir(), 'ld-bhost-files-'));
     const rendererDir = join(dir, 'renderer');
     mkdirSync(rendererDir);
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body>app</body></html>');
+    writeFileSync(
+      join(rendererDir, 'index.html'),
+      '<!doctype html><html><head><title>t</title></head><body>app</body></html>',
+    );
     host = await startBrowserHost({
       rendererDir,
       createCore: async ({ openExternal, deliverFile }) => {
@@ -75,7 +81,11 @@ describe('browser host: files the student asked for, as one-time downloads behin
     const outcome = await deliver(CSV);
     expect(outcome).toMatchObject({ kind: 'download', fileName: CSV.fileName });
     if (outcome.kind !== 'download') throw new Error('expected a download');
-    expect(outcome.url).toMatch(new RegExp(`^${BROWSER_HOST_PATHS.files}[A-Za-z0-9_-]{32}/${CSV.fileName.replace(/\./g, '\\.')}$`));
+    expect(outcome.url).toMatch(
+      new RegExp(
+        `^${BROWSER_HOST_PATHS.files}[A-Za-z0-9_-]{32}/${CSV.fileName.replace(/\./g, '\\.')}$`,
+      ),
+    );
     const reply = await get(`${host.origin}${outcome.url}`, headers());
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -84,7 +94,9 @@ describe('browser host: files the student asked for, as one-time downloads behin
     expect(reply.body.equals(Buffer.from(CSV.body, 'utf8'))).toBe(true);
     expect([...reply.body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     // The address is worthless without the host's session cookie.
-    expect((await get(`${host.origin}${outcome.url}`, { host: new URL(host.origin).host })).status).toBe(403);
+    expect(
+      (await get(`${host.origin}${outcome.url}`, { host: new URL(host.origin).host })).status,
+    ).toBe(403);
   });
 
   it('a receipt is a print view: its print script and nothing else may run (CSP)', async () => {
@@ -107,9 +119,18 @@ describe('browser host: files the student asked for, as one-time downloads behin
   });
 
   it('an unknown or malformed address is 404 with plain words, and each file gets its own unguessable address', async () => {
-    for (const path of [`${'A'.repeat(32)}/x.csv`, 'short/x.csv', `${'A'.repeat(31)}!/x.csv`, `${'A'.repeat(33)}/x.csv`, '']) {
+    for (const path of [
+      `${'A'.repeat(32)}/x.csv`,
+      'short/x.csv',
+      `${'A'.repeat(31)}!/x.csv`,
+      `${'A'.repeat(33)}/x.csv`,
+      '',
+    ]) {
       const reply = await get(`${host.origin}${BROWSER_HOST_PATHS.files}${path}`, headers());
-      expect([reply.status, reply.body.toString('utf8')]).toEqual([404, 'This file is no longer available. Ask for it again in the app.']);
+      expect([reply.status, reply.body.toString('utf8')]).toEqual([
+        404,
+        'This file is no longer available. Ask for it again in the app.',
+      ]);
     }
     const a = await deliver(CSV);
     const b = await deliver(CSV);

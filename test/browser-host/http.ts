@@ -7,13 +7,26 @@ export interface Reply {
 }
 
 /** Raw HTTP (node:http, not fetch): the tests must set Host and Origin headers a browser would not let us forge. */
-export function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+export function send(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      url,
+      { method: init.method ?? 'GET', headers: init.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     if (init.body !== undefined) req.write(init.body);
     req.end();
@@ -31,11 +44,20 @@ export interface HostSession {
 }
 
 /** Opens a launch link as the browser does and reads the cookie and the page key from the launch page. */
-export async function openSession(launchUrl: string, headers: Record<string, string> = {}): Promise<HostSession> {
+export async function openSession(
+  launchUrl: string,
+  headers: Record<string, string> = {},
+): Promise<HostSession> {
   const page = await send(launchUrl, { headers });
   if (page.status !== 200) throw new Error(`launch link refused: ${page.status}`);
   const cookie = String(page.headers['set-cookie']).split(';')[0]!;
-  const key = (JSON.parse(/<script type="application\/json" id="ld-host-session">([^<]*)<\/script>/.exec(page.body)![1]!) as { key: string }).key;
+  const key = (
+    JSON.parse(
+      /<script type="application\/json" id="ld-host-session">([^<]*)<\/script>/.exec(
+        page.body,
+      )![1]!,
+    ) as { key: string }
+  ).key;
   return {
     cookie,
     key,
@@ -48,7 +70,12 @@ export async function openSession(launchUrl: string, headers: Record<string, str
 export function openStream(
   url: string,
   headers: Record<string, string>,
-): Promise<{ status: number; text: () => string; until: (marker: string | RegExp) => Promise<string>; close: () => void }> {
+): Promise<{
+  status: number;
+  text: () => string;
+  until: (marker: string | RegExp) => Promise<string>;
+  close: () => void;
+}> {
   return new Promise((resolve, reject) => {
     let text = '';
     const waiters = new Set<() => void>();
@@ -63,8 +90,13 @@ export function openStream(
       const until = (marker: string | RegExp) =>
         new Promise<string>((done, fail) => {
           const check = () => {
-            if (typeof marker === 'string' ? text.includes(marker) : marker.test(text)) return (waiters.delete(check), done(text));
-            if (res.readableEnded) return (waiters.delete(check), fail(new Error(`stream ended before ${String(marker)}: ${text}`)));
+            if (typeof marker === 'string' ? text.includes(marker) : marker.test(text))
+              return (waiters.delete(check), done(text));
+            if (res.readableEnded)
+              return (
+                waiters.delete(check),
+                fail(new Error(`stream ended before ${String(marker)}: ${text}`))
+              );
           };
           waiters.add(check);
           check();

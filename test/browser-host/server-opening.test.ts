@@ -13,7 +13,10 @@ describe('browser host while the core opens', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-early-'));
     const rendererDir = join(dir, 'renderer');
     mkdirSync(rendererDir);
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body>app</body></html>');
+    writeFileSync(
+      join(rendererDir, 'index.html'),
+      '<!doctype html><html><head><title>t</title></head><body>app</body></html>',
+    );
     let letCoreOpen!: () => void;
     const coreMayOpen = new Promise<void>((resolve) => (letCoreOpen = resolve));
     let listening!: (launchUrl: () => string) => void;
@@ -45,9 +48,13 @@ describe('browser host while the core opens', () => {
           .end(),
       );
       await expect.poll(() => chunks.join('')).toContain('app');
-      expect(chunks.join('')).toContain(`<script defer src="${BROWSER_HOST_PATHS.bridge}"></script>`);
+      expect(chunks.join('')).toContain(
+        `<script defer src="${BROWSER_HOST_PATHS.bridge}"></script>`,
+      );
       expect(chunks.join('')).not.toContain('</body>');
-      key = (JSON.parse(/id="ld-host-session">([^<]*)</.exec(chunks.join(''))![1]!) as { key: string }).key;
+      key = (
+        JSON.parse(/id="ld-host-session">([^<]*)</.exec(chunks.join(''))![1]!) as { key: string }
+      ).key;
       // Its first call waits for the core instead of failing.
       let answered = false;
       const call = send(`${origin}${BROWSER_HOST_PATHS.invoke}sites:list`, {
@@ -63,7 +70,9 @@ describe('browser host while the core opens', () => {
       expect(reply.status).toBe(200);
       expect(JSON.parse(reply.body)).toEqual({ ok: true, value: [] });
       expect(await page).toBe(200);
-      expect(chunks.join('')).toMatch(new RegExp(`"sites:list":\\{"ok":true,"value":\\[\\]\\}.*</script></body></html>$`));
+      expect(chunks.join('')).toMatch(
+        new RegExp(`"sites:list":\\{"ok":true,"value":\\[\\]\\}.*</script></body></html>$`),
+      );
       expect(new URL(host.launchUrl()).origin).toBe(origin);
     } finally {
       letCoreOpen();
@@ -82,7 +91,8 @@ describe('browser host while the core opens', () => {
         '<link rel="stylesheet" crossorigin href="./assets/index-XyZ789.css"></head><body><div id="root"></div></body></html>',
     );
     writeFileSync(join(rendererDir, 'assets', 'index-XyZ789.css'), '.first-screen{position:fixed}');
-    const frame = '<div class="layout"><li data-frame-testid="today-continue">Statistics</li></div>';
+    const frame =
+      '<div class="layout"><li data-frame-testid="today-continue">Statistics</li></div>';
     let coreAskedAt = 0;
     let listening!: (launchUrl: () => string) => void;
     const launchUrl = new Promise<() => string>((resolve) => (listening = resolve));
@@ -114,11 +124,15 @@ describe('browser host while the core opens', () => {
       const sentAt = Date.now();
       expect(coreAskedAt).toBeGreaterThan(0);
       expect(coreAskedAt).toBeLessThanOrEqual(sentAt);
-      expect(first.body).toContain(`<div id="root"></div><div id="ld-first-screen" class="first-screen" aria-hidden="true" inert>${frame}</div>`);
+      expect(first.body).toContain(
+        `<div id="root"></div><div id="ld-first-screen" class="first-screen" aria-hidden="true" inert>${frame}</div>`,
+      );
       expect(first.body).toContain('<style>.first-screen{position:fixed}</style>');
       expect(first.body).not.toContain('rel="stylesheet"');
       // The bridge runs before the app's module script: both deferred, in document order.
-      expect(first.body).toContain(`<script defer src="${BROWSER_HOST_PATHS.bridge}"></script><script type="module"`);
+      expect(first.body).toContain(
+        `<script defer src="${BROWSER_HOST_PATHS.bridge}"></script><script type="module"`,
+      );
       expect(String(first.headers['content-security-policy'])).toContain("script-src 'self'");
       host = await started;
       // A reload (or a second tab) may be on another screen: the plain page, its stylesheet linked.
@@ -151,7 +165,8 @@ describe('browser host while the core opens', () => {
           siteIds: ['site-1'],
           savedAt: '2026-11-28T00:00:00.000Z',
         },
-        createCore: async ({ openExternal }) => createTestCore({ dataDir: join(dir, 'data'), openExternal }),
+        createCore: async ({ openExternal }) =>
+          createTestCore({ dataDir: join(dir, 'data'), openExternal }),
       });
       expect(host.core.info).toBeDefined();
       await host.close();
@@ -163,20 +178,32 @@ describe('browser host while the core opens', () => {
   it('names itself first on every event stream and says goodbye on each when it stops', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ld-bhost-stop-'));
     mkdirSync(join(dir, 'renderer'));
-    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    writeFileSync(
+      join(dir, 'renderer', 'index.html'),
+      '<!doctype html><html><head></head><body></body></html>',
+    );
     const host = await startBrowserHost({
       rendererDir: join(dir, 'renderer'),
-      createCore: ({ openExternal }) => createTestCore({ dataDir: join(dir, 'data'), openExternal }),
+      createCore: ({ openExternal }) =>
+        createTestCore({ dataDir: join(dir, 'data'), openExternal }),
     });
     try {
       const session = await openSession(host.launchUrl());
       const url = `${host.origin}${BROWSER_HOST_PATHS.events}`;
-      const [a, b] = [await openStream(url, session.headers(host.origin)), await openStream(url, session.headers(host.origin))];
+      const [a, b] = [
+        await openStream(url, session.headers(host.origin)),
+        await openStream(url, session.headers(host.origin)),
+      ];
       const hello = /^event: host:hello\ndata: (\{"host":"[A-Za-z0-9_-]{16,}"\})\n\n/;
       // The same per-launch id on each stream, and first.
-      expect((await a.until('network:changed')).match(hello)?.[1]).toBe((await b.until('network:changed')).match(hello)?.[1]);
+      expect((await a.until('network:changed')).match(hello)?.[1]).toBe(
+        (await b.until('network:changed')).match(hello)?.[1],
+      );
       await host.close();
-      for (const stream of [a, b]) expect(await stream.until('event: host:stopped')).toMatch(/event: host:stopped\ndata: \{\}\n\n$/);
+      for (const stream of [a, b])
+        expect(await stream.until('event: host:stopped')).toMatch(
+          /event: host:stopped\ndata: \{\}\n\n$/,
+        );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

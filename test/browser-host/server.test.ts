@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_HOST_PATHS } from '../../electron/common/ipc-contract';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_ID, firstAnswersElement } from '../../electron/browser-host/first-answers';
+import {
+  FIRST_ANSWER_CHANNELS,
+  FIRST_ANSWERS_ID,
+  firstAnswersElement,
+} from '../../electron/browser-host/first-answers';
 import { parseArgs } from '../../electron/browser-host/cli';
 import { type AppEventListener } from '../../electron/core/app-core';
 import { createTestCore } from '../helpers/test-core';
@@ -24,7 +28,10 @@ describe('browser host (loopback HTTP over a real core)', () => {
     dir = mkdtempSync(join(tmpdir(), 'ld-bhost-'));
     const rendererDir = join(dir, 'renderer');
     mkdirSync(rendererDir);
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body>app</body></html>');
+    writeFileSync(
+      join(rendererDir, 'index.html'),
+      '<!doctype html><html><head><title>t</title></head><body>app</body></html>',
+    );
     host = await startBrowserHost({
       rendererDir,
       createCore: async ({ openExternal }) => {
@@ -85,7 +92,9 @@ describe('browser host (loopback HTTP over a real core)', () => {
     expect(r.status).toBe(403);
     expect(r.headers['set-cookie']).toBeUndefined();
     const name = cookie.split('=')[0]!;
-    expect((await send(`${host.origin}/`, { headers: { cookie: `${name}=forged` } })).status).toBe(403);
+    expect((await send(`${host.origin}/`, { headers: { cookie: `${name}=forged` } })).status).toBe(
+      403,
+    );
   });
 
   it('answers 421 to a request naming another host (DNS rebinding)', async () => {
@@ -126,11 +135,23 @@ describe('browser host (loopback HTTP over a real core)', () => {
     const chunked = await new Promise<Reply>((resolve, reject) => {
       const req = httpRequest(
         `${host.origin}${BROWSER_HOST_PATHS.invoke}app:get-info`,
-        { method: 'POST', headers: session.headers(host.origin, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }) },
+        {
+          method: 'POST',
+          headers: session.headers(host.origin, {
+            'content-type': 'application/json',
+            'transfer-encoding': 'chunked',
+          }),
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
         },
       );
       req.on('error', reject);
@@ -154,23 +175,36 @@ describe('browser host (loopback HTTP over a real core)', () => {
   });
 
   it('ends the launch page with the answers to the first calls, the same as the calls give; the bare page has none', async () => {
-    expect((await send(`${host.origin}/`, { headers: { cookie } })).body).not.toContain(FIRST_ANSWERS_ID);
+    expect((await send(`${host.origin}/`, { headers: { cookie } })).body).not.toContain(
+      FIRST_ANSWERS_ID,
+    );
     const r = (await openSession(host.launchUrl())).page;
-    const block = new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">([^<]*)</script></body>`).exec(r.body);
+    const block = new RegExp(
+      `<script type="application/json" id="${FIRST_ANSWERS_ID}">([^<]*)</script></body>`,
+    ).exec(r.body);
     expect(block).not.toBeNull();
     const answers = JSON.parse(block![1]!) as Record<string, unknown>;
     expect(Object.keys(answers).sort()).toEqual([...FIRST_ANSWER_CHANNELS].sort());
     for (const channel of FIRST_ANSWER_CHANNELS) {
-      const direct = JSON.parse((await invoke(channel, {})).body) as { ok: boolean; value: unknown };
+      const direct = JSON.parse((await invoke(channel, {})).body) as {
+        ok: boolean;
+        value: unknown;
+      };
       expect(direct.ok).toBe(true);
       // today:get carries the moment it was read.
-      if (channel === 'today:get') expect(answers[channel]).toMatchObject({ ok: true, value: { sites: (direct.value as { sites: unknown }).sites } });
+      if (channel === 'today:get')
+        expect(answers[channel]).toMatchObject({
+          ok: true,
+          value: { sites: (direct.value as { sites: unknown }).sites },
+        });
       else expect(answers[channel]).toEqual(direct);
     }
   });
 
   it('writes the first answers so no text in them can end their element or run', () => {
-    const hostile = { 'sites:list': { ok: true, value: [{ label: '</script><script>alert(1)</script><!-- x' }] } };
+    const hostile = {
+      'sites:list': { ok: true, value: [{ label: '</script><script>alert(1)</script><!-- x' }] },
+    };
     const element = firstAnswersElement(hostile);
     expect(element.match(/<\/script>/g)).toHaveLength(1);
     expect(element).not.toContain('<!--');
@@ -180,16 +214,27 @@ describe('browser host (loopback HTTP over a real core)', () => {
   });
 
   it('runs a channel of the contract and validates its input', async () => {
-    const info = JSON.parse((await invoke('app:get-info', {})).body) as { ok: boolean; value: { host: string } };
+    const info = JSON.parse((await invoke('app:get-info', {})).body) as {
+      ok: boolean;
+      value: { host: string };
+    };
     expect(info).toMatchObject({ ok: true, value: { host: 'browser' } });
-    const bad = JSON.parse((await invoke('library:list', { input: { siteId: 42 } })).body) as { ok: boolean; error: { code: string } };
+    const bad = JSON.parse((await invoke('library:list', { input: { siteId: 42 } })).body) as {
+      ok: boolean;
+      error: { code: string };
+    };
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
-    const extra = JSON.parse((await invoke('sites:add', { input: { baseUrl: 'x', clientId: 'y', evil: true } })).body) as {
+    const extra = JSON.parse(
+      (await invoke('sites:add', { input: { baseUrl: 'x', clientId: 'y', evil: true } })).body,
+    ) as {
       ok: boolean;
       error: { code: string };
     };
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
-    const unknown = JSON.parse((await invoke('fs:read', {})).body) as { ok: boolean; error: { code: string } };
+    const unknown = JSON.parse((await invoke('fs:read', {})).body) as {
+      ok: boolean;
+      error: { code: string };
+    };
     expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 
@@ -199,7 +244,9 @@ describe('browser host (loopback HTTP over a real core)', () => {
     await stream.until('event: network:changed');
     expect(coreListener).not.toBeNull();
     coreListener!('data:changed', { siteId: 'site-1' });
-    expect(await stream.until('event: data:changed')).toContain('event: data:changed\ndata: {"siteId":"site-1"}');
+    expect(await stream.until('event: data:changed')).toContain(
+      'event: data:changed\ndata: {"siteId":"site-1"}',
+    );
     stream.close();
   });
 
@@ -236,7 +283,9 @@ describe('browser host (loopback HTTP over a real core)', () => {
       coreListener!('data:changed', { siteId: 'marker' });
       const textA = await a.readUntil('"siteId":"marker"');
       const textB = await b.readUntil('"siteId":"marker"');
-      expect(textA).toContain('event: host:open-url\ndata: {"url":"http://127.0.0.1:9/oauth/authorize?x=1"}');
+      expect(textA).toContain(
+        'event: host:open-url\ndata: {"url":"http://127.0.0.1:9/oauth/authorize?x=1"}',
+      );
       expect(textB).not.toContain('host:open-url');
     } finally {
       a.close();
@@ -265,19 +314,29 @@ describe('browser host (loopback HTTP over a real core)', () => {
   });
 
   it('the events stream needs the session too', async () => {
-    expect((await openStream(`${host.origin}${BROWSER_HOST_PATHS.events}`, { origin: host.origin })).status).toBe(403);
+    expect(
+      (await openStream(`${host.origin}${BROWSER_HOST_PATHS.events}`, { origin: host.origin }))
+        .status,
+    ).toBe(403);
   });
 });
 
 describe('browser host CLI arguments', () => {
   it('parses port, data folder and demo', () => {
-    expect(parseArgs(['--port', '4321', '--data-dir', '/tmp/x', '--demo', '--no-open'], {})).toEqual({
+    expect(
+      parseArgs(['--port', '4321', '--data-dir', '/tmp/x', '--demo', '--no-open'], {}),
+    ).toEqual({
       port: 4321,
       dataDir: '/tmp/x',
       demo: true,
       open: false,
     });
-    expect(parseArgs(['--port=0'], { LEARNING_DESKTOP_DATA_DIR: '/tmp/y' })).toMatchObject({ port: 0, dataDir: '/tmp/y', demo: false, open: true });
+    expect(parseArgs(['--port=0'], { LEARNING_DESKTOP_DATA_DIR: '/tmp/y' })).toMatchObject({
+      port: 0,
+      dataDir: '/tmp/y',
+      demo: false,
+      open: true,
+    });
   });
   it('refuses unknown options and bad ports with a plain message', () => {
     expect(() => parseArgs(['--port', 'abc'], {})).toThrow(/--port/);

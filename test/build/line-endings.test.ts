@@ -24,7 +24,10 @@ beforeAll(() => {
   clone = join(work, 'clone');
   const top = git(['rev-parse', '--show-toplevel'], process.cwd()).stdout.trim();
   // --no-local: a real clone through Git's transport, as a runner's checkout is, and it works from a shallow one too.
-  const cloned = git(['clone', '--quiet', '--no-local', '-c', 'core.autocrlf=true', top, clone], work);
+  const cloned = git(
+    ['clone', '--quiet', '--no-local', '-c', 'core.autocrlf=true', top, clone],
+    work,
+  );
   if (cloned.status !== 0) throw new Error(`git clone failed: ${cloned.stderr}`);
   symlinkSync(realpathSync('node_modules'), join(clone, 'node_modules'), 'junction');
 }, 60_000);
@@ -34,14 +37,23 @@ afterAll(() => {
 });
 
 const run = (entry: string, args: string[]) => {
-  const r = spawnSync(process.execPath, [entry, ...args], { cwd: clone, encoding: 'utf8', timeout: 240_000 });
+  const r = spawnSync(process.execPath, [entry, ...args], {
+    cwd: clone,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   return { status: r.status, output: `${r.stdout}\n${r.stderr}`.slice(-3000) };
 };
 
 describe('a checkout with core.autocrlf=true (as on GitHub’s Windows runners)', () => {
   it('is such a checkout, and its text files still end their lines with LF', () => {
     expect(git(['config', 'core.autocrlf'], clone).stdout.trim()).toBe('true');
-    for (const file of ['package.json', 'README.md', 'electron/main/index.ts', '.github/workflows/desktop.yml']) {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'electron/main/index.ts',
+      '.github/workflows/desktop.yml',
+    ]) {
       expect(readFileSync(join(clone, file), 'utf8').includes('\r\n'), file).toBe(false);
     }
     // Binary files come out byte for byte.

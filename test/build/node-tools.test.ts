@@ -10,7 +10,8 @@ import { binEntry, npmCli } from '../../scripts/node-tools.mjs';
  * spawned without a shell they fail with ENOENT, or EINVAL since Node 20.12 (CVE-2024-27980), so no Windows test
  * build or installer was ever made.
  */
-const SPAWN_OF_A_SHELL_SCRIPT = /\b(?:spawn|spawnSync|execFile|execFileSync)\(\s*['"`](?:npx|npm|pnpm|yarn)(?:\.cmd)?['"`]/;
+const SPAWN_OF_A_SHELL_SCRIPT =
+  /\b(?:spawn|spawnSync|execFile|execFileSync)\(\s*['"`](?:npx|npm|pnpm|yarn)(?:\.cmd)?['"`]/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -20,7 +21,9 @@ function sources(dir: string): string[] {
 
 describe('npm tools run as JS entry points (Windows has no npx without a shell)', () => {
   it('no script or test spawns npx or npm', () => {
-    const offenders = [...sources('scripts'), ...sources('test')].filter((f) => SPAWN_OF_A_SHELL_SCRIPT.test(readFileSync(f, 'utf8')));
+    const offenders = [...sources('scripts'), ...sources('test')].filter((f) =>
+      SPAWN_OF_A_SHELL_SCRIPT.test(readFileSync(f, 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -31,7 +34,11 @@ describe('npm tools run as JS entry points (Windows has no npx without a shell)'
       [binEntry('electron-builder'), ['--version']],
       [npmCli(), ['--version']],
     ] as const) {
-      const run = spawnSync(process.execPath, [entry, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync(process.execPath, [entry, ...args], {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(run.status, `${entry}: ${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
     }

@@ -31,7 +31,9 @@ const REQUIRED_FUSES = {
 
 describe('packaging config (build/electron-builder.yml)', () => {
   it("passes electron-builder's own schema check", async () => {
-    await expect(loadPackagingConfig()).resolves.toMatchObject({ appId: 'app.learningdesktop.desktop' });
+    await expect(loadPackagingConfig()).resolves.toMatchObject({
+      appId: 'app.learningdesktop.desktop',
+    });
   });
 
   it.each(Object.entries(REQUIRED_FUSES))('sets the fuse %s to %s', async (fuse, value) => {
@@ -57,7 +59,10 @@ describe('packaging config (build/electron-builder.yml)', () => {
   });
 
   it("asks the hardened runtime for no exception but V8's JIT", () => {
-    const plist = readFileSync('build/entitlements.mac.plist', 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+    const plist = readFileSync('build/entitlements.mac.plist', 'utf8').replace(
+      /<!--[\s\S]*?-->/g,
+      '',
+    );
     const granted = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\/>/g)].map((m) => m[1]);
     expect(granted).toEqual(['com.apple.security.cs.allow-jit']);
     expect(plist).not.toMatch(/<false\/>|<string>/);
@@ -65,7 +70,9 @@ describe('packaging config (build/electron-builder.yml)', () => {
 
   it('signs every macOS build: ad hoc after the fuses are flipped (or Apple silicon refuses to launch it), notarized for a release', async () => {
     const { electronFuses, mac } = await loadPackagingConfig();
-    expect((electronFuses as { resetAdHocDarwinSignature?: boolean }).resetAdHocDarwinSignature).toBe(true);
+    expect(
+      (electronFuses as { resetAdHocDarwinSignature?: boolean }).resetAdHocDarwinSignature,
+    ).toBe(true);
     expect(mac?.notarize).toBe(true);
     // No identity pinned: a release finds its Developer ID from CSC_LINK, and nothing turns signing off.
     expect(mac?.identity).toBeUndefined();
@@ -82,7 +89,10 @@ describe('packaging config (build/electron-builder.yml)', () => {
   it('makes the deb for Linux (no AppImage), whose .desktop file is the one the invite scheme is registered for', async () => {
     const { linux } = await loadPackagingConfig();
     expect(linux?.target).toEqual(['deb']);
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { desktopName?: string; homepage?: string };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      desktopName?: string;
+      homepage?: string;
+    };
     // Electron registers learning-desktop: with xdg for package.json's desktopName; the deb names its file after executableName.
     expect(pkg.desktopName).toBe(`${linux?.executableName}.desktop`);
     // No invented domain in the deb's Homepage: electron-builder takes the repository's own page from the origin.
@@ -96,16 +106,22 @@ describe('packaging config (build/electron-builder.yml)', () => {
 
   it('gives the deb what Chromium needs besides electron-builder’s defaults (sound, the GPU process)', async () => {
     const { deb } = await loadPackagingConfig();
-    expect(deb?.depends).toEqual(expect.arrayContaining(['libasound2 | libasound2t64', 'libgbm1', 'libnss3', 'libsecret-1-0']));
+    expect(deb?.depends).toEqual(
+      expect.arrayContaining(['libasound2 | libasound2t64', 'libgbm1', 'libnss3', 'libsecret-1-0']),
+    );
   });
 
   it('registers the invite scheme from the Windows installer and removes it on uninstall, but not on an update', async () => {
     const { nsis } = await loadPackagingConfig();
     expect(nsis?.include).toBe('build/installer.nsh');
     const script = readFileSync('build/installer.nsh', 'utf8').replace(/^\s*;.*$/gm, '');
-    expect(script).toMatch(/!macro customInstall[\s\S]*WriteRegStr SHCTX "Software\\Classes\\learning-desktop" "URL Protocol" ""[\s\S]*!macroend/);
+    expect(script).toMatch(
+      /!macro customInstall[\s\S]*WriteRegStr SHCTX "Software\\Classes\\learning-desktop" "URL Protocol" ""[\s\S]*!macroend/,
+    );
     expect(script).toContain('"$INSTDIR\\${APP_EXECUTABLE_FILENAME}" "%1"');
-    expect(script).toMatch(/!macro customUnInstall\s+\$\{ifNot\} \$\{isUpdated\}\s+DeleteRegKey SHCTX "Software\\Classes\\learning-desktop"/);
+    expect(script).toMatch(
+      /!macro customUnInstall\s+\$\{ifNot\} \$\{isUpdated\}\s+DeleteRegKey SHCTX "Software\\Classes\\learning-desktop"/,
+    );
   });
 
   it('gives Windows the appId as the AppUserModelID, the one the installer puts on the Start menu shortcut', async () => {

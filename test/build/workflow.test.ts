@@ -27,13 +27,19 @@ interface Job {
   readonly strategy: { matrix: { include: Record<string, string>[] } };
   readonly steps: Step[];
 }
-const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as { on: { push: { tags: string[] } }; jobs: Record<string, Job> };
+const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as {
+  on: { push: { tags: string[] } };
+  jobs: Record<string, Job>;
+};
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-const lintWorkflows = (dir?: string) => spawnSync(process.execPath, ['scripts/lint-workflows.mjs', ...(dir ? [dir] : [])], { encoding: 'utf8' });
+const lintWorkflows = (dir?: string) =>
+  spawnSync(process.execPath, ['scripts/lint-workflows.mjs', ...(dir ? [dir] : [])], {
+    encoding: 'utf8',
+  });
 
 describe('workflow lint (scripts/lint-workflows.mjs, action-validator)', () => {
   it("accepts the repository's workflows", () => {
@@ -47,7 +53,13 @@ describe('workflow lint (scripts/lint-workflows.mjs, action-validator)', () => {
     dirs.push(dir);
     cpSync(WORKFLOW, join(dir, 'desktop.yml'));
     // A misspelt key inside a job: the kind of mistake GitHub only reports after a push.
-    writeFileSync(join(dir, 'broken.yml'), readFileSync(WORKFLOW, 'utf8').replace('runs-on: ${{ matrix.os }}', 'run-on: ${{ matrix.os }}'));
+    writeFileSync(
+      join(dir, 'broken.yml'),
+      readFileSync(WORKFLOW, 'utf8').replace(
+        'runs-on: ${{ matrix.os }}',
+        'run-on: ${{ matrix.os }}',
+      ),
+    );
     const run = lintWorkflows(dir);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('broken.yml is not a valid workflow');
@@ -61,7 +73,11 @@ describe('desktop workflow', () => {
   const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
 
   it('builds and tests on Linux, Windows and macOS', () => {
-    expect(testBuild.strategy.matrix.include.map((m) => m.os)).toEqual(['ubuntu-latest', 'windows-latest', 'macos-latest']);
+    expect(testBuild.strategy.matrix.include.map((m) => m.os)).toEqual([
+      'ubuntu-latest',
+      'windows-latest',
+      'macos-latest',
+    ]);
     expect(runs(testBuild)).toContain('npm ci');
     expect(runs(testBuild)).toContain('npm run test:unit');
     expect(runs(testBuild)).toContain('npm run typecheck && npm run lint');
@@ -77,7 +93,8 @@ describe('desktop workflow', () => {
   it('runs the Electron specs against the packaged executable, under Xvfb on Linux', () => {
     const specs = testBuild.steps.filter((s) => s.run?.includes('--project=electron'));
     expect(specs).toHaveLength(2);
-    for (const s of specs) expect(s.env?.LEARNING_DESKTOP_ELECTRON_EXECUTABLE).toMatch(/matrix\.executable/);
+    for (const s of specs)
+      expect(s.env?.LEARNING_DESKTOP_ELECTRON_EXECUTABLE).toMatch(/matrix\.executable/);
     expect(specs.find((s) => s.if === "runner.os == 'Linux'")?.run).toMatch(/^xvfb-run /);
     for (const m of testBuild.strategy.matrix.include) expect(m.executable).toMatch(/^release\//);
   });
@@ -87,7 +104,11 @@ describe('desktop workflow', () => {
     expect(installers.if).toBe("startsWith(github.ref, 'refs/tags/v')");
     expect(workflow.jobs['release-draft']!.needs).toBe('test-build');
     expect(installers.needs).toBe('release-draft');
-    expect(installers.strategy.matrix.include.map((m) => m.target)).toEqual(['--linux deb', '--win nsis', '--mac dmg zip --x64 --arm64']);
+    expect(installers.strategy.matrix.include.map((m) => m.target)).toEqual([
+      '--linux deb',
+      '--win nsis',
+      '--mac dmg zip --x64 --arm64',
+    ]);
     // Release fuses: no override on the installers' build.
     expect(runs(installers)).not.toContain('-c.');
     expect(installers.steps.some((s) => s.uses?.startsWith('actions/upload-artifact@'))).toBe(true);
@@ -104,24 +125,33 @@ describe('desktop workflow', () => {
       expect(step.env?.GH_TOKEN).toBe('${{ secrets.GITHUB_TOKEN }}');
     }
     // Only the release jobs may write to the repository.
-    for (const job of [draft, installers, release]) expect(job.permissions).toEqual({ contents: 'write' });
-    expect((workflow as unknown as { permissions: Record<string, string> }).permissions).toEqual({ contents: 'read' });
+    for (const job of [draft, installers, release])
+      expect(job.permissions).toEqual({ contents: 'write' });
+    expect((workflow as unknown as { permissions: Record<string, string> }).permissions).toEqual({
+      contents: 'read',
+    });
     expect(release.needs).toBe('installers');
-    for (const feed of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml']) expect(runs(release)).toContain(feed);
+    for (const feed of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml'])
+      expect(runs(release)).toContain(feed);
     expect(runs(release)).toMatch(/gh release edit .*--draft=false/);
     // The artifacts kept with the run hold the feed files too.
     const files = installers.strategy.matrix.include.map((m) => m.files).join('\n');
-    for (const feed of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml']) expect(files).toContain(`release/${feed}`);
+    for (const feed of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml'])
+      expect(files).toContain(`release/${feed}`);
   });
 
   it('runs every job on Node 22, the Node Electron 39 embeds', () => {
-    const setups = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((s) => s.uses?.startsWith('actions/setup-node@')));
+    const setups = Object.values(workflow.jobs).flatMap((job) =>
+      job.steps.filter((s) => s.uses?.startsWith('actions/setup-node@')),
+    );
     expect(setups.length).toBeGreaterThanOrEqual(2);
     for (const setup of setups) expect(String(setup.with?.['node-version'])).toBe('22');
   });
 
   it('gives the Electron specs a Chromium on every system (their test browser; /usr/bin/chromium is Linux only)', () => {
-    const chromium = testBuild.steps.findIndex((s) => s.run?.includes('playwright install') && s.run.includes('CHROMIUM_PATH='));
+    const chromium = testBuild.steps.findIndex(
+      (s) => s.run?.includes('playwright install') && s.run.includes('CHROMIUM_PATH='),
+    );
     expect(chromium).toBeGreaterThanOrEqual(0);
     expect(testBuild.steps[chromium]!.if).toBeUndefined();
     const firstSpecs = testBuild.steps.findIndex((s) => s.run?.includes('--project=electron'));
@@ -129,23 +159,35 @@ describe('desktop workflow', () => {
   });
 
   it('signs macOS releases with the Developer ID and notarizes them, failing the release when the secrets are absent', () => {
-    const check = installers.steps.findIndex((s) => s.if === "runner.os == 'macOS'" && /exit 1/.test(s.run ?? ''));
+    const check = installers.steps.findIndex(
+      (s) => s.if === "runner.os == 'macOS'" && /exit 1/.test(s.run ?? ''),
+    );
     expect(check).toBeGreaterThanOrEqual(0);
     for (const secret of ['CSC_LINK', 'CSC_KEY_PASSWORD', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'])
       expect(installers.steps[check]!.env?.[secret]).toMatch(/secrets\./);
-    const macBuild = installers.steps.findIndex((s) => s.if === "runner.os == 'macOS'" && s.run?.includes('npm run package'));
+    const macBuild = installers.steps.findIndex(
+      (s) => s.if === "runner.os == 'macOS'" && s.run?.includes('npm run package'),
+    );
     expect(check).toBeLessThan(macBuild);
     expect(installers.steps[macBuild]!.env?.CSC_LINK).toMatch(/secrets\.MAC_CSC_LINK/);
     // A test build holds no secret, and never looks for an identity.
     expect(JSON.stringify(testBuild)).not.toContain('secrets.');
-    expect((testBuild as unknown as { env: Record<string, string> }).env.CSC_IDENTITY_AUTO_DISCOVERY).toBe('false');
+    expect(
+      (testBuild as unknown as { env: Record<string, string> }).env.CSC_IDENTITY_AUTO_DISCOVERY,
+    ).toBe('false');
   });
 
   it('runs the proofs without the binary on every system: the unit tests (test/electron-host) and the stand-in journey', () => {
     const unit = testBuild.steps.find((s) => s.run === 'npm run test:unit');
     expect(unit?.if).toBeUndefined();
-    const standIn = testBuild.steps.find((s) => s.run?.includes('test/e2e/stand-in-electron.spec.ts'));
+    const standIn = testBuild.steps.find((s) =>
+      s.run?.includes('test/e2e/stand-in-electron.spec.ts'),
+    );
     expect(standIn?.if).toBe("runner.os != 'Linux'");
-    expect(testBuild.steps.find((s) => s.run?.includes('--project=browser-host') && s.if === "runner.os == 'Linux'")?.run).not.toContain('.spec.ts');
+    expect(
+      testBuild.steps.find(
+        (s) => s.run?.includes('--project=browser-host') && s.if === "runner.os == 'Linux'",
+      )?.run,
+    ).not.toContain('.spec.ts');
   });
 });

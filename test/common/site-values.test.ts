@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { distinctSiteLabel, knownOr, labelsNeedingHost, siteParagraphs, siteText } from '../../electron/common/site-values';
+import {
+  distinctSiteLabel,
+  knownOr,
+  labelsNeedingHost,
+  siteParagraphs,
+  siteText,
+} from '../../electron/common/site-values';
 
 describe('site text is shown without what could reorder or hide it (UAX #9, Unicode TR36)', () => {
   it('drops bidi overrides, embeddings, isolates and marks', () => {

@@ -44,10 +44,15 @@ describe('app core: OS notifications after syncs, and updates in a host without 
     return c;
   };
   const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
-  const sync = async () => expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
+  const sync = async () =>
+    expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+      outcome: 'completed',
+    });
   // The signed-in demo student's own notices (the demo site has other members too).
   const member = () =>
-    server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as { school_id: string; user_id: string };
+    server.db
+      .prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'")
+      .get() as { school_id: string; user_id: string };
   let added = 0;
   const addNotice = (title: string) => {
     const { school_id, user_id } = member();
@@ -55,7 +60,15 @@ describe('app core: OS notifications after syncs, and updates in a host without 
       .prepare(
         'INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)',
       )
-      .run(`ntf_test_${++added}`, school_id, user_id, 'announcement', title, 'body', Date.now() + added);
+      .run(
+        `ntf_test_${++added}`,
+        school_id,
+        user_id,
+        'announcement',
+        title,
+        'body',
+        Date.now() + added,
+      );
   };
 
   beforeAll(async () => {
@@ -81,18 +94,24 @@ describe('app core: OS notifications after syncs, and updates in a host without 
     addNotice('New chapter published');
     await sync();
     const notices = shown.filter((n) => n.kind === 'new-notices');
-    expect(notices).toEqual([expect.objectContaining({ siteId: site.id, count: 2, screen: 'notifications' })]);
+    expect(notices).toEqual([
+      expect.objectContaining({ siteId: site.id, count: 2, screen: 'notifications' }),
+    ]);
     await sync();
     expect(shown.filter((n) => n.kind === 'new-notices')).toHaveLength(1);
   });
 
   it('an ATM code that now expires within 24 hours is announced once, without the code', async () => {
-    const row = server.db.prepare('SELECT id, code_no FROM payments WHERE code_no IS NOT NULL AND user_id = ? LIMIT 1').get(member().user_id) as {
+    const row = server.db
+      .prepare('SELECT id, code_no FROM payments WHERE code_no IS NOT NULL AND user_id = ? LIMIT 1')
+      .get(member().user_id) as {
       id: string;
       code_no: string;
     };
     server.db
-      .prepare("UPDATE payments SET payment_state = 'not_paid', paid_at = NULL, expired_at = ? WHERE id = ?")
+      .prepare(
+        "UPDATE payments SET payment_state = 'not_paid', paid_at = NULL, expired_at = ? WHERE id = ?",
+      )
       .run(Date.now() + 5 * HOUR, row.id);
     await sync();
     const due = shown.filter((n) => n.kind === 'payment-due' && n.id.endsWith(row.id));
@@ -112,7 +131,11 @@ describe('app core: OS notifications after syncs, and updates in a host without 
 
   it('a kind switched off in Settings stays silent (the setting is saved)', async () => {
     value(await call('settings:update', { notifyNewNotices: false }));
-    expect(value(await call('settings:get'))).toMatchObject({ notifyNewNotices: false, notifyPaymentDue: true, notifySignIn: true });
+    expect(value(await call('settings:get'))).toMatchObject({
+      notifyNewNotices: false,
+      notifyPaymentDue: true,
+      notifySignIn: true,
+    });
     const before = shown.length;
     addNotice('Silent one');
     await sync();
@@ -121,7 +144,9 @@ describe('app core: OS notifications after syncs, and updates in a host without 
 
   it('a sign-in the site no longer honours is announced once; after a new sign-in, the next loss is announced again', async () => {
     const revokeAll = () => {
-      const grants = server.db.prepare('SELECT DISTINCT grant_id FROM token_pairs WHERE revoked_at IS NULL').all() as { grant_id: string }[];
+      const grants = server.db
+        .prepare('SELECT DISTINCT grant_id FROM token_pairs WHERE revoked_at IS NULL')
+        .all() as { grant_id: string }[];
       for (const g of grants) revokeGrant(server.db, g.grant_id, Date.now(), 'revoked-by-test');
       expect(grants.length).toBeGreaterThan(0);
     };

@@ -31,17 +31,27 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     dir = mkdtempSync(join(tmpdir(), 'ld-electron-bundle-'));
     const driven = driveBundle(dir, bundle, join(dir, 'userData'));
     lines = driven.lines;
-    if (driven.run.status !== 0) throw new Error(`the bundle failed: ${driven.run.stderr.slice(0, 2000)}`);
+    if (driven.run.status !== 0)
+      throw new Error(`the bundle failed: ${driven.run.stderr.slice(0, 2000)}`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('hardens the window (checklist: sandbox, context isolation, no Node, permissions denied but two, no new windows)', () => {
     expect(of('sandbox')).toEqual([true]);
-    expect(of('window')[0]).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(of('window')[0]).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
     // Refused but full screen (the video player) and the clipboard write (copy buttons), for the app's page only.
     expect(of('permission')).toEqual([
       { permission: 'camera', requestingUrl: 'app://learning-desktop/index.html', granted: false },
-      { permission: 'fullscreen', requestingUrl: 'app://learning-desktop/index.html', granted: true },
+      {
+        permission: 'fullscreen',
+        requestingUrl: 'app://learning-desktop/index.html',
+        granted: true,
+      },
       { permission: 'fullscreen', requestingUrl: 'https://evil.example/', granted: false },
     ]);
     expect(of('permission-check')).toEqual([[true, false]]);
@@ -58,7 +68,21 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect(of('load')).toEqual(['app://learning-desktop/index.html']);
     // Privileges are declared before the app is ready, as Electron requires.
     expect(of('privileged-schemes')).toEqual([
-      { ready: false, list: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true } }] },
+      {
+        ready: false,
+        list: [
+          {
+            scheme: 'app',
+            privileges: {
+              standard: true,
+              secure: true,
+              supportFetchAPI: true,
+              codeCache: true,
+              stream: true,
+            },
+          },
+        ],
+      },
     ]);
     expect(of('protocol-handle')).toEqual(['app']);
     const index = of('app-index')[0] as { status: number; csp: string; type: string; body: string };
@@ -76,7 +100,9 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
     expect(of('updates')).toEqual([{ status: 'off', reason: 'no-feed' }]);
     expect(of('power-listeners')).toEqual([[1, 1]]);
     // Linux has no login items in Electron: nothing is set there; macOS and Windows get the user's choice (off).
-    expect(of('login-item')).toEqual(process.platform === 'linux' ? [] : [expect.objectContaining({ openAtLogin: false })]);
+    expect(of('login-item')).toEqual(
+      process.platform === 'linux' ? [] : [expect.objectContaining({ openAtLogin: false })],
+    );
     // The tray is off by default.
     expect(of('tray')).toEqual([]);
   });
@@ -84,14 +110,24 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
   it('--demo starts the demo sites from the bundle and lists both', () => {
     const sites = of('sites')[0] as { isDemo: boolean; baseUrl: string }[];
     expect(sites).toHaveLength(2);
-    expect(sites.every((s) => s.isDemo && /^http:\/\/127\.0\.0\.1:\d+$/.test(s.baseUrl))).toBe(true);
+    expect(sites.every((s) => s.isDemo && /^http:\/\/127\.0\.0\.1:\d+$/.test(s.baseUrl))).toBe(
+      true,
+    );
     expect(of('demo-discovery')).toEqual([200]);
-    expect(of('info')[0]).toMatchObject({ host: 'electron', version: '9.9.9', demoAvailable: true });
+    expect(of('info')[0]).toMatchObject({
+      host: 'electron',
+      version: '9.9.9',
+      demoAvailable: true,
+    });
     expect(existsSync(join(dir, 'userData', 'demo-server', 'demo.db'))).toBe(true);
   });
 
   it('basic_text safeStorage: reported weak, tokens in memory only (no vault on disk)', () => {
-    expect(of('protection')[0]).toMatchObject({ backend: 'basic_text', persistent: false, weak: true });
+    expect(of('protection')[0]).toMatchObject({
+      backend: 'basic_text',
+      persistent: false,
+      weak: true,
+    });
   });
 
   it('answers only our window’s top frame, and validates input', () => {
@@ -106,7 +142,9 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
         ? ['Learning Desktop', 'File', 'Edit', 'View', 'Go', 'Window', 'Help']
         : ['File', 'Edit', 'View', 'Go', 'Window', 'Help'],
     );
-    expect(JSON.parse(readFileSync(join(dir, 'userData', 'preferences.json'), 'utf8'))).toHaveProperty('settings.autoSyncMinutes');
+    expect(
+      JSON.parse(readFileSync(join(dir, 'userData', 'preferences.json'), 'utf8')),
+    ).toHaveProperty('settings.autoSyncMinutes');
   });
 
   it('an offline database from a newer version: a plain-words error box, then exit 1', () => {
@@ -133,7 +171,10 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
   it('listens for macOS launch links before the heavy part of the app is loaded, and shows a link that came meanwhile', () => {
     // index.ts holds 'open-url' first and loads the host (SQLite, the core) dynamically after.
     expect(of('open-url-listener')).toEqual([{ sqliteLoaded: false }]);
-    expect(of('pending-invite')[0]).toMatchObject({ ok: true, invite: { clientId: 'app_invited' } });
+    expect(of('pending-invite')[0]).toMatchObject({
+      ok: true,
+      invite: { clientId: 'app_invited' },
+    });
   });
 
   it('a second launch after the window was closed (to the tray) opens a window again', () => {

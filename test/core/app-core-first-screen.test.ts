@@ -25,29 +25,48 @@ describe('app core: the next start’s first frame', () => {
     theme: null,
     siteIds,
   });
-  const save = async (siteIds: string[]) => valueOf(await dispatch(demo.core.handlers, 'app:save-first-screen', frame(siteIds)));
+  const save = async (siteIds: string[]) =>
+    valueOf(await dispatch(demo.core.handlers, 'app:save-first-screen', frame(siteIds)));
 
   it('keeps the frame of a school with data; refuses one naming a school it does not have; checks its input', async () => {
     expect(await save(['site-unknown'])).toEqual({ saved: false });
     expect(existsSync(join(demo.dataDir, FIRST_SCREEN_FILE))).toBe(false);
     expect(await save([demo.site.id])).toEqual({ saved: true });
     expect(readFirstScreen(demo.dataDir)).toMatchObject({ siteIds: [demo.site.id], lang: 'en' });
-    const refused = await dispatch(demo.core.handlers, 'app:save-first-screen', { ...frame([demo.site.id]), html: 1 });
+    const refused = await dispatch(demo.core.handlers, 'app:save-first-screen', {
+      ...frame([demo.site.id]),
+      html: 1,
+    });
     expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 
   it('forgets it when the language or theme changes, not for another setting', async () => {
     expect(await save([demo.site.id])).toEqual({ saved: true });
-    const settings = valueOf(await dispatch(demo.core.handlers, 'settings:get', undefined)) as Settings;
-    valueOf(await dispatch(demo.core.handlers, 'settings:update', { notifyNewNotices: !settings.notifyNewNotices }));
+    const settings = valueOf(
+      await dispatch(demo.core.handlers, 'settings:get', undefined),
+    ) as Settings;
+    valueOf(
+      await dispatch(demo.core.handlers, 'settings:update', {
+        notifyNewNotices: !settings.notifyNewNotices,
+      }),
+    );
     expect(readFirstScreen(demo.dataDir)).not.toBeNull();
-    valueOf(await dispatch(demo.core.handlers, 'settings:update', { theme: settings.theme === 'dark' ? 'light' : 'dark' }));
+    valueOf(
+      await dispatch(demo.core.handlers, 'settings:update', {
+        theme: settings.theme === 'dark' ? 'light' : 'dark',
+      }),
+    );
     expect(readFirstScreen(demo.dataDir)).toBeNull();
   });
 
   it('forgets it with the school’s data: signing out with "remove my data"', async () => {
     expect(await save([demo.site.id])).toEqual({ saved: true });
-    valueOf(await dispatch(demo.core.handlers, 'sites:sign-out', { siteId: demo.site.id, removeData: true }));
+    valueOf(
+      await dispatch(demo.core.handlers, 'sites:sign-out', {
+        siteId: demo.site.id,
+        removeData: true,
+      }),
+    );
     expect(readFirstScreen(demo.dataDir)).toBeNull();
     // With its data gone, a late save naming it (a window that drew it a moment before) is refused.
     expect(await save([demo.site.id])).toEqual({ saved: false });

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
-import type { NotificationsView, SiteSummary, SyncRunSummary } from '../../electron/common/view-models';
+import type {
+  NotificationsView,
+  SiteSummary,
+  SyncRunSummary,
+} from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
@@ -45,7 +49,8 @@ describe('app core: offline, then the network returns', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const startServer = (port = 0) => createEmbeddedServer({ port, seed: 'demo', site: 'demo', database: join(dir, 'site.db') });
+  const startServer = (port = 0) =>
+    createEmbeddedServer({ port, seed: 'demo', site: 'demo', database: join(dir, 'site.db') });
 
   /** A real core on a JSON settings file, recording its events; the "browser" signs in at once. Returns `call`. */
   async function startCore(timing: { offlineProbeMs?: number; minuteMs?: number }) {
@@ -56,7 +61,9 @@ describe('app core: offline, then the network returns', () => {
       ...timing,
       openExternal: systemBrowser(),
     });
-    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => events.push({ event, payload }));
+    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) =>
+      events.push({ event, payload }),
+    );
     return (c: string, i?: unknown) => dispatch(core!.handlers, c, i);
   }
 
@@ -69,9 +76,12 @@ describe('app core: offline, then the network returns', () => {
 
     await server.close();
     server = null;
-    const out = value<{ revoked: boolean; pending: boolean }>(await call('sites:sign-out', { siteId: site.id, removeData: false }));
+    const out = value<{ revoked: boolean; pending: boolean }>(
+      await call('sites:sign-out', { siteId: site.id, removeData: false }),
+    );
     expect(out).toEqual({ revoked: false, pending: true });
-    const status = async () => value<SiteSummary[]>(await call('sites:list')).find((s) => s.id === site.id)!.status;
+    const status = async () =>
+      value<SiteSummary[]>(await call('sites:list')).find((s) => s.id === site.id)!.status;
     expect(await status()).toBe('sign-out-pending');
 
     server = await startServer(port);
@@ -86,7 +96,9 @@ describe('app core: offline, then the network returns', () => {
 
     const site = await signedInSite(core!, server.url);
     value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
-    const unread = value<NotificationsView>(await call('notifications:list', { siteId: site.id })).items.find((n) => n.readAt === null)!;
+    const unread = value<NotificationsView>(
+      await call('notifications:list', { siteId: site.id }),
+    ).items.find((n) => n.readAt === null)!;
 
     await server.close();
     server = null;
@@ -95,15 +107,32 @@ describe('app core: offline, then the network returns', () => {
     expect(events).toContainEqual({ event: 'network:changed', payload: { online: false } });
 
     value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
-    await until(async () => value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id })).pendingChanges === 1);
+    await until(
+      async () =>
+        value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id }))
+          .pendingChanges === 1,
+    );
 
     events.length = 0;
     server = await startServer(port);
-    await until(() => events.some((e) => e.event === 'network:changed' && (e.payload as { online: boolean }).online));
+    await until(() =>
+      events.some(
+        (e) => e.event === 'network:changed' && (e.payload as { online: boolean }).online,
+      ),
+    );
     // Replayed and synced with no call from the page.
-    await until(async () => value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id })).pendingChanges === 0);
     await until(
-      () => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null,
+      async () =>
+        value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id }))
+          .pendingChanges === 0,
+    );
+    await until(
+      () =>
+        (
+          server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as {
+            read_at: number | null;
+          }
+        ).read_at !== null,
     );
     await until(() => events.some((e) => e.event === 'data:changed'));
   });
@@ -112,12 +141,17 @@ describe('app core: offline, then the network returns', () => {
     server = await startServer();
     const port = server.port;
     const call = await startCore({ offlineProbeMs: 200 });
-    const status = async (siteId: string) => value<{ pendingChanges: number; lastSyncedAt: string | null }>(await call('sync:status', { siteId }));
+    const status = async (siteId: string) =>
+      value<{ pendingChanges: number; lastSyncedAt: string | null }>(
+        await call('sync:status', { siteId }),
+      );
 
     const site = await signedInSite(core!, server.url);
     // No sync:now: signing in starts the first sync.
     await until(async () => (await status(site.id)).lastSyncedAt !== null);
-    const unread = value<NotificationsView>(await call('notifications:list', { siteId: site.id })).items.find((n) => n.readAt === null)!;
+    const unread = value<NotificationsView>(
+      await call('notifications:list', { siteId: site.id }),
+    ).items.find((n) => n.readAt === null)!;
     expect(unread).toBeDefined();
 
     // Past the one sync the core runs shortly after start: only the change below may find the site gone.
@@ -128,14 +162,23 @@ describe('app core: offline, then the network returns', () => {
     expect(core!.isOnline()).toBe(true);
     value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
     // The background send fails on the network: the app says offline (and starts probing) by itself.
-    await until(() => events.some((e) => e.event === 'network:changed' && !(e.payload as { online: boolean }).online));
+    await until(() =>
+      events.some(
+        (e) => e.event === 'network:changed' && !(e.payload as { online: boolean }).online,
+      ),
+    );
     expect(core!.isOnline()).toBe(false);
     expect((await status(site.id)).pendingChanges).toBe(1);
 
     server = await startServer(port);
     await until(async () => (await status(site.id)).pendingChanges === 0);
     await until(
-      () => (server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null }).read_at !== null,
+      () =>
+        (
+          server!.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as {
+            read_at: number | null;
+          }
+        ).read_at !== null,
     );
     expect(core!.isOnline()).toBe(true);
   });
@@ -149,7 +192,10 @@ describe('app core: offline, then the network returns', () => {
     // Past the one sync the core runs shortly after start.
     await new Promise((r) => setTimeout(r, 1500));
 
-    const runs = () => events.filter((e) => e.event === 'sync:progress' && !(e.payload as { running: boolean }).running).length;
+    const runs = () =>
+      events.filter(
+        (e) => e.event === 'sync:progress' && !(e.payload as { running: boolean }).running,
+      ).length;
     const before = runs();
     await new Promise((r) => setTimeout(r, 500));
     expect(runs()).toBe(before); // off: nothing runs by itself
@@ -173,9 +219,14 @@ describe('app core: offline, then the network returns', () => {
         openExternal: async () => {},
       });
     core = await make();
-    value(await dispatch(core.handlers, 'settings:update', { autoSyncMinutes: 0, language: 'zh-TW' }));
+    value(
+      await dispatch(core.handlers, 'settings:update', { autoSyncMinutes: 0, language: 'zh-TW' }),
+    );
     await core.close();
     core = await make();
-    expect(value(await dispatch(core.handlers, 'settings:get', undefined))).toMatchObject({ autoSyncMinutes: 0, language: 'zh-TW' });
+    expect(value(await dispatch(core.handlers, 'settings:get', undefined))).toMatchObject({
+      autoSyncMinutes: 0,
+      language: 'zh-TW',
+    });
   });
 });

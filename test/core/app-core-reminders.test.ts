@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notificationText, type DesktopNotification } from '../../electron/common/desktop-notifications';
+import {
+  notificationText,
+  type DesktopNotification,
+} from '../../electron/common/desktop-notifications';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
@@ -28,7 +31,12 @@ describe('app core: reminders after the first sync and on the timer', () => {
 
   beforeAll(async () => {
     const T0 = Date.now();
-    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', clock: { now: () => T0 } });
+    server = await createEmbeddedServer({
+      port: 0,
+      seed: 'demo',
+      site: 'demo',
+      clock: { now: () => T0 },
+    });
     dataDir = mkdtempSync(join(tmpdir(), 'ld-core-reminders-'));
     core = await createTestCore({
       dataDir,
@@ -60,10 +68,24 @@ describe('app core: reminders after the first sync and on the timer', () => {
     offset = 23.5 * HOUR;
     await expect.poll(() => reminders().length, { timeout: 10_000 }).toBe(1);
     const [n] = reminders();
-    expect(n).toMatchObject({ kind: 'event-starting', count: 1, siteLabel: expect.any(String), screen: 'today' });
-    expect(n!.reminder).toMatchObject({ title: expect.stringContaining('Live Q&A'), minutesLeft: 30 });
-    expect(notificationText(n!, 'en')).toEqual({ title: 'An event starts soon', body: expect.stringMatching(/starts in 30 minutes\.$/) });
-    expect(notificationText(n!, 'zh-TW')).toEqual({ title: '活動即將開始', body: expect.stringMatching(/將在 30 分鐘後開始。$/) });
+    expect(n).toMatchObject({
+      kind: 'event-starting',
+      count: 1,
+      siteLabel: expect.any(String),
+      screen: 'today',
+    });
+    expect(n!.reminder).toMatchObject({
+      title: expect.stringContaining('Live Q&A'),
+      minutesLeft: 30,
+    });
+    expect(notificationText(n!, 'en')).toEqual({
+      title: 'An event starts soon',
+      body: expect.stringMatching(/starts in 30 minutes\.$/),
+    });
+    expect(notificationText(n!, 'zh-TW')).toEqual({
+      title: '活動即將開始',
+      body: expect.stringMatching(/將在 30 分鐘後開始。$/),
+    });
     // Several more ticks: still one.
     await new Promise((r) => setTimeout(r, 300));
     expect(reminders()).toHaveLength(1);
@@ -71,13 +93,21 @@ describe('app core: reminders after the first sync and on the timer', () => {
 
   it('a kind switched off in Settings stays silent; the others go on', async () => {
     valueOf(await call('settings:update', { remindAccessEnding: false }));
-    expect(valueOf(await call('settings:get'))).toMatchObject({ remindAccessEnding: false, remindLectureUnlocked: true, remindEventStarting: true });
+    expect(valueOf(await call('settings:get'))).toMatchObject({
+      remindAccessEnding: false,
+      remindLectureUnlocked: true,
+      remindEventStarting: true,
+    });
     offset = 2.5 * DAY;
     await new Promise((r) => setTimeout(r, 300));
     expect(reminders().filter((n) => n.kind === 'access-ending')).toEqual([]);
     // Eight days on, the first drip lecture of Machine Learning opened.
     offset = 8 * DAY;
-    await expect.poll(() => reminders().filter((n) => n.kind === 'lecture-unlocked').length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => reminders().filter((n) => n.kind === 'lecture-unlocked').length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
     const unlocked = reminders().find((n) => n.kind === 'lecture-unlocked')!;
     expect(unlocked.reminder?.courseTitle).toContain('Machine Learning');
     expect(notificationText(unlocked, 'en').title).toBe('A lecture is unlocked');

@@ -28,7 +28,9 @@ describe('app core: a school looked up without an application ID (sites:check)',
   it('names a school that answers, adds nothing; an address that does not answer is said so', async () => {
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     core = await createTestCore({ dataDir: join(dir, 'app') });
-    const found = valueOf(await dispatch(core.handlers, 'sites:check', { baseUrl: `${server.url}/` })) as { baseUrl: string; label: string };
+    const found = valueOf(
+      await dispatch(core.handlers, 'sites:check', { baseUrl: `${server.url}/` }),
+    ) as { baseUrl: string; label: string };
     expect(found.baseUrl).toBe(server.url);
     expect(found.label.length).toBeGreaterThan(0);
     expect(found.label).not.toBe(new URL(server.url).host);
@@ -36,7 +38,9 @@ describe('app core: a school looked up without an application ID (sites:check)',
 
     const down = await dispatch(core.handlers, 'sites:check', { baseUrl: 'http://127.0.0.1:9' });
     expect(down.ok ? null : down.error.code).toBe('site-unreachable');
-    const bad = await dispatch(core.handlers, 'sites:check', { baseUrl: 'http://school.example.com' });
+    const bad = await dispatch(core.handlers, 'sites:check', {
+      baseUrl: 'http://school.example.com',
+    });
     expect(bad.ok ? null : bad.error.code).toBe('invalid-input');
   });
 });

@@ -42,12 +42,19 @@ describe('site:open-page over a real site', () => {
         const redirect = new URL(url).searchParams.get('redirect_uri');
         if (redirect) {
           void browser
-            .authorize(url, { stopAt: redirect, email: 'student@example.com', password: 'student-demo', decision: 'approve' })
+            .authorize(url, {
+              stopAt: redirect,
+              email: 'student@example.com',
+              password: 'student-demo',
+              decision: 'approve',
+            })
             .then((callback) => fetch(callback).then((r) => r.text()));
         } else opened.push(url);
       },
     });
-    site = value(await dispatch(core.handlers, 'sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+    site = value(
+      await dispatch(core.handlers, 'sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
+    ) as SiteSummary;
     value(await dispatch(core.handlers, 'sites:sign-in', { siteId: site.id }));
     value(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
   }, 60_000);
@@ -58,14 +65,21 @@ describe('site:open-page over a real site', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const open = (page: unknown) => dispatch(core.handlers, 'site:open-page', { siteId: site.id, page });
+  const open = (page: unknown) =>
+    dispatch(core.handlers, 'site:open-page', { siteId: site.id, page });
 
   it('opens the lecture to continue at its position, and the site shows playback resuming there', async () => {
     const enrollment = server.db
-      .prepare("SELECT last_lecture_id AS id, last_position_seconds AS t FROM enrollments WHERE course_id = 'crs_data_analysis'")
+      .prepare(
+        "SELECT last_lecture_id AS id, last_position_seconds AS t FROM enrollments WHERE course_id = 'crs_data_analysis'",
+      )
       .get() as { id: string; t: number };
-    const { url } = value(await open({ kind: 'lecture', courseId: 'crs_data_analysis', lectureId: enrollment.id })) as { url: string };
-    expect(url).toBe(`${server.url}/courses/intro-to-data-analysis/lectures/${enrollment.id}?t=${enrollment.t}`);
+    const { url } = value(
+      await open({ kind: 'lecture', courseId: 'crs_data_analysis', lectureId: enrollment.id }),
+    ) as { url: string };
+    expect(url).toBe(
+      `${server.url}/courses/intro-to-data-analysis/lectures/${enrollment.id}?t=${enrollment.t}`,
+    );
     expect(opened.at(-1)).toBe(url);
     const r = await browser.navigate(url);
     if (!('page' in r)) throw new Error('expected a page');
@@ -79,7 +93,9 @@ describe('site:open-page over a real site', () => {
     expect(course.url).toBe(`${server.url}/courses/python-for-beginners`);
     const order = value(await open({ kind: 'order', tradeNo: 'T202611000004' })) as { url: string };
     expect(order.url).toBe(`${server.url}/orders/T202611000004`);
-    const consulting = value(await open({ kind: 'consulting', serviceId: 'csv_data_mentoring' })) as { url: string };
+    const consulting = value(
+      await open({ kind: 'consulting', serviceId: 'csv_data_mentoring' }),
+    ) as { url: string };
     const page = await browser.navigate(consulting.url);
     expect('page' in page && page.page.status).toBe(200);
     for (const u of [course.url, order.url]) {
@@ -91,10 +107,16 @@ describe('site:open-page over a real site', () => {
   it('opens nothing for a locked lecture or something not in the saved copy', async () => {
     const before = opened.length;
     const locked = server.db
-      .prepare("SELECT id FROM lectures WHERE course_id = 'crs_machine_learning' AND unlock_at IS NOT NULL LIMIT 1")
+      .prepare(
+        "SELECT id FROM lectures WHERE course_id = 'crs_machine_learning' AND unlock_at IS NOT NULL LIMIT 1",
+      )
       .pluck()
       .get() as string;
-    const refused = await open({ kind: 'lecture', courseId: 'crs_machine_learning', lectureId: locked });
+    const refused = await open({
+      kind: 'lecture',
+      courseId: 'crs_machine_learning',
+      lectureId: locked,
+    });
     expect(refused.ok === false && refused.error.code).toBe('forbidden');
     const missing = await open({ kind: 'order', tradeNo: 'T-nobody' });
     expect(missing.ok === false && missing.error.code).toBe('not-found');
@@ -106,11 +128,16 @@ describe('site:open-page over a real site', () => {
   it('is reached with the form a signed-out browser gets first', async () => {
     // A browser without the site's session is sent to sign in, and comes back to the page.
     const fresh = new ScriptedBrowser();
-    const { url } = value(await open({ kind: 'course', courseId: 'crs_python' })) as { url: string };
+    const { url } = value(await open({ kind: 'course', courseId: 'crs_python' })) as {
+      url: string;
+    };
     const r = await fresh.navigate(url);
     if (!('page' in r)) throw new Error('expected a page');
     expect(r.page.url).toContain('/sign-in?return_to=');
-    const back = await fresh.submit(r.page.url, parseForms(r.page.html)[0]!, { email: 'student@example.com', password: 'student-demo' });
+    const back = await fresh.submit(r.page.url, parseForms(r.page.html)[0]!, {
+      email: 'student@example.com',
+      password: 'student-demo',
+    });
     expect('page' in back && back.page.url).toBe(url);
   });
 });

@@ -1,4 +1,13 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -47,30 +56,51 @@ describe('app core: a database damaged while the app was away', () => {
           "INSERT INTO outbox (site_id, kind, payload, description, created_at) VALUES ('s', 'mark-all-notifications-read', '{}', 'Mark all notifications read', ?)",
         )
         .run(NOW);
-      const page = raw.prepare("SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3").get() as {
+      const page = raw
+        .prepare(
+          "SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3",
+        )
+        .get() as {
         pageno: number;
       };
       const pageSize = raw.pragma('page_size', { simple: true }) as number;
       raw.close();
       const fd = openSync(file, 'r+');
-      writeSync(fd, Buffer.alloc(pageSize - 16, 0xff), 0, pageSize - 16, (page.pageno - 1) * pageSize + 8);
+      writeSync(
+        fd,
+        Buffer.alloc(pageSize - 16, 0xff),
+        0,
+        pageSize - 16,
+        (page.pageno - 1) * pageSize + 8,
+      );
       closeSync(fd);
     }
     // The window kept a first frame of what the damaged file held.
     writeFileSync(join(dataDir, FIRST_SCREEN_FILE), '{}');
     const warnings: string[] = [];
-    const core = await createAppCore({ ...options, logger: createLogger((line, entry) => entry.level !== 'info' && warnings.push(line)) });
+    const core = await createAppCore({
+      ...options,
+      logger: createLogger((line, entry) => entry.level !== 'info' && warnings.push(line)),
+    });
     onTestFinished(() => core.close());
     // Not found at open: the start did not read the whole file.
     expect(readdirSync(dataDir).some((f) => f.includes('.corrupt-'))).toBe(false);
     // Found once the window shows (a second after the start), kept aside as a copy and rebuilt with its outbox.
-    await expect.poll(() => readdirSync(dataDir).some((f) => f.includes('.corrupt-')), { timeout: 10_000 }).toBe(true);
-    await expect.poll(() => warnings.some((w) => w.includes('was damaged and was rebuilt')), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => readdirSync(dataDir).some((f) => f.includes('.corrupt-')), { timeout: 10_000 })
+      .toBe(true);
+    await expect
+      .poll(() => warnings.some((w) => w.includes('was damaged and was rebuilt')), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     const check = new Database(file, { readonly: true });
     onTestFinished(() => void check.close());
     expect(check.pragma('quick_check', { simple: true })).toBe('ok');
     expect(check.prepare('SELECT count(*) FROM lectures').pluck().get()).toBe(0);
-    expect(check.prepare("SELECT kind FROM outbox WHERE site_id = 's'").pluck().all()).toEqual(['mark-all-notifications-read']);
+    expect(check.prepare("SELECT kind FROM outbox WHERE site_id = 's'").pluck().all()).toEqual([
+      'mark-all-notifications-read',
+    ]);
     expect(existsSync(`${file}.unclosed`)).toBe(true);
     // Rebuilt empty: the next start's first frame no longer shows what is gone.
     expect(existsSync(join(dataDir, FIRST_SCREEN_FILE))).toBe(false);

@@ -35,7 +35,10 @@ function storage(backend: string, available = true): SafeStorageLike {
 
 describe('Electron token protection (safeStorage policy)', () => {
   it('uses a Linux keyring as strong, persistent protection, and round-trips any bytes', async () => {
-    const cipher = cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false });
+    const cipher = cipherFromSafeStorage(storage('gnome_libsecret'), {
+      platform: 'linux',
+      allowWeakTokenStorage: false,
+    });
     expect(cipher).toMatchObject({ backend: 'gnome_libsecret', persistent: true, weak: false });
     const bytes = Uint8Array.from([0, 255, 1, 128, 10, 13]);
     const sealed = await cipher.encrypt(bytes);
@@ -44,32 +47,53 @@ describe('Electron token protection (safeStorage policy)', () => {
   });
 
   it('names the macOS and Windows backends', () => {
-    expect(cipherFromSafeStorage(storage('unknown'), { platform: 'darwin', allowWeakTokenStorage: false }).backend).toBe('keychain');
-    expect(cipherFromSafeStorage(storage('unknown'), { platform: 'win32', allowWeakTokenStorage: false }).backend).toBe('dpapi');
+    expect(
+      cipherFromSafeStorage(storage('unknown'), {
+        platform: 'darwin',
+        allowWeakTokenStorage: false,
+      }).backend,
+    ).toBe('keychain');
+    expect(
+      cipherFromSafeStorage(storage('unknown'), { platform: 'win32', allowWeakTokenStorage: false })
+        .backend,
+    ).toBe('dpapi');
   });
 
   it('basic_text without opt-in: reported weak, tokens kept in memory only', async () => {
-    const cipher = cipherFromSafeStorage(storage('basic_text'), { platform: 'linux', allowWeakTokenStorage: false });
+    const cipher = cipherFromSafeStorage(storage('basic_text'), {
+      platform: 'linux',
+      allowWeakTokenStorage: false,
+    });
     expect(cipher).toMatchObject({ backend: 'basic_text', persistent: false, weak: true });
     expect(cipher.description).toMatch(/memory only/);
   });
 
   it('basic_text with the opt-in: persistent, still reported weak', () => {
-    const cipher = cipherFromSafeStorage(storage('basic_text'), { platform: 'linux', allowWeakTokenStorage: true });
+    const cipher = cipherFromSafeStorage(storage('basic_text'), {
+      platform: 'linux',
+      allowWeakTokenStorage: true,
+    });
     expect(cipher).toMatchObject({ backend: 'basic_text', persistent: true, weak: true });
   });
 
   it('no encryption at all: memory only', () => {
-    const cipher = cipherFromSafeStorage(storage('gnome_libsecret', false), { platform: 'linux', allowWeakTokenStorage: true });
+    const cipher = cipherFromSafeStorage(storage('gnome_libsecret', false), {
+      platform: 'linux',
+      allowWeakTokenStorage: true,
+    });
     expect(cipher).toMatchObject({ backend: 'memory-only', persistent: false });
   });
 
   it('a keychain that cannot decrypt (the OS key changed or was removed) is a storage-error, not a crash', async () => {
-    const sealed = await cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false }).encrypt(
-      Buffer.from('pair'),
-    );
+    const sealed = await cipherFromSafeStorage(storage('gnome_libsecret'), {
+      platform: 'linux',
+      allowWeakTokenStorage: false,
+    }).encrypt(Buffer.from('pair'));
     // Another key: what a keyring reset, a deleted Keychain item or a changed DPAPI key amounts to.
-    const after = cipherFromSafeStorage(storage('gnome_libsecret'), { platform: 'linux', allowWeakTokenStorage: false });
+    const after = cipherFromSafeStorage(storage('gnome_libsecret'), {
+      platform: 'linux',
+      allowWeakTokenStorage: false,
+    });
     await expect(after.decrypt(sealed)).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
     const refusing: SafeStorageLike = {
       ...storage('keychain'),
@@ -78,22 +102,37 @@ describe('Electron token protection (safeStorage policy)', () => {
       },
     };
     await expect(
-      cipherFromSafeStorage(refusing, { platform: 'darwin', allowWeakTokenStorage: false }).encrypt(Buffer.from('pair')),
+      cipherFromSafeStorage(refusing, { platform: 'darwin', allowWeakTokenStorage: false }).encrypt(
+        Buffer.from('pair'),
+      ),
     ).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
   });
 
   it('after the OS key changed, the app starts and the site asks for a new sign-in, which works', async () => {
     const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     cleanups.push(() => server.close());
-    const h = await createHarness({ cipher: cipherFromSafeStorage(storage('dpapi'), { platform: 'win32', allowWeakTokenStorage: false }) });
+    const h = await createHarness({
+      cipher: cipherFromSafeStorage(storage('dpapi'), {
+        platform: 'win32',
+        allowWeakTokenStorage: false,
+      }),
+    });
     cleanups.push(() => h.close());
     const site = await h.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
     await h.manager.signIn(site.id);
     expect(h.manager.getSite(site.id)?.status).toBe('ready');
     await h.manager.close();
 
-    const manager = await h.reopen({ cipher: cipherFromSafeStorage(storage('dpapi'), { platform: 'win32', allowWeakTokenStorage: false }) });
-    expect(manager.getSite(site.id)).toMatchObject({ status: 'sign-in-needed', signInUnreadable: true });
+    const manager = await h.reopen({
+      cipher: cipherFromSafeStorage(storage('dpapi'), {
+        platform: 'win32',
+        allowWeakTokenStorage: false,
+      }),
+    });
+    expect(manager.getSite(site.id)).toMatchObject({
+      status: 'sign-in-needed',
+      signInUnreadable: true,
+    });
     await manager.signIn(site.id);
     expect(manager.getSite(site.id)?.status).toBe('ready');
   });

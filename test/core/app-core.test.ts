@@ -38,7 +38,9 @@ describe('app core: every channel over a real site', () => {
       // The "system browser": drives the site's sign-in and consent pages and follows the redirect to the app.
       openExternal: systemBrowser(() => ({ decision })),
     });
-    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) => events.push({ event, payload }));
+    core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) =>
+      events.push({ event, payload }),
+    );
   });
 
   afterAll(async () => {
@@ -56,17 +58,29 @@ describe('app core: every channel over a real site', () => {
   it('reports the app and the token protection of the Node cipher', async () => {
     const info = value(await call('app:get-info'));
     expect(info).toMatchObject({ host: 'browser', dataDir, demoAvailable: false });
-    expect(value(await call('security:get-token-protection'))).toMatchObject({ backend: 'node-aes-256-gcm-keyfile', persistent: true, weak: false });
+    expect(value(await call('security:get-token-protection'))).toMatchObject({
+      backend: 'node-aes-256-gcm-keyfile',
+      persistent: true,
+      weak: false,
+    });
   });
 
   it('refuses a site whose discovery is not there, in plain words', async () => {
-    const result = await call('sites:add', { baseUrl: 'http://127.0.0.1:9', clientId: 'demo-desktop' });
+    const result = await call('sites:add', {
+      baseUrl: 'http://127.0.0.1:9',
+      clientId: 'demo-desktop',
+    });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(['site-unreachable', 'discovery-invalid', 'network-unavailable']).toContain(result.error.code);
+    if (!result.ok)
+      expect(['site-unreachable', 'discovery-invalid', 'network-unavailable']).toContain(
+        result.error.code,
+      );
   });
 
   it('adds the site after discovery and lists it signed out', async () => {
-    site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+    site = value(
+      await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
+    ) as SiteSummary;
     expect(site).toMatchObject({ baseUrl: server.url, status: 'signed-out', isDemo: false });
     expect(value(await call('sites:list'))).toHaveLength(1);
     expect(events.some((e) => e.event === 'sites:changed')).toBe(true);
@@ -91,25 +105,47 @@ describe('app core: every channel over a real site', () => {
     expect(events.some((e) => e.event === 'data:changed')).toBe(true);
     expect(events.some((e) => e.event === 'sync:progress')).toBe(true);
 
-    const library = value(await call('library:list', { siteId: site.id })) as { courseId: string }[];
+    const library = value(await call('library:list', { siteId: site.id })) as {
+      courseId: string;
+    }[];
     expect(library.length).toBeGreaterThan(0);
-    const course = value(await call('course:get', { siteId: site.id, courseId: library[0]!.courseId })) as { sections: unknown[] };
+    const course = value(
+      await call('course:get', { siteId: site.id, courseId: library[0]!.courseId }),
+    ) as { sections: unknown[] };
     expect(course.sections.length).toBeGreaterThan(0);
-    expect((value(await call('billing:get', { siteId: site.id })) as { orders: unknown[] }).orders.length).toBeGreaterThan(0);
-    expect(value(await call('entitlements:get', { siteId: site.id }))).toHaveProperty('digitalProducts');
+    expect(
+      (value(await call('billing:get', { siteId: site.id })) as { orders: unknown[] }).orders
+        .length,
+    ).toBeGreaterThan(0);
+    expect(value(await call('entitlements:get', { siteId: site.id }))).toHaveProperty(
+      'digitalProducts',
+    );
     expect(Array.isArray(value(await call('consulting:list', { siteId: site.id })))).toBe(true);
-    expect(value(await call('profile:get', { siteId: site.id }))).toMatchObject({ email: 'student@example.com' });
-    expect(Array.isArray(value(await call('search:query', { siteId: site.id, query: 'a' })))).toBe(true);
-    const notices = value(await call('notifications:list', { siteId: site.id })) as { items: { id: string; readAt: string | null }[] };
+    expect(value(await call('profile:get', { siteId: site.id }))).toMatchObject({
+      email: 'student@example.com',
+    });
+    expect(Array.isArray(value(await call('search:query', { siteId: site.id, query: 'a' })))).toBe(
+      true,
+    );
+    const notices = value(await call('notifications:list', { siteId: site.id })) as {
+      items: { id: string; readAt: string | null }[];
+    };
     expect(notices.items.length).toBeGreaterThan(0);
 
-    const status = value(await call('sync:status', { siteId: site.id })) as { lastSyncedAt: string | null; online: boolean };
+    const status = value(await call('sync:status', { siteId: site.id })) as {
+      lastSyncedAt: string | null;
+      online: boolean;
+    };
     expect(status.lastSyncedAt).not.toBeNull();
-    expect((value(await call('sites:list')) as SiteSummary[])[0]!.lastSyncedAt).toBe(status.lastSyncedAt);
+    expect((value(await call('sites:list')) as SiteSummary[])[0]!.lastSyncedAt).toBe(
+      status.lastSyncedAt,
+    );
   });
 
   it('marks a notice read through the outbox; the site accepts it', async () => {
-    const before = value(await call('notifications:list', { siteId: site.id })) as { items: { id: string; readAt: string | null }[] };
+    const before = value(await call('notifications:list', { siteId: site.id })) as {
+      items: { id: string; readAt: string | null }[];
+    };
     const unread = before.items.find((n) => n.readAt === null)!;
     expect(unread).toBeDefined();
     value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
@@ -121,9 +157,14 @@ describe('app core: every channel over a real site', () => {
     expect(after.items.find((n) => n.id === unread.id)).toMatchObject({ pendingSync: false });
     expect(after.items.find((n) => n.id === unread.id)?.readAt).not.toBeNull();
     // The site itself has it read (its own database, not the app's copy).
-    const row = server.db.prepare('SELECT read_at FROM notifications WHERE id = ?').get(unread.id) as { read_at: number | null };
+    const row = server.db
+      .prepare('SELECT read_at FROM notifications WHERE id = ?')
+      .get(unread.id) as { read_at: number | null };
     expect(row.read_at).not.toBeNull();
-    expect((value(await call('sync:status', { siteId: site.id })) as { pendingChanges: number }).pendingChanges).toBe(0);
+    expect(
+      (value(await call('sync:status', { siteId: site.id })) as { pendingChanges: number })
+        .pendingChanges,
+    ).toBe(0);
   });
 
   it('persists settings and reports them in an event', async () => {
@@ -137,7 +178,10 @@ describe('app core: every channel over a real site', () => {
 
   it('keeps both of two settings changes made at once (each update starts from the one before)', async () => {
     value(await call('settings:update', { theme: 'light', language: 'en' }));
-    const [first, second] = await Promise.all([call('settings:update', { theme: 'dark' }), call('settings:update', { language: 'zh-TW' })]);
+    const [first, second] = await Promise.all([
+      call('settings:update', { theme: 'dark' }),
+      call('settings:update', { language: 'zh-TW' }),
+    ]);
     expect(value(first)).toMatchObject({ theme: 'dark', language: 'en' });
     expect(value(second)).toMatchObject({ theme: 'dark', language: 'zh-TW' });
     expect(value(await call('settings:get'))).toMatchObject({ theme: 'dark', language: 'zh-TW' });
@@ -153,7 +197,11 @@ describe('app core: every channel over a real site', () => {
     const result = value(await call('sites:sign-out', { siteId: site.id, removeData: true }));
     expect(result).toEqual({ revoked: true, pending: false });
     // The site's own record: no live token pair is left for the app's client.
-    const live = server.db.prepare("SELECT COUNT(*) AS n FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL").get() as {
+    const live = server.db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL",
+      )
+      .get() as {
       n: number;
     };
     expect(live.n).toBe(0);

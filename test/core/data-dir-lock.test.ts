@@ -4,19 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireDataDirLock, DataDirInUseError, LOCK_FILE_NAME } from '../../electron/core/data-dir-lock';
+import {
+  acquireDataDirLock,
+  DataDirInUseError,
+  LOCK_FILE_NAME,
+} from '../../electron/core/data-dir-lock';
 import { createTestCore } from '../helpers/test-core';
 
 const CHILD = fileURLToPath(new URL('./helpers/lock-child.ts', import.meta.url));
 const CLI = fileURLToPath(new URL('../../electron/browser-host/cli.ts', import.meta.url));
 
-type ChildMessage = { type: 'locked'; pid: number } | { type: 'refused'; pid: number; holder: number; message: string };
+type ChildMessage =
+  | { type: 'locked'; pid: number }
+  | { type: 'refused'; pid: number; holder: number; message: string };
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterEach(() => {
   // Each child by its own PID (fork runs the script in the Node process itself, no wrapper).
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children.splice(0))
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -26,14 +33,22 @@ function tempDataDir(): string {
   return join(dir, 'data');
 }
 
-function start(dataDir: string, how: 'lock' | 'core' = 'lock'): { child: ChildProcess; first: Promise<ChildMessage> } {
-  const child = fork(CHILD, [dataDir, how], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+function start(
+  dataDir: string,
+  how: 'lock' | 'core' = 'lock',
+): { child: ChildProcess; first: Promise<ChildMessage> } {
+  const child = fork(CHILD, [dataDir, how], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const first = new Promise<ChildMessage>((resolve, reject) => {
     child.once('message', (m) => resolve(m as ChildMessage));
-    child.once('exit', (code) => reject(new Error(`lock child exited (${code}) before reporting: ${stderr.slice(0, 500)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`lock child exited (${code}) before reporting: ${stderr.slice(0, 500)}`)),
+    );
   });
   return { child, first };
 }
@@ -83,7 +98,10 @@ describe('one process per data directory', () => {
     const lockFile = join(dataDir, LOCK_FILE_NAME);
     expect(JSON.parse(readFileSync(lockFile, 'utf8')).pid).toBe(owner.pid);
     const lock = await acquireDataDirLock(dataDir, { host: 'test' });
-    expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid, host: 'test' });
+    expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: 'test',
+    });
     await lock.release();
     expect(existsSync(lockFile)).toBe(false);
   });
@@ -101,17 +119,27 @@ describe('one process per data directory', () => {
       boot: { id: '00000000-0000-4000-8000-000000000000' },
     };
     writeFileSync(lockFile, JSON.stringify(earlier));
-    const lock = await acquireDataDirLock(dataDir, { host: 'test', boot: { id: '11111111-1111-4111-8111-111111111111' } });
-    expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid, boot: { id: '11111111-1111-4111-8111-111111111111' } });
+    const lock = await acquireDataDirLock(dataDir, {
+      host: 'test',
+      boot: { id: '11111111-1111-4111-8111-111111111111' },
+    });
+    expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      boot: { id: '11111111-1111-4111-8111-111111111111' },
+    });
     await lock.release();
     // The same boot (or a lock that names none, as older versions wrote): the live PID still holds the folder.
     for (const boot of [earlier.boot, undefined]) {
       writeFileSync(lockFile, JSON.stringify({ ...earlier, boot }));
-      await expect(acquireDataDirLock(dataDir, { boot: earlier.boot })).rejects.toBeInstanceOf(DataDirInUseError);
+      await expect(acquireDataDirLock(dataDir, { boot: earlier.boot })).rejects.toBeInstanceOf(
+        DataDirInUseError,
+      );
     }
     // Boot times (macOS, Windows) agree within minutes of clock drift and differ by a restart.
     writeFileSync(lockFile, JSON.stringify({ ...earlier, boot: { at: 1_000_000 } }));
-    await expect(acquireDataDirLock(dataDir, { boot: { at: 1_000_000 + 60_000 } })).rejects.toBeInstanceOf(DataDirInUseError);
+    await expect(
+      acquireDataDirLock(dataDir, { boot: { at: 1_000_000 + 60_000 } }),
+    ).rejects.toBeInstanceOf(DataDirInUseError);
     const later = await acquireDataDirLock(dataDir, { boot: { at: 1_000_000 + 3_600_000 } });
     await later.release();
   });
@@ -122,7 +150,12 @@ describe('one process per data directory', () => {
       mkdirSync(dataDir, { recursive: true });
       writeFileSync(
         join(dataDir, LOCK_FILE_NAME),
-        JSON.stringify({ pid: await deadPid(), host: 'crashed', since: 'earlier', nonce: `stale${round}` }),
+        JSON.stringify({
+          pid: await deadPid(),
+          host: 'crashed',
+          since: 'earlier',
+          nonce: `stale${round}`,
+        }),
       );
       const [a, b] = await Promise.all([start(dataDir).first, start(dataDir).first]);
       const winners = [a, b].filter((m) => m.type === 'locked');
@@ -144,7 +177,10 @@ describe('one process per data directory', () => {
     const core = await open();
     await expect(open()).rejects.toBeInstanceOf(DataDirInUseError);
     // In another process too.
-    expect(await start(dataDir, 'core').first).toMatchObject({ type: 'refused', holder: process.pid });
+    expect(await start(dataDir, 'core').first).toMatchObject({
+      type: 'refused',
+      holder: process.pid,
+    });
     await core.close();
     const again = await open();
     await again.close();
@@ -154,9 +190,13 @@ describe('one process per data directory', () => {
     const dataDir = tempDataDir();
     const owner = await start(dataDir, 'core').first;
     expect(owner.type).toBe('locked');
-    const cli = spawn(process.execPath, ['--import', 'tsx', CLI, '--no-open', '--port', '0', '--data-dir', dataDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const cli = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, '--no-open', '--port', '0', '--data-dir', dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(cli);
     let stdout = '';
     let stderr = '';

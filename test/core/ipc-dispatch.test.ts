@@ -30,16 +30,22 @@ const hit: SearchHit = {
 // Only the handlers a case calls are real; the dispatcher must never reach the others.
 function handlers(partial: Partial<IpcHandlers>): IpcHandlers {
   return new Proxy(partial, {
-    get: (target, key) => (target as Record<string | symbol, unknown>)[key] ?? (() => Promise.reject(new Error(`unexpected call ${String(key)}`))),
+    get: (target, key) =>
+      (target as Record<string | symbol, unknown>)[key] ??
+      (() => Promise.reject(new Error(`unexpected call ${String(key)}`))),
   }) as IpcHandlers;
 }
 
 describe('IPC dispatch (one contract, untrusted input)', () => {
   it('runs a known channel with validated input', async () => {
-    const result = await dispatch(handlers({ 'search:query': async (input) => ok([{ ...hit, id: input.query }]) }), 'search:query', {
-      siteId: 's1',
-      query: 'data',
-    });
+    const result = await dispatch(
+      handlers({ 'search:query': async (input) => ok([{ ...hit, id: input.query }]) }),
+      'search:query',
+      {
+        siteId: 's1',
+        query: 'data',
+      },
+    );
     expect(result).toEqual({ ok: true, value: [{ ...hit, id: 'data' }] });
   });
 
@@ -72,7 +78,10 @@ describe('IPC dispatch (one contract, untrusted input)', () => {
       'sync:now',
       { siteId: 's1' },
     );
-    expect(result).toEqual({ ok: false, error: { code: 'sign-in-needed', message: 'Sign in again to keep this site up to date.' } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'sign-in-needed', message: 'Sign in again to keep this site up to date.' },
+    });
   });
 
   it('masks an unexpected exception and reports it once, without its text reaching the renderer', async () => {

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../../electron/core/errors';
-import { createLogger, createRotatingFileSink, redact, redactString } from '../../electron/core/log';
+import {
+  createLogger,
+  createRotatingFileSink,
+  redact,
+  redactString,
+} from '../../electron/core/log';
 
 const SECRET = 'sEcReT-VaLuE-1234567890';
 
@@ -39,7 +44,9 @@ describe('logger redaction (never log a secret)', () => {
   });
 
   it('redacts Bearer credentials inside free text (RFC 6750 §2.1)', () => {
-    expect(redactString(`Authorization: Bearer ${SECRET}`)).toBe('Authorization: Bearer [redacted]');
+    expect(redactString(`Authorization: Bearer ${SECRET}`)).toBe(
+      'Authorization: Bearer [redacted]',
+    );
     const { lines, logger } = capture();
     logger.warn(`sent header Bearer ${SECRET}.x/y+z= to the site`);
     expect(lines[0]).not.toContain(SECRET);
@@ -48,7 +55,9 @@ describe('logger redaction (never log a secret)', () => {
   it('redacts secret query and form parameters in URLs and bodies', () => {
     const url = `http://127.0.0.1:1/callback?code=${SECRET}&state=abc&iss=x`;
     expect(redactString(url)).toBe('http://127.0.0.1:1/callback?code=[redacted]&state=abc&iss=x');
-    expect(redactString(`grant_type=refresh_token&refresh_token=${SECRET}&client_secret=${SECRET}`)).not.toContain(SECRET);
+    expect(
+      redactString(`grant_type=refresh_token&refresh_token=${SECRET}&client_secret=${SECRET}`),
+    ).not.toContain(SECRET);
     expect(redactString(`https://x/#access_token=${SECRET}`)).not.toContain(SECRET);
     const { lines, logger } = capture();
     logger.info('url', { where: new URL(url) });
@@ -57,7 +66,12 @@ describe('logger redaction (never log a secret)', () => {
 
   it('redacts JSON pairs quoted inside a message and errors with causes', () => {
     const { lines, logger } = capture();
-    const error = new CoreError('server-error', `bad body {"access_token":"${SECRET}"}`, undefined, { cause: new Error(`refresh_token=${SECRET}`) });
+    const error = new CoreError(
+      'server-error',
+      `bad body {"access_token":"${SECRET}"}`,
+      undefined,
+      { cause: new Error(`refresh_token=${SECRET}`) },
+    );
     logger.error('failed', { error });
     expect(lines[0]).not.toContain(SECRET);
     expect(lines[0]).toContain('server-error');
@@ -67,7 +81,11 @@ describe('logger redaction (never log a secret)', () => {
     const a: Record<string, unknown> = { name: 'a' };
     a.self = a;
     const { lines, logger } = capture();
-    logger.info('misc', { a, headers: new Headers({ authorization: `Bearer ${SECRET}` }), form: new URLSearchParams({ code: SECRET, state: 's' }) });
+    logger.info('misc', {
+      a,
+      headers: new Headers({ authorization: `Bearer ${SECRET}` }),
+      form: new URLSearchParams({ code: SECRET, state: 's' }),
+    });
     expect(lines[0]).toContain('[circular]');
     expect(lines[0]).not.toContain(SECRET);
   });
@@ -78,7 +96,11 @@ describe('logger redaction (never log a secret)', () => {
     logger.child('auth').debug('hidden');
     logger.child('auth').info('shown');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ scope: 'core.auth', level: 'info', message: 'shown' });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      scope: 'core.auth',
+      level: 'info',
+      message: 'shown',
+    });
   });
 });
 
@@ -87,8 +109,11 @@ describe('the rotating log file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ld-log-'));
     try {
       const file = join(dir, 'logs', 'main.log');
-      const logger = createLogger(createRotatingFileSink(file, { maxBytes: 2_000, keep: 2 }), { clock: { now: () => 0 } });
-      for (let i = 0; i < 100; i++) logger.info(`line ${i}`, { access_token: 'at-secret-value', attempt: i });
+      const logger = createLogger(createRotatingFileSink(file, { maxBytes: 2_000, keep: 2 }), {
+        clock: { now: () => 0 },
+      });
+      for (let i = 0; i < 100; i++)
+        logger.info(`line ${i}`, { access_token: 'at-secret-value', attempt: i });
       expect(existsSync(`${file}.1`)).toBe(true);
       expect(existsSync(`${file}.2`)).toBe(true);
       expect(existsSync(`${file}.3`)).toBe(false);

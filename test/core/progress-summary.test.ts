@@ -35,7 +35,9 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
   afterAll(async () => demo?.close());
 
   const summary = async (timeZone = ZONE) =>
-    valueOf(await dispatch(core.handlers, 'progress:summary', { siteId: site.id, timeZone })) as ProgressSummary;
+    valueOf(
+      await dispatch(core.handlers, 'progress:summary', { siteId: site.id, timeZone }),
+    ) as ProgressSummary;
   const unread = (courseId: string): { id: string; duration: number }[] =>
     server.db
       .prepare(
@@ -46,7 +48,8 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
   /** The student completes lectures on the site; the app learns of it at its next sync. */
   const complete = async (courseId: string, n: number): Promise<number> => {
     const lectures = unread(courseId).slice(0, n);
-    for (const l of lectures) setLectureProgress(server.db, 'usr_student', courseId, l.id, 'completed', server.clock.now());
+    for (const l of lectures)
+      setLectureProgress(server.db, 'usr_student', courseId, l.id, 'completed', server.clock.now());
     valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
     return lectures.reduce((s, l) => s + l.duration, 0);
   };
@@ -90,27 +93,39 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
       expect(Date.parse(p.expireDate)).toBeGreaterThan(now);
       expect(p.lecturesLeft).toBeGreaterThan(0);
     }
-    expect(s.pace.map((p) => Date.parse(p.expireDate))).toEqual([...s.pace.map((p) => Date.parse(p.expireDate))].sort((a, b) => a - b));
+    expect(s.pace.map((p) => Date.parse(p.expireDate))).toEqual(
+      [...s.pace.map((p) => Date.parse(p.expireDate))].sort((a, b) => a - b),
+    );
     // Lifetime and finished courses have no pace.
     expect(s.pace.map((p) => p.courseId)).not.toContain('crs_python');
     expect(s.pace.map((p) => p.courseId)).not.toContain('crs_finance');
   });
 
   it('a time zone the computer does not know is a clear error', async () => {
-    const r = await dispatch(core.handlers, 'progress:summary', { siteId: site.id, timeZone: 'Mars/Olympus' });
+    const r = await dispatch(core.handlers, 'progress:summary', {
+      siteId: site.id,
+      timeZone: 'Mars/Olympus',
+    });
     expect(r).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 
   it('the progress CSV: one row per course, formula-like titles written as text', async () => {
-    server.db.prepare("UPDATE courses SET title = '=HYPERLINK(\"http://x\")' WHERE id = 'crs_finance'").run();
+    server.db
+      .prepare("UPDATE courses SET title = '=HYPERLINK(\"http://x\")' WHERE id = 'crs_finance'")
+      .run();
     valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
     delivered.length = 0;
-    valueOf(await dispatch(core.handlers, 'export:progress-csv', { siteId: site.id, language: 'en' }));
+    valueOf(
+      await dispatch(core.handlers, 'export:progress-csv', { siteId: site.id, language: 'en' }),
+    );
     const file = delivered[0]!;
     expect(file.fileName).toMatch(/^progress-127\.0\.0\.1-\d{4}-\d{2}-\d{2}\.csv$/);
     const rows = readCsv(file.body);
     expect(rows[0]!.slice(0, 2)).toEqual(['School', 'Course']);
-    const library = valueOf(await dispatch(core.handlers, 'library:list', { siteId: site.id })) as { courseId: string; percent: number }[];
+    const library = valueOf(await dispatch(core.handlers, 'library:list', { siteId: site.id })) as {
+      courseId: string;
+      percent: number;
+    }[];
     expect(rows.length - 1).toBe(library.length);
     expect(rows.find((r) => r[1]!.includes('HYPERLINK'))![1]).toBe('\'=HYPERLINK("http://x")');
     const data = rows.find((r) => r[1]!.startsWith('Intro to Data Analysis'))!;
@@ -119,7 +134,12 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
 
   it('the printable page: student, courses and the last weeks, escaped, in both languages', async () => {
     delivered.length = 0;
-    valueOf(await dispatch(core.handlers, 'export:progress-report', { siteId: site.id, language: 'zh-TW' }));
+    valueOf(
+      await dispatch(core.handlers, 'export:progress-report', {
+        siteId: site.id,
+        language: 'zh-TW',
+      }),
+    );
     const file = delivered[0]!;
     expect(file.kind).toBe('receipt');
     expect(file.body).toContain('<h1>學習進度</h1>');
@@ -149,16 +169,33 @@ describe('migration 013 (lecture completions)', () => {
   it('what was completed before the upgrade is the baseline: in no week, never counted later', () => {
     const file = tempFile();
     const v11 = databaseAt(12, file);
-    v11.prepare("INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')").run();
+    v11
+      .prepare("INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')")
+      .run();
     v11.exec(`INSERT INTO courses (site_id, id, position, slug, title, enrolled_at, has_lifetime_access, total_lectures, read_lectures,
         completed_lectures, percent) VALUES ('s1', 'c1', 0, 'c', 'C', '2026-01-01T00:00:00.000Z', 1, 2, 0, 1, 50)`);
-    v11.exec("INSERT INTO sections (site_id, id, course_id, title, position) VALUES ('s1', 'x1', 'c1', 'S', 1)");
+    v11.exec(
+      "INSERT INTO sections (site_id, id, course_id, title, position) VALUES ('s1', 'x1', 'c1', 'S', 1)",
+    );
     v11.exec(`INSERT INTO lectures (site_id, id, course_id, section_id, title, position, state, is_locked, duration)
         VALUES ('s1', 'l1', 'c1', 'x1', 'A', 1, 'completed', 0, 120), ('s1', 'l2', 'c1', 'x1', 'B', 2, 'unread', 0, 60)`);
     v11.close();
     const db = openDb(file);
-    expect(db.prepare('SELECT site_id, lecture_id, course_id, duration, baseline, seen_ms FROM lecture_completions').all()).toEqual([
-      { site_id: 's1', lecture_id: 'l1', course_id: 'c1', duration: 120, baseline: 1, seen_ms: null },
+    expect(
+      db
+        .prepare(
+          'SELECT site_id, lecture_id, course_id, duration, baseline, seen_ms FROM lecture_completions',
+        )
+        .all(),
+    ).toEqual([
+      {
+        site_id: 's1',
+        lecture_id: 'l1',
+        course_id: 'c1',
+        duration: 120,
+        baseline: 1,
+        seen_ms: null,
+      },
     ]);
   });
 });

@@ -56,7 +56,10 @@ describe('better-sqlite3 loaded from a named addon file', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { issuer: string }).issuer).toBe(servers!.demo.url);
       const list = await core.handlers['sites:list'](undefined);
-      expect(list.ok && list.value.map((s) => s.label)).toEqual(['Demo School', 'Second Demo School']);
+      expect(list.ok && list.value.map((s) => s.label)).toEqual([
+        'Demo School',
+        'Second Demo School',
+      ]);
     } finally {
       await core.close();
     }
@@ -74,7 +77,11 @@ describe('better-sqlite3 loaded from a named addon file', () => {
   });
 
   it('the embedded server opens its database through the named addon too', async () => {
-    const server = await createEmbeddedServer({ port: 0, seed: 'demo', sqliteBinding: addonCopy() });
+    const server = await createEmbeddedServer({
+      port: 0,
+      seed: 'demo',
+      sqliteBinding: addonCopy(),
+    });
     try {
       // It started on a database opened through the copy and answers.
       const res = await fetch(`${server.url}/.well-known/oauth-authorization-server`);
@@ -83,8 +90,12 @@ describe('better-sqlite3 loaded from a named addon file', () => {
     } finally {
       await server.close();
     }
-    await expect(createEmbeddedServer({ port: 0, seed: 'demo', sqliteBinding: join(tempDir('ld-addon-'), 'nothing-here.node') })).rejects.toThrow(
-      /Cannot find module/,
-    );
+    await expect(
+      createEmbeddedServer({
+        port: 0,
+        seed: 'demo',
+        sqliteBinding: join(tempDir('ld-addon-'), 'nothing-here.node'),
+      }),
+    ).rejects.toThrow(/Cannot find module/);
   });
 });

@@ -59,7 +59,9 @@ test.describe('connecting a school: the invite link first, then the address, the
       await page.getByTestId('nav-settings').click();
       await page.getByTestId('language-select').selectOption('zh-TW');
       await page.getByTestId('nav-library').click();
-      await expect(page.getByTestId('invite-paste').getByRole('heading')).toHaveText(zh('invite.paste.title'));
+      await expect(page.getByTestId('invite-paste').getByRole('heading')).toHaveText(
+        zh('invite.paste.title'),
+      );
       const zhForm = page.getByTestId('add-site-form');
       await zhForm.getByLabel(zh('sites.add.baseUrl')).fill(school.url);
       await zhForm.getByRole('button', { name: zh('sites.add.submit') }).click();
@@ -67,7 +69,10 @@ test.describe('connecting a school: the invite link first, then the address, the
       await expect(zhNoId).toBeVisible({ timeout: 30_000 });
       await expect(zhNoId).toContainText(zh('sites.add.noId.step3'));
       await expectAccessible(page, 'welcome zh-TW: no application ID');
-      await page.screenshot({ path: `${SHOTS}/welcome-no-application-id-zh-TW.png`, fullPage: true });
+      await page.screenshot({
+        path: `${SHOTS}/welcome-no-application-id-zh-TW.png`,
+        fullPage: true,
+      });
     } finally {
       await school.close();
     }

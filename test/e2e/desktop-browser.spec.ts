@@ -19,7 +19,14 @@ test.describe('browser host: desktop features', () => {
     // A page reload would drop this marker: Ctrl+R must sync instead.
     await page.evaluate(() => ((globalThis as { __marker?: number }).__marker = 42));
 
-    const screens = ['library', 'notifications', 'billing', 'entitlements', 'consulting', 'profile'] as const;
+    const screens = [
+      'library',
+      'notifications',
+      'billing',
+      'entitlements',
+      'consulting',
+      'profile',
+    ] as const;
     for (const [i, screen] of [...screens.entries()].reverse()) {
       await page.keyboard.press(`Control+${i + 1}`);
       await expect(page.getByTestId(`nav-${screen}`)).toHaveAttribute('aria-current', 'page');
@@ -49,7 +56,9 @@ test.describe('browser host: desktop features', () => {
     await expect(page.getByTestId('nav-settings')).toHaveAttribute('aria-current', 'page');
     const list = page.getByTestId('shortcuts-settings');
     await expect(list.getByRole('heading')).toHaveText(en('desktop.shortcuts.title'));
-    await expect(list.getByTestId('shortcut-go-billing')).toContainText(en('desktop.shortcuts.go', { screen: en('nav.billing') }));
+    await expect(list.getByTestId('shortcut-go-billing')).toContainText(
+      en('desktop.shortcuts.go', { screen: en('nav.billing') }),
+    );
     await expect(list.getByTestId('shortcut-go-billing')).toContainText('Ctrl+3');
     await expect(list.getByTestId('shortcut-sync-now')).toContainText('Ctrl+R');
     await expect(list.getByTestId('shortcut-palette')).toContainText('Ctrl+K');
@@ -76,7 +85,9 @@ test.describe('browser host: desktop features', () => {
     await expect(page.getByTestId('update-status')).toHaveText(en('desktop.updates.off.host'));
     await expect(page.getByTestId('update-status')).toHaveAttribute('data-status', 'off');
     await expect(page.getByTestId('update-check')).toHaveCount(0);
-    await expect(page.getByTestId('background-unavailable')).toHaveText(en('desktop.background.notInThisHost'));
+    await expect(page.getByTestId('background-unavailable')).toHaveText(
+      en('desktop.background.notInThisHost'),
+    );
 
     const newNotices = page.getByTestId('notify-notifyNewNotices');
     await expect(newNotices).toBeChecked();
@@ -106,14 +117,25 @@ test.describe('browser host: desktop features', () => {
     await page.addInitScript(() => {
       // Runs in the page (DOM types are not part of the Node project that checks this file).
       type Options = { body?: string; tag?: string };
-      type Ctor = new (title: string, options?: Options) => { onclick: ((e: unknown) => void) | null };
-      const g = globalThis as unknown as { Notification: Ctor; __shown: { title: string; body: string; tag: string; click: () => void }[] };
+      type Ctor = new (
+        title: string,
+        options?: Options,
+      ) => { onclick: ((e: unknown) => void) | null };
+      const g = globalThis as unknown as {
+        Notification: Ctor;
+        __shown: { title: string; body: string; tag: string; click: () => void }[];
+      };
       g.__shown = [];
       const Real = g.Notification;
       g.Notification = class extends Real {
         constructor(title: string, options: Options = {}) {
           super(title, options);
-          g.__shown.push({ title, body: options.body ?? '', tag: options.tag ?? '', click: () => this.onclick?.({ type: 'click' }) });
+          g.__shown.push({
+            title,
+            body: options.body ?? '',
+            tag: options.tag ?? '',
+            click: () => this.onclick?.({ type: 'click' }),
+          });
         }
       };
     });
@@ -121,7 +143,9 @@ test.describe('browser host: desktop features', () => {
     await openScreen(page, 'profile');
 
     const server = demoServer(host);
-    const { school_id, user_id } = server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as {
+    const { school_id, user_id } = server.db
+      .prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'")
+      .get() as {
       school_id: string;
       user_id: string;
     };
@@ -129,15 +153,33 @@ test.describe('browser host: desktop features', () => {
       .prepare(
         'INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)',
       )
-      .run('ntf_e2e_new', school_id, user_id, 'announcement', 'Room change for Thursday', 'Room 301', Date.now());
+      .run(
+        'ntf_e2e_new',
+        school_id,
+        user_id,
+        'announcement',
+        'Room change for Thursday',
+        'Room 301',
+        Date.now(),
+      );
     await page.keyboard.press('Control+r');
 
     await expect
-      .poll(() => page.evaluate(() => (globalThis as unknown as { __shown: { title: string }[] }).__shown.map((n) => n.title)), { timeout: 30_000 })
+      .poll(
+        () =>
+          page.evaluate(() =>
+            (globalThis as unknown as { __shown: { title: string }[] }).__shown.map((n) => n.title),
+          ),
+        { timeout: 30_000 },
+      )
       .toEqual([expect.stringMatching(/^New notice from /)]);
-    const [shown] = await page.evaluate(() => (globalThis as unknown as { __shown: { body: string }[] }).__shown.map((n) => n.body));
+    const [shown] = await page.evaluate(() =>
+      (globalThis as unknown as { __shown: { body: string }[] }).__shown.map((n) => n.body),
+    );
     expect(shown).toBe('Room change for Thursday');
-    await page.evaluate(() => (globalThis as unknown as { __shown: { click: () => void }[] }).__shown[0]!.click());
+    await page.evaluate(() =>
+      (globalThis as unknown as { __shown: { click: () => void }[] }).__shown[0]!.click(),
+    );
     await expect(page.getByTestId('nav-notifications')).toHaveAttribute('aria-current', 'page');
   });
 });

@@ -12,7 +12,14 @@ function hostOn(dataDir: string, firstScreen = readFirstScreen(dataDir)): Promis
   return startBrowserHost({
     rendererDir: join(process.cwd(), 'out/renderer'),
     firstScreen,
-    createCore: ({ openExternal, deliverFile }) => createAppCore({ dataDir, version: packageVersion, host: 'browser', openExternal, deliverFile }),
+    createCore: ({ openExternal, deliverFile }) =>
+      createAppCore({
+        dataDir,
+        version: packageVersion,
+        host: 'browser',
+        openExternal,
+        deliverFile,
+      }),
   });
 }
 
@@ -23,7 +30,9 @@ async function firstSession(page: Page, context: BrowserContext, dataDir: string
     await startDemo(page, context, host);
     await page.getByTestId('nav-today').click();
     await expect(page.getByTestId('today-continue').first()).toBeVisible({ timeout: 15_000 });
-    await expect.poll(() => existsSync(join(dataDir, FIRST_SCREEN_FILE)), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => existsSync(join(dataDir, FIRST_SCREEN_FILE)), { timeout: 15_000 })
+      .toBe(true);
   } finally {
     await host.close();
   }
@@ -35,7 +44,11 @@ async function firstSession(page: Page, context: BrowserContext, dataDir: string
  * once its own Today has its data.
  */
 test.describe('browser host: the first frame from the last session', () => {
-  test('Today as the window last showed it is painted before the scripts run, then the live app takes over', async ({ page, context, dataDir }) => {
+  test('Today as the window last showed it is painted before the scripts run, then the live app takes over', async ({
+    page,
+    context,
+    dataDir,
+  }) => {
     test.setTimeout(120_000);
     // A first session: the demo signed in and synced; Today shows its data, and the window keeps it as a frame.
     await firstSession(page, context, dataDir);
@@ -56,7 +69,9 @@ test.describe('browser host: the first frame from the last session', () => {
       });
       await second.goto(host.launchUrl(), { waitUntil: 'commit' });
       const frame = second.locator('#ld-first-screen');
-      await expect(frame.locator('[data-frame-testid="today-continue"]').first()).toBeVisible({ timeout: 15_000 });
+      await expect(frame.locator('[data-frame-testid="today-continue"]').first()).toBeVisible({
+        timeout: 15_000,
+      });
       await expect(frame).toHaveAttribute('aria-hidden', 'true');
       await expect(frame).toHaveAttribute('inert', '');
       expect(await second.getByTestId('today-continue').count()).toBe(0);
@@ -68,7 +83,9 @@ test.describe('browser host: the first frame from the last session', () => {
       await expect(second.getByTestId('today-continue').first()).toBeVisible({ timeout: 15_000 });
       await expect(frame).toHaveCount(0);
       expect(await second.locator('[data-frame-testid]').count()).toBe(0);
-      expect(await second.evaluate('performance.getEntriesByName("first-screen-released").length')).toBe(1);
+      expect(
+        await second.evaluate('performance.getEntriesByName("first-screen-released").length'),
+      ).toBe(1);
       await expectAccessible(second, 'Today after the live app took over');
 
       // A reload may be on another screen: only the host's first page carries the frame.
@@ -80,10 +97,17 @@ test.describe('browser host: the first frame from the last session', () => {
     }
   });
 
-  test('a frame drawn by another build of the app is not sent: the start draws the app’s own way', async ({ page, context, dataDir }) => {
+  test('a frame drawn by another build of the app is not sent: the start draws the app’s own way', async ({
+    page,
+    context,
+    dataDir,
+  }) => {
     test.setTimeout(120_000);
     await firstSession(page, context, dataDir);
-    const host = await hostOn(dataDir, { ...readFirstScreen(dataDir)!, build: 'index-AnOlderBuild.js' });
+    const host = await hostOn(dataDir, {
+      ...readFirstScreen(dataDir)!,
+      build: 'index-AnOlderBuild.js',
+    });
     try {
       const second = await context.newPage();
       const document = second.waitForResponse((r) => new URL(r.url()).pathname === '/');

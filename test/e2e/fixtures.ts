@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createAppCore } from '../../electron/core/app-core';
 
-export const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+export const packageVersion = (
+  JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }
+).version;
 
 /** A real browser host over a real core, with a fresh data folder per test, removed afterwards. */
 export const test = base.extend<{ host: BrowserHost; dataDir: string }>({
@@ -20,7 +22,14 @@ export const test = base.extend<{ host: BrowserHost; dataDir: string }>({
   host: async ({ dataDir }, use) => {
     const host = await startBrowserHost({
       rendererDir: join(process.cwd(), 'out/renderer'),
-      createCore: ({ openExternal, deliverFile }) => createAppCore({ dataDir, version: packageVersion, host: 'browser', openExternal, deliverFile }),
+      createCore: ({ openExternal, deliverFile }) =>
+        createAppCore({
+          dataDir,
+          version: packageVersion,
+          host: 'browser',
+          openExternal,
+          deliverFile,
+        }),
     });
     await use(host);
     await host.close();
@@ -36,9 +45,15 @@ export const SHOTS = 'test-results/screenshots';
  * axe-core on the page as it is now: no serious or critical violation; with `strict`, no violation of any impact
  * (a landmark named twice or a skipped heading level is moderate, yet a screen-reader user feels it).
  */
-export async function expectAccessible(page: Page, what: string, options: { readonly strict?: boolean } = {}): Promise<void> {
+export async function expectAccessible(
+  page: Page,
+  what: string,
+  options: { readonly strict?: boolean } = {},
+): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => options.strict === true || v.impact === 'serious' || v.impact === 'critical');
+  const bad = results.violations.filter(
+    (v) => options.strict === true || v.impact === 'serious' || v.impact === 'critical',
+  );
   // Strict scans go on after a finding, so one run lists every screen's violations.
   (options.strict === true ? expect.soft : expect)(
     bad.map(

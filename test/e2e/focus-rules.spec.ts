@@ -13,18 +13,34 @@ const focused = (page: Page) =>
   page.evaluate(() => {
     const d = (
       globalThis as unknown as {
-        document: { activeElement: { tagName: string; id: string; getAttribute(n: string): string | null } | null; body: unknown };
+        document: {
+          activeElement: {
+            tagName: string;
+            id: string;
+            getAttribute(n: string): string | null;
+          } | null;
+          body: unknown;
+        };
       }
     ).document;
     const a = d.activeElement;
-    return { body: a === null || a === d.body, testId: a?.getAttribute('data-testid') ?? null, id: a?.id ?? '', tag: a?.tagName ?? '' };
+    return {
+      body: a === null || a === d.body,
+      testId: a?.getAttribute('data-testid') ?? null,
+      id: a?.id ?? '',
+      tag: a?.tagName ?? '',
+    };
   });
 
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`focus rules (${lng})`, () => {
     test.use({ locale: lng });
 
-    test('Tab and Shift+Tab in the site menu close it and move on from its button', async ({ page, context, host }) => {
+    test('Tab and Shift+Tab in the site menu close it and move on from its button', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);
       const button = page.getByTestId('site-switcher');
@@ -57,7 +73,11 @@ for (const lng of ['en', 'zh-TW'] as const) {
       expect(await focused(page)).toEqual(before);
     });
 
-    test('opening a course from the keyboard puts focus on its heading', async ({ page, context, host }) => {
+    test('opening a course from the keyboard puts focus on its heading', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);
       const card = page.getByTestId('course-card').first();
@@ -76,13 +96,19 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(heading).toBeFocused();
     });
 
-    test('focus never falls to the page: a screen\'s heading, "Mark read", the file viewer closed', async ({ page, context, host }) => {
+    test('focus never falls to the page: a screen\'s heading, "Mark read", the file viewer closed', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(150_000);
       await startDemo(page, context, host);
       await openScreen(page, 'entitlements');
       await expect(page.locator('#screen-title')).toBeFocused();
 
-      const sheet = page.getByTestId('digital-product').filter({ has: page.getByRole('heading', { name: /SQL Cheat Sheet/ }) });
+      const sheet = page
+        .getByTestId('digital-product')
+        .filter({ has: page.getByRole('heading', { name: /SQL Cheat Sheet/ }) });
       await scrollToRow(page, sheet);
       await sheet.getByTestId('offline-save').click();
       await expect(sheet.getByTestId('offline-saved')).toBeVisible({ timeout: 30_000 });
@@ -103,16 +129,26 @@ for (const lng of ['en', 'zh-TW'] as const) {
       expect((await focused(page)).body).toBe(false);
 
       // Only unread shown: the notice read leaves the list, and focus goes to the next one's "Mark read".
-      await page.getByRole('checkbox', { name: translator(lng)('notifications.onlyUnread') }).check();
+      await page
+        .getByRole('checkbox', { name: translator(lng)('notifications.onlyUnread') })
+        .check();
       const unread = page.locator('[data-testid="notification-row"][data-unread="true"]');
       await expect(unread.first()).toBeVisible();
       const leaving = await unread.first().getAttribute('data-notification-id');
       await unread.first().getByTestId('mark-read').click();
-      await expect(page.locator(`[data-testid="notification-row"][data-notification-id="${leaving}"]`)).toHaveCount(0);
-      await expect(page.getByTestId('notification-row').first().getByTestId('mark-read')).toBeFocused();
+      await expect(
+        page.locator(`[data-testid="notification-row"][data-notification-id="${leaving}"]`),
+      ).toHaveCount(0);
+      await expect(
+        page.getByTestId('notification-row').first().getByTestId('mark-read'),
+      ).toBeFocused();
     });
 
-    test('Back to my courses keeps the place and the card; Alt+Left and Alt+Right walk the screens', async ({ page, context, host }) => {
+    test('Back to my courses keeps the place and the card; Alt+Left and Alt+Right walk the screens', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(150_000);
       const t = translator(lng);
       await startDemo(page, context, host);
@@ -128,7 +164,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await card.locator('.course-title button').click();
       await expect(page.getByTestId('lecture-row').first()).toBeVisible();
       await page.getByRole('button', { name: t('course.back') }).click();
-      const back = page.locator(`[data-testid="course-card"][data-course-id="${courseId}"] .card-link`);
+      const back = page.locator(
+        `[data-testid="course-card"][data-course-id="${courseId}"] .card-link`,
+      );
       await expect(back).toBeFocused();
       await expect.poll(() => main.evaluate((m) => m.scrollTop)).toBe(top);
 

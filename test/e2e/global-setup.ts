@@ -13,12 +13,25 @@ export default async function globalSetup(): Promise<void> {
   if (packagedExecutable() === null && electronBinary() !== null) {
     const result = spawnSync(
       process.execPath,
-      [join(dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')), 'bin', 'electron-vite.js'), 'build'],
+      [
+        join(
+          dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')),
+          'bin',
+          'electron-vite.js',
+        ),
+        'build',
+      ],
       { stdio: 'inherit' },
     );
-    if (result.status !== 0) throw new Error('electron-vite build failed; the Electron host tests need out/main and out/preload.');
+    if (result.status !== 0)
+      throw new Error(
+        'electron-vite build failed; the Electron host tests need out/main and out/preload.',
+      );
     // Node's build stays in node_modules for the browser-host tests; Electron gets its own copy (see the script).
-    const native = spawnSync(process.execPath, ['scripts/electron-native.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const native = spawnSync(process.execPath, ['scripts/electron-native.mjs'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const path = native.stdout.trim().split('\n').pop();
     // Workers (and the Electron processes they launch) inherit this environment.
     if (native.status === 0 && path) process.env[SQLITE_BINDING_ENV] = path;

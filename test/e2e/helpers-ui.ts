@@ -19,7 +19,11 @@ export { expectAccessible, SHOTS } from './fixtures';
  * Try the demo, sign in and approve in the tab it opens (left open: see fixtures.signInThrough), wait for data.
  * Today is the first screen once signed in; the specs start from the library, one click away.
  */
-export async function startDemo(page: Page, context: BrowserContext, host: BrowserHost): Promise<void> {
+export async function startDemo(
+  page: Page,
+  context: BrowserContext,
+  host: BrowserHost,
+): Promise<void> {
   await page.setViewportSize({ width: 1100, height: 800 });
   await page.goto(host.launchUrl());
   await signInThrough(page, context, () => page.getByTestId('try-demo').click());
@@ -30,11 +34,14 @@ export async function startDemo(page: Page, context: BrowserContext, host: Brows
 
 /** Once signed in the app opens on Today; the library is one click away in the sidebar. */
 export async function libraryFromToday(page: Page): Promise<void> {
-  await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', { timeout: 30_000 });
+  await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', {
+    timeout: 30_000,
+  });
   await page.getByTestId('nav-library').click();
 }
 
-export type NavScreen = 'library' | 'notifications' | 'billing' | 'entitlements' | 'consulting' | 'profile' | 'settings';
+export type NavScreen =
+  'library' | 'notifications' | 'billing' | 'entitlements' | 'consulting' | 'profile' | 'settings';
 
 /** Opens a screen from the sidebar and waits for its heading. */
 export async function openScreen(page: Page, screen: NavScreen): Promise<void> {
@@ -50,7 +57,8 @@ export async function openScreen(page: Page, screen: NavScreen): Promise<void> {
 export async function scrollToRow(page: Page, target: Locator, maxSteps = 80): Promise<void> {
   const main = page.locator('#main');
   // Rows are rendered for the scroll position one frame after it changes: look only after that frame.
-  const settle = () => page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  const settle = () =>
+    page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   await main.evaluate((m) => m.scrollTo(0, 0));
   await settle();
   for (let i = 0; i < maxSteps && (await target.count()) === 0; i++) {
@@ -62,7 +70,12 @@ export async function scrollToRow(page: Page, target: Locator, maxSteps = 80): P
     if (!step.moved) {
       // At the end: a paged list may be loading its next page (the list then grows); otherwise stop looking.
       const grew = await expect
-        .poll(async () => (await target.count()) > 0 || (await main.evaluate((m) => m.scrollHeight)) > step.height, { timeout: 5_000 })
+        .poll(
+          async () =>
+            (await target.count()) > 0 ||
+            (await main.evaluate((m) => m.scrollHeight)) > step.height,
+          { timeout: 5_000 },
+        )
         .toBe(true)
         .then(
           () => true,
@@ -102,21 +115,34 @@ const dictionaries: Record<string, Tree> = {};
  * The app's own strings (renderer/src/i18n/<lng>.json) with i18next's rules for what the specs use: `{{var}}`
  * interpolation and plural keys (`_zero` for 0 where present, else Intl.PluralRules' category, else the bare key).
  */
-export function translator(lng: 'en' | 'zh-TW'): (key: string, vars?: Readonly<Record<string, string | number>>) => string {
+export function translator(
+  lng: 'en' | 'zh-TW',
+): (key: string, vars?: Readonly<Record<string, string | number>>) => string {
   dictionaries[lng] ??= JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Tree;
   const dict = dictionaries[lng];
   const at = (key: string): string | undefined => {
-    const v = key.split('.').reduce<string | Tree | undefined>((n, p) => (n && typeof n === 'object' ? n[p] : undefined), dict);
+    const v = key
+      .split('.')
+      .reduce<string | Tree | undefined>(
+        (n, p) => (n && typeof n === 'object' ? n[p] : undefined),
+        dict,
+      );
     return typeof v === 'string' ? v : undefined;
   };
   const rules = new Intl.PluralRules(lng);
   return (key, vars = {}) => {
     const count = vars['count'];
     let text: string | undefined;
-    if (typeof count === 'number') text = (count === 0 ? at(`${key}_zero`) : undefined) ?? at(`${key}_${rules.select(count)}`) ?? at(`${key}_other`);
+    if (typeof count === 'number')
+      text =
+        (count === 0 ? at(`${key}_zero`) : undefined) ??
+        at(`${key}_${rules.select(count)}`) ??
+        at(`${key}_other`);
     text ??= at(key);
     if (text === undefined) throw new Error(`no string ${lng}:${key}`);
-    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) =>
+      String(vars[name] ?? `{{${name}}}`),
+    );
   };
 }
 
@@ -124,7 +150,8 @@ export function translator(lng: 'en' | 'zh-TW'): (key: string, vars?: Readonly<R
 export function allStrings(lng: 'en' | 'zh-TW'): string[] {
   const tree = JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Tree;
   const out: string[] = [];
-  const walk = (t: Tree) => Object.values(t).forEach((v) => (typeof v === 'string' ? out.push(v) : walk(v)));
+  const walk = (t: Tree) =>
+    Object.values(t).forEach((v) => (typeof v === 'string' ? out.push(v) : walk(v)));
   walk(tree);
   return out;
 }
@@ -182,20 +209,31 @@ export type DateKind = 'date' | 'date-time' | 'range' | 'money';
  * expectation never depends on Node's ICU: 'date' (medium), 'date-time' (medium + short), 'range' (two ISO
  * dates), 'money' (amount + ISO 4217 code; TWD and other zero-decimal currencies without decimals).
  */
-export async function formatInPage(page: Page, lng: string, kind: DateKind, a: string | number, b?: string): Promise<string> {
+export async function formatInPage(
+  page: Page,
+  lng: string,
+  kind: DateKind,
+  a: string | number,
+  b?: string,
+): Promise<string> {
   return page.evaluate(
     ([lng, kind, a, b]) => {
       if (kind === 'money') {
-        const zero = ['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG'].includes(String(b).toUpperCase());
+        const zero = ['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG'].includes(
+          String(b).toUpperCase(),
+        );
         return new Intl.NumberFormat(lng, {
           style: 'currency',
           currency: String(b),
           ...(zero ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
         }).format(Number(a));
       }
-      if (kind === 'date') return new Intl.DateTimeFormat(lng, { dateStyle: 'medium' }).format(new Date(String(a)));
+      if (kind === 'date')
+        return new Intl.DateTimeFormat(lng, { dateStyle: 'medium' }).format(new Date(String(a)));
       const f = new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' });
-      return kind === 'range' ? f.formatRange(new Date(String(a)), new Date(String(b))) : f.format(new Date(String(a)));
+      return kind === 'range'
+        ? f.formatRange(new Date(String(a)), new Date(String(b)))
+        : f.format(new Date(String(a)));
     },
     [lng, kind, a, b ?? null] as const,
   );
@@ -223,7 +261,8 @@ export async function askSite<T>(server: EmbeddedServer, selection: string): Pro
     body: JSON.stringify({ query: `{ viewer ${selection} }` }),
   });
   const body = (await res.json()) as { data?: { viewer: T }; errors?: { message: string }[] };
-  if (!res.ok || body.errors?.length || !body.data) throw new Error(`member API: HTTP ${res.status} ${body.errors?.[0]?.message ?? ''}`);
+  if (!res.ok || body.errors?.length || !body.data)
+    throw new Error(`member API: HTTP ${res.status} ${body.errors?.[0]?.message ?? ''}`);
   return body.data.viewer;
 }
 

@@ -23,19 +23,32 @@ test.describe('Electron host in demo mode', () => {
       await expect
         .poll(async () =>
           window.evaluate(async () => {
-            const api = (globalThis as unknown as { learningDesktop: { invoke(c: string): Promise<{ ok: boolean; value?: { isDemo: boolean }[] }> } })
-              .learningDesktop;
+            const api = (
+              globalThis as unknown as {
+                learningDesktop: {
+                  invoke(c: string): Promise<{ ok: boolean; value?: { isDemo: boolean }[] }>;
+                };
+              }
+            ).learningDesktop;
             const r = await api.invoke('sites:list');
             return r.ok ? r.value!.filter((s) => s.isDemo).length : -1;
           }),
         )
         .toBe(2);
-      expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
-      expect(await window.evaluate(() => typeof (globalThis as { ipcRenderer?: unknown }).ipcRenderer)).toBe('undefined');
+      expect(
+        await window.evaluate(() => typeof (globalThis as { require?: unknown }).require),
+      ).toBe('undefined');
+      expect(
+        await window.evaluate(() => typeof (globalThis as { ipcRenderer?: unknown }).ipcRenderer),
+      ).toBe('undefined');
       const info = await window.evaluate(() =>
         (
           globalThis as unknown as {
-            learningDesktop: { invoke(c: string): Promise<{ ok: boolean; value: { host: string; demoAvailable: boolean } }> };
+            learningDesktop: {
+              invoke(
+                c: string,
+              ): Promise<{ ok: boolean; value: { host: string; demoAvailable: boolean } }>;
+            };
           }
         ).learningDesktop.invoke('app:get-info'),
       );
@@ -43,7 +56,11 @@ test.describe('Electron host in demo mode', () => {
       // Sandboxed renderer (app.enableSandbox) and a token protection answer from safeStorage.
       const protection = await window.evaluate(() =>
         (
-          globalThis as unknown as { learningDesktop: { invoke(c: string): Promise<{ ok: boolean; value: { backend: string } }> } }
+          globalThis as unknown as {
+            learningDesktop: {
+              invoke(c: string): Promise<{ ok: boolean; value: { backend: string } }>;
+            };
+          }
         ).learningDesktop.invoke('security:get-token-protection'),
       );
       expect(protection.ok).toBe(true);

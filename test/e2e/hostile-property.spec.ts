@@ -45,12 +45,22 @@ const oddDate = fc.oneof(
     'NaN',
     '1e999',
   ),
-  fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString()),
+  fc
+    .date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true })
+    .map((d) => d.toISOString()),
   fc.string({ maxLength: 20 }),
 );
 const oddEnum = (known: readonly string[]) =>
-  fc.oneof(fc.constantFrom(...known), fc.constantFrom('constructor', '__proto__', 'toString', 'unknown', ''), fc.string({ maxLength: 12 }));
-const oddNumber = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1e308, -1e308, 2 ** 53 + 1));
+  fc.oneof(
+    fc.constantFrom(...known),
+    fc.constantFrom('constructor', '__proto__', 'toString', 'unknown', ''),
+    fc.string({ maxLength: 12 }),
+  );
+const oddNumber = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(0, -0, 1e308, -1e308, 2 ** 53 + 1),
+);
 
 const hostile = fc.record({
   courseTitle: oddString,
@@ -59,13 +69,30 @@ const hostile = fc.record({
   percent: oddNumber,
   paymentState: oddEnum(['not_paid', 'paid', 'expired', 'failed', 'manual_enrolled', 'refunded']),
   paymentType: oddEnum(['credit_card', 'atm', 'cvs', 'line_pay', 'apple_pay', 'manual', 'free']),
-  refundingState: oddEnum(['none', 'requested', 'processing', 'partially_refunded', 'refunded', 'rejected']),
+  refundingState: oddEnum([
+    'none',
+    'requested',
+    'processing',
+    'partially_refunded',
+    'refunded',
+    'rejected',
+  ]),
   createdAt: oddDate,
   paidAt: oddDate,
   amount: oddNumber,
   itemTitle: fc.oneof(oddString, fc.constant({ zh: '課程' }), fc.constant(['a', 'b'])),
-  itemType: oddEnum(['CurriculumPlan', 'MembershipPlan', 'Ticket', 'DigitalProduct', 'OrderBump', 'Meeting']),
-  quantity: fc.oneof(oddNumber, fc.constant('<meta http-equiv="refresh" content="0;url=https://example.com">')),
+  itemType: oddEnum([
+    'CurriculumPlan',
+    'MembershipPlan',
+    'Ticket',
+    'DigitalProduct',
+    'OrderBump',
+    'Meeting',
+  ]),
+  quantity: fc.oneof(
+    oddNumber,
+    fc.constant('<meta http-equiv="refresh" content="0;url=https://example.com">'),
+  ),
   kind: oddEnum(['announcement', 'course_update', 'payment', 'event', 'consulting']),
   noticeTitle: oddString,
   noticeBody: oddString,
@@ -80,7 +107,12 @@ type Hostile = typeof hostile extends fc.Arbitrary<infer T> ? T : never;
 function apply(h: Hostile): (viewer: Viewer) => void {
   return (viewer) => {
     for (const c of nodesOf(viewer, 'enrolledCourses').slice(0, 2)) {
-      Object.assign(c, { title: h.courseTitle, expireDate: h.expireDate, enrolledAt: h.enrolledAt, hasLifetimeAccess: false });
+      Object.assign(c, {
+        title: h.courseTitle,
+        expireDate: h.expireDate,
+        enrolledAt: h.enrolledAt,
+        hasLifetimeAccess: false,
+      });
       const progress = c['detailProgress'] as Record<string, unknown> | undefined;
       if (progress) progress['percent'] = h.percent;
     }
@@ -97,14 +129,28 @@ function apply(h: Hostile): (viewer: Viewer) => void {
         Object.assign(li, { title: h.itemTitle, itemType: h.itemType, quantity: h.quantity });
     }
     for (const n of nodesOf(viewer, 'notifications').slice(0, 3))
-      Object.assign(n, { kind: h.kind, title: h.noticeTitle, body: h.noticeBody, createdAt: h.noticeAt });
+      Object.assign(n, {
+        kind: h.kind,
+        title: h.noticeTitle,
+        body: h.noticeBody,
+        createdAt: h.noticeAt,
+      });
     for (const e of nodesOf(viewer, 'eventRegistrations').slice(0, 2))
       Object.assign(e, { startsAt: h.startsAt, endsAt: h.endsAt, registeredAt: h.createdAt });
-    for (const d of nodesOf(viewer, 'digitalProducts').slice(0, 2)) Object.assign(d, { deliveredAt: h.deliveredAt, expireDate: h.expireDate });
+    for (const d of nodesOf(viewer, 'digitalProducts').slice(0, 2))
+      Object.assign(d, { deliveredAt: h.deliveredAt, expireDate: h.expireDate });
   };
 }
 
-const SCREENS: readonly NavScreen[] = ['library', 'notifications', 'billing', 'entitlements', 'consulting', 'profile', 'settings'];
+const SCREENS: readonly NavScreen[] = [
+  'library',
+  'notifications',
+  'billing',
+  'entitlements',
+  'consulting',
+  'profile',
+  'settings',
+];
 
 /** What the core handed the page for a file (browser host): a one-time address to download or a print view. */
 async function fetchFile(page: Page, outcome: { kind: string; url?: string }): Promise<string> {
@@ -114,7 +160,11 @@ async function fetchFile(page: Page, outcome: { kind: string; url?: string }): P
   return answer.text();
 }
 
-test('property: odd but schema-shaped site data never makes a screen fail', async ({ page, context, host }) => {
+test('property: odd but schema-shaped site data never makes a screen fail', async ({
+  page,
+  context,
+  host,
+}) => {
   test.setTimeout(240_000);
   await startDemo(page, context, host);
   const server = demoServer(host);
@@ -130,7 +180,9 @@ test('property: odd but schema-shaped site data never makes a screen fail', asyn
   const otherCopy = async () =>
     JSON.stringify(
       await Promise.all(
-        (['library:list', 'billing:get', 'notifications:list', 'entitlements:get'] as const).map((c) => host.core.handlers[c]({ siteId: otherId })),
+        (['library:list', 'billing:get', 'notifications:list', 'entitlements:get'] as const).map(
+          (c) => host.core.handlers[c]({ siteId: otherId }),
+        ),
       ),
     );
   await host.core.syncAll();
@@ -156,16 +208,27 @@ test('property: odd but schema-shaped site data never makes a screen fail', asyn
 
       // The files: the purchase CSV (every row as wide as its header, no cell a spreadsheet would run), a receipt of
       // an odd order (no markup of the site's as markup), and a course's calendar file, or a refusal in words.
-      const csv = await host.core.handlers['export:orders-csv']({ siteId: hostileId, language: 'en' });
+      const csv = await host.core.handlers['export:orders-csv']({
+        siteId: hostileId,
+        language: 'en',
+      });
       if (!csv.ok) throw new Error(`the CSV failed: ${csv.error.code} ${csv.error.message}`);
       const rows = readCsv((await fetchFile(page, csv.value)).replace(/^\uFEFF/, ''));
       expect(rows.length).toBeGreaterThan(1);
       for (const row of rows) expect(row).toHaveLength(rows[0]!.length);
       for (const cell of rows.slice(1).flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
-      const orders = await host.core.handlers['billing:orders']({ siteId: hostileId, offset: 0, limit: 3 });
+      const orders = await host.core.handlers['billing:orders']({
+        siteId: hostileId,
+        offset: 0,
+        limit: 3,
+      });
       if (!orders.ok) throw new Error(orders.error.message);
       for (const { tradeNo } of orders.value.items) {
-        const receipt = await host.core.handlers['export:receipt']({ siteId: hostileId, tradeNo, language: 'en' });
+        const receipt = await host.core.handlers['export:receipt']({
+          siteId: hostileId,
+          tradeNo,
+          language: 'en',
+        });
         if (!receipt.ok) throw new Error(`the receipt of ${tradeNo} failed: ${receipt.error.code}`);
         const html = await fetchFile(page, receipt.value);
         expect(html).toContain('</main>');
@@ -183,7 +246,8 @@ test('property: odd but schema-shaped site data never makes a screen fail', asyn
         const text = await fetchFile(page, ics.value);
         expect(text.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
         expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
-        for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+        for (const line of text.split('\r\n'))
+          expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
         expect(text).not.toMatch(/[\u2028\u2029\u0085]/);
         expect(text).toMatch(/^DTSTART:\d{8}T\d{6}Z$/m);
       } else {

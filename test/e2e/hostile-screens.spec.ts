@@ -20,10 +20,18 @@ async function noBoundary(page: Page): Promise<void> {
 }
 
 test.describe('a hostile site cannot blank the screens', () => {
-  test('an expiry date of "soon": the library shows "unknown", after a reload too', async ({ page, context, host }) => {
+  test('an expiry date of "soon": the library shows "unknown", after a reload too', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
-    const title = (await page.getByTestId('course-card').first().locator('h2').textContent())!.trim();
+    const title = (await page
+      .getByTestId('course-card')
+      .first()
+      .locator('h2')
+      .textContent())!.trim();
     makeHostile(demoServer(host), (viewer) => {
       const first = nodesOf(viewer, 'enrolledCourses')[0];
       if (first) Object.assign(first, { expireDate: 'soon', hasLifetimeAccess: false });
@@ -32,30 +40,51 @@ test.describe('a hostile site cannot blank the screens', () => {
     expect(run!.outcome).toBe('completed');
 
     const card = page.getByTestId('course-card').filter({ hasText: title });
-    await expect(card.locator('[data-date-unknown="true"]')).toHaveText(en('library.access.unknownEnd'));
+    await expect(card.locator('[data-date-unknown="true"]')).toHaveText(
+      en('library.access.unknownEnd'),
+    );
     await noBoundary(page);
     // The library is the first screen after a restart, with the same site selected.
     await page.reload();
-    await expect(card.locator('[data-date-unknown="true"]')).toHaveText(en('library.access.unknownEnd'));
+    await expect(card.locator('[data-date-unknown="true"]')).toHaveText(
+      en('library.access.unknownEnd'),
+    );
     await noBoundary(page);
     await expectAccessible(page, 'library with an unknown date');
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/hostile-unknown-date-en.png` });
   });
 
-  test('unknown enums, unreadable dates and an object for a title: shown as "unknown", no screen fails', async ({ page, context, host }) => {
+  test('unknown enums, unreadable dates and an object for a title: shown as "unknown", no screen fails', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     makeHostile(demoServer(host), (viewer) => {
       for (const n of nodesOf(viewer, 'notifications').slice(0, 1))
-        Object.assign(n, { kind: 'survey', createdAt: 'yesterday', title: '\u202ENotice from a\u200B new kind\u2066' });
+        Object.assign(n, {
+          kind: 'survey',
+          createdAt: 'yesterday',
+          title: '\u202ENotice from a\u200B new kind\u2066',
+        });
       for (const p of nodesOf(viewer, 'payments')) {
-        Object.assign(p, { paymentState: 'on_hold', paymentType: 'jko_pay', createdAt: 'garbage', paidAt: 'later', refundingState: 'pondering' });
+        Object.assign(p, {
+          paymentState: 'on_hold',
+          paymentType: 'jko_pay',
+          createdAt: 'garbage',
+          paidAt: 'later',
+          refundingState: 'pondering',
+        });
         const items = p['lineitems'] as Record<string, unknown>[];
-        for (const li of items) Object.assign(li, { title: { zh: '課程', en: 'Course' }, itemType: 'Bundle' });
+        for (const li of items)
+          Object.assign(li, { title: { zh: '課程', en: 'Course' }, itemType: 'Bundle' });
       }
-      for (const e of nodesOf(viewer, 'eventRegistrations')) Object.assign(e, { startsAt: 'tbd', endsAt: 'tbd', registeredAt: '2026-13-45' });
-      for (const d of nodesOf(viewer, 'digitalProducts')) Object.assign(d, { deliveredAt: 'n/a', expireDate: 'never-ish' });
+      for (const e of nodesOf(viewer, 'eventRegistrations'))
+        Object.assign(e, { startsAt: 'tbd', endsAt: 'tbd', registeredAt: '2026-13-45' });
+      for (const d of nodesOf(viewer, 'digitalProducts'))
+        Object.assign(d, { deliveredAt: 'n/a', expireDate: 'never-ish' });
     });
     const [run] = await host.core.syncAll();
     expect(run!.error).toBeNull();
@@ -82,7 +111,11 @@ test.describe('a hostile site cannot blank the screens', () => {
     await noBoundary(page);
   });
 
-  test('a screen that still fails shows its error boundary with the ways out, after a reload too', async ({ page, context, host }) => {
+  test('a screen that still fails shows its error boundary with the ways out, after a reload too', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     // Something no screen foresaw: every relative time ("3 minutes ago") throws while rendering.
@@ -124,7 +157,11 @@ test.describe('a hostile site cannot blank the screens', () => {
     await expect(page.getByTestId('site-row')).toHaveCount(before.length - 1);
   });
 
-  test("a cover pointed at a local port: the window never loads it, so the host's cookie never goes there", async ({ page, context, host }) => {
+  test("a cover pointed at a local port: the window never loads it, so the host's cookie never goes there", async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     // Another program on this computer, listening on a port the site chose.
     const seen: IncomingHttpHeaders[] = [];
@@ -137,7 +174,9 @@ test.describe('a hostile site cannot blank the screens', () => {
       const spyUrl = `http://127.0.0.1:${(spy.address() as AddressInfo).port}/cover.png`;
       await startDemo(page, context, host);
       // The demo's own covers still show: fetched by the core, handed over as data: URLs.
-      await expect(page.getByTestId('course-card').first().locator('img[src^="data:image/"]')).toBeVisible();
+      await expect(
+        page.getByTestId('course-card').first().locator('img[src^="data:image/"]'),
+      ).toBeVisible();
       const cookies = await context.cookies(host.origin);
       expect(cookies.some((c) => c.name.startsWith('ld_host_'))).toBe(true);
 
@@ -149,9 +188,13 @@ test.describe('a hostile site cannot blank the screens', () => {
       await page.reload();
       await expect(page.getByTestId('course-card').first()).toBeVisible();
       // The same address straight from the page is refused by its policy too.
-      await page.evaluate(`(() => { const img = document.createElement('img'); img.src = ${JSON.stringify(spyUrl)}; document.body.append(img); })()`);
+      await page.evaluate(
+        `(() => { const img = document.createElement('img'); img.src = ${JSON.stringify(spyUrl)}; document.body.append(img); })()`,
+      );
       await page.waitForTimeout(1_000);
-      await expect(page.getByTestId('course-card').first().locator('.course-cover-monogram')).toBeVisible();
+      await expect(
+        page.getByTestId('course-card').first().locator('.course-cover-monogram'),
+      ).toBeVisible();
       expect(seen.filter((h) => h.cookie !== undefined)).toEqual([]);
       expect(seen).toEqual([]);
     } finally {

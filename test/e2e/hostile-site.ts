@@ -13,7 +13,13 @@ export type Viewer = Record<string, unknown>;
 export type ViewerRewrite = (viewer: Viewer) => Viewer | void;
 
 const PASS = 'x-test-hostile-pass';
-const HOP_BY_HOP = new Set(['connection', 'content-length', 'content-encoding', 'transfer-encoding', 'keep-alive']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'keep-alive',
+]);
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -27,14 +33,22 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
  * wrapper lets it through), and its JSON answer rewritten.
  */
 export function makeHostile(server: EmbeddedServer, rewrite: ViewerRewrite): () => void {
-  const router = server.router as { handle: (ctx: unknown, req: IncomingMessage, res: ServerResponse) => Promise<void> };
+  const router = server.router as {
+    handle: (ctx: unknown, req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  };
   const original = router.handle;
   router.handle = async (ctx, req, res) => {
-    if (!(req.url ?? '').startsWith('/member/graphql') || req.headers[PASS] !== undefined || req.method !== 'POST') return original(ctx, req, res);
+    if (
+      !(req.url ?? '').startsWith('/member/graphql') ||
+      req.headers[PASS] !== undefined ||
+      req.method !== 'POST'
+    )
+      return original(ctx, req, res);
     const body = await readBody(req);
     const headers: Record<string, string> = { [PASS]: '1' };
     for (const [k, v] of Object.entries(req.headers))
-      if (typeof v === 'string' && !HOP_BY_HOP.has(k) && k !== 'host' && k !== 'accept-encoding') headers[k] = v;
+      if (typeof v === 'string' && !HOP_BY_HOP.has(k) && k !== 'host' && k !== 'accept-encoding')
+        headers[k] = v;
     const answer = await fetch(`${server.url}${req.url ?? ''}`, { method: 'POST', headers, body });
     let text = await answer.text();
     if (answer.ok) {

@@ -20,7 +20,8 @@ async function sites(host: BrowserHost) {
 }
 
 /** The browser host's own form of an invite link: the same query on this host's /add-site. */
-const hostForm = (host: BrowserHost, link: string) => `${host.origin}/add-site${link.slice(link.indexOf('?'))}`;
+const hostForm = (host: BrowserHost, link: string) =>
+  `${host.origin}/add-site${link.slice(link.indexOf('?'))}`;
 
 async function demoOrigin(host: BrowserHost): Promise<string> {
   const origins = await host.core.demo!.start();
@@ -34,7 +35,11 @@ async function openApp(page: Page, host: BrowserHost): Promise<void> {
 }
 
 test.describe('invite links: the add-site form filled in, confirmed by the student', () => {
-  test('an honest link fills the form and adds nothing until the student confirms; then the sign-in works', async ({ page, context, host }) => {
+  test('an honest link fills the form and adds nothing until the student confirms; then the sign-in works', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     const t = translator('en');
     const origin = await demoOrigin(host);
@@ -57,11 +62,15 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     await page.screenshot({ path: `${SHOTS}/invite-en.png` });
 
     // The student confirms: the site is added and the sign-in runs on the site's own page as usual.
-    await signInThrough(page, context, () => form.getByRole('button', { name: t('sites.add.submit') }).click());
+    await signInThrough(page, context, () =>
+      form.getByRole('button', { name: t('sites.add.submit') }).click(),
+    );
     await libraryFromToday(page);
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
     const added = await sites(host);
-    expect(added.map((s) => [s.baseUrl, s.clientId, s.status])).toEqual([[origin, DEMO_CLIENT_ID, 'ready']]);
+    expect(added.map((s) => [s.baseUrl, s.clientId, s.status])).toEqual([
+      [origin, DEMO_CLIENT_ID, 'ready'],
+    ]);
   });
 
   test('"Don’t add it" leaves the form empty and adds nothing', async ({ page, host }) => {
@@ -74,13 +83,19 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     expect(await sites(host)).toEqual([]);
   });
 
-  test('a link with a secret, a javascript: site or a duplicate parameter is refused with its reason (en, zh-TW)', async ({ page, host }) => {
+  test('a link with a secret, a javascript: site or a duplicate parameter is refused with its reason (en, zh-TW)', async ({
+    page,
+    host,
+  }) => {
     const en = translator('en');
     const origin = await demoOrigin(host);
     await openApp(page, host);
     const cases: [string, string][] = [
       [`${inviteLink(origin, DEMO_CLIENT_ID)}&client_secret=cs_leaked`, 'secret-in-link'],
-      [`learning-desktop://add-site?site=${encodeURIComponent('javascript:alert(1)')}&client_id=x`, 'site-not-https'],
+      [
+        `learning-desktop://add-site?site=${encodeURIComponent('javascript:alert(1)')}&client_id=x`,
+        'site-not-https',
+      ],
       [`${inviteLink(origin, DEMO_CLIENT_ID)}&site=https://evil.example`, 'duplicate-parameter'],
     ];
     for (const [link, refusal] of cases) {
@@ -101,10 +116,15 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     const zh = translator('zh-TW');
     await page.goto(hostForm(host, cases[0]![0]));
     await expect(page.getByTestId('invite-refused')).toContainText(zh('invite.refusedTitle'));
-    await expect(page.getByTestId('invite-refused')).toContainText(zh('invite.refusal.secret-in-link'));
+    await expect(page.getByTestId('invite-refused')).toContainText(
+      zh('invite.refusal.secret-in-link'),
+    );
   });
 
-  test('a link pasted into "Have an invite link?" is read the same way (en), and a foreign one refused', async ({ page, host }) => {
+  test('a link pasted into "Have an invite link?" is read the same way (en), and a foreign one refused', async ({
+    page,
+    host,
+  }) => {
     const t = translator('en');
     const origin = await demoOrigin(host);
     await openApp(page, host);
@@ -112,7 +132,9 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     await paste.getByLabel(t('invite.paste.label')).fill(inviteLink(origin, DEMO_CLIENT_ID));
     await paste.getByRole('button', { name: t('invite.paste.submit') }).click();
     await expect(page.getByTestId('invite-client-id')).toHaveText(DEMO_CLIENT_ID);
-    await expect(page.getByTestId('add-site-form').getByLabel(t('sites.add.baseUrl'))).toHaveValue(origin);
+    await expect(page.getByTestId('add-site-form').getByLabel(t('sites.add.baseUrl'))).toHaveValue(
+      origin,
+    );
     await page.getByTestId('invite-dismiss').click();
     await page
       .getByTestId('invite-paste')
@@ -122,12 +144,18 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
       .getByTestId('invite-paste')
       .getByRole('button', { name: t('invite.paste.submit') })
       .click();
-    await expect(page.getByTestId('invite-refused')).toHaveAttribute('data-refusal', 'not-an-invite');
+    await expect(page.getByTestId('invite-refused')).toHaveAttribute(
+      'data-refusal',
+      'not-an-invite',
+    );
     await expectAccessible(page, 'welcome with the invite paste form');
     expect(await sites(host)).toEqual([]);
   });
 
-  test('a link handed to the core as Electron does (open-url, second instance) reaches the open page', async ({ page, host }) => {
+  test('a link handed to the core as Electron does (open-url, second instance) reaches the open page', async ({
+    page,
+    host,
+  }) => {
     const origin = await demoOrigin(host);
     await openApp(page, host);
     host.core.openInviteLink(inviteLink(origin, 'app_from_the_os'));
@@ -138,7 +166,10 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     await expect(page.getByTestId('invite-notice')).toHaveCount(0);
     // A foreign link from the OS is refused the same way.
     host.core.openInviteLink('learning-desktop://remove-site?site=x');
-    await expect(page.getByTestId('invite-refused')).toHaveAttribute('data-refusal', 'not-an-invite');
+    await expect(page.getByTestId('invite-refused')).toHaveAttribute(
+      'data-refusal',
+      'not-an-invite',
+    );
   });
 });
 
@@ -146,7 +177,14 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
 function hostOn(dataDir: string): Promise<BrowserHost> {
   return startBrowserHost({
     rendererDir: join(process.cwd(), 'out/renderer'),
-    createCore: ({ openExternal, deliverFile }) => createAppCore({ dataDir, version: packageVersion, host: 'browser', openExternal, deliverFile }),
+    createCore: ({ openExternal, deliverFile }) =>
+      createAppCore({
+        dataDir,
+        version: packageVersion,
+        host: 'browser',
+        openExternal,
+        deliverFile,
+      }),
   });
 }
 
@@ -165,7 +203,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
         const origin = await demoOrigin(host);
         await page.setViewportSize({ width: 900, height: 700 });
         await page.goto(host.launchUrl());
-        await page.goto(hostForm(host, `${inviteLink(origin, DEMO_CLIENT_ID)}&client_secret=cs_leaked`));
+        await page.goto(
+          hostForm(host, `${inviteLink(origin, DEMO_CLIENT_ID)}&client_secret=cs_leaked`),
+        );
         await expect(page.getByTestId('invite-refused')).toBeVisible();
         await page.getByTestId('try-demo').scrollIntoViewIfNeeded();
         const tab = context.waitForEvent('page');
@@ -174,7 +214,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
         await expect(page.getByTestId('sign-in-progress')).toBeInViewport();
         await expect(page.getByTestId('invite-refused')).toHaveCount(0);
         await signInOnSite(signInTab, 'approve');
-        await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', { timeout: 30_000 });
+        await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', {
+          timeout: 30_000,
+        });
 
         // The second demo school, chosen in the site menu: signed in, the app lands on Today as after the first.
         await page.getByTestId('site-switcher').click();
@@ -183,7 +225,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
         await other.click();
         await expect(page.getByTestId('sign-in-button')).toBeVisible();
         await signInThrough(page, context, () => page.getByTestId('sign-in-button').click());
-        await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', { timeout: 30_000 });
+        await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', {
+          timeout: 30_000,
+        });
         await expect(page.locator('#screen-title')).toHaveText(t('today.title'));
         const otherName = (await page.getByTestId('site-name').textContent())!.trim();
 
@@ -192,7 +236,14 @@ for (const lng of ['en', 'zh-TW'] as const) {
         host = await hostOn(dataDir);
         await page.goto(host.launchUrl());
         await expect(page.getByTestId('site-name')).toHaveText(otherName, { timeout: 30_000 });
-        expect(((await host.core.handlers['settings:get'](undefined)) as { ok: true; value: { lastSiteId: string } }).value.lastSiteId).toBe(otherId);
+        expect(
+          (
+            (await host.core.handlers['settings:get'](undefined)) as {
+              ok: true;
+              value: { lastSiteId: string };
+            }
+          ).value.lastSiteId,
+        ).toBe(otherId);
       } finally {
         await host.close();
       }

@@ -12,7 +12,11 @@ const LANGUAGES = [
   { locale: 'zh-TW', today: /剩 (\d+) 天/, card: /(\d+) 天後到期/ },
 ] as const;
 
-async function daysIn(page: Page, locator: ReturnType<Page['locator']>, pattern: RegExp): Promise<number> {
+async function daysIn(
+  page: Page,
+  locator: ReturnType<Page['locator']>,
+  pattern: RegExp,
+): Promise<number> {
   const text = (await locator.textContent()) ?? '';
   const m = pattern.exec(text);
   expect(m, text).not.toBeNull();
@@ -22,7 +26,11 @@ async function daysIn(page: Page, locator: ReturnType<Page['locator']>, pattern:
 for (const lang of LANGUAGES) {
   test.describe(`the same days left on Today and My courses (${lang.locale})`, () => {
     test.use({ locale: lang.locale });
-    test(`UX Writing: Today's notice and the course card count the same days (${lang.locale})`, async ({ page, context, host }) => {
+    test(`UX Writing: Today's notice and the course card count the same days (${lang.locale})`, async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);
       await page.getByTestId('nav-today').click();
@@ -30,7 +38,9 @@ for (const lang of LANGUAGES) {
       await expect(notice).toHaveAttribute('data-kind', 'access-ending');
       const onToday = await daysIn(page, notice, lang.today);
       await openScreen(page, 'library');
-      const card = page.locator('[data-testid="course-card"][data-course-id="crs_ux_writing"]').getByTestId('access');
+      const card = page
+        .locator('[data-testid="course-card"][data-course-id="crs_ux_writing"]')
+        .getByTestId('access');
       await expect(card).toBeVisible();
       const onCard = await daysIn(page, card, lang.card);
       expect(onToday).toBe(onCard);

@@ -9,25 +9,35 @@ import { startDemo } from './helpers-ui';
  * strings are in its first script.
  */
 test.describe('browser host: the opening screen', () => {
-  test('the site list and Today come with the page: their first calls are answered without a request', async ({ page, host }) => {
+  test('the site list and Today come with the page: their first calls are answered without a request', async ({
+    page,
+    host,
+  }) => {
     const origin = new URL(host.launchUrl()).origin;
     const asked: string[] = [];
     page.on('request', (r) => {
-      if (r.url().startsWith(`${origin}/__host/invoke/`)) asked.push(decodeURIComponent(new URL(r.url()).pathname.split('/').pop()!));
+      if (r.url().startsWith(`${origin}/__host/invoke/`))
+        asked.push(decodeURIComponent(new URL(r.url()).pathname.split('/').pop()!));
     });
     // The launch page: `/?launch=<token>`.
     const document = page.waitForResponse((r) => r.url().startsWith(`${origin}/?launch=`));
     await page.goto(host.launchUrl());
-    expect(await (await document).text()).toMatch(/<script type="application\/json" id="ld-first-answers">\{"sites:list":\{"ok":true/);
+    expect(await (await document).text()).toMatch(
+      /<script type="application\/json" id="ld-first-answers">\{"sites:list":\{"ok":true/,
+    );
     // A new host has no site: the welcome screen, drawn from the page's own answers.
     await expect(page.getByTestId('try-demo')).toBeVisible({ timeout: 15_000 });
-    for (const channel of ['sites:list', 'today:get', 'settings:get', 'app:get-info']) expect(asked).not.toContain(channel);
+    for (const channel of ['sites:list', 'today:get', 'settings:get', 'app:get-info'])
+      expect(asked).not.toContain(channel);
     // Each answer stands in once: a later call is a request.
     await page.evaluate('window.learningDesktop.invoke("app:get-info")');
     expect(asked).toContain('app:get-info');
   });
 
-  test('the library of the site chosen last is asked for at once, the site list coming with the page', async ({ page, host }) => {
+  test('the library of the site chosen last is asked for at once, the site list coming with the page', async ({
+    page,
+    host,
+  }) => {
     const origin = new URL(host.launchUrl()).origin;
     // The page's localStorage, and its history entry as a reload on the library leaves it (the Node typecheck has no
     // DOM types: a string init script).
@@ -35,12 +45,18 @@ test.describe('browser host: the opening screen', () => {
       history.replaceState({ route: { screen: 'library' }, siteId: 'site-chosen-last' }, '');`);
     const events: string[] = [];
     await page.route(`${origin}/__host/invoke/**`, async (route) => {
-      events.push(`asked ${decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!)}`);
+      events.push(
+        `asked ${decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!)}`,
+      );
       await route.continue();
     });
     let asked!: string;
     const library = page
-      .waitForRequest((r) => r.url().includes('/__host/invoke/') && decodeURIComponent(r.url()).includes('library:page'))
+      .waitForRequest(
+        (r) =>
+          r.url().includes('/__host/invoke/') &&
+          decodeURIComponent(r.url()).includes('library:page'),
+      )
       .then((r) => {
         asked = r.postData() ?? '';
       });
@@ -57,7 +73,11 @@ test.describe('browser host: the opening screen', () => {
     expect(events).not.toContain('asked sites:list');
   });
 
-  test('reopened with the data in the cache at the first render, the library shows its course cards', async ({ page, context, host }) => {
+  test('reopened with the data in the cache at the first render, the library shows its course cards', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(90_000);
     await startDemo(page, context, host);
     // A reload: the site list comes with the page and the library's first page is asked for before React renders,
@@ -68,11 +88,17 @@ test.describe('browser host: the opening screen', () => {
     // first render too.
     await page.evaluate('history.replaceState(null, "")');
     await page.reload();
-    await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', { timeout: 15_000 });
+    await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', {
+      timeout: 15_000,
+    });
     await expect(page.getByTestId('today-continue').first()).toBeVisible({ timeout: 15_000 });
   });
 
-  test('typing fast in the search field keeps every key while each key opens its results', async ({ page, context, host }) => {
+  test('typing fast in the search field keeps every key while each key opens its results', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(90_000);
     await startDemo(page, context, host);
     // A slow machine: the page renders several keys behind the typing.

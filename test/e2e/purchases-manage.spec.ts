@@ -8,7 +8,11 @@ import { SHOTS, expectAccessible, openScreen, startDemo, translator } from './he
  * a time, filtered by state and searched by order number or item title. What the screen lists is checked against
  * the core's own answer for the same question (billing:orders).
  */
-test('purchases: collapsed orders that open, filters, search, years and spending per year, axe-clean', async ({ page, context, host }) => {
+test('purchases: collapsed orders that open, filters, search, years and spending per year, axe-clean', async ({
+  page,
+  context,
+  host,
+}) => {
   test.setTimeout(120_000);
   const t = translator('en');
   await startDemo(page, context, host);
@@ -16,12 +20,19 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   if (!sites.ok) throw new Error(sites.error.message);
   const siteId = sites.value.find((s) => s.status === 'ready')!.id;
   const core = async (state: OrderFilter, query = ''): Promise<readonly OrderView[]> => {
-    const r = await host.core.handlers['billing:orders']({ siteId, state, query, offset: 0, limit: 100 });
+    const r = await host.core.handlers['billing:orders']({
+      siteId,
+      state,
+      query,
+      offset: 0,
+      limit: 100,
+    });
     if (!r.ok) throw new Error(r.error.message);
     return r.value.items;
   };
   const listed = (p: Page) => p.getByTestId('order-list').getByTestId('order-group');
-  const tradeNos = async (p: Page) => listed(p).evaluateAll((els) => els.map((e) => e.getAttribute('data-trade-no')));
+  const tradeNos = async (p: Page) =>
+    listed(p).evaluateAll((els) => els.map((e) => e.getAttribute('data-trade-no')));
 
   await openScreen(page, 'billing');
   const all = await core('all');
@@ -42,7 +53,9 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   await toggle.focus();
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  const details = page.locator(`#${await toggle.getAttribute('aria-controls').then((id) => CSS_escape(id!))}`);
+  const details = page.locator(
+    `#${await toggle.getAttribute('aria-controls').then((id) => CSS_escape(id!))}`,
+  );
   await expect(details).toBeVisible();
   await expect(details.getByTestId('payment')).toHaveCount(all[0]!.payments.length);
   await expect(details.getByTestId('receipt')).toBeVisible();
@@ -72,8 +85,13 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   const refunded = await core('refunded');
   expect(refunded.length, 'the demo seed has a refunded order').toBeGreaterThan(0);
   await filter.locator('[data-filter="refunded"]').click();
-  await expect(page.getByTestId('order-count')).toHaveText(t('billing.orders', { count: refunded.length }));
-  for (const s of await listed(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))) expect(s).toMatch(/refunded$/);
+  await expect(page.getByTestId('order-count')).toHaveText(
+    t('billing.orders', { count: refunded.length }),
+  );
+  for (const s of await listed(page).evaluateAll((els) =>
+    els.map((e) => e.getAttribute('data-state')),
+  ))
+    expect(s).toMatch(/refunded$/);
   await expectAccessible(page, 'purchases, filtered');
   await page.screenshot({ path: `${SHOTS}/purchases-filtered-en.png` });
   await filter.locator('[data-filter="all"]').click();
@@ -82,7 +100,9 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   const search = page.getByTestId('order-search');
   const target = all[Math.min(3, all.length - 1)]!;
   await search.fill(target.tradeNo);
-  await expect.poll(() => tradeNos(page)).toEqual((await core('all', target.tradeNo)).map((o) => o.tradeNo));
+  await expect
+    .poll(() => tradeNos(page))
+    .toEqual((await core('all', target.tradeNo)).map((o) => o.tradeNo));
   expect(await tradeNos(page)).toContain(target.tradeNo);
   const word = target.payments.flatMap((p) => p.lineItems)[0]!.title.split(/\s+/)[0]!;
   await search.fill(word.toLowerCase());
@@ -100,7 +120,9 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   const years = [...new Set(spending.value.map((r) => r.year))];
   expect(years).toEqual([...new Set(all.map((o) => o.createdAt.slice(0, 4)))]);
   await expect(listed(page).first()).toHaveAttribute('data-trade-no', all[0]!.tradeNo);
-  await expect(page.getByTestId('year-heading').first()).toHaveText(t('billing.yearHeading', { year: years[0]! }));
+  await expect(page.getByTestId('year-heading').first()).toHaveText(
+    t('billing.yearHeading', { year: years[0]! }),
+  );
   const rows = page.getByTestId('spending-row');
   await expect(rows).toHaveCount(spending.value.length);
   for (const [i, r] of spending.value.entries()) {
@@ -110,14 +132,17 @@ test('purchases: collapsed orders that open, filters, search, years and spending
     // A year paid in two currencies is two rows: each says its currency, never one year shown twice unexplained.
     await expect(rows.nth(i).getByTestId('spending-currency')).toHaveText(r.currency);
   }
-  await expect(page.getByTestId('spending').locator('thead th').nth(1)).toHaveText(t('billing.spendingCurrency'));
+  await expect(page.getByTestId('spending').locator('thead th').nth(1)).toHaveText(
+    t('billing.spendingCurrency'),
+  );
   const pairs = spending.value.map((r) => `${r.year} ${r.currency}`);
   expect(new Set(pairs).size, 'one row per year and currency').toBe(pairs.length);
   // Every year heading the list renders names a year of the core's answer, in order, once.
   const headings: string[] = [];
   const main = page.locator('#main');
   for (let step = 0; step < 60; step++) {
-    for (const h of await page.getByTestId('year-heading').allTextContents()) if (!headings.includes(h)) headings.push(h);
+    for (const h of await page.getByTestId('year-heading').allTextContents())
+      if (!headings.includes(h)) headings.push(h);
     const moved = await main.evaluate((m) => {
       const before = m.scrollTop;
       m.scrollBy(0, m.clientHeight * 0.6);

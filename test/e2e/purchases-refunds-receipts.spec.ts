@@ -1,7 +1,15 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import type { BillingView } from '../../electron/common/view-models';
 import { expect, test } from './fixtures';
-import { SHOTS, expandOrder, expectAccessible, openScreen, scrollToRow, startDemo, translator } from './helpers-ui';
+import {
+  SHOTS,
+  expandOrder,
+  expectAccessible,
+  openScreen,
+  scrollToRow,
+  startDemo,
+  translator,
+} from './helpers-ui';
 
 /**
  * Purchases, the rest of "purchases you can manage" in the browser host against the demo school: a refunded order
@@ -12,10 +20,14 @@ import { SHOTS, expandOrder, expectAccessible, openScreen, scrollToRow, startDem
 type PrintCounted = { __printCalls: number };
 /** Opens a print view; window.print is recorded instead of run (a test cannot answer the print dialog). */
 async function openPrintView(context: BrowserContext, open: () => Promise<void>): Promise<Page> {
-  await context.addInitScript('globalThis.__printCalls = 0; globalThis.print = () => { globalThis.__printCalls += 1; };');
+  await context.addInitScript(
+    'globalThis.__printCalls = 0; globalThis.print = () => { globalThis.__printCalls += 1; };',
+  );
   const [view] = await Promise.all([context.waitForEvent('page'), open()]);
   await view.waitForLoadState('load');
-  await expect.poll(() => view.evaluate(() => (globalThis as unknown as PrintCounted).__printCalls)).toBe(1);
+  await expect
+    .poll(() => view.evaluate(() => (globalThis as unknown as PrintCounted).__printCalls))
+    .toBe(1);
   return view;
 }
 
@@ -37,18 +49,30 @@ for (const lng of ['en', 'zh-TW'] as const) {
       if (!got.ok) throw new Error(got.error.message);
       const billing: BillingView = got.value;
       await openScreen(page, 'billing');
-      const order = (tradeNo: string) => page.getByTestId('order-list').locator(`[data-testid="order-group"][data-trade-no="${tradeNo}"]`);
+      const order = (tradeNo: string) =>
+        page
+          .getByTestId('order-list')
+          .locator(`[data-testid="order-group"][data-trade-no="${tradeNo}"]`);
 
       // ---- the refunded order: ordered, paid, refund requested, refunded, each with its date.
-      const refunded = billing.orders.find((o) => o.payments.some((p) => p.paymentId === 'pay_demo_09'))!;
+      const refunded = billing.orders.find((o) =>
+        o.payments.some((p) => p.paymentId === 'pay_demo_09'),
+      )!;
       await scrollToRow(page, order(refunded.tradeNo));
       await expandOrder(order(refunded.tradeNo));
       const timeline = order(refunded.tradeNo).getByTestId('refund-timeline');
       await expect(timeline).toBeVisible();
       await expect(timeline.locator('li')).toHaveCount(4);
-      await expect(timeline.locator('li[data-step="ordered"]')).toContainText(t('billing.timeline.ordered'));
-      await expect(timeline.locator('li[data-step="refund-requested"]')).toContainText(t('billing.timeline.requested'));
-      await expect(timeline.locator('li[data-step="refund-outcome"]')).toHaveAttribute('data-state', 'refunded');
+      await expect(timeline.locator('li[data-step="ordered"]')).toContainText(
+        t('billing.timeline.ordered'),
+      );
+      await expect(timeline.locator('li[data-step="refund-requested"]')).toContainText(
+        t('billing.timeline.requested'),
+      );
+      await expect(timeline.locator('li[data-step="refund-outcome"]')).toHaveAttribute(
+        'data-state',
+        'refunded',
+      );
       await expectAccessible(page, `purchases ${lng}, a refunded order open`, { strict: true });
       await order(refunded.tradeNo).scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/purchases-refund-timeline-${lng}.png` });
@@ -60,15 +84,30 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expandOrder(order(payable.tradeNo));
       await expect(order(payable.tradeNo).getByTestId('instructions-above')).toBeVisible();
       await expect(page.getByTestId('payment-code').filter({ hasText: code })).toHaveCount(1);
-      await expect(page.getByTestId('pending-instructions').getByTestId('payment-code').filter({ hasText: code })).toHaveCount(1);
+      await expect(
+        page
+          .getByTestId('pending-instructions')
+          .getByTestId('payment-code')
+          .filter({ hasText: code }),
+      ).toHaveCount(1);
       await order(payable.tradeNo).getByTestId('instructions-go').click();
-      await expect(page.getByTestId('pending-instructions').getByTestId('payment-instructions').filter({ hasText: code })).toBeFocused();
+      await expect(
+        page
+          .getByTestId('pending-instructions')
+          .getByTestId('payment-instructions')
+          .filter({ hasText: code }),
+      ).toBeFocused();
       await expectAccessible(page, `purchases ${lng}, a waiting order open`, { strict: true });
 
       // ---- all receipts of a year: one print view, one receipt per paid order of that year.
       const year = billing.orders[0]!.createdAt.slice(0, 4);
-      const paidThatYear = billing.orders.filter((o) => o.createdAt.startsWith(year) && o.paidAmount > 0);
-      const button = page.getByTestId('spending').locator(`[data-year="${year}"]`).getByTestId('year-receipts');
+      const paidThatYear = billing.orders.filter(
+        (o) => o.createdAt.startsWith(year) && o.paidAmount > 0,
+      );
+      const button = page
+        .getByTestId('spending')
+        .locator(`[data-year="${year}"]`)
+        .getByTestId('year-receipts');
       await button.scrollIntoViewIfNeeded();
       await expect(button).toHaveAccessibleName(t('export.yearReceipts', { year }));
       const view = await openPrintView(context, () => button.click());
@@ -99,7 +138,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(opened.locator('.order-title')).toBeFocused();
       await expect(opened).toBeInViewport();
       // "Waiting for you" is below this order: the order says so, and its button goes there.
-      await expect(opened.getByTestId('instructions-above')).toContainText(t('billing.instructionsBelow'));
+      await expect(opened.getByTestId('instructions-above')).toContainText(
+        t('billing.instructionsBelow'),
+      );
       await opened.getByTestId('instructions-go').click();
       await expect(page.getByTestId('pending-instructions').locator(':focus')).toHaveCount(1);
       // Listed among the others (above them, "waiting for you"), an order says that instead.
@@ -108,16 +149,21 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expectAccessible(page, `purchases ${lng}, taken to an order`, { strict: true });
 
       // The deadline as a calendar reminder ends in "Saved", not "Downloading" forever.
-      const calendar = page.getByTestId('pending-instructions').getByTestId('calendar-payment').first();
+      const calendar = page
+        .getByTestId('pending-instructions')
+        .getByTestId('calendar-payment')
+        .first();
       const [file] = await Promise.all([page.waitForEvent('download'), calendar.click()]);
-      await expect(page.getByTestId('pending-instructions').getByTestId('calendar-payment-status').first()).toHaveText(
-        t('export.downloaded', { name: file.suggestedFilename() }),
-      );
+      await expect(
+        page.getByTestId('pending-instructions').getByTestId('calendar-payment-status').first(),
+      ).toHaveText(t('export.downloaded', { name: file.suggestedFilename() }));
       expect(file.suggestedFilename()).toMatch(/\.ics$/);
 
       // A notice about an order takes the same way there.
       await openScreen(page, 'notifications');
-      const notice = page.getByTestId('notification-row').filter({ has: page.locator('[data-testid="open-notice"][data-link="order"]') });
+      const notice = page
+        .getByTestId('notification-row')
+        .filter({ has: page.locator('[data-testid="open-notice"][data-link="order"]') });
       await scrollToRow(page, notice);
       await notice.first().getByTestId('open-notice').click();
       const fromNotice = page.getByTestId('focused-order').getByTestId('order-group');

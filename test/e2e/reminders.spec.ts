@@ -54,14 +54,21 @@ const WRAP_NOTIFICATION = `(() => {
 
 const shown = (page: Page) =>
   page.evaluate(() =>
-    ((globalThis as unknown as { __notifications: { title: string; body: string }[] }).__notifications ?? []).map((n) => ({
+    (
+      (globalThis as unknown as { __notifications: { title: string; body: string }[] })
+        .__notifications ?? []
+    ).map((n) => ({
       title: n.title,
       body: n.body,
     })),
   );
 
 /** A sync run to its end, its reminders included (the first one is the baseline), then the clock moved and the timer's run. */
-async function comeDue(host: BrowserHost, clock: { offset: number }, offset: number): Promise<void> {
+async function comeDue(
+  host: BrowserHost,
+  clock: { offset: number },
+  offset: number,
+): Promise<void> {
   const sites = await host.core.handlers['sites:list'](undefined);
   const site = sites.ok ? sites.value[0]! : null;
   const synced = await host.core.handlers['sync:now']({ siteId: site!.id });
@@ -91,11 +98,23 @@ test.describe('browser host: reminders', () => {
     await expect(card.getByLabel(en('reminders.eventStarting'))).toBeChecked();
     // Off, then on again with the keyboard: saved each time.
     await event.uncheck();
-    await expect.poll(async () => ((r) => r.ok && r.value.remindEventStarting)(await host.core.handlers['settings:get'](undefined))).toBe(false);
+    await expect
+      .poll(async () =>
+        ((r) => r.ok && r.value.remindEventStarting)(
+          await host.core.handlers['settings:get'](undefined),
+        ),
+      )
+      .toBe(false);
     await event.focus();
     await page.keyboard.press('Space');
     await expect(event).toBeChecked();
-    await expect.poll(async () => ((r) => r.ok && r.value.remindEventStarting)(await host.core.handlers['settings:get'](undefined))).toBe(true);
+    await expect
+      .poll(async () =>
+        ((r) => r.ok && r.value.remindEventStarting)(
+          await host.core.handlers['settings:get'](undefined),
+        ),
+      )
+      .toBe(true);
     await expectAccessible(page, 'settings: reminders');
 
     // Nothing for what the first sync found; 23.5 hours on, the live Q&A starts within the hour.
@@ -104,12 +123,21 @@ test.describe('browser host: reminders', () => {
     await comeDue(host, clock, 23.5 * HOUR);
     await expect
       .poll(() => shown(page))
-      .toEqual([{ title: 'An event starts soon', body: expect.stringMatching(/^“Live Q&A.*” at .+ starts in \d+ minutes\.$/) }]);
+      .toEqual([
+        {
+          title: 'An event starts soon',
+          body: expect.stringMatching(/^“Live Q&A.*” at .+ starts in \d+ minutes\.$/),
+        },
+      ]);
     await expect(page.getByTestId('reminder-prompt')).toHaveCount(0);
 
     // A click on it opens Today.
     await page.evaluate(() =>
-      (globalThis as unknown as { __notifications: { instance: { onclick: (() => void) | null } }[] }).__notifications[0]!.instance.onclick?.(),
+      (
+        globalThis as unknown as {
+          __notifications: { instance: { onclick: (() => void) | null } }[];
+        }
+      ).__notifications[0]!.instance.onclick?.(),
     );
     await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page');
   });
@@ -137,13 +165,22 @@ test.describe('browser host: reminders', () => {
     await prompt.getByRole('button', { name: zh('reminders.prompt.allow') }).click();
     await expect
       .poll(() => shown(page))
-      .toEqual([{ title: '有單元解鎖了', body: expect.stringMatching(/「Machine Learning.*」的「.+」已經可以觀看。$/) }]);
+      .toEqual([
+        {
+          title: '有單元解鎖了',
+          body: expect.stringMatching(/「Machine Learning.*」的「.+」已經可以觀看。$/),
+        },
+      ]);
     await expect(prompt).toHaveCount(0);
 
     await openScreen(page, 'settings');
     await page.getByTestId('settings-nav-notifications').click();
-    await expect(page.getByTestId('reminder-settings').getByRole('heading')).toHaveText(zh('reminders.title'));
-    await expect(page.getByTestId('reminder-settings').getByLabel(zh('reminders.lectureUnlocked'))).toBeChecked();
+    await expect(page.getByTestId('reminder-settings').getByRole('heading')).toHaveText(
+      zh('reminders.title'),
+    );
+    await expect(
+      page.getByTestId('reminder-settings').getByLabel(zh('reminders.lectureUnlocked')),
+    ).toBeChecked();
     await expectAccessible(page, 'settings: reminders (zh-TW)');
   });
 });

@@ -7,13 +7,20 @@ import { startDemo } from './helpers-ui';
  * menu shows each one's host beside the label, so the student can tell which school is which (the OS notifications
  * say the same: test/security/hostile-notifications.test.ts).
  */
-test('a second school with the same name: the site menu shows both hosts', async ({ page, context, host }) => {
+test('a second school with the same name: the site menu shows both hosts', async ({
+  page,
+  context,
+  host,
+}) => {
   test.setTimeout(120_000);
   await startDemo(page, context, host);
   // Another school on another port that names itself exactly like the demo school (RFC 9728 resource_name).
   const copy = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
   try {
-    const added = await host.core.handlers['sites:add']({ baseUrl: copy.url, clientId: 'demo-desktop' });
+    const added = await host.core.handlers['sites:add']({
+      baseUrl: copy.url,
+      clientId: 'demo-desktop',
+    });
     expect(added.ok).toBe(true);
     const sites = await host.core.handlers['sites:list'](undefined);
     const labels = sites.ok ? sites.value.map((s) => s.label) : [];

@@ -30,7 +30,11 @@ async function openScreenFromNav(page: Page): Promise<void> {
 const hits = (page: Page) => page.getByTestId('search-results').getByTestId('search-hit');
 
 test.describe('search everything (English)', () => {
-  test('a trade number opens its order expanded; a lecture opens in its course, marked; filters; axe', async ({ page, context, host }) => {
+  test('a trade number opens its order expanded; a lecture opens in its course, marked; filters; axe', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     const t = translator('en');
     await startDemo(page, context, host);
@@ -47,8 +51,11 @@ test.describe('search everything (English)', () => {
     // With two schools signed in, each hit names its school.
     const sites = await host.core.handlers['sites:list'](undefined);
     if (!sites.ok) throw new Error(sites.error.message);
-    const school = (siteId: string) => (sites.value.length > 1 ? [sites.value.find((s) => s.id === siteId)!.label] : []);
-    await expect(order.getByTestId('hit-context')).toContainText([t('search.kind.order'), ...school(answer[orderAt]!.siteId), tradeNo].join(' · '));
+    const school = (siteId: string) =>
+      sites.value.length > 1 ? [sites.value.find((s) => s.id === siteId)!.label] : [];
+    await expect(order.getByTestId('hit-context')).toContainText(
+      [t('search.kind.order'), ...school(answer[orderAt]!.siteId), tradeNo].join(' · '),
+    );
     await expectAccessible(page, 'search results, an order');
     await page.screenshot({ path: `${SHOTS}/search-everything-order-en.png` });
     await page.getByTestId('search-input').focus();
@@ -67,17 +74,30 @@ test.describe('search everything (English)', () => {
     const lecture = (await coreSearch(host, lectureQuery)).find((h) => h.kind === 'lecture')!;
     expect(lecture.context.course).toBe('Intro to Data Analysis 資料分析入門');
     await type(page, lectureQuery);
-    const lectureHit = page.locator(`[data-testid="search-hit"][data-kind="lecture"][data-id="${lecture.id}"]`);
-    const state = lecture.context.lectureState === 'locked' ? t('search.locked') : t(`course.state.${lecture.context.lectureState}`);
+    const lectureHit = page.locator(
+      `[data-testid="search-hit"][data-kind="lecture"][data-id="${lecture.id}"]`,
+    );
+    const state =
+      lecture.context.lectureState === 'locked'
+        ? t('search.locked')
+        : t(`course.state.${lecture.context.lectureState}`);
     await expect(lectureHit.getByTestId('hit-context')).toHaveText(
-      [t('search.kind.lecture'), ...school(lecture.siteId), lecture.context.course, lecture.context.section, state].join(' · '),
+      [
+        t('search.kind.lecture'),
+        ...school(lecture.siteId),
+        lecture.context.course,
+        lecture.context.section,
+        state,
+      ].join(' · '),
     );
     await page.setViewportSize({ width: 1100, height: 500 });
     await lectureHit.getByRole('button').click();
     const row = page.locator(`[data-testid="lecture-row"][data-lecture-id="${lecture.id}"]`);
     await expect(row).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
     await expect(row).toBeInViewport();
-    await expect(page.locator('[data-testid="lecture-row"][data-highlighted="true"]')).toHaveCount(1);
+    await expect(page.locator('[data-testid="lecture-row"][data-highlighted="true"]')).toHaveCount(
+      1,
+    );
     await expectAccessible(page, 'a course opened from a lecture hit');
     await page.screenshot({ path: `${SHOTS}/search-everything-lecture-en.png` });
     await page.setViewportSize({ width: 1100, height: 800 });
@@ -87,16 +107,25 @@ test.describe('search everything (English)', () => {
     await page.getByTestId('search-kind').selectOption('event');
     await expect(page.locator('[data-results-for="Calligraphy"]')).toBeAttached();
     await expect(hits(page).first()).toBeVisible();
-    for (const kind of await hits(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))) expect(kind).toBe('event');
+    for (const kind of await hits(page).evaluateAll((els) =>
+      els.map((e) => e.getAttribute('data-kind')),
+    ))
+      expect(kind).toBe('event');
     // The filter stays while the text changes (it is part of the route).
     await type(page, 'Calligraphy Workshop');
     await expect(page.getByTestId('search-kind')).toHaveValue('event');
     await page.getByTestId('search-kind').selectOption('');
 
     await type(page, 'Mei-Ling');
-    await page.locator('[data-testid="search-hit"][data-kind="instructor"]').first().getByRole('button').click();
+    await page
+      .locator('[data-testid="search-hit"][data-kind="instructor"]')
+      .first()
+      .getByRole('button')
+      .click();
     await expect(page.getByTestId('search-kind')).toHaveValue('course');
-    await expect(page.locator('[data-testid="search-hit"][data-kind="course"][data-id="crs_data_analysis"]')).toBeVisible({ timeout: 15_000 });
+    await expect(
+      page.locator('[data-testid="search-hit"][data-kind="course"][data-id="crs_data_analysis"]'),
+    ).toBeVisible({ timeout: 15_000 });
     await expectAccessible(page, 'an instructor’s courses');
 
     // ---- an event by its place: Products & events with that registration in view and marked. (The instructor's
@@ -104,32 +133,56 @@ test.describe('search everything (English)', () => {
     await page.getByTestId('search-kind').selectOption('');
     if (sites.value.length > 1) await page.getByTestId('search-school').selectOption('');
     await type(page, 'Da-an District');
-    await page.locator('[data-testid="search-hit"][data-kind="event"]').first().getByRole('button').click();
-    const registration = page.locator('[data-testid="event-registration"][data-id="reg_workshop_taipei"]');
+    await page
+      .locator('[data-testid="search-hit"][data-kind="event"]')
+      .first()
+      .getByRole('button')
+      .click();
+    const registration = page.locator(
+      '[data-testid="event-registration"][data-id="reg_workshop_taipei"]',
+    );
     await expect(registration).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
     await expect(registration).toBeInViewport();
     await expectAccessible(page, 'an event opened from search');
 
     // ---- a consulting service and a notice: their screens, with that row in view and marked.
     await type(page, 'Code Review');
-    await page.locator('[data-testid="search-hit"][data-kind="consulting"]').first().getByRole('button').click();
-    const service = page.locator('[data-testid="consulting-service"][data-service-id="csv_python_code_review"]');
+    await page
+      .locator('[data-testid="search-hit"][data-kind="consulting"]')
+      .first()
+      .getByRole('button')
+      .click();
+    const service = page.locator(
+      '[data-testid="consulting-service"][data-service-id="csv_python_code_review"]',
+    );
     await expect(service).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
     await expect(service).toBeInViewport();
-    await expect(page.locator('[data-testid="consulting-service"][data-highlighted="true"]')).toHaveCount(1);
+    await expect(
+      page.locator('[data-testid="consulting-service"][data-highlighted="true"]'),
+    ).toHaveCount(1);
     await type(page, 'Holiday schedule');
-    await page.locator('[data-testid="search-hit"][data-kind="notification"]').first().getByRole('button').click();
-    const notice = page.locator('[data-testid="notification-row"][data-notification-id="ntf_demo_08"]');
+    await page
+      .locator('[data-testid="search-hit"][data-kind="notification"]')
+      .first()
+      .getByRole('button')
+      .click();
+    const notice = page.locator(
+      '[data-testid="notification-row"][data-notification-id="ntf_demo_08"]',
+    );
     await expect(notice).toHaveAttribute('data-highlighted', 'true', { timeout: 15_000 });
     await expect(notice).toBeInViewport();
-    await expect(page.locator('[data-testid="notification-row"][data-highlighted="true"]')).toHaveCount(1);
+    await expect(
+      page.locator('[data-testid="notification-row"][data-highlighted="true"]'),
+    ).toHaveCount(1);
     await expectAccessible(page, 'a consulting service and a notice opened from search');
 
     // ---- the command palette lists the same search's hits after its own matches: Enter opens one the same way.
     await openScreenFromNav(page);
     await page.keyboard.press('Control+K');
     await page.getByTestId('palette-input').fill('Chart lesson 4');
-    const foundOption = page.locator(`[data-testid="palette-option"][data-kind="found"][data-id$="lecture-${lecture.id}"]`);
+    const foundOption = page.locator(
+      `[data-testid="palette-option"][data-kind="found"][data-id$="lecture-${lecture.id}"]`,
+    );
     await expect(foundOption).toBeVisible({ timeout: 15_000 });
     await expectAccessible(page, 'the command palette with search hits');
     await foundOption.click();
@@ -145,11 +198,18 @@ test.describe('search everything (Traditional Chinese)', () => {
     await startDemo(page, context, host);
     await type(page, '書法');
     await expect(hits(page).first()).toBeVisible();
-    const kinds = new Set(await hits(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))));
+    const kinds = new Set(
+      await hits(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))),
+    );
     expect([...kinds]).toEqual(expect.arrayContaining(['course', 'order', 'event']));
-    const course = page.locator('[data-testid="search-hit"][data-kind="course"]').first().getByTestId('hit-context');
+    const course = page
+      .locator('[data-testid="search-hit"][data-kind="course"]')
+      .first()
+      .getByTestId('hit-context');
     await expect(course).toContainText(`${zh('search.kind.course')} · `);
-    await expect(page.getByTestId('search-kind').locator('option').first()).toHaveText(zh('search.allKinds'));
+    await expect(page.getByTestId('search-kind').locator('option').first()).toHaveText(
+      zh('search.allKinds'),
+    );
     await expectAccessible(page, 'search results (zh-TW)');
     await page.screenshot({ path: `${SHOTS}/search-everything-zh-TW.png` });
   });

@@ -1,7 +1,11 @@
 import { expect, packageVersion, test } from './fixtures';
 
 test.describe('browser host: the renderer shell over the IPC contract', () => {
-  test('shows the app:get-info answer (version and data folder)', async ({ page, host, dataDir }) => {
+  test('shows the app:get-info answer (version and data folder)', async ({
+    page,
+    host,
+    dataDir,
+  }) => {
     await page.goto(host.launchUrl());
     // The About panel lives in Settings.
     await page.getByTestId('nav-settings').click();
@@ -13,6 +17,8 @@ test.describe('browser host: the renderer shell over the IPC contract', () => {
   test('refuses a page opened without the per-launch secret', async ({ page, host }) => {
     const response = await page.goto(host.origin);
     expect(response?.status()).toBe(403);
-    await expect(page.getByText('Open the app with the link printed when it started.')).toBeVisible();
+    await expect(
+      page.getByText('Open the app with the link printed when it started.'),
+    ).toBeVisible();
   });
 });

@@ -36,7 +36,10 @@ test.beforeAll(async () => {
   expect(buildError).toBeNull();
   work = mkdtempSync(join(tmpdir(), 'ld-stand-in-electron-'));
   const args = installStandIn(work);
-  writeFileSync(join(work, 'serve.mjs'), SERVE_DRIVER(pathToFileURL(resolve('out/main/index.js')).href));
+  writeFileSync(
+    join(work, 'serve.mjs'),
+    SERVE_DRIVER(pathToFileURL(resolve('out/main/index.js')).href),
+  );
   child = spawn(process.execPath, [...args, join(work, 'serve.mjs')], {
     env: { ...process.env, FAKE_USER_DATA: join(work, 'userData') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,7 +60,8 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const mainProcess = (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
+const mainProcess = (path: string, init?: RequestInit) =>
+  fetch(`http://127.0.0.1:${port}${path}`, init);
 
 /** Chromium plays the sandboxed renderer: the app's pages from the app:// handler, the preload before the page. */
 async function rendererContext(context: BrowserContext): Promise<Page> {
@@ -68,15 +72,24 @@ async function rendererContext(context: BrowserContext): Promise<Page> {
       headers: [string, string][];
       body: string;
     };
-    await route.fulfill({ status: answer.status, headers: Object.fromEntries(answer.headers), body: Buffer.from(answer.body, 'base64') });
+    await route.fulfill({
+      status: answer.status,
+      headers: Object.fromEntries(answer.headers),
+      body: Buffer.from(answer.body, 'base64'),
+    });
   });
   await context.exposeBinding('__ldInvoke', async (_source, channel: string, input: unknown) => {
-    const r = (await (await mainProcess('/ipc', { method: 'POST', body: JSON.stringify({ channel, input }) })).json()) as {
+    const r = (await (
+      await mainProcess('/ipc', { method: 'POST', body: JSON.stringify({ channel, input }) })
+    ).json()) as {
       result: unknown;
       handled: boolean;
     };
     // ipcRenderer.invoke on a channel nobody handles rejects (Electron: "No handler registered").
-    if (!r.handled) throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
+    if (!r.handled)
+      throw new Error(
+        `Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`,
+      );
     return r.result;
   });
   const preload = readFileSync('out/preload/index.cjs', 'utf8');
@@ -136,10 +149,14 @@ function relay(page: Page): () => void {
         if (m.type === 'external') opened.push(m.url);
         else
           await page
-            .evaluate(([e, p]) => (globalThis as unknown as { __ldDeliver(e: string, p: unknown): void }).__ldDeliver(e, p), [
-              m.event,
-              m.payload,
-            ] as const)
+            .evaluate(
+              ([e, p]) =>
+                (globalThis as unknown as { __ldDeliver(e: string, p: unknown): void }).__ldDeliver(
+                  e,
+                  p,
+                ),
+              [m.event, m.payload] as const,
+            )
             .catch(() => undefined);
       }
     }
@@ -149,7 +166,10 @@ function relay(page: Page): () => void {
   };
 }
 
-test('the built renderer, preload and main bundle run the demo journey together (Electron stood in)', async ({ browser, page: systemBrowser }) => {
+test('the built renderer, preload and main bundle run the demo journey together (Electron stood in)', async ({
+  browser,
+  page: systemBrowser,
+}) => {
   test.setTimeout(180_000);
   const context = await browser.newContext();
   const window = await rendererContext(context);
@@ -159,15 +179,23 @@ test('the built renderer, preload and main bundle run the demo journey together 
   try {
     await window.goto(`${ORIGIN}/index.html`);
     // The page got the bridge the preload exposed, frozen, with nothing of ipcRenderer itself.
-    expect(await window.evaluate(() => Object.isFrozen((globalThis as unknown as { learningDesktop: object }).learningDesktop))).toBe(true);
-    expect(await window.evaluate(() => Object.keys((globalThis as unknown as { learningDesktop: object }).learningDesktop).sort())).toEqual([
-      'invoke',
-      'on',
-    ]);
+    expect(
+      await window.evaluate(() =>
+        Object.isFrozen((globalThis as unknown as { learningDesktop: object }).learningDesktop),
+      ),
+    ).toBe(true);
+    expect(
+      await window.evaluate(() =>
+        Object.keys((globalThis as unknown as { learningDesktop: object }).learningDesktop).sort(),
+      ),
+    ).toEqual(['invoke', 'on']);
     // The CSP the app:// handler sent applies: an inline script does not run.
     const inlineRan = await window.evaluate(() => {
       const page = globalThis as unknown as {
-        document: { createElement(tag: string): { textContent: string }; head: { append(node: unknown): void } };
+        document: {
+          createElement(tag: string): { textContent: string };
+          head: { append(node: unknown): void };
+        };
         __inline?: number;
       };
       const script = page.document.createElement('script');
@@ -183,9 +211,12 @@ test('the built renderer, preload and main bundle run the demo journey together 
     await signIn.click();
     // The system browser also got the one link of the stand-in's window-open check that may leave the app (an https
     // address without user info); the sign-in is the authorization request.
-    const authorize = () => opened.find((u) => /^http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/.test(u));
+    const authorize = () =>
+      opened.find((u) => /^http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/.test(u));
     await expect.poll(authorize, { timeout: 30_000 }).toBeDefined();
-    expect(opened.filter((u) => u !== authorize())).toEqual(opened.filter((u) => u === 'https://school.example/join'));
+    expect(opened.filter((u) => u !== authorize())).toEqual(
+      opened.filter((u) => u === 'https://school.example/join'),
+    );
     await systemBrowser.goto(authorize()!);
     await signInOnSite(systemBrowser, 'approve');
 

@@ -2,7 +2,14 @@ import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { startBrowserHost } from '../../electron/browser-host/server';
 import { createAppCore } from '../../electron/core/app-core';
-import { expect, expectAccessible, packageVersion, SHOTS, signInThrough, test as base } from './fixtures';
+import {
+  expect,
+  expectAccessible,
+  packageVersion,
+  SHOTS,
+  signInThrough,
+  test as base,
+} from './fixtures';
 import { demoServer, englishLeftovers, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
@@ -19,7 +26,14 @@ const test = base.extend({
     const host = await startBrowserHost({
       rendererDir: join(process.cwd(), 'out/renderer'),
       createCore: ({ openExternal, deliverFile }) =>
-        createAppCore({ dataDir, version: packageVersion, host: 'browser', openExternal, deliverFile, networkUp: () => networkUp }),
+        createAppCore({
+          dataDir,
+          version: packageVersion,
+          host: 'browser',
+          openExternal,
+          deliverFile,
+          networkUp: () => networkUp,
+        }),
     });
     await use(host);
     await host.close();
@@ -52,7 +66,11 @@ for (const lng of ['en', 'zh-TW'] as const) {
     test.use({ locale: lng });
     const t = translator(lng);
 
-    test('a school that stops answering is named; back, the status is green again', async ({ page, context, host }) => {
+    test('a school that stops answering is named; back, the status is green again', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);
       await expectBoth(page, 'ok', 'ok');
@@ -64,9 +82,15 @@ for (const lng of ['en', 'zh-TW'] as const) {
       const banner = page.getByTestId('not-answering-banner');
       await expect(banner).toContainText(t('siteStatus.notAnswering.title', { site: school }));
       await expect(page.getByTestId('offline-banner')).toBeHidden();
-      await expect(page.getByTestId('status-reason')).toHaveText(t('siteStatus.reason.notAnswering', { site: school }));
-      await expect(page.getByTestId('last-synced')).toContainText(t('siteStatus.lastSynced', { when: '' }).trim());
-      await expect(page.getByTestId('site-chip-state')).toContainText(t('siteStatus.chip.notAnswering'));
+      await expect(page.getByTestId('status-reason')).toHaveText(
+        t('siteStatus.reason.notAnswering', { site: school }),
+      );
+      await expect(page.getByTestId('last-synced')).toContainText(
+        t('siteStatus.lastSynced', { when: '' }).trim(),
+      );
+      await expect(page.getByTestId('site-chip-state')).toContainText(
+        t('siteStatus.chip.notAnswering'),
+      );
       await expectAccessible(page, `not answering (${lng})`);
       await page.screenshot({ path: `${SHOTS}/status-not-answering-${lng}.png` });
       if (lng === 'zh-TW') expect(await englishLeftovers(page)).toEqual([]);
@@ -77,7 +101,11 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(page.getByTestId('status-reason')).toBeHidden();
     });
 
-    test('while the school is not answering, every action that needs it is refused the same on every screen', async ({ page, context, host }) => {
+    test('while the school is not answering, every action that needs it is refused the same on every screen', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(150_000);
       await startDemo(page, context, host);
       await switchFault(page, t, 'demo-fault-offline', true);
@@ -88,7 +116,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await page.getByTestId('nav-today').click();
       const resume = page.getByTestId('today-open-lecture').first();
       await expect(resume).toBeDisabled();
-      await expect(page.getByTestId('today-continue').first()).toContainText(t('sitePages.offline'));
+      await expect(page.getByTestId('today-continue').first()).toContainText(
+        t('sitePages.offline'),
+      );
       await openScreen(page, 'library');
       const card = page
         .getByTestId('course-card')
@@ -120,7 +150,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await page.getByTestId('confirm-sign-out').click();
       await expect(page.getByTestId('sign-in-again')).toBeVisible({ timeout: 30_000 });
       await expectBoth(page, 'needs-sign-in', 'danger');
-      await expect(page.getByTestId('last-synced')).toContainText(t('siteStatus.lastSynced', { when: '' }).trim());
+      await expect(page.getByTestId('last-synced')).toContainText(
+        t('siteStatus.lastSynced', { when: '' }).trim(),
+      );
       await page.getByTestId('nav-today').click();
       const today = page.getByTestId('today-school-status').first();
       await expect(today).toHaveAttribute('data-state', 'needs-sign-in');
@@ -131,17 +163,27 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expectAccessible(page, `today, signed out (${lng})`, { strict: true });
     });
 
-    test('a refused refresh: status bar and chip red with "sign-in needed", never green', async ({ page, context, host }) => {
+    test('a refused refresh: status bar and chip red with "sign-in needed", never green', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);
       await switchFault(page, t, 'demo-fault-refreshRefused', true);
       const banner = page.getByTestId('sign-in-again');
       await expect(banner).toBeVisible({ timeout: 30_000 });
       await expectBoth(page, 'needs-sign-in', 'danger');
-      await expect(page.getByTestId('status-reason')).toHaveText(t('siteStatus.reason.needsSignIn'));
-      await expect(page.getByTestId('site-chip-state')).toContainText(t('siteStatus.chip.needsSignIn'));
+      await expect(page.getByTestId('status-reason')).toHaveText(
+        t('siteStatus.reason.needsSignIn'),
+      );
+      await expect(page.getByTestId('site-chip-state')).toContainText(
+        t('siteStatus.chip.needsSignIn'),
+      );
       // "Last synced ...", not the green "Synced ...".
-      await expect(page.getByTestId('last-synced')).toContainText(t('siteStatus.lastSynced', { when: '' }).trim());
+      await expect(page.getByTestId('last-synced')).toContainText(
+        t('siteStatus.lastSynced', { when: '' }).trim(),
+      );
       await expectAccessible(page, `sign-in needed (${lng})`);
       await page.screenshot({ path: `${SHOTS}/status-sign-in-needed-${lng}.png` });
 
@@ -151,7 +193,11 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expectBoth(page, 'ok', 'ok');
     });
 
-    test('no network on this computer: "You\'re offline"; the network back, the school answers again', async ({ page, context, host }) => {
+    test('no network on this computer: "You\'re offline"; the network back, the school answers again', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);
       const demo = host.core.demo!;

@@ -26,7 +26,11 @@ async function switchFault(page: Page, testId: string, on: boolean): Promise<voi
 }
 
 test.describe('demo fault panel and sign-in doctor', () => {
-  test('the panel: shown in demo mode, accessible, every switch reaches the demo sites', async ({ page, context, host }) => {
+  test('the panel: shown in demo mode, accessible, every switch reaches the demo sites', async ({
+    page,
+    context,
+    host,
+  }) => {
     await startDemo(page, context, host);
     const panel = await openPanel(page);
     await expectAccessible(page, 'settings with the demo fault panel');
@@ -41,13 +45,23 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await panel.getByTestId('demo-fault-latency').selectOption('0');
     await panel.getByTestId('demo-fault-clock').selectOption('0');
     await expect.poll(() => server.faults.clockSkewMs).toBe(0);
-    const kidsBefore = (server.db.prepare('SELECT COUNT(*) AS n FROM signing_keys').get() as { n: number }).n;
+    const kidsBefore = (
+      server.db.prepare('SELECT COUNT(*) AS n FROM signing_keys').get() as { n: number }
+    ).n;
     await panel.getByTestId('demo-fault-rotate').click();
-    await expect(panel.getByTestId('demo-faults-status')).toContainText(en('demoFaults.rotated', { count: 1 }));
-    expect((server.db.prepare('SELECT COUNT(*) AS n FROM signing_keys').get() as { n: number }).n).toBe(kidsBefore + 1);
+    await expect(panel.getByTestId('demo-faults-status')).toContainText(
+      en('demoFaults.rotated', { count: 1 }),
+    );
+    expect(
+      (server.db.prepare('SELECT COUNT(*) AS n FROM signing_keys').get() as { n: number }).n,
+    ).toBe(kidsBefore + 1);
   });
 
-  test('site offline: the school not answering, a change queued, sent when the site is back', async ({ page, context, host }) => {
+  test('site offline: the school not answering, a change queued, sent when the site is back', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await switchFault(page, 'demo-fault-offline', true);
@@ -61,22 +75,33 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect(page.getByTestId('not-answering-banner')).toBeHidden({ timeout: 30_000 });
     await expect(page.getByTestId('pending-changes')).toBeHidden({ timeout: 30_000 });
     // The queued change reached the site.
-    const readAt = demoServer(host).db.prepare('SELECT read_at AS readAt FROM notifications WHERE id = ?').get(id) as
-      { readAt: number | null } | undefined;
+    const readAt = demoServer(host)
+      .db.prepare('SELECT read_at AS readAt FROM notifications WHERE id = ?')
+      .get(id) as { readAt: number | null } | undefined;
     expect(readAt?.readAt ?? null).not.toBeNull();
   });
 
-  test('member API 503: the sync fails and the app shows it; it recovers when switched off', async ({ page, context, host }) => {
+  test('member API 503: the sync fails and the app shows it; it recovers when switched off', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await switchFault(page, 'demo-fault-memberApiUnavailable', true);
     await expect(page.getByTestId('not-answering-banner')).toBeVisible({ timeout: 45_000 });
-    await expect(page.getByTestId('course-card').or(page.getByTestId('sites-settings')).first()).toBeVisible();
+    await expect(
+      page.getByTestId('course-card').or(page.getByTestId('sites-settings')).first(),
+    ).toBeVisible();
     await switchFault(page, 'demo-fault-memberApiUnavailable', false);
     await expect(page.getByTestId('not-answering-banner')).toBeHidden({ timeout: 45_000 });
   });
 
-  test('slow network: a sync visibly takes its time, then completes', async ({ page, context, host }) => {
+  test('slow network: a sync visibly takes its time, then completes', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     const panel = await openPanel(page);
@@ -91,7 +116,11 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect.poll(() => demoServer(host).faults.latencyMs).toBe(0);
   });
 
-  test('refresh refused: "sign in again", then a new sign-in once switched off', async ({ page, context, host }) => {
+  test('refresh refused: "sign in again", then a new sign-in once switched off', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await switchFault(page, 'demo-fault-refreshRefused', true);
@@ -124,17 +153,26 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await signInThrough(page, context, () => again.getByRole('button').click());
     const failed = page.getByTestId('sign-in-error');
     await expect(failed).toBeVisible({ timeout: 30_000 });
-    await expect(failed.getByTestId('error-state')).toHaveAttribute('data-error-code', 'id-token-invalid');
+    await expect(failed.getByTestId('error-state')).toHaveAttribute(
+      'data-error-code',
+      'id-token-invalid',
+    );
 
     await failed.getByTestId('doctor-run').click();
     const doctor = failed.getByTestId('doctor');
     await expect(doctor.getByTestId('doctor-summary')).toBeVisible({ timeout: 30_000 });
     const clock = doctor.locator('[data-testid="doctor-check"][data-check="clock"]');
     await expect(clock).toHaveAttribute('data-status', 'problem');
-    await expect(clock).toContainText(en('doctor.finding.clockComputerAhead.what', { minutes: 15 }));
+    await expect(clock).toContainText(
+      en('doctor.finding.clockComputerAhead.what', { minutes: 15 }),
+    );
     await expect(clock).toContainText(en('doctor.finding.clockComputerAhead.todo'));
-    await expect(doctor.locator('[data-testid="doctor-check"][data-check="browser"]')).toHaveAttribute('data-status', 'ok');
-    await expect(doctor.locator('[data-testid="doctor-check"][data-check="discovery"]')).toHaveAttribute('data-status', 'ok');
+    await expect(
+      doctor.locator('[data-testid="doctor-check"][data-check="browser"]'),
+    ).toHaveAttribute('data-status', 'ok');
+    await expect(
+      doctor.locator('[data-testid="doctor-check"][data-check="discovery"]'),
+    ).toHaveAttribute('data-status', 'ok');
     await expect(doctor.getByTestId('doctor-check')).toHaveCount(7);
     // The report for support: readable, with the site and the finding, and no secret the app holds.
     await doctor.locator('summary').click();
@@ -158,7 +196,10 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect(again).toBeHidden({ timeout: 30_000 });
   });
 
-  test('a site that cannot be added: "What went wrong?" says the address does not answer, and the listener is fine', async ({ page, host }) => {
+  test('a site that cannot be added: "What went wrong?" says the address does not answer, and the listener is fine', async ({
+    page,
+    host,
+  }) => {
     await page.setViewportSize({ width: 1100, height: 800 });
     await page.goto(host.launchUrl());
     const form = page.getByTestId('add-site-form');
@@ -173,13 +214,23 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect(doctor.getByTestId('doctor-summary')).toBeVisible({ timeout: 30_000 });
     const discovery = doctor.locator('[data-testid="doctor-check"][data-check="discovery"]');
     await expect(discovery).toHaveAttribute('data-finding', 'discoveryUnreachable');
-    await expect(discovery).toContainText(en('doctor.finding.discoveryUnreachable.what', { origin: 'http://127.0.0.1:9' }));
-    await expect(doctor.locator('[data-testid="doctor-check"][data-check="loopback"]')).toHaveAttribute('data-status', 'ok');
-    await expect(doctor.locator('[data-testid="doctor-check"][data-check="browser"]')).toHaveAttribute('data-finding', 'browserNoAttempt');
+    await expect(discovery).toContainText(
+      en('doctor.finding.discoveryUnreachable.what', { origin: 'http://127.0.0.1:9' }),
+    );
+    await expect(
+      doctor.locator('[data-testid="doctor-check"][data-check="loopback"]'),
+    ).toHaveAttribute('data-status', 'ok');
+    await expect(
+      doctor.locator('[data-testid="doctor-check"][data-check="browser"]'),
+    ).toHaveAttribute('data-finding', 'browserNoAttempt');
     await expectAccessible(page, 'add-site doctor');
   });
 
-  test('zh-TW: the doctor and the panel speak Traditional Chinese', async ({ page, context, host }) => {
+  test('zh-TW: the doctor and the panel speak Traditional Chinese', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(150_000);
     await startDemo(page, context, host);
     await openScreen(page, 'settings');
@@ -198,7 +249,10 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await expect(failed).toBeVisible({ timeout: 30_000 });
     await failed.getByTestId('doctor-run').click();
     const clock = failed.locator('[data-testid="doctor-check"][data-check="clock"]');
-    await expect(clock).toContainText(zh('doctor.finding.clockComputerAhead.what', { minutes: 15 }), { timeout: 30_000 });
+    await expect(clock).toContainText(
+      zh('doctor.finding.clockComputerAhead.what', { minutes: 15 }),
+      { timeout: 30_000 },
+    );
     expect(await englishLeftovers(page)).toEqual([]);
     await expectAccessible(page, 'sign-in doctor zh-TW');
     await page.screenshot({ path: `${SHOTS}/sign-in-doctor-zh-TW.png`, fullPage: true });

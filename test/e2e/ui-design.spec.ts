@@ -1,4 +1,12 @@
-import { askSite, demoServer, expectAccessible, openScreen, SHOTS, startDemo, translator } from './helpers-ui';
+import {
+  askSite,
+  demoServer,
+  expectAccessible,
+  openScreen,
+  SHOTS,
+  startDemo,
+  translator,
+} from './helpers-ui';
 import { expect, test } from './fixtures';
 
 /**
@@ -7,7 +15,11 @@ import { expect, test } from './fixtures';
  * progress ring and "continue watching", in light and dark and in a narrow window.
  */
 test.describe('design system: switcher menu, course cards, course header', () => {
-  test('site switcher: a menu button operable by keyboard (open, wrap, Escape, Add a site)', async ({ page, context, host }) => {
+  test('site switcher: a menu button operable by keyboard (open, wrap, Escape, Add a site)', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     const t = translator('en');
@@ -41,9 +53,14 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await page.keyboard.press('Home');
     await expect(sites.first()).toBeFocused();
     // The unread count of the signed-in site is in its item, as the site itself reports it.
-    const held = await askSite<{ unreadNotificationCount: number }>(demoServer(host), '{ unreadNotificationCount }');
+    const held = await askSite<{ unreadNotificationCount: number }>(
+      demoServer(host),
+      '{ unreadNotificationCount }',
+    );
     expect(held.unreadNotificationCount).toBeGreaterThan(0);
-    await expect(sites.first().getByTestId('site-unread')).toContainText(String(held.unreadNotificationCount));
+    await expect(sites.first().getByTestId('site-unread')).toContainText(
+      String(held.unreadNotificationCount),
+    );
     await expectAccessible(page, 'site menu open');
 
     // Escape closes and gives focus back to the button.
@@ -86,7 +103,9 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     // A click on the cover, far from the title, opens the course: the card is one target.
     const cover = (await card.locator('.course-cover').boundingBox())!;
     const box = (await card.boundingBox())!;
-    await card.click({ position: { x: cover.x - box.x + 20, y: cover.y - box.y + cover.height - 12 } });
+    await card.click({
+      position: { x: cover.x - box.x + 20, y: cover.y - box.y + cover.height - 12 },
+    });
     await expect(page.locator('#screen-title')).toHaveText(title);
     const header = page.getByTestId('course-header');
     await expect(header.locator('.course-cover')).toBeVisible();
@@ -114,13 +133,19 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     // Hover lifts the card (a shadow it does not have at rest).
     await openScreen(page, 'library');
     const first = page.getByTestId('course-card').first();
-    const rest = await page.evaluate<string>(`getComputedStyle(document.querySelector('[data-testid="course-card"]')).boxShadow`);
+    const rest = await page.evaluate<string>(
+      `getComputedStyle(document.querySelector('[data-testid="course-card"]')).boxShadow`,
+    );
     expect(rest).not.toBe('');
     await first.hover();
     await expect(first).not.toHaveCSS('box-shadow', rest);
   });
 
-  test('dark theme in a narrow window: library and course stay accessible and fit', async ({ page, context, host }) => {
+  test('dark theme in a narrow window: library and course stay accessible and fit', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host);
     await openScreen(page, 'settings');
@@ -133,7 +158,9 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
     expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(120);
     // Narrow: the sidebar keeps icons only, the labels stay for assistive technology.
-    await expect(page.getByTestId('nav-billing')).toHaveAccessibleName(translator('en')('nav.billing'));
+    await expect(page.getByTestId('nav-billing')).toHaveAccessibleName(
+      translator('en')('nav.billing'),
+    );
     await expectAccessible(page, 'library dark narrow');
     await page.screenshot({ path: `${SHOTS}/library-dark-narrow-en.png` });
     await page.getByTestId('course-card').first().getByRole('heading').getByRole('button').click();

@@ -10,7 +10,8 @@ import { englishLeftovers, openScreen, scrollToRow, startDemo, translator } from
 const en = translator('en');
 const zh = translator('zh-TW');
 
-const card = (page: Page, title: RegExp) => page.getByTestId('digital-product').filter({ has: page.getByRole('heading', { name: title }) });
+const card = (page: Page, title: RegExp) =>
+  page.getByTestId('digital-product').filter({ has: page.getByRole('heading', { name: title }) });
 
 async function saveAndWait(page: Page, title: RegExp): Promise<void> {
   const c = card(page, title);
@@ -20,21 +21,29 @@ async function saveAndWait(page: Page, title: RegExp): Promise<void> {
 }
 
 test.describe('purchased files kept offline', () => {
-  test('save, progress, open with the site down, storage and removal (en)', async ({ page, context, host }) => {
+  test('save, progress, open with the site down, storage and removal (en)', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(150_000);
     await startDemo(page, context, host);
     await openScreen(page, 'entitlements');
 
     // A PDF at full speed: "On this computer · <size>".
     await saveAndWait(page, /SQL Cheat Sheet/);
-    await expect(card(page, /SQL Cheat Sheet/).getByTestId('offline-saved')).toHaveText(/^On this computer · \d+(\.\d)? kB$/);
+    await expect(card(page, /SQL Cheat Sheet/).getByTestId('offline-saved')).toHaveText(
+      /^On this computer · \d+(\.\d)? kB$/,
+    );
 
     // A slow one (Settings > Demo's fault, switched here through the core): progress with bytes, speed, time left.
     host.core.demo!.setFaults({ download: 'slow' });
     const poster = card(page, /Grammar Poster/);
     await scrollToRow(page, poster);
     await poster.getByTestId('offline-save').click();
-    await expect(poster.getByTestId('offline-progress-text')).toContainText(/ of .*\/s/, { timeout: 20_000 });
+    await expect(poster.getByTestId('offline-progress-text')).toContainText(/ of .*\/s/, {
+      timeout: 20_000,
+    });
     await expect(poster.getByRole('progressbar')).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/downloads-progress-en.png` });
     await poster.getByTestId('offline-pause').click();
@@ -68,7 +77,9 @@ test.describe('purchased files kept offline', () => {
     await poster.getByTestId('offline-open').click();
     const img = page.getByTestId('file-viewer').locator('img');
     await expect(img).toBeVisible();
-    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(640);
+    await expect
+      .poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(640);
     await page.screenshot({ path: `${SHOTS}/downloads-image-offline-en.png` });
     await page.getByTestId('file-viewer-close').click();
     await page.screenshot({ path: `${SHOTS}/downloads-products-en.png` });
@@ -88,7 +99,11 @@ test.describe('purchased files kept offline', () => {
     await expect(storage.getByTestId('storage-status')).toHaveText(en('downloads.storage.removed'));
   });
 
-  test('the demo panel makes a download answer 410, then cut halfway: each failure said, and retried to the end', async ({ page, context, host }) => {
+  test('the demo panel makes a download answer 410, then cut halfway: each failure said, and retried to the end', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(150_000);
     await startDemo(page, context, host);
     await openScreen(page, 'settings');
@@ -99,7 +114,9 @@ test.describe('purchased files kept offline', () => {
     const drills = card(page, /Listening Drills/);
     await scrollToRow(page, drills);
     await drills.getByTestId('offline-save').click();
-    await expect(drills.getByTestId('offline-error')).toHaveText(en('downloads.reason.gone'), { timeout: 20_000 });
+    await expect(drills.getByTestId('offline-error')).toHaveText(en('downloads.reason.gone'), {
+      timeout: 20_000,
+    });
     await expect(drills.getByTestId('offline-job')).toHaveAttribute('data-state', 'failed');
     await expectAccessible(page, 'a failed download');
     await page.screenshot({ path: `${SHOTS}/downloads-failed-en.png` });
@@ -111,25 +128,35 @@ test.describe('purchased files kept offline', () => {
     await scrollToRow(page, drills);
     await drills.getByTestId('offline-retry').click();
     // Cut halfway each time: it resumes from where it stopped, and says so while it waits to try again.
-    await expect(drills.getByTestId('offline-error')).toContainText(en('downloads.reason.cut'), { timeout: 20_000 });
+    await expect(drills.getByTestId('offline-error')).toContainText(en('downloads.reason.cut'), {
+      timeout: 20_000,
+    });
     host.core.demo!.setFaults({ download: 'none' });
     await expect(drills.getByTestId('offline-saved')).toBeVisible({ timeout: 90_000 });
   });
 
   test.describe('zh-TW', () => {
     test.use({ locale: 'zh-TW' });
-    test('a saved product and Settings > Storage in Traditional Chinese', async ({ page, context, host }) => {
+    test('a saved product and Settings > Storage in Traditional Chinese', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       await startDemo(page, context, host);
       await openScreen(page, 'entitlements');
       await saveAndWait(page, /SQL Cheat Sheet/);
-      await expect(card(page, /SQL Cheat Sheet/).getByTestId('offline-saved')).toContainText('已存在這台電腦');
+      await expect(card(page, /SQL Cheat Sheet/).getByTestId('offline-saved')).toContainText(
+        '已存在這台電腦',
+      );
       expect(await englishLeftovers(page)).toEqual([]);
       await expectAccessible(page, 'products (zh-TW)');
       await page.screenshot({ path: `${SHOTS}/downloads-products-zh-TW.png` });
       await openScreen(page, 'settings');
       const storage = page.getByTestId('storage-settings');
-      await expect(storage.getByRole('heading', { name: zh('downloads.storage.title') })).toBeVisible();
+      await expect(
+        storage.getByRole('heading', { name: zh('downloads.storage.title') }),
+      ).toBeVisible();
       await expect(storage.getByTestId('storage-product')).toHaveCount(1);
       await expectAccessible(page, 'settings storage (zh-TW)');
       await storage.scrollIntoViewIfNeeded();

@@ -9,18 +9,35 @@ import { expandOrder, libraryFromToday, scrollToRow } from './helpers-ui';
  * under test-results/screenshots/ (kept as a CI artifact).
  */
 
-async function tryDemo(page: Page, context: BrowserContext, decision: 'approve' | 'deny' = 'approve'): Promise<Page> {
+async function tryDemo(
+  page: Page,
+  context: BrowserContext,
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<Page> {
   const tab = context.waitForEvent('page');
   await page.getByTestId('try-demo').click();
   const signInPage = await tab;
   await expect(page.getByTestId('sign-in-progress')).toBeVisible();
-  await expect(page.getByTestId('sign-in-phase')).toHaveAttribute('data-phase', 'waiting-for-browser');
+  await expect(page.getByTestId('sign-in-phase')).toHaveAttribute(
+    'data-phase',
+    'waiting-for-browser',
+  );
   await page.screenshot({ path: `${SHOTS}/sign-in-progress-en.png` });
   await signInOnSite(signInPage, decision);
   return signInPage;
 }
 
-const SCREENS = ['library', 'course', 'notifications', 'billing', 'entitlements', 'consulting', 'profile', 'search', 'settings'] as const;
+const SCREENS = [
+  'library',
+  'course',
+  'notifications',
+  'billing',
+  'entitlements',
+  'consulting',
+  'profile',
+  'search',
+  'settings',
+] as const;
 type ScreenName = (typeof SCREENS)[number];
 
 async function open(page: Page, screen: ScreenName): Promise<void> {
@@ -56,7 +73,11 @@ async function open(page: Page, screen: ScreenName): Promise<void> {
 }
 
 test.describe('screens: the demo journey in the browser host', () => {
-  test('try the demo, sign in, then every screen: data, axe in light and dark, screenshots in both languages', async ({ page, context, host }) => {
+  test('try the demo, sign in, then every screen: data, axe in light and dark, screenshots in both languages', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: 1100, height: 800 });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.origin });
@@ -76,19 +97,30 @@ test.describe('screens: the demo journey in the browser host', () => {
 
     // Course: lecture rows with state in words.
     await open(page, 'course');
-    await expect(page.getByTestId('lecture-row').first()).toHaveAttribute('data-state', /unread|read|completed/);
+    await expect(page.getByTestId('lecture-row').first()).toHaveAttribute(
+      'data-state',
+      /unread|read|completed/,
+    );
 
     // Billing: grouped orders, a refund, ATM / store instructions with a working Copy button.
     await open(page, 'billing');
     await expect(page.getByTestId('order-group').first()).toBeVisible();
     await expect(page.getByTestId('pending-instructions')).toBeVisible();
-    const code = (await page.getByTestId('pending-instructions').getByTestId('payment-code').first().textContent())!.trim();
+    const code = (await page
+      .getByTestId('pending-instructions')
+      .getByTestId('payment-code')
+      .first()
+      .textContent())!.trim();
     await page.getByTestId('pending-instructions').getByTestId('copy-code').first().click();
-    await expect(page.getByTestId('pending-instructions').getByTestId('copy-code-status').first()).toContainText('Copied');
+    await expect(
+      page.getByTestId('pending-instructions').getByTestId('copy-code-status').first(),
+    ).toContainText('Copied');
     expect(
       await page.evaluate(() =>
         Promise.race([
-          (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+          (
+            globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+          ).navigator.clipboard.readText(),
           new Promise<string>((r) => setTimeout(() => r('(clipboard unavailable)'), 3000)),
         ]),
       ),
@@ -105,10 +137,16 @@ test.describe('screens: the demo journey in the browser host', () => {
     await open(page, 'notifications');
     const badge = page.getByTestId('unread-badge');
     await expect(badge).toBeVisible();
-    const before = Number((await badge.locator('[aria-hidden="true"]').textContent())!.replace('+', ''));
+    const before = Number(
+      (await badge.locator('[aria-hidden="true"]').textContent())!.replace('+', ''),
+    );
     await page.getByTestId('mark-read').first().click();
     await expect
-      .poll(async () => ((await badge.count()) === 0 ? 0 : Number((await badge.locator('[aria-hidden="true"]').textContent())!.replace('+', ''))))
+      .poll(async () =>
+        (await badge.count()) === 0
+          ? 0
+          : Number((await badge.locator('[aria-hidden="true"]').textContent())!.replace('+', '')),
+      )
       .toBe(before - 1);
 
     for (const scheme of ['light', 'dark'] as const) {
@@ -138,8 +176,13 @@ test.describe('screens: the demo journey in the browser host', () => {
       await page.screenshot({ path: `${SHOTS}/${screen}-zh-TW.png` });
     }
     const saved = await page.evaluate(async () => {
-      const api = (globalThis as unknown as { learningDesktop: { invoke(c: string): Promise<{ ok: boolean; value?: { language: string } }> } })
-        .learningDesktop;
+      const api = (
+        globalThis as unknown as {
+          learningDesktop: {
+            invoke(c: string): Promise<{ ok: boolean; value?: { language: string } }>;
+          };
+        }
+      ).learningDesktop;
       return (await api.invoke('settings:get')).value?.language;
     });
     expect(saved).toBe('zh-TW');
@@ -157,15 +200,26 @@ test.describe('screens: the demo journey in the browser host', () => {
     // Search: a lecture hit opens its course.
     await open(page, 'search');
     await expect(page.getByTestId('search-hit').first().locator('mark').first()).toBeVisible();
-    await page.locator('[data-testid="search-hit"][data-kind="lecture"]').first().getByRole('button').click();
+    await page
+      .locator('[data-testid="search-hit"][data-kind="lecture"]')
+      .first()
+      .getByRole('button')
+      .click();
     await expect(page.getByTestId('lecture-row').first()).toBeVisible();
   });
 
-  test('a denied consent is explained and the student can try again', async ({ page, context, host }) => {
+  test('a denied consent is explained and the student can try again', async ({
+    page,
+    context,
+    host,
+  }) => {
     await page.goto(host.launchUrl());
     await tryDemo(page, context, 'deny');
     await expect(page.getByTestId('sign-in-error')).toBeVisible();
-    await expect(page.getByTestId('error-state')).toHaveAttribute('data-error-code', 'sign-in-denied');
+    await expect(page.getByTestId('error-state')).toHaveAttribute(
+      'data-error-code',
+      'sign-in-denied',
+    );
     await expect(page.getByTestId('sign-in-error')).toContainText('Approve');
     await page.screenshot({ path: `${SHOTS}/sign-in-denied-en.png` });
 
@@ -177,7 +231,11 @@ test.describe('screens: the demo journey in the browser host', () => {
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
   });
 
-  test('a closed sign-in tab, then Cancel, is explained and the student can try again', async ({ page, context, host }) => {
+  test('a closed sign-in tab, then Cancel, is explained and the student can try again', async ({
+    page,
+    context,
+    host,
+  }) => {
     await page.goto(host.launchUrl());
     const tab = context.waitForEvent('page');
     await page.getByTestId('try-demo').click();
@@ -185,11 +243,17 @@ test.describe('screens: the demo journey in the browser host', () => {
     await expect(page.getByTestId('sign-in-phase')).toBeVisible();
     await signInPage.close();
     await page.getByTestId('sign-in-cancel').click();
-    await expect(page.getByTestId('error-state')).toHaveAttribute('data-error-code', 'sign-in-cancelled');
+    await expect(page.getByTestId('error-state')).toHaveAttribute(
+      'data-error-code',
+      'sign-in-cancelled',
+    );
     await expect(page.getByTestId('sign-in-retry')).toBeVisible();
   });
 
-  test('the add-site form explains invalid input inline; the skip link reaches the content', async ({ page, host }) => {
+  test('the add-site form explains invalid input inline; the skip link reaches the content', async ({
+    page,
+    host,
+  }) => {
     await page.goto(host.launchUrl());
     await expect(page.getByTestId('try-demo')).toBeVisible();
     await page.keyboard.press('Tab');

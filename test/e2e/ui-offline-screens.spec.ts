@@ -1,5 +1,13 @@
 import { expect, test } from './fixtures';
-import { SHOTS, askSite, demoServer, openCourse, openScreen, scrollToRow, startDemo } from './helpers-ui';
+import {
+  SHOTS,
+  askSite,
+  demoServer,
+  openCourse,
+  openScreen,
+  scrollToRow,
+  startDemo,
+} from './helpers-ui';
 
 /**
  * Offline, every screen: after a sync the demo site is taken off the network and the page is reloaded (so nothing
@@ -9,7 +17,13 @@ import { SHOTS, askSite, demoServer, openCourse, openScreen, scrollToRow, startD
 interface Held {
   name: string;
   email: string;
-  enrolledCourses: { nodes: { id: string; title: string; sections: { title: string; lectures: { lectureId: string; title: string }[] }[] }[] };
+  enrolledCourses: {
+    nodes: {
+      id: string;
+      title: string;
+      sections: { title: string; lectures: { lectureId: string; title: string }[] }[];
+    }[];
+  };
   payments: { totalCount: number; nodes: { tradeNo: string }[] };
   digitalProducts: { nodes: { id: string; title: string }[] };
   eventRegistrations: { nodes: { id: string; title: string }[] };
@@ -18,7 +32,11 @@ interface Held {
 }
 
 test.describe('screens: offline, every screen keeps its data', () => {
-  test('with the site down after a sync, each screen shows what the site held', async ({ page, context, host }) => {
+  test('with the site down after a sync, each screen shows what the site held', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(240_000);
     await startDemo(page, context, host);
     const held = await askSite<Held>(
@@ -61,11 +79,16 @@ test.describe('screens: offline, every screen keeps its data', () => {
     }
 
     // A course: its sections and every lecture.
-    const course = [...held.enrolledCourses.nodes].sort((a, b) => b.sections.length - a.sections.length)[0]!;
+    const course = [...held.enrolledCourses.nodes].sort(
+      (a, b) => b.sections.length - a.sections.length,
+    )[0]!;
     await openCourse(page, course.id);
     await expect(page.locator('#screen-title')).toHaveText(course.title);
     for (const s of course.sections) {
-      await scrollToRow(page, page.getByTestId('lecture-list').getByRole('heading', { name: s.title }));
+      await scrollToRow(
+        page,
+        page.getByTestId('lecture-list').getByRole('heading', { name: s.title }),
+      );
       for (const l of s.lectures) {
         const row = page.locator(`[data-testid="lecture-row"][data-lecture-id="${l.lectureId}"]`);
         await scrollToRow(page, row);
@@ -77,15 +100,29 @@ test.describe('screens: offline, every screen keeps its data', () => {
     // Billing: every order (payments grouped by their order number).
     await openScreen(page, 'billing');
     const trades = [...new Set(held.payments.nodes.map((p) => p.tradeNo))];
-    for (const tradeNo of trades) await scrollToRow(page, page.locator(`[data-testid="order-group"][data-trade-no="${tradeNo}"]`));
+    for (const tradeNo of trades)
+      await scrollToRow(
+        page,
+        page.locator(`[data-testid="order-group"][data-trade-no="${tradeNo}"]`),
+      );
     await expect(offline).toBeVisible();
 
     // Products & events.
     await openScreen(page, 'entitlements');
     for (const p of held.digitalProducts.nodes)
-      await scrollToRow(page, page.getByTestId('digital-product').filter({ has: page.getByRole('heading', { name: p.title, exact: true }) }));
+      await scrollToRow(
+        page,
+        page
+          .getByTestId('digital-product')
+          .filter({ has: page.getByRole('heading', { name: p.title, exact: true }) }),
+      );
     for (const e of held.eventRegistrations.nodes)
-      await scrollToRow(page, page.getByTestId('event-registration').filter({ has: page.getByRole('heading', { name: e.title, exact: true }) }));
+      await scrollToRow(
+        page,
+        page
+          .getByTestId('event-registration')
+          .filter({ has: page.getByRole('heading', { name: e.title, exact: true }) }),
+      );
     await page.screenshot({ path: `${SHOTS}/entitlements-offline-en.png` });
 
     // Consulting.
@@ -113,9 +150,16 @@ test.describe('screens: offline, every screen keeps its data', () => {
     const lecture = course.sections[0]!.lectures[0]!;
     const word = course.title.split(' ')[0]!;
     await page.getByTestId('search-input').fill(word);
-    await expect(page.getByTestId('search-hit').filter({ hasText: course.title }).first()).toBeVisible({ timeout: 15_000 });
+    await expect(
+      page.getByTestId('search-hit').filter({ hasText: course.title }).first(),
+    ).toBeVisible({ timeout: 15_000 });
     await page.getByTestId('search-input').fill(lecture.title);
-    await expect(page.locator('[data-testid="search-hit"][data-kind="lecture"]').filter({ hasText: lecture.title }).first()).toBeVisible({
+    await expect(
+      page
+        .locator('[data-testid="search-hit"][data-kind="lecture"]')
+        .filter({ hasText: lecture.title })
+        .first(),
+    ).toBeVisible({
       timeout: 15_000,
     });
     await expect(offline).toBeVisible();

@@ -17,7 +17,11 @@ async function startDemo(page: Page, context: BrowserContext, launchUrl: string)
 
 test.describe('screens: offline, outbox, sign-out, second site', () => {
   // The demo site stopped while this computer keeps its network: the banner says the school is not answering.
-  test('offline: banner, saved data still readable, a queued mark-read shown as not sent, replayed when back', async ({ page, context, host }) => {
+  test('offline: banner, saved data still readable, a queued mark-read shown as not sent, replayed when back', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host.launchUrl());
     const demo = host.core.demo!;
@@ -48,7 +52,11 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     await expect(page.getByTestId('pending-changes')).toBeHidden();
   });
 
-  test('sign out keeping data, second site through the switcher, remove a site', async ({ page, context, host }) => {
+  test('sign out keeping data, second site through the switcher, remove a site', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(120_000);
     await startDemo(page, context, host.launchUrl());
 
@@ -84,7 +92,10 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     await expect(items.nth(0)).toHaveAttribute('aria-checked', 'true');
     await expect(items.nth(0)).toContainText(firstLabel);
     await expect(items.nth(1)).toContainText('Signed in');
-    const secondLabel = (await items.nth(1).locator('.site-menu-name').textContent())!.replace(/ \(Demo\)$/, '');
+    const secondLabel = (await items.nth(1).locator('.site-menu-name').textContent())!.replace(
+      / \(Demo\)$/,
+      '',
+    );
     await expectAccessible(page, 'site switcher menu open');
     // Chosen with the keyboard: the menu opened on the current site, ArrowDown moves to the next, Enter picks it.
     await expect(items.nth(0)).toBeFocused();

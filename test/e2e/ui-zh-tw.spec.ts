@@ -40,7 +40,11 @@ async function screen(page: Page, nav: NavScreen, titleKey: string, ready: strin
 }
 
 test.describe('screens: Traditional Chinese from the OS language', () => {
-  test('every screen in zh-TW without choosing it: titles, no English left, axe, screenshots', async ({ page, context, host }) => {
+  test('every screen in zh-TW without choosing it: titles, no English left, axe, screenshots', async ({
+    page,
+    context,
+    host,
+  }) => {
     test.setTimeout(300_000);
     await page.setViewportSize({ width: 1100, height: 800 });
     await page.goto(host.launchUrl());
@@ -58,7 +62,10 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     await form.getByLabel(zh('sites.add.baseUrl')).fill('http://school.example.com');
     await form.getByText(zh('sites.add.haveId'), { exact: true }).click();
     await form.getByRole('button', { name: zh('sites.add.submit') }).click();
-    await expect(form.locator('.field-error')).toHaveText([zh('sites.add.errors.urlHttps'), zh('sites.add.errors.clientIdRequired')]);
+    await expect(form.locator('.field-error')).toHaveText([
+      zh('sites.add.errors.urlHttps'),
+      zh('sites.add.errors.clientIdRequired'),
+    ]);
     await form.scrollIntoViewIfNeeded();
     await check(page, 'add-site-errors', { fullPage: true });
     await form.getByLabel(zh('sites.add.baseUrl')).fill('');
@@ -67,15 +74,29 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     const tab = context.waitForEvent('page');
     await page.getByTestId('try-demo').click();
     const signInPage = await tab;
-    await expect(page.getByTestId('sign-in-phase')).toHaveAttribute('data-phase', 'waiting-for-browser', { timeout: 30_000 });
-    await expect(page.getByTestId('sign-in-progress')).toContainText(zh('sites.signIn.continueInBrowser'));
-    await expect(page.getByTestId('sign-in-phase')).toHaveText(zh('sites.signIn.phase.waiting-for-browser'));
+    await expect(page.getByTestId('sign-in-phase')).toHaveAttribute(
+      'data-phase',
+      'waiting-for-browser',
+      { timeout: 30_000 },
+    );
+    await expect(page.getByTestId('sign-in-progress')).toContainText(
+      zh('sites.signIn.continueInBrowser'),
+    );
+    await expect(page.getByTestId('sign-in-phase')).toHaveText(
+      zh('sites.signIn.phase.waiting-for-browser'),
+    );
     await check(page, 'sign-in-progress');
     await signInOnSite(signInPage, 'deny');
-    await expect(page.getByTestId('error-state')).toHaveAttribute('data-error-code', 'sign-in-denied', { timeout: 30_000 });
+    await expect(page.getByTestId('error-state')).toHaveAttribute(
+      'data-error-code',
+      'sign-in-denied',
+      { timeout: 30_000 },
+    );
     const sites = await host.core.handlers['sites:list'](undefined);
     const label = sites.ok ? sites.value[0]!.label : '';
-    await expect(page.getByTestId('sign-in-error')).toContainText(zh('sites.signIn.failedTitle', { site: label }));
+    await expect(page.getByTestId('sign-in-error')).toContainText(
+      zh('sites.signIn.failedTitle', { site: label }),
+    );
     await check(page, 'sign-in-error');
 
     await signInThrough(page, context, () => page.getByTestId('sign-in-retry').click());
@@ -96,27 +117,49 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     await expect(page.getByTestId('lecture-row').first()).toBeVisible();
     await expect(page.getByRole('button', { name: zh('course.back') })).toBeVisible();
     await expect(page.getByTestId('lecture-row').first()).toContainText(
-      new RegExp(`${zh('course.state.unread')}|${zh('course.state.read')}|${zh('course.state.completed')}`),
+      new RegExp(
+        `${zh('course.state.unread')}|${zh('course.state.read')}|${zh('course.state.completed')}`,
+      ),
     );
     await check(page, 'course');
     // A drip course's locked lecture: the lock and its unlock time in Chinese (date formatted for zh-TW).
     const { enrolledCourses } = await askSite<{
-      enrolledCourses: { nodes: { id: string; sections: { lectures: { lectureId: string; isLocked: boolean; unlockAt: string | null }[] }[] }[] };
-    }>(demoServer(host), '{ enrolledCourses(first: 100) { nodes { id sections { lectures { lectureId isLocked unlockAt } } } } }');
-    const drip = enrolledCourses.nodes.find((c) => c.sections.some((s) => s.lectures.some((l) => l.isLocked)))!;
+      enrolledCourses: {
+        nodes: {
+          id: string;
+          sections: {
+            lectures: { lectureId: string; isLocked: boolean; unlockAt: string | null }[];
+          }[];
+        }[];
+      };
+    }>(
+      demoServer(host),
+      '{ enrolledCourses(first: 100) { nodes { id sections { lectures { lectureId isLocked unlockAt } } } } }',
+    );
+    const drip = enrolledCourses.nodes.find((c) =>
+      c.sections.some((s) => s.lectures.some((l) => l.isLocked)),
+    )!;
     const locked = drip.sections.flatMap((s) => s.lectures).find((l) => l.isLocked)!;
     await openCourse(page, drip.id);
-    const lockedRow = page.locator(`[data-testid="lecture-row"][data-lecture-id="${locked.lectureId}"]`);
+    const lockedRow = page.locator(
+      `[data-testid="lecture-row"][data-lecture-id="${locked.lectureId}"]`,
+    );
     await scrollToRow(page, lockedRow);
     await page.locator('#main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
     const when = await formatInPage(page, 'zh-TW', 'date-time', locked.unlockAt!);
-    await expect(lockedRow.getByTestId('lecture-lock')).toHaveText(`${zh('course.unlocksOn', { date: when })}`);
+    await expect(lockedRow.getByTestId('lecture-lock')).toHaveText(
+      `${zh('course.unlocksOn', { date: when })}`,
+    );
     await check(page, 'course-locks');
 
     await screen(page, 'billing', 'billing.title', 'order-group');
     // Spent per year: a currency column, in Chinese.
-    await expect(page.getByTestId('spending').locator('thead th').nth(1)).toHaveText(zh('billing.spendingCurrency'));
-    await expect(page.getByTestId('order-group').first().getByTestId('order-state')).not.toHaveText(/[A-Za-z]/);
+    await expect(page.getByTestId('spending').locator('thead th').nth(1)).toHaveText(
+      zh('billing.spendingCurrency'),
+    );
+    await expect(page.getByTestId('order-group').first().getByTestId('order-state')).not.toHaveText(
+      /[A-Za-z]/,
+    );
     await check(page, 'billing');
 
     await screen(page, 'entitlements', 'entitlements.title', 'digital-product');
@@ -127,14 +170,18 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
 
     await screen(page, 'notifications', 'notifications.title', 'notification-row');
     await page.getByTestId('subscriptions-toggle').click();
-    await expect(page.getByTestId('subscriptions')).toContainText(zh('notifications.subscriptions.title'));
+    await expect(page.getByTestId('subscriptions')).toContainText(
+      zh('notifications.subscriptions.title'),
+    );
     await check(page, 'notifications');
 
     await screen(page, 'profile', 'profile.title', 'profile');
     await check(page, 'profile');
 
     await page.getByTestId('search-input').fill('資料');
-    await expect(page.locator('#screen-title')).toHaveText(zh('search.titleFor', { query: '資料' }));
+    await expect(page.locator('#screen-title')).toHaveText(
+      zh('search.titleFor', { query: '資料' }),
+    );
     await expect(page.getByTestId('search-hit').first()).toBeVisible({ timeout: 15_000 });
     await check(page, 'search');
 
@@ -145,9 +192,13 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
     await expect(page.getByTestId('token-protection')).toContainText(zh('settings.security.title'));
     const protection = await host.core.handlers['security:get-token-protection'](undefined);
     if (!protection.ok) throw new Error(protection.error.message);
-    await expect(page.getByTestId('token-protection').locator('code')).toHaveText(protection.value.backend);
+    await expect(page.getByTestId('token-protection').locator('code')).toHaveText(
+      protection.value.backend,
+    );
     // The core describes its cipher in English; the screen says it in Chinese.
-    await expect(page.getByTestId('token-protection-description')).not.toHaveText(protection.value.description);
+    await expect(page.getByTestId('token-protection-description')).not.toHaveText(
+      protection.value.description,
+    );
     await expect(page.getByTestId('token-protection-description')).toHaveText(/[\u4e00-\u9fff]/);
     await check(page, 'settings-security');
 

@@ -9,14 +9,20 @@ import { openScreen, startDemo, translator } from './helpers-ui';
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`words (${lng})`, () => {
     test.use({ locale: lng });
-    test('counts, intervals, "just now", notification boxes and the join link say what is true', async ({ page, context, host }) => {
+    test('counts, intervals, "just now", notification boxes and the join link say what is true', async ({
+      page,
+      context,
+      host,
+    }) => {
       test.setTimeout(120_000);
       const t = translator(lng);
       await startDemo(page, context, host);
       if (lng === 'zh-TW') await expect(page.getByTestId('last-synced')).not.toContainText('現在');
 
       await openScreen(page, 'settings');
-      await expect(page.getByTestId('auto-sync-select').locator('option[value="240"]')).toHaveText(t('settings.sync.hours', { count: 4 }));
+      await expect(page.getByTestId('auto-sync-select').locator('option[value="240"]')).toHaveText(
+        t('settings.sync.hours', { count: 4 }),
+      );
       // Nothing saved yet: "0 bytes", not "0 byte".
       await expect(page.getByTestId('storage-site').first()).toContainText(
         t('downloads.storage.used', { size: t('downloads.bytes', { count: 0, size: '0' }) }),

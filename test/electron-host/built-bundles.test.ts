@@ -22,7 +22,14 @@ import { ensureBuiltApp, OUT } from '../helpers/built-app';
 const buildError = ensureBuiltApp();
 
 /** Electron's sandboxed `require`: these names and nothing else (node: forms included, as Electron 28+ accepts). */
-const SANDBOXED_MODULES = ['electron', 'electron/renderer', 'electron/common', 'events', 'timers', 'url'];
+const SANDBOXED_MODULES = [
+  'electron',
+  'electron/renderer',
+  'electron/common',
+  'events',
+  'timers',
+  'url',
+];
 
 interface Recorded {
   exposed: Map<string, unknown>;
@@ -44,11 +51,15 @@ function loadPreloadSandboxed(): Recorded {
       if (!set) recorded.listeners.set(event, (set = new Set()));
       set.add(listener);
     },
-    removeListener: (event: string, listener: (...args: unknown[]) => void) => recorded.listeners.get(event)?.delete(listener),
+    removeListener: (event: string, listener: (...args: unknown[]) => void) =>
+      recorded.listeners.get(event)?.delete(listener),
   };
   const contextBridge = {
     exposeInMainWorld: (key: string, value: unknown) => {
-      if (recorded.exposed.has(key)) throw new Error(`Cannot bind an API on top of an existing property on the window object: ${key}`);
+      if (recorded.exposed.has(key))
+        throw new Error(
+          `Cannot bind an API on top of an existing property on the window object: ${key}`,
+        );
       recorded.exposed.set(key, value);
     },
   };
@@ -61,9 +72,13 @@ function loadPreloadSandboxed(): Recorded {
   };
   // A fresh context: the renderer's isolated world has no Node globals (no require, module, __dirname, process.versions.node).
   const context = createContext({ console });
-  const wrapper = runInContext(`(function (require, process, Buffer, global, setImmediate, clearImmediate, exports, module) {${code}\n})`, context, {
-    filename: 'preload/index.cjs',
-  }) as (...args: unknown[]) => void;
+  const wrapper = runInContext(
+    `(function (require, process, Buffer, global, setImmediate, clearImmediate, exports, module) {${code}\n})`,
+    context,
+    {
+      filename: 'preload/index.cjs',
+    },
+  ) as (...args: unknown[]) => void;
   const module = { exports: {} };
   wrapper(
     sandboxedRequire,
@@ -93,16 +108,29 @@ describe('the built preload, loaded as a sandboxed renderer loads it', () => {
 
   it('passes every channel of the contract to ipcRenderer.invoke and refuses any other', async () => {
     const recorded = loadPreloadSandboxed();
-    const api = recorded.exposed.get(API_GLOBAL) as { invoke: (channel: string, input?: unknown) => Promise<unknown> };
-    for (const channel of CHANNELS) await expect(api.invoke(channel, { probe: channel })).resolves.toEqual({ ok: true, value: channel });
-    expect(recorded.invoked).toEqual(CHANNELS.map((channel) => ({ channel, input: { probe: channel } })));
-    await expect(api.invoke('fs:read-file', '/etc/passwd')).resolves.toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    const api = recorded.exposed.get(API_GLOBAL) as {
+      invoke: (channel: string, input?: unknown) => Promise<unknown>;
+    };
+    for (const channel of CHANNELS)
+      await expect(api.invoke(channel, { probe: channel })).resolves.toEqual({
+        ok: true,
+        value: channel,
+      });
+    expect(recorded.invoked).toEqual(
+      CHANNELS.map((channel) => ({ channel, input: { probe: channel } })),
+    );
+    await expect(api.invoke('fs:read-file', '/etc/passwd')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input' },
+    });
     expect(recorded.invoked).toHaveLength(CHANNELS.length);
   });
 
   it('subscribes to the contract’s events only, hands the page the payload without the IPC event, and unsubscribes', () => {
     const recorded = loadPreloadSandboxed();
-    const api = recorded.exposed.get(API_GLOBAL) as { on: (event: string, listener: (payload: unknown) => void) => () => void };
+    const api = recorded.exposed.get(API_GLOBAL) as {
+      on: (event: string, listener: (payload: unknown) => void) => () => void;
+    };
     const got: unknown[] = [];
     const off = api.on(EVENT_NAMES[0]!, (payload) => got.push(payload));
     const [listener] = [...recorded.listeners.get(EVENT_NAMES[0]!)!];
@@ -126,7 +154,8 @@ async function mainBundleSpecifiers(): Promise<{ file: string; specifier: string
     const code = readFileSync(file, 'utf8');
     const [imports] = parse(code);
     for (const i of imports) if (i.n !== undefined) found.push({ file, specifier: i.n });
-    for (const m of code.matchAll(/\brequire\d*\(\s*["']([^"']+)["']\s*\)/g)) found.push({ file, specifier: m[1]! });
+    for (const m of code.matchAll(/\brequire\d*\(\s*["']([^"']+)["']\s*\)/g))
+      found.push({ file, specifier: m[1]! });
   }
   return found;
 }
@@ -144,16 +173,31 @@ describe('the built main bundle', () => {
   });
 
   it('loads by bare name only production dependencies, electron and Node’s built-ins', () => {
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const builtins = new Set(builtinModules);
     const bare = specifiers.filter(
-      ({ specifier }) => !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:') && !builtins.has(specifier),
+      ({ specifier }) =>
+        !specifier.startsWith('.') &&
+        !specifier.startsWith('/') &&
+        !specifier.startsWith('node:') &&
+        !builtins.has(specifier),
     );
-    const outside = bare.filter(({ specifier }) => packageName(specifier) !== 'electron' && !(packageName(specifier) in pkg.dependencies));
+    const outside = bare.filter(
+      ({ specifier }) =>
+        packageName(specifier) !== 'electron' && !(packageName(specifier) in pkg.dependencies),
+    );
     expect(outside).toEqual([]);
     // Sanity: the scan sees what the bundle is known to load.
     expect(bare.map((s) => packageName(s.specifier))).toEqual(
-      expect.arrayContaining(['better-sqlite3', 'electron', 'electron-store', 'electron-updater', 'zod']),
+      expect.arrayContaining([
+        'better-sqlite3',
+        'electron',
+        'electron-store',
+        'electron-updater',
+        'zod',
+      ]),
     );
   });
 
@@ -165,9 +209,13 @@ describe('the built main bundle', () => {
     const [imports, exports] = parse(code);
     expect(imports.filter((i) => i.d === -1 || i.d === -2)).toEqual([]);
     expect(exports).toEqual([]);
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const required = [...code.matchAll(/\brequire\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
-    expect(required.filter((r) => !r.startsWith('node:') && !(packageName(r) in pkg.dependencies))).toEqual([]);
+    expect(
+      required.filter((r) => !r.startsWith('node:') && !(packageName(r) in pkg.dependencies)),
+    ).toEqual([]);
     expect(required).toContain('better-sqlite3');
   });
 

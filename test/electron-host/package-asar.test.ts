@@ -1,4 +1,13 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
@@ -22,7 +31,10 @@ import { packageApp } from '../helpers/package-app';
  */
 const buildError = ensureBuiltApp();
 
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const config = parse(readFileSync('build/electron-builder.yml', 'utf8')) as {
   electronFuses: Record<string, boolean>;
   linux: { executableName: string };
@@ -41,7 +53,8 @@ beforeAll(() => {
   builder = made;
   appDir = join(made.releaseDir, 'linux-unpacked');
   asarPath = join(appDir, 'resources', 'app.asar');
-  if (existsSync(asarPath)) listing = listPackage(asarPath, { isPack: false }).map((p) => p.split(sep).join('/'));
+  if (existsSync(asarPath))
+    listing = listPackage(asarPath, { isPack: false }).map((p) => p.split(sep).join('/'));
 }, 300_000);
 
 afterAll(() => {
@@ -57,7 +70,8 @@ function shippedPackages(): Set<string> {
   }
   return found;
 }
-const nameOf = (folder: string) => folder.slice(folder.lastIndexOf('node_modules/') + 'node_modules/'.length);
+const nameOf = (folder: string) =>
+  folder.slice(folder.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
 /** The production closure: `dependencies` and their dependencies (optional ones included), from the installed tree. */
 function productionClosure(): Set<string> {
@@ -74,7 +88,11 @@ function productionClosure(): Set<string> {
           dependencies?: Record<string, string>;
           optionalDependencies?: Record<string, string>;
         };
-        for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) visit(dep, dirname(candidate));
+        for (const dep of Object.keys({
+          ...manifest.dependencies,
+          ...manifest.optionalDependencies,
+        }))
+          visit(dep, dirname(candidate));
         return;
       }
       const parent = dirname(dir);
@@ -99,18 +117,40 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
       .flatMap((dir) => readdirSync(join(OUT, dir), { withFileTypes: true, recursive: true }))
       .filter((e) => e.isFile() && !e.name.endsWith('.map'))
       .map((e) => '/' + relative(process.cwd(), join(e.parentPath, e.name)).split(sep).join('/'));
-    expect(expected).toEqual(expect.arrayContaining(['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']));
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        '/out/main/index.js',
+        '/out/preload/index.cjs',
+        '/out/renderer/index.html',
+      ]),
+    );
     expect(expected.some((f) => /^\/out\/main\/db-writer\.c?js$/.test(f))).toBe(true);
     // Beside whichever output file reads them (scripts/embedded-server-assets.ts): the bundle or a chunk below it.
-    expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?migrations\/[^/]+\.sql$/.test(f))).toBe(true);
-    expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?schema\/[^/]+\.graphql$/.test(f))).toBe(true);
+    expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?migrations\/[^/]+\.sql$/.test(f))).toBe(
+      true,
+    );
+    expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?schema\/[^/]+\.graphql$/.test(f))).toBe(
+      true,
+    );
     expect(listing).toEqual(expect.arrayContaining(expected));
-    expect(listing.filter((p) => p.startsWith('/out/') && !/^\/out\/(?:main|preload|renderer)(?:\/|$)/.test(p))).toEqual([]);
+    expect(
+      listing.filter(
+        (p) => p.startsWith('/out/') && !/^\/out\/(?:main|preload|renderer)(?:\/|$)/.test(p),
+      ),
+    ).toEqual([]);
     const own = listing.filter((p) => !p.startsWith('/node_modules/'));
     expect(
-      own.filter((p) => /^\/(?:electron|renderer|embedded-server|test|scripts|build)\//.test(p) || p.endsWith('.map') || p.endsWith('.ts')),
+      own.filter(
+        (p) =>
+          /^\/(?:electron|renderer|embedded-server|test|scripts|build)\//.test(p) ||
+          p.endsWith('.map') ||
+          p.endsWith('.ts'),
+      ),
     ).toEqual([]);
-    const manifest = JSON.parse(extractFile(asarPath, 'package.json').toString('utf8')) as { main: string; desktopName: string };
+    const manifest = JSON.parse(extractFile(asarPath, 'package.json').toString('utf8')) as {
+      main: string;
+      desktopName: string;
+    };
     expect(listing).toContain(`/${posix.normalize(manifest.main)}`);
     expect(manifest.desktopName).toBe(`${config.linux.executableName}.desktop`);
   });
@@ -119,7 +159,8 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     const shipped = shippedPackages();
     const closure = productionClosure();
     const shippedNames = new Set([...shipped].map(nameOf));
-    for (const dep of Object.keys(pkg.dependencies)) expect(shipped.has(`node_modules/${dep}`), dep).toBe(true);
+    for (const dep of Object.keys(pkg.dependencies))
+      expect(shipped.has(`node_modules/${dep}`), dep).toBe(true);
     expect([...shippedNames].filter((n) => !closure.has(n))).toEqual([]);
     const devOnly = Object.keys(pkg.devDependencies).filter((d) => !closure.has(d));
     expect(devOnly).toContain('electron');
@@ -131,16 +172,26 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     'stays small: app.asar at most 15 MB, unpacked at most 5 MB (only code that runs ships)',
     () => {
       const size = (path: string): number =>
-        statSync(path).isDirectory() ? readdirSync(path).reduce((sum, name) => sum + size(join(path, name)), 0) : statSync(path).size;
+        statSync(path).isDirectory()
+          ? readdirSync(path).reduce((sum, name) => sum + size(join(path, name)), 0)
+          : statSync(path).size;
       const MB = 1_000_000;
       expect(statSync(asarPath).size / MB).toBeLessThanOrEqual(15);
       expect(size(`${asarPath}.unpacked`) / MB).toBeLessThanOrEqual(5);
       // What the renderer bundle already holds, TypeScript sources, SQLite's C sources: none of it is in the package.
-      for (const gone of ['/node_modules/react-dom/package.json', '/node_modules/lucide-react/package.json', '/node_modules/gql.tada/package.json']) {
+      for (const gone of [
+        '/node_modules/react-dom/package.json',
+        '/node_modules/lucide-react/package.json',
+        '/node_modules/gql.tada/package.json',
+      ]) {
         expect(listing).not.toContain(gone);
       }
       expect(listing.filter((p) => /\.(?:d\.)?[mc]?ts$/.test(p))).toEqual([]);
-      expect(listing.filter((p) => p.includes('/better-sqlite3/deps/') || p.includes('/better-sqlite3/src/'))).toEqual([]);
+      expect(
+        listing.filter(
+          (p) => p.includes('/better-sqlite3/deps/') || p.includes('/better-sqlite3/src/'),
+        ),
+      ).toEqual([]);
     },
   );
 
@@ -157,7 +208,8 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     const wire = await getCurrentFuseWire(join(appDir, config.linux.executableName));
     for (const [fuse, value] of Object.entries(config.electronFuses)) {
       if (fuse === 'resetAdHocDarwinSignature') continue;
-      const option = FuseV1Options[(fuse[0]!.toUpperCase() + fuse.slice(1)) as keyof typeof FuseV1Options];
+      const option =
+        FuseV1Options[(fuse[0]!.toUpperCase() + fuse.slice(1)) as keyof typeof FuseV1Options];
       expect(String.fromCharCode(wire[option] as number), fuse).toBe(value ? '1' : '0');
     }
     expect(existsSync(join(appDir, 'resources', 'tray.png'))).toBe(true);
@@ -169,7 +221,11 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     cpSync(`${asarPath}.unpacked`, extracted, { recursive: true });
     const dir = join(work, 'stand-in');
     mkdirSync(dir);
-    const { run, lines } = driveBundle(dir, join(extracted, 'out', 'main', 'index.js'), join(work, 'userData'));
+    const { run, lines } = driveBundle(
+      dir,
+      join(extracted, 'out', 'main', 'index.js'),
+      join(work, 'userData'),
+    );
     expect(run.status, run.stderr.slice(0, 2000)).toBe(0);
     const of = (kind: string) => lines.filter((l) => l.kind === kind).map((l) => l.data);
     expect((of('sites')[0] as unknown[]).length).toBe(2);

@@ -21,7 +21,9 @@ let app: ServedBundle;
 let site: SiteSummary;
 const opened: Record<string, OpenOutcome> = {};
 
-async function value<T>(promise: Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }>): Promise<T> {
+async function value<T>(
+  promise: Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }>,
+): Promise<T> {
   const r = await promise;
   if (!r.ok) throw new Error(`${r.error?.code}: ${r.error?.message}`);
   return r.value as T;
@@ -32,7 +34,9 @@ async function signIn(siteId: string): Promise<void> {
   const done = value(app.call('sites:sign-in', { siteId }));
   // The stand-in window's own link probes reach the system browser too; the sign-in's is on the site.
   for (let i = 0; i < 20; i++) {
-    const external = (await app.next()).find((m) => m.type === 'external' && m.url.startsWith(site.baseUrl));
+    const external = (await app.next()).find(
+      (m) => m.type === 'external' && m.url.startsWith(site.baseUrl),
+    );
     if (external?.type === 'external') {
       const redirect = new URL(external.url).searchParams.get('redirect_uri')!;
       await (await fetch(await runAuthorization(external.url, { stopAt: redirect }))).text();
@@ -46,9 +50,12 @@ async function signIn(siteId: string): Promise<void> {
 async function save(productId: string): Promise<void> {
   await value(app.call('downloads:save', { siteId: site.id, productId }));
   for (let i = 0; i < 600; i++) {
-    const view = (await value<ProductOfflineView[]>(app.call('downloads:list', { siteId: site.id }))).find((v) => v.productId === productId);
+    const view = (
+      await value<ProductOfflineView[]>(app.call('downloads:list', { siteId: site.id }))
+    ).find((v) => v.productId === productId);
     if (view?.saved) return;
-    if (view?.job?.state === 'failed') throw new Error(`saving ${productId} failed: ${view.job.error?.message}`);
+    if (view?.job?.state === 'failed')
+      throw new Error(`saving ${productId} failed: ${view.job.error?.message}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${productId} was not saved`);
@@ -57,7 +64,9 @@ async function save(productId: string): Promise<void> {
 beforeAll(async () => {
   if (buildError) return;
   work = mkdtempSync(join(tmpdir(), 'ld-saved-files-'));
-  app = await serveBundle(work, resolve('out/main/index.js'), { FAKE_USER_DATA: join(work, 'userData') });
+  app = await serveBundle(work, resolve('out/main/index.js'), {
+    FAKE_USER_DATA: join(work, 'userData'),
+  });
   for (let i = 0; i < 200; i++) {
     const sites = await value<SiteSummary[]>(app.call('sites:list'));
     if (sites.length === 2) {
@@ -70,7 +79,9 @@ beforeAll(async () => {
   await value(app.call('sync:now', { siteId: site.id }));
   for (const productId of ['dlv_sql_cheatsheet', 'dlv_listening_drills']) {
     await save(productId);
-    opened[productId] = await value<OpenOutcome>(app.call('downloads:open', { siteId: site.id, productId }));
+    opened[productId] = await value<OpenOutcome>(
+      app.call('downloads:open', { siteId: site.id, productId }),
+    );
   }
 }, 120_000);
 
@@ -129,7 +140,9 @@ describe('saved files through the built main bundle’s app:// handler', () => {
 
   it('serves saved files on the app’s own host only, and GET or HEAD only', async () => {
     const url = new URL(appUrl(opened['dlv_sql_cheatsheet']!));
-    expect((await app.scheme(url.href.replace('app://learning-desktop/', 'app://elsewhere/'))).status).toBe(403);
+    expect(
+      (await app.scheme(url.href.replace('app://learning-desktop/', 'app://elsewhere/'))).status,
+    ).toBe(403);
     const head = await app.scheme(url.href, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);

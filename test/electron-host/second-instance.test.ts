@@ -29,7 +29,11 @@ process.stdout.write(JSON.stringify({ kind: 'ended', data: { quit: globalThis.__
 process.exit(0);`,
   );
   const run = spawnSync(process.execPath, [...args, join(dir, 'driver.mjs')], {
-    env: { ...process.env, FAKE_USER_DATA: join(dir, 'userData'), ...(second ? { FAKE_SECOND_INSTANCE: '1' } : {}) },
+    env: {
+      ...process.env,
+      FAKE_USER_DATA: join(dir, 'userData'),
+      ...(second ? { FAKE_SECOND_INSTANCE: '1' } : {}),
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -17,7 +17,9 @@ let app: ServedBundle;
 beforeAll(async () => {
   if (buildError) return;
   work = mkdtempSync(join(tmpdir(), 'ld-weak-storage-'));
-  app = await serveBundle(work, resolve('out/main/index.js'), { FAKE_USER_DATA: join(work, 'userData') });
+  app = await serveBundle(work, resolve('out/main/index.js'), {
+    FAKE_USER_DATA: join(work, 'userData'),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -38,12 +40,15 @@ describe('weak token storage on a Linux desktop without a keyring', () => {
   it('was built', () => expect(buildError).toBeNull());
 
   it('keeps sign-ins in memory, and offers a restart (once) when the student allows weak storage', async () => {
-    const protection = (await app.call<{ persistent: boolean; weak: boolean }>('security:get-token-protection')).value;
+    const protection = (
+      await app.call<{ persistent: boolean; weak: boolean }>('security:get-token-protection')
+    ).value;
     if (process.platform !== 'linux') return void expect(protection).toMatchObject({ weak: false });
     expect(protection).toMatchObject({ backend: 'basic_text', persistent: false, weak: true });
     expect((await app.call('settings:update', { allowWeakTokenStorage: true })).ok).toBe(true);
     const question = 'Restart Learning Desktop to change where your sign-ins are kept?';
-    for (let i = 0; i < 100 && !records('message-box').includes(question); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !records('message-box').includes(question); i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(records('message-box')).toEqual([question]);
     // "Later": nothing restarts; asking again does not ask twice.
     expect((await app.call('settings:update', { allowWeakTokenStorage: false })).ok).toBe(true);

@@ -18,9 +18,14 @@ export async function openPage(browser: ScriptedBrowser, url: string): Promise<B
 export async function operatorWithApps(server: EmbeddedServer): Promise<ScriptedBrowser> {
   const browser = new ScriptedBrowser();
   const signIn = await openPage(browser, `${server.url}/admin`);
-  const signedIn = await browser.submit(signIn.url, parseForms(signIn.html)[0]!, { email: 'owner@example.com', password: 'owner-demo' });
+  const signedIn = await browser.submit(signIn.url, parseForms(signIn.html)[0]!, {
+    email: 'owner@example.com',
+    password: 'owner-demo',
+  });
   if (!('page' in signedIn)) throw new Error('expected the dashboard');
-  const feature = parseForms(signedIn.page.html).find((f) => f.fields.feature === 'mcp_connections')!;
+  const feature = parseForms(signedIn.page.html).find(
+    (f) => f.fields.feature === 'mcp_connections',
+  )!;
   await browser.submit(signedIn.page.url, feature, { enabled: 'on' });
   return browser;
 }
@@ -37,5 +42,9 @@ export async function createMemberApp(
   if (!('page' in r)) throw new Error('expected a page');
   const clientId = /class="client-id">([^<]+)</.exec(r.page.html)?.[1];
   expect(clientId, r.page.html).toBeTruthy();
-  return { clientId: clientId!, secret: /class="secret">([^<]+)</.exec(r.page.html)?.[1] ?? null, page: r.page };
+  return {
+    clientId: clientId!,
+    secret: /class="secret">([^<]+)</.exec(r.page.html)?.[1] ?? null,
+    page: r.page,
+  };
 }

@@ -40,7 +40,8 @@ export function authorizeUrl(server: EmbeddedServer, params: AuthorizeParams = {
   };
   const merged = { ...defaults, ...params };
   const url = new URL('/oauth/authorize', server.url);
-  for (const [k, v] of Object.entries(merged)) if (v !== null && v !== undefined) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries(merged))
+    if (v !== null && v !== undefined) url.searchParams.set(k, v);
   return url.href;
 }
 
@@ -66,7 +67,10 @@ export async function postForm<T = Record<string, unknown>>(
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as T };
 }
 
-export async function getJson<T = Record<string, unknown>>(url: string, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+export async function getJson<T = Record<string, unknown>>(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<HttpResult<T>> {
   const res = await fetch(url, { headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as T };
@@ -130,8 +134,12 @@ export async function obtainTokens(
   extra: Record<string, string | undefined> = {},
 ): Promise<TokenBody> {
   const got = await obtainCode(server, params);
-  const res = await exchangeCode(server, got, { ...(params.client_id ? { client_id: params.client_id } : {}), ...extra });
-  if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const res = await exchangeCode(server, got, {
+    ...(params.client_id ? { client_id: params.client_id } : {}),
+    ...extra,
+  });
+  if (res.status !== 200)
+    throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
@@ -152,12 +160,18 @@ export function userinfo(server: EmbeddedServer, accessToken: string): Promise<H
   return getJson(`${server.url}/api/oauth/userinfo`, { authorization: `Bearer ${accessToken}` });
 }
 
-export function revoke(server: EmbeddedServer, token: string, extra: Record<string, string | undefined> = {}): Promise<HttpResult> {
+export function revoke(
+  server: EmbeddedServer,
+  token: string,
+  extra: Record<string, string | undefined> = {},
+): Promise<HttpResult> {
   return postForm(`${server.url}/api/oauth/revoke`, { token, client_id: PUBLIC_CLIENT, ...extra });
 }
 
 /** A stored payment row with every optional column empty: a test names only what it is about. */
-export function paymentRow(row: Pick<PaymentRow, 'id' | 'school_id' | 'user_id' | 'trade_no'> & Partial<PaymentRow>): PaymentRow {
+export function paymentRow(
+  row: Pick<PaymentRow, 'id' | 'school_id' | 'user_id' | 'trade_no'> & Partial<PaymentRow>,
+): PaymentRow {
   return {
     amount: 100,
     currency: 'TWD',

@@ -1,6 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 
@@ -11,9 +19,21 @@ import { dirname, join, resolve } from 'node:path';
  */
 export const OUT = resolve('out');
 // Beside the build, not in out/ (which ships whole in app.asar).
-const STAMP = resolve('node_modules', '.cache', 'learning-desktop', `out-built-${createHash('sha256').update(OUT).digest('hex').slice(0, 12)}`);
+const STAMP = resolve(
+  'node_modules',
+  '.cache',
+  'learning-desktop',
+  `out-built-${createHash('sha256').update(OUT).digest('hex').slice(0, 12)}`,
+);
 const LOCK = `${STAMP}.lock`;
-const SOURCES = ['electron', 'embedded-server', 'renderer', 'electron.vite.config.ts', 'scripts/embedded-server-assets.ts', 'package.json'];
+const SOURCES = [
+  'electron',
+  'embedded-server',
+  'renderer',
+  'electron.vite.config.ts',
+  'scripts/embedded-server-assets.ts',
+  'package.json',
+];
 
 function newest(path: string): number {
   const full = resolve(path);
@@ -22,13 +42,18 @@ function newest(path: string): number {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let latest = 0;
   for (const entry of readdirSync(full, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return latest;
 }
 
 function fresh(): boolean {
-  return existsSync(STAMP) && existsSync(join(OUT, 'main', 'index.js')) && statSync(STAMP).mtimeMs >= Math.max(...SOURCES.map(newest));
+  return (
+    existsSync(STAMP) &&
+    existsSync(join(OUT, 'main', 'index.js')) &&
+    statSync(STAMP).mtimeMs >= Math.max(...SOURCES.map(newest))
+  );
 }
 
 function sleep(ms: number): void {
@@ -37,7 +62,11 @@ function sleep(ms: number): void {
 
 /** electron-vite's JS entry point, run by this Node (no npx: it is a .cmd on Windows and needs a shell). */
 export function electronViteBuild(): { status: number | null; output: string } {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
+  const cli = join(
+    dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')),
+    'bin',
+    'electron-vite.js',
+  );
   const run = spawnSync(process.execPath, [cli, 'build'], { encoding: 'utf8', timeout: 300_000 });
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
@@ -56,7 +85,8 @@ export function ensureBuiltApp(): string | null {
       break;
     } catch {
       // Another worker builds; a lock older than the longest build is left over from a killed run.
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 300_000) rmSync(LOCK, { recursive: true, force: true });
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 300_000)
+        rmSync(LOCK, { recursive: true, force: true });
       if (Date.now() > deadline) return 'timed out waiting for another build of out/';
       sleep(200);
     }

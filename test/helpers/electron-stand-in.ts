@@ -212,7 +212,8 @@ server.listen(0, '127.0.0.1', () => record('serving', server.address().port));
 `;
 
 /** The link the stand-in's macOS delivers by 'open-url' while the app starts. */
-export const INVITE_LINK = 'learning-desktop://add-site?site=https%3A%2F%2Fschool.example.com&client_id=app_invited';
+export const INVITE_LINK =
+  'learning-desktop://add-site?site=https%3A%2F%2Fschool.example.com&client_id=app_invited';
 
 /** Writes the stand-in and its loader hook into `dir`; returns Node's arguments that install it. */
 export function installStandIn(dir: string): string[] {
@@ -243,7 +244,11 @@ export interface Recorded {
 }
 
 /** Runs the DRIVER against `bundle` under the stand-in (installed in `dir`), with `userData` as the data folder. */
-export function driveBundle(dir: string, bundle: string, userData: string): { run: SpawnSyncReturns<string>; lines: Recorded[] } {
+export function driveBundle(
+  dir: string,
+  bundle: string,
+  userData: string,
+): { run: SpawnSyncReturns<string>; lines: Recorded[] } {
   const args = installStandIn(dir);
   writeFileSync(join(dir, 'driver.mjs'), DRIVER(pathToFileURL(bundle).href));
   const run = spawnSync(process.execPath, [...args, join(dir, 'driver.mjs')], {
@@ -261,11 +266,19 @@ export function driveBundle(dir: string, bundle: string, userData: string): { ru
 /** A main bundle booted by SERVE_DRIVER under the stand-in, and the calls a test makes to it over loopback HTTP. */
 export interface ServedBundle {
   /** ipcMain's handler for `channel`, called as the window's top frame. */
-  call<T = unknown>(channel: string, input?: unknown): Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }>;
+  call<T = unknown>(
+    channel: string,
+    input?: unknown,
+  ): Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }>;
   /** What the main process sent the window or asked the OS to open since the last call (waits up to 5 s for one). */
-  next(): Promise<({ type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string })[]>;
+  next(): Promise<
+    ({ type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string })[]
+  >;
   /** One request through the app:// protocol handler. */
-  scheme(url: string, init?: { range?: string; method?: string }): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
+  scheme(
+    url: string,
+    init?: { range?: string; method?: string },
+  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
   /** The application menu as set (labels, roles, enabled, submenus), and a click on the item at a label path. */
   menu(): Promise<{ label?: string; role?: string; enabled?: boolean; submenu?: unknown[] }[]>;
   click(labels: string[]): Promise<boolean>;
@@ -278,10 +291,17 @@ export interface ServedBundle {
 }
 
 /** Boots `bundle` with SERVE_DRIVER under the stand-in (installed in `dir`), `env` added to the process's. */
-export async function serveBundle(dir: string, bundle: string, env: Record<string, string>): Promise<ServedBundle> {
+export async function serveBundle(
+  dir: string,
+  bundle: string,
+  env: Record<string, string>,
+): Promise<ServedBundle> {
   const args = installStandIn(dir);
   writeFileSync(join(dir, 'serve.mjs'), SERVE_DRIVER(pathToFileURL(bundle).href));
-  const child = spawn(process.execPath, [...args, join(dir, 'serve.mjs')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...args, join(dir, 'serve.mjs')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -293,12 +313,16 @@ export async function serveBundle(dir: string, bundle: string, env: Record<strin
       const line = buffered.split('\n').find((l) => l.startsWith('{"kind":"serving"'));
       if (line) ok((JSON.parse(line) as { data: number }).data);
     });
-    child.once('exit', (code) => fail(new Error(`the main bundle exited (${code}): ${stderr.slice(0, 2000)}`)));
+    child.once('exit', (code) =>
+      fail(new Error(`the main bundle exited (${code}): ${stderr.slice(0, 2000)}`)),
+    );
   });
   const base = `http://127.0.0.1:${port}`;
   return {
     async call(channel, input) {
-      const r = (await (await fetch(`${base}/ipc`, { method: 'POST', body: JSON.stringify({ channel, input }) })).json()) as { result: never };
+      const r = (await (
+        await fetch(`${base}/ipc`, { method: 'POST', body: JSON.stringify({ channel, input }) })
+      ).json()) as { result: never };
       return r.result;
     },
     async next() {
@@ -306,17 +330,33 @@ export async function serveBundle(dir: string, bundle: string, env: Record<strin
     },
     async scheme(url, init = {}) {
       const query = new URLSearchParams({ url, ...init });
-      const r = (await (await fetch(`${base}/scheme?${query}`)).json()) as { status: number; headers: [string, string][]; body: string };
-      return { status: r.status, headers: Object.fromEntries(r.headers), body: Buffer.from(r.body, 'base64') };
+      const r = (await (await fetch(`${base}/scheme?${query}`)).json()) as {
+        status: number;
+        headers: [string, string][];
+        body: string;
+      };
+      return {
+        status: r.status,
+        headers: Object.fromEntries(r.headers),
+        body: Buffer.from(r.body, 'base64'),
+      };
     },
     async menu() {
       return (await (await fetch(`${base}/menu`)).json()) as never;
     },
     async click(labels) {
-      return ((await (await fetch(`${base}/menu`, { method: 'POST', body: JSON.stringify({ labels }) })).json()) as { clicked: boolean }).clicked;
+      return (
+        (await (
+          await fetch(`${base}/menu`, { method: 'POST', body: JSON.stringify({ labels }) })
+        ).json()) as { clicked: boolean }
+      ).clicked;
     },
     async clickTray(label) {
-      return ((await (await fetch(`${base}/tray`, { method: 'POST', body: JSON.stringify({ label }) })).json()) as { clicked: boolean }).clicked;
+      return (
+        (await (
+          await fetch(`${base}/tray`, { method: 'POST', body: JSON.stringify({ label }) })
+        ).json()) as { clicked: boolean }
+      ).clicked;
     },
     stdout: () => stdout,
     stderr: () => stderr,
@@ -333,7 +373,9 @@ export async function serveBundle(dir: string, bundle: string, env: Record<strin
  * The first demo site of a bundle booted with --demo, signed in through "the system browser": the main process asks
  * the OS to open the authorize URL and a scripted browser signs in there (over real HTTP), then one sync.
  */
-export async function signedInDemoSite(app: ServedBundle): Promise<{ id: string; baseUrl: string }> {
+export async function signedInDemoSite(
+  app: ServedBundle,
+): Promise<{ id: string; baseUrl: string }> {
   let site: { id: string; baseUrl: string } | undefined;
   for (let i = 0; i < 200 && !site; i++) {
     const sites = (await app.call<{ id: string; baseUrl: string }[]>('sites:list')).value ?? [];
@@ -345,7 +387,9 @@ export async function signedInDemoSite(app: ServedBundle): Promise<{ id: string;
   let signedIn = false;
   // The stand-in window's own link probes reach the system browser too; the sign-in's is on the site.
   for (let i = 0; i < 20 && !signedIn; i++) {
-    const external = (await app.next()).find((m) => m.type === 'external' && m.url.startsWith(site.baseUrl));
+    const external = (await app.next()).find(
+      (m) => m.type === 'external' && m.url.startsWith(site.baseUrl),
+    );
     if (external?.type !== 'external') continue;
     const redirect = new URL(external.url).searchParams.get('redirect_uri')!;
     await (await fetch(await runAuthorization(external.url, { stopAt: redirect }))).text();

@@ -41,7 +41,9 @@ function validator(schema: Json): ValidateFunction {
   let v = compiled.get(schema);
   if (!v) {
     // Local references resolve against the document's components.
-    const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')) as Json;
+    const rewritten = JSON.parse(
+      JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'),
+    ) as Json;
     compiled.set(schema, (v = ajv.compile(rewritten)));
   }
   return v;
@@ -53,14 +55,25 @@ export function openApiProblems(r: ObservedResponse): string[] {
   if (!op) return [];
   const where = `${r.method} ${r.path} -> ${r.status} (${op.template})`;
   const declared = (op.responses[String(r.status)] ?? op.responses.default) as Json | undefined;
-  if (!declared) return [`${where}: status not declared (declared: ${Object.keys(op.responses).join(', ')})`];
+  if (!declared)
+    return [`${where}: status not declared (declared: ${Object.keys(op.responses).join(', ')})`];
   const content = declared.content as Record<string, Json> | undefined;
   const type = String(r.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim();
-  if (!content) return r.body.length > 0 && r.method !== 'HEAD' ? [`${where}: a body (${type}) where none is declared`] : [];
-  const media = content[type] ?? Object.entries(content).find(([k]) => k === '*/*' || (k.endsWith('/*') && type.startsWith(k.slice(0, -1))))?.[1];
-  if (!media) return [`${where}: media type ${type || '(none)'} not declared (declared: ${Object.keys(content).join(', ')})`];
+  if (!content)
+    return r.body.length > 0 && r.method !== 'HEAD'
+      ? [`${where}: a body (${type}) where none is declared`]
+      : [];
+  const media =
+    content[type] ??
+    Object.entries(content).find(
+      ([k]) => k === '*/*' || (k.endsWith('/*') && type.startsWith(k.slice(0, -1))),
+    )?.[1];
+  if (!media)
+    return [
+      `${where}: media type ${type || '(none)'} not declared (declared: ${Object.keys(content).join(', ')})`,
+    ];
   if (!/json$/.test(type) || r.method === 'HEAD' || !media.schema) return [];
   let body: unknown;
   try {

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { OUT } from './built-app';
@@ -32,10 +42,15 @@ function standInElectron(dir: string): void {
   ]);
   writeFileSync(join(dir, 'electron'), wire);
   chmodSync(join(dir, 'electron'), 0o755);
-  for (const f of ['chrome-sandbox', 'LICENSE', 'LICENSES.chromium.html']) writeFileSync(join(dir, f), '');
+  for (const f of ['chrome-sandbox', 'LICENSE', 'LICENSES.chromium.html'])
+    writeFileSync(join(dir, f), '');
   writeFileSync(
     join(dir, 'version'),
-    (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8')) as { version: string }).version,
+    (
+      JSON.parse(
+        readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8'),
+      ) as { version: string }
+    ).version,
   );
 }
 
@@ -70,7 +85,11 @@ function standInFpm(path: string): void {
  * package reads as a link outside the project), so there a staged copy of the project walks the node_modules folders
  * instead (electron-builder's traversal collector).
  */
-export function packageApp(work: string, name: string, args: string[]): { status: number | null; output: string; releaseDir: string } {
+export function packageApp(
+  work: string,
+  name: string,
+  args: string[],
+): { status: number | null; output: string; releaseDir: string } {
   const dist = join(work, 'electron-dist');
   if (!existsSync(dist)) standInElectron(dist);
   const fpm = join(work, 'fpm');
@@ -83,7 +102,10 @@ export function packageApp(work: string, name: string, args: string[]): { status
       cpSync(OUT, join(projectDir, 'out'), { recursive: true });
       cpSync('build', join(projectDir, 'build'), { recursive: true });
       const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, unknown>;
-      writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ ...pkg, packageManager: 'traversal@1' }, null, 2));
+      writeFileSync(
+        join(projectDir, 'package.json'),
+        JSON.stringify({ ...pkg, packageManager: 'traversal@1' }, null, 2),
+      );
       symlinkSync(realpathSync('node_modules'), join(projectDir, 'node_modules'), 'junction');
     }
   }
@@ -101,7 +123,12 @@ export function packageApp(work: string, name: string, args: string[]): { status
       `-c.directories.output=${releaseDir}`,
       ...args,
     ],
-    { cwd: projectDir, encoding: 'utf8', timeout: 280_000, env: { ...process.env, CUSTOM_FPM_PATH: fpm } },
+    {
+      cwd: projectDir,
+      encoding: 'utf8',
+      timeout: 280_000,
+      env: { ...process.env, CUSTOM_FPM_PATH: fpm },
+    },
   );
   return { status: run.status, output: `${run.stdout}\n${run.stderr}`, releaseDir };
 }

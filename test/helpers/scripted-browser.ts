@@ -77,7 +77,12 @@ export function parseForms(html: string): ParsedForm[] {
       const value = attr(b[0], 'value');
       if (name && value !== undefined) (buttons[name] ??= []).push(value);
     }
-    forms.push({ action: attr(`<x ${open}>`, 'action') ?? '', method: (attr(`<x ${open}>`, 'method') ?? 'get').toLowerCase(), fields, buttons });
+    forms.push({
+      action: attr(`<x ${open}>`, 'action') ?? '',
+      method: (attr(`<x ${open}>`, 'method') ?? 'get').toLowerCase(),
+      fields,
+      buttons,
+    });
   }
   return forms;
 }
@@ -109,7 +114,10 @@ export class ScriptedBrowser {
   }
 
   /** One request, no redirect following, cookies sent and kept. */
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     const cookie = this.cookieHeader(url);
     if (cookie) headers.cookie = cookie;
@@ -158,7 +166,11 @@ export class ScriptedBrowser {
   /** Submits a parsed form, optionally overriding fields and pressing a named button. */
   submit(pageUrl: string, form: ParsedForm, fields: Record<string, string>, stopAt?: string) {
     const action = new URL(form.action || pageUrl, pageUrl).href;
-    return this.navigate(action, { method: form.method.toUpperCase(), form: { ...form.fields, ...fields } }, stopAt);
+    return this.navigate(
+      action,
+      { method: form.method.toUpperCase(), form: { ...form.fields, ...fields } },
+      stopAt,
+    );
   }
 
   /**
@@ -176,13 +188,21 @@ export class ScriptedBrowser {
       const signIn = forms.find((f) => 'password' in f.fields || /name="password"/.test(page.html));
       const consent = forms.find((f) => f.buttons.decision);
       if (consent) {
-        result = await this.submit(page.url, consent, { decision: script.decision ?? 'approve' }, script.stopAt);
+        result = await this.submit(
+          page.url,
+          consent,
+          { decision: script.decision ?? 'approve' },
+          script.stopAt,
+        );
       } else if (signIn && !signedIn) {
         signedIn = true;
         result = await this.submit(
           page.url,
           signIn,
-          { email: script.email ?? 'student@example.com', password: script.password ?? 'student-demo' },
+          {
+            email: script.email ?? 'student@example.com',
+            password: script.password ?? 'student-demo',
+          },
           script.stopAt,
         );
       } else {
@@ -194,6 +214,9 @@ export class ScriptedBrowser {
 }
 
 /** One-shot helper: a fresh browser runs the authorization and returns the callback URL. */
-export async function runAuthorization(authorizationUrl: string, script: AuthorizeScript): Promise<string> {
+export async function runAuthorization(
+  authorizationUrl: string,
+  script: AuthorizeScript,
+): Promise<string> {
   return new ScriptedBrowser().authorize(authorizationUrl, script);
 }

@@ -2,14 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
-import { createEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../embedded-server/index';
+import {
+  createEmbeddedServer,
+  type EmbeddedServer,
+  type EmbeddedServerOptions,
+} from '../../embedded-server/index';
 import { openApiProblems } from './openapi-responses';
 
 /**
  * Starts a real embedded server on 127.0.0.1 (port 0) for one test and closes it when the test finishes.
  * Call inside a test (it registers onTestFinished); in beforeAll/afterAll use createEmbeddedServer directly.
  */
-export async function startTestServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
+export async function startTestServer(
+  options: EmbeddedServerOptions = {},
+): Promise<EmbeddedServer> {
   // Every answer the test sees is checked against the server's own /openapi.json; a mismatch fails the test.
   const problems: string[] = [];
   const server = await createEmbeddedServer({

@@ -15,7 +15,9 @@ import { runAuthorization, type AuthorizeScript } from './scripted-browser';
  * with the settings a test wants by default: in memory, no interval sync, no demo, version 0.0.0-test in the
  * browser host. A test passes only what it does differently.
  */
-export function createTestCore(options: Partial<AppCoreOptions> & Pick<AppCoreOptions, 'dataDir'>): Promise<AppCore> {
+export function createTestCore(
+  options: Partial<AppCoreOptions> & Pick<AppCoreOptions, 'dataDir'>,
+): Promise<AppCore> {
   return createAppCore({
     version: '0.0.0-test',
     host: 'browser',
@@ -31,10 +33,14 @@ export function createTestCore(options: Partial<AppCoreOptions> & Pick<AppCoreOp
  * script says otherwise) and follows the redirect to the app's loopback receiver. `script` is read at each
  * sign-in, so a test can switch to denying the consent.
  */
-export function systemBrowser(script: () => Omit<AuthorizeScript, 'stopAt'> = () => ({})): (url: string) => Promise<void> {
+export function systemBrowser(
+  script: () => Omit<AuthorizeScript, 'stopAt'> = () => ({}),
+): (url: string) => Promise<void> {
   return async (url) => {
     const redirect = new URL(url).searchParams.get('redirect_uri')!;
-    void runAuthorization(url, { stopAt: redirect, ...script() }).then((callback) => fetch(callback).then((r) => r.text()));
+    void runAuthorization(url, { stopAt: redirect, ...script() }).then((callback) =>
+      fetch(callback).then((r) => r.text()),
+    );
   };
 }
 
@@ -48,9 +54,17 @@ export function valueOf<T>(result: Result<T>): T {
  * The signed-in-site fixture: adds the site and signs in through the dispatcher, as the renderer does (the
  * core's openExternal must complete the sign-in, e.g. systemBrowser()). Resolves with the site as signed in.
  */
-export async function signedInSite(core: AppCore, baseUrl: string, clientId = 'demo-desktop'): Promise<SiteSummary> {
-  const added = valueOf(await dispatch(core.handlers, 'sites:add', { baseUrl, clientId })) as SiteSummary;
-  return valueOf(await dispatch(core.handlers, 'sites:sign-in', { siteId: added.id })) as SiteSummary;
+export async function signedInSite(
+  core: AppCore,
+  baseUrl: string,
+  clientId = 'demo-desktop',
+): Promise<SiteSummary> {
+  const added = valueOf(
+    await dispatch(core.handlers, 'sites:add', { baseUrl, clientId }),
+  ) as SiteSummary;
+  return valueOf(
+    await dispatch(core.handlers, 'sites:sign-in', { siteId: added.id }),
+  ) as SiteSummary;
 }
 
 /** A real core signed in to a real embedded demo site and synced once; `close()` ends both and removes the folder. */

@@ -41,7 +41,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Add the site, sign in (approve), and check what the student then sees. */
 async function signIn(w: World): Promise<SiteSummary> {
-  const added = value(await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }));
+  const added = value(
+    await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }),
+  );
   const site = value(await w.call<SiteSummary>('sites:sign-in', { siteId: added.id }));
   expect(site).toMatchObject({ status: 'ready', schoolId: SCHOOL_ID, label: 'Interop School' });
   expect(await w.tabs.at(-1)).toContain('You are signed in');
@@ -57,12 +59,15 @@ async function syncs(w: World, siteId: string): Promise<void> {
 
 /** Sign-out ended the sign-in at the site: every refresh token the app received is dead there. */
 async function signsOutEverywhere(w: World, siteId: string): Promise<void> {
-  expect(value(await w.call<SignOutResult>('sites:sign-out', { siteId, removeData: false }))).toEqual({ revoked: true, pending: false });
+  expect(
+    value(await w.call<SignOutResult>('sites:sign-out', { siteId, removeData: false })),
+  ).toEqual({ revoked: true, pending: false });
   await noRefreshTokenLive(w);
 }
 
 async function noRefreshTokenLive(w: World): Promise<void> {
-  for (const token of w.refreshTokens()) expect(await w.refreshTokenWorks(token)).toMatchObject({ error: 'invalid_grant' });
+  for (const token of w.refreshTokens())
+    expect(await w.refreshTokenWorks(token)).toMatchObject({ error: 'invalid_grant' });
 }
 
 describe('node-oidc-provider interoperability matrix', () => {
@@ -70,11 +75,18 @@ describe('node-oidc-provider interoperability matrix', () => {
     await withWorld({}, async (w) => {
       const site = await signIn(w);
       // conformIdTokenClaims: the id_token names only sub; UserInfo supplied the profile.
-      expect(site.profile).toMatchObject({ email: 'student@interop.example', name: 'Interop Student' });
+      expect(site.profile).toMatchObject({
+        email: 'student@interop.example',
+        name: 'Interop Student',
+      });
       await syncs(w, site.id);
-      const out = value(await w.call<SignOutResult>('sites:sign-out', { siteId: site.id, removeData: false }));
+      const out = value(
+        await w.call<SignOutResult>('sites:sign-out', { siteId: site.id, removeData: false }),
+      );
       expect(out).toEqual({ revoked: false, pending: false, localOnly: true });
-      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({ status: 'signed-out' });
+      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+        status: 'signed-out',
+      });
       // Honest: without a revocation endpoint the pair lives on at the site until it expires.
       expect((await w.refreshTokenWorks(w.refreshTokens()[0] as string)).status).toBe(200);
     });
@@ -88,101 +100,142 @@ describe('node-oidc-provider interoperability matrix', () => {
     });
   });
 
-  it.each(['RS256', 'PS256', 'EdDSA'] as const)('id_token signed %s only (as listed in discovery)', async (alg) => {
-    await withWorld({ idTokenAlg: alg, revocation: true, conformIdTokenClaims: false }, async (w) => {
-      const site = await signIn(w);
-      expect(site.profile).toMatchObject({ email: 'student@interop.example' });
-      await signsOutEverywhere(w, site.id);
-    });
-  });
+  it.each(['RS256', 'PS256', 'EdDSA'] as const)(
+    'id_token signed %s only (as listed in discovery)',
+    async (alg) => {
+      await withWorld(
+        { idTokenAlg: alg, revocation: true, conformIdTokenClaims: false },
+        async (w) => {
+          const site = await signIn(w);
+          expect(site.profile).toMatchObject({ email: 'student@interop.example' });
+          await signsOutEverywhere(w, site.id);
+        },
+      );
+    },
+  );
 
   it('no id_token although openid was granted, UserInfo refusing the resource-bound token: the member API names the member', async () => {
-    await withWorld({ noIdToken: true, resourceIndicators: 'opaque', revocation: true }, async (w) => {
-      const site = await signIn(w);
-      // The member API's viewer (the embedded server's demo student behind the resource server).
-      expect(site.profile).toMatchObject({ email: 'student@example.com' });
-      await syncs(w, site.id);
-      await signsOutEverywhere(w, site.id);
-    });
+    await withWorld(
+      { noIdToken: true, resourceIndicators: 'opaque', revocation: true },
+      async (w) => {
+        const site = await signIn(w);
+        // The member API's viewer (the embedded server's demo student behind the resource server).
+        expect(site.profile).toMatchObject({ email: 'student@example.com' });
+        await syncs(w, site.id);
+        await signsOutEverywhere(w, site.id);
+      },
+    );
   });
 
   it.each([
     ['on', true],
     ['off', false],
-  ] as const)('refresh token rotation %s, 2 s access tokens: sync, expiry, refresh, sync, sign-out', async (_name, rotate) => {
-    await withWorld({ rotate, accessTokenTtl: 2, resourceIndicators: 'opaque', revocation: true }, async (w) => {
-      const site = await signIn(w);
-      await syncs(w, site.id);
-      await sleep(2_200);
-      await syncs(w, site.id);
-      const refreshes = w.tokenAnswers.filter((a) => a.grant === 'refresh_token');
-      expect(refreshes.length).toBeGreaterThanOrEqual(1);
-      expect(refreshes.every((a) => a.status === 200)).toBe(true);
-      // school_id came on the first exchange only; the refreshed pair kept it.
-      expect(refreshes.some((a) => 'school_id' in a.body)).toBe(false);
-      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({ status: 'ready', schoolId: SCHOOL_ID });
-      // Rotation on: each refresh brought a new refresh token; off: the same one.
-      expect(w.refreshTokens().length).toBe(rotate ? refreshes.length + 1 : 1);
-      await signsOutEverywhere(w, site.id);
-    });
-  });
+  ] as const)(
+    'refresh token rotation %s, 2 s access tokens: sync, expiry, refresh, sync, sign-out',
+    async (_name, rotate) => {
+      await withWorld(
+        { rotate, accessTokenTtl: 2, resourceIndicators: 'opaque', revocation: true },
+        async (w) => {
+          const site = await signIn(w);
+          await syncs(w, site.id);
+          await sleep(2_200);
+          await syncs(w, site.id);
+          const refreshes = w.tokenAnswers.filter((a) => a.grant === 'refresh_token');
+          expect(refreshes.length).toBeGreaterThanOrEqual(1);
+          expect(refreshes.every((a) => a.status === 200)).toBe(true);
+          // school_id came on the first exchange only; the refreshed pair kept it.
+          expect(refreshes.some((a) => 'school_id' in a.body)).toBe(false);
+          expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+            status: 'ready',
+            schoolId: SCHOOL_ID,
+          });
+          // Rotation on: each refresh brought a new refresh token; off: the same one.
+          expect(w.refreshTokens().length).toBe(rotate ? refreshes.length + 1 : 1);
+          await signsOutEverywhere(w, site.id);
+        },
+      );
+    },
+  );
 
-  it.each(['jwt', 'opaque'] as const)('%s access tokens for the member API (RFC 8707 resource indicators)', async (format) => {
-    await withWorld({ resourceIndicators: format, revocation: true }, async (w) => {
-      const site = await signIn(w);
-      await syncs(w, site.id);
-      expect(w.memberCalls.length).toBeGreaterThan(0);
-      expect(w.memberCalls.every((c) => c.status === 200)).toBe(true);
-      await signsOutEverywhere(w, site.id);
-    });
-  });
+  it.each(['jwt', 'opaque'] as const)(
+    '%s access tokens for the member API (RFC 8707 resource indicators)',
+    async (format) => {
+      await withWorld({ resourceIndicators: format, revocation: true }, async (w) => {
+        const site = await signIn(w);
+        await syncs(w, site.id);
+        expect(w.memberCalls.length).toBeGreaterThan(0);
+        expect(w.memberCalls.every((c) => c.status === 200)).toBe(true);
+        await signsOutEverywhere(w, site.id);
+      });
+    },
+  );
 
   it('issuer on a path, named by the RFC 9728 authorization_servers (RFC 8414 §3.1 / OIDC discovery)', async () => {
-    await withWorld({ path: '/oidc', revocation: true, resourceIndicators: 'opaque' }, async (w) => {
-      const site = await signIn(w);
-      await syncs(w, site.id);
-      await signsOutEverywhere(w, site.id);
-    });
+    await withWorld(
+      { path: '/oidc', revocation: true, resourceIndicators: 'opaque' },
+      async (w) => {
+        const site = await signIn(w);
+        await syncs(w, site.id);
+        await signsOutEverywhere(w, site.id);
+      },
+    );
   });
 
   it('access_denied: the student cancels on the consent page; the app says so, and no token was issued', async () => {
     await withWorld({ revocation: true }, async (w) => {
-      const added = value(await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }));
+      const added = value(
+        await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }),
+      );
       w.decision = 'cancel';
       const result = await w.call('sites:sign-in', { siteId: added.id });
       expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.error).toMatchObject({ code: 'sign-in-denied', message: expect.stringMatching(/cancelled at the site/) });
+      if (!result.ok)
+        expect(result.error).toMatchObject({
+          code: 'sign-in-denied',
+          message: expect.stringMatching(/cancelled at the site/),
+        });
       expect(await w.tabs.at(-1)).toContain('Sign-in cancelled');
       expect(w.tokenAnswers).toHaveLength(0);
-      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({ status: 'signed-out' });
+      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+        status: 'signed-out',
+      });
     });
   });
 
   it('invalid_grant: the site ended the grant; the next refresh is refused, the app asks for a new sign-in and keeps nothing live', async () => {
-    await withWorld({ accessTokenTtl: 2, resourceIndicators: 'opaque', revocation: true }, async (w) => {
-      const site = await signIn(w);
-      await syncs(w, site.id);
-      // The school ends the session (e.g. a password change): the grant is revoked at the provider.
-      const [token] = w.refreshTokens();
-      const revoke = await fetch(`${w.issuer}/token/revocation`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: token as string, client_id: CLIENT_ID }),
-      });
-      expect(revoke.status).toBe(200);
-      await sleep(2_200);
-      const run = await w.call<SyncRunSummary>('sync:now', { siteId: site.id });
-      const failed = run.ok ? run.value.error : run.error;
-      expect(failed).toMatchObject({ code: 'sign-in-needed' });
-      expect(w.tokenAnswers.filter((a) => a.grant === 'refresh_token').map((a) => a.body.error)).toEqual(['invalid_grant']);
-      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({ status: 'sign-in-needed' });
-      await noRefreshTokenLive(w);
-    });
+    await withWorld(
+      { accessTokenTtl: 2, resourceIndicators: 'opaque', revocation: true },
+      async (w) => {
+        const site = await signIn(w);
+        await syncs(w, site.id);
+        // The school ends the session (e.g. a password change): the grant is revoked at the provider.
+        const [token] = w.refreshTokens();
+        const revoke = await fetch(`${w.issuer}/token/revocation`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token: token as string, client_id: CLIENT_ID }),
+        });
+        expect(revoke.status).toBe(200);
+        await sleep(2_200);
+        const run = await w.call<SyncRunSummary>('sync:now', { siteId: site.id });
+        const failed = run.ok ? run.value.error : run.error;
+        expect(failed).toMatchObject({ code: 'sign-in-needed' });
+        expect(
+          w.tokenAnswers.filter((a) => a.grant === 'refresh_token').map((a) => a.body.error),
+        ).toEqual(['invalid_grant']);
+        expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+          status: 'sign-in-needed',
+        });
+        await noRefreshTokenLive(w);
+      },
+    );
   });
 
   it('a token answer without school_id (another organization) is refused and revoked at the provider', async () => {
     await withWorld({ revocation: true }, async (w) => {
-      const added = value(await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }));
+      const added = value(
+        await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }),
+      );
       w.omitSchoolId = true;
       const result = await w.call('sites:sign-in', { siteId: added.id });
       expect(!result.ok && result.error.code).toBe('wrong-organization');

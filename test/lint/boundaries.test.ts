@@ -7,11 +7,17 @@ const eslint = new ESLint({ cwd: process.cwd() });
 
 async function restrictedImportMessages(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message);
 }
 
 const cases: { rule: string; file: string; code: string }[] = [
-  { rule: 'electron/core never imports electron', file: 'electron/core/sync/x.ts', code: "import { app } from 'electron';\nexport const a = app;\n" },
+  {
+    rule: 'electron/core never imports electron',
+    file: 'electron/core/sync/x.ts',
+    code: "import { app } from 'electron';\nexport const a = app;\n",
+  },
   {
     rule: 'electron/core never imports the hosts',
     file: 'electron/core/auth/x.ts',
@@ -52,7 +58,11 @@ const cases: { rule: string; file: string; code: string }[] = [
     file: 'electron/common/x.ts',
     code: "import { a } from '../core/errors';\nexport const b = a;\n",
   },
-  { rule: 'electron/common never imports electron', file: 'electron/common/x.ts', code: "import { app } from 'electron';\nexport const b = app;\n" },
+  {
+    rule: 'electron/common never imports electron',
+    file: 'electron/common/x.ts',
+    code: "import { app } from 'electron';\nexport const b = app;\n",
+  },
   {
     rule: 'embedded-server never imports the app',
     file: 'embedded-server/x.ts',
@@ -117,8 +127,16 @@ const layerCases: { rule: string; file: string; code: string }[] = [
     file: 'electron/core/desktop/x.ts',
     code: "import { createAppCore } from '../app-core';\nexport const a = createAppCore;\n",
   },
-  { rule: 'errors and log import no folder', file: 'electron/core/log.ts', code: "import { a } from './fs/atomic-file';\nexport const b = a;\n" },
-  { rule: 'a new folder must be given a layer', file: 'electron/core/newthing/x.ts', code: "import { a } from '../errors';\nexport const b = a;\n" },
+  {
+    rule: 'errors and log import no folder',
+    file: 'electron/core/log.ts',
+    code: "import { a } from './fs/atomic-file';\nexport const b = a;\n",
+  },
+  {
+    rule: 'a new folder must be given a layer',
+    file: 'electron/core/newthing/x.ts',
+    code: "import { a } from '../errors';\nexport const b = a;\n",
+  },
   {
     rule: 'renderer features never import the shell (app/)',
     file: 'renderer/src/features/x/X.tsx',
@@ -157,7 +175,12 @@ describe('layers (ARCHITECTURE.md "Layers inside electron/core", the renderer\'s
         "import { a } from '../fs/atomic-file';\nimport { b } from '../errors';\nexport const c = [a, b];\n",
       ),
     ).toEqual([]);
-    expect(await layerMessages('electron/core/app-core.ts', "import { a } from './sites/site-manager';\nexport const b = a;\n")).toEqual([]);
+    expect(
+      await layerMessages(
+        'electron/core/app-core.ts',
+        "import { a } from './sites/site-manager';\nexport const b = a;\n",
+      ),
+    ).toEqual([]);
     expect(
       await layerMessages(
         'renderer/src/app/x.tsx',
@@ -182,7 +205,12 @@ describe('import boundaries (ARCHITECTURE.md "Import rules")', () => {
         "import type { AppInfo } from '../../electron/common/view-models';\nexport type A = AppInfo;\n",
       ),
     ).toEqual([]);
-    expect(await restrictedImportMessages('electron/main/ipc.ts', "import { ipcMain } from 'electron';\nexport const b = ipcMain;\n")).toEqual([]);
+    expect(
+      await restrictedImportMessages(
+        'electron/main/ipc.ts',
+        "import { ipcMain } from 'electron';\nexport const b = ipcMain;\n",
+      ),
+    ).toEqual([]);
     expect(
       await restrictedImportMessages(
         'electron/core/app-core.ts',

@@ -11,9 +11,18 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const identity = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' };
+const identity = {
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.test',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.test',
+};
 function git(cwd: string, ...args: string[]): string {
-  const run = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...identity } });
+  const run = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...identity },
+  });
   if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
   return run.stdout.trim();
 }
@@ -32,7 +41,8 @@ function commit(dir: string, subject: string): string {
   git(dir, 'commit', '-q', '-m', subject, '-m', 'A body saying why.');
   return git(dir, 'rev-parse', 'HEAD');
 }
-const check = (dir: string, start: string) => spawnSync(process.execPath, [SCRIPT, dir, start], { encoding: 'utf8' });
+const check = (dir: string, start: string) =>
+  spawnSync(process.execPath, [SCRIPT, dir, start], { encoding: 'utf8' });
 const long = `Subjects like this one go on and on past the length that git log shows whole`;
 
 describe('commit subjects after the first checked commit (scripts/lint-commits.mjs)', () => {

@@ -48,19 +48,50 @@ describe('no tracker references in comments and test names (local/no-tracker-ref
 
   it('fires on a line comment, a block comment, a JSX comment and a test name, in every folder', async () => {
     const rule = 'local/no-tracker-refs';
-    expect(await messages(rule, 'electron/core/sync/x.ts', '// Bounded (issue 11).\nexport const a = 1;\n')).toHaveLength(1);
-    expect(await messages(rule, 'embedded-server/x.ts', '/** Hot paths (issue 13). */\nexport const a = 1;\n')).toHaveLength(1);
-    expect(await messages(rule, 'renderer/src/x.tsx', 'export const A = () => <div>{/* commands (issue 12) */}</div>;\n')).toHaveLength(1);
-    expect(await messages(rule, 'scripts/x.mjs', '// fixes #38\nexport const a = 1;\n')).toHaveLength(1);
-    const test = "import { describe, it } from 'vitest';\ndescribe('pages (issue 6)', () => {\n  it.each([1])(`row %s (issue 6)`, () => {});\n});\n";
+    expect(
+      await messages(
+        rule,
+        'electron/core/sync/x.ts',
+        '// Bounded (issue 11).\nexport const a = 1;\n',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await messages(
+        rule,
+        'embedded-server/x.ts',
+        '/** Hot paths (issue 13). */\nexport const a = 1;\n',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await messages(
+        rule,
+        'renderer/src/x.tsx',
+        'export const A = () => <div>{/* commands (issue 12) */}</div>;\n',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await messages(rule, 'scripts/x.mjs', '// fixes #38\nexport const a = 1;\n'),
+    ).toHaveLength(1);
+    const test =
+      "import { describe, it } from 'vitest';\ndescribe('pages (issue 6)', () => {\n  it.each([1])(`row %s (issue 6)`, () => {});\n});\n";
     expect(await messages(rule, 'test/core/x.test.ts', test)).toHaveLength(2);
     expect(
-      await messages(rule, 'test/e2e/x.spec.ts', "import { test } from '@playwright/test';\ntest.describe('host (issue 12)', () => {});\n"),
+      await messages(
+        rule,
+        'test/e2e/x.spec.ts',
+        "import { test } from '@playwright/test';\ntest.describe('host (issue 12)', () => {});\n",
+      ),
     ).toHaveLength(1);
   });
 
   it('leaves a string that is not a test name alone', async () => {
-    expect(await messages('local/no-tracker-refs', 'electron/core/x.ts', "export const title = 'issue 12';\n")).toEqual([]);
+    expect(
+      await messages(
+        'local/no-tracker-refs',
+        'electron/core/x.ts',
+        "export const title = 'issue 12';\n",
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -91,7 +122,8 @@ describe('a doc comment stays with its entry (local/doc-attached)', () => {
   const rule = 'local/doc-attached';
 
   it('fires on two doc comments in a row: the first has lost its entry', async () => {
-    const code = "export const channels = {\n  /** The first. */\n  /** The second. */\n  'b:get': 2,\n  'a:get': 1,\n};\n";
+    const code =
+      "export const channels = {\n  /** The first. */\n  /** The second. */\n  'b:get': 2,\n  'a:get': 1,\n};\n";
     expect(await messages(rule, 'electron/common/x.ts', code)).toHaveLength(1);
   });
 

@@ -15,14 +15,19 @@ describe('no import cycles', () => {
   it('fires on a cycle, including one through a type-only import', () => {
     writeFileSync(join(scratch, 'a.ts'), "import type { B } from './b';\nexport type A = B | 1;\n");
     writeFileSync(join(scratch, 'b.ts'), "import { c } from './c';\nexport type B = typeof c;\n");
-    writeFileSync(join(scratch, 'c.ts'), "import type { A } from './a';\nexport const c: A | 2 = 2;\n");
+    writeFileSync(
+      join(scratch, 'c.ts'),
+      "import type { A } from './a';\nexport const c: A | 2 = 2;\n",
+    );
     writeFileSync(join(scratch, 'd.ts'), "import { c } from './c';\nexport const d = c;\n");
     const cycles = importCycles(importGraph(scratch, ['.']));
     expect(cycles).toEqual([['a.ts', 'b.ts', 'c.ts']]);
   });
 
   it('finds none in the app, the renderer, the embedded server, the tests and the scripts', () => {
-    const cycles = importCycles(importGraph(root, ['electron', 'renderer/src', 'embedded-server', 'test', 'scripts']));
+    const cycles = importCycles(
+      importGraph(root, ['electron', 'renderer/src', 'embedded-server', 'test', 'scripts']),
+    );
     expect(cycles.map((c) => c.join(' <-> '))).toEqual([]);
   });
 });

@@ -25,7 +25,10 @@ describe('progress ring geometry', () => {
     expect(ringGeometry(180, 48, 4).dashOffset).toBeCloseTo(0, 10);
     expect(ringGeometry(33.5, 48, 4).percent).toBe(34);
     expect(ringGeometry(Number.NaN, 48, 4).percent).toBe(0);
-    expect(ringGeometry(Number.NaN, 48, 4).dashOffset).toBeCloseTo(ringGeometry(0, 48, 4).circumference, 10);
+    expect(ringGeometry(Number.NaN, 48, 4).dashOffset).toBeCloseTo(
+      ringGeometry(0, 48, 4).circumference,
+      10,
+    );
   });
 
   it('refuses a stroke that does not fit', () => {

@@ -5,10 +5,19 @@ import { daysUntil, formatDuration, formatMoney, timeLeft } from '../../renderer
 
 const locales = {
   en: JSON.parse(readFileSync('renderer/src/i18n/en.json', 'utf8')) as Record<string, unknown>,
-  'zh-TW': JSON.parse(readFileSync('renderer/src/i18n/zh-TW.json', 'utf8')) as Record<string, unknown>,
+  'zh-TW': JSON.parse(readFileSync('renderer/src/i18n/zh-TW.json', 'utf8')) as Record<
+    string,
+    unknown
+  >,
 };
 const lookup = (tree: Record<string, unknown>, key: string): unknown =>
-  key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), tree);
+  key
+    .split('.')
+    .reduce<unknown>(
+      (node, part) =>
+        node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined,
+      tree,
+    );
 
 const fields = (overrides: Partial<AddSiteFields> = {}): AddSiteFields => ({
   baseUrl: 'https://school.example',
@@ -26,27 +35,45 @@ describe('add-site form validation (one rule at a time, each with its own messag
   });
 
   it('asks for the application ID only when the student says they have one (the invite link is the usual way)', () => {
-    expect(validateAddSite(fields({ clientId: '' })).clientId).toBe('sites.add.errors.clientIdRequired');
-    expect(validateAddSite(fields({ clientId: ' ', needsClientId: true })).clientId).toBe('sites.add.errors.clientIdRequired');
+    expect(validateAddSite(fields({ clientId: '' })).clientId).toBe(
+      'sites.add.errors.clientIdRequired',
+    );
+    expect(validateAddSite(fields({ clientId: ' ', needsClientId: true })).clientId).toBe(
+      'sites.add.errors.clientIdRequired',
+    );
     expect(validateAddSite(fields({ clientId: '', needsClientId: false }))).toEqual({});
   });
 
   it('RFC 8252 §8.3 spirit: plain http only on loopback; other schemes refused', () => {
-    expect(validateAddSite(fields({ baseUrl: 'http://school.example' })).baseUrl).toBe('sites.add.errors.urlHttps');
-    expect(validateAddSite(fields({ baseUrl: 'ftp://school.example' })).baseUrl).toBe('sites.add.errors.urlHttps');
+    expect(validateAddSite(fields({ baseUrl: 'http://school.example' })).baseUrl).toBe(
+      'sites.add.errors.urlHttps',
+    );
+    expect(validateAddSite(fields({ baseUrl: 'ftp://school.example' })).baseUrl).toBe(
+      'sites.add.errors.urlHttps',
+    );
   });
 
   it('refuses empty, unparsable and credential-carrying addresses', () => {
     expect(validateAddSite(fields({ baseUrl: '  ' })).baseUrl).toBe('sites.add.errors.urlRequired');
-    expect(validateAddSite(fields({ baseUrl: 'school dot example' })).baseUrl).toBe('sites.add.errors.urlInvalid');
-    expect(validateAddSite(fields({ baseUrl: 'https://me:pw@school.example' })).baseUrl).toBe('sites.add.errors.urlCredentials');
+    expect(validateAddSite(fields({ baseUrl: 'school dot example' })).baseUrl).toBe(
+      'sites.add.errors.urlInvalid',
+    );
+    expect(validateAddSite(fields({ baseUrl: 'https://me:pw@school.example' })).baseUrl).toBe(
+      'sites.add.errors.urlCredentials',
+    );
   });
 
   it('needs a client_id, and a secret only for a confidential application', () => {
-    expect(validateAddSite(fields({ clientId: ' ' })).clientId).toBe('sites.add.errors.clientIdRequired');
-    expect(validateAddSite(fields({ confidential: true })).clientSecret).toBe('sites.add.errors.secretRequired');
+    expect(validateAddSite(fields({ clientId: ' ' })).clientId).toBe(
+      'sites.add.errors.clientIdRequired',
+    );
+    expect(validateAddSite(fields({ confidential: true })).clientSecret).toBe(
+      'sites.add.errors.secretRequired',
+    );
     expect(validateAddSite(fields({ confidential: true, clientSecret: 's3cret' }))).toEqual({});
-    expect(validateAddSite(fields({ confidential: false, clientSecret: '' })).clientSecret).toBeUndefined();
+    expect(
+      validateAddSite(fields({ confidential: false, clientSecret: '' })).clientSecret,
+    ).toBeUndefined();
   });
 
   it('every message it can return exists in English and Traditional Chinese', () => {

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /** Every string the UI shows exists in both languages (a key missing in one falls back to the other, silently). */
-const load = (lng: string) => JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown>;
+const load = (lng: string) =>
+  JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown>;
 
 function keys(tree: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([k, v]) =>
-    v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+    v && typeof v === 'object'
+      ? keys(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [`${prefix}${k}`],
   );
 }
 
@@ -24,10 +27,13 @@ describe('translations: English and Traditional Chinese', () => {
     const en = load('en');
     const zh = load('zh-TW');
     const vars = (s: unknown) => [...String(s).matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
-    const at = (tree: Record<string, unknown>, key: string) => key.split('.').reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], tree);
+    const at = (tree: Record<string, unknown>, key: string) =>
+      key.split('.').reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], tree);
     const both = keys(en).filter((k) => keys(zh).includes(k));
     expect(both.length).toBeGreaterThan(100);
-    const mismatched = both.filter((k) => JSON.stringify(vars(at(en, k))) !== JSON.stringify(vars(at(zh, k))));
+    const mismatched = both.filter(
+      (k) => JSON.stringify(vars(at(en, k))) !== JSON.stringify(vars(at(zh, k))),
+    );
     expect(mismatched).toEqual([]);
   });
 });

@@ -9,15 +9,25 @@ describe('Intl formatters made once', () => {
     expect(dateTimeFormat('en', options)).toBe(dateTimeFormat('en', { ...options }));
     expect(dateTimeFormat('en', options)).not.toBe(dateTimeFormat('zh-TW', options));
     expect(dateTimeFormat('en', options)).not.toBe(dateTimeFormat('en', { dateStyle: 'medium' }));
-    expect(relativeTimeFormat('en', { numeric: 'auto' })).toBe(relativeTimeFormat('en', { numeric: 'auto' }));
-    expect(numberFormat('en', { style: 'currency', currency: 'TWD' })).not.toBe(numberFormat('en', { style: 'currency', currency: 'USD' }));
+    expect(relativeTimeFormat('en', { numeric: 'auto' })).toBe(
+      relativeTimeFormat('en', { numeric: 'auto' }),
+    );
+    expect(numberFormat('en', { style: 'currency', currency: 'TWD' })).not.toBe(
+      numberFormat('en', { style: 'currency', currency: 'USD' }),
+    );
   });
 
   it('formats as a formatter made for the call would', () => {
     const at = '2026-11-28T04:05:00.000Z';
-    expect(formatDateTime(at, 'zh-TW')).toBe(new Intl.DateTimeFormat('zh-TW', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)));
+    expect(formatDateTime(at, 'zh-TW')).toBe(
+      new Intl.DateTimeFormat('zh-TW', { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(at),
+      ),
+    );
     const now = Date.parse(at) + 3 * 60_000;
-    expect(formatRelative(at, now, 'en')).toBe(new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(-3, 'minute'));
+    expect(formatRelative(at, now, 'en')).toBe(
+      new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(-3, 'minute'),
+    );
   });
 
   it('keeps nothing for a formatter that cannot be made (a time zone a site sent that the runtime does not know)', () => {

@@ -4,7 +4,12 @@ import { pick, score, type PaletteItem } from '../../renderer/src/features/palet
 const items: PaletteItem[] = [
   { id: 'go-billing', kind: 'screen', label: 'Purchases' },
   { id: 'sync', kind: 'command', label: 'Sync now' },
-  { id: 'c1', kind: 'course', label: 'Intro to Data Analysis 資料分析入門', keywords: ['Mei-Ling Chen'] },
+  {
+    id: 'c1',
+    kind: 'course',
+    label: 'Intro to Data Analysis 資料分析入門',
+    keywords: ['Mei-Ling Chen'],
+  },
   { id: 'c2', kind: 'course', label: 'Machine Learning in Practice 機器學習實戰' },
   { id: 'o1', kind: 'order', label: 'Intro to Data Analysis', keywords: ['T20260105'] },
   { id: 's2', kind: 'school', label: 'Second Demo School' },

@@ -36,7 +36,10 @@ describe('refreshing views when the core says its data changed', () => {
   it('invalidateQueries alone keeps the stale answer of a first read in flight (why refreshQueries exists)', async () => {
     const client = newClient();
     const { store, read } = slowStore('empty');
-    const unsubscribe = new QueryObserver(client, { queryKey: ['library:page', { siteId: 's1' }], queryFn: read }).subscribe(() => {});
+    const unsubscribe = new QueryObserver(client, {
+      queryKey: ['library:page', { siteId: 's1' }],
+      queryFn: read,
+    }).subscribe(() => {});
     await tick(5);
     store.value = 'courses';
     await client.invalidateQueries({ queryKey: ['library:page'] });
@@ -50,7 +53,10 @@ describe('refreshing views when the core says its data changed', () => {
     const client = newClient();
     const { store, read } = slowStore('empty');
     const states: string[] = [];
-    const unsubscribe = new QueryObserver(client, { queryKey: ['library:page', { siteId: 's1', filter: 'all' }], queryFn: read }).subscribe((r) => {
+    const unsubscribe = new QueryObserver(client, {
+      queryKey: ['library:page', { siteId: 's1', filter: 'all' }],
+      queryFn: read,
+    }).subscribe((r) => {
       if (r.status === 'error') states.push('error');
     });
     await tick(5);
@@ -69,8 +75,14 @@ describe('refreshing views when the core says its data changed', () => {
     const one = slowStore('a');
     const two = slowStore('b');
     const offs = [
-      new QueryObserver(client, { queryKey: ['library:page', { siteId: 's1' }], queryFn: one.read }).subscribe(() => {}),
-      new QueryObserver(client, { queryKey: ['library:page', { siteId: 's2' }], queryFn: two.read }).subscribe(() => {}),
+      new QueryObserver(client, {
+        queryKey: ['library:page', { siteId: 's1' }],
+        queryFn: one.read,
+      }).subscribe(() => {}),
+      new QueryObserver(client, {
+        queryKey: ['library:page', { siteId: 's2' }],
+        queryFn: two.read,
+      }).subscribe(() => {}),
     ];
     await tick(100);
     await invalidateSite(client, 's1');
@@ -93,16 +105,19 @@ describe('refreshing views when the core says its data changed', () => {
     store.value = 'notices';
     await refreshQueries(client, { queryKey: ['notifications:page'] });
     await tick(100);
-    expect(client.getQueryData<{ pages: string[] }>(['notifications:page', { siteId: 's1' }])?.pages).toEqual(['notices']);
+    expect(
+      client.getQueryData<{ pages: string[] }>(['notifications:page', { siteId: 's1' }])?.pages,
+    ).toEqual(['notices']);
     unsubscribe();
   });
 
   it('a change at any site reads the "All schools" library again', async () => {
     const client = newClient();
     const all = slowStore('a+b');
-    const off = new QueryObserver(client, { queryKey: ['library:all-page', { filter: 'all', sort: 'service' }], queryFn: all.read }).subscribe(
-      () => {},
-    );
+    const off = new QueryObserver(client, {
+      queryKey: ['library:all-page', { filter: 'all', sort: 'service' }],
+      queryFn: all.read,
+    }).subscribe(() => {});
     await tick(100);
     await invalidateSite(client, 's2');
     await tick(100);

@@ -16,7 +16,14 @@ import type { SiteSummary } from '../../electron/common/view-models';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
-import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import {
+  captureLogger,
+  createRecordingFetch,
+  filesUnder,
+  leaksIn,
+  scanFiles,
+  SecretBag,
+} from './helpers/canary';
 import { createTestCore } from '../helpers/test-core';
 import { send, type Reply } from '../browser-host/http';
 
@@ -46,7 +53,14 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       `invoke ${channel}`,
       send(`${host.origin}${BROWSER_HOST_PATHS.invoke}${channel}`, {
         method: 'POST',
-        headers: { host: hostHeader, origin: host.origin, cookie, 'x-ld-key': key, 'content-type': 'application/json', ...headers },
+        headers: {
+          host: hostHeader,
+          origin: host.origin,
+          cookie,
+          'x-ld-key': key,
+          'content-type': 'application/json',
+          ...headers,
+        },
         body: JSON.stringify(input === undefined ? {} : { input }),
       }),
     );
@@ -56,23 +70,29 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     return new Promise((resolve, reject) => {
       let text = '';
       const headers = { host: hostHeader, cookie, origin: host.origin, 'x-ld-key': key };
-      const req = httpRequest(`${host.origin}${BROWSER_HOST_PATHS.events}`, { method: 'POST', headers }, (res) => {
-        expect(res.statusCode).toBe(200);
-        res.on('data', (c: Buffer) => {
-          text += c.toString('utf8');
-          for (const m of text.matchAll(/event: host:open-url\ndata: (.*)\n\n/g)) {
-            const url = (JSON.parse(m[1]!) as { url: string }).url;
-            if (handled.has(url)) continue;
-            handled.add(url);
-            const redirect = new URL(url).searchParams.get('redirect_uri')!;
-            void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then(async (callback) => {
-              bag.add('code', new URL(callback).searchParams.get('code'));
-              await (await fetch(callback)).text();
-            });
-          }
-        });
-        resolve();
-      });
+      const req = httpRequest(
+        `${host.origin}${BROWSER_HOST_PATHS.events}`,
+        { method: 'POST', headers },
+        (res) => {
+          expect(res.statusCode).toBe(200);
+          res.on('data', (c: Buffer) => {
+            text += c.toString('utf8');
+            for (const m of text.matchAll(/event: host:open-url\ndata: (.*)\n\n/g)) {
+              const url = (JSON.parse(m[1]!) as { url: string }).url;
+              if (handled.has(url)) continue;
+              handled.add(url);
+              const redirect = new URL(url).searchParams.get('redirect_uri')!;
+              void new ScriptedBrowser()
+                .authorize(url, { stopAt: redirect })
+                .then(async (callback) => {
+                  bag.add('code', new URL(callback).searchParams.get('code'));
+                  await (await fetch(callback)).text();
+                });
+            }
+          });
+          resolve();
+        },
+      );
       const handled = new Set<string>();
       req.on('error', (e) => (sse ? undefined : reject(e)));
       req.end();
@@ -84,7 +104,10 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     dir = mkdtempSync(join(tmpdir(), 'ld-sec-host-'));
     const rendererDir = join(dir, 'renderer');
     mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body><div id="root"></div></body></html>');
+    writeFileSync(
+      join(rendererDir, 'index.html'),
+      '<!doctype html><html><head><title>t</title></head><body><div id="root"></div></body></html>',
+    );
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     host = await startBrowserHost({
@@ -123,7 +146,8 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     expect(attrs).toContain('httponly');
     expect(attrs).toContain('samesite=strict');
     cookie = setCookie[0]!.split(';')[0]!;
-    key = (JSON.parse(/id="ld-host-session">([^<]*)</.exec(reply.body)![1]!) as { key: string }).key;
+    key = (JSON.parse(/id="ld-host-session">([^<]*)</.exec(reply.body)![1]!) as { key: string })
+      .key;
     expect(key.length).toBeGreaterThanOrEqual(32);
     bag.add('host_secret', cookie.split('=')[1]!);
     bag.add('host_secret', key);
@@ -131,7 +155,10 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     const { 'set-cookie': _allowed, ...others } = reply.headers;
     expect(leaksIn(bag, JSON.stringify(others) + reply.body.replace(key, ''))).toEqual([]);
     // Used once: the same link opens nothing the second time.
-    const again = await record('used launch link', send(launchUrl, { headers: { host: hostHeader } }));
+    const again = await record(
+      'used launch link',
+      send(launchUrl, { headers: { host: hostHeader } }),
+    );
     expect(again.status).toBe(403);
   });
 
@@ -148,12 +175,26 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
   it('without the cookie (or with a wrong one): the page, SSE and invoke are refused', async () => {
     const wrongCookie = `${cookie.split('=')[0]}=${'B'.repeat(key.length)}`;
     for (const c of [undefined, wrongCookie, `ld_host_1=${cookie.split('=')[1]}`]) {
-      const headers: Record<string, string> = { host: hostHeader, origin: host.origin, ...(c ? { cookie: c } : {}) };
+      const headers: Record<string, string> = {
+        host: hostHeader,
+        origin: host.origin,
+        ...(c ? { cookie: c } : {}),
+      };
       expect((await record('page', send(`${host.origin}/`, { headers }))).status).toBe(403);
-      expect((await record('bridge', send(`${host.origin}${BROWSER_HOST_PATHS.bridge}`, { headers }))).status).toBe(403);
       expect(
-        (await record('events', send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { method: 'POST', headers: { ...headers, 'x-ld-key': key } })))
+        (await record('bridge', send(`${host.origin}${BROWSER_HOST_PATHS.bridge}`, { headers })))
           .status,
+      ).toBe(403);
+      expect(
+        (
+          await record(
+            'events',
+            send(`${host.origin}${BROWSER_HOST_PATHS.events}`, {
+              method: 'POST',
+              headers: { ...headers, 'x-ld-key': key },
+            }),
+          )
+        ).status,
       ).toBe(403);
       const inv = await record(
         'invoke',
@@ -171,10 +212,18 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
   it('with the cookie: a foreign Host is refused (DNS rebinding), a foreign or missing Origin cannot invoke, text/plain cannot invoke', async () => {
     const port = new URL(host.origin).port;
     for (const h of [`evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, 'evil.example']) {
-      expect((await record('foreign host', send(`${host.origin}/`, { headers: { host: h, cookie } }))).status).toBe(421);
-      expect((await record('foreign host sse', send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { host: h, cookie } }))).status).toBe(
-        421,
-      );
+      expect(
+        (await record('foreign host', send(`${host.origin}/`, { headers: { host: h, cookie } })))
+          .status,
+      ).toBe(421);
+      expect(
+        (
+          await record(
+            'foreign host sse',
+            send(`${host.origin}${BROWSER_HOST_PATHS.events}`, { headers: { host: h, cookie } }),
+          )
+        ).status,
+      ).toBe(421);
     }
     for (const origin of ['http://evil.example', `http://127.0.0.1:${Number(port) + 1}`, 'null']) {
       const r = await invoke('sites:list', undefined, { origin });
@@ -189,7 +238,9 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       }),
     );
     expect(noOrigin.status).toBe(403);
-    expect((await invoke('sites:list', undefined, { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await invoke('sites:list', undefined, { 'content-type': 'text/plain' })).status).toBe(
+      415,
+    );
     // And the right Host, Origin and cookie do work (the checks are not simply refusing everything).
     const okReply = await invoke('sites:list');
     expect(okReply.status).toBe(200);
@@ -198,26 +249,49 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
 
   it('a sign-in and a sync through the host: events over SSE and every invoke answer carry no token and no host secret', async () => {
     await openEvents();
-    const add = JSON.parse((await invoke('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })).body) as {
+    const add = JSON.parse(
+      (await invoke('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })).body,
+    ) as {
       ok: boolean;
       value: SiteSummary;
     };
     expect(add.ok).toBe(true);
-    const signIn = JSON.parse((await invoke('sites:sign-in', { siteId: add.value.id })).body) as { ok: boolean; value: SiteSummary };
+    const signIn = JSON.parse((await invoke('sites:sign-in', { siteId: add.value.id })).body) as {
+      ok: boolean;
+      value: SiteSummary;
+    };
     expect(signIn).toMatchObject({ ok: true, value: { status: 'ready' } });
-    const sync = JSON.parse((await invoke('sync:now', { siteId: add.value.id })).body) as { ok: boolean };
+    const sync = JSON.parse((await invoke('sync:now', { siteId: add.value.id })).body) as {
+      ok: boolean;
+    };
     expect(sync.ok).toBe(true);
-    for (const c of ['library:list', 'profile:get', 'billing:get', 'notifications:list', 'sync:status']) {
-      expect(JSON.parse((await invoke(c, { siteId: add.value.id })).body)).toMatchObject({ ok: true });
+    for (const c of [
+      'library:list',
+      'profile:get',
+      'billing:get',
+      'notifications:list',
+      'sync:status',
+    ]) {
+      expect(JSON.parse((await invoke(c, { siteId: add.value.id })).body)).toMatchObject({
+        ok: true,
+      });
     }
     await invoke('security:get-token-protection');
     // The sign-in doctor's report goes to the page too (and is copied for support): no token, no host secret.
-    const doctor = JSON.parse((await invoke('doctor:run', { siteId: add.value.id })).body) as { ok: boolean; value: { checks: unknown[] } };
+    const doctor = JSON.parse((await invoke('doctor:run', { siteId: add.value.id })).body) as {
+      ok: boolean;
+      value: { checks: unknown[] };
+    };
     expect(doctor.ok && doctor.value.checks).toHaveLength(7);
-    expect(JSON.parse((await invoke('sites:sign-out', { siteId: add.value.id, removeData: true })).body)).toMatchObject({ ok: true });
+    expect(
+      JSON.parse((await invoke('sites:sign-out', { siteId: add.value.id, removeData: true })).body),
+    ).toMatchObject({ ok: true });
     // Static files and the bridge with a valid session.
     for (const p of ['/', '/assets/app.js', BROWSER_HOST_PATHS.bridge, '/no/such/page']) {
-      expect((await record(p, send(`${host.origin}${p}`, { headers: { host: hostHeader, cookie } }))).status).toBe(200);
+      expect(
+        (await record(p, send(`${host.origin}${p}`, { headers: { host: hostHeader, cookie } })))
+          .status,
+      ).toBe(200);
     }
     await new Promise((r) => setTimeout(r, 100));
     const events = sse!.text();
@@ -256,7 +330,10 @@ describe('browser host: a handler that throws with a token in scope', () => {
   it("answers the masked internal error and logs only the error's name (the real host's onUnexpected)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ld-sec-host2-'));
     mkdirSync(join(dir, 'renderer'));
-    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    writeFileSync(
+      join(dir, 'renderer', 'index.html'),
+      '<!doctype html><html><head></head><body></body></html>',
+    );
     const token = `at_${'Q'.repeat(20)}${Date.now()}`;
     const bag = new SecretBag();
     bag.add('access_token', token);
@@ -276,7 +353,9 @@ describe('browser host: a handler that throws with a token in scope', () => {
         return Object.assign(Object.create(core) as typeof core, {
           handlers: {
             ...core.handlers,
-            'app:get-info': boom(new Error(`refresh failed with ${token}`, { cause: new Error(`echo ${token}`) })),
+            'app:get-info': boom(
+              new Error(`refresh failed with ${token}`, { cause: new Error(`echo ${token}`) }),
+            ),
             'sites:list': boom(new TypeError(`Bearer ${token}`)),
             'settings:get': boom({ accessToken: token }),
           },
@@ -287,14 +366,22 @@ describe('browser host: a handler that throws with a token in scope', () => {
       const hostHeader = new URL(host.origin).host;
       const launch = await send(host.launchUrl(), { headers: { host: hostHeader } });
       const cookie = ([] as string[]).concat(launch.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
-      const key = (JSON.parse(/id="ld-host-session">([^<]*)</.exec(launch.body)![1]!) as { key: string }).key;
+      const key = (
+        JSON.parse(/id="ld-host-session">([^<]*)</.exec(launch.body)![1]!) as { key: string }
+      ).key;
       // The launch page's first answers asked the same handlers: only the calls below are looked at.
       hostLines.length = 0;
       const bodies: string[] = [];
       for (const channel of ['app:get-info', 'sites:list', 'settings:get']) {
         const r = await send(`${host.origin}${BROWSER_HOST_PATHS.invoke}${channel}`, {
           method: 'POST',
-          headers: { host: hostHeader, origin: host.origin, cookie, 'x-ld-key': key, 'content-type': 'application/json' },
+          headers: {
+            host: hostHeader,
+            origin: host.origin,
+            cookie,
+            'x-ld-key': key,
+            'content-type': 'application/json',
+          },
           body: '{}',
         });
         expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'internal' } });

@@ -14,7 +14,14 @@ import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
-import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import {
+  captureLogger,
+  createRecordingFetch,
+  filesUnder,
+  leaksIn,
+  scanFiles,
+  SecretBag,
+} from './helpers/canary';
 import { createTestCore } from '../helpers/test-core';
 
 const CLIENT_ID = 'demo-desktop-confidential';
@@ -50,7 +57,9 @@ describe('a confidential client secret stays in the vault and the request bodies
       clock: { now: () => Date.now() + offsetMs },
       openExternal: async (url) => {
         const redirect = new URL(url).searchParams.get('redirect_uri')!;
-        void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then((callback) => fetch(callback).then((r) => r.text()));
+        void new ScriptedBrowser()
+          .authorize(url, { stopAt: redirect })
+          .then((callback) => fetch(callback).then((r) => r.text()));
       },
     });
     core.onEvent((event, payload) => events.push({ event, payload: structuredClone(payload) }));
@@ -63,19 +72,33 @@ describe('a confidential client secret stays in the vault and the request bodies
   });
 
   it('add (twice), sign in, sync, refresh, sign out: the secret went to the token and revocation endpoints only', async () => {
-    const site = await call<SiteSummary>('sites:add', { baseUrl: server.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-    await call('sites:add', { baseUrl: server.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-    expect(await call<SiteSummary>('sites:sign-in', { siteId: site.id })).toMatchObject({ status: 'ready' });
+    const site = await call<SiteSummary>('sites:add', {
+      baseUrl: server.url,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+    });
+    await call('sites:add', {
+      baseUrl: server.url,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+    });
+    expect(await call<SiteSummary>('sites:sign-in', { siteId: site.id })).toMatchObject({
+      status: 'ready',
+    });
     await call('sync:now', { siteId: site.id });
     offsetMs = 3 * 60 * 60 * 1000;
     await call('sync:now', { siteId: site.id });
     await call('sites:list');
     const atRest = scanFiles(filesUnder(dataDir), bag);
-    expect(await call('sites:sign-out', { siteId: site.id, removeData: false })).toMatchObject({ revoked: true });
+    expect(await call('sites:sign-out', { siteId: site.id, removeData: false })).toMatchObject({
+      revoked: true,
+    });
     // The secret was really sent (code exchange, refresh): the canary is live.
     expect(bag.of('client_secret')).toEqual([CLIENT_SECRET]);
     const bodies = wire.tokenExchanges.map((x) => x.requestBody);
-    expect(bodies.filter((b) => b.includes(`client_secret=${CLIENT_SECRET}`)).length).toBeGreaterThanOrEqual(2);
+    expect(
+      bodies.filter((b) => b.includes(`client_secret=${CLIENT_SECRET}`)).length,
+    ).toBeGreaterThanOrEqual(2);
     expect(atRest).toEqual([]);
   });
 

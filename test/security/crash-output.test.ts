@@ -19,9 +19,15 @@ interface ChildRun {
   secrets: SecretBag;
 }
 
-function runChild(mode: 'guarded' | 'unguarded', kind: 'uncaught' | 'rejection'): Promise<ChildRun> {
+function runChild(
+  mode: 'guarded' | 'unguarded',
+  kind: 'uncaught' | 'rejection',
+): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = fork(CHILD, [mode, kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = fork(CHILD, [mode, kind], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     const secrets = new SecretBag();
     let output = '';
     child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));
@@ -45,7 +51,9 @@ describe('crash output carries no token', () => {
   it('guarded: an uncaught CoreError whose cause quotes the token prints only its name and code, and the process ends', async () => {
     const run = await runChild('guarded', 'uncaught');
     expect(run.secrets.size).toBeGreaterThan(1);
-    expect(run.output).toContain('Learning Desktop stopped after an unexpected error: CoreError (server-error)');
+    expect(run.output).toContain(
+      'Learning Desktop stopped after an unexpected error: CoreError (server-error)',
+    );
     expect(run.code).toBe(1);
     expect(leaksIn(run.secrets, run.output)).toEqual([]);
   }, 60_000);
@@ -93,7 +101,9 @@ describe('crash output carries no token', () => {
   // CoreError's inspect hook prints the code and plain-words message only, never the cause chain.
   it('util.inspect / console.error of a CoreError does not print a cause quoting a token', () => {
     const token = 'tok_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-    const error = new CoreError('server-error', 'The site answered with an error.', undefined, { cause: new Error(`echo ${token}`) });
+    const error = new CoreError('server-error', 'The site answered with an error.', undefined, {
+      cause: new Error(`echo ${token}`),
+    });
     expect(inspect(error)).not.toContain(token);
   });
 });

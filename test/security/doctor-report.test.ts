@@ -32,7 +32,8 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
   let host: BrowserHost;
   const reports: DoctorReport[] = [];
 
-  const call = async <T>(channel: string, input?: unknown): Promise<Result<T>> => dispatch(host.core.handlers, channel, input) as Promise<Result<T>>;
+  const call = async <T>(channel: string, input?: unknown): Promise<Result<T>> =>
+    dispatch(host.core.handlers, channel, input) as Promise<Result<T>>;
   const value = async <T>(channel: string, input?: unknown): Promise<T> => {
     const r = await call<T>(channel, input);
     if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
@@ -88,15 +89,26 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
 
   it('runs the doctor after sign-ins, a refresh and a failed sign-in', async () => {
     const [demo] = await value<SiteSummary[]>('sites:add-demo');
-    const confidential = await value<SiteSummary>('sites:add', { baseUrl: demo!.baseUrl, ...CONFIDENTIAL });
-    expect(await value<SiteSummary>('sites:sign-in', { siteId: demo!.id })).toMatchObject({ status: 'ready' });
-    expect(await value<SiteSummary>('sites:sign-in', { siteId: confidential.id })).toMatchObject({ status: 'ready' });
+    const confidential = await value<SiteSummary>('sites:add', {
+      baseUrl: demo!.baseUrl,
+      ...CONFIDENTIAL,
+    });
+    expect(await value<SiteSummary>('sites:sign-in', { siteId: demo!.id })).toMatchObject({
+      status: 'ready',
+    });
+    expect(await value<SiteSummary>('sites:sign-in', { siteId: confidential.id })).toMatchObject({
+      status: 'ready',
+    });
     await value('sync:now', { siteId: confidential.id });
     // A failed attempt: the site's clock 15 minutes behind, its id_token is refused and the issued pair discarded.
     await value('demo:set-faults', { clockSkewMinutes: -15 });
     const failed = await call('sites:sign-in', { siteId: confidential.id });
     expect(!failed.ok && failed.error.code).toBe('id-token-invalid');
-    for (const input of [{ siteId: demo!.id }, { siteId: confidential.id }, { baseUrl: demo!.baseUrl, clientId: CONFIDENTIAL.clientId }]) {
+    for (const input of [
+      { siteId: demo!.id },
+      { siteId: confidential.id },
+      { baseUrl: demo!.baseUrl, clientId: CONFIDENTIAL.clientId },
+    ]) {
       reports.push(await value<DoctorReport>('doctor:run', input));
     }
     expect(reports[1]!.trigger).toBe('id-token-invalid');
@@ -105,10 +117,21 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
 
   it('saw every kind of secret live (nothing passes vacuously)', () => {
     const kinds = bag.kinds();
-    for (const k of ['access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'client_secret', 'password', 'host_secret'] as const)
+    for (const k of [
+      'access_token',
+      'refresh_token',
+      'id_token',
+      'code',
+      'code_verifier',
+      'client_secret',
+      'password',
+      'host_secret',
+    ] as const)
       expect(kinds, k).toContain(k);
     // The client secret really went to the token endpoint.
-    expect(wire.tokenExchanges.some((x) => x.requestBody.includes(CONFIDENTIAL.clientSecret))).toBe(true);
+    expect(wire.tokenExchanges.some((x) => x.requestBody.includes(CONFIDENTIAL.clientSecret))).toBe(
+      true,
+    );
   });
 
   it('the report as the core returns it carries none of them', () => {
@@ -124,7 +147,13 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
       const i18n = i18next.createInstance();
       await i18n.init({
         lng,
-        resources: { [lng]: { translation: JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown> } },
+        resources: {
+          [lng]: {
+            translation: JSON.parse(
+              readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8'),
+            ) as Record<string, unknown>,
+          },
+        },
         interpolation: { escapeValue: false },
       });
       for (const r of reports) {

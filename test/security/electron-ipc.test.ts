@@ -10,7 +10,10 @@ import type { AppCore } from '../../electron/core/app-core';
 import { rememberSecrets } from '../../electron/core/log';
 import { leaksIn, SecretBag } from './helpers/canary';
 
-type Handle = (event: { sender: unknown; senderFrame?: { url: string } }, input: unknown) => Promise<unknown>;
+type Handle = (
+  event: { sender: unknown; senderFrame?: { url: string } },
+  input: unknown,
+) => Promise<unknown>;
 const registered = new Map<string, Handle>();
 vi.mock('electron', () => ({
   ipcMain: {
@@ -50,13 +53,20 @@ describe('Electron host IPC: errors with a token in scope', () => {
     );
     const event = { sender: {}, senderFrame: { url: 'file:///index.html' } };
     const answers = [];
-    for (const c of ['app:get-info', 'sites:list', 'settings:get']) answers.push(await registered.get(c)!(event, undefined));
+    for (const c of ['app:get-info', 'sites:list', 'settings:get'])
+      answers.push(await registered.get(c)!(event, undefined));
     expect(answers[0]).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(answers[1]).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(answers[2])).toContain('[redacted]');
-    expect(lines).toEqual(['ipc: app:get-info failed unexpectedly: Error', 'ipc: sites:list failed unexpectedly: TypeError']);
+    expect(lines).toEqual([
+      'ipc: app:get-info failed unexpectedly: Error',
+      'ipc: sites:list failed unexpectedly: TypeError',
+    ]);
     trusted = false;
-    expect(await registered.get('app:get-info')!(event, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await registered.get('app:get-info')!(event, undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(ran).toBe(3);
     expect(leaksIn(bag, JSON.stringify(answers) + lines.join('\n'))).toEqual([]);
     unregister();

@@ -12,13 +12,26 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type EventName } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
-import type { BillingView, EntitlementsView, LibraryCourse, NotificationsView, SiteSummary } from '../../electron/common/view-models';
+import type {
+  BillingView,
+  EntitlementsView,
+  LibraryCourse,
+  NotificationsView,
+  SiteSummary,
+} from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createNodeCipher } from '../../electron/core/vault/cipher';
 import { createVault } from '../../electron/core/vault/vault';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
-import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import {
+  captureLogger,
+  createRecordingFetch,
+  filesUnder,
+  leaksIn,
+  scanFiles,
+  SecretBag,
+} from './helpers/canary';
 import { createTestCore } from '../helpers/test-core';
 
 describe('secrets stay out of the renderer, the logs and the files at rest (demo mode, end to end)', () => {
@@ -42,7 +55,9 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
   const delivered: string[] = [];
 
   const call = async <T = unknown>(channel: string, input?: unknown): Promise<T> => {
-    const result = await dispatch(core.handlers, channel, input, (c, e) => log.logger.error('unexpected', { c, e }));
+    const result = await dispatch(core.handlers, channel, input, (c, e) =>
+      log.logger.error('unexpected', { c, e }),
+    );
     results.push({ channel, result });
     if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
     return result.value as T;
@@ -88,8 +103,12 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     [demo, demo2] = added as [SiteSummary, SiteSummary];
     await call('app:get-info');
     await call('sites:list');
-    expect(await call<SiteSummary>('sites:sign-in', { siteId: demo.id })).toMatchObject({ status: 'ready' });
-    expect(await call<SiteSummary>('sites:sign-in', { siteId: demo2.id })).toMatchObject({ status: 'ready' });
+    expect(await call<SiteSummary>('sites:sign-in', { siteId: demo.id })).toMatchObject({
+      status: 'ready',
+    });
+    expect(await call<SiteSummary>('sites:sign-in', { siteId: demo2.id })).toMatchObject({
+      status: 'ready',
+    });
     const run = await call<{ outcome: string }>('sync:now', { siteId: demo.id });
     expect(['completed', 'partial']).toContain(run.outcome);
     await call('sync:now', { siteId: demo2.id });
@@ -105,20 +124,36 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('library:all-page', { limit: 5, sort: 'recent' });
     await call('today:get');
     // The window's first frame for the next start (kept in the data folder: checked at rest below).
-    await call('app:save-first-screen', { html: '<p>Today</p>', build: 'index-x.js', lang: 'en', dir: 'ltr', theme: null, siteIds: [demo.id] });
+    await call('app:save-first-screen', {
+      html: '<p>Today</p>',
+      build: 'index-x.js',
+      lang: 'en',
+      dir: 'ltr',
+      theme: null,
+      siteIds: [demo.id],
+    });
     // A school's address read without adding it (the welcome screen's "no application ID" path).
     await call('sites:check', { baseUrl: demo.baseUrl });
     await call('billing:spending', { siteId: demo.id });
     await call('progress:summary', { siteId: demo.id, timeZone: 'Asia/Taipei' });
     // A cover fetched by the core for the page (the demo's covers are on the site's own origin).
-    const cover = library.find((c) => c.coverImageUrl !== null)?.coverImageUrl ?? `${demo.baseUrl}/covers/none.svg`;
+    const cover =
+      library.find((c) => c.coverImageUrl !== null)?.coverImageUrl ??
+      `${demo.baseUrl}/covers/none.svg`;
     await call('media:image', { siteId: demo.id, url: cover }).catch(() => undefined);
     await call('billing:summary', { siteId: demo.id });
-    const orders = await call<{ items: { tradeNo: string }[] }>('billing:orders', { siteId: demo.id, offset: 0, limit: 5 });
+    const orders = await call<{ items: { tradeNo: string }[] }>('billing:orders', {
+      siteId: demo.id,
+      offset: 0,
+      limit: 5,
+    });
     await call('billing:order', { siteId: demo.id, tradeNo: orders.items[0]!.tradeNo });
     // A page the offline copy does not know: the channel answers (an error Result) without opening the browser, which
     // here is scripted for the sign-in pages only.
-    await call('site:open-page', { siteId: demo.id, page: { kind: 'course', courseId: 'not-in-this-library' } }).catch(() => undefined);
+    await call('site:open-page', {
+      siteId: demo.id,
+      page: { kind: 'course', courseId: 'not-in-this-library' },
+    }).catch(() => undefined);
     await call('billing:instructions', { siteId: demo.id });
     await call('notifications:summary', { siteId: demo.id });
     await call('notifications:page', { siteId: demo.id, limit: 5, onlyUnread: true });
@@ -142,9 +177,15 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const first = notifications.items[0];
     if (first) await call('notifications:mark-read', { siteId: demo.id, notificationId: first.id });
     // Where a notice leads (an order, a course, an event, a service), read from the saved copy; it is marked read too.
-    for (const n of notifications.items) await call('notifications:open', { siteId: demo.id, notificationId: n.id });
+    for (const n of notifications.items)
+      await call('notifications:open', { siteId: demo.id, notificationId: n.id });
     await call('notifications:mark-all-read', { siteId: demo.id });
-    await call('notifications:update-subscription', { siteId: demo.id, topic: 'marketing', channel: 'email', enabled: false });
+    await call('notifications:update-subscription', {
+      siteId: demo.id,
+      topic: 'marketing',
+      channel: 'email',
+      enabled: false,
+    });
     await call('settings:get');
     await call('settings:update', { theme: 'dark' });
     await call('security:get-token-protection');
@@ -161,8 +202,13 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('sync:status', { siteId: demo.id });
 
     // The sign-in doctor's report (a proxy with credentials in the environment) and the demo fault panel.
-    const doctor = await call<{ checks: { id: string; params: Record<string, unknown> }[] }>('doctor:run', { siteId: demo.id });
-    expect(doctor.checks.find((c) => c.id === 'proxy')?.params).toMatchObject({ proxy: 'proxy.example:3128' });
+    const doctor = await call<{ checks: { id: string; params: Record<string, unknown> }[] }>(
+      'doctor:run',
+      { siteId: demo.id },
+    );
+    expect(doctor.checks.find((c) => c.id === 'proxy')?.params).toMatchObject({
+      proxy: 'proxy.example:3128',
+    });
     await call('doctor:run', { baseUrl: demo.baseUrl, clientId: 'demo-desktop' });
     await call('demo:faults');
     await call('demo:set-faults', { latencyMs: 0 });
@@ -172,25 +218,53 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const billing = await call<BillingView>('billing:get', { siteId: demo.id });
     const payments = billing.orders.flatMap((o) => o.payments);
     await call('export:orders-csv', { siteId: demo.id, language: 'en' });
-    await call('export:receipt', { siteId: demo.id, tradeNo: billing.orders[0]!.tradeNo, language: 'en' });
+    await call('export:receipt', {
+      siteId: demo.id,
+      tradeNo: billing.orders[0]!.tradeNo,
+      language: 'en',
+    });
     await call('export:progress-csv', { siteId: demo.id, language: 'en' });
     await call('export:progress-report', { siteId: demo.id, language: 'zh-TW' });
-    await call('export:year-receipts', { siteId: demo.id, year: billing.orders[0]!.createdAt.slice(0, 4), language: 'zh-TW' });
-    const unpaid = payments.find((p) => p.paymentState === 'not_paid' && p.instructions?.isExpired === false) ?? payments[0]!;
-    await call('calendar:payment-deadline', { siteId: demo.id, paymentId: unpaid.paymentId, language: 'en' }).catch(() => undefined);
-    await call('calendar:course-access-end', { siteId: demo.id, courseId: library[0]!.courseId, language: 'zh-TW' }).catch(() => undefined);
-    const registrations = (await call<EntitlementsView>('entitlements:get', { siteId: demo.id })).eventRegistrations;
+    await call('export:year-receipts', {
+      siteId: demo.id,
+      year: billing.orders[0]!.createdAt.slice(0, 4),
+      language: 'zh-TW',
+    });
+    const unpaid =
+      payments.find((p) => p.paymentState === 'not_paid' && p.instructions?.isExpired === false) ??
+      payments[0]!;
+    await call('calendar:payment-deadline', {
+      siteId: demo.id,
+      paymentId: unpaid.paymentId,
+      language: 'en',
+    }).catch(() => undefined);
+    await call('calendar:course-access-end', {
+      siteId: demo.id,
+      courseId: library[0]!.courseId,
+      language: 'zh-TW',
+    }).catch(() => undefined);
+    const registrations = (await call<EntitlementsView>('entitlements:get', { siteId: demo.id }))
+      .eventRegistrations;
     const upcomingEvent = registrations.find((e) => !e.isPast) ?? registrations[0]!;
-    await call('calendar:event', { siteId: demo.id, registrationId: upcomingEvent.id, language: 'zh-TW' }).catch(() => undefined);
+    await call('calendar:event', {
+      siteId: demo.id,
+      registrationId: upcomingEvent.id,
+      language: 'zh-TW',
+    }).catch(() => undefined);
     expect(delivered.length).toBeGreaterThanOrEqual(2);
     await call('updates:get-state');
     await call('updates:check');
     await call('updates:restart');
-    await call('invite:parse', { link: `learning-desktop://add-site?site=${encodeURIComponent(demo.baseUrl)}&client_id=demo-desktop` });
+    await call('invite:parse', {
+      link: `learning-desktop://add-site?site=${encodeURIComponent(demo.baseUrl)}&client_id=demo-desktop`,
+    });
     await call('invite:take-pending');
 
     // The pairs the vault holds (decrypted with the app's own key): the canaries must include them.
-    const vault = createVault({ dir: join(dataDir, 'vault'), cipher: await createNodeCipher(join(dataDir, 'vault.key')) });
+    const vault = createVault({
+      dir: join(dataDir, 'vault'),
+      cipher: await createNodeCipher(join(dataDir, 'vault.key')),
+    });
     for (const s of [demo, demo2]) {
       const record = await vault.get(s.id);
       for (const t of [record?.accessToken, record?.refreshToken]) if (t) vaultTokens.push(t);
@@ -202,23 +276,38 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
       .map((f) => readFileSync(f).toString('latin1'))
       .join('');
 
-    expect(await call('sites:sign-out', { siteId: demo.id, removeData: false })).toMatchObject({ revoked: true });
+    expect(await call('sites:sign-out', { siteId: demo.id, removeData: false })).toMatchObject({
+      revoked: true,
+    });
     await call('sites:remove', { siteId: demo2.id });
     // Invalid input, unknown channel, unknown site: error Results are captured too.
-    await dispatch(core.handlers, 'sites:sign-in', { siteId: 'nope' }).then((r) => results.push({ channel: 'sites:sign-in', result: r }));
-    await dispatch(core.handlers, 'no:such', undefined).then((r) => results.push({ channel: 'no:such', result: r }));
+    await dispatch(core.handlers, 'sites:sign-in', { siteId: 'nope' }).then((r) =>
+      results.push({ channel: 'sites:sign-in', result: r }),
+    );
+    await dispatch(core.handlers, 'no:such', undefined).then((r) =>
+      results.push({ channel: 'no:such', result: r }),
+    );
     await core.close();
   }, 120_000);
 
   it('saw every kind of canary live on the wire (nothing passes vacuously)', () => {
     const kinds = bag.kinds();
-    for (const k of ['access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'password'] as const) expect(kinds, k).toContain(k);
+    for (const k of [
+      'access_token',
+      'refresh_token',
+      'id_token',
+      'code',
+      'code_verifier',
+      'password',
+    ] as const)
+      expect(kinds, k).toContain(k);
     // Two sign-ins and a rotation: at least three access and three refresh tokens.
     expect(bag.of('access_token').length).toBeGreaterThanOrEqual(3);
     expect(bag.of('refresh_token').length).toBeGreaterThanOrEqual(3);
     // Each token really was on the wire, where it is allowed to be.
     const wireText = wire.tokenExchanges.map((x) => x.requestBody + x.responseBody).join('\n');
-    for (const t of [...bag.of('access_token'), ...bag.of('refresh_token'), ...bag.of('id_token')]) expect(wireText.includes(t)).toBe(true);
+    for (const t of [...bag.of('access_token'), ...bag.of('refresh_token'), ...bag.of('id_token')])
+      expect(wireText.includes(t)).toBe(true);
     expect(callbackUrls.join('\n')).toContain(bag.of('code')[0]);
     // What the vault holds is among the canaries (two sites, a pair each).
     expect(vaultTokens).toHaveLength(4);
@@ -230,7 +319,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     // Every channel of the contract was exercised (a new channel must join this journey).
     expect(CHANNELS.filter((c) => !results.some((r) => r.channel === c))).toEqual([]);
     expect(results.some((r) => !r.result.ok)).toBe(true);
-    for (const { channel, result } of results) expect(leaksIn(bag, JSON.stringify(result)), channel).toEqual([]);
+    for (const { channel, result } of results)
+      expect(leaksIn(bag, JSON.stringify(result)), channel).toEqual([]);
   });
 
   it('no file handed to the student (CSV, receipt, calendar) carries a secret', () => {
@@ -240,17 +330,27 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
 
   it('no event emitted to the renderer carries a secret', () => {
     const names = new Set(events.map((e) => e.event));
-    for (const n of ['sites:changed', 'sign-in:progress', 'sync:progress', 'data:changed', 'settings:changed'] as const) expect(names).toContain(n);
-    for (const { event, payload } of events) expect(leaksIn(bag, JSON.stringify(payload)), event).toEqual([]);
+    for (const n of [
+      'sites:changed',
+      'sign-in:progress',
+      'sync:progress',
+      'data:changed',
+      'settings:changed',
+    ] as const)
+      expect(names).toContain(n);
+    for (const { event, payload } of events)
+      expect(leaksIn(bag, JSON.stringify(payload)), event).toEqual([]);
   });
 
   it('no log line (app, auth, sites, sync, db, demo servers) carries a secret', () => {
     const scopes = new Set(log.entries.map((e) => e.scope.split('.')[1] ?? e.scope));
     expect(log.lines.length).toBeGreaterThan(10);
-    for (const s of ['demo', 'sites', 'sign-in', 'token', 'sync', 'vault']) expect([...scopes].join(' ')).toContain(s);
+    for (const s of ['demo', 'sites', 'sign-in', 'token', 'sync', 'vault'])
+      expect([...scopes].join(' ')).toContain(s);
     expect(leaksIn(bag, log.text())).toEqual([]);
     const key = readFileSync(join(dataDir, 'vault.key'));
-    for (const form of [key.toString('base64'), key.toString('base64url'), key.toString('hex')]) expect(log.text().includes(form)).toBe(false);
+    for (const form of [key.toString('base64'), key.toString('base64url'), key.toString('hex')])
+      expect(log.text().includes(form)).toBe(false);
   });
 
   it("the loopback receiver's page in the browser tab carries no code or token", () => {
@@ -270,7 +370,9 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     expect(leaksWhileSignedIn).toEqual([]);
     // And the server did store them, hashed: the SHA-256 of a live refresh token is in a demo DB file.
     const { createHash } = await import('node:crypto');
-    const hashes = bag.of('refresh_token').map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
+    const hashes = bag
+      .of('refresh_token')
+      .map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
     expect(hashes.some((h) => serverBytesWhileSignedIn.includes(h))).toBe(true);
     // After sign-out, remove and close, still nothing.
     expect(scanFiles(filesUnder(dataDir), bag)).toEqual([]);

@@ -10,17 +10,32 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName, IpcHandlers } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
-import type { NotificationsView, SiteSummary, SyncRunSummary, SyncStatus } from '../../electron/common/view-models';
+import type {
+  NotificationsView,
+  SiteSummary,
+  SyncRunSummary,
+  SyncStatus,
+} from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
 import { CoreError } from '../../electron/core/errors';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
-import { captureLogger, createRecordingFetch, filesUnder, leaksIn, scanFiles, SecretBag } from './helpers/canary';
+import {
+  captureLogger,
+  createRecordingFetch,
+  filesUnder,
+  leaksIn,
+  scanFiles,
+  SecretBag,
+} from './helpers/canary';
 import { createTestCore } from '../helpers/test-core';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 describe('error paths with secrets around (a real core against a real site, faults injected on the wire)', () => {
   const bag = new SecretBag();
@@ -48,14 +63,19 @@ describe('error paths with secrets around (a real core against a real site, faul
   const refreshToken = () => bag.of('refresh_token').at(-1)!;
   /** Everything the renderer got (Results, events) and every log line since the start of the current test. */
   let mark = { results: 0, events: 0, lines: 0 };
-  const seen = () => JSON.stringify(results.slice(mark.results)) + JSON.stringify(events.slice(mark.events)) + log.lines.slice(mark.lines).join('\n');
+  const seen = () =>
+    JSON.stringify(results.slice(mark.results)) +
+    JSON.stringify(events.slice(mark.events)) +
+    log.lines.slice(mark.lines).join('\n');
   beforeEach(async () => {
     // Let any sync already running (the core's startup sync, a network-back sync) finish before a fault is set.
     if (core && site) await dispatch(core.handlers, 'sync:now', { siteId: site.id });
     mark = { results: results.length, events: events.length, lines: log.lines.length };
   });
   const signIn = async () => {
-    expect(valueOf<SiteSummary>(await call('sites:sign-in', { siteId: site.id }))).toMatchObject({ status: 'ready' });
+    expect(valueOf<SiteSummary>(await call('sites:sign-in', { siteId: site.id }))).toMatchObject({
+      status: 'ready',
+    });
     await call('sync:now', { siteId: site.id });
   };
 
@@ -78,7 +98,9 @@ describe('error paths with secrets around (a real core against a real site, faul
       },
     });
     core.onEvent((event, payload) => events.push({ event, payload: structuredClone(payload) }));
-    site = valueOf<SiteSummary>(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
+    site = valueOf<SiteSummary>(
+      await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
+    );
     await signIn();
   }, 60_000);
 
@@ -98,10 +120,13 @@ describe('error paths with secrets around (a real core against a real site, faul
     const token = accessToken();
     wire.rewrite = (req) =>
       req.url.endsWith('/member/graphql')
-        ? new Response(`<h1>Internal error</h1><pre>Authorization: ${req.authorization}\nrequest token ${token}\naccess_token=${token}</pre>`, {
-            status: 500,
-            headers: { 'content-type': 'text/html' },
-          })
+        ? new Response(
+            `<h1>Internal error</h1><pre>Authorization: ${req.authorization}\nrequest token ${token}\naccess_token=${token}</pre>`,
+            {
+              status: 500,
+              headers: { 'content-type': 'text/html' },
+            },
+          )
         : undefined;
     try {
       const summary = valueOf<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
@@ -118,7 +143,12 @@ describe('error paths with secrets around (a real core against a real site, faul
     const token = accessToken();
     wire.rewrite = (req) =>
       req.url.endsWith('/member/graphql')
-        ? json(200, { data: null, errors: [{ message: `token ${token} is not allowed here`, extensions: { code: 'INTERNAL' } }] })
+        ? json(200, {
+            data: null,
+            errors: [
+              { message: `token ${token} is not allowed here`, extensions: { code: 'INTERNAL' } },
+            ],
+          })
         : undefined;
     try {
       const summary = valueOf<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
@@ -132,10 +162,17 @@ describe('error paths with secrets around (a real core against a real site, faul
 
   it('a queued change refused with a GraphQL error echoing the token: the failed change shown to the user carries no token', async () => {
     const token = accessToken();
-    const notifications = valueOf<NotificationsView>(await call('notifications:list', { siteId: site.id }));
+    const notifications = valueOf<NotificationsView>(
+      await call('notifications:list', { siteId: site.id }),
+    );
     wire.rewrite = (req) =>
       req.url.endsWith('/member/graphql') && req.body.includes('mutation')
-        ? json(200, { data: null, errors: [{ message: `refused for bearer ${token}`, extensions: { code: 'BAD_USER_INPUT' } }] })
+        ? json(200, {
+            data: null,
+            errors: [
+              { message: `refused for bearer ${token}`, extensions: { code: 'BAD_USER_INPUT' } },
+            ],
+          })
         : undefined;
     try {
       expect((await call('notifications:mark-all-read', { siteId: site.id })).ok).toBe(true);
@@ -162,7 +199,11 @@ describe('error paths with secrets around (a real core against a real site, faul
   let syncRunsLeak: string[] = [];
   /** Syncs until a run completes (a run started while a fault was set may still be finishing). */
   const syncClean = async () => {
-    for (let i = 0; i < 3; i++) if (valueOf<SyncRunSummary>(await call('sync:now', { siteId: site.id })).outcome === 'completed') return true;
+    for (let i = 0; i < 3; i++)
+      if (
+        valueOf<SyncRunSummary>(await call('sync:now', { siteId: site.id })).outcome === 'completed'
+      )
+        return true;
     return false;
   };
 
@@ -170,7 +211,10 @@ describe('error paths with secrets around (a real core against a real site, faul
     const token = accessToken();
     wire.rewrite = (req) =>
       req.url.endsWith('/member/graphql') && req.body.includes('payments')
-        ? json(200, { data: null, errors: [{ message: 'Forbidden', extensions: { code: 'FORBIDDEN', scope: token } }] })
+        ? json(200, {
+            data: null,
+            errors: [{ message: 'Forbidden', extensions: { code: 'FORBIDDEN', scope: token } }],
+          })
         : undefined;
     let summary: SyncRunSummary;
     try {
@@ -188,7 +232,9 @@ describe('error paths with secrets around (a real core against a real site, faul
     // Read the rows: the check is on the stored value, not on a raw file scan.
     const db = new Database(join(dataDir, 'offline.db'), { readonly: true });
     try {
-      const rows = db.prepare('SELECT missing_scopes FROM sync_runs').all() as { missing_scopes: string }[];
+      const rows = db.prepare('SELECT missing_scopes FROM sync_runs').all() as {
+        missing_scopes: string;
+      }[];
       expect(rows.length).toBeGreaterThan(0);
       syncRunsLeak = leaksIn(bag, JSON.stringify(rows));
     } finally {
@@ -213,7 +259,10 @@ describe('error paths with secrets around (a real core against a real site, faul
       req.url.endsWith('/member/graphql')
         ? new Response(JSON.stringify({ error: 'insufficient_scope' }), {
             status: 403,
-            headers: { 'content-type': 'application/json', 'www-authenticate': `Bearer error="insufficient_scope", scope="account:read ${token}"` },
+            headers: {
+              'content-type': 'application/json',
+              'www-authenticate': `Bearer error="insufficient_scope", scope="account:read ${token}"`,
+            },
           })
         : undefined;
     try {
@@ -239,7 +288,10 @@ describe('error paths with secrets around (a real core against a real site, faul
     const rt = refreshToken();
     wire.rewrite = (req) =>
       req.url.endsWith('/api/oauth/token')
-        ? json(400, { error: 'invalid_grant', error_description: `refresh token ${rt} was revoked; refresh_token=${rt}` })
+        ? json(400, {
+            error: 'invalid_grant',
+            error_description: `refresh token ${rt} was revoked; refresh_token=${rt}`,
+          })
         : undefined;
     offsetMs += 3 * 60 * 60 * 1000;
     try {
@@ -260,19 +312,26 @@ describe('error paths with secrets around (a real core against a real site, faul
     const rt = refreshToken();
     const res = await fetch(`${server.url}/api/oauth/revoke`, {
       method: 'POST',
-      body: new URLSearchParams({ token: rt, token_type_hint: 'refresh_token', client_id: 'demo-desktop' }),
+      body: new URLSearchParams({
+        token: rt,
+        token_type_hint: 'refresh_token',
+        client_id: 'demo-desktop',
+      }),
     });
     expect(res.status).toBe(200);
     offsetMs += 3 * 60 * 60 * 1000;
     const summary = valueOf<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
     expect(summary.error?.code).toBe('sign-in-needed');
-    expect(JSON.parse(wire.tokenExchanges.at(-1)!.responseBody)).toMatchObject({ error: 'invalid_grant' });
+    expect(JSON.parse(wire.tokenExchanges.at(-1)!.responseBody)).toMatchObject({
+      error: 'invalid_grant',
+    });
     expect(leaksIn(bag, seen())).toEqual([]);
   });
 
   it('a code exchange refused with an error_description echoing the code and verifier: the sign-in fails without them', async () => {
     wire.rewrite = (req) => {
-      if (!req.url.endsWith('/api/oauth/token') || !req.body.includes('authorization_code')) return undefined;
+      if (!req.url.endsWith('/api/oauth/token') || !req.body.includes('authorization_code'))
+        return undefined;
       const form = new URLSearchParams(req.body);
       return json(400, {
         error: 'invalid_grant',
@@ -298,7 +357,12 @@ describe('error paths with secrets around (a real core against a real site, faul
       'sites:sign-in': async () => {
         const { validateCallback } = await import('../../electron/core/auth/sign-in');
         validateCallback(
-          new URLSearchParams({ state: 's', error: 'server_error', error_description: `code=${canary} and ${canary}`, code: canary }),
+          new URLSearchParams({
+            state: 's',
+            error: 'server_error',
+            error_description: `code=${canary} and ${canary}`,
+            code: canary,
+          }),
           {
             state: 's',
             issuer: 'x',
@@ -325,15 +389,23 @@ describe('error paths with secrets around (a real core against a real site, faul
         },
       }) as IpcHandlers;
     // What both hosts pass as onUnexpected (electron/main/ipc.ts, electron/browser-host/server.ts).
-    const hostOnUnexpected = (c: string, e: unknown) => hostLines.push(`ipc: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`);
+    const hostOnUnexpected = (c: string, e: unknown) =>
+      hostLines.push(`ipc: ${c} failed unexpectedly: ${e instanceof Error ? e.name : 'error'}`);
     for (const error of [
       new Error(`token ${token} exploded`),
       new TypeError(`Bearer ${token}`),
-      new CoreError('server-error', 'The site answered with an error.', undefined, { cause: new Error(`echo ${token}`) }),
+      new CoreError('server-error', 'The site answered with an error.', undefined, {
+        cause: new Error(`echo ${token}`),
+      }),
       { accessToken: token },
       `raw ${token}`,
     ]) {
-      const r = await dispatch(thrower(error), 'sync:status', { siteId: site.id }, hostOnUnexpected);
+      const r = await dispatch(
+        thrower(error),
+        'sync:status',
+        { siteId: site.id },
+        hostOnUnexpected,
+      );
       results.push({ channel: 'sync:status (throws)', result: r });
       expect(r.ok).toBe(false);
       // The core's logger too, when given the error as data.

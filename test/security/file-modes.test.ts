@@ -37,7 +37,9 @@ describe.skipIf(process.platform === 'win32')('files at rest: 0600 in a 0700 fol
       expect(databases.some((f) => f.endsWith('offline.db'))).toBe(true);
       expect(databases.some((f) => f.endsWith('offline.db-wal'))).toBe(true);
       expect(databases.filter((f) => !f.includes('offline.db')).length).toBeGreaterThan(0);
-      expect(databases.map((f) => [f.slice(dataDir.length), mode(f).toString(8)])).toEqual(databases.map((f) => [f.slice(dataDir.length), '600']));
+      expect(databases.map((f) => [f.slice(dataDir.length), mode(f).toString(8)])).toEqual(
+        databases.map((f) => [f.slice(dataDir.length), '600']),
+      );
     } finally {
       await core.close();
     }

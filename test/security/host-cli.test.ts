@@ -24,16 +24,34 @@ describe('browser host CLI: the launch secret printed once, crash output without
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ld-sec-cli-'));
-    child = spawn(process.execPath, ['--import', 'tsx', '--import', CRASHER, CLI, '--no-open', '--port', '0', '--data-dir', join(dir, 'data')], {
-      env: { ...process.env, LD_SEC_CANARY: canary },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--import',
+        CRASHER,
+        CLI,
+        '--no-open',
+        '--port',
+        '0',
+        '--data-dir',
+        join(dir, 'data'),
+      ],
+      {
+        env: { ...process.env, LD_SEC_CANARY: canary },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    const exited = new Promise<void>((resolve) => child.on('exit', (code) => ((exitCode = code), resolve())));
+    const exited = new Promise<void>((resolve) =>
+      child.on('exit', (code) => ((exitCode = code), resolve())),
+    );
     // On a clean clone the CLI first builds the renderer (as `npm run demo` does): allow for it.
     const deadline = Date.now() + 150_000;
-    while (!/running at http/.test(output) && Date.now() < deadline && exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    while (!/running at http/.test(output) && Date.now() < deadline && exitCode === null)
+      await new Promise((r) => setTimeout(r, 100));
     beforeCrash = output;
     child.kill('SIGUSR2');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);

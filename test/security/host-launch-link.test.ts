@@ -5,7 +5,15 @@
  * once and nothing after.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,87 +22,100 @@ import { send } from '../browser-host/http';
 
 const CLI = fileURLToPath(new URL('../../electron/browser-host/cli.ts', import.meta.url));
 
-describe.skipIf(process.platform === 'win32')('browser host launch link: nothing replayable on a command line', () => {
-  let dir: string;
-  let child: ChildProcess;
-  let output = '';
-  let openerArgs: string[] = [];
+describe.skipIf(process.platform === 'win32')(
+  'browser host launch link: nothing replayable on a command line',
+  () => {
+    let dir: string;
+    let child: ChildProcess;
+    let output = '';
+    let openerArgs: string[] = [];
 
-  const until = async (test: () => boolean, what: string) => {
-    const deadline = Date.now() + 150_000;
-    while (!test()) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`gave up waiting for ${what}: ${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ld-sec-launch-'));
-    const bin = join(dir, 'bin');
-    const record = join(dir, 'opener-argv.json');
-    // The opener: records its arguments (one JSON array), as another account would read them from /proc.
-    writeFileSync(
-      join(dir, 'opener.mjs'),
-      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\n`,
-    );
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'opener.mjs'))} "$@"\n`);
-    chmodSync(join(bin, 'xdg-open'), 0o755);
-    child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--data-dir', join(dir, 'data')], {
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    await until(() => /running at http/.test(output), 'the launch link');
-    await until(() => {
-      try {
-        openerArgs = JSON.parse(readFileSync(record, 'utf8')) as string[];
-        return true;
-      } catch {
-        return false;
+    const until = async (test: () => boolean, what: string) => {
+      const deadline = Date.now() + 150_000;
+      while (!test()) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`gave up waiting for ${what}: ${output}`);
+        await new Promise((r) => setTimeout(r, 100));
       }
-    }, 'the opener');
-  }, 180_000);
+    };
 
-  afterAll(() => {
-    child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'ld-sec-launch-'));
+      const bin = join(dir, 'bin');
+      const record = join(dir, 'opener-argv.json');
+      // The opener: records its arguments (one JSON array), as another account would read them from /proc.
+      writeFileSync(
+        join(dir, 'opener.mjs'),
+        `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\n`,
+      );
+      mkdirSync(bin);
+      writeFileSync(
+        join(bin, 'xdg-open'),
+        `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'opener.mjs'))} "$@"\n`,
+      );
+      chmodSync(join(bin, 'xdg-open'), 0o755);
+      child = spawn(
+        process.execPath,
+        ['--import', 'tsx', CLI, '--port', '0', '--data-dir', join(dir, 'data')],
+        {
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
+      child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      await until(() => /running at http/.test(output), 'the launch link');
+      await until(() => {
+        try {
+          openerArgs = JSON.parse(readFileSync(record, 'utf8')) as string[];
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'the opener');
+    }, 180_000);
 
-  const origin = () => /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)![1]!;
+    afterAll(() => {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('the opener is given a file path, never a link: its command line holds no token', () => {
-    expect(openerArgs).toHaveLength(1);
-    const [path] = openerArgs;
-    expect(path).toMatch(/open-\d+\.html$/);
-    expect(path).not.toMatch(/launch=|secret=|http:/);
-    expect(statSync(path!).mode & 0o777).toBe(0o600);
-    // The folder it is in lets no other account in.
-    expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
-  });
+    const origin = () => /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)![1]!;
 
-  it('the link in that page opens the app once; replayed later it opens nothing', async () => {
-    const page = readFileSync(openerArgs[0]!, 'utf8');
-    const link = /content="0;url=([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, '&');
-    expect(link.startsWith(`${origin()}/?launch=`)).toBe(true);
-    const first = await send(link);
-    expect(first.status).toBe(200);
-    expect(String(first.headers['set-cookie'])).toMatch(/^ld_host_\d+=/);
-    const replay = await send(link);
-    expect(replay.status).toBe(403);
-    expect(replay.headers['set-cookie']).toBeUndefined();
-  });
+    it('the opener is given a file path, never a link: its command line holds no token', () => {
+      expect(openerArgs).toHaveLength(1);
+      const [path] = openerArgs;
+      expect(path).toMatch(/open-\d+\.html$/);
+      expect(path).not.toMatch(/launch=|secret=|http:/);
+      expect(statSync(path!).mode & 0o777).toBe(0o600);
+      // The folder it is in lets no other account in.
+      expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
+    });
 
-  it('the printed link is another one, also good once; Enter prints a new one', async () => {
-    const printed = /running at (\S+)/.exec(output)![1]!;
-    expect(printed).not.toBe(/content="0;url=([^"]+)"/.exec(readFileSync(openerArgs[0]!, 'utf8'))![1]);
-    expect((await send(printed)).status).toBe(200);
-    expect((await send(printed)).status).toBe(403);
-    child.stdin!.write('\n');
-    await until(() => /A new link to open the app: \S+/.test(output), 'a new link');
-    const fresh = /A new link to open the app: (\S+)/.exec(output)![1]!;
-    expect((await send(fresh)).status).toBe(200);
-    expect((await send(fresh)).status).toBe(403);
-  });
-});
+    it('the link in that page opens the app once; replayed later it opens nothing', async () => {
+      const page = readFileSync(openerArgs[0]!, 'utf8');
+      const link = /content="0;url=([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, '&');
+      expect(link.startsWith(`${origin()}/?launch=`)).toBe(true);
+      const first = await send(link);
+      expect(first.status).toBe(200);
+      expect(String(first.headers['set-cookie'])).toMatch(/^ld_host_\d+=/);
+      const replay = await send(link);
+      expect(replay.status).toBe(403);
+      expect(replay.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('the printed link is another one, also good once; Enter prints a new one', async () => {
+      const printed = /running at (\S+)/.exec(output)![1]!;
+      expect(printed).not.toBe(
+        /content="0;url=([^"]+)"/.exec(readFileSync(openerArgs[0]!, 'utf8'))![1],
+      );
+      expect((await send(printed)).status).toBe(200);
+      expect((await send(printed)).status).toBe(403);
+      child.stdin!.write('\n');
+      await until(() => /A new link to open the app: \S+/.test(output), 'a new link');
+      const fresh = /A new link to open the app: (\S+)/.exec(output)![1]!;
+      expect((await send(fresh)).status).toBe(200);
+      expect((await send(fresh)).status).toBe(403);
+    });
+  },
+);

@@ -27,8 +27,17 @@ async function hostile(answer: (path: string, res: ServerResponse) => void): Pro
 }
 
 /** Streams `bytes` bytes of one JSON string value; counts what was written into `sent`. */
-function huge(res: ServerResponse, status: number, bytes: number, sent: { n: number }, gzip = false): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+function huge(
+  res: ServerResponse,
+  status: number,
+  bytes: number,
+  sent: { n: number },
+  gzip = false,
+): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+  });
   const filler = Buffer.alloc(64 * 1024, 0x61);
   let produced = 0;
   const body = new Readable({
@@ -74,7 +83,9 @@ describe('sign-in requests to a hostile site', () => {
       clientId: 'c',
       clientSecret: null,
     };
-    await expect(refreshTokens(input as Parameters<typeof refreshTokens>[0], { fetch })).rejects.toMatchObject({ name: 'CoreError' });
+    await expect(
+      refreshTokens(input as Parameters<typeof refreshTokens>[0], { fetch }),
+    ).rejects.toMatchObject({ name: 'CoreError' });
     expect(sent.n).toBeLessThan(64 * MB);
   });
 
@@ -88,7 +99,9 @@ describe('sign-in requests to a hostile site', () => {
       timers.push(t);
     });
     const started = performance.now();
-    await expect(discover(url, { fetch, timeoutMs: 1000 })).rejects.toMatchObject({ name: 'CoreError' });
+    await expect(discover(url, { fetch, timeoutMs: 1000 })).rejects.toMatchObject({
+      name: 'CoreError',
+    });
     expect(performance.now() - started).toBeLessThan(20_000);
   });
 });

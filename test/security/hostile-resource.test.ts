@@ -26,12 +26,18 @@ async function setUp(): Promise<{ as: MiniAs; h: Harness; siteId: string }> {
   as.refuseResource = true;
   const h = await createHarness();
   cleanups.push(() => h.close());
-  const site = await h.manager.add({ baseUrl: as.url, clientId: 'mini-client', label: 'Mini School' });
+  const site = await h.manager.add({
+    baseUrl: as.url,
+    clientId: 'mini-client',
+    label: 'Mini School',
+  });
   return { as, h, siteId: site.id };
 }
 
 const refreshTokensIssued = (h: Harness): string[] =>
-  h.tokenAnswers.filter((a) => a.form.get('grant_type') === 'authorization_code').map((a) => a.body.refresh_token as string);
+  h.tokenAnswers
+    .filter((a) => a.form.get('grant_type') === 'authorization_code')
+    .map((a) => a.body.refresh_token as string);
 
 describe('a site that refuses the resource indicator (RFC 8707 invalid_target)', () => {
   it('a pair the member API refuses is revoked, not kept, and the student is told the sign-in cannot reach the member data', async () => {
@@ -41,25 +47,35 @@ describe('a site that refuses the resource indicator (RFC 8707 invalid_target)',
       (e: unknown) => e,
     );
     expect(isCoreError(error, 'sign-in-failed')).toBe(true);
-    expect((error as { detail?: Record<string, unknown> }).detail).toMatchObject({ hint: 'access', at: 'member-api' });
+    expect((error as { detail?: Record<string, unknown> }).detail).toMatchObject({
+      hint: 'access',
+      at: 'member-api',
+    });
     expect((error as Error).message).toMatch(/does not give this app access to your member data/);
     expect((error as Error).message).not.toMatch(/Sign in again/);
 
     // Asked once with the resource (refused), once without: the second attempt's pair was issued, then revoked.
-    const authorizations = as.requests.filter((r) => r.path === '/authorize').map((r) => r.query.get('resource'));
+    const authorizations = as.requests
+      .filter((r) => r.path === '/authorize')
+      .map((r) => r.query.get('resource'));
     expect(authorizations).toEqual([as.url, null]);
     const [issued] = refreshTokensIssued(h);
     expect(issued).toMatch(/^rt_/);
     expect(refreshTokensIssued(h)).toHaveLength(1);
     expect(as.revoked.has(issued!)).toBe(true);
-    expect(await refreshTokenWorks(`${as.url}/token`, issued!, 'mini-client')).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(await refreshTokenWorks(`${as.url}/token`, issued!, 'mini-client')).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+    });
 
     // Nothing of it was kept: no pair in the vault, the site not ready, no sync to fail with "sign in again".
     const secrets = await createVault({ dir: join(h.dir, 'vault'), cipher: h.cipher }).get(siteId);
     expect(secrets?.accessToken ?? null).toBeNull();
     expect(secrets?.refreshToken ?? null).toBeNull();
     expect(h.manager.getSite(siteId)?.status).not.toBe('ready');
-    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
 
     // The browser tab of the second attempt says so too, not "try again".
     const pages = (await Promise.all(h.tabs)) as { body: string }[];
@@ -67,8 +83,16 @@ describe('a site that refuses the resource indicator (RFC 8707 invalid_target)',
 
     // The sign-in check names the same cause, with what to tell the school.
     const report = await runDoctor(
-      { site: { label: 'Mini School', baseUrl: as.url, clientId: 'mini-client' }, attempt: h.manager.lastSignInAttempt(siteId) },
-      { fetch, clock: Date, env: {}, app: { version: '0.0.0-test', host: 'browser', platform: process.platform } },
+      {
+        site: { label: 'Mini School', baseUrl: as.url, clientId: 'mini-client' },
+        attempt: h.manager.lastSignInAttempt(siteId),
+      },
+      {
+        fetch,
+        clock: Date,
+        env: {},
+        app: { version: '0.0.0-test', host: 'browser', platform: process.platform },
+      },
     );
     expect(report.trigger).toBe('sign-in-failed');
     expect(report.checks.find((c) => c.id === 'client')).toMatchObject({
@@ -110,9 +134,14 @@ describe('a site that refuses the resource indicator (RFC 8707 invalid_target)',
       }),
     ).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
     // The refresh rotated the pair; the refresh token held when the API refused it is revoked, not left live.
-    const [refreshAnswer] = h.tokenAnswers.filter((a) => a.form.get('grant_type') === 'refresh_token');
+    const [refreshAnswer] = h.tokenAnswers.filter(
+      (a) => a.form.get('grant_type') === 'refresh_token',
+    );
     const held = refreshAnswer!.body.refresh_token as string;
     expect(as.revoked.has(held)).toBe(true);
-    expect(await refreshTokenWorks(`${as.url}/token`, held, 'mini-client')).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(await refreshTokenWorks(`${as.url}/token`, held, 'mini-client')).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+    });
   });
 });

@@ -21,14 +21,25 @@ async function worker() {
   return opened;
 }
 
-function syncOf(db: Awaited<ReturnType<typeof worker>>, clients: Record<string, SiteClient>, extra: { requestDeadlineMs?: number } = {}) {
-  const sync = createSyncService({ db: db.db, writer: db.writer, clientFor: (id) => clients[id]!, sleep: noSleep, ...extra });
+function syncOf(
+  db: Awaited<ReturnType<typeof worker>>,
+  clients: Record<string, SiteClient>,
+  extra: { requestDeadlineMs?: number } = {},
+) {
+  const sync = createSyncService({
+    db: db.db,
+    writer: db.writer,
+    clientFor: (id) => clients[id]!,
+    sleep: noSleep,
+    ...extra,
+  });
   onTestFinished(() => sync.close());
   return sync;
 }
 
 /** Sends `text` as a 200 JSON answer. */
-const sendJson = (res: ServerResponse, text: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+const sendJson = (res: ServerResponse, text: string) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(text);
 
 /** An answer of `bytes` bytes that never ends being JSON until its last byte: a page of one huge string. */
 function hugeAnswer(bytes: number): Readable {
@@ -67,7 +78,9 @@ describe.each([
     const library = getLibrary(db.db, 'hostile', NOW);
 
     hostile.rewrite('SyncCourses', (answer) => {
-      const page = (answer.data as { viewer: { enrolledCourses: { nodes: { description: unknown }[] } } }).viewer.enrolledCourses;
+      const page = (
+        answer.data as { viewer: { enrolledCourses: { nodes: { description: unknown }[] } } }
+      ).viewer.enrolledCourses;
       page.nodes[0]!.description = '__DEEP__';
       return JSON.stringify(answer).replace('"__DEEP__"', deepArrayText(50_000));
     });
@@ -93,7 +106,17 @@ describe.each([
       n += 1;
       sendJson(
         res,
-        JSON.stringify({ data: { viewer: { notifications: { totalCount: 1e9, pageInfo: { hasNextPage: true, endCursor: `c${n}` }, nodes: [] } } } }),
+        JSON.stringify({
+          data: {
+            viewer: {
+              notifications: {
+                totalCount: 1e9,
+                pageInfo: { hasNextPage: true, endCursor: `c${n}` },
+                nodes: [],
+              },
+            },
+          },
+        }),
       );
       return true;
     });
@@ -114,7 +137,10 @@ describe.each([
     hostile.takeOver((req, res) => {
       if (req.operation !== 'SyncNotifications') return false;
       asked += 1;
-      const page = req.variables.after === null || req.variables.after === undefined ? 0 : Number(String(req.variables.after).slice(1));
+      const page =
+        req.variables.after === null || req.variables.after === undefined
+          ? 0
+          : Number(String(req.variables.after).slice(1));
       // Newest first: notice n was created n minutes before the first one.
       const nodes = Array.from({ length: PER_PAGE }, (_, i) => {
         const n = page * PER_PAGE + i;
@@ -134,7 +160,11 @@ describe.each([
         JSON.stringify({
           data: {
             viewer: {
-              notifications: { totalCount: PAGES * PER_PAGE, pageInfo: { hasNextPage, endCursor: hasNextPage ? `p${page + 1}` : null }, nodes },
+              notifications: {
+                totalCount: PAGES * PER_PAGE,
+                pageInfo: { hasNextPage, endCursor: hasNextPage ? `p${page + 1}` : null },
+                nodes,
+              },
             },
           },
         }),
@@ -142,7 +172,11 @@ describe.each([
       return true;
     });
     const summary = await sync.syncNow('hostile');
-    expect(summary).toMatchObject({ outcome: 'completed', error: null, keptNewest: [{ part: 'notifications', kept: 100_000 }] });
+    expect(summary).toMatchObject({
+      outcome: 'completed',
+      error: null,
+      keptNewest: [{ part: 'notifications', kept: 100_000 }],
+    });
     // Stopped at the page bound (site-data.ts MAX_PAGES_PER_PART), give or take the pages asked for ahead.
     expect(asked).toBeGreaterThanOrEqual(1000);
     expect(asked).toBeLessThanOrEqual(1010);
@@ -152,7 +186,10 @@ describe.each([
     expect(kept.items[0]?.id).toBe('ntf_0');
     expect(getLibrary(db.db, 'hostile', NOW).length).toBeGreaterThan(0);
     // Said once, where the screens read the site's state: a note, not an error.
-    expect(sync.status('hostile')).toMatchObject({ lastError: null, keptNewest: [{ part: 'notifications', kept: 100_000 }] });
+    expect(sync.status('hostile')).toMatchObject({
+      lastError: null,
+      keptNewest: [{ part: 'notifications', kept: 100_000 }],
+    });
     // A school whose history shrinks back under the bound: no note any more.
     hostile.takeOver(null);
     expect((await sync.syncNow('hostile')).keptNewest).toBeUndefined();
@@ -170,7 +207,17 @@ describe.each([
       const next = req.variables.after === 'a' ? 'b' : 'a';
       sendJson(
         res,
-        JSON.stringify({ data: { viewer: { payments: { totalCount: 2, pageInfo: { hasNextPage: true, endCursor: next }, nodes: [] } } } }),
+        JSON.stringify({
+          data: {
+            viewer: {
+              payments: {
+                totalCount: 2,
+                pageInfo: { hasNextPage: true, endCursor: next },
+                nodes: [],
+              },
+            },
+          },
+        }),
       );
       return true;
     });
@@ -256,7 +303,9 @@ describe('a compression bomb', () => {
       const source = new Readable({
         read() {
           expanded += zeros.length;
-          this.push(expanded === zeros.length ? Buffer.concat([Buffer.from('{"data":'), zeros]) : zeros);
+          this.push(
+            expanded === zeros.length ? Buffer.concat([Buffer.from('{"data":'), zeros]) : zeros,
+          );
         },
       });
       const gzip = createGzip({ level: 9 });

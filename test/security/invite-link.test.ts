@@ -50,7 +50,9 @@ describe('invite links with a secret in them', () => {
         answers.push(await dispatch(core.handlers, 'invite:parse', { link }));
       }
       // Each was refused (the test saw live refusals, not silence)...
-      const refusals = answers.map((a) => (a as { value: { ok: boolean; refusal?: string } }).value.refusal);
+      const refusals = answers.map(
+        (a) => (a as { value: { ok: boolean; refusal?: string } }).value.refusal,
+      );
       expect(refusals).toEqual([
         'secret-in-link',
         'secret-in-link',
@@ -71,6 +73,7 @@ describe('invite links with a secret in them', () => {
     expect(JSON.stringify(answers)).not.toContain(CANARY);
     expect(JSON.stringify(events)).not.toContain(CANARY);
     expect(lines.join('\n')).not.toContain(CANARY);
-    for (const file of filesUnder(dataDir)) expect(readFileSync(file).includes(CANARY), file).toBe(false);
+    for (const file of filesUnder(dataDir))
+      expect(readFileSync(file).includes(CANARY), file).toBe(false);
   });
 });

@@ -21,13 +21,19 @@ describe('remembered secrets are masked in free text', () => {
     logger.info(`before remembering ${token}`);
     expect(text()).toContain(token);
     rememberSecrets(token);
-    logger.warn(`site said: invalid ${token}`, { note: `echo ${token}`, error: new Error(`x ${token}`, { cause: new Error(`y ${token}`) }), other });
+    logger.warn(`site said: invalid ${token}`, {
+      note: `echo ${token}`,
+      error: new Error(`x ${token}`, { cause: new Error(`y ${token}`) }),
+      other,
+    });
     const after = text().split('\n').slice(1).join('\n');
     expect(after).not.toContain(token);
     expect(after).toContain('[redacted]');
     expect(after).toContain(other);
     expect(redactString(`a${token}b`)).toBe('a[redacted]b');
-    expect(JSON.stringify(redact({ list: [encodeURIComponent(`${token}/`)] }))).not.toContain(token);
+    expect(JSON.stringify(redact({ list: [encodeURIComponent(`${token}/`)] }))).not.toContain(
+      token,
+    );
   });
 
   it('ignores short values (they would match ordinary words)', () => {

@@ -24,7 +24,12 @@ interface Answer {
 }
 async function answer(res: Response): Promise<Answer> {
   const headers = [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
-  return { status: res.status, location: res.headers.get('location'), headers, body: await res.text() };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    headers,
+    body: await res.text(),
+  };
 }
 const text = (a: Answer) => `${a.status}\n${a.headers}\n\n${a.body}`;
 
@@ -34,7 +39,12 @@ describe('embedded server: error answers carry no secret', () => {
   const bag = new SecretBag();
 
   beforeAll(async () => {
-    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', logger: (line) => serverLog.push(line) });
+    server = await createEmbeddedServer({
+      port: 0,
+      seed: 'demo',
+      site: 'demo',
+      logger: (line) => serverLog.push(line),
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -61,7 +71,9 @@ describe('embedded server: error answers carry no secret', () => {
   /** A real code for the demo student (signed in, consent approved), and the verifier that goes with it. */
   async function realCode(): Promise<{ code: string; verifier: string }> {
     const verifier = createCodeVerifier();
-    const callback = await new ScriptedBrowser().authorize(authorizeUrl({}, verifier), { stopAt: REDIRECT });
+    const callback = await new ScriptedBrowser().authorize(authorizeUrl({}, verifier), {
+      stopAt: REDIRECT,
+    });
     const code = new URL(callback).searchParams.get('code')!;
     bag.add('code', code);
     bag.add('code_verifier', verifier);
@@ -69,39 +81,58 @@ describe('embedded server: error answers carry no secret', () => {
   }
 
   const token = (form: Record<string, string>) =>
-    fetch(`${server.url}/api/oauth/token`, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' }).then(answer);
+    fetch(`${server.url}/api/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      redirect: 'manual',
+    }).then(answer);
 
   it('an error redirect (invalid scope, with secrets smuggled into the query) carries error, error_description, state and iss only', async () => {
     const secret = canary('client_secret');
     const verifier = canary('verifier');
     bag.add('client_secret', secret);
     bag.add('code_verifier', verifier);
-    const res = await fetch(authorizeUrl({ scope: 'openid no-such-scope', client_secret: secret, code_verifier: verifier }), {
-      redirect: 'manual',
-    }).then(answer);
+    const res = await fetch(
+      authorizeUrl({
+        scope: 'openid no-such-scope',
+        client_secret: secret,
+        code_verifier: verifier,
+      }),
+      {
+        redirect: 'manual',
+      },
+    ).then(answer);
     expect(res.status).toBe(302);
     const to = new URL(res.location!);
     expect(`${to.origin}${to.pathname}`).toBe(REDIRECT);
-    expect([...to.searchParams.keys()].sort()).toEqual(expect.arrayContaining(['error', 'iss', 'state']));
-    for (const k of to.searchParams.keys()) expect(['error', 'error_description', 'error_uri', 'state', 'iss']).toContain(k);
+    expect([...to.searchParams.keys()].sort()).toEqual(
+      expect.arrayContaining(['error', 'iss', 'state']),
+    );
+    for (const k of to.searchParams.keys())
+      expect(['error', 'error_description', 'error_uri', 'state', 'iss']).toContain(k);
     expect(to.searchParams.get('iss')).toBe(server.url);
     expect(leaksIn(bag, text(res))).toEqual([]);
   });
 
   it('a denied consent redirects with error=access_denied, state and iss, and no code', async () => {
-    const callback = await new ScriptedBrowser().authorize(authorizeUrl({}), { stopAt: REDIRECT, decision: 'deny' });
+    const callback = await new ScriptedBrowser().authorize(authorizeUrl({}), {
+      stopAt: REDIRECT,
+      decision: 'deny',
+    });
     const to = new URL(callback);
     expect(to.searchParams.get('error')).toBe('access_denied');
     expect(to.searchParams.has('code')).toBe(false);
-    for (const k of to.searchParams.keys()) expect(['error', 'error_description', 'error_uri', 'state', 'iss']).toContain(k);
+    for (const k of to.searchParams.keys())
+      expect(['error', 'error_description', 'error_uri', 'state', 'iss']).toContain(k);
   });
 
   it('an untrusted redirect_uri gets an error page (no redirect) that does not echo the secrets in its query', async () => {
     const code = canary('code');
     bag.add('code', code);
-    const res = await fetch(authorizeUrl({ redirect_uri: `https://evil.example/cb?code=${code}&access_token=${code}` }), { redirect: 'manual' }).then(
-      answer,
-    );
+    const res = await fetch(
+      authorizeUrl({ redirect_uri: `https://evil.example/cb?code=${code}&access_token=${code}` }),
+      { redirect: 'manual' },
+    ).then(answer);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.location).toBeNull();
     expect(leaksIn(bag, text(res))).toEqual([]);
@@ -116,9 +147,19 @@ describe('embedded server: error answers carry no secret', () => {
     bag.add('refresh_token', fakeRefresh);
     bag.add('client_secret', secret);
     const base = { client_id: CLIENT, redirect_uri: REDIRECT, resource: server.url };
-    const wrong = await token({ ...base, grant_type: 'authorization_code', code, code_verifier: wrongVerifier });
+    const wrong = await token({
+      ...base,
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: wrongVerifier,
+    });
     // The right verifier: tokens (the canaries of the replay below).
-    const good = await token({ ...base, grant_type: 'authorization_code', code, code_verifier: verifier });
+    const good = await token({
+      ...base,
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+    });
     if (good.status === 200) {
       const t = JSON.parse(good.body) as Record<string, string>;
       bag.add('access_token', t.access_token);
@@ -129,11 +170,26 @@ describe('embedded server: error answers carry no secret', () => {
       wrong,
       // The code replayed (after use, or after the failed attempt): refused, never echoed with the tokens.
       await token({ ...base, grant_type: 'authorization_code', code, code_verifier: verifier }),
-      await token({ ...base, grant_type: 'authorization_code', code: canary('unknown-code'), code_verifier: verifier }),
+      await token({
+        ...base,
+        grant_type: 'authorization_code',
+        code: canary('unknown-code'),
+        code_verifier: verifier,
+      }),
       await token({ ...base, grant_type: 'refresh_token', refresh_token: fakeRefresh }),
-      await token({ ...base, grant_type: 'refresh_token', refresh_token: fakeRefresh, client_secret: secret }),
+      await token({
+        ...base,
+        grant_type: 'refresh_token',
+        refresh_token: fakeRefresh,
+        client_secret: secret,
+      }),
       // A client trying the resource-owner password grant: refused, the password not echoed.
-      await token({ ...base, grant_type: 'password', username: 'student@example.com', password: secret }),
+      await token({
+        ...base,
+        grant_type: 'password',
+        username: 'student@example.com',
+        password: secret,
+      }),
     ];
     for (const a of answers) {
       expect(a.status).toBeGreaterThanOrEqual(400);
@@ -149,7 +205,9 @@ describe('embedded server: error answers carry no secret', () => {
       const res = await fetch(`${server.url}${path}`, {
         method: path.endsWith('graphql') ? 'POST' : 'GET',
         headers: { authorization: `Bearer ${bad}`, 'content-type': 'application/json' },
-        ...(path.endsWith('graphql') ? { body: JSON.stringify({ query: '{ viewer { id } }' }) } : {}),
+        ...(path.endsWith('graphql')
+          ? { body: JSON.stringify({ query: '{ viewer { id } }' }) }
+          : {}),
       }).then(answer);
       expect(res.status).toBe(401);
       expect(res.headers).toMatch(/www-authenticate: Bearer/i);
@@ -167,7 +225,10 @@ describe('embedded server: error answers carry no secret', () => {
     const { parseForms } = await import('../helpers/scripted-browser');
     const form = parseForms(page.html).find((f) => 'password' in f.fields)!;
     const res = await browser
-      .request(new URL(form.action || page.url, page.url).href, { method: 'POST', form: { ...form.fields, email: 'student@example.com', password } })
+      .request(new URL(form.action || page.url, page.url).href, {
+        method: 'POST',
+        form: { ...form.fields, email: 'student@example.com', password },
+      })
       .then(answer);
     expect(leaksIn(bag, text(res))).toEqual([]);
   });
@@ -193,7 +254,12 @@ describe('loopback receiver (app side): the callback page is fixed text', () => 
     bag.add('code', secret);
     const callbacks: Record<string, string>[] = [
       { code: secret, state: 's' },
-      { error: 'server_error', error_description: `<script>${secret}</script>`, code: secret, access_token: secret },
+      {
+        error: 'server_error',
+        error_description: `<script>${secret}</script>`,
+        code: secret,
+        access_token: secret,
+      },
       { error: 'access_denied', state: secret },
     ];
     for (const params of callbacks) {
@@ -205,7 +271,9 @@ describe('loopback receiver (app side): the callback page is fixed text', () => 
       expect(res.location).toBeNull();
       expect(leaksIn(bag, text(res))).toEqual([]);
       // The receiver did get it (the canary was really sent).
-      expect((await receiver.callback).toString()).toContain(encodeURIComponent(secret).slice(0, 10));
+      expect((await receiver.callback).toString()).toContain(
+        encodeURIComponent(secret).slice(0, 10),
+      );
       await receiver.close();
     }
   });

@@ -37,7 +37,11 @@ export function soakResult(
 ): SoakResult {
   return {
     name,
-    row: { ...row, 'stopped by time limit': run.done < run.wanted ? 1 : 0, seconds: Math.round((Date.now() - run.started) / 1000) },
+    row: {
+      ...row,
+      'stopped by time limit': run.done < run.wanted ? 1 : 0,
+      seconds: Math.round((Date.now() - run.started) / 1000),
+    },
     failures: [...failures, 'stopped by time limit'],
   };
 }
@@ -63,7 +67,11 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const requireHere = createRequire(import.meta.url);
 
 /** Bundles the child entry points (and the database writer worker beside them) into a temp dir. */
-export async function bundleChildren(): Promise<{ dir: string; path(name: string): string; dispose(): void }> {
+export async function bundleChildren(): Promise<{
+  dir: string;
+  path(name: string): string;
+  dispose(): void;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'ld-soak-bundle-'));
   await build({
     entryPoints: {
@@ -73,7 +81,15 @@ export async function bundleChildren(): Promise<{ dir: string; path(name: string
       // electron/core/worker/writer.ts looks for its worker as db-writer.js beside the bundle (as in the app build).
       'db-writer': join(here, '..', '..', 'electron', 'core', 'worker', 'writer-worker.ts'),
       // electron/core/downloads/transfer-thread.ts looks for the download thread as file-transfer.js.
-      'file-transfer': join(here, '..', '..', 'electron', 'core', 'downloads', 'transfer-worker.ts'),
+      'file-transfer': join(
+        here,
+        '..',
+        '..',
+        'electron',
+        'core',
+        'downloads',
+        'transfer-worker.ts',
+      ),
     },
     outdir: dir,
     outExtension: { '.js': '.mjs' },
@@ -87,19 +103,28 @@ export async function bundleChildren(): Promise<{ dir: string; path(name: string
       {
         name: 'native-by-path',
         setup(b) {
-          b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: requireHere.resolve('better-sqlite3'), external: true }));
+          b.onResolve({ filter: /^better-sqlite3$/ }, () => ({
+            path: requireHere.resolve('better-sqlite3'),
+            external: true,
+          }));
         },
       },
     ],
     logLevel: 'warning',
     // better-sqlite3 is CommonJS and loaded by require.
-    banner: { js: "import { createRequire as __soakRequire } from 'node:module'; const require = __soakRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __soakRequire } from 'node:module'; const require = __soakRequire(import.meta.url);",
+    },
   });
   // The workers are looked up as db-writer.js and file-transfer.js.
   const { renameSync } = await import('node:fs');
   renameSync(join(dir, 'db-writer.mjs'), join(dir, 'db-writer.js'));
   renameSync(join(dir, 'file-transfer.mjs'), join(dir, 'file-transfer.js'));
-  return { dir, path: (name) => join(dir, `${name}.mjs`), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    path: (name) => join(dir, `${name}.mjs`),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface Child {
@@ -112,13 +137,26 @@ export interface Child {
 }
 
 /** Forks a bundled child (the Node process itself: killing child.pid kills the process that does the work). */
-export function startChild(script: string, args: readonly string[], env: Record<string, string> = {}): Child {
-  const child = fork(script, [...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+export function startChild(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Child {
+  const child = fork(script, [...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-2000)));
   const queue: Record<string, unknown>[] = [];
-  const waiters: { type: string; resolve: (m: Record<string, unknown>) => void; reject: (e: Error) => void }[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waiters: {
+    type: string;
+    resolve: (m: Record<string, unknown>) => void;
+    reject: (e: Error) => void;
+  }[] = [];
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   child.on('message', (m: Record<string, unknown>) => {
     const i = waiters.findIndex((w) => w.type === m.type);
     if (i >= 0) waiters.splice(i, 1)[0]!.resolve(m);
@@ -126,7 +164,11 @@ export function startChild(script: string, args: readonly string[], env: Record<
   });
   void exited.then((code) => {
     for (const w of waiters.splice(0))
-      w.reject(new Error(`child exited (${code}) before "${w.type}": ${stderr.trim().split('\n').slice(-3).join(' / ')}`));
+      w.reject(
+        new Error(
+          `child exited (${code}) before "${w.type}": ${stderr.trim().split('\n').slice(-3).join(' / ')}`,
+        ),
+      );
   });
   return {
     process: child,
@@ -135,9 +177,13 @@ export function startChild(script: string, args: readonly string[], env: Record<
     next<T>(type: string, timeoutMs = 60_000): Promise<T> {
       const i = queue.findIndex((m) => m.type === type);
       if (i >= 0) return Promise.resolve(queue.splice(i, 1)[0] as T);
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.reject(new Error(`child already exited: ${stderr.slice(-300)}`));
+      if (child.exitCode !== null || child.signalCode !== null)
+        return Promise.reject(new Error(`child already exited: ${stderr.slice(-300)}`));
       return new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no "${type}" from the child in ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no "${type}" from the child in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           type,
           resolve: (m) => (clearTimeout(timer), resolve(m as T)),
@@ -154,7 +200,9 @@ export function startChild(script: string, args: readonly string[], env: Record<
 }
 
 /** Adds the site to a fresh data dir and signs in through the real core and a scripted browser; closes the core. */
-export async function signedInDataDir(baseUrl: string): Promise<{ dataDir: string; siteId: string; dispose(): void }> {
+export async function signedInDataDir(
+  baseUrl: string,
+): Promise<{ dataDir: string; siteId: string; dispose(): void }> {
   const root = mkdtempSync(join(tmpdir(), 'ld-soak-'));
   const dataDir = join(root, 'data');
   const core = await createTestCore({
@@ -162,7 +210,9 @@ export async function signedInDataDir(baseUrl: string): Promise<{ dataDir: strin
     version: '0.0.0-soak',
     openExternal: async (url) => {
       const redirect = new URL(url).searchParams.get('redirect_uri')!;
-      void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then((callback) => fetch(callback).then((r) => r.text()));
+      void new ScriptedBrowser()
+        .authorize(url, { stopAt: redirect })
+        .then((callback) => fetch(callback).then((r) => r.text()));
     },
   });
   try {
@@ -170,7 +220,11 @@ export async function signedInDataDir(baseUrl: string): Promise<{ dataDir: strin
     if (!added.ok) throw new Error(`add failed: ${added.error.message}`);
     const signedIn = await core.handlers['sites:sign-in']({ siteId: added.value.id });
     if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.error.message}`);
-    return { dataDir, siteId: added.value.id, dispose: () => rmSync(root, { recursive: true, force: true }) };
+    return {
+      dataDir,
+      siteId: added.value.id,
+      dispose: () => rmSync(root, { recursive: true, force: true }),
+    };
   } finally {
     await core.close();
   }

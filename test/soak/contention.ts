@@ -11,7 +11,10 @@ import { createVault } from '../../electron/core/vault/vault';
 import { createHarness } from '../core/auth/helpers/harness';
 import { signedInDataDir, soakResult, startChild, type SoakResult } from './common';
 
-export async function resignInDuringRefresh(rounds: number, timeLimitMs: number): Promise<SoakResult> {
+export async function resignInDuringRefresh(
+  rounds: number,
+  timeLimitMs: number,
+): Promise<SoakResult> {
   const clock = {
     ms: Date.now(),
     now(): number {
@@ -38,12 +41,16 @@ export async function resignInDuringRefresh(rounds: number, timeLimitMs: number)
       await held.reached;
       await h.manager.signIn(site.id);
       const fresh = await vault.get(site.id);
-      for (let i = 0; i < 500 && (await vault.listPendingRevocations()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && (await vault.listPendingRevocations()).length > 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
       held.release();
       const outcome = await refreshing;
       if (outcome.token !== fresh?.accessToken) refreshFailed++;
       const after = await vault.get(site.id);
-      if (after?.refreshToken !== fresh?.refreshToken || h.manager.getSite(site.id)?.status !== 'ready') {
+      if (
+        after?.refreshToken !== fresh?.refreshToken ||
+        h.manager.getSite(site.id)?.status !== 'ready'
+      ) {
         wiped++;
         await h.manager.signIn(site.id);
       }
@@ -66,7 +73,11 @@ export async function resignInDuringRefresh(rounds: number, timeLimitMs: number)
 
 type Outcome = { type: 'locked'; pid: number } | { type: 'refused'; holder: number };
 
-export async function twoProcessesOneDataDir(rounds: number, script: string, timeLimitMs: number): Promise<SoakResult> {
+export async function twoProcessesOneDataDir(
+  rounds: number,
+  script: string,
+  timeLimitMs: number,
+): Promise<SoakResult> {
   const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
   const started = Date.now();
   let data = await signedInDataDir(server.url);
@@ -79,20 +90,36 @@ export async function twoProcessesOneDataDir(rounds: number, script: string, tim
   let overlapping = 0;
   try {
     for (; done < rounds && Date.now() - started < timeLimitMs; done++) {
-      const children = [startChild(script, [data.dataDir, data.siteId, 'contend']), startChild(script, [data.dataDir, data.siteId, 'contend'])];
+      const children = [
+        startChild(script, [data.dataDir, data.siteId, 'contend']),
+        startChild(script, [data.dataDir, data.siteId, 'contend']),
+      ];
       const outcomes = await Promise.all(
-        children.map((c) => Promise.race([c.next<Outcome>('locked', 120_000), c.next<Outcome>('refused', 120_000)])),
+        children.map((c) =>
+          Promise.race([c.next<Outcome>('locked', 120_000), c.next<Outcome>('refused', 120_000)]),
+        ),
       );
       const winners = outcomes.filter((o) => o.type === 'locked');
       if (winners.length === 2) bothHeld++;
       if (winners.length === 0) noneHeld++;
-      const loser = outcomes.find((o): o is Extract<Outcome, { type: 'refused' }> => o.type === 'refused');
-      if (loser && winners.length === 1 && loser.holder !== (winners[0] as Extract<Outcome, { type: 'locked' }>).pid) wrongHolder++;
+      const loser = outcomes.find(
+        (o): o is Extract<Outcome, { type: 'refused' }> => o.type === 'refused',
+      );
+      if (
+        loser &&
+        winners.length === 1 &&
+        loser.holder !== (winners[0] as Extract<Outcome, { type: 'locked' }>).pid
+      )
+        wrongHolder++;
       if (loser) overlapping++;
-      for (const [i, o] of outcomes.entries()) if (o.type === 'locked') children[i]!.process.send({ type: 'go' });
+      for (const [i, o] of outcomes.entries())
+        if (o.type === 'locked') children[i]!.process.send({ type: 'go' });
       for (const [i, o] of outcomes.entries()) {
         if (o.type !== 'locked') continue;
-        const result = await children[i]!.next<{ errors: (string | null)[]; status: string }>('done', 300_000);
+        const result = await children[i]!.next<{ errors: (string | null)[]; status: string }>(
+          'done',
+          300_000,
+        );
         if (result.errors.some((e) => e !== null)) syncErrors++;
         if (result.status !== 'ready') signedOut++;
       }
@@ -118,7 +145,13 @@ export async function twoProcessesOneDataDir(rounds: number, script: string, tim
       'sync errors': syncErrors,
       'signed out': signedOut,
     },
-    ['both held the folder', 'neither held it', 'refusal named the wrong PID', 'sync errors', 'signed out'],
+    [
+      'both held the folder',
+      'neither held it',
+      'refusal named the wrong PID',
+      'sync errors',
+      'signed out',
+    ],
     { done, wanted: rounds, started },
   );
 }

@@ -17,7 +17,11 @@ import { sleep, soakResult, startChild, type SoakResult } from './common';
 const SIZE = 2 * 1024 * 1024;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-export async function downloadKills(kills: number, script: string, timeLimitMs: number): Promise<SoakResult> {
+export async function downloadKills(
+  kills: number,
+  script: string,
+  timeLimitMs: number,
+): Promise<SoakResult> {
   const started = Date.now();
   const server = await startFileServer();
   server.throttle = 16_384;
@@ -52,7 +56,8 @@ export async function downloadKills(kills: number, script: string, timeLimitMs: 
       if (body.length !== expected.length || record.saved.size !== expected.length) halfPresented++;
       else if (sha(body) !== sha(expected) || record.saved.sha256 !== sha(expected)) corrupt++;
     }
-    for (const file of savedFiles(downloads)) if (!served.has(sha(readFileSync(file)))) strayIncomplete++;
+    for (const file of savedFiles(downloads))
+      if (!served.has(sha(readFileSync(file)))) strayIncomplete++;
     return saved;
   };
 
@@ -64,7 +69,8 @@ export async function downloadKills(kills: number, script: string, timeLimitMs: 
       if (child.process.exitCode !== null) completedBeforeKill++;
       await child.kill9();
       // All saved: start again from an empty folder, so the next kill lands in a transfer again.
-      if ((await check()) === 3) rmSync(join(dataDir, 'downloads'), { recursive: true, force: true });
+      if ((await check()) === 3)
+        rmSync(join(dataDir, 'downloads'), { recursive: true, force: true });
     }
     // A last child to the end: everything saved, exact.
     const last = startChild(script, [dataDir, server.origin]);
@@ -85,7 +91,12 @@ export async function downloadKills(kills: number, script: string, timeLimitMs: 
         'half files presented as complete': halfPresented,
         'incomplete files in saved folders': strayIncomplete,
       },
-      ['not all saved at the end', 'corrupt saved files', 'half files presented as complete', 'incomplete files in saved folders'],
+      [
+        'not all saved at the end',
+        'corrupt saved files',
+        'half files presented as complete',
+        'incomplete files in saved folders',
+      ],
       { done, wanted: kills, started },
     );
   } finally {
@@ -98,14 +109,18 @@ function savedFiles(downloads: string): string[] {
   const out: string[] = [];
   for (const s of safeList(downloads).filter((n) => n.startsWith('s-'))) {
     for (const p of safeList(join(downloads, s))) {
-      for (const v of safeList(join(downloads, s, p))) for (const f of safeList(join(downloads, s, p, v))) out.push(join(downloads, s, p, v, f));
+      for (const v of safeList(join(downloads, s, p)))
+        for (const f of safeList(join(downloads, s, p, v))) out.push(join(downloads, s, p, v, f));
     }
   }
   return out;
 }
 
 function findSaved(downloads: string, version: string, name: string): string | null {
-  return savedFiles(downloads).find((f) => f.endsWith(join(version, name)) && statSync(f).isFile()) ?? null;
+  return (
+    savedFiles(downloads).find((f) => f.endsWith(join(version, name)) && statSync(f).isFile()) ??
+    null
+  );
 }
 
 function safeList(dir: string): string[] {

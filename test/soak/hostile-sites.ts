@@ -27,31 +27,47 @@ export const RSS_BOUND_MB = 256;
 type Behaviour = 'huge' | 'gzip-bomb' | 'endless' | 'drip';
 
 const empty = (field: string) =>
-  JSON.stringify({ data: { viewer: { [field]: { totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } } } });
+  JSON.stringify({
+    data: {
+      viewer: {
+        [field]: { totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] },
+      },
+    },
+  });
 const EMPTY_ANSWERS: Record<string, string> = {
-  SyncProfile: JSON.stringify({ data: { viewer: { id: 'u1', name: 'Student', email: 's@example.com', avatar: null, schools: [] } } }),
+  SyncProfile: JSON.stringify({
+    data: {
+      viewer: { id: 'u1', name: 'Student', email: 's@example.com', avatar: null, schools: [] },
+    },
+  }),
   SyncCourses: empty('enrolledCourses'),
   SyncDigitalProducts: empty('digitalProducts'),
   SyncConsultingServices: empty('consultingServices'),
   SyncEventRegistrations: empty('eventRegistrations'),
   SyncPayments: empty('payments'),
   SyncNotifications: empty('notifications'),
-  SyncNotificationSubscriptions: JSON.stringify({ data: { viewer: { notificationSubscriptions: [] } } }),
+  SyncNotificationSubscriptions: JSON.stringify({
+    data: { viewer: { notificationSubscriptions: [] } },
+  }),
 };
 
 /** A hostile member endpoint: every operation answers empty, except the one the behaviour takes over. */
-async function hostileServer(behaviour: Behaviour): Promise<{ url: string; close(): Promise<void> }> {
+async function hostileServer(
+  behaviour: Behaviour,
+): Promise<{ url: string; close(): Promise<void> }> {
   const timers = new Set<NodeJS.Timeout>();
   let page = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const query = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query?: string }).query ?? '';
+      const query =
+        (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query?: string }).query ?? '';
       const operation = /\bquery\s+([A-Za-z0-9_]+)/.exec(query)?.[1] ?? '';
       if (behaviour === 'huge' && operation === 'SyncCourses') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        const head = '{"data":{"viewer":{"enrolledCourses":{"totalCount":1,"pageInfo":{"hasNextPage":false,"endCursor":null},"nodes":[{"title":"';
+        const head =
+          '{"data":{"viewer":{"enrolledCourses":{"totalCount":1,"pageInfo":{"hasNextPage":false,"endCursor":null},"nodes":[{"title":"';
         const filler = Buffer.alloc(64 * 1024, 0x61);
         let sent = 0;
         const body = new Readable({
@@ -94,7 +110,15 @@ async function hostileServer(behaviour: Behaviour): Promise<{ url: string; close
         }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
-            data: { viewer: { notifications: { totalCount: 1e9, pageInfo: { hasNextPage: true, endCursor: `cursor-${page}` }, nodes } } },
+            data: {
+              viewer: {
+                notifications: {
+                  totalCount: 1e9,
+                  pageInfo: { hasNextPage: true, endCursor: `cursor-${page}` },
+                  nodes,
+                },
+              },
+            },
           }),
         );
         return;
@@ -102,11 +126,16 @@ async function hostileServer(behaviour: Behaviour): Promise<{ url: string; close
       if (behaviour === 'drip' && operation === 'SyncPayments') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"data":{"viewer":{"payments":{"nodes":[');
-        const timer = setInterval(() => (res.destroyed ? (clearInterval(timer), timers.delete(timer)) : res.write(' ')), 500);
+        const timer = setInterval(
+          () => (res.destroyed ? (clearInterval(timer), timers.delete(timer)) : res.write(' ')),
+          500,
+        );
         timers.add(timer);
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(EMPTY_ANSWERS[operation] ?? '{"data":null}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(EMPTY_ANSWERS[operation] ?? '{"data":null}');
     });
   });
   const sockets = new Set<Socket>();
@@ -131,7 +160,11 @@ function clientFor(url: string, path: 'worker' | 'fetch'): SiteClient {
   // As app-core builds it: with `sendWith`, the writer worker sends the pages itself (the token manager's rules
   // reduced to one fixed token here: the hostile server does not check it).
   const sendWith: SiteClient['sendWith'] = (target, send) => send('soak', String(target));
-  return { endpoint: `${url}/member/graphql`, fetch: bearer, ...(path === 'worker' ? { sendWith } : {}) };
+  return {
+    endpoint: `${url}/member/graphql`,
+    fetch: bearer,
+    ...(path === 'worker' ? { sendWith } : {}),
+  };
 }
 
 interface Trial {
@@ -142,14 +175,24 @@ interface Trial {
   readonly absoluteMb: number;
 }
 
-async function trial(behaviour: Behaviour, path: 'worker' | 'fetch', deadlineMs: number): Promise<Trial> {
+async function trial(
+  behaviour: Behaviour,
+  path: 'worker' | 'fetch',
+  deadlineMs: number,
+): Promise<Trial> {
   const site = await hostileServer(behaviour);
   const dir = mkdtempSync(join(tmpdir(), 'ld-soak-hostile-'));
   const file = join(dir, 'offline.db');
   const writer = await startWriterWorker({ file });
   const db = openReadConnection(file);
   writer.attachReader(db);
-  const sync = createSyncService({ db, writer, clientFor: () => clientFor(site.url, path), requestDeadlineMs: deadlineMs, sleep: async () => {} });
+  const sync = createSyncService({
+    db,
+    writer,
+    clientFor: () => clientFor(site.url, path),
+    requestDeadlineMs: deadlineMs,
+    sleep: async () => {},
+  });
   global.gc?.();
   const base = process.memoryUsage().rss;
   let peak = base;
@@ -158,7 +201,8 @@ async function trial(behaviour: Behaviour, path: 'worker' | 'fetch', deadlineMs:
   try {
     const summary = await sync.syncNow('hostile');
     return {
-      code: summary.outcome === 'failed' ? (summary.error?.code ?? null) : `outcome ${summary.outcome}`,
+      code:
+        summary.outcome === 'failed' ? (summary.error?.code ?? null) : `outcome ${summary.outcome}`,
       message: summary.error?.message ?? '',
       seconds: (performance.now() - started) / 1000,
       peakMb: (peak - base) / 1024 / 1024,
@@ -212,7 +256,11 @@ export async function hostileSites(rounds: number, deadlineMs: number): Promise<
     results.push({
       name: `(e) hostile site: ${behaviour}, ${path}`,
       row,
-      failures: ['not stopped or wrong code', 'unclear message', `RSS growth over ${RSS_BOUND_MB} MB`],
+      failures: [
+        'not stopped or wrong code',
+        'unclear message',
+        `RSS growth over ${RSS_BOUND_MB} MB`,
+      ],
     });
   }
   return results;

@@ -9,7 +9,11 @@ import { isCoreError } from '../../electron/core/errors';
 import { createHarness } from '../core/auth/helpers/harness';
 import { soakResult, type SoakResult } from './common';
 
-export async function refreshBursts(bursts: number, concurrency: number, timeLimitMs: number): Promise<SoakResult> {
+export async function refreshBursts(
+  bursts: number,
+  concurrency: number,
+  timeLimitMs: number,
+): Promise<SoakResult> {
   const clock = {
     ms: Date.now(),
     now(): number {

@@ -16,7 +16,11 @@ interface Ready {
   first: { ok: boolean; code: string | null };
 }
 
-export async function refreshKills(kills: number, script: string, timeLimitMs: number): Promise<SoakResult> {
+export async function refreshKills(
+  kills: number,
+  script: string,
+  timeLimitMs: number,
+): Promise<SoakResult> {
   const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
   const started = Date.now();
   let done = 0;

@@ -20,7 +20,9 @@ import { bundleChildren, load, printTable, scaled, type SoakResult } from './com
 
 const args = process.argv.slice(2);
 const scaleArg = args.find((a) => a.startsWith('--scale='));
-const scale = Number(scaleArg ? scaleArg.slice('--scale='.length) : (process.env.SOAK_SCALE ?? '1'));
+const scale = Number(
+  scaleArg ? scaleArg.slice('--scale='.length) : (process.env.SOAK_SCALE ?? '1'),
+);
 if (!Number.isFinite(scale) || scale <= 0) {
   console.error('--scale must be a positive number');
   process.exit(2);
@@ -49,13 +51,20 @@ try {
   await run('c', () => syncKills(scaled(200, scale), bundle.path('core-child'), 40 * MINUTE));
   if (wanted.has('d')) {
     await run('d', () => resignInDuringRefresh(scaled(100, scale), 10 * MINUTE));
-    await run('d', () => twoProcessesOneDataDir(scaled(80, scale), bundle.path('core-child'), 15 * MINUTE));
+    await run('d', () =>
+      twoProcessesOneDataDir(scaled(80, scale), bundle.path('core-child'), 15 * MINUTE),
+    );
   }
-  await run('f', () => downloadKills(scaled(100, scale), bundle.path('download-child'), 10 * MINUTE));
+  await run('f', () =>
+    downloadKills(scaled(100, scale), bundle.path('download-child'), 10 * MINUTE),
+  );
   if (wanted.has('e')) {
     // The request deadline is the app's (120 s) at scale 1; smaller scales shorten the drip's wait with it.
     const before = load();
-    for (const result of await hostileSites(scaled(2, scale), Math.max(5_000, Math.round(120_000 * Math.min(1, scale))))) {
+    for (const result of await hostileSites(
+      scaled(2, scale),
+      Math.max(5_000, Math.round(120_000 * Math.min(1, scale))),
+    )) {
       result.row['load before'] = before;
       result.row['load after'] = load();
       printTable(result.name, [result.row]);
@@ -66,10 +75,16 @@ try {
   bundle.dispose();
 }
 
-const failed = results.flatMap((r) => r.failures.filter((f) => Number(r.row[f]) !== 0).map((f) => `${r.name}: ${f} = ${r.row[f]}`));
+const failed = results.flatMap((r) =>
+  r.failures.filter((f) => Number(r.row[f]) !== 0).map((f) => `${r.name}: ${f} = ${r.row[f]}`),
+);
 printTable(
   'Summary',
-  results.map((r) => ({ soak: r.name, 'failure columns': r.failures.length, 'non-zero': r.failures.filter((f) => Number(r.row[f]) !== 0).length })),
+  results.map((r) => ({
+    soak: r.name,
+    'failure columns': r.failures.length,
+    'non-zero': r.failures.filter((f) => Number(r.row[f]) !== 0).length,
+  })),
 );
 if (failed.length > 0) {
   console.error(`\nFAILED:\n${failed.join('\n')}`);

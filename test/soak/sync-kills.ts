@@ -14,12 +14,26 @@ import { signedInDataDir, sleep, soakResult, startChild, type SoakResult } from 
 import { createTestCore } from '../helpers/test-core';
 
 /** The large seed, sized so that 200 runs fit in minutes on a 2-core machine (the default is 30,000 lectures). */
-export const SOAK_LARGE_SEED = { courses: 120, lecturesPerCourse: 25, payments: 1500, notifications: 600 };
+export const SOAK_LARGE_SEED = {
+  courses: 120,
+  lecturesPerCourse: 25,
+  payments: 1500,
+  notifications: 600,
+};
 
 const TAG = / #g(\d+)$/;
 
-export async function syncKills(kills: number, script: string, timeLimitMs: number): Promise<SoakResult> {
-  const server = await createEmbeddedServer({ port: 0, seed: 'large', site: 'demo', seedOptions: { large: SOAK_LARGE_SEED } });
+export async function syncKills(
+  kills: number,
+  script: string,
+  timeLimitMs: number,
+): Promise<SoakResult> {
+  const server = await createEmbeddedServer({
+    port: 0,
+    seed: 'large',
+    site: 'demo',
+    seedOptions: { large: SOAK_LARGE_SEED },
+  });
   const started = Date.now();
   const data = await signedInDataDir(server.url);
   const db = server.db;
@@ -27,11 +41,17 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
   db.prepare("UPDATE notifications SET title = title || ' #g0'").run();
   const setGeneration = (g: number): void => {
     for (const table of ['courses', 'notifications']) {
-      db.prepare(`UPDATE ${table} SET title = substr(title, 1, instr(title, ' #g') - 1) || ' #g' || ?`).run(String(g));
+      db.prepare(
+        `UPDATE ${table} SET title = substr(title, 1, instr(title, ' #g') - 1) || ' #g' || ?`,
+      ).run(String(g));
     }
   };
   const unread = (
-    db.prepare("SELECT id FROM notifications WHERE user_id = 'usr_student' AND read_at IS NULL ORDER BY id").all() as { id: string }[]
+    db
+      .prepare(
+        "SELECT id FROM notifications WHERE user_id = 'usr_student' AND read_at IS NULL ORDER BY id",
+      )
+      .all() as { id: string }[]
   ).map((r) => r.id);
   const acknowledged: string[] = [];
   let done = 0;
@@ -60,7 +80,10 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
       const library = await core.handlers['library:list']({ siteId: data.siteId });
       const notes = await core.handlers['notifications:list']({ siteId: data.siteId });
       if (!library.ok || !notes.ok) throw new Error('the offline views could not be read');
-      const titles = [...library.value.map((c) => c.title), ...notes.value.items.map((n) => n.title)];
+      const titles = [
+        ...library.value.map((c) => c.title),
+        ...notes.value.items.map((n) => n.title),
+      ];
       return new Set(titles.map((t) => TAG.exec(t)?.[1] ?? 'untagged'));
     } finally {
       await core.close();
@@ -101,7 +124,10 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
     checkFile();
     const readAt = db.prepare('SELECT read_at AS readAt FROM notifications WHERE id = ?');
     lost =
-      new Set(acknowledged).size - [...new Set(acknowledged)].filter((id) => (readAt.get(id) as { readAt: number | null }).readAt !== null).length;
+      new Set(acknowledged).size -
+      [...new Set(acknowledged)].filter(
+        (id) => (readAt.get(id) as { readAt: number | null }).readAt !== null,
+      ).length;
   } finally {
     await server.close();
     data.dispose();
@@ -118,7 +144,12 @@ export async function syncKills(kills: number, script: string, timeLimitMs: numb
       'acknowledged changes': new Set(acknowledged).size,
       'lost outbox changes': lost,
     },
-    ['change refused by the core', 'failed integrity_check', 'mixed snapshots', 'lost outbox changes'],
+    [
+      'change refused by the core',
+      'failed integrity_check',
+      'mixed snapshots',
+      'lost outbox changes',
+    ],
     { done, wanted: kills, started },
   );
 }

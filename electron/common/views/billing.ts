@@ -3,10 +3,14 @@ import type { IsoDateTime } from './base';
 
 /** Billing: payments, orders, payment instructions, totals per currency. */
 
-export type PaymentState = 'not_paid' | 'paid' | 'expired' | 'failed' | 'manual_enrolled' | 'refunded';
-export type PaymentType = 'credit_card' | 'atm' | 'cvs' | 'line_pay' | 'apple_pay' | 'manual' | 'free';
-export type RefundingState = 'none' | 'requested' | 'processing' | 'partially_refunded' | 'refunded' | 'rejected';
-export type LineItemType = 'CurriculumPlan' | 'MembershipPlan' | 'Ticket' | 'DigitalProduct' | 'OrderBump' | 'Meeting';
+export type PaymentState =
+  'not_paid' | 'paid' | 'expired' | 'failed' | 'manual_enrolled' | 'refunded';
+export type PaymentType =
+  'credit_card' | 'atm' | 'cvs' | 'line_pay' | 'apple_pay' | 'manual' | 'free';
+export type RefundingState =
+  'none' | 'requested' | 'processing' | 'partially_refunded' | 'refunded' | 'rejected';
+export type LineItemType =
+  'CurriculumPlan' | 'MembershipPlan' | 'Ticket' | 'DigitalProduct' | 'OrderBump' | 'Meeting';
 
 export interface PaymentInstructions {
   readonly bankCode: string | null;
@@ -51,7 +55,11 @@ export interface PaymentView {
     readonly discountAmount: number;
     readonly finalAmount: number;
   }[];
-  readonly installment: { readonly periods: number; readonly amountPerPeriod: number; readonly bankName: string | null } | null;
+  readonly installment: {
+    readonly periods: number;
+    readonly amountPerPeriod: number;
+    readonly bankName: string | null;
+  } | null;
   readonly refund: {
     readonly state: RefundingState | Unknown;
     readonly refundedAmount: number;
@@ -74,7 +82,15 @@ export interface OrderView {
   /** Sum of all payment amounts. */
   readonly totalAmount: number;
   /** Derived: 'refunded' | 'partially_refunded' | 'paid' | 'awaiting_payment' | 'expired' | 'failed' | 'mixed'. */
-  readonly summaryState: 'paid' | 'partially_refunded' | 'refunded' | 'awaiting_payment' | 'expired' | 'failed' | 'manual_enrolled' | 'mixed';
+  readonly summaryState:
+    | 'paid'
+    | 'partially_refunded'
+    | 'refunded'
+    | 'awaiting_payment'
+    | 'expired'
+    | 'failed'
+    | 'manual_enrolled'
+    | 'mixed';
   /** Line items of the order (deduplicated across its payments). */
   readonly title: string;
   readonly payments: readonly PaymentView[];

@@ -77,7 +77,14 @@ export interface LibraryCourse {
  * started (a lecture read or completed, progress, or a last watched lecture) and not finished; not started: none of
  * that. Both leave out courses whose access has ended.
  */
-export const LIBRARY_FILTERS = ['all', 'in-progress', 'not-started', 'completed', 'expiring-soon', 'expired'] as const;
+export const LIBRARY_FILTERS = [
+  'all',
+  'in-progress',
+  'not-started',
+  'completed',
+  'expiring-soon',
+  'expired',
+] as const;
 export type LibraryFilter = (typeof LIBRARY_FILTERS)[number];
 
 /** Library orders: the school's own, recent activity (last watched, else enrolled), access ending soonest, progress, title. */
@@ -111,5 +118,9 @@ export interface SectionView {
 
 export interface CourseDetail extends LibraryCourse {
   readonly sections: readonly SectionView[];
-  readonly lastWatched: { readonly lectureId: string; readonly positionSeconds: number; readonly watchedAt: IsoDateTime | null } | null;
+  readonly lastWatched: {
+    readonly lectureId: string;
+    readonly positionSeconds: number;
+    readonly watchedAt: IsoDateTime | null;
+  } | null;
 }

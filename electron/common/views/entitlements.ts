@@ -38,7 +38,12 @@ export interface ConsultingServiceView {
   readonly consultantName: string;
   readonly courseId: string;
   readonly courseTitle: string | null;
-  readonly slots: readonly { readonly weekday: number; readonly startTime: string; readonly endTime: string; readonly timeZone: string }[];
+  readonly slots: readonly {
+    readonly weekday: number;
+    readonly startTime: string;
+    readonly endTime: string;
+    readonly timeZone: string;
+  }[];
   /** Times already booked on the service by anyone; never the viewer's own bookings. */
   readonly bookedTimes: readonly { readonly startsAt: IsoDateTime; readonly endsAt: IsoDateTime }[];
 }

@@ -3,8 +3,10 @@ import type { IsoDateTime } from './base';
 
 /** Notifications and their subscriptions. */
 
-export type NotificationKind = 'announcement' | 'course_update' | 'payment' | 'event' | 'consulting';
-export type NotificationTopic = 'announcements' | 'course_updates' | 'payments' | 'events' | 'marketing';
+export type NotificationKind =
+  'announcement' | 'course_update' | 'payment' | 'event' | 'consulting';
+export type NotificationTopic =
+  'announcements' | 'course_updates' | 'payments' | 'events' | 'marketing';
 export type NotificationChannel = 'email' | 'in_app' | 'push';
 
 export interface NotificationView {

@@ -10,7 +10,12 @@ export interface ProfileView {
   readonly name: string;
   readonly email: string;
   readonly avatarUrl: string | null;
-  readonly schools: readonly { readonly id: string; readonly name: string; readonly subdomain: string; readonly roles: readonly string[] }[];
+  readonly schools: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly subdomain: string;
+    readonly roles: readonly string[];
+  }[];
 }
 
 /** What search finds, in the order the kind filter lists them. */
@@ -125,4 +130,8 @@ export type UpdateState =
   | { readonly status: 'downloading'; readonly version: string; readonly percent: number }
   /** Downloaded: "Restart to update". restartQueued: asked for while a sync or sign-out runs; it follows. */
   | { readonly status: 'ready'; readonly version: string; readonly restartQueued: boolean }
-  | { readonly status: 'error'; readonly message: string; readonly lastCheckedAt: IsoDateTime | null };
+  | {
+      readonly status: 'error';
+      readonly message: string;
+      readonly lastCheckedAt: IsoDateTime | null;
+    };

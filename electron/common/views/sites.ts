@@ -85,7 +85,8 @@ export interface SignOutResult {
   readonly localOnly?: true;
 }
 
-export type SignInPhase = 'discovering' | 'waiting-for-browser' | 'exchanging-code' | 'verifying' | 'done' | 'failed';
+export type SignInPhase =
+  'discovering' | 'waiting-for-browser' | 'exchanging-code' | 'verifying' | 'done' | 'failed';
 
 export interface SignInProgress {
   readonly siteId: SiteId;

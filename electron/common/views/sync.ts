@@ -3,7 +3,16 @@ import type { IsoDateTime, SiteId } from './base';
 /** A sync: its progress, its status, the summary of a run. */
 
 export type SyncPhase =
-  'idle' | 'profile' | 'courses' | 'digital-products' | 'consulting' | 'events' | 'payments' | 'notifications' | 'committing' | 'outbox';
+  | 'idle'
+  | 'profile'
+  | 'courses'
+  | 'digital-products'
+  | 'consulting'
+  | 'events'
+  | 'payments'
+  | 'notifications'
+  | 'committing'
+  | 'outbox';
 
 export interface SyncProgress {
   readonly siteId: SiteId;
@@ -29,7 +38,11 @@ export interface SyncStatus {
   /** Outbox entries not yet accepted by the site. */
   readonly pendingChanges: number;
   /** Outbox entries the site refused (shown to the user). */
-  readonly failedChanges: readonly { readonly id: string; readonly description: string; readonly error: string }[];
+  readonly failedChanges: readonly {
+    readonly id: string;
+    readonly description: string;
+    readonly error: string;
+  }[];
   readonly online: boolean;
   /**
    * How the site stood at its last contact (core/net/reachability.ts has the rule): answering, not answering (the
@@ -48,7 +61,8 @@ export interface KeptNewest {
 
 export type SiteReach = 'unknown' | 'answering' | 'not-answering' | 'offline';
 
-export type SiteStatusState = 'ok' | 'syncing' | 'offline' | 'not-answering' | 'needs-sign-in' | 'failed';
+export type SiteStatusState =
+  'ok' | 'syncing' | 'offline' | 'not-answering' | 'needs-sign-in' | 'failed';
 
 /** A site's status in one word and a colour, with its reason and the time of the last good sync. */
 export interface SiteStatusView {

@@ -9,7 +9,10 @@ import { redactString } from '../log';
 import type { FetchLike } from '../net/http';
 
 /** Same shape as the global fetch, so it can be handed to GraphQL clients as is. */
-export type AuthorizedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type AuthorizedFetch = (
+  input: string | URL | Request,
+  init?: RequestInit,
+) => Promise<Response>;
 
 /** What a request sent by someone else answered (its body already read there): enough for the 401 and 403 rules. */
 export interface SentAnswer {
@@ -20,7 +23,10 @@ export interface SentAnswer {
  * A request the caller sends itself (the writer worker sends the sync's pages) with the site's token, under
  * fetchFor's rules: `send` gets the token and the checked absolute URL, and may be called twice (after a refresh).
  */
-export type AuthorizedSend = <R extends SentAnswer>(target: string, send: (token: string, url: string) => Promise<R>) => Promise<R>;
+export type AuthorizedSend = <R extends SentAnswer>(
+  target: string,
+  send: (token: string, url: string) => Promise<R>,
+) => Promise<R>;
 
 interface Answered extends SentAnswer {
   /** Lets go of the answer's body (a Response's stream). */
@@ -38,7 +44,10 @@ export interface BearerRules {
   refresh(siteId: string, rejected: string): Promise<string>;
   /** A 401 survived one refresh: `token` was refused too, and the site needs a new sign-in. */
   refused(siteId: string, token: string): Promise<void>;
-  readonly onInsufficientScope?: (siteId: string, scopes: readonly string[]) => Promise<void> | void;
+  readonly onInsufficientScope?: (
+    siteId: string,
+    scopes: readonly string[],
+  ) => Promise<void> | void;
 }
 
 export function createAuthorizedRequests(rules: BearerRules): {
@@ -65,7 +74,10 @@ export function createAuthorizedRequests(rules: BearerRules): {
     }
     // RFC 6750 §5.3 / RFC 8707: never hand a site's token to another origin.
     if (url.origin !== origin) {
-      throw new CoreError('forbidden', `Refusing to send this site's sign-in to another address (${url.origin}).`);
+      throw new CoreError(
+        'forbidden',
+        `Refusing to send this site's sign-in to another address (${url.origin}).`,
+      );
     }
     const token = await rules.getAccessToken(siteId);
     let res = await send(token, url);
@@ -79,7 +91,10 @@ export function createAuthorizedRequests(rules: BearerRules): {
       if (seen.status === 401) {
         await seen.discard();
         await rules.refused(siteId, next);
-        throw new CoreError('sign-in-needed', 'The site no longer accepts your sign-in. Sign in again; your offline data is kept.');
+        throw new CoreError(
+          'sign-in-needed',
+          'The site no longer accepts your sign-in. Sign in again; your offline data is kept.',
+        );
       }
     }
     if (seen.status === 403) {
@@ -130,7 +145,11 @@ export function createAuthorizedRequests(rules: BearerRules): {
           // No redirects with a bearer token attached: a redirect could lead to another origin.
           return rules.fetch(url.href, { ...init, headers, redirect: 'manual' });
         },
-        (res) => ({ status: res.status, wwwAuthenticate: res.headers.get('www-authenticate'), discard: async () => void (await res.body?.cancel()) }),
+        (res) => ({
+          status: res.status,
+          wwwAuthenticate: res.headers.get('www-authenticate'),
+          discard: async () => void (await res.body?.cancel()),
+        }),
       );
     };
   }
@@ -141,7 +160,11 @@ export function createAuthorizedRequests(rules: BearerRules): {
         siteId,
         target,
         (token, url) => send(token, url.href),
-        (answer) => ({ status: answer.status, wwwAuthenticate: answer.wwwAuthenticate, discard: async () => {} }),
+        (answer) => ({
+          status: answer.status,
+          wwwAuthenticate: answer.wwwAuthenticate,
+          discard: async () => {},
+        }),
       );
   }
 
@@ -150,7 +173,10 @@ export function createAuthorizedRequests(rules: BearerRules): {
 
 /** A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds. */
 export function isScopeName(value: string): boolean {
-  return /^[a-z][a-z0-9_.-]{0,40}(:[a-z][a-z0-9_.-]{0,40})?$/.test(value) && redactString(value) === value;
+  return (
+    /^[a-z][a-z0-9_.-]{0,40}(:[a-z][a-z0-9_.-]{0,40})?$/.test(value) &&
+    redactString(value) === value
+  );
 }
 
 /** Parses the auth-params of a Bearer challenge (RFC 6750 §3, RFC 9110 §11.6.1). */

@@ -38,21 +38,39 @@ export interface ServerMetadata {
  */
 export function normalizeBaseUrl(input: string): string {
   const trimmed = input.trim();
-  if (trimmed === '') throw new CoreError('invalid-input', 'Enter the address of the site, e.g. https://school.example.com.');
+  if (trimmed === '')
+    throw new CoreError(
+      'invalid-input',
+      'Enter the address of the site, e.g. https://school.example.com.',
+    );
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    throw new CoreError('invalid-input', 'That is not a web address. Enter it like https://school.example.com.');
+    throw new CoreError(
+      'invalid-input',
+      'That is not a web address. Enter it like https://school.example.com.',
+    );
   }
-  if (url.username || url.password) throw new CoreError('invalid-input', 'The site address must not contain a user name or password.');
+  if (url.username || url.password)
+    throw new CoreError(
+      'invalid-input',
+      'The site address must not contain a user name or password.',
+    );
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new CoreError('invalid-input', 'The site address must start with https:// (plain http is only allowed for this computer).');
+    throw new CoreError(
+      'invalid-input',
+      'The site address must start with https:// (plain http is only allowed for this computer).',
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new CoreError('invalid-input', 'The site address must start with https://.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new CoreError('invalid-input', 'The site address must start with https://.');
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
-    throw new CoreError('invalid-input', `Enter only the site's address without a path, e.g. ${url.origin}.`);
+    throw new CoreError(
+      'invalid-input',
+      `Enter only the site's address without a path, e.g. ${url.origin}.`,
+    );
   }
   return url.origin;
 }
@@ -105,38 +123,64 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
       found = await fetchMetadataDocument(origin, issuer, options);
       if (found !== null) break;
     }
-    if (found === null) throw new CoreError('discovery-invalid', `${origin} does not publish a sign-in description. Is this the right address?`);
+    if (found === null)
+      throw new CoreError(
+        'discovery-invalid',
+        `${origin} does not publish a sign-in description. Is this the right address?`,
+      );
   }
   const { doc: raw, issuer: expectedIssuer, kind } = found;
   const parsed = metadataSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new CoreError('discovery-invalid', `${origin} does not describe a usable sign-in service (required fields are missing).`, {
-      problem: parsed.error.issues.map((i) => i.path.join('.')).join(', '),
-    });
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} does not describe a usable sign-in service (required fields are missing).`,
+      {
+        problem: parsed.error.issues.map((i) => i.path.join('.')).join(', '),
+      },
+    );
   }
   const m = parsed.data;
   // RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched for (mix-up defence).
   const origins = acceptedIssuers(origin, origin);
   if (!acceptedIssuers(origin, expectedIssuer).includes(m.issuer)) {
-    throw new CoreError('discovery-invalid', `${origin} names a different issuer (${m.issuer}); it cannot be trusted for sign-in.`);
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} names a different issuer (${m.issuer}); it cannot be trusted for sign-in.`,
+    );
   }
   // RFC 7636 §4.2 / RFC 9700 §2.1.1: only S256. A server that does not list it is refused rather than downgraded.
   if (!m.code_challenge_methods_supported?.includes('S256')) {
-    throw new CoreError('pkce-unsupported', `${origin} does not support PKCE with S256, which this app requires for a safe sign-in.`);
+    throw new CoreError(
+      'pkce-unsupported',
+      `${origin} does not support PKCE with S256, which this app requires for a safe sign-in.`,
+    );
   }
   if (m.response_types_supported && !m.response_types_supported.includes('code')) {
-    throw new CoreError('discovery-invalid', `${origin} does not offer the authorization code flow.`);
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} does not offer the authorization code flow.`,
+    );
   }
-  const checkUrl = (name: string, value: string): string => checkEndpoint(origin, expectedIssuer, name, value);
+  const checkUrl = (name: string, value: string): string =>
+    checkEndpoint(origin, expectedIssuer, name, value);
   const idTokenAlgs = m.id_token_signing_alg_values_supported ?? [];
   const jwksUri = m.jwks_uri ? checkUrl('jwks_uri', m.jwks_uri) : null;
   if (kind === 'rfc8414') await checkOpenIdConfiguration(origin, m, options);
   protectedResource ??= await fetchProtectedResource(origin, options, log);
   // RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in server (the two
   // spellings of the typed origin name the same one).
-  const sameServer = (named: string) => named === m.issuer || (origins.includes(named) && origins.includes(m.issuer));
-  if (protectedResource !== null && protectedResource.listed && !protectedResource.servers.some(sameServer)) {
-    throw new CoreError('discovery-invalid', `${origin} does not list its own sign-in server as trusted.`);
+  const sameServer = (named: string) =>
+    named === m.issuer || (origins.includes(named) && origins.includes(m.issuer));
+  if (
+    protectedResource !== null &&
+    protectedResource.listed &&
+    !protectedResource.servers.some(sameServer)
+  ) {
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} does not list its own sign-in server as trusted.`,
+    );
   }
   const meta: ServerMetadata = {
     issuer: m.issuer,
@@ -144,18 +188,26 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
     authorizationEndpoint: checkUrl('authorization_endpoint', m.authorization_endpoint),
     tokenEndpoint: checkUrl('token_endpoint', m.token_endpoint),
     // Optional (RFC 8414 §2): without one, signing out ends the sign-in on this computer only (the site-manager says so).
-    revocationEndpoint: m.revocation_endpoint ? checkUrl('revocation_endpoint', m.revocation_endpoint) : null,
+    revocationEndpoint: m.revocation_endpoint
+      ? checkUrl('revocation_endpoint', m.revocation_endpoint)
+      : null,
     // Optional: a verified id_token carries the profile, and the member API's viewer names the member otherwise.
-    userinfoEndpoint: m.userinfo_endpoint ? checkUrl('userinfo_endpoint', m.userinfo_endpoint) : null,
+    userinfoEndpoint: m.userinfo_endpoint
+      ? checkUrl('userinfo_endpoint', m.userinfo_endpoint)
+      : null,
     jwksUri,
     idTokenSigningAlgs: idTokenAlgs,
-    authorizationResponseIssParameterSupported: m.authorization_response_iss_parameter_supported === true,
+    authorizationResponseIssParameterSupported:
+      m.authorization_response_iss_parameter_supported === true,
     scopesSupported: m.scopes_supported ?? null,
     tokenEndpointAuthMethods: m.token_endpoint_auth_methods_supported ?? null,
     resourceName: protectedResource?.resourceName ?? null,
   };
   if (idTokenAlgs.length > 0 && meta.jwksUri === null) {
-    throw new CoreError('discovery-invalid', `${origin} signs ID tokens but publishes no keys (jwks_uri).`);
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} signs ID tokens but publishes no keys (jwks_uri).`,
+    );
   }
   log.info('discovery ok', {
     issuer: meta.issuer,
@@ -192,11 +244,16 @@ function checkEndpoint(origin: string, issuer: string, name: string, value: stri
   } catch {
     throw new CoreError('discovery-invalid', `${origin} gave an invalid ${name}.`);
   }
-  if (url.username || url.password) throw new CoreError('discovery-invalid', `${origin} gave a ${name} with a user name or password in it.`);
+  if (url.username || url.password)
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} gave a ${name} with a user name or password in it.`,
+    );
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
     throw new CoreError('discovery-invalid', `${origin} gave a ${name} that is not https.`);
   }
-  if (url.hash) throw new CoreError('discovery-invalid', `${origin} gave a ${name} with a fragment.`);
+  if (url.hash)
+    throw new CoreError('discovery-invalid', `${origin} gave a ${name} with a fragment.`);
   const kind = hostKind(url.hostname);
   if (kind !== 'public' && hostKind(new URL(issuer).hostname) === 'public') {
     throw new CoreError(
@@ -221,16 +278,35 @@ function checkIssuerUrl(origin: string, value: string): string | null {
  * When the RFC 8414 document was found, the OIDC Discovery document (if any) must describe the same issuer and
  * keys: two documents that disagree mean a misconfigured or tampered site (OIDC Discovery 1.0 §4.3).
  */
-async function checkOpenIdConfiguration(origin: string, m: z.infer<typeof metadataSchema>, options: DiscoverOptions): Promise<void> {
-  const res = await request(openIdConfigurationUrl(m.issuer), { headers: { accept: 'application/json' } }, options);
+async function checkOpenIdConfiguration(
+  origin: string,
+  m: z.infer<typeof metadataSchema>,
+  options: DiscoverOptions,
+): Promise<void> {
+  const res = await request(
+    openIdConfigurationUrl(m.issuer),
+    { headers: { accept: 'application/json' } },
+    options,
+  );
   if (res.status !== 200) {
     await res.body?.cancel();
     return;
   }
-  const oidc = await readJsonObject(res, 'discovery-invalid', `${origin} published an invalid OpenID configuration.`);
-  if (oidc.issuer !== m.issuer) throw new CoreError('discovery-invalid', `${origin} describes two different issuers in its sign-in documents.`);
+  const oidc = await readJsonObject(
+    res,
+    'discovery-invalid',
+    `${origin} published an invalid OpenID configuration.`,
+  );
+  if (oidc.issuer !== m.issuer)
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} describes two different issuers in its sign-in documents.`,
+    );
   if (m.jwks_uri !== undefined && oidc.jwks_uri !== undefined && oidc.jwks_uri !== m.jwks_uri) {
-    throw new CoreError('discovery-invalid', `${origin} publishes two different signing key locations.`);
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} publishes two different signing key locations.`,
+    );
   }
 }
 
@@ -263,13 +339,27 @@ async function fetchMetadataDocument(
     }
     if (res.status >= 500) {
       await res.body?.cancel();
-      throw new CoreError('site-unreachable', `${origin} is having problems right now (HTTP ${res.status}). Try again later.`);
+      throw new CoreError(
+        'site-unreachable',
+        `${origin} is having problems right now (HTTP ${res.status}). Try again later.`,
+      );
     }
     if (res.status !== 200) {
       await res.body?.cancel();
-      throw new CoreError('discovery-invalid', `${origin} answered its sign-in description with HTTP ${res.status}.`);
+      throw new CoreError(
+        'discovery-invalid',
+        `${origin} answered its sign-in description with HTTP ${res.status}.`,
+      );
     }
-    return { doc: await readJsonObject(res, 'discovery-invalid', `${origin} did not return a valid sign-in description.`), issuer, kind };
+    return {
+      doc: await readJsonObject(
+        res,
+        'discovery-invalid',
+        `${origin} did not return a valid sign-in description.`,
+      ),
+      issuer,
+      kind,
+    };
   }
   return null;
 }
@@ -285,20 +375,45 @@ interface ProtectedResource {
  * RFC 9728: the protected resource names its resource identifier (the origin, per the spec) and which
  * authorization servers issue tokens for it. Optional: a site that does not publish it gets the origin.
  */
-async function fetchProtectedResource(origin: string, options: DiscoverOptions, log: Logger): Promise<ProtectedResource | null> {
-  const res = await request(`${origin}/.well-known/oauth-protected-resource`, { headers: { accept: 'application/json' } }, options);
+async function fetchProtectedResource(
+  origin: string,
+  options: DiscoverOptions,
+  log: Logger,
+): Promise<ProtectedResource | null> {
+  const res = await request(
+    `${origin}/.well-known/oauth-protected-resource`,
+    { headers: { accept: 'application/json' } },
+    options,
+  );
   if (res.status !== 200) {
     await res.body?.cancel();
-    log.debug('no protected resource metadata; using the origin as resource', { status: res.status });
+    log.debug('no protected resource metadata; using the origin as resource', {
+      status: res.status,
+    });
     return null;
   }
-  const parsed = resourceSchema.safeParse(await readJsonObject(res, 'discovery-invalid', `${origin} published invalid resource metadata.`));
-  if (!parsed.success) throw new CoreError('discovery-invalid', `${origin} published invalid resource metadata.`);
+  const parsed = resourceSchema.safeParse(
+    await readJsonObject(
+      res,
+      'discovery-invalid',
+      `${origin} published invalid resource metadata.`,
+    ),
+  );
+  if (!parsed.success)
+    throw new CoreError('discovery-invalid', `${origin} published invalid resource metadata.`);
   const resource = parsed.data.resource.replace(/\/$/, '');
   // RFC 9728 §3.3: the resource value must be identical to the URL the metadata was fetched for.
-  if (resource !== origin) throw new CoreError('discovery-invalid', `${origin} says its resource is ${parsed.data.resource}, not itself.`);
+  if (resource !== origin)
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} says its resource is ${parsed.data.resource}, not itself.`,
+    );
   // Display text only: strip control characters.
   const name = parsed.data.resource_name?.replace(/[^\P{C}]/gu, '').trim();
   const servers = parsed.data.authorization_servers;
-  return { resourceName: name ? name : null, servers: servers ?? [], listed: servers !== undefined };
+  return {
+    resourceName: name ? name : null,
+    servers: servers ?? [],
+    listed: servers !== undefined,
+  };
 }

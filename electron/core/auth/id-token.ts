@@ -36,7 +36,12 @@ export interface JwksCache {
  */
 export function createJwksCache(
   jwksUri: string,
-  options: { fetch: FetchLike; clock?: { now(): number }; minRefetchMs?: number; timeoutMs?: number },
+  options: {
+    fetch: FetchLike;
+    clock?: { now(): number };
+    minRefetchMs?: number;
+    timeoutMs?: number;
+  },
 ): JwksCache {
   const clock = options.clock ?? Date;
   const minRefetchMs = options.minRefetchMs ?? 30_000;
@@ -51,10 +56,18 @@ export function createJwksCache(
         const res = await request(jwksUri, { headers: { accept: 'application/json' } }, options);
         if (res.status !== 200) {
           await res.body?.cancel();
-          throw new CoreError('id-token-invalid', `The site's signing keys could not be read (HTTP ${res.status}).`);
+          throw new CoreError(
+            'id-token-invalid',
+            `The site's signing keys could not be read (HTTP ${res.status}).`,
+          );
         }
-        const body = await readJsonObject(res, 'server-error', "The site's signing keys are not valid JSON.");
-        if (!Array.isArray(body.keys)) throw new CoreError('id-token-invalid', "The site's signing keys are malformed.");
+        const body = await readJsonObject(
+          res,
+          'server-error',
+          "The site's signing keys are not valid JSON.",
+        );
+        if (!Array.isArray(body.keys))
+          throw new CoreError('id-token-invalid', "The site's signing keys are malformed.");
         local = createLocalJWKSet(body as unknown as JSONWebKeySet);
         return local;
       } finally {
@@ -156,10 +169,15 @@ export async function verifyIdToken(input: VerifyIdTokenInput): Promise<UserProf
     throw mapJoseError(error);
   }
   // OIDC Core §3.1.3.7 rule 11: the nonce must equal the one sent in the authorization request.
-  if (payload.nonce !== input.nonce) throw invalid('The sign-in answer does not belong to this sign-in attempt (nonce mismatch). Try again.');
+  if (payload.nonce !== input.nonce)
+    throw invalid(
+      'The sign-in answer does not belong to this sign-in attempt (nonce mismatch). Try again.',
+    );
   // OIDC Core §3.1.3.7 rules 4-5: with several audiences, azp must name us.
   if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== input.clientId) {
-    throw invalid('The identity token was issued for several applications and does not name this one.');
+    throw invalid(
+      'The identity token was issued for several applications and does not name this one.',
+    );
   }
   return profileFromClaims(payload);
 }
@@ -168,8 +186,16 @@ function mapJoseError(error: unknown): CoreError {
   if (error instanceof CoreError) return error;
   if (error instanceof joseErrors.JWTExpired) {
     if (error.claim === 'iat')
-      return invalid('The identity token was issued too long ago. Check your computer clock and sign in again.', error, 'clock');
-    return invalid('The identity token has expired. Check your computer clock and sign in again.', error, 'clock');
+      return invalid(
+        'The identity token was issued too long ago. Check your computer clock and sign in again.',
+        error,
+        'clock',
+      );
+    return invalid(
+      'The identity token has expired. Check your computer clock and sign in again.',
+      error,
+      'clock',
+    );
   }
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     switch (error.claim) {
@@ -179,9 +205,16 @@ function mapJoseError(error: unknown): CoreError {
         return invalid('The identity token was issued for a different application.', error);
       case 'iat':
       case 'nbf':
-        return invalid('The identity token is not valid yet. Check your computer clock.', error, 'clock');
+        return invalid(
+          'The identity token is not valid yet. Check your computer clock.',
+          error,
+          'clock',
+        );
       default:
-        return invalid(`The identity token is missing or has an invalid "${error.claim}" claim.`, error);
+        return invalid(
+          `The identity token is missing or has an invalid "${error.claim}" claim.`,
+          error,
+        );
     }
   }
   if (error instanceof joseErrors.JOSEAlgNotAllowed) {
@@ -191,9 +224,12 @@ function mapJoseError(error: unknown): CoreError {
       'algorithm',
     );
   }
-  if (error instanceof joseErrors.JWKSNoMatchingKey) return invalid('The identity token was signed with a key the site does not publish.', error);
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return invalid('The identity token signature is not valid.', error);
-  if (error instanceof joseErrors.JOSEError) return invalid('The identity token is malformed.', error);
+  if (error instanceof joseErrors.JWKSNoMatchingKey)
+    return invalid('The identity token was signed with a key the site does not publish.', error);
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+    return invalid('The identity token signature is not valid.', error);
+  if (error instanceof joseErrors.JOSEError)
+    return invalid('The identity token is malformed.', error);
   return invalid('The identity token could not be verified.', error);
 }
 
@@ -208,7 +244,8 @@ const claimsSchema = z.looseObject({
 
 export function profileFromClaims(claims: unknown): UserProfile {
   const parsed = claimsSchema.safeParse(claims);
-  if (!parsed.success) throw new CoreError('sign-in-failed', 'The site did not say who you are (no subject).');
+  if (!parsed.success)
+    throw new CoreError('sign-in-failed', 'The site did not say who you are (no subject).');
   const c = parsed.data;
   const picture = c.picture && /^https?:\/\//i.test(c.picture) ? c.picture : null;
   return {
@@ -225,28 +262,55 @@ export function profileFromClaims(claims: unknown): UserProfile {
 export async function fetchUserInfo(
   userinfoEndpoint: string,
   accessToken: string,
-  options: { fetch: FetchLike; logger?: Logger; signal?: AbortSignal; timeoutMs?: number; expectedSub?: string },
+  options: {
+    fetch: FetchLike;
+    logger?: Logger;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    expectedSub?: string;
+  },
 ): Promise<UserProfile> {
   const log = (options.logger ?? silentLogger).child('userinfo');
-  const res = await request(userinfoEndpoint, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } }, options);
+  const res = await request(
+    userinfoEndpoint,
+    { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
+    options,
+  );
   if (res.status !== 200) {
     await res.body?.cancel();
     log.warn('userinfo refused', { status: res.status });
     // 401/403: UserInfo refuses this token (e.g. one bound to the member API, RFC 8707): the caller may ask elsewhere.
     if (res.status === 401 || res.status === 403) {
-      throw new CoreError('sign-in-failed', 'The site did not accept the new sign-in when asked who you are. Try again.', {
-        refused: true,
-        hint: 'site',
-      });
+      throw new CoreError(
+        'sign-in-failed',
+        'The site did not accept the new sign-in when asked who you are. Try again.',
+        {
+          refused: true,
+          hint: 'site',
+        },
+      );
     }
-    throw new CoreError(res.status >= 500 ? 'server-unavailable' : 'sign-in-failed', `The site could not say who you are (HTTP ${res.status}).`, {
-      hint: 'site',
-    });
+    throw new CoreError(
+      res.status >= 500 ? 'server-unavailable' : 'sign-in-failed',
+      `The site could not say who you are (HTTP ${res.status}).`,
+      {
+        hint: 'site',
+      },
+    );
   }
-  const profile = profileFromClaims(await readJsonObject(res, 'sign-in-failed', 'The site answered "who are you" with something unreadable.'));
+  const profile = profileFromClaims(
+    await readJsonObject(
+      res,
+      'sign-in-failed',
+      'The site answered "who are you" with something unreadable.',
+    ),
+  );
   // OIDC Core §5.3.2: the UserInfo sub must match the id_token sub when both exist.
   if (options.expectedSub !== undefined && profile.sub !== options.expectedSub) {
-    throw new CoreError('sign-in-failed', 'The site described a different user than the one who signed in.');
+    throw new CoreError(
+      'sign-in-failed',
+      'The site described a different user than the one who signed in.',
+    );
   }
   return profile;
 }
@@ -276,7 +340,11 @@ export async function fetchViewer(
     endpoint,
     {
       method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        accept: 'application/json',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ query: 'query Identify { viewer { id name email avatar } }' }),
     },
     options,
@@ -284,12 +352,28 @@ export async function fetchViewer(
   if (res.status !== 200) {
     await res.body?.cancel();
     log.warn('viewer refused', { status: res.status });
-    throw new CoreError(res.status >= 500 ? 'server-unavailable' : 'sign-in-failed', `The site could not say who you are (HTTP ${res.status}).`, {
-      hint: 'site',
-    });
+    throw new CoreError(
+      res.status >= 500 ? 'server-unavailable' : 'sign-in-failed',
+      `The site could not say who you are (HTTP ${res.status}).`,
+      {
+        hint: 'site',
+      },
+    );
   }
-  const parsed = viewerSchema.safeParse(await readJsonObject(res, 'sign-in-failed', 'The site answered "who are you" with something unreadable.'));
-  if (!parsed.success) throw new CoreError('sign-in-failed', 'The site did not say who you are.', { hint: 'site' });
+  const parsed = viewerSchema.safeParse(
+    await readJsonObject(
+      res,
+      'sign-in-failed',
+      'The site answered "who are you" with something unreadable.',
+    ),
+  );
+  if (!parsed.success)
+    throw new CoreError('sign-in-failed', 'The site did not say who you are.', { hint: 'site' });
   const v = parsed.data.data.viewer;
-  return profileFromClaims({ sub: v.id, name: v.name ?? null, email: v.email ?? null, picture: v.avatar ?? null });
+  return profileFromClaims({
+    sub: v.id,
+    name: v.name ?? null,
+    email: v.email ?? null,
+    picture: v.avatar ?? null,
+  });
 }

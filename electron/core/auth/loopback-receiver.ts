@@ -54,7 +54,9 @@ export interface LoopbackReceiverOptions {
 
 const CALLBACK_PATH = '/callback';
 
-export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {}): Promise<LoopbackReceiver> {
+export async function startLoopbackReceiver(
+  options: LoopbackReceiverOptions = {},
+): Promise<LoopbackReceiver> {
   const log = (options.logger ?? silentLogger).child('loopback');
   const appName = options.appName ?? 'Learning Desktop';
   let resolveCallback!: (params: URLSearchParams) => void;
@@ -71,14 +73,22 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
   let authority = '';
   const server = createServer((req, res) => {
     if (req.headers.host !== authority) {
-      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.writeHead(421, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+      });
       res.end('Misdirected request.');
       return;
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH || received) {
       // Favicon requests, probes and a second callback get nothing useful (and never end the sign-in).
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.writeHead(404, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+      });
       res.end('Not found');
       return;
     }
@@ -120,7 +130,8 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
         // No external assets, no scripts, and the URL (which held the code) is not passed on as a referrer.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+        'content-security-policy':
+          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
         'referrer-policy': 'no-referrer',
         'x-content-type-options': 'nosniff',
         connection: 'close',
@@ -131,10 +142,19 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     log.info('callback received', { kind });
     resolveCallback(params);
     if (!options.awaitVerdict) {
-      send(kind === 'success' ? { kind: 'success' } : kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'failed', reason: 'site' });
+      send(
+        kind === 'success'
+          ? { kind: 'success' }
+          : kind === 'cancelled'
+            ? { kind: 'cancelled' }
+            : { kind: 'failed', reason: 'site' },
+      );
       return;
     }
-    const timer = setTimeout(() => giveVerdict({ kind: 'pending' }), options.verdictTimeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => giveVerdict({ kind: 'pending' }),
+      options.verdictTimeoutMs ?? 30_000,
+    );
     void verdict.then((v) => {
       clearTimeout(timer);
       send(v);
@@ -164,5 +184,10 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     return closing;
   }
 
-  return { redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`, callback, finish: (v) => giveVerdict(v), close };
+  return {
+    redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`,
+    callback,
+    finish: (v) => giveVerdict(v),
+    close,
+  };
 }

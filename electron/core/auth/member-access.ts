@@ -30,10 +30,18 @@ export async function requireMemberAccess(
       `${resource}/member/graphql`,
       {
         method: 'POST',
-        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          accept: 'application/json',
+          'content-type': 'application/json',
+        },
         body: PROBE,
       },
-      { fetch: options.fetch, ...(options.signal ? { signal: options.signal } : {}), timeoutMs: 15_000 },
+      {
+        fetch: options.fetch,
+        ...(options.signal ? { signal: options.signal } : {}),
+        timeoutMs: 15_000,
+      },
     );
     status = res.status;
     await res.body?.cancel().catch(() => undefined);

@@ -10,7 +10,8 @@ export function createCodeVerifier(): string {
 
 /** RFC 7636 §4.2: S256 challenge = BASE64URL(SHA256(ASCII(code_verifier))). */
 export function codeChallengeS256(verifier: string): string {
-  if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier)) throw new Error('PKCE verifier must be 43-128 unreserved characters (RFC 7636 §4.1)');
+  if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier))
+    throw new Error('PKCE verifier must be 43-128 unreserved characters (RFC 7636 §4.1)');
   return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 

@@ -23,7 +23,13 @@ import type { TokenSet } from './token-client';
 import { exchangeCode, revokeUnkept, sanitizeDescription, signInFailedHint } from './token-client';
 
 /** Spec scopes for the member audience. */
-export const MEMBER_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'account:read', 'account:write'];
+export const MEMBER_SCOPES: readonly string[] = [
+  'openid',
+  'profile',
+  'email',
+  'account:read',
+  'account:write',
+];
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
 export interface AuthorizationRequest {
@@ -72,38 +78,64 @@ export function buildAuthorizationRequest(input: {
  */
 export function validateCallback(
   params: URLSearchParams,
-  expected: { readonly state: string; readonly issuer: string; readonly issParameterSupported: boolean },
+  expected: {
+    readonly state: string;
+    readonly issuer: string;
+    readonly issParameterSupported: boolean;
+  },
 ): string {
   // RFC 6749 §10.12: the state binds the answer to this attempt (CSRF). Checked first: nothing else in an
   // answer that is not ours is worth reading.
   if (params.get('state') !== expected.state) {
-    throw new CoreError('state-mismatch', 'The sign-in answer does not belong to this sign-in attempt. Start the sign-in again.');
+    throw new CoreError(
+      'state-mismatch',
+      'The sign-in answer does not belong to this sign-in attempt. Start the sign-in again.',
+    );
   }
   // RFC 9207 §2.4: compare iss when present; when the server says it always sends iss, a missing one is a failure.
   const iss = params.get('iss');
   if (iss !== null && iss !== expected.issuer) {
-    throw new CoreError('issuer-mismatch', 'The sign-in answer came from a different site than the one you are signing in to.');
+    throw new CoreError(
+      'issuer-mismatch',
+      'The sign-in answer came from a different site than the one you are signing in to.',
+    );
   }
   if (iss === null && expected.issParameterSupported) {
-    throw new CoreError('issuer-mismatch', 'The sign-in answer did not say which site it came from, although the site always does. Start again.');
+    throw new CoreError(
+      'issuer-mismatch',
+      'The sign-in answer did not say which site it came from, although the site always does. Start again.',
+    );
   }
   // The code is a secret from the moment it arrives: masked wherever it might be echoed (see log.ts).
   rememberSecrets(params.get('code'));
   const error = params.get('error');
   if (error !== null) {
     // RFC 6749 §4.1.2.1: access_denied is the user saying no: a cancelled sign-in, not a crash.
-    if (error === 'access_denied') throw new CoreError('sign-in-denied', 'The sign-in was cancelled at the site. Nothing was changed.');
-    const safeError = /^[\x20-\x7E]{1,64}$/.test(error) && redactString(error) === error ? error : 'error';
+    if (error === 'access_denied')
+      throw new CoreError(
+        'sign-in-denied',
+        'The sign-in was cancelled at the site. Nothing was changed.',
+      );
+    const safeError =
+      /^[\x20-\x7E]{1,64}$/.test(error) && redactString(error) === error ? error : 'error';
     const raw = sanitizeDescription(params.get('error_description'));
     const description = raw === null ? null : redactString(raw);
-    throw new CoreError('sign-in-failed', `The site could not sign you in (${safeError}${description ? `: ${description}` : ''}).`, {
-      oauthError: safeError,
-      at: 'authorization',
-      hint: signInFailedHint(safeError),
-    });
+    throw new CoreError(
+      'sign-in-failed',
+      `The site could not sign you in (${safeError}${description ? `: ${description}` : ''}).`,
+      {
+        oauthError: safeError,
+        at: 'authorization',
+        hint: signInFailedHint(safeError),
+      },
+    );
   }
   const code = params.get('code');
-  if (code === null || code === '') throw new CoreError('sign-in-failed', 'The site answered the sign-in without an authorization code.');
+  if (code === null || code === '')
+    throw new CoreError(
+      'sign-in-failed',
+      'The site answered the sign-in without an authorization code.',
+    );
   return code;
 }
 
@@ -118,7 +150,10 @@ export function verdictFor(error: unknown): CallbackVerdict {
     case 'sign-in-timeout':
       return { kind: 'pending' };
     case 'id-token-invalid':
-      return { kind: 'failed', reason: hint === 'clock' ? 'clock' : hint === 'algorithm' ? 'algorithm' : 'site' };
+      return {
+        kind: 'failed',
+        reason: hint === 'clock' ? 'clock' : hint === 'algorithm' ? 'algorithm' : 'site',
+      };
     case 'sign-in-failed':
       return { kind: 'failed', reason: signInFailedReason(hint) };
     case 'server-unavailable':
@@ -138,7 +173,9 @@ export function verdictFor(error: unknown): CallbackVerdict {
 }
 
 function signInFailedReason(hint: unknown): FailureReason {
-  return hint === 'client' || hint === 'server' || hint === 'scope' || hint === 'access' ? hint : 'site';
+  return hint === 'client' || hint === 'server' || hint === 'scope' || hint === 'access'
+    ? hint
+    : 'site';
 }
 
 /** Constant-time comparison of the returned state with ours. */
@@ -149,7 +186,9 @@ function sameText(given: string | null, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function classifyFor(expected: Parameters<typeof validateCallback>[1]): (p: URLSearchParams) => CallbackPageKind {
+function classifyFor(
+  expected: Parameters<typeof validateCallback>[1],
+): (p: URLSearchParams) => CallbackPageKind {
   return (params) => {
     try {
       validateCallback(params, expected);
@@ -198,9 +237,16 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
   try {
     return await runAttempt(options, options.metadata.resource);
   } catch (error) {
-    if (!(isCoreError(error, 'sign-in-failed') && error.detail?.oauthError === 'invalid_target' && error.detail.at === 'authorization')) throw error;
+    if (!(
+      isCoreError(error, 'sign-in-failed') &&
+      error.detail?.oauthError === 'invalid_target' &&
+      error.detail.at === 'authorization'
+    ))
+      throw error;
     if (options.signal?.aborted) throw error;
-    (options.logger ?? silentLogger).child('sign-in').info('the site refused the resource indicator; signing in without one');
+    (options.logger ?? silentLogger)
+      .child('sign-in')
+      .info('the site refused the resource indicator; signing in without one');
     return runAttempt(options, null);
   }
 }
@@ -213,7 +259,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
   // offline_access issues one only when asked (OpenID Connect Core §11), and without one the student would have
   // to sign in again every hour.
   const scopes =
-    metadata.scopesSupported?.includes('offline_access') === true && !memberScopes.includes('offline_access')
+    metadata.scopesSupported?.includes('offline_access') === true &&
+    !memberScopes.includes('offline_access')
       ? [...memberScopes, 'offline_access']
       : memberScopes;
   const progress = options.onProgress ?? (() => undefined);
@@ -238,7 +285,13 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
   const onAbort = (): void => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(
-    () => controller.abort(new CoreError('sign-in-timeout', 'The sign-in took too long and was stopped. Start it again when you are ready.')),
+    () =>
+      controller.abort(
+        new CoreError(
+          'sign-in-timeout',
+          'The sign-in took too long and was stopped. Start it again when you are ready.',
+        ),
+      ),
     timeoutMs,
   );
   // A pair the site issued but this sign-in will not keep (identity check failed, cancelled while verifying).
@@ -263,7 +316,12 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
       await options.openExternal(authz.url);
     } catch (cause) {
       if (cause instanceof CoreError) throw cause;
-      throw new CoreError('sign-in-failed', 'The web browser could not be opened for the sign-in.', undefined, { cause });
+      throw new CoreError(
+        'sign-in-failed',
+        'The web browser could not be opened for the sign-in.',
+        undefined,
+        { cause },
+      );
     }
 
     const params = await raceAbort(receiver.callback, controller.signal);
@@ -282,7 +340,12 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
         requestedScopes: scopes,
         revocationEndpoint: metadata.revocationEndpoint,
       },
-      { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: controller.signal },
+      {
+        fetch: options.fetch,
+        clock: options.clock,
+        logger: options.logger,
+        signal: controller.signal,
+      },
     );
 
     issued = tokens;
@@ -290,8 +353,14 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
     let profile: UserProfile;
     let idTokenVerified = false;
     if (tokens.idToken !== null) {
-      if (metadata.jwksUri === null) throw new CoreError('id-token-invalid', 'The site sent an identity token but publishes no keys to check it.');
-      const jwks = options.jwks ?? createJwksCache(metadata.jwksUri, { fetch: options.fetch, clock: options.clock });
+      if (metadata.jwksUri === null)
+        throw new CoreError(
+          'id-token-invalid',
+          'The site sent an identity token but publishes no keys to check it.',
+        );
+      const jwks =
+        options.jwks ??
+        createJwksCache(metadata.jwksUri, { fetch: options.fetch, clock: options.clock });
       profile = await verifyIdToken({
         idToken: tokens.idToken,
         issuer: metadata.issuer,
@@ -312,7 +381,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
           logger: options.logger,
           expectedSub: sub,
         }).catch((error: unknown) => {
-          if (isCoreError(error, 'sign-in-failed') && error.detail?.refused === true) return profile;
+          if (isCoreError(error, 'sign-in-failed') && error.detail?.refused === true)
+            return profile;
           throw error;
         });
       }
@@ -327,7 +397,11 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
       });
     }
     // Without a resource the pair may be one the member API refuses: tried once, revoked below if it is.
-    if (resource === null) await requireMemberAccess(metadata.resource, tokens.accessToken, { ...options, signal: controller.signal });
+    if (resource === null)
+      await requireMemberAccess(metadata.resource, tokens.accessToken, {
+        ...options,
+        signal: controller.signal,
+      });
     // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
     if (controller.signal.aborted) throw abortError(controller.signal);
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
@@ -385,7 +459,11 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 async function discardPair(tokens: TokenSet, options: SignInOptions): Promise<void> {
   await revokeUnkept(
     tokens,
-    { revocationEndpoint: options.metadata.revocationEndpoint, clientId: options.clientId, clientSecret: options.clientSecret },
+    {
+      revocationEndpoint: options.metadata.revocationEndpoint,
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+    },
     options,
   );
 }

@@ -48,7 +48,11 @@ export class OAuthResponseError extends CoreError {
     readonly status: number,
     hint?: string,
   ) {
-    super(code, message, hint === undefined ? { oauthError, status } : { oauthError, status, hint });
+    super(
+      code,
+      message,
+      hint === undefined ? { oauthError, status } : { oauthError, status, hint },
+    );
   }
 }
 
@@ -98,11 +102,21 @@ export function sanitizeDescription(value: unknown): string | null {
   return clean === '' ? null : clean;
 }
 
-async function postForm(url: string, form: Record<string, string | null | undefined>, options: TokenClientOptions): Promise<Response> {
+async function postForm(
+  url: string,
+  form: Record<string, string | null | undefined>,
+  options: TokenClientOptions,
+): Promise<Response> {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(form)) if (v !== null && v !== undefined) body.set(k, v);
   // The secrets this request carries are masked wherever they might be echoed back (see log.ts).
-  rememberSecrets(form.code, form.code_verifier, form.client_secret, form.refresh_token, form.token);
+  rememberSecrets(
+    form.code,
+    form.code_verifier,
+    form.client_secret,
+    form.refresh_token,
+    form.token,
+  );
   return request(
     url,
     {
@@ -120,7 +134,10 @@ async function readError(res: Response): Promise<{ error: string; description: s
     const body = JSON.parse(await readStart(res, MAX_ERROR_BYTES)) as Record<string, unknown>;
     // A site may quote what it was sent (the code, the refresh token) in its answer: that text reaches the
     // user's screen and the logs, so remembered secrets are masked out of it.
-    const error = typeof body.error === 'string' && /^[\x20-\x7E]{1,64}$/.test(body.error) ? body.error : 'unknown_error';
+    const error =
+      typeof body.error === 'string' && /^[\x20-\x7E]{1,64}$/.test(body.error)
+        ? body.error
+        : 'unknown_error';
     const description = sanitizeDescription(body.error_description);
     return {
       error: redactString(error) === error ? error : 'unknown_error',
@@ -133,9 +150,15 @@ async function readError(res: Response): Promise<{ error: string; description: s
 
 /** The tokens of an answer the app will not keep, read before its checks so that they can be revoked. */
 function unkeptPair(raw: Record<string, unknown>): UnkeptPair | null {
-  const accessToken = typeof raw.access_token === 'string' && raw.access_token !== '' ? raw.access_token : null;
-  const refreshToken = typeof raw.refresh_token === 'string' && raw.refresh_token !== '' ? raw.refresh_token : null;
-  rememberSecrets(accessToken, refreshToken, typeof raw.id_token === 'string' ? raw.id_token : null);
+  const accessToken =
+    typeof raw.access_token === 'string' && raw.access_token !== '' ? raw.access_token : null;
+  const refreshToken =
+    typeof raw.refresh_token === 'string' && raw.refresh_token !== '' ? raw.refresh_token : null;
+  rememberSecrets(
+    accessToken,
+    refreshToken,
+    typeof raw.id_token === 'string' ? raw.id_token : null,
+  );
   return accessToken === null && refreshToken === null ? null : { accessToken, refreshToken };
 }
 
@@ -146,12 +169,19 @@ function parseTokenResponse(
   previous?: { schoolId: string | null },
 ): TokenSet {
   const parsed = tokenResponseSchema.safeParse(raw);
-  if (!parsed.success) throw new CoreError('sign-in-failed', 'The site answered the sign-in with an incomplete token response.');
+  if (!parsed.success)
+    throw new CoreError(
+      'sign-in-failed',
+      'The site answered the sign-in with an incomplete token response.',
+    );
   const t = parsed.data;
   rememberSecrets(t.access_token, t.refresh_token, t.id_token);
   // RFC 6750: only bearer tokens are supported.
   if (t.token_type.toLowerCase() !== 'bearer') {
-    throw new CoreError('sign-in-failed', `The site issued a ${t.token_type} token; only Bearer tokens are supported.`);
+    throw new CoreError(
+      'sign-in-failed',
+      `The site issued a ${t.token_type} token; only Bearer tokens are supported.`,
+    );
   }
   // Spec "Token response": a token whose school_id is absent is refused as issued for a different organization;
   // "A refresh copies the value it already has": a refresh answer that leaves it out keeps the pair's own value.
@@ -164,7 +194,10 @@ function parseTokenResponse(
   }
   // A different value than the pair's own means a token for another school.
   if (previous?.schoolId != null && previous.schoolId !== schoolId) {
-    throw new CoreError('wrong-organization', 'The site returned tokens for a different school than the one you signed in to. Sign in again.');
+    throw new CoreError(
+      'wrong-organization',
+      'The site returned tokens for a different school than the one you signed in to. Sign in again.',
+    );
   }
   return {
     accessToken: t.access_token,
@@ -195,7 +228,12 @@ async function acceptOrRevoke(
     return parse();
   } catch (error) {
     const pair = unkeptPair(raw);
-    if (pair !== null) await revokeUnkept(pair, { ...input, revocationEndpoint: input.revocationEndpoint ?? null }, options);
+    if (pair !== null)
+      await revokeUnkept(
+        pair,
+        { ...input, revocationEndpoint: input.revocationEndpoint ?? null },
+        options,
+      );
     throw error;
   }
 }
@@ -231,7 +269,12 @@ export async function revokeUnkept(
         clientId: input.clientId,
         clientSecret: input.clientSecret,
       },
-      { fetch: options.fetch, clock: options.clock, logger: options.logger, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) },
+      {
+        fetch: options.fetch,
+        clock: options.clock,
+        logger: options.logger,
+        signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS),
+      },
     );
     return true;
   } catch (error) {
@@ -253,7 +296,10 @@ export interface ExchangeCodeInput extends ClientCredentials {
 }
 
 /** RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5) and a resource indicator (RFC 8707). */
-export async function exchangeCode(input: ExchangeCodeInput, options: TokenClientOptions): Promise<TokenSet> {
+export async function exchangeCode(
+  input: ExchangeCodeInput,
+  options: TokenClientOptions,
+): Promise<TokenSet> {
   const log = (options.logger ?? silentLogger).child('token');
   const res = await postForm(
     input.tokenEndpoint,
@@ -272,7 +318,12 @@ export async function exchangeCode(input: ExchangeCodeInput, options: TokenClien
     const e = await readError(res);
     log.warn('code exchange refused', { status: res.status, error: e.error });
     if (res.status >= 500)
-      throw new OAuthResponseError('server-unavailable', 'The site could not complete the sign-in right now. Try again later.', e.error, res.status);
+      throw new OAuthResponseError(
+        'server-unavailable',
+        'The site could not complete the sign-in right now. Try again later.',
+        e.error,
+        res.status,
+      );
     throw new OAuthResponseError(
       'sign-in-failed',
       `The site refused to complete the sign-in (${e.error}${e.description ? `: ${e.description}` : ''}). Try again.`,
@@ -281,9 +332,22 @@ export async function exchangeCode(input: ExchangeCodeInput, options: TokenClien
       signInFailedHint(e.error),
     );
   }
-  const raw = await readJsonObject(res, 'sign-in-failed', 'The site answered the sign-in with something that is not a token response.');
-  const tokens = await acceptOrRevoke(raw, () => parseTokenResponse(raw, input.requestedScopes, options.clock ?? Date), input, options);
-  log.info('code exchanged', { scopes: tokens.scopes, hasRefreshToken: tokens.refreshToken !== null, hasIdToken: tokens.idToken !== null });
+  const raw = await readJsonObject(
+    res,
+    'sign-in-failed',
+    'The site answered the sign-in with something that is not a token response.',
+  );
+  const tokens = await acceptOrRevoke(
+    raw,
+    () => parseTokenResponse(raw, input.requestedScopes, options.clock ?? Date),
+    input,
+    options,
+  );
+  log.info('code exchanged', {
+    scopes: tokens.scopes,
+    hasRefreshToken: tokens.refreshToken !== null,
+    hasIdToken: tokens.idToken !== null,
+  });
   return tokens;
 }
 
@@ -301,7 +365,10 @@ export interface RefreshInput extends ClientCredentials {
  * RFC 6749 §6. `invalid_grant` means the refresh token is dead: the site needs a new sign-in
  * (CoreError 'sign-in-needed'). Network failures surface as 'site-unreachable' and change nothing.
  */
-export async function refreshTokens(input: RefreshInput, options: TokenClientOptions): Promise<TokenSet> {
+export async function refreshTokens(
+  input: RefreshInput,
+  options: TokenClientOptions,
+): Promise<TokenSet> {
   const log = (options.logger ?? silentLogger).child('token');
   const res = await postForm(
     input.tokenEndpoint,
@@ -317,7 +384,11 @@ export async function refreshTokens(input: RefreshInput, options: TokenClientOpt
   if (res.status !== 200) {
     const e = await readError(res);
     log.warn('refresh refused', { status: res.status, error: e.error });
-    if (e.error === 'invalid_grant' || e.error === 'invalid_client' || e.error === 'unauthorized_client') {
+    if (
+      e.error === 'invalid_grant' ||
+      e.error === 'invalid_client' ||
+      e.error === 'unauthorized_client'
+    ) {
       throw new OAuthResponseError(
         'sign-in-needed',
         'Your sign-in to this site has ended. Sign in again; your offline data is kept.',
@@ -326,13 +397,30 @@ export async function refreshTokens(input: RefreshInput, options: TokenClientOpt
       );
     }
     if (res.status >= 500)
-      throw new OAuthResponseError('server-unavailable', 'The site could not renew your sign-in right now. Try again later.', e.error, res.status);
-    throw new OAuthResponseError('server-error', `The site refused to renew your sign-in (${e.error}).`, e.error, res.status);
+      throw new OAuthResponseError(
+        'server-unavailable',
+        'The site could not renew your sign-in right now. Try again later.',
+        e.error,
+        res.status,
+      );
+    throw new OAuthResponseError(
+      'server-error',
+      `The site refused to renew your sign-in (${e.error}).`,
+      e.error,
+      res.status,
+    );
   }
-  const raw = await readJsonObject(res, 'server-error', 'The site answered the renewal with something that is not a token response.');
+  const raw = await readJsonObject(
+    res,
+    'server-error',
+    'The site answered the renewal with something that is not a token response.',
+  );
   const tokens = await acceptOrRevoke(
     raw,
-    () => parseTokenResponse(raw, input.previousScopes, options.clock ?? Date, { schoolId: input.schoolId }),
+    () =>
+      parseTokenResponse(raw, input.previousScopes, options.clock ?? Date, {
+        schoolId: input.schoolId,
+      }),
     input,
     options,
   );
@@ -354,7 +442,12 @@ export async function revokeToken(input: RevokeInput, options: TokenClientOption
   const log = (options.logger ?? silentLogger).child('token');
   const res = await postForm(
     input.revocationEndpoint,
-    { token: input.token, token_type_hint: input.tokenTypeHint, client_id: input.clientId, client_secret: input.clientSecret },
+    {
+      token: input.token,
+      token_type_hint: input.tokenTypeHint,
+      client_id: input.clientId,
+      client_secret: input.clientSecret,
+    },
     options,
   );
   if (res.status === 200) {
@@ -365,6 +458,16 @@ export async function revokeToken(input: RevokeInput, options: TokenClientOption
   const e = await readError(res);
   log.warn('revocation refused', { status: res.status, error: e.error });
   if (res.status >= 500)
-    throw new OAuthResponseError('server-unavailable', 'The site could not sign you out right now; it will be retried.', e.error, res.status);
-  throw new OAuthResponseError('server-error', `The site refused the sign-out (${e.error}).`, e.error, res.status);
+    throw new OAuthResponseError(
+      'server-unavailable',
+      'The site could not sign you out right now; it will be retried.',
+      e.error,
+      res.status,
+    );
+  throw new OAuthResponseError(
+    'server-error',
+    `The site refused the sign-out (${e.error}).`,
+    e.error,
+    res.status,
+  );
 }

@@ -43,7 +43,10 @@ export interface TokenManagerOptions {
    */
   readonly onSignInNeeded?: (siteId: string, reason?: 'unreadable') => Promise<void> | void;
   /** A 403 insufficient_scope named these scopes (RFC 6750 §3.1). */
-  readonly onInsufficientScope?: (siteId: string, scopes: readonly string[]) => Promise<void> | void;
+  readonly onInsufficientScope?: (
+    siteId: string,
+    scopes: readonly string[],
+  ) => Promise<void> | void;
   readonly timeoutMs?: number;
 }
 
@@ -72,7 +75,9 @@ export interface TokenManager {
   supersede<T>(siteId: string, write: () => Promise<T>): Promise<T>;
 }
 
-function signInNeeded(message = 'Your sign-in to this site has ended. Sign in again; your offline data is kept.'): CoreError {
+function signInNeeded(
+  message = 'Your sign-in to this site has ended. Sign in again; your offline data is kept.',
+): CoreError {
   return new CoreError('sign-in-needed', message);
 }
 
@@ -88,10 +93,15 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const exclusive = createKeyedQueue();
 
   const fresh = (s: SiteSecrets): boolean =>
-    s.accessToken !== null && (s.expiresAt === null || s.expiresAt - clock.now() > refreshMargin(s, maxMargin));
+    s.accessToken !== null &&
+    (s.expiresAt === null || s.expiresAt - clock.now() > refreshMargin(s, maxMargin));
 
   /** A pair the manager received and does not keep is revoked at the site, not left live there (RFC 7009). */
-  async function discard(siteId: string, pair: UnkeptPair, client: { clientId: string; clientSecret: string | null }): Promise<void> {
+  async function discard(
+    siteId: string,
+    pair: UnkeptPair,
+    client: { clientId: string; clientSecret: string | null },
+  ): Promise<void> {
     let revocationEndpoint: string | null = null;
     try {
       revocationEndpoint = options.resolveSite(siteId).revocationEndpoint ?? null;
@@ -108,7 +118,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   async function markSignInNeeded(siteId: string, current: SiteSecrets | null): Promise<void> {
     // The pair is dead: drop it (offline data is the DB's and stays untouched), keep the client credentials.
     if (current && (current.accessToken !== null || current.refreshToken !== null)) {
-      await vault.put(siteId, { ...current, accessToken: null, refreshToken: null, expiresAt: null });
+      await vault.put(siteId, {
+        ...current,
+        accessToken: null,
+        refreshToken: null,
+        expiresAt: null,
+      });
     }
     await options.onSignInNeeded?.(siteId);
   }
@@ -134,7 +149,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const current = await readRecord(siteId);
     if (current === null) throw signInNeeded('You are not signed in to this site.');
     // Someone else refreshed while this caller was waiting: use their result instead of a second refresh.
-    if (rejected !== undefined ? current.accessToken !== null && current.accessToken !== rejected && fresh(current) : fresh(current)) {
+    if (
+      rejected !== undefined
+        ? current.accessToken !== null && current.accessToken !== rejected && fresh(current)
+        : fresh(current)
+    ) {
       return current.accessToken as string;
     }
     if (current.refreshToken === null) {
@@ -158,13 +177,20 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
           schoolId: current.schoolId,
           revocationEndpoint: site.revocationEndpoint ?? null,
         },
-        { fetch: options.fetch, clock, logger: options.logger, timeoutMs: options.timeoutMs, signal: abort.signal },
+        {
+          fetch: options.fetch,
+          clock,
+          logger: options.logger,
+          timeoutMs: options.timeoutMs,
+          signal: abort.signal,
+        },
       );
     } catch (error) {
       const superseded = abort.signal.aborted;
       // A refresh answered for another organization (spec "Token response": school_id absent or changed) will
       // not get better by retrying, and each retry would mint another live pair: sign in again instead.
-      const refused = isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization');
+      const refused =
+        isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization');
       if (!superseded && !refused) {
         // Lost or failed answer: the vault still holds the old pair, which stays valid until the new access
         // token is first presented (spec, token pair lifecycle), so the next call retries with it.
@@ -185,7 +211,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         log.warn('refresh refused; sign-in needed', { siteId, code: (error as CoreError).code });
         // Tokens for another organization: refreshTokens revoked the new pair; the old one, live until a new access
         // token is presented (spec, token pair lifecycle), is dropped below and so is revoked too.
-        if (isCoreError(error, 'wrong-organization')) await discard(siteId, { accessToken: null, refreshToken: usedRefreshToken }, latest);
+        if (isCoreError(error, 'wrong-organization'))
+          await discard(siteId, { accessToken: null, refreshToken: usedRefreshToken }, latest);
         await markSignInNeeded(siteId, latest);
         throw error;
       });
@@ -199,7 +226,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       if (latest === null || latest.refreshToken !== usedRefreshToken) {
         log.warn('site record changed during refresh; discarding the refreshed pair', { siteId });
         // The refreshed pair is live at the site and nobody will use it: revoke it (never the stored one).
-        const refreshToken = tokens.refreshToken !== null && tokens.refreshToken !== latest?.refreshToken ? tokens.refreshToken : null;
+        const refreshToken =
+          tokens.refreshToken !== null && tokens.refreshToken !== latest?.refreshToken
+            ? tokens.refreshToken
+            : null;
         if (refreshToken !== null || tokens.accessToken !== latest?.accessToken) {
           await discard(siteId, { accessToken: tokens.accessToken, refreshToken }, current);
         }
@@ -270,7 +300,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     // Queued first, then the refresh is cancelled: its outcome step queues behind this write, sees the new
     // record and hands its callers the new access token.
     const done = exclusive(siteId, write);
-    aborts.get(siteId)?.abort(new CoreError('site-unreachable', 'The refresh was replaced by a new sign-in.'));
+    aborts
+      .get(siteId)
+      ?.abort(new CoreError('site-unreachable', 'The refresh was replaced by a new sign-in.'));
     return done;
   }
 
@@ -281,7 +313,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
  * How long before expiry a token is refreshed: `max` (60 s) for a long-lived token, a tenth of the lifetime for a
  * short one (a 30 s token is refreshed 3 s before it ends, not at once); `max` when the lifetime is not known.
  */
-export function refreshMargin(s: Pick<SiteSecrets, 'expiresAt' | 'obtainedAt'>, max: number): number {
+export function refreshMargin(
+  s: Pick<SiteSecrets, 'expiresAt' | 'obtainedAt'>,
+  max: number,
+): number {
   if (s.expiresAt === null || s.obtainedAt === undefined || s.obtainedAt === null) return max;
   const lifetime = s.expiresAt - s.obtainedAt;
   return lifetime > 0 ? Math.min(max, lifetime / 10) : max;

@@ -7,7 +7,10 @@ import { prepared } from './statements';
  */
 export function isFirstCoursesCommit(db: Database, siteId: string): boolean {
   return (
-    prepared<{ siteId: string }, { n: number }>(db, "SELECT count(*) AS n FROM sync_parts WHERE site_id = @siteId AND part = 'courses'").get({
+    prepared<{ siteId: string }, { n: number }>(
+      db,
+      "SELECT count(*) AS n FROM sync_parts WHERE site_id = @siteId AND part = 'courses'",
+    ).get({
       siteId,
     })!.n === 0
   );

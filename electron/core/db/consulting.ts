@@ -9,8 +9,14 @@ import { json, prepared } from './statements';
  * service and no field says which are the viewer's (spec "Consulting service"): only their times are kept,
  * shown as booked times, never as the viewer's bookings.
  */
-export function replaceConsultingServices(db: Database, siteId: string, records: readonly ConsultingServiceRecord[]): void {
-  prepared<{ siteId: string }>(db, 'DELETE FROM consulting_services WHERE site_id = @siteId').run({ siteId });
+export function replaceConsultingServices(
+  db: Database,
+  siteId: string,
+  records: readonly ConsultingServiceRecord[],
+): void {
+  prepared<{ siteId: string }>(db, 'DELETE FROM consulting_services WHERE site_id = @siteId').run({
+    siteId,
+  });
   const insert = prepared<Record<string, unknown>>(
     db,
     `INSERT INTO consulting_services (site_id, id, position, title, description, duration_minutes, consultant_name, course_id, slots, booked_times)
@@ -26,7 +32,14 @@ export function replaceConsultingServices(db: Database, siteId: string, records:
       durationMinutes: c.durationMinutes,
       consultantName: c.consultantName,
       courseId: c.courseId,
-      slots: json(c.slots.map((s) => ({ weekday: s.weekday, startTime: s.startTime, endTime: s.endTime, timeZone: s.timeZone }))),
+      slots: json(
+        c.slots.map((s) => ({
+          weekday: s.weekday,
+          startTime: s.startTime,
+          endTime: s.endTime,
+          timeZone: s.timeZone,
+        })),
+      ),
       bookedTimes: json(
         c.meetings
           .map((m) => ({ startsAt: m.startsAt, endsAt: m.endsAt }))
@@ -56,7 +69,12 @@ function jsonObjects(text: string): Record<string, unknown>[] {
   } catch {
     return [];
   }
-  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)) : [];
+  return Array.isArray(value)
+    ? value.filter(
+        (v): v is Record<string, unknown> =>
+          typeof v === 'object' && v !== null && !Array.isArray(v),
+      )
+    : [];
 }
 
 export function getConsulting(db: Database, siteId: string): ConsultingServiceView[] {

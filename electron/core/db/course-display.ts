@@ -26,7 +26,9 @@ const columns: ReadonlySet<string> = new Set(COLUMN_FIELDS);
 
 /** The `display` column's JSON: the record's fields that no column holds. */
 export function displayJson(course: CourseRecord): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(course).filter(([field]) => !columns.has(field))));
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(course).filter(([field]) => !columns.has(field))),
+  );
 }
 
 /**
@@ -36,7 +38,9 @@ export function displayJson(course: CourseRecord): string {
 export function readDisplay(json: string): Partial<CourseDisplay> {
   try {
     const value = JSON.parse(json) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Partial<CourseDisplay>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Partial<CourseDisplay>)
+      : {};
   } catch {
     return {};
   }

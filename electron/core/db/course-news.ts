@@ -14,7 +14,10 @@ export type LecturesBefore = ReadonlyMap<string, ReadonlySet<string>>;
 
 export function lecturesBefore(db: Database, siteId: string): LecturesBefore {
   const before = new Map<string, Set<string>>();
-  for (const c of prepared<{ siteId: string }, { id: string }>(db, 'SELECT id FROM courses WHERE site_id = @siteId').all({ siteId })) {
+  for (const c of prepared<{ siteId: string }, { id: string }>(
+    db,
+    'SELECT id FROM courses WHERE site_id = @siteId',
+  ).all({ siteId })) {
     before.set(c.id, new Set());
   }
   for (const l of prepared<{ siteId: string }, { courseId: string; id: string }>(
@@ -27,7 +30,12 @@ export function lecturesBefore(db: Database, siteId: string): LecturesBefore {
 }
 
 /** After the rewrite: adds each kept course's gained lectures, and forgets courses no longer in the copy. */
-export function noteNewLectures(db: Database, siteId: string, before: LecturesBefore, records: readonly CourseRecord[]): void {
+export function noteNewLectures(
+  db: Database,
+  siteId: string,
+  before: LecturesBefore,
+  records: readonly CourseRecord[],
+): void {
   const add = prepared<{ siteId: string; courseId: string; n: number }>(
     db,
     `INSERT INTO course_news (site_id, course_id, new_lectures) VALUES (@siteId, @courseId, @n)
@@ -53,7 +61,10 @@ export function markCourseSeen(db: Database, siteId: string, courseId: string): 
     siteId,
     (cleared: boolean) => (cleared ? ['library'] : []),
     () =>
-      prepared<{ siteId: string; courseId: string }>(db, 'DELETE FROM course_news WHERE site_id = @siteId AND course_id = @courseId').run({
+      prepared<{ siteId: string; courseId: string }>(
+        db,
+        'DELETE FROM course_news WHERE site_id = @siteId AND course_id = @courseId',
+      ).run({
         siteId,
         courseId,
       }).changes > 0,

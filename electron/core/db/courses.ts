@@ -1,5 +1,13 @@
 import type { Database } from 'better-sqlite3';
-import type { CourseDetail, LectureState, LibraryCourse, LibraryFilter, LibraryPage, LibrarySort, SectionView } from '../../common/view-models';
+import type {
+  CourseDetail,
+  LectureState,
+  LibraryCourse,
+  LibraryFilter,
+  LibraryPage,
+  LibrarySort,
+  SectionView,
+} from '../../common/view-models';
 import { assertNever } from '../../common/result';
 import { knownOr, siteNumber, siteText, siteTextOrNull } from '../../common/site-values';
 import { CoreError } from '../errors';
@@ -31,7 +39,11 @@ export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
  * Replaces the site's courses with its sections and lectures (ON DELETE CASCADE removes the old children), noting
  * the lectures each course gained against what it held before (course-news.ts).
  */
-export function replaceCourses(db: Database, siteId: string, records: readonly CourseRecord[]): void {
+export function replaceCourses(
+  db: Database,
+  siteId: string,
+  records: readonly CourseRecord[],
+): void {
   const firstCommit = isFirstCoursesCommit(db, siteId);
   const before = lecturesBefore(db, siteId);
   prepared<{ siteId: string }>(db, 'DELETE FROM courses WHERE site_id = @siteId').run({ siteId });
@@ -77,7 +89,8 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
       lastWatchedAt: c.lastWatchedLecture?.watchedAt ?? null,
       display: displayJson(c),
     });
-    for (const s of c.sections) insertSection.run({ siteId, id: s.id, courseId: c.id, title: s.title, position: s.position });
+    for (const s of c.sections)
+      insertSection.run({ siteId, id: s.id, courseId: c.id, title: s.title, position: s.position });
     // The course's order (migration 018): sections by position, then lectures by position; the site's order breaks ties.
     let ord = 0;
     for (const s of byPosition(c.sections)) {
@@ -103,7 +116,8 @@ export function replaceCourses(db: Database, siteId: string, records: readonly C
 }
 
 /** A stable sort by position: equal positions keep the site's order. */
-const byPosition = <T extends { readonly position: number }>(items: readonly T[]): T[] => [...items].sort((a, b) => a.position - b.position);
+const byPosition = <T extends { readonly position: number }>(items: readonly T[]): T[] =>
+  [...items].sort((a, b) => a.position - b.position);
 
 // ------------------------------------------------------------------ views
 
@@ -174,7 +188,10 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: NextStepLectures): L
     expiresSoon: !lifetime && expiresAt !== null && !isExpired && expiresAt - t <= EXPIRES_SOON_MS,
     totalLectures: siteNumber(r.total_lectures),
     // The school's count, and the last watched lecture finished here before the school marks it (facts.ts).
-    completedLectures: Math.min(siteNumber(r.total_lectures), siteNumber(r.completed_lectures) + r.tail_done),
+    completedLectures: Math.min(
+      siteNumber(r.total_lectures),
+      siteNumber(r.completed_lectures) + r.tail_done,
+    ),
     readLectures: siteNumber(r.read_lectures),
     percent: Math.max(0, Math.min(100, siteNumber(r.percent))),
     completedAt: r.completed_at,
@@ -194,7 +211,12 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: NextStepLectures): L
     secondsLeft: r.left_seconds,
     newLectures: r.new_lectures,
     nextStep: nextStepOf(
-      { isExpired, expireDate: r.expire_date, completedAt: r.completed_at, lastPositionSeconds: r.last_position_seconds },
+      {
+        isExpired,
+        expireDate: r.expire_date,
+        completedAt: r.completed_at,
+        lastPositionSeconds: r.last_position_seconds,
+      },
       lectures,
       t,
     ),
@@ -205,7 +227,8 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: NextStepLectures): L
 const EXPIRED = 'c.has_lifetime_access = 0 AND c.expires_ms <= @now';
 
 /** Started: something read, completed or watched, or progress reported. */
-const STARTED = '(c.read_lectures > 0 OR c.completed_lectures > 0 OR c.percent > 0 OR c.last_lecture_id IS NOT NULL)';
+const STARTED =
+  '(c.read_lectures > 0 OR c.completed_lectures > 0 OR c.percent > 0 OR c.last_lecture_id IS NOT NULL)';
 const FINISHED = '(c.percent >= 100 OR c.completed_at IS NOT NULL)';
 const OPEN = `NOT coalesce(${EXPIRED}, 0)`;
 
@@ -260,7 +283,12 @@ export interface LibraryRequest extends PageRequest {
  * (expiry judged against `now`). The page's ids are picked first, so the joins for "continue watching" and the
  * time left run for the page's rows only, however deep the page.
  */
-function libraryPage(db: Database, siteId: string | null, now: Date, request: LibraryRequest): LibraryPage {
+function libraryPage(
+  db: Database,
+  siteId: string | null,
+  now: Date,
+  request: LibraryRequest,
+): LibraryPage {
   const { offset, limit } = pageOf(request);
   const scope = siteId === null ? '1' : 'c.site_id = @siteId';
   const where = `${scope}${filterSql(request.filter ?? 'all')}`;
@@ -280,24 +308,39 @@ function libraryPage(db: Database, siteId: string | null, now: Date, request: Li
      ORDER BY ${order}`,
   ).all(params);
   const count = (sql: string) =>
-    prepared<{ siteId: string; now: number }, { n: number }>(db, `SELECT count(*) AS n FROM courses c WHERE ${sql}`).get({
+    prepared<{ siteId: string; now: number }, { n: number }>(
+      db,
+      `SELECT count(*) AS n FROM courses c WHERE ${sql}`,
+    ).get({
       siteId: params.siteId,
       now: params.now,
     })!.n;
   const total = count(where);
-  const courseCount = request.filter === undefined || request.filter === 'all' ? total : count(scope);
+  const courseCount =
+    request.filter === undefined || request.filter === 'all' ? total : count(scope);
   const lectures = nextStepLecturesOf(db, rows);
-  const items = rows.map((r) => toLibraryCourse(r, now, lectures.get(`${r.site_id}\u0000${r.id}`) ?? NO_LECTURES));
+  const items = rows.map((r) =>
+    toLibraryCourse(r, now, lectures.get(`${r.site_id}\u0000${r.id}`) ?? NO_LECTURES),
+  );
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total), courseCount };
 }
 
 /** A page of one site's library (the service's order unless asked otherwise). */
-export function getLibraryPage(db: Database, siteId: string, now: Date, request: LibraryRequest = {}): LibraryPage {
+export function getLibraryPage(
+  db: Database,
+  siteId: string,
+  now: Date,
+  request: LibraryRequest = {},
+): LibraryPage {
   return libraryPage(db, siteId, now, request);
 }
 
 /** A page of the "All schools" library: every site kept on this computer. */
-export function getAllSitesLibraryPage(db: Database, now: Date, request: LibraryRequest = {}): LibraryPage {
+export function getAllSitesLibraryPage(
+  db: Database,
+  now: Date,
+  request: LibraryRequest = {},
+): LibraryPage {
   return libraryPage(db, null, now, request);
 }
 
@@ -317,7 +360,13 @@ export function getLibrary(db: Database, siteId: string, now: Date): LibraryCour
       .all({ siteId })
       .map((r) => Date.parse(r.at))
       .filter((at) => Number.isFinite(at));
-    return { value: items, validUntil: nextBoundary(now.getTime(), [...expiries.flatMap((r) => [r.at, r.at - EXPIRES_SOON_MS]), ...unlocks]) };
+    return {
+      value: items,
+      validUntil: nextBoundary(now.getTime(), [
+        ...expiries.flatMap((r) => [r.at, r.at - EXPIRES_SOON_MS]),
+        ...unlocks,
+      ]),
+    };
   });
 }
 
@@ -346,16 +395,32 @@ interface LectureRow {
 }
 
 /** One course with its sections and lectures; CoreError 'not-found' when the site has no such course. */
-export function getCourseDetail(db: Database, siteId: string, courseId: string, now: Date): CourseDetail {
-  return cachedView(db, 'library', siteId, `course\u0000${courseId}`, now, () => computeCourseDetail(db, siteId, courseId, now));
+export function getCourseDetail(
+  db: Database,
+  siteId: string,
+  courseId: string,
+  now: Date,
+): CourseDetail {
+  return cachedView(db, 'library', siteId, `course\u0000${courseId}`, now, () =>
+    computeCourseDetail(db, siteId, courseId, now),
+  );
 }
 
-function computeCourseDetail(db: Database, siteId: string, courseId: string, now: Date): { value: CourseDetail; validUntil: number } {
-  const row = prepared<{ siteId: string; courseId: string }, CourseRow>(db, `${COURSE_SELECT} WHERE c.site_id = @siteId AND c.id = @courseId`).get({
+function computeCourseDetail(
+  db: Database,
+  siteId: string,
+  courseId: string,
+  now: Date,
+): { value: CourseDetail; validUntil: number } {
+  const row = prepared<{ siteId: string; courseId: string }, CourseRow>(
+    db,
+    `${COURSE_SELECT} WHERE c.site_id = @siteId AND c.id = @courseId`,
+  ).get({
     siteId,
     courseId,
   });
-  if (!row) throw new CoreError('not-found', 'This course is not in your offline library.', { courseId });
+  if (!row)
+    throw new CoreError('not-found', 'This course is not in your offline library.', { courseId });
   const lectures = prepared<{ siteId: string; courseId: string }, LectureRow>(
     db,
     `SELECT id, section_id, title, position, state, is_locked, unlock_at, duration FROM lectures
@@ -380,7 +445,14 @@ function computeCourseDetail(db: Database, siteId: string, courseId: string, now
         lectureId: l.id,
         title: siteText(l.title),
         position: l.position,
-        state: knownOr(shownLectureState(l.state, l.duration, l.id === row.last_lecture_id ? row.last_position_seconds : null), LECTURE_STATES),
+        state: knownOr(
+          shownLectureState(
+            l.state,
+            l.duration,
+            l.id === row.last_lecture_id ? row.last_position_seconds : null,
+          ),
+          LECTURE_STATES,
+        ),
         isLocked: l.is_locked === 1,
         unlockAt: l.unlock_at,
         durationSeconds: siteNumber(l.duration),
@@ -394,7 +466,14 @@ function computeCourseDetail(db: Database, siteId: string, courseId: string, now
     lastWatched:
       row.last_lecture_id === null
         ? null
-        : { lectureId: row.last_lecture_id, positionSeconds: row.last_position_seconds ?? 0, watchedAt: row.last_watched_at },
+        : {
+            lectureId: row.last_lecture_id,
+            positionSeconds: row.last_position_seconds ?? 0,
+            watchedAt: row.last_watched_at,
+          },
   };
-  return { value, validUntil: nextBoundary(now.getTime(), [...boundaries(row), ...unlockBoundaries(ordered)]) };
+  return {
+    value,
+    validUntil: nextBoundary(now.getTime(), [...boundaries(row), ...unlockBoundaries(ordered)]),
+  };
 }

@@ -1,15 +1,25 @@
 import type { Database } from 'better-sqlite3';
 import { externalUrl } from '../../common/external-url';
 import { siteText, siteTextOrNull } from '../../common/site-values';
-import type { DigitalProductView, EntitlementsView, EventRegistrationView } from '../../common/view-models';
+import type {
+  DigitalProductView,
+  EntitlementsView,
+  EventRegistrationView,
+} from '../../common/view-models';
 import type { DigitalProductRecord, EventRegistrationRecord } from './records';
 import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
 
 // Entitlements are not orders (spec "Member API: viewer"): no order number, refund status or invoice here.
 
-export function replaceDigitalProducts(db: Database, siteId: string, records: readonly DigitalProductRecord[]): void {
-  prepared<{ siteId: string }>(db, 'DELETE FROM digital_products WHERE site_id = @siteId').run({ siteId });
+export function replaceDigitalProducts(
+  db: Database,
+  siteId: string,
+  records: readonly DigitalProductRecord[],
+): void {
+  prepared<{ siteId: string }>(db, 'DELETE FROM digital_products WHERE site_id = @siteId').run({
+    siteId,
+  });
   const insert = prepared<Record<string, unknown>>(
     db,
     `INSERT INTO digital_products (site_id, id, position, title, description, format, delivered_at, expire_date, download_url)
@@ -30,8 +40,14 @@ export function replaceDigitalProducts(db: Database, siteId: string, records: re
   );
 }
 
-export function replaceEventRegistrations(db: Database, siteId: string, records: readonly EventRegistrationRecord[]): void {
-  prepared<{ siteId: string }>(db, 'DELETE FROM event_registrations WHERE site_id = @siteId').run({ siteId });
+export function replaceEventRegistrations(
+  db: Database,
+  siteId: string,
+  records: readonly EventRegistrationRecord[],
+): void {
+  prepared<{ siteId: string }>(db, 'DELETE FROM event_registrations WHERE site_id = @siteId').run({
+    siteId,
+  });
   const insert = prepared<Record<string, unknown>>(
     db,
     `INSERT INTO event_registrations (site_id, id, position, event_id, title, starts_at, ends_at, location, is_online, join_url, ticket_name, registered_at)
@@ -109,7 +125,9 @@ function computeEntitlements(db: Database, siteId: string, now: Date): Entitleme
       expireDate: d.expire_date,
       // A link the app would not open is not offered (null), and the screen says why.
       downloadUrl: externalUrl(d.download_url),
-      ...(d.download_url !== null && externalUrl(d.download_url) === null ? { urlRefused: true as const } : {}),
+      ...(d.download_url !== null && externalUrl(d.download_url) === null
+        ? { urlRefused: true as const }
+        : {}),
     }));
   const eventRegistrations = prepared<{ siteId: string }, EventRegistrationRow>(
     db,
@@ -126,7 +144,9 @@ function computeEntitlements(db: Database, siteId: string, now: Date): Entitleme
       location: siteTextOrNull(e.location),
       isOnline: e.is_online === 1,
       joinUrl: externalUrl(e.join_url),
-      ...(e.join_url !== null && externalUrl(e.join_url) === null ? { urlRefused: true as const } : {}),
+      ...(e.join_url !== null && externalUrl(e.join_url) === null
+        ? { urlRefused: true as const }
+        : {}),
       ticketName: siteText(e.ticket_name),
       registeredAt: e.registered_at,
       isPast: Date.parse(e.ends_at) <= t,

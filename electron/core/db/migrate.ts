@@ -24,8 +24,12 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
 }
 
 export function databaseTooNew(found: number, supported = LATEST_VERSION): CoreError {
-  return new CoreError('database-too-new', 'The offline data was written by a newer version of Learning Desktop. Update the app to open it.', {
-    found,
-    supported,
-  });
+  return new CoreError(
+    'database-too-new',
+    'The offline data was written by a newer version of Learning Desktop. Update the app to open it.',
+    {
+      found,
+      supported,
+    },
+  );
 }

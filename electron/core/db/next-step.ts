@@ -5,7 +5,12 @@
  * watched, nor "Up next" for a lecture already finished.
  */
 import type { Database } from 'better-sqlite3';
-import type { CourseNextStep, IsoDateTime, LectureRef, LectureState } from '../../common/view-models';
+import type {
+  CourseNextStep,
+  IsoDateTime,
+  LectureRef,
+  LectureState,
+} from '../../common/view-models';
 import { FINISHED_FRACTION, FINISHED_TAIL_SECONDS, lectureDone } from '../../common/facts';
 import { siteText } from '../../common/site-values';
 import { prepared } from './statements';
@@ -50,7 +55,11 @@ export interface NextStepLectures {
 export { isFinishedAt } from '../../common/facts';
 
 /** A lecture row's state as every view shows it: 'completed' once done (facts.ts lectureDone), never "Started" then. */
-export function shownLectureState(state: string, durationSeconds: number, lastPositionSeconds: number | null): string {
+export function shownLectureState(
+  state: string,
+  durationSeconds: number,
+  lastPositionSeconds: number | null,
+): string {
   return lectureDone({ state, durationSeconds, lastPositionSeconds }) ? 'completed' : state;
 }
 
@@ -87,7 +96,10 @@ export const LECTURES_SQL = {
  * Open now: not locked, or locked until an instant that has passed (the school opens it on that date; the copy
  * synced before then still says locked). An unreadable unlock date keeps it locked.
  */
-export function isOpenAt(lecture: Pick<OrderedLecture, 'isLocked' | 'unlockAt'>, now: number): boolean {
+export function isOpenAt(
+  lecture: Pick<OrderedLecture, 'isLocked' | 'unlockAt'>,
+  now: number,
+): boolean {
   if (!lecture.isLocked) return true;
   if (lecture.unlockAt === null) return false;
   const at = Date.parse(lecture.unlockAt);
@@ -105,8 +117,12 @@ const firstToDoFrom = (lectures: readonly OrderedLecture[], from: number): Order
   lectures.slice(Math.max(0, from)).find((l) => l.state !== 'completed') ?? null;
 
 /** The four lectures of NextStepLectures, picked from the whole ordered list (a course's detail holds it anyway). */
-export function lecturesForNextStep(lectures: readonly OrderedLecture[], lastLectureId: string | null): NextStepLectures {
-  const lastIndex = lastLectureId === null ? -1 : lectures.findIndex((l) => l.lectureId === lastLectureId);
+export function lecturesForNextStep(
+  lectures: readonly OrderedLecture[],
+  lastLectureId: string | null,
+): NextStepLectures {
+  const lastIndex =
+    lastLectureId === null ? -1 : lectures.findIndex((l) => l.lectureId === lastLectureId);
   return {
     first: lectures[0] ?? null,
     last: lastIndex >= 0 ? lectures[lastIndex]! : null,
@@ -119,22 +135,40 @@ export function courseNextStep(input: NextStepInput, now: number): CourseNextSte
   return nextStepOf(input, lecturesForNextStep(input.lectures, input.lastLectureId), now);
 }
 
-export function nextStepOf(facts: NextStepFacts, lectures: NextStepLectures, now: number): CourseNextStep {
+export function nextStepOf(
+  facts: NextStepFacts,
+  lectures: NextStepLectures,
+  now: number,
+): CourseNextStep {
   if (facts.isExpired) return { kind: 'expired', endedAt: facts.expireDate };
   const { first, last, firstToDo } = lectures;
   if (first === null) return { kind: 'none' };
-  if (facts.completedAt !== null || firstToDo === null) return { kind: 'completed', again: ref(first) };
+  if (facts.completedAt !== null || firstToDo === null)
+    return { kind: 'completed', again: ref(first) };
 
-  const locked = (l: OrderedLecture): CourseNextStep => ({ kind: 'locked', lecture: ref(l), unlockAt: l.unlockAt });
+  const locked = (l: OrderedLecture): CourseNextStep => ({
+    kind: 'locked',
+    lecture: ref(l),
+    unlockAt: l.unlockAt,
+  });
   if (last !== null) {
     const position = Math.max(0, facts.lastPositionSeconds ?? 0);
-    const finished = lectureDone({ state: last.state, durationSeconds: last.durationSeconds, lastPositionSeconds: position });
-    if (!finished) return isOpenAt(last, now) ? { kind: 'resume', lecture: ref(last), positionSeconds: position } : locked(last);
+    const finished = lectureDone({
+      state: last.state,
+      durationSeconds: last.durationSeconds,
+      lastPositionSeconds: position,
+    });
+    if (!finished)
+      return isOpenAt(last, now)
+        ? { kind: 'resume', lecture: ref(last), positionSeconds: position }
+        : locked(last);
     // Finished: the next lecture after it not yet completed; if every later one is done, the first one left earlier.
     const todo = lectures.toDoAfterLast ?? firstToDo;
     // The last lecture left was the one just finished: the course is done, not "up next" again.
     if (todo.lectureId === last.lectureId) return { kind: 'completed', again: ref(first) };
-    return isOpenAt(todo, now) ? { kind: 'next', lecture: ref(todo), finished: ref(last) } : locked(todo);
+    return isOpenAt(todo, now)
+      ? { kind: 'next', lecture: ref(todo), finished: ref(last) }
+      : locked(todo);
   }
   return isOpenAt(firstToDo, now) ? { kind: 'start', lecture: ref(firstToDo) } : locked(firstToDo);
 }
@@ -161,7 +195,11 @@ const toOrdered = (r: OrderedLectureRow): OrderedLecture => ({
 });
 
 /** Every lecture of the given courses in each course's order (018's `ord`), one statement for all of them. */
-export function orderedLectures(db: Database, siteId: string, courseIds: readonly string[]): Map<string, OrderedLecture[]> {
+export function orderedLectures(
+  db: Database,
+  siteId: string,
+  courseIds: readonly string[],
+): Map<string, OrderedLecture[]> {
   const out = new Map<string, OrderedLecture[]>();
   if (courseIds.length === 0) return out;
   const rows = prepared<{ siteId: string; ids: string }, OrderedLectureRow>(
@@ -181,7 +219,12 @@ export function orderedLectures(db: Database, siteId: string, courseIds: readonl
 }
 
 /** A course without lectures (nextStepLectures answers nothing for it). */
-export const NO_LECTURES: NextStepLectures = { first: null, last: null, firstToDo: null, toDoAfterLast: null };
+export const NO_LECTURES: NextStepLectures = {
+  first: null,
+  last: null,
+  firstToDo: null,
+  toDoAfterLast: null,
+};
 const ROLES = ['first', 'last', 'firstToDo', 'toDoAfterLast'] as const;
 
 /**
@@ -190,7 +233,11 @@ const ROLES = ['first', 'last', 'firstToDo', 'toDoAfterLast'] as const;
  * however long its courses are. The last watched lecture counts only when it is in the same course, as in
  * lecturesForNextStep.
  */
-function nextStepLectures(db: Database, siteId: string, courseIds: readonly string[]): Map<string, NextStepLectures> {
+function nextStepLectures(
+  db: Database,
+  siteId: string,
+  courseIds: readonly string[],
+): Map<string, NextStepLectures> {
   const out = new Map<string, NextStepLectures>();
   if (courseIds.length === 0) return out;
   const rows = prepared<{ siteId: string; ids: string }, OrderedLectureRow & { role: number }>(
@@ -224,7 +271,10 @@ function nextStepLectures(db: Database, siteId: string, courseIds: readonly stri
 }
 
 /** nextStepLectures for courses of several sites (a page of "All schools"), keyed by `siteId \u0000 courseId`. */
-export function nextStepLecturesOf(db: Database, courses: readonly { site_id: string; id: string }[]): Map<string, NextStepLectures> {
+export function nextStepLecturesOf(
+  db: Database,
+  courses: readonly { site_id: string; id: string }[],
+): Map<string, NextStepLectures> {
   const bySite = new Map<string, string[]>();
   for (const c of courses) {
     const ids = bySite.get(c.site_id);
@@ -232,11 +282,17 @@ export function nextStepLecturesOf(db: Database, courses: readonly { site_id: st
     else bySite.set(c.site_id, [c.id]);
   }
   const out = new Map<string, NextStepLectures>();
-  for (const [site, ids] of bySite) for (const [courseId, picked] of nextStepLectures(db, site, ids)) out.set(`${site}\u0000${courseId}`, picked);
+  for (const [site, ids] of bySite)
+    for (const [courseId, picked] of nextStepLectures(db, site, ids))
+      out.set(`${site}\u0000${courseId}`, picked);
   return out;
 }
 
 /** The instants after which a course's next step may change by itself (a locked lecture's unlock date). */
 export function unlockBoundaries(lectures: readonly OrderedLecture[]): number[] {
-  return lectures.flatMap((l) => (l.isLocked && l.unlockAt !== null && Number.isFinite(Date.parse(l.unlockAt)) ? [Date.parse(l.unlockAt)] : []));
+  return lectures.flatMap((l) =>
+    l.isLocked && l.unlockAt !== null && Number.isFinite(Date.parse(l.unlockAt))
+      ? [Date.parse(l.unlockAt)]
+      : [],
+  );
 }

@@ -10,15 +10,27 @@ import type { NoticeTarget } from '../../common/view-models';
 import { prepared } from './statements';
 
 /** The notice's link and read state, or null when this site has no such notice. */
-export function getNoticeForOpening(db: Database, siteId: string, id: string): { readonly url: string | null; readonly unread: boolean } | null {
-  const row = prepared<{ siteId: string; id: string }, { url: string | null; read_at: string | null }>(
-    db,
-    'SELECT url, read_at FROM notifications WHERE site_id = @siteId AND id = @id',
-  ).get({ siteId, id });
+export function getNoticeForOpening(
+  db: Database,
+  siteId: string,
+  id: string,
+): { readonly url: string | null; readonly unread: boolean } | null {
+  const row = prepared<
+    { siteId: string; id: string },
+    { url: string | null; read_at: string | null }
+  >(db, 'SELECT url, read_at FROM notifications WHERE site_id = @siteId AND id = @id').get({
+    siteId,
+    id,
+  });
   return row ? { url: row.url, unread: row.read_at === null } : null;
 }
 
-export function findNoticeTarget(db: Database, siteId: string, baseUrl: string, url: string | null): NoticeTarget {
+export function findNoticeTarget(
+  db: Database,
+  siteId: string,
+  baseUrl: string,
+  url: string | null,
+): NoticeTarget {
   const link = readNoticeLink(url, baseUrl);
   if (!link) return { kind: 'none', reason: 'no-link' };
   const missing: NoticeTarget = { kind: 'none', reason: 'not-in-copy' };
@@ -48,7 +60,15 @@ export function findNoticeTarget(db: Database, siteId: string, baseUrl: string, 
     case 'event': {
       const r = prepared<
         { siteId: string; eventId: string },
-        { id: string; title: string; starts_at: string; ends_at: string; is_online: number; location: string | null; join_url: string | null }
+        {
+          id: string;
+          title: string;
+          starts_at: string;
+          ends_at: string;
+          is_online: number;
+          location: string | null;
+          join_url: string | null;
+        }
       >(
         db,
         `SELECT id, title, starts_at, ends_at, is_online, location, join_url FROM event_registrations

@@ -18,33 +18,57 @@ import { cachedView, changingViews } from './view-cache';
 
 // ------------------------------------------------------------------ writes (one sync batch, inside its transaction)
 
-export function replaceNotifications(db: Database, siteId: string, records: readonly NotificationRecord[]): void {
-  prepared<{ siteId: string }>(db, 'DELETE FROM notifications WHERE site_id = @siteId').run({ siteId });
+export function replaceNotifications(
+  db: Database,
+  siteId: string,
+  records: readonly NotificationRecord[],
+): void {
+  prepared<{ siteId: string }>(db, 'DELETE FROM notifications WHERE site_id = @siteId').run({
+    siteId,
+  });
   const insert = prepared<Record<string, unknown>>(
     db,
     `INSERT INTO notifications (site_id, id, kind, title, body, url, created_at, read_at, server_read_at)
      VALUES (@siteId, @id, @kind, @title, @body, @url, @createdAt, @readAt, @readAt)`,
   );
   for (const n of records) {
-    insert.run({ siteId, id: n.id, kind: n.kind, title: n.title, body: n.body, url: n.url, createdAt: n.createdAt, readAt: n.readAt });
+    insert.run({
+      siteId,
+      id: n.id,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      url: n.url,
+      createdAt: n.createdAt,
+      readAt: n.readAt,
+    });
   }
 }
 
-export function replaceSubscriptions(db: Database, siteId: string, records: readonly SubscriptionRecord[]): void {
-  prepared<{ siteId: string }>(db, 'DELETE FROM notification_subscriptions WHERE site_id = @siteId').run({ siteId });
+export function replaceSubscriptions(
+  db: Database,
+  siteId: string,
+  records: readonly SubscriptionRecord[],
+): void {
+  prepared<{ siteId: string }>(
+    db,
+    'DELETE FROM notification_subscriptions WHERE site_id = @siteId',
+  ).run({ siteId });
   const insert = prepared<Record<string, unknown>>(
     db,
     `INSERT INTO notification_subscriptions (site_id, topic, channel, enabled, server_enabled)
      VALUES (@siteId, @topic, @channel, @enabled, @enabled)`,
   );
-  for (const s of records) insert.run({ siteId, topic: s.topic, channel: s.channel, enabled: bool(s.enabled) });
+  for (const s of records)
+    insert.run({ siteId, topic: s.topic, channel: s.channel, enabled: bool(s.enabled) });
 }
 
 /** Local values back to the server's (before pending changes are applied again). */
 export function resetNotificationOverlay(db: Database, siteId: string): void {
-  prepared<{ siteId: string }>(db, 'UPDATE notifications SET read_at = server_read_at WHERE site_id = @siteId AND read_at IS NOT server_read_at').run(
-    { siteId },
-  );
+  prepared<{ siteId: string }>(
+    db,
+    'UPDATE notifications SET read_at = server_read_at WHERE site_id = @siteId AND read_at IS NOT server_read_at',
+  ).run({ siteId });
 }
 
 export function resetSubscriptionOverlay(db: Database, siteId: string): void {
@@ -57,7 +81,12 @@ export function resetSubscriptionOverlay(db: Database, siteId: string): void {
 }
 
 /** The local effect of a queued change (also re-applied on top of each fresh snapshot). */
-export function applyChangeLocally(db: Database, siteId: string, change: OutboxChange, at: string): void {
+export function applyChangeLocally(
+  db: Database,
+  siteId: string,
+  change: OutboxChange,
+  at: string,
+): void {
   switch (change.kind) {
     case 'mark-notification-read':
       prepared<{ siteId: string; id: string; at: string }>(
@@ -67,7 +96,10 @@ export function applyChangeLocally(db: Database, siteId: string, change: OutboxC
       return;
     case 'mark-all-notifications-read':
       // The server marks every notification existing when the change is replayed, so all local ones match.
-      prepared<{ siteId: string; at: string }>(db, 'UPDATE notifications SET read_at = @at WHERE site_id = @siteId AND read_at IS NULL').run({
+      prepared<{ siteId: string; at: string }>(
+        db,
+        'UPDATE notifications SET read_at = @at WHERE site_id = @siteId AND read_at IS NULL',
+      ).run({
         siteId,
         at,
       });
@@ -78,13 +110,24 @@ export function applyChangeLocally(db: Database, siteId: string, change: OutboxC
         `INSERT INTO notification_subscriptions (site_id, topic, channel, enabled, server_enabled)
          VALUES (@siteId, @topic, @channel, @enabled, @notEnabled)
          ON CONFLICT (site_id, topic, channel) DO UPDATE SET enabled = excluded.enabled`,
-      ).run({ siteId, topic: change.topic, channel: change.channel, enabled: bool(change.enabled), notEnabled: bool(!change.enabled) });
+      ).run({
+        siteId,
+        topic: change.topic,
+        channel: change.channel,
+        enabled: bool(change.enabled),
+        notEnabled: bool(!change.enabled),
+      });
       return;
   }
 }
 
 /** The site accepted a mark-read: its answer becomes the server's value. */
-export function acceptNotificationRead(db: Database, siteId: string, id: string, readAt: string | null): void {
+export function acceptNotificationRead(
+  db: Database,
+  siteId: string,
+  id: string,
+  readAt: string | null,
+): void {
   changingViews(db, siteId, ['notifications'], () => {
     prepared<{ siteId: string; id: string; readAt: string | null }>(
       db,
@@ -132,7 +175,13 @@ interface SubscriptionRow {
   enabled: number;
 }
 
-const TOPIC_ORDER: readonly NotificationTopic[] = ['announcements', 'course_updates', 'payments', 'events', 'marketing'];
+const TOPIC_ORDER: readonly NotificationTopic[] = [
+  'announcements',
+  'course_updates',
+  'payments',
+  'events',
+  'marketing',
+];
 const CHANNEL_ORDER: readonly NotificationChannel[] = ['in_app', 'email', 'push'];
 
 /** Topic/channel pairs with a queued subscription change (shown as "not sent yet"). */
@@ -153,21 +202,39 @@ function pendingSubscriptions(db: Database, siteId: string): ReadonlySet<string>
  * page's ids only, so a page costs the same however many changes wait for the site; for longer lists (the whole
  * inbox) every queued mark-read is read once.
  */
-function pendingReads(db: Database, siteId: string, ids: readonly string[]): { readonly all: boolean; readonly read: ReadonlySet<string> } {
+function pendingReads(
+  db: Database,
+  siteId: string,
+  ids: readonly string[],
+): { readonly all: boolean; readonly read: ReadonlySet<string> } {
   const few = ids.length <= 100;
-  const rows = prepared<{ siteId: string; ids: string }, { kind: OutboxChange['kind']; id: string | null }>(
+  const rows = prepared<
+    { siteId: string; ids: string },
+    { kind: OutboxChange['kind']; id: string | null }
+  >(
     db,
     `SELECT kind, json_extract(payload, '$.notificationId') AS id FROM outbox
      WHERE site_id = @siteId AND status = 'pending' AND (kind = 'mark-all-notifications-read' OR (kind = 'mark-notification-read'${
-       few ? " AND json_extract(payload, '$.notificationId') IN (SELECT value FROM json_each(@ids))" : ''
+       few
+         ? " AND json_extract(payload, '$.notificationId') IN (SELECT value FROM json_each(@ids))"
+         : ''
      }))`,
   ).all({ siteId, ids: few ? JSON.stringify(ids) : '[]' });
-  return { all: rows.some((r) => r.kind === 'mark-all-notifications-read'), read: new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id]))) };
+  return {
+    all: rows.some((r) => r.kind === 'mark-all-notifications-read'),
+    read: new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id]))),
+  };
 }
 
 /** Rows read locally but not by the server can only be so through a queued change: only those are looked up. */
-function toNotificationViews(db: Database, siteId: string, rows: readonly NotificationRow[]): NotificationView[] {
-  const local = rows.filter((r) => r.server_read_at === null && r.read_at !== null).map((r) => r.id);
+function toNotificationViews(
+  db: Database,
+  siteId: string,
+  rows: readonly NotificationRow[],
+): NotificationView[] {
+  const local = rows
+    .filter((r) => r.server_read_at === null && r.read_at !== null)
+    .map((r) => r.id);
   const pending = local.length === 0 ? null : pendingReads(db, siteId, local);
   return rows.map((r): NotificationView => {
     const local = r.server_read_at === null && r.read_at !== null;
@@ -185,7 +252,13 @@ function toNotificationViews(db: Database, siteId: string, rows: readonly Notifi
 }
 
 /** The kinds this version knows; any other is 'unknown' (site-values.ts). */
-const NOTIFICATION_KINDS: readonly NotificationKind[] = ['announcement', 'course_update', 'payment', 'event', 'consulting'];
+const NOTIFICATION_KINDS: readonly NotificationKind[] = [
+  'announcement',
+  'course_update',
+  'payment',
+  'event',
+  'consulting',
+];
 
 const NOTIFICATION_COLUMNS = 'id, kind, title, body, url, created_at, read_at, server_read_at';
 
@@ -205,7 +278,10 @@ export function getNotificationsPage(
     `SELECT ${NOTIFICATION_COLUMNS} FROM notifications
      WHERE site_id = @siteId${unread} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
   ).all({ siteId, offset, limit: limit ?? -1 });
-  const total = prepared<{ siteId: string }, { n: number }>(db, `SELECT count(*) AS n FROM notifications WHERE site_id = @siteId${unread}`).get({
+  const total = prepared<{ siteId: string }, { n: number }>(
+    db,
+    `SELECT count(*) AS n FROM notifications WHERE site_id = @siteId${unread}`,
+  ).get({
     siteId,
   })!.n;
   const items = toNotificationViews(db, siteId, rows);
@@ -216,14 +292,20 @@ export function getNotificationsPage(
 export function getNotificationsSummary(db: Database, siteId: string): NotificationsSummary {
   // Nothing here depends on the clock: only a data change invalidates.
   return cachedView(db, 'notifications', siteId, 'summary', EPOCH, () => {
-    const total = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId').get({
+    const total = prepared<{ siteId: string }, { n: number }>(
+      db,
+      'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId',
+    ).get({
       siteId,
     })!.n;
     const unreadCount = prepared<{ siteId: string }, { n: number }>(
       db,
       'SELECT count(*) AS n FROM notifications WHERE site_id = @siteId AND read_at IS NULL',
     ).get({ siteId })!.n;
-    return { value: { total, unreadCount, subscriptions: subscriptionsOf(db, siteId) }, validUntil: Number.POSITIVE_INFINITY };
+    return {
+      value: { total, unreadCount, subscriptions: subscriptionsOf(db, siteId) },
+      validUntil: Number.POSITIVE_INFINITY,
+    };
   });
 }
 
@@ -245,7 +327,9 @@ function subscriptionsOf(db: Database, siteId: string): NotificationSubscription
       pendingSync: pending.has(`${s.topic}\u0000${s.channel}`),
     }))
     .sort(
-      (a, b) => TOPIC_ORDER.indexOf(a.topic) - TOPIC_ORDER.indexOf(b.topic) || CHANNEL_ORDER.indexOf(a.channel) - CHANNEL_ORDER.indexOf(b.channel),
+      (a, b) =>
+        TOPIC_ORDER.indexOf(a.topic) - TOPIC_ORDER.indexOf(b.topic) ||
+        CHANNEL_ORDER.indexOf(a.channel) - CHANNEL_ORDER.indexOf(b.channel),
     );
 }
 
@@ -253,7 +337,10 @@ function subscriptionsOf(db: Database, siteId: string): NotificationSubscription
 export function getNotifications(db: Database, siteId: string): NotificationsView {
   return cachedView(db, 'notifications', siteId, '', EPOCH, () => {
     const { unreadCount, subscriptions } = getNotificationsSummary(db, siteId);
-    return { value: { items: getNotificationsPage(db, siteId).items, unreadCount, subscriptions }, validUntil: Number.POSITIVE_INFINITY };
+    return {
+      value: { items: getNotificationsPage(db, siteId).items, unreadCount, subscriptions },
+      validUntil: Number.POSITIVE_INFINITY,
+    };
   });
 }
 const EPOCH = new Date(0);
@@ -264,5 +351,9 @@ export function getSubscription(
   topic: NotificationTopic,
   channel: NotificationChannel,
 ): NotificationSubscriptionView | null {
-  return getNotificationsSummary(db, siteId).subscriptions.find((s) => s.topic === topic && s.channel === channel) ?? null;
+  return (
+    getNotificationsSummary(db, siteId).subscriptions.find(
+      (s) => s.topic === topic && s.channel === channel,
+    ) ?? null
+  );
 }

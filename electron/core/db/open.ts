@@ -49,19 +49,33 @@ export function openOfflineDatabase(file: string, options: OpenOptions = {}): Op
   const check = options.integrityCheck !== 'unless-closed-cleanly' || leftOpen(file);
   if (options.integrityCheck === 'unless-closed-cleanly') markOpen(file);
   try {
-    return { db: openHealthy(file, options.nativeBinding, check), recovered: false, movedTo: null, salvagedOutbox: 0 };
+    return {
+      db: openHealthy(file, options.nativeBinding, check),
+      recovered: false,
+      movedTo: null,
+      salvagedOutbox: 0,
+    };
   } catch (error) {
-    if (isCoreError(error, 'database-too-new') || !isCorruption(error) || file === ':memory:') throw error;
-    logger.warn('offline database unreadable; moving it aside and rebuilding', { reason: String((error as Error).message) });
+    if (isCoreError(error, 'database-too-new') || !isCorruption(error) || file === ':memory:')
+      throw error;
+    logger.warn('offline database unreadable; moving it aside and rebuilding', {
+      reason: String((error as Error).message),
+    });
   }
   const salvaged = salvageOutbox(file, options.nativeBinding);
   const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
   const movedTo = `${file}.corrupt-${stamp}`;
   try {
     renameSync(file, movedTo);
-    for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix);
+    for (const suffix of ['-wal', '-shm'])
+      if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix);
   } catch (cause) {
-    throw new CoreError('storage-error', 'The offline data is damaged and could not be moved aside.', undefined, { cause });
+    throw new CoreError(
+      'storage-error',
+      'The offline data is damaged and could not be moved aside.',
+      undefined,
+      { cause },
+    );
   }
   const db = openHealthy(file, options.nativeBinding, true);
   const restored = restoreOutboxRows(db, salvaged);
@@ -138,7 +152,10 @@ export interface CheckedDatabase {
  * open; the next sync rebuilds it. In place, not moved: the read connections of the other threads stay on this
  * file and see the rebuilt database at their next read (its schema changed, so their statements prepare again).
  */
-export function checkOfflineDatabase(db: Db, options: Pick<OpenOptions, 'logger' | 'now'> = {}): CheckedDatabase {
+export function checkOfflineDatabase(
+  db: Db,
+  options: Pick<OpenOptions, 'logger' | 'now'> = {},
+): CheckedDatabase {
   let result: unknown;
   try {
     result = db.pragma('quick_check', { simple: true });
@@ -148,7 +165,9 @@ export function checkOfflineDatabase(db: Db, options: Pick<OpenOptions, 'logger'
   }
   if (result === 'ok') return { recovered: false, keptAt: null, salvagedOutbox: 0 };
   const logger = options.logger ?? silentLogger;
-  logger.warn('offline database damaged; keeping a copy and rebuilding it', { reason: String(result).slice(0, 200) });
+  logger.warn('offline database damaged; keeping a copy and rebuilding it', {
+    reason: String(result).slice(0, 200),
+  });
   let salvaged: RawOutboxRow[] = [];
   try {
     salvaged = readOutboxRowsRaw(db);
@@ -169,7 +188,12 @@ export function checkOfflineDatabase(db: Db, options: Pick<OpenOptions, 'logger'
       copyFileSync(file, keptAt);
       if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${keptAt}-wal`);
     } catch (cause) {
-      throw new CoreError('storage-error', 'The offline data is damaged and a copy of it could not be kept.', undefined, { cause });
+      throw new CoreError(
+        'storage-error',
+        'The offline data is damaged and a copy of it could not be kept.',
+        undefined,
+        { cause },
+      );
     }
   }
   emptyInPlace(db);
@@ -194,7 +218,12 @@ function emptyInPlace(db: Db): void {
     db.exec('VACUUM');
     db.pragma('user_version = 0');
   } catch (cause) {
-    throw new CoreError('storage-error', 'The offline data is damaged and could not be rebuilt. Restart the app.', undefined, { cause });
+    throw new CoreError(
+      'storage-error',
+      'The offline data is damaged and could not be rebuilt. Restart the app.',
+      undefined,
+      { cause },
+    );
   } finally {
     db.unsafeMode(false);
   }
@@ -204,7 +233,10 @@ function emptyInPlace(db: Db): void {
  * A read-only connection to a database the writer (worker) has opened: the screens' reads run on it beside the
  * writer's transactions (WAL: readers see the last commit, never half of one; https://sqlite.org/wal.html).
  */
-export function openReadConnection(file: string, options: Pick<OpenOptions, 'nativeBinding'> = {}): Db {
+export function openReadConnection(
+  file: string,
+  options: Pick<OpenOptions, 'nativeBinding'> = {},
+): Db {
   const db = openFile(file, {
     readonly: true,
     fileMustExist: true,
@@ -213,7 +245,11 @@ export function openReadConnection(file: string, options: Pick<OpenOptions, 'nat
   try {
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version !== LATEST_VERSION) throw new CoreError('storage-error', 'The offline data is not ready to be read (its writer did not open it).');
+    if (version !== LATEST_VERSION)
+      throw new CoreError(
+        'storage-error',
+        'The offline data is not ready to be read (its writer did not open it).',
+      );
     return db;
   } catch (error) {
     db.close();
@@ -256,14 +292,22 @@ function openFile(file: string, options: Database.Options): Db {
 function isCorruption(error: unknown): boolean {
   if (error instanceof CorruptDatabaseError) return true;
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'));
+  return (
+    code === 'SQLITE_NOTADB' ||
+    code === 'SQLITE_CORRUPT' ||
+    (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'))
+  );
 }
 
 /** Best effort: reads the outbox of a damaged file read-only. Anything unreadable is lost, never fatal. */
 function salvageOutbox(file: string, nativeBinding: string | undefined): RawOutboxRow[] {
   let db: Db | null = null;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+    db = new Database(file, {
+      readonly: true,
+      fileMustExist: true,
+      ...(nativeBinding === undefined ? {} : { nativeBinding }),
+    });
     return readOutboxRowsRaw(db);
   } catch {
     return [];

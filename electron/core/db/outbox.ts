@@ -62,7 +62,12 @@ export function describeChange(change: OutboxChange): string {
 }
 
 /** Applies the change to the local rows and queues it, in one transaction: the views show it at once. */
-export function enqueueChange(db: Database, siteId: string, change: OutboxChange, now: Date): OutboxEntry {
+export function enqueueChange(
+  db: Database,
+  siteId: string,
+  change: OutboxChange,
+  now: Date,
+): OutboxEntry {
   return changingViews(
     db,
     siteId,
@@ -71,11 +76,23 @@ export function enqueueChange(db: Database, siteId: string, change: OutboxChange
       ensureSite(db, siteId, now);
       const { kind, ...payload } = change;
       const createdAt = now.toISOString();
-      const { lastInsertRowid } = prepared<{ siteId: string; kind: string; payload: string; description: string; createdAt: string }>(
+      const { lastInsertRowid } = prepared<{
+        siteId: string;
+        kind: string;
+        payload: string;
+        description: string;
+        createdAt: string;
+      }>(
         db,
         `INSERT INTO outbox (site_id, kind, payload, description, created_at)
          VALUES (@siteId, @kind, @payload, @description, @createdAt)`,
-      ).run({ siteId, kind, payload: json(payload), description: describeChange(change), createdAt });
+      ).run({
+        siteId,
+        kind,
+        payload: json(payload),
+        description: describeChange(change),
+        createdAt,
+      });
       applyChangeLocally(db, siteId, change, createdAt);
       return getEntry(db, Number(lastInsertRowid))!;
     }),
@@ -83,24 +100,35 @@ export function enqueueChange(db: Database, siteId: string, change: OutboxChange
 }
 
 export function getEntry(db: Database, id: number): OutboxEntry | null {
-  const row = prepared<{ id: number }, OutboxRow>(db, 'SELECT * FROM outbox WHERE id = @id').get({ id });
+  const row = prepared<{ id: number }, OutboxRow>(db, 'SELECT * FROM outbox WHERE id = @id').get({
+    id,
+  });
   return row ? toEntry(row) : null;
 }
 
 export function pendingEntries(db: Database, siteId: string): OutboxEntry[] {
-  return prepared<{ siteId: string }, OutboxRow>(db, "SELECT * FROM outbox WHERE site_id = @siteId AND status = 'pending' ORDER BY id")
+  return prepared<{ siteId: string }, OutboxRow>(
+    db,
+    "SELECT * FROM outbox WHERE site_id = @siteId AND status = 'pending' ORDER BY id",
+  )
     .all({ siteId })
     .map(toEntry);
 }
 
 export function failedEntries(db: Database, siteId: string): OutboxEntry[] {
-  return prepared<{ siteId: string }, OutboxRow>(db, "SELECT * FROM outbox WHERE site_id = @siteId AND status = 'failed' ORDER BY id")
+  return prepared<{ siteId: string }, OutboxRow>(
+    db,
+    "SELECT * FROM outbox WHERE site_id = @siteId AND status = 'failed' ORDER BY id",
+  )
     .all({ siteId })
     .map(toEntry);
 }
 
 export function countPending(db: Database, siteId: string): number {
-  return prepared<{ siteId: string }, { n: number }>(db, "SELECT count(*) AS n FROM outbox WHERE site_id = @siteId AND status = 'pending'").get({
+  return prepared<{ siteId: string }, { n: number }>(
+    db,
+    "SELECT count(*) AS n FROM outbox WHERE site_id = @siteId AND status = 'pending'",
+  ).get({
     siteId,
   })!.n;
 }
@@ -113,7 +141,12 @@ export function removeEntry(db: Database, entry: Pick<OutboxEntry, 'id' | 'siteI
 }
 
 /** A transient failure (network, 503): kept pending for the next replay. */
-export function recordAttempt(db: Database, entry: Pick<OutboxEntry, 'id' | 'siteId'>, error: string, now: Date): void {
+export function recordAttempt(
+  db: Database,
+  entry: Pick<OutboxEntry, 'id' | 'siteId'>,
+  error: string,
+  now: Date,
+): void {
   changingViews(db, entry.siteId, [], () => {
     prepared<{ id: number; error: string; at: string }>(
       db,
@@ -123,7 +156,12 @@ export function recordAttempt(db: Database, entry: Pick<OutboxEntry, 'id' | 'sit
 }
 
 /** The site refused the change for good: kept as 'failed' to be reported, never retried. */
-export function markFailed(db: Database, entry: Pick<OutboxEntry, 'id' | 'siteId'>, error: string, now: Date): void {
+export function markFailed(
+  db: Database,
+  entry: Pick<OutboxEntry, 'id' | 'siteId'>,
+  error: string,
+  now: Date,
+): void {
   changingViews(db, entry.siteId, ['notifications'], () => {
     prepared<{ id: number; error: string; at: string }>(
       db,
@@ -135,13 +173,17 @@ export function markFailed(db: Database, entry: Pick<OutboxEntry, 'id' | 'siteId
 /** The user dismissed a reported failure. */
 export function dismissFailed(db: Database, siteId: string, id: number): void {
   changingViews(db, siteId, ['notifications'], () => {
-    prepared<{ id: number; siteId: string }>(db, "DELETE FROM outbox WHERE id = @id AND site_id = @siteId AND status = 'failed'").run({ id, siteId });
+    prepared<{ id: number; siteId: string }>(
+      db,
+      "DELETE FROM outbox WHERE id = @id AND site_id = @siteId AND status = 'failed'",
+    ).run({ id, siteId });
   });
 }
 
 /** After a snapshot replaced the rows: pending changes go back on top, in order (a queued mark-read stays read). */
 export function reapplyPending(db: Database, siteId: string): void {
-  for (const entry of pendingEntries(db, siteId)) applyChangeLocally(db, siteId, entry.change, entry.createdAt);
+  for (const entry of pendingEntries(db, siteId))
+    applyChangeLocally(db, siteId, entry.change, entry.createdAt);
 }
 
 /** For recovery: every outbox row of a (possibly damaged) database, as stored. */

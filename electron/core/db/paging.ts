@@ -14,6 +14,11 @@ export function pageOf(request: PageRequest): { offset: number; limit: number | 
 }
 
 /** Where the next page starts, or null when this one reached the end (or the whole list was read). */
-export function nextOffset(offset: number, count: number, limit: number | undefined, total: number): number | null {
+export function nextOffset(
+  offset: number,
+  count: number,
+  limit: number | undefined,
+  total: number,
+): number | null {
   return limit !== undefined && offset + count < total ? offset + count : null;
 }

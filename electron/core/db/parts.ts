@@ -18,12 +18,16 @@ export const SYNCED_PARTS = {
   payments: { paged: true, views: ['billing'] },
   notifications: { paged: true, views: ['notifications'] },
   subscriptions: { paged: false, views: ['notifications'] },
-} as const satisfies { readonly [P in PartName]-?: { readonly paged: boolean; readonly views: readonly ViewArea[] } };
+} as const satisfies {
+  readonly [P in PartName]-?: { readonly paged: boolean; readonly views: readonly ViewArea[] };
+};
 
 export const PART_NAMES = Object.keys(SYNCED_PARTS) as PartName[];
 
 /** Parts that arrive a page at a time (Relay connections). */
-export type PagedPart = { [P in PartName]: (typeof SYNCED_PARTS)[P]['paged'] extends true ? P : never }[PartName];
+export type PagedPart = {
+  [P in PartName]: (typeof SYNCED_PARTS)[P]['paged'] extends true ? P : never;
+}[PartName];
 /** The `after` of each page of each paged part, in order (the first is null), as a fetch walked them to the end. */
 export type PageCursors = Partial<Record<PagedPart, readonly (string | null)[]>>;
 /** Parts that arrive whole in one answer. */

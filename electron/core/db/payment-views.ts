@@ -1,5 +1,19 @@
-import type { LineItemType, OrderView, PaymentInstructions, PaymentState, PaymentType, PaymentView, RefundingState } from '../../common/view-models';
-import { knownOr, siteNumber, siteText, siteTextOrNull, type Unknown } from '../../common/site-values';
+import type {
+  LineItemType,
+  OrderView,
+  PaymentInstructions,
+  PaymentState,
+  PaymentType,
+  PaymentView,
+  RefundingState,
+} from '../../common/view-models';
+import {
+  knownOr,
+  siteNumber,
+  siteText,
+  siteTextOrNull,
+  type Unknown,
+} from '../../common/site-values';
 
 /**
  * Stored payment rows as view models: the site's values as they came, each checked here (ARCHITECTURE "Data from a
@@ -7,9 +21,25 @@ import { knownOr, siteNumber, siteText, siteTextOrNull, type Unknown } from '../
  */
 // Every value each enum can take (a Record, so a value added to the type must be added here): anything else the
 // site sends is 'unknown' in the view model, so the screens and the exports show "unknown" alike.
-const keysOf = <T extends string>(all: Readonly<Record<T, true>>): readonly T[] => Object.keys(all) as T[];
-const PAYMENT_STATES = keysOf<PaymentState>({ not_paid: true, paid: true, expired: true, failed: true, manual_enrolled: true, refunded: true });
-const PAYMENT_TYPES = keysOf<PaymentType>({ credit_card: true, atm: true, cvs: true, line_pay: true, apple_pay: true, manual: true, free: true });
+const keysOf = <T extends string>(all: Readonly<Record<T, true>>): readonly T[] =>
+  Object.keys(all) as T[];
+const PAYMENT_STATES = keysOf<PaymentState>({
+  not_paid: true,
+  paid: true,
+  expired: true,
+  failed: true,
+  manual_enrolled: true,
+  refunded: true,
+});
+const PAYMENT_TYPES = keysOf<PaymentType>({
+  credit_card: true,
+  atm: true,
+  cvs: true,
+  line_pay: true,
+  apple_pay: true,
+  manual: true,
+  free: true,
+});
 const REFUNDING_STATES = keysOf<RefundingState>({
   none: true,
   requested: true,
@@ -26,7 +56,11 @@ const LINE_ITEM_TYPES = keysOf<LineItemType>({
   OrderBump: true,
   Meeting: true,
 });
-const INVOICE_KINDS = keysOf<'personal' | 'company' | 'donation'>({ personal: true, company: true, donation: true });
+const INVOICE_KINDS = keysOf<'personal' | 'company' | 'donation'>({
+  personal: true,
+  company: true,
+  donation: true,
+});
 const ADJUSTMENT_KINDS = keysOf<'coupon' | 'promotion'>({ coupon: true, promotion: true });
 
 type Json = Record<string, unknown>;
@@ -39,7 +73,8 @@ function parseJson(text: string | null): unknown {
     return null;
   }
 }
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const objects = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
 /** A site's date as text (the screens show one that does not parse as "unknown"); anything not a string is absent. */
 const dateText = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -83,7 +118,11 @@ function toInvoice(text: string | null): PaymentView['invoice'] {
 function toInstallment(text: string | null): PaymentView['installment'] {
   const i = parseJson(text);
   if (!isObject(i)) return null;
-  return { periods: siteNumber(i['periods']), amountPerPeriod: siteNumber(i['amountPerPeriod']), bankName: siteTextOrNull(i['bankName']) };
+  return {
+    periods: siteNumber(i['periods']),
+    amountPerPeriod: siteNumber(i['amountPerPeriod']),
+    bankName: siteTextOrNull(i['bankName']),
+  };
 }
 
 export interface PaymentRow {
@@ -157,7 +196,11 @@ export function toPaymentView(r: PaymentRow, now: number): PaymentView {
 /** Money that reached the school: paid rows, and rows refunded later (they were paid first). */
 const WAS_PAID: ReadonlySet<PaymentState | Unknown> = new Set(['paid', 'refunded']);
 
-function summaryState(payments: readonly PaymentView[], paid: number, refunded: number): OrderView['summaryState'] {
+function summaryState(
+  payments: readonly PaymentView[],
+  paid: number,
+  refunded: number,
+): OrderView['summaryState'] {
   if (refunded > 0) return refunded >= paid ? 'refunded' : 'partially_refunded';
   const states = new Set(payments.map((p) => p.paymentState));
   if (states.size === 1) {
@@ -175,11 +218,17 @@ function summaryState(payments: readonly PaymentView[], paid: number, refunded: 
         return 'expired';
       case 'not_paid':
         // Unpaid ATM / store code: awaiting payment until its instructions expire.
-        return payments.every((p) => p.instructions?.isExpired === true) ? 'expired' : 'awaiting_payment';
+        return payments.every((p) => p.instructions?.isExpired === true)
+          ? 'expired'
+          : 'awaiting_payment';
     }
   }
   // A purchase retried after a failed or expired attempt, then paid, is a paid order.
-  if (states.has('paid') && [...states].every((s) => s === 'paid' || s === 'failed' || s === 'expired')) return 'paid';
+  if (
+    states.has('paid') &&
+    [...states].every((s) => s === 'paid' || s === 'failed' || s === 'expired')
+  )
+    return 'paid';
   return 'mixed';
 }
 

@@ -1,14 +1,35 @@
 import type { Database } from 'better-sqlite3';
-import type { BillingSummary, BillingView, CurrencyTotal, OrderFilter, OrderView, Page, PaymentView, YearSpending } from '../../common/view-models';
+import type {
+  BillingSummary,
+  BillingView,
+  CurrencyTotal,
+  OrderFilter,
+  OrderView,
+  Page,
+  PaymentView,
+  YearSpending,
+} from '../../common/view-models';
 import type { PaymentRecord } from './records';
 import { json, prepared } from './statements';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { cachedView } from './view-cache';
-import { cmp, PAYABLE, PAYMENT_COLUMNS, toOrderView, toPaymentView, UNPAID_CODE, type PaymentRow } from './payment-views';
+import {
+  cmp,
+  PAYABLE,
+  PAYMENT_COLUMNS,
+  toOrderView,
+  toPaymentView,
+  UNPAID_CODE,
+  type PaymentRow,
+} from './payment-views';
 
 // ------------------------------------------------------------------ writes
 
-export function replacePayments(db: Database, siteId: string, records: readonly PaymentRecord[]): void {
+export function replacePayments(
+  db: Database,
+  siteId: string,
+  records: readonly PaymentRecord[],
+): void {
   prepared<{ siteId: string }>(db, 'DELETE FROM payments WHERE site_id = @siteId').run({ siteId });
   const insert = prepared<Record<string, unknown>>(
     db,
@@ -80,7 +101,9 @@ const ORDER_STATE_SQL = `CASE
   WHEN sum(payment_state = 'paid') > 0 AND sum(payment_state NOT IN ('paid', 'failed', 'expired')) = 0 THEN 'paid'
   ELSE 'mixed' END`;
 
-const FILTER_STATES: Readonly<Record<Exclude<OrderFilter, 'all'>, readonly OrderView['summaryState'][]>> = {
+const FILTER_STATES: Readonly<
+  Record<Exclude<OrderFilter, 'all'>, readonly OrderView['summaryState'][]>
+> = {
   waiting: ['awaiting_payment'],
   paid: ['paid'],
   refunded: ['refunded', 'partially_refunded'],
@@ -105,7 +128,9 @@ function orderWhere(q: OrderQuery): { sql: string; params: { like?: string; year
   }
   if (q.state !== undefined && q.state !== 'all') {
     const states = FILTER_STATES[q.state].map((s) => `'${s}'`).join(', ');
-    parts.push(`(SELECT ${ORDER_STATE_SQL} FROM payments WHERE site_id = @siteId AND trade_no = o.trade_no) IN (${states})`);
+    parts.push(
+      `(SELECT ${ORDER_STATE_SQL} FROM payments WHERE site_id = @siteId AND trade_no = o.trade_no) IN (${states})`,
+    );
   }
   const text = q.query?.trim() ?? '';
   if (text !== '') {
@@ -123,7 +148,12 @@ function orderWhere(q: OrderQuery): { sql: string; params: { like?: string; year
  * first. The page's orders come off the index orders_by_created, their payments off payments_by_trade; the
  * time-dependent parts (instructions expired, awaiting vs expired) are judged against `now` at this call.
  */
-export function getOrdersPage(db: Database, siteId: string, now: Date, request: OrderQuery = {}): Page<OrderView> {
+export function getOrdersPage(
+  db: Database,
+  siteId: string,
+  now: Date,
+  request: OrderQuery = {},
+): Page<OrderView> {
   const t = now.getTime();
   const { offset, limit } = pageOf(request);
   const where = orderWhere(request);
@@ -151,7 +181,10 @@ export function getOrdersPage(db: Database, siteId: string, now: Date, request: 
       .map((r) => toPaymentView(r, t));
     items.push(toOrderView(tradeNo, payments));
   }
-  const total = prepared<Record<string, unknown>, { n: number }>(db, `SELECT count(*) AS n FROM orders o WHERE ${where.sql}`).get({
+  const total = prepared<Record<string, unknown>, { n: number }>(
+    db,
+    `SELECT count(*) AS n FROM orders o WHERE ${where.sql}`,
+  ).get({
     siteId,
     ...where.params,
     ...(usesNow ? { now: t } : {}),
@@ -160,10 +193,18 @@ export function getOrdersPage(db: Database, siteId: string, now: Date, request: 
 }
 
 /** A page of the unpaid ATM / convenience-store payments still payable at `now`, soonest deadline first (none last). */
-export function getPayableInstructionsPage(db: Database, siteId: string, now: Date, request: PageRequest = {}): Page<PaymentView> {
+export function getPayableInstructionsPage(
+  db: Database,
+  siteId: string,
+  now: Date,
+  request: PageRequest = {},
+): Page<PaymentView> {
   const t = now.getTime();
   const { offset, limit } = pageOf(request);
-  const items = prepared<{ siteId: string; now: number; offset: number; limit: number }, PaymentRow>(
+  const items = prepared<
+    { siteId: string; now: number; offset: number; limit: number },
+    PaymentRow
+  >(
     db,
     `WITH page AS (
        SELECT id, expires_ms FROM payments WHERE site_id = @siteId AND ${PAYABLE}
@@ -182,7 +223,11 @@ export function getPayableInstructionsPage(db: Database, siteId: string, now: Da
  * The payable codes of every school at once, the soonest to expire first (the Today home): one statement over the
  * partial index payments_payable, no count.
  */
-export function getPayableAcrossSites(db: Database, now: Date, limit: number): { readonly siteId: string; readonly payment: PaymentView }[] {
+export function getPayableAcrossSites(
+  db: Database,
+  now: Date,
+  limit: number,
+): { readonly siteId: string; readonly payment: PaymentView }[] {
   const t = now.getTime();
   return prepared<{ now: number; limit: number }, PaymentRow & { site_id: string }>(
     db,
@@ -229,14 +274,19 @@ export function getBillingSummary(db: Database, siteId: string, now: Date): Bill
               total(CASE WHEN payment_state IN ('paid', 'refunded') THEN amount ELSE 0 END) AS paid, total(refunded_amount) AS refunded
        FROM payments WHERE site_id = @siteId GROUP BY currency`,
     ).all({ siteId });
-    const orderCount = prepared<{ siteId: string }, { n: number }>(db, 'SELECT count(*) AS n FROM orders WHERE site_id = @siteId').get({ siteId })!.n;
+    const orderCount = prepared<{ siteId: string }, { n: number }>(
+      db,
+      'SELECT count(*) AS n FROM orders WHERE site_id = @siteId',
+    ).get({ siteId })!.n;
     const pending = getPayableInstructionsPage(db, siteId, now, { limit: PENDING_PREVIEW });
     const value: BillingSummary = {
       orderCount,
       paymentCount: totals.reduce((n, r) => n + r.n, 0),
       pendingCount: pending.total,
       pendingInstructions: pending.items,
-      totals: totals.sort((a, b) => cmp(a.currency, b.currency)).map((r) => ({ currency: r.currency, paid: r.paid, refunded: r.refunded })),
+      totals: totals
+        .sort((a, b) => cmp(a.currency, b.currency))
+        .map((r) => ({ currency: r.currency, paid: r.paid, refunded: r.refunded })),
     };
     return { value, validUntil: nextCodeExpiry(db, siteId, t, UNPAID_CODE) };
   });
@@ -250,14 +300,23 @@ export function getBilling(db: Database, siteId: string, now: Date): BillingView
   return cachedView(db, 'billing', siteId, '', now, () => {
     const orders = getOrdersPage(db, siteId, now).items;
     const pendingInstructions = getPayableInstructionsPage(db, siteId, now).items;
-    const value: BillingView = { orders, pendingInstructions, totals: getBillingSummary(db, siteId, now).totals };
+    const value: BillingView = {
+      orders,
+      pendingInstructions,
+      totals: getBillingSummary(db, siteId, now).totals,
+    };
     // Instructions expire (isExpired, pending list, awaiting/expired order state) at their expiry.
     return { value, validUntil: nextCodeExpiry(db, siteId, now.getTime(), 'code_no IS NOT NULL') };
   });
 }
 
 /** One order by its tradeNo (a receipt), or null when this site has none by that number. */
-export function getOrder(db: Database, siteId: string, tradeNo: string, now: Date): OrderView | null {
+export function getOrder(
+  db: Database,
+  siteId: string,
+  tradeNo: string,
+  now: Date,
+): OrderView | null {
   const rows = prepared<{ siteId: string; tradeNo: string }, PaymentRow>(
     db,
     `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.site_id = @siteId AND p.trade_no = @tradeNo ORDER BY p.created_at, p.id`,
@@ -271,7 +330,12 @@ export function getOrder(db: Database, siteId: string, tradeNo: string, now: Dat
 }
 
 /** One payment by its id (a calendar reminder for its code), or null. */
-export function getPayment(db: Database, siteId: string, paymentId: string, now: Date): PaymentView | null {
+export function getPayment(
+  db: Database,
+  siteId: string,
+  paymentId: string,
+  now: Date,
+): PaymentView | null {
   const row = prepared<{ siteId: string; paymentId: string }, PaymentRow>(
     db,
     `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.site_id = @siteId AND p.id = @paymentId`,

@@ -17,13 +17,25 @@ export const WEEKS_SHOWN = 12;
 export function weekCounter(timeZone: string): (ms: number) => number {
   let format: Intl.DateTimeFormat;
   try {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
   } catch {
-    throw new CoreError('invalid-input', `"${timeZone.slice(0, 64)}" is not a time zone this computer knows.`);
+    throw new CoreError(
+      'invalid-input',
+      `"${timeZone.slice(0, 64)}" is not a time zone this computer knows.`,
+    );
   }
   return (ms) => {
-    const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-    const day = Math.round(Date.UTC(Number(parts['year']), Number(parts['month']) - 1, Number(parts['day'])) / DAY_MS);
+    const parts = Object.fromEntries(
+      format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]),
+    );
+    const day = Math.round(
+      Date.UTC(Number(parts['year']), Number(parts['month']) - 1, Number(parts['day'])) / DAY_MS,
+    );
     // 1970-01-01 was a Thursday: (day + 3) % 7 is 0 on a Monday.
     return day - ((((day + 3) % 7) + 7) % 7);
   };
@@ -49,14 +61,21 @@ export function completedWeeks(
   for (const r of rows) {
     const week = weekOf(r.ms);
     const w = byWeek.get(week) ?? { weekStart: mondayOf(week), lectures: 0, seconds: 0 };
-    byWeek.set(week, { ...w, lectures: w.lectures + 1, seconds: w.seconds + Math.max(0, r.duration) });
+    byWeek.set(week, {
+      ...w,
+      lectures: w.lectures + 1,
+      seconds: w.seconds + Math.max(0, r.duration),
+    });
   }
   return { weekOf, byWeek };
 }
 
 /** Courses with an end date still ahead and lectures left, soonest end first. */
 function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[] {
-  return prepared<{ siteId: string; now: number }, { id: string; title: string; expire_date: string; left_lectures: number; left_seconds: number }>(
+  return prepared<
+    { siteId: string; now: number },
+    { id: string; title: string; expire_date: string; left_lectures: number; left_seconds: number }
+  >(
     db,
     `SELECT c.id, c.title, c.expire_date,
        ${LECTURES_SQL.left} AS left_lectures,
@@ -77,10 +96,16 @@ function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[
 }
 
 /** A school's week, streak and paces at `now`, weeks counted in the student's `timeZone`. */
-export function getProgressSummary(db: Database, siteId: string, now: Date, timeZone: string): ProgressSummary {
+export function getProgressSummary(
+  db: Database,
+  siteId: string,
+  now: Date,
+  timeZone: string,
+): ProgressSummary {
   const { weekOf, byWeek } = completedWeeks(db, siteId, now, timeZone);
   const current = weekOf(now.getTime());
-  const week = (w: number): WeekProgress => byWeek.get(w) ?? { weekStart: mondayOf(w), lectures: 0, seconds: 0 };
+  const week = (w: number): WeekProgress =>
+    byWeek.get(w) ?? { weekStart: mondayOf(w), lectures: 0, seconds: 0 };
   let streakWeeks = 0;
   // This week, not over yet, keeps the streak of the weeks before it alive.
   let w = byWeek.has(current) ? current : current - 7;

@@ -19,7 +19,11 @@ import type { Database } from 'better-sqlite3';
 import { prepared } from './statements';
 
 export type ReminderKind = 'access-ending' | 'lecture-unlocked' | 'event-starting';
-export const REMINDER_KINDS: readonly ReminderKind[] = ['event-starting', 'access-ending', 'lecture-unlocked'];
+export const REMINDER_KINDS: readonly ReminderKind[] = [
+  'event-starting',
+  'access-ending',
+  'lecture-unlocked',
+];
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -129,7 +133,12 @@ const QUERIES: Record<ReminderKind, string> = {
 
 /** A threshold crossed marks the larger ones too: a course first seen 5 days before its end is not told "30 days" later. */
 function thresholdsFrom(kind: ReminderKind, label: string): string[] {
-  const list: readonly { label: string }[] = kind === 'access-ending' ? ACCESS_THRESHOLDS : kind === 'event-starting' ? EVENT_THRESHOLDS : [];
+  const list: readonly { label: string }[] =
+    kind === 'access-ending'
+      ? ACCESS_THRESHOLDS
+      : kind === 'event-starting'
+        ? EVENT_THRESHOLDS
+        : [];
   const at = list.findIndex((t) => t.label === label);
   return at < 0 ? [label] : list.slice(0, at + 1).map((t) => t.label);
 }
@@ -147,14 +156,25 @@ export function decideReminders(db: Database, input: ReminderRunInput): Reminder
       ).run({ siteId: input.syncedSiteId, at: markedAt }).changes === 1
         ? input.syncedSiteId
         : null;
-    const mark = prepared<{ siteId: string; kind: string; subject: string; threshold: string; due: string; at: string; announced: number }>(
+    const mark = prepared<{
+      siteId: string;
+      kind: string;
+      subject: string;
+      threshold: string;
+      due: string;
+      at: string;
+      announced: number;
+    }>(
       db,
       `INSERT INTO reminder_marks (site_id, kind, subject_id, threshold, due_at, marked_at, announced)
        VALUES (@siteId, @kind, @subject, @threshold, @due, @at, @announced) ON CONFLICT DO NOTHING`,
     );
     const groups: ReminderGroup[] = [];
     for (const kind of REMINDER_KINDS) {
-      const subjects = prepared<{ now: number; baselineSite: string | null; limit: number }, Subject>(db, QUERIES[kind]).all({
+      const subjects = prepared<
+        { now: number; baselineSite: string | null; limit: number },
+        Subject
+      >(db, QUERIES[kind]).all({
         now,
         baselineSite,
         limit: REMINDER_SUBJECTS_PER_RUN,
@@ -163,7 +183,15 @@ export function decideReminders(db: Database, input: ReminderRunInput): Reminder
       for (const s of subjects) {
         const announce = input.enabled[kind] && s.baseline !== 1;
         for (const threshold of thresholdsFrom(kind, s.threshold))
-          mark.run({ siteId: s.site_id, kind, subject: s.id, threshold, due: s.due_at, at: markedAt, announced: announce ? 1 : 0 });
+          mark.run({
+            siteId: s.site_id,
+            kind,
+            subject: s.id,
+            threshold,
+            due: s.due_at,
+            at: markedAt,
+            announced: announce ? 1 : 0,
+          });
         if (announce) announced.push(s);
       }
       const first = announced[0];

@@ -12,7 +12,12 @@ import { prepared } from './statements';
 /** The page found, in the shape net/site-pages.ts builds an address from (db does no HTTP and imports no net). */
 export type SitePage =
   | { readonly kind: 'course'; readonly slug: string }
-  | { readonly kind: 'lecture'; readonly slug: string; readonly lectureId: string; readonly positionSeconds: number }
+  | {
+      readonly kind: 'lecture';
+      readonly slug: string;
+      readonly lectureId: string;
+      readonly positionSeconds: number;
+    }
   | { readonly kind: 'order'; readonly tradeNo: string }
   | { readonly kind: 'consulting'; readonly serviceId: string };
 
@@ -28,7 +33,12 @@ interface CourseRow {
   last_position_seconds: number | null;
 }
 
-export function sitePageOf(db: Database, siteId: string, target: SitePageTarget, now: number): SitePage {
+export function sitePageOf(
+  db: Database,
+  siteId: string,
+  target: SitePageTarget,
+  now: number,
+): SitePage {
   switch (target.kind) {
     case 'course':
     case 'lecture': {
@@ -38,15 +48,26 @@ export function sitePageOf(db: Database, siteId: string, target: SitePageTarget,
       ).get({ siteId, courseId: target.courseId });
       if (!course) throw new CoreError('not-found', 'This course is not in your offline library.');
       if (target.kind === 'course') return { kind: 'course', slug: course.slug };
-      const lecture = prepared<{ siteId: string; courseId: string; lectureId: string }, { is_locked: number; unlock_at: string | null }>(
+      const lecture = prepared<
+        { siteId: string; courseId: string; lectureId: string },
+        { is_locked: number; unlock_at: string | null }
+      >(
         db,
         'SELECT is_locked, unlock_at FROM lectures WHERE site_id = @siteId AND course_id = @courseId AND id = @lectureId',
       ).get({ siteId, courseId: target.courseId, lectureId: target.lectureId });
       if (!lecture) throw new CoreError('not-found', 'This lecture is not in the course any more.');
       if (!isOpenAt({ isLocked: lecture.is_locked === 1, unlockAt: lecture.unlock_at }, now))
         throw new CoreError('forbidden', 'This lecture is locked.');
-      const position = course.last_lecture_id === target.lectureId ? Math.max(0, course.last_position_seconds ?? 0) : 0;
-      return { kind: 'lecture', slug: course.slug, lectureId: target.lectureId, positionSeconds: position };
+      const position =
+        course.last_lecture_id === target.lectureId
+          ? Math.max(0, course.last_position_seconds ?? 0)
+          : 0;
+      return {
+        kind: 'lecture',
+        slug: course.slug,
+        lectureId: target.lectureId,
+        positionSeconds: position,
+      };
     }
     case 'order': {
       const found = prepared<{ siteId: string; tradeNo: string }, { n: number }>(
@@ -67,7 +88,8 @@ export function sitePageOf(db: Database, siteId: string, target: SitePageTarget,
         siteId,
         id: target.serviceId,
       });
-      if (!found) throw new CoreError('not-found', 'This consulting service is not in your saved copy.');
+      if (!found)
+        throw new CoreError('not-found', 'This consulting service is not in your saved copy.');
       return { kind: 'consulting', serviceId: target.serviceId };
     }
   }

@@ -5,7 +5,10 @@ import { changingViews } from './view-cache';
 
 /** Every stored row belongs to a site; the auth/sites module keeps the site's configuration, we keep its id. */
 export function ensureSite(db: Database, siteId: string, now: Date = new Date()): void {
-  prepared<{ id: string; createdAt: string }>(db, 'INSERT INTO sites (id, created_at) VALUES (@id, @createdAt) ON CONFLICT (id) DO NOTHING').run({
+  prepared<{ id: string; createdAt: string }>(
+    db,
+    'INSERT INTO sites (id, created_at) VALUES (@id, @createdAt) ON CONFLICT (id) DO NOTHING',
+  ).run({
     id: siteId,
     createdAt: now.toISOString(),
   });
@@ -21,7 +24,9 @@ export function removeSiteData(db: Database, siteId: string): void {
       // FTS5 tables take no foreign keys: clear the site's search rows explicitly. The short-term grams index is
       // dropped whole (a contentless table cannot delete one site's rows cheaply): the student asked for this site's
       // data to go, so nothing derived from its text stays; the other sites' rows are scanned until re-indexed.
-      prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({ siteId });
+      prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({
+        siteId,
+      });
       forgetShortTerms(db);
       prepared<{ siteId: string }>(db, 'DELETE FROM sites WHERE id = @siteId').run({ siteId });
     }),
@@ -35,5 +40,8 @@ export function listSiteIds(db: Database): string[] {
 }
 
 export function hasSite(db: Database, siteId: string): boolean {
-  return prepared<{ siteId: string }>(db, 'SELECT 1 FROM sites WHERE id = @siteId').get({ siteId }) !== undefined;
+  return (
+    prepared<{ siteId: string }>(db, 'SELECT 1 FROM sites WHERE id = @siteId').get({ siteId }) !==
+    undefined
+  );
 }

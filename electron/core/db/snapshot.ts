@@ -3,7 +3,12 @@ import type { Database } from 'better-sqlite3';
 import { replaceConsultingServices } from './consulting';
 import { replaceCourses } from './courses';
 import { replaceDigitalProducts, replaceEventRegistrations } from './entitlements';
-import { replaceNotifications, replaceSubscriptions, resetNotificationOverlay, resetSubscriptionOverlay } from './notifications';
+import {
+  replaceNotifications,
+  replaceSubscriptions,
+  resetNotificationOverlay,
+  resetSubscriptionOverlay,
+} from './notifications';
 import { reapplyPending } from './outbox';
 import { replacePayments } from './payments';
 import { replaceProfile } from './profile';
@@ -13,7 +18,14 @@ import { hasSite } from './sites';
 import { prepared } from './statements';
 import { CoreError } from '../errors';
 import { changingViews, type ViewArea } from './view-cache';
-import { PART_NAMES, SYNCED_PARTS, type CommitResult, type PagedPart, type PageCursors, type PartName } from './parts';
+import {
+  PART_NAMES,
+  SYNCED_PARTS,
+  type CommitResult,
+  type PagedPart,
+  type PageCursors,
+  type PartName,
+} from './parts';
 
 /** A part's digest: the SHA-256 of its JSON (writer-handlers.ts builds the same bytes page by page). */
 export function digestOf(value: unknown): string {
@@ -87,7 +99,12 @@ export function storedPageCursors(db: Database, siteId: string): PageCursors {
   for (const { part, cursors } of rows) {
     try {
       const list = JSON.parse(cursors) as unknown;
-      if (Array.isArray(list) && list.length > 0 && list[0] === null && list.slice(1).every((c) => typeof c === 'string'))
+      if (
+        Array.isArray(list) &&
+        list.length > 0 &&
+        list[0] === null &&
+        list.slice(1).every((c) => typeof c === 'string')
+      )
         out[part] = list as (string | null)[];
     } catch {
       // Not JSON: no hint for this part.
@@ -106,25 +123,41 @@ export function digestsOf(snapshot: SiteSnapshot): Map<PartName, string> {
 
 function storedDigests(db: Database, siteId: string): Map<PartName, string> {
   return new Map(
-    prepared<{ siteId: string }, { part: PartName; digest: string }>(db, 'SELECT part, digest FROM sync_parts WHERE site_id = @siteId')
+    prepared<{ siteId: string }, { part: PartName; digest: string }>(
+      db,
+      'SELECT part, digest FROM sync_parts WHERE site_id = @siteId',
+    )
       .all({ siteId })
       .map((r) => [r.part, r.digest]),
   );
 }
 
-function isStored(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>): boolean {
+function isStored(
+  db: Database,
+  siteId: string,
+  snapshot: SiteSnapshot,
+  digests: ReadonlyMap<PartName, string>,
+): boolean {
   if (!hasSite(db, siteId)) return false;
   const stored = storedDigests(db, siteId);
   for (const [part, digest] of digests) {
     if (stored.get(part) !== digest) return false;
   }
   const has = (sql: string) => prepared<{ siteId: string }>(db, sql).get({ siteId }) !== undefined;
-  if (has("SELECT 1 FROM outbox WHERE site_id = @siteId AND status = 'pending' LIMIT 1")) return false;
-  if (snapshot.notifications !== undefined && has('SELECT 1 FROM notifications WHERE site_id = @siteId AND read_at IS NOT server_read_at LIMIT 1'))
+  if (has("SELECT 1 FROM outbox WHERE site_id = @siteId AND status = 'pending' LIMIT 1"))
+    return false;
+  if (
+    snapshot.notifications !== undefined &&
+    has(
+      'SELECT 1 FROM notifications WHERE site_id = @siteId AND read_at IS NOT server_read_at LIMIT 1',
+    )
+  )
     return false;
   if (
     snapshot.subscriptions !== undefined &&
-    has('SELECT 1 FROM notification_subscriptions WHERE site_id = @siteId AND enabled IS NOT server_enabled LIMIT 1')
+    has(
+      'SELECT 1 FROM notification_subscriptions WHERE site_id = @siteId AND enabled IS NOT server_enabled LIMIT 1',
+    )
   ) {
     return false;
   }
@@ -137,7 +170,10 @@ export function countSnapshot(snapshot: SiteSnapshot): Record<string, number> {
   if (snapshot.courses) {
     counts.courses = snapshot.courses.length;
     counts.sections = snapshot.courses.reduce((n, c) => n + c.sections.length, 0);
-    counts.lectures = snapshot.courses.reduce((n, c) => n + c.sections.reduce((m, s) => m + s.lectures.length, 0), 0);
+    counts.lectures = snapshot.courses.reduce(
+      (n, c) => n + c.sections.reduce((m, s) => m + s.lectures.length, 0),
+      0,
+    );
   }
   if (snapshot.digitalProducts) counts.digitalProducts = snapshot.digitalProducts.length;
   if (snapshot.consultingServices) counts.consultingServices = snapshot.consultingServices.length;
@@ -164,7 +200,12 @@ export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnaps
   return commitDigested(db, siteId, snapshot, digestsOf(snapshot));
 }
 
-function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, digests: ReadonlyMap<PartName, string>): PartName[] {
+function commitDigested(
+  db: Database,
+  siteId: string,
+  snapshot: SiteSnapshot,
+  digests: ReadonlyMap<PartName, string>,
+): PartName[] {
   // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
   return changingViews(
     db,
@@ -173,11 +214,16 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
     db.transaction(() => {
       // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
       // the snapshot is dropped rather than bringing the site back.
-      if (!hasSite(db, siteId)) throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });
+      if (!hasSite(db, siteId))
+        throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });
       const stored = storedDigests(db, siteId);
-      const changed = (part: PartName): boolean => snapshot[part] !== undefined && stored.get(part) !== digests.get(part);
+      const changed = (part: PartName): boolean =>
+        snapshot[part] !== undefined && stored.get(part) !== digests.get(part);
       const rewritten: PartName[] = [];
-      const write = <K extends PartName>(part: K, replace: (value: NonNullable<SiteSnapshot[K]>) => void) => {
+      const write = <K extends PartName>(
+        part: K,
+        replace: (value: NonNullable<SiteSnapshot[K]>) => void,
+      ) => {
         if (!changed(part)) return;
         replace(snapshot[part]!);
         rewritten.push(part);
@@ -189,11 +235,16 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
           ).run({ siteId, part, digest });
         }
       };
-      for (const part of PART_NAMES) write(part, (v) => (REPLACE[part] as (db: Database, siteId: string, value: unknown) => void)(db, siteId, v));
+      for (const part of PART_NAMES)
+        write(part, (v) =>
+          (REPLACE[part] as (db: Database, siteId: string, value: unknown) => void)(db, siteId, v),
+        );
       // Unchanged inbox parts still drop local changes the site refused since (failed outbox entries): back to
       // the server's values; pending ones are applied again just below.
-      if (snapshot.notifications !== undefined && !rewritten.includes('notifications')) resetNotificationOverlay(db, siteId);
-      if (snapshot.subscriptions !== undefined && !rewritten.includes('subscriptions')) resetSubscriptionOverlay(db, siteId);
+      if (snapshot.notifications !== undefined && !rewritten.includes('notifications'))
+        resetNotificationOverlay(db, siteId);
+      if (snapshot.subscriptions !== undefined && !rewritten.includes('subscriptions'))
+        resetSubscriptionOverlay(db, siteId);
       reapplyPending(db, siteId);
       const kinds = searchKindsOf(rewritten);
       if (kinds.length > 0) rebuildSearchIndex(db, siteId, kinds);
@@ -203,7 +254,13 @@ function commitDigested(db: Database, siteId: string, snapshot: SiteSnapshot, di
 }
 
 /** How each part's rows are replaced (the table modules); the order is SYNCED_PARTS'. */
-const REPLACE: { readonly [P in PartName]: (db: Database, siteId: string, value: NonNullable<SiteSnapshot[P]>) => void } = {
+const REPLACE: {
+  readonly [P in PartName]: (
+    db: Database,
+    siteId: string,
+    value: NonNullable<SiteSnapshot[P]>,
+  ) => void;
+} = {
   profile: replaceProfile,
   courses: replaceCourses,
   digitalProducts: replaceDigitalProducts,

@@ -6,7 +6,10 @@ import type { Database, Statement } from 'better-sqlite3';
  */
 const cache = new WeakMap<Database, Map<string, Statement>>();
 
-export function prepared<P extends object | void = void, R = unknown>(db: Database, sql: string): Statement<P extends void ? [] : [P], R> {
+export function prepared<P extends object | void = void, R = unknown>(
+  db: Database,
+  sql: string,
+): Statement<P extends void ? [] : [P], R> {
   let perDb = cache.get(db);
   if (!perDb) {
     perDb = new Map();

@@ -25,7 +25,8 @@ export function recordSyncRun(db: Database, summary: SyncRunSummary): void {
       errorMessage: summary.error?.message ?? null,
     });
     // A good run stamps the lectures its commit first found completed with its time (013-lecture-completions).
-    if (summary.outcome === 'completed' || summary.outcome === 'partial') stampCompletions(db, summary.siteId, summary.finishedAt);
+    if (summary.outcome === 'completed' || summary.outcome === 'partial')
+      stampCompletions(db, summary.siteId, summary.finishedAt);
     // Keep a short history.
     prepared<{ siteId: string }>(
       db,
@@ -54,7 +55,10 @@ export interface StoredSyncState {
 
 /** What the sync history says about a site (SyncStatus without the live parts). */
 export function getStoredSyncState(db: Database, siteId: string): StoredSyncState {
-  const last = prepared<{ siteId: string }, RunRow>(db, 'SELECT * FROM sync_runs WHERE site_id = @siteId ORDER BY id DESC LIMIT 1').get({ siteId });
+  const last = prepared<{ siteId: string }, RunRow>(
+    db,
+    'SELECT * FROM sync_runs WHERE site_id = @siteId ORDER BY id DESC LIMIT 1',
+  ).get({ siteId });
   const lastGood = prepared<{ siteId: string }, { finished_at: string; missing_scopes: string }>(
     db,
     "SELECT finished_at, missing_scopes FROM sync_runs WHERE site_id = @siteId AND outcome IN ('completed', 'partial') ORDER BY id DESC LIMIT 1",
@@ -67,13 +71,17 @@ export function getStoredSyncState(db: Database, siteId: string): StoredSyncStat
         outcome: last.outcome,
         counts: JSON.parse(last.counts) as Record<string, number>,
         missingScopes: JSON.parse(last.missing_scopes) as string[],
-        error: last.error_code === null ? null : { code: last.error_code, message: last.error_message ?? '' },
+        error:
+          last.error_code === null
+            ? null
+            : { code: last.error_code, message: last.error_message ?? '' },
       }
     : null;
   return {
     lastSyncedAt: lastGood?.finished_at ?? null,
     lastAttemptAt: last?.started_at ?? null,
-    lastError: lastRun?.outcome === 'failed' || lastRun?.outcome === 'cancelled' ? lastRun.error : null,
+    lastError:
+      lastRun?.outcome === 'failed' || lastRun?.outcome === 'cancelled' ? lastRun.error : null,
     missingScopes: lastGood ? (JSON.parse(lastGood.missing_scopes) as string[]) : [],
     lastRun,
   };
@@ -88,7 +96,11 @@ export function getLastSyncedAt(db: Database, siteId: string): string | null {
 export function getSyncStatus(
   db: Database,
   siteId: string,
-  live: { readonly running: boolean; readonly online: boolean; readonly reach: SyncStatus['reach'] },
+  live: {
+    readonly running: boolean;
+    readonly online: boolean;
+    readonly reach: SyncStatus['reach'];
+  },
 ): Omit<SyncStatus, 'view'> {
   const stored = getStoredSyncState(db, siteId);
   return {
@@ -99,7 +111,11 @@ export function getSyncStatus(
     lastError: stored.lastError,
     missingScopes: stored.missingScopes,
     pendingChanges: countPending(db, siteId),
-    failedChanges: failedEntries(db, siteId).map((e) => ({ id: String(e.id), description: e.description, error: e.lastError ?? '' })),
+    failedChanges: failedEntries(db, siteId).map((e) => ({
+      id: String(e.id),
+      description: e.description,
+      error: e.lastError ?? '',
+    })),
     online: live.online,
     reach: live.reach,
   };

@@ -55,7 +55,12 @@ function continueLearning(db: Database, now: number): TodayCourse[] {
   const out: TodayCourse[] = [];
   for (const r of rows) {
     const nextStep = nextStepOf(
-      { isExpired: false, expireDate: r.expire_date, completedAt: r.completed_at, lastPositionSeconds: r.last_position_seconds },
+      {
+        isExpired: false,
+        expireDate: r.expire_date,
+        completedAt: r.completed_at,
+        lastPositionSeconds: r.last_position_seconds,
+      },
       lecturesOf.get(`${r.site_id}\u0000${r.id}`) ?? NO_LECTURES,
       now,
     );
@@ -86,34 +91,49 @@ function accessEnding(db: Database, now: number): TodayAttention[] {
       ORDER BY c.expires_ms, c.site_id, c.position LIMIT @limit`,
   )
     .all({ now, until: now + EXPIRES_SOON_MS, limit: TODAY_ATTENTION_PER_KIND })
-    .map((r) => ({ kind: 'access-ending', siteId: r.site_id, courseId: r.id, title: siteText(r.title), endsAt: r.expire_date, percent: r.percent }));
+    .map((r) => ({
+      kind: 'access-ending',
+      siteId: r.site_id,
+      courseId: r.id,
+      title: siteText(r.title),
+      endsAt: r.expire_date,
+      percent: r.percent,
+    }));
 }
 
 function paymentsDue(db: Database, now: Date): TodayAttention[] {
-  return getPayableAcrossSites(db, now, TODAY_ATTENTION_PER_KIND).flatMap(({ siteId, payment: p }): TodayAttention[] =>
-    p.instructions
-      ? [
-          {
-            kind: 'payment-due',
-            siteId,
-            paymentId: p.paymentId,
-            tradeNo: p.tradeNo,
-            title: p.lineItems.map((li) => siteText(li.title)).join(', '),
-            amount: p.amount,
-            currency: p.currency,
-            paymentType: p.paymentType,
-            codeNo: p.instructions.codeNo,
-            expiresAt: p.instructions.expiredAt,
-          },
-        ]
-      : [],
+  return getPayableAcrossSites(db, now, TODAY_ATTENTION_PER_KIND).flatMap(
+    ({ siteId, payment: p }): TodayAttention[] =>
+      p.instructions
+        ? [
+            {
+              kind: 'payment-due',
+              siteId,
+              paymentId: p.paymentId,
+              tradeNo: p.tradeNo,
+              title: p.lineItems.map((li) => siteText(li.title)).join(', '),
+              amount: p.amount,
+              currency: p.currency,
+              paymentType: p.paymentType,
+              codeNo: p.instructions.codeNo,
+              expiresAt: p.instructions.expiredAt,
+            },
+          ]
+        : [],
   );
 }
 
 function eventsSoon(db: Database, now: number): TodayAttention[] {
   return prepared<
     { now: number; until: number; limit: number },
-    { site_id: string; id: string; title: string; starts_at: string; is_online: number; join_url: string | null }
+    {
+      site_id: string;
+      id: string;
+      title: string;
+      starts_at: string;
+      is_online: number;
+      join_url: string | null;
+    }
   >(
     db,
     `SELECT site_id, id, title, starts_at, is_online, join_url FROM event_registrations
@@ -135,7 +155,14 @@ function eventsSoon(db: Database, now: number): TodayAttention[] {
 function lecturesUnlocked(db: Database, now: number): TodayAttention[] {
   return prepared<
     { now: number; limit: number },
-    { site_id: string; course_id: string; course_title: string; id: string; title: string; unlock_at: string }
+    {
+      site_id: string;
+      course_id: string;
+      course_title: string;
+      id: string;
+      title: string;
+      unlock_at: string;
+    }
   >(
     db,
     `SELECT l.site_id, l.course_id, c.title AS course_title, l.id, l.title, l.unlock_at
@@ -157,7 +184,8 @@ function lecturesUnlocked(db: Database, now: number): TodayAttention[] {
 
 /** When an attention item is due: the instant it is sorted by (unknown dates last). */
 function dueAt(item: TodayAttention): number {
-  const at = (iso: string | null) => (iso === null ? Number.POSITIVE_INFINITY : Date.parse(iso) || Number.POSITIVE_INFINITY);
+  const at = (iso: string | null) =>
+    iso === null ? Number.POSITIVE_INFINITY : Date.parse(iso) || Number.POSITIVE_INFINITY;
   switch (item.kind) {
     case 'access-ending':
       return at(item.endsAt);
@@ -173,7 +201,12 @@ function dueAt(item: TodayAttention): number {
 
 export function getToday(db: Database, now: Date): TodayData {
   const t = now.getTime();
-  const attention = [...lecturesUnlocked(db, t), ...paymentsDue(db, now), ...eventsSoon(db, t), ...accessEnding(db, t)];
+  const attention = [
+    ...lecturesUnlocked(db, t),
+    ...paymentsDue(db, now),
+    ...eventsSoon(db, t),
+    ...accessEnding(db, t),
+  ];
   // Stable: within one instant the kinds keep the order above.
   attention.sort((a, b) => {
     const x = dueAt(a);

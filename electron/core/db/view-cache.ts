@@ -106,7 +106,11 @@ export function changingViews<T>(
   } finally {
     cache.depth -= 1;
   }
-  bump(cache, siteId, areas === 'all' ? ALL_AREAS : typeof areas === 'function' ? areas(result) : areas);
+  bump(
+    cache,
+    siteId,
+    areas === 'all' ? ALL_AREAS : typeof areas === 'function' ? areas(result) : areas,
+  );
   if (outermost) cache.accounted = cache.totalChanges();
   return result;
 }
@@ -180,7 +184,10 @@ export function cachedView<T>(
 ): T {
   const cache = cacheOf(db);
   settle(cache);
-  if (acceptForeignCommits(cache) !== cache.acceptedDataVersion && [...cache.elsewhere].some((w) => w.siteId === siteId && w.areas.includes(area))) {
+  if (
+    acceptForeignCommits(cache) !== cache.acceptedDataVersion &&
+    [...cache.elsewhere].some((w) => w.siteId === siteId && w.areas.includes(area))
+  ) {
     // An announced write that may change this view has committed or is about to: read the rows as they are.
     return compute().value;
   }
@@ -188,7 +195,8 @@ export function cachedView<T>(
   const fullKey = `${area}\u0000${siteId}\u0000${key}`;
   const t = now.getTime();
   const entry = cache.entries.get(fullKey);
-  if (entry && entry.version === version && t >= entry.computedAt && t < entry.validUntil) return entry.value as T;
+  if (entry && entry.version === version && t >= entry.computedAt && t < entry.validUntil)
+    return entry.value as T;
   const { value, validUntil } = compute();
   if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
   cache.entries.set(fullKey, { version, computedAt: t, validUntil, value });

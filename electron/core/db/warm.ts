@@ -25,7 +25,10 @@ export function warmSummaries(db: Database, siteId: string, now: Date): void {
  * steps the writer takes other calls (a change the student made), and the main thread only waits for answers.
  * Returns the rows indexed.
  */
-export async function indexShortTermsInSteps(step: (maxRows: number) => Promise<number>, stopped: () => boolean): Promise<number> {
+export async function indexShortTermsInSteps(
+  step: (maxRows: number) => Promise<number>,
+  stopped: () => boolean,
+): Promise<number> {
   let total = 0;
   for (;;) {
     if (stopped()) return total;

@@ -14,7 +14,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DemoFaults } from '../../common/demo-faults';
-import type { EmbeddedServer, EmbeddedServerOptions, SiteKey } from '../../../embedded-server/index';
+import type {
+  EmbeddedServer,
+  EmbeddedServerOptions,
+  SiteKey,
+} from '../../../embedded-server/index';
 import { applyFaultPatch } from '../../../embedded-server/http/faults';
 import type { FaultSwitches } from '../../../embedded-server/http/types';
 import type { Logger } from '../log';
@@ -100,7 +104,8 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
       if (parsed && typeof parsed === 'object') {
         for (const key of DEMO_SITE_KEYS) {
           const port = (parsed as Record<string, unknown>)[key];
-          if (typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536) out[key] = port;
+          if (typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536)
+            out[key] = port;
         }
       }
       return out;
@@ -124,7 +129,11 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
       try {
         return await createEmbeddedServer({ ...base, port });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+        if (
+          (error as NodeJS.ErrnoException).code !== 'EADDRINUSE' &&
+          (error as NodeJS.ErrnoException).code !== 'EACCES'
+        )
+          throw error;
         log.warn('the demo site’s previous port is taken; using a new one', { site: key, port });
       }
     }
@@ -142,7 +151,11 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
       throw error;
     }
     running = started as Record<SiteKey, EmbeddedServer>;
-    await writeFileAtomic(portsFile, JSON.stringify({ demo: running.demo.port, demo2: running.demo2.port }), 0o600);
+    await writeFileAtomic(
+      portsFile,
+      JSON.stringify({ demo: running.demo.port, demo2: running.demo2.port }),
+      0o600,
+    );
     log.info('demo sites running', { demo: running.demo.url, demo2: running.demo2.url });
     return { demo: running.demo.url, demo2: running.demo2.url };
   }
@@ -179,9 +192,13 @@ export function createDemoServers(options: DemoServersOptions): DemoServers {
       applyFaultPatch(faults, {
         ...(patch.offline === undefined ? {} : { offline: patch.offline }),
         ...(patch.latencyMs === undefined ? {} : { latencyMs: patch.latencyMs }),
-        ...(patch.memberApiUnavailable === undefined ? {} : { memberApiUnavailable: patch.memberApiUnavailable }),
+        ...(patch.memberApiUnavailable === undefined
+          ? {}
+          : { memberApiUnavailable: patch.memberApiUnavailable }),
         ...(patch.refreshRefused === undefined ? {} : { refreshRefused: patch.refreshRefused }),
-        ...(patch.clockSkewMinutes === undefined ? {} : { clockSkewMs: patch.clockSkewMinutes * 60_000 }),
+        ...(patch.clockSkewMinutes === undefined
+          ? {}
+          : { clockSkewMs: patch.clockSkewMinutes * 60_000 }),
         ...(patch.download === undefined ? {} : { downloadFault: patch.download }),
       });
       if (!wasRefused && faults.refreshRefused && running) {
@@ -214,18 +231,25 @@ export async function hasDemoSites(dataDir: string): Promise<boolean> {
  * manager loads sites.json. The site keeps its id, so its offline data and outbox stay with it; its token pair
  * was issued by the old issuer and will be refused, so the site asks for a sign-in.
  */
-export async function reconcileDemoSites(dataDir: string, previous: DemoOrigins | null, current: DemoOrigins): Promise<number> {
+export async function reconcileDemoSites(
+  dataDir: string,
+  previous: DemoOrigins | null,
+  current: DemoOrigins,
+): Promise<number> {
   const store = createSiteStore(dataDir);
   const sites = await store.load();
   let moved = 0;
   const next = sites.map((site): SiteRecord => {
     if (!site.isDemo) return site;
-    const key = DEMO_SITE_KEYS.find((k) => previous?.[k] === site.baseUrl) ?? DEMO_SITE_KEYS.find((k) => current[k] === site.baseUrl);
+    const key =
+      DEMO_SITE_KEYS.find((k) => previous?.[k] === site.baseUrl) ??
+      DEMO_SITE_KEYS.find((k) => current[k] === site.baseUrl);
     if (key === undefined || current[key] === site.baseUrl) return site;
     const from = site.baseUrl;
     const to = current[key];
     moved++;
-    const swap = (value: string) => (value.startsWith(from) ? to + value.slice(from.length) : value);
+    const swap = (value: string) =>
+      value.startsWith(from) ? to + value.slice(from.length) : value;
     const m = site.metadata;
     return {
       ...site,

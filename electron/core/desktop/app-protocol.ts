@@ -23,7 +23,13 @@ export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
  * Electron's docs ("protocol.registerSchemesAsPrivileged") require it for <video> and <audio> over a custom
  * protocol, whose seeking asks for byte ranges (206). No `bypassCSP`, no `corsEnabled`, no `allowServiceWorkers`.
  */
-export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true } as const;
+export const APP_SCHEME_PRIVILEGES = {
+  standard: true,
+  secure: true,
+  supportFetchAPI: true,
+  codeCache: true,
+  stream: true,
+} as const;
 
 /**
  * True for the app's own URLs: scheme app: and host learning-desktop. Never `url.origin === APP_ORIGIN`: the URL
@@ -96,14 +102,19 @@ function baseHeaders(): Record<string, string> {
  * scheme and host are ours; GET or HEAD; the path decodes; no `..`, backslash, NUL or drive letter in any segment
  * (checked after decoding, so `%2e%2e` and `%5c` are refused too); the result stays under the root; a known type.
  */
-export function resolveAppRequest(rootDir: string, url: string, method = 'GET'): { readonly file: string; readonly mimeType: string } | Refusal {
+export function resolveAppRequest(
+  rootDir: string,
+  url: string,
+  method = 'GET',
+): { readonly file: string; readonly mimeType: string } | Refusal {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return { status: 400, reason: 'not a URL' };
   }
-  if (parsed.protocol !== `${APP_SCHEME}:`) return { status: 403, reason: `scheme ${parsed.protocol}` };
+  if (parsed.protocol !== `${APP_SCHEME}:`)
+    return { status: 403, reason: `scheme ${parsed.protocol}` };
   if (parsed.host !== APP_HOST) return { status: 403, reason: `host ${parsed.host}` };
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, reason: `method ${method}` };
   let pathname: string;
@@ -115,7 +126,13 @@ export function resolveAppRequest(rootDir: string, url: string, method = 'GET'):
   if (pathname === '/' || pathname === '') pathname = '/index.html';
   const segments = pathname.split('/').slice(1);
   for (const segment of segments) {
-    if (segment === '..' || segment === '.' || segment.includes('\\') || segment.includes('\0') || /^[a-z]:/i.test(segment)) {
+    if (
+      segment === '..' ||
+      segment === '.' ||
+      segment.includes('\\') ||
+      segment.includes('\0') ||
+      /^[a-z]:/i.test(segment)
+    ) {
       return { status: 403, reason: 'path leaves the renderer folder' };
     }
     // A hidden file (.env, .git) is never part of the build.
@@ -123,14 +140,19 @@ export function resolveAppRequest(rootDir: string, url: string, method = 'GET'):
   }
   const root = resolve(rootDir);
   const file = resolve(root, ...posix.normalize(pathname).split('/').filter(Boolean));
-  if (!file.startsWith(root + sep)) return { status: 403, reason: 'path leaves the renderer folder' };
+  if (!file.startsWith(root + sep))
+    return { status: 403, reason: 'path leaves the renderer folder' };
   const mimeType = MIME_TYPES[extname(file).toLowerCase()];
   if (!mimeType) return { status: 404, reason: 'not a renderer file type' };
   return { file, mimeType };
 }
 
 function refuse(status: Refusal['status']): AppResponse {
-  return { status, headers: { ...baseHeaders(), 'Content-Type': 'text/plain; charset=utf-8' }, body: null };
+  return {
+    status,
+    headers: { ...baseHeaders(), 'Content-Type': 'text/plain; charset=utf-8' },
+    body: null,
+  };
 }
 
 /**
@@ -154,7 +176,8 @@ export async function serveAppRequest(
       onRefused({ status: 403, reason: 'a link leads out of the renderer folder' }, request.url);
       return refuse(403);
     }
-    if (!(await stat(realFile)).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    if (!(await stat(realFile)).isFile())
+      throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
     body = await readFile(realFile);
   } catch {
     onRefused({ status: 404, reason: 'no such file' }, request.url);
@@ -162,7 +185,11 @@ export async function serveAppRequest(
   }
   return {
     status: 200,
-    headers: { ...baseHeaders(), 'Content-Type': resolved.mimeType, 'Content-Length': String(body.length) },
+    headers: {
+      ...baseHeaders(),
+      'Content-Type': resolved.mimeType,
+      'Content-Length': String(body.length),
+    },
     body: request.method === 'HEAD' ? null : body,
   };
 }
@@ -171,7 +198,10 @@ export async function serveAppRequest(
  * The window's first page with the last session's first frame in it (first-screen.ts), or null to serve index.html
  * as it is (no frame, another build, no #root). Only for the window's first load: a reload may be on another screen.
  */
-export async function firstPageResponse(rootDir: string, screen: SavedFirstScreen): Promise<AppResponse | null> {
+export async function firstPageResponse(
+  rootDir: string,
+  screen: SavedFirstScreen,
+): Promise<AppResponse | null> {
   let index: string;
   try {
     index = await readFile(join(resolve(rootDir), 'index.html'), 'utf8');
@@ -181,5 +211,13 @@ export async function firstPageResponse(rootDir: string, screen: SavedFirstScree
   const page = pageWithFirstScreen(index, screen);
   if (page === null) return null;
   const body = Buffer.from(page, 'utf8');
-  return { status: 200, headers: { ...baseHeaders(), 'Content-Type': MIME_TYPES['.html']!, 'Content-Length': String(body.length) }, body };
+  return {
+    status: 200,
+    headers: {
+      ...baseHeaders(),
+      'Content-Type': MIME_TYPES['.html']!,
+      'Content-Length': String(body.length),
+    },
+    body,
+  };
 }

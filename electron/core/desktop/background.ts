@@ -14,7 +14,11 @@ export const WAKE_SYNC_MIN_GAP_MS = 60_000;
  * Whether a resume or unlock should sync now: not twice within a minute (a laptop lid that bounces, resume followed
  * by unlock), and not while signed out of everything.
  */
-export function shouldSyncOnWake(input: { readonly lastWakeSyncAt: number | null; readonly now: number; readonly readySites: number }): boolean {
+export function shouldSyncOnWake(input: {
+  readonly lastWakeSyncAt: number | null;
+  readonly now: number;
+  readonly readySites: number;
+}): boolean {
   if (input.readySites === 0) return false;
   return input.lastWakeSyncAt === null || input.now - input.lastWakeSyncAt >= WAKE_SYNC_MIN_GAP_MS;
 }
@@ -35,9 +39,13 @@ export const START_HIDDEN_ARG = '--hidden';
  * app.setLoginItemSettings' input (electron.d.ts Settings): macOS hides the app itself (`openAsHidden`), Windows
  * passes our argument; Linux has no login items in Electron (an autostart .desktop file is the desktop's job).
  */
-export function loginItemSettings(startAtLogin: boolean, platform: string): { openAtLogin: boolean; openAsHidden?: boolean; args?: string[] } | null {
+export function loginItemSettings(
+  startAtLogin: boolean,
+  platform: string,
+): { openAtLogin: boolean; openAsHidden?: boolean; args?: string[] } | null {
   if (platform === 'darwin') return { openAtLogin: startAtLogin, openAsHidden: startAtLogin };
-  if (platform === 'win32') return { openAtLogin: startAtLogin, args: startAtLogin ? [START_HIDDEN_ARG] : [] };
+  if (platform === 'win32')
+    return { openAtLogin: startAtLogin, args: startAtLogin ? [START_HIDDEN_ARG] : [] };
   return null;
 }
 
@@ -52,7 +60,11 @@ export type TrayItem =
   | { readonly id: 'separator' };
 
 /** The tray icon's menu and tooltip. The menu speaks the menu bar's language (English, like the application menu). */
-export function trayModel(input: { readonly unread: number; readonly syncing: boolean; readonly readySites: number }): {
+export function trayModel(input: {
+  readonly unread: number;
+  readonly syncing: boolean;
+  readonly readySites: number;
+}): {
   readonly tooltip: string;
   readonly items: readonly TrayItem[];
 } {
@@ -68,7 +80,11 @@ export function trayModel(input: { readonly unread: number; readonly syncing: bo
       { id: 'open', label: 'Open Learning Desktop', enabled: true },
       { id: 'unread', label: unread, enabled: false },
       { id: 'separator' },
-      { id: 'sync-now', label: input.syncing ? 'Syncing…' : 'Sync Now', enabled: !input.syncing && input.readySites > 0 },
+      {
+        id: 'sync-now',
+        label: input.syncing ? 'Syncing…' : 'Sync Now',
+        enabled: !input.syncing && input.readySites > 0,
+      },
       { id: 'separator' },
       { id: 'quit', label: 'Quit', enabled: true },
     ],

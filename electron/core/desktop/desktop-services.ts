@@ -8,8 +8,20 @@ import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { withResults } from '../../common/result';
 import { distinctSiteLabel } from '../../common/site-values';
-import type { NotificationView, PaymentView, Settings, SiteSummary, UpdateState } from '../../common/view-models';
-import { createUpdateController, type UpdateController, type UpdaterEvent, type UpdaterPort, type UpdatesOffReason } from './updates';
+import type {
+  NotificationView,
+  PaymentView,
+  Settings,
+  SiteSummary,
+  UpdateState,
+} from '../../common/view-models';
+import {
+  createUpdateController,
+  type UpdateController,
+  type UpdaterEvent,
+  type UpdaterPort,
+  type UpdatesOffReason,
+} from './updates';
 import { shouldSyncOnWake, type WakeTrigger } from './background';
 import { createNotifier, type Notifier } from './notifier';
 import type { ReminderGroup, ReminderKind } from '../db/reminders';
@@ -68,7 +80,9 @@ export interface DesktopServices {
   close(): void;
 }
 
-export async function createDesktopServices(options: DesktopServicesOptions): Promise<DesktopServices> {
+export async function createDesktopServices(
+  options: DesktopServicesOptions,
+): Promise<DesktopServices> {
   let running = 0;
   const idleListeners = new Set<() => void>();
   const track = async <T>(work: Promise<T>): Promise<T> => {
@@ -90,13 +104,20 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     onChange: options.onUpdateState,
     now: options.now,
     log: (line) => options.log(line),
-    ...(options.updateCheckIntervalMs === undefined ? {} : { intervalMs: options.updateCheckIntervalMs }),
-    ...(options.updateFirstCheckDelayMs === undefined ? {} : { firstCheckDelayMs: options.updateFirstCheckDelayMs }),
+    ...(options.updateCheckIntervalMs === undefined
+      ? {}
+      : { intervalMs: options.updateCheckIntervalMs }),
+    ...(options.updateFirstCheckDelayMs === undefined
+      ? {}
+      : { firstCheckDelayMs: options.updateFirstCheckDelayMs }),
   });
 
   // Every notification names its site as the site menu does: with its host when another site reads the same.
   const notify = (n: DesktopNotification): void =>
-    options.onNotification({ ...n, siteLabel: distinctSiteLabel({ id: n.siteId, label: n.siteLabel }, options.sites()) });
+    options.onNotification({
+      ...n,
+      siteLabel: distinctSiteLabel({ id: n.siteId, label: n.siteLabel }, options.sites()),
+    });
   const notifier = await createNotifier({
     file: join(options.dataDir, 'notified.json'),
     settings: options.settings,
@@ -116,7 +137,11 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     async remind(syncedSiteId) {
       try {
         const now = options.now();
-        const groups = await options.runReminders({ now, syncedSiteId, enabled: enabledReminders(options.settings()) });
+        const groups = await options.runReminders({
+          now,
+          syncedSiteId,
+          enabled: enabledReminders(options.settings()),
+        });
         for (const n of reminderNotifications(groups, options.siteLabel, now)) notify(n);
       } catch (error) {
         options.log('reminders: could not be decided or remembered', error);
@@ -124,13 +149,16 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     },
     async wake(trigger) {
       const now = options.now();
-      if (!shouldSyncOnWake({ lastWakeSyncAt, now, readySites: options.readySites().length })) return false;
+      if (!shouldSyncOnWake({ lastWakeSyncAt, now, readySites: options.readySites().length }))
+        return false;
       lastWakeSyncAt = now;
       await options.syncAll(trigger);
       return true;
     },
     unreadTotal: () => options.readySites().reduce((sum, s) => sum + options.unreadCount(s.id), 0),
-    handlers: withResults<Pick<CoreHandlers, 'updates:get-state' | 'updates:check' | 'updates:restart'>>({
+    handlers: withResults<
+      Pick<CoreHandlers, 'updates:get-state' | 'updates:check' | 'updates:restart'>
+    >({
       'updates:get-state': async () => updates.state(),
       'updates:check': () => updates.check(),
       'updates:restart': async () => updates.restart(),

@@ -15,7 +15,11 @@
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIRST_SCREEN_ID, FIRST_SCREEN_MAX_BYTES, type FirstScreenInput } from '../../common/first-screen';
+import {
+  FIRST_SCREEN_ID,
+  FIRST_SCREEN_MAX_BYTES,
+  type FirstScreenInput,
+} from '../../common/first-screen';
 import { writeFileAtomic } from '../fs/atomic-file';
 import { sanitizeFrameMarkup } from './frame-markup';
 
@@ -30,7 +34,9 @@ const LANG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}$/;
 const BUILD = /^[A-Za-z0-9._-]{1,200}$/;
 /** `html` as the frame to send (frame-markup.ts), or null: too large, or anything in it outside the allow-list. */
 export function sendableMarkup(html: string): string | null {
-  return Buffer.byteLength(html, 'utf8') <= FIRST_SCREEN_MAX_BYTES ? sanitizeFrameMarkup(html) : null;
+  return Buffer.byteLength(html, 'utf8') <= FIRST_SCREEN_MAX_BYTES
+    ? sanitizeFrameMarkup(html)
+    : null;
 }
 
 /** Whether `html` may be sent as the frame. */
@@ -57,7 +63,13 @@ export function readFirstScreen(dataDir: string): SavedFirstScreen | null {
     const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (typeof value !== 'object' || value === null) return null;
     const v = value as Record<string, unknown>;
-    if (typeof v.html !== 'string' || typeof v.build !== 'string' || typeof v.lang !== 'string' || typeof v.savedAt !== 'string') return null;
+    if (
+      typeof v.html !== 'string' ||
+      typeof v.build !== 'string' ||
+      typeof v.lang !== 'string' ||
+      typeof v.savedAt !== 'string'
+    )
+      return null;
     if (!Array.isArray(v.siteIds) || !v.siteIds.every((id) => typeof id === 'string')) return null;
     const screen: SavedFirstScreen = {
       html: v.html,
@@ -81,7 +93,8 @@ export function buildIdOf(indexHtml: string): string | null {
   return src?.split('/').pop() ?? null;
 }
 
-const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const attr = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
  * `indexHtml` with the frame in it, or null when it must not be sent (another build drew it, or the page has no
@@ -89,7 +102,11 @@ const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;
  * live app beneath it. `stylesheet`, when given, turns the page's stylesheet link into the same rules inline, so the
  * frame paints without waiting for a request the host may answer late while it opens the core.
  */
-export function pageWithFirstScreen(indexHtml: string, screen: SavedFirstScreen, stylesheet?: (href: string) => string | null): string | null {
+export function pageWithFirstScreen(
+  indexHtml: string,
+  screen: SavedFirstScreen,
+  stylesheet?: (href: string) => string | null,
+): string | null {
   const markup = sendableMarkup(screen.html);
   if (buildIdOf(indexHtml) !== screen.build || markup === null) return null;
   const root = '<div id="root"></div>';
@@ -97,7 +114,10 @@ export function pageWithFirstScreen(indexHtml: string, screen: SavedFirstScreen,
   const theme = screen.theme ? ` data-theme="${screen.theme}"` : '';
   let page = indexHtml
     .replace(/<html\b[^>]*>/i, `<html lang="${attr(screen.lang)}" dir="${screen.dir}"${theme}>`)
-    .replace(root, `${root}<div id="${FIRST_SCREEN_ID}" class="first-screen" aria-hidden="true" inert>${markup}</div>`);
+    .replace(
+      root,
+      `${root}<div id="${FIRST_SCREEN_ID}" class="first-screen" aria-hidden="true" inert>${markup}</div>`,
+    );
   if (stylesheet) {
     page = page.replace(/<link\b[^>]*\brel="stylesheet"[^>]*>/gi, (link) => {
       const href = /\bhref="([^"]+)"/i.exec(link)?.[1];

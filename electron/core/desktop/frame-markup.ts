@@ -43,7 +43,14 @@ const SVG_ATTRIBUTES = new Set(
 const FREE_ATTRIBUTE = /^(?:aria|data)-[a-z0-9-]{1,40}$/;
 
 /** Named references the serialiser writes (HTML §13.3 "escaping a string"), and numeric ones. */
-const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: '\u00a0', apos: "'" };
+const NAMED: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  nbsp: '\u00a0',
+  apos: "'",
+};
 /** CSS functions a style may use: layout only, nothing that fetches (url, image-set) or reads the page (attr). */
 const CSS_FUNCTIONS = new Set([
   'translate',
@@ -61,7 +68,8 @@ const CSS_FUNCTIONS = new Set([
   'max',
   'clamp',
 ]);
-const DATA_PICTURE = /^data:image\/(?:png|jpeg|gif|webp|avif|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+const DATA_PICTURE =
+  /^data:image\/(?:png|jpeg|gif|webp|avif|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
 /** A scheme-like prefix after dropping what a URL parser ignores (controls, whitespace): `java\tscript:`. */
 const RUNS_OR_LOADS = /(?:java|vb)script:|url\(|expression\(|@import/i;
 
@@ -97,7 +105,10 @@ export function sanitizeFrameMarkup(html: string): string | null {
     if (!tag) return null;
     const name = tag[1]!;
     const inSvg = svgDepth > 0;
-    if (inSvg ? !SVG_ELEMENTS.has(name) || name === 'svg' : !HTML_ELEMENTS.has(name) && name !== 'svg') return null;
+    if (
+      inSvg ? !SVG_ELEMENTS.has(name) || name === 'svg' : !HTML_ELEMENTS.has(name) && name !== 'svg'
+    )
+      return null;
     const attributes = attributesOf(name, tag[2]!, inSvg || name === 'svg');
     if (attributes === null) return null;
     out.push(`<${name}${attributes}>`);
@@ -129,23 +140,36 @@ function attributesOf(element: string, source: string, svg: boolean): string | n
 function attributeAllowed(element: string, name: string, value: string, svg: boolean): boolean {
   // eslint-disable-next-line no-control-regex -- what a URL parser drops (WHATWG URL: C0 controls and space)
   const bare = value.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
-  if (name === 'href') return element === 'a' && (/^(?:#|\/(?![/\\]))/.test(bare) || plainHttps(bare)) && !RUNS_OR_LOADS.test(bare);
+  if (name === 'href')
+    return (
+      element === 'a' &&
+      (/^(?:#|\/(?![/\\]))/.test(bare) || plainHttps(bare)) &&
+      !RUNS_OR_LOADS.test(bare)
+    );
   if (name === 'src') return element === 'img' && DATA_PICTURE.test(value);
   if (name === 'target') return element === 'a' && value === '_blank';
-  if (name === 'rel') return element === 'a' && /^(?:(?:noopener|noreferrer|nofollow)(?: |$))+$/.test(value);
+  if (name === 'rel')
+    return element === 'a' && /^(?:(?:noopener|noreferrer|nofollow)(?: |$))+$/.test(value);
   // The search box only: a text field that is never a password, a file or a button of a form.
   if (name === 'type' && element === 'input') return value === 'search' || value === 'text';
   if (RUNS_OR_LOADS.test(bare)) return false;
   if (name === 'style') return styleAllowed(value);
   if (name === 'xmlns') return value === 'http://www.w3.org/2000/svg';
-  return GLOBAL_ATTRIBUTES.has(name) || FREE_ATTRIBUTE.test(name) || (svg && SVG_ATTRIBUTES.has(name));
+  return (
+    GLOBAL_ATTRIBUTES.has(name) || FREE_ATTRIBUTE.test(name) || (svg && SVG_ATTRIBUTES.has(name))
+  );
 }
 
 /** An https address without a user name or password (a join link the frame shows, never followed: it is inert). */
 function plainHttps(href: string): boolean {
   try {
     const url = new URL(href);
-    return url.protocol === 'https:' && url.username === '' && url.password === '' && href.startsWith('https://');
+    return (
+      url.protocol === 'https:' &&
+      url.username === '' &&
+      url.password === '' &&
+      href.startsWith('https://')
+    );
   } catch {
     return false;
   }
@@ -155,9 +179,12 @@ function plainHttps(href: string): boolean {
 function styleAllowed(style: string): boolean {
   for (const declaration of style.split(';')) {
     if (declaration.trim() === '') continue;
-    const m = /^\s*((?:--|-)?[a-z][a-z0-9-]{0,40})\s*:\s*([-a-z0-9 .,%#+()/*]{0,200})\s*$/i.exec(declaration);
+    const m = /^\s*((?:--|-)?[a-z][a-z0-9-]{0,40})\s*:\s*([-a-z0-9 .,%#+()/*]{0,200})\s*$/i.exec(
+      declaration,
+    );
     if (!m) return false;
-    for (const call of m[2]!.matchAll(/([a-z-]*)\(/gi)) if (!CSS_FUNCTIONS.has(call[1]!.toLowerCase())) return false;
+    for (const call of m[2]!.matchAll(/([a-z-]*)\(/gi))
+      if (!CSS_FUNCTIONS.has(call[1]!.toLowerCase())) return false;
   }
   return true;
 }
@@ -166,17 +193,21 @@ function styleAllowed(style: string): boolean {
 function decode(text: string): string | null {
   if (!text.includes('&')) return text;
   let bad = false;
-  const decoded = text.replace(/&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-z]{2,6});|&/g, (whole, ref: string | undefined) => {
-    if (ref === undefined) return ((bad = true), whole);
-    if (ref.startsWith('#')) {
-      const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return ((bad = true), whole);
-      return String.fromCodePoint(code);
-    }
-    const named = NAMED[ref];
-    if (named === undefined) return ((bad = true), whole);
-    return named;
-  });
+  const decoded = text.replace(
+    /&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-z]{2,6});|&/g,
+    (whole, ref: string | undefined) => {
+      if (ref === undefined) return ((bad = true), whole);
+      if (ref.startsWith('#')) {
+        const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+        if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+          return ((bad = true), whole);
+        return String.fromCodePoint(code);
+      }
+      const named = NAMED[ref];
+      if (named === undefined) return ((bad = true), whole);
+      return named;
+    },
+  );
   return bad ? null : decoded;
 }
 

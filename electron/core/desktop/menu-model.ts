@@ -44,10 +44,21 @@ export type MenuRole =
   | 'unhide';
 
 export type MenuNode =
-  | { readonly type: 'command'; readonly label: string; readonly action: MenuAction; readonly accelerator?: string; readonly enabled?: boolean }
+  | {
+      readonly type: 'command';
+      readonly label: string;
+      readonly action: MenuAction;
+      readonly accelerator?: string;
+      readonly enabled?: boolean;
+    }
   | { readonly type: 'role'; readonly role: MenuRole; readonly accelerator?: string }
   | { readonly type: 'separator' }
-  | { readonly type: 'submenu'; readonly label: string; readonly role?: 'window' | 'help'; readonly items: readonly MenuNode[] };
+  | {
+      readonly type: 'submenu';
+      readonly label: string;
+      readonly role?: 'window' | 'help';
+      readonly items: readonly MenuNode[];
+    };
 
 /** The project's help pages. https only: they open in the system browser (Electron security checklist #14/#15). */
 export const HELP_LINKS = {
@@ -83,14 +94,23 @@ const shortcut = (id: string): Shortcut => {
 };
 const page = (label: string, id: string): MenuNode => {
   const s = shortcut(id);
-  return { type: 'command', label, action: { kind: 'page', command: s.command }, accelerator: acceleratorOf(s) };
+  return {
+    type: 'command',
+    label,
+    action: { kind: 'page', command: s.command },
+    accelerator: acceleratorOf(s),
+  };
 };
 const separator: MenuNode = { type: 'separator' };
 
 export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
   const { isMac, isDev } = options;
   const settings = page('Settings…', 'settings');
-  const about: MenuNode = { type: 'command', label: `About ${options.appName}`, action: { kind: 'about' } };
+  const about: MenuNode = {
+    type: 'command',
+    label: `About ${options.appName}`,
+    action: { kind: 'about' },
+  };
   const syncNow = shortcut('sync-now');
 
   const appMenu: MenuNode[] = isMac
@@ -119,7 +139,12 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
     type: 'submenu',
     label: 'File',
     items: [
-      { type: 'command', label: 'Sync Now', action: { kind: 'sync-all' }, accelerator: acceleratorOf(syncNow) },
+      {
+        type: 'command',
+        label: 'Sync Now',
+        action: { kind: 'sync-all' },
+        accelerator: acceleratorOf(syncNow),
+      },
       // On macOS, Settings lives in the app menu (Apple HIG); elsewhere in File.
       ...(isMac ? [] : [settings]),
       separator,
@@ -152,9 +177,18 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
       // Reloading is a developer tool (it only drops the page's state in a release); Ctrl/Cmd+R is Sync Now, so
       // Reload moves to Shift.
       ...(isDev
-        ? ([{ type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' }, { type: 'role', role: 'toggleDevTools' }, separator] as MenuNode[])
+        ? ([
+            { type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' },
+            { type: 'role', role: 'toggleDevTools' },
+            separator,
+          ] as MenuNode[])
         : []),
-      { type: 'command', label: 'Toggle Theme', action: { kind: 'toggle-theme' }, accelerator: 'CmdOrCtrl+Shift+L' },
+      {
+        type: 'command',
+        label: 'Toggle Theme',
+        action: { kind: 'toggle-theme' },
+        accelerator: 'CmdOrCtrl+Shift+L',
+      },
       separator,
       { type: 'role', role: 'resetZoom' },
       { type: 'role', role: 'zoomIn' },
@@ -184,7 +218,9 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
       separator,
       page('Command Palette…', 'palette'),
       separator,
-      ...SHORTCUTS.filter((s) => s.command.command === 'go').map((s) => page(SCREEN_LABELS[(s.command as { screen: string }).screen] ?? s.id, s.id)),
+      ...SHORTCUTS.filter((s) => s.command.command === 'go').map((s) =>
+        page(SCREEN_LABELS[(s.command as { screen: string }).screen] ?? s.id, s.id),
+      ),
     ],
   };
 
@@ -195,23 +231,42 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
     items: [
       { type: 'role', role: 'minimize' },
       { type: 'role', role: 'zoom' },
-      ...(isMac ? [separator, { type: 'role', role: 'front' } as const] : [{ type: 'role', role: 'close' } as const]),
+      ...(isMac
+        ? [separator, { type: 'role', role: 'front' } as const]
+        : [{ type: 'role', role: 'close' } as const]),
     ],
   };
 
   const updateItem: MenuNode = options.updateReady
     ? { type: 'command', label: 'Restart to Update', action: { kind: 'restart-to-update' } }
-    : { type: 'command', label: 'Check for Updates…', action: { kind: 'check-updates' }, enabled: options.updatesAvailable ?? false };
+    : {
+        type: 'command',
+        label: 'Check for Updates…',
+        action: { kind: 'check-updates' },
+        enabled: options.updatesAvailable ?? false,
+      };
 
   const help: MenuNode = {
     type: 'submenu',
     label: 'Help',
     role: 'help',
     items: [
-      { type: 'command', label: 'Keyboard Shortcuts', action: { kind: 'page', command: { command: 'show-shortcuts' } } },
+      {
+        type: 'command',
+        label: 'Keyboard Shortcuts',
+        action: { kind: 'page', command: { command: 'show-shortcuts' } },
+      },
       separator,
-      { type: 'command', label: `${options.appName} Help`, action: { kind: 'open-external', url: HELP_LINKS.help } },
-      { type: 'command', label: 'Report a Problem', action: { kind: 'open-external', url: HELP_LINKS.reportProblem } },
+      {
+        type: 'command',
+        label: `${options.appName} Help`,
+        action: { kind: 'open-external', url: HELP_LINKS.help },
+      },
+      {
+        type: 'command',
+        label: 'Report a Problem',
+        action: { kind: 'open-external', url: HELP_LINKS.reportProblem },
+      },
       separator,
       updateItem,
       ...(isMac ? [] : [separator, about]),
@@ -223,7 +278,9 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
 
 /** Every command item of a model, depth first (tests, and the host's accelerator check). */
 export function commandItems(model: readonly MenuNode[]): Extract<MenuNode, { type: 'command' }>[] {
-  return model.flatMap((n) => (n.type === 'submenu' ? commandItems(n.items) : n.type === 'command' ? [n] : []));
+  return model.flatMap((n) =>
+    n.type === 'submenu' ? commandItems(n.items) : n.type === 'command' ? [n] : [],
+  );
 }
 
 /** Help links open in the system browser only, and only https ones. */

@@ -11,7 +11,12 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { DesktopNotification } from '../../common/desktop-notifications';
-import type { NotificationView, PaymentView, Settings, SiteSummary } from '../../common/view-models';
+import type {
+  NotificationView,
+  PaymentView,
+  Settings,
+  SiteSummary,
+} from '../../common/view-models';
 import { writeFileAtomic } from '../fs/atomic-file';
 import { createKeyedQueue } from '../fs/keyed-queue';
 
@@ -28,7 +33,10 @@ const memorySchema = z.object({
 export type NotifierMemory = z.infer<typeof memorySchema>;
 export const EMPTY_MEMORY: NotifierMemory = { payments: {}, notices: {}, signIn: {} };
 
-type Decision = { readonly memory: NotifierMemory; readonly notifications: readonly DesktopNotification[] };
+type Decision = {
+  readonly memory: NotifierMemory;
+  readonly notifications: readonly DesktopNotification[];
+};
 
 /**
  * A code is announced within 24 h of its expiry, so two days after its announcement it has expired and its mark can
@@ -37,9 +45,13 @@ type Decision = { readonly memory: NotifierMemory; readonly notifications: reado
 const PAYMENT_MARK_MS = 2 * PAYMENT_DUE_WINDOW_MS;
 export const PAYMENT_MARKS_KEPT = 500;
 
-function prunePaymentMarks(payments: Readonly<Record<string, string>>, now: number): Record<string, string> {
+function prunePaymentMarks(
+  payments: Readonly<Record<string, string>>,
+  now: number,
+): Record<string, string> {
   const young = Object.entries(payments).filter(([, at]) => now - Date.parse(at) < PAYMENT_MARK_MS);
-  if (young.length > PAYMENT_MARKS_KEPT) young.sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0)).length = PAYMENT_MARKS_KEPT;
+  if (young.length > PAYMENT_MARKS_KEPT)
+    young.sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0)).length = PAYMENT_MARKS_KEPT;
   return Object.fromEntries(young);
 }
 
@@ -57,8 +69,17 @@ export function decidePaymentsDue(
   const payments = prunePaymentMarks(memory.payments, now);
   const due: { key: string; left: number }[] = [];
   for (const p of payable) {
-    const expiresAt = typeof p.instructions?.expiredAt === 'string' ? Date.parse(p.instructions.expiredAt) : Number.NaN;
-    if (p.paymentState !== 'not_paid' || !p.instructions || p.instructions.isExpired || !Number.isFinite(expiresAt)) continue;
+    const expiresAt =
+      typeof p.instructions?.expiredAt === 'string'
+        ? Date.parse(p.instructions.expiredAt)
+        : Number.NaN;
+    if (
+      p.paymentState !== 'not_paid' ||
+      !p.instructions ||
+      p.instructions.isExpired ||
+      !Number.isFinite(expiresAt)
+    )
+      continue;
     const left = expiresAt - now;
     if (left <= 0 || left > PAYMENT_DUE_WINDOW_MS) continue;
     const key = `${site.id} ${p.paymentId}`;
@@ -74,7 +95,10 @@ export function decidePaymentsDue(
     memory: next,
     notifications: [
       {
-        id: due.length === 1 ? `payment-due:${due[0]!.key}` : `payment-due:${site.id}:${new Date(now).toISOString()}`,
+        id:
+          due.length === 1
+            ? `payment-due:${due[0]!.key}`
+            : `payment-due:${site.id}:${new Date(now).toISOString()}`,
         kind: 'payment-due',
         siteId: site.id,
         siteLabel: site.label,
@@ -200,9 +224,23 @@ export async function createNotifier(options: NotifierOptions): Promise<Notifier
     afterSync(site) {
       return apply((m) => {
         const s = options.settings();
-        const payments = decidePaymentsDue(m, site, options.payable(site.id), options.now(), s.notifyPaymentDue);
-        const notices = decideNewNotices(payments.memory, site, options.notices(site.id), s.notifyNewNotices);
-        return { memory: notices.memory, notifications: [...payments.notifications, ...notices.notifications] };
+        const payments = decidePaymentsDue(
+          m,
+          site,
+          options.payable(site.id),
+          options.now(),
+          s.notifyPaymentDue,
+        );
+        const notices = decideNewNotices(
+          payments.memory,
+          site,
+          options.notices(site.id),
+          s.notifyNewNotices,
+        );
+        return {
+          memory: notices.memory,
+          notifications: [...payments.notifications, ...notices.notifications],
+        };
       });
     },
     sitesChanged(sites) {
@@ -211,7 +249,9 @@ export async function createNotifier(options: NotifierOptions): Promise<Notifier
     forget(siteId) {
       return apply((m) => ({
         memory: {
-          payments: Object.fromEntries(Object.entries(m.payments).filter(([k]) => !k.startsWith(`${siteId} `))),
+          payments: Object.fromEntries(
+            Object.entries(m.payments).filter(([k]) => !k.startsWith(`${siteId} `)),
+          ),
           notices: Object.fromEntries(Object.entries(m.notices).filter(([k]) => k !== siteId)),
           signIn: Object.fromEntries(Object.entries(m.signIn).filter(([k]) => k !== siteId)),
         },

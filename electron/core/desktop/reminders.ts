@@ -7,7 +7,10 @@ import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { Settings } from '../../common/view-models';
 import type { ReminderGroup, ReminderKind } from '../db/reminders';
 
-export type ReminderSettings = Pick<Settings, 'remindAccessEnding' | 'remindLectureUnlocked' | 'remindEventStarting'>;
+export type ReminderSettings = Pick<
+  Settings,
+  'remindAccessEnding' | 'remindLectureUnlocked' | 'remindEventStarting'
+>;
 
 /** Settings' switches, by kind. */
 export function enabledReminders(settings: ReminderSettings): Record<ReminderKind, boolean> {
@@ -23,11 +26,17 @@ export const REMINDER_TITLE_CHARS = 100;
 
 function clip(text: string): string {
   const chars = Array.from(text.replace(/\s+/g, ' ').trim());
-  return chars.length <= REMINDER_TITLE_CHARS ? chars.join('') : `${chars.slice(0, REMINDER_TITLE_CHARS - 1).join('')}…`;
+  return chars.length <= REMINDER_TITLE_CHARS
+    ? chars.join('')
+    : `${chars.slice(0, REMINDER_TITLE_CHARS - 1).join('')}…`;
 }
 
 /** One notification per group; a click opens Today, where every school's reminders are listed. */
-export function reminderNotifications(groups: readonly ReminderGroup[], siteLabel: (siteId: string) => string, now: number): DesktopNotification[] {
+export function reminderNotifications(
+  groups: readonly ReminderGroup[],
+  siteLabel: (siteId: string) => string,
+  now: number,
+): DesktopNotification[] {
   return groups.map((g) => ({
     // Stable per run and kind: a host replaces rather than stacks a repeat (Web Notifications `tag`).
     id: `${g.kind}:${g.siteId}:${now}`,

@@ -35,12 +35,21 @@ export type UpdateErrorKind = 'unreachable' | 'failed';
  * The transition function: the state after an event, or the same state when the event does not apply there (an
  * electron-updater event arriving late, twice, or out of order never moves the machine backwards).
  */
-export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: string, lastCheckedAt: string | null = null): UpdateState {
+export function nextUpdateState(
+  state: UpdateState,
+  event: UpdaterEvent,
+  now: string,
+  lastCheckedAt: string | null = null,
+): UpdateState {
   if (state.status === 'off') return state;
   switch (event.type) {
     case 'checking-for-update':
       // A downloaded update stays ready: a later check must not hide the restart button.
-      return state.status === 'ready' || state.status === 'downloading' || state.status === 'checking' ? state : { status: 'checking' };
+      return state.status === 'ready' ||
+        state.status === 'downloading' ||
+        state.status === 'checking'
+        ? state
+        : { status: 'checking' };
     case 'update-available':
       return state.status === 'checking' || state.status === 'idle' || state.status === 'error'
         ? { status: 'available', version: event.version }
@@ -49,10 +58,17 @@ export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: st
       return state.status === 'checking' ? { status: 'idle', lastCheckedAt: now } : state;
     case 'download-progress': {
       if (state.status !== 'available' && state.status !== 'downloading') return state;
-      const percent = Math.max(0, Math.min(100, Math.round(Number.isFinite(event.percent) ? event.percent : 0)));
+      const percent = Math.max(
+        0,
+        Math.min(100, Math.round(Number.isFinite(event.percent) ? event.percent : 0)),
+      );
       // Progress only grows (electron-updater may repeat or reorder its last events).
       const previous = state.status === 'downloading' ? state.percent : 0;
-      return { status: 'downloading', version: state.version, percent: Math.max(previous, percent) };
+      return {
+        status: 'downloading',
+        version: state.version,
+        percent: Math.max(previous, percent),
+      };
     }
     case 'update-downloaded':
       return { status: 'ready', version: event.version, restartQueued: false };
@@ -61,7 +77,10 @@ export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: st
       if (state.status === 'ready') return state;
       // A check that reached no server (offline, on a train, the server down) is no failure of the app's: it stays as
       // up to date as the last check that got through found it, says why quietly, and checks again later.
-      if (event.kind === 'unreachable' && (state.status === 'checking' || state.status === 'idle' || state.status === 'error')) {
+      if (
+        event.kind === 'unreachable' &&
+        (state.status === 'checking' || state.status === 'idle' || state.status === 'error')
+      ) {
         return { status: 'idle', lastCheckedAt, unreachable: { at: now, reason: event.message } };
       }
       return { status: 'error', message: event.message, lastCheckedAt: now };
@@ -79,7 +98,8 @@ export function parseFeedUrl(value: string | undefined): string | null {
   if (value === undefined || value.trim() === '') return null;
   try {
     const url = new URL(value.trim());
-    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+    const loopback =
+      url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
     if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) {
       // Credentials in a feed URL would end up in logs and error messages.
       if (url.username || url.password) return null;
@@ -127,7 +147,9 @@ export interface UpdateController {
 export function createUpdateController(options: UpdateControllerOptions): UpdateController {
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
   const log = options.log ?? (() => {});
-  let state: UpdateState = options.updater ? { status: 'idle', lastCheckedAt: null } : { status: 'off', reason: options.offReason ?? 'host' };
+  let state: UpdateState = options.updater
+    ? { status: 'idle', lastCheckedAt: null }
+    : { status: 'off', reason: options.offReason ?? 'host' };
   let closed = false;
   // The last check that reached the feed: what "up to date as of" means when a later one could not.
   let lastReached: string | null = null;
@@ -151,9 +173,13 @@ export function createUpdateController(options: UpdateControllerOptions): Update
           step(event);
           // Download in the background as soon as an update is found.
           if (before.status !== 'available' && state.status === 'available') {
-            void updater
-              .downloadUpdate()
-              .catch((error: unknown) => step({ type: 'error', kind: updateErrorKind(error), message: describeUpdateError(error) }));
+            void updater.downloadUpdate().catch((error: unknown) =>
+              step({
+                type: 'error',
+                kind: updateErrorKind(error),
+                message: describeUpdateError(error),
+              }),
+            );
           }
         }),
       );
@@ -163,7 +189,10 @@ export function createUpdateController(options: UpdateControllerOptions): Update
         if (state.status === 'ready' && state.restartQueued && !options.isBusy()) install();
       }),
     );
-    const first = setTimeout(() => void check(), options.firstCheckDelayMs ?? UPDATE_FIRST_CHECK_DELAY_MS);
+    const first = setTimeout(
+      () => void check(),
+      options.firstCheckDelayMs ?? UPDATE_FIRST_CHECK_DELAY_MS,
+    );
     first.unref();
     const every = setInterval(() => void check(), options.intervalMs ?? UPDATE_CHECK_INTERVAL_MS);
     every.unref();
@@ -179,7 +208,8 @@ export function createUpdateController(options: UpdateControllerOptions): Update
   async function check(): Promise<UpdateState> {
     if (!updater || closed || state.status === 'off') return state;
     // Already busy with an update, or one is waiting for a restart: nothing to check.
-    if (state.status === 'checking' || state.status === 'downloading' || state.status === 'ready') return state;
+    if (state.status === 'checking' || state.status === 'downloading' || state.status === 'ready')
+      return state;
     set({ status: 'checking' });
     try {
       await updater.checkForUpdates();
@@ -217,16 +247,22 @@ export function createUpdateController(options: UpdateControllerOptions): Update
 }
 
 /** Node's codes, and Chromium's net errors (Electron's net module reports `net::ERR_...` in the message), for no way through. */
-const UNREACHABLE_CODES = /^(?:ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|EAI_AGAIN)$/;
+const UNREACHABLE_CODES =
+  /^(?:ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|EAI_AGAIN)$/;
 const UNREACHABLE_NET_ERRORS =
   /net::ERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|CONNECTION_(?:REFUSED|RESET|CLOSED|TIMED_OUT|FAILED)|ADDRESS_UNREACHABLE|NETWORK_(?:CHANGED|ACCESS_DENIED)|TIMED_OUT|PROXY_CONNECTION_FAILED)\b/;
 
-const codeOf = (error: unknown) => (typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '');
+const codeOf = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : '';
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Whether an updater's error means the update server was not reached (see nextUpdateState). */
 export function updateErrorKind(error: unknown): UpdateErrorKind {
-  return UNREACHABLE_CODES.test(codeOf(error)) || UNREACHABLE_NET_ERRORS.test(messageOf(error)) ? 'unreachable' : 'failed';
+  return UNREACHABLE_CODES.test(codeOf(error)) || UNREACHABLE_NET_ERRORS.test(messageOf(error))
+    ? 'unreachable'
+    : 'failed';
 }
 
 /**
@@ -238,7 +274,11 @@ export function describeUpdateError(error: unknown): string {
   if (updateErrorKind(error) === 'unreachable') return 'The update server could not be reached.';
   // electron-updater compares the download's SHA-512 with the one its release published (latest*.yml) and deletes
   // a file that differs; on Windows and macOS it also checks the installer's signature.
-  if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || code === 'ERR_CHECKSUM_MISMATCH' || /sha512 checksum mismatch/i.test(messageOf(error)))
+  if (
+    code === 'ERR_UPDATER_INVALID_SIGNATURE' ||
+    code === 'ERR_CHECKSUM_MISMATCH' ||
+    /sha512 checksum mismatch/i.test(messageOf(error))
+  )
     return 'The downloaded update did not match what its release published, so it was deleted.';
   return 'The update could not be checked or downloaded.';
 }

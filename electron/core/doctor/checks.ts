@@ -6,7 +6,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import type { DoctorCheck, DoctorFinding, DoctorStatus, SignInAttemptRecord } from '../../common/doctor';
+import type {
+  DoctorCheck,
+  DoctorFinding,
+  DoctorStatus,
+  SignInAttemptRecord,
+} from '../../common/doctor';
 import { assertNever } from '../../common/result';
 import { discover } from '../auth/discovery';
 import { codeChallengeS256, createCodeVerifier, randomToken } from '../auth/pkce';
@@ -15,7 +20,12 @@ import type { FetchLike } from '../net/http';
 import { request } from '../net/http';
 import { DOCTOR_REQUEST_TIMEOUT_MS, displayText, errorCodeIn, type SiteProbe } from './probe';
 
-function check(id: DoctorCheck['id'], status: DoctorStatus, finding: DoctorFinding, params: DoctorCheck['params'] = {}): DoctorCheck {
+function check(
+  id: DoctorCheck['id'],
+  status: DoctorStatus,
+  finding: DoctorFinding,
+  params: DoctorCheck['params'] = {},
+): DoctorCheck {
   return { id, status, finding, params };
 }
 
@@ -24,7 +34,13 @@ const SLOW_ANSWER_MS = 2_000;
 
 // ---------------------------------------------------------------- discovery
 
-const ENDPOINT_FIELDS = ['authorization_endpoint', 'token_endpoint', 'revocation_endpoint', 'userinfo_endpoint', 'jwks_uri'] as const;
+const ENDPOINT_FIELDS = [
+  'authorization_endpoint',
+  'token_endpoint',
+  'revocation_endpoint',
+  'userinfo_endpoint',
+  'jwks_uri',
+] as const;
 
 /**
  * The site's discovery documents reachable and valid: an answer at all, then the RFC 8414 rules one at a time
@@ -32,27 +48,42 @@ const ENDPOINT_FIELDS = ['authorization_endpoint', 'token_endpoint', 'revocation
  * (the spec serves them all from the base URL: another origin is where a sign-in should not be sent unasked), and
  * finally the app's own discovery (discovery.ts), so the doctor never passes a site the sign-in refuses.
  */
-export async function checkDiscovery(probe: SiteProbe, options: { fetch: FetchLike }): Promise<DoctorCheck> {
+export async function checkDiscovery(
+  probe: SiteProbe,
+  options: { fetch: FetchLike },
+): Promise<DoctorCheck> {
   const origin = probe.origin;
-  if (probe.status === null) return check('discovery', 'problem', 'discoveryUnreachable', { origin });
-  if (probe.status >= 500) return check('discovery', 'problem', 'discoveryServerError', { origin, status: probe.status });
+  if (probe.status === null)
+    return check('discovery', 'problem', 'discoveryUnreachable', { origin });
+  if (probe.status >= 500)
+    return check('discovery', 'problem', 'discoveryServerError', { origin, status: probe.status });
   if (probe.status === 404 || probe.path === null) {
     // RFC 9728: the origin may publish no metadata of its own and name its authorization server (on a path, or
     // elsewhere) in its protected-resource document; the sign-in follows that, so the doctor does too.
-    const named = await discover(origin, { fetch: options.fetch, timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS }).then(
+    const named = await discover(origin, {
+      fetch: options.fetch,
+      timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS,
+    }).then(
       () => true,
       () => false,
     );
-    return named ? check('discovery', 'ok', 'discoveryOk', { origin }) : check('discovery', 'problem', 'discoveryMissing', { origin });
+    return named
+      ? check('discovery', 'ok', 'discoveryOk', { origin })
+      : check('discovery', 'problem', 'discoveryMissing', { origin });
   }
-  if (probe.status !== 200) return check('discovery', 'problem', 'discoveryHttpStatus', { origin, status: probe.status });
+  if (probe.status !== 200)
+    return check('discovery', 'problem', 'discoveryHttpStatus', { origin, status: probe.status });
   const doc = probe.document;
   if (doc === null) return check('discovery', 'problem', 'discoveryNotJson', { origin });
   // RFC 8414 §3.3, as discovery.ts reads it: the origin, or the origin with its "/" path written out.
   if (doc.issuer !== origin && doc.issuer !== `${origin}/`)
-    return check('discovery', 'problem', 'discoveryIssuerMismatch', { origin, issuer: displayText(doc.issuer ?? '') });
+    return check('discovery', 'problem', 'discoveryIssuerMismatch', {
+      origin,
+      issuer: displayText(doc.issuer ?? ''),
+    });
   const methods = doc.code_challenge_methods_supported;
-  if (!Array.isArray(methods) || !methods.includes('S256')) return check('discovery', 'problem', 'discoveryNoS256', { origin });
+  if (!Array.isArray(methods) || !methods.includes('S256'))
+    return check('discovery', 'problem', 'discoveryNoS256', { origin });
   for (const field of ENDPOINT_FIELDS) {
     const value = doc[field];
     if (typeof value !== 'string') continue;
@@ -60,21 +91,34 @@ export async function checkDiscovery(probe: SiteProbe, options: { fetch: FetchLi
     try {
       endpointOrigin = new URL(value).origin;
     } catch {
-      return check('discovery', 'problem', 'discoveryInvalid', { origin, detail: `${field} is not a URL` });
+      return check('discovery', 'problem', 'discoveryInvalid', {
+        origin,
+        detail: `${field} is not a URL`,
+      });
     }
     if (endpointOrigin !== origin)
-      return check('discovery', 'warning', 'discoveryForeignEndpoint', { origin, endpoint: field, endpointOrigin: displayText(endpointOrigin) });
+      return check('discovery', 'warning', 'discoveryForeignEndpoint', {
+        origin,
+        endpoint: field,
+        endpointOrigin: displayText(endpointOrigin),
+      });
   }
   try {
     await discover(origin, { fetch: options.fetch, timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS });
   } catch (error) {
     // Our own CoreError messages name no secret (errors.ts); anything else is reduced to its code.
-    const detail = isCoreError(error) ? displayText(error.message, 300) : (errorCodeIn(error) ?? 'unknown');
-    if (isCoreError(error, 'site-unreachable')) return check('discovery', 'problem', 'discoveryUnreachable', { origin });
+    const detail = isCoreError(error)
+      ? displayText(error.message, 300)
+      : (errorCodeIn(error) ?? 'unknown');
+    if (isCoreError(error, 'site-unreachable'))
+      return check('discovery', 'problem', 'discoveryUnreachable', { origin });
     return check('discovery', 'problem', 'discoveryInvalid', { origin, detail });
   }
   if (probe.elapsedMs > SLOW_ANSWER_MS)
-    return check('discovery', 'warning', 'discoverySlow', { origin, seconds: Math.round(probe.elapsedMs / 100) / 10 });
+    return check('discovery', 'warning', 'discoverySlow', {
+      origin,
+      seconds: Math.round(probe.elapsedMs / 100) / 10,
+    });
   return check('discovery', 'ok', 'discoveryOk', { origin });
 }
 
@@ -100,13 +144,15 @@ export function classifyTlsCode(code: string | null): DoctorFinding | null {
   if (TLS_EXPIRED.has(code)) return 'tlsExpired';
   if (TLS_UNTRUSTED.has(code)) return 'tlsUntrusted';
   if (TLS_NAME.has(code)) return 'tlsNameMismatch';
-  if (/^ERR_(TLS|SSL)_/.test(code) || /^(CERT|SSL|TLS)_/.test(code) || code === 'EPROTO') return 'tlsFailed';
+  if (/^ERR_(TLS|SSL)_/.test(code) || /^(CERT|SSL|TLS)_/.test(code) || code === 'EPROTO')
+    return 'tlsFailed';
   return null;
 }
 
 export function checkTls(probe: SiteProbe): DoctorCheck {
   const origin = probe.origin;
-  if (new URL(origin).protocol !== 'https:') return check('tls', 'skipped', 'tlsNotUsed', { origin });
+  if (new URL(origin).protocol !== 'https:')
+    return check('tls', 'skipped', 'tlsNotUsed', { origin });
   if (probe.networkError === null) return check('tls', 'ok', 'tlsOk', { origin });
   const code = errorCodeIn(probe.networkError);
   const finding = classifyTlsCode(code);
@@ -155,16 +201,21 @@ export function excludedByNoProxy(noProxy: string, hostname: string, port: strin
  * network probably allows traffic out only through it. Only the proxy's host and port are reported, never its
  * user name or password.
  */
-export function checkProxy(probe: SiteProbe, env: Readonly<Record<string, string | undefined>>): DoctorCheck {
+export function checkProxy(
+  probe: SiteProbe,
+  env: Readonly<Record<string, string | undefined>>,
+): DoctorCheck {
   const url = new URL(probe.origin);
   const names = PROXY_VARIABLES[url.protocol === 'https:' ? 'https:' : 'http:'];
   const variable = names.find((n) => (env[n] ?? '').trim() !== '');
   if (variable === undefined) return check('proxy', 'ok', 'proxyNone');
   const noProxy = env.NO_PROXY ?? env.no_proxy ?? '';
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  if (excludedByNoProxy(noProxy, url.hostname, port)) return check('proxy', 'ok', 'proxyExcluded', { variable });
+  if (excludedByNoProxy(noProxy, url.hostname, port))
+    return check('proxy', 'ok', 'proxyExcluded', { variable });
   const proxy = proxyHost(env[variable]!);
-  if (probe.status === null) return check('proxy', 'problem', 'proxyMayBeRequired', { variable, proxy });
+  if (probe.status === null)
+    return check('proxy', 'problem', 'proxyMayBeRequired', { variable, proxy });
   return check('proxy', 'ok', 'proxyDirectOk', { variable, proxy });
 }
 
@@ -186,7 +237,10 @@ export async function checkLoopback(options: LoopbackCheckOptions): Promise<Doct
   const host = options.host ?? '127.0.0.1';
   const nonce = randomBytes(16).toString('hex');
   const server = createServer((req, res) => {
-    res.writeHead(req.url === `/doctor/${nonce}` ? 200 : 404, { 'content-type': 'text/plain', connection: 'close' });
+    res.writeHead(req.url === `/doctor/${nonce}` ? 200 : 404, {
+      'content-type': 'text/plain',
+      connection: 'close',
+    });
     res.end(req.url === `/doctor/${nonce}` ? nonce : '');
   });
   try {
@@ -198,16 +252,25 @@ export async function checkLoopback(options: LoopbackCheckOptions): Promise<Doct
       });
     });
   } catch (error) {
-    return check('loopback', 'problem', 'loopbackBindFailed', { code: errorCodeIn(error) ?? 'unknown' });
+    return check('loopback', 'problem', 'loopbackBindFailed', {
+      code: errorCodeIn(error) ?? 'unknown',
+    });
   }
   try {
     const { port } = server.address() as AddressInfo;
-    const res = await request(`http://${host}:${port}/doctor/${nonce}`, {}, { fetch: options.fetch, timeoutMs: 5_000 });
+    const res = await request(
+      `http://${host}:${port}/doctor/${nonce}`,
+      {},
+      { fetch: options.fetch, timeoutMs: 5_000 },
+    );
     const body = await res.text();
-    if (res.status !== 200 || body !== nonce) return check('loopback', 'problem', 'loopbackUnreachable', { code: `HTTP ${res.status}` });
+    if (res.status !== 200 || body !== nonce)
+      return check('loopback', 'problem', 'loopbackUnreachable', { code: `HTTP ${res.status}` });
     return check('loopback', 'ok', 'loopbackOk');
   } catch (error) {
-    return check('loopback', 'problem', 'loopbackUnreachable', { code: errorCodeIn(error) ?? 'unknown' });
+    return check('loopback', 'problem', 'loopbackUnreachable', {
+      code: errorCodeIn(error) ?? 'unknown',
+    });
   } finally {
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -228,7 +291,8 @@ export function checkBrowser(attempt: SignInAttemptRecord | null): DoctorCheck {
       return check('browser', 'problem', 'browserFailed');
     case 'opened':
       // Opened, no answer: the student did not finish, or the answer to 127.0.0.1 never arrived.
-      if (!attempt.callbackReceived && attempt.errorCode !== null) return check('browser', 'warning', 'browserNoAnswer');
+      if (!attempt.callbackReceived && attempt.errorCode !== null)
+        return check('browser', 'warning', 'browserNoAnswer');
       return check('browser', 'ok', 'browserOpened');
     default:
       return assertNever(attempt.browser, 'browser outcome');
@@ -255,9 +319,12 @@ export function checkClock(probe: SiteProbe): DoctorCheck {
   const skewS = Math.round((probe.siteDate - probe.localDate) / 1000);
   const abs = Math.abs(skewS);
   if (abs <= CLOCK_OK_S) return check('clock', 'ok', 'clockOk', { seconds: abs });
-  if (abs <= ID_TOKEN_TOLERANCE_S) return check('clock', 'warning', 'clockSlightlyOff', { seconds: abs });
+  if (abs <= ID_TOKEN_TOLERANCE_S)
+    return check('clock', 'warning', 'clockSlightlyOff', { seconds: abs });
   const minutes = Math.max(1, Math.round(abs / 60));
-  return check('clock', 'problem', skewS > 0 ? 'clockComputerBehind' : 'clockComputerAhead', { minutes });
+  return check('clock', 'problem', skewS > 0 ? 'clockComputerBehind' : 'clockComputerAhead', {
+    minutes,
+  });
 }
 
 // ---------------------------------------------------------------- client_id still registered
@@ -271,9 +338,14 @@ const PROBE_REDIRECT = 'http://127.0.0.1:9/callback';
  * redirected; a known one is sent to the site's sign-in page, or back to the redirect URI. Its state, nonce and
  * PKCE challenge are thrown away: nothing comes back to use them.
  */
-export async function checkClient(probe: SiteProbe, clientId: string, options: { fetch: FetchLike }): Promise<DoctorCheck> {
+export async function checkClient(
+  probe: SiteProbe,
+  clientId: string,
+  options: { fetch: FetchLike },
+): Promise<DoctorCheck> {
   const endpoint = probe.document?.authorization_endpoint;
-  if (probe.status !== 200 || typeof endpoint !== 'string') return check('client', 'skipped', 'clientUnchecked', { clientId });
+  if (probe.status !== 200 || typeof endpoint !== 'string')
+    return check('client', 'skipped', 'clientUnchecked', { clientId });
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -294,25 +366,36 @@ export async function checkClient(probe: SiteProbe, clientId: string, options: {
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   let res: Response;
   try {
-    res = await request(url.href, { headers: { accept: 'text/html' } }, { fetch: options.fetch, timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS });
+    res = await request(
+      url.href,
+      { headers: { accept: 'text/html' } },
+      { fetch: options.fetch, timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS },
+    );
   } catch {
     return check('client', 'skipped', 'clientUnchecked', { clientId });
   }
   await res.body?.cancel();
   if (res.status >= 500) return check('client', 'skipped', 'clientUnchecked', { clientId });
-  if (res.status === 400 || res.status === 401 || res.status === 403) return check('client', 'problem', 'clientUnknown', { clientId });
+  if (res.status === 400 || res.status === 401 || res.status === 403)
+    return check('client', 'problem', 'clientUnknown', { clientId });
   const location = res.headers.get('location');
   if (res.status >= 300 && res.status < 400 && location !== null) {
     try {
       const back = new URL(location, url);
       const error = back.searchParams.get('error');
-      if (back.href.startsWith(PROBE_REDIRECT) && (error === 'invalid_client' || error === 'unauthorized_client')) {
+      if (
+        back.href.startsWith(PROBE_REDIRECT) &&
+        (error === 'invalid_client' || error === 'unauthorized_client')
+      ) {
         return check('client', 'problem', 'clientUnknown', { clientId });
       }
       // RFC 8707 §2: the site will not issue tokens for its own member data to this client; a sign-in then cannot
       // reach it (auth/member-access.ts), whatever the student does.
       if (back.href.startsWith(PROBE_REDIRECT) && error === 'invalid_target') {
-        return check('client', 'problem', 'clientResourceRefused', { clientId, origin: probe.origin });
+        return check('client', 'problem', 'clientResourceRefused', {
+          clientId,
+          origin: probe.origin,
+        });
       }
     } catch {
       // An unreadable Location is the site's own page flow, not a verdict on the client.

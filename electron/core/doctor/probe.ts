@@ -65,7 +65,8 @@ export async function probeSite(origin: string, options: ProbeOptions): Promise<
     try {
       const text = await readStart(res, MAX_DOCUMENT_BYTES + 1);
       const value: unknown = text.length <= MAX_DOCUMENT_BYTES ? JSON.parse(text) : null;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) document = value as Record<string, unknown>;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value))
+        document = value as Record<string, unknown>;
     } catch {
       document = null;
     }

@@ -7,7 +7,15 @@ import type { DoctorCheck, DoctorReport, SignInAttemptRecord } from '../../commo
 import type { ErrorCode } from '../../common/errors';
 import { normalizeBaseUrl } from '../auth/discovery';
 import type { FetchLike } from '../net/http';
-import { checkBrowser, checkClient, checkClock, checkDiscovery, checkLoopback, checkProxy, checkTls } from './checks';
+import {
+  checkBrowser,
+  checkClient,
+  checkClock,
+  checkDiscovery,
+  checkLoopback,
+  checkProxy,
+  checkTls,
+} from './checks';
 import { probeSite } from './probe';
 
 export interface DoctorInput {
@@ -34,8 +42,15 @@ export interface DoctorDeps {
 export async function runDoctor(input: DoctorInput, deps: DoctorDeps): Promise<DoctorReport> {
   const origin = normalizeBaseUrl(input.site.baseUrl);
   const [probe, loopback] = await Promise.all([
-    probeSite(origin, { fetch: deps.fetch, clock: deps.clock, ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }) }),
-    checkLoopback({ fetch: deps.loopbackFetch ?? deps.fetch, ...(deps.loopbackHost === undefined ? {} : { host: deps.loopbackHost }) }),
+    probeSite(origin, {
+      fetch: deps.fetch,
+      clock: deps.clock,
+      ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
+    }),
+    checkLoopback({
+      fetch: deps.loopbackFetch ?? deps.fetch,
+      ...(deps.loopbackHost === undefined ? {} : { host: deps.loopbackHost }),
+    }),
   ]);
   const [discovery, client] = await Promise.all([
     checkDiscovery(probe, { fetch: deps.fetch }),

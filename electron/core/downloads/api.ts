@@ -51,7 +51,11 @@ export interface DownloadManager {
    */
   prepare(siteId: string): Promise<boolean>;
   storage(siteIds: readonly string[]): SiteStorageView[];
-  save(siteId: string, productId: string, options?: { readonly confirmLarge?: boolean }): Promise<ProductOfflineView>;
+  save(
+    siteId: string,
+    productId: string,
+    options?: { readonly confirmLarge?: boolean },
+  ): Promise<ProductOfflineView>;
   pause(siteId: string, productId: string): Promise<ProductOfflineView>;
   resume(siteId: string, productId: string): Promise<ProductOfflineView>;
   cancel(siteId: string, productId: string): Promise<void>;

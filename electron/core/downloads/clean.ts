@@ -19,7 +19,9 @@ export async function cleanDownloads(ctx: DownloadsContext): Promise<void> {
           () => -1,
         );
         if (size !== record.saved.size) {
-          log.warn('a saved file was missing or changed on disk; it is no longer shown as saved', { productId: record.productId });
+          log.warn('a saved file was missing or changed on disk; it is no longer shown as saved', {
+            productId: record.productId,
+          });
           record.saved = null;
         }
       }
@@ -53,12 +55,14 @@ export async function cleanDownloads(ctx: DownloadsContext): Promise<void> {
     }
     for (const s of await readdir(dir).catch(() => [] as string[])) {
       if (s === PARTIAL || s === MANIFEST || !s.startsWith('s-')) {
-        if (s !== PARTIAL && s !== MANIFEST && !s.startsWith('.')) await rm(join(dir, s), { force: true, recursive: true });
+        if (s !== PARTIAL && s !== MANIFEST && !s.startsWith('.'))
+          await rm(join(dir, s), { force: true, recursive: true });
         continue;
       }
       for (const p of await readdir(join(dir, s)).catch(() => [] as string[])) {
         for (const v of await readdir(join(dir, s, p)).catch(() => [] as string[])) {
-          if (!keep.get(s)?.get(p)?.has(v)) await rm(join(dir, s, p, v), { force: true, recursive: true });
+          if (!keep.get(s)?.get(p)?.has(v))
+            await rm(join(dir, s, p, v), { force: true, recursive: true });
         }
         if (!keep.get(s)?.has(p)) await rm(join(dir, s, p), { force: true, recursive: true });
       }

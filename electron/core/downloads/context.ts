@@ -65,15 +65,20 @@ export interface DownloadsContext {
   accessEnded(product: DigitalProductView | null): boolean;
 }
 
-export const hashKey = (prefix: string, id: string) => `${prefix}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+export const hashKey = (prefix: string, id: string) =>
+  `${prefix}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 export const keyOf = (siteId: string, productId: string) => `${siteId}\n${productId}`;
 export const findRecord = (ctx: DownloadsContext, siteId: string, productId: string) =>
   ctx.manifest.products.find((p) => p.siteId === siteId && p.productId === productId);
 export const productDirOf = (ctx: DownloadsContext, r: { siteId: string; productId: string }) =>
   join(ctx.dir, hashKey('s', r.siteId), hashKey('p', r.productId));
-export const savedPathOf = (ctx: DownloadsContext, r: ProductRecord) => join(productDirOf(ctx, r), r.saved!.version, r.saved!.name);
+export const savedPathOf = (ctx: DownloadsContext, r: ProductRecord) =>
+  join(productDirOf(ctx, r), r.saved!.version, r.saved!.name);
 
-type Parts = Omit<DownloadsContext, 'persist' | 'written' | 'emit' | 'viewOf' | 'productOf' | 'accessEnded'> & { readonly manifestFile: string };
+type Parts = Omit<
+  DownloadsContext,
+  'persist' | 'written' | 'emit' | 'viewOf' | 'productOf' | 'accessEnded'
+> & { readonly manifestFile: string };
 
 export function createContext(parts: Parts): DownloadsContext {
   const { manifest, manifestFile, log, running, retryTimers } = parts;
@@ -87,7 +92,9 @@ export function createContext(parts: Parts): DownloadsContext {
       return saveManifest(manifestFile, manifest);
     });
     pendingWrite = write;
-    chain = write.catch((error: unknown) => log.error('the downloads manifest could not be written', { error }));
+    chain = write.catch((error: unknown) =>
+      log.error('the downloads manifest could not be written', { error }),
+    );
     return write;
   }
 
@@ -97,7 +104,10 @@ export function createContext(parts: Parts): DownloadsContext {
     return ctx.options.products(siteId)?.find((p) => p.id === productId) ?? null;
   }
   function accessEnded(product: DigitalProductView | null): boolean {
-    return product === null || (product.expireDate !== null && Date.parse(product.expireDate) <= ctx.options.now());
+    return (
+      product === null ||
+      (product.expireDate !== null && Date.parse(product.expireDate) <= ctx.options.now())
+    );
   }
 
   function jobView(record: ProductRecord): DownloadJobView | null {
@@ -111,9 +121,11 @@ export function createContext(parts: Parts): DownloadsContext {
     if (run && run.samples.length > 1) {
       const first = run.samples[0]!;
       const last = run.samples[run.samples.length - 1]!;
-      if (last.t > first.t) bytesPerSecond = Math.round(((last.bytes - first.bytes) * 1000) / (last.t - first.t));
+      if (last.t > first.t)
+        bytesPerSecond = Math.round(((last.bytes - first.bytes) * 1000) / (last.t - first.t));
     }
-    const secondsLeft = total !== null && bytesPerSecond > 0 ? Math.ceil((total - bytes) / bytesPerSecond) : null;
+    const secondsLeft =
+      total !== null && bytesPerSecond > 0 ? Math.ceil((total - bytes) / bytesPerSecond) : null;
     return {
       state: run ? 'downloading' : job.state,
       progress: { bytes, total, bytesPerSecond, secondsLeft },
@@ -160,7 +172,15 @@ export function createContext(parts: Parts): DownloadsContext {
     }
   }
 
-  const ctx: DownloadsContext = { ...parts, persist, written: () => chain, emit, viewOf, productOf, accessEnded };
+  const ctx: DownloadsContext = {
+    ...parts,
+    persist,
+    written: () => chain,
+    emit,
+    viewOf,
+    productOf,
+    accessEnded,
+  };
   return ctx;
 }
 

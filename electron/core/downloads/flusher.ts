@@ -12,7 +12,10 @@ export const FLUSH_EVERY_BYTES = 8 * 1024 * 1024;
  * was last reported, never from bytes the disk may not hold; reports (each a manifest write) come at most every
  * `durableEveryMs`.
  */
-export function createFlusher(input: { readonly onDurable: (bytes: number) => void; readonly durableEveryMs?: number }, offset: number) {
+export function createFlusher(
+  input: { readonly onDurable: (bytes: number) => void; readonly durableEveryMs?: number },
+  offset: number,
+) {
   const every = input.durableEveryMs ?? 2000;
   let handle: Pick<FileHandle, 'datasync'> | null = null;
   let out: { readonly bytesWritten: number } | null = null;

@@ -16,11 +16,25 @@ import { join } from 'node:path';
 import { CoreError } from '../errors';
 import { silentLogger } from '../log';
 import { createKeyedQueue } from '../fs/keyed-queue';
-import { ASK_ABOVE_BYTES, MAX_DOWNLOAD_BYTES, type ProductOfflineView } from '../../common/downloads';
+import {
+  ASK_ABOVE_BYTES,
+  MAX_DOWNLOAD_BYTES,
+  type ProductOfflineView,
+} from '../../common/downloads';
 import type { DigitalProductView } from '../../common/view-models';
 import type { DownloadManager, DownloadManagerOptions } from './api';
 import { cleanDownloads } from './clean';
-import { createContext, findRecord, hashKey, keyOf, MANIFEST, PARTIAL, productDirOf, toAppError, type Running } from './context';
+import {
+  createContext,
+  findRecord,
+  hashKey,
+  keyOf,
+  MANIFEST,
+  PARTIAL,
+  productDirOf,
+  toAppError,
+  type Running,
+} from './context';
 import { createQueue } from './queue';
 import { checkFileUrl } from './safety';
 import { createSavedFiles } from './saved-files';
@@ -30,7 +44,9 @@ import { createTransferThread } from './transfer-thread';
 
 export type { DownloadManager, DownloadManagerOptions, SavedFileAnswer } from './api';
 
-export async function createDownloadManager(options: DownloadManagerOptions): Promise<DownloadManager> {
+export async function createDownloadManager(
+  options: DownloadManagerOptions,
+): Promise<DownloadManager> {
   const { dir } = options;
   const log = (options.logger ?? silentLogger).child('downloads');
   const progressEvery = options.progressEveryMs ?? 250;
@@ -39,7 +55,8 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
 
   const manifestFile = join(dir, MANIFEST);
   const loaded = await loadManifest(manifestFile);
-  if (loaded.damaged) log.warn('the downloads manifest was unreadable; its files are removed and can be saved again');
+  if (loaded.damaged)
+    log.warn('the downloads manifest was unreadable; its files are removed and can be saved again');
   const ctx = createContext({
     options,
     dir,
@@ -61,11 +78,25 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     thread: createTransferThread({
       logger: log,
       progressEveryMs: Math.min(100, progressEvery),
-      ...(options.transferWorkerScript === undefined ? {} : { script: options.transferWorkerScript }),
+      ...(options.transferWorkerScript === undefined
+        ? {}
+        : { script: options.transferWorkerScript }),
     }),
     closed: false,
   });
-  const { manifest, running, retryTimers, attempts, serial, persist, emit, viewOf, productOf, accessEnded, thread } = ctx;
+  const {
+    manifest,
+    running,
+    retryTimers,
+    attempts,
+    serial,
+    persist,
+    emit,
+    viewOf,
+    productOf,
+    accessEnded,
+    thread,
+  } = ctx;
   const find = (siteId: string, productId: string) => findRecord(ctx, siteId, productId);
   const productDir = (r: { siteId: string; productId: string }) => productDirOf(ctx, r);
 
@@ -81,12 +112,27 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     return record;
   }
 
-  async function save(siteId: string, productId: string, opts: { readonly confirmLarge?: boolean } = {}): Promise<ProductOfflineView> {
+  async function save(
+    siteId: string,
+    productId: string,
+    opts: { readonly confirmLarge?: boolean } = {},
+  ): Promise<ProductOfflineView> {
     const product = productOf(siteId, productId);
-    if (!product) throw new CoreError('not-found', 'This product is not in your purchases on this site (sync to refresh the list).');
+    if (!product)
+      throw new CoreError(
+        'not-found',
+        'This product is not in your purchases on this site (sync to refresh the list).',
+      );
     if (accessEnded(product))
-      throw new CoreError('forbidden', 'Your access to this product has ended, so its file is not downloaded.', { reason: 'access-ended' });
-    if (!product.downloadUrl) throw new CoreError('not-found', 'This product has no file to download.', { reason: 'no-file' });
+      throw new CoreError(
+        'forbidden',
+        'Your access to this product has ended, so its file is not downloaded.',
+        { reason: 'access-ended' },
+      );
+    if (!product.downloadUrl)
+      throw new CoreError('not-found', 'This product has no file to download.', {
+        reason: 'no-file',
+      });
     const url = product.downloadUrl;
     checkFileUrl(url, options.siteOrigin(siteId) ?? '');
     const key = keyOf(siteId, productId);
@@ -104,7 +150,8 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
         manifest.products.push(record);
       }
       record.title = product.title;
-      if (record.saved && !record.updateAvailable && record.saved.url === url && !record.job) return viewOf(record);
+      if (record.saved && !record.updateAvailable && record.saved.url === url && !record.job)
+        return viewOf(record);
       if (record.job) {
         if (opts.confirmLarge) record.job.confirmedLarge = true;
         if (record.job.url !== url)
@@ -196,7 +243,10 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     emit(null, siteId, productId);
   }
 
-  async function removeSite(siteId: string, opts: { readonly forgetSetting?: boolean } = {}): Promise<void> {
+  async function removeSite(
+    siteId: string,
+    opts: { readonly forgetSetting?: boolean } = {},
+  ): Promise<void> {
     const records = manifest.products.filter((r) => r.siteId === siteId);
     for (const record of records) {
       await serial(keyOf(siteId, record.productId), () => removeRecord(record));
@@ -247,12 +297,22 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
    * The same address may serve a new file: each saved copy is asked about with a conditional HEAD (a few at a
    * time); another ETag, size or date offers the new version. No answer changes nothing.
    */
-  async function checkValidators(siteId: string, products: readonly DigitalProductView[]): Promise<void> {
+  async function checkValidators(
+    siteId: string,
+    products: readonly DigitalProductView[],
+  ): Promise<void> {
     const origin = options.siteOrigin(siteId);
     if (!origin) return;
     const due = manifest.products.filter((r) => {
       const product = products.find((p) => p.id === r.productId);
-      return r.siteId === siteId && r.saved && !r.updateAvailable && !r.job && product?.downloadUrl === r.saved.url && !accessEnded(product);
+      return (
+        r.siteId === siteId &&
+        r.saved &&
+        !r.updateAvailable &&
+        !r.job &&
+        product?.downloadUrl === r.saved.url &&
+        !accessEnded(product)
+      );
     });
     const send = options.sendWith(siteId);
     let changed = false;
@@ -289,7 +349,8 @@ export async function createDownloadManager(options: DownloadManagerOptions): Pr
     async prepare(siteId) {
       // After the listing's answer is sent: the thread's start never delays the screen.
       await new Promise((resolve) => setImmediate(resolve));
-      if (ctx.closed || !options.products(siteId)?.some((p) => p.downloadUrl !== null)) return false;
+      if (ctx.closed || !options.products(siteId)?.some((p) => p.downloadUrl !== null))
+        return false;
       await thread.warm();
       return true;
     },

@@ -80,14 +80,20 @@ export const systemMarkDeps: MarkDeps = {
   writeFile: (path, data) => writeFile(path, data, { encoding: 'utf8' }),
   execFile: (file, args) =>
     new Promise<void>((resolve, reject) => {
-      nodeExecFile(file, [...args], { timeout: 10_000, windowsHide: true }, (error) => (error ? reject(error) : resolve()));
+      nodeExecFile(file, [...args], { timeout: 10_000, windowsHide: true }, (error) =>
+        error ? reject(error) : resolve(),
+      );
     }),
   now: () => Date.now(),
   uuid: () => randomUUID(),
 };
 
 /** Marks the file at `path` (complete, in place) as downloaded from the Internet. Resolves with the mark written. */
-export async function markFromInternet(path: string, source: FileSource, deps: MarkDeps = systemMarkDeps): Promise<MarkKind> {
+export async function markFromInternet(
+  path: string,
+  source: FileSource,
+  deps: MarkDeps = systemMarkDeps,
+): Promise<MarkKind> {
   const kind = markKindFor(deps.platform);
   switch (kind) {
     case 'zone-identifier':
@@ -96,7 +102,12 @@ export async function markFromInternet(path: string, source: FileSource, deps: M
       return kind;
     case 'quarantine':
       // No shell: the arguments go to xattr as they are.
-      await deps.execFile(XATTR, ['-w', 'com.apple.quarantine', quarantineValue(deps.now(), deps.uuid()), path]);
+      await deps.execFile(XATTR, [
+        '-w',
+        'com.apple.quarantine',
+        quarantineValue(deps.now(), deps.uuid()),
+        path,
+      ]);
       return kind;
     case 'none':
       return kind;

@@ -7,7 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreError } from '../errors';
-import { findRecord, keyOf, productDirOf, Stopped, toAppError, type DownloadsContext, type Running } from './context';
+import {
+  findRecord,
+  keyOf,
+  productDirOf,
+  Stopped,
+  toAppError,
+  type DownloadsContext,
+  type Running,
+} from './context';
 import { markFromInternet } from './mark-of-the-web';
 import type { JobRecord, ProductRecord } from './store';
 import { formatMiB, NeedsConfirmation, TransientError, type TransferResult } from './transfer';
@@ -20,7 +28,19 @@ export interface Queue {
 }
 
 export function createQueue(ctx: DownloadsContext): Queue {
-  const { options, manifest, running, retryTimers, attempts, serial, log, persist, emit, thread, partialDir } = ctx;
+  const {
+    options,
+    manifest,
+    running,
+    retryTimers,
+    attempts,
+    serial,
+    log,
+    persist,
+    emit,
+    thread,
+    partialDir,
+  } = ctx;
   const { concurrency, delays, askAbove, maxBytes } = ctx.limits;
   const progressEvery = options.progressEveryMs ?? 250;
   const find = (siteId: string, productId: string) => findRecord(ctx, siteId, productId);
@@ -119,7 +139,11 @@ export function createQueue(ctx: DownloadsContext): Queue {
       });
   }
 
-  async function finish(record: ProductRecord, job: JobRecord, result: TransferResult): Promise<void> {
+  async function finish(
+    record: ProductRecord,
+    job: JobRecord,
+    result: TransferResult,
+  ): Promise<void> {
     if (record.job !== job) return; // cancelled meanwhile
     attempts.delete(keyOf(record.siteId, record.productId));
     const version = randomBytes(8).toString('hex');
@@ -162,7 +186,10 @@ export function createQueue(ctx: DownloadsContext): Queue {
     try {
       await (options.markFile ?? markFromInternet)(path, { url: job.url, siteOrigin });
     } catch (error) {
-      log.warn('a saved file could not be marked as from the Internet', { productId: record.productId, error });
+      log.warn('a saved file could not be marked as from the Internet', {
+        productId: record.productId,
+        error,
+      });
     }
   }
 

@@ -18,7 +18,8 @@ const MAX_URL_LENGTH = 4096;
  * (fileGetFor).
  */
 export function checkFileUrl(raw: string, siteOrigin: string): URL {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL_LENGTH) throw refuse('The file’s address is missing or too long.');
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL_LENGTH)
+    throw refuse('The file’s address is missing or too long.');
   let url: URL;
   try {
     url = new URL(raw);
@@ -26,13 +27,21 @@ export function checkFileUrl(raw: string, siteOrigin: string): URL {
     throw refuse('The file’s address is not a valid web address.');
   }
   if (url.protocol === 'http:') {
-    if (!isLoopbackHost(url.hostname)) throw refuse('The file’s address is not secure (http). Only https addresses are downloaded.');
+    if (!isLoopbackHost(url.hostname))
+      throw refuse('The file’s address is not secure (http). Only https addresses are downloaded.');
   } else if (url.protocol !== 'https:') {
-    throw refuse(`The file’s address uses ${url.protocol.replace(/:$/, '')}, which the app does not download from.`);
+    throw refuse(
+      `The file’s address uses ${url.protocol.replace(/:$/, '')}, which the app does not download from.`,
+    );
   }
-  if (url.username !== '' || url.password !== '') throw refuse('The file’s address carries a user name or password; the app does not send those.');
+  if (url.username !== '' || url.password !== '')
+    throw refuse(
+      'The file’s address carries a user name or password; the app does not send those.',
+    );
   if (siteLinkUrl(url.href, siteOrigin) === null)
-    throw refuse('The file’s address points at this computer or its local network, which a school on the Internet may not do.');
+    throw refuse(
+      'The file’s address points at this computer or its local network, which a school on the Internet may not do.',
+    );
   url.hash = '';
   return url;
 }
@@ -96,7 +105,11 @@ function sanitizeFallback(fallback: string): string {
  * The name the site suggests (RFC 6266 Content-Disposition: `filename*` in RFC 8187 UTF-8 first, then
  * `filename`), else the address's last path segment, else the product's title. Not yet sanitised.
  */
-export function suggestedName(contentDisposition: string | undefined, url: URL, title: string): string {
+export function suggestedName(
+  contentDisposition: string | undefined,
+  url: URL,
+  title: string,
+): string {
   if (contentDisposition) {
     const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(contentDisposition);
     if (star) {
@@ -138,7 +151,8 @@ const INLINE: Readonly<
   png: {
     viewAs: 'image',
     mimeType: 'image/png',
-    magic: (h) => h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+    magic: (h) =>
+      h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   },
   jpg: {
     viewAs: 'image',
@@ -231,7 +245,10 @@ function extensionOf(name: string): string {
  * The whole representation's SHA-256 the site declared, if any: RFC 9530 `Repr-Digest: sha-256=:<base64>:` (the
  * same on a 206 as on a 200), or RFC 3230's `Digest: SHA-256=<base64>`. Other algorithms are not checked.
  */
-export function declaredSha256(reprDigest: string | undefined, digest: string | undefined): string | null {
+export function declaredSha256(
+  reprDigest: string | undefined,
+  digest: string | undefined,
+): string | null {
   const sf = reprDigest && /(?:^|,)\s*sha-256=:([A-Za-z0-9+/=]+):/.exec(reprDigest);
   if (sf) return Buffer.from(sf[1]!, 'base64').toString('hex');
   const legacy = digest && /(?:^|,)\s*sha-256=([A-Za-z0-9+/=]+)/i.exec(digest);

@@ -15,11 +15,19 @@ export interface SavedFiles {
   locate(
     siteId: string,
     productId: string,
-  ): Promise<{ readonly path: string; readonly name: string; readonly viewAs: ViewAs | null; readonly url: string }>;
+  ): Promise<{
+    readonly path: string;
+    readonly name: string;
+    readonly viewAs: ViewAs | null;
+    readonly url: string;
+  }>;
   serve(pathname: string, method: string, range: string | undefined): Promise<SavedFileAnswer>;
 }
 
-export function createSavedFiles(ctx: DownloadsContext, requireRecord: (siteId: string, productId: string) => ProductRecord): SavedFiles {
+export function createSavedFiles(
+  ctx: DownloadsContext,
+  requireRecord: (siteId: string, productId: string) => ProductRecord,
+): SavedFiles {
   const { manifest, persist, emit, thread } = ctx;
   const find = (siteId: string, productId: string) => findRecord(ctx, siteId, productId);
   const productDir = (r: { siteId: string; productId: string }) => productDirOf(ctx, r);
@@ -27,7 +35,8 @@ export function createSavedFiles(ctx: DownloadsContext, requireRecord: (siteId: 
 
   async function locate(siteId: string, productId: string) {
     const record = requireRecord(siteId, productId);
-    if (!record.saved) throw new CoreError('not-found', 'This product is not saved on this computer yet.');
+    if (!record.saved)
+      throw new CoreError('not-found', 'This product is not saved on this computer yet.');
     const path = savedPath(record);
     const saved = record.saved;
     const size = await stat(path).then(
@@ -39,7 +48,11 @@ export function createSavedFiles(ctx: DownloadsContext, requireRecord: (siteId: 
     // a tool that rewrites it); the byte-range reads that follow (serve) check the size only.
     const intact = size === saved.size && (await thread.sha256(path)) === saved.sha256;
     if (record.saved !== saved)
-      throw new CoreError('not-found', 'The saved file changed while it was being opened. Open it again.', { reason: 'missing' });
+      throw new CoreError(
+        'not-found',
+        'The saved file changed while it was being opened. Open it again.',
+        { reason: 'missing' },
+      );
     if (!intact) {
       // Changed or deleted behind the app's back: never opened as if it were the saved copy; offered to save again.
       record.saved = null;
@@ -48,13 +61,21 @@ export function createSavedFiles(ctx: DownloadsContext, requireRecord: (siteId: 
       // The manifest first (as removeRecord): the altered copy goes once nothing names it.
       await rm(join(productDir(record), saved.version), { recursive: true, force: true });
       emit(find(siteId, productId) ?? null, siteId, productId);
-      throw new CoreError('not-found', 'The saved file is missing or was changed on this computer. Save it again.', { reason: 'missing' });
+      throw new CoreError(
+        'not-found',
+        'The saved file is missing or was changed on this computer. Save it again.',
+        { reason: 'missing' },
+      );
     }
     const url = `${SAVED_FILES_PATH}${encodeURIComponent(siteId)}/${encodeURIComponent(productId)}/${saved.version}/${encodeURIComponent(saved.name)}`;
     return { path, name: saved.name, viewAs: saved.viewAs, url };
   }
 
-  async function serve(pathname: string, method: string, range: string | undefined): Promise<SavedFileAnswer> {
+  async function serve(
+    pathname: string,
+    method: string,
+    range: string | undefined,
+  ): Promise<SavedFileAnswer> {
     const base = {
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',

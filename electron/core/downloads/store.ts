@@ -77,7 +77,9 @@ export const EMPTY_MANIFEST: Manifest = {
 };
 
 /** Reads the manifest; a missing one is empty, an unreadable one is empty too (its files are then leftovers). */
-export async function loadManifest(file: string): Promise<{ manifest: Manifest; damaged: boolean }> {
+export async function loadManifest(
+  file: string,
+): Promise<{ manifest: Manifest; damaged: boolean }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -12,11 +12,15 @@ export function toWireFailure(error: unknown, aborted = false): WireFailure {
       kind: 'transient',
       message: error.message,
       restart: error.restart,
-      reason: reason === 'cut' || reason === 'checksum' || reason === 'server-busy' ? reason : 'network',
+      reason:
+        reason === 'cut' || reason === 'checksum' || reason === 'server-busy' ? reason : 'network',
     };
   }
   if (isCoreError(error)) return { kind: 'core', error: error.toAppError() };
-  return { kind: 'core', error: { code: 'internal', message: 'The download failed unexpectedly.' } };
+  return {
+    kind: 'core',
+    error: { code: 'internal', message: 'The download failed unexpectedly.' },
+  };
 }
 
 /** The same failure, as the error the thread that sees it would have thrown. `stopped` is the caller's own reason. */

@@ -27,7 +27,13 @@ export interface TransferThread {
 interface Pending {
   readonly input?: TransferInput;
   /** Token requests on their way to the thread, by ask id: resolved by its answer. */
-  readonly answers: Map<number, { resolve(answer: { status: number; wwwAuthenticate: string | null }): void; reject(error: unknown): void }>;
+  readonly answers: Map<
+    number,
+    {
+      resolve(answer: { status: number; wwwAuthenticate: string | null }): void;
+      reject(error: unknown): void;
+    }
+  >;
   readonly resolve: (value: never) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -65,13 +71,22 @@ export function createTransferThread(options: {
     // The app's exit is not held back by an idle download thread.
     w.unref();
     w.on('message', (message: FromThread) => onMessage(w, message));
-    w.on('error', (error) => options.logger.warn('the download thread failed', { error: error.name }));
+    w.on('error', (error) =>
+      options.logger.warn('the download thread failed', { error: error.name }),
+    );
     w.on('exit', () => {
       if (worker === w) worker = null;
       // What it had under way stops as a cut connection: each resumes from its durable bytes at the next try.
       for (const [id, job] of pending) {
         pending.delete(id);
-        job.reject(new TransientError('The download stopped unexpectedly; it resumes where it stopped.', false, undefined, 'cut'));
+        job.reject(
+          new TransientError(
+            'The download stopped unexpectedly; it resumes where it stopped.',
+            false,
+            undefined,
+            'cut',
+          ),
+        );
       }
     });
     worker = w;
@@ -99,22 +114,33 @@ export function createTransferThread(options: {
           )
           .then(
             () => post(w, { type: 'sent', id: message.id, askId: message.askId, failure: null }),
-            (error: unknown) => post(w, { type: 'sent', id: message.id, askId: message.askId, failure: toWireFailure(error) }),
+            (error: unknown) =>
+              post(w, {
+                type: 'sent',
+                id: message.id,
+                askId: message.askId,
+                failure: toWireFailure(error),
+              }),
           );
         return;
       }
       case 'answered':
-        job.answers.get(message.askId)?.resolve({ status: message.status, wwwAuthenticate: message.wwwAuthenticate });
+        job.answers
+          .get(message.askId)
+          ?.resolve({ status: message.status, wwwAuthenticate: message.wwwAuthenticate });
         job.answers.delete(message.askId);
         return;
       case 'answer-failed':
-        job.answers.get(message.askId)?.reject(fromWireFailure(message.failure, () => input?.signal.reason));
+        job.answers
+          .get(message.askId)
+          ?.reject(fromWireFailure(message.failure, () => input?.signal.reason));
         job.answers.delete(message.askId);
         return;
       case 'start':
         input?.onStart(message.info).then(
           () => post(w, { type: 'started', id: message.id, failure: null }),
-          (error: unknown) => post(w, { type: 'started', id: message.id, failure: toWireFailure(error) }),
+          (error: unknown) =>
+            post(w, { type: 'started', id: message.id, failure: toWireFailure(error) }),
         );
         return;
       case 'bytes':
@@ -146,10 +172,28 @@ export function createTransferThread(options: {
       const id = ++ids;
       if (input.signal.aborted) return Promise.reject(input.signal.reason);
       return new Promise<TransferResult>((resolve, reject) => {
-        pending.set(id, { input, answers: new Map(), resolve: resolve as (value: never) => void, reject });
-        input.signal.addEventListener('abort', () => post(w, { type: 'abort', id }), { once: true });
-        const { send: _send, signal: _signal, onStart: _onStart, onBytes: _onBytes, onDurable: _onDurable, ...job } = input;
-        post(w, { type: 'transfer', id, job: { ...job, progressEveryMs: options.progressEveryMs } });
+        pending.set(id, {
+          input,
+          answers: new Map(),
+          resolve: resolve as (value: never) => void,
+          reject,
+        });
+        input.signal.addEventListener('abort', () => post(w, { type: 'abort', id }), {
+          once: true,
+        });
+        const {
+          send: _send,
+          signal: _signal,
+          onStart: _onStart,
+          onBytes: _onBytes,
+          onDurable: _onDurable,
+          ...job
+        } = input;
+        post(w, {
+          type: 'transfer',
+          id,
+          job: { ...job, progressEveryMs: options.progressEveryMs },
+        });
       });
     },
     sha256(file) {

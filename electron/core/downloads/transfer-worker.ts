@@ -19,7 +19,13 @@ const post = (message: FromThread) => port.postMessage(message);
 interface Job {
   readonly controller: AbortController;
   /** The thread's requests waiting on the token manager, by ask id. */
-  readonly asks: Map<number, { token(token: string, url: string): void; settle(failure: ReturnType<typeof toWireFailure> | null): void }>;
+  readonly asks: Map<
+    number,
+    {
+      token(token: string, url: string): void;
+      settle(failure: ReturnType<typeof toWireFailure> | null): void;
+    }
+  >;
   started: ((failure: ReturnType<typeof toWireFailure> | null) => void) | null;
 }
 const jobs = new Map<number, Job>();
@@ -38,7 +44,9 @@ port.on('message', (message: ToThread) => {
     case 'started':
       return jobs.get(message.id)?.started?.(message.failure);
     case 'hash':
-      return void sha256Of(message.file).then((sha256) => post({ type: 'hashed', id: message.id, sha256 }));
+      return void sha256Of(message.file).then((sha256) =>
+        post({ type: 'hashed', id: message.id, sha256 }),
+      );
   }
 });
 
@@ -48,7 +56,10 @@ function run(id: number, job: TransferJob): void {
   let askIds = 0;
   // The token manager's rules, kept by the main thread: it sends a token for each try (a second after a refresh),
   // this thread sends the request and answers with its status; the last answer stands once the main thread says so.
-  const send: AuthorizedSend = <R extends SentAnswer>(target: string, attempt: (token: string, url: string) => Promise<R>) =>
+  const send: AuthorizedSend = <R extends SentAnswer>(
+    target: string,
+    attempt: (token: string, url: string) => Promise<R>,
+  ) =>
     new Promise<R>((resolve, reject) => {
       const askId = ++askIds;
       let last: R | null = null;
@@ -57,15 +68,33 @@ function run(id: number, job: TransferJob): void {
           attempt(token, url).then(
             (answer) => {
               last = answer;
-              post({ type: 'answered', id, askId, status: answer.status, wwwAuthenticate: answer.wwwAuthenticate });
+              post({
+                type: 'answered',
+                id,
+                askId,
+                status: answer.status,
+                wwwAuthenticate: answer.wwwAuthenticate,
+              });
             },
-            (error: unknown) => post({ type: 'answer-failed', id, askId, failure: toWireFailure(error, entry.controller.signal.aborted) }),
+            (error: unknown) =>
+              post({
+                type: 'answer-failed',
+                id,
+                askId,
+                failure: toWireFailure(error, entry.controller.signal.aborted),
+              }),
           );
         },
         settle(failure) {
           entry.asks.delete(askId);
           if (failure === null && last !== null) resolve(last);
-          else reject(fromWireFailure(failure ?? { kind: 'core', error: { code: 'internal', message: 'No answer.' } }, stopped));
+          else
+            reject(
+              fromWireFailure(
+                failure ?? { kind: 'core', error: { code: 'internal', message: 'No answer.' } },
+                stopped,
+              ),
+            );
         },
       });
       post({ type: 'send', id, askId, url: target });
@@ -94,7 +123,12 @@ function run(id: number, job: TransferJob): void {
   })
     .then(
       (result) => post({ type: 'done', id, result }),
-      (error: unknown) => post({ type: 'failed', id, failure: toWireFailure(error, entry.controller.signal.aborted) }),
+      (error: unknown) =>
+        post({
+          type: 'failed',
+          id,
+          failure: toWireFailure(error, entry.controller.signal.aborted),
+        }),
     )
     .finally(() => jobs.delete(id));
 }
@@ -103,7 +137,8 @@ function run(id: number, job: TransferJob): void {
 async function sha256Of(file: string): Promise<string | null> {
   try {
     const hash = createHash('sha256');
-    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 }))
+      hash.update(chunk as Buffer);
     return hash.digest('hex');
   } catch {
     return null;

@@ -15,7 +15,13 @@ import { CoreError } from '../errors';
 import { fileGet } from '../net/file-get';
 import type { ViewAs } from '../../common/downloads';
 import { createFlusher } from './flusher';
-import { checkFileUrl, declaredSha256, detectViewAs, sanitizeFileName, suggestedName } from './safety';
+import {
+  checkFileUrl,
+  declaredSha256,
+  detectViewAs,
+  sanitizeFileName,
+  suggestedName,
+} from './safety';
 
 export interface Validator {
   readonly etag: string | null;
@@ -104,8 +110,16 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     if (!REDIRECTS.has(answer.status)) break;
     answer.res.destroy();
     const location = answer.res.headers.location;
-    if (hop >= MAX_REDIRECTS) throw new CoreError('server-error', 'The file’s address redirects too many times.', { reason: 'bad-answer' });
-    if (!location) throw new CoreError('server-error', 'The site redirected the download without saying where.', { reason: 'bad-answer' });
+    if (hop >= MAX_REDIRECTS)
+      throw new CoreError('server-error', 'The file’s address redirects too many times.', {
+        reason: 'bad-answer',
+      });
+    if (!location)
+      throw new CoreError(
+        'server-error',
+        'The site redirected the download without saying where.',
+        { reason: 'bad-answer' },
+      );
     // Each hop under the same rules: https (http on loopback), no credentials; the token only to the site's origin.
     url = checkFileUrl(new URL(location, url).href, input.siteOrigin);
   }
@@ -122,9 +136,17 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   const length = parseLength(res.headers['content-length']);
   if (status === 206) {
     const range = parseContentRange(res.headers['content-range']);
-    if (!resume || !range || range.start !== input.resume!.bytes || (length !== null && length !== range.end - range.start + 1)) {
+    if (
+      !resume ||
+      !range ||
+      range.start !== input.resume!.bytes ||
+      (length !== null && length !== range.end - range.start + 1)
+    ) {
       res.destroy();
-      throw new TransientError('The site answered with a different part of the file; it is downloaded again from the start.', true);
+      throw new TransientError(
+        'The site answered with a different part of the file; it is downloaded again from the start.',
+        true,
+      );
     }
     offset = range.start;
     total = range.total;
@@ -136,16 +158,28 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   const lastModified = header(res, 'last-modified') ?? null;
   if (total !== null && total > input.maxBytes) {
     res.destroy();
-    throw new CoreError('forbidden', `This file is ${formatMiB(total)}, more than the ${formatMiB(input.maxBytes)} the app saves.`, {
-      reason: 'too-large',
-      size: total,
-    });
+    throw new CoreError(
+      'forbidden',
+      `This file is ${formatMiB(total)}, more than the ${formatMiB(input.maxBytes)} the app saves.`,
+      {
+        reason: 'too-large',
+        size: total,
+      },
+    );
   }
-  if (total !== null && input.askAboveBytes !== null && total > input.askAboveBytes && offset === 0) {
+  if (
+    total !== null &&
+    input.askAboveBytes !== null &&
+    total > input.askAboveBytes &&
+    offset === 0
+  ) {
     res.destroy();
     throw new NeedsConfirmation(total);
   }
-  const name = sanitizeFileName(suggestedName(header(res, 'content-disposition'), url, input.title), input.title);
+  const name = sanitizeFileName(
+    suggestedName(header(res, 'content-disposition'), url, input.title),
+    input.title,
+  );
   const expectedSha = declaredSha256(header(res, 'repr-digest'), header(res, 'digest'));
   await input.onStart({ etag, lastModified, total, offset, name });
 
@@ -157,7 +191,11 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     }
   } catch (cause) {
     res.destroy();
-    throw new TransientError('The part saved earlier could not be read; the file is downloaded again from the start.', true, { cause });
+    throw new TransientError(
+      'The part saved earlier could not be read; the file is downloaded again from the start.',
+      true,
+      { cause },
+    );
   }
 
   let bytes = offset;
@@ -170,7 +208,12 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     highWaterMark: 1024 * 1024,
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > limit) return done(new CoreError('server-error', 'The site sent more than the file’s stated size.', { reason: 'bad-answer' }));
+      if (bytes > limit)
+        return done(
+          new CoreError('server-error', 'The site sent more than the file’s stated size.', {
+            reason: 'bad-answer',
+          }),
+        );
       hash.update(chunk);
       input.onBytes(bytes);
       flusher.wrote();
@@ -182,7 +225,12 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     fh = await open(input.partFile, offset > 0 ? 'a' : 'w', 0o600);
   } catch (cause) {
     res.destroy();
-    throw new CoreError('storage-error', 'The file could not be written to this computer.', { reason: 'disk' }, { cause });
+    throw new CoreError(
+      'storage-error',
+      'The file could not be written to this computer.',
+      { reason: 'disk' },
+      { cause },
+    );
   }
   const out = fh.createWriteStream({ highWaterMark: 1024 * 1024 });
   flusher.attach(fh, out);
@@ -191,22 +239,43 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   } catch (cause) {
     // What did reach the disk is kept for the resume: made durable, then reported (a pause, a cut, a lost network).
     await keepWritten(input.partFile).then((size) => size !== null && input.onDurable(size));
-    if (input.signal.aborted) throw input.signal.reason instanceof Error ? input.signal.reason : cause;
+    if (input.signal.aborted)
+      throw input.signal.reason instanceof Error ? input.signal.reason : cause;
     if (cause instanceof CoreError) throw cause;
     if (isDiskError(cause))
-      throw new CoreError('storage-error', 'The file could not be written to this computer (is the disk full?).', { reason: 'disk' }, { cause });
-    throw new TransientError('The connection was lost during the download; it resumes where it stopped.', false, { cause }, 'cut');
+      throw new CoreError(
+        'storage-error',
+        'The file could not be written to this computer (is the disk full?).',
+        { reason: 'disk' },
+        { cause },
+      );
+    throw new TransientError(
+      'The connection was lost during the download; it resumes where it stopped.',
+      false,
+      { cause },
+      'cut',
+    );
   } finally {
     flusher.stop();
   }
 
   // Content-Length / Content-Range: a clean end short of the stated size is a cut, not a complete file.
   if (total !== null && bytes !== total)
-    throw new TransientError('The download ended before the whole file arrived; it resumes where it stopped.', false, undefined, 'cut');
+    throw new TransientError(
+      'The download ended before the whole file arrived; it resumes where it stopped.',
+      false,
+      undefined,
+      'cut',
+    );
   const sha256 = hash.digest('hex');
   if (expectedSha !== null && expectedSha !== sha256) {
     await rm(input.partFile, { force: true });
-    throw new TransientError('The file that arrived is damaged (its checksum does not match); it is downloaded again.', true, undefined, 'checksum');
+    throw new TransientError(
+      'The file that arrived is damaged (its checksum does not match); it is downloaded again.',
+      true,
+      undefined,
+      'checksum',
+    );
   }
   const check = await open(input.partFile, 'r+');
   let head: Buffer;
@@ -219,7 +288,10 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     await check.close();
   }
   if ((await stat(input.partFile)).size !== bytes)
-    throw new TransientError('The saved part does not have the expected size; it is downloaded again.', true);
+    throw new TransientError(
+      'The saved part does not have the expected size; it is downloaded again.',
+      true,
+    );
   return {
     bytes,
     sha256,
@@ -238,7 +310,11 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
 export async function fileChanged(
   input: Asker & {
     readonly url: string;
-    readonly saved: { readonly etag: string | null; readonly lastModified: string | null; readonly size: number };
+    readonly saved: {
+      readonly etag: string | null;
+      readonly lastModified: string | null;
+      readonly size: number;
+    };
   },
 ): Promise<boolean | null> {
   let url = checkFileUrl(input.url, input.siteOrigin);
@@ -259,7 +335,8 @@ export async function fileChanged(
     const lastModified = header(res, 'last-modified') ?? null;
     if (etag !== null && input.saved.etag !== null) return etag !== input.saved.etag;
     if (size !== null && size !== input.saved.size) return true;
-    if (lastModified !== null && input.saved.lastModified !== null) return lastModified !== input.saved.lastModified;
+    if (lastModified !== null && input.saved.lastModified !== null)
+      return lastModified !== input.saved.lastModified;
     return false;
   }
   return null;
@@ -267,7 +344,12 @@ export async function fileChanged(
 
 type Asker = Pick<TransferInput, 'siteOrigin' | 'send' | 'signal' | 'idleTimeoutMs'>;
 
-async function ask(url: URL, headers: Record<string, string>, input: Asker, method: 'GET' | 'HEAD' = 'GET'): Promise<Answer> {
+async function ask(
+  url: URL,
+  headers: Record<string, string>,
+  input: Asker,
+  method: 'GET' | 'HEAD' = 'GET',
+): Promise<Answer> {
   const get = (extra: Record<string, string>) =>
     fileGet(url, {
       method,
@@ -282,25 +364,49 @@ async function ask(url: URL, headers: Record<string, string>, input: Asker, meth
       if (res.statusCode === 401) res.resume();
       return { status: res.statusCode ?? 0, wwwAuthenticate, res };
     });
-  if (url.origin === input.siteOrigin) return input.send(url.href, (token) => get({ authorization: `Bearer ${token}` }));
+  if (url.origin === input.siteOrigin)
+    return input.send(url.href, (token) => get({ authorization: `Bearer ${token}` }));
   // RFC 6750 §5.3: the token never leaves the site's origin; another host (a CDN's signed address) gets none.
   return get({});
 }
 
 function refuseStatus(status: number, url: URL): void {
   if (status === 200 || status === 206) return;
-  if (status === 416) throw new TransientError('The site could not resume the file; it is downloaded again from the start.', true);
+  if (status === 416)
+    throw new TransientError(
+      'The site could not resume the file; it is downloaded again from the start.',
+      true,
+    );
   if (status === 404)
-    throw new CoreError('not-found', 'The school no longer has this file (404). Try again after the next sync, or ask the school.', {
-      reason: 'not-found',
+    throw new CoreError(
+      'not-found',
+      'The school no longer has this file (404). Try again after the next sync, or ask the school.',
+      {
+        reason: 'not-found',
+        status,
+      },
+    );
+  if (status === 410)
+    throw new CoreError('not-found', 'The school has withdrawn this file (410).', {
+      reason: 'gone',
       status,
     });
-  if (status === 410) throw new CoreError('not-found', 'The school has withdrawn this file (410).', { reason: 'gone', status });
   if (status === 401 || status === 403)
-    throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, { reason: 'refused', status });
+    throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, {
+      reason: 'refused',
+      status,
+    });
   if (status === 408 || status === 429 || status >= 500)
-    throw new TransientError(`The site could not send the file right now (${status}); the app tries again.`, false, undefined, 'server-busy');
-  throw new CoreError('server-error', `The site answered the download with ${status}.`, { reason: 'bad-answer', status });
+    throw new TransientError(
+      `The site could not send the file right now (${status}); the app tries again.`,
+      false,
+      undefined,
+      'server-busy',
+    );
+  throw new CoreError('server-error', `The site answered the download with ${status}.`, {
+    reason: 'bad-answer',
+    status,
+  });
 }
 
 function ifRangeOf(v: Validator): string | null {
@@ -321,7 +427,9 @@ function parseLength(value: string | undefined): number | null {
 }
 
 /** RFC 9110 §14.4: `bytes first-last/complete-length`. */
-function parseContentRange(value: string | undefined): { start: number; end: number; total: number } | null {
+function parseContentRange(
+  value: string | undefined,
+): { start: number; end: number; total: number } | null {
   const m = value ? /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/.exec(value) : null;
   if (!m) return null;
   const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -353,7 +461,14 @@ async function hashPrefix(file: string, bytes: number, hash: Hash): Promise<void
 
 function isDiskError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'EIO';
+  return (
+    code === 'ENOSPC' ||
+    code === 'EDQUOT' ||
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code === 'EROFS' ||
+    code === 'EIO'
+  );
 }
 
 export function formatMiB(bytes: number): string {

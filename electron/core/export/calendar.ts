@@ -20,7 +20,11 @@ export interface CalendarFileOptions {
 }
 
 /** The UID of an item's reminder: the same site, kind and id always give the same one (re-import updates it). */
-export function reminderUid(site: CalendarSite, kind: 'payment-deadline' | 'course-access-end' | 'event', id: string): string {
+export function reminderUid(
+  site: CalendarSite,
+  kind: 'payment-deadline' | 'course-access-end' | 'event',
+  id: string,
+): string {
   return uuidV5(`${new URL(site.baseUrl).origin}\n${kind}\n${id}`);
 }
 
@@ -28,7 +32,10 @@ export function reminderUid(site: CalendarSite, kind: 'payment-deadline' | 'cour
 function eventStart(iso: unknown): Date {
   const d = new Date(typeof iso === 'string' ? iso : Number.NaN);
   if (Number.isNaN(d.getTime()) || !inFourDigitYears(d))
-    throw new CoreError('invalid-input', 'The date the site gave for this cannot be put in a calendar.');
+    throw new CoreError(
+      'invalid-input',
+      'The date the site gave for this cannot be put in a calendar.',
+    );
   return d;
 }
 
@@ -36,13 +43,24 @@ function eventStart(iso: unknown): Date {
  * "Pay by" for an unpaid ATM or convenience-store code: an instant at the deadline, with reminders a day and two
  * hours before. Only a code with a deadline can become a reminder.
  */
-export function paymentDeadlineCalendar(payment: PaymentView, site: CalendarSite, options: CalendarFileOptions): string {
+export function paymentDeadlineCalendar(
+  payment: PaymentView,
+  site: CalendarSite,
+  options: CalendarFileOptions,
+): string {
   const ins = payment.instructions;
-  if (!ins || ins.expiredAt === null) throw new CoreError('invalid-input', 'This payment has no payment deadline to add to a calendar.');
+  if (!ins || ins.expiredAt === null)
+    throw new CoreError(
+      'invalid-input',
+      'This payment has no payment deadline to add to a calendar.',
+    );
   const w = stringsFor(options.language);
   const amount = displayAmount(payment.amount, payment.currency, options.language);
   const title = payment.lineItems.map((li) => text(li.title)).join(', ') || text(payment.tradeNo);
-  const bank = ins.bankName || ins.bankCode ? [ins.bankName, ins.bankCode && `(${ins.bankCode})`].filter(Boolean).join(' ') : null;
+  const bank =
+    ins.bankName || ins.bankCode
+      ? [ins.bankName, ins.bankCode && `(${ins.bankCode})`].filter(Boolean).join(' ')
+      : null;
   const event: CalendarEvent = {
     uid: reminderUid(site, 'payment-deadline', payment.paymentId),
     start: eventStart(ins.expiredAt),
@@ -74,9 +92,16 @@ const ACCESS_ALARMS = ['-P30D', '-P7D', '-P1D', '-PT1H'] as const;
  * The end of a course's access: an instant at expireDate, with reminders before it that are still to come, and what
  * is left to watch as the file is written ("3 lectures, 57 min").
  */
-export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite, options: CalendarFileOptions): string {
+export function courseAccessEndCalendar(
+  course: CourseDetail,
+  site: CalendarSite,
+  options: CalendarFileOptions,
+): string {
   if (course.hasLifetimeAccess || course.expireDate === null)
-    throw new CoreError('invalid-input', 'This course has no access end date to add to a calendar.');
+    throw new CoreError(
+      'invalid-input',
+      'This course has no access end date to add to a calendar.',
+    );
   const w = stringsFor(options.language);
   const event: CalendarEvent = {
     uid: reminderUid(site, 'course-access-end', course.courseId),
@@ -99,11 +124,19 @@ export function courseAccessEndCalendar(course: CourseDetail, site: CalendarSite
  * An event the student registered for, from its start to its end, with reminders a day and an hour before. Online:
  * the join link (already checked: https, on no credentials; externalUrl) is the event's address; otherwise the school's.
  */
-export function eventCalendar(event: EventRegistrationView, site: CalendarSite, options: CalendarFileOptions): string {
+export function eventCalendar(
+  event: EventRegistrationView,
+  site: CalendarSite,
+  options: CalendarFileOptions,
+): string {
   const w = stringsFor(options.language);
   const start = eventStart(event.startsAt);
   const ends = eventStart(event.endsAt);
-  const where = event.isOnline ? w.calendar.eventOnline : event.location !== null ? text(event.location) : null;
+  const where = event.isOnline
+    ? w.calendar.eventOnline
+    : event.location !== null
+      ? text(event.location)
+      : null;
   const calendarEvent: CalendarEvent = {
     uid: reminderUid(site, 'event', event.id),
     start,

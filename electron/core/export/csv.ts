@@ -65,19 +65,39 @@ export function ordersToCsv(orders: readonly OrderView[], options: CsvOptions): 
         rows.push(paymentRow(order, p, w, options.timeZone));
       } catch {
         // An export never fails on one bad row: the row keeps what identifies it, the rest is left empty.
-        rows.push([cell(order.tradeNo), '', '', '', cell(p?.paymentId), ...Array<string>(13).fill('')]);
+        rows.push([
+          cell(order.tradeNo),
+          '',
+          '',
+          '',
+          cell(p?.paymentId),
+          ...Array<string>(13).fill(''),
+        ]);
       }
     }
   }
   // quoted_match: csv-stringify quotes a field holding its record delimiter (CRLF) but not a bare LF or CR, which
   // every spreadsheet would read as the end of the row (RFC 4180 §2.6: fields with line breaks are quoted).
-  return stringify([header, ...rows], { bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+  return stringify([header, ...rows], {
+    bom: true,
+    record_delimiter: 'windows',
+    quoted_match: /[\r\n]/,
+  });
 }
 
 type Words = ReturnType<typeof stringsFor>;
 
-function paymentRow(order: OrderView, p: OrderView['payments'][number], w: Words, timeZone: string): string[] {
-  const items = p.lineItems.map((li) => (Number(li.quantity) > 1 ? `${text(li.title)} × ${text(li.quantity)}` : text(li.title))).join('\n');
+function paymentRow(
+  order: OrderView,
+  p: OrderView['payments'][number],
+  w: Words,
+  timeZone: string,
+): string[] {
+  const items = p.lineItems
+    .map((li) =>
+      Number(li.quantity) > 1 ? `${text(li.title)} × ${text(li.quantity)}` : text(li.title),
+    )
+    .join('\n');
   const adjustments = p.adjustments.reduce((sum, a) => sum + Math.abs(Number(a.amount) || 0), 0);
   const currency = text(p.currency);
   return [
@@ -107,7 +127,12 @@ function paymentRow(order: OrderView, p: OrderView['payments'][number], w: Words
  * the writer's thread (worker-contract.ts `export:orders-csv`): the large seed's 5,015 payments are ~840 KB of CSV
  * and ~0.1 s of work that would otherwise hold the main process, and with it every window, while it ran.
  */
-export function purchaseHistoryCsv(db: Database, siteId: string, now: Date, options: CsvOptions): string | null {
+export function purchaseHistoryCsv(
+  db: Database,
+  siteId: string,
+  now: Date,
+  options: CsvOptions,
+): string | null {
   const orders = getOrdersPage(db, siteId, now).items;
   return orders.length === 0 ? null : ordersToCsv(orders, options);
 }

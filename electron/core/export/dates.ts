@@ -18,7 +18,12 @@ function dateFormat(
   timeZone: string,
   options: () => Intl.DateTimeFormatOptions,
 ): Intl.DateTimeFormat {
-  return kept(dateFormats, DATE_FORMATS_KEPT, `${style}\u0000${language}\u0000${timeZone}`, () => new Intl.DateTimeFormat(language, options()));
+  return kept(
+    dateFormats,
+    DATE_FORMATS_KEPT,
+    `${style}\u0000${language}\u0000${timeZone}`,
+    () => new Intl.DateTimeFormat(language, options()),
+  );
 }
 
 /** The time zone of this computer (what the screens use), e.g. 'Asia/Taipei'. */
@@ -62,9 +67,13 @@ const SHEET_OPTIONS = (timeZone: string): Intl.DateTimeFormatOptions => ({
   hourCycle: 'h23',
 });
 
-function fields(format: Intl.DateTimeFormat, ms: number): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
+function fields(
+  format: Intl.DateTimeFormat,
+  ms: number,
+): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
   const out = { year: '', month: '', day: '', hour: '', minute: '', second: '' };
-  for (const p of format.formatToParts(ms)) if (p.type in out) out[p.type as keyof typeof out] = p.value;
+  for (const p of format.formatToParts(ms))
+    if (p.type in out) out[p.type as keyof typeof out] = p.value;
   return out;
 }
 
@@ -72,7 +81,15 @@ function fields(format: Intl.DateTimeFormat, ms: number): Record<'year' | 'month
 function offsetAt(format: Intl.DateTimeFormat, ms: number): number {
   const f = fields(format, ms);
   return (
-    Date.UTC(Number(f.year), Number(f.month) - 1, Number(f.day), Number(f.hour), Number(f.minute), Number(f.second)) - Math.floor(ms / 1000) * 1000
+    Date.UTC(
+      Number(f.year),
+      Number(f.month) - 1,
+      Number(f.day),
+      Number(f.hour),
+      Number(f.minute),
+      Number(f.second),
+    ) -
+    Math.floor(ms / 1000) * 1000
   );
 }
 
@@ -106,8 +123,11 @@ export function readableDateTime(iso: string | null, language: string, timeZone:
   const d = new Date(iso);
   if (Number.isNaN(d.getTime()) || !inFourDigitYears(d)) return iso;
   return (
-    dateFormat('readable', language, timeZone, () => ({ timeZone, dateStyle: 'medium', timeStyle: 'short' })).format(d) +
-    ` (${zoneName(d, language, timeZone)})`
+    dateFormat('readable', language, timeZone, () => ({
+      timeZone,
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    })).format(d) + ` (${zoneName(d, language, timeZone)})`
   );
 }
 

@@ -52,7 +52,13 @@ const PARTS = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)
 export function durationMs(duration: string): number {
   const m = DURATION.test(duration) ? PARTS.exec(duration) : null;
   if (!m) throw new RangeError(`not an RFC 5545 duration: ${duration}`);
-  const [w, d, h, min, sec] = m.slice(2).map((v) => Number(v ?? 0)) as [number, number, number, number, number];
+  const [w, d, h, min, sec] = m.slice(2).map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const ms = ((((w * 7 + d) * 24 + h) * 60 + min) * 60 + sec) * 1000;
   return m[1] === '-' ? -ms : ms;
 }
@@ -68,7 +74,9 @@ export function escapeText(value: string): string {
       .replace(/\r\n|\r|\n|\u0085|\u2028|\u2029/g, '\\n')
       // Other control characters are not allowed in TEXT (§3.3.11 TSAFE-CHAR excludes CONTROL, C1 included): dropped.
       .split('')
-      .filter((c) => c === '\t' || (c >= ' ' && c !== '\u007f' && !(c >= '\u0080' && c <= '\u009f')))
+      .filter(
+        (c) => c === '\t' || (c >= ' ' && c !== '\u007f' && !(c >= '\u0080' && c <= '\u009f')),
+      )
       .join('')
   );
 }
@@ -116,12 +124,16 @@ function property(name: string, value: string): string {
 
 function uri(value: string): string {
   const u = new URL(value);
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new RangeError('only http(s) URLs go into a calendar file');
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new RangeError('only http(s) URLs go into a calendar file');
   return u.toString();
 }
 
 /** The whole file: CRLF after every line, the last one included (§3.1). UTF-8 is the default charset (§6). */
-export function serializeCalendar(events: readonly CalendarEvent[], options: CalendarOptions): string {
+export function serializeCalendar(
+  events: readonly CalendarEvent[],
+  options: CalendarOptions,
+): string {
   const lines: string[] = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -131,9 +143,15 @@ export function serializeCalendar(events: readonly CalendarEvent[], options: Cal
   ];
   const stamp = utcDateTime(options.stamp);
   for (const e of events) {
-    lines.push('BEGIN:VEVENT', property('UID', e.uid), `DTSTAMP:${stamp}`, `DTSTART:${utcDateTime(e.start)}`);
+    lines.push(
+      'BEGIN:VEVENT',
+      property('UID', e.uid),
+      `DTSTAMP:${stamp}`,
+      `DTSTART:${utcDateTime(e.start)}`,
+    );
     if (e.end) {
-      if (e.end.getTime() < e.start.getTime()) throw new RangeError('an event cannot end before it starts');
+      if (e.end.getTime() < e.start.getTime())
+        throw new RangeError('an event cannot end before it starts');
       lines.push(`DTEND:${utcDateTime(e.end)}`);
     }
     lines.push(property('SUMMARY', escapeText(e.summary)));
@@ -146,7 +164,13 @@ export function serializeCalendar(events: readonly CalendarEvent[], options: Cal
       // §3.8.6.3: a duration TRIGGER is relative to DTSTART. One already past at DTSTAMP would fire on import: left out.
       if (e.start.getTime() + durationMs(a.before) <= options.stamp.getTime()) continue;
       // §3.6.6: a DISPLAY alarm needs ACTION, TRIGGER and DESCRIPTION.
-      lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `TRIGGER:${a.before}`, property('DESCRIPTION', escapeText(a.description)), 'END:VALARM');
+      lines.push(
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        `TRIGGER:${a.before}`,
+        property('DESCRIPTION', escapeText(a.description)),
+        'END:VALARM',
+      );
     }
     lines.push('END:VEVENT');
   }

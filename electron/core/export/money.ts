@@ -8,7 +8,25 @@ import { kept } from './memo';
 
 // ISO 4217 minor units, where they differ from the usual 2. TWD is listed with 2 by ISO 4217, but it is priced and
 // paid in whole dollars; the project treats it as having none (ARCHITECTURE "Filling what the spec leaves out").
-const ZERO_DIGITS = new Set(['TWD', 'JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'PYG', 'XAF', 'XOF', 'XPF', 'RWF', 'KMF', 'GNF', 'DJF', 'BIF', 'VUV']);
+const ZERO_DIGITS = new Set([
+  'TWD',
+  'JPY',
+  'KRW',
+  'VND',
+  'CLP',
+  'ISK',
+  'UGX',
+  'PYG',
+  'XAF',
+  'XOF',
+  'XPF',
+  'RWF',
+  'KMF',
+  'GNF',
+  'DJF',
+  'BIF',
+  'VUV',
+]);
 const THREE_DIGITS = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
 /** Digits after the decimal point for an ISO 4217 code (2 when the code is unknown). */
@@ -40,7 +58,13 @@ function currencyFormat(language: string, currency: string, digits: number): Int
     currencyFormats,
     CURRENCY_FORMATS_KEPT,
     `${language}\u0000${currency}`,
-    () => new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    () =>
+      new Intl.NumberFormat(language, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      }),
   );
 }
 

@@ -43,7 +43,8 @@ const WORDS = {
     weekOf: 'Week of (Monday)',
     lectures: 'Lectures completed',
     minutes: 'Minutes of content',
-    footer: (when: string) => `Made by Learning Desktop from this computer's offline copy of your school data on ${when}.`,
+    footer: (when: string) =>
+      `Made by Learning Desktop from this computer's offline copy of your school data on ${when}.`,
     weekNote:
       'A lecture counts in the week this app first saw it completed when it synced; lectures completed before the app kept this history are in the totals, not in any week.',
   },
@@ -70,14 +71,18 @@ const WORDS = {
     lectures: '完成單元',
     minutes: '內容分鐘數',
     footer: (when: string) => `由 Learning Desktop 於 ${when} 依本機離線資料製作。`,
-    weekNote: '單元計入本程式同步時首次看到它完成的那一週；本程式開始記錄之前完成的單元計入總數，不計入任何一週。',
+    weekNote:
+      '單元計入本程式同步時首次看到它完成的那一週；本程式開始記錄之前完成的單元計入總數，不計入任何一週。',
   },
 } satisfies Record<ExportLanguage, unknown>;
 
 const minutes = (seconds: number) => String(Math.round(Math.max(0, seconds) / 60));
 
 /** RFC 4180 CSV with a BOM (see csv.ts): one row per course. */
-export function progressCsv(courses: readonly CourseProgressRow[], options: Pick<ProgressExportOptions, 'language' | 'timeZone' | 'site'>): string {
+export function progressCsv(
+  courses: readonly CourseProgressRow[],
+  options: Pick<ProgressExportOptions, 'language' | 'timeZone' | 'site'>,
+): string {
   const w = WORDS[options.language];
   const z = w.zone(options.timeZone);
   const header = [
@@ -113,11 +118,19 @@ export function progressCsv(courses: readonly CourseProgressRow[], options: Pick
       return [cell(options.site.label), cell(c?.title), ...Array<string>(9).fill('')];
     }
   });
-  return stringify([header, ...rows], { bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+  return stringify([header, ...rows], {
+    bom: true,
+    record_delimiter: 'windows',
+    quoted_match: /[\r\n]/,
+  });
 }
 
 /** The printable page: who, where, this week and the streak, every course, the last weeks. */
-export function progressReportHtml(courses: readonly CourseProgressRow[], summary: ProgressSummary, options: ProgressExportOptions): string {
+export function progressReportHtml(
+  courses: readonly CourseProgressRow[],
+  summary: ProgressSummary,
+  options: ProgressExportOptions,
+): string {
   const w = WORDS[options.language];
   const e = (v: unknown) => escapeHtml(typeof v === 'string' ? v : String(v ?? ''));
   const when = (iso: string | null) => e(readableDateTime(iso, options.language, options.timeZone));
@@ -129,7 +142,10 @@ export function progressReportHtml(courses: readonly CourseProgressRow[], summar
     )
     .join('');
   const weekRows = summary.weeks
-    .map((k) => `<tr><td>${e(k.weekStart)}</td><td class="num">${e(k.lectures)}</td><td class="num">${e(minutes(k.seconds))}</td></tr>`)
+    .map(
+      (k) =>
+        `<tr><td>${e(k.weekStart)}</td><td class="num">${e(k.lectures)}</td><td class="num">${e(minutes(k.seconds))}</td></tr>`,
+    )
     .join('');
   const main = `<main data-report="progress">
 <header><div><h1>${e(w.title)}</h1><dl>${options.student ? dt(w.student, `${e(options.student.name)} · ${e(options.student.email)}`) : ''}${dt(w.school, `<strong>${e(options.site.label)}</strong>`)}</dl></div>

@@ -22,7 +22,10 @@ export interface ReceiptOptions {
 
 /** Text made safe for HTML element content and double-quoted attributes. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const STYLE = `
@@ -55,7 +58,10 @@ code { font-family: ui-monospace, "Noto Sans Mono", monospace; }
  * One order's receipt as an <article>: its header (number, date, state, school), every payment, the totals. The
  * single receipt and a year's receipts (year-receipts.ts) are both made of it.
  */
-export function receiptArticle(order: OrderView, options: Omit<ReceiptOptions, 'generatedAt' | 'script'>): string {
+export function receiptArticle(
+  order: OrderView,
+  options: Omit<ReceiptOptions, 'generatedAt' | 'script'>,
+): string {
   const { language, timeZone } = options;
   const w = stringsFor(language);
   const r = w.receipt;
@@ -77,7 +83,9 @@ export function receiptArticle(order: OrderView, options: Omit<ReceiptOptions, '
   };
   const paymentDetails = (p: PaymentView, i: number): string => {
     const parts: string[] = [];
-    parts.push(`<section class="payment" data-payment-id="${e(p.paymentId)}"><h2>${e(r.payment(i + 1, payments.length))}</h2><dl>`);
+    parts.push(
+      `<section class="payment" data-payment-id="${e(p.paymentId)}"><h2>${e(r.payment(i + 1, payments.length))}</h2><dl>`,
+    );
     parts.push(row(r.method, e(label(w.paymentType, p.paymentType))));
     parts.push(row(r.state, e(label(w.paymentState, p.paymentState))));
     parts.push(row(r.amount, money(p.amount, p.currency)));
@@ -87,14 +95,27 @@ export function receiptArticle(order: OrderView, options: Omit<ReceiptOptions, '
       parts.push(
         row(
           r.installmentLabel,
-          e(r.installment(p.installment.periods, displayAmount(p.installment.amountPerPeriod, p.currency, language))) +
-            (p.installment.bankName ? ` · ${e(p.installment.bankName)}` : ''),
+          e(
+            r.installment(
+              p.installment.periods,
+              displayAmount(p.installment.amountPerPeriod, p.currency, language),
+            ),
+          ) + (p.installment.bankName ? ` · ${e(p.installment.bankName)}` : ''),
         ),
       );
     if (p.instructions) {
       parts.push(row(r.paymentCode, `<code>${e(p.instructions.codeNo)}</code>`));
       if (p.instructions.bankName || p.instructions.bankCode)
-        parts.push(row(r.bank, e([p.instructions.bankName, p.instructions.bankCode && `(${p.instructions.bankCode})`].filter(Boolean).join(' '))));
+        parts.push(
+          row(
+            r.bank,
+            e(
+              [p.instructions.bankName, p.instructions.bankCode && `(${p.instructions.bankCode})`]
+                .filter(Boolean)
+                .join(' '),
+            ),
+          ),
+        );
       if (p.instructions.expiredAt) parts.push(row(r.payBy, when(p.instructions.expiredAt)));
     }
     parts.push('</dl>');
@@ -132,8 +153,10 @@ export function receiptArticle(order: OrderView, options: Omit<ReceiptOptions, '
     if (p.refund.state !== 'none') {
       parts.push(`<h3>${e(r.refund)}</h3><dl>`);
       parts.push(row(r.refundState, e(label(w.refundState, p.refund.state))));
-      if (p.refund.refundedAmount > 0) parts.push(row(r.refundedAmount, money(p.refund.refundedAmount, p.currency)));
-      if (p.refund.refundRequestedAt) parts.push(row(r.refundRequestedAt, when(p.refund.refundRequestedAt)));
+      if (p.refund.refundedAmount > 0)
+        parts.push(row(r.refundedAmount, money(p.refund.refundedAmount, p.currency)));
+      if (p.refund.refundRequestedAt)
+        parts.push(row(r.refundRequestedAt, when(p.refund.refundRequestedAt)));
       if (p.refund.refundedAt) parts.push(row(r.refundedAt, when(p.refund.refundedAt)));
       parts.push('</dl>');
     }
@@ -155,7 +178,11 @@ ${payments.map(paymentSection).join('\n')}
  * A complete, self-contained HTML document around `main` (already escaped markup): inline style, a CSP that allows
  * nothing else, and the host's print script when it names one.
  */
-export function printableDocument(title: string, main: string, options: Pick<ReceiptOptions, 'language' | 'script'>): string {
+export function printableDocument(
+  title: string,
+  main: string,
+  options: Pick<ReceiptOptions, 'language' | 'script'>,
+): string {
   const e = (value: unknown) => escapeHtml(text(value));
   // Our own constant (no quote character in it), written as is.
   const csp = `default-src 'none'; style-src 'unsafe-inline'${options.script ? "; script-src 'self'" : ''}; base-uri 'none'; form-action 'none'`;
@@ -176,7 +203,9 @@ ${main}
 }
 
 /** The footer every printable file ends with: when it was made, from what, and that it is not a tax invoice. */
-export function printableFooter(options: Pick<ReceiptOptions, 'language' | 'timeZone' | 'generatedAt'>): string {
+export function printableFooter(
+  options: Pick<ReceiptOptions, 'language' | 'timeZone' | 'generatedAt'>,
+): string {
   const r = stringsFor(options.language).receipt;
   return `<footer><p>${escapeHtml(r.footer(readableDateTime(options.generatedAt.toISOString(), options.language, options.timeZone)))}</p><p>${escapeHtml(r.notInvoice)}</p></footer>`;
 }

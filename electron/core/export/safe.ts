@@ -8,7 +8,8 @@
 export function text(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   try {
     return JSON.stringify(value) ?? '';
   } catch {

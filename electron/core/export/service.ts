@@ -4,7 +4,15 @@ import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { BROWSER_HOST_PATHS } from '../../common/ipc-names';
 import { withResults } from '../../common/result';
 import type { SiteSummary } from '../../common/view-models';
-import { getCourseDetail, getCourseProgressRows, getEntitlements, getOrder, getPayment, getProfile, getProgressSummary } from '../db/index';
+import {
+  getCourseDetail,
+  getCourseProgressRows,
+  getEntitlements,
+  getOrder,
+  getPayment,
+  getProfile,
+  getProgressSummary,
+} from '../db/index';
 import { CoreError } from '../errors';
 import { entitlementLinksForSite } from '../net/external-url';
 import { courseAccessEndCalendar, eventCalendar, paymentDeadlineCalendar } from './calendar';
@@ -87,8 +95,14 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const site = deps.site(siteId);
       const now = deps.now();
       const input = { siteId, now, language, timeZone: zone() };
-      const body = deps.purchaseHistoryCsv ? await deps.purchaseHistoryCsv(input) : purchaseHistoryCsv(deps.db, siteId, now, input);
-      if (body === null) throw new CoreError('not-found', 'There are no purchases to export yet. Sync, then try again.');
+      const body = deps.purchaseHistoryCsv
+        ? await deps.purchaseHistoryCsv(input)
+        : purchaseHistoryCsv(deps.db, siteId, now, input);
+      if (body === null)
+        throw new CoreError(
+          'not-found',
+          'There are no purchases to export yet. Sync, then try again.',
+        );
       return deps.deliver({
         kind: 'csv',
         fileName: safeFileName(`purchases-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'),
@@ -100,8 +114,17 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const site = deps.site(siteId);
       const now = deps.now();
       const order = getOrder(deps.db, siteId, tradeNo, now);
-      if (!order) throw new CoreError('not-found', 'This order is not in your offline copy. Sync, then try again.');
-      const options = { language, timeZone: zone(), site: { label: site.label, baseUrl: site.baseUrl }, generatedAt: now };
+      if (!order)
+        throw new CoreError(
+          'not-found',
+          'This order is not in your offline copy. Sync, then try again.',
+        );
+      const options = {
+        language,
+        timeZone: zone(),
+        site: { label: site.label, baseUrl: site.baseUrl },
+        generatedAt: now,
+      };
       const body = receiptHtml(order, options);
       const printView = receiptHtml(order, { ...options, script: BROWSER_HOST_PATHS.print });
       return deps.deliver({
@@ -116,8 +139,17 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const site = deps.site(siteId);
       const now = deps.now();
       const orders = receiptOrdersOfYear(deps.db, siteId, year, now);
-      if (orders.length === 0) throw new CoreError('not-found', `There are no paid orders from ${year} in your offline copy.`);
-      const options = { language, timeZone: zone(), site: { label: site.label, baseUrl: site.baseUrl }, generatedAt: now };
+      if (orders.length === 0)
+        throw new CoreError(
+          'not-found',
+          `There are no paid orders from ${year} in your offline copy.`,
+        );
+      const options = {
+        language,
+        timeZone: zone(),
+        site: { label: site.label, baseUrl: site.baseUrl },
+        generatedAt: now,
+      };
       return deps.deliver({
         kind: 'receipt',
         fileName: safeFileName(`receipts-${year}-${new URL(site.baseUrl).hostname}`, 'pdf'),
@@ -130,7 +162,11 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const site = deps.site(siteId);
       const now = deps.now();
       const courses = getCourseProgressRows(deps.db, siteId);
-      if (courses.length === 0) throw new CoreError('not-found', 'There are no courses to export yet. Sync, then try again.');
+      if (courses.length === 0)
+        throw new CoreError(
+          'not-found',
+          'There are no courses to export yet. Sync, then try again.',
+        );
       return deps.deliver({
         kind: 'csv',
         fileName: safeFileName(`progress-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'),
@@ -143,7 +179,11 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const now = deps.now();
       const timeZone = zone();
       const courses = getCourseProgressRows(deps.db, siteId);
-      if (courses.length === 0) throw new CoreError('not-found', 'There are no courses to report yet. Sync, then try again.');
+      if (courses.length === 0)
+        throw new CoreError(
+          'not-found',
+          'There are no courses to report yet. Sync, then try again.',
+        );
       const summary = getProgressSummary(deps.db, siteId, now, timeZone);
       let student: { name: string; email: string } | null = null;
       try {
@@ -152,22 +192,38 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       } catch {
         // No profile synced yet: the page goes out without the student's name.
       }
-      const options = { language, timeZone, site: { label: site.label, baseUrl: site.baseUrl }, student, generatedAt: now };
+      const options = {
+        language,
+        timeZone,
+        site: { label: site.label, baseUrl: site.baseUrl },
+        student,
+        generatedAt: now,
+      };
       return deps.deliver({
         kind: 'receipt',
         fileName: safeFileName(`progress-${new URL(site.baseUrl).hostname}-${day(now)}`, 'pdf'),
         mimeType: 'text/html; charset=utf-8',
         body: progressReportHtml(courses, summary, options),
-        printView: progressReportHtml(courses, summary, { ...options, script: BROWSER_HOST_PATHS.print }),
+        printView: progressReportHtml(courses, summary, {
+          ...options,
+          script: BROWSER_HOST_PATHS.print,
+        }),
       });
     },
     'calendar:payment-deadline': async ({ siteId, paymentId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
       const payment = getPayment(deps.db, siteId, paymentId, now);
-      if (!payment) throw new CoreError('not-found', 'This payment is not in your offline copy. Sync, then try again.');
+      if (!payment)
+        throw new CoreError(
+          'not-found',
+          'This payment is not in your offline copy. Sync, then try again.',
+        );
       if (payment.paymentState !== 'not_paid' || payment.instructions?.isExpired !== false) {
-        throw new CoreError('invalid-input', 'This payment code can no longer be paid, so there is no deadline to add.');
+        throw new CoreError(
+          'invalid-input',
+          'This payment code can no longer be paid, so there is no deadline to add.',
+        );
       }
       const body = paymentDeadlineCalendar(payment, site, { language, stamp: now });
       return deps.deliver({
@@ -181,7 +237,11 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       const site = deps.site(siteId);
       const now = deps.now();
       const course = getCourseDetail(deps.db, siteId, courseId, now);
-      if (course.isExpired) throw new CoreError('invalid-input', 'Access to this course has already ended, so there is no date to add.');
+      if (course.isExpired)
+        throw new CoreError(
+          'invalid-input',
+          'Access to this course has already ended, so there is no date to add.',
+        );
       const body = courseAccessEndCalendar(course, site, { language, stamp: now });
       return deps.deliver({
         kind: 'ics',
@@ -193,11 +253,20 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
     'calendar:event': async ({ siteId, registrationId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
-      const event = entitlementLinksForSite(getEntitlements(deps.db, siteId, now), site.baseUrl).eventRegistrations.find(
-        (e) => e.id === registrationId,
-      );
-      if (!event) throw new CoreError('not-found', 'This event is not in your offline copy. Sync, then try again.');
-      if (event.isPast) throw new CoreError('invalid-input', 'This event has already ended, so there is nothing to add to a calendar.');
+      const event = entitlementLinksForSite(
+        getEntitlements(deps.db, siteId, now),
+        site.baseUrl,
+      ).eventRegistrations.find((e) => e.id === registrationId);
+      if (!event)
+        throw new CoreError(
+          'not-found',
+          'This event is not in your offline copy. Sync, then try again.',
+        );
+      if (event.isPast)
+        throw new CoreError(
+          'invalid-input',
+          'This event has already ended, so there is nothing to add to a calendar.',
+        );
       const body = eventCalendar(event, site, { language, stamp: now });
       return deps.deliver({
         kind: 'ics',

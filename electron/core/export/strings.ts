@@ -1,5 +1,11 @@
 import type { Unknown } from '../../common/site-values';
-import type { LineItemType, OrderView, PaymentState, PaymentType, RefundingState } from '../../common/view-models';
+import type {
+  LineItemType,
+  OrderView,
+  PaymentState,
+  PaymentType,
+  RefundingState,
+} from '../../common/view-models';
 
 /**
  * The words of the files the app writes (CSV headers, the receipt, calendar events), in the two languages of the
@@ -93,9 +99,20 @@ interface Strings {
     readonly paymentAlarm: string;
     readonly accessSummary: (title: string) => string;
     /** `lectures` left and their `minutes` (at least 1 when any lecture is left): "Left: 3 lectures, 57 min". */
-    readonly accessDescription: (lines: { title: string; site: string; progress: number; lectures: number; minutes: number }) => string;
+    readonly accessDescription: (lines: {
+      title: string;
+      site: string;
+      progress: number;
+      lectures: number;
+      minutes: number;
+    }) => string;
     readonly accessAlarm: string;
-    readonly eventDescription: (lines: { where: string; ticket: string; site: string; join: string | null }) => string;
+    readonly eventDescription: (lines: {
+      where: string;
+      ticket: string;
+      site: string;
+      join: string | null;
+    }) => string;
     readonly eventOnline: string;
     readonly eventAlarm: string;
   };
@@ -156,7 +173,12 @@ const en = {
     manual_enrolled: 'Enrolled by the school',
     mixed: 'Several states',
   },
-  invoiceKind: { personal: 'Personal', company: 'Company', donation: 'Donated', unknown: 'Unknown' },
+  invoiceKind: {
+    personal: 'Personal',
+    company: 'Company',
+    donation: 'Donated',
+    unknown: 'Unknown',
+  },
   adjustmentKind: { coupon: 'Coupon', promotion: 'Promotion', unknown: 'Unknown' },
   csv: {
     tradeNo: 'Order number',
@@ -217,12 +239,21 @@ const en = {
     total: 'Order total',
     paid: 'Paid',
     refunded: 'Refunded',
-    footer: (when: string) => `Made by Learning Desktop from this computer's copy of your purchases on ${when}.`,
-    notInvoice: 'This receipt is not a tax invoice; the invoice fields are shown as the school gave them.',
+    footer: (when: string) =>
+      `Made by Learning Desktop from this computer's copy of your purchases on ${when}.`,
+    notInvoice:
+      'This receipt is not a tax invoice; the invoice fields are shown as the school gave them.',
   },
   calendar: {
     paymentSummary: (amount: string, title: string) => `Pay ${amount}: ${title}`,
-    paymentDescription: (l: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) =>
+    paymentDescription: (l: {
+      method: string;
+      code: string;
+      bank: string | null;
+      amount: string;
+      tradeNo: string;
+      site: string;
+    }) =>
       [
         `${l.method}: ${l.code}`,
         ...(l.bank ? [`Bank: ${l.bank}`] : []),
@@ -233,7 +264,13 @@ const en = {
       ].join('\n'),
     paymentAlarm: 'Payment deadline',
     accessSummary: (title: string) => `Access ends: ${title}`,
-    accessDescription: (l: { title: string; site: string; progress: number; lectures: number; minutes: number }) =>
+    accessDescription: (l: {
+      title: string;
+      site: string;
+      progress: number;
+      lectures: number;
+      minutes: number;
+    }) =>
       [
         `Your access to “${l.title}” ends at this time.`,
         `Progress: ${l.progress}%`,
@@ -244,7 +281,12 @@ const en = {
       ].join('\n'),
     accessAlarm: 'Course access ends soon',
     eventDescription: (l: { where: string; ticket: string; site: string; join: string | null }) =>
-      [`Where: ${l.where}`, `Ticket: ${l.ticket}`, ...(l.join ? [`Join: ${l.join}`] : []), `School: ${l.site}`].join('\n'),
+      [
+        `Where: ${l.where}`,
+        `Ticket: ${l.ticket}`,
+        ...(l.join ? [`Join: ${l.join}`] : []),
+        `School: ${l.site}`,
+      ].join('\n'),
     eventOnline: 'Online',
     eventAlarm: 'Event starts soon',
   },
@@ -364,7 +406,14 @@ const zhTW = {
   },
   calendar: {
     paymentSummary: (amount: string, title: string) => `繳費 ${amount}：${title}`,
-    paymentDescription: (l: { method: string; code: string; bank: string | null; amount: string; tradeNo: string; site: string }) =>
+    paymentDescription: (l: {
+      method: string;
+      code: string;
+      bank: string | null;
+      amount: string;
+      tradeNo: string;
+      site: string;
+    }) =>
       [
         `${l.method}：${l.code}`,
         ...(l.bank ? [`銀行：${l.bank}`] : []),
@@ -375,16 +424,29 @@ const zhTW = {
       ].join('\n'),
     paymentAlarm: '繳費期限',
     accessSummary: (title: string) => `課程觀看期限：${title}`,
-    accessDescription: (l: { title: string; site: string; progress: number; lectures: number; minutes: number }) =>
+    accessDescription: (l: {
+      title: string;
+      site: string;
+      progress: number;
+      lectures: number;
+      minutes: number;
+    }) =>
       [
         `「${l.title}」的觀看權限將在這個時間結束。`,
         `進度：${l.progress}%`,
-        l.lectures === 0 ? '剩下：全部單元都看完了。' : `剩下：${l.lectures} 個單元，${watchTime(l.minutes, '小時', '分鐘')}`,
+        l.lectures === 0
+          ? '剩下：全部單元都看完了。'
+          : `剩下：${l.lectures} 個單元，${watchTime(l.minutes, '小時', '分鐘')}`,
         `學校：${l.site}`,
       ].join('\n'),
     accessAlarm: '課程觀看期限快到了',
     eventDescription: (l: { where: string; ticket: string; site: string; join: string | null }) =>
-      [`地點：${l.where}`, `票種：${l.ticket}`, ...(l.join ? [`加入連結：${l.join}`] : []), `學校：${l.site}`].join('\n'),
+      [
+        `地點：${l.where}`,
+        `票種：${l.ticket}`,
+        ...(l.join ? [`加入連結：${l.join}`] : []),
+        `學校：${l.site}`,
+      ].join('\n'),
     eventOnline: '線上',
     eventAlarm: '活動即將開始',
   },

@@ -2,13 +2,20 @@ import type { Database } from 'better-sqlite3';
 import type { OrderView } from '../../common/view-models';
 import { getOrdersPage } from '../db/payments';
 import { displayAmount } from './money';
-import { escapeHtml, printableDocument, printableFooter, receiptArticle, type ReceiptOptions } from './receipt';
+import {
+  escapeHtml,
+  printableDocument,
+  printableFooter,
+  receiptArticle,
+  type ReceiptOptions,
+} from './receipt';
 import type { ExportLanguage } from './strings';
 
 const WORDS = {
   en: {
     title: (year: string) => `Receipts ${year}`,
-    intro: (count: number, school: string) => `${count} ${count === 1 ? 'order' : 'orders'} paid at ${school}, one receipt each, oldest first.`,
+    intro: (count: number, school: string) =>
+      `${count} ${count === 1 ? 'order' : 'orders'} paid at ${school}, one receipt each, oldest first.`,
     totals: 'Totals',
     currency: 'Currency',
     paid: 'Paid',
@@ -17,7 +24,8 @@ const WORDS = {
   },
   'zh-TW': {
     title: (year: string) => `${year} 年收據`,
-    intro: (count: number, school: string) => `在 ${school} 付款的 ${count} 筆訂單，每筆一張收據，由舊到新。`,
+    intro: (count: number, school: string) =>
+      `在 ${school} 付款的 ${count} 筆訂單，每筆一張收據，由舊到新。`,
     totals: '合計',
     currency: '幣別',
     paid: '已付款',
@@ -31,7 +39,12 @@ const WORDS = {
  * ones too, their refunds shown), oldest first. An order waiting for payment, failed or expired has no receipt.
  * The year is the one the list's headings and the spending table use (the order date as the school wrote it).
  */
-export function receiptOrdersOfYear(db: Database, siteId: string, year: string, now: Date): OrderView[] {
+export function receiptOrdersOfYear(
+  db: Database,
+  siteId: string,
+  year: string,
+  now: Date,
+): OrderView[] {
   return getOrdersPage(db, siteId, now, { year })
     .items.filter((o) => o.paidAmount > 0)
     .reverse();
@@ -42,7 +55,11 @@ export function receiptOrdersOfYear(db: Database, siteId: string, year: string, 
  * order's receipt on its own page (the same article as the single receipt). One order the writer cannot write
  * leaves a marked gap, not a failed file.
  */
-export function yearReceiptsHtml(orders: readonly OrderView[], year: string, options: ReceiptOptions): string {
+export function yearReceiptsHtml(
+  orders: readonly OrderView[],
+  year: string,
+  options: ReceiptOptions,
+): string {
   const w = WORDS[options.language];
   const e = (v: string) => escapeHtml(v);
   const totals = new Map<string, { paid: number; refunded: number }>();

@@ -14,7 +14,12 @@ const inFlight = new Set<string>();
 const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
 /** Writes `data` to a new fsynced temp file beside `file` and hands its path to `place`; the temp never stays. */
-async function viaTempFile(file: string, data: Uint8Array | string, mode: number, place: (tmp: string) => Promise<void>): Promise<void> {
+async function viaTempFile(
+  file: string,
+  data: Uint8Array | string,
+  mode: number,
+  place: (tmp: string) => Promise<void>,
+): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -37,7 +42,11 @@ async function viaTempFile(file: string, data: Uint8Array | string, mode: number
   await fsyncDir(dir);
 }
 
-export async function writeFileAtomic(file: string, data: Uint8Array | string, mode = 0o600): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: Uint8Array | string,
+  mode = 0o600,
+): Promise<void> {
   await viaTempFile(file, data, mode, (tmp) => rename(tmp, file));
 }
 
@@ -46,7 +55,11 @@ export async function writeFileAtomic(file: string, data: Uint8Array | string, m
  * under the name at once (link(2) fails with EEXIST instead of replacing), so a crash can never leave it empty
  * or half written, and two processes never overwrite each other's file.
  */
-export async function createFileAtomic(file: string, data: Uint8Array | string, mode = 0o600): Promise<void> {
+export async function createFileAtomic(
+  file: string,
+  data: Uint8Array | string,
+  mode = 0o600,
+): Promise<void> {
   await viaTempFile(file, data, mode, async (tmp) => {
     await link(tmp, file);
     await rm(tmp, { force: true });

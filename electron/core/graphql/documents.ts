@@ -305,9 +305,19 @@ type ConnectionNodes<C> = C extends { nodes: readonly (infer N)[] } ? N : never;
 
 export type ProfileData = Viewer<ResultOf<typeof ProfileQuery>>;
 export type CourseNode = ConnectionNodes<Viewer<ResultOf<typeof CoursesQuery>>['enrolledCourses']>;
-export type DigitalProductNode = ConnectionNodes<Viewer<ResultOf<typeof DigitalProductsQuery>>['digitalProducts']>;
-export type ConsultingServiceNode = ConnectionNodes<Viewer<ResultOf<typeof ConsultingServicesQuery>>['consultingServices']>;
-export type EventRegistrationNode = ConnectionNodes<Viewer<ResultOf<typeof EventRegistrationsQuery>>['eventRegistrations']>;
+export type DigitalProductNode = ConnectionNodes<
+  Viewer<ResultOf<typeof DigitalProductsQuery>>['digitalProducts']
+>;
+export type ConsultingServiceNode = ConnectionNodes<
+  Viewer<ResultOf<typeof ConsultingServicesQuery>>['consultingServices']
+>;
+export type EventRegistrationNode = ConnectionNodes<
+  Viewer<ResultOf<typeof EventRegistrationsQuery>>['eventRegistrations']
+>;
 export type PaymentNode = ConnectionNodes<Viewer<ResultOf<typeof PaymentsQuery>>['payments']>;
-export type NotificationNode = ConnectionNodes<Viewer<ResultOf<typeof NotificationsQuery>>['notifications']>;
-export type SubscriptionNode = Viewer<ResultOf<typeof NotificationSubscriptionsQuery>>['notificationSubscriptions'][number];
+export type NotificationNode = ConnectionNodes<
+  Viewer<ResultOf<typeof NotificationsQuery>>['notifications']
+>;
+export type SubscriptionNode = Viewer<
+  ResultOf<typeof NotificationSubscriptionsQuery>
+>['notificationSubscriptions'][number];

@@ -24,7 +24,10 @@ export function readMemberSchemaSdl(dir = SCHEMA_DIR): string {
 
 export function renderIntrospectionFile(sdl = readMemberSchemaSdl()): string {
   const introspection = introspectionFromSchema(buildSchema(sdl), { descriptions: false });
-  return outputIntrospectionFile(minifyIntrospection(introspection), { fileType: '.ts', shouldPreprocess: false });
+  return outputIntrospectionFile(minifyIntrospection(introspection), {
+    fileType: '.ts',
+    shouldPreprocess: false,
+  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -13,16 +13,25 @@ export function createDemoHandlers(
   const { demo } = s;
   let signingKeyRotations = 0;
   function requireDemo(): DemoServers {
-    if (!demo) throw new CoreError('forbidden', 'The demo is not available in this version of the app.');
+    if (!demo)
+      throw new CoreError('forbidden', 'The demo is not available in this version of the app.');
     return demo;
   }
   function demoFaultsView(): DemoFaultsView {
-    return { running: demo?.running ?? false, faults: demo?.faults() ?? NO_DEMO_FAULTS, signingKeyRotations };
+    return {
+      running: demo?.running ?? false,
+      faults: demo?.faults() ?? NO_DEMO_FAULTS,
+      signingKeyRotations,
+    };
   }
   /** After a switch, the demo sites are synced at once so the student sees the effect now, not at the next interval. */
   function syncDemoSitesSoon(): void {
     for (const site of readySites(s.sites).filter((site) => site.isDemo)) {
-      void s.scheduler.runSync(site.id).catch((error: unknown) => s.log.warn('sync after a demo fault change failed', { siteId: site.id, error }));
+      void s.scheduler
+        .runSync(site.id)
+        .catch((error: unknown) =>
+          s.log.warn('sync after a demo fault change failed', { siteId: site.id, error }),
+        );
     }
   }
   return {

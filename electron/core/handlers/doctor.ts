@@ -25,14 +25,23 @@ export function createDoctorHandlers(
               site: { label: site.label, baseUrl: site.baseUrl, clientId: site.clientId },
               attempt: s.sites.lastSignInAttempt(site.id),
             }))(requireSite(s, input.siteId))
-          : { site: { label: input.baseUrl, baseUrl: input.baseUrl, clientId: input.clientId.trim() }, attempt: null };
+          : {
+              site: {
+                label: input.baseUrl,
+                baseUrl: input.baseUrl,
+                clientId: input.clientId.trim(),
+              },
+              attempt: null,
+            };
       const report = await runDoctor(target, {
         fetch: options.fetch ?? ((url, init) => fetch(url, init)),
         clock: s.clock,
         env: options.env ?? process.env,
         app: { version: info.version, host: info.host, platform: info.platform },
       });
-      s.log.info('sign-in doctor ran', { checks: report.checks.map((c) => `${c.id}:${c.status}`).join(' ') });
+      s.log.info('sign-in doctor ran', {
+        checks: report.checks.map((c) => `${c.id}:${c.status}`).join(' '),
+      });
       return report;
     },
   };

@@ -18,7 +18,9 @@ export interface DownloadHandlersDeps {
   readonly showInFolder: ((path: string) => void | Promise<void>) | null;
 }
 
-export function createDownloadHandlers(deps: DownloadHandlersDeps): Pick<CoreHandlers, DownloadChannel> {
+export function createDownloadHandlers(
+  deps: DownloadHandlersDeps,
+): Pick<CoreHandlers, DownloadChannel> {
   const { manager } = deps;
   return {
     'downloads:list': async ({ siteId }) => {
@@ -29,11 +31,24 @@ export function createDownloadHandlers(deps: DownloadHandlersDeps): Pick<CoreHan
     },
     'downloads:save': async ({ siteId, productId, confirmLarge }) => {
       deps.requireSite(siteId);
-      return await manager.save(siteId, productId, confirmLarge === undefined ? {} : { confirmLarge });
+      return await manager.save(
+        siteId,
+        productId,
+        confirmLarge === undefined ? {} : { confirmLarge },
+      );
     },
-    'downloads:pause': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.pause(siteId, productId)),
-    'downloads:cancel': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.cancel(siteId, productId)),
-    'downloads:remove': async ({ siteId, productId }) => (deps.requireSite(siteId), await manager.remove(siteId, productId)),
+    'downloads:pause': async ({ siteId, productId }) => (
+      deps.requireSite(siteId),
+      await manager.pause(siteId, productId)
+    ),
+    'downloads:cancel': async ({ siteId, productId }) => (
+      deps.requireSite(siteId),
+      await manager.cancel(siteId, productId)
+    ),
+    'downloads:remove': async ({ siteId, productId }) => (
+      deps.requireSite(siteId),
+      await manager.remove(siteId, productId)
+    ),
     'downloads:remove-all': async ({ siteId }) => {
       const targets = siteId === undefined ? deps.siteIds() : (deps.requireSite(siteId), [siteId]);
       // "Remove all" also turns "keep every product offline" off: otherwise the next sync brings it all back.
@@ -43,7 +58,8 @@ export function createDownloadHandlers(deps: DownloadHandlersDeps): Pick<CoreHan
       deps.requireSite(siteId);
       const found = await manager.locate(siteId, productId);
       let outcome: OpenOutcome;
-      if (found.viewAs) outcome = { kind: 'view', url: found.url, viewAs: found.viewAs, name: found.name };
+      if (found.viewAs)
+        outcome = { kind: 'view', url: found.url, viewAs: found.viewAs, name: found.name };
       else if (deps.showInFolder) {
         await deps.showInFolder(found.path);
         outcome = { kind: 'shown-in-folder', path: found.path };

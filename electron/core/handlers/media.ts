@@ -4,7 +4,10 @@ import type { FetchLike } from '../net/http';
 import { requireSite, type AppServices } from './services';
 
 /** Pictures a site names, fetched by the core for the screens (net/site-image.ts says why). */
-export function createMediaHandlers(s: AppServices, fetchImpl: FetchLike): Pick<CoreHandlers, 'media:image'> {
+export function createMediaHandlers(
+  s: AppServices,
+  fetchImpl: FetchLike,
+): Pick<CoreHandlers, 'media:image'> {
   const images = createSiteImages(fetchImpl);
   return {
     'media:image': async ({ siteId, url }) => images.get(url, requireSite(s, siteId).baseUrl),

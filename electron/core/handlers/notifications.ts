@@ -1,6 +1,12 @@
 import type { CoreHandlers } from '../../common/ipc-contract';
 import { CoreError } from '../errors';
-import { findNoticeTarget, getNoticeForOpening, getNotifications, getNotificationsPage, getNotificationsSummary } from '../db/index';
+import {
+  findNoticeTarget,
+  getNoticeForOpening,
+  getNotifications,
+  getNotificationsPage,
+  getNotificationsSummary,
+} from '../db/index';
 import { requireSite, type AppServices } from './services';
 
 type NotificationChannel =
@@ -13,13 +19,21 @@ type NotificationChannel =
   | 'notifications:update-subscription';
 
 /** The site's notices and subscriptions; changes go through the sync service's outbox. */
-export function createNotificationHandlers(s: AppServices): Pick<CoreHandlers, NotificationChannel> {
+export function createNotificationHandlers(
+  s: AppServices,
+): Pick<CoreHandlers, NotificationChannel> {
   const { db, sync } = s;
   const site = (siteId: string) => requireSite(s, siteId);
   return {
     'notifications:list': async ({ siteId }) => (site(siteId), getNotifications(db, siteId)),
-    'notifications:summary': async ({ siteId }) => (site(siteId), getNotificationsSummary(db, siteId)),
-    'notifications:page': async ({ siteId, ...page }) => (site(siteId), getNotificationsPage(db, siteId, page)),
+    'notifications:summary': async ({ siteId }) => (
+      site(siteId),
+      getNotificationsSummary(db, siteId)
+    ),
+    'notifications:page': async ({ siteId, ...page }) => (
+      site(siteId),
+      getNotificationsPage(db, siteId, page)
+    ),
     // Through the sync service's outbox: applied to the offline copy at once, sent now or when the site is back.
     'notifications:mark-read': async ({ siteId, notificationId }) => {
       site(siteId);
@@ -29,7 +43,8 @@ export function createNotificationHandlers(s: AppServices): Pick<CoreHandlers, N
     'notifications:open': async ({ siteId, notificationId }) => {
       const known = site(siteId);
       const notice = getNoticeForOpening(db, siteId, notificationId);
-      if (!notice) throw new CoreError('not-found', 'That notice is not in your saved copy any more.');
+      if (!notice)
+        throw new CoreError('not-found', 'That notice is not in your saved copy any more.');
       const target = findNoticeTarget(db, siteId, known.baseUrl, notice.url);
       if (notice.unread) await sync.markNotificationRead(siteId, notificationId);
       return target;

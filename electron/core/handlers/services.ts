@@ -37,6 +37,7 @@ export interface AppServices {
 /** The site a request names, or `not-found` (a renderer may ask about a site removed a moment ago). */
 export function requireSite(services: Pick<AppServices, 'sites'>, siteId: string): SiteSummary {
   const site = services.sites.getSite(siteId);
-  if (!site) throw new CoreError('not-found', 'That site is not in your list. It may have been removed.');
+  if (!site)
+    throw new CoreError('not-found', 'That site is not in your list. It may have been removed.');
   return site;
 }

@@ -8,7 +8,14 @@ export function createSettingsHandlers(
   s: Pick<AppServices, 'settings' | 'firstScreen' | 'log'>,
   info: AppInfo,
   cipher: Pick<Cipher, 'backend' | 'persistent' | 'weak' | 'description'>,
-): Pick<CoreHandlers, 'app:get-info' | 'app:save-first-screen' | 'settings:get' | 'settings:update' | 'security:get-token-protection'> {
+): Pick<
+  CoreHandlers,
+  | 'app:get-info'
+  | 'app:save-first-screen'
+  | 'settings:get'
+  | 'settings:update'
+  | 'security:get-token-protection'
+> {
   const tokenProtection: TokenProtection = {
     backend: cipher.backend,
     persistent: cipher.persistent,
@@ -29,7 +36,8 @@ export function createSettingsHandlers(
       const before = s.settings.current();
       const next = await s.settings.update(patch);
       // The saved first frame was drawn in the old language or theme: the next start draws its own.
-      if (next.language !== before.language || next.theme !== before.theme) await s.firstScreen.forget();
+      if (next.language !== before.language || next.theme !== before.theme)
+        await s.firstScreen.forget();
       return next;
     },
     'security:get-token-protection': async () => tokenProtection,

@@ -7,7 +7,10 @@ import { requireSite, type AppServices } from './services';
  * "Take me there": the school's own page for something in the saved copy, opened in the system browser. The address
  * is built from the saved copy on the site's base URL and checked to stay on its origin (net/site-pages.ts).
  */
-export function createSitePageHandlers(s: AppServices, openExternal: (url: string) => Promise<void>): Pick<CoreHandlers, 'site:open-page'> {
+export function createSitePageHandlers(
+  s: AppServices,
+  openExternal: (url: string) => Promise<void>,
+): Pick<CoreHandlers, 'site:open-page'> {
   return {
     'site:open-page': async ({ siteId, page }) => {
       const site = requireSite(s, siteId);

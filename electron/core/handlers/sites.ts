@@ -5,7 +5,14 @@ import { CoreError } from '../errors';
 import { requireSite, type AppServices } from './services';
 
 type SiteChannel =
-  'sites:list' | 'sites:check' | 'sites:add' | 'sites:add-demo' | 'sites:sign-in' | 'sites:cancel-sign-in' | 'sites:sign-out' | 'sites:remove';
+  | 'sites:list'
+  | 'sites:check'
+  | 'sites:add'
+  | 'sites:add-demo'
+  | 'sites:sign-in'
+  | 'sites:cancel-sign-in'
+  | 'sites:sign-out'
+  | 'sites:remove';
 
 /** Add, sign in, sign out and remove sites; the offline data of a site goes with it when asked. */
 export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChannel> {
@@ -18,12 +25,22 @@ export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChann
     try {
       await s.downloads.removeSite(siteId, { forgetSetting: true });
     } catch (cause) {
-      throw new CoreError('storage-error', 'The saved files of this site could not be deleted.', undefined, { cause });
+      throw new CoreError(
+        'storage-error',
+        'The saved files of this site could not be deleted.',
+        undefined,
+        { cause },
+      );
     }
     try {
       await s.writer.call('site:remove', { siteId });
     } catch (cause) {
-      throw new CoreError('storage-error', 'The offline data of this site could not be deleted.', undefined, { cause });
+      throw new CoreError(
+        'storage-error',
+        'The offline data of this site could not be deleted.',
+        undefined,
+        { cause },
+      );
     }
     s.emit('data:changed', { siteId });
   }
@@ -38,16 +55,29 @@ export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChann
         ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}),
       }),
     'sites:add-demo': async () => {
-      if (!demo) throw new CoreError('forbidden', 'Demo mode is not available in this version of the app.');
+      if (!demo)
+        throw new CoreError('forbidden', 'Demo mode is not available in this version of the app.');
       let origins;
       try {
         origins = await demo.start();
       } catch (cause) {
-        throw new CoreError('server-unavailable', 'The demo site could not be started. Restart the app and try again.', undefined, { cause });
+        throw new CoreError(
+          'server-unavailable',
+          'The demo site could not be started. Restart the app and try again.',
+          undefined,
+          { cause },
+        );
       }
       const added: SiteSummary[] = [];
       for (const key of DEMO_SITE_KEYS) {
-        added.push(await sites.add({ baseUrl: origins[key], clientId: DEMO_CLIENT_ID, isDemo: true, label: demo.label(key) }));
+        added.push(
+          await sites.add({
+            baseUrl: origins[key],
+            clientId: DEMO_CLIENT_ID,
+            isDemo: true,
+            label: demo.label(key),
+          }),
+        );
       }
       return added;
     },
@@ -56,7 +86,9 @@ export function createSiteHandlers(s: AppServices): Pick<CoreHandlers, SiteChann
       const site = await sites.signIn(siteId);
       scheduler.setOnline(true);
       // First data right after the sign-in; sync:now called meanwhile joins this run.
-      void scheduler.runSync(siteId).catch((error: unknown) => log.warn('sync after sign-in failed', { siteId, error }));
+      void scheduler
+        .runSync(siteId)
+        .catch((error: unknown) => log.warn('sync after sign-in failed', { siteId, error }));
       return site;
     },
     'sites:cancel-sign-in': async ({ siteId }) => {

@@ -3,7 +3,9 @@ import { siteStatusView } from '../sync/site-status';
 import { requireSite, type AppServices } from './services';
 
 /** Sync a site now, cancel its run, read its status. */
-export function createSyncHandlers(s: AppServices): Pick<CoreHandlers, 'sync:now' | 'sync:cancel' | 'sync:status'> {
+export function createSyncHandlers(
+  s: AppServices,
+): Pick<CoreHandlers, 'sync:now' | 'sync:cancel' | 'sync:status'> {
   return {
     'sync:now': async ({ siteId }) => {
       requireSite(s, siteId);

@@ -28,7 +28,11 @@ export function createTodayHandlers(s: AppServices): Pick<CoreHandlers, 'today:g
         // A join link the school may not send (common/external-url.ts siteLinkUrl) is not offered.
         attention: data.attention
           .filter((a) => known.has(a.siteId))
-          .map((a) => (a.kind === 'event-soon' && a.joinUrl !== null ? { ...a, joinUrl: siteLinkUrl(a.joinUrl, baseUrls.get(a.siteId) ?? '') } : a)),
+          .map((a) =>
+            a.kind === 'event-soon' && a.joinUrl !== null
+              ? { ...a, joinUrl: siteLinkUrl(a.joinUrl, baseUrls.get(a.siteId) ?? '') }
+              : a,
+          ),
         sites,
       };
     },

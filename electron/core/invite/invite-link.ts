@@ -63,7 +63,10 @@ export function parseInviteLink(input: unknown): InviteOutcome {
     url.hostname.toLowerCase() === INVITE_ACTION &&
     (url.pathname === '' || url.pathname === '/') &&
     url.port === '';
-  const isHostRoute = url.protocol === 'http:' && isLoopbackHost(url.hostname) && url.pathname === `/${INVITE_ACTION}`;
+  const isHostRoute =
+    url.protocol === 'http:' &&
+    isLoopbackHost(url.hostname) &&
+    url.pathname === `/${INVITE_ACTION}`;
   if (!isScheme && !isHostRoute) return refuse('not-an-invite');
   if (url.username || url.password) return refuse('secret-in-link');
 
@@ -92,23 +95,33 @@ export function parseInviteLink(input: unknown): InviteOutcome {
 }
 
 /** The site parameter: an http(s) origin and nothing else (the add-site form's rule, normalizeBaseUrl). */
-function readSite(value: string): { ok: true; origin: string } | { ok: false; refusal: InviteRefusal } {
+function readSite(
+  value: string,
+): { ok: true; origin: string } | { ok: false; refusal: InviteRefusal } {
   // The query was decoded once already; an origin has no '%' of its own, and the URL parser would decode a host's
   // escapes a second time (`%2573` -> `%73` -> `s`): what the student is shown must be what the link said.
-  if (value.length > 512 || CONTROL.test(value) || value.includes('%')) return { ok: false, refusal: 'site-invalid' };
+  if (value.length > 512 || CONTROL.test(value) || value.includes('%'))
+    return { ok: false, refusal: 'site-invalid' };
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return { ok: false, refusal: 'site-invalid' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, refusal: 'site-not-https' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, refusal: 'site-not-https' };
   // Plain http only for this computer (RFC 8252 §8.3 spirit), as everywhere else in the app.
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return { ok: false, refusal: 'site-not-https' };
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    return { ok: false, refusal: 'site-not-https' };
   if (url.username || url.password) return { ok: false, refusal: 'site-has-credentials' };
   // An origin only: a path, query or fragment could make the form look like one site and add another
   // (`https://good.example\@evil.example` reads as good.example with the path /@evil.example).
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /[?#]$/.test(value))
+  if (
+    (url.pathname !== '/' && url.pathname !== '') ||
+    url.search ||
+    url.hash ||
+    /[?#]$/.test(value)
+  )
     return { ok: false, refusal: 'site-not-origin' };
   if (url.hostname === '') return { ok: false, refusal: 'site-invalid' };
   // url.origin carries the host as the URL parser wrote it: an internationalised name in its ASCII (xn--) form.

@@ -11,14 +11,16 @@ import { CoreError } from '../errors';
 export function externalUrlProblem(raw: string, expectedOrigin?: string): string | null {
   const href = externalUrl(raw);
   if (href === null) return 'only https, or http on this computer, without a user name or password';
-  if (expectedOrigin !== undefined && new URL(href).origin !== new URL(expectedOrigin).origin) return 'another site';
+  if (expectedOrigin !== undefined && new URL(href).origin !== new URL(expectedOrigin).origin)
+    return 'another site';
   return null;
 }
 
 /** The address, parsed, when it may leave the app; CoreError('invalid-input') naming the reason otherwise. */
 export function checkExternalUrl(raw: string, expectedOrigin?: string): URL {
   const problem = externalUrlProblem(raw, expectedOrigin);
-  if (problem !== null) throw new CoreError('invalid-input', `This address cannot be opened (${problem}).`);
+  if (problem !== null)
+    throw new CoreError('invalid-input', `This address cannot be opened (${problem}).`);
   return new URL(raw);
 }
 
@@ -27,7 +29,9 @@ export function checkExternalUrl(raw: string, expectedOrigin?: string): URL {
  * link becomes null and `urlRefused` says why, as for a link of another scheme. Applied wherever the saved copy's
  * links leave the core (the screens, the downloads, a calendar file), since the database does not know the site.
  */
-export function entitlementLinksForSite<V extends Pick<EntitlementsView, 'digitalProducts' | 'eventRegistrations'>>(view: V, siteBaseUrl: string): V {
+export function entitlementLinksForSite<
+  V extends Pick<EntitlementsView, 'digitalProducts' | 'eventRegistrations'>,
+>(view: V, siteBaseUrl: string): V {
   return {
     ...view,
     digitalProducts: view.digitalProducts.map((p) => onlySiteLink(p, 'downloadUrl', siteBaseUrl)),
@@ -35,7 +39,11 @@ export function entitlementLinksForSite<V extends Pick<EntitlementsView, 'digita
   };
 }
 
-function onlySiteLink<T extends { readonly urlRefused?: true }, K extends keyof T & string>(item: T, key: K, siteBaseUrl: string): T {
+function onlySiteLink<T extends { readonly urlRefused?: true }, K extends keyof T & string>(
+  item: T,
+  key: K,
+  siteBaseUrl: string,
+): T {
   const value = item[key] as unknown;
   if (typeof value !== 'string' || siteLinkUrl(value, siteBaseUrl) !== null) return item;
   return { ...item, [key]: null, urlRefused: true };

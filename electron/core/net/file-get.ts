@@ -36,7 +36,8 @@ export function fileGet(url: URL, options: FileGetOptions): Promise<IncomingMess
       signal: options.signal,
       ...(options.publicOnly ? { lookup: publicLookup(url) } : {}),
     });
-    if (options.publicOnly) req.once('socket', (socket) => refuseLocalPeer(socket, url, (error) => req.destroy(error)));
+    if (options.publicOnly)
+      req.once('socket', (socket) => refuseLocalPeer(socket, url, (error) => req.destroy(error)));
     req.setTimeout(options.idleTimeoutMs, () => {
       req.destroy(new CoreError('site-unreachable', `${url.origin} stopped answering.`));
     });
@@ -49,7 +50,12 @@ export function fileGet(url: URL, options: FileGetOptions): Promise<IncomingMess
       reject(
         cause instanceof CoreError
           ? cause
-          : new CoreError('site-unreachable', `Could not reach ${url.origin}. Check your connection and try again.`, undefined, { cause }),
+          : new CoreError(
+              'site-unreachable',
+              `Could not reach ${url.origin}. Check your connection and try again.`,
+              undefined,
+              { cause },
+            ),
       );
     });
     req.end();
@@ -57,19 +63,31 @@ export function fileGet(url: URL, options: FileGetOptions): Promise<IncomingMess
 }
 
 function abortReason(signal: AbortSignal): unknown {
-  return signal.reason instanceof Error ? signal.reason : new CoreError('sync-cancelled', 'Stopped.');
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new CoreError('sync-cancelled', 'Stopped.');
 }
 
 function localAddressError(url: URL): CoreError {
-  return new CoreError('forbidden', `${url.hostname} leads to this computer or its local network, which a school on the Internet may not use.`, {
-    reason: 'unsafe-address',
-  });
+  return new CoreError(
+    'forbidden',
+    `${url.hostname} leads to this computer or its local network, which a school on the Internet may not use.`,
+    {
+      reason: 'unsafe-address',
+    },
+  );
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /** dns.lookup, refusing a name any of whose addresses is loopback or private (a mixed answer is a rebinding trick). */
-function publicLookup(url: URL): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
+function publicLookup(
+  url: URL,
+): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
   return (hostname, options, callback) =>
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
@@ -86,7 +104,8 @@ function publicLookup(url: URL): (hostname: string, options: LookupOptions, call
 /** The address the socket did connect to (a literal, a reused connection, a lookup bypassed): public only. */
 function refuseLocalPeer(socket: Socket, url: URL, destroy: (error: CoreError) => void): void {
   const check = (): void => {
-    if (socket.remoteAddress !== undefined && hostKind(socket.remoteAddress) !== 'public') destroy(localAddressError(url));
+    if (socket.remoteAddress !== undefined && hostKind(socket.remoteAddress) !== 'public')
+      destroy(localAddressError(url));
   };
   if (socket.connecting) socket.once('connect', check);
   else check();

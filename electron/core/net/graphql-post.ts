@@ -11,7 +11,13 @@ import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { CoreError } from '../errors';
 import { unreachableDetail } from './reachability';
-import { deadlinePassed, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, REQUEST_DEADLINE_MS, siteDataInvalid } from './site-data';
+import {
+  deadlinePassed,
+  MAX_ANSWER_BYTES,
+  MAX_ERROR_BYTES,
+  REQUEST_DEADLINE_MS,
+  siteDataInvalid,
+} from './site-data';
 
 export interface GraphQLPost {
   readonly url: string;
@@ -51,7 +57,10 @@ class SilentSite extends Error {
 }
 
 // Connections kept open between pages, as fetch keeps them: a sync asks the same site for ~150 pages.
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+const agents = {
+  http: new HttpAgent({ keepAlive: true }),
+  https: new HttpsAgent({ keepAlive: true }),
+};
 
 export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
   // Why this side ended the request (too large, too slow), whichever of the request or the answer then reports it.
@@ -62,13 +71,21 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
       : refusal !== null
         ? refusal
         : cause instanceof SilentSite
-          ? new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause })
-          : new CoreError('site-unreachable', 'The site could not be reached.', unreachableDetail(cause), { cause });
+          ? new CoreError('site-unreachable', 'The site did not answer in time.', undefined, {
+              cause,
+            })
+          : new CoreError(
+              'site-unreachable',
+              'The site could not be reached.',
+              unreachableDetail(cause),
+              { cause },
+            );
   return new Promise<GraphQLAnswer>((resolve, reject) => {
     if (post.signal.aborted) return reject(lost(post.signal.reason));
     const url = new URL(post.url);
     const secure = url.protocol === 'https:';
-    if (!secure && url.protocol !== 'http:') return reject(new CoreError('invalid-input', 'That address is not valid.'));
+    if (!secure && url.protocol !== 'http:')
+      return reject(new CoreError('invalid-input', 'That address is not valid.'));
     const body = Buffer.from(JSON.stringify({ query: post.query, variables: post.variables }));
     const maxBytes = post.maxBytes ?? MAX_ANSWER_BYTES;
     const refuse = (error: CoreError) => {
@@ -94,13 +111,24 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
       (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;
         const challenge = res.headers['www-authenticate'];
-        const wwwAuthenticate = challenge === undefined ? null : Array.isArray(challenge) ? challenge.join(', ') : challenge;
+        const wwwAuthenticate =
+          challenge === undefined
+            ? null
+            : Array.isArray(challenge)
+              ? challenge.join(', ')
+              : challenge;
         const chunks: Buffer[] = [];
         const ok = status >= 200 && status <= 299;
         let size = 0;
         const errorAnswer = () => {
           const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          return { status, wwwAuthenticate, body: bytes.toString('utf8', 0, Math.min(bytes.length, BODY_KEPT * 4)).slice(0, BODY_KEPT) };
+          return {
+            status,
+            wwwAuthenticate,
+            body: bytes
+              .toString('utf8', 0, Math.min(bytes.length, BODY_KEPT * 4))
+              .slice(0, BODY_KEPT),
+          };
         };
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
@@ -122,7 +150,12 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
           clearTimeout(deadline);
           // The connection broke before the whole body came (node:http ends a response it could not complete).
           if (!res.complete) return reject(lost(new Error('the answer was cut off')));
-          if (ok) resolve({ status, wwwAuthenticate, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+          if (ok)
+            resolve({
+              status,
+              wwwAuthenticate,
+              body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+            });
           else resolve(errorAnswer());
         });
       },
@@ -132,7 +165,9 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
       reject(lost(error));
     });
     // Silence on the socket, before or during the answer: the request ends with the error above.
-    req.setTimeout(post.idleTimeoutMs ?? IDLE_TIMEOUT_MS, () => req.destroy(new SilentSite('the site did not answer in time')));
+    req.setTimeout(post.idleTimeoutMs ?? IDLE_TIMEOUT_MS, () =>
+      req.destroy(new SilentSite('the site did not answer in time')),
+    );
     // And a deadline for the whole request, however the bytes trickle in.
     const deadlineMs = post.deadlineMs ?? REQUEST_DEADLINE_MS;
     const deadline = setTimeout(() => refuse(deadlinePassed(deadlineMs)), deadlineMs);

@@ -17,7 +17,11 @@ export interface RequestOptions {
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 
 /** fetch with a deadline; never follows redirects for OAuth endpoints (RFC 6749 §3.2 / RFC 8414 §3.2). */
-export async function request(url: string, init: RequestInit, options: RequestOptions): Promise<Response> {
+export async function request(
+  url: string,
+  init: RequestInit,
+  options: RequestOptions,
+): Promise<Response> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   try {
@@ -25,7 +29,12 @@ export async function request(url: string, init: RequestInit, options: RequestOp
   } catch (cause) {
     if (options.signal?.aborted) throw abortError(options.signal, cause);
     const host = safeOrigin(url);
-    throw new CoreError('site-unreachable', `Could not reach ${host}. Check your connection and try again.`, unreachableDetail(cause), { cause });
+    throw new CoreError(
+      'site-unreachable',
+      `Could not reach ${host}. Check your connection and try again.`,
+      unreachableDetail(cause),
+      { cause },
+    );
   }
 }
 
@@ -43,7 +52,8 @@ export async function readJsonObject(
   } catch (cause) {
     throw new CoreError(code, message, undefined, { cause });
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || nestsDeeperThan(value)) throw new CoreError(code, message);
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || nestsDeeperThan(value))
+    throw new CoreError(code, message);
   return value as Record<string, unknown>;
 }
 
@@ -52,7 +62,11 @@ export async function readJsonObject(
  * `maxBytes`. fetch has already decoded any content-encoding (gzip, br, deflate), so the bytes counted are the
  * decompressed ones: a small compressed answer that expands without end is stopped at the limit too.
  */
-export async function readBounded(res: Response, maxBytes: number, tooLarge: () => CoreError): Promise<Uint8Array> {
+export async function readBounded(
+  res: Response,
+  maxBytes: number,
+  tooLarge: () => CoreError,
+): Promise<Uint8Array> {
   const length = Number(res.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(length) && length > maxBytes && !res.headers.has('content-encoding')) {
     await res.body?.cancel().catch(() => undefined);
@@ -75,7 +89,12 @@ export async function readBounded(res: Response, maxBytes: number, tooLarge: () 
     }
   } catch (cause) {
     if (cause instanceof CoreError) throw cause;
-    throw new CoreError('site-unreachable', 'The connection to the site was lost while reading its answer.', undefined, { cause });
+    throw new CoreError(
+      'site-unreachable',
+      'The connection to the site was lost while reading its answer.',
+      undefined,
+      { cause },
+    );
   }
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
@@ -137,7 +156,11 @@ export async function readStart(res: Response, maxBytes: number): Promise<string
  * caller's own signal. fetch keeps the signal for the body too, so the deadline covers the last byte, not only the
  * headers.
  */
-export function deadlineSignal(ms: number, reason: () => CoreError, signal?: AbortSignal): AbortSignal {
+export function deadlineSignal(
+  ms: number,
+  reason: () => CoreError,
+  signal?: AbortSignal,
+): AbortSignal {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(reason()), ms);
   timer.unref?.();
@@ -156,10 +179,17 @@ export function safeOrigin(url: string): string {
 export function abortError(signal: AbortSignal, cause?: unknown): CoreError {
   const reason: unknown = signal.reason;
   if (reason instanceof CoreError) return reason;
-  return new CoreError('sign-in-cancelled', 'The sign-in was cancelled.', undefined, { cause: cause ?? reason });
+  return new CoreError('sign-in-cancelled', 'The sign-in was cancelled.', undefined, {
+    cause: cause ?? reason,
+  });
 }
 
 /** True for http://127.0.0.1, http://[::1] and http://localhost (RFC 8252 §8.3 loopback). */
 export function isLoopbackHost(hostname: string): boolean {
-  return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(hostname);
+  return (
+    hostname === '127.0.0.1' ||
+    hostname === '[::1]' ||
+    hostname === 'localhost' ||
+    /^127(\.\d{1,3}){3}$/.test(hostname)
+  );
 }

@@ -18,7 +18,12 @@ import type { AppError } from '../../common/result';
 export type Reach = 'answering' | 'not-answering' | 'no-network';
 
 /** Socket errors raised before a connection could be tried: the network, not the site. */
-const NO_NETWORK_ERRNOS: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'ENETDOWN']);
+const NO_NETWORK_ERRNOS: ReadonlySet<string> = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'ENETDOWN',
+]);
 
 /** The system error code (ECONNREFUSED, ENOTFOUND...) somewhere in an error's cause chain, or null. */
 export function systemErrorCode(error: unknown): string | null {
@@ -55,6 +60,8 @@ export function failedBeforeConnecting(error: unknown): boolean {
 }
 
 /** Rule 1: whether the operating system lists any network interface other than loopback. */
-export function osHasNetwork(interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces()): boolean {
+export function osHasNetwork(
+  interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces(),
+): boolean {
   return Object.values(interfaces).some((addresses) => (addresses ?? []).some((a) => !a.internal));
 }

@@ -63,9 +63,13 @@ const PART_WORDS: Readonly<Record<string, string>> = {
 
 /** A request that took longer than its deadline: the site answers, but too slowly to be waited for. */
 export function deadlinePassed(ms: number): CoreError {
-  return new CoreError('server-error', `The site took longer than ${Math.round(ms / 1000)} s to send one answer; the sync stopped.`, {
-    reason: 'deadline',
-  });
+  return new CoreError(
+    'server-error',
+    `The site took longer than ${Math.round(ms / 1000)} s to send one answer; the sync stopped.`,
+    {
+      reason: 'deadline',
+    },
+  );
 }
 
 /** True when objects/arrays nest deeper than `max` levels. Recursion is bounded by `max` itself, so this never overflows. */
@@ -76,14 +80,18 @@ export function nestsDeeperThan(value: unknown, max: number = MAX_JSON_DEPTH): b
     for (const item of value) if (nestsDeeperThan(item, max - 1)) return true;
     return false;
   }
-  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], max - 1)) return true;
+  for (const key in value)
+    if (nestsDeeperThan((value as Record<string, unknown>)[key], max - 1)) return true;
   return false;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Decodes (UTF-8, strictly) and parses one answer, refusing it as a whole when it is too large, not JSON, or too deep. */
-export function parseSiteJson(body: Uint8Array | ArrayBuffer | string, maxBytes: number = MAX_ANSWER_BYTES): unknown {
+export function parseSiteJson(
+  body: Uint8Array | ArrayBuffer | string,
+  maxBytes: number = MAX_ANSWER_BYTES,
+): unknown {
   const size = typeof body === 'string' ? body.length : body.byteLength;
   if (size > maxBytes) throw siteDataInvalid('too-large');
   let value: unknown;
@@ -100,7 +108,8 @@ export function parseSiteJson(body: Uint8Array | ArrayBuffer | string, maxBytes:
 export function idsOf(nodes: readonly unknown[]): string[] {
   const ids: string[] = [];
   for (const node of nodes) {
-    const id = node !== null && typeof node === 'object' ? (node as { id?: unknown }).id : undefined;
+    const id =
+      node !== null && typeof node === 'object' ? (node as { id?: unknown }).id : undefined;
     if (typeof id === 'string') ids.push(id);
   }
   return ids;

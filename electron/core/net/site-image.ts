@@ -13,7 +13,14 @@ import { readBounded, request, type FetchLike } from './http';
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 const IMAGE_TIMEOUT_MS = 15_000;
 /** Raster formats and SVG: an SVG shown through <img> runs no script and loads nothing (HTML §4.8.4.1 "images"). */
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml']);
+const IMAGE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/svg+xml',
+]);
 const CACHE_ENTRIES = 300;
 
 /**
@@ -33,7 +40,8 @@ export function imageUrlAllowed(url: string, siteBaseUrl: string): boolean {
   if (u.username !== '' || u.password !== '') return false;
   // The rule of every link a site sends (common/external-url.ts siteLinkUrl): nothing on this computer or its network
   // for a site on the Internet.
-  if (u.protocol === 'https:') return hostKind(u.hostname) === 'public' || hostKind(site.hostname) !== 'public';
+  if (u.protocol === 'https:')
+    return hostKind(u.hostname) === 'public' || hostKind(site.hostname) !== 'public';
   return u.protocol === 'http:' && u.origin === site.origin && isLoopbackHostname(u.hostname);
 }
 
@@ -50,7 +58,12 @@ export function createSiteImages(fetchImpl: FetchLike): SiteImages {
       // No redirects: a redirect could name any address, checked by no one.
       const res = await request(
         url,
-        { method: 'GET', redirect: 'manual', credentials: 'omit', headers: { accept: [...IMAGE_TYPES].join(', ') } },
+        {
+          method: 'GET',
+          redirect: 'manual',
+          credentials: 'omit',
+          headers: { accept: [...IMAGE_TYPES].join(', ') },
+        },
         { fetch: fetchImpl, timeoutMs: IMAGE_TIMEOUT_MS },
       );
       const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -58,7 +71,11 @@ export function createSiteImages(fetchImpl: FetchLike): SiteImages {
         await res.body?.cancel().catch(() => undefined);
         return null;
       }
-      const bytes = await readBounded(res, MAX_IMAGE_BYTES, () => new CoreError('server-error', 'The picture is too large.'));
+      const bytes = await readBounded(
+        res,
+        MAX_IMAGE_BYTES,
+        () => new CoreError('server-error', 'The picture is too large.'),
+      );
       return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
     } catch {
       return null;

@@ -10,14 +10,20 @@ import { checkExternalUrl } from './external-url';
 
 export type SitePage =
   | { readonly kind: 'course'; readonly slug: string }
-  | { readonly kind: 'lecture'; readonly slug: string; readonly lectureId: string; readonly positionSeconds: number }
+  | {
+      readonly kind: 'lecture';
+      readonly slug: string;
+      readonly lectureId: string;
+      readonly positionSeconds: number;
+    }
   | { readonly kind: 'order'; readonly tradeNo: string }
   | { readonly kind: 'consulting'; readonly serviceId: string };
 
 // An id of '.' or '..' is a dot-segment and would move up the path (RFC 3986 §5.2.4; the WHATWG URL parser reads
 // '%2E%2E' as one too): no page has such an address.
 function segment(value: string): string {
-  if (value === '.' || value === '..') throw new CoreError('invalid-input', 'This address cannot be opened (a dot-segment id).');
+  if (value === '.' || value === '..')
+    throw new CoreError('invalid-input', 'This address cannot be opened (a dot-segment id).');
   return encodeURIComponent(value);
 }
 

@@ -22,7 +22,10 @@ export async function loadLiveSettings(
       // succession (theme, then language) otherwise both start from the old settings and the later save drops
       // the earlier change.
       const run = updates.then(async () => {
-        const next: Settings = { ...settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+        const next: Settings = {
+          ...settings,
+          ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+        };
         await store.save(next);
         const intervalChanged = next.autoSyncMinutes !== settings.autoSyncMinutes;
         settings = await store.load();

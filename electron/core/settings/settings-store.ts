@@ -74,7 +74,9 @@ export function createJsonSettingsStore(file: string): SettingsStore {
         text = await readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...DEFAULT_SETTINGS };
-        throw new CoreError('storage-error', 'Your settings could not be read.', undefined, { cause: error });
+        throw new CoreError('storage-error', 'Your settings could not be read.', undefined, {
+          cause: error,
+        });
       }
       try {
         return normaliseSettings(JSON.parse(text));
@@ -86,7 +88,9 @@ export function createJsonSettingsStore(file: string): SettingsStore {
     save(settings) {
       const body = JSON.stringify(normaliseSettings(settings), null, 2);
       return queue('settings', () => writeFileAtomic(file, body, 0o600)).catch((cause: unknown) => {
-        throw new CoreError('storage-error', 'Your settings could not be saved.', undefined, { cause });
+        throw new CoreError('storage-error', 'Your settings could not be saved.', undefined, {
+          cause,
+        });
       });
     },
   };

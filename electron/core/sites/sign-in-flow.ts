@@ -71,16 +71,23 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
     }
   }
 
-  async function signIn(siteId: string, signInOptions: { signal?: AbortSignal } = {}): Promise<SiteSummary> {
+  async function signIn(
+    siteId: string,
+    signInOptions: { signal?: AbortSignal } = {},
+  ): Promise<SiteSummary> {
     const site = requireSite(siteId);
     // A second attempt for the same site replaces the first: it is cancelled and its receiver closed first.
     // Loop: while this call waited, a third attempt may have started; the newest one wins, none is orphaned.
     for (let previous = signIns.get(siteId); previous; previous = signIns.get(siteId)) {
-      previous.controller.abort(new CoreError('sign-in-cancelled', 'This sign-in was replaced by a newer attempt.'));
+      previous.controller.abort(
+        new CoreError('sign-in-cancelled', 'This sign-in was replaced by a newer attempt.'),
+      );
       await previous.done.catch(() => undefined);
     }
     const controller = new AbortController();
-    const signal = signInOptions.signal ? AbortSignal.any([controller.signal, signInOptions.signal]) : controller.signal;
+    const signal = signInOptions.signal
+      ? AbortSignal.any([controller.signal, signInOptions.signal])
+      : controller.signal;
     const run = doSignIn(site, signal);
     const entry = { controller, done: run };
     signIns.set(siteId, entry);
@@ -97,7 +104,12 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
   async function doSignIn(site: SiteRecord, signal: AbortSignal): Promise<void> {
     const siteId = site.id;
     // Kept for the sign-in doctor: how far this attempt got (no URL, code or token: only what happened).
-    let attempt: SignInAttemptRecord = { browser: 'not-reached', callbackReceived: false, errorCode: null, at: new Date(clock.now()).toISOString() };
+    let attempt: SignInAttemptRecord = {
+      browser: 'not-reached',
+      callbackReceived: false,
+      errorCode: null,
+      at: new Date(clock.now()).toISOString(),
+    };
     attempts.set(siteId, attempt);
     const note = (patch: Partial<SignInAttemptRecord>): void => {
       attempt = { ...attempt, ...patch };
@@ -105,7 +117,9 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
     };
     const progress = (phase: SignInProgress['phase'], authorizationUrl?: string): void => {
       if (phase === 'exchanging-code') note({ callbackReceived: true });
-      emitProgress(authorizationUrl === undefined ? { siteId, phase } : { siteId, phase, authorizationUrl });
+      emitProgress(
+        authorizationUrl === undefined ? { siteId, phase } : { siteId, phase, authorizationUrl },
+      );
     };
     try {
       progress('discovering');
@@ -120,7 +134,10 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
       }
       let jwks = jwksCaches.get(siteId);
       if (metadata.jwksUri && jwks?.uri !== metadata.jwksUri) {
-        jwks = { uri: metadata.jwksUri, cache: createJwksCache(metadata.jwksUri, { fetch: fetchImpl, clock }) };
+        jwks = {
+          uri: metadata.jwksUri,
+          cache: createJwksCache(metadata.jwksUri, { fetch: fetchImpl, clock }),
+        };
         jwksCaches.set(siteId, jwks);
       }
       const result = await runSignIn({
@@ -132,7 +149,10 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
           // Only web addresses ever reach the system browser (never file:, javascript: or custom schemes).
           const protocol = new URL(url).protocol;
           if (protocol !== 'https:' && protocol !== 'http:')
-            throw new CoreError('discovery-invalid', 'The sign-in page address is not a web address.');
+            throw new CoreError(
+              'discovery-invalid',
+              'The sign-in page address is not a web address.',
+            );
           try {
             await options.openExternal(url);
           } catch (error) {
@@ -188,7 +208,9 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
       // RFC 6749 §5.1: the token response's scope is what was granted. A data scope asked for and not granted was
       // declined at the site's consent page: said so now, not discovered as an error at the first sync.
       const asked = options.scopes ?? MEMBER_SCOPES;
-      const notGranted = DATA_SCOPES.filter((scope) => asked.includes(scope) && !t.scopes.includes(scope));
+      const notGranted = DATA_SCOPES.filter(
+        (scope) => asked.includes(scope) && !t.scopes.includes(scope),
+      );
       if (notGranted.length > 0) declined.set(siteId, notGranted);
       else declined.delete(siteId);
       await update(siteId, {
@@ -198,7 +220,12 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
         subdomain: t.schoolSubdomain,
         grantedScopes: [...t.scopes],
         missingScopes: notGranted,
-        profile: { userId: p.sub, name: p.name ?? p.email ?? p.sub, email: p.email ?? '', avatarUrl: p.picture },
+        profile: {
+          userId: p.sub,
+          name: p.name ?? p.email ?? p.sub,
+          email: p.email ?? '',
+          avatarUrl: p.picture,
+        },
       });
       progress('done');
       // Revoke a replaced pair now rather than at the next scheduled retry.
@@ -224,7 +251,9 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
   }
 
   function cancelSignIn(siteId: string): void {
-    signIns.get(siteId)?.controller.abort(new CoreError('sign-in-cancelled', 'The sign-in was cancelled.'));
+    signIns
+      .get(siteId)
+      ?.controller.abort(new CoreError('sign-in-cancelled', 'The sign-in was cancelled.'));
   }
 
   return {

@@ -15,7 +15,9 @@ import type { SiteRegistry } from './site-registry';
 
 export interface RevocationQueue {
   /** Sends one queued revocation: revoked, refused for good, or to retry later. */
-  sendRevocation(entry: Omit<PendingRevocation, 'id' | 'queuedAt'>): Promise<'revoked' | 'retry' | 'refused'>;
+  sendRevocation(
+    entry: Omit<PendingRevocation, 'id' | 'queuedAt'>,
+  ): Promise<'revoked' | 'retry' | 'refused'>;
   /** Sends every queued revocation once (one run at a time); a site whose queue empties is signed out. */
   retryPendingRevocations(): Promise<void>;
   /** Waits for a run under way. */
@@ -36,7 +38,9 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
   let retrying: Promise<void> | null = null;
 
   /** Sends one queued revocation; true when the entry is done (revoked, or refused for good). */
-  async function sendRevocation(entry: Omit<PendingRevocation, 'id' | 'queuedAt'>): Promise<'revoked' | 'retry' | 'refused'> {
+  async function sendRevocation(
+    entry: Omit<PendingRevocation, 'id' | 'queuedAt'>,
+  ): Promise<'revoked' | 'retry' | 'refused'> {
     try {
       await revokeToken(
         {
@@ -50,9 +54,13 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
       );
       return 'revoked';
     } catch (error) {
-      if (isCoreError(error, 'site-unreachable') || isCoreError(error, 'server-unavailable')) return 'retry';
+      if (isCoreError(error, 'site-unreachable') || isCoreError(error, 'server-unavailable'))
+        return 'retry';
       // RFC 7009 §2.2.1: a refusal (e.g. unauthorized_client) will not change by retrying.
-      log.warn('revocation refused by the site', { siteId: entry.siteId, error: error instanceof OAuthResponseError ? error.oauthError : 'unknown' });
+      log.warn('revocation refused by the site', {
+        siteId: entry.siteId,
+        error: error instanceof OAuthResponseError ? error.oauthError : 'unknown',
+      });
       return 'refused';
     }
   }
@@ -67,7 +75,8 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
         }
         const remaining = new Set((await vault.listPendingRevocations()).map((e) => e.siteId));
         for (const s of [...sites.values()]) {
-          if (s.status === 'sign-out-pending' && !remaining.has(s.id)) await update(s.id, { status: 'signed-out' });
+          if (s.status === 'sign-out-pending' && !remaining.has(s.id))
+            await update(s.id, { status: 'signed-out' });
         }
       } finally {
         retrying = null;
@@ -125,18 +134,24 @@ export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<Si
           resource: null,
         });
     };
-    const pendingForSite = async (): Promise<boolean> => (await vault.listPendingRevocations()).some((e) => e.siteId === siteId);
+    const pendingForSite = async (): Promise<boolean> =>
+      (await vault.listPendingRevocations()).some((e) => e.siteId === siteId);
     // Spec: revoke with the REFRESH token (revoking an expired access token does nothing and leaves the pair live).
     const token = secrets?.refreshToken ?? null;
     const endpoint = site.metadata?.revocationEndpoint ?? null;
     if (token === null || endpoint === null) {
       await clear();
       const pending = await pendingForSite();
-      await update(siteId, { status: pending ? 'sign-out-pending' : 'signed-out', missingScopes: [] });
+      await update(siteId, {
+        status: pending ? 'sign-out-pending' : 'signed-out',
+        missingScopes: [],
+      });
       // A site without a revocation endpoint cannot be told: the pair is forgotten here and lives on there until
       // it expires. The student is told so (the sign-out notice), rather than shown a plain "signed out".
       if (token !== null) {
-        log.info('signed out on this computer only (the site has no revocation endpoint)', { siteId });
+        log.info('signed out on this computer only (the site has no revocation endpoint)', {
+          siteId,
+        });
         return { revoked: false, pending, localOnly: true };
       }
       return { revoked: false, pending };
@@ -160,7 +175,10 @@ export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<Si
     }
     await clear();
     const pending = await pendingForSite();
-    await update(siteId, { status: pending ? 'sign-out-pending' : 'signed-out', missingScopes: [] });
+    await update(siteId, {
+      status: pending ? 'sign-out-pending' : 'signed-out',
+      missingScopes: [],
+    });
     log.info('signed out', { siteId, revoked: outcome === 'revoked' });
     return { revoked: outcome === 'revoked', pending };
   }

@@ -9,7 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { SignInAttemptRecord } from '../../common/doctor';
-import type { SignInProgress, SignOutResult, SiteSummary, AddSiteInput } from '../../common/view-models';
+import type {
+  SignInProgress,
+  SignOutResult,
+  SiteSummary,
+  AddSiteInput,
+} from '../../common/view-models';
 import type { ServerMetadata } from '../auth/discovery';
 import { discover, normalizeBaseUrl } from '../auth/discovery';
 import type { AuthorizedFetch, AuthorizedSend, TokenManager } from '../auth/token-manager';
@@ -76,7 +81,11 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const logger = options.logger ?? silentLogger;
   const log = logger.child('sites');
-  const vault: Vault = createVault({ dir: join(options.dataDir, 'vault'), cipher: options.cipher, logger });
+  const vault: Vault = createVault({
+    dir: join(options.dataDir, 'vault'),
+    cipher: options.cipher,
+    logger,
+  });
   const registry = await loadSiteRegistry({
     dataDir: options.dataDir,
     cipher: options.cipher,
@@ -95,7 +104,11 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
     resolveSite(siteId) {
       const s = requireSite(siteId);
       if (!s.metadata) throw new CoreError('sign-in-needed', 'Sign in to this site first.');
-      return { origin: s.baseUrl, tokenEndpoint: s.metadata.tokenEndpoint, revocationEndpoint: s.metadata.revocationEndpoint };
+      return {
+        origin: s.baseUrl,
+        tokenEndpoint: s.metadata.tokenEndpoint,
+        revocationEndpoint: s.metadata.revocationEndpoint,
+      };
     },
     async onSignInNeeded(siteId, reason) {
       const s = sites.get(siteId);
@@ -104,7 +117,9 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
       else if (reason === 'unreadable') emitChange();
     },
     async onInsufficientScope(siteId, scopes) {
-      await saveMissingScopes(siteId, [...new Set([...(sites.get(siteId)?.missingScopes ?? []), ...scopes])]);
+      await saveMissingScopes(siteId, [
+        ...new Set([...(sites.get(siteId)?.missingScopes ?? []), ...scopes]),
+      ]);
     },
   });
 
@@ -117,7 +132,9 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
   /** Fire-and-forget writes are tracked so close() can wait for them. */
   const background = new Set<Promise<unknown>>();
   function track(p: Promise<unknown>): void {
-    const t = p.catch((error: unknown) => log.warn('background save failed', { error })).finally(() => background.delete(t));
+    const t = p
+      .catch((error: unknown) => log.warn('background save failed', { error }))
+      .finally(() => background.delete(t));
     background.add(t);
   }
 
@@ -127,7 +144,18 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
 
   const revocations = createRevocationQueue({ registry, vault, fetchImpl, logger, log });
   const { retryPendingRevocations } = revocations;
-  const signInFlow = createSignInFlow({ registry, vault, tokens, revocations, options, fetchImpl, clock, logger, log, track });
+  const signInFlow = createSignInFlow({
+    registry,
+    vault,
+    tokens,
+    revocations,
+    options,
+    fetchImpl,
+    clock,
+    logger,
+    log,
+    track,
+  });
   const { signIn, cancelSignIn, readSecretsForSignIn } = signInFlow;
   const signOut = createSignOut({ registry, vault, tokens, revocations, signInFlow, clock, log });
 
@@ -140,8 +168,11 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
   async function add(input: AddSiteOptions): Promise<SiteSummary> {
     const baseUrl = normalizeBaseUrl(input.baseUrl);
     const clientId = input.clientId.trim();
-    if (clientId === '') throw new CoreError('invalid-input', 'Enter the client id the school gave you.');
-    const existing = [...sites.values()].find((s) => s.baseUrl === baseUrl && s.clientId === clientId);
+    if (clientId === '')
+      throw new CoreError('invalid-input', 'Enter the client id the school gave you.');
+    const existing = [...sites.values()].find(
+      (s) => s.baseUrl === baseUrl && s.clientId === clientId,
+    );
     if (existing) {
       // Adding it again with a secret re-enters the secret (e.g. lost with memory-only token storage).
       const secret = input.clientSecret?.trim();
@@ -149,7 +180,9 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
         const stored = await vault.get(existing.id);
         await vault.put(
           existing.id,
-          stored ? { ...stored, clientSecret: secret } : emptySecrets(clientId, secret, existing.metadata?.issuer ?? null),
+          stored
+            ? { ...stored, clientSecret: secret }
+            : emptySecrets(clientId, secret, existing.metadata?.issuer ?? null),
         );
         if (!existing.confidential) await update(existing.id, { confidential: true });
       }
@@ -158,8 +191,15 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
     // Discovery is validated before anything is saved: a site that cannot be signed in to is never added.
     const metadata = await discover(baseUrl, { fetch: fetchImpl, logger });
     const clientSecret = input.clientSecret?.trim() || null;
-    if (clientSecret !== null && metadata.tokenEndpointAuthMethods && !metadata.tokenEndpointAuthMethods.includes('client_secret_post')) {
-      throw new CoreError('discovery-invalid', 'This site does not accept a client secret in the way this app sends it (client_secret_post).');
+    if (
+      clientSecret !== null &&
+      metadata.tokenEndpointAuthMethods &&
+      !metadata.tokenEndpointAuthMethods.includes('client_secret_post')
+    ) {
+      throw new CoreError(
+        'discovery-invalid',
+        'This site does not accept a client secret in the way this app sends it (client_secret_post).',
+      );
     }
     const id = randomBytes(6)
       .toString('base64url')
@@ -240,7 +280,11 @@ export async function createSiteManager(options: SiteManagerOptions): Promise<Si
   };
 }
 
-function emptySecrets(clientId: string, clientSecret: string | null, issuer: string | null): SiteSecrets {
+function emptySecrets(
+  clientId: string,
+  clientSecret: string | null,
+  issuer: string | null,
+): SiteSecrets {
   return {
     clientId,
     clientSecret,

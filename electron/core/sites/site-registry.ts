@@ -65,7 +65,8 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
   if (!vault.persistent) {
     for (const s of sites.values()) {
       if (s.status === 'ready') sites.set(s.id, { ...s, status: 'sign-in-needed' });
-      else if (s.status === 'sign-out-pending') sites.set(s.id, { ...s, status: 'sign-out-unconfirmed' });
+      else if (s.status === 'sign-out-pending')
+        sites.set(s.id, { ...s, status: 'sign-out-unconfirmed' });
     }
   }
 
@@ -78,7 +79,10 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
         await vault.get(s.id);
       } catch (error) {
         if (!isCoreError(error, 'storage-error')) throw error;
-        log.warn('saved sign-in unreadable at start; sign-in needed', { siteId: s.id, keyReplaced: options.cipher.keyReplaced === true });
+        log.warn('saved sign-in unreadable at start; sign-in needed', {
+          siteId: s.id,
+          keyReplaced: options.cipher.keyReplaced === true,
+        });
         unreadable.add(s.id);
         sites.set(s.id, { ...s, status: 'sign-in-needed' });
       }
@@ -98,7 +102,11 @@ export async function loadSiteRegistry(options: SiteRegistryOptions): Promise<Si
       status,
       schoolId: s.schoolId,
       subdomain: s.subdomain,
-      profile: s.profile && { ...s.profile, name: siteText(s.profile.name, 200), email: siteText(s.profile.email, 320) },
+      profile: s.profile && {
+        ...s.profile,
+        name: siteText(s.profile.name, 200),
+        email: siteText(s.profile.email, 320),
+      },
       grantedScopes: s.grantedScopes,
       missingScopes: s.missingScopes,
       lastSyncedAt: options.lastSyncedAt?.(s.id) ?? null,

@@ -31,10 +31,23 @@ export const siteRecordSchema = z.object({
   clientId: z.string(),
   confidential: z.boolean(),
   isDemo: z.boolean(),
-  status: z.enum(['signed-out', 'ready', 'sign-in-needed', 'sign-out-pending', 'sign-out-unconfirmed']),
+  status: z.enum([
+    'signed-out',
+    'ready',
+    'sign-in-needed',
+    'sign-out-pending',
+    'sign-out-unconfirmed',
+  ]),
   schoolId: z.string().nullable(),
   subdomain: z.string().nullable(),
-  profile: z.object({ userId: z.string(), name: z.string(), email: z.string(), avatarUrl: z.string().nullable() }).nullable(),
+  profile: z
+    .object({
+      userId: z.string(),
+      name: z.string(),
+      email: z.string(),
+      avatarUrl: z.string().nullable(),
+    })
+    .nullable(),
   grantedScopes: z.array(z.string()),
   missingScopes: z.array(z.string()),
   metadata: metadataSchema.nullable(),
@@ -60,7 +73,9 @@ export function createSiteStore(dataDir: string): SiteStore {
         text = await readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw new CoreError('storage-error', 'The list of sites could not be read.', undefined, { cause: error });
+        throw new CoreError('storage-error', 'The list of sites could not be read.', undefined, {
+          cause: error,
+        });
       }
       let json: unknown;
       try {

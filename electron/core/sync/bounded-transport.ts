@@ -23,7 +23,14 @@ export function boundedTransport(transport: Transport, limit: number): Transport
   const remote = transport.executeStaged?.bind(transport);
   return {
     execute: (document, variables) => slot(() => transport.execute(document, variables)),
-    ...(body ? { executeBody: (document, variables) => slot(() => body(document, variables)) } : {}),
-    ...(remote ? { executeStaged: (document, variables, into) => slot(() => remote(document, variables, into)) } : {}),
+    ...(body
+      ? { executeBody: (document, variables) => slot(() => body(document, variables)) }
+      : {}),
+    ...(remote
+      ? {
+          executeStaged: (document, variables, into) =>
+            slot(() => remote(document, variables, into)),
+        }
+      : {}),
   };
 }

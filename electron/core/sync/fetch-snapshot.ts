@@ -1,13 +1,31 @@
 import type { TadaDocumentNode } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
-import { idsOf, MAX_CURSOR_LENGTH, MAX_PAGES_PER_PART, siteDataChanging, siteDataInvalid } from '../net/site-data';
+import {
+  idsOf,
+  MAX_CURSOR_LENGTH,
+  MAX_PAGES_PER_PART,
+  siteDataChanging,
+  siteDataInvalid,
+} from '../net/site-data';
 import type { SiteSnapshot } from '../db/records';
 import type { PageCursors, PagedPart, StagedText, WholePart } from '../worker/worker-contract';
 import { boundedTransport } from './bounded-transport';
-import { FETCH_ORDER, FETCH_PHASES, PART_QUERIES, type PagedQuery, type WholeQuery } from './part-queries';
+import {
+  FETCH_ORDER,
+  FETCH_PHASES,
+  PART_QUERIES,
+  type PagedQuery,
+  type WholeQuery,
+} from './part-queries';
 import { memorySink, type SnapshotSink } from './snapshot-sink';
-import { missingScopesOf, type ExecuteResult, type GraphQLErrorLike, type StageTarget, type Transport } from './transport-contract';
+import {
+  missingScopesOf,
+  type ExecuteResult,
+  type GraphQLErrorLike,
+  type StageTarget,
+  type Transport,
+} from './transport-contract';
 
 export type { PageCursors } from '../worker/worker-contract';
 
@@ -58,7 +76,13 @@ interface Connection {
 
 /** The part in a parsed answer's `data`, at its query's path. */
 const at = (data: unknown, path: readonly string[]): unknown =>
-  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), data);
+  path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === 'object'
+        ? (value as Record<string, unknown>)[key]
+        : undefined,
+    data,
+  );
 
 /** A part refused for missing scopes: HTTP 200 with `errors` naming them (service-spec "Protected resources"). */
 class MissingScopes {
@@ -74,7 +98,12 @@ interface WalkTally {
   readonly totalCount: number | null;
   /** The page bound ended a part that keeps its newest pages (PagedQuery `keepsNewest`). */
   readonly atBound: boolean;
-  page(after: string | null, count: number, ids: readonly string[], totalCount: number | null): void;
+  page(
+    after: string | null,
+    count: number,
+    ids: readonly string[],
+    totalCount: number | null,
+  ): void;
   /** The next page's cursor, refused if it cannot end the connection (see below); null when the page bound ends it. */
   onward(next: string | null): string | null;
   pages(): number;
@@ -120,7 +149,8 @@ function walkTally(keepsNewest: boolean): WalkTally {
       totalCount = total;
     },
     onward(next) {
-      if (next === null || seen.has(next)) throw siteDataInvalid(next === null ? 'no-cursor' : 'cursor-cycle');
+      if (next === null || seen.has(next))
+        throw siteDataInvalid(next === null ? 'no-cursor' : 'cursor-cycle');
       if (next.length > MAX_CURSOR_LENGTH) throw siteDataInvalid('cursor-too-long');
       if (afters.length >= MAX_PAGES_PER_PART) {
         // A part that comes newest first ends at the bound with the pages it has (when they held anything).
@@ -133,8 +163,12 @@ function walkTally(keepsNewest: boolean): WalkTally {
     },
     pages: () => afters.length,
     walked: () => rows + ids.size,
-    fraction: () => (totalCount !== null && totalCount > 0 ? Math.min(1, (rows + ids.size + duplicates) / totalCount) : 1),
-    addsUp: () => duplicates === 0 && (atBound || totalCount === null || totalCount === rows + ids.size),
+    fraction: () =>
+      totalCount !== null && totalCount > 0
+        ? Math.min(1, (rows + ids.size + duplicates) / totalCount)
+        : 1,
+    addsUp: () =>
+      duplicates === 0 && (atBound || totalCount === null || totalCount === rows + ids.size),
   };
 }
 
@@ -146,7 +180,10 @@ class SiblingFailed extends Error {}
  * is written here: the caller commits the result in one transaction, so a failed or cancelled fetch leaves the
  * stored snapshot as it was.
  */
-export async function fetchSnapshot(given: Transport, options: FetchOptions): Promise<FetchedSnapshot> {
+export async function fetchSnapshot(
+  given: Transport,
+  options: FetchOptions,
+): Promise<FetchedSnapshot> {
   const transport = boundedTransport(given, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY);
   const memory = options.sink ? null : memorySink();
   const sink = options.sink ?? memory!;
@@ -170,7 +207,12 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     done.set(phase, Math.max(done.get(phase) ?? 0, phaseFraction));
     let sum = 0;
     for (const f of done.values()) sum += f;
-    options.onProgress?.({ phase, pagesFetched, itemsFetched, fraction: Math.min(1, sum / FETCH_PHASES.length) });
+    options.onProgress?.({
+      phase,
+      pagesFetched,
+      itemsFetched,
+      fraction: Math.min(1, sum / FETCH_PHASES.length),
+    });
   };
   // Set when one part fails, so the parts running beside it stop at their next page.
   let failed = false;
@@ -185,11 +227,20 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
    * Null: the answers are parsed here and handed to `sink.page`/`sink.whole`.
    */
   const staged:
-    ((document: TadaDocumentNode<unknown, never>, variables: Record<string, unknown> | undefined, into: StageTarget) => Promise<StagedText>) | null =
+    | ((
+        document: TadaDocumentNode<unknown, never>,
+        variables: Record<string, unknown> | undefined,
+        into: StageTarget,
+      ) => Promise<StagedText>)
+    | null =
     options.sink && transport.executeStaged
       ? (document, variables, into) => transport.executeStaged!(document, variables as never, into)
       : sink.text && transport.executeBody
-        ? async (document, variables, into) => sink.text!({ ...into, body: await transport.executeBody!(document, variables as never) })
+        ? async (document, variables, into) =>
+            sink.text!({
+              ...into,
+              body: await transport.executeBody!(document, variables as never),
+            })
         : null;
 
   /** Errors of one response: scope refusals become MissingScopes, anything else fails the run. */
@@ -197,7 +248,9 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
     if (errors.length === 0) return null;
     const scopes = errors.map(missingScopesOf);
     if (scopes.every((s) => s.length > 0)) return new MissingScopes([...new Set(scopes.flat())]);
-    throw new CoreError('server-error', 'The site answered the sync with an error.', { message: errors[0]!.message.slice(0, 200) });
+    throw new CoreError('server-error', 'The site answered the sync with an error.', {
+      message: errors[0]!.message.slice(0, 200),
+    });
   };
 
   async function single(part: WholePart, query: WholeQuery): Promise<MissingScopes | null> {
@@ -238,24 +291,40 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       const tally = walkTally(query.keepsNewest === true);
       // A walk again starts from the beginning: the last sync's cursors are the layout that just failed to hold.
       const hint = walk === 1 ? options.cursors?.[part] : undefined;
-      const refused = await (staged ? stagedWalk(part, query, tally, hint) : plainWalk(part, query, tally));
+      const refused = await (staged
+        ? stagedWalk(part, query, tally, hint)
+        : plainWalk(part, query, tally));
       if (refused) return refused;
       if (tally.addsUp()) {
         cursors[part] = tally.afters;
         if (tally.atBound) keptNewest.push({ part, kept: tally.walked() });
         return null;
       }
-      if (walk >= MAX_WALKS) throw siteDataChanging(part, { walks: walk, walked: tally.walked(), totalCount: tally.totalCount });
+      if (walk >= MAX_WALKS)
+        throw siteDataChanging(part, {
+          walks: walk,
+          walked: tally.walked(),
+          totalCount: tally.totalCount,
+        });
       toSink(sink.restart(part));
     }
   }
 
   /** The pages of one walk through a part, staged by the writer (see `staged`); null when it reached the end. */
-  async function stagedWalk(part: PagedPart, query: PagedQuery, tally: WalkTally, hint: readonly (string | null)[] | undefined) {
+  async function stagedWalk(
+    part: PagedPart,
+    query: PagedQuery,
+    tally: WalkTally,
+    hint: readonly (string | null)[] | undefined,
+  ) {
     const { phase, path, document, pageSize: first } = query;
     let after: string | null = null;
     const ask = (cursor: string | null, hold: boolean) =>
-      staged!(document, { first, after: cursor }, { part, shape: 'page', path, ...(hold ? { hold } : {}) });
+      staged!(
+        document,
+        { first, after: cursor },
+        { part, shape: 'page', path, ...(hold ? { hold } : {}) },
+      );
     /** Counts one staged page of the part; a refusal ends the part (its pages so far are dropped). */
     const accept = (answer: StagedText, cursor: string | null): MissingScopes | null => {
       const refused = judge(answer.errors);
@@ -318,7 +387,11 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   }
 
   /** The pages of one walk through a part, parsed here and handed to `sink.page`; null when it reached the end. */
-  async function plainWalk(part: PagedPart, query: PagedQuery, tally: WalkTally): Promise<MissingScopes | null> {
+  async function plainWalk(
+    part: PagedPart,
+    query: PagedQuery,
+    tally: WalkTally,
+  ): Promise<MissingScopes | null> {
     const { phase, path, document, pageSize: first } = query;
     const request = (cursor: string | null): Promise<ExecuteResult<unknown>> => {
       checkAborted();
@@ -335,9 +408,16 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
       }
       const page = at(result.data, path) as Connection | null | undefined;
       if (!page) throw siteDataInvalid('no-data');
-      tally.page(after, page.nodes.length, idsOf(page.nodes), typeof page.totalCount === 'number' ? page.totalCount : null);
+      tally.page(
+        after,
+        page.nodes.length,
+        idsOf(page.nodes),
+        typeof page.totalCount === 'number' ? page.totalCount : null,
+      );
       // A cursor that does not move, or comes back, would page forever (see `onward`); null: the page bound ended it.
-      const onward = page.pageInfo.hasNextPage ? tally.onward(typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null) : null;
+      const onward = page.pageInfo.hasNextPage
+        ? tally.onward(typeof page.pageInfo.endCursor === 'string' ? page.pageInfo.endCursor : null)
+        : null;
       const more = onward !== null;
       if (more) {
         after = onward;
@@ -363,20 +443,32 @@ export async function fetchSnapshot(given: Transport, options: FetchOptions): Pr
   const settled = await Promise.allSettled(
     FETCH_ORDER.map((part) => {
       const query = PART_QUERIES[part];
-      return guard(query.paged ? connection(part as PagedPart, query) : single(part as WholePart, query));
+      return guard(
+        query.paged ? connection(part as PagedPart, query) : single(part as WholePart, query),
+      );
     }),
   );
   const written = await Promise.allSettled(writes);
   // The first real failure wins over the "another part failed" errors it caused.
-  const rejected = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  const rejected = settled
+    .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    .map((r) => r.reason as unknown);
   for (const w of written) if (w.status === 'rejected') rejected.unshift(w.reason as unknown);
   if (rejected.length > 0) {
     throw rejected.find((e) => !(e instanceof SiblingFailed)) ?? rejected[0];
   }
   // A part refused for missing scopes is left out of the sink (dropped above); its scopes are reported.
-  for (const r of settled) if (r.status === 'fulfilled' && r.value) r.value.scopes.forEach((s) => missing.add(s));
+  for (const r of settled)
+    if (r.status === 'fulfilled' && r.value) r.value.scopes.forEach((s) => missing.add(s));
   checkAborted();
-  return { snapshot: memory ? memory.snapshot() : {}, missingScopes: [...missing].sort(), pagesFetched, itemsFetched, cursors, keptNewest };
+  return {
+    snapshot: memory ? memory.snapshot() : {},
+    missingScopes: [...missing].sort(),
+    pagesFetched,
+    itemsFetched,
+    cursors,
+    keptNewest,
+  };
 }
 
 /** Rows per part (moved beside the commit, which the writer worker runs; kept here for the sync's callers). */

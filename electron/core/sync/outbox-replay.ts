@@ -4,8 +4,17 @@ import { redactString } from '../log';
 import { pendingEntries, type OutboxEntry } from '../db/outbox';
 import type { OutboxAnswer } from '../worker/worker-contract';
 import type { DbWriter } from '../worker/writer';
-import { MarkAllNotificationsReadMutation, MarkNotificationReadMutation, UpdateNotificationSubscriptionMutation } from '../graphql/documents';
-import { isNotFound, missingScopesOf, type GraphQLErrorLike, type Transport } from './transport-contract';
+import {
+  MarkAllNotificationsReadMutation,
+  MarkNotificationReadMutation,
+  UpdateNotificationSubscriptionMutation,
+} from '../graphql/documents';
+import {
+  isNotFound,
+  missingScopesOf,
+  type GraphQLErrorLike,
+  type Transport,
+} from './transport-contract';
 
 export interface ReplayReport {
   /** Accepted by the site and removed from the queue. */
@@ -28,7 +37,13 @@ export interface ReplayReport {
  * - refused (NOT_FOUND, missing scope, invalid input): kept as 'failed' and reported, never retried;
  * - unreachable / sign-in needed: replay stops, the entry and those after it stay queued in order.
  */
-export async function replayPending(db: Database, writer: DbWriter, siteId: string, transport: Transport, now: () => Date): Promise<ReplayReport> {
+export async function replayPending(
+  db: Database,
+  writer: DbWriter,
+  siteId: string,
+  transport: Transport,
+  now: () => Date,
+): Promise<ReplayReport> {
   let replayed = 0;
   let failed = 0;
   const missing = new Set<string>();
@@ -39,9 +54,19 @@ export async function replayPending(db: Database, writer: DbWriter, siteId: stri
     try {
       answer = await send(entry, transport);
     } catch (error) {
-      const failure = isCoreError(error) ? error : new CoreError('sync-failed', 'A queued change could not be sent.', undefined, { cause: error });
+      const failure = isCoreError(error)
+        ? error
+        : new CoreError('sync-failed', 'A queued change could not be sent.', undefined, {
+            cause: error,
+          });
       await writer.call('outbox:attempt', { entry, error: failure.code, now: now().toISOString() });
-      return { replayed, failed, pending: entries.length - i, missingScopes: [...missing], stoppedBy: failure };
+      return {
+        replayed,
+        failed,
+        pending: entries.length - i,
+        missingScopes: [...missing],
+        stoppedBy: failure,
+      };
     }
     if (Array.isArray(answer)) {
       const errors = answer as readonly GraphQLErrorLike[];
@@ -66,24 +91,36 @@ export async function replayPending(db: Database, writer: DbWriter, siteId: stri
 }
 
 /** Sends one entry: the site's answer, or the errors it refused the change with. */
-async function send(entry: OutboxEntry, transport: Transport): Promise<OutboxAnswer | readonly GraphQLErrorLike[]> {
+async function send(
+  entry: OutboxEntry,
+  transport: Transport,
+): Promise<OutboxAnswer | readonly GraphQLErrorLike[]> {
   const change = entry.change;
   switch (change.kind) {
     case 'mark-notification-read': {
-      const { data, errors } = await transport.execute(MarkNotificationReadMutation, { id: change.notificationId });
-      if (errors.length > 0 || !data) return errors.length > 0 ? errors : [{ message: 'empty answer' }];
-      return { kind: 'notification-read', id: data.markNotificationRead.id, readAt: data.markNotificationRead.readAt };
+      const { data, errors } = await transport.execute(MarkNotificationReadMutation, {
+        id: change.notificationId,
+      });
+      if (errors.length > 0 || !data)
+        return errors.length > 0 ? errors : [{ message: 'empty answer' }];
+      return {
+        kind: 'notification-read',
+        id: data.markNotificationRead.id,
+        readAt: data.markNotificationRead.readAt,
+      };
     }
     case 'mark-all-notifications-read': {
       const { data, errors } = await transport.execute(MarkAllNotificationsReadMutation);
-      if (errors.length > 0 || !data) return errors.length > 0 ? errors : [{ message: 'empty answer' }];
+      if (errors.length > 0 || !data)
+        return errors.length > 0 ? errors : [{ message: 'empty answer' }];
       return { kind: 'all-notifications-read' };
     }
     case 'update-notification-subscription': {
       const { data, errors } = await transport.execute(UpdateNotificationSubscriptionMutation, {
         input: { topic: change.topic, channel: change.channel, enabled: change.enabled },
       });
-      if (errors.length > 0 || !data) return errors.length > 0 ? errors : [{ message: 'empty answer' }];
+      if (errors.length > 0 || !data)
+        return errors.length > 0 ? errors : [{ message: 'empty answer' }];
       return { kind: 'subscription', record: data.updateNotificationSubscription };
     }
   }

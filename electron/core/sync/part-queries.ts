@@ -14,7 +14,8 @@ import {
 } from '../graphql/documents';
 
 type Document = TadaDocumentNode<unknown, never>;
-type ViewerOf<D extends Document> = ResultOf<D> extends { viewer: infer V } ? NonNullable<V> : never;
+type ViewerOf<D extends Document> =
+  ResultOf<D> extends { viewer: infer V } ? NonNullable<V> : never;
 
 /** How the sync asks for one part: its query, where the part sits in the answer, and the progress phase it counts in. */
 interface PartQuery {
@@ -37,13 +38,27 @@ export interface WholeQuery extends PartQuery {
 }
 
 /** A connection of `viewer`, paged to its end; the field name is checked against the document's result. */
-function connection<D extends Document>(phase: SyncPhase, document: D, field: keyof ViewerOf<D> & string, pageSize: number): PagedQuery {
+function connection<D extends Document>(
+  phase: SyncPhase,
+  document: D,
+  field: keyof ViewerOf<D> & string,
+  pageSize: number,
+): PagedQuery {
   return { paged: true, phase, document, path: ['viewer', field], pageSize };
 }
 
 /** A part that arrives whole in one answer: `viewer` itself, or one field of it. */
-function whole<D extends Document>(phase: SyncPhase, document: D, field?: keyof ViewerOf<D> & string): WholeQuery {
-  return { paged: false, phase, document, path: field === undefined ? ['viewer'] : ['viewer', field] };
+function whole<D extends Document>(
+  phase: SyncPhase,
+  document: D,
+  field?: keyof ViewerOf<D> & string,
+): WholeQuery {
+  return {
+    paged: false,
+    phase,
+    document,
+    path: field === undefined ? ['viewer'] : ['viewer', field],
+  };
 }
 
 /**
@@ -53,17 +68,45 @@ function whole<D extends Document>(phase: SyncPhase, document: D, field?: keyof 
 export const PART_QUERIES = {
   profile: whole('profile', ProfileQuery),
   courses: connection('courses', CoursesQuery, 'enrolledCourses', PAGE_SIZE.courses),
-  digitalProducts: connection('digital-products', DigitalProductsQuery, 'digitalProducts', PAGE_SIZE.digitalProducts),
-  eventRegistrations: connection('events', EventRegistrationsQuery, 'eventRegistrations', PAGE_SIZE.eventRegistrations),
-  consultingServices: connection('consulting', ConsultingServicesQuery, 'consultingServices', PAGE_SIZE.consultingServices),
+  digitalProducts: connection(
+    'digital-products',
+    DigitalProductsQuery,
+    'digitalProducts',
+    PAGE_SIZE.digitalProducts,
+  ),
+  eventRegistrations: connection(
+    'events',
+    EventRegistrationsQuery,
+    'eventRegistrations',
+    PAGE_SIZE.eventRegistrations,
+  ),
+  consultingServices: connection(
+    'consulting',
+    ConsultingServicesQuery,
+    'consultingServices',
+    PAGE_SIZE.consultingServices,
+  ),
   payments: connection('payments', PaymentsQuery, 'payments', PAGE_SIZE.payments),
   // Newest first (embedded-server README decisions: notifications by creation time, newest first).
-  notifications: { ...connection('notifications', NotificationsQuery, 'notifications', PAGE_SIZE.notifications), keepsNewest: true },
-  subscriptions: whole('notifications', NotificationSubscriptionsQuery, 'notificationSubscriptions'),
-} as const satisfies { readonly [P in PartName]-?: (typeof SYNCED_PARTS)[P]['paged'] extends true ? PagedQuery : WholeQuery };
+  notifications: {
+    ...connection('notifications', NotificationsQuery, 'notifications', PAGE_SIZE.notifications),
+    keepsNewest: true,
+  },
+  subscriptions: whole(
+    'notifications',
+    NotificationSubscriptionsQuery,
+    'notificationSubscriptions',
+  ),
+} as const satisfies {
+  readonly [P in PartName]-?: (typeof SYNCED_PARTS)[P]['paged'] extends true
+    ? PagedQuery
+    : WholeQuery;
+};
 
 /** The progress phases the parts count in (a part's share of the fraction is its phase's). */
-export const FETCH_PHASES: readonly SyncPhase[] = [...new Set(PART_NAMES.map((part) => PART_QUERIES[part].phase))];
+export const FETCH_PHASES: readonly SyncPhase[] = [
+  ...new Set(PART_NAMES.map((part) => PART_QUERIES[part].phase)),
+];
 
 /**
  * The order the parts are started in: the longest chains of pages first, so they take the first slots of the

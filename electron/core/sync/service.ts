@@ -20,7 +20,13 @@ import { createInProcessWriter, type DbWriter } from '../worker/writer';
 import { fetchSnapshot, type FetchedSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from '../graphql/documents';
 import { replayPending, type ReplayReport } from './outbox-replay';
-import { defaultSleep, type ClientFor, type RetryPolicy, type Sleep, type Transport } from './transport-contract';
+import {
+  defaultSleep,
+  type ClientFor,
+  type RetryPolicy,
+  type Sleep,
+  type Transport,
+} from './transport-contract';
 
 export interface SyncServiceOptions {
   /** Where views and the sync read (the main process's read-only connection when `writer` is a worker). */
@@ -87,7 +93,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   /** The warm-up after the last commit (close() waits for it). */
   let warmth: Promise<void> = Promise.resolve();
   const given = options.clock;
-  const clock: () => number = given === undefined ? Date.now : typeof given === 'function' ? given : () => given.now();
+  const clock: () => number =
+    given === undefined ? Date.now : typeof given === 'function' ? given : () => given.now();
   const now = () => new Date(clock());
   const logger = options.logger ?? silentLogger;
   const sleep = options.sleep ?? defaultSleep;
@@ -105,7 +112,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   const networkUp = options.networkUp ?? (() => osHasNetwork());
   /** A contact that failed: the network or the school (net/reachability.ts rule 2); the site answered otherwise. */
   const contactFailed = (siteId: string, error: CoreError) => {
-    if (isTransient(error)) reach.set(siteId, failedBeforeConnecting(error) ? 'no-network' : 'not-answering');
+    if (isTransient(error))
+      reach.set(siteId, failedBeforeConnecting(error) ? 'no-network' : 'not-answering');
     else if (error.code !== 'sync-cancelled') reach.set(siteId, 'answering');
   };
   /** net/reachability.ts: offline when the OS lists no network, or the failure came before connecting and no other school answers. */
@@ -114,7 +122,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     if (last === undefined) return 'unknown';
     if (last === 'answering') return 'answering';
     if (!networkUp()) return 'offline';
-    if (last === 'no-network' && ![...reach].some(([id, r]) => id !== siteId && r === 'answering')) return 'offline';
+    if (last === 'no-network' && ![...reach].some(([id, r]) => id !== siteId && r === 'answering'))
+      return 'offline';
     return 'not-answering';
   }
   let closed = false;
@@ -134,7 +143,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     }
   };
 
-  async function transportFor(siteId: string, signal?: AbortSignal, retry?: RetryPolicy, stageId?: string): Promise<Transport> {
+  async function transportFor(
+    siteId: string,
+    signal?: AbortSignal,
+    retry?: RetryPolicy,
+    stageId?: string,
+  ): Promise<Transport> {
     const client = await clientFor(siteId);
     // Loaded at the first sync, not at the app's start: the transport brings graphql-request and graphql-js.
     const { createTransport } = await import('./transport');
@@ -142,10 +156,16 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       sleep,
       ...(signal ? { signal } : {}),
       // The run's pages are requested by the writer and staged where they arrive (client.sendWith keeps the token rules).
-      ...(stageId === undefined ? {} : { stage: (request: Omit<StageFetchInput, 'stageId'>) => writer.call('stage:fetch', { stageId, ...request }) }),
+      ...(stageId === undefined
+        ? {}
+        : {
+            stage: (request: Omit<StageFetchInput, 'stageId'>) =>
+              writer.call('stage:fetch', { stageId, ...request }),
+          }),
       ...((retry ?? options.retry) ? { retry: retry ?? options.retry } : {}),
       ...(options.requestDeadlineMs === undefined ? {} : { deadlineMs: options.requestDeadlineMs }),
-      onRetry: (error, attempt, delayMs) => logger.info('sync request retrying', { siteId, code: error.code, attempt, delayMs }),
+      onRetry: (error, attempt, delayMs) =>
+        logger.info('sync request retrying', { siteId, code: error.code, attempt, delayMs }),
     });
   }
 
@@ -174,7 +194,14 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     let pages = 0;
     let items = 0;
     const emit = (running: boolean, fraction: number | null) =>
-      progress({ siteId, running, phase: running ? phase : 'idle', pagesFetched: pages, itemsFetched: items, fraction });
+      progress({
+        siteId,
+        running,
+        phase: running ? phase : 'idle',
+        pagesFetched: pages,
+        itemsFetched: items,
+        fraction,
+      });
     const finish = async (summary: SyncRunSummary): Promise<SyncRunSummary> => {
       try {
         await writer.call('sync:record-run', { summary });
@@ -182,7 +209,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         logger.error('could not record the sync run', { siteId, error: String(error) });
       }
       emit(false, summary.outcome === 'completed' || summary.outcome === 'partial' ? 1 : null);
-      logger.info('sync finished', { siteId, outcome: summary.outcome, counts: summary.counts, error: summary.error?.code ?? null });
+      logger.info('sync finished', {
+        siteId,
+        outcome: summary.outcome,
+        counts: summary.counts,
+        error: summary.error?.code ?? null,
+      });
       return summary;
     };
 
@@ -203,7 +235,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       signal.addEventListener('abort', stopRequests, { once: true });
       const fetched = await fetchSnapshot(transport, {
         signal,
-        ...(options.fetchConcurrency === undefined ? {} : { concurrency: options.fetchConcurrency }),
+        ...(options.fetchConcurrency === undefined
+          ? {}
+          : { concurrency: options.fetchConcurrency }),
         // The pages the last committed fetch walked, asked for a few ahead at a time (fetch-snapshot.ts `cursors`).
         cursors: storedPageCursors(db, siteId),
         sink: {
@@ -225,14 +259,20 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       phase = 'committing';
       emit(true, 1);
       staged = false;
-      const committed = await writer.call('stage:commit', { stageId, siteId, cursors: fetched.cursors });
+      const committed = await writer.call('stage:commit', {
+        stageId,
+        siteId,
+        cursors: fetched.cursors,
+      });
       reach.set(siteId, 'answering');
       // Nothing differed from what is stored: nothing was written, no view changed, no event.
       if (!committed.unchanged) {
         dataChanged(siteId);
         warmAfterCommit(siteId);
       }
-      const missingScopes = [...new Set([...fetched.missingScopes, ...replay.missingScopes])].sort();
+      const missingScopes = [
+        ...new Set([...fetched.missingScopes, ...replay.missingScopes]),
+      ].sort();
       keptNewestOf.set(siteId, fetched.keptNewest); // a note beside the copy, not a failure: the rest is complete
       return await finish({
         siteId,
@@ -250,7 +290,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         ? new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause: error })
         : isCoreError(error)
           ? error
-          : new CoreError('sync-failed', 'The sync failed; your offline data is unchanged.', undefined, { cause: error });
+          : new CoreError(
+              'sync-failed',
+              'The sync failed; your offline data is unchanged.',
+              undefined,
+              { cause: error },
+            );
       contactFailed(siteId, failure);
       return await finish({
         siteId,
@@ -300,7 +345,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       .then((report) => {
         if (report.stoppedBy) options.onReplayStopped?.(siteId, report.stoppedBy);
       })
-      .catch((error: unknown) => logger.warn('outbox replay failed', { siteId, error: String(error) }));
+      .catch((error: unknown) =>
+        logger.warn('outbox replay failed', { siteId, error: String(error) }),
+      );
   }
 
   const service: SyncService = {
@@ -321,24 +368,43 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
 
     cancel(siteId) {
-      running.get(siteId)?.controller.abort(new CoreError('sync-cancelled', 'The sync was cancelled.'));
+      running
+        .get(siteId)
+        ?.controller.abort(new CoreError('sync-cancelled', 'The sync was cancelled.'));
     },
 
     status(siteId) {
       const last = reach.get(siteId);
-      const live = { running: running.has(siteId), online: last === undefined || last === 'answering', reach: reachOf(siteId) };
+      const live = {
+        running: running.has(siteId),
+        online: last === undefined || last === 'answering',
+        reach: reachOf(siteId),
+      };
       return { ...getSyncStatus(db, siteId, live), keptNewest: keptNewestOf.get(siteId) ?? [] };
     },
 
     replayOutbox(siteId) {
       return withSiteLock(siteId, async () => {
-        if (countPending(db, siteId) === 0) return { replayed: 0, failed: 0, pending: 0, missingScopes: [], stoppedBy: null };
+        if (countPending(db, siteId) === 0)
+          return { replayed: 0, failed: 0, pending: 0, missingScopes: [], stoppedBy: null };
         let transport: Transport;
         try {
-          transport = await transportFor(siteId, undefined, { attempts: 2, baseDelayMs: 250, maxDelayMs: 1000 });
+          transport = await transportFor(siteId, undefined, {
+            attempts: 2,
+            baseDelayMs: 250,
+            maxDelayMs: 1000,
+          });
         } catch (error) {
-          const failure = isCoreError(error) ? error : new CoreError('sync-failed', 'No client for this site.', undefined, { cause: error });
-          return { replayed: 0, failed: 0, pending: countPending(db, siteId), missingScopes: [], stoppedBy: failure };
+          const failure = isCoreError(error)
+            ? error
+            : new CoreError('sync-failed', 'No client for this site.', undefined, { cause: error });
+          return {
+            replayed: 0,
+            failed: 0,
+            pending: countPending(db, siteId),
+            missingScopes: [],
+            stoppedBy: failure,
+          };
         }
         return replayWith(siteId, transport);
       });
@@ -346,13 +412,18 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
 
     async probe(siteId) {
       try {
-        const transport = await transportFor(siteId, AbortSignal.timeout(10_000), { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 });
+        const transport = await transportFor(siteId, AbortSignal.timeout(10_000), {
+          attempts: 1,
+          baseDelayMs: 0,
+          maxDelayMs: 0,
+        });
         await transport.execute(ProbeQuery);
         reach.set(siteId, 'answering');
         return true;
       } catch (error) {
         // Reached but refused (sign-in needed, scope): the site is online. A timeout is not an answer.
-        const reachable = isCoreError(error) && !isTransient(error) && error.code !== 'sync-cancelled';
+        const reachable =
+          isCoreError(error) && !isTransient(error) && error.code !== 'sync-cancelled';
         if (isCoreError(error) && error.code !== 'sync-cancelled') contactFailed(siteId, error);
         else if (!reachable) reach.set(siteId, 'not-answering');
         return reachable;
@@ -367,7 +438,14 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
     async updateNotificationSubscription(siteId, topic, channel, enabled) {
       await enqueue(siteId, { kind: 'update-notification-subscription', topic, channel, enabled });
-      return getSubscription(db, siteId, topic, channel) ?? { topic, channel, enabled, pendingSync: true };
+      return (
+        getSubscription(db, siteId, topic, channel) ?? {
+          topic,
+          channel,
+          enabled,
+          pendingSync: true,
+        }
+      );
     },
 
     async forgetSite(siteId) {
@@ -381,7 +459,8 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
 
     async close() {
       closed = true;
-      for (const r of running.values()) r.controller.abort(new CoreError('sync-cancelled', 'The app is closing.'));
+      for (const r of running.values())
+        r.controller.abort(new CoreError('sync-cancelled', 'The app is closing.'));
       await Promise.allSettled([...running.values()].map((r) => r.promise));
       await Promise.allSettled([...siteLocks.values()]);
       // Writes still queued (a run's record, an index step) finish before the caller closes the database.
@@ -393,5 +472,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
 }
 
 function isTransient(error: CoreError): boolean {
-  return error.code === 'site-unreachable' || error.code === 'server-unavailable' || error.code === 'network-unavailable';
+  return (
+    error.code === 'site-unreachable' ||
+    error.code === 'server-unavailable' ||
+    error.code === 'network-unavailable'
+  );
 }

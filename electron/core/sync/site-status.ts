@@ -8,7 +8,10 @@ import type { SiteSummary, SiteStatusView, SyncStatus } from '../../common/view-
  * The order is the order of what the student must know first: a sign-in only they can fix, then a run under way,
  * then no network at all, then the school not answering, then any other failure of the last run.
  */
-export function siteStatusView(site: Pick<SiteSummary, 'status'> | null, status: Omit<SyncStatus, 'view'>): SiteStatusView {
+export function siteStatusView(
+  site: Pick<SiteSummary, 'status'> | null,
+  status: Omit<SyncStatus, 'view'>,
+): SiteStatusView {
   const lastSyncedAt = status.lastSyncedAt;
   const error = status.lastError;
   // Signed out (its copy kept) is a sign-in only the student can give too: never a green "Synced" under that banner.
@@ -18,15 +21,31 @@ export function siteStatusView(site: Pick<SiteSummary, 'status'> | null, status:
     site?.status === 'signed-out' ||
     error?.code === 'sign-in-needed'
   ) {
-    return { state: 'needs-sign-in', tone: 'danger', reason: { code: 'sign-in-needed', message: error?.message ?? '' }, lastSyncedAt };
+    return {
+      state: 'needs-sign-in',
+      tone: 'danger',
+      reason: { code: 'sign-in-needed', message: error?.message ?? '' },
+      lastSyncedAt,
+    };
   }
   if (status.running) return { state: 'syncing', tone: 'busy', reason: null, lastSyncedAt };
   if (status.reach === 'offline')
-    return { state: 'offline', tone: 'warning', reason: error ?? { code: 'network-unavailable', message: '' }, lastSyncedAt };
+    return {
+      state: 'offline',
+      tone: 'warning',
+      reason: error ?? { code: 'network-unavailable', message: '' },
+      lastSyncedAt,
+    };
   if (status.reach === 'not-answering') {
-    return { state: 'not-answering', tone: 'warning', reason: error ?? { code: 'site-unreachable', message: '' }, lastSyncedAt };
+    return {
+      state: 'not-answering',
+      tone: 'warning',
+      reason: error ?? { code: 'site-unreachable', message: '' },
+      lastSyncedAt,
+    };
   }
   // A cancelled run is the student's own choice, not a failure: the saved copy stands as it was.
-  if (error && error.code !== 'sync-cancelled') return { state: 'failed', tone: 'danger', reason: error, lastSyncedAt };
+  if (error && error.code !== 'sync-cancelled')
+    return { state: 'failed', tone: 'danger', reason: error, lastSyncedAt };
   return { state: 'ok', tone: 'ok', reason: null, lastSyncedAt };
 }

@@ -58,14 +58,20 @@ export interface ExecuteResult<T> {
 }
 
 export interface Transport {
-  execute<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<ExecuteResult<ResultOf<D>>>;
+  execute<D extends TadaDocumentNode<unknown, never>>(
+    document: D,
+    variables?: VariablesOf<D>,
+  ): Promise<ExecuteResult<ResultOf<D>>>;
   /**
    * The same request, answered with the response body's bytes, undecoded and unparsed: the sync moves them to the
    * writer worker (a transfer, not a copy), which decodes and parses them there. A page of courses is ~0.5 MB of
    * JSON: decoding, parsing, then cloning it to the worker would each hold the main thread for milliseconds.
    * HTTP failures are classified and retried as by `execute`.
    */
-  executeBody?<D extends TadaDocumentNode<unknown, never>>(document: D, variables?: VariablesOf<D>): Promise<ArrayBuffer>;
+  executeBody?<D extends TadaDocumentNode<unknown, never>>(
+    document: D,
+    variables?: VariablesOf<D>,
+  ): Promise<ArrayBuffer>;
   /**
    * The same request sent by the writer worker, which stages the answer where it arrives (worker-contract.ts
    * `stage:fetch`): this thread sends one message and gets the page's counts and cursor back. There when the

@@ -4,10 +4,23 @@ import type { ResultOf } from 'gql.tada';
 import type { StageFetchInput, StageFetchReply } from '../worker/worker-contract';
 import { CoreError, isCoreError } from '../errors';
 import { deadlineSignal, limitBody, readBounded, readStart } from '../net/http';
-import { deadlinePassed, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, REQUEST_DEADLINE_MS, siteDataInvalid } from '../net/site-data';
+import {
+  deadlinePassed,
+  MAX_ANSWER_BYTES,
+  MAX_ERROR_BYTES,
+  REQUEST_DEADLINE_MS,
+  siteDataInvalid,
+} from '../net/site-data';
 import { unreachableDetail } from '../net/reachability';
 
-import { DEFAULT_RETRY, type GraphQLErrorLike, type RetryPolicy, type SiteClient, type Sleep, type Transport } from './transport-contract';
+import {
+  DEFAULT_RETRY,
+  type GraphQLErrorLike,
+  type RetryPolicy,
+  type SiteClient,
+  type Sleep,
+  type Transport,
+} from './transport-contract';
 
 export * from './transport-contract';
 
@@ -23,30 +36,69 @@ function printOnce(document: object): string {
 
 /** Errors worth another try: the network, and a site saying it is briefly unavailable (503 temporarily_unavailable). */
 function isTransient(error: CoreError): boolean {
-  return error.code === 'site-unreachable' || error.code === 'server-unavailable' || error.code === 'network-unavailable';
+  return (
+    error.code === 'site-unreachable' ||
+    error.code === 'server-unavailable' ||
+    error.code === 'network-unavailable'
+  );
 }
 
 /** Maps whatever a request threw to the core's one error type. */
 export function classify(error: unknown, signal: AbortSignal | undefined): CoreError {
-  if (signal?.aborted) return new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause: error });
+  if (signal?.aborted)
+    return new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause: error });
   if (isCoreError(error)) return error;
   if (error instanceof ClientError) {
     const status = error.response.status;
     const body = typeof error.response.body === 'string' ? error.response.body : '';
     // service-spec "Protected resources": 401 invalid_token, 403 insufficient_scope, 503 temporarily_unavailable.
-    if (status === 401) return new CoreError('sign-in-needed', 'Sign in to this site again to sync.', { status }, { cause: error });
-    if (status === 403) return new CoreError('insufficient-scope', 'This sign-in does not allow reading your data.', { status }, { cause: error });
-    if (status === 502 || status === 503 || status === 504 || body.includes('temporarily_unavailable')) {
-      return new CoreError('server-unavailable', 'The site is temporarily unavailable.', { status }, { cause: error });
+    if (status === 401)
+      return new CoreError(
+        'sign-in-needed',
+        'Sign in to this site again to sync.',
+        { status },
+        { cause: error },
+      );
+    if (status === 403)
+      return new CoreError(
+        'insufficient-scope',
+        'This sign-in does not allow reading your data.',
+        { status },
+        { cause: error },
+      );
+    if (
+      status === 502 ||
+      status === 503 ||
+      status === 504 ||
+      body.includes('temporarily_unavailable')
+    ) {
+      return new CoreError(
+        'server-unavailable',
+        'The site is temporarily unavailable.',
+        { status },
+        { cause: error },
+      );
     }
-    return new CoreError('server-error', `The site answered with an error (HTTP ${status}).`, { status }, { cause: error });
+    return new CoreError(
+      'server-error',
+      `The site answered with an error (HTTP ${status}).`,
+      { status },
+      { cause: error },
+    );
   }
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
-    return new CoreError('site-unreachable', 'The site did not answer in time.', undefined, { cause: error });
+    return new CoreError('site-unreachable', 'The site did not answer in time.', undefined, {
+      cause: error,
+    });
   }
   // undici: TypeError('fetch failed') with the socket error as cause (ECONNREFUSED, ECONNRESET, ...).
   if (error instanceof TypeError || (error as { code?: unknown } | null)?.code !== undefined) {
-    return new CoreError('site-unreachable', 'The site could not be reached.', unreachableDetail(error), { cause: error });
+    return new CoreError(
+      'site-unreachable',
+      'The site could not be reached.',
+      unreachableDetail(error),
+      { cause: error },
+    );
   }
   return new CoreError('sync-failed', 'The sync failed unexpectedly.', undefined, { cause: error });
 }
@@ -78,7 +130,11 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
   const graphQLClient = new GraphQLClient(client.endpoint, {
     // graphql-request reads the whole body itself: it gets one that stops at the limit, decompressed bytes counted.
     fetch: async (input: string | URL | Request, init?: RequestInit) =>
-      limitBody(await client.fetch(input, { ...init, signal: timed(init?.signal) }), MAX_ANSWER_BYTES, tooLarge),
+      limitBody(
+        await client.fetch(input, { ...init, signal: timed(init?.signal) }),
+        MAX_ANSWER_BYTES,
+        tooLarge,
+      ),
     errorPolicy: 'all',
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -141,7 +197,10 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
           printOnce(document),
           variables as Record<string, unknown> | undefined,
         );
-        return { data: response.data ?? null, errors: (response.errors ?? []) as GraphQLErrorLike[] };
+        return {
+          data: response.data ?? null,
+          errors: (response.errors ?? []) as GraphQLErrorLike[],
+        };
       });
     },
     executeBody(document, variables) {
@@ -150,7 +209,10 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
         // GraphQL over HTTP, as graphql-request sends it: POST, JSON body, either response media type accepted.
         const response = await client.fetch(client.endpoint, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json, application/json',
+          },
           body: JSON.stringify({ query, variables }),
           signal: timed(options.signal),
         });
@@ -176,13 +238,25 @@ export function createTransport(client: SiteClient, options: TransportOptions): 
               const query = printOnce(document);
               const vars = variables as Record<string, unknown> | undefined;
               const reply = await sendWith(client.endpoint, (token, url) =>
-                stage({ ...into, url, token, query, deadlineMs, ...(vars ? { variables: vars } : {}) }),
+                stage({
+                  ...into,
+                  url,
+                  token,
+                  query,
+                  deadlineMs,
+                  ...(vars ? { variables: vars } : {}),
+                }),
               );
               if (reply.kind === 'staged') return reply.staged;
               // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were
               // already judged by sendWith's token rules.
-              const headers = new Headers(reply.wwwAuthenticate === null ? {} : { 'www-authenticate': reply.wwwAuthenticate });
-              throw new ClientError({ status: reply.status, headers, body: reply.body }, { query, ...(vars ? { variables: vars } : {}) });
+              const headers = new Headers(
+                reply.wwwAuthenticate === null ? {} : { 'www-authenticate': reply.wwwAuthenticate },
+              );
+              throw new ClientError(
+                { status: reply.status, headers, body: reply.body },
+                { query, ...(vars ? { variables: vars } : {}) },
+              );
             }),
         }
       : {}),

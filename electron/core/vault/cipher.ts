@@ -42,14 +42,21 @@ export interface NodeCipherOptions {
  * AES-256-GCM with a random per-device key kept in `keyFile` (created 0600 atomically; a looser mode is tightened
  * at open). Record layout: version(1) | iv(12) | tag(16) | ciphertext. A fresh random IV per record.
  */
-export async function createNodeCipher(keyFile: string, options: NodeCipherOptions = {}): Promise<Cipher> {
-  const { key, replaced } = await loadOrCreateKey(keyFile, options.recordsDir ?? join(dirname(keyFile), 'vault'));
+export async function createNodeCipher(
+  keyFile: string,
+  options: NodeCipherOptions = {},
+): Promise<Cipher> {
+  const { key, replaced } = await loadOrCreateKey(
+    keyFile,
+    options.recordsDir ?? join(dirname(keyFile), 'vault'),
+  );
   return {
     backend: 'node-aes-256-gcm-keyfile',
     persistent: true,
     weak: false,
     keyReplaced: replaced,
-    description: 'Tokens are encrypted with AES-256-GCM using a key stored in a file only your user account can read.',
+    description:
+      'Tokens are encrypted with AES-256-GCM using a key stored in a file only your user account can read.',
     async encrypt(plain) {
       const iv = randomBytes(IV_BYTES);
       const c = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
@@ -60,7 +67,10 @@ export async function createNodeCipher(keyFile: string, options: NodeCipherOptio
     async decrypt(data) {
       const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       if (buf.length < 1 + IV_BYTES + TAG_BYTES || buf[0] !== FORMAT_VERSION) {
-        throw new CoreError('storage-error', 'A saved sign-in could not be read (unknown format). Sign in again.');
+        throw new CoreError(
+          'storage-error',
+          'A saved sign-in could not be read (unknown format). Sign in again.',
+        );
       }
       const iv = buf.subarray(1, 1 + IV_BYTES);
       const tag = buf.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
@@ -81,7 +91,10 @@ export async function createNodeCipher(keyFile: string, options: NodeCipherOptio
   };
 }
 
-async function loadOrCreateKey(keyFile: string, recordsDir: string): Promise<{ key: Buffer; replaced: boolean }> {
+async function loadOrCreateKey(
+  keyFile: string,
+  recordsDir: string,
+): Promise<{ key: Buffer; replaced: boolean }> {
   await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
   const created = randomBytes(KEY_BYTES);
   try {
@@ -91,7 +104,12 @@ async function loadOrCreateKey(keyFile: string, recordsDir: string): Promise<{ k
     return { key: created, replaced: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new CoreError('storage-error', 'The token encryption key could not be created.', undefined, { cause: error });
+      throw new CoreError(
+        'storage-error',
+        'The token encryption key could not be created.',
+        undefined,
+        { cause: error },
+      );
     }
   }
   let key: Buffer | null = null;
@@ -113,7 +131,12 @@ async function loadOrCreateKey(keyFile: string, recordsDir: string): Promise<{ k
   try {
     await writeFileAtomic(keyFile, created, 0o600);
   } catch (error) {
-    throw new CoreError('storage-error', 'The token encryption key file is damaged and could not be replaced.', undefined, { cause: error });
+    throw new CoreError(
+      'storage-error',
+      'The token encryption key file is damaged and could not be replaced.',
+      undefined,
+      { cause: error },
+    );
   }
   return { key: created, replaced: sealed };
 }
@@ -132,7 +155,8 @@ export function createMemoryCipher(): Cipher {
     backend: 'memory-only',
     persistent: false,
     weak: false,
-    description: 'Tokens are kept in memory only: you will need to sign in again after restarting the app.',
+    description:
+      'Tokens are kept in memory only: you will need to sign in again after restarting the app.',
     async encrypt(plain) {
       return Uint8Array.from(plain);
     },

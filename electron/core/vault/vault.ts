@@ -102,12 +102,14 @@ export function createVault(options: VaultOptions): Vault {
   // record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens.
   if (cipher.persistent) {
     const removed = removeStaleTempFiles(dir);
-    if (removed > 0) log.info('removed temp files left by an interrupted write', { count: removed });
+    if (removed > 0)
+      log.info('removed temp files left by an interrupted write', { count: removed });
   }
 
   function checkId(siteId: string): void {
     // Site ids become file names: only a safe alphabet, never a path.
-    if (!SITE_ID_RE.test(siteId)) throw new CoreError('invalid-input', 'That site id is not valid.');
+    if (!SITE_ID_RE.test(siteId))
+      throw new CoreError('invalid-input', 'That site id is not valid.');
   }
 
   async function readBlob(name: string): Promise<unknown> {
@@ -119,7 +121,9 @@ export function createVault(options: VaultOptions): Vault {
         data = await readFile(fileFor(name));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new CoreError('storage-error', 'Saved sign-in data could not be read.', undefined, { cause: error });
+          throw new CoreError('storage-error', 'Saved sign-in data could not be read.', undefined, {
+            cause: error,
+          });
         }
       }
     }
@@ -128,7 +132,12 @@ export function createVault(options: VaultOptions): Vault {
     try {
       return JSON.parse(Buffer.from(plain).toString('utf8')) as unknown;
     } catch (cause) {
-      throw new CoreError('storage-error', 'Saved sign-in data is damaged. Sign in again.', undefined, { cause });
+      throw new CoreError(
+        'storage-error',
+        'Saved sign-in data is damaged. Sign in again.',
+        undefined,
+        { cause },
+      );
     }
   }
 
@@ -141,7 +150,9 @@ export function createVault(options: VaultOptions): Vault {
     try {
       await writeFileAtomic(fileFor(name), sealed, 0o600);
     } catch (cause) {
-      throw new CoreError('storage-error', 'Sign-in data could not be saved.', undefined, { cause });
+      throw new CoreError('storage-error', 'Sign-in data could not be saved.', undefined, {
+        cause,
+      });
     }
   }
 
@@ -173,9 +184,14 @@ export function createVault(options: VaultOptions): Vault {
         const raw = await readBlob(`site-${siteId}`);
         if (raw === undefined) return null;
         const parsed = secretsSchema.safeParse(raw);
-        if (!parsed.success) throw new CoreError('storage-error', 'Saved sign-in data is damaged. Sign in again.');
+        if (!parsed.success)
+          throw new CoreError('storage-error', 'Saved sign-in data is damaged. Sign in again.');
         // Read back after a restart: masked in logs and Results from here on (see log.ts).
-        rememberSecrets(parsed.data.accessToken, parsed.data.refreshToken, parsed.data.clientSecret);
+        rememberSecrets(
+          parsed.data.accessToken,
+          parsed.data.refreshToken,
+          parsed.data.clientSecret,
+        );
         return parsed.data;
       });
     },
@@ -184,7 +200,11 @@ export function createVault(options: VaultOptions): Vault {
       const value = secretsSchema.parse(secrets);
       rememberSecrets(value.accessToken, value.refreshToken, value.clientSecret);
       await queue(siteId, () => writeBlob(`site-${siteId}`, value));
-      log.debug('site record stored', { siteId, hasAccessToken: secrets.accessToken !== null, hasRefreshToken: secrets.refreshToken !== null });
+      log.debug('site record stored', {
+        siteId,
+        hasAccessToken: secrets.accessToken !== null,
+        hasRefreshToken: secrets.refreshToken !== null,
+      });
     },
     async delete(siteId) {
       checkId(siteId);

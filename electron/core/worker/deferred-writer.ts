@@ -14,7 +14,10 @@ export interface DeferredWriter extends OpenedWriter {
   readonly started: boolean;
 }
 
-export function deferWriter(startWriter: () => Promise<OpenedWriter>, onOpened?: (writer: OpenedWriter) => void): DeferredWriter {
+export function deferWriter(
+  startWriter: () => Promise<OpenedWriter>,
+  onOpened?: (writer: OpenedWriter) => void,
+): DeferredWriter {
   let opening: Promise<OpenedWriter> | null = null;
   let opened: OpenedWriter | null = null;
   let reader: Database | null = null;
@@ -61,7 +64,8 @@ export function deferWriter(startWriter: () => Promise<OpenedWriter>, onOpened?:
     },
     call(call, input) {
       // As the writer itself answers once closed; a closed writer never starts a thread.
-      if (closed && opened === null) return Promise.reject(new CoreError('storage-error', 'The offline database is closed.'));
+      if (closed && opened === null)
+        return Promise.reject(new CoreError('storage-error', 'The offline database is closed.'));
       return start().then((writer) => writer.call(call, input));
     },
     async crash() {

@@ -20,7 +20,8 @@ export async function openOfflineStore(options: {
   const log = options.logger.child('app');
   // The writer worker owns the one write connection (it opens the file: migrations, recovery of a damaged file);
   // this thread reads through a read-only connection beside it (WAL), so a sync's commit never blocks an IPC call.
-  const binding = options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding };
+  const binding =
+    options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding };
   // The integrity check reads the whole file (665 ms for eight times the large seed): after a clean exit it runs
   // once the window shows (checkOfflineStore); after a crash or a kill the writer runs it before anything is read.
   const startWriter = () =>
@@ -42,7 +43,10 @@ export async function openOfflineStore(options: {
     }
     if (reader) {
       const writer = deferWriter(startWriter, (opened) => {
-        if (opened.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: opened.salvagedOutbox });
+        if (opened.recovered)
+          log.warn('the offline database was unreadable and was rebuilt', {
+            salvagedOutbox: opened.salvagedOutbox,
+          });
       });
       writer.attachReader(reader);
       return { writer, db: reader };
@@ -50,7 +54,10 @@ export async function openOfflineStore(options: {
   }
 
   const writer = await startWriter();
-  if (writer.recovered) log.warn('the offline database was unreadable and was rebuilt', { salvagedOutbox: writer.salvagedOutbox });
+  if (writer.recovered)
+    log.warn('the offline database was unreadable and was rebuilt', {
+      salvagedOutbox: writer.salvagedOutbox,
+    });
   let db: Database;
   try {
     db = openReadConnection(options.file, binding);
@@ -67,11 +74,16 @@ export async function openOfflineStore(options: {
  * program) is found here, kept aside as a copy and rebuilt empty. True when it was rebuilt: the screens are then
  * told their data changed, and the sync that follows fills it again.
  */
-export async function checkOfflineStore({ writer, db }: OfflineStore, log: Logger): Promise<boolean> {
+export async function checkOfflineStore(
+  { writer, db }: OfflineStore,
+  log: Logger,
+): Promise<boolean> {
   try {
     const checked = await writer.call('db:check', {});
     if (!checked.recovered) return false;
-    log.warn('the offline database was damaged and was rebuilt', { salvagedOutbox: checked.salvagedOutbox });
+    log.warn('the offline database was damaged and was rebuilt', {
+      salvagedOutbox: checked.salvagedOutbox,
+    });
     forgetViews(db);
     return true;
   } catch (error) {

@@ -76,7 +76,12 @@ export interface StageFetchInput {
 
 /** How the site answered a StageFetchInput: a 2xx answer is staged; anything else comes back for the main process to judge. */
 export type StageFetchReply =
-  | { readonly kind: 'staged'; readonly status: number; readonly wwwAuthenticate: null; readonly staged: StagedText }
+  | {
+      readonly kind: 'staged';
+      readonly status: number;
+      readonly wwwAuthenticate: null;
+      readonly staged: StagedText;
+    }
   | {
       readonly kind: 'refused';
       readonly status: number;
@@ -111,9 +116,16 @@ export interface StagedText {
 export interface WriterCalls {
   'site:ensure': (input: { readonly siteId: string; readonly now: string }) => void;
   'site:remove': (input: { readonly siteId: string }) => void;
-  'snapshot:commit': (input: { readonly siteId: string; readonly snapshot: SiteSnapshot }) => CommitResult;
+  'snapshot:commit': (input: {
+    readonly siteId: string;
+    readonly snapshot: SiteSnapshot;
+  }) => CommitResult;
   'stage:begin': (input: { readonly stageId: string; readonly siteId: string }) => void;
-  'stage:page': (input: { readonly stageId: string; readonly part: PagedPart; readonly nodes: readonly unknown[] }) => void;
+  'stage:page': (input: {
+    readonly stageId: string;
+    readonly part: PagedPart;
+    readonly nodes: readonly unknown[];
+  }) => void;
   'stage:text': (input: StageTextInput) => StagedText;
   /**
    * The one call that does not hold the queue while it waits: its request is on the network while later calls
@@ -124,7 +136,11 @@ export interface WriterCalls {
   'stage:cancel': (input: { readonly stageId: string }) => void;
   /** Stages a held page (StageFetchInput.hold) after the pages staged before this call. */
   'stage:adopt': (input: { readonly stageId: string; readonly holdId: number }) => void;
-  'stage:whole': (input: { readonly stageId: string; readonly part: WholePart; readonly value: unknown }) => void;
+  'stage:whole': (input: {
+    readonly stageId: string;
+    readonly part: WholePart;
+    readonly value: unknown;
+  }) => void;
   /**
    * The part's pages so far are dropped and it is paged again from the start: its walk did not add up (a row moved
    * across pages while they were read, fetch-snapshot.ts `connection`).
@@ -133,12 +149,32 @@ export interface WriterCalls {
   /** The part was refused (missing scope): it is left out and its stored rows kept. */
   'stage:drop': (input: { readonly stageId: string; readonly part: PartName }) => void;
   /** `cursors`: the fetch's page cursors, stored with the digests of the parts the commit rewrites (migration 008). */
-  'stage:commit': (input: { readonly stageId: string; readonly siteId: string; readonly cursors?: PageCursors }) => CommitResult;
+  'stage:commit': (input: {
+    readonly stageId: string;
+    readonly siteId: string;
+    readonly cursors?: PageCursors;
+  }) => CommitResult;
   'stage:discard': (input: { readonly stageId: string }) => void;
-  'outbox:enqueue': (input: { readonly siteId: string; readonly change: OutboxChange; readonly now: string }) => OutboxEntry;
-  'outbox:accept': (input: { readonly siteId: string; readonly entry: EntryRef; readonly answer: OutboxAnswer }) => void;
-  'outbox:attempt': (input: { readonly entry: EntryRef; readonly error: string; readonly now: string }) => void;
-  'outbox:fail': (input: { readonly entry: EntryRef; readonly error: string; readonly now: string }) => void;
+  'outbox:enqueue': (input: {
+    readonly siteId: string;
+    readonly change: OutboxChange;
+    readonly now: string;
+  }) => OutboxEntry;
+  'outbox:accept': (input: {
+    readonly siteId: string;
+    readonly entry: EntryRef;
+    readonly answer: OutboxAnswer;
+  }) => void;
+  'outbox:attempt': (input: {
+    readonly entry: EntryRef;
+    readonly error: string;
+    readonly now: string;
+  }) => void;
+  'outbox:fail': (input: {
+    readonly entry: EntryRef;
+    readonly error: string;
+    readonly now: string;
+  }) => void;
   'outbox:dismiss': (input: { readonly siteId: string; readonly id: number }) => void;
   /** The student opened the course: its "new since last sync" count is cleared (course-news.ts); true if there was one. */
   'course:mark-seen': (input: { readonly siteId: string; readonly courseId: string }) => boolean;
@@ -176,7 +212,9 @@ export interface WriterCalls {
 export type WriterCall = keyof WriterCalls;
 export type WriterInput<K extends WriterCall> = Parameters<WriterCalls[K]>[0];
 export type WriterOutput<K extends WriterCall> = Awaited<ReturnType<WriterCalls[K]>>;
-export type WriterHandlers = { readonly [K in WriterCall]: (input: WriterInput<K>) => ReturnType<WriterCalls[K]> };
+export type WriterHandlers = {
+  readonly [K in WriterCall]: (input: WriterInput<K>) => ReturnType<WriterCalls[K]>;
+};
 
 /** Calls whose handler answers later (a promise): they do not hold the queue while they wait. */
 export const DETACHED: ReadonlySet<WriterCall> = new Set(['stage:fetch']);
@@ -195,7 +233,8 @@ export interface WriterInit {
   readonly integrityCheck?: 'at-open' | 'unless-closed-cleanly';
 }
 
-export type WireResult<T = unknown> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AppError };
+export type WireResult<T = unknown> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AppError };
 
 /** main -> worker */
 export interface WriterRequest {
@@ -207,6 +246,11 @@ export interface WriterRequest {
 /** worker -> main: first one `opened` (or `open-failed`), then one `result` per request, in order (a DETACHED call's
  * result comes when its answer is ready, after the results of calls sent later). */
 export type WriterMessage =
-  | { readonly type: 'opened'; readonly recovered: boolean; readonly movedTo: string | null; readonly salvagedOutbox: number }
+  | {
+      readonly type: 'opened';
+      readonly recovered: boolean;
+      readonly movedTo: string | null;
+      readonly salvagedOutbox: number;
+    }
   | { readonly type: 'open-failed'; readonly error: AppError }
   | { readonly type: 'result'; readonly id: number; readonly result: WireResult };

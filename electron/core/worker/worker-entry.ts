@@ -26,7 +26,10 @@ export function findWorkerEntry(options: {
   readonly missing: string;
 }): WorkerEntry {
   const here = dirname(fileURLToPath(options.from));
-  for (const candidate of options.names.flatMap((name) => [join(here, name), join(here, '..', name)])) {
+  for (const candidate of options.names.flatMap((name) => [
+    join(here, name),
+    join(here, '..', name),
+  ])) {
     if (existsSync(candidate)) return { script: candidate, eval: false };
   }
   const source = join(here, options.source);

@@ -14,5 +14,10 @@ export function toWireError(error: unknown): AppError {
 }
 
 export function fromWireError(error: AppError, cause?: unknown): CoreError {
-  return new CoreError(error.code, error.message, error.detail, cause === undefined ? undefined : { cause });
+  return new CoreError(
+    error.code,
+    error.message,
+    error.detail,
+    cause === undefined ? undefined : { cause },
+  );
 }

@@ -4,7 +4,11 @@ import { CoreError } from '../errors';
 import { purchaseHistoryCsv } from '../export/csv';
 import { postGraphQL } from '../net/graphql-post';
 import { markCourseSeen } from '../db/course-news';
-import { acceptAllNotificationsRead, acceptNotificationRead, acceptSubscription } from '../db/notifications';
+import {
+  acceptAllNotificationsRead,
+  acceptNotificationRead,
+  acceptSubscription,
+} from '../db/notifications';
 import { checkOfflineDatabase } from '../db/open';
 import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from '../db/outbox';
 import type { SiteSnapshot } from '../db/records';
@@ -14,8 +18,21 @@ import { ensureSite, removeSiteData } from '../db/sites';
 import { commitSnapshotIfChanged, digestOf } from '../db/snapshot';
 import { recordSyncRun } from '../db/sync-runs';
 import { changingViews } from '../db/view-cache';
-import { idsOf, MAX_SYNC_BYTES, nestsDeeperThan, parseSiteJson, siteDataInvalid } from '../net/site-data';
-import type { OutboxAnswer, PartName, SiteGraphQLError, StagedText, StageTextInput, WriterHandlers } from './worker-contract';
+import {
+  idsOf,
+  MAX_SYNC_BYTES,
+  nestsDeeperThan,
+  parseSiteJson,
+  siteDataInvalid,
+} from '../net/site-data';
+import type {
+  OutboxAnswer,
+  PartName,
+  SiteGraphQLError,
+  StagedText,
+  StageTextInput,
+  WriterHandlers,
+} from './worker-contract';
 
 /**
  * A paged part's digest, hashed page by page as the pages arrive: the bytes of JSON.stringify(list) are "[", the
@@ -92,8 +109,20 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       if (nestsDeeperThan(nodes, MAX_ANSWER_DEPTH_OF_NODES)) throw siteDataInvalid('too-deep');
       if (!s.dropped.has(part)) append(s, part, nodes);
     },
-    'stage:text': ({ stageId, part, shape, path, body, hold }) => stageAnswer(stage(stageId), { part, shape, path, body, hold: hold === true }),
-    'stage:fetch': async ({ stageId, part, shape, path, url, token, query, variables, hold, deadlineMs }) => {
+    'stage:text': ({ stageId, part, shape, path, body, hold }) =>
+      stageAnswer(stage(stageId), { part, shape, path, body, hold: hold === true }),
+    'stage:fetch': async ({
+      stageId,
+      part,
+      shape,
+      path,
+      url,
+      token,
+      query,
+      variables,
+      hold,
+      deadlineMs,
+    }) => {
       const answer = await postGraphQL({
         url,
         token,
@@ -115,7 +144,13 @@ export function createWriterHandlers(db: Database): WriterHandlers {
         kind: 'staged',
         status: answer.status,
         wwwAuthenticate: null,
-        staged: stageAnswer(stage(stageId), { part, shape, path, body: answer.body, hold: hold === true }),
+        staged: stageAnswer(stage(stageId), {
+          part,
+          shape,
+          path,
+          body: answer.body,
+          hold: hold === true,
+        }),
       };
     },
     'stage:cancel': ({ stageId }) => {
@@ -124,7 +159,8 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     'stage:adopt': ({ stageId, holdId }) => {
       const s = stage(stageId);
       const page = s.held.get(holdId);
-      if (!page) throw new CoreError('sync-failed', 'A page this sync fetched ahead is gone; sync again.');
+      if (!page)
+        throw new CoreError('sync-failed', 'A page this sync fetched ahead is gone; sync again.');
       s.held.delete(holdId);
       if (!s.dropped.has(page.part)) append(s, page.part, page.nodes);
     },
@@ -147,11 +183,18 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'stage:commit': ({ stageId, siteId, cursors }) => {
       const s = stage(stageId);
-      if (s.siteId !== siteId) throw new CoreError('invalid-input', 'These fetched pages belong to another site.');
+      if (s.siteId !== siteId)
+        throw new CoreError('invalid-input', 'These fetched pages belong to another site.');
       stages.delete(stageId);
       const digests = finishDigests(s);
       try {
-        return commitSnapshotIfChanged(db, s.siteId, Object.fromEntries(s.parts) as SiteSnapshot, digests, cursors);
+        return commitSnapshotIfChanged(
+          db,
+          s.siteId,
+          Object.fromEntries(s.parts) as SiteSnapshot,
+          digests,
+          cursors,
+        );
       } catch (error) {
         throw siteDataOrStorage(error);
       }
@@ -175,8 +218,10 @@ export function createWriterHandlers(db: Database): WriterHandlers {
       if (indexed < maxRows) truncateWal(db);
       return indexed;
     },
-    'reminders:run': ({ now, syncedSiteId, enabled }) => decideReminders(db, { now: Date.parse(now), syncedSiteId, enabled }),
-    'export:orders-csv': ({ siteId, now, language, timeZone }) => purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
+    'reminders:run': ({ now, syncedSiteId, enabled }) =>
+      decideReminders(db, { now: Date.parse(now), syncedSiteId, enabled }),
+    'export:orders-csv': ({ siteId, now, language, timeZone }) =>
+      purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
     'db:check': () => checkOfflineDatabase(db),
     // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
     'writer:close': () => {
@@ -210,26 +255,47 @@ function stageAnswer(
     path,
     body,
     hold,
-  }: Omit<StageTextInput, 'stageId' | 'body' | 'hold'> & { readonly body: ArrayBuffer | Uint8Array | string; readonly hold: boolean },
+  }: Omit<StageTextInput, 'stageId' | 'body' | 'hold'> & {
+    readonly body: ArrayBuffer | Uint8Array | string;
+    readonly hold: boolean;
+  },
 ): StagedText {
   // One sync's answers together are bounded too: a site paging without end cannot fill the memory.
   s.bytes += typeof body === 'string' ? body.length : body.byteLength;
   if (s.bytes > MAX_SYNC_BYTES) throw siteDataInvalid('sync-too-large');
   // Refused as a whole when too large, not JSON or nested too deep: nothing of it is staged.
   const answer = parseSiteJson(body) as { data?: unknown; errors?: SiteGraphQLError[] } | null;
-  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) throw siteDataInvalid('not-an-object');
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer))
+    throw siteDataInvalid('not-an-object');
   const errors = Array.isArray(answer.errors) ? answer.errors.filter(isSiteError) : [];
   let value: unknown = answer.data;
-  for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
-  const none: StagedText = { errors, found: false, count: 0, totalCount: null, ids: [], hasNextPage: false, endCursor: null };
+  for (const key of path)
+    value =
+      value === null || typeof value !== 'object'
+        ? undefined
+        : (value as Record<string, unknown>)[key];
+  const none: StagedText = {
+    errors,
+    found: false,
+    count: 0,
+    totalCount: null,
+    ids: [],
+    hasNextPage: false,
+    endCursor: null,
+  };
   if (errors.length > 0 || value === null || value === undefined) return none;
   if (s.dropped.has(part)) return { ...none, found: true };
   if (shape === 'whole') {
     s.parts.set(part, value);
     return { ...none, found: true };
   }
-  const page = value as { nodes?: unknown; totalCount?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } };
-  if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null) throw siteDataInvalid('not-a-page');
+  const page = value as {
+    nodes?: unknown;
+    totalCount?: unknown;
+    pageInfo?: { hasNextPage?: unknown; endCursor?: unknown };
+  };
+  if (!Array.isArray(page.nodes) || typeof page.pageInfo !== 'object' || page.pageInfo === null)
+    throw siteDataInvalid('not-a-page');
   let holdId: number | undefined;
   if (hold) {
     holdId = ++s.nextHold;
@@ -287,14 +353,25 @@ function finishDigests(s: Stage): Map<PartName, string> {
     const paged = s.digests.get(part);
     if (paged) hashPending(paged);
     if (paged?.failed !== undefined) throw siteDataInvalid('unwritable', paged.failed);
-    out.set(part, !paged ? digestOf(value) : paged.nodes === 0 ? digestOf([]) : paged.hash.update(']').digest('base64'));
+    out.set(
+      part,
+      !paged
+        ? digestOf(value)
+        : paged.nodes === 0
+          ? digestOf([])
+          : paged.hash.update(']').digest('base64'),
+    );
   }
   return out;
 }
 
 /** GraphQL errors as the spec shapes them (an object with a string message); anything else in `errors` is not one. */
 function isSiteError(value: unknown): value is SiteGraphQLError {
-  return value !== null && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
 }
 
 /** A depth limit for nodes handed over already parsed: the answer's own envelope (data.viewer.x.nodes[i]) is not around them. */
@@ -310,7 +387,8 @@ const SITE_DATA_SQLITE = /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/;
 function siteDataOrStorage(error: unknown): unknown {
   if (error instanceof CoreError) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('SQLITE_') && !SITE_DATA_SQLITE.test(code)) return error;
+  if (typeof code === 'string' && code.startsWith('SQLITE_') && !SITE_DATA_SQLITE.test(code))
+    return error;
   return siteDataInvalid(typeof code === 'string' ? code : 'unwritable', error);
 }
 

@@ -8,7 +8,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { closeOfflineDatabase, openOfflineDatabase } from '../db/open';
 import { toWireError } from './writer-errors';
 import { createWriterHandlers } from './writer-handlers';
-import { DETACHED, type WireResult, type WriterInit, type WriterMessage, type WriterRequest } from './worker-contract';
+import {
+  DETACHED,
+  type WireResult,
+  type WriterInit,
+  type WriterMessage,
+  type WriterRequest,
+} from './worker-contract';
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker.ts runs as a worker thread (writer.ts starts it)');
@@ -26,14 +32,20 @@ try {
     let result: WireResult;
     try {
       // The handlers name every channel of the contract (their type says so): a message naming anything else is refused.
-      if (!Object.hasOwn(handlers, request.call)) throw Object.assign(new Error('unknown call'), { code: 'WRITER_UNKNOWN_CALL' });
+      if (!Object.hasOwn(handlers, request.call))
+        throw Object.assign(new Error('unknown call'), { code: 'WRITER_UNKNOWN_CALL' });
       const handler = handlers[request.call] as (input: unknown) => unknown;
       const value = handler(request.input);
       if (DETACHED.has(request.call)) {
         // Answered when its promise settles; the calls sent after it run meanwhile (worker-contract.ts DETACHED).
         void (value as Promise<unknown>).then(
           (v) => post({ type: 'result', id: request.id, result: { ok: true, value: v } }),
-          (error: unknown) => post({ type: 'result', id: request.id, result: { ok: false, error: toWireError(error) } }),
+          (error: unknown) =>
+            post({
+              type: 'result',
+              id: request.id,
+              result: { ok: false, error: toWireError(error) },
+            }),
         );
         return;
       }
@@ -53,7 +65,12 @@ try {
     }
     post({ type: 'result', id: request.id, result });
   });
-  post({ type: 'opened', recovered: opened.recovered, movedTo: opened.movedTo, salvagedOutbox: opened.salvagedOutbox });
+  post({
+    type: 'opened',
+    recovered: opened.recovered,
+    movedTo: opened.movedTo,
+    salvagedOutbox: opened.salvagedOutbox,
+  });
 } catch (error) {
   post({ type: 'open-failed', error: toWireError(error) });
 }

@@ -49,7 +49,13 @@ export function createInProcessWriter(db: Database): DbWriter {
     call(call, input) {
       // Asynchronous like the worker (callers cannot come to depend on a write having run synchronously), and in order.
       const run = tail
-        .then(() => (handlers[call] as (i: typeof input) => WriterOutput<typeof call> | Promise<WriterOutput<typeof call>>)(input))
+        .then(() =>
+          (
+            handlers[call] as (
+              i: typeof input,
+            ) => WriterOutput<typeof call> | Promise<WriterOutput<typeof call>>
+          )(input),
+        )
         .catch((error: unknown) => {
           throw isCoreError(error) ? error : fromWireError(toWireError(error), error);
         });
@@ -109,7 +115,10 @@ function workerEntry(explicit: string | undefined): WorkerEntry {
 }
 
 const STOPPED = (): CoreError =>
-  new CoreError('storage-error', 'The offline database writer stopped unexpectedly; the last change may not have been saved. Try again.');
+  new CoreError(
+    'storage-error',
+    'The offline database writer stopped unexpectedly; the last change may not have been saved. Try again.',
+  );
 
 /** Starts the writer worker and waits until it has opened the database (migrations, recovery). */
 export async function startWriterWorker(options: WriterWorkerOptions): Promise<OpenedWriter> {
@@ -134,7 +143,12 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
   let reader: Database | null = null;
 
   function spawn(): void {
-    const w = new Worker(entry.script, { eval: entry.eval, workerData: init, stdout: false, stderr: false });
+    const w = new Worker(entry.script, {
+      eval: entry.eval,
+      workerData: init,
+      stdout: false,
+      stderr: false,
+    });
     worker = w;
     ready = new Promise((resolve, reject) => {
       const onMessage = (message: WriterMessage) => {
@@ -154,11 +168,17 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
         pending.clear();
         for (const p of lost) p.reject(STOPPED());
         if (closing) return;
-        logger.error('database writer stopped; starting it again', { exitCode: code, callsLost: lost.length });
+        logger.error('database writer stopped; starting it again', {
+          exitCode: code,
+          callsLost: lost.length,
+        });
         const now = Date.now();
         while (restartTimes.length > 0 && now - restartTimes[0]! > windowMs) restartTimes.shift();
         if (restartTimes.length >= maxRestarts) {
-          gaveUp = new CoreError('storage-error', 'The offline database writer keeps stopping; restart the app. Your saved data is kept.');
+          gaveUp = new CoreError(
+            'storage-error',
+            'The offline database writer keeps stopping; restart the app. Your saved data is kept.',
+          );
           return;
         }
         restartTimes.push(now);
@@ -179,7 +199,8 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
 
   function send<K extends WriterCall>(call: K, input: WriterInput<K>): Promise<WriterOutput<K>> {
     if (gaveUp) return Promise.reject(gaveUp);
-    if (closing) return Promise.reject(new CoreError('storage-error', 'The offline database is closed.'));
+    if (closing)
+      return Promise.reject(new CoreError('storage-error', 'The offline database is closed.'));
     const id = nextId++;
     return new Promise<WriterOutput<K>>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -189,7 +210,14 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
         worker.postMessage(request, body instanceof ArrayBuffer ? [body] : []);
       } catch (error) {
         pending.delete(id);
-        reject(new CoreError('invalid-input', 'This change cannot be saved (it is not plain data).', undefined, { cause: error }));
+        reject(
+          new CoreError(
+            'invalid-input',
+            'This change cannot be saved (it is not plain data).',
+            undefined,
+            { cause: error },
+          ),
+        );
       }
     });
   }
@@ -280,7 +308,8 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
 };
 
 /** What a commit did change, once it answered (snapshot.ts `viewsOfCommit`); nothing when it wrote nothing. */
-const commitViews = (result: CommitResult): readonly ViewArea[] => (result.unchanged ? [] : viewsOfCommit(result.rewritten));
+const commitViews = (result: CommitResult): readonly ViewArea[] =>
+  result.unchanged ? [] : viewsOfCommit(result.rewritten);
 const AFTER: { readonly [K in WriterCall]?: (result: WriterOutput<K>) => readonly ViewArea[] } = {
   'snapshot:commit': commitViews,
   'stage:commit': commitViews,

@@ -1,4 +1,16 @@
-import { Bell, CircleUserRound, Headset, House, LibraryBig, Plus, Receipt, Settings, Sun, Ticket, type LucideIcon } from 'lucide-react';
+import {
+  Bell,
+  CircleUserRound,
+  Headset,
+  House,
+  LibraryBig,
+  Plus,
+  Receipt,
+  Settings,
+  Sun,
+  Ticket,
+  type LucideIcon,
+} from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { UnreadBadge } from '../features/notifications/UnreadBadge';
 import { useApp } from '../state/context';
@@ -18,7 +30,10 @@ export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) 
   const { t } = useTranslation();
   const { route, navigate, site } = useApp();
   // Without a signed-in site the one home item (the welcome or sign-in screen) stands for Today and the library alike.
-  const current = route.screen === 'course' || (!showSiteScreens && route.screen === 'today') ? 'library' : route.screen;
+  const current =
+    route.screen === 'course' || (!showSiteScreens && route.screen === 'today')
+      ? 'library'
+      : route.screen;
   const item = (screen: SimpleScreen, key: string, Icon: LucideIcon) => (
     <li key={screen}>
       <button
@@ -34,7 +49,9 @@ export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) 
           <Icon />
         </span>
         <span className="nav-label">{t(key)}</span>
-        {screen === 'notifications' && site && <UnreadBadge siteId={site.id} testId="unread-badge" />}
+        {screen === 'notifications' && site && (
+          <UnreadBadge siteId={site.id} testId="unread-badge" />
+        )}
       </button>
     </li>
   );

@@ -53,19 +53,34 @@ export function ScreenFallback({ onRetry }: { readonly onRetry: () => void }) {
               {t('common.retry')}
             </button>
             {route.screen !== 'library' && site && (
-              <button type="button" className="button" onClick={() => navigate({ screen: 'library' })} data-testid="boundary-library">
+              <button
+                type="button"
+                className="button"
+                onClick={() => navigate({ screen: 'library' })}
+                data-testid="boundary-library"
+              >
                 <LibraryBig aria-hidden="true" />
                 {t('boundary.library')}
               </button>
             )}
             {route.screen !== 'settings' && (
-              <button type="button" className="button" onClick={() => navigate({ screen: 'settings' })} data-testid="boundary-settings">
+              <button
+                type="button"
+                className="button"
+                onClick={() => navigate({ screen: 'settings' })}
+                data-testid="boundary-settings"
+              >
                 <Settings aria-hidden="true" />
                 {t('boundary.settings')}
               </button>
             )}
             {site && (
-              <button type="button" className="button danger" onClick={() => setConfirming(true)} data-testid="boundary-remove">
+              <button
+                type="button"
+                className="button danger"
+                onClick={() => setConfirming(true)}
+                data-testid="boundary-remove"
+              >
                 <Trash2 aria-hidden="true" />
                 {t('boundary.remove', { site: site.label })}
               </button>
@@ -85,7 +100,13 @@ export function ScreenFallback({ onRetry }: { readonly onRetry: () => void }) {
           <button type="button" className="button" onClick={() => setConfirming(false)}>
             {t('common.cancel')}
           </button>
-          <button type="button" className="button danger" onClick={() => void remove()} disabled={busy} data-testid="boundary-confirm-remove">
+          <button
+            type="button"
+            className="button danger"
+            onClick={() => void remove()}
+            disabled={busy}
+            data-testid="boundary-confirm-remove"
+          >
             {t('settings.sites.removeConfirm')}
           </button>
         </div>

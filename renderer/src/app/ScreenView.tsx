@@ -20,7 +20,10 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
   // Today releases the last session's frame itself, once it has its data; any other screen does at once.
   useReleaseFirstScreen(route.screen !== 'today' || !site || !hasData);
   if (route.screen === 'settings') return <SettingsScreen />;
-  if (route.screen === 'add-site') return <WelcomeScreen first={site === null} {...(route.invite ? { invite: route.invite } : {})} />;
+  if (route.screen === 'add-site')
+    return (
+      <WelcomeScreen first={site === null} {...(route.invite ? { invite: route.invite } : {})} />
+    );
   if (!site) return <WelcomeScreen first />;
   if (!hasData) return <SiteSignInScreen site={site} />;
   switch (route.screen) {
@@ -32,7 +35,13 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
       return (
         <CourseScreen
           courseId={route.courseId}
-          highlight={route.lectureId ? `l:${route.lectureId}` : route.sectionId ? `s:${route.sectionId}` : undefined}
+          highlight={
+            route.lectureId
+              ? `l:${route.lectureId}`
+              : route.sectionId
+                ? `s:${route.sectionId}`
+                : undefined
+          }
         />
       );
     case 'billing':

@@ -32,7 +32,8 @@ export function Shell() {
   const sites = useMemo(() => sitesQuery.data ?? [], [sitesQuery.data]);
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(ACTIVE_SITE_KEY));
   // The page's storage is per origin (the browser host's changes with its port): the core keeps the choice too.
-  const saved = useChannel('settings:get', undefined, { staleTime: Infinity }).data?.lastSiteId ?? null;
+  const saved =
+    useChannel('settings:get', undefined, { staleTime: Infinity }).data?.lastSiteId ?? null;
   const mainRef = useRef<HTMLElement>(null);
   const site = pickSite(sites, chosen ?? saved);
 
@@ -41,7 +42,11 @@ export function Shell() {
     setChosen(siteId);
     void call('settings:update', { lastSiteId: siteId }).catch(() => undefined);
   }, []);
-  const { route, navigate, navigateFrom } = useRouteHistory(FIRST_ROUTE, site?.id ?? null, selectSite);
+  const { route, navigate, navigateFrom } = useRouteHistory(
+    FIRST_ROUTE,
+    site?.id ?? null,
+    selectSite,
+  );
   const routeDetail = route.screen === 'course' ? route.courseId : '';
   useWindowTitle(route);
   // The site list failed: its error shows, not the last session's frame.
@@ -94,10 +99,18 @@ export function Shell() {
             {sitesQuery.isPending ? (
               <Loading shape="cards" />
             ) : sitesQuery.isError && route.screen !== 'settings' ? (
-              <ErrorState title={t('shell.sitesFailed')} error={sitesQuery.error} onRetry={() => void sitesQuery.refetch()} />
+              <ErrorState
+                title={t('shell.sitesFailed')}
+                error={sitesQuery.error}
+                onRetry={() => void sitesQuery.refetch()}
+              />
             ) : (
               // One boundary per screen and site: moving to another screen or site starts it over.
-              <ErrorBoundary area="screen" resetKey={screenKey} fallback={(_error, reset) => <ScreenFallback onRetry={reset} />}>
+              <ErrorBoundary
+                area="screen"
+                resetKey={screenKey}
+                fallback={(_error, reset) => <ScreenFallback onRetry={reset} />}
+              >
                 <ScreenView hasData={hasData} />
               </ErrorBoundary>
             )}
@@ -110,7 +123,9 @@ export function Shell() {
               <StatusBar />
             </ErrorBoundary>
           ) : sitesQuery.isPending ? null : (
-            <span className="muted">{site ? t('shell.notSignedIn', { site: site.label }) : t('shell.noSite')}</span>
+            <span className="muted">
+              {site ? t('shell.notSignedIn', { site: site.label }) : t('shell.noSite')}
+            </span>
           )}
         </footer>
       </div>

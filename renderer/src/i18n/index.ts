@@ -6,8 +6,13 @@ import type { LanguagePreference } from '../../../electron/common/view-models';
 // on its own it was a request the first paint waited for after the scripts had run (50-250 ms of a cold start).
 // Every other language is a chunk of its own, loaded when first used (Vite splits a lazy glob import per file), so
 // an English window never downloads or parses the Chinese strings. The files stay plain JSON for translators.
-const en = import.meta.glob<Record<string, unknown>>('./en.json', { eager: true, import: 'default' })['./en.json']!;
-const loaders = import.meta.glob<Record<string, unknown>>(['./*.json', '!./en.json'], { import: 'default' });
+const en = import.meta.glob<Record<string, unknown>>('./en.json', {
+  eager: true,
+  import: 'default',
+})['./en.json']!;
+const loaders = import.meta.glob<Record<string, unknown>>(['./*.json', '!./en.json'], {
+  import: 'default',
+});
 
 export type AppLanguage = 'en' | 'zh-TW';
 
@@ -34,7 +39,9 @@ async function loadLanguage(lng: AppLanguage): Promise<void> {
   await Promise.all(
     needed
       .filter((l) => !i18next.hasResourceBundle(l, 'translation'))
-      .map(async (l) => i18next.addResourceBundle(l, 'translation', l === 'en' ? en : await loaders[FILES[l]]!())),
+      .map(async (l) =>
+        i18next.addResourceBundle(l, 'translation', l === 'en' ? en : await loaders[FILES[l]]!()),
+      ),
   );
 }
 

@@ -8,7 +8,11 @@
  * the same.
  */
 import { useEffect, useLayoutEffect } from 'react';
-import { FIRST_SCREEN_ID, FIRST_SCREEN_MAX_BYTES, type FirstScreenInput } from '../../../electron/common/first-screen';
+import {
+  FIRST_SCREEN_ID,
+  FIRST_SCREEN_MAX_BYTES,
+  type FirstScreenInput,
+} from '../../../electron/common/first-screen';
 import { call } from '../api';
 
 /** How long after Today's data is on screen the frame is captured (its pictures and late parts in place). */
@@ -47,8 +51,13 @@ export function captureFirstScreen(siteIds: readonly string[]): FirstScreenInput
   const root = document.getElementById('root');
   if (!root || document.getElementById(FIRST_SCREEN_ID)) return null;
   const clone = root.cloneNode(true) as HTMLElement;
-  for (const element of clone.querySelectorAll('dialog, [role="dialog"], [role="alertdialog"], [data-first-screen="omit"]')) element.remove();
-  for (const element of clone.querySelectorAll<HTMLElement>('[role="status"], [role="alert"], [aria-live], [data-first-screen="blank"]'))
+  for (const element of clone.querySelectorAll(
+    'dialog, [role="dialog"], [role="alertdialog"], [data-first-screen="omit"]',
+  ))
+    element.remove();
+  for (const element of clone.querySelectorAll<HTMLElement>(
+    '[role="status"], [role="alert"], [aria-live], [data-first-screen="blank"]',
+  ))
     element.style.visibility = 'hidden';
   for (const element of clone.querySelectorAll('*')) {
     element.removeAttribute('id');
@@ -61,8 +70,16 @@ export function captureFirstScreen(siteIds: readonly string[]): FirstScreenInput
   const html = clone.innerHTML;
   if (new TextEncoder().encode(html).length > FIRST_SCREEN_MAX_BYTES) return null;
   const page = document.documentElement;
-  const theme = page.dataset.theme === 'light' || page.dataset.theme === 'dark' ? page.dataset.theme : null;
-  return { html, build: buildId(), lang: page.lang || 'en', dir: page.dir === 'rtl' ? 'rtl' : 'ltr', theme, siteIds };
+  const theme =
+    page.dataset.theme === 'light' || page.dataset.theme === 'dark' ? page.dataset.theme : null;
+  return {
+    html,
+    build: buildId(),
+    lang: page.lang || 'en',
+    dir: page.dir === 'rtl' ? 'rtl' : 'ltr',
+    theme,
+    siteIds,
+  };
 }
 
 /**
@@ -80,7 +97,10 @@ export function useCaptureFirstScreen(siteIds: readonly string[] | null, version
         () => {
           if (!live) return;
           const frame = captureFirstScreen(key.split('\u0000'));
-          if (frame) void call('app:save-first-screen', { ...frame, siteIds: [...frame.siteIds] }).catch(() => undefined);
+          if (frame)
+            void call('app:save-first-screen', { ...frame, siteIds: [...frame.siteIds] }).catch(
+              () => undefined,
+            );
         },
         { timeout: 2000 },
       );

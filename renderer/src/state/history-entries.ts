@@ -41,27 +41,39 @@ export function readEntry(state: unknown): HistoryEntry | null {
           ? { screen: 'settings', section: r.section }
           : { screen: 'settings' }
         : (route as Route);
-  if (kept.screen === 'billing' && kept.tradeNo !== undefined && typeof kept.tradeNo !== 'string') return null;
+  if (kept.screen === 'billing' && kept.tradeNo !== undefined && typeof kept.tradeNo !== 'string')
+    return null;
   if (kept.screen === 'course' && !optionalText(kept.lectureId, kept.sectionId)) return null;
-  if ((kept.screen === 'entitlements' || kept.screen === 'consulting' || kept.screen === 'notifications') && !optionalText(kept.itemId)) return null;
+  if (
+    (kept.screen === 'entitlements' ||
+      kept.screen === 'consulting' ||
+      kept.screen === 'notifications') &&
+    !optionalText(kept.itemId)
+  )
+    return null;
   if (kept.screen === 'search') {
     if (!optionalText(kept.siteId)) return null;
-    if (kept.kind !== undefined && !(SEARCH_HIT_KINDS as readonly string[]).includes(kept.kind)) return null;
+    if (kept.kind !== undefined && !(SEARCH_HIT_KINDS as readonly string[]).includes(kept.kind))
+      return null;
   }
   return { route: kept, siteId: typeof siteId === 'string' ? siteId : null };
 }
 
-const optionalText = (...values: unknown[]) => values.every((v) => v === undefined || typeof v === 'string');
+const optionalText = (...values: unknown[]) =>
+  values.every((v) => v === undefined || typeof v === 'string');
 
 export function sameRoute(a: Route, b: Route): boolean {
   if (a.screen !== b.screen) return false;
-  if (a.screen === 'course' && b.screen === 'course') return a.courseId === b.courseId && a.lectureId === b.lectureId && a.sectionId === b.sectionId;
-  if (a.screen === 'search' && b.screen === 'search') return a.query === b.query && a.kind === b.kind && a.siteId === b.siteId;
+  if (a.screen === 'course' && b.screen === 'course')
+    return a.courseId === b.courseId && a.lectureId === b.lectureId && a.sectionId === b.sectionId;
+  if (a.screen === 'search' && b.screen === 'search')
+    return a.query === b.query && a.kind === b.kind && a.siteId === b.siteId;
   if (a.screen === 'billing' && b.screen === 'billing') return a.tradeNo === b.tradeNo;
   if (a.screen === 'entitlements' && b.screen === 'entitlements') return a.itemId === b.itemId;
   if (a.screen === 'consulting' && b.screen === 'consulting') return a.itemId === b.itemId;
   if (a.screen === 'notifications' && b.screen === 'notifications') return a.itemId === b.itemId;
-  if (a.screen === 'settings' && b.screen === 'settings') return a.intent === undefined && b.intent === undefined && a.section === b.section;
+  if (a.screen === 'settings' && b.screen === 'settings')
+    return a.intent === undefined && b.intent === undefined && a.section === b.section;
   return a.screen !== 'add-site';
 }
 
@@ -84,7 +96,10 @@ export interface HistoryKeyPress {
  * macOS (Apple HIG), Alt+Left and Alt+Right elsewhere. The browser host's page reads them itself, as a headless or
  * embedded browser may not, and a real one would otherwise leave the app.
  */
-export function historyDirection(press: HistoryKeyPress, isMac: boolean): 'back' | 'forward' | null {
+export function historyDirection(
+  press: HistoryKeyPress,
+  isMac: boolean,
+): 'back' | 'forward' | null {
   if (press.shiftKey) return null;
   if (isMac) {
     if (!press.metaKey || press.ctrlKey || press.altKey) return null;
@@ -97,6 +112,12 @@ export function historyDirection(press: HistoryKeyPress, isMac: boolean): 'back'
 /** A route that names a place of its own (a search hit, an order, a Settings section) scrolls there itself. */
 export function namesAPlace(route: Route): boolean {
   return Object.entries(route).some(
-    ([k, v]) => k !== 'screen' && k !== 'courseId' && k !== 'query' && k !== 'kind' && k !== 'siteId' && v !== undefined,
+    ([k, v]) =>
+      k !== 'screen' &&
+      k !== 'courseId' &&
+      k !== 'query' &&
+      k !== 'kind' &&
+      k !== 'siteId' &&
+      v !== undefined,
   );
 }

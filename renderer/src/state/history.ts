@@ -10,14 +10,21 @@ import type { Route, Screen } from './routes';
  */
 
 /** The route the app shows, moved by navigate() and by the history's Back and Forward. */
-export function useRouteHistory(initial: Route, siteId: string | null, onSite: (siteId: string) => void) {
+export function useRouteHistory(
+  initial: Route,
+  siteId: string | null,
+  onSite: (siteId: string) => void,
+) {
   const [route, setRoute] = useState<Route>(() => readEntry(history.state)?.route ?? initial);
   const current = useRef(route);
   const site = useRef(siteId);
   site.current = siteId;
 
   useEffect(() => {
-    history.replaceState({ route: current.current, siteId: site.current } satisfies HistoryEntry, '');
+    history.replaceState(
+      { route: current.current, siteId: site.current } satisfies HistoryEntry,
+      '',
+    );
     const onPop = (e: PopStateEvent) => {
       const entry = readEntry(e.state);
       if (!entry) return;

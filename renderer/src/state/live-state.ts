@@ -1,7 +1,11 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ProductOfflineView } from '../../../electron/common/downloads';
-import type { SignInProgress, SiteSummary, SyncProgress } from '../../../electron/common/view-models';
+import type {
+  SignInProgress,
+  SiteSummary,
+  SyncProgress,
+} from '../../../electron/common/view-models';
 import { onEvent } from '../api';
 import { channelKey, invalidateSite, refreshQueries } from '../query';
 
@@ -39,7 +43,9 @@ export function clearSignIn(siteId: string) {
 /** Subscribes to every core event once; returns the unsubscribe. */
 export function connectEvents(client: QueryClient): () => void {
   const offs = [
-    onEvent('sign-in:progress', (p) => set({ ...state, signIn: { ...state.signIn, [p.siteId]: p } })),
+    onEvent('sign-in:progress', (p) =>
+      set({ ...state, signIn: { ...state.signIn, [p.siteId]: p } }),
+    ),
     onEvent('sync:progress', (p) => {
       set({ ...state, sync: { ...state.sync, [p.siteId]: p } });
       // A run ended: refetch the site's views too, in case a view read the store between the commit and its event.
@@ -49,7 +55,9 @@ export function connectEvents(client: QueryClient): () => void {
       set({ ...state, online: p.online });
       void refreshQueries(client, { predicate: (q) => q.queryKey[0] === 'sync:status' });
     }),
-    onEvent('settings:changed', (settings) => client.setQueryData(channelKey('settings:get'), settings)),
+    onEvent('settings:changed', (settings) =>
+      client.setQueryData(channelKey('settings:get'), settings),
+    ),
     onEvent('data:changed', (p) => void invalidateSite(client, p.siteId)),
     // A saved copy or a transfer changed: the product's row in the site's list is replaced in place (progress comes
     // four times a second; refetching the list each time would be wasted work), and Settings > Storage refreshed
@@ -69,14 +77,22 @@ export function connectEvents(client: QueryClient): () => void {
             : before.filter((v) => v.productId !== view.productId),
         );
       else void refreshQueries(client, { queryKey: key });
-      if (!old || !present || (old.job === null) !== (view.job === null) || old.job?.state !== view.job?.state) {
+      if (
+        !old ||
+        !present ||
+        (old.job === null) !== (view.job === null) ||
+        old.job?.state !== view.job?.state
+      ) {
         void refreshQueries(client, { predicate: (q) => q.queryKey[0] === 'downloads:storage' });
       }
     }),
     onEvent('sites:changed', (sites: SiteSummary[]) => {
       client.setQueryData(channelKey('sites:list'), sites);
       void refreshQueries(client, {
-        predicate: (q) => q.queryKey[0] !== 'sites:list' && q.queryKey[0] !== 'app:get-info' && q.queryKey[0] !== 'settings:get',
+        predicate: (q) =>
+          q.queryKey[0] !== 'sites:list' &&
+          q.queryKey[0] !== 'app:get-info' &&
+          q.queryKey[0] !== 'settings:get',
       });
     }),
   ];

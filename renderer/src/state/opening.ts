@@ -10,7 +10,12 @@ export const ACTIVE_SITE_KEY = 'learning-desktop.active-site';
 
 /** The site the screens show: the one chosen last if it is still listed, else the first signed-in one, else the first. */
 export function pickSite(sites: readonly SiteSummary[], chosen: string | null): SiteSummary | null {
-  return sites.find((s) => s.id === chosen) ?? sites.find((s) => s.status === 'ready') ?? sites[0] ?? null;
+  return (
+    sites.find((s) => s.id === chosen) ??
+    sites.find((s) => s.status === 'ready') ??
+    sites[0] ??
+    null
+  );
 }
 
 /** The screen the app opens on once signed in: Today (what to do next, every school); the library is one click away. */
@@ -39,11 +44,16 @@ export function prefetchOpeningScreen(
   chosen: string | null = localStorage.getItem(ACTIVE_SITE_KEY),
   route: Route = readEntry(history.state)?.route ?? FIRST_ROUTE,
 ): void {
-  if (route.screen === 'today') void client.prefetchQuery({ queryKey: channelKey('today:get'), queryFn: () => call('today:get') });
+  if (route.screen === 'today')
+    void client.prefetchQuery({
+      queryKey: channelKey('today:get'),
+      queryFn: () => call('today:get'),
+    });
   const library = (siteId: string) =>
     void client.prefetchInfiniteQuery({
       queryKey: channelKey('library:page', { siteId, ...LIBRARY_OPENING_CHOICES }),
-      queryFn: ({ pageParam }) => call('library:page', { siteId, ...LIBRARY_OPENING_CHOICES, ...pageParam }),
+      queryFn: ({ pageParam }) =>
+        call('library:page', { siteId, ...LIBRARY_OPENING_CHOICES, ...pageParam }),
       initialPageParam: { offset: 0, limit: LIBRARY_FIRST_PAGE },
     });
   const wantsLibrary = route.screen === 'library';

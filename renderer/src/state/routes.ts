@@ -7,7 +7,12 @@ export type Route =
   | { readonly screen: 'today' }
   | { readonly screen: 'library' }
   /** `lectureId` / `sectionId`: a row to scroll into view and highlight (opened from search). */
-  | { readonly screen: 'course'; readonly courseId: string; readonly lectureId?: string; readonly sectionId?: string }
+  | {
+      readonly screen: 'course';
+      readonly courseId: string;
+      readonly lectureId?: string;
+      readonly sectionId?: string;
+    }
   /** `tradeNo`: one order shown first (jumped to from the command palette), the rest a click away. */
   | { readonly screen: 'billing'; readonly tradeNo?: string }
   /** `itemId`: a digital product or event registration to scroll into view and highlight (opened from search). */
@@ -18,7 +23,12 @@ export type Route =
   | { readonly screen: 'notifications'; readonly itemId?: string }
   | { readonly screen: 'profile' }
   /** Every school's data unless `siteId` names one; every kind unless `kind` names one. */
-  | { readonly screen: 'search'; readonly query: string; readonly kind?: SearchHitKind; readonly siteId?: string }
+  | {
+      readonly screen: 'search';
+      readonly query: string;
+      readonly kind?: SearchHitKind;
+      readonly siteId?: string;
+    }
   /**
    * `section`: the part of Settings to bring into view (its navigation, the command palette, Back).
    * `intent`: a step to offer at once (from the command palette): a site's sign-out, asked to confirm, or the
@@ -35,7 +45,16 @@ export type Route =
 export type Screen = Route['screen'];
 
 /** The parts of Settings, in the order its navigation lists them ('demo' only where the demo sites run). */
-export const SETTINGS_SECTIONS = ['schools', 'notifications', 'storage', 'appearance', 'privacy', 'desktop', 'demo', 'about'] as const;
+export const SETTINGS_SECTIONS = [
+  'schools',
+  'notifications',
+  'storage',
+  'appearance',
+  'privacy',
+  'desktop',
+  'demo',
+  'about',
+] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
 export function isSettingsSection(value: unknown): value is SettingsSection {

@@ -17,7 +17,11 @@ export function placeKey(route: Route, siteId: string | null): string {
  * browser's Back does for a page. Not for the window's first screen, nor when the site list arrives under it (no
  * move: the scroll and focus would force a layout of the whole page just before its first paint).
  */
-export function useScreenPlace(main: RefObject<HTMLElement | null>, route: Route, siteId: string | null): void {
+export function useScreenPlace(
+  main: RefObject<HTMLElement | null>,
+  route: Route,
+  siteId: string | null,
+): void {
   const positions = useRef(new Map<string, number>());
   const shown = useRef<{ key: string; route: Route; siteId: string | null } | null>(null);
 
@@ -41,7 +45,10 @@ export function useScreenPlace(main: RefObject<HTMLElement | null>, route: Route
     // The site list arriving under the first screen: no move.
     if (previous.siteId === null && placeKey(previous.route, siteId) === key) return;
     const saved = namesAPlace(route) ? undefined : positions.current.get(key);
-    const card = previous.route.screen === 'course' && route.screen === 'library' ? previous.route.courseId : null;
+    const card =
+      previous.route.screen === 'course' && route.screen === 'library'
+        ? previous.route.courseId
+        : null;
     // Typing in the header's search field must keep its focus while results update.
     const keepFocus = Boolean(document.activeElement?.closest('.topbar'));
     let frames = 0;
@@ -51,7 +58,8 @@ export function useScreenPlace(main: RefObject<HTMLElement | null>, route: Route
       const placed = saved === undefined || Math.abs(el.scrollTop - saved) <= 1;
       const cardButton = card === null ? null : courseCardButton(card);
       const heading = document.getElementById('screen-title');
-      const ready = placed && (keepFocus || cardButton !== null || (card === null && heading !== null));
+      const ready =
+        placed && (keepFocus || cardButton !== null || (card === null && heading !== null));
       if (!ready && frames++ < MAX_FRAMES) {
         frame = requestAnimationFrame(settle);
         return;
@@ -69,5 +77,7 @@ export function useScreenPlace(main: RefObject<HTMLElement | null>, route: Route
 
 /** The title button of a course's card in My courses, when the card is in the page (the list is windowed). */
 function courseCardButton(courseId: string): HTMLElement | null {
-  return document.querySelector<HTMLElement>(`[data-testid="course-card"][data-course-id="${CSS.escape(courseId)}"] .card-link`);
+  return document.querySelector<HTMLElement>(
+    `[data-testid="course-card"][data-course-id="${CSS.escape(courseId)}"] .card-link`,
+  );
 }

@@ -3,7 +3,15 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Copies `text` to the clipboard and says so visibly ("Copied") for a few seconds. */
-export function CopyButton({ text, label, testId }: { readonly text: string; readonly label: string; readonly testId?: string }) {
+export function CopyButton({
+  text,
+  label,
+  testId,
+}: {
+  readonly text: string;
+  readonly label: string;
+  readonly testId?: string;
+}) {
   const { t } = useTranslation();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
@@ -25,11 +33,21 @@ export function CopyButton({ text, label, testId }: { readonly text: string; rea
   };
   return (
     <span className="copy">
-      <button type="button" className="button small" onClick={() => void copy()} aria-label={label} data-testid={testId}>
+      <button
+        type="button"
+        className="button small"
+        onClick={() => void copy()}
+        aria-label={label}
+        data-testid={testId}
+      >
         <Copy aria-hidden="true" />
         {t('common.copy')}
       </button>
-      <span role="status" className={state === 'failed' ? 'copy-status bad' : 'copy-status'} data-testid={testId ? `${testId}-status` : undefined}>
+      <span
+        role="status"
+        className={state === 'failed' ? 'copy-status bad' : 'copy-status'}
+        data-testid={testId ? `${testId}-status` : undefined}
+      >
         {state === 'copied' ? (
           <>
             <Check aria-hidden="true" />

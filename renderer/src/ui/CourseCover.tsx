@@ -23,7 +23,11 @@ export function CourseCover({
   const src = useSiteImage(siteId, siteUrl);
   const hue = coverHue(id);
   return (
-    <div className={`course-cover ${className ?? ''}`} aria-hidden="true" style={{ ['--cover-hue' as string]: hue }}>
+    <div
+      className={`course-cover ${className ?? ''}`}
+      aria-hidden="true"
+      style={{ ['--cover-hue' as string]: hue }}
+    >
       {src && !failed ? (
         <img src={src} alt="" loading="lazy" onError={() => setFailed(true)} />
       ) : (

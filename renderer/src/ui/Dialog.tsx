@@ -17,7 +17,12 @@ if (typeof document !== 'undefined') {
   document.addEventListener(
     'focusin',
     (e) => {
-      if (e.target instanceof HTMLElement && e.target !== document.body && !e.target.closest('dialog')) lastFocused = e.target;
+      if (
+        e.target instanceof HTMLElement &&
+        e.target !== document.body &&
+        !e.target.closest('dialog')
+      )
+        lastFocused = e.target;
     },
     true,
   );

@@ -29,17 +29,24 @@ export class ErrorBoundary extends Component<Props, State> {
   }
 
   static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
-    return props.resetKey !== state.resetKey ? { error: null, failed: false, resetKey: props.resetKey } : null;
+    return props.resetKey !== state.resetKey
+      ? { error: null, failed: false, resetKey: props.resetKey }
+      : null;
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     const name = error instanceof Error ? error.name : typeof error;
-    console.error(`[${this.props.area}] a part of the window could not be shown (${name})`, info.componentStack ?? '');
+    console.error(
+      `[${this.props.area}] a part of the window could not be shown (${name})`,
+      info.componentStack ?? '',
+    );
   }
 
   private readonly reset = (): void => this.setState({ error: null, failed: false });
 
   override render(): ReactNode {
-    return this.state.failed ? this.props.fallback(this.state.error, this.reset) : this.props.children;
+    return this.state.failed
+      ? this.props.fallback(this.state.error, this.reset)
+      : this.props.children;
   }
 }

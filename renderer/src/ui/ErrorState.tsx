@@ -49,7 +49,8 @@ export function useErrorText() {
     const key = errorKey(code);
     // The core names what the student can do about this failure (a clock, the site's signing algorithm, the
     // application ID, a permission they did not allow): a hint of that code's own, else its general next step.
-    const scope = 'detail' in error && typeof error.detail?.scope === 'string' ? error.detail.scope : '';
+    const scope =
+      'detail' in error && typeof error.detail?.scope === 'string' ? error.detail.scope : '';
     return {
       what: t(`errors.${key}.what`),
       next: t(
@@ -76,7 +77,12 @@ export function ErrorState({ error, onRetry, title, compact }: Props) {
   const appError = toAppError(error);
   const text = explain(appError);
   return (
-    <div className={compact ? 'error-state compact' : 'error-state'} role="alert" data-testid="error-state" data-error-code={appError.code}>
+    <div
+      className={compact ? 'error-state compact' : 'error-state'}
+      role="alert"
+      data-testid="error-state"
+      data-error-code={appError.code}
+    >
       <CircleAlert aria-hidden="true" />
       <div className="error-body">
         {title && <p className="error-title">{title}</p>}

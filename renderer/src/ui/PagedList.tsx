@@ -10,10 +10,21 @@ export interface LoadedPages<T> {
 }
 
 /** A windowed list read page by page: the next page loads as the student scrolls near the end of what is loaded. */
-export function PagedList<T>({ pages, ...list }: { readonly pages: LoadedPages<T> } & Omit<VirtualListProps<T>, 'items' | 'total' | 'onEndReached'>) {
+export function PagedList<T>({
+  pages,
+  ...list
+}: { readonly pages: LoadedPages<T> } & Omit<
+  VirtualListProps<T>,
+  'items' | 'total' | 'onEndReached'
+>) {
   return (
     <>
-      <VirtualList items={pages.items} total={pages.total} onEndReached={pages.loadMore} {...list} />
+      <VirtualList
+        items={pages.items}
+        total={pages.total}
+        onEndReached={pages.loadMore}
+        {...list}
+      />
       {pages.query.isFetchingNextPage && <Loading />}
     </>
   );

@@ -17,7 +17,11 @@ export function Picture({
   const src = useSiteImage(siteId, siteUrl);
   return (
     <div className={className} aria-hidden="true">
-      {src && !failed ? <img src={src} alt="" loading="lazy" onError={() => setFailed(true)} /> : <span>{fallback}</span>}
+      {src && !failed ? (
+        <img src={src} alt="" loading="lazy" onError={() => setFailed(true)} />
+      ) : (
+        <span>{fallback}</span>
+      )}
     </div>
   );
 }

@@ -24,7 +24,14 @@ export function ProgressRing({
       style={{ width: size, height: size }}
     >
       <svg viewBox={`0 0 ${size} ${size}`} width={size} height={size} aria-hidden="true">
-        <circle className="progress-ring-track" cx={g.center} cy={g.center} r={g.radius} strokeWidth={stroke} fill="none" />
+        <circle
+          className="progress-ring-track"
+          cx={g.center}
+          cy={g.center}
+          r={g.radius}
+          strokeWidth={stroke}
+          fill="none"
+        />
         <circle
           className="progress-ring-value"
           cx={g.center}

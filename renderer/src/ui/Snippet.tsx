@@ -17,5 +17,11 @@ export function Snippet({ text }: { readonly text: string }) {
     parts.push({ text: rest.slice(open + 2, close), mark: true });
     rest = rest.slice(close + 2);
   }
-  return <>{parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</>;
+  return (
+    <>
+      {parts.map((p, i) =>
+        p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>,
+      )}
+    </>
+  );
 }

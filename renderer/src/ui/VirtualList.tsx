@@ -1,5 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 
 /** The element that scrolls the screen (the app's <main>); virtual lists measure against it. */
 export const ScrollContext = createContext<RefObject<HTMLElement | null> | null>(null);
@@ -53,7 +62,12 @@ export function VirtualList<T>({
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!list || !scroller) return;
-    const measure = () => setMargin(list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop);
+    const measure = () =>
+      setMargin(
+        list.getBoundingClientRect().top -
+          scroller.getBoundingClientRect().top +
+          scroller.scrollTop,
+      );
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(scroller);
@@ -72,7 +86,8 @@ export function VirtualList<T>({
   });
 
   const scrolledTo = useRef<string | null>(null);
-  const target = scrollToKey === undefined ? -1 : items.findIndex((item) => getKey(item) === scrollToKey);
+  const target =
+    scrollToKey === undefined ? -1 : items.findIndex((item) => getKey(item) === scrollToKey);
   useEffect(() => {
     if (target < 0 || !scroller || scrolledTo.current === scrollToKey) return;
     // Rows are measured as they render and the list's offset may still change (the screen's header laid out, data
@@ -81,9 +96,12 @@ export function VirtualList<T>({
     let frame = 0;
     const step = () => {
       virtualizer.scrollToIndex(target, { align: 'center' });
-      const box = listRef.current?.querySelector(`[data-index="${target}"]`)?.getBoundingClientRect();
+      const box = listRef.current
+        ?.querySelector(`[data-index="${target}"]`)
+        ?.getBoundingClientRect();
       const view = scroller.getBoundingClientRect();
-      if ((box && box.top >= view.top && box.bottom <= view.bottom) || ++tries >= 20) scrolledTo.current = scrollToKey ?? null;
+      if ((box && box.top >= view.top && box.bottom <= view.bottom) || ++tries >= 20)
+        scrolledTo.current = scrollToKey ?? null;
       else frame = requestAnimationFrame(step);
     };
     frame = requestAnimationFrame(step);
@@ -98,7 +116,13 @@ export function VirtualList<T>({
   }, [nearEnd, items.length, onEndReached]);
 
   return (
-    <ul ref={listRef} className="virtual-list" aria-label={label} data-testid={testId} style={{ height: virtualizer.getTotalSize() }}>
+    <ul
+      ref={listRef}
+      className="virtual-list"
+      aria-label={label}
+      data-testid={testId}
+      style={{ height: virtualizer.getTotalSize() }}
+    >
       {rows.map((row) => (
         <li
           key={row.key}

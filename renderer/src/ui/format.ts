@@ -105,21 +105,33 @@ function justNow(lng: string, rtf: Intl.RelativeTimeFormat): string {
 }
 
 /** Whole days and hours until `iso` (never negative); null when the date cannot be read. */
-export function timeLeft(iso: unknown, now: number): { days: number; hours: number; minutes: number } | null {
+export function timeLeft(
+  iso: unknown,
+  now: number,
+): { days: number; hours: number; minutes: number } | null {
   const at = siteTime(iso);
   if (at === null) return null;
   const ms = Math.max(0, at - now);
   const minutesTotal = Math.floor(ms / 60_000);
-  return { days: Math.floor(minutesTotal / 1440), hours: Math.floor((minutesTotal % 1440) / 60), minutes: minutesTotal % 60 };
+  return {
+    days: Math.floor(minutesTotal / 1440),
+    hours: Math.floor((minutesTotal % 1440) / 60),
+    minutes: minutesTotal % 60,
+  };
 }
 
 /** A length of content, in whole minutes rounded up as everywhere (facts.ts minutesLeft): "57 min", "3 hr 20 min". */
 export function formatLength(totalSeconds: number, lng: string): string {
   const minutes = Math.max(1, minutesLeft(totalSeconds));
-  const unit = (u: 'hour' | 'minute', n: number) => numberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
+  const unit = (u: 'hour' | 'minute', n: number) =>
+    numberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
-  return h === 0 ? unit('minute', m) : m === 0 ? unit('hour', h) : `${unit('hour', h)} ${unit('minute', m)}`;
+  return h === 0
+    ? unit('minute', m)
+    : m === 0
+      ? unit('hour', h)
+      : `${unit('hour', h)} ${unit('minute', m)}`;
 }
 
 /**

@@ -23,11 +23,19 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.Relativ
   return made;
 }
 
-export const dateTimeFormat = (lng: string | undefined, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat =>
+export const dateTimeFormat = (
+  lng: string | undefined,
+  options: Intl.DateTimeFormatOptions = {},
+): Intl.DateTimeFormat =>
   cached('dt', lng ?? '', options, () => new Intl.DateTimeFormat(lng, options));
 
-export const numberFormat = (lng: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat =>
-  cached('nf', lng, options, () => new Intl.NumberFormat(lng, options));
+export const numberFormat = (
+  lng: string,
+  options: Intl.NumberFormatOptions = {},
+): Intl.NumberFormat => cached('nf', lng, options, () => new Intl.NumberFormat(lng, options));
 
-export const relativeTimeFormat = (lng: string, options: Intl.RelativeTimeFormatOptions = {}): Intl.RelativeTimeFormat =>
+export const relativeTimeFormat = (
+  lng: string,
+  options: Intl.RelativeTimeFormatOptions = {},
+): Intl.RelativeTimeFormat =>
   cached('rt', lng, options, () => new Intl.RelativeTimeFormat(lng, options));

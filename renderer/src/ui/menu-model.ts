@@ -65,7 +65,8 @@ function typeAhead(key: string, at: number, labels: readonly string[]): MenuActi
   const wanted = key.toLocaleLowerCase();
   for (let step = 1; step <= labels.length; step++) {
     const i = (at + step) % labels.length;
-    if ((labels[i] ?? '').trim().toLocaleLowerCase().startsWith(wanted)) return { kind: 'move', index: i };
+    if ((labels[i] ?? '').trim().toLocaleLowerCase().startsWith(wanted))
+      return { kind: 'move', index: i };
   }
   return NONE;
 }

@@ -15,11 +15,18 @@ export interface RingGeometry {
 }
 
 export function ringGeometry(percent: number, size: number, stroke: number): RingGeometry {
-  if (!(size > 0) || !(stroke > 0) || stroke * 2 >= size) throw new RangeError(`ring: stroke ${stroke} does not fit a ${size} box`);
+  if (!(size > 0) || !(stroke > 0) || stroke * 2 >= size)
+    throw new RangeError(`ring: stroke ${stroke} does not fit a ${size} box`);
   // NaN (no lectures yet) reads as nothing done, not as a broken ring.
   const clamped = Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) : 0;
   const center = size / 2;
   const radius = center - stroke / 2;
   const circumference = 2 * Math.PI * radius;
-  return { center, radius, circumference, dashOffset: circumference * (1 - clamped / 100), percent: Math.round(clamped) };
+  return {
+    center,
+    radius,
+    circumference,
+    dashOffset: circumference * (1 - clamped / 100),
+    percent: Math.round(clamped),
+  };
 }

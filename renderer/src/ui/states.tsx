@@ -57,10 +57,22 @@ function SkeletonBlock({ shape }: { readonly shape: SkeletonShape }) {
 }
 
 /** A screen or an area still loading: its skeleton, with the words for assistive technology. */
-export function Loading({ label, shape = 'lines' }: { readonly label?: string; readonly shape?: SkeletonShape }) {
+export function Loading({
+  label,
+  shape = 'lines',
+}: {
+  readonly label?: string;
+  readonly shape?: SkeletonShape;
+}) {
   const { t } = useTranslation();
   return (
-    <div className="loading" role="status" aria-live="polite" aria-busy="true" data-testid="loading">
+    <div
+      className="loading"
+      role="status"
+      aria-live="polite"
+      aria-busy="true"
+      data-testid="loading"
+    >
       <span className="visually-hidden">{label ?? t('common.loading')}</span>
       <div aria-hidden="true">
         <SkeletonBlock shape={shape} />
@@ -70,7 +82,15 @@ export function Loading({ label, shape = 'lines' }: { readonly label?: string; r
 }
 
 /** Nothing to show (yet): an icon, a title, and what the student can do about it. */
-export function EmptyState({ title, children, icon: Icon }: { readonly title: string; readonly children?: ReactNode; readonly icon?: LucideIcon }) {
+export function EmptyState({
+  title,
+  children,
+  icon: Icon,
+}: {
+  readonly title: string;
+  readonly children?: ReactNode;
+  readonly icon?: LucideIcon;
+}) {
   return (
     <div className="empty-state" data-testid="empty-state">
       {Icon && (
@@ -87,14 +107,29 @@ export function EmptyState({ title, children, icon: Icon }: { readonly title: st
 export function ProgressBar({ value, label }: { readonly value: number; readonly label: string }) {
   const v = Math.max(0, Math.min(100, value));
   return (
-    <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(v)} aria-label={label}>
+    <div
+      className="progress"
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(v)}
+      aria-label={label}
+    >
       <div className="progress-fill" style={{ width: `${v}%` }} />
     </div>
   );
 }
 
 /** A screen's heading row. */
-export function ScreenHeader({ title, children, icon: Icon }: { readonly title: string; readonly children?: ReactNode; readonly icon?: LucideIcon }) {
+export function ScreenHeader({
+  title,
+  children,
+  icon: Icon,
+}: {
+  readonly title: string;
+  readonly children?: ReactNode;
+  readonly icon?: LucideIcon;
+}) {
   return (
     <div className="screen-header">
       <h1 id="screen-title" tabIndex={-1}>

@@ -26,7 +26,9 @@ export interface LoadResult {
 export function runLoad(job: GeneratorJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     // No --cpu-prof and friends in the child: a profile of the server must not include the client.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--cpu-prof') && !a.startsWith('--inspect'));
+    const execArgv = process.execArgv.filter(
+      (a) => !a.startsWith('--cpu-prof') && !a.startsWith('--inspect'),
+    );
     const child = fork(GENERATOR, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let reply: Exclude<GeneratorReply, { measuring: true }> | undefined;
     let cpuStart: NodeJS.CpuUsage | undefined;
@@ -40,16 +42,23 @@ export function runLoad(job: GeneratorJob): Promise<LoadResult> {
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (!reply) return reject(new Error(`load generator exited (${code ?? 'signal'}) without an answer`));
+      if (!reply)
+        return reject(new Error(`load generator exited (${code ?? 'signal'}) without an answer`));
       if (!reply.ok) return reject(new Error(`load generator: ${reply.error}`));
       const cpuMs = cpu ? (cpu.user + cpu.system) / 1000 : Number.NaN;
-      resolve({ latencies: reply.latencies, wallMs: reply.wallMs, cpuMsPerRequest: cpuMs / reply.latencies.length, load: loadavg() });
+      resolve({
+        latencies: reply.latencies,
+        wallMs: reply.wallMs,
+        cpuMsPerRequest: cpuMs / reply.latencies.length,
+        load: loadavg(),
+      });
     });
     child.send(job);
   });
 }
 
-export const formatLoad = (load: readonly number[]): string => `load ${load.map((l) => l.toFixed(2)).join(' ')}`;
+export const formatLoad = (load: readonly number[]): string =>
+  `load ${load.map((l) => l.toFixed(2)).join(' ')}`;
 
 /** req/s, p50, p99 of one run; the note names the request count, concurrency and the load average. */
 export function summarize(name: string, r: LoadResult, concurrency: number): BenchResult[] {

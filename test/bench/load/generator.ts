@@ -33,7 +33,12 @@ function send(agent: Agent, origin: URL, spec: RequestSpec): Promise<Answer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -57,18 +62,28 @@ function check(expect: Expect, answer: Answer): Record<string, unknown> {
   if (expect === 'tokens' || expect === 'tokens+id_token') {
     if (typeof body['access_token'] !== 'string' || typeof body['refresh_token'] !== 'string')
       throw new Error(`no token pair: ${a.body.slice(0, 300)}`);
-    if (expect === 'tokens+id_token' && typeof body['id_token'] !== 'string') throw new Error('no id_token in the answer');
+    if (expect === 'tokens+id_token' && typeof body['id_token'] !== 'string')
+      throw new Error('no id_token in the answer');
   }
   return body;
 }
 
-async function timedAnswer(agent: Agent, origin: URL, spec: RequestSpec): Promise<[number, Answer]> {
+async function timedAnswer(
+  agent: Agent,
+  origin: URL,
+  spec: RequestSpec,
+): Promise<[number, Answer]> {
   const t = performance.now();
   const answer = await send(agent, origin, spec);
   return [performance.now() - t, answer];
 }
 
-async function timed(agent: Agent, origin: URL, spec: RequestSpec, expect: Expect): Promise<[number, Record<string, unknown>]> {
+async function timed(
+  agent: Agent,
+  origin: URL,
+  spec: RequestSpec,
+  expect: Expect,
+): Promise<[number, Record<string, unknown>]> {
   const [ms, answer] = await timedAnswer(agent, origin, spec);
   return [ms, check(expect, answer)];
 }
@@ -79,7 +94,9 @@ async function runJob(job: GeneratorJob): Promise<GeneratorReply> {
   try {
     for (const spec of job.warmup ?? []) await timed(agent, origin, spec, job.expect);
     // The parent starts counting the server's CPU time here.
-    await new Promise<void>((resolve) => process.send!({ measuring: true } satisfies GeneratorReply, () => resolve()));
+    await new Promise<void>((resolve) =>
+      process.send!({ measuring: true } satisfies GeneratorReply, () => resolve()),
+    );
     const latencies: number[] = [];
     const started = performance.now();
     if (job.kind === 'list') {
@@ -106,8 +123,16 @@ async function runJob(job: GeneratorJob): Promise<GeneratorReply> {
           let refreshToken = initial;
           while (left > 0) {
             left--;
-            const form = new URLSearchParams({ ...job.form, grant_type: 'refresh_token', refresh_token: refreshToken });
-            const spec: RequestSpec = { path: job.path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() };
+            const form = new URLSearchParams({
+              ...job.form,
+              grant_type: 'refresh_token',
+              refresh_token: refreshToken,
+            });
+            const spec: RequestSpec = {
+              path: job.path,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: form.toString(),
+            };
             const [ms, body] = await timed(agent, origin, spec, job.expect);
             latencies.push(ms);
             refreshToken = body['refresh_token'] as string;

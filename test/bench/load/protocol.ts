@@ -39,4 +39,7 @@ export interface RefreshChainJob extends JobBase {
 export type GeneratorJob = ListJob | RefreshChainJob;
 
 /** `measuring` is sent when the warm-up is done and the clock starts; then exactly one result. */
-export type GeneratorReply = { ok: true; latencies: number[]; wallMs: number } | { ok: false; error: string } | { measuring: true };
+export type GeneratorReply =
+  | { ok: true; latencies: number[]; wallMs: number }
+  | { ok: false; error: string }
+  | { measuring: true };

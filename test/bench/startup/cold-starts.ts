@@ -17,8 +17,10 @@ const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
 
 /** Waits (up to 20 s) for the window to have kept its first frame in `dir`, as it does once Today shows its data. */
 async function frameKept(dir: string): Promise<void> {
-  for (let i = 0; i < 200 && !existsSync(join(dir, FIRST_SCREEN_FILE)); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!existsSync(join(dir, FIRST_SCREEN_FILE))) throw new Error(`the window kept no first frame in ${dir}`);
+  for (let i = 0; i < 200 && !existsSync(join(dir, FIRST_SCREEN_FILE)); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  if (!existsSync(join(dir, FIRST_SCREEN_FILE)))
+    throw new Error(`the window kept no first frame in ${dir}`);
 }
 
 export async function coldStartFigures(options: {
@@ -56,7 +58,8 @@ export async function coldStartFigures(options: {
     for (const scale of [1, big]) {
       const started = await coldStart(browser, entry, dirs.get(scale)!);
       // The first round warms the page cache and builds what is missing: not counted.
-      if (i > 0) starts.get(scale)!.push({ ms: started.ms, liveMs: started.liveMs, rss: started.rss });
+      if (i > 0)
+        starts.get(scale)!.push({ ms: started.ms, liveMs: started.liveMs, rss: started.rss });
       else await frameKept(dirs.get(scale)!);
       if (scale === big && i === runs) {
         searchHost = started;

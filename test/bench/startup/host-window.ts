@@ -51,7 +51,9 @@ export interface Host {
 }
 
 async function spawnHost(entry: string, dataDir: string): Promise<Host> {
-  const child = spawn(process.execPath, [entry, '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, '--no-open', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -93,7 +95,11 @@ export async function coldStart(
   // In-page code as text: the Node typecheck has no DOM.
   // A function, not a string: the app's CSP refuses eval, which a string predicate needs.
   try {
-    await page.waitForFunction(() => (globalThis as unknown as { __liveCard?: number }).__liveCard !== undefined, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => (globalThis as unknown as { __liveCard?: number }).__liveCard !== undefined,
+      undefined,
+      { timeout: 60_000 },
+    );
   } catch (error) {
     // What the window showed instead, for whoever reads the failure.
     await page.screenshot({ path: '.bench/startup-no-course-card.png' }).catch(() => undefined);
@@ -127,7 +133,11 @@ export async function lastKeyToResults(page: Page, word: string): Promise<number
   })()`);
   await input.pressSequentially(word, { delay: 100 });
   try {
-    await page.waitForFunction(() => (globalThis as unknown as { __painted?: number }).__painted !== undefined, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => (globalThis as unknown as { __painted?: number }).__painted !== undefined,
+      undefined,
+      { timeout: 30_000 },
+    );
   } catch (error) {
     await page.screenshot({ path: '.bench/startup-no-search-results.png' }).catch(() => undefined);
     throw error;
@@ -139,7 +149,11 @@ export async function lastKeyToResults(page: Page, word: string): Promise<number
 
 /** Chromium loading an empty page to its first frame (same browser, a fresh context, served from loopback). */
 export async function chromiumFloor(browser: Browser, runs: number): Promise<number> {
-  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>x</title><p>x</p>'));
+  const server = createServer((_, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>x</title><p>x</p>'),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const times: number[] = [];
@@ -166,7 +180,11 @@ export function spawnToExit(args: readonly string[]): Promise<number> {
     const t0 = performance.now();
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${args.join(' ')} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(performance.now() - t0)
+        : reject(new Error(`${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 

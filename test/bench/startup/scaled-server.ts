@@ -13,7 +13,12 @@ const large = {
   payments: DEFAULT_LARGE.payments * scale,
   notifications: DEFAULT_LARGE.notifications * scale,
 };
-const server = await createEmbeddedServer({ port: 0, seed: 'large', site: 'demo', seedOptions: { large } });
+const server = await createEmbeddedServer({
+  port: 0,
+  seed: 'large',
+  site: 'demo',
+  seedOptions: { large },
+});
 const { accessToken } = await getMemberToken(server);
 process.send?.({ type: 'ready', url: server.url, token: accessToken });
 process.on('message', (m: { type?: string }) => {

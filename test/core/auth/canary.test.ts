@@ -22,7 +22,11 @@ describe('log canary: the core never logs a secret', () => {
     const callbacks: string[] = [];
     h.browserOptions = { onCallback: (u) => callbacks.push(u) };
 
-    const site = await h.manager.add({ baseUrl: server.url, clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' });
+    const site = await h.manager.add({
+      baseUrl: server.url,
+      clientId: 'demo-desktop-confidential',
+      clientSecret: 'demo-desktop-secret',
+    });
     await h.manager.signIn(site.id);
     const vault = createVault({ dir: join(h.dir, 'vault'), cipher: h.cipher });
     const first = await vault.get(site.id);
@@ -92,8 +96,14 @@ describe('log canary: the core never logs a secret', () => {
     expect(await h.manager.signOut(site.id)).toEqual({ revoked: false, pending: true });
     await h.manager.retryPendingRevocations();
 
-    const secrets = [pair?.accessToken, pair?.refreshToken, ...callbacks.map((c) => new URL(c).searchParams.get('code'))];
-    const verifiers = h.sent.filter((r) => r.form?.get('code_verifier')).map((r) => r.form?.get('code_verifier'));
+    const secrets = [
+      pair?.accessToken,
+      pair?.refreshToken,
+      ...callbacks.map((c) => new URL(c).searchParams.get('code')),
+    ];
+    const verifiers = h.sent
+      .filter((r) => r.form?.get('code_verifier'))
+      .map((r) => r.form?.get('code_verifier'));
     const all = lines.join('\n');
     expect(lines.some((l) => l.includes('"level":"warn"'))).toBe(true);
     for (const s of [...secrets, ...verifiers]) {

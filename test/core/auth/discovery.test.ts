@@ -81,21 +81,33 @@ describe('discovery failures', () => {
   });
 
   it('an issuer different from the origin -> discovery-invalid (RFC 8414 §3.3)', async () => {
-    await expect(withMetadata({ issuer: `${as.url}/other` })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+    await expect(withMetadata({ issuer: `${as.url}/other` })).rejects.toSatisfy((e) =>
+      isCoreError(e, 'discovery-invalid'),
+    );
   });
 
   it('no S256 in code_challenge_methods_supported -> pkce-unsupported', async () => {
-    await expect(withMetadata({ code_challenge_methods_supported: ['plain'] })).rejects.toSatisfy((e) => isCoreError(e, 'pkce-unsupported'));
-    await expect(withMetadata({ code_challenge_methods_supported: null })).rejects.toSatisfy((e) => isCoreError(e, 'pkce-unsupported'));
+    await expect(withMetadata({ code_challenge_methods_supported: ['plain'] })).rejects.toSatisfy(
+      (e) => isCoreError(e, 'pkce-unsupported'),
+    );
+    await expect(withMetadata({ code_challenge_methods_supported: null })).rejects.toSatisfy((e) =>
+      isCoreError(e, 'pkce-unsupported'),
+    );
   });
 
   it('a missing required endpoint -> discovery-invalid', async () => {
-    await expect(withMetadata({ token_endpoint: null })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
-    await expect(withMetadata({ authorization_endpoint: null })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+    await expect(withMetadata({ token_endpoint: null })).rejects.toSatisfy((e) =>
+      isCoreError(e, 'discovery-invalid'),
+    );
+    await expect(withMetadata({ authorization_endpoint: null })).rejects.toSatisfy((e) =>
+      isCoreError(e, 'discovery-invalid'),
+    );
   });
 
   it('signed id tokens without jwks_uri -> discovery-invalid', async () => {
-    await expect(withMetadata({ jwks_uri: null })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+    await expect(withMetadata({ jwks_uri: null })).rejects.toSatisfy((e) =>
+      isCoreError(e, 'discovery-invalid'),
+    );
   });
 
   it('no UserInfo endpoint, or no revocation endpoint (both optional in RFC 8414 §2) is accepted', async () => {
@@ -116,7 +128,9 @@ describe('discovery failures', () => {
   });
 
   it('an endpoint over plain http off loopback -> discovery-invalid', async () => {
-    await expect(withMetadata({ token_endpoint: 'http://evil.example.com/token' })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+    await expect(
+      withMetadata({ token_endpoint: 'http://evil.example.com/token' }),
+    ).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
   });
 
   it('an OpenID configuration naming another issuer or other keys -> discovery-invalid (OIDC Discovery §4.3)', async () => {
@@ -138,7 +152,10 @@ describe('discovery failures', () => {
     const remapped = {
       fetch: (i: string | URL | Request, init?: RequestInit) => {
         const url = typeof i === 'string' ? i : i instanceof URL ? i.href : i.url;
-        return fetch(url.startsWith(publicSite) ? `${as.url}${url.slice(publicSite.length)}` : url, init);
+        return fetch(
+          url.startsWith(publicSite) ? `${as.url}${url.slice(publicSite.length)}` : url,
+          init,
+        );
       },
     };
     const publicMetadata = (): Record<string, unknown> => ({
@@ -159,7 +176,10 @@ describe('discovery failures', () => {
     };
 
     it('a public site with its endpoints on itself is accepted', async () => {
-      await expect(discoverPublic({})).resolves.toMatchObject({ issuer: publicSite, tokenEndpoint: `${publicSite}/token` });
+      await expect(discoverPublic({})).resolves.toMatchObject({
+        issuer: publicSite,
+        tokenEndpoint: `${publicSite}/token`,
+      });
     });
 
     it.each([
@@ -172,11 +192,16 @@ describe('discovery failures', () => {
       ['authorization_endpoint', 'https://localhost/authorize'],
       ['token_endpoint', 'https://[::ffff:127.0.0.1]/token'],
       ['userinfo_endpoint', 'https://[fd00::1]/userinfo'],
-    ])('%s on this computer or a private network (%s) -> discovery-invalid', async (name, value) => {
-      await expect(discoverPublic({ [name]: value })).rejects.toSatisfy(
-        (e) => isCoreError(e, 'discovery-invalid') && /this computer or its local network|not https/.test((e as Error).message),
-      );
-    });
+    ])(
+      '%s on this computer or a private network (%s) -> discovery-invalid',
+      async (name, value) => {
+        await expect(discoverPublic({ [name]: value })).rejects.toSatisfy(
+          (e) =>
+            isCoreError(e, 'discovery-invalid') &&
+            /this computer or its local network|not https/.test((e as Error).message),
+        );
+      },
+    );
 
     it.each([
       ['token_endpoint', 'https://school@evil.example.com/token'],
@@ -184,17 +209,20 @@ describe('discovery failures', () => {
       ['authorization_endpoint', 'https://:secret@school.example.com/authorize'],
     ])('%s with credentials (%s) -> discovery-invalid', async (name, value) => {
       await expect(discoverPublic({ [name]: value })).rejects.toSatisfy(
-        (e) => isCoreError(e, 'discovery-invalid') && /user name or password/.test((e as Error).message),
+        (e) =>
+          isCoreError(e, 'discovery-invalid') && /user name or password/.test((e as Error).message),
       );
     });
 
     it('a site on this computer may name endpoints on this computer, but never with credentials', async () => {
-      await expect(withMetadata({ token_endpoint: 'http://127.0.0.1:9/token' })).resolves.toMatchObject({
+      await expect(
+        withMetadata({ token_endpoint: 'http://127.0.0.1:9/token' }),
+      ).resolves.toMatchObject({
         tokenEndpoint: 'http://127.0.0.1:9/token',
       });
-      await expect(withMetadata({ token_endpoint: `http://u:p@${new URL(as.url).host}/token` })).rejects.toSatisfy((e) =>
-        isCoreError(e, 'discovery-invalid'),
-      );
+      await expect(
+        withMetadata({ token_endpoint: `http://u:p@${new URL(as.url).host}/token` }),
+      ).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
     });
   });
 
@@ -203,6 +231,8 @@ describe('discovery failures', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    await expect(discover(`http://127.0.0.1:${port}`, f)).rejects.toSatisfy((e) => isCoreError(e, 'site-unreachable'));
+    await expect(discover(`http://127.0.0.1:${port}`, f)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'site-unreachable'),
+    );
   });
 });

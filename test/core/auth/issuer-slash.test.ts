@@ -57,9 +57,17 @@ describe('an issuer ending in "/" for an origin-only address', () => {
     slashEverywhere();
     const report = await runDoctor(
       { site: { label: 'Mini', baseUrl: as.url, clientId: 'mini-client' }, attempt: null },
-      { fetch, clock: Date, env: {}, app: { version: '0.0.0-test', host: 'browser', platform: process.platform } },
+      {
+        fetch,
+        clock: Date,
+        env: {},
+        app: { version: '0.0.0-test', host: 'browser', platform: process.platform },
+      },
     );
-    expect(report.checks.find((c) => c.id === 'discovery')).toMatchObject({ status: 'ok', finding: 'discoveryOk' });
+    expect(report.checks.find((c) => c.id === 'discovery')).toMatchObject({
+      status: 'ok',
+      finding: 'discoveryOk',
+    });
   });
 
   it('the callback iss is then compared byte for byte: the origin without "/" is another issuer', async () => {
@@ -79,10 +87,15 @@ describe('an issuer ending in "/" for an origin-only address', () => {
     ['a path', (u: string) => `${u}/tenant`],
     ['upper case', (u: string) => u.toUpperCase()],
     ['a query', (u: string) => `${u}/?x=1`],
-  ])('only "/" is added: an issuer with %s is still refused (RFC 8414 §3.3)', async (_name, issuerOf) => {
-    as.metadata = { issuer: issuerOf(as.url) };
-    await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
-  });
+  ])(
+    'only "/" is added: an issuer with %s is still refused (RFC 8414 §3.3)',
+    async (_name, issuerOf) => {
+      as.metadata = { issuer: issuerOf(as.url) };
+      await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) =>
+        isCoreError(e, 'discovery-invalid'),
+      );
+    },
+  );
 
   it('the resource metadata may name the server in either spelling of the origin, and no other (RFC 9728 §7.6)', async () => {
     const issuer = slashEverywhere();
@@ -91,12 +104,16 @@ describe('an issuer ending in "/" for an origin-only address', () => {
     as.protectedResource = { resource: as.url, authorization_servers: [issuer] };
     await expect(discover(as.url, { fetch })).resolves.toMatchObject({ issuer });
     as.protectedResource = { resource: as.url, authorization_servers: [`${as.url}//`] };
-    await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+    await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) =>
+      isCoreError(e, 'discovery-invalid'),
+    );
   });
 
   it('the OpenID configuration must name the same form of the issuer as the RFC 8414 document', async () => {
     as.metadata = { issuer: `${as.url}/` };
     as.openidConfiguration = { issuer: as.url };
-    await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) => isCoreError(e, 'discovery-invalid'));
+    await expect(discover(as.url, { fetch })).rejects.toSatisfy((e) =>
+      isCoreError(e, 'discovery-invalid'),
+    );
   });
 });

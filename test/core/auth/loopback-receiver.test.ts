@@ -64,7 +64,12 @@ describe('loopback receiver: callbacks for another attempt (RFC 6749 §10.12)', 
   it('answers 400 to a callback that does not belong and keeps listening for the real one', async () => {
     const r = await startLoopbackReceiver({ belongs: (p) => p.get('state') === 'the-state' });
     try {
-      for (const query of ['', '?code=c&state=wrong', '?error=access_denied&state=wrong', '?error=server_error']) {
+      for (const query of [
+        '',
+        '?code=c&state=wrong',
+        '?error=access_denied&state=wrong',
+        '?error=server_error',
+      ]) {
         const res = await fetch(r.redirectUri + query);
         expect(res.status).toBe(400);
         expect(await res.text()).not.toMatch(/wrong|code|access_denied/);
@@ -84,7 +89,13 @@ describe('loopback receiver: only its own address (DNS rebinding; RFC 9110 §7.4
     const r = await startLoopbackReceiver();
     const { port } = new URL(r.redirectUri);
     try {
-      for (const host of [`localhost:${port}`, `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, '127.0.0.1', `[::1]:${port}`]) {
+      for (const host of [
+        `localhost:${port}`,
+        `evil.example:${port}`,
+        `127.0.0.1:${Number(port) + 1}`,
+        '127.0.0.1',
+        `[::1]:${port}`,
+      ]) {
         const reply = await send(`${r.redirectUri}?code=forged&state=s`, host);
         expect(reply.status, host).toBe(421);
         expect(reply.body).not.toContain('forged');
@@ -103,11 +114,15 @@ describe('loopback receiver: only its own address (DNS rebinding; RFC 9110 §7.4
 /** Raw HTTP (fetch cannot forge Host). An empty `host` sends none. */
 function send(url: string, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { setHost: false, headers: host === '' ? {} : { host } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = httpRequest(
+      url,
+      { setHost: false, headers: host === '' ? {} : { host } },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });

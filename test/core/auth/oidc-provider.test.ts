@@ -71,7 +71,11 @@ async function oidcBrowser(start: string): Promise<void> {
       body.set(name, value ?? (name === 'login' ? 'student-oidc' : 'any-password'));
     }
     url = new URL(action.replace(/&amp;/g, '&'), url).href;
-    res = await send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    res = await send(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
   }
   throw new Error('too many steps');
 }
@@ -81,9 +85,16 @@ beforeAll(async () => {
   await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
   issuer = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = { ...(await exportJWK(privateKey)), kid: randomBytes(4).toString('hex'), alg: 'ES256', use: 'sig' };
+  const jwk = {
+    ...(await exportJWK(privateKey)),
+    kid: randomBytes(4).toString('hex'),
+    alg: 'ES256',
+    use: 'sig',
+  };
   const moduleName = 'oidc-provider';
-  const { default: Provider } = (await import(moduleName)) as { default: new (issuer: string, config: object) => OidcProvider };
+  const { default: Provider } = (await import(moduleName)) as {
+    default: new (issuer: string, config: object) => OidcProvider;
+  };
   const base = {
     application_type: 'native',
     redirect_uris: ['http://127.0.0.1/callback'],
@@ -110,14 +121,23 @@ beforeAll(async () => {
       accountId: id,
       claims: () => ({ sub: id, email: 'student@oidc.example', name: 'OIDC Student' }),
     }),
-    ttl: { AccessToken: 7200, IdToken: 600, RefreshToken: 86_400, Grant: 86_400, Session: 3600, Interaction: 600, AuthorizationCode: 60 },
+    ttl: {
+      AccessToken: 7200,
+      IdToken: 600,
+      RefreshToken: 86_400,
+      Grant: 86_400,
+      Session: 3600,
+      Interaction: 600,
+      AuthorizationCode: 60,
+    },
     cookies: { keys: ['a-test-cookie-signing-key'] },
     features: {
       devInteractions: { enabled: true },
       // RFC 7009 §2.1: a client may only revoke its own tokens.
       revocation: {
         enabled: true,
-        allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId,
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) =>
+          token.clientId === client.clientId,
       },
       resourceIndicators: {
         enabled: true,
@@ -125,7 +145,12 @@ beforeAll(async () => {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
           if (resource !== issuer) throw new Error('unknown resource');
-          return { scope: 'account:read account:write', audience: issuer, accessTokenFormat: 'opaque', accessTokenTTL: 7200 };
+          return {
+            scope: 'account:read account:write',
+            audience: issuer,
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: 7200,
+          };
         },
       },
     },
@@ -133,8 +158,18 @@ beforeAll(async () => {
   provider.use(async (ctx, next) => {
     await next();
     // The spec's extra token fields (school_id, school_subdomain) on every successful token response.
-    if (addSchoolId && ctx.path === '/token' && ctx.status === 200 && ctx.body && typeof ctx.body === 'object' && 'access_token' in ctx.body) {
-      Object.assign(ctx.body as Record<string, unknown>, { school_id: 'sch_oidc', school_subdomain: 'oidc' });
+    if (
+      addSchoolId &&
+      ctx.path === '/token' &&
+      ctx.status === 200 &&
+      ctx.body &&
+      typeof ctx.body === 'object' &&
+      'access_token' in ctx.body
+    ) {
+      Object.assign(ctx.body as Record<string, unknown>, {
+        school_id: 'sch_oidc',
+        school_subdomain: 'oidc',
+      });
     }
   });
   const handler = provider.callback();
@@ -157,7 +192,9 @@ afterAll(async () => {
 });
 
 async function harnessFor(): Promise<Harness> {
-  const h = await createHarness({ extra: { openExternal: (u: string) => void oidcBrowser(u).catch(() => undefined) } });
+  const h = await createHarness({
+    extra: { openExternal: (u: string) => void oidcBrowser(u).catch(() => undefined) },
+  });
   return h;
 }
 
@@ -183,7 +220,10 @@ describe('independent authorization server (node-oidc-provider v9)', () => {
       // Refresh: make the stored access token look expired.
       const vault = createVault({ dir: join(h.dir, 'vault'), cipher: h.cipher });
       const first = await vault.get(site.id);
-      await vault.put(site.id, { ...(first as NonNullable<typeof first>), expiresAt: Date.now() - 1000 });
+      await vault.put(site.id, {
+        ...(first as NonNullable<typeof first>),
+        expiresAt: Date.now() - 1000,
+      });
       const refreshed = await h.manager.getAccessToken(site.id);
       expect(refreshed).not.toBe(first?.accessToken);
       expect(h.refreshRequests()).toHaveLength(1);
@@ -192,7 +232,13 @@ describe('independent authorization server (node-oidc-provider v9)', () => {
       // Sign-out revokes the (current) refresh token at the provider.
       const current = await vault.get(site.id);
       expect(await h.manager.signOut(site.id)).toEqual({ revoked: true, pending: false });
-      expect(await refreshTokenWorks(metadata?.tokenEndpoint as string, current?.refreshToken as string, 'oidc-desktop')).toMatchObject({
+      expect(
+        await refreshTokenWorks(
+          metadata?.tokenEndpoint as string,
+          current?.refreshToken as string,
+          'oidc-desktop',
+        ),
+      ).toMatchObject({
         error: 'invalid_grant',
       });
     } finally {
@@ -203,7 +249,11 @@ describe('independent authorization server (node-oidc-provider v9)', () => {
   it('confidential client with client_secret_post', async () => {
     const h = await harnessFor();
     try {
-      const site = await h.manager.add({ baseUrl: issuer, clientId: 'oidc-desktop-confidential', clientSecret: 'oidc-confidential-secret-value' });
+      const site = await h.manager.add({
+        baseUrl: issuer,
+        clientId: 'oidc-desktop-confidential',
+        clientSecret: 'oidc-confidential-secret-value',
+      });
       expect((await h.manager.signIn(site.id)).status).toBe('ready');
       expect(await h.manager.signOut(site.id)).toEqual({ revoked: true, pending: false });
     } finally {
@@ -216,7 +266,9 @@ describe('independent authorization server (node-oidc-provider v9)', () => {
     addSchoolId = false;
     try {
       const site = await h.manager.add({ baseUrl: issuer, clientId: 'oidc-desktop' });
-      await expect(h.manager.signIn(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization'));
+      await expect(h.manager.signIn(site.id)).rejects.toSatisfy((e) =>
+        isCoreError(e, 'wrong-organization'),
+      );
       expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
     } finally {
       addSchoolId = true;

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { codeChallengeS256, createCodeVerifier, randomToken } from '../../../electron/core/auth/pkce';
+import {
+  codeChallengeS256,
+  createCodeVerifier,
+  randomToken,
+} from '../../../electron/core/auth/pkce';
 import { buildAuthorizationRequest } from '../../../electron/core/auth/sign-in';
 
 describe('PKCE (RFC 7636)', () => {
   it('computes the S256 challenge of the RFC 7636 Appendix B example', () => {
-    expect(codeChallengeS256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(codeChallengeS256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('creates 43-character verifiers from the unreserved alphabet, different every time (§4.1)', () => {

@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 /** Runs a sign-in whose browser is the scripted one; returns the outcome and what the tab showed. */
-async function signInWith(browserOptions: ScriptedBrowserOptions, overrides: Partial<SignInOptions> = {}) {
+async function signInWith(
+  browserOptions: ScriptedBrowserOptions,
+  overrides: Partial<SignInOptions> = {},
+) {
   const browser = createScriptedBrowser(browserOptions);
   let tab: Promise<{ callbackUrl: string; status: number; body: string }> | null = null;
   const phases: string[] = [];
@@ -42,7 +45,9 @@ async function signInWith(browserOptions: ScriptedBrowserOptions, overrides: Par
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
   );
-  const page = tab ? await (tab as Promise<{ callbackUrl: string; status: number; body: string }>) : null;
+  const page = tab
+    ? await (tab as Promise<{ callbackUrl: string; status: number; body: string }>)
+    : null;
   return { result, page, phases };
 }
 
@@ -63,25 +68,38 @@ describe('native app sign-in (RFC 8252) against the embedded server', () => {
     // The receiver listened only during the sign-in.
     await expect(fetch(page?.callbackUrl as string)).rejects.toThrow();
     // The access token works at the member API's UserInfo.
-    const info = await fetch(metadata.userinfoEndpoint as string, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    const info = await fetch(metadata.userinfoEndpoint as string, {
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
     expect(info.status).toBe(200);
     await info.text();
   });
 
   it('confidential client: client_secret_post at the token endpoint', async () => {
-    const { result } = await signInWith({}, { clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' });
+    const { result } = await signInWith(
+      {},
+      { clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' },
+    );
     if (!result.ok) throw result.error;
     expect(result.value.tokens.schoolId).toBe('sch_demo');
   });
 
   it('confidential client without its secret is refused by the site -> sign-in-failed', async () => {
-    const { result } = await signInWith({}, { clientId: 'demo-desktop-confidential', clientSecret: null });
+    const { result } = await signInWith(
+      {},
+      { clientId: 'demo-desktop-confidential', clientSecret: null },
+    );
     expect(result.ok).toBe(false);
     expect(isCoreError(!result.ok && result.error, 'sign-in-failed')).toBe(true);
   });
 
   it('UserInfo supplies the profile when the site publishes keys but signs no id_token', async () => {
-    const plain = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', idTokens: 'publish-jwks-only' });
+    const plain = await createEmbeddedServer({
+      port: 0,
+      seed: 'demo',
+      site: 'demo',
+      idTokens: 'publish-jwks-only',
+    });
     try {
       const meta = await discover(plain.url, { fetch: f });
       const { result } = await signInWith({}, { metadata: meta });
@@ -198,12 +216,16 @@ describe('callback checks, one rule at a time (RFC 6749 §10.12, RFC 9207)', () 
     const error = (result as { error: CoreError }).error;
     expect(isCoreError(error, 'sign-in-failed')).toBe(true);
     expect(error.message).toContain('temporarily_unavailable: try later <b>');
-    expect([...error.message].every((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) <= 0x7e)).toBe(true);
+    expect(
+      [...error.message].every((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) <= 0x7e),
+    ).toBe(true);
   });
 
   it('validateCallback: no code and no error -> sign-in-failed; iss absent and not promised -> accepted', () => {
     const expected = { state: 's', issuer: 'https://a.example', issParameterSupported: false };
-    expect(() => validateCallback(new URLSearchParams({ state: 's' }), expected)).toThrow(expect.objectContaining({ code: 'sign-in-failed' }));
+    expect(() => validateCallback(new URLSearchParams({ state: 's' }), expected)).toThrow(
+      expect.objectContaining({ code: 'sign-in-failed' }),
+    );
     expect(validateCallback(new URLSearchParams({ state: 's', code: 'c' }), expected)).toBe('c');
   });
 });
@@ -211,7 +233,10 @@ describe('callback checks, one rule at a time (RFC 6749 §10.12, RFC 9207)', () 
 describe('cancel and timeout', () => {
   it('times out with sign-in-timeout and closes the receiver', async () => {
     let opened = '';
-    const { result } = await signInWith({}, { openExternal: (u) => void (opened = u), timeoutMs: 200 });
+    const { result } = await signInWith(
+      {},
+      { openExternal: (u) => void (opened = u), timeoutMs: 200 },
+    );
     expect(!result.ok && isCoreError(result.error, 'sign-in-timeout')).toBe(true);
     const redirectUri = new URL(opened).searchParams.get('redirect_uri') as string;
     await expect(fetch(`${redirectUri}?code=x&state=y`)).rejects.toThrow();

@@ -26,7 +26,13 @@ beforeEach(() => {
 
 async function signIn(clientSecret: string | null = null) {
   const metadata = await discover(as.url, { fetch: f });
-  return runSignIn({ metadata, clientId: 'mini-client', clientSecret, fetch: f, openExternal: (u) => void autoApproveBrowser(u) });
+  return runSignIn({
+    metadata,
+    clientId: 'mini-client',
+    clientSecret,
+    fetch: f,
+    openExternal: (u) => void autoApproveBrowser(u),
+  });
 }
 
 describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
@@ -41,7 +47,10 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
       const { school_id: _drop, ...rest } = b;
       return rest;
     };
-    await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization') && /different organization/.test((e as Error).message));
+    await expect(signIn()).rejects.toSatisfy(
+      (e) =>
+        isCoreError(e, 'wrong-organization') && /different organization/.test((e as Error).message),
+    );
   });
 
   it('a refresh that names another school is refused too', async () => {
@@ -64,7 +73,12 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
 
   it('an id_token signed HS256 in the full flow -> id-token-invalid', async () => {
     const original = as.signingKey;
-    as.signingKey = { kid: original.kid, alg: 'HS256', privateKey: new TextEncoder().encode('x'.repeat(32)), publicJwk: null };
+    as.signingKey = {
+      kid: original.kid,
+      alg: 'HS256',
+      privateKey: new TextEncoder().encode('x'.repeat(32)),
+      publicJwk: null,
+    };
     try {
       await expect(signIn()).rejects.toSatisfy((e) => isCoreError(e, 'id-token-invalid'));
     } finally {
@@ -126,7 +140,13 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
       { fetch: f },
     );
     await revokeToken(
-      { revocationEndpoint: `${as.url}/revoke`, token: 'rt_1', tokenTypeHint: 'refresh_token', clientId: 'mini-client', clientSecret: null },
+      {
+        revocationEndpoint: `${as.url}/revoke`,
+        token: 'rt_1',
+        tokenTypeHint: 'refresh_token',
+        clientId: 'mini-client',
+        clientSecret: null,
+      },
       { fetch: f },
     );
     const [refresh, revoke] = as.requests;
@@ -136,7 +156,11 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
       client_id: 'mini-client',
       resource: as.url,
     });
-    expect(Object.fromEntries(revoke?.form ?? [])).toEqual({ token: 'rt_1', token_type_hint: 'refresh_token', client_id: 'mini-client' });
+    expect(Object.fromEntries(revoke?.form ?? [])).toEqual({
+      token: 'rt_1',
+      token_type_hint: 'refresh_token',
+      client_id: 'mini-client',
+    });
   });
 
   it('an OAuth error at the code exchange is reported with its sanitized error code', async () => {
@@ -154,7 +178,9 @@ describe('token response (RFC 6749 §5.1 + spec "Token response")', () => {
         },
         { fetch: f },
       ),
-    ).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-failed') && /invalid_grant/.test((e as Error).message));
+    ).rejects.toSatisfy(
+      (e) => isCoreError(e, 'sign-in-failed') && /invalid_grant/.test((e as Error).message),
+    );
   });
 });
 
@@ -173,12 +199,20 @@ describe('a refresh answer cut off on the wire (real socket close after the serv
       resource: as.url,
       issuer: as.url,
     });
-    const tokens = createTokenManager({ vault, fetch: f, resolveSite: () => ({ origin: as.url, tokenEndpoint: `${as.url}/token` }) });
+    const tokens = createTokenManager({
+      vault,
+      fetch: f,
+      resolveSite: () => ({ origin: as.url, tokenEndpoint: `${as.url}/token` }),
+    });
     as.dropNextTokenResponse = true;
-    await expect(tokens.getAccessToken('s1')).rejects.toSatisfy((e) => isCoreError(e, 'site-unreachable'));
+    await expect(tokens.getAccessToken('s1')).rejects.toSatisfy((e) =>
+      isCoreError(e, 'site-unreachable'),
+    );
     expect((await vault.get('s1'))?.refreshToken).toBe('rt_old');
     const fresh = await tokens.getAccessToken('s1');
-    const refreshes = as.requests.filter((r) => r.path === '/token').map((r) => r.form.get('refresh_token'));
+    const refreshes = as.requests
+      .filter((r) => r.path === '/token')
+      .map((r) => r.form.get('refresh_token'));
     expect(refreshes).toEqual(['rt_old', 'rt_old']);
     const stored = await vault.get('s1');
     expect(stored?.accessToken).toBe(fresh);
@@ -205,7 +239,12 @@ describe('refresh margin proportional to the token lifetime', () => {
       resource: as.url,
       issuer: as.url,
     });
-    const tokens = createTokenManager({ vault, fetch: f, clock, resolveSite: () => ({ origin: as.url, tokenEndpoint: `${as.url}/token` }) });
+    const tokens = createTokenManager({
+      vault,
+      fetch: f,
+      clock,
+      resolveSite: () => ({ origin: as.url, tokenEndpoint: `${as.url}/token` }),
+    });
     // One call a second for 40 s: the first token serves until 27 s (3 s margin), the refreshed one after that.
     for (let i = 0; i < 40; i++) {
       await tokens.getAccessToken('s1');
@@ -213,7 +252,11 @@ describe('refresh margin proportional to the token lifetime', () => {
     }
     expect(as.requests.filter((r) => r.path === '/token')).toHaveLength(1);
     // Where the lifetime is not known (a record saved before it was kept) the fixed 60 s margin still applies.
-    await vault.put('s1', { ...(await vault.get('s1'))!, expiresAt: now + 50_000, obtainedAt: undefined });
+    await vault.put('s1', {
+      ...(await vault.get('s1'))!,
+      expiresAt: now + 50_000,
+      obtainedAt: undefined,
+    });
     await tokens.getAccessToken('s1');
     expect(as.requests.filter((r) => r.path === '/token')).toHaveLength(2);
   });
@@ -233,7 +276,11 @@ describe('the browser tab shows the app verdict after the exchange and the ident
         page = (async () => {
           const res = await fetch(u, { redirect: 'manual' });
           await res.body?.cancel();
-          return (await fetch(res.headers.get('location') as string, { headers: { 'accept-language': language } })).text();
+          return (
+            await fetch(res.headers.get('location') as string, {
+              headers: { 'accept-language': language },
+            })
+          ).text();
         })();
       },
     }).then(
@@ -260,7 +307,12 @@ describe('the browser tab shows the app verdict after the exchange and the ident
 
   it('an algorithm the app does not accept points at the school, not at the clock', async () => {
     const original = as.signingKey;
-    as.signingKey = { kid: original.kid, alg: 'HS256', privateKey: new TextEncoder().encode('x'.repeat(32)), publicJwk: null };
+    as.signingKey = {
+      kid: original.kid,
+      alg: 'HS256',
+      privateKey: new TextEncoder().encode('x'.repeat(32)),
+      publicJwk: null,
+    };
     try {
       const { outcome, page } = await signInShowing();
       expect(outcome).toBe('id-token-invalid');
@@ -272,7 +324,11 @@ describe('the browser tab shows the app verdict after the exchange and the ident
   });
 
   it('an expired id_token points at the clock; in Traditional Chinese for a zh-TW browser', async () => {
-    as.idTokenClaims = (c) => ({ ...c, iat: (c.iat as number) - 3000, exp: (c.iat as number) - 2000 });
+    as.idTokenClaims = (c) => ({
+      ...c,
+      iat: (c.iat as number) - 3000,
+      exp: (c.iat as number) - 2000,
+    });
     const { outcome, page } = await signInShowing('zh-TW,zh;q=0.9,en;q=0.5');
     expect(outcome).toBe('id-token-invalid');
     expect(page).toContain('登入未完成');
@@ -298,7 +354,11 @@ describe('a data scope the student did not allow at the site (RFC 6749 §5.1 gra
     try {
       const site = await h.manager.add({ baseUrl: as.url, clientId: 'mini-client' });
       const done = await h.manager.signIn(site.id);
-      expect(done).toMatchObject({ status: 'ready', declinedScopes: ['account:read'], missingScopes: ['account:read'] });
+      expect(done).toMatchObject({
+        status: 'ready',
+        declinedScopes: ['account:read'],
+        missingScopes: ['account:read'],
+      });
       as.tokenResponse = (b) => b;
       const again = await h.manager.signIn(site.id);
       expect(again.declinedScopes).toBeUndefined();
@@ -314,7 +374,10 @@ describe('endpoints a conforming server may leave out (RFC 8414 §2)', () => {
     as.metadata = { userinfo_endpoint: null };
     try {
       const r = await signIn();
-      expect(r).toMatchObject({ idTokenVerified: true, profile: { email: 'mini@example.com', name: 'Mini Student' } });
+      expect(r).toMatchObject({
+        idTokenVerified: true,
+        profile: { email: 'mini@example.com', name: 'Mini Student' },
+      });
       expect(as.requests.some((q) => q.path === '/userinfo')).toBe(false);
     } finally {
       as.metadata = {};
@@ -327,7 +390,11 @@ describe('endpoints a conforming server may leave out (RFC 8414 §2)', () => {
     try {
       const site = await h.manager.add({ baseUrl: as.url, clientId: 'mini-client' });
       expect((await h.manager.signIn(site.id)).status).toBe('ready');
-      expect(await h.manager.signOut(site.id)).toEqual({ revoked: false, pending: false, localOnly: true });
+      expect(await h.manager.signOut(site.id)).toEqual({
+        revoked: false,
+        pending: false,
+        localOnly: true,
+      });
       expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
       expect(as.requests.some((q) => q.path === '/revoke')).toBe(false);
     } finally {

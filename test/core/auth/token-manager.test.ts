@@ -22,7 +22,10 @@ const testRoutes: Route[] = [
     method: 'GET',
     path: '/test/always-401',
     handler: ({ res }) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' });
+      res.writeHead(401, {
+        'www-authenticate': 'Bearer error="invalid_token"',
+        'content-type': 'application/json',
+      });
       res.end('{"error":"invalid_token"}');
     },
   },
@@ -35,18 +38,38 @@ afterEach(async () => {
 
 async function setup(options: { scopes?: string[]; confidential?: boolean } = {}) {
   const clock = new Clock();
-  const server: EmbeddedServer = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', clock, extraRoutes: testRoutes });
+  const server: EmbeddedServer = await createEmbeddedServer({
+    port: 0,
+    seed: 'demo',
+    site: 'demo',
+    clock,
+    extraRoutes: testRoutes,
+  });
   cleanups.push(() => server.close());
-  const h: Harness = await createHarness({ clock, extra: options.scopes ? { scopes: options.scopes } : {} });
+  const h: Harness = await createHarness({
+    clock,
+    extra: options.scopes ? { scopes: options.scopes } : {},
+  });
   cleanups.push(() => h.close());
   const site = await h.manager.add(
     options.confidential
-      ? { baseUrl: server.url, clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' }
+      ? {
+          baseUrl: server.url,
+          clientId: 'demo-desktop-confidential',
+          clientSecret: 'demo-desktop-secret',
+        }
       : { baseUrl: server.url, clientId: 'demo-desktop' },
   );
   await h.manager.signIn(site.id);
   const vault = createVault({ dir: join(h.dir, 'vault'), cipher: h.cipher });
-  return { clock, server, h, siteId: site.id, vault, tokenEndpoint: `${server.url}/api/oauth/token` };
+  return {
+    clock,
+    server,
+    h,
+    siteId: site.id,
+    vault,
+    tokenEndpoint: `${server.url}/api/oauth/token`,
+  };
 }
 
 describe('access tokens: single-flight refresh (spec token pair lifecycle)', () => {
@@ -54,7 +77,9 @@ describe('access tokens: single-flight refresh (spec token pair lifecycle)', () 
     const { clock, h, siteId, vault, server } = await setup();
     const before = await vault.get(siteId);
     clock.advance(2 * 60 * 60 + 1); // past the 2 h access token lifetime
-    const tokens = await Promise.all(Array.from({ length: 50 }, () => h.manager.getAccessToken(siteId)));
+    const tokens = await Promise.all(
+      Array.from({ length: 50 }, () => h.manager.getAccessToken(siteId)),
+    );
     expect(h.refreshRequests()).toHaveLength(1);
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(before?.accessToken);
@@ -98,7 +123,9 @@ describe('access tokens: single-flight refresh (spec token pair lifecycle)', () 
     const before = await vault.get(siteId);
     clock.advance(2 * 60 * 60 + 1);
     h.loseNextResponse((r) => r.form?.get('grant_type') === 'refresh_token');
-    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'site-unreachable'));
+    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'site-unreachable'),
+    );
     expect((await vault.get(siteId))?.refreshToken).toBe(before?.refreshToken);
     expect(h.manager.getSite(siteId)?.status).toBe('ready');
     const token = await h.manager.getAccessToken(siteId);
@@ -118,13 +145,19 @@ describe('access tokens: single-flight refresh (spec token pair lifecycle)', () 
     const revoke = await fetch(`${server.url}/api/oauth/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: before?.refreshToken as string, token_type_hint: 'refresh_token', client_id: 'demo-desktop' }),
+      body: new URLSearchParams({
+        token: before?.refreshToken as string,
+        token_type_hint: 'refresh_token',
+        client_id: 'demo-desktop',
+      }),
     });
     expect(revoke.status).toBe(200);
     clock.advance(2 * 60 * 60 + 1);
     const changes: string[] = [];
     h.manager.onChange((sites) => changes.push(sites[0]?.status as string));
-    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
     expect(h.manager.getSite(siteId)?.status).toBe('sign-in-needed');
     expect(changes).toContain('sign-in-needed');
     const after = await vault.get(siteId);
@@ -137,12 +170,20 @@ describe('refresh answered for another organization (spec "Token response": scho
   it('goes to sign-in-needed after one refresh instead of refreshing again on every call', async () => {
     const { clock, h, siteId, server } = await setup();
     // The site now answers refreshes of this pair for another school (a refresh copies the record's school_id).
-    const other = server.db.prepare('SELECT id FROM schools WHERE id <> (SELECT school_id FROM token_pairs LIMIT 1) LIMIT 1').get() as { id: string };
+    const other = server.db
+      .prepare(
+        'SELECT id FROM schools WHERE id <> (SELECT school_id FROM token_pairs LIMIT 1) LIMIT 1',
+      )
+      .get() as { id: string };
     server.db.prepare('UPDATE token_pairs SET school_id = ?').run(other.id);
     clock.advance(2 * 60 * 60 + 1);
-    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization'));
+    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'wrong-organization'),
+    );
     expect(h.manager.getSite(siteId)?.status).toBe('sign-in-needed');
-    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
     expect(h.refreshRequests()).toHaveLength(1);
   });
 });
@@ -160,7 +201,9 @@ describe('refresh and sign-out racing', () => {
     expect(out.pending).toBe(false);
     expect(await vault.get(siteId)).toMatchObject({ accessToken: null, refreshToken: null });
     expect(h.manager.getSite(siteId)?.status).toBe('signed-out');
-    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
   });
 });
 
@@ -170,8 +213,12 @@ describe('authorized fetch (RFC 6750 §2.1, §3.1)', () => {
     const other = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo2' });
     cleanups.push(() => other.close());
     const sentBefore = h.sent.length;
-    await expect(h.manager.fetchFor(siteId)(`${other.url}/api/oauth/userinfo`)).rejects.toSatisfy((e) => isCoreError(e, 'forbidden'));
-    await expect(h.manager.fetchFor(siteId)('https://evil.example.com/x')).rejects.toSatisfy((e) => isCoreError(e, 'forbidden'));
+    await expect(h.manager.fetchFor(siteId)(`${other.url}/api/oauth/userinfo`)).rejects.toSatisfy(
+      (e) => isCoreError(e, 'forbidden'),
+    );
+    await expect(h.manager.fetchFor(siteId)('https://evil.example.com/x')).rejects.toSatisfy((e) =>
+      isCoreError(e, 'forbidden'),
+    );
     expect(h.sent.slice(sentBefore)).toEqual([]);
   });
 
@@ -179,19 +226,28 @@ describe('authorized fetch (RFC 6750 §2.1, §3.1)', () => {
     const { h, siteId, vault } = await setup();
     const current = await vault.get(siteId);
     // A token the site no longer accepts while it still looks fresh locally.
-    await vault.put(siteId, { ...(current as NonNullable<typeof current>), accessToken: 'at_not-a-real-token' });
+    await vault.put(siteId, {
+      ...(current as NonNullable<typeof current>),
+      accessToken: 'at_not-a-real-token',
+    });
     const res = await h.manager.fetchFor(siteId)('/api/oauth/userinfo');
     expect(res.status).toBe(200);
     await res.text();
     expect(h.refreshRequests()).toHaveLength(1);
     const attempts = h.sent.filter((r) => r.url.endsWith('/api/oauth/userinfo'));
-    expect(attempts.map((a) => a.authorization === 'Bearer at_not-a-real-token')).toEqual([true, false]);
+    expect(attempts.map((a) => a.authorization === 'Bearer at_not-a-real-token')).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('accepts a Request like the global fetch, and resends its body on the retry after a 401', async () => {
     const { h, siteId, vault, server } = await setup();
     const current = await vault.get(siteId);
-    await vault.put(siteId, { ...(current as NonNullable<typeof current>), accessToken: 'at_not-a-real-token' });
+    await vault.put(siteId, {
+      ...(current as NonNullable<typeof current>),
+      accessToken: 'at_not-a-real-token',
+    });
     const request = new Request(`${server.url}/member/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -206,7 +262,9 @@ describe('authorized fetch (RFC 6750 §2.1, §3.1)', () => {
 
   it('a 401 that survives one refresh -> sign-in-needed (one refresh, two attempts)', async () => {
     const { h, siteId } = await setup();
-    await expect(h.manager.fetchFor(siteId)('/test/always-401')).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    await expect(h.manager.fetchFor(siteId)('/test/always-401')).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
     expect(h.refreshRequests()).toHaveLength(1);
     expect(h.sent.filter((r) => r.url.endsWith('/test/always-401'))).toHaveLength(2);
     expect(h.manager.getSite(siteId)?.status).toBe('sign-in-needed');
@@ -237,7 +295,9 @@ describe('authorized fetch (RFC 6750 §2.1, §3.1)', () => {
     const res = await h.manager.fetchFor(siteId)('/api/oauth/userinfo');
     expect(res.status).toBe(200);
     await res.text();
-    expect(await refreshTokenWorks(tokenEndpoint, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+    expect(
+      await refreshTokenWorks(tokenEndpoint, before?.refreshToken as string, 'demo-desktop'),
+    ).toMatchObject({
       status: 400,
       error: 'invalid_grant',
     });
@@ -269,15 +329,22 @@ describe('a failing refresh never wipes a newer sign-in', () => {
     expect(fresh?.refreshToken).not.toBe(old?.refreshToken);
     // The sign-in revokes the pair it replaced (spec, Authentication 10): wait until that is done, then let
     // the old refresh reach the server, which refuses it with invalid_grant.
-    await until(async () => (await vault.listPendingRevocations()).length === 0, 'the old pair to be revoked');
+    await until(
+      async () => (await vault.listPendingRevocations()).length === 0,
+      'the old pair to be revoked',
+    );
     held.release();
     const outcome = await refreshing;
     expect(outcome).toEqual({ token: fresh?.accessToken });
     expect(await vault.get(siteId)).toEqual(fresh);
     expect(h.manager.getSite(siteId)?.status).toBe('ready');
     // The server's verdict: the new pair is live, the replaced one is not.
-    expect(await refreshTokenWorks(tokenEndpoint, fresh?.refreshToken as string, 'demo-desktop')).toEqual({ status: 200, error: null });
-    expect((await refreshTokenWorks(tokenEndpoint, old?.refreshToken as string, 'demo-desktop')).error).toBe('invalid_grant');
+    expect(
+      await refreshTokenWorks(tokenEndpoint, fresh?.refreshToken as string, 'demo-desktop'),
+    ).toEqual({ status: 200, error: null });
+    expect(
+      (await refreshTokenWorks(tokenEndpoint, old?.refreshToken as string, 'demo-desktop')).error,
+    ).toBe('invalid_grant');
   });
 
   it('invalid_grant for a refresh token that is no longer the stored one clears nothing (the record is read again)', async () => {
@@ -288,7 +355,9 @@ describe('a failing refresh never wipes a newer sign-in', () => {
     cleanups.push(() => other.close());
     const otherSite = await other.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
     await other.manager.signIn(otherSite.id);
-    const pair = await createVault({ dir: join(other.dir, 'vault'), cipher: other.cipher }).get(otherSite.id);
+    const pair = await createVault({ dir: join(other.dir, 'vault'), cipher: other.cipher }).get(
+      otherSite.id,
+    );
     clock.advance(2 * 60 * 60 + 1);
     const held = h.holdNextRequest((r) => r.form?.get('grant_type') === 'refresh_token');
     const refreshing = h.manager.getAccessToken(siteId).then(
@@ -297,12 +366,21 @@ describe('a failing refresh never wipes a newer sign-in', () => {
     );
     await held.reached;
     // Another writer stores the new pair (without going through this token manager) and the old grant dies.
-    const stored = { ...old!, accessToken: pair!.accessToken, refreshToken: pair!.refreshToken, expiresAt: clock.now() + 3_600_000 };
+    const stored = {
+      ...old!,
+      accessToken: pair!.accessToken,
+      refreshToken: pair!.refreshToken,
+      expiresAt: clock.now() + 3_600_000,
+    };
     await vault.put(siteId, stored);
     const revoke = await fetch(`${server.url}/api/oauth/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: old?.refreshToken as string, token_type_hint: 'refresh_token', client_id: 'demo-desktop' }),
+      body: new URLSearchParams({
+        token: old?.refreshToken as string,
+        token_type_hint: 'refresh_token',
+        client_id: 'demo-desktop',
+      }),
     });
     expect(revoke.status).toBe(200);
     held.release();
@@ -310,6 +388,8 @@ describe('a failing refresh never wipes a newer sign-in', () => {
     expect(h.refreshRequests()).toHaveLength(1);
     expect(await vault.get(siteId)).toEqual(stored);
     expect(h.manager.getSite(siteId)?.status).toBe('ready');
-    expect(await refreshTokenWorks(tokenEndpoint, pair?.refreshToken as string, 'demo-desktop')).toEqual({ status: 200, error: null });
+    expect(
+      await refreshTokenWorks(tokenEndpoint, pair?.refreshToken as string, 'demo-desktop'),
+    ).toEqual({ status: 200, error: null });
   });
 });

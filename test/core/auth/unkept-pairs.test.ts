@@ -33,10 +33,18 @@ async function setup(signIn = true) {
   const site = await h.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
   if (signIn) await h.manager.signIn(site.id);
   const vault = createVault({ dir: join(h.dir, 'vault'), cipher: h.cipher });
-  return { clock, server, h, siteId: site.id, vault, tokenEndpoint: `${server.url}/api/oauth/token` };
+  return {
+    clock,
+    server,
+    h,
+    siteId: site.id,
+    vault,
+    tokenEndpoint: `${server.url}/api/oauth/token`,
+  };
 }
 
-const isGrant = (grant: string) => (r: { form: URLSearchParams | null }) => r.form?.get('grant_type') === grant;
+const isGrant = (grant: string) => (r: { form: URLSearchParams | null }) =>
+  r.form?.get('grant_type') === grant;
 const withoutSchool = (b: Record<string, unknown>): Record<string, unknown> => {
   const { school_id: _drop, ...rest } = b;
   return rest;
@@ -46,10 +54,14 @@ describe('a pair the app refuses is revoked at the site (RFC 7009)', () => {
   it('a code exchange answered without school_id: refused, and its refresh token no longer works at the server', async () => {
     const { h, siteId, tokenEndpoint } = await setup(false);
     h.rewriteNextAnswer(isGrant('authorization_code'), withoutSchool);
-    await expect(h.manager.signIn(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization'));
+    await expect(h.manager.signIn(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'wrong-organization'),
+    );
     const answer = h.tokenAnswers.find((a) => a.form.get('grant_type') === 'authorization_code');
     expect(answer?.body.refresh_token).toEqual(expect.any(String));
-    expect(await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop')).toMatchObject({
+    expect(
+      await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop'),
+    ).toMatchObject({
       status: 400,
       error: 'invalid_grant',
     });
@@ -61,11 +73,17 @@ describe('a pair the app refuses is revoked at the site (RFC 7009)', () => {
     const before = await vault.get(siteId);
     clock.advance(2 * 60 * 60 + 1);
     h.rewriteNextAnswer(isGrant('refresh_token'), (b) => ({ ...b, school_id: 'sch_someone_else' }));
-    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) => isCoreError(e, 'wrong-organization'));
+    await expect(h.manager.getAccessToken(siteId)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'wrong-organization'),
+    );
     const answer = h.tokenAnswers.find((a) => a.form.get('grant_type') === 'refresh_token');
     expect(answer?.status).toBe(200);
-    expect(await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop')).toMatchObject({ error: 'invalid_grant' });
-    expect(await refreshTokenWorks(tokenEndpoint, before?.refreshToken as string, 'demo-desktop')).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop'),
+    ).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      await refreshTokenWorks(tokenEndpoint, before?.refreshToken as string, 'demo-desktop'),
+    ).toMatchObject({ error: 'invalid_grant' });
     expect(h.manager.getSite(siteId)?.status).toBe('sign-in-needed');
   });
 
@@ -80,14 +98,21 @@ describe('a pair the app refuses is revoked at the site (RFC 7009)', () => {
     );
     await held.reached;
     // Another writer (a sign-in on another path) stores a different pair while the refresh is on the wire.
-    const stored = { ...old!, accessToken: 'at_other_writer', refreshToken: 'rt_other_writer', expiresAt: clock.now() + 3_600_000 };
+    const stored = {
+      ...old!,
+      accessToken: 'at_other_writer',
+      refreshToken: 'rt_other_writer',
+      expiresAt: clock.now() + 3_600_000,
+    };
     await vault.put(siteId, stored);
     held.release();
     expect(await refreshing).toEqual({ token: 'at_other_writer' });
     expect(await vault.get(siteId)).toEqual(stored);
     const answer = h.tokenAnswers.find((a) => a.form.get('grant_type') === 'refresh_token');
     expect(answer?.status).toBe(200);
-    expect(await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop')).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      await refreshTokenWorks(tokenEndpoint, answer?.body.refresh_token as string, 'demo-desktop'),
+    ).toMatchObject({ error: 'invalid_grant' });
   });
 });
 
@@ -101,6 +126,8 @@ describe('school_id on the first exchange only (spec: "A refresh copies the valu
     expect(stored).toMatchObject({ accessToken: token, schoolId: 'sch_demo' });
     expect(h.manager.getSite(siteId)).toMatchObject({ status: 'ready', schoolId: 'sch_demo' });
     expect(h.sent.some((r) => r.url.endsWith('/api/oauth/revoke'))).toBe(false);
-    expect(await refreshTokenWorks(tokenEndpoint, stored?.refreshToken as string, 'demo-desktop')).toEqual({ status: 200, error: null });
+    expect(
+      await refreshTokenWorks(tokenEndpoint, stored?.refreshToken as string, 'demo-desktop'),
+    ).toEqual({ status: 200, error: null });
   });
 });

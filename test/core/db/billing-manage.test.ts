@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getOrdersPage, getSpendingByYear } from '../../../electron/core/db';
-import { ORDER_FILTERS, type OrderFilter, type OrderView } from '../../../electron/common/view-models';
+import {
+  ORDER_FILTERS,
+  type OrderFilter,
+  type OrderView,
+} from '../../../electron/common/view-models';
 import { payment } from './fixtures';
 import { at, closeDatabases, day, NOW, withSite } from './pages-scaffold';
 
@@ -15,21 +19,62 @@ const item = (id: string, title: string) => ({
   discountAmount: 0,
   finalAmount: 1000,
 });
-const unpaid = { paymentState: 'not_paid' as const, paymentType: 'atm' as const, paidAt: null, bankCode: '812' };
+const unpaid = {
+  paymentState: 'not_paid' as const,
+  paymentType: 'atm' as const,
+  paidAt: null,
+  bankCode: '812',
+};
 
 // One order in every state the screen shows, on days 1..10 (newest: J).
 const payments = [
-  payment('a', { tradeNo: 'A-100', createdAt: day(1), lineitems: [item('la', 'Intro to Data Analysis')] }),
-  payment('b', { tradeNo: 'B-200', createdAt: day(2), paymentState: 'refunded', refundingState: 'refunded', refundedAmount: 1000 }),
-  payment('c', { tradeNo: 'C-300', createdAt: day(3), refundingState: 'partially_refunded', refundedAmount: 300 }),
-  payment('d', { tradeNo: 'D-400', createdAt: day(4), ...unpaid, codeNo: '444', expiredAt: '2026-06-12T00:00:00.000Z' }),
-  payment('e', { tradeNo: 'E-500', createdAt: day(5), ...unpaid, codeNo: '555', expiredAt: '2026-06-01T00:00:00.000Z' }),
+  payment('a', {
+    tradeNo: 'A-100',
+    createdAt: day(1),
+    lineitems: [item('la', 'Intro to Data Analysis')],
+  }),
+  payment('b', {
+    tradeNo: 'B-200',
+    createdAt: day(2),
+    paymentState: 'refunded',
+    refundingState: 'refunded',
+    refundedAmount: 1000,
+  }),
+  payment('c', {
+    tradeNo: 'C-300',
+    createdAt: day(3),
+    refundingState: 'partially_refunded',
+    refundedAmount: 300,
+  }),
+  payment('d', {
+    tradeNo: 'D-400',
+    createdAt: day(4),
+    ...unpaid,
+    codeNo: '444',
+    expiredAt: '2026-06-12T00:00:00.000Z',
+  }),
+  payment('e', {
+    tradeNo: 'E-500',
+    createdAt: day(5),
+    ...unpaid,
+    codeNo: '555',
+    expiredAt: '2026-06-01T00:00:00.000Z',
+  }),
   payment('f', { tradeNo: 'F-600', createdAt: day(6), paymentState: 'failed', paidAt: null }),
   payment('g', { tradeNo: 'G-700', createdAt: day(7), paymentState: 'expired', paidAt: null }),
   // Retried after a failed attempt, then paid: a paid order.
   payment('h1', { tradeNo: 'H-800', createdAt: day(8), paymentState: 'failed', paidAt: null }),
-  payment('h2', { tradeNo: 'H-800', createdAt: day(8).replace('T00', 'T01'), lineitems: [item('lh', '100% Cotton_Weaving')] }),
-  payment('i', { tradeNo: 'I-900', createdAt: day(9), paymentState: 'manual_enrolled', paidAt: null }),
+  payment('h2', {
+    tradeNo: 'H-800',
+    createdAt: day(8).replace('T00', 'T01'),
+    lineitems: [item('lh', '100% Cotton_Weaving')],
+  }),
+  payment('i', {
+    tradeNo: 'I-900',
+    createdAt: day(9),
+    paymentState: 'manual_enrolled',
+    paidAt: null,
+  }),
   // A paid payment beside an unpaid one: mixed.
   payment('j1', { tradeNo: 'J-1000', createdAt: day(10) }),
   payment('j2', { tradeNo: 'J-1000', createdAt: day(10).replace('T00', 'T02'), ...unpaid }),
@@ -49,7 +94,16 @@ describe('Purchases: filters and search, applied in SQL at read time', () => {
     const db = withSite({ payments });
     const all = getOrdersPage(db, 's', NOW).items;
     expect(new Set(all.map((o) => o.summaryState))).toEqual(
-      new Set(['paid', 'refunded', 'partially_refunded', 'awaiting_payment', 'expired', 'failed', 'manual_enrolled', 'mixed']),
+      new Set([
+        'paid',
+        'refunded',
+        'partially_refunded',
+        'awaiting_payment',
+        'expired',
+        'failed',
+        'manual_enrolled',
+        'mixed',
+      ]),
     );
     for (const f of ORDER_FILTERS) {
       const page = getOrdersPage(db, 's', NOW, { state: f });
@@ -60,15 +114,26 @@ describe('Purchases: filters and search, applied in SQL at read time', () => {
     expect(trades(getOrdersPage(db, 's', NOW, { state: 'waiting' }))).toEqual(['D-400']);
     expect(trades(getOrdersPage(db, 's', NOW, { state: 'paid' }))).toEqual(['H-800', 'A-100']);
     expect(trades(getOrdersPage(db, 's', NOW, { state: 'refunded' }))).toEqual(['C-300', 'B-200']);
-    expect(trades(getOrdersPage(db, 's', NOW, { state: 'failed' }))).toEqual(['G-700', 'F-600', 'E-500']);
+    expect(trades(getOrdersPage(db, 's', NOW, { state: 'failed' }))).toEqual([
+      'G-700',
+      'F-600',
+      'E-500',
+    ]);
   });
 
   it('waiting and failed follow the clock of the call: a code past its deadline moves from one to the other', () => {
     const db = withSite({ payments });
     const deadline = at('2026-06-12T00:00:00.000Z');
-    expect(trades(getOrdersPage(db, 's', at('2026-06-11T23:59:59.999Z'), { state: 'waiting' }))).toEqual(['D-400']);
+    expect(
+      trades(getOrdersPage(db, 's', at('2026-06-11T23:59:59.999Z'), { state: 'waiting' })),
+    ).toEqual(['D-400']);
     expect(trades(getOrdersPage(db, 's', deadline, { state: 'waiting' }))).toEqual([]);
-    expect(trades(getOrdersPage(db, 's', deadline, { state: 'failed' }))).toEqual(['G-700', 'F-600', 'E-500', 'D-400']);
+    expect(trades(getOrdersPage(db, 's', deadline, { state: 'failed' }))).toEqual([
+      'G-700',
+      'F-600',
+      'E-500',
+      'D-400',
+    ]);
   });
 
   it('a filtered list pages like the whole one: every match once, the filtered total on each page', () => {
@@ -90,9 +155,16 @@ describe('Purchases: filters and search, applied in SQL at read time', () => {
     expect(trades(getOrdersPage(db, 's', NOW, { query: '0%' }))).toEqual(['H-800']);
     expect(trades(getOrdersPage(db, 's', NOW, { query: '_' }))).toEqual(['H-800']);
     // JSON keys are not searched: every line item has a "title" key.
-    expect(getOrdersPage(db, 's', NOW, { query: 'title' })).toEqual({ items: [], total: 0, nextOffset: null });
+    expect(getOrdersPage(db, 's', NOW, { query: 'title' })).toEqual({
+      items: [],
+      total: 0,
+      nextOffset: null,
+    });
     // With a filter: both apply.
-    expect(trades(getOrdersPage(db, 's', NOW, { query: 'plan', state: 'refunded' }))).toEqual(['C-300', 'B-200']);
+    expect(trades(getOrdersPage(db, 's', NOW, { query: 'plan', state: 'refunded' }))).toEqual([
+      'C-300',
+      'B-200',
+    ]);
     expect(trades(getOrdersPage(db, 's', NOW, { query: '', state: 'all' }))).toHaveLength(10);
   });
 });
@@ -119,9 +191,20 @@ describe('Purchases: spending per year and currency', () => {
           refundingState: 'refunded',
           refundedAmount: 1000,
         }),
-        payment('y4', { tradeNo: 'Y4', createdAt: '2026-02-02T00:00:00.000Z', amount: 30, currency: 'USD' }),
+        payment('y4', {
+          tradeNo: 'Y4',
+          createdAt: '2026-02-02T00:00:00.000Z',
+          amount: 30,
+          currency: 'USD',
+        }),
         // Never paid: nothing spent, still an order of its year.
-        payment('y5', { tradeNo: 'Y5', createdAt: '2026-02-03T00:00:00.000Z', amount: 900, paymentState: 'failed', paidAt: null }),
+        payment('y5', {
+          tradeNo: 'Y5',
+          createdAt: '2026-02-03T00:00:00.000Z',
+          amount: 900,
+          paymentState: 'failed',
+          paidAt: null,
+        }),
         payment('y6', { tradeNo: 'Y6', createdAt: '2026-02-04T00:00:00.000Z', amount: 700 }),
       ],
     });

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitSnapshot, ensureSite, getBilling, openOfflineDatabase } from '../../../electron/core/db';
+import {
+  commitSnapshot,
+  ensureSite,
+  getBilling,
+  openOfflineDatabase,
+} from '../../../electron/core/db';
 import { payment } from './fixtures';
 
 const NOW = new Date('2026-06-10T00:00:00.000Z');
@@ -24,11 +29,24 @@ function billingOf(payments: Parameters<typeof payment>[1][]) {
 describe('billing view: payments grouped into orders by tradeNo (service-spec "Payment node")', () => {
   it('a purchase paid in several payments is one order; totals per currency', () => {
     const view = billingOf([
-      { tradeNo: 'T1', amount: 3000, createdAt: '2026-06-01T00:00:00.000Z', installment: { periods: 3, amountPerPeriod: 1000, bankName: 'Bank' } },
+      {
+        tradeNo: 'T1',
+        amount: 3000,
+        createdAt: '2026-06-01T00:00:00.000Z',
+        installment: { periods: 3, amountPerPeriod: 1000, bankName: 'Bank' },
+      },
       { tradeNo: 'T1', amount: 3000, createdAt: '2026-06-02T00:00:00.000Z' },
       { tradeNo: 'T2', amount: 49, currency: 'USD', createdAt: '2026-06-05T00:00:00.000Z' },
     ]);
-    expect(view.orders.map((o) => [o.tradeNo, o.payments.length, o.totalAmount, o.paidAmount, o.summaryState])).toEqual([
+    expect(
+      view.orders.map((o) => [
+        o.tradeNo,
+        o.payments.length,
+        o.totalAmount,
+        o.paidAmount,
+        o.summaryState,
+      ]),
+    ).toEqual([
       ['T2', 1, 49, 49, 'paid'],
       ['T1', 2, 6000, 6000, 'paid'],
     ]);
@@ -45,28 +63,61 @@ describe('billing view: payments grouped into orders by tradeNo (service-spec "P
 
   it('refunds: partial and full', () => {
     const view = billingOf([
-      { tradeNo: 'T1', amount: 1000, refundingState: 'partially_refunded', refundedAmount: 400, refundedAt: '2026-06-03T00:00:00.000Z' },
-      { tradeNo: 'T2', amount: 500, paymentState: 'refunded', refundingState: 'refunded', refundedAmount: 500 },
+      {
+        tradeNo: 'T1',
+        amount: 1000,
+        refundingState: 'partially_refunded',
+        refundedAmount: 400,
+        refundedAt: '2026-06-03T00:00:00.000Z',
+      },
+      {
+        tradeNo: 'T2',
+        amount: 500,
+        paymentState: 'refunded',
+        refundingState: 'refunded',
+        refundedAmount: 500,
+      },
     ]);
     const byTrade = Object.fromEntries(view.orders.map((o) => [o.tradeNo, o]));
-    expect(byTrade.T1).toMatchObject({ summaryState: 'partially_refunded', paidAmount: 1000, refundedAmount: 400 });
+    expect(byTrade.T1).toMatchObject({
+      summaryState: 'partially_refunded',
+      paidAmount: 1000,
+      refundedAmount: 400,
+    });
     expect(byTrade.T1!.payments[0]!.refund).toEqual({
       state: 'partially_refunded',
       refundedAmount: 400,
       refundedAt: '2026-06-03T00:00:00.000Z',
       refundRequestedAt: null,
     });
-    expect(byTrade.T2).toMatchObject({ summaryState: 'refunded', paidAmount: 500, refundedAmount: 500 });
+    expect(byTrade.T2).toMatchObject({
+      summaryState: 'refunded',
+      paidAmount: 500,
+      refundedAmount: 500,
+    });
     expect(view.totals).toEqual([{ currency: 'TWD', paid: 1500, refunded: 900 }]);
   });
 
   it('ATM / convenience-store instructions: payable ones listed soonest first, expired ones flagged', () => {
-    const unpaid = { paymentType: 'atm', paymentState: 'not_paid', paidAt: null, bankCode: '812', bankName: 'Taishin', lineitems: [] } as const;
+    const unpaid = {
+      paymentType: 'atm',
+      paymentState: 'not_paid',
+      paidAt: null,
+      bankCode: '812',
+      bankName: 'Taishin',
+      lineitems: [],
+    } as const;
     const view = billingOf([
       { ...unpaid, tradeNo: 'A', codeNo: '111', expiredAt: '2026-06-20T00:00:00.000Z' },
       { ...unpaid, tradeNo: 'B', codeNo: '222', expiredAt: '2026-06-12T00:00:00.000Z' },
       { ...unpaid, tradeNo: 'C', codeNo: '333', expiredAt: '2026-06-01T00:00:00.000Z' },
-      { ...unpaid, tradeNo: 'D', codeNo: '444', paymentState: 'expired', expiredAt: '2026-05-01T00:00:00.000Z' },
+      {
+        ...unpaid,
+        tradeNo: 'D',
+        codeNo: '444',
+        paymentState: 'expired',
+        expiredAt: '2026-05-01T00:00:00.000Z',
+      },
     ]);
     expect(view.pendingInstructions.map((p) => p.tradeNo)).toEqual(['B', 'A']);
     expect(view.pendingInstructions[0]!.instructions).toEqual({
@@ -77,8 +128,15 @@ describe('billing view: payments grouped into orders by tradeNo (service-spec "P
       isExpired: false,
     });
     const state = Object.fromEntries(view.orders.map((o) => [o.tradeNo, o.summaryState]));
-    expect(state).toEqual({ A: 'awaiting_payment', B: 'awaiting_payment', C: 'expired', D: 'expired' });
-    expect(view.orders.find((o) => o.tradeNo === 'C')!.payments[0]!.instructions!.isExpired).toBe(true);
+    expect(state).toEqual({
+      A: 'awaiting_payment',
+      B: 'awaiting_payment',
+      C: 'expired',
+      D: 'expired',
+    });
+    expect(view.orders.find((o) => o.tradeNo === 'C')!.payments[0]!.instructions!.isExpired).toBe(
+      true,
+    );
     expect(view.totals).toEqual([{ currency: 'TWD', paid: 0, refunded: 0 }]);
   });
 
@@ -88,10 +146,19 @@ describe('billing view: payments grouped into orders by tradeNo (service-spec "P
       { tradeNo: 'R', paymentState: 'paid', createdAt: '2026-06-01T00:10:00.000Z' },
       { tradeNo: 'M', paymentState: 'manual_enrolled', amount: 0 },
       { tradeNo: 'X', paymentState: 'paid' },
-      { tradeNo: 'X', paymentState: 'not_paid', paidAt: null, codeNo: '9', expiredAt: '2026-07-01T00:00:00.000Z' },
+      {
+        tradeNo: 'X',
+        paymentState: 'not_paid',
+        paidAt: null,
+        codeNo: '9',
+        expiredAt: '2026-07-01T00:00:00.000Z',
+      },
     ]);
     const state = Object.fromEntries(view.orders.map((o) => [o.tradeNo, o.summaryState]));
     expect(state).toEqual({ R: 'paid', M: 'manual_enrolled', X: 'mixed' });
-    expect(view.orders.find((o) => o.tradeNo === 'R')).toMatchObject({ paidAmount: 1000, totalAmount: 2000 });
+    expect(view.orders.find((o) => o.tradeNo === 'R')).toMatchObject({
+      paidAmount: 1000,
+      totalAmount: 2000,
+    });
   });
 });

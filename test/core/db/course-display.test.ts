@@ -9,7 +9,8 @@ import { ensureSite } from '../../../electron/core/db/sites';
 import { course } from './fixtures';
 
 /** A course as a query asking for one more field (`language`, display-only) would hand it over. */
-const withLanguage = (id: string): CourseRecord => ({ ...course(id), language: 'zh-TW' }) as CourseRecord;
+const withLanguage = (id: string): CourseRecord =>
+  ({ ...course(id), language: 'zh-TW' }) as CourseRecord;
 
 describe("a course's display-only fields: one JSON column, no migration per field", () => {
   it('keeps every field no column holds, and none that one does', () => {
@@ -22,7 +23,9 @@ describe("a course's display-only fields: one JSON column, no migration per fiel
     migrate(db, MIGRATIONS);
     ensureSite(db, 's', new Date('2026-01-01T00:00:00.000Z'));
     replaceCourses(db, 's', [withLanguage('c1'), course('c2')]);
-    const rows = db.prepare("SELECT id, display FROM courses WHERE site_id = 's' ORDER BY id").all() as { id: string; display: string }[];
+    const rows = db
+      .prepare("SELECT id, display FROM courses WHERE site_id = 's' ORDER BY id")
+      .all() as { id: string; display: string }[];
     expect(rows.map((r) => [r.id, readDisplay(r.display)])).toEqual([
       ['c1', { language: 'zh-TW' }],
       ['c2', {}],
@@ -31,7 +34,8 @@ describe("a course's display-only fields: one JSON column, no migration per fiel
   });
 
   it('anything but a JSON object reads as no fields', () => {
-    for (const bad of ['', 'nonsense', 'null', '[1,2]', '"text"', '42']) expect(readDisplay(bad), bad).toEqual({});
+    for (const bad of ['', 'nonsense', 'null', '[1,2]', '"text"', '42'])
+      expect(readDisplay(bad), bad).toEqual({});
   });
 
   it('courses stored before the column read as none (migration 015)', () => {

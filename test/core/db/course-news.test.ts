@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CourseDetail, LibraryCourse, LibraryPage, SyncRunSummary } from '../../../electron/common/view-models';
+import type {
+  CourseDetail,
+  LibraryCourse,
+  LibraryPage,
+  SyncRunSummary,
+} from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
 import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-server/index';
@@ -20,7 +25,12 @@ describe('new lectures since the last sync (real site, real core)', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ld-course-news-'));
-    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', database: join(dir, 'site.db') });
+    server = await createEmbeddedServer({
+      port: 0,
+      seed: 'demo',
+      site: 'demo',
+      database: join(dir, 'site.db'),
+    });
     core = await createTestCore({ dataDir: join(dir, 'app'), openExternal: systemBrowser() });
   });
   afterEach(async () => {
@@ -29,18 +39,27 @@ describe('new lectures since the last sync (real site, real core)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = async <T>(channel: string, input?: unknown) => valueOf(await dispatch(core.handlers, channel, input)) as T;
+  const call = async <T>(channel: string, input?: unknown) =>
+    valueOf(await dispatch(core.handlers, channel, input)) as T;
 
   /** The school adds `n` lectures at the end of the course's first section. */
   function addLectures(courseId: string, n: number, tag: string): void {
-    const section = server.db.prepare('SELECT id FROM sections WHERE course_id = ? ORDER BY position LIMIT 1').get(courseId) as { id: string };
-    const insert = server.db.prepare('INSERT INTO lectures (id, course_id, section_id, title, position, duration) VALUES (?, ?, ?, ?, ?, ?)');
-    for (let i = 0; i < n; i++) insert.run(`lec_news_${tag}_${i}`, courseId, section.id, `Added ${tag} ${i}`, 1000 + i, 300);
+    const section = server.db
+      .prepare('SELECT id FROM sections WHERE course_id = ? ORDER BY position LIMIT 1')
+      .get(courseId) as { id: string };
+    const insert = server.db.prepare(
+      'INSERT INTO lectures (id, course_id, section_id, title, position, duration) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (let i = 0; i < n; i++)
+      insert.run(`lec_news_${tag}_${i}`, courseId, section.id, `Added ${tag} ${i}`, 1000 + i, 300);
   }
 
   it('marks the course that gained lectures, keeps the count over syncs, and clears it when the course is opened', async () => {
     const site = await signedInSite(core, server.url);
-    const sync = async () => expect((await call<SyncRunSummary>('sync:now', { siteId: site.id })).outcome).toBe('completed');
+    const sync = async () =>
+      expect((await call<SyncRunSummary>('sync:now', { siteId: site.id })).outcome).toBe(
+        'completed',
+      );
     await sync();
     const first = await call<LibraryCourse[]>('library:list', { siteId: site.id });
     expect(first.length).toBeGreaterThan(1);
@@ -57,8 +76,15 @@ describe('new lectures since the last sync (real site, real core)', () => {
           .map((c) => [c.courseId, c.newLectures]),
       );
     expect(await news()).toEqual({ [course.courseId]: 1 });
-    expect((await call<CourseDetail>('course:get', { siteId: site.id, courseId: course.courseId })).newLectures).toBe(1);
-    expect((await call<LibraryPage>('library:all-page', { limit: 100 })).items.find((c) => c.courseId === course.courseId)?.newLectures).toBe(1);
+    expect(
+      (await call<CourseDetail>('course:get', { siteId: site.id, courseId: course.courseId }))
+        .newLectures,
+    ).toBe(1);
+    expect(
+      (await call<LibraryPage>('library:all-page', { limit: 100 })).items.find(
+        (c) => c.courseId === course.courseId,
+      )?.newLectures,
+    ).toBe(1);
 
     // A sync with nothing new keeps the badge until the course is opened; more lectures add up.
     await sync();
@@ -70,7 +96,11 @@ describe('new lectures since the last sync (real site, real core)', () => {
     await call('course:mark-seen', { siteId: site.id, courseId: course.courseId });
     expect(await news()).toEqual({});
     // The memoised whole-library view is dropped too.
-    expect((await call<LibraryCourse[]>('library:list', { siteId: site.id })).find((c) => c.courseId === course.courseId)?.newLectures).toBe(0);
+    expect(
+      (await call<LibraryCourse[]>('library:list', { siteId: site.id })).find(
+        (c) => c.courseId === course.courseId,
+      )?.newLectures,
+    ).toBe(0);
     // Seen stays seen at the next sync.
     await sync();
     expect(await news()).toEqual({});
@@ -80,8 +110,12 @@ describe('new lectures since the last sync (real site, real core)', () => {
     const site = await signedInSite(core, server.url);
     await call('sync:now', { siteId: site.id });
     const [a, b] = await call<LibraryCourse[]>('library:list', { siteId: site.id });
-    server.db.prepare('UPDATE courses SET title = title || ? WHERE id = ?').run(' (2nd edition)', b!.courseId);
-    const old = server.db.prepare('SELECT id FROM lectures WHERE course_id = ? ORDER BY id LIMIT 1').get(a!.courseId) as { id: string };
+    server.db
+      .prepare('UPDATE courses SET title = title || ? WHERE id = ?')
+      .run(' (2nd edition)', b!.courseId);
+    const old = server.db
+      .prepare('SELECT id FROM lectures WHERE course_id = ? ORDER BY id LIMIT 1')
+      .get(a!.courseId) as { id: string };
     server.db.prepare('DELETE FROM lectures WHERE id = ?').run(old.id);
     addLectures(a!.courseId, 1, 'c');
     await call('sync:now', { siteId: site.id });

@@ -1,5 +1,10 @@
 import type { SearchHitContext } from '../../../electron/common/view-models';
-import type { CourseRecord, NotificationRecord, PaymentRecord, SiteSnapshot } from '../../../electron/core/db/records';
+import type {
+  CourseRecord,
+  NotificationRecord,
+  PaymentRecord,
+  SiteSnapshot,
+} from '../../../electron/core/db/records';
 
 /** Small hand-made snapshots in the member API's shapes, for store tests that need no server. */
 export function course(id: string, overrides: Partial<CourseRecord> = {}): CourseRecord {
@@ -13,15 +18,33 @@ export function course(id: string, overrides: Partial<CourseRecord> = {}): Cours
     enrolledAt: '2026-01-01T00:00:00.000Z',
     expireDate: null,
     hasLifetimeAccess: true,
-    detailProgress: { totalLectures: 2, readLectures: 1, completedLectures: 1, percent: 50, completedAt: null },
-    lastWatchedLecture: { lectureId: `${id}-l2`, positionSeconds: 42, watchedAt: '2026-02-01T00:00:00.000Z' },
+    detailProgress: {
+      totalLectures: 2,
+      readLectures: 1,
+      completedLectures: 1,
+      percent: 50,
+      completedAt: null,
+    },
+    lastWatchedLecture: {
+      lectureId: `${id}-l2`,
+      positionSeconds: 42,
+      watchedAt: '2026-02-01T00:00:00.000Z',
+    },
     sections: [
       {
         id: `${id}-s1`,
         title: `Section of ${id}`,
         position: 1,
         lectures: [
-          { lectureId: `${id}-l1`, title: 'Welcome', position: 1, state: 'completed', isLocked: false, unlockAt: null, duration: 60 },
+          {
+            lectureId: `${id}-l1`,
+            title: 'Welcome',
+            position: 1,
+            state: 'completed',
+            isLocked: false,
+            unlockAt: null,
+            duration: 60,
+          },
           {
             lectureId: `${id}-l2`,
             title: 'Knife skills',
@@ -38,7 +61,10 @@ export function course(id: string, overrides: Partial<CourseRecord> = {}): Cours
   };
 }
 
-export function notification(id: string, overrides: Partial<NotificationRecord> = {}): NotificationRecord {
+export function notification(
+  id: string,
+  overrides: Partial<NotificationRecord> = {},
+): NotificationRecord {
   return {
     id,
     kind: 'announcement',
@@ -64,7 +90,15 @@ export function payment(id: string, overrides: Partial<PaymentRecord> = {}): Pay
     adjustments: [],
     invoice: null,
     lineitems: [
-      { id: `li-${id}`, itemType: 'CurriculumPlan', title: `Plan ${id}`, quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 },
+      {
+        id: `li-${id}`,
+        itemType: 'CurriculumPlan',
+        title: `Plan ${id}`,
+        quantity: 1,
+        originalAmount: 1000,
+        discountAmount: 0,
+        finalAmount: 1000,
+      },
     ],
     installment: null,
     refundingState: 'none',
@@ -88,12 +122,18 @@ export function snapshot(prefix: string): SiteSnapshot {
       avatar: null,
       schools: [{ id: `sch-${prefix}`, name: 'School', subdomain: prefix, roles: ['student'] }],
     },
-    courses: [course(`${prefix}-c1`, { title: `Cooking basics ${prefix}` }), course(`${prefix}-c2`)],
+    courses: [
+      course(`${prefix}-c1`, { title: `Cooking basics ${prefix}` }),
+      course(`${prefix}-c2`),
+    ],
     digitalProducts: [],
     eventRegistrations: [],
     consultingServices: [],
     payments: [payment(`${prefix}-p1`)],
-    notifications: [notification(`${prefix}-n1`), notification(`${prefix}-n2`, { readAt: '2026-01-05T00:00:00.000Z' })],
+    notifications: [
+      notification(`${prefix}-n1`),
+      notification(`${prefix}-n2`, { readAt: '2026-01-05T00:00:00.000Z' }),
+    ],
     subscriptions: [{ topic: 'announcements', channel: 'email', enabled: true }],
   };
 }

@@ -14,7 +14,17 @@ describe('lecture states the app does not know (migration 011)', () => {
           id: 'c1-s1',
           title: 'Section',
           position: 1,
-          lectures: [{ lectureId: 'c1-l1', title: 'Welcome', position: 1, state: state as 'read', isLocked: false, unlockAt: null, duration: 60 }],
+          lectures: [
+            {
+              lectureId: 'c1-l1',
+              title: 'Welcome',
+              position: 1,
+              state: state as 'read',
+              isLocked: false,
+              unlockAt: null,
+              duration: 60,
+            },
+          ],
         },
       ],
     });
@@ -38,9 +48,13 @@ describe('lecture states the app does not know (migration 011)', () => {
     v10.close();
 
     const db = openDb(file);
-    expect(db.prepare('SELECT id, state, is_locked FROM lectures').all()).toEqual([{ id: 'c1-l1', state: 'completed', is_locked: 1 }]);
+    expect(db.prepare('SELECT id, state, is_locked FROM lectures').all()).toEqual([
+      { id: 'c1-l1', state: 'completed', is_locked: 1 },
+    ]);
     const indexes = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'lectures' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'lectures' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
       .pluck()
       .all();
     expect(indexes).toEqual([

@@ -1,11 +1,26 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitSnapshot, ensureSite, getAllSitesLibraryPage, getCourseDetail, getLibraryPage, getToday } from '../../../electron/core/db';
+import {
+  commitSnapshot,
+  ensureSite,
+  getAllSitesLibraryPage,
+  getCourseDetail,
+  getLibraryPage,
+  getToday,
+} from '../../../electron/core/db';
 import { courseNextStep, type OrderedLecture } from '../../../electron/core/db/next-step';
 import type { LectureState } from '../../../electron/common/view-models';
 import type { CourseRecord } from '../../../electron/core/db/records';
 import { course } from './fixtures';
-import { closeDatabases, databaseAt, NOW, openDb, recording, tempFile, withSite } from './pages-scaffold';
+import {
+  closeDatabases,
+  databaseAt,
+  NOW,
+  openDb,
+  recording,
+  tempFile,
+  withSite,
+} from './pages-scaffold';
 
 afterEach(closeDatabases);
 
@@ -14,7 +29,8 @@ const FUTURE = '2026-07-01T00:00:00.000Z';
 
 /** The course's order as the spec's data says it, independent of the database: sections, then lectures, by position. */
 function referenceOrder(c: CourseRecord): OrderedLecture[] {
-  const byPosition = <T extends { position: number }>(xs: readonly T[]) => [...xs].sort((a, b) => a.position - b.position);
+  const byPosition = <T extends { position: number }>(xs: readonly T[]) =>
+    [...xs].sort((a, b) => a.position - b.position);
   return byPosition(c.sections).flatMap((s) =>
     byPosition(s.lectures).map((l) => ({
       lectureId: l.lectureId,
@@ -31,7 +47,8 @@ function referenceOrder(c: CourseRecord): OrderedLecture[] {
 const expected = (c: CourseRecord) =>
   courseNextStep(
     {
-      isExpired: !c.hasLifetimeAccess && c.expireDate !== null && Date.parse(c.expireDate) <= NOW.getTime(),
+      isExpired:
+        !c.hasLifetimeAccess && c.expireDate !== null && Date.parse(c.expireDate) <= NOW.getTime(),
       expireDate: c.expireDate,
       completedAt: c.detailProgress.completedAt,
       lastLectureId: c.lastWatchedLecture?.lectureId ?? null,
@@ -62,7 +79,11 @@ const courses = fc
         { maxLength: 3 },
       ),
       last: fc.option(
-        fc.record({ pick: fc.nat(), course: fc.constantFrom('own', 'own', 'own', 'other', 'gone'), position: fc.integer({ min: 0, max: 700 }) }),
+        fc.record({
+          pick: fc.nat(),
+          course: fc.constantFrom('own', 'own', 'own', 'other', 'gone'),
+          position: fc.integer({ min: 0, max: 700 }),
+        }),
       ),
       completed: fc.boolean(),
       access: fc.constantFrom('lifetime', 'open', 'ended'),
@@ -75,13 +96,24 @@ const courses = fc
       return course(id, {
         hasLifetimeAccess: shape.access === 'lifetime',
         expireDate: shape.access === 'lifetime' ? null : shape.access === 'open' ? FUTURE : PAST,
-        detailProgress: { totalLectures: 0, readLectures: 0, completedLectures: 0, percent: 10, completedAt: shape.completed ? PAST : null },
+        detailProgress: {
+          totalLectures: 0,
+          readLectures: 0,
+          completedLectures: 0,
+          percent: 10,
+          completedAt: shape.completed ? PAST : null,
+        },
         lastWatchedLecture: null,
         sections: shape.sections.map((s, si) => ({
           id: `${id}-s${si}`,
           title: `Section ${si}`,
           position: s.position,
-          lectures: s.lectures.map((l, li) => ({ lectureId: `${id}-s${si}-l${li}`, title: `Lecture ${si}.${li}`, ...l, state: l.state as 'read' })),
+          lectures: s.lectures.map((l, li) => ({
+            lectureId: `${id}-s${si}-l${li}`,
+            title: `Lecture ${si}.${li}`,
+            ...l,
+            state: l.state as 'read',
+          })),
         })),
       });
     });
@@ -89,9 +121,18 @@ const courses = fc
     return records.map((c, ci): CourseRecord => {
       const { last } = shapes[ci]!;
       if (last === null) return c;
-      const pool = last.course === 'own' ? referenceOrder(c) : last.course === 'other' ? records.filter((o) => o !== c).flatMap(referenceOrder) : [];
-      const lectureId = pool.length === 0 ? 'lecture-gone' : pool[last.pick % pool.length]!.lectureId;
-      return { ...c, lastWatchedLecture: { lectureId, positionSeconds: last.position, watchedAt: PAST } };
+      const pool =
+        last.course === 'own'
+          ? referenceOrder(c)
+          : last.course === 'other'
+            ? records.filter((o) => o !== c).flatMap(referenceOrder)
+            : [];
+      const lectureId =
+        pool.length === 0 ? 'lecture-gone' : pool[last.pick % pool.length]!.lectureId;
+      return {
+        ...c,
+        lastWatchedLecture: { lectureId, positionSeconds: last.position, watchedAt: PAST },
+      };
     });
   });
 
@@ -105,11 +146,20 @@ describe('next steps from the stored lecture order (migration 018)', () => {
         ensureSite(db, 't', NOW);
         commitSnapshot(db, 't', { courses: unwatched });
         try {
-          const all = new Map(getAllSitesLibraryPage(db, NOW).items.map((c) => [`${c.siteId}/${c.courseId}`, c.nextStep]));
+          const all = new Map(
+            getAllSitesLibraryPage(db, NOW).items.map((c) => [
+              `${c.siteId}/${c.courseId}`,
+              c.nextStep,
+            ]),
+          );
           for (const c of records) expect(all.get(`s/${c.id}`), c.id).toEqual(expected(c));
           for (const c of unwatched) expect(all.get(`t/${c.id}`), c.id).toEqual(expected(c));
-          const page = new Map(getLibraryPage(db, 's', NOW).items.map((c) => [c.courseId, c.nextStep]));
-          const today = new Map(getToday(db, NOW).continueLearning.map((c) => [c.courseId, c.nextStep]));
+          const page = new Map(
+            getLibraryPage(db, 's', NOW).items.map((c) => [c.courseId, c.nextStep]),
+          );
+          const today = new Map(
+            getToday(db, NOW).continueLearning.map((c) => [c.courseId, c.nextStep]),
+          );
           for (const c of records) {
             const want = expected(c);
             expect(page.get(c.id), c.id).toEqual(want);
@@ -127,7 +177,10 @@ describe('next steps from the stored lecture order (migration 018)', () => {
   it('reads each card’s lectures down the order indexes, never every lecture of the page’s courses', () => {
     const db = withSite({ courses: [course('c1'), course('c2')] });
     const { db: spy, sql: statements } = recording(db);
-    expect(getLibraryPage(spy, 's', NOW).items.map((c) => c.nextStep.kind)).toEqual(['resume', 'resume']);
+    expect(getLibraryPage(spy, 's', NOW).items.map((c) => c.nextStep.kind)).toEqual([
+      'resume',
+      'resume',
+    ]);
     const picks = statements.filter((text) => text.includes('picks(course_id'));
     expect(picks).toHaveLength(1);
     const plan = db
@@ -162,7 +215,12 @@ describe('next steps from the stored lecture order (migration 018)', () => {
     v17.close();
 
     const db = openDb(file);
-    expect(db.prepare('SELECT id FROM lectures ORDER BY ord').pluck().all()).toEqual(['a1', 'a2', 'b1', 'b2']);
+    expect(db.prepare('SELECT id FROM lectures ORDER BY ord').pluck().all()).toEqual([
+      'a1',
+      'a2',
+      'b1',
+      'b2',
+    ]);
     expect(db.prepare('SELECT ord FROM lectures ORDER BY ord').pluck().all()).toEqual([1, 2, 3, 4]);
     // a2 watched to its end: up next is b1, the first lecture after it not done.
     expect(getLibraryPage(db, 's', NOW).items[0]!.nextStep).toMatchObject({
@@ -170,6 +228,9 @@ describe('next steps from the stored lecture order (migration 018)', () => {
       lecture: { lectureId: 'b1', sectionTitle: 'Second' },
       finished: { lectureId: 'a2' },
     });
-    expect(getCourseDetail(db, 's', 'c1', NOW).nextStep).toMatchObject({ kind: 'next', lecture: { lectureId: 'b1' } });
+    expect(getCourseDetail(db, 's', 'c1', NOW).nextStep).toMatchObject({
+      kind: 'next',
+      lecture: { lectureId: 'b1' },
+    });
   });
 });

@@ -34,7 +34,10 @@ interface Case {
 const caseArb: fc.Arbitrary<Case> = fc
   .record({
     lectures: fc.array(
-      fc.record({ state: fc.constantFrom<LectureState>('unread', 'read', 'completed'), duration: fc.integer({ min: 0, max: 4000 }) }),
+      fc.record({
+        state: fc.constantFrom<LectureState>('unread', 'read', 'completed'),
+        duration: fc.integer({ min: 0, max: 4000 }),
+      }),
       {
         minLength: 1,
         maxLength: 8,
@@ -64,7 +67,14 @@ function seeded(c: Case) {
       percent: Math.round((completed / c.lectures.length) * 100),
       completedAt: null,
     },
-    lastWatchedLecture: c.last === null ? null : { lectureId: ids[c.last]!, positionSeconds: c.position, watchedAt: '2026-06-09T00:00:00.000Z' },
+    lastWatchedLecture:
+      c.last === null
+        ? null
+        : {
+            lectureId: ids[c.last]!,
+            positionSeconds: c.position,
+            watchedAt: '2026-06-09T00:00:00.000Z',
+          },
     sections: [
       {
         id: 'c1-s1',
@@ -118,33 +128,54 @@ describe('one function per derived fact, on every screen and in every export', (
         expect(card.secondsLeft).toBe(left.reduce((s, r) => s + r.durationSeconds, 0));
         // "You finished X": X's row says done; "Resume X": it does not.
         const step = card.nextStep;
-        if (step.kind === 'next' && step.finished) expect(rows.find((r) => r.lectureId === step.finished!.lectureId)!.state).toBe('completed');
-        if (step.kind === 'resume') expect(rows.find((r) => r.lectureId === step.lecture.lectureId)!.state).not.toBe('completed');
+        if (step.kind === 'next' && step.finished)
+          expect(rows.find((r) => r.lectureId === step.finished!.lectureId)!.state).toBe(
+            'completed',
+          );
+        if (step.kind === 'resume')
+          expect(rows.find((r) => r.lectureId === step.lecture.lectureId)!.state).not.toBe(
+            'completed',
+          );
         if (left.length === 0) expect(step.kind).toBe('completed');
         expect(detail.nextStep).toEqual(step);
 
         // Time left: the card's length, the pace and the calendar file's minutes are one number.
-        const ics = courseAccessEndCalendar(detail, { baseUrl: 'https://school.example', label: 'School' }, { language: 'en', stamp: NOW });
+        const ics = courseAccessEndCalendar(
+          detail,
+          { baseUrl: 'https://school.example', label: 'School' },
+          { language: 'en', stamp: NOW },
+        );
         const unfolded = ics.replace(/\r\n[ \t]/g, '');
         if (left.length === 0) expect(unfolded).toContain('Left: nothing');
         else {
           const m = /Left: (\d+) lectures?\\?, ((?:\d+ h ?)?(?:\d+ min)?)/.exec(unfolded);
           expect(m, unfolded).not.toBeNull();
           expect(Number(m![1])).toBe(card.lecturesLeft);
-          const icsMinutes = [...m![2]!.matchAll(/(\d+) (h|min)/g)].reduce((s, [, v, u]) => s + Number(v) * (u === 'h' ? 60 : 1), 0);
+          const icsMinutes = [...m![2]!.matchAll(/(\d+) (h|min)/g)].reduce(
+            (s, [, v, u]) => s + Number(v) * (u === 'h' ? 60 : 1),
+            0,
+          );
           expect(icsMinutes).toBe(Math.max(1, minutesLeft(card.secondsLeft)));
           expect(minutesIn(formatLength(card.secondsLeft, 'en'))).toBe(icsMinutes);
         }
         const pace = getProgressSummary(db, 's', NOW, 'UTC').pace.find((p) => p.courseId === 'c1');
-        if (left.length > 0) expect(pace).toMatchObject({ lecturesLeft: card.lecturesLeft, secondsLeft: card.secondsLeft });
+        if (left.length > 0)
+          expect(pace).toMatchObject({
+            lecturesLeft: card.lecturesLeft,
+            secondsLeft: card.secondsLeft,
+          });
         else expect(pace).toBeUndefined();
 
         // Days of access left: Today's notice and My courses' line read one date through one function.
         const today = getToday(db, NOW);
         const ending = today.attention.find((a) => a.kind === 'access-ending');
         if (ending && ending.kind === 'access-ending') expect(ending.endsAt).toBe(card.expireDate);
-        expect(daysUntil(card.expireDate, NOW.getTime())).toBe(accessDaysLeft(card.expireDate, NOW.getTime()));
-        expect(accessDaysLeft(card.expireDate, NOW.getTime())).toBe(Math.ceil(c.endsInMinutes / 1440));
+        expect(daysUntil(card.expireDate, NOW.getTime())).toBe(
+          accessDaysLeft(card.expireDate, NOW.getTime()),
+        );
+        expect(accessDaysLeft(card.expireDate, NOW.getTime())).toBe(
+          Math.ceil(c.endsInMinutes / 1440),
+        );
         const continuing = today.continueLearning.find((x) => x.courseId === 'c1');
         if (continuing) expect(continuing.nextStep).toEqual(step);
         db.close();
@@ -166,7 +197,11 @@ describe('one function per derived fact, on every screen and in every export', (
     });
     const card = getLibrary(db, 's', NOW)[0]!;
     const rows = getCourseDetail(db, 's', 'c1', NOW).sections[0]!.lectures;
-    expect(card.nextStep).toMatchObject({ kind: 'next', finished: { lectureId: 'c1-l2' }, lecture: { lectureId: 'c1-l3' } });
+    expect(card.nextStep).toMatchObject({
+      kind: 'next',
+      finished: { lectureId: 'c1-l2' },
+      lecture: { lectureId: 'c1-l3' },
+    });
     expect(rows.map((r) => r.state)).toEqual(['completed', 'completed', 'unread']);
     expect(card).toMatchObject({ completedLectures: 2, lecturesLeft: 1, secondsLeft: 1200 });
     // 2 days and 23 hours: "3 days" on Today, My courses and the profile alike.

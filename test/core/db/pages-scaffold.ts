@@ -52,7 +52,9 @@ export function recording(db: Database.Database): { db: Database.Database; sql: 
           return target.prepare(text);
         };
       const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
   return { db: spy, sql };

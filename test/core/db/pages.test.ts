@@ -23,7 +23,13 @@ describe('billing pages: orders newest first, a page at a time', () => {
     payment('p1b', { tradeNo: 'T1', createdAt: day(8), amount: 500 }),
     payment('p2', { tradeNo: 'T2', createdAt: day(2) }),
     payment('p3', { tradeNo: 'T3', createdAt: day(3), currency: 'USD', amount: 49 }),
-    payment('p4', { tradeNo: 'T4', createdAt: day(4), paymentState: 'refunded', refundingState: 'refunded', refundedAmount: 1000 }),
+    payment('p4', {
+      tradeNo: 'T4',
+      createdAt: day(4),
+      paymentState: 'refunded',
+      refundingState: 'refunded',
+      refundedAmount: 1000,
+    }),
     payment('p5', { tradeNo: 'T5', createdAt: day(5) }),
     payment('p6', { tradeNo: 'T6', createdAt: day(6) }),
     payment('p7', { tradeNo: 'T7', createdAt: day(7) }),
@@ -49,9 +55,15 @@ describe('billing pages: orders newest first, a page at a time', () => {
     expect(t1.items[0]).toMatchObject({ tradeNo: 'T1', createdAt: day(1), totalAmount: 1500 });
     expect(t1.items[0]!.payments.map((p) => p.paymentId)).toEqual(['p1b', 'p1']);
     // Past the end: empty, no next page.
-    expect(getOrdersPage(db, 's', NOW, { offset: 7, limit: 3 })).toEqual({ items: [], total: 7, nextOffset: null });
+    expect(getOrdersPage(db, 's', NOW, { offset: 7, limit: 3 })).toEqual({
+      items: [],
+      total: 7,
+      nextOffset: null,
+    });
     // The pages are the whole view's orders, field by field.
-    const all = [0, 3, 6].flatMap((o) => getOrdersPage(db, 's', NOW, { offset: o, limit: 3 }).items);
+    const all = [0, 3, 6].flatMap(
+      (o) => getOrdersPage(db, 's', NOW, { offset: o, limit: 3 }).items,
+    );
     expect(all).toEqual(getBilling(db, 's', NOW).orders);
   });
 
@@ -72,19 +84,33 @@ describe('billing pages: orders newest first, a page at a time', () => {
 
   it('the orders follow each commit of the payments, and leave with the site', () => {
     const db = withSite({ payments });
-    commitSnapshot(db, 's', { payments: [payment('q1', { tradeNo: 'N1', createdAt: day(9) }), ...payments.slice(0, 2)] });
+    commitSnapshot(db, 's', {
+      payments: [payment('q1', { tradeNo: 'N1', createdAt: day(9) }), ...payments.slice(0, 2)],
+    });
     expect(getOrdersPage(db, 's', NOW).items.map((o) => o.tradeNo)).toEqual(['N1', 'T1']);
     expect(getBillingSummary(db, 's', NOW)).toMatchObject({ orderCount: 2, paymentCount: 3 });
     removeSiteData(db, 's');
     expect(db.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 0 });
   });
 
-  const unpaid = { paymentType: 'atm', paymentState: 'not_paid', paidAt: null, bankCode: '812', bankName: 'Taishin', lineitems: [] } as const;
+  const unpaid = {
+    paymentType: 'atm',
+    paymentState: 'not_paid',
+    paidAt: null,
+    bankCode: '812',
+    bankName: 'Taishin',
+    lineitems: [],
+  } as const;
   const codes = [
     payment('a', { ...unpaid, tradeNo: 'A', codeNo: '111', expiredAt: '2026-06-20T00:00:00.000Z' }),
     payment('b', { ...unpaid, tradeNo: 'B', codeNo: '222', expiredAt: '2026-06-12T00:00:00.000Z' }),
     // The same instant as B's deadline written with an offset: SQLite reads both the same (006 expires_ms).
-    payment('c', { ...unpaid, tradeNo: 'C', codeNo: '333', expiredAt: '2026-06-12T08:00:00.000+08:00' }),
+    payment('c', {
+      ...unpaid,
+      tradeNo: 'C',
+      codeNo: '333',
+      expiredAt: '2026-06-12T08:00:00.000+08:00',
+    }),
     payment('d', { ...unpaid, tradeNo: 'D', codeNo: '444', expiredAt: null }),
     payment('e', { ...unpaid, tradeNo: 'E', codeNo: '555', expiredAt: '2026-06-01T00:00:00.000Z' }),
   ];
@@ -94,23 +120,40 @@ describe('billing pages: orders newest first, a page at a time', () => {
     const first = getPayableInstructionsPage(db, 's', NOW, { limit: 2 });
     expect(first.items.map((p) => p.paymentId)).toEqual(['b', 'c']);
     expect(first).toMatchObject({ total: 4, nextOffset: 2 });
-    expect(getPayableInstructionsPage(db, 's', NOW, { offset: 2, limit: 2 }).items.map((p) => p.paymentId)).toEqual(['a', 'd']);
+    expect(
+      getPayableInstructionsPage(db, 's', NOW, { offset: 2, limit: 2 }).items.map(
+        (p) => p.paymentId,
+      ),
+    ).toEqual(['a', 'd']);
     expect(getBillingSummary(db, 's', NOW)).toMatchObject({
       pendingCount: 4,
       pendingInstructions: getPayableInstructionsPage(db, 's', NOW, { limit: 5 }).items,
     });
     // At B's (and C's) deadline exactly: both expired, in the page, the summary and the orders alike.
     const deadline = at('2026-06-12T00:00:00.000Z');
-    expect(getPayableInstructionsPage(db, 's', deadline).items.map((p) => p.paymentId)).toEqual(['a', 'd']);
+    expect(getPayableInstructionsPage(db, 's', deadline).items.map((p) => p.paymentId)).toEqual([
+      'a',
+      'd',
+    ]);
     expect(getBillingSummary(db, 's', deadline).pendingCount).toBe(2);
-    expect(getBillingSummary(db, 's', deadline).pendingInstructions.map((p) => p.paymentId)).toEqual(['a', 'd']);
-    const orders = Object.fromEntries(getOrdersPage(db, 's', deadline).items.map((o) => [o.tradeNo, o]));
+    expect(
+      getBillingSummary(db, 's', deadline).pendingInstructions.map((p) => p.paymentId),
+    ).toEqual(['a', 'd']);
+    const orders = Object.fromEntries(
+      getOrdersPage(db, 's', deadline).items.map((o) => [o.tradeNo, o]),
+    );
     expect(orders.B).toMatchObject({ summaryState: 'expired' });
-    expect(orders.C!.payments[0]!.instructions).toMatchObject({ expiredAt: '2026-06-12T08:00:00.000+08:00', isExpired: true });
+    expect(orders.C!.payments[0]!.instructions).toMatchObject({
+      expiredAt: '2026-06-12T08:00:00.000+08:00',
+      isExpired: true,
+    });
     expect(orders.A).toMatchObject({ summaryState: 'awaiting_payment' });
     // A millisecond before, still payable (the memoised summary was computed for a later clock: recomputed).
     expect(getBillingSummary(db, 's', at('2026-06-11T23:59:59.999Z')).pendingCount).toBe(4);
-    expect(getOrdersPage(db, 's', at('2026-06-11T23:59:59.999Z')).items.find((o) => o.tradeNo === 'B')!.summaryState).toBe('awaiting_payment');
+    expect(
+      getOrdersPage(db, 's', at('2026-06-11T23:59:59.999Z')).items.find((o) => o.tradeNo === 'B')!
+        .summaryState,
+    ).toBe('awaiting_payment');
   });
 
   it('a mark-read keeps the billing summary memo; a write no writer accounted for drops it (fail-safe)', () => {
@@ -125,7 +168,9 @@ describe('billing pages: orders newest first, a page at a time', () => {
 });
 
 describe('notification pages: newest first, "only unread" at the source', () => {
-  const notices = Array.from({ length: 7 }, (_, i) => notification(`n${i + 1}`, { createdAt: day(i + 1), readAt: i % 2 === 0 ? null : day(20) })); // unread: n1 n3 n5 n7
+  const notices = Array.from({ length: 7 }, (_, i) =>
+    notification(`n${i + 1}`, { createdAt: day(i + 1), readAt: i % 2 === 0 ? null : day(20) }),
+  ); // unread: n1 n3 n5 n7
 
   it('pages and totals, with and without the filter', () => {
     const db = withSite({ notifications: notices });
@@ -138,28 +183,63 @@ describe('notification pages: newest first, "only unread" at the source', () => 
     const unread = getNotificationsPage(db, 's', { limit: 3, onlyUnread: true });
     expect(ids(unread)).toEqual(['n7', 'n5', 'n3']);
     expect(unread).toMatchObject({ total: 4, nextOffset: 3 });
-    expect(ids(getNotificationsPage(db, 's', { offset: 3, limit: 3, onlyUnread: true }))).toEqual(['n1']);
-    expect(getNotificationsSummary(db, 's')).toEqual({ total: 7, unreadCount: 4, subscriptions: [] });
+    expect(ids(getNotificationsPage(db, 's', { offset: 3, limit: 3, onlyUnread: true }))).toEqual([
+      'n1',
+    ]);
+    expect(getNotificationsSummary(db, 's')).toEqual({
+      total: 7,
+      unreadCount: 4,
+      subscriptions: [],
+    });
     // The whole view is the same rows.
-    expect(getNotifications(db, 's').items).toEqual([0, 3, 6].flatMap((o) => getNotificationsPage(db, 's', { offset: o, limit: 3 }).items));
+    expect(getNotifications(db, 's').items).toEqual(
+      [0, 3, 6].flatMap((o) => getNotificationsPage(db, 's', { offset: o, limit: 3 }).items),
+    );
   });
 
   it('a mark-read shows at once: read and pending in the page, out of the unread pages, counted in the summary', () => {
-    const db = withSite({ notifications: notices, subscriptions: [{ topic: 'announcements', channel: 'email', enabled: true }] });
+    const db = withSite({
+      notifications: notices,
+      subscriptions: [{ topic: 'announcements', channel: 'email', enabled: true }],
+    });
     const before = getNotificationsSummary(db, 's');
     enqueueChange(db, 's', { kind: 'mark-notification-read', notificationId: 'n5' }, NOW);
-    expect(getNotificationsPage(db, 's', { limit: 3 }).items[2]).toMatchObject({ id: 'n5', readAt: NOW.toISOString(), pendingSync: true });
-    expect(getNotificationsPage(db, 's', { limit: 3 }).items[0]).toMatchObject({ id: 'n7', readAt: null, pendingSync: false });
+    expect(getNotificationsPage(db, 's', { limit: 3 }).items[2]).toMatchObject({
+      id: 'n5',
+      readAt: NOW.toISOString(),
+      pendingSync: true,
+    });
+    expect(getNotificationsPage(db, 's', { limit: 3 }).items[0]).toMatchObject({
+      id: 'n7',
+      readAt: null,
+      pendingSync: false,
+    });
     const unread = getNotificationsPage(db, 's', { onlyUnread: true });
     expect(unread.items.map((n) => n.id)).toEqual(['n7', 'n3', 'n1']);
     expect(unread.total).toBe(3);
     const after = getNotificationsSummary(db, 's');
     expect(after).not.toBe(before);
     expect(after).toMatchObject({ total: 7, unreadCount: 3 });
-    enqueueChange(db, 's', { kind: 'update-notification-subscription', topic: 'announcements', channel: 'email', enabled: false }, NOW);
-    expect(getNotificationsSummary(db, 's').subscriptions).toEqual([{ topic: 'announcements', channel: 'email', enabled: false, pendingSync: true }]);
+    enqueueChange(
+      db,
+      's',
+      {
+        kind: 'update-notification-subscription',
+        topic: 'announcements',
+        channel: 'email',
+        enabled: false,
+      },
+      NOW,
+    );
+    expect(getNotificationsSummary(db, 's').subscriptions).toEqual([
+      { topic: 'announcements', channel: 'email', enabled: false, pendingSync: true },
+    ]);
     enqueueChange(db, 's', { kind: 'mark-all-notifications-read' }, NOW);
-    expect(getNotificationsPage(db, 's', { onlyUnread: true })).toEqual({ items: [], total: 0, nextOffset: null });
+    expect(getNotificationsPage(db, 's', { onlyUnread: true })).toEqual({
+      items: [],
+      total: 0,
+      nextOffset: null,
+    });
     expect(getNotificationsPage(db, 's').items.every((n) => n.readAt !== null)).toBe(true);
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(0);
   });
@@ -167,9 +247,12 @@ describe('notification pages: newest first, "only unread" at the source', () => 
 
 describe('notifications: many queued mark-reads', () => {
   it('flags each one pending, in a page and in the whole inbox alike', () => {
-    const many = Array.from({ length: 150 }, (_, i) => notification(`m${String(i).padStart(3, '0')}`, { createdAt: day(1 + (i % 28)) }));
+    const many = Array.from({ length: 150 }, (_, i) =>
+      notification(`m${String(i).padStart(3, '0')}`, { createdAt: day(1 + (i % 28)) }),
+    );
     const db = withSite({ notifications: many });
-    for (const n of many.slice(0, 140)) enqueueChange(db, 's', { kind: 'mark-notification-read', notificationId: n.id }, NOW);
+    for (const n of many.slice(0, 140))
+      enqueueChange(db, 's', { kind: 'mark-notification-read', notificationId: n.id }, NOW);
     const whole = getNotifications(db, 's').items;
     expect(whole.filter((n) => n.pendingSync)).toHaveLength(140);
     expect(

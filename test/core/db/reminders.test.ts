@@ -1,12 +1,20 @@
 import type { Database } from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { decideReminders, REMINDER_SUBJECTS_PER_RUN, type ReminderKind } from '../../../electron/core/db';
+import {
+  decideReminders,
+  REMINDER_SUBJECTS_PER_RUN,
+  type ReminderKind,
+} from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { openTempDb, startSite } from '../sync/helpers/setup';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const ALL_ON: Record<ReminderKind, boolean> = { 'access-ending': true, 'lecture-unlocked': true, 'event-starting': true };
+const ALL_ON: Record<ReminderKind, boolean> = {
+  'access-ending': true,
+  'lecture-unlocked': true,
+  'event-starting': true,
+};
 
 /**
  * The demo school seeded at a fixed instant T0 and synced over HTTP into a real offline database: UX Writing (half
@@ -19,13 +27,18 @@ async function synced(sites: readonly ('demo' | 'demo2')[] = ['demo']) {
   const started = new Map<string, Awaited<ReturnType<typeof startSite>>>();
   for (const site of sites) started.set(site, await startSite({ site, clock }));
   const { db } = openTempDb();
-  const sync = createSyncService({ db, clock: () => T0, clientFor: (siteId) => started.get(siteId)!.client });
+  const sync = createSyncService({
+    db,
+    clock: () => T0,
+    clientFor: (siteId) => started.get(siteId)!.client,
+  });
   for (const site of sites) expect((await sync.syncNow(site)).outcome).toBe('completed');
   await sync.close();
   return { db, T0 };
 }
 
-const run = (db: Database, now: number, syncedSiteId: string | null = null, enabled = ALL_ON) => decideReminders(db, { now, syncedSiteId, enabled });
+const run = (db: Database, now: number, syncedSiteId: string | null = null, enabled = ALL_ON) =>
+  decideReminders(db, { now, syncedSiteId, enabled });
 
 describe('reminders over the synced demo school', () => {
   it('says nothing for what the student already had at the first sync of a site', async () => {
@@ -44,8 +57,15 @@ describe('reminders over the synced demo school', () => {
       { kind: 'event-starting', subject_id: 'reg_live_qa', threshold: '1d', announced: 0 },
     ]);
     // And the lectures locked then, to tell later which of them the site opened.
-    const seen = db.prepare("SELECT subject_id FROM reminder_marks WHERE kind = 'lecture-locked' ORDER BY subject_id").pluck().all();
-    expect(seen).toEqual(db.prepare('SELECT id FROM lectures WHERE is_locked = 1 ORDER BY id').pluck().all());
+    const seen = db
+      .prepare(
+        "SELECT subject_id FROM reminder_marks WHERE kind = 'lecture-locked' ORDER BY subject_id",
+      )
+      .pluck()
+      .all();
+    expect(seen).toEqual(
+      db.prepare('SELECT id FROM lectures WHERE is_locked = 1 ORDER BY id').pluck().all(),
+    );
     expect(seen.length).toBeGreaterThan(0);
   });
 
@@ -75,7 +95,13 @@ describe('reminders over the synced demo school', () => {
     // 2.5 days on: UX Writing ends within a day (12 hours left).
     const ending = run(db, T0 + 2.5 * DAY);
     expect(ending).toMatchObject([
-      { kind: 'access-ending', count: 1, siteId: 'demo', title: expect.stringContaining('UX Writing'), leftMs: 12 * HOUR },
+      {
+        kind: 'access-ending',
+        count: 1,
+        siteId: 'demo',
+        title: expect.stringContaining('UX Writing'),
+        leftMs: 12 * HOUR,
+      },
     ]);
     expect(run(db, T0 + 2.6 * DAY)).toEqual([]);
     // A past event and a past end are never announced: nothing at 4 days.
@@ -83,7 +109,13 @@ describe('reminders over the synced demo school', () => {
     // 8 days on: the first drip lecture opened.
     const open = run(db, T0 + 8 * DAY);
     expect(open).toMatchObject([
-      { kind: 'lecture-unlocked', count: 1, siteId: 'demo', courseTitle: expect.stringContaining('Machine Learning'), leftMs: 0 },
+      {
+        kind: 'lecture-unlocked',
+        count: 1,
+        siteId: 'demo',
+        courseTitle: expect.stringContaining('Machine Learning'),
+        leftMs: 0,
+      },
     ]);
     expect(run(db, T0 + 8 * DAY, 'demo')).toEqual([]);
   });
@@ -93,19 +125,25 @@ describe('reminders over the synced demo school', () => {
     run(db, T0, 'demo');
     // The second drip lecture (due at T0 + 14 days) is opened early; the third loses its date and opens too.
     const locked = db
-      .prepare("SELECT id, unlock_at FROM lectures WHERE course_id = 'crs_machine_learning' AND is_locked = 1 ORDER BY unlock_at")
+      .prepare(
+        "SELECT id, unlock_at FROM lectures WHERE course_id = 'crs_machine_learning' AND is_locked = 1 ORDER BY unlock_at",
+      )
       .all() as {
       id: string;
     }[];
     expect(locked.length).toBeGreaterThanOrEqual(3);
     db.prepare('UPDATE lectures SET is_locked = 0 WHERE id = ?').run(locked[1]!.id);
-    db.prepare('UPDATE lectures SET is_locked = 0, unlock_at = NULL WHERE id = ?').run(locked[2]!.id);
+    db.prepare('UPDATE lectures SET is_locked = 0, unlock_at = NULL WHERE id = ?').run(
+      locked[2]!.id,
+    );
     expect(run(db, T0 + HOUR)).toMatchObject([{ kind: 'lecture-unlocked', count: 2 }]);
     expect(run(db, T0 + 2 * HOUR)).toEqual([]);
     // When the early one's date comes, it is not announced again; the first drip lecture, on its date, is.
     expect(run(db, T0 + 15 * DAY)).toMatchObject([{ kind: 'lecture-unlocked', count: 1 }]);
     const opened = db
-      .prepare("SELECT subject_id FROM reminder_marks WHERE kind = 'lecture-unlocked' AND announced = 1 ORDER BY subject_id")
+      .prepare(
+        "SELECT subject_id FROM reminder_marks WHERE kind = 'lecture-unlocked' AND announced = 1 ORDER BY subject_id",
+      )
       .pluck()
       .all();
     expect(opened).toEqual([locked[0]!.id, locked[1]!.id, locked[2]!.id].sort());
@@ -117,7 +155,9 @@ describe('reminders over the synced demo school', () => {
   it('only unfinished courses: a finished one is never reminded of', async () => {
     const { db, T0 } = await synced();
     run(db, T0, 'demo');
-    db.prepare("UPDATE courses SET completed_at = @at, percent = 100 WHERE id = 'crs_ux_writing'").run({ at: new Date(T0).toISOString() });
+    db.prepare(
+      "UPDATE courses SET completed_at = @at, percent = 100 WHERE id = 'crs_ux_writing'",
+    ).run({ at: new Date(T0).toISOString() });
     expect(run(db, T0 + 2.5 * DAY)).toEqual([]);
   });
 
@@ -134,7 +174,11 @@ describe('reminders over the synced demo school', () => {
       setEnd.run({ id, iso: new Date(T0 + days * DAY).toISOString() });
     const groups = run(db, T0 + HOUR);
     expect(groups).toHaveLength(1);
-    expect(groups[0]).toMatchObject({ kind: 'access-ending', count: 3, title: expect.stringContaining('Machine Learning') });
+    expect(groups[0]).toMatchObject({
+      kind: 'access-ending',
+      count: 3,
+      title: expect.stringContaining('Machine Learning'),
+    });
   });
 
   it('caps the subjects one run reads; the rest come at the next run, still one notification per kind', async () => {
@@ -145,7 +189,8 @@ describe('reminders over the synced demo school', () => {
        VALUES ('demo', @id, 100, 'evt_x', @title, @starts, @starts, 1, 'Seat', @starts)`,
     );
     const starts = new Date(T0 + 5 * HOUR).toISOString();
-    for (let i = 0; i < REMINDER_SUBJECTS_PER_RUN + 50; i++) insert.run({ id: `reg_many_${String(i).padStart(4, '0')}`, title: `Talk ${i}`, starts });
+    for (let i = 0; i < REMINDER_SUBJECTS_PER_RUN + 50; i++)
+      insert.run({ id: `reg_many_${String(i).padStart(4, '0')}`, title: `Talk ${i}`, starts });
     const first = run(db, T0 + HOUR);
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ kind: 'event-starting', count: REMINDER_SUBJECTS_PER_RUN });
@@ -178,7 +223,9 @@ describe('reminders over the synced demo school', () => {
     const later = run(db, T0 + 2.5 * DAY, 'demo2');
     expect(later.every((g) => g.siteId === 'demo')).toBe(true);
     expect(later).toMatchObject([{ kind: 'access-ending', siteId: 'demo' }]);
-    const silent = db.prepare("SELECT count(*) AS n FROM reminder_marks WHERE site_id = 'demo2' AND announced = 1").get();
+    const silent = db
+      .prepare("SELECT count(*) AS n FROM reminder_marks WHERE site_id = 'demo2' AND announced = 1")
+      .get();
     expect(silent).toEqual({ n: 0 });
   });
 
@@ -186,6 +233,12 @@ describe('reminders over the synced demo school', () => {
     const { db, T0 } = await synced();
     run(db, T0, 'demo');
     db.prepare("DELETE FROM sites WHERE id = 'demo'").run();
-    expect(db.prepare('SELECT (SELECT count(*) FROM reminder_marks) + (SELECT count(*) FROM reminder_sites) AS n').get()).toEqual({ n: 0 });
+    expect(
+      db
+        .prepare(
+          'SELECT (SELECT count(*) FROM reminder_marks) + (SELECT count(*) FROM reminder_sites) AS n',
+        )
+        .get(),
+    ).toEqual({ n: 0 });
   });
 });

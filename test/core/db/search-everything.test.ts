@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind } from '../../../electron/common/view-models';
+import {
+  SEARCH_HIT_KINDS,
+  type SearchHit,
+  type SearchHitKind,
+} from '../../../electron/common/view-models';
 import { getCourseDetail, getOrder, searchEverything } from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { openTempDb, startSite } from '../sync/helpers/setup';
@@ -12,31 +16,49 @@ import { openTempDb, startSite } from '../sync/helpers/setup';
 async function twoSchools() {
   const [demo, demo2] = await Promise.all([startSite(), startSite({ site: 'demo2' })]);
   const { db } = openTempDb();
-  const sync = createSyncService({ db, clientFor: (siteId) => (siteId === 'demo' ? demo.client : demo2.client) });
-  for (const siteId of ['demo', 'demo2']) expect((await sync.syncNow(siteId)).outcome).toBe('completed');
+  const sync = createSyncService({
+    db,
+    clientFor: (siteId) => (siteId === 'demo' ? demo.client : demo2.client),
+  });
+  for (const siteId of ['demo', 'demo2'])
+    expect((await sync.syncNow(siteId)).outcome).toBe('completed');
   await sync.close();
   return db;
 }
 
 const SITES = ['demo', 'demo2'];
-const first = (hits: readonly SearchHit[], kind: SearchHitKind) => hits.find((h) => h.kind === kind);
+const first = (hits: readonly SearchHit[], kind: SearchHitKind) =>
+  hits.find((h) => h.kind === kind);
 
 describe('search everything, with context (every kind, every school)', () => {
   it('finds each kind by a word only it holds, with where it belongs and its state', async () => {
     const db = await twoSchools();
     const now = new Date();
-    const find = (query: string, kinds?: SearchHitKind[]) => searchEverything(db, query, { siteIds: SITES, kinds, limit: 100 }, now);
+    const find = (query: string, kinds?: SearchHitKind[]) =>
+      searchEverything(db, query, { siteIds: SITES, kinds, limit: 100 }, now);
 
     const course = first(find('Calligraphy', ['course']), 'course')!;
-    expect(course).toMatchObject({ id: 'crs_calligraphy', siteId: 'demo', courseId: 'crs_calligraphy' });
+    expect(course).toMatchObject({
+      id: 'crs_calligraphy',
+      siteId: 'demo',
+      courseId: 'crs_calligraphy',
+    });
     expect(course.context.person).toBe('Master Lee 李老師');
-    expect(course.context.percent).toBe(getCourseDetail(db, 'demo', 'crs_calligraphy', now)!.percent);
+    expect(course.context.percent).toBe(
+      getCourseDetail(db, 'demo', 'crs_calligraphy', now)!.percent,
+    );
 
     // A lecture: its course, its section and its state, as the course screen shows them.
     const lecture = first(find('Tools you need'), 'lecture')!;
-    expect(lecture).toMatchObject({ siteId: 'demo', courseId: 'crs_data_analysis', title: 'Tools you need 需要的工具' });
+    expect(lecture).toMatchObject({
+      siteId: 'demo',
+      courseId: 'crs_data_analysis',
+      title: 'Tools you need 需要的工具',
+    });
     const detail = getCourseDetail(db, 'demo', 'crs_data_analysis', now)!;
-    const shown = detail.sections.flatMap((s) => s.lectures.map((l) => ({ ...l, section: s.title }))).find((l) => l.lectureId === lecture.id)!;
+    const shown = detail.sections
+      .flatMap((s) => s.lectures.map((l) => ({ ...l, section: s.title })))
+      .find((l) => l.lectureId === lecture.id)!;
     expect(lecture.context).toMatchObject({
       course: 'Intro to Data Analysis 資料分析入門',
       section: 'Getting started 開始之前',
@@ -60,7 +82,10 @@ describe('search everything, with context (every kind, every school)', () => {
     const stored = getOrder(db, 'demo', 'T202611000003', now)!;
     expect(order.id).toBe('T202611000003');
     expect(order.title).toContain('Chinese Calligraphy 書法入門 (deposit 訂金)');
-    expect(order.context).toMatchObject({ tradeNo: 'T202611000003', amount: { value: stored.totalAmount, currency: stored.currency } });
+    expect(order.context).toMatchObject({
+      tradeNo: 'T202611000003',
+      amount: { value: stored.totalAmount, currency: stored.currency },
+    });
     expect(order.context.orderState).toBe(stored.summaryState);
     // An order by an item it bought.
     expect(find('Study Planner', ['order']).map((h) => h.context.tradeNo)).not.toHaveLength(0);
@@ -72,15 +97,24 @@ describe('search everything, with context (every kind, every school)', () => {
     expect(payment.context.tradeNo).toMatch(/^T2026/);
     expect(payment.context.amount).not.toBeNull();
 
-    expect(first(find('Grammar Poster'), 'product')).toMatchObject({ siteId: 'demo', title: 'Grammar Poster 文法海報' });
+    expect(first(find('Grammar Poster'), 'product')).toMatchObject({
+      siteId: 'demo',
+      title: 'Grammar Poster 文法海報',
+    });
     // An event by its place (the registration's title is the event's; location and ticket are found too).
-    expect(first(find('Da-an District'), 'event')).toMatchObject({ id: 'reg_workshop_taipei', title: 'Calligraphy Workshop 書法實體工作坊' });
+    expect(first(find('Da-an District'), 'event')).toMatchObject({
+      id: 'reg_workshop_taipei',
+      title: 'Calligraphy Workshop 書法實體工作坊',
+    });
     expect(first(find('Da-an District'), 'event')?.context.at).toEqual(expect.any(String));
     expect(first(find('Code Review'), 'consulting')?.context).toMatchObject({
       person: 'Kevin Lin 林凱文',
       course: 'Python for Beginners Python 程式設計基礎',
     });
-    expect(first(find('Holiday schedule'), 'notification')).toMatchObject({ siteId: 'demo', title: 'Holiday schedule 連假客服時間' });
+    expect(first(find('Holiday schedule'), 'notification')).toMatchObject({
+      siteId: 'demo',
+      title: 'Holiday schedule 連假客服時間',
+    });
     // Chinese, two characters (the grams index): the notice again.
     expect(first(find('連假'), 'notification')?.title).toBe('Holiday schedule 連假客服時間');
   });
@@ -90,11 +124,21 @@ describe('search everything, with context (every kind, every school)', () => {
     const now = new Date();
     const all = searchEverything(db, 'Baking', { siteIds: SITES }, now);
     expect(all.some((h) => h.siteId === 'demo2' && h.id === 'crs_d2_baking')).toBe(true);
-    expect(searchEverything(db, 'Baking', { siteIds: ['demo'] }, now).every((h) => h.siteId === 'demo')).toBe(true);
-    expect(searchEverything(db, 'Baking', { siteIds: ['demo2'], kinds: ['lecture'] }, now).map((h) => [h.siteId, h.kind, h.title])).toEqual([
-      ['demo2', 'lecture', 'Baking 烘烤'],
-    ]);
-    const kinds = new Set(searchEverything(db, 'Calligraphy', { siteIds: SITES, kinds: ['event', 'order'] }, now).map((h) => h.kind));
+    expect(
+      searchEverything(db, 'Baking', { siteIds: ['demo'] }, now).every((h) => h.siteId === 'demo'),
+    ).toBe(true);
+    expect(
+      searchEverything(db, 'Baking', { siteIds: ['demo2'], kinds: ['lecture'] }, now).map((h) => [
+        h.siteId,
+        h.kind,
+        h.title,
+      ]),
+    ).toEqual([['demo2', 'lecture', 'Baking 烘烤']]);
+    const kinds = new Set(
+      searchEverything(db, 'Calligraphy', { siteIds: SITES, kinds: ['event', 'order'] }, now).map(
+        (h) => h.kind,
+      ),
+    );
     expect([...kinds].sort()).toEqual(['event', 'order']);
     // A word in many rows: at most perKind of a kind, and room for the others.
     const capped = searchEverything(db, 'a', { siteIds: SITES, limit: 100, perKind: 3 }, now);

@@ -11,7 +11,9 @@ import { closeDatabases, NOW, withSite } from './pages-scaffold';
 
 afterEach(closeDatabases);
 
-type Billing = { billing: Record<'paymentState' | 'refundState' | 'itemType', Record<string, string>> };
+type Billing = {
+  billing: Record<'paymentState' | 'refundState' | 'itemType', Record<string, string>>;
+};
 const en = JSON.parse(readFileSync('renderer/src/i18n/en.json', 'utf8')) as Billing;
 const zhTW = JSON.parse(readFileSync('renderer/src/i18n/zh-TW.json', 'utf8')) as Billing;
 
@@ -52,20 +54,39 @@ const PUNCTUATION = [
   '　',
   ' ',
 ];
-const WORDS = ['線上問答', '資料職涯', '程式設計', 'Python', 'Data', 'Careers', 'Ｐｙｔｈｏｎ', '１０１', 'Q&A'];
+const WORDS = [
+  '線上問答',
+  '資料職涯',
+  '程式設計',
+  'Python',
+  'Data',
+  'Careers',
+  'Ｐｙｔｈｏｎ',
+  '１０１',
+  'Q&A',
+];
 /** ASCII to full width (U+FF01-FF5E) and back: the two ways one title is typed. */
-const wide = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).replace(/ /g, '\u3000');
-const narrow = (s: string) => s.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+const wide = (s: string) =>
+  s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).replace(/ /g, '\u3000');
+const narrow = (s: string) =>
+  s
+    .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/\u3000/g, ' ');
 
 const titleArb = fc
-  .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...PUNCTUATION)), { minLength: 1, maxLength: 4 })
+  .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...PUNCTUATION)), {
+    minLength: 1,
+    maxLength: 4,
+  })
   .map((parts) => parts.map(([w, p]) => `${w}${p}`).join(''));
 
 describe('search: the query and the index in one form (NFKC)', () => {
   it('a course is found by its own title, as written, in full width and in half width', () => {
     fc.assert(
       fc.property(titleArb, fc.constantFrom('as-is', 'wide', 'narrow'), (title, typed) => {
-        const db = withSite({ courses: [course('c1', { title }), course('c2', { title: 'Something else entirely' })] });
+        const db = withSite({
+          courses: [course('c1', { title }), course('c2', { title: 'Something else entirely' })],
+        });
         const query = typed === 'wide' ? wide(title) : typed === 'narrow' ? narrow(title) : title;
         const hits = searchEverything(db, query, { siteIds: ['s'], kinds: ['course'] }, NOW);
         db.close();
@@ -79,8 +100,14 @@ describe('search: the query and the index in one form (NFKC)', () => {
   });
 
   it('線上問答：資料職涯 is found by its own title, with the full-width colon or an ASCII one', () => {
-    const db = withSite({ courses: [course('c1', { title: 'Live Q&A: Data Careers 線上問答：資料職涯' })] });
-    for (const query of ['線上問答：資料職涯', '線上問答:資料職涯', 'Live Q&A: Data Careers 線上問答：資料職涯'])
+    const db = withSite({
+      courses: [course('c1', { title: 'Live Q&A: Data Careers 線上問答：資料職涯' })],
+    });
+    for (const query of [
+      '線上問答：資料職涯',
+      '線上問答:資料職涯',
+      'Live Q&A: Data Careers 線上問答：資料職涯',
+    ])
       expect(
         searchEverything(db, query, { siteIds: ['s'] }, NOW).map((h) => h.id),
         query,
@@ -92,7 +119,9 @@ describe('search: the query and the index in one form (NFKC)', () => {
       fc.property(titleArb, fc.constantFrom('as-is', 'wide', 'narrow'), (title, typed) => {
         const db = withSite({ courses: [course('c1', { title: `${title}㈱ﬁ`.repeat(3) })] });
         const query = typed === 'wide' ? wide(title) : typed === 'narrow' ? narrow(title) : title;
-        const hit = searchEverything(db, query, { siteIds: ['s'], kinds: ['course'] }, NOW).find((h) => h.id === 'c1');
+        const hit = searchEverything(db, query, { siteIds: ['s'], kinds: ['course'] }, NOW).find(
+          (h) => h.id === 'c1',
+        );
         db.close();
         expect(hit?.title, query).toBe(siteText(`${title}㈱ﬁ`.repeat(3)));
         const plain = hit!.snippet.replace(/\[\[|\]\]/g, '').replace(/^…|…$/g, '');
@@ -105,9 +134,19 @@ describe('search: the query and the index in one form (NFKC)', () => {
   it('a hit shows the school’s own title, full-width colon and digit kept, however the query was typed', () => {
     // The index matches in NFKC ("：" is ":" there, "１" is "1"); the title the student reads is the school's.
     const title = '線上問答：資料職涯（第１期）';
-    const db = withSite({ courses: [course('c1', { title }), course('c2', { title: 'Something else entirely' })] });
-    for (const query of [title, '線上問答:資料職涯(第1期)', '線上問答：資料職涯', '第1期', '第１期']) {
-      const hits = searchEverything(db, query, { siteIds: ['s'] }, NOW).filter((h) => h.id === 'c1');
+    const db = withSite({
+      courses: [course('c1', { title }), course('c2', { title: 'Something else entirely' })],
+    });
+    for (const query of [
+      title,
+      '線上問答:資料職涯(第1期)',
+      '線上問答：資料職涯',
+      '第1期',
+      '第１期',
+    ]) {
+      const hits = searchEverything(db, query, { siteIds: ['s'] }, NOW).filter(
+        (h) => h.id === 'c1',
+      );
       expect(hits.length, query).toBe(1);
       expect(hits[0]!.title, query).toBe(siteText(title));
       expect(hits[0]!.title, query).toBe(title);
@@ -121,10 +160,26 @@ describe('search: the query and the index in one form (NFKC)', () => {
 describe('search: the school’s own text of every kind', () => {
   it('a notice and an order show their titles as the school wrote them', () => {
     const title = '線上問答：資料職涯（第１期）';
-    const item = { id: 'li', itemType: 'Ticket', title, quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 };
-    const db = withSite({ notifications: [notification('n1', { title })], payments: [payment('p1', { lineitems: [item] })] });
+    const item = {
+      id: 'li',
+      itemType: 'Ticket',
+      title,
+      quantity: 1,
+      originalAmount: 1000,
+      discountAmount: 0,
+      finalAmount: 1000,
+    };
+    const db = withSite({
+      notifications: [notification('n1', { title })],
+      payments: [payment('p1', { lineitems: [item] })],
+    });
     for (const query of ['線上問答:資料職涯', '第1期']) {
-      const hits = searchEverything(db, query, { siteIds: ['s'], kinds: ['notification', 'order'] }, NOW);
+      const hits = searchEverything(
+        db,
+        query,
+        { siteIds: ['s'], kinds: ['notification', 'order'] },
+        NOW,
+      );
       expect(hits.map((h) => [h.kind, h.title]).sort(), query).toEqual([
         ['notification', title],
         ['order', title],
@@ -154,12 +209,16 @@ describe('search: an order by its states, its kinds and its tickets', () => {
     expect((await sync.syncNow('demo')).outcome).toBe('completed');
     await sync.close();
     const refunded = db
-      .prepare("SELECT DISTINCT trade_no FROM payments WHERE site_id = 'demo' AND (payment_state = 'refunded' OR refunding_state = 'refunded')")
+      .prepare(
+        "SELECT DISTINCT trade_no FROM payments WHERE site_id = 'demo' AND (payment_state = 'refunded' OR refunding_state = 'refunded')",
+      )
       .pluck()
       .all() as string[];
     expect(refunded.length).toBeGreaterThan(0);
     for (const query of ['refund', 'Refunded', '退款', '已退款']) {
-      const found = searchEverything(db, query, { siteIds: ['demo'], kinds: ['order'] }, NOW).map((h) => h.id);
+      const found = searchEverything(db, query, { siteIds: ['demo'], kinds: ['order'] }, NOW).map(
+        (h) => h.id,
+      );
       for (const tradeNo of refunded) expect(found, query).toContain(tradeNo);
     }
     // The demo's Q&A ticket is "General 一般票"; its order holds a Ticket item named after the event.
@@ -195,11 +254,13 @@ describe('search: a title one typo away', () => {
         course('zh', { title: '資料分析入門 Intro to Statistics' }),
       ],
     });
-  const ids = (d: ReturnType<typeof db>, q: string) => searchEverything(d, q, { siteIds: ['s'], kinds: ['course'] }, NOW).map((h) => h.id);
+  const ids = (d: ReturnType<typeof db>, q: string) =>
+    searchEverything(d, q, { siteIds: ['s'], kinds: ['course'] }, NOW).map((h) => h.id);
 
   it('"pyhton" (swapped), "pyton" (missing), "pythom" (wrong) and "pythonn" (extra) find Python', () => {
     const d = db();
-    for (const q of ['pyhton', 'pyton', 'pytohn', 'pythom', 'pythonn', 'PYHTON', 'Pyhton data']) expect(ids(d, q), q).toEqual(['py']);
+    for (const q of ['pyhton', 'pyton', 'pytohn', 'pythom', 'pythonn', 'PYHTON', 'Pyhton data'])
+      expect(ids(d, q), q).toEqual(['py']);
     expect(ids(d, 'javsacript'), 'javsacript').toEqual(['js']);
     expect(ids(d, 'Statsitics'), 'Statsitics').toEqual(['zh']);
   });

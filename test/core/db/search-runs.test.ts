@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitSnapshot, ensureSite, migrate, openOfflineDatabase, removeSiteData, search } from '../../../electron/core/db';
+import {
+  commitSnapshot,
+  ensureSite,
+  migrate,
+  openOfflineDatabase,
+  removeSiteData,
+  search,
+} from '../../../electron/core/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { indexShortTerms, parseSearch, RANKED_PER_RUN } from '../../../electron/core/db/search';
 import { course, notification, payment } from './fixtures';
@@ -38,7 +45,9 @@ function fill(db: Database.Database, siteId: string, courses: number): void {
         title: `${WORDS[i % WORDS.length]} ${i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : ''} course ${i} ${'x'.repeat(i % 11)}`,
       }),
     ),
-    notifications: Array.from({ length: 20 }, (_, i) => notification(`${siteId}-n${i}`, { title: `${WORDS[(i * 3) % WORDS.length]} notice ${i}` })),
+    notifications: Array.from({ length: 20 }, (_, i) =>
+      notification(`${siteId}-n${i}`, { title: `${WORDS[(i * 3) % WORDS.length]} notice ${i}` }),
+    ),
   });
 }
 
@@ -46,7 +55,9 @@ function fill(db: Database.Database, siteId: string, courses: number): void {
 function reference(db: Database.Database, siteId: string, query: string): string[] {
   const parsed = parseSearch(query)!;
   return db
-    .prepare(`SELECT item_id FROM search_index s WHERE s.site_id = @siteId AND s.search_index MATCH @match ORDER BY rank LIMIT 50`)
+    .prepare(
+      `SELECT item_id FROM search_index s WHERE s.site_id = @siteId AND s.search_index MATCH @match ORDER BY rank LIMIT 50`,
+    )
     .pluck()
     .all({ siteId, match: parsed.match }) as string[];
 }
@@ -60,7 +71,15 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     // b again: its runs now come after c's.
     fill(db, 'b', 90);
     for (const site of ['a', 'b', 'c']) {
-      for (const query of ['cooking', 'course', 'Python course', 'finance', 'notice', 'Yoga notice', 'nothing-like-this']) {
+      for (const query of [
+        'cooking',
+        'course',
+        'Python course',
+        'finance',
+        'notice',
+        'Yoga notice',
+        'nothing-like-this',
+      ]) {
         expect(
           search(db, site, query).map((h) => h.id),
           `${site}: ${query}`,
@@ -68,7 +87,9 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
       }
     }
     // b's rewritten courses hold a run after all of c's rows; its unchanged notices kept theirs, before c's.
-    const run = db.prepare('SELECT first_rowid FROM search_ranges WHERE site_id = ? AND kind = ?').pluck();
+    const run = db
+      .prepare('SELECT first_rowid FROM search_ranges WHERE site_id = ? AND kind = ?')
+      .pluck();
     expect(run.get('b', 'course')).toBeGreaterThan(run.get('c', 'notification') as number);
     expect(run.get('b', 'notification')).toBeLessThan(run.get('c', 'course') as number);
   });
@@ -80,7 +101,11 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     const n = RANKED_PER_RUN + 20;
     commitSnapshot(db, 's', {
       courses: [
-        ...Array.from({ length: n }, (_, i) => course(`c${i}`, { title: `Cooking course number ${i} with a long title ${'y'.repeat(20)}` })),
+        ...Array.from({ length: n }, (_, i) =>
+          course(`c${i}`, {
+            title: `Cooking course number ${i} with a long title ${'y'.repeat(20)}`,
+          }),
+        ),
         course('best', { title: 'Cooking' }),
       ],
     });
@@ -103,7 +128,9 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
       expect(ids.length).toBeGreaterThan(0);
       expect(ids.every((id) => id.startsWith(`${site}-`))).toBe(true);
       const all = db
-        .prepare(`SELECT item_id FROM search_index WHERE site_id = ? AND (title LIKE '%co%' OR body LIKE '%co%') ORDER BY rowid LIMIT 50`)
+        .prepare(
+          `SELECT item_id FROM search_index WHERE site_id = ? AND (title LIKE '%co%' OR body LIKE '%co%') ORDER BY rowid LIMIT 50`,
+        )
         .pluck()
         .all(site);
       expect(ids).toEqual(all);
@@ -115,7 +142,9 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     fill(db, 'a', 10);
     fill(db, 'b', 10);
     removeSiteData(db, 'a');
-    expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'a'").pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'a'").pluck().get()).toBe(
+      0,
+    );
     // As version 8 left it: no search_ranges (nor what later versions add: lecture_completions, the kinds 014
     // indexes); the migrations fill them from the rows.
     db.exec(
@@ -123,7 +152,12 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     );
     db.pragma('user_version = 8');
     migrate(db, MIGRATIONS);
-    expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'b' AND kind <> 'instructor'").pluck().get()).toBe(4);
+    expect(
+      db
+        .prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'b' AND kind <> 'instructor'")
+        .pluck()
+        .get(),
+    ).toBe(4);
     expect(search(db, 'b', 'course').map((h) => h.id)).toEqual(reference(db, 'b', 'course'));
   });
 
@@ -134,7 +168,10 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
       ensureSite(db, siteId, NOW);
       commitSnapshot(db, siteId, {
         courses: [course(`${siteId}-c1`, { instructorName: `Teacher ${siteId}` })],
-        payments: [payment(`${siteId}-p1`, { codeNo: `CODE${siteId}77` }), payment(`${siteId}-p2`, { tradeNo: `T-${siteId}-p1` })],
+        payments: [
+          payment(`${siteId}-p1`, { codeNo: `CODE${siteId}77` }),
+          payment(`${siteId}-p2`, { tradeNo: `T-${siteId}-p1` }),
+        ],
         digitalProducts: [
           {
             id: `${siteId}-d1`,
@@ -176,23 +213,42 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     }
     const NEW = "('instructor', 'order', 'payment', 'product', 'event', 'consulting')";
     const found = (siteId: string) =>
-      ['Teacher', 'T-', 'CODE', 'Planner', 'Taipei', 'Code review'].map((q) => search(db, siteId, q).map((h) => `${h.kind}:${h.id}`));
+      ['Teacher', 'T-', 'CODE', 'Planner', 'Taipei', 'Code review'].map((q) =>
+        search(db, siteId, q).map((h) => `${h.kind}:${h.id}`),
+      );
     const before = { a: found('a'), b: found('b') };
     expect(before.a.flat()).toEqual(
-      expect.arrayContaining(['instructor:Teacher a', 'order:T-a-p1', 'payment:a-p1', 'product:a-d1', 'event:a-e1', 'consulting:a-s1']),
+      expect.arrayContaining([
+        'instructor:Teacher a',
+        'order:T-a-p1',
+        'payment:a-p1',
+        'product:a-d1',
+        'event:a-e1',
+        'consulting:a-s1',
+      ]),
     );
     expect(before.a[0]).toContain('course:a-c1');
     // As version 13 left it: none of these kinds in the index, and courses without their instructor's name.
-    db.exec(`DELETE FROM search_index WHERE kind IN ${NEW}; DELETE FROM search_ranges WHERE kind IN ${NEW}`);
-    db.exec("UPDATE search_index SET body = '' WHERE kind = 'course'; ALTER TABLE courses DROP COLUMN display");
-    db.exec('DROP INDEX lectures_in_order; DROP INDEX lectures_to_do; ALTER TABLE lectures DROP COLUMN ord');
+    db.exec(
+      `DELETE FROM search_index WHERE kind IN ${NEW}; DELETE FROM search_ranges WHERE kind IN ${NEW}`,
+    );
+    db.exec(
+      "UPDATE search_index SET body = '' WHERE kind = 'course'; ALTER TABLE courses DROP COLUMN display",
+    );
+    db.exec(
+      'DROP INDEX lectures_in_order; DROP INDEX lectures_to_do; ALTER TABLE lectures DROP COLUMN ord',
+    );
     db.pragma('user_version = 13');
     expect(search(db, 'a', 'Planner')).toEqual([]);
     const next = db.prepare('SELECT next_rowid FROM search_state').pluck().get() as number;
     migrate(db, MIGRATIONS);
     expect({ a: found('a'), b: found('b') }).toEqual(before);
     // Rowids never used before, each site's rows of a kind in one run, and the next rebuild goes on after them.
-    const runs = db.prepare(`SELECT site_id, kind, first_rowid, last_rowid FROM search_ranges WHERE kind IN ${NEW} ORDER BY first_rowid`).all() as {
+    const runs = db
+      .prepare(
+        `SELECT site_id, kind, first_rowid, last_rowid FROM search_ranges WHERE kind IN ${NEW} ORDER BY first_rowid`,
+      )
+      .all() as {
       first_rowid: number;
       last_rowid: number;
     }[];

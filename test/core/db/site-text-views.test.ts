@@ -13,8 +13,9 @@ afterEach(closeDatabases);
  * bidi overrides and invisible characters reach no view with them, whichever screen shows them: Today's cards,
  * every course's next step, and search hits (title, snippet and context), as the library and course screens already.
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's job
-const HOSTILE = /[\n\r\u0085\u2028\u2029\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\uFEFF\u0000-\u0008]/u;
+const HOSTILE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is this pattern's job
+  /[\n\r\u0085\u2028\u2029\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\uFEFF\u0000-\u0008]/u;
 const hostile = (word: string) => `${word}\n\u202Egpj.exe\u202C\u200B line\r\ntwo\u2028`;
 
 function hostileCourse() {
@@ -22,8 +23,18 @@ function hostileCourse() {
     title: hostile('Course'),
     hasLifetimeAccess: false,
     expireDate: '2026-06-15T00:00:00.000Z',
-    detailProgress: { totalLectures: 2, readLectures: 1, completedLectures: 0, percent: 10, completedAt: null },
-    lastWatchedLecture: { lectureId: 'c1-l1', positionSeconds: 5, watchedAt: '2026-06-09T00:00:00.000Z' },
+    detailProgress: {
+      totalLectures: 2,
+      readLectures: 1,
+      completedLectures: 0,
+      percent: 10,
+      completedAt: null,
+    },
+    lastWatchedLecture: {
+      lectureId: 'c1-l1',
+      positionSeconds: 5,
+      watchedAt: '2026-06-09T00:00:00.000Z',
+    },
   });
   return {
     ...c,
@@ -31,7 +42,13 @@ function hostileCourse() {
     sections: c.sections.map((s) => ({
       ...s,
       title: hostile('Section'),
-      lectures: s.lectures.map((l, i) => ({ ...l, title: hostile(`Lecture${i + 1}`), state: 'read' as const, isLocked: false, unlockAt: null })),
+      lectures: s.lectures.map((l, i) => ({
+        ...l,
+        title: hostile(`Lecture${i + 1}`),
+        state: 'read' as const,
+        isLocked: false,
+        unlockAt: null,
+      })),
     })),
   };
 }
@@ -40,13 +57,15 @@ function hostileCourse() {
 function strings(value: unknown, path = '$'): [string, string][] {
   if (typeof value === 'string') return [[path, value]];
   if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${path}[${i}]`));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => strings(v, `${path}.${k}`));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => strings(v, `${path}.${k}`));
   return [];
 }
 const expectClean = (view: unknown, name: string) => {
   const all = strings(view);
   expect(all.length, name).toBeGreaterThan(0);
-  for (const [path, text] of all) expect(HOSTILE.test(text), `${name} ${path}: ${JSON.stringify(text)}`).toBe(false);
+  for (const [path, text] of all)
+    expect(HOSTILE.test(text), `${name} ${path}: ${JSON.stringify(text)}`).toBe(false);
 };
 
 describe('every view of a site’s text goes through the one sanitiser', () => {
@@ -81,13 +100,22 @@ describe('every view of a site’s text goes through the one sanitiser', () => {
     ensureSite(db, 's', NOW);
     commitSnapshot(db, 's', { courses: [hostileCourse()] });
     // One row as schema 18 wrote it (the site's text as sent), then the database opened as one of schema 18.
-    db.prepare("UPDATE search_index SET title = ? WHERE kind = 'course'").run('線上問答：資料職涯\n\u202Eevil');
+    db.prepare("UPDATE search_index SET title = ? WHERE kind = 'course'").run(
+      '線上問答：資料職涯\n\u202Eevil',
+    );
     db.pragma('user_version = 18');
     db.close();
     const migrated = openDb(file);
-    const hits = searchEverything(migrated, '線上問答:資料職涯', { siteIds: ['s'], kinds: ['course'] }, NOW);
+    const hits = searchEverything(
+      migrated,
+      '線上問答:資料職涯',
+      { siteIds: ['s'], kinds: ['course'] },
+      NOW,
+    );
     expect(hits.map((h) => h.id)).toEqual(['c1']);
-    expect(migrated.prepare("SELECT title FROM search_index WHERE kind = 'course'").pluck().get()).toBe('線上問答:資料職涯 evil');
+    expect(
+      migrated.prepare("SELECT title FROM search_index WHERE kind = 'course'").pluck().get(),
+    ).toBe('線上問答:資料職涯 evil');
     // What the hit shows is the course's own title (the index's search form is for matching), cleaned all the same.
     expect(hits[0]!.title).toBe(siteText(hostile('Course')));
     expect(hits[0]!.title).not.toMatch(HOSTILE);

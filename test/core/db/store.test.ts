@@ -1,4 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, openSync, writeSync, closeSync, existsSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  openSync,
+  writeSync,
+  closeSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -44,7 +53,11 @@ afterEach(() => {
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 
 /** The sync ensures the site when a run starts; store tests do the same before committing. */
-function commit(db: Database.Database, siteId: string, snap: Parameters<typeof commitSnapshot>[2]): void {
+function commit(
+  db: Database.Database,
+  siteId: string,
+  snap: Parameters<typeof commitSnapshot>[2],
+): void {
   ensureSite(db, siteId, NOW);
   commitSnapshot(db, siteId, snap);
 }
@@ -64,7 +77,9 @@ describe('migrations keyed on PRAGMA user_version (ARCHITECTURE example 9)', () 
   it('brings an empty file to the latest version with every table', () => {
     const { db } = open(tempFile());
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+    ).map((r) => r.name);
     for (const t of [
       'sites',
       'profile',
@@ -93,7 +108,9 @@ describe('migrations keyed on PRAGMA user_version (ARCHITECTURE example 9)', () 
     v1.pragma('foreign_keys = ON');
     v1.exec(MIGRATIONS[0]!.sql);
     v1.pragma('user_version = 1');
-    v1.prepare("INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')").run();
+    v1.prepare(
+      "INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')",
+    ).run();
     v1.prepare(
       `INSERT INTO courses (site_id, id, position, slug, title, enrolled_at, has_lifetime_access, total_lectures, read_lectures, completed_lectures, percent)
        VALUES ('s1', 'c1', 0, 'knife', 'Knife sharpening', '2026-01-01T00:00:00.000Z', 1, 0, 0, 0, 0)`,
@@ -134,10 +151,19 @@ describe('migrations keyed on PRAGMA user_version (ARCHITECTURE example 9)', () 
     const db = new Database(':memory:');
     opened.push(db);
     expect(() =>
-      migrate(db, [...MIGRATIONS, { version: LATEST_VERSION + 1, name: 'broken', sql: 'CREATE TABLE x (a); SELECT nonsense(' }]),
+      migrate(db, [
+        ...MIGRATIONS,
+        {
+          version: LATEST_VERSION + 1,
+          name: 'broken',
+          sql: 'CREATE TABLE x (a); SELECT nonsense(',
+        },
+      ]),
     ).toThrow();
     expect(db.pragma('user_version', { simple: true })).toBe(0);
-    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sites'").get()).toEqual({ n: 0 });
+    expect(
+      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sites'").get(),
+    ).toEqual({ n: 0 });
   });
 });
 
@@ -159,14 +185,34 @@ describe('corrupt database recovery', () => {
       const { db } = open(file);
       commit(db, 's1', { courses: Array.from({ length: 300 }, (_, i) => course(`c${i}`)) });
       enqueueChange(db, 's1', { kind: 'mark-notification-read', notificationId: 'n-7' }, NOW);
-      enqueueChange(db, 's1', { kind: 'update-notification-subscription', topic: 'payments', channel: 'email', enabled: false }, NOW);
+      enqueueChange(
+        db,
+        's1',
+        {
+          kind: 'update-notification-subscription',
+          topic: 'payments',
+          channel: 'email',
+          enabled: false,
+        },
+        NOW,
+      );
       db.pragma('wal_checkpoint(TRUNCATE)');
       // Find a leaf page of the lectures table and overwrite its cells (dbstat: https://sqlite.org/dbstat.html).
-      const page = db.prepare("SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3").get() as { pageno: number };
+      const page = db
+        .prepare(
+          "SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3",
+        )
+        .get() as { pageno: number };
       const pageSize = db.pragma('page_size', { simple: true }) as number;
       db.close();
       const fd = openSync(file, 'r+');
-      writeSync(fd, Buffer.alloc(pageSize - 16, 0xff), 0, pageSize - 16, (page.pageno - 1) * pageSize + 8);
+      writeSync(
+        fd,
+        Buffer.alloc(pageSize - 16, 0xff),
+        0,
+        pageSize - 16,
+        (page.pageno - 1) * pageSize + 8,
+      );
       closeSync(fd);
     }
     const result = open(file);
@@ -174,7 +220,12 @@ describe('corrupt database recovery', () => {
     expect(result.salvagedOutbox).toBe(2);
     expect(pendingEntries(result.db, 's1').map((e) => e.change)).toEqual([
       { kind: 'mark-notification-read', notificationId: 'n-7' },
-      { kind: 'update-notification-subscription', topic: 'payments', channel: 'email', enabled: false },
+      {
+        kind: 'update-notification-subscription',
+        topic: 'payments',
+        channel: 'email',
+        enabled: false,
+      },
     ]);
     // The snapshot is gone: the next sync rebuilds it from the server.
     expect(getLibrary(result.db, 's1', NOW)).toEqual([]);
@@ -194,8 +245,19 @@ describe('sites never mix (every row belongs to a site)', () => {
 
     removeSiteData(db, 'a');
     expect(listSiteIds(db)).toEqual(['b']);
-    for (const table of ['courses', 'sections', 'lectures', 'payments', 'notifications', 'profile', 'schools', 'search_index']) {
-      expect(db.prepare(`SELECT count(*) AS n FROM ${table} WHERE site_id = 'a'`).get()).toEqual({ n: 0 });
+    for (const table of [
+      'courses',
+      'sections',
+      'lectures',
+      'payments',
+      'notifications',
+      'profile',
+      'schools',
+      'search_index',
+    ]) {
+      expect(db.prepare(`SELECT count(*) AS n FROM ${table} WHERE site_id = 'a'`).get()).toEqual({
+        n: 0,
+      });
     }
     expect(getProfile(db, 'b').email).toBe('b@example.com');
   });
@@ -210,7 +272,9 @@ describe('commitSnapshot (one transaction per site)', () => {
     expect(getLibrary(db, 's', NOW)).toHaveLength(2);
     expect(getNotifications(db, 's').items.map((n) => n.id)).toEqual(['s-n1']);
     // Duplicate ids violate the primary key half way through: the whole commit rolls back.
-    expect(() => commit(db, 's', { notifications: [], courses: [course('x'), course('x')] })).toThrow();
+    expect(() =>
+      commit(db, 's', { notifications: [], courses: [course('x'), course('x')] }),
+    ).toThrow();
     expect(getLibrary(db, 's', NOW)).toHaveLength(2);
     expect(getNotifications(db, 's').items.map((n) => n.id)).toEqual(['s-n1']);
   });
@@ -231,13 +295,33 @@ describe('commitSnapshot (one transaction per site)', () => {
     expect(commitSnapshot(db, 's', snapshot('s'))).toEqual([]);
     // A local mark-read the site refused (entry now 'failed', not pending): the next commit shows the server's value
     // even though the inbox part did not change.
-    const entry = enqueueChange(db, 's', { kind: 'mark-notification-read', notificationId: 's-n1' }, NOW);
-    enqueueChange(db, 's', { kind: 'update-notification-subscription', topic: 'announcements', channel: 'email', enabled: false }, NOW);
+    const entry = enqueueChange(
+      db,
+      's',
+      { kind: 'mark-notification-read', notificationId: 's-n1' },
+      NOW,
+    );
+    enqueueChange(
+      db,
+      's',
+      {
+        kind: 'update-notification-subscription',
+        topic: 'announcements',
+        channel: 'email',
+        enabled: false,
+      },
+      NOW,
+    );
     db.prepare("UPDATE outbox SET status = 'failed' WHERE id = ?").run(entry.id);
     expect(commitSnapshot(db, 's', snapshot('s'))).toEqual([]);
     const inbox = getNotifications(db, 's');
-    expect(inbox.items.find((n) => n.id === 's-n1')).toMatchObject({ readAt: null, pendingSync: false });
-    expect(inbox.subscriptions).toEqual([{ topic: 'announcements', channel: 'email', enabled: false, pendingSync: true }]);
+    expect(inbox.items.find((n) => n.id === 's-n1')).toMatchObject({
+      readAt: null,
+      pendingSync: false,
+    });
+    expect(inbox.subscriptions).toEqual([
+      { topic: 'announcements', channel: 'email', enabled: false, pendingSync: true },
+    ]);
     const changed = { ...snapshot('s'), courses: [course('s-c1', { title: 'Baking bread' })] };
     expect(commitSnapshot(db, 's', changed)).toEqual(['courses']);
     expect(getLibrary(db, 's', NOW).map((c) => c.title)).toEqual(['Baking bread']);
@@ -257,8 +341,14 @@ describe('commitSnapshot (one transaction per site)', () => {
     enqueueChange(db, 's', { kind: 'mark-notification-read', notificationId: 's-n1' }, NOW);
     commit(db, 's', { notifications: [notification('s-n1'), notification('s-n3')] });
     const view = getNotifications(db, 's');
-    expect(view.items.find((n) => n.id === 's-n1')).toMatchObject({ readAt: NOW.toISOString(), pendingSync: true });
-    expect(view.items.find((n) => n.id === 's-n3')).toMatchObject({ readAt: null, pendingSync: false });
+    expect(view.items.find((n) => n.id === 's-n1')).toMatchObject({
+      readAt: NOW.toISOString(),
+      pendingSync: true,
+    });
+    expect(view.items.find((n) => n.id === 's-n3')).toMatchObject({
+      readAt: null,
+      pendingSync: false,
+    });
     expect(view.unreadCount).toBe(1);
   });
 });
@@ -266,14 +356,34 @@ describe('commitSnapshot (one transaction per site)', () => {
 describe('search (FTS5)', () => {
   it('treats FTS syntax in user input as text', () => {
     const { db } = open(tempFile());
-    commit(db, 's', { notifications: [notification('n1', { title: 'Exam "NEAR" the end', body: 'AND OR NOT * ( ) : ^' })] });
-    for (const q of ['"', 'NEAR(', 'AND', '*', 'title:exam', ')', '^', '"unbalanced', 'a OR', '-x']) {
+    commit(db, 's', {
+      notifications: [
+        notification('n1', { title: 'Exam "NEAR" the end', body: 'AND OR NOT * ( ) : ^' }),
+      ],
+    });
+    for (const q of [
+      '"',
+      'NEAR(',
+      'AND',
+      '*',
+      'title:exam',
+      ')',
+      '^',
+      '"unbalanced',
+      'a OR',
+      '-x',
+    ]) {
       expect(() => search(db, 's', q)).not.toThrow();
     }
     expect(search(db, 's', 'near').map((h) => h.id)).toEqual(['n1']);
     expect(search(db, 's', 'exam')[0]!.snippet).toContain('[[Exam]]');
     expect(parseSearch('   ')).toBeNull();
-    expect(parseSearch('ab"c de 50%')).toEqual({ match: '"ab""c" "50%"', like: ['%de%'], grams: '"de"', terms: ['ab"c', 'de', '50%'] });
+    expect(parseSearch('ab"c de 50%')).toEqual({
+      match: '"ab""c" "50%"',
+      like: ['%de%'],
+      grams: '"de"',
+      terms: ['ab"c', 'de', '50%'],
+    });
     expect(parseSearch('a_')).toMatchObject({ like: ['%a\\_%'], grams: null });
     expect(parseSearch('理財 數 C#')).toMatchObject({ match: null, grams: '"理財" "數"*' });
   });
@@ -290,7 +400,11 @@ describe('search (FTS5)', () => {
         courseId: 'c1',
         title: 'Knife skills',
         snippet: '[[Kni]]fe skills',
-        context: hitContext({ course: 'Course c1', section: 'Section of c1', lectureState: 'locked' }),
+        context: hitContext({
+          course: 'Course c1',
+          section: 'Section of c1',
+          lectureState: 'locked',
+        }),
       },
     ]);
   });
@@ -322,13 +436,17 @@ describe('search (FTS5)', () => {
 describe('memoised views (view-cache): never stale', () => {
   it('recomputes when the clock crosses an expiry or "expires soon" boundary', () => {
     const { db } = open(tempFile());
-    commit(db, 's', { courses: [course('c1', { hasLifetimeAccess: false, expireDate: '2026-07-01T00:00:00.000Z' })] });
+    commit(db, 's', {
+      courses: [course('c1', { hasLifetimeAccess: false, expireDate: '2026-07-01T00:00:00.000Z' })],
+    });
     const at = (iso: string) => getLibrary(db, 's', new Date(iso))[0]!;
     expect(at('2026-06-01T00:00:00.000Z')).toMatchObject({ isExpired: false, expiresSoon: false });
     expect(at('2026-06-20T00:00:00.000Z')).toMatchObject({ isExpired: false, expiresSoon: true });
     expect(at('2026-07-01T00:00:00.000Z')).toMatchObject({ isExpired: true, expiresSoon: false });
     expect(at('2026-06-02T00:00:00.000Z')).toMatchObject({ isExpired: false, expiresSoon: false });
-    expect(getCourseDetail(db, 's', 'c1', new Date('2026-07-02T00:00:00.000Z')).isExpired).toBe(true);
+    expect(getCourseDetail(db, 's', 'c1', new Date('2026-07-02T00:00:00.000Z')).isExpired).toBe(
+      true,
+    );
   });
 
   it('recomputes after a write on this connection and after a commit by another connection', () => {
@@ -381,7 +499,9 @@ describe('memoised views (view-cache): never stale', () => {
     commit(db, 's', snapshot('s'));
     const billing = getBilling(db, 's', NOW);
     expect(getNotifications(db, 's').unreadCount).toBe(1);
-    db.prepare("UPDATE notifications SET read_at = '2026-06-01T00:00:00.000Z' WHERE site_id = 's'").run();
+    db.prepare(
+      "UPDATE notifications SET read_at = '2026-06-01T00:00:00.000Z' WHERE site_id = 's'",
+    ).run();
     expect(getNotifications(db, 's').unreadCount).toBe(0);
     expect(getBilling(db, 's', NOW)).not.toBe(billing);
   });

@@ -10,7 +10,10 @@ async function twoSchools() {
   const demo = await startSite({ site: 'demo' });
   const second = await startSite({ site: 'demo2' });
   const { db } = openTempDb();
-  const sync = createSyncService({ db, clientFor: (siteId) => (siteId === 'demo' ? demo.client : second.client) });
+  const sync = createSyncService({
+    db,
+    clientFor: (siteId) => (siteId === 'demo' ? demo.client : second.client),
+  });
   expect((await sync.syncNow('demo')).outcome).toBe('completed');
   expect((await sync.syncNow('demo2')).outcome).toBe('completed');
   await sync.close();
@@ -23,7 +26,9 @@ describe('the Today home, synced over HTTP from both demo schools', () => {
     const now = new Date();
     const today = getToday(db, now);
     expect(today.continueLearning.length).toBeGreaterThan(1);
-    expect(new Set(today.continueLearning.map((c) => c.siteId))).toEqual(new Set(['demo', 'demo2']));
+    expect(new Set(today.continueLearning.map((c) => c.siteId))).toEqual(
+      new Set(['demo', 'demo2']),
+    );
     const watched = today.continueLearning.map((c) => Date.parse(c.lastWatchedAt!));
     expect(watched).toEqual([...watched].sort((a, b) => b - a));
     // The library's own verdict on each: still open, not completed, and the same next step.
@@ -41,7 +46,8 @@ describe('the Today home, synced over HTTP from both demo schools', () => {
     const { db } = await twoSchools();
     const today = getToday(db, new Date());
     const kinds = today.attention.map(
-      (a) => `${a.kind}:${'courseId' in a ? a.courseId : 'tradeNo' in a ? a.tradeNo : 'registrationId' in a ? a.registrationId : ''}`,
+      (a) =>
+        `${a.kind}:${'courseId' in a ? a.courseId : 'tradeNo' in a ? a.tradeNo : 'registrationId' in a ? a.registrationId : ''}`,
     );
     expect(kinds).toContain('access-ending:crs_ux_writing');
     expect(kinds).toContain('payment-due:T202611000004');
@@ -53,7 +59,13 @@ describe('the Today home, synced over HTTP from both demo schools', () => {
     expect(kinds).not.toContain('access-ending:crs_data_analysis');
     const due = today.attention.map((a) =>
       Date.parse(
-        a.kind === 'access-ending' ? a.endsAt : a.kind === 'payment-due' ? a.expiresAt! : a.kind === 'event-soon' ? a.startsAt : a.unlockedAt,
+        a.kind === 'access-ending'
+          ? a.endsAt
+          : a.kind === 'payment-due'
+            ? a.expiresAt!
+            : a.kind === 'event-soon'
+              ? a.startsAt
+              : a.unlockedAt,
       ),
     );
     expect(due).toEqual([...due].sort((a, b) => a - b));
@@ -61,12 +73,18 @@ describe('the Today home, synced over HTTP from both demo schools', () => {
 
   it('says which locked lectures opened since the last sync (their date passed; the copy still says locked)', async () => {
     const { db } = await twoSchools();
-    expect(getToday(db, new Date()).attention.filter((a) => a.kind === 'lecture-unlocked')).toEqual([]);
+    expect(getToday(db, new Date()).attention.filter((a) => a.kind === 'lecture-unlocked')).toEqual(
+      [],
+    );
     // Eight days on, without a sync: the first drip lecture of the machine-learning course (7 days) is open.
-    const later = getToday(db, new Date(Date.now() + 8 * DAY)).attention.filter((a) => a.kind === 'lecture-unlocked');
+    const later = getToday(db, new Date(Date.now() + 8 * DAY)).attention.filter(
+      (a) => a.kind === 'lecture-unlocked',
+    );
     expect(later).toHaveLength(1);
     expect(later[0]).toMatchObject({ siteId: 'demo', courseId: 'crs_machine_learning' });
     // Then they lead the list: they are open now.
-    expect(getToday(db, new Date(Date.now() + 8 * DAY)).attention[0]?.kind).toBe('lecture-unlocked');
+    expect(getToday(db, new Date(Date.now() + 8 * DAY)).attention[0]?.kind).toBe(
+      'lecture-unlocked',
+    );
   });
 });

@@ -1,6 +1,13 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitSnapshot, ensureSite, getBillingSummary, getOrdersPage, removeSiteData, search } from '../../../electron/core/db';
+import {
+  commitSnapshot,
+  ensureSite,
+  getBillingSummary,
+  getOrdersPage,
+  removeSiteData,
+  search,
+} from '../../../electron/core/db';
 import { ipcContract, PAGE_LIMIT_MAX } from '../../../electron/common/ipc-contract';
 import { indexShortTerms } from '../../../electron/core/db/search';
 import type { SiteSnapshot } from '../../../electron/core/db/records';
@@ -13,7 +20,9 @@ describe('migration 006 (view pages)', () => {
   it('fills the orders of payments stored by version 5, and reads expiries as epoch ms', () => {
     const file = tempFile();
     const v5 = databaseAt(5, file);
-    v5.prepare("INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')").run();
+    v5.prepare(
+      "INSERT INTO sites (id, created_at) VALUES ('s1', '2026-01-01T00:00:00.000Z')",
+    ).run();
     const insert = v5.prepare(
       `INSERT INTO payments (site_id, id, position, trade_no, amount, currency, payment_type, created_at, payment_state, refunding_state,
          refunded_amount, code_no, expired_at, adjustments, line_items)
@@ -29,22 +38,49 @@ describe('migration 006 (view pages)', () => {
       { trade_no: 'T1', created_at: day(1) },
       { trade_no: 'T2', created_at: day(3) },
     ]);
-    expect(db.prepare("SELECT expires_ms FROM payments WHERE id = 'p3'").get()).toEqual({ expires_ms: Date.parse('2026-06-01T00:00:00.000Z') });
+    expect(db.prepare("SELECT expires_ms FROM payments WHERE id = 'p3'").get()).toEqual({
+      expires_ms: Date.parse('2026-06-01T00:00:00.000Z'),
+    });
     expect(getOrdersPage(db, 's1', NOW).items.map((o) => [o.tradeNo, o.summaryState])).toEqual([
       ['T2', 'expired'],
       ['T1', 'awaiting_payment'],
     ]);
-    expect(getBillingSummary(db, 's1', NOW)).toMatchObject({ orderCount: 2, paymentCount: 3, pendingCount: 2 });
+    expect(getBillingSummary(db, 's1', NOW)).toMatchObject({
+      orderCount: 2,
+      paymentCount: 3,
+      pendingCount: 2,
+    });
   });
 });
 
 describe('short search terms (007): the grams index answers what the LIKE scan did', () => {
   const snap: SiteSnapshot = {
-    courses: [course('c1', { title: 'Personal Finance 個人理財入門' }), course('c2', { title: 'Python basics' })],
-    notifications: [notification('n1', { title: '休館通知', body: '週五休館 happy' }), notification('n2', { title: 'Exam', body: 'in room 5' })],
+    courses: [
+      course('c1', { title: 'Personal Finance 個人理財入門' }),
+      course('c2', { title: 'Python basics' }),
+    ],
+    notifications: [
+      notification('n1', { title: '休館通知', body: '週五休館 happy' }),
+      notification('n2', { title: 'Exam', body: 'in room 5' }),
+    ],
   };
-  const queries = ['理財', '週五', '數', 'py', 'PY', 'p', 'y', '5', 'c#', '館', 'zz', '理財 py', 'finance 理財'];
-  const hits = (db: Database.Database, siteId = 's') => queries.map((q) => [q, search(db, siteId, q).map((h) => [h.id, h.snippet])]);
+  const queries = [
+    '理財',
+    '週五',
+    '數',
+    'py',
+    'PY',
+    'p',
+    'y',
+    '5',
+    'c#',
+    '館',
+    'zz',
+    '理財 py',
+    'finance 理財',
+  ];
+  const hits = (db: Database.Database, siteId = 's') =>
+    queries.map((q) => [q, search(db, siteId, q).map((h) => [h.id, h.snippet])]);
 
   it('gives the same hits, in the same order, before the rows are indexed (scan) and after (grams)', () => {
     const db = withSite(snap);
@@ -105,13 +141,21 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
     removeSiteData(db, 't');
     // Removing a site drops the whole grams index: nothing derived from t's text stays; s is scanned meanwhile.
     expect(state()).toMatchObject({ indexed_through: 0, garbage: 0 });
-    expect(db.prepare("SELECT count(*) AS n FROM search_grams WHERE search_grams MATCH '理財'").get()).toEqual({ n: 0 });
+    expect(
+      db.prepare("SELECT count(*) AS n FROM search_grams WHERE search_grams MATCH '理財'").get(),
+    ).toEqual({ n: 0 });
     expect(search(db, 't', '理財')).toEqual([]);
     expect(search(db, 's', '理財').map((h) => h.id)).toEqual(['c9']);
     // Row ids are never reused, so grams left behind never point at a new row.
     const next = state().next_rowid;
     commitSnapshot(db, 's', { courses: [course('c10', { title: 'Zebra' })] });
-    expect((db.prepare('SELECT min(rowid) AS r FROM search_index WHERE kind = ?').get('course') as { r: number }).r).toBeGreaterThanOrEqual(next);
+    expect(
+      (
+        db.prepare('SELECT min(rowid) AS r FROM search_index WHERE kind = ?').get('course') as {
+          r: number;
+        }
+      ).r,
+    ).toBeGreaterThanOrEqual(next);
     expect(search(db, 's', '理財')).toEqual([]);
     indexShortTerms(db);
     expect(search(db, 's', 'ze').map((h) => h.id)).toEqual(['c10']);
@@ -120,14 +164,40 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
 
 describe('page channels validate their input (the renderer is untrusted)', () => {
   it('defaults to the first page of 50, bounds the limit, refuses unknown keys and filters', () => {
-    expect(ipcContract['notifications:page'].input.parse({ siteId: 's' })).toEqual({ siteId: 's', offset: 0, limit: 50, onlyUnread: false });
-    expect(ipcContract['library:page'].input.parse({ siteId: 's', offset: 100, limit: PAGE_LIMIT_MAX, filter: 'expired' })).toMatchObject({
+    expect(ipcContract['notifications:page'].input.parse({ siteId: 's' })).toEqual({
+      siteId: 's',
+      offset: 0,
+      limit: 50,
+      onlyUnread: false,
+    });
+    expect(
+      ipcContract['library:page'].input.parse({
+        siteId: 's',
+        offset: 100,
+        limit: PAGE_LIMIT_MAX,
+        filter: 'expired',
+      }),
+    ).toMatchObject({
       filter: 'expired',
     });
-    for (const bad of [{ limit: PAGE_LIMIT_MAX + 1 }, { limit: 0 }, { offset: -1 }, { offset: 1.5 }, { filter: 'all' }, { cursor: 'x' }]) {
-      expect(ipcContract['billing:orders'].input.safeParse({ siteId: 's', ...bad }).success, JSON.stringify(bad)).toBe(false);
+    for (const bad of [
+      { limit: PAGE_LIMIT_MAX + 1 },
+      { limit: 0 },
+      { offset: -1 },
+      { offset: 1.5 },
+      { filter: 'all' },
+      { cursor: 'x' },
+    ]) {
+      expect(
+        ipcContract['billing:orders'].input.safeParse({ siteId: 's', ...bad }).success,
+        JSON.stringify(bad),
+      ).toBe(false);
     }
-    expect(ipcContract['library:page'].input.safeParse({ siteId: 's', filter: 'newest' }).success).toBe(false);
-    expect(ipcContract['billing:summary'].input.safeParse({ siteId: 's', limit: 5 }).success).toBe(false);
+    expect(
+      ipcContract['library:page'].input.safeParse({ siteId: 's', filter: 'newest' }).success,
+    ).toBe(false);
+    expect(ipcContract['billing:summary'].input.safeParse({ siteId: 's', limit: 5 }).success).toBe(
+      false,
+    );
   });
 });

@@ -6,7 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteSummary } from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
 import { dispatch } from '../../../electron/core/ipc-dispatch';
-import { createDemoServers, demoServerDir, reconcileDemoSites } from '../../../electron/core/demo/demo-servers';
+import {
+  createDemoServers,
+  demoServerDir,
+  reconcileDemoSites,
+} from '../../../electron/core/demo/demo-servers';
 import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
 import { createSiteStore, siteRecordSchema } from '../../../electron/core/sites/site-store';
 import { createTestCore } from '../../helpers/test-core';
@@ -63,7 +67,10 @@ describe('demo mode: the embedded demo sites in process', () => {
 
   it('takes a new port when the old one is taken, and moves the saved demo sites there', async () => {
     const c = await core();
-    const added = (await c.handlers['sites:add-demo'](undefined)) as { ok: true; value: SiteSummary[] };
+    const added = (await c.handlers['sites:add-demo'](undefined)) as {
+      ok: true;
+      value: SiteSummary[];
+    };
     expect(added.ok).toBe(true);
     const oldDemo = c.demo!.origins()!.demo;
     await c.close();
@@ -76,14 +83,20 @@ describe('demo mode: the embedded demo sites in process', () => {
     expect(restarted.demo!.running).toBe(true);
     const now = restarted.demo!.origins()!;
     expect(now.demo).not.toBe(oldDemo);
-    const listed = (await restarted.handlers['sites:list'](undefined)) as { ok: true; value: SiteSummary[] };
+    const listed = (await restarted.handlers['sites:list'](undefined)) as {
+      ok: true;
+      value: SiteSummary[];
+    };
     const demoSite = listed.value.find((s) => s.id === added.value[0]!.id)!;
     expect(demoSite.baseUrl).toBe(now.demo);
     const saved = (await createSiteStore(dataDir).load()).find((s) => s.id === demoSite.id)!;
     expect(saved.metadata?.issuer.startsWith(now.demo)).toBe(true);
     expect(saved.metadata?.tokenEndpoint.startsWith(now.demo)).toBe(true);
     // add-demo again returns the same sites, not duplicates.
-    const again = (await restarted.handlers['sites:add-demo'](undefined)) as { ok: true; value: SiteSummary[] };
+    const again = (await restarted.handlers['sites:add-demo'](undefined)) as {
+      ok: true;
+      value: SiteSummary[];
+    };
     expect(again.value.map((s) => s.id).sort()).toEqual(added.value.map((s) => s.id).sort());
 
     // Removing every demo site stops the demo servers.

@@ -39,7 +39,9 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const serve = async (url: string, method?: string) => {
   const refusals: Refusal[] = [];
-  const response = await serveAppRequest(root, { url, ...(method ? { method } : {}) }, (r) => refusals.push(r));
+  const response = await serveAppRequest(root, { url, ...(method ? { method } : {}) }, (r) =>
+    refusals.push(r),
+  );
   return { ...response, refusals, text: response.body?.toString('utf8') ?? null };
 };
 
@@ -77,7 +79,13 @@ describe('app:// scheme: what is served', () => {
 
 describe('app:// scheme: its privileges', () => {
   it('is standard and secure, keeps V8 code between launches (only a standard scheme can), streams media, and widens nothing else', () => {
-    expect(APP_SCHEME_PRIVILEGES).toEqual({ standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true });
+    expect(APP_SCHEME_PRIVILEGES).toEqual({
+      standard: true,
+      secure: true,
+      supportFetchAPI: true,
+      codeCache: true,
+      stream: true,
+    });
   });
 });
 
@@ -160,12 +168,15 @@ describe('app:// scheme: path traversal and anything outside the renderer is ref
   it('another scheme or host is not ours', () => {
     expect(resolveAppRequest(root, 'file:///etc/passwd')).toMatchObject({ status: 403 });
     expect(resolveAppRequest(root, 'app://other-host/index.html')).toMatchObject({ status: 403 });
-    expect(resolveAppRequest(root, 'https://learning-desktop/index.html')).toMatchObject({ status: 403 });
+    expect(resolveAppRequest(root, 'https://learning-desktop/index.html')).toMatchObject({
+      status: 403,
+    });
     expect(resolveAppRequest(root, 'not a url')).toMatchObject({ status: 400 });
     expect(resolveAppRequest(root, `${APP_ORIGIN}/%E0%A4%A`)).toMatchObject({ status: 400 });
   });
 
   it('only GET and HEAD', () => {
-    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) expect(resolveAppRequest(root, APP_INDEX_URL, method)).toMatchObject({ status: 405 });
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS'])
+      expect(resolveAppRequest(root, APP_INDEX_URL, method)).toMatchObject({ status: 405 });
   });
 });

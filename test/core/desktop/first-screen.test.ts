@@ -2,7 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIRST_SCREEN_ID, FIRST_SCREEN_MAX_BYTES, type FirstScreenInput } from '../../../electron/common/first-screen';
+import {
+  FIRST_SCREEN_ID,
+  FIRST_SCREEN_MAX_BYTES,
+  type FirstScreenInput,
+} from '../../../electron/common/first-screen';
 import {
   buildIdOf,
   createFirstScreenStore,
@@ -26,7 +30,8 @@ const INDEX = `<!doctype html>
   </body>
 </html>`;
 
-const CARD = '<div class="layout"><li class="today-card card" data-frame-testid="today-continue">Statistics 統計 &lt;b&gt;</li></div>';
+const CARD =
+  '<div class="layout"><li class="today-card card" data-frame-testid="today-continue">Statistics 統計 &lt;b&gt;</li></div>';
 
 const input = (over: Partial<FirstScreenInput> = {}): FirstScreenInput => ({
   html: CARD,
@@ -40,7 +45,9 @@ const input = (over: Partial<FirstScreenInput> = {}): FirstScreenInput => ({
 
 /** A site list where only `withData` have been synced. */
 const sitesWith = (...withData: string[]) => ({
-  getSite: (id: string) => ({ lastSyncedAt: withData.includes(id) ? '2026-11-28T00:00:00.000Z' : null }),
+  getSite: (id: string) => ({
+    lastSyncedAt: withData.includes(id) ? '2026-11-28T00:00:00.000Z' : null,
+  }),
 });
 
 let dir: string;
@@ -64,7 +71,9 @@ describe('the first frame from the last session', () => {
 
   it('is refused when it shows a school without data here, shows none, or carries markup the app never renders', async () => {
     const store = createFirstScreenStore(dir, sitesWith('site-1'));
-    expect(await store.save(input({ siteIds: ['site-1', 'site-gone'] }))).toMatchObject({ saved: false });
+    expect(await store.save(input({ siteIds: ['site-1', 'site-gone'] }))).toMatchObject({
+      saved: false,
+    });
     expect(await store.save(input({ siteIds: [] }))).toMatchObject({ saved: false });
     for (const html of [
       '<div><script src="/assets/x.js"></script></div>',
@@ -118,28 +127,46 @@ describe('the first frame from the last session', () => {
     expect(buildIdOf(INDEX)).toBe('index-AbC123.js');
     const page = pageWithFirstScreen(INDEX, screen)!;
     expect(page).toContain(`<html lang="zh-TW" dir="ltr" data-theme="dark">`);
-    expect(page).toContain(`<div id="root"></div><div id="${FIRST_SCREEN_ID}" class="first-screen" aria-hidden="true" inert>${CARD}</div>`);
+    expect(page).toContain(
+      `<div id="root"></div><div id="${FIRST_SCREEN_ID}" class="first-screen" aria-hidden="true" inert>${CARD}</div>`,
+    );
     // Without a stylesheet reader, the link stays.
     expect(page).toContain('<link rel="stylesheet" crossorigin href="./assets/index-XyZ789.css">');
     // The OS decides the theme when none was pinned.
-    expect(pageWithFirstScreen(INDEX, { ...screen, theme: null })).toContain('<html lang="zh-TW" dir="ltr">');
+    expect(pageWithFirstScreen(INDEX, { ...screen, theme: null })).toContain(
+      '<html lang="zh-TW" dir="ltr">',
+    );
   });
 
   it('inlines the stylesheet when asked, unless its text could end the element', () => {
     const screen: SavedFirstScreen = { ...input(), savedAt: '2026-11-28T00:00:00.000Z' };
     const asked: string[] = [];
-    const page = pageWithFirstScreen(INDEX, screen, (href) => (asked.push(href), '.card{color:red}'))!;
+    const page = pageWithFirstScreen(
+      INDEX,
+      screen,
+      (href) => (asked.push(href), '.card{color:red}'),
+    )!;
     expect(asked).toEqual(['./assets/index-XyZ789.css']);
     expect(page).toContain('<style>.card{color:red}</style>');
     expect(page).not.toContain('<link rel="stylesheet"');
-    expect(pageWithFirstScreen(INDEX, screen, () => 'a{}</style><script>x</script>')).toContain('<link rel="stylesheet"');
+    expect(pageWithFirstScreen(INDEX, screen, () => 'a{}</style><script>x</script>')).toContain(
+      '<link rel="stylesheet"',
+    );
     expect(pageWithFirstScreen(INDEX, screen, () => null)).toContain('<link rel="stylesheet"');
   });
 
   it('is not sent to another build, nor into a page without #root', () => {
-    const screen: SavedFirstScreen = { ...input({ build: 'index-Old000.js' }), savedAt: '2026-11-28T00:00:00.000Z' };
+    const screen: SavedFirstScreen = {
+      ...input({ build: 'index-Old000.js' }),
+      savedAt: '2026-11-28T00:00:00.000Z',
+    };
     expect(pageWithFirstScreen(INDEX, screen)).toBeNull();
-    expect(pageWithFirstScreen(INDEX.replace('<div id="root"></div>', '<main></main>'), { ...screen, build: 'index-AbC123.js' })).toBeNull();
+    expect(
+      pageWithFirstScreen(INDEX.replace('<div id="root"></div>', '<main></main>'), {
+        ...screen,
+        build: 'index-AbC123.js',
+      }),
+    ).toBeNull();
   });
 
   it('is the Electron window’s first page over app:// (same headers as every answer), built from the renderer folder', async () => {

@@ -74,8 +74,8 @@ describe('first frame markup: parsed against an allow-list, not matched by a pat
   });
 
   it('what it writes is text where the input was text: references decoded and escaped again', () => {
-    expect(sanitizeFrameMarkup('<p title="&quot;&gt;&lt;img&gt;">a &lt;b&gt; &#60;c&#x3e;</p>')).toBe(
-      '<p title="&quot;>&lt;img>">a &lt;b&gt; &lt;c&gt;</p>',
-    );
+    expect(
+      sanitizeFrameMarkup('<p title="&quot;&gt;&lt;img&gt;">a &lt;b&gt; &#60;c&#x3e;</p>'),
+    ).toBe('<p title="&quot;>&lt;img>">a &lt;b&gt; &lt;c&gt;</p>');
   });
 });

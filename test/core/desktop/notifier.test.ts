@@ -22,7 +22,11 @@ const NOW = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3_600_000;
 const site = { id: 'site-1', label: 'Demo School' };
 
-function payment(id: string, expiresInMs: number | null, over: Partial<PaymentView> = {}): PaymentView {
+function payment(
+  id: string,
+  expiresInMs: number | null,
+  over: Partial<PaymentView> = {},
+): PaymentView {
   return {
     paymentId: id,
     tradeNo: `T-${id}`,
@@ -48,14 +52,36 @@ function payment(id: string, expiresInMs: number | null, over: Partial<PaymentVi
   } as PaymentView;
 }
 function notice(id: string, createdAt: string, readAt: string | null = null): NotificationView {
-  return { id, kind: 'announcement', title: `Notice ${id}`, body: 'body', url: null, createdAt, readAt, pendingSync: false } as NotificationView;
+  return {
+    id,
+    kind: 'announcement',
+    title: `Notice ${id}`,
+    body: 'body',
+    url: null,
+    createdAt,
+    readAt,
+    pendingSync: false,
+  } as NotificationView;
 }
 
 describe('payment codes expiring within 24 hours', () => {
   it('announces a code inside the window once, with the hours left and no code or amount', () => {
     const first = decidePaymentsDue(EMPTY_MEMORY, site, [payment('p1', 5 * HOUR + 10)], NOW, true);
-    expect(first.notifications).toEqual([expect.objectContaining({ kind: 'payment-due', siteId: 'site-1', count: 5, screen: 'billing' })]);
-    const again = decidePaymentsDue(first.memory, site, [payment('p1', 4 * HOUR)], NOW + HOUR, true);
+    expect(first.notifications).toEqual([
+      expect.objectContaining({
+        kind: 'payment-due',
+        siteId: 'site-1',
+        count: 5,
+        screen: 'billing',
+      }),
+    ]);
+    const again = decidePaymentsDue(
+      first.memory,
+      site,
+      [payment('p1', 4 * HOUR)],
+      NOW + HOUR,
+      true,
+    );
     expect(again.notifications).toEqual([]);
     const text = notificationText(first.notifications[0]!, 'en');
     expect(`${text.title} ${text.body}`).not.toMatch(/99887766554433|1200|812/);
@@ -77,13 +103,19 @@ describe('payment codes expiring within 24 hours', () => {
     );
     expect(r.notifications).toEqual([]);
     // The far one is announced when it enters the window.
-    expect(decidePaymentsDue(r.memory, site, [payment('far', 25 * HOUR)], NOW + 2 * HOUR, true).notifications).toHaveLength(1);
+    expect(
+      decidePaymentsDue(r.memory, site, [payment('far', 25 * HOUR)], NOW + 2 * HOUR, true)
+        .notifications,
+    ).toHaveLength(1);
   });
 
   it('switched off: nothing shown, but remembered, so switching on later does not announce an old code', () => {
     const off = decidePaymentsDue(EMPTY_MEMORY, site, [payment('p1', 3 * HOUR)], NOW, false);
     expect(off.notifications).toEqual([]);
-    expect(decidePaymentsDue(off.memory, site, [payment('p1', 2 * HOUR)], NOW + HOUR, true).notifications).toEqual([]);
+    expect(
+      decidePaymentsDue(off.memory, site, [payment('p1', 2 * HOUR)], NOW + HOUR, true)
+        .notifications,
+    ).toEqual([]);
   });
 });
 
@@ -105,7 +137,14 @@ describe('new notices after a sync', () => {
       ...old,
     ];
     const r = decideNewNotices(memory, site, later, true);
-    expect(r.notifications).toEqual([expect.objectContaining({ kind: 'new-notices', count: 2, noticeTitle: null, screen: 'notifications' })]);
+    expect(r.notifications).toEqual([
+      expect.objectContaining({
+        kind: 'new-notices',
+        count: 2,
+        noticeTitle: null,
+        screen: 'notifications',
+      }),
+    ]);
     expect(decideNewNotices(r.memory, site, later, true).notifications).toEqual([]);
   });
 
@@ -118,7 +157,9 @@ describe('new notices after a sync', () => {
 
   it('a site with no notice at its first sync: the first one that arrives is new', () => {
     const { memory } = decideNewNotices(EMPTY_MEMORY, site, [], true);
-    expect(decideNewNotices(memory, site, [notice('n1', '2026-03-01T09:00:00Z')], true).notifications).toHaveLength(1);
+    expect(
+      decideNewNotices(memory, site, [notice('n1', '2026-03-01T09:00:00Z')], true).notifications,
+    ).toHaveLength(1);
   });
 });
 
@@ -126,7 +167,9 @@ describe('sign-in that needs renewing', () => {
   it('announced once per time it happens; again after the site was ready in between', () => {
     const needed = [{ ...site, status: 'sign-in-needed' as const }];
     const a = decideSignIn(EMPTY_MEMORY, needed, NOW, true);
-    expect(a.notifications).toEqual([expect.objectContaining({ kind: 'sign-in', screen: 'settings' })]);
+    expect(a.notifications).toEqual([
+      expect.objectContaining({ kind: 'sign-in', screen: 'settings' }),
+    ]);
     expect(decideSignIn(a.memory, needed, NOW + 1, true).notifications).toEqual([]);
     const ready = decideSignIn(a.memory, [{ ...site, status: 'ready' as const }], NOW + 2, true);
     expect(decideSignIn(ready.memory, needed, NOW + 3, true).notifications).toHaveLength(1);
@@ -135,7 +178,9 @@ describe('sign-in that needs renewing', () => {
 
 describe('notification text', () => {
   it('en and zh-TW say every kind', () => {
-    expect([...NOTIFICATION_TEXT_KINDS['zh-TW']].sort()).toEqual([...NOTIFICATION_TEXT_KINDS.en].sort());
+    expect([...NOTIFICATION_TEXT_KINDS['zh-TW']].sort()).toEqual(
+      [...NOTIFICATION_TEXT_KINDS.en].sort(),
+    );
     const n: DesktopNotification = {
       id: 'x',
       kind: 'new-notices',
@@ -207,14 +252,22 @@ describe('a site handing out payment codes without end (one notification a sync,
     ({
       paymentId: id,
       paymentState: 'not_paid',
-      instructions: { codeNo: '1', bankCode: null, bankName: null, expiredAt: new Date(now + hours * HOUR_MS).toISOString(), isExpired: false },
+      instructions: {
+        codeNo: '1',
+        bankCode: null,
+        bankName: null,
+        expiredAt: new Date(now + hours * HOUR_MS).toISOString(),
+        isExpired: false,
+      },
     }) as unknown as PaymentView;
 
   it('a hundred new codes in one sync are one notification naming how many and the soonest', () => {
     const now = Date.parse('2026-06-01T00:00:00Z');
     const payable = Array.from({ length: 100 }, (_, i) => code(`p${i}`, now, 3 + (i % 20)));
     const { notifications, memory } = decidePaymentsDue(EMPTY_MEMORY, site, payable, now, true);
-    expect(notifications).toEqual([expect.objectContaining({ kind: 'payment-due', codes: 100, count: 3 })]);
+    expect(notifications).toEqual([
+      expect.objectContaining({ kind: 'payment-due', codes: 100, count: 3 }),
+    ]);
     expect(notificationText(notifications[0]!, 'en').title).toBe('100 payment codes expire soon');
     expect(notificationText(notifications[0]!, 'zh-TW').title).toBe('100 個繳費代碼即將到期');
     expect(Object.keys(memory.payments)).toHaveLength(100);
@@ -232,6 +285,8 @@ describe('a site handing out payment codes without end (one notification a sync,
       now += HOUR_MS;
     }
     now += 3 * 24 * HOUR_MS;
-    expect(Object.keys(decidePaymentsDue(memory, site, [], now, true).memory.payments)).toHaveLength(0);
+    expect(
+      Object.keys(decidePaymentsDue(memory, site, [], now, true).memory.payments),
+    ).toHaveLength(0);
   });
 });

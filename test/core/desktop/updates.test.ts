@@ -19,30 +19,57 @@ describe('update state machine: transitions', () => {
   it('idle → checking → idle when there is nothing new (the check time is kept)', () => {
     const checking = step(idle, { type: 'checking-for-update' });
     expect(checking).toEqual({ status: 'checking' });
-    expect(step(checking, { type: 'update-not-available' })).toEqual({ status: 'idle', lastCheckedAt: NOW });
+    expect(step(checking, { type: 'update-not-available' })).toEqual({
+      status: 'idle',
+      lastCheckedAt: NOW,
+    });
   });
 
   it('checking → available → downloading (progress grows, clamped) → ready', () => {
-    let s = step(step(idle, { type: 'checking-for-update' }), { type: 'update-available', version: '1.2.0' });
+    let s = step(step(idle, { type: 'checking-for-update' }), {
+      type: 'update-available',
+      version: '1.2.0',
+    });
     expect(s).toEqual({ status: 'available', version: '1.2.0' });
     s = step(s, { type: 'download-progress', percent: 12.4 });
     expect(s).toEqual({ status: 'downloading', version: '1.2.0', percent: 12 });
     // A late, smaller report never moves the bar back; nonsense is clamped.
-    expect(step(s, { type: 'download-progress', percent: 3 })).toEqual({ status: 'downloading', version: '1.2.0', percent: 12 });
+    expect(step(s, { type: 'download-progress', percent: 3 })).toEqual({
+      status: 'downloading',
+      version: '1.2.0',
+      percent: 12,
+    });
     expect(step(s, { type: 'download-progress', percent: 250 })).toMatchObject({ percent: 100 });
-    expect(step(s, { type: 'download-progress', percent: Number.NaN })).toMatchObject({ percent: 12 });
-    expect(step(s, { type: 'update-downloaded', version: '1.2.0' })).toEqual({ status: 'ready', version: '1.2.0', restartQueued: false });
+    expect(step(s, { type: 'download-progress', percent: Number.NaN })).toMatchObject({
+      percent: 12,
+    });
+    expect(step(s, { type: 'update-downloaded', version: '1.2.0' })).toEqual({
+      status: 'ready',
+      version: '1.2.0',
+      restartQueued: false,
+    });
   });
 
   it('errors from checking or downloading become error; a later check starts again', () => {
-    expect(step({ status: 'checking' }, { type: 'error', message: 'x' })).toEqual({ status: 'error', message: 'x', lastCheckedAt: NOW });
-    const failed = step({ status: 'downloading', version: '2', percent: 50 }, { type: 'error', message: 'y' });
+    expect(step({ status: 'checking' }, { type: 'error', message: 'x' })).toEqual({
+      status: 'error',
+      message: 'x',
+      lastCheckedAt: NOW,
+    });
+    const failed = step(
+      { status: 'downloading', version: '2', percent: 50 },
+      { type: 'error', message: 'y' },
+    );
     expect(failed.status).toBe('error');
     expect(step(failed, { type: 'checking-for-update' })).toEqual({ status: 'checking' });
   });
 
   it('a check that reaches no server is no error: idle as of the last check that got through, with the reason', () => {
-    const unreachable = { type: 'error', kind: 'unreachable', message: 'The update server could not be reached.' } as const;
+    const unreachable = {
+      type: 'error',
+      kind: 'unreachable',
+      message: 'The update server could not be reached.',
+    } as const;
     const earlier = '2025-12-31T00:00:00.000Z';
     expect(nextUpdateState({ status: 'checking' }, unreachable, NOW, earlier)).toEqual({
       status: 'idle',
@@ -56,7 +83,9 @@ describe('update state machine: transitions', () => {
       unreachable: { at: NOW, reason: unreachable.message },
     });
     // A download cut off half way is a failure to show; a downloaded update stays ready.
-    expect(step({ status: 'downloading', version: '2', percent: 40 }, unreachable).status).toBe('error');
+    expect(step({ status: 'downloading', version: '2', percent: 40 }, unreachable).status).toBe(
+      'error',
+    );
     const ready: UpdateState = { status: 'ready', version: '2', restartQueued: false };
     expect(step(ready, unreachable)).toBe(ready);
   });
@@ -72,7 +101,11 @@ describe('update state machine: transitions', () => {
       expect(updateErrorKind(error), error.message).toBe('unreachable');
       expect(describeUpdateError(error)).toBe('The update server could not be reached.');
     }
-    for (const error of [new Error('HttpError: 404 Not Found'), new Error('net::ERR_CERT_AUTHORITY_INVALID'), 'weird']) {
+    for (const error of [
+      new Error('HttpError: 404 Not Found'),
+      new Error('net::ERR_CERT_AUTHORITY_INVALID'),
+      'weird',
+    ]) {
       expect(updateErrorKind(error)).toBe('failed');
     }
   });
@@ -110,7 +143,9 @@ describe('update state machine: transitions', () => {
 
 describe('update feed URL from configuration', () => {
   it('https, or http on loopback for a local feed', () => {
-    expect(parseFeedUrl('https://updates.example.edu/learning-desktop/')).toBe('https://updates.example.edu/learning-desktop/');
+    expect(parseFeedUrl('https://updates.example.edu/learning-desktop/')).toBe(
+      'https://updates.example.edu/learning-desktop/',
+    );
     expect(parseFeedUrl('http://127.0.0.1:8080/feed')).toBe('http://127.0.0.1:8080/feed');
   });
   it('none, blank, plain http elsewhere, other schemes and URLs with credentials are refused (updates stay off)', () => {
@@ -132,7 +167,14 @@ describe('update feed URL from configuration', () => {
  * The controller with an in-memory updater: electron-updater itself needs a packaged Electron app, so the port
  * (what the host adapts it to) is played here, emitting the events electron-updater emits.
  */
-function fakeUpdater(script: { available?: string | null; failCheck?: Error; failDownload?: Error; inactive?: boolean } = {}) {
+function fakeUpdater(
+  script: {
+    available?: string | null;
+    failCheck?: Error;
+    failDownload?: Error;
+    inactive?: boolean;
+  } = {},
+) {
   const listeners = new Set<(e: UpdaterEvent) => void>();
   const emit = (e: UpdaterEvent) => listeners.forEach((l) => l(e));
   const calls: string[] = [];
@@ -157,7 +199,11 @@ function fakeUpdater(script: { available?: string | null; failCheck?: Error; fai
       calls.push('install');
     },
   };
-  return { port, calls, subscribe: (l: (e: UpdaterEvent) => void) => (listeners.add(l), () => listeners.delete(l)) };
+  return {
+    port,
+    calls,
+    subscribe: (l: (e: UpdaterEvent) => void) => (listeners.add(l), () => listeners.delete(l)),
+  };
 }
 
 function activity() {
@@ -197,7 +243,13 @@ describe('update controller: policy', () => {
   it('without an updater it is off, says why, and checks nothing', async () => {
     const changes: UpdateState[] = [];
     const a = activity();
-    const c = createUpdateController({ updater: null, offReason: 'no-feed', isBusy: a.isBusy, onIdle: a.onIdle, onChange: (s) => changes.push(s) });
+    const c = createUpdateController({
+      updater: null,
+      offReason: 'no-feed',
+      isBusy: a.isBusy,
+      onIdle: a.onIdle,
+      onChange: (s) => changes.push(s),
+    });
     expect(c.state()).toEqual({ status: 'off', reason: 'no-feed' });
     expect(await c.check()).toEqual({ status: 'off', reason: 'no-feed' });
     expect(c.restart()).toEqual({ status: 'off', reason: 'no-feed' });
@@ -251,11 +303,22 @@ describe('update controller: policy', () => {
     const u = fakeUpdater({ available: '1.3.0' });
     const a = activity();
     const changes: string[] = [];
-    const c = manualController(u, a, { onChange: (s) => changes.push(s.status === 'downloading' ? `downloading ${s.percent}` : s.status) });
+    const c = manualController(u, a, {
+      onChange: (s) =>
+        changes.push(s.status === 'downloading' ? `downloading ${s.percent}` : s.status),
+    });
     await c.check();
-    await vi.waitFor(() => expect(c.state()).toEqual({ status: 'ready', version: '1.3.0', restartQueued: false }));
+    await vi.waitFor(() =>
+      expect(c.state()).toEqual({ status: 'ready', version: '1.3.0', restartQueued: false }),
+    );
     expect(u.calls).toEqual(['check', 'download']);
-    expect(changes).toEqual(['checking', 'available', 'downloading 40', 'downloading 100', 'ready']);
+    expect(changes).toEqual([
+      'checking',
+      'available',
+      'downloading 40',
+      'downloading 100',
+      'ready',
+    ]);
     // Once ready, a check does not start another download.
     await c.check();
     expect(u.calls).toEqual(['check', 'download']);
@@ -300,7 +363,10 @@ describe('update controller: policy', () => {
   });
 
   it("a failed check or download is an error in plain words, without the updater's details", async () => {
-    const secretish = Object.assign(new Error('getaddrinfo ENOTFOUND updates.example.edu?token=abc'), { code: 'ENOTFOUND' });
+    const secretish = Object.assign(
+      new Error('getaddrinfo ENOTFOUND updates.example.edu?token=abc'),
+      { code: 'ENOTFOUND' },
+    );
     const u = fakeUpdater({ failCheck: secretish });
     const a = activity();
     const c = manualController(u, a, { now: () => Date.parse(NOW) });
@@ -313,14 +379,17 @@ describe('update controller: policy', () => {
     c.close();
     const d = fakeUpdater({
       available: '2.0.0',
-      failDownload: Object.assign(new Error('sha512 checksum mismatch, expected abc'), { code: 'ERR_CHECKSUM_MISMATCH' }),
+      failDownload: Object.assign(new Error('sha512 checksum mismatch, expected abc'), {
+        code: 'ERR_CHECKSUM_MISMATCH',
+      }),
     });
     const c2 = manualController(d, a);
     await c2.check();
     await vi.waitFor(() =>
       expect(c2.state()).toMatchObject({
         status: 'error',
-        message: 'The downloaded update did not match what its release published, so it was deleted.',
+        message:
+          'The downloaded update did not match what its release published, so it was deleted.',
       }),
     );
     c2.close();
@@ -331,11 +400,16 @@ describe('update controller: policy', () => {
     // anything else, whose message may quote the feed URL with a token or a path on disk.
     const cases: [Error, string][] = [
       [
-        Object.assign(new Error('net::ERR_CONNECTION_REFUSED https://u.example/latest.yml?token=abc'), { code: 'ECONNREFUSED' }),
+        Object.assign(
+          new Error('net::ERR_CONNECTION_REFUSED https://u.example/latest.yml?token=abc'),
+          { code: 'ECONNREFUSED' },
+        ),
         'The update server could not be reached.',
       ],
       [
-        Object.assign(new Error('New version is not signed by the application owner'), { code: 'ERR_UPDATER_INVALID_SIGNATURE' }),
+        Object.assign(new Error('New version is not signed by the application owner'), {
+          code: 'ERR_UPDATER_INVALID_SIGNATURE',
+        }),
         'The downloaded update did not match what its release published, so it was deleted.',
       ],
       [
@@ -343,7 +417,9 @@ describe('update controller: policy', () => {
         'The downloaded update did not match what its release published, so it was deleted.',
       ],
       [
-        new Error('Cannot parse update info from latest.yml in https://u.example/?token=abc, /home/s/.cache'),
+        new Error(
+          'Cannot parse update info from latest.yml in https://u.example/?token=abc, /home/s/.cache',
+        ),
         'The update could not be checked or downloaded.',
       ],
     ];

@@ -65,7 +65,8 @@ describe('sign-in doctor and demo faults through the app core', () => {
     return { site: sites[0]!, call };
   }
 
-  const check = (report: DoctorReport, id: DoctorCheckId) => report.checks.find((c) => c.id === id)!;
+  const check = (report: DoctorReport, id: DoctorCheckId) =>
+    report.checks.find((c) => c.id === id)!;
 
   it('the browser could not be opened: the sign-in fails and the doctor names the browser', async () => {
     const { site, call } = await start(() => Promise.reject(new Error('no handler for http')));
@@ -82,7 +83,10 @@ describe('sign-in doctor and demo faults through the app core', () => {
     const signIn = await call('sites:sign-in', { siteId: site.id });
     expect(!signIn.ok && signIn.error.code).toBe('sign-in-timeout');
     const report = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
-    expect(check(report, 'browser')).toMatchObject({ status: 'warning', finding: 'browserNoAnswer' });
+    expect(check(report, 'browser')).toMatchObject({
+      status: 'warning',
+      finding: 'browserNoAnswer',
+    });
     expect(report.trigger).toBe('sign-in-timeout');
   });
 
@@ -94,28 +98,44 @@ describe('sign-in doctor and demo faults through the app core', () => {
     const failed = await call('sites:sign-in', { siteId: site.id });
     expect(!failed.ok && failed.error.code).toBe('id-token-invalid');
     const report = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
-    expect(check(report, 'clock')).toMatchObject({ status: 'problem', finding: 'clockComputerAhead', params: { minutes: 15 } });
+    expect(check(report, 'clock')).toMatchObject({
+      status: 'problem',
+      finding: 'clockComputerAhead',
+      params: { minutes: 15 },
+    });
     expect(check(report, 'browser')).toMatchObject({ status: 'ok', finding: 'browserOpened' });
     expect(report.trigger).toBe('id-token-invalid');
     value(await call('demo:set-faults', { clockSkewMinutes: 0 }));
-    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe('ready');
+    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe(
+      'ready',
+    );
     const healthy = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
-    expect(healthy.checks.filter((c) => c.status === 'problem' || c.status === 'warning')).toEqual([]);
+    expect(healthy.checks.filter((c) => c.status === 'problem' || c.status === 'warning')).toEqual(
+      [],
+    );
   });
 
   it('offline, 503 and refresh refused from the panel: the sync degrades, the app says so, and recovers', async () => {
     const { site, call } = await start(student);
     value(await call('sites:sign-in', { siteId: site.id }));
-    expect((value(await call('sync:now', { siteId: site.id })) as SyncRunSummary).outcome).toBe('completed');
+    expect((value(await call('sync:now', { siteId: site.id })) as SyncRunSummary).outcome).toBe(
+      'completed',
+    );
 
     value(await call('demo:set-faults', { offline: true }));
     const offline = value(await call('sync:now', { siteId: site.id })) as SyncRunSummary;
     expect(offline.error?.code).toBe('site-unreachable');
-    expect(events.some((e) => e.event === 'network:changed' && (e.payload as { online: boolean }).online === false)).toBe(true);
+    expect(
+      events.some(
+        (e) => e.event === 'network:changed' && (e.payload as { online: boolean }).online === false,
+      ),
+    ).toBe(true);
     const doctor = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
     expect(check(doctor, 'discovery').finding).toBe('discoveryUnreachable');
     value(await call('demo:set-faults', { offline: false }));
-    expect((value(await call('sync:now', { siteId: site.id })) as SyncRunSummary).outcome).toBe('completed');
+    expect((value(await call('sync:now', { siteId: site.id })) as SyncRunSummary).outcome).toBe(
+      'completed',
+    );
 
     value(await call('demo:set-faults', { memberApiUnavailable: true }));
     const unavailable = value(await call('sync:now', { siteId: site.id })) as SyncRunSummary;
@@ -125,9 +145,13 @@ describe('sign-in doctor and demo faults through the app core', () => {
     value(await call('demo:set-faults', { refreshRefused: true }));
     const refused = value(await call('sync:now', { siteId: site.id })) as SyncRunSummary;
     expect(refused.error?.code).toBe('sign-in-needed');
-    expect((value(await call('sites:list')) as SiteSummary[]).find((s) => s.id === site.id)?.status).toBe('sign-in-needed');
+    expect(
+      (value(await call('sites:list')) as SiteSummary[]).find((s) => s.id === site.id)?.status,
+    ).toBe('sign-in-needed');
     value(await call('demo:set-faults', { refreshRefused: false }));
-    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe('ready');
+    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe(
+      'ready',
+    );
   });
 
   it('signing-key rotation from the panel: the next sign-in verifies the id_token with the new key', async () => {
@@ -135,7 +159,9 @@ describe('sign-in doctor and demo faults through the app core', () => {
     value(await call('sites:sign-in', { siteId: site.id }));
     const rotated = value(await call('demo:rotate-signing-key')) as DemoFaultsView;
     expect(rotated.signingKeyRotations).toBe(1);
-    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe('ready');
+    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe(
+      'ready',
+    );
   });
 
   it('the panel refuses values it does not offer, and is forbidden outside demo mode', async () => {
@@ -158,7 +184,9 @@ describe('sign-in doctor and demo faults through the app core', () => {
   it('the doctor for an address that could not be added (no saved site)', async () => {
     const { call } = await start(student);
     const origins = core!.demo!.origins()!;
-    const report = value(await call('doctor:run', { baseUrl: origins.demo, clientId: 'not-registered-here' })) as DoctorReport;
+    const report = value(
+      await call('doctor:run', { baseUrl: origins.demo, clientId: 'not-registered-here' }),
+    ) as DoctorReport;
     expect(check(report, 'client').finding).toBe('clientUnknown');
     expect(check(report, 'browser').finding).toBe('browserNoAttempt');
   });

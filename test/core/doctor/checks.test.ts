@@ -11,7 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { DoctorCheck, DoctorCheckId, DoctorReport } from '../../../electron/common/doctor';
-import { classifyTlsCode, excludedByNoProxy, proxyHost } from '../../../electron/core/doctor/checks';
+import {
+  classifyTlsCode,
+  excludedByNoProxy,
+  proxyHost,
+} from '../../../electron/core/doctor/checks';
 import { runDoctor, type DoctorDeps } from '../../../electron/core/doctor/run-doctor';
 import type { FetchLike } from '../../../electron/core/net/http';
 import { startTestServer, tempDir } from '../../helpers/server';
@@ -41,7 +45,10 @@ async function listen(server: Server): Promise<string> {
 }
 
 /** A real HTTP server in front of the embedded server that rewrites its RFC 8414 document (a misconfigured site). */
-async function tamperedSite(target: string, rewrite: (doc: Record<string, unknown>, origin: string) => Record<string, unknown>): Promise<string> {
+async function tamperedSite(
+  target: string,
+  rewrite: (doc: Record<string, unknown>, origin: string) => Record<string, unknown>,
+): Promise<string> {
   let origin = '';
   const server = createHttpServer((req, res) => {
     void (async () => {
@@ -49,10 +56,19 @@ async function tamperedSite(target: string, rewrite: (doc: Record<string, unknow
       let body = Buffer.from(await upstream.arrayBuffer());
       if ((req.url ?? '').startsWith('/.well-known/')) {
         // The proxy is its own origin: the site's document rewritten to it, then the fault applied.
-        const doc = JSON.parse(body.toString('utf8').split(target).join(origin)) as Record<string, unknown>;
-        body = Buffer.from(JSON.stringify(req.url === '/.well-known/oauth-authorization-server' ? rewrite(doc, origin) : doc));
+        const doc = JSON.parse(body.toString('utf8').split(target).join(origin)) as Record<
+          string,
+          unknown
+        >;
+        body = Buffer.from(
+          JSON.stringify(
+            req.url === '/.well-known/oauth-authorization-server' ? rewrite(doc, origin) : doc,
+          ),
+        );
       }
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+      res.writeHead(upstream.status, {
+        'content-type': upstream.headers.get('content-type') ?? 'application/json',
+      });
       res.end(body);
     })();
   });
@@ -63,7 +79,10 @@ async function tamperedSite(target: string, rewrite: (doc: Record<string, unknow
 describe('sign-in doctor: checks against the embedded server', () => {
   it('a healthy site: every network check ok, TLS not used on loopback http, no attempt yet', async () => {
     const server = await startTestServer();
-    const report = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps());
+    const report = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
     expect(report.checks.map((c) => [c.id, c.status, c.finding])).toEqual([
       ['discovery', 'ok', 'discoveryOk'],
       ['tls', 'skipped', 'tlsNotUsed'],
@@ -79,8 +98,15 @@ describe('sign-in doctor: checks against the embedded server', () => {
   it('site offline: discovery unreachable; clock and client cannot be checked', async () => {
     const server = await startTestServer();
     server.setFaults({ offline: true });
-    const report = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps());
-    expect(byId(report, 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryUnreachable', params: { origin: server.url } });
+    const report = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
+    expect(byId(report, 'discovery')).toMatchObject({
+      status: 'problem',
+      finding: 'discoveryUnreachable',
+      params: { origin: server.url },
+    });
     expect(byId(report, 'clock')).toMatchObject({ status: 'skipped', finding: 'clockUnknown' });
     expect(byId(report, 'client')).toMatchObject({ status: 'skipped', finding: 'clientUnchecked' });
     // The listener on this computer is fine: the doctor tells the two apart.
@@ -89,15 +115,24 @@ describe('sign-in doctor: checks against the embedded server', () => {
 
   it('proxy in the environment: a problem only when the direct connection failed, named without its credentials', async () => {
     const server = await startTestServer();
-    const env = { HTTP_PROXY: 'http://student:hunter2-proxy-password@proxy.school.example:3128', NO_PROXY: 'intranet.example' };
-    const reachable = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps({ env }));
+    const env = {
+      HTTP_PROXY: 'http://student:hunter2-proxy-password@proxy.school.example:3128',
+      NO_PROXY: 'intranet.example',
+    };
+    const reachable = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps({ env }),
+    );
     expect(byId(reachable, 'proxy')).toMatchObject({
       status: 'ok',
       finding: 'proxyDirectOk',
       params: { variable: 'HTTP_PROXY', proxy: 'proxy.school.example:3128' },
     });
     server.setFaults({ offline: true });
-    const offline = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps({ env }));
+    const offline = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps({ env }),
+    );
     expect(byId(offline, 'proxy')).toMatchObject({
       status: 'problem',
       finding: 'proxyMayBeRequired',
@@ -115,7 +150,10 @@ describe('sign-in doctor: checks against the embedded server', () => {
   it('slow network: the site answers, but slowly enough to say so', async () => {
     const server = await startTestServer();
     server.setFaults({ latencyMs: 2_100 });
-    const report = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps());
+    const report = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
     const discovery = byId(report, 'discovery');
     expect(discovery).toMatchObject({ status: 'warning', finding: 'discoverySlow' });
     expect(discovery.params.seconds).toBeGreaterThanOrEqual(2.1);
@@ -124,38 +162,90 @@ describe('sign-in doctor: checks against the embedded server', () => {
   it('clock skew: the site’s Date header against this computer’s clock, both directions', async () => {
     const server = await startTestServer();
     server.setFaults({ clockSkewMs: 15 * 60_000 });
-    const ahead = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps());
-    expect(byId(ahead, 'clock')).toEqual({ id: 'clock', status: 'problem', finding: 'clockComputerBehind', params: { minutes: 15 } });
+    const ahead = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
+    expect(byId(ahead, 'clock')).toEqual({
+      id: 'clock',
+      status: 'problem',
+      finding: 'clockComputerBehind',
+      params: { minutes: 15 },
+    });
     server.setFaults({ clockSkewMs: -15 * 60_000 });
-    const behind = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps());
-    expect(byId(behind, 'clock')).toEqual({ id: 'clock', status: 'problem', finding: 'clockComputerAhead', params: { minutes: 15 } });
+    const behind = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
+    expect(byId(behind, 'clock')).toEqual({
+      id: 'clock',
+      status: 'problem',
+      finding: 'clockComputerAhead',
+      params: { minutes: 15 },
+    });
     server.setFaults({ clockSkewMs: 45_000 });
-    const slight = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null }, deps());
+    const slight = await runDoctor(
+      { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
     expect(byId(slight, 'clock')).toMatchObject({ status: 'warning', finding: 'clockSlightlyOff' });
   });
 
   it('client id no longer registered: the site’s error page for an unknown client (RFC 6749 §4.1.2.1)', async () => {
     const server = await startTestServer();
-    const report = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'app_deleted_long_ago' }, attempt: null }, deps());
-    expect(byId(report, 'client')).toMatchObject({ status: 'problem', finding: 'clientUnknown', params: { clientId: 'app_deleted_long_ago' } });
+    const report = await runDoctor(
+      {
+        site: { label: 'Demo', baseUrl: server.url, clientId: 'app_deleted_long_ago' },
+        attempt: null,
+      },
+      deps(),
+    );
+    expect(byId(report, 'client')).toMatchObject({
+      status: 'problem',
+      finding: 'clientUnknown',
+      params: { clientId: 'app_deleted_long_ago' },
+    });
     // An application the operator deletes stops being recognised too (admin pages, decision 19).
-    server.db.prepare("DELETE FROM oauth_clients WHERE client_id = 'demo-desktop-confidential'").run();
-    const deleted = await runDoctor({ site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop-confidential' }, attempt: null }, deps());
+    server.db
+      .prepare("DELETE FROM oauth_clients WHERE client_id = 'demo-desktop-confidential'")
+      .run();
+    const deleted = await runDoctor(
+      {
+        site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop-confidential' },
+        attempt: null,
+      },
+      deps(),
+    );
     expect(byId(deleted, 'client').finding).toBe('clientUnknown');
   });
 
   it('discovery documents: issuer mismatch, no S256, an endpoint on another origin', async () => {
     const server = await startTestServer();
-    const site = (origin: string) => ({ site: { label: 'Demo', baseUrl: origin, clientId: 'demo-desktop' }, attempt: null });
-    const issuer = await tamperedSite(server.url, (doc) => ({ ...doc, issuer: 'https://elsewhere.example' }));
+    const site = (origin: string) => ({
+      site: { label: 'Demo', baseUrl: origin, clientId: 'demo-desktop' },
+      attempt: null,
+    });
+    const issuer = await tamperedSite(server.url, (doc) => ({
+      ...doc,
+      issuer: 'https://elsewhere.example',
+    }));
     expect(byId(await runDoctor(site(issuer), deps()), 'discovery')).toMatchObject({
       status: 'problem',
       finding: 'discoveryIssuerMismatch',
       params: { issuer: 'https://elsewhere.example' },
     });
-    const plain = await tamperedSite(server.url, (doc) => ({ ...doc, code_challenge_methods_supported: ['plain'] }));
-    expect(byId(await runDoctor(site(plain), deps()), 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryNoS256' });
-    const foreign = await tamperedSite(server.url, (doc) => ({ ...doc, token_endpoint: 'https://tokens.elsewhere.example/token' }));
+    const plain = await tamperedSite(server.url, (doc) => ({
+      ...doc,
+      code_challenge_methods_supported: ['plain'],
+    }));
+    expect(byId(await runDoctor(site(plain), deps()), 'discovery')).toMatchObject({
+      status: 'problem',
+      finding: 'discoveryNoS256',
+    });
+    const foreign = await tamperedSite(server.url, (doc) => ({
+      ...doc,
+      token_endpoint: 'https://tokens.elsewhere.example/token',
+    }));
     expect(byId(await runDoctor(site(foreign), deps()), 'discovery')).toMatchObject({
       status: 'warning',
       finding: 'discoveryForeignEndpoint',
@@ -163,17 +253,28 @@ describe('sign-in doctor: checks against the embedded server', () => {
     });
     // No revocation endpoint is fine (RFC 8414 §2, sign-out is then local); ID tokens signed without keys are not.
     const broken = await tamperedSite(server.url, (doc) => ({ ...doc, jwks_uri: undefined }));
-    expect(byId(await runDoctor(site(broken), deps()), 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryInvalid' });
+    expect(byId(await runDoctor(site(broken), deps()), 'discovery')).toMatchObject({
+      status: 'problem',
+      finding: 'discoveryInvalid',
+    });
   });
 
   it('discovery: a site that serves no sign-in description, and one whose server fails', async () => {
     const notASite = createHttpServer((req, res) => {
-      res.writeHead(req.url?.startsWith('/.well-known/') ? 404 : 200, { 'content-type': 'text/html' });
+      res.writeHead(req.url?.startsWith('/.well-known/') ? 404 : 200, {
+        'content-type': 'text/html',
+      });
       res.end('<p>hello</p>');
     });
     const a = `http://127.0.0.1:${await listen(notASite)}`;
-    const report = await runDoctor({ site: { label: 'x', baseUrl: a, clientId: 'demo-desktop' }, attempt: null }, deps());
-    expect(byId(report, 'discovery')).toMatchObject({ status: 'problem', finding: 'discoveryMissing' });
+    const report = await runDoctor(
+      { site: { label: 'x', baseUrl: a, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
+    expect(byId(report, 'discovery')).toMatchObject({
+      status: 'problem',
+      finding: 'discoveryMissing',
+    });
     // The site still answered, so its clock could be read.
     expect(byId(report, 'clock').status).toBe('ok');
     const failing = createHttpServer((_req, res) => {
@@ -181,7 +282,12 @@ describe('sign-in doctor: checks against the embedded server', () => {
       res.end();
     });
     const b = `http://127.0.0.1:${await listen(failing)}`;
-    expect(byId(await runDoctor({ site: { label: 'x', baseUrl: b, clientId: 'c' }, attempt: null }, deps()), 'discovery')).toMatchObject({
+    expect(
+      byId(
+        await runDoctor({ site: { label: 'x', baseUrl: b, clientId: 'c' }, attempt: null }, deps()),
+        'discovery',
+      ),
+    ).toMatchObject({
       status: 'problem',
       finding: 'discoveryServerError',
       params: { status: 502 },
@@ -201,7 +307,9 @@ describe('sign-in doctor: checks against the embedded server', () => {
           return;
         }
         if (url === '/.well-known/oauth-authorization-server/as') {
-          const doc = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+          const doc = (await (
+            await fetch(`${server.url}/.well-known/oauth-authorization-server`)
+          ).json()) as Record<string, unknown>;
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({ ...doc, issuer: `${origin}/as` })
@@ -215,41 +323,55 @@ describe('sign-in doctor: checks against the embedded server', () => {
       })();
     });
     origin = `http://127.0.0.1:${await listen(site)}`;
-    const report = await runDoctor({ site: { label: 'x', baseUrl: origin, clientId: 'demo-desktop' }, attempt: null }, deps());
+    const report = await runDoctor(
+      { site: { label: 'x', baseUrl: origin, clientId: 'demo-desktop' }, attempt: null },
+      deps(),
+    );
     expect(byId(report, 'discovery')).toMatchObject({ status: 'ok', finding: 'discoveryOk' });
   });
 
   const openssl = spawnSync('openssl', ['version']).status === 0;
-  it.skipIf(!openssl)('TLS: a certificate nobody trusts is named as such (needs the openssl command to make one)', async () => {
-    const dir = tempDir();
-    const made = spawnSync('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ]);
-    expect(made.status).toBe(0);
-    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) =>
-      res.end('{}'),
-    );
-    const origin = `https://127.0.0.1:${await listen(tls)}`;
-    const report = await runDoctor({ site: { label: 'x', baseUrl: origin, clientId: 'c' }, attempt: null }, deps());
-    expect(byId(report, 'tls')).toMatchObject({ status: 'problem', finding: 'tlsUntrusted', params: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
-    expect(byId(report, 'discovery').finding).toBe('discoveryUnreachable');
-  });
+  it.skipIf(!openssl)(
+    'TLS: a certificate nobody trusts is named as such (needs the openssl command to make one)',
+    async () => {
+      const dir = tempDir();
+      const made = spawnSync('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ]);
+      expect(made.status).toBe(0);
+      const tls = createHttpsServer(
+        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+        (_req, res) => res.end('{}'),
+      );
+      const origin = `https://127.0.0.1:${await listen(tls)}`;
+      const report = await runDoctor(
+        { site: { label: 'x', baseUrl: origin, clientId: 'c' }, attempt: null },
+        deps(),
+      );
+      expect(byId(report, 'tls')).toMatchObject({
+        status: 'problem',
+        finding: 'tlsUntrusted',
+        params: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+      });
+      expect(byId(report, 'discovery').finding).toBe('discoveryUnreachable');
+    },
+  );
 
   it('TLS codes: expired, untrusted, wrong name, other', () => {
     expect(classifyTlsCode('CERT_HAS_EXPIRED')).toBe('tlsExpired');
@@ -261,16 +383,31 @@ describe('sign-in doctor: checks against the embedded server', () => {
 
   it('loopback listener: an address that cannot be bound, and a listener the app cannot reach', async () => {
     const server = await startTestServer();
-    const site = { site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' }, attempt: null };
+    const site = {
+      site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' },
+      attempt: null,
+    };
     // 192.0.2.1 (TEST-NET-1, RFC 5737) is on no interface of this computer: listen() fails like a refused bind.
     const bind = await runDoctor(site, deps({ loopbackHost: '192.0.2.1' }));
-    expect(byId(bind, 'loopback')).toMatchObject({ status: 'problem', finding: 'loopbackBindFailed', params: { code: 'EADDRNOTAVAIL' } });
+    expect(byId(bind, 'loopback')).toMatchObject({
+      status: 'problem',
+      finding: 'loopbackBindFailed',
+      params: { code: 'EADDRNOTAVAIL' },
+    });
     // A firewall rule between the app and 127.0.0.1 cannot be installed by a test; a fetch that drops the
     // connection the way such a rule does stands in for it (the listener itself is real).
     const firewalled: FetchLike = () =>
-      Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }) }));
+      Promise.reject(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }),
+        }),
+      );
     const blocked = await runDoctor(site, deps({ loopbackFetch: firewalled }));
-    expect(byId(blocked, 'loopback')).toMatchObject({ status: 'problem', finding: 'loopbackUnreachable', params: { code: 'ETIMEDOUT' } });
+    expect(byId(blocked, 'loopback')).toMatchObject({
+      status: 'problem',
+      finding: 'loopbackUnreachable',
+      params: { code: 'ETIMEDOUT' },
+    });
   });
 
   it('proxy helpers: host and port only; NO_PROXY as curl reads it', () => {

@@ -43,69 +43,114 @@ describe('app core: purchased files kept offline', () => {
       () => rmSync(dataDir, { recursive: true, force: true }),
     );
     const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
-    const site = value(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' })) as SiteSummary;
+    const site = value(
+      await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
+    ) as SiteSummary;
     value(await call('sites:sign-in', { siteId: site.id }));
     value(await call('sync:now', { siteId: site.id }));
     return { core, site, dataDir, server };
   }
 
-  async function saved(core: AppCore, siteId: string, productId: string): Promise<ProductOfflineView> {
+  async function saved(
+    core: AppCore,
+    siteId: string,
+    productId: string,
+  ): Promise<ProductOfflineView> {
     value(await dispatch(core.handlers, 'downloads:save', { siteId, productId }));
     for (let i = 0; i < 500; i++) {
-      const view = (value(await dispatch(core.handlers, 'downloads:list', { siteId })) as ProductOfflineView[]).find(
-        (v) => v.productId === productId,
-      );
+      const view = (
+        value(await dispatch(core.handlers, 'downloads:list', { siteId })) as ProductOfflineView[]
+      ).find((v) => v.productId === productId);
       if (view?.saved || view?.job?.state === 'failed') return view;
       await new Promise((r) => setTimeout(r, 20));
     }
     throw new Error('not saved in time');
   }
 
-  const savedFolders = (dataDir: string) => readdirSync(join(dataDir, 'downloads')).filter((n) => n.startsWith('s-'));
+  const savedFolders = (dataDir: string) =>
+    readdirSync(join(dataDir, 'downloads')).filter((n) => n.startsWith('s-'));
 
   it('saves a product from the offline data, opens it with the site stopped, and signing out with "remove my data" deletes it', async () => {
     const { core, site, dataDir, server } = await signedIn();
     const pdf = await saved(core, site.id, 'dlv_sql_cheatsheet');
     expect(pdf.saved).toMatchObject({ name: 'sql-cheat-sheet.pdf', viewAs: 'pdf' });
     // The address never comes from the page: an unknown product id is refused, whatever the page sends.
-    expect((await dispatch(core.handlers, 'downloads:save', { siteId: site.id, productId: 'dgp_not_mine' })).ok).toBe(false);
+    expect(
+      (
+        await dispatch(core.handlers, 'downloads:save', {
+          siteId: site.id,
+          productId: 'dgp_not_mine',
+        })
+      ).ok,
+    ).toBe(false);
     // An ended access: no new download.
-    const ended = await dispatch(core.handlers, 'downloads:save', { siteId: site.id, productId: 'dlv_focus_audio' });
+    const ended = await dispatch(core.handlers, 'downloads:save', {
+      siteId: site.id,
+      productId: 'dlv_focus_audio',
+    });
     expect(ended.ok ? null : ended.error.code).toBe('forbidden');
 
     await server.close();
-    const opened = value(await dispatch(core.handlers, 'downloads:open', { siteId: site.id, productId: 'dlv_sql_cheatsheet' }));
+    const opened = value(
+      await dispatch(core.handlers, 'downloads:open', {
+        siteId: site.id,
+        productId: 'dlv_sql_cheatsheet',
+      }),
+    );
     expect(opened).toMatchObject({ kind: 'view', viewAs: 'pdf' });
     const answer = await core.serveSavedFile((opened as { url: string }).url, 'GET', 'bytes=0-4');
     expect(answer).toMatchObject({
       status: 206,
-      headers: { 'Content-Type': 'application/pdf', 'Content-Range': expect.stringMatching(/^bytes 0-4\/\d+$/) },
+      headers: {
+        'Content-Type': 'application/pdf',
+        'Content-Range': expect.stringMatching(/^bytes 0-4\/\d+$/),
+      },
     });
 
     expect(savedFolders(dataDir)).toHaveLength(1);
     value(await dispatch(core.handlers, 'sites:sign-out', { siteId: site.id, removeData: true }));
     expect(savedFolders(dataDir)).toEqual([]);
-    expect(value(await dispatch(core.handlers, 'downloads:storage', undefined))).toMatchObject([{ siteId: site.id, bytes: 0, products: [] }]);
+    expect(value(await dispatch(core.handlers, 'downloads:storage', undefined))).toMatchObject([
+      { siteId: site.id, bytes: 0, products: [] },
+    ]);
   });
 
   it('keeps every product of the school offline when asked (not the ended one), and removing the site deletes its files', async () => {
     const shown: string[] = [];
     const { core, site, dataDir } = await signedIn((path) => void shown.push(path));
     await saved(core, site.id, 'dlv_grammar_poster');
-    expect(value(await dispatch(core.handlers, 'downloads:open', { siteId: site.id, productId: 'dlv_grammar_poster' }))).toMatchObject({
+    expect(
+      value(
+        await dispatch(core.handlers, 'downloads:open', {
+          siteId: site.id,
+          productId: 'dlv_grammar_poster',
+        }),
+      ),
+    ).toMatchObject({
       kind: 'view',
       viewAs: 'image',
     });
-    value(await dispatch(core.handlers, 'downloads:set-keep-all', { siteId: site.id, keepAll: true }));
+    value(
+      await dispatch(core.handlers, 'downloads:set-keep-all', { siteId: site.id, keepAll: true }),
+    );
     for (let i = 0; i < 500; i++) {
-      const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as { products: ProductOfflineView[] }[];
+      const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as {
+        products: ProductOfflineView[];
+      }[];
       if (storage[0]!.products.filter((p) => p.saved).length === 3) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as { keepAll: boolean; products: ProductOfflineView[] }[];
+    const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as {
+      keepAll: boolean;
+      products: ProductOfflineView[];
+    }[];
     // Every delivered product with a file and a running access: the PDF, the WAV and the PNG (not the ended audio).
     expect(storage[0]).toMatchObject({ keepAll: true });
-    expect(storage[0]!.products.map((p) => p.productId).sort()).toEqual(['dlv_grammar_poster', 'dlv_listening_drills', 'dlv_sql_cheatsheet']);
+    expect(storage[0]!.products.map((p) => p.productId).sort()).toEqual([
+      'dlv_grammar_poster',
+      'dlv_listening_drills',
+      'dlv_sql_cheatsheet',
+    ]);
     value(await dispatch(core.handlers, 'sites:remove', { siteId: site.id }));
     expect(savedFolders(dataDir)).toEqual([]);
     expect(existsSync(join(dataDir, 'downloads', 'downloads.json'))).toBe(true);

@@ -31,7 +31,9 @@ describe('the partial file flushed as it arrives', () => {
     flusher.attach(counted, out);
     const mib = Buffer.alloc(1024 * 1024, 7);
     for (let i = 0; i < chunks; i++) {
-      await new Promise<void>((resolve, reject) => out.write(mib, (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        out.write(mib, (error) => (error ? reject(error) : resolve())),
+      );
       flusher.wrote();
       // Each flush runs alone: let a started one finish before the next stretch, as a slower socket would.
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -41,7 +43,10 @@ describe('the partial file flushed as it arrives', () => {
 
   it('flushes after every stretch of bytes, without a manifest report before its interval', async () => {
     const reports: number[] = [];
-    const flusher = createFlusher({ onDurable: (bytes) => reports.push(bytes), durableEveryMs: 60_000 }, 0);
+    const flusher = createFlusher(
+      { onDurable: (bytes) => reports.push(bytes), durableEveryMs: 60_000 },
+      0,
+    );
     await write(flusher, (3 * FLUSH_EVERY_BYTES) / (1024 * 1024) + 1);
     flusher.stop();
     expect(syncs).toBeGreaterThanOrEqual(3);
@@ -50,7 +55,10 @@ describe('the partial file flushed as it arrives', () => {
 
   it('reports what a flush made durable once its interval has passed, resumed from the offset', async () => {
     const reports: number[] = [];
-    const flusher = createFlusher({ onDurable: (bytes) => reports.push(bytes), durableEveryMs: 40 }, 5000);
+    const flusher = createFlusher(
+      { onDurable: (bytes) => reports.push(bytes), durableEveryMs: 40 },
+      5000,
+    );
     const out = await write(flusher, 2);
     await expect.poll(() => reports.length, { timeout: 5000 }).toBeGreaterThan(0);
     flusher.stop();

@@ -13,7 +13,8 @@ export function savedFilesIn(dir: string): { path: string; body: Buffer }[] {
     }
   };
   // Saved copies live in the site folders only (not .partial, not the manifest or its temp file).
-  for (const e of readdirSync(root, { withFileTypes: true })) if (e.isDirectory() && e.name.startsWith('s-')) walk(join(root, e.name));
+  for (const e of readdirSync(root, { withFileTypes: true }))
+    if (e.isDirectory() && e.name.startsWith('s-')) walk(join(root, e.name));
   return out;
 }
 

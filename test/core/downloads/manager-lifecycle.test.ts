@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DownloadManager } from '../../../electron/core/downloads/manager';
-import { managerFor, pdfLike, product, SITE, startFileServer, TOKEN, type FileServer } from '../helpers/file-server';
+import {
+  managerFor,
+  pdfLike,
+  product,
+  SITE,
+  startFileServer,
+  TOKEN,
+  type FileServer,
+} from '../helpers/file-server';
 import type { DigitalProductView } from '../../../electron/common/view-models';
 import { partialsIn, savedFilesIn, waitFor } from './helpers';
 
@@ -68,17 +76,27 @@ describe('start-up clean-up, updates, removal, serving', () => {
     server.throttle = 16_384;
     await manager.save(SITE, 'p1');
     await waitFor(() => (manager.list(SITE)[0]?.job?.progress.bytes ?? 0) > 50_000);
-    expect(manager.list(SITE)[0]).toMatchObject({ saved: { size: 10_000 }, job: { isUpdate: true, state: 'downloading' } });
+    expect(manager.list(SITE)[0]).toMatchObject({
+      saved: { size: 10_000 },
+      job: { isUpdate: true, state: 'downloading' },
+    });
     expect(savedFiles().map((f) => f.body.length)).toEqual([10_000]);
     await manager.idle();
-    expect(manager.list(SITE)[0]).toMatchObject({ updateAvailable: false, saved: { size: 300_000 }, job: null });
+    expect(manager.list(SITE)[0]).toMatchObject({
+      updateAvailable: false,
+      saved: { size: 300_000 },
+      job: null,
+    });
     expect(savedFiles().map((f) => f.body.length)).toEqual([300_000]);
   });
 
   it('offers a new version when the same address serves another file (a conditional HEAD after a sync)', async () => {
     server.files.set('/same.pdf', { body: pdfLike(10_000, 1) });
     server.files.set('/still.pdf', { body: pdfLike(10_000, 3) });
-    products = [product('p1', `${server.origin}/same.pdf`), product('p2', `${server.origin}/still.pdf`)];
+    products = [
+      product('p1', `${server.origin}/same.pdf`),
+      product('p2', `${server.origin}/still.pdf`),
+    ];
     const { manager } = await open();
     await manager.save(SITE, 'p1');
     await manager.save(SITE, 'p2');
@@ -94,7 +112,10 @@ describe('start-up clean-up, updates, removal, serving', () => {
     expect(heads.every((r) => r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
     await manager.save(SITE, 'p1');
     await manager.idle();
-    expect(manager.list(SITE)[0]).toMatchObject({ updateAvailable: false, saved: { size: 12_000 } });
+    expect(manager.list(SITE)[0]).toMatchObject({
+      updateAvailable: false,
+      saved: { size: 12_000 },
+    });
   });
 
   it('marks a file whose access ended, keeps it readable, and removes it when asked', async () => {
@@ -103,7 +124,9 @@ describe('start-up clean-up, updates, removal, serving', () => {
     const { manager } = await open();
     await manager.save(SITE, 'p1');
     await manager.idle();
-    products = [product('p1', `${server.origin}/f.pdf`, { expireDate: '2020-01-01T00:00:00.000Z' })];
+    products = [
+      product('p1', `${server.origin}/f.pdf`, { expireDate: '2020-01-01T00:00:00.000Z' }),
+    ];
     expect(manager.list(SITE)[0]).toMatchObject({ accessEnded: true, saved: { size: 10_000 } });
     await expect(manager.locate(SITE, 'p1')).resolves.toMatchObject({ viewAs: 'pdf' });
     await manager.remove(SITE, 'p1');
@@ -139,7 +162,9 @@ describe('start-up clean-up, updates, removal, serving', () => {
     expect(await manager.prepare(SITE)).toBe(true);
     await manager.save(SITE, 'a');
     await manager.idle();
-    expect(manager.list(SITE).find((p) => p.productId === 'a')).toMatchObject({ saved: { size: 1000 } });
+    expect(manager.list(SITE).find((p) => p.productId === 'a')).toMatchObject({
+      saved: { size: 1000 },
+    });
     await manager.close();
     // Closed: nothing starts again.
     expect(await manager.prepare(SITE)).toBe(false);
@@ -156,13 +181,26 @@ describe('start-up clean-up, updates, removal, serving', () => {
     const whole = await manager.serve(url, 'GET', undefined);
     expect(whole).toMatchObject({
       status: 200,
-      headers: { 'Content-Type': 'application/pdf', 'Content-Length': '5000', 'X-Content-Type-Options': 'nosniff' },
+      headers: {
+        'Content-Type': 'application/pdf',
+        'Content-Length': '5000',
+        'X-Content-Type-Options': 'nosniff',
+      },
     });
     const part = await manager.serve(url, 'GET', 'bytes=100-199');
-    expect(part).toMatchObject({ status: 206, headers: { 'Content-Range': 'bytes 100-199/5000' }, body: { start: 100, end: 199 } });
+    expect(part).toMatchObject({
+      status: 206,
+      headers: { 'Content-Range': 'bytes 100-199/5000' },
+      body: { start: 100, end: 199 },
+    });
     expect((await manager.serve(url, 'GET', 'bytes=9000-')).status).toBe(416);
-    expect((await manager.serve(url.replace(/\/[0-9a-f]{16}\//, '/0000000000000000/'), 'GET', undefined)).status).toBe(404);
-    expect((await manager.serve('/saved-files/site-1/../../etc/passwd', 'GET', undefined)).status).toBe(404);
+    expect(
+      (await manager.serve(url.replace(/\/[0-9a-f]{16}\//, '/0000000000000000/'), 'GET', undefined))
+        .status,
+    ).toBe(404);
+    expect(
+      (await manager.serve('/saved-files/site-1/../../etc/passwd', 'GET', undefined)).status,
+    ).toBe(404);
     expect((await manager.serve(url, 'POST', undefined)).status).toBe(405);
   });
 });

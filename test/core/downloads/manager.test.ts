@@ -7,7 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { DownloadManager } from '../../../electron/core/downloads/manager';
 import { createDownloadHandlers } from '../../../electron/core/handlers/downloads';
-import { managerFor, pdfLike, product, SITE, startFileServer, TOKEN, type FileServer } from '../helpers/file-server';
+import {
+  managerFor,
+  pdfLike,
+  product,
+  SITE,
+  startFileServer,
+  TOKEN,
+  type FileServer,
+} from '../helpers/file-server';
 import { partialsIn, savedFilesIn, waitFor } from './helpers';
 import type { DigitalProductView } from '../../../electron/common/view-models';
 
@@ -77,7 +85,9 @@ describe('saving a product file', () => {
     await manager.save(SITE, 'p2');
     await manager.idle();
     expect(manager.list(SITE).map((v) => v.saved?.size)).toEqual([1000, 2000]);
-    expect(server.requests.find((r) => r.path === '/go')?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(server.requests.find((r) => r.path === '/go')?.headers.authorization).toBe(
+      `Bearer ${TOKEN}`,
+    );
     expect(other.requests.map((r) => r.headers.authorization)).toEqual([undefined, undefined]);
   });
 
@@ -91,7 +101,8 @@ describe('saving a product file', () => {
     ];
     server.redirects.set('/r', 'http://example.com/x.pdf');
     const { manager } = await open();
-    for (const id of ['http', 'creds', 'js', 'file']) await expect(manager.save(SITE, id)).rejects.toMatchObject({ code: 'forbidden' });
+    for (const id of ['http', 'creds', 'js', 'file'])
+      await expect(manager.save(SITE, id)).rejects.toMatchObject({ code: 'forbidden' });
     await manager.save(SITE, 'redirect');
     await manager.idle();
     const view = manager.list(SITE).find((v) => v.productId === 'redirect');
@@ -102,15 +113,33 @@ describe('saving a product file', () => {
   });
 
   it('sanitises the name the site suggests: no folders, no executable hiding behind a double extension', async () => {
-    server.files.set('/x', { body: Buffer.from('MZ...'), disposition: 'attachment; filename="../../notes.pdf.exe"' });
-    server.files.set('/y', { body: Buffer.from('hello'), disposition: "attachment; filename*=UTF-8''%E2%80%AEfdp.txt" });
-    server.files.set('/z', { body: Buffer.from('hello'), disposition: 'attachment; filename="CON.txt"' });
-    products = [product('x', `${server.origin}/x`), product('y', `${server.origin}/y`), product('z', `${server.origin}/z`)];
+    server.files.set('/x', {
+      body: Buffer.from('MZ...'),
+      disposition: 'attachment; filename="../../notes.pdf.exe"',
+    });
+    server.files.set('/y', {
+      body: Buffer.from('hello'),
+      disposition: "attachment; filename*=UTF-8''%E2%80%AEfdp.txt",
+    });
+    server.files.set('/z', {
+      body: Buffer.from('hello'),
+      disposition: 'attachment; filename="CON.txt"',
+    });
+    products = [
+      product('x', `${server.origin}/x`),
+      product('y', `${server.origin}/y`),
+      product('z', `${server.origin}/z`),
+    ];
     const { manager } = await open();
     for (const id of ['x', 'y', 'z']) await manager.save(SITE, id);
     await manager.idle();
-    expect(manager.list(SITE).map((v) => v.saved?.name)).toEqual(['notes.pdf.exe.download', 'fdp.txt.download', '_CON.txt.download']);
-    for (const f of savedFiles()) expect(f.path.startsWith(join(dir, 'downloads', 's-'))).toBe(true);
+    expect(manager.list(SITE).map((v) => v.saved?.name)).toEqual([
+      'notes.pdf.exe.download',
+      'fdp.txt.download',
+      '_CON.txt.download',
+    ]);
+    for (const f of savedFiles())
+      expect(f.path.startsWith(join(dir, 'downloads', 's-'))).toBe(true);
     // Not an inline type: never served to the page (shown in its folder instead).
     const located = await manager.locate(SITE, 'x');
     expect(located.viewAs).toBeNull();
@@ -125,12 +154,20 @@ describe('saving a product file', () => {
     await manager.idle();
     const shown: string[] = [];
     const deps = { manager, requireSite: () => undefined, siteIds: () => [SITE] };
-    const electron = createDownloadHandlers({ ...deps, showInFolder: (path) => void shown.push(path) });
+    const electron = createDownloadHandlers({
+      ...deps,
+      showInFolder: (path) => void shown.push(path),
+    });
     const opened = await electron['downloads:open']({ siteId: SITE, productId: 'z' });
-    expect(opened).toMatchObject({ kind: 'shown-in-folder', path: expect.stringMatching(/t\.zip\.download$/) });
+    expect(opened).toMatchObject({
+      kind: 'shown-in-folder',
+      path: expect.stringMatching(/t\.zip\.download$/),
+    });
     expect(shown).toHaveLength(1);
     const browser = createDownloadHandlers({ ...deps, showInFolder: null });
-    expect(await browser['downloads:open']({ siteId: SITE, productId: 'z' })).toMatchObject({ kind: 'located' });
+    expect(await browser['downloads:open']({ siteId: SITE, productId: 'z' })).toMatchObject({
+      kind: 'located',
+    });
   });
 
   it('answers 404 and 410 at once, without retrying, and keeps nothing', async () => {
@@ -202,7 +239,10 @@ describe('resuming', () => {
     const body = pdfLike(2_000_000);
     server.files.set('/big.pdf', { body, digest: 'right' });
     server.throttle = 8192;
-    const child = fork(CHILD, [dir, server.origin, '/big.pdf'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(CHILD, [dir, server.origin, '/big.pdf'], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.on('message', (m: { bytes: number }) => {
         if (m.bytes > 400_000) resolve();
@@ -233,7 +273,10 @@ describe('resuming', () => {
     const { manager } = await open();
     await manager.save(SITE, 'p1');
     await manager.idle();
-    expect(manager.list(SITE)[0]?.job).toMatchObject({ state: 'failed', error: { code: 'site-unreachable' } });
+    expect(manager.list(SITE)[0]?.job).toMatchObject({
+      state: 'failed',
+      error: { code: 'site-unreachable' },
+    });
     manager.networkBack();
     await manager.idle();
     expect(sha(savedFiles()[0]!.body)).toBe(sha(body));
@@ -248,7 +291,10 @@ describe('limits and checks', () => {
     const { manager } = await open({ askAboveBytes: 10_000 });
     await manager.save(SITE, 'p1');
     await manager.idle();
-    expect(manager.list(SITE)[0]?.job).toMatchObject({ state: 'needs-confirmation', progress: { total: 50_000 } });
+    expect(manager.list(SITE)[0]?.job).toMatchObject({
+      state: 'needs-confirmation',
+      progress: { total: 50_000 },
+    });
     expect(savedFiles()).toEqual([]);
     await manager.save(SITE, 'p1', { confirmLarge: true });
     await manager.idle();
@@ -261,7 +307,10 @@ describe('limits and checks', () => {
     const { manager } = await open({ maxBytes: 10_000 });
     await manager.save(SITE, 'p1');
     await manager.idle();
-    expect(manager.list(SITE)[0]?.job).toMatchObject({ state: 'failed', error: { code: 'forbidden' } });
+    expect(manager.list(SITE)[0]?.job).toMatchObject({
+      state: 'failed',
+      error: { code: 'forbidden' },
+    });
   });
 
   it('never presents a file whose digest does not match: it retries, then fails, keeping nothing', async () => {

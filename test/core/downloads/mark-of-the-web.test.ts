@@ -14,7 +14,14 @@ import {
   zoneIdentifier,
   type MarkDeps,
 } from '../../../electron/core/downloads/mark-of-the-web';
-import { managerFor, pdfLike, product, SITE, startFileServer, type FileServer } from '../helpers/file-server';
+import {
+  managerFor,
+  pdfLike,
+  product,
+  SITE,
+  startFileServer,
+  type FileServer,
+} from '../helpers/file-server';
 import { savedFilesIn } from './helpers';
 
 /**
@@ -26,7 +33,9 @@ import { savedFilesIn } from './helpers';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Another platform's facility, recorded: the stream written, or the command run. */
-function recording(platform: NodeJS.Platform): MarkDeps & { streams: Map<string, string>; commands: (readonly string[])[] } {
+function recording(
+  platform: NodeJS.Platform,
+): MarkDeps & { streams: Map<string, string>; commands: (readonly string[])[] } {
   const streams = new Map<string, string>();
   const commands: (readonly string[])[] = [];
   return {
@@ -49,7 +58,12 @@ describe('the mark (decision and text)', () => {
   });
 
   it('Zone.Identifier: the Internet zone, the school and the file, without the address query (a signed URL)', () => {
-    expect(zoneIdentifier({ url: 'https://cdn.example.net/f/a.pdf?sig=SECRET&exp=1#x', siteOrigin: 'https://school.example' })).toBe(
+    expect(
+      zoneIdentifier({
+        url: 'https://cdn.example.net/f/a.pdf?sig=SECRET&exp=1#x',
+        siteOrigin: 'https://school.example',
+      }),
+    ).toBe(
       '[ZoneTransfer]\r\nZoneId=3\r\nReferrerUrl=https://school.example/\r\nHostUrl=https://cdn.example.net/f/a.pdf\r\n',
     );
   });
@@ -67,22 +81,38 @@ describe('the mark (decision and text)', () => {
     expect([...win.streams.keys()]).toEqual(['C:\\Users\\s\\a.pdf:Zone.Identifier']);
     const mac = recording('darwin');
     expect(await markFromInternet('/Users/s/a.pdf', source, mac)).toBe('quarantine');
-    expect(mac.commands).toEqual([['/usr/bin/xattr', '-w', 'com.apple.quarantine', quarantineValue(mac.now(), mac.uuid()), '/Users/s/a.pdf']]);
+    expect(mac.commands).toEqual([
+      [
+        '/usr/bin/xattr',
+        '-w',
+        'com.apple.quarantine',
+        quarantineValue(mac.now(), mac.uuid()),
+        '/Users/s/a.pdf',
+      ],
+    ]);
     const linux = recording('linux');
     expect(await markFromInternet('/home/s/a.pdf', source, linux)).toBe('none');
     expect(linux.streams.size + linux.commands.length).toBe(0);
   });
 
-  it.runIf(process.platform === 'linux')('on this Linux computer nothing is written beside the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ld-motw-'));
-    try {
-      writeFileSync(join(dir, 'a.pdf'), '%PDF-1.4');
-      expect(await markFromInternet(join(dir, 'a.pdf'), { url: 'https://x.example/a.pdf', siteOrigin: 'https://x.example' })).toBe('none');
-      expect(readdirSync(dir)).toEqual(['a.pdf']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'on this Linux computer nothing is written beside the file',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ld-motw-'));
+      try {
+        writeFileSync(join(dir, 'a.pdf'), '%PDF-1.4');
+        expect(
+          await markFromInternet(join(dir, 'a.pdf'), {
+            url: 'https://x.example/a.pdf',
+            siteOrigin: 'https://x.example',
+          }),
+        ).toBe('none');
+        expect(readdirSync(dir)).toEqual(['a.pdf']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the download manager marks what it saves', () => {
@@ -103,9 +133,14 @@ describe('the download manager marks what it saves', () => {
     const body = pdfLike(50_000);
     server.files.set('/f/handout.pdf', { body });
     const win = recording('win32');
-    const { manager } = await managerFor(dir, server.origin, () => [product('p1', `${server.origin}/f/handout.pdf?sig=abc`)], {
-      markFile: (path, source) => markFromInternet(path, source, win),
-    });
+    const { manager } = await managerFor(
+      dir,
+      server.origin,
+      () => [product('p1', `${server.origin}/f/handout.pdf?sig=abc`)],
+      {
+        markFile: (path, source) => markFromInternet(path, source, win),
+      },
+    );
     managers.push(manager);
     await manager.save(SITE, 'p1');
     await manager.idle();
@@ -113,19 +148,28 @@ describe('the download manager marks what it saves', () => {
     expect(saved).toBeDefined();
     expect(sha(saved!.body)).toBe(sha(body));
     expect([...win.streams]).toEqual([
-      [`${saved!.path}:Zone.Identifier`, `[ZoneTransfer]\r\nZoneId=3\r\nReferrerUrl=${server.origin}/\r\nHostUrl=${server.origin}/f/handout.pdf\r\n`],
+      [
+        `${saved!.path}:Zone.Identifier`,
+        `[ZoneTransfer]\r\nZoneId=3\r\nReferrerUrl=${server.origin}/\r\nHostUrl=${server.origin}/f/handout.pdf\r\n`,
+      ],
     ]);
   });
 
   it('a file system that cannot hold the mark keeps the saved file (best effort)', async () => {
     server.files.set('/f/a.pdf', { body: pdfLike(1000) });
-    const { manager } = await managerFor(dir, server.origin, () => [product('p1', `${server.origin}/f/a.pdf`)], {
-      markFile: (path, source) =>
-        markFromInternet(path, source, {
-          ...recording('win32'),
-          writeFile: () => Promise.reject(Object.assign(new Error('no streams'), { code: 'EINVAL' })),
-        }),
-    });
+    const { manager } = await managerFor(
+      dir,
+      server.origin,
+      () => [product('p1', `${server.origin}/f/a.pdf`)],
+      {
+        markFile: (path, source) =>
+          markFromInternet(path, source, {
+            ...recording('win32'),
+            writeFile: () =>
+              Promise.reject(Object.assign(new Error('no streams'), { code: 'EINVAL' })),
+          }),
+      },
+    );
     managers.push(manager);
     await manager.save(SITE, 'p1');
     await manager.idle();
@@ -135,29 +179,47 @@ describe('the download manager marks what it saves', () => {
 
 // Only where the facility exists: these read the real mark back.
 describe('the real mark', () => {
-  it.runIf(process.platform === 'win32')('Windows (NTFS): the Zone.Identifier stream can be read back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ld-motw-'));
-    try {
-      const file = join(dir, 'a.pdf');
-      writeFileSync(file, '%PDF-1.4');
-      await markFromInternet(file, { url: 'https://x.example/a.pdf', siteOrigin: 'https://x.example' }, systemMarkDeps);
-      expect(readFileSync(`${file}:Zone.Identifier`, 'utf8')).toContain('ZoneId=3');
-      expect(readFileSync(file, 'utf8')).toBe('%PDF-1.4');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.runIf(process.platform === 'win32')(
+    'Windows (NTFS): the Zone.Identifier stream can be read back',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ld-motw-'));
+      try {
+        const file = join(dir, 'a.pdf');
+        writeFileSync(file, '%PDF-1.4');
+        await markFromInternet(
+          file,
+          { url: 'https://x.example/a.pdf', siteOrigin: 'https://x.example' },
+          systemMarkDeps,
+        );
+        expect(readFileSync(`${file}:Zone.Identifier`, 'utf8')).toContain('ZoneId=3');
+        expect(readFileSync(file, 'utf8')).toBe('%PDF-1.4');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
-  it.runIf(process.platform === 'darwin')('macOS: the quarantine attribute can be read back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ld-motw-'));
-    try {
-      const file = join(dir, 'a.pdf');
-      writeFileSync(file, '%PDF-1.4');
-      await markFromInternet(file, { url: 'https://x.example/a.pdf', siteOrigin: 'https://x.example' }, systemMarkDeps);
-      const { stdout } = await promisify(execFile)('/usr/bin/xattr', ['-p', 'com.apple.quarantine', file]);
-      expect(stdout).toMatch(/^0081;[0-9a-f]{8};Learning Desktop;[0-9A-F-]{36}/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.runIf(process.platform === 'darwin')(
+    'macOS: the quarantine attribute can be read back',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ld-motw-'));
+      try {
+        const file = join(dir, 'a.pdf');
+        writeFileSync(file, '%PDF-1.4');
+        await markFromInternet(
+          file,
+          { url: 'https://x.example/a.pdf', siteOrigin: 'https://x.example' },
+          systemMarkDeps,
+        );
+        const { stdout } = await promisify(execFile)('/usr/bin/xattr', [
+          '-p',
+          'com.apple.quarantine',
+          file,
+        ]);
+        expect(stdout).toMatch(/^0081;[0-9a-f]{8};Learning Desktop;[0-9A-F-]{36}/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

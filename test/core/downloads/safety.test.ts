@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkFileUrl, declaredSha256, detectViewAs, sanitizeFileName, suggestedName } from '../../../electron/core/downloads/safety';
+import {
+  checkFileUrl,
+  declaredSha256,
+  detectViewAs,
+  sanitizeFileName,
+  suggestedName,
+} from '../../../electron/core/downloads/safety';
 
 describe('a product file address (untrusted)', () => {
   it.each([
@@ -18,9 +24,15 @@ describe('a product file address (untrusted)', () => {
     expect(() => checkFileUrl(url, 'https://school.example')).toThrow(message);
   });
   it('accepts https anywhere and http on loopback (RFC 8252 §8.3), dropping the fragment', () => {
-    expect(checkFileUrl('https://cdn.example.com/a.pdf#x', 'https://school.example').href).toBe('https://cdn.example.com/a.pdf');
-    expect(checkFileUrl('http://127.0.0.1:4100/a.pdf', 'http://127.0.0.1:4100').href).toBe('http://127.0.0.1:4100/a.pdf');
-    expect(checkFileUrl('http://localhost:4100/a.pdf', 'http://127.0.0.1:4100').host).toBe('localhost:4100');
+    expect(checkFileUrl('https://cdn.example.com/a.pdf#x', 'https://school.example').href).toBe(
+      'https://cdn.example.com/a.pdf',
+    );
+    expect(checkFileUrl('http://127.0.0.1:4100/a.pdf', 'http://127.0.0.1:4100').href).toBe(
+      'http://127.0.0.1:4100/a.pdf',
+    );
+    expect(checkFileUrl('http://localhost:4100/a.pdf', 'http://127.0.0.1:4100').host).toBe(
+      'localhost:4100',
+    );
   });
 });
 
@@ -84,7 +96,9 @@ describe('a file name (untrusted)', () => {
   });
   it('reads RFC 6266 Content-Disposition (filename* first), else the last path segment, else the title', () => {
     const u = new URL('https://x.example/files/%E8%AC%9B%E7%BE%A9.pdf');
-    expect(suggestedName(`attachment; filename="a.pdf"; filename*=UTF-8''%E6%9B%B8.pdf`, u, 't')).toBe('書.pdf');
+    expect(
+      suggestedName(`attachment; filename="a.pdf"; filename*=UTF-8''%E6%9B%B8.pdf`, u, 't'),
+    ).toBe('書.pdf');
     expect(suggestedName('attachment; filename="a \\"b\\".pdf"', u, 't')).toBe('a "b".pdf');
     expect(suggestedName(undefined, u, 't')).toBe('講義.pdf');
     expect(suggestedName(undefined, new URL('https://x.example/'), 'Title')).toBe('Title');
@@ -95,7 +109,9 @@ describe('what opens inside the app', () => {
   it('needs the extension and the first bytes to agree', () => {
     expect(detectViewAs('a.pdf', Buffer.from('%PDF-1.7'))).toBe('pdf');
     expect(detectViewAs('a.pdf', Buffer.from('<html>'))).toBeNull();
-    expect(detectViewAs('a.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe('image');
+    expect(
+      detectViewAs('a.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+    ).toBe('image');
     expect(detectViewAs('a.wav', Buffer.from('RIFF\0\0\0\0WAVEfmt '))).toBe('audio');
     expect(detectViewAs('a.svg', Buffer.from('<svg'))).toBeNull();
     expect(detectViewAs('a.html', Buffer.from('<html>'))).toBeNull();

@@ -1,9 +1,24 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DownloadManager } from '../../../electron/core/downloads/manager';
-import { managerFor, pdfLike, product, SITE, startFileServer, type FileServer } from '../helpers/file-server';
+import {
+  managerFor,
+  pdfLike,
+  product,
+  SITE,
+  startFileServer,
+  type FileServer,
+} from '../helpers/file-server';
 
 /**
  * A saved file is opened only if it is still the file that arrived: its SHA-256, taken as it was downloaded, is
@@ -29,9 +44,11 @@ function savedFile(): string {
   const root = join(dir, 'downloads');
   const found: string[] = [];
   const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) (e.isDirectory() ? walk : (p: string) => found.push(p))(join(d, e.name));
+    for (const e of readdirSync(d, { withFileTypes: true }))
+      (e.isDirectory() ? walk : (p: string) => found.push(p))(join(d, e.name));
   };
-  for (const e of readdirSync(root, { withFileTypes: true })) if (e.isDirectory() && e.name.startsWith('s-')) walk(join(root, e.name));
+  for (const e of readdirSync(root, { withFileTypes: true }))
+    if (e.isDirectory() && e.name.startsWith('s-')) walk(join(root, e.name));
   expect(found).toHaveLength(1);
   return found[0]!;
 }
@@ -40,7 +57,9 @@ describe('opening a saved file checks its SHA-256', () => {
   it('opens an intact file; a file altered in place (same size and time) is refused and offered again', async () => {
     const body = pdfLike(200_000);
     server.files.set('/f/workbook.pdf', { body });
-    const made = await managerFor(dir, server.origin, () => [product('p1', `${server.origin}/f/workbook.pdf`)]);
+    const made = await managerFor(dir, server.origin, () => [
+      product('p1', `${server.origin}/f/workbook.pdf`),
+    ]);
     manager = made.manager;
     await manager.save(SITE, 'p1');
     await manager.idle();
@@ -55,7 +74,10 @@ describe('opening a saved file checks its SHA-256', () => {
     utimesSync(file, atime, mtime);
     expect(statSync(file).size).toBe(body.length);
 
-    await expect(manager.locate(SITE, 'p1')).rejects.toMatchObject({ code: 'not-found', detail: { reason: 'missing' } });
+    await expect(manager.locate(SITE, 'p1')).rejects.toMatchObject({
+      code: 'not-found',
+      detail: { reason: 'missing' },
+    });
     expect(manager.list(SITE)).toEqual([]);
     expect(made.events.at(-1)).toMatchObject({ productId: 'p1', saved: null, job: null });
 

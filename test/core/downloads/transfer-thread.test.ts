@@ -24,10 +24,14 @@ describe('download transfers off the main thread', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ld-transfer-thread-'));
-    child = fork(fileURLToPath(new URL('../../bench/file-server-child.ts', import.meta.url)), [String(SIZE), String(THROTTLE)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    child = fork(
+      fileURLToPath(new URL('../../bench/file-server-child.ts', import.meta.url)),
+      [String(SIZE), String(THROTTLE)],
+      {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
     origin = await new Promise<string>((resolve, reject) => {
       child.once('message', (m) => resolve((m as { origin: string }).origin));
       child.once('exit', () => reject(new Error('the file server child exited')));
@@ -39,7 +43,9 @@ describe('download transfers off the main thread', () => {
   });
 
   it('the partial file grows while the main thread is blocked, and the file is saved whole', async () => {
-    const { manager, events } = await managerFor(dir, origin, () => [product('a', `${origin}/a.pdf`)]);
+    const { manager, events } = await managerFor(dir, origin, () => [
+      product('a', `${origin}/a.pdf`),
+    ]);
     try {
       await manager.save(SITE, 'a');
       const partial = join(dir, 'downloads', '.partial');
@@ -48,12 +54,17 @@ describe('download transfers off the main thread', () => {
         return name ? statSync(join(partial, name)).size : 0;
       };
       // Under way: the first bytes are on disk.
-      await expect.poll(() => events.some((e) => (e.job?.progress.bytes ?? 0) > 0) && partSize() > 0, { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => events.some((e) => (e.job?.progress.bytes ?? 0) > 0) && partSize() > 0, {
+          timeout: 30_000,
+        })
+        .toBe(true);
       const before = partSize();
       // This thread does nothing else for up to 10 s (no timer, no I/O callback, no message runs).
       const until = performance.now() + 10_000;
       let during = before;
-      while (performance.now() < until && during - before < 4 * 1024 * 1024 && during < SIZE) during = partSize();
+      while (performance.now() < until && during - before < 4 * 1024 * 1024 && during < SIZE)
+        during = partSize();
       expect(during - before).toBeGreaterThanOrEqual(Math.min(4 * 1024 * 1024, SIZE - before));
       await manager.idle();
       expect(manager.list(SITE)[0]?.saved?.size).toBe(SIZE);
@@ -74,7 +85,9 @@ describe('download transfers off the main thread', () => {
       const file = join(dir, 'hashed');
       writeFileSync(file, 'abc');
       // SHA-256("abc"), FIPS 180-2 appendix B.1.
-      expect(await thread.sha256(file)).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      expect(await thread.sha256(file)).toBe(
+        'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+      );
       expect(thread.threadId()).toBe(id);
     } finally {
       await thread.close();

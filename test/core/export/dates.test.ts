@@ -9,8 +9,12 @@ describe('dates and amounts in exported files (formatters kept per language, zon
       expect(sheetDateTime(at, 'Asia/Taipei')).toBe('2026-01-05 14:30:00');
       expect(sheetDateTime(at, 'America/New_York')).toBe('2026-01-05 01:30:00');
       // Summer time in New York: the same formatter, the offset of that instant.
-      expect(sheetDateTime('2026-07-05T06:30:00.000Z', 'America/New_York')).toBe('2026-07-05 02:30:00');
-      expect(readableDateTime(at, 'en', 'Asia/Taipei')).toMatch(/^Jan 5, 2026, 2:30\sPM \(GMT\+8\)$/);
+      expect(sheetDateTime('2026-07-05T06:30:00.000Z', 'America/New_York')).toBe(
+        '2026-07-05 02:30:00',
+      );
+      expect(readableDateTime(at, 'en', 'Asia/Taipei')).toMatch(
+        /^Jan 5, 2026, 2:30\sPM \(GMT\+8\)$/,
+      );
       expect(readableDateTime(at, 'zh-TW', 'Asia/Taipei')).toContain('2026');
       expect(displayAmount(1200, 'TWD', 'en')).toBe('NT$1,200');
       expect(displayAmount(12.5, 'USD', 'en')).toBe('$12.50');
@@ -46,10 +50,12 @@ describe('dates and amounts in exported files (formatters kept per language, zon
       };
       const check = (t: number) => {
         const got = sheetDateTime(new Date(t).toISOString(), zone);
-        if (got !== expected(t)) wrong.push(`${zone} ${new Date(t).toISOString()}: ${got} != ${expected(t)}`);
+        if (got !== expected(t))
+          wrong.push(`${zone} ${new Date(t).toISOString()}: ${got} != ${expected(t)}`);
       };
       // Two years at an odd step (so minutes, seconds and milliseconds vary), then every minute around each switch.
-      for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2026, 0, 1); t += 97 * 60_000 + 13_001) check(t);
+      for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2026, 0, 1); t += 97 * 60_000 + 13_001)
+        check(t);
       for (const at of [
         Date.UTC(2025, 2, 9, 7),
         Date.UTC(2025, 10, 2, 6),

@@ -43,10 +43,21 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
 
   afterAll(async () => demo?.close());
 
-  const events = async () => (valueOf(await dispatch(core.handlers, 'entitlements:get', { siteId: site.id })) as EntitlementsView).eventRegistrations;
+  const events = async () =>
+    (
+      valueOf(
+        await dispatch(core.handlers, 'entitlements:get', { siteId: site.id }),
+      ) as EntitlementsView
+    ).eventRegistrations;
   const exportEvent = async (registrationId: string, language: 'en' | 'zh-TW') => {
     const before = delivered.length;
-    valueOf(await dispatch(core.handlers, 'calendar:event', { siteId: site.id, registrationId, language }));
+    valueOf(
+      await dispatch(core.handlers, 'calendar:event', {
+        siteId: site.id,
+        registrationId,
+        language,
+      }),
+    );
     expect(delivered).toHaveLength(before + 1);
     return delivered.at(-1)!;
   };
@@ -61,19 +72,26 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
       expect(file.fileName).toMatch(/^event-\d{4}-\d{2}-\d{2}-[A-Za-z0-9._-]+\.ics$/);
       // §3.1: every physical line is at most 75 octets and ends in CRLF.
       expect(file.body.endsWith('\r\n')).toBe(true);
-      for (const line of file.body.split('\r\n')) expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(75);
+      for (const line of file.body.split('\r\n'))
+        expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(75);
       const props = eventProperties(file.body);
-      expect(props.get('UID')).toBe(reminderUid({ baseUrl: server.url, label: site.label }, 'event', event.id));
+      expect(props.get('UID')).toBe(
+        reminderUid({ baseUrl: server.url, label: site.label }, 'event', event.id),
+      );
       expect(props.get('DTSTART')).toBe(utcDateTime(new Date(event.startsAt)));
       expect(props.get('DTEND')).toBe(utcDateTime(new Date(event.endsAt)));
-      expect(props.get('SUMMARY')).toBe(event.title.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,'));
+      expect(props.get('SUMMARY')).toBe(
+        event.title.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,'),
+      );
       expect(props.get('TRANSP')).toBe('OPAQUE');
       expect(props.get('DESCRIPTION')).toContain(`School: ${site.label.replace(/,/g, '\\,')}`);
       if (event.isOnline) {
         expect(props.has('LOCATION')).toBe(false);
         expect(props.get('URL')).toBe(new URL(event.joinUrl ?? server.url).toString());
       } else if (event.location !== null) {
-        expect(props.get('LOCATION')).toBe(event.location.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,'));
+        expect(props.get('LOCATION')).toBe(
+          event.location.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,'),
+        );
       }
       const alarms = contentLines(file.body).filter((l) => l.startsWith('TRIGGER:'));
       // A day and an hour before, except an alarm already past as the file is written (ics.ts never writes one):
@@ -83,7 +101,11 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
         ['TRIGGER:-P1D', 86_400_000],
         ['TRIGGER:-PT1H', 3_600_000],
       ] as const;
-      expect(alarms).toEqual(warnings.filter(([, before]) => Date.parse(event.startsAt) - before > now).map(([line]) => line));
+      expect(alarms).toEqual(
+        warnings
+          .filter(([, before]) => Date.parse(event.startsAt) - before > now)
+          .map(([line]) => line),
+      );
     }
   });
 
@@ -100,18 +122,40 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
     const past = (await events()).find((e) => e.isPast);
     const before = delivered.length;
     if (past) {
-      const r = await dispatch(core.handlers, 'calendar:event', { siteId: site.id, registrationId: past.id, language: 'en' });
+      const r = await dispatch(core.handlers, 'calendar:event', {
+        siteId: site.id,
+        registrationId: past.id,
+        language: 'en',
+      });
       expect(r).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     }
-    expect(await dispatch(core.handlers, 'calendar:event', { siteId: site.id, registrationId: 'no-such-event', language: 'en' })).toMatchObject({
+    expect(
+      await dispatch(core.handlers, 'calendar:event', {
+        siteId: site.id,
+        registrationId: 'no-such-event',
+        language: 'en',
+      }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'not-found' },
     });
-    expect(await dispatch(core.handlers, 'calendar:event', { siteId: site.id, registrationId: '', language: 'en' })).toMatchObject({
+    expect(
+      await dispatch(core.handlers, 'calendar:event', {
+        siteId: site.id,
+        registrationId: '',
+        language: 'en',
+      }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'invalid-input' },
     });
-    expect(await dispatch(core.handlers, 'calendar:event', { siteId: site.id, registrationId: 'x', language: 'fr' } as never)).toMatchObject({
+    expect(
+      await dispatch(core.handlers, 'calendar:event', {
+        siteId: site.id,
+        registrationId: 'x',
+        language: 'fr',
+      } as never),
+    ).toMatchObject({
       ok: false,
       error: { code: 'invalid-input' },
     });

@@ -14,7 +14,15 @@ export function paymentView(id: string, overrides: Partial<PaymentView> = {}): P
     adjustments: [],
     invoice: null,
     lineItems: [
-      { id: `li-${id}`, itemType: 'CurriculumPlan', title: `Plan ${id}`, quantity: 1, originalAmount: 1200, discountAmount: 0, finalAmount: 1200 },
+      {
+        id: `li-${id}`,
+        itemType: 'CurriculumPlan',
+        title: `Plan ${id}`,
+        quantity: 1,
+        originalAmount: 1200,
+        discountAmount: 0,
+        finalAmount: 1200,
+      },
     ],
     installment: null,
     refund: { state: 'none', refundedAmount: 0, refundedAt: null, refundRequestedAt: null },
@@ -23,7 +31,11 @@ export function paymentView(id: string, overrides: Partial<PaymentView> = {}): P
   };
 }
 
-export function orderView(tradeNo: string, payments: readonly PaymentView[], overrides: Partial<OrderView> = {}): OrderView {
+export function orderView(
+  tradeNo: string,
+  payments: readonly PaymentView[],
+  overrides: Partial<OrderView> = {},
+): OrderView {
   return {
     tradeNo,
     currency: payments[0]!.currency,

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { courseAccessEndCalendar, paymentDeadlineCalendar, reminderUid } from '../../../electron/core/export/calendar';
-import { durationMs, escapeText, foldLine, serializeCalendar, utcDateTime, uuidV5 } from '../../../electron/core/export/ics';
+import {
+  courseAccessEndCalendar,
+  paymentDeadlineCalendar,
+  reminderUid,
+} from '../../../electron/core/export/calendar';
+import {
+  durationMs,
+  escapeText,
+  foldLine,
+  serializeCalendar,
+  utcDateTime,
+  uuidV5,
+} from '../../../electron/core/export/ics';
 import { isCoreError } from '../../../electron/core/errors';
 import { courseDetail, paymentView } from './fixtures';
 
@@ -38,7 +49,10 @@ describe('iCalendar writer (RFC 5545)', () => {
     expect(lines.map(octets)).toEqual([74, 73, 43]);
     expect(lines.every((l) => octets(l) <= 75)).toBe(true);
     // Each physical line is valid UTF-8 on its own: decoding and re-encoding changes nothing.
-    for (const l of lines) expect(Buffer.from(Buffer.from(l, 'utf8').toString('utf8'), 'utf8').equals(Buffer.from(l, 'utf8'))).toBe(true);
+    for (const l of lines)
+      expect(
+        Buffer.from(Buffer.from(l, 'utf8').toString('utf8'), 'utf8').equals(Buffer.from(l, 'utf8')),
+      ).toBe(true);
     expect(unfold(lines.join('\r\n'))).toBe(chinese);
 
     // An emoji (4 octets, a surrogate pair in JavaScript) is not split either.
@@ -92,23 +106,41 @@ describe('iCalendar writer (RFC 5545)', () => {
 
   it('refuses what would make an invalid file: an end before the start, a bad duration, a non-http URL', () => {
     const base = { uid: 'u', start: new Date('2026-06-10T00:00:00Z'), summary: 's' };
-    expect(() => serializeCalendar([{ ...base, end: new Date('2026-06-09T00:00:00Z') }], { stamp: STAMP })).toThrow(RangeError);
-    expect(() => serializeCalendar([{ ...base, alarms: [{ before: '1 day', description: 'd' }] }], { stamp: STAMP })).toThrow(RangeError);
-    expect(() => serializeCalendar([{ ...base, url: 'javascript:alert(1)' }], { stamp: STAMP })).toThrow(RangeError);
-    expect(() => serializeCalendar([{ ...base, url: 'https://x.example/\r\nBEGIN:VEVENT' }], { stamp: STAMP })).not.toThrow();
+    expect(() =>
+      serializeCalendar([{ ...base, end: new Date('2026-06-09T00:00:00Z') }], { stamp: STAMP }),
+    ).toThrow(RangeError);
+    expect(() =>
+      serializeCalendar([{ ...base, alarms: [{ before: '1 day', description: 'd' }] }], {
+        stamp: STAMP,
+      }),
+    ).toThrow(RangeError);
+    expect(() =>
+      serializeCalendar([{ ...base, url: 'javascript:alert(1)' }], { stamp: STAMP }),
+    ).toThrow(RangeError);
+    expect(() =>
+      serializeCalendar([{ ...base, url: 'https://x.example/\r\nBEGIN:VEVENT' }], { stamp: STAMP }),
+    ).not.toThrow();
     // The URL parser drops the line break: no injected line can appear.
-    const lines = unfold(serializeCalendar([{ ...base, url: 'https://x.example/\r\nBEGIN:VEVENT' }], { stamp: STAMP })).split('\r\n');
+    const lines = unfold(
+      serializeCalendar([{ ...base, url: 'https://x.example/\r\nBEGIN:VEVENT' }], { stamp: STAMP }),
+    ).split('\r\n');
     expect(lines.filter((l) => l === 'BEGIN:VEVENT')).toHaveLength(1);
     expect(lines).toContain('URL:https://x.example/BEGIN:VEVENT');
   });
 
   it('UIDs are RFC 9562 version-5 UUIDs: stable for the same site and item, different otherwise', () => {
     // The RFC 9562 Appendix A.4 example: "www.example.com" in the DNS namespace.
-    expect(uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    expect(uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(
+      '2ed6657d-e927-568b-95e1-2665a8aea6a2',
+    );
     const a = reminderUid(SITE, 'payment-deadline', 'p1');
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(reminderUid({ ...SITE, baseUrl: 'https://school.example.com/' }, 'payment-deadline', 'p1')).toBe(a);
-    expect(reminderUid({ ...SITE, baseUrl: 'https://other.example.com' }, 'payment-deadline', 'p1')).not.toBe(a);
+    expect(
+      reminderUid({ ...SITE, baseUrl: 'https://school.example.com/' }, 'payment-deadline', 'p1'),
+    ).toBe(a);
+    expect(
+      reminderUid({ ...SITE, baseUrl: 'https://other.example.com' }, 'payment-deadline', 'p1'),
+    ).not.toBe(a);
     expect(reminderUid(SITE, 'course-access-end', 'p1')).not.toBe(a);
     expect(reminderUid(SITE, 'payment-deadline', 'p2')).not.toBe(a);
   });
@@ -122,9 +154,23 @@ describe('calendar reminders from the offline data', () => {
     paidAt: null,
     amount: 3600,
     lineItems: [
-      { id: 'a', itemType: 'CurriculumPlan', title: '料理入門, 第一期', quantity: 1, originalAmount: 3600, discountAmount: 0, finalAmount: 3600 },
+      {
+        id: 'a',
+        itemType: 'CurriculumPlan',
+        title: '料理入門, 第一期',
+        quantity: 1,
+        originalAmount: 3600,
+        discountAmount: 0,
+        finalAmount: 3600,
+      },
     ],
-    instructions: { bankCode: '812', bankName: '台新銀行', codeNo: '99912345678901', expiredAt: '2026-06-10T15:59:59.000Z', isExpired: false },
+    instructions: {
+      bankCode: '812',
+      bankName: '台新銀行',
+      codeNo: '99912345678901',
+      expiredAt: '2026-06-10T15:59:59.000Z',
+      isExpired: false,
+    },
   });
 
   it('a payment code’s deadline, in Traditional Chinese: the deadline, the code, the bank and two reminders', () => {
@@ -136,27 +182,45 @@ describe('calendar reminders from the offline data', () => {
     expect(lines).toContain(
       'DESCRIPTION:ATM 轉帳：99912345678901\\n銀行：台新銀行 (812)\\n金額：$3\\,600\\n訂單編號：T-9\\n學校：Good Food School\\n超過這個時間，代碼就會失效。',
     );
-    expect(lines.filter((l) => l.startsWith('TRIGGER:'))).toEqual(['TRIGGER:-P1D', 'TRIGGER:-PT2H']);
+    expect(lines.filter((l) => l.startsWith('TRIGGER:'))).toEqual([
+      'TRIGGER:-P1D',
+      'TRIGGER:-PT2H',
+    ]);
     expect(ics.split('\r\n').every((l) => octets(l) <= 75)).toBe(true);
     // The same payment exported twice gives the same event (only DTSTAMP follows the clock).
-    const again = paymentDeadlineCalendar(atm, SITE, { language: 'zh-TW', stamp: new Date('2026-06-02T00:00:00Z') });
+    const again = paymentDeadlineCalendar(atm, SITE, {
+      language: 'zh-TW',
+      stamp: new Date('2026-06-02T00:00:00Z'),
+    });
     expect(again.replace(/DTSTAMP:\S+/, '')).toBe(ics.replace(/DTSTAMP:\S+/, ''));
   });
 
   it('a course’s access end, in English: reminders 30, 7 and 1 days and an hour before, and what is left to watch', () => {
-    const lines = unfold(courseAccessEndCalendar(courseDetail(), SITE, { language: 'en', stamp: STAMP })).split('\r\n');
+    const lines = unfold(
+      courseAccessEndCalendar(courseDetail(), SITE, { language: 'en', stamp: STAMP }),
+    ).split('\r\n');
     expect(lines).toContain('DTSTART:20260930T155959Z');
     expect(lines).toContain('SUMMARY:Access ends: Knife skills');
     expect(lines).toContain(
       'DESCRIPTION:Your access to “Knife skills” ends at this time.\\nProgress: 40%\\nLeft: 6 lectures\\, 1 h\\nSchool: Good Food School',
     );
-    expect(lines.filter((l) => l.startsWith('TRIGGER:'))).toEqual(['TRIGGER:-P30D', 'TRIGGER:-P7D', 'TRIGGER:-P1D', 'TRIGGER:-PT1H']);
+    expect(lines.filter((l) => l.startsWith('TRIGGER:'))).toEqual([
+      'TRIGGER:-P30D',
+      'TRIGGER:-P7D',
+      'TRIGGER:-P1D',
+      'TRIGGER:-PT1H',
+    ]);
   });
 
   it('what is left, in both languages: "3 lectures, 57 min", one lecture, hours and minutes, nothing left', () => {
     // The event's own DESCRIPTION comes first; the alarms' follow.
     const description = (language: 'en' | 'zh-TW', lecturesLeft: number, secondsLeft: number) =>
-      unfold(courseAccessEndCalendar(courseDetail({ lecturesLeft, secondsLeft }), SITE, { language, stamp: STAMP }))
+      unfold(
+        courseAccessEndCalendar(courseDetail({ lecturesLeft, secondsLeft }), SITE, {
+          language,
+          stamp: STAMP,
+        }),
+      )
         .split('\r\n')
         .find((l) => l.startsWith('DESCRIPTION:'))!;
     expect(description('en', 3, 57 * 60 - 20)).toContain('\\nLeft: 3 lectures\\, 57 min\\n');
@@ -172,19 +236,39 @@ describe('calendar reminders from the offline data', () => {
       unfold(ics)
         .split('\r\n')
         .filter((l) => l.startsWith('TRIGGER:'));
-    const endingIn = (ms: number) => courseDetail({ expireDate: new Date(STAMP.getTime() + ms).toISOString() });
+    const endingIn = (ms: number) =>
+      courseDetail({ expireDate: new Date(STAMP.getTime() + ms).toISOString() });
     const HOUR = 3_600_000;
     // Three days left: the 30- and 7-day alarms would have gone off already.
-    expect(triggers(courseAccessEndCalendar(endingIn(72 * HOUR), SITE, { language: 'en', stamp: STAMP }))).toEqual(['TRIGGER:-P1D', 'TRIGGER:-PT1H']);
+    expect(
+      triggers(
+        courseAccessEndCalendar(endingIn(72 * HOUR), SITE, { language: 'en', stamp: STAMP }),
+      ),
+    ).toEqual(['TRIGGER:-P1D', 'TRIGGER:-PT1H']);
     // Exactly a day left: the day-before alarm would go off as the file is written: left out too.
-    expect(triggers(courseAccessEndCalendar(endingIn(24 * HOUR), SITE, { language: 'en', stamp: STAMP }))).toEqual(['TRIGGER:-PT1H']);
+    expect(
+      triggers(
+        courseAccessEndCalendar(endingIn(24 * HOUR), SITE, { language: 'en', stamp: STAMP }),
+      ),
+    ).toEqual(['TRIGGER:-PT1H']);
     // Half an hour left: no alarm at all, and no empty VALARM.
-    const late = courseAccessEndCalendar(endingIn(HOUR / 2), SITE, { language: 'en', stamp: STAMP });
+    const late = courseAccessEndCalendar(endingIn(HOUR / 2), SITE, {
+      language: 'en',
+      stamp: STAMP,
+    });
     expect(triggers(late)).toEqual([]);
     expect(late).not.toContain('VALARM');
     // A payment code due in 10 hours keeps its two-hours-before alarm only.
-    const soon = { ...atm, instructions: { ...atm.instructions!, expiredAt: new Date(STAMP.getTime() + 10 * HOUR).toISOString() } };
-    expect(triggers(paymentDeadlineCalendar(soon, SITE, { language: 'en', stamp: STAMP }))).toEqual(['TRIGGER:-PT2H']);
+    const soon = {
+      ...atm,
+      instructions: {
+        ...atm.instructions!,
+        expiredAt: new Date(STAMP.getTime() + 10 * HOUR).toISOString(),
+      },
+    };
+    expect(triggers(paymentDeadlineCalendar(soon, SITE, { language: 'en', stamp: STAMP }))).toEqual(
+      ['TRIGGER:-PT2H'],
+    );
   });
 
   it('RFC 5545 durations in milliseconds (§3.3.6)', () => {
@@ -205,12 +289,25 @@ describe('calendar reminders from the offline data', () => {
       return false;
     };
     expect(
-      refused(() => courseAccessEndCalendar(courseDetail({ hasLifetimeAccess: true, expireDate: null }), SITE, { language: 'en', stamp: STAMP })),
+      refused(() =>
+        courseAccessEndCalendar(courseDetail({ hasLifetimeAccess: true, expireDate: null }), SITE, {
+          language: 'en',
+          stamp: STAMP,
+        }),
+      ),
     ).toBe(true);
-    expect(refused(() => paymentDeadlineCalendar(paymentView('p1'), SITE, { language: 'en', stamp: STAMP }))).toBe(true);
     expect(
       refused(() =>
-        paymentDeadlineCalendar({ ...atm, instructions: { ...atm.instructions!, expiredAt: null } }, SITE, { language: 'en', stamp: STAMP }),
+        paymentDeadlineCalendar(paymentView('p1'), SITE, { language: 'en', stamp: STAMP }),
+      ),
+    ).toBe(true);
+    expect(
+      refused(() =>
+        paymentDeadlineCalendar(
+          { ...atm, instructions: { ...atm.instructions!, expiredAt: null } },
+          SITE,
+          { language: 'en', stamp: STAMP },
+        ),
       ),
     ).toBe(true);
   });

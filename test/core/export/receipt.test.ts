@@ -28,15 +28,37 @@ describe('printable receipt (one order, as the site gave it)', () => {
     paymentState: 'expired',
     paidAt: null,
     createdAt: '2026-01-01T00:00:00.000Z',
-    instructions: { bankCode: '812', bankName: 'Taishin', codeNo: '99912345678901', expiredAt: '2026-01-04T15:59:59.000Z', isExpired: true },
+    instructions: {
+      bankCode: '812',
+      bankName: 'Taishin',
+      codeNo: '99912345678901',
+      expiredAt: '2026-01-04T15:59:59.000Z',
+      isExpired: true,
+    },
   });
   const second = paymentView('p2', {
     tradeNo: 'T-100',
     amount: 2700,
     createdAt: '2026-01-05T06:30:00.000Z',
     lineItems: [
-      { id: 'a', itemType: 'CurriculumPlan', title: 'Knife skills', quantity: 1, originalAmount: 3000, discountAmount: 300, finalAmount: 2700 },
-      { id: 'b', itemType: 'OrderBump', title: 'Recipe book', quantity: 2, originalAmount: 0, discountAmount: 0, finalAmount: 0 },
+      {
+        id: 'a',
+        itemType: 'CurriculumPlan',
+        title: 'Knife skills',
+        quantity: 1,
+        originalAmount: 3000,
+        discountAmount: 300,
+        finalAmount: 2700,
+      },
+      {
+        id: 'b',
+        itemType: 'OrderBump',
+        title: 'Recipe book',
+        quantity: 2,
+        originalAmount: 0,
+        discountAmount: 0,
+        finalAmount: 0,
+      },
     ],
     adjustments: [{ kind: 'coupon', code: 'SAVE10', title: 'Ten percent off', amount: -300 }],
     installment: { periods: 3, amountPerPeriod: 900, bankName: 'Cathay' },
@@ -55,7 +77,12 @@ describe('printable receipt (one order, as the site gave it)', () => {
       refundRequestedAt: '2026-01-07T02:00:00.000Z',
     },
   });
-  const order = orderView('T-100', [second, first], { summaryState: 'partially_refunded', paidAmount: 2700, refundedAmount: 900, totalAmount: 3900 });
+  const order = orderView('T-100', [second, first], {
+    summaryState: 'partially_refunded',
+    paidAmount: 2700,
+    refundedAmount: 900,
+    totalAmount: 3900,
+  });
 
   it('says everything of the order: number, each payment in order, items, discounts, installments, invoice, refund, totals', () => {
     const text = visible(receiptHtml(order, { ...OPTIONS, language: 'en' }));
@@ -117,7 +144,9 @@ describe('printable receipt (one order, as the site gave it)', () => {
       `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
     );
     expect(visible(html)).toContain('<img src=x onerror=alert(1)>&amp;');
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 
   it('loads the host’s print script only when asked, from the same origin', () => {

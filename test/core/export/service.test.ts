@@ -5,20 +5,36 @@ import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SaveOutcome } from '../../../electron/common/files-and-invites';
 import type { SiteSummary } from '../../../electron/common/view-models';
-import { commitSnapshot, ensureSite, openOfflineDatabase, openReadConnection } from '../../../electron/core/db';
+import {
+  commitSnapshot,
+  ensureSite,
+  openOfflineDatabase,
+  openReadConnection,
+} from '../../../electron/core/db';
 import { startWriterWorker } from '../../../electron/core/worker';
-import { createExportHandlers, safeFileName, type ExportFile } from '../../../electron/core/export/service';
+import {
+  createExportHandlers,
+  safeFileName,
+  type ExportFile,
+} from '../../../electron/core/export/service';
 import { reminderUid } from '../../../electron/core/export/calendar';
 import { course, payment } from '../db/fixtures';
 import { readCsv } from './read-csv';
 
 const NOW = new Date('2026-06-10T00:00:00.000Z');
-const SITE = { id: 's', label: 'Good Food School', baseUrl: 'https://school.example.com' } as SiteSummary;
+const SITE = {
+  id: 's',
+  label: 'Good Food School',
+  baseUrl: 'https://school.example.com',
+} as SiteSummary;
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
 
 /** The handlers over a real offline database holding `snapshot`; delivered files are kept for the test to read. */
-function setup(snapshot: Parameters<typeof commitSnapshot>[2], answer: SaveOutcome = { kind: 'saved', fileName: 'x' }) {
+function setup(
+  snapshot: Parameters<typeof commitSnapshot>[2],
+  answer: SaveOutcome = { kind: 'saved', fileName: 'x' },
+) {
   const dir = mkdtempSync(join(tmpdir(), 'ld-export-'));
   const { db } = openOfflineDatabase(join(dir, 'offline.db'));
   cleanups.push(() => {
@@ -57,17 +73,34 @@ describe('files from the offline database, handed to the host to deliver', () =>
           tradeNo: 'T1',
           createdAt: '2026-06-01T00:00:00.000Z',
           lineitems: [
-            { id: 'a', itemType: 'CurriculumPlan', title: '料理入門', quantity: 1, originalAmount: 1000, discountAmount: 0, finalAmount: 1000 },
+            {
+              id: 'a',
+              itemType: 'CurriculumPlan',
+              title: '料理入門',
+              quantity: 1,
+              originalAmount: 1000,
+              discountAmount: 0,
+              finalAmount: 1000,
+            },
           ],
         }),
-        payment('p2', { tradeNo: 'T2', createdAt: '2026-06-05T00:00:00.000Z', amount: 49.5, currency: 'USD' }),
+        payment('p2', {
+          tradeNo: 'T2',
+          createdAt: '2026-06-05T00:00:00.000Z',
+          amount: 49.5,
+          currency: 'USD',
+        }),
       ],
     });
     const result = await handlers['export:orders-csv']({ siteId: 's', language: 'zh-TW' });
     expect(result).toEqual({ ok: true, value: { kind: 'saved', fileName: 'x' } });
     expect(delivered).toHaveLength(1);
     const file = delivered[0]!;
-    expect([file.kind, file.fileName, file.mimeType]).toEqual(['csv', 'purchases-school.example.com-2026-06-10.csv', 'text/csv; charset=utf-8']);
+    expect([file.kind, file.fileName, file.mimeType]).toEqual([
+      'csv',
+      'purchases-school.example.com-2026-06-10.csv',
+      'text/csv; charset=utf-8',
+    ]);
     expect(file.body.startsWith('\uFEFF訂單編號,')).toBe(true);
     const rows = readCsv(file.body);
     expect(rows.slice(1).map((r) => [r[0], r[3], r[9], r[10]])).toEqual([
@@ -77,7 +110,9 @@ describe('files from the offline database, handed to the host to deliver', () =>
   });
 
   it('a receipt for one order: the PDF source without script, and a print view that loads only the host’s print script', async () => {
-    const { handlers, delivered } = setup({ payments: [payment('p1', { tradeNo: 'T/1 <x>' }), payment('p2', { tradeNo: 'T2' })] });
+    const { handlers, delivered } = setup({
+      payments: [payment('p1', { tradeNo: 'T/1 <x>' }), payment('p2', { tradeNo: 'T2' })],
+    });
     await handlers['export:receipt']({ siteId: 's', tradeNo: 'T/1 <x>', language: 'en' });
     const file = delivered[0]!;
     expect([file.kind, file.fileName]).toEqual(['receipt', 'receipt-T-1-x.pdf']);
@@ -85,7 +120,11 @@ describe('files from the offline database, handed to the host to deliver', () =>
     expect(file.body).not.toContain('<script');
     expect(file.printView).toContain('<script src="/__host/print.js" defer></script>');
     expect(file.body).not.toContain('Plan p2');
-    const missing = await handlers['export:receipt']({ siteId: 's', tradeNo: 'nope', language: 'en' }).catch((e: unknown) => e);
+    const missing = await handlers['export:receipt']({
+      siteId: 's',
+      tradeNo: 'nope',
+      language: 'en',
+    }).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: 'not-found' });
   });
 
@@ -119,7 +158,11 @@ describe('files from the offline database, handed to the host to deliver', () =>
       ],
     });
     await handlers['calendar:payment-deadline']({ siteId: 's', paymentId: 'p1', language: 'en' });
-    await handlers['calendar:course-access-end']({ siteId: 's', courseId: 'c1', language: 'zh-TW' });
+    await handlers['calendar:course-access-end']({
+      siteId: 's',
+      courseId: 'c1',
+      language: 'zh-TW',
+    });
     expect(delivered.map((f) => [f.kind, f.fileName, f.mimeType])).toEqual([
       ['ics', 'payment-deadline-T1.ics', 'text/calendar; charset=utf-8'],
       ['ics', 'course-access-slug-c1.ics', 'text/calendar; charset=utf-8'],
@@ -142,9 +185,14 @@ describe('files from the offline database, handed to the host to deliver', () =>
 
   it('an empty history is not exported; what the host answers (cancelled) is passed on', async () => {
     const { handlers, delivered } = setup({ payments: [] }, { kind: 'cancelled' });
-    await expect(handlers['export:orders-csv']({ siteId: 's', language: 'en' })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(
+      handlers['export:orders-csv']({ siteId: 's', language: 'en' }),
+    ).rejects.toMatchObject({ code: 'not-found' });
     const other = setup({ payments: [payment('p1')] }, { kind: 'cancelled' });
-    expect(await other.handlers['export:orders-csv']({ siteId: 's', language: 'en' })).toEqual({ ok: true, value: { kind: 'cancelled' } });
+    expect(await other.handlers['export:orders-csv']({ siteId: 's', language: 'en' })).toEqual({
+      ok: true,
+      value: { kind: 'cancelled' },
+    });
     expect(delivered).toHaveLength(0);
   });
 
@@ -157,7 +205,12 @@ describe('files from the offline database, handed to the host to deliver', () =>
     commitSnapshot(seeded, 's', {
       payments: [
         payment('p1', { tradeNo: 'T1', createdAt: '2026-06-01T00:00:00.000Z' }),
-        payment('p2', { tradeNo: 'T2', createdAt: '2026-06-05T00:00:00.000Z', amount: 49.5, currency: 'USD' }),
+        payment('p2', {
+          tradeNo: 'T2',
+          createdAt: '2026-06-05T00:00:00.000Z',
+          amount: 49.5,
+          currency: 'USD',
+        }),
       ],
     });
     seeded.close();
@@ -173,14 +226,17 @@ describe('files from the offline database, handed to the host to deliver', () =>
         now: () => NOW,
         timeZone: () => 'Asia/Taipei',
         site: () => SITE,
-        purchaseHistoryCsv: ({ now, ...input }) => writer.call('export:orders-csv', { ...input, now: now.toISOString() }),
+        purchaseHistoryCsv: ({ now, ...input }) =>
+          writer.call('export:orders-csv', { ...input, now: now.toISOString() }),
         deliver: async (f) => {
           delivered.push(f);
           return { kind: 'saved', fileName: f.fileName };
         },
       });
       await handlers['export:orders-csv']({ siteId: 's', language: 'en' });
-      await expect(handlers['export:orders-csv']({ siteId: 'empty', language: 'en' })).rejects.toMatchObject({ code: 'not-found' });
+      await expect(
+        handlers['export:orders-csv']({ siteId: 'empty', language: 'en' }),
+      ).rejects.toMatchObject({ code: 'not-found' });
 
       const reader = openReadConnection(file);
       const expected = setupOn(reader);

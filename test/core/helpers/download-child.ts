@@ -7,6 +7,11 @@ import { managerFor, product, SITE } from './file-server';
 
 const [dataDir, origin, path] = process.argv.slice(2) as [string, string, string];
 const { manager } = await managerFor(dataDir, origin, () => [product('p1', `${origin}${path}`)], {
-  onChange: (v) => process.send?.({ type: 'progress', bytes: v.job?.progress.bytes ?? 0, saved: v.saved !== null }),
+  onChange: (v) =>
+    process.send?.({
+      type: 'progress',
+      bytes: v.job?.progress.bytes ?? 0,
+      saved: v.saved !== null,
+    }),
 });
 await manager.save(SITE, 'p1');

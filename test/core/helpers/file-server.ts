@@ -9,7 +9,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createTokenManager } from '../../../electron/core/auth/token-manager';
 import { createMemoryCipher } from '../../../electron/core/vault/cipher';
 import { createVault } from '../../../electron/core/vault/vault';
-import { createDownloadManager, type DownloadManager, type DownloadManagerOptions } from '../../../electron/core/downloads/manager';
+import {
+  createDownloadManager,
+  type DownloadManager,
+  type DownloadManagerOptions,
+} from '../../../electron/core/downloads/manager';
 import type { DigitalProductView } from '../../../electron/common/view-models';
 import type { ProductOfflineView } from '../../../electron/common/downloads';
 
@@ -40,7 +44,8 @@ export interface FileServer {
   close(): Promise<void>;
 }
 
-export const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
+export const etagOf = (body: Buffer) =>
+  `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
 
 export async function startFileServer(): Promise<FileServer> {
   const sockets = new Set<Socket>();
@@ -70,7 +75,10 @@ export async function startFileServer(): Promise<FileServer> {
     if (!file) return void res.writeHead(404).end();
     const etag = etagOf(file.body);
     const size = file.body.length;
-    const headers: Record<string, string> = { 'content-type': 'application/octet-stream', 'accept-ranges': 'bytes' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/octet-stream',
+      'accept-ranges': 'bytes',
+    };
     if (file.etag !== false) headers.etag = etag;
     if (file.disposition) headers['content-disposition'] = file.disposition;
     const digest = file.digest ?? 'none';
@@ -80,14 +88,16 @@ export async function startFileServer(): Promise<FileServer> {
         .digest('base64');
       headers['repr-digest'] = `sha-256=:${sum}:`;
     }
-    if (file.etag !== false && req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+    if (file.etag !== false && req.headers['if-none-match'] === etag)
+      return void res.writeHead(304, { etag }).end();
     let start = 0;
     let status = 200;
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const ifRange = req.headers['if-range'];
     if (range && (ifRange === undefined || (file.etag !== false && ifRange === etag))) {
       start = Number(range[1]);
-      if (start >= size) return void res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
+      if (start >= size)
+        return void res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
       status = 206;
       headers['content-range'] = `bytes ${start}-${size - 1}/${size}`;
     }
@@ -137,7 +147,11 @@ export function pdfLike(size: number, seed = 1): Buffer {
 export const SITE = 'site-1';
 export const TOKEN = 'at_member_token';
 
-export function product(id: string, downloadUrl: string | null, extra: Partial<DigitalProductView> = {}): DigitalProductView {
+export function product(
+  id: string,
+  downloadUrl: string | null,
+  extra: Partial<DigitalProductView> = {},
+): DigitalProductView {
   return {
     id,
     title: `Product ${id}`,
@@ -173,7 +187,11 @@ export async function managerFor(
     resource: origin,
     issuer: origin,
   });
-  const tokens = createTokenManager({ vault, fetch: (u, i) => fetch(u, i), resolveSite: () => ({ origin, tokenEndpoint: `${origin}/token` }) });
+  const tokens = createTokenManager({
+    vault,
+    fetch: (u, i) => fetch(u, i),
+    resolveSite: () => ({ origin, tokenEndpoint: `${origin}/token` }),
+  });
   const events: ProductOfflineView[] = [];
   const manager = await createDownloadManager({
     dir: `${dir}/downloads`,

@@ -7,7 +7,8 @@ import { acquireDataDirLock, DataDirInUseError } from '../../../electron/core/da
 import { createTestCore } from '../../helpers/test-core';
 
 const [dataDir, how = 'lock'] = process.argv.slice(2) as [string, 'lock' | 'core'];
-const send = (m: unknown): Promise<void> => new Promise((resolve) => process.send?.(m, () => resolve()));
+const send = (m: unknown): Promise<void> =>
+  new Promise((resolve) => process.send?.(m, () => resolve()));
 
 try {
   let release: () => Promise<void>;
@@ -28,6 +29,11 @@ try {
   await send({ type: 'locked', pid: process.pid });
 } catch (error) {
   if (!(error instanceof DataDirInUseError)) throw error;
-  await send({ type: 'refused', pid: process.pid, holder: error.holder.pid, message: error.message });
+  await send({
+    type: 'refused',
+    pid: process.pid,
+    holder: error.holder.pid,
+    message: error.message,
+  });
   process.exit(0);
 }

@@ -23,15 +23,29 @@ describe('JSON settings store (browser host)', () => {
 
   it('persists across instances, in a file only the user can read', async () => {
     const file = join(dir, 'settings.json');
-    await createJsonSettingsStore(file).save({ ...DEFAULT_SETTINGS, autoSyncMinutes: 5, theme: 'dark' });
-    expect(await createJsonSettingsStore(file).load()).toEqual({ ...DEFAULT_SETTINGS, autoSyncMinutes: 5, theme: 'dark' });
+    await createJsonSettingsStore(file).save({
+      ...DEFAULT_SETTINGS,
+      autoSyncMinutes: 5,
+      theme: 'dark',
+    });
+    expect(await createJsonSettingsStore(file).load()).toEqual({
+      ...DEFAULT_SETTINGS,
+      autoSyncMinutes: 5,
+      theme: 'dark',
+    });
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o077).toBe(0);
   });
 
   it('keeps the good values of a hand-edited file and defaults the bad ones', async () => {
     const file = join(dir, 'settings.json');
-    writeFileSync(file, JSON.stringify({ autoSyncMinutes: -3, language: 'zh-TW', theme: 'neon', extra: 1 }));
-    expect(await createJsonSettingsStore(file).load()).toEqual({ ...DEFAULT_SETTINGS, language: 'zh-TW' });
+    writeFileSync(
+      file,
+      JSON.stringify({ autoSyncMinutes: -3, language: 'zh-TW', theme: 'neon', extra: 1 }),
+    );
+    expect(await createJsonSettingsStore(file).load()).toEqual({
+      ...DEFAULT_SETTINGS,
+      language: 'zh-TW',
+    });
   });
 
   it('starts from the defaults when the file is not JSON, and the next save repairs it', async () => {

@@ -42,8 +42,12 @@ const vaultOf = (h: Harness) => createVault({ dir: join(h.dir, 'vault'), cipher:
 describe('adding a site', () => {
   it('validates discovery before saving anything', async () => {
     const h = await harness();
-    await expect(h.manager.add({ baseUrl: 'http://school.example.com', clientId: 'x' })).rejects.toSatisfy((e) => isCoreError(e, 'invalid-input'));
-    await expect(h.manager.add({ baseUrl: 'http://127.0.0.1:1', clientId: 'x' })).rejects.toSatisfy((e) => isCoreError(e, 'site-unreachable'));
+    await expect(
+      h.manager.add({ baseUrl: 'http://school.example.com', clientId: 'x' }),
+    ).rejects.toSatisfy((e) => isCoreError(e, 'invalid-input'));
+    await expect(h.manager.add({ baseUrl: 'http://127.0.0.1:1', clientId: 'x' })).rejects.toSatisfy(
+      (e) => isCoreError(e, 'site-unreachable'),
+    );
     expect(h.manager.list()).toEqual([]);
     await expect(readFile(join(h.dir, 'sites.json'))).rejects.toThrow();
   });
@@ -57,23 +61,39 @@ describe('adding a site', () => {
       clientSecret: 'demo-desktop-secret',
       label: 'Demo School',
     });
-    expect(site).toMatchObject({ baseUrl: s.url, clientId: 'demo-desktop-confidential', label: 'Demo School', status: 'signed-out', isDemo: false });
+    expect(site).toMatchObject({
+      baseUrl: s.url,
+      clientId: 'demo-desktop-confidential',
+      label: 'Demo School',
+      status: 'signed-out',
+      isDemo: false,
+    });
     expect(site.id).toMatch(/^[A-Za-z0-9]{8}$/);
     await h.manager.signIn(site.id);
     const secrets = await vaultOf(h).get(site.id);
     expect(secrets?.clientSecret).toBe('demo-desktop-secret');
     expect(secrets?.resource).toBe(s.url);
     // Raw bytes of every file the app wrote: no token, no client secret.
-    const files = [join(h.dir, 'sites.json'), ...(await readdir(join(h.dir, 'vault'))).map((f) => join(h.dir, 'vault', f))];
+    const files = [
+      join(h.dir, 'sites.json'),
+      ...(await readdir(join(h.dir, 'vault'))).map((f) => join(h.dir, 'vault', f)),
+    ];
     for (const file of files) {
       const raw = (await readFile(file)).toString('latin1');
-      for (const needle of [secrets?.accessToken, secrets?.refreshToken, 'demo-desktop-secret']) expect(raw).not.toContain(needle as string);
+      for (const needle of [secrets?.accessToken, secrets?.refreshToken, 'demo-desktop-secret'])
+        expect(raw).not.toContain(needle as string);
     }
     // Adding the same site again returns it instead of a duplicate.
-    expect((await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop-confidential' })).id).toBe(site.id);
+    expect(
+      (await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop-confidential' })).id,
+    ).toBe(site.id);
     // A restart reads the list back.
     await h.reopen();
-    expect(h.manager.getSite(site.id)).toMatchObject({ status: 'ready', schoolId: 'sch_demo', profile: { email: 'student@example.com' } });
+    expect(h.manager.getSite(site.id)).toMatchObject({
+      status: 'ready',
+      schoolId: 'sch_demo',
+      profile: { email: 'student@example.com' },
+    });
   });
 });
 
@@ -93,7 +113,13 @@ describe('signing in', () => {
       subdomain: 'demo',
       grantedScopes: ['openid', 'profile', 'email', 'account:read', 'account:write'],
     });
-    expect(phases.map((p) => p.phase)).toEqual(['discovering', 'waiting-for-browser', 'exchanging-code', 'verifying', 'done']);
+    expect(phases.map((p) => p.phase)).toEqual([
+      'discovering',
+      'waiting-for-browser',
+      'exchanging-code',
+      'verifying',
+      'done',
+    ]);
     expect(phases[1]?.authorizationUrl).toMatch(new RegExp(`^${s.url}/oauth/authorize\\?`));
     expect(statuses[0]).toBe('signing-in');
     expect(statuses.at(-1)).toBe('ready');
@@ -120,11 +146,19 @@ describe('signing in', () => {
     await h.manager.signIn(site.id);
     await h.manager.retryPendingRevocations();
     expect(await vaultOf(h).listPendingRevocations()).toEqual([]);
-    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, old?.refreshToken as string, 'demo-desktop')).toMatchObject({
+    expect(
+      await refreshTokenWorks(
+        `${s.url}/api/oauth/token`,
+        old?.refreshToken as string,
+        'demo-desktop',
+      ),
+    ).toMatchObject({
       error: 'invalid_grant',
     });
     expect(h.manager.getSite(site.id)?.status).toBe('ready');
-    expect(await h.manager.getAccessToken(site.id)).toBe((await vaultOf(h).get(site.id))?.accessToken);
+    expect(await h.manager.getAccessToken(site.id)).toBe(
+      (await vaultOf(h).get(site.id))?.accessToken,
+    );
   });
 
   it('a second attempt for the same site replaces the first: it is cancelled and its receiver closed', async () => {
@@ -185,13 +219,17 @@ describe('signing in', () => {
     const s = await server();
     const h = await harness({ extra: { openExternal: () => undefined, signInTimeoutMs: 150 } });
     const site = await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop' });
-    await expect(h.manager.signIn(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-timeout'));
+    await expect(h.manager.signIn(site.id)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-timeout'),
+    );
   });
 
   it('only http(s) URLs are handed to openExternal', async () => {
     const s = await server();
     const opened: string[] = [];
-    const h = await harness({ extra: { openExternal: (u: string) => void opened.push(u), signInTimeoutMs: 100 } });
+    const h = await harness({
+      extra: { openExternal: (u: string) => void opened.push(u), signInTimeoutMs: 100 },
+    });
     const site = await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop' });
     await h.manager.signIn(site.id).catch(() => undefined);
     expect(opened.every((u) => /^https?:\/\//.test(u))).toBe(true);
@@ -211,25 +249,48 @@ describe('signing out (RFC 7009, spec: revoke with the refresh token)', () => {
     const revokeCall = h.sent.find((r) => r.url.endsWith('/api/oauth/revoke'));
     expect(revokeCall?.form?.get('token')).toBe(before?.refreshToken);
     expect(revokeCall?.form?.get('token_type_hint')).toBe('refresh_token');
-    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+    expect(
+      await refreshTokenWorks(
+        `${s.url}/api/oauth/token`,
+        before?.refreshToken as string,
+        'demo-desktop',
+      ),
+    ).toMatchObject({
       error: 'invalid_grant',
     });
     const after = await vaultOf(h).get(site.id);
-    expect(after).toMatchObject({ accessToken: null, refreshToken: null, clientId: 'demo-desktop' });
+    expect(after).toMatchObject({
+      accessToken: null,
+      refreshToken: null,
+      clientId: 'demo-desktop',
+    });
     expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
-    await expect(h.manager.getAccessToken(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    await expect(h.manager.getAccessToken(site.id)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
   });
 
   it('confidential client: the revocation carries client_secret', async () => {
     const s = await server();
     const h = await harness();
-    const site = await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' });
+    const site = await h.manager.add({
+      baseUrl: s.url,
+      clientId: 'demo-desktop-confidential',
+      clientSecret: 'demo-desktop-secret',
+    });
     await h.manager.signIn(site.id);
     const before = await vaultOf(h).get(site.id);
     expect(await h.manager.signOut(site.id)).toEqual({ revoked: true, pending: false });
-    expect(h.sent.find((r) => r.url.endsWith('/api/oauth/revoke'))?.form?.get('client_secret')).toBe('demo-desktop-secret');
     expect(
-      await refreshTokenWorks(`${s.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop-confidential', 'demo-desktop-secret'),
+      h.sent.find((r) => r.url.endsWith('/api/oauth/revoke'))?.form?.get('client_secret'),
+    ).toBe('demo-desktop-secret');
+    expect(
+      await refreshTokenWorks(
+        `${s.url}/api/oauth/token`,
+        before?.refreshToken as string,
+        'demo-desktop-confidential',
+        'demo-desktop-secret',
+      ),
     ).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -262,7 +323,13 @@ describe('signing out (RFC 7009, spec: revoke with the refresh token)', () => {
     await h.manager.retryPendingRevocations();
     expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
     expect(await vaultOf(h).listPendingRevocations()).toEqual([]);
-    expect(await refreshTokenWorks(`${again.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+    expect(
+      await refreshTokenWorks(
+        `${again.url}/api/oauth/token`,
+        before?.refreshToken as string,
+        'demo-desktop',
+      ),
+    ).toMatchObject({
       error: 'invalid_grant',
     });
   });
@@ -276,7 +343,13 @@ describe('signing out (RFC 7009, spec: revoke with the refresh token)', () => {
     await h.manager.remove(site.id);
     expect(h.manager.list()).toEqual([]);
     expect(await vaultOf(h).get(site.id)).toBeNull();
-    expect(await refreshTokenWorks(`${s.url}/api/oauth/token`, before?.refreshToken as string, 'demo-desktop')).toMatchObject({
+    expect(
+      await refreshTokenWorks(
+        `${s.url}/api/oauth/token`,
+        before?.refreshToken as string,
+        'demo-desktop',
+      ),
+    ).toMatchObject({
       error: 'invalid_grant',
     });
     await expect(h.manager.signIn(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'not-found'));
@@ -290,7 +363,10 @@ describe('several sites at once', () => {
     const h = await harness();
     const siteA = await h.manager.add({ baseUrl: a.url, clientId: 'demo-desktop' });
     const siteB = await h.manager.add({ baseUrl: b.url, clientId: 'demo-desktop' });
-    const [doneA, doneB] = await Promise.all([h.manager.signIn(siteA.id), h.manager.signIn(siteB.id)]);
+    const [doneA, doneB] = await Promise.all([
+      h.manager.signIn(siteA.id),
+      h.manager.signIn(siteB.id),
+    ]);
     expect(doneA.schoolId).toBe(a.site.schoolId);
     expect(doneB.schoolId).toBe(b.site.schoolId);
     expect(doneA.schoolId).not.toBe(doneB.schoolId);
@@ -305,7 +381,9 @@ describe('several sites at once', () => {
     expect([resA.status, resB.status]).toEqual([200, 200]);
     expect(((await resA.json()) as { org_id: string }).org_id).toBe(a.site.schoolId);
     expect(((await resB.json()) as { org_id: string }).org_id).toBe(b.site.schoolId);
-    await expect(h.manager.fetchFor(siteA.id)(`${b.url}/api/oauth/userinfo`)).rejects.toSatisfy((e) => isCoreError(e, 'forbidden'));
+    await expect(h.manager.fetchFor(siteA.id)(`${b.url}/api/oauth/userinfo`)).rejects.toSatisfy(
+      (e) => isCoreError(e, 'forbidden'),
+    );
     // Every bearer request went to its own site's origin with its own token.
     for (const r of h.sent.filter((x) => x.authorization)) {
       const token = r.authorization?.replace('Bearer ', '');
@@ -325,8 +403,13 @@ describe('an unreadable vault record', () => {
     const site = await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop' });
     await h.manager.signIn(site.id);
     // The record is damaged (or the key was replaced): the authentication tag no longer matches.
-    await writeFile(join(h.dir, 'vault', `site-${site.id}.vault`), Buffer.concat([Buffer.from([1]), Buffer.alloc(40, 7)]));
-    await expect(h.manager.getAccessToken(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    await writeFile(
+      join(h.dir, 'vault', `site-${site.id}.vault`),
+      Buffer.concat([Buffer.from([1]), Buffer.alloc(40, 7)]),
+    );
+    await expect(h.manager.getAccessToken(site.id)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
     expect(h.manager.getSite(site.id)?.status).toBe('sign-in-needed');
     expect((await h.manager.signIn(site.id)).status).toBe('ready');
     expect(await h.manager.getAccessToken(site.id)).toBeTruthy();
@@ -371,10 +454,24 @@ describe('memory-only token storage', () => {
   it('a confidential site whose secret was not persisted asks for it again, and adding it again restores sign-in', async () => {
     const s = await server();
     const h = await harness({ cipher: createMemoryCipher() });
-    const site = await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' });
+    const site = await h.manager.add({
+      baseUrl: s.url,
+      clientId: 'demo-desktop-confidential',
+      clientSecret: 'demo-desktop-secret',
+    });
     await h.reopen();
-    await expect(h.manager.signIn(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'invalid-input') && /secret/.test((e as Error).message));
-    expect((await h.manager.add({ baseUrl: s.url, clientId: 'demo-desktop-confidential', clientSecret: 'demo-desktop-secret' })).id).toBe(site.id);
+    await expect(h.manager.signIn(site.id)).rejects.toSatisfy(
+      (e) => isCoreError(e, 'invalid-input') && /secret/.test((e as Error).message),
+    );
+    expect(
+      (
+        await h.manager.add({
+          baseUrl: s.url,
+          clientId: 'demo-desktop-confidential',
+          clientSecret: 'demo-desktop-secret',
+        })
+      ).id,
+    ).toBe(site.id);
     expect((await h.manager.signIn(site.id)).status).toBe('ready');
   });
 });

@@ -38,13 +38,18 @@ describe('sites.json (non-secret config, atomic replace)', () => {
     await Promise.all([store.save([site('a')]), store.save([site('a'), site('b')])]);
     expect((await store.load()).map((s) => s.id)).toEqual(['a', 'b']);
     expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    if (process.platform !== 'win32') expect((await stat(join(dir, 'sites.json'))).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32')
+      expect((await stat(join(dir, 'sites.json'))).mode & 0o777).toBe(0o600);
   });
 
   it('a damaged file is a storage-error, not a silent reset', async () => {
     await writeFile(join(dir, 'sites.json'), JSON.stringify({ version: 1, sites: [{ id: 1 }] }));
-    await expect(createSiteStore(dir).load()).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    await expect(createSiteStore(dir).load()).rejects.toSatisfy((e) =>
+      isCoreError(e, 'storage-error'),
+    );
     await writeFile(join(dir, 'sites.json'), '{"version":1,"sites":[');
-    await expect(createSiteStore(dir).load()).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    await expect(createSiteStore(dir).load()).rejects.toSatisfy((e) =>
+      isCoreError(e, 'storage-error'),
+    );
   });
 });

@@ -2,13 +2,19 @@ import { readFileSync } from 'node:fs';
 import { buildSchema, parse, print, validate, type DocumentNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import * as documents from '../../../electron/core/graphql/documents';
-import { OUTPUT_FILE, readMemberSchemaSdl, renderIntrospectionFile } from '../../../electron/core/graphql/generate';
+import {
+  OUTPUT_FILE,
+  readMemberSchemaSdl,
+  renderIntrospectionFile,
+} from '../../../electron/core/graphql/generate';
 
 // gql.tada types results from the schema, but the TypeScript compiler alone does not reject a field the schema
 // lacks (that is the editor plugin's job). This test is the gate: every document the sync sends must validate
 // against the member schema files the embedded server serves (service-spec "Member GraphQL operations").
 const schema = buildSchema(readMemberSchemaSdl());
-const sent = Object.entries(documents).filter((e): e is [string, DocumentNode] => typeof e[1] === 'object' && e[1] !== null && 'kind' in e[1]);
+const sent = Object.entries(documents).filter(
+  (e): e is [string, DocumentNode] => typeof e[1] === 'object' && e[1] !== null && 'kind' in e[1],
+);
 
 describe('sync GraphQL documents against the member schema', () => {
   it('finds every document', () => {
@@ -35,7 +41,9 @@ describe('sync GraphQL documents against the member schema', () => {
   });
 
   it('the check catches a field the schema lacks', () => {
-    expect(validate(schema, parse('query { viewer { id nonexistentField } }')).length).toBeGreaterThan(0);
+    expect(
+      validate(schema, parse('query { viewer { id nonexistentField } }')).length,
+    ).toBeGreaterThan(0);
   });
 
   it('graphql-env.ts (the typed introspection) is up to date with the schema files', () => {

@@ -55,7 +55,11 @@ describe('a sync interrupted mid-way leaves the last complete snapshot', () => {
     // Exponential backoff, bounded (5 attempts = 4 waits).
     expect(sleeps).toEqual([250, 500, 1000, 2000]);
     expect(viewsOf(db)).toEqual(before);
-    expect(sync.status('demo')).toMatchObject({ online: false, lastError: { code: 'site-unreachable' }, lastSyncedAt });
+    expect(sync.status('demo')).toMatchObject({
+      online: false,
+      lastError: { code: 'site-unreachable' },
+      lastSyncedAt,
+    });
   });
 
   it('cancel(siteId) mid-run: outcome cancelled, data intact; a second syncNow joins the running one', async () => {
@@ -94,7 +98,10 @@ describe('a sync interrupted mid-way leaves the last complete snapshot', () => {
     const { db } = openTempDb();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const sync = createSyncService({ db, clientFor: () => instrumented(site.client, async (n) => (n === 2 ? gate : undefined)) });
+    const sync = createSyncService({
+      db,
+      clientFor: () => instrumented(site.client, async (n) => (n === 2 ? gate : undefined)),
+    });
     const running = sync.syncNow('demo');
     await new Promise((r) => setTimeout(r, 50));
     const forgetting = sync.forgetSite('demo');
@@ -109,7 +116,10 @@ describe('a sync interrupted mid-way leaves the last complete snapshot', () => {
     const site = await startSite();
     const { db } = openTempDb();
     const controller = new AbortController();
-    const sync = createSyncService({ db, clientFor: () => instrumented(site.client, (n) => (n === 2 ? controller.abort() : undefined)) });
+    const sync = createSyncService({
+      db,
+      clientFor: () => instrumented(site.client, (n) => (n === 2 ? controller.abort() : undefined)),
+    });
     const summary = await sync.syncNow('demo', { signal: controller.signal });
     expect(summary.outcome).toBe('cancelled');
     expect(getLibrary(db, 'demo', new Date())).toEqual([]);
@@ -141,7 +151,11 @@ describe('retries (service-spec "Protected resources": 503 temporarily_unavailab
     const { db } = openTempDb();
     site.server.faults.tokenStoreUnavailable = true;
     let waits = 0;
-    const sync = createSyncService({ db, clientFor: () => site.client, sleep: async () => void (waits += 1) });
+    const sync = createSyncService({
+      db,
+      clientFor: () => site.client,
+      sleep: async () => void (waits += 1),
+    });
     const summary = await sync.syncNow('demo');
     expect(summary).toMatchObject({ outcome: 'failed', error: { code: 'server-unavailable' } });
     expect(waits).toBe(4);
@@ -172,8 +186,15 @@ describe('sign-in and scopes (service-spec "Protected resources", "Scopes")', ()
   it('a token the server refuses (401 invalid_token) ends as sign-in-needed', async () => {
     const site = await startSite();
     const { db } = openTempDb();
-    const sync = createSyncService({ db, clientFor: () => ({ endpoint: site.client.endpoint, fetch: bearerFetch('not-a-token') }), sleep: noSleep });
-    expect(await sync.syncNow('demo')).toMatchObject({ outcome: 'failed', error: { code: 'sign-in-needed' } });
+    const sync = createSyncService({
+      db,
+      clientFor: () => ({ endpoint: site.client.endpoint, fetch: bearerFetch('not-a-token') }),
+      sleep: noSleep,
+    });
+    expect(await sync.syncNow('demo')).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'sign-in-needed' },
+    });
   });
 
   it('a token without account:read: fields come back as errors naming the scope (HTTP 200); outcome partial, stored data kept', async () => {
@@ -183,9 +204,16 @@ describe('sign-in and scopes (service-spec "Protected resources", "Scopes")', ()
     const before = viewsOf(db);
     const { getMemberToken, siteClient } = await import('./helpers/member-token');
     const writeOnly = await getMemberToken(full.server, 'openid account:write');
-    const sync = createSyncService({ db, clientFor: () => siteClient(full.server.url, writeOnly.accessToken) });
+    const sync = createSyncService({
+      db,
+      clientFor: () => siteClient(full.server.url, writeOnly.accessToken),
+    });
     const summary = await sync.syncNow('demo');
-    expect(summary).toMatchObject({ outcome: 'partial', missingScopes: ['account:read'], error: null });
+    expect(summary).toMatchObject({
+      outcome: 'partial',
+      missingScopes: ['account:read'],
+      error: null,
+    });
     expect(viewsOf(db)).toEqual(before);
     expect(sync.status('demo').missingScopes).toEqual(['account:read']);
   });

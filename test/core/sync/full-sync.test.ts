@@ -23,7 +23,12 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
     const { db } = openTempDb();
     const progress: SyncProgress[] = [];
     const changed: string[] = [];
-    const sync = createSyncService({ db, clientFor: () => site.client, onProgress: (p) => progress.push(p), onDataChanged: (s) => changed.push(s) });
+    const sync = createSyncService({
+      db,
+      clientFor: () => site.client,
+      onProgress: (p) => progress.push(p),
+      onDataChanged: (s) => changed.push(s),
+    });
 
     const summary = await sync.syncNow('demo');
     await sync.close();
@@ -31,7 +36,8 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
     expect(summary.error).toBeNull();
     expect(changed).toEqual(['demo']);
 
-    const server: any = (await queryServer<any>(site.server.url, site.accessToken, SERVER_VIEWER)).viewer;
+    const server: any = (await queryServer<any>(site.server.url, site.accessToken, SERVER_VIEWER))
+      .viewer;
     const payments = await serverPayments(site.server.url, site.accessToken);
     const now = new Date();
 
@@ -56,7 +62,11 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
       const tailDone = (l: any) =>
         l.lectureId === c.lastWatchedLecture?.lectureId &&
         l.state !== 'completed' &&
-        lectureDone({ state: l.state, durationSeconds: l.duration, lastPositionSeconds: c.lastWatchedLecture.positionSeconds });
+        lectureDone({
+          state: l.state,
+          durationSeconds: l.duration,
+          lastPositionSeconds: c.lastWatchedLecture.positionSeconds,
+        });
       const tail = c.sections.some((s: any) => s.lectures.some(tailDone)) ? 1 : 0;
       expect(detail).toMatchObject({
         courseId: c.id,
@@ -70,11 +80,16 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
         hasLifetimeAccess: c.hasLifetimeAccess,
         totalLectures: c.detailProgress.totalLectures,
         readLectures: c.detailProgress.readLectures,
-        completedLectures: Math.min(c.detailProgress.totalLectures, c.detailProgress.completedLectures + tail),
+        completedLectures: Math.min(
+          c.detailProgress.totalLectures,
+          c.detailProgress.completedLectures + tail,
+        ),
         percent: c.detailProgress.percent,
         completedAt: c.detailProgress.completedAt,
       });
-      expect(detail.isExpired).toBe(!c.hasLifetimeAccess && c.expireDate !== null && Date.parse(c.expireDate) <= now.getTime());
+      expect(detail.isExpired).toBe(
+        !c.hasLifetimeAccess && c.expireDate !== null && Date.parse(c.expireDate) <= now.getTime(),
+      );
       expect(detail.sections).toEqual(
         c.sections.map((s: any) => ({
           sectionId: s.id,
@@ -107,7 +122,9 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
       } else {
         expect(detail.continueWatching).toBeNull();
       }
-      expect(library.find((l) => l.courseId === c.id)).toEqual((({ sections: _s, lastWatched: _l, ...rest }) => rest)(detail));
+      expect(library.find((l) => l.courseId === c.id)).toEqual(
+        (({ sections: _s, lastWatched: _l, ...rest }) => rest)(detail),
+      );
     }
     expect(courses.some((c: any) => c.lastWatchedLecture)).toBe(true);
 
@@ -131,7 +148,12 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
         invoice: p.invoice,
         lineItems: p.lineitems,
         installment: p.installment,
-        refund: { state: p.refundingState, refundedAmount: p.refundedAmount, refundedAt: p.refundedAt, refundRequestedAt: p.refundRequestedAt },
+        refund: {
+          state: p.refundingState,
+          refundedAmount: p.refundedAmount,
+          refundedAt: p.refundedAt,
+          refundRequestedAt: p.refundRequestedAt,
+        },
         instructions:
           p.codeNo === null
             ? null
@@ -144,29 +166,48 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
               },
       });
     }
-    expect(new Set(billing.orders.map((o) => o.tradeNo)).size).toBe(new Set(payments.map((p) => p.tradeNo)).size);
+    expect(new Set(billing.orders.map((o) => o.tradeNo)).size).toBe(
+      new Set(payments.map((p) => p.tradeNo)).size,
+    );
     for (const total of billing.totals) {
       const paid = payments
-        .filter((p) => p.currency === total.currency && (p.paymentState === 'paid' || p.paymentState === 'refunded'))
+        .filter(
+          (p) =>
+            p.currency === total.currency &&
+            (p.paymentState === 'paid' || p.paymentState === 'refunded'),
+        )
         .reduce((n, p) => n + p.amount, 0);
-      const refunded = payments.filter((p) => p.currency === total.currency).reduce((n, p) => n + p.refundedAmount, 0);
+      const refunded = payments
+        .filter((p) => p.currency === total.currency)
+        .reduce((n, p) => n + p.refundedAmount, 0);
       expect(total).toEqual({ currency: total.currency, paid, refunded });
     }
     const payable = payments.filter(
-      (p) => p.paymentState === 'not_paid' && p.codeNo !== null && (p.expiredAt === null || Date.parse(p.expiredAt) > now.getTime()),
+      (p) =>
+        p.paymentState === 'not_paid' &&
+        p.codeNo !== null &&
+        (p.expiredAt === null || Date.parse(p.expiredAt) > now.getTime()),
     );
-    expect(billing.pendingInstructions.map((p) => p.paymentId).sort()).toEqual(payable.map((p) => p.id).sort());
+    expect(billing.pendingInstructions.map((p) => p.paymentId).sort()).toEqual(
+      payable.map((p) => p.id).sort(),
+    );
 
     // Entitlements.
     const entitlements = getEntitlements(db, 'demo', now);
     expect(entitlements.digitalProducts).toEqual(server.digitalProducts.nodes);
-    expect(entitlements.eventRegistrations.map(({ isPast: _p, ...e }) => e).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+    expect(
+      entitlements.eventRegistrations
+        .map(({ isPast: _p, ...e }) => e)
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual(
       [...server.eventRegistrations.nodes].sort((a: any, b: any) => a.id.localeCompare(b.id)),
     );
 
     // Consulting: meetings only as booked times, never with ids (spec "Consulting service").
     const consulting = getConsulting(db, 'demo');
-    expect(consulting.map((c) => c.id)).toEqual(server.consultingServices.nodes.map((c: any) => c.id));
+    expect(consulting.map((c) => c.id)).toEqual(
+      server.consultingServices.nodes.map((c: any) => c.id),
+    );
     for (const c of server.consultingServices.nodes) {
       const view = consulting.find((v) => v.id === c.id)!;
       expect(view).toMatchObject({
@@ -179,26 +220,37 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
       });
       expect(view.courseTitle).toBe(courses.find((x: any) => x.id === c.courseId)?.title ?? null);
       expect(view.bookedTimes).toEqual(
-        c.meetings.map((m: any) => ({ startsAt: m.startsAt, endsAt: m.endsAt })).sort((a: any, b: any) => a.startsAt.localeCompare(b.startsAt)),
+        c.meetings
+          .map((m: any) => ({ startsAt: m.startsAt, endsAt: m.endsAt }))
+          .sort((a: any, b: any) => a.startsAt.localeCompare(b.startsAt)),
       );
     }
 
     // Notifications.
     const notifications = getNotifications(db, 'demo');
-    expect(notifications.items.map(({ pendingSync: _p, ...n }) => n).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-      [...server.notifications.nodes].sort((a: any, b: any) => a.id.localeCompare(b.id)),
-    );
+    expect(
+      notifications.items
+        .map(({ pendingSync: _p, ...n }) => n)
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual([...server.notifications.nodes].sort((a: any, b: any) => a.id.localeCompare(b.id)));
     expect(notifications.unreadCount).toBe(server.unreadNotificationCount);
     expect(
       notifications.subscriptions
         .map(({ pendingSync: _p, ...s }) => s)
         .sort((a, b) => `${a.topic}${a.channel}`.localeCompare(`${b.topic}${b.channel}`)),
-    ).toEqual([...server.notificationSubscriptions].sort((a: any, b: any) => `${a.topic}${a.channel}`.localeCompare(`${b.topic}${b.channel}`)));
+    ).toEqual(
+      [...server.notificationSubscriptions].sort((a: any, b: any) =>
+        `${a.topic}${a.channel}`.localeCompare(`${b.topic}${b.channel}`),
+      ),
+    );
 
     // Search finds a synced lecture by a word of its title.
     const lecture = courses[0].sections[0].lectures[0];
     const word = (lecture.title as string).split(/\s+/).find((w) => /^[A-Za-z]{4,}$/.test(w));
-    if (word) expect(search(db, 'demo', word).some((h) => h.kind === 'lecture' && h.id === lecture.lectureId)).toBe(true);
+    if (word)
+      expect(
+        search(db, 'demo', word).some((h) => h.kind === 'lecture' && h.id === lecture.lectureId),
+      ).toBe(true);
 
     // Progress: phases in order, counters never go back, the last event says done.
     expect(progress[0]).toMatchObject({ siteId: 'demo', running: true });
@@ -208,11 +260,24 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
     expect(phases[0]).toBe('outbox');
     expect(phases.at(-1)).toBe('committing');
     expect(new Set(phases)).toEqual(
-      new Set(['outbox', 'profile', 'courses', 'digital-products', 'consulting', 'events', 'payments', 'notifications', 'committing']),
+      new Set([
+        'outbox',
+        'profile',
+        'courses',
+        'digital-products',
+        'consulting',
+        'events',
+        'payments',
+        'notifications',
+        'committing',
+      ]),
     );
     for (let i = 1; i < progress.length; i++)
-      expect(progress[i]!.fraction ?? 1).toBeGreaterThanOrEqual(progress[i - 1]!.running ? (progress[i - 1]!.fraction ?? 0) : 0);
-    for (let i = 1; i < progress.length; i++) expect(progress[i]!.pagesFetched).toBeGreaterThanOrEqual(progress[i - 1]!.pagesFetched);
+      expect(progress[i]!.fraction ?? 1).toBeGreaterThanOrEqual(
+        progress[i - 1]!.running ? (progress[i - 1]!.fraction ?? 0) : 0,
+      );
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.pagesFetched).toBeGreaterThanOrEqual(progress[i - 1]!.pagesFetched);
 
     const status = sync.status('demo');
     expect(status).toMatchObject({

@@ -43,13 +43,22 @@ describe('a sync process killed mid-sync leaves the last complete snapshot', () 
     const first = openTempDb();
     await createSyncService({ db: first.db, clientFor: () => site.client }).syncNow('demo');
     const now = new Date();
-    const before = { library: getLibrary(first.db, 'demo', now), notifications: getNotifications(first.db, 'demo') };
+    const before = {
+      library: getLibrary(first.db, 'demo', now),
+      notifications: getNotifications(first.db, 'demo'),
+    };
     first.db.close();
     site.server.db.prepare('DELETE FROM notifications').run();
 
     // Every request after the first waits 10 s in the child: it is killed at its first fetched page, with the
     // other pages still outstanding, long before the commit.
-    const run = await syncInChildAndKill(first.file, site.server.url, site.accessToken, 'fetching', 10_000);
+    const run = await syncInChildAndKill(
+      first.file,
+      site.server.url,
+      site.accessToken,
+      'fetching',
+      10_000,
+    );
     expect(run.killed).toBe(true);
     expect(run.phases).not.toContain('committing');
 
@@ -57,7 +66,10 @@ describe('a sync process killed mid-sync leaves the last complete snapshot', () 
     try {
       expect(reopened.recovered).toBe(false);
       expect(reopened.db.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect({ library: getLibrary(reopened.db, 'demo', now), notifications: getNotifications(reopened.db, 'demo') }).toEqual(before);
+      expect({
+        library: getLibrary(reopened.db, 'demo', now),
+        notifications: getNotifications(reopened.db, 'demo'),
+      }).toEqual(before);
     } finally {
       reopened.db.close();
     }
@@ -74,7 +86,9 @@ describe('a sync process killed mid-sync leaves the last complete snapshot', () 
     expect(oldNotifications).toBeGreaterThan(0);
     // The new snapshot differs in two tables: no notifications, and one course fewer.
     site.server.db.prepare('DELETE FROM notifications').run();
-    site.server.db.prepare("DELETE FROM enrollments WHERE course_id = ? AND user_id = 'usr_student'").run(oldLibrary[0]!.courseId);
+    site.server.db
+      .prepare("DELETE FROM enrollments WHERE course_id = ? AND user_id = 'usr_student'")
+      .run(oldLibrary[0]!.courseId);
 
     await syncInChildAndKill(first.file, site.server.url, site.accessToken, 'committing');
     const reopened = openOfflineDatabase(first.file);

@@ -2,7 +2,11 @@ import type Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createSyncService } from '../../../electron/core/sync';
 import { fetchSnapshot, MAX_WALKS } from '../../../electron/core/sync/fetch-snapshot';
-import { createTransport, defaultSleep, type SiteClient } from '../../../electron/core/sync/transport';
+import {
+  createTransport,
+  defaultSleep,
+  type SiteClient,
+} from '../../../electron/core/sync/transport';
 import { PAGE_SIZE } from '../../../electron/core/graphql/documents';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { STUDENT } from '../../../embedded-server/seed/content-demo';
@@ -30,7 +34,10 @@ function moveEnrolment(server: EmbeddedServer, to: Move): void {
         ORDER BY enrolled_at ${to === 'top' ? 'ASC, id ASC' : 'DESC, id DESC'} LIMIT 1`,
     )
     .get({ school, user: STUDENT })!;
-  db.prepare('UPDATE enrollments SET enrolled_at = ? WHERE id = ?').run(to === 'top' ? edge.hi + 60_000 : edge.lo - 60_000, edge.id);
+  db.prepare('UPDATE enrollments SET enrolled_at = ? WHERE id = ?').run(
+    to === 'top' ? edge.hi + 60_000 : edge.lo - 60_000,
+    edge.id,
+  );
 }
 
 /**
@@ -39,7 +46,11 @@ function moveEnrolment(server: EmbeddedServer, to: Move): void {
  * has been answered, so the change always falls between two pages the site answers. Its pages go through this
  * thread's fetch, so the test sees each request's variables.
  */
-function changingClient(site: { server: EmbeddedServer; accessToken: string }, to: Move, times = 1): SiteClient & { moved(): number } {
+function changingClient(
+  site: { server: EmbeddedServer; accessToken: string },
+  to: Move,
+  times = 1,
+): SiteClient & { moved(): number } {
   const inner = fetchOnlyClient(site.server.url, site.accessToken);
   let moved = 0;
   let firstPage: Promise<unknown> = Promise.resolve();
@@ -47,7 +58,10 @@ function changingClient(site: { server: EmbeddedServer; accessToken: string }, t
     endpoint: inner.endpoint,
     moved: () => moved,
     fetch: async (input, init) => {
-      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { query: string; variables?: { after?: unknown } }) : null;
+      const body =
+        typeof init?.body === 'string'
+          ? (JSON.parse(init.body) as { query: string; variables?: { after?: unknown } })
+          : null;
       if (!body || !/query SyncCourses\b/.test(body.query)) return inner.fetch(input, init);
       if (typeof body.variables?.after !== 'string') {
         const answer = inner.fetch(input, init);
@@ -82,12 +96,24 @@ const COURSE_IDS = /* GraphQL */ `
 `;
 
 /** The school's course ids, read at rest once the sync is over. */
-async function schoolCourseIds(site: { server: EmbeddedServer; accessToken: string }): Promise<string[]> {
+async function schoolCourseIds(site: {
+  server: EmbeddedServer;
+  accessToken: string;
+}): Promise<string[]> {
   const ids: string[] = [];
   let after: string | null = null;
   for (;;) {
-    type Page = { viewer: { enrolledCourses: { pageInfo: { hasNextPage: boolean; endCursor: string }; nodes: { id: string }[] } } };
-    const data: Page = await queryServer<Page>(site.server.url, site.accessToken, COURSE_IDS, { after });
+    type Page = {
+      viewer: {
+        enrolledCourses: {
+          pageInfo: { hasNextPage: boolean; endCursor: string };
+          nodes: { id: string }[];
+        };
+      };
+    };
+    const data: Page = await queryServer<Page>(site.server.url, site.accessToken, COURSE_IDS, {
+      after,
+    });
     ids.push(...data.viewer.enrolledCourses.nodes.map((n) => n.id));
     if (!data.viewer.enrolledCourses.pageInfo.hasNextPage) return ids.sort();
     after = data.viewer.enrolledCourses.pageInfo.endCursor;
@@ -95,12 +121,24 @@ async function schoolCourseIds(site: { server: EmbeddedServer; accessToken: stri
 }
 
 const storedCourseIds = (db: Database.Database) =>
-  (db.prepare("SELECT id FROM courses WHERE site_id = 'demo' ORDER BY id").pluck().all() as string[]).sort();
+  (
+    db
+      .prepare("SELECT id FROM courses WHERE site_id = 'demo' ORDER BY id")
+      .pluck()
+      .all() as string[]
+  ).sort();
 
 /** Three pages of courses and more. */
 const SEED = {
   seed: 'large' as const,
-  seedOptions: { large: { courses: 3 * PAGE_SIZE.courses + 5, lecturesPerCourse: 2, payments: 10, notifications: 10 } },
+  seedOptions: {
+    large: {
+      courses: 3 * PAGE_SIZE.courses + 5,
+      lecturesPerCourse: 2,
+      payments: 10,
+      notifications: 10,
+    },
+  },
 };
 
 /** The writer worker, its read-only connection and a sync service whose client the test can swap between syncs. */
@@ -129,7 +167,9 @@ describe('a course moved across the pages while they are read', () => {
 
     it(`moved to the ${to} during a re-sync at the last sync's cursors: every course is stored once`, async () => {
       const site = await startSite(SEED);
-      const { db, sync, use } = await workerSync(fetchOnlyClient(site.server.url, site.accessToken));
+      const { db, sync, use } = await workerSync(
+        fetchOnlyClient(site.server.url, site.accessToken),
+      );
       expect((await sync.syncNow('demo')).outcome).toBe('completed');
       // The stored cursors are the hint: the second sync asks for the pages ahead, where the course has moved.
       const client = changingClient(site, to);
@@ -164,7 +204,9 @@ describe('a course moved across the pages while they are read', () => {
     expect(client.moved()).toBeGreaterThanOrEqual(MAX_WALKS);
     expect(summary.outcome).toBe('failed');
     expect(summary.error?.code).toBe('site-data-changing');
-    expect(summary.error?.message).toMatch(/courses changed at the school while this sync read them/);
+    expect(summary.error?.message).toMatch(
+      /courses changed at the school while this sync read them/,
+    );
     expect(contents(db)).toBe(before);
     expect(storedCourseIds(db)).toEqual(storedBefore);
     expect(sync.status('demo').lastError?.code).toBe('site-data-changing');

@@ -52,10 +52,25 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     // 2. The site goes away; the user marks a notification read and flips a subscription.
     await server.close();
     const changed: string[] = [];
-    sync = createSyncService({ db: opened.db, clientFor: () => client, sleep: noSleep, onDataChanged: (s) => changed.push(s) });
+    sync = createSyncService({
+      db: opened.db,
+      clientFor: () => client,
+      sleep: noSleep,
+      onDataChanged: (s) => changed.push(s),
+    });
     await sync.markNotificationRead('demo', target.id);
-    const updated = await sync.updateNotificationSubscription('demo', subscription.topic, subscription.channel, !subscription.enabled);
-    expect(updated).toEqual({ topic: subscription.topic, channel: subscription.channel, enabled: !subscription.enabled, pendingSync: true });
+    const updated = await sync.updateNotificationSubscription(
+      'demo',
+      subscription.topic,
+      subscription.channel,
+      !subscription.enabled,
+    );
+    expect(updated).toEqual({
+      topic: subscription.topic,
+      channel: subscription.channel,
+      enabled: !subscription.enabled,
+      pendingSync: true,
+    });
     expect(changed).toContain('demo');
     let view = getNotifications(opened.db, 'demo');
     expect(view.items.find((n) => n.id === target.id)).toMatchObject({ pendingSync: true });
@@ -64,7 +79,11 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     const report = await sync.replayOutbox('demo');
     expect(report).toMatchObject({ replayed: 0, failed: 0, pending: 2 });
     expect(report.stoppedBy?.code).toBe('site-unreachable');
-    expect(sync.status('demo')).toMatchObject({ pendingChanges: 2, failedChanges: [], online: false });
+    expect(sync.status('demo')).toMatchObject({
+      pendingChanges: 2,
+      failedChanges: [],
+      online: false,
+    });
 
     // 3. The app restarts (the outbox is durable).
     await sync.close();
@@ -72,22 +91,36 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     opened = openOfflineDatabase(appFile);
     sync = createSyncService({ db: opened.db, clientFor: () => client, sleep: noSleep });
     expect(sync.status('demo').pendingChanges).toBe(2);
-    expect(getNotifications(opened.db, 'demo').items.find((n) => n.id === target.id)).toMatchObject({ pendingSync: true });
+    expect(getNotifications(opened.db, 'demo').items.find((n) => n.id === target.id)).toMatchObject(
+      { pendingSync: true },
+    );
 
     // 4. The site comes back on the same file and origin; a sync replays first, then fetches.
     server = await createEmbeddedServer({ port, seed: 'demo', database: serverFile });
     try {
       const summary = await sync.syncNow('demo');
       expect(summary.outcome).toBe('completed');
-      expect(sync.status('demo')).toMatchObject({ pendingChanges: 0, failedChanges: [], online: true });
+      expect(sync.status('demo')).toMatchObject({
+        pendingChanges: 0,
+        failedChanges: [],
+        online: true,
+      });
       const onServer = await queryServer<ServerInbox>(server.url, accessToken, READ_AT);
-      expect(onServer.viewer.notifications.nodes.find((n) => n.id === target.id)!.readAt).not.toBeNull();
       expect(
-        onServer.viewer.notificationSubscriptions.find((s) => s.topic === subscription.topic && s.channel === subscription.channel)!.enabled,
+        onServer.viewer.notifications.nodes.find((n) => n.id === target.id)!.readAt,
+      ).not.toBeNull();
+      expect(
+        onServer.viewer.notificationSubscriptions.find(
+          (s) => s.topic === subscription.topic && s.channel === subscription.channel,
+        )!.enabled,
       ).toBe(!subscription.enabled);
       view = getNotifications(opened.db, 'demo');
       expect(view.items.find((n) => n.id === target.id)).toMatchObject({ pendingSync: false });
-      expect(view.subscriptions.find((s) => s.topic === subscription.topic && s.channel === subscription.channel)).toMatchObject({
+      expect(
+        view.subscriptions.find(
+          (s) => s.topic === subscription.topic && s.channel === subscription.channel,
+        ),
+      ).toMatchObject({
         enabled: !subscription.enabled,
         pendingSync: false,
       });
@@ -106,7 +139,12 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     const target = getNotifications(db, 'demo').items.find((n) => n.readAt === null)!;
     // Enqueue through the store (no background replay), then sync with a client whose mutations cannot get through.
     const { enqueueChange } = await import('../../../electron/core/db');
-    enqueueChange(db, 'demo', { kind: 'mark-notification-read', notificationId: target.id }, new Date());
+    enqueueChange(
+      db,
+      'demo',
+      { kind: 'mark-notification-read', notificationId: target.id },
+      new Date(),
+    );
     const blocked = createSyncService({
       db,
       sleep: noSleep,
@@ -133,9 +171,19 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     await sync.syncNow('demo');
     const { enqueueChange } = await import('../../../electron/core/db');
     const target = getNotifications(db, 'demo').items.find((n) => n.readAt === null)!;
-    enqueueChange(db, 'demo', { kind: 'mark-notification-read', notificationId: target.id }, new Date());
+    enqueueChange(
+      db,
+      'demo',
+      { kind: 'mark-notification-read', notificationId: target.id },
+      new Date(),
+    );
     // The same change queued twice, as after a crash between the site's answer and our delete.
-    enqueueChange(db, 'demo', { kind: 'mark-notification-read', notificationId: target.id }, new Date());
+    enqueueChange(
+      db,
+      'demo',
+      { kind: 'mark-notification-read', notificationId: target.id },
+      new Date(),
+    );
     enqueueChange(db, 'demo', { kind: 'mark-all-notifications-read' }, new Date());
     expect(getNotifications(db, 'demo').unreadCount).toBe(0);
     const report = await sync.replayOutbox('demo');
@@ -155,13 +203,22 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     const target = getNotifications(db, 'demo').items[0]!;
     site.server.db.prepare('DELETE FROM notifications WHERE id = ?').run(target.id);
     const { enqueueChange } = await import('../../../electron/core/db');
-    enqueueChange(db, 'demo', { kind: 'mark-notification-read', notificationId: target.id }, new Date());
+    enqueueChange(
+      db,
+      'demo',
+      { kind: 'mark-notification-read', notificationId: target.id },
+      new Date(),
+    );
     const report = await sync.replayOutbox('demo');
     expect(report).toMatchObject({ replayed: 0, failed: 1, pending: 0 });
     const status = sync.status('demo');
     expect(status.pendingChanges).toBe(0);
     expect(status.failedChanges).toEqual([
-      { id: expect.any(String), description: `Mark notification ${target.id} read`, error: 'The site no longer has this item.' },
+      {
+        id: expect.any(String),
+        description: `Mark notification ${target.id} read`,
+        error: 'The site no longer has this item.',
+      },
     ]);
     expect(await sync.replayOutbox('demo')).toMatchObject({ replayed: 0, failed: 0, pending: 0 });
     await sync.syncNow('demo');
@@ -175,11 +232,19 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     await sync.syncNow('demo');
     const target = getNotifications(db, 'demo').items.find((n) => n.readAt === null)!;
     const { enqueueChange } = await import('../../../electron/core/db');
-    enqueueChange(db, 'demo', { kind: 'mark-notification-read', notificationId: target.id }, new Date());
+    enqueueChange(
+      db,
+      'demo',
+      { kind: 'mark-notification-read', notificationId: target.id },
+      new Date(),
+    );
     const summary = await sync.syncNow('demo');
     expect(summary).toMatchObject({ outcome: 'partial', missingScopes: ['account:write'] });
     expect(sync.status('demo').failedChanges).toHaveLength(1);
     expect(sync.status('demo').failedChanges[0]!.error).toContain('account:write');
-    expect(getNotifications(db, 'demo').items.find((n) => n.id === target.id)).toMatchObject({ readAt: null, pendingSync: false });
+    expect(getNotifications(db, 'demo').items.find((n) => n.id === target.id)).toMatchObject({
+      readAt: null,
+      pendingSync: false,
+    });
   });
 });

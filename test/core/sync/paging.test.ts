@@ -25,9 +25,21 @@ type Connection = keyof typeof PAGE_SIZE;
 /** The sync's operation for each connection, the server field that answers it, and the offline table it fills. */
 const CONNECTIONS: Record<Connection, { operation: string; field: string; table: string }> = {
   courses: { operation: 'SyncCourses', field: 'enrolledCourses', table: 'courses' },
-  digitalProducts: { operation: 'SyncDigitalProducts', field: 'digitalProducts', table: 'digital_products' },
-  consultingServices: { operation: 'SyncConsultingServices', field: 'consultingServices', table: 'consulting_services' },
-  eventRegistrations: { operation: 'SyncEventRegistrations', field: 'eventRegistrations', table: 'event_registrations' },
+  digitalProducts: {
+    operation: 'SyncDigitalProducts',
+    field: 'digitalProducts',
+    table: 'digital_products',
+  },
+  consultingServices: {
+    operation: 'SyncConsultingServices',
+    field: 'consultingServices',
+    table: 'consulting_services',
+  },
+  eventRegistrations: {
+    operation: 'SyncEventRegistrations',
+    field: 'eventRegistrations',
+    table: 'event_registrations',
+  },
   payments: { operation: 'SyncPayments', field: 'payments', table: 'payments' },
   notifications: { operation: 'SyncNotifications', field: 'notifications', table: 'notifications' },
 };
@@ -50,7 +62,8 @@ function addEntitlementRows(server: EmbeddedServer): void {
   const school = server.site.schoolId;
   const now = server.clock.now();
   const delivered = listDeliveredCourseIds(db, school, STUDENT, now);
-  if (delivered.length === 0) throw new Error('fixture: the student has no delivered course to hang services on');
+  if (delivered.length === 0)
+    throw new Error('fixture: the student has no delivered course to hang services on');
   db.transaction(() => {
     for (let i = 0; i < EXTRA_ROWS; i++) {
       const n = String(i + 1).padStart(4, '0');
@@ -121,8 +134,13 @@ function recording(client: SiteClient, requests: GraphQLRequest[]): SiteClient {
     endpoint: client.endpoint,
     fetch: (input, init) => {
       if (typeof init?.body !== 'string') throw new Error('expected a JSON request body');
-      const body = JSON.parse(init.body) as { query: string; operationName?: string; variables?: Record<string, unknown> };
-      const operation = body.operationName ?? getOperationAST(parse(body.query))?.name?.value ?? '?';
+      const body = JSON.parse(init.body) as {
+        query: string;
+        operationName?: string;
+        variables?: Record<string, unknown>;
+      };
+      const operation =
+        body.operationName ?? getOperationAST(parse(body.query))?.name?.value ?? '?';
       requests.push({ operation, first: body.variables?.first, after: body.variables?.after });
       return client.fetch(input, init);
     },
@@ -143,16 +161,27 @@ beforeAll(async () => {
     seed: 'large',
     site: 'demo',
     // Demo set plus: 30 courses (> 25 a page), 120 payments (> two pages of 50), 130 notifications (> 100).
-    seedOptions: { large: { courses: 30, lecturesPerCourse: 3, payments: 120, notifications: 130 } },
+    seedOptions: {
+      large: { courses: 30, lecturesPerCourse: 3, payments: 120, notifications: 130 },
+    },
   });
   addEntitlementRows(server);
   ({ accessToken } = await getMemberToken(server));
-  const data = await queryServer<{ viewer: Record<string, { totalCount: number }> }>(server.url, accessToken, TOTALS);
-  totals = Object.fromEntries(NAMES.map((c) => [c, data.viewer[CONNECTIONS[c].field]!.totalCount])) as Record<Connection, number>;
+  const data = await queryServer<{ viewer: Record<string, { totalCount: number }> }>(
+    server.url,
+    accessToken,
+    TOTALS,
+  );
+  totals = Object.fromEntries(
+    NAMES.map((c) => [c, data.viewer[CONNECTIONS[c].field]!.totalCount]),
+  ) as Record<Connection, number>;
 
   dir = mkdtempSync(join(tmpdir(), 'ld-paging-'));
   opened = openOfflineDatabase(join(dir, 'offline.db'));
-  const sync = createSyncService({ db: opened.db, clientFor: () => recording(siteClient(server.url, accessToken), requests) });
+  const sync = createSyncService({
+    db: opened.db,
+    clientFor: () => recording(siteClient(server.url, accessToken), requests),
+  });
   summary = await sync.syncNow('demo');
   await sync.close();
 });
@@ -173,7 +202,9 @@ describe('sync pages every connection to the end (issue: payments 50 per page)',
   it('stores exactly totalCount rows of every connection, and the run summary reports the same counts', () => {
     expect(summary).toMatchObject({ outcome: 'completed', error: null, missingScopes: [] });
     for (const c of NAMES) {
-      const stored = opened.db.prepare(`SELECT count(*) AS n FROM ${CONNECTIONS[c].table} WHERE site_id = ?`).get('demo') as { n: number };
+      const stored = opened.db
+        .prepare(`SELECT count(*) AS n FROM ${CONNECTIONS[c].table} WHERE site_id = ?`)
+        .get('demo') as { n: number };
       expect(stored.n, `${c} rows stored`).toBe(totals[c]);
       expect(summary.counts[c], `${c} in the run summary`).toBe(totals[c]);
     }
@@ -187,7 +218,10 @@ describe('sync pages every connection to the end (issue: payments 50 per page)',
     // The first page starts at the beginning; each later one continues from a cursor not used before.
     expect(pages[0]!.after ?? null).toBeNull();
     const cursors = pages.slice(1).map((p) => p.after);
-    for (const cursor of cursors) expect(typeof cursor === 'string' && cursor.length > 0, `cursor ${String(cursor)}`).toBe(true);
+    for (const cursor of cursors)
+      expect(typeof cursor === 'string' && cursor.length > 0, `cursor ${String(cursor)}`).toBe(
+        true,
+      );
     expect(new Set(pages.map((p) => p.after ?? null)).size).toBe(pages.length);
   });
 
@@ -199,7 +233,9 @@ describe('sync pages every connection to the end (issue: payments 50 per page)',
       expect(pages.length, `${c} pages`).toBe(Math.ceil(totals[c] / PAGE_SIZE[c]));
       for (const p of pages) expect(p.first, `${c} first`).toBe(PAGE_SIZE[c]);
       expect(pages[0]!.after ?? null, `${c} first page`).toBeNull();
-      expect(new Set(pages.map((p) => p.after ?? null)).size, `${c} distinct cursors`).toBe(pages.length);
+      expect(new Set(pages.map((p) => p.after ?? null)).size, `${c} distinct cursors`).toBe(
+        pages.length,
+      );
     }
   });
 });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import { CoreError } from '../../../electron/core/errors';
 import { fetchSnapshot } from '../../../electron/core/sync/fetch-snapshot';
-import type { ExecuteResult, GraphQLErrorLike, Transport } from '../../../electron/core/sync/transport';
+import type {
+  ExecuteResult,
+  GraphQLErrorLike,
+  Transport,
+} from '../../../electron/core/sync/transport';
 
 /**
  * fetchSnapshot with a scripted in-memory transport (no HTTP). A part the site refuses for a missing scope is
@@ -12,10 +16,17 @@ import type { ExecuteResult, GraphQLErrorLike, Transport } from '../../../electr
  */
 
 type Answer = ExecuteResult<unknown>;
-type Script = (operation: string, variables: Readonly<Record<string, unknown>>) => Answer | undefined;
+type Script = (
+  operation: string,
+  variables: Readonly<Record<string, unknown>>,
+) => Answer | undefined;
 
 /** One page of a connection; `totalCount` is the whole connection's (payments: two pages of one). */
-const page = (field: string, nodes: readonly unknown[], next: { endCursor: string } | null = null): Answer => ({
+const page = (
+  field: string,
+  nodes: readonly unknown[],
+  next: { endCursor: string } | null = null,
+): Answer => ({
   data: {
     viewer: {
       [field]: {
@@ -28,7 +39,13 @@ const page = (field: string, nodes: readonly unknown[], next: { endCursor: strin
   errors: [],
 });
 
-const PROFILE = { id: 'usr_1', name: 'Student', email: 'student@example.com', avatar: null, schools: [] };
+const PROFILE = {
+  id: 'usr_1',
+  name: 'Student',
+  email: 'student@example.com',
+  avatar: null,
+  schools: [],
+};
 const COURSE = { id: 'crs_1', title: 'Course' };
 const PRODUCT = { id: 'dgp_1', title: 'Product' };
 const SERVICE = { id: 'csv_1', title: 'Service' };
@@ -45,17 +62,27 @@ const normal: Record<string, (variables: Readonly<Record<string, unknown>>) => A
   SyncDigitalProducts: () => page('digitalProducts', [PRODUCT]),
   SyncConsultingServices: () => page('consultingServices', [SERVICE]),
   SyncEventRegistrations: () => page('eventRegistrations', [REGISTRATION]),
-  SyncPayments: (v) => (v.after ? page('payments', [PAYMENT_2]) : page('payments', [PAYMENT_1], { endCursor: 'cursor-1' })),
+  SyncPayments: (v) =>
+    v.after
+      ? page('payments', [PAYMENT_2])
+      : page('payments', [PAYMENT_1], { endCursor: 'cursor-1' }),
   SyncNotifications: () => page('notifications', [NOTIFICATION]),
-  SyncNotificationSubscriptions: () => ({ data: { viewer: { notificationSubscriptions: [SUBSCRIPTION] } }, errors: [] }),
+  SyncNotificationSubscriptions: () => ({
+    data: { viewer: { notificationSubscriptions: [SUBSCRIPTION] } },
+    errors: [],
+  }),
 };
 
 /** A Transport whose answers come from `script` first, else `normal`; records each operation it was asked. */
 function scripted(script: Script): { transport: Transport; asked: string[] } {
   const asked: string[] = [];
-  const execute = async (document: DocumentNode, variables: Record<string, unknown> = {}): Promise<Answer> => {
+  const execute = async (
+    document: DocumentNode,
+    variables: Record<string, unknown> = {},
+  ): Promise<Answer> => {
     const operation = getOperationAST(document)?.name?.value;
-    if (!operation || !normal[operation]) throw new Error(`unexpected operation ${operation ?? '(anonymous)'}`);
+    if (!operation || !normal[operation])
+      throw new Error(`unexpected operation ${operation ?? '(anonymous)'}`);
     asked.push(operation);
     return script(operation, variables) ?? normal[operation](variables);
   };
@@ -66,11 +93,16 @@ function scripted(script: Script): { transport: Transport; asked: string[] } {
 const paymentsWith =
   (error: GraphQLErrorLike): Script =>
   (operation, variables) =>
-    operation === 'SyncPayments' && !variables.after ? { ...page('payments', [PAYMENT_1], { endCursor: 'cursor-1' }), errors: [error] } : undefined;
+    operation === 'SyncPayments' && !variables.after
+      ? { ...page('payments', [PAYMENT_1], { endCursor: 'cursor-1' }), errors: [error] }
+      : undefined;
 
 describe('fetchSnapshot: a part refused for a missing scope is left out, not failed (service-spec "Protected resources")', () => {
   it.each([
-    ['the message names the scope', { message: 'This field requires the account:read scope.', path: ['viewer', 'payments'] }],
+    [
+      'the message names the scope',
+      { message: 'This field requires the account:read scope.', path: ['viewer', 'payments'] },
+    ],
     [
       "the server's format: message and extensions.requiredScope",
       {
@@ -79,26 +111,29 @@ describe('fetchSnapshot: a part refused for a missing scope is left out, not fai
         extensions: { code: 'INSUFFICIENT_SCOPE', requiredScope: 'account:read' },
       },
     ],
-  ] as const)('payments answered with data and a scope error (%s): scope reported, payments undefined, the rest kept', async (_, error) => {
-    const { transport, asked } = scripted(paymentsWith(error));
-    const result = await fetchSnapshot(transport, {});
+  ] as const)(
+    'payments answered with data and a scope error (%s): scope reported, payments undefined, the rest kept',
+    async (_, error) => {
+      const { transport, asked } = scripted(paymentsWith(error));
+      const result = await fetchSnapshot(transport, {});
 
-    expect(result.missingScopes).toEqual(['account:read']);
-    // Undefined, not the page that came with the error: commitSnapshot then keeps the stored payments.
-    expect(result.snapshot.payments).toBeUndefined();
-    expect('payments' in result.snapshot).toBe(false);
-    // The refused part is not paged on past the refusal.
-    expect(asked.filter((o) => o === 'SyncPayments')).toHaveLength(1);
-    expect(result.snapshot).toEqual({
-      profile: PROFILE,
-      courses: [COURSE],
-      digitalProducts: [PRODUCT],
-      consultingServices: [SERVICE],
-      eventRegistrations: [REGISTRATION],
-      notifications: [NOTIFICATION],
-      subscriptions: [SUBSCRIPTION],
-    });
-  });
+      expect(result.missingScopes).toEqual(['account:read']);
+      // Undefined, not the page that came with the error: commitSnapshot then keeps the stored payments.
+      expect(result.snapshot.payments).toBeUndefined();
+      expect('payments' in result.snapshot).toBe(false);
+      // The refused part is not paged on past the refusal.
+      expect(asked.filter((o) => o === 'SyncPayments')).toHaveLength(1);
+      expect(result.snapshot).toEqual({
+        profile: PROFILE,
+        courses: [COURSE],
+        digitalProducts: [PRODUCT],
+        consultingServices: [SERVICE],
+        eventRegistrations: [REGISTRATION],
+        notifications: [NOTIFICATION],
+        subscriptions: [SUBSCRIPTION],
+      });
+    },
+  );
 
   it('control: with no error the payments are paged to the end and nothing is reported missing', async () => {
     const { transport } = scripted(() => undefined);
@@ -109,7 +144,11 @@ describe('fetchSnapshot: a part refused for a missing scope is left out, not fai
 
   it('an error that is not a scope refusal fails the whole fetch with server-error', async () => {
     const { transport } = scripted(
-      paymentsWith({ message: 'Unexpected error.', path: ['viewer', 'payments'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
+      paymentsWith({
+        message: 'Unexpected error.',
+        path: ['viewer', 'payments'],
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      }),
     );
     const failure = await fetchSnapshot(transport, {}).then(
       () => null,
@@ -125,10 +164,16 @@ describe('fetchSnapshot: a part refused for a missing scope is left out, not fai
       operation === 'SyncPayments' && !variables.after
         ? {
             ...page('payments', [PAYMENT_1], { endCursor: 'cursor-1' }),
-            errors: [{ message: 'This field requires the account:read scope.' }, { message: 'Unexpected error.' }],
+            errors: [
+              { message: 'This field requires the account:read scope.' },
+              { message: 'Unexpected error.' },
+            ],
           }
         : undefined,
     );
-    await expect(fetchSnapshot(transport, {})).rejects.toMatchObject({ name: 'CoreError', code: 'server-error' });
+    await expect(fetchSnapshot(transport, {})).rejects.toMatchObject({
+      name: 'CoreError',
+      code: 'server-error',
+    });
   });
 });

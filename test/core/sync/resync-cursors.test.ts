@@ -17,7 +17,12 @@ import { contents, openWorkerDb, startSite, type TestSite } from './helpers/setu
 
 /** A site with several pages in each long connection (payments 50 a page, courses 25, notifications 50). */
 async function multiPageSite(): Promise<TestSite> {
-  return startSite({ seed: 'large', seedOptions: { large: { courses: 40, lecturesPerCourse: 2, payments: 260, notifications: 130 } } });
+  return startSite({
+    seed: 'large',
+    seedOptions: {
+      large: { courses: 40, lecturesPerCourse: 2, payments: 260, notifications: 130 },
+    },
+  });
 }
 
 interface PageRequest {
@@ -35,17 +40,30 @@ function recording(writer: DbWriter) {
     call: (call, input) => {
       if (call !== 'stage:fetch') return writer.call(call, input);
       const request = input as StageFetchInput;
-      requests.push({ part: request.part, after: (request.variables?.['after'] as string | null | undefined) ?? null, hold: request.hold === true });
+      requests.push({
+        part: request.part,
+        after: (request.variables?.['after'] as string | null | undefined) ?? null,
+        hold: request.hold === true,
+      });
       inFlight.set(request.part, (inFlight.get(request.part) ?? 0) + 1);
-      mostInFlight.set(request.part, Math.max(mostInFlight.get(request.part) ?? 0, inFlight.get(request.part)!));
-      return writer.call(call, input).finally(() => inFlight.set(request.part, inFlight.get(request.part)! - 1));
+      mostInFlight.set(
+        request.part,
+        Math.max(mostInFlight.get(request.part) ?? 0, inFlight.get(request.part)!),
+      );
+      return writer
+        .call(call, input)
+        .finally(() => inFlight.set(request.part, inFlight.get(request.part)! - 1));
     },
     close: () => writer.close(),
   };
   return { writer: wrapped, requests, mostInFlight };
 }
 
-async function syncInto(site: TestSite, opened: Awaited<ReturnType<typeof openWorkerDb>>, writer: DbWriter = opened.writer) {
+async function syncInto(
+  site: TestSite,
+  opened: Awaited<ReturnType<typeof openWorkerDb>>,
+  writer: DbWriter = opened.writer,
+) {
   const sync = createSyncService({ db: opened.db, writer, clientFor: () => site.client });
   const summary = await sync.syncNow('demo');
   await sync.close();
@@ -61,7 +79,12 @@ async function fromNothing(site: TestSite): Promise<string> {
 }
 
 const memberPayments = (server: EmbeddedServer) =>
-  server.db.prepare("SELECT id FROM payments WHERE user_id = 'usr_student' ORDER BY created_at DESC, id DESC").pluck().all() as string[];
+  server.db
+    .prepare(
+      "SELECT id FROM payments WHERE user_id = 'usr_student' ORDER BY created_at DESC, id DESC",
+    )
+    .pluck()
+    .all() as string[];
 
 function removePayment(server: EmbeddedServer, id: string): void {
   server.db.transaction(() => {
@@ -73,8 +96,15 @@ function removePayment(server: EmbeddedServer, id: string): void {
 
 /** A copy of one of the member's payments under a new id, created `at` (epoch ms). */
 function addPayment(server: EmbeddedServer, id: string, at: number): void {
-  const columns = server.db.prepare("SELECT name FROM pragma_table_info('payments')").pluck().all() as string[];
-  const source = columns.map((c) => (c === 'id' ? '@id' : c === 'trade_no' ? '@tradeNo' : c === 'created_at' ? '@at' : c)).join(', ');
+  const columns = server.db
+    .prepare("SELECT name FROM pragma_table_info('payments')")
+    .pluck()
+    .all() as string[];
+  const source = columns
+    .map((c) =>
+      c === 'id' ? '@id' : c === 'trade_no' ? '@tradeNo' : c === 'created_at' ? '@at' : c,
+    )
+    .join(', ');
   server.db
     .prepare(
       `INSERT INTO payments (${columns.join(', ')}) SELECT ${source} FROM payments WHERE user_id = 'usr_student' ORDER BY created_at DESC LIMIT 1`,
@@ -115,14 +145,26 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
     const opened = await openWorkerDb();
     await syncInto(site, opened);
     const changes: [string, () => void][] = [
-      ['a payment added at the head', () => addPayment(site.server, 'pay_new_head', Date.now() + 60_000)],
-      ['a payment removed in the middle', () => removePayment(site.server, memberPayments(site.server)[120]!)],
-      ['the oldest payment removed', () => removePayment(site.server, memberPayments(site.server).at(-1)!)],
+      [
+        'a payment added at the head',
+        () => addPayment(site.server, 'pay_new_head', Date.now() + 60_000),
+      ],
+      [
+        'a payment removed in the middle',
+        () => removePayment(site.server, memberPayments(site.server)[120]!),
+      ],
+      [
+        'the oldest payment removed',
+        () => removePayment(site.server, memberPayments(site.server).at(-1)!),
+      ],
       [
         'a payment added between two pages',
         () => {
           const ids = memberPayments(site.server);
-          const at = site.server.db.prepare('SELECT created_at FROM payments WHERE id = ?').pluck().get(ids[99]) as number;
+          const at = site.server.db
+            .prepare('SELECT created_at FROM payments WHERE id = ?')
+            .pluck()
+            .get(ids[99]) as number;
           addPayment(site.server, 'pay_new_middle', at + 1);
         },
       ],
@@ -134,7 +176,9 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
       expect(summary.counts['payments'], label).toBe(memberPayments(site.server).length);
       expect(contents(opened.db), label).toBe(await fromNothing(site));
       // What the next sync will ask for is the walk just made.
-      expect(storedPageCursors(opened.db, 'demo').payments?.length, label).toBe(Math.ceil(memberPayments(site.server).length / 50));
+      expect(storedPageCursors(opened.db, 'demo').payments?.length, label).toBe(
+        Math.ceil(memberPayments(site.server).length / 50),
+      );
     }
   });
 
@@ -147,19 +191,29 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
     raw
       .prepare("UPDATE sync_parts SET cursors = ? WHERE site_id = 'demo' AND part = 'payments'")
       .run(JSON.stringify([null, 'not-a-cursor', 'nor-this']));
-    raw.prepare("UPDATE sync_parts SET cursors = 'not json' WHERE site_id = 'demo' AND part = 'courses'").run();
+    raw
+      .prepare(
+        "UPDATE sync_parts SET cursors = 'not json' WHERE site_id = 'demo' AND part = 'courses'",
+      )
+      .run();
     raw.close();
     expect(storedPageCursors(opened.db, 'demo').courses).toBeUndefined();
 
     const again = recording(opened.writer);
     await syncInto(site, opened, again.writer);
-    expect(again.requests.some((r) => r.part === 'payments' && r.after === 'not-a-cursor')).toBe(true);
+    expect(again.requests.some((r) => r.part === 'payments' && r.after === 'not-a-cursor')).toBe(
+      true,
+    );
     expect(contents(opened.db)).toBe(await fromNothing(site));
     expect(storedPageCursors(opened.db, 'demo')).toEqual(walked);
 
     // The same when the commit rewrites another part: the kept part's cursors are mended too.
     const again2 = openOfflineDatabase(opened.file).db;
-    again2.prepare("UPDATE sync_parts SET cursors = '[null]' WHERE site_id = 'demo' AND part = 'courses'").run();
+    again2
+      .prepare(
+        "UPDATE sync_parts SET cursors = '[null]' WHERE site_id = 'demo' AND part = 'courses'",
+      )
+      .run();
     again2.close();
     removePayment(site.server, memberPayments(site.server)[5]!);
     await syncInto(site, opened);

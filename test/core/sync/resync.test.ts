@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { getBilling, getCourseDetail, getLibrary, getNotifications, getProfile, search } from '../../../electron/core/db';
+import {
+  getBilling,
+  getCourseDetail,
+  getLibrary,
+  getNotifications,
+  getProfile,
+  search,
+} from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { admin, getOperatorToken } from './helpers/member-token';
 import { noSleep, openTempDb, startSite } from './helpers/setup';
@@ -14,11 +21,14 @@ describe('re-sync after server-side changes made through the operator admin API'
     expect((await sync.syncNow('demo')).outcome).toBe('completed');
     const now = new Date();
     const operator = (await getOperatorToken(site.server)).accessToken;
-    const call = (method: string, path: string, body?: unknown) => admin(site.server.url, operator, method, path, body);
+    const call = (method: string, path: string, body?: unknown) =>
+      admin(site.server.url, operator, method, path, body);
 
     // A published course the student is not enrolled in.
     const enrolled = new Set(getLibrary(db, 'demo', now).map((c) => c.courseId));
-    const catalog = (await call('GET', '/courses')) as { data: { id: string; title: string; published: boolean }[] };
+    const catalog = (await call('GET', '/courses')) as {
+      data: { id: string; title: string; published: boolean }[];
+    };
     const fresh = catalog.data.find((c) => c.published && !enrolled.has(c.id))!;
     expect(fresh).toBeDefined();
     await call('POST', `/courses/${fresh.id}/students`, { userId: 'usr_student', lifetime: true });
@@ -26,18 +36,29 @@ describe('re-sync after server-side changes made through the operator admin API'
     // A lecture added to the first section of an enrolled course.
     const course = getCourseDetail(db, 'demo', [...enrolled][0]!, now);
     const section = course.sections[0]!;
-    const lecture = (await call('POST', `/courses/${course.courseId}/sections/${section.sectionId}/lectures`, {
-      title: 'Zymurgy appendix',
-      duration: 321,
-    })) as { id: string };
+    const lecture = (await call(
+      'POST',
+      `/courses/${course.courseId}/sections/${section.sectionId}/lectures`,
+      {
+        title: 'Zymurgy appendix',
+        duration: 321,
+      },
+    )) as { id: string };
 
     // A refund of a paid payment made within the 10-day refund window.
     const paid = getBilling(db, 'demo', now)
       .orders.flatMap((o) => o.payments)
-      .find((p) => p.paymentState === 'paid' && p.amount > 1 && now.getTime() - Date.parse(p.createdAt) < 9 * DAY)!;
+      .find(
+        (p) =>
+          p.paymentState === 'paid' &&
+          p.amount > 1 &&
+          now.getTime() - Date.parse(p.createdAt) < 9 * DAY,
+      )!;
     expect(paid).toBeDefined();
     const half = Math.floor(paid.amount / 2);
-    await call('POST', `/orders/${paid.tradeNo}/payments/${paid.paymentId}/refund`, { amount: half });
+    await call('POST', `/orders/${paid.tradeNo}/payments/${paid.paymentId}/refund`, {
+      amount: half,
+    });
 
     // One notification deleted, one published.
     const gone = getNotifications(db, 'demo').items[0]!;
@@ -62,7 +83,10 @@ describe('re-sync after server-side changes made through the operator admin API'
     });
 
     const detail = getCourseDetail(db, 'demo', course.courseId, now);
-    expect(detail.sections[0]!.lectures.find((l) => l.lectureId === lecture.id)).toMatchObject({ title: 'Zymurgy appendix', durationSeconds: 321 });
+    expect(detail.sections[0]!.lectures.find((l) => l.lectureId === lecture.id)).toMatchObject({
+      title: 'Zymurgy appendix',
+      durationSeconds: 321,
+    });
     expect(search(db, 'demo', 'zymurgy')).toEqual([
       expect.objectContaining({
         kind: 'lecture',
@@ -81,7 +105,10 @@ describe('re-sync after server-side changes made through the operator admin API'
 
     const inbox = getNotifications(db, 'demo');
     expect(inbox.items.some((n) => n.id === gone.id)).toBe(false);
-    expect(inbox.items.find((n) => n.id === published.data[0]!.id)).toMatchObject({ title: 'Quokka festival', readAt: null });
+    expect(inbox.items.find((n) => n.id === published.data[0]!.id)).toMatchObject({
+      title: 'Quokka festival',
+      readAt: null,
+    });
     expect(search(db, 'demo', 'quokka').map((h) => h.id)).toEqual([published.data[0]!.id]);
     expect(search(db, 'demo', gone.title).some((h) => h.id === gone.id)).toBe(false);
   });
@@ -92,7 +119,10 @@ describe('two sites stay apart (demo and demo2)', () => {
     const demo = await startSite({ site: 'demo' });
     const demo2 = await startSite({ site: 'demo2' });
     const { db } = openTempDb();
-    const clients = { demo: demo.client, demo2: demo2.client } as Record<string, typeof demo.client>;
+    const clients = { demo: demo.client, demo2: demo2.client } as Record<
+      string,
+      typeof demo.client
+    >;
     const sync = createSyncService({ db, clientFor: (siteId) => clients[siteId]!, sleep: noSleep });
     const [a, b] = await Promise.all([sync.syncNow('demo'), sync.syncNow('demo2')]);
     expect(a.outcome).toBe('completed');

@@ -35,12 +35,27 @@ describe('site status view (real site, real core)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<{ site: SiteSummary; status: () => Promise<SyncStatus>; sync: () => Promise<SyncRunSummary> }> {
-    server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo', database: join(dir, 'site.db') });
-    core = await createTestCore({ dataDir: join(dir, 'app'), openExternal: systemBrowser(), networkUp: () => networkUp });
+  async function start(): Promise<{
+    site: SiteSummary;
+    status: () => Promise<SyncStatus>;
+    sync: () => Promise<SyncRunSummary>;
+  }> {
+    server = await createEmbeddedServer({
+      port: 0,
+      seed: 'demo',
+      site: 'demo',
+      database: join(dir, 'site.db'),
+    });
+    core = await createTestCore({
+      dataDir: join(dir, 'app'),
+      openExternal: systemBrowser(),
+      networkUp: () => networkUp,
+    });
     const site = await signedInSite(core, server.url);
-    const status = async () => valueOf(await dispatch(core!.handlers, 'sync:status', { siteId: site.id })) as SyncStatus;
-    const sync = async () => valueOf(await dispatch(core!.handlers, 'sync:now', { siteId: site.id })) as SyncRunSummary;
+    const status = async () =>
+      valueOf(await dispatch(core!.handlers, 'sync:status', { siteId: site.id })) as SyncStatus;
+    const sync = async () =>
+      valueOf(await dispatch(core!.handlers, 'sync:now', { siteId: site.id })) as SyncRunSummary;
     return { site, status, sync };
   }
 
@@ -99,14 +114,21 @@ describe('site status view (real site, real core)', () => {
     const { status, sync } = await start();
     const good = await sync();
     const live = server!.db
-      .prepare("SELECT DISTINCT grant_id AS g FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL")
+      .prepare(
+        "SELECT DISTINCT grant_id AS g FROM token_pairs WHERE client_id = 'demo-desktop' AND revoked_at IS NULL",
+      )
       .all() as { g: string }[];
     expect(live.length).toBeGreaterThan(0);
-    for (const { g } of live) revokeGrant(server!.db, g, server!.clock.now(), 'revoked-by-test-operator');
+    for (const { g } of live)
+      revokeGrant(server!.db, g, server!.clock.now(), 'revoked-by-test-operator');
     const refused = await sync();
     expect(refused.outcome).toBe('failed');
     const s = await status();
-    expect(s.view).toMatchObject({ state: 'needs-sign-in', tone: 'danger', lastSyncedAt: good.finishedAt });
+    expect(s.view).toMatchObject({
+      state: 'needs-sign-in',
+      tone: 'danger',
+      lastSyncedAt: good.finishedAt,
+    });
     expect(s.view.reason?.code).toBe('sign-in-needed');
   });
 });
@@ -125,9 +147,18 @@ describe('reachability rule (net/reachability.ts)', () => {
   });
 
   it('the OS network: loopback alone is no network', () => {
-    const lo = { address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', internal: true, cidr: null } as const;
+    const lo = {
+      address: '127.0.0.1',
+      netmask: '255.0.0.0',
+      family: 'IPv4',
+      mac: '00:00:00:00:00:00',
+      internal: true,
+      cidr: null,
+    } as const;
     expect(osHasNetwork({ lo: [lo] })).toBe(false);
-    expect(osHasNetwork({ lo: [lo], eth0: [{ ...lo, address: '10.0.0.2', internal: false }] })).toBe(true);
+    expect(
+      osHasNetwork({ lo: [lo], eth0: [{ ...lo, address: '10.0.0.2', internal: false }] }),
+    ).toBe(true);
   });
 });
 
@@ -156,16 +187,27 @@ describe('siteStatusView: one status, in the order the student must know it', ()
     });
   });
   it('a cancelled run is no failure', () => {
-    expect(siteStatusView(ready, { ...base, lastError: { code: 'sync-cancelled', message: '' } }).state).toBe('ok');
+    expect(
+      siteStatusView(ready, { ...base, lastError: { code: 'sync-cancelled', message: '' } }).state,
+    ).toBe('ok');
   });
   it('a sign-in needed outranks a run under way and the network', () => {
-    expect(siteStatusView({ status: 'sign-in-needed' }, { ...base, running: true, reach: 'offline' }).state).toBe('needs-sign-in');
+    expect(
+      siteStatusView({ status: 'sign-in-needed' }, { ...base, running: true, reach: 'offline' })
+        .state,
+    ).toBe('needs-sign-in');
   });
   it('signed out with its copy kept: red "needs sign-in", never a green "Synced" under the banner that says so', () => {
-    expect(siteStatusView({ status: 'signed-out' }, base)).toMatchObject({ state: 'needs-sign-in', tone: 'danger', lastSyncedAt: base.lastSyncedAt });
+    expect(siteStatusView({ status: 'signed-out' }, base)).toMatchObject({
+      state: 'needs-sign-in',
+      tone: 'danger',
+      lastSyncedAt: base.lastSyncedAt,
+    });
   });
   it('a run under way shows as syncing, even after a failure', () => {
-    expect(siteStatusView(ready, { ...base, running: true, reach: 'not-answering' })).toMatchObject({ state: 'syncing', tone: 'busy' });
+    expect(siteStatusView(ready, { ...base, running: true, reach: 'not-answering' })).toMatchObject(
+      { state: 'syncing', tone: 'busy' },
+    );
   });
   it('never synced and never tried: ok with no time', () => {
     expect(siteStatusView(ready, { ...base, lastSyncedAt: null, reach: 'unknown' })).toEqual({

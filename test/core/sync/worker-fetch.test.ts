@@ -28,7 +28,9 @@ afterEach(async () => {
 async function signedIn(options: { scopes?: string[] } = {}) {
   const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
   cleanups.push(() => server.close());
-  const h: Harness = await createHarness({ extra: options.scopes ? { scopes: options.scopes } : {} });
+  const h: Harness = await createHarness({
+    extra: options.scopes ? { scopes: options.scopes } : {},
+  });
   cleanups.push(() => h.close());
   const site = await h.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
   await h.manager.signIn(site.id);
@@ -98,7 +100,10 @@ describe('the sync pages sent by the writer worker', () => {
 
     // The same site through this thread's fetch (the path a host's own fetch takes), into another file.
     const reference = openTempDb();
-    const viaFetch = createSyncService({ db: reference.db, clientFor: () => fetchOnlyClient(site.server.url, site.accessToken) });
+    const viaFetch = createSyncService({
+      db: reference.db,
+      clientFor: () => fetchOnlyClient(site.server.url, site.accessToken),
+    });
     expect((await viaFetch.syncNow('demo')).counts).toEqual(summary.counts);
     await viaFetch.close();
     expect(contents(db)).toBe(contents(reference.db));
@@ -110,7 +115,10 @@ describe('the sync pages sent by the writer worker', () => {
     const { db, writer } = await openWorkerDb();
     const current = await vault.get(siteId);
     // A token the site no longer accepts while it still looks fresh locally.
-    await vault.put(siteId, { ...(current as NonNullable<typeof current>), accessToken: 'at_not-a-real-token' });
+    await vault.put(siteId, {
+      ...(current as NonNullable<typeof current>),
+      accessToken: 'at_not-a-real-token',
+    });
     const sync = createSyncService({ db, writer, clientFor: () => client });
     const summary = await sync.syncNow(siteId);
     await sync.close();
@@ -153,7 +161,9 @@ describe('the sync pages sent by the writer worker', () => {
   it("sendWith never hands the site's token to another origin", async () => {
     const { h, siteId } = await signedIn();
     const send = vi.fn(async () => ({ status: 200, wwwAuthenticate: null }));
-    await expect(h.manager.sendWith(siteId)('https://evil.example.com/member/graphql', send)).rejects.toSatisfy((e) => isCoreError(e, 'forbidden'));
+    await expect(
+      h.manager.sendWith(siteId)('https://evil.example.com/member/graphql', send),
+    ).rejects.toSatisfy((e) => isCoreError(e, 'forbidden'));
     expect(send).not.toHaveBeenCalled();
   });
 
@@ -161,12 +171,19 @@ describe('the sync pages sent by the writer worker', () => {
     const { site, db, writer, before } = await syncedOnce();
 
     const silent = await silentSite();
-    const sync = createSyncService({ db, writer, clientFor: () => ({ ...site.client, endpoint: `${silent.url}/member/graphql` }) });
+    const sync = createSyncService({
+      db,
+      writer,
+      clientFor: () => ({ ...site.client, endpoint: `${silent.url}/member/graphql` }),
+    });
     const running = sync.syncNow('demo');
     await vi.waitFor(() => expect(silent.requests.length).toBeGreaterThanOrEqual(4));
     expect(silent.requests.every((r) => !r.closed)).toBe(true);
     sync.cancel('demo');
-    expect(await running).toMatchObject({ outcome: 'cancelled', error: { code: 'sync-cancelled' } });
+    expect(await running).toMatchObject({
+      outcome: 'cancelled',
+      error: { code: 'sync-cancelled' },
+    });
     // The site never answered: only the worker's abort closed those requests.
     await vi.waitFor(() => expect(silent.requests.every((r) => r.closed)).toBe(true));
     await sync.close();
@@ -188,10 +205,16 @@ describe('the sync pages sent by the writer worker', () => {
     const sync = createSyncService({
       db,
       writer,
-      clientFor: () => ({ ...site.client, endpoint: `http://127.0.0.1:${(cut.address() as AddressInfo).port}/member/graphql` }),
+      clientFor: () => ({
+        ...site.client,
+        endpoint: `http://127.0.0.1:${(cut.address() as AddressInfo).port}/member/graphql`,
+      }),
       sleep: async (ms) => void sleeps.push(ms),
     });
-    expect(await sync.syncNow('demo')).toMatchObject({ outcome: 'failed', error: { code: 'site-unreachable' } });
+    expect(await sync.syncNow('demo')).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'site-unreachable' },
+    });
     await sync.close();
     expect(sleeps).toEqual([250, 500, 1000, 2000]);
     expect(getLibrary(db, 'demo', NOW)).toEqual(before);

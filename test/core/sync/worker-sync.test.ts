@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { getBilling, getEntitlements, getLibrary, getNotifications, getProfile } from '../../../electron/core/db';
+import {
+  getBilling,
+  getEntitlements,
+  getLibrary,
+  getNotifications,
+  getProfile,
+} from '../../../electron/core/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { digestsOf } from '../../../electron/core/db/snapshot';
 import { fetchSnapshot } from '../../../electron/core/sync/fetch-snapshot';
@@ -19,7 +25,12 @@ async function workerSync(options: Parameters<typeof startSite>[0] = {}) {
   const site = await startSite(options);
   const { file, writer, db } = await openWorkerDb();
   const changed: string[] = [];
-  const sync = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+  const sync = createSyncService({
+    db,
+    writer,
+    clientFor: () => site.client,
+    onDataChanged: (s) => changed.push(s),
+  });
   onTestFinished(() => sync.close());
   return { site, file, writer, db, changed, sync };
 }
@@ -53,7 +64,12 @@ describe('sync through the writer worker', () => {
     const { site, writer, db, changed, sync } = await workerSync();
     await sync.syncNow('demo');
     await sync.close(); // lets the search-index warm-up after the first commit finish
-    const again = createSyncService({ db, writer, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    const again = createSyncService({
+      db,
+      writer,
+      clientFor: () => site.client,
+      onDataChanged: (s) => changed.push(s),
+    });
     const before = contents(db);
     const runs = db.prepare('SELECT count(*) FROM sync_runs').pluck();
     const runsBefore = runs.get();
@@ -71,12 +87,19 @@ describe('sync through the writer worker', () => {
     // Enough rows that courses, payments and notifications each take several pages.
     const { site, db, sync } = await workerSync({
       seed: 'large',
-      seedOptions: { large: { courses: 60, lecturesPerCourse: 10, payments: 180, notifications: 250 } },
+      seedOptions: {
+        large: { courses: 60, lecturesPerCourse: 10, payments: 180, notifications: 250 },
+      },
     });
     const summary = await sync.syncNow('demo');
     expect(summary.outcome).toBe('completed');
     const whole = await fetchSnapshot(createTransport(site.client, { sleep: defaultSleep }), {});
-    const stored = new Map(db.prepare("SELECT part, digest FROM sync_parts WHERE site_id = 'demo'").raw().all() as [string, string][]);
+    const stored = new Map(
+      db.prepare("SELECT part, digest FROM sync_parts WHERE site_id = 'demo'").raw().all() as [
+        string,
+        string,
+      ][],
+    );
     const expected = digestsOf(whole.snapshot);
     expect(expected.size).toBe(8);
     expect(whole.pagesFetched).toBeGreaterThanOrEqual(8 + 2 + 3 + 2);
@@ -87,10 +110,18 @@ describe('sync through the writer worker', () => {
     const site = await startSite();
     const { db } = openTempDb();
     const changed: string[] = [];
-    const sync = createSyncService({ db, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    const sync = createSyncService({
+      db,
+      clientFor: () => site.client,
+      onDataChanged: (s) => changed.push(s),
+    });
     await sync.syncNow('demo');
     await sync.close();
-    const again = createSyncService({ db, clientFor: () => site.client, onDataChanged: (s) => changed.push(s) });
+    const again = createSyncService({
+      db,
+      clientFor: () => site.client,
+      onDataChanged: (s) => changed.push(s),
+    });
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     const before = totalChanges.get() as number;
     await again.syncNow('demo');

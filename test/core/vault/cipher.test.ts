@@ -26,7 +26,11 @@ describe('Node cipher: AES-256-GCM with a per-device key file (NIST SP 800-38D)'
     expect(Buffer.from(a).subarray(1, 13).equals(Buffer.from(b).subarray(1, 13))).toBe(false);
     expect(Buffer.from(a).toString('latin1')).not.toContain('refresh-token-value-xyz');
     expect(new TextDecoder().decode(await cipher.decrypt(a))).toBe('refresh-token-value-xyz');
-    expect(cipher).toMatchObject({ backend: 'node-aes-256-gcm-keyfile', persistent: true, weak: false });
+    expect(cipher).toMatchObject({
+      backend: 'node-aes-256-gcm-keyfile',
+      persistent: true,
+      weak: false,
+    });
   });
 
   it('detects tampering through the authentication tag', async () => {
@@ -56,10 +60,14 @@ describe('Node cipher: AES-256-GCM with a per-device key file (NIST SP 800-38D)'
       const cipher = await createNodeCipher(keyFile, { recordsDir: join(dir, 'no-records') });
       expect(cipher.keyReplaced).toBe(false);
       expect((await readFile(keyFile)).length).toBe(32);
-      expect(new TextDecoder().decode(await cipher.decrypt(await cipher.encrypt(text('works'))))).toBe('works');
+      expect(
+        new TextDecoder().decode(await cipher.decrypt(await cipher.encrypt(text('works')))),
+      ).toBe('works');
       // The replacement is the key from now on.
       const again = await createNodeCipher(keyFile, { recordsDir: join(dir, 'no-records') });
-      expect(new TextDecoder().decode(await again.decrypt(await cipher.encrypt(text('same'))))).toBe('same');
+      expect(
+        new TextDecoder().decode(await again.decrypt(await cipher.encrypt(text('same')))),
+      ).toBe('same');
     }
   });
 
@@ -82,14 +90,18 @@ describe('Node cipher: AES-256-GCM with a per-device key file (NIST SP 800-38D)'
     await writeFile(keyFile, Buffer.alloc(0));
     const second = await createNodeCipher(keyFile);
     expect(second.keyReplaced).toBe(true);
-    await expect(createVault({ dir: join(dir, 'vault'), cipher: second }).get('siteA')).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    await expect(
+      createVault({ dir: join(dir, 'vault'), cipher: second }).get('siteA'),
+    ).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
     expect((await createNodeCipher(keyFile)).keyReplaced).toBe(false);
   });
 
   it('a different key cannot read the records of another device', async () => {
     const a = await createNodeCipher(join(dir, 'a.key'));
     const b = await createNodeCipher(join(dir, 'b.key'));
-    await expect(b.decrypt(await a.encrypt(text('x')))).rejects.toSatisfy((e) => isCoreError(e, 'storage-error'));
+    await expect(b.decrypt(await a.encrypt(text('x')))).rejects.toSatisfy((e) =>
+      isCoreError(e, 'storage-error'),
+    );
   });
 });
 

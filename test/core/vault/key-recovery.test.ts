@@ -29,8 +29,13 @@ describe('a damaged vault key never stops the app', () => {
     const cipher = await createNodeCipher(keyFile);
     expect(cipher.keyReplaced).toBe(true);
     const manager = await h.reopen({ cipher });
-    expect(manager.getSite(site.id)).toMatchObject({ status: 'sign-in-needed', signInUnreadable: true });
-    await expect(manager.getAccessToken(site.id)).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
+    expect(manager.getSite(site.id)).toMatchObject({
+      status: 'sign-in-needed',
+      signInUnreadable: true,
+    });
+    await expect(manager.getAccessToken(site.id)).rejects.toSatisfy((e) =>
+      isCoreError(e, 'sign-in-needed'),
+    );
 
     await manager.signIn(site.id);
     const after = manager.getSite(site.id);

@@ -30,7 +30,10 @@ const record = (n: number): SiteSecrets => ({
 
 describe('vault: encrypted per-site records', () => {
   it('stores, reads back, replaces and deletes one record per site', async () => {
-    const vault = createVault({ dir: join(dir, 'vault'), cipher: await createNodeCipher(join(dir, 'key')) });
+    const vault = createVault({
+      dir: join(dir, 'vault'),
+      cipher: await createNodeCipher(join(dir, 'key')),
+    });
     await vault.put('siteA', record(1));
     await vault.put('siteB', record(2));
     expect(await vault.get('siteA')).toEqual(record(1));
@@ -44,7 +47,11 @@ describe('vault: encrypted per-site records', () => {
   it('never writes a token or secret in plain text, and leaves no temp files (atomic replace)', async () => {
     const vdir = join(dir, 'vault');
     const vault = createVault({ dir: vdir, cipher: await createNodeCipher(join(dir, 'key')) });
-    await Promise.all([vault.put('siteA', record(1)), vault.put('siteA', record(2)), vault.put('siteB', record(3))]);
+    await Promise.all([
+      vault.put('siteA', record(1)),
+      vault.put('siteA', record(2)),
+      vault.put('siteB', record(3)),
+    ]);
     await vault.addPendingRevocation({
       siteId: 'siteA',
       revocationEndpoint: 'http://x/revoke',
@@ -60,7 +67,14 @@ describe('vault: encrypted per-site records', () => {
     expect(files.length).toBe(3);
     for (const file of files) {
       const raw = (await readFile(file)).toString('latin1');
-      for (const needle of ['access-token', 'refresh-token', 'client-secret', 'pending-secret', 'pending-client-secret', 'sch_demo']) {
+      for (const needle of [
+        'access-token',
+        'refresh-token',
+        'client-secret',
+        'pending-secret',
+        'pending-client-secret',
+        'sch_demo',
+      ]) {
         expect(raw).not.toContain(needle);
       }
     }
@@ -106,7 +120,9 @@ describe('vault: encrypted per-site records', () => {
 
   it('refuses site ids that could escape the vault directory', async () => {
     const vault = createVault({ dir: join(dir, 'vault'), cipher: createMemoryCipher() });
-    await expect(vault.put('../evil', record(1))).rejects.toSatisfy((e) => isCoreError(e, 'invalid-input'));
+    await expect(vault.put('../evil', record(1))).rejects.toSatisfy((e) =>
+      isCoreError(e, 'invalid-input'),
+    );
   });
 });
 
@@ -118,7 +134,11 @@ describe('vault: temp files left by a crash', () => {
     await first.put('siteA', record(1));
     // What a process killed between writing and renaming leaves: a full encrypted copy under a temp name.
     const sealed = await readFile(join(vdir, 'site-siteA.vault'));
-    const stale = ['.site-siteA.vault.0123456789ab.tmp', '.site-siteB.vault.ba9876543210.tmp', '.revocations.vault.aaaaaaaaaaaa.tmp'];
+    const stale = [
+      '.site-siteA.vault.0123456789ab.tmp',
+      '.site-siteB.vault.ba9876543210.tmp',
+      '.revocations.vault.aaaaaaaaaaaa.tmp',
+    ];
     for (const name of stale) await writeFile(join(vdir, name), sealed, { mode: 0o600 });
     // A write of this process is in progress while another vault object opens on the directory.
     let written = false;

@@ -20,7 +20,8 @@ function tempFile(): string {
 }
 const NOW = '2026-06-01T00:00:00.000Z';
 const open = (file: string) => openOfflineStore({ file, logger: silentLogger });
-const isDeferred = (writer: unknown): writer is DeferredWriter => typeof (writer as DeferredWriter).start === 'function';
+const isDeferred = (writer: unknown): writer is DeferredWriter =>
+  typeof (writer as DeferredWriter).start === 'function';
 
 /** A file with one synced site, closed cleanly (the writer closed its connection). */
 async function closedCleanlyWithOneSite(): Promise<string> {
@@ -50,7 +51,10 @@ describe('opening the offline store', () => {
       expect(hasSite(store.db, 'site-2')).toBe(true);
       // A commit's memoised views are forgotten through the reader attached before the thread started.
       const before = getBillingSummary(store.db, 'site-1', new Date(NOW));
-      await store.writer.call('snapshot:commit', { siteId: 'site-1', snapshot: { ...snapshot('b'), payments: [] } });
+      await store.writer.call('snapshot:commit', {
+        siteId: 'site-1',
+        snapshot: { ...snapshot('b'), payments: [] },
+      });
       expect(getBillingSummary(store.db, 'site-1', new Date(NOW))).not.toEqual(before);
     } finally {
       await store.writer.close();
@@ -65,7 +69,9 @@ describe('opening the offline store', () => {
     await store.writer.close();
     store.db.close();
     expect(isDeferred(store.writer) && store.writer.started).toBe(false);
-    await expect(store.writer.call('site:ensure', { siteId: 'site-3', now: NOW })).rejects.toMatchObject({ code: 'storage-error' });
+    await expect(
+      store.writer.call('site:ensure', { siteId: 'site-3', now: NOW }),
+    ).rejects.toMatchObject({ code: 'storage-error' });
     const again = await open(file);
     expect(isDeferred(again.writer)).toBe(true);
     await again.writer.close();

@@ -1,10 +1,25 @@
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CoreError } from '../../../electron/core/errors';
-import { getBillingSummary, getNotificationsPage, getNotificationsSummary, openReadConnection, pendingEntries } from '../../../electron/core/db';
+import {
+  getBillingSummary,
+  getNotificationsPage,
+  getNotificationsSummary,
+  openReadConnection,
+  pendingEntries,
+} from '../../../electron/core/db';
 import { startWriterWorker, type OpenedWriter } from '../../../electron/core/worker';
 import { openWorkerDb } from '../sync/helpers/setup';
 import { course, notification, payment, snapshot } from '../db/fixtures';
@@ -32,7 +47,9 @@ const NOW = '2026-06-01T00:00:00.000Z';
 function bigSnapshot(tag: string) {
   return {
     ...snapshot(tag),
-    payments: Array.from({ length: 20_000 }, (_, i) => payment(`${tag}-p${i}`, { tradeNo: `${tag}-t${i}` })),
+    payments: Array.from({ length: 20_000 }, (_, i) =>
+      payment(`${tag}-p${i}`, { tradeNo: `${tag}-t${i}` }),
+    ),
     notifications: Array.from({ length: 3000 }, (_, i) => notification(`${tag}-n${i}`)),
   };
 }
@@ -45,8 +62,16 @@ describe('database writer worker: one contract, errors as the core codes', () =>
     expect(result.unchanged).toBe(false);
     expect(result.rewritten).toContain('courses');
     expect(result.counts.courses).toBe(snapshot('a').courses!.length);
-    const entry = await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-all-notifications-read' }, now: NOW });
-    expect(entry).toMatchObject({ siteId: 's', status: 'pending', description: 'Mark all notifications read' });
+    const entry = await writer.call('outbox:enqueue', {
+      siteId: 's',
+      change: { kind: 'mark-all-notifications-read' },
+      now: NOW,
+    });
+    expect(entry).toMatchObject({
+      siteId: 's',
+      status: 'pending',
+      description: 'Mark all notifications read',
+    });
     expect(pendingEntries(db, 's').map((e) => e.id)).toEqual([entry.id]);
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(0);
     // The read connection cannot write (the worker's is the one write connection).
@@ -56,18 +81,28 @@ describe('database writer worker: one contract, errors as the core codes', () =>
   it('a failure crosses the boundary as a CoreError with the code and plain words, never a foreign Error', async () => {
     const { writer } = await open();
     await writer.call('site:ensure', { siteId: 's', now: NOW });
-    const lost = await writer.call('stage:commit', { stageId: 'nope', siteId: 's' }).catch((e: unknown) => e);
+    const lost = await writer
+      .call('stage:commit', { stageId: 'nope', siteId: 's' })
+      .catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(CoreError);
     expect(lost).toMatchObject({ code: 'sync-failed' });
     // A constraint SQLite refuses: storage-error, with SQLite's code as the only detail (no row data).
     const broken = await writer
-      .call('snapshot:commit', { siteId: 's', snapshot: { payments: [payment('x', { id: null as unknown as string })] } })
+      .call('snapshot:commit', {
+        siteId: 's',
+        snapshot: { payments: [payment('x', { id: null as unknown as string })] },
+      })
       .catch((e: unknown) => e);
     expect(broken).toBeInstanceOf(CoreError);
-    expect(broken).toMatchObject({ code: 'storage-error', detail: { reason: expect.stringMatching(/^SQLITE_CONSTRAINT/) } });
+    expect(broken).toMatchObject({
+      code: 'storage-error',
+      detail: { reason: expect.stringMatching(/^SQLITE_CONSTRAINT/) },
+    });
     // A removed site's snapshot is refused with not-found (snapshot.ts), carried by code.
     await writer.call('site:remove', { siteId: 's' });
-    await expect(writer.call('snapshot:commit', { siteId: 's', snapshot: snapshot('b') })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(
+      writer.call('snapshot:commit', { siteId: 's', snapshot: snapshot('b') }),
+    ).rejects.toMatchObject({ code: 'not-found' });
   });
 
   it('a database from a newer version is refused when the worker opens it (database-too-new, file untouched)', async () => {
@@ -75,7 +110,10 @@ describe('database writer worker: one contract, errors as the core codes', () =>
     const raw = new Database(file);
     raw.pragma('user_version = 999');
     raw.close();
-    await expect(startWriterWorker({ file })).rejects.toMatchObject({ name: 'CoreError', code: 'database-too-new' });
+    await expect(startWriterWorker({ file })).rejects.toMatchObject({
+      name: 'CoreError',
+      code: 'database-too-new',
+    });
     const again = new Database(file, { readonly: true });
     expect(again.pragma('user_version', { simple: true })).toBe(999);
     again.close();
@@ -97,10 +135,18 @@ describe('database writer worker: one contract, errors as the core codes', () =>
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const before = dataVersion.get();
     await writer.call('stage:begin', { stageId: 'two', siteId: 's' });
-    await writer.call('stage:page', { stageId: 'two', part: 'courses', nodes: [course('c1'), course('c2')] });
+    await writer.call('stage:page', {
+      stageId: 'two',
+      part: 'courses',
+      nodes: [course('c1'), course('c2')],
+    });
     await writer.call('stage:page', { stageId: 'two', part: 'payments', nodes: [payment('p1')] });
     const second = await writer.call('stage:commit', { stageId: 'two', siteId: 's' });
-    expect(second).toEqual({ rewritten: [], unchanged: true, counts: { courses: 2, sections: 2, lectures: 4, payments: 1 } });
+    expect(second).toEqual({
+      rewritten: [],
+      unchanged: true,
+      counts: { courses: 2, sections: 2, lectures: 4, payments: 1 },
+    });
     // No other connection committed anything: the reader's data_version did not move.
     expect(dataVersion.get()).toBe(before);
   });
@@ -110,11 +156,22 @@ describe('database writer worker: answers staged as text, parsed in the worker',
   it('stages a page from the JSON text and returns the cursor; an answer with errors stages nothing; a dropped part keeps its rows', async () => {
     const { writer, db } = await open();
     await writer.call('site:ensure', { siteId: 's', now: NOW });
-    await writer.call('snapshot:commit', { siteId: 's', snapshot: { payments: [payment('kept')] } });
+    await writer.call('snapshot:commit', {
+      siteId: 's',
+      snapshot: { payments: [payment('kept')] },
+    });
     await writer.call('stage:begin', { stageId: 't', siteId: 's' });
     const page = (nodes: unknown[], hasNextPage: boolean) =>
       JSON.stringify({
-        data: { viewer: { enrolledCourses: { totalCount: 3, pageInfo: { hasNextPage, endCursor: hasNextPage ? 'c2' : null }, nodes } } },
+        data: {
+          viewer: {
+            enrolledCourses: {
+              totalCount: 3,
+              pageInfo: { hasNextPage, endCursor: hasNextPage ? 'c2' : null },
+              nodes,
+            },
+          },
+        },
       });
     const first = await writer.call('stage:text', {
       stageId: 't',
@@ -123,7 +180,15 @@ describe('database writer worker: answers staged as text, parsed in the worker',
       path: ['viewer', 'enrolledCourses'],
       body: new TextEncoder().encode(page([course('c1'), course('c2')], true)).buffer,
     });
-    expect(first).toEqual({ errors: [], found: true, count: 2, totalCount: 3, ids: ['c1', 'c2'], hasNextPage: true, endCursor: 'c2' });
+    expect(first).toEqual({
+      errors: [],
+      found: true,
+      count: 2,
+      totalCount: 3,
+      ids: ['c1', 'c2'],
+      hasNextPage: true,
+      endCursor: 'c2',
+    });
     await writer.call('stage:text', {
       stageId: 't',
       part: 'courses',
@@ -136,19 +201,36 @@ describe('database writer worker: answers staged as text, parsed in the worker',
       part: 'payments',
       shape: 'page',
       path: ['viewer', 'payments'],
-      body: JSON.stringify({ data: { viewer: null }, errors: [{ message: 'requires account:read' }] }),
+      body: JSON.stringify({
+        data: { viewer: null },
+        errors: [{ message: 'requires account:read' }],
+      }),
     });
-    expect(refused).toMatchObject({ errors: [{ message: 'requires account:read' }], found: false, count: 0 });
+    expect(refused).toMatchObject({
+      errors: [{ message: 'requires account:read' }],
+      found: false,
+      count: 0,
+    });
     await writer.call('stage:drop', { stageId: 't', part: 'payments' });
     await expect(
-      writer.call('stage:text', { stageId: 't', part: 'profile', shape: 'whole', path: ['viewer'], body: '<html>' }),
+      writer.call('stage:text', {
+        stageId: 't',
+        part: 'profile',
+        shape: 'whole',
+        path: ['viewer'],
+        body: '<html>',
+      }),
     ).rejects.toMatchObject({
       code: 'site-data-invalid',
     });
     const result = await writer.call('stage:commit', { stageId: 't', siteId: 's' });
     expect(result.counts).toEqual({ courses: 3, sections: 3, lectures: 6 });
-    expect(db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all()).toEqual(['c1', 'c2', 'c3']);
-    expect(db.prepare("SELECT id FROM payments WHERE site_id = 's'").pluck().all()).toEqual(['kept']);
+    expect(
+      db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all(),
+    ).toEqual(['c1', 'c2', 'c3']);
+    expect(db.prepare("SELECT id FROM payments WHERE site_id = 's'").pluck().all()).toEqual([
+      'kept',
+    ]);
   });
 });
 
@@ -156,8 +238,15 @@ describe('database writer worker: a crash loses nothing that was committed', () 
   it('a crash mid-commit leaves the previous snapshot whole, keeps the queued change, and the writer starts again', async () => {
     const { writer, db } = await open();
     await writer.call('site:ensure', { siteId: 's', now: NOW });
-    await writer.call('snapshot:commit', { siteId: 's', snapshot: { ...snapshot('old'), payments: [payment('old-p')] } });
-    const queued = await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-all-notifications-read' }, now: NOW });
+    await writer.call('snapshot:commit', {
+      siteId: 's',
+      snapshot: { ...snapshot('old'), payments: [payment('old-p')] },
+    });
+    const queued = await writer.call('outbox:enqueue', {
+      siteId: 's',
+      change: { kind: 'mark-all-notifications-read' },
+      now: NOW,
+    });
 
     const commit = writer.call('snapshot:commit', { siteId: 's', snapshot: bigSnapshot('new') });
     // 20,000 payments take the worker well over 60 ms to commit: the crash lands inside the transaction.
@@ -166,19 +255,31 @@ describe('database writer worker: a crash loses nothing that was committed', () 
     await writer.crash();
     const failure = await commit.catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(CoreError);
-    expect(failure).toMatchObject({ code: 'storage-error', message: expect.stringMatching(/stopped unexpectedly/) });
+    expect(failure).toMatchObject({
+      code: 'storage-error',
+      message: expect.stringMatching(/stopped unexpectedly/),
+    });
 
     // The previous snapshot, whole: not one row of the new one.
     expect(payments.get()).toBe(1);
-    expect(db.prepare("SELECT id FROM payments WHERE site_id = 's'").pluck().all()).toEqual(['old-p']);
+    expect(db.prepare("SELECT id FROM payments WHERE site_id = 's'").pluck().all()).toEqual([
+      'old-p',
+    ]);
     expect(pendingEntries(db, 's').map((e) => e.id)).toEqual([queued.id]);
     expect(db.pragma('quick_check', { simple: true })).toBe('ok');
 
     // Started again: the next calls work, and the queue order continues after the survivor.
-    const next = await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-notification-read', notificationId: 'x' }, now: NOW });
+    const next = await writer.call('outbox:enqueue', {
+      siteId: 's',
+      change: { kind: 'mark-notification-read', notificationId: 'x' },
+      now: NOW,
+    });
     expect(writer.restarts).toBe(1);
     expect(pendingEntries(db, 's').map((e) => e.id)).toEqual([queued.id, next.id]);
-    const committed = await writer.call('snapshot:commit', { siteId: 's', snapshot: bigSnapshot('new') });
+    const committed = await writer.call('snapshot:commit', {
+      siteId: 's',
+      snapshot: bigSnapshot('new'),
+    });
     expect(committed.unchanged).toBe(false);
     expect(payments.get()).toBe(20_000);
   });
@@ -190,11 +291,17 @@ describe('database writer worker: a crash loses nothing that was committed', () 
     await writer.call('stage:begin', { stageId: 'run', siteId: 's' });
     await writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('half')] });
     await writer.crash();
-    await expect(writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('rest')] })).rejects.toMatchObject({
+    await expect(
+      writer.call('stage:page', { stageId: 'run', part: 'courses', nodes: [course('rest')] }),
+    ).rejects.toMatchObject({
       code: 'sync-failed',
     });
-    await expect(writer.call('stage:commit', { stageId: 'run', siteId: 's' })).rejects.toMatchObject({ code: 'sync-failed' });
-    expect(db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all()).toEqual(
+    await expect(
+      writer.call('stage:commit', { stageId: 'run', siteId: 's' }),
+    ).rejects.toMatchObject({ code: 'sync-failed' });
+    expect(
+      db.prepare("SELECT id FROM courses WHERE site_id = 's' ORDER BY id").pluck().all(),
+    ).toEqual(
       snapshot('old')
         .courses!.map((c) => c.id)
         .sort(),
@@ -219,16 +326,26 @@ describe('view cache of the read connection: told which views a worker write cha
     const { writer, db } = await open();
     const now = new Date(NOW);
     await writer.call('site:ensure', { siteId: 's', now: NOW });
-    await writer.call('snapshot:commit', { siteId: 's', snapshot: { ...snapshot('a'), notifications: [notification('n1'), notification('n2')] } });
+    await writer.call('snapshot:commit', {
+      siteId: 's',
+      snapshot: { ...snapshot('a'), notifications: [notification('n1'), notification('n2')] },
+    });
     const billing = getBillingSummary(db, 's', now);
     const inbox = getNotificationsSummary(db, 's');
     expect(inbox.unreadCount).toBe(2);
 
-    await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-notification-read', notificationId: 'n1' }, now: NOW });
+    await writer.call('outbox:enqueue', {
+      siteId: 's',
+      change: { kind: 'mark-notification-read', notificationId: 'n1' },
+      now: NOW,
+    });
     expect(getBillingSummary(db, 's', now)).toBe(billing); // the same memoised object: not recomputed
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(1); // recomputed, and right
 
-    await writer.call('snapshot:commit', { siteId: 's', snapshot: { payments: [payment('p-new')] } });
+    await writer.call('snapshot:commit', {
+      siteId: 's',
+      snapshot: { payments: [payment('p-new')] },
+    });
     const after = getBillingSummary(db, 's', now);
     expect(after).not.toBe(billing);
     expect(after.paymentCount).toBe(1);
@@ -237,10 +354,15 @@ describe('view cache of the read connection: told which views a worker write cha
   it('a commit by a connection nobody announced still drops every memoised view (data_version)', async () => {
     const { db, file, writer } = await open();
     await writer.call('site:ensure', { siteId: 's', now: NOW });
-    await writer.call('snapshot:commit', { siteId: 's', snapshot: { notifications: [notification('n1')] } });
+    await writer.call('snapshot:commit', {
+      siteId: 's',
+      snapshot: { notifications: [notification('n1')] },
+    });
     const inbox = getNotificationsSummary(db, 's');
     const other = new Database(file);
-    other.prepare("UPDATE notifications SET read_at = '2026-01-01T00:00:00.000Z' WHERE id = 'n1'").run();
+    other
+      .prepare("UPDATE notifications SET read_at = '2026-01-01T00:00:00.000Z' WHERE id = 'n1'")
+      .run();
     other.close();
     const again = getNotificationsSummary(db, 's');
     expect(again).not.toBe(inbox);
@@ -274,9 +396,19 @@ describe('view cache of the read connection: told which views a worker write cha
     }
     expect((await commit).rewritten).toContain('notifications');
     await writer.call('sync:record-run', {
-      summary: { siteId: 's', startedAt: NOW, finishedAt: NOW, outcome: 'completed', counts: {}, missingScopes: [], error: null },
+      summary: {
+        siteId: 's',
+        startedAt: NOW,
+        finishedAt: NOW,
+        outcome: 'completed',
+        counts: {},
+        missingScopes: [],
+        error: null,
+      },
     });
-    const unreadListed = getNotificationsPage(db, 's', { offset: 0, limit: 100 }).items.filter((n) => n.readAt === null).length;
+    const unreadListed = getNotificationsPage(db, 's', { offset: 0, limit: 100 }).items.filter(
+      (n) => n.readAt === null,
+    ).length;
     expect(unreadListed).toBe(3);
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(3);
   });
@@ -284,10 +416,15 @@ describe('view cache of the read connection: told which views a worker write cha
   it('a commit nobody announced, then a no-view write answered before any read, still drops the memoised views', async () => {
     const { db, file, writer } = await open();
     await writer.call('site:ensure', { siteId: 's', now: NOW });
-    await writer.call('snapshot:commit', { siteId: 's', snapshot: { notifications: [notification('n1')] } });
+    await writer.call('snapshot:commit', {
+      siteId: 's',
+      snapshot: { notifications: [notification('n1')] },
+    });
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(1);
     const other = new Database(file);
-    other.prepare("UPDATE notifications SET read_at = '2026-01-01T00:00:00.000Z' WHERE id = 'n1'").run();
+    other
+      .prepare("UPDATE notifications SET read_at = '2026-01-01T00:00:00.000Z' WHERE id = 'n1'")
+      .run();
     other.close();
     await writer.call('search:index-step', { maxRows: 10 });
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(0);
@@ -313,21 +450,45 @@ describe('database writer worker: the WAL after a sync', () => {
 /** Overwrites the cells of one leaf page of the lectures table, as a disk or another program could while the app is away. */
 function damageLectures(file: string): void {
   const raw = new Database(file);
-  const page = raw.prepare("SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3").get() as { pageno: number };
+  const page = raw
+    .prepare(
+      "SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3",
+    )
+    .get() as { pageno: number };
   const pageSize = raw.pragma('page_size', { simple: true }) as number;
   raw.close();
   const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(pageSize - 16, 0xff), 0, pageSize - 16, (page.pageno - 1) * pageSize + 8);
+  writeSync(
+    fd,
+    Buffer.alloc(pageSize - 16, 0xff),
+    0,
+    pageSize - 16,
+    (page.pageno - 1) * pageSize + 8,
+  );
   closeSync(fd);
 }
 
 /** A file with 300 courses (their lectures fill many pages) and two queued changes, closed by its writer. */
-async function closedWithData(file: string, integrityCheck?: 'unless-closed-cleanly'): Promise<void> {
+async function closedWithData(
+  file: string,
+  integrityCheck?: 'unless-closed-cleanly',
+): Promise<void> {
   const writer = await startWriterWorker({ file, ...(integrityCheck ? { integrityCheck } : {}) });
   await writer.call('site:ensure', { siteId: 's', now: NOW });
-  await writer.call('snapshot:commit', { siteId: 's', snapshot: { courses: Array.from({ length: 300 }, (_, i) => course(`c${i}`)) } });
-  await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-notification-read', notificationId: 'n-7' }, now: NOW });
-  await writer.call('outbox:enqueue', { siteId: 's', change: { kind: 'mark-all-notifications-read' }, now: NOW });
+  await writer.call('snapshot:commit', {
+    siteId: 's',
+    snapshot: { courses: Array.from({ length: 300 }, (_, i) => course(`c${i}`)) },
+  });
+  await writer.call('outbox:enqueue', {
+    siteId: 's',
+    change: { kind: 'mark-notification-read', notificationId: 'n-7' },
+    now: NOW,
+  });
+  await writer.call('outbox:enqueue', {
+    siteId: 's',
+    change: { kind: 'mark-all-notifications-read' },
+    now: NOW,
+  });
   await writer.close();
 }
 
@@ -349,7 +510,11 @@ describe('database writer worker: the integrity check leaves the start after a c
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(0);
 
     const checked = await writer.call('db:check', {});
-    expect(checked).toMatchObject({ recovered: true, salvagedOutbox: 2, keptAt: expect.stringMatching(/offline\.db\.corrupt-/) });
+    expect(checked).toMatchObject({
+      recovered: true,
+      salvagedOutbox: 2,
+      keptAt: expect.stringMatching(/offline\.db\.corrupt-/),
+    });
     expect(existsSync(checked.keptAt!)).toBe(true);
     // The read connection opened before the rebuild reads the rebuilt file: no snapshot, the outbox kept.
     expect(db.prepare("SELECT count(*) FROM courses WHERE site_id = 's'").pluck().get()).toBe(0);
@@ -360,8 +525,15 @@ describe('database writer worker: the integrity check leaves the start after a c
     expect(db.pragma('quick_check', { simple: true })).toBe('ok');
     // And the writer writes on: the next sync fills it again.
     await writer.call('site:ensure', { siteId: 's', now: NOW });
-    expect((await writer.call('snapshot:commit', { siteId: 's', snapshot: snapshot('again') })).unchanged).toBe(false);
-    expect(await writer.call('db:check', {})).toEqual({ recovered: false, keptAt: null, salvagedOutbox: 0 });
+    expect(
+      (await writer.call('snapshot:commit', { siteId: 's', snapshot: snapshot('again') }))
+        .unchanged,
+    ).toBe(false);
+    expect(await writer.call('db:check', {})).toEqual({
+      recovered: false,
+      keptAt: null,
+      salvagedOutbox: 0,
+    });
   });
 
   it('after an unclean exit (the file was left open) the check runs at open, before anything is read', async () => {

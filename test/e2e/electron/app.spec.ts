@@ -22,7 +22,9 @@ test.describe('Electron host', () => {
       await window.getByTestId('nav-settings').click();
       await expect(window.getByTestId('app-host')).toHaveText('electron');
       // Hardening: the page has no Node and no raw ipcRenderer.
-      expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+      expect(
+        await window.evaluate(() => typeof (globalThis as { require?: unknown }).require),
+      ).toBe('undefined');
     } finally {
       await app.close();
       rmSync(userData, { recursive: true, force: true });

@@ -1,5 +1,11 @@
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
-import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
+import {
+  _electron as electron,
+  expect,
+  test,
+  type ElectronApplication,
+  type Page,
+} from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +35,10 @@ async function withApp(
   env: Readonly<Record<string, string>> = {},
 ): Promise<void> {
   const userData = mkdtempSync(join(tmpdir(), 'ld-electron-desktop-'));
-  const app = await electron.launch({ ...launchOptions(userData, args), env: { ...(process.env as Record<string, string>), ...env } });
+  const app = await electron.launch({
+    ...launchOptions(userData, args),
+    env: { ...(process.env as Record<string, string>), ...env },
+  });
   try {
     const window = await app.firstWindow();
     await window.waitForFunction(() => 'learningDesktop' in globalThis);
@@ -45,7 +54,10 @@ test.describe('Electron host: the installed app', () => {
 
   test('1. fuses: the packaged executable carries the release fuses (the test build re-enables only the inspector)', async () => {
     const executable = packagedExecutable();
-    test.skip(executable === null, 'SKIPPED: fuses are flipped at package time; set LEARNING_DESKTOP_ELECTRON_EXECUTABLE to a packaged build.');
+    test.skip(
+      executable === null,
+      'SKIPPED: fuses are flipped at package time; set LEARNING_DESKTOP_ELECTRON_EXECUTABLE to a packaged build.',
+    );
     const wire = await getCurrentFuseWire(executable!);
     expect(wire[FuseV1Options.RunAsNode]).toBe(DISABLE);
     expect(wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(DISABLE);
@@ -71,7 +83,11 @@ test.describe('Electron host: the installed app', () => {
       // The page is a secure context on its own origin, with no Node.
       expect(
         await window.evaluate(() => {
-          const g = globalThis as unknown as { isSecureContext: boolean; location: { origin: string }; require?: unknown };
+          const g = globalThis as unknown as {
+            isSecureContext: boolean;
+            location: { origin: string };
+            require?: unknown;
+          };
           return [g.isSecureContext, g.location.origin, typeof g.require];
         }),
       ).toEqual([true, 'app://learning-desktop', 'undefined']);
@@ -83,7 +99,10 @@ test.describe('Electron host: the installed app', () => {
       const menu = await app.evaluate(({ Menu }) =>
         (Menu.getApplicationMenu()?.items ?? []).map((top) => ({
           label: top.label,
-          items: (top.submenu?.items ?? []).map((i) => ({ label: i.label, accelerator: i.accelerator ?? null })),
+          items: (top.submenu?.items ?? []).map((i) => ({
+            label: i.label,
+            accelerator: i.accelerator ?? null,
+          })),
         })),
       );
       const tops = menu.map((m) => m.label);
@@ -117,7 +136,9 @@ test.describe('Electron host: the installed app', () => {
           .find((i) => i.label === 'Keyboard Shortcuts')
           ?.click();
       });
-      await expect(window.getByTestId('shortcuts-dialog').getByTestId('shortcuts-list')).toBeVisible();
+      await expect(
+        window.getByTestId('shortcuts-dialog').getByTestId('shortcuts-list'),
+      ).toBeVisible();
     });
   });
 
@@ -126,13 +147,22 @@ test.describe('Electron host: the installed app', () => {
     await withApp(['--demo'], async (_app, window) => {
       // From a checkout electron-updater has nothing to update; a packaged test build (--dir) has no feed, and on Linux
       // an unpacked folder is no package a package manager could replace (electron/main/updater.ts).
-      const reason = packaged ? (process.platform === 'linux' ? 'unsupported' : 'no-feed') : 'development';
+      const reason = packaged
+        ? process.platform === 'linux'
+          ? 'unsupported'
+          : 'no-feed'
+        : 'development';
       expect((await invoke(window, 'updates:get-state')).value).toEqual({ status: 'off', reason });
       await window.getByTestId('nav-settings').click();
-      await expect(window.getByTestId('update-status')).toHaveText(en(`desktop.updates.off.${reason}`));
+      await expect(window.getByTestId('update-status')).toHaveText(
+        en(`desktop.updates.off.${reason}`),
+      );
       await expect(window.getByTestId('update-check')).toHaveCount(0);
     });
-    test.skip(!packaged, 'SKIPPED the feed part: electron-updater checks a feed only in a packaged build (LEARNING_DESKTOP_ELECTRON_EXECUTABLE).');
+    test.skip(
+      !packaged,
+      'SKIPPED the feed part: electron-updater checks a feed only in a packaged build (LEARNING_DESKTOP_ELECTRON_EXECUTABLE).',
+    );
     // A generic feed on loopback (parseFeedUrl allows http there) whose latest version is older than the app.
     const asked: string[] = [];
     const feed = createServer((req, res) => {
@@ -152,9 +182,17 @@ test.describe('Electron host: the installed app', () => {
         async (_app, window) => {
           await invoke(window, 'updates:check');
           await expect
-            .poll(async () => ((await invoke(window, 'updates:get-state')).value as { status: string }).status, { timeout: 30_000 })
+            .poll(
+              async () =>
+                ((await invoke(window, 'updates:get-state')).value as { status: string }).status,
+              { timeout: 30_000 },
+            )
             .not.toBe('checking');
-          const state = (await invoke(window, 'updates:get-state')).value as { status: string; reason?: string; lastCheckedAt?: string | null };
+          const state = (await invoke(window, 'updates:get-state')).value as {
+            status: string;
+            reason?: string;
+            lastCheckedAt?: string | null;
+          };
           if (process.platform === 'linux' && !process.env.APPIMAGE) {
             // An unpacked Linux build is neither an AppImage nor a deb: electron-updater cannot replace it, and says so
             // by answering without an event; Settings tells the student how to get updates.
@@ -164,7 +202,9 @@ test.describe('Electron host: the installed app', () => {
             expect(state.lastCheckedAt).toEqual(expect.any(String));
             expect(asked.some((u) => u.startsWith('/latest'))).toBe(true);
             await window.getByTestId('nav-settings').click();
-            await expect(window.getByTestId('update-status')).toHaveText(en('desktop.updates.upToDate'));
+            await expect(window.getByTestId('update-status')).toHaveText(
+              en('desktop.updates.upToDate'),
+            );
           }
         },
         { LEARNING_DESKTOP_UPDATE_URL: url },
@@ -190,7 +230,9 @@ test.describe('Electron host: the installed app', () => {
       });
       const shownNow = () =>
         app.evaluate(() =>
-          ((globalThis as { __shown?: { title: string; body: string }[] }).__shown ?? []).map((n) => ({ title: n.title, body: n.body })),
+          ((globalThis as { __shown?: { title: string; body: string }[] }).__shown ?? []).map(
+            (n) => ({ title: n.title, body: n.body }),
+          ),
         );
       const siteId = await signInToDemo(app, window, page);
       expect((await invoke(window, 'sync:now', { siteId })).ok).toBe(true);
@@ -198,11 +240,15 @@ test.describe('Electron host: the installed app', () => {
       expect(await shownNow()).toEqual([]);
       // The site refuses the refresh from now on (the demo fault panel's switch): the app needs a new sign-in.
       expect((await invoke(window, 'demo:set-faults', { refreshRefused: true })).ok).toBe(true);
-      await expect.poll(async () => (await shownNow()).length, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => (await shownNow()).length, { timeout: 60_000 })
+        .toBeGreaterThan(0);
       const [first] = await shownNow();
       expect(first!.title.length).toBeGreaterThan(0);
       expect(`${first!.title} ${first!.body}`).not.toMatch(/eyJ|access_token|refresh_token|code=/);
-      await app.evaluate(() => (globalThis as { __shown?: { emit(e: string): void }[] }).__shown![0]!.emit('click'));
+      await app.evaluate(() =>
+        (globalThis as { __shown?: { emit(e: string): void }[] }).__shown![0]!.emit('click'),
+      );
       await expect(window.getByTestId('nav-settings')).toHaveAttribute('aria-current', 'page');
       // Once per time it happens: another sync while still signed out announces nothing more.
       const count = (await shownNow()).length;
@@ -211,12 +257,19 @@ test.describe('Electron host: the installed app', () => {
     });
   });
 
-  test('5. background life: resume syncs; with the tray on, closing the window keeps the app; start at login follows Settings', async ({ page }) => {
+  test('5. background life: resume syncs; with the tray on, closing the window keeps the app; start at login follows Settings', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     await withApp(['--demo'], async (app, window) => {
       const siteId = await signInToDemo(app, window, page);
       expect((await invoke(window, 'sync:now', { siteId })).ok).toBe(true);
-      const lastAttempt = async () => ((await invoke(window, 'sync:status', { siteId })).value as { lastAttemptAt: string | null }).lastAttemptAt;
+      const lastAttempt = async () =>
+        (
+          (await invoke(window, 'sync:status', { siteId })).value as {
+            lastAttemptAt: string | null;
+          }
+        ).lastAttemptAt;
       const before = await lastAttempt();
       // The machine wakes: powerMonitor's resume starts a sync of the signed-in sites.
       await app.evaluate(({ powerMonitor }) => void powerMonitor.emit('resume'));
@@ -224,15 +277,21 @@ test.describe('Electron host: the installed app', () => {
 
       if (process.platform !== 'linux') {
         expect((await invoke(window, 'settings:update', { startAtLogin: true })).ok).toBe(true);
-        await expect.poll(() => app.evaluate(({ app: a }) => a.getLoginItemSettings().openAtLogin)).toBe(true);
+        await expect
+          .poll(() => app.evaluate(({ app: a }) => a.getLoginItemSettings().openAtLogin))
+          .toBe(true);
         expect((await invoke(window, 'settings:update', { startAtLogin: false })).ok).toBe(true);
-        await expect.poll(() => app.evaluate(({ app: a }) => a.getLoginItemSettings().openAtLogin)).toBe(false);
+        await expect
+          .poll(() => app.evaluate(({ app: a }) => a.getLoginItemSettings().openAtLogin))
+          .toBe(false);
       }
 
       expect((await invoke(window, 'settings:update', { trayEnabled: true })).ok).toBe(true);
       await window.close();
       // Still running with no window (tray on, or the dock on macOS): the main process answers.
-      await expect.poll(() => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(0);
+      await expect
+        .poll(() => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length))
+        .toBe(0);
       expect(await app.evaluate(({ app: a }) => a.isReady())).toBe(true);
     });
   });

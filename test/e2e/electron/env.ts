@@ -28,12 +28,19 @@ export function packagedExecutable(): string | null {
  * What `_electron.launch` gets: the packaged app as is, or the checkout's Electron with out/main/index.js. Each
  * launch has its own profile (`--user-data-dir`), so specs never share data.
  */
-export function launchOptions(userDataDir: string, extraArgs: readonly string[] = []): { executablePath: string; args: string[] } {
+export function launchOptions(
+  userDataDir: string,
+  extraArgs: readonly string[] = [],
+): { executablePath: string; args: string[] } {
   const packaged = packagedExecutable();
-  if (packaged !== null) return { executablePath: packaged, args: [...extraArgs, `--user-data-dir=${userDataDir}`] };
+  if (packaged !== null)
+    return { executablePath: packaged, args: [...extraArgs, `--user-data-dir=${userDataDir}`] };
   const binary = electronBinary();
   if (binary === null) throw new Error('no Electron binary: call electronSkipReason() first');
-  return { executablePath: binary, args: ['out/main/index.js', ...extraArgs, `--user-data-dir=${userDataDir}`] };
+  return {
+    executablePath: binary,
+    args: ['out/main/index.js', ...extraArgs, `--user-data-dir=${userDataDir}`],
+  };
 }
 
 export function electronBinary(): string | null {
@@ -49,11 +56,18 @@ export function electronBinary(): string | null {
 
 /** Loads better-sqlite3 inside Electron (as Node) with the addon built for it and opens a database: true when it fits. */
 export function nativeModulesFitElectron(binary: string, nativeBinding: string): boolean {
-  const probe = spawnSync(binary, ['-e', `require('better-sqlite3')(':memory:', { nativeBinding: ${JSON.stringify(nativeBinding)} }).close()`], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    stdio: 'ignore',
-    timeout: 30_000,
-  });
+  const probe = spawnSync(
+    binary,
+    [
+      '-e',
+      `require('better-sqlite3')(':memory:', { nativeBinding: ${JSON.stringify(nativeBinding)} }).close()`,
+    ],
+    {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: 'ignore',
+      timeout: 30_000,
+    },
+  );
   return probe.status === 0;
 }
 
@@ -65,13 +79,17 @@ export function electronSkipReason(): string | null {
   if (packaged !== null) {
     // A packaged build carries its own better-sqlite3 and app.asar; its fuses refuse ELECTRON_RUN_AS_NODE, so
     // there is nothing to probe beyond the file itself.
-    cached = existsSync(packaged) ? null : `SKIPPED: ${PACKAGED_EXECUTABLE_ENV} names ${packaged}, which does not exist.`;
+    cached = existsSync(packaged)
+      ? null
+      : `SKIPPED: ${PACKAGED_EXECUTABLE_ENV} names ${packaged}, which does not exist.`;
     if (cached !== null) console.log(`Electron host tests ${cached}`);
     return cached;
   }
   const binary = electronBinary();
   const binding = process.env[SQLITE_BINDING_ENV];
-  if (binary === null) cached = 'SKIPPED: no Electron binary on this machine (its download comes from GitHub, which is unreachable here).';
+  if (binary === null)
+    cached =
+      'SKIPPED: no Electron binary on this machine (its download comes from GitHub, which is unreachable here).';
   else if (!(
     existsSync('out/main/index.js') &&
     existsSync('out/preload/index.cjs') &&

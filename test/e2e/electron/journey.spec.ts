@@ -19,7 +19,9 @@ const skipReason = electronSkipReason();
 test.describe('Electron host: the demo journey', () => {
   test.skip(skipReason !== null, skipReason ?? '');
 
-  test('sign in through the system browser, sync, read every screen, mark a notice read, sign out', async ({ page }) => {
+  test('sign in through the system browser, sync, read every screen, mark a notice read, sign out', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const userData = mkdtempSync(join(tmpdir(), 'ld-electron-journey-'));
     const app = await electron.launch(launchOptions(userData, ['--demo']));
@@ -36,12 +38,18 @@ test.describe('Electron host: the demo journey', () => {
           { timeout: 30_000 },
         )
         .toBe(2);
-      const sites = (await invoke(window, 'sites:list')).value as { id: string; isDemo: boolean; baseUrl: string }[];
+      const sites = (await invoke(window, 'sites:list')).value as {
+        id: string;
+        isDemo: boolean;
+        baseUrl: string;
+      }[];
       const demo = sites.find((s) => s.isDemo)!;
 
       // The app asks the OS to open the site's authorize page; the test's browser plays the system browser.
       const signedIn = invoke(window, 'sites:sign-in', { siteId: demo.id });
-      await expect.poll(async () => (await opened()).length, { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => (await opened()).length, { timeout: 30_000 })
+        .toBeGreaterThan(0);
       const authorizeUrl = (await opened())[0]!;
       expect(authorizeUrl.startsWith(`${demo.baseUrl}/oauth/authorize?`)).toBe(true);
       expect(new URL(authorizeUrl).searchParams.get('code_challenge_method')).toBe('S256');

@@ -17,22 +17,34 @@ describe('Admin API access (service-spec "Scopes": operator scopes, operator aud
     const server = await startTestServer();
     const tokens = [
       'not-a-token',
-      mintToken(server, { audience: 'operator', scopes: ['courses:read'], expiresInSeconds: -1 }).accessToken,
-      mintToken(server, { audience: 'operator', scopes: ['courses:read'], resource: 'https://elsewhere.example' }).accessToken,
-      mintToken(server, { audience: 'operator', scopes: ['courses:read'], schoolId: null }).accessToken,
+      mintToken(server, { audience: 'operator', scopes: ['courses:read'], expiresInSeconds: -1 })
+        .accessToken,
+      mintToken(server, {
+        audience: 'operator',
+        scopes: ['courses:read'],
+        resource: 'https://elsewhere.example',
+      }).accessToken,
+      mintToken(server, { audience: 'operator', scopes: ['courses:read'], schoolId: null })
+        .accessToken,
     ];
     for (const token of tokens) {
-      const res = await fetch(`${server.url}${A}/courses`, { headers: { Authorization: `Bearer ${token}` } });
+      const res = await fetch(`${server.url}${A}/courses`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(res.status).toBe(401);
       expect(((await res.json()) as Json).error).toBe('invalid_token');
-      expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+      expect(res.headers.get('www-authenticate')).toContain(
+        `resource_metadata="${server.url}/.well-known/oauth-protected-resource"`,
+      );
     }
   });
 
   it('a member-audience token is refused with 403 insufficient_scope (decision), even holding account scopes', async () => {
     const server = await startTestServer();
     const { accessToken } = mintToken(server, { scopes: ['account:read', 'account:write'] });
-    const res = await fetch(`${server.url}${A}/courses`, { headers: { Authorization: `Bearer ${accessToken}` } });
+    const res = await fetch(`${server.url}${A}/courses`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
     expect(res.status).toBe(403);
     expect(((await res.json()) as Json).error).toBe('insufficient_scope');
   });
@@ -64,12 +76,21 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
   it('a cursor this API did not write is 400 invalid_request, never the first page', async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['courses:read']);
-    for (const cursor of ['!!!', '', 'bzoxx', 'o:4', Buffer.from('o:-1').toString('base64url'), Buffer.from('o:04').toString('base64url')]) {
+    for (const cursor of [
+      '!!!',
+      '',
+      'bzoxx',
+      'o:4',
+      Buffer.from('o:-1').toString('base64url'),
+      Buffer.from('o:04').toString('base64url'),
+    ]) {
       const res = await call('GET', `/courses?cursor=${encodeURIComponent(cursor)}`);
       expect(res.status, cursor).toBe(400);
       expect(((await res.json()) as Json).details[0].path, cursor).toBe('cursor');
     }
-    expect((await call('GET', `/courses?cursor=${Buffer.from('o:2').toString('base64url')}`)).status).toBe(200);
+    expect(
+      (await call('GET', `/courses?cursor=${Buffer.from('o:2').toString('base64url')}`)).status,
+    ).toBe(200);
   });
 
   it('pages lists with ?limit and an opaque next_cursor until the end', async () => {
@@ -78,7 +99,9 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await (await call('GET', `/courses?limit=4${cursor ? `&cursor=${cursor}` : ''}`)).json()) as Json;
+      const page = (await (
+        await call('GET', `/courses?limit=4${cursor ? `&cursor=${cursor}` : ''}`)
+      ).json()) as Json;
       expect(page.total).toBe(11);
       ids.push(...page.data.map((c: Json) => c.id));
       cursor = page.next_cursor;
@@ -125,14 +148,18 @@ describe('Admin API input and paging (decisions, embedded-server/README.md)', ()
 
   it('GET /orders/:tradeNo returns every payment of the order, past 100', async () => {
     const server = await startTestServer();
-    const cols = (server.db.pragma('table_info(payments)') as { name: string }[]).map((c) => c.name).filter((c) => c !== 'id' && c !== 'trade_no');
+    const cols = (server.db.pragma('table_info(payments)') as { name: string }[])
+      .map((c) => c.name)
+      .filter((c) => c !== 'id' && c !== 'trade_no');
     server.db
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
          INSERT INTO payments (id, trade_no, ${cols.join(', ')}) SELECT 'pay_many_' || i, 'T_MANY', ${cols.join(', ')} FROM payments, n WHERE id = 'pay_demo_01'`,
       )
       .run();
-    const order = (await (await operatorCall(server, ['orders:read'])('GET', '/orders/T_MANY')).json()) as Json;
+    const order = (await (
+      await operatorCall(server, ['orders:read'])('GET', '/orders/T_MANY')
+    ).json()) as Json;
     expect(order.payments).toHaveLength(120);
   });
 });
@@ -141,21 +168,40 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
   it('enroll a student in a course (students:write) -> viewer.enrolledCourses lists it', async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['students:write', 'students:read']);
-    const res = await call('POST', '/courses/crs_excel_dashboards/students', { userId: 'usr_student', lifetime: true });
+    const res = await call('POST', '/courses/crs_excel_dashboards/students', {
+      userId: 'usr_student',
+      lifetime: true,
+    });
     expect(res.status).toBe(201);
-    expect((await call('POST', '/courses/crs_excel_dashboards/students', { userId: 'usr_student', lifetime: true })).status).toBe(409);
-    const v = await viewerData(server, '{ viewer { enrolledCourses(first: 100) { totalCount nodes { id hasLifetimeAccess } } } }');
+    expect(
+      (
+        await call('POST', '/courses/crs_excel_dashboards/students', {
+          userId: 'usr_student',
+          lifetime: true,
+        })
+      ).status,
+    ).toBe(409);
+    const v = await viewerData(
+      server,
+      '{ viewer { enrolledCourses(first: 100) { totalCount nodes { id hasLifetimeAccess } } } }',
+    );
     expect(v.enrolledCourses.totalCount).toBe(9);
-    expect(v.enrolledCourses.nodes.find((n: Json) => n.id === 'crs_excel_dashboards').hasLifetimeAccess).toBe(true);
+    expect(
+      v.enrolledCourses.nodes.find((n: Json) => n.id === 'crs_excel_dashboards').hasLifetimeAccess,
+    ).toBe(true);
   });
 
   it("add a lecture (curriculum:write) -> the course's section shows it as unread", async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['curriculum:write', 'curriculum:read']);
-    const res = await call('POST', '/courses/crs_data_analysis/sections/sec_data_analysis_3/lectures', {
-      title: 'Bonus: dashboards 加碼：儀表板',
-      duration: 600,
-    });
+    const res = await call(
+      'POST',
+      '/courses/crs_data_analysis/sections/sec_data_analysis_3/lectures',
+      {
+        title: 'Bonus: dashboards 加碼：儀表板',
+        duration: 600,
+      },
+    );
     expect(res.status).toBe(201);
     const lecture = (await res.json()) as Json;
     const v = await viewerData(
@@ -164,7 +210,11 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
     );
     const course = v.enrolledCourses.nodes.find((n: Json) => n.id === 'crs_data_analysis');
     expect(course.detailProgress.totalLectures).toBe(12);
-    expect(course.sections[2].lectures.at(-1)).toEqual({ lectureId: lecture.id, title: 'Bonus: dashboards 加碼：儀表板', state: 'unread' });
+    expect(course.sections[2].lectures.at(-1)).toEqual({
+      lectureId: lecture.id,
+      title: 'Bonus: dashboards 加碼：儀表板',
+      state: 'unread',
+    });
   });
 
   it('publish a notification (posts:write) -> unread in the inbox; delete it -> gone', async () => {
@@ -177,10 +227,20 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
     });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as Json).data[0].id;
-    const v = await viewerData(server, '{ viewer { unreadNotificationCount notifications(first: 1) { nodes { id title readAt } } } }');
-    expect(v.notifications.nodes[0]).toEqual({ id, title: 'Server maintenance 系統維護', readAt: null });
+    const v = await viewerData(
+      server,
+      '{ viewer { unreadNotificationCount notifications(first: 1) { nodes { id title readAt } } } }',
+    );
+    expect(v.notifications.nodes[0]).toEqual({
+      id,
+      title: 'Server maintenance 系統維護',
+      readAt: null,
+    });
     expect(v.unreadNotificationCount).toBe(4);
-    expect((await call('POST', '/notifications', { userIds: ['usr_nobody'], title: 't', body: 'b' })).status).toBe(400);
+    expect(
+      (await call('POST', '/notifications', { userIds: ['usr_nobody'], title: 't', body: 'b' }))
+        .status,
+    ).toBe(400);
     expect((await call('DELETE', `/notifications/${id}`)).status).toBe(204);
     expect((await call('DELETE', `/notifications/${id}`)).status).toBe(404);
     const after = await viewerData(server, '{ viewer { unreadNotificationCount } }');
@@ -195,14 +255,22 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
       currency: 'TWD',
       paymentType: 'credit_card',
       paymentState: 'paid',
-      item: { type: 'CurriculumPlan', id: 'crs_excel_dashboards', title: 'Excel Dashboards Excel 儀表板實作' },
+      item: {
+        type: 'CurriculumPlan',
+        id: 'crs_excel_dashboards',
+        title: 'Excel Dashboards Excel 儀表板實作',
+      },
     });
     expect(created.status).toBe(201);
     const p = (await created.json()) as Json;
-    const partial = await call('POST', `/orders/${p.tradeNo}/payments/${p.id}/refund`, { amount: 990 });
+    const partial = await call('POST', `/orders/${p.tradeNo}/payments/${p.id}/refund`, {
+      amount: 990,
+    });
     expect(partial.status).toBe(200);
     expect(((await partial.json()) as Json).refundingState).toBe('partially_refunded');
-    expect((await call('POST', `/orders/${p.tradeNo}/payments/${p.id}/refund`, { amount: 5000 })).status).toBe(400);
+    expect(
+      (await call('POST', `/orders/${p.tradeNo}/payments/${p.id}/refund`, { amount: 5000 })).status,
+    ).toBe(400);
     const v = await viewerData(
       server,
       '{ viewer { payments(first: 1) { nodes { id tradeNo paymentState refundingState refundedAmount lineitems { itemType } } } } }',
@@ -231,11 +299,24 @@ describe('Admin writes are what the member API then shows (end to end over HTTP)
       paymentType: 'atm',
       paymentState: 'not_paid',
       item: { type: 'CurriculumPlan', title: 'Public Speaking 公眾演說' },
-      instructions: { bankCode: '822', bankName: 'CTBC Bank 中國信託', codeNo: '82219900099999', expiresAt },
+      instructions: {
+        bankCode: '822',
+        bankName: 'CTBC Bank 中國信託',
+        codeNo: '82219900099999',
+        expiresAt,
+      },
     });
     expect(res.status).toBe(201);
-    const v = await viewerData(server, '{ viewer { payments(first: 1) { nodes { paymentState bankCode codeNo expiredAt } } } }');
-    expect(v.payments.nodes[0]).toEqual({ paymentState: 'not_paid', bankCode: '822', codeNo: '82219900099999', expiredAt: expiresAt });
+    const v = await viewerData(
+      server,
+      '{ viewer { payments(first: 1) { nodes { paymentState bankCode codeNo expiredAt } } } }',
+    );
+    expect(v.payments.nodes[0]).toEqual({
+      paymentState: 'not_paid',
+      bankCode: '822',
+      codeNo: '82219900099999',
+      expiredAt: expiresAt,
+    });
   });
 });
 
@@ -248,10 +329,17 @@ describe('Writes for a member refuse users without a role at this school (like p
         "INSERT INTO users (id, email, name, picture, password_hash, created_at) VALUES ('usr_outsider', 'outsider@example.com', 'Outsider', NULL, 'x', 0)",
       )
       .run();
-    server.db.prepare("INSERT INTO memberships (school_id, user_id, role, created_at) VALUES ('sch_demo2', 'usr_outsider', 'student', 0)").run();
+    server.db
+      .prepare(
+        "INSERT INTO memberships (school_id, user_id, role, created_at) VALUES ('sch_demo2', 'usr_outsider', 'student', 0)",
+      )
+      .run();
     const call = operatorCall(server, ['students:write', 'digital_products:write']);
     for (const userId of ['usr_outsider', 'usr_nobody']) {
-      const enrol = await call('POST', '/courses/crs_excel_dashboards/students', { userId, lifetime: true });
+      const enrol = await call('POST', '/courses/crs_excel_dashboards/students', {
+        userId,
+        lifetime: true,
+      });
       expect(enrol.status, userId).toBe(400);
       const body = (await enrol.json()) as Json;
       expect(body).toMatchObject({
@@ -259,7 +347,9 @@ describe('Writes for a member refuse users without a role at this school (like p
         error_description: 'the user must be a member of the school',
         details: [{ path: 'userId', message: `${userId} is not a member` }],
       });
-      const deliver = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId });
+      const deliver = await call('POST', '/digital_products/dgp_study_planner/deliveries', {
+        userId,
+      });
       expect(deliver.status, userId).toBe(400);
       expect(((await deliver.json()) as Json).details[0].path).toBe('userId');
       const payment = await call('POST', `/students/${userId}/payments`, {
@@ -272,10 +362,24 @@ describe('Writes for a member refuse users without a role at this school (like p
       expect(((await payment.json()) as Json).error_description).toBe('member not found');
     }
     const written = (table: string): number =>
-      (server.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id IN ('usr_outsider', 'usr_nobody')`).get() as { n: number }).n;
-    expect([written('enrollments'), written('product_deliveries'), written('payments')]).toEqual([0, 0, 0]);
+      (
+        server.db
+          .prepare(
+            `SELECT count(*) AS n FROM ${table} WHERE user_id IN ('usr_outsider', 'usr_nobody')`,
+          )
+          .get() as { n: number }
+      ).n;
+    expect([written('enrollments'), written('product_deliveries'), written('payments')]).toEqual([
+      0, 0, 0,
+    ]);
     // The school's own member is still served.
-    expect((await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/digital_products/dgp_study_planner/deliveries', {
+          userId: 'usr_student',
+        })
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -284,18 +388,25 @@ describe('A digital product is delivered to a member once', () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['digital_products:write']);
     const library = async () =>
-      ((await viewerData(server, '{ viewer { digitalProducts(first: 50) { nodes { id } } } }')).digitalProducts.nodes as Json[]).map(
-        (n) => n.id as string,
-      );
-    const first = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' });
+      (
+        (await viewerData(server, '{ viewer { digitalProducts(first: 50) { nodes { id } } } }'))
+          .digitalProducts.nodes as Json[]
+      ).map((n) => n.id as string);
+    const first = await call('POST', '/digital_products/dgp_study_planner/deliveries', {
+      userId: 'usr_student',
+    });
     expect(first.status).toBe(201);
     const id = ((await first.json()) as Json).id as string;
-    const again = await call('POST', '/digital_products/dgp_study_planner/deliveries', { userId: 'usr_student' });
+    const again = await call('POST', '/digital_products/dgp_study_planner/deliveries', {
+      userId: 'usr_student',
+    });
     expect(again.status).toBe(409);
     expect(((await again.json()) as Json).error).toBe('conflict');
     expect((await library()).filter((d) => d === id)).toHaveLength(1);
     const before = (await library()).length;
-    const renewed = await call('POST', '/digital_products/dgp_focus_audio/deliveries', { userId: 'usr_student' });
+    const renewed = await call('POST', '/digital_products/dgp_focus_audio/deliveries', {
+      userId: 'usr_student',
+    });
     expect(renewed.status).toBe(200);
     expect(((await renewed.json()) as Json).id).toBe('dlv_focus_audio');
     expect(await library()).toHaveLength(before);
@@ -306,9 +417,13 @@ describe('Thin operator areas and storage', () => {
   it('coupons: create, read, update, delete as real rows', async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['coupons:read', 'coupons:write']);
-    const created = (await (await call('POST', '/coupons', { code: 'SPRING50', amountOff: 50 })).json()) as Json;
+    const created = (await (
+      await call('POST', '/coupons', { code: 'SPRING50', amountOff: 50 })
+    ).json()) as Json;
     expect(created.data.code).toBe('SPRING50');
-    const patched = (await (await call('PATCH', `/coupons/${created.id}`, { amountOff: 80 })).json()) as Json;
+    const patched = (await (
+      await call('PATCH', `/coupons/${created.id}`, { amountOff: 80 })
+    ).json()) as Json;
     expect(patched.data).toEqual({ code: 'SPRING50', amountOff: 80 });
     expect(((await (await call('GET', '/coupons')).json()) as Json).total).toBe(3);
     expect((await call('DELETE', `/coupons/${created.id}`)).status).toBe(204);
@@ -318,12 +433,27 @@ describe('Thin operator areas and storage', () => {
   it('PATCH changes only the fields it names: a published post stays published, a plan keeps its currency', async () => {
     const server = await startTestServer();
     const call = operatorCall(server, ['posts:read', 'posts:write', 'membership_plans:write']);
-    const post = (await (await call('POST', '/posts', { title: 'Welcome', body: 'Hello', published: true })).json()) as Json;
-    const retitled = (await (await call('PATCH', `/posts/${post.id}`, { title: 'Welcome back' })).json()) as Json;
+    const post = (await (
+      await call('POST', '/posts', { title: 'Welcome', body: 'Hello', published: true })
+    ).json()) as Json;
+    const retitled = (await (
+      await call('PATCH', `/posts/${post.id}`, { title: 'Welcome back' })
+    ).json()) as Json;
     expect(retitled.data).toEqual({ title: 'Welcome back', body: 'Hello', published: true });
-    expect(((await (await call('GET', `/posts/${post.id}`)).json()) as Json).data.published).toBe(true);
-    const plan = (await (await call('POST', '/membership_plans', { title: 'Pro', price: 300, currency: 'USD', interval: 'month' })).json()) as Json;
-    const repriced = (await (await call('PATCH', `/membership_plans/${plan.id}`, { price: 350 })).json()) as Json;
+    expect(((await (await call('GET', `/posts/${post.id}`)).json()) as Json).data.published).toBe(
+      true,
+    );
+    const plan = (await (
+      await call('POST', '/membership_plans', {
+        title: 'Pro',
+        price: 300,
+        currency: 'USD',
+        interval: 'month',
+      })
+    ).json()) as Json;
+    const repriced = (await (
+      await call('PATCH', `/membership_plans/${plan.id}`, { price: 350 })
+    ).json()) as Json;
     expect(repriced.data.currency).toBe('USD');
   });
 
@@ -331,7 +461,11 @@ describe('Thin operator areas and storage', () => {
     const server = await startTestServer();
     const { accessToken } = mintToken(server, { audience: 'operator', scopes: ['storage:write'] });
     const headers = { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'image/png' };
-    const small = await fetch(`${server.url}${A}/storage/uploads?fileName=logo.png`, { method: 'POST', headers, body: new Uint8Array(1024) });
+    const small = await fetch(`${server.url}${A}/storage/uploads?fileName=logo.png`, {
+      method: 'POST',
+      headers,
+      body: new Uint8Array(1024),
+    });
     expect(small.status).toBe(201);
     expect(((await small.json()) as Json).size).toBe(1024);
     const big = await fetch(`${server.url}${A}/storage/uploads?fileName=big.bin`, {
@@ -350,8 +484,18 @@ describe('Curriculum read (curriculum:read)', () => {
     const res = await call('GET', '/courses/crs_machine_learning/curriculum');
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
-    expect(body.sections.map((s: Json) => s.id)).toEqual(['sec_machine_learning_1', 'sec_machine_learning_2', 'sec_machine_learning_3']);
+    expect(body.sections.map((s: Json) => s.id)).toEqual([
+      'sec_machine_learning_1',
+      'sec_machine_learning_2',
+      'sec_machine_learning_3',
+    ]);
     expect(body.sections[2].lectures[0].unlockAt).not.toBeNull();
-    expect(Object.keys(body.sections[0].lectures[0]).sort()).toEqual(['duration', 'id', 'position', 'title', 'unlockAt']);
+    expect(Object.keys(body.sections[0].lectures[0]).sort()).toEqual([
+      'duration',
+      'id',
+      'position',
+      'title',
+      'unlockAt',
+    ]);
   });
 });

@@ -28,16 +28,26 @@ function shellBlocks(markdown: string): Block[] {
       } else open.lines.push(line);
     } else if (/^#{2,3} /.test(line)) heading = line.replace(/^#+ /, '');
     else if (line === '```sh') open = { heading, lines: [] };
-    else expect(line.startsWith('```') && line !== '```', `a code block without a language: ${line}`).toBe(false);
+    else
+      expect(
+        line.startsWith('```') && line !== '```',
+        `a code block without a language: ${line}`,
+      ).toBe(false);
   }
   return blocks;
 }
 
 /** One command line, run by sh as written, in the variables the earlier lines set; returns its output and the new variables. */
-async function sh(line: string, env: Record<string, string>): Promise<{ out: string; env: Record<string, string> }> {
+async function sh(
+  line: string,
+  env: Record<string, string>,
+): Promise<{ out: string; env: Record<string, string> }> {
   // `set -a` exports what the line assigns so the next line sees it, as one shell session would.
   const script = `set -a\n${line}\nprintf '\\0__ENV__\\0'\nenv -0`;
-  const { stdout } = await run('sh', ['-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, maxBuffer: 4 << 20 });
+  const { stdout } = await run('sh', ['-c', script], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    maxBuffer: 4 << 20,
+  });
   const [out, rest] = stdout.split('\0__ENV__\0') as [string, string];
   const next: Record<string, string> = {};
   for (const pair of rest.split('\0').filter(Boolean)) {
@@ -52,7 +62,11 @@ async function sh(line: string, env: Record<string, string>): Promise<{ out: str
  * openssl against the real server), each `<...>` replaced as the document says, the browser step done on the real
  * sign-in and consent pages with the printed address.
  */
-async function followWalkthrough(server: EmbeddedServer, kind: 'Member app' | 'Operator tool', operatorClientId: string | null): Promise<string[]> {
+async function followWalkthrough(
+  server: EmbeddedServer,
+  kind: 'Member app' | 'Operator tool',
+  operatorClientId: string | null,
+): Promise<string[]> {
   const markdown = await (await fetch(`${server.url}/auth.md`)).text();
   const other = kind === 'Member app' ? 'Operator tool' : 'Member app';
   let env: Record<string, string> = {};
@@ -89,7 +103,9 @@ async function followWalkthrough(server: EmbeddedServer, kind: 'Member app' | 'O
         const callback = new URL(
           await new ScriptedBrowser().authorize(result.out.trim(), {
             stopAt: CALLBACK,
-            ...(kind === 'Operator tool' ? { email: 'owner@example.com', password: 'owner-demo' } : {}),
+            ...(kind === 'Operator tool'
+              ? { email: 'owner@example.com', password: 'owner-demo' }
+              : {}),
           }),
         );
         expect(callback.searchParams.get('error'), callback.href).toBeNull();
@@ -97,11 +113,16 @@ async function followWalkthrough(server: EmbeddedServer, kind: 'Member app' | 'O
         expect(callback.searchParams.get('iss')).toBe(server.url);
         code = callback.searchParams.get('code')!;
       } else if (result.out.trim() !== '') {
-        const body = result.out.trim().startsWith('event:') ? result.out.replace(/^[\s\S]*?data: /, '') : result.out;
+        const body = result.out.trim().startsWith('event:')
+          ? result.out.replace(/^[\s\S]*?data: /, '')
+          : result.out;
         lastJson = JSON.parse(body) as Record<string, unknown>;
         expect(lastJson.error, result.out).toBeUndefined();
         expect(lastJson.errors, result.out).toBeUndefined();
-        expect((lastJson.result as { isError?: boolean } | undefined)?.isError, result.out).not.toBe(true);
+        expect(
+          (lastJson.result as { isError?: boolean } | undefined)?.isError,
+          result.out,
+        ).not.toBe(true);
       }
     }
   }

@@ -31,7 +31,9 @@ describe('/openapi.json (service-spec "What the service does": REST description,
       expect(op.operationId).toBe(route.openapi!.operationId);
       expect(op.security).toEqual([{ oauth2: route.openapi!.scopes }]);
     }
-    const opCount = Object.values(doc.paths as Record<string, Json>).flatMap((p) => Object.keys(p)).length;
+    const opCount = Object.values(doc.paths as Record<string, Json>).flatMap((p) =>
+      Object.keys(p),
+    ).length;
     expect(opCount).toBeGreaterThan(adminRoutes.length);
   });
 
@@ -63,17 +65,27 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
   it('409 exactly where a route throws a conflict; 413 on every route that reads a body; answered as declared', async () => {
     const server = await startTestServer();
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Json;
-    const ops = adminRoutes.map((r) => ({ route: r, op: doc.paths[r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][r.method.toLowerCase()] as Json }));
+    const ops = adminRoutes.map((r) => ({
+      route: r,
+      op: doc.paths[r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][r.method.toLowerCase()] as Json,
+    }));
     const with409 = ops
       .filter((o) => o.op.responses['409'])
       .map((o) => o.op.operationId)
       .sort();
-    expect(with409).toEqual(['createCourse', 'deliverDigitalProduct', 'enrollStudent', 'refundPayment']);
+    expect(with409).toEqual([
+      'createCourse',
+      'deliverDigitalProduct',
+      'enrollStudent',
+      'refundPayment',
+    ]);
     for (const { route, op } of ops) {
       const readsBody = op.requestBody !== undefined;
       expect(op.responses['413'] !== undefined, `${route.method} ${route.path}`).toBe(readsBody);
     }
-    expect(doc.paths['/api/admin/v1/courses'].post.responses['413'].description).toContain('262144');
+    expect(doc.paths['/api/admin/v1/courses'].post.responses['413'].description).toContain(
+      '262144',
+    );
     // The real answers behind the declarations: a JSON body over 256 KiB is 413, a duplicate slug is 409.
     const { accessToken } = mintToken(server, { audience: 'operator', scopes: ['courses:write'] });
     const post = (body: string) =>
@@ -82,7 +94,9 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
         headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
         body,
       });
-    const big = await post(JSON.stringify({ slug: 'big', title: 'x', description: 'x'.repeat(300 * 1024) }));
+    const big = await post(
+      JSON.stringify({ slug: 'big', title: 'x', description: 'x'.repeat(300 * 1024) }),
+    );
     expect(big.status).toBe(413);
     expect(((await big.json()) as Json).error).toBe('invalid_request');
     expect((await post(JSON.stringify({ slug: 'dup', title: 'Dup' }))).status).toBe(201);
@@ -95,8 +109,13 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
     const server = await startTestServer();
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Json;
     expect(doc.paths['/api/oauth/userinfo'].get.security).toEqual([{ oauth2: [] }]);
-    for (const token of [mintToken(server, { scopes: ['account:read'] }), mintToken(server, { audience: 'operator', scopes: ['courses:read'] })]) {
-      const res = await fetch(`${server.url}/api/oauth/userinfo`, { headers: { Authorization: `Bearer ${token.accessToken}` } });
+    for (const token of [
+      mintToken(server, { scopes: ['account:read'] }),
+      mintToken(server, { audience: 'operator', scopes: ['courses:read'] }),
+    ]) {
+      const res = await fetch(`${server.url}/api/oauth/userinfo`, {
+        headers: { Authorization: `Bearer ${token.accessToken}` },
+      });
       expect(res.status).toBe(200);
     }
   });
@@ -118,7 +137,10 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
           .sort(),
         path,
       ).toEqual(['cursor', 'limit']);
-      expect(Object.keys(op.responses['200'].content['application/json'].schema.properties).sort(), path).toEqual(['data', 'next_cursor', 'total']);
+      expect(
+        Object.keys(op.responses['200'].content['application/json'].schema.properties).sort(),
+        path,
+      ).toEqual(['data', 'next_cursor', 'total']);
     }
   });
 });
@@ -130,12 +152,19 @@ describe('/auth.md (service-spec "What the service does": walkthrough)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     const text = await res.text();
-    const order = ['## 1. Discover', '## 2. Pick a method', '## 3. Register', '## 4. Use the credential', '## 5. Handle errors', '## 6. Revoke'].map(
-      (h) => text.indexOf(h),
-    );
+    const order = [
+      '## 1. Discover',
+      '## 2. Pick a method',
+      '## 3. Register',
+      '## 4. Use the credential',
+      '## 5. Handle errors',
+      '## 6. Revoke',
+    ].map((h) => text.indexOf(h));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(text).toContain(`curl --fail-with-body -sS ${server.url}/.well-known/oauth-authorization-server`);
+    expect(text).toContain(
+      `curl --fail-with-body -sS ${server.url}/.well-known/oauth-authorization-server`,
+    );
     expect(text).toContain(`${server.url}/api/oauth/revoke`);
   });
 });

@@ -4,12 +4,18 @@ import { startTestServer } from '../../helpers/server';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { loadMigrations, migrate } from '../../../embedded-server/store/db';
 import { absoluteSiteUrl, coverPath } from '../../../embedded-server/covers/paths';
-import { coverPalette, escapeXml, layoutTitle, renderCoverSvg } from '../../../embedded-server/covers/svg';
+import {
+  coverPalette,
+  escapeXml,
+  layoutTitle,
+  renderCoverSvg,
+} from '../../../embedded-server/covers/svg';
 import { operatorCall, viewerData } from '../member-api/tokens';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const COURSES = '{ viewer { enrolledCourses(first: 20) { nodes { id slug title coverImageUrl } } } }';
+const COURSES =
+  '{ viewer { enrolledCourses(first: 20) { nodes { id slug title coverImageUrl } } } }';
 
 async function enrolledCourses(server: EmbeddedServer): Promise<Json[]> {
   return (await viewerData(server, COURSES)).enrolledCourses.nodes as Json[];
@@ -56,7 +62,9 @@ function expectCoverHeaders(res: Response, body: string): void {
   expect(res.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
   expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-  expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+  expect(res.headers.get('content-security-policy')).toBe(
+    "default-src 'none'; style-src 'unsafe-inline'",
+  );
   expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
 }
 
@@ -110,14 +118,21 @@ describe('Course covers served by the site itself (README "Course covers")', () 
       expect(Object.keys(body).sort()).toEqual(Object.keys(unknownBody).sort());
       expect(body.error).toBe('not_found');
     }
-    expect((await fetch(`${server.url}/covers/no-such-course.svg`, { method: 'HEAD' })).status).toBe(404);
-    expect((await fetch(`${server.url}/covers/python-for-beginners.svg`, { method: 'POST' })).status).toBe(405);
+    expect(
+      (await fetch(`${server.url}/covers/no-such-course.svg`, { method: 'HEAD' })).status,
+    ).toBe(404);
+    expect(
+      (await fetch(`${server.url}/covers/python-for-beginners.svg`, { method: 'POST' })).status,
+    ).toBe(405);
   });
 
   it('each site serves the covers of its own school (demo2 knows home-baking, not the demo’s courses)', async () => {
     const server = await startTestServer({ site: 'demo2' });
     const nodes = await enrolledCourses(server);
-    expect(nodes.map((c) => c.coverImageUrl).sort()).toEqual([`${server.url}/covers/guitar-basics.svg`, `${server.url}/covers/home-baking.svg`]);
+    expect(nodes.map((c) => c.coverImageUrl).sort()).toEqual([
+      `${server.url}/covers/guitar-basics.svg`,
+      `${server.url}/covers/home-baking.svg`,
+    ]);
     const res = await fetch(`${server.url}/covers/home-baking.svg`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('<title>Home Baking 居家烘焙</title>');
@@ -127,24 +142,36 @@ describe('Course covers served by the site itself (README "Course covers")', () 
   it('a title with <script>&" (created through the admin API) is XML-escaped and runs nothing', async () => {
     const server = await startTestServer();
     const title = 'Hacking 101 <script>alert("x")</script> & "quotes" \'too\'';
-    const created = await operatorCall(server, ['courses:write'])('POST', '/courses', { slug: 'hacking-101', title, published: true });
+    const created = await operatorCall(server, ['courses:write'])('POST', '/courses', {
+      slug: 'hacking-101',
+      title,
+      published: true,
+    });
     expect(created.status).toBe(201);
     const res = await fetch(`${server.url}/covers/hacking-101.svg`);
     expect(res.status).toBe(200);
     const svg = await res.text();
     expectCoverHeaders(res, svg);
     expectWellFormedSvg(svg);
-    expect(svg).toContain('<title>Hacking 101 &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot; &apos;too&apos;</title>');
+    expect(svg).toContain(
+      '<title>Hacking 101 &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot; &apos;too&apos;</title>',
+    );
     expect(svg).not.toContain('<script');
     expect(svg).not.toContain('& ');
   });
 
   it('an operator’s absolute cover URL passes through unchanged; a course without a cover stays null', async () => {
     const server = await startTestServer();
-    server.db.prepare("UPDATE courses SET cover_image_url = 'https://cdn.example.com/covers/python.png?v=2' WHERE id = 'crs_python'").run();
+    server.db
+      .prepare(
+        "UPDATE courses SET cover_image_url = 'https://cdn.example.com/covers/python.png?v=2' WHERE id = 'crs_python'",
+      )
+      .run();
     server.db.prepare("UPDATE courses SET cover_image_url = NULL WHERE id = 'crs_finance'").run();
     const nodes = await enrolledCourses(server);
-    expect(nodes.find((c) => c.id === 'crs_python')!.coverImageUrl).toBe('https://cdn.example.com/covers/python.png?v=2');
+    expect(nodes.find((c) => c.id === 'crs_python')!.coverImageUrl).toBe(
+      'https://cdn.example.com/covers/python.png?v=2',
+    );
     expect(nodes.find((c) => c.id === 'crs_finance')!.coverImageUrl).toBeNull();
   });
 });
@@ -152,9 +179,15 @@ describe('Course covers served by the site itself (README "Course covers")', () 
 describe('absoluteSiteUrl: stored cover value -> the URL the APIs return', () => {
   const base = 'http://127.0.0.1:4100';
   it('resolves site-relative paths against the base URL; keeps http(s) URLs; null stays null', () => {
-    expect(absoluteSiteUrl(coverPath('intro-to-data-analysis'), base)).toBe('http://127.0.0.1:4100/covers/intro-to-data-analysis.svg');
-    expect(absoluteSiteUrl('https://cdn.example.com/a.png', base)).toBe('https://cdn.example.com/a.png');
-    expect(absoluteSiteUrl('http://images.example.org/b.jpg', base)).toBe('http://images.example.org/b.jpg');
+    expect(absoluteSiteUrl(coverPath('intro-to-data-analysis'), base)).toBe(
+      'http://127.0.0.1:4100/covers/intro-to-data-analysis.svg',
+    );
+    expect(absoluteSiteUrl('https://cdn.example.com/a.png', base)).toBe(
+      'https://cdn.example.com/a.png',
+    );
+    expect(absoluteSiteUrl('http://images.example.org/b.jpg', base)).toBe(
+      'http://images.example.org/b.jpg',
+    );
     expect(absoluteSiteUrl(null, base)).toBeNull();
   });
 
@@ -203,7 +236,9 @@ describe('renderCoverSvg (pure, deterministic)', () => {
     expect(long.lines.at(-1)!.endsWith('…')).toBe(true);
     const cjk = layoutTitle('書法入門：從握筆到行書的完整課程，一步一步學會寫出漂亮的中文字');
     expect(cjk.lines.length).toBeGreaterThan(1);
-    expect(cjk.lines.join('')).toBe('書法入門：從握筆到行書的完整課程，一步一步學會寫出漂亮的中文字');
+    expect(cjk.lines.join('')).toBe(
+      '書法入門：從握筆到行書的完整課程，一步一步學會寫出漂亮的中文字',
+    );
   });
 
   it('drops characters XML cannot carry, so the document stays well-formed', () => {
@@ -221,20 +256,34 @@ describe('Migration 004: seeded external covers move to the site’s own /covers
       const index = migrations.findIndex((m) => m.name === '004-local-covers.sql');
       expect(index).toBe(3);
       migrate(db, migrations.slice(0, index));
-      db.prepare("INSERT INTO schools (id, name, subdomain, created_at) VALUES ('sch_demo', 'Demo School', 'demo', 0)").run();
+      db.prepare(
+        "INSERT INTO schools (id, name, subdomain, created_at) VALUES ('sch_demo', 'Demo School', 'demo', 0)",
+      ).run();
       const insert = db.prepare(
         "INSERT INTO courses (id, school_id, slug, title, cover_image_url, price, currency, is_published, created_at) VALUES (?, 'sch_demo', ?, ?, ?, 0, 'TWD', 1, 0)",
       );
-      insert.run('crs_a', 'python-for-beginners', 'Python', 'https://picsum.photos/seed/python-for-beginners/640/360');
-      insert.run('crs_b', 'excel-dashboards', 'Excel', 'https://picsum.photos/seed/another-slug/640/360');
+      insert.run(
+        'crs_a',
+        'python-for-beginners',
+        'Python',
+        'https://picsum.photos/seed/python-for-beginners/640/360',
+      );
+      insert.run(
+        'crs_b',
+        'excel-dashboards',
+        'Excel',
+        'https://picsum.photos/seed/another-slug/640/360',
+      );
       insert.run('crs_c', 'finance', 'Finance', 'https://cdn.example.com/finance.png');
       insert.run('crs_d', 'no-cover', 'None', null);
       migrate(db, migrations);
       const covers = Object.fromEntries(
-        (db.prepare('SELECT id, cover_image_url FROM courses ORDER BY id').all() as { id: string; cover_image_url: string | null }[]).map((r) => [
-          r.id,
-          r.cover_image_url,
-        ]),
+        (
+          db.prepare('SELECT id, cover_image_url FROM courses ORDER BY id').all() as {
+            id: string;
+            cover_image_url: string | null;
+          }[]
+        ).map((r) => [r.id, r.cover_image_url]),
       );
       expect(covers).toEqual({
         crs_a: '/covers/python-for-beginners.svg',

@@ -8,7 +8,10 @@ import { randomSecret, sha256Hex } from '../../../embedded-server/store/secrets'
 import { obtainTokens, userinfo } from '../helpers';
 import type { Route } from '../../../embedded-server/http/types';
 
-function expectInvalidToken(res: { status: number; headers: Headers; body: Record<string, unknown> }, base: string): void {
+function expectInvalidToken(
+  res: { status: number; headers: Headers; body: Record<string, unknown> },
+  base: string,
+): void {
   expect(res.status).toBe(401);
   expect(res.body.error).toBe('invalid_token');
   const header = res.headers.get('www-authenticate') ?? '';
@@ -22,7 +25,14 @@ describe('Bearer check (RFC 6750 §3, RFC 9728 §5.1, spec "Protected resources"
   it('no token: 401 invalid_token with resource_metadata', async () => {
     const server = await startTestServer();
     const res = await fetch(`${server.url}/api/oauth/userinfo`);
-    expectInvalidToken({ status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> }, server.url);
+    expectInvalidToken(
+      {
+        status: res.status,
+        headers: res.headers,
+        body: (await res.json()) as Record<string, unknown>,
+      },
+      server.url,
+    );
   });
 
   it.each([
@@ -31,8 +41,17 @@ describe('Bearer check (RFC 6750 §3, RFC 9728 §5.1, spec "Protected resources"
     ['bearer with spaces inside', 'Bearer a b'],
   ])('%s: 401 invalid_token with resource_metadata', async (_n, header) => {
     const server = await startTestServer();
-    const res = await fetch(`${server.url}/api/oauth/userinfo`, { headers: { authorization: header } });
-    expectInvalidToken({ status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> }, server.url);
+    const res = await fetch(`${server.url}/api/oauth/userinfo`, {
+      headers: { authorization: header },
+    });
+    expectInvalidToken(
+      {
+        status: res.status,
+        headers: res.headers,
+        body: (await res.json()) as Record<string, unknown>,
+      },
+      server.url,
+    );
   });
 
   it('revoked token: 401 invalid_token', async () => {
@@ -112,7 +131,9 @@ describe('Bearer check (RFC 6750 §3, RFC 9728 §5.1, spec "Protected resources"
 
   it('faults.tokenStoreUnavailable: a presented token gets the unavailable verdict (503, no WWW-Authenticate)', async () => {
     const server = await startTestServer({ faults: { tokenStoreUnavailable: true } });
-    const res = await fetch(`${server.url}/api/oauth/userinfo`, { headers: { authorization: 'Bearer at_whatever' } });
+    const res = await fetch(`${server.url}/api/oauth/userinfo`, {
+      headers: { authorization: 'Bearer at_whatever' },
+    });
     expect(res.status).toBe(503);
     expect(res.headers.get('www-authenticate')).toBeNull();
     expect(await res.json()).toMatchObject({ error: 'temporarily_unavailable' });
@@ -126,7 +147,14 @@ describe('Bearer check (RFC 6750 §3, RFC 9728 §5.1, spec "Protected resources"
         handler: (ctx) => {
           const v = checkBearer(ctx);
           if (v.kind !== 'ok') return sendBearerError(ctx, v);
-          ctx.res.end(JSON.stringify({ scopes: v.token.scopes, schoolId: v.token.schoolId, resource: v.token.resource, audience: v.token.audience }));
+          ctx.res.end(
+            JSON.stringify({
+              scopes: v.token.scopes,
+              schoolId: v.token.schoolId,
+              resource: v.token.resource,
+              audience: v.token.audience,
+            }),
+          );
         },
       },
       {
@@ -139,14 +167,25 @@ describe('Bearer check (RFC 6750 §3, RFC 9728 §5.1, spec "Protected resources"
     ];
     const server = await startTestServer({ extraRoutes: routes });
     const t = await obtainTokens(server, { scope: 'account:read' });
-    const ok = await fetch(`${server.url}/test/verdict`, { headers: { authorization: `Bearer ${t.access_token}` } });
-    expect(await ok.json()).toEqual({ scopes: ['account:read'], schoolId: 'sch_demo', resource: server.url, audience: 'member' });
-    const denied = await fetch(`${server.url}/test/needs-write`, { headers: { authorization: `Bearer ${t.access_token}` } });
+    const ok = await fetch(`${server.url}/test/verdict`, {
+      headers: { authorization: `Bearer ${t.access_token}` },
+    });
+    expect(await ok.json()).toEqual({
+      scopes: ['account:read'],
+      schoolId: 'sch_demo',
+      resource: server.url,
+      audience: 'member',
+    });
+    const denied = await fetch(`${server.url}/test/needs-write`, {
+      headers: { authorization: `Bearer ${t.access_token}` },
+    });
     expect(denied.status).toBe(403);
     const header = denied.headers.get('www-authenticate')!;
     expect(header).toContain('error="insufficient_scope"');
     expect(header).toContain('scope="account:write"');
-    expect(header).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+    expect(header).toContain(
+      `resource_metadata="${server.url}/.well-known/oauth-protected-resource"`,
+    );
   });
 });
 
@@ -172,7 +211,11 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
 
   it('lists several roles highest first', async () => {
     const server = await startTestServer();
-    server.db.prepare("INSERT INTO memberships (school_id, user_id, role, created_at) VALUES ('sch_demo', 'usr_student', 'teacher', 0)").run();
+    server.db
+      .prepare(
+        "INSERT INTO memberships (school_id, user_id, role, created_at) VALUES ('sch_demo', 'usr_student', 'teacher', 0)",
+      )
+      .run();
     const t = await obtainTokens(server);
     expect((await userinfo(server, t.access_token)).body.roles).toEqual(['teacher', 'student']);
   });

@@ -92,7 +92,10 @@ describe('Fault injection (README decision "Fault injection")', () => {
     server.setFaults({ clockSkewMs: 15 * 60_000 });
     const after = await fetch(server.url + DISCOVERY);
     expect(Date.parse(after.headers.get('date')!)).toBe(clock.ms + 15 * 60_000);
-    const tokens = await obtainTokens(server, { scope: 'openid profile email account:read', nonce: 'n-1' });
+    const tokens = await obtainTokens(server, {
+      scope: 'openid profile email account:read',
+      nonce: 'n-1',
+    });
     const claims = decodeJwt(tokens.id_token!);
     expect(claims.iat).toBe(Math.floor((clock.ms + 15 * 60_000) / 1000));
   });
@@ -105,14 +108,18 @@ describe('Fault injection (README decision "Fault injection")', () => {
     expect(newKid).not.toBe(oldKid);
     const second = await obtainTokens(server, { nonce: 'n-2' });
     expect(decodeProtectedHeader(second.id_token!).kid).toBe(newKid);
-    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
+    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as {
+      keys: { kid: string }[];
+    };
     expect(jwks.keys.map((k) => k.kid).sort()).toEqual([oldKid, newKid].sort());
   });
 
   it('setFaults refuses unknown switches and values out of range, changing nothing', async () => {
     const server = await startTestServer();
     server.setFaults({ latencyMs: 10 });
-    expect(() => server.setFaults({ latencyMs: MAX_LATENCY_MS + 1, offline: true })).toThrow(RangeError);
+    expect(() => server.setFaults({ latencyMs: MAX_LATENCY_MS + 1, offline: true })).toThrow(
+      RangeError,
+    );
     expect(() => server.setFaults({ offline: 'yes' as unknown as boolean })).toThrow(TypeError);
     expect(() => server.setFaults({ nonsense: true } as never)).toThrow(/unknown fault/);
     expect(server.faults).toEqual({ latencyMs: 10 });

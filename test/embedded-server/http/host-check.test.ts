@@ -17,7 +17,10 @@ function withHost(
         port: server.port,
         path,
         method: body === undefined ? 'GET' : 'POST',
-        headers: { Host: host, ...(body === undefined ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+        headers: {
+          Host: host,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }),
+        },
       },
       (res) => {
         let text = '';
@@ -34,8 +37,24 @@ function withHost(
 describe('Host allow-list against DNS rebinding (RFC 9110 §15.5.20: 421 Misdirected Request)', () => {
   it('answers its own origin and localhost on its port', async () => {
     const server = await startTestServer();
-    expect((await withHost(server, `127.0.0.1:${server.port}`, '/.well-known/oauth-authorization-server')).status).toBe(200);
-    expect((await withHost(server, `LOCALHOST:${server.port}`, '/.well-known/oauth-authorization-server')).status).toBe(200);
+    expect(
+      (
+        await withHost(
+          server,
+          `127.0.0.1:${server.port}`,
+          '/.well-known/oauth-authorization-server',
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await withHost(
+          server,
+          `LOCALHOST:${server.port}`,
+          '/.well-known/oauth-authorization-server',
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses another name, another port and a bare loopback name with 421, before any route runs', async () => {
@@ -55,7 +74,12 @@ describe('Host allow-list against DNS rebinding (RFC 9110 §15.5.20: 421 Misdire
 
   it('a rebinding page cannot sign in with the published demo password: no session cookie is set', async () => {
     const server = await startTestServer();
-    const res = await withHost(server, `rebind.attacker.test:${server.port}`, '/sign-in', 'email=owner%40example.com&password=owner-demo');
+    const res = await withHost(
+      server,
+      `rebind.attacker.test:${server.port}`,
+      '/sign-in',
+      'email=owner%40example.com&password=owner-demo',
+    );
     expect(res.status).toBe(421);
     expect(res.headers['set-cookie']).toBeUndefined();
     const page = await withHost(server, `rebind.attacker.test:${server.port}`, '/admin');

@@ -5,14 +5,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startTestServer, tempDir } from '../../helpers/server';
 import { createEmbeddedServer } from '../../../embedded-server/index';
 import { createRouter } from '../../../embedded-server/http/router';
-import { DatabaseTooNewError, loadMigrations, migrate, openDatabase } from '../../../embedded-server/store/db';
+import {
+  DatabaseTooNewError,
+  loadMigrations,
+  migrate,
+  openDatabase,
+} from '../../../embedded-server/store/db';
 import type { Route } from '../../../embedded-server/http/types';
 import { seedDatabase } from '../../../embedded-server/seed/index';
 
 describe('Router: the one table of paths', () => {
   it('matches literal segments before parameters and decodes parameters', () => {
     const noop = () => undefined;
-    const router = createRouter([{ method: 'GET', path: '/a/:id', handler: noop }], [{ method: 'GET', path: '/a/literal', handler: noop }]);
+    const router = createRouter(
+      [{ method: 'GET', path: '/a/:id', handler: noop }],
+      [{ method: 'GET', path: '/a/literal', handler: noop }],
+    );
     const lit = router.match('GET', '/a/literal');
     expect(lit?.route?.path).toBe('/a/literal');
     const param = router.match('GET', '/a/x%20y');
@@ -35,8 +43,12 @@ describe('Router: the one table of paths', () => {
     expect(wrong.status).toBe(405);
     // RFC 9110 §15.5.6: Allow names the methods the path serves.
     expect(wrong.headers.get('allow')).toBe('POST');
-    expect((await fetch(`${server.url}/covers/x.svg`, { method: 'DELETE' })).headers.get('allow')).toBe('GET, HEAD');
-    expect((await fetch(`${server.url}/api/oauth/userinfo`, { method: 'PUT' })).headers.get('allow')).toBe('GET, POST');
+    expect(
+      (await fetch(`${server.url}/covers/x.svg`, { method: 'DELETE' })).headers.get('allow'),
+    ).toBe('GET, HEAD');
+    expect(
+      (await fetch(`${server.url}/api/oauth/userinfo`, { method: 'PUT' })).headers.get('allow'),
+    ).toBe('GET, POST');
   });
 });
 
@@ -56,7 +68,10 @@ describe('Errors: unexpected exceptions become a bare server_error (ARCHITECTURE
     const res = await fetch(`${server.url}/test/explode`);
     expect(res.status).toBe(500);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ error: 'server_error', error_description: 'The server encountered an unexpected condition.' });
+    expect(JSON.parse(text)).toEqual({
+      error: 'server_error',
+      error_description: 'The server encountered an unexpected condition.',
+    });
     expect(text).not.toMatch(/secret|internals|TypeError|db\.ts/);
   });
 });
@@ -86,7 +101,11 @@ describe('Body limits (http/body.ts)', () => {
 
   it('refuses a JSON body on a form endpoint', async () => {
     const server = await startTestServer();
-    const res = await fetch(`${server.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${server.url}/api/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
   });
@@ -98,8 +117,21 @@ describe('Store: numbered migrations keyed on PRAGMA user_version (ARCHITECTURE 
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(loadMigrations().length);
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-      expect(tables).toEqual(expect.arrayContaining(['schools', 'users', 'memberships', 'oauth_clients', 'token_pairs', 'signing_keys']));
+      const tables = (
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+          name: string;
+        }[]
+      ).map((r) => r.name);
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'schools',
+          'users',
+          'memberships',
+          'oauth_clients',
+          'token_pairs',
+          'signing_keys',
+        ]),
+      );
     } finally {
       db.close();
     }
@@ -124,7 +156,9 @@ describe('Store: numbered migrations keyed on PRAGMA user_version (ARCHITECTURE 
     try {
       expect(() => migrate(db, loadMigrations(migrations))).toThrow();
       expect(db.pragma('user_version', { simple: true })).toBe(0);
-      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'a'").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'a'").get()).toEqual({
+        n: 0,
+      });
     } finally {
       db.close();
     }
@@ -134,12 +168,23 @@ describe('Store: numbered migrations keyed on PRAGMA user_version (ARCHITECTURE 
     const db = openDatabase(':memory:');
     try {
       // The identity/OAuth tables of migration 001 (content tables have payment codes, which are not secrets).
-      const tables = [...loadMigrations()[0]!.sql.matchAll(/CREATE TABLE (\w+)/g)].map((m) => m[1]!);
-      const columns = tables.flatMap((t) => (db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => `${t}.${c.name}`));
+      const tables = [...loadMigrations()[0]!.sql.matchAll(/CREATE TABLE (\w+)/g)].map(
+        (m) => m[1]!,
+      );
+      const columns = tables.flatMap((t) =>
+        (db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map(
+          (c) => `${t}.${c.name}`,
+        ),
+      );
       const clear = columns.filter((c) => /(token|secret|password|code|session)$/.test(c));
       expect(clear).toEqual([]);
       expect(columns).toEqual(
-        expect.arrayContaining(['token_pairs.access_hash', 'token_pairs.refresh_hash', 'authorization_codes.code_hash', 'oauth_clients.secret_hash']),
+        expect.arrayContaining([
+          'token_pairs.access_hash',
+          'token_pairs.refresh_hash',
+          'authorization_codes.code_hash',
+          'oauth_clients.secret_hash',
+        ]),
       );
     } finally {
       db.close();
@@ -171,7 +216,9 @@ describe('Seed: deterministic identity (seed/identity.ts)', () => {
       expect(seedDatabase(db, { seed: 'demo', site: 'demo', now: 1 })).toBe(true);
       db.prepare("UPDATE users SET name = 'Renamed' WHERE id = 'usr_student'").run();
       expect(seedDatabase(db, { seed: 'demo', site: 'demo', now: 2 })).toBe(false);
-      expect(db.prepare("SELECT name FROM users WHERE id = 'usr_student'").get()).toEqual({ name: 'Renamed' });
+      expect(db.prepare("SELECT name FROM users WHERE id = 'usr_student'").get()).toEqual({
+        name: 'Renamed',
+      });
     } finally {
       db.close();
     }
@@ -195,7 +242,9 @@ describe('Server lifecycle', () => {
     const second = await createEmbeddedServer({ database: file });
     try {
       expect(second.db.pragma('journal_mode', { simple: true })).toBe('wal');
-      const jwks = (await (await fetch(`${second.url}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
+      const jwks = (await (await fetch(`${second.url}/oauth/jwks`)).json()) as {
+        keys: { kid: string }[];
+      };
       expect(jwks.keys.map((k) => k.kid)).toContain(kid1);
       expect(second.db.prepare('SELECT count(*) AS n FROM users').get()).toEqual({ n: 2 });
     } finally {

@@ -2,7 +2,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer } from '../../helpers/server';
 import { ScriptedBrowser } from '../../helpers/scripted-browser';
@@ -28,7 +32,11 @@ class AssistantProvider implements OAuthClientProvider {
     return ASSISTANT_CALLBACK;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Study Assistant', redirect_uris: [ASSISTANT_CALLBACK], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Study Assistant',
+      redirect_uris: [ASSISTANT_CALLBACK],
+      token_endpoint_auth_method: 'none',
+    };
   }
   state(): string {
     return this.stateValue;
@@ -59,13 +67,17 @@ class AssistantProvider implements OAuthClientProvider {
 /** The member signs in and approves on the site's real pages; returns the callback URL the site redirected to. */
 async function memberApproves(provider: AssistantProvider): Promise<URL> {
   expect(provider.authorizationUrl).not.toBeNull();
-  const callback = await new ScriptedBrowser().authorize(provider.authorizationUrl!.href, { stopAt: ASSISTANT_CALLBACK });
+  const callback = await new ScriptedBrowser().authorize(provider.authorizationUrl!.href, {
+    stopAt: ASSISTANT_CALLBACK,
+  });
   return new URL(callback);
 }
 
 async function connected(server: EmbeddedServer, provider: AssistantProvider): Promise<Client> {
   const client = new Client({ name: 'study-assistant', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider }),
+  );
   onTestFinished(() => client.close());
   return client;
 }
@@ -94,24 +106,45 @@ describe('An MCP client reaches the member tools with the SDK auth() flow (RFC 9
     expect(callback.searchParams.get('error')).toBeNull();
     expect(callback.searchParams.get('state')).toBe(provider.stateValue);
     expect(callback.searchParams.get('iss')).toBe(server.url);
-    expect(await auth(provider, { serverUrl, authorizationCode: callback.searchParams.get('code')! })).toBe('AUTHORIZED');
+    expect(
+      await auth(provider, { serverUrl, authorizationCode: callback.searchParams.get('code')! }),
+    ).toBe('AUTHORIZED');
     expect(provider.tokens()!.scope).toBe(MEMBER_SCOPES);
 
     const client = await connected(server, provider);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['list_my_courses', 'get_course_progress', 'list_my_payments', 'mark_notification_read']));
-    const courses = (await client.callTool({ name: 'list_my_courses', arguments: { first: 5 } })) as CallToolResult;
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_my_courses',
+        'get_course_progress',
+        'list_my_payments',
+        'mark_notification_read',
+      ]),
+    );
+    const courses = (await client.callTool({
+      name: 'list_my_courses',
+      arguments: { first: 5 },
+    })) as CallToolResult;
     expect(courses.isError).not.toBe(true);
     expect(JSON.stringify(courses.content)).toContain('crs_data_analysis');
-    const marked = (await client.callTool({ name: 'mark_notification_read', arguments: { id: 'ntf_demo_01' } })) as CallToolResult;
+    const marked = (await client.callTool({
+      name: 'mark_notification_read',
+      arguments: { id: 'ntf_demo_01' },
+    })) as CallToolResult;
     expect(marked.isError).not.toBe(true);
   });
 
   it("/mcp's own resource metadata lists only the member scopes and names the origin as the resource", async () => {
     const server = await startTestServer();
-    const { status, body } = await getJson(`${server.url}/.well-known/oauth-protected-resource/mcp`);
+    const { status, body } = await getJson(
+      `${server.url}/.well-known/oauth-protected-resource/mcp`,
+    );
     expect(status).toBe(200);
-    expect(body).toMatchObject({ resource: server.url, authorization_servers: [server.url], scopes_supported: MEMBER_SCOPES.split(' ') });
+    expect(body).toMatchObject({
+      resource: server.url,
+      authorization_servers: [server.url],
+      scopes_supported: MEMBER_SCOPES.split(' '),
+    });
     // The origin's document still lists every scope of the resource (admin API included).
     const origin = await getJson(`${server.url}/.well-known/oauth-protected-resource`);
     expect(origin.body.scopes_supported).toHaveLength(38);
@@ -121,13 +154,19 @@ describe('An MCP client reaches the member tools with the SDK auth() flow (RFC 9
     const server = await startTestServer();
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer at_unknown', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: 'Bearer at_unknown',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: '{}',
     });
     expect(res.status).toBe(401);
     const header = res.headers.get('www-authenticate') ?? '';
     expect(header).toContain(`scope="${MEMBER_SCOPES}"`);
-    expect(header).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+    expect(header).toContain(
+      `resource_metadata="${server.url}/.well-known/oauth-protected-resource"`,
+    );
   });
 
   it('a self-registered client is an operator client: the member scopes are refused with a reason naming the operator path', async () => {
@@ -138,6 +177,8 @@ describe('An MCP client reaches the member tools with the SDK auth() flow (RFC 9
     expect(provider.clientInformation()!.client_id).toMatch(/^cli_/);
     const callback = await memberApproves(provider);
     expect(callback.searchParams.get('error')).toBe('invalid_scope');
-    expect(callback.searchParams.get('error_description')).toContain('Developers > OAuth applications');
+    expect(callback.searchParams.get('error_description')).toContain(
+      'Developers > OAuth applications',
+    );
   });
 });

@@ -39,12 +39,20 @@ const INIT = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
 };
 const rawPost = (server: EmbeddedServer, headers: Record<string, string> = {}) =>
   fetch(`${server.url}/mcp`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
     body: JSON.stringify(INIT),
   });
 
@@ -60,7 +68,12 @@ describe('/mcp anonymous (service-spec Authentication 11: no token = anonymous, 
     const all = await call(client, 'search_courses', { limit: 50 });
     expect(all.json!.courses.map((c: Json) => c.id)).not.toContain('crs_draft_unreleased');
     const info = await call(client, 'get_school_info');
-    expect(info.json).toMatchObject({ id: 'sch_demo', name: 'Demo School', subdomain: 'demo', url: server.url });
+    expect(info.json).toMatchObject({
+      id: 'sch_demo',
+      name: 'Demo School',
+      subdomain: 'demo',
+      url: server.url,
+    });
     const events = await call(client, 'list_upcoming_events');
     expect(events.json!.events.map((e: Json) => e.id)).toEqual(['evt_live_qa', 'evt_open_house']);
   });
@@ -68,7 +81,11 @@ describe('/mcp anonymous (service-spec Authentication 11: no token = anonymous, 
   it('a member tool is unknown to an anonymous caller', async () => {
     const server = await startTestServer();
     const client = await connect(server);
-    const r = await call(client, 'list_my_courses').catch((err: Error) => ({ isError: true, text: err.message, json: null }));
+    const r = await call(client, 'list_my_courses').catch((err: Error) => ({
+      isError: true,
+      text: err.message,
+      json: null,
+    }));
     expect(r.isError).toBe(true);
   });
 });
@@ -76,15 +93,29 @@ describe('/mcp anonymous (service-spec Authentication 11: no token = anonymous, 
 describe('/mcp with a member token (service-spec Authentication 3: the same token works at /mcp and /member/graphql)', () => {
   it("adds the member tools over the viewer's own data", async () => {
     const server = await startTestServer();
-    const client = await connect(server, mintToken(server, { scopes: ['openid', 'account:read', 'account:write'] }).accessToken);
+    const client = await connect(
+      server,
+      mintToken(server, { scopes: ['openid', 'account:read', 'account:write'] }).accessToken,
+    );
     const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const n of ['list_my_courses', 'get_course_progress', 'list_my_payments', 'list_notifications', 'mark_notification_read', 'search_courses'])
+    for (const n of [
+      'list_my_courses',
+      'get_course_progress',
+      'list_my_payments',
+      'list_notifications',
+      'mark_notification_read',
+      'search_courses',
+    ])
       expect(names).toContain(n);
     const mine = await call(client, 'list_my_courses', { first: 100 });
     expect(mine.json!.viewer.enrolledCourses.totalCount).toBe(8);
-    const progress = await call(client, 'get_course_progress', { courseId: 'crs_machine_learning' });
+    const progress = await call(client, 'get_course_progress', {
+      courseId: 'crs_machine_learning',
+    });
     expect(progress.json!.sections[2].lectures[0].isLocked).toBe(true);
-    expect((await call(client, 'get_course_progress', { courseId: 'crs_excel_dashboards' })).isError).toBe(true);
+    expect(
+      (await call(client, 'get_course_progress', { courseId: 'crs_excel_dashboards' })).isError,
+    ).toBe(true);
     const payments = await call(client, 'list_my_payments', { first: 50 });
     expect(payments.json!.viewer.payments.totalCount).toBe(15);
     const marked = await call(client, 'mark_notification_read', { id: 'ntf_demo_01' });
@@ -95,7 +126,10 @@ describe('/mcp with a member token (service-spec Authentication 3: the same toke
 
   it('each member tool checks its scope: an account:read token cannot mark_notification_read (isError naming the scope)', async () => {
     const server = await startTestServer();
-    const client = await connect(server, mintToken(server, { scopes: ['account:read'] }).accessToken);
+    const client = await connect(
+      server,
+      mintToken(server, { scopes: ['account:read'] }).accessToken,
+    );
     const r = await call(client, 'mark_notification_read', { id: 'ntf_demo_01' });
     expect(r.isError).toBe(true);
     expect(r.text).toBe('This tool requires a member token with the account:write scope.');
@@ -111,7 +145,9 @@ describe('/mcp bearer failures (service-spec "Protected resources")', () => {
     const server = await startTestServer();
     const res = await rawPost(server, { Authorization: 'Bearer not-a-token' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+    expect(res.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${server.url}/.well-known/oauth-protected-resource"`,
+    );
     expect(((await res.json()) as Json).error).toBe('invalid_token');
     const foreign = await rawPost(server, {
       Authorization: `Bearer ${mintToken(server, { scopes: ['account:read'], resource: 'http://127.0.0.1:9' }).accessToken}`,
@@ -145,7 +181,10 @@ describe('/mcp transport (decisions, embedded-server/README.md: stateless, JSON 
     expect(res.headers.get('mcp-session-id')).toBeNull();
     expect(((await res.json()) as Json).result.serverInfo.name).toBe('Demo School (demo)');
     for (const method of ['GET', 'DELETE']) {
-      const r = await fetch(`${server.url}/mcp`, { method, headers: { Accept: 'text/event-stream' } });
+      const r = await fetch(`${server.url}/mcp`, {
+        method,
+        headers: { Accept: 'text/event-stream' },
+      });
       expect(r.status).toBe(405);
       expect(r.headers.get('allow')).toBe('POST');
     }
@@ -166,14 +205,22 @@ describe('/mcp conformance (service-spec Authentication 3 and 11, "Protected res
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['search_courses', 'list_my_payments']));
     const payments = await call(client, 'list_my_payments', { first: 5 });
-    expect(payments.json!.viewer.payments.totalCount).toBe(((await gql.json()) as Json).data.viewer.payments.totalCount);
+    expect(payments.json!.viewer.payments.totalCount).toBe(
+      ((await gql.json()) as Json).data.viewer.payments.totalCount,
+    );
   });
 
   it('Authentication 11: an anonymous caller sees no member tool at all (public tools only)', async () => {
     const server = await startTestServer();
     const client = await connect(server);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const n of ['list_my_courses', 'get_course_progress', 'list_my_payments', 'list_notifications', 'mark_notification_read'])
+    for (const n of [
+      'list_my_courses',
+      'get_course_progress',
+      'list_my_payments',
+      'list_notifications',
+      'mark_notification_read',
+    ])
       expect(names).not.toContain(n);
   });
 
@@ -181,12 +228,15 @@ describe('/mcp conformance (service-spec Authentication 3 and 11, "Protected res
     const server = await startTestServer();
     for (const token of [
       mintToken(server, { scopes: ['account:read'], schoolId: null }).accessToken,
-      mintToken(server, { scopes: ['account:read'], resource: 'https://elsewhere.example' }).accessToken,
+      mintToken(server, { scopes: ['account:read'], resource: 'https://elsewhere.example' })
+        .accessToken,
     ]) {
       const res = await rawPost(server, { Authorization: `Bearer ${token}` });
       expect(res.status).toBe(401);
       expect(((await res.json()) as Json).error).toBe('invalid_token');
-      expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+      expect(res.headers.get('www-authenticate')).toContain(
+        `resource_metadata="${server.url}/.well-known/oauth-protected-resource"`,
+      );
     }
   });
 });
@@ -206,7 +256,10 @@ describe('/mcp against DNS rebinding and the 2025-06-18 transport rules (MCP Str
     const server = await startTestServer();
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify([INIT]),
     });
     expect(res.status).toBe(400);
@@ -221,7 +274,10 @@ describe('/mcp against DNS rebinding and the 2025-06-18 transport rules (MCP Str
 
   it('every tool declares an outputSchema and answers structured content that fits it (the SDK client checks)', async () => {
     const server = await startTestServer();
-    const client = await connect(server, mintToken(server, { scopes: ['openid', 'account:read', 'account:write'] }).accessToken);
+    const client = await connect(
+      server,
+      mintToken(server, { scopes: ['openid', 'account:read', 'account:write'] }).accessToken,
+    );
     const tools = (await client.listTools()).tools;
     expect(tools).toHaveLength(8);
     for (const t of tools) expect(t.outputSchema, t.name).toMatchObject({ type: 'object' });
@@ -230,9 +286,14 @@ describe('/mcp against DNS rebinding and the 2025-06-18 transport rules (MCP Str
       mark_notification_read: { id: 'ntf_demo_02' },
     };
     for (const t of tools) {
-      const r = (await client.callTool({ name: t.name, arguments: args[t.name] ?? {} })) as CallToolResult;
+      const r = (await client.callTool({
+        name: t.name,
+        arguments: args[t.name] ?? {},
+      })) as CallToolResult;
       expect(r.isError, t.name).not.toBe(true);
-      expect(r.structuredContent, t.name).toEqual(JSON.parse((r.content[0] as { text: string }).text));
+      expect(r.structuredContent, t.name).toEqual(
+        JSON.parse((r.content[0] as { text: string }).text),
+      );
     }
   });
 });

@@ -29,7 +29,8 @@ const courses = async (server: EmbeddedServer): Promise<Course[]> =>
 const lectures = (c: Course): Lecture[] => c.sections.flatMap((s) => s.lectures);
 
 const generation = (server: EmbeddedServer, name: string): number =>
-  (server.db.prepare('SELECT n FROM content_generations WHERE name = ?').get(name) as { n: number }).n;
+  (server.db.prepare('SELECT n FROM content_generations WHERE name = ?').get(name) as { n: number })
+    .n;
 
 describe('Course trees are memoised per course and never outlive a change (store/content-memo.ts)', () => {
   it('a lecture added and deleted through the admin API shows in the next member answer', async () => {
@@ -59,30 +60,49 @@ describe('Course trees are memoised per course and never outlive a change (store
     const [first, second] = (await courses(server)).filter((c) => lectures(c).length > 0);
     const lecture = lectures(first!)[0]!;
 
-    server.db.prepare('UPDATE lectures SET title = ? WHERE id = ?').run('Renamed in SQL', lecture.lectureId);
-    server.db.prepare('UPDATE sections SET title = ? WHERE id = ?').run('Section renamed', first!.sections[0]!.id);
+    server.db
+      .prepare('UPDATE lectures SET title = ? WHERE id = ?')
+      .run('Renamed in SQL', lecture.lectureId);
+    server.db
+      .prepare('UPDATE sections SET title = ? WHERE id = ?')
+      .run('Section renamed', first!.sections[0]!.id);
     const renamed = (await courses(server)).find((c) => c.id === first!.id)!;
-    expect(lectures(renamed).find((l) => l.lectureId === lecture.lectureId)!.title).toBe('Renamed in SQL');
+    expect(lectures(renamed).find((l) => l.lectureId === lecture.lectureId)!.title).toBe(
+      'Renamed in SQL',
+    );
     expect((renamed.sections[0] as unknown as { title: string }).title).toBe('Section renamed');
 
     // Deleting a course cascades to its sections and lectures: their delete triggers fire too.
     const g = generation(server, 'course_tree');
     server.db.prepare('DELETE FROM courses WHERE id = ?').run(second!.id);
     expect(generation(server, 'course_tree')).toBeGreaterThan(g);
-    expect(server.db.prepare('SELECT count(*) AS n FROM lectures WHERE course_id = ?').get(second!.id)).toEqual({ n: 0 });
+    expect(
+      server.db.prepare('SELECT count(*) AS n FROM lectures WHERE course_id = ?').get(second!.id),
+    ).toEqual({ n: 0 });
   });
 
   it("the viewer's progress is read on every request, never memoised", async () => {
     const server = await startTestServer();
-    const course = (await courses(server)).find((c) => lectures(c).some((l) => l.state === 'unread'))!;
+    const course = (await courses(server)).find((c) =>
+      lectures(c).some((l) => l.state === 'unread'),
+    )!;
     const lecture = lectures(course).find((l) => l.state === 'unread')!;
     const g = generation(server, 'course_tree');
 
-    setLectureProgress(server.db, 'usr_student', course.id, lecture.lectureId, 'completed', server.clock.now());
+    setLectureProgress(
+      server.db,
+      'usr_student',
+      course.id,
+      lecture.lectureId,
+      'completed',
+      server.clock.now(),
+    );
     expect(generation(server, 'course_tree')).toBe(g); // progress is not content: the memo stays
     const after = (await courses(server)).find((c) => c.id === course.id)!;
     expect(lectures(after).find((l) => l.lectureId === lecture.lectureId)!.state).toBe('completed');
-    expect(after.detailProgress.completedLectures).toBe(course.detailProgress.completedLectures + 1);
+    expect(after.detailProgress.completedLectures).toBe(
+      course.detailProgress.completedLectures + 1,
+    );
   });
 });
 
@@ -107,10 +127,14 @@ describe('Payment counts are memoised per member against the payments generation
     expect(await totalCount(server)).toBe(n + 1);
 
     const g = generation(server, 'payments');
-    server.db.prepare("UPDATE payments SET payment_state = 'refunded' WHERE id = 'pay_memo_1'").run();
+    server.db
+      .prepare("UPDATE payments SET payment_state = 'refunded' WHERE id = 'pay_memo_1'")
+      .run();
     expect(generation(server, 'payments')).toBe(g);
 
-    server.db.prepare("UPDATE payments SET user_id = 'usr_someone_else' WHERE id = 'pay_memo_1'").run();
+    server.db
+      .prepare("UPDATE payments SET user_id = 'usr_someone_else' WHERE id = 'pay_memo_1'")
+      .run();
     expect(await totalCount(server)).toBe(n);
     server.db.prepare("UPDATE payments SET user_id = 'usr_student' WHERE id = 'pay_memo_1'").run();
     expect(await totalCount(server)).toBe(n + 1);
@@ -139,7 +163,11 @@ describe('Notification counts are memoised per member and filter against the not
     expect(await counts()).toEqual([all! + 1, unread! + 1]);
 
     const write = mintToken(server, { scopes: ['account:read', 'account:write'] }).accessToken;
-    const res = await graphql(server, write, 'mutation { markNotificationRead(id: "ntf_memo") { id readAt } }');
+    const res = await graphql(
+      server,
+      write,
+      'mutation { markNotificationRead(id: "ntf_memo") { id readAt } }',
+    );
     expect(((await res.json()) as Json).errors).toBeUndefined();
     expect(await counts()).toEqual([all! + 1, unread!]);
 
@@ -164,7 +192,11 @@ describe('ContentMemo bounds', () => {
     const memo = contentMemo<string>(server.db, 'course_tree');
     memo.remember('crs_x', 'tree');
     expect(contentMemo<string>(server.db, 'course_tree').get('crs_x')).toBe('tree');
-    server.db.prepare("UPDATE sections SET title = title || '!' WHERE rowid = (SELECT min(rowid) FROM sections)").run();
+    server.db
+      .prepare(
+        "UPDATE sections SET title = title || '!' WHERE rowid = (SELECT min(rowid) FROM sections)",
+      )
+      .run();
     expect(contentMemo<string>(server.db, 'course_tree').get('crs_x')).toBeUndefined();
   });
 });

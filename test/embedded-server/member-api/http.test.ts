@@ -30,19 +30,47 @@ describe('POST /member/graphql status rules (service-spec "Protected resources")
   it('token issued for another school, without school_id, or for another origin: 401 with resource_metadata', async () => {
     const server = await startTestServer();
     const scopes = ['account:read'];
-    expectInvalidToken(await graphql(server, mintToken(server, { scopes, schoolId: 'sch_demo2' }).accessToken, VIEWER), server);
-    expectInvalidToken(await graphql(server, mintToken(server, { scopes, schoolId: null }).accessToken, VIEWER), server);
-    expectInvalidToken(await graphql(server, mintToken(server, { scopes, resource: 'http://127.0.0.1:1' }).accessToken, VIEWER), server);
+    expectInvalidToken(
+      await graphql(
+        server,
+        mintToken(server, { scopes, schoolId: 'sch_demo2' }).accessToken,
+        VIEWER,
+      ),
+      server,
+    );
+    expectInvalidToken(
+      await graphql(server, mintToken(server, { scopes, schoolId: null }).accessToken, VIEWER),
+      server,
+    );
+    expectInvalidToken(
+      await graphql(
+        server,
+        mintToken(server, { scopes, resource: 'http://127.0.0.1:1' }).accessToken,
+        VIEWER,
+      ),
+      server,
+    );
   });
 
   it('expired token: 401 invalid_token with WWW-Authenticate', async () => {
     const server = await startTestServer();
-    expectInvalidToken(await graphql(server, mintToken(server, { scopes: ['account:read'], expiresInSeconds: -1 }).accessToken, VIEWER), server);
+    expectInvalidToken(
+      await graphql(
+        server,
+        mintToken(server, { scopes: ['account:read'], expiresInSeconds: -1 }).accessToken,
+        VIEWER,
+      ),
+      server,
+    );
   });
 
   it('token holding neither account:read nor account:write: 403 insufficient_scope with WWW-Authenticate', async () => {
     const server = await startTestServer();
-    const res = await graphql(server, mintToken(server, { scopes: ['openid', 'profile', 'email'] }).accessToken, VIEWER);
+    const res = await graphql(
+      server,
+      mintToken(server, { scopes: ['openid', 'profile', 'email'] }).accessToken,
+      VIEWER,
+    );
     expect(res.status).toBe(403);
     expect(((await res.json()) as Json).error).toBe('insufficient_scope');
     expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
@@ -50,7 +78,12 @@ describe('POST /member/graphql status rules (service-spec "Protected resources")
 
   it('operator-audience token: 403 insufficient_scope (it can never hold an account scope; decision)', async () => {
     const server = await startTestServer();
-    const res = await graphql(server, mintToken(server, { audience: 'operator', scopes: ['courses:read', 'students:write'] }).accessToken, VIEWER);
+    const res = await graphql(
+      server,
+      mintToken(server, { audience: 'operator', scopes: ['courses:read', 'students:write'] })
+        .accessToken,
+      VIEWER,
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toContain('insufficient_scope');
   });
@@ -62,8 +95,15 @@ describe('POST /member/graphql status rules (service-spec "Protected resources")
     expect(ok.status).toBe(200);
     const okBody = (await ok.json()) as Json;
     expect(okBody.errors).toBeUndefined();
-    expect(okBody.data.viewer).toMatchObject({ id: 'usr_student', enrolledCourses: { totalCount: 8 } });
-    const res = await graphql(server, accessToken, 'mutation { markAllNotificationsRead { updatedCount } }');
+    expect(okBody.data.viewer).toMatchObject({
+      id: 'usr_student',
+      enrolledCourses: { totalCount: 8 },
+    });
+    const res = await graphql(
+      server,
+      accessToken,
+      'mutation { markAllNotificationsRead { updatedCount } }',
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('www-authenticate')).toBeNull();
     const body = (await res.json()) as Json;
@@ -75,12 +115,18 @@ describe('POST /member/graphql status rules (service-spec "Protected resources")
     const server = await startTestServer();
     const { accessToken } = mintToken(server, { scopes: ['account:write'] });
     const m = (await (
-      await graphql(server, accessToken, 'mutation { markAllNotificationsRead { updatedCount unreadNotificationCount } }')
+      await graphql(
+        server,
+        accessToken,
+        'mutation { markAllNotificationsRead { updatedCount unreadNotificationCount } }',
+      )
     ).json()) as Json;
     expect(m.data.markAllNotificationsRead.unreadNotificationCount).toBe(0);
     const q = await graphql(server, accessToken, '{ viewer { id } }');
     expect(q.status).toBe(200);
-    expect(((await q.json()) as Json).errors[0].message).toBe('This field requires the account:read scope.');
+    expect(((await q.json()) as Json).errors[0].message).toBe(
+      'This field requires the account:read scope.',
+    );
   });
 });
 
@@ -88,18 +134,31 @@ describe('POST /member/graphql request handling (decisions, embedded-server/READ
   it('GET is not allowed (405)', async () => {
     const server = await startTestServer();
     const res = await fetch(`${server.url}/member/graphql?query=${encodeURIComponent(VIEWER)}`, {
-      headers: { Authorization: `Bearer ${mintToken(server, { scopes: ['account:read'] }).accessToken}` },
+      headers: {
+        Authorization: `Bearer ${mintToken(server, { scopes: ['account:read'] }).accessToken}`,
+      },
     });
     expect(res.status).toBe(405);
   });
 
   it('invalid JSON and a body without "query" are 400; a body over 64 KiB is 413', async () => {
     const server = await startTestServer();
-    const auth = { Authorization: `Bearer ${mintToken(server, { scopes: ['account:read'] }).accessToken}`, 'Content-Type': 'application/json' };
-    const bad = await fetch(`${server.url}/member/graphql`, { method: 'POST', headers: auth, body: '{"query": ' });
+    const auth = {
+      Authorization: `Bearer ${mintToken(server, { scopes: ['account:read'] }).accessToken}`,
+      'Content-Type': 'application/json',
+    };
+    const bad = await fetch(`${server.url}/member/graphql`, {
+      method: 'POST',
+      headers: auth,
+      body: '{"query": ',
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Json).errors[0].extensions.code).toBe('BAD_REQUEST');
-    const noQuery = await fetch(`${server.url}/member/graphql`, { method: 'POST', headers: auth, body: '{"variables": {}}' });
+    const noQuery = await fetch(`${server.url}/member/graphql`, {
+      method: 'POST',
+      headers: auth,
+      body: '{"variables": {}}',
+    });
     expect(noQuery.status).toBe(400);
     const huge = await fetch(`${server.url}/member/graphql`, {
       method: 'POST',
@@ -111,7 +170,9 @@ describe('POST /member/graphql request handling (decisions, embedded-server/READ
 
   it('each site serves its own data: the demo2 server shows its two courses', async () => {
     const server = await startTestServer({ site: 'demo2' });
-    const body = (await (await graphql(server, mintToken(server, { scopes: ['account:read'] }).accessToken, VIEWER)).json()) as Json;
+    const body = (await (
+      await graphql(server, mintToken(server, { scopes: ['account:read'] }).accessToken, VIEWER)
+    ).json()) as Json;
     expect(body.data.viewer.enrolledCourses.totalCount).toBe(2);
   });
 });
@@ -123,7 +184,11 @@ describe('Token pair lifecycle at the member API (service-spec "States and trans
     const refreshed = await fetch(`${server.url}/api/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: old.refreshToken, client_id: 'demo-desktop' }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: old.refreshToken,
+        client_id: 'demo-desktop',
+      }),
     });
     expect(refreshed.status).toBe(200);
     const fresh = (await refreshed.json()) as Json;
@@ -141,12 +206,19 @@ describe('viewer.avatar is UserInfo\'s picture (spec "id_token claims": picture 
     const server = await startTestServer();
     const { accessToken } = mintToken(server, { scopes: ['openid', 'account:read'] });
     const avatar = async (): Promise<unknown> =>
-      ((await (await graphql(server, accessToken, '{ viewer { avatar } }')).json()) as Json).data.viewer.avatar;
+      ((await (await graphql(server, accessToken, '{ viewer { avatar } }')).json()) as Json).data
+        .viewer.avatar;
     const picture = (await userinfo(server, accessToken)).body.picture;
     expect(picture).toBe(`${server.url}/avatars/usr_student.svg`);
     expect(await avatar()).toBe(picture);
-    server.db.prepare("UPDATE users SET picture = 'https://cdn.example/p/student.png' WHERE id = 'usr_student'").run();
-    expect((await userinfo(server, accessToken)).body.picture).toBe('https://cdn.example/p/student.png');
+    server.db
+      .prepare(
+        "UPDATE users SET picture = 'https://cdn.example/p/student.png' WHERE id = 'usr_student'",
+      )
+      .run();
+    expect((await userinfo(server, accessToken)).body.picture).toBe(
+      'https://cdn.example/p/student.png',
+    );
     expect(await avatar()).toBe('https://cdn.example/p/student.png');
   });
 });

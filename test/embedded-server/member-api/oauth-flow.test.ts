@@ -11,10 +11,19 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 describe('Tokens from the real flow (service-spec Authentication 3: the same token works at /mcp and /member/graphql)', () => {
   it('a member token from the code flow reads /member/graphql and calls member tools at /mcp', async () => {
     const server = await startTestServer();
-    const tokens = await obtainTokens(server, { scope: 'openid profile email account:read account:write' });
-    const res = await graphql(server, tokens.access_token, '{ viewer { email unreadNotificationCount } }');
+    const tokens = await obtainTokens(server, {
+      scope: 'openid profile email account:read account:write',
+    });
+    const res = await graphql(
+      server,
+      tokens.access_token,
+      '{ viewer { email unreadNotificationCount } }',
+    );
     expect(res.status).toBe(200);
-    expect(((await res.json()) as Json).data.viewer).toEqual({ email: 'student@example.com', unreadNotificationCount: 3 });
+    expect(((await res.json()) as Json).data.viewer).toEqual({
+      email: 'student@example.com',
+      unreadNotificationCount: 3,
+    });
 
     const client = new Client({ name: 'flow-test', version: '1.0.0' });
     await client.connect(
@@ -23,9 +32,16 @@ describe('Tokens from the real flow (service-spec Authentication 3: the same tok
       }),
     );
     onTestFinished(() => client.close());
-    const r = (await client.callTool({ name: 'mark_notification_read', arguments: { id: 'ntf_demo_02' } })) as { isError?: boolean };
+    const r = (await client.callTool({
+      name: 'mark_notification_read',
+      arguments: { id: 'ntf_demo_02' },
+    })) as { isError?: boolean };
     expect(r.isError).not.toBe(true);
-    const after = await graphql(server, tokens.access_token, '{ viewer { unreadNotificationCount } }');
+    const after = await graphql(
+      server,
+      tokens.access_token,
+      '{ viewer { unreadNotificationCount } }',
+    );
     expect(((await after.json()) as Json).data.viewer.unreadNotificationCount).toBe(2);
   });
 
@@ -54,7 +70,10 @@ describe('Tokens from the real flow (service-spec Authentication 3: the same tok
     const enroll = await fetch(`${server.url}/api/admin/v1/courses/crs_public_speaking/students`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ userId: 'usr_student', expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() }),
+      body: JSON.stringify({
+        userId: 'usr_student',
+        expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      }),
     });
     expect(enroll.status).toBe(201);
     // The operator token is not a member token: the member API refuses it (403, decision).

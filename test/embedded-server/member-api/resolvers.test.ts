@@ -5,7 +5,12 @@ import { seedDatabase } from '../../../embedded-server/seed/index';
 import { attachResolvers, memberSchema } from '../../../embedded-server/member-api/schema';
 import { applyScopeGuard } from '../../../embedded-server/member-api/scope-guard';
 import { createMemberContext, MemberData } from '../../../embedded-server/member-api/context';
-import { cachedDocumentCount, DOCUMENT_CACHE_SIZE, executeMemberRequest, isDocumentCached } from '../../../embedded-server/member-api/execute';
+import {
+  cachedDocumentCount,
+  DOCUMENT_CACHE_SIZE,
+  executeMemberRequest,
+  isDocumentCached,
+} from '../../../embedded-server/member-api/execute';
 import { costLimitsRule } from '../../../embedded-server/member-api/limits';
 import { buildSchema, parse, validate } from 'graphql';
 
@@ -23,8 +28,19 @@ beforeAll(() => {
 });
 afterAll(() => db.close());
 
-async function run(query: string, variables: Record<string, unknown> = {}, scopes: string[] = BOTH, userId = 'usr_student') {
-  const ctx = createMemberContext(db, { schoolId: 'sch_demo', userId, scopes, now: NOW, baseUrl: BASE });
+async function run(
+  query: string,
+  variables: Record<string, unknown> = {},
+  scopes: string[] = BOTH,
+  userId = 'usr_student',
+) {
+  const ctx = createMemberContext(db, {
+    schoolId: 'sch_demo',
+    userId,
+    scopes,
+    now: NOW,
+    baseUrl: BASE,
+  });
   return executeMemberRequest(memberSchema(), { query, variables }, ctx);
 }
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -71,14 +87,19 @@ describe('Member API: enrolledCourses (Relay connection, "Course node", "Lecture
 
   it('shows lifetime access, expiry, progress, the last-watched position and drip-locked lectures', async () => {
     const r = await run(Q, { first: 100 });
-    const byId = new Map<string, Data>(data(r).viewer.enrolledCourses.nodes.map((n: Data) => [n.id, n]));
+    const byId = new Map<string, Data>(
+      data(r).viewer.enrolledCourses.nodes.map((n: Data) => [n.id, n]),
+    );
     const python = byId.get('crs_python')!;
     expect(python.hasLifetimeAccess).toBe(true);
     expect(python.expireDate).toBeNull();
     expect(python.detailProgress.percent).toBe(100);
     expect(python.detailProgress.completedAt).not.toBeNull();
     const data1 = byId.get('crs_data_analysis')!;
-    expect(data1.lastWatchedLecture).toEqual({ lectureId: 'lec_data_analysis_2_2', positionSeconds: 312 });
+    expect(data1.lastWatchedLecture).toEqual({
+      lectureId: 'lec_data_analysis_2_2',
+      positionSeconds: 312,
+    });
     expect(data1.sections[1].lectures[1].state).toBe('read');
     expect(data1.sections[0].lectures[0].state).toBe('completed');
     expect(new Date(byId.get('crs_photography')!.expireDate).getTime()).toBeLessThan(NOW);
@@ -113,11 +134,24 @@ describe('Member API: payments (service-spec "Payment node", "Limits")', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(nodes.filter((n) => n.tradeNo === 'T202611000003')).toHaveLength(2);
     const atm = nodes.find((n) => n.id === 'pay_demo_05')!;
-    expect(atm).toMatchObject({ paymentState: 'not_paid', paymentType: 'atm', bankCode: '822', codeNo: '82219900012345' });
+    expect(atm).toMatchObject({
+      paymentState: 'not_paid',
+      paymentType: 'atm',
+      bankCode: '822',
+      codeNo: '82219900012345',
+    });
     expect(nodes.find((n) => n.id === 'pay_demo_07')!.paymentState).toBe('expired');
-    expect(nodes.find((n) => n.id === 'pay_demo_01')!.adjustments).toEqual([{ kind: 'coupon', code: 'WELCOME200', amount: -200 }]);
-    expect(nodes.find((n) => n.id === 'pay_demo_02')!.installment).toEqual({ periods: 6, amountPerPeriod: 2000 });
-    expect(nodes.find((n) => n.id === 'pay_demo_10')).toMatchObject({ refundingState: 'partially_refunded', refundedAmount: 500 });
+    expect(nodes.find((n) => n.id === 'pay_demo_01')!.adjustments).toEqual([
+      { kind: 'coupon', code: 'WELCOME200', amount: -200 },
+    ]);
+    expect(nodes.find((n) => n.id === 'pay_demo_02')!.installment).toEqual({
+      periods: 6,
+      amountPerPeriod: 2000,
+    });
+    expect(nodes.find((n) => n.id === 'pay_demo_10')).toMatchObject({
+      refundingState: 'partially_refunded',
+      refundedAmount: 500,
+    });
     expect(nodes.find((n) => n.id === 'pay_demo_11')!.currency).toBe('USD');
   });
 
@@ -141,9 +175,17 @@ describe('Member API: consulting services (service-spec "Consulting service")', 
     );
     expect(r.errors).toBeUndefined();
     const c = data(r).viewer.consultingServices;
-    expect(c.nodes.map((n: Data) => n.id).sort()).toEqual(['csv_data_mentoring', 'csv_python_code_review']);
+    expect(c.nodes.map((n: Data) => n.id).sort()).toEqual([
+      'csv_data_mentoring',
+      'csv_python_code_review',
+    ]);
     const mentoring = c.nodes.find((n: Data) => n.id === 'csv_data_mentoring');
-    expect(mentoring.slots[0]).toEqual({ weekday: 1, startTime: '19:00', endTime: '21:00', timeZone: 'Asia/Taipei' });
+    expect(mentoring.slots[0]).toEqual({
+      weekday: 1,
+      startTime: '19:00',
+      endTime: '21:00',
+      timeZone: 'Asia/Taipei',
+    });
     expect(mentoring.meetings).toHaveLength(3);
     expect(Object.keys(mentoring.meetings[0]).sort()).toEqual(['endsAt', 'id', 'startsAt']);
   });
@@ -172,18 +214,27 @@ describe('Member API: notifications (service-spec "Scopes": account:write grants
     expect(data(again).markNotificationRead.readAt).toBe(data(first).markNotificationRead.readAt);
     const other = await run(m, { id: 'ntf_other_user' });
     expect(other.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
-    expect(db.prepare("SELECT read_at FROM notifications WHERE id = 'ntf_other_user'").get()).toEqual({ read_at: null });
+    expect(
+      db.prepare("SELECT read_at FROM notifications WHERE id = 'ntf_other_user'").get(),
+    ).toEqual({ read_at: null });
     const unknown = await run(m, { id: 'ntf_nope' });
     expect(unknown.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
   });
 
   it('unreadOnly, unreadNotificationCount and markAllNotificationsRead agree', async () => {
-    const before = await run('{ viewer { unreadNotificationCount notifications(unreadOnly: true) { totalCount } } }');
+    const before = await run(
+      '{ viewer { unreadNotificationCount notifications(unreadOnly: true) { totalCount } } }',
+    );
     const n = data(before).viewer.unreadNotificationCount;
     expect(n).toBeGreaterThan(0);
     expect(data(before).viewer.notifications.totalCount).toBe(n);
-    const all = await run('mutation { markAllNotificationsRead { updatedCount unreadNotificationCount } }');
-    expect(data(all).markAllNotificationsRead).toEqual({ updatedCount: n, unreadNotificationCount: 0 });
+    const all = await run(
+      'mutation { markAllNotificationsRead { updatedCount unreadNotificationCount } }',
+    );
+    expect(data(all).markAllNotificationsRead).toEqual({
+      updatedCount: n,
+      unreadNotificationCount: 0,
+    });
   });
 
   it('updateNotificationSubscription persists and is read back in notificationSubscriptions', async () => {
@@ -191,9 +242,15 @@ describe('Member API: notifications (service-spec "Scopes": account:write grants
     const subs: Data[] = data(before).viewer.notificationSubscriptions;
     expect(subs).toHaveLength(15);
     expect(subs.find((s) => s.topic === 'marketing' && s.channel === 'email')!.enabled).toBe(false);
-    await run('mutation { updateNotificationSubscription(input: { topic: events, channel: push, enabled: false }) { enabled } }');
+    await run(
+      'mutation { updateNotificationSubscription(input: { topic: events, channel: push, enabled: false }) { enabled } }',
+    );
     const after = await run('{ viewer { notificationSubscriptions { topic channel enabled } } }');
-    expect(data(after).viewer.notificationSubscriptions.find((s: Data) => s.topic === 'events' && s.channel === 'push').enabled).toBe(false);
+    expect(
+      data(after).viewer.notificationSubscriptions.find(
+        (s: Data) => s.topic === 'events' && s.channel === 'push',
+      ).enabled,
+    ).toBe(false);
   });
 });
 
@@ -209,7 +266,11 @@ describe('Scope guard (service-spec "Protected resources": one scope, field of t
     const q = await run('{ viewer { id } }', {}, ['account:write']);
     expect(q.data).toBeNull();
     expect(q.errors![0]!.message).toBe('This field requires the account:read scope.');
-    const m = await run('mutation($id: ID!) { markNotificationRead(id: $id) { id } }', { id: 'ntf_demo_01' }, ['account:write']);
+    const m = await run(
+      'mutation($id: ID!) { markNotificationRead(id: $id) { id } }',
+      { id: 'ntf_demo_01' },
+      ['account:write'],
+    );
     expect(m.errors).toBeUndefined();
     expect(data(m).markNotificationRead.id).toBe('ntf_demo_01');
   });
@@ -220,36 +281,69 @@ describe('Schema build without helper packages (attachResolvers + applyScopeGuar
     type Query { open: String secret: Secret @requiresScope(scope: "account:read") }
     type Secret @requiresScope(scope: "account:write") { plain: String computed: String }`;
   const build = () =>
-    applyScopeGuard(attachResolvers(buildSchema(SDL), { Query: { open: () => 'o', secret: () => ({ plain: 'p', computed: () => 'c' }) } }));
+    applyScopeGuard(
+      attachResolvers(buildSchema(SDL), {
+        Query: { open: () => 'o', secret: () => ({ plain: 'p', computed: () => 'c' }) },
+      }),
+    );
 
   it("guards fields marked on the field and on their type, and unguarded fields keep graphql's default resolver", async () => {
     const schema = build();
-    const ctx = (scopes: string[]) => createMemberContext(db, { schoolId: 'sch_demo', userId: 'usr_student', scopes, now: NOW, baseUrl: BASE });
-    const all = await executeMemberRequest(schema, { query: '{ open secret { plain computed } }' }, ctx(BOTH));
+    const ctx = (scopes: string[]) =>
+      createMemberContext(db, {
+        schoolId: 'sch_demo',
+        userId: 'usr_student',
+        scopes,
+        now: NOW,
+        baseUrl: BASE,
+      });
+    const all = await executeMemberRequest(
+      schema,
+      { query: '{ open secret { plain computed } }' },
+      ctx(BOTH),
+    );
     expect(all).toEqual({ data: { open: 'o', secret: { plain: 'p', computed: 'c' } } });
-    const readOnly = await executeMemberRequest(schema, { query: '{ open secret { plain } }' }, ctx(['account:read']));
-    expect(readOnly.errors![0]!.extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'account:write' });
-    const none = await executeMemberRequest(schema, { query: '{ open secret { plain } }' }, ctx([]));
+    const readOnly = await executeMemberRequest(
+      schema,
+      { query: '{ open secret { plain } }' },
+      ctx(['account:read']),
+    );
+    expect(readOnly.errors![0]!.extensions).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      requiredScope: 'account:write',
+    });
+    const none = await executeMemberRequest(
+      schema,
+      { query: '{ open secret { plain } }' },
+      ctx([]),
+    );
     expect(none.data).toEqual({ open: 'o', secret: null });
     expect(none.errors![0]!.extensions).toMatchObject({ requiredScope: 'account:read' });
   });
 
   it('a resolver for a type or field the schema does not have is an error at build time', () => {
-    expect(() => attachResolvers(buildSchema(SDL), { Query: { nope: () => 1 } })).toThrow(/Query\.nope/);
+    expect(() => attachResolvers(buildSchema(SDL), { Query: { nope: () => 1 } })).toThrow(
+      /Query\.nope/,
+    );
     expect(() => attachResolvers(buildSchema(SDL), { Missing: { x: () => 1 } })).toThrow(/Missing/);
   });
 });
 
 describe('Query limits and error masking (decisions, embedded-server/README.md)', () => {
   it('accepts the deepest path of the member schema (7 levels) through fragments', async () => {
-    const q = 'fragment F on Lecture { title } { viewer { enrolledCourses { edges { node { sections { lectures { ...F } } } } } } }';
+    const q =
+      'fragment F on Lecture { title } { viewer { enrolledCourses { edges { node { sections { lectures { ...F } } } } } } }';
     expect((await run(q)).errors).toBeUndefined();
   });
 
   it('refuses a query deeper than the limit with QUERY_TOO_DEEP (rule on a recursive schema)', () => {
     // The member schema has no recursive type, so its own queries stop at depth 7; the rule is proven here.
     const schema = buildSchema('type Query { node: Node } type Node { id: ID child: Node }');
-    const rule = costLimitsRule({ maxDepth: 10, maxComplexity: 1000, pageSize: () => ({ default: 20, max: 100 }) });
+    const rule = costLimitsRule({
+      maxDepth: 10,
+      maxComplexity: 1000,
+      pageSize: () => ({ default: 20, max: 100 }),
+    });
     const nest = (n: number): string => (n === 0 ? 'id' : `child { ${nest(n - 1)} }`);
     expect(validate(schema, parse(`{ node { ${nest(8)} } }`), [rule])).toEqual([]);
     const errors = validate(schema, parse(`{ node { ${nest(10)} } }`), [rule]);
@@ -269,9 +363,19 @@ describe('Query limits and error masking (decisions, embedded-server/README.md)'
   it('masks unexpected failures as "Internal server error" (INTERNAL_SERVER_ERROR) without internals', async () => {
     const broken = openDatabase();
     seedDatabase(broken, { seed: 'demo', site: 'demo', now: NOW });
-    const ctx = createMemberContext(broken, { schoolId: 'sch_demo', userId: 'usr_student', scopes: BOTH, now: NOW, baseUrl: BASE });
+    const ctx = createMemberContext(broken, {
+      schoolId: 'sch_demo',
+      userId: 'usr_student',
+      scopes: BOTH,
+      now: NOW,
+      baseUrl: BASE,
+    });
     broken.close(); // every statement now throws a TypeError from better-sqlite3
-    const r = await executeMemberRequest(memberSchema(), { query: '{ viewer { unreadNotificationCount } }' }, ctx);
+    const r = await executeMemberRequest(
+      memberSchema(),
+      { query: '{ viewer { unreadNotificationCount } }' },
+      ctx,
+    );
     expect(r.errors![0]!.message).toBe('Internal server error');
     expect(r.errors![0]!.extensions['code']).toBe('INTERNAL_SERVER_ERROR');
     expect(JSON.stringify(r)).not.toMatch(/database|sqlite|TypeError/i);
@@ -279,7 +383,9 @@ describe('Query limits and error masking (decisions, embedded-server/README.md)'
 
   it('reports syntax errors with GRAPHQL_PARSE_FAILED and unknown fields with GRAPHQL_VALIDATION_FAILED', async () => {
     expect((await run('{ viewer { ')).errors![0]!.extensions['code']).toBe('GRAPHQL_PARSE_FAILED');
-    expect((await run('{ viewer { nope } }')).errors![0]!.extensions['code']).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await run('{ viewer { nope } }')).errors![0]!.extensions['code']).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    );
   });
 });
 
@@ -296,8 +402,12 @@ describe('Parsed and validated documents are cached by query text (decision: bou
 
   it('a refused document is refused the same way every time, and the cache stays bounded and correct past its size', async () => {
     for (let i = 0; i < 2; i++) {
-      expect((await run('{ viewer { nope } }')).errors![0]!.extensions['code']).toBe('GRAPHQL_VALIDATION_FAILED');
-      expect((await run('{ viewer { ')).errors![0]!.extensions['code']).toBe('GRAPHQL_PARSE_FAILED');
+      expect((await run('{ viewer { nope } }')).errors![0]!.extensions['code']).toBe(
+        'GRAPHQL_VALIDATION_FAILED',
+      );
+      expect((await run('{ viewer { ')).errors![0]!.extensions['code']).toBe(
+        'GRAPHQL_PARSE_FAILED',
+      );
     }
     for (let i = 0; i < DOCUMENT_CACHE_SIZE + 20; i++) {
       const r = await run(`{ viewer { a${i}: id } }`);
@@ -307,20 +417,30 @@ describe('Parsed and validated documents are cached by query text (decision: bou
   });
 
   it('each query text is its own entry: texts that differ in one character never share a document', async () => {
-    expect(data(await run('{ viewer { payments(first: 2) { nodes { id } } } }')).viewer.payments.nodes).toHaveLength(2);
-    expect(data(await run('{ viewer { payments(first: 3) { nodes { id } } } }')).viewer.payments.nodes).toHaveLength(3);
+    expect(
+      data(await run('{ viewer { payments(first: 2) { nodes { id } } } }')).viewer.payments.nodes,
+    ).toHaveLength(2);
+    expect(
+      data(await run('{ viewer { payments(first: 3) { nodes { id } } } }')).viewer.payments.nodes,
+    ).toHaveLength(3);
     expect(data(await run('{ viewer { id } }')).viewer).toEqual({ id: 'usr_student' });
     expect(data(await run('{ viewer { id  } }')).viewer).toEqual({ id: 'usr_student' });
     expect(data(await run('{ viewer { name } }')).viewer).toEqual({ name: 'Demo Student' });
     // A valid text cached first does not make a longer, invalid one valid, nor the other way round.
-    expect((await run('{ viewer { name nope } }')).errors![0]!.extensions['code']).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await run('{ viewer { name nope } }')).errors![0]!.extensions['code']).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    );
     expect(data(await run('{ viewer { name } }')).viewer).toEqual({ name: 'Demo Student' });
   });
 
   it('the cost limit and the scope guard apply on every request of a cached document', async () => {
     // A variable `first` counts as the maximum (100), so 60 aliased course pages cost about 30,000 whatever the
     // variables say: the refusal is a property of the text, cached with it, and answered on every request.
-    const pages = Array.from({ length: 60 }, (_, i) => `c${i}: enrolledCourses(first: $n) { nodes { sections { lectures { lectureId title } } } }`);
+    const pages = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `c${i}: enrolledCourses(first: $n) { nodes { sections { lectures { lectureId title } } } }`,
+    );
     const costly = `query($n: Int) { viewer { ${pages.join(' ')} } }`;
     for (const n of [1, 100]) {
       const r = await run(costly, { n });

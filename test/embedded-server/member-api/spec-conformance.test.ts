@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
-import { getNamedType, isEnumType, isObjectType, isNonNullType, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isObjectType,
+  isNonNullType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+} from 'graphql';
 import { openDatabase } from '../../../embedded-server/store/db';
 import { seedDatabase } from '../../../embedded-server/seed/index';
 import { memberSchema } from '../../../embedded-server/member-api/schema';
@@ -42,8 +49,19 @@ afterAll(() => {
   many.close();
 });
 
-async function run(db: Database, query: string, variables: Record<string, unknown> = {}, scopes: string[] = READ) {
-  const ctx = createMemberContext(db, { schoolId: 'sch_demo', userId: 'usr_student', scopes, now: NOW, baseUrl: 'http://127.0.0.1:4100' });
+async function run(
+  db: Database,
+  query: string,
+  variables: Record<string, unknown> = {},
+  scopes: string[] = READ,
+) {
+  const ctx = createMemberContext(db, {
+    schoolId: 'sch_demo',
+    userId: 'usr_student',
+    scopes,
+    now: NOW,
+    baseUrl: 'http://127.0.0.1:4100',
+  });
   return executeMemberRequest(memberSchema(), { query, variables }, ctx);
 }
 
@@ -100,18 +118,27 @@ describe('service-spec "Limits" and "Member GraphQL operations": viewer.payments
     }
     expect(all).toHaveLength(135);
     expect(new Set(all.map((n) => n.id)).size).toBe(135);
-    for (let i = 1; i < all.length; i++) expect(Date.parse(all[i]!.createdAt)).toBeLessThanOrEqual(Date.parse(all[i - 1]!.createdAt));
+    for (let i = 1; i < all.length; i++)
+      expect(Date.parse(all[i]!.createdAt)).toBeLessThanOrEqual(Date.parse(all[i - 1]!.createdAt));
   });
 });
 
 describe('service-spec "Payment node"', () => {
-  const Q = '{ viewer { payments { nodes { id paymentType paymentState bankCode bankName codeNo expiredAt } } } }';
+  const Q =
+    '{ viewer { payments { nodes { id paymentType paymentState bankCode bankName codeNo expiredAt } } } }';
 
   it('the list includes unpaid and expired rows, with their payment instructions (bank, code, expiry)', async () => {
     const r = await run(demo, Q);
-    const byId = new Map<string, Data>((r.data as Data).viewer.payments.nodes.map((n: Data) => [n.id, n]));
+    const byId = new Map<string, Data>(
+      (r.data as Data).viewer.payments.nodes.map((n: Data) => [n.id, n]),
+    );
     const atm = byId.get('pay_demo_05')!;
-    expect(atm).toMatchObject({ paymentType: 'atm', paymentState: 'not_paid', bankCode: '822', codeNo: '82219900012345' });
+    expect(atm).toMatchObject({
+      paymentType: 'atm',
+      paymentState: 'not_paid',
+      bankCode: '822',
+      codeNo: '82219900012345',
+    });
     expect(atm.bankName).toBeTruthy();
     expect(Date.parse(atm.expiredAt)).toBeGreaterThan(NOW);
     const cvs = byId.get('pay_demo_06')!;
@@ -140,13 +167,17 @@ describe('service-spec "Payment node"', () => {
     const r = await run(demo, '{ viewer { payments { nodes { tradeNo paymentType } } } }');
     expect(r.errors).toBeUndefined();
     const nodes: Data[] = (r.data as Data).viewer.payments.nodes;
-    expect(nodes.every((n) => typeof n.paymentType === 'string' && n.paymentType.length > 0)).toBe(true);
+    expect(nodes.every((n) => typeof n.paymentType === 'string' && n.paymentType.length > 0)).toBe(
+      true,
+    );
     expect(nodes.some((n) => n.tradeNo === 'T_ABANDONED')).toBe(false);
   });
 
   it('one node is one payment: two payments of one purchase are two nodes sharing a tradeNo', async () => {
     const r = await run(demo, '{ viewer { payments { nodes { id tradeNo } } } }');
-    const shared = (r.data as Data).viewer.payments.nodes.filter((n: Data) => n.tradeNo === 'T202611000003');
+    const shared = (r.data as Data).viewer.payments.nodes.filter(
+      (n: Data) => n.tradeNo === 'T202611000003',
+    );
     expect(shared).toHaveLength(2);
     expect(shared[0].id).not.toBe(shared[1].id);
   });
@@ -177,12 +208,14 @@ describe('service-spec "Payment node"', () => {
 });
 
 describe('service-spec "Member API: viewer": the four entitlement connections are not order records', () => {
-  const ORDER_FIELD = /trade|order|coupon|refund|invoice|payment|adjustment|lineitem|installment|receipt/i;
+  const ORDER_FIELD =
+    /trade|order|coupon|refund|invoice|payment|adjustment|lineitem|installment|receipt/i;
   it.each(['Course', 'DigitalProduct', 'ConsultingService', 'EventRegistration'])(
     '%s (and everything below it) has no order number, coupon, refund status or invoice',
     (root) => {
       for (const t of reachable(root)) {
-        for (const name of Object.keys(t.getFields())) expect(`${t.name}.${name}`).not.toMatch(ORDER_FIELD);
+        for (const name of Object.keys(t.getFields()))
+          expect(`${t.name}.${name}`).not.toMatch(ORDER_FIELD);
       }
     },
   );
@@ -206,37 +239,65 @@ describe('service-spec "Consulting service": meetings', () => {
   it('a meeting carries no field saying whose it is', () => {
     expect(fieldNames('ConsultingMeeting')).toEqual(['endsAt', 'id', 'startsAt']);
     for (const t of reachable('ConsultingMeeting')) {
-      for (const name of Object.keys(t.getFields())) expect(name).not.toMatch(/user|owner|member|viewer|mine|booked|attendee|student|email|name/i);
+      for (const name of Object.keys(t.getFields()))
+        expect(name).not.toMatch(
+          /user|owner|member|viewer|mine|booked|attendee|student|email|name/i,
+        );
     }
   });
 
   it("meetings are everyone's: another member's booking is listed, indistinguishable from the viewer's", async () => {
-    const owners = demo.prepare("SELECT DISTINCT user_id FROM consulting_meetings WHERE service_id = 'csv_data_mentoring'").all() as {
+    const owners = demo
+      .prepare(
+        "SELECT DISTINCT user_id FROM consulting_meetings WHERE service_id = 'csv_data_mentoring'",
+      )
+      .all() as {
       user_id: string;
     }[];
     expect(owners.length).toBeGreaterThan(1);
-    const r = await run(demo, '{ viewer { consultingServices { nodes { id meetings { id startsAt endsAt } } } } }');
-    const mentoring = (r.data as Data).viewer.consultingServices.nodes.find((n: Data) => n.id === 'csv_data_mentoring');
-    const count = demo.prepare("SELECT count(*) AS n FROM consulting_meetings WHERE service_id = 'csv_data_mentoring'").get() as { n: number };
+    const r = await run(
+      demo,
+      '{ viewer { consultingServices { nodes { id meetings { id startsAt endsAt } } } } }',
+    );
+    const mentoring = (r.data as Data).viewer.consultingServices.nodes.find(
+      (n: Data) => n.id === 'csv_data_mentoring',
+    );
+    const count = demo
+      .prepare(
+        "SELECT count(*) AS n FROM consulting_meetings WHERE service_id = 'csv_data_mentoring'",
+      )
+      .get() as { n: number };
     expect(mentoring.meetings).toHaveLength(count.n);
   });
 });
 
 describe('service-spec "Scopes" and "Member GraphQL operations"', () => {
   it('account:write grants exactly three mutations: markNotificationRead, markAllNotificationsRead, updateNotificationSubscription', () => {
-    expect(fieldNames('Mutation')).toEqual(['markAllNotificationsRead', 'markNotificationRead', 'updateNotificationSubscription']);
+    expect(fieldNames('Mutation')).toEqual([
+      'markAllNotificationsRead',
+      'markNotificationRead',
+      'updateNotificationSubscription',
+    ]);
     const scopes = requiredScopes(memberSchema());
-    for (const m of fieldNames('Mutation')) expect(scopes.get(`Mutation.${m}`)).toBe('account:write');
+    for (const m of fieldNames('Mutation'))
+      expect(scopes.get(`Mutation.${m}`)).toBe('account:write');
     expect(scopes.get('Query.viewer')).toBe('account:read');
   });
 
-  it.each(['notifications { totalCount }', 'unreadNotificationCount', 'notificationSubscriptions { topic }'])(
+  it.each([
+    'notifications { totalCount }',
+    'unreadNotificationCount',
+    'notificationSubscriptions { topic }',
+  ])(
     'the query %s needs account:read: a write-only token gets INSUFFICIENT_SCOPE naming account:read',
     async (field) => {
       const r = await run(demo, `{ viewer { ${field} } }`, {}, ['account:write']);
       expect(r.data).toBeNull();
       expect(r.errors).toHaveLength(1);
-      expect(r.errors![0]!.extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'account:read' });
+      expect(r.errors![0]!.extensions).toMatchObject({
+        code: 'INSUFFICIENT_SCOPE',
+        requiredScope: 'account:read',
+      });
     },
   );
 
@@ -248,10 +309,21 @@ describe('service-spec "Scopes" and "Member GraphQL operations"', () => {
       'mutation { updateNotificationSubscription(input: { topic: marketing, channel: email, enabled: true }) { enabled } }',
     ]) {
       const r = await run(demo, m, {}, READ);
-      expect(r.errors![0]!.extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'account:write' });
+      expect(r.errors![0]!.extensions).toMatchObject({
+        code: 'INSUFFICIENT_SCOPE',
+        requiredScope: 'account:write',
+      });
     }
-    expect(demo.prepare("SELECT read_at FROM notifications WHERE id = 'ntf_demo_02'").get()).toEqual(before);
-    expect(demo.prepare("SELECT count(*) AS n FROM notification_subscriptions WHERE topic = 'marketing' AND enabled = 1").get()).toEqual({ n: 0 });
+    expect(
+      demo.prepare("SELECT read_at FROM notifications WHERE id = 'ntf_demo_02'").get(),
+    ).toEqual(before);
+    expect(
+      demo
+        .prepare(
+          "SELECT count(*) AS n FROM notification_subscriptions WHERE topic = 'marketing' AND enabled = 1",
+        )
+        .get(),
+    ).toEqual({ n: 0 });
   });
 });
 
@@ -281,11 +353,22 @@ describe('service-spec "Member API: viewer", "Course node", "Lecture": the field
 
   it('course, last-watched lecture, section and lecture; lecture state is one of unread, read, completed', () => {
     expect(fieldNames('Course')).toEqual(
-      expect.arrayContaining(['slug', 'expireDate', 'hasLifetimeAccess', 'detailProgress', 'lastWatchedLecture', 'sections']),
+      expect.arrayContaining([
+        'slug',
+        'expireDate',
+        'hasLifetimeAccess',
+        'detailProgress',
+        'lastWatchedLecture',
+        'sections',
+      ]),
     );
-    expect(fieldNames('LastWatchedLecture')).toEqual(expect.arrayContaining(['lectureId', 'positionSeconds']));
+    expect(fieldNames('LastWatchedLecture')).toEqual(
+      expect.arrayContaining(['lectureId', 'positionSeconds']),
+    );
     expect(fieldNames('Section')).toContain('lectures');
-    expect(fieldNames('Lecture')).toEqual(expect.arrayContaining(['lectureId', 'title', 'state', 'isLocked', 'unlockAt', 'duration']));
+    expect(fieldNames('Lecture')).toEqual(
+      expect.arrayContaining(['lectureId', 'title', 'state', 'isLocked', 'unlockAt', 'duration']),
+    );
     const state = getNamedType(objectType('Lecture').getFields()['state']!.type);
     expect(
       isEnumType(state) &&
@@ -327,7 +410,11 @@ describe('service-spec "Protected resources" at /member/graphql (HTTP)', () => {
 
   it('a token holding neither account:read nor account:write: 403 insufficient_scope with WWW-Authenticate', async () => {
     const server = await startTestServer();
-    const res = await graphql(server, mintToken(server, { scopes: ['openid', 'profile', 'email'] }).accessToken, '{ viewer { id } }');
+    const res = await graphql(
+      server,
+      mintToken(server, { scopes: ['openid', 'profile', 'email'] }).accessToken,
+      '{ viewer { id } }',
+    );
     expect(res.status).toBe(403);
     expect(((await res.json()) as Data).error).toBe('insufficient_scope');
     const www = res.headers.get('www-authenticate') ?? '';
@@ -339,13 +426,16 @@ describe('service-spec "Protected resources" at /member/graphql (HTTP)', () => {
   it('a token issued for another origin, or lacking school_id: 401 invalid_token with a resource_metadata pointer', async () => {
     const server = await startTestServer();
     for (const token of [
-      mintToken(server, { scopes: ['account:read'], resource: 'https://elsewhere.example' }).accessToken,
+      mintToken(server, { scopes: ['account:read'], resource: 'https://elsewhere.example' })
+        .accessToken,
       mintToken(server, { scopes: ['account:read'], schoolId: null }).accessToken,
     ]) {
       const res = await graphql(server, token, '{ viewer { id } }');
       expect(res.status).toBe(401);
       expect(((await res.json()) as Data).error).toBe('invalid_token');
-      expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+      expect(res.headers.get('www-authenticate')).toContain(
+        `resource_metadata="${server.url}/.well-known/oauth-protected-resource"`,
+      );
     }
   });
 

@@ -15,36 +15,47 @@ const DOCS = APP_DOCUMENTS;
 const VARIABLES: Record<string, Record<string, unknown>> = {
   ...QUERY_VARIABLES,
   MarkNotificationReadMutation: { id: 'ntf_demo_01' },
-  UpdateNotificationSubscriptionMutation: { input: { topic: 'events', channel: 'email', enabled: false } },
+  UpdateNotificationSubscriptionMutation: {
+    input: { topic: 'events', channel: 'email', enabled: false },
+  },
 };
 
-describe.each(['demo', 'large'] as const)("The app's sync documents against the member API (%s seed)", (seed) => {
-  let db: Database;
-  beforeAll(() => {
-    db = openDatabase();
-    seedDatabase(db, {
-      seed,
-      site: 'demo',
-      now: Date.now(),
-      options: { large: { courses: 60, lecturesPerCourse: 60, payments: 300, notifications: 300 } },
+describe.each(['demo', 'large'] as const)(
+  "The app's sync documents against the member API (%s seed)",
+  (seed) => {
+    let db: Database;
+    beforeAll(() => {
+      db = openDatabase();
+      seedDatabase(db, {
+        seed,
+        site: 'demo',
+        now: Date.now(),
+        options: {
+          large: { courses: 60, lecturesPerCourse: 60, payments: 300, notifications: 300 },
+        },
+      });
     });
-  });
-  afterAll(() => db.close());
+    afterAll(() => db.close());
 
-  it('finds the documents', () => {
-    expect(DOCS.length).toBeGreaterThanOrEqual(10);
-  });
-
-  it.each(DOCS)('%s runs without errors', async (name, doc) => {
-    const ctx = createMemberContext(db, {
-      schoolId: 'sch_demo',
-      userId: 'usr_student',
-      scopes: ['openid', 'account:read', 'account:write'],
-      now: Date.now(),
-      baseUrl: 'http://127.0.0.1:4100',
+    it('finds the documents', () => {
+      expect(DOCS.length).toBeGreaterThanOrEqual(10);
     });
-    const result = await executeMemberRequest(memberSchema(), { query: print(doc), variables: VARIABLES[name] ?? {} }, ctx);
-    expect(result.errors).toBeUndefined();
-    expect(result.data).toBeTruthy();
-  });
-});
+
+    it.each(DOCS)('%s runs without errors', async (name, doc) => {
+      const ctx = createMemberContext(db, {
+        schoolId: 'sch_demo',
+        userId: 'usr_student',
+        scopes: ['openid', 'account:read', 'account:write'],
+        now: Date.now(),
+        baseUrl: 'http://127.0.0.1:4100',
+      });
+      const result = await executeMemberRequest(
+        memberSchema(),
+        { query: print(doc), variables: VARIABLES[name] ?? {} },
+        ctx,
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toBeTruthy();
+    });
+  },
+);

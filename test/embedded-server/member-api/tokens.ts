@@ -21,7 +21,10 @@ export interface MintOptions {
  * tests can cover every kind of token (other school, no school_id, other origin, operator audience) without
  * a browser flow each time. The bearer check that reads them is the real one.
  */
-export function mintToken(server: EmbeddedServer, o: MintOptions): { accessToken: string; refreshToken: string; id: string } {
+export function mintToken(
+  server: EmbeddedServer,
+  o: MintOptions,
+): { accessToken: string; refreshToken: string; id: string } {
   const accessToken = `at_${randomBytes(24).toString('base64url')}`;
   const refreshToken = `rt_${randomBytes(24).toString('base64url')}`;
   const now = server.clock.now();
@@ -45,10 +48,18 @@ export function mintToken(server: EmbeddedServer, o: MintOptions): { accessToken
   return { accessToken, refreshToken, id };
 }
 
-export async function graphql(server: EmbeddedServer, token: string | null, query: string, variables?: Record<string, unknown>): Promise<Response> {
+export async function graphql(
+  server: EmbeddedServer,
+  token: string | null,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<Response> {
   return fetch(`${server.url}/member/graphql`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ query, variables }),
   });
 }
@@ -70,12 +81,18 @@ export async function viewerData(
 }
 
 /** Calls the admin REST API (/api/admin/v1) with an operator token holding `scopes`. */
-export function operatorCall(server: EmbeddedServer, scopes: string[]): (method: string, path: string, body?: unknown) => Promise<Response> {
+export function operatorCall(
+  server: EmbeddedServer,
+  scopes: string[],
+): (method: string, path: string, body?: unknown) => Promise<Response> {
   const { accessToken } = mintToken(server, { audience: 'operator', scopes });
   return (method, path, body) =>
     fetch(`${server.url}/api/admin/v1${path}`, {
       method,
-      headers: { Authorization: `Bearer ${accessToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${accessToken}`,
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
 }

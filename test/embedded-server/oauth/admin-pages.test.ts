@@ -34,7 +34,11 @@ async function enableMcp(browser: ScriptedBrowser, dashboard: BrowserPage): Prom
   return r.page;
 }
 
-async function createApp(browser: ScriptedBrowser, server: EmbeddedServer, fields: Record<string, string>): Promise<BrowserPage> {
+async function createApp(
+  browser: ScriptedBrowser,
+  server: EmbeddedServer,
+  fields: Record<string, string>,
+): Promise<BrowserPage> {
   const list = await open(browser, `${server.url}${APPS}`);
   const form = parseForms(list.html).find((f) => 'redirect_uris' in f.fields)!;
   const r = await browser.submit(list.url, form, fields);
@@ -84,7 +88,10 @@ describe('Beta feature "MCP connections" opens Developers > OAuth applications (
   it('refuses a feature toggle without the CSRF token', async () => {
     const server = await startTestServer();
     const { browser } = await adminBrowser(server);
-    const res = await browser.request(`${server.url}/admin/beta-features`, { method: 'POST', form: { feature: 'mcp_connections', enabled: 'on' } });
+    const res = await browser.request(`${server.url}/admin/beta-features`, {
+      method: 'POST',
+      form: { feature: 'mcp_connections', enabled: 'on' },
+    });
     expect(res.status).toBe(403);
     expect(server.db.prepare('SELECT count(*) AS n FROM school_features').get()).toEqual({ n: 0 });
   });
@@ -95,11 +102,17 @@ describe('OAuth applications: create, list, delete member clients', () => {
     const server = await startTestServer();
     const { browser, page } = await adminBrowser(server);
     await enableMcp(browser, page);
-    const created = await createApp(browser, server, { name: 'My Desktop', redirect_uris: 'http://127.0.0.1/cb' });
+    const created = await createApp(browser, server, {
+      name: 'My Desktop',
+      redirect_uris: 'http://127.0.0.1/cb',
+    });
     expect(created.status).toBe(201);
     expect(created.html).toContain('Public application: no client secret.');
     const clientId = /class="client-id">([^<]+)</.exec(created.html)![1]!;
-    const got = await obtainCode(server, { client_id: clientId, redirect_uri: 'http://127.0.0.1:40000/cb' });
+    const got = await obtainCode(server, {
+      client_id: clientId,
+      redirect_uri: 'http://127.0.0.1:40000/cb',
+    });
     const res = await exchangeCode(server, got, { client_id: clientId });
     expect(res.status).toBe(200);
     expect(res.body.school_id).toBe('sch_demo');
@@ -122,9 +135,14 @@ describe('OAuth applications: create, list, delete member clients', () => {
     expect(list.html).toContain(clientId);
     expect(list.html).not.toContain(secret);
     expect(list.html).toContain('Confidential');
-    const got = await obtainCode(server, { client_id: clientId, redirect_uri: 'http://127.0.0.1:40001/cb' });
+    const got = await obtainCode(server, {
+      client_id: clientId,
+      redirect_uri: 'http://127.0.0.1:40001/cb',
+    });
     expect((await exchangeCode(server, got, { client_id: clientId })).status).toBe(401);
-    expect((await exchangeCode(server, got, { client_id: clientId, client_secret: secret })).status).toBe(200);
+    expect(
+      (await exchangeCode(server, got, { client_id: clientId, client_secret: secret })).status,
+    ).toBe(200);
   });
 
   it('a re-sent creation form (reload of the created page) creates nothing and shows no secret again', async () => {
@@ -133,7 +151,11 @@ describe('OAuth applications: create, list, delete member clients', () => {
     await enableMcp(browser, page);
     const list = await open(browser, `${server.url}${APPS}`);
     const form = parseForms(list.html).find((f) => 'redirect_uris' in f.fields)!;
-    const fields = { name: 'Server App', redirect_uris: 'https://app.example.com/cb', confidential: 'on' };
+    const fields = {
+      name: 'Server App',
+      redirect_uris: 'https://app.example.com/cb',
+      confidential: 'on',
+    };
     const first = await browser.submit(list.url, form, fields);
     if (!('page' in first)) throw new Error('expected a page');
     expect(first.page.status).toBe(201);
@@ -152,16 +174,24 @@ describe('OAuth applications: create, list, delete member clients', () => {
     const server = await startTestServer();
     const { browser, page } = await adminBrowser(server);
     await enableMcp(browser, page);
-    const created = await createApp(browser, server, { name: 'Temp', redirect_uris: 'http://127.0.0.1/cb' });
+    const created = await createApp(browser, server, {
+      name: 'Temp',
+      redirect_uris: 'http://127.0.0.1/cb',
+    });
     const clientId = /class="client-id">([^<]+)</.exec(created.html)![1]!;
-    const got = await obtainCode(server, { client_id: clientId, redirect_uri: 'http://127.0.0.1:40002/cb' });
+    const got = await obtainCode(server, {
+      client_id: clientId,
+      redirect_uri: 'http://127.0.0.1:40002/cb',
+    });
     const tokens = (await exchangeCode(server, got, { client_id: clientId })).body;
     const list = await open(browser, `${server.url}${APPS}`);
     const del = parseForms(list.html).find((f) => f.action.includes(encodeURIComponent(clientId)))!;
     const after = await browser.submit(list.url, del, {});
     expect('page' in after && after.page.html).not.toContain(clientId);
     expect((await userinfo(server, tokens.access_token)).status).toBe(401);
-    const res = await fetch(`${server.url}/oauth/authorize?client_id=${clientId}`, { redirect: 'manual' });
+    const res = await fetch(`${server.url}/oauth/authorize?client_id=${clientId}`, {
+      redirect: 'manual',
+    });
     expect(res.status).toBe(400);
   });
 
@@ -169,7 +199,10 @@ describe('OAuth applications: create, list, delete member clients', () => {
     const server = await startTestServer();
     const { browser, page } = await adminBrowser(server);
     await enableMcp(browser, page);
-    const res = await createApp(browser, server, { name: '<script>alert(1)</script>', redirect_uris: 'http://example.com/cb' });
+    const res = await createApp(browser, server, {
+      name: '<script>alert(1)</script>',
+      redirect_uris: 'http://example.com/cb',
+    });
     expect(res.status).toBe(400);
     expect(res.html).toContain('plain http is only allowed on 127.0.0.1');
     expect(res.html).not.toContain('<script>alert(1)</script>');
@@ -180,7 +213,10 @@ describe('OAuth applications: create, list, delete member clients', () => {
     const server = await startTestServer();
     const { browser, page } = await adminBrowser(server);
     await enableMcp(browser, page);
-    await createApp(browser, server, { name: '<img src=x onerror=alert(1)>', redirect_uris: 'http://127.0.0.1/cb' });
+    await createApp(browser, server, {
+      name: '<img src=x onerror=alert(1)>',
+      redirect_uris: 'http://127.0.0.1/cb',
+    });
     const list = await open(browser, `${server.url}${APPS}`);
     expect(list.html).not.toContain('<img src=x');
     expect(list.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -193,7 +229,10 @@ describe('OAuth applications: create, list, delete member clients', () => {
         "INSERT INTO oauth_clients (client_id, school_id, name, audience, origin, confidential, secret_hash, redirect_uris, created_at) VALUES ('app_other', 'sch_demo', 'Other', 'member', 'admin', 0, NULL, '[\"http://127.0.0.1/cb\"]', 0)",
       )
       .run();
-    const res = await fetch(`${demo2.url}/oauth/authorize?client_id=app_other&redirect_uri=http://127.0.0.1/cb`, { redirect: 'manual' });
+    const res = await fetch(
+      `${demo2.url}/oauth/authorize?client_id=app_other&redirect_uri=http://127.0.0.1/cb`,
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(400);
   });
 });

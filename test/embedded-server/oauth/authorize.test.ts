@@ -5,23 +5,42 @@ import { CALLBACK, authorizeUrl, obtainCode, pkce } from '../helpers';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 
 /** Follows the authorization as the student (signed in first) and returns where the site sent the browser. */
-async function redirectOf(server: EmbeddedServer, params: Parameters<typeof authorizeUrl>[1], signedIn = true): Promise<URL> {
+async function redirectOf(
+  server: EmbeddedServer,
+  params: Parameters<typeof authorizeUrl>[1],
+  signedIn = true,
+): Promise<URL> {
   const browser = new ScriptedBrowser();
   if (signedIn) await signIn(browser, server);
-  const res = await browser.request(authorizeUrl(server, { code_challenge: pkce().challenge, ...params }));
+  const res = await browser.request(
+    authorizeUrl(server, { code_challenge: pkce().challenge, ...params }),
+  );
   expect(res.status).toBe(302);
   return new URL(res.headers.get('location')!);
 }
 
-async function signIn(browser: ScriptedBrowser, server: EmbeddedServer, email = 'student@example.com', password = 'student-demo'): Promise<void> {
+async function signIn(
+  browser: ScriptedBrowser,
+  server: EmbeddedServer,
+  email = 'student@example.com',
+  password = 'student-demo',
+): Promise<void> {
   const result = await browser.navigate(`${server.url}/sign-in?return_to=/admin`);
   if (!('page' in result)) throw new Error('expected the sign-in page');
   const form = parseForms(result.page.html)[0]!;
-  const res = await browser.request(`${server.url}/sign-in`, { method: 'POST', form: { ...form.fields, email, password } });
+  const res = await browser.request(`${server.url}/sign-in`, {
+    method: 'POST',
+    form: { ...form.fields, email, password },
+  });
   expect(res.status).toBe(303);
 }
 
-function expectRedirectError(location: URL, server: EmbeddedServer, error: string, state: string | null = 'state-123'): void {
+function expectRedirectError(
+  location: URL,
+  server: EmbeddedServer,
+  error: string,
+  state: string | null = 'state-123',
+): void {
   expect(location.origin + location.pathname).toBe(CALLBACK);
   expect(location.searchParams.get('error')).toBe(error);
   expect(location.searchParams.get('error_description')).toBeTruthy();
@@ -42,7 +61,9 @@ describe('Authorization endpoint: success (RFC 6749 §4.1.2, RFC 9207)', () => {
   it('shows the sign-in page first when there is no session, then consent', async () => {
     const server = await startTestServer();
     const browser = new ScriptedBrowser();
-    const first = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
+    const first = await browser.navigate(
+      authorizeUrl(server, { code_challenge: pkce().challenge }),
+    );
     expect('page' in first && first.page.url).toContain('/sign-in');
     const html = 'page' in first ? first.page.html : '';
     expect(html).toMatch(/<html lang="en">/);
@@ -56,7 +77,10 @@ describe('Authorization endpoint: success (RFC 6749 §4.1.2, RFC 9207)', () => {
     await obtainCode(server, {}, { browser });
     // Second authorization with the same signed-in browser: consent again, never skipped.
     const again = await browser.navigate(
-      authorizeUrl(server, { code_challenge: pkce().challenge, scope: 'openid email account:read account:write' }),
+      authorizeUrl(server, {
+        code_challenge: pkce().challenge,
+        scope: 'openid email account:read account:write',
+      }),
       {},
       CALLBACK,
     );
@@ -73,28 +97,39 @@ describe('Authorization endpoint: success (RFC 6749 §4.1.2, RFC 9207)', () => {
 
   it('lets a student authorize a member client (spec Authentication 5)', async () => {
     const server = await startTestServer();
-    await expect(obtainCode(server, {}, { email: 'student@example.com', password: 'student-demo' })).resolves.toHaveProperty('code');
+    await expect(
+      obtainCode(server, {}, { email: 'student@example.com', password: 'student-demo' }),
+    ).resolves.toHaveProperty('code');
   });
 
   it('a denied consent redirects with access_denied, state and iss', async () => {
     const server = await startTestServer();
-    const url = await new ScriptedBrowser().authorize(authorizeUrl(server, { code_challenge: pkce().challenge }), {
-      stopAt: CALLBACK,
-      decision: 'deny',
-    });
+    const url = await new ScriptedBrowser().authorize(
+      authorizeUrl(server, { code_challenge: pkce().challenge }),
+      {
+        stopAt: CALLBACK,
+        decision: 'deny',
+      },
+    );
     expectRedirectError(new URL(url), server, 'access_denied');
   });
 
   it('refuses a wrong password without revealing which part was wrong', async () => {
     const server = await startTestServer();
-    await expect(obtainCode(server, {}, { password: 'wrong-password' })).rejects.toThrow(/stuck on .*sign-in.*401/);
+    await expect(obtainCode(server, {}, { password: 'wrong-password' })).rejects.toThrow(
+      /stuck on .*sign-in.*401/,
+    );
   });
 });
 
 describe('Redirect URI matching (RFC 6749 §3.1.2.3, RFC 8252 §7.3)', () => {
   it('accepts any port for a registered loopback redirect http://127.0.0.1/callback', async () => {
     const server = await startTestServer();
-    for (const uri of ['http://127.0.0.1:54321/callback', 'http://127.0.0.1:1/callback', 'http://127.0.0.1/callback']) {
+    for (const uri of [
+      'http://127.0.0.1:54321/callback',
+      'http://127.0.0.1:1/callback',
+      'http://127.0.0.1/callback',
+    ]) {
       const got = await obtainCode(server, { redirect_uri: uri });
       expect(got.callback.origin + got.callback.pathname).toBe(uri);
     }
@@ -122,7 +157,10 @@ describe('Redirect URI matching (RFC 6749 §3.1.2.3, RFC 8252 §7.3)', () => {
     ['a fragment', 'http://127.0.0.1:54321/callback#x'],
   ])('shows an error page (400) and never redirects for %s', async (_name, uri) => {
     const server = await startTestServer();
-    const res = await fetch(authorizeUrl(server, { redirect_uri: uri, code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl(server, { redirect_uri: uri, code_challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     expect(await res.text()).toMatch(/redirect_uri/);
@@ -130,7 +168,10 @@ describe('Redirect URI matching (RFC 6749 §3.1.2.3, RFC 8252 §7.3)', () => {
 
   it('shows an error page (400) for an unknown client and never redirects', async () => {
     const server = await startTestServer();
-    const res = await fetch(authorizeUrl(server, { client_id: 'no-such-client', code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl(server, { client_id: 'no-such-client', code_challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
@@ -140,7 +181,11 @@ describe('Redirect URI matching (RFC 6749 §3.1.2.3, RFC 8252 §7.3)', () => {
 describe('Authorization request checks redirect back with error, state and iss (RFC 6749 §4.1.2.1)', () => {
   it('response_type other than code: unsupported_response_type', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { response_type: 'token' }), server, 'unsupported_response_type');
+    expectRedirectError(
+      await redirectOf(server, { response_type: 'token' }),
+      server,
+      'unsupported_response_type',
+    );
   });
 
   it('state is required (spec "Authorization request")', async () => {
@@ -150,34 +195,58 @@ describe('Authorization request checks redirect back with error, state and iss (
 
   it('response_mode other than query: invalid_request (discovery lists query only)', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { response_mode: 'fragment' }), server, 'invalid_request');
+    expectRedirectError(
+      await redirectOf(server, { response_mode: 'fragment' }),
+      server,
+      'invalid_request',
+    );
   });
 
   it('request objects are refused with request_not_supported (OpenID Connect Core §3.1.2.6)', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { request: 'eyJhbGciOiJub25lIn0.e30.' }), server, 'request_not_supported');
+    expectRedirectError(
+      await redirectOf(server, { request: 'eyJhbGciOiJub25lIn0.e30.' }),
+      server,
+      'request_not_supported',
+    );
   });
 
   it('checks happen before sign-in: a bad request is answered even without a session', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { response_type: 'token' }, false), server, 'unsupported_response_type');
+    expectRedirectError(
+      await redirectOf(server, { response_type: 'token' }, false),
+      server,
+      'unsupported_response_type',
+    );
   });
 });
 
 describe('PKCE (RFC 7636, RFC 9700 §2.1.1): S256 required', () => {
   it('refuses a missing code_challenge', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { code_challenge: null }), server, 'invalid_request');
+    expectRedirectError(
+      await redirectOf(server, { code_challenge: null }),
+      server,
+      'invalid_request',
+    );
   });
 
   it('refuses code_challenge_method=plain', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { code_challenge_method: 'plain' }), server, 'invalid_request');
+    expectRedirectError(
+      await redirectOf(server, { code_challenge_method: 'plain' }),
+      server,
+      'invalid_request',
+    );
   });
 
   it('refuses a missing code_challenge_method (the RFC 7636 default would be plain)', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { code_challenge_method: null }), server, 'invalid_request');
+    expectRedirectError(
+      await redirectOf(server, { code_challenge_method: null }),
+      server,
+      'invalid_request',
+    );
   });
 });
 
@@ -189,25 +258,45 @@ describe('Resource indicators (RFC 8707): member tokens are bound to the origin'
 
   it('a member client with another resource gets invalid_target', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { resource: 'http://127.0.0.1:1' }), server, 'invalid_target');
-    expectRedirectError(await redirectOf(server, { resource: `${server.url}/` }), server, 'invalid_target');
+    expectRedirectError(
+      await redirectOf(server, { resource: 'http://127.0.0.1:1' }),
+      server,
+      'invalid_target',
+    );
+    expectRedirectError(
+      await redirectOf(server, { resource: `${server.url}/` }),
+      server,
+      'invalid_target',
+    );
   });
 });
 
 describe('Scopes by audience (spec Authentication 7)', () => {
   it('a member client asking for an operator scope gets invalid_scope', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { scope: 'openid courses:read' }), server, 'invalid_scope');
+    expectRedirectError(
+      await redirectOf(server, { scope: 'openid courses:read' }),
+      server,
+      'invalid_scope',
+    );
   });
 
   it('an unknown scope gets invalid_scope', async () => {
     const server = await startTestServer();
-    expectRedirectError(await redirectOf(server, { scope: 'openid admin' }), server, 'invalid_scope');
+    expectRedirectError(
+      await redirectOf(server, { scope: 'openid admin' }),
+      server,
+      'invalid_scope',
+    );
   });
 
   it('an operator client asking for account:read gets invalid_scope', async () => {
     const server = await startTestServer();
-    const location = await redirectOf(server, { client_id: 'demo-vendor', scope: 'openid account:read', resource: null });
+    const location = await redirectOf(server, {
+      client_id: 'demo-vendor',
+      scope: 'openid account:read',
+      resource: null,
+    });
     expectRedirectError(location, server, 'invalid_scope');
   });
 
@@ -232,25 +321,43 @@ describe('Operator clients are authorized by operators only (decision, README)',
     const server = await startTestServer();
     const browser = new ScriptedBrowser();
     await signIn(browser, server);
-    const url = authorizeUrl(server, { client_id: 'demo-vendor', scope: 'courses:read', resource: null, code_challenge: pkce().challenge });
+    const url = authorizeUrl(server, {
+      client_id: 'demo-vendor',
+      scope: 'courses:read',
+      resource: null,
+      code_challenge: pkce().challenge,
+    });
     // The owner starts, as the student is signed in on a member client first:
-    const memberConsent = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
+    const memberConsent = await browser.navigate(
+      authorizeUrl(server, { code_challenge: pkce().challenge }),
+    );
     const html = 'page' in memberConsent ? memberConsent.page.html : '';
     const other = parseForms(html).find((f) => f.action === '/sign-out')!;
     expect(other.fields.return_to).toMatch(/^\/oauth\/authorize\?/);
     const back = await browser.submit(
       `${server.url}/`,
-      { ...other, fields: { ...other.fields, return_to: new URL(url).pathname + new URL(url).search } },
+      {
+        ...other,
+        fields: { ...other.fields, return_to: new URL(url).pathname + new URL(url).search },
+      },
       {},
     );
     expect('page' in back && back.page.url).toContain('/sign-in?return_to=');
-    const code = await browser.authorize(url, { stopAt: CALLBACK, email: 'owner@example.com', password: 'owner-demo' });
+    const code = await browser.authorize(url, {
+      stopAt: CALLBACK,
+      email: 'owner@example.com',
+      password: 'owner-demo',
+    });
     expect(new URL(code).searchParams.get('code')).toBeTruthy();
   });
 
   it('a student is sent back with access_denied', async () => {
     const server = await startTestServer();
-    const location = await redirectOf(server, { client_id: 'demo-vendor', scope: 'courses:read', resource: null });
+    const location = await redirectOf(server, {
+      client_id: 'demo-vendor',
+      scope: 'courses:read',
+      resource: null,
+    });
     expectRedirectError(location, server, 'access_denied');
   });
 });
@@ -261,7 +368,9 @@ describe('CSRF on the sign-in and consent forms', () => {
     const browser = new ScriptedBrowser();
     await signIn(browser, server);
     const page = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
-    const consent = parseForms('page' in page ? page.page.html : '').find((f) => f.buttons.decision)!;
+    const consent = parseForms('page' in page ? page.page.html : '').find(
+      (f) => f.buttons.decision,
+    )!;
     const res = await browser.request(`${server.url}/oauth/authorize/decision`, {
       method: 'POST',
       form: { ...consent.fields, csrf: 'forged', decision: 'approve' },
@@ -275,7 +384,9 @@ describe('CSRF on the sign-in and consent forms', () => {
     const browser = new ScriptedBrowser();
     await signIn(browser, server);
     const page = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
-    const consent = parseForms('page' in page ? page.page.html : '').find((f) => f.buttons.decision)!;
+    const consent = parseForms('page' in page ? page.page.html : '').find(
+      (f) => f.buttons.decision,
+    )!;
     const res = await new ScriptedBrowser().request(`${server.url}/oauth/authorize/decision`, {
       method: 'POST',
       form: { ...consent.fields, decision: 'approve' },
@@ -307,7 +418,9 @@ describe('CSRF on the sign-in and consent forms', () => {
     const browser = new ScriptedBrowser();
     await signIn(browser, server);
     const page = await browser.navigate(authorizeUrl(server, { code_challenge: pkce().challenge }));
-    const consent = parseForms('page' in page ? page.page.html : '').find((f) => f.buttons.decision)!;
+    const consent = parseForms('page' in page ? page.page.html : '').find(
+      (f) => f.buttons.decision,
+    )!;
     const first = await browser.request(`${server.url}/oauth/authorize/decision`, {
       method: 'POST',
       form: { ...consent.fields, decision: 'approve' },
@@ -332,7 +445,10 @@ describe('Sign-in does not reveal which accounts exist', () => {
       const browser = new ScriptedBrowser();
       const r = await browser.navigate(`${server.url}/sign-in`);
       const form = parseForms('page' in r ? r.page.html : '')[0]!;
-      const res = await browser.request(`${server.url}/sign-in`, { method: 'POST', form: { ...form.fields, email, password } });
+      const res = await browser.request(`${server.url}/sign-in`, {
+        method: 'POST',
+        form: { ...form.fields, email, password },
+      });
       expect(res.status).toBe(401);
       answers.push(/role="alert">([^<]+)</.exec(await res.text())![1]!);
     }
@@ -345,9 +461,13 @@ describe('Only members with a role at the site can sign in (spec Authentication 
     const server = await startTestServer();
     const { hashPassword } = await import('../../../embedded-server/store/secrets');
     server.db
-      .prepare("INSERT INTO users (id, email, name, password_hash, created_at) VALUES ('usr_x', 'x@example.com', 'X', ?, 0)")
+      .prepare(
+        "INSERT INTO users (id, email, name, password_hash, created_at) VALUES ('usr_x', 'x@example.com', 'X', ?, 0)",
+      )
       .run(hashPassword('x-password'));
-    await expect(obtainCode(server, {}, { email: 'x@example.com', password: 'x-password' })).rejects.toThrow(/stuck on .*sign-in.*403/);
+    await expect(
+      obtainCode(server, {}, { email: 'x@example.com', password: 'x-password' }),
+    ).rejects.toThrow(/stuck on .*sign-in.*403/);
   });
 });
 
@@ -371,7 +491,9 @@ describe('Consent page cannot be framed or cached (RFC 6749 §10.13 clickjacking
 describe('HTML escaping on pages', () => {
   it('escapes request values echoed into the sign-in page', async () => {
     const server = await startTestServer();
-    const res = await fetch(`${server.url}/sign-in?return_to=${encodeURIComponent('/x"><script>alert(1)</script>')}`);
+    const res = await fetch(
+      `${server.url}/sign-in?return_to=${encodeURIComponent('/x"><script>alert(1)</script>')}`,
+    );
     const html = await res.text();
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
@@ -379,16 +501,21 @@ describe('HTML escaping on pages', () => {
 });
 
 describe('No open redirect after sign-in', () => {
-  it.each(['//evil.example/x', '/\t/evil.example', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)'])(
-    'return_to %j falls back to /admin',
-    async (target) => {
-      const { safeReturnTo } = await import('../../../embedded-server/oauth/sign-in');
-      expect(safeReturnTo(target)).toBe('/admin');
-    },
-  );
+  it.each([
+    '//evil.example/x',
+    '/\t/evil.example',
+    '/\\evil.example',
+    'https://evil.example/',
+    'javascript:alert(1)',
+  ])('return_to %j falls back to /admin', async (target) => {
+    const { safeReturnTo } = await import('../../../embedded-server/oauth/sign-in');
+    expect(safeReturnTo(target)).toBe('/admin');
+  });
 
   it('keeps a same-origin authorization path', async () => {
     const { safeReturnTo } = await import('../../../embedded-server/oauth/sign-in');
-    expect(safeReturnTo('/oauth/authorize?client_id=demo-desktop&state=x')).toBe('/oauth/authorize?client_id=demo-desktop&state=x');
+    expect(safeReturnTo('/oauth/authorize?client_id=demo-desktop&state=x')).toBe(
+      '/oauth/authorize?client_id=demo-desktop&state=x',
+    );
   });
 });

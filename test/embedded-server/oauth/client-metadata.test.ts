@@ -4,14 +4,22 @@ import type { AddressInfo } from 'node:net';
 import { startTestServer } from '../../helpers/server';
 import { ScriptedBrowser } from '../../helpers/scripted-browser';
 import type { EmbeddedServer } from '../../../embedded-server/index';
-import { ClientMetadataError, guardedLookup, isPublicAddress, validateDocument } from '../../../embedded-server/oauth/client-metadata';
+import {
+  ClientMetadataError,
+  guardedLookup,
+  isPublicAddress,
+  validateDocument,
+} from '../../../embedded-server/oauth/client-metadata';
 import { authorizeUrl, obtainCode, pkce, postForm } from '../helpers';
 
 /** A local "client website" serving metadata documents (tests run with allowPrivateMetadataHosts). */
 let site: Server;
 let origin = '';
 const hits = new Map<string, number>();
-const documents = new Map<string, { status?: number; headers?: Record<string, string>; body?: string; hang?: boolean }>();
+const documents = new Map<
+  string,
+  { status?: number; headers?: Record<string, string>; body?: string; hang?: boolean }
+>();
 
 beforeAll(async () => {
   site = createServer((req, res) => {
@@ -23,7 +31,10 @@ beforeAll(async () => {
       return;
     }
     if (doc.hang) return; // never answers: the fetch must time out
-    res.writeHead(doc.status ?? 200, { 'content-type': 'application/json', ...(doc.headers ?? {}) });
+    res.writeHead(doc.status ?? 200, {
+      'content-type': 'application/json',
+      ...(doc.headers ?? {}),
+    });
     res.end(doc.body ?? '');
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -41,12 +52,27 @@ function publish(path: string, doc: Record<string, unknown>): string {
 }
 
 function cimdServer(extra: Parameters<typeof startTestServer>[0] = {}): Promise<EmbeddedServer> {
-  return startTestServer({ allowPrivateMetadataHosts: true, clientMetadataDocuments: { allowedHosts: ['127.0.0.1'] }, ...extra });
+  return startTestServer({
+    allowPrivateMetadataHosts: true,
+    clientMetadataDocuments: { allowedHosts: ['127.0.0.1'] },
+    ...extra,
+  });
 }
 
-async function authorizeStatus(server: EmbeddedServer, clientId: string, redirectUri: string, scope = 'openid courses:read'): Promise<number> {
+async function authorizeStatus(
+  server: EmbeddedServer,
+  clientId: string,
+  redirectUri: string,
+  scope = 'openid courses:read',
+): Promise<number> {
   const res = await fetch(
-    authorizeUrl(server, { client_id: clientId, redirect_uri: redirectUri, scope, resource: null, code_challenge: pkce().challenge }),
+    authorizeUrl(server, {
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope,
+      resource: null,
+      code_challenge: pkce().challenge,
+    }),
     { redirect: 'manual' },
   );
   return res.status;
@@ -62,7 +88,12 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
     });
     const got = await obtainCode(
       server,
-      { client_id: clientId, redirect_uri: 'http://127.0.0.1:7777/cb', scope: 'openid profile courses:read orders:read', resource: null },
+      {
+        client_id: clientId,
+        redirect_uri: 'http://127.0.0.1:7777/cb',
+        scope: 'openid profile courses:read orders:read',
+        resource: null,
+      },
       { email: 'owner@example.com', password: 'owner-demo' },
     );
     const res = await postForm(`${server.url}/api/oauth/token`, {
@@ -111,32 +142,51 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
   it('a document whose client_id is not its URL is refused (error page, no redirect)', async () => {
     const server = await cimdServer();
     documents.set('/apps/liar.json', {
-      body: JSON.stringify({ client_id: 'https://other.example/app.json', redirect_uris: ['http://127.0.0.1:7777/cb'] }),
+      body: JSON.stringify({
+        client_id: 'https://other.example/app.json',
+        redirect_uris: ['http://127.0.0.1:7777/cb'],
+      }),
     });
-    expect(await authorizeStatus(server, `${origin}/apps/liar.json`, 'http://127.0.0.1:7777/cb')).toBe(400);
+    expect(
+      await authorizeStatus(server, `${origin}/apps/liar.json`, 'http://127.0.0.1:7777/cb'),
+    ).toBe(400);
   });
 
   it('redirect_uris must sit under the document host or be loopback', async () => {
     const server = await cimdServer();
-    const clientId = publish('/apps/elsewhere.json', { redirect_uris: ['https://attacker.example/cb'] });
+    const clientId = publish('/apps/elsewhere.json', {
+      redirect_uris: ['https://attacker.example/cb'],
+    });
     expect(await authorizeStatus(server, clientId, 'https://attacker.example/cb')).toBe(400);
   });
 
   it('"under the document host" means its origin: another port of the same name is refused', () => {
     const url = new URL('https://apps.example/learning.json');
     const doc = (redirect: string) => ({ client_id: url.href, redirect_uris: [redirect] });
-    expect(validateDocument(url, doc('https://apps.example/cb')).redirect_uris).toEqual(['https://apps.example/cb']);
-    expect(validateDocument(url, doc('https://apps.example:443/cb')).redirect_uris).toEqual(['https://apps.example:443/cb']);
-    expect(() => validateDocument(url, doc('https://apps.example:8443/cb'))).toThrow(ClientMetadataError);
+    expect(validateDocument(url, doc('https://apps.example/cb')).redirect_uris).toEqual([
+      'https://apps.example/cb',
+    ]);
+    expect(validateDocument(url, doc('https://apps.example:443/cb')).redirect_uris).toEqual([
+      'https://apps.example:443/cb',
+    ]);
+    expect(() => validateDocument(url, doc('https://apps.example:8443/cb'))).toThrow(
+      ClientMetadataError,
+    );
     expect(() => validateDocument(url, doc('http://apps.example/cb'))).toThrow(ClientMetadataError);
-    expect(validateDocument(url, doc('http://127.0.0.1/cb')).redirect_uris).toEqual(['http://127.0.0.1/cb']);
+    expect(validateDocument(url, doc('http://127.0.0.1/cb')).redirect_uris).toEqual([
+      'http://127.0.0.1/cb',
+    ]);
   });
 
   it('a document over 5 KB is refused', async () => {
     const server = await cimdServer();
     const clientId = `${origin}/apps/big.json`;
     documents.set('/apps/big.json', {
-      body: JSON.stringify({ client_id: clientId, redirect_uris: ['http://127.0.0.1:7777/cb'], client_name: 'x'.repeat(6000) }),
+      body: JSON.stringify({
+        client_id: clientId,
+        redirect_uris: ['http://127.0.0.1:7777/cb'],
+        client_name: 'x'.repeat(6000),
+      }),
     });
     expect(await authorizeStatus(server, clientId, 'http://127.0.0.1:7777/cb')).toBe(400);
   });
@@ -145,14 +195,18 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
     const server = await cimdServer();
     const target = publish('/apps/target.json', { redirect_uris: ['http://127.0.0.1:7777/cb'] });
     documents.set('/apps/moved.json', { status: 302, headers: { location: target } });
-    expect(await authorizeStatus(server, `${origin}/apps/moved.json`, 'http://127.0.0.1:7777/cb')).toBe(400);
+    expect(
+      await authorizeStatus(server, `${origin}/apps/moved.json`, 'http://127.0.0.1:7777/cb'),
+    ).toBe(400);
   });
 
   it('a document that never arrives times out and is refused', async () => {
     const server = await cimdServer();
     documents.set('/apps/slow.json', { hang: true });
     const started = Date.now();
-    expect(await authorizeStatus(server, `${origin}/apps/slow.json`, 'http://127.0.0.1:7777/cb')).toBe(400);
+    expect(
+      await authorizeStatus(server, `${origin}/apps/slow.json`, 'http://127.0.0.1:7777/cb'),
+    ).toBe(400);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
@@ -164,16 +218,25 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
   });
 
   it('open registration accepts any host', async () => {
-    const server = await startTestServer({ allowPrivateMetadataHosts: true, clientMetadataDocuments: { open: true } });
+    const server = await startTestServer({
+      allowPrivateMetadataHosts: true,
+      clientMetadataDocuments: { open: true },
+    });
     const clientId = publish('/apps/open.json', { redirect_uris: ['http://127.0.0.1:7777/cb'] });
     expect(await authorizeStatus(server, clientId, 'http://127.0.0.1:7777/cb')).toBe(303); // to sign-in
   });
 
   it('without the test switch, private and loopback addresses are refused even for open registration', async () => {
     const server = await startTestServer({ clientMetadataDocuments: { open: true } });
-    expect(await authorizeStatus(server, 'https://127.0.0.1/app.json', 'http://127.0.0.1:7777/cb')).toBe(400);
-    expect(await authorizeStatus(server, 'https://[::1]/app.json', 'http://127.0.0.1:7777/cb')).toBe(400);
-    expect(await authorizeStatus(server, `${origin}/apps/open.json`, 'http://127.0.0.1:7777/cb')).toBe(400); // http refused
+    expect(
+      await authorizeStatus(server, 'https://127.0.0.1/app.json', 'http://127.0.0.1:7777/cb'),
+    ).toBe(400);
+    expect(
+      await authorizeStatus(server, 'https://[::1]/app.json', 'http://127.0.0.1:7777/cb'),
+    ).toBe(400);
+    expect(
+      await authorizeStatus(server, `${origin}/apps/open.json`, 'http://127.0.0.1:7777/cb'),
+    ).toBe(400); // http refused
   });
 
   it('caches a fetched document (5 minutes) instead of fetching on every request', async () => {

@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { TestClock, startTestServer, tempDir } from '../../helpers/server';
 import { createEmbeddedServer } from '../../../embedded-server/index';
 import type { EmbeddedServer } from '../../../embedded-server/index';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, exchangeCode, obtainCode, obtainTokens, postForm, refresh, revoke, userinfo } from '../helpers';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  exchangeCode,
+  obtainCode,
+  obtainTokens,
+  postForm,
+  refresh,
+  revoke,
+  userinfo,
+} from '../helpers';
 
 describe('Refresh (spec "Token pair lifecycle", RFC 6749 §6)', () => {
   it('returns a new pair with the same school_id and no id_token', async () => {
@@ -12,7 +22,13 @@ describe('Refresh (spec "Token pair lifecycle", RFC 6749 §6)', () => {
     const res = await refresh(server, first.refresh_token);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 7200, school_id: 'sch_demo', school_subdomain: 'demo', scope: first.scope });
+    expect(res.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 7200,
+      school_id: 'sch_demo',
+      school_subdomain: 'demo',
+      scope: first.scope,
+    });
     expect(res.body).not.toHaveProperty('id_token');
     expect(res.body.access_token).not.toBe(first.access_token);
     expect(res.body.refresh_token).not.toBe(first.refresh_token);
@@ -69,27 +85,42 @@ describe('Refresh (spec "Token pair lifecycle", RFC 6749 §6)', () => {
     const server = await startTestServer();
     const first = await obtainTokens(server);
     expect((await refresh(server, first.refresh_token, { client_id: undefined })).status).toBe(200);
-    const other = await refresh(server, first.refresh_token, { client_id: CONFIDENTIAL_CLIENT, client_secret: CONFIDENTIAL_SECRET });
+    const other = await refresh(server, first.refresh_token, {
+      client_id: CONFIDENTIAL_CLIENT,
+      client_secret: CONFIDENTIAL_SECRET,
+    });
     expect(other.body.error).toBe('invalid_grant');
   });
 
   it('a confidential client must send its secret on refresh too (decision, README)', async () => {
     const server = await startTestServer();
-    const first = await obtainTokens(server, { client_id: CONFIDENTIAL_CLIENT }, { client_secret: CONFIDENTIAL_SECRET });
+    const first = await obtainTokens(
+      server,
+      { client_id: CONFIDENTIAL_CLIENT },
+      { client_secret: CONFIDENTIAL_SECRET },
+    );
     const noSecret = await refresh(server, first.refresh_token, { client_id: CONFIDENTIAL_CLIENT });
     expect(noSecret.status).toBe(401);
     expect(noSecret.body.error).toBe('invalid_client');
     const noClient = await refresh(server, first.refresh_token, { client_id: undefined });
     expect(noClient.status).toBe(401);
-    const ok = await refresh(server, first.refresh_token, { client_id: CONFIDENTIAL_CLIENT, client_secret: CONFIDENTIAL_SECRET });
+    const ok = await refresh(server, first.refresh_token, {
+      client_id: CONFIDENTIAL_CLIENT,
+      client_secret: CONFIDENTIAL_SECRET,
+    });
     expect(ok.status).toBe(200);
   });
 
   it('may narrow the scope but never widen it (RFC 6749 §6)', async () => {
     const server = await startTestServer();
     const first = await obtainTokens(server, { scope: 'openid account:read' });
-    expect((await refresh(server, first.refresh_token, { scope: 'account:read' })).body.scope).toBe('account:read');
-    expect((await refresh(server, first.refresh_token, { scope: 'account:read account:write' })).body.error).toBe('invalid_scope');
+    expect((await refresh(server, first.refresh_token, { scope: 'account:read' })).body.scope).toBe(
+      'account:read',
+    );
+    expect(
+      (await refresh(server, first.refresh_token, { scope: 'account:read account:write' })).body
+        .error,
+    ).toBe('invalid_scope');
   });
 
   it('refresh tokens live 30 days (decision, README)', async () => {
@@ -101,13 +132,18 @@ describe('Refresh (spec "Token pair lifecycle", RFC 6749 §6)', () => {
     expect(still.status).toBe(200);
     clock.advance(30 * 24 * 3600);
     const expired = await refresh(server, still.body.refresh_token);
-    expect(expired.body).toMatchObject({ error: 'invalid_grant', error_description: 'the refresh token has expired' });
+    expect(expired.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'the refresh token has expired',
+    });
   });
 
   it('an unknown refresh token gets invalid_grant', async () => {
     const server = await startTestServer();
     expect((await refresh(server, 'rt_unknown')).body.error).toBe('invalid_grant');
-    expect((await refresh(server, 'rt_unknown', { client_id: undefined })).body.error).toBe('invalid_grant');
+    expect((await refresh(server, 'rt_unknown', { client_id: undefined })).body.error).toBe(
+      'invalid_grant',
+    );
   });
 });
 
@@ -115,18 +151,28 @@ describe('Refresh (spec "Token pair lifecycle", RFC 6749 §6)', () => {
 function mcp(server: EmbeddedServer, accessToken: string): Promise<Response> {
   return fetch(`${server.url}/mcp`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    headers: {
+      Authorization: `Bearer ${accessToken}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lifecycle', version: '1' } },
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'lifecycle', version: '1' },
+      },
     }),
   });
 }
 
 const adminCourses = (server: EmbeddedServer, accessToken: string): Promise<Response> =>
-  fetch(`${server.url}/api/admin/v1/courses`, { headers: { Authorization: `Bearer ${accessToken}` } });
+  fetch(`${server.url}/api/admin/v1/courses`, {
+    headers: { Authorization: `Bearer ${accessToken}` },
+  });
 
 async function expectInvalidToken(res: Response): Promise<void> {
   expect(res.status).toBe(401);
@@ -179,7 +225,9 @@ describe('"New access token first presented to an API -> old pair revoked" at ev
     );
     const old = (await exchangeCode(server, got, { client_id: 'demo-vendor' })).body;
     const next = (await refresh(server, old.refresh_token, { client_id: 'demo-vendor' })).body;
-    const res = await fetch(`${server.url}/api/admin/v1/orders`, { headers: { Authorization: `Bearer ${next.access_token}` } });
+    const res = await fetch(`${server.url}/api/admin/v1/orders`, {
+      headers: { Authorization: `Bearer ${next.access_token}` },
+    });
     expect(res.status).toBe(403);
     await expectInvalidToken(await adminCourses(server, old.access_token));
   });
@@ -212,7 +260,9 @@ describe('Revocation (RFC 7009, spec "Token pair lifecycle")', () => {
   it('by a live access token revokes both tokens (200)', async () => {
     const server = await startTestServer();
     const t = await obtainTokens(server);
-    expect((await revoke(server, t.access_token, { token_type_hint: 'refresh_token' })).status).toBe(200);
+    expect(
+      (await revoke(server, t.access_token, { token_type_hint: 'refresh_token' })).status,
+    ).toBe(200);
     expect((await userinfo(server, t.access_token)).status).toBe(401);
     expect((await refresh(server, t.refresh_token)).body.error).toBe('invalid_grant');
   });
@@ -251,25 +301,42 @@ describe('Revocation (RFC 7009, spec "Token pair lifecycle")', () => {
   it("another client's token answers 200 with no effect (RFC 7009 §2.1)", async () => {
     const server = await startTestServer();
     const t = await obtainTokens(server);
-    const res = await revoke(server, t.refresh_token, { client_id: CONFIDENTIAL_CLIENT, client_secret: CONFIDENTIAL_SECRET });
+    const res = await revoke(server, t.refresh_token, {
+      client_id: CONFIDENTIAL_CLIENT,
+      client_secret: CONFIDENTIAL_SECRET,
+    });
     expect(res.status).toBe(200);
     expect((await userinfo(server, t.access_token)).status).toBe(200);
   });
 
   it('a confidential client without its secret gets 403 unauthorized_client', async () => {
     const server = await startTestServer();
-    const t = await obtainTokens(server, { client_id: CONFIDENTIAL_CLIENT }, { client_secret: CONFIDENTIAL_SECRET });
+    const t = await obtainTokens(
+      server,
+      { client_id: CONFIDENTIAL_CLIENT },
+      { client_secret: CONFIDENTIAL_SECRET },
+    );
     const res = await revoke(server, t.refresh_token, { client_id: CONFIDENTIAL_CLIENT });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('unauthorized_client');
     expect((await userinfo(server, t.access_token)).status).toBe(200);
-    expect((await revoke(server, t.refresh_token, { client_id: CONFIDENTIAL_CLIENT, client_secret: CONFIDENTIAL_SECRET })).status).toBe(200);
+    expect(
+      (
+        await revoke(server, t.refresh_token, {
+          client_id: CONFIDENTIAL_CLIENT,
+          client_secret: CONFIDENTIAL_SECRET,
+        })
+      ).status,
+    ).toBe(200);
     expect((await userinfo(server, t.access_token)).status).toBe(401);
   });
 
   it('a wrong secret gets 401 invalid_client', async () => {
     const server = await startTestServer();
-    const res = await revoke(server, 'x', { client_id: CONFIDENTIAL_CLIENT, client_secret: 'wrong' });
+    const res = await revoke(server, 'x', {
+      client_id: CONFIDENTIAL_CLIENT,
+      client_secret: 'wrong',
+    });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { TestClock, startTestServer } from '../../helpers/server';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, exchangeCode, obtainCode, obtainTokens, postForm, userinfo, type TokenBody } from '../helpers';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  exchangeCode,
+  obtainCode,
+  obtainTokens,
+  postForm,
+  userinfo,
+  type TokenBody,
+} from '../helpers';
 import { sha256Hex } from '../../../embedded-server/store/secrets';
 
 describe('Token endpoint: authorization_code grant (RFC 6749 §4.1.3)', () => {
@@ -33,7 +42,8 @@ describe('Token endpoint: authorization_code grant (RFC 6749 §4.1.3)', () => {
     const dump =
       JSON.stringify(server.db.prepare('SELECT * FROM token_pairs').all()) +
       JSON.stringify(server.db.prepare('SELECT * FROM authorization_codes').all());
-    for (const secret of [got.code, body.access_token, body.refresh_token]) expect(dump).not.toContain(secret);
+    for (const secret of [got.code, body.access_token, body.refresh_token])
+      expect(dump).not.toContain(secret);
     expect(dump).toContain(sha256Hex(body.access_token));
   });
 
@@ -83,7 +93,10 @@ describe('Code lifetime: 60 seconds (decision, README)', () => {
     clock.advance(60);
     const res = await exchangeCode(server, old);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: 'the authorization code has expired' });
+    expect(res.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'the authorization code has expired',
+    });
   });
 });
 
@@ -106,14 +119,20 @@ describe('Code exchange must repeat the authorization request (RFC 6749 §4.1.3,
   it('refuses another redirect_uri (even another loopback port)', async () => {
     const server = await startTestServer();
     const got = await obtainCode(server);
-    const res = await exchangeCode(server, { ...got, redirectUri: 'http://127.0.0.1:54322/callback' });
+    const res = await exchangeCode(server, {
+      ...got,
+      redirectUri: 'http://127.0.0.1:54322/callback',
+    });
     expect(res.body.error).toBe('invalid_grant');
   });
 
   it('refuses a code issued to another client', async () => {
     const server = await startTestServer();
     const got = await obtainCode(server);
-    const res = await exchangeCode(server, got, { client_id: CONFIDENTIAL_CLIENT, client_secret: CONFIDENTIAL_SECRET });
+    const res = await exchangeCode(server, got, {
+      client_id: CONFIDENTIAL_CLIENT,
+      client_secret: CONFIDENTIAL_SECRET,
+    });
     expect(res.body.error).toBe('invalid_grant');
   });
 
@@ -134,16 +153,27 @@ describe('Code exchange must repeat the authorization request (RFC 6749 §4.1.3,
 
   it('an unknown code gets invalid_grant', async () => {
     const server = await startTestServer();
-    const res = await exchangeCode(server, { code: 'ac_nope', verifier: 'a'.repeat(43), redirectUri: 'http://127.0.0.1:54321/callback' });
+    const res = await exchangeCode(server, {
+      code: 'ac_nope',
+      verifier: 'a'.repeat(43),
+      redirectUri: 'http://127.0.0.1:54321/callback',
+    });
     expect(res.body.error).toBe('invalid_grant');
   });
 
   it('an unsupported grant_type gets unsupported_grant_type; none gets invalid_request', async () => {
     const server = await startTestServer();
-    expect((await postForm(`${server.url}/api/oauth/token`, { grant_type: 'password', client_id: 'demo-desktop' })).body.error).toBe(
-      'unsupported_grant_type',
-    );
-    expect((await postForm(`${server.url}/api/oauth/token`, { client_id: 'demo-desktop' })).body.error).toBe('invalid_request');
+    expect(
+      (
+        await postForm(`${server.url}/api/oauth/token`, {
+          grant_type: 'password',
+          client_id: 'demo-desktop',
+        })
+      ).body.error,
+    ).toBe('unsupported_grant_type');
+    expect(
+      (await postForm(`${server.url}/api/oauth/token`, { client_id: 'demo-desktop' })).body.error,
+    ).toBe('invalid_request');
   });
 });
 
@@ -151,7 +181,10 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
   it('a confidential client exchanges its code with client_secret_post', async () => {
     const server = await startTestServer();
     const got = await obtainCode(server, { client_id: CONFIDENTIAL_CLIENT });
-    const res = await exchangeCode(server, got, { client_id: CONFIDENTIAL_CLIENT, client_secret: CONFIDENTIAL_SECRET });
+    const res = await exchangeCode(server, got, {
+      client_id: CONFIDENTIAL_CLIENT,
+      client_secret: CONFIDENTIAL_SECRET,
+    });
     expect(res.status).toBe(200);
   });
 
@@ -162,13 +195,23 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
     // The code was not consumed by the failed attempt.
-    expect((await exchangeCode(server, got, { client_id: CONFIDENTIAL_CLIENT, client_secret: CONFIDENTIAL_SECRET })).status).toBe(200);
+    expect(
+      (
+        await exchangeCode(server, got, {
+          client_id: CONFIDENTIAL_CLIENT,
+          client_secret: CONFIDENTIAL_SECRET,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a wrong secret gets 401 invalid_client', async () => {
     const server = await startTestServer();
     const got = await obtainCode(server, { client_id: CONFIDENTIAL_CLIENT });
-    const res = await exchangeCode(server, got, { client_id: CONFIDENTIAL_CLIENT, client_secret: 'demo-desktop-secreT' });
+    const res = await exchangeCode(server, got, {
+      client_id: CONFIDENTIAL_CLIENT,
+      client_secret: 'demo-desktop-secreT',
+    });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });
@@ -192,7 +235,9 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
     // RFC 6749 §5.2: the scheme the client tried is named back.
-    expect(res.headers.get('www-authenticate')).toBe(`Basic realm="${server.url}", charset="UTF-8"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Basic realm="${server.url}", charset="UTF-8"`,
+    );
   });
 
   it('HTTP Basic on a refresh without client_id is refused too (401 invalid_client), and the refresh token stays unused', async () => {
@@ -201,7 +246,11 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
       [CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET],
       ['demo-desktop', ''],
     ] as const) {
-      const tokens = await obtainTokens(server, { client_id: clientId }, secret ? { client_secret: secret } : {});
+      const tokens = await obtainTokens(
+        server,
+        { client_id: clientId },
+        secret ? { client_secret: secret } : {},
+      );
       const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
       const res = await postForm(
         `${server.url}/api/oauth/token`,
@@ -210,7 +259,9 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
       );
       expect(res.status, clientId).toBe(401);
       expect(res.body.error).toBe('invalid_client');
-      expect(res.headers.get('www-authenticate')).toBe(`Basic realm="${server.url}", charset="UTF-8"`);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Basic realm="${server.url}", charset="UTF-8"`,
+      );
       const again = await postForm(`${server.url}/api/oauth/token`, {
         grant_type: 'refresh_token',
         refresh_token: tokens.refresh_token,
@@ -223,7 +274,11 @@ describe('Client authentication at the token endpoint (spec Authentication 1)', 
 
   it('an unknown client gets 401 invalid_client', async () => {
     const server = await startTestServer();
-    const res = await postForm(`${server.url}/api/oauth/token`, { grant_type: 'authorization_code', code: 'x', client_id: 'nobody' });
+    const res = await postForm(`${server.url}/api/oauth/token`, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      client_id: 'nobody',
+    });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });
@@ -243,7 +298,9 @@ describe('id_token (OpenID Connect Core §2, spec "id_token claims")', () => {
     expect(body.id_token).toBeTruthy();
     const header = decodeProtectedHeader(body.id_token!);
     expect(header.alg).toBe('ES256');
-    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
+    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as {
+      keys: { kid: string }[];
+    };
     expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
     const claims = decodeJwt(body.id_token!);
     expect(claims.iss).toBe(server.url);
@@ -251,7 +308,8 @@ describe('id_token (OpenID Connect Core §2, spec "id_token claims")', () => {
     expect(claims.exp! - claims.iat!).toBe(600);
     expect(claims.nonce).toBe('n-0S6_WzA2Mj');
     const info = (await userinfo(server, body.access_token)).body;
-    for (const k of ['sub', 'email', 'name', 'picture', 'org_id', 'roles']) expect(claims[k]).toEqual(info[k]);
+    for (const k of ['sub', 'email', 'name', 'picture', 'org_id', 'roles'])
+      expect(claims[k]).toEqual(info[k]);
     expect(claims).not.toHaveProperty('resource');
   });
 
@@ -274,7 +332,9 @@ describe('id_token (OpenID Connect Core §2, spec "id_token claims")', () => {
     const after = decodeProtectedHeader((await obtainTokens(server)).id_token!).kid;
     expect(after).toBe(kid);
     expect(after).not.toBe(before);
-    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
+    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as {
+      keys: { kid: string }[];
+    };
     expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([before, after]));
   });
 
@@ -284,7 +344,9 @@ describe('id_token (OpenID Connect Core §2, spec "id_token claims")', () => {
     const old = decodeProtectedHeader((await obtainTokens(server)).id_token!).kid;
     await server.rotateSigningKey();
     clock.advance(24 * 3600 + 1);
-    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
+    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as {
+      keys: { kid: string }[];
+    };
     expect(jwks.keys.map((k) => k.kid)).not.toContain(old);
     expect(jwks.keys).toHaveLength(1);
   });

@@ -22,7 +22,9 @@ const OPERATOR_AREAS = [
 describe('Authorization Server Metadata (RFC 8414): the source of truth', () => {
   it('lists every endpoint, grant type and the 38 scopes', async () => {
     const server = await startTestServer();
-    const { status, body, headers } = await getJson(`${server.url}/.well-known/oauth-authorization-server`);
+    const { status, body, headers } = await getJson(
+      `${server.url}/.well-known/oauth-authorization-server`,
+    );
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/application\/json/);
     expect(headers.get('access-control-allow-origin')).toBe('*'); // public document, readable cross-origin
@@ -96,7 +98,9 @@ describe('OpenID Connect Discovery 1.0', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject(as);
     expect(body.subject_types_supported).toEqual(['public']);
-    expect(body.claims_supported).toEqual(expect.arrayContaining(['sub', 'email', 'name', 'picture', 'org_id', 'roles', 'nonce']));
+    expect(body.claims_supported).toEqual(
+      expect.arrayContaining(['sub', 'email', 'name', 'picture', 'org_id', 'roles', 'nonce']),
+    );
   });
 });
 
@@ -121,8 +125,13 @@ describe('OpenID Connect Discovery 1.0 §3 in every id_token mode: complete, or 
   it("'publish-jwks-only' and 'off' sign no id_token, so they publish no OpenID configuration (404), only RFC 8414", async () => {
     for (const idTokens of ['publish-jwks-only', 'off'] as const) {
       const server = await startTestServer({ idTokens });
-      expect((await fetch(`${server.url}/.well-known/openid-configuration`)).status, idTokens).toBe(404);
-      expect((await fetch(`${server.url}/.well-known/oauth-authorization-server`)).status, idTokens).toBe(200);
+      expect((await fetch(`${server.url}/.well-known/openid-configuration`)).status, idTokens).toBe(
+        404,
+      );
+      expect(
+        (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).status,
+        idTokens,
+      ).toBe(200);
     }
   });
 });
@@ -132,7 +141,11 @@ describe('Protected Resource Metadata (RFC 9728)', () => {
     const server = await startTestServer();
     const { status, body } = await getJson(`${server.url}/.well-known/oauth-protected-resource`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ resource: server.url, authorization_servers: [server.url], bearer_methods_supported: ['header'] });
+    expect(body).toMatchObject({
+      resource: server.url,
+      authorization_servers: [server.url],
+      bearer_methods_supported: ['header'],
+    });
     expect(body.scopes_supported).toHaveLength(38);
   });
 });
@@ -146,14 +159,20 @@ describe('JWKS (RFC 7517) and key rotation', () => {
     const key = body.keys[0]!;
     expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
     expect(key).not.toHaveProperty('d');
-    expect(key.kid).toBe(await calculateJwkThumbprint({ kty: key.kty, crv: key.crv, x: key.x, y: key.y }, 'sha256'));
+    expect(key.kid).toBe(
+      await calculateJwkThumbprint({ kty: key.kty, crv: key.crv, x: key.x, y: key.y }, 'sha256'),
+    );
   });
 
   it('keeps the old key published after a rotation and puts the new key first', async () => {
     const server = await startTestServer();
-    const before = (await getJson<{ keys: { kid: string }[] }>(`${server.url}/oauth/jwks`)).body.keys.map((k) => k.kid);
+    const before = (
+      await getJson<{ keys: { kid: string }[] }>(`${server.url}/oauth/jwks`)
+    ).body.keys.map((k) => k.kid);
     const kid = await server.rotateSigningKey();
-    const after = (await getJson<{ keys: { kid: string }[] }>(`${server.url}/oauth/jwks`)).body.keys.map((k) => k.kid);
+    const after = (
+      await getJson<{ keys: { kid: string }[] }>(`${server.url}/oauth/jwks`)
+    ).body.keys.map((k) => k.kid);
     expect(after[0]).toBe(kid);
     expect(after).toEqual(expect.arrayContaining(before));
   });

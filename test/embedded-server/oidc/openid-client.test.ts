@@ -15,9 +15,15 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     const server = await startTestServer();
     // allowInsecureRequests: the embedded site is plain http on loopback. enableNonRepudiationChecks: without it
     // openid-client checks the id_token's claims but not its signature; with it, the signature at jwks_uri too.
-    const config = await oidc.discovery(new URL(server.url), 'demo-desktop', { redirect_uris: [REDIRECT] }, oidc.None(), {
-      execute: [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks],
-    });
+    const config = await oidc.discovery(
+      new URL(server.url),
+      'demo-desktop',
+      { redirect_uris: [REDIRECT] },
+      oidc.None(),
+      {
+        execute: [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks],
+      },
+    );
     expect(config.serverMetadata().issuer).toBe(server.url);
     expect(config.serverMetadata().supportsPKCE()).toBe(true);
 
@@ -41,7 +47,12 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     const tokens = await oidc.authorizationCodeGrant(
       config,
       new URL(callback),
-      { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true },
+      {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+        expectedNonce: nonce,
+        idTokenExpected: true,
+      },
       { resource: server.url },
     );
     expect(tokens.token_type).toBe('bearer');
@@ -51,7 +62,11 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     // A second, independent check of the signature (jose against the published JWKS, ES256 only): it holds, and
     // a token with one byte of its signature changed does not.
     const jwks = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!));
-    const verified = await jwtVerify(tokens.id_token!, jwks, { algorithms: ['ES256'], issuer: server.url, audience: 'demo-desktop' });
+    const verified = await jwtVerify(tokens.id_token!, jwks, {
+      algorithms: ['ES256'],
+      issuer: server.url,
+      audience: 'demo-desktop',
+    });
     expect(verified.protectedHeader.alg).toBe('ES256');
     const [h, p, sig] = tokens.id_token!.split('.') as [string, string, string];
     const flipped = `${h}.${p}.${sig.slice(0, 10)}${sig[10] === 'A' ? 'B' : 'A'}${sig.slice(11)}`;
@@ -67,7 +82,13 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     });
 
     const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
-    expect(info).toMatchObject({ sub: 'usr_student', email: 'student@example.com', name: 'Demo Student', org_id: 'sch_demo', roles: ['student'] });
+    expect(info).toMatchObject({
+      sub: 'usr_student',
+      email: 'student@example.com',
+      name: 'Demo Student',
+      org_id: 'sch_demo',
+      roles: ['student'],
+    });
 
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
@@ -76,7 +97,9 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
 
     await oidc.tokenRevocation(config, refreshed.refresh_token!);
     await expect(oidc.fetchUserInfo(config, refreshed.access_token, claims.sub)).rejects.toThrow();
-    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('a confidential client authenticates with client_secret_post', async () => {
@@ -111,9 +134,15 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
 
   it('openid-client rejects a callback whose iss is not the issuer (RFC 9207 mix-up defence works with our metadata)', async () => {
     const server = await startTestServer();
-    const config = await oidc.discovery(new URL(server.url), 'demo-desktop', { redirect_uris: [REDIRECT] }, oidc.None(), {
-      execute: [oidc.allowInsecureRequests],
-    });
+    const config = await oidc.discovery(
+      new URL(server.url),
+      'demo-desktop',
+      { redirect_uris: [REDIRECT] },
+      oidc.None(),
+      {
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const url = oidc.buildAuthorizationUrl(config, {
@@ -127,7 +156,12 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     const callback = new URL(await new ScriptedBrowser().authorize(url.href, { stopAt: REDIRECT }));
     callback.searchParams.set('iss', 'http://127.0.0.1:1');
     await expect(
-      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: server.url }),
+      oidc.authorizationCodeGrant(
+        config,
+        callback,
+        { pkceCodeVerifier: verifier, expectedState: state },
+        { resource: server.url },
+      ),
     ).rejects.toThrow();
   });
 });

@@ -9,7 +9,10 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
     const viaGet = await userinfo(server, tokens.access_token);
     const res = await fetch(`${server.url}/api/oauth/userinfo`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${tokens.access_token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        Authorization: `Bearer ${tokens.access_token}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: '',
     });
     expect(res.status).toBe(200);

@@ -27,7 +27,12 @@ describe('Prepared statements are compiled once per database handle and SQL text
     const db = open();
     const count = 'SELECT count(*) AS n FROM schools';
     expect(prepared(db, count).get()).toEqual({ n: 0 });
-    prepared(db, 'INSERT INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)').run('sch_x', 'X', 'x', 1);
+    prepared(db, 'INSERT INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)').run(
+      'sch_x',
+      'X',
+      'x',
+      1,
+    );
     expect(prepared(db, count).get()).toEqual({ n: 1 });
     db.exec('CREATE TABLE extra (id TEXT)'); // SQLite re-prepares a statement whose schema changed
     expect(prepared(db, count).get()).toEqual({ n: 1 });

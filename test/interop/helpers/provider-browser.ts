@@ -6,7 +6,14 @@ import type { JSONWebKeySet, JWK } from 'jose';
 export function signingKeys(): { privateJwks: JWK[]; publicJwks: JSONWebKeySet } {
   const out: { priv: JWK; alg: string }[] = [];
   const add = (alg: string, pair: { privateKey: KeyObject }) => {
-    out.push({ priv: { ...(pair.privateKey.export({ format: 'jwk' }) as JWK), kid: randomBytes(4).toString('hex'), use: 'sig' }, alg });
+    out.push({
+      priv: {
+        ...(pair.privateKey.export({ format: 'jwk' }) as JWK),
+        kid: randomBytes(4).toString('hex'),
+        use: 'sig',
+      },
+      alg,
+    });
   };
   add('RS256', generateKeyPairSync('rsa', { modulusLength: 2048 }));
   add('ES256', generateKeyPairSync('ec', { namedCurve: 'P-256' }));
@@ -15,11 +22,18 @@ export function signingKeys(): { privateJwks: JWK[]; publicJwks: JSONWebKeySet }
     const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = k;
     return pub;
   };
-  return { privateJwks: out.map((k) => k.priv), publicJwks: { keys: out.map((k) => publicOf(k.priv)) } };
+  return {
+    privateJwks: out.map((k) => k.priv),
+    publicJwks: { keys: out.map((k) => publicOf(k.priv)) },
+  };
 }
 
 /** A browser for the provider's development login and consent pages: fills any login, then approves or cancels. */
-export async function providerBrowser(start: string, issuerOrigin: string, decision: 'approve' | 'cancel'): Promise<string> {
+export async function providerBrowser(
+  start: string,
+  issuerOrigin: string,
+  decision: 'approve' | 'cancel',
+): Promise<string> {
   const jar = new Map<string, string>();
   const send = async (url: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
@@ -64,7 +78,11 @@ export async function providerBrowser(start: string, issuerOrigin: string, decis
       body.set(name, value ?? (name === 'login' ? 'student-interop' : 'any-password'));
     }
     url = new URL(action.replace(/&amp;/g, '&'), url).href;
-    res = await send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    res = await send(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
   }
   throw new Error('too many steps');
 }

@@ -120,7 +120,9 @@ export async function backendFor(server: EmbeddedServer): Promise<Backend> {
     fetch: f,
     openExternal: (url) => {
       const redirect = new URL(url).searchParams.get('redirect_uri') as string;
-      void runAuthorization(url, { stopAt: redirect }).then((cb) => fetch(cb).then((r) => r.text()));
+      void runAuthorization(url, { stopAt: redirect }).then((cb) =>
+        fetch(cb).then((r) => r.text()),
+      );
     },
   });
   return { server, accessToken: result.tokens.accessToken };
@@ -141,7 +143,9 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
   const alg = config.idTokenAlg ?? 'RS256';
   const { privateJwks, publicJwks } = signingKeys();
   const moduleName = 'oidc-provider';
-  const { default: Provider } = (await import(moduleName)) as { default: new (issuer: string, config: object) => OidcProvider };
+  const { default: Provider } = (await import(moduleName)) as {
+    default: new (issuer: string, config: object) => OidcProvider;
+  };
   const resourceChallenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"`;
   const provider = new Provider(issuer, {
     clients: [
@@ -192,7 +196,9 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
                   audience: origin,
                   accessTokenFormat: config.resourceIndicators,
                   accessTokenTTL: config.accessTokenTtl ?? 3600,
-                  ...(config.resourceIndicators === 'jwt' ? { jwt: { sign: { alg: 'RS256' } } } : {}),
+                  ...(config.resourceIndicators === 'jwt'
+                    ? { jwt: { sign: { alg: 'RS256' } } }
+                    : {}),
                 };
               },
             },
@@ -203,14 +209,21 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
   provider.use(async (ctx, next) => {
     await next();
     const body = ctx.body as Record<string, unknown> | null;
-    if (ctx.path === '/token' && ctx.status === 200 && body && typeof body === 'object' && 'access_token' in body) {
+    if (
+      ctx.path === '/token' &&
+      ctx.status === 200 &&
+      body &&
+      typeof body === 'object' &&
+      'access_token' in body
+    ) {
       // Spec "Token response": school_id on the code exchange; a refresh copies the value the pair already has.
       if (ctx.oidc?.params?.grant_type === 'authorization_code' && !flags.omitSchoolId)
         Object.assign(body, { school_id: SCHOOL_ID, school_subdomain: 'demo' });
       if (config.noIdToken) delete body.id_token;
     }
     if (config.noIss) {
-      if (ctx.path.startsWith('/.well-known/') && body && typeof body === 'object') delete body.authorization_response_iss_parameter_supported;
+      if (ctx.path.startsWith('/.well-known/') && body && typeof body === 'object')
+        delete body.authorization_response_iss_parameter_supported;
       const location = ctx.status >= 300 && ctx.status < 400 ? ctx.response.get('location') : '';
       if (location.startsWith('http://127.0.0.1') && !location.startsWith(issuer)) {
         const u = new URL(location);
@@ -229,7 +242,11 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
     let scope = '';
     if (token.split('.').length === 3) {
       try {
-        const { payload } = await jwtVerify(token, jwks, { issuer, audience: origin, typ: 'at+jwt' });
+        const { payload } = await jwtVerify(token, jwks, {
+          issuer,
+          audience: origin,
+          typ: 'at+jwt',
+        });
         scope = typeof payload.scope === 'string' ? payload.scope : '';
       } catch {
         return 'invalid';
@@ -251,7 +268,13 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
       const url = new URL(req.url ?? '/', origin);
       if (url.pathname === '/.well-known/oauth-protected-resource') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ resource: origin, authorization_servers: [issuer], resource_name: 'Interop School' }));
+        res.end(
+          JSON.stringify({
+            resource: origin,
+            authorization_servers: [issuer],
+            resource_name: 'Interop School',
+          }),
+        );
         return;
       }
       if (url.pathname === '/member/graphql') {
@@ -268,17 +291,24 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
                 ? `${resourceChallenge}, error="insufficient_scope", scope="account:read"`
                 : `${resourceChallenge}, error="invalid_token"`,
           });
-          res.end(JSON.stringify({ error: verdict === 'scope' ? 'insufficient_scope' : 'invalid_token' }));
+          res.end(
+            JSON.stringify({ error: verdict === 'scope' ? 'insufficient_scope' : 'invalid_token' }),
+          );
           return;
         }
         const upstream = await fetch(`${backend.server.url}/member/graphql`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${backend.accessToken}` },
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${backend.accessToken}`,
+          },
           body,
         });
         const answer = Buffer.from(await upstream.arrayBuffer());
         memberCalls.push({ status: upstream.status });
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+        res.writeHead(upstream.status, {
+          'content-type': upstream.headers.get('content-type') ?? 'application/json',
+        });
         res.end(answer);
         return;
       }
@@ -306,7 +336,11 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
     if (!form?.has('grant_type')) return res;
     const text = await res.text();
     try {
-      tokenAnswers.push({ grant: form.get('grant_type'), status: res.status, body: JSON.parse(text) as Record<string, unknown> });
+      tokenAnswers.push({
+        grant: form.get('grant_type'),
+        status: res.status,
+        body: JSON.parse(text) as Record<string, unknown>,
+      });
     } catch {
       // Not JSON: nothing the app could keep.
     }
@@ -326,12 +360,22 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
     call: (channel, input) => dispatch(world.core.handlers, channel, input) as never,
     tabs,
     tokenAnswers,
-    refreshTokens: () => [...new Set(tokenAnswers.map((a) => a.body.refresh_token).filter((t): t is string => typeof t === 'string'))],
+    refreshTokens: () => [
+      ...new Set(
+        tokenAnswers
+          .map((a) => a.body.refresh_token)
+          .filter((t): t is string => typeof t === 'string'),
+      ),
+    ],
     async refreshTokenWorks(token) {
       const res = await fetch(`${issuer}/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token, client_id: CLIENT_ID }),
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: token,
+          client_id: CLIENT_ID,
+        }),
       });
       const json = (await res.json()) as { error?: string };
       return { status: res.status, error: json.error ?? null };

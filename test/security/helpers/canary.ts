@@ -10,7 +10,16 @@ import { createLogger, type LogEntry, type Logger } from '../../../electron/core
 import type { FetchLike } from '../../../electron/core/net/http';
 
 export type SecretKind =
-  'access_token' | 'refresh_token' | 'id_token' | 'code' | 'code_verifier' | 'client_secret' | 'password' | 'vault_key' | 'host_secret' | 'other';
+  | 'access_token'
+  | 'refresh_token'
+  | 'id_token'
+  | 'code'
+  | 'code_verifier'
+  | 'client_secret'
+  | 'password'
+  | 'vault_key'
+  | 'host_secret'
+  | 'other';
 
 export class SecretBag {
   private readonly values = new Map<string, SecretKind>();
@@ -35,7 +44,10 @@ export class SecretBag {
   /** Every secret found in `text`, with the encodings a leak could take (raw, URL-encoded, JSON-escaped). */
   findIn(text: string): { kind: SecretKind; value: string }[] {
     return this.list().filter(
-      ({ value }) => text.includes(value) || text.includes(encodeURIComponent(value)) || text.includes(JSON.stringify(value).slice(1, -1)),
+      ({ value }) =>
+        text.includes(value) ||
+        text.includes(encodeURIComponent(value)) ||
+        text.includes(JSON.stringify(value).slice(1, -1)),
     );
   }
 }
@@ -82,8 +94,12 @@ export function createRecordingFetch(bag: SecretBag = new SecretBag()): Recordin
     lastBearer: null,
     async fetch(input, init) {
       const url = input instanceof Request ? input.url : String(input);
-      const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-      const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+      const method = (
+        init?.method ?? (input instanceof Request ? input.method : 'GET')
+      ).toUpperCase();
+      const headers = new Headers(
+        init?.headers ?? (input instanceof Request ? input.headers : undefined),
+      );
       const authorization = headers.get('authorization');
       const bearer = authorization ? /^Bearer\s+(.+)$/i.exec(authorization)?.[1] : undefined;
       bag.add('access_token', bearer);
@@ -96,7 +112,8 @@ export function createRecordingFetch(bag: SecretBag = new SecretBag()): Recordin
         bag.add('code_verifier', form.get('code_verifier'));
         bag.add('client_secret', form.get('client_secret'));
         bag.add('refresh_token', form.get('refresh_token'));
-        if (form.get('token_type_hint') === 'refresh_token') bag.add('refresh_token', form.get('token'));
+        if (form.get('token_type_hint') === 'refresh_token')
+          bag.add('refresh_token', form.get('token'));
       }
       let res = await fetch(input, init);
       if (TOKEN_PATH.test(path)) {
@@ -109,7 +126,13 @@ export function createRecordingFetch(bag: SecretBag = new SecretBag()): Recordin
         } catch {
           // not JSON: nothing to record
         }
-        tokenExchanges.push({ url, method, status: res.status, requestBody: body, responseBody: text });
+        tokenExchanges.push({
+          url,
+          method,
+          status: res.status,
+          requestBody: body,
+          responseBody: text,
+        });
       }
       if (rec.rewrite) {
         const replaced = await rec.rewrite({ url, method, authorization, body }, res);

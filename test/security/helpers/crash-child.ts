@@ -28,7 +28,9 @@ const core = await createTestCore({
   logger: createLogger((line) => console.error(line)),
   openExternal: async (url) => {
     const redirect = new URL(url).searchParams.get('redirect_uri')!;
-    void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then((callback) => fetch(callback).then((r) => r.text()));
+    void new ScriptedBrowser()
+      .authorize(url, { stopAt: redirect })
+      .then((callback) => fetch(callback).then((r) => r.text()));
   },
 });
 const added = await core.handlers['sites:add']({ baseUrl: server.url, clientId: 'demo-desktop' });
@@ -41,7 +43,12 @@ await new Promise<void>((resolve) => process.send?.({ type: 'ready' }, () => res
 
 if (kind === 'uncaught') {
   setTimeout(() => {
-    throw new CoreError('server-error', 'The site answered with an error.', { status: 500 }, { cause: new Error(`site said: bad token ${token}`) });
+    throw new CoreError(
+      'server-error',
+      'The site answered with an error.',
+      { status: 500 },
+      { cause: new Error(`site said: bad token ${token}`) },
+    );
   }, 0);
 } else {
   void Promise.reject(new Error(`refresh failed for Bearer-less ${token}`));

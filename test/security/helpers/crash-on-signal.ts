@@ -6,6 +6,8 @@
 process.on('SIGUSR2', () => {
   setTimeout(() => {
     const canary = process.env.LD_SEC_CANARY ?? '';
-    throw new Error(`refresh failed: ${canary}`, { cause: new Error(`site said: invalid token ${canary}`) });
+    throw new Error(`refresh failed: ${canary}`, {
+      cause: new Error(`site said: invalid token ${canary}`),
+    });
   }, 0);
 });

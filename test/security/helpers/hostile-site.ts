@@ -3,10 +3,19 @@
  * and lets a test take over any member API answer (rewrite its JSON, or answer with anything at all: an endless
  * page, a slow drip, a bomb). The app reaches it only over HTTP, exactly like a real site; the token is a real one.
  */
-import { request as httpRequest, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  request as httpRequest,
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { onTestFinished } from 'vitest';
-import { createEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../../embedded-server/index';
+import {
+  createEmbeddedServer,
+  type EmbeddedServer,
+  type EmbeddedServerOptions,
+} from '../../../embedded-server/index';
 import type { SiteClient } from '../../../electron/core/sync/transport';
 import { fetchOnlyClient, getMemberToken, siteClient } from '../../core/sync/helpers/member-token';
 
@@ -24,7 +33,11 @@ export interface Forwarded {
 }
 
 /** Answers one member API request itself (return true), or lets it through (false). */
-export type Takeover = (req: MemberRequest, res: ServerResponse, forward: () => Promise<Forwarded>) => boolean | Promise<boolean>;
+export type Takeover = (
+  req: MemberRequest,
+  res: ServerResponse,
+  forward: () => Promise<Forwarded>,
+) => boolean | Promise<boolean>;
 
 export interface HostileSite {
   /** The proxy's base URL: what the app is given as the site. */
@@ -39,7 +52,10 @@ export interface HostileSite {
   readonly seen: Map<string, number>;
   takeOver(takeover: Takeover | null): void;
   /** Rewrites the JSON answers of one operation (the rest pass untouched). */
-  rewrite(operation: string, change: (answer: { data?: unknown; errors?: unknown }, req: MemberRequest) => unknown): void;
+  rewrite(
+    operation: string,
+    change: (answer: { data?: unknown; errors?: unknown }, req: MemberRequest) => unknown,
+  ): void;
 }
 
 export async function startHostileSite(options: EmbeddedServerOptions = {}): Promise<HostileSite> {
@@ -53,18 +69,26 @@ export async function startHostileSite(options: EmbeddedServerOptions = {}): Pro
     new Promise((resolve, reject) => {
       const headers = { ...req.headers, host: target.host };
       delete headers['accept-encoding'];
-      const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const h: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers))
-            if (v !== undefined && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection')
-              h[k] = Array.isArray(v) ? v.join(', ') : v;
-          resolve({ status: res.statusCode ?? 502, headers: h, body: Buffer.concat(chunks) });
-        });
-        res.on('error', reject);
-      });
+      const out = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const h: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers))
+              if (
+                v !== undefined &&
+                k !== 'content-length' &&
+                k !== 'transfer-encoding' &&
+                k !== 'connection'
+              )
+                h[k] = Array.isArray(v) ? v.join(', ') : v;
+            resolve({ status: res.statusCode ?? 502, headers: h, body: Buffer.concat(chunks) });
+          });
+          res.on('error', reject);
+        },
+      );
       out.on('error', reject);
       out.end(body);
     });
@@ -84,9 +108,14 @@ export async function startHostileSite(options: EmbeddedServerOptions = {}): Pro
           } catch {
             // not JSON: forwarded as it is
           }
-          const operation = /\b(?:query|mutation)\s+([A-Za-z0-9_]+)/.exec(parsed.query ?? '')?.[1] ?? '';
+          const operation =
+            /\b(?:query|mutation)\s+([A-Za-z0-9_]+)/.exec(parsed.query ?? '')?.[1] ?? '';
           seen.set(operation, (seen.get(operation) ?? 0) + 1);
-          if (takeover && (await takeover({ path, operation, variables: parsed.variables ?? {} }, res, forward))) return;
+          if (
+            takeover &&
+            (await takeover({ path, operation, variables: parsed.variables ?? {} }, res, forward))
+          )
+            return;
         }
         const answer = await forward();
         res.writeHead(answer.status, answer.headers).end(answer.body);
@@ -120,7 +149,10 @@ export async function startHostileSite(options: EmbeddedServerOptions = {}): Pro
       takeover = async (req, res, forward) => {
         if (req.operation !== operation) return false;
         const answer = await forward();
-        const json = JSON.parse(answer.body.toString('utf8')) as { data?: unknown; errors?: unknown };
+        const json = JSON.parse(answer.body.toString('utf8')) as {
+          data?: unknown;
+          errors?: unknown;
+        };
         const changed = change(json, req);
         res
           .writeHead(answer.status, { 'content-type': 'application/json' })

@@ -9,9 +9,18 @@ import type { AddressInfo } from 'node:net';
 
 const target = new URL(process.argv[2]!);
 
-function replay(path: string, method: string, cookie: string): Promise<{ status: number; body: string }> {
+function replay(
+  path: string,
+  method: string,
+  cookie: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const headers = { host: target.host, origin: target.origin, cookie, 'content-type': 'application/json' };
+    const headers = {
+      host: target.host,
+      origin: target.origin,
+      cookie,
+      'content-type': 'application/json',
+    };
     const req = request(new URL(path, target), { method, headers }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => {
@@ -44,4 +53,6 @@ const server = createServer((req, res) => {
     res.end();
   });
 });
-server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })));
+server.listen(0, '127.0.0.1', () =>
+  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })),
+);

@@ -7,7 +7,13 @@ import { createServer } from 'node:http';
 
 const port = Number(process.argv[2]);
 const server = createServer((req, res) => {
-  console.log(JSON.stringify({ method: req.method, url: req.url, key: req.headers['x-ld-key'] !== undefined }));
+  console.log(
+    JSON.stringify({
+      method: req.method,
+      url: req.url,
+      key: req.headers['x-ld-key'] !== undefined,
+    }),
+  );
   if (req.url?.startsWith('/__host/events')) {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
     res.write('event: host:hello\ndata: {"host":"an-impostor"}\n\n');

@@ -9,10 +9,14 @@ import { startHostileSite, type HostileSite } from './hostile-site';
  * `first`, the others take `others` in turn (downloadUrl for products, joinUrl for registrations). Synced through
  * the real sync service and writer; the database is returned for the views to read.
  */
-export async function syncLinks(first: string, others: readonly string[]): Promise<{ site: HostileSite; db: Database.Database; outcome: string }> {
+export async function syncLinks(
+  first: string,
+  others: readonly string[],
+): Promise<{ site: HostileSite; db: Database.Database; outcome: string }> {
   const site = await startHostileSite();
   site.takeOver(async (req, res, forward) => {
-    if (req.operation !== 'SyncDigitalProducts' && req.operation !== 'SyncEventRegistrations') return false;
+    if (req.operation !== 'SyncDigitalProducts' && req.operation !== 'SyncEventRegistrations')
+      return false;
     const answer = JSON.parse((await forward()).body.toString('utf8')) as {
       data: { viewer: Record<string, { nodes: Record<string, unknown>[] }> };
     };

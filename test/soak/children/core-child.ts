@@ -9,8 +9,14 @@
 import { DataDirInUseError } from '../../../electron/core/data-dir-lock';
 import { createTestCore } from '../../helpers/test-core';
 
-const [dataDir, siteId, mode, notificationId] = process.argv.slice(2) as [string, string, 'sync' | 'contend', string | undefined];
-const send = (m: Record<string, unknown>): Promise<void> => new Promise((resolve) => process.send!(m, () => resolve()));
+const [dataDir, siteId, mode, notificationId] = process.argv.slice(2) as [
+  string,
+  string,
+  'sync' | 'contend',
+  string | undefined,
+];
+const send = (m: Record<string, unknown>): Promise<void> =>
+  new Promise((resolve) => process.send!(m, () => resolve()));
 
 let core;
 try {
@@ -28,7 +34,10 @@ try {
 await send({ type: 'locked', pid: process.pid });
 
 if (mode === 'sync') {
-  const marked = await core.handlers['notifications:mark-read']({ siteId, notificationId: notificationId! });
+  const marked = await core.handlers['notifications:mark-read']({
+    siteId,
+    notificationId: notificationId!,
+  });
   await send({ type: 'queued', ok: marked.ok, code: marked.ok ? null : marked.error.code });
   const synced = await core.handlers['sync:now']({ siteId });
   await send({ type: 'synced', ok: synced.ok, code: synced.ok ? null : synced.error.code });
@@ -40,8 +49,15 @@ if (mode === 'sync') {
     const synced = await core.handlers['sync:now']({ siteId });
     results.push(synced.ok ? null : synced.error.code);
   }
-  const site = (await core.handlers['sites:list'](undefined)) as { ok: true; value: { id: string; status: string }[] };
-  await send({ type: 'done', errors: results, status: site.value.find((s) => s.id === siteId)?.status ?? 'missing' });
+  const site = (await core.handlers['sites:list'](undefined)) as {
+    ok: true;
+    value: { id: string; status: string }[];
+  };
+  await send({
+    type: 'done',
+    errors: results,
+    status: site.value.find((s) => s.id === siteId)?.status ?? 'missing',
+  });
 }
 await core.close();
 process.exit(0);

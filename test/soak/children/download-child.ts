@@ -8,10 +8,15 @@ import { managerFor, product, SITE } from '../../core/helpers/file-server';
 const [dataDir, origin] = process.argv.slice(2) as [string, string];
 const send = (m: unknown) => process.send?.(m);
 const ids = ['a', 'b', 'c'];
-const { manager } = await managerFor(dataDir, origin, () => ids.map((id) => product(id, `${origin}/${id}.pdf`)), {
-  durableEveryMs: 100,
-  retryDelaysMs: [50, 100, 200, 400],
-});
+const { manager } = await managerFor(
+  dataDir,
+  origin,
+  () => ids.map((id) => product(id, `${origin}/${id}.pdf`)),
+  {
+    durableEveryMs: 100,
+    retryDelaysMs: [50, 100, 200, 400],
+  },
+);
 send({ type: 'started' });
 for (const id of ids) await manager.save(SITE, id);
 await manager.idle();

@@ -13,7 +13,8 @@ import { createNodeCipher } from '../../../electron/core/vault/cipher';
 import { createVault } from '../../../electron/core/vault/vault';
 
 const [dataDir, siteId] = process.argv.slice(2) as [string, string];
-const send = (m: Record<string, unknown>): Promise<void> => new Promise((resolve) => process.send!(m, () => resolve()));
+const send = (m: Record<string, unknown>): Promise<void> =>
+  new Promise((resolve) => process.send!(m, () => resolve()));
 
 let tempFiles = 0;
 try {
@@ -41,7 +42,15 @@ try {
 } catch (error) {
   first = { ok: false, code: isCoreError(error) ? error.code : 'unexpected' };
 }
-await send({ type: 'ready', readable, hasPair, status, tempFiles, keyReplaced: cipher.keyReplaced === true, first });
+await send({
+  type: 'ready',
+  readable,
+  hasPair,
+  status,
+  tempFiles,
+  keyReplaced: cipher.keyReplaced === true,
+  first,
+});
 if (process.argv[4] === 'once') {
   await manager.close();
   await lock.release();

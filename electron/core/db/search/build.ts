@@ -80,9 +80,16 @@ export function searchKindsOf(parts: readonly PartName[]): SearchHitKind[] {
  * transaction, with rowids never used before. The short-term grams of the new rows are written after the commit
  * (indexShortTerms): until then those rows are searched by LIKE.
  */
-export function rebuildSearchIndex(db: Database, siteId: string, kinds: readonly SearchHitKind[] = ALL_KINDS): void {
+export function rebuildSearchIndex(
+  db: Database,
+  siteId: string,
+  kinds: readonly SearchHitKind[] = ALL_KINDS,
+): void {
   for (const kind of kinds) {
-    const { changes } = prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId AND kind = @kind').run({
+    const { changes } = prepared<{ siteId: string; kind: string }>(
+      db,
+      'DELETE FROM search_index WHERE site_id = @siteId AND kind = @kind',
+    ).run({
       siteId,
       kind,
     });
@@ -94,7 +101,10 @@ export function rebuildSearchIndex(db: Database, siteId: string, kinds: readonly
     );
     // The run of rowids the site's rows of this kind now hold (migration 009): what a search of the site reads.
     if (count === 0)
-      prepared<{ siteId: string; kind: string }>(db, 'DELETE FROM search_ranges WHERE site_id = @siteId AND kind = @kind').run({ siteId, kind });
+      prepared<{ siteId: string; kind: string }>(
+        db,
+        'DELETE FROM search_ranges WHERE site_id = @siteId AND kind = @kind',
+      ).run({ siteId, kind });
     else {
       prepared<{ siteId: string; kind: string; first: number; last: number }>(
         db,
@@ -111,8 +121,16 @@ export function rebuildSearchIndex(db: Database, siteId: string, kinds: readonly
  * transaction, makes the rows start at base: as fast as a plain INSERT ... SELECT (numbering the rows in SQL cost
  * ~40 ms more on the large seed's lectures).
  */
-function insertFromRowid(db: Database, base: number, insert: () => number): { readonly first: number; readonly count: number } {
-  const top = prepared<void, { rowid: number }>(db, 'SELECT rowid FROM search_index ORDER BY rowid DESC LIMIT 1').get()?.rowid ?? 0;
+function insertFromRowid(
+  db: Database,
+  base: number,
+  insert: () => number,
+): { readonly first: number; readonly count: number } {
+  const top =
+    prepared<void, { rowid: number }>(
+      db,
+      'SELECT rowid FROM search_index ORDER BY rowid DESC LIMIT 1',
+    ).get()?.rowid ?? 0;
   const placeholder = top < base - 1 ? base - 1 : null;
   if (placeholder !== null) {
     prepared<{ rowid: number }>(
@@ -124,8 +142,13 @@ function insertFromRowid(db: Database, base: number, insert: () => number): { re
   }
   const inserted = insert();
   if (placeholder !== null)
-    prepared<{ rowid: number }>(db, 'DELETE FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)').run({ rowid: placeholder });
+    prepared<{ rowid: number }>(
+      db,
+      'DELETE FROM search_index WHERE rowid = CAST(@rowid AS INTEGER)',
+    ).run({ rowid: placeholder });
   const first = Math.max(base, top + 1);
-  prepared<{ next: number }>(db, 'UPDATE search_state SET next_rowid = @next WHERE id = 1').run({ next: first + inserted });
+  prepared<{ next: number }>(db, 'UPDATE search_state SET next_rowid = @next WHERE id = 1').run({
+    next: first + inserted,
+  });
   return { first, count: inserted };
 }

@@ -45,7 +45,12 @@ export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
         db,
         'SELECT title, percent, instructor_name AS person FROM courses WHERE site_id = @siteId AND id = @id',
       ).get(key);
-      return c ? { context: { ...NONE, percent: c.percent, person: siteTextOrNull(c.person) }, title: c.title } : noTitle(NONE);
+      return c
+        ? {
+            context: { ...NONE, percent: c.percent, person: siteTextOrNull(c.person) },
+            title: c.title,
+          }
+        : noTitle(NONE);
     }
     case 'section': {
       const s = prepared<Key, { title: string; course: string }>(
@@ -53,10 +58,15 @@ export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
         `SELECT s.title, c.title AS course FROM sections s JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id
          WHERE s.site_id = @siteId AND s.id = @id`,
       ).get(key);
-      return s ? { context: { ...NONE, course: siteText(s.course) }, title: s.title } : noTitle(NONE);
+      return s
+        ? { context: { ...NONE, course: siteText(s.course) }, title: s.title }
+        : noTitle(NONE);
     }
     case 'lecture': {
-      const l = prepared<Key, { title: string; course: string; section: string; state: string; locked: number }>(
+      const l = prepared<
+        Key,
+        { title: string; course: string; section: string; state: string; locked: number }
+      >(
         db,
         `SELECT l.title, c.title AS course, s.title AS section, l.state, l.is_locked AS locked FROM lectures l
          JOIN sections s ON s.site_id = l.site_id AND s.id = l.section_id JOIN courses c ON c.site_id = l.site_id AND c.id = l.course_id
@@ -64,12 +74,21 @@ export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
       ).get(key);
       if (!l) return noTitle(NONE);
       const lectureState = l.locked ? 'locked' : knownOr(l.state, LECTURE_STATES);
-      return { context: { ...NONE, course: siteText(l.course), section: siteText(l.section), lectureState }, title: l.title };
+      return {
+        context: {
+          ...NONE,
+          course: siteText(l.course),
+          section: siteText(l.section),
+          lectureState,
+        },
+        title: l.title,
+      };
     }
     case 'instructor': {
-      const n = prepared<Key, { n: number }>(db, 'SELECT count(*) AS n FROM courses WHERE site_id = @siteId AND trim(instructor_name) = @id').get(
-        key,
-      )!;
+      const n = prepared<Key, { n: number }>(
+        db,
+        'SELECT count(*) AS n FROM courses WHERE site_id = @siteId AND trim(instructor_name) = @id',
+      ).get(key)!;
       // The row's key is the name as the courses hold it (build.ts).
       return { context: { ...NONE, courseCount: n.n }, title: row.item_id };
     }
@@ -89,7 +108,15 @@ export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
     case 'payment': {
       const p = getPayment(db, row.site_id, row.item_id, now);
       return noTitle(
-        p ? { ...NONE, tradeNo: p.tradeNo, amount: { value: p.amount, currency: p.currency }, paymentState: p.paymentState, at: p.createdAt } : NONE,
+        p
+          ? {
+              ...NONE,
+              tradeNo: p.tradeNo,
+              amount: { value: p.amount, currency: p.currency },
+              paymentState: p.paymentState,
+              at: p.createdAt,
+            }
+          : NONE,
       );
     }
     case 'product': {
@@ -112,7 +139,12 @@ export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
         `SELECT s.title, s.consultant_name AS person, c.title AS course FROM consulting_services s
          LEFT JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id WHERE s.site_id = @siteId AND s.id = @id`,
       ).get(key);
-      return c ? { context: { ...NONE, person: siteText(c.person), course: siteTextOrNull(c.course) }, title: c.title } : noTitle(NONE);
+      return c
+        ? {
+            context: { ...NONE, person: siteText(c.person), course: siteTextOrNull(c.course) },
+            title: c.title,
+          }
+        : noTitle(NONE);
     }
     case 'notification': {
       const n = prepared<Key, { title: string; at: string }>(

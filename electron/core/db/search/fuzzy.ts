@@ -19,12 +19,15 @@ const PER_PATTERN = 50;
 export function typoPatterns(term: string): string[] {
   const c = [...term];
   const out = new Set<string>();
-  for (let i = 0; i + 1 < c.length; i++) out.add([...c.slice(0, i), c[i + 1], c[i], ...c.slice(i + 2)].join(''));
+  for (let i = 0; i + 1 < c.length; i++)
+    out.add([...c.slice(0, i), c[i + 1], c[i], ...c.slice(i + 2)].join(''));
   for (let i = 0; i < c.length; i++) out.add([...c.slice(0, i), ...c.slice(i + 1)].join(''));
   for (let i = 0; i < c.length; i++) out.add([...c.slice(0, i), '_', ...c.slice(i + 1)].join(''));
   for (let i = 0; i <= c.length; i++) out.add([...c.slice(0, i), '_', ...c.slice(i)].join(''));
   out.delete(term);
-  return [...out].filter((p) => /[^_]{3}/u.test(p)).map((p) => `%${p.replace(/[\\%]/g, (ch) => `\\${ch}`)}%`);
+  return [...out]
+    .filter((p) => /[^_]{3}/u.test(p))
+    .map((p) => `%${p.replace(/[\\%]/g, (ch) => `\\${ch}`)}%`);
 }
 
 /**
@@ -55,7 +58,11 @@ export function typoRows(
     for (const pattern of typoPatterns(lower)) {
       if (budget-- <= 0) break;
       for (const row of byTitle.all({ pattern, max: PER_PATTERN }))
-        if (sites.has(row.site_id) && (kinds === null || kinds.has(row.kind)) && (found === null || found.has(row.rowid)))
+        if (
+          sites.has(row.site_id) &&
+          (kinds === null || kinds.has(row.kind)) &&
+          (found === null || found.has(row.rowid))
+        )
           matches.set(row.rowid, row);
     }
     found = matches;

@@ -40,7 +40,10 @@ const GARBAGE_RATIO = 0.25;
  */
 export function forgetShortTerms(db: Database): void {
   prepared(db, "INSERT INTO search_grams (search_grams) VALUES ('delete-all')").run();
-  prepared(db, 'UPDATE search_state SET indexed_through = 0, indexed_rows = 0, garbage = 0 WHERE id = 1').run();
+  prepared(
+    db,
+    'UPDATE search_state SET indexed_through = 0, indexed_rows = 0, garbage = 0 WHERE id = 1',
+  ).run();
 }
 
 /**
@@ -51,16 +54,25 @@ export function forgetShortTerms(db: Database): void {
 export function indexShortTerms(db: Database, maxRows = Number.MAX_SAFE_INTEGER): number {
   return db.transaction(() => {
     let state = searchState(db);
-    if (state.garbage > 0 && state.garbage >= GARBAGE_RATIO * Math.max(1, state.indexed_rows - state.garbage)) {
+    if (
+      state.garbage > 0 &&
+      state.garbage >= GARBAGE_RATIO * Math.max(1, state.indexed_rows - state.garbage)
+    ) {
       forgetShortTerms(db);
       state = searchState(db);
     }
-    const rows = prepared<{ from: number; max: number }, { rowid: number; title: string; body: string }>(
+    const rows = prepared<
+      { from: number; max: number },
+      { rowid: number; title: string; body: string }
+    >(
       db,
       'SELECT rowid, title, body FROM search_index WHERE rowid > CAST(@from AS INTEGER) ORDER BY rowid LIMIT @max',
     ).all({ from: state.indexed_through, max: maxRows });
     if (rows.length === 0) return 0;
-    const insert = prepared<{ rowid: number; grams: string }>(db, 'INSERT INTO search_grams (rowid, grams) VALUES (@rowid, @grams)');
+    const insert = prepared<{ rowid: number; grams: string }>(
+      db,
+      'INSERT INTO search_grams (rowid, grams) VALUES (@rowid, @grams)',
+    );
     for (const r of rows) insert.run({ rowid: r.rowid, grams: gramsOf(r.title, r.body) });
     prepared<{ through: number; rows: number }>(
       db,

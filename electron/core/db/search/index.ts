@@ -25,7 +25,12 @@ export const SEARCH_LIMIT = 100;
 export const SEARCH_PER_KIND = 25;
 
 /** Every hit in scope, best first, with its context. */
-export function searchEverything(db: Database, query: string, scope: SearchScope, now = new Date()): SearchHit[] {
+export function searchEverything(
+  db: Database,
+  query: string,
+  scope: SearchScope,
+  now = new Date(),
+): SearchHit[] {
   const found = searchRows(db, query, scope);
   if (found === null) return [];
   return found.rows.map((r) => {

@@ -10,7 +10,10 @@ import { siteText } from '../../../common/site-values';
  * This form is for matching only: a hit shows the school's own title (context.ts, shown.ts), through siteText too.
  */
 export function searchForm(value: unknown): string {
-  return siteText(typeof value === 'string' ? value.normalize('NFKC') : value, Number.MAX_SAFE_INTEGER);
+  return siteText(
+    typeof value === 'string' ? value.normalize('NFKC') : value,
+    Number.MAX_SAFE_INTEGER,
+  );
 }
 
 /**

@@ -31,7 +31,9 @@ export function parseSearch(input: string): ParsedSearch | null {
   if (terms.length === 0) return null;
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3);
-  const grams = short.filter((t) => GRAM_TERM.test(t)).map((t) => ([...t].length === 1 ? `"${t}"*` : `"${t}"`));
+  const grams = short
+    .filter((t) => GRAM_TERM.test(t))
+    .map((t) => ([...t].length === 1 ? `"${t}"*` : `"${t}"`));
   return {
     match: long.length === 0 ? null : long.map((t) => `"${t.replace(/"/g, '""')}"`).join(' '),
     like: short.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),

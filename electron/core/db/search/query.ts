@@ -60,7 +60,11 @@ const COMMON_IN_INDEX = 5000;
  * Short terms (1-2 characters) narrow a trigram match with LIKE; alone, they are looked up in search_grams and
  * checked with the same LIKE, in rowid order as the scan they replace (rows not yet in search_grams are scanned).
  */
-export function searchRows(db: Database, query: string, scope: SearchScope): { rows: HitRow[]; parsed: ParsedSearch } | null {
+export function searchRows(
+  db: Database,
+  query: string,
+  scope: SearchScope,
+): { rows: HitRow[]; parsed: ParsedSearch } | null {
   const parsed = parseSearch(query);
   if (parsed === null || scope.siteIds.length === 0) return null;
   const limit = scope.limit ?? 50;
@@ -71,10 +75,17 @@ export function searchRows(db: Database, query: string, scope: SearchScope): { r
     return `(s.title LIKE @like${i} ESCAPE '\\' OR s.body LIKE @like${i} ESCAPE '\\')`;
   });
   const runs = runsOf(db, scope);
-  const perRun = Math.max(MIN_RANKED_PER_RUN, Math.floor(RANKED_PER_RUN / new Set(runs.map((r) => r.siteId)).size));
-  const rows = parsed.match !== null ? rankedRows(db, parsed, runs, params, likes, cap, perRun) : shortTermRows(db, parsed, runs, params, likes, cap);
+  const perRun = Math.max(
+    MIN_RANKED_PER_RUN,
+    Math.floor(RANKED_PER_RUN / new Set(runs.map((r) => r.siteId)).size),
+  );
+  const rows =
+    parsed.match !== null
+      ? rankedRows(db, parsed, runs, params, likes, cap, perRun)
+      : shortTermRows(db, parsed, runs, params, likes, cap);
   // Nothing found: a title one typo away from each term ("pyhton" finds Python), never instead of an exact hit.
-  if (rows.length === 0 && parsed.match !== null) return { rows: typoRows(db, parsed.terms, scope, limit), parsed };
+  if (rows.length === 0 && parsed.match !== null)
+    return { rows: typoRows(db, parsed.terms, scope, limit), parsed };
   return { rows, parsed };
 }
 
@@ -90,7 +101,10 @@ class KindCap {
     return this.total >= this.limit;
   }
   left(kind: SearchHitKind): number {
-    return Math.max(0, Math.min(this.limit - this.total, this.perKind - (this.counts.get(kind) ?? 0)));
+    return Math.max(
+      0,
+      Math.min(this.limit - this.total, this.perKind - (this.counts.get(kind) ?? 0)),
+    );
   }
   take(kind: SearchHitKind): boolean {
     if (this.left(kind) === 0) return false;
@@ -135,18 +149,27 @@ function rankedRows(
   perRun: number,
 ): HitRow[] {
   const match = parsed.match!;
-  const where = ['s.search_index MATCH @match', `s.rowid BETWEEN ${BETWEEN}`, ...likes].join(' AND ');
+  const where = ['s.search_index MATCH @match', `s.rowid BETWEEN ${BETWEEN}`, ...likes].join(
+    ' AND ',
+  );
   // The text comes with the candidate, from the row the scan reads anyway: fetched a row at a time afterwards, 1,500
   // candidates of a common word cost ~9 µs each (13 of the 19 ms of "Bulk" at eight times the large seed).
   const candidatesOf = prepared<Record<string, string | number>, CandidateText>(
     db,
     `SELECT s.rowid AS rowid, s.site_id, s.kind, s.title, s.body FROM search_index s WHERE ${where} LIMIT @max`,
   );
-  const ofRun = (run: RowRun, row: Candidate) => row.site_id === run.siteId && row.kind === run.kind;
+  const ofRun = (run: RowRun, row: Candidate) =>
+    row.site_id === run.siteId && row.kind === run.kind;
   const candidates: CandidateText[] = [];
   let bounded = false;
   for (const run of runs) {
-    const rows = candidatesOf.all({ ...params, match, first: run.first, last: run.last, max: perRun + 1 });
+    const rows = candidatesOf.all({
+      ...params,
+      match,
+      first: run.first,
+      last: run.last,
+      max: perRun + 1,
+    });
     if (rows.length > perRun) {
       bounded = true;
       rows.length = perRun;
@@ -169,7 +192,14 @@ function rankedRows(
     );
     const scored: (Candidate & { score: number })[] = [];
     for (const run of runs)
-      for (const row of scoreOf.all({ ...params, match, first: run.first, last: run.last, max: perRun })) if (ofRun(run, row)) scored.push(row);
+      for (const row of scoreOf.all({
+        ...params,
+        match,
+        first: run.first,
+        last: run.last,
+        max: perRun,
+      }))
+        if (ofRun(run, row)) scored.push(row);
     order = scored.sort((a, b) => a.score - b.score || a.rowid - b.rowid);
   } else {
     const byRowid = new Map(candidates.map((c) => [c.rowid, c]));
@@ -195,7 +225,12 @@ function rankedRows(
 const HIT_COLUMNS = 's.site_id, s.kind, s.item_id, s.course_id, s.title, s.body, NULL AS snippet';
 
 /** Rows of the runs, in rowid order, within the caps: `read(run, left)` reads one run's part (null: nothing to read there). */
-function inRunOrder(runs: readonly RowRun[], cap: KindCap, read: (run: RowRun, left: number) => HitRow[] | null, out: HitRow[] = []): HitRow[] {
+function inRunOrder(
+  runs: readonly RowRun[],
+  cap: KindCap,
+  read: (run: RowRun, left: number) => HitRow[] | null,
+  out: HitRow[] = [],
+): HitRow[] {
   for (const run of runs) {
     if (cap.full) break;
     const left = cap.left(run.kind);
@@ -218,8 +253,16 @@ function shortTermRows(
     db,
     `SELECT ${HIT_COLUMNS} FROM search_index s WHERE s.rowid BETWEEN ${BETWEEN} AND ${where} ORDER BY s.rowid LIMIT @limit`,
   );
-  const of = (run: RowRun, first: number, last: number, limit: number) => ({ ...params, siteId: run.siteId, kind: run.kind, first, last, limit });
-  if (parsed.grams === null) return inRunOrder(runs, cap, (run, left) => scan.all(of(run, run.first, run.last, left)));
+  const of = (run: RowRun, first: number, last: number, limit: number) => ({
+    ...params,
+    siteId: run.siteId,
+    kind: run.kind,
+    first,
+    last,
+    limit,
+  });
+  if (parsed.grams === null)
+    return inRunOrder(runs, cap, (run, left) => scan.all(of(run, run.first, run.last, left)));
   // Rows up to indexed_through through the grams, in rowid order; the rows after them (a commit not indexed yet) by
   // scanning that rowid range only. Both in rowid order, so the two parts concatenate in the scan's order.
   const through = searchState(db).indexed_through;
@@ -229,12 +272,20 @@ function shortTermRows(
      WHERE g.search_grams MATCH @grams AND g.rowid BETWEEN ${BETWEEN} AND ${where} ORDER BY g.rowid LIMIT @limit`,
   );
   const indexed = inRunOrder(runs, cap, (run, left) =>
-    run.first > through ? null : grams.all({ ...of(run, run.first, Math.min(run.last, through), left), grams: parsed.grams! }),
+    run.first > through
+      ? null
+      : grams.all({
+          ...of(run, run.first, Math.min(run.last, through), left),
+          grams: parsed.grams!,
+        }),
   );
   return inRunOrder(
     runs,
     cap,
-    (run, left) => (run.last <= through ? null : scan.all(of(run, Math.max(run.first, through + 1), run.last, left))),
+    (run, left) =>
+      run.last <= through
+        ? null
+        : scan.all(of(run, Math.max(run.first, through + 1), run.last, left)),
     indexed,
   );
 }

@@ -1,10 +1,17 @@
 /** Okapi BM25 over the candidates themselves (query.ts rankedRows); their rowids, best first, then by rowid. */
-export function bm25OfCandidates(candidates: readonly { rowid: number; title: string; body: string }[], terms: readonly string[]): number[] {
+export function bm25OfCandidates(
+  candidates: readonly { rowid: number; title: string; body: string }[],
+  terms: readonly string[],
+): number[] {
   const fold = (text: string) => text.normalize('NFKC').toLowerCase();
   const needles = terms.map(fold);
   const rows = candidates.map((c) => {
     const text = `${fold(c.title)}\n${fold(c.body)}`;
-    return { rowid: c.rowid, length: text.length, counts: needles.map((n) => occurrences(text, n)) };
+    return {
+      rowid: c.rowid,
+      length: text.length,
+      counts: needles.map((n) => occurrences(text, n)),
+    };
   });
   const n = rows.length;
   const average = rows.reduce((sum, r) => sum + r.length, 0) / Math.max(1, n);
@@ -14,7 +21,10 @@ export function bm25OfCandidates(candidates: readonly { rowid: number; title: st
   });
   const scored = rows.map((r) => ({
     rowid: r.rowid,
-    score: r.counts.reduce((sum, f, t) => sum + (idf[t]! * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * r.length) / average)), 0),
+    score: r.counts.reduce(
+      (sum, f, t) => sum + (idf[t]! * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * r.length) / average)),
+      0,
+    ),
   }));
   scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
   return scored.map((r) => r.rowid);

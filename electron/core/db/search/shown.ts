@@ -40,16 +40,23 @@ export function shownSnippet(snippet: string, indexed: string, shown: string): s
     offset += part.length - (i === 0 && place.lead ? ELLIPSIS.length : 0);
   }
   offset = place.at + place.length;
-  out += chars.slice(from, up(offset)).join('') + (open ? ']]' : '') + (place.trail ? ELLIPSIS : '');
+  out +=
+    chars.slice(from, up(offset)).join('') + (open ? ']]' : '') + (place.trail ? ELLIPSIS : '');
   return out;
 }
 
 /** Where a snippet's text (its marks taken out) lies in the index's text, with or without its ellipses. */
-function placeOf(plain: string, indexed: string): { at: number; length: number; lead: boolean; trail: boolean } | null {
+function placeOf(
+  plain: string,
+  indexed: string,
+): { at: number; length: number; lead: boolean; trail: boolean } | null {
   for (const lead of [false, true])
     for (const trail of [false, true]) {
       if ((lead && !plain.startsWith(ELLIPSIS)) || (trail && !plain.endsWith(ELLIPSIS))) continue;
-      const text = plain.slice(lead ? ELLIPSIS.length : 0, trail ? plain.length - ELLIPSIS.length : plain.length);
+      const text = plain.slice(
+        lead ? ELLIPSIS.length : 0,
+        trail ? plain.length - ELLIPSIS.length : plain.length,
+      );
       const at = indexed.indexOf(text);
       if (at >= 0) return { at, length: text.length, lead, trail };
     }

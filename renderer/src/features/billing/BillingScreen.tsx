@@ -1,6 +1,10 @@
 import { Receipt, SearchX } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { ORDER_FILTERS, type OrderFilter, type OrderView } from '../../../../electron/common/view-models';
+import {
+  ORDER_FILTERS,
+  type OrderFilter,
+  type OrderView,
+} from '../../../../electron/common/view-models';
 import { useCallback, useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { useApp, useSite } from '../../state/context';
 import { useChannel, useChannelPages } from '../../query';
@@ -30,7 +34,11 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   // Typing stays responsive: the list follows the deferred text, and the previous list stays until the next one is read.
   const query = useDeferredValue(search.trim());
   const searchId = useId();
-  const orders = useChannelPages('billing:orders', { siteId: site.id, state, query }, { getKey: orderKey, keepPrevious: true });
+  const orders = useChannelPages(
+    'billing:orders',
+    { siteId: site.id, state, query },
+    { getKey: orderKey, keepPrevious: true },
+  );
   // Which orders are open: kept here, not in the rows, since a virtualized row unmounts when scrolled away.
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
@@ -46,7 +54,9 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   const head = summary.data;
   return (
     <div className="screen">
-      <ScreenHeader title={t('billing.title')}>{head && head.orderCount > 0 && <ExportOrdersButton siteId={site.id} />}</ScreenHeader>
+      <ScreenHeader title={t('billing.title')}>
+        {head && head.orderCount > 0 && <ExportOrdersButton siteId={site.id} />}
+      </ScreenHeader>
       {failed ? (
         <ErrorState
           title={t('billing.loadFailed')}
@@ -84,12 +94,29 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
           </section>
           <SpendingByYear siteId={site.id} />
           {tradeNo && <FocusedOrder siteId={site.id} tradeNo={tradeNo} />}
-          {head.pendingCount > 0 && <PendingInstructions siteId={site.id} preview={head.pendingInstructions} count={head.pendingCount} />}
+          {head.pendingCount > 0 && (
+            <PendingInstructions
+              siteId={site.id}
+              preview={head.pendingInstructions}
+              count={head.pendingCount}
+            />
+          )}
           <h2 className="list-heading">{t('billing.orders', { count: head.orderCount })}</h2>
           <div className="library-tools billing-tools">
-            <div className="segmented" role="group" aria-label={t('billing.filterLabel')} data-testid="order-filter">
+            <div
+              className="segmented"
+              role="group"
+              aria-label={t('billing.filterLabel')}
+              data-testid="order-filter"
+            >
               {ORDER_FILTERS.map((f) => (
-                <button key={f} type="button" aria-pressed={state === f} onClick={() => setState(f)} data-filter={f}>
+                <button
+                  key={f}
+                  type="button"
+                  aria-pressed={state === f}
+                  onClick={() => setState(f)}
+                  data-filter={f}
+                >
                   {t(`billing.filter.${f}`)}
                 </button>
               ))}
@@ -131,7 +158,11 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
                   )}
                   {/* The order's heading is an h3 like the year's: the list is windowed, so the rows above (and the year
                       heading they start with) may not be in the page, and an h4 straight after the h2 skips a level. */}
-                  <OrderGroup order={o} expanded={open.has(o.tradeNo)} onToggle={() => toggle(o.tradeNo)} />
+                  <OrderGroup
+                    order={o}
+                    expanded={open.has(o.tradeNo)}
+                    onToggle={() => toggle(o.tradeNo)}
+                  />
                 </>
               )}
             />
@@ -165,12 +196,21 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
     return () => cancelAnimationFrame(frame);
   }, [loaded, tradeNo]);
   return (
-    <section ref={ref} className="focused-order" aria-labelledby="focused-order-title" data-testid="focused-order">
+    <section
+      ref={ref}
+      className="focused-order"
+      aria-labelledby="focused-order-title"
+      data-testid="focused-order"
+    >
       <div className="row between">
         <h2 id="focused-order-title" className="list-heading">
           {t('billing.focusedOrder', { tradeNo })}
         </h2>
-        <button type="button" className="button small ghost" onClick={() => navigate({ screen: 'billing' })}>
+        <button
+          type="button"
+          className="button small ghost"
+          onClick={() => navigate({ screen: 'billing' })}
+        >
           {t('billing.showAllOrders')}
         </button>
       </div>
@@ -180,7 +220,13 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
         <ErrorState title={t('billing.orderMissing')} error={order.error} compact />
       ) : (
         <InstructionsPlace.Provider value="below">
-          <OrderGroup order={order.data} expanded={expanded} onToggle={() => setExpanded((e) => !e)} highlighted headingRef={heading} />
+          <OrderGroup
+            order={order.data}
+            expanded={expanded}
+            onToggle={() => setExpanded((e) => !e)}
+            highlighted
+            headingRef={heading}
+          />
         </InstructionsPlace.Provider>
       )}
     </section>
@@ -195,7 +241,9 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
   if (rows.length === 0) return null;
   const id = 'spending-title';
   // One receipts button per readable year with money paid (a year may have a row per currency).
-  const receiptYears = [...new Set(rows.filter((r) => /^\d{4}$/.test(r.year) && r.paid > 0).map((r) => r.year))];
+  const receiptYears = [
+    ...new Set(rows.filter((r) => /^\d{4}$/.test(r.year) && r.paid > 0).map((r) => r.year)),
+  ];
   return (
     <section aria-labelledby={id} className="spending" data-testid="spending">
       <h2 id={id} className="list-heading">
@@ -216,7 +264,12 @@ function SpendingByYear({ siteId }: { readonly siteId: string }) {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={`${r.year}-${r.currency}`} data-testid="spending-row" data-year={r.year} data-currency={r.currency}>
+            <tr
+              key={`${r.year}-${r.currency}`}
+              data-testid="spending-row"
+              data-year={r.year}
+              data-currency={r.currency}
+            >
               <th scope="row">{yearLabel(t, r.year)}</th>
               <td data-testid="spending-currency">{r.currency}</td>
               <td className="num">{formatMoney(r.spent, r.currency, i18n.language)}</td>

@@ -9,7 +9,8 @@ import { formatDateTime, formatMoney, timeLeft } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 
 /** The element id of a payable code in the "waiting for you" section (its order links to it). */
-export const pendingInstructionsId = (paymentId: string) => `pending-code-${paymentId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+export const pendingInstructionsId = (paymentId: string) =>
+  `pending-code-${paymentId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 /**
  * Where "waiting for you" (each payable code in full) sits from an order being read: above the order list, below
@@ -41,17 +42,25 @@ export function Instructions({
   const ins = payment.instructions;
   if (!ins) return null;
   // The deadline can pass while the screen is open: judge it against the ticking clock, not only the stored flag.
-  const expired = ins.isExpired || payment.paymentState === 'expired' || (ins.expiredAt !== null && Date.parse(ins.expiredAt) <= now);
+  const expired =
+    ins.isExpired ||
+    payment.paymentState === 'expired' ||
+    (ins.expiredAt !== null && Date.parse(ins.expiredAt) <= now);
   const left = ins.expiredAt ? timeLeft(ins.expiredAt, now) : null;
   const leftText = left
     ? left.days > 0
-      ? t('billing.instructions.leftDaysHours', { days: t('time.days', { count: left.days }), hours: t('time.hours', { count: left.hours }) })
+      ? t('billing.instructions.leftDaysHours', {
+          days: t('time.days', { count: left.days }),
+          hours: t('time.hours', { count: left.hours }),
+        })
       : left.hours > 0
         ? t('billing.instructions.leftHoursMinutes', {
             hours: t('time.hours', { count: left.hours }),
             minutes: t('time.minutes', { count: left.minutes }),
           })
-        : t('billing.instructions.leftMinutes', { minutes: t('time.minutes', { count: left.minutes }) })
+        : t('billing.instructions.leftMinutes', {
+            minutes: t('time.minutes', { count: left.minutes }),
+          })
     : null;
   const isAtm = payment.paymentType === 'atm';
   return (
@@ -69,7 +78,9 @@ export function Instructions({
             {t('billing.instructions.expired')}
           </strong>
         ) : (
-          <strong>{isAtm ? t('billing.instructions.atmTitle') : t('billing.instructions.cvsTitle')}</strong>
+          <strong>
+            {isAtm ? t('billing.instructions.atmTitle') : t('billing.instructions.cvsTitle')}
+          </strong>
         )}
         {showAmount && (
           <span className="amount">
@@ -92,14 +103,25 @@ export function Instructions({
         )}
         <dt>{isAtm ? t('billing.instructions.account') : t('billing.instructions.paymentCode')}</dt>
         <dd className="code-row">
-          <code className={expired ? 'payment-code struck' : 'payment-code'} data-testid="payment-code">
+          <code
+            className={expired ? 'payment-code struck' : 'payment-code'}
+            data-testid="payment-code"
+          >
             {ins.codeNo}
           </code>
-          {!expired && <CopyButton text={ins.codeNo} label={t('billing.instructions.copyLabel', { code: ins.codeNo })} testId="copy-code" />}
+          {!expired && (
+            <CopyButton
+              text={ins.codeNo}
+              label={t('billing.instructions.copyLabel', { code: ins.codeNo })}
+              testId="copy-code"
+            />
+          )}
         </dd>
         {ins.expiredAt && (
           <>
-            <dt>{expired ? t('billing.instructions.expiredAt') : t('billing.instructions.payBy')}</dt>
+            <dt>
+              {expired ? t('billing.instructions.expiredAt') : t('billing.instructions.payBy')}
+            </dt>
             <dd>
               {formatDateTime(ins.expiredAt, i18n.language)}
               {!expired && leftText && (
@@ -109,7 +131,11 @@ export function Instructions({
                 </strong>
               )}
               {!expired && payment.paymentState === 'not_paid' && (
-                <PaymentDeadlineCalendarButton siteId={site.id} paymentId={payment.paymentId} code={ins.codeNo} />
+                <PaymentDeadlineCalendarButton
+                  siteId={site.id}
+                  paymentId={payment.paymentId}
+                  code={ins.codeNo}
+                />
               )}
             </dd>
           </>

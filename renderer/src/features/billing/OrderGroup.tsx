@@ -57,7 +57,10 @@ export function OrderGroup({
             <span>{order.title || t('billing.untitled')}</span>
           </button>
         </h3>
-        <span className={`state-badge ${summaryTone(order.summaryState)}`} data-testid="order-state">
+        <span
+          className={`state-badge ${summaryTone(order.summaryState)}`}
+          data-testid="order-state"
+        >
           {t(summaryStateKey(order.summaryState))}
         </span>
       </header>
@@ -66,11 +69,24 @@ export function OrderGroup({
         {t('billing.paymentsCount', { count: order.payments.length })}
       </p>
       <p className="order-amounts">
-        <span>{t('billing.total', { amount: formatMoney(order.totalAmount, order.currency, lng) })}</span>
+        <span>
+          {t('billing.total', { amount: formatMoney(order.totalAmount, order.currency, lng) })}
+        </span>
         {order.paidAmount > 0 && order.paidAmount !== order.totalAmount && (
-          <span> · {t('billing.paid', { amount: formatMoney(order.paidAmount, order.currency, lng) })}</span>
+          <span>
+            {' '}
+            · {t('billing.paid', { amount: formatMoney(order.paidAmount, order.currency, lng) })}
+          </span>
         )}
-        {order.refundedAmount > 0 && <span> · {t('billing.refunded', { amount: formatMoney(order.refundedAmount, order.currency, lng) })}</span>}
+        {order.refundedAmount > 0 && (
+          <span>
+            {' '}
+            ·{' '}
+            {t('billing.refunded', {
+              amount: formatMoney(order.refundedAmount, order.currency, lng),
+            })}
+          </span>
+        )}
       </p>
       <div id={detailsId} className="order-details" hidden={!expanded} data-testid="order-details">
         {expanded && (

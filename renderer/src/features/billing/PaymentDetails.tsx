@@ -4,7 +4,14 @@ import type { PaymentView } from '../../../../electron/common/view-models';
 import { formatDate, formatDateTime, formatMoney } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 import { Instructions, InstructionsPlace, isPayable, pendingInstructionsId } from './Instructions';
-import { invoiceKindKey, lineItemTypeKey, paymentStateKey, paymentTone, paymentTypeKey, refundingStateKey } from './labels';
+import {
+  invoiceKindKey,
+  lineItemTypeKey,
+  paymentStateKey,
+  paymentTone,
+  paymentTypeKey,
+  refundingStateKey,
+} from './labels';
 
 /** One payment of an order: method, state, items, adjustments, installments, invoice, refund. */
 export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }) {
@@ -17,7 +24,9 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
       <div className="payment-head">
         <span className="payment-amount">{money(p.amount)}</span>
         <span>{t(paymentTypeKey(p.paymentType))}</span>
-        <span className={`state-badge ${paymentTone(p)}`}>{t(paymentStateKey(p.paymentState))}</span>
+        <span className={`state-badge ${paymentTone(p)}`}>
+          {t(paymentStateKey(p.paymentState))}
+        </span>
         <span className="muted small">
           {p.paidAt
             ? t('billing.paidAt', { date: formatDateTime(p.paidAt, lng) })
@@ -66,7 +75,10 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
         <ul className="plain adjustments">
           {p.adjustments.map((a, i) => (
             <li key={i}>
-              <span className="tag">{t(a.kind === 'coupon' ? 'billing.coupon' : 'billing.promotion')}</span> {a.title}
+              <span className="tag">
+                {t(a.kind === 'coupon' ? 'billing.coupon' : 'billing.promotion')}
+              </span>{' '}
+              {a.title}
               {a.code && (
                 <>
                   {' '}
@@ -81,20 +93,29 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
 
       {p.installment && (
         <p className="small">
-          {t('billing.installment', { count: p.installment.periods, amount: money(p.installment.amountPerPeriod) })}
+          {t('billing.installment', {
+            count: p.installment.periods,
+            amount: money(p.installment.amountPerPeriod),
+          })}
           {p.installment.bankName && <> · {p.installment.bankName}</>}
         </p>
       )}
 
       {p.invoice && (
         <p className="small">
-          {t('billing.invoice', { number: p.invoice.number, kind: t(invoiceKindKey(p.invoice.kind)), date: formatDate(p.invoice.issuedAt, lng) })}
+          {t('billing.invoice', {
+            number: p.invoice.number,
+            kind: t(invoiceKindKey(p.invoice.kind)),
+            date: formatDate(p.invoice.issuedAt, lng),
+          })}
           {p.invoice.title && <> · {p.invoice.title}</>}
           {p.invoice.taxId && <> · {t('billing.taxId', { id: p.invoice.taxId })}</>}
           {p.invoice.voidedAt && (
             <>
               {' '}
-              <strong className="state-badge bad">{t('billing.invoiceVoided', { date: formatDate(p.invoice.voidedAt, lng) })}</strong>
+              <strong className="state-badge bad">
+                {t('billing.invoiceVoided', { date: formatDate(p.invoice.voidedAt, lng) })}
+              </strong>
             </>
           )}
         </p>
@@ -103,15 +124,29 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
       {p.refund.state !== 'none' && (
         <div className="refund" data-testid="refund">
           <span className="state-badge neutral">{t(refundingStateKey(p.refund.state))}</span>
-          {p.refund.refundedAmount > 0 && <span> {t('billing.refundedAmount', { amount: money(p.refund.refundedAmount) })}</span>}
-          {p.refund.refundRequestedAt && (
-            <span className="muted small"> · {t('billing.refundRequestedAt', { date: formatDate(p.refund.refundRequestedAt, lng) })}</span>
+          {p.refund.refundedAmount > 0 && (
+            <span> {t('billing.refundedAmount', { amount: money(p.refund.refundedAmount) })}</span>
           )}
-          {p.refund.refundedAt && <span className="muted small"> · {t('billing.refundedAt', { date: formatDate(p.refund.refundedAt, lng) })}</span>}
+          {p.refund.refundRequestedAt && (
+            <span className="muted small">
+              {' '}
+              ·{' '}
+              {t('billing.refundRequestedAt', {
+                date: formatDate(p.refund.refundRequestedAt, lng),
+              })}
+            </span>
+          )}
+          {p.refund.refundedAt && (
+            <span className="muted small">
+              {' '}
+              · {t('billing.refundedAt', { date: formatDate(p.refund.refundedAt, lng) })}
+            </span>
+          )}
         </div>
       )}
 
-      {p.instructions && (isPayable(p, now) ? <InstructionsAbove payment={p} /> : <Instructions payment={p} />)}
+      {p.instructions &&
+        (isPayable(p, now) ? <InstructionsAbove payment={p} /> : <Instructions payment={p} />)}
     </div>
   );
 }
@@ -124,14 +159,21 @@ function InstructionsAbove({ payment }: { readonly payment: PaymentView }) {
   const { t } = useTranslation();
   const place = useContext(InstructionsPlace);
   const go = () => {
-    const target = document.getElementById(pendingInstructionsId(payment.paymentId)) ?? document.getElementById('pending-title');
+    const target =
+      document.getElementById(pendingInstructionsId(payment.paymentId)) ??
+      document.getElementById('pending-title');
     target?.scrollIntoView({ block: 'center' });
     target?.focus();
   };
   return (
     <p className="small instructions-above" data-testid="instructions-above">
       {t(place === 'below' ? 'billing.instructionsBelow' : 'billing.instructionsAbove')}{' '}
-      <button type="button" className="button small ghost" onClick={go} data-testid="instructions-go">
+      <button
+        type="button"
+        className="button small ghost"
+        onClick={go}
+        data-testid="instructions-go"
+      >
         {t('billing.instructionsGoTo')}
       </button>
     </p>

@@ -35,7 +35,11 @@ export function PendingInstructions({
   const left = total - shown.length;
   if (shown.length === 0) return null;
   return (
-    <section aria-labelledby="pending-title" className="pending-instructions card attention" data-testid="pending-instructions">
+    <section
+      aria-labelledby="pending-title"
+      className="pending-instructions card attention"
+      data-testid="pending-instructions"
+    >
       <h2 id="pending-title" tabIndex={-1}>
         {t('billing.pendingTitle', { count: total })}
       </h2>

@@ -4,7 +4,11 @@ import type { OrderView } from '../../../../electron/common/view-models';
 import { formatDateTime, formatMoney } from '../../ui/format';
 
 /** What one step says: its words (a refund state the app does not know reads "unknown"), then its date. */
-function stepText(step: RefundStep, t: (key: string, vars?: Record<string, unknown>) => string, lng: string): string {
+function stepText(
+  step: RefundStep,
+  t: (key: string, vars?: Record<string, unknown>) => string,
+  lng: string,
+): string {
   switch (step.kind) {
     case 'ordered':
       return t('billing.timeline.ordered');
@@ -29,13 +33,23 @@ export function RefundTimeline({ order }: { readonly order: OrderView }) {
   if (!steps) return null;
   const lng = i18n.language;
   return (
-    <section className="refund-timeline" aria-label={t('billing.timeline.title')} data-testid="refund-timeline">
+    <section
+      className="refund-timeline"
+      aria-label={t('billing.timeline.title')}
+      data-testid="refund-timeline"
+    >
       <p className="small timeline-title">{t('billing.timeline.title')}</p>
       <ol>
         {steps.map((s, i) => (
-          <li key={i} data-step={s.kind} data-state={s.kind === 'refund-outcome' ? s.state : undefined}>
+          <li
+            key={i}
+            data-step={s.kind}
+            data-state={s.kind === 'refund-outcome' ? s.state : undefined}
+          >
             <span className="timeline-what">{stepText(s, t, lng)}</span>{' '}
-            <span className="muted small">{s.at ? formatDateTime(s.at, lng) : t('billing.timeline.noDate')}</span>
+            <span className="muted small">
+              {s.at ? formatDateTime(s.at, lng) : t('billing.timeline.noDate')}
+            </span>
           </li>
         ))}
       </ol>

@@ -1,4 +1,11 @@
-import type { LineItemType, OrderView, PaymentState, PaymentType, PaymentView, RefundingState } from '../../../../electron/common/view-models';
+import type {
+  LineItemType,
+  OrderView,
+  PaymentState,
+  PaymentType,
+  PaymentView,
+  RefundingState,
+} from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 import type { Unknown } from '../../../../electron/common/site-values';
 

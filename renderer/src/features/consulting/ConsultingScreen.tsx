@@ -16,20 +16,41 @@ type Slot = ConsultingServiceView['slots'][number];
  * One weekly slot in the student's zone ("Every Sunday, 9:00 PM – 11:00 PM"), from its next occurrence; a slot the
  * site sent unreadably is shown as sent, with its own zone.
  */
-function SlotLine({ slot, zone, now }: { readonly slot: Slot; readonly zone: string; readonly now: number }) {
+function SlotLine({
+  slot,
+  zone,
+  now,
+}: {
+  readonly slot: Slot;
+  readonly zone: string;
+  readonly now: number;
+}) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const next = nextOccurrence(slot, now);
   if (!next)
     return (
       <li data-testid="consulting-slot" data-as-sent="true">
-        {t('consulting.slotAsSent', { weekday: weekdayName(slot.weekday, lng), start: slot.startTime, end: slot.endTime, zone: slot.timeZone })}
+        {t('consulting.slotAsSent', {
+          weekday: weekdayName(slot.weekday, lng),
+          start: slot.startTime,
+          end: slot.endTime,
+          zone: slot.timeZone,
+        })}
       </li>
     );
   return <li data-testid="consulting-slot">{t('consulting.slot', slotInZone(next, zone, lng))}</li>;
 }
 
-function ServiceCard({ s, zone, highlighted }: { readonly s: ConsultingServiceView; readonly zone: string; readonly highlighted: boolean }) {
+function ServiceCard({
+  s,
+  zone,
+  highlighted,
+}: {
+  readonly s: ConsultingServiceView;
+  readonly zone: string;
+  readonly highlighted: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const { navigate } = useApp();
   const site = useSite();
@@ -45,12 +66,17 @@ function ServiceCard({ s, zone, highlighted }: { readonly s: ConsultingServiceVi
     >
       <h2>{s.title}</h2>
       <p className="muted">
-        {t('consulting.with', { name: s.consultantName })} · {t('consulting.minutes', { count: s.durationMinutes })}
+        {t('consulting.with', { name: s.consultantName })} ·{' '}
+        {t('consulting.minutes', { count: s.durationMinutes })}
         {s.courseTitle && (
           <>
             {' '}
             ·{' '}
-            <button type="button" className="link-button" onClick={() => navigate({ screen: 'course', courseId: s.courseId })}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => navigate({ screen: 'course', courseId: s.courseId })}
+            >
               {t('consulting.forCourse', { title: s.courseTitle })}
             </button>
           </>
@@ -112,7 +138,11 @@ export function ConsultingScreen({ highlight }: { readonly highlight?: string | 
       {q.isPending ? (
         <Loading shape="cards" />
       ) : q.isError ? (
-        <ErrorState title={t('consulting.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorState
+          title={t('consulting.loadFailed')}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+        />
       ) : q.data.length === 0 ? (
         <EmptyState title={t('consulting.empty')} icon={Headset} />
       ) : (

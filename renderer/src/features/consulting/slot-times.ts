@@ -24,7 +24,10 @@ const WALL_TIME = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/;
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** The wall-clock fields of an instant in a zone (throws RangeError for a zone the runtime does not know). */
-function wallClock(instant: number, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
+function wallClock(
+  instant: number,
+  timeZone: string,
+): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
   const parts = dateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
@@ -49,14 +52,23 @@ function wallClock(instant: number, timeZone: string): { year: number; month: nu
 /** How far the zone's clock is ahead of UTC at that instant, in ms. */
 function offsetAt(instant: number, timeZone: string): number {
   const w = wallClock(instant, timeZone);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) - Math.floor(instant / 60_000) * 60_000;
+  return (
+    Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) - Math.floor(instant / 60_000) * 60_000
+  );
 }
 
 /**
  * The instant a wall time is reached in a zone. Around a daylight-saving change the offset is read twice: a time that
  * does not exist (skipped forward) lands just after the gap, one that exists twice takes the earlier.
  */
-export function zonedInstant(year: number, month: number, day: number, hour: number, minute: number, timeZone: string): number {
+export function zonedInstant(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  timeZone: string,
+): number {
   const asUtc = Date.UTC(year, month - 1, day, hour, minute);
   const first = asUtc - offsetAt(asUtc, timeZone);
   const second = asUtc - offsetAt(first, timeZone);
@@ -70,7 +82,8 @@ export function zonedInstant(year: number, month: number, day: number, hour: num
 export function nextOccurrence(slot: WeeklySlot, now: number): SlotOccurrence | null {
   const start = WALL_TIME.exec(slot.startTime);
   const end = WALL_TIME.exec(slot.endTime);
-  if (!start || !end || !Number.isInteger(slot.weekday) || slot.weekday < 0 || slot.weekday > 6) return null;
+  if (!start || !end || !Number.isInteger(slot.weekday) || slot.weekday < 0 || slot.weekday > 6)
+    return null;
   let today;
   try {
     today = wallClock(now, slot.timeZone);
@@ -80,7 +93,14 @@ export function nextOccurrence(slot: WeeklySlot, now: number): SlotOccurrence | 
   const occurrence = (daysAhead: number): SlotOccurrence => {
     const date = new Date(Date.UTC(today.year, today.month - 1, today.day + daysAhead));
     const at = (m: RegExpExecArray, extraDays = 0) =>
-      zonedInstant(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate() + extraDays, Number(m[1]), Number(m[2]), slot.timeZone);
+      zonedInstant(
+        date.getUTCFullYear(),
+        date.getUTCMonth() + 1,
+        date.getUTCDate() + extraDays,
+        Number(m[1]),
+        Number(m[2]),
+        slot.timeZone,
+      );
     const s = at(start);
     // An end at or before the start runs past midnight into the next day.
     const e = at(end) > s ? at(end) : at(end, 1);
@@ -115,8 +135,16 @@ export function zoneLabel(timeZone: string, lng: string, now: number): string {
 }
 
 /** A slot's weekday and times in `timeZone` and the UI's language: "Monday", "10:00 AM", "12:00 PM". */
-export function slotInZone(occurrence: SlotOccurrence, timeZone: string, lng: string): { weekday: string; start: string; end: string } {
+export function slotInZone(
+  occurrence: SlotOccurrence,
+  timeZone: string,
+  lng: string,
+): { weekday: string; start: string; end: string } {
   const day = dateTimeFormat(lng, { timeZone, weekday: 'long' });
   const time = dateTimeFormat(lng, { timeZone, hour: 'numeric', minute: '2-digit' });
-  return { weekday: day.format(occurrence.start), start: time.format(occurrence.start), end: time.format(occurrence.end) };
+  return {
+    weekday: day.format(occurrence.start),
+    start: time.format(occurrence.start),
+    end: time.format(occurrence.end),
+  };
 }

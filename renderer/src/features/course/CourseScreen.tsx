@@ -17,10 +17,18 @@ import { LectureRow } from './LectureRow';
 import { NextStepBlock } from './NextStep';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
 
-type Row = { readonly kind: 'section'; readonly section: SectionView } | { readonly kind: 'lecture'; readonly lecture: LectureView };
+type Row =
+  | { readonly kind: 'section'; readonly section: SectionView }
+  | { readonly kind: 'lecture'; readonly lecture: LectureView };
 
 /** `highlight`: the row key (`l:` lecture, `s:` section) to scroll into view and mark, as a search hit opened it. */
-export function CourseScreen({ courseId, highlight }: { readonly courseId: string; readonly highlight?: string | undefined }) {
+export function CourseScreen({
+  courseId,
+  highlight,
+}: {
+  readonly courseId: string;
+  readonly highlight?: string | undefined;
+}) {
   const { t } = useTranslation();
   const site = useSite();
   const { navigate } = useApp();
@@ -41,7 +49,11 @@ export function CourseScreen({ courseId, highlight }: { readonly courseId: strin
     [q.data],
   );
   const back = (
-    <button type="button" className="button small ghost back" onClick={() => navigate({ screen: 'library' })}>
+    <button
+      type="button"
+      className="button small ghost back"
+      onClick={() => navigate({ screen: 'library' })}
+    >
       <ArrowLeft aria-hidden="true" />
       {t('course.back')}
     </button>
@@ -62,18 +74,31 @@ export function CourseScreen({ courseId, highlight }: { readonly courseId: strin
         <h1 id="screen-title" tabIndex={-1}>
           {t('course.title')}
         </h1>
-        <ErrorState title={t('course.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorState
+          title={t('course.loadFailed')}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+        />
       </div>
     );
   const c = q.data;
   const lastPosition = c.lastWatched?.positionSeconds ?? null;
-  const totalSeconds = c.sections.reduce((sum, s) => sum + s.lectures.reduce((a, l) => a + l.durationSeconds, 0), 0);
+  const totalSeconds = c.sections.reduce(
+    (sum, s) => sum + s.lectures.reduce((a, l) => a + l.durationSeconds, 0),
+    0,
+  );
 
   return (
     <div className="screen course-screen">
       {back}
       <header className="course-hero" data-testid="course-header">
-        <CourseCover id={c.courseId} siteId={c.siteId} title={c.title} src={c.coverImageUrl} className="hero-cover" />
+        <CourseCover
+          id={c.courseId}
+          siteId={c.siteId}
+          title={c.title}
+          src={c.coverImageUrl}
+          className="hero-cover"
+        />
         <div className="hero-body">
           <h1 id="screen-title" tabIndex={-1}>
             {c.title}
@@ -109,8 +134,15 @@ export function CourseScreen({ courseId, highlight }: { readonly courseId: strin
           </div>
         </div>
         <div className="hero-progress">
-          <ProgressRing value={c.percent} label={t('library.progressLabel', { title: c.title })} size={88} stroke={8} />
-          <p className="progress-text">{t('course.doneCount', { done: c.completedLectures, count: c.totalLectures })}</p>
+          <ProgressRing
+            value={c.percent}
+            label={t('library.progressLabel', { title: c.title })}
+            size={88}
+            stroke={8}
+          />
+          <p className="progress-text">
+            {t('course.doneCount', { done: c.completedLectures, count: c.totalLectures })}
+          </p>
         </div>
         <NextStepBlock siteId={site.id} course={c} />
       </header>
@@ -120,7 +152,9 @@ export function CourseScreen({ courseId, highlight }: { readonly courseId: strin
         <VirtualList
           items={rows}
           estimateSize={52}
-          getKey={(r) => (r.kind === 'section' ? `s:${r.section.sectionId}` : `l:${r.lecture.lectureId}`)}
+          getKey={(r) =>
+            r.kind === 'section' ? `s:${r.section.sectionId}` : `l:${r.lecture.lectureId}`
+          }
           label={t('course.contents')}
           testId="lecture-list"
           scrollToKey={highlight}
@@ -132,7 +166,10 @@ export function CourseScreen({ courseId, highlight }: { readonly courseId: strin
                 data-section-id={r.section.sectionId}
                 data-highlighted={highlight === `s:${r.section.sectionId}` ? 'true' : undefined}
               >
-                {r.section.title} <span className="muted small">{t('course.lectureCount', { count: r.section.lectures.length })}</span>
+                {r.section.title}{' '}
+                <span className="muted small">
+                  {t('course.lectureCount', { count: r.section.lectures.length })}
+                </span>
               </h2>
             ) : (
               <LectureRow

@@ -51,19 +51,25 @@ export function LectureRow({
     >
       <span className="lecture-state">
         <StateIcon className="state-icon" aria-hidden="true" />
-        <span className="state-text">{lecture.state === 'unknown' ? t('common.unknown') : t(`course.state.${lecture.state}`)}</span>
+        <span className="state-text">
+          {lecture.state === 'unknown' ? t('common.unknown') : t(`course.state.${lecture.state}`)}
+        </span>
       </span>
       <span className="lecture-title">
         {lecture.title}
         {lecture.isLastWatched && (
           <span className="tag accent" data-testid="last-watched">
-            {lastPosition !== null && lastPosition > 0 ? t('course.lastWatchedAt', { time: formatDuration(lastPosition) }) : t('course.lastWatched')}
+            {lastPosition !== null && lastPosition > 0
+              ? t('course.lastWatchedAt', { time: formatDuration(lastPosition) })
+              : t('course.lastWatched')}
           </span>
         )}
         {lecture.isLocked && (
           <span className="lock" data-testid="lecture-lock">
             <Lock aria-hidden="true" />
-            {lecture.unlockAt ? t('course.unlocksOn', { date: formatDateTime(lecture.unlockAt, i18n.language) }) : t('course.locked')}
+            {lecture.unlockAt
+              ? t('course.unlocksOn', { date: formatDateTime(lecture.unlockAt, i18n.language) })
+              : t('course.locked')}
           </span>
         )}
       </span>

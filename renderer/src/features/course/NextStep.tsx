@@ -29,13 +29,23 @@ function iconOf(step: CourseNextStep): LucideIcon {
  * "Locked until ...", completed with "Watch again", or "Access ended on ...". Its button opens the lecture on the
  * school's site.
  */
-export function NextStepBlock({ siteId, course }: { readonly siteId: string; readonly course: LibraryCourse }) {
+export function NextStepBlock({
+  siteId,
+  course,
+}: {
+  readonly siteId: string;
+  readonly course: LibraryCourse;
+}) {
   const { t, i18n } = useTranslation();
   const step = course.nextStep;
   if (step.kind === 'none') return null;
   const Icon = iconOf(step);
   const lng = i18n.language;
-  const lecturePage = (lectureId: string) => ({ kind: 'lecture' as const, courseId: course.courseId, lectureId });
+  const lecturePage = (lectureId: string) => ({
+    kind: 'lecture' as const,
+    courseId: course.courseId,
+    lectureId,
+  });
   let label: string;
   let lecture: string | null = null;
   let detail: string | null = null;
@@ -45,8 +55,14 @@ export function NextStepBlock({ siteId, course }: { readonly siteId: string; rea
     case 'resume':
       label = t('course.next.resumeTitle');
       lecture = step.lecture.title;
-      detail = t('course.resumeAt', { time: formatDuration(step.positionSeconds), duration: formatDuration(step.lecture.durationSeconds) });
-      meter = step.lecture.durationSeconds > 0 ? Math.min(100, (step.positionSeconds / step.lecture.durationSeconds) * 100) : null;
+      detail = t('course.resumeAt', {
+        time: formatDuration(step.positionSeconds),
+        duration: formatDuration(step.lecture.durationSeconds),
+      });
+      meter =
+        step.lecture.durationSeconds > 0
+          ? Math.min(100, (step.positionSeconds / step.lecture.durationSeconds) * 100)
+          : null;
       action = (
         <OpenOnSite
           siteId={siteId}
@@ -80,7 +96,9 @@ export function NextStepBlock({ siteId, course }: { readonly siteId: string; rea
     case 'locked':
       label = t('course.next.lockedTitle');
       lecture = step.lecture.title;
-      detail = step.unlockAt ? t('course.next.lockedUntil', { date: formatDateTime(step.unlockAt, lng) }) : t('course.next.lockedNoDate');
+      detail = step.unlockAt
+        ? t('course.next.lockedUntil', { date: formatDateTime(step.unlockAt, lng) })
+        : t('course.next.lockedNoDate');
       break;
     case 'completed':
       label = t('course.next.completedTitle');
@@ -97,7 +115,9 @@ export function NextStepBlock({ siteId, course }: { readonly siteId: string; rea
         );
       break;
     case 'expired':
-      label = step.endedAt ? t('course.next.expiredOn', { date: formatDate(step.endedAt, lng) }) : t('course.next.expiredTitle');
+      label = step.endedAt
+        ? t('course.next.expiredOn', { date: formatDate(step.endedAt, lng) })
+        : t('course.next.expiredTitle');
       detail = t('course.next.expiredText');
       break;
     default:
@@ -105,7 +125,11 @@ export function NextStepBlock({ siteId, course }: { readonly siteId: string; rea
   }
   // "continue-watching" stays the block's test id whatever it says: it is the course page's prompt.
   return (
-    <div className={`continue-block next-${step.kind}`} data-testid="continue-watching" data-next-step={step.kind}>
+    <div
+      className={`continue-block next-${step.kind}`}
+      data-testid="continue-watching"
+      data-next-step={step.kind}
+    >
       <Icon className="continue-icon" aria-hidden="true" />
       <div className="continue-text">
         <p className="continue-label">{label}</p>
@@ -123,20 +147,31 @@ export function NextStepBlock({ siteId, course }: { readonly siteId: string; rea
 }
 
 /** The library card's one line for the same prompt. */
-export function nextStepLine(step: CourseNextStep, t: (key: string, vars?: Record<string, unknown>) => string, lng: string): string | null {
+export function nextStepLine(
+  step: CourseNextStep,
+  t: (key: string, vars?: Record<string, unknown>) => string,
+  lng: string,
+): string | null {
   switch (step.kind) {
     case 'resume':
-      return t('library.nextResume', { lecture: step.lecture.title, time: formatDuration(step.positionSeconds) });
+      return t('library.nextResume', {
+        lecture: step.lecture.title,
+        time: formatDuration(step.positionSeconds),
+      });
     case 'next':
       return t('library.nextNext', { lecture: step.lecture.title });
     case 'start':
       return t('library.nextStart', { lecture: step.lecture.title });
     case 'locked':
-      return step.unlockAt ? t('library.nextLocked', { date: formatDateTime(step.unlockAt, lng) }) : t('library.nextLockedNoDate');
+      return step.unlockAt
+        ? t('library.nextLocked', { date: formatDateTime(step.unlockAt, lng) })
+        : t('library.nextLockedNoDate');
     case 'completed':
       return t('library.nextCompleted');
     case 'expired':
-      return step.endedAt ? t('library.nextExpired', { date: formatDate(step.endedAt, lng) }) : t('library.nextExpiredNoDate');
+      return step.endedAt
+        ? t('library.nextExpired', { date: formatDate(step.endedAt, lng) })
+        : t('library.nextExpiredNoDate');
     case 'none':
       return null;
     default:

@@ -44,7 +44,8 @@ export function AppCommands() {
           return;
         }
         case 'sync-now':
-          if (site?.status === 'ready') void call('sync:now', { siteId: site.id }).catch(() => undefined);
+          if (site?.status === 'ready')
+            void call('sync:now', { siteId: site.id }).catch(() => undefined);
           return;
         case 'show-shortcuts':
           return setShowShortcuts(true);
@@ -138,8 +139,17 @@ export function AppCommands() {
           }}
         />
       )}
-      <CommandPalette open={showPalette} onClose={() => setShowPalette(false)} onShowShortcuts={() => setShowShortcuts(true)} />
-      <Dialog open={showShortcuts} title={t('desktop.shortcuts.title')} onClose={() => setShowShortcuts(false)} testId="shortcuts-dialog">
+      <CommandPalette
+        open={showPalette}
+        onClose={() => setShowPalette(false)}
+        onShowShortcuts={() => setShowShortcuts(true)}
+      />
+      <Dialog
+        open={showShortcuts}
+        title={t('desktop.shortcuts.title')}
+        onClose={() => setShowShortcuts(false)}
+        testId="shortcuts-dialog"
+      >
         <ShortcutsList />
         <div className="row end">
           <button type="button" className="button" onClick={() => setShowShortcuts(false)}>

@@ -13,7 +13,11 @@ export function BackgroundSettings() {
   if (!info) return null;
   const electron = info.host === 'electron';
   return (
-    <section className="card" aria-labelledby="desktop-background-title" data-testid="background-settings">
+    <section
+      className="card"
+      aria-labelledby="desktop-background-title"
+      data-testid="background-settings"
+    >
       <h3 id="desktop-background-title">{t('desktop.background.title')}</h3>
       {!electron ? (
         <p className="muted" data-testid="background-unavailable">
@@ -30,9 +34,17 @@ export function BackgroundSettings() {
               onChange={(e) => update({ trayEnabled: e.target.checked })}
               data-testid="tray-enabled"
             />
-            <label htmlFor={ids.tray}>{info.platform === 'darwin' ? t('desktop.background.menuBar') : t('desktop.background.tray')}</label>
+            <label htmlFor={ids.tray}>
+              {info.platform === 'darwin'
+                ? t('desktop.background.menuBar')
+                : t('desktop.background.tray')}
+            </label>
           </div>
-          <p className="muted small">{info.platform === 'darwin' ? t('desktop.background.closeMac') : t('desktop.background.closeOther')}</p>
+          <p className="muted small">
+            {info.platform === 'darwin'
+              ? t('desktop.background.closeMac')
+              : t('desktop.background.closeOther')}
+          </p>
           {info.platform !== 'linux' && (
             <div className="field checkbox">
               <input

@@ -18,14 +18,21 @@ export function NotificationSettings() {
   const info = useHostInfo();
   const id = useId();
   // The browser host shows them through the Web Notifications API, which needs the browser's permission.
-  const webPermission = info && info.host !== 'electron' && typeof Notification !== 'undefined' ? Notification.permission : null;
+  const webPermission =
+    info && info.host !== 'electron' && typeof Notification !== 'undefined'
+      ? Notification.permission
+      : null;
   const [permission, setPermission] = useState(webPermission);
   // A box is ticked only for what can really be shown: in the browser host, not before the browser allowed it (the
   // choice itself is kept, and applies once it does).
   const shown = permission ?? webPermission;
   const blocked = shown !== null && shown !== 'granted';
   return (
-    <section className="card" aria-labelledby="desktop-notify-title" data-testid="notification-settings">
+    <section
+      className="card"
+      aria-labelledby="desktop-notify-title"
+      data-testid="notification-settings"
+    >
       <h3 id="desktop-notify-title">{t('desktop.notify.title')}</h3>
       <p className="muted">{t('desktop.notify.explain')}</p>
       {KINDS.map((k) => (

@@ -6,7 +6,9 @@ import { useIsMac } from './platform';
 function useShortcutText() {
   const { t } = useTranslation();
   return (s: Shortcut) =>
-    s.command.command === 'go' ? t('desktop.shortcuts.go', { screen: t(`nav.${s.command.screen}`) }) : t(`desktop.shortcuts.${s.id}`);
+    s.command.command === 'go'
+      ? t('desktop.shortcuts.go', { screen: t(`nav.${s.command.screen}`) })
+      : t(`desktop.shortcuts.${s.id}`);
 }
 
 /** The keyboard shortcuts, drawn from the table both hosts use (electron/common/shortcuts.ts). */
@@ -40,7 +42,11 @@ export function ShortcutsList() {
 export function ShortcutsSettings() {
   const { t } = useTranslation();
   return (
-    <section className="card" aria-labelledby="desktop-shortcuts-title" data-testid="shortcuts-settings">
+    <section
+      className="card"
+      aria-labelledby="desktop-shortcuts-title"
+      data-testid="shortcuts-settings"
+    >
       <h3 id="desktop-shortcuts-title">{t('desktop.shortcuts.title')}</h3>
       <ShortcutsList />
     </section>

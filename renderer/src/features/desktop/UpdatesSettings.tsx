@@ -15,11 +15,21 @@ export function UpdatesSettings() {
   const q = useChannel('updates:get-state', undefined, { staleTime: Infinity });
   const check = useChannelMutation('updates:check');
   const restart = useChannelMutation('updates:restart');
-  useEffect(() => onEvent('updates:changed', (state) => client.setQueryData(channelKey('updates:get-state'), state)), [client]);
+  useEffect(
+    () =>
+      onEvent('updates:changed', (state) =>
+        client.setQueryData(channelKey('updates:get-state'), state),
+      ),
+    [client],
+  );
   const set = (state: UpdateState) => client.setQueryData(channelKey('updates:get-state'), state);
   const s = q.data;
   return (
-    <section className="card" aria-labelledby="desktop-updates-title" data-testid="updates-settings">
+    <section
+      className="card"
+      aria-labelledby="desktop-updates-title"
+      data-testid="updates-settings"
+    >
       <h3 id="desktop-updates-title">{t('desktop.updates.title')}</h3>
       {q.isPending ? (
         <Loading />
@@ -30,7 +40,9 @@ export function UpdatesSettings() {
           <p data-testid="update-status" data-status={s!.status}>
             {describe(s!, t, i18n.language)}
           </p>
-          {s!.status === 'downloading' && <progress max={100} value={s!.percent} aria-label={t('desktop.updates.progress')} />}
+          {s!.status === 'downloading' && (
+            <progress max={100} value={s!.percent} aria-label={t('desktop.updates.progress')} />
+          )}
           {(s!.status === 'idle' || s!.status === 'error') && (
             <button
               type="button"
@@ -52,14 +64,20 @@ export function UpdatesSettings() {
               {t('desktop.updates.restart')}
             </button>
           )}
-          {(check.error ?? restart.error) && <ErrorState error={(check.error ?? restart.error)!} compact />}
+          {(check.error ?? restart.error) && (
+            <ErrorState error={(check.error ?? restart.error)!} compact />
+          )}
         </>
       )}
     </section>
   );
 }
 
-function describe(s: UpdateState, t: (key: string, vars?: Record<string, unknown>) => string, lng: string): string {
+function describe(
+  s: UpdateState,
+  t: (key: string, vars?: Record<string, unknown>) => string,
+  lng: string,
+): string {
   switch (s.status) {
     case 'off':
       return t(`desktop.updates.off.${s.reason}`);
@@ -67,7 +85,10 @@ function describe(s: UpdateState, t: (key: string, vars?: Record<string, unknown
       // The latest check reached no server: as up to date as the last one that did, said quietly with the reason.
       if (s.unreachable)
         return s.lastCheckedAt
-          ? t('desktop.updates.upToDateAsOf', { date: formatDateTime(s.lastCheckedAt, lng), reason: s.unreachable.reason })
+          ? t('desktop.updates.upToDateAsOf', {
+              date: formatDateTime(s.lastCheckedAt, lng),
+              reason: s.unreachable.reason,
+            })
           : t('desktop.updates.notReached', { reason: s.unreachable.reason });
       return s.lastCheckedAt ? t('desktop.updates.upToDate') : t('desktop.updates.idle');
     case 'checking':
@@ -77,7 +98,9 @@ function describe(s: UpdateState, t: (key: string, vars?: Record<string, unknown
     case 'downloading':
       return t('desktop.updates.downloading', { version: s.version, percent: s.percent });
     case 'ready':
-      return s.restartQueued ? t('desktop.updates.restartQueued', { version: s.version }) : t('desktop.updates.ready', { version: s.version });
+      return s.restartQueued
+        ? t('desktop.updates.restartQueued', { version: s.version })
+        : t('desktop.updates.ready', { version: s.version });
     case 'error':
       return t('desktop.updates.error', { message: s.message });
   }

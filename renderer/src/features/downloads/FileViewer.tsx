@@ -20,7 +20,12 @@ export function FileViewer({
   const { t } = useTranslation();
   if (outcome?.kind === 'located') {
     return (
-      <Dialog open title={t('downloads.locatedTitle', { name: title })} onClose={onClose} testId="file-located">
+      <Dialog
+        open
+        title={t('downloads.locatedTitle', { name: title })}
+        onClose={onClose}
+        testId="file-located"
+      >
         <p>{t('downloads.located')}</p>
         <p>
           <code className="file-path">{outcome.path}</code>
@@ -38,8 +43,14 @@ export function FileViewer({
   return (
     <Dialog open={view !== null} title={title} onClose={onClose} testId="file-viewer">
       {view && (
-        <div className={`file-viewer file-viewer-${view.viewAs}`} data-testid="file-viewer-body" data-view-as={view.viewAs}>
-          {view.viewAs === 'pdf' && <iframe src={view.url} title={t('downloads.viewerPdf', { name: view.name })} />}
+        <div
+          className={`file-viewer file-viewer-${view.viewAs}`}
+          data-testid="file-viewer-body"
+          data-view-as={view.viewAs}
+        >
+          {view.viewAs === 'pdf' && (
+            <iframe src={view.url} title={t('downloads.viewerPdf', { name: view.name })} />
+          )}
           {view.viewAs === 'image' && <img src={view.url} alt={title} />}
           {view.viewAs === 'audio' && <audio src={view.url} controls aria-label={title} />}
           {view.viewAs === 'video' && <video src={view.url} controls aria-label={title} />}

@@ -1,4 +1,14 @@
-import { BookOpen, Download, FolderOpen, Pause, Play, RefreshCw, RotateCw, Trash2, X } from 'lucide-react';
+import {
+  BookOpen,
+  Download,
+  FolderOpen,
+  Pause,
+  Play,
+  RefreshCw,
+  RotateCw,
+  Trash2,
+  X,
+} from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpenOutcome, ProductOfflineView } from '../../../../electron/common/downloads';
@@ -53,7 +63,9 @@ export function ProductOffline({
     <div className="product-offline" data-testid="product-offline">
       {saved && (
         <p className="offline-saved" data-testid="offline-saved">
-          <span className="state-badge ok">{t('downloads.onComputer', { size: formatBytes(saved.size, lng) })}</span>
+          <span className="state-badge ok">
+            {t('downloads.onComputer', { size: formatBytes(saved.size, lng) })}
+          </span>
         </p>
       )}
       {saved && accessEnded && (
@@ -87,7 +99,12 @@ export function ProductOffline({
             onClick={() => void run(async () => setOpened(await call('downloads:open', key)))}
             data-testid="offline-open"
           >
-            {saved.viewAs ? <BookOpen size={16} aria-hidden={true} /> : <FolderOpen size={16} aria-hidden={true} />} {t('downloads.open')}
+            {saved.viewAs ? (
+              <BookOpen size={16} aria-hidden={true} />
+            ) : (
+              <FolderOpen size={16} aria-hidden={true} />
+            )}{' '}
+            {t('downloads.open')}
           </button>
         )}
         {saved && offline?.updateAvailable && !job && !accessEnded && (
@@ -174,12 +191,22 @@ export function ProductOffline({
           {t('downloads.shownInFolder')}
         </p>
       )}
-      {opened && opened.kind !== 'shown-in-folder' && <FileViewer outcome={opened} title={product.title} onClose={() => setOpened(null)} />}
+      {opened && opened.kind !== 'shown-in-folder' && (
+        <FileViewer outcome={opened} title={product.title} onClose={() => setOpened(null)} />
+      )}
     </div>
   );
 }
 
-function JobProgress({ title, offline, now }: { readonly title: string; readonly offline: ProductOfflineView; readonly now: number }) {
+function JobProgress({
+  title,
+  offline,
+  now,
+}: {
+  readonly title: string;
+  readonly offline: ProductOfflineView;
+  readonly now: number;
+}) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const job = offline.job!;
@@ -191,8 +218,10 @@ function JobProgress({ title, offline, now }: { readonly title: string; readonly
       ? t('downloads.progress', { done: formatBytes(bytes, lng), total: formatBytes(total, lng) })
       : t('downloads.progressUnknown', { done: formatBytes(bytes, lng) }),
   ];
-  if (job.state === 'downloading' && bytesPerSecond > 0) parts.push(t('downloads.speed', { size: formatBytes(bytesPerSecond, lng) }));
-  if (job.state === 'downloading' && secondsLeft !== null) parts.push(formatTimeLeft(secondsLeft, t));
+  if (job.state === 'downloading' && bytesPerSecond > 0)
+    parts.push(t('downloads.speed', { size: formatBytes(bytesPerSecond, lng) }));
+  if (job.state === 'downloading' && secondsLeft !== null)
+    parts.push(formatTimeLeft(secondsLeft, t));
   const retryIn = job.retryAt !== null ? Math.max(0, Math.ceil((job.retryAt - now) / 1000)) : null;
   return (
     <div className="offline-job" data-testid="offline-job" data-state={job.state}>
@@ -227,7 +256,9 @@ function JobProgress({ title, offline, now }: { readonly title: string; readonly
           data-testid="offline-error"
         >
           {downloadErrorText(job.error, t, lng)}
-          {retryIn !== null && job.state === 'queued' ? ` ${t('downloads.retryIn', { count: retryIn })}` : ''}
+          {retryIn !== null && job.state === 'queued'
+            ? ` ${t('downloads.retryIn', { count: retryIn })}`
+            : ''}
         </p>
       )}
     </div>

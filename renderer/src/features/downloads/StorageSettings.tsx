@@ -34,7 +34,11 @@ export function StorageSettings() {
     try {
       const next = await action();
       if (next) client.setQueryData(channelKey('downloads:storage'), next);
-      else await refreshQueries(client, { predicate: (qq) => qq.queryKey[0] === 'downloads:storage' || qq.queryKey[0] === 'downloads:list' });
+      else
+        await refreshQueries(client, {
+          predicate: (qq) =>
+            qq.queryKey[0] === 'downloads:storage' || qq.queryKey[0] === 'downloads:list',
+        });
       if (!next) setNotice(t('downloads.storage.removed'));
     } catch (e) {
       setError(e);
@@ -45,16 +49,28 @@ export function StorageSettings() {
   const label = (siteId: string) => sites.find((s) => s.id === siteId)?.label ?? siteId;
   const total = q.data?.reduce((n, s) => n + s.bytes, 0) ?? 0;
   return (
-    <section className="card storage-settings" aria-labelledby="storage-title" aria-describedby={ids.intro} data-testid="storage-settings">
+    <section
+      className="card storage-settings"
+      aria-labelledby="storage-title"
+      aria-describedby={ids.intro}
+      data-testid="storage-settings"
+    >
       <h3 id="storage-title">
         <HardDrive size={18} aria-hidden={true} /> {t('downloads.storage.title')}
       </h3>
       <p className="muted" id={ids.intro}>
-        {t('downloads.storage.intro')} {q.data ? t('downloads.storage.total', { size: formatBytes(total, lng) }) : ''}
+        {t('downloads.storage.intro')}{' '}
+        {q.data ? t('downloads.storage.total', { size: formatBytes(total, lng) }) : ''}
       </p>
       {q.isError && <ErrorState error={q.error} compact onRetry={() => void q.refetch()} />}
       {q.data?.map((site) => (
-        <SiteStorage key={site.siteId} site={site} label={label(site.siteId)} busy={busy} run={run} />
+        <SiteStorage
+          key={site.siteId}
+          site={site}
+          label={label(site.siteId)}
+          busy={busy}
+          run={run}
+        />
       ))}
       <div className="row">
         <button
@@ -71,7 +87,12 @@ export function StorageSettings() {
         {notice}
       </p>
       {error !== null && <ErrorState error={error} compact />}
-      <Dialog open={confirmAll} title={t('downloads.storage.removeAllTitle')} onClose={() => setConfirmAll(false)} testId="storage-remove-all-dialog">
+      <Dialog
+        open={confirmAll}
+        title={t('downloads.storage.removeAllTitle')}
+        onClose={() => setConfirmAll(false)}
+        testId="storage-remove-all-dialog"
+      >
         <p>{t('downloads.storage.removeAllText')}</p>
         <div className="row dialog-actions">
           <button type="button" className="button" onClick={() => setConfirmAll(false)}>
@@ -111,9 +132,17 @@ function SiteStorage({
   const keepId = useId();
   const headingId = useId();
   return (
-    <div className="storage-site" data-testid="storage-site" aria-labelledby={headingId} role="group">
+    <div
+      className="storage-site"
+      data-testid="storage-site"
+      aria-labelledby={headingId}
+      role="group"
+    >
       <h4 id={headingId}>
-        {label} <span className="muted small">· {t('downloads.storage.used', { size: formatBytes(site.bytes, lng) })}</span>
+        {label}{' '}
+        <span className="muted small">
+          · {t('downloads.storage.used', { size: formatBytes(site.bytes, lng) })}
+        </span>
       </h4>
       <div className="fault-toggle">
         <input
@@ -123,7 +152,11 @@ function SiteStorage({
           checked={site.keepAll}
           disabled={busy}
           aria-describedby={`${keepId}-hint`}
-          onChange={(e) => void run(() => call('downloads:set-keep-all', { siteId: site.siteId, keepAll: e.target.checked }))}
+          onChange={(e) =>
+            void run(() =>
+              call('downloads:set-keep-all', { siteId: site.siteId, keepAll: e.target.checked }),
+            )
+          }
           data-testid="storage-keep-all"
         />
         <label htmlFor={keepId}>{t('downloads.storage.keepAll')}</label>

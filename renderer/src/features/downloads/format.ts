@@ -12,13 +12,25 @@ export function formatBytes(bytes: number, lng: string): string {
     unit++;
   }
   // Bytes are counted words ("0 bytes", "1 byte"): Intl's short unit does not inflect them, so i18next's plural rules do.
-  if (unit === 0) return i18next.t('downloads.bytes', { count: value, size: numberFormat(lng).format(value), lng });
-  return numberFormat(lng, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+  if (unit === 0)
+    return i18next.t('downloads.bytes', {
+      count: value,
+      size: numberFormat(lng).format(value),
+      lng,
+    });
+  return numberFormat(lng, {
+    style: 'unit',
+    unit: units[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
 }
 
 /** "8 seconds left" / "3 minutes left". */
 export function formatTimeLeft(seconds: number, t: TFunction): string {
-  return seconds < 90 ? t('downloads.secondsLeft', { count: Math.max(1, seconds) }) : t('downloads.minutesLeft', { count: Math.round(seconds / 60) });
+  return seconds < 90
+    ? t('downloads.secondsLeft', { count: Math.max(1, seconds) })
+    : t('downloads.minutesLeft', { count: Math.round(seconds / 60) });
 }
 
 /** A download's error in the UI's language, by the core's reason (its English message when the reason is new). */

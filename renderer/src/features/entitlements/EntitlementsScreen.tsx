@@ -1,7 +1,10 @@
 import { ArrowUpRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { ProductOfflineView } from '../../../../electron/common/downloads';
-import type { DigitalProductView, EventRegistrationView } from '../../../../electron/common/view-models';
+import type {
+  DigitalProductView,
+  EventRegistrationView,
+} from '../../../../electron/common/view-models';
 import { ProductOffline } from '../downloads/ProductOffline';
 import { EventCalendarButton } from '../export/ExportButtons';
 import { useSite } from '../../state/context';
@@ -14,7 +17,8 @@ import { VirtualList } from '../../ui/VirtualList';
 
 /** The kinds of file a school sells (the operator API's list); another word a site sends is shown as sent. */
 const FORMATS = new Set(['ebook', 'template', 'audio', 'video', 'image', 'software', 'other']);
-const formatLabel = (format: string, t: (key: string) => string) => (FORMATS.has(format) ? t(`entitlements.format.${format}`) : format);
+const formatLabel = (format: string, t: (key: string) => string) =>
+  FORMATS.has(format) ? t(`entitlements.format.${format}`) : format;
 
 function ProductRow({
   p,
@@ -78,7 +82,15 @@ function LinkRefused() {
   );
 }
 
-function EventRow({ e, siteId, highlighted }: { readonly e: EventRegistrationView; readonly siteId: string; readonly highlighted: boolean }) {
+function EventRow({
+  e,
+  siteId,
+  highlighted,
+}: {
+  readonly e: EventRegistrationView;
+  readonly siteId: string;
+  readonly highlighted: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   return (
@@ -91,10 +103,13 @@ function EventRow({ e, siteId, highlighted }: { readonly e: EventRegistrationVie
     >
       <h3>{e.title}</h3>
       <p>
-        <time dateTime={machineDate(e.startsAt)}>{formatDateTimeRange(e.startsAt, e.endsAt, lng)}</time>
+        <time dateTime={machineDate(e.startsAt)}>
+          {formatDateTimeRange(e.startsAt, e.endsAt, lng)}
+        </time>
       </p>
       <p className="muted small">
-        {e.isOnline ? t('entitlements.online') : (e.location ?? t('entitlements.noLocation'))} · {t('entitlements.ticket', { name: e.ticketName })} ·{' '}
+        {e.isOnline ? t('entitlements.online') : (e.location ?? t('entitlements.noLocation'))} ·{' '}
+        {t('entitlements.ticket', { name: e.ticketName })} ·{' '}
         {t('entitlements.registeredAt', { date: formatDate(e.registeredAt, lng) })}
       </p>
       {!e.isPast && (
@@ -114,7 +129,9 @@ function EventRow({ e, siteId, highlighted }: { readonly e: EventRegistrationVie
 }
 
 /** `highlight`: a product or registration id to scroll into view and mark, as a search hit opened it. */
-export function EntitlementsScreen({ highlight }: { readonly highlight?: string | undefined } = {}) {
+export function EntitlementsScreen({
+  highlight,
+}: { readonly highlight?: string | undefined } = {}) {
   const { t } = useTranslation();
   const site = useSite();
   const q = useChannel('entitlements:get', { siteId: site.id });
@@ -123,13 +140,23 @@ export function EntitlementsScreen({ highlight }: { readonly highlight?: string 
   const offlineById = new Map((offline.data ?? []).map((v) => [v.productId, v]));
   const now = useNow(60_000);
   if (q.isPending) return <Loading shape="cards" />;
-  const upcoming = q.data?.eventRegistrations.filter((e) => !e.isPast).sort((a, b) => a.startsAt.localeCompare(b.startsAt)) ?? [];
-  const past = q.data?.eventRegistrations.filter((e) => e.isPast).sort((a, b) => b.startsAt.localeCompare(a.startsAt)) ?? [];
+  const upcoming =
+    q.data?.eventRegistrations
+      .filter((e) => !e.isPast)
+      .sort((a, b) => a.startsAt.localeCompare(b.startsAt)) ?? [];
+  const past =
+    q.data?.eventRegistrations
+      .filter((e) => e.isPast)
+      .sort((a, b) => b.startsAt.localeCompare(a.startsAt)) ?? [];
   return (
     <div className="screen">
       <ScreenHeader title={t('entitlements.title')} />
       {q.isError ? (
-        <ErrorState title={t('entitlements.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorState
+          title={t('entitlements.loadFailed')}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+        />
       ) : (
         // One parent for the three lists: a list growing as its rows are measured resizes it, which tells every
         // VirtualList below to measure its offset in the scroller again (VirtualList observes its parent).
@@ -146,7 +173,15 @@ export function EntitlementsScreen({ highlight }: { readonly highlight?: string 
               label={t('entitlements.products')}
               testId="product-list"
               scrollToKey={highlight}
-              render={(p) => <ProductRow p={p} now={now} siteId={site.id} offline={offlineById.get(p.id)} highlighted={p.id === highlight} />}
+              render={(p) => (
+                <ProductRow
+                  p={p}
+                  now={now}
+                  siteId={site.id}
+                  offline={offlineById.get(p.id)}
+                  highlighted={p.id === highlight}
+                />
+              )}
             />
           )}
           <h2 id="upcoming-title">{t('entitlements.upcoming')}</h2>

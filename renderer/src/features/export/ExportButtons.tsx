@@ -17,7 +17,13 @@ export function ExportOrdersButton({ siteId }: { readonly siteId: string }) {
 }
 
 /** One order: a printable receipt (PDF in the app, the browser's print view in the browser host). */
-export function ReceiptButton({ siteId, tradeNo }: { readonly siteId: string; readonly tradeNo: string }) {
+export function ReceiptButton({
+  siteId,
+  tradeNo,
+}: {
+  readonly siteId: string;
+  readonly tradeNo: string;
+}) {
   const { t, i18n } = useTranslation();
   return (
     <FileActionButton
@@ -32,11 +38,19 @@ export function ReceiptButton({ siteId, tradeNo }: { readonly siteId: string; re
 }
 
 /** Every receipt of a year's paid orders in one printable file, for reimbursement. */
-export function YearReceiptsButton({ siteId, year }: { readonly siteId: string; readonly year: string }) {
+export function YearReceiptsButton({
+  siteId,
+  year,
+}: {
+  readonly siteId: string;
+  readonly year: string;
+}) {
   const { t, i18n } = useTranslation();
   return (
     <FileActionButton
-      run={() => call('export:year-receipts', { siteId, year, language: fileLanguage(i18n.language) })}
+      run={() =>
+        call('export:year-receipts', { siteId, year, language: fileLanguage(i18n.language) })
+      }
       label={t('export.yearReceipts', { year })}
       icon={<Printer aria-hidden="true" size={14} className="icon" />}
       small
@@ -58,7 +72,13 @@ export function PaymentDeadlineCalendarButton({
   const { t, i18n } = useTranslation();
   return (
     <FileActionButton
-      run={() => call('calendar:payment-deadline', { siteId, paymentId, language: fileLanguage(i18n.language) })}
+      run={() =>
+        call('calendar:payment-deadline', {
+          siteId,
+          paymentId,
+          language: fileLanguage(i18n.language),
+        })
+      }
       label={t('calendar.add')}
       ariaLabel={t('calendar.addPaymentDeadline', { code })}
       icon={<CalendarPlus aria-hidden="true" size={14} className="icon" />}
@@ -81,7 +101,13 @@ export function CourseAccessCalendarButton({
   const { t, i18n } = useTranslation();
   return (
     <FileActionButton
-      run={() => call('calendar:course-access-end', { siteId, courseId, language: fileLanguage(i18n.language) })}
+      run={() =>
+        call('calendar:course-access-end', {
+          siteId,
+          courseId,
+          language: fileLanguage(i18n.language),
+        })
+      }
       label={t('calendar.add')}
       ariaLabel={t('calendar.addAccessEnd', { title })}
       icon={<CalendarPlus aria-hidden="true" size={14} className="icon" />}
@@ -104,7 +130,9 @@ export function EventCalendarButton({
   const { t, i18n } = useTranslation();
   return (
     <FileActionButton
-      run={() => call('calendar:event', { siteId, registrationId, language: fileLanguage(i18n.language) })}
+      run={() =>
+        call('calendar:event', { siteId, registrationId, language: fileLanguage(i18n.language) })
+      }
       label={t('calendar.add')}
       ariaLabel={t('calendar.addEvent', { title })}
       icon={<CalendarPlus aria-hidden="true" size={14} className="icon" />}

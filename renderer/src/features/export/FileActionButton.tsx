@@ -23,7 +23,8 @@ export async function receiveFile(outcome: SaveOutcome): Promise<void> {
       return;
     case 'download': {
       const res = await fetch(outcome.url, { credentials: 'same-origin' });
-      if (!res.ok) throw new Error(`The file could not be read (HTTP ${res.status}). Ask for it again.`);
+      if (!res.ok)
+        throw new Error(`The file could not be read (HTTP ${res.status}). Ask for it again.`);
       const href = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
       a.href = href;
@@ -97,7 +98,11 @@ export function FileActionButton({ run, label, ariaLabel, icon, testId, small }:
         {icon}
         {busy ? t('export.working') : label}
       </button>
-      <span role="status" className="file-action-status muted small" data-testid={testId ? `${testId}-status` : undefined}>
+      <span
+        role="status"
+        className="file-action-status muted small"
+        data-testid={testId ? `${testId}-status` : undefined}
+      >
         {status}
       </span>
       {error !== null && <ErrorState error={error} compact />}

@@ -27,7 +27,13 @@ function refusalKey(refusal: InviteRefusal): string {
  * Above the add-site form when the app was opened with an invite link: what the link says (site address in ASCII,
  * application ID), to be checked before the student confirms with the form's own button; or why the link was refused.
  */
-export function InviteNotice({ invite, onDismiss }: { readonly invite: InviteOutcome; readonly onDismiss: () => void }) {
+export function InviteNotice({
+  invite,
+  onDismiss,
+}: {
+  readonly invite: InviteOutcome;
+  readonly onDismiss: () => void;
+}) {
   const { t } = useTranslation();
   if (!invite.ok) {
     return (
@@ -45,7 +51,11 @@ export function InviteNotice({ invite, onDismiss }: { readonly invite: InviteOut
     );
   }
   return (
-    <section className="card invite-notice attention" aria-labelledby="invite-title" data-testid="invite-notice">
+    <section
+      className="card invite-notice attention"
+      aria-labelledby="invite-title"
+      data-testid="invite-notice"
+    >
       <h2 id="invite-title">{t('invite.title')}</h2>
       <p>{t('invite.intro')}</p>
       <dl className="kv">

@@ -25,7 +25,12 @@ export function InvitePasteForm() {
     }
   };
   return (
-    <form className="form card invite-paste" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} data-testid="invite-paste">
+    <form
+      className="form card invite-paste"
+      onSubmit={(e) => void submit(e)}
+      aria-labelledby={`${id}-title`}
+      data-testid="invite-paste"
+    >
       <h2 id={`${id}-title`}>{t('invite.paste.title')}</h2>
       <p className="muted" id={`${id}-hint`}>
         {t('invite.paste.hint')}

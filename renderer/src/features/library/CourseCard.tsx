@@ -15,7 +15,13 @@ import { OpenOnSite } from '../site-pages/OpenOnSite';
  * ::after covers the card (the "stretched link" pattern). Assistive technology sees a heading with one button, not
  * a button holding a heading, a progressbar and several sentences; keyboard focus rings the whole card.
  */
-export function CourseCard({ course, showSite = false }: { readonly course: LibraryCourse; readonly showSite?: boolean }) {
+export function CourseCard({
+  course,
+  showSite = false,
+}: {
+  readonly course: LibraryCourse;
+  readonly showSite?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const { navigate, selectSite, site, sites } = useApp();
   // A course of another school ("All schools") opens with that school selected, as every screen reads one site.
@@ -29,8 +35,17 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
   const StepIcon = nextStepIcon(step);
   const watchable = step.kind === 'resume' || step.kind === 'next' || step.kind === 'start';
   return (
-    <article className={course.isExpired ? 'course-card expired' : 'course-card'} data-testid="course-card" data-course-id={course.courseId}>
-      <CourseCover id={course.courseId} siteId={course.siteId} title={course.title} src={course.coverImageUrl} />
+    <article
+      className={course.isExpired ? 'course-card expired' : 'course-card'}
+      data-testid="course-card"
+      data-course-id={course.courseId}
+    >
+      <CourseCover
+        id={course.courseId}
+        siteId={course.siteId}
+        title={course.title}
+        src={course.coverImageUrl}
+      />
       <div className="course-body">
         <h2 className="course-title">
           <button type="button" className="card-link" onClick={open}>
@@ -39,7 +54,11 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
         </h2>
         {course.newLectures > 0 && (
           <p className="course-news">
-            <span className="state-badge new" data-testid="new-lectures" title={t('library.newLecturesHint')}>
+            <span
+              className="state-badge new"
+              data-testid="new-lectures"
+              title={t('library.newLecturesHint')}
+            >
               <Sparkles aria-hidden="true" />
               {t('library.newLectures', { count: course.newLectures })}
             </span>
@@ -58,9 +77,16 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
           </p>
         )}
         <div className="progress-row">
-          <ProgressBar value={course.percent} label={t('library.progressLabel', { title: course.title })} />
+          <ProgressBar
+            value={course.percent}
+            label={t('library.progressLabel', { title: course.title })}
+          />
           <span className="progress-text" data-testid="course-progress">
-            {t('library.progress', { percent: Math.round(course.percent), done: course.completedLectures, count: course.totalLectures })}
+            {t('library.progress', {
+              percent: Math.round(course.percent),
+              done: course.completedLectures,
+              count: course.totalLectures,
+            })}
           </span>
         </div>
         <div className="meta-row">
@@ -84,7 +110,11 @@ export function CourseCard({ course, showSite = false }: { readonly course: Libr
             {watchable && (
               <OpenOnSite
                 siteId={course.siteId}
-                page={{ kind: 'lecture', courseId: course.courseId, lectureId: step.lecture.lectureId }}
+                page={{
+                  kind: 'lecture',
+                  courseId: course.courseId,
+                  lectureId: step.lecture.lectureId,
+                }}
                 label={t('course.next.watch')}
                 what={`${t('course.next.watch')}: ${step.lecture.title}`}
                 small
@@ -112,12 +142,17 @@ function TimeLeft({ course }: { readonly course: LibraryCourse }) {
     course.secondsLeft > 0
       ? t('library.timeLeft', { length: formatLength(course.secondsLeft, i18n.language) })
       : t('library.lecturesLeft', { count: course.lecturesLeft });
-  const endsSoon = !course.hasLifetimeAccess && course.expireDate !== null && new Date(course.expireDate).getTime() - now <= PACE_WITHIN_MS;
+  const endsSoon =
+    !course.hasLifetimeAccess &&
+    course.expireDate !== null &&
+    new Date(course.expireDate).getTime() - now <= PACE_WITHIN_MS;
   const pace = endsSoon ? dailyPace(course.secondsLeft, course.expireDate!, now) : null;
   return (
     <span className="access ok" data-testid="time-left">
       <Hourglass aria-hidden="true" />
-      {pace === null ? left : t('library.timeLeftPace', { left, pace: formatLength(pace, i18n.language) })}
+      {pace === null
+        ? left
+        : t('library.timeLeftPace', { left, pace: formatLength(pace, i18n.language) })}
     </span>
   );
 }

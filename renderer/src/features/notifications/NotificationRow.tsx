@@ -66,15 +66,24 @@ export function NotificationRow({
         </h2>
         <p className="notification-text">{n.body}</p>
         <p className="muted small">
-          <span className="tag">{n.kind === 'unknown' ? t('common.unknown') : t(`notifications.kind.${n.kind}`)}</span>{' '}
-          <time dateTime={machineDate(n.createdAt)} title={formatDateTime(n.createdAt, i18n.language)}>
+          <span className="tag">
+            {n.kind === 'unknown' ? t('common.unknown') : t(`notifications.kind.${n.kind}`)}
+          </span>{' '}
+          <time
+            dateTime={machineDate(n.createdAt)}
+            title={formatDateTime(n.createdAt, i18n.language)}
+          >
             {formatRelative(n.createdAt, now, i18n.language)}
           </time>
           {/* The separator outside the inline-flex badge, whose leading space a flex box would drop. */}
           {n.pendingSync && (
             <>
               {' · '}
-              <span className="pending-sync" data-testid="pending-sync" title={t('notifications.pendingSyncExplain')}>
+              <span
+                className="pending-sync"
+                data-testid="pending-sync"
+                title={t('notifications.pendingSyncExplain')}
+              >
                 <RefreshCw aria-hidden="true" />
                 {t('notifications.pendingSync')}
               </span>
@@ -92,7 +101,10 @@ export function NotificationRow({
             disabled={opening}
             data-testid="open-notice"
             data-link={link.kind}
-            aria-label={t('notifications.open.label', { action: t(openLabelKey(link)), title: n.title })}
+            aria-label={t('notifications.open.label', {
+              action: t(openLabelKey(link)),
+              title: n.title,
+            })}
           >
             {t(openLabelKey(link))}
             <ArrowRight aria-hidden="true" />
@@ -111,7 +123,12 @@ export function NotificationRow({
           </button>
         ) : (
           // Where focus goes when "Mark read" (which it replaces) is pressed: never lost to the page's body.
-          <span className="muted small read-mark" tabIndex={-1} ref={readMarkRef} data-testid="read-mark">
+          <span
+            className="muted small read-mark"
+            tabIndex={-1}
+            ref={readMarkRef}
+            data-testid="read-mark"
+          >
             <CheckCheck aria-hidden="true" />
             {t('notifications.read')}
           </span>

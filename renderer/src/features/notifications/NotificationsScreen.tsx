@@ -19,19 +19,27 @@ const noticeKey = (n: NotificationView) => n.id;
  * ("only unread" is part of the query). A mark-read refetches the summary and the pages loaded (useChannelMutation).
  * `highlight`: a notice id to scroll into view and mark, as a search hit opened it.
  */
-export function NotificationsScreen({ highlight }: { readonly highlight?: string | undefined } = {}) {
+export function NotificationsScreen({
+  highlight,
+}: { readonly highlight?: string | undefined } = {}) {
   const { t } = useTranslation();
   const site = useSite();
   const now = useNow(60_000);
   const [onlyUnread, setOnlyUnread] = useState(false);
   const summary = useChannel('notifications:summary', { siteId: site.id });
-  const notices = useChannelPages('notifications:page', { siteId: site.id, onlyUnread }, { getKey: noticeKey, keepPrevious: true });
+  const notices = useChannelPages(
+    'notifications:page',
+    { siteId: site.id, onlyUnread },
+    { getKey: noticeKey, keepPrevious: true },
+  );
   const markRead = useChannelMutation('notifications:mark-read');
   const markAll = useChannelMutation('notifications:mark-all-read');
   const { navigate } = useApp();
   const openNotice = useChannelMutation('notifications:open');
   // What an opened notice shows in place, by notice id (an event, or why it leads nowhere).
-  const [shown, setShown] = useState<Readonly<Record<string, Extract<NoticeTarget, { kind: 'event' | 'none' }>>>>({});
+  const [shown, setShown] = useState<
+    Readonly<Record<string, Extract<NoticeTarget, { kind: 'event' | 'none' }>>>
+  >({});
   // Opening a notice marks it read (queued offline like Mark read), then goes where it leads.
   const open = (notificationId: string) =>
     openNotice.mutate(
@@ -79,7 +87,12 @@ export function NotificationsScreen({ highlight }: { readonly highlight?: string
         {head && head.total > 0 && (
           <>
             <label className="toggle">
-              <input type="checkbox" checked={onlyUnread} onChange={(e) => setOnlyUnread(e.target.checked)} /> {t('notifications.onlyUnread')}
+              <input
+                type="checkbox"
+                checked={onlyUnread}
+                onChange={(e) => setOnlyUnread(e.target.checked)}
+              />{' '}
+              {t('notifications.onlyUnread')}
             </label>
             <button
               type="button"
@@ -110,10 +123,17 @@ export function NotificationsScreen({ highlight }: { readonly highlight?: string
             {t('notifications.unreadCount', { count: head.unreadCount })}
           </p>
           {showSettings && <Subscriptions siteId={site.id} subscriptions={head.subscriptions} />}
-          {(markRead.error ?? markAll.error) && <ErrorState error={markRead.error ?? markAll.error} compact />}
-          {openNotice.error && <ErrorState title={t('notifications.open.failed')} error={openNotice.error} compact />}
+          {(markRead.error ?? markAll.error) && (
+            <ErrorState error={markRead.error ?? markAll.error} compact />
+          )}
+          {openNotice.error && (
+            <ErrorState title={t('notifications.open.failed')} error={openNotice.error} compact />
+          )}
           {notices.items.length === 0 ? (
-            <EmptyState title={onlyUnread ? t('notifications.emptyUnread') : t('notifications.empty')} icon={BellOff} />
+            <EmptyState
+              title={onlyUnread ? t('notifications.emptyUnread') : t('notifications.empty')}
+              icon={BellOff}
+            />
           ) : (
             <>
               <PagedList
@@ -128,9 +148,15 @@ export function NotificationsScreen({ highlight }: { readonly highlight?: string
                   <NotificationRow
                     n={n}
                     now={now}
-                    busy={!canWrite || (markRead.isPending && markRead.variables?.notificationId === n.id)}
+                    busy={
+                      !canWrite ||
+                      (markRead.isPending && markRead.variables?.notificationId === n.id)
+                    }
                     onMarkRead={() =>
-                      markRead.mutate({ siteId: site.id, notificationId: n.id }, { onSuccess: () => onlyUnread && focusAfterLeaving(n.id) })
+                      markRead.mutate(
+                        { siteId: site.id, notificationId: n.id },
+                        { onSuccess: () => onlyUnread && focusAfterLeaving(n.id) },
+                      )
                     }
                     link={readNoticeLink(n.url, site.baseUrl)}
                     onOpen={() => open(n.id)}
@@ -153,7 +179,9 @@ export function NotificationsScreen({ highlight }: { readonly highlight?: string
  * "Mark read" (the one the student is likely to read next), or the screen's heading when none is left.
  */
 function focusAfterLeaving(notificationId: string): void {
-  const rows = () => [...document.querySelectorAll<HTMLElement>('[data-testid="notification-row"]')];
+  const rows = () => [
+    ...document.querySelectorAll<HTMLElement>('[data-testid="notification-row"]'),
+  ];
   const at = rows().findIndex((r) => r.dataset['notificationId'] === notificationId);
   let frames = 0;
   const step = () => {
@@ -165,7 +193,10 @@ function focusAfterLeaving(notificationId: string): void {
     // The student moved on meanwhile (clicked or tabbed elsewhere): their focus stays.
     if (document.activeElement && document.activeElement !== document.body) return;
     const next = now[Math.max(0, at)] ?? now[now.length - 1];
-    (next?.querySelector<HTMLElement>('[data-testid="mark-read"]') ?? document.getElementById('screen-title'))?.focus();
+    (
+      next?.querySelector<HTMLElement>('[data-testid="mark-read"]') ??
+      document.getElementById('screen-title')
+    )?.focus();
   };
   requestAnimationFrame(step);
 }

@@ -15,9 +15,15 @@ export function Subscriptions({
 }) {
   const { t } = useTranslation();
   const update = useChannelMutation('notifications:update-subscription');
-  const find = (topic: string, channel: string) => subscriptions.find((s) => s.topic === topic && s.channel === channel);
+  const find = (topic: string, channel: string) =>
+    subscriptions.find((s) => s.topic === topic && s.channel === channel);
   return (
-    <section id="subscriptions-panel" aria-labelledby="subs-title" className="card subscriptions" data-testid="subscriptions">
+    <section
+      id="subscriptions-panel"
+      aria-labelledby="subs-title"
+      className="card subscriptions"
+      data-testid="subscriptions"
+    >
       <h2 id="subs-title">{t('notifications.subscriptions.title')}</h2>
       <p className="muted small">{t('notifications.subscriptions.intro')}</p>
       <div className="table-scroll">
@@ -46,7 +52,9 @@ export function Subscriptions({
                           type="checkbox"
                           checked={sub?.enabled ?? false}
                           disabled={!sub || update.isPending}
-                          onChange={(e) => update.mutate({ siteId, topic, channel, enabled: e.target.checked })}
+                          onChange={(e) =>
+                            update.mutate({ siteId, topic, channel, enabled: e.target.checked })
+                          }
                           aria-label={t('notifications.subscriptions.toggleLabel', {
                             topic: t(`notifications.topic.${topic}`),
                             channel: t(`notifications.channel.${channel}`),

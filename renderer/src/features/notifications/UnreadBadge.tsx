@@ -5,7 +5,15 @@ import { useChannel } from '../../query';
  * Unread notices of one site as a badge, read from the site's offline copy; nothing when there are none.
  * `lead`: what screen readers hear before the count (", " after a site's name in the site menu).
  */
-export function UnreadBadge({ siteId, testId, lead = '' }: { readonly siteId: string; readonly testId: string; readonly lead?: string }) {
+export function UnreadBadge({
+  siteId,
+  testId,
+  lead = '',
+}: {
+  readonly siteId: string;
+  readonly testId: string;
+  readonly lead?: string;
+}) {
   const { t } = useTranslation();
   const count = useChannel('notifications:summary', { siteId }).data?.unreadCount ?? 0;
   if (count === 0) return null;

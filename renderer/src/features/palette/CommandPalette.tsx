@@ -61,7 +61,13 @@ export function CommandPalette({
   );
 }
 
-function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => void; readonly onShowShortcuts: () => void }) {
+function PaletteBody({
+  onClose,
+  onShowShortcuts,
+}: {
+  readonly onClose: () => void;
+  readonly onShowShortcuts: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const { sites, site, selectSite, navigate } = useApp();
   const [query, setQuery] = useState('');
@@ -69,8 +75,17 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
   const listId = useId();
   // The 100 most recently active courses of every school and the current school's 100 latest orders (a page each),
   // read from the offline copy when the palette opens; older ones are a search away.
-  const courses = useChannel('library:all-page', { filter: 'all', sort: 'recent', offset: 0, limit: PAGE_LIMIT_MAX });
-  const orders = useChannel('billing:orders', { siteId: site?.id ?? '', offset: 0, limit: PAGE_LIMIT_MAX }, { enabled: site !== null });
+  const courses = useChannel('library:all-page', {
+    filter: 'all',
+    sort: 'recent',
+    offset: 0,
+    limit: PAGE_LIMIT_MAX,
+  });
+  const orders = useChannel(
+    'billing:orders',
+    { siteId: site?.id ?? '', offset: 0, limit: PAGE_LIMIT_MAX },
+    { enabled: site !== null },
+  );
   const today = useChannel('today:get', undefined, { enabled: sites.length > 0 });
   const settings = useChannel('settings:get', undefined, { staleTime: Infinity });
   const isMac = useIsMac();
@@ -92,11 +107,16 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
     if (ready.length > 1)
       list.push({
         item: { id: 'sync-all', kind: 'command', label: t('palette.syncAll') },
-        run: () => ready.forEach((s) => void call('sync:now', { siteId: s.id }).catch(() => undefined)),
+        run: () =>
+          ready.forEach((s) => void call('sync:now', { siteId: s.id }).catch(() => undefined)),
       });
     if (site && (orders.data?.total ?? 0) > 0)
       list.push({
-        item: { id: 'export', kind: 'command', label: t('palette.exportPurchases', { site: site.label }) },
+        item: {
+          id: 'export',
+          kind: 'command',
+          label: t('palette.exportPurchases', { site: site.label }),
+        },
         run: () => {
           navigate({ screen: 'billing' });
           void call('export:orders-csv', { siteId: site.id, language: fileLanguage(i18n.language) })
@@ -106,12 +126,26 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
       });
     for (const s of sites.filter((x) => x.status === 'ready'))
       list.push({
-        item: { id: `sign-out-${s.id}`, kind: 'command', label: t('palette.signOut', { site: s.label }) },
+        item: {
+          id: `sign-out-${s.id}`,
+          kind: 'command',
+          label: t('palette.signOut', { site: s.label }),
+        },
         run: go({ screen: 'settings', intent: { signOut: s.id } }),
       });
-    list.push({ item: { id: 'shortcuts', kind: 'command', label: t('palette.shortcuts') }, run: onShowShortcuts });
-    for (const screen of SCREENS) list.push({ item: { id: `go-${screen}`, kind: 'screen', label: t(`nav.${screen}`) }, run: go({ screen }) });
-    list.push({ item: { id: 'go-add-site', kind: 'screen', label: t('nav.addSite') }, run: go({ screen: 'add-site' }) });
+    list.push({
+      item: { id: 'shortcuts', kind: 'command', label: t('palette.shortcuts') },
+      run: onShowShortcuts,
+    });
+    for (const screen of SCREENS)
+      list.push({
+        item: { id: `go-${screen}`, kind: 'screen', label: t(`nav.${screen}`) },
+        run: go({ screen }),
+      });
+    list.push({
+      item: { id: 'go-add-site', kind: 'screen', label: t('nav.addSite') },
+      run: go({ screen: 'add-site' }),
+    });
     // Each part of Settings by its name ("Settings › Storage"); the demo's switches are reached from Settings itself.
     for (const section of SETTINGS_SECTIONS)
       if (section !== 'demo')
@@ -131,7 +165,14 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
       });
     for (const s of sites)
       if (s.id !== site?.id)
-        list.push({ item: { id: `school-${s.id}`, kind: 'school', label: t('palette.switchTo', { site: s.label }) }, run: () => selectSite(s.id) });
+        list.push({
+          item: {
+            id: `school-${s.id}`,
+            kind: 'school',
+            label: t('palette.switchTo', { site: s.label }),
+          },
+          run: () => selectSite(s.id),
+        });
     for (const c of courses.data?.items ?? [])
       list.push({
         item: {
@@ -158,12 +199,29 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
       const shortcut = paletteShortcut(e.item.id, isMac);
       return shortcut ? { ...e, item: { ...e.item, shortcut } } : e;
     });
-  }, [t, i18n.language, sites, site, selectSite, navigate, courses.data, orders.data, onShowShortcuts, today.data, settings.data, isMac]);
+  }, [
+    t,
+    i18n.language,
+    sites,
+    site,
+    selectSite,
+    navigate,
+    courses.data,
+    orders.data,
+    onShowShortcuts,
+    today.data,
+    settings.data,
+    isMac,
+  ]);
 
   // The app's search for what is typed (2 characters or more): lectures, instructors, events, notices... of every
   // school, listed after the palette's own matches (a course or order already listed is not repeated).
   const typed = query.trim();
-  const found = useChannel('search:query', { query: typed }, { enabled: [...typed].length >= 2, placeholderData: keepPreviousData });
+  const found = useChannel(
+    'search:query',
+    { query: typed },
+    { enabled: [...typed].length >= 2, placeholderData: keepPreviousData },
+  );
   const shown = useMemo(() => {
     const byId = new Map(entries.map((e) => [e.item.id, e]));
     const picked = pick(
@@ -173,7 +231,16 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
     if ([...typed].length < 2) return picked;
     const listed = new Set(picked.map((e) => e.item.id));
     const hits = (found.data ?? [])
-      .filter((h) => !listed.has(h.kind === 'course' ? `course-${h.siteId}-${h.id}` : h.kind === 'order' ? `order-${h.id}` : ''))
+      .filter(
+        (h) =>
+          !listed.has(
+            h.kind === 'course'
+              ? `course-${h.siteId}-${h.id}`
+              : h.kind === 'order'
+                ? `order-${h.id}`
+                : '',
+          ),
+      )
       .slice(0, FOUND_MAX)
       .flatMap((h) => [
         {
@@ -181,7 +248,9 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
             id: `found-${h.siteId}-${h.kind}-${h.id}`,
             kind: 'found' as const,
             label: hitTitle(h) || h.id,
-            detail: [t(`search.kind.${h.kind}`), h.context.course, h.context.tradeNo].filter(Boolean).join(' · '),
+            detail: [t(`search.kind.${h.kind}`), h.context.course, h.context.tradeNo]
+              .filter(Boolean)
+              .join(' · '),
           },
           run: () => {
             if (h.siteId !== site?.id) selectSite(h.siteId);
@@ -208,7 +277,8 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
       document.getElementById(optionId(to))?.scrollIntoView({ block: 'nearest' });
     };
     if (e.key === 'ArrowDown') move(shown.length === 0 ? 0 : (current + 1) % shown.length);
-    else if (e.key === 'ArrowUp') move(shown.length === 0 ? 0 : (current - 1 + shown.length) % shown.length);
+    else if (e.key === 'ArrowUp')
+      move(shown.length === 0 ? 0 : (current - 1 + shown.length) % shown.length);
     else if (e.key === 'Home' && e.ctrlKey) move(0);
     else if (e.key === 'End' && e.ctrlKey) move(Math.max(0, shown.length - 1));
     else if (e.key === 'Enter') {
@@ -237,7 +307,13 @@ function PaletteBody({ onClose, onShowShortcuts }: { readonly onClose: () => voi
         onKeyDown={onKeyDown}
         data-testid="palette-input"
       />
-      <ul id={listId} role="listbox" aria-label={t('palette.results')} className="palette-list" data-testid="palette-list">
+      <ul
+        id={listId}
+        role="listbox"
+        aria-label={t('palette.results')}
+        className="palette-list"
+        data-testid="palette-list"
+      >
         {shown.map((entry, i) => {
           const Icon = ICONS[entry.item.kind];
           return (

@@ -19,12 +19,21 @@ export function paletteShortcut(itemId: string, isMac: boolean): string | undefi
  * The palette's commands beyond going somewhere: continue the course Today leads with, on the school's site; the
  * theme and the language; Back and Forward. Each opens or sets at once (the settings apply live).
  */
-export function extraCommands(t: TFunction, next: TodayCourse | undefined, settings: Settings | undefined): Entry[] {
+export function extraCommands(
+  t: TFunction,
+  next: TodayCourse | undefined,
+  settings: Settings | undefined,
+): Entry[] {
   const list: Entry[] = [];
   const step = next?.nextStep;
   if (next && step && (step.kind === 'resume' || step.kind === 'next' || step.kind === 'start')) {
     list.push({
-      item: { id: 'continue', kind: 'command', label: t('palette.continue', { title: step.lecture.title }), detail: next.title },
+      item: {
+        id: 'continue',
+        kind: 'command',
+        label: t('palette.continue', { title: step.lecture.title }),
+        detail: next.title,
+      },
       run: () =>
         void call('site:open-page', {
           siteId: next.siteId,
@@ -35,7 +44,11 @@ export function extraCommands(t: TFunction, next: TodayCourse | undefined, setti
   for (const theme of ['light', 'dark', 'system'] as const)
     if (settings?.theme !== theme)
       list.push({
-        item: { id: `theme-${theme}`, kind: 'command', label: t('palette.theme', { theme: t(`settings.prefs.${theme}`) }) },
+        item: {
+          id: `theme-${theme}`,
+          kind: 'command',
+          label: t('palette.theme', { theme: t(`settings.prefs.${theme}`) }),
+        },
         run: () => void call('settings:update', { theme }).catch(() => undefined),
       });
   for (const [language, name] of [
@@ -44,11 +57,21 @@ export function extraCommands(t: TFunction, next: TodayCourse | undefined, setti
   ] as const)
     if (settings?.language !== language)
       list.push({
-        item: { id: `language-${language}`, kind: 'command', label: t('palette.language', { language: name }) },
+        item: {
+          id: `language-${language}`,
+          kind: 'command',
+          label: t('palette.language', { language: name }),
+        },
         run: () => void call('settings:update', { language }).catch(() => undefined),
       });
-  list.push({ item: { id: 'back', kind: 'command', label: t('palette.back') }, run: () => history.back() });
-  list.push({ item: { id: 'forward', kind: 'command', label: t('palette.forward') }, run: () => history.forward() });
+  list.push({
+    item: { id: 'back', kind: 'command', label: t('palette.back') },
+    run: () => history.back(),
+  });
+  list.push({
+    item: { id: 'forward', kind: 'command', label: t('palette.forward') },
+    run: () => history.forward(),
+  });
   return list;
 }
 
@@ -63,6 +86,10 @@ export function lectureOnSite(t: TFunction, h: SearchHit): Entry | null {
       label: t('palette.lectureOnSite', { title: h.title }),
       detail: h.context.course ?? undefined,
     },
-    run: () => void call('site:open-page', { siteId: h.siteId, page: { kind: 'lecture', courseId, lectureId: h.id } }).catch(() => undefined),
+    run: () =>
+      void call('site:open-page', {
+        siteId: h.siteId,
+        page: { kind: 'lecture', courseId, lectureId: h.id },
+      }).catch(() => undefined),
   };
 }

@@ -21,7 +21,14 @@ export interface PaletteItem {
 }
 
 /** The order groups are listed in when nothing is typed, and ties are broken in. */
-const KIND_ORDER: readonly PaletteKind[] = ['command', 'screen', 'school', 'course', 'order', 'found'];
+const KIND_ORDER: readonly PaletteKind[] = [
+  'command',
+  'screen',
+  'school',
+  'course',
+  'order',
+  'found',
+];
 
 const fold = (s: string) => s.normalize('NFKC').toLocaleLowerCase();
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;
@@ -54,7 +61,12 @@ export function pick(items: readonly PaletteItem[], query: string, limit = 50): 
   return items
     .map((item, index) => ({ item, index, score: score(item, query) }))
     .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || KIND_ORDER.indexOf(a.item.kind) - KIND_ORDER.indexOf(b.item.kind) || a.index - b.index)
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        KIND_ORDER.indexOf(a.item.kind) - KIND_ORDER.indexOf(b.item.kind) ||
+        a.index - b.index,
+    )
     .slice(0, limit)
     .map((x) => x.item);
 }

@@ -10,7 +10,14 @@ import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { canSignOut, SignOutDialog } from '../sites/SignOutDialog';
 import { ProgressSection } from '../progress/ProgressSummary';
 
-const KNOWN_ROLES = new Set(['owner', 'manager', 'admin', 'teacher', 'teaching_assistant', 'student']);
+const KNOWN_ROLES = new Set([
+  'owner',
+  'manager',
+  'admin',
+  'teacher',
+  'teaching_assistant',
+  'student',
+]);
 
 export function ProfileScreen() {
   const { t } = useTranslation();
@@ -30,16 +37,27 @@ export function ProfileScreen() {
       {q.isPending ? (
         <Loading shape="header" />
       ) : q.isError ? (
-        <ErrorState title={t('profile.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorState
+          title={t('profile.loadFailed')}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+        />
       ) : (
         <>
           <section className="card profile" aria-labelledby="profile-name" data-testid="profile">
-            <Picture className="avatar" siteId={site.id} src={q.data.avatarUrl} fallback={q.data.name.slice(0, 1)} />
+            <Picture
+              className="avatar"
+              siteId={site.id}
+              src={q.data.avatarUrl}
+              fallback={q.data.name.slice(0, 1)}
+            />
             <div>
               <h2 id="profile-name">{q.data.name}</h2>
               <p className="muted">{q.data.email}</p>
               <p className="muted small">
-                {site.status === 'ready' ? t('profile.site', { site: site.label }) : t('profile.savedFrom', { site: site.label })}
+                {site.status === 'ready'
+                  ? t('profile.site', { site: site.label })
+                  : t('profile.savedFrom', { site: site.label })}
               </p>
             </div>
             {canSignOut(site) && (

@@ -1,6 +1,10 @@
 import { Download, Flame, Printer } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { CoursePace, ProgressSummary, WeekProgress } from '../../../../electron/common/view-models';
+import type {
+  CoursePace,
+  ProgressSummary,
+  WeekProgress,
+} from '../../../../electron/common/view-models';
 import { call } from '../../api';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
@@ -22,7 +26,10 @@ function useWeekText() {
   return (w: WeekProgress) =>
     w.lectures === 0
       ? t('progress.noLectures')
-      : t('progress.weekWork', { lectures: t('progress.lectures', { count: w.lectures }), minutes: formatLength(w.seconds, i18n.language) });
+      : t('progress.weekWork', {
+          lectures: t('progress.lectures', { count: w.lectures }),
+          minutes: formatLength(w.seconds, i18n.language),
+        });
 }
 
 function Streak({ summary }: { readonly summary: ProgressSummary }) {
@@ -30,7 +37,9 @@ function Streak({ summary }: { readonly summary: ProgressSummary }) {
   return (
     <p className="progress-streak" data-testid="progress-streak" data-weeks={summary.streakWeeks}>
       <Flame aria-hidden="true" size={16} />{' '}
-      {summary.streakWeeks === 0 ? t('progress.noStreak') : t('progress.streak', { count: summary.streakWeeks })}
+      {summary.streakWeeks === 0
+        ? t('progress.noStreak')
+        : t('progress.streak', { count: summary.streakWeeks })}
     </p>
   );
 }
@@ -40,25 +49,45 @@ function PaceLine({ course }: { readonly course: CoursePace }) {
   const { t, i18n } = useTranslation();
   const now = useNow(60_000);
   const lng = i18n.language;
-  const left = course.secondsLeft > 0 ? formatLength(course.secondsLeft, lng) : t('progress.lectures', { count: course.lecturesLeft });
+  const left =
+    course.secondsLeft > 0
+      ? formatLength(course.secondsLeft, lng)
+      : t('progress.lectures', { count: course.lecturesLeft });
   const days = daysUntil(course.expireDate, now);
   const pace = dailyPace(course.secondsLeft, course.expireDate, now);
-  const ends = days === null ? t('common.unknown') : days <= 1 ? t('progress.endsTomorrow') : t('progress.endsIn', { count: days });
+  const ends =
+    days === null
+      ? t('common.unknown')
+      : days <= 1
+        ? t('progress.endsTomorrow')
+        : t('progress.endsIn', { count: days });
   return (
     <li data-testid="progress-pace" data-course-id={course.courseId}>
       <strong>{course.title}</strong>{' '}
-      <span>{pace === null ? t('progress.paceNoRate', { left, ends }) : t('progress.pace', { left, ends, pace: formatLength(pace, lng) })}</span>{' '}
+      <span>
+        {pace === null
+          ? t('progress.paceNoRate', { left, ends })
+          : t('progress.pace', { left, ends, pace: formatLength(pace, lng) })}
+      </span>{' '}
       <span className="muted small">({formatDate(course.expireDate, lng)})</span>
     </li>
   );
 }
 
 /** Today: this week per school, with the streak; one row per school kept on this computer. */
-export function WeeklyProgress({ sites }: { readonly sites: readonly { readonly siteId: string; readonly label: string }[] }) {
+export function WeeklyProgress({
+  sites,
+}: {
+  readonly sites: readonly { readonly siteId: string; readonly label: string }[];
+}) {
   const { t } = useTranslation();
   if (sites.length === 0) return null;
   return (
-    <section aria-labelledby="weekly-progress-title" className="today-section weekly-progress" data-testid="weekly-progress">
+    <section
+      aria-labelledby="weekly-progress-title"
+      className="today-section weekly-progress"
+      data-testid="weekly-progress"
+    >
       <h2 id="weekly-progress-title">{t('progress.thisWeekTitle')}</h2>
       <ul className="plain progress-rows">
         {sites.map((s) => (
@@ -94,14 +123,22 @@ export function ProgressSection({ siteId }: { readonly siteId: string }) {
   const q = useProgress(siteId);
   const week = useWeekText();
   return (
-    <section aria-labelledby="progress-title" className="card progress-card" data-testid="progress-section">
+    <section
+      aria-labelledby="progress-title"
+      className="card progress-card"
+      data-testid="progress-section"
+    >
       <h2 id="progress-title">{t('progress.title')}</h2>
       {q.isError ? (
         <ErrorState title={t('progress.loadFailed')} error={q.error} compact />
       ) : !q.data ? null : (
         <>
           <dl className="kv">
-            <dt>{t('progress.thisWeek', { date: formatDate(`${q.data.thisWeek.weekStart}T12:00:00Z`, i18n.language) })}</dt>
+            <dt>
+              {t('progress.thisWeek', {
+                date: formatDate(`${q.data.thisWeek.weekStart}T12:00:00Z`, i18n.language),
+              })}
+            </dt>
             <dd data-testid="week-work" data-lectures={q.data.thisWeek.lectures}>
               {week(q.data.thisWeek)}
             </dd>
@@ -122,14 +159,18 @@ export function ProgressSection({ siteId }: { readonly siteId: string }) {
           )}
           <div className="row progress-export">
             <FileActionButton
-              run={() => call('export:progress-csv', { siteId, language: fileLanguage(i18n.language) })}
+              run={() =>
+                call('export:progress-csv', { siteId, language: fileLanguage(i18n.language) })
+              }
               label={t('progress.exportCsv')}
               icon={<Download aria-hidden="true" size={14} className="icon" />}
               small
               testId="export-progress-csv"
             />
             <FileActionButton
-              run={() => call('export:progress-report', { siteId, language: fileLanguage(i18n.language) })}
+              run={() =>
+                call('export:progress-report', { siteId, language: fileLanguage(i18n.language) })
+              }
               label={t('progress.exportReport')}
               icon={<Printer aria-hidden="true" size={14} className="icon" />}
               small

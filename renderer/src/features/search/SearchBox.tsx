@@ -32,7 +32,9 @@ export function SearchBox() {
     if (value.trim() === '' && route.screen !== 'search') return;
     sent.current = value;
     // The filters chosen on the search screen stay while the text changes.
-    navigate(route.screen === 'search' ? { ...route, query: value } : { screen: 'search', query: value });
+    navigate(
+      route.screen === 'search' ? { ...route, query: value } : { screen: 'search', query: value },
+    );
   };
   return (
     <form
@@ -40,7 +42,9 @@ export function SearchBox() {
       className="search-box"
       onSubmit={(e) => {
         e.preventDefault();
-        navigate(route.screen === 'search' ? { ...route, query: text } : { screen: 'search', query: text });
+        navigate(
+          route.screen === 'search' ? { ...route, query: text } : { screen: 'search', query: text },
+        );
       }}
     >
       <label htmlFor={id} className="visually-hidden">
@@ -55,7 +59,8 @@ export function SearchBox() {
         onChange={(e) => type(e.target.value)}
         onKeyDown={(e) => {
           // Down from the field reaches the results (then Up and Down move between them, Enter opens one).
-          if (e.key === 'ArrowDown' && route.screen === 'search' && focusFirstHit()) e.preventDefault();
+          if (e.key === 'ArrowDown' && route.screen === 'search' && focusFirstHit())
+            e.preventDefault();
         }}
         data-testid="search-input"
       />

@@ -16,7 +16,11 @@ import {
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind } from '../../../../electron/common/view-models';
+import {
+  SEARCH_HIT_KINDS,
+  type SearchHit,
+  type SearchHitKind,
+} from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 import { useApp } from '../../state/context';
 import type { Route } from '../../state/routes';
@@ -47,7 +51,8 @@ function moveBetweenHits(e: KeyboardEvent<HTMLElement>) {
   const at = buttons.indexOf(document.activeElement as HTMLElement);
   if (at < 0) return;
   e.preventDefault();
-  const next = buttons[e.key === 'ArrowDown' ? Math.min(at + 1, buttons.length - 1) : Math.max(at - 1, 0)]!;
+  const next =
+    buttons[e.key === 'ArrowDown' ? Math.min(at + 1, buttons.length - 1) : Math.max(at - 1, 0)]!;
   next.focus();
   next.scrollIntoView({ block: 'nearest' });
 }
@@ -96,7 +101,12 @@ function HitRow({ hit, school }: { readonly hit: SearchHit; readonly school: str
   });
   return (
     // The whole card opens the hit; the title's button is its one control (stretched, as on course cards).
-    <div className="card hit clickable-card" data-testid="search-hit" data-kind={hit.kind} data-id={hit.id}>
+    <div
+      className="card hit clickable-card"
+      data-testid="search-hit"
+      data-kind={hit.kind}
+      data-id={hit.id}
+    >
       <span className="kind-icon" aria-hidden="true">
         <KindIcon />
       </span>
@@ -139,7 +149,9 @@ function Filters({ route }: { readonly route: SearchRoute }) {
         <select
           id={kindId}
           value={route.kind ?? ''}
-          onChange={(e) => set({ kind: (e.target.value || undefined) as SearchHitKind | undefined })}
+          onChange={(e) =>
+            set({ kind: (e.target.value || undefined) as SearchHitKind | undefined })
+          }
           data-testid="search-kind"
         >
           <option value="">{t('search.allKinds')}</option>
@@ -153,7 +165,12 @@ function Filters({ route }: { readonly route: SearchRoute }) {
       {sites.length > 1 && (
         <label htmlFor={schoolId}>
           {t('search.school')}
-          <select id={schoolId} value={route.siteId ?? ''} onChange={(e) => set({ siteId: e.target.value || undefined })} data-testid="search-school">
+          <select
+            id={schoolId}
+            value={route.siteId ?? ''}
+            onChange={(e) => set({ siteId: e.target.value || undefined })}
+            data-testid="search-school"
+          >
             <option value="">{t('search.allSchools')}</option>
             {sites.map((s) => (
               <option key={s.id} value={s.id}>
@@ -172,19 +189,27 @@ export function SearchScreen({ route }: { readonly route: SearchRoute }) {
   const { sites } = useApp();
   const trimmed = route.query.trim();
   // A site removed since the route was made: every school instead.
-  const siteId = route.siteId && sites.some((s) => s.id === route.siteId) ? route.siteId : undefined;
+  const siteId =
+    route.siteId && sites.some((s) => s.id === route.siteId) ? route.siteId : undefined;
   const q = useChannel(
     'search:query',
-    { query: trimmed, ...(siteId ? { siteId } : {}), ...(route.kind ? { kinds: [route.kind] } : {}) },
+    {
+      query: trimmed,
+      ...(siteId ? { siteId } : {}),
+      ...(route.kind ? { kinds: [route.kind] } : {}),
+    },
     { enabled: trimmed.length > 0, placeholderData: keepPreviousData },
   );
   // Which text the results on screen answer (empty while an older text's are kept on screen): tests and the
   // start-up bench wait on it for "the last key's results are painted".
   const answered = trimmed !== '' && q.isSuccess && !q.isPlaceholderData ? trimmed : '';
-  const schoolOf = (id: string) => (sites.length > 1 ? (sites.find((s) => s.id === id)?.label ?? null) : null);
+  const schoolOf = (id: string) =>
+    sites.length > 1 ? (sites.find((s) => s.id === id)?.label ?? null) : null;
   return (
     <div className="screen" data-results-for={answered}>
-      <ScreenHeader title={trimmed ? t('search.titleFor', { query: trimmed }) : t('search.title')} />
+      <ScreenHeader
+        title={trimmed ? t('search.titleFor', { query: trimmed }) : t('search.title')}
+      />
       {trimmed !== '' && <Filters route={route} />}
       {trimmed === '' ? (
         <EmptyState title={t('search.prompt')} icon={Search} />

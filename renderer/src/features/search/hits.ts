@@ -14,9 +14,13 @@ export function hitRoute(hit: SearchHit): Route {
     case 'course':
       return { screen: 'course', courseId: hit.id };
     case 'section':
-      return hit.courseId ? { screen: 'course', courseId: hit.courseId, sectionId: hit.id } : { screen: 'library' };
+      return hit.courseId
+        ? { screen: 'course', courseId: hit.courseId, sectionId: hit.id }
+        : { screen: 'library' };
     case 'lecture':
-      return hit.courseId ? { screen: 'course', courseId: hit.courseId, lectureId: hit.id } : { screen: 'library' };
+      return hit.courseId
+        ? { screen: 'course', courseId: hit.courseId, lectureId: hit.id }
+        : { screen: 'library' };
     case 'instructor':
       // Course rows hold their instructor's name: a search of it, courses only, lists theirs.
       return { screen: 'search', query: hit.id, kind: 'course', siteId: hit.siteId };
@@ -56,7 +60,10 @@ export function contextParts(hit: SearchHit, w: ContextWords): string[] {
   const parts: (string | null)[] = [];
   switch (hit.kind) {
     case 'course':
-      parts.push(c.person, c.percent === null ? null : w.t('search.percent', { percent: Math.round(c.percent) }));
+      parts.push(
+        c.person,
+        c.percent === null ? null : w.t('search.percent', { percent: Math.round(c.percent) }),
+      );
       break;
     case 'section':
       parts.push(c.course);
@@ -75,7 +82,9 @@ export function contextParts(hit: SearchHit, w: ContextWords): string[] {
       );
       break;
     case 'instructor':
-      parts.push(c.courseCount === null ? null : w.t('search.courseCount', { count: c.courseCount }));
+      parts.push(
+        c.courseCount === null ? null : w.t('search.courseCount', { count: c.courseCount }),
+      );
       break;
     case 'order':
     case 'payment':
@@ -83,7 +92,11 @@ export function contextParts(hit: SearchHit, w: ContextWords): string[] {
         // A payment's title is its order's number (hitTitle).
         hit.kind === 'order' ? c.tradeNo : null,
         c.amount ? w.money(c.amount.value, c.amount.currency) : null,
-        c.orderState ? w.t(w.orderStateKey(c.orderState)) : c.paymentState ? w.t(w.paymentStateKey(c.paymentState)) : null,
+        c.orderState
+          ? w.t(w.orderStateKey(c.orderState))
+          : c.paymentState
+            ? w.t(w.paymentStateKey(c.paymentState))
+            : null,
         c.at ? w.date(c.at) : null,
       );
       break;

@@ -3,7 +3,11 @@ import { FlaskConical, KeyRound } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DemoFaults, DemoFaultsView } from '../../../../electron/common/demo-faults';
-import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_DOWNLOAD_FAULTS, DEMO_LATENCY_CHOICES_MS } from '../../../../electron/common/demo-faults';
+import {
+  DEMO_CLOCK_SKEW_CHOICES_MIN,
+  DEMO_DOWNLOAD_FAULTS,
+  DEMO_LATENCY_CHOICES_MS,
+} from '../../../../electron/common/demo-faults';
 import type { ChannelInput } from '../../../../electron/common/ipc-contract';
 import { channelKey, useChannel, useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
@@ -13,12 +17,18 @@ type Toggle = 'offline' | 'memberApiUnavailable' | 'refreshRefused';
 const TOGGLES: readonly { key: Toggle; label: string; hint: string }[] = [
   { key: 'offline', label: 'demoFaults.offline', hint: 'demoFaults.offlineHint' },
   { key: 'memberApiUnavailable', label: 'demoFaults.memberApi', hint: 'demoFaults.memberApiHint' },
-  { key: 'refreshRefused', label: 'demoFaults.refreshRefused', hint: 'demoFaults.refreshRefusedHint' },
+  {
+    key: 'refreshRefused',
+    label: 'demoFaults.refreshRefused',
+    hint: 'demoFaults.refreshRefusedHint',
+  },
 ];
 
 function skewLabel(minutes: number, t: (k: string, o?: Record<string, unknown>) => string): string {
   if (minutes === 0) return t('demoFaults.clockCorrect');
-  return minutes < 0 ? t('demoFaults.clockBehind', { minutes: -minutes }) : t('demoFaults.clockAhead', { minutes });
+  return minutes < 0
+    ? t('demoFaults.clockBehind', { minutes: -minutes })
+    : t('demoFaults.clockAhead', { minutes });
 }
 
 /**
@@ -47,12 +57,20 @@ export function DemoFaultsSettings() {
     // Shown switched at once (a controlled input would otherwise snap back until the core answers); the core's
     // answer, or a refetch after a refusal, puts the truth back.
     const view = q.data;
-    if (view) client.setQueryData(channelKey('demo:faults'), { ...view, faults: { ...view.faults, ...patch } });
+    if (view)
+      client.setQueryData(channelKey('demo:faults'), {
+        ...view,
+        faults: { ...view.faults, ...patch },
+      });
     set.mutate(patch, { onSuccess: onSaved, onError: () => void q.refetch() });
   };
 
   return (
-    <section className="card demo-faults" aria-labelledby="demo-faults-title" data-testid="demo-faults">
+    <section
+      className="card demo-faults"
+      aria-labelledby="demo-faults-title"
+      data-testid="demo-faults"
+    >
       <h3 id="demo-faults-title">
         <FlaskConical size={18} aria-hidden={true} /> {t('demoFaults.title')}
       </h3>
@@ -83,12 +101,18 @@ export function DemoFaultsSettings() {
           id={ids.latency}
           value={faults.latencyMs}
           disabled={set.isPending}
-          onChange={(e) => change({ latencyMs: Number(e.target.value) as (typeof DEMO_LATENCY_CHOICES_MS)[number] })}
+          onChange={(e) =>
+            change({
+              latencyMs: Number(e.target.value) as (typeof DEMO_LATENCY_CHOICES_MS)[number],
+            })
+          }
           data-testid="demo-fault-latency"
         >
           {DEMO_LATENCY_CHOICES_MS.map((ms) => (
             <option key={ms} value={ms}>
-              {ms === 0 ? t('demoFaults.latencyOff') : t('demoFaults.latencyValue', { seconds: ms / 1000 })}
+              {ms === 0
+                ? t('demoFaults.latencyOff')
+                : t('demoFaults.latencyValue', { seconds: ms / 1000 })}
             </option>
           ))}
         </select>
@@ -99,7 +123,13 @@ export function DemoFaultsSettings() {
           id={ids.skew}
           value={faults.clockSkewMinutes}
           disabled={set.isPending}
-          onChange={(e) => change({ clockSkewMinutes: Number(e.target.value) as (typeof DEMO_CLOCK_SKEW_CHOICES_MIN)[number] })}
+          onChange={(e) =>
+            change({
+              clockSkewMinutes: Number(
+                e.target.value,
+              ) as (typeof DEMO_CLOCK_SKEW_CHOICES_MIN)[number],
+            })
+          }
           aria-describedby={`${ids.skew}-hint`}
           data-testid="demo-fault-clock"
         >
@@ -119,7 +149,9 @@ export function DemoFaultsSettings() {
           id={ids.download}
           value={faults.download}
           disabled={set.isPending}
-          onChange={(e) => change({ download: e.target.value as (typeof DEMO_DOWNLOAD_FAULTS)[number] })}
+          onChange={(e) =>
+            change({ download: e.target.value as (typeof DEMO_DOWNLOAD_FAULTS)[number] })
+          }
           aria-describedby={`${ids.download}-hint`}
           data-testid="demo-fault-download"
         >
@@ -152,7 +184,10 @@ export function DemoFaultsSettings() {
         </span>
       </div>
       <p role="status" className="small" data-testid="demo-faults-status">
-        {applied ? t('demoFaults.saved') : ''} {q.data.signingKeyRotations > 0 ? t('demoFaults.rotated', { count: q.data.signingKeyRotations }) : ''}
+        {applied ? t('demoFaults.saved') : ''}{' '}
+        {q.data.signingKeyRotations > 0
+          ? t('demoFaults.rotated', { count: q.data.signingKeyRotations })
+          : ''}
       </p>
       {set.error && <ErrorState error={set.error} compact />}
       {rotate.error && <ErrorState error={rotate.error} compact />}

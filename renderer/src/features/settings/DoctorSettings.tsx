@@ -21,7 +21,9 @@ export function DoctorSettings() {
     let inner = 0;
     const outer = requestAnimationFrame(() => {
       inner = requestAnimationFrame(() => {
-        const button = cardRef.current?.querySelector<HTMLElement>('[data-testid="doctor-run"], [data-testid="doctor-again"]');
+        const button = cardRef.current?.querySelector<HTMLElement>(
+          '[data-testid="doctor-run"], [data-testid="doctor-again"]',
+        );
         cardRef.current?.scrollIntoView({ block: 'start' });
         button?.focus({ preventScroll: true });
       });
@@ -34,13 +36,23 @@ export function DoctorSettings() {
   const target = sites.find((s) => s.id === chosen) ?? site ?? sites[0];
   if (!target) return null;
   return (
-    <section className="card" aria-labelledby="doctor-settings-title" data-testid="doctor-settings" ref={cardRef}>
+    <section
+      className="card"
+      aria-labelledby="doctor-settings-title"
+      data-testid="doctor-settings"
+      ref={cardRef}
+    >
       <h3 id="doctor-settings-title">{t('settings.doctor.title')}</h3>
       <p className="muted">{t('settings.doctor.explain')}</p>
       {sites.length > 1 && (
         <div className="field inline">
           <label htmlFor={selectId}>{t('settings.doctor.school')}</label>
-          <select id={selectId} value={target.id} onChange={(e) => setChosen(e.target.value)} data-testid="doctor-site-select">
+          <select
+            id={selectId}
+            value={target.id}
+            onChange={(e) => setChosen(e.target.value)}
+            data-testid="doctor-site-select"
+          >
             {sites.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.label}
@@ -50,7 +62,12 @@ export function DoctorSettings() {
         </div>
       )}
       {/* A new school is a new check: the previous school's report does not stay on screen under the other name. */}
-      <SignInDoctor key={target.id} target={{ siteId: target.id }} siteLabel={target.label} buttonLabel={t('settings.doctor.run')} />
+      <SignInDoctor
+        key={target.id}
+        target={{ siteId: target.id }}
+        siteLabel={target.label}
+        buttonLabel={t('settings.doctor.run')}
+      />
     </section>
   );
 }

@@ -35,7 +35,10 @@ export function SettingsLayout({
 }) {
   const { t } = useTranslation();
   const { route, navigate } = useApp();
-  const wanted = route.screen === 'settings' ? (route.section ?? (route.intent ? 'schools' : undefined)) : undefined;
+  const wanted =
+    route.screen === 'settings'
+      ? (route.section ?? (route.intent ? 'schools' : undefined))
+      : undefined;
   const [current, setCurrent] = useState<SettingsSection>(wanted ?? sections[0] ?? 'schools');
   // The section chosen and where that left the scroller: until the student scrolls elsewhere, it stays the one
   // marked, even when it is too near the end to reach the top (another heading then sits higher).
@@ -72,7 +75,8 @@ export function SettingsLayout({
       if (el && el.getBoundingClientRect().top <= line) seen = s;
     }
     // Scrolled to the very end: the last section is the one read, however short it is.
-    if (main.scrollTop + main.clientHeight >= main.scrollHeight - 2) seen = sections[sections.length - 1];
+    if (main.scrollTop + main.clientHeight >= main.scrollHeight - 2)
+      seen = sections[sections.length - 1];
     if (seen) setCurrent(seen);
   }, [sections]);
   useEffect(() => {
@@ -117,7 +121,13 @@ export function SettingsLayout({
       </nav>
       <div className="settings-sections">
         {sections.map((s) => (
-          <section key={s} id={sectionId(s)} className="settings-section" aria-labelledby={headingId(s)} data-testid={`settings-section-${s}`}>
+          <section
+            key={s}
+            id={sectionId(s)}
+            className="settings-section"
+            aria-labelledby={headingId(s)}
+            data-testid={`settings-section-${s}`}
+          >
             <h2 id={headingId(s)} tabIndex={-1}>
               {t(`settings.nav.${s}`)}
             </h2>

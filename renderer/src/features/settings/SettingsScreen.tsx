@@ -1,6 +1,10 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LanguagePreference, Settings, ThemePreference } from '../../../../electron/common/view-models';
+import type {
+  LanguagePreference,
+  Settings,
+  ThemePreference,
+} from '../../../../electron/common/view-models';
 import { useApp } from '../../state/context';
 import { applyLanguage } from '../../i18n';
 import { useChannel, useChannelMutation } from '../../query';
@@ -94,7 +98,9 @@ function SyncSettings({ settings }: { readonly settings: Settings | undefined })
             data-testid="auto-sync-select"
           >
             {(INTERVALS as readonly number[]).includes(settings.autoSyncMinutes) ? null : (
-              <option value={settings.autoSyncMinutes}>{intervalLabel(settings.autoSyncMinutes, t)}</option>
+              <option value={settings.autoSyncMinutes}>
+                {intervalLabel(settings.autoSyncMinutes, t)}
+              </option>
             )}
             {INTERVALS.map((m) => (
               <option key={m} value={m}>
@@ -105,18 +111,33 @@ function SyncSettings({ settings }: { readonly settings: Settings | undefined })
         </div>
       )}
       {upd.error && <ErrorState error={upd.error} compact />}
-      {site && <SyncNowButton siteId={site.id} siteLabel={site.label} ready={site.status === 'ready'} />}
+      {site && (
+        <SyncNowButton siteId={site.id} siteLabel={site.label} ready={site.status === 'ready'} />
+      )}
     </section>
   );
 }
 
-function SyncNowButton({ siteId, siteLabel, ready }: { readonly siteId: string; readonly siteLabel: string; readonly ready: boolean }) {
+function SyncNowButton({
+  siteId,
+  siteLabel,
+  ready,
+}: {
+  readonly siteId: string;
+  readonly siteLabel: string;
+  readonly ready: boolean;
+}) {
   const { t } = useTranslation();
   const syncNow = useChannelMutation('sync:now');
   return (
     <>
       <p className="muted">{t('settings.sync.explain', { site: siteLabel })}</p>
-      <button type="button" className="button" onClick={() => syncNow.mutate({ siteId })} disabled={syncNow.isPending || !ready}>
+      <button
+        type="button"
+        className="button"
+        onClick={() => syncNow.mutate({ siteId })}
+        disabled={syncNow.isPending || !ready}
+      >
         {syncNow.isPending ? t('sync.running') : t('sync.now')}
       </button>
       {syncNow.data && (
@@ -149,7 +170,9 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
             ) : (
               <strong className="state-badge ok">{t('settings.security.strong')}</strong>
             )}{' '}
-            <span data-testid="token-protection-description">{protectionDescription(q.data, t) ?? q.data.description}</span>
+            <span data-testid="token-protection-description">
+              {protectionDescription(q.data, t) ?? q.data.description}
+            </span>
           </p>
           <details className="tech-details">
             <summary>{t('settings.techDetails')}</summary>
@@ -159,7 +182,11 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
                 <code>{q.data.backend}</code>
               </dd>
               <dt>{t('settings.security.persistent')}</dt>
-              <dd>{q.data.persistent ? t('settings.security.persistentYes') : t('settings.security.persistentNo')}</dd>
+              <dd>
+                {q.data.persistent
+                  ? t('settings.security.persistentYes')
+                  : t('settings.security.persistentNo')}
+              </dd>
             </dl>
           </details>
           {q.data.weak && (
@@ -186,7 +213,10 @@ function Security({ settings }: { readonly settings: Settings | undefined }) {
 
 /** Node's process.platform in the words a student knows; another value is shown as it is. */
 function systemName(platform: string): string {
-  return ({ darwin: 'macOS', win32: 'Windows', linux: 'Linux' } as Record<string, string>)[platform] ?? platform;
+  return (
+    ({ darwin: 'macOS', win32: 'Windows', linux: 'Linux' } as Record<string, string>)[platform] ??
+    platform
+  );
 }
 
 function About() {
@@ -236,7 +266,9 @@ export function SettingsScreen() {
   const { t } = useTranslation();
   const q = useChannel('settings:get', undefined, { staleTime: Infinity });
   const demo = useChannel('demo:faults', undefined, { retry: false });
-  const sections: readonly SettingsSection[] = SETTINGS_SECTIONS.filter((s) => s !== 'demo' || demo.data?.running === true);
+  const sections: readonly SettingsSection[] = SETTINGS_SECTIONS.filter(
+    (s) => s !== 'demo' || demo.data?.running === true,
+  );
   return (
     <div className="screen settings">
       <ScreenHeader title={t('settings.title')} />
@@ -264,7 +296,11 @@ export function SettingsScreen() {
               return q.isPending ? (
                 <Loading />
               ) : q.isError ? (
-                <ErrorState title={t('settings.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+                <ErrorState
+                  title={t('settings.loadFailed')}
+                  error={q.error}
+                  onRetry={() => void q.refetch()}
+                />
               ) : (
                 <Preferences settings={q.data} />
               );

@@ -27,7 +27,8 @@ export function siteStatusKey(s: SiteStatus): string {
   }
 }
 
-type Pending = { kind: 'sign-out'; site: SiteSummary } | { kind: 'remove'; site: SiteSummary } | null;
+type Pending =
+  { kind: 'sign-out'; site: SiteSummary } | { kind: 'remove'; site: SiteSummary } | null;
 
 /** Sign out (SignOutDialog: revoking, optionally keeping the offline copy) and remove a site with all its data. */
 export function SitesSettings() {
@@ -85,21 +86,41 @@ export function SitesSettings() {
           {sites.map((s) => (
             <li key={s.id} className="site-row" data-testid="site-row">
               <div>
-                <strong>{s.label}</strong> {s.isDemo && <span className="tag">{t('sites.demoTag')}</span>}
+                <strong>{s.label}</strong>{' '}
+                {s.isDemo && <span className="tag">{t('sites.demoTag')}</span>}
                 <p className="muted small">
                   {s.baseUrl} · {t(siteStatusKey(s.status))}
                   {s.profile && <> · {s.profile.email}</>}
-                  {s.lastSyncedAt && <> · {t('settings.sites.lastSynced', { date: formatDateTime(s.lastSyncedAt, i18n.language) })}</>}
+                  {s.lastSyncedAt && (
+                    <>
+                      {' '}
+                      ·{' '}
+                      {t('settings.sites.lastSynced', {
+                        date: formatDateTime(s.lastSyncedAt, i18n.language),
+                      })}
+                    </>
+                  )}
                 </p>
               </div>
               <div className="row">
-                {(s.status === 'signed-out' || s.status === 'sign-in-needed' || s.status === 'sign-out-unconfirmed') && (
-                  <button type="button" className="button small" onClick={() => void signIn.signIn(s.id)}>
+                {(s.status === 'signed-out' ||
+                  s.status === 'sign-in-needed' ||
+                  s.status === 'sign-out-unconfirmed') && (
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => void signIn.signIn(s.id)}
+                  >
                     {t('sites.signIn.button')}
                   </button>
                 )}
                 {canSignOut(s) && (
-                  <button type="button" className="button small" onClick={() => setPending({ kind: 'sign-out', site: s })} data-testid="sign-out">
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => setPending({ kind: 'sign-out', site: s })}
+                    data-testid="sign-out"
+                  >
                     {t('settings.sites.signOut')}
                   </button>
                 )}
@@ -142,7 +163,13 @@ export function SitesSettings() {
           <button type="button" className="button" onClick={close}>
             {t('common.cancel')}
           </button>
-          <button type="button" className="button danger" onClick={() => void confirm()} disabled={busy} data-testid="confirm-remove">
+          <button
+            type="button"
+            className="button danger"
+            onClick={() => void confirm()}
+            disabled={busy}
+            data-testid="confirm-remove"
+          >
             {t('settings.sites.removeConfirm')}
           </button>
         </div>

@@ -8,11 +8,19 @@ const STORES = new Set(['keychain', 'dpapi', 'gnome_libsecret', 'kwallet', 'kwal
  * English (logs, diagnostics); the screen says the same from the facts it reports (backend, persistent, weak).
  * `null` for a combination the app does not know: the core's own description is shown then.
  */
-export function protectionDescription(p: TokenProtection, t: (key: string, vars?: Record<string, string>) => string): string | null {
-  if (p.weak) return p.persistent ? t('settings.security.describe.weakDisk') : t('settings.security.describe.weakMemory');
+export function protectionDescription(
+  p: TokenProtection,
+  t: (key: string, vars?: Record<string, string>) => string,
+): string | null {
+  if (p.weak)
+    return p.persistent
+      ? t('settings.security.describe.weakDisk')
+      : t('settings.security.describe.weakMemory');
   if (!p.persistent) return t('settings.security.describe.memory');
   if (p.backend === 'node-aes-256-gcm-keyfile') return t('settings.security.describe.keyFile');
   if (STORES.has(p.backend))
-    return t('settings.security.describe.os', { store: t(`settings.security.store.${p.backend.replace(/^kwallet\d$/, 'kwallet')}`) });
+    return t('settings.security.describe.os', {
+      store: t(`settings.security.store.${p.backend.replace(/^kwallet\d$/, 'kwallet')}`),
+    });
   return null;
 }

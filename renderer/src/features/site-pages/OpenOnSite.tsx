@@ -27,7 +27,16 @@ interface Props {
  * only). While the school cannot be reached (useSchoolReachable: the one rule every screen follows) it is disabled, and
  * the reason is shown beside it, not only in a tooltip.
  */
-export function OpenOnSite({ siteId, page, label, what, small, primary, testId, quietReason }: Props) {
+export function OpenOnSite({
+  siteId,
+  page,
+  label,
+  what,
+  small,
+  primary,
+  testId,
+  quietReason,
+}: Props) {
   const { t } = useTranslation();
   const reachable = useSchoolReachable(siteId);
   const [error, setError] = useState<unknown>(null);
@@ -44,7 +53,9 @@ export function OpenOnSite({ siteId, page, label, what, small, primary, testId, 
       setBusy(false);
     }
   };
-  const className = ['button', small ? 'small' : '', primary ? 'primary' : '', 'open-on-site'].filter(Boolean).join(' ');
+  const className = ['button', small ? 'small' : '', primary ? 'primary' : '', 'open-on-site']
+    .filter(Boolean)
+    .join(' ');
   return (
     <span className="open-on-site-wrap">
       <button
@@ -62,7 +73,10 @@ export function OpenOnSite({ siteId, page, label, what, small, primary, testId, 
         <ArrowUpRight aria-hidden="true" className="open-on-site-arrow" />
       </button>
       {!reachable && (
-        <span id={reasonId} className={quietReason ? 'visually-hidden' : 'muted small open-on-site-reason'}>
+        <span
+          id={reasonId}
+          className={quietReason ? 'visually-hidden' : 'muted small open-on-site-reason'}
+        >
           {t('sitePages.offline')}
         </span>
       )}

@@ -44,17 +44,29 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
   // The application ID and the confidential option, under a disclosure: the invite link is the usual way in.
   const [hasId, setHasId] = useState(Boolean(initial?.clientId));
   // A school found without an application ID: its name, to say who can create one.
-  const [noId, setNoId] = useState<{ readonly label: string; readonly baseUrl: string } | null>(null);
+  const [noId, setNoId] = useState<{ readonly label: string; readonly baseUrl: string } | null>(
+    null,
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validateAddSite({ baseUrl, clientId, confidential: hasId && confidential, clientSecret, needsClientId: hasId });
+    const found = validateAddSite({
+      baseUrl,
+      clientId,
+      confidential: hasId && confidential,
+      clientSecret,
+      needsClientId: hasId,
+    });
     setErrors(found);
     setSubmitError(null);
     setNoId(null);
     const first = (['baseUrl', 'clientId', 'clientSecret'] as const).find((k) => found[k]);
     if (first) {
-      document.getElementById(first === 'baseUrl' ? ids.url : first === 'clientId' ? ids.client : ids.secret)?.focus();
+      document
+        .getElementById(
+          first === 'baseUrl' ? ids.url : first === 'clientId' ? ids.client : ids.secret,
+        )
+        ?.focus();
       return;
     }
     setBusy(true);
@@ -78,7 +90,9 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
       await refreshQueries(client, { queryKey: channelKey('sites:list') });
       selectSite(site.id);
       // Once signed in, show what to do next (Today), the new school's courses among it.
-      void signIn.signIn(site.id).then((done) => done && navigateFrom('add-site', { screen: 'today' }));
+      void signIn
+        .signIn(site.id)
+        .then((done) => done && navigateFrom('add-site', { screen: 'today' }));
     } catch (error) {
       setSubmitError(error);
     } finally {
@@ -86,10 +100,17 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
     }
   };
 
-  const field = (id: string, name: keyof AddSiteErrors) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {});
+  const field = (id: string, name: keyof AddSiteErrors) =>
+    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
 
   return (
-    <form className="form card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="add-site-title" data-testid="add-site-form">
+    <form
+      className="form card"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-labelledby="add-site-title"
+      data-testid="add-site-form"
+    >
       <h2 id="add-site-title">{t('sites.add.title')}</h2>
       <p className="muted">{t('sites.add.intro')}</p>
       <div className="field">
@@ -111,7 +132,12 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
           </p>
         )}
       </div>
-      <details className="app-id" open={hasId} onToggle={(e) => setHasId(e.currentTarget.open)} data-testid="has-application-id">
+      <details
+        className="app-id"
+        open={hasId}
+        onToggle={(e) => setHasId(e.currentTarget.open)}
+        data-testid="has-application-id"
+      >
         <summary>{t('sites.add.haveId')}</summary>
         <div className="field">
           <label htmlFor={ids.client}>{t('sites.add.clientId')}</label>
@@ -133,7 +159,12 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
           )}
         </div>
         <div className="field checkbox">
-          <input id={ids.conf} type="checkbox" checked={confidential} onChange={(e) => setConfidential(e.target.checked)} />
+          <input
+            id={ids.conf}
+            type="checkbox"
+            checked={confidential}
+            onChange={(e) => setConfidential(e.target.checked)}
+          />
           <label htmlFor={ids.conf}>{t('sites.add.confidential')}</label>
         </div>
         {confidential && (
@@ -160,13 +191,16 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
       {noId && <NoApplicationId school={noId.label} baseUrl={noId.baseUrl} />}
       {submitError !== null && <ErrorState error={submitError} compact />}
       {/* The site could not be added because of the site or the network: the doctor can say which. */}
-      {submitError !== null && hasId && clientId.trim() !== '' && DOCTOR_CODES.has(toAppError(submitError).code) && (
-        <SignInDoctor
-          key={toAppError(submitError).message}
-          target={{ baseUrl: baseUrl.trim(), clientId: clientId.trim() }}
-          siteLabel={baseUrl.trim()}
-        />
-      )}
+      {submitError !== null &&
+        hasId &&
+        clientId.trim() !== '' &&
+        DOCTOR_CODES.has(toAppError(submitError).code) && (
+          <SignInDoctor
+            key={toAppError(submitError).message}
+            target={{ baseUrl: baseUrl.trim(), clientId: clientId.trim() }}
+            siteLabel={baseUrl.trim()}
+          />
+        )}
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? t('sites.add.adding') : t('sites.add.submit')}
       </button>

@@ -8,12 +8,22 @@ import { useTranslation } from 'react-i18next';
  * (Developers, then OAuth applications), which appears once the beta feature "MCP connections" is on; there is no
  * self-serve route, so the app cannot register one itself.
  */
-export function NoApplicationId({ school, baseUrl }: { readonly school: string; readonly baseUrl: string }) {
+export function NoApplicationId({
+  school,
+  baseUrl,
+}: {
+  readonly school: string;
+  readonly baseUrl: string;
+}) {
   const { t } = useTranslation();
   // Keyboard and screen-reader users land on the answer.
   const focusOnMount = useCallback((el: HTMLElement | null) => el?.focus(), []);
   return (
-    <section className="no-app-id" aria-labelledby="no-app-id-title" data-testid="no-application-id">
+    <section
+      className="no-app-id"
+      aria-labelledby="no-app-id-title"
+      data-testid="no-application-id"
+    >
       <h3 id="no-app-id-title" tabIndex={-1} ref={focusOnMount}>
         <KeyRound aria-hidden="true" />
         {t('sites.add.noId.title', { school })}

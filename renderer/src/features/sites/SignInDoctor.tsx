@@ -45,28 +45,50 @@ export function SignInDoctor({
   const run = useChannelMutation('doctor:run');
   const titleId = useId();
   const report = run.data;
-  const attention = report?.checks.filter((c) => c.status === 'problem' || c.status === 'warning').length ?? 0;
+  const attention =
+    report?.checks.filter((c) => c.status === 'problem' || c.status === 'warning').length ?? 0;
   // Shown and copied: built once per render.
   const text = report ? reportText(report, t, (iso) => formatDateTime(iso, i18n.language)) : '';
 
   if (run.isIdle) {
     return (
-      <button type="button" className="button doctor-run" onClick={() => run.mutate(target)} data-testid="doctor-run">
+      <button
+        type="button"
+        className="button doctor-run"
+        onClick={() => run.mutate(target)}
+        data-testid="doctor-run"
+      >
         <Stethoscope size={16} aria-hidden={true} /> {buttonLabel ?? t('doctor.button')}
       </button>
     );
   }
   return (
-    <section className="doctor" aria-labelledby={titleId} data-testid="doctor" aria-busy={run.isPending}>
+    <section
+      className="doctor"
+      aria-labelledby={titleId}
+      data-testid="doctor"
+      aria-busy={run.isPending}
+    >
       {/* On demand (Settings) it sits under its card's own heading: one level down, and named as a check. */}
-      {buttonLabel ? <h4 id={titleId}>{t('doctor.checkTitle')}</h4> : <h3 id={titleId}>{t('doctor.title')}</h3>}
+      {buttonLabel ? (
+        <h4 id={titleId}>{t('doctor.checkTitle')}</h4>
+      ) : (
+        <h3 id={titleId}>{t('doctor.title')}</h3>
+      )}
       <p className="muted small">{t('doctor.intro', { site: siteLabel })}</p>
       {run.isPending && (
         <p role="status" className="phase" data-testid="doctor-running">
           <span className="spinner" aria-hidden="true" /> {t('doctor.running')}
         </p>
       )}
-      {run.isError && <ErrorState title={t('doctor.failed')} error={run.error} onRetry={() => run.mutate(target)} compact />}
+      {run.isError && (
+        <ErrorState
+          title={t('doctor.failed')}
+          error={run.error}
+          onRetry={() => run.mutate(target)}
+          compact
+        />
+      )}
       {report && !run.isPending && (
         <>
           <p role="status" className="doctor-summary" data-testid="doctor-summary">
@@ -95,7 +117,9 @@ export function SignInDoctor({
                       </span>
                     </p>
                     <p>{d.what}</p>
-                    {(check.status === 'problem' || check.status === 'warning') && <p className="doctor-todo">{d.todo}</p>}
+                    {(check.status === 'problem' || check.status === 'warning') && (
+                      <p className="doctor-todo">{d.todo}</p>
+                    )}
                   </div>
                 </li>
               );
@@ -110,7 +134,12 @@ export function SignInDoctor({
           </details>
           <div className="row">
             <CopyButton text={text} label={t('doctor.copy')} testId="doctor-copy" />
-            <button type="button" className="button small" onClick={() => run.mutate(target)} data-testid="doctor-again">
+            <button
+              type="button"
+              className="button small"
+              onClick={() => run.mutate(target)}
+              data-testid="doctor-again"
+            >
               {t('doctor.runAgain')}
             </button>
           </div>

@@ -8,7 +8,8 @@ import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';
 
 /** Whether a site has a sign-in to end (the same rule everywhere the app offers "Sign out"). */
-export const canSignOut = (s: SiteSummary): boolean => s.status === 'ready' || s.status === 'sign-in-needed';
+export const canSignOut = (s: SiteSummary): boolean =>
+  s.status === 'ready' || s.status === 'sign-in-needed';
 
 /**
  * "Sign out of …?" with the choice to keep or remove this computer's copy of the school's data. The one dialog every
@@ -29,7 +30,12 @@ export function SignOutDialog({
   // Only there while asked: the places offering sign-out can share a screen, and one question is on the page at a time.
   if (!site) return null;
   return (
-    <Dialog open title={t('settings.sites.signOutTitle', { site: site.label })} onClose={onClose} testId="sign-out-dialog">
+    <Dialog
+      open
+      title={t('settings.sites.signOutTitle', { site: site.label })}
+      onClose={onClose}
+      testId="sign-out-dialog"
+    >
       {/* Keyed by site: every opening starts from "keep the data" with no old error shown. */}
       <SignOutBody key={site.id} site={site} onClose={onClose} onDone={onDone} />
     </Dialog>
@@ -73,16 +79,29 @@ function SignOutBody({
     <>
       <p>{t('settings.sites.signOutText')}</p>
       <label className="toggle">
-        <input type="checkbox" checked={keepData} onChange={(e) => setKeepData(e.target.checked)} data-testid="keep-data" />{' '}
+        <input
+          type="checkbox"
+          checked={keepData}
+          onChange={(e) => setKeepData(e.target.checked)}
+          data-testid="keep-data"
+        />{' '}
         {t('settings.sites.keepData')}
       </label>
-      <p className="muted small">{keepData ? t('settings.sites.keepDataYes') : t('settings.sites.keepDataNo')}</p>
+      <p className="muted small">
+        {keepData ? t('settings.sites.keepDataYes') : t('settings.sites.keepDataNo')}
+      </p>
       {error !== null && <ErrorState error={error} compact />}
       <div className="row end">
         <button type="button" className="button" onClick={onClose}>
           {t('common.cancel')}
         </button>
-        <button type="button" className="button primary" onClick={() => void confirm()} disabled={busy} data-testid="confirm-sign-out">
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => void confirm()}
+          disabled={busy}
+          data-testid="confirm-sign-out"
+        >
           {t('settings.sites.signOut')}
         </button>
       </div>

@@ -10,7 +10,10 @@ export function SiteSignInScreen({ site }: { readonly site: SiteSummary }) {
   const signIn = useSignIn();
   const { route, navigateFrom } = useApp();
   // Signed in, the app lands where it does after the first school's sign-in: Today (unless the student moved on).
-  const start = () => void signIn.signIn(site.id).then((done) => done && navigateFrom(route.screen, { screen: 'today' }));
+  const start = () =>
+    void signIn
+      .signIn(site.id)
+      .then((done) => done && navigateFrom(route.screen, { screen: 'today' }));
   const busy = signIn.pending && signIn.siteId === site.id;
   return (
     <div className="welcome">
@@ -24,7 +27,12 @@ export function SiteSignInScreen({ site }: { readonly site: SiteSummary }) {
         <section className="card">
           <p>{t('sites.signIn.needed', { site: site.label })}</p>
           <p className="muted">{site.baseUrl}</p>
-          <button type="button" className="button primary big" onClick={start} data-testid="sign-in-button">
+          <button
+            type="button"
+            className="button primary big"
+            onClick={start}
+            data-testid="sign-in-button"
+          >
             {t('sites.signIn.button')}
           </button>
         </section>

@@ -12,9 +12,19 @@ import { statusChipKey, useSyncStatus } from '../sync/useSyncStatus';
 import { canSignOut, SignOutDialog } from './SignOutDialog';
 
 /** A site's initial on a tile of its own hue (sites carry no logo in the view model). */
-function SiteAvatar({ site, size = 'md' }: { readonly site: SiteSummary; readonly size?: 'sm' | 'md' }) {
+function SiteAvatar({
+  site,
+  size = 'md',
+}: {
+  readonly site: SiteSummary;
+  readonly size?: 'sm' | 'md';
+}) {
   return (
-    <span className={`site-avatar ${size}`} aria-hidden="true" style={{ ['--cover-hue' as string]: coverHue(site.id) }}>
+    <span
+      className={`site-avatar ${size}`}
+      aria-hidden="true"
+      style={{ ['--cover-hue' as string]: coverHue(site.id) }}
+    >
       {monogram(site.label)}
     </span>
   );
@@ -34,16 +44,32 @@ const TONE_CLASS = { ok: 'ok', busy: 'busy', warning: 'warning', danger: 'bad' }
  * The shown site's state under its name: the same status view the status bar renders (useSyncStatus `view`), so the
  * chip is never green beside a status bar or banner that says otherwise. When all is well it says the sign-in state.
  */
-function SiteChipState({ site, host }: { readonly site: SiteSummary; readonly host: string | undefined }) {
+function SiteChipState({
+  site,
+  host,
+}: {
+  readonly site: SiteSummary;
+  readonly host: string | undefined;
+}) {
   const { t } = useTranslation();
   const { view } = useSyncStatus(site.id);
   const ok = view.state === 'ok';
   return (
-    <span className="site-switcher-state" data-testid="site-chip-state" data-state={view.state} data-tone={view.tone}>
-      <span className={`status-dot ${ok ? stateClass(site) : TONE_CLASS[view.tone]}`} aria-hidden="true" />
+    <span
+      className="site-switcher-state"
+      data-testid="site-chip-state"
+      data-state={view.state}
+      data-tone={view.tone}
+    >
+      <span
+        className={`status-dot ${ok ? stateClass(site) : TONE_CLASS[view.tone]}`}
+        aria-hidden="true"
+      />
       {site.isDemo ? `${t('sites.demoTag')} · ` : ''}
       {/* Signed out by the student: said in those words (red, as the bar), not as a sign-in the school asks for. */}
-      {ok || site.status === 'signed-out' ? t(siteStatusKey(site.status)) : t(statusChipKey(view.state))}
+      {ok || site.status === 'signed-out'
+        ? t(siteStatusKey(site.status))
+        : t(statusChipKey(view.state))}
       {host !== undefined && (
         <span data-testid="site-host">
           {' · '}
@@ -76,7 +102,11 @@ export function SiteSwitcher() {
   const signOutItem = site !== null && canSignOut(site);
   const signOutLabel = site ? t('sites.switcher.signOut', { site: site.label }) : '';
   const count = sites.length + 1 + (signOutItem ? 1 : 0);
-  const labels = [...sites.map((s) => s.label), t('nav.addSite'), ...(signOutItem ? [signOutLabel] : [])];
+  const labels = [
+    ...sites.map((s) => s.label),
+    t('nav.addSite'),
+    ...(signOutItem ? [signOutLabel] : []),
+  ];
   // Two sites that read the same (or a label naming another host) are told apart by their host.
   const hosts = useMemo(() => labelsNeedingHost(sites), [sites]);
 
@@ -182,7 +212,14 @@ export function SiteSwitcher() {
         <ChevronsUpDown className="site-switcher-chevron" />
       </button>
       {open && (
-        <div className="menu site-menu" role="menu" id={menuId} aria-labelledby={buttonId} onKeyDown={onMenuKey} data-testid="site-menu">
+        <div
+          className="menu site-menu"
+          role="menu"
+          id={menuId}
+          aria-labelledby={buttonId}
+          onKeyDown={onMenuKey}
+          data-testid="site-menu"
+        >
           <p className="menu-heading" aria-hidden="true">
             {t('sites.switcher.menuTitle')}
           </p>
@@ -220,7 +257,10 @@ export function SiteSwitcher() {
                 </span>
               </span>
               {hasData(s) && <UnreadBadge siteId={s.id} testId="site-unread" lead=", " />}
-              <Check className="menu-check" style={{ visibility: s.id === site.id ? 'visible' : 'hidden' }} />
+              <Check
+                className="menu-check"
+                style={{ visibility: s.id === site.id ? 'visible' : 'hidden' }}
+              />
             </div>
           ))}
           <div className="menu-separator" role="separator" />

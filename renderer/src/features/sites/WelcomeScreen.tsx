@@ -14,7 +14,13 @@ import { SignInPanel } from './SignInPanel';
 import { useSignIn } from './sign-in';
 
 /** First run (or "Add a site"): a school's invite link, its address, or the demo in one click. */
-export function WelcomeScreen({ first, invite }: { readonly first: boolean; readonly invite?: InviteOutcome }) {
+export function WelcomeScreen({
+  first,
+  invite,
+}: {
+  readonly first: boolean;
+  readonly invite?: InviteOutcome;
+}) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const { selectSite, sites, navigateFrom, navigate } = useApp();
@@ -36,7 +42,10 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
       const firstSite = added[0];
       if (firstSite) {
         selectSite(firstSite.id);
-        if (firstSite.status !== 'ready') void signIn.signIn(firstSite.id).then((done) => done && navigateFrom('add-site', { screen: 'today' }));
+        if (firstSite.status !== 'ready')
+          void signIn
+            .signIn(firstSite.id)
+            .then((done) => done && navigateFrom('add-site', { screen: 'today' }));
         else navigateFrom('add-site', { screen: 'today' });
       }
     } catch (e) {
@@ -70,8 +79,18 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
       <div ref={panel} className="welcome-sign-in">
         {inFlight && <SignInPanel siteId={inFlight.id} siteLabel={inFlight.label} />}
       </div>
-      {invite && <InviteNotice invite={invite} onDismiss={() => navigate({ screen: first ? 'add-site' : 'library' })} />}
-      {invite?.ok && <AddSiteForm key={`${invite.invite.baseUrl} ${invite.invite.clientId}`} initial={invite.invite} />}
+      {invite && (
+        <InviteNotice
+          invite={invite}
+          onDismiss={() => navigate({ screen: first ? 'add-site' : 'library' })}
+        />
+      )}
+      {invite?.ok && (
+        <AddSiteForm
+          key={`${invite.invite.baseUrl} ${invite.invite.clientId}`}
+          initial={invite.invite}
+        />
+      )}
       {/* The invite link first (the school's operator creates the app's application ID and sends it), then the address. */}
       {!invite?.ok && <InvitePasteForm key={pasteRun} />}
       {!invite?.ok && <AddSiteForm />}
@@ -92,7 +111,9 @@ export function WelcomeScreen({ first, invite }: { readonly first: boolean; read
             {busy ? t('sites.welcome.demoStarting') : t('sites.welcome.tryDemo')}
             {!busy && <ArrowRight aria-hidden="true" />}
           </button>
-          {demoError !== null && <ErrorState error={demoError} onRetry={() => void tryDemo()} compact />}
+          {demoError !== null && (
+            <ErrorState error={demoError} onRetry={() => void tryDemo()} compact />
+          )}
         </section>
       )}
     </div>

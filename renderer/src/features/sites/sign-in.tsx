@@ -44,12 +44,16 @@ export function SignInProvider({ children }: { readonly children: ReactNode }) {
   );
 
   const cancel = useCallback(async () => {
-    if (state.siteId) await call('sites:cancel-sign-in', { siteId: state.siteId }).catch(() => undefined);
+    if (state.siteId)
+      await call('sites:cancel-sign-in', { siteId: state.siteId }).catch(() => undefined);
   }, [state.siteId]);
 
   const dismiss = useCallback(() => setState({ siteId: null, pending: false, error: null }), []);
 
-  const value = useMemo(() => ({ ...state, signIn, cancel, dismiss }), [state, signIn, cancel, dismiss]);
+  const value = useMemo(
+    () => ({ ...state, signIn, cancel, dismiss }),
+    [state, signIn, cancel, dismiss],
+  );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
 

@@ -25,12 +25,16 @@ export function validateAddSite(fields: AddSiteFields): AddSiteErrors {
     }
     if (url) {
       // RFC 8252 §8.3 spirit: plain http only on the loopback interface, https everywhere else.
-      if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) errors.baseUrl = 'sites.add.errors.urlHttps';
-      else if (url.protocol !== 'https:' && url.protocol !== 'http:') errors.baseUrl = 'sites.add.errors.urlHttps';
+      if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname))
+        errors.baseUrl = 'sites.add.errors.urlHttps';
+      else if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        errors.baseUrl = 'sites.add.errors.urlHttps';
       else if (url.username || url.password) errors.baseUrl = 'sites.add.errors.urlCredentials';
     }
   }
-  if (fields.needsClientId !== false && fields.clientId.trim() === '') errors.clientId = 'sites.add.errors.clientIdRequired';
-  if (fields.confidential && fields.clientSecret.trim() === '') errors.clientSecret = 'sites.add.errors.secretRequired';
+  if (fields.needsClientId !== false && fields.clientId.trim() === '')
+    errors.clientId = 'sites.add.errors.clientIdRequired';
+  if (fields.confidential && fields.clientSecret.trim() === '')
+    errors.clientSecret = 'sites.add.errors.secretRequired';
   return errors;
 }

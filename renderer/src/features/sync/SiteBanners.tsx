@@ -16,7 +16,9 @@ export function SiteBanners() {
   const signIn = useSignIn();
   const explain = useErrorText();
   const { status, view } = useSyncStatus(site.id);
-  const missing = Array.from(new Set([...(status.data?.missingScopes ?? []), ...site.missingScopes]));
+  const missing = Array.from(
+    new Set([...(status.data?.missingScopes ?? []), ...site.missingScopes]),
+  );
   const lastError = status.data?.lastError;
   const busy = signIn.pending && signIn.siteId === site.id;
 
@@ -29,26 +31,40 @@ export function SiteBanners() {
       )}
       {view.state === 'not-answering' && (
         <div className="banner warning" role="status" data-testid="not-answering-banner">
-          <strong>{t('siteStatus.notAnswering.title', { site: site.label })}</strong> {t('siteStatus.notAnswering.text')}
+          <strong>{t('siteStatus.notAnswering.title', { site: site.label })}</strong>{' '}
+          {t('siteStatus.notAnswering.text')}
         </div>
       )}
-      {(site.status === 'sign-in-needed' || (site.status === 'signed-out' && site.lastSyncedAt !== null)) && !busy && (
-        <div className="banner danger" role="alert" data-testid="sign-in-again">
-          <span>
-            {site.status === 'sign-in-needed'
-              ? t(site.signInUnreadable === true ? 'sync.signInUnreadable' : 'sync.signInNeeded', { site: site.label })
-              : t('sync.signedOut', { site: site.label })}
-          </span>
-          <button type="button" className="button small primary" onClick={() => void signIn.signIn(site.id)}>
-            {t('sync.signInAgain')}
-          </button>
-        </div>
-      )}
+      {(site.status === 'sign-in-needed' ||
+        (site.status === 'signed-out' && site.lastSyncedAt !== null)) &&
+        !busy && (
+          <div className="banner danger" role="alert" data-testid="sign-in-again">
+            <span>
+              {site.status === 'sign-in-needed'
+                ? t(
+                    site.signInUnreadable === true ? 'sync.signInUnreadable' : 'sync.signInNeeded',
+                    { site: site.label },
+                  )
+                : t('sync.signedOut', { site: site.label })}
+            </span>
+            <button
+              type="button"
+              className="button small primary"
+              onClick={() => void signIn.signIn(site.id)}
+            >
+              {t('sync.signInAgain')}
+            </button>
+          </div>
+        )}
       <SignInPanel siteId={site.id} siteLabel={site.label} />
       {site.status === 'sign-out-unconfirmed' && !busy && (
         <div className="banner danger" role="alert" data-testid="sign-out-unconfirmed">
           <span>{t('sync.signOutUnconfirmed', { site: site.label })}</span>
-          <button type="button" className="button small primary" onClick={() => void signIn.signIn(site.id)}>
+          <button
+            type="button"
+            className="button small primary"
+            onClick={() => void signIn.signIn(site.id)}
+          >
             {t('sync.signInAgain')}
           </button>
         </div>
@@ -60,14 +76,20 @@ export function SiteBanners() {
       )}
       {missing.length > 0 && (
         <div className="banner info" data-testid="missing-scopes">
-          {(site.declinedScopes?.length ?? 0) > 0 && <p data-testid="scopes-declined">{t('sync.scopeDeclined', { site: site.label })}</p>}
+          {(site.declinedScopes?.length ?? 0) > 0 && (
+            <p data-testid="scopes-declined">{t('sync.scopeDeclined', { site: site.label })}</p>
+          )}
           <ul className="plain">
             {missing.map((s) => (
               <li key={s}>{t(missingScopeKey(s), { scope: s })}</li>
             ))}
           </ul>
           {site.status === 'ready' && (
-            <button type="button" className="button small" onClick={() => void signIn.signIn(site.id)}>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => void signIn.signIn(site.id)}
+            >
               {t('sync.signInAgain')}
             </button>
           )}
@@ -77,12 +99,16 @@ export function SiteBanners() {
         .filter((k) => k.part === 'notifications')
         .map((k) => (
           <div key={k.part} className="banner info" role="status" data-testid="kept-newest">
-            {t('sync.keptNewestNotices', { site: site.label, kept: k.kept.toLocaleString(i18n.language) })}
+            {t('sync.keptNewestNotices', {
+              site: site.label,
+              kept: k.kept.toLocaleString(i18n.language),
+            })}
           </div>
         ))}
       {lastError && view.state === 'failed' && site.status === 'ready' && (
         <div className="banner warning" role="status" data-testid="sync-error">
-          <strong>{t('sync.lastRunFailed')}</strong> {explain(lastError).what} {explain(lastError).next}
+          <strong>{t('sync.lastRunFailed')}</strong> {explain(lastError).what}{' '}
+          {explain(lastError).next}
         </div>
       )}
     </div>

@@ -31,14 +31,28 @@ export function StatusBar() {
   }, [lastSyncedAt, client, site.id]);
 
   return (
-    <div className="status-bar" data-testid="sync-status" data-running={running ? 'true' : 'false'} data-state={view.state} data-tone={view.tone}>
+    <div
+      className="status-bar"
+      data-testid="sync-status"
+      data-running={running ? 'true' : 'false'}
+      data-state={view.state}
+      data-tone={view.tone}
+    >
       <span className={`dot ${view.tone}`} aria-hidden="true" />
       <span className="status-text" role="status" aria-live="polite">
-        <StatusWords siteId={site.id} siteLabel={site.label} lastSyncedAt={site.lastSyncedAt} marked />
+        <StatusWords
+          siteId={site.id}
+          siteLabel={site.label}
+          lastSyncedAt={site.lastSyncedAt}
+          marked
+        />
       </span>
       {running && (
         <div className="status-progress">
-          <ProgressBar value={progress?.fraction != null ? progress.fraction * 100 : 0} label={t('sync.progressLabel')} />
+          <ProgressBar
+            value={progress?.fraction != null ? progress.fraction * 100 : 0}
+            label={t('sync.progressLabel')}
+          />
         </div>
       )}
       {pending > 0 && (
@@ -63,7 +77,11 @@ export function StatusBar() {
       )}
       <span className="spacer" />
       {running ? (
-        <button type="button" className="button small" onClick={() => cancel.mutate({ siteId: site.id })}>
+        <button
+          type="button"
+          className="button small"
+          onClick={() => cancel.mutate({ siteId: site.id })}
+        >
           {t('sync.cancel')}
         </button>
       ) : (

@@ -34,11 +34,18 @@ export function StatusWords({
         <>
           {t('sync.running')}
           {progress && <> · {t(syncPhaseKey(progress.phase))}</>}
-          {progress && progress.itemsFetched > 0 && <> · {t('sync.items', { count: progress.itemsFetched })}</>}
+          {progress && progress.itemsFetched > 0 && (
+            <> · {t('sync.items', { count: progress.itemsFetched })}</>
+          )}
         </>
       ) : lastSyncedAt ? (
-        <span title={formatDateTime(lastSyncedAt, lng)} data-testid={marked ? 'last-synced' : undefined}>
-          {t(reasonKey ? 'siteStatus.lastSynced' : 'sync.lastSynced', { when: formatRelative(lastSyncedAt, now, lng) })}
+        <span
+          title={formatDateTime(lastSyncedAt, lng)}
+          data-testid={marked ? 'last-synced' : undefined}
+        >
+          {t(reasonKey ? 'siteStatus.lastSynced' : 'sync.lastSynced', {
+            when: formatRelative(lastSyncedAt, now, lng),
+          })}
         </span>
       ) : (
         t('sync.never')
@@ -46,7 +53,10 @@ export function StatusWords({
       {reasonKey && (
         <>
           {' · '}
-          <span className={`status-reason ${view.tone}`} data-testid={marked ? 'status-reason' : undefined}>
+          <span
+            className={`status-reason ${view.tone}`}
+            data-testid={marked ? 'status-reason' : undefined}
+          >
             {t(reasonKey, { site: siteLabel })}
           </span>
         </>

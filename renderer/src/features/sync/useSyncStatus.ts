@@ -14,7 +14,8 @@ export function useSyncStatus(siteId: string) {
   // Events drive the updates; polling is the safety net (faster while a run is on or nothing was synced yet).
   return useFoldedStatus(siteId, {
     staleTime: 5_000,
-    refetchInterval: (q) => (q.state.data?.running || q.state.data?.lastSyncedAt === null ? 2_000 : 30_000),
+    refetchInterval: (q) =>
+      q.state.data?.running || q.state.data?.lastSyncedAt === null ? 2_000 : 30_000,
   });
 }
 

@@ -1,8 +1,22 @@
-import { Bell, BookOpen, CalendarClock, CircleCheck, Hourglass, LockOpen, Receipt, Sun, ArrowUpRight } from 'lucide-react';
+import {
+  Bell,
+  BookOpen,
+  CalendarClock,
+  CircleCheck,
+  Hourglass,
+  LockOpen,
+  Receipt,
+  Sun,
+  ArrowUpRight,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { externalUrl } from '../../../../electron/common/external-url';
-import type { TodayAttention, TodayCourse, TodaySite } from '../../../../electron/common/view-models';
+import type {
+  TodayAttention,
+  TodayCourse,
+  TodaySite,
+} from '../../../../electron/common/view-models';
 import { useChannel } from '../../query';
 import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
@@ -25,10 +39,16 @@ import { useSyncStatus } from '../sync/useSyncStatus';
 function Freshness({ sites }: { readonly sites: readonly TodaySite[] }) {
   const { t } = useTranslation();
   if (sites.length === 0) return null;
-  if (sites.every((s) => s.lastSyncedAt === null)) return <p className="muted today-freshness">{t('today.neverSynced')}</p>;
+  if (sites.every((s) => s.lastSyncedAt === null))
+    return <p className="muted today-freshness">{t('today.neverSynced')}</p>;
   const many = sites.length > 1;
   return (
-    <ul className="plain muted today-freshness" data-testid="today-freshness" data-first-screen="blank" aria-label={t('today.freshnessLabel')}>
+    <ul
+      className="plain muted today-freshness"
+      data-testid="today-freshness"
+      data-first-screen="blank"
+      aria-label={t('today.freshnessLabel')}
+    >
       {sites.map((s) => (
         <SchoolFreshness key={s.siteId} site={s} named={many} />
       ))}
@@ -39,7 +59,12 @@ function Freshness({ sites }: { readonly sites: readonly TodaySite[] }) {
 function SchoolFreshness({ site, named }: { readonly site: TodaySite; readonly named: boolean }) {
   const { view } = useSyncStatus(site.siteId);
   return (
-    <li data-testid="today-school-status" data-site-id={site.siteId} data-state={view.state} data-tone={view.tone}>
+    <li
+      data-testid="today-school-status"
+      data-site-id={site.siteId}
+      data-state={view.state}
+      data-tone={view.tone}
+    >
       <span className={`dot ${view.tone}`} aria-hidden="true" />
       {named && <strong>{site.label}: </strong>}
       <StatusWords siteId={site.siteId} siteLabel={site.label} lastSyncedAt={site.lastSyncedAt} />
@@ -47,7 +72,13 @@ function SchoolFreshness({ site, named }: { readonly site: TodaySite; readonly n
   );
 }
 
-function ContinueCard({ course, siteLabel }: { readonly course: TodayCourse; readonly siteLabel: string | null }) {
+function ContinueCard({
+  course,
+  siteLabel,
+}: {
+  readonly course: TodayCourse;
+  readonly siteLabel: string | null;
+}) {
   const { t, i18n } = useTranslation();
   const { navigate, selectSite } = useApp();
   const step = course.nextStep;
@@ -57,7 +88,12 @@ function ContinueCard({ course, siteLabel }: { readonly course: TodayCourse; rea
     navigate({ screen: 'course', courseId: course.courseId });
   };
   return (
-    <li className="today-card card" data-testid="today-continue" data-course-id={course.courseId} data-site-id={course.siteId}>
+    <li
+      className="today-card card"
+      data-testid="today-continue"
+      data-course-id={course.courseId}
+      data-site-id={course.siteId}
+    >
       <div className="today-card-body">
         <h3 className="today-card-title">
           <button type="button" className="link-button" onClick={open}>
@@ -74,7 +110,11 @@ function ContinueCard({ course, siteLabel }: { readonly course: TodayCourse; rea
         <OpenOnSite
           siteId={course.siteId}
           page={{ kind: 'lecture', courseId: course.courseId, lectureId: step.lecture.lectureId }}
-          label={step.kind === 'resume' ? t('course.next.resume', { time: formatClock(step.positionSeconds) }) : t('course.next.watch')}
+          label={
+            step.kind === 'resume'
+              ? t('course.next.resume', { time: formatClock(step.positionSeconds) })
+              : t('course.next.watch')
+          }
           what={`${step.kind === 'resume' ? t('course.next.resume', { time: formatClock(step.positionSeconds) }) : t('course.next.watch')}: ${step.lecture.title}`}
           primary
           small
@@ -90,10 +130,20 @@ function formatClock(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   const two = (n: number) => String(n).padStart(2, '0');
   const h = Math.floor(s / 3600);
-  return h > 0 ? `${h}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}` : `${two(Math.floor(s / 60))}:${two(s % 60)}`;
+  return h > 0
+    ? `${h}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`
+    : `${two(Math.floor(s / 60))}:${two(s % 60)}`;
 }
 
-function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention; readonly siteLabel: string | null; readonly now: number }) {
+function AttentionRow({
+  item,
+  siteLabel,
+  now,
+}: {
+  readonly item: TodayAttention;
+  readonly siteLabel: string | null;
+  readonly now: number;
+}) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const { navigate, selectSite } = useApp();
@@ -108,9 +158,17 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
     case 'access-ending': {
       // An unreadable date never reaches here (the core sorts by it), but the count then says 0 rather than throwing.
       const days = daysUntil(item.endsAt, now) ?? 0;
-      text = t('today.accessEnding', { title: item.title, date: formatDate(item.endsAt, lng), count: days });
+      text = t('today.accessEnding', {
+        title: item.title,
+        date: formatDate(item.endsAt, lng),
+        count: days,
+      });
       action = (
-        <button type="button" className="button small" onClick={go({ screen: 'course', courseId: item.courseId })}>
+        <button
+          type="button"
+          className="button small"
+          onClick={go({ screen: 'course', courseId: item.courseId })}
+        >
           {t('today.openCourse')}
         </button>
       );
@@ -119,15 +177,33 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
     case 'payment-due': {
       Icon = Receipt;
       const left = item.expiresAt ? timeLeft(item.expiresAt, now) : null;
-      text = t('today.paymentDue', { amount: formatMoney(item.amount, item.currency, lng), code: item.codeNo, title: item.title });
+      text = t('today.paymentDue', {
+        amount: formatMoney(item.amount, item.currency, lng),
+        code: item.codeNo,
+        title: item.title,
+      });
       action = (
         <>
           {left && item.expiresAt && (
-            <span className="today-countdown" data-testid="today-countdown" data-first-screen="blank">
-              {t('today.countdown', { days: left.days, hours: left.hours, minutes: left.minutes, date: formatDateTime(item.expiresAt, lng) })}
+            <span
+              className="today-countdown"
+              data-testid="today-countdown"
+              data-first-screen="blank"
+            >
+              {t('today.countdown', {
+                days: left.days,
+                hours: left.hours,
+                minutes: left.minutes,
+                date: formatDateTime(item.expiresAt, lng),
+              })}
             </span>
           )}
-          <button type="button" className="button small" onClick={go({ screen: 'billing', tradeNo: item.tradeNo })} data-testid="today-see-payment">
+          <button
+            type="button"
+            className="button small"
+            onClick={go({ screen: 'billing', tradeNo: item.tradeNo })}
+            data-testid="today-see-payment"
+          >
             {t('today.seePayment')}
           </button>
         </>
@@ -154,7 +230,11 @@ function AttentionRow({ item, siteLabel, now }: { readonly item: TodayAttention;
       Icon = LockOpen;
       text = t('today.lectureUnlocked', { lecture: item.lectureTitle, course: item.courseTitle });
       action = (
-        <button type="button" className="button small" onClick={go({ screen: 'course', courseId: item.courseId })}>
+        <button
+          type="button"
+          className="button small"
+          onClick={go({ screen: 'course', courseId: item.courseId })}
+        >
           {t('today.openCourse')}
         </button>
       );
@@ -193,17 +273,27 @@ export function TodayScreen() {
     return (
       <div className="screen">
         <ScreenHeader title={t('today.title')} icon={Sun} />
-        <ErrorState title={t('today.loadFailed')} error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorState
+          title={t('today.loadFailed')}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+        />
       </div>
     );
   const today = q.data;
   const many = today.sites.length > 1;
-  const label = (siteId: string) => (many ? (today.sites.find((s) => s.siteId === siteId)?.label ?? null) : null);
+  const label = (siteId: string) =>
+    many ? (today.sites.find((s) => s.siteId === siteId)?.label ?? null) : null;
   const unread = today.sites.filter((s) => s.unreadCount > 0);
   return (
     <div className="screen today-screen">
       <ScreenHeader title={t('today.title')} icon={Sun}>
-        <button type="button" className="button small" onClick={() => navigate({ screen: 'library' })} data-testid="today-library">
+        <button
+          type="button"
+          className="button small"
+          onClick={() => navigate({ screen: 'library' })}
+          data-testid="today-library"
+        >
           <BookOpen aria-hidden="true" />
           {t('today.allCourses')}
         </button>
@@ -217,7 +307,11 @@ export function TodayScreen() {
         ) : (
           <ul className="plain today-cards">
             {today.continueLearning.map((c) => (
-              <ContinueCard key={`${c.siteId}/${c.courseId}`} course={c} siteLabel={label(c.siteId)} />
+              <ContinueCard
+                key={`${c.siteId}/${c.courseId}`}
+                course={c}
+                siteLabel={label(c.siteId)}
+              />
             ))}
           </ul>
         )}
@@ -248,7 +342,12 @@ export function TodayScreen() {
           <h2 id="today-unread-title">{t('today.unreadTitle')}</h2>
           <ul className="plain today-rows">
             {unread.map((s) => (
-              <li key={s.siteId} className="today-row" data-testid="today-unread" data-site-id={s.siteId}>
+              <li
+                key={s.siteId}
+                className="today-row"
+                data-testid="today-unread"
+                data-site-id={s.siteId}
+              >
                 <Bell className="today-row-icon" aria-hidden="true" />
                 <div className="today-row-text">
                   <p>{t('today.unread', { count: s.unreadCount, school: s.label })}</p>

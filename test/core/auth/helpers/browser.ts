@@ -62,7 +62,9 @@ export function createScriptedBrowser(options: ScriptedBrowserOptions = {}): Scr
     return res;
   }
 
-  async function open(start: string): Promise<{ callbackUrl: string; status: number; body: string }> {
+  async function open(
+    start: string,
+  ): Promise<{ callbackUrl: string; status: number; body: string }> {
     const serverOrigin = new URL(start).origin;
     let res = await send(start);
     let current = start;
@@ -84,7 +86,10 @@ export function createScriptedBrowser(options: ScriptedBrowserOptions = {}): Scr
       }
       const html = await res.text();
       const form = parseForm(html);
-      if (res.status !== 200 || !form) throw new Error(`scripted browser stuck at ${current} (HTTP ${res.status}): ${html.slice(0, 300)}`);
+      if (res.status !== 200 || !form)
+        throw new Error(
+          `scripted browser stuck at ${current} (HTTP ${res.status}): ${html.slice(0, 300)}`,
+        );
       const body = new URLSearchParams(form.fields);
       if (/name="password"/.test(html)) {
         body.set('email', email);
@@ -95,7 +100,11 @@ export function createScriptedBrowser(options: ScriptedBrowserOptions = {}): Scr
         throw new Error(`scripted browser found an unknown form at ${current}`);
       }
       current = new URL(form.action, current).href;
-      res = await send(current, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+      res = await send(current, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: body.toString(),
+      });
     }
     throw new Error('scripted browser: too many steps');
   }

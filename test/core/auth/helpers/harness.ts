@@ -33,7 +33,10 @@ export interface Harness {
    * The next answer to a request matching `match` is changed by `rewrite` on its way to the app (the server did
    * its work as usual: what it issued is live there). Tests make a real server's answer one the app refuses.
    */
-  rewriteNextAnswer(match: (r: SentRequest) => boolean, rewrite: (body: Record<string, unknown>) => Record<string, unknown>): void;
+  rewriteNextAnswer(
+    match: (r: SentRequest) => boolean,
+    rewrite: (body: Record<string, unknown>) => Record<string, unknown>,
+  ): void;
   /** Refresh grants sent to any token endpoint. */
   refreshRequests(): SentRequest[];
   /** The next request matching `match` reaches the server, which answers; the answer is then lost. */
@@ -53,22 +56,39 @@ export interface Harness {
 }
 
 export async function createHarness(
-  options: { clock?: { now(): number }; logger?: Logger; extra?: Partial<SiteManagerOptions>; cipher?: Cipher; dir?: string } = {},
+  options: {
+    clock?: { now(): number };
+    logger?: Logger;
+    extra?: Partial<SiteManagerOptions>;
+    cipher?: Cipher;
+    dir?: string;
+  } = {},
 ): Promise<Harness> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'ld-sites-')));
   const cipher = options.cipher ?? (await createNodeCipher(join(dir, 'vault.key')));
   const sent: SentRequest[] = [];
   const losers: ((r: SentRequest) => boolean)[] = [];
   const tokenAnswers: Harness['tokenAnswers'] = [];
-  const rewriters: { match: (r: SentRequest) => boolean; rewrite: (body: Record<string, unknown>) => Record<string, unknown> }[] = [];
-  const holds: { match: (r: SentRequest) => boolean; reached: () => void; released: Promise<void> }[] = [];
+  const rewriters: {
+    match: (r: SentRequest) => boolean;
+    rewrite: (body: Record<string, unknown>) => Record<string, unknown>;
+  }[] = [];
+  const holds: {
+    match: (r: SentRequest) => boolean;
+    reached: () => void;
+    released: Promise<void>;
+  }[] = [];
   const observedFetch: FetchLike = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const headers = new Headers(init?.headers);
     const entry: SentRequest = {
       url,
       method: init?.method ?? 'GET',
-      form: typeof init?.body === 'string' && headers.get('content-type')?.includes('x-www-form-urlencoded') ? new URLSearchParams(init.body) : null,
+      form:
+        typeof init?.body === 'string' &&
+        headers.get('content-type')?.includes('x-www-form-urlencoded')
+          ? new URLSearchParams(init.body)
+          : null,
       authorization: headers.get('authorization'),
     };
     sent.push(entry);
@@ -78,7 +98,12 @@ export async function createHarness(
       held!.reached();
       const signal = init?.signal;
       await new Promise<void>((resolve, reject) => {
-        const aborted = (): void => reject(signal?.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
+        const aborted = (): void =>
+          reject(
+            signal?.reason instanceof Error
+              ? signal.reason
+              : new DOMException('aborted', 'AbortError'),
+          );
         if (signal?.aborted) return aborted();
         signal?.addEventListener('abort', aborted, { once: true });
         void held!.released.then(() => {
@@ -104,7 +129,8 @@ export async function createHarness(
       } catch {
         body = null;
       }
-      if (body !== null && entry.form?.has('grant_type')) tokenAnswers.push({ form: entry.form, status: res.status, body });
+      if (body !== null && entry.form?.has('grant_type'))
+        tokenAnswers.push({ form: entry.form, status: res.status, body });
       let out = text;
       if (rewriter >= 0 && body !== null) {
         const [r] = rewriters.splice(rewriter, 1);
@@ -171,9 +197,17 @@ export async function refreshTokenWorks(
   clientId: string,
   clientSecret: string | null = null,
 ): Promise<{ status: number; error: string | null }> {
-  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+  const body = new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: clientId,
+  });
   if (clientSecret) body.set('client_secret', clientSecret);
-  const res = await fetch(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const res = await fetch(tokenEndpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   const json = (await res.json()) as { error?: string };
   return { status: res.status, error: json.error ?? null };
 }

@@ -60,11 +60,19 @@ export interface MiniAs {
 export async function es256Key(): Promise<MiniAsKey> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = randomBytes(6).toString('hex');
-  return { kid, alg: 'ES256', privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } };
+  return {
+    kid,
+    alg: 'ES256',
+    privateKey,
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' },
+  };
 }
 
 export async function startMiniAs(): Promise<MiniAs> {
-  const codes = new Map<string, { nonce: string | null; clientId: string; resource: string | null }>();
+  const codes = new Map<
+    string,
+    { nonce: string | null; clientId: string; resource: string | null }
+  >();
   /** The resource each issued token's grant was asked for (access and refresh tokens). */
   const grants = new Map<string, { resource: string | null }>();
   let url = '';
@@ -99,14 +107,25 @@ export async function startMiniAs(): Promise<MiniAs> {
       void (async () => {
         const u = new URL(req.url ?? '/', url);
         const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-        as.requests.push({ method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, form, headers: req.headers });
+        as.requests.push({
+          method: req.method ?? 'GET',
+          path: u.pathname,
+          query: u.searchParams,
+          form,
+          headers: req.headers,
+        });
         const json = (status: number, body: unknown): void => {
-          res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+          res.writeHead(status, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+          });
           res.end(JSON.stringify(body));
         };
         switch (u.pathname) {
           case '/.well-known/oauth-protected-resource':
-            return as.protectedResource === null ? json(404, { error: 'not_found' }) : json(200, as.protectedResource);
+            return as.protectedResource === null
+              ? json(404, { error: 'not_found' })
+              : json(200, as.protectedResource);
           case '/.well-known/openid-configuration':
             if (as.openidConfiguration === null) return json(404, { error: 'not_found' });
             return json(200, { issuer: url, jwks_uri: `${url}/jwks`, ...as.openidConfiguration });
@@ -132,11 +151,20 @@ export async function startMiniAs(): Promise<MiniAs> {
           case '/authorize': {
             const code = randomBytes(16).toString('base64url');
             const resource = u.searchParams.get('resource');
-            codes.set(code, { nonce: u.searchParams.get('nonce'), clientId: u.searchParams.get('client_id') ?? '', resource });
+            codes.set(code, {
+              nonce: u.searchParams.get('nonce'),
+              clientId: u.searchParams.get('client_id') ?? '',
+              resource,
+            });
             const state = u.searchParams.get('state') ?? '';
             const params =
               as.refuseResource && resource !== null
-                ? new URLSearchParams({ error: 'invalid_target', error_description: 'resource indicator not allowed', state, iss: url })
+                ? new URLSearchParams({
+                    error: 'invalid_target',
+                    error_description: 'resource indicator not allowed',
+                    state,
+                    iss: url,
+                  })
                 : as.authorizeResponse(new URLSearchParams({ code, state, iss: url }));
             const target = new URL(u.searchParams.get('redirect_uri') ?? '');
             params.forEach((v, k) => target.searchParams.set(k, v));
@@ -151,7 +179,8 @@ export async function startMiniAs(): Promise<MiniAs> {
             let resource = form.get('resource');
             if (grant === 'authorization_code') {
               const entry = codes.get(form.get('code') ?? '');
-              if (!entry) return json(400, { error: 'invalid_grant', error_description: 'unknown code' });
+              if (!entry)
+                return json(400, { error: 'invalid_grant', error_description: 'unknown code' });
               codes.delete(form.get('code') ?? '');
               nonce = entry.nonce;
               clientId = entry.clientId;
@@ -159,7 +188,8 @@ export async function startMiniAs(): Promise<MiniAs> {
             }
             if (grant === 'refresh_token') {
               const used = form.get('refresh_token') ?? '';
-              if (as.revoked.has(used)) return json(400, { error: 'invalid_grant', error_description: 'revoked' });
+              if (as.revoked.has(used))
+                return json(400, { error: 'invalid_grant', error_description: 'revoked' });
               resource = grants.get(used)?.resource ?? resource;
             }
             const now = Math.floor(Date.now() / 1000);
@@ -187,7 +217,9 @@ export async function startMiniAs(): Promise<MiniAs> {
                 roles: ['student'],
               });
               const k = as.signingKey;
-              body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: k.alg, kid: k.kid, typ: 'JWT' }).sign(k.privateKey);
+              body.id_token = await new SignJWT(claims)
+                .setProtectedHeader({ alg: k.alg, kid: k.kid, typ: 'JWT' })
+                .sign(k.privateKey);
             }
             grants.set(body.access_token as string, { resource });
             grants.set(body.refresh_token as string, { resource });
@@ -201,7 +233,9 @@ export async function startMiniAs(): Promise<MiniAs> {
             return json(200, answer);
           }
           case '/jwks':
-            return json(200, { keys: as.published.filter((k) => k.publicJwk).map((k) => k.publicJwk) });
+            return json(200, {
+              keys: as.published.filter((k) => k.publicJwk).map((k) => k.publicJwk),
+            });
           case '/userinfo':
             return json(200, {
               sub: 'usr_mini',
@@ -219,11 +253,23 @@ export async function startMiniAs(): Promise<MiniAs> {
             const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
             const grant = grants.get(token);
             if (grant === undefined || as.revoked.has(token) || !as.memberApiAccepts(grant)) {
-              res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' });
+              res.writeHead(401, {
+                'content-type': 'application/json',
+                'www-authenticate': 'Bearer error="invalid_token"',
+              });
               res.end(JSON.stringify({ errors: [{ message: 'invalid token' }] }));
               return;
             }
-            return json(200, { data: { viewer: { id: 'usr_mini', name: 'Mini Student', email: 'mini@example.com', avatar: null } } });
+            return json(200, {
+              data: {
+                viewer: {
+                  id: 'usr_mini',
+                  name: 'Mini Student',
+                  email: 'mini@example.com',
+                  avatar: null,
+                },
+              },
+            });
           }
           default:
             return json(404, { error: 'not_found' });

@@ -18,14 +18,31 @@ export interface MemberTokens {
 
 const b64url = (b: Buffer) => b.toString('base64url');
 
-export async function getMemberToken(server: Pick<EmbeddedServer, 'url'>, scope = FULL_SCOPE): Promise<MemberTokens> {
-  return authorize(server, { clientId: 'demo-desktop', scope, email: 'student@example.com', password: 'student-demo' });
+export async function getMemberToken(
+  server: Pick<EmbeddedServer, 'url'>,
+  scope = FULL_SCOPE,
+): Promise<MemberTokens> {
+  return authorize(server, {
+    clientId: 'demo-desktop',
+    scope,
+    email: 'student@example.com',
+    password: 'student-demo',
+  });
 }
 
 /** An operator token (service-spec "Authentication" 6: the allowlisted vendor platform) for the admin REST API. */
-export const OPERATOR_SCOPE = 'students:read students:write curriculum:read curriculum:write posts:read posts:write courses:read orders:read';
-export async function getOperatorToken(server: Pick<EmbeddedServer, 'url'>, scope = OPERATOR_SCOPE): Promise<MemberTokens> {
-  return authorize(server, { clientId: 'demo-vendor', scope, email: 'owner@example.com', password: 'owner-demo' });
+export const OPERATOR_SCOPE =
+  'students:read students:write curriculum:read curriculum:write posts:read posts:write courses:read orders:read';
+export async function getOperatorToken(
+  server: Pick<EmbeddedServer, 'url'>,
+  scope = OPERATOR_SCOPE,
+): Promise<MemberTokens> {
+  return authorize(server, {
+    clientId: 'demo-vendor',
+    scope,
+    email: 'owner@example.com',
+    password: 'owner-demo',
+  });
 }
 
 async function authorize(
@@ -50,7 +67,13 @@ async function authorize(
     state,
     nonce: b64url(randomBytes(16)),
   }).toString();
-  const callback = new URL(await runAuthorization(authorize.href, { stopAt: redirectUri, email: who.email, password: who.password }));
+  const callback = new URL(
+    await runAuthorization(authorize.href, {
+      stopAt: redirectUri,
+      email: who.email,
+      password: who.password,
+    }),
+  );
   const code = callback.searchParams.get('code');
   if (!code || callback.searchParams.get('state') !== state)
     throw new Error(`authorization failed: ${callback.searchParams.get('error') ?? 'no code'}`);
@@ -66,9 +89,19 @@ async function authorize(
       resource: server.url,
     }),
   });
-  const body = (await res.json()) as { access_token?: string; refresh_token?: string; scope?: string; error?: string };
-  if (!res.ok || !body.access_token) throw new Error(`token request failed: HTTP ${res.status} ${body.error ?? ''}`);
-  return { accessToken: body.access_token, refreshToken: body.refresh_token ?? null, scope: body.scope ?? scope };
+  const body = (await res.json()) as {
+    access_token?: string;
+    refresh_token?: string;
+    scope?: string;
+    error?: string;
+  };
+  if (!res.ok || !body.access_token)
+    throw new Error(`token request failed: HTTP ${res.status} ${body.error ?? ''}`);
+  return {
+    accessToken: body.access_token,
+    refreshToken: body.refresh_token ?? null,
+    scope: body.scope ?? scope,
+  };
 }
 
 /** A fetch that adds the bearer token, like the auth module's fetchFor(siteId) (without refresh). */
@@ -85,7 +118,11 @@ export function bearerFetch(accessToken: string): typeof fetch {
  * which the writer sends itself (here with the one token, without the token manager's refresh).
  */
 export function siteClient(baseUrl: string, accessToken: string): SiteClient {
-  return { endpoint: `${baseUrl}/member/graphql`, fetch: bearerFetch(accessToken), sendWith: (target, send) => send(accessToken, target) };
+  return {
+    endpoint: `${baseUrl}/member/graphql`,
+    fetch: bearerFetch(accessToken),
+    sendWith: (target, send) => send(accessToken, target),
+  };
 }
 
 /** A client whose pages all go through this thread's `fetch` (the path the sync takes when a host brings its own fetch). */
@@ -94,22 +131,37 @@ export function fetchOnlyClient(baseUrl: string, accessToken: string): SiteClien
 }
 
 /** Asks the server's member API directly (for field-by-field comparisons with what the sync stored). */
-export async function queryServer<T>(baseUrl: string, accessToken: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+export async function queryServer<T>(
+  baseUrl: string,
+  accessToken: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
   const res = await fetch(`${baseUrl}/member/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
-  if (!res.ok || body.errors?.length || !body.data) throw new Error(`query failed: HTTP ${res.status} ${body.errors?.[0]?.message ?? ''}`);
+  if (!res.ok || body.errors?.length || !body.data)
+    throw new Error(`query failed: HTTP ${res.status} ${body.errors?.[0]?.message ?? ''}`);
   return body.data;
 }
 
 /** Calls the operator admin REST API (`/api/admin/v1/...`) with an operator token; returns the parsed JSON (or null). */
-export async function admin(baseUrl: string, operatorToken: string, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function admin(
+  baseUrl: string,
+  operatorToken: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const res = await fetch(`${baseUrl}/api/admin/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${operatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${operatorToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();

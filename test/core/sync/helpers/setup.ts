@@ -3,10 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { createEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from '../../../../embedded-server/index';
+import {
+  createEmbeddedServer,
+  type EmbeddedServer,
+  type EmbeddedServerOptions,
+} from '../../../../embedded-server/index';
 import type Database from 'better-sqlite3';
-import { openOfflineDatabase, openReadConnection, type OpenedDatabase } from '../../../../electron/core/db';
-import { startWriterWorker, type OpenedWriter, type WriterWorkerOptions } from '../../../../electron/core/worker';
+import {
+  openOfflineDatabase,
+  openReadConnection,
+  type OpenedDatabase,
+} from '../../../../electron/core/db';
+import {
+  startWriterWorker,
+  type OpenedWriter,
+  type WriterWorkerOptions,
+} from '../../../../electron/core/worker';
 import { getMemberToken, siteClient, FULL_SCOPE } from './member-token';
 
 export interface TestSite {
@@ -16,7 +28,10 @@ export interface TestSite {
 }
 
 /** A real embedded server on 127.0.0.1 port 0 and a real member token for it; closed when the test ends. */
-export async function startSite(options: EmbeddedServerOptions = {}, scope = FULL_SCOPE): Promise<TestSite> {
+export async function startSite(
+  options: EmbeddedServerOptions = {},
+  scope = FULL_SCOPE,
+): Promise<TestSite> {
   const server = await createEmbeddedServer({ port: 0, seed: 'demo', ...options });
   onTestFinished(() => server.close());
   const { accessToken } = await getMemberToken(server, scope);
@@ -30,7 +45,9 @@ export function tempDir(): string {
 }
 
 /** A real SQLite file in a temp dir, closed when the test ends. */
-export function openTempDb(file = join(tempDir(), 'offline.db')): OpenedDatabase & { file: string } {
+export function openTempDb(
+  file = join(tempDir(), 'offline.db'),
+): OpenedDatabase & { file: string } {
   const opened = openOfflineDatabase(file);
   onTestFinished(() => {
     if (opened.db.open) opened.db.close();
@@ -64,6 +81,9 @@ export function contents(db: Database.Database): string {
     )
     .pluck()
     .all() as string[];
-  for (const table of tables) hash.update(table).update(JSON.stringify(db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all()));
+  for (const table of tables)
+    hash
+      .update(table)
+      .update(JSON.stringify(db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all()));
   return hash.digest('base64');
 }
