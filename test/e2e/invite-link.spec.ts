@@ -79,7 +79,7 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     await page.goto(hostForm(host, inviteLink(origin, DEMO_CLIENT_ID)));
     await page.getByTestId('invite-dismiss').click();
     await expect(page.getByTestId('invite-notice')).toHaveCount(0);
-    await expect(page.getByTestId('add-site-form').getByLabel('Site address')).toHaveValue('');
+    await expect(page.getByTestId('add-site-form').getByLabel('School address')).toHaveValue('');
     expect(await sites(host)).toEqual([]);
   });
 
@@ -105,7 +105,7 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
       await expect(refused).toContainText(en(`invite.refusal.${refusal}`));
       await expect(refused).toHaveAttribute('role', 'alert');
       // Nothing is filled in from a refused link, and the secret is nowhere on the page.
-      await expect(page.getByTestId('add-site-form').getByLabel('Site address')).toHaveValue('');
+      await expect(page.getByTestId('add-site-form').getByLabel('School address')).toHaveValue('');
       expect(await page.content()).not.toContain('cs_leaked');
     }
     await expectAccessible(page, 'refused invite');

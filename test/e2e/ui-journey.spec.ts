@@ -261,7 +261,7 @@ test.describe('screens: the demo journey in the browser host', () => {
     await page.keyboard.press('Enter');
     await expect(page.locator('#main')).toBeFocused();
     const form = page.getByTestId('add-site-form');
-    await form.getByLabel('Site address').fill('http://school.example.com');
+    await form.getByLabel('School address').fill('http://school.example.com');
     // The application ID is under a disclosure (the invite link is the usual way in).
     await form.getByText('I have an application ID', { exact: true }).click();
     await form.getByRole('button', { name: 'Add and sign in' }).click();

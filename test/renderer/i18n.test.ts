@@ -36,4 +36,20 @@ describe('translations: English and Traditional Chinese', () => {
     );
     expect(mismatched).toEqual([]);
   });
+
+  it('call the school a school: "site" only in "the school’s site" and the browser’s own words', () => {
+    const at = (tree: Record<string, unknown>, key: string) =>
+      key.split('.').reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], tree);
+    const say = (lng: string, word: RegExp, allowed: RegExp) => {
+      const tree = load(lng);
+      return keys(tree)
+        .map((k) => [k, String(at(tree, k)).replace(/\{\{\s*\w+\s*\}\}/g, '')] as const)
+        .filter(([, text]) => word.test(text.replace(allowed, '')))
+        .map(([k]) => k);
+    };
+    expect(
+      say('en', /\bsites?\b/i, /school[’']s (own )?sites?|browser[’']s site settings|website/gi),
+    ).toEqual([]);
+    expect(say('zh-TW', /網站/, /學校的?網站|網站設定/g)).toEqual([]);
+  });
 });

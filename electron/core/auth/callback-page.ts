@@ -77,7 +77,7 @@ const TEXT: Record<
       network: 'What to do: check your internet connection, then sign in again from APP.',
       scope: 'What to do: the site refused the permissions the app asks for. Tell your school.',
       access:
-        "What to do: nothing on your computer will fix this. The site's sign-in does not give the app access to your member data; tell your school. APP kept nothing from this sign-in.",
+        "What to do: nothing on your computer will fix this. The school's sign-in does not give the app access to your member data; tell your school. APP kept nothing from this sign-in.",
       organization: 'What to do: sign in again from APP with your account for this school.',
       safety:
         'What to do: the answer did not match this sign-in, so it was stopped for your safety. Start the sign-in again from APP and use only the newest page.',
