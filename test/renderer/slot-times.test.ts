@@ -86,7 +86,7 @@ describe('consulting hours in the student’s time zone', () => {
       /^(Taipei|Taiwan) Standard Time \(GMT\+8\)$/,
     );
     expect(zoneLabel('America/New_York', 'en', NOW)).toBe('Eastern Standard Time (GMT-5)');
-    expect(zoneLabel('Asia/Taipei', 'zh-TW', NOW)).toMatch(/^[\u4e00-\u9fff]+ \(GMT\+8\)$/);
+    expect(zoneLabel('Asia/Taipei', 'zh-TW', NOW)).toMatch(/^[\u4e00-\u9fff]+（GMT\+8）$/);
     expect(zoneLabel('Mars/Olympus_Mons', 'en', NOW)).toBe('Mars/Olympus_Mons');
   });
 });

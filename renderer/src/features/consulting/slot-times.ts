@@ -131,7 +131,9 @@ export function zoneLabel(timeZone: string, lng: string, now: number): string {
   const name = part('long');
   const offset = part('shortOffset');
   if (!name) return timeZone;
-  return offset && offset !== name ? `${name} (${offset})` : name;
+  if (!offset || offset === name) return name;
+  // Chinese text takes full-width brackets; ASCII ones inside a Chinese sentence read as a typo.
+  return lng.startsWith('zh') ? `${name}（${offset}）` : `${name} (${offset})`;
 }
 
 /** A slot's weekday and times in `timeZone` and the UI's language: "Monday", "10:00 AM", "12:00 PM". */
