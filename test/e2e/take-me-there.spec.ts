@@ -199,6 +199,21 @@ test.describe('take me to my lesson: the school’s own pages', () => {
     await expired.scrollIntoViewIfNeeded();
     await expect(expired.getByTestId('next-step')).toContainText('Access ended on');
     await expect(expired.getByTestId('continue-watching')).toHaveCount(0);
+    // Its page offers the way to extend: the course's page on the school's site, where it is sold.
+    await expired.getByRole('heading').getByRole('button').click();
+    await expect(page.getByTestId('continue-watching')).toHaveAttribute(
+      'data-next-step',
+      'expired',
+    );
+    const extend = page.getByTestId('next-step-extend');
+    await expect(extend).toHaveText(t('course.next.extend'));
+    const extendTab = await opensTab(page, () => extend.click());
+    expect(extendTab.url()).toMatch(/\/courses\/[^/?#]+$/);
+    await extendTab.close();
+    const courseTab = await opensTab(page, () => page.getByTestId('open-course-page').click());
+    expect(courseTab.url(), 'the same page as "Course page"').toBe(extendTab.url());
+    await courseTab.close();
+    await openScreen(page, 'library');
     const done = page.locator('[data-testid="course-card"][data-course-id="crs_python"]');
     await expect(done.getByTestId('next-step')).toHaveText(t('library.nextCompleted'));
     await done.getByRole('heading').getByRole('button').click();

@@ -119,6 +119,17 @@ export function NextStepBlock({
         ? t('course.next.expiredOn', { date: formatDate(step.endedAt, lng) })
         : t('course.next.expiredTitle');
       detail = t('course.next.expiredText');
+      // The member API gives no link to buy or extend a course, so the way there is the course's own page on
+      // the school's site, where the school sells it.
+      action = (
+        <OpenOnSite
+          siteId={siteId}
+          page={{ kind: 'course', courseId: course.courseId }}
+          label={t('course.next.extend')}
+          what={`${t('course.next.extend')}: ${course.title}`}
+          testId="next-step-extend"
+        />
+      );
       break;
     default:
       return assertNever(step, 'next step');
