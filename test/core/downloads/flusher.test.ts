@@ -14,11 +14,19 @@ describe('the partial file flushed as it arrives', () => {
   let handle: FileHandle;
   let syncs: number;
   let counted: Pick<FileHandle, 'datasync'>;
+  let inFlight: Promise<void>;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ld-flusher-'));
     handle = await open(join(dir, 'part'), 'w');
     syncs = 0;
-    counted = { datasync: () => (syncs++, handle.datasync()) };
+    inFlight = Promise.resolve();
+    counted = {
+      datasync: () => {
+        syncs++;
+        inFlight = handle.datasync();
+        return inFlight;
+      },
+    };
   });
   afterEach(async () => {
     await handle.close();
@@ -35,8 +43,8 @@ describe('the partial file flushed as it arrives', () => {
         out.write(mib, (error) => (error ? reject(error) : resolve())),
       );
       flusher.wrote();
-      // Each flush runs alone: let a started one finish before the next stretch, as a slower socket would.
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Each flush runs alone: a started one finishes before the next stretch, as with a slower socket.
+      await inFlight;
     }
     return out;
   }
