@@ -53,6 +53,8 @@ const CORE_LAYERS = [
 ];
 /** db keeps tables, migrations and views: no HTTP (net). */
 const CORE_FORBID = { db: ['net'] };
+/** Folders entered only through their index.ts: db/index.ts is the one way into the offline store. */
+const CORE_ENTRIES = ['db'];
 
 /** The renderer's layers: shared state below the features, the shell (app/) above them, never back. */
 const RENDERER_LAYERS = [
@@ -212,7 +214,7 @@ export default tseslint.config(
     rules: {
       'local/layers': [
         'error',
-        { root: 'electron/core', layers: CORE_LAYERS, forbid: CORE_FORBID },
+        { root: 'electron/core', layers: CORE_LAYERS, forbid: CORE_FORBID, entries: CORE_ENTRIES },
       ],
     },
   },

@@ -9,13 +9,18 @@ import type {
 } from '../../common/view-models';
 import { CoreError, isCoreError } from '../errors';
 import { failedBeforeConnecting, osHasNetwork, type Reach } from '../net/reachability';
-import { silentLogger, type Logger } from '../db/logger';
-import { getSubscription } from '../db/notifications';
-import { countPending, type OutboxChange } from '../db/outbox';
+import {
+  type Logger,
+  type OutboxChange,
+  countPending,
+  getSubscription,
+  getSyncStatus,
+  indexShortTermsInSteps,
+  silentLogger,
+  storedPageCursors,
+  warmSummaries,
+} from '../db/index';
 import type { StageFetchInput } from '../worker/worker-contract';
-import { storedPageCursors } from '../db/snapshot';
-import { getSyncStatus } from '../db/sync-runs';
-import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
 import { createInProcessWriter, type DbWriter } from '../worker/writer';
 import { fetchSnapshot, type FetchedSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from '../graphql/documents';
