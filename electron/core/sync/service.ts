@@ -7,7 +7,7 @@ import type {
   SyncRunSummary,
   SyncStatus,
 } from '../../common/view-models';
-import { CoreError, isCoreError } from '../errors';
+import { CoreError, isCoreError, isTransient } from '../errors';
 import { failedBeforeConnecting, osHasNetwork, type Reach } from '../net/reachability';
 import {
   type Logger,
@@ -474,12 +474,4 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
   };
   return service;
-}
-
-function isTransient(error: CoreError): boolean {
-  return (
-    error.code === 'site-unreachable' ||
-    error.code === 'server-unavailable' ||
-    error.code === 'network-unavailable'
-  );
 }
