@@ -69,6 +69,12 @@ const RENDERER_LAYERS = [
   ['main'],
 ];
 
+/**
+ * Each feature folder is entered only through its index.ts: another feature, the shell and App.tsx use what the
+ * index exports, never a file inside it. No cycle between feature folders: test/lint/cycles.test.ts.
+ */
+const RENDERER_ENTRIES = ['features/*'];
+
 const local = {
   rules: {
     layers: layersRule,
@@ -221,7 +227,12 @@ export default tseslint.config(
   {
     files: ['renderer/src/**/*.{ts,tsx}'],
     plugins: { local },
-    rules: { 'local/layers': ['error', { root: 'renderer/src', layers: RENDERER_LAYERS }] },
+    rules: {
+      'local/layers': [
+        'error',
+        { root: 'renderer/src', layers: RENDERER_LAYERS, entries: RENDERER_ENTRIES },
+      ],
+    },
   },
   // The renderer reads data only through the typed api object: electron/common (types) and its own files.
   {

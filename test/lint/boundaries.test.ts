@@ -158,6 +158,16 @@ const layerCases: { rule: string; file: string; code: string }[] = [
     code: "import { Shell } from '../../app/Shell';\nexport const b = Shell;\n",
   },
   {
+    rule: "a renderer feature never imports another feature's internals",
+    file: 'renderer/src/features/today/X.tsx',
+    code: "import { nextStepLine } from '../course/NextStep';\nexport const b = nextStepLine;\n",
+  },
+  {
+    rule: 'the shell enters a feature through its index.ts too',
+    file: 'renderer/src/app/X.tsx',
+    code: "import { StatusBar } from '../features/sync/StatusBar';\nexport const b = StatusBar;\n",
+  },
+  {
     rule: 'renderer shared state never imports a feature',
     file: 'renderer/src/state/x.ts',
     code: "import { a } from '../features/sites/validate';\nexport const b = a;\n",
@@ -210,8 +220,20 @@ describe('layers (ARCHITECTURE.md "Layers inside electron/core", the renderer\'s
     ).toEqual([]);
     expect(
       await layerMessages(
+        'renderer/src/features/today/X.tsx',
+        "import { a } from '../course/index';\nimport { b } from './today-part';\nimport { c } from '../../state/sync-status';\nexport const d = [a, b, c];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerMessages(
+        'renderer/src/features/course/x/Y.tsx',
+        "import { a } from '../NextStep';\nexport const b = a;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerMessages(
         'renderer/src/app/x.tsx',
-        "import { a } from '../features/sites/validate';\nimport { b } from '../state/context';\nexport const c = [a, b];\n",
+        "import { a } from '../features/sites/index';\nimport { b } from '../state/context';\nexport const c = [a, b];\n",
       ),
     ).toEqual([]);
   });
