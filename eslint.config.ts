@@ -53,6 +53,8 @@ const CORE_LAYERS = [
 ];
 /** db keeps tables, migrations and views: no HTTP (net). */
 const CORE_FORBID = { db: ['net'] };
+/** Folders entered only through their index.ts: db/index.ts is the one way into the offline store. */
+const CORE_ENTRIES = ['db'];
 
 /** The renderer's layers: shared state below the features, the shell (app/) above them, never back. */
 const RENDERER_LAYERS = [
@@ -66,6 +68,12 @@ const RENDERER_LAYERS = [
   ['App'],
   ['main'],
 ];
+
+/**
+ * Each feature folder is entered only through its index.ts: another feature, the shell and App.tsx use what the
+ * index exports, never a file inside it. No cycle between feature folders: test/lint/cycles.test.ts.
+ */
+const RENDERER_ENTRIES = ['features/*'];
 
 const local = {
   rules: {
@@ -212,14 +220,19 @@ export default tseslint.config(
     rules: {
       'local/layers': [
         'error',
-        { root: 'electron/core', layers: CORE_LAYERS, forbid: CORE_FORBID },
+        { root: 'electron/core', layers: CORE_LAYERS, forbid: CORE_FORBID, entries: CORE_ENTRIES },
       ],
     },
   },
   {
     files: ['renderer/src/**/*.{ts,tsx}'],
     plugins: { local },
-    rules: { 'local/layers': ['error', { root: 'renderer/src', layers: RENDERER_LAYERS }] },
+    rules: {
+      'local/layers': [
+        'error',
+        { root: 'renderer/src', layers: RENDERER_LAYERS, entries: RENDERER_ENTRIES },
+      ],
+    },
   },
   // The renderer reads data only through the typed api object: electron/common (types) and its own files.
   {

@@ -36,3 +36,17 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
+
+/**
+ * Failures that mean "the network or the site is not there right now" (a 503 included), as opposed to a refusal:
+ * the sync tries again, and the app marks itself offline and probes until a site answers.
+ */
+export const TRANSIENT_ERROR_CODES = [
+  'site-unreachable',
+  'server-unavailable',
+  'network-unavailable',
+] as const satisfies readonly ErrorCode[];
+
+export function isTransientErrorCode(code: string): boolean {
+  return (TRANSIENT_ERROR_CODES as readonly string[]).includes(code);
+}

@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { CHANNELS, type EventName, type IpcEvents, type IpcHandlers } from '../common/ipc-contract';
+import { isTransientErrorCode } from '../common/errors';
 import { withResults } from '../common/result';
 import type { AppInfo, SyncRunSummary } from '../common/view-models';
 import {
@@ -59,7 +60,7 @@ import type { UpdatesOffReason } from './desktop/updates';
 import { loadLiveSettings } from './settings/live-settings';
 import { createJsonSettingsStore, type SettingsStore } from './settings/settings-store';
 import { createSiteManager, type SiteManager } from './sites/site-manager';
-import { createSyncScheduler, OFFLINE_CODES, readySites } from './sync-scheduler';
+import { createSyncScheduler, readySites } from './sync-scheduler';
 import { createSyncService, type SyncService } from './sync/service';
 import { createNodeCipher, type Cipher } from './vault/cipher';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
@@ -251,7 +252,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     onDataChanged: (siteId) => emit('data:changed', { siteId }),
     // A change made offline: probe until the site answers, then replay it (not only at the next interval).
     onReplayStopped: (_siteId, reason) => {
-      if (OFFLINE_CODES.has(reason.code)) scheduler.setOnline(false);
+      if (isTransientErrorCode(reason.code)) scheduler.setOnline(false);
     },
   });
 

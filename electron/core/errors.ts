@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../common/errors';
+import { isTransientErrorCode, type ErrorCode } from '../common/errors';
 import type { AppError } from '../common/result';
 
 /**
@@ -30,6 +30,11 @@ export class CoreError extends Error {
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, detail: this.detail };
   }
+}
+
+/** Worth another try: the network, or a site briefly unavailable (common/errors.ts TRANSIENT_ERROR_CODES). */
+export function isTransient(error: CoreError): boolean {
+  return isTransientErrorCode(error.code);
 }
 
 export function isCoreError(value: unknown, code?: ErrorCode): value is CoreError {

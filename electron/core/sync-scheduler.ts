@@ -1,3 +1,4 @@
+import { isTransientErrorCode } from '../common/errors';
 import type { SiteSummary, SyncRunSummary } from '../common/view-models';
 import type { DesktopServices } from './desktop/desktop-services';
 import type { Logger } from './log';
@@ -10,12 +11,6 @@ import type { SyncService } from './sync/service';
  * site marks the app offline, and while offline the sites are probed until one answers.
  */
 
-/** Failures that mean "the network or the site is not there", as opposed to a refusal. */
-export const OFFLINE_CODES: ReadonlySet<string> = new Set([
-  'site-unreachable',
-  'server-unavailable',
-  'network-unavailable',
-]);
 const DEFAULT_OFFLINE_PROBE_MS = 30_000;
 
 export interface SyncSchedulerOptions {
@@ -116,7 +111,7 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
     if (summary.outcome === 'completed' || summary.outcome === 'partial') {
       sites.setMissingScopes(siteId, summary.missingScopes);
       setOnline(true);
-    } else if (summary.error && OFFLINE_CODES.has(summary.error.code)) {
+    } else if (summary.error && isTransientErrorCode(summary.error.code)) {
       setOnline(false);
     }
     options.onRunEnded(siteId);

@@ -4,8 +4,8 @@ import { connectEvents } from './state/live-state';
 import { WindowFallback } from './app/ScreenFallback';
 import { Shell } from './app/Shell';
 import { ErrorBoundary } from './ui/ErrorBoundary';
-import { SettingsApplier } from './features/settings/SettingsApplier';
-import { SignInProvider } from './features/sites/sign-in';
+import { SettingsApplier } from './features/settings/index';
+import { SignInProvider } from './features/sites/index';
 import { queryClient } from './query';
 
 function Events() {

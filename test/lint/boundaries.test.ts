@@ -103,6 +103,21 @@ const layerCases: { rule: string; file: string; code: string }[] = [
     code: "import { purchaseHistoryCsv } from '../export/csv';\nexport const a = purchaseHistoryCsv;\n",
   },
   {
+    rule: 'outside db, a table module is reached only through db/index.ts',
+    file: 'electron/core/sync/x.ts',
+    code: "import { pendingEntries } from '../db/outbox';\nexport const a = pendingEntries;\n",
+  },
+  {
+    rule: 'outside db, a nested db folder is db inside too',
+    file: 'electron/core/worker/x.ts',
+    code: "import { indexShortTerms } from '../db/search/index';\nexport const a = indexShortTerms;\n",
+  },
+  {
+    rule: 'a type-only import goes through db/index.ts too',
+    file: 'electron/core/export/x.ts',
+    code: "import type { OutboxEntry } from '../db/outbox';\nexport type A = OutboxEntry;\n",
+  },
+  {
     rule: 'fs is below the vault',
     file: 'electron/core/fs/x.ts',
     code: "import { createVault } from '../vault/vault';\nexport const a = createVault;\n",
@@ -143,6 +158,16 @@ const layerCases: { rule: string; file: string; code: string }[] = [
     code: "import { Shell } from '../../app/Shell';\nexport const b = Shell;\n",
   },
   {
+    rule: "a renderer feature never imports another feature's internals",
+    file: 'renderer/src/features/today/X.tsx',
+    code: "import { nextStepLine } from '../course/NextStep';\nexport const b = nextStepLine;\n",
+  },
+  {
+    rule: 'the shell enters a feature through its index.ts too',
+    file: 'renderer/src/app/X.tsx',
+    code: "import { StatusBar } from '../features/sync/StatusBar';\nexport const b = StatusBar;\n",
+  },
+  {
     rule: 'renderer shared state never imports a feature',
     file: 'renderer/src/state/x.ts',
     code: "import { a } from '../features/sites/validate';\nexport const b = a;\n",
@@ -160,13 +185,25 @@ describe('layers (ARCHITECTURE.md "Layers inside electron/core", the renderer\'s
     expect(
       await layerMessages(
         'electron/core/worker/x.ts',
-        "import { a } from '../db/open';\nimport { b } from '../net/graphql-post';\nimport { c } from '../export/csv';\nexport const d = [a, b, c];\n",
+        "import { a } from '../db/index';\nimport { b } from '../net/graphql-post';\nimport { c } from '../export/csv';\nexport const d = [a, b, c];\n",
       ),
     ).toEqual([]);
     expect(
       await layerMessages(
         'electron/core/sync/x.ts',
         "import { a } from '../worker/writer';\nimport { b } from '../auth/token-manager';\nexport const c = [a, b];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerMessages(
+        'electron/core/worker/x.ts',
+        "import { a } from '../db/index';\nimport type { B } from '../db';\nexport const c: B = a;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerMessages(
+        'electron/core/db/search/x.ts',
+        "import { a } from '../outbox';\nimport { b } from './grams';\nexport const c = [a, b];\n",
       ),
     ).toEqual([]);
     expect(
@@ -183,8 +220,20 @@ describe('layers (ARCHITECTURE.md "Layers inside electron/core", the renderer\'s
     ).toEqual([]);
     expect(
       await layerMessages(
+        'renderer/src/features/today/X.tsx',
+        "import { a } from '../course/index';\nimport { b } from './today-part';\nimport { c } from '../../state/sync-status';\nexport const d = [a, b, c];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerMessages(
+        'renderer/src/features/course/x/Y.tsx',
+        "import { a } from '../NextStep';\nexport const b = a;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerMessages(
         'renderer/src/app/x.tsx',
-        "import { a } from '../features/sites/validate';\nimport { b } from '../state/context';\nexport const c = [a, b];\n",
+        "import { a } from '../features/sites/index';\nimport { b } from '../state/context';\nexport const c = [a, b];\n",
       ),
     ).toEqual([]);
   });

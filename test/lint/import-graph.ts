@@ -96,3 +96,30 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
   }
   return cycles;
 }
+
+/**
+ * The same graph between the folders directly under `parent` (e.g. `renderer/src/features`): an edge from one
+ * folder to another for each import across them; modules outside `parent` and imports inside a folder are left out.
+ */
+export function folderGraph(
+  graph: ReadonlyMap<string, readonly string[]>,
+  parent: string,
+): Map<string, string[]> {
+  const folderOf = (module: string): string | null => {
+    if (!module.startsWith(`${parent}/`)) return null;
+    const rest = module.slice(parent.length + 1).split('/');
+    return rest.length > 1 ? `${parent}/${rest[0]}` : null;
+  };
+  const folders = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const a = folderOf(from);
+    if (a === null) continue;
+    const edges = folders.get(a) ?? new Set<string>();
+    folders.set(a, edges);
+    for (const to of targets) {
+      const b = folderOf(to);
+      if (b !== null && b !== a) edges.add(b);
+    }
+  }
+  return new Map([...folders].map(([folder, edges]) => [folder, [...edges].sort()]));
+}

@@ -1,4 +1,8 @@
-/** The offline store: open + migrations, one module per table group, view-model queries. */
+/**
+ * The offline store: open + migrations, one module per table group, view-model queries. This file is the one way
+ * into db/ for the rest of the core (`local/layers` entries, eslint.config.ts): what is not exported here is db's
+ * own business, so a table module can change without its callers noticing.
+ */
 export {
   checkOfflineDatabase,
   closeOfflineDatabase,
@@ -11,9 +15,19 @@ export {
 } from './open';
 export { migrate } from './migrate';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
-export type { Logger } from './logger';
+export { silentLogger, type Logger } from './logger';
 export { ensureSite, removeSiteData, listSiteIds, hasSite } from './sites';
-export { commitSnapshot } from './snapshot';
+export {
+  commitSnapshot,
+  commitSnapshotIfChanged,
+  countSnapshot,
+  digestOf,
+  storedPageCursors,
+  viewsOfCommit,
+} from './snapshot';
+export { changingViews, forgetViews, writtenElsewhere, type ViewArea } from './view-cache';
+export { indexShortTermsInSteps, warmSummaries } from './warm';
+export { markCourseSeen } from './course-news';
 export type * from './records';
 export {
   getAllSitesLibraryPage,
@@ -37,6 +51,9 @@ export { getConsulting } from './consulting';
 export { sitePageOf, type SitePageTarget } from './site-page-target';
 export { getToday, type TodayData } from './today';
 export {
+  acceptAllNotificationsRead,
+  acceptNotificationRead,
+  acceptSubscription,
   getNotifications,
   getNotificationsPage,
   getNotificationsSummary,
@@ -45,6 +62,7 @@ export {
 export { findNoticeTarget, getNoticeForOpening } from './notice-target';
 export { getProfile } from './profile';
 export {
+  indexShortTerms,
   search,
   searchEverything,
   SEARCH_LIMIT,
@@ -73,9 +91,13 @@ export {
   failedEntries,
   countPending,
   dismissFailed,
+  markFailed,
+  recordAttempt,
+  removeEntry,
   type OutboxChange,
   type OutboxEntry,
 } from './outbox';
+export { PART_NAMES } from './parts';
 export type * from './parts';
 export {
   decideReminders,

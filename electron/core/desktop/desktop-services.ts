@@ -24,7 +24,7 @@ import {
 } from './updates';
 import { shouldSyncOnWake, type WakeTrigger } from './background';
 import { createNotifier, type Notifier } from './notifier';
-import type { ReminderGroup, ReminderKind } from '../db/reminders';
+import type { ReminderGroup, ReminderKind } from '../db/index';
 import { enabledReminders, reminderNotifications } from './reminders';
 
 /** What a host gives to update itself: electron-updater, adapted (electron/main/updater.ts). */

@@ -5,7 +5,7 @@
  */
 import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { Settings } from '../../common/view-models';
-import type { ReminderGroup, ReminderKind } from '../db/reminders';
+import type { ReminderGroup, ReminderKind } from '../db/index';
 
 export type ReminderSettings = Pick<
   Settings,

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { stringify } from 'csv-stringify/sync';
 import type { OrderView } from '../../common/view-models';
-import { getOrdersPage } from '../db/payments';
+import { getOrdersPage } from '../db/index';
 import { sheetDateTime } from './dates';
 import { plainAmount } from './money';
 import { label, text } from './safe';

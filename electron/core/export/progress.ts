@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ProgressSummary } from '../../common/view-models';
-import type { CourseProgressRow } from '../db/progress';
+import type { CourseProgressRow } from '../db/index';
 import { cell } from './csv';
 import { readableDateTime, sheetDateTime } from './dates';
 import { escapeHtml, printableDocument } from './receipt';

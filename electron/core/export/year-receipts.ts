@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { OrderView } from '../../common/view-models';
-import { getOrdersPage } from '../db/payments';
+import { getOrdersPage } from '../db/index';
 import { displayAmount } from './money';
 import {
   escapeHtml,

@@ -1,7 +1,7 @@
 import type { SignOutResult } from '../../common/view-models';
 import { OAuthResponseError, revokeToken } from '../auth/token-client';
 import type { TokenManager } from '../auth/token-manager';
-import { isCoreError } from '../errors';
+import { isCoreError, isTransient } from '../errors';
 import type { Logger } from '../log';
 import type { FetchLike } from '../net/http';
 import type { PendingRevocation, SiteSecrets, Vault } from '../vault/vault';
@@ -54,8 +54,7 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
       );
       return 'revoked';
     } catch (error) {
-      if (isCoreError(error, 'site-unreachable') || isCoreError(error, 'server-unavailable'))
-        return 'retry';
+      if (isCoreError(error) && isTransient(error)) return 'retry';
       // RFC 7009 §2.2.1: a refusal (e.g. unauthorized_client) will not change by retrying.
       log.warn('revocation refused by the site', {
         siteId: entry.siteId,

@@ -8,7 +8,7 @@ import {
   siteDataChanging,
   siteDataInvalid,
 } from '../net/site-data';
-import type { SiteSnapshot } from '../db/records';
+import type { SiteSnapshot } from '../db/index';
 import type { PageCursors, PagedPart, StagedText, WholePart } from '../worker/worker-contract';
 import { boundedTransport } from './bounded-transport';
 import {
@@ -472,4 +472,4 @@ export async function fetchSnapshot(
 }
 
 /** Rows per part (moved beside the commit, which the writer worker runs; kept here for the sync's callers). */
-export { countSnapshot } from '../db/snapshot';
+export { countSnapshot } from '../db/index';

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { redactString } from '../log';
-import { pendingEntries, type OutboxEntry } from '../db/outbox';
+import { type OutboxEntry, pendingEntries } from '../db/index';
 import type { OutboxAnswer } from '../worker/worker-contract';
 import type { DbWriter } from '../worker/writer';
 import {

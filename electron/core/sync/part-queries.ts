@@ -1,6 +1,6 @@
 import type { ResultOf, TadaDocumentNode } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
-import { PART_NAMES, type PagedPart, type PartName, type SYNCED_PARTS } from '../db/parts';
+import { PART_NAMES, type PagedPart, type PartName, type SYNCED_PARTS } from '../db/index';
 import {
   ConsultingServicesQuery,
   CoursesQuery,

@@ -7,15 +7,20 @@ import type {
   SyncRunSummary,
   SyncStatus,
 } from '../../common/view-models';
-import { CoreError, isCoreError } from '../errors';
+import { CoreError, isCoreError, isTransient } from '../errors';
 import { failedBeforeConnecting, osHasNetwork, type Reach } from '../net/reachability';
-import { silentLogger, type Logger } from '../db/logger';
-import { getSubscription } from '../db/notifications';
-import { countPending, type OutboxChange } from '../db/outbox';
+import {
+  type Logger,
+  type OutboxChange,
+  countPending,
+  getSubscription,
+  getSyncStatus,
+  indexShortTermsInSteps,
+  silentLogger,
+  storedPageCursors,
+  warmSummaries,
+} from '../db/index';
 import type { StageFetchInput } from '../worker/worker-contract';
-import { storedPageCursors } from '../db/snapshot';
-import { getSyncStatus } from '../db/sync-runs';
-import { warmSummaries, indexShortTermsInSteps } from '../db/warm';
 import { createInProcessWriter, type DbWriter } from '../worker/writer';
 import { fetchSnapshot, type FetchedSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from '../graphql/documents';
@@ -469,12 +474,4 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
   };
   return service;
-}
-
-function isTransient(error: CoreError): boolean {
-  return (
-    error.code === 'site-unreachable' ||
-    error.code === 'server-unavailable' ||
-    error.code === 'network-unavailable'
-  );
 }

@@ -1,5 +1,4 @@
-import type { SiteSnapshot } from '../db/records';
-import { PART_NAMES, type PartName } from '../db/parts';
+import { PART_NAMES, type PartName, type SiteSnapshot } from '../db/index';
 import type { PagedPart, StagedText, StageTextInput, WholePart } from '../worker/worker-contract';
 
 /**

@@ -2,7 +2,7 @@ import { print } from 'graphql';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import type { ResultOf } from 'gql.tada';
 import type { StageFetchInput, StageFetchReply } from '../worker/worker-contract';
-import { CoreError, isCoreError } from '../errors';
+import { CoreError, isCoreError, isTransient } from '../errors';
 import { deadlineSignal, limitBody, readBounded, readStart } from '../net/http';
 import {
   deadlinePassed,
@@ -32,15 +32,6 @@ function printOnce(document: object): string {
     printed.set(document, text);
   }
   return text;
-}
-
-/** Errors worth another try: the network, and a site saying it is briefly unavailable (503 temporarily_unavailable). */
-function isTransient(error: CoreError): boolean {
-  return (
-    error.code === 'site-unreachable' ||
-    error.code === 'server-unavailable' ||
-    error.code === 'network-unavailable'
-  );
 }
 
 /** Maps whatever a request threw to the core's one error type. */

@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { closedCleanly, openReadConnection } from '../db/open';
+import { closedCleanly, forgetViews, openReadConnection } from '../db/index';
 import { deferWriter } from './deferred-writer';
-import { forgetViews } from '../db/view-cache';
 import type { Logger } from '../log';
 import { startWriterWorker, type OpenedWriter } from './writer';
 

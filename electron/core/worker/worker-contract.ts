@@ -10,13 +10,22 @@
 import type { AppError } from '../../common/result';
 import type { ExportLanguage } from '../export/strings';
 import type { SyncRunSummary } from '../../common/view-models';
-import type { CheckedDatabase } from '../db/open';
-import type { OutboxChange, OutboxEntry } from '../db/outbox';
-import type { ReminderGroup, ReminderKind } from '../db/reminders';
-import type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
-import type { SiteSnapshot, SubscriptionRecord } from '../db/records';
+import type {
+  CheckedDatabase,
+  CommitResult,
+  OutboxChange,
+  OutboxEntry,
+  PageCursors,
+  PagedPart,
+  PartName,
+  ReminderGroup,
+  ReminderKind,
+  SiteSnapshot,
+  SubscriptionRecord,
+  WholePart,
+} from '../db/index';
 
-export type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
+export type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/index';
 
 /** What the site answered to a replayed outbox change (applied with the entry's removal, in one transaction). */
 export type OutboxAnswer =

@@ -3,21 +3,27 @@ import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
 import { purchaseHistoryCsv } from '../export/csv';
 import { postGraphQL } from '../net/graphql-post';
-import { markCourseSeen } from '../db/course-news';
 import {
+  type SiteSnapshot,
   acceptAllNotificationsRead,
   acceptNotificationRead,
   acceptSubscription,
-} from '../db/notifications';
-import { checkOfflineDatabase } from '../db/open';
-import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from '../db/outbox';
-import type { SiteSnapshot } from '../db/records';
-import { decideReminders } from '../db/reminders';
-import { indexShortTerms } from '../db/search';
-import { ensureSite, removeSiteData } from '../db/sites';
-import { commitSnapshotIfChanged, digestOf } from '../db/snapshot';
-import { recordSyncRun } from '../db/sync-runs';
-import { changingViews } from '../db/view-cache';
+  changingViews,
+  checkOfflineDatabase,
+  commitSnapshotIfChanged,
+  decideReminders,
+  digestOf,
+  dismissFailed,
+  enqueueChange,
+  ensureSite,
+  indexShortTerms,
+  markCourseSeen,
+  markFailed,
+  recordAttempt,
+  recordSyncRun,
+  removeEntry,
+  removeSiteData,
+} from '../db/index';
 import {
   idsOf,
   MAX_SYNC_BYTES,

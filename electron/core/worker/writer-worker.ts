@@ -5,7 +5,7 @@
  * Every failure goes back as the core's `{ code, message }`; nothing here throws across the boundary.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeOfflineDatabase, openOfflineDatabase } from '../db/open';
+import { closeOfflineDatabase, openOfflineDatabase } from '../db/index';
 import { toWireError } from './writer-errors';
 import { createWriterHandlers } from './writer-handlers';
 import {

@@ -15,9 +15,13 @@ import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { fromWireError, toWireError } from './writer-errors';
 import { findWorkerEntry, type WorkerEntry } from './worker-entry';
-import { silentLogger, type Logger } from '../db/logger';
-import { viewsOfCommit } from '../db/snapshot';
-import { writtenElsewhere, type ViewArea } from '../db/view-cache';
+import {
+  type Logger,
+  type ViewArea,
+  silentLogger,
+  viewsOfCommit,
+  writtenElsewhere,
+} from '../db/index';
 import { createWriterHandlers } from './writer-handlers';
 import {
   DETACHED,

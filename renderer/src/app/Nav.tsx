@@ -12,7 +12,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { UnreadBadge } from '../features/notifications/UnreadBadge';
+import { UnreadBadge } from '../features/notifications/index';
 import { useApp } from '../state/context';
 import type { SimpleScreen } from '../state/routes';
 

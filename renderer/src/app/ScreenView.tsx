@@ -1,16 +1,15 @@
 import { assertNever } from '../../../electron/common/result';
-import { BillingScreen } from '../features/billing/BillingScreen';
-import { ConsultingScreen } from '../features/consulting/ConsultingScreen';
-import { CourseScreen } from '../features/course/CourseScreen';
-import { EntitlementsScreen } from '../features/entitlements/EntitlementsScreen';
-import { LibraryScreen } from '../features/library/LibraryScreen';
-import { NotificationsScreen } from '../features/notifications/NotificationsScreen';
-import { ProfileScreen } from '../features/profile/ProfileScreen';
-import { SearchScreen } from '../features/search/SearchScreen';
-import { SettingsScreen } from '../features/settings/SettingsScreen';
-import { SiteSignInScreen } from '../features/sites/SiteSignInScreen';
-import { WelcomeScreen } from '../features/sites/WelcomeScreen';
-import { TodayScreen } from '../features/today/TodayScreen';
+import { BillingScreen } from '../features/billing/index';
+import { ConsultingScreen } from '../features/consulting/index';
+import { CourseScreen } from '../features/course/index';
+import { EntitlementsScreen } from '../features/entitlements/index';
+import { LibraryScreen } from '../features/library/index';
+import { NotificationsScreen } from '../features/notifications/index';
+import { ProfileScreen } from '../features/profile/index';
+import { SearchScreen } from '../features/search/index';
+import { SettingsScreen } from '../features/settings/index';
+import { SiteSignInScreen, WelcomeScreen } from '../features/sites/index';
+import { TodayScreen } from '../features/today/index';
 import { useApp } from '../state/context';
 import { useReleaseFirstScreen } from '../state/first-screen';
 

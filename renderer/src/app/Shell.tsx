@@ -14,12 +14,11 @@ import { useRouteHistory } from '../state/history';
 import { useWindowTitle } from '../state/window-title';
 import { ScreenFallback } from './ScreenFallback';
 import { ScreenView } from './ScreenView';
-import { AppCommands } from '../features/desktop/AppCommands';
-import { SearchBox } from '../features/search/SearchBox';
-import { SiteSwitcher } from '../features/sites/SiteSwitcher';
-import { StatusBar } from '../features/sync/StatusBar';
-import { SiteBanners } from '../features/sync/SiteBanners';
-import { InviteListener } from '../features/invite/InviteListener';
+import { AppCommands } from '../features/desktop/index';
+import { SearchBox } from '../features/search/index';
+import { SiteSwitcher } from '../features/sites/index';
+import { SiteBanners, StatusBar } from '../features/sync/index';
+import { InviteListener } from '../features/invite/index';
 import { useReleaseFirstScreen } from '../state/first-screen';
 import { useScreenPlace } from '../state/screen-place';
 

@@ -12,7 +12,7 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatMoney } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { PagedList } from '../../ui/PagedList';
-import { ExportOrdersButton, YearReceiptsButton } from '../export/ExportButtons';
+import { ExportOrdersButton, YearReceiptsButton } from '../export/index';
 import { OrderGroup } from './OrderGroup';
 import { PendingInstructions } from './PendingInstructions';
 import { InstructionsPlace } from './Instructions';

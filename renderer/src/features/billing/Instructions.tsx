@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../../electron/common/view-models';
 import { useSite } from '../../state/context';
 import { CopyButton } from '../../ui/CopyButton';
-import { PaymentDeadlineCalendarButton } from '../export/ExportButtons';
+import { PaymentDeadlineCalendarButton } from '../export/index';
 import { formatDateTime, formatMoney, timeLeft } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 

@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../electron/common/view-models';
 import { formatDate, formatMoney } from '../../ui/format';
 import { useSite } from '../../state/context';
-import { ReceiptButton } from '../export/ExportButtons';
+import { ReceiptButton } from '../export/index';
 import { summaryStateKey, summaryTone } from './labels';
 import { PaymentDetails } from './PaymentDetails';
 import { RefundTimeline } from './RefundTimeline';
-import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { OpenOnSite } from '../site-pages/index';
 
 /**
  * An order (payments sharing a tradeNo). Collapsed it is one row: what was bought, when, how much, its state. Its

@@ -7,7 +7,7 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTimeRange, weekdayName } from '../../ui/format';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
-import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { OpenOnSite } from '../site-pages/index';
 import { localTimeZone, nextOccurrence, slotInZone, zoneLabel } from './slot-times';
 
 type Slot = ConsultingServiceView['slots'][number];

@@ -11,11 +11,11 @@ import { formatDuration } from '../../ui/format';
 import { ProgressRing } from '../../ui/ProgressRing';
 import { EmptyState, Loading } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
-import { CourseAccessCalendarButton } from '../export/ExportButtons';
-import { AccessLine } from '../library/AccessLine';
+import { CourseAccessCalendarButton } from '../export/index';
+import { AccessLine } from './AccessLine';
 import { LectureRow } from './LectureRow';
 import { NextStepBlock } from './NextStep';
-import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { OpenOnSite } from '../site-pages/index';
 
 type Row =
   | { readonly kind: 'section'; readonly section: SectionView }

@@ -4,7 +4,7 @@ import type { LectureState, LectureView } from '../../../../electron/common/view
 import { assertNever } from '../../../../electron/common/result';
 import type { Unknown } from '../../../../electron/common/site-values';
 import { formatDateTime, formatDuration } from '../../ui/format';
-import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { OpenOnSite } from '../site-pages/index';
 
 function stateIcon(state: LectureState | Unknown): LucideIcon {
   switch (state) {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { CourseNextStep, LibraryCourse } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';
 import { formatDate, formatDateTime, formatDuration } from '../../ui/format';
-import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { OpenOnSite } from '../site-pages/index';
 
 function iconOf(step: CourseNextStep): LucideIcon {
   switch (step.kind) {

@@ -12,11 +12,10 @@ import { call, onEvent } from '../../api';
 import { useApp } from '../../state/context';
 import { historyDirection } from '../../state/history-entries';
 import { Dialog } from '../../ui/Dialog';
-import { browserIsMac, useHostInfo } from './platform';
+import { browserIsMac, useHostInfo } from '../../state/platform';
 import { ShortcutsList } from './ShortcutsList';
-import { CommandPalette } from '../palette/CommandPalette';
-import { ReminderPrompt } from '../reminders/ReminderPrompt';
-import { askBrowserOnce } from '../reminders/web-permission';
+import { CommandPalette } from '../palette/index';
+import { askBrowserOnce, ReminderPrompt } from '../reminders/index';
 
 /**
  * Carries out what the application menu, a keyboard shortcut or an OS notification's click asks for. In Electron the

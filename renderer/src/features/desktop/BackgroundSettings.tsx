@@ -1,8 +1,8 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../ui/ErrorState';
-import { useHostInfo } from './platform';
-import { useDesktopSettings } from '../settings/useSettings';
+import { useHostInfo } from '../../state/platform';
+import { useDesktopSettings } from '../../state/settings';
 
 /** Settings > In the background: the tray icon and start at login (Electron only; the browser host says so). */
 export function BackgroundSettings() {

@@ -2,8 +2,8 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../electron/common/view-models';
 import { ErrorState } from '../../ui/ErrorState';
-import { useHostInfo } from './platform';
-import { useDesktopSettings } from '../settings/useSettings';
+import { useHostInfo } from '../../state/platform';
+import { useDesktopSettings } from '../../state/settings';
 
 const KINDS = [
   { key: 'notifyPaymentDue', label: 'desktop.notify.paymentDue' },

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { SHORTCUTS, shortcutLabel, type Shortcut } from '../../../../electron/common/shortcuts';
-import { useIsMac } from './platform';
+import { useIsMac } from '../../state/platform';
 
 /** What a shortcut does, in the user's language. */
 function useShortcutText() {

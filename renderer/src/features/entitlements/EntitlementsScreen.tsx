@@ -5,8 +5,8 @@ import type {
   DigitalProductView,
   EventRegistrationView,
 } from '../../../../electron/common/view-models';
-import { ProductOffline } from '../downloads/ProductOffline';
-import { EventCalendarButton } from '../export/ExportButtons';
+import { ProductOffline } from '../downloads/index';
+import { EventCalendarButton } from '../export/index';
 import { useSite } from '../../state/context';
 import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';

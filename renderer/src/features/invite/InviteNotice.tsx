@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { InviteOutcome, InviteRefusal } from '../../../../electron/common/files-and-invites';
 import { assertNever } from '../../../../electron/common/result';
-import '../export/export.css';
+import './invite.css';
 
 function refusalKey(refusal: InviteRefusal): string {
   switch (refusal) {

@@ -6,9 +6,8 @@ import { CourseCover } from '../../ui/CourseCover';
 import { dailyPace, formatLength } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 import { ProgressBar } from '../../ui/states';
-import { AccessLine } from './AccessLine';
-import { nextStepIcon, nextStepLine } from '../course/NextStep';
-import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { AccessLine, nextStepIcon, nextStepLine } from '../course/index';
+import { OpenOnSite } from '../site-pages/index';
 
 /**
  * One course as a card. The whole card opens the course, but there is one control: the title's button, whose

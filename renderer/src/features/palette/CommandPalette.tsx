@@ -10,10 +10,10 @@ import { useChannel } from '../../query';
 import { useApp } from '../../state/context';
 import { SETTINGS_SECTIONS, type Route } from '../../state/routes';
 import { Dialog } from '../../ui/Dialog';
-import { fileLanguage, receiveFile } from '../export/FileActionButton';
+import { fileLanguage, receiveFile } from '../export/index';
 import { formatMoney } from '../../ui/format';
-import { hitRoute, hitTitle } from '../search/hits';
-import { useIsMac } from '../desktop/platform';
+import { hitRoute, hitTitle } from '../search/index';
+import { useIsMac } from '../../state/platform';
 import { pick, type PaletteItem, type PaletteKind } from './palette';
 import { extraCommands, lectureOnSite, paletteShortcut } from './palette-commands';
 

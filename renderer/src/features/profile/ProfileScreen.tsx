@@ -7,8 +7,8 @@ import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { Picture } from '../../ui/Picture';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
-import { canSignOut, SignOutDialog } from '../sites/SignOutDialog';
-import { ProgressSection } from '../progress/ProgressSummary';
+import { canSignOut, SignOutDialog } from '../sites/index';
+import { ProgressSection } from '../progress/index';
 
 const KNOWN_ROLES = new Set([
   'owner',

@@ -10,7 +10,7 @@ import { useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { dailyPace, daysUntil, formatDate, formatLength } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
-import { FileActionButton, fileLanguage } from '../export/FileActionButton';
+import { FileActionButton, fileLanguage } from '../export/index';
 import './progress.css';
 
 /** The student's time zone: their week is counted in it (Monday start). */

@@ -2,8 +2,8 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../electron/common/view-models';
 import { ErrorState } from '../../ui/ErrorState';
-import { useHostInfo } from '../desktop/platform';
-import { useDesktopSettings } from '../settings/useSettings';
+import { useHostInfo } from '../../state/platform';
+import { useDesktopSettings } from '../../state/settings';
 import { askBrowserOnce } from './web-permission';
 
 const KINDS = [

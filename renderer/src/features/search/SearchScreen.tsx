@@ -30,7 +30,7 @@ import { formatDate, formatMoney } from '../../ui/format';
 import { Snippet } from '../../ui/Snippet';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
-import { paymentStateKey, summaryStateKey } from '../billing/labels';
+import { paymentStateKey, summaryStateKey } from '../billing/index';
 import { contextParts, hitRoute, hitTitle } from './hits';
 
 type SearchRoute = Extract<Route, { screen: 'search' }>;

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../../state/context';
-import { SignInDoctor } from '../sites/SignInDoctor';
+import { SignInDoctor } from '../sites/index';
 
 /**
  * Settings > Schools > "Check sign-in": the sign-in doctor on demand, for the school the student picks (the one shown

@@ -13,19 +13,21 @@ import { Loading, ScreenHeader } from '../../ui/states';
 import { protectionDescription } from './protection';
 import { applyTheme } from './SettingsApplier';
 import { SitesSettings } from './SitesSettings';
-import { StorageSettings } from '../downloads/StorageSettings';
-import { BackgroundSettings } from '../desktop/BackgroundSettings';
-import { NotificationSettings } from '../desktop/NotificationSettings';
-import { ReminderSettings } from '../reminders/ReminderSettings';
-import { ShortcutsSettings } from '../desktop/ShortcutsList';
-import { UpdatesSettings } from '../desktop/UpdatesSettings';
+import { StorageSettings } from '../downloads/index';
+import {
+  BackgroundSettings,
+  NotificationSettings,
+  ShortcutsSettings,
+  UpdatesSettings,
+} from '../desktop/index';
+import { ReminderSettings } from '../reminders/index';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
 import { DoctorSettings } from './DoctorSettings';
 import { SettingsLayout } from './SettingsLayout';
 import { SETTINGS_SECTIONS, type SettingsSection } from '../../state/routes';
 import { intervalLabel } from './labels';
 import { assertNever } from '../../../../electron/common/result';
-import { useUpdateSettings } from './useSettings';
+import { useUpdateSettings } from '../../state/settings';
 
 const INTERVALS = [0, 5, 15, 30, 60, 240] as const;
 

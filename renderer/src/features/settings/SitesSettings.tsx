@@ -1,31 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SiteStatus, SiteSummary } from '../../../../electron/common/view-models';
-import { assertNever } from '../../../../electron/common/result';
+import type { SiteSummary } from '../../../../electron/common/view-models';
 import { call } from '../../api';
 import { useApp } from '../../state/context';
 import { refreshQueries } from '../../query';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
-import { SignInPanel } from '../sites/SignInPanel';
-import { canSignOut, SignOutDialog } from '../sites/SignOutDialog';
-import { useSignIn } from '../sites/sign-in';
-
-export function siteStatusKey(s: SiteStatus): string {
-  switch (s) {
-    case 'signed-out':
-    case 'signing-in':
-    case 'ready':
-    case 'sign-in-needed':
-    case 'sign-out-pending':
-    case 'sign-out-unconfirmed':
-      return `settings.sites.status.${s}`;
-    default:
-      return assertNever(s, 'site status');
-  }
-}
+import { canSignOut, SignInPanel, SignOutDialog, siteStatusKey, useSignIn } from '../sites/index';
 
 type Pending =
   { kind: 'sign-out'; site: SiteSummary } | { kind: 'remove'; site: SiteSummary } | null;

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChannelInput } from '../../../../electron/common/ipc-contract';
 import { call } from '../../api';
 import { ErrorState } from '../../ui/ErrorState';
-import { useSchoolReachable } from '../sync/useSyncStatus';
+import { useSchoolReachable } from '../../state/sync-status';
 
 export type SitePageTarget = ChannelInput<'site:open-page'>['page'];
 

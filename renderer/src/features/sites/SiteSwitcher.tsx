@@ -6,9 +6,9 @@ import type { SiteSummary } from '../../../../electron/common/view-models';
 import { useApp } from '../../state/context';
 import { coverHue, monogram } from '../../ui/cover';
 import { buttonKey, menuKey, type MenuAction } from '../../ui/menu-model';
-import { UnreadBadge } from '../notifications/UnreadBadge';
-import { siteStatusKey } from '../settings/SitesSettings';
-import { statusChipKey, useSyncStatus } from '../sync/useSyncStatus';
+import { UnreadBadge } from '../notifications/index';
+import { siteStatusKey } from './labels';
+import { statusChipKey, useSyncStatus } from '../../state/sync-status';
 import { canSignOut, SignOutDialog } from './SignOutDialog';
 
 /** A site's initial on a tile of its own hue (sites carry no logo in the view model). */

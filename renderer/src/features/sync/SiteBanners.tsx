@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../../state/context';
 import { useErrorText } from '../../ui/ErrorState';
-import { SignInPanel } from '../sites/SignInPanel';
-import { useSignIn } from '../sites/sign-in';
+import { SignInPanel, useSignIn } from '../sites/index';
 import { missingScopeKey } from './labels';
-import { useSyncStatus } from './useSyncStatus';
+import { useSyncStatus } from '../../state/sync-status';
 
 /**
  * Above every screen: offline, the school not answering, "Sign in again", pending sign-out, missing scopes, a history

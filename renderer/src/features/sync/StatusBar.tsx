@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { invalidateSite, useChannelMutation } from '../../query';
 import { ProgressBar } from '../../ui/states';
 import { StatusWords } from './StatusWords';
-import { useSyncStatus } from './useSyncStatus';
+import { useSyncStatus } from '../../state/sync-status';
 
 /**
  * Always at the bottom: when the data was last synced, the sync in progress, what is waiting to be sent. Its colour

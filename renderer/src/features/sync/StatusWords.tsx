@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRelative } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 import { syncPhaseKey } from './labels';
-import { statusReasonKey, useSyncStatus } from './useSyncStatus';
+import { statusReasonKey, useSyncStatus } from '../../state/sync-status';
 
 /**
  * A school's status in words, from its one status view: "Syncing… · Courses", "Synced 2 minutes ago", or "Last synced

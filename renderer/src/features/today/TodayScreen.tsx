@@ -23,13 +23,13 @@ import { ErrorState } from '../../ui/ErrorState';
 import { daysUntil, formatDate, formatDateTime, formatMoney, timeLeft } from '../../ui/format';
 import { useNow } from '../../ui/useNow';
 import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
-import { nextStepIcon, nextStepLine } from '../course/NextStep';
-import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { nextStepIcon, nextStepLine } from '../course/index';
+import { OpenOnSite } from '../site-pages/index';
 import './today.css';
-import { WeeklyProgress } from '../progress/ProgressSummary';
+import { WeeklyProgress } from '../progress/index';
 import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
-import { StatusWords } from '../sync/StatusWords';
-import { useSyncStatus } from '../sync/useSyncStatus';
+import { StatusWords } from '../sync/index';
+import { useSyncStatus } from '../../state/sync-status';
 
 /**
  * How fresh the saved copy is, each school in the words and colour of the status bar (the same status view), so

@@ -1,4 +1,4 @@
-import { useChannel } from '../../query';
+import { useChannel } from '../query';
 
 /**
  * Whether shortcuts are written and matched with Cmd (macOS) or Ctrl: the Electron host says its platform

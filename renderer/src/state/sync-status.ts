@@ -1,7 +1,7 @@
 import type { UseQueryOptions } from '@tanstack/react-query';
-import type { SiteStatusView, SyncStatus } from '../../../../electron/common/view-models';
-import { useLiveState } from '../../state/live-state';
-import { useChannel } from '../../query';
+import type { SiteStatusView, SyncStatus } from '../../../electron/common/view-models';
+import { useLiveState } from './live-state';
+import { useChannel } from '../query';
 
 /** Before the core has answered: nothing is claimed (no green, no failure). */
 const UNKNOWN: SiteStatusView = { state: 'ok', tone: 'busy', reason: null, lastSyncedAt: null };

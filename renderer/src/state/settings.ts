@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { Settings } from '../../../../electron/common/view-models';
-import { channelKey, useChannel, useChannelMutation } from '../../query';
+import type { Settings } from '../../../electron/common/view-models';
+import { channelKey, useChannel, useChannelMutation } from '../query';
 
 /**
  * Changing settings from any section of the Settings screen: the core's answer replaces the cached settings, and
