@@ -109,6 +109,7 @@ export default tseslint.config(
       '**/*.d.ts',
       '**/graphql-env.d.ts',
       '**/graphql-env.ts',
+      'embedded-server/member-api/schema-types.ts',
     ],
   },
   js.configs.recommended,

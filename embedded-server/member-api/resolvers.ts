@@ -3,11 +3,21 @@ import type { MemberContext, MemberData } from './context';
 import { checkFirst, decodeCursor, encodeCursor } from './cursor';
 import type { Page, PageKey } from '../store/content-sql';
 import type { EnrolledCourseRow } from '../store/content-courses';
-import type { ConsultingServiceRow } from '../store/content-entitlements';
+import type { ConsultingServiceRow, MeetingRow, SlotRow } from '../store/content-entitlements';
 import { PAY, type PaymentTuple } from '../store/content-payments';
 import type { NotificationRow } from '../store/content-notifications';
 import { absoluteSiteUrl } from '../covers/paths';
 import { memberPicture } from '../oidc/claims';
+import type {
+  Connection,
+  CourseProgress,
+  MutationResolvers,
+  Notification,
+  QueryResolvers,
+  ResolversParentTypes,
+  Section,
+  ViewerResolvers,
+} from './schema-types';
 
 /** Connection page sizes: `first` at most 100 (decision); payments pages hold at most 50 nodes (spec "Limits"). */
 export const MAX_FIRST = 100;
@@ -46,19 +56,6 @@ const DateTime = new GraphQLScalarType({
   },
 });
 
-interface Connection<N> {
-  nodes: N[];
-  /** A function: graphql's default resolver calls it only when `edges` is selected (the app never does). */
-  edges: () => { cursor: string; node: N }[];
-  pageInfo: {
-    hasNextPage: boolean;
-    hasPreviousPage: boolean;
-    startCursor: string | null;
-    endCursor: string | null;
-  };
-  totalCount: number;
-}
-
 /** A Relay connection (Cursor Connections spec: PageInfo with both directions' flags and cursors). */
 function connection<R, N>(
   tag: string,
@@ -94,21 +91,6 @@ function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]>
   return m;
 }
 
-interface LectureNode {
-  lectureId: string;
-  title: string;
-  position: number;
-  state: 'unread' | 'read' | 'completed';
-  isLocked: boolean;
-  unlockAt: number | null;
-  duration: number;
-}
-interface SectionNode {
-  id: string;
-  title: string;
-  position: number;
-  lectures: LectureNode[];
-}
 interface CourseCounts {
   total: number;
   read: number;
@@ -122,17 +104,16 @@ interface CourseCounts {
  * so they can never disagree with the lectures.
  */
 function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], now: number) {
-  let loaded: { sections: Map<string, SectionNode[]>; counts: Map<string, CourseCounts> } | null =
-    null;
+  let loaded: { sections: Map<string, Section[]>; counts: Map<string, CourseCounts> } | null = null;
   function load() {
     const { trees, states } = data.courseTrees(rows.map((r) => r.id));
-    const sections = new Map<string, SectionNode[]>();
+    const sections = new Map<string, Section[]>();
     const counts = new Map<string, CourseCounts>();
     for (const [courseId, tree] of trees) {
       const c: CourseCounts = { total: 0, read: 0, completed: 0 };
-      const nodes: SectionNode[] = [];
+      const nodes: Section[] = [];
       for (const s of tree) {
-        const lectures: LectureNode[] = [];
+        const lectures: Section['lectures'] = [];
         for (const [lectureId, title, position, duration, unlockAt] of s.lectures) {
           const state = states.get(lectureId) ?? 'unread';
           if (state === 'completed') {
@@ -161,19 +142,26 @@ function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], n
   }
   const get = () => (loaded ??= load());
   return {
-    sections: (courseId: string): SectionNode[] => get().sections.get(courseId) ?? [],
+    sections: (courseId: string): Section[] => get().sections.get(courseId) ?? [],
     progress: (courseId: string): CourseCounts | undefined => get().counts.get(courseId),
   };
 }
 
-function courseConnection(ctx: MemberContext, first: number, after: PageKey | null) {
+/** What the resolvers hand graphql for a schema type (the mappers of generate-types.ts). */
+export type Node<T extends keyof ResolversParentTypes> = ResolversParentTypes[T];
+
+function courseConnection(
+  ctx: MemberContext,
+  first: number,
+  after: PageKey | null,
+): Connection<Node<'Course'>> {
   const page = ctx.data.enrolledCourses(first, after);
   const batch = coursePageBatch(ctx.data, page.rows, ctx.now);
   return connection(
     'course',
     page,
     (r) => ({ t: r.enrolled_at, id: r.enrollment_id }),
-    (r) => ({
+    (r): Node<'Course'> => ({
       id: r.id,
       slug: r.slug,
       title: r.title,
@@ -185,7 +173,7 @@ function courseConnection(ctx: MemberContext, first: number, after: PageKey | nu
       expireDate: r.has_lifetime_access ? null : r.expire_at,
       hasLifetimeAccess: r.has_lifetime_access === 1,
       // Functions on the source object are called by graphql's default resolver, only when selected.
-      detailProgress: () => {
+      detailProgress: (): CourseProgress => {
         const p = batch.progress(r.id);
         const total = p?.total ?? 0;
         const completed = p?.completed ?? 0;
@@ -209,15 +197,19 @@ function courseConnection(ctx: MemberContext, first: number, after: PageKey | nu
   );
 }
 
-function consultingConnection(ctx: MemberContext, first: number, after: PageKey | null) {
+function consultingConnection(
+  ctx: MemberContext,
+  first: number,
+  after: PageKey | null,
+): Connection<Node<'ConsultingService'>> {
   const page = ctx.data.consultingServices(first, after);
-  let details: { slots: Map<string, unknown[]>; meetings: Map<string, unknown[]> } | null = null;
+  let details: { slots: Map<string, SlotRow[]>; meetings: Map<string, MeetingRow[]> } | null = null;
   const get = () => {
     if (!details) {
       const d = ctx.data.consultingDetails(page.rows.map((r) => r.id));
       details = {
-        slots: groupBy(d.slots, (s) => s.service_id) as Map<string, unknown[]>,
-        meetings: groupBy(d.meetings, (m) => m.service_id) as Map<string, unknown[]>,
+        slots: groupBy(d.slots, (s) => s.service_id),
+        meetings: groupBy(d.meetings, (m) => m.service_id),
       };
     }
     return details;
@@ -226,7 +218,7 @@ function consultingConnection(ctx: MemberContext, first: number, after: PageKey 
     'consulting',
     page,
     (r: ConsultingServiceRow) => ({ t: r.created_at, id: r.id }),
-    (r) => ({
+    (r): Node<'ConsultingService'> => ({
       id: r.id,
       title: r.title,
       description: r.description,
@@ -234,31 +226,28 @@ function consultingConnection(ctx: MemberContext, first: number, after: PageKey 
       consultantName: r.consultant_name,
       courseId: r.course_id,
       slots: () =>
-        (get().slots.get(r.id) ?? []).map((s) => {
-          const slot = s as {
-            weekday: number;
-            start_time: string;
-            end_time: string;
-            time_zone: string;
-          };
-          return {
-            weekday: slot.weekday,
-            startTime: slot.start_time,
-            endTime: slot.end_time,
-            timeZone: slot.time_zone,
-          };
-        }),
+        (get().slots.get(r.id) ?? []).map((slot) => ({
+          weekday: slot.weekday,
+          startTime: slot.start_time,
+          endTime: slot.end_time,
+          timeZone: slot.time_zone,
+        })),
       // Everyone's meetings, without owner (spec "Consulting service").
       meetings: () =>
-        (get().meetings.get(r.id) ?? []).map((m) => {
-          const mt = m as { id: string; starts_at: number; ends_at: number };
-          return { id: mt.id, startsAt: mt.starts_at, endsAt: mt.ends_at };
-        }),
+        (get().meetings.get(r.id) ?? []).map((m) => ({
+          id: m.id,
+          startsAt: m.starts_at,
+          endsAt: m.ends_at,
+        })),
     }),
   );
 }
 
-function paymentConnection(ctx: MemberContext, first: number, after: PageKey | null) {
+function paymentConnection(
+  ctx: MemberContext,
+  first: number,
+  after: PageKey | null,
+): Connection<Node<'Payment'>> {
   const page = ctx.data.payments(first, after);
   let details: ReturnType<MemberData['paymentDetails']> | null = null;
   let adj: Map<string, ReturnType<MemberData['paymentDetails']>['adjustments']> | null = null;
@@ -275,7 +264,7 @@ function paymentConnection(ctx: MemberContext, first: number, after: PageKey | n
     'payment',
     page,
     (r: PaymentTuple) => ({ t: r[P.created_at], id: r[P.id] }),
-    (r) => {
+    (r): Node<'Payment'> => {
       const id = r[P.id];
       return {
         id,
@@ -295,15 +284,17 @@ function paymentConnection(ctx: MemberContext, first: number, after: PageKey | n
             amount: a.amount,
           }));
         },
+        // The invoice and installment columns are written together (store insertPayment): a row with a
+        // number has a kind and an issue time. Were one null, graphql answers its non-null error, as before.
         invoice:
           r[P.invoice_number] === null
             ? null
             : {
-                number: r[P.invoice_number],
-                kind: r[P.invoice_kind],
+                number: r[P.invoice_number]!,
+                kind: r[P.invoice_kind]!,
                 title: r[P.invoice_title],
                 taxId: r[P.invoice_tax_id],
-                issuedAt: r[P.invoice_issued_at],
+                issuedAt: r[P.invoice_issued_at]!,
                 voidedAt: r[P.invoice_voided_at],
               },
         lineitems: () => {
@@ -322,7 +313,7 @@ function paymentConnection(ctx: MemberContext, first: number, after: PageKey | n
           r[P.installment_periods] === null
             ? null
             : {
-                periods: r[P.installment_periods],
+                periods: r[P.installment_periods]!,
                 amountPerPeriod: r[P.installment_amount_per_period] ?? 0,
                 bankName: r[P.installment_bank_name],
               },
@@ -339,7 +330,7 @@ function paymentConnection(ctx: MemberContext, first: number, after: PageKey | n
   );
 }
 
-export const notificationNode = (n: NotificationRow) => ({
+export const notificationNode = (n: NotificationRow): Notification => ({
   id: n.id,
   kind: n.kind,
   title: n.title,
@@ -349,7 +340,7 @@ export const notificationNode = (n: NotificationRow) => ({
   readAt: n.read_at,
 });
 
-function subscriptions(ctx: MemberContext) {
+function subscriptions(ctx: MemberContext): Node<'NotificationSubscription'>[] {
   const explicit = new Map(
     ctx.data.subscriptions().map((s) => [`${s.topic}/${s.channel}`, s.enabled === 1]),
   );
@@ -362,25 +353,23 @@ function subscriptions(ctx: MemberContext) {
   );
 }
 
-interface PageArgs {
-  first?: number | null;
-  after?: string | null;
-}
+/** A field resolver of any schema (attachResolvers' input; the member map below is typed from the SDL). */
+type AnyResolver = GraphQLFieldResolver<never, never, never>;
 
-/** A field resolver of the member schema (args typed by each resolver; `never` accepts any of them). */
-type Resolver = GraphQLFieldResolver<unknown, MemberContext, never>;
-
-/** The resolver map: custom scalars by name, and field resolvers by type and field (see schema.ts attachResolvers). */
+/** A resolver map: custom scalars by name, and field resolvers by type and field (schema.ts attachResolvers). */
 export interface MemberResolvers {
-  readonly [typeName: string]: GraphQLScalarType | Readonly<Record<string, Resolver>>;
+  readonly [typeName: string]: GraphQLScalarType | Readonly<Record<string, AnyResolver>>;
 }
 
-export const resolvers: MemberResolvers = {
+/** Every field of the type has its resolver: one left out fails typecheck instead of answering null. */
+export type Complete<R> = Required<Omit<R, '__isTypeOf'>>;
+
+export const resolvers = {
   DateTime,
   Query: {
     // The viewer is the token's member; its fields read through the context.
     viewer: () => ({}),
-  },
+  } satisfies Complete<QueryResolvers<MemberContext>>,
   Viewer: {
     id: (_v, _a, ctx) => ctx.userId,
     name: (_v, _a, ctx) => ctx.data.profile()?.name ?? '',
@@ -391,9 +380,9 @@ export const resolvers: MemberResolvers = {
       return user ? memberPicture(ctx.baseUrl, user) : null;
     },
     schools: (_v, _a, ctx) => ctx.data.schools(),
-    enrolledCourses: (_v, a: PageArgs, ctx) =>
+    enrolledCourses: (_v, a, ctx) =>
       courseConnection(ctx, checkFirst(a.first, MAX_FIRST, 20), decodeCursor('course', a.after)),
-    digitalProducts: (_v, a: PageArgs, ctx) =>
+    digitalProducts: (_v, a, ctx) =>
       connection(
         'product',
         ctx.data.digitalProducts(
@@ -401,7 +390,7 @@ export const resolvers: MemberResolvers = {
           decodeCursor('product', a.after),
         ),
         (r) => ({ t: r.delivered_at, id: r.id }),
-        (r) => ({
+        (r): Node<'DigitalProduct'> => ({
           id: r.id,
           title: r.title,
           description: r.description,
@@ -411,13 +400,13 @@ export const resolvers: MemberResolvers = {
           downloadUrl: absoluteSiteUrl(r.download_url, ctx.baseUrl),
         }),
       ),
-    consultingServices: (_v, a: PageArgs, ctx) =>
+    consultingServices: (_v, a, ctx) =>
       consultingConnection(
         ctx,
         checkFirst(a.first, MAX_FIRST, 20),
         decodeCursor('consulting', a.after),
       ),
-    eventRegistrations: (_v, a: PageArgs, ctx) =>
+    eventRegistrations: (_v, a, ctx) =>
       connection(
         'event',
         ctx.data.eventRegistrations(
@@ -425,7 +414,7 @@ export const resolvers: MemberResolvers = {
           decodeCursor('event', a.after),
         ),
         (r) => ({ t: r.registered_at, id: r.id }),
-        (r) => ({
+        (r): Node<'EventRegistration'> => ({
           id: r.id,
           eventId: r.event_id,
           title: r.title,
@@ -440,13 +429,13 @@ export const resolvers: MemberResolvers = {
       ),
     // Spec "Limits": up to 50 nodes a page. A client asking for more (first 51..100) gets a page of 50 and
     // hasNextPage, as from the real service; above 100 is refused like every other connection.
-    payments: (_v, a: PageArgs, ctx) =>
+    payments: (_v, a, ctx) =>
       paymentConnection(
         ctx,
         Math.min(checkFirst(a.first, MAX_FIRST, MAX_PAYMENTS_FIRST), MAX_PAYMENTS_FIRST),
         decodeCursor('payment', a.after),
       ),
-    notifications: (_v, a: PageArgs & { unreadOnly?: boolean | null }, ctx) =>
+    notifications: (_v, a, ctx) =>
       connection(
         a.unreadOnly ? 'notification-unread' : 'notification',
         ctx.data.notifications(
@@ -459,9 +448,9 @@ export const resolvers: MemberResolvers = {
       ),
     unreadNotificationCount: (_v, _a, ctx) => ctx.data.unreadCount(),
     notificationSubscriptions: (_v, _a, ctx) => subscriptions(ctx),
-  },
+  } satisfies Complete<ViewerResolvers<MemberContext>>,
   Mutation: {
-    markNotificationRead: (_r, a: { id: string }, ctx) => {
+    markNotificationRead: (_r, a, ctx) => {
       const row = ctx.data.markNotificationRead(a.id);
       // Another member's id answers exactly like an unknown id: no existence oracle.
       if (!row)
@@ -472,13 +461,9 @@ export const resolvers: MemberResolvers = {
       const updatedCount = ctx.data.markAllNotificationsRead();
       return { updatedCount, unreadNotificationCount: ctx.data.unreadCount() };
     },
-    updateNotificationSubscription: (
-      _r,
-      a: { input: { topic: string; channel: string; enabled: boolean } },
-      ctx,
-    ) => {
+    updateNotificationSubscription: (_r, a, ctx) => {
       ctx.data.updateSubscription(a.input.topic, a.input.channel, a.input.enabled);
       return { topic: a.input.topic, channel: a.input.channel, enabled: a.input.enabled };
     },
-  },
-};
+  } satisfies Complete<MutationResolvers<MemberContext>>,
+} satisfies MemberResolvers;

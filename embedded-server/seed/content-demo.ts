@@ -278,10 +278,16 @@ interface PaymentSpec {
   trade: string;
   amount: number;
   currency?: string;
-  type: string;
-  state: string;
+  type: pay.PaymentRow['payment_type'];
+  state: pay.PaymentRow['payment_state'];
   daysAgo: number;
-  item: { type: string; id: string | null; title: string; original: number; discount?: number };
+  item: {
+    type: pay.LineItemRow['item_type'];
+    id: string | null;
+    title: string;
+    original: number;
+    discount?: number;
+  };
   coupon?: { code: string; amount: number };
   promotion?: { title: string; amount: number };
   invoice?: {
@@ -291,7 +297,7 @@ interface PaymentSpec {
     voided?: boolean;
   };
   installment?: { periods: number; bank: string };
-  refund?: { state: string; amount: number };
+  refund?: { state: pay.PaymentRow['refunding_state']; amount: number };
   instructions?: { bankCode?: string; bankName?: string; codeNo: string; expiresInDays: number };
 }
 
@@ -605,7 +611,7 @@ export const DEMO_PAYMENTS: PaymentSpec[] = [
 
 export const DEMO_NOTIFICATIONS: {
   id: string;
-  kind: string;
+  kind: ntf.NotificationRow['kind'];
   title: string;
   body: string;
   url: string | null;

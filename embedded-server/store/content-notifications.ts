@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { keyset, pageParams, stmt, toPage, type Page, type PageRequest } from './content-sql';
 import { contentMemo } from './content-memo';
+import type { NotificationKind } from '../member-api/schema-types';
 
 /** Data access for the notification inbox and subscriptions (migration 002). */
 
@@ -8,7 +9,7 @@ export interface NotificationRow {
   id: string;
   school_id: string;
   user_id: string;
-  kind: string;
+  kind: NotificationKind;
   title: string;
   body: string;
   url: string | null;

@@ -10,6 +10,14 @@ import {
   type Page,
   type PageRequest,
 } from './content-sql';
+// The enum columns hold the member schema's values, which the API answers as stored.
+import type {
+  InvoiceKind,
+  LineItemType,
+  PaymentState,
+  PaymentType,
+  RefundingState,
+} from '../member-api/schema-types';
 
 /** Data access for payments, their adjustments and line items (migration 002). One row = one payment. */
 
@@ -20,11 +28,11 @@ export interface PaymentRow {
   trade_no: string;
   amount: number;
   currency: string;
-  payment_type: string;
+  payment_type: PaymentType;
   created_at: number;
   paid_at: number | null;
-  payment_state: string;
-  refunding_state: string;
+  payment_state: PaymentState;
+  refunding_state: RefundingState;
   refunded_amount: number;
   refunded_at: number | null;
   refund_requested_at: number | null;
@@ -33,7 +41,7 @@ export interface PaymentRow {
   code_no: string | null;
   expired_at: number | null;
   invoice_number: string | null;
-  invoice_kind: string | null;
+  invoice_kind: InvoiceKind | null;
   invoice_title: string | null;
   invoice_tax_id: string | null;
   invoice_issued_at: number | null;
@@ -54,7 +62,7 @@ export interface AdjustmentRow {
 export interface LineItemRow {
   id: string;
   payment_id: string;
-  item_type: string;
+  item_type: LineItemType;
   item_id: string | null;
   title: string;
   quantity: number;
