@@ -1,7 +1,7 @@
 import { print } from 'graphql';
 import { ClientError, GraphQLClient } from 'graphql-request';
-import type { ResultOf } from 'gql.tada';
-import type { StageFetchInput, StageFetchReply } from '../worker/worker-contract';
+import type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
+import type { StagedText, StageFetchInput, StageFetchReply } from '../worker/worker-contract';
 import { CoreError, isCoreError, isTransient } from '../errors';
 import { deadlineSignal, limitBody, readBounded, readStart } from '../net/http';
 import {
@@ -15,7 +15,9 @@ import { unreachableDetail } from '../net/reachability';
 
 import {
   DEFAULT_RETRY,
+  type ExecuteResult,
   type GraphQLErrorLike,
+  type StageTarget,
   type RetryPolicy,
   type SiteClient,
   type Sleep,
@@ -106,150 +108,209 @@ export interface TransportOptions {
   readonly deadlineMs?: number;
 }
 
+const cancelledBy = (cause: unknown) =>
+  new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
+
+export interface SharedBackoffDeps {
+  readonly retry: RetryPolicy;
+  readonly sleep: Sleep;
+  readonly signal?: AbortSignal;
+  readonly onRetry?: (error: CoreError, attempt: number, delayMs: number) => void;
+}
+
+/**
+ * One backoff for the whole transport: the sync fetches several connections side by side, and when the site is
+ * down they should wait together, not each hammer it on its own schedule. `#generation` counts backoffs; a request
+ * that failed on a generation older than the current one just waits and retries without counting.
+ */
+export class SharedBackoff {
+  readonly #deps: SharedBackoffDeps;
+  #failures = 0;
+  #generation = 0;
+  #backoff: Promise<void> | null = null;
+
+  constructor(deps: SharedBackoffDeps) {
+    this.#deps = deps;
+  }
+
+  /** Runs the attempt until it succeeds, fails for good, or the retries are spent. */
+  async run<T>(attempt: () => Promise<T>): Promise<T> {
+    for (;;) {
+      if (this.#backoff) {
+        try {
+          await this.#backoff;
+        } catch (cause) {
+          throw cancelledBy(cause);
+        }
+      }
+      const sentAt = this.#generation;
+      try {
+        const result = await attempt();
+        this.#failures = 0;
+        return result;
+      } catch (error) {
+        const failure = classify(error, this.#deps.signal);
+        if (!isTransient(failure)) throw failure;
+        await this.#waitOut(failure, sentAt);
+      }
+    }
+  }
+
+  async #waitOut(failure: CoreError, sentAt: number): Promise<void> {
+    const { retry, sleep, signal, onRetry } = this.#deps;
+    if (sentAt === this.#generation && this.#backoff === null) {
+      this.#failures += 1;
+      if (this.#failures >= retry.attempts) throw failure;
+      const delay = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (this.#failures - 1));
+      onRetry?.(failure, this.#failures, delay);
+      this.#generation += 1;
+      this.#backoff = sleep(delay, signal).finally(() => {
+        this.#backoff = null;
+      });
+    } else if (this.#failures >= retry.attempts) {
+      throw failure;
+    }
+    try {
+      if (this.#backoff) await this.#backoff;
+    } catch (cause) {
+      throw cancelledBy(cause);
+    }
+  }
+}
+
+export interface GraphQLTransportDeps extends TransportOptions {
+  readonly client: SiteClient;
+}
+
 /**
  * A graphql-request client over the injected fetch. GraphQL errors come back with the data (errorPolicy 'all'):
  * a field refused for a scope is HTTP 200 with `errors` (service-spec "Protected resources"), and the caller
  * decides. Network errors and 503 are retried with exponential backoff, a bounded number of times.
  */
-export function createTransport(client: SiteClient, options: TransportOptions): Transport {
-  const retry = options.retry ?? DEFAULT_RETRY;
-  const deadlineMs = options.deadlineMs ?? REQUEST_DEADLINE_MS;
-  // Every request has a deadline for its last byte, not only its headers; the signal stays on the body as it is read.
-  const timed = (signal: AbortSignal | null | undefined): AbortSignal =>
-    deadlineSignal(deadlineMs, () => deadlinePassed(deadlineMs), signal ?? undefined);
-  const tooLarge = () => siteDataInvalid('too-large');
-  const graphQLClient = new GraphQLClient(client.endpoint, {
-    // graphql-request reads the whole body itself: it gets one that stops at the limit, decompressed bytes counted.
-    fetch: async (input: string | URL | Request, init?: RequestInit) =>
-      limitBody(
-        await client.fetch(input, { ...init, signal: timed(init?.signal) }),
-        MAX_ANSWER_BYTES,
-        tooLarge,
-      ),
-    errorPolicy: 'all',
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  // One backoff for the whole transport: the sync fetches several connections side by side, and when the site
-  // is down they should wait together, not each hammer it on its own schedule. `generation` counts backoffs; a
-  // request that failed on a generation older than the current one just waits and retries without counting.
-  let failures = 0;
-  let generation = 0;
-  let backoff: Promise<void> | null = null;
-  // The writer worker sends the run's pages when both sides allow it (SiteClient.sendWith, TransportOptions.stage).
-  const { sendWith } = client;
-  const { stage } = options;
+export class GraphQLTransport implements Transport {
+  readonly #client: SiteClient;
+  readonly #signal: AbortSignal | undefined;
+  readonly #deadlineMs: number;
+  readonly #graphQL: GraphQLClient;
+  readonly #backoff: SharedBackoff;
+  /** There when both sides allow it: the writer worker sends the run's pages (SiteClient.sendWith, `stage`). */
+  declare readonly executeStaged?: Transport['executeStaged'];
 
-  async function waitOut(failure: CoreError, sentAt: number): Promise<void> {
-    if (sentAt === generation && backoff === null) {
-      failures += 1;
-      if (failures >= retry.attempts) throw failure;
-      const delay = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (failures - 1));
-      options.onRetry?.(failure, failures, delay);
-      generation += 1;
-      backoff = options.sleep(delay, options.signal).finally(() => {
-        backoff = null;
-      });
-    } else if (failures >= retry.attempts) {
-      throw failure;
-    }
-    try {
-      if (backoff) await backoff;
-    } catch (cause) {
-      throw new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
-    }
-  }
-
-  async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
-    for (;;) {
-      if (backoff) {
-        try {
-          await backoff;
-        } catch (cause) {
-          throw new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
-        }
-      }
-      const sentAt = generation;
-      try {
-        const result = await attempt();
-        failures = 0;
-        return result;
-      } catch (error) {
-        const failure = classify(error, options.signal);
-        if (!isTransient(failure)) throw failure;
-        await waitOut(failure, sentAt);
-      }
-    }
-  }
-
-  return {
-    execute(document, variables) {
-      return withRetry(async () => {
-        const response = await graphQLClient.rawRequest<ResultOf<typeof document>>(
-          printOnce(document),
-          variables as Record<string, unknown> | undefined,
+  constructor(deps: GraphQLTransportDeps) {
+    const { client, signal, stage } = deps;
+    this.#client = client;
+    this.#signal = signal;
+    this.#deadlineMs = deps.deadlineMs ?? REQUEST_DEADLINE_MS;
+    this.#backoff = new SharedBackoff({
+      retry: deps.retry ?? DEFAULT_RETRY,
+      sleep: deps.sleep,
+      ...(signal ? { signal } : {}),
+      ...(deps.onRetry ? { onRetry: deps.onRetry } : {}),
+    });
+    this.#graphQL = new GraphQLClient(client.endpoint, {
+      // graphql-request reads the whole body itself: it gets one that stops at the limit, decompressed bytes
+      // counted.
+      fetch: async (input: string | URL | Request, init?: RequestInit) =>
+        limitBody(
+          await client.fetch(input, { ...init, signal: this.#timed(init?.signal) }),
+          MAX_ANSWER_BYTES,
+          tooLarge,
+        ),
+      errorPolicy: 'all',
+      ...(signal ? { signal } : {}),
+    });
+    const { sendWith } = client;
+    if (sendWith && stage) {
+      const staged: Transport['executeStaged'] = (document, variables, into) =>
+        this.#backoff.run(() =>
+          this.#sendStaged(sendWith, stage, printOnce(document), variables, into),
         );
-        return {
-          data: response.data ?? null,
-          errors: (response.errors ?? []) as GraphQLErrorLike[],
-        };
+      this.executeStaged = staged;
+    }
+  }
+
+  execute<D extends TadaDocumentNode<unknown, never>>(
+    document: D,
+    variables?: VariablesOf<D>,
+  ): Promise<ExecuteResult<ResultOf<D>>> {
+    return this.#backoff.run(async () => {
+      const response = await this.#graphQL.rawRequest<ResultOf<D>>(
+        printOnce(document),
+        variables as Record<string, unknown> | undefined,
+      );
+      return {
+        data: response.data ?? null,
+        errors: (response.errors ?? []) as GraphQLErrorLike[],
+      };
+    });
+  }
+
+  executeBody<D extends TadaDocumentNode<unknown, never>>(
+    document: D,
+    variables?: VariablesOf<D>,
+  ): Promise<ArrayBuffer> {
+    return this.#backoff.run(async () => {
+      const query = printOnce(document);
+      const client = this.#client;
+      // GraphQL over HTTP, as graphql-request sends it: POST, JSON body, either response media type accepted.
+      const response = await client.fetch(client.endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json',
+        },
+        body: JSON.stringify({ query, variables }),
+        signal: this.#timed(this.#signal),
       });
-    },
-    executeBody(document, variables) {
-      return withRetry(async () => {
-        const query = printOnce(document);
-        // GraphQL over HTTP, as graphql-request sends it: POST, JSON body, either response media type accepted.
-        const response = await client.fetch(client.endpoint, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/graphql-response+json, application/json',
-          },
-          body: JSON.stringify({ query, variables }),
-          signal: timed(options.signal),
-        });
-        // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...), from its start.
-        if (!response.ok) {
-          const body = await readStart(response, MAX_ERROR_BYTES);
-          throw new ClientError(
-            { status: response.status, headers: response.headers, body },
-            { query, variables: variables as Record<string, unknown> },
-          );
-        }
-        const bytes = await readBounded(response, MAX_ANSWER_BYTES, tooLarge);
-        // Moved to the worker whole: a buffer of exactly the body (a chunk may be a view into a larger one).
-        return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-          ? (bytes.buffer as ArrayBuffer)
-          : (bytes.slice().buffer as ArrayBuffer);
-      });
-    },
-    ...(sendWith && stage
-      ? {
-          executeStaged: (document, variables, into) =>
-            withRetry(async () => {
-              const query = printOnce(document);
-              const vars = variables as Record<string, unknown> | undefined;
-              const reply = await sendWith(client.endpoint, (token, url) =>
-                stage({
-                  ...into,
-                  url,
-                  token,
-                  query,
-                  deadlineMs,
-                  ...(vars ? { variables: vars } : {}),
-                }),
-              );
-              if (reply.kind === 'staged') return reply.staged;
-              // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were
-              // already judged by sendWith's token rules.
-              const headers = new Headers(
-                reply.wwwAuthenticate === null ? {} : { 'www-authenticate': reply.wwwAuthenticate },
-              );
-              throw new ClientError(
-                { status: reply.status, headers, body: reply.body },
-                { query, ...(vars ? { variables: vars } : {}) },
-              );
-            }),
-        }
-      : {}),
-  } satisfies Transport;
+      // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...), from its start.
+      if (!response.ok) {
+        const body = await readStart(response, MAX_ERROR_BYTES);
+        throw new ClientError(
+          { status: response.status, headers: response.headers, body },
+          { query, variables: variables as Record<string, unknown> },
+        );
+      }
+      const bytes = await readBounded(response, MAX_ANSWER_BYTES, tooLarge);
+      // Moved to the worker whole: a buffer of exactly the body (a chunk may be a view into a larger one).
+      return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+        ? (bytes.buffer as ArrayBuffer)
+        : (bytes.slice().buffer as ArrayBuffer);
+    });
+  }
+
+  /** Every request has a deadline for its last byte, not only its headers; the signal stays on the body as read. */
+  #timed(signal: AbortSignal | null | undefined): AbortSignal {
+    const deadlineMs = this.#deadlineMs;
+    return deadlineSignal(deadlineMs, () => deadlinePassed(deadlineMs), signal ?? undefined);
+  }
+
+  async #sendStaged(
+    sendWith: NonNullable<SiteClient['sendWith']>,
+    stage: NonNullable<TransportOptions['stage']>,
+    query: string,
+    variables: unknown,
+    into: StageTarget,
+  ): Promise<StagedText> {
+    const vars = variables as Record<string, unknown> | undefined;
+    const deadlineMs = this.#deadlineMs;
+    const reply = await sendWith(this.#client.endpoint, (token, url) =>
+      stage({ ...into, url, token, query, deadlineMs, ...(vars ? { variables: vars } : {}) }),
+    );
+    if (reply.kind === 'staged') return reply.staged;
+    // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were already judged
+    // by sendWith's token rules.
+    const headers = new Headers(
+      reply.wwwAuthenticate === null ? {} : { 'www-authenticate': reply.wwwAuthenticate },
+    );
+    throw new ClientError(
+      { status: reply.status, headers, body: reply.body },
+      { query, ...(vars ? { variables: vars } : {}) },
+    );
+  }
+}
+
+const tooLarge = () => siteDataInvalid('too-large');
+
+export function createTransport(client: SiteClient, options: TransportOptions): Transport {
+  return new GraphQLTransport({ ...options, client });
 }
