@@ -5,7 +5,7 @@
 import type { DigitalProductView } from '../../common/view-models';
 import type { DownloadManagerOptions } from './api';
 import type { DownloadsState } from './state';
-import { fileChanged } from './transfer';
+import { fileChanged } from './file-request';
 
 /** A new address is a new file; the saved copy stays until the new one is complete. */
 export async function noteNewAddresses(
