@@ -113,75 +113,20 @@ export interface DiscoverOptions {
 export async function discover(baseUrl: string, options: DiscoverOptions): Promise<ServerMetadata> {
   const origin = normalizeBaseUrl(baseUrl);
   const log = (options.logger ?? silentLogger).child('discovery');
-  let found = await fetchMetadataDocument(origin, origin, options);
-  let protectedResource: ProtectedResource | null = null;
-  if (found === null) {
-    protectedResource = await fetchProtectedResource(origin, options, log);
-    for (const server of protectedResource?.servers.slice(0, MAX_AUTHORIZATION_SERVERS) ?? []) {
-      const issuer = checkIssuerUrl(origin, server);
-      if (issuer === null) continue;
-      found = await fetchMetadataDocument(origin, issuer, options);
-      if (found !== null) break;
-    }
-    if (found === null)
-      throw new CoreError(
-        'discovery-invalid',
-        `${origin} does not publish a sign-in description. Is this the right address?`,
-      );
-  }
-  const { doc: raw, issuer: expectedIssuer, kind } = found;
-  const parsed = metadataSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new CoreError(
-      'discovery-invalid',
-      `${origin} does not describe a usable sign-in service (required fields are missing).`,
-      {
-        problem: parsed.error.issues.map((i) => i.path.join('.')).join(', '),
-      },
-    );
-  }
-  const m = parsed.data;
-  // RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched for (mix-up defence).
-  const origins = acceptedIssuers(origin, origin);
-  if (!acceptedIssuers(origin, expectedIssuer).includes(m.issuer)) {
-    throw new CoreError(
-      'discovery-invalid',
-      `${origin} names a different issuer (${m.issuer}); it cannot be trusted for sign-in.`,
-    );
-  }
-  // RFC 7636 §4.2 / RFC 9700 §2.1.1: only S256. A server that does not list it is refused rather than downgraded.
-  if (!m.code_challenge_methods_supported?.includes('S256')) {
-    throw new CoreError(
-      'pkce-unsupported',
-      `${origin} does not support PKCE with S256, which this app requires for a safe sign-in.`,
-    );
-  }
-  if (m.response_types_supported && !m.response_types_supported.includes('code')) {
-    throw new CoreError(
-      'discovery-invalid',
-      `${origin} does not offer the authorization code flow.`,
-    );
-  }
+  const found = await findMetadata(origin, options, log);
+  const { doc: raw, issuer: expectedIssuer, kind } = found.document;
+  const m = parseMetadata(origin, raw);
+  checkIssuer(origin, expectedIssuer, m);
+  requireS256(origin, m);
+  requireCodeFlow(origin, m);
   const checkUrl = (name: string, value: string): string =>
     checkEndpoint(origin, expectedIssuer, name, value);
-  const idTokenAlgs = m.id_token_signing_alg_values_supported ?? [];
   const jwksUri = m.jwks_uri ? checkUrl('jwks_uri', m.jwks_uri) : null;
   if (kind === 'rfc8414') await checkOpenIdConfiguration(origin, m, options);
-  protectedResource ??= await fetchProtectedResource(origin, options, log);
-  // RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in server (the two
-  // spellings of the typed origin name the same one).
-  const sameServer = (named: string) =>
-    named === m.issuer || (origins.includes(named) && origins.includes(m.issuer));
-  if (
-    protectedResource !== null &&
-    protectedResource.listed &&
-    !protectedResource.servers.some(sameServer)
-  ) {
-    throw new CoreError(
-      'discovery-invalid',
-      `${origin} does not list its own sign-in server as trusted.`,
-    );
-  }
+  const protectedResource =
+    found.protectedResource ?? (await fetchProtectedResource(origin, options, log));
+  checkTrustedServer(origin, m, protectedResource);
+  const idTokenAlgs = m.id_token_signing_alg_values_supported ?? [];
   const meta: ServerMetadata = {
     issuer: m.issuer,
     resource: origin,
@@ -216,6 +161,101 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
     userinfo: meta.userinfoEndpoint !== null,
   });
   return meta;
+}
+
+type Metadata = z.infer<typeof metadataSchema>;
+type FoundDocument = NonNullable<Awaited<ReturnType<typeof fetchMetadataDocument>>>;
+
+/**
+ * The metadata document: the origin's own, else the first one the RFC 9728 document's `authorization_servers`
+ * name (that document is kept, so it is not read twice).
+ */
+async function findMetadata(
+  origin: string,
+  options: DiscoverOptions,
+  log: Logger,
+): Promise<{ document: FoundDocument; protectedResource: ProtectedResource | null }> {
+  const own = await fetchMetadataDocument(origin, origin, options);
+  if (own !== null) return { document: own, protectedResource: null };
+  const protectedResource = await fetchProtectedResource(origin, options, log);
+  for (const server of protectedResource?.servers.slice(0, MAX_AUTHORIZATION_SERVERS) ?? []) {
+    const issuer = checkIssuerUrl(origin, server);
+    if (issuer === null) continue;
+    const document = await fetchMetadataDocument(origin, issuer, options);
+    if (document !== null) return { document, protectedResource };
+  }
+  throw new CoreError(
+    'discovery-invalid',
+    `${origin} does not publish a sign-in description. Is this the right address?`,
+  );
+}
+
+function parseMetadata(origin: string, raw: unknown): Metadata {
+  const parsed = metadataSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} does not describe a usable sign-in service (required fields are missing).`,
+      {
+        problem: parsed.error.issues.map((i) => i.path.join('.')).join(', '),
+      },
+    );
+  }
+  return parsed.data;
+}
+
+/** RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched for (mix-up defence). */
+function checkIssuer(origin: string, expectedIssuer: string, m: Metadata): void {
+  if (!acceptedIssuers(origin, expectedIssuer).includes(m.issuer)) {
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} names a different issuer (${m.issuer}); it cannot be trusted for sign-in.`,
+    );
+  }
+}
+
+/** RFC 7636 §4.2 / RFC 9700 §2.1.1: only S256. A server that does not list it is refused rather than downgraded. */
+function requireS256(origin: string, m: Metadata): void {
+  if (!m.code_challenge_methods_supported?.includes('S256')) {
+    throw new CoreError(
+      'pkce-unsupported',
+      `${origin} does not support PKCE with S256, which this app requires for a safe sign-in.`,
+    );
+  }
+}
+
+/** RFC 8414 §2 response_types_supported: the authorization code flow (RFC 6749 §4.1) is the only one used. */
+function requireCodeFlow(origin: string, m: Metadata): void {
+  if (m.response_types_supported && !m.response_types_supported.includes('code')) {
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} does not offer the authorization code flow.`,
+    );
+  }
+}
+
+/**
+ * RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in server (the two
+ * spellings of the typed origin name the same one).
+ */
+function checkTrustedServer(
+  origin: string,
+  m: Metadata,
+  protectedResource: ProtectedResource | null,
+): void {
+  const origins = acceptedIssuers(origin, origin);
+  const sameServer = (named: string) =>
+    named === m.issuer || (origins.includes(named) && origins.includes(m.issuer));
+  if (
+    protectedResource !== null &&
+    protectedResource.listed &&
+    !protectedResource.servers.some(sameServer)
+  ) {
+    throw new CoreError(
+      'discovery-invalid',
+      `${origin} does not list its own sign-in server as trusted.`,
+    );
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
  * be exactly that address (RFC 9110 §7.4: 421 for a request this server is not the authority for), so a page on
  * another name that resolves to 127.0.0.1 (DNS rebinding) cannot reach it.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
@@ -54,76 +54,146 @@ export interface LoopbackReceiverOptions {
 
 const CALLBACK_PATH = '/callback';
 
-export async function startLoopbackReceiver(
-  options: LoopbackReceiverOptions = {},
-): Promise<LoopbackReceiver> {
-  const log = (options.logger ?? silentLogger).child('loopback');
-  const appName = options.appName ?? 'Learning Desktop';
-  let resolveCallback!: (params: URLSearchParams) => void;
-  const callback = new Promise<URLSearchParams>((resolve) => {
-    resolveCallback = resolve;
-  });
-  let received = false;
-  let giveVerdict!: (verdict: CallbackVerdict) => void;
-  const verdict = new Promise<CallbackVerdict>((resolve) => {
-    giveVerdict = resolve;
-  });
+/** What a receiver is made with (one sign-in's checks and page options). */
+export type LoopbackReceiverDeps = LoopbackReceiverOptions;
 
-  // Set once listening: the one Host this receiver answers (the redirect URI's, 127.0.0.1:<port>).
-  let authority = '';
-  const server = createServer((req, res) => {
-    if (req.headers.host !== authority) {
-      res.writeHead(421, {
-        'content-type': 'text/plain; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'close',
+export async function startLoopbackReceiver(
+  options: LoopbackReceiverDeps = {},
+): Promise<LoopbackReceiver> {
+  const receiver = new CallbackReceiver(options);
+  await receiver.listen();
+  return receiver;
+}
+
+const PLAIN = {
+  'content-type': 'text/plain; charset=utf-8',
+  'cache-control': 'no-store',
+} as const;
+
+/** RFC 9110 §7.4: 421 for a request this server is not the authority for (DNS rebinding). */
+function misdirected(res: ServerResponse): void {
+  res.writeHead(421, { ...PLAIN, connection: 'close' });
+  res.end('Misdirected request.');
+}
+
+/** Favicon requests, probes and a second callback get nothing useful (and never end the sign-in). */
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { ...PLAIN, connection: 'close' });
+  res.end('Not found');
+}
+
+/** Not ours (stray, guessed or forged): refused, and the receiver keeps waiting (RFC 6749 §10.12). */
+function notOurs(res: ServerResponse): void {
+  res.writeHead(400, { ...PLAIN, 'x-content-type-options': 'nosniff', connection: 'close' });
+  res.end('This is not the answer to the sign-in in progress.');
+}
+
+/** Which page the callback gets without the app's verdict: its own `code` or `error` (RFC 6749 §4.1.2). */
+function defaultKind(params: URLSearchParams): CallbackPageKind {
+  if (params.has('code')) return 'success';
+  return params.get('error') === 'access_denied' ? 'cancelled' : 'error';
+}
+
+function verdictOf(kind: CallbackPageKind): CallbackVerdict {
+  if (kind === 'success') return { kind: 'success' };
+  if (kind === 'cancelled') return { kind: 'cancelled' };
+  return { kind: 'failed', reason: 'site' };
+}
+
+class CallbackReceiver implements LoopbackReceiver {
+  readonly callback: Promise<URLSearchParams>;
+  readonly #options: LoopbackReceiverDeps;
+  readonly #log: Logger;
+  readonly #server: Server;
+  readonly #verdict: Promise<CallbackVerdict>;
+  #resolveCallback!: (params: URLSearchParams) => void;
+  #giveVerdict!: (verdict: CallbackVerdict) => void;
+  #received = false;
+  /** Set once listening: the one Host this receiver answers (the redirect URI's, 127.0.0.1:<port>). */
+  #authority = '';
+  #port = 0;
+  #closing: Promise<void> | null = null;
+
+  constructor(options: LoopbackReceiverDeps) {
+    this.#options = options;
+    this.#log = (options.logger ?? silentLogger).child('loopback');
+    this.callback = new Promise<URLSearchParams>((resolve) => {
+      this.#resolveCallback = resolve;
+    });
+    this.#verdict = new Promise<CallbackVerdict>((resolve) => {
+      this.#giveVerdict = resolve;
+    });
+    this.#server = createServer((req, res) => this.#handle(req, res));
+  }
+
+  get redirectUri(): string {
+    return `http://127.0.0.1:${this.#port}${CALLBACK_PATH}`;
+  }
+
+  async listen(): Promise<void> {
+    const server = this.#server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      // Port 0: the OS picks a free port (RFC 8252 §7.3: the server must accept any port on loopback).
+      server.listen(0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
       });
-      res.end('Misdirected request.');
-      return;
-    }
+    });
+    this.#port = (server.address() as AddressInfo).port;
+    this.#authority = `127.0.0.1:${this.#port}`;
+    this.#log.debug('listening', { port: this.#port });
+  }
+
+  finish(verdict: CallbackVerdict): void {
+    this.#giveVerdict(verdict);
+  }
+
+  close(): Promise<void> {
+    const server = this.#server;
+    this.#closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Let the answer already being written finish, then drop idle keep-alive sockets.
+      setImmediate(() => server.closeIdleConnections());
+      setTimeout(() => server.closeAllConnections(), 1000).unref();
+    });
+    return this.#closing;
+  }
+
+  #handle(req: IncomingMessage, res: ServerResponse): void {
+    if (req.headers.host !== this.#authority) return misdirected(res);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH || received) {
-      // Favicon requests, probes and a second callback get nothing useful (and never end the sign-in).
-      res.writeHead(404, {
-        'content-type': 'text/plain; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'close',
-      });
-      res.end('Not found');
-      return;
-    }
+    if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH || this.#received)
+      return notFound(res);
     const params = url.searchParams;
-    let belongs = true;
-    try {
-      belongs = options.belongs ? options.belongs(params) : true;
-    } catch {
-      belongs = false;
-    }
-    if (!belongs) {
-      // Not ours (stray, guessed or forged): refuse it and keep waiting for the real redirect or the timeout.
-      res.writeHead(400, {
-        'content-type': 'text/plain; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        connection: 'close',
-      });
-      res.end('This is not the answer to the sign-in in progress.');
-      log.warn('callback for another sign-in attempt ignored');
+    if (!this.#belongs(params)) {
+      notOurs(res);
+      this.#log.warn('callback for another sign-in attempt ignored');
       return;
     }
-    received = true;
-    let kind: CallbackPageKind = 'error';
+    this.#received = true;
+    this.#accept(req, res, params);
+  }
+
+  #belongs(params: URLSearchParams): boolean {
     try {
-      kind = options.classify
-        ? options.classify(params)
-        : params.has('code')
-          ? 'success'
-          : params.get('error') === 'access_denied'
-            ? 'cancelled'
-            : 'error';
+      return this.#options.belongs ? this.#options.belongs(params) : true;
     } catch {
-      kind = 'error';
+      return false;
     }
+  }
+
+  #kind(params: URLSearchParams): CallbackPageKind {
+    try {
+      return this.#options.classify ? this.#options.classify(params) : defaultKind(params);
+    } catch {
+      return 'error';
+    }
+  }
+
+  /** The sign-in's answer: handed to the flow, and the tab's page sent now or once the verdict is known. */
+  #accept(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): void {
+    const kind = this.#kind(params);
     const language = pageLanguage(req.headers['accept-language']);
     const send = (v: CallbackVerdict): void => {
       res.writeHead(200, {
@@ -136,58 +206,19 @@ export async function startLoopbackReceiver(
         'x-content-type-options': 'nosniff',
         connection: 'close',
       });
-      res.end(renderCallbackPage(v, language, appName));
-      void close();
+      res.end(renderCallbackPage(v, language, this.#options.appName ?? 'Learning Desktop'));
+      void this.close();
     };
-    log.info('callback received', { kind });
-    resolveCallback(params);
-    if (!options.awaitVerdict) {
-      send(
-        kind === 'success'
-          ? { kind: 'success' }
-          : kind === 'cancelled'
-            ? { kind: 'cancelled' }
-            : { kind: 'failed', reason: 'site' },
-      );
-      return;
-    }
+    this.#log.info('callback received', { kind });
+    this.#resolveCallback(params);
+    if (!this.#options.awaitVerdict) return send(verdictOf(kind));
     const timer = setTimeout(
-      () => giveVerdict({ kind: 'pending' }),
-      options.verdictTimeoutMs ?? 30_000,
+      () => this.#giveVerdict({ kind: 'pending' }),
+      this.#options.verdictTimeoutMs ?? 30_000,
     );
-    void verdict.then((v) => {
+    void this.#verdict.then((v) => {
       clearTimeout(timer);
       send(v);
     });
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // Port 0: the OS picks a free port (RFC 8252 §7.3: the server must accept any port on loopback).
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  authority = `127.0.0.1:${port}`;
-  log.debug('listening', { port });
-
-  let closing: Promise<void> | null = null;
-  function close(): Promise<void> {
-    closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Let the answer already being written finish, then drop idle keep-alive sockets.
-      setImmediate(() => server.closeIdleConnections());
-      setTimeout(() => server.closeAllConnections(), 1000).unref();
-    });
-    return closing;
   }
-
-  return {
-    redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`,
-    callback,
-    finish: (v) => giveVerdict(v),
-    close,
-  };
 }

@@ -254,17 +254,8 @@ export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
 async function runAttempt(options: SignInOptions, resource: string | null): Promise<SignInResult> {
   const log = (options.logger ?? silentLogger).child('sign-in');
   const { metadata } = options;
-  const memberScopes = options.scopes ?? MEMBER_SCOPES;
-  // The spec's service issues refresh tokens without it and does not list it; a stock OpenID provider that lists
-  // offline_access issues one only when asked (OpenID Connect Core §11), and without one the student would have
-  // to sign in again every hour.
-  const scopes =
-    metadata.scopesSupported?.includes('offline_access') === true &&
-    !memberScopes.includes('offline_access')
-      ? [...memberScopes, 'offline_access']
-      : memberScopes;
+  const scopes = scopesFor(options);
   const progress = options.onProgress ?? (() => undefined);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
   if (options.signal?.aborted) throw abortError(options.signal);
 
   const expected = {
@@ -281,19 +272,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
     // The tab shows the app's verdict after the exchange and the identity check, not before.
     awaitVerdict: true,
   });
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        new CoreError(
-          'sign-in-timeout',
-          'The sign-in took too long and was stopped. Start it again when you are ready.',
-        ),
-      ),
-    timeoutMs,
-  );
+  const deadline = attemptDeadline(options);
+  const { signal } = deadline;
   // A pair the site issued but this sign-in will not keep (identity check failed, cancelled while verifying).
   let issued: TokenSet | null = null;
   try {
@@ -305,26 +285,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
       resource,
     });
     stateRef = { ...expected, state: authz.state };
-    const parsedUrl = new URL(authz.url);
-    if (parsedUrl.protocol !== 'https:' && parsedUrl.protocol !== 'http:') {
-      throw new CoreError('discovery-invalid', 'The sign-in page address is not a web address.');
-    }
-    progress('waiting-for-browser', authz.url);
-    // The URL carries state and nonce: log only where it goes.
-    log.info('opening browser', { endpoint: metadata.authorizationEndpoint });
-    try {
-      await options.openExternal(authz.url);
-    } catch (cause) {
-      if (cause instanceof CoreError) throw cause;
-      throw new CoreError(
-        'sign-in-failed',
-        'The web browser could not be opened for the sign-in.',
-        undefined,
-        { cause },
-      );
-    }
-
-    const params = await raceAbort(receiver.callback, controller.signal);
+    await openBrowser(options, authz.url, log);
+    const params = await raceAbort(receiver.callback, signal);
     const code = validateCallback(params, stateRef);
 
     progress('exchanging-code');
@@ -340,70 +302,16 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
         requestedScopes: scopes,
         revocationEndpoint: metadata.revocationEndpoint,
       },
-      {
-        fetch: options.fetch,
-        clock: options.clock,
-        logger: options.logger,
-        signal: controller.signal,
-      },
+      { fetch: options.fetch, clock: options.clock, logger: options.logger, signal },
     );
-
     issued = tokens;
     progress('verifying');
-    let profile: UserProfile;
-    let idTokenVerified = false;
-    if (tokens.idToken !== null) {
-      if (metadata.jwksUri === null)
-        throw new CoreError(
-          'id-token-invalid',
-          'The site sent an identity token but publishes no keys to check it.',
-        );
-      const jwks =
-        options.jwks ??
-        createJwksCache(metadata.jwksUri, { fetch: options.fetch, clock: options.clock });
-      profile = await verifyIdToken({
-        idToken: tokens.idToken,
-        issuer: metadata.issuer,
-        clientId: options.clientId,
-        nonce: authz.nonce,
-        jwks,
-        clock: options.clock,
-        algorithms: metadata.idTokenSigningAlgs,
-      });
-      idTokenVerified = true;
-      // Spec: "A verified id_token needs no UserInfo call". Only if it lacks the profile do we ask UserInfo, and a
-      // UserInfo that refuses leaves the verified profile as it is.
-      if (profile.email === null && profile.name === null && metadata.userinfoEndpoint !== null) {
-        const sub = profile.sub;
-        profile = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, {
-          fetch: options.fetch,
-          signal: controller.signal,
-          logger: options.logger,
-          expectedSub: sub,
-        }).catch((error: unknown) => {
-          if (isCoreError(error, 'sign-in-failed') && error.detail?.refused === true)
-            return profile;
-          throw error;
-        });
-      }
-    } else {
-      // Spec: the JWKS can be published before signing starts; UserInfo is the fallback. A server that issues
-      // no id_token and has no UserInfo, or whose UserInfo refuses a token bound to the member API (RFC 8707),
-      // still lets the member API say who the token belongs to (its `viewer`).
-      profile = await identifyWithoutIdToken(metadata, tokens.accessToken, {
-        fetch: options.fetch,
-        signal: controller.signal,
-        logger: options.logger,
-      });
-    }
+    const { profile, idTokenVerified } = await identify(options, tokens, authz.nonce, signal);
     // Without a resource the pair may be one the member API refuses: tried once, revoked below if it is.
     if (resource === null)
-      await requireMemberAccess(metadata.resource, tokens.accessToken, {
-        ...options,
-        signal: controller.signal,
-      });
+      await requireMemberAccess(metadata.resource, tokens.accessToken, { ...options, signal });
     // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
-    if (controller.signal.aborted) throw abortError(controller.signal);
+    if (signal.aborted) throw abortError(signal);
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
     receiver.finish({ kind: 'success' });
     return { tokens, profile, resource, idTokenVerified };
@@ -411,14 +319,124 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
     receiver.finish(verdictFor(error));
     if (issued !== null) await discardPair(issued, options);
     // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user needs to see.
-    if (controller.signal.aborted) throw abortError(controller.signal, error);
+    if (signal.aborted) throw abortError(signal, error);
     throw error;
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    deadline.dispose();
     receiver.finish({ kind: 'pending' });
     await receiver.close();
   }
+}
+
+/**
+ * The scopes asked for. The spec's service issues refresh tokens without offline_access and does not list it; a
+ * stock OpenID provider that lists it issues one only when asked (OpenID Connect Core §11), and without one the
+ * student would have to sign in again every hour.
+ */
+function scopesFor(options: SignInOptions): readonly string[] {
+  const memberScopes = options.scopes ?? MEMBER_SCOPES;
+  return options.metadata.scopesSupported?.includes('offline_access') === true &&
+    !memberScopes.includes('offline_access')
+    ? [...memberScopes, 'offline_access']
+    : memberScopes;
+}
+
+/** One attempt's signal: the caller's cancel, or the sign-in timeout. `dispose` lets go of both. */
+function attemptDeadline(options: SignInOptions): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new CoreError(
+          'sign-in-timeout',
+          'The sign-in took too long and was stopped. Start it again when you are ready.',
+        ),
+      ),
+    options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
+  );
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** The system browser at the authorization URL (a web address only). */
+async function openBrowser(options: SignInOptions, url: string, log: Logger): Promise<void> {
+  const parsedUrl = new URL(url);
+  if (parsedUrl.protocol !== 'https:' && parsedUrl.protocol !== 'http:') {
+    throw new CoreError('discovery-invalid', 'The sign-in page address is not a web address.');
+  }
+  options.onProgress?.('waiting-for-browser', url);
+  // The URL carries state and nonce: log only where it goes.
+  log.info('opening browser', { endpoint: options.metadata.authorizationEndpoint });
+  try {
+    await options.openExternal(url);
+  } catch (cause) {
+    if (cause instanceof CoreError) throw cause;
+    throw new CoreError(
+      'sign-in-failed',
+      'The web browser could not be opened for the sign-in.',
+      undefined,
+      { cause },
+    );
+  }
+}
+
+/** Who signed in: the verified id_token (UserInfo only for a missing profile), else UserInfo or the viewer. */
+async function identify(
+  options: SignInOptions,
+  tokens: TokenSet,
+  nonce: string,
+  signal: AbortSignal,
+): Promise<{ profile: UserProfile; idTokenVerified: boolean }> {
+  const { metadata } = options;
+  if (tokens.idToken === null) {
+    // Spec: the JWKS can be published before signing starts; UserInfo is the fallback. A server that issues
+    // no id_token and has no UserInfo, or whose UserInfo refuses a token bound to the member API (RFC 8707),
+    // still lets the member API say who the token belongs to (its `viewer`).
+    const profile = await identifyWithoutIdToken(metadata, tokens.accessToken, {
+      fetch: options.fetch,
+      signal,
+      logger: options.logger,
+    });
+    return { profile, idTokenVerified: false };
+  }
+  if (metadata.jwksUri === null)
+    throw new CoreError(
+      'id-token-invalid',
+      'The site sent an identity token but publishes no keys to check it.',
+    );
+  const jwks =
+    options.jwks ??
+    createJwksCache(metadata.jwksUri, { fetch: options.fetch, clock: options.clock });
+  const profile = await verifyIdToken({
+    idToken: tokens.idToken,
+    issuer: metadata.issuer,
+    clientId: options.clientId,
+    nonce,
+    jwks,
+    clock: options.clock,
+    algorithms: metadata.idTokenSigningAlgs,
+  });
+  // Spec: "A verified id_token needs no UserInfo call". Only if it lacks the profile do we ask UserInfo, and a
+  // UserInfo that refuses leaves the verified profile as it is.
+  if (profile.email !== null || profile.name !== null || metadata.userinfoEndpoint === null)
+    return { profile, idTokenVerified: true };
+  const completed = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, {
+    fetch: options.fetch,
+    signal,
+    logger: options.logger,
+    expectedSub: profile.sub,
+  }).catch((error: unknown) => {
+    if (isCoreError(error, 'sign-in-failed') && error.detail?.refused === true) return profile;
+    throw error;
+  });
+  return { profile: completed, idTokenVerified: true };
 }
 
 /** The member without an id_token: UserInfo when the site has one and it answers, else the member API's viewer. */

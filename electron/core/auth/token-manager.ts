@@ -81,61 +81,135 @@ function signInNeeded(
   return new CoreError('sign-in-needed', message);
 }
 
-export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const { vault } = options;
-  const clock = options.clock ?? Date;
-  const log = (options.logger ?? silentLogger).child('tokens');
-  const maxMargin = options.refreshMarginMs ?? 60_000;
-  const inflight = new Map<string, Promise<string>>();
-  const aborts = new Map<string, AbortController>();
+/** What the token manager is made with (its seams: the vault, the network, the site's endpoints, the UI's hooks). */
+export type TokenManagerDeps = TokenManagerOptions;
+
+export function createTokenManager(deps: TokenManagerDeps): TokenManager {
+  return new SiteTokens(deps);
+}
+
+type Refreshed = Awaited<ReturnType<typeof refreshTokens>>;
+
+export class SiteTokens implements TokenManager {
+  readonly #deps: TokenManagerDeps;
+  readonly #vault: Vault;
+  readonly #clock: { now(): number };
+  readonly #log: Logger;
+  readonly #maxMargin: number;
+  readonly #inflight = new Map<string, Promise<string>>();
+  readonly #aborts = new Map<string, AbortController>();
   // Per site, the read-compare-write steps on the record run one at a time, in call order: a refresh's
   // outcome and a sign-in's new pair can then never interleave between the read and the write.
-  const exclusive = createKeyedQueue();
+  readonly #exclusive = createKeyedQueue();
+  readonly #requests: ReturnType<typeof createAuthorizedRequests>;
 
-  const fresh = (s: SiteSecrets): boolean =>
-    s.accessToken !== null &&
-    (s.expiresAt === null || s.expiresAt - clock.now() > refreshMargin(s, maxMargin));
+  constructor(deps: TokenManagerDeps) {
+    this.#deps = deps;
+    this.#vault = deps.vault;
+    this.#clock = deps.clock ?? Date;
+    this.#log = (deps.logger ?? silentLogger).child('tokens');
+    this.#maxMargin = deps.refreshMarginMs ?? 60_000;
+    this.#requests = createAuthorizedRequests({
+      fetch: deps.fetch,
+      log: this.#log,
+      originOf: (siteId) => deps.resolveSite(siteId).origin,
+      getAccessToken: (siteId) => this.getAccessToken(siteId),
+      refresh: (siteId, rejected) => this.refresh(siteId, rejected),
+      refused: (siteId, token) => this.#refused(siteId, token),
+      ...(deps.onInsufficientScope ? { onInsufficientScope: deps.onInsufficientScope } : {}),
+    });
+  }
+
+  async getAccessToken(siteId: string): Promise<string> {
+    const running = this.#inflight.get(siteId);
+    if (running) return running;
+    const current = await this.#readRecord(siteId);
+    if (current === null || (current.accessToken === null && current.refreshToken === null)) {
+      throw signInNeeded('You are not signed in to this site.');
+    }
+    if (this.#fresh(current)) return current.accessToken as string;
+    return this.refresh(siteId);
+  }
+
+  refresh(siteId: string, rejected?: string): Promise<string> {
+    const running = this.#inflight.get(siteId);
+    if (running) return running;
+    const p = this.#doRefresh(siteId, rejected).finally(() => {
+      if (this.#inflight.get(siteId) === p) this.#inflight.delete(siteId);
+    });
+    this.#inflight.set(siteId, p);
+    return p;
+  }
+
+  fetchFor(siteId: string): AuthorizedFetch {
+    return this.#requests.fetchFor(siteId);
+  }
+
+  sendWith(siteId: string): AuthorizedSend {
+    return this.#requests.sendWith(siteId);
+  }
+
+  async whenIdle(siteId: string): Promise<void> {
+    await this.#inflight.get(siteId)?.catch(() => undefined);
+  }
+
+  supersede<T>(siteId: string, write: () => Promise<T>): Promise<T> {
+    // Queued first, then the refresh is cancelled: its outcome step queues behind this write, sees the new
+    // record and hands its callers the new access token.
+    const done = this.#exclusive(siteId, write);
+    this.#aborts
+      .get(siteId)
+      ?.abort(new CoreError('site-unreachable', 'The refresh was replaced by a new sign-in.'));
+    return done;
+  }
+
+  #fresh(s: SiteSecrets): boolean {
+    return (
+      s.accessToken !== null &&
+      (s.expiresAt === null || s.expiresAt - this.#clock.now() > refreshMargin(s, this.#maxMargin))
+    );
+  }
 
   /** A pair the manager received and does not keep is revoked at the site, not left live there (RFC 7009). */
-  async function discard(
+  async #discard(
     siteId: string,
     pair: UnkeptPair,
     client: { clientId: string; clientSecret: string | null },
   ): Promise<void> {
     let revocationEndpoint: string | null = null;
     try {
-      revocationEndpoint = options.resolveSite(siteId).revocationEndpoint ?? null;
+      revocationEndpoint = this.#deps.resolveSite(siteId).revocationEndpoint ?? null;
     } catch {
       // The site was removed meanwhile: its endpoints are gone with it.
     }
     await revokeUnkept(
       pair,
       { revocationEndpoint, clientId: client.clientId, clientSecret: client.clientSecret },
-      { fetch: options.fetch, clock, logger: options.logger },
+      { fetch: this.#deps.fetch, clock: this.#clock, logger: this.#deps.logger },
     );
   }
 
-  async function markSignInNeeded(siteId: string, current: SiteSecrets | null): Promise<void> {
+  async #markSignInNeeded(siteId: string, current: SiteSecrets | null): Promise<void> {
     // The pair is dead: drop it (offline data is the DB's and stays untouched), keep the client credentials.
     if (current && (current.accessToken !== null || current.refreshToken !== null)) {
-      await vault.put(siteId, {
+      await this.#vault.put(siteId, {
         ...current,
         accessToken: null,
         refreshToken: null,
         expiresAt: null,
       });
     }
-    await options.onSignInNeeded?.(siteId);
+    await this.#deps.onSignInNeeded?.(siteId);
   }
 
   /** Reads the record; one that cannot be decrypted (key replaced, file damaged) means a new sign-in. */
-  async function readRecord(siteId: string): Promise<SiteSecrets | null> {
+  async #readRecord(siteId: string): Promise<SiteSecrets | null> {
     try {
-      return await vault.get(siteId);
+      return await this.#vault.get(siteId);
     } catch (error) {
       if (!isCoreError(error, 'storage-error')) throw error;
-      log.warn('saved sign-in unreadable; sign-in needed', { siteId, error });
-      await options.onSignInNeeded?.(siteId, 'unreadable');
+      this.#log.warn('saved sign-in unreadable; sign-in needed', { siteId, error });
+      await this.#deps.onSignInNeeded?.(siteId, 'unreadable');
       throw new CoreError(
         'sign-in-needed',
         'Your saved sign-in for this site could not be read. Sign in again; your offline data is kept.',
@@ -145,168 +219,159 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
   }
 
-  async function doRefresh(siteId: string, rejected: string | undefined): Promise<string> {
-    const current = await readRecord(siteId);
+  /** A 401 survived one refresh: the bearer rules end the sign-in of the pair that was refused. */
+  #refused(siteId: string, token: string): Promise<void> {
+    return this.#exclusive(siteId, async () => {
+      // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile. Its refresh token
+      // still works at the token endpoint (it just minted `token`): revoked, not left live unseen (RFC 7009).
+      const latest = await this.#vault.get(siteId);
+      if (latest?.accessToken !== token) return;
+      await this.#discard(
+        siteId,
+        { accessToken: token, refreshToken: latest.refreshToken },
+        latest,
+      );
+      await this.#markSignInNeeded(siteId, latest);
+    });
+  }
+
+  async #doRefresh(siteId: string, rejected: string | undefined): Promise<string> {
+    const current = await this.#readRecord(siteId);
     if (current === null) throw signInNeeded('You are not signed in to this site.');
     // Someone else refreshed while this caller was waiting: use their result instead of a second refresh.
     if (
       rejected !== undefined
-        ? current.accessToken !== null && current.accessToken !== rejected && fresh(current)
-        : fresh(current)
+        ? current.accessToken !== null && current.accessToken !== rejected && this.#fresh(current)
+        : this.#fresh(current)
     ) {
       return current.accessToken as string;
     }
     if (current.refreshToken === null) {
-      await markSignInNeeded(siteId, current);
+      await this.#markSignInNeeded(siteId, current);
       throw signInNeeded();
     }
-    const site = options.resolveSite(siteId);
+    const site = this.#deps.resolveSite(siteId);
     const usedRefreshToken = current.refreshToken;
     const abort = new AbortController();
-    aborts.set(siteId, abort);
-    let tokens;
+    this.#aborts.set(siteId, abort);
+    let tokens: Refreshed;
     try {
-      tokens = await refreshTokens(
-        {
-          tokenEndpoint: site.tokenEndpoint,
-          refreshToken: usedRefreshToken,
-          clientId: current.clientId,
-          clientSecret: current.clientSecret,
-          resource: current.resource,
-          previousScopes: current.scopes,
-          schoolId: current.schoolId,
-          revocationEndpoint: site.revocationEndpoint ?? null,
-        },
-        {
-          fetch: options.fetch,
-          clock,
-          logger: options.logger,
-          timeoutMs: options.timeoutMs,
-          signal: abort.signal,
-        },
-      );
+      tokens = await this.#requestRefresh(site, current, usedRefreshToken, abort.signal);
     } catch (error) {
-      const superseded = abort.signal.aborted;
-      // A refresh answered for another organization (spec "Token response": school_id absent or changed) will
-      // not get better by retrying, and each retry would mint another live pair: sign in again instead.
-      const refused =
-        isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization');
-      if (!superseded && !refused) {
-        // Lost or failed answer: the vault still holds the old pair, which stays valid until the new access
-        // token is first presented (spec, token pair lifecycle), so the next call retries with it.
-        log.warn('refresh failed; keeping the stored pair for a retry', { siteId, error });
-        throw error;
-      }
-      return exclusive(siteId, async () => {
-        // Read again: the refusal is about the refresh token this request carried. A sign-in that finished
-        // while it was on the wire (and revoked that grant, which is WHY the answer is invalid_grant) stored a
-        // new pair that must survive; only a record still holding the refused token is cleared.
-        const latest = await vault.get(siteId);
-        if (latest === null || latest.refreshToken !== usedRefreshToken) {
-          log.info('refresh outcome discarded; the site record changed meanwhile', { siteId });
-          if (latest?.accessToken) return latest.accessToken;
-          throw signInNeeded();
-        }
-        if (superseded) throw error;
-        log.warn('refresh refused; sign-in needed', { siteId, code: (error as CoreError).code });
-        // Tokens for another organization: refreshTokens revoked the new pair; the old one, live until a new access
-        // token is presented (spec, token pair lifecycle), is dropped below and so is revoked too.
-        if (isCoreError(error, 'wrong-organization'))
-          await discard(siteId, { accessToken: null, refreshToken: usedRefreshToken }, latest);
-        await markSignInNeeded(siteId, latest);
-        throw error;
-      });
+      return this.#refreshFailed(siteId, usedRefreshToken, error, abort.signal.aborted);
     } finally {
-      if (aborts.get(siteId) === abort) aborts.delete(siteId);
+      if (this.#aborts.get(siteId) === abort) this.#aborts.delete(siteId);
     }
-    return exclusive(siteId, async () => {
-      // The record changed while the request was out (sign-out, or a new sign-in): do not resurrect a pair
-      // the user ended; the stored record wins.
-      const latest = await vault.get(siteId);
+    return this.#exclusive(siteId, () => this.#keep(siteId, current, usedRefreshToken, tokens));
+  }
+
+  #requestRefresh(
+    site: SiteEndpoints,
+    current: SiteSecrets,
+    refreshToken: string,
+    signal: AbortSignal,
+  ): Promise<Refreshed> {
+    return refreshTokens(
+      {
+        tokenEndpoint: site.tokenEndpoint,
+        refreshToken,
+        clientId: current.clientId,
+        clientSecret: current.clientSecret,
+        resource: current.resource,
+        previousScopes: current.scopes,
+        schoolId: current.schoolId,
+        revocationEndpoint: site.revocationEndpoint ?? null,
+      },
+      {
+        fetch: this.#deps.fetch,
+        clock: this.#clock,
+        logger: this.#deps.logger,
+        timeoutMs: this.#deps.timeoutMs,
+        signal,
+      },
+    );
+  }
+
+  async #refreshFailed(
+    siteId: string,
+    usedRefreshToken: string,
+    error: unknown,
+    superseded: boolean,
+  ): Promise<string> {
+    // A refresh answered for another organization (spec "Token response": school_id absent or changed) will
+    // not get better by retrying, and each retry would mint another live pair: sign in again instead.
+    const refused =
+      isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization');
+    if (!superseded && !refused) {
+      // Lost or failed answer: the vault still holds the old pair, which stays valid until the new access
+      // token is first presented (spec, token pair lifecycle), so the next call retries with it.
+      this.#log.warn('refresh failed; keeping the stored pair for a retry', { siteId, error });
+      throw error;
+    }
+    return this.#exclusive(siteId, async () => {
+      // Read again: the refusal is about the refresh token this request carried. A sign-in that finished
+      // while it was on the wire (and revoked that grant, which is WHY the answer is invalid_grant) stored a
+      // new pair that must survive; only a record still holding the refused token is cleared.
+      const latest = await this.#vault.get(siteId);
       if (latest === null || latest.refreshToken !== usedRefreshToken) {
-        log.warn('site record changed during refresh; discarding the refreshed pair', { siteId });
-        // The refreshed pair is live at the site and nobody will use it: revoke it (never the stored one).
-        const refreshToken =
-          tokens.refreshToken !== null && tokens.refreshToken !== latest?.refreshToken
-            ? tokens.refreshToken
-            : null;
-        if (refreshToken !== null || tokens.accessToken !== latest?.accessToken) {
-          await discard(siteId, { accessToken: tokens.accessToken, refreshToken }, current);
-        }
+        this.#log.info('refresh outcome discarded; the site record changed meanwhile', { siteId });
         if (latest?.accessToken) return latest.accessToken;
         throw signInNeeded();
       }
-      const next: SiteSecrets = {
-        ...latest,
-        accessToken: tokens.accessToken,
-        // RFC 6749 §6: the server may keep the same refresh token (then it omits it).
-        refreshToken: tokens.refreshToken ?? usedRefreshToken,
-        expiresAt: tokens.expiresAt,
-        obtainedAt: tokens.obtainedAt,
-        scopes: tokens.scopes,
-        schoolId: tokens.schoolId,
-        schoolSubdomain: tokens.schoolSubdomain ?? latest.schoolSubdomain,
-      };
-      // Durable BEFORE first use (see the file comment).
-      await vault.put(siteId, next);
-      return tokens.accessToken;
+      if (superseded) throw error;
+      this.#log.warn('refresh refused; sign-in needed', {
+        siteId,
+        code: (error as CoreError).code,
+      });
+      // Tokens for another organization: refreshTokens revoked the new pair; the old one, live until a new access
+      // token is presented (spec, token pair lifecycle), is dropped below and so is revoked too.
+      if (isCoreError(error, 'wrong-organization'))
+        await this.#discard(siteId, { accessToken: null, refreshToken: usedRefreshToken }, latest);
+      await this.#markSignInNeeded(siteId, latest);
+      throw error;
     });
   }
 
-  function refresh(siteId: string, rejected?: string): Promise<string> {
-    const running = inflight.get(siteId);
-    if (running) return running;
-    const p = doRefresh(siteId, rejected).finally(() => {
-      if (inflight.get(siteId) === p) inflight.delete(siteId);
-    });
-    inflight.set(siteId, p);
-    return p;
-  }
-
-  async function getAccessToken(siteId: string): Promise<string> {
-    const running = inflight.get(siteId);
-    if (running) return running;
-    const current = await readRecord(siteId);
-    if (current === null || (current.accessToken === null && current.refreshToken === null)) {
-      throw signInNeeded('You are not signed in to this site.');
+  /** The refreshed pair, stored before it is used; or revoked when the record changed meanwhile. */
+  async #keep(
+    siteId: string,
+    current: SiteSecrets,
+    usedRefreshToken: string,
+    tokens: Refreshed,
+  ): Promise<string> {
+    // The record changed while the request was out (sign-out, or a new sign-in): do not resurrect a pair
+    // the user ended; the stored record wins.
+    const latest = await this.#vault.get(siteId);
+    if (latest === null || latest.refreshToken !== usedRefreshToken) {
+      this.#log.warn('site record changed during refresh; discarding the refreshed pair', {
+        siteId,
+      });
+      // The refreshed pair is live at the site and nobody will use it: revoke it (never the stored one).
+      const refreshToken =
+        tokens.refreshToken !== null && tokens.refreshToken !== latest?.refreshToken
+          ? tokens.refreshToken
+          : null;
+      if (refreshToken !== null || tokens.accessToken !== latest?.accessToken) {
+        await this.#discard(siteId, { accessToken: tokens.accessToken, refreshToken }, current);
+      }
+      if (latest?.accessToken) return latest.accessToken;
+      throw signInNeeded();
     }
-    if (fresh(current)) return current.accessToken as string;
-    return refresh(siteId);
+    const next: SiteSecrets = {
+      ...latest,
+      accessToken: tokens.accessToken,
+      // RFC 6749 §6: the server may keep the same refresh token (then it omits it).
+      refreshToken: tokens.refreshToken ?? usedRefreshToken,
+      expiresAt: tokens.expiresAt,
+      obtainedAt: tokens.obtainedAt,
+      scopes: tokens.scopes,
+      schoolId: tokens.schoolId,
+      schoolSubdomain: tokens.schoolSubdomain ?? latest.schoolSubdomain,
+    };
+    // Durable BEFORE first use (see the file comment).
+    await this.#vault.put(siteId, next);
+    return tokens.accessToken;
   }
-
-  const { fetchFor, sendWith } = createAuthorizedRequests({
-    fetch: options.fetch,
-    log,
-    originOf: (siteId) => options.resolveSite(siteId).origin,
-    getAccessToken,
-    refresh,
-    refused: (siteId, token) =>
-      exclusive(siteId, async () => {
-        // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile. Its refresh token
-        // still works at the token endpoint (it just minted `token`): revoked, not left live unseen (RFC 7009).
-        const latest = await vault.get(siteId);
-        if (latest?.accessToken !== token) return;
-        await discard(siteId, { accessToken: token, refreshToken: latest.refreshToken }, latest);
-        await markSignInNeeded(siteId, latest);
-      }),
-    ...(options.onInsufficientScope ? { onInsufficientScope: options.onInsufficientScope } : {}),
-  });
-
-  async function whenIdle(siteId: string): Promise<void> {
-    await inflight.get(siteId)?.catch(() => undefined);
-  }
-
-  function supersede<T>(siteId: string, write: () => Promise<T>): Promise<T> {
-    // Queued first, then the refresh is cancelled: its outcome step queues behind this write, sees the new
-    // record and hands its callers the new access token.
-    const done = exclusive(siteId, write);
-    aborts
-      .get(siteId)
-      ?.abort(new CoreError('site-unreachable', 'The refresh was replaced by a new sign-in.'));
-    return done;
-  }
-
-  return { getAccessToken, refresh, fetchFor, sendWith, whenIdle, supersede };
 }
 
 /**

@@ -2,19 +2,18 @@
 import { readdir, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStaleTempFiles } from '../fs/atomic-file';
-import { hashKey, MANIFEST, PARTIAL, savedPathOf, type DownloadsContext } from './context';
+import { hashKey, MANIFEST, PARTIAL, type DownloadsState } from './state';
 
-export async function cleanDownloads(ctx: DownloadsContext): Promise<void> {
-  const { dir, partialDir, manifest, log, persist } = ctx;
-  const savedPath = (r: Parameters<typeof savedPathOf>[1]) => savedPathOf(ctx, r);
+export async function cleanDownloads(state: DownloadsState): Promise<void> {
+  const { dir, partialDir, log } = state;
   await clean();
 
   async function clean(): Promise<void> {
     removeStaleTempFiles(dir);
     const keepParts = new Set<string>();
-    for (const record of manifest.products) {
+    for (const record of state.records()) {
       if (record.saved) {
-        const size = await stat(savedPath(record)).then(
+        const size = await stat(state.savedPath(record)).then(
           (s) => (s.isFile() ? s.size : -1),
           () => -1,
         );
@@ -39,13 +38,13 @@ export async function cleanDownloads(ctx: DownloadsContext): Promise<void> {
         if (job.bytes > 0) keepParts.add(job.part);
       }
     }
-    manifest.products = manifest.products.filter((r) => r.saved !== null || r.job !== null);
+    state.retain((r) => r.saved !== null || r.job !== null);
     for (const name of await readdir(partialDir).catch(() => [] as string[])) {
       if (!keepParts.has(name)) await rm(join(partialDir, name), { force: true, recursive: true });
     }
     // Saved copies: every folder not named by a record is a leftover (a rename whose manifest write never came).
     const keep = new Map<string, Map<string, Set<string>>>();
-    for (const r of manifest.products) {
+    for (const r of state.records()) {
       if (!r.saved) continue;
       const s = hashKey('s', r.siteId);
       const p = hashKey('p', r.productId);
@@ -68,6 +67,6 @@ export async function cleanDownloads(ctx: DownloadsContext): Promise<void> {
       }
       if (!keep.has(s)) await rm(join(dir, s), { force: true, recursive: true });
     }
-    await persist();
+    await state.persist();
   }
 }

@@ -10,20 +10,6 @@ import { TransientError, type TransferInput, type TransferResult } from './trans
 import { fromWireFailure, toWireFailure } from './transfer-failure';
 import type { FromThread, ToThread } from './transfer-protocol';
 
-export interface TransferThread {
-  transfer(input: TransferInput): Promise<TransferResult>;
-  /** The SHA-256 of a file (hex), or null when it cannot be read. */
-  sha256(file: string): Promise<string | null>;
-  /**
-   * Starts the thread ahead of a first download (its start is ~50-170 ms of a download otherwise); resolves once it
-   * runs (or has stopped).
-   */
-  warm(): Promise<void>;
-  /** The running thread's id (worker_threads), or null when none runs. */
-  threadId(): number | null;
-  close(): Promise<void>;
-}
-
 interface Pending {
   readonly input?: TransferInput;
   /** Token requests on their way to the thread, by ask id: resolved by its answer. */
@@ -48,82 +34,134 @@ function entry(explicit: string | undefined): WorkerEntry {
   });
 }
 
-export function createTransferThread(options: {
+export interface TransferThreadDeps {
   readonly logger: Logger;
   readonly progressEveryMs: number;
   /** The thread's script; by default the bundled one beside this module, else the source through tsx. */
   readonly script?: string;
-}): TransferThread {
-  let worker: Worker | null = null;
-  /** Settles once the current thread runs its script (or has exited). */
-  let online: Promise<void> = Promise.resolve();
-  let ids = 0;
-  const pending = new Map<number, Pending>();
+}
 
-  function thread(): Worker {
-    if (worker) return worker;
-    const { script, eval: isCode } = entry(options.script);
+type Message<T extends FromThread['type']> = Extract<FromThread, { type: T }>;
+
+export class TransferThread {
+  readonly #deps: TransferThreadDeps;
+  #worker: Worker | null = null;
+  /** Settles once the current thread runs its script (or has exited). */
+  #online: Promise<void> = Promise.resolve();
+  #ids = 0;
+  readonly #pending = new Map<number, Pending>();
+
+  constructor(deps: TransferThreadDeps) {
+    this.#deps = deps;
+  }
+
+  transfer(input: TransferInput): Promise<TransferResult> {
+    const w = this.#thread();
+    const id = ++this.#ids;
+    if (input.signal.aborted) return Promise.reject(input.signal.reason);
+    return new Promise<TransferResult>((resolve, reject) => {
+      this.#pending.set(id, {
+        input,
+        answers: new Map(),
+        resolve: resolve as (value: never) => void,
+        reject,
+      });
+      input.signal.addEventListener('abort', () => post(w, { type: 'abort', id }), {
+        once: true,
+      });
+      const {
+        send: _send,
+        signal: _signal,
+        onStart: _onStart,
+        onBytes: _onBytes,
+        onDurable: _onDurable,
+        ...job
+      } = input;
+      post(w, {
+        type: 'transfer',
+        id,
+        job: { ...job, progressEveryMs: this.#deps.progressEveryMs },
+      });
+    });
+  }
+
+  /** The SHA-256 of a file (hex), or null when it cannot be read. */
+  sha256(file: string): Promise<string | null> {
+    const w = this.#thread();
+    const id = ++this.#ids;
+    return new Promise<string | null>((resolve, reject) => {
+      this.#pending.set(id, {
+        answers: new Map(),
+        resolve: resolve as (value: never) => void,
+        reject,
+      });
+      post(w, { type: 'hash', id, file });
+    });
+  }
+
+  /**
+   * Starts the thread ahead of a first download (its start is ~50-170 ms of a download otherwise); resolves once it
+   * runs (or has stopped).
+   */
+  warm(): Promise<void> {
+    this.#thread();
+    return this.#online;
+  }
+
+  /** The running thread's id (worker_threads), or null when none runs. */
+  threadId(): number | null {
+    return this.#worker?.threadId ?? null;
+  }
+
+  async close(): Promise<void> {
+    const w = this.#worker;
+    this.#worker = null;
+    if (w) await w.terminate();
+  }
+
+  #thread(): Worker {
+    if (this.#worker) return this.#worker;
+    const { script, eval: isCode } = entry(this.#deps.script);
     const w = new Worker(script, { eval: isCode, stdout: false, stderr: false });
-    online = new Promise<void>((resolve) => {
+    this.#online = new Promise<void>((resolve) => {
       w.once('online', resolve);
       w.once('exit', () => resolve());
     });
     // The app's exit is not held back by an idle download thread.
     w.unref();
-    w.on('message', (message: FromThread) => onMessage(w, message));
+    w.on('message', (message: FromThread) => this.#onMessage(w, message));
     w.on('error', (error) =>
-      options.logger.warn('the download thread failed', { error: error.name }),
+      this.#deps.logger.warn('the download thread failed', { error: error.name }),
     );
-    w.on('exit', () => {
-      if (worker === w) worker = null;
-      // What it had under way stops as a cut connection: each resumes from its durable bytes at the next try.
-      for (const [id, job] of pending) {
-        pending.delete(id);
-        job.reject(
-          new TransientError(
-            'The download stopped unexpectedly; it resumes where it stopped.',
-            false,
-            undefined,
-            'cut',
-          ),
-        );
-      }
-    });
-    worker = w;
+    w.on('exit', () => this.#exited(w));
+    this.#worker = w;
     return w;
   }
 
-  const post = (w: Worker, message: ToThread) => w.postMessage(message);
+  /** What it had under way stops as a cut connection: each resumes from its durable bytes at the next try. */
+  #exited(w: Worker): void {
+    if (this.#worker === w) this.#worker = null;
+    for (const [id, job] of this.#pending) {
+      this.#pending.delete(id);
+      job.reject(
+        new TransientError(
+          'The download stopped unexpectedly; it resumes where it stopped.',
+          false,
+          undefined,
+          'cut',
+        ),
+      );
+    }
+  }
 
-  function onMessage(w: Worker, message: FromThread): void {
-    const job = pending.get(message.id);
+  #onMessage(w: Worker, message: FromThread): void {
+    const job = this.#pending.get(message.id);
     if (!job) return;
     const input = job.input;
     switch (message.type) {
-      case 'send': {
-        if (!input) return;
-        // The token manager's rules on this thread; the request itself is the thread's.
-        input
-          .send(
-            message.url,
-            (token, url) =>
-              new Promise<{ status: number; wwwAuthenticate: string | null }>((resolve, reject) => {
-                job.answers.set(message.askId, { resolve, reject });
-                post(w, { type: 'token', id: message.id, askId: message.askId, token, url });
-              }),
-          )
-          .then(
-            () => post(w, { type: 'sent', id: message.id, askId: message.askId, failure: null }),
-            (error: unknown) =>
-              post(w, {
-                type: 'sent',
-                id: message.id,
-                askId: message.askId,
-                failure: toWireFailure(error),
-              }),
-          );
+      case 'send':
+        if (input) this.#send(w, job, input, message);
         return;
-      }
       case 'answered':
         job.answers
           .get(message.askId)
@@ -149,70 +187,50 @@ export function createTransferThread(options: {
       case 'durable':
         input?.onDurable(message.bytes);
         return;
-      case 'done':
-        pending.delete(message.id);
-        input?.onBytes(message.result.bytes);
-        job.resolve(message.result as never);
-        return;
-      case 'hashed':
-        pending.delete(message.id);
-        job.resolve(message.sha256 as never);
-        return;
-      case 'failed':
-        pending.delete(message.id);
-        // A stop is the caller's own reason (its AbortSignal's), as transfer() rethrows it.
-        job.reject(fromWireFailure(message.failure, () => input?.signal.reason));
-        return;
+      default:
+        this.#settle(job, message);
     }
   }
 
-  return {
-    transfer(input) {
-      const w = thread();
-      const id = ++ids;
-      if (input.signal.aborted) return Promise.reject(input.signal.reason);
-      return new Promise<TransferResult>((resolve, reject) => {
-        pending.set(id, {
-          input,
-          answers: new Map(),
-          resolve: resolve as (value: never) => void,
-          reject,
-        });
-        input.signal.addEventListener('abort', () => post(w, { type: 'abort', id }), {
-          once: true,
-        });
-        const {
-          send: _send,
-          signal: _signal,
-          onStart: _onStart,
-          onBytes: _onBytes,
-          onDurable: _onDurable,
-          ...job
-        } = input;
-        post(w, {
-          type: 'transfer',
-          id,
-          job: { ...job, progressEveryMs: options.progressEveryMs },
-        });
-      });
-    },
-    sha256(file) {
-      const w = thread();
-      const id = ++ids;
-      return new Promise<string | null>((resolve, reject) => {
-        pending.set(id, { answers: new Map(), resolve: resolve as (value: never) => void, reject });
-        post(w, { type: 'hash', id, file });
-      });
-    },
-    warm() {
-      thread();
-      return online;
-    },
-    threadId: () => worker?.threadId ?? null,
-    async close() {
-      const w = worker;
-      worker = null;
-      if (w) await w.terminate();
-    },
-  };
+  /** The thread's request goes to the site's origin: the token manager's rules on this thread, the request its. */
+  #send(w: Worker, job: Pending, input: TransferInput, message: Message<'send'>): void {
+    input
+      .send(
+        message.url,
+        (token, url) =>
+          new Promise<{ status: number; wwwAuthenticate: string | null }>((resolve, reject) => {
+            job.answers.set(message.askId, { resolve, reject });
+            post(w, { type: 'token', id: message.id, askId: message.askId, token, url });
+          }),
+      )
+      .then(
+        () => post(w, { type: 'sent', id: message.id, askId: message.askId, failure: null }),
+        (error: unknown) =>
+          post(w, {
+            type: 'sent',
+            id: message.id,
+            askId: message.askId,
+            failure: toWireFailure(error),
+          }),
+      );
+  }
+
+  #settle(job: Pending, message: Message<'done' | 'hashed' | 'failed'>): void {
+    this.#pending.delete(message.id);
+    switch (message.type) {
+      case 'done':
+        job.input?.onBytes(message.result.bytes);
+        job.resolve(message.result as never);
+        return;
+      case 'hashed':
+        job.resolve(message.sha256 as never);
+        return;
+      case 'failed':
+        // A stop is the caller's own reason (its AbortSignal's), as transfer() rethrows it.
+        job.reject(fromWireFailure(message.failure, () => job.input?.signal.reason));
+        return;
+    }
+  }
 }
+
+const post = (w: Worker, message: ToThread) => w.postMessage(message);

@@ -1,7 +1,7 @@
 /**
  * One try at bringing a product's file into its partial file: the address and every redirect checked, the
  * member's token only to the site's own origin, a resume with Range + If-Range when a validator allows it, the
- * size and any digest checked. It never renames into place; the manager does, once this returns.
+ * size and any digest checked. It never renames into place; the queue does, once this returns.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -9,11 +9,19 @@ import { open, rm, stat, truncate } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { AuthorizedSend, SentAnswer } from '../auth/token-manager';
-import { hostKind } from '../../common/host-kind';
 import { CoreError } from '../errors';
-import { fileGet } from '../net/file-get';
-import type { ViewAs } from '../../common/downloads';
+import {
+  ask,
+  header,
+  ifRangeOf,
+  MAX_REDIRECTS,
+  parseContentRange,
+  parseLength,
+  REDIRECTS,
+  refuseStatus,
+  strongEtag,
+  type Answer,
+} from './file-request';
 import { createFlusher } from './flusher';
 import {
   checkFileUrl,
@@ -22,88 +30,53 @@ import {
   sanitizeFileName,
   suggestedName,
 } from './safety';
+import {
+  formatMiB,
+  NeedsConfirmation,
+  TransientError,
+  type TransferInput,
+  type TransferResult,
+  type Validator,
+} from './transfer-types';
 
-export interface Validator {
-  readonly etag: string | null;
-  readonly lastModified: string | null;
-}
-
-export interface TransferInput {
-  readonly url: string;
-  /** The site's origin: the only one the member's token goes to. */
-  readonly siteOrigin: string;
-  /** The token manager's rules for a request to the site's origin (one refresh on 401, insufficient_scope). */
-  readonly send: AuthorizedSend;
-  readonly title: string;
-  readonly partFile: string;
-  /** What an earlier try left: bytes known to be on disk, and the validator they were fetched under. */
-  readonly resume: (Validator & { readonly bytes: number }) | null;
-  readonly signal: AbortSignal;
-  readonly idleTimeoutMs: number;
-  readonly maxBytes: number;
-  /** Larger declared sizes stop with NeedsConfirmation; null: the student already said yes. */
-  readonly askAboveBytes: number | null;
-  /** The answer is in: its validator, size and name (saved with the partial file, so a restart can resume). */
-  readonly onStart: (
-    info: Validator & {
-      readonly total: number | null;
-      readonly offset: number;
-      readonly name: string;
-    },
-  ) => Promise<void>;
-  /** Bytes in the partial file so far (progress). */
-  readonly onBytes: (bytes: number) => void;
-  /** Bytes made durable (fdatasync) so far: a restart resumes from here. */
-  readonly onDurable: (bytes: number) => void;
-  readonly durableEveryMs?: number;
-}
-
-export interface TransferResult extends Validator {
-  readonly bytes: number;
-  readonly sha256: string;
-  readonly name: string;
-  readonly viewAs: ViewAs | null;
-}
-
-/** The file is larger than the ask threshold: nothing was written; the size is for the question. */
-export class NeedsConfirmation extends Error {
-  constructor(readonly size: number) {
-    super('needs confirmation');
-  }
-}
-
-/** A failure worth another try (network, 5xx, a cut connection); `restart` drops the partial file first. */
-export class TransientError extends CoreError {
-  constructor(
-    message: string,
-    readonly restart = false,
-    options?: { cause?: unknown },
-    reason: 'network' | 'cut' | 'checksum' | 'server-busy' = 'network',
-  ) {
-    super('site-unreachable', message, { reason }, options);
-  }
-}
-
-const MAX_REDIRECTS = 5;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-interface Answer extends SentAnswer {
-  readonly res: IncomingMessage;
-}
+export {
+  formatMiB,
+  NeedsConfirmation,
+  TransientError,
+  type TransferInput,
+  type TransferResult,
+  type Validator,
+} from './transfer-types';
 
 export async function transfer(input: TransferInput): Promise<TransferResult> {
+  const { res, url, resumed } = await requestFile(input);
+  const start = readStart(res, url, resumed, input);
+  const { etag, lastModified, name, total, offset } = start;
+  await input.onStart({ etag, lastModified, total, offset, name });
+  const hash = await hashKept(res, input.partFile, start.offset);
+  const bytes = await receiveBody(res, input, start, hash);
+  const { sha256, head } = await checkArrived(input, bytes, start, hash);
+  return { bytes, sha256, etag, lastModified, name, viewAs: detectViewAs(name, head) };
+}
+
+/**
+ * The GET, with Range + If-Range for a resume, following redirects under the same rules, up to an answer that
+ * can be read (200, 206); any other status is thrown as its error.
+ */
+async function requestFile(
+  input: TransferInput,
+): Promise<{ res: IncomingMessage; url: URL; resumed: boolean }> {
   let url = checkFileUrl(input.url, input.siteOrigin);
   // RFC 9110 §13.1.5: If-Range takes a strong entity tag or a Last-Modified date; a weak tag cannot resume.
-  const resume = input.resume && input.resume.bytes > 0 ? ifRangeOf(input.resume) : null;
+  const ifRange = input.resume && input.resume.bytes > 0 ? ifRangeOf(input.resume) : null;
   const headers: Record<string, string> = {
     'accept-encoding': 'identity',
     accept: '*/*',
   };
-  if (resume) {
+  if (ifRange) {
     headers.range = `bytes=${input.resume!.bytes}-`;
-    headers['if-range'] = resume;
+    headers['if-range'] = ifRange;
   }
-
   let answer: Answer | null = null;
   for (let hop = 0; ; hop++) {
     answer = await ask(url, headers, input);
@@ -130,32 +103,20 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     res.destroy();
     throw error;
   }
+  return { res, url, resumed: ifRange !== null };
+}
 
-  let offset = 0;
-  let total: number | null = null;
-  const length = parseLength(res.headers['content-length']);
-  if (status === 206) {
-    const range = parseContentRange(res.headers['content-range']);
-    if (
-      !resume ||
-      !range ||
-      range.start !== input.resume!.bytes ||
-      (length !== null && length !== range.end - range.start + 1)
-    ) {
-      res.destroy();
-      throw new TransientError(
-        'The site answered with a different part of the file; it is downloaded again from the start.',
-        true,
-      );
-    }
-    offset = range.start;
-    total = range.total;
-  } else {
-    // 200 to a resume: the file changed since (If-Range did not match) or the site does not do ranges. From 0.
-    total = length;
-  }
-  const etag = strongEtag(header(res, 'etag'));
-  const lastModified = header(res, 'last-modified') ?? null;
+type Start = Validator & {
+  readonly total: number | null;
+  readonly offset: number;
+  readonly name: string;
+  /** The digest the site declared for the whole file, if any. */
+  readonly expectedSha: string | null;
+};
+
+/** What the answer's headers say: where the bytes start, the size, validator and name; refused sizes thrown. */
+function readStart(res: IncomingMessage, url: URL, resumed: boolean, input: TransferInput): Start {
+  const { offset, total } = rangeOf(res, resumed, input);
   if (total !== null && total > input.maxBytes) {
     res.destroy();
     throw new CoreError(
@@ -176,18 +137,50 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
     res.destroy();
     throw new NeedsConfirmation(total);
   }
-  const name = sanitizeFileName(
-    suggestedName(header(res, 'content-disposition'), url, input.title),
-    input.title,
-  );
-  const expectedSha = declaredSha256(header(res, 'repr-digest'), header(res, 'digest'));
-  await input.onStart({ etag, lastModified, total, offset, name });
+  return {
+    offset,
+    total,
+    etag: strongEtag(header(res, 'etag')),
+    lastModified: header(res, 'last-modified') ?? null,
+    name: sanitizeFileName(
+      suggestedName(header(res, 'content-disposition'), url, input.title),
+      input.title,
+    ),
+    expectedSha: declaredSha256(header(res, 'repr-digest'), header(res, 'digest')),
+  };
+}
 
+/** A 206 must continue exactly where the partial file ends; a 200 starts from 0 (the file changed, or no ranges). */
+function rangeOf(
+  res: IncomingMessage,
+  resumed: boolean,
+  input: TransferInput,
+): { offset: number; total: number | null } {
+  const length = parseLength(res.headers['content-length']);
+  if (res.statusCode !== 206) return { offset: 0, total: length };
+  const range = parseContentRange(res.headers['content-range']);
+  if (
+    !resumed ||
+    !range ||
+    range.start !== input.resume!.bytes ||
+    (length !== null && length !== range.end - range.start + 1)
+  ) {
+    res.destroy();
+    throw new TransientError(
+      'The site answered with a different part of the file; it is downloaded again from the start.',
+      true,
+    );
+  }
+  return { offset: range.start, total: range.total };
+}
+
+/** The hash of the whole file starts with the bytes kept from earlier (the partial file cut to them). */
+async function hashKept(res: IncomingMessage, partFile: string, offset: number): Promise<Hash> {
   const hash = createHash('sha256');
   try {
     if (offset > 0) {
-      await truncate(input.partFile, offset);
-      await hashPrefix(input.partFile, offset, hash);
+      await truncate(partFile, offset);
+      await hashPrefix(partFile, offset, hash);
     }
   } catch (cause) {
     res.destroy();
@@ -197,12 +190,21 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
       { cause },
     );
   }
+  return hash;
+}
 
-  let bytes = offset;
-  const limit = total ?? input.maxBytes;
+/** The body into the partial file, hashed and counted as it arrives: the bytes in the file at the end. */
+async function receiveBody(
+  res: IncomingMessage,
+  input: TransferInput,
+  start: Start,
+  hash: Hash,
+): Promise<number> {
+  let bytes = start.offset;
+  const limit = start.total ?? input.maxBytes;
   // Flushed to the disk as the file arrives, a stretch at a time, so the final fsync before the rename has little
   // left to write (it was a whole file's writeback at the end: ~70 ms of a 64 MiB download here).
-  const flusher = createFlusher(input, offset);
+  const flusher = createFlusher(input, start.offset);
   const counter = new Transform({
     // As large as the file stream's buffer: a socket read (up to 64 KiB) never waits on a 16 KiB stage between them.
     highWaterMark: 1024 * 1024,
@@ -220,9 +222,24 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
       done(null, chunk);
     },
   });
-  let fh;
+  const fh = await openPart(res, input.partFile, start.offset);
+  const out = fh.createWriteStream({ highWaterMark: 1024 * 1024 });
+  flusher.attach(fh, out);
   try {
-    fh = await open(input.partFile, offset > 0 ? 'a' : 'w', 0o600);
+    await pipeline(res, counter, out, { signal: input.signal });
+  } catch (cause) {
+    // What did reach the disk is kept for the resume: made durable, then reported (a pause, a cut, a lost network).
+    await keepWritten(input.partFile).then((size) => size !== null && input.onDurable(size));
+    throw receiveError(cause, input.signal);
+  } finally {
+    flusher.stop();
+  }
+  return bytes;
+}
+
+async function openPart(res: IncomingMessage, partFile: string, offset: number) {
+  try {
+    return await open(partFile, offset > 0 ? 'a' : 'w', 0o600);
   } catch (cause) {
     res.destroy();
     throw new CoreError(
@@ -232,35 +249,36 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
       { cause },
     );
   }
-  const out = fh.createWriteStream({ highWaterMark: 1024 * 1024 });
-  flusher.attach(fh, out);
-  try {
-    await pipeline(res, counter, out, { signal: input.signal });
-  } catch (cause) {
-    // What did reach the disk is kept for the resume: made durable, then reported (a pause, a cut, a lost network).
-    await keepWritten(input.partFile).then((size) => size !== null && input.onDurable(size));
-    if (input.signal.aborted)
-      throw input.signal.reason instanceof Error ? input.signal.reason : cause;
-    if (cause instanceof CoreError) throw cause;
-    if (isDiskError(cause))
-      throw new CoreError(
-        'storage-error',
-        'The file could not be written to this computer (is the disk full?).',
-        { reason: 'disk' },
-        { cause },
-      );
-    throw new TransientError(
-      'The connection was lost during the download; it resumes where it stopped.',
-      false,
-      { cause },
-      'cut',
-    );
-  } finally {
-    flusher.stop();
-  }
+}
 
+/** Why the body stopped: the caller's stop, a check of ours, a full disk, else a cut connection. */
+function receiveError(cause: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason instanceof Error ? signal.reason : cause;
+  if (cause instanceof CoreError) return cause;
+  if (isDiskError(cause))
+    return new CoreError(
+      'storage-error',
+      'The file could not be written to this computer (is the disk full?).',
+      { reason: 'disk' },
+      { cause },
+    );
+  return new TransientError(
+    'The connection was lost during the download; it resumes where it stopped.',
+    false,
+    { cause },
+    'cut',
+  );
+}
+
+/** The whole file arrived, undamaged, and is on the disk (fsynced): its digest and first bytes (for its type). */
+async function checkArrived(
+  input: TransferInput,
+  bytes: number,
+  start: Start,
+  hash: Hash,
+): Promise<{ sha256: string; head: Buffer }> {
   // Content-Length / Content-Range: a clean end short of the stated size is a cut, not a complete file.
-  if (total !== null && bytes !== total)
+  if (start.total !== null && bytes !== start.total)
     throw new TransientError(
       'The download ended before the whole file arrived; it resumes where it stopped.',
       false,
@@ -268,7 +286,7 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
       'cut',
     );
   const sha256 = hash.digest('hex');
-  if (expectedSha !== null && expectedSha !== sha256) {
+  if (start.expectedSha !== null && start.expectedSha !== sha256) {
     await rm(input.partFile, { force: true });
     throw new TransientError(
       'The file that arrived is damaged (its checksum does not match); it is downloaded again.',
@@ -292,148 +310,7 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
       'The saved part does not have the expected size; it is downloaded again.',
       true,
     );
-  return {
-    bytes,
-    sha256,
-    etag,
-    lastModified,
-    name,
-    viewAs: detectViewAs(name, head),
-  };
-}
-
-/**
- * Whether the file at `url` is still the one saved, asked with a conditional HEAD (RFC 9110 §13.1: If-None-Match
- * with the saved ETag, else If-Modified-Since) under the same address, redirect and token rules as a download.
- * true: changed (another ETag, size or date); false: the same (304, or the same validators); null: no answer.
- */
-export async function fileChanged(
-  input: Asker & {
-    readonly url: string;
-    readonly saved: {
-      readonly etag: string | null;
-      readonly lastModified: string | null;
-      readonly size: number;
-    };
-  },
-): Promise<boolean | null> {
-  let url = checkFileUrl(input.url, input.siteOrigin);
-  const headers: Record<string, string> = { 'accept-encoding': 'identity' };
-  if (input.saved.etag) headers['if-none-match'] = input.saved.etag;
-  else if (input.saved.lastModified) headers['if-modified-since'] = input.saved.lastModified;
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const { status, res } = await ask(url, headers, input, 'HEAD');
-    res.resume();
-    if (REDIRECTS.has(status) && res.headers.location) {
-      url = checkFileUrl(new URL(res.headers.location, url).href, input.siteOrigin);
-      continue;
-    }
-    if (status === 304) return false;
-    if (status !== 200) return null;
-    const etag = strongEtag(header(res, 'etag'));
-    const size = parseLength(header(res, 'content-length'));
-    const lastModified = header(res, 'last-modified') ?? null;
-    if (etag !== null && input.saved.etag !== null) return etag !== input.saved.etag;
-    if (size !== null && size !== input.saved.size) return true;
-    if (lastModified !== null && input.saved.lastModified !== null)
-      return lastModified !== input.saved.lastModified;
-    return false;
-  }
-  return null;
-}
-
-type Asker = Pick<TransferInput, 'siteOrigin' | 'send' | 'signal' | 'idleTimeoutMs'>;
-
-async function ask(
-  url: URL,
-  headers: Record<string, string>,
-  input: Asker,
-  method: 'GET' | 'HEAD' = 'GET',
-): Promise<Answer> {
-  const get = (extra: Record<string, string>) =>
-    fileGet(url, {
-      method,
-      headers: { ...headers, ...extra },
-      signal: input.signal,
-      idleTimeoutMs: input.idleTimeoutMs,
-      // A school on the Internet: its file's host name must not lead to this computer or its network either.
-      publicOnly: hostKind(new URL(input.siteOrigin).hostname) === 'public',
-    }).then((res): Answer => {
-      const wwwAuthenticate = header(res, 'www-authenticate') ?? null;
-      // A refused token is retried once after a refresh by the token manager: this answer's body is not read.
-      if (res.statusCode === 401) res.resume();
-      return { status: res.statusCode ?? 0, wwwAuthenticate, res };
-    });
-  if (url.origin === input.siteOrigin)
-    return input.send(url.href, (token) => get({ authorization: `Bearer ${token}` }));
-  // RFC 6750 §5.3: the token never leaves the site's origin; another host (a CDN's signed address) gets none.
-  return get({});
-}
-
-function refuseStatus(status: number, url: URL): void {
-  if (status === 200 || status === 206) return;
-  if (status === 416)
-    throw new TransientError(
-      'The site could not resume the file; it is downloaded again from the start.',
-      true,
-    );
-  if (status === 404)
-    throw new CoreError(
-      'not-found',
-      'The school no longer has this file (404). Try again after the next sync, or ask the school.',
-      {
-        reason: 'not-found',
-        status,
-      },
-    );
-  if (status === 410)
-    throw new CoreError('not-found', 'The school has withdrawn this file (410).', {
-      reason: 'gone',
-      status,
-    });
-  if (status === 401 || status === 403)
-    throw new CoreError('forbidden', `${url.origin} refused this download (${status}).`, {
-      reason: 'refused',
-      status,
-    });
-  if (status === 408 || status === 429 || status >= 500)
-    throw new TransientError(
-      `The site could not send the file right now (${status}); the app tries again.`,
-      false,
-      undefined,
-      'server-busy',
-    );
-  throw new CoreError('server-error', `The site answered the download with ${status}.`, {
-    reason: 'bad-answer',
-    status,
-  });
-}
-
-function ifRangeOf(v: Validator): string | null {
-  return v.etag ?? v.lastModified ?? null;
-}
-
-function strongEtag(value: string | undefined): string | null {
-  return value !== undefined && /^"[\x21\x23-\x7e\x80-\xff]*"$/.test(value) ? value : null;
-}
-
-function header(res: IncomingMessage, name: string): string | undefined {
-  const value = res.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function parseLength(value: string | undefined): number | null {
-  return value !== undefined && /^\d{1,16}$/.test(value) ? Number(value) : null;
-}
-
-/** RFC 9110 §14.4: `bytes first-last/complete-length`. */
-function parseContentRange(
-  value: string | undefined,
-): { start: number; end: number; total: number } | null {
-  const m = value ? /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/.exec(value) : null;
-  if (!m) return null;
-  const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return start <= end && end < total ? { start, end, total } : null;
+  return { sha256, head };
 }
 
 async function keepWritten(file: string): Promise<number | null> {
@@ -469,8 +346,4 @@ function isDiskError(error: unknown): boolean {
     code === 'EROFS' ||
     code === 'EIO'
   );
-}
-
-export function formatMiB(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

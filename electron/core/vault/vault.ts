@@ -90,45 +90,32 @@ export interface VaultOptions {
   readonly logger?: Logger;
 }
 
-export function createVault(options: VaultOptions): Vault {
-  const { dir, cipher } = options;
-  const log = (options.logger ?? silentLogger).child('vault');
-  const memory = new Map<string, Uint8Array>();
-  const queue = createKeyedQueue();
+/** What a vault is made with (its folder and the cipher that seals its records). */
+export type VaultDeps = VaultOptions;
 
-  const fileFor = (name: string): string => join(dir, `${name}.vault`);
+export function createVault(options: VaultDeps): Vault {
+  return new EncryptedVault(options);
+}
 
-  // A process killed between writing a record's temp file and renaming it leaves a full encrypted copy of the
-  // record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens.
-  if (cipher.persistent) {
-    const removed = removeStaleTempFiles(dir);
-    if (removed > 0)
-      log.info('removed temp files left by an interrupted write', { count: removed });
+/** Sealed blobs by name: files in the vault's folder, or memory with a non-persistent cipher. */
+class SealedBlobs {
+  readonly #dir: string;
+  readonly #cipher: Cipher;
+  readonly #memory = new Map<string, Uint8Array>();
+
+  constructor(deps: { readonly dir: string; readonly cipher: Cipher }) {
+    this.#dir = deps.dir;
+    this.#cipher = deps.cipher;
   }
 
-  function checkId(siteId: string): void {
-    // Site ids become file names: only a safe alphabet, never a path.
-    if (!SITE_ID_RE.test(siteId))
-      throw new CoreError('invalid-input', 'That site id is not valid.');
+  #fileFor(name: string): string {
+    return join(this.#dir, `${name}.vault`);
   }
 
-  async function readBlob(name: string): Promise<unknown> {
-    let data: Uint8Array | undefined;
-    if (!cipher.persistent) {
-      data = memory.get(name);
-    } else {
-      try {
-        data = await readFile(fileFor(name));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new CoreError('storage-error', 'Saved sign-in data could not be read.', undefined, {
-            cause: error,
-          });
-        }
-      }
-    }
+  async read(name: string): Promise<unknown> {
+    const data = await this.#load(name);
     if (data === undefined) return undefined;
-    const plain = await cipher.decrypt(data);
+    const plain = await this.#cipher.decrypt(data);
     try {
       return JSON.parse(Buffer.from(plain).toString('utf8')) as unknown;
     } catch (cause) {
@@ -141,14 +128,26 @@ export function createVault(options: VaultOptions): Vault {
     }
   }
 
-  async function writeBlob(name: string, value: unknown): Promise<void> {
-    const sealed = await cipher.encrypt(Buffer.from(JSON.stringify(value), 'utf8'));
-    if (!cipher.persistent) {
-      memory.set(name, sealed);
+  async #load(name: string): Promise<Uint8Array | undefined> {
+    if (!this.#cipher.persistent) return this.#memory.get(name);
+    try {
+      return await readFile(this.#fileFor(name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new CoreError('storage-error', 'Saved sign-in data could not be read.', undefined, {
+        cause: error,
+      });
+    }
+  }
+
+  async write(name: string, value: unknown): Promise<void> {
+    const sealed = await this.#cipher.encrypt(Buffer.from(JSON.stringify(value), 'utf8'));
+    if (!this.#cipher.persistent) {
+      this.#memory.set(name, sealed);
       return;
     }
     try {
-      await writeFileAtomic(fileFor(name), sealed, 0o600);
+      await writeFileAtomic(this.#fileFor(name), sealed, 0o600);
     } catch (cause) {
       throw new CoreError('storage-error', 'Sign-in data could not be saved.', undefined, {
         cause,
@@ -156,79 +155,105 @@ export function createVault(options: VaultOptions): Vault {
     }
   }
 
-  async function removeBlob(name: string): Promise<void> {
-    if (!cipher.persistent) {
-      memory.delete(name);
+  async remove(name: string): Promise<void> {
+    if (!this.#cipher.persistent) {
+      this.#memory.delete(name);
       return;
     }
-    await rm(fileFor(name), { force: true });
+    await rm(this.#fileFor(name), { force: true });
+  }
+}
+
+function checkId(siteId: string): void {
+  // Site ids become file names: only a safe alphabet, never a path.
+  if (!SITE_ID_RE.test(siteId)) throw new CoreError('invalid-input', 'That site id is not valid.');
+}
+
+class EncryptedVault implements Vault {
+  readonly persistent: boolean;
+  readonly #log: Logger;
+  readonly #blobs: SealedBlobs;
+  /** One step at a time per record (per site, and the revocations). */
+  readonly #queue = createKeyedQueue();
+
+  constructor(deps: VaultDeps) {
+    this.persistent = deps.cipher.persistent;
+    this.#log = (deps.logger ?? silentLogger).child('vault');
+    this.#blobs = new SealedBlobs(deps);
+    // A process killed between writing a record's temp file and renaming it leaves a full encrypted copy of the
+    // record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens.
+    if (deps.cipher.persistent) {
+      const removed = removeStaleTempFiles(deps.dir);
+      if (removed > 0)
+        this.#log.info('removed temp files left by an interrupted write', { count: removed });
+    }
   }
 
-  async function readRevocations(): Promise<PendingRevocation[]> {
-    const raw = await readBlob(REVOCATIONS);
+  async get(siteId: string): Promise<SiteSecrets | null> {
+    checkId(siteId);
+    return this.#queue(siteId, async () => {
+      const raw = await this.#blobs.read(`site-${siteId}`);
+      if (raw === undefined) return null;
+      const parsed = secretsSchema.safeParse(raw);
+      if (!parsed.success)
+        throw new CoreError('storage-error', 'Saved sign-in data is damaged. Sign in again.');
+      // Read back after a restart: masked in logs and Results from here on (see log.ts).
+      rememberSecrets(parsed.data.accessToken, parsed.data.refreshToken, parsed.data.clientSecret);
+      return parsed.data;
+    });
+  }
+
+  async put(siteId: string, secrets: SiteSecrets): Promise<void> {
+    checkId(siteId);
+    const value = secretsSchema.parse(secrets);
+    rememberSecrets(value.accessToken, value.refreshToken, value.clientSecret);
+    await this.#queue(siteId, () => this.#blobs.write(`site-${siteId}`, value));
+    this.#log.debug('site record stored', {
+      siteId,
+      hasAccessToken: secrets.accessToken !== null,
+      hasRefreshToken: secrets.refreshToken !== null,
+    });
+  }
+
+  async delete(siteId: string): Promise<void> {
+    checkId(siteId);
+    await this.#queue(siteId, () => this.#blobs.remove(`site-${siteId}`));
+  }
+
+  listPendingRevocations(): Promise<PendingRevocation[]> {
+    return this.#queue(REVOCATIONS, () => this.#readRevocations());
+  }
+
+  addPendingRevocation(entry: Omit<PendingRevocation, 'id'>): Promise<PendingRevocation> {
+    return this.#queue(REVOCATIONS, async () => {
+      const list = await this.#readRevocations();
+      const full: PendingRevocation = { ...entry, id: randomBytes(9).toString('base64url') };
+      await this.#blobs.write(REVOCATIONS, [...list, full]);
+      return full;
+    });
+  }
+
+  removePendingRevocation(id: string): Promise<void> {
+    return this.#queue(REVOCATIONS, async () => {
+      const list = await this.#readRevocations();
+      const next = list.filter((e) => e.id !== id);
+      if (next.length === list.length) return;
+      if (next.length === 0) await this.#blobs.remove(REVOCATIONS);
+      else await this.#blobs.write(REVOCATIONS, next);
+    });
+  }
+
+  async #readRevocations(): Promise<PendingRevocation[]> {
+    const raw = await this.#blobs.read(REVOCATIONS);
     if (raw === undefined) return [];
     const parsed = z.array(revocationSchema).safeParse(raw);
     if (!parsed.success) {
-      log.warn('pending revocations record is malformed; ignoring it');
+      this.#log.warn('pending revocations record is malformed; ignoring it');
       return [];
     }
     for (const e of parsed.data) rememberSecrets(e.token, e.clientSecret);
     return parsed.data;
   }
-
-  return {
-    persistent: cipher.persistent,
-    async get(siteId) {
-      checkId(siteId);
-      return queue(siteId, async () => {
-        const raw = await readBlob(`site-${siteId}`);
-        if (raw === undefined) return null;
-        const parsed = secretsSchema.safeParse(raw);
-        if (!parsed.success)
-          throw new CoreError('storage-error', 'Saved sign-in data is damaged. Sign in again.');
-        // Read back after a restart: masked in logs and Results from here on (see log.ts).
-        rememberSecrets(
-          parsed.data.accessToken,
-          parsed.data.refreshToken,
-          parsed.data.clientSecret,
-        );
-        return parsed.data;
-      });
-    },
-    async put(siteId, secrets) {
-      checkId(siteId);
-      const value = secretsSchema.parse(secrets);
-      rememberSecrets(value.accessToken, value.refreshToken, value.clientSecret);
-      await queue(siteId, () => writeBlob(`site-${siteId}`, value));
-      log.debug('site record stored', {
-        siteId,
-        hasAccessToken: secrets.accessToken !== null,
-        hasRefreshToken: secrets.refreshToken !== null,
-      });
-    },
-    async delete(siteId) {
-      checkId(siteId);
-      await queue(siteId, () => removeBlob(`site-${siteId}`));
-    },
-    listPendingRevocations: () => queue(REVOCATIONS, readRevocations),
-    addPendingRevocation(entry) {
-      return queue(REVOCATIONS, async () => {
-        const list = await readRevocations();
-        const full: PendingRevocation = { ...entry, id: randomBytes(9).toString('base64url') };
-        await writeBlob(REVOCATIONS, [...list, full]);
-        return full;
-      });
-    },
-    removePendingRevocation(id) {
-      return queue(REVOCATIONS, async () => {
-        const list = await readRevocations();
-        const next = list.filter((e) => e.id !== id);
-        if (next.length === list.length) return;
-        if (next.length === 0) await removeBlob(REVOCATIONS);
-        else await writeBlob(REVOCATIONS, next);
-      });
-    },
-  };
 }
 
 /** Lists every file the vault wrote (tests read them raw to prove no secret is stored in plain text). */

@@ -126,94 +126,184 @@ const STOPPED = (): CoreError =>
 
 /** Starts the writer worker and waits until it has opened the database (migrations, recovery). */
 export async function startWriterWorker(options: WriterWorkerOptions): Promise<OpenedWriter> {
-  const logger = options.logger ?? silentLogger;
-  const entry = workerEntry(options.workerScript);
-  const init: WriterInit = {
-    file: options.file,
-    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
-    ...(options.integrityCheck === undefined ? {} : { integrityCheck: options.integrityCheck }),
-  };
-  const maxRestarts = options.maxRestarts ?? 3;
-  const windowMs = options.restartWindowMs ?? 60_000;
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
-  let worker: Worker;
-  let ready!: Promise<WriterMessage & { type: 'opened' }>;
-  let closing = false;
-  let closed: Promise<void> | null = null;
-  let gaveUp: CoreError | null = null;
-  const restartTimes: number[] = [];
-  let restarts = 0;
-  let reader: Database | null = null;
+  const writer = new WriterWorker(options);
+  await writer.open();
+  return writer;
+}
 
-  function spawn(): void {
-    const w = new Worker(entry.script, {
-      eval: entry.eval,
-      workerData: init,
+/** What the writer worker is made with (the database file, the script, the restart budget). */
+export type WriterWorkerDeps = WriterWorkerOptions;
+
+type Opened = WriterMessage & { type: 'opened' };
+
+class WriterWorker implements OpenedWriter {
+  readonly #logger: Logger;
+  readonly #entry: WorkerEntry;
+  readonly #init: WriterInit;
+  readonly #maxRestarts: number;
+  readonly #windowMs: number;
+  readonly #pending = new Map<number, Pending>();
+  readonly #restartTimes: number[] = [];
+  #nextId = 1;
+  #worker!: Worker;
+  #ready!: Promise<Opened>;
+  #opened: Opened | null = null;
+  #closing = false;
+  #closed: Promise<void> | null = null;
+  #gaveUp: CoreError | null = null;
+  #restarts = 0;
+  #reader: Database | null = null;
+
+  constructor(options: WriterWorkerDeps) {
+    this.#logger = options.logger ?? silentLogger;
+    this.#entry = workerEntry(options.workerScript);
+    this.#init = {
+      file: options.file,
+      ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+      ...(options.integrityCheck === undefined ? {} : { integrityCheck: options.integrityCheck }),
+    };
+    this.#maxRestarts = options.maxRestarts ?? 3;
+    this.#windowMs = options.restartWindowMs ?? 60_000;
+  }
+
+  /** Starts the worker; resolves once it has opened the database, else ends it and rejects. */
+  async open(): Promise<void> {
+    this.#spawn();
+    try {
+      this.#opened = await this.#ready;
+    } catch (error) {
+      this.#closing = true;
+      await this.#worker.terminate();
+      throw error;
+    }
+  }
+
+  get recovered(): boolean {
+    return this.#opened!.recovered;
+  }
+  get movedTo(): string | null {
+    return this.#opened!.movedTo;
+  }
+  get salvagedOutbox(): number {
+    return this.#opened!.salvagedOutbox;
+  }
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  async crash(): Promise<void> {
+    await this.#worker.terminate();
+  }
+
+  attachReader(db: Database): void {
+    this.#reader = db;
+  }
+
+  call<K extends WriterCall>(call: K, input: WriterInput<K>): Promise<WriterOutput<K>> {
+    const declared = VIEWS_OF_CALL[call];
+    if (this.#reader === null || declared === null) return this.#send(call, input);
+    const siteId = siteOf(input);
+    return writtenElsewhere(
+      this.#reader,
+      siteId,
+      declared,
+      () => this.#send(call, input),
+      AFTER[call] as ((result: unknown) => readonly ViewArea[]) | undefined,
+    );
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      const worker = this.#worker;
+      // Calls already sent finish first (the worker answers in order); then it closes its connection and ends.
+      const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      const last = this.#gaveUp ? Promise.reject(this.#gaveUp) : this.#send('writer:close', {});
+      this.#closing = true;
+      try {
+        await last;
+        await ended;
+      } catch (error) {
+        this.#logger.warn('database writer did not close cleanly', { error: String(error) });
+      } finally {
+        await worker.terminate();
+      }
+    })();
+    return this.#closed;
+  }
+
+  #spawn(): void {
+    const w = new Worker(this.#entry.script, {
+      eval: this.#entry.eval,
+      workerData: this.#init,
       stdout: false,
       stderr: false,
     });
-    worker = w;
-    ready = new Promise((resolve, reject) => {
-      const onMessage = (message: WriterMessage) => {
+    this.#worker = w;
+    this.#ready = new Promise((resolve, reject) => {
+      w.on('message', (message: WriterMessage) => {
         if (message.type === 'opened') resolve(message);
         else if (message.type === 'open-failed') reject(fromWireError(message.error));
-        else settle(message.id, message.result);
-      };
-      w.on('message', onMessage);
+        else this.#settle(message.id, message.result);
+      });
       w.once('error', (error) => {
-        logger.error('database writer failed', { error: String(error) });
+        this.#logger.error('database writer failed', { error: String(error) });
         reject(STOPPED());
       });
       w.once('exit', (code) => {
         reject(STOPPED());
-        if (worker !== w) return;
-        const lost = [...pending.values()];
-        pending.clear();
-        for (const p of lost) p.reject(STOPPED());
-        if (closing) return;
-        logger.error('database writer stopped; starting it again', {
-          exitCode: code,
-          callsLost: lost.length,
-        });
-        const now = Date.now();
-        while (restartTimes.length > 0 && now - restartTimes[0]! > windowMs) restartTimes.shift();
-        if (restartTimes.length >= maxRestarts) {
-          gaveUp = new CoreError(
-            'storage-error',
-            'The offline database writer keeps stopping; restart the app. Your saved data is kept.',
-          );
-          return;
-        }
-        restartTimes.push(now);
-        restarts += 1;
-        spawn();
-        ready.catch(() => undefined);
+        this.#exited(w, code);
       });
     });
   }
 
-  function settle(id: number, result: WireResult): void {
-    const p = pending.get(id);
+  /** The worker ended: its calls fail, and it is started again unless closing or over the restart budget. */
+  #exited(w: Worker, code: number): void {
+    if (this.#worker !== w) return;
+    const lost = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of lost) p.reject(STOPPED());
+    if (this.#closing) return;
+    this.#logger.error('database writer stopped; starting it again', {
+      exitCode: code,
+      callsLost: lost.length,
+    });
+    const now = Date.now();
+    const times = this.#restartTimes;
+    while (times.length > 0 && now - times[0]! > this.#windowMs) times.shift();
+    if (times.length >= this.#maxRestarts) {
+      this.#gaveUp = new CoreError(
+        'storage-error',
+        'The offline database writer keeps stopping; restart the app. Your saved data is kept.',
+      );
+      return;
+    }
+    times.push(now);
+    this.#restarts += 1;
+    this.#spawn();
+    this.#ready.catch(() => undefined);
+  }
+
+  #settle(id: number, result: WireResult): void {
+    const p = this.#pending.get(id);
     if (!p) return;
-    pending.delete(id);
+    this.#pending.delete(id);
     if (result.ok) p.resolve(result.value);
     else p.reject(fromWireError(result.error));
   }
 
-  function send<K extends WriterCall>(call: K, input: WriterInput<K>): Promise<WriterOutput<K>> {
-    if (gaveUp) return Promise.reject(gaveUp);
-    if (closing)
+  #send<K extends WriterCall>(call: K, input: WriterInput<K>): Promise<WriterOutput<K>> {
+    if (this.#gaveUp) return Promise.reject(this.#gaveUp);
+    if (this.#closing)
       return Promise.reject(new CoreError('storage-error', 'The offline database is closed.'));
-    const id = nextId++;
+    const id = this.#nextId++;
     return new Promise<WriterOutput<K>>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       const request: WriterRequest = { id, call, input };
       const body = TRANSFERRED.has(call) ? (input as { body?: unknown }).body : undefined;
       try {
-        worker.postMessage(request, body instanceof ArrayBuffer ? [body] : []);
+        this.#worker.postMessage(request, body instanceof ArrayBuffer ? [body] : []);
       } catch (error) {
-        pending.delete(id);
+        this.#pending.delete(id);
         reject(
           new CoreError(
             'invalid-input',
@@ -225,60 +315,6 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
       }
     });
   }
-
-  spawn();
-  let opened: WriterMessage & { type: 'opened' };
-  try {
-    opened = await ready;
-  } catch (error) {
-    closing = true;
-    await worker!.terminate();
-    throw error;
-  }
-
-  return {
-    recovered: opened.recovered,
-    movedTo: opened.movedTo,
-    salvagedOutbox: opened.salvagedOutbox,
-    get restarts() {
-      return restarts;
-    },
-    async crash() {
-      await worker.terminate();
-    },
-    attachReader(db) {
-      reader = db;
-    },
-    call(call, input) {
-      const declared = VIEWS_OF_CALL[call];
-      if (reader === null || declared === null) return send(call, input);
-      const siteId = siteOf(input);
-      return writtenElsewhere(
-        reader,
-        siteId,
-        declared,
-        () => send(call, input),
-        AFTER[call] as ((result: unknown) => readonly ViewArea[]) | undefined,
-      );
-    },
-    close() {
-      closed ??= (async () => {
-        // Calls already sent finish first (the worker answers in order); then it closes its connection and ends.
-        const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-        const last = gaveUp ? Promise.reject(gaveUp) : send('writer:close', {});
-        closing = true;
-        try {
-          await last;
-          await ended;
-        } catch (error) {
-          logger.warn('database writer did not close cleanly', { error: String(error) });
-        } finally {
-          await worker.terminate();
-        }
-      })();
-      return closed;
-    },
-  };
 }
 
 /** The views of the call's site each write may change; null: the call writes nothing. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managerFor, product, SITE } from '../helpers/file-server';
-import { createTransferThread } from '../../../electron/core/downloads/transfer-thread';
+import { TransferThread } from '../../../electron/core/downloads/transfer-thread';
 import { silentLogger } from '../../../electron/core/log';
 
 const SIZE = 32 * 1024 * 1024;
@@ -74,7 +74,7 @@ describe('download transfers off the main thread', () => {
   }, 90_000);
 
   it('starts ahead of a first download when warmed, and that thread does the work', async () => {
-    const thread = createTransferThread({ logger: silentLogger, progressEveryMs: 100 });
+    const thread = new TransferThread({ logger: silentLogger, progressEveryMs: 100 });
     try {
       expect(thread.threadId()).toBeNull();
       await thread.warm();
