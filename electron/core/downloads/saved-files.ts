@@ -81,7 +81,7 @@ export class SavedFiles {
     record.saved = null;
     if (!record.job) state.forget(record);
     await state.persist();
-    // The manifest first (as removeRecord): the altered copy goes once nothing names it.
+    // The manifest first (as the manager's removal): the altered copy goes once nothing names it.
     await rm(join(state.productDir(record), saved.version), { recursive: true, force: true });
     state.emit(state.find(siteId, productId) ?? null, siteId, productId);
     throw new CoreError(

@@ -2,7 +2,7 @@
  * What is saved and what is under way, in one JSON file beside the files (`downloads/downloads.json`), like the
  * other small stores of the data folder (sites.json, notified.json): replaced atomically on every change, one
  * write at a time. A file on disk counts as saved only if this record names it with its size; anything else in
- * the folder is a leftover of an interrupted run and is removed at start (manager.ts `clean`).
+ * the folder is a leftover of an interrupted run and is removed at start (clean.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
