@@ -1,6 +1,7 @@
 /**
- * When the browser host's core opens: once the first page is out (or FIRST_PAGE_WAIT_MS after listening), or at
- * the first request that needs it. Until then the requests that need it wait; the page's files do not.
+ * When the browser host's core opens: once the first page is out (or FIRST_PAGE_WAIT_MS after
+ * listening), or at the first request that needs it. Until then the requests that need it wait; the
+ * page's files do not.
  */
 import type { AppCore } from '../core/app-core';
 import type { FileDelivery } from '../core/export/service';
@@ -25,7 +26,8 @@ export class CoreOpener {
   /** Set once open; until then `core()` waits for `#opened`. */
   #core: AppCore | null = null;
   #opened: Promise<AppCore> | null = null;
-  // The contract's checks (zod) load with the core, once the host listens: the page's files are served meanwhile.
+  // The contract's checks (zod) load with the core, once the host listens: the page's files
+  // are served meanwhile.
   #dispatching: Promise<IpcDispatchModule> | null = null;
   #timer: NodeJS.Timeout | undefined;
   #markStarted!: () => void;
@@ -45,7 +47,8 @@ export class CoreOpener {
       openExternal: this.#deps.openExternal,
       deliverFile: this.#deps.deliverFile,
     });
-    // Not left unhandled while the caller is told the address: the rejection is the caller's (`open`).
+    // Not left unhandled while the caller is told the address: the rejection is
+    // the caller's (`open`).
     this.#opened.catch(() => undefined);
     this.#markStarted();
   }

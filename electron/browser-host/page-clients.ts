@@ -1,6 +1,6 @@
 /**
- * The pages connected to the browser host (their event streams), and the one the student used last: events go to
- * every page, a URL to open goes to that one. The host's only holder of the streams.
+ * The pages connected to the browser host (their event streams), and the one the student used last:
+ * events go to every page, a URL to open goes to that one. The host's only holder of the streams.
  */
 import type { ServerResponse } from 'node:http';
 import type { EventName, IpcEvents } from '../common/ipc-contract';
@@ -50,20 +50,25 @@ export class PageClients {
         'Only https addresses (http on this computer), without a user name or password, can be opened.',
       );
     const parsed = new URL(allowed);
-    // The sign-in page opens as a tab of the page that drives the app; with none connected it cannot be shown.
+    // The sign-in page opens as a tab of the page that drives the app; with none connected it
+    // cannot be shown.
     if (this.#clients.size === 0)
       throw new CoreError(
         'sign-in-failed',
         'The sign-in page could not be opened: open the app’s page (the link printed at start) and try again.',
       );
-    // Only one tab opens: in the page the student is using (several pages of the app may be open), else the newest.
+    // Only one tab opens: in the page the student is using (several pages of the app may be open),
+    // else the newest.
     const pages = [...this.#clients];
     const [target] =
       pages.find(([, page]) => page === this.#activePage) ?? pages[pages.length - 1]!;
     sendEvent(target, 'host:open-url', { url: parsed.toString() });
   }
 
-  /** Open pages are told the app stopped (bridge.ts), instead of waiting for whoever binds the port next. */
+  /**
+   * Open pages are told the app stopped (bridge.ts), instead of waiting for whoever binds
+   * the port next.
+   */
   stopAll(): void {
     for (const res of this.#clients.keys()) res.end(`event: ${STOPPED_EVENT}\ndata: {}\n\n`);
     this.#clients.clear();

@@ -6,7 +6,8 @@ import { extname, join, normalize, sep } from 'node:path';
 import { BROWSER_HOST_PATHS, EVENT_NAMES } from '../common/ipc-names';
 import { SAVED_FILES_PATH } from '../common/downloads';
 import type { AppCore } from '../core/app-core';
-// Same policy as the Electron window: scripts only from this origin (the bridge included), no inline script.
+// Same policy as the Electron window: scripts only from this origin (the bridge included),
+// no inline script.
 import { CONTENT_SECURITY_POLICY, MIME_TYPES } from '../core/desktop/app-protocol';
 import type { SavedFirstScreen } from '../core/desktop/first-screen';
 import { FIRST_PAGE_WAIT_MS, firstPageWithScreen, withBridge } from './first-page';
@@ -18,35 +19,38 @@ import { FIRST_ANSWER_CHANNELS, FIRST_ANSWERS_WAIT_MS, firstAnswersElement } fro
 import { createHostFiles, PRINT_SCRIPT, type HostFiles } from './files';
 
 /**
- * The second host: runs the same core in plain Node and serves the renderer to a browser over loopback,
- * speaking the IPC contract as HTTP. It is a local web server holding a student's data, so:
+ * The second host: runs the same core in plain Node and serves the renderer to a browser
+ * over loopback, speaking the IPC contract as HTTP. It is a local web server holding a
+ * student's data, so:
  * - it binds 127.0.0.1 only, on an OS-assigned port by default;
- * - a page opens only from a one-time launch link, and the student's data (calls, events, the launch page's first
- *   answers) needs the page key besides the session cookie, which other ports of 127.0.0.1 receive (sessions.ts);
- * - the Host header must name this loopback origin (DNS-rebinding defence) and calls and the event stream must come
- *   from this origin (Origin check, CSRF defence).
- * docs/ARCHITECTURE.md ("Who may reach the browser host") says whom each rule stops.
+ * - a page opens only from a one-time launch link, and the student's data (calls, events, the
+ *   launch page's first answers) needs the page key besides the session cookie, which other ports
+ *   of 127.0.0.1 receive (sessions.ts);
+ * - the Host header must name this loopback origin (DNS-rebinding defence) and calls and the event
+ *   stream must come from this origin (Origin check, CSRF defence). docs/ARCHITECTURE.md ("Who may
+ *   reach the browser host") says whom each rule stops.
  */
 export interface BrowserHostOptions {
   /** Built renderer (index.html + assets). */
   readonly rendererDir: string;
   readonly port?: number;
   /**
-   * Builds the core once the host can offer it a way to open URLs (a new tab in the connected page) and to hand the
-   * student a file (a download from this host): pass both on to createAppCore.
+   * Builds the core once the host can offer it a way to open URLs (a new tab in the connected page)
+   * and to hand the student a file (a download from this host): pass both on to createAppCore.
    */
   readonly createCore: CreateCore;
   readonly logger?: (line: string) => void;
   /**
-   * Called once the host listens, before the core is open: the page can be opened at once and load its files while
-   * the core opens (the offline database, the writer's thread); its calls and event stream wait for the core.
-   * `launchUrl` makes a new one-time launch link each time it is called.
+   * Called once the host listens, before the core is open: the page can be opened at once and load
+   * its files while the core opens (the offline database, the writer's thread); its calls and event
+   * stream wait for the core. `launchUrl` makes a new one-time launch link each time it is called.
    */
   readonly onListening?: (launchUrl: () => string) => void;
   /**
-   * The first frame from the last session (core/desktop/first-screen.ts), read before the core opens: the first page
-   * this host sends carries it, with its styles inline, and the core starts opening once that page is out (or
-   * FIRST_PAGE_WAIT_MS after listening), so nothing of the host's delays the frame.
+   * The first frame from the last session (core/desktop/first-screen.ts), read before the core
+   * opens: the first page this host sends carries it, with its styles inline, and the core starts
+   * opening once that page is out (or FIRST_PAGE_WAIT_MS after listening), so nothing of the host's
+   * delays the frame.
    */
   readonly firstScreen?: SavedFirstScreen | null;
 }
@@ -54,7 +58,10 @@ export interface BrowserHostOptions {
 export interface BrowserHost {
   /** http://127.0.0.1:<port> */
   readonly origin: string;
-  /** A new launch link: it opens the app once, within LAUNCH_TOKEN_LIFETIME_MS (sessions.ts), and is dead after. */
+  /**
+   * A new launch link: it opens the app once, within LAUNCH_TOKEN_LIFETIME_MS (sessions.ts), and
+   * is dead after.
+   */
   launchUrl(): string;
   readonly core: AppCore;
   close(): Promise<void>;
@@ -74,7 +81,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     openExternal: (url) => clients.openExternal(url),
     deliverFile: (file) => files.deliver(file),
   });
-  // The first page, with the last session's first frame in it, made before listening (null: none to send).
+  // The first page, with the last session's first frame in it, made before listening (null:
+  // none to send).
   const firstPage = firstPageWithScreen(options.rendererDir, options.firstScreen ?? null);
   let routes: HostRoutes | null = null;
   const server = createServer((req, res) => {
@@ -126,7 +134,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 }
 
-/** A request that threw: a refusal answered as one, anything else a 500 (its name logged, never its text). */
+/**
+ * A request that threw: a refusal answered as one, anything else a 500 (its name logged,
+ * never its text).
+ */
 function answerFailure(res: ServerResponse, error: unknown, log: (line: string) => void): void {
   // Bad input is the client's mistake, answered like every other refusal.
   if (error instanceof Refusal) {
@@ -199,7 +210,10 @@ class HostRoutes {
     return this.#serveStatic(pathname, req.method, res);
   }
 
-  /** The checks of a call and of the event stream, one at a time: the method, this origin (CSRF), the page key. */
+  /**
+   * The checks of a call and of the event stream, one at a time: the method, this origin (CSRF),
+   * the page key.
+   */
   #refuseCall(req: IncomingMessage, res: ServerResponse): boolean {
     const refuse = (status: number, text: string): true => {
       plain(res, status, text);
@@ -254,7 +268,10 @@ class HostRoutes {
     );
   }
 
-  /** The event stream of a page: which host this is, where the network stands, then the core's events. */
+  /**
+   * The event stream of a page: which host this is, where the network stands, then
+   * the core's events.
+   */
   async #events(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.#refuseCall(req, res)) return;
     req.resume();
@@ -267,14 +284,18 @@ class HostRoutes {
     res.write(
       `event: ${HELLO_EVENT}\ndata: ${JSON.stringify({ host: this.#deps.sessions.hostId })}\n\n`,
     );
-    // The core announces the network only when it changes: a page that (re)connects is told where it stands now.
+    // The core announces the network only when it changes: a page that (re)connects is told where
+    // it stands now.
     sendEvent(res, 'network:changed', { online: current.isOnline() });
     const page = req.headers[PAGE_HEADER];
     this.#deps.clients.connect(res, typeof page === 'string' && PAGE_ID.test(page) ? page : '');
     req.on('close', () => this.#deps.clients.disconnect(res));
   }
 
-  /** A saved product file, opened inside the app (PDF, image, audio, video): the same answer as Electron's app://. */
+  /**
+   * A saved product file, opened inside the app (PDF, image, audio, video): the same answer
+   * as Electron's app://.
+   */
   async #savedFile(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const core = await this.#deps.opener.core();
     const answer = await core.serveSavedFile(pathname, req.method ?? 'GET', req.headers.range);
@@ -288,7 +309,10 @@ class HostRoutes {
     stream.pipe(res);
   }
 
-  /** The first screen's answers as the page's data block (first-answers.ts), or '' when the core is not open in time. */
+  /**
+   * The first screen's answers as the page's data block (first-answers.ts), or '' when the core is
+   * not open in time.
+   */
   async #firstAnswers(): Promise<string> {
     const { opener } = this.#deps;
     let timer: NodeJS.Timeout | undefined;
@@ -311,10 +335,11 @@ class HostRoutes {
   }
 
   /**
-   * The app's page. Opened from a launch link it sets the session cookie and carries what only the student may see:
-   * the page key, the last session's first frame (the first such page only: a reload or a second tab may show
-   * another screen, which the frame, Today, would misstate until the app's scripts run) and the first answers. Any
-   * other load of the page is the app's bare shell, which asks for everything with the key.
+   * The app's page. Opened from a launch link it sets the session cookie and carries what only the
+   * student may see: the page key, the last session's first frame (the first such page only: a
+   * reload or a second tab may show another screen, which the frame, Today, would misstate until
+   * the app's scripts run) and the first answers. Any other load of the page is the app's bare
+   * shell, which asks for everything with the key.
    */
   async #servePage(res: ServerResponse, how: { launch: boolean; method?: string }): Promise<void> {
     const { sessions, opener } = this.#deps;
@@ -335,9 +360,10 @@ class HostRoutes {
     if (!how.launch) return void res.end(page);
     const key = firstAnswersElement({ key: sessions.pageKey }, SESSION_ELEMENT_ID);
     if (end < 0) return void res.end(page + key);
-    // Streamed: everything up to the end of the body now, the first answers when the core has them. With a frame,
-    // the core starts opening once this part is handed to the system: loading it holds the host's thread, which
-    // would otherwise hold the rest of a write larger than the socket's buffer.
+    // Streamed: everything up to the end of the body now, the first answers when the core has
+    // them. With a frame, the core starts opening once this part is handed to the system:
+    // loading it holds the host's thread, which would otherwise hold the rest of a write larger
+    // than the socket's buffer.
     const head = page.slice(0, end) + key;
     if (withFrame === null) res.write(head);
     else await new Promise<void>((resolve) => res.write(head, () => resolve()));
@@ -370,7 +396,10 @@ function plain(res: ServerResponse, status: number, text: string) {
   res.end(text);
 }
 
-/** A request refused for what it carries: answered with `status` and the same plain text body as the others. */
+/**
+ * A request refused for what it carries: answered with `status` and the same plain text body
+ * as the others.
+ */
 class Refusal extends Error {
   constructor(
     readonly status: 400 | 413,
@@ -380,7 +409,10 @@ class Refusal extends Error {
   }
 }
 
-/** decodeURIComponent, with malformed percent-encoding (RFC 3986 §2.1) refused as 400 instead of a URIError. */
+/**
+ * decodeURIComponent, with malformed percent-encoding (RFC 3986 §2.1) refused as 400 instead
+ * of a URIError.
+ */
 function decodePath(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -389,7 +421,10 @@ function decodePath(text: string): string {
   }
 }
 
-/** The invoke body, at most MAX_BODY_BYTES; more is refused with 413 (the rest is read and dropped, unbuffered). */
+/**
+ * The invoke body, at most MAX_BODY_BYTES; more is refused with 413 (the rest is read
+ * and dropped, unbuffered).
+ */
 function readJson(req: IncomingMessage): Promise<unknown> {
   const tooLarge = (): Refusal => new Refusal(413, 'Request too large.');
   return new Promise((resolve, reject) => {

@@ -31,20 +31,22 @@ export interface DesktopLifeDeps {
 }
 
 /**
- * The installed app's life outside its window, wired to Electron: OS notifications, sync on
- * resume and unlock (powerMonitor), the optional tray icon, start at login. Every decision is the core's
+ * The installed app's life outside its window, wired to Electron: OS notifications, sync on resume
+ * and unlock (powerMonitor), the optional tray icon, start at login. Every decision is the core's
  * (electron/core/desktop/*); this file only calls Electron.
  */
 export function installDesktopLife(options: DesktopLifeDeps): DesktopLife {
   return new DesktopLife(options);
 }
 
-/** OS notifications: shown in the student's language; a click opens the screen the notice is about. */
+/**
+ * OS notifications: shown in the student's language; a click opens the screen the notice is about.
+ */
 class DesktopNotifier {
   readonly #showWindow: () => BrowserWindow;
   /**
-   * Kept until each is done with: a Notification nobody references is garbage-collected while still on screen,
-   * and its click is then lost. The oldest go first past a bound.
+   * Kept until each is done with: a Notification nobody references is garbage-collected while still
+   * on screen, and its click is then lost. The oldest go first past a bound.
    */
   readonly #shown = new Set<Notification>();
 
@@ -164,7 +166,10 @@ class TrayIcon {
   }
 }
 
-/** Packaged: build/icon.png copied beside app.asar (extraResources); from a checkout: the file itself. */
+/**
+ * Packaged: build/icon.png copied beside app.asar (extraResources); from a checkout:
+ * the file itself.
+ */
 function trayIconPath(): string {
   return app.isPackaged
     ? join(process.resourcesPath, 'tray.png')

@@ -17,7 +17,10 @@ import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
 import { externalUrl } from '../common/external-url';
 
-/** What the host is started with: where its bundles are, its log and the log file named to the student. */
+/**
+ * What the host is started with: where its bundles are, its log and the log file named
+ * to the student.
+ */
 export interface ElectronHostDeps {
   readonly mainDir: string;
   readonly logger: Logger;
@@ -25,16 +28,19 @@ export interface ElectronHostDeps {
 }
 
 /**
- * The Electron host: app lifecycle, the window, the menu and the IPC wiring. Thin on purpose: what the app does
- * lives in electron/core and is tested in plain Node. Loaded by index.ts, which has already done what must happen
- * before anything heavy is read (the single-instance lock, sandbox, the app:// scheme, invite links held, the log
- * file and crash guards).
+ * The Electron host: app lifecycle, the window, the menu and the IPC wiring. Thin on purpose: what
+ * the app does lives in electron/core and is tested in plain Node. Loaded by index.ts, which has
+ * already done what must happen before anything heavy is read (the single-instance lock, sandbox,
+ * the app:// scheme, invite links held, the log file and crash guards).
  */
 export function startHost(options: ElectronHostDeps): void {
   new ElectronHost(options).start();
 }
 
-/** The system browser for sign-in (RFC 8252 §4.1, never an embedded web view): http and https URLs only. */
+/**
+ * The system browser for sign-in (RFC 8252 §4.1, never an embedded web view): http and
+ * https URLs only.
+ */
 async function openInSystemBrowser(url: string): Promise<void> {
   const allowed = externalUrl(url);
   if (allowed === null)
@@ -50,7 +56,10 @@ class ElectronHost {
   readonly #isDev = !app.isPackaged;
   readonly #preloadPath: string;
   readonly #rendererDir: string;
-  /** `npm run dev`: electron-vite serves the renderer with hot reload and names it here; never in a release. */
+  /**
+   * `npm run dev`: electron-vite serves the renderer with hot reload and names it here; never
+   * in a release.
+   */
   readonly #devServerUrl: string | undefined;
   readonly #appUrl: string;
   /** A school's invite links that came before the core. */
@@ -64,13 +73,15 @@ class ElectronHost {
   constructor(deps: ElectronHostDeps) {
     this.#deps = deps;
     this.#log = (line) => deps.logger.info(line);
-    // The main bundle's folder (this module may be a chunk below it); the sandboxed preload must be CommonJS.
+    // The main bundle's folder (this module may be a chunk below it); the sandboxed preload
+    // must be CommonJS.
     this.#preloadPath = join(deps.mainDir, '../preload/index.cjs');
     this.#rendererDir = join(deps.mainDir, '../renderer');
     this.#devServerUrl = this.#isDev ? process.env.ELECTRON_RENDERER_URL : undefined;
     this.#appUrl = appUrlFor(this.#devServerUrl);
-    // Started by the login item: the window is made hidden (tray or dock), shown when asked for. macOS 13+ ignores
-    // openAsHidden (SMAppService has no such option), so a start at login is told by wasOpenedAtLogin there.
+    // Started by the login item: the window is made hidden (tray or dock), shown when asked for.
+    // macOS 13+ ignores openAsHidden (SMAppService has no such option), so a start at login is told
+    // by wasOpenedAtLogin there.
     const loginStart = process.platform === 'darwin' ? app.getLoginItemSettings() : null;
     this.#hideFirstWindow = startHidden(
       process.argv,
@@ -79,13 +90,13 @@ class ElectronHost {
   }
 
   start(): void {
-    // A second launch shows the window, even one closed to the tray; before the core is ready the first window is
-    // still to come.
+    // A second launch shows the window, even one closed to the tray; before the core is ready the
+    // first window is still to come.
     app.on('second-instance', () => {
       if (this.#core) this.#showWindow();
     });
-    // A school's invite link: held until the core exists, then read by it and shown in the page (never acted on
-    // alone), in a window brought to the front.
+    // A school's invite link: held until the core exists, then read by it and shown in the page
+    // (never acted on alone), in a window brought to the front.
     listenForInviteLinks((link) => {
       if (!this.#core) return void this.#earlyInvites.push(link);
       this.#core.openInviteLink(link);
@@ -107,7 +118,10 @@ class ElectronHost {
     return w;
   }
 
-  /** Shows the window, making it again when it was closed (to the tray, or on macOS with the app kept in the Dock). */
+  /**
+   * Shows the window, making it again when it was closed (to the tray, or on macOS with the app
+   * kept in the Dock).
+   */
   #showWindow(): BrowserWindow {
     const w = this.#win ?? (this.#win = this.#openWindow());
     if (w.isMinimized()) w.restore();
@@ -147,7 +161,8 @@ class ElectronHost {
       log: this.#log,
     });
     if (process.argv.includes('--demo')) {
-      // `npm run demo` / `--demo`: the demo sites are started and listed, one click from signing in.
+      // `npm run demo` / `--demo`: the demo sites are started and listed, one click
+      // from signing in.
       const added = await core.handlers['sites:add-demo'](undefined);
       if (!added.ok) this.#log(`demo: ${added.error.message}`);
     }
@@ -157,9 +172,9 @@ class ElectronHost {
     settingsStore: ReturnType<typeof createElectronSettingsStore>,
     settings: Awaited<ReturnType<ReturnType<typeof createElectronSettingsStore>['load']>>,
   ): Promise<AppCore> {
-    // Run from a checkout, node_modules holds better-sqlite3 built for Node; the launchers (npm run dev / demo, the
-    // Electron tests) name the build made for this Electron (scripts/electron-native.mjs). A packaged app ships
-    // its own.
+    // Run from a checkout, node_modules holds better-sqlite3 built for Node; the launchers (npm run
+    // dev / demo, the Electron tests) name the build made for this Electron
+    // (scripts/electron-native.mjs). A packaged app ships its own.
     const sqliteBinding = this.#isDev
       ? process.env.LEARNING_DESKTOP_SQLITE_BINDING || undefined
       : undefined;
@@ -174,20 +189,24 @@ class ElectronHost {
       version: app.getVersion(),
       host: 'electron',
       openExternal: openInSystemBrowser,
-      // safeStorage needs the app to be ready; basic_text keeps tokens in memory unless the user opted in.
-      // A change of allowWeakTokenStorage takes effect at the next start (the vault is built once).
+      // safeStorage needs the app to be ready; basic_text keeps tokens in memory unless the
+      // user opted in. A change of allowWeakTokenStorage takes effect at the next start (the
+      // vault is built once).
       cipher: createSafeStorageCipher({ allowWeakTokenStorage: settings.allowWeakTokenStorage }),
       settingsStore,
       logger: this.#deps.logger,
       demo: { enabled: true },
-      // The OS's own view of the network: "You're offline" only when it has none (core/net/reachability.ts).
+      // The OS's own view of the network: "You're offline" only when it has none
+      // (core/net/reachability.ts).
       networkUp: () => net.isOnline(),
       updater: updates.updater,
       updatesOff: updates.off,
       ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
-      // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a save dialog says.
+      // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a
+      // save dialog says.
       deliverFile: createSaveDialogDelivery(() => this.#win),
-      // A saved product file that does not open inside the app is shown in its folder, never opened or run.
+      // A saved product file that does not open inside the app is shown in its folder, never
+      // opened or run.
       showItemInFolder: (path) => shell.showItemInFolder(path),
     });
   }
@@ -202,7 +221,8 @@ class ElectronHost {
     let restartOffered = false;
     core.onEvent((event, payload) => {
       for (const w of BrowserWindow.getAllWindows()) w.webContents.send(event, payload);
-      // The vault's cipher is chosen once, at start: a change of the weak-storage opt-in applies after a restart.
+      // The vault's cipher is chosen once, at start: a change of the weak-storage opt-in applies
+      // after a restart.
       if (event === 'settings:changed' && cipherWeak && !restartOffered) {
         const next = payload as { allowWeakTokenStorage: boolean };
         if (next.allowWeakTokenStorage !== settings.allowWeakTokenStorage) {
@@ -214,9 +234,9 @@ class ElectronHost {
   }
 
   /**
-   * The menu shows only whether updates are on and whether one is ready: rebuilt when either changes, not on
-   * every updates:changed (download progress sends one per percent). Help > Check for Updates… becomes Restart
-   * to Update once one is downloaded.
+   * The menu shows only whether updates are on and whether one is ready: rebuilt when either
+   * changes, not on every updates:changed (download progress sends one per percent). Help > Check
+   * for Updates… becomes Restart to Update once one is downloaded.
    */
   #installMenu(core: AppCore): void {
     let shownMenuKey = '';
@@ -246,7 +266,10 @@ class ElectronHost {
     });
   }
 
-  /** e.g. an offline database written by a newer version (database-too-new): said in plain words, then quit. */
+  /**
+   * e.g. an offline database written by a newer version (database-too-new): said in plain
+   * words, then quit.
+   */
   #failedToStart(error: unknown): void {
     // A CoreError's message is plain words by contract; any other message may quote a secret.
     const message = isCoreError(error)
@@ -284,8 +307,8 @@ class ElectronHost {
       if (this.#core && BrowserWindow.getAllWindows().length === 0) this.#win = this.#openWindow();
     });
     app.on('window-all-closed', () => {
-      // Windows/Linux quit with the last window unless the tray keeps the app; macOS keeps it in the dock
-      // (electron/core/desktop/background.ts).
+      // Windows/Linux quit with the last window unless the tray keeps the app; macOS keeps it in
+      // the dock (electron/core/desktop/background.ts).
       const life = this.#desktopLife;
       if (life ? life.quitOnAllWindowsClosed() : process.platform !== 'darwin') app.quit();
     });

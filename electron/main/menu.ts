@@ -30,9 +30,10 @@ export interface ApplicationMenuDeps {
 }
 
 /**
- * The application menu: electron/core/desktop/menu-model.ts decides what it holds; this turns the model into Electron's
- * Menu and runs each action. Every action goes through the core (sync, settings, updates) or the `app:command`
- * event the page listens to; the menu never touches the page's DOM.
+ * The application menu: electron/core/desktop/menu-model.ts decides what it holds; this turns
+ * the model into Electron's Menu and runs each action. Every action goes through the core
+ * (sync, settings, updates) or the `app:command` event the page listens to; the menu never
+ * touches the page's DOM.
  */
 export function buildApplicationMenu(options: ApplicationMenuDeps): Menu {
   const model = buildMenuModel({
@@ -73,7 +74,8 @@ function runMenuAction(options: ApplicationMenuDeps, action: MenuAction): void {
       options.updates?.restart();
       return;
     case 'open-external':
-      // The system browser, https only (Electron security checklist #15: never navigate the app's window away).
+      // The system browser, https only (Electron security checklist #15: never navigate the
+      // app's window away).
       if (isExternalHelpUrl(action.url)) void shell.openExternal(action.url);
       return;
     default:

@@ -1,11 +1,13 @@
 /**
- * One GraphQL request over HTTP with a bearer token, answered as status, challenge and body bytes: what the writer
- * worker sends for the sync's pages (worker-contract.ts `stage:fetch`). Nothing here decides what a status means;
- * the caller's side judges it (sync/transport.ts `classify`, the token manager's 401 and 403 rules).
+ * One GraphQL request over HTTP with a bearer token, answered as status, challenge and body bytes:
+ * what the writer worker sends for the sync's pages (worker-contract.ts `stage:fetch`). Nothing
+ * here decides what a status means; the caller's side judges it (sync/transport.ts `classify`, the
+ * token manager's 401 and 403 rules).
  *
- * node:http rather than fetch: the worker reads ~150 answers of up to 0.5 MB in a sync, and collecting a body's
- * chunks into one buffer costs a fraction of what fetch's web streams cost for the same bytes (npm run bench,
- * "main thread during a sync"), on the same thread that parses and stages the pages.
+ * node:http rather than fetch: the worker reads ~150 answers of up to 0.5 MB in a sync, and
+ * collecting a body's chunks into one buffer costs a fraction of what fetch's web streams cost for
+ * the same bytes (npm run bench, "main thread during a sync"), on the same thread that parses and
+ * stages the pages.
  */
 import {
   request as httpRequest,
@@ -30,14 +32,19 @@ export interface GraphQLPost {
   readonly query: string;
   readonly variables?: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
-  /** How long the connection may stay silent (no byte either way) before the request is given up; default 60 s. */
+  /**
+   * How long the connection may stay silent (no byte either way) before the request is given up;
+   * default 60 s.
+   */
   readonly idleTimeoutMs?: number;
   /**
-   * How long the whole request may take, first byte sent to last byte received; default 120 s. The idle timeout
-   * alone lets a site that sends a byte every few seconds hold the sync for ever.
+   * How long the whole request may take, first byte sent to last byte received; default 120 s. The
+   * idle timeout alone lets a site that sends a byte every few seconds hold the sync for ever.
    */
   readonly deadlineMs?: number;
-  /** The largest 2xx body accepted, counted as it arrives (default site-data.ts MAX_ANSWER_BYTES). */
+  /**
+   * The largest 2xx body accepted, counted as it arrives (default site-data.ts MAX_ANSWER_BYTES).
+   */
   readonly maxBytes?: number;
 }
 
@@ -52,8 +59,9 @@ export interface GraphQLAnswer {
 const BODY_KEPT = 4096;
 
 /**
- * node:http has no deadline of its own (fetch gives up after 300 s without headers): a site that takes the
- * connection and never answers would hold the sync forever. A minute of silence is a site that is not answering.
+ * node:http has no deadline of its own (fetch gives up after 300 s without headers): a site that
+ * takes the connection and never answers would hold the sync forever. A minute of silence is a site
+ * that is not answering.
  */
 const IDLE_TIMEOUT_MS = 60_000;
 
@@ -61,7 +69,8 @@ class SilentSite extends Error {
   override readonly name = 'TimeoutError';
 }
 
-// Connections kept open between pages, as fetch keeps them: a sync asks the same site for ~150 pages.
+// Connections kept open between pages, as fetch keeps them: a sync asks the same site
+// for ~150 pages.
 const agents = {
   http: new HttpAgent({ keepAlive: true }),
   https: new HttpsAgent({ keepAlive: true }),
@@ -73,12 +82,18 @@ export function postGraphQL(post: GraphQLPost): Promise<GraphQLAnswer> {
   );
 }
 
-/** One request under way: its refusal (if this side ended it), its deadline, and how its answer is collected. */
+/**
+ * One request under way: its refusal (if this side ended it), its deadline, and how its
+ * answer is collected.
+ */
 class GraphQLCall {
   readonly #post: GraphQLPost;
   readonly #resolve: (answer: GraphQLAnswer) => void;
   readonly #reject: (error: CoreError) => void;
-  /** Why this side ended the request (too large, too slow), whichever of the request or the answer reports it. */
+  /**
+   * Why this side ended the request (too large, too slow), whichever of the request or the
+   * answer reports it.
+   */
   #refusal: CoreError | null = null;
   #req: ClientRequest | null = null;
   #deadline: NodeJS.Timeout | undefined;
@@ -101,9 +116,10 @@ class GraphQLCall {
     if (!secure && url.protocol !== 'http:')
       return this.#reject(new CoreError('invalid-input', 'That address is not valid.'));
     const body = Buffer.from(JSON.stringify({ query: post.query, variables: post.variables }));
-    // GraphQL over HTTP as the in-process transport sends it (POST, JSON, either response media type). Redirects
-    // are never followed (node:http does not): with a bearer token attached one could lead to another origin
-    // (RFC 6750 §5.3), and a 3xx answer is judged like any other non-2xx one.
+    // GraphQL over HTTP as the in-process transport sends it (POST, JSON, either response media
+    // type). Redirects are never followed (node:http does not): with a bearer token attached
+    // one could lead to another origin (RFC 6750 §5.3), and a 3xx answer is judged like any
+    // other non-2xx one.
     const req = (secure ? httpsRequest : httpRequest)(
       url,
       {
@@ -192,7 +208,8 @@ class GraphQLCall {
     res.on('error', (error) => this.#reject(this.#lost(error)));
     res.on('end', () => {
       clearTimeout(this.#deadline);
-      // The connection broke before the whole body came (node:http ends a response it could not complete).
+      // The connection broke before the whole body came (node:http ends a response it
+      // could not complete).
       if (!res.complete) return this.#reject(this.#lost(new Error('the answer was cut off')));
       if (ok)
         this.#resolve({

@@ -23,7 +23,10 @@ const LECTURE_STATES: readonly LectureState[] = ['unread', 'read', 'completed'];
 
 type Key = { siteId: string; id: string };
 
-/** A hit's context and the title it shows: the school's own text, from the row the hit points to (null: none there). */
+/**
+ * A hit's context and the title it shows: the school's own text, from the row the hit points to
+ * (null: none there).
+ */
 export interface HitDetail {
   readonly context: SearchHitContext;
   readonly title: string | null;
@@ -31,11 +34,12 @@ export interface HitDetail {
 const noTitle = (context: SearchHitContext): HitDetail => ({ context, title: null });
 
 /**
- * Where a hit belongs and its state, read for the hits shown only (100 at most, each by primary key): the line under
- * its title, "Lecture · Intro to Data Analysis · Week 1 · Completed". A row gone since the index was written (a
- * sync between) has no context: the hit still shows. The same read gives the title as the school wrote it: the
- * index holds it in its search form (normalize.ts: NFKC folds a full-width colon to ":"), which is for matching only.
- * An instructor's title is its own key, an order's its items' titles as Purchases shows them; a payment has none.
+ * Where a hit belongs and its state, read for the hits shown only (100 at most, each by primary
+ * key): the line under its title, "Lecture · Intro to Data Analysis · Week 1 · Completed". A row
+ * gone since the index was written (a sync between) has no context: the hit still shows. The same
+ * read gives the title as the school wrote it: the index holds it in its search form (normalize.ts:
+ * NFKC folds a full-width colon to ":"), which is for matching only. An instructor's title is its
+ * own key, an order's its items' titles as Purchases shows them; a payment has none.
  */
 export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
   const key: Key = { siteId: row.site_id, id: row.item_id };
