@@ -21,43 +21,54 @@ import { loginItemSettings, quitWhenAllWindowsClosed, trayModel } from '../core/
 /** Notifications kept referenced at once (a few syncs' worth; the notifier groups notices). */
 const MAX_KEPT_NOTIFICATIONS = 20;
 
-/**
- * The installed app's life outside its window, wired to Electron: OS notifications, sync on
- * resume and unlock (powerMonitor), the optional tray icon, start at login. Every decision is the core's
- * (electron/core/desktop/*); this file only calls Electron.
- */
-export function installDesktopLife(options: {
+export interface DesktopLifeDeps {
   readonly core: AppCore;
   readonly window: () => BrowserWindow | null;
   /** Shows the window, creating it if it was closed. */
   readonly showWindow: () => BrowserWindow;
   readonly initialSettings: Settings;
   readonly log: (line: string) => void;
-}): { quitOnAllWindowsClosed(): boolean; close(): void } {
-  const { core } = options;
-  let settings = options.initialSettings;
-  let tray: Tray | null = null;
-  let syncing = false;
-  const shown = new Set<Notification>();
+}
 
-  // ------------------------------------------------------------------ OS notifications
+/**
+ * The installed app's life outside its window, wired to Electron: OS notifications, sync on resume
+ * and unlock (powerMonitor), the optional tray icon, start at login. Every decision is the core's
+ * (electron/core/desktop/*); this file only calls Electron.
+ */
+export function installDesktopLife(options: DesktopLifeDeps): DesktopLife {
+  return new DesktopLife(options);
+}
 
-  const show = (n: DesktopNotification) => {
+/**
+ * OS notifications: shown in the student's language; a click opens the screen the notice is about.
+ */
+class DesktopNotifier {
+  readonly #showWindow: () => BrowserWindow;
+  /**
+   * Kept until each is done with: a Notification nobody references is garbage-collected while still
+   * on screen, and its click is then lost. The oldest go first past a bound.
+   */
+  readonly #shown = new Set<Notification>();
+
+  constructor(deps: { readonly showWindow: () => BrowserWindow }) {
+    this.#showWindow = deps.showWindow;
+  }
+
+  show(n: DesktopNotification, settings: Settings): void {
     if (!Notification.isSupported()) return;
     const language = notificationLanguage(
       settings.language === 'system' ? app.getLocale() : settings.language,
     );
     const { title, body } = notificationText(n, language);
     const notification = new Notification({ title, body });
-    // Kept until it is done with: a Notification nobody references is garbage-collected while still on screen,
-    // and its click is then lost. The oldest go first past a bound.
+    const shown = this.#shown;
     shown.add(notification);
     if (shown.size > MAX_KEPT_NOTIFICATIONS) shown.delete(shown.values().next().value!);
     const done = () => shown.delete(notification);
     // A click opens the screen the notification is about.
     notification.on('click', () => {
       done();
-      const win = options.showWindow();
+      const win = this.#showWindow();
       win.webContents.send('app:command', {
         command: 'open-notification',
         screen: n.screen,
@@ -67,21 +78,54 @@ export function installDesktopLife(options: {
     notification.on('close', done);
     notification.on('failed', done);
     notification.show();
-  };
+  }
+}
 
-  // ------------------------------------------------------------------ tray
+/** The optional tray icon: unread count, "Sync now", open and quit (the core's trayModel). */
+class TrayIcon {
+  readonly #core: AppCore;
+  readonly #showWindow: () => BrowserWindow;
+  readonly #log: (line: string) => void;
+  #tray: Tray | null = null;
+  #syncing = false;
+  #readySites = 0;
 
-  // Packaged: build/icon.png copied beside app.asar (extraResources); from a checkout: the file itself.
-  const trayIconPath = () =>
-    app.isPackaged
-      ? join(process.resourcesPath, 'tray.png')
-      : join(app.getAppPath(), 'build', 'icon.png');
-  const refreshTray = () => {
+  constructor(deps: Pick<DesktopLifeDeps, 'core' | 'showWindow' | 'log'>) {
+    this.#core = deps.core;
+    this.#showWindow = deps.showWindow;
+    this.#log = deps.log;
+  }
+
+  /** The sites whose sign-in is ready (from the site list). */
+  setReadySites(count: number): void {
+    this.#readySites = count;
+  }
+
+  /** Shows or removes the icon as the setting says. */
+  apply(enabled: boolean): void {
+    if (enabled && !this.#tray) {
+      this.#tray = new Tray(
+        nativeImage.createFromPath(trayIconPath()).resize({ width: 16, height: 16 }),
+      );
+      this.#tray.on('click', () => void this.#showWindow());
+      this.refresh();
+    } else if (!enabled && this.#tray) {
+      this.destroy();
+    }
+  }
+
+  destroy(): void {
+    this.#tray?.destroy();
+    this.#tray = null;
+  }
+
+  refresh(): void {
+    const tray = this.#tray;
     if (!tray) return;
     const model = trayModel({
-      unread: core.desktop.unreadTotal(),
-      syncing,
-      readySites: readySiteCount(),
+      unread: this.#core.desktop.unreadTotal(),
+      syncing: this.#syncing,
+      readySites: this.#readySites,
     });
     tray.setToolTip(model.tooltip);
     tray.setContextMenu(
@@ -93,86 +137,106 @@ export function installDesktopLife(options: {
             case 'unread':
               return { label: item.label, enabled: false };
             case 'open':
-              return { label: item.label, click: () => void options.showWindow() };
+              return { label: item.label, click: () => void this.#showWindow() };
             case 'sync-now':
-              return { label: item.label, enabled: item.enabled, click: () => void syncNow() };
+              return {
+                label: item.label,
+                enabled: item.enabled,
+                click: () => void this.#syncNow(),
+              };
             case 'quit':
               return { label: item.label, click: () => app.quit() };
           }
         }),
       ),
     );
-  };
-  let readySites = 0;
-  const readySiteCount = () => readySites;
-  const syncNow = async () => {
-    syncing = true;
-    refreshTray();
+  }
+
+  async #syncNow(): Promise<void> {
+    this.#syncing = true;
+    this.refresh();
     try {
-      await core.syncAll();
+      await this.#core.syncAll();
     } catch {
-      options.log('tray: sync failed');
+      this.#log('tray: sync failed');
     } finally {
-      syncing = false;
-      refreshTray();
+      this.#syncing = false;
+      this.refresh();
     }
-  };
-  const applyTray = () => {
-    if (settings.trayEnabled && !tray) {
-      tray = new Tray(nativeImage.createFromPath(trayIconPath()).resize({ width: 16, height: 16 }));
-      tray.on('click', () => void options.showWindow());
-      refreshTray();
-    } else if (!settings.trayEnabled && tray) {
-      tray.destroy();
-      tray = null;
-    }
-  };
+  }
+}
 
-  // ------------------------------------------------------------------ start at login
+/**
+ * Packaged: build/icon.png copied beside app.asar (extraResources); from a checkout:
+ * the file itself.
+ */
+function trayIconPath(): string {
+  return app.isPackaged
+    ? join(process.resourcesPath, 'tray.png')
+    : join(app.getAppPath(), 'build', 'icon.png');
+}
 
-  const applyLoginItem = () => {
-    const item = loginItemSettings(settings.startAtLogin, process.platform);
-    if (item) app.setLoginItemSettings(item);
-  };
+const readyCount = (sites: readonly { status: string }[]) =>
+  sites.filter((s) => s.status === 'ready').length;
 
-  // ------------------------------------------------------------------ wiring
+export class DesktopLife {
+  readonly #notifier: DesktopNotifier;
+  readonly #tray: TrayIcon;
+  readonly #unsubscribe: () => void;
+  readonly #onResume: () => void;
+  readonly #onUnlock: () => void;
+  #settings: Settings;
 
-  const unsubscribe = core.onEvent((event, payload) => {
-    if (event === 'desktop:notification') show(payload as DesktopNotification);
+  constructor(deps: DesktopLifeDeps) {
+    const { core } = deps;
+    this.#settings = deps.initialSettings;
+    this.#notifier = new DesktopNotifier(deps);
+    this.#tray = new TrayIcon(deps);
+    this.#unsubscribe = core.onEvent((event, payload) => this.#onEvent(event, payload));
+    const wake = (trigger: 'resume' | 'unlock-screen') => () =>
+      void core.desktop.wake(trigger).catch(() => deps.log(`${trigger}: sync failed`));
+    this.#onResume = wake('resume');
+    this.#onUnlock = wake('unlock-screen');
+    powerMonitor.on('resume', this.#onResume);
+    powerMonitor.on('unlock-screen', this.#onUnlock);
+    void core.handlers['sites:list'](undefined).then((r) => {
+      if (r.ok) this.#tray.setReadySites(readyCount(r.value));
+      this.#tray.apply(this.#settings.trayEnabled);
+    });
+    this.#applyLoginItem();
+  }
+
+  quitOnAllWindowsClosed(): boolean {
+    return quitWhenAllWindowsClosed(process.platform, this.#settings.trayEnabled);
+  }
+
+  close(): void {
+    this.#unsubscribe();
+    powerMonitor.off('resume', this.#onResume);
+    powerMonitor.off('unlock-screen', this.#onUnlock);
+    this.#tray.destroy();
+  }
+
+  #onEvent(event: string, payload: unknown): void {
+    if (event === 'desktop:notification')
+      this.#notifier.show(payload as DesktopNotification, this.#settings);
     if (event === 'sites:changed') {
-      readySites = (payload as { status: string }[]).filter((s) => s.status === 'ready').length;
-      refreshTray();
+      this.#tray.setReadySites(readyCount(payload as { status: string }[]));
+      this.#tray.refresh();
     }
-    if (event === 'data:changed') refreshTray();
+    if (event === 'data:changed') this.#tray.refresh();
     if (event === 'settings:changed') {
       const next = payload as Settings;
-      const trayChanged = next.trayEnabled !== settings.trayEnabled;
-      const loginChanged = next.startAtLogin !== settings.startAtLogin;
-      settings = next;
-      if (trayChanged) applyTray();
-      if (loginChanged) applyLoginItem();
+      const trayChanged = next.trayEnabled !== this.#settings.trayEnabled;
+      const loginChanged = next.startAtLogin !== this.#settings.startAtLogin;
+      this.#settings = next;
+      if (trayChanged) this.#tray.apply(next.trayEnabled);
+      if (loginChanged) this.#applyLoginItem();
     }
-  });
-  const wake = (trigger: 'resume' | 'unlock-screen') => () =>
-    void core.desktop.wake(trigger).catch(() => options.log(`${trigger}: sync failed`));
-  const onResume = wake('resume');
-  const onUnlock = wake('unlock-screen');
-  powerMonitor.on('resume', onResume);
-  powerMonitor.on('unlock-screen', onUnlock);
-  void core.handlers['sites:list'](undefined).then((r) => {
-    if (r.ok) readySites = r.value.filter((s) => s.status === 'ready').length;
-    applyTray();
-  });
-  applyLoginItem();
+  }
 
-  return {
-    quitOnAllWindowsClosed: () => quitWhenAllWindowsClosed(process.platform, settings.trayEnabled),
-    close() {
-      unsubscribe();
-      powerMonitor.off('resume', onResume);
-      powerMonitor.off('unlock-screen', onUnlock);
-      tray?.destroy();
-      tray = null;
-    },
-  };
+  #applyLoginItem(): void {
+    const item = loginItemSettings(this.#settings.startAtLogin, process.platform);
+    if (item) app.setLoginItemSettings(item);
+  }
 }

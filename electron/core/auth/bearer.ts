@@ -1,7 +1,8 @@
 /**
- * The rules every request carrying a site's access token follows, whoever sends it (the token manager's fetch, or
- * the writer worker through `sendWith`): the site's own origin only (RFC 6750 §5.3, RFC 8707), one refresh and one
- * retry on 401, and a 403 insufficient_scope reported with the scopes it names (RFC 6750 §3.1).
+ * The rules every request carrying a site's access token follows, whoever sends it (the token
+ * manager's fetch, or the writer worker through `sendWith`): the site's own origin only (RFC 6750
+ * §5.3, RFC 8707), one refresh and one retry on 401, and a 403 insufficient_scope reported with the
+ * scopes it names (RFC 6750 §3.1).
  */
 import { CoreError } from '../errors';
 import type { Logger } from '../log';
@@ -14,14 +15,18 @@ export type AuthorizedFetch = (
   init?: RequestInit,
 ) => Promise<Response>;
 
-/** What a request sent by someone else answered (its body already read there): enough for the 401 and 403 rules. */
+/**
+ * What a request sent by someone else answered (its body already read there): enough for the 401
+ * and 403 rules.
+ */
 export interface SentAnswer {
   readonly status: number;
   readonly wwwAuthenticate: string | null;
 }
 /**
- * A request the caller sends itself (the writer worker sends the sync's pages) with the site's token, under
- * fetchFor's rules: `send` gets the token and the checked absolute URL, and may be called twice (after a refresh).
+ * A request the caller sends itself (the writer worker sends the sync's pages) with the site's
+ * token, under fetchFor's rules: `send` gets the token and the checked absolute URL, and may be
+ * called twice (after a refresh).
  */
 export type AuthorizedSend = <R extends SentAnswer>(
   target: string,
@@ -115,9 +120,9 @@ function sendWith(rules: BearerRules, siteId: string): AuthorizedSend {
 }
 
 /**
- * The rules every request with a site's token follows, whoever sends it: the site's own origin only (RFC 6750
- * §5.3, RFC 8707), one refresh and one retry on 401 (a second 401 ends the sign-in), and a 403
- * insufficient_scope reported with the scopes it names (RFC 6750 §3.1).
+ * The rules every request with a site's token follows, whoever sends it: the site's own origin only
+ * (RFC 6750 §5.3, RFC 8707), one refresh and one retry on 401 (a second 401 ends the sign-in), and
+ * a 403 insufficient_scope reported with the scopes it names (RFC 6750 §3.1).
  */
 async function authorized<R>(
   rules: BearerRules,
@@ -189,8 +194,9 @@ async function refuseInsufficientScope(
   const challenge = parseBearerChallenge(seen.wwwAuthenticate);
   if (challenge.error !== 'insufficient_scope') return;
   await seen.discard();
-  // Only scope names are kept: the challenge is the site's text, and what it names is saved with the site
-  // (sites.json) and shown to the user, so nothing shaped like a token (or equal to a secret) gets through.
+  // Only scope names are kept: the challenge is the site's text, and what it names is saved with
+  // the site (sites.json) and shown to the user, so nothing shaped like a token (or equal to a
+  // secret) gets through.
   const scopes = (challenge.scope ?? '').split(' ').filter(isScopeName);
   await rules.onInsufficientScope?.(siteId, scopes);
   const scope = scopes.join(' ');
@@ -203,7 +209,9 @@ async function refuseInsufficientScope(
   );
 }
 
-/** A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds. */
+/**
+ * A scope name as the spec writes them (`openid`, `account:read`), never a secret the app holds.
+ */
 export function isScopeName(value: string): boolean {
   return (
     /^[a-z][a-z0-9_.-]{0,40}(:[a-z][a-z0-9_.-]{0,40})?$/.test(value) &&

@@ -1,7 +1,7 @@
 /**
- * Discovery: what a site says about itself, read and checked before anything is sent to it.
- * RFC 8414 (authorization server metadata; OIDC Discovery as the fallback document), RFC 9728 (protected
- * resource metadata). The spec makes the RFC 8414 document the source of truth.
+ * Discovery: what a site says about itself, read and checked before anything is sent to it. RFC
+ * 8414 (authorization server metadata; OIDC Discovery as the fallback document), RFC 9728
+ * (protected resource metadata). The spec makes the RFC 8414 document the source of truth.
  */
 import { z } from 'zod';
 import { CoreError } from '../errors';
@@ -12,15 +12,23 @@ import { hostKind } from '../../common/host-kind';
 import { isLoopbackHost, readJsonObject, request } from '../net/http';
 
 export interface ServerMetadata {
-  /** RFC 8414 issuer: the site origin, or the server its RFC 9728 metadata names (possibly on a path). */
+  /**
+   * RFC 8414 issuer: the site origin, or the server its RFC 9728 metadata names (possibly
+   * on a path).
+   */
   readonly issuer: string;
   /** The RFC 8707 resource for member tokens: the site origin (RFC 9728 `resource`). */
   readonly resource: string;
   readonly authorizationEndpoint: string;
   readonly tokenEndpoint: string;
-  /** RFC 7009; null when the site has none (then sign-out ends the sign-in on this computer only). */
+  /**
+   * RFC 7009; null when the site has none (then sign-out ends the sign-in on this computer only).
+   */
   readonly revocationEndpoint: string | null;
-  /** OIDC Core §5.3; null when the site has none (the id_token or the member API's viewer names the member). */
+  /**
+   * OIDC Core §5.3; null when the site has none (the id_token or the member API's viewer
+   * names the member).
+   */
   readonly userinfoEndpoint: string | null;
   readonly jwksUri: string | null;
   readonly idTokenSigningAlgs: readonly string[];
@@ -33,8 +41,9 @@ export interface ServerMetadata {
 }
 
 /**
- * Normalises what the user typed into an origin: https required (http only on loopback, RFC 8252 §8.3);
- * a missing scheme means https; path, query and fragment are not allowed (the site is its origin).
+ * Normalises what the user typed into an origin: https required (http only on loopback, RFC
+ * 8252 §8.3); a missing scheme means https; path, query and fragment are not allowed (the site
+ * is its origin).
  */
 export function normalizeBaseUrl(input: string): string {
   const trimmed = input.trim();
@@ -105,10 +114,11 @@ export interface DiscoverOptions {
 }
 
 /**
- * Reads and validates the site's metadata. `baseUrl` is normalised first. The authorization server is the site's
- * origin (its RFC 8414 or OIDC document at the origin); when the origin publishes neither, the RFC 9728 document
- * names it (`authorization_servers`), possibly on a path or another host, and its metadata is read at the RFC 8414
- * §3.1 path-inserted well-known URL or the OIDC Discovery 1.0 §4 appended one.
+ * Reads and validates the site's metadata. `baseUrl` is normalised first. The authorization server
+ * is the site's origin (its RFC 8414 or OIDC document at the origin); when the origin publishes
+ * neither, the RFC 9728 document names it (`authorization_servers`), possibly on a path or another
+ * host, and its metadata is read at the RFC 8414 §3.1 path-inserted well-known URL or the OIDC
+ * Discovery 1.0 §4 appended one.
  */
 export async function discover(baseUrl: string, options: DiscoverOptions): Promise<ServerMetadata> {
   const origin = normalizeBaseUrl(baseUrl);
@@ -132,11 +142,13 @@ export async function discover(baseUrl: string, options: DiscoverOptions): Promi
     resource: origin,
     authorizationEndpoint: checkUrl('authorization_endpoint', m.authorization_endpoint),
     tokenEndpoint: checkUrl('token_endpoint', m.token_endpoint),
-    // Optional (RFC 8414 §2): without one, signing out ends the sign-in on this computer only (the site-manager says so).
+    // Optional (RFC 8414 §2): without one, signing out ends the sign-in on this computer only (the
+    // site-manager says so).
     revocationEndpoint: m.revocation_endpoint
       ? checkUrl('revocation_endpoint', m.revocation_endpoint)
       : null,
-    // Optional: a verified id_token carries the profile, and the member API's viewer names the member otherwise.
+    // Optional: a verified id_token carries the profile, and the member API's viewer names
+    // the member otherwise.
     userinfoEndpoint: m.userinfo_endpoint
       ? checkUrl('userinfo_endpoint', m.userinfo_endpoint)
       : null,
@@ -167,8 +179,8 @@ type Metadata = z.infer<typeof metadataSchema>;
 type FoundDocument = NonNullable<Awaited<ReturnType<typeof fetchMetadataDocument>>>;
 
 /**
- * The metadata document: the origin's own, else the first one the RFC 9728 document's `authorization_servers`
- * name (that document is kept, so it is not read twice).
+ * The metadata document: the origin's own, else the first one the RFC 9728 document's
+ * `authorization_servers` name (that document is kept, so it is not read twice).
  */
 async function findMetadata(
   origin: string,
@@ -204,7 +216,10 @@ function parseMetadata(origin: string, raw: unknown): Metadata {
   return parsed.data;
 }
 
-/** RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched for (mix-up defence). */
+/**
+ * RFC 8414 §3.3: the issuer in the document must be identical to the one it was fetched
+ * for (mix-up defence).
+ */
 function checkIssuer(origin: string, expectedIssuer: string, m: Metadata): void {
   if (!acceptedIssuers(origin, expectedIssuer).includes(m.issuer)) {
     throw new CoreError(
@@ -214,7 +229,10 @@ function checkIssuer(origin: string, expectedIssuer: string, m: Metadata): void 
   }
 }
 
-/** RFC 7636 §4.2 / RFC 9700 §2.1.1: only S256. A server that does not list it is refused rather than downgraded. */
+/**
+ * RFC 7636 §4.2 / RFC 9700 §2.1.1: only S256. A server that does not list it is refused
+ * rather than downgraded.
+ */
 function requireS256(origin: string, m: Metadata): void {
   if (!m.code_challenge_methods_supported?.includes('S256')) {
     throw new CoreError(
@@ -224,7 +242,10 @@ function requireS256(origin: string, m: Metadata): void {
   }
 }
 
-/** RFC 8414 §2 response_types_supported: the authorization code flow (RFC 6749 §4.1) is the only one used. */
+/**
+ * RFC 8414 §2 response_types_supported: the authorization code flow (RFC 6749 §4.1) is the
+ * only one used.
+ */
 function requireCodeFlow(origin: string, m: Metadata): void {
   if (m.response_types_supported && !m.response_types_supported.includes('code')) {
     throw new CoreError(
@@ -235,8 +256,8 @@ function requireCodeFlow(origin: string, m: Metadata): void {
 }
 
 /**
- * RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in server (the two
- * spellings of the typed origin name the same one).
+ * RFC 9728 §7.6: the resource names the servers it trusts; one it does not name is not its sign-in
+ * server (the two spellings of the typed origin name the same one).
  */
 function checkTrustedServer(
   origin: string,
@@ -259,11 +280,11 @@ function checkTrustedServer(
 }
 
 /**
- * The issuer values a document fetched for `expected` may name. For the origin the student typed, both `origin` and
- * `origin + "/"` (an origin's URL has the path "/" either way, and some providers write their issuer so, as
- * openid-client accepts); nothing else: no second slash, no path, no other case. Whichever the document names is
- * then the issuer, compared byte for byte with the callback's `iss` (RFC 9207 §2.4) and the id_token's (OIDC Core
- * §3.1.3.7 rule 2).
+ * The issuer values a document fetched for `expected` may name. For the origin the student typed,
+ * both `origin` and `origin + "/"` (an origin's URL has the path "/" either way, and some providers
+ * write their issuer so, as openid-client accepts); nothing else: no second slash, no path, no
+ * other case. Whichever the document names is then the issuer, compared byte for byte with the
+ * callback's `iss` (RFC 9207 §2.4) and the id_token's (OIDC Core §3.1.3.7 rule 2).
  */
 function acceptedIssuers(origin: string, expected: string): readonly string[] {
   return expected === origin ? [origin, `${origin}/`] : [expected];
@@ -273,9 +294,10 @@ function acceptedIssuers(origin: string, expected: string): readonly string[] {
 const MAX_AUTHORIZATION_SERVERS = 3;
 
 /**
- * An endpoint the site names: a URL without credentials or fragment, https (plain http only on loopback, RFC 8252
- * §8.3), and on the student's own computer or private network only when the issuer itself is there (a site on the
- * Internet must not point the app, or the browser it opens, at local services).
+ * An endpoint the site names: a URL without credentials or fragment, https (plain http only on
+ * loopback, RFC 8252 §8.3), and on the student's own computer or private network only when the
+ * issuer itself is there (a site on the Internet must not point the app, or the browser it opens,
+ * at local services).
  */
 function checkEndpoint(origin: string, issuer: string, name: string, value: string): string {
   let url: URL;
@@ -304,7 +326,10 @@ function checkEndpoint(origin: string, issuer: string, name: string, value: stri
   return url.href;
 }
 
-/** An issuer named by RFC 9728 `authorization_servers`, checked like an endpoint (RFC 8414 §2: no query or fragment). */
+/**
+ * An issuer named by RFC 9728 `authorization_servers`, checked like an endpoint (RFC 8414 §2: no
+ * query or fragment).
+ */
 function checkIssuerUrl(origin: string, value: string): string | null {
   try {
     const url = new URL(checkEndpoint(origin, origin, 'authorization server', value));
@@ -315,8 +340,9 @@ function checkIssuerUrl(origin: string, value: string): string | null {
 }
 
 /**
- * When the RFC 8414 document was found, the OIDC Discovery document (if any) must describe the same issuer and
- * keys: two documents that disagree mean a misconfigured or tampered site (OIDC Discovery 1.0 §4.3).
+ * When the RFC 8414 document was found, the OIDC Discovery document (if any) must describe the same
+ * issuer and keys: two documents that disagree mean a misconfigured or tampered site (OIDC
+ * Discovery 1.0 §4.3).
  */
 async function checkOpenIdConfiguration(
   origin: string,
@@ -367,7 +393,8 @@ async function fetchMetadataDocument(
   issuer: string,
   options: DiscoverOptions,
 ): Promise<{ doc: Record<string, unknown>; issuer: string; kind: 'rfc8414' | 'oidc' } | null> {
-  // RFC 8414 §3.1 first (the source of truth per the spec); OIDC Discovery 1.0 §4 as the fallback document.
+  // RFC 8414 §3.1 first (the source of truth per the spec); OIDC Discovery 1.0 §4 as
+  // the fallback document.
   for (const [kind, url] of [
     ['rfc8414', authorizationServerMetadataUrl(issuer)],
     ['oidc', openIdConfigurationUrl(issuer)],
@@ -412,8 +439,9 @@ interface ProtectedResource {
 }
 
 /**
- * RFC 9728: the protected resource names its resource identifier (the origin, per the spec) and which
- * authorization servers issue tokens for it. Optional: a site that does not publish it gets the origin.
+ * RFC 9728: the protected resource names its resource identifier (the origin, per the spec) and
+ * which authorization servers issue tokens for it. Optional: a site that does not publish it
+ * gets the origin.
  */
 async function fetchProtectedResource(
   origin: string,

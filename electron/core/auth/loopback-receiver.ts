@@ -1,12 +1,13 @@
 /**
- * The loopback redirect receiver of a native app (RFC 8252 §7.3): listens on 127.0.0.1 with an OS-assigned
- * port only while one sign-in is in progress, takes exactly one callback at /callback, answers the browser
- * tab with a small self-contained page, and closes. A request that is not the answer to this sign-in (no
- * query, another state) is refused with 400 and the listener stays open: any local process or page that guesses
- * the port could otherwise cancel the member's sign-in (RFC 6749 §10.12, RFC 8252 §8.1). RFC 8252 §8.3: the literal 127.0.0.1 rather than
- * "localhost", so the listener cannot be shadowed by another interface or a hosts-file entry. The Host header must
- * be exactly that address (RFC 9110 §7.4: 421 for a request this server is not the authority for), so a page on
- * another name that resolves to 127.0.0.1 (DNS rebinding) cannot reach it.
+ * The loopback redirect receiver of a native app (RFC 8252 §7.3): listens on 127.0.0.1 with an
+ * OS-assigned port only while one sign-in is in progress, takes exactly one callback at /callback,
+ * answers the browser tab with a small self-contained page, and closes. A request that is not the
+ * answer to this sign-in (no query, another state) is refused with 400 and the listener stays open:
+ * any local process or page that guesses the port could otherwise cancel the member's sign-in (RFC
+ * 6749 §10.12, RFC 8252 §8.1). RFC 8252 §8.3: the literal 127.0.0.1 rather than "localhost", so the
+ * listener cannot be shadowed by another interface or a hosts-file entry. The Host header must be
+ * exactly that address (RFC 9110 §7.4: 421 for a request this server is not the authority for), so
+ * a page on another name that resolves to 127.0.0.1 (DNS rebinding) cannot reach it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,8 +24,8 @@ export interface LoopbackReceiver {
   /** Resolves with the query of the first request to /callback that `belongs` accepts. */
   readonly callback: Promise<URLSearchParams>;
   /**
-   * The app's verdict on the sign-in (after the code exchange and the identity check): the browser tab, held open
-   * meanwhile when `awaitVerdict` is set, shows it. Only the first call counts.
+   * The app's verdict on the sign-in (after the code exchange and the identity check): the browser
+   * tab, held open meanwhile when `awaitVerdict` is set, shows it. Only the first call counts.
    */
   finish(verdict: CallbackVerdict): void;
   /** Stops listening and drops any open connection. Safe to call more than once. */
@@ -33,20 +34,22 @@ export interface LoopbackReceiver {
 
 export interface LoopbackReceiverOptions {
   /**
-   * Decides which page the browser tab shows for the callback (it runs before the page is sent). The sign-in
-   * flow passes its own checks here so that a forged callback never shows "You are signed in".
+   * Decides which page the browser tab shows for the callback (it runs before the page is
+   * sent). The sign-in flow passes its own checks here so that a forged callback never shows
+   * "You are signed in".
    */
   readonly classify?: (params: URLSearchParams) => CallbackPageKind;
   /**
-   * Whether a callback is the answer to this sign-in (the sign-in flow checks its `state`). One that is not gets
-   * 400 and is otherwise ignored. Default: every callback belongs.
+   * Whether a callback is the answer to this sign-in (the sign-in flow checks its `state`). One
+   * that is not gets 400 and is otherwise ignored. Default: every callback belongs.
    */
   readonly belongs?: (params: URLSearchParams) => boolean;
   readonly logger?: Logger;
   readonly appName?: string;
   /**
-   * Hold the tab's page until `finish` gives the verdict (at most `verdictTimeoutMs`, default 30 s, then the page
-   * says to return to the app to finish): the page never says "signed in" before the app knows it is.
+   * Hold the tab's page until `finish` gives the verdict (at most `verdictTimeoutMs`, default 30 s,
+   * then the page says to return to the app to finish): the page never says "signed in" before the
+   * app knows it is.
    */
   readonly awaitVerdict?: boolean;
   readonly verdictTimeoutMs?: number;
@@ -76,19 +79,26 @@ function misdirected(res: ServerResponse): void {
   res.end('Misdirected request.');
 }
 
-/** Favicon requests, probes and a second callback get nothing useful (and never end the sign-in). */
+/**
+ * Favicon requests, probes and a second callback get nothing useful (and never end the sign-in).
+ */
 function notFound(res: ServerResponse): void {
   res.writeHead(404, { ...PLAIN, connection: 'close' });
   res.end('Not found');
 }
 
-/** Not ours (stray, guessed or forged): refused, and the receiver keeps waiting (RFC 6749 §10.12). */
+/**
+ * Not ours (stray, guessed or forged): refused, and the receiver keeps waiting (RFC 6749 §10.12).
+ */
 function notOurs(res: ServerResponse): void {
   res.writeHead(400, { ...PLAIN, 'x-content-type-options': 'nosniff', connection: 'close' });
   res.end('This is not the answer to the sign-in in progress.');
 }
 
-/** Which page the callback gets without the app's verdict: its own `code` or `error` (RFC 6749 §4.1.2). */
+/**
+ * Which page the callback gets without the app's verdict: its own `code` or `error`
+ * (RFC 6749 §4.1.2).
+ */
 function defaultKind(params: URLSearchParams): CallbackPageKind {
   if (params.has('code')) return 'success';
   return params.get('error') === 'access_denied' ? 'cancelled' : 'error';
@@ -109,7 +119,9 @@ class CallbackReceiver implements LoopbackReceiver {
   #resolveCallback!: (params: URLSearchParams) => void;
   #giveVerdict!: (verdict: CallbackVerdict) => void;
   #received = false;
-  /** Set once listening: the one Host this receiver answers (the redirect URI's, 127.0.0.1:<port>). */
+  /**
+   * Set once listening: the one Host this receiver answers (the redirect URI's, 127.0.0.1:<port>).
+   */
   #authority = '';
   #port = 0;
   #closing: Promise<void> | null = null;
@@ -134,7 +146,8 @@ class CallbackReceiver implements LoopbackReceiver {
     const server = this.#server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      // Port 0: the OS picks a free port (RFC 8252 §7.3: the server must accept any port on loopback).
+      // Port 0: the OS picks a free port (RFC 8252 §7.3: the server must accept any
+      // port on loopback).
       server.listen(0, '127.0.0.1', () => {
         server.off('error', reject);
         resolve();
@@ -191,7 +204,10 @@ class CallbackReceiver implements LoopbackReceiver {
     }
   }
 
-  /** The sign-in's answer: handed to the flow, and the tab's page sent now or once the verdict is known. */
+  /**
+   * The sign-in's answer: handed to the flow, and the tab's page sent now or once the
+   * verdict is known.
+   */
   #accept(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): void {
     const kind = this.#kind(params);
     const language = pageLanguage(req.headers['accept-language']);
@@ -199,7 +215,8 @@ class CallbackReceiver implements LoopbackReceiver {
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
-        // No external assets, no scripts, and the URL (which held the code) is not passed on as a referrer.
+        // No external assets, no scripts, and the URL (which held the code) is not passed on
+        // as a referrer.
         'content-security-policy':
           "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
         'referrer-policy': 'no-referrer',

@@ -1,6 +1,6 @@
 /**
- * The native-app sign-in (RFC 8252): authorization code + PKCE S256 through the system browser, a loopback
- * redirect, then the code exchange, then the identity (verified id_token, else UserInfo).
+ * The native-app sign-in (RFC 8252): authorization code + PKCE S256 through the system browser, a
+ * loopback redirect, then the code exchange, then the identity (verified id_token, else UserInfo).
  * The callback is checked one rule at a time, each with its own error code (after oauth4webapi's
  * validateAuthResponse): state, then iss (RFC 9207), then error parameters, then the code.
  */
@@ -39,7 +39,9 @@ export interface AuthorizationRequest {
   readonly codeVerifier: string;
 }
 
-/** Builds the authorization URL (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2.1, OIDC Core §3.1.2.1). */
+/**
+ * Builds the authorization URL (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2.1, OIDC Core §3.1.2.1).
+ */
 export function buildAuthorizationRequest(input: {
   readonly authorizationEndpoint: string;
   readonly clientId: string;
@@ -48,8 +50,8 @@ export function buildAuthorizationRequest(input: {
   /** RFC 8707; null when the server refused it (see runSignIn). */
   readonly resource: string | null;
 }): AuthorizationRequest {
-  // OpenID Connect Core §11: a server that knows offline_access issues a refresh token only for it, and only with
-  // prompt=consent (it ignores offline_access otherwise).
+  // OpenID Connect Core §11: a server that knows offline_access issues a refresh token only for it,
+  // and only with prompt=consent (it ignores offline_access otherwise).
   const offline = input.scopes.includes('offline_access');
   const codeVerifier = createCodeVerifier();
   rememberSecrets(codeVerifier);
@@ -73,8 +75,9 @@ export function buildAuthorizationRequest(input: {
 }
 
 /**
- * Checks a callback one rule at a time and returns the code. Each failure has its own code and message:
- * state-mismatch, issuer-mismatch, sign-in-denied (access_denied), sign-in-failed (other errors / no code).
+ * Checks a callback one rule at a time and returns the code. Each failure has its own code and
+ * message: state-mismatch, issuer-mismatch, sign-in-denied (access_denied), sign-in-failed (other
+ * errors / no code).
  */
 export function validateCallback(
   params: URLSearchParams,
@@ -84,15 +87,16 @@ export function validateCallback(
     readonly issParameterSupported: boolean;
   },
 ): string {
-  // RFC 6749 §10.12: the state binds the answer to this attempt (CSRF). Checked first: nothing else in an
-  // answer that is not ours is worth reading.
+  // RFC 6749 §10.12: the state binds the answer to this attempt (CSRF). Checked first: nothing else
+  // in an answer that is not ours is worth reading.
   if (params.get('state') !== expected.state) {
     throw new CoreError(
       'state-mismatch',
       'The sign-in answer does not belong to this sign-in attempt. Start the sign-in again.',
     );
   }
-  // RFC 9207 §2.4: compare iss when present; when the server says it always sends iss, a missing one is a failure.
+  // RFC 9207 §2.4: compare iss when present; when the server says it always sends iss, a missing
+  // one is a failure.
   const iss = params.get('iss');
   if (iss !== null && iss !== expected.issuer) {
     throw new CoreError(
@@ -106,7 +110,8 @@ export function validateCallback(
       'The sign-in answer did not say which site it came from, although the site always does. Start again.',
     );
   }
-  // The code is a secret from the moment it arrives: masked wherever it might be echoed (see log.ts).
+  // The code is a secret from the moment it arrives: masked wherever it might be
+  // echoed (see log.ts).
   rememberSecrets(params.get('code'));
   const error = params.get('error');
   if (error !== null) {
@@ -219,19 +224,23 @@ export interface SignInOptions {
 export interface SignInResult {
   readonly tokens: TokenSet;
   readonly profile: UserProfile;
-  /** The RFC 8707 resource that was sent; stored with the pair (the server cannot tell it back). Null: none was. */
+  /**
+   * The RFC 8707 resource that was sent; stored with the pair (the server cannot tell it back).
+   * Null: none was.
+   */
   readonly resource: string | null;
   readonly idTokenVerified: boolean;
 }
 
 /**
  * Runs one sign-in from the browser to verified tokens. The receiver only listens while this runs.
- * RFC 8707 §2: an authorization server that does not know the resource indicator answers invalid_target (node-oidc-
- * provider's defaults do so for any resource). That server issues no audience-bound tokens at all, so the sign-in
- * is asked for once more without one (the browser opens again) rather than failing for good; the pair is then
- * stored without a resource and refreshed without one, but only once the member API has taken it (member-access.ts):
- * a pair bound to the sign-in service alone is revoked, and the student told that this sign-in does not reach the
- * member data, instead of a "sign in again" that can never help.
+ * RFC 8707 §2: an authorization server that does not know the resource indicator answers
+ * invalid_target (node-oidc- provider's defaults do so for any resource). That server issues no
+ * audience-bound tokens at all, so the sign-in is asked for once more without one (the browser
+ * opens again) rather than failing for good; the pair is then stored without a resource and
+ * refreshed without one, but only once the member API has taken it (member-access.ts): a pair bound
+ * to the sign-in service alone is revoked, and the student told that this sign-in does not reach
+ * the member data, instead of a "sign in again" that can never help.
  */
 export async function runSignIn(options: SignInOptions): Promise<SignInResult> {
   try {
@@ -266,7 +275,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
   let stateRef = expected;
   const receiver = await startLoopbackReceiver({
     classify: (p) => classifyFor(stateRef)(p),
-    // RFC 6749 §10.12: only the answer carrying this attempt's state ends the wait (a stray one never cancels it).
+    // RFC 6749 §10.12: only the answer carrying this attempt's state ends the wait (a stray one
+    // never cancels it).
     belongs: (p) => stateRef.state !== '' && sameText(p.get('state'), stateRef.state),
     logger: options.logger,
     // The tab shows the app's verdict after the exchange and the identity check, not before.
@@ -274,7 +284,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
   });
   const deadline = attemptDeadline(options);
   const { signal } = deadline;
-  // A pair the site issued but this sign-in will not keep (identity check failed, cancelled while verifying).
+  // A pair the site issued but this sign-in will not keep (identity check failed,
+  // cancelled while verifying).
   let issued: TokenSet | null = null;
   try {
     const authz = buildAuthorizationRequest({
@@ -307,10 +318,12 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
     issued = tokens;
     progress('verifying');
     const { profile, idTokenVerified } = await identify(options, tokens, authz.nonce, signal);
-    // Without a resource the pair may be one the member API refuses: tried once, revoked below if it is.
+    // Without a resource the pair may be one the member API refuses: tried once, revoked below
+    // if it is.
     if (resource === null)
       await requireMemberAccess(metadata.resource, tokens.accessToken, { ...options, signal });
-    // Cancelled while verifying: the student no longer wants this pair (the catch below revokes it).
+    // Cancelled while verifying: the student no longer wants this pair (the catch
+    // below revokes it).
     if (signal.aborted) throw abortError(signal);
     log.info('sign-in complete', { idTokenVerified, scopes: tokens.scopes });
     receiver.finish({ kind: 'success' });
@@ -318,7 +331,8 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
   } catch (error) {
     receiver.finish(verdictFor(error));
     if (issued !== null) await discardPair(issued, options);
-    // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user needs to see.
+    // Cancelled or timed out: the reason (sign-in-cancelled / sign-in-timeout) is what the user
+    // needs to see.
     if (signal.aborted) throw abortError(signal, error);
     throw error;
   } finally {
@@ -329,9 +343,9 @@ async function runAttempt(options: SignInOptions, resource: string | null): Prom
 }
 
 /**
- * The scopes asked for. The spec's service issues refresh tokens without offline_access and does not list it; a
- * stock OpenID provider that lists it issues one only when asked (OpenID Connect Core §11), and without one the
- * student would have to sign in again every hour.
+ * The scopes asked for. The spec's service issues refresh tokens without offline_access and does
+ * not list it; a stock OpenID provider that lists it issues one only when asked (OpenID Connect
+ * Core §11), and without one the student would have to sign in again every hour.
  */
 function scopesFor(options: SignInOptions): readonly string[] {
   const memberScopes = options.scopes ?? MEMBER_SCOPES;
@@ -387,7 +401,10 @@ async function openBrowser(options: SignInOptions, url: string, log: Logger): Pr
   }
 }
 
-/** Who signed in: the verified id_token (UserInfo only for a missing profile), else UserInfo or the viewer. */
+/**
+ * Who signed in: the verified id_token (UserInfo only for a missing profile), else UserInfo
+ * or the viewer.
+ */
 async function identify(
   options: SignInOptions,
   tokens: TokenSet,
@@ -396,9 +413,9 @@ async function identify(
 ): Promise<{ profile: UserProfile; idTokenVerified: boolean }> {
   const { metadata } = options;
   if (tokens.idToken === null) {
-    // Spec: the JWKS can be published before signing starts; UserInfo is the fallback. A server that issues
-    // no id_token and has no UserInfo, or whose UserInfo refuses a token bound to the member API (RFC 8707),
-    // still lets the member API say who the token belongs to (its `viewer`).
+    // Spec: the JWKS can be published before signing starts; UserInfo is the fallback. A server
+    // that issues no id_token and has no UserInfo, or whose UserInfo refuses a token bound to the
+    // member API (RFC 8707), still lets the member API say who the token belongs to (its `viewer`).
     const profile = await identifyWithoutIdToken(metadata, tokens.accessToken, {
       fetch: options.fetch,
       signal,
@@ -423,8 +440,8 @@ async function identify(
     clock: options.clock,
     algorithms: metadata.idTokenSigningAlgs,
   });
-  // Spec: "A verified id_token needs no UserInfo call". Only if it lacks the profile do we ask UserInfo, and a
-  // UserInfo that refuses leaves the verified profile as it is.
+  // Spec: "A verified id_token needs no UserInfo call". Only if it lacks the profile do we ask
+  // UserInfo, and a UserInfo that refuses leaves the verified profile as it is.
   if (profile.email !== null || profile.name !== null || metadata.userinfoEndpoint === null)
     return { profile, idTokenVerified: true };
   const completed = await fetchUserInfo(metadata.userinfoEndpoint, tokens.accessToken, {
@@ -439,7 +456,10 @@ async function identify(
   return { profile: completed, idTokenVerified: true };
 }
 
-/** The member without an id_token: UserInfo when the site has one and it answers, else the member API's viewer. */
+/**
+ * The member without an id_token: UserInfo when the site has one and it answers, else the
+ * member API's viewer.
+ */
 async function identifyWithoutIdToken(
   metadata: ServerMetadata,
   accessToken: string,

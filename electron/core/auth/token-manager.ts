@@ -1,12 +1,13 @@
 /**
- * Access tokens for API calls: read from the vault, refreshed single-flight per site, and an authorized fetch
- * that only ever sends a site's token to that site's own origin (RFC 6750 §5.3, RFC 8707: the token is bound
- * to that resource).
+ * Access tokens for API calls: read from the vault, refreshed single-flight per site, and an
+ * authorized fetch that only ever sends a site's token to that site's own origin (RFC 6750 §5.3,
+ * RFC 8707: the token is bound to that resource).
  *
- * Refresh ordering follows the spec's token-pair lifecycle: the new pair is written to the vault BEFORE it is
- * used, because the first use of the new access token revokes the old pair. If the refresh answer is lost
- * (network error, timeout, crash before storing), nothing was stored and nothing new was presented, so the
- * old refresh token is still live and is simply retried next time.
+ * Refresh ordering follows the spec's token-pair lifecycle: the new pair is written to the
+ * vault BEFORE it is used, because the first use of the new access token revokes the old pair.
+ * If the refresh answer is lost (network error, timeout, crash before storing), nothing was
+ * stored and nothing new was presented, so the old refresh token is still live and is simply
+ * retried next time.
  */
 import { CoreError, isCoreError } from '../errors';
 import type { Logger } from '../log';
@@ -22,7 +23,10 @@ export interface SiteEndpoints {
   /** The site origin: the only origin its tokens are ever sent to. */
   readonly origin: string;
   readonly tokenEndpoint: string;
-  /** RFC 7009: where a refreshed pair the manager does not keep is revoked; null when the site has none. */
+  /**
+   * RFC 7009: where a refreshed pair the manager does not keep is revoked; null when the
+   * site has none.
+   */
   readonly revocationEndpoint?: string | null;
 }
 
@@ -33,13 +37,14 @@ export interface TokenManagerOptions {
   readonly clock?: { now(): number };
   readonly logger?: Logger;
   /**
-   * Refresh when less than this is left: at most this (default 60 s), and at most a tenth of the token's lifetime,
-   * so a token that lives under a minute is not refreshed before nearly every call.
+   * Refresh when less than this is left: at most this (default 60 s), and at most a tenth of
+   * the token's lifetime, so a token that lives under a minute is not refreshed before
+   * nearly every call.
    */
   readonly refreshMarginMs?: number;
   /**
-   * The refresh token was refused, or a 401 survived one refresh: the site needs a new sign-in. `unreadable`:
-   * the saved sign-in could not be decrypted (key replaced, file damaged).
+   * The refresh token was refused, or a 401 survived one refresh: the site needs a new sign-in.
+   * `unreadable`: the saved sign-in could not be decrypted (key replaced, file damaged).
    */
   readonly onSignInNeeded?: (siteId: string, reason?: 'unreadable') => Promise<void> | void;
   /** A 403 insufficient_scope named these scopes (RFC 6750 §3.1). */
@@ -54,23 +59,29 @@ export type { AuthorizedFetch, AuthorizedSend, SentAnswer } from './bearer';
 export { isScopeName, parseBearerChallenge } from './bearer';
 
 export interface TokenManager {
-  /** A usable access token; refreshes (once, shared by all concurrent callers) when it is about to expire. */
+  /**
+   * A usable access token; refreshes (once, shared by all concurrent callers) when it is
+   * about to expire.
+   */
   getAccessToken(siteId: string): Promise<string>;
   /**
-   * Refreshes now, single-flight. With `rejected`, skips the refresh if the vault already holds a different
-   * (newer) access token than the one the server rejected.
+   * Refreshes now, single-flight. With `rejected`, skips the refresh if the vault already holds a
+   * different (newer) access token than the one the server rejected.
    */
   refresh(siteId: string, rejected?: string): Promise<string>;
-  /** fetch with the bearer token, for the site's own origin only; relative URLs resolve against it. */
+  /**
+   * fetch with the bearer token, for the site's own origin only; relative URLs resolve against it.
+   */
   fetchFor(siteId: string): AuthorizedFetch;
   /** The same rules for a request sent elsewhere (worker-contract.ts `stage:fetch`). */
   sendWith(siteId: string): AuthorizedSend;
   /** Resolves once no refresh is in flight for the site (sign-out waits for it). */
   whenIdle(siteId: string): Promise<void>;
   /**
-   * Stores a new sign-in: cancels a refresh of the site that is still on the wire (its answer, whatever it
-   * is, is about a pair the sign-in replaces) and runs `write` with every other change of the site's record
-   * held back, so nothing that was read before can be written over the new pair. Resolves with `write`'s value.
+   * Stores a new sign-in: cancels a refresh of the site that is still on the wire (its answer,
+   * whatever it is, is about a pair the sign-in replaces) and runs `write` with every other change
+   * of the site's record held back, so nothing that was read before can be written over the new
+   * pair. Resolves with `write`'s value.
    */
   supersede<T>(siteId: string, write: () => Promise<T>): Promise<T>;
 }
@@ -81,7 +92,10 @@ function signInNeeded(
   return new CoreError('sign-in-needed', message);
 }
 
-/** What the token manager is made with (its seams: the vault, the network, the site's endpoints, the UI's hooks). */
+/**
+ * What the token manager is made with (its seams: the vault, the network, the site's endpoints,
+ * the UI's hooks).
+ */
 export type TokenManagerDeps = TokenManagerOptions;
 
 export function createTokenManager(deps: TokenManagerDeps): TokenManager {
@@ -98,8 +112,9 @@ export class SiteTokens implements TokenManager {
   readonly #maxMargin: number;
   readonly #inflight = new Map<string, Promise<string>>();
   readonly #aborts = new Map<string, AbortController>();
-  // Per site, the read-compare-write steps on the record run one at a time, in call order: a refresh's
-  // outcome and a sign-in's new pair can then never interleave between the read and the write.
+  // Per site, the read-compare-write steps on the record run one at a time, in call order: a
+  // refresh's outcome and a sign-in's new pair can then never interleave between the read
+  // and the write.
   readonly #exclusive = createKeyedQueue();
   readonly #requests: ReturnType<typeof createAuthorizedRequests>;
 
@@ -154,8 +169,8 @@ export class SiteTokens implements TokenManager {
   }
 
   supersede<T>(siteId: string, write: () => Promise<T>): Promise<T> {
-    // Queued first, then the refresh is cancelled: its outcome step queues behind this write, sees the new
-    // record and hands its callers the new access token.
+    // Queued first, then the refresh is cancelled: its outcome step queues behind this write, sees
+    // the new record and hands its callers the new access token.
     const done = this.#exclusive(siteId, write);
     this.#aborts
       .get(siteId)
@@ -170,7 +185,10 @@ export class SiteTokens implements TokenManager {
     );
   }
 
-  /** A pair the manager received and does not keep is revoked at the site, not left live there (RFC 7009). */
+  /**
+   * A pair the manager received and does not keep is revoked at the site, not left live
+   * there (RFC 7009).
+   */
   async #discard(
     siteId: string,
     pair: UnkeptPair,
@@ -190,7 +208,8 @@ export class SiteTokens implements TokenManager {
   }
 
   async #markSignInNeeded(siteId: string, current: SiteSecrets | null): Promise<void> {
-    // The pair is dead: drop it (offline data is the DB's and stays untouched), keep the client credentials.
+    // The pair is dead: drop it (offline data is the DB's and stays untouched), keep
+    // the client credentials.
     if (current && (current.accessToken !== null || current.refreshToken !== null)) {
       await this.#vault.put(siteId, {
         ...current,
@@ -202,7 +221,10 @@ export class SiteTokens implements TokenManager {
     await this.#deps.onSignInNeeded?.(siteId);
   }
 
-  /** Reads the record; one that cannot be decrypted (key replaced, file damaged) means a new sign-in. */
+  /**
+   * Reads the record; one that cannot be decrypted (key replaced, file damaged) means
+   * a new sign-in.
+   */
   async #readRecord(siteId: string): Promise<SiteSecrets | null> {
     try {
       return await this.#vault.get(siteId);
@@ -222,8 +244,9 @@ export class SiteTokens implements TokenManager {
   /** A 401 survived one refresh: the bearer rules end the sign-in of the pair that was refused. */
   #refused(siteId: string, token: string): Promise<void> {
     return this.#exclusive(siteId, async () => {
-      // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile. Its refresh token
-      // still works at the token endpoint (it just minted `token`): revoked, not left live unseen (RFC 7009).
+      // Only the pair that was just refused is dropped, never one a sign-in stored meanwhile. Its
+      // refresh token still works at the token endpoint (it just minted `token`): revoked, not left
+      // live unseen (RFC 7009).
       const latest = await this.#vault.get(siteId);
       if (latest?.accessToken !== token) return;
       await this.#discard(
@@ -238,7 +261,8 @@ export class SiteTokens implements TokenManager {
   async #doRefresh(siteId: string, rejected: string | undefined): Promise<string> {
     const current = await this.#readRecord(siteId);
     if (current === null) throw signInNeeded('You are not signed in to this site.');
-    // Someone else refreshed while this caller was waiting: use their result instead of a second refresh.
+    // Someone else refreshed while this caller was waiting: use their result instead of
+    // a second refresh.
     if (
       rejected !== undefined
         ? current.accessToken !== null && current.accessToken !== rejected && this.#fresh(current)
@@ -298,20 +322,23 @@ export class SiteTokens implements TokenManager {
     error: unknown,
     superseded: boolean,
   ): Promise<string> {
-    // A refresh answered for another organization (spec "Token response": school_id absent or changed) will
-    // not get better by retrying, and each retry would mint another live pair: sign in again instead.
+    // A refresh answered for another organization (spec "Token response": school_id absent or
+    // changed) will not get better by retrying, and each retry would mint another live pair: sign
+    // in again instead.
     const refused =
       isCoreError(error, 'sign-in-needed') || isCoreError(error, 'wrong-organization');
     if (!superseded && !refused) {
-      // Lost or failed answer: the vault still holds the old pair, which stays valid until the new access
-      // token is first presented (spec, token pair lifecycle), so the next call retries with it.
+      // Lost or failed answer: the vault still holds the old pair, which stays valid until the
+      // new access token is first presented (spec, token pair lifecycle), so the next call
+      // retries with it.
       this.#log.warn('refresh failed; keeping the stored pair for a retry', { siteId, error });
       throw error;
     }
     return this.#exclusive(siteId, async () => {
-      // Read again: the refusal is about the refresh token this request carried. A sign-in that finished
-      // while it was on the wire (and revoked that grant, which is WHY the answer is invalid_grant) stored a
-      // new pair that must survive; only a record still holding the refused token is cleared.
+      // Read again: the refusal is about the refresh token this request carried. A sign-in that
+      // finished while it was on the wire (and revoked that grant, which is WHY the answer is
+      // invalid_grant) stored a new pair that must survive; only a record still holding the refused
+      // token is cleared.
       const latest = await this.#vault.get(siteId);
       if (latest === null || latest.refreshToken !== usedRefreshToken) {
         this.#log.info('refresh outcome discarded; the site record changed meanwhile', { siteId });
@@ -323,8 +350,9 @@ export class SiteTokens implements TokenManager {
         siteId,
         code: (error as CoreError).code,
       });
-      // Tokens for another organization: refreshTokens revoked the new pair; the old one, live until a new access
-      // token is presented (spec, token pair lifecycle), is dropped below and so is revoked too.
+      // Tokens for another organization: refreshTokens revoked the new pair; the old one, live
+      // until a new access token is presented (spec, token pair lifecycle), is dropped below and so
+      // is revoked too.
       if (isCoreError(error, 'wrong-organization'))
         await this.#discard(siteId, { accessToken: null, refreshToken: usedRefreshToken }, latest);
       await this.#markSignInNeeded(siteId, latest);
@@ -339,14 +367,15 @@ export class SiteTokens implements TokenManager {
     usedRefreshToken: string,
     tokens: Refreshed,
   ): Promise<string> {
-    // The record changed while the request was out (sign-out, or a new sign-in): do not resurrect a pair
-    // the user ended; the stored record wins.
+    // The record changed while the request was out (sign-out, or a new sign-in): do not resurrect a
+    // pair the user ended; the stored record wins.
     const latest = await this.#vault.get(siteId);
     if (latest === null || latest.refreshToken !== usedRefreshToken) {
       this.#log.warn('site record changed during refresh; discarding the refreshed pair', {
         siteId,
       });
-      // The refreshed pair is live at the site and nobody will use it: revoke it (never the stored one).
+      // The refreshed pair is live at the site and nobody will use it: revoke it (never
+      // the stored one).
       const refreshToken =
         tokens.refreshToken !== null && tokens.refreshToken !== latest?.refreshToken
           ? tokens.refreshToken
@@ -375,8 +404,9 @@ export class SiteTokens implements TokenManager {
 }
 
 /**
- * How long before expiry a token is refreshed: `max` (60 s) for a long-lived token, a tenth of the lifetime for a
- * short one (a 30 s token is refreshed 3 s before it ends, not at once); `max` when the lifetime is not known.
+ * How long before expiry a token is refreshed: `max` (60 s) for a long-lived token, a tenth of the
+ * lifetime for a short one (a 30 s token is refreshed 3 s before it ends, not at once); `max` when
+ * the lifetime is not known.
  */
 export function refreshMargin(
   s: Pick<SiteSecrets, 'expiresAt' | 'obtainedAt'>,

@@ -1,4 +1,7 @@
-/** The download folder at start: only what the manifest vouches for stays (manager.ts runs it before anything else). */
+/**
+ * The download folder at start: only what the manifest vouches for stays (manager.ts runs it
+ * before anything else).
+ */
 import { readdir, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStaleTempFiles } from '../fs/atomic-file';
@@ -31,7 +34,8 @@ export async function cleanDownloads(state: DownloadsState): Promise<void> {
           (s) => s.size,
           () => 0,
         );
-        // A partial file resumes only with its validator (RFC 9110 §13.1.5), and from what was made durable.
+        // A partial file resumes only with its validator (RFC 9110 §13.1.5), and from what
+        // was made durable.
         if (job.etag === null && job.lastModified === null) job.bytes = 0;
         job.bytes = Math.min(job.bytes, size);
         if (size > job.bytes) await truncate(partFile, job.bytes).catch(() => undefined);
@@ -42,7 +46,8 @@ export async function cleanDownloads(state: DownloadsState): Promise<void> {
     for (const name of await readdir(partialDir).catch(() => [] as string[])) {
       if (!keepParts.has(name)) await rm(join(partialDir, name), { force: true, recursive: true });
     }
-    // Saved copies: every folder not named by a record is a leftover (a rename whose manifest write never came).
+    // Saved copies: every folder not named by a record is a leftover (a rename whose manifest
+    // write never came).
     const keep = new Map<string, Map<string, Set<string>>>();
     for (const r of state.records()) {
       if (!r.saved) continue;

@@ -1,7 +1,7 @@
 /**
- * The requests of a transfer: one GET or HEAD to the file's address under the address and token rules, the
- * answer's status read as an error, its headers parsed; and the conditional HEAD that asks whether a saved file
- * is still the site's.
+ * The requests of a transfer: one GET or HEAD to the file's address under the address and token
+ * rules, the answer's status read as an error, its headers parsed; and the conditional HEAD that
+ * asks whether a saved file is still the site's.
  */
 import type { IncomingMessage } from 'node:http';
 import type { SentAnswer } from '../auth/token-manager';
@@ -19,9 +19,10 @@ export interface Answer extends SentAnswer {
 }
 
 /**
- * Whether the file at `url` is still the one saved, asked with a conditional HEAD (RFC 9110 §13.1: If-None-Match
- * with the saved ETag, else If-Modified-Since) under the same address, redirect and token rules as a download.
- * true: changed (another ETag, size or date); false: the same (304, or the same validators); null: no answer.
+ * Whether the file at `url` is still the one saved, asked with a conditional HEAD (RFC 9110 §13.1:
+ * If-None-Match with the saved ETag, else If-Modified-Since) under the same address, redirect and
+ * token rules as a download. true: changed (another ETag, size or date); false: the same (304, or
+ * the same validators); null: no answer.
  */
 export async function fileChanged(
   input: Asker & {
@@ -72,17 +73,20 @@ export async function ask(
       headers: { ...headers, ...extra },
       signal: input.signal,
       idleTimeoutMs: input.idleTimeoutMs,
-      // A school on the Internet: its file's host name must not lead to this computer or its network either.
+      // A school on the Internet: its file's host name must not lead to this computer or
+      // its network either.
       publicOnly: hostKind(new URL(input.siteOrigin).hostname) === 'public',
     }).then((res): Answer => {
       const wwwAuthenticate = header(res, 'www-authenticate') ?? null;
-      // A refused token is retried once after a refresh by the token manager: this answer's body is not read.
+      // A refused token is retried once after a refresh by the token manager: this answer's body
+      // is not read.
       if (res.statusCode === 401) res.resume();
       return { status: res.statusCode ?? 0, wwwAuthenticate, res };
     });
   if (url.origin === input.siteOrigin)
     return input.send(url.href, (token) => get({ authorization: `Bearer ${token}` }));
-  // RFC 6750 §5.3: the token never leaves the site's origin; another host (a CDN's signed address) gets none.
+  // RFC 6750 §5.3: the token never leaves the site's origin; another host (a CDN's signed
+  // address) gets none.
   return get({});
 }
 

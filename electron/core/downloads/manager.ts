@@ -1,18 +1,20 @@
 /**
- * Purchased files kept on this computer: a small queue of transfers (at most `concurrency` at once), each
- * resumable (a partial file and its validator survive a pause, a lost network, a restart or a kill), retried with
- * a growing wait, and placed atomically: a file becomes "saved" only once it is complete, checked, fsynced and
- * renamed into its own version folder, and the manifest names it. Everything else in the folder is removed at start.
+ * Purchased files kept on this computer: a small queue of transfers (at most `concurrency` at
+ * once), each resumable (a partial file and its validator survive a pause, a lost network, a
+ * restart or a kill), retried with a growing wait, and placed atomically: a file becomes "saved"
+ * only once it is complete, checked, fsynced and renamed into its own version folder, and the
+ * manifest names it. Everything else in the folder is removed at start.
  *
  *   downloads/downloads.json                    the manifest (store.ts)
  *   downloads/.partial/<16 hex>.part            transfers under way
- *   downloads/s-<hash>/p-<hash>/<version>/name  saved copies (a new version beside the old one until it is complete)
+ *   downloads/s-<hash>/p-<hash>/<version>/name  saved copies (a new version beside the old until done)
  *
- * Folder names are hashes of the site and product ids (never the site's text); the file's own name is sanitised.
+ * Folder names are hashes of the site and product ids (never the site's text); the file's own
+ * name is sanitised.
  *
- * The parts: DownloadsState (state.ts) owns the manifest and what is under way; Queue (queue.ts) runs the
- * transfers on the TransferThread (transfer-thread.ts); SavedFiles (saved-files.ts) opens and serves saved copies;
- * Downloads (here) is the student's operations over them.
+ * The parts: DownloadsState (state.ts) owns the manifest and what is under way; Queue (queue.ts)
+ * runs the transfers on the TransferThread (transfer-thread.ts); SavedFiles (saved-files.ts) opens
+ * and serves saved copies; Downloads (here) is the student's operations over them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
@@ -50,7 +52,8 @@ export async function createDownloadManager(
   if (loaded.damaged)
     log.warn('the downloads manifest was unreadable; its files are removed and can be saved again');
   const state = new DownloadsState({ options, dir, manifestFile, manifest: loaded.manifest, log });
-  // The transfers run on their own thread: this one only gets their progress (at most every 100 ms).
+  // The transfers run on their own thread: this one only gets their progress (at most
+  // every 100 ms).
   const thread = new TransferThread({
     logger: log,
     progressEveryMs: Math.min(100, options.progressEveryMs ?? 250),
@@ -166,7 +169,9 @@ export class Downloads implements DownloadManager {
     });
   }
 
-  /** The product as last synced, if its file may be saved: bought, access not ended, with a file. */
+  /**
+   * The product as last synced, if its file may be saved: bought, access not ended, with a file.
+   */
   #savable(siteId: string, productId: string): DigitalProductView {
     const product = this.#state.productOf(siteId, productId);
     if (!product)
@@ -187,7 +192,9 @@ export class Downloads implements DownloadManager {
     return product;
   }
 
-  /** Queues the record's job (a new one, or the one it has: from 0 again when the address changed). */
+  /**
+   * Queues the record's job (a new one, or the one it has: from 0 again when the address changed).
+   */
   #queueJob(record: ProductRecord, url: string, confirmLarge: boolean): void {
     const job = record.job;
     if (!job) {
@@ -260,7 +267,8 @@ export class Downloads implements DownloadManager {
   async #removeRecord(record: ProductRecord): Promise<void> {
     await this.#dropJob(record);
     this.#state.forget(record);
-    // The manifest first: a crash between the two leaves an unnamed folder, removed at the next start.
+    // The manifest first: a crash between the two leaves an unnamed folder, removed at
+    // the next start.
     await this.#state.persist();
     await rm(this.#state.productDir(record), { recursive: true, force: true });
   }
@@ -333,7 +341,8 @@ export class Downloads implements DownloadManager {
   async idle(): Promise<void> {
     const state = this.#state;
     for (;;) {
-      // Each run settles once its file is placed and the next queued one has started: no sleep after the last.
+      // Each run settles once its file is placed and the next queued one has started: no sleep
+      // after the last.
       if (state.runningCount > 0) await state.runsSettled();
       // Only a retry's timer (or a transfer waiting for a free place) is polled.
       else if (state.retriesWaiting > 0 || state.records().some((r) => r.job?.state === 'queued'))

@@ -1,7 +1,7 @@
 /**
- * The transfers: at most `concurrency` at once, each on the transfer thread; a finished one is placed atomically
- * (fsynced, renamed into its own version folder, then named by the manifest), a failed one retried with a growing
- * wait when it is worth another try.
+ * The transfers: at most `concurrency` at once, each on the transfer thread; a finished one is
+ * placed atomically (fsynced, renamed into its own version folder, then named by the manifest), a
+ * failed one retried with a growing wait when it is worth another try.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
@@ -123,7 +123,9 @@ export class Queue {
       });
   }
 
-  /** What the transfer thread is asked, with the callbacks that keep the job and its run up to date. */
+  /**
+   * What the transfer thread is asked, with the callbacks that keep the job and its run up to date.
+   */
   #inputOf(record: ProductRecord, job: JobRecord, run: Running, origin: string): TransferInput {
     const state = this.#state;
     const options = this.#options;
@@ -159,7 +161,10 @@ export class Queue {
     };
   }
 
-  /** Progress: a sample for the rate every 200 ms (the last 3 s kept), an announcement every `progressEveryMs`. */
+  /**
+   * Progress: a sample for the rate every 200 ms (the last 3 s kept), an
+   * announcement every `progressEveryMs`.
+   */
   #progress(record: ProductRecord, run: Running, bytes: number): void {
     run.bytes = bytes;
     const t = this.#options.now();
@@ -208,7 +213,10 @@ export class Queue {
     });
   }
 
-  /** The Internet's mark on the file (Windows, macOS), best effort: a file system without one keeps the file. */
+  /**
+   * The Internet's mark on the file (Windows, macOS), best effort: a file system without one
+   * keeps the file.
+   */
   async #markSaved(path: string, record: ProductRecord, job: JobRecord): Promise<void> {
     const siteOrigin = this.#options.siteOrigin(record.siteId) ?? '';
     try {
@@ -245,7 +253,10 @@ export class Queue {
     });
   }
 
-  /** A transient failure: queued again after the next of the growing waits, failed once they are used up. */
+  /**
+   * A transient failure: queued again after the next of the growing waits, failed once they
+   * are used up.
+   */
   async #retryLater(record: ProductRecord, job: JobRecord, error: TransientError): Promise<void> {
     const state = this.#state;
     const { delays } = this.#limits;

@@ -1,6 +1,6 @@
 /**
- * Saved files, opened: `locate` (the file checked again, SHA-256 included, before the app opens it) and `serve`
- * (an app-origin request for it: the inline types only, with byte ranges).
+ * Saved files, opened: `locate` (the file checked again, SHA-256 included, before the app opens it)
+ * and `serve` (an app-origin request for it: the inline types only, with byte ranges).
  */
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,9 +59,10 @@ export class SavedFiles {
     const path = this.#state.savedPath(record);
     const saved = record.saved;
     const size = await sizeOf(path);
-    // Every open reads the whole file again and compares its SHA-256 with the one taken as it arrived (on the
-    // transfer thread: this one stays free). A size check alone misses a file altered in place (a disk error,
-    // another program, a tool that rewrites it); the byte-range reads that follow (serve) check the size only.
+    // Every open reads the whole file again and compares its SHA-256 with the one taken as it
+    // arrived (on the transfer thread: this one stays free). A size check alone misses a file
+    // altered in place (a disk error, another program, a tool that rewrites it); the byte-range
+    // reads that follow (serve) check the size only.
     const intact = size === saved.size && (await this.#thread.sha256(path)) === saved.sha256;
     if (record.saved !== saved)
       throw new CoreError(
@@ -74,14 +75,17 @@ export class SavedFiles {
     return { path, name: saved.name, viewAs: saved.viewAs, url };
   }
 
-  /** Changed or deleted behind the app's back: never opened as if it were the saved copy; offered to save again. */
+  /**
+   * Changed or deleted behind the app's back: never opened as if it were the saved copy; offered
+   * to save again.
+   */
   async #dropAltered(record: ProductRecord, saved: SavedRecord): Promise<never> {
     const state = this.#state;
     const { siteId, productId } = record;
     record.saved = null;
     if (!record.job) state.forget(record);
     await state.persist();
-    // The manifest first (as removeRecord): the altered copy goes once nothing names it.
+    // The manifest first (as the manager's removal): the altered copy goes once nothing names it.
     await rm(join(state.productDir(record), saved.version), { recursive: true, force: true });
     state.emit(state.find(siteId, productId) ?? null, siteId, productId);
     throw new CoreError(
@@ -100,10 +104,12 @@ export class SavedFiles {
     const ids = parseSavedPath(pathname);
     if (!ids) return refuse(404);
     const record = this.#state.find(ids.siteId, ids.productId);
-    // Served by the manifest's record, never by the path's name: the version must match, the name is not read.
+    // Served by the manifest's record, never by the path's name: the version must match, the name
+    // is not read.
     if (!record?.saved || ids.version !== record.saved.version) return refuse(404);
     const mimeType = inlineMimeType(record.saved.name);
-    // Only what opens inside the app is served; anything else is shown in its folder, never handed to the page.
+    // Only what opens inside the app is served; anything else is shown in its folder, never handed
+    // to the page.
     if (!record.saved.viewAs || !mimeType) return refuse(403);
     const file = this.#state.savedPath(record);
     const size = await sizeOf(file);
@@ -132,7 +138,10 @@ export class SavedFiles {
   }
 }
 
-/** `/saved-files/<site>/<product>/<version>/<name>`: the ids and version, or null for any other path. */
+/**
+ * `/saved-files/<site>/<product>/<version>/<name>`: the ids and version, or null for
+ * any other path.
+ */
 function parseSavedPath(
   pathname: string,
 ): { siteId: string; productId: string; version: string } | null {
@@ -151,8 +160,8 @@ function parseSavedPath(
 }
 
 /**
- * RFC 9110 §14.2: one byte range (the media elements' seeking); several ranges get the whole file (null, as no
- * range at all). A range outside the file is unsatisfiable (416).
+ * RFC 9110 §14.2: one byte range (the media elements' seeking); several ranges get the whole file
+ * (null, as no range at all). A range outside the file is unsatisfiable (416).
  */
 function byteRange(
   range: string | undefined,

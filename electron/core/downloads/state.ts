@@ -1,7 +1,8 @@
 /**
- * The download manager's state and its one owner: the manifest, the transfers under way, their retry timers and
- * attempt counts, how the manifest is written (one write at a time, coalesced) and how a change is announced.
- * The other parts (queue.ts, saved-files.ts, clean.ts, manager.ts) ask it through methods; none holds its Maps.
+ * The download manager's state and its one owner: the manifest, the transfers under way, their
+ * retry timers and attempt counts, how the manifest is written (one write at a time, coalesced) and
+ * how a change is announced. The other parts (queue.ts, saved-files.ts, clean.ts, manager.ts) ask
+ * it through methods; none holds its Maps.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -29,9 +30,14 @@ export interface Running {
   total: number | null;
   samples: { t: number; bytes: number }[];
   lastEmit: number;
-  /** Settles when the transfer itself stops (a stop waits for this, never for the finishing step). */
+  /**
+   * Settles when the transfer itself stops (a stop waits for this, never for the finishing step).
+   */
   transfer: Promise<void>;
-  /** Settles once the whole run is over: the file placed (or the failure recorded) and the next one started. */
+  /**
+   * Settles once the whole run is over: the file placed (or the failure recorded) and the
+   * next one started.
+   */
   settled: Promise<void>;
 }
 
@@ -162,7 +168,9 @@ export class DownloadsState {
   get retriesWaiting(): number {
     return this.#retryTimers.size;
   }
-  /** Runs `due` after `delayMs` (the timer never holds the app open); a later schedule replaces it. */
+  /**
+   * Runs `due` after `delayMs` (the timer never holds the app open); a later schedule replaces it.
+   */
   scheduleRetry(key: string, delayMs: number, due: () => void): void {
     const timer = setTimeout(() => {
       this.#retryTimers.delete(key);
@@ -186,7 +194,8 @@ export class DownloadsState {
     this.#attempts.delete(key);
   }
 
-  // ------------------------------------------------------------------ persistence (one write at a time, coalesced)
+  // ------------------------------------------------------------------ persistence (one write at
+  // a time, coalesced)
 
   /** Writes the manifest (coalesced with a write not yet started). */
   persist(): Promise<void> {

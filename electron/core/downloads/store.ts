@@ -1,8 +1,9 @@
 /**
- * What is saved and what is under way, in one JSON file beside the files (`downloads/downloads.json`), like the
- * other small stores of the data folder (sites.json, notified.json): replaced atomically on every change, one
- * write at a time. A file on disk counts as saved only if this record names it with its size; anything else in
- * the folder is a leftover of an interrupted run and is removed at start (manager.ts `clean`).
+ * What is saved and what is under way, in one JSON file beside the files
+ * (`downloads/downloads.json`), like the other small stores of the data folder (sites.json,
+ * notified.json): replaced atomically on every change, one write at a time. A file on disk counts
+ * as saved only if this record names it with its size; anything else in the folder is a leftover of
+ * an interrupted run and is removed at start (clean.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -25,12 +26,17 @@ const savedSchema = z.object({
 });
 
 const jobSchema = z.object({
-  /** 'queued' also stands for a transfer that was running when the app stopped: it resumes at start. */
+  /**
+   * 'queued' also stands for a transfer that was running when the app stopped: it resumes at start.
+   */
   state: z.enum(['queued', 'paused', 'failed', 'needs-confirmation']),
   url: z.string(),
   /** The partial file's name in downloads/.partial. */
   part: z.string().regex(/^[0-9a-f]{16}\.part$/),
-  /** Bytes of the partial file known to be durable (fdatasync), and the validator they were fetched under. */
+  /**
+   * Bytes of the partial file known to be durable (fdatasync), and the validator they
+   * were fetched under.
+   */
   bytes: z.number().int().nonnegative(),
   total: z.number().int().nonnegative().nullable(),
   etag: z.string().nullable(),
@@ -46,7 +52,10 @@ const productSchema = z.object({
   title: z.string(),
   saved: savedSchema.nullable(),
   job: jobSchema.nullable(),
-  /** The address the site named at the last sync differs from the saved copy's, or its validator changed. */
+  /**
+   * The address the site named at the last sync differs from the saved copy's, or
+   * its validator changed.
+   */
   updateAvailable: z.boolean(),
 });
 
@@ -76,7 +85,10 @@ export const EMPTY_MANIFEST: Manifest = {
   keepAll: {},
 };
 
-/** Reads the manifest; a missing one is empty, an unreadable one is empty too (its files are then leftovers). */
+/**
+ * Reads the manifest; a missing one is empty, an unreadable one is empty too (its files
+ * are then leftovers).
+ */
 export async function loadManifest(
   file: string,
 ): Promise<{ manifest: Manifest; damaged: boolean }> {

@@ -1,7 +1,8 @@
 /**
- * The main thread's side of the transfer thread (transfer-worker.ts): `transfer(input)` as in transfer.ts, run over
- * there. Started at the first download and kept while the app runs; a thread that dies fails its transfers as a cut
- * connection (they resume from the bytes made durable) and is started again for the next one.
+ * The main thread's side of the transfer thread (transfer-worker.ts): `transfer(input)` as in
+ * transfer.ts, run over there. Started at the first download and kept while the app runs; a thread
+ * that dies fails its transfers as a cut connection (they resume from the bytes made durable) and
+ * is started again for the next one.
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
@@ -37,7 +38,10 @@ function entry(explicit: string | undefined): WorkerEntry {
 export interface TransferThreadDeps {
   readonly logger: Logger;
   readonly progressEveryMs: number;
-  /** The thread's script; by default the bundled one beside this module, else the source through tsx. */
+  /**
+   * The thread's script; by default the bundled one beside this module, else the
+   * source through tsx.
+   */
   readonly script?: string;
 }
 
@@ -100,8 +104,8 @@ export class TransferThread {
   }
 
   /**
-   * Starts the thread ahead of a first download (its start is ~50-170 ms of a download otherwise); resolves once it
-   * runs (or has stopped).
+   * Starts the thread ahead of a first download (its start is ~50-170 ms of a download otherwise);
+   * resolves once it runs (or has stopped).
    */
   warm(): Promise<void> {
     this.#thread();
@@ -138,7 +142,10 @@ export class TransferThread {
     return w;
   }
 
-  /** What it had under way stops as a cut connection: each resumes from its durable bytes at the next try. */
+  /**
+   * What it had under way stops as a cut connection: each resumes from its durable bytes at
+   * the next try.
+   */
   #exited(w: Worker): void {
     if (this.#worker === w) this.#worker = null;
     for (const [id, job] of this.#pending) {
@@ -192,7 +199,10 @@ export class TransferThread {
     }
   }
 
-  /** The thread's request goes to the site's origin: the token manager's rules on this thread, the request its. */
+  /**
+   * The thread's request goes to the site's origin: the token manager's rules on this thread,
+   * the request its.
+   */
   #send(w: Worker, job: Pending, input: TransferInput, message: Message<'send'>): void {
     input
       .send(

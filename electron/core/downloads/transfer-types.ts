@@ -12,18 +12,26 @@ export interface TransferInput {
   readonly url: string;
   /** The site's origin: the only one the member's token goes to. */
   readonly siteOrigin: string;
-  /** The token manager's rules for a request to the site's origin (one refresh on 401, insufficient_scope). */
+  /**
+   * The token manager's rules for a request to the site's origin (one refresh
+   * on 401, insufficient_scope).
+   */
   readonly send: AuthorizedSend;
   readonly title: string;
   readonly partFile: string;
-  /** What an earlier try left: bytes known to be on disk, and the validator they were fetched under. */
+  /**
+   * What an earlier try left: bytes known to be on disk, and the validator they were fetched under.
+   */
   readonly resume: (Validator & { readonly bytes: number }) | null;
   readonly signal: AbortSignal;
   readonly idleTimeoutMs: number;
   readonly maxBytes: number;
   /** Larger declared sizes stop with NeedsConfirmation; null: the student already said yes. */
   readonly askAboveBytes: number | null;
-  /** The answer is in: its validator, size and name (saved with the partial file, so a restart can resume). */
+  /**
+   * The answer is in: its validator, size and name (saved with the partial file, so a
+   * restart can resume).
+   */
   readonly onStart: (
     info: Validator & {
       readonly total: number | null;
@@ -52,7 +60,10 @@ export class NeedsConfirmation extends Error {
   }
 }
 
-/** A failure worth another try (network, 5xx, a cut connection); `restart` drops the partial file first. */
+/**
+ * A failure worth another try (network, 5xx, a cut connection); `restart` drops the
+ * partial file first.
+ */
 export class TransientError extends CoreError {
   constructor(
     message: string,

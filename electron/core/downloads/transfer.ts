@@ -1,7 +1,8 @@
 /**
- * One try at bringing a product's file into its partial file: the address and every redirect checked, the
- * member's token only to the site's own origin, a resume with Range + If-Range when a validator allows it, the
- * size and any digest checked. It never renames into place; the queue does, once this returns.
+ * One try at bringing a product's file into its partial file: the address and every redirect
+ * checked, the member's token only to the site's own origin, a resume with Range + If-Range when a
+ * validator allows it, the size and any digest checked. It never renames into place; the queue
+ * does, once this returns.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -60,14 +61,15 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
 }
 
 /**
- * The GET, with Range + If-Range for a resume, following redirects under the same rules, up to an answer that
- * can be read (200, 206); any other status is thrown as its error.
+ * The GET, with Range + If-Range for a resume, following redirects under the same rules, up to an
+ * answer that can be read (200, 206); any other status is thrown as its error.
  */
 async function requestFile(
   input: TransferInput,
 ): Promise<{ res: IncomingMessage; url: URL; resumed: boolean }> {
   let url = checkFileUrl(input.url, input.siteOrigin);
-  // RFC 9110 §13.1.5: If-Range takes a strong entity tag or a Last-Modified date; a weak tag cannot resume.
+  // RFC 9110 §13.1.5: If-Range takes a strong entity tag or a Last-Modified date; a weak
+  // tag cannot resume.
   const ifRange = input.resume && input.resume.bytes > 0 ? ifRangeOf(input.resume) : null;
   const headers: Record<string, string> = {
     'accept-encoding': 'identity',
@@ -93,7 +95,8 @@ async function requestFile(
         'The site redirected the download without saying where.',
         { reason: 'bad-answer' },
       );
-    // Each hop under the same rules: https (http on loopback), no credentials; the token only to the site's origin.
+    // Each hop under the same rules: https (http on loopback), no credentials; the token only to
+    // the site's origin.
     url = checkFileUrl(new URL(location, url).href, input.siteOrigin);
   }
   const { res, status } = answer;
@@ -114,7 +117,10 @@ type Start = Validator & {
   readonly expectedSha: string | null;
 };
 
-/** What the answer's headers say: where the bytes start, the size, validator and name; refused sizes thrown. */
+/**
+ * What the answer's headers say: where the bytes start, the size, validator and name;
+ * refused sizes thrown.
+ */
 function readStart(res: IncomingMessage, url: URL, resumed: boolean, input: TransferInput): Start {
   const { offset, total } = rangeOf(res, resumed, input);
   if (total !== null && total > input.maxBytes) {
@@ -150,7 +156,10 @@ function readStart(res: IncomingMessage, url: URL, resumed: boolean, input: Tran
   };
 }
 
-/** A 206 must continue exactly where the partial file ends; a 200 starts from 0 (the file changed, or no ranges). */
+/**
+ * A 206 must continue exactly where the partial file ends; a 200 starts from 0 (the file changed,
+ * or no ranges).
+ */
 function rangeOf(
   res: IncomingMessage,
   resumed: boolean,
@@ -174,7 +183,10 @@ function rangeOf(
   return { offset: range.start, total: range.total };
 }
 
-/** The hash of the whole file starts with the bytes kept from earlier (the partial file cut to them). */
+/**
+ * The hash of the whole file starts with the bytes kept from earlier (the partial file
+ * cut to them).
+ */
 async function hashKept(res: IncomingMessage, partFile: string, offset: number): Promise<Hash> {
   const hash = createHash('sha256');
   try {
@@ -193,7 +205,10 @@ async function hashKept(res: IncomingMessage, partFile: string, offset: number):
   return hash;
 }
 
-/** The body into the partial file, hashed and counted as it arrives: the bytes in the file at the end. */
+/**
+ * The body into the partial file, hashed and counted as it arrives: the bytes in the file
+ * at the end.
+ */
 async function receiveBody(
   res: IncomingMessage,
   input: TransferInput,
@@ -202,11 +217,13 @@ async function receiveBody(
 ): Promise<number> {
   let bytes = start.offset;
   const limit = start.total ?? input.maxBytes;
-  // Flushed to the disk as the file arrives, a stretch at a time, so the final fsync before the rename has little
-  // left to write (it was a whole file's writeback at the end: ~70 ms of a 64 MiB download here).
+  // Flushed to the disk as the file arrives, a stretch at a time, so the final fsync before the
+  // rename has little left to write (it was a whole file's writeback at the end: ~70 ms of a 64
+  // MiB download here).
   const flusher = createFlusher(input, start.offset);
   const counter = new Transform({
-    // As large as the file stream's buffer: a socket read (up to 64 KiB) never waits on a 16 KiB stage between them.
+    // As large as the file stream's buffer: a socket read (up to 64 KiB) never waits on a 16 KiB
+    // stage between them.
     highWaterMark: 1024 * 1024,
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
@@ -228,7 +245,8 @@ async function receiveBody(
   try {
     await pipeline(res, counter, out, { signal: input.signal });
   } catch (cause) {
-    // What did reach the disk is kept for the resume: made durable, then reported (a pause, a cut, a lost network).
+    // What did reach the disk is kept for the resume: made durable, then reported (a pause, a cut,
+    // a lost network).
     await keepWritten(input.partFile).then((size) => size !== null && input.onDurable(size));
     throw receiveError(cause, input.signal);
   } finally {
@@ -270,14 +288,18 @@ function receiveError(cause: unknown, signal: AbortSignal): unknown {
   );
 }
 
-/** The whole file arrived, undamaged, and is on the disk (fsynced): its digest and first bytes (for its type). */
+/**
+ * The whole file arrived, undamaged, and is on the disk (fsynced): its digest and first bytes
+ * (for its type).
+ */
 async function checkArrived(
   input: TransferInput,
   bytes: number,
   start: Start,
   hash: Hash,
 ): Promise<{ sha256: string; head: Buffer }> {
-  // Content-Length / Content-Range: a clean end short of the stated size is a cut, not a complete file.
+  // Content-Length / Content-Range: a clean end short of the stated size is a cut, not
+  // a complete file.
   if (start.total !== null && bytes !== start.total)
     throw new TransientError(
       'The download ended before the whole file arrived; it resumes where it stopped.',

@@ -1,6 +1,7 @@
 /**
- * After a sync: which saved copies have a newer file. A new address is a new file; the same address may serve a
- * new file too, asked about with a conditional HEAD. Free functions over the downloads state.
+ * After a sync: which saved copies have a newer file. A new address is a new file; the same
+ * address may serve a new file too, asked about with a conditional HEAD. Free functions over
+ * the downloads state.
  */
 import type { DigitalProductView } from '../../common/view-models';
 import type { DownloadManagerOptions } from './api';
@@ -25,8 +26,8 @@ export async function noteNewAddresses(
 }
 
 /**
- * The same address may serve a new file: each saved copy is asked about with a conditional HEAD (a few at a
- * time); another ETag, size or date offers the new version. No answer changes nothing.
+ * The same address may serve a new file: each saved copy is asked about with a conditional HEAD (a
+ * few at a time); another ETag, size or date offers the new version. No answer changes nothing.
  */
 export async function checkValidators(
   state: DownloadsState,

@@ -1,4 +1,7 @@
-/** What the screen is told about a product's offline state: free functions over a record and its live run. */
+/**
+ * What the screen is told about a product's offline state: free functions over a record and
+ * its live run.
+ */
 import type { DownloadJobView, ProductOfflineView } from '../../common/downloads';
 import type { DigitalProductView } from '../../common/view-models';
 import type { ProductRecord } from './store';
@@ -10,7 +13,9 @@ export interface LiveProgress {
   readonly samples: readonly { readonly t: number; readonly bytes: number }[];
 }
 
-/** What is known beside the record: the product as last synced, the run under way, a retry's time. */
+/**
+ * What is known beside the record: the product as last synced, the run under way, a retry's time.
+ */
 export interface ViewInputs {
   readonly product: DigitalProductView | null;
   readonly run: LiveProgress | undefined;

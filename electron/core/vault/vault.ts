@@ -1,7 +1,8 @@
 /**
- * The vault: one encrypted record per site (its token pair, what the pair is bound to, and the client's
- * credentials) plus a durable queue of revocations still owed to a site. Records go through a `Cipher`;
- * nothing secret is ever written in plain text. With a non-persistent cipher everything stays in memory.
+ * The vault: one encrypted record per site (its token pair, what the pair is bound to, and the
+ * client's credentials) plus a durable queue of revocations still owed to a site. Records go
+ * through a `Cipher`; nothing secret is ever written in plain text. With a non-persistent cipher
+ * everything stays in memory.
  */
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
@@ -22,12 +23,18 @@ export interface SiteSecrets {
   readonly refreshToken: string | null;
   /** Milliseconds since the epoch; null when the server gave no expires_in. */
   readonly expiresAt: number | null;
-  /** When the access token was received (ms since the epoch): with expiresAt, its lifetime. Absent in older records. */
+  /**
+   * When the access token was received (ms since the epoch): with expiresAt, its lifetime. Absent
+   * in older records.
+   */
   readonly obtainedAt?: number | null;
   readonly scopes: readonly string[];
   readonly schoolId: string | null;
   readonly schoolSubdomain: string | null;
-  /** The RFC 8707 resource sent at authorization: the server cannot tell it back (spec, Authentication 4). */
+  /**
+   * The RFC 8707 resource sent at authorization: the server cannot tell it back
+   * (spec, Authentication 4).
+   */
   readonly resource: string | null;
   /** The token endpoint's issuer the pair came from (RFC 8414 issuer). */
   readonly issuer: string | null;
@@ -180,8 +187,8 @@ class EncryptedVault implements Vault {
     this.persistent = deps.cipher.persistent;
     this.#log = (deps.logger ?? silentLogger).child('vault');
     this.#blobs = new SealedBlobs(deps);
-    // A process killed between writing a record's temp file and renaming it leaves a full encrypted copy of the
-    // record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens.
+    // A process killed between writing a record's temp file and renaming it leaves a full encrypted
+    // copy of the record behind (`.site-<id>.vault.<random>.tmp`): removed when the vault opens.
     if (deps.cipher.persistent) {
       const removed = removeStaleTempFiles(deps.dir);
       if (removed > 0)
@@ -256,7 +263,10 @@ class EncryptedVault implements Vault {
   }
 }
 
-/** Lists every file the vault wrote (tests read them raw to prove no secret is stored in plain text). */
+/**
+ * Lists every file the vault wrote (tests read them raw to prove no secret is stored
+ * in plain text).
+ */
 export async function listVaultFiles(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir)).filter((f) => f.endsWith('.vault')).map((f) => join(dir, f));

@@ -1,7 +1,8 @@
 /**
- * A sync's staged snapshot on the writer's connection: the pages of each part as they arrive (fetched here or
- * handed over), their digests hashed page by page, pages asked for ahead kept aside until adopted, and the whole
- * snapshot committed in one transaction or dropped. SyncStages owns the stages; the handlers only call it.
+ * A sync's staged snapshot on the writer's connection: the pages of each part as they arrive
+ * (fetched here or handed over), their digests hashed page by page, pages asked for ahead kept
+ * aside until adopted, and the whole snapshot committed in one transaction or dropped. SyncStages
+ * owns the stages; the handlers only call it.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
@@ -27,16 +28,23 @@ import type {
 } from './worker-contract';
 
 /**
- * A paged part's digest, hashed page by page as the pages arrive: the bytes of JSON.stringify(list) are "[", the
- * nodes' own JSON joined by ",", and "]", so the result is snapshot.ts digestOf of the whole list (the stored
- * digests stay comparable), but the work is done while the next pages are on the network, not in the commit.
+ * A paged part's digest, hashed page by page as the pages arrive: the bytes of JSON.stringify(list)
+ * are "[", the nodes' own JSON joined by ",", and "]", so the result is snapshot.ts digestOf of the
+ * whole list (the stored digests stay comparable), but the work is done while the next pages are on
+ * the network, not in the commit.
  */
 interface PagedDigest {
   readonly hash: Hash;
   nodes: number;
-  /** Pages appended but not hashed yet (hashPending runs them, scheduled when the first one arrives; the commit runs what is left first). */
+  /**
+   * Pages appended but not hashed yet (hashPending runs them, scheduled when the first one arrives;
+   * the commit runs what is left first).
+   */
   readonly pending: (readonly unknown[])[];
-  /** Hashing a page failed (a value JSON.stringify cannot write): the commit refuses the stage instead of crashing the thread. */
+  /**
+   * Hashing a page failed (a value JSON.stringify cannot write): the commit refuses the stage
+   * instead of crashing the thread.
+   */
   failed?: unknown;
 }
 
@@ -44,11 +52,17 @@ interface Stage {
   readonly siteId: string;
   readonly parts: Map<PartName, unknown>;
   readonly dropped: Set<PartName>;
-  /** Paged parts only; a whole part (the profile, the subscriptions) is small and digested at the commit. */
+  /**
+   * Paged parts only; a whole part (the profile, the subscriptions) is small and digested
+   * at the commit.
+   */
   readonly digests: Map<PartName, PagedDigest>;
   /** Aborts the stage's requests still on the network (`stage:fetch`). */
   readonly requests: AbortController;
-  /** Pages asked for ahead of their turn (`hold`), by hold id, until `stage:adopt` stages them; the rest go with the stage. */
+  /**
+   * Pages asked for ahead of their turn (`hold`), by hold id, until `stage:adopt` stages them; the
+   * rest go with the stage.
+   */
   readonly held: Map<number, { readonly part: PartName; readonly nodes: readonly unknown[] }>;
   nextHold: number;
   /** Bytes of the site's answers staged so far (site-data.ts MAX_SYNC_BYTES). */
@@ -83,7 +97,8 @@ export class SyncStages {
 
   page({ stageId, part, nodes }: WriterInput<'stage:page'>): void {
     const s = this.#stage(stageId);
-    // Parsed on the main thread (a host's own fetch): the same depth limit as an answer parsed here.
+    // Parsed on the main thread (a host's own fetch): the same depth limit as an
+    // answer parsed here.
     if (nestsDeeperThan(nodes, MAX_ANSWER_DEPTH_OF_NODES)) throw siteDataInvalid('too-deep');
     if (!s.dropped.has(part)) append(s, part, nodes);
   }
@@ -92,7 +107,9 @@ export class SyncStages {
     return stageAnswer(this.#stage(stageId), { part, shape, path, body, hold: hold === true });
   }
 
-  /** A page fetched from this thread: a 2xx answer is staged, anything else goes back to be judged. */
+  /**
+   * A page fetched from this thread: a 2xx answer is staged, anything else goes back to be judged.
+   */
   async fetch(input: StageFetchInput): Promise<StageFetchReply> {
     const { stageId, part, shape, path, url, token, query, variables, hold, deadlineMs } = input;
     const answer = await postGraphQL({
@@ -196,7 +213,8 @@ export class SyncStages {
 
   #stage(stageId: string): Stage {
     const found = this.#stages.get(stageId);
-    // A writer restarted since the stage began has lost its pages: the run fails, the stored snapshot stays.
+    // A writer restarted since the stage began has lost its pages: the run fails, the
+    // stored snapshot stays.
     if (!found)
       throw new CoreError(
         'sync-failed',
@@ -206,7 +224,10 @@ export class SyncStages {
   }
 }
 
-/** Decodes and parses one answer of the site, stages the part at `path`, and says what the fetch needs next. */
+/**
+ * Decodes and parses one answer of the site, stages the part at `path`, and says what the
+ * fetch needs next.
+ */
 function stageAnswer(
   s: Stage,
   {
@@ -275,29 +296,33 @@ function stageAnswer(
 
 function append(s: Stage, part: PartName, nodes: readonly unknown[]): void {
   const list = (s.parts.get(part) as unknown[] | undefined) ?? [];
-  // push(...nodes) would overflow the stack on a very large page; pages are small, but a loop costs nothing.
+  // push(...nodes) would overflow the stack on a very large page; pages are small, but a
+  // loop costs nothing.
   for (const node of nodes) list.push(node);
   s.parts.set(part, list);
   const digest = s.digests.get(part) ?? { hash: createHash('sha256'), nodes: 0, pending: [] };
   s.digests.set(part, digest);
   if (nodes.length === 0) return;
-  // After this call's answer is posted (setImmediate runs after the handler and its reply, a page the worker fetched
-  // itself included), so the hashing is not on the page chain: the main thread already has the next cursor. The
-  // commit hashes whatever is still pending first (finishDigests), so the order of the two never matters.
+  // After this call's answer is posted (setImmediate runs after the handler and its reply, a page
+  // the worker fetched itself included), so the hashing is not on the page chain: the main thread
+  // already has the next cursor. The commit hashes whatever is still pending first (finishDigests),
+  // so the order of the two never matters.
   if (digest.pending.push(nodes) === 1) setImmediate(() => hashPending(digest));
 }
 
 /**
- * Hashes the pages appended since the last call: one update per page, its nodes' JSON joined by "," (see PagedDigest).
- * It runs from setImmediate, outside any call's error boundary: a throw here would end the thread and every site's
- * writes with it, so a failure is kept and refused at the commit (finishDigests) instead.
+ * Hashes the pages appended since the last call: one update per page, its nodes' JSON joined by ","
+ * (see PagedDigest). It runs from setImmediate, outside any call's error boundary: a throw here
+ * would end the thread and every site's writes with it, so a failure is kept and refused at the
+ * commit (finishDigests) instead.
  */
 function hashPending(digest: PagedDigest): void {
   if (digest.failed !== undefined) return;
   try {
     for (const page of digest.pending.splice(0)) {
       digest.hash.update(digest.nodes === 0 ? '[' : ',');
-      // JSON.stringify of the array is its nodes' JSON joined by "," inside "[...]": the same bytes, in one call.
+      // JSON.stringify of the array is its nodes' JSON joined by "," inside "[...]": the same
+      // bytes, in one call.
       digest.hash.update(JSON.stringify(page).slice(1, -1));
       digest.nodes += page.length;
     }
@@ -306,7 +331,9 @@ function hashPending(digest: PagedDigest): void {
   }
 }
 
-/** Each staged part's digest (see PagedDigest), as commitSnapshotIfChanged compares and stores them. */
+/**
+ * Each staged part's digest (see PagedDigest), as commitSnapshotIfChanged compares and stores them.
+ */
 function finishDigests(s: Stage): Map<PartName, string> {
   const out = new Map<PartName, string>();
   for (const [part, value] of s.parts) {
@@ -325,7 +352,10 @@ function finishDigests(s: Stage): Map<PartName, string> {
   return out;
 }
 
-/** GraphQL errors as the spec shapes them (an object with a string message); anything else in `errors` is not one. */
+/**
+ * GraphQL errors as the spec shapes them (an object with a string message); anything else in
+ * `errors` is not one.
+ */
 function isSiteError(value: unknown): value is SiteGraphQLError {
   return (
     value !== null &&
@@ -334,14 +364,17 @@ function isSiteError(value: unknown): value is SiteGraphQLError {
   );
 }
 
-/** A depth limit for nodes handed over already parsed: the answer's own envelope (data.viewer.x.nodes[i]) is not around them. */
+/**
+ * A depth limit for nodes handed over already parsed: the answer's own envelope
+ * (data.viewer.x.nodes[i]) is not around them.
+ */
 const MAX_ANSWER_DEPTH_OF_NODES = 28;
 
 /**
- * A commit that failed on the site's values is the site's data, not the disk: a field of the wrong type SQLite
- * cannot bind or a list that is not one (a TypeError), a value a column's constraint refuses (a missing id, an
- * amount that is not a number), a value too big for SQLite. The disk's own failures (SQLITE_FULL, SQLITE_IOERR,
- * SQLITE_BUSY...) stay storage errors.
+ * A commit that failed on the site's values is the site's data, not the disk: a field of the wrong
+ * type SQLite cannot bind or a list that is not one (a TypeError), a value a column's constraint
+ * refuses (a missing id, an amount that is not a number), a value too big for SQLite. The disk's
+ * own failures (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY...) stay storage errors.
  */
 const SITE_DATA_SQLITE = /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/;
 function siteDataOrStorage(error: unknown): unknown {

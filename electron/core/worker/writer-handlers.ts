@@ -1,7 +1,8 @@
 /**
- * The writes of the contract (worker-contract.ts), run on one connection: the worker runs them on its own, and
- * the in-process writer (tests, tools) on the connection it was given. They are the plain db functions and the
- * sync's stages (sync-stages.ts); nothing here knows which thread it is on.
+ * The writes of the contract (worker-contract.ts), run on one connection: the worker runs them
+ * on its own, and the in-process writer (tests, tools) on the connection it was given. They are
+ * the plain db functions and the sync's stages (sync-stages.ts); nothing here knows which thread
+ * it is on.
  */
 import type { Database } from 'better-sqlite3';
 import { purchaseHistoryCsv } from '../export/csv';
@@ -71,8 +72,9 @@ function storeHandlers(db: Database, stages: SyncStages): Omit<WriterHandlers, S
     'outbox:dismiss': ({ siteId, id }) => dismissFailed(db, siteId, id),
     'course:mark-seen': ({ siteId, courseId }) => markCourseSeen(db, siteId, courseId),
     'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
-    // No view reads the search tables: the memo is kept. The last step of the pass after a commit (fewer rows than
-    // asked) ends that commit's writes: the WAL is folded into the file and truncated then (truncateWal).
+    // No view reads the search tables: the memo is kept. The last step of the pass after a commit
+    // (fewer rows than asked) ends that commit's writes: the WAL is folded into the file and
+    // truncated then (truncateWal).
     'search:index-step': ({ maxRows }) => {
       const indexed = changingViews(db, '', [], () => indexShortTerms(db, maxRows));
       if (indexed < maxRows) truncateWal(db);
@@ -83,17 +85,19 @@ function storeHandlers(db: Database, stages: SyncStages): Omit<WriterHandlers, S
     'export:orders-csv': ({ siteId, now, language, timeZone }) =>
       purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
     'db:check': () => checkOfflineDatabase(db),
-    // The worker closes its own connection (writer-worker.ts); in process the connection belongs to the caller.
+    // The worker closes its own connection (writer-worker.ts); in process the connection belongs
+    // to the caller.
     'writer:close': () => stages.discardAll(),
   };
 }
 
 /**
- * A sync's commit and its search index pass leave a WAL as large as what they wrote (the first sync: as large as the
- * database), and SQLite's automatic checkpoints copy it back but never shrink the file
- * (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files). TRUNCATE copies every frame into the database
- * and truncates the WAL to zero bytes (https://sqlite.org/pragma.html#pragma_wal_checkpoint); it waits (busy_timeout)
- * for readers still on an older snapshot, and the main thread's reads are short. Best effort: a checkpoint that
+ * A sync's commit and its search index pass leave a WAL as large as what they wrote (the first
+ * sync: as large as the database), and SQLite's automatic checkpoints copy it back but never shrink
+ * the file (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files). TRUNCATE copies
+ * every frame into the database and truncates the WAL to zero bytes
+ * (https://sqlite.org/pragma.html#pragma_wal_checkpoint); it waits (busy_timeout) for readers still
+ * on an older snapshot, and the main thread's reads are short. Best effort: a checkpoint that
  * cannot finish leaves the WAL for the next one, and SQLite's own.
  */
 function truncateWal(db: Database): void {

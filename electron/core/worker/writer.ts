@@ -1,14 +1,17 @@
 /**
- * The database writer, as the main process sees it: `call(channel, input)` of the contract in worker-contract.ts.
- * - `startWriterWorker`: a worker_threads worker owns the one write connection (Signal Desktop's SQL worker is the
- *   model), so a commit of tens of thousands of rows, the search index and the outbox writes never block the main
- *   process, which carries every IPC call and window event. Screens read through a read-only connection beside it
- *   (WAL: https://sqlite.org/wal.html). Calls run one at a time, in the order sent (the outbox's order holds); a sync
- *   page the worker requests itself (`stage:fetch`) waits on the network without holding the others back.
+ * The database writer, as the main process sees it: `call(channel, input)` of the
+ * contract in worker-contract.ts.
+ * - `startWriterWorker`: a worker_threads worker owns the one write connection (Signal Desktop's
+ *   SQL worker is the model), so a commit of tens of thousands of rows, the search index and the
+ *   outbox writes never block the main process, which carries every IPC call and window event.
+ *   Screens read through a read-only connection beside it (WAL: https://sqlite.org/wal.html). Calls
+ *   run one at a time, in the order sent (the outbox's order holds); a sync page the worker
+ *   requests itself (`stage:fetch`) waits on the network without holding the others back.
  * - `createInProcessWriter`: the same handlers on a connection of this thread (unit tests, tools).
- * A worker that dies (a crash in the addon, out of memory) fails the calls it had with a clear storage-error and is
- * started again for the next call; what it had committed is on disk, what it had not is rolled back by SQLite, so a
- * crash mid-commit leaves the previous snapshot and every queued outbox change is still queued.
+ *   A worker that dies (a crash in the addon, out of memory) fails the calls it had with a clear
+ *   storage-error and is started again for the next call; what it had committed is on disk, what it
+ *   had not is rolled back by SQLite, so a crash mid-commit leaves the previous snapshot and every
+ *   queued outbox change is still queued.
  */
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
@@ -51,7 +54,8 @@ export function createInProcessWriter(db: Database): DbWriter {
   let tail: Promise<unknown> = Promise.resolve();
   return {
     call(call, input) {
-      // Asynchronous like the worker (callers cannot come to depend on a write having run synchronously), and in order.
+      // Asynchronous like the worker (callers cannot come to depend on a write having run
+      // synchronously), and in order.
       const run = tail
         .then(() =>
           (
@@ -63,7 +67,8 @@ export function createInProcessWriter(db: Database): DbWriter {
         .catch((error: unknown) => {
           throw isCoreError(error) ? error : fromWireError(toWireError(error), error);
         });
-      // A DETACHED call (a page on the network) starts in order but does not hold back the calls after it.
+      // A DETACHED call (a page on the network) starts in order but does not hold back the
+      // calls after it.
       if (!DETACHED.has(call)) tail = run.catch(() => undefined);
       return run;
     },
@@ -77,15 +82,23 @@ export function createInProcessWriter(db: Database): DbWriter {
 
 export interface WriterWorkerOptions extends WriterInit {
   readonly logger?: Logger;
-  /** The worker's script; by default found beside this module (sources run through tsx) or the main bundle. */
+  /**
+   * The worker's script; by default found beside this module (sources run through tsx) or
+   * the main bundle.
+   */
   readonly workerScript?: string;
-  /** Restarts allowed within `restartWindowMs` before the writer gives up and every call fails. Default 3 in 60 s. */
+  /**
+   * Restarts allowed within `restartWindowMs` before the writer gives up and every call fails.
+   * Default 3 in 60 s.
+   */
   readonly maxRestarts?: number;
   readonly restartWindowMs?: number;
 }
 
 export interface OpenedWriter extends DbWriter {
-  /** What opening found (the worker opens the file, runs migrations, moves a damaged file aside). */
+  /**
+   * What opening found (the worker opens the file, runs migrations, moves a damaged file aside).
+   */
   readonly recovered: boolean;
   readonly movedTo: string | null;
   readonly salvagedOutbox: number;
@@ -94,8 +107,9 @@ export interface OpenedWriter extends DbWriter {
   /** How many times the worker was started again after it died (for tests and diagnostics). */
   readonly restarts: number;
   /**
-   * Ends the worker at once, wherever it is (inside a transaction too), the way a crash would; the writer then
-   * restarts it as after any crash. For the crash tests and the soak; the app never calls it.
+   * Ends the worker at once, wherever it is (inside a transaction too), the way a crash would;
+   * the writer then restarts it as after any crash. For the crash tests and the soak; the app
+   * never calls it.
    */
   crash(): Promise<void>;
 }
@@ -105,11 +119,15 @@ interface Pending {
   readonly reject: (error: CoreError) => void;
 }
 
-/** How the writer's worker is started: the script, and whether it is a TypeScript source that needs tsx. */
+/**
+ * How the writer's worker is started: the script, and whether it is a TypeScript source
+ * that needs tsx.
+ */
 function workerEntry(explicit: string | undefined): WorkerEntry {
   if (explicit !== undefined) return { script: explicit, eval: false };
-  // electron-vite bundles the worker beside the main bundle as CommonJS (electron.vite.config.ts); a chunk that
-  // holds this module may sit one folder below it. A test's own bundle (test/soak) may carry an ESM db-writer.js.
+  // electron-vite bundles the worker beside the main bundle as CommonJS (electron.vite.config.ts);
+  // a chunk that holds this module may sit one folder below it. A test's own bundle (test/soak) may
+  // carry an ESM db-writer.js.
   return findWorkerEntry({
     from: import.meta.url,
     names: ['db-writer.cjs', 'db-writer.js'],
@@ -215,7 +233,8 @@ class WriterWorker implements OpenedWriter {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       const worker = this.#worker;
-      // Calls already sent finish first (the worker answers in order); then it closes its connection and ends.
+      // Calls already sent finish first (the worker answers in order); then it closes its
+      // connection and ends.
       const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       const last = this.#gaveUp ? Promise.reject(this.#gaveUp) : this.#send('writer:close', {});
       this.#closing = true;
@@ -256,7 +275,10 @@ class WriterWorker implements OpenedWriter {
     });
   }
 
-  /** The worker ended: its calls fail, and it is started again unless closing or over the restart budget. */
+  /**
+   * The worker ended: its calls fail, and it is started again unless closing or over
+   * the restart budget.
+   */
   #exited(w: Worker, code: number): void {
     if (this.#worker !== w) return;
     const lost = [...this.#pending.values()];
@@ -347,7 +369,10 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'writer:close': null,
 };
 
-/** What a commit did change, once it answered (snapshot.ts `viewsOfCommit`); nothing when it wrote nothing. */
+/**
+ * What a commit did change, once it answered (snapshot.ts `viewsOfCommit`); nothing when
+ * it wrote nothing.
+ */
 const commitViews = (result: CommitResult): readonly ViewArea[] =>
   result.unchanged ? [] : viewsOfCommit(result.rewritten);
 const AFTER: { readonly [K in WriterCall]?: (result: WriterOutput<K>) => readonly ViewArea[] } = {

@@ -13,10 +13,10 @@ const SIZE = 32 * 1024 * 1024;
 const THROTTLE = 256 * 1024;
 
 /**
- * The transfers run on their own thread: the main thread, which carries every IPC call, never reads their sockets,
- * hashes their chunks or writes their files. Shown by stopping the main thread cold (a synchronous wait) in the
- * middle of a download: the partial file keeps growing meanwhile. The file server runs in its own process, so
- * stopping this thread does not stop it.
+ * The transfers run on their own thread: the main thread, which carries every IPC call, never reads
+ * their sockets, hashes their chunks or writes their files. Shown by stopping the main thread cold
+ * (a synchronous wait) in the middle of a download: the partial file keeps growing meanwhile. The
+ * file server runs in its own process, so stopping this thread does not stop it.
  */
 describe('download transfers off the main thread', () => {
   let child: ChildProcess;
