@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from 'better-sqlite3';
 import type {
@@ -107,6 +107,83 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** Opens the site's database and seeds it; a failure closes it again. */
+function openSiteDatabase(
+  options: EmbeddedServerOptions,
+  siteKey: SiteKey,
+  site: SiteConfig,
+  clock: Clock,
+): Database {
+  const db = openDatabase(options.database ?? ':memory:', undefined, options.sqliteBinding);
+  try {
+    seedDatabase(db, {
+      seed: options.seed ?? 'demo',
+      site: siteKey,
+      now: clock.now(),
+      options: options.seedOptions ?? {},
+    });
+    // Even unseeded, the served school must exist: codes and tokens reference it.
+    db.prepare(
+      'INSERT OR IGNORE INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)',
+    ).run(site.schoolId, site.name, site.subdomain, clock.now());
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+function oauthSettings(options: EmbeddedServerOptions): OAuthSettings {
+  return {
+    idTokens: options.idTokens ?? 'sign',
+    registration: options.registration ?? 'allowlist_or_loopback',
+    clientMetadata: {
+      allowedHosts: options.clientMetadataDocuments?.allowedHosts ?? [],
+      open: options.clientMetadataDocuments?.open ?? false,
+      allowPrivateHosts: options.allowPrivateMetadataHosts ?? false,
+    },
+  };
+}
+
+/** What the request listener reads; `context` and `hosts` are set once the port is known. */
+interface ListenerState {
+  context: ServerContext | null;
+  hosts: ReadonlySet<string>;
+}
+
+function requestListener(
+  options: EmbeddedServerOptions,
+  router: Router,
+  faults: FaultSwitches,
+  clock: Clock,
+  state: ListenerState,
+): RequestListener {
+  const log = options.logger;
+  return (req, res) => {
+    const started = performance.now();
+    if (options.onResponse) observeResponse(req, res, options.onResponse);
+    if (log) {
+      // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
+      res.on('finish', () =>
+        log(
+          `${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
+        ),
+      );
+    }
+    // Before anything else (faults included): a request for another host name is no request to this site.
+    if (!hostAllowed(req, state.hosts)) {
+      sendJson(res, 421, {
+        error: 'misdirected_request',
+        error_description: 'this site does not answer to that host name',
+      });
+      return;
+    }
+    void beforeRouting(faults, clock, req, res).then((go) =>
+      go ? router.handle(state.context!, req, res) : undefined,
+    );
+  };
+}
+
 /**
  * Starts one site of the service on its own origin. Every route table is joined here (the one table of
  * paths); state lives in SQLite.
@@ -135,60 +212,12 @@ export async function createEmbeddedServer(
     studentPageRoutes,
     options.extraRoutes ?? [],
   );
-  const db = openDatabase(options.database ?? ':memory:', undefined, options.sqliteBinding);
+  const db = openSiteDatabase(options, siteKey, site, clock);
+  const oauth = oauthSettings(options);
 
-  try {
-    seedDatabase(db, {
-      seed: options.seed ?? 'demo',
-      site: siteKey,
-      now: clock.now(),
-      options: options.seedOptions ?? {},
-    });
-    // Even unseeded, the served school must exist: codes and tokens reference it.
-    db.prepare(
-      'INSERT OR IGNORE INTO schools (id, name, subdomain, created_at) VALUES (?, ?, ?, ?)',
-    ).run(site.schoolId, site.name, site.subdomain, clock.now());
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-
-  const oauth: OAuthSettings = {
-    idTokens: options.idTokens ?? 'sign',
-    registration: options.registration ?? 'allowlist_or_loopback',
-    clientMetadata: {
-      allowedHosts: options.clientMetadataDocuments?.allowedHosts ?? [],
-      open: options.clientMetadataDocuments?.open ?? false,
-      allowPrivateHosts: options.allowPrivateMetadataHosts ?? false,
-    },
-  };
-
-  let context: ServerContext | null = null;
-  // Set once the port is known; no request is served before listen() resolves.
-  let hosts: ReadonlySet<string> = new Set();
-  const http = createServer((req, res) => {
-    const started = performance.now();
-    if (options.onResponse) observeResponse(req, res, options.onResponse);
-    if (log) {
-      // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
-      res.on('finish', () =>
-        log(
-          `${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
-        ),
-      );
-    }
-    // Before anything else (faults included): a request for another host name is no request to this site.
-    if (!hostAllowed(req, hosts)) {
-      sendJson(res, 421, {
-        error: 'misdirected_request',
-        error_description: 'this site does not answer to that host name',
-      });
-      return;
-    }
-    void beforeRouting(faults, clock, req, res).then((go) =>
-      go ? router.handle(context!, req, res) : undefined,
-    );
-  });
+  // No request is served before listen() resolves, and so before the state is complete.
+  const state: ListenerState = { context: null, hosts: new Set() };
+  const http = createServer(requestListener(options, router, faults, clock, state));
   // Slow-loris guard; the requests this server serves are small.
   http.requestTimeout = 30_000;
   http.headersTimeout = 10_000;
@@ -201,8 +230,8 @@ export async function createEmbeddedServer(
     throw err;
   }
   const url = `http://${host}:${port}`;
-  hosts = allowedHosts(url);
-  context = {
+  state.hosts = allowedHosts(url);
+  const context: ServerContext = {
     db,
     baseUrl: url,
     site,
@@ -214,6 +243,7 @@ export async function createEmbeddedServer(
       ? {}
       : { memberResponseLimitBytes: options.memberResponseLimitBytes }),
   };
+  state.context = context;
   log?.(`listening at ${url} (${site.name})`);
 
   let closed = false;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as ent from '../store/content-entitlements';
 import * as courses from '../store/content-courses';
+import * as catalog from '../store/content-catalog';
 import * as rec from '../store/content-records';
 import * as pay from '../store/content-payments';
 import { countMembersOfSchool, memberOfSchool, pageMembersOfSchool } from '../store/content-viewer';
@@ -333,7 +334,7 @@ export const catalogRoutes: Route[] = [
     run: ({ ctx, schoolId }) => {
       const db = ctx.server.db;
       return ok({
-        courses: courses.listCourses(db, schoolId, 1, 0).total,
+        courses: catalog.listCourses(db, schoolId, 1, 0).total,
         students: courses.countStudents(db, schoolId),
         members: countMembersOfSchool(db, schoolId),
         revenue: pay.sumPaid(db, schoolId).map((r) => ({

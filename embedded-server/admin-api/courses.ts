@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as courses from '../store/content-courses';
+import * as catalog from '../store/content-catalog';
 import {
   adminRoute,
   AdminError,
@@ -114,11 +115,11 @@ const enrollCreate = z
   });
 
 function requireCourse(
-  db: Parameters<typeof courses.getCourse>[0],
+  db: Parameters<typeof catalog.getCourse>[0],
   schoolId: string,
   id: string,
 ): courses.CourseRow {
-  const c = courses.getCourse(db, schoolId, id);
+  const c = catalog.getCourse(db, schoolId, id);
   if (!c) throw notFound('course');
   return c;
 }
@@ -135,7 +136,7 @@ export const courseRoutes: Route[] = [
     response: pageOf(courseOut),
     run: ({ ctx, schoolId, query }) => {
       const w = pageWindow(query);
-      const { rows, total } = courses.listCourses(ctx.server.db, schoolId, w.limit, w.offset);
+      const { rows, total } = catalog.listCourses(ctx.server.db, schoolId, w.limit, w.offset);
       return pageResult(rows.map(toCourse), total, w);
     },
   }),
@@ -176,7 +177,7 @@ export const courseRoutes: Route[] = [
         created_at: now,
       };
       try {
-        courses.insertCourse(db, row);
+        catalog.insertCourse(db, row);
       } catch (err) {
         if (err instanceof Error && /UNIQUE/.test(err.message))
           throw conflict('a course with this slug exists');
@@ -196,13 +197,13 @@ export const courseRoutes: Route[] = [
     response: courseOut,
     run: ({ ctx, schoolId, params, body }) => {
       const db = ctx.server.db;
-      const patch: Parameters<typeof courses.updateCourse>[3] = {};
+      const patch: Parameters<typeof catalog.updateCourse>[3] = {};
       if (body.title !== undefined) patch.title = body.title;
       if (body.description !== undefined) patch.description = body.description;
       if (body.instructorName !== undefined) patch.instructor_name = body.instructorName;
       if (body.price !== undefined) patch.price = body.price;
       if (body.published !== undefined) patch.is_published = body.published ? 1 : 0;
-      if (!courses.updateCourse(db, schoolId, params.courseId!, patch)) throw notFound('course');
+      if (!catalog.updateCourse(db, schoolId, params.courseId!, patch)) throw notFound('course');
       return ok(toCourse(requireCourse(db, schoolId, params.courseId!)));
     },
   }),
@@ -255,9 +256,9 @@ export const courseRoutes: Route[] = [
         id: newId('sec'),
         course_id: course.id,
         title: body.title,
-        position: courses.nextSectionPosition(db, course.id),
+        position: catalog.nextSectionPosition(db, course.id),
       };
-      courses.insertSection(db, row);
+      catalog.insertSection(db, row);
       return ok({ id: row.id, title: row.title, position: row.position }, 201);
     },
   }),
@@ -273,7 +274,7 @@ export const courseRoutes: Route[] = [
     run: ({ ctx, schoolId, params, body }) => {
       const db = ctx.server.db;
       const course = requireCourse(db, schoolId, params.courseId!);
-      const section = courses.getSection(db, course.id, params.sectionId!);
+      const section = catalog.getSection(db, course.id, params.sectionId!);
       if (!section) throw notFound('section');
       const unlockAt = body.unlockAt ? Date.parse(body.unlockAt) : null;
       const row = {
@@ -281,11 +282,11 @@ export const courseRoutes: Route[] = [
         course_id: course.id,
         section_id: section.id,
         title: body.title,
-        position: courses.nextLecturePosition(db, section.id),
+        position: catalog.nextLecturePosition(db, section.id),
         duration: body.duration,
         unlock_at: unlockAt,
       };
-      courses.insertLecture(db, row);
+      catalog.insertLecture(db, row);
       return ok(
         {
           id: row.id,
@@ -307,7 +308,7 @@ export const courseRoutes: Route[] = [
     scope: 'curriculum:write',
     run: ({ ctx, schoolId, params }) => {
       const course = requireCourse(ctx.server.db, schoolId, params.courseId!);
-      if (!courses.deleteLecture(ctx.server.db, course.id, params.lectureId!))
+      if (!catalog.deleteLecture(ctx.server.db, course.id, params.lectureId!))
         throw notFound('lecture');
       return ok(null, 204);
     },

@@ -106,11 +106,13 @@ const PREFIX: Record<CrudArea, string> = {
   pages: 'pag',
 };
 
-function crudRoutes(area: CrudArea): Route[] {
-  // Widened to one document type: the union of per-area schemas would not unify in the generic route spec.
-  const shape = SHAPES[area] as unknown as z.ZodObject<Record<string, z.ZodType>>;
+/** The PascalCase of an area for operation ids: `membership_plans` -> `MembershipPlans`. */
+const opName = (area: CrudArea): string =>
+  area.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
+
+function crudReadRoutes(area: CrudArea): Route[] {
   const idParam = `/${area}/:recordId`;
-  const op = area.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
+  const op = opName(area);
   return [
     adminRoute({
       method: 'GET',
@@ -141,6 +143,15 @@ function crudRoutes(area: CrudArea): Route[] {
         return ok(toOut(r));
       },
     }),
+  ];
+}
+
+function crudWriteRoutes(area: CrudArea): Route[] {
+  // Widened to one document type: the union of per-area schemas would not unify in the generic route spec.
+  const shape = SHAPES[area] as unknown as z.ZodObject<Record<string, z.ZodType>>;
+  const idParam = `/${area}/:recordId`;
+  const op = opName(area);
+  return [
     adminRoute({
       method: 'POST',
       path: `/${area}`,
@@ -205,6 +216,11 @@ function crudRoutes(area: CrudArea): Route[] {
       },
     }),
   ];
+}
+
+/** List, get, create, update and delete, in that order (the OpenAPI document lists them so). */
+function crudRoutes(area: CrudArea): Route[] {
+  return [...crudReadRoutes(area), ...crudWriteRoutes(area)];
 }
 
 function singletonRoutes(area: keyof typeof SINGLETONS): Route[] {

@@ -209,6 +209,108 @@ function inviteCell(
     ><br /><small>Send students this link:</small> <code class="invite-url">${link}</code>`;
 }
 
+type AppListing = ReturnType<typeof listSchoolClients>[number];
+
+function appRow(ctx: RequestContext, op: Operator, a: AppListing): SafeHtml {
+  return html`<tr>
+    <td>${a.name}</td>
+    <td><code>${a.clientId}</code></td>
+    <td>${a.confidential ? 'Confidential' : 'Public'}</td>
+    <td>${a.redirectUris.map((u) => html`<code>${u}</code><br />`)}</td>
+    <td>${inviteCell(ctx, a)}</td>
+    <td>
+      <form method="post" action="${APPS_PATH}/${encodeURIComponent(a.clientId)}/delete">
+        <input type="hidden" name="csrf" value="${op.session.csrf}" /><button
+          type="submit"
+          class="danger"
+          aria-label="Delete ${a.name}"
+        >
+          Delete
+        </button>
+      </form>
+    </td>
+  </tr>`;
+}
+
+function createdNotice(created: {
+  clientId: string;
+  secret: string | null;
+  name: string;
+}): SafeHtml {
+  return html`<div class="notice" role="status">
+    <p>
+      Created <strong>${created.name}</strong>. Client ID:
+      <code class="client-id">${created.clientId}</code>
+    </p>
+    ${
+      created.secret
+        ? html`<p>
+            Client secret (shown only this once; copy it now):
+            <code class="secret">${created.secret}</code>
+          </p>`
+        : html`<p>Public application: no client secret.</p>`
+    }
+  </div>`;
+}
+
+function appsTable(rows: SafeHtml[]): SafeHtml {
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Name</th>
+        <th scope="col">Client ID</th>
+        <th scope="col">Type</th>
+        <th scope="col">Redirect URIs</th>
+        <th scope="col">Invite students</th>
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
+
+function createAppForm(op: Operator, v: Record<string, string>): SafeHtml {
+  return html`<h2>Create an application</h2>
+    <form method="post" action="${APPS_PATH}">
+      <input type="hidden" name="csrf" value="${op.session.csrf}" />
+      <input type="hidden" name="submission" value="${randomId('form_')}" />
+      <label for="name">Name</label>
+      <input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}" />
+      <label for="redirect_uris">Redirect URIs (one per line)</label>
+      <textarea id="redirect_uris" name="redirect_uris" rows="3" required>
+${v.redirect_uris ?? ''}</textarea>
+      <label class="check" for="confidential"
+        ><input
+          id="confidential"
+          name="confidential"
+          type="checkbox"
+          value="on"
+          ${v.confidential ? html` checked` : ''}
+        />Confidential application</label
+      >
+      <p>
+        <small
+          >Leave unchecked for desktop and mobile apps (public client, no secret). Checked: a client
+          secret is issued and the app must send it (client_secret_post).</small
+        >
+      </p>
+      <button type="submit">Create application</button>
+    </form>`;
+}
+
+function assistantsHelp(baseUrl: string): SafeHtml {
+  return html`<h2 id="assistants">Connecting an AI assistant (MCP)</h2>
+    <p>
+      An assistant reads a member's data through
+      <code class="mcp-url">${baseUrl}/mcp</code> with a member token. Create a public application
+      for it with the redirect URI its setup names (most use <code>http://127.0.0.1/callback</code>,
+      any port) and give members its client ID: the assistant cannot register one itself, since
+      registration makes operator clients only.
+    </p>`;
+}
+
 function appsPage(
   ctx: RequestContext,
   op: Operator,
@@ -220,111 +322,24 @@ function appsPage(
   status = 200,
 ): void {
   const apps = listSchoolClients(ctx.server.db, ctx.server.site.schoolId);
-  const rows = apps.map(
-    (a) =>
-      html`<tr>
-        <td>${a.name}</td>
-        <td><code>${a.clientId}</code></td>
-        <td>${a.confidential ? 'Confidential' : 'Public'}</td>
-        <td>${a.redirectUris.map((u) => html`<code>${u}</code><br />`)}</td>
-        <td>${inviteCell(ctx, a)}</td>
-        <td>
-          <form method="post" action="${APPS_PATH}/${encodeURIComponent(a.clientId)}/delete">
-            <input type="hidden" name="csrf" value="${op.session.csrf}" /><button
-              type="submit"
-              class="danger"
-              aria-label="Delete ${a.name}"
-            >
-              Delete
-            </button>
-          </form>
-        </td>
-      </tr>`,
-  );
-  const v = extra.values ?? {};
   layout(
     ctx,
     op,
     'OAuth applications',
     html`<h1>Developers › OAuth applications</h1>
       ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
-      ${
-        extra.created
-          ? html`<div class="notice" role="status">
-              <p>
-                Created <strong>${extra.created.name}</strong>. Client ID:
-                <code class="client-id">${extra.created.clientId}</code>
-              </p>
-              ${
-                extra.created.secret
-                  ? html`<p>
-                      Client secret (shown only this once; copy it now):
-                      <code class="secret">${extra.created.secret}</code>
-                    </p>`
-                  : html`<p>Public application: no client secret.</p>`
-              }
-            </div>`
-          : ''
-      }
+      ${extra.created ? createdNotice(extra.created) : ''}
       <h2>Applications</h2>
       ${
         apps.length === 0
           ? html`<p>No applications yet.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Client ID</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Redirect URIs</th>
-                  <th scope="col">Invite students</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
+          : appsTable(apps.map((a) => appRow(ctx, op, a)))
       }
-      <h2>Create an application</h2>
-      <form method="post" action="${APPS_PATH}">
-        <input type="hidden" name="csrf" value="${op.session.csrf}" />
-        <input type="hidden" name="submission" value="${randomId('form_')}" />
-        <label for="name">Name</label>
-        <input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}" />
-        <label for="redirect_uris">Redirect URIs (one per line)</label>
-        <textarea id="redirect_uris" name="redirect_uris" rows="3" required>
-${v.redirect_uris ?? ''}</textarea>
-        <label class="check" for="confidential"
-          ><input
-            id="confidential"
-            name="confidential"
-            type="checkbox"
-            value="on"
-            ${v.confidential ? html` checked` : ''}
-          />Confidential application</label
-        >
-        <p>
-          <small
-            >Leave unchecked for desktop and mobile apps (public client, no secret). Checked: a
-            client secret is issued and the app must send it (client_secret_post).</small
-          >
-        </p>
-        <button type="submit">Create application</button>
-      </form>
-      <h2 id="assistants">Connecting an AI assistant (MCP)</h2>
-      <p>
-        An assistant reads a member's data through
-        <code class="mcp-url">${ctx.server.baseUrl}/mcp</code> with a member token. Create a public
-        application for it with the redirect URI its setup names (most use
-        <code>http://127.0.0.1/callback</code>, any port) and give members its client ID: the
-        assistant cannot register one itself, since registration makes operator clients only.
-      </p>`,
+      ${createAppForm(op, extra.values ?? {})} ${assistantsHelp(ctx.server.baseUrl)}`,
     status,
   );
 }
 
-/** GET /admin/developers/oauth-applications */
 function listApps(ctx: RequestContext): void {
   const op = requireOperator(ctx);
   if (!op || !featureGate(ctx, op)) return;

@@ -1,6 +1,6 @@
 import type { RequestContext, Route } from '../http/types';
 import { NotFoundError } from '../http/errors';
-import { getCourseBySlug } from '../store/content-courses';
+import { getCourseBySlug } from '../store/content-catalog';
 import { renderCoverSvg } from './svg';
 
 /**

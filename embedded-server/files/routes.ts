@@ -43,15 +43,23 @@ function rendered(productId: string, title: string, fileName: string): Rendered 
 const SLOW_CHUNK = 2 * 1024;
 const SLOW_TICK_MS = 125;
 
-async function productFile(ctx: RequestContext): Promise<void> {
-  const { server, res, req } = ctx;
+type Product = NonNullable<ReturnType<typeof getDigitalProduct>>;
+
+/**
+ * The member's product and its rendered file, after the checks in order: a member token, a delivery of this
+ * product under this name, access not expired, and the demo faults. Answers the refusal itself (then null).
+ */
+function deliveredFile(ctx: RequestContext): { product: Product; file: Rendered } | null {
+  const { server, res } = ctx;
   const token = requireBearer(ctx, ACCOUNT_SCOPES);
-  if (!token) return;
-  if (token.audience !== 'member')
-    return void sendJson(res, 403, {
+  if (!token) return null;
+  if (token.audience !== 'member') {
+    sendJson(res, 403, {
       error: 'insufficient_scope',
       error_description: 'product files are for members',
     });
+    return null;
+  }
   const id = ctx.params.id ?? '';
   const name = ctx.params.name ?? '';
   const product = getDigitalProduct(server.db, server.site.schoolId, id);
@@ -61,77 +69,73 @@ async function productFile(ctx: RequestContext): Promise<void> {
   const notFound = () => {
     setNoStore(res);
     sendJson(res, 404, { error: 'not_found', error_description: 'no such file' });
+    return null;
   };
   if (!product || !delivery || product.download_url !== productFilePath(id, name))
     return notFound();
   if (delivery.expire_at !== null && delivery.expire_at <= server.clock.now()) {
     setNoStore(res);
-    return void sendJson(res, 403, {
+    sendJson(res, 403, {
       error: 'access_expired',
       error_description: 'your access to this product has ended',
     });
+    return null;
   }
   // Demo faults (Settings > Demo): the school withdrew the file, or never had it.
   if (server.faults.downloadFault === 'not-found') return notFound();
   if (server.faults.downloadFault === 'gone') {
     setNoStore(res);
-    return void sendJson(res, 410, {
+    sendJson(res, 410, {
       error: 'gone',
       error_description: 'this file has been withdrawn',
     });
+    return null;
   }
   const file = rendered(id, product.title, name);
-  if (!file) return notFound();
-  const size = file.body.length;
-  const headers: Record<string, string> = {
-    'Content-Type': contentType(name),
-    ETag: file.etag,
-    'Last-Modified': new Date(product.created_at).toUTCString(),
-    'Accept-Ranges': 'bytes',
-    'Repr-Digest': file.digest,
-    'Content-Disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"`,
-    'Cache-Control': 'private, no-cache',
-    'X-Content-Type-Options': 'nosniff',
-  };
-  // RFC 9110 §13.1.2: If-None-Match (weak comparison) -> 304 for GET and HEAD.
-  const inm = req.headers['if-none-match'];
-  if (
+  return file ? { product, file } : notFound();
+}
+
+/** RFC 9110 §13.1.2: If-None-Match (weak comparison) -> 304 for GET and HEAD. */
+function notModified(ctx: RequestContext, etag: string): boolean {
+  const inm = ctx.req.headers['if-none-match'];
+  return (
     inm !== undefined &&
-    inm.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag || t.trim() === '*')
-  ) {
-    res.writeHead(304, { ETag: file.etag, 'Cache-Control': headers['Cache-Control']! });
-    return void res.end();
-  }
+    inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*')
+  );
+}
+
+/**
+ * The bytes to send (RFC 9110 §14.2): the whole file, one range of it, or 'unsatisfiable' (416). A Range under
+ * an If-Range that no longer matches gets the whole (changed) file (RFC 9110 §13.1.5).
+ */
+function byteRange(
+  ctx: RequestContext,
+  size: number,
+  validators: { etag: string; lastModified: string },
+): { start: number; end: number; partial: boolean } | 'unsatisfiable' {
   let start = 0;
   let end = size - 1;
-  let status = 200;
-  const range = req.headers.range;
-  const ifRange = req.headers['if-range'];
-  // RFC 9110 §13.1.5: a Range under an If-Range that no longer matches gets the whole (changed) file.
+  const range = ctx.req.headers.range;
+  const ifRange = ctx.req.headers['if-range'];
   const rangeApplies =
     range !== undefined &&
-    (ifRange === undefined || ifRange === file.etag || ifRange === headers['Last-Modified']);
-  if (rangeApplies) {
-    const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-    if (m && (m[1] !== '' || m[2] !== '')) {
-      if (m[1] === '') start = Math.max(0, size - Number(m[2]));
-      else {
-        start = Number(m[1]);
-        if (m[2] !== '') end = Math.min(end, Number(m[2]));
-      }
-      if (start > end || start >= size) {
-        res.writeHead(416, { 'Content-Range': `bytes */${size}`, ETag: file.etag });
-        return void res.end();
-      }
-      status = 206;
-      headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
-    }
+    (ifRange === undefined || ifRange === validators.etag || ifRange === validators.lastModified);
+  if (!rangeApplies) return { start, end, partial: false };
+  const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return { start, end, partial: false };
+  if (m[1] === '') start = Math.max(0, size - Number(m[2]));
+  else {
+    start = Number(m[1]);
+    if (m[2] !== '') end = Math.min(end, Number(m[2]));
   }
-  headers['Content-Length'] = String(end - start + 1);
-  res.writeHead(status, headers);
-  if (req.method === 'HEAD') return void res.end();
-  const body = file.body.subarray(start, end + 1);
-  const fault = server.faults.downloadFault;
+  if (start > end || start >= size) return 'unsatisfiable';
+  return { start, end, partial: true };
+}
+
+/** Sends the body, or the demo faults' version of it: cut off halfway, or trickled. */
+async function sendBody(ctx: RequestContext, body: Buffer): Promise<void> {
+  const { res } = ctx;
+  const fault = ctx.server.faults.downloadFault;
   if (fault === 'cut') {
     // Half of what was asked for, then the connection drops (a lost network mid-download).
     res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))));
@@ -147,6 +151,43 @@ async function productFile(ctx: RequestContext): Promise<void> {
     return void res.end();
   }
   res.end(body);
+}
+
+async function productFile(ctx: RequestContext): Promise<void> {
+  const { res, req } = ctx;
+  const delivered = deliveredFile(ctx);
+  if (!delivered) return;
+  const { product, file } = delivered;
+  const name = ctx.params.name ?? '';
+  const size = file.body.length;
+  const headers: Record<string, string> = {
+    'Content-Type': contentType(name),
+    ETag: file.etag,
+    'Last-Modified': new Date(product.created_at).toUTCString(),
+    'Accept-Ranges': 'bytes',
+    'Repr-Digest': file.digest,
+    'Content-Disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"`,
+    'Cache-Control': 'private, no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (notModified(ctx, file.etag)) {
+    res.writeHead(304, { ETag: file.etag, 'Cache-Control': headers['Cache-Control']! });
+    return void res.end();
+  }
+  const range = byteRange(ctx, size, {
+    etag: file.etag,
+    lastModified: headers['Last-Modified']!,
+  });
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'Content-Range': `bytes */${size}`, ETag: file.etag });
+    return void res.end();
+  }
+  const { start, end } = range;
+  if (range.partial) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+  headers['Content-Length'] = String(end - start + 1);
+  res.writeHead(range.partial ? 206 : 200, headers);
+  if (req.method === 'HEAD') return void res.end();
+  await sendBody(ctx, file.body.subarray(start, end + 1));
 }
 
 function contentType(name: string): string {

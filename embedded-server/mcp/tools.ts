@@ -3,11 +3,18 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AccessTokenInfo, ServerContext } from '../http/types';
 import * as courses from '../store/content-courses';
+import * as catalog from '../store/content-catalog';
 import * as ent from '../store/content-entitlements';
 import { getRecord } from '../store/content-records';
 import { createMemberContext } from '../member-api/context';
 import { executeMemberRequest } from '../member-api/execute';
 import { memberSchema } from '../member-api/schema';
+import type {
+  CourseProgress,
+  LastWatchedLecture,
+  Lecture,
+  Section,
+} from '../member-api/schema-types';
 import * as out from './output-schemas';
 
 /**
@@ -57,7 +64,7 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
     },
     ({ query, limit }) =>
       text({
-        courses: courses.searchPublishedCourses(server.db, schoolId, query, limit).map((c) => ({
+        courses: catalog.searchPublishedCourses(server.db, schoolId, query, limit).map((c) => ({
           id: c.id,
           slug: c.slug,
           title: c.title,
@@ -85,7 +92,7 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
         url: server.baseUrl,
         locale: typeof settings['locale'] === 'string' ? settings['locale'] : null,
         timeZone: typeof settings['timeZone'] === 'string' ? settings['timeZone'] : null,
-        publishedCourses: courses.searchPublishedCourses(server.db, schoolId, '', 1000).length,
+        publishedCourses: catalog.searchPublishedCourses(server.db, schoolId, '', 1000).length,
       });
     },
   );
@@ -114,13 +121,22 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
   );
 }
 
-function registerMemberTools(mcp: McpServer, server: ServerContext, token: AccessTokenInfo): void {
+/** A member tool's context: the server, the caller's token, and the member API read as that token. */
+interface MemberTools {
+  mcp: McpServer;
+  server: ServerContext;
+  token: AccessTokenInfo;
   /** Each member tool checks its own scope first: a clear tool error, never a protocol error. */
+  guard(scope: 'account:read' | 'account:write'): CallToolResult | null;
+  /** Runs a member GraphQL document as the token's member; errors become one tool error. */
+  query(document: string, variables: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+function memberTools(mcp: McpServer, server: ServerContext, token: AccessTokenInfo): MemberTools {
   const guard = (scope: 'account:read' | 'account:write'): CallToolResult | null =>
     token.audience === 'member' && token.scopes.includes(scope)
       ? null
       : failure(`This tool requires a member token with the ${scope} scope.`);
-
   async function query(
     document: string,
     variables: Record<string, unknown>,
@@ -141,12 +157,66 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
     if (result.errors?.length) return failure(result.errors.map((e) => e.message).join('\n'));
     return text(result.data ?? {});
   }
+  return { mcp, server, token, guard, query };
+}
 
-  const page = {
-    first: z.number().int().min(1).max(100).default(20),
-    after: z.string().optional().describe('endCursor of the previous page'),
+const page = {
+  first: z.number().int().min(1).max(100).default(20),
+  after: z.string().optional().describe('endCursor of the previous page'),
+};
+
+/** A lecture as get_course_progress answers it: the member schema's fields, DateTime as ISO text. */
+type ProgressLecture = Pick<Lecture, 'lectureId' | 'title' | 'state' | 'isLocked'> & {
+  unlockAt: string | null;
+};
+type CourseProgressAnswer = Pick<
+  CourseProgress,
+  'totalLectures' | 'completedLectures' | 'percent'
+> & {
+  courseId: string;
+  lastWatchedLecture: Pick<LastWatchedLecture, 'lectureId' | 'positionSeconds'> | null;
+  sections: (Pick<Section, 'id' | 'title'> & { lectures: ProgressLecture[] })[];
+};
+
+/** One course's sections and lectures with the member's states, as the member API's `sections` reads. */
+function courseProgress(
+  server: ServerContext,
+  userId: string,
+  courseId: string,
+  enrollment: courses.EnrollmentRow,
+): CourseProgressAnswer {
+  const now = server.clock.now();
+  const sections = courses.sectionsForCourses(server.db, [courseId]);
+  const lectures = courses.lecturesForCourses(server.db, userId, [courseId]);
+  const done = lectures.filter((l) => l.state === 'completed').length;
+  return {
+    courseId,
+    totalLectures: lectures.length,
+    completedLectures: done,
+    percent: lectures.length ? Math.round((done / lectures.length) * 1000) / 10 : 0,
+    lastWatchedLecture: enrollment.last_lecture_id
+      ? {
+          lectureId: enrollment.last_lecture_id,
+          positionSeconds: enrollment.last_position_seconds ?? 0,
+        }
+      : null,
+    sections: sections.map((s) => ({
+      id: s.id,
+      title: s.title,
+      lectures: lectures
+        .filter((l) => l.section_id === s.id)
+        .map((l) => ({
+          lectureId: l.id,
+          title: l.title,
+          state: l.state,
+          isLocked: l.unlock_at !== null && l.unlock_at > now,
+          unlockAt: iso(l.unlock_at),
+        })),
+    })),
   };
+}
 
+function registerCourseTools({ mcp, server, token, guard, query }: MemberTools): void {
   mcp.registerTool(
     'list_my_courses',
     {
@@ -184,37 +254,12 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
         courseId,
       );
       if (!enrollment) return failure(`You are not enrolled in course ${courseId}.`);
-      const now = server.clock.now();
-      const sections = courses.sectionsForCourses(server.db, [courseId]);
-      const lectures = courses.lecturesForCourses(server.db, token.userId, [courseId]);
-      const done = lectures.filter((l) => l.state === 'completed').length;
-      return text({
-        courseId,
-        totalLectures: lectures.length,
-        completedLectures: done,
-        percent: lectures.length ? Math.round((done / lectures.length) * 1000) / 10 : 0,
-        lastWatchedLecture: enrollment.last_lecture_id
-          ? {
-              lectureId: enrollment.last_lecture_id,
-              positionSeconds: enrollment.last_position_seconds ?? 0,
-            }
-          : null,
-        sections: sections.map((s) => ({
-          id: s.id,
-          title: s.title,
-          lectures: lectures
-            .filter((l) => l.section_id === s.id)
-            .map((l) => ({
-              lectureId: l.id,
-              title: l.title,
-              state: l.state,
-              isLocked: l.unlock_at !== null && l.unlock_at > now,
-              unlockAt: iso(l.unlock_at),
-            })),
-        })),
-      });
+      return text(courseProgress(server, token.userId, courseId, enrollment));
     },
   );
+}
+
+function registerPaymentTools({ mcp, guard, query }: MemberTools): void {
   mcp.registerTool(
     'list_my_payments',
     {
@@ -236,6 +281,9 @@ function registerMemberTools(mcp: McpServer, server: ServerContext, token: Acces
         { first, after: after ?? null },
       ),
   );
+}
+
+function registerNotificationTools({ mcp, guard, query }: MemberTools): void {
   mcp.registerTool(
     'list_notifications',
     {
@@ -280,5 +328,9 @@ export function registerTools(
   token: AccessTokenInfo | null,
 ): void {
   registerPublicTools(mcp, server);
-  if (token) registerMemberTools(mcp, server, token);
+  if (!token) return;
+  const member = memberTools(mcp, server, token);
+  registerCourseTools(member);
+  registerPaymentTools(member);
+  registerNotificationTools(member);
 }

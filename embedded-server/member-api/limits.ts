@@ -12,6 +12,7 @@ import {
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValueNode,
@@ -83,103 +84,213 @@ function firstArg(node: FieldNode, size: { default: number; max: number }): numb
   return size.max;
 }
 
+interface Measure {
+  depth: number;
+  cost: number;
+  /** `__schema`/`__type` selections. */
+  introspection: number;
+  /** Deepest `__schema`/`__type` subtree (its own limit, see MAX_INTROSPECTION_DEPTH). */
+  introspectionDepth: number;
+  /** Fields inside `__schema`/`__type` subtrees. */
+  introspectionFields: number;
+}
+
+const emptyMeasure = (): Measure => ({
+  depth: 0,
+  cost: 0,
+  introspection: 0,
+  introspectionDepth: 0,
+  introspectionFields: 0,
+});
+
+function add(into: Measure, m: Measure, depthOffset: number): void {
+  into.depth = Math.max(into.depth, m.depth + depthOffset);
+  into.cost += m.cost;
+  into.introspection += m.introspection;
+  into.introspectionDepth = Math.max(into.introspectionDepth, m.introspectionDepth);
+  into.introspectionFields += m.introspectionFields;
+}
+
+/** What a walk over one document reads: the schema, the document's fragments and the limits. */
+interface Walk {
+  schema: GraphQLSchema;
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  limits: Limits;
+}
+
+function measureField(
+  walk: Walk,
+  sel: FieldNode,
+  parent: GraphQLCompositeType | null | undefined,
+  seen: ReadonlySet<string>,
+  out: Measure,
+): void {
+  const name = sel.name.value;
+  const def = fieldDef(walk.schema, parent, name);
+  const childType = def ? (getNamedType(def.type) as GraphQLCompositeType) : null;
+  const inner = sel.selectionSet
+    ? measure(walk, sel.selectionSet, childType, seen)
+    : emptyMeasure();
+  // A field costs 1 plus its selection, introspection included.
+  const cost =
+    1 +
+    (childType && childType.name.endsWith('Connection')
+      ? inner.cost * firstArg(sel, walk.limits.pageSize(name))
+      : inner.cost);
+  if (def === SchemaMetaFieldDef || def === TypeMetaFieldDef) {
+    out.introspection += 1 + inner.introspection;
+    out.introspectionDepth = Math.max(out.introspectionDepth, inner.depth + 1);
+    // Every field below counts (inner.cost is its field count: introspection has no connections).
+    out.introspectionFields += cost;
+    out.depth = Math.max(out.depth, 1);
+    out.cost += cost;
+  } else {
+    add(out, { ...inner, cost }, 1);
+  }
+}
+
+// Fragment cycles are rejected by graphql's own rules, and the `seen` guard keeps this walk finite even
+// before they run.
+function measure(
+  walk: Walk,
+  set: SelectionSetNode,
+  parent: GraphQLCompositeType | null | undefined,
+  seen: ReadonlySet<string>,
+): Measure {
+  const out = emptyMeasure();
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      measureField(walk, sel, parent, seen, out);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      const t = sel.typeCondition
+        ? (walk.schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType)
+        : parent;
+      add(out, measure(walk, sel.selectionSet, t, seen), 0);
+    } else {
+      const frag = walk.fragments.get(sel.name.value);
+      if (!frag || seen.has(frag.name.value)) continue;
+      add(
+        out,
+        measure(
+          walk,
+          frag.selectionSet,
+          walk.schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType,
+          new Set([...seen, frag.name.value]),
+        ),
+        0,
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * The introspection budgets of one document: its selections and fields add up over all its operations, and
+ * each budget is reported once, at the operation that passes it.
+ */
+class IntrospectionTally {
+  readonly #maxSelections: number;
+  #selections = 0;
+  #fields = 0;
+  #selectionsReported = false;
+  #fieldsReported = false;
+
+  constructor(maxSelections: number) {
+    this.#maxSelections = maxSelections;
+  }
+
+  /** Adds one operation's measure; answers the errors it brings. */
+  add(op: OperationDefinitionNode, m: Measure): GraphQLError[] {
+    const errors: GraphQLError[] = [];
+    this.#selections += m.introspection;
+    this.#fields += m.introspectionFields;
+    if (this.#fields > MAX_INTROSPECTION_FIELDS && !this.#fieldsReported) {
+      this.#fieldsReported = true;
+      errors.push(
+        new GraphQLError(
+          `Introspection selects ${this.#fields} fields; the limit is ${MAX_INTROSPECTION_FIELDS}.`,
+          {
+            nodes: [op],
+            extensions: {
+              code: 'QUERY_TOO_COMPLEX',
+              introspectionFields: this.#fields,
+              maxIntrospectionFields: MAX_INTROSPECTION_FIELDS,
+            },
+          },
+        ),
+      );
+    }
+    if (m.introspectionDepth > MAX_INTROSPECTION_DEPTH) {
+      errors.push(
+        new GraphQLError(
+          `Introspection depth ${m.introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}.`,
+          {
+            nodes: [op],
+            extensions: {
+              code: 'QUERY_TOO_DEEP',
+              depth: m.introspectionDepth,
+              maxDepth: MAX_INTROSPECTION_DEPTH,
+            },
+          },
+        ),
+      );
+    }
+    if (this.#selections > this.#maxSelections && !this.#selectionsReported) {
+      this.#selectionsReported = true;
+      errors.push(
+        new GraphQLError(
+          `A request may select __schema or __type at most ${this.#maxSelections} time(s).`,
+          {
+            nodes: [op],
+            extensions: {
+              code: 'INTROSPECTION_LIMIT',
+              maxIntrospectionSelections: this.#maxSelections,
+            },
+          },
+        ),
+      );
+    }
+    return errors;
+  }
+}
+
+/** The depth and cost errors of one operation. */
+function operationErrors(op: OperationDefinitionNode, m: Measure, limits: Limits): GraphQLError[] {
+  const errors: GraphQLError[] = [];
+  const { depth, cost } = m;
+  if (depth > limits.maxDepth) {
+    errors.push(
+      new GraphQLError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}.`, {
+        nodes: [op],
+        extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth },
+      }),
+    );
+  }
+  if (cost > limits.maxComplexity) {
+    errors.push(
+      new GraphQLError(`Query complexity ${cost} exceeds the limit of ${limits.maxComplexity}.`, {
+        nodes: [op],
+        extensions: {
+          code: 'QUERY_TOO_COMPLEX',
+          complexity: cost,
+          maxComplexity: limits.maxComplexity,
+        },
+      }),
+    );
+  }
+  return errors;
+}
+
 export function costLimitsRule(limits: Limits) {
   return (context: ValidationContext): ASTVisitor => {
     const schema = context.getSchema();
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of context.getDocument().definitions)
       if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-
-    interface Measure {
-      depth: number;
-      cost: number;
-      /** `__schema`/`__type` selections. */
-      introspection: number;
-      /** Deepest `__schema`/`__type` subtree (its own limit, see MAX_INTROSPECTION_DEPTH). */
-      introspectionDepth: number;
-      /** Fields inside `__schema`/`__type` subtrees. */
-      introspectionFields: number;
-    }
-    const add = (into: Measure, m: Measure, depthOffset: number): void => {
-      into.depth = Math.max(into.depth, m.depth + depthOffset);
-      into.cost += m.cost;
-      into.introspection += m.introspection;
-      into.introspectionDepth = Math.max(into.introspectionDepth, m.introspectionDepth);
-      into.introspectionFields += m.introspectionFields;
-    };
-
-    // Fragment cycles are rejected by graphql's own rules, and the `seen` guard keeps this walk finite even
-    // before they run.
-    function measure(
-      set: SelectionSetNode,
-      parent: GraphQLCompositeType | null | undefined,
-      seen: ReadonlySet<string>,
-    ): Measure {
-      const out: Measure = {
-        depth: 0,
-        cost: 0,
-        introspection: 0,
-        introspectionDepth: 0,
-        introspectionFields: 0,
-      };
-      for (const sel of set.selections) {
-        if (sel.kind === Kind.FIELD) {
-          const name = sel.name.value;
-          const def = fieldDef(schema, parent, name);
-          const childType = def ? (getNamedType(def.type) as GraphQLCompositeType) : null;
-          const inner = sel.selectionSet
-            ? measure(sel.selectionSet, childType, seen)
-            : {
-                depth: 0,
-                cost: 0,
-                introspection: 0,
-                introspectionDepth: 0,
-                introspectionFields: 0,
-              };
-          // A field costs 1 plus its selection, introspection included.
-          const cost =
-            1 +
-            (childType && childType.name.endsWith('Connection')
-              ? inner.cost * firstArg(sel, limits.pageSize(name))
-              : inner.cost);
-          if (def === SchemaMetaFieldDef || def === TypeMetaFieldDef) {
-            out.introspection += 1 + inner.introspection;
-            out.introspectionDepth = Math.max(out.introspectionDepth, inner.depth + 1);
-            // Every field below counts (inner.cost is its field count: introspection has no connections).
-            out.introspectionFields += cost;
-            out.depth = Math.max(out.depth, 1);
-            out.cost += cost;
-          } else {
-            add(out, { ...inner, cost }, 1);
-          }
-        } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-          const t = sel.typeCondition
-            ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType)
-            : parent;
-          add(out, measure(sel.selectionSet, t, seen), 0);
-        } else {
-          const frag = fragments.get(sel.name.value);
-          if (!frag || seen.has(frag.name.value)) continue;
-          add(
-            out,
-            measure(
-              frag.selectionSet,
-              schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType,
-              new Set([...seen, frag.name.value]),
-            ),
-            0,
-          );
-        }
-      }
-      return out;
-    }
-
-    const maxIntrospection = limits.maxIntrospectionSelections ?? MAX_INTROSPECTION_SELECTIONS;
-    let introspectionTotal = 0;
-    let introspectionFieldsTotal = 0;
-    let introspectionReported = false;
-    let introspectionFieldsReported = false;
-
+    const walk: Walk = { schema, fragments, limits };
+    const tally = new IntrospectionTally(
+      limits.maxIntrospectionSelections ?? MAX_INTROSPECTION_SELECTIONS,
+    );
     return {
       OperationDefinition(op) {
         const root =
@@ -188,82 +299,9 @@ export function costLimitsRule(limits: Limits) {
             : op.operation === 'mutation'
               ? schema.getMutationType()
               : schema.getSubscriptionType();
-        const { depth, cost, introspection, introspectionDepth, introspectionFields } = measure(
-          op.selectionSet,
-          root,
-          new Set(),
-        );
-        introspectionTotal += introspection;
-        introspectionFieldsTotal += introspectionFields;
-        if (introspectionFieldsTotal > MAX_INTROSPECTION_FIELDS && !introspectionFieldsReported) {
-          introspectionFieldsReported = true;
-          context.reportError(
-            new GraphQLError(
-              `Introspection selects ${introspectionFieldsTotal} fields; the limit is ${MAX_INTROSPECTION_FIELDS}.`,
-              {
-                nodes: [op],
-                extensions: {
-                  code: 'QUERY_TOO_COMPLEX',
-                  introspectionFields: introspectionFieldsTotal,
-                  maxIntrospectionFields: MAX_INTROSPECTION_FIELDS,
-                },
-              },
-            ),
-          );
-        }
-        if (introspectionDepth > MAX_INTROSPECTION_DEPTH) {
-          context.reportError(
-            new GraphQLError(
-              `Introspection depth ${introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}.`,
-              {
-                nodes: [op],
-                extensions: {
-                  code: 'QUERY_TOO_DEEP',
-                  depth: introspectionDepth,
-                  maxDepth: MAX_INTROSPECTION_DEPTH,
-                },
-              },
-            ),
-          );
-        }
-        if (introspectionTotal > maxIntrospection && !introspectionReported) {
-          introspectionReported = true;
-          context.reportError(
-            new GraphQLError(
-              `A request may select __schema or __type at most ${maxIntrospection} time(s).`,
-              {
-                nodes: [op],
-                extensions: {
-                  code: 'INTROSPECTION_LIMIT',
-                  maxIntrospectionSelections: maxIntrospection,
-                },
-              },
-            ),
-          );
-        }
-        if (depth > limits.maxDepth) {
-          context.reportError(
-            new GraphQLError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}.`, {
-              nodes: [op],
-              extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth },
-            }),
-          );
-        }
-        if (cost > limits.maxComplexity) {
-          context.reportError(
-            new GraphQLError(
-              `Query complexity ${cost} exceeds the limit of ${limits.maxComplexity}.`,
-              {
-                nodes: [op],
-                extensions: {
-                  code: 'QUERY_TOO_COMPLEX',
-                  complexity: cost,
-                  maxComplexity: limits.maxComplexity,
-                },
-              },
-            ),
-          );
-        }
+        const m = measure(walk, op.selectionSet, root, new Set());
+        for (const error of [...tally.add(op, m), ...operationErrors(op, m, limits)])
+          context.reportError(error);
       },
     };
   };

@@ -243,6 +243,33 @@ function consultingConnection(
   );
 }
 
+// The invoice and installment columns are written together (store insertPayment): a row with an invoice
+// number has a kind and an issue time. Were one null, graphql answers its non-null error, as before.
+function invoiceOf(r: PaymentTuple): Node<'Payment'>['invoice'] {
+  const P = PAY;
+  return r[P.invoice_number] === null
+    ? null
+    : {
+        number: r[P.invoice_number]!,
+        kind: r[P.invoice_kind]!,
+        title: r[P.invoice_title],
+        taxId: r[P.invoice_tax_id],
+        issuedAt: r[P.invoice_issued_at]!,
+        voidedAt: r[P.invoice_voided_at],
+      };
+}
+
+function installmentOf(r: PaymentTuple): Node<'Payment'>['installment'] {
+  const P = PAY;
+  return r[P.installment_periods] === null
+    ? null
+    : {
+        periods: r[P.installment_periods]!,
+        amountPerPeriod: r[P.installment_amount_per_period] ?? 0,
+        bankName: r[P.installment_bank_name],
+      };
+}
+
 function paymentConnection(
   ctx: MemberContext,
   first: number,
@@ -284,19 +311,7 @@ function paymentConnection(
             amount: a.amount,
           }));
         },
-        // The invoice and installment columns are written together (store insertPayment): a row with a
-        // number has a kind and an issue time. Were one null, graphql answers its non-null error, as before.
-        invoice:
-          r[P.invoice_number] === null
-            ? null
-            : {
-                number: r[P.invoice_number]!,
-                kind: r[P.invoice_kind]!,
-                title: r[P.invoice_title],
-                taxId: r[P.invoice_tax_id],
-                issuedAt: r[P.invoice_issued_at]!,
-                voidedAt: r[P.invoice_voided_at],
-              },
+        invoice: invoiceOf(r),
         lineitems: () => {
           load();
           return (items!.get(id) ?? []).map((l) => ({
@@ -309,14 +324,7 @@ function paymentConnection(
             finalAmount: l.final_amount,
           }));
         },
-        installment:
-          r[P.installment_periods] === null
-            ? null
-            : {
-                periods: r[P.installment_periods]!,
-                amountPerPeriod: r[P.installment_amount_per_period] ?? 0,
-                bankName: r[P.installment_bank_name],
-              },
+        installment: installmentOf(r),
         refundingState: r[P.refunding_state],
         refundedAmount: r[P.refunded_amount],
         refundedAt: r[P.refunded_at],

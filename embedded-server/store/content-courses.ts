@@ -11,7 +11,10 @@ import {
   type PageRequest,
 } from './content-sql';
 
-/** Data access for courses, sections, lectures, enrollments and lecture progress (migration 002). */
+/**
+ * Data access for a member's courses, their sections and lectures, enrollments and lecture progress (migration
+ * 002). The catalogue and the writes that build a course are content-catalog.ts.
+ */
 
 export interface CourseRow {
   id: string;
@@ -26,6 +29,43 @@ export interface CourseRow {
   is_published: number;
   created_at: number;
 }
+
+/**
+ * Every column of `courses`, by name: insertCourse writes them all, so a new column is a line of CourseRow and
+ * one here (the compiler names it when missing), and no statement to edit.
+ */
+const COURSE_COLUMN_SET: Readonly<Record<keyof CourseRow, true>> = {
+  id: true,
+  school_id: true,
+  slug: true,
+  title: true,
+  description: true,
+  cover_image_url: true,
+  instructor_name: true,
+  price: true,
+  currency: true,
+  is_published: true,
+  created_at: true,
+};
+export const COURSE_COLUMNS = Object.keys(COURSE_COLUMN_SET) as readonly (keyof CourseRow)[];
+
+type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
+/**
+ * A course to insert: a column that may be null may be left out (it is stored as NULL), so a new optional
+ * column asks nothing of the seeds and the admin API until they set it.
+ */
+export type NewCourse = Omit<CourseRow, NullableKeys<CourseRow>> &
+  Partial<Pick<CourseRow, NullableKeys<CourseRow>>>;
+
+/** The columns an operator may change (admin API PATCH /courses/:id); updateCourse sets exactly these. */
+export const COURSE_EDITABLE = [
+  'title',
+  'description',
+  'price',
+  'is_published',
+  'instructor_name',
+] as const satisfies readonly (keyof CourseRow)[];
+export type CoursePatch = Partial<Pick<CourseRow, (typeof COURSE_EDITABLE)[number]>>;
 
 export interface EnrolledCourseRow extends CourseRow {
   enrollment_id: string;
@@ -250,137 +290,6 @@ export function progressForCourses(
       WHERE l.course_id IN (SELECT value FROM json_each(:ids))
       GROUP BY l.course_id`,
   ).all({ user: userId, ids: jsonIds(courseIds) });
-}
-
-// ---- catalog and operator access ------------------------------------------------------------------------
-
-export function searchPublishedCourses(
-  db: Database,
-  schoolId: string,
-  text: string,
-  limit: number,
-): CourseRow[] {
-  return stmt<object, CourseRow>(
-    db,
-    `SELECT * FROM courses
-      WHERE school_id = :school AND is_published = 1
-        AND (:q = '' OR instr(lower(title), lower(:q)) > 0 OR instr(lower(coalesce(description, '')), lower(:q)) > 0)
-      ORDER BY created_at DESC, id DESC LIMIT :limit`,
-  ).all({ school: schoolId, q: text.trim(), limit });
-}
-
-export function listCourses(
-  db: Database,
-  schoolId: string,
-  limit: number,
-  offset: number,
-): { rows: CourseRow[]; total: number } {
-  const rows = stmt<object, CourseRow>(
-    db,
-    'SELECT * FROM courses WHERE school_id = :school ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
-  ).all({ school: schoolId, limit, offset });
-  const total = stmt<object, { n: number }>(
-    db,
-    'SELECT count(*) AS n FROM courses WHERE school_id = :school',
-  ).get({
-    school: schoolId,
-  })!.n;
-  return { rows, total };
-}
-
-export function getCourse(db: Database, schoolId: string, id: string): CourseRow | undefined {
-  return stmt<object, CourseRow>(
-    db,
-    'SELECT * FROM courses WHERE school_id = :school AND id = :id',
-  ).get({ school: schoolId, id });
-}
-
-/** A course of the school by its slug (unique per school, migration 002), published or not. */
-export function getCourseBySlug(
-  db: Database,
-  schoolId: string,
-  slug: string,
-): CourseRow | undefined {
-  return stmt<object, CourseRow>(
-    db,
-    'SELECT * FROM courses WHERE school_id = :school AND slug = :slug',
-  ).get({ school: schoolId, slug });
-}
-
-export function insertCourse(db: Database, row: CourseRow): void {
-  stmt(
-    db,
-    `INSERT INTO courses (id, school_id, slug, title, description, cover_image_url, instructor_name, price, currency, is_published, created_at)
-     VALUES (:id, :school_id, :slug, :title, :description, :cover_image_url, :instructor_name, :price, :currency, :is_published, :created_at)`,
-  ).run(row);
-}
-
-export function updateCourse(
-  db: Database,
-  schoolId: string,
-  id: string,
-  patch: Partial<
-    Pick<CourseRow, 'title' | 'description' | 'price' | 'is_published' | 'instructor_name'>
-  >,
-): boolean {
-  const current = getCourse(db, schoolId, id);
-  if (!current) return false;
-  const next = { ...current, ...patch };
-  stmt(
-    db,
-    `UPDATE courses SET title = :title, description = :description, price = :price, is_published = :is_published,
-            instructor_name = :instructor_name WHERE id = :id AND school_id = :school_id`,
-  ).run(next);
-  return true;
-}
-
-export function insertSection(db: Database, row: SectionRow): void {
-  stmt(
-    db,
-    'INSERT INTO sections (id, course_id, title, position) VALUES (:id, :course_id, :title, :position)',
-  ).run(row);
-}
-
-export function insertLecture(db: Database, row: Omit<LectureRow, 'state'>): void {
-  stmt(
-    db,
-    `INSERT INTO lectures (id, course_id, section_id, title, position, duration, unlock_at)
-     VALUES (:id, :course_id, :section_id, :title, :position, :duration, :unlock_at)`,
-  ).run(row);
-}
-
-export function getSection(
-  db: Database,
-  courseId: string,
-  sectionId: string,
-): SectionRow | undefined {
-  return stmt<object, SectionRow>(
-    db,
-    'SELECT * FROM sections WHERE id = :id AND course_id = :course',
-  ).get({ id: sectionId, course: courseId });
-}
-
-export function nextLecturePosition(db: Database, sectionId: string): number {
-  return stmt<object, { p: number }>(
-    db,
-    'SELECT coalesce(max(position), 0) + 1 AS p FROM lectures WHERE section_id = :s',
-  ).get({ s: sectionId })!.p;
-}
-
-export function nextSectionPosition(db: Database, courseId: string): number {
-  return stmt<object, { p: number }>(
-    db,
-    'SELECT coalesce(max(position), 0) + 1 AS p FROM sections WHERE course_id = :c',
-  ).get({ c: courseId })!.p;
-}
-
-export function deleteLecture(db: Database, courseId: string, lectureId: string): boolean {
-  return (
-    stmt(db, 'DELETE FROM lectures WHERE id = :id AND course_id = :course').run({
-      id: lectureId,
-      course: courseId,
-    }).changes > 0
-  );
 }
 
 export interface EnrollmentRow {

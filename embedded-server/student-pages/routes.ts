@@ -9,9 +9,9 @@ import { html, page, type SafeHtml } from '../http/html';
 import { redirect, sendHtml } from '../http/respond';
 import { currentSession } from '../oauth/browser-session';
 import { PATHS } from '../oauth/settings';
+import { getCourseBySlug } from '../store/content-catalog';
 import {
   findEnrollment,
-  getCourseBySlug,
   lecturesForCourses,
   sectionsForCourses,
   type LectureRow,

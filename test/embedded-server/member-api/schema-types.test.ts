@@ -11,36 +11,10 @@ import type { ViewerResolvers } from '../../../embedded-server/member-api/schema
 
 type ViewerMap = Complete<ViewerResolvers<MemberContext>>;
 
-const course: Node<'Course'> = {
-  id: 'c1',
-  slug: 'c1',
-  title: 'Course',
-  description: null,
-  coverImageUrl: null,
-  instructorName: null,
-  enrolledAt: 0,
-  expireDate: null,
-  hasLifetimeAccess: true,
-  detailProgress: () => ({
-    totalLectures: 0,
-    readLectures: 0,
-    completedLectures: 0,
-    percent: 0,
-    completedAt: null,
-  }),
-  lastWatchedLecture: null,
-  sections: () => [],
-};
+// Declared, not built: a new schema field then needs no line here (the cases never run).
+declare const course: Node<'Course'>;
 
-const notice: Node<'Notification'> = {
-  id: 'n1',
-  kind: 'announcement',
-  title: 'Notice',
-  body: '',
-  url: null,
-  createdAt: 0,
-  readAt: null,
-};
+declare const notice: Node<'Notification'>;
 
 /** Type-level cases only: never called. */
 export function typeCases(): unknown[] {
