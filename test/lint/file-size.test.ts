@@ -31,8 +31,6 @@ const GENERATED: Readonly<Record<string, string>> = {
  */
 const AWAITING_SPLIT: Readonly<Record<string, string>> = {
   'embedded-server/store/content-courses.ts': 'course content and course admin writes',
-  'test/core/db/store.test.ts': 'one file per store area',
-  'test/core/worker/writer.test.ts': 'one file per writer job',
   'test/embedded-server/admin-api/admin.test.ts': 'one file per admin resource',
   'test/embedded-server/member-api/resolvers.test.ts': 'one file per resolver area',
   'test/embedded-server/oauth/authorize.test.ts': 'sign-in page and consent page',

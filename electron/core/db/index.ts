@@ -14,6 +14,7 @@ export {
   type OpenOptions,
 } from './open';
 export { migrate } from './migrate';
+export type { AnyDB, ReadableDB, ReadWriteDB, WritableDB } from './handles';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
 export { silentLogger, type Logger } from './logger';
 export { ensureSite, removeSiteData, listSiteIds, hasSite } from './sites';

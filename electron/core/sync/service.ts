@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type {
   NotificationChannel,
   NotificationSubscriptionView,
@@ -12,6 +11,8 @@ import { failedBeforeConnecting, osHasNetwork, type Reach } from '../net/reachab
 import {
   type Logger,
   type OutboxChange,
+  type ReadableDB,
+  type ReadWriteDB,
   countPending,
   getSubscription,
   getSyncStatus,
@@ -33,14 +34,18 @@ import {
   type Transport,
 } from './transport-contract';
 
-export interface SyncServiceOptions {
-  /** Where views and the sync read (the main process's read-only connection when `writer` is a worker). */
-  readonly db: Database;
-  /**
-   * Where every write goes (worker/writer.ts): the writer worker in the app, so the main process never waits on a
-   * commit. Default: the same handlers on `db` in this thread.
-   */
-  readonly writer?: DbWriter;
+/**
+ * Where views and the sync read, and where every write goes (worker/writer.ts): in the app the main process's
+ * read-only connection and the writer worker, so the main process never waits on a commit. Without a writer, the
+ * same handlers run on `db` in this thread, so `db` must be one connection that writes too (tests, tools).
+ */
+export type SyncServiceOptions = SyncServiceParts &
+  (
+    | { readonly db: ReadableDB; readonly writer: DbWriter }
+    | { readonly db: ReadWriteDB; readonly writer?: undefined }
+  );
+
+interface SyncServiceParts {
   /** Requests in flight at once while fetching (fetch-snapshot.ts, default 4). */
   readonly fetchConcurrency?: number;
   readonly clientFor: ClientFor;
@@ -93,7 +98,7 @@ interface Running {
 
 export function createSyncService(options: SyncServiceOptions): SyncService {
   const { db, clientFor } = options;
-  const writer = options.writer ?? createInProcessWriter(db);
+  const writer = options.writer === undefined ? createInProcessWriter(options.db) : options.writer;
   let stages = 0;
   /** The warm-up after the last commit (close() waits for it). */
   let warmth: Promise<void> = Promise.resolve();

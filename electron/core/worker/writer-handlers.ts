@@ -23,6 +23,7 @@ import {
   recordSyncRun,
   removeEntry,
   removeSiteData,
+  type WritableDB,
 } from '../db/index';
 import {
   idsOf,
@@ -74,7 +75,7 @@ interface Stage {
  * the in-process writer (tests, tools) on the connection it was given. They are the plain db functions; nothing
  * here knows which thread it is on.
  */
-export function createWriterHandlers(db: Database): WriterHandlers {
+export function createWriterHandlers(db: WritableDB): WriterHandlers {
   const stages = new Map<string, Stage>();
   const forget = (stageId: string) => {
     stages.get(stageId)?.requests.abort();
@@ -398,7 +399,7 @@ function siteDataOrStorage(error: unknown): unknown {
   return siteDataInvalid(typeof code === 'string' ? code : 'unwritable', error);
 }
 
-function applyAnswer(db: Database, siteId: string, answer: OutboxAnswer): void {
+function applyAnswer(db: WritableDB, siteId: string, answer: OutboxAnswer): void {
   switch (answer.kind) {
     case 'notification-read':
       return acceptNotificationRead(db, siteId, answer.id, answer.readAt);

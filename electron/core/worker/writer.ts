@@ -11,13 +11,14 @@
  * crash mid-commit leaves the previous snapshot and every queued outbox change is still queued.
  */
 import { Worker } from 'node:worker_threads';
-import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { fromWireError, toWireError } from './writer-errors';
 import { findWorkerEntry, type WorkerEntry } from './worker-entry';
 import {
   type Logger,
+  type ReadableDB,
   type ViewArea,
+  type WritableDB,
   silentLogger,
   viewsOfCommit,
   writtenElsewhere,
@@ -46,7 +47,7 @@ export interface DbWriter {
 // ------------------------------------------------------------------ in process
 
 /** The handlers on `db` itself, through the same error boundary as the worker. */
-export function createInProcessWriter(db: Database): DbWriter {
+export function createInProcessWriter(db: WritableDB): DbWriter {
   const handlers = createWriterHandlers(db);
   let tail: Promise<unknown> = Promise.resolve();
   return {
@@ -90,7 +91,7 @@ export interface OpenedWriter extends DbWriter {
   readonly movedTo: string | null;
   readonly salvagedOutbox: number;
   /** The read connection of this thread whose memoised views the writes change (view-cache.ts). */
-  attachReader(db: Database): void;
+  attachReader(db: ReadableDB): void;
   /** How many times the worker was started again after it died (for tests and diagnostics). */
   readonly restarts: number;
   /**
@@ -144,7 +145,7 @@ export async function startWriterWorker(options: WriterWorkerOptions): Promise<O
   let gaveUp: CoreError | null = null;
   const restartTimes: number[] = [];
   let restarts = 0;
-  let reader: Database | null = null;
+  let reader: ReadableDB | null = null;
 
   function spawn(): void {
     const w = new Worker(entry.script, {

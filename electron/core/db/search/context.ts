@@ -1,9 +1,9 @@
-import type { Database } from 'better-sqlite3';
 import type { LectureState, SearchHitContext } from '../../../common/view-models';
 import { assertNever } from '../../../common/result';
 import { knownOr, siteText, siteTextOrNull } from '../../../common/site-values';
 import { getOrder, getPayment } from '../payments';
 import { prepared } from '../statements';
+import type { ReadableDB } from '../handles';
 import type { HitRow } from './query';
 
 const NONE: SearchHitContext = {
@@ -37,7 +37,7 @@ const noTitle = (context: SearchHitContext): HitDetail => ({ context, title: nul
  * index holds it in its search form (normalize.ts: NFKC folds a full-width colon to ":"), which is for matching only.
  * An instructor's title is its own key, an order's its items' titles as Purchases shows them; a payment has none.
  */
-export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
+export function contextOf(db: ReadableDB, row: HitRow, now: Date): HitDetail {
   const key: Key = { siteId: row.site_id, id: row.item_id };
   switch (row.kind) {
     case 'course': {
