@@ -10,20 +10,26 @@ import {
 export type { ReadWriteDB };
 
 /**
- * A test's one connection as both handles (db/handles.ts): the test writes its fixtures and reads the views on the
- * same database. The app never does: its views read on the read-only connection beside the writer's, and the tests
- * of that pair (test/core/worker) open both.
+ * A test's one connection as both handles (db/handles.ts): the test writes its fixtures and reads
+ * the views on the same database. The app never does: its views read on the read-only connection
+ * beside the writer's, and the tests of that pair (test/core/worker) open both.
  */
 export function readWrite(db: WritableDB | Database): ReadWriteDB {
   return db as ReadWriteDB;
 }
 
-/** openOfflineDatabase's connection as a test's one database, writing and reading (`:memory:` by default). */
+/**
+ * openOfflineDatabase's connection as a test's one database, writing and reading (`:memory:` by
+ * default).
+ */
 export function openTestDatabase(file = ':memory:', options?: OpenOptions): ReadWriteDB {
   return readWrite(openOfflineDatabase(file, options).db);
 }
 
-/** openOfflineDatabase as a test uses it: what the open reports, and its connection writing and reading. */
+/**
+ * openOfflineDatabase as a test uses it: what the open reports, and its connection writing and
+ * reading.
+ */
 export function openTestStore(
   file: string,
   options?: OpenOptions,

@@ -55,9 +55,9 @@ export type ChannelArgs<C extends Channel> =
   ChannelInput<C> extends undefined ? [input?: undefined] : [input: ChannelInput<C>];
 
 /**
- * dispatch (ipc-dispatch.ts, what both hosts call) typed as the renderer's api.invoke is: the channel is a key of
- * the contract, and its input and its answer are typed from it. A test of refused input (an unknown channel, a
- * value of the wrong type) calls dispatch itself.
+ * dispatch (ipc-dispatch.ts, what both hosts call) typed as the renderer's api.invoke is: the
+ * channel is a key of the contract, and its input and its answer are typed from it. A test of
+ * refused input (an unknown channel, a value of the wrong type) calls dispatch itself.
  */
 export function invoke<C extends Channel>(
   handlers: IpcHandlers,
@@ -75,8 +75,8 @@ export type ChannelCall = <C extends Channel>(
 ) => Promise<Result<ChannelOutput<C>>>;
 
 /**
- * invoke bound to one core's handlers: `caller(core.handlers)`, or `caller(() => core.handlers)` for a core made
- * later (in a beforeAll), read at each call.
+ * invoke bound to one core's handlers: `caller(core.handlers)`, or `caller(() => core.handlers)`
+ * for a core made later (in a beforeAll), read at each call.
  */
 export function caller(handlers: IpcHandlers | (() => IpcHandlers)): ChannelCall {
   return (channel, ...input) =>

@@ -1,7 +1,8 @@
 /**
- * The offline store: open + migrations, one module per table group, view-model queries. This file is the one way
- * into db/ for the rest of the core (`local/layers` entries, eslint.config.ts): what is not exported here is db's
- * own business, so a table module can change without its callers noticing.
+ * The offline store: open + migrations, one module per table group, view-model queries. This file
+ * is the one way into db/ for the rest of the core (`local/layers` entries, eslint.config.ts): what
+ * is not exported here is db's own business, so a table module can change without its callers
+ * noticing.
  */
 export {
   checkOfflineDatabase,

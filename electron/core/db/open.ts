@@ -10,7 +10,9 @@ import { privateDatabaseFile } from '../fs/private-files';
 import type { ReadableDB, WritableDB } from './handles';
 
 export interface OpenedDatabase {
-  /** The writer's connection: the worker's (writer-worker.ts), or a test's or tool's one database. */
+  /**
+   * The writer's connection: the worker's (writer-worker.ts), or a test's or tool's one database.
+   */
   readonly db: WritableDB;
   /** The file was unreadable and was moved aside; the database is new and the next sync rebuilds it. */
   readonly recovered: boolean;

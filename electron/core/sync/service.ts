@@ -35,9 +35,10 @@ import {
 } from './transport-contract';
 
 /**
- * Where views and the sync read, and where every write goes (worker/writer.ts): in the app the main process's
- * read-only connection and the writer worker, so the main process never waits on a commit. Without a writer, the
- * same handlers run on `db` in this thread, so `db` must be one connection that writes too (tests, tools).
+ * Where views and the sync read, and where every write goes (worker/writer.ts): in the app the main
+ * process's read-only connection and the writer worker, so the main process never waits on a
+ * commit. Without a writer, the same handlers run on `db` in this thread, so `db` must be one
+ * connection that writes too (tests, tools).
  */
 export type SyncServiceOptions = SyncServiceParts &
   (

@@ -16,9 +16,10 @@ import { createWriterHandlers } from '../../../electron/core/worker/writer-handl
 import { createSyncService } from '../../../electron/core/sync';
 import type { SyncRunSummary } from '../../../electron/common/view-models';
 
-// Type tests of the two database handles (electron/core/db/handles.ts), checked by `npm run typecheck` (tsc includes
-// test/) and never run: each @ts-expect-error must meet the error it names, or tsc fails with "Unused
-// '@ts-expect-error' directive". The calls without one are the right handles, which must compile.
+// Type tests of the two database handles (electron/core/db/handles.ts), checked by `npm run
+// typecheck` (tsc includes test/) and never run: each @ts-expect-error must meet the error it
+// names, or tsc fails with "Unused '@ts-expect-error' directive". The calls without one are the
+// right handles, which must compile.
 
 const now = new Date();
 declare const summary: SyncRunSummary;
@@ -65,7 +66,8 @@ export function aPlainConnectionIsNeither(raw: Database): void {
 }
 
 export function theSyncServiceWritesSomewhere(reader: ReadableDB, both: ReadWriteDB): void {
-  // In the app: the read-only connection and the writer worker. In tests and tools: one connection doing both.
+  // In the app: the read-only connection and the writer worker. In tests and tools: one connection
+  // doing both.
   createSyncService({ db: reader, writer: createInProcessWriter(both), clientFor });
   createSyncService({ db: both, clientFor });
   // @ts-expect-error without a writer, the read-only connection has nowhere to write

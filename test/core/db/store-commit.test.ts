@@ -14,7 +14,8 @@ import {
 import { course, notification, snapshot } from './fixtures';
 import { closeStores, commit, NOW, open, tempFile } from './store-scaffold';
 
-// Committing a site's snapshot: one transaction per site, sites kept apart, pending changes re-applied.
+// Committing a site's snapshot: one transaction per site, sites kept apart, pending changes
+// re-applied.
 afterEach(closeStores);
 
 describe('sites never mix (every row belongs to a site)', () => {

@@ -6,7 +6,8 @@ import { startWriterWorker } from '../../../electron/core/worker';
 import { course, payment, snapshot } from '../db/fixtures';
 import { NOW, open, tempFile } from './writer-scaffold';
 
-// The writer's calls: one contract, errors as the core's codes, answers staged as text and parsed in the worker.
+// The writer's calls: one contract, errors as the core's codes, answers staged as text and parsed
+// in the worker.
 
 describe('database writer worker: one contract, errors as the core codes', () => {
   it('writes in the worker; the read-only connection of this thread sees each call once it answered', async () => {

@@ -4,7 +4,8 @@ import { pendingEntries } from '../../../electron/core/db';
 import { course, payment, snapshot } from '../db/fixtures';
 import { bigSnapshot, NOW, open } from './writer-scaffold';
 
-// A crash of the writer's thread loses nothing that was committed, and a writer that keeps dying gives up.
+// A crash of the writer's thread loses nothing that was committed, and a writer that keeps dying
+// gives up.
 
 describe('database writer worker: a crash loses nothing that was committed', () => {
   it('a crash mid-commit leaves the previous snapshot whole, keeps the queued change, and the writer starts again', async () => {

@@ -10,7 +10,8 @@ import { startWriterWorker } from '../../../electron/core/worker';
 import { course, snapshot } from '../db/fixtures';
 import { bigSnapshot, NOW, open, tempFile } from './writer-scaffold';
 
-// The database file the writer leaves: its WAL after a sync, and the integrity check after a clean exit.
+// The database file the writer leaves: its WAL after a sync, and the integrity check after a clean
+// exit.
 
 describe('database writer worker: the WAL after a sync', () => {
   it('the index pass that ends a commit folds the WAL into the file and truncates it', async () => {

@@ -7,8 +7,9 @@ import { type OpenedWriter } from '../../../electron/core/worker';
 import { openWorkerDb } from '../sync/helpers/setup';
 import { notification, payment, snapshot } from '../db/fixtures';
 
-// The database writer in its worker thread (electron/core/worker/writer.ts, worker-contract.ts): real threads, a
-// real SQLite file, the main side reading through its own read-only connection. Shared by writer-*.test.ts.
+// The database writer in its worker thread (electron/core/worker/writer.ts, worker-contract.ts):
+// real threads, a real SQLite file, the main side reading through its own read-only connection.
+// Shared by writer-*.test.ts.
 export function tempFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ld-writer-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));

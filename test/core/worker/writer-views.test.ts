@@ -8,7 +8,8 @@ import {
 import { notification, payment, snapshot } from '../db/fixtures';
 import { NOW, open } from './writer-scaffold';
 
-// The read connection's view cache is told which views a write in the worker changed (view-cache.ts).
+// The read connection's view cache is told which views a write in the worker changed
+// (view-cache.ts).
 
 describe('view cache of the read connection: told which views a worker write changed (view-cache.ts)', () => {
   it('a queued mark-read drops only the inbox views; a commit drops what it rewrote; nothing else is recomputed', async () => {
