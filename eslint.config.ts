@@ -53,7 +53,9 @@ const CORE_LAYERS = [
 ];
 /** db keeps tables, migrations and views: no HTTP (net). */
 const CORE_FORBID = { db: ['net'] };
-/** Folders entered only through their index.ts: db/index.ts is the one way into the offline store. */
+/**
+ * Folders entered only through their index.ts: db/index.ts is the one way into the offline store.
+ */
 const CORE_ENTRIES = ['db'];
 
 /** The renderer's layers: shared state below the features, the shell (app/) above them, never back. */
@@ -70,8 +72,9 @@ const RENDERER_LAYERS = [
 ];
 
 /**
- * Each feature folder is entered only through its index.ts: another feature, the shell and App.tsx use what the
- * index exports, never a file inside it. No cycle between feature folders: test/lint/cycles.test.ts.
+ * Each feature folder is entered only through its index.ts: another feature, the shell and App.tsx
+ * use what the index exports, never a file inside it. No cycle between feature folders:
+ * test/lint/cycles.test.ts.
  */
 const RENDERER_ENTRIES = ['features/*'];
 
@@ -294,6 +297,33 @@ export default tseslint.config(
         ],
         [{ name: 'electron', message: 'embedded-server never imports electron.' }],
       ),
+    },
+  },
+  // Tests call channels typed from the contract (test/helpers/test-core.ts invoke/caller), so an
+  // answer needs no cast. The files listed send what the contract refuses (unknown channels, wrong
+  // values) or every channel through one untyped loop (the secret-masking tests), which is what
+  // dispatch itself is for.
+  {
+    files: ['test/**/*.ts'],
+    ignores: [
+      'test/helpers/test-core.ts',
+      'test/core/ipc-dispatch.test.ts',
+      'test/core/app-core-first-screen.test.ts',
+      'test/core/app-core-site-pages.test.ts',
+      'test/core/doctor/app-core-doctor.test.ts',
+      'test/e2e/hostile-property.spec.ts',
+      'test/interop/helpers/world.ts',
+      'test/security/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['**/electron/core/ipc-dispatch'],
+          importNames: ['dispatch'],
+          message:
+            'Call channels with invoke or caller (test/helpers/test-core.ts), typed from the contract; dispatch is for input the contract refuses.',
+        },
+      ]),
     },
   },
   // Raw ipcMain / ipcRenderer are imported in exactly one file each (GitHub Desktop ipc-shared pattern).

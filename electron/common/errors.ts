@@ -38,8 +38,9 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 }
 
 /**
- * Failures that mean "the network or the site is not there right now" (a 503 included), as opposed to a refusal:
- * the sync tries again, and the app marks itself offline and probes until a site answers.
+ * Failures that mean "the network or the site is not there right now" (a 503 included), as opposed
+ * to a refusal: the sync tries again, and the app marks itself offline and probes until a site
+ * answers.
  */
 export const TRANSIENT_ERROR_CODES = [
   'site-unreachable',

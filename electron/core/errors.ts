@@ -32,7 +32,10 @@ export class CoreError extends Error {
   }
 }
 
-/** Worth another try: the network, or a site briefly unavailable (common/errors.ts TRANSIENT_ERROR_CODES). */
+/**
+ * Worth another try: the network, or a site briefly unavailable (common/errors.ts
+ * TRANSIENT_ERROR_CODES).
+ */
 export function isTransient(error: CoreError): boolean {
   return isTransientErrorCode(error.code);
 }

@@ -8,9 +8,9 @@ import type { Rule } from 'eslint';
  * extension, so `electron/core/db/open.ts` is `db` and `electron/core/app-core.ts` is `app-core`. A folder that
  * no layer lists is an error too, so a new folder gets a place in the list when it is made.
  *
- * `entries` names folders entered only through their `index.ts` (a folder's one public entry): a module outside
- * such a folder imports the folder itself or its index, never a file inside it. `*` stands for any one folder, so
- * `features/*` makes each feature folder a room of its own.
+ * `entries` names folders entered only through their `index.ts` (a folder's one public entry): a
+ * module outside such a folder imports the folder itself or its index, never a file inside it. `*`
+ * stands for any one folder, so `features/*` makes each feature folder a room of its own.
  */
 
 export interface LayersOptions {
@@ -25,8 +25,8 @@ export interface LayersOptions {
 }
 
 /**
- * The folder of an `entries` pattern that `target` (a path under the root, split in segments) lies inside, and
- * the rest of its path there; null when it lies in none.
+ * The folder of an `entries` pattern that `target` (a path under the root, split in segments) lies
+ * inside, and the rest of its path there; null when it lies in none.
  */
 function entryFolder(
   patterns: readonly string[],
@@ -46,7 +46,10 @@ const segments = (rootDir: string, file: string): string[] | null => {
   return rel === '' || rel.startsWith('..') ? null : rel.split(sep);
 };
 
-/** Whether a path inside an entry folder is its entry: the folder itself or its index (any extension). */
+/**
+ * Whether a path inside an entry folder is its entry: the folder itself or its index (any
+ * extension).
+ */
 const isEntry = (rest: readonly string[]): boolean =>
   rest.length === 0 || (rest.length === 1 && rest[0]!.replace(/\.[^.]*$/, '') === 'index');
 

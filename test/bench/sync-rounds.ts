@@ -7,18 +7,18 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Database } from 'better-sqlite3';
 import {
   getBillingSummary,
   getLibraryPage,
   getNotificationsPage,
-  openOfflineDatabase,
   openReadConnection,
+  type ReadableDB,
 } from '../../electron/core/db';
 import { startWriterWorker } from '../../electron/core/worker';
-import { createSyncService } from '../../electron/core/sync';
+import { createSyncService, type SyncService } from '../../electron/core/sync';
 import type { SiteClient } from '../../electron/core/sync/transport';
 import { collectGarbage, percentile } from './types';
+import { openTestDatabase } from '../helpers/db';
 
 export const SERVER = fileURLToPath(
   new URL('../core/sync/helpers/bench-server.ts', import.meta.url),
@@ -88,19 +88,22 @@ export async function syncRound(
   mode: 'worker' | 'main',
 ) {
   const file = join(dir, `${name}.db`);
-  let db: Database;
+  let db: ReadableDB;
   let closeWriter = async () => {};
-  let writer;
+  let makeSync: () => SyncService;
   if (mode === 'worker') {
     const opened = await startWriterWorker({ file });
     db = openReadConnection(file);
     opened.attachReader(db);
-    writer = opened;
+    makeSync = () => createSyncService({ db, writer: opened, clientFor: () => client });
     closeWriter = () => opened.close();
   } else {
-    db = openOfflineDatabase(file).db;
+    // One connection that writes too: the in-process writer runs on it.
+    const both = openTestDatabase(file);
+    db = both;
+    makeSync = () => createSyncService({ db: both, clientFor: () => client });
   }
-  const sync = createSyncService({ db, clientFor: () => client, ...(writer ? { writer } : {}) });
+  const sync = makeSync();
   const now = new Date();
   const measure = async (task: () => Promise<unknown>) => {
     // The warm-up pass keeps a whole parsed snapshot (~100 MB): collected here, not inside the measured round.
@@ -144,7 +147,7 @@ export async function syncRound(
   // close() stops the warm-up after the first commit (search index steps) at its next step, so it does not run
   // beside the re-sync; the views below build that index before they are measured.
   await sync.close();
-  const again = createSyncService({ db, clientFor: () => client, ...(writer ? { writer } : {}) });
+  const again = makeSync();
   const resync = await measure(() => again.syncNow('large'));
   await again.close();
   await closeWriter();

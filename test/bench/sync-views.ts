@@ -2,7 +2,7 @@
  * The sync bench's view figures (sync.bench.ts): p95 of every view call the screens make on the synced `large`
  * seed, after a mark-read, repeated and rebuilt, and the short-term search index pass that runs after a commit.
  */
-import type { Database } from 'better-sqlite3';
+import type { ReadWriteDB } from '../helpers/db';
 import {
   enqueueChange,
   getBilling,
@@ -26,7 +26,7 @@ import { timeIt } from './sync-rounds';
 import { percentile, type BenchResult } from './types';
 
 /** Measured on a read-write connection of this thread: the figures write a mark-read between calls. */
-export function viewResults(db: Database, sync: SyncService, now: Date): BenchResult[] {
+export function viewResults(db: ReadWriteDB, sync: SyncService, now: Date): BenchResult[] {
   const results: BenchResult[] = [];
   // ---- view queries, p95 over many calls: what the screens call (pages of 50, as renderer/src/query.ts asks)
   const courseIds = getLibraryPage(db, 'large', now, { limit: 100 }).items.map((c) => c.courseId);

@@ -22,7 +22,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { openOfflineDatabase } from '../../electron/core/db';
 import { startWriterWorker } from '../../electron/core/worker';
 import { replaceConsultingServices } from '../../electron/core/db/consulting';
 import { replaceCourses } from '../../electron/core/db/courses';
@@ -59,6 +58,7 @@ import {
   timeIt,
   timeAsync,
 } from './sync-rounds';
+import { openTestDatabase } from '../helpers/db';
 
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
@@ -149,7 +149,7 @@ export async function run(): Promise<BenchResult[]> {
     }
 
     // The views below are measured on a read-write connection of this thread (they write a mark-read between calls).
-    const { db } = openOfflineDatabase(join(dir, 'worker.db'));
+    const db = openTestDatabase(join(dir, 'worker.db'));
     const sync = createSyncService({ db, clientFor: () => client });
 
     // ---- the limit: the same pages fetched without storing, the same rows bulk-inserted in one transaction
@@ -177,7 +177,7 @@ export async function run(): Promise<BenchResult[]> {
     const fetchHttp = await timeAsync(() => fetchSnapshot(viaHttp, { concurrency: 8 }));
     const fetchMs = Math.min(fetchOnly.ms, fetchHttp.ms);
     const snap = fetchOnly.value.snapshot;
-    const bulk = openOfflineDatabase(join(dir, 'bulk.db')).db;
+    const bulk = openTestDatabase(join(dir, 'bulk.db'));
     const insert = timeIt(() =>
       bulk.transaction(() => {
         ensureSite(bulk, 'large');
@@ -229,7 +229,7 @@ export async function run(): Promise<BenchResult[]> {
     });
     // What inserting each page as it arrives (into staging tables) would leave to the commit: copying the staged
     // rows into the real tables (INSERT ... SELECT, no JS per row), measured from the limit's file.
-    const target = openOfflineDatabase(join(dir, 'copied.db')).db;
+    const target = openTestDatabase(join(dir, 'copied.db'));
     target.prepare('ATTACH ? AS staged').run(join(dir, 'bulk.db'));
     const copy = timeIt(() =>
       target.transaction(() => {

@@ -6,11 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getToday, openOfflineDatabase } from '../../electron/core/db';
+import { getToday } from '../../electron/core/db';
 import { createSyncService } from '../../electron/core/sync';
 import { createEmbeddedServer } from '../../embedded-server/index';
 import { getMemberToken, siteClient } from '../core/sync/helpers/member-token';
 import { collectGarbage, percentile, type BenchResult } from './types';
+import { openTestDatabase } from '../helpers/db';
 
 const CALLS = 400;
 
@@ -19,7 +20,7 @@ export async function run(): Promise<BenchResult[]> {
   const server = await createEmbeddedServer({ port: 0, seed: 'large' });
   try {
     const { accessToken } = await getMemberToken(server);
-    const { db } = openOfflineDatabase(join(dir, 'offline.db'));
+    const db = openTestDatabase(join(dir, 'offline.db'));
     const sync = createSyncService({ db, clientFor: () => siteClient(server.url, accessToken) });
     const summary = await sync.syncNow('large');
     await sync.close();

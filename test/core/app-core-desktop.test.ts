@@ -4,19 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesktopNotification } from '../../electron/common/desktop-notifications';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
-import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { revokeGrant } from '../../embedded-server/store/tokens';
-import { createTestCore, signedInSite, systemBrowser } from '../helpers/test-core';
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+import { createTestCore, signedInSite, systemBrowser, caller, valueOf } from '../helpers/test-core';
 
 /**
  * OS notifications and updates through the composition root, over a real site (embedded server on 127.0.0.1, real
@@ -43,9 +36,9 @@ describe('app core: OS notifications after syncs, and updates in a host without 
     });
     return c;
   };
-  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+  const call = caller(() => core.handlers);
   const sync = async () =>
-    expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+    expect(valueOf(await call('sync:now', { siteId: site.id }))).toMatchObject({
       outcome: 'completed',
     });
   // The signed-in demo student's own notices (the demo site has other members too).
@@ -130,8 +123,8 @@ describe('app core: OS notifications after syncs, and updates in a host without 
   });
 
   it('a kind switched off in Settings stays silent (the setting is saved)', async () => {
-    value(await call('settings:update', { notifyNewNotices: false }));
-    expect(value(await call('settings:get'))).toMatchObject({
+    valueOf(await call('settings:update', { notifyNewNotices: false }));
+    expect(valueOf(await call('settings:get'))).toMatchObject({
       notifyNewNotices: false,
       notifyPaymentDue: true,
       notifySignIn: true,
@@ -160,7 +153,7 @@ describe('app core: OS notifications after syncs, and updates in a host without 
     await new Promise((r) => setTimeout(r, 100));
     expect(signInNotices()).toHaveLength(1);
     // Signed in again, then lost again: a new notification.
-    value(await call('sites:sign-in', { siteId: site.id }));
+    valueOf(await call('sites:sign-in', { siteId: site.id }));
     await sync();
     revokeAll();
     await call('sync:now', { siteId: site.id });
@@ -168,8 +161,8 @@ describe('app core: OS notifications after syncs, and updates in a host without 
   });
 
   it('updates are off in this host and say why; check and restart change nothing', async () => {
-    expect(value(await call('updates:get-state'))).toEqual({ status: 'off', reason: 'host' });
-    expect(value(await call('updates:check'))).toEqual({ status: 'off', reason: 'host' });
-    expect(value(await call('updates:restart'))).toEqual({ status: 'off', reason: 'host' });
+    expect(valueOf(await call('updates:get-state'))).toEqual({ status: 'off', reason: 'host' });
+    expect(valueOf(await call('updates:check'))).toEqual({ status: 'off', reason: 'host' });
+    expect(valueOf(await call('updates:restart'))).toEqual({ status: 'off', reason: 'host' });
   });
 });

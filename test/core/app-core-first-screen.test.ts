@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { FIRST_SCREEN_FILE, readFirstScreen } from '../../electron/core/desktop/first-screen';
-import type { Settings } from '../../electron/common/view-models';
-import { syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-core';
+import { syncedDemo, valueOf, type SyncedDemo, invoke } from '../helpers/test-core';
+import { dispatch } from '../../electron/core/ipc-dispatch';
 
 /**
  * The first frame from the last session through the core's contract, over a real synced demo site: kept
@@ -26,13 +25,14 @@ describe('app core: the next start’s first frame', () => {
     siteIds,
   });
   const save = async (siteIds: string[]) =>
-    valueOf(await dispatch(demo.core.handlers, 'app:save-first-screen', frame(siteIds)));
+    valueOf(await invoke(demo.core.handlers, 'app:save-first-screen', frame(siteIds)));
 
   it('keeps the frame of a school with data; refuses one naming a school it does not have; checks its input', async () => {
     expect(await save(['site-unknown'])).toEqual({ saved: false });
     expect(existsSync(join(demo.dataDir, FIRST_SCREEN_FILE))).toBe(false);
     expect(await save([demo.site.id])).toEqual({ saved: true });
     expect(readFirstScreen(demo.dataDir)).toMatchObject({ siteIds: [demo.site.id], lang: 'en' });
+    // Refused input: dispatch itself, untyped.
     const refused = await dispatch(demo.core.handlers, 'app:save-first-screen', {
       ...frame([demo.site.id]),
       html: 1,
@@ -42,17 +42,15 @@ describe('app core: the next start’s first frame', () => {
 
   it('forgets it when the language or theme changes, not for another setting', async () => {
     expect(await save([demo.site.id])).toEqual({ saved: true });
-    const settings = valueOf(
-      await dispatch(demo.core.handlers, 'settings:get', undefined),
-    ) as Settings;
+    const settings = valueOf(await invoke(demo.core.handlers, 'settings:get', undefined));
     valueOf(
-      await dispatch(demo.core.handlers, 'settings:update', {
+      await invoke(demo.core.handlers, 'settings:update', {
         notifyNewNotices: !settings.notifyNewNotices,
       }),
     );
     expect(readFirstScreen(demo.dataDir)).not.toBeNull();
     valueOf(
-      await dispatch(demo.core.handlers, 'settings:update', {
+      await invoke(demo.core.handlers, 'settings:update', {
         theme: settings.theme === 'dark' ? 'light' : 'dark',
       }),
     );
@@ -62,7 +60,7 @@ describe('app core: the next start’s first frame', () => {
   it('forgets it with the school’s data: signing out with "remove my data"', async () => {
     expect(await save([demo.site.id])).toEqual({ saved: true });
     valueOf(
-      await dispatch(demo.core.handlers, 'sites:sign-out', {
+      await invoke(demo.core.handlers, 'sites:sign-out', {
         siteId: demo.site.id,
         removeData: true,
       }),

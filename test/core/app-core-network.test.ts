@@ -3,22 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
-import type { Result } from '../../electron/common/result';
-import type {
-  NotificationsView,
-  SiteSummary,
-  SyncRunSummary,
-} from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { createTestCore, signedInSite, systemBrowser } from '../helpers/test-core';
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value as T;
-}
+import {
+  createTestCore,
+  signedInSite,
+  systemBrowser,
+  invoke,
+  caller,
+  valueOf,
+} from '../helpers/test-core';
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -64,7 +59,7 @@ describe('app core: offline, then the network returns', () => {
     core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) =>
       events.push({ event, payload }),
     );
-    return (c: string, i?: unknown) => dispatch(core!.handlers, c, i);
+    return caller(() => core!.handlers);
   }
 
   it('a sign-out queued while the site is down is sent by the probe as soon as the site answers', async () => {
@@ -76,12 +71,10 @@ describe('app core: offline, then the network returns', () => {
 
     await server.close();
     server = null;
-    const out = value<{ revoked: boolean; pending: boolean }>(
-      await call('sites:sign-out', { siteId: site.id, removeData: false }),
-    );
+    const out = valueOf(await call('sites:sign-out', { siteId: site.id, removeData: false }));
     expect(out).toEqual({ revoked: false, pending: true });
     const status = async () =>
-      value<SiteSummary[]>(await call('sites:list')).find((s) => s.id === site.id)!.status;
+      valueOf(await call('sites:list')).find((s) => s.id === site.id)!.status;
     expect(await status()).toBe('sign-out-pending');
 
     server = await startServer(port);
@@ -95,22 +88,20 @@ describe('app core: offline, then the network returns', () => {
     const call = await startCore({ offlineProbeMs: 200 });
 
     const site = await signedInSite(core!, server.url);
-    value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
-    const unread = value<NotificationsView>(
-      await call('notifications:list', { siteId: site.id }),
-    ).items.find((n) => n.readAt === null)!;
+    valueOf(await call('sync:now', { siteId: site.id }));
+    const unread = valueOf(await call('notifications:list', { siteId: site.id })).items.find(
+      (n) => n.readAt === null,
+    )!;
 
     await server.close();
     server = null;
-    const failed = value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
+    const failed = valueOf(await call('sync:now', { siteId: site.id }));
     expect(failed.outcome).toBe('failed');
     expect(events).toContainEqual({ event: 'network:changed', payload: { online: false } });
 
-    value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
+    valueOf(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
     await until(
-      async () =>
-        value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id }))
-          .pendingChanges === 1,
+      async () => valueOf(await call('sync:status', { siteId: site.id })).pendingChanges === 1,
     );
 
     events.length = 0;
@@ -122,9 +113,7 @@ describe('app core: offline, then the network returns', () => {
     );
     // Replayed and synced with no call from the page.
     await until(
-      async () =>
-        value<{ pendingChanges: number }>(await call('sync:status', { siteId: site.id }))
-          .pendingChanges === 0,
+      async () => valueOf(await call('sync:status', { siteId: site.id })).pendingChanges === 0,
     );
     await until(
       () =>
@@ -141,17 +130,14 @@ describe('app core: offline, then the network returns', () => {
     server = await startServer();
     const port = server.port;
     const call = await startCore({ offlineProbeMs: 200 });
-    const status = async (siteId: string) =>
-      value<{ pendingChanges: number; lastSyncedAt: string | null }>(
-        await call('sync:status', { siteId }),
-      );
+    const status = async (siteId: string) => valueOf(await call('sync:status', { siteId }));
 
     const site = await signedInSite(core!, server.url);
     // No sync:now: signing in starts the first sync.
     await until(async () => (await status(site.id)).lastSyncedAt !== null);
-    const unread = value<NotificationsView>(
-      await call('notifications:list', { siteId: site.id }),
-    ).items.find((n) => n.readAt === null)!;
+    const unread = valueOf(await call('notifications:list', { siteId: site.id })).items.find(
+      (n) => n.readAt === null,
+    )!;
     expect(unread).toBeDefined();
 
     // Past the one sync the core runs shortly after start: only the change below may find the site gone.
@@ -160,7 +146,7 @@ describe('app core: offline, then the network returns', () => {
     await server.close();
     server = null;
     expect(core!.isOnline()).toBe(true);
-    value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
+    valueOf(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
     // The background send fails on the network: the app says offline (and starts probing) by itself.
     await until(() =>
       events.some(
@@ -186,9 +172,9 @@ describe('app core: offline, then the network returns', () => {
   it('syncs on the schedule from settings, and a changed interval reschedules (0 turns it off)', async () => {
     server = await startServer();
     const call = await startCore({ minuteMs: 150 });
-    value(await call('settings:update', { autoSyncMinutes: 0 }));
+    valueOf(await call('settings:update', { autoSyncMinutes: 0 }));
     const site = await signedInSite(core!, server.url);
-    value<SyncRunSummary>(await call('sync:now', { siteId: site.id }));
+    valueOf(await call('sync:now', { siteId: site.id }));
     // Past the one sync the core runs shortly after start.
     await new Promise((r) => setTimeout(r, 1500));
 
@@ -200,10 +186,10 @@ describe('app core: offline, then the network returns', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(runs()).toBe(before); // off: nothing runs by itself
 
-    value(await call('settings:update', { autoSyncMinutes: 1 }));
+    valueOf(await call('settings:update', { autoSyncMinutes: 1 }));
     await until(() => runs() >= before + 2, 5000); // every "minute" (150 ms here)
 
-    value(await call('settings:update', { autoSyncMinutes: 0 }));
+    valueOf(await call('settings:update', { autoSyncMinutes: 0 }));
     await new Promise((r) => setTimeout(r, 300));
     const stopped = runs();
     await new Promise((r) => setTimeout(r, 500));
@@ -219,12 +205,12 @@ describe('app core: offline, then the network returns', () => {
         openExternal: async () => {},
       });
     core = await make();
-    value(
-      await dispatch(core.handlers, 'settings:update', { autoSyncMinutes: 0, language: 'zh-TW' }),
+    valueOf(
+      await invoke(core.handlers, 'settings:update', { autoSyncMinutes: 0, language: 'zh-TW' }),
     );
     await core.close();
     core = await make();
-    expect(value(await dispatch(core.handlers, 'settings:get', undefined))).toMatchObject({
+    expect(valueOf(await invoke(core.handlers, 'settings:get', undefined))).toMatchObject({
       autoSyncMinutes: 0,
       language: 'zh-TW',
     });

@@ -3,15 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readNoticeLink } from '../../electron/common/notice-links';
-import type {
-  NoticeTarget,
-  NotificationsView,
-  SyncRunSummary,
-} from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { createTestCore, signedInSite, systemBrowser, valueOf } from '../helpers/test-core';
+import {
+  createTestCore,
+  signedInSite,
+  systemBrowser,
+  valueOf,
+  invoke,
+  type ChannelArgs,
+} from '../helpers/test-core';
+import type { Channel } from '../../electron/common/ipc-contract';
 
 describe('a notice’s url read as one of the site’s student pages', () => {
   const base = 'https://school.example/academy';
@@ -78,12 +80,12 @@ describe('app core: opening a notice (notifications:open)', () => {
   it('a payment notice opens its order, a course notice the course, an event notice the event with its join link', async () => {
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     core = await createTestCore({ dataDir: join(dir, 'app'), openExternal: systemBrowser() });
-    const call = async <T>(channel: string, input?: unknown) =>
-      valueOf(await dispatch(core!.handlers, channel, input)) as T;
+    const call = async <C extends Channel>(channel: C, ...input: ChannelArgs<C>) =>
+      valueOf(await invoke(core!.handlers, channel, ...input));
     const site = await signedInSite(core, server.url);
-    expect((await call<SyncRunSummary>('sync:now', { siteId: site.id })).outcome).toBe('completed');
+    expect((await call('sync:now', { siteId: site.id })).outcome).toBe('completed');
     const open = (notificationId: string) =>
-      call<NoticeTarget>('notifications:open', { siteId: site.id, notificationId });
+      call('notifications:open', { siteId: site.id, notificationId });
 
     expect(await open('ntf_demo_02')).toEqual({ kind: 'order', tradeNo: 'T202611000004' });
     expect(await open('ntf_demo_01')).toEqual({
@@ -102,7 +104,7 @@ describe('app core: opening a notice (notifications:open)', () => {
     expect(await open('ntf_demo_04')).toEqual({ kind: 'none', reason: 'no-link' });
 
     // Opened notices are read, locally at once and on the site through the outbox.
-    const inbox = await call<NotificationsView>('notifications:list', { siteId: site.id });
+    const inbox = await call('notifications:list', { siteId: site.id });
     for (const id of ['ntf_demo_01', 'ntf_demo_02', 'ntf_demo_03'])
       expect(inbox.items.find((n) => n.id === id)?.readAt, id).not.toBeNull();
     const deadline = Date.now() + 10_000;
@@ -119,9 +121,9 @@ describe('app core: opening a notice (notifications:open)', () => {
     server.db
       .prepare("UPDATE notifications SET url = '/orders/T-NOT-THERE' WHERE id = 'ntf_demo_08'")
       .run();
-    expect((await call<SyncRunSummary>('sync:now', { siteId: site.id })).outcome).toBe('completed');
+    expect((await call('sync:now', { siteId: site.id })).outcome).toBe('completed');
     expect(await open('ntf_demo_08')).toEqual({ kind: 'none', reason: 'not-in-copy' });
-    const missing = await dispatch(core.handlers, 'notifications:open', {
+    const missing = await invoke(core.handlers, 'notifications:open', {
       siteId: site.id,
       notificationId: 'ntf_nope',
     });

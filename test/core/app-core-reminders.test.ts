@@ -8,9 +8,8 @@ import {
 } from '../../electron/common/desktop-notifications';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
 import type { AppCore } from '../../electron/core/app-core';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { createTestCore, signedInSite, systemBrowser, valueOf } from '../helpers/test-core';
+import { createTestCore, signedInSite, systemBrowser, valueOf, caller } from '../helpers/test-core';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -26,7 +25,7 @@ describe('app core: reminders after the first sync and on the timer', () => {
   let core: AppCore;
   let offset = 0;
   const shown: DesktopNotification[] = [];
-  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+  const call = caller(() => core.handlers);
   const reminders = () => shown.filter((n) => n.screen === 'today');
 
   beforeAll(async () => {

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../electron/core/app-core';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { createTestCore, valueOf } from '../helpers/test-core';
+import { createTestCore, valueOf, invoke } from '../helpers/test-core';
 
 /**
  * sites:check: a school's address read without adding it, for a student with no application ID (member clients are
@@ -29,16 +28,16 @@ describe('app core: a school looked up without an application ID (sites:check)',
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
     core = await createTestCore({ dataDir: join(dir, 'app') });
     const found = valueOf(
-      await dispatch(core.handlers, 'sites:check', { baseUrl: `${server.url}/` }),
-    ) as { baseUrl: string; label: string };
+      await invoke(core.handlers, 'sites:check', { baseUrl: `${server.url}/` }),
+    );
     expect(found.baseUrl).toBe(server.url);
     expect(found.label.length).toBeGreaterThan(0);
     expect(found.label).not.toBe(new URL(server.url).host);
-    expect(valueOf(await dispatch(core.handlers, 'sites:list', undefined))).toEqual([]);
+    expect(valueOf(await invoke(core.handlers, 'sites:list', undefined))).toEqual([]);
 
-    const down = await dispatch(core.handlers, 'sites:check', { baseUrl: 'http://127.0.0.1:9' });
+    const down = await invoke(core.handlers, 'sites:check', { baseUrl: 'http://127.0.0.1:9' });
     expect(down.ok ? null : down.error.code).toBe('site-unreachable');
-    const bad = await dispatch(core.handlers, 'sites:check', {
+    const bad = await invoke(core.handlers, 'sites:check', {
       baseUrl: 'http://school.example.com',
     });
     expect(bad.ok ? null : bad.error.code).toBe('invalid-input');

@@ -2,18 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
 import { createAppCore, type AppCore } from '../../electron/core/app-core';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createMemorySettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser, parseForms } from '../helpers/scripted-browser';
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+import { invoke, valueOf } from '../helpers/test-core';
+import { dispatch } from '../../electron/core/ipc-dispatch';
 
 /**
  * "Take me there": the core opens the school's own page for a course, a lecture (at the position to resume), an order
@@ -52,11 +47,11 @@ describe('site:open-page over a real site', () => {
         } else opened.push(url);
       },
     });
-    site = value(
-      await dispatch(core.handlers, 'sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
-    ) as SiteSummary;
-    value(await dispatch(core.handlers, 'sites:sign-in', { siteId: site.id }));
-    value(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+    site = valueOf(
+      await invoke(core.handlers, 'sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
+    );
+    valueOf(await invoke(core.handlers, 'sites:sign-in', { siteId: site.id }));
+    valueOf(await invoke(core.handlers, 'sync:now', { siteId: site.id }));
   }, 60_000);
 
   afterAll(async () => {
@@ -74,7 +69,7 @@ describe('site:open-page over a real site', () => {
         "SELECT last_lecture_id AS id, last_position_seconds AS t FROM enrollments WHERE course_id = 'crs_data_analysis'",
       )
       .get() as { id: string; t: number };
-    const { url } = value(
+    const { url } = valueOf(
       await open({ kind: 'lecture', courseId: 'crs_data_analysis', lectureId: enrollment.id }),
     ) as { url: string };
     expect(url).toBe(
@@ -89,11 +84,15 @@ describe('site:open-page over a real site', () => {
   });
 
   it('opens a course, an order and a consulting service on the site’s own origin', async () => {
-    const course = value(await open({ kind: 'course', courseId: 'crs_python' })) as { url: string };
+    const course = valueOf(await open({ kind: 'course', courseId: 'crs_python' })) as {
+      url: string;
+    };
     expect(course.url).toBe(`${server.url}/courses/python-for-beginners`);
-    const order = value(await open({ kind: 'order', tradeNo: 'T202611000004' })) as { url: string };
+    const order = valueOf(await open({ kind: 'order', tradeNo: 'T202611000004' })) as {
+      url: string;
+    };
     expect(order.url).toBe(`${server.url}/orders/T202611000004`);
-    const consulting = value(
+    const consulting = valueOf(
       await open({ kind: 'consulting', serviceId: 'csv_data_mentoring' }),
     ) as { url: string };
     const page = await browser.navigate(consulting.url);
@@ -128,7 +127,7 @@ describe('site:open-page over a real site', () => {
   it('is reached with the form a signed-out browser gets first', async () => {
     // A browser without the site's session is sent to sign in, and comes back to the page.
     const fresh = new ScriptedBrowser();
-    const { url } = value(await open({ kind: 'course', courseId: 'crs_python' })) as {
+    const { url } = valueOf(await open({ kind: 'course', courseId: 'crs_python' })) as {
       url: string;
     };
     const r = await fresh.navigate(url);

@@ -3,18 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type EventName, type IpcEvents } from '../../electron/common/ipc-contract';
-import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { createTestCore, systemBrowser } from '../helpers/test-core';
+import { createTestCore, systemBrowser, caller, valueOf } from '../helpers/test-core';
 
 /** Unwraps a Result or fails the test with its error. */
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /**
  * The composition root at the Node level: a real embedded server on 127.0.0.1, a real core (Node cipher, SQLite
@@ -49,16 +43,16 @@ describe('app core: every channel over a real site', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+  const call = caller(() => core.handlers);
 
   it('answers every channel of the contract (none is left unbuilt)', () => {
     for (const c of CHANNELS) expect(typeof core.handlers[c]).toBe('function');
   });
 
   it('reports the app and the token protection of the Node cipher', async () => {
-    const info = value(await call('app:get-info'));
+    const info = valueOf(await call('app:get-info'));
     expect(info).toMatchObject({ host: 'browser', dataDir, demoAvailable: false });
-    expect(value(await call('security:get-token-protection'))).toMatchObject({
+    expect(valueOf(await call('security:get-token-protection'))).toMatchObject({
       backend: 'node-aes-256-gcm-keyfile',
       persistent: true,
       weak: false,
@@ -78,11 +72,9 @@ describe('app core: every channel over a real site', () => {
   });
 
   it('adds the site after discovery and lists it signed out', async () => {
-    site = value(
-      await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
-    ) as SiteSummary;
+    site = valueOf(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
     expect(site).toMatchObject({ baseUrl: server.url, status: 'signed-out', isDemo: false });
-    expect(value(await call('sites:list'))).toHaveLength(1);
+    expect(valueOf(await call('sites:list'))).toHaveLength(1);
     expect(events.some((e) => e.event === 'sites:changed')).toBe(true);
   });
 
@@ -95,65 +87,51 @@ describe('app core: every channel over a real site', () => {
   });
 
   it('signs in, then syncs, and every view channel answers from the offline data', async () => {
-    const signedIn = value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary;
+    const signedIn = valueOf(await call('sites:sign-in', { siteId: site.id }));
     expect(signedIn.status).toBe('ready');
     expect(signedIn.profile?.email).toBe('student@example.com');
     expect(events.some((e) => e.event === 'sign-in:progress')).toBe(true);
 
-    const run = value(await call('sync:now', { siteId: site.id })) as { outcome: string };
+    const run = valueOf(await call('sync:now', { siteId: site.id }));
     expect(['completed', 'partial']).toContain(run.outcome);
     expect(events.some((e) => e.event === 'data:changed')).toBe(true);
     expect(events.some((e) => e.event === 'sync:progress')).toBe(true);
 
-    const library = value(await call('library:list', { siteId: site.id })) as {
-      courseId: string;
-    }[];
+    const library = valueOf(await call('library:list', { siteId: site.id }));
     expect(library.length).toBeGreaterThan(0);
-    const course = value(
+    const course = valueOf(
       await call('course:get', { siteId: site.id, courseId: library[0]!.courseId }),
-    ) as { sections: unknown[] };
+    );
     expect(course.sections.length).toBeGreaterThan(0);
-    expect(
-      (value(await call('billing:get', { siteId: site.id })) as { orders: unknown[] }).orders
-        .length,
-    ).toBeGreaterThan(0);
-    expect(value(await call('entitlements:get', { siteId: site.id }))).toHaveProperty(
+    expect(valueOf(await call('billing:get', { siteId: site.id })).orders.length).toBeGreaterThan(
+      0,
+    );
+    expect(valueOf(await call('entitlements:get', { siteId: site.id }))).toHaveProperty(
       'digitalProducts',
     );
-    expect(Array.isArray(value(await call('consulting:list', { siteId: site.id })))).toBe(true);
-    expect(value(await call('profile:get', { siteId: site.id }))).toMatchObject({
+    expect(Array.isArray(valueOf(await call('consulting:list', { siteId: site.id })))).toBe(true);
+    expect(valueOf(await call('profile:get', { siteId: site.id }))).toMatchObject({
       email: 'student@example.com',
     });
-    expect(Array.isArray(value(await call('search:query', { siteId: site.id, query: 'a' })))).toBe(
-      true,
-    );
-    const notices = value(await call('notifications:list', { siteId: site.id })) as {
-      items: { id: string; readAt: string | null }[];
-    };
+    expect(
+      Array.isArray(valueOf(await call('search:query', { siteId: site.id, query: 'a' }))),
+    ).toBe(true);
+    const notices = valueOf(await call('notifications:list', { siteId: site.id }));
     expect(notices.items.length).toBeGreaterThan(0);
 
-    const status = value(await call('sync:status', { siteId: site.id })) as {
-      lastSyncedAt: string | null;
-      online: boolean;
-    };
+    const status = valueOf(await call('sync:status', { siteId: site.id }));
     expect(status.lastSyncedAt).not.toBeNull();
-    expect((value(await call('sites:list')) as SiteSummary[])[0]!.lastSyncedAt).toBe(
-      status.lastSyncedAt,
-    );
+    expect(valueOf(await call('sites:list'))[0]!.lastSyncedAt).toBe(status.lastSyncedAt);
   });
 
   it('marks a notice read through the outbox; the site accepts it', async () => {
-    const before = value(await call('notifications:list', { siteId: site.id })) as {
-      items: { id: string; readAt: string | null }[];
-    };
+    const before = valueOf(await call('notifications:list', { siteId: site.id }));
     const unread = before.items.find((n) => n.readAt === null)!;
     expect(unread).toBeDefined();
-    value(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
-    const run = value(await call('sync:now', { siteId: site.id })) as { outcome: string };
+    valueOf(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
+    const run = valueOf(await call('sync:now', { siteId: site.id }));
     expect(['completed', 'partial']).toContain(run.outcome);
-    const after = value(await call('notifications:list', { siteId: site.id })) as {
-      items: { id: string; readAt: string | null; pendingSync: boolean }[];
-    };
+    const after = valueOf(await call('notifications:list', { siteId: site.id }));
     expect(after.items.find((n) => n.id === unread.id)).toMatchObject({ pendingSync: false });
     expect(after.items.find((n) => n.id === unread.id)?.readAt).not.toBeNull();
     // The site itself has it read (its own database, not the app's copy).
@@ -161,30 +139,30 @@ describe('app core: every channel over a real site', () => {
       .prepare('SELECT read_at FROM notifications WHERE id = ?')
       .get(unread.id) as { read_at: number | null };
     expect(row.read_at).not.toBeNull();
-    expect(
-      (value(await call('sync:status', { siteId: site.id })) as { pendingChanges: number })
-        .pendingChanges,
-    ).toBe(0);
+    expect(valueOf(await call('sync:status', { siteId: site.id })).pendingChanges).toBe(0);
   });
 
   it('persists settings and reports them in an event', async () => {
-    const updated = value(await call('settings:update', { theme: 'dark', autoSyncMinutes: 15 }));
+    const updated = valueOf(await call('settings:update', { theme: 'dark', autoSyncMinutes: 15 }));
     expect(updated).toMatchObject({ theme: 'dark', autoSyncMinutes: 15 });
-    expect(value(await call('settings:get'))).toMatchObject({ theme: 'dark', autoSyncMinutes: 15 });
+    expect(valueOf(await call('settings:get'))).toMatchObject({
+      theme: 'dark',
+      autoSyncMinutes: 15,
+    });
     expect(events.some((e) => e.event === 'settings:changed')).toBe(true);
     const bad = await call('settings:update', { autoSyncMinutes: -1 });
     expect(bad.ok).toBe(false);
   });
 
   it('keeps both of two settings changes made at once (each update starts from the one before)', async () => {
-    value(await call('settings:update', { theme: 'light', language: 'en' }));
+    valueOf(await call('settings:update', { theme: 'light', language: 'en' }));
     const [first, second] = await Promise.all([
       call('settings:update', { theme: 'dark' }),
       call('settings:update', { language: 'zh-TW' }),
     ]);
-    expect(value(first)).toMatchObject({ theme: 'dark', language: 'en' });
-    expect(value(second)).toMatchObject({ theme: 'dark', language: 'zh-TW' });
-    expect(value(await call('settings:get'))).toMatchObject({ theme: 'dark', language: 'zh-TW' });
+    expect(valueOf(first)).toMatchObject({ theme: 'dark', language: 'en' });
+    expect(valueOf(second)).toMatchObject({ theme: 'dark', language: 'zh-TW' });
+    expect(valueOf(await call('settings:get'))).toMatchObject({ theme: 'dark', language: 'zh-TW' });
   });
 
   it('answers not-found for an unknown site', async () => {
@@ -194,7 +172,7 @@ describe('app core: every channel over a real site', () => {
   });
 
   it('signs out (revoking at the site) and removes the offline data when asked', async () => {
-    const result = value(await call('sites:sign-out', { siteId: site.id, removeData: true }));
+    const result = valueOf(await call('sites:sign-out', { siteId: site.id, removeData: true }));
     expect(result).toEqual({ revoked: true, pending: false });
     // The site's own record: no live token pair is left for the app's client.
     const live = server.db
@@ -205,9 +183,9 @@ describe('app core: every channel over a real site', () => {
       n: number;
     };
     expect(live.n).toBe(0);
-    expect((value(await call('sites:list')) as SiteSummary[])[0]!.status).toBe('signed-out');
-    expect(value(await call('library:list', { siteId: site.id }))).toEqual([]);
-    value(await call('sites:remove', { siteId: site.id }));
-    expect(value(await call('sites:list'))).toEqual([]);
+    expect(valueOf(await call('sites:list'))[0]!.status).toBe('signed-out');
+    expect(valueOf(await call('library:list', { siteId: site.id }))).toEqual([]);
+    valueOf(await call('sites:remove', { siteId: site.id }));
+    expect(valueOf(await call('sites:list'))).toEqual([]);
   });
 });

@@ -1,14 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProgressSummary, SiteSummary } from '../../electron/common/view-models';
+import type { SiteSummary } from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
 import { weekCounter } from '../../electron/core/db';
 import type { ExportFile } from '../../electron/core/export/service';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import type { EmbeddedServer } from '../../embedded-server/index';
 import { setLectureProgress } from '../../embedded-server/store/content-courses';
 import { readCsv } from './export/read-csv';
 import { closeDatabases, databaseAt, openDb, tempFile } from './db/pages-scaffold';
-import { syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-core';
+import { syncedDemo, valueOf, type SyncedDemo, invoke } from '../helpers/test-core';
 
 const DAY = 86_400_000;
 const ZONE = 'Asia/Taipei';
@@ -35,9 +34,7 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
   afterAll(async () => demo?.close());
 
   const summary = async (timeZone = ZONE) =>
-    valueOf(
-      await dispatch(core.handlers, 'progress:summary', { siteId: site.id, timeZone }),
-    ) as ProgressSummary;
+    valueOf(await invoke(core.handlers, 'progress:summary', { siteId: site.id, timeZone }));
   const unread = (courseId: string): { id: string; duration: number }[] =>
     server.db
       .prepare(
@@ -50,7 +47,7 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
     const lectures = unread(courseId).slice(0, n);
     for (const l of lectures)
       setLectureProgress(server.db, 'usr_student', courseId, l.id, 'completed', server.clock.now());
-    valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+    valueOf(await invoke(core.handlers, 'sync:now', { siteId: site.id }));
     return lectures.reduce((s, l) => s + l.duration, 0);
   };
 
@@ -67,7 +64,7 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
     expect(s.thisWeek).toMatchObject({ lectures: 2, seconds });
     expect(s.streakWeeks).toBe(1);
     // A sync that finds nothing new adds nothing.
-    valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+    valueOf(await invoke(core.handlers, 'sync:now', { siteId: site.id }));
     expect((await summary()).thisWeek).toMatchObject({ lectures: 2, seconds });
   });
 
@@ -102,7 +99,7 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
   });
 
   it('a time zone the computer does not know is a clear error', async () => {
-    const r = await dispatch(core.handlers, 'progress:summary', {
+    const r = await invoke(core.handlers, 'progress:summary', {
       siteId: site.id,
       timeZone: 'Mars/Olympus',
     });
@@ -113,19 +110,16 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
     server.db
       .prepare("UPDATE courses SET title = '=HYPERLINK(\"http://x\")' WHERE id = 'crs_finance'")
       .run();
-    valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+    valueOf(await invoke(core.handlers, 'sync:now', { siteId: site.id }));
     delivered.length = 0;
     valueOf(
-      await dispatch(core.handlers, 'export:progress-csv', { siteId: site.id, language: 'en' }),
+      await invoke(core.handlers, 'export:progress-csv', { siteId: site.id, language: 'en' }),
     );
     const file = delivered[0]!;
     expect(file.fileName).toMatch(/^progress-127\.0\.0\.1-\d{4}-\d{2}-\d{2}\.csv$/);
     const rows = readCsv(file.body);
     expect(rows[0]!.slice(0, 2)).toEqual(['School', 'Course']);
-    const library = valueOf(await dispatch(core.handlers, 'library:list', { siteId: site.id })) as {
-      courseId: string;
-      percent: number;
-    }[];
+    const library = valueOf(await invoke(core.handlers, 'library:list', { siteId: site.id }));
     expect(rows.length - 1).toBe(library.length);
     expect(rows.find((r) => r[1]!.includes('HYPERLINK'))![1]).toBe('\'=HYPERLINK("http://x")');
     const data = rows.find((r) => r[1]!.startsWith('Intro to Data Analysis'))!;
@@ -135,7 +129,7 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
   it('the printable page: student, courses and the last weeks, escaped, in both languages', async () => {
     delivered.length = 0;
     valueOf(
-      await dispatch(core.handlers, 'export:progress-report', {
+      await invoke(core.handlers, 'export:progress-report', {
         siteId: site.id,
         language: 'zh-TW',
       }),

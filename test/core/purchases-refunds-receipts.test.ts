@@ -4,10 +4,9 @@ import type { BillingView, OrderView, SiteSummary } from '../../electron/common/
 import type { AppCore } from '../../electron/core/app-core';
 import { getOrder } from '../../electron/core/db';
 import type { ExportFile } from '../../electron/core/export/service';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { payment } from './db/fixtures';
 import { closeDatabases, NOW, withSite } from './db/pages-scaffold';
-import { syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-core';
+import { syncedDemo, valueOf, type SyncedDemo, invoke } from '../helpers/test-core';
 
 /** The demo site's seed, synced by a real core: its refunds and a year's receipts. */
 describe('Purchases over the demo seed: refund timeline and a year of receipts', () => {
@@ -24,7 +23,7 @@ describe('Purchases over the demo seed: refund timeline and a year of receipts',
   afterAll(async () => demo?.close());
 
   const billing = async () =>
-    valueOf(await dispatch(core.handlers, 'billing:get', { siteId: site.id })) as BillingView;
+    valueOf(await invoke(core.handlers, 'billing:get', { siteId: site.id }));
   const orderWith = (b: BillingView, paymentId: string) =>
     b.orders.find((o) => o.payments.some((p) => p.paymentId === paymentId))!;
 
@@ -84,7 +83,7 @@ describe('Purchases over the demo seed: refund timeline and a year of receipts',
     expect(skipped.length, 'the seed has unpaid orders that get no receipt').toBeGreaterThan(0);
     delivered.length = 0;
     valueOf(
-      await dispatch(core.handlers, 'export:year-receipts', {
+      await invoke(core.handlers, 'export:year-receipts', {
         siteId: site.id,
         year,
         language: 'en',
@@ -103,7 +102,7 @@ describe('Purchases over the demo seed: refund timeline and a year of receipts',
     expect(file.printView).toContain('<script src=');
     // zh-TW words, same orders.
     valueOf(
-      await dispatch(core.handlers, 'export:year-receipts', {
+      await invoke(core.handlers, 'export:year-receipts', {
         siteId: site.id,
         year,
         language: 'zh-TW',
@@ -113,13 +112,13 @@ describe('Purchases over the demo seed: refund timeline and a year of receipts',
   });
 
   it('a year with no paid order is refused clearly; a year that is not four digits never reaches the core', async () => {
-    const none = await dispatch(core.handlers, 'export:year-receipts', {
+    const none = await invoke(core.handlers, 'export:year-receipts', {
       siteId: site.id,
       year: '1999',
       language: 'en',
     });
     expect(none).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    const bad = await dispatch(core.handlers, 'export:year-receipts', {
+    const bad = await invoke(core.handlers, 'export:year-receipts', {
       siteId: site.id,
       year: '2026 OR 1=1',
       language: 'en',

@@ -2,6 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExportFile } from '../../electron/core/export/service';
+import type {
+  Channel,
+  ChannelInput,
+  ChannelOutput,
+  IpcHandlers,
+} from '../../electron/common/ipc-contract';
 import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
 import { createAppCore, type AppCore, type AppCoreOptions } from '../../electron/core/app-core';
@@ -44,6 +50,39 @@ export function systemBrowser(
   };
 }
 
+/** A channel's input as a call passes it: nothing for a channel that takes none. */
+export type ChannelArgs<C extends Channel> =
+  ChannelInput<C> extends undefined ? [input?: undefined] : [input: ChannelInput<C>];
+
+/**
+ * dispatch (ipc-dispatch.ts, what both hosts call) typed as the renderer's api.invoke is: the
+ * channel is a key of the contract, and its input and its answer are typed from it. A test of
+ * refused input (an unknown channel, a value of the wrong type) calls dispatch itself.
+ */
+export function invoke<C extends Channel>(
+  handlers: IpcHandlers,
+  channel: C,
+  ...input: ChannelArgs<C>
+): Promise<Result<ChannelOutput<C>>> {
+  // dispatch runs handlers[channel], whose Result IpcHandlers ties to the channel's output.
+  return dispatch(handlers, channel, input[0]) as Promise<Result<ChannelOutput<C>>>;
+}
+
+/** A typed call of a channel on one core's handlers (what `caller` returns). */
+export type ChannelCall = <C extends Channel>(
+  channel: C,
+  ...input: ChannelArgs<C>
+) => Promise<Result<ChannelOutput<C>>>;
+
+/**
+ * invoke bound to one core's handlers: `caller(core.handlers)`, or `caller(() => core.handlers)`
+ * for a core made later (in a beforeAll), read at each call.
+ */
+export function caller(handlers: IpcHandlers | (() => IpcHandlers)): ChannelCall {
+  return (channel, ...input) =>
+    invoke(typeof handlers === 'function' ? handlers() : handlers, channel, ...input);
+}
+
 /** Unwraps a Result or fails the test with its error. */
 export function valueOf<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -59,12 +98,8 @@ export async function signedInSite(
   baseUrl: string,
   clientId = 'demo-desktop',
 ): Promise<SiteSummary> {
-  const added = valueOf(
-    await dispatch(core.handlers, 'sites:add', { baseUrl, clientId }),
-  ) as SiteSummary;
-  return valueOf(
-    await dispatch(core.handlers, 'sites:sign-in', { siteId: added.id }),
-  ) as SiteSummary;
+  const added = valueOf(await invoke(core.handlers, 'sites:add', { baseUrl, clientId }));
+  return valueOf(await invoke(core.handlers, 'sites:sign-in', { siteId: added.id }));
 }
 
 /** A real core signed in to a real embedded demo site and synced once; `close()` ends both and removes the folder. */
@@ -102,7 +137,7 @@ export async function syncedDemo(options: {
     },
   });
   const site = await signedInSite(core, server.url);
-  valueOf(await dispatch(core.handlers, 'sync:now', { siteId: site.id }));
+  valueOf(await invoke(core.handlers, 'sync:now', { siteId: site.id }));
   return {
     server,
     core,

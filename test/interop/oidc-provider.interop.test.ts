@@ -7,11 +7,11 @@
  * clients). See helpers/world.ts for the deployment.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../electron/common/result';
 import type { SignOutResult, SiteSummary, SyncRunSummary } from '../../electron/common/view-models';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
 import type { Backend, ProviderCase, World } from './helpers/world';
 import { backendFor, CLIENT_ID, SCHOOL_ID, startWorld } from './helpers/world';
+import { valueOf } from '../helpers/test-core';
 
 let embedded: EmbeddedServer;
 let backend: Backend;
@@ -22,11 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await embedded?.close();
 });
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 async function withWorld(config: ProviderCase, run: (w: World) => Promise<void>): Promise<void> {
   const w = await startWorld(config, backend);
@@ -41,26 +36,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Add the site, sign in (approve), and check what the student then sees. */
 async function signIn(w: World): Promise<SiteSummary> {
-  const added = value(
+  const added = valueOf(
     await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }),
   );
-  const site = value(await w.call<SiteSummary>('sites:sign-in', { siteId: added.id }));
+  const site = valueOf(await w.call<SiteSummary>('sites:sign-in', { siteId: added.id }));
   expect(site).toMatchObject({ status: 'ready', schoolId: SCHOOL_ID, label: 'Interop School' });
   expect(await w.tabs.at(-1)).toContain('You are signed in');
   return site;
 }
 
 async function syncs(w: World, siteId: string): Promise<void> {
-  const run = value(await w.call<SyncRunSummary>('sync:now', { siteId }));
+  const run = valueOf(await w.call<SyncRunSummary>('sync:now', { siteId }));
   expect(run.outcome).toBe('completed');
-  const library = value(await w.call<unknown[]>('library:list', { siteId }));
+  const library = valueOf(await w.call<unknown[]>('library:list', { siteId }));
   expect(library.length).toBeGreaterThan(0);
 }
 
 /** Sign-out ended the sign-in at the site: every refresh token the app received is dead there. */
 async function signsOutEverywhere(w: World, siteId: string): Promise<void> {
   expect(
-    value(await w.call<SignOutResult>('sites:sign-out', { siteId, removeData: false })),
+    valueOf(await w.call<SignOutResult>('sites:sign-out', { siteId, removeData: false })),
   ).toEqual({ revoked: true, pending: false });
   await noRefreshTokenLive(w);
 }
@@ -80,11 +75,11 @@ describe('node-oidc-provider interoperability matrix', () => {
         name: 'Interop Student',
       });
       await syncs(w, site.id);
-      const out = value(
+      const out = valueOf(
         await w.call<SignOutResult>('sites:sign-out', { siteId: site.id, removeData: false }),
       );
       expect(out).toEqual({ revoked: false, pending: false, localOnly: true });
-      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+      expect(valueOf(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
         status: 'signed-out',
       });
       // Honest: without a revocation endpoint the pair lives on at the site until it expires.
@@ -145,7 +140,7 @@ describe('node-oidc-provider interoperability matrix', () => {
           expect(refreshes.every((a) => a.status === 200)).toBe(true);
           // school_id came on the first exchange only; the refreshed pair kept it.
           expect(refreshes.some((a) => 'school_id' in a.body)).toBe(false);
-          expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+          expect(valueOf(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
             status: 'ready',
             schoolId: SCHOOL_ID,
           });
@@ -183,7 +178,7 @@ describe('node-oidc-provider interoperability matrix', () => {
 
   it('access_denied: the student cancels on the consent page; the app says so, and no token was issued', async () => {
     await withWorld({ revocation: true }, async (w) => {
-      const added = value(
+      const added = valueOf(
         await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }),
       );
       w.decision = 'cancel';
@@ -196,7 +191,7 @@ describe('node-oidc-provider interoperability matrix', () => {
         });
       expect(await w.tabs.at(-1)).toContain('Sign-in cancelled');
       expect(w.tokenAnswers).toHaveLength(0);
-      expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+      expect(valueOf(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
         status: 'signed-out',
       });
     });
@@ -223,7 +218,7 @@ describe('node-oidc-provider interoperability matrix', () => {
         expect(
           w.tokenAnswers.filter((a) => a.grant === 'refresh_token').map((a) => a.body.error),
         ).toEqual(['invalid_grant']);
-        expect(value(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
+        expect(valueOf(await w.call<SiteSummary[]>('sites:list'))[0]).toMatchObject({
           status: 'sign-in-needed',
         });
         await noRefreshTokenLive(w);
@@ -233,7 +228,7 @@ describe('node-oidc-provider interoperability matrix', () => {
 
   it('a token answer without school_id (another organization) is refused and revoked at the provider', async () => {
     await withWorld({ revocation: true }, async (w) => {
-      const added = value(
+      const added = valueOf(
         await w.call<SiteSummary>('sites:add', { baseUrl: w.origin, clientId: CLIENT_ID }),
       );
       w.omitSchoolId = true;

@@ -74,6 +74,11 @@ const cases: { rule: string; file: string; code: string }[] = [
     code: "import { ipcMain } from 'electron';\nexport const b = ipcMain;\n",
   },
   {
+    rule: 'a test calls channels through the typed invoke, not dispatch',
+    file: 'test/core/x.test.ts',
+    code: "import { dispatch } from '../../electron/core/ipc-dispatch';\nexport const a = dispatch;\n",
+  },
+  {
     rule: 'the preload exposes only electron/common',
     file: 'electron/preload/x.ts',
     code: "import { a } from '../core/errors';\nexport const b = a;\n",
@@ -252,6 +257,12 @@ describe('import boundaries (ARCHITECTURE.md "Import rules")', () => {
       await restrictedImportMessages(
         'renderer/src/x.ts',
         "import type { AppInfo } from '../../electron/common/view-models';\nexport type A = AppInfo;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImportMessages(
+        'test/core/ipc-dispatch.test.ts',
+        "import { dispatch } from '../../electron/core/ipc-dispatch';\nexport const a = dispatch;\n",
       ),
     ).toEqual([]);
     expect(

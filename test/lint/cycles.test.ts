@@ -32,8 +32,9 @@ describe('no import cycles', () => {
   });
 });
 
-// ARCHITECTURE.md "Renderer features": a feature folder may use another through its index.ts, but two features
-// never use each other (settings uses sites, so sites never uses settings): what both need moves to state/ or ui/.
+// ARCHITECTURE.md "Renderer features": a feature folder may use another through its index.ts, but
+// two features never use each other (settings uses sites, so sites never uses settings): what both
+// need moves to state/ or ui/.
 describe('no cycles between renderer feature folders', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'feature-cycles-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));

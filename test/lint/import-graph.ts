@@ -98,8 +98,9 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
 }
 
 /**
- * The same graph between the folders directly under `parent` (e.g. `renderer/src/features`): an edge from one
- * folder to another for each import across them; modules outside `parent` and imports inside a folder are left out.
+ * The same graph between the folders directly under `parent` (e.g. `renderer/src/features`): an
+ * edge from one folder to another for each import across them; modules outside `parent` and imports
+ * inside a folder are left out.
  */
 export function folderGraph(
   graph: ReadonlyMap<string, readonly string[]>,

@@ -32,7 +32,7 @@ import {
   scanFiles,
   SecretBag,
 } from './helpers/canary';
-import { createTestCore } from '../helpers/test-core';
+import { createTestCore, invoke } from '../helpers/test-core';
 
 describe('secrets stay out of the renderer, the logs and the files at rest (demo mode, end to end)', () => {
   const bag = new SecretBag();
@@ -281,7 +281,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     });
     await call('sites:remove', { siteId: demo2.id });
     // Invalid input, unknown channel, unknown site: error Results are captured too.
-    await dispatch(core.handlers, 'sites:sign-in', { siteId: 'nope' }).then((r) =>
+    await invoke(core.handlers, 'sites:sign-in', { siteId: 'nope' }).then((r) =>
       results.push({ channel: 'sites:sign-in', result: r }),
     );
     await dispatch(core.handlers, 'no:such', undefined).then((r) =>

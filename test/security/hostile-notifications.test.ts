@@ -8,19 +8,12 @@ import {
 } from '../../electron/common/desktop-notifications';
 import { labelsNeedingHost } from '../../electron/common/site-values';
 import type { EventName, IpcEvents } from '../../electron/common/ipc-contract';
-import type { Result } from '../../electron/common/result';
 import type { SiteSummary } from '../../electron/common/view-models';
 import type { AppCore } from '../../electron/core/app-core';
 import { PAYMENT_MARKS_KEPT } from '../../electron/core/desktop/notifier';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { createJsonSettingsStore } from '../../electron/core/settings/settings-store';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
-import { createTestCore, systemBrowser } from '../helpers/test-core';
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+import { createTestCore, systemBrowser, caller, valueOf } from '../helpers/test-core';
 
 /**
  * A site that hands out a hundred new ATM codes, each expiring within hours, before every sync: through the
@@ -34,7 +27,7 @@ describe('an OS notification flood from a site', () => {
   let site: SiteSummary;
   const shown: DesktopNotification[] = [];
   const HOUR = 3_600_000;
-  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+  const call = caller(() => core.handlers);
 
   beforeAll(async () => {
     server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
@@ -49,11 +42,9 @@ describe('an OS notification flood from a site', () => {
       if (event === 'desktop:notification') shown.push(payload as DesktopNotification);
     });
     await call('settings:update', { autoSyncMinutes: 0 });
-    site = value(
-      await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
-    ) as SiteSummary;
-    value(await call('sites:sign-in', { siteId: site.id }));
-    expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+    site = valueOf(await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }));
+    valueOf(await call('sites:sign-in', { siteId: site.id }));
+    expect(valueOf(await call('sync:now', { siteId: site.id }))).toMatchObject({
       outcome: 'completed',
     });
   });
@@ -85,7 +76,7 @@ describe('an OS notification flood from a site', () => {
         }
       })();
       const before = shown.length;
-      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+      expect(valueOf(await call('sync:now', { siteId: site.id }))).toMatchObject({
         outcome: 'completed',
       });
       // The notice is sent after the sync's answer (the notification queue's own turn).
@@ -112,7 +103,7 @@ describe('two schools with one name', () => {
   let dataDir: string;
   let core: AppCore;
   const shown: DesktopNotification[] = [];
-  const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
+  const call = caller(() => core.handlers);
 
   beforeAll(async () => {
     servers.push(
@@ -140,11 +131,11 @@ describe('two schools with one name', () => {
   it('a notification about either names its host, as the site menu does', async () => {
     const sites: SiteSummary[] = [];
     for (const server of servers) {
-      const site = value(
+      const site = valueOf(
         await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
-      ) as SiteSummary;
-      value(await call('sites:sign-in', { siteId: site.id }));
-      expect(value(await call('sync:now', { siteId: site.id }))).toMatchObject({
+      );
+      valueOf(await call('sites:sign-in', { siteId: site.id }));
+      expect(valueOf(await call('sync:now', { siteId: site.id }))).toMatchObject({
         outcome: 'completed',
       });
       sites.push(site);
@@ -152,7 +143,7 @@ describe('two schools with one name', () => {
     const [first, second] = sites as [SiteSummary, SiteSummary];
     // The same name, as the schools gave it.
     expect(first.label).toBe(second.label);
-    const hosts = labelsNeedingHost(value(await call('sites:list')) as SiteSummary[]);
+    const hosts = labelsNeedingHost(valueOf(await call('sites:list')));
     expect([...hosts.values()]).toEqual([
       new URL(servers[0]!.url).host,
       new URL(servers[1]!.url).host,
@@ -179,7 +170,7 @@ describe('two schools with one name', () => {
         Date.now(),
       );
     const before = shown.length;
-    expect(value(await call('sync:now', { siteId: second.id }))).toMatchObject({
+    expect(valueOf(await call('sync:now', { siteId: second.id }))).toMatchObject({
       outcome: 'completed',
     });
     const notice = shown.slice(before).find((n) => n.kind === 'new-notices');

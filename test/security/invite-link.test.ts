@@ -2,10 +2,9 @@ import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/core/ipc-dispatch';
 import { inviteLink } from '../../electron/core/invite/invite-link';
 import { createLogger } from '../../electron/core/log';
-import { createTestCore } from '../helpers/test-core';
+import { createTestCore, invoke } from '../helpers/test-core';
 
 /**
  * A school's invite link that (wrongly) carries a secret: whether it reaches the app from the system (Electron's
@@ -46,8 +45,8 @@ describe('invite links with a secret in them', () => {
       ];
       for (const link of links) {
         core.openInviteLink(link);
-        answers.push(await dispatch(core.handlers, 'invite:take-pending', undefined));
-        answers.push(await dispatch(core.handlers, 'invite:parse', { link }));
+        answers.push(await invoke(core.handlers, 'invite:take-pending', undefined));
+        answers.push(await invoke(core.handlers, 'invite:parse', { link }));
       }
       // Each was refused (the test saw live refusals, not silence)...
       const refusals = answers.map(

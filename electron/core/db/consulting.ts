@@ -3,6 +3,7 @@ import { siteNumber, siteText, siteTextOrNull } from '../../common/site-values';
 import type { ConsultingServiceView } from '../../common/view-models';
 import type { ConsultingServiceRecord } from './records';
 import { json, prepared } from './statements';
+import type { ReadableDB } from './handles';
 
 /**
  * Consulting services offered against the viewer's courses. `meetings` are everyone's reservations on the
@@ -77,7 +78,7 @@ function jsonObjects(text: string): Record<string, unknown>[] {
     : [];
 }
 
-export function getConsulting(db: Database, siteId: string): ConsultingServiceView[] {
+export function getConsulting(db: ReadableDB, siteId: string): ConsultingServiceView[] {
   return prepared<{ siteId: string }, ConsultingRow>(
     db,
     `SELECT s.id, s.title, s.description, s.duration_minutes, s.consultant_name, s.course_id, c.title AS course_title, s.slots, s.booked_times

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { CourseRecord } from './records';
 import { prepared } from './statements';
 import { changingViews } from './view-cache';
+import type { WritableDB } from './handles';
 
 /**
  * "New since last sync": the lectures a course gained at a sync, counted against what the saved copy held before
@@ -55,7 +56,7 @@ export function noteNewLectures(
 }
 
 /** The student opened the course: its new lectures are seen. True when there was something to clear. */
-export function markCourseSeen(db: Database, siteId: string, courseId: string): boolean {
+export function markCourseSeen(db: WritableDB, siteId: string, courseId: string): boolean {
   return changingViews(
     db,
     siteId,

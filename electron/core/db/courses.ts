@@ -29,6 +29,7 @@ import {
   unlockBoundaries,
   type NextStepLectures,
 } from './next-step';
+import type { ReadableDB } from './handles';
 
 /** "Expires soon" window of the library: access ending within 14 days. */
 export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
@@ -327,7 +328,7 @@ function libraryPage(
 
 /** A page of one site's library (the service's order unless asked otherwise). */
 export function getLibraryPage(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   now: Date,
   request: LibraryRequest = {},
@@ -337,7 +338,7 @@ export function getLibraryPage(
 
 /** A page of the "All schools" library: every site kept on this computer. */
 export function getAllSitesLibraryPage(
-  db: Database,
+  db: ReadableDB,
   now: Date,
   request: LibraryRequest = {},
 ): LibraryPage {
@@ -345,7 +346,7 @@ export function getAllSitesLibraryPage(
 }
 
 /** The whole library at once (tests, the `library:list` channel); the screen pages through getLibraryPage. */
-export function getLibrary(db: Database, siteId: string, now: Date): LibraryCourse[] {
+export function getLibrary(db: ReadableDB, siteId: string, now: Date): LibraryCourse[] {
   return cachedView(db, 'library', siteId, '', now, () => {
     const items = getLibraryPage(db, siteId, now).items as LibraryCourse[];
     const expiries = prepared<{ siteId: string }, { at: number }>(
@@ -396,7 +397,7 @@ interface LectureRow {
 
 /** One course with its sections and lectures; CoreError 'not-found' when the site has no such course. */
 export function getCourseDetail(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   courseId: string,
   now: Date,

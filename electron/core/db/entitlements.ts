@@ -9,6 +9,7 @@ import type {
 import type { DigitalProductRecord, EventRegistrationRecord } from './records';
 import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
+import type { ReadableDB } from './handles';
 
 // Entitlements are not orders (spec "Member API: viewer"): no order number, refund status or invoice here.
 
@@ -95,7 +96,7 @@ interface EventRegistrationRow {
 }
 
 /** Digital products in the service's order; events soonest first (upcoming before past ones is the renderer's call). */
-export function getEntitlements(db: Database, siteId: string, now: Date): EntitlementsView {
+export function getEntitlements(db: ReadableDB, siteId: string, now: Date): EntitlementsView {
   return cachedView(db, 'entitlements', siteId, '', now, () => {
     const value = computeEntitlements(db, siteId, now);
     return {

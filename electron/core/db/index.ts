@@ -1,7 +1,8 @@
 /**
- * The offline store: open + migrations, one module per table group, view-model queries. This file is the one way
- * into db/ for the rest of the core (`local/layers` entries, eslint.config.ts): what is not exported here is db's
- * own business, so a table module can change without its callers noticing.
+ * The offline store: open + migrations, one module per table group, view-model queries. This file
+ * is the one way into db/ for the rest of the core (`local/layers` entries, eslint.config.ts): what
+ * is not exported here is db's own business, so a table module can change without its callers
+ * noticing.
  */
 export {
   checkOfflineDatabase,
@@ -14,6 +15,7 @@ export {
   type OpenOptions,
 } from './open';
 export { migrate } from './migrate';
+export type { AnyDB, ReadableDB, ReadWriteDB, WritableDB } from './handles';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
 export { silentLogger, type Logger } from './logger';
 export { ensureSite, removeSiteData, listSiteIds, hasSite } from './sites';

@@ -3,15 +3,15 @@
  * the page's id looked up in this site's rows. One indexed or small statement per open; nothing here is trusted
  * beyond what the sync already checked.
  */
-import type { Database } from 'better-sqlite3';
 import { siteLinkUrl } from '../../common/external-url';
 import { readNoticeLink } from '../../common/notice-links';
 import type { NoticeTarget } from '../../common/view-models';
 import { prepared } from './statements';
+import type { ReadableDB } from './handles';
 
 /** The notice's link and read state, or null when this site has no such notice. */
 export function getNoticeForOpening(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   id: string,
 ): { readonly url: string | null; readonly unread: boolean } | null {
@@ -26,7 +26,7 @@ export function getNoticeForOpening(
 }
 
 export function findNoticeTarget(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   baseUrl: string,
   url: string | null,

@@ -15,6 +15,7 @@ import type { NotificationRecord, SubscriptionRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
 import { cachedView, changingViews } from './view-cache';
+import type { ReadableDB, WritableDB } from './handles';
 
 // ------------------------------------------------------------------ writes (one sync batch, inside its transaction)
 
@@ -123,7 +124,7 @@ export function applyChangeLocally(
 
 /** The site accepted a mark-read: its answer becomes the server's value. */
 export function acceptNotificationRead(
-  db: Database,
+  db: WritableDB,
   siteId: string,
   id: string,
   readAt: string | null,
@@ -136,7 +137,7 @@ export function acceptNotificationRead(
   });
 }
 
-export function acceptAllNotificationsRead(db: Database, siteId: string): void {
+export function acceptAllNotificationsRead(db: WritableDB, siteId: string): void {
   changingViews(db, siteId, ['notifications'], () => {
     prepared<{ siteId: string }>(
       db,
@@ -145,7 +146,11 @@ export function acceptAllNotificationsRead(db: Database, siteId: string): void {
   });
 }
 
-export function acceptSubscription(db: Database, siteId: string, record: SubscriptionRecord): void {
+export function acceptSubscription(
+  db: WritableDB,
+  siteId: string,
+  record: SubscriptionRecord,
+): void {
   changingViews(db, siteId, ['notifications'], () => {
     prepared<Record<string, unknown>>(
       db,
@@ -267,7 +272,7 @@ const NOTIFICATION_COLUMNS = 'id, kind, title, body, url, created_at, read_at, s
  * the partial index of unread rows, so a page of unread notices costs the same as any other page.
  */
 export function getNotificationsPage(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   request: PageRequest & { readonly onlyUnread?: boolean } = {},
 ): Page<NotificationView> {
@@ -289,7 +294,7 @@ export function getNotificationsPage(
 }
 
 /** Counts and subscriptions: the head of the inbox (and the unread badge). Memoised until the inbox changes. */
-export function getNotificationsSummary(db: Database, siteId: string): NotificationsSummary {
+export function getNotificationsSummary(db: ReadableDB, siteId: string): NotificationsSummary {
   // Nothing here depends on the clock: only a data change invalidates.
   return cachedView(db, 'notifications', siteId, 'summary', EPOCH, () => {
     const total = prepared<{ siteId: string }, { n: number }>(
@@ -334,7 +339,7 @@ function subscriptionsOf(db: Database, siteId: string): NotificationSubscription
 }
 
 /** The whole inbox at once (tests, the `notifications:list` channel); the screen reads the summary and pages. */
-export function getNotifications(db: Database, siteId: string): NotificationsView {
+export function getNotifications(db: ReadableDB, siteId: string): NotificationsView {
   return cachedView(db, 'notifications', siteId, '', EPOCH, () => {
     const { unreadCount, subscriptions } = getNotificationsSummary(db, siteId);
     return {
@@ -346,7 +351,7 @@ export function getNotifications(db: Database, siteId: string): NotificationsVie
 const EPOCH = new Date(0);
 
 export function getSubscription(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   topic: NotificationTopic,
   channel: NotificationChannel,

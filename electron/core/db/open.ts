@@ -7,9 +7,13 @@ import { databaseTooNew, migrate } from './migrate';
 import { LATEST_VERSION } from './migrations';
 import { readOutboxRowsRaw, restoreOutboxRows, type RawOutboxRow } from './outbox';
 import { privateDatabaseFile } from '../fs/private-files';
+import type { ReadableDB, WritableDB } from './handles';
 
 export interface OpenedDatabase {
-  readonly db: Db;
+  /**
+   * The writer's connection: the worker's (writer-worker.ts), or a test's or tool's one database.
+   */
+  readonly db: WritableDB;
   /** The file was unreadable and was moved aside; the database is new and the next sync rebuilds it. */
   readonly recovered: boolean;
   /** Where the unreadable file went, when recovered. */
@@ -50,7 +54,7 @@ export function openOfflineDatabase(file: string, options: OpenOptions = {}): Op
   if (options.integrityCheck === 'unless-closed-cleanly') markOpen(file);
   try {
     return {
-      db: openHealthy(file, options.nativeBinding, check),
+      db: openHealthy(file, options.nativeBinding, check) as WritableDB,
       recovered: false,
       movedTo: null,
       salvagedOutbox: 0,
@@ -77,7 +81,7 @@ export function openOfflineDatabase(file: string, options: OpenOptions = {}): Op
       { cause },
     );
   }
-  const db = openHealthy(file, options.nativeBinding, true);
+  const db = openHealthy(file, options.nativeBinding, true) as WritableDB;
   const restored = restoreOutboxRows(db, salvaged);
   logger.warn('offline database rebuilt', { movedTo, salvagedOutbox: restored });
   return { db, recovered: true, movedTo, salvagedOutbox: restored };
@@ -131,7 +135,7 @@ function markOpen(file: string): void {
 }
 
 /** Closes the connection (SQLite checkpoints the WAL into the file) and records that it was closed cleanly. */
-export function closeOfflineDatabase(db: Db): void {
+export function closeOfflineDatabase(db: WritableDB): void {
   const file = db.name;
   db.close();
   if (file !== ':memory:') rmSync(openMarker(file), { force: true });
@@ -153,7 +157,7 @@ export interface CheckedDatabase {
  * file and see the rebuilt database at their next read (its schema changed, so their statements prepare again).
  */
 export function checkOfflineDatabase(
-  db: Db,
+  db: WritableDB,
   options: Pick<OpenOptions, 'logger' | 'now'> = {},
 ): CheckedDatabase {
   let result: unknown;
@@ -236,7 +240,7 @@ function emptyInPlace(db: Db): void {
 export function openReadConnection(
   file: string,
   options: Pick<OpenOptions, 'nativeBinding'> = {},
-): Db {
+): ReadableDB {
   const db = openFile(file, {
     readonly: true,
     fileMustExist: true,
@@ -250,7 +254,7 @@ export function openReadConnection(
         'storage-error',
         'The offline data is not ready to be read (its writer did not open it).',
       );
-    return db;
+    return db as ReadableDB;
   } catch (error) {
     db.close();
     throw error;

@@ -4,6 +4,7 @@ import { applyChangeLocally } from './notifications';
 import { ensureSite } from './sites';
 import { json, prepared } from './statements';
 import { changingViews } from './view-cache';
+import type { AnyDB, ReadableDB, WritableDB } from './handles';
 
 /**
  * The outbox: mutations (`account:write`, spec "Scopes") made while offline or before the site answered. Each
@@ -63,7 +64,7 @@ export function describeChange(change: OutboxChange): string {
 
 /** Applies the change to the local rows and queues it, in one transaction: the views show it at once. */
 export function enqueueChange(
-  db: Database,
+  db: WritableDB,
   siteId: string,
   change: OutboxChange,
   now: Date,
@@ -106,7 +107,7 @@ export function getEntry(db: Database, id: number): OutboxEntry | null {
   return row ? toEntry(row) : null;
 }
 
-export function pendingEntries(db: Database, siteId: string): OutboxEntry[] {
+export function pendingEntries(db: AnyDB, siteId: string): OutboxEntry[] {
   return prepared<{ siteId: string }, OutboxRow>(
     db,
     "SELECT * FROM outbox WHERE site_id = @siteId AND status = 'pending' ORDER BY id",
@@ -115,7 +116,7 @@ export function pendingEntries(db: Database, siteId: string): OutboxEntry[] {
     .map(toEntry);
 }
 
-export function failedEntries(db: Database, siteId: string): OutboxEntry[] {
+export function failedEntries(db: ReadableDB, siteId: string): OutboxEntry[] {
   return prepared<{ siteId: string }, OutboxRow>(
     db,
     "SELECT * FROM outbox WHERE site_id = @siteId AND status = 'failed' ORDER BY id",
@@ -124,7 +125,7 @@ export function failedEntries(db: Database, siteId: string): OutboxEntry[] {
     .map(toEntry);
 }
 
-export function countPending(db: Database, siteId: string): number {
+export function countPending(db: ReadableDB, siteId: string): number {
   return prepared<{ siteId: string }, { n: number }>(
     db,
     "SELECT count(*) AS n FROM outbox WHERE site_id = @siteId AND status = 'pending'",
@@ -134,7 +135,7 @@ export function countPending(db: Database, siteId: string): number {
 }
 
 /** The site accepted the change: it leaves the queue. */
-export function removeEntry(db: Database, entry: Pick<OutboxEntry, 'id' | 'siteId'>): void {
+export function removeEntry(db: WritableDB, entry: Pick<OutboxEntry, 'id' | 'siteId'>): void {
   changingViews(db, entry.siteId, ['notifications'], () => {
     prepared<{ id: number }>(db, 'DELETE FROM outbox WHERE id = @id').run({ id: entry.id });
   });
@@ -142,7 +143,7 @@ export function removeEntry(db: Database, entry: Pick<OutboxEntry, 'id' | 'siteI
 
 /** A transient failure (network, 503): kept pending for the next replay. */
 export function recordAttempt(
-  db: Database,
+  db: WritableDB,
   entry: Pick<OutboxEntry, 'id' | 'siteId'>,
   error: string,
   now: Date,
@@ -157,7 +158,7 @@ export function recordAttempt(
 
 /** The site refused the change for good: kept as 'failed' to be reported, never retried. */
 export function markFailed(
-  db: Database,
+  db: WritableDB,
   entry: Pick<OutboxEntry, 'id' | 'siteId'>,
   error: string,
   now: Date,
@@ -171,7 +172,7 @@ export function markFailed(
 }
 
 /** The user dismissed a reported failure. */
-export function dismissFailed(db: Database, siteId: string, id: number): void {
+export function dismissFailed(db: WritableDB, siteId: string, id: number): void {
   changingViews(db, siteId, ['notifications'], () => {
     prepared<{ id: number; siteId: string }>(
       db,
@@ -181,7 +182,7 @@ export function dismissFailed(db: Database, siteId: string, id: number): void {
 }
 
 /** After a snapshot replaced the rows: pending changes go back on top, in order (a queued mark-read stays read). */
-export function reapplyPending(db: Database, siteId: string): void {
+export function reapplyPending(db: WritableDB, siteId: string): void {
   for (const entry of pendingEntries(db, siteId))
     applyChangeLocally(db, siteId, entry.change, entry.createdAt);
 }
@@ -192,7 +193,7 @@ export function readOutboxRowsRaw(db: Database): RawOutboxRow[] {
 }
 
 /** For recovery: puts salvaged rows into a fresh database (ids and order kept). Returns how many. */
-export function restoreOutboxRows(db: Database, rows: readonly RawOutboxRow[]): number {
+export function restoreOutboxRows(db: WritableDB, rows: readonly RawOutboxRow[]): number {
   const insert = db.prepare(
     `INSERT INTO outbox (id, site_id, kind, payload, description, created_at, status, attempts, last_error, last_attempt_at)
      VALUES (@id, @site_id, @kind, @payload, @description, @created_at, @status, @attempts, @last_error, @last_attempt_at)`,

@@ -22,6 +22,7 @@ import {
   UNPAID_CODE,
   type PaymentRow,
 } from './payment-views';
+import type { AnyDB, ReadableDB } from './handles';
 
 // ------------------------------------------------------------------ writes
 
@@ -149,7 +150,7 @@ function orderWhere(q: OrderQuery): { sql: string; params: { like?: string; year
  * time-dependent parts (instructions expired, awaiting vs expired) are judged against `now` at this call.
  */
 export function getOrdersPage(
-  db: Database,
+  db: AnyDB,
   siteId: string,
   now: Date,
   request: OrderQuery = {},
@@ -194,7 +195,7 @@ export function getOrdersPage(
 
 /** A page of the unpaid ATM / convenience-store payments still payable at `now`, soonest deadline first (none last). */
 export function getPayableInstructionsPage(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   now: Date,
   request: PageRequest = {},
@@ -265,7 +266,7 @@ export const PENDING_PREVIEW = 5;
  * the payments change or the next payable code expires (the codes and their count change then); every part is an
  * index read.
  */
-export function getBillingSummary(db: Database, siteId: string, now: Date): BillingSummary {
+export function getBillingSummary(db: ReadableDB, siteId: string, now: Date): BillingSummary {
   return cachedView(db, 'billing', siteId, 'summary', now, () => {
     const t = now.getTime();
     const totals = prepared<{ siteId: string }, CurrencyTotal & { n: number }>(
@@ -296,7 +297,7 @@ export function getBillingSummary(db: Database, siteId: string, now: Date): Bill
  * The whole billing at once: every order, every payable code and the totals, from the same queries as the pages.
  * The screen never asks for it (it reads the summary and pages); tests and the `billing:get` channel do.
  */
-export function getBilling(db: Database, siteId: string, now: Date): BillingView {
+export function getBilling(db: ReadableDB, siteId: string, now: Date): BillingView {
   return cachedView(db, 'billing', siteId, '', now, () => {
     const orders = getOrdersPage(db, siteId, now).items;
     const pendingInstructions = getPayableInstructionsPage(db, siteId, now).items;
@@ -312,7 +313,7 @@ export function getBilling(db: Database, siteId: string, now: Date): BillingView
 
 /** One order by its tradeNo (a receipt), or null when this site has none by that number. */
 export function getOrder(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   tradeNo: string,
   now: Date,
@@ -331,7 +332,7 @@ export function getOrder(
 
 /** One payment by its id (a calendar reminder for its code), or null. */
 export function getPayment(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   paymentId: string,
   now: Date,
@@ -350,7 +351,7 @@ export function getPayment(
  * Spending per year and currency, newest year first: paid (paid, and refunded later) minus refunded, with each
  * order counted in the year it was placed (the year of its date as the school wrote it, the list's year headings).
  */
-export function getSpendingByYear(db: Database, siteId: string): YearSpending[] {
+export function getSpendingByYear(db: ReadableDB, siteId: string): YearSpending[] {
   return prepared<{ siteId: string }, Omit<YearSpending, 'spent'>>(
     db,
     `SELECT substr(o.created_at, 1, 4) AS year, p.currency AS currency,

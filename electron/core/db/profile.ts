@@ -4,6 +4,7 @@ import type { ProfileView } from '../../common/view-models';
 import { CoreError } from '../errors';
 import type { ProfileRecord } from './records';
 import { json, prepared } from './statements';
+import type { ReadableDB } from './handles';
 
 export function replaceProfile(db: Database, siteId: string, profile: ProfileRecord): void {
   prepared<Record<string, unknown>>(
@@ -54,7 +55,7 @@ function textList(text: string): string[] {
 }
 
 /** The signed-in member with the sites where they hold a role (roles highest first). 'not-found' before a sync. */
-export function getProfile(db: Database, siteId: string): ProfileView {
+export function getProfile(db: ReadableDB, siteId: string): ProfileView {
   const row = prepared<{ siteId: string }, ProfileRow>(
     db,
     'SELECT user_id, name, email, avatar_url FROM profile WHERE site_id = @siteId',

@@ -4,6 +4,7 @@ import { siteNumber, siteText } from '../../common/site-values';
 import { CoreError } from '../errors';
 import { LECTURES_SQL } from './next-step';
 import { prepared } from './statements';
+import type { ReadableDB } from './handles';
 
 const DAY_MS = 86_400_000;
 /** How many weeks the summary (and the progress export) lists. */
@@ -97,7 +98,7 @@ function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[
 
 /** A school's week, streak and paces at `now`, weeks counted in the student's `timeZone`. */
 export function getProgressSummary(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   now: Date,
   timeZone: string,
@@ -141,7 +142,7 @@ export interface CourseProgressRow {
 }
 
 /** Every course of the site, in the library's order, with what is done of it (the progress export). */
-export function getCourseProgressRows(db: Database, siteId: string): CourseProgressRow[] {
+export function getCourseProgressRows(db: ReadableDB, siteId: string): CourseProgressRow[] {
   return prepared<{ siteId: string }, Record<string, unknown>>(
     db,
     `SELECT c.id, c.title, c.instructor_name, c.enrolled_at, c.expire_date, c.has_lifetime_access, c.total_lectures,

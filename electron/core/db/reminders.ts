@@ -15,8 +15,8 @@
  *
  * Pure over the database and the `now` it is given (tests move the clock; the app passes its own).
  */
-import type { Database } from 'better-sqlite3';
 import { prepared } from './statements';
+import type { WritableDB } from './handles';
 
 export type ReminderKind = 'access-ending' | 'lecture-unlocked' | 'event-starting';
 export const REMINDER_KINDS: readonly ReminderKind[] = [
@@ -143,7 +143,7 @@ function thresholdsFrom(kind: ReminderKind, label: string): string[] {
   return at < 0 ? [label] : list.slice(0, at + 1).map((t) => t.label);
 }
 
-export function decideReminders(db: Database, input: ReminderRunInput): ReminderGroup[] {
+export function decideReminders(db: WritableDB, input: ReminderRunInput): ReminderGroup[] {
   const { now } = input;
   const markedAt = new Date(now).toISOString();
   return db.transaction((): ReminderGroup[] => {

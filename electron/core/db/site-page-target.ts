@@ -4,10 +4,10 @@
  * an order by its trade number, a consulting service by its id. Something not in the saved copy, or a lecture that
  * is still locked, has no page to open.
  */
-import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
 import { isOpenAt } from './next-step';
 import { prepared } from './statements';
+import type { ReadableDB } from './handles';
 
 /** The page found, in the shape net/site-pages.ts builds an address from (db does no HTTP and imports no net). */
 export type SitePage =
@@ -34,7 +34,7 @@ interface CourseRow {
 }
 
 export function sitePageOf(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   target: SitePageTarget,
   now: number,

@@ -1,10 +1,10 @@
-import type { Database } from 'better-sqlite3';
 import { forgetShortTerms } from './search';
 import { prepared } from './statements';
 import { changingViews } from './view-cache';
+import type { AnyDB, ReadableDB, WritableDB } from './handles';
 
 /** Every stored row belongs to a site; the auth/sites module keeps the site's configuration, we keep its id. */
-export function ensureSite(db: Database, siteId: string, now: Date = new Date()): void {
+export function ensureSite(db: WritableDB, siteId: string, now: Date = new Date()): void {
   prepared<{ id: string; createdAt: string }>(
     db,
     'INSERT INTO sites (id, created_at) VALUES (@id, @createdAt) ON CONFLICT (id) DO NOTHING',
@@ -15,7 +15,7 @@ export function ensureSite(db: Database, siteId: string, now: Date = new Date())
 }
 
 /** Deletes the site and, through ON DELETE CASCADE, all its offline data, outbox and sync history. */
-export function removeSiteData(db: Database, siteId: string): void {
+export function removeSiteData(db: WritableDB, siteId: string): void {
   changingViews(
     db,
     siteId,
@@ -33,13 +33,13 @@ export function removeSiteData(db: Database, siteId: string): void {
   );
 }
 
-export function listSiteIds(db: Database): string[] {
+export function listSiteIds(db: ReadableDB): string[] {
   return prepared<void, { id: string }>(db, 'SELECT id FROM sites ORDER BY id')
     .all()
     .map((r) => r.id);
 }
 
-export function hasSite(db: Database, siteId: string): boolean {
+export function hasSite(db: AnyDB, siteId: string): boolean {
   return (
     prepared<{ siteId: string }>(db, 'SELECT 1 FROM sites WHERE id = @siteId').get({ siteId }) !==
     undefined

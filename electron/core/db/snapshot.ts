@@ -26,6 +26,7 @@ import {
   type PageCursors,
   type PartName,
 } from './parts';
+import type { ReadableDB, WritableDB } from './handles';
 
 /** A part's digest: the SHA-256 of its JSON (writer-handlers.ts builds the same bytes page by page). */
 export function digestOf(value: unknown): string {
@@ -38,7 +39,7 @@ export function digestOf(value: unknown): string {
  * all: a no-change re-sync writes nothing, changes no view and sends no change event.
  */
 export function commitSnapshotIfChanged(
-  db: Database,
+  db: WritableDB,
   siteId: string,
   snapshot: SiteSnapshot,
   staged?: ReadonlyMap<PartName, string>,
@@ -61,7 +62,7 @@ export function commitSnapshotIfChanged(
  * so the next sync's hint is right. Nothing a view reads changes. On a site whose cursors name positions, an
  * unchanged part pages the same way and nothing is written. A hint only: it is not part of the commit's transaction.
  */
-function storeCursors(db: Database, siteId: string, cursors: PageCursors): void {
+function storeCursors(db: WritableDB, siteId: string, cursors: PageCursors): void {
   const stale: [PagedPart, string][] = [];
   const stored = prepared<{ siteId: string; part: string }, { cursors: string | null }>(
     db,
@@ -90,7 +91,7 @@ function storeCursors(db: Database, siteId: string, cursors: PageCursors): void 
  * whose cursors name a position. Anything that is not a list of cursors starting with null is left out (a hint
  * only: the fetch checks every page it takes from it).
  */
-export function storedPageCursors(db: Database, siteId: string): PageCursors {
+export function storedPageCursors(db: ReadableDB, siteId: string): PageCursors {
   const out: { -readonly [P in PagedPart]?: readonly (string | null)[] } = {};
   const rows = prepared<{ siteId: string }, { part: PagedPart; cursors: string }>(
     db,
@@ -133,7 +134,7 @@ function storedDigests(db: Database, siteId: string): Map<PartName, string> {
 }
 
 function isStored(
-  db: Database,
+  db: WritableDB,
   siteId: string,
   snapshot: SiteSnapshot,
   digests: ReadonlyMap<PartName, string>,
@@ -196,12 +197,12 @@ export function viewsOfCommit(rewritten: readonly PartName[]): ViewArea[] {
  * left undefined keep theirs. Pending outbox changes are applied again on top (over the server's values), and
  * the search rows of the rewritten parts are rebuilt. Returns the parts rewritten.
  */
-export function commitSnapshot(db: Database, siteId: string, snapshot: SiteSnapshot): PartName[] {
+export function commitSnapshot(db: WritableDB, siteId: string, snapshot: SiteSnapshot): PartName[] {
   return commitDigested(db, siteId, snapshot, digestsOf(snapshot));
 }
 
 function commitDigested(
-  db: Database,
+  db: WritableDB,
   siteId: string,
   snapshot: SiteSnapshot,
   digests: ReadonlyMap<PartName, string>,

@@ -1,13 +1,13 @@
-import type { Database } from 'better-sqlite3';
 import type { SyncRunSummary, SyncStatus } from '../../common/view-models';
 import { stampCompletions } from './completions';
 import { countPending, failedEntries } from './outbox';
 import { hasSite } from './sites';
 import { json, prepared } from './statements';
 import { changingViews } from './view-cache';
+import type { ReadableDB, WritableDB } from './handles';
 
 /** Records a finished run. A site removed meanwhile is not brought back (its history went with it). */
-export function recordSyncRun(db: Database, summary: SyncRunSummary): void {
+export function recordSyncRun(db: WritableDB, summary: SyncRunSummary): void {
   changingViews(db, summary.siteId, [], () => {
     if (!hasSite(db, summary.siteId)) return;
     prepared<Record<string, unknown>>(
@@ -54,7 +54,7 @@ export interface StoredSyncState {
 }
 
 /** What the sync history says about a site (SyncStatus without the live parts). */
-export function getStoredSyncState(db: Database, siteId: string): StoredSyncState {
+export function getStoredSyncState(db: ReadableDB, siteId: string): StoredSyncState {
   const last = prepared<{ siteId: string }, RunRow>(
     db,
     'SELECT * FROM sync_runs WHERE site_id = @siteId ORDER BY id DESC LIMIT 1',
@@ -88,13 +88,13 @@ export function getStoredSyncState(db: Database, siteId: string): StoredSyncStat
 }
 
 /** When the site last synced well (completed or partial), or null: the one source of a site summary's lastSyncedAt. */
-export function getLastSyncedAt(db: Database, siteId: string): string | null {
+export function getLastSyncedAt(db: ReadableDB, siteId: string): string | null {
   return getStoredSyncState(db, siteId).lastSyncedAt;
 }
 
 /** The SyncStatus view: the stored history and outbox, plus what only the running service knows. */
 export function getSyncStatus(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   live: {
     readonly running: boolean;

@@ -11,6 +11,7 @@ import { nextStepLecturesOf, nextStepOf, NO_LECTURES } from './next-step';
 import { getPayableAcrossSites } from './payments';
 import { siteText } from '../../common/site-values';
 import { prepared } from './statements';
+import type { ReadableDB } from './handles';
 
 export const TODAY_COURSES = 5;
 /** Per kind of attention item: the home shows the soonest; the screens behind it list the rest. */
@@ -199,7 +200,7 @@ function dueAt(item: TodayAttention): number {
   }
 }
 
-export function getToday(db: Database, now: Date): TodayData {
+export function getToday(db: ReadableDB, now: Date): TodayData {
   const t = now.getTime();
   const attention = [
     ...lecturesUnlocked(db, t),

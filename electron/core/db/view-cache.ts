@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { AnyDB, ReadableDB, WritableDB } from './handles';
 
 /**
  * Memoised view models. A view is recomputed only when data it reads changed or the clock crossed a boundary
@@ -90,7 +91,7 @@ function settle(cache: Cache): void {
  * Nested calls (the snapshot commit runs the table writers) are accounted for by the outermost one.
  */
 export function changingViews<T>(
-  db: Database,
+  db: WritableDB,
   siteId: string,
   areas: readonly ViewArea[] | 'all' | ((result: T) => readonly ViewArea[]),
   write: () => T,
@@ -121,7 +122,7 @@ export function changingViews<T>(
  * it did change; default `areas`).
  */
 export async function writtenElsewhere<T>(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   areas: readonly ViewArea[] | 'all',
   write: () => Promise<T>,
@@ -149,7 +150,7 @@ export async function writtenElsewhere<T>(
 }
 
 /** Drops every memoised view of this connection (the database under it was rebuilt: open.ts checkOfflineDatabase). */
-export function forgetViews(db: Database): void {
+export function forgetViews(db: AnyDB): void {
   const cache = caches.get(db);
   if (cache) cache.epoch += 1;
 }

@@ -5,16 +5,16 @@
  * the rows the commit wrote are indexed (search.ts) a step at a time. Until a row is indexed, searches scan it:
  * slower, never wrong.
  */
-import type { Database } from 'better-sqlite3';
 import { getEntitlements } from './entitlements';
 import { getNotificationsSummary } from './notifications';
 import { getBillingSummary } from './payments';
+import type { ReadableDB } from './handles';
 
 /** Rows of the short-term search index written per step (~30 ms each on 2 cores): the event loop stays free. */
 const GRAMS_STEP = 4000;
 
 /** The memoised views the screens open with, computed on the connection they are read from. */
-export function warmSummaries(db: Database, siteId: string, now: Date): void {
+export function warmSummaries(db: ReadableDB, siteId: string, now: Date): void {
   getBillingSummary(db, siteId, now);
   getNotificationsSummary(db, siteId);
   getEntitlements(db, siteId, now);

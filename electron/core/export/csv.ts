@@ -1,7 +1,6 @@
-import type { Database } from 'better-sqlite3';
 import { stringify } from 'csv-stringify/sync';
 import type { OrderView } from '../../common/view-models';
-import { getOrdersPage } from '../db/index';
+import { getOrdersPage, type AnyDB } from '../db/index';
 import { sheetDateTime } from './dates';
 import { plainAmount } from './money';
 import { label, text } from './safe';
@@ -128,7 +127,7 @@ function paymentRow(
  * and ~0.1 s of work that would otherwise hold the main process, and with it every window, while it ran.
  */
 export function purchaseHistoryCsv(
-  db: Database,
+  db: AnyDB,
   siteId: string,
   now: Date,
   options: CsvOptions,

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type { SaveOutcome } from '../../common/files-and-invites';
 import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { BROWSER_HOST_PATHS } from '../../common/ipc-names';
@@ -12,6 +11,7 @@ import {
   getPayment,
   getProfile,
   getProgressSummary,
+  type ReadableDB,
 } from '../db/index';
 import { CoreError } from '../errors';
 import { entitlementLinksForSite } from '../net/external-url';
@@ -55,7 +55,7 @@ export type ExportChannel =
   | 'calendar:event';
 
 export interface ExportDeps {
-  readonly db: Database;
+  readonly db: ReadableDB;
   readonly now: () => Date;
   readonly site: (siteId: string) => SiteSummary;
   readonly deliver: FileDelivery;

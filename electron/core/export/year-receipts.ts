@@ -1,6 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { OrderView } from '../../common/view-models';
-import { getOrdersPage } from '../db/index';
+import { getOrdersPage, type ReadableDB } from '../db/index';
 import { displayAmount } from './money';
 import {
   escapeHtml,
@@ -40,7 +39,7 @@ const WORDS = {
  * The year is the one the list's headings and the spending table use (the order date as the school wrote it).
  */
 export function receiptOrdersOfYear(
-  db: Database,
+  db: ReadableDB,
   siteId: string,
   year: string,
   now: Date,

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type { EventName, IpcEvents } from '../../common/ipc-contract';
 import type { SiteSummary } from '../../common/view-models';
 import type { DemoServers } from '../demo/demo-servers';
@@ -12,13 +11,14 @@ import type { SiteManager } from '../sites/site-manager';
 import type { SyncScheduler } from '../sync-scheduler';
 import type { SyncService } from '../sync/service';
 import type { DbWriter } from '../worker/writer';
+import type { ReadableDB } from '../db/index';
 
 export type Emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => void;
 
 /** The services the composition root built, as the per-area handler modules use them. */
 export interface AppServices {
   /** The main process's read-only connection: every view reads here. */
-  readonly db: Database;
+  readonly db: ReadableDB;
   readonly writer: DbWriter;
   readonly sites: SiteManager;
   readonly sync: SyncService;

@@ -1,18 +1,17 @@
-import type { Database } from 'better-sqlite3';
 import type {
   NotificationChannel,
   NotificationSubscriptionView,
   NotificationTopic,
 } from '../../common/view-models';
 import type { CoreError } from '../errors';
-import type { Logger } from '../db/index';
+import type { Logger, ReadableDB } from '../db/index';
 import { getSubscription } from '../db/index';
 import type { OutboxChange } from '../db/index';
 import type { DbWriter } from '../worker/writer';
 import type { ReplayReport } from './outbox-replay';
 
 export interface NotificationChangesDeps {
-  readonly db: Database;
+  readonly db: ReadableDB;
   readonly writer: DbWriter;
   readonly now: () => Date;
   readonly logger: Logger;

@@ -1,7 +1,6 @@
-import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { redactString } from '../log';
-import { type OutboxEntry, pendingEntries } from '../db/index';
+import { type OutboxEntry, pendingEntries, type ReadableDB } from '../db/index';
 import type { OutboxAnswer } from '../worker/worker-contract';
 import type { DbWriter } from '../worker/writer';
 import {
@@ -38,7 +37,7 @@ export interface ReplayReport {
  * - unreachable / sign-in needed: replay stops, the entry and those after it stay queued in order.
  */
 export async function replayPending(
-  db: Database,
+  db: ReadableDB,
   writer: DbWriter,
   siteId: string,
   transport: Transport,

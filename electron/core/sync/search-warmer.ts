@@ -1,11 +1,10 @@
-import type { Database } from 'better-sqlite3';
-import type { Logger } from '../db/index';
+import type { Logger, ReadableDB } from '../db/index';
 import { indexShortTermsInSteps, warmSummaries } from '../db/index';
 import type { DbWriter } from '../worker/writer';
 
 export interface SearchWarmerDeps {
   /** The read connection the memoised views are computed on. */
-  readonly db: Database;
+  readonly db: ReadableDB;
   readonly writer: DbWriter;
   readonly now: () => Date;
   readonly logger: Logger;

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type {
   NotificationChannel,
   NotificationSubscriptionView,
@@ -9,9 +8,14 @@ import type {
 } from '../../common/view-models';
 import { CoreError, isCoreError, isTransient } from '../errors';
 import { osHasNetwork } from '../net/reachability';
-import { silentLogger, type Logger } from '../db/index';
-import { countPending } from '../db/index';
-import { getSyncStatus } from '../db/index';
+import {
+  countPending,
+  getSyncStatus,
+  silentLogger,
+  type Logger,
+  type ReadableDB,
+  type ReadWriteDB,
+} from '../db/index';
 import { createInProcessWriter, type DbWriter } from '../worker/writer';
 import type { FetchedSnapshot } from './fetch-snapshot';
 import { ProbeQuery } from '../graphql/documents';
@@ -30,14 +34,19 @@ import {
   type Transport,
 } from './transport-contract';
 
-export interface SyncServiceDeps {
-  /** Where views and the sync read (the main process's read-only connection when `writer` is a worker). */
-  readonly db: Database;
-  /**
-   * Where every write goes (worker/writer.ts): the writer worker in the app, so the main process never waits on a
-   * commit. Default: the same handlers on `db` in this thread.
-   */
-  readonly writer?: DbWriter;
+/**
+ * Where views and the sync read, and where every write goes (worker/writer.ts): in the app the main
+ * process's read-only connection and the writer worker, so the main process never waits on a
+ * commit. Without a writer, the same handlers run on `db` in this thread, so `db` must be one
+ * connection that writes too (tests, tools).
+ */
+export type SyncServiceDeps = SyncServiceParts &
+  (
+    | { readonly db: ReadableDB; readonly writer: DbWriter }
+    | { readonly db: ReadWriteDB; readonly writer?: undefined }
+  );
+
+interface SyncServiceParts {
   /** Requests in flight at once while fetching (fetch-snapshot.ts, default 4). */
   readonly fetchConcurrency?: number;
   readonly clientFor: ClientFor;
@@ -101,7 +110,7 @@ const PROBE_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
  * replays the outbox and answers the status.
  */
 export class SyncEngine implements SyncService {
-  readonly #db: Database;
+  readonly #db: ReadableDB;
   readonly #writer: DbWriter;
   /** Closed with the service only when this service made it. */
   readonly #ownsWriter: boolean;
@@ -122,7 +131,7 @@ export class SyncEngine implements SyncService {
   constructor(deps: SyncServiceDeps) {
     this.#deps = deps;
     this.#db = deps.db;
-    this.#writer = deps.writer ?? createInProcessWriter(deps.db);
+    this.#writer = deps.writer === undefined ? createInProcessWriter(deps.db) : deps.writer;
     this.#ownsWriter = deps.writer === undefined;
     this.#now = nowOf(deps.clock);
     this.#logger = deps.logger ?? silentLogger;

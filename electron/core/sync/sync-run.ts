@@ -1,7 +1,6 @@
-import type { Database } from 'better-sqlite3';
 import type { SyncProgress, SyncRunSummary } from '../../common/view-models';
 import { CoreError, isCoreError, isTransient } from '../errors';
-import type { Logger } from '../db/index';
+import type { Logger, ReadableDB } from '../db/index';
 import { storedPageCursors } from '../db/index';
 import type { DbWriter } from '../worker/writer';
 import { fetchSnapshot, type FetchedSnapshot } from './fetch-snapshot';
@@ -14,7 +13,7 @@ import type { Transport } from './transport-contract';
 
 export interface SyncRunDeps {
   /** The read connection (the stored page cursors). */
-  readonly db: Database;
+  readonly db: ReadableDB;
   readonly writer: DbWriter;
   readonly now: () => Date;
   readonly logger: Logger;

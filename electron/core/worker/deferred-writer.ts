@@ -3,7 +3,7 @@
  * cleanly and is at this version (offline-store.ts): there is nothing to migrate or recover, so the screens read it
  * at once, and the thread's start (a Node thread, SQLite, the open: ~200 ms of CPU) stays out of the first paint.
  */
-import type { Database } from 'better-sqlite3';
+import type { ReadableDB } from '../db/index';
 import { CoreError } from '../errors';
 import type { OpenedWriter } from './writer';
 
@@ -20,7 +20,7 @@ export function deferWriter(
 ): DeferredWriter {
   let opening: Promise<OpenedWriter> | null = null;
   let opened: OpenedWriter | null = null;
-  let reader: Database | null = null;
+  let reader: ReadableDB | null = null;
   let closed = false;
 
   function start(): Promise<OpenedWriter> {

@@ -1,5 +1,4 @@
-import type { Database } from 'better-sqlite3';
-import { closedCleanly, forgetViews, openReadConnection } from '../db/index';
+import { closedCleanly, forgetViews, openReadConnection, type ReadableDB } from '../db/index';
 import { deferWriter } from './deferred-writer';
 import type { Logger } from '../log';
 import { startWriterWorker, type OpenedWriter } from './writer';
@@ -8,7 +7,7 @@ import { startWriterWorker, type OpenedWriter } from './writer';
 export interface OfflineStore {
   readonly writer: OpenedWriter;
   /** The main process's read-only connection: every view reads here. */
-  readonly db: Database;
+  readonly db: ReadableDB;
 }
 
 export async function openOfflineStore(options: {
@@ -34,7 +33,7 @@ export async function openOfflineStore(options: {
   // A file closed cleanly at this version has nothing to migrate or recover: the screens read it at once, and the
   // writer's thread starts at the first write (the startup sync's check, a second after the window shows).
   if (closedCleanly(options.file)) {
-    let reader: Database | null = null;
+    let reader: ReadableDB | null = null;
     try {
       reader = openReadConnection(options.file, binding);
     } catch {
@@ -57,7 +56,7 @@ export async function openOfflineStore(options: {
     log.warn('the offline database was unreadable and was rebuilt', {
       salvagedOutbox: writer.salvagedOutbox,
     });
-  let db: Database;
+  let db: ReadableDB;
   try {
     db = openReadConnection(options.file, binding);
   } catch (error) {

@@ -5,10 +5,11 @@
  * owns the stages; the handlers only call it.
  */
 import { createHash, type Hash } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
 import { CoreError } from '../errors';
 import { postGraphQL } from '../net/graphql-post';
-import { commitSnapshotIfChanged, digestOf, type SiteSnapshot } from '../db/index';
+import { commitSnapshotIfChanged, digestOf, type SiteSnapshot,
+  type WritableDB,
+} from '../db/index';
 import {
   idsOf,
   MAX_SYNC_BYTES,
@@ -71,11 +72,11 @@ interface Stage {
 
 export interface SyncStagesDeps {
   /** The writer's connection: a stage is committed on it. */
-  readonly db: Database;
+  readonly db: WritableDB;
 }
 
 export class SyncStages {
-  readonly #db: Database;
+  readonly #db: WritableDB;
   readonly #stages = new Map<string, Stage>();
 
   constructor(deps: SyncStagesDeps) {

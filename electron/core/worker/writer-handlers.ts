@@ -4,7 +4,6 @@
  * the plain db functions and the sync's stages (sync-stages.ts); nothing here knows which thread
  * it is on.
  */
-import type { Database } from 'better-sqlite3';
 import { purchaseHistoryCsv } from '../export/csv';
 import {
   acceptAllNotificationsRead,
@@ -24,13 +23,14 @@ import {
   recordSyncRun,
   removeEntry,
   removeSiteData,
+  type WritableDB,
 } from '../db/index';
 import { SyncStages } from './sync-stages';
 import type { OutboxAnswer, WriterCall, WriterHandlers } from './worker-contract';
 
 type StageCall = Extract<WriterCall, `stage:${string}`>;
 
-export function createWriterHandlers(db: Database): WriterHandlers {
+export function createWriterHandlers(db: WritableDB): WriterHandlers {
   const stages = new SyncStages({ db });
   return { ...stageHandlers(stages), ...storeHandlers(db, stages) };
 }
@@ -53,7 +53,7 @@ function stageHandlers(stages: SyncStages): Pick<WriterHandlers, StageCall> {
 }
 
 /** Every other call: one db function each. */
-function storeHandlers(db: Database, stages: SyncStages): Omit<WriterHandlers, StageCall> {
+function storeHandlers(db: WritableDB, stages: SyncStages): Omit<WriterHandlers, StageCall> {
   return {
     'site:ensure': ({ siteId, now }) => ensureSite(db, siteId, new Date(now)),
     'site:remove': ({ siteId }) => {
@@ -100,7 +100,7 @@ function storeHandlers(db: Database, stages: SyncStages): Omit<WriterHandlers, S
  * on an older snapshot, and the main thread's reads are short. Best effort: a checkpoint that
  * cannot finish leaves the WAL for the next one, and SQLite's own.
  */
-function truncateWal(db: Database): void {
+function truncateWal(db: WritableDB): void {
   try {
     db.pragma('wal_checkpoint(TRUNCATE)');
   } catch {
@@ -108,7 +108,7 @@ function truncateWal(db: Database): void {
   }
 }
 
-function applyAnswer(db: Database, siteId: string, answer: OutboxAnswer): void {
+function applyAnswer(db: WritableDB, siteId: string, answer: OutboxAnswer): void {
   switch (answer.kind) {
     case 'notification-read':
       return acceptNotificationRead(db, siteId, answer.id, answer.readAt);

@@ -14,13 +14,14 @@
  *   queued outbox change is still queued.
  */
 import { Worker } from 'node:worker_threads';
-import type { Database } from 'better-sqlite3';
 import { CoreError, isCoreError } from '../errors';
 import { fromWireError, toWireError } from './writer-errors';
 import { findWorkerEntry, type WorkerEntry } from './worker-entry';
 import {
   type Logger,
+  type ReadableDB,
   type ViewArea,
+  type WritableDB,
   silentLogger,
   viewsOfCommit,
   writtenElsewhere,
@@ -49,7 +50,7 @@ export interface DbWriter {
 // ------------------------------------------------------------------ in process
 
 /** The handlers on `db` itself, through the same error boundary as the worker. */
-export function createInProcessWriter(db: Database): DbWriter {
+export function createInProcessWriter(db: WritableDB): DbWriter {
   const handlers = createWriterHandlers(db);
   let tail: Promise<unknown> = Promise.resolve();
   return {
@@ -103,7 +104,7 @@ export interface OpenedWriter extends DbWriter {
   readonly movedTo: string | null;
   readonly salvagedOutbox: number;
   /** The read connection of this thread whose memoised views the writes change (view-cache.ts). */
-  attachReader(db: Database): void;
+  attachReader(db: ReadableDB): void;
   /** How many times the worker was started again after it died (for tests and diagnostics). */
   readonly restarts: number;
   /**
@@ -170,7 +171,7 @@ class WriterWorker implements OpenedWriter {
   #closed: Promise<void> | null = null;
   #gaveUp: CoreError | null = null;
   #restarts = 0;
-  #reader: Database | null = null;
+  #reader: ReadableDB | null = null;
 
   constructor(options: WriterWorkerDeps) {
     this.#logger = options.logger ?? silentLogger;
@@ -213,7 +214,7 @@ class WriterWorker implements OpenedWriter {
     await this.#worker.terminate();
   }
 
-  attachReader(db: Database): void {
+  attachReader(db: ReadableDB): void {
     this.#reader = db;
   }
 

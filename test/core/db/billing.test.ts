@@ -2,13 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  commitSnapshot,
-  ensureSite,
-  getBilling,
-  openOfflineDatabase,
-} from '../../../electron/core/db';
+import { commitSnapshot, ensureSite, getBilling } from '../../../electron/core/db';
 import { payment } from './fixtures';
+import { openTestDatabase } from '../../helpers/db';
 
 const NOW = new Date('2026-06-10T00:00:00.000Z');
 const cleanups: (() => void)[] = [];
@@ -16,7 +12,7 @@ afterEach(() => cleanups.splice(0).forEach((f) => f()));
 
 function billingOf(payments: Parameters<typeof payment>[1][]) {
   const dir = mkdtempSync(join(tmpdir(), 'ld-billing-'));
-  const { db } = openOfflineDatabase(join(dir, 'offline.db'));
+  const db = openTestDatabase(join(dir, 'offline.db'));
   cleanups.push(() => {
     db.close();
     rmSync(dir, { recursive: true, force: true });

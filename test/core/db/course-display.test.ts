@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { readWrite } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
 import { displayJson, readDisplay } from '../../../electron/core/db/course-display';
 import { replaceCourses } from '../../../electron/core/db/courses';
@@ -19,7 +20,7 @@ describe("a course's display-only fields: one JSON column, no migration per fiel
   });
 
   it('the sync stores them with the course, and the views read them back', () => {
-    const db = new Database(':memory:');
+    const db = readWrite(new Database(':memory:'));
     migrate(db, MIGRATIONS);
     ensureSite(db, 's', new Date('2026-01-01T00:00:00.000Z'));
     replaceCourses(db, 's', [withLanguage('c1'), course('c2')]);
@@ -39,7 +40,7 @@ describe("a course's display-only fields: one JSON column, no migration per fiel
   });
 
   it('courses stored before the column read as none (migration 015)', () => {
-    const db = new Database(':memory:');
+    const db = readWrite(new Database(':memory:'));
     migrate(
       db,
       MIGRATIONS.filter((m) => m.version < 15),

@@ -2,16 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  CourseDetail,
-  LibraryCourse,
-  LibraryPage,
-  SyncRunSummary,
-} from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
-import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-server/index';
-import { createTestCore, signedInSite, systemBrowser, valueOf } from '../../helpers/test-core';
+import {
+  createTestCore,
+  signedInSite,
+  systemBrowser,
+  valueOf,
+  invoke,
+  type ChannelArgs,
+} from '../../helpers/test-core';
+import type { Channel } from '../../../electron/common/ipc-contract';
 
 /**
  * "New since last sync" (db/course-news.ts) against a real site: lectures the school adds to a course between two
@@ -39,8 +40,8 @@ describe('new lectures since the last sync (real site, real core)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = async <T>(channel: string, input?: unknown) =>
-    valueOf(await dispatch(core.handlers, channel, input)) as T;
+  const call = async <C extends Channel>(channel: C, ...input: ChannelArgs<C>) =>
+    valueOf(await invoke(core.handlers, channel, ...input));
 
   /** The school adds `n` lectures at the end of the course's first section. */
   function addLectures(courseId: string, n: number, tag: string): void {
@@ -57,11 +58,9 @@ describe('new lectures since the last sync (real site, real core)', () => {
   it('marks the course that gained lectures, keeps the count over syncs, and clears it when the course is opened', async () => {
     const site = await signedInSite(core, server.url);
     const sync = async () =>
-      expect((await call<SyncRunSummary>('sync:now', { siteId: site.id })).outcome).toBe(
-        'completed',
-      );
+      expect((await call('sync:now', { siteId: site.id })).outcome).toBe('completed');
     await sync();
-    const first = await call<LibraryCourse[]>('library:list', { siteId: site.id });
+    const first = await call('library:list', { siteId: site.id });
     expect(first.length).toBeGreaterThan(1);
     // The first sync: everything is new, nothing is marked.
     expect(first.filter((c) => c.newLectures !== 0)).toEqual([]);
@@ -71,17 +70,16 @@ describe('new lectures since the last sync (real site, real core)', () => {
     await sync();
     const news = async () =>
       Object.fromEntries(
-        (await call<LibraryPage>('library:page', { siteId: site.id, limit: 100 })).items
+        (await call('library:page', { siteId: site.id, limit: 100 })).items
           .filter((c) => c.newLectures > 0)
           .map((c) => [c.courseId, c.newLectures]),
       );
     expect(await news()).toEqual({ [course.courseId]: 1 });
     expect(
-      (await call<CourseDetail>('course:get', { siteId: site.id, courseId: course.courseId }))
-        .newLectures,
+      (await call('course:get', { siteId: site.id, courseId: course.courseId })).newLectures,
     ).toBe(1);
     expect(
-      (await call<LibraryPage>('library:all-page', { limit: 100 })).items.find(
+      (await call('library:all-page', { limit: 100 })).items.find(
         (c) => c.courseId === course.courseId,
       )?.newLectures,
     ).toBe(1);
@@ -97,9 +95,8 @@ describe('new lectures since the last sync (real site, real core)', () => {
     expect(await news()).toEqual({});
     // The memoised whole-library view is dropped too.
     expect(
-      (await call<LibraryCourse[]>('library:list', { siteId: site.id })).find(
-        (c) => c.courseId === course.courseId,
-      )?.newLectures,
+      (await call('library:list', { siteId: site.id })).find((c) => c.courseId === course.courseId)
+        ?.newLectures,
     ).toBe(0);
     // Seen stays seen at the next sync.
     await sync();
@@ -109,7 +106,7 @@ describe('new lectures since the last sync (real site, real core)', () => {
   it('a lecture replaced by another is one new lecture; a course only renamed gains none', async () => {
     const site = await signedInSite(core, server.url);
     await call('sync:now', { siteId: site.id });
-    const [a, b] = await call<LibraryCourse[]>('library:list', { siteId: site.id });
+    const [a, b] = await call('library:list', { siteId: site.id });
     server.db
       .prepare('UPDATE courses SET title = title || ? WHERE id = ?')
       .run(' (2nd edition)', b!.courseId);
@@ -119,7 +116,7 @@ describe('new lectures since the last sync (real site, real core)', () => {
     server.db.prepare('DELETE FROM lectures WHERE id = ?').run(old.id);
     addLectures(a!.courseId, 1, 'c');
     await call('sync:now', { siteId: site.id });
-    const after = await call<LibraryCourse[]>('library:list', { siteId: site.id });
+    const after = await call('library:list', { siteId: site.id });
     expect(after.find((c) => c.courseId === a!.courseId)?.newLectures).toBe(1);
     expect(after.find((c) => c.courseId === b!.courseId)?.newLectures).toBe(0);
   });

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { commitSnapshot, ensureSite, openOfflineDatabase } from '../../../electron/core/db';
+import { commitSnapshot, ensureSite, type ReadWriteDB } from '../../../electron/core/db';
+import { openTestDatabase } from '../../helpers/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import type { SiteSnapshot } from '../../../electron/core/db/records';
 
@@ -23,8 +24,8 @@ export function tempFile(): string {
   return join(dir, 'offline.db');
 }
 
-export function openDb(file = tempFile()): Database.Database {
-  const { db } = openOfflineDatabase(file);
+export function openDb(file = tempFile()): ReadWriteDB {
+  const db = openTestDatabase(file);
   opened.push(db);
   return db;
 }
@@ -42,7 +43,7 @@ export function databaseAt(version: number, file: string): Database.Database {
 }
 
 /** The connection as the views see it, with the SQL of every statement they prepare (for their query plans). */
-export function recording(db: Database.Database): { db: Database.Database; sql: string[] } {
+export function recording(db: ReadWriteDB): { db: ReadWriteDB; sql: string[] } {
   const sql: string[] = [];
   const spy = new Proxy(db, {
     get(target, key) {
@@ -60,7 +61,7 @@ export function recording(db: Database.Database): { db: Database.Database; sql: 
   return { db: spy, sql };
 }
 
-export function withSite(snapshot: SiteSnapshot, siteId = 's'): Database.Database {
+export function withSite(snapshot: SiteSnapshot, siteId = 's'): ReadWriteDB {
   const db = openDb();
   ensureSite(db, siteId, NOW);
   commitSnapshot(db, siteId, snapshot);

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { ReadWriteDB } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
 import {
   decideReminders,
@@ -37,7 +37,7 @@ async function synced(sites: readonly ('demo' | 'demo2')[] = ['demo']) {
   return { db, T0 };
 }
 
-const run = (db: Database, now: number, syncedSiteId: string | null = null, enabled = ALL_ON) =>
+const run = (db: ReadWriteDB, now: number, syncedSiteId: string | null = null, enabled = ALL_ON) =>
   decideReminders(db, { now, syncedSiteId, enabled });
 
 describe('reminders over the synced demo school', () => {

@@ -1,19 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   commitSnapshot,
   ensureSite,
   migrate,
-  openOfflineDatabase,
   removeSiteData,
   search,
 } from '../../../electron/core/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import { indexShortTerms, parseSearch, RANKED_PER_RUN } from '../../../electron/core/db/search';
 import { course, notification, payment } from './fixtures';
+import { openTestDatabase, type ReadWriteDB } from '../../helpers/db';
 
 /**
  * Search reads only the searched site's runs of rowids (migration 009 search_ranges) and ranks a bounded number of
@@ -21,15 +20,15 @@ import { course, notification, payment } from './fixtures';
  * ranked by FTS5, then filtered by site.
  */
 const dirs: string[] = [];
-const dbs: Database.Database[] = [];
+const dbs: ReadWriteDB[] = [];
 afterEach(() => {
   for (const db of dbs.splice(0)) if (db.open) db.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-function openDb(): Database.Database {
+function openDb(): ReadWriteDB {
   const dir = mkdtempSync(join(tmpdir(), 'ld-search-'));
   dirs.push(dir);
-  const { db } = openOfflineDatabase(join(dir, 'offline.db'));
+  const db = openTestDatabase(join(dir, 'offline.db'));
   dbs.push(db);
   return db;
 }
@@ -37,7 +36,7 @@ const NOW = new Date('2026-06-01T00:00:00.000Z');
 const WORDS = ['Cooking', 'Baking', 'Python', 'Finance', '理財', '烘焙', 'Design', 'Yoga'];
 
 /** A site whose course titles mix the words above, deterministically per site and index. */
-function fill(db: Database.Database, siteId: string, courses: number): void {
+function fill(db: ReadWriteDB, siteId: string, courses: number): void {
   ensureSite(db, siteId, NOW);
   commitSnapshot(db, siteId, {
     courses: Array.from({ length: courses }, (_, i) =>
@@ -52,7 +51,7 @@ function fill(db: Database.Database, siteId: string, courses: number): void {
 }
 
 /** search() before search_ranges: FTS5 ranks every match of every site, the site filter applies after. */
-function reference(db: Database.Database, siteId: string, query: string): string[] {
+function reference(db: ReadWriteDB, siteId: string, query: string): string[] {
   const parsed = parseSearch(query)!;
   return db
     .prepare(

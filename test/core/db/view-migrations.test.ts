@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { ReadWriteDB } from '../../helpers/db';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   commitSnapshot,
@@ -79,7 +79,7 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
     '理財 py',
     'finance 理財',
   ];
-  const hits = (db: Database.Database, siteId = 's') =>
+  const hits = (db: ReadWriteDB, siteId = 's') =>
     queries.map((q) => [q, search(db, siteId, q).map((h) => [h.id, h.snippet])]);
 
   it('gives the same hits, in the same order, before the rows are indexed (scan) and after (grams)', () => {

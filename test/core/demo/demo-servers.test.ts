@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteSummary } from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
-import { dispatch } from '../../../electron/core/ipc-dispatch';
 import {
   createDemoServers,
   demoServerDir,
@@ -13,7 +12,7 @@ import {
 } from '../../../electron/core/demo/demo-servers';
 import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
 import { createSiteStore, siteRecordSchema } from '../../../electron/core/sites/site-store';
-import { createTestCore } from '../../helpers/test-core';
+import { createTestCore, invoke } from '../../helpers/test-core';
 
 /** Holds a loopback port so the demo site cannot have it back. */
 async function occupy(port: number): Promise<Server> {
@@ -164,7 +163,7 @@ describe('demo mode: the embedded demo sites in process', () => {
     });
     cleanups.push(() => c.close());
     // Handlers throw CoreErrors; the dispatcher (what both hosts call) turns them into Results.
-    const result = await dispatch(c.handlers, 'sites:add-demo', undefined);
+    const result = await invoke(c.handlers, 'sites:add-demo', undefined);
     expect(result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(c.info.demoAvailable).toBe(false);
   });

@@ -7,21 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DemoFaultsView } from '../../../electron/common/demo-faults';
 import type { DoctorCheckId, DoctorReport } from '../../../electron/common/doctor';
 import type { EventName } from '../../../electron/common/ipc-contract';
-import type { Result } from '../../../electron/common/result';
-import type { SiteSummary, SyncRunSummary } from '../../../electron/common/view-models';
+import type { SiteSummary } from '../../../electron/common/view-models';
 import { type AppCore, type AppCoreOptions } from '../../../electron/core/app-core';
-import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { createMemorySettingsStore } from '../../../electron/core/settings/settings-store';
 import { runAuthorization } from '../../helpers/scripted-browser';
-import { createTestCore } from '../../helpers/test-core';
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+import { dispatch } from '../../../electron/core/ipc-dispatch';
+import { createTestCore, invoke, caller, valueOf, type ChannelCall } from '../../helpers/test-core';
 
 describe('sign-in doctor and demo faults through the app core', () => {
   let dataDir: string;
@@ -49,7 +42,7 @@ describe('sign-in doctor and demo faults through the app core', () => {
   async function start(
     openExternal: AppCoreOptions['openExternal'],
     extra: Partial<AppCoreOptions> = {},
-  ): Promise<{ site: SiteSummary; call: (c: string, i?: unknown) => Promise<Result<unknown>> }> {
+  ): Promise<{ site: SiteSummary; call: ChannelCall }> {
     core = await createTestCore({
       dataDir,
       demo: { enabled: true },
@@ -60,8 +53,8 @@ describe('sign-in doctor and demo faults through the app core', () => {
     });
     core.onEvent((event, payload) => events.push({ event, payload }));
     const c = core;
-    const call = (channel: string, input?: unknown) => dispatch(c.handlers, channel, input);
-    const sites = value(await call('sites:add-demo')) as SiteSummary[];
+    const call = caller(c.handlers);
+    const sites = valueOf(await call('sites:add-demo'));
     return { site: sites[0]!, call };
   }
 
@@ -72,7 +65,7 @@ describe('sign-in doctor and demo faults through the app core', () => {
     const { site, call } = await start(() => Promise.reject(new Error('no handler for http')));
     const signIn = await call('sites:sign-in', { siteId: site.id });
     expect(signIn.ok).toBe(false);
-    const report = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
+    const report = valueOf(await call('doctor:run', { siteId: site.id }));
     expect(check(report, 'browser')).toMatchObject({ status: 'problem', finding: 'browserFailed' });
     expect(report.trigger).toBe('sign-in-failed');
     expect(check(report, 'discovery').status).toBe('ok');
@@ -82,7 +75,7 @@ describe('sign-in doctor and demo faults through the app core', () => {
     const { site, call } = await start(async () => undefined, { signInTimeoutMs: 800 });
     const signIn = await call('sites:sign-in', { siteId: site.id });
     expect(!signIn.ok && signIn.error.code).toBe('sign-in-timeout');
-    const report = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
+    const report = valueOf(await call('doctor:run', { siteId: site.id }));
     expect(check(report, 'browser')).toMatchObject({
       status: 'warning',
       finding: 'browserNoAnswer',
@@ -93,11 +86,11 @@ describe('sign-in doctor and demo faults through the app core', () => {
   it('clock skew from the panel: the sign-in fails on the id_token and the doctor finds the clock; it recovers when switched off', async () => {
     const { site, call } = await start(student);
     // The site's clock 15 minutes behind: its id_token (exp = iat + 10 min) has expired by this computer's clock.
-    const set = value(await call('demo:set-faults', { clockSkewMinutes: -15 })) as DemoFaultsView;
+    const set = valueOf(await call('demo:set-faults', { clockSkewMinutes: -15 }));
     expect(set).toMatchObject({ running: true, faults: { clockSkewMinutes: -15 } });
     const failed = await call('sites:sign-in', { siteId: site.id });
     expect(!failed.ok && failed.error.code).toBe('id-token-invalid');
-    const report = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
+    const report = valueOf(await call('doctor:run', { siteId: site.id }));
     expect(check(report, 'clock')).toMatchObject({
       status: 'problem',
       finding: 'clockComputerAhead',
@@ -105,11 +98,9 @@ describe('sign-in doctor and demo faults through the app core', () => {
     });
     expect(check(report, 'browser')).toMatchObject({ status: 'ok', finding: 'browserOpened' });
     expect(report.trigger).toBe('id-token-invalid');
-    value(await call('demo:set-faults', { clockSkewMinutes: 0 }));
-    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe(
-      'ready',
-    );
-    const healthy = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
+    valueOf(await call('demo:set-faults', { clockSkewMinutes: 0 }));
+    expect(valueOf(await call('sites:sign-in', { siteId: site.id })).status).toBe('ready');
+    const healthy = valueOf(await call('doctor:run', { siteId: site.id }));
     expect(healthy.checks.filter((c) => c.status === 'problem' || c.status === 'warning')).toEqual(
       [],
     );
@@ -117,58 +108,53 @@ describe('sign-in doctor and demo faults through the app core', () => {
 
   it('offline, 503 and refresh refused from the panel: the sync degrades, the app says so, and recovers', async () => {
     const { site, call } = await start(student);
-    value(await call('sites:sign-in', { siteId: site.id }));
-    expect((value(await call('sync:now', { siteId: site.id })) as SyncRunSummary).outcome).toBe(
-      'completed',
-    );
+    valueOf(await call('sites:sign-in', { siteId: site.id }));
+    expect(valueOf(await call('sync:now', { siteId: site.id })).outcome).toBe('completed');
 
-    value(await call('demo:set-faults', { offline: true }));
-    const offline = value(await call('sync:now', { siteId: site.id })) as SyncRunSummary;
+    valueOf(await call('demo:set-faults', { offline: true }));
+    const offline = valueOf(await call('sync:now', { siteId: site.id }));
     expect(offline.error?.code).toBe('site-unreachable');
     expect(
       events.some(
         (e) => e.event === 'network:changed' && (e.payload as { online: boolean }).online === false,
       ),
     ).toBe(true);
-    const doctor = value(await call('doctor:run', { siteId: site.id })) as DoctorReport;
+    const doctor = valueOf(await call('doctor:run', { siteId: site.id }));
     expect(check(doctor, 'discovery').finding).toBe('discoveryUnreachable');
-    value(await call('demo:set-faults', { offline: false }));
-    expect((value(await call('sync:now', { siteId: site.id })) as SyncRunSummary).outcome).toBe(
-      'completed',
-    );
+    valueOf(await call('demo:set-faults', { offline: false }));
+    expect(valueOf(await call('sync:now', { siteId: site.id })).outcome).toBe('completed');
 
-    value(await call('demo:set-faults', { memberApiUnavailable: true }));
-    const unavailable = value(await call('sync:now', { siteId: site.id })) as SyncRunSummary;
+    valueOf(await call('demo:set-faults', { memberApiUnavailable: true }));
+    const unavailable = valueOf(await call('sync:now', { siteId: site.id }));
     expect(unavailable.error?.code).toBe('server-unavailable');
-    value(await call('demo:set-faults', { memberApiUnavailable: false }));
+    valueOf(await call('demo:set-faults', { memberApiUnavailable: false }));
 
-    value(await call('demo:set-faults', { refreshRefused: true }));
-    const refused = value(await call('sync:now', { siteId: site.id })) as SyncRunSummary;
+    valueOf(await call('demo:set-faults', { refreshRefused: true }));
+    const refused = valueOf(await call('sync:now', { siteId: site.id }));
     expect(refused.error?.code).toBe('sign-in-needed');
-    expect(
-      (value(await call('sites:list')) as SiteSummary[]).find((s) => s.id === site.id)?.status,
-    ).toBe('sign-in-needed');
-    value(await call('demo:set-faults', { refreshRefused: false }));
-    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe(
-      'ready',
+    expect(valueOf(await call('sites:list')).find((s) => s.id === site.id)?.status).toBe(
+      'sign-in-needed',
     );
+    valueOf(await call('demo:set-faults', { refreshRefused: false }));
+    expect(valueOf(await call('sites:sign-in', { siteId: site.id })).status).toBe('ready');
   });
 
   it('signing-key rotation from the panel: the next sign-in verifies the id_token with the new key', async () => {
     const { site, call } = await start(student);
-    value(await call('sites:sign-in', { siteId: site.id }));
-    const rotated = value(await call('demo:rotate-signing-key')) as DemoFaultsView;
+    valueOf(await call('sites:sign-in', { siteId: site.id }));
+    const rotated = valueOf(await call('demo:rotate-signing-key'));
     expect(rotated.signingKeyRotations).toBe(1);
-    expect((value(await call('sites:sign-in', { siteId: site.id })) as SiteSummary).status).toBe(
-      'ready',
-    );
+    expect(valueOf(await call('sites:sign-in', { siteId: site.id })).status).toBe('ready');
   });
 
   it('the panel refuses values it does not offer, and is forbidden outside demo mode', async () => {
-    const { call } = await start(student);
-    const odd = await call('demo:set-faults', { latencyMs: 1234 });
+    await start(student);
+    // Refused input: dispatch itself, untyped.
+    const odd = await dispatch(core!.handlers, 'demo:set-faults', { latencyMs: 1234 });
     expect(!odd.ok && odd.error.code).toBe('invalid-input');
-    const unknown = await call('demo:set-faults', { tokenStoreUnavailable: true });
+    const unknown = await dispatch(core!.handlers, 'demo:set-faults', {
+      tokenStoreUnavailable: true,
+    });
     expect(!unknown.ok && unknown.error.code).toBe('invalid-input');
     await core!.close();
     core = await createTestCore({
@@ -177,16 +163,16 @@ describe('sign-in doctor and demo faults through the app core', () => {
       settingsStore: createMemorySettingsStore({}),
       openExternal: async () => undefined,
     });
-    const forbidden = await dispatch(core.handlers, 'demo:faults', undefined);
+    const forbidden = await invoke(core.handlers, 'demo:faults', undefined);
     expect(!forbidden.ok && forbidden.error.code).toBe('forbidden');
   });
 
   it('the doctor for an address that could not be added (no saved site)', async () => {
     const { call } = await start(student);
     const origins = core!.demo!.origins()!;
-    const report = value(
+    const report = valueOf(
       await call('doctor:run', { baseUrl: origins.demo, clientId: 'not-registered-here' }),
-    ) as DoctorReport;
+    );
     expect(check(report, 'client').finding).toBe('clientUnknown');
     expect(check(report, 'browser').finding).toBe('browserNoAttempt');
   });

@@ -3,17 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProductOfflineView } from '../../../electron/common/downloads';
-import type { Result } from '../../../electron/common/result';
 import type { SiteSummary } from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
-import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-server/index';
-import { createTestCore, systemBrowser } from '../../helpers/test-core';
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+import { createTestCore, systemBrowser, invoke, caller, valueOf } from '../../helpers/test-core';
 
 /**
  * The downloads:* channels through the real composition root: a real embedded site serving the demo's product files,
@@ -42,12 +35,12 @@ describe('app core: purchased files kept offline', () => {
       () => core.close(),
       () => rmSync(dataDir, { recursive: true, force: true }),
     );
-    const call = (channel: string, input?: unknown) => dispatch(core.handlers, channel, input);
-    const site = value(
+    const call = caller(core.handlers);
+    const site = valueOf(
       await call('sites:add', { baseUrl: server.url, clientId: 'demo-desktop' }),
-    ) as SiteSummary;
-    value(await call('sites:sign-in', { siteId: site.id }));
-    value(await call('sync:now', { siteId: site.id }));
+    );
+    valueOf(await call('sites:sign-in', { siteId: site.id }));
+    valueOf(await call('sync:now', { siteId: site.id }));
     return { core, site, dataDir, server };
   }
 
@@ -56,11 +49,11 @@ describe('app core: purchased files kept offline', () => {
     siteId: string,
     productId: string,
   ): Promise<ProductOfflineView> {
-    value(await dispatch(core.handlers, 'downloads:save', { siteId, productId }));
+    valueOf(await invoke(core.handlers, 'downloads:save', { siteId, productId }));
     for (let i = 0; i < 500; i++) {
-      const view = (
-        value(await dispatch(core.handlers, 'downloads:list', { siteId })) as ProductOfflineView[]
-      ).find((v) => v.productId === productId);
+      const view = valueOf(await invoke(core.handlers, 'downloads:list', { siteId })).find(
+        (v) => v.productId === productId,
+      );
       if (view?.saved || view?.job?.state === 'failed') return view;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -77,22 +70,22 @@ describe('app core: purchased files kept offline', () => {
     // The address never comes from the page: an unknown product id is refused, whatever the page sends.
     expect(
       (
-        await dispatch(core.handlers, 'downloads:save', {
+        await invoke(core.handlers, 'downloads:save', {
           siteId: site.id,
           productId: 'dgp_not_mine',
         })
       ).ok,
     ).toBe(false);
     // An ended access: no new download.
-    const ended = await dispatch(core.handlers, 'downloads:save', {
+    const ended = await invoke(core.handlers, 'downloads:save', {
       siteId: site.id,
       productId: 'dlv_focus_audio',
     });
     expect(ended.ok ? null : ended.error.code).toBe('forbidden');
 
     await server.close();
-    const opened = value(
-      await dispatch(core.handlers, 'downloads:open', {
+    const opened = valueOf(
+      await invoke(core.handlers, 'downloads:open', {
         siteId: site.id,
         productId: 'dlv_sql_cheatsheet',
       }),
@@ -108,9 +101,9 @@ describe('app core: purchased files kept offline', () => {
     });
 
     expect(savedFolders(dataDir)).toHaveLength(1);
-    value(await dispatch(core.handlers, 'sites:sign-out', { siteId: site.id, removeData: true }));
+    valueOf(await invoke(core.handlers, 'sites:sign-out', { siteId: site.id, removeData: true }));
     expect(savedFolders(dataDir)).toEqual([]);
-    expect(value(await dispatch(core.handlers, 'downloads:storage', undefined))).toMatchObject([
+    expect(valueOf(await invoke(core.handlers, 'downloads:storage', undefined))).toMatchObject([
       { siteId: site.id, bytes: 0, products: [] },
     ]);
   });
@@ -120,8 +113,8 @@ describe('app core: purchased files kept offline', () => {
     const { core, site, dataDir } = await signedIn((path) => void shown.push(path));
     await saved(core, site.id, 'dlv_grammar_poster');
     expect(
-      value(
-        await dispatch(core.handlers, 'downloads:open', {
+      valueOf(
+        await invoke(core.handlers, 'downloads:open', {
           siteId: site.id,
           productId: 'dlv_grammar_poster',
         }),
@@ -130,20 +123,15 @@ describe('app core: purchased files kept offline', () => {
       kind: 'view',
       viewAs: 'image',
     });
-    value(
-      await dispatch(core.handlers, 'downloads:set-keep-all', { siteId: site.id, keepAll: true }),
+    valueOf(
+      await invoke(core.handlers, 'downloads:set-keep-all', { siteId: site.id, keepAll: true }),
     );
     for (let i = 0; i < 500; i++) {
-      const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as {
-        products: ProductOfflineView[];
-      }[];
+      const storage = valueOf(await invoke(core.handlers, 'downloads:storage', undefined));
       if (storage[0]!.products.filter((p) => p.saved).length === 3) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    const storage = value(await dispatch(core.handlers, 'downloads:storage', undefined)) as {
-      keepAll: boolean;
-      products: ProductOfflineView[];
-    }[];
+    const storage = valueOf(await invoke(core.handlers, 'downloads:storage', undefined));
     // Every delivered product with a file and a running access: the PDF, the WAV and the PNG (not the ended audio).
     expect(storage[0]).toMatchObject({ keepAll: true });
     expect(storage[0]!.products.map((p) => p.productId).sort()).toEqual([
@@ -151,7 +139,7 @@ describe('app core: purchased files kept offline', () => {
       'dlv_listening_drills',
       'dlv_sql_cheatsheet',
     ]);
-    value(await dispatch(core.handlers, 'sites:remove', { siteId: site.id }));
+    valueOf(await invoke(core.handlers, 'sites:remove', { siteId: site.id }));
     expect(savedFolders(dataDir)).toEqual([]);
     expect(existsSync(join(dataDir, 'downloads', 'downloads.json'))).toBe(true);
     expect(shown).toEqual([]);

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntitlementsView, SiteSummary } from '../../../electron/common/view-models';
+import type { SiteSummary } from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
 import { reminderUid } from '../../../electron/core/export/calendar';
 import { utcDateTime } from '../../../electron/core/export/ics';
 import type { ExportFile } from '../../../electron/core/export/service';
-import { dispatch } from '../../../electron/core/ipc-dispatch';
 import type { EmbeddedServer } from '../../../embedded-server/index';
-import { syncedDemo, valueOf, type SyncedDemo } from '../../helpers/test-core';
+import { syncedDemo, valueOf, type SyncedDemo, invoke } from '../../helpers/test-core';
 
 /** RFC 5545 §3.1: a file's content lines, unfolded (CRLF + one space or tab continues the line before). */
 function contentLines(ics: string): string[] {
@@ -44,15 +43,12 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
   afterAll(async () => demo?.close());
 
   const events = async () =>
-    (
-      valueOf(
-        await dispatch(core.handlers, 'entitlements:get', { siteId: site.id }),
-      ) as EntitlementsView
-    ).eventRegistrations;
+    valueOf(await invoke(core.handlers, 'entitlements:get', { siteId: site.id }))
+      .eventRegistrations;
   const exportEvent = async (registrationId: string, language: 'en' | 'zh-TW') => {
     const before = delivered.length;
     valueOf(
-      await dispatch(core.handlers, 'calendar:event', {
+      await invoke(core.handlers, 'calendar:event', {
         siteId: site.id,
         registrationId,
         language,
@@ -122,7 +118,7 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
     const past = (await events()).find((e) => e.isPast);
     const before = delivered.length;
     if (past) {
-      const r = await dispatch(core.handlers, 'calendar:event', {
+      const r = await invoke(core.handlers, 'calendar:event', {
         siteId: site.id,
         registrationId: past.id,
         language: 'en',
@@ -130,7 +126,7 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
       expect(r).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     }
     expect(
-      await dispatch(core.handlers, 'calendar:event', {
+      await invoke(core.handlers, 'calendar:event', {
         siteId: site.id,
         registrationId: 'no-such-event',
         language: 'en',
@@ -140,7 +136,7 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
       error: { code: 'not-found' },
     });
     expect(
-      await dispatch(core.handlers, 'calendar:event', {
+      await invoke(core.handlers, 'calendar:event', {
         siteId: site.id,
         registrationId: '',
         language: 'en',
@@ -150,7 +146,7 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
       error: { code: 'invalid-input' },
     });
     expect(
-      await dispatch(core.handlers, 'calendar:event', {
+      await invoke(core.handlers, 'calendar:event', {
         siteId: site.id,
         registrationId: 'x',
         language: 'fr',

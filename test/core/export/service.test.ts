@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SaveOutcome } from '../../../electron/common/files-and-invites';
 import type { SiteSummary } from '../../../electron/common/view-models';
 import {
   commitSnapshot,
   ensureSite,
-  openOfflineDatabase,
   openReadConnection,
+  type ReadableDB,
 } from '../../../electron/core/db';
 import { startWriterWorker } from '../../../electron/core/worker';
 import {
@@ -20,6 +19,7 @@ import {
 import { reminderUid } from '../../../electron/core/export/calendar';
 import { course, payment } from '../db/fixtures';
 import { readCsv } from './read-csv';
+import { openTestDatabase } from '../../helpers/db';
 
 const NOW = new Date('2026-06-10T00:00:00.000Z');
 const SITE = {
@@ -36,7 +36,7 @@ function setup(
   answer: SaveOutcome = { kind: 'saved', fileName: 'x' },
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'ld-export-'));
-  const { db } = openOfflineDatabase(join(dir, 'offline.db'));
+  const db = openTestDatabase(join(dir, 'offline.db'));
   cleanups.push(() => {
     db.close();
     rmSync(dir, { recursive: true, force: true });
@@ -47,7 +47,7 @@ function setup(
 }
 
 /** The handlers on the in-process path (no writer), over `db`; delivered files are kept for the test to read. */
-function setupOn(db: Database, answer: SaveOutcome = { kind: 'saved', fileName: 'x' }) {
+function setupOn(db: ReadableDB, answer: SaveOutcome = { kind: 'saved', fileName: 'x' }) {
   const delivered: ExportFile[] = [];
   const handlers = createExportHandlers({
     db,
@@ -199,7 +199,7 @@ describe('files from the offline database, handed to the host to deliver', () =>
   it('the app builds the purchase CSV on the writer worker: the same file, without reading the main connection', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ld-export-worker-'));
     const file = join(dir, 'offline.db');
-    const seeded = openOfflineDatabase(file).db;
+    const seeded = openTestDatabase(file);
     ensureSite(seeded, 's');
     ensureSite(seeded, 'empty');
     commitSnapshot(seeded, 's', {

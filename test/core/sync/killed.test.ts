@@ -1,7 +1,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getLibrary, getNotifications, openOfflineDatabase } from '../../../electron/core/db';
+import { getLibrary, getNotifications } from '../../../electron/core/db';
+import { openTestStore } from '../../helpers/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { openTempDb, startSite } from './helpers/setup';
 
@@ -62,7 +63,7 @@ describe('a sync process killed mid-sync leaves the last complete snapshot', () 
     expect(run.killed).toBe(true);
     expect(run.phases).not.toContain('committing');
 
-    const reopened = openOfflineDatabase(first.file);
+    const reopened = openTestStore(first.file);
     try {
       expect(reopened.recovered).toBe(false);
       expect(reopened.db.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -91,7 +92,7 @@ describe('a sync process killed mid-sync leaves the last complete snapshot', () 
       .run(oldLibrary[0]!.courseId);
 
     await syncInChildAndKill(first.file, site.server.url, site.accessToken, 'committing');
-    const reopened = openOfflineDatabase(first.file);
+    const reopened = openTestStore(first.file);
     try {
       expect(reopened.recovered).toBe(false);
       const notifications = getNotifications(reopened.db, 'demo').items.length;

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedServer } from '../../../embedded-server/index';
-import { getNotifications, openOfflineDatabase } from '../../../electron/core/db';
+import { getNotifications } from '../../../electron/core/db';
+import { openTestStore } from '../../helpers/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { getMemberToken, queryServer, siteClient } from './helpers/member-token';
 import { noSleep, openTempDb, startSite, tempDir } from './helpers/setup';
@@ -41,7 +42,7 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     const client = siteClient(server.url, accessToken);
 
     // 1. Synced while online.
-    let opened = openOfflineDatabase(appFile);
+    let opened = openTestStore(appFile);
     let sync = createSyncService({ db: opened.db, clientFor: () => client, sleep: noSleep });
     await sync.syncNow('demo');
     const unread = getNotifications(opened.db, 'demo').items.filter((n) => n.readAt === null);
@@ -88,7 +89,7 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     // 3. The app restarts (the outbox is durable).
     await sync.close();
     opened.db.close();
-    opened = openOfflineDatabase(appFile);
+    opened = openTestStore(appFile);
     sync = createSyncService({ db: opened.db, clientFor: () => client, sleep: noSleep });
     expect(sync.status('demo').pendingChanges).toBe(2);
     expect(getNotifications(opened.db, 'demo').items.find((n) => n.id === target.id)).toMatchObject(

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOperationAST, parse } from 'graphql';
 import type { SyncRunSummary } from '../../../electron/common/view-models';
-import { openOfflineDatabase, type OpenedDatabase } from '../../../electron/core/db';
+import { openTestStore } from '../../helpers/db';
 import { createSyncService } from '../../../electron/core/sync';
 import { PAGE_SIZE } from '../../../electron/core/graphql/documents';
 import type { SiteClient } from '../../../electron/core/sync/transport';
@@ -150,7 +150,7 @@ function recording(client: SiteClient, requests: GraphQLRequest[]): SiteClient {
 let server: EmbeddedServer;
 let accessToken: string;
 let dir: string;
-let opened: OpenedDatabase;
+let opened: ReturnType<typeof openTestStore>;
 let summary: SyncRunSummary;
 const requests: GraphQLRequest[] = [];
 let totals: Record<Connection, number>;
@@ -177,7 +177,7 @@ beforeAll(async () => {
   ) as Record<Connection, number>;
 
   dir = mkdtempSync(join(tmpdir(), 'ld-paging-'));
-  opened = openOfflineDatabase(join(dir, 'offline.db'));
+  opened = openTestStore(join(dir, 'offline.db'));
   const sync = createSyncService({
     db: opened.db,
     clientFor: () => recording(siteClient(server.url, accessToken), requests),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbeddedServer } from '../../../embedded-server/index';
-import { openOfflineDatabase } from '../../../electron/core/db';
 import { storedPageCursors } from '../../../electron/core/db/snapshot';
 import type { DbWriter } from '../../../electron/core/worker/writer';
 import type { StageFetchInput } from '../../../electron/core/worker/worker-contract';
 import { createSyncService } from '../../../electron/core/sync';
 import { contents, openWorkerDb, startSite, type TestSite } from './helpers/setup';
+import { openTestDatabase } from '../../helpers/db';
 
 /**
  * A re-sync asks for each long connection's pages at the cursors the last committed sync walked (migration 008,
@@ -187,7 +187,7 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
     const opened = await openWorkerDb();
     await syncInto(site, opened);
     const walked = storedPageCursors(opened.db, 'demo');
-    const raw = openOfflineDatabase(opened.file).db;
+    const raw = openTestDatabase(opened.file);
     raw
       .prepare("UPDATE sync_parts SET cursors = ? WHERE site_id = 'demo' AND part = 'payments'")
       .run(JSON.stringify([null, 'not-a-cursor', 'nor-this']));
@@ -208,7 +208,7 @@ describe('a re-sync asks for the pages at the last sync’s cursors', () => {
     expect(storedPageCursors(opened.db, 'demo')).toEqual(walked);
 
     // The same when the commit rewrites another part: the kept part's cursors are mended too.
-    const again2 = openOfflineDatabase(opened.file).db;
+    const again2 = openTestDatabase(opened.file);
     again2
       .prepare(
         "UPDATE sync_parts SET cursors = '[null]' WHERE site_id = 'demo' AND part = 'courses'",

@@ -4,13 +4,18 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteSummary, SyncRunSummary, SyncStatus } from '../../../electron/common/view-models';
 import type { AppCore } from '../../../electron/core/app-core';
-import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { request } from '../../../electron/core/net/http';
 import { failedBeforeConnecting, osHasNetwork } from '../../../electron/core/net/reachability';
 import { siteStatusView } from '../../../electron/core/sync/site-status';
 import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-server/index';
 import { revokeGrant } from '../../../embedded-server/store/tokens';
-import { createTestCore, signedInSite, systemBrowser, valueOf } from '../../helpers/test-core';
+import {
+  createTestCore,
+  signedInSite,
+  systemBrowser,
+  valueOf,
+  invoke,
+} from '../../helpers/test-core';
 
 /**
  * The one status of a site (sync/site-status.ts) as the core reports it over `sync:status`, against a real embedded
@@ -53,9 +58,8 @@ describe('site status view (real site, real core)', () => {
     });
     const site = await signedInSite(core, server.url);
     const status = async () =>
-      valueOf(await dispatch(core!.handlers, 'sync:status', { siteId: site.id })) as SyncStatus;
-    const sync = async () =>
-      valueOf(await dispatch(core!.handlers, 'sync:now', { siteId: site.id })) as SyncRunSummary;
+      valueOf(await invoke(core!.handlers, 'sync:status', { siteId: site.id }));
+    const sync = async () => valueOf(await invoke(core!.handlers, 'sync:now', { siteId: site.id }));
     return { site, status, sync };
   }
 

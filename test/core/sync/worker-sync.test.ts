@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { ReadableDB } from '../../../electron/core/db';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   getBilling,
@@ -48,11 +48,11 @@ describe('sync through the writer worker', () => {
     await inProcess.close();
     expect(summary.counts.courses).toBeGreaterThan(0);
     for (const view of [
-      (d: Database.Database) => getLibrary(d, 'demo', NOW),
-      (d: Database.Database) => getBilling(d, 'demo', NOW),
-      (d: Database.Database) => getNotifications(d, 'demo'),
-      (d: Database.Database) => getEntitlements(d, 'demo', NOW),
-      (d: Database.Database) => getProfile(d, 'demo'),
+      (d: ReadableDB) => getLibrary(d, 'demo', NOW),
+      (d: ReadableDB) => getBilling(d, 'demo', NOW),
+      (d: ReadableDB) => getNotifications(d, 'demo'),
+      (d: ReadableDB) => getEntitlements(d, 'demo', NOW),
+      (d: ReadableDB) => getProfile(d, 'demo'),
     ]) {
       expect(view(db)).toEqual(view(reference.db));
     }

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { ReadableDB } from '../../../electron/core/db';
 import { onTestFinished } from 'vitest';
 import { createSyncService } from '../../../electron/core/sync';
 import { openWorkerDb } from '../../core/sync/helpers/setup';
@@ -12,7 +12,7 @@ import { startHostileSite, type HostileSite } from './hostile-site';
 export async function syncLinks(
   first: string,
   others: readonly string[],
-): Promise<{ site: HostileSite; db: Database.Database; outcome: string }> {
+): Promise<{ site: HostileSite; db: ReadableDB; outcome: string }> {
   const site = await startHostileSite();
   site.takeOver(async (req, res, forward) => {
     if (req.operation !== 'SyncDigitalProducts' && req.operation !== 'SyncEventRegistrations')

@@ -1,9 +1,10 @@
-import type { Database } from 'better-sqlite3';
 import type { LectureState, SearchHitContext } from '../../../common/view-models';
 import { assertNever } from '../../../common/result';
 import { knownOr, siteText, siteTextOrNull } from '../../../common/site-values';
 import { getOrder, getPayment } from '../payments';
 import { prepared } from '../statements';
+import type { Database } from 'better-sqlite3';
+import type { ReadableDB } from '../handles';
 import type { HitRow } from './query';
 
 const NONE: SearchHitContext = {
@@ -41,14 +42,14 @@ const noTitle = (context: SearchHitContext): HitDetail => ({ context, title: nul
  * NFKC folds a full-width colon to ":"), which is for matching only. An instructor's title is its
  * own key, an order's its items' titles as Purchases shows them; a payment has none.
  */
-export function contextOf(db: Database, row: HitRow, now: Date): HitDetail {
+export function contextOf(db: ReadableDB, row: HitRow, now: Date): HitDetail {
   const key: Key = { siteId: row.site_id, id: row.item_id };
   const read = CONTEXT_OF[row.kind] as ContextReader | undefined;
   if (!read) return assertNever(row.kind as never, 'search hit kind');
   return read(db, key, row, now);
 }
 
-type ContextReader = (db: Database, key: Key, row: HitRow, now: Date) => HitDetail;
+type ContextReader = (db: ReadableDB, key: Key, row: HitRow, now: Date) => HitDetail;
 
 /** How each kind of hit reads its row: one primary-key read each. */
 const CONTEXT_OF: { readonly [K in HitRow['kind']]: ContextReader } = {

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { prepared } from '../statements';
 import { searchState } from './state';
+import type { WritableDB } from '../handles';
 
 /** A word character for the grams: a letter or a digit (unicode61 also splits on everything else). */
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
@@ -51,7 +52,7 @@ export function forgetShortTerms(db: Database): void {
  * many rows were deleted. Run after a sync commit in steps (warm.ts), off the sync's critical path: the whole large
  * seed costs ~250 ms. Returns how many rows it indexed (fewer than `maxRows`: nothing is left).
  */
-export function indexShortTerms(db: Database, maxRows = Number.MAX_SAFE_INTEGER): number {
+export function indexShortTerms(db: WritableDB, maxRows = Number.MAX_SAFE_INTEGER): number {
   return db.transaction(() => {
     let state = searchState(db);
     if (

@@ -3,13 +3,13 @@
  * a query reads the runs of its sites and kinds (query.ts), ranks a bounded number of matches (rank.ts) and reads
  * the context of the hits it returns (context.ts).
  */
-import type { Database } from 'better-sqlite3';
 import type { SearchHit } from '../../../common/view-models';
 import { siteText } from '../../../common/site-values';
 import { contextOf } from './context';
 import { likeSnippet } from './parse';
 import { searchRows, type SearchScope } from './query';
 import { shownSnippet } from './shown';
+import type { ReadableDB } from '../handles';
 
 export { ALL_KINDS, rebuildSearchIndex, searchKindsOf } from './build';
 export { forgetShortTerms, gramsOf, indexShortTerms } from './grams';
@@ -26,7 +26,7 @@ export const SEARCH_PER_KIND = 25;
 
 /** Every hit in scope, best first, with its context. */
 export function searchEverything(
-  db: Database,
+  db: ReadableDB,
   query: string,
   scope: SearchScope,
   now = new Date(),
@@ -53,6 +53,6 @@ export function searchEverything(
 }
 
 /** One site's hits of every kind, best first, `limit` at most. */
-export function search(db: Database, siteId: string, query: string, limit = 50): SearchHit[] {
+export function search(db: ReadableDB, siteId: string, query: string, limit = 50): SearchHit[] {
   return searchEverything(db, query, { siteIds: [siteId], limit });
 }

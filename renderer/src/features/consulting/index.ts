@@ -1,2 +1,4 @@
-/** The consulting feature's one public entry: what the shell and the other features may use of it. */
+/**
+ * The consulting feature's one public entry: what the shell and the other features may use of it.
+ */
 export { ConsultingScreen } from './ConsultingScreen';

@@ -1,4 +1,6 @@
-/** The reminders feature's one public entry: what the shell and the other features may use of it. */
+/**
+ * The reminders feature's one public entry: what the shell and the other features may use of it.
+ */
 export { ReminderPrompt } from './ReminderPrompt';
 export { ReminderSettings } from './ReminderSettings';
 export { askBrowserOnce } from './web-permission';

@@ -1,2 +1,4 @@
-/** The site-pages feature's one public entry: what the shell and the other features may use of it. */
+/**
+ * The site-pages feature's one public entry: what the shell and the other features may use of it.
+ */
 export { OpenOnSite } from './OpenOnSite';

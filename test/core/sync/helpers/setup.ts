@@ -13,7 +13,10 @@ import {
   openOfflineDatabase,
   openReadConnection,
   type OpenedDatabase,
+  type ReadableDB,
+  type ReadWriteDB,
 } from '../../../../electron/core/db';
+import { readWrite } from '../../../helpers/db';
 import {
   startWriterWorker,
   type OpenedWriter,
@@ -47,12 +50,12 @@ export function tempDir(): string {
 /** A real SQLite file in a temp dir, closed when the test ends. */
 export function openTempDb(
   file = join(tempDir(), 'offline.db'),
-): OpenedDatabase & { file: string } {
+): Omit<OpenedDatabase, 'db'> & { db: ReadWriteDB; file: string } {
   const opened = openOfflineDatabase(file);
   onTestFinished(() => {
     if (opened.db.open) opened.db.close();
   });
-  return { ...opened, file };
+  return { ...opened, db: readWrite(opened.db), file };
 }
 
 export const noSleep = async (): Promise<void> => {};
@@ -61,7 +64,7 @@ export const noSleep = async (): Promise<void> => {};
 export async function openWorkerDb(
   file = join(tempDir(), 'offline.db'),
   options: Omit<WriterWorkerOptions, 'file'> = {},
-): Promise<{ writer: OpenedWriter; db: Database.Database; file: string }> {
+): Promise<{ writer: OpenedWriter; db: ReadableDB; file: string }> {
   const writer = await startWriterWorker({ file, ...options });
   const db = openReadConnection(file);
   writer.attachReader(db);

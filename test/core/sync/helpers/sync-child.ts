@@ -2,9 +2,9 @@
  * Child process for the "killed mid-sync" test: opens the offline database file and runs one sync, reporting
  * progress to the parent over IPC. The token comes through the environment, never argv (process listings).
  */
-import { openOfflineDatabase } from '../../../../electron/core/db';
 import { createSyncService } from '../../../../electron/core/sync';
 import { siteClient } from './member-token';
+import { openTestDatabase } from '../../../helpers/db';
 
 const [dbFile, baseUrl] = process.argv.slice(2) as [string, string];
 const token = process.env.LD_TEST_TOKEN ?? '';
@@ -13,7 +13,7 @@ const token = process.env.LD_TEST_TOKEN ?? '';
 const slowMs = Number(process.env.LD_TEST_SLOW_MS ?? 0);
 let requests = 0;
 const client = siteClient(baseUrl, token);
-const { db } = openOfflineDatabase(dbFile);
+const db = openTestDatabase(dbFile);
 const sync = createSyncService({
   db,
   clientFor: () => ({

@@ -1,0 +1,39 @@
+import type { Database } from 'better-sqlite3';
+import {
+  openOfflineDatabase,
+  type OpenedDatabase,
+  type OpenOptions,
+  type ReadWriteDB,
+  type WritableDB,
+} from '../../electron/core/db/index';
+
+export type { ReadWriteDB };
+
+/**
+ * A test's one connection as both handles (db/handles.ts): the test writes its fixtures and reads
+ * the views on the same database. The app never does: its views read on the read-only connection
+ * beside the writer's, and the tests of that pair (test/core/worker) open both.
+ */
+export function readWrite(db: WritableDB | Database): ReadWriteDB {
+  return db as ReadWriteDB;
+}
+
+/**
+ * openOfflineDatabase's connection as a test's one database, writing and reading (`:memory:` by
+ * default).
+ */
+export function openTestDatabase(file = ':memory:', options?: OpenOptions): ReadWriteDB {
+  return readWrite(openOfflineDatabase(file, options).db);
+}
+
+/**
+ * openOfflineDatabase as a test uses it: what the open reports, and its connection writing and
+ * reading.
+ */
+export function openTestStore(
+  file: string,
+  options?: OpenOptions,
+): Omit<OpenedDatabase, 'db'> & { readonly db: ReadWriteDB } {
+  const opened = openOfflineDatabase(file, options);
+  return { ...opened, db: readWrite(opened.db) };
+}
