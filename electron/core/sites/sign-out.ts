@@ -34,7 +34,7 @@ export interface RevocationQueueDeps {
 
 export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueue {
   const { vault, fetchImpl, logger, log } = deps;
-  const { sites, update } = deps.registry;
+  const { registry } = deps;
   let retrying: Promise<void> | null = null;
 
   /** Sends one queued revocation; true when the entry is done (revoked, or refused for good). */
@@ -74,9 +74,9 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
           if (outcome !== 'retry') await vault.removePendingRevocation(e.id);
         }
         const remaining = new Set((await vault.listPendingRevocations()).map((e) => e.siteId));
-        for (const s of [...sites.values()]) {
+        for (const s of registry.records()) {
           if (s.status === 'sign-out-pending' && !remaining.has(s.id))
-            await update(s.id, { status: 'signed-out' });
+            await registry.update(s.id, { status: 'signed-out' });
         }
       } finally {
         retrying = null;
@@ -110,17 +110,17 @@ export interface SignOutDeps {
 
 export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<SignOutResult> {
   const { vault, tokens, clock, log } = deps;
-  const { signIns, update, requireSite } = deps.registry;
-  const { cancelSignIn, readSecretsForSignIn } = deps.signInFlow;
+  const { registry } = deps;
+  const { signInFlow } = deps;
   const { sendRevocation } = deps.revocations;
 
   async function signOut(siteId: string): Promise<SignOutResult> {
-    const site = requireSite(siteId);
-    cancelSignIn(siteId);
-    await signIns.get(siteId)?.done.catch(() => undefined);
+    const site = registry.requireSite(siteId);
+    signInFlow.cancelSignIn(siteId);
+    await registry.signInOf(siteId)?.done.catch(() => undefined);
     // A refresh in flight would otherwise store a new pair after this sign-out cleared the old one.
     await tokens.whenIdle(siteId);
-    const secrets = await readSecretsForSignIn(siteId);
+    const secrets = await signInFlow.readSecretsForSignIn(siteId);
     const clear = async (): Promise<void> => {
       if (secrets)
         await vault.put(siteId, {
@@ -142,7 +142,7 @@ export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<Si
     if (token === null || endpoint === null) {
       await clear();
       const pending = await pendingForSite();
-      await update(siteId, {
+      await registry.update(siteId, {
         status: pending ? 'sign-out-pending' : 'signed-out',
         missingScopes: [],
       });
@@ -169,13 +169,13 @@ export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<Si
       // Durable first (encrypted in the vault), then the pair is dropped: the app never uses it again.
       await vault.addPendingRevocation({ ...entry, queuedAt: clock.now() });
       await clear();
-      await update(siteId, { status: 'sign-out-pending', missingScopes: [] });
+      await registry.update(siteId, { status: 'sign-out-pending', missingScopes: [] });
       log.info('sign-out queued until the site is reachable', { siteId });
       return { revoked: false, pending: true };
     }
     await clear();
     const pending = await pendingForSite();
-    await update(siteId, {
+    await registry.update(siteId, {
       status: pending ? 'sign-out-pending' : 'signed-out',
       missingScopes: [],
     });
