@@ -46,9 +46,10 @@ const CORE_LAYERS = [
   ['sync', 'sites'],
   ['desktop', 'doctor', 'demo', 'settings', 'invite', 'downloads'],
   // Composition: the IPC dispatcher, the data folder's lock, the sync scheduler (online state, probing, auto-sync);
-  // then the per-area handler modules; then app-core.ts, which builds the services and composes the handlers.
+  // then the per-area handler modules; then app-parts.ts, the parts app-core.ts builds the core from, in order.
   ['ipc-dispatch', 'data-dir-lock', 'sync-scheduler'],
   ['handlers'],
+  ['app-parts'],
   ['app-core'],
 ];
 /** db keeps tables, migrations and views: no HTTP (net). */

@@ -13,7 +13,7 @@ import type { SyncService } from './sync/service';
 
 const DEFAULT_OFFLINE_PROBE_MS = 30_000;
 
-export interface SyncSchedulerOptions {
+export interface SyncSchedulerDeps {
   readonly sites: Pick<
     SiteManager,
     'list' | 'getSite' | 'retryPendingRevocations' | 'setMissingScopes'
@@ -43,6 +43,8 @@ export interface SyncSchedulerOptions {
 /** In minutes: an "hour before" reminder comes at most this late. */
 const TICK_MINUTES = 5;
 
+export type SyncSchedulerOptions = SyncSchedulerDeps;
+
 export interface SyncScheduler {
   isOnline(): boolean;
   setOnline(online: boolean): void;
@@ -59,119 +61,172 @@ export function readySites(sites: Pick<SiteManager, 'list'>): SiteSummary[] {
   return sites.list().filter((s) => s.status === 'ready');
 }
 
-export function createSyncScheduler(options: SyncSchedulerOptions): SyncScheduler {
-  const { sites, sync, desktop, log } = options;
-  let online = true;
-  let closed = false;
-  let autoTimer: NodeJS.Timeout | null = null;
-  let probeTimer: NodeJS.Timeout | null = null;
+/**
+ * The schedule (see above) as a part: the online state and its probe, the interval, the reminders' tick and the
+ * startup sync. Its timers start when it is made and stop at close().
+ */
+export class SiteSyncScheduler implements SyncScheduler {
+  readonly #deps: SyncSchedulerDeps;
+  #online = true;
+  #closed = false;
+  #autoTimer: NodeJS.Timeout | null = null;
+  #probeTimer: NodeJS.Timeout | null = null;
+  readonly #tick: NodeJS.Timeout | null;
+  readonly #startupSync: NodeJS.Timeout;
 
-  function setOnline(next: boolean): void {
-    if (next === online) return;
-    online = next;
-    options.onOnlineChange(online);
-    if (online) {
-      stopProbing();
-      // The network is back: send what was queued and refresh every site.
-      void syncAll('network-back');
-    } else {
-      startProbing();
-    }
-  }
-
-  function startProbing(): void {
-    if (probeTimer || closed) return;
-    probeTimer = setInterval(
-      () => void probe(),
-      options.offlineProbeMs ?? DEFAULT_OFFLINE_PROBE_MS,
+  constructor(deps: SyncSchedulerDeps) {
+    this.#deps = deps;
+    this.reschedule();
+    const { onTick, log } = deps;
+    this.#tick = onTick
+      ? setInterval(
+          () => void onTick().catch((error: unknown) => log.warn('timed work failed', { error })),
+          TICK_MINUTES * this.#minuteMs,
+        )
+      : null;
+    this.#tick?.unref();
+    // Shortly after start, once the window shows: the check, then a sync. The offline data is shown at once and
+    // refreshed behind it.
+    this.#startupSync = setTimeout(
+      () =>
+        void (deps.beforeStartupSync?.() ?? Promise.resolve()).then(() => this.syncAll('startup')),
+      1000,
     );
-    probeTimer.unref();
-  }
-  function stopProbing(): void {
-    if (probeTimer) clearInterval(probeTimer);
-    probeTimer = null;
-  }
-  const signOutPending = () => sites.list().some((s) => s.status === 'sign-out-pending');
-  async function probe(): Promise<void> {
-    // A sign-out queued while the site was unreachable is sent as soon as it answers (RFC 7009), even when no
-    // signed-in site is left to probe with.
-    if (signOutPending())
-      await sites
-        .retryPendingRevocations()
-        .catch((error: unknown) => log.warn('retrying revocations failed', { error }));
-    for (const site of readySites(sites)) {
-      if (await sync.probe(site.id).catch(() => false)) return setOnline(true);
-    }
-    if (online && !signOutPending()) stopProbing();
+    this.#startupSync.unref();
   }
 
-  async function runSync(siteId: string): Promise<SyncRunSummary> {
+  get #minuteMs(): number {
+    return this.#deps.minuteMs ?? 60_000;
+  }
+
+  isOnline(): boolean {
+    return this.#online;
+  }
+
+  setOnline(next: boolean): void {
+    if (next === this.#online) return;
+    this.#online = next;
+    this.#deps.onOnlineChange(next);
+    if (next) {
+      this.#stopProbing();
+      // The network is back: send what was queued and refresh every site.
+      void this.syncAll('network-back');
+    } else {
+      this.startProbing();
+    }
+  }
+
+  startProbing(): void {
+    if (this.#probeTimer || this.#closed) return;
+    this.#probeTimer = setInterval(
+      () => void this.#probe(),
+      this.#deps.offlineProbeMs ?? DEFAULT_OFFLINE_PROBE_MS,
+    );
+    this.#probeTimer.unref();
+  }
+
+  async runSync(siteId: string): Promise<SyncRunSummary> {
+    const { sites, sync, desktop } = this.#deps;
     // Counted as work under way: an update never restarts the app in the middle of it.
     const summary = await desktop.track(sync.syncNow(siteId));
-    if (summary.outcome === 'completed' || summary.outcome === 'partial') {
+    const synced = summary.outcome === 'completed' || summary.outcome === 'partial';
+    if (synced) {
       sites.setMissingScopes(siteId, summary.missingScopes);
-      setOnline(true);
+      this.setOnline(true);
     } else if (summary.error && isTransientErrorCode(summary.error.code)) {
-      setOnline(false);
+      this.setOnline(false);
     }
-    options.onRunEnded(siteId);
-    const synced = sites.getSite(siteId);
-    if (synced && (summary.outcome === 'completed' || summary.outcome === 'partial'))
-      await options.afterSync(synced);
+    this.#deps.onRunEnded(siteId);
+    const site = sites.getSite(siteId);
+    if (site && synced) await this.#deps.afterSync(site);
     return summary;
   }
 
-  async function syncAll(reason: string): Promise<SyncRunSummary[]> {
-    if (closed) return [];
+  async syncAll(reason: string): Promise<SyncRunSummary[]> {
+    if (this.#closed) return [];
+    const { sites, log } = this.#deps;
     log.info('syncing every signed-in site', { reason });
     // Queued sign-outs ride on the same beat (RFC 7009: revoke as soon as the site can be reached).
     void sites
       .retryPendingRevocations()
       .catch((error: unknown) => log.warn('retrying revocations failed', { error }));
-    const results = await Promise.allSettled(readySites(sites).map((s) => runSync(s.id)));
+    const results = await Promise.allSettled(readySites(sites).map((s) => this.runSync(s.id)));
     return results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   }
 
-  function reschedule(): void {
-    if (autoTimer) clearInterval(autoTimer);
-    autoTimer = null;
-    const minutes = options.autoSyncMinutes();
-    if (closed || minutes <= 0) return;
-    autoTimer = setInterval(() => void syncAll('schedule'), minutes * (options.minuteMs ?? 60_000));
-    autoTimer.unref();
+  reschedule(): void {
+    if (this.#autoTimer) clearInterval(this.#autoTimer);
+    this.#autoTimer = null;
+    const minutes = this.#deps.autoSyncMinutes();
+    if (this.#closed || minutes <= 0) return;
+    this.#autoTimer = setInterval(() => void this.syncAll('schedule'), minutes * this.#minuteMs);
+    this.#autoTimer.unref();
   }
-  reschedule();
-  const tick = options.onTick
-    ? setInterval(
-        () =>
-          void options.onTick!().catch((error: unknown) =>
-            log.warn('timed work failed', { error }),
-          ),
-        TICK_MINUTES * (options.minuteMs ?? 60_000),
-      )
-    : null;
-  tick?.unref();
-  // Shortly after start, once the window shows: the check, then a sync. The offline data is shown at once and
-  // refreshed behind it.
-  const startupSync = setTimeout(
-    () => void (options.beforeStartupSync?.() ?? Promise.resolve()).then(() => syncAll('startup')),
-    1000,
-  );
-  startupSync.unref();
 
-  return {
-    isOnline: () => online,
-    setOnline,
-    startProbing,
-    runSync,
-    syncAll,
-    reschedule,
-    close() {
-      closed = true;
-      clearTimeout(startupSync);
-      if (tick) clearInterval(tick);
-      if (autoTimer) clearInterval(autoTimer);
-      stopProbing();
-    },
-  };
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#startupSync);
+    if (this.#tick) clearInterval(this.#tick);
+    if (this.#autoTimer) clearInterval(this.#autoTimer);
+    this.#stopProbing();
+  }
+
+  #stopProbing(): void {
+    if (this.#probeTimer) clearInterval(this.#probeTimer);
+    this.#probeTimer = null;
+  }
+
+  #signOutPending(): boolean {
+    return this.#deps.sites.list().some((s) => s.status === 'sign-out-pending');
+  }
+
+  async #probe(): Promise<void> {
+    const { sites, sync, log } = this.#deps;
+    // A sign-out queued while the site was unreachable is sent as soon as it answers (RFC 7009), even when no
+    // signed-in site is left to probe with.
+    if (this.#signOutPending())
+      await sites
+        .retryPendingRevocations()
+        .catch((error: unknown) => log.warn('retrying revocations failed', { error }));
+    for (const site of readySites(sites)) {
+      if (await sync.probe(site.id).catch(() => false)) return this.setOnline(true);
+    }
+    if (this.#online && !this.#signOutPending()) this.#stopProbing();
+  }
+}
+
+export function createSyncScheduler(deps: SyncSchedulerDeps): SyncScheduler {
+  return new SiteSyncScheduler(deps);
+}
+
+/**
+ * The schedule as the parts made before it reach it. Settings, the sync service and the desktop services call the
+ * schedule back (an interval changed, a replay found the site gone, the machine woke), and the scheduler needs
+ * them to be made first; they get this link, and app-core.ts connects the scheduler to it once it is made. A call
+ * before that is refused with an error that names the link.
+ */
+export class ScheduleLink implements Pick<SyncScheduler, 'reschedule' | 'setOnline' | 'syncAll'> {
+  #scheduler: SyncScheduler | null = null;
+
+  connect(scheduler: SyncScheduler): void {
+    if (this.#scheduler) throw new Error('The schedule link is connected already.');
+    this.#scheduler = scheduler;
+  }
+
+  reschedule(): void {
+    this.#connected().reschedule();
+  }
+
+  setOnline(online: boolean): void {
+    this.#connected().setOnline(online);
+  }
+
+  syncAll(reason: string): Promise<SyncRunSummary[]> {
+    return this.#connected().syncAll(reason);
+  }
+
+  #connected(): SyncScheduler {
+    if (!this.#scheduler) throw new Error('The sync schedule was reached before it was made.');
+    return this.#scheduler;
+  }
 }

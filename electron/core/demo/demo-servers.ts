@@ -59,7 +59,7 @@ export interface DemoServers {
   rotateSigningKeys(): Promise<number>;
 }
 
-export interface DemoServersOptions {
+export interface DemoServersDeps {
   readonly dataDir: string;
   readonly logger?: Logger;
   /** better-sqlite3's addon for this runtime, when not the default one (AppCoreOptions.sqliteBinding). */
@@ -76,145 +76,194 @@ async function createEmbeddedServer(options: EmbeddedServerOptions): Promise<Emb
   return create(options);
 }
 
+export type DemoServersOptions = DemoServersDeps;
+
 export function demoServerDir(dataDir: string): string {
   return join(dataDir, 'demo-server');
 }
 
-export function createDemoServers(options: DemoServersOptions): DemoServers {
-  const dir = demoServerDir(options.dataDir);
-  const portsFile = join(dir, 'ports.json');
-  const log = (options.logger ?? silentLogger).child('demo');
-  let running: Record<SiteKey, EmbeddedServer> | null = null;
-  let starting: Promise<DemoOrigins> | null = null;
-  // One object shared by both sites: the embedded server reads its switches live (README decision 26).
-  const faults: FaultSwitches = {};
-  const view = (): DemoFaults => ({
+const originsOf = (running: Record<SiteKey, EmbeddedServer>): DemoOrigins => ({
+  demo: running.demo.url,
+  demo2: running.demo2.url,
+});
+
+/** The switches as Settings > Demo shows them. */
+function faultsView(faults: FaultSwitches): DemoFaults {
+  return {
     offline: faults.offline === true,
     latencyMs: faults.latencyMs ?? 0,
     memberApiUnavailable: faults.memberApiUnavailable === true,
     refreshRefused: faults.refreshRefused === true,
     clockSkewMinutes: Math.round((faults.clockSkewMs ?? 0) / 60_000),
     download: faults.downloadFault ?? 'none',
-  });
+  };
+}
 
-  async function readPorts(): Promise<Partial<Record<SiteKey, number>>> {
-    try {
-      const parsed = JSON.parse(await readFile(portsFile, 'utf8')) as unknown;
-      const out: Partial<Record<SiteKey, number>> = {};
-      if (parsed && typeof parsed === 'object') {
-        for (const key of DEMO_SITE_KEYS) {
-          const port = (parsed as Record<string, unknown>)[key];
-          if (typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536)
-            out[key] = port;
-        }
+/** The switches a patch of Settings > Demo changes, in the embedded server's words. */
+function switchesOf(patch: Partial<DemoFaults>): Partial<FaultSwitches> {
+  return {
+    ...(patch.offline === undefined ? {} : { offline: patch.offline }),
+    ...(patch.latencyMs === undefined ? {} : { latencyMs: patch.latencyMs }),
+    ...(patch.memberApiUnavailable === undefined
+      ? {}
+      : { memberApiUnavailable: patch.memberApiUnavailable }),
+    ...(patch.refreshRefused === undefined ? {} : { refreshRefused: patch.refreshRefused }),
+    ...(patch.clockSkewMinutes === undefined
+      ? {}
+      : { clockSkewMs: patch.clockSkewMinutes * 60_000 }),
+    ...(patch.download === undefined ? {} : { downloadFault: patch.download }),
+  };
+}
+
+/** The ports of the last run (ports.json); a missing or damaged file reads as none. */
+async function readPorts(portsFile: string): Promise<Partial<Record<SiteKey, number>>> {
+  try {
+    const parsed = JSON.parse(await readFile(portsFile, 'utf8')) as unknown;
+    const out: Partial<Record<SiteKey, number>> = {};
+    if (parsed && typeof parsed === 'object') {
+      for (const key of DEMO_SITE_KEYS) {
+        const port = (parsed as Record<string, unknown>)[key];
+        if (typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536)
+          out[key] = port;
       }
-      return out;
-    } catch {
-      return {};
     }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/** The two demo sites of this app (see above). */
+export class DemoSiteServers implements DemoServers {
+  readonly #deps: DemoServersDeps;
+  readonly #dir: string;
+  readonly #portsFile: string;
+  readonly #log: Logger;
+  #running: Record<SiteKey, EmbeddedServer> | null = null;
+  #starting: Promise<DemoOrigins> | null = null;
+  /** One object shared by both sites: the embedded server reads its switches live (README decision 26). */
+  readonly #faults: FaultSwitches = {};
+
+  constructor(deps: DemoServersDeps) {
+    this.#deps = deps;
+    this.#dir = demoServerDir(deps.dataDir);
+    this.#portsFile = join(this.#dir, 'ports.json');
+    this.#log = (deps.logger ?? silentLogger).child('demo');
   }
 
-  async function startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
-    const database = join(dir, `${key}.db`);
+  start(): Promise<DemoOrigins> {
+    if (this.#running) return Promise.resolve(originsOf(this.#running));
+    this.#starting ??= this.#doStart().finally(() => {
+      this.#starting = null;
+    });
+    return this.#starting;
+  }
+
+  async stop(): Promise<void> {
+    await this.#starting?.catch(() => undefined);
+    const current = this.#running;
+    this.#running = null;
+    if (current) await Promise.all(DEMO_SITE_KEYS.map((k) => current[k].close()));
+  }
+
+  get running(): boolean {
+    return this.#running !== null;
+  }
+
+  origins(): DemoOrigins | null {
+    return this.#running ? originsOf(this.#running) : null;
+  }
+
+  async previousOrigins(): Promise<DemoOrigins | null> {
+    const ports = await readPorts(this.#portsFile);
+    if (ports.demo === undefined || ports.demo2 === undefined) return null;
+    return { demo: `http://127.0.0.1:${ports.demo}`, demo2: `http://127.0.0.1:${ports.demo2}` };
+  }
+
+  servers(): Readonly<Record<SiteKey, EmbeddedServer>> | null {
+    return this.#running;
+  }
+
+  /** Asked once the sites run ('sites:add-demo'); the name is the running site's own (seed/identity.ts). */
+  label(key: SiteKey): string {
+    return this.#running?.[key].site.name ?? key;
+  }
+
+  faults(): DemoFaults {
+    return faultsView(this.#faults);
+  }
+
+  setFaults(patch: Partial<DemoFaults>): DemoFaults {
+    const faults = this.#faults;
+    const wasRefused = faults.refreshRefused === true;
+    applyFaultPatch(faults, switchesOf(patch));
+    const running = this.#running;
+    if (!wasRefused && faults.refreshRefused && running) {
+      const ended = DEMO_SITE_KEYS.reduce((n, k) => n + running[k].expireAccessTokens(), 0);
+      this.#log.info('demo fault: refresh refused; live access tokens ended', { ended });
+    }
+    this.#log.info('demo faults changed', faultsView(faults));
+    return faultsView(faults);
+  }
+
+  async rotateSigningKeys(): Promise<number> {
+    const current = this.#running;
+    if (!current) return 0;
+    await Promise.all(DEMO_SITE_KEYS.map((k) => current[k].rotateSigningKey()));
+    return DEMO_SITE_KEYS.length;
+  }
+
+  async #startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
+    const database = join(this.#dir, `${key}.db`);
     // The demo school's data is the student's too (payment codes): 0600 before the embedded server opens it.
     privateDatabaseFile(database);
+    const { sqliteBinding } = this.#deps;
     const base = {
       seed: 'demo' as const,
       site: key,
       database,
-      faults,
-      ...(options.sqliteBinding === undefined ? {} : { sqliteBinding: options.sqliteBinding }),
+      faults: this.#faults,
+      ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
     };
     if (port !== undefined) {
       try {
         return await createEmbeddedServer({ ...base, port });
       } catch (error) {
-        if (
-          (error as NodeJS.ErrnoException).code !== 'EADDRINUSE' &&
-          (error as NodeJS.ErrnoException).code !== 'EACCES'
-        )
-          throw error;
-        log.warn('the demo site’s previous port is taken; using a new one', { site: key, port });
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
+        this.#log.warn('the demo site’s previous port is taken; using a new one', {
+          site: key,
+          port,
+        });
       }
     }
     return createEmbeddedServer({ ...base, port: 0 });
   }
 
-  async function doStart(): Promise<DemoOrigins> {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const ports = await readPorts();
+  async #doStart(): Promise<DemoOrigins> {
+    await mkdir(this.#dir, { recursive: true, mode: 0o700 });
+    const ports = await readPorts(this.#portsFile);
     const started: Partial<Record<SiteKey, EmbeddedServer>> = {};
     try {
-      for (const key of DEMO_SITE_KEYS) started[key] = await startOne(key, ports[key]);
+      for (const key of DEMO_SITE_KEYS) started[key] = await this.#startOne(key, ports[key]);
     } catch (error) {
       await Promise.all(Object.values(started).map((s) => s.close()));
       throw error;
     }
-    running = started as Record<SiteKey, EmbeddedServer>;
+    const running = started as Record<SiteKey, EmbeddedServer>;
+    this.#running = running;
     await writeFileAtomic(
-      portsFile,
+      this.#portsFile,
       JSON.stringify({ demo: running.demo.port, demo2: running.demo2.port }),
       0o600,
     );
-    log.info('demo sites running', { demo: running.demo.url, demo2: running.demo2.url });
-    return { demo: running.demo.url, demo2: running.demo2.url };
+    this.#log.info('demo sites running', { demo: running.demo.url, demo2: running.demo2.url });
+    return originsOf(running);
   }
+}
 
-  return {
-    start() {
-      if (running) return Promise.resolve({ demo: running.demo.url, demo2: running.demo2.url });
-      starting ??= doStart().finally(() => {
-        starting = null;
-      });
-      return starting;
-    },
-    async stop() {
-      await starting?.catch(() => undefined);
-      const current = running;
-      running = null;
-      if (current) await Promise.all(DEMO_SITE_KEYS.map((k) => current[k].close()));
-    },
-    get running() {
-      return running !== null;
-    },
-    origins: () => (running ? { demo: running.demo.url, demo2: running.demo2.url } : null),
-    async previousOrigins() {
-      const ports = await readPorts();
-      if (ports.demo === undefined || ports.demo2 === undefined) return null;
-      return { demo: `http://127.0.0.1:${ports.demo}`, demo2: `http://127.0.0.1:${ports.demo2}` };
-    },
-    servers: () => running,
-    // Asked once the sites run ('sites:add-demo'); the name is the running site's own (seed/identity.ts).
-    label: (key) => running?.[key].site.name ?? key,
-    faults: view,
-    setFaults(patch) {
-      const wasRefused = faults.refreshRefused === true;
-      applyFaultPatch(faults, {
-        ...(patch.offline === undefined ? {} : { offline: patch.offline }),
-        ...(patch.latencyMs === undefined ? {} : { latencyMs: patch.latencyMs }),
-        ...(patch.memberApiUnavailable === undefined
-          ? {}
-          : { memberApiUnavailable: patch.memberApiUnavailable }),
-        ...(patch.refreshRefused === undefined ? {} : { refreshRefused: patch.refreshRefused }),
-        ...(patch.clockSkewMinutes === undefined
-          ? {}
-          : { clockSkewMs: patch.clockSkewMinutes * 60_000 }),
-        ...(patch.download === undefined ? {} : { downloadFault: patch.download }),
-      });
-      if (!wasRefused && faults.refreshRefused && running) {
-        const ended = DEMO_SITE_KEYS.reduce((n, k) => n + running![k].expireAccessTokens(), 0);
-        log.info('demo fault: refresh refused; live access tokens ended', { ended });
-      }
-      log.info('demo faults changed', view());
-      return view();
-    },
-    async rotateSigningKeys() {
-      if (!running) return 0;
-      const current = running;
-      await Promise.all(DEMO_SITE_KEYS.map((k) => current[k].rotateSigningKey()));
-      return DEMO_SITE_KEYS.length;
-    },
-  };
+export function createDemoServers(deps: DemoServersDeps): DemoServers {
+  return new DemoSiteServers(deps);
 }
 
 /** True when sites.json holds a demo site (so demo mode must be running before any sync). */

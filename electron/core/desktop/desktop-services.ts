@@ -33,7 +33,7 @@ export interface DesktopUpdater {
   readonly subscribe: (listener: (event: UpdaterEvent) => void) => () => void;
 }
 
-export interface DesktopServicesOptions {
+export interface DesktopServicesDeps {
   readonly dataDir: string;
   readonly now: () => number;
   readonly settings: () => Settings;
@@ -61,6 +61,8 @@ export interface DesktopServicesOptions {
   readonly updateFirstCheckDelayMs?: number;
 }
 
+export type DesktopServicesOptions = DesktopServicesDeps;
+
 export interface DesktopServices {
   /** Counts syncs and sign-outs under way: updates never restart the app during one. */
   track<T>(work: Promise<T>): Promise<T>;
@@ -80,89 +82,148 @@ export interface DesktopServices {
   close(): void;
 }
 
-export async function createDesktopServices(
-  options: DesktopServicesOptions,
-): Promise<DesktopServices> {
-  let running = 0;
-  const idleListeners = new Set<() => void>();
-  const track = async <T>(work: Promise<T>): Promise<T> => {
-    running++;
+/** Syncs and sign-outs under way, counted: updates never restart the app during one. */
+export class WorkUnderWay {
+  #running = 0;
+  readonly #idleListeners = new Set<() => void>();
+
+  async track<T>(work: Promise<T>): Promise<T> {
+    this.#running++;
     try {
       return await work;
     } finally {
-      running--;
-      if (running === 0) for (const l of [...idleListeners]) l();
+      this.#running--;
+      if (this.#running === 0) for (const l of [...this.#idleListeners]) l();
     }
-  };
+  }
 
-  const updates = createUpdateController({
-    updater: options.updater?.port ?? null,
-    offReason: options.updatesOff,
-    ...(options.updater ? { subscribe: options.updater.subscribe } : {}),
-    isBusy: () => running > 0,
-    onIdle: (l) => (idleListeners.add(l), () => idleListeners.delete(l)),
-    onChange: options.onUpdateState,
-    now: options.now,
-    log: (line) => options.log(line),
-    ...(options.updateCheckIntervalMs === undefined
-      ? {}
-      : { intervalMs: options.updateCheckIntervalMs }),
-    ...(options.updateFirstCheckDelayMs === undefined
-      ? {}
-      : { firstCheckDelayMs: options.updateFirstCheckDelayMs }),
-  });
+  busy(): boolean {
+    return this.#running > 0;
+  }
 
-  // Every notification names its site as the site menu does: with its host when another site reads the same.
-  const notify = (n: DesktopNotification): void =>
-    options.onNotification({
-      ...n,
-      siteLabel: distinctSiteLabel({ id: n.siteId, label: n.siteLabel }, options.sites()),
-    });
-  const notifier = await createNotifier({
-    file: join(options.dataDir, 'notified.json'),
-    settings: options.settings,
-    now: options.now,
-    payable: options.payable,
-    notices: options.notices,
-    notify,
-    onError: (error) => options.log('notifications: could not be decided or remembered', error),
-  });
+  /** Calls back each time the last work under way ends; returns the unsubscribe. */
+  onIdle(listener: () => void): () => void {
+    this.#idleListeners.add(listener);
+    return () => this.#idleListeners.delete(listener);
+  }
+}
 
-  let lastWakeSyncAt: number | null = null;
-  return {
-    track,
-    busy: () => running > 0,
-    updates,
-    notifier,
-    async remind(syncedSiteId) {
-      try {
-        const now = options.now();
-        const groups = await options.runReminders({
-          now,
-          syncedSiteId,
-          enabled: enabledReminders(options.settings()),
-        });
-        for (const n of reminderNotifications(groups, options.siteLabel, now)) notify(n);
-      } catch (error) {
-        options.log('reminders: could not be decided or remembered', error);
-      }
-    },
-    async wake(trigger) {
-      const now = options.now();
-      if (!shouldSyncOnWake({ lastWakeSyncAt, now, readySites: options.readySites().length }))
-        return false;
-      lastWakeSyncAt = now;
-      await options.syncAll(trigger);
-      return true;
-    },
-    unreadTotal: () => options.readySites().reduce((sum, s) => sum + options.unreadCount(s.id), 0),
-    handlers: withResults<
+/** What the desktop services are made of, made in DesktopParts.open. */
+interface DesktopParts {
+  readonly deps: DesktopServicesDeps;
+  readonly work: WorkUnderWay;
+  readonly updates: UpdateController;
+  readonly notifier: Notifier;
+  readonly notify: (notification: DesktopNotification) => void;
+}
+
+/** The installed-app services (see above) as a part. */
+export class DesktopServicesPart implements DesktopServices {
+  readonly #deps: DesktopServicesDeps;
+  readonly #work: WorkUnderWay;
+  readonly #notify: (notification: DesktopNotification) => void;
+  readonly updates: UpdateController;
+  readonly notifier: Notifier;
+  readonly handlers: DesktopServices['handlers'];
+  #lastWakeSyncAt: number | null = null;
+
+  /** Use DesktopServicesPart.open: the notifier reads what it notified last from disk first. */
+  constructor(parts: DesktopParts) {
+    this.#deps = parts.deps;
+    this.#work = parts.work;
+    this.#notify = parts.notify;
+    this.updates = parts.updates;
+    this.notifier = parts.notifier;
+    const { updates } = parts;
+    this.handlers = withResults<
       Pick<CoreHandlers, 'updates:get-state' | 'updates:check' | 'updates:restart'>
     >({
       'updates:get-state': async () => updates.state(),
       'updates:check': () => updates.check(),
       'updates:restart': async () => updates.restart(),
-    }),
-    close: () => updates.close(),
-  };
+    });
+  }
+
+  static async open(deps: DesktopServicesDeps): Promise<DesktopServicesPart> {
+    const work = new WorkUnderWay();
+    const updates = createUpdateController({
+      updater: deps.updater?.port ?? null,
+      offReason: deps.updatesOff,
+      ...(deps.updater ? { subscribe: deps.updater.subscribe } : {}),
+      isBusy: () => work.busy(),
+      onIdle: (l) => work.onIdle(l),
+      onChange: deps.onUpdateState,
+      now: deps.now,
+      log: (line) => deps.log(line),
+      ...(deps.updateCheckIntervalMs === undefined
+        ? {}
+        : { intervalMs: deps.updateCheckIntervalMs }),
+      ...(deps.updateFirstCheckDelayMs === undefined
+        ? {}
+        : { firstCheckDelayMs: deps.updateFirstCheckDelayMs }),
+    });
+    // Every notification names its site as the site menu does: with its host when another site reads the same.
+    const notify = (n: DesktopNotification): void =>
+      deps.onNotification({
+        ...n,
+        siteLabel: distinctSiteLabel({ id: n.siteId, label: n.siteLabel }, deps.sites()),
+      });
+    const notifier = await createNotifier({
+      file: join(deps.dataDir, 'notified.json'),
+      settings: deps.settings,
+      now: deps.now,
+      payable: deps.payable,
+      notices: deps.notices,
+      notify,
+      onError: (error) => deps.log('notifications: could not be decided or remembered', error),
+    });
+    return new DesktopServicesPart({ deps, work, updates, notifier, notify });
+  }
+
+  track<T>(work: Promise<T>): Promise<T> {
+    return this.#work.track(work);
+  }
+
+  busy(): boolean {
+    return this.#work.busy();
+  }
+
+  async remind(syncedSiteId: string | null): Promise<void> {
+    const deps = this.#deps;
+    try {
+      const now = deps.now();
+      const groups = await deps.runReminders({
+        now,
+        syncedSiteId,
+        enabled: enabledReminders(deps.settings()),
+      });
+      for (const n of reminderNotifications(groups, deps.siteLabel, now)) this.#notify(n);
+    } catch (error) {
+      deps.log('reminders: could not be decided or remembered', error);
+    }
+  }
+
+  async wake(trigger: WakeTrigger): Promise<boolean> {
+    const deps = this.#deps;
+    const now = deps.now();
+    const lastWakeSyncAt = this.#lastWakeSyncAt;
+    if (!shouldSyncOnWake({ lastWakeSyncAt, now, readySites: deps.readySites().length }))
+      return false;
+    this.#lastWakeSyncAt = now;
+    await deps.syncAll(trigger);
+    return true;
+  }
+
+  unreadTotal(): number {
+    const deps = this.#deps;
+    return deps.readySites().reduce((sum, s) => sum + deps.unreadCount(s.id), 0);
+  }
+
+  close(): void {
+    this.updates.close();
+  }
+}
+
+export function createDesktopServices(deps: DesktopServicesDeps): Promise<DesktopServices> {
+  return DesktopServicesPart.open(deps);
 }

@@ -103,39 +103,36 @@ const page = (label: string, id: string): MenuNode => {
 };
 const separator: MenuNode = { type: 'separator' };
 
-export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
-  const { isMac, isDev } = options;
-  const settings = page('Settings…', 'settings');
-  const about: MenuNode = {
-    type: 'command',
-    label: `About ${options.appName}`,
-    action: { kind: 'about' },
+const role = (r: MenuRole): MenuNode => ({ type: 'role', role: r });
+
+function aboutItem(options: MenuModelOptions): MenuNode {
+  return { type: 'command', label: `About ${options.appName}`, action: { kind: 'about' } };
+}
+
+/** macOS only: the app menu (Apple HIG), with About, Settings and Quit. */
+function appMenu(options: MenuModelOptions): MenuNode | null {
+  if (!options.isMac) return null;
+  return {
+    type: 'submenu',
+    label: options.appName,
+    items: [
+      aboutItem(options),
+      separator,
+      page('Settings…', 'settings'),
+      separator,
+      role('services'),
+      separator,
+      role('hide'),
+      role('hideOthers'),
+      role('unhide'),
+      separator,
+      role('quit'),
+    ],
   };
-  const syncNow = shortcut('sync-now');
+}
 
-  const appMenu: MenuNode[] = isMac
-    ? [
-        {
-          type: 'submenu',
-          label: options.appName,
-          items: [
-            about,
-            separator,
-            settings,
-            separator,
-            { type: 'role', role: 'services' },
-            separator,
-            { type: 'role', role: 'hide' },
-            { type: 'role', role: 'hideOthers' },
-            { type: 'role', role: 'unhide' },
-            separator,
-            { type: 'role', role: 'quit' },
-          ],
-        },
-      ]
-    : [];
-
-  const file: MenuNode = {
+function fileMenu({ isMac }: MenuModelOptions): MenuNode {
+  return {
     type: 'submenu',
     label: 'File',
     items: [
@@ -143,45 +140,49 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
         type: 'command',
         label: 'Sync Now',
         action: { kind: 'sync-all' },
-        accelerator: acceleratorOf(syncNow),
+        accelerator: acceleratorOf(shortcut('sync-now')),
       },
       // On macOS, Settings lives in the app menu (Apple HIG); elsewhere in File.
-      ...(isMac ? [] : [settings]),
+      ...(isMac ? [] : [page('Settings…', 'settings')]),
       separator,
       // macOS: closing the window keeps the app in the dock; Quit is in the app menu.
-      isMac ? { type: 'role', role: 'close' } : { type: 'role', role: 'quit' },
+      isMac ? role('close') : role('quit'),
     ],
   };
+}
 
-  const edit: MenuNode = {
+function editMenu({ isMac }: MenuModelOptions): MenuNode {
+  return {
     type: 'submenu',
     label: 'Edit',
     items: [
-      { type: 'role', role: 'undo' },
-      { type: 'role', role: 'redo' },
+      role('undo'),
+      role('redo'),
       separator,
-      { type: 'role', role: 'cut' },
-      { type: 'role', role: 'copy' },
-      { type: 'role', role: 'paste' },
-      ...(isMac ? [{ type: 'role', role: 'pasteAndMatchStyle' } as const] : []),
-      { type: 'role', role: 'selectAll' },
+      role('cut'),
+      role('copy'),
+      role('paste'),
+      ...(isMac ? [role('pasteAndMatchStyle')] : []),
+      role('selectAll'),
       separator,
       page('Find…', 'search'),
     ],
   };
+}
 
-  const view: MenuNode = {
+function viewMenu({ isDev }: MenuModelOptions): MenuNode {
+  return {
     type: 'submenu',
     label: 'View',
     items: [
       // Reloading is a developer tool (it only drops the page's state in a release); Ctrl/Cmd+R is Sync Now, so
       // Reload moves to Shift.
       ...(isDev
-        ? ([
-            { type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' },
-            { type: 'role', role: 'toggleDevTools' },
+        ? [
+            { type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' } as const,
+            role('toggleDevTools'),
             separator,
-          ] as MenuNode[])
+          ]
         : []),
       {
         type: 'command',
@@ -190,15 +191,17 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
         accelerator: 'CmdOrCtrl+Shift+L',
       },
       separator,
-      { type: 'role', role: 'resetZoom' },
-      { type: 'role', role: 'zoomIn' },
-      { type: 'role', role: 'zoomOut' },
+      role('resetZoom'),
+      role('zoomIn'),
+      role('zoomOut'),
       separator,
-      { type: 'role', role: 'togglefullscreen' },
+      role('togglefullscreen'),
     ],
   };
+}
 
-  const go: MenuNode = {
+function goMenu({ isMac }: MenuModelOptions): MenuNode {
+  return {
     type: 'submenu',
     label: 'Go',
     items: [
@@ -223,20 +226,22 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
       ),
     ],
   };
+}
 
-  const window: MenuNode = {
+function windowMenu({ isMac }: MenuModelOptions): MenuNode {
+  return {
     type: 'submenu',
     label: 'Window',
     role: 'window',
     items: [
-      { type: 'role', role: 'minimize' },
-      { type: 'role', role: 'zoom' },
-      ...(isMac
-        ? [separator, { type: 'role', role: 'front' } as const]
-        : [{ type: 'role', role: 'close' } as const]),
+      role('minimize'),
+      role('zoom'),
+      ...(isMac ? [separator, role('front')] : [role('close')]),
     ],
   };
+}
 
+function helpMenu(options: MenuModelOptions): MenuNode {
   const updateItem: MenuNode = options.updateReady
     ? { type: 'command', label: 'Restart to Update', action: { kind: 'restart-to-update' } }
     : {
@@ -245,8 +250,7 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
         action: { kind: 'check-updates' },
         enabled: options.updatesAvailable ?? false,
       };
-
-  const help: MenuNode = {
+  return {
     type: 'submenu',
     label: 'Help',
     role: 'help',
@@ -269,11 +273,24 @@ export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
       },
       separator,
       updateItem,
-      ...(isMac ? [] : [separator, about]),
+      ...(options.isMac ? [] : [separator, aboutItem(options)]),
     ],
   };
+}
 
-  return [...appMenu, file, edit, view, go, window, help];
+/** The menu bar, left to right: each menu made from the options (null: not on this platform). */
+const MENUS: readonly ((options: MenuModelOptions) => MenuNode | null)[] = [
+  appMenu,
+  fileMenu,
+  editMenu,
+  viewMenu,
+  goMenu,
+  windowMenu,
+  helpMenu,
+];
+
+export function buildMenuModel(options: MenuModelOptions): readonly MenuNode[] {
+  return MENUS.map((menu) => menu(options)).filter((menu): menu is MenuNode => menu !== null);
 }
 
 /** Every command item of a model, depth first (tests, and the host's accelerator check). */

@@ -115,7 +115,7 @@ const UPDATE_CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;
 /** The first check waits a little after start, so it does not compete with the first sync. */
 const UPDATE_FIRST_CHECK_DELAY_MS = 30_000;
 
-export interface UpdateControllerOptions {
+export interface UpdateControllerDeps {
   /** null: updates are off, for the reason given. */
   readonly updater: UpdaterPort | null;
   readonly offReason?: UpdatesOffReason;
@@ -132,6 +132,8 @@ export interface UpdateControllerOptions {
   readonly log?: (line: string) => void;
 }
 
+export type UpdateControllerOptions = UpdateControllerDeps;
+
 export interface UpdateController {
   state(): UpdateState;
   /** Checks now (the menu's "Check for Updates…", Settings' button). */
@@ -144,106 +146,134 @@ export interface UpdateController {
   close(): void;
 }
 
-export function createUpdateController(options: UpdateControllerOptions): UpdateController {
-  const now = () => new Date((options.now ?? Date.now)()).toISOString();
-  const log = options.log ?? (() => {});
-  let state: UpdateState = options.updater
-    ? { status: 'idle', lastCheckedAt: null }
-    : { status: 'off', reason: options.offReason ?? 'host' };
-  let closed = false;
-  // The last check that reached the feed: what "up to date as of" means when a later one could not.
-  let lastReached: string | null = null;
-  const set = (next: UpdateState) => {
-    if (next === state) return;
-    state = next;
-    if (state.status === 'idle' && !state.unreachable) lastReached = state.lastCheckedAt;
-    options.onChange(state);
-  };
-  const step = (event: UpdaterEvent) => set(nextUpdateState(state, event, now(), lastReached));
+const errorEvent = (error: unknown): UpdaterEvent => ({
+  type: 'error',
+  kind: updateErrorKind(error),
+  message: describeUpdateError(error),
+});
 
-  const timers: NodeJS.Timeout[] = [];
-  const unsubscribers: (() => void)[] = [];
-  const updater = options.updater;
+/**
+ * Updates as a part: its state (nextUpdateState), the periodic check, the download once an update is found, and
+ * the restart, which waits for the syncs and sign-outs under way.
+ */
+export class DesktopUpdates implements UpdateController {
+  readonly #deps: UpdateControllerDeps;
+  readonly #updater: UpdaterPort | null;
+  readonly #log: (line: string) => void;
+  #state: UpdateState;
+  #closed = false;
+  /** The last check that reached the feed: what "up to date as of" means when a later one could not. */
+  #lastReached: string | null = null;
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #unsubscribers: (() => void)[] = [];
 
-  if (updater) {
-    if (options.subscribe) {
-      unsubscribers.push(
-        options.subscribe((event) => {
-          const before = state;
-          step(event);
+  constructor(deps: UpdateControllerDeps) {
+    this.#deps = deps;
+    this.#updater = deps.updater;
+    this.#log = deps.log ?? (() => {});
+    this.#state = deps.updater
+      ? { status: 'idle', lastCheckedAt: null }
+      : { status: 'off', reason: deps.offReason ?? 'host' };
+    if (deps.updater) this.#start(deps.updater);
+  }
+
+  #start(updater: UpdaterPort): void {
+    const deps = this.#deps;
+    if (deps.subscribe) {
+      this.#unsubscribers.push(
+        deps.subscribe((event) => {
+          const before = this.#state;
+          this.#step(event);
           // Download in the background as soon as an update is found.
-          if (before.status !== 'available' && state.status === 'available') {
-            void updater.downloadUpdate().catch((error: unknown) =>
-              step({
-                type: 'error',
-                kind: updateErrorKind(error),
-                message: describeUpdateError(error),
-              }),
-            );
+          if (before.status !== 'available' && this.#state.status === 'available') {
+            void updater.downloadUpdate().catch((error: unknown) => this.#step(errorEvent(error)));
           }
         }),
       );
     }
-    unsubscribers.push(
-      options.onIdle(() => {
-        if (state.status === 'ready' && state.restartQueued && !options.isBusy()) install();
+    this.#unsubscribers.push(
+      deps.onIdle(() => {
+        const state = this.#state;
+        if (state.status === 'ready' && state.restartQueued && !deps.isBusy()) this.#install();
       }),
     );
     const first = setTimeout(
-      () => void check(),
-      options.firstCheckDelayMs ?? UPDATE_FIRST_CHECK_DELAY_MS,
+      () => void this.check(),
+      deps.firstCheckDelayMs ?? UPDATE_FIRST_CHECK_DELAY_MS,
     );
     first.unref();
-    const every = setInterval(() => void check(), options.intervalMs ?? UPDATE_CHECK_INTERVAL_MS);
+    const every = setInterval(() => void this.check(), deps.intervalMs ?? UPDATE_CHECK_INTERVAL_MS);
     every.unref();
-    timers.push(first, every);
+    this.#timers.push(first, every);
   }
 
-  function install(): void {
-    if (!updater || closed) return;
-    log('updates: restarting to install the downloaded update');
-    updater.quitAndInstall();
+  state(): UpdateState {
+    return this.#state;
   }
 
-  async function check(): Promise<UpdateState> {
-    if (!updater || closed || state.status === 'off') return state;
+  async check(): Promise<UpdateState> {
+    const updater = this.#updater;
+    const status = this.#state.status;
+    if (!updater || this.#closed || status === 'off') return this.#state;
     // Already busy with an update, or one is waiting for a restart: nothing to check.
-    if (state.status === 'checking' || state.status === 'downloading' || state.status === 'ready')
-      return state;
-    set({ status: 'checking' });
+    if (status === 'checking' || status === 'downloading' || status === 'ready') return this.#state;
+    this.#set({ status: 'checking' });
     try {
       await updater.checkForUpdates();
       // electron-updater answers a check with an event before it resolves; resolving without one means this
       // installation cannot update itself (an updater that finds no way to replace this copy): it says so
       // instead of checking for ever.
-      if ((state as UpdateState).status === 'checking') {
-        log('updates: this installation cannot update itself');
-        set({ status: 'off', reason: 'unsupported' });
+      if ((this.#state as UpdateState).status === 'checking') {
+        this.#log('updates: this installation cannot update itself');
+        this.#set({ status: 'off', reason: 'unsupported' });
       }
     } catch (error) {
-      step({ type: 'error', kind: updateErrorKind(error), message: describeUpdateError(error) });
+      this.#step(errorEvent(error));
     }
-    return state;
+    return this.#state;
   }
 
-  return {
-    state: () => state,
-    check,
-    restart() {
-      if (state.status !== 'ready') return state;
-      if (options.isBusy()) {
-        set({ ...state, restartQueued: true });
-        return state;
-      }
-      install();
-      return state;
-    },
-    close() {
-      closed = true;
-      for (const t of timers) clearTimeout(t);
-      for (const u of unsubscribers) u();
-    },
-  };
+  restart(): UpdateState {
+    const state = this.#state;
+    if (state.status !== 'ready') return state;
+    if (this.#deps.isBusy()) {
+      this.#set({ ...state, restartQueued: true });
+      return this.#state;
+    }
+    this.#install();
+    return this.#state;
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const t of this.#timers) clearTimeout(t);
+    for (const u of this.#unsubscribers) u();
+  }
+
+  #now(): string {
+    return new Date((this.#deps.now ?? Date.now)()).toISOString();
+  }
+
+  #set(next: UpdateState): void {
+    if (next === this.#state) return;
+    this.#state = next;
+    if (next.status === 'idle' && !next.unreachable) this.#lastReached = next.lastCheckedAt;
+    this.#deps.onChange(next);
+  }
+
+  #step(event: UpdaterEvent): void {
+    this.#set(nextUpdateState(this.#state, event, this.#now(), this.#lastReached));
+  }
+
+  #install(): void {
+    if (!this.#updater || this.#closed) return;
+    this.#log('updates: restarting to install the downloaded update');
+    this.#updater.quitAndInstall();
+  }
+}
+
+export function createUpdateController(deps: UpdateControllerDeps): UpdateController {
+  return new DesktopUpdates(deps);
 }
 
 /** Node's codes, and Chromium's net errors (Electron's net module reports `net::ERR_...` in the message), for no way through. */

@@ -54,6 +54,146 @@ code { font-family: ui-monospace, "Noto Sans Mono", monospace; }
 @media print { body { padding: 0; max-width: none; } .no-print { display: none; } }
 `;
 
+/** What every part of a receipt writes with: the words of its language, and values escaped as they go in. */
+interface Pen {
+  readonly language: ReceiptOptions['language'];
+  readonly w: ReturnType<typeof stringsFor>;
+  readonly r: ReturnType<typeof stringsFor>['receipt'];
+  /** Every value the site sent is escaped, whatever its type (a quantity sent as a string is text too). */
+  readonly e: (value: unknown) => string;
+  readonly when: (iso: string | null) => string;
+  readonly money: (n: number, currency: string) => string;
+  readonly row: (label: string, value: string) => string;
+}
+
+function penFor(language: ReceiptOptions['language'], timeZone: string): Pen {
+  const w = stringsFor(language);
+  const e = (value: unknown) => escapeHtml(text(value));
+  return {
+    language,
+    w,
+    r: w.receipt,
+    e,
+    when: (iso) => e(readableDateTime(iso, language, timeZone)),
+    money: (n, currency) => e(displayAmount(n, currency, language)),
+    row: (label, value) => `<dt>${e(label)}</dt><dd>${value}</dd>`,
+  };
+}
+
+/** How the payment was made and when: method, state, amount, instalments, the payment code. */
+function paymentFacts(pen: Pen, p: PaymentView): string[] {
+  const { w, r, e, when, money, row, language } = pen;
+  const parts: string[] = [];
+  parts.push(row(r.method, e(label(w.paymentType, p.paymentType))));
+  parts.push(row(r.state, e(label(w.paymentState, p.paymentState))));
+  parts.push(row(r.amount, money(p.amount, p.currency)));
+  parts.push(row(r.createdAt, when(p.createdAt)));
+  if (p.paidAt) parts.push(row(r.paidAt, when(p.paidAt)));
+  if (p.installment)
+    parts.push(
+      row(
+        r.installmentLabel,
+        e(
+          r.installment(
+            p.installment.periods,
+            displayAmount(p.installment.amountPerPeriod, p.currency, language),
+          ),
+        ) + (p.installment.bankName ? ` · ${e(p.installment.bankName)}` : ''),
+      ),
+    );
+  if (p.instructions) {
+    parts.push(row(r.paymentCode, `<code>${e(p.instructions.codeNo)}</code>`));
+    if (p.instructions.bankName || p.instructions.bankCode)
+      parts.push(
+        row(
+          r.bank,
+          e(
+            [p.instructions.bankName, p.instructions.bankCode && `(${p.instructions.bankCode})`]
+              .filter(Boolean)
+              .join(' '),
+          ),
+        ),
+      );
+    if (p.instructions.expiredAt) parts.push(row(r.payBy, when(p.instructions.expiredAt)));
+  }
+  return parts;
+}
+
+/** What was bought, and what was taken off. */
+function paymentItems(pen: Pen, p: PaymentView): string[] {
+  const { w, r, e, money } = pen;
+  const parts: string[] = [];
+  if (p.lineItems.length > 0) {
+    parts.push(
+      `<table><thead><tr><th scope="col">${e(r.item)}</th><th scope="col">${e(r.type)}</th><th scope="col" class="num">${e(r.quantity)}</th><th scope="col" class="num">${e(r.original)}</th><th scope="col" class="num">${e(r.discount)}</th><th scope="col" class="num">${e(r.final)}</th></tr></thead><tbody>`,
+    );
+    for (const li of p.lineItems) {
+      parts.push(
+        `<tr><td>${e(li.title)}</td><td>${e(label(w.itemType, li.itemType))}</td><td class="num">${e(li.quantity)}</td><td class="num">${money(li.originalAmount, p.currency)}</td><td class="num">${li.discountAmount ? `−${money(li.discountAmount, p.currency)}` : '—'}</td><td class="num">${money(li.finalAmount, p.currency)}</td></tr>`,
+      );
+    }
+    parts.push('</tbody></table>');
+  }
+  if (p.adjustments.length > 0) {
+    parts.push(`<h3>${e(r.adjustments)}</h3><table><tbody>`);
+    for (const a of p.adjustments) {
+      parts.push(
+        `<tr><td>${e(label(w.adjustmentKind, a.kind))}</td><td>${e(a.title)}${a.code ? ` <code>${e(a.code)}</code>` : ''}</td><td class="num">−${money(Math.abs(a.amount), p.currency)}</td></tr>`,
+      );
+    }
+    parts.push('</tbody></table>');
+  }
+  return parts;
+}
+
+/** The payment's invoice and refund, when it has them. */
+function paymentPapers(pen: Pen, p: PaymentView): string[] {
+  const { w, r, e, when, money, row } = pen;
+  const parts: string[] = [];
+  if (p.invoice) {
+    const inv = p.invoice;
+    parts.push(`<h3>${e(r.invoice)}</h3><dl>`);
+    parts.push(row(r.invoiceNumber, e(inv.number)));
+    parts.push(row(r.invoiceKind, e(label(w.invoiceKind, inv.kind))));
+    if (inv.title) parts.push(row(r.invoiceTitle, e(inv.title)));
+    if (inv.taxId) parts.push(row(r.taxId, e(inv.taxId)));
+    parts.push(row(r.issuedAt, when(inv.issuedAt)));
+    if (inv.voidedAt) parts.push(row(r.voidedAt, when(inv.voidedAt)));
+    parts.push('</dl>');
+  }
+  if (p.refund.state !== 'none') {
+    parts.push(`<h3>${e(r.refund)}</h3><dl>`);
+    parts.push(row(r.refundState, e(label(w.refundState, p.refund.state))));
+    if (p.refund.refundedAmount > 0)
+      parts.push(row(r.refundedAmount, money(p.refund.refundedAmount, p.currency)));
+    if (p.refund.refundRequestedAt)
+      parts.push(row(r.refundRequestedAt, when(p.refund.refundRequestedAt)));
+    if (p.refund.refundedAt) parts.push(row(r.refundedAt, when(p.refund.refundedAt)));
+    parts.push('</dl>');
+  }
+  return parts;
+}
+
+/**
+ * One payment's section. One the receipt cannot write (a value of a shape nothing expected) does not take the
+ * receipt with it: its section keeps only its heading.
+ */
+function paymentSection(pen: Pen, p: PaymentView, i: number, count: number): string {
+  const { r, e } = pen;
+  try {
+    return [
+      `<section class="payment" data-payment-id="${e(p.paymentId)}"><h2>${e(r.payment(i + 1, count))}</h2><dl>`,
+      ...paymentFacts(pen, p),
+      '</dl>',
+      ...paymentItems(pen, p),
+      ...paymentPapers(pen, p),
+      '</section>',
+    ].join('');
+  } catch {
+    return `<section class="payment" data-payment-id="${e(p?.paymentId)}"><h2>${e(r.payment(i + 1, count))}</h2></section>`;
+  }
+}
+
 /**
  * One order's receipt as an <article>: its header (number, date, state, school), every payment, the totals. The
  * single receipt and a year's receipts (year-receipts.ts) are both made of it.
@@ -62,114 +202,17 @@ export function receiptArticle(
   order: OrderView,
   options: Omit<ReceiptOptions, 'generatedAt' | 'script'>,
 ): string {
-  const { language, timeZone } = options;
-  const w = stringsFor(language);
-  const r = w.receipt;
-  // Every value the site sent is escaped, whatever its type (a quantity sent as a string is text like a title).
-  const e = (value: unknown) => escapeHtml(text(value));
-  const when = (iso: string | null) => e(readableDateTime(iso, language, timeZone));
-  const money = (n: number, currency: string) => e(displayAmount(n, currency, language));
-  const row = (label: string, value: string) => `<dt>${e(label)}</dt><dd>${value}</dd>`;
+  const pen = penFor(options.language, options.timeZone);
+  const { w, r, e, when, money, row } = pen;
   // Oldest payment first, as they happened.
   const payments = [...order.payments].reverse();
-
-  // One payment the receipt cannot write (a value of a shape nothing expected) does not take the receipt with it.
-  const paymentSection = (p: PaymentView, i: number): string => {
-    try {
-      return paymentDetails(p, i);
-    } catch {
-      return `<section class="payment" data-payment-id="${e(p?.paymentId)}"><h2>${e(r.payment(i + 1, payments.length))}</h2></section>`;
-    }
-  };
-  const paymentDetails = (p: PaymentView, i: number): string => {
-    const parts: string[] = [];
-    parts.push(
-      `<section class="payment" data-payment-id="${e(p.paymentId)}"><h2>${e(r.payment(i + 1, payments.length))}</h2><dl>`,
-    );
-    parts.push(row(r.method, e(label(w.paymentType, p.paymentType))));
-    parts.push(row(r.state, e(label(w.paymentState, p.paymentState))));
-    parts.push(row(r.amount, money(p.amount, p.currency)));
-    parts.push(row(r.createdAt, when(p.createdAt)));
-    if (p.paidAt) parts.push(row(r.paidAt, when(p.paidAt)));
-    if (p.installment)
-      parts.push(
-        row(
-          r.installmentLabel,
-          e(
-            r.installment(
-              p.installment.periods,
-              displayAmount(p.installment.amountPerPeriod, p.currency, language),
-            ),
-          ) + (p.installment.bankName ? ` · ${e(p.installment.bankName)}` : ''),
-        ),
-      );
-    if (p.instructions) {
-      parts.push(row(r.paymentCode, `<code>${e(p.instructions.codeNo)}</code>`));
-      if (p.instructions.bankName || p.instructions.bankCode)
-        parts.push(
-          row(
-            r.bank,
-            e(
-              [p.instructions.bankName, p.instructions.bankCode && `(${p.instructions.bankCode})`]
-                .filter(Boolean)
-                .join(' '),
-            ),
-          ),
-        );
-      if (p.instructions.expiredAt) parts.push(row(r.payBy, when(p.instructions.expiredAt)));
-    }
-    parts.push('</dl>');
-    if (p.lineItems.length > 0) {
-      parts.push(
-        `<table><thead><tr><th scope="col">${e(r.item)}</th><th scope="col">${e(r.type)}</th><th scope="col" class="num">${e(r.quantity)}</th><th scope="col" class="num">${e(r.original)}</th><th scope="col" class="num">${e(r.discount)}</th><th scope="col" class="num">${e(r.final)}</th></tr></thead><tbody>`,
-      );
-      for (const li of p.lineItems) {
-        parts.push(
-          `<tr><td>${e(li.title)}</td><td>${e(label(w.itemType, li.itemType))}</td><td class="num">${e(li.quantity)}</td><td class="num">${money(li.originalAmount, p.currency)}</td><td class="num">${li.discountAmount ? `−${money(li.discountAmount, p.currency)}` : '—'}</td><td class="num">${money(li.finalAmount, p.currency)}</td></tr>`,
-        );
-      }
-      parts.push('</tbody></table>');
-    }
-    if (p.adjustments.length > 0) {
-      parts.push(`<h3>${e(r.adjustments)}</h3><table><tbody>`);
-      for (const a of p.adjustments) {
-        parts.push(
-          `<tr><td>${e(label(w.adjustmentKind, a.kind))}</td><td>${e(a.title)}${a.code ? ` <code>${e(a.code)}</code>` : ''}</td><td class="num">−${money(Math.abs(a.amount), p.currency)}</td></tr>`,
-        );
-      }
-      parts.push('</tbody></table>');
-    }
-    if (p.invoice) {
-      const inv = p.invoice;
-      parts.push(`<h3>${e(r.invoice)}</h3><dl>`);
-      parts.push(row(r.invoiceNumber, e(inv.number)));
-      parts.push(row(r.invoiceKind, e(label(w.invoiceKind, inv.kind))));
-      if (inv.title) parts.push(row(r.invoiceTitle, e(inv.title)));
-      if (inv.taxId) parts.push(row(r.taxId, e(inv.taxId)));
-      parts.push(row(r.issuedAt, when(inv.issuedAt)));
-      if (inv.voidedAt) parts.push(row(r.voidedAt, when(inv.voidedAt)));
-      parts.push('</dl>');
-    }
-    if (p.refund.state !== 'none') {
-      parts.push(`<h3>${e(r.refund)}</h3><dl>`);
-      parts.push(row(r.refundState, e(label(w.refundState, p.refund.state))));
-      if (p.refund.refundedAmount > 0)
-        parts.push(row(r.refundedAmount, money(p.refund.refundedAmount, p.currency)));
-      if (p.refund.refundRequestedAt)
-        parts.push(row(r.refundRequestedAt, when(p.refund.refundRequestedAt)));
-      if (p.refund.refundedAt) parts.push(row(r.refundedAt, when(p.refund.refundedAt)));
-      parts.push('</dl>');
-    }
-    parts.push('</section>');
-    return parts.join('');
-  };
-
+  const sections = payments.map((p, i) => paymentSection(pen, p, i, payments.length));
   return `<article class="receipt" data-trade-no="${e(order.tradeNo)}">
 <header>
 <div><h1>${e(r.title)}</h1><dl>${row(r.orderNo, `<code>${e(order.tradeNo)}</code>`)}${row(r.orderDate, when(order.createdAt))}${row(r.state, e(label(w.orderState, order.summaryState)))}</dl></div>
 <div class="site"><div>${e(r.site)}: <strong>${e(options.site.label)}</strong></div><div class="muted">${e(options.site.baseUrl)}</div></div>
 </header>
-${payments.map(paymentSection).join('\n')}
+${sections.join('\n')}
 <section class="totals"><dl>${row(r.total, money(order.totalAmount, order.currency))}${row(r.paid, money(order.paidAmount, order.currency))}${order.refundedAmount > 0 ? row(r.refunded, money(order.refundedAmount, order.currency)) : ''}</dl></section>
 </article>`;
 }

@@ -88,13 +88,20 @@ export function safeFileName(stem: string, extension: string): string {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, ExportChannel> {
-  const zone = () => deps.timeZone?.() ?? localTimeZone();
-  const handlers: Pick<CoreHandlers, ExportChannel> = {
+/** The zone exported dates are written in. */
+const zone = (deps: ExportDeps) => deps.timeZone?.() ?? localTimeZone();
+
+type PurchaseChannel = 'export:orders-csv' | 'export:receipt' | 'export:year-receipts';
+type ProgressChannel = 'export:progress-csv' | 'export:progress-report';
+type CalendarChannel = Extract<ExportChannel, `calendar:${string}`>;
+
+/** The purchase history as CSV, and receipts (one order's, or a year's) as print pages. */
+function purchaseExports(deps: ExportDeps): Pick<CoreHandlers, PurchaseChannel> {
+  return {
     'export:orders-csv': async ({ siteId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
-      const input = { siteId, now, language, timeZone: zone() };
+      const input = { siteId, now, language, timeZone: zone(deps) };
       const body = deps.purchaseHistoryCsv
         ? await deps.purchaseHistoryCsv(input)
         : purchaseHistoryCsv(deps.db, siteId, now, input);
@@ -121,7 +128,7 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         );
       const options = {
         language,
-        timeZone: zone(),
+        timeZone: zone(deps),
         site: { label: site.label, baseUrl: site.baseUrl },
         generatedAt: now,
       };
@@ -146,7 +153,7 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         );
       const options = {
         language,
-        timeZone: zone(),
+        timeZone: zone(deps),
         site: { label: site.label, baseUrl: site.baseUrl },
         generatedAt: now,
       };
@@ -158,6 +165,12 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         printView: yearReceiptsHtml(orders, year, { ...options, script: BROWSER_HOST_PATHS.print }),
       });
     },
+  };
+}
+
+/** The courses' progress as CSV, and as a printable report. */
+function progressExports(deps: ExportDeps): Pick<CoreHandlers, ProgressChannel> {
+  return {
     'export:progress-csv': async ({ siteId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
@@ -171,13 +184,13 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         kind: 'csv',
         fileName: safeFileName(`progress-${new URL(site.baseUrl).hostname}-${day(now)}`, 'csv'),
         mimeType: 'text/csv; charset=utf-8',
-        body: progressCsv(courses, { language, timeZone: zone(), site }),
+        body: progressCsv(courses, { language, timeZone: zone(deps), site }),
       });
     },
     'export:progress-report': async ({ siteId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
-      const timeZone = zone();
+      const timeZone = zone(deps);
       const courses = getCourseProgressRows(deps.db, siteId);
       if (courses.length === 0)
         throw new CoreError(
@@ -210,6 +223,12 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
         }),
       });
     },
+  };
+}
+
+/** Calendar reminders (RFC 5545): a payment's deadline, a course's access end, an event. */
+function calendarExports(deps: ExportDeps): Pick<CoreHandlers, CalendarChannel> {
+  return {
     'calendar:payment-deadline': async ({ siteId, paymentId, language }) => {
       const site = deps.site(siteId);
       const now = deps.now();
@@ -276,5 +295,12 @@ export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, Export
       });
     },
   };
-  return withResults(handlers);
+}
+
+export function createExportHandlers(deps: ExportDeps): Pick<IpcHandlers, ExportChannel> {
+  return withResults({
+    ...purchaseExports(deps),
+    ...progressExports(deps),
+    ...calendarExports(deps),
+  });
 }

@@ -7,8 +7,10 @@ import { readySites } from '../sync-scheduler';
 import type { AppServices } from './services';
 
 /** The demo's fault panel: switch faults on the demo sites, rotate their signing keys. */
+export type DemoHandlersDeps = Pick<AppServices, 'demo' | 'sites' | 'scheduler' | 'log'>;
+
 export function createDemoHandlers(
-  s: Pick<AppServices, 'demo' | 'sites' | 'scheduler' | 'log'>,
+  s: DemoHandlersDeps,
 ): Pick<CoreHandlers, 'demo:faults' | 'demo:set-faults' | 'demo:rotate-signing-key'> {
   const { demo } = s;
   let signingKeyRotations = 0;

@@ -11,8 +11,10 @@ export interface DoctorHandlerOptions {
 }
 
 /** The sign-in doctor: checks a saved site, or an address and client id the student could not add. */
+export type DoctorHandlersDeps = Pick<AppServices, 'sites' | 'clock' | 'log'>;
+
 export function createDoctorHandlers(
-  s: Pick<AppServices, 'sites' | 'clock' | 'log'>,
+  s: DoctorHandlersDeps,
   info: AppInfo,
   options: DoctorHandlerOptions,
 ): Pick<CoreHandlers, 'doctor:run'> {

@@ -4,8 +4,10 @@ import type { FetchLike } from '../net/http';
 import { requireSite, type AppServices } from './services';
 
 /** Pictures a site names, fetched by the core for the screens (net/site-image.ts says why). */
+export type MediaHandlersDeps = Pick<AppServices, 'sites'>;
+
 export function createMediaHandlers(
-  s: AppServices,
+  s: MediaHandlersDeps,
   fetchImpl: FetchLike,
 ): Pick<CoreHandlers, 'media:image'> {
   const images = createSiteImages(fetchImpl);

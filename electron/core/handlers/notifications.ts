@@ -7,7 +7,8 @@ import {
   getNotificationsPage,
   getNotificationsSummary,
 } from '../db/index';
-import { requireSite, type AppServices } from './services';
+import type { SyncService } from '../sync/service';
+import { requireSite, type AppServices, type SiteLookup } from './services';
 
 type NotificationChannel =
   | 'notifications:list'
@@ -19,8 +20,15 @@ type NotificationChannel =
   | 'notifications:update-subscription';
 
 /** The site's notices and subscriptions; changes go through the sync service's outbox. */
+export interface NotificationHandlersDeps extends Pick<AppServices, 'db'>, SiteLookup {
+  readonly sync: Pick<
+    SyncService,
+    'markNotificationRead' | 'markAllNotificationsRead' | 'updateNotificationSubscription'
+  >;
+}
+
 export function createNotificationHandlers(
-  s: AppServices,
+  s: NotificationHandlersDeps,
 ): Pick<CoreHandlers, NotificationChannel> {
   const { db, sync } = s;
   const site = (siteId: string) => requireSite(s, siteId);

@@ -34,8 +34,13 @@ export interface AppServices {
   readonly emit: Emit;
 }
 
+/** What a handler module needs of the site list to check the site a request names. */
+export interface SiteLookup {
+  readonly sites: Pick<SiteManager, 'getSite'>;
+}
+
 /** The site a request names, or `not-found` (a renderer may ask about a site removed a moment ago). */
-export function requireSite(services: Pick<AppServices, 'sites'>, siteId: string): SiteSummary {
+export function requireSite(services: SiteLookup, siteId: string): SiteSummary {
   const site = services.sites.getSite(siteId);
   if (!site)
     throw new CoreError('not-found', 'That site is not in your list. It may have been removed.');

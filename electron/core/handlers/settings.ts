@@ -4,8 +4,10 @@ import type { Cipher } from '../vault/cipher';
 import type { AppServices } from './services';
 
 /** What the app is, its settings, how it protects the tokens it keeps, and the window's first frame. */
+export type SettingsHandlersDeps = Pick<AppServices, 'settings' | 'firstScreen' | 'log'>;
+
 export function createSettingsHandlers(
-  s: Pick<AppServices, 'settings' | 'firstScreen' | 'log'>,
+  s: SettingsHandlersDeps,
   info: AppInfo,
   cipher: Pick<Cipher, 'backend' | 'persistent' | 'weak' | 'description'>,
 ): Pick<

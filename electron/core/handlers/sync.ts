@@ -1,10 +1,17 @@
 import type { CoreHandlers } from '../../common/ipc-contract';
 import { siteStatusView } from '../sync/site-status';
-import { requireSite, type AppServices } from './services';
+import type { SyncScheduler } from '../sync-scheduler';
+import type { SyncService } from '../sync/service';
+import { requireSite, type SiteLookup } from './services';
 
 /** Sync a site now, cancel its run, read its status. */
+export interface SyncHandlersDeps extends SiteLookup {
+  readonly sync: Pick<SyncService, 'cancel' | 'status'>;
+  readonly scheduler: Pick<SyncScheduler, 'runSync'>;
+}
+
 export function createSyncHandlers(
-  s: AppServices,
+  s: SyncHandlersDeps,
 ): Pick<CoreHandlers, 'sync:now' | 'sync:cancel' | 'sync:status'> {
   return {
     'sync:now': async ({ siteId }) => {

@@ -2,10 +2,15 @@ import type { CoreHandlers } from '../../common/ipc-contract';
 import { siteLinkUrl } from '../../common/external-url';
 import type { TodaySite } from '../../common/view-models';
 import { getNotificationsSummary, getToday, hasSite } from '../db/index';
+import type { SiteManager } from '../sites/site-manager';
 import type { AppServices } from './services';
 
 /** The Today home: the saved copy of every school, with each school's freshness and unread notices. */
-export function createTodayHandlers(s: AppServices): Pick<CoreHandlers, 'today:get'> {
+export interface TodayHandlersDeps extends Pick<AppServices, 'db' | 'clock'> {
+  readonly sites: Pick<SiteManager, 'list'>;
+}
+
+export function createTodayHandlers(s: TodayHandlersDeps): Pick<CoreHandlers, 'today:get'> {
   return {
     'today:get': async () => {
       const now = new Date(s.clock.now());

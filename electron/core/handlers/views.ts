@@ -41,7 +41,9 @@ type ViewChannel =
   | 'search:query';
 
 /** The screens' views of a site's offline data, read through the main process's read-only connection. */
-export function createViewHandlers(s: AppServices): Pick<CoreHandlers, ViewChannel> {
+export type ViewHandlersDeps = Pick<AppServices, 'db' | 'writer' | 'sites' | 'clock'>;
+
+export function createViewHandlers(s: ViewHandlersDeps): Pick<CoreHandlers, ViewChannel> {
   const { db } = s;
   const now = () => new Date(s.clock.now());
   const site = (siteId: string) => requireSite(s, siteId);

@@ -1,9 +1,14 @@
 import type { SignInAttemptRecord } from '../../common/doctor';
 import type { SignInProgress, SiteSummary } from '../../common/view-models';
-import { discover } from '../auth/discovery';
+import { discover, type ServerMetadata } from '../auth/discovery';
 import type { JwksCache } from '../auth/id-token';
 import { createJwksCache } from '../auth/id-token';
-import { runSignIn, MEMBER_SCOPES, DEFAULT_SIGN_IN_TIMEOUT_MS } from '../auth/sign-in';
+import {
+  runSignIn,
+  MEMBER_SCOPES,
+  DEFAULT_SIGN_IN_TIMEOUT_MS,
+  type SignInResult,
+} from '../auth/sign-in';
 import type { TokenManager } from '../auth/token-manager';
 import { CoreError, isCoreError } from '../errors';
 import type { Logger } from '../log';
@@ -53,32 +58,62 @@ export interface SignInFlowDeps {
   readonly track: (p: Promise<unknown>) => void;
 }
 
-export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
-  const { vault, tokens, options, fetchImpl, clock, logger, log, track } = deps;
-  const { signIns, unreadable, declined, update, requireSite, emitChange, summary } = deps.registry;
-  const { retryPendingRevocations } = deps.revocations;
-  const jwksCaches = new Map<string, { uri: string; cache: JwksCache }>();
-  const progressListeners = new Set<(p: SignInProgress) => void>();
-  const attempts = new Map<string, SignInAttemptRecord>();
+/** How far one attempt got, kept for the sign-in doctor (no URL, code or token: only what happened). */
+class AttemptLog {
+  readonly #siteId: string;
+  readonly #attempts: Map<string, SignInAttemptRecord>;
+  readonly #emit: (progress: SignInProgress) => void;
+  #attempt: SignInAttemptRecord;
 
-  function emitProgress(p: SignInProgress): void {
-    for (const l of progressListeners) {
-      try {
-        l(p);
-      } catch (error) {
-        log.warn('progress listener failed', { error });
-      }
-    }
+  constructor(deps: {
+    readonly siteId: string;
+    readonly at: string;
+    readonly attempts: Map<string, SignInAttemptRecord>;
+    readonly emit: (progress: SignInProgress) => void;
+  }) {
+    this.#siteId = deps.siteId;
+    this.#attempts = deps.attempts;
+    this.#emit = deps.emit;
+    this.#attempt = {
+      browser: 'not-reached',
+      callbackReceived: false,
+      errorCode: null,
+      at: deps.at,
+    };
+    this.#attempts.set(this.#siteId, this.#attempt);
   }
 
-  async function signIn(
-    siteId: string,
-    signInOptions: { signal?: AbortSignal } = {},
-  ): Promise<SiteSummary> {
-    const site = requireSite(siteId);
+  note(patch: Partial<SignInAttemptRecord>): void {
+    this.#attempt = { ...this.#attempt, ...patch };
+    this.#attempts.set(this.#siteId, this.#attempt);
+  }
+
+  progress(phase: SignInProgress['phase'], authorizationUrl?: string): void {
+    const siteId = this.#siteId;
+    if (phase === 'exchanging-code') this.note({ callbackReceived: true });
+    this.#emit(
+      authorizationUrl === undefined ? { siteId, phase } : { siteId, phase, authorizationUrl },
+    );
+  }
+}
+
+/** The sign-in flow of every site (see above), with each site's last attempt and JWKS cache. */
+export class SiteSignIns implements SignInFlow {
+  readonly #deps: SignInFlowDeps;
+  readonly #jwksCaches = new Map<string, { uri: string; cache: JwksCache }>();
+  readonly #progressListeners = new Set<(p: SignInProgress) => void>();
+  readonly #attempts = new Map<string, SignInAttemptRecord>();
+
+  constructor(deps: SignInFlowDeps) {
+    this.#deps = deps;
+  }
+
+  async signIn(siteId: string, signInOptions: { signal?: AbortSignal } = {}): Promise<SiteSummary> {
+    const { registry } = this.#deps;
+    const site = registry.requireSite(siteId);
     // A second attempt for the same site replaces the first: it is cancelled and its receiver closed first.
     // Loop: while this call waited, a third attempt may have started; the newest one wins, none is orphaned.
-    for (let previous = signIns.get(siteId); previous; previous = signIns.get(siteId)) {
+    for (let previous = registry.signInOf(siteId); previous; previous = registry.signInOf(siteId)) {
       previous.controller.abort(
         new CoreError('sign-in-cancelled', 'This sign-in was replaced by a newer attempt.'),
       );
@@ -88,43 +123,77 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
     const signal = signInOptions.signal
       ? AbortSignal.any([controller.signal, signInOptions.signal])
       : controller.signal;
-    const run = doSignIn(site, signal);
+    const run = this.#doSignIn(site, signal);
     const entry = { controller, done: run };
-    signIns.set(siteId, entry);
-    emitChange();
+    registry.startSignIn(siteId, entry);
+    registry.emitChange();
     try {
       await run;
     } finally {
-      if (signIns.get(siteId) === entry) signIns.delete(siteId);
-      emitChange();
+      registry.endSignIn(siteId, entry);
+      registry.emitChange();
     }
-    return summary(requireSite(siteId));
+    return registry.summary(registry.requireSite(siteId));
   }
 
-  async function doSignIn(site: SiteRecord, signal: AbortSignal): Promise<void> {
-    const siteId = site.id;
-    // Kept for the sign-in doctor: how far this attempt got (no URL, code or token: only what happened).
-    let attempt: SignInAttemptRecord = {
-      browser: 'not-reached',
-      callbackReceived: false,
-      errorCode: null,
-      at: new Date(clock.now()).toISOString(),
-    };
-    attempts.set(siteId, attempt);
-    const note = (patch: Partial<SignInAttemptRecord>): void => {
-      attempt = { ...attempt, ...patch };
-      attempts.set(siteId, attempt);
-    };
-    const progress = (phase: SignInProgress['phase'], authorizationUrl?: string): void => {
-      if (phase === 'exchanging-code') note({ callbackReceived: true });
-      emitProgress(
-        authorizationUrl === undefined ? { siteId, phase } : { siteId, phase, authorizationUrl },
-      );
-    };
+  cancelSignIn(siteId: string): void {
+    this.#deps.registry
+      .signInOf(siteId)
+      ?.controller.abort(new CoreError('sign-in-cancelled', 'The sign-in was cancelled.'));
+  }
+
+  /** A record that cannot be decrypted (key replaced, file damaged) must not block a fresh sign-in. */
+  async readSecretsForSignIn(siteId: string): Promise<SiteSecrets | null> {
     try {
-      progress('discovering');
+      return await this.#deps.vault.get(siteId);
+    } catch (error) {
+      if (!isCoreError(error, 'storage-error')) throw error;
+      this.#deps.log.warn('saved sign-in unreadable; starting over', { siteId, error });
+      return null;
+    }
+  }
+
+  lastSignInAttempt(siteId: string): SignInAttemptRecord | null {
+    return this.#attempts.get(siteId) ?? null;
+  }
+
+  forget(siteId: string): void {
+    this.#attempts.delete(siteId);
+    this.#jwksCaches.delete(siteId);
+  }
+
+  onProgress(listener: (progress: SignInProgress) => void): () => void {
+    this.#progressListeners.add(listener);
+    return () => this.#progressListeners.delete(listener);
+  }
+
+  close(): void {
+    this.#progressListeners.clear();
+  }
+
+  #emitProgress(p: SignInProgress): void {
+    for (const l of this.#progressListeners) {
+      try {
+        l(p);
+      } catch (error) {
+        this.#deps.log.warn('progress listener failed', { error });
+      }
+    }
+  }
+
+  async #doSignIn(site: SiteRecord, signal: AbortSignal): Promise<void> {
+    const { fetchImpl, clock, logger, log, track } = this.#deps;
+    const siteId = site.id;
+    const attempt = new AttemptLog({
+      siteId,
+      at: new Date(clock.now()).toISOString(),
+      attempts: this.#attempts,
+      emit: (p) => this.#emitProgress(p),
+    });
+    try {
+      attempt.progress('discovering');
       const metadata = await discover(site.baseUrl, { fetch: fetchImpl, logger, signal });
-      const secrets = await readSecretsForSignIn(siteId);
+      const secrets = await this.readSecretsForSignIn(siteId);
       const clientSecret = secrets?.clientSecret ?? null;
       if (site.confidential && clientSecret === null) {
         throw new CoreError(
@@ -132,143 +201,157 @@ export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
           "This site's client secret is no longer stored (sign-ins are kept in memory only). Add the site again with its secret.",
         );
       }
-      let jwks = jwksCaches.get(siteId);
-      if (metadata.jwksUri && jwks?.uri !== metadata.jwksUri) {
-        jwks = {
-          uri: metadata.jwksUri,
-          cache: createJwksCache(metadata.jwksUri, { fetch: fetchImpl, clock }),
-        };
-        jwksCaches.set(siteId, jwks);
-      }
-      const result = await runSignIn({
-        metadata,
-        clientId: site.clientId,
-        clientSecret,
-        scopes: options.scopes ?? MEMBER_SCOPES,
-        openExternal: async (url) => {
-          // Only web addresses ever reach the system browser (never file:, javascript: or custom schemes).
-          const protocol = new URL(url).protocol;
-          if (protocol !== 'https:' && protocol !== 'http:')
-            throw new CoreError(
-              'discovery-invalid',
-              'The sign-in page address is not a web address.',
-            );
-          try {
-            await options.openExternal(url);
-          } catch (error) {
-            note({ browser: 'failed' });
-            throw error;
-          }
-          note({ browser: 'opened' });
-        },
-        fetch: fetchImpl,
-        clock,
-        logger,
-        signal,
-        timeoutMs: options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
-        onProgress: progress,
-        jwks: jwks?.cache,
-      });
-      const t = result.tokens;
-      const next: SiteSecrets = {
-        clientId: site.clientId,
-        clientSecret,
-        accessToken: t.accessToken,
-        refreshToken: t.refreshToken,
-        expiresAt: t.expiresAt,
-        obtainedAt: t.obtainedAt,
-        scopes: t.scopes,
-        schoolId: t.schoolId,
-        schoolSubdomain: t.schoolSubdomain,
-        resource: result.resource,
-        issuer: metadata.issuer,
-      };
-      // A refresh of the old pair may still be on the wire: the new pair supersedes it and is written with no
-      // other change of this record in between. The pair replaced is the one stored NOW (a
-      // refresh since the sign-in started may have rotated it).
-      const replaced = await tokens.supersede(siteId, async () => {
-        const stored = await readSecretsForSignIn(siteId);
-        await vault.put(siteId, next);
-        return stored?.refreshToken ?? null;
-      });
-      // Authorizing again does not revoke the earlier pair (spec, Authentication 10): revoke it ourselves.
-      if (replaced && replaced !== t.refreshToken && metadata.revocationEndpoint) {
-        await vault.addPendingRevocation({
-          siteId,
-          revocationEndpoint: metadata.revocationEndpoint,
-          token: replaced,
-          tokenTypeHint: 'refresh_token',
-          clientId: site.clientId,
-          clientSecret,
-          queuedAt: clock.now(),
-        });
-      }
-      const p = result.profile;
-      unreadable.delete(siteId);
-      // RFC 6749 §5.1: the token response's scope is what was granted. A data scope asked for and not granted was
-      // declined at the site's consent page: said so now, not discovered as an error at the first sync.
-      const asked = options.scopes ?? MEMBER_SCOPES;
-      const notGranted = DATA_SCOPES.filter(
-        (scope) => asked.includes(scope) && !t.scopes.includes(scope),
-      );
-      if (notGranted.length > 0) declined.set(siteId, notGranted);
-      else declined.delete(siteId);
-      await update(siteId, {
-        status: 'ready',
-        metadata: storedMetadata(metadata),
-        schoolId: t.schoolId,
-        subdomain: t.schoolSubdomain,
-        grantedScopes: [...t.scopes],
-        missingScopes: notGranted,
-        profile: {
-          userId: p.sub,
-          name: p.name ?? p.email ?? p.sub,
-          email: p.email ?? '',
-          avatarUrl: p.picture,
-        },
-      });
-      progress('done');
+      const result = await this.#authorize(site, metadata, clientSecret, signal, attempt);
+      const replaced = await this.#storePair(site, metadata, clientSecret, result);
+      await this.#recordSignedIn(site, metadata, result);
+      attempt.progress('done');
       // Revoke a replaced pair now rather than at the next scheduled retry.
-      if (replaced && replaced !== t.refreshToken) track(retryPendingRevocations());
-      log.info('signed in', { siteId, scopes: t.scopes });
+      if (replaced && replaced !== result.tokens.refreshToken)
+        track(this.#deps.revocations.retryPendingRevocations());
+      log.info('signed in', { siteId, scopes: result.tokens.scopes });
     } catch (error) {
-      note({ errorCode: isCoreError(error) ? error.code : 'internal' });
-      progress('failed');
+      attempt.note({ errorCode: isCoreError(error) ? error.code : 'internal' });
+      attempt.progress('failed');
       log.warn('sign-in failed', { siteId, error });
       throw error;
     }
   }
 
-  /** A record that cannot be decrypted (key replaced, file damaged) must not block a fresh sign-in. */
-  async function readSecretsForSignIn(siteId: string): Promise<SiteSecrets | null> {
-    try {
-      return await vault.get(siteId);
-    } catch (error) {
-      if (!isCoreError(error, 'storage-error')) throw error;
-      log.warn('saved sign-in unreadable; starting over', { siteId, error });
-      return null;
+  /** The site's JWKS cache, made again when its jwks_uri changed. */
+  #jwksFor(siteId: string, metadata: ServerMetadata): JwksCache | undefined {
+    let jwks = this.#jwksCaches.get(siteId);
+    if (metadata.jwksUri && jwks?.uri !== metadata.jwksUri) {
+      const { fetchImpl, clock } = this.#deps;
+      jwks = {
+        uri: metadata.jwksUri,
+        cache: createJwksCache(metadata.jwksUri, { fetch: fetchImpl, clock }),
+      };
+      this.#jwksCaches.set(siteId, jwks);
     }
+    return jwks?.cache;
   }
 
-  function cancelSignIn(siteId: string): void {
-    signIns
-      .get(siteId)
-      ?.controller.abort(new CoreError('sign-in-cancelled', 'The sign-in was cancelled.'));
+  /** The browser (RFC 8252), the code exchange and the id_token. */
+  #authorize(
+    site: SiteRecord,
+    metadata: ServerMetadata,
+    clientSecret: string | null,
+    signal: AbortSignal,
+    attempt: AttemptLog,
+  ): Promise<SignInResult> {
+    const { options, fetchImpl, clock, logger } = this.#deps;
+    return runSignIn({
+      metadata,
+      clientId: site.clientId,
+      clientSecret,
+      scopes: options.scopes ?? MEMBER_SCOPES,
+      openExternal: async (url) => {
+        // Only web addresses ever reach the system browser (never file:, javascript: or custom schemes).
+        const protocol = new URL(url).protocol;
+        if (protocol !== 'https:' && protocol !== 'http:')
+          throw new CoreError(
+            'discovery-invalid',
+            'The sign-in page address is not a web address.',
+          );
+        try {
+          await options.openExternal(url);
+        } catch (error) {
+          attempt.note({ browser: 'failed' });
+          throw error;
+        }
+        attempt.note({ browser: 'opened' });
+      },
+      fetch: fetchImpl,
+      clock,
+      logger,
+      signal,
+      timeoutMs: options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
+      onProgress: (phase, url) => attempt.progress(phase, url),
+      jwks: this.#jwksFor(site.id, metadata),
+    });
   }
 
-  return {
-    signIn,
-    cancelSignIn,
-    readSecretsForSignIn,
-    lastSignInAttempt: (siteId) => attempts.get(siteId) ?? null,
-    forget(siteId) {
-      attempts.delete(siteId);
-      jwksCaches.delete(siteId);
-    },
-    onProgress(listener) {
-      progressListeners.add(listener);
-      return () => progressListeners.delete(listener);
-    },
-    close: () => progressListeners.clear(),
-  };
+  /** The new pair into the vault; the refresh token it replaced (queued for revocation), if any. */
+  async #storePair(
+    site: SiteRecord,
+    metadata: ServerMetadata,
+    clientSecret: string | null,
+    result: SignInResult,
+  ): Promise<string | null> {
+    const { vault, tokens, clock } = this.#deps;
+    const siteId = site.id;
+    const t = result.tokens;
+    const next: SiteSecrets = {
+      clientId: site.clientId,
+      clientSecret,
+      accessToken: t.accessToken,
+      refreshToken: t.refreshToken,
+      expiresAt: t.expiresAt,
+      obtainedAt: t.obtainedAt,
+      scopes: t.scopes,
+      schoolId: t.schoolId,
+      schoolSubdomain: t.schoolSubdomain,
+      resource: result.resource,
+      issuer: metadata.issuer,
+    };
+    // A refresh of the old pair may still be on the wire: the new pair supersedes it and is written with no
+    // other change of this record in between. The pair replaced is the one stored NOW (a
+    // refresh since the sign-in started may have rotated it).
+    const replaced = await tokens.supersede(siteId, async () => {
+      const stored = await this.readSecretsForSignIn(siteId);
+      await vault.put(siteId, next);
+      return stored?.refreshToken ?? null;
+    });
+    // Authorizing again does not revoke the earlier pair (spec, Authentication 10): revoke it ourselves.
+    if (replaced && replaced !== t.refreshToken && metadata.revocationEndpoint) {
+      await vault.addPendingRevocation({
+        siteId,
+        revocationEndpoint: metadata.revocationEndpoint,
+        token: replaced,
+        tokenTypeHint: 'refresh_token',
+        clientId: site.clientId,
+        clientSecret,
+        queuedAt: clock.now(),
+      });
+    }
+    return replaced;
+  }
+
+  /** The site as signed in: its status, school, scopes and profile. */
+  async #recordSignedIn(
+    site: SiteRecord,
+    metadata: ServerMetadata,
+    result: SignInResult,
+  ): Promise<void> {
+    const { registry, options } = this.#deps;
+    const siteId = site.id;
+    const t = result.tokens;
+    const p = result.profile;
+    registry.markReadable(siteId);
+    // RFC 6749 §5.1: the token response's scope is what was granted. A data scope asked for and not granted was
+    // declined at the site's consent page: said so now, not discovered as an error at the first sync.
+    const asked = options.scopes ?? MEMBER_SCOPES;
+    const notGranted = DATA_SCOPES.filter(
+      (scope) => asked.includes(scope) && !t.scopes.includes(scope),
+    );
+    registry.setDeclined(siteId, notGranted);
+    await registry.update(siteId, {
+      status: 'ready',
+      metadata: storedMetadata(metadata),
+      schoolId: t.schoolId,
+      subdomain: t.schoolSubdomain,
+      grantedScopes: [...t.scopes],
+      missingScopes: notGranted,
+      profile: {
+        userId: p.sub,
+        name: p.name ?? p.email ?? p.sub,
+        email: p.email ?? '',
+        avatarUrl: p.picture,
+      },
+    });
+  }
+}
+
+export function createSignInFlow(deps: SignInFlowDeps): SignInFlow {
+  return new SiteSignIns(deps);
 }

@@ -32,13 +32,17 @@ export interface RevocationQueueDeps {
   readonly log: Logger;
 }
 
-export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueue {
-  const { vault, fetchImpl, logger, log } = deps;
-  const { sites, update } = deps.registry;
-  let retrying: Promise<void> | null = null;
+/** The durable revocation queue (see above): one run at a time. */
+export class SiteRevocations implements RevocationQueue {
+  readonly #deps: RevocationQueueDeps;
+  #retrying: Promise<void> | null = null;
+
+  constructor(deps: RevocationQueueDeps) {
+    this.#deps = deps;
+  }
 
   /** Sends one queued revocation; true when the entry is done (revoked, or refused for good). */
-  async function sendRevocation(
+  async sendRevocation(
     entry: Omit<PendingRevocation, 'id' | 'queuedAt'>,
   ): Promise<'revoked' | 'retry' | 'refused'> {
     try {
@@ -50,13 +54,13 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
           clientId: entry.clientId,
           clientSecret: entry.clientSecret,
         },
-        { fetch: fetchImpl, logger },
+        { fetch: this.#deps.fetchImpl, logger: this.#deps.logger },
       );
       return 'revoked';
     } catch (error) {
       if (isCoreError(error) && isTransient(error)) return 'retry';
       // RFC 7009 §2.2.1: a refusal (e.g. unauthorized_client) will not change by retrying.
-      log.warn('revocation refused by the site', {
+      this.#deps.log.warn('revocation refused by the site', {
         siteId: entry.siteId,
         error: error instanceof OAuthResponseError ? error.oauthError : 'unknown',
       });
@@ -64,33 +68,34 @@ export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueu
     }
   }
 
-  async function retryPendingRevocations(): Promise<void> {
-    retrying ??= (async () => {
+  retryPendingRevocations(): Promise<void> {
+    const { vault, registry } = this.#deps;
+    this.#retrying ??= (async () => {
       try {
         const entries = await vault.listPendingRevocations();
         for (const e of entries) {
-          const outcome = await sendRevocation(e);
+          const outcome = await this.sendRevocation(e);
           if (outcome !== 'retry') await vault.removePendingRevocation(e.id);
         }
         const remaining = new Set((await vault.listPendingRevocations()).map((e) => e.siteId));
-        for (const s of [...sites.values()]) {
+        for (const s of registry.records()) {
           if (s.status === 'sign-out-pending' && !remaining.has(s.id))
-            await update(s.id, { status: 'signed-out' });
+            await registry.update(s.id, { status: 'signed-out' });
         }
       } finally {
-        retrying = null;
+        this.#retrying = null;
       }
     })();
-    return retrying;
+    return this.#retrying;
   }
 
-  return {
-    sendRevocation,
-    retryPendingRevocations,
-    settled: async () => {
-      await retrying?.catch(() => undefined);
-    },
-  };
+  async settled(): Promise<void> {
+    await this.#retrying?.catch(() => undefined);
+  }
+}
+
+export function createRevocationQueue(deps: RevocationQueueDeps): RevocationQueue {
+  return new SiteRevocations(deps);
 }
 
 export interface SignOutDeps {
@@ -107,80 +112,77 @@ export interface SignOutDeps {
   readonly log: Logger;
 }
 
-export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<SignOutResult> {
-  const { vault, tokens, clock, log } = deps;
-  const { signIns, update, requireSite } = deps.registry;
-  const { cancelSignIn, readSecretsForSignIn } = deps.signInFlow;
-  const { sendRevocation } = deps.revocations;
-
-  async function signOut(siteId: string): Promise<SignOutResult> {
-    const site = requireSite(siteId);
-    cancelSignIn(siteId);
-    await signIns.get(siteId)?.done.catch(() => undefined);
-    // A refresh in flight would otherwise store a new pair after this sign-out cleared the old one.
-    await tokens.whenIdle(siteId);
-    const secrets = await readSecretsForSignIn(siteId);
-    const clear = async (): Promise<void> => {
-      if (secrets)
-        await vault.put(siteId, {
-          ...secrets,
-          accessToken: null,
-          refreshToken: null,
-          expiresAt: null,
-          scopes: [],
-          schoolId: null,
-          schoolSubdomain: null,
-          resource: null,
-        });
-    };
-    const pendingForSite = async (): Promise<boolean> =>
-      (await vault.listPendingRevocations()).some((e) => e.siteId === siteId);
-    // Spec: revoke with the REFRESH token (revoking an expired access token does nothing and leaves the pair live).
-    const token = secrets?.refreshToken ?? null;
-    const endpoint = site.metadata?.revocationEndpoint ?? null;
-    if (token === null || endpoint === null) {
-      await clear();
-      const pending = await pendingForSite();
-      await update(siteId, {
-        status: pending ? 'sign-out-pending' : 'signed-out',
-        missingScopes: [],
+/** Signs the site out (see above): revoked now, queued until the site answers, or on this computer only. */
+export async function signOutSite(deps: SignOutDeps, siteId: string): Promise<SignOutResult> {
+  const { vault, tokens, clock, log, registry, signInFlow, revocations } = deps;
+  const site = registry.requireSite(siteId);
+  signInFlow.cancelSignIn(siteId);
+  await registry.signInOf(siteId)?.done.catch(() => undefined);
+  // A refresh in flight would otherwise store a new pair after this sign-out cleared the old one.
+  await tokens.whenIdle(siteId);
+  const secrets = await signInFlow.readSecretsForSignIn(siteId);
+  const clear = async (): Promise<void> => {
+    if (secrets)
+      await vault.put(siteId, {
+        ...secrets,
+        accessToken: null,
+        refreshToken: null,
+        expiresAt: null,
+        scopes: [],
+        schoolId: null,
+        schoolSubdomain: null,
+        resource: null,
       });
-      // A site without a revocation endpoint cannot be told: the pair is forgotten here and lives on there until
-      // it expires. The student is told so (the sign-out notice), rather than shown a plain "signed out".
-      if (token !== null) {
-        log.info('signed out on this computer only (the site has no revocation endpoint)', {
-          siteId,
-        });
-        return { revoked: false, pending, localOnly: true };
-      }
-      return { revoked: false, pending };
-    }
-    const entry = {
-      siteId,
-      revocationEndpoint: endpoint,
-      token,
-      tokenTypeHint: 'refresh_token' as const,
-      clientId: site.clientId,
-      clientSecret: secrets?.clientSecret ?? null,
-    };
-    const outcome = await sendRevocation(entry);
-    if (outcome === 'retry') {
-      // Durable first (encrypted in the vault), then the pair is dropped: the app never uses it again.
-      await vault.addPendingRevocation({ ...entry, queuedAt: clock.now() });
-      await clear();
-      await update(siteId, { status: 'sign-out-pending', missingScopes: [] });
-      log.info('sign-out queued until the site is reachable', { siteId });
-      return { revoked: false, pending: true };
-    }
+  };
+  const pendingForSite = async (): Promise<boolean> =>
+    (await vault.listPendingRevocations()).some((e) => e.siteId === siteId);
+  // Spec: revoke with the REFRESH token (revoking an expired access token does nothing and leaves the pair live).
+  const token = secrets?.refreshToken ?? null;
+  const endpoint = site.metadata?.revocationEndpoint ?? null;
+  if (token === null || endpoint === null) {
     await clear();
     const pending = await pendingForSite();
-    await update(siteId, {
+    await registry.update(siteId, {
       status: pending ? 'sign-out-pending' : 'signed-out',
       missingScopes: [],
     });
-    log.info('signed out', { siteId, revoked: outcome === 'revoked' });
-    return { revoked: outcome === 'revoked', pending };
+    // A site without a revocation endpoint cannot be told: the pair is forgotten here and lives on there until
+    // it expires. The student is told so (the sign-out notice), rather than shown a plain "signed out".
+    if (token !== null) {
+      log.info('signed out on this computer only (the site has no revocation endpoint)', {
+        siteId,
+      });
+      return { revoked: false, pending, localOnly: true };
+    }
+    return { revoked: false, pending };
   }
+  const entry = {
+    siteId,
+    revocationEndpoint: endpoint,
+    token,
+    tokenTypeHint: 'refresh_token' as const,
+    clientId: site.clientId,
+    clientSecret: secrets?.clientSecret ?? null,
+  };
+  const outcome = await revocations.sendRevocation(entry);
+  if (outcome === 'retry') {
+    // Durable first (encrypted in the vault), then the pair is dropped: the app never uses it again.
+    await vault.addPendingRevocation({ ...entry, queuedAt: clock.now() });
+    await clear();
+    await registry.update(siteId, { status: 'sign-out-pending', missingScopes: [] });
+    log.info('sign-out queued until the site is reachable', { siteId });
+    return { revoked: false, pending: true };
+  }
+  await clear();
+  const pending = await pendingForSite();
+  await registry.update(siteId, {
+    status: pending ? 'sign-out-pending' : 'signed-out',
+    missingScopes: [],
+  });
+  log.info('signed out', { siteId, revoked: outcome === 'revoked' });
+  return { revoked: outcome === 'revoked', pending };
+}
 
-  return signOut;
+export function createSignOut(deps: SignOutDeps): (siteId: string) => Promise<SignOutResult> {
+  return (siteId) => signOutSite(deps, siteId);
 }

@@ -26,12 +26,12 @@ import type { FetchLike } from '../net/http';
 import type { Cipher } from '../vault/cipher';
 import type { SiteSecrets, Vault } from '../vault/vault';
 import { createVault } from '../vault/vault';
-import { createSignInFlow } from './sign-in-flow';
-import { createRevocationQueue, createSignOut } from './sign-out';
+import { SiteSignIns } from './sign-in-flow';
+import { createRevocationQueue, createSignOut, type RevocationQueue } from './sign-out';
 import type { SiteRecord } from './site-store';
-import { loadSiteRegistry, storedMetadata } from './site-registry';
+import { SiteRegistry, storedMetadata } from './site-registry';
 
-export interface SiteManagerOptions {
+export interface SiteManagerDeps {
   readonly dataDir: string;
   readonly cipher: Cipher;
   /** Opens the system browser (Electron: shell.openExternal; browser host: a host:open-url event). */
@@ -45,6 +45,8 @@ export interface SiteManagerOptions {
   /** Scopes asked for at sign-in (default: the member scopes of the spec). */
   readonly scopes?: readonly string[];
 }
+
+export type SiteManagerOptions = SiteManagerDeps;
 
 export interface AddSiteOptions extends AddSiteInput {
   readonly isDemo?: boolean;
@@ -76,208 +78,301 @@ export interface SiteManager {
   close(): Promise<void>;
 }
 
-export async function createSiteManager(options: SiteManagerOptions): Promise<SiteManager> {
-  const clock = options.clock ?? Date;
-  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  const logger = options.logger ?? silentLogger;
-  const log = logger.child('sites');
-  const vault: Vault = createVault({
-    dir: join(options.dataDir, 'vault'),
-    cipher: options.cipher,
-    logger,
-  });
-  const registry = await loadSiteRegistry({
-    dataDir: options.dataDir,
-    cipher: options.cipher,
-    vault,
-    log,
-    ...(options.lastSyncedAt ? { lastSyncedAt: options.lastSyncedAt } : {}),
-  });
-  const { sites, signIns, unreadable, summary, list, emitChange, update, requireSite } = registry;
-  let closed = false;
+/** What the parts of the site manager share, made once in SiteManagerService.open. */
+interface SiteParts {
+  readonly deps: SiteManagerDeps;
+  readonly clock: { now(): number };
+  readonly fetchImpl: FetchLike;
+  readonly logger: Logger;
+  readonly log: Logger;
+  readonly vault: Vault;
+  readonly registry: SiteRegistry;
+}
 
-  const tokens: TokenManager = createTokenManager({
-    vault,
-    fetch: fetchImpl,
-    clock,
-    logger,
-    resolveSite(siteId) {
-      const s = requireSite(siteId);
-      if (!s.metadata) throw new CoreError('sign-in-needed', 'Sign in to this site first.');
-      return {
-        origin: s.baseUrl,
-        tokenEndpoint: s.metadata.tokenEndpoint,
-        revocationEndpoint: s.metadata.revocationEndpoint,
-      };
-    },
-    async onSignInNeeded(siteId, reason) {
-      const s = sites.get(siteId);
-      if (reason === 'unreadable') unreadable.add(siteId);
-      if (s && s.status === 'ready') await update(siteId, { status: 'sign-in-needed' });
-      else if (reason === 'unreadable') emitChange();
-    },
-    async onInsufficientScope(siteId, scopes) {
-      await saveMissingScopes(siteId, [
-        ...new Set([...(sites.get(siteId)?.missingScopes ?? []), ...scopes]),
-      ]);
-    },
-  });
-
-  async function saveMissingScopes(siteId: string, scopes: readonly string[]): Promise<void> {
-    if (!sites.has(siteId)) return;
-    // The names come from the site's answers (GraphQL errors, challenges) and are saved and shown: scope names only.
-    await update(siteId, { missingScopes: scopes.filter(isScopeName) });
-  }
-
+/**
+ * The site manager (see above) as a part: the registry, the token manager, the sign-in flow, sign-out and its
+ * revocation queue, made from one set of dependencies; the writes it does in the background are waited for at
+ * close().
+ */
+export class SiteManagerService implements SiteManager {
+  readonly #parts: SiteParts;
+  readonly #tokens: TokenManager;
+  readonly #revocations: RevocationQueue;
+  readonly #signIns: SiteSignIns;
+  readonly #signOut: (siteId: string) => Promise<SignOutResult>;
   /** Fire-and-forget writes are tracked so close() can wait for them. */
-  const background = new Set<Promise<unknown>>();
-  function track(p: Promise<unknown>): void {
-    const t = p
-      .catch((error: unknown) => log.warn('background save failed', { error }))
-      .finally(() => background.delete(t));
-    background.add(t);
+  readonly #background = new Set<Promise<unknown>>();
+  #closed = false;
+
+  /** Use SiteManagerService.open: the registry is loaded from sites.json first. */
+  constructor(parts: SiteParts) {
+    this.#parts = parts;
+    const { deps, clock, fetchImpl, logger, log, vault, registry } = parts;
+    this.#tokens = this.#makeTokens();
+    this.#revocations = createRevocationQueue({ registry, vault, fetchImpl, logger, log });
+    this.#signIns = new SiteSignIns({
+      registry,
+      vault,
+      tokens: this.#tokens,
+      revocations: this.#revocations,
+      options: deps,
+      fetchImpl,
+      clock,
+      logger,
+      log,
+      track: (p) => this.#track(p),
+    });
+    this.#signOut = createSignOut({
+      registry,
+      vault,
+      tokens: this.#tokens,
+      revocations: this.#revocations,
+      signInFlow: this.#signIns,
+      clock,
+      log,
+    });
   }
 
-  function setMissingScopes(siteId: string, scopes: readonly string[]): void {
-    track(saveMissingScopes(siteId, scopes));
+  static async open(deps: SiteManagerDeps): Promise<SiteManagerService> {
+    const logger = deps.logger ?? silentLogger;
+    const log = logger.child('sites');
+    const vault: Vault = createVault({
+      dir: join(deps.dataDir, 'vault'),
+      cipher: deps.cipher,
+      logger,
+    });
+    const registry = await SiteRegistry.load({
+      dataDir: deps.dataDir,
+      cipher: deps.cipher,
+      vault,
+      log,
+      ...(deps.lastSyncedAt ? { lastSyncedAt: deps.lastSyncedAt } : {}),
+    });
+    return new SiteManagerService({
+      deps,
+      clock: deps.clock ?? Date,
+      fetchImpl: deps.fetch ?? ((input, init) => fetch(input, init)),
+      logger,
+      log,
+      vault,
+      registry,
+    });
   }
 
-  const revocations = createRevocationQueue({ registry, vault, fetchImpl, logger, log });
-  const { retryPendingRevocations } = revocations;
-  const signInFlow = createSignInFlow({
-    registry,
-    vault,
-    tokens,
-    revocations,
-    options,
-    fetchImpl,
-    clock,
-    logger,
-    log,
-    track,
-  });
-  const { signIn, cancelSignIn, readSecretsForSignIn } = signInFlow;
-  const signOut = createSignOut({ registry, vault, tokens, revocations, signInFlow, clock, log });
+  #makeTokens(): TokenManager {
+    const { vault, fetchImpl, clock, logger, registry } = this.#parts;
+    return createTokenManager({
+      vault,
+      fetch: fetchImpl,
+      clock,
+      logger,
+      resolveSite(siteId) {
+        const s = registry.requireSite(siteId);
+        if (!s.metadata) throw new CoreError('sign-in-needed', 'Sign in to this site first.');
+        return {
+          origin: s.baseUrl,
+          tokenEndpoint: s.metadata.tokenEndpoint,
+          revocationEndpoint: s.metadata.revocationEndpoint,
+        };
+      },
+      onSignInNeeded: async (siteId, reason) => {
+        const s = registry.get(siteId);
+        if (reason === 'unreadable') registry.markUnreadable(siteId);
+        if (s && s.status === 'ready') await registry.update(siteId, { status: 'sign-in-needed' });
+        else if (reason === 'unreadable') registry.emitChange();
+      },
+      onInsufficientScope: async (siteId, scopes) => {
+        await this.#saveMissingScopes(siteId, [
+          ...new Set([...(registry.get(siteId)?.missingScopes ?? []), ...scopes]),
+        ]);
+      },
+    });
+  }
 
-  async function describe(input: string): Promise<{ baseUrl: string; label: string }> {
+  list(): SiteSummary[] {
+    return this.#parts.registry.list();
+  }
+
+  getSite(siteId: string): SiteSummary | null {
+    const { registry } = this.#parts;
+    const s = registry.get(siteId);
+    return s ? registry.summary(s) : null;
+  }
+
+  getMetadata(siteId: string): ServerMetadata | null {
+    return this.#parts.registry.get(siteId)?.metadata ?? null;
+  }
+
+  async describe(input: string): Promise<{ baseUrl: string; label: string }> {
+    const { fetchImpl, logger } = this.#parts;
     const baseUrl = normalizeBaseUrl(input);
     const metadata = await discover(baseUrl, { fetch: fetchImpl, logger });
     return { baseUrl, label: metadata.resourceName || new URL(baseUrl).host };
   }
 
-  async function add(input: AddSiteOptions): Promise<SiteSummary> {
-    const baseUrl = normalizeBaseUrl(input.baseUrl);
-    const clientId = input.clientId.trim();
-    if (clientId === '')
-      throw new CoreError('invalid-input', 'Enter the client id the school gave you.');
-    const existing = [...sites.values()].find(
-      (s) => s.baseUrl === baseUrl && s.clientId === clientId,
-    );
-    if (existing) {
-      // Adding it again with a secret re-enters the secret (e.g. lost with memory-only token storage).
-      const secret = input.clientSecret?.trim();
-      if (secret) {
-        const stored = await vault.get(existing.id);
-        await vault.put(
-          existing.id,
-          stored
-            ? { ...stored, clientSecret: secret }
-            : emptySecrets(clientId, secret, existing.metadata?.issuer ?? null),
-        );
-        if (!existing.confidential) await update(existing.id, { confidential: true });
-      }
-      return summary(sites.get(existing.id) ?? existing);
-    }
-    // Discovery is validated before anything is saved: a site that cannot be signed in to is never added.
-    const metadata = await discover(baseUrl, { fetch: fetchImpl, logger });
-    const clientSecret = input.clientSecret?.trim() || null;
-    if (
-      clientSecret !== null &&
-      metadata.tokenEndpointAuthMethods &&
-      !metadata.tokenEndpointAuthMethods.includes('client_secret_post')
-    ) {
-      throw new CoreError(
-        'discovery-invalid',
-        'This site does not accept a client secret in the way this app sends it (client_secret_post).',
-      );
-    }
-    const id = randomBytes(6)
-      .toString('base64url')
-      .replace(/[^A-Za-z0-9]/g, 'x');
-    await vault.put(id, emptySecrets(clientId, clientSecret, metadata.issuer));
-    const record: SiteRecord = {
-      id,
-      // RFC 9728 resource_name is the school's own name for itself; else the host.
-      label: input.label?.trim() || metadata.resourceName || new URL(baseUrl).host,
-      baseUrl,
-      clientId,
-      confidential: clientSecret !== null,
-      isDemo: input.isDemo ?? false,
-      status: 'signed-out',
-      schoolId: null,
-      subdomain: null,
-      profile: null,
-      grantedScopes: [],
-      missingScopes: [],
-      metadata: storedMetadata(metadata),
-      addedAt: new Date(clock.now()).toISOString(),
-    };
-    sites.set(id, record);
-    await registry.save();
-    log.info('site added', { siteId: id, baseUrl, confidential: record.confidential });
-    emitChange();
-    return summary(record);
+  add(input: AddSiteOptions): Promise<SiteSummary> {
+    return addSite(this.#parts, input);
   }
 
-  async function remove(siteId: string): Promise<void> {
-    requireSite(siteId);
-    const secrets = await readSecretsForSignIn(siteId);
-    if (secrets?.refreshToken) await signOut(siteId);
-    else cancelSignIn(siteId);
-    await signIns.get(siteId)?.done.catch(() => undefined);
+  signIn(siteId: string, options?: { signal?: AbortSignal }): Promise<SiteSummary> {
+    if (this.#closed) return Promise.reject(new CoreError('internal', 'The app is shutting down.'));
+    return this.#signIns.signIn(siteId, options);
+  }
+
+  cancelSignIn(siteId: string): void {
+    this.#signIns.cancelSignIn(siteId);
+  }
+
+  lastSignInAttempt(siteId: string): SignInAttemptRecord | null {
+    return this.#signIns.lastSignInAttempt(siteId);
+  }
+
+  signOut(siteId: string): Promise<SignOutResult> {
+    return this.#signOut(siteId);
+  }
+
+  async remove(siteId: string): Promise<void> {
+    const { registry, vault, log } = this.#parts;
+    registry.requireSite(siteId);
+    const secrets = await this.#signIns.readSecretsForSignIn(siteId);
+    if (secrets?.refreshToken) await this.#signOut(siteId);
+    else this.cancelSignIn(siteId);
+    await registry.signInOf(siteId)?.done.catch(() => undefined);
     // A queued revocation outlives the site: it carries its own endpoint and client credentials.
     await vault.delete(siteId);
-    sites.delete(siteId);
-    signInFlow.forget(siteId);
-    await registry.save();
+    this.#signIns.forget(siteId);
+    await registry.delete(siteId);
     log.info('site removed', { siteId });
-    emitChange();
+    registry.emitChange();
   }
 
-  return {
-    list,
-    getSite: (siteId) => {
-      const s = sites.get(siteId);
-      return s ? summary(s) : null;
-    },
-    getMetadata: (siteId) => sites.get(siteId)?.metadata ?? null,
-    describe,
-    add,
-    signIn: (siteId, o) => {
-      if (closed) return Promise.reject(new CoreError('internal', 'The app is shutting down.'));
-      return signIn(siteId, o);
-    },
-    cancelSignIn,
-    lastSignInAttempt: (siteId) => signInFlow.lastSignInAttempt(siteId),
-    signOut,
-    remove,
-    fetchFor: (siteId) => tokens.fetchFor(siteId),
-    sendWith: (siteId) => tokens.sendWith(siteId),
-    getAccessToken: (siteId) => tokens.getAccessToken(siteId),
-    retryPendingRevocations,
-    setMissingScopes,
-    onChange: (listener) => registry.onChange(listener),
-    onSignInProgress: (listener) => signInFlow.onProgress(listener),
-    async close() {
-      closed = true;
-      for (const id of [...signIns.keys()]) cancelSignIn(id);
-      await Promise.all([...signIns.values()].map((s) => s.done.catch(() => undefined)));
-      await revocations.settled();
-      await Promise.all([...background]);
-      registry.close();
-      signInFlow.close();
-    },
+  fetchFor(siteId: string): AuthorizedFetch {
+    return this.#tokens.fetchFor(siteId);
+  }
+
+  sendWith(siteId: string): AuthorizedSend {
+    return this.#tokens.sendWith(siteId);
+  }
+
+  getAccessToken(siteId: string): Promise<string> {
+    return this.#tokens.getAccessToken(siteId);
+  }
+
+  retryPendingRevocations(): Promise<void> {
+    return this.#revocations.retryPendingRevocations();
+  }
+
+  setMissingScopes(siteId: string, scopes: readonly string[]): void {
+    this.#track(this.#saveMissingScopes(siteId, scopes));
+  }
+
+  onChange(listener: (sites: SiteSummary[]) => void): () => void {
+    return this.#parts.registry.onChange(listener);
+  }
+
+  onSignInProgress(listener: (progress: SignInProgress) => void): () => void {
+    return this.#signIns.onProgress(listener);
+  }
+
+  async close(): Promise<void> {
+    const { registry } = this.#parts;
+    this.#closed = true;
+    const underWay = registry.signInsUnderWay();
+    for (const [id] of underWay) this.cancelSignIn(id);
+    await Promise.all(underWay.map(([, s]) => s.done.catch(() => undefined)));
+    await this.#revocations.settled();
+    await Promise.all([...this.#background]);
+    registry.close();
+    this.#signIns.close();
+  }
+
+  async #saveMissingScopes(siteId: string, scopes: readonly string[]): Promise<void> {
+    const { registry } = this.#parts;
+    if (!registry.has(siteId)) return;
+    // The names come from the site's answers (GraphQL errors, challenges) and are saved and shown: scope names
+    // only.
+    await registry.update(siteId, { missingScopes: scopes.filter(isScopeName) });
+  }
+
+  #track(p: Promise<unknown>): void {
+    const t = p
+      .catch((error: unknown) => this.#parts.log.warn('background save failed', { error }))
+      .finally(() => this.#background.delete(t));
+    this.#background.add(t);
+  }
+}
+
+export function createSiteManager(deps: SiteManagerDeps): Promise<SiteManager> {
+  return SiteManagerService.open(deps);
+}
+
+/** Adds a site once its discovery is validated; the same address and client again re-enters its secret. */
+async function addSite(parts: SiteParts, input: AddSiteOptions): Promise<SiteSummary> {
+  const { registry, vault, fetchImpl, logger, log, clock } = parts;
+  const baseUrl = normalizeBaseUrl(input.baseUrl);
+  const clientId = input.clientId.trim();
+  if (clientId === '')
+    throw new CoreError('invalid-input', 'Enter the client id the school gave you.');
+  const existing = registry.records().find((s) => s.baseUrl === baseUrl && s.clientId === clientId);
+  if (existing) return addedAgain(parts, existing, input.clientSecret);
+  // Discovery is validated before anything is saved: a site that cannot be signed in to is never added.
+  const metadata = await discover(baseUrl, { fetch: fetchImpl, logger });
+  const clientSecret = input.clientSecret?.trim() || null;
+  if (
+    clientSecret !== null &&
+    metadata.tokenEndpointAuthMethods &&
+    !metadata.tokenEndpointAuthMethods.includes('client_secret_post')
+  ) {
+    throw new CoreError(
+      'discovery-invalid',
+      'This site does not accept a client secret in the way this app sends it (client_secret_post).',
+    );
+  }
+  const id = randomBytes(6)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, 'x');
+  await vault.put(id, emptySecrets(clientId, clientSecret, metadata.issuer));
+  const record: SiteRecord = {
+    id,
+    // RFC 9728 resource_name is the school's own name for itself; else the host.
+    label: input.label?.trim() || metadata.resourceName || new URL(baseUrl).host,
+    baseUrl,
+    clientId,
+    confidential: clientSecret !== null,
+    isDemo: input.isDemo ?? false,
+    status: 'signed-out',
+    schoolId: null,
+    subdomain: null,
+    profile: null,
+    grantedScopes: [],
+    missingScopes: [],
+    metadata: storedMetadata(metadata),
+    addedAt: new Date(clock.now()).toISOString(),
   };
+  await registry.insert(record);
+  log.info('site added', { siteId: id, baseUrl, confidential: record.confidential });
+  registry.emitChange();
+  return registry.summary(record);
+}
+
+/** Adding a site again with a secret re-enters the secret (e.g. lost with memory-only token storage). */
+async function addedAgain(
+  { registry, vault }: SiteParts,
+  existing: SiteRecord,
+  givenSecret: string | undefined,
+): Promise<SiteSummary> {
+  const secret = givenSecret?.trim();
+  if (secret) {
+    const stored = await vault.get(existing.id);
+    await vault.put(
+      existing.id,
+      stored
+        ? { ...stored, clientSecret: secret }
+        : emptySecrets(existing.clientId, secret, existing.metadata?.issuer ?? null),
+    );
+    if (!existing.confidential) await registry.update(existing.id, { confidential: true });
+  }
+  return registry.summary(registry.get(existing.id) ?? existing);
 }
 
 function emptySecrets(

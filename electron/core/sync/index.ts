@@ -1,4 +1,10 @@
 /** Sync: typed member API documents, the sync service with its outbox (the composition root, app-core.ts, schedules it). */
-export { createSyncService, type SyncService, type SyncServiceOptions } from './service';
+export {
+  createSyncService,
+  SyncEngine,
+  type SyncService,
+  type SyncServiceDeps,
+  type SyncServiceOptions,
+} from './service';
 export type { ReplayReport } from './outbox-replay';
 export type { ClientFor, SiteClient, Sleep, RetryPolicy } from './transport-contract';
