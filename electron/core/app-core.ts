@@ -46,6 +46,7 @@ import { requireSite, type AppServices, type Emit } from './handlers/services';
 import { createSettingsHandlers } from './handlers/settings';
 import { createFirstScreenStore } from './desktop/first-screen';
 import { createSiteHandlers } from './handlers/sites';
+import { createNoteHandlers } from './handlers/notes';
 import { createSitePageHandlers } from './handlers/site-pages';
 import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
@@ -413,6 +414,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createDemoHandlers(services),
       ...createInviteHandlers(invites),
       ...downloadHandlers,
+      ...createNoteHandlers(services, {
+        openExternal: options.openExternal,
+        deliver: options.deliverFile ?? null,
+      }),
     }),
     ...desktop.handlers,
     ...exportHandlers,
