@@ -5,6 +5,7 @@ import { CourseScreen } from '../features/course/CourseScreen';
 import { EntitlementsScreen } from '../features/entitlements/EntitlementsScreen';
 import { LibraryScreen } from '../features/library/LibraryScreen';
 import { NotificationsScreen } from '../features/notifications/NotificationsScreen';
+import { NotesScreen } from '../features/notes/NotesScreen';
 import { ProfileScreen } from '../features/profile/ProfileScreen';
 import { SearchScreen } from '../features/search/SearchScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
@@ -56,6 +57,8 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
       return <ProfileScreen />;
     case 'search':
       return <SearchScreen route={route} />;
+    case 'notes':
+      return <NotesScreen route={route} />;
     default:
       return assertNever(route, 'route');
   }

@@ -9,6 +9,7 @@ import { refreshQueries } from '../../query';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
+import { NotesOnRemove } from '../notes/NotesOnRemove';
 import { SignInPanel } from '../sites/SignInPanel';
 import { canSignOut, SignOutDialog } from '../sites/SignOutDialog';
 import { useSignIn } from '../sites/sign-in';
@@ -40,6 +41,7 @@ export function SitesSettings() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [keepNotes, setKeepNotes] = useState(true);
 
   const close = () => {
     setPending(null);
@@ -61,6 +63,7 @@ export function SitesSettings() {
     setError(null);
     try {
       await call('sites:remove', { siteId: pending.site.id });
+      if (!keepNotes) await call('notes:forget-site', { siteId: pending.site.id });
       setNotice(t('settings.sites.removed', { site: pending.site.label }));
       await refreshQueries(client);
       setPending(null);
@@ -158,6 +161,9 @@ export function SitesSettings() {
         testId="remove-dialog"
       >
         <p>{t('settings.sites.removeText')}</p>
+        {pending?.kind === 'remove' && (
+          <NotesOnRemove siteId={pending.site.id} keep={keepNotes} onChange={setKeepNotes} />
+        )}
         {error !== null && <ErrorState error={error} compact />}
         <div className="row end">
           <button type="button" className="button" onClick={close}>
