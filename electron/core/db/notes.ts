@@ -176,6 +176,9 @@ export function countNotes(db: Database, siteId?: string): number {
  * Notes whose title or text holds every word of `query`, matched in the search index's one form (NFKC, cleaned:
  * search/normalize.ts) as the rest of Search is. Words of 3+ characters go through the trigram index; shorter ones
  * narrow it with LIKE, or alone scan the newest notes first. Nothing typed is read as FTS5 syntax (parse.ts).
+ * Newest first, not by rank: a word in most notes would have every match ranked (bm25) for the 25 shown, and the
+ * student's own notes are found back by when as much as by how well; FTS5 walks its rowids (the notes' ids, in the
+ * order written) backwards and stops at the limit.
  */
 export function searchNotes(
   db: Database,
@@ -199,7 +202,7 @@ export function searchNotes(
     params.match = parsed.match;
     sql = `SELECT ${NOTE_COLUMNS} FROM (SELECT n.* FROM notes_search JOIN notes n ON n.id = notes_search.rowid
         WHERE notes_search MATCH @match AND n.deleted_at IS NULL ${site} ${likes.join(' ')}
-        ORDER BY notes_search.rank LIMIT @limit) n ${NOTE_JOINS}`;
+        ORDER BY notes_search.rowid DESC LIMIT @limit) n ${NOTE_JOINS}`;
   } else {
     sql = `SELECT ${NOTE_COLUMNS} FROM (SELECT * FROM notes n WHERE n.deleted_at IS NULL ${site} ${likes.join(' ')}
         ORDER BY n.created_at DESC, n.id DESC LIMIT @limit) n ${NOTE_JOINS}`;
