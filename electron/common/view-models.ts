@@ -17,3 +17,4 @@ export * from './views/settings';
 export * from './views/today';
 export * from './views/progress';
 export * from './views/notes';
+export * from './views/changes';

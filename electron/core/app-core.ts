@@ -46,6 +46,7 @@ import { requireSite, type AppServices, type Emit } from './handlers/services';
 import { createSettingsHandlers } from './handlers/settings';
 import { createFirstScreenStore } from './desktop/first-screen';
 import { createSiteHandlers } from './handlers/sites';
+import { createChangeHandlers } from './handlers/changes';
 import { createNoteHandlers } from './handlers/notes';
 import { createSitePageHandlers } from './handlers/site-pages';
 import { createTodayHandlers } from './handlers/today';
@@ -414,6 +415,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createDemoHandlers(services),
       ...createInviteHandlers(invites),
       ...downloadHandlers,
+      ...createChangeHandlers(services),
       ...createNoteHandlers(services, {
         openExternal: options.openExternal,
         deliver: options.deliverFile ?? null,

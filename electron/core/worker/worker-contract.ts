@@ -15,6 +15,7 @@ import type { OutboxChange, OutboxEntry } from '../db/outbox';
 import type { ReminderGroup, ReminderKind } from '../db/reminders';
 import type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
 import type { SiteSnapshot, SubscriptionRecord } from '../db/records';
+import type { ChangeWriterCalls } from './changes-calls';
 import type { NoteWriterCalls } from './notes-calls';
 
 export type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
@@ -114,7 +115,7 @@ export interface StagedText {
  * `stage:adopt` stages it in order), then `stage:commit` (one transaction) or `stage:discard`. A worker that dies
  * loses only the staged pages: the stored snapshot is the previous one.
  */
-export interface WriterCalls extends NoteWriterCalls {
+export interface WriterCalls extends NoteWriterCalls, ChangeWriterCalls {
   'site:ensure': (input: { readonly siteId: string; readonly now: string }) => void;
   'site:remove': (input: { readonly siteId: string }) => void;
   'snapshot:commit': (input: {

@@ -25,6 +25,7 @@ import {
   parseSiteJson,
   siteDataInvalid,
 } from '../net/site-data';
+import { changeWriterHandlers } from './changes-calls';
 import { noteWriterHandlers } from './notes-calls';
 import type {
   OutboxAnswer,
@@ -212,6 +213,7 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     'outbox:dismiss': ({ siteId, id }) => dismissFailed(db, siteId, id),
     'course:mark-seen': ({ siteId, courseId }) => markCourseSeen(db, siteId, courseId),
     ...noteWriterHandlers(db),
+    ...changeWriterHandlers(db),
     'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
     // No view reads the search tables: the memo is kept. The last step of the pass after a commit (fewer rows than
     // asked) ends that commit's writes: the WAL is folded into the file and truncated then (truncateWal).

@@ -19,6 +19,7 @@ import { silentLogger, type Logger } from '../db/logger';
 import { viewsOfCommit } from '../db/snapshot';
 import { writtenElsewhere, type ViewArea } from '../db/view-cache';
 import { createWriterHandlers } from './writer-handlers';
+import { CHANGE_CALL_VIEWS } from './changes-calls';
 import { NOTE_CALL_VIEWS } from './notes-calls';
 import {
   DETACHED,
@@ -301,6 +302,7 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'outbox:dismiss': ['notifications'],
   'course:mark-seen': ['library'],
   ...NOTE_CALL_VIEWS,
+  ...CHANGE_CALL_VIEWS,
   'sync:record-run': [],
   'search:index-step': [],
   'reminders:run': [], // its marks are read by no view

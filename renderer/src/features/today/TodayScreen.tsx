@@ -27,6 +27,7 @@ import { nextStepIcon, nextStepLine } from '../course/NextStep';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
 import './today.css';
 import { WeeklyProgress } from '../progress/ProgressSummary';
+import { SinceLastLooked } from '../changes/SinceLastLooked';
 import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
 import { StatusWords } from '../sync/StatusWords';
 import { useSyncStatus } from '../sync/useSyncStatus';
@@ -299,6 +300,7 @@ export function TodayScreen() {
         </button>
       </ScreenHeader>
       <Freshness sites={today.sites} />
+      <SinceLastLooked />
 
       <section aria-labelledby="today-continue-title" className="today-section">
         <h2 id="today-continue-title">{t('today.continueTitle')}</h2>
