@@ -16,6 +16,7 @@ import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
 import type { AppCommand } from './shortcuts';
 import { SEARCH_HIT_KINDS } from './views/settings';
+import { archiveChannels } from './archive-contract';
 import { changeChannels } from './changes-contract';
 import { noteChannels } from './notes-contract';
 import { PAGE_LIMIT_MAX, type EVENT_NAMES } from './ipc-names';
@@ -387,6 +388,7 @@ export const ipcContract = {
 
   ...noteChannels,
   ...changeChannels,
+  ...archiveChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -46,6 +46,7 @@ import { requireSite, type AppServices, type Emit } from './handlers/services';
 import { createSettingsHandlers } from './handlers/settings';
 import { createFirstScreenStore } from './desktop/first-screen';
 import { createSiteHandlers } from './handlers/sites';
+import { createArchiveHandlers } from './handlers/archive';
 import { createChangeHandlers } from './handlers/changes';
 import { createNoteHandlers } from './handlers/notes';
 import { createSitePageHandlers } from './handlers/site-pages';
@@ -416,6 +417,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createInviteHandlers(invites),
       ...downloadHandlers,
       ...createChangeHandlers(services),
+      ...createArchiveHandlers(services, {
+        parent: join(options.dataDir, 'Archives'),
+        timeZone: options.timeZone,
+        reveal: options.showItemInFolder ?? null,
+      }),
       ...createNoteHandlers(services, {
         openExternal: options.openExternal,
         deliver: options.deliverFile ?? null,
