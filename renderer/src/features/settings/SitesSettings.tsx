@@ -9,6 +9,7 @@ import { refreshQueries } from '../../query';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
+import { ArchiveButton } from '../archive/ArchiveButton';
 import { NotesOnRemove } from '../notes/NotesOnRemove';
 import { SignInPanel } from '../sites/SignInPanel';
 import { canSignOut, SignOutDialog } from '../sites/SignOutDialog';
@@ -127,6 +128,7 @@ export function SitesSettings() {
                     {t('settings.sites.signOut')}
                   </button>
                 )}
+                <ArchiveButton siteId={s.id} siteLabel={s.label} />
                 <button
                   type="button"
                   className="button small danger"
