@@ -24,7 +24,8 @@ import { getCourseNotes } from '../db/notes';
 import { courseNotesMarkdown, clock } from './notes-markdown';
 import { escapeHtml, receiptHtml } from './receipt';
 import { safeFileName } from './service';
-import type { ExportLanguage } from './strings';
+import { label } from './safe';
+import { stringsFor, type ExportLanguage } from './strings';
 
 export interface ArchiveFile {
   /** Relative, forward slashes, names from safeFileName only. */
@@ -67,6 +68,9 @@ const WORDS = {
     events: 'Events',
     notices: 'Notices',
     none: 'None',
+    completed: 'Completed',
+    read: 'Started',
+    unread: 'Not started',
   },
   'zh-TW': {
     title: '封存',
@@ -83,6 +87,9 @@ const WORDS = {
     events: '活動',
     notices: '通知',
     none: '無',
+    completed: '已完成',
+    read: '已開始',
+    unread: '未開始',
   },
 } as const;
 
@@ -118,7 +125,7 @@ function courseHtml(c: ArchiveData['courses'][number], w: Words): string {
         `<h4>${e(s.title)}</h4><ol>${s.lectures
           .map(
             (l) =>
-              `<li>${e(l.title)} <small>${e(clock(l.durationSeconds))} · ${e(l.state)}</small></li>`,
+              `<li>${e(l.title)} <small>${e(clock(l.durationSeconds))} · ${e(label(w, l.state))}</small></li>`,
           )
           .join('')}</ol>`,
     )
@@ -136,14 +143,18 @@ ${c.description ? `<p>${e(c.description)}</p>` : ''}${sections}${notes ? `<h4>${
 
 function indexHtml(data: ArchiveData, receipts: ReadonlyMap<string, string>, lang: ExportLanguage) {
   const w = WORDS[lang];
+  const s = stringsFor(lang);
   const list = (items: string[]) =>
     items.length === 0 ? `<p>${e(w.none)}</p>` : `<ul>${items.join('')}</ul>`;
   const orders = data.orders.map((o) => {
     const receipt = receipts.get(o.tradeNo);
     const payments = o.payments
-      .map((p) => `${e(p.paymentState)} ${e(p.amount)} ${e(p.currency)} ${e(day(p.createdAt))}`)
+      .map(
+        (p) =>
+          `${e(label(s.paymentState, p.paymentState))} ${e(p.amount)} ${e(p.currency)} ${e(day(p.createdAt))}`,
+      )
       .join('; ');
-    return `<li>${e(day(o.createdAt))} · ${e(o.tradeNo)} · ${e(o.title)} · ${e(o.totalAmount)} ${e(o.currency)} · ${e(o.summaryState)}<br><small>${payments}</small>${receipt ? ` · <a href="${e(receipt)}">${e(w.receipt)}</a>` : ''}</li>`;
+    return `<li>${e(day(o.createdAt))} · ${e(o.tradeNo)} · ${e(o.title)} · ${e(o.totalAmount)} ${e(o.currency)} · ${e(label(s.orderState, o.summaryState))}<br><small>${payments}</small>${receipt ? ` · <a href="${e(receipt)}">${e(w.receipt)}</a>` : ''}</li>`;
   });
   return `<!doctype html>
 <html lang="${e(lang)}"><head><meta charset="utf-8">
