@@ -54,6 +54,7 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
+import { ImageDiskCache } from './downloads/image-cache';
 import { createInviteInbox } from './invite/inbox';
 import { silentLogger, type Logger } from './log';
 import { entitlementLinksForSite } from './net/external-url';
@@ -311,8 +312,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     announcedSites = key;
     emit('sites:changed', list);
   }
+  // Covers and avatars of https schools, kept on disk beside the offline copy and removed with their site.
+  const imageCache = new ImageDiskCache({ dir: join(options.dataDir, 'image-cache') });
   const unsubscribeSites = sites.onChange((list) => {
     announceSites();
+    void imageCache.keepOnly(list.map((s) => s.id)).catch(() => undefined);
     void desktop.notifier.sitesChanged(list);
   });
   const unsubscribeProgress = sites.onSignInProgress((progress) =>
@@ -405,7 +409,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createSiteHandlers(services),
       ...createSyncHandlers(services),
       ...createViewHandlers(services),
-      ...createMediaHandlers(services, options.fetch ?? ((input, init) => fetch(input, init))),
+      ...createMediaHandlers(
+        services,
+        options.fetch ?? ((input, init) => fetch(input, init)),
+        imageCache,
+      ),
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
       ...createNotificationHandlers(services),
