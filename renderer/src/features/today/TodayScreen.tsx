@@ -28,6 +28,7 @@ import { OpenOnSite } from '../site-pages/OpenOnSite';
 import './today.css';
 import { WeeklyProgress } from '../progress/ProgressSummary';
 import { SinceLastLooked } from '../changes/SinceLastLooked';
+import { ArchiveButton } from '../archive/ArchiveButton';
 import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
 import { StatusWords } from '../sync/StatusWords';
 import { useSyncStatus } from '../sync/useSyncStatus';
@@ -164,14 +165,18 @@ function AttentionRow({
         date: formatDate(item.endsAt, lng),
         count: days,
       });
+      // Before access ends: keep an archive of the school (its courses, notes, purchases) on this computer.
       action = (
-        <button
-          type="button"
-          className="button small"
-          onClick={go({ screen: 'course', courseId: item.courseId })}
-        >
-          {t('today.openCourse')}
-        </button>
+        <>
+          <button
+            type="button"
+            className="button small"
+            onClick={go({ screen: 'course', courseId: item.courseId })}
+          >
+            {t('today.openCourse')}
+          </button>
+          <ArchiveButton siteId={item.siteId} siteLabel={siteLabel ?? item.title} />
+        </>
       );
       break;
     }
