@@ -16,6 +16,9 @@ import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
 import type { AppCommand } from './shortcuts';
 import { SEARCH_HIT_KINDS } from './views/settings';
+import { archiveChannels } from './archive-contract';
+import { changeChannels } from './changes-contract';
+import { noteChannels } from './notes-contract';
 import { PAGE_LIMIT_MAX, type EVENT_NAMES } from './ipc-names';
 import type {
   AppInfo,
@@ -382,6 +385,10 @@ export const ipcContract = {
   'invite:parse': channel<InviteOutcome>()(z.object({ link: z.string().max(8192) }).strict()),
   /** An invite link the app was opened with before the page could hear `invite:opened` (once; then null). */
   'invite:take-pending': channel<InviteOutcome | null>()(none),
+
+  ...noteChannels,
+  ...changeChannels,
+  ...archiveChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

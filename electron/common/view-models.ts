@@ -16,3 +16,5 @@ export * from './views/notifications';
 export * from './views/settings';
 export * from './views/today';
 export * from './views/progress';
+export * from './views/notes';
+export * from './views/changes';

@@ -11,10 +11,12 @@
  * The demo branch (electron/core/demo) is the only place that starts the embedded server; everything else
  * reaches a site over HTTP.
  */
+import { join } from 'node:path';
 import { type IpcHandlers } from '../common/ipc-contract';
 import type { AppInfo, SyncRunSummary } from '../common/view-models';
 import { type DemoServers } from './demo/demo-servers';
 import { type DesktopServices } from './desktop/desktop-services';
+import { ImageDiskCache } from './downloads/image-cache';
 import { type SavedFileAnswer } from './downloads/manager';
 import { type AppServices } from './handlers/services';
 import { createInviteInbox } from './invite/inbox';
@@ -103,8 +105,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const downloads = await openDownloads(context, { store, sites });
   const desktop = await openDesktop(context, { store, sites, settings, schedule });
   const announcer = new SiteAnnouncer({ sites, emit });
+  // Covers and avatars of https schools, kept on disk beside the offline copy and removed with their site.
+  const imageCache = new ImageDiskCache({ dir: join(options.dataDir, 'image-cache') });
   const unsubscribeSites = sites.onChange((list) => {
     announcer.announce();
+    void imageCache.keepOnly(list.map((s) => s.id)).catch(() => undefined);
     void desktop.notifier.sitesChanged(list);
   });
   const unsubscribeProgress = sites.onSignInProgress((progress) =>
@@ -138,7 +143,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
     emit,
   };
-  const handlers = composeHandlers(context, { services, info, cipher, invites });
+  const handlers = composeHandlers(context, { services, info, cipher, invites, imageCache });
 
   let closed = false;
   return {

@@ -44,6 +44,10 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
+import { createArchiveHandlers } from './handlers/archive';
+import { createChangeHandlers } from './handlers/changes';
+import { createNoteHandlers } from './handlers/notes';
+import type { ImageDiskCache } from './downloads/image-cache';
 import { type InviteInbox } from './invite/inbox';
 import { type Logger } from './log';
 import { entitlementLinksForSite } from './net/external-url';
@@ -346,9 +350,15 @@ export function openScheduler(
 /** The handlers of every channel of the contract, each module given the services it uses. */
 export function composeHandlers(
   { options, clock }: Context,
-  parts: { services: AppServices; info: AppInfo; cipher: Cipher; invites: InviteInbox },
+  parts: {
+    services: AppServices;
+    info: AppInfo;
+    cipher: Cipher;
+    invites: InviteInbox;
+    imageCache: ImageDiskCache;
+  },
 ): IpcHandlers {
-  const { services, info, cipher, invites } = parts;
+  const { services, info, cipher, invites, imageCache } = parts;
   const { db, writer, sites, downloads, desktop } = services;
   const site = (siteId: string) => requireSite(services, siteId);
   const handlers: IpcHandlers = {
@@ -357,7 +367,11 @@ export function composeHandlers(
       ...createSiteHandlers(services),
       ...createSyncHandlers(services),
       ...createViewHandlers(services),
-      ...createMediaHandlers(services, options.fetch ?? ((input, init) => fetch(input, init))),
+      ...createMediaHandlers(
+        services,
+        options.fetch ?? ((input, init) => fetch(input, init)),
+        imageCache,
+      ),
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
       ...createNotificationHandlers(services),
@@ -372,6 +386,16 @@ export function composeHandlers(
         requireSite: site,
         siteIds: () => sites.list().map((s) => s.id),
         showInFolder: options.showItemInFolder ?? null,
+      }),
+      ...createChangeHandlers(services),
+      ...createArchiveHandlers(services, {
+        parent: join(options.dataDir, 'Archives'),
+        timeZone: options.timeZone,
+        reveal: options.showItemInFolder ?? null,
+      }),
+      ...createNoteHandlers(services, {
+        openExternal: options.openExternal,
+        deliver: options.deliverFile ?? null,
       }),
     }),
     ...desktop.handlers,

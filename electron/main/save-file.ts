@@ -35,6 +35,8 @@ function filtersFor(file: ExportFile): FileFilter[] {
       return [{ name: 'iCalendar', extensions: ['ics'] }];
     case 'receipt':
       return [{ name: 'PDF', extensions: ['pdf'] }];
+    case 'md':
+      return [{ name: 'Markdown', extensions: ['md'] }];
   }
 }
 

@@ -79,7 +79,9 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
       },
       env: { HTTP_PROXY: 'http://student:proxy-canary-password@proxy.example:3128' },
       openExternal: async (url) => {
-        const redirect = new URL(url).searchParams.get('redirect_uri')!;
+        const redirect = new URL(url).searchParams.get('redirect_uri');
+        // A school's page (a note opened at its moment) is not a sign-in: nothing to drive.
+        if (redirect === null) return;
         void new ScriptedBrowser().authorize(url, { stopAt: redirect }).then(async (callback) => {
           callbackUrls.push(callback);
           bag.add('code', new URL(callback).searchParams.get('code'));
@@ -118,6 +120,44 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     expect(library.length).toBeGreaterThan(0);
     await call('course:get', { siteId: demo.id, courseId: library[0]!.courseId });
     await call('course:mark-seen', { siteId: demo.id, courseId: library[0]!.courseId });
+    // The student's notes, the change record and an archive: nothing of them carries a secret either.
+    const detail = await call<{ sections: { lectures: { lectureId: string }[] }[] }>('course:get', {
+      siteId: demo.id,
+      courseId: library[0]!.courseId,
+    });
+    const at = {
+      siteId: demo.id,
+      courseId: library[0]!.courseId,
+      lectureId: detail.sections[0]!.lectures[0]!.lectureId,
+    };
+    await call('notes:draft', at);
+    const note = await call<{ id: number }>('notes:add', {
+      ...at,
+      kind: 'note',
+      positionSeconds: 754,
+      title: 'Secret-free',
+      body: 'A note',
+    });
+    await call('notes:update', {
+      id: note.id,
+      kind: 'note',
+      positionSeconds: 1,
+      title: 'x',
+      body: 'y',
+    });
+    await call('notes:course', { siteId: demo.id, courseId: at.courseId });
+    await call('notes:page', {});
+    await call('notes:filters');
+    await call('notes:search', { query: 'note' });
+    await call('notes:open', { id: note.id });
+    await call('notes:export-course', { siteId: demo.id, courseId: at.courseId, language: 'en' });
+    await call('notes:delete', { id: note.id });
+    await call('notes:restore', { id: note.id });
+    await call('notes:count-site', { siteId: demo.id });
+    await call('changes:unseen');
+    await call('changes:mark-seen', { upTo: 0 });
+    await call('archive:site', { siteId: demo.id, language: 'en' });
+    await call('notes:forget-site', { siteId: 'not-a-site' });
     await call('billing:get', { siteId: demo.id });
     // The paged channels the screens use.
     await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });

@@ -109,3 +109,30 @@ export {
   type ReminderKind,
   type ReminderRunInput,
 } from './reminders';
+export {
+  countNotes,
+  getCourseNotes,
+  getNote,
+  getNoteAddress,
+  getNoteFilters,
+  getNotesPage,
+  noteDraftStart,
+  searchNotes,
+  type NotesFilter,
+} from './notes';
+export {
+  addNote,
+  deleteNote,
+  forgetSiteNotes,
+  restoreNote,
+  updateNote,
+  UNDO_KEPT,
+  type NewNote,
+  type NoteInput,
+} from './notes-write';
+export {
+  CHANGE_RECORD_KEPT,
+  getChangesSince,
+  getUnseenChanges,
+  markChangesSeen,
+} from './change-record';

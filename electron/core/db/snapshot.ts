@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
+import { captureBefore, recordChanges } from './change-record';
 import { replaceConsultingServices } from './consulting';
 import { replaceCourses } from './courses';
 import { replaceDigitalProducts, replaceEventRegistrations } from './entitlements';
@@ -236,10 +237,13 @@ function commitDigested(
           ).run({ siteId, part, digest });
         }
       };
+      // What the student will want to know changed (change-record.ts): the rows before, compared after.
+      const before = captureBefore(db, siteId, PART_NAMES.filter(changed));
       for (const part of PART_NAMES)
         write(part, (v) =>
           (REPLACE[part] as (db: Database, siteId: string, value: unknown) => void)(db, siteId, v),
         );
+      if (before) recordChanges(db, siteId, before, new Date().toISOString());
       // Unchanged inbox parts still drop local changes the site refused since (failed outbox entries): back to
       // the server's values; pending ones are applied again just below.
       if (snapshot.notifications !== undefined && !rewritten.includes('notifications'))

@@ -29,7 +29,7 @@ import { receiptOrdersOfYear, yearReceiptsHtml } from './year-receipts';
  */
 export interface ExportFile {
   /** 'receipt' is an HTML document the host turns into a PDF (Electron) or a print view (browser host). */
-  readonly kind: 'csv' | 'ics' | 'receipt';
+  readonly kind: 'csv' | 'ics' | 'receipt' | 'md';
   /** A suggested name, safe on every file system (letters, digits, '.', '_', '-'). */
   readonly fileName: string;
   readonly mimeType: string;

@@ -1,4 +1,5 @@
 import type { CoreHandlers } from '../../common/ipc-contract';
+import type { ImageDiskCache } from '../downloads/image-cache';
 import { createSiteImages } from '../net/site-image';
 import type { FetchLike } from '../net/http';
 import { requireSite, type AppServices } from './services';
@@ -9,9 +10,18 @@ export type MediaHandlersDeps = Pick<AppServices, 'sites'>;
 export function createMediaHandlers(
   s: MediaHandlersDeps,
   fetchImpl: FetchLike,
+  disk: ImageDiskCache | null = null,
 ): Pick<CoreHandlers, 'media:image'> {
   const images = createSiteImages(fetchImpl);
   return {
-    'media:image': async ({ siteId, url }) => images.get(url, requireSite(s, siteId).baseUrl),
+    // The copy on disk first (an https school's picture kept from an earlier launch), then the site.
+    'media:image': async ({ siteId, url }) => {
+      const baseUrl = requireSite(s, siteId).baseUrl;
+      const kept = await disk?.get(siteId, url).catch(() => null);
+      if (kept) return kept;
+      const fetched = await images.get(url, baseUrl);
+      if (fetched !== null) await disk?.put(siteId, url, fetched).catch(() => undefined);
+      return fetched;
+    },
   };
 }

@@ -24,6 +24,8 @@ import type {
   SubscriptionRecord,
   WholePart,
 } from '../db/index';
+import type { ChangeWriterCalls } from './changes-calls';
+import type { NoteWriterCalls } from './notes-calls';
 
 export type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/index';
 
@@ -122,7 +124,7 @@ export interface StagedText {
  * `stage:adopt` stages it in order), then `stage:commit` (one transaction) or `stage:discard`. A worker that dies
  * loses only the staged pages: the stored snapshot is the previous one.
  */
-export interface WriterCalls {
+export interface WriterCalls extends NoteWriterCalls, ChangeWriterCalls {
   'site:ensure': (input: { readonly siteId: string; readonly now: string }) => void;
   'site:remove': (input: { readonly siteId: string }) => void;
   'snapshot:commit': (input: {

@@ -25,6 +25,8 @@ import {
   removeSiteData,
   type WritableDB,
 } from '../db/index';
+import { changeWriterHandlers } from './changes-calls';
+import { noteWriterHandlers } from './notes-calls';
 import { SyncStages } from './sync-stages';
 import type { OutboxAnswer, WriterCall, WriterHandlers } from './worker-contract';
 
@@ -71,6 +73,8 @@ function storeHandlers(db: WritableDB, stages: SyncStages): Omit<WriterHandlers,
     'outbox:fail': ({ entry, error, now }) => markFailed(db, entry, error, new Date(now)),
     'outbox:dismiss': ({ siteId, id }) => dismissFailed(db, siteId, id),
     'course:mark-seen': ({ siteId, courseId }) => markCourseSeen(db, siteId, courseId),
+    ...noteWriterHandlers(db),
+    ...changeWriterHandlers(db),
     'sync:record-run': ({ summary }) => recordSyncRun(db, summary),
     // No view reads the search tables: the memo is kept. The last step of the pass after a commit
     // (fewer rows than asked) ends that commit's writes: the WAL is folded into the file and

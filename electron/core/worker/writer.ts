@@ -27,6 +27,8 @@ import {
   writtenElsewhere,
 } from '../db/index';
 import { createWriterHandlers } from './writer-handlers';
+import { CHANGE_CALL_VIEWS } from './changes-calls';
+import { NOTE_CALL_VIEWS } from './notes-calls';
 import {
   DETACHED,
   TRANSFERRED,
@@ -362,6 +364,8 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'outbox:fail': ['notifications'],
   'outbox:dismiss': ['notifications'],
   'course:mark-seen': ['library'],
+  ...NOTE_CALL_VIEWS,
+  ...CHANGE_CALL_VIEWS,
   'sync:record-run': [],
   'search:index-step': [],
   'reminders:run': [], // its marks are read by no view

@@ -4,6 +4,7 @@ import {
   Headset,
   House,
   LibraryBig,
+  NotebookPen,
   Plus,
   Receipt,
   Settings,
@@ -19,6 +20,7 @@ import type { SimpleScreen } from '../state/routes';
 const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: LucideIcon }[] = [
   { screen: 'today', key: 'nav.today', icon: Sun },
   { screen: 'library', key: 'nav.library', icon: LibraryBig },
+  { screen: 'notes', key: 'nav.notes', icon: NotebookPen },
   { screen: 'notifications', key: 'nav.notifications', icon: Bell },
   { screen: 'billing', key: 'nav.billing', icon: Receipt },
   { screen: 'entitlements', key: 'nav.entitlements', icon: Ticket },

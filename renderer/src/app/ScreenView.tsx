@@ -5,6 +5,7 @@ import { CourseScreen } from '../features/course/index';
 import { EntitlementsScreen } from '../features/entitlements/index';
 import { LibraryScreen } from '../features/library/index';
 import { NotificationsScreen } from '../features/notifications/index';
+import { NotesScreen } from '../features/notes/index';
 import { ProfileScreen } from '../features/profile/index';
 import { SearchScreen } from '../features/search/index';
 import { SettingsScreen } from '../features/settings/index';
@@ -55,6 +56,8 @@ export function ScreenView({ hasData }: { readonly hasData: boolean }) {
       return <ProfileScreen />;
     case 'search':
       return <SearchScreen route={route} />;
+    case 'notes':
+      return <NotesScreen route={route} />;
     default:
       return assertNever(route, 'route');
   }

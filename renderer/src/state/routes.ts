@@ -22,6 +22,8 @@ export type Route =
   /** `itemId`: a notice to scroll into view and highlight (opened from search), its pages loaded until it shows. */
   | { readonly screen: 'notifications'; readonly itemId?: string }
   | { readonly screen: 'profile' }
+  /** The student's notes of every school, newest first; `siteId` / `courseId`: only those. */
+  | { readonly screen: 'notes'; readonly siteId?: string; readonly courseId?: string }
   /** Every school's data unless `siteId` names one; every kind unless `kind` names one. */
   | {
       readonly screen: 'search';

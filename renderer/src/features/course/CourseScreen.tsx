@@ -1,5 +1,5 @@
 import { ArrowLeft, Clock, ListVideo, UserRound } from 'lucide-react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LectureView, SectionView } from '../../../../electron/common/view-models';
 import { useApp, useSite } from '../../state/context';
@@ -16,6 +16,7 @@ import { AccessLine } from './AccessLine';
 import { LectureRow } from './LectureRow';
 import { NextStepBlock } from './NextStep';
 import { OpenOnSite } from '../site-pages/index';
+import { CourseNotes, NoteEditor } from '../notes/index';
 
 type Row =
   | { readonly kind: 'section'; readonly section: SectionView }
@@ -36,6 +37,7 @@ export function CourseScreen({
   useLoadedScreenTitle(q.data?.title);
   // Opened: the lectures it gained at the last syncs are seen, and its "new" badge in the library goes.
   const { mutate: markSeen } = useChannelMutation('course:mark-seen');
+  const [noteOn, setNoteOn] = useState<LectureView | null>(null);
   const news = q.data?.newLectures ?? 0;
   useEffect(() => {
     if (news > 0) markSeen({ siteId: site.id, courseId });
@@ -146,6 +148,19 @@ export function CourseScreen({
         </div>
         <NextStepBlock siteId={site.id} course={c} />
       </header>
+      <CourseNotes siteId={site.id} courseId={c.courseId} />
+      {noteOn && (
+        <NoteEditor
+          open
+          onClose={() => setNoteOn(null)}
+          target={{
+            siteId: site.id,
+            courseId: c.courseId,
+            lectureId: noteOn.lectureId,
+            lectureTitle: noteOn.title,
+          }}
+        />
+      )}
       {rows.length === 0 ? (
         <EmptyState title={t('course.empty')} icon={ListVideo} />
       ) : (
@@ -179,6 +194,7 @@ export function CourseScreen({
                 courseId={c.courseId}
                 canOpen={!c.isExpired}
                 highlighted={highlight === `l:${r.lecture.lectureId}`}
+                onAddNote={() => setNoteOn(r.lecture)}
               />
             )
           }

@@ -4,6 +4,7 @@ import type { LectureState, LectureView } from '../../../../electron/common/view
 import { assertNever } from '../../../../electron/common/result';
 import type { Unknown } from '../../../../electron/common/site-values';
 import { formatDateTime, formatDuration } from '../../ui/format';
+import { AddNoteButton } from '../notes/index';
 import { OpenOnSite } from '../site-pages/index';
 
 function stateIcon(state: LectureState | Unknown): LucideIcon {
@@ -29,6 +30,7 @@ export function LectureRow({
   courseId,
   canOpen,
   highlighted = false,
+  onAddNote,
 }: {
   readonly lecture: LectureView;
   readonly lastPosition: number | null;
@@ -38,6 +40,8 @@ export function LectureRow({
   readonly canOpen: boolean;
   /** The row a search hit opened: marked until the student leaves the course. */
   readonly highlighted?: boolean;
+  /** Opens the note editor on this lecture. */
+  readonly onAddNote?: () => void;
 }) {
   const { t, i18n } = useTranslation();
   const StateIcon = stateIcon(lecture.state);
@@ -78,6 +82,7 @@ export function LectureRow({
         {formatDuration(lecture.durationSeconds)}
       </span>
       <span className="lecture-open">
+        {onAddNote && <AddNoteButton title={lecture.title} onClick={onAddNote} />}
         {canOpen && !lecture.isLocked && (
           <OpenOnSite
             siteId={siteId}

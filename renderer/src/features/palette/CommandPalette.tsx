@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { BookOpen, Command, LayoutGrid, Receipt, School, Search } from 'lucide-react';
+import { BookOpen, Command, LayoutGrid, NotebookPen, Receipt, School, Search } from 'lucide-react';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 // From the names module, not the contract: the contract brings its zod schemas into the window's first load.
@@ -15,6 +15,7 @@ import { formatMoney } from '../../ui/format';
 import { hitRoute, hitTitle } from '../search/index';
 import { useIsMac } from '../../state/platform';
 import { pick, type PaletteItem, type PaletteKind } from './palette';
+import { noteEntries } from './palette-notes';
 import { extraCommands, lectureOnSite, paletteShortcut } from './palette-commands';
 
 const ICONS: Record<PaletteKind, typeof Command> = {
@@ -24,6 +25,7 @@ const ICONS: Record<PaletteKind, typeof Command> = {
   course: BookOpen,
   order: Receipt,
   found: Search,
+  note: NotebookPen,
 };
 /** Search hits the palette adds below its own matches. */
 const FOUND_MAX = 8;
@@ -222,6 +224,11 @@ function PaletteBody({
     { query: typed },
     { enabled: [...typed].length >= 2, placeholderData: keepPreviousData },
   );
+  const notes = useChannel(
+    'notes:search',
+    { query: typed, limit: 8 },
+    { enabled: [...typed].length >= 2, placeholderData: keepPreviousData },
+  );
   const shown = useMemo(() => {
     const byId = new Map(entries.map((e) => [e.item.id, e]));
     const picked = pick(
@@ -259,8 +266,8 @@ function PaletteBody({
         },
         ...[lectureOnSite(t, h)].filter((e) => e !== null),
       ]);
-    return [...picked, ...hits];
-  }, [entries, query, typed, found.data, t, site, selectSite, navigate]);
+    return [...picked, ...noteEntries(t, notes.data ?? []), ...hits];
+  }, [entries, query, typed, found.data, notes.data, t, site, selectSite, navigate]);
   const current = Math.min(active, Math.max(0, shown.length - 1));
   const optionId = (i: number) => `${listId}-${i}`;
 

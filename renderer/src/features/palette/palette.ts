@@ -6,7 +6,7 @@
  */
 
 /** `found`: a hit of the app's search (every kind of every school), listed after the palette's own matches. */
-export type PaletteKind = 'screen' | 'school' | 'course' | 'order' | 'command' | 'found';
+export type PaletteKind = 'screen' | 'school' | 'course' | 'order' | 'command' | 'found' | 'note';
 
 export interface PaletteItem {
   readonly id: string;
@@ -27,6 +27,7 @@ const KIND_ORDER: readonly PaletteKind[] = [
   'school',
   'course',
   'order',
+  'note',
   'found',
 ];
 

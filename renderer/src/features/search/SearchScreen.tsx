@@ -32,6 +32,7 @@ import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { VirtualList } from '../../ui/VirtualList';
 import { paymentStateKey, summaryStateKey } from '../billing/index';
 import { contextParts, hitRoute, hitTitle } from './hits';
+import { SearchNotes, useNoteHits } from '../notes/index';
 
 type SearchRoute = Extract<Route, { screen: 'search' }>;
 
@@ -200,6 +201,9 @@ export function SearchScreen({ route }: { readonly route: SearchRoute }) {
     },
     { enabled: trimmed.length > 0, placeholderData: keepPreviousData },
   );
+  // The student's own notes, above the school's hits (a kind filter names a kind of the school's).
+  const notes = useNoteHits(trimmed, siteId, route.kind === undefined);
+  const noteCount = route.kind === undefined ? (notes.data?.length ?? 0) : 0;
   // Which text the results on screen answer (empty while an older text's are kept on screen): tests and the
   // start-up bench wait on it for "the last key's results are painted".
   const answered = trimmed !== '' && q.isSuccess && !q.isPlaceholderData ? trimmed : '';
@@ -211,6 +215,7 @@ export function SearchScreen({ route }: { readonly route: SearchRoute }) {
         title={trimmed ? t('search.titleFor', { query: trimmed }) : t('search.title')}
       />
       {trimmed !== '' && <Filters route={route} />}
+      {trimmed !== '' && noteCount > 0 && <SearchNotes hits={notes.data} />}
       {trimmed === '' ? (
         <EmptyState title={t('search.prompt')} icon={Search} />
       ) : q.isPending ? (
@@ -218,7 +223,9 @@ export function SearchScreen({ route }: { readonly route: SearchRoute }) {
       ) : q.isError ? (
         <ErrorState title={t('search.failed')} error={q.error} onRetry={() => void q.refetch()} />
       ) : q.data.length === 0 ? (
-        <EmptyState title={t('search.noResults', { query: trimmed })} icon={SearchX} />
+        noteCount === 0 && (
+          <EmptyState title={t('search.noResults', { query: trimmed })} icon={SearchX} />
+        )
       ) : (
         <>
           <p className="muted count-line" role="status">

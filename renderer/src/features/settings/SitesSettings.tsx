@@ -8,6 +8,8 @@ import { refreshQueries } from '../../query';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
+import { ArchiveButton } from '../archive/index';
+import { NotesOnRemove } from '../notes/index';
 import { canSignOut, SignInPanel, SignOutDialog, siteStatusKey, useSignIn } from '../sites/index';
 
 type Pending =
@@ -23,6 +25,7 @@ export function SitesSettings() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [keepNotes, setKeepNotes] = useState(true);
 
   const close = () => {
     setPending(null);
@@ -44,6 +47,7 @@ export function SitesSettings() {
     setError(null);
     try {
       await call('sites:remove', { siteId: pending.site.id });
+      if (!keepNotes) await call('notes:forget-site', { siteId: pending.site.id });
       setNotice(t('settings.sites.removed', { site: pending.site.label }));
       await refreshQueries(client);
       setPending(null);
@@ -107,6 +111,7 @@ export function SitesSettings() {
                     {t('settings.sites.signOut')}
                   </button>
                 )}
+                <ArchiveButton siteId={s.id} siteLabel={s.label} />
                 <button
                   type="button"
                   className="button small danger"
@@ -141,6 +146,9 @@ export function SitesSettings() {
         testId="remove-dialog"
       >
         <p>{t('settings.sites.removeText')}</p>
+        {pending?.kind === 'remove' && (
+          <NotesOnRemove siteId={pending.site.id} keep={keepNotes} onChange={setKeepNotes} />
+        )}
         {error !== null && <ErrorState error={error} compact />}
         <div className="row end">
           <button type="button" className="button" onClick={close}>

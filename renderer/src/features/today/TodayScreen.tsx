@@ -27,6 +27,8 @@ import { nextStepIcon, nextStepLine } from '../course/index';
 import { OpenOnSite } from '../site-pages/index';
 import './today.css';
 import { WeeklyProgress } from '../progress/index';
+import { SinceLastLooked } from '../changes/index';
+import { ArchiveButton } from '../archive/index';
 import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
 import { StatusWords } from '../sync/index';
 import { useSyncStatus } from '../../state/sync-status';
@@ -163,14 +165,18 @@ function AttentionRow({
         date: formatDate(item.endsAt, lng),
         count: days,
       });
+      // Before access ends: keep an archive of the school (its courses, notes, purchases) on this computer.
       action = (
-        <button
-          type="button"
-          className="button small"
-          onClick={go({ screen: 'course', courseId: item.courseId })}
-        >
-          {t('today.openCourse')}
-        </button>
+        <>
+          <button
+            type="button"
+            className="button small"
+            onClick={go({ screen: 'course', courseId: item.courseId })}
+          >
+            {t('today.openCourse')}
+          </button>
+          <ArchiveButton siteId={item.siteId} siteLabel={siteLabel ?? item.title} />
+        </>
       );
       break;
     }
@@ -299,6 +305,7 @@ export function TodayScreen() {
         </button>
       </ScreenHeader>
       <Freshness sites={today.sites} />
+      <SinceLastLooked />
 
       <section aria-labelledby="today-continue-title" className="today-section">
         <h2 id="today-continue-title">{t('today.continueTitle')}</h2>

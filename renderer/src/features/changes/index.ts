@@ -1,0 +1,2 @@
+/** The change record's one public entry: what the shell and the other features may use of it. */
+export { SinceLastLooked } from './SinceLastLooked';
