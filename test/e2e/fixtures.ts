@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base } from '@playwright/test';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Cookie, Page } from '@playwright/test';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -29,10 +29,14 @@ function hostOn(dataDir: string): Promise<BrowserHost> {
   });
 }
 
-/** A data folder in which the demo school is signed in and synced, and the demo sites' origins then. */
+/**
+ * A data folder in which the demo school is signed in and synced, the demo sites' origins then, and the browser's
+ * cookies from the demo sites (the student's session at the school, which its pages opened from the app find).
+ */
 interface SignedInFolder {
   readonly dir: string;
   readonly origins: DemoOrigins;
+  readonly siteCookies: Cookie[];
 }
 
 /** Hosts opened on a copy of a signed-in folder: startDemo only opens the app on them. */
@@ -72,7 +76,7 @@ export const test = base.extend<
     await use(dir);
     rmSync(dir, { recursive: true, force: true });
   },
-  host: async ({ dataDir, signedInDemo, signedInFolder }, use) => {
+  host: async ({ context, dataDir, signedInDemo, signedInFolder }, use) => {
     let host: BrowserHost | null = null;
     if (signedInDemo) {
       const folder = await signedInFolder();
@@ -81,8 +85,10 @@ export const test = base.extend<
         filter: (source) => basename(source) !== LOCK_FILE_NAME,
       });
       host = await hostOn(dataDir);
-      if (isDeepStrictEqual(host.core.demo?.origins(), folder.origins)) signedInHosts.add(host);
-      else {
+      if (isDeepStrictEqual(host.core.demo?.origins(), folder.origins)) {
+        signedInHosts.add(host);
+        await context.addCookies(folder.siteCookies);
+      } else {
         await host.close();
         rmSync(dataDir, { recursive: true, force: true });
         mkdirSync(dataDir, { recursive: true });
@@ -103,7 +109,11 @@ async function signInOnce(browser: Browser, dir: string): Promise<SignedInFolder
     await startDemo(await context.newPage(), context, host);
     const origins = host.core.demo?.origins();
     if (!origins) throw new Error('the demo sites are not running');
-    return { dir, origins };
+    // Cookies are not port-scoped (RFC 6265 §8.5): the host's own (ld_host_<port>) is left out by name.
+    const siteCookies = (await context.cookies(Object.values(origins))).filter(
+      (c) => !c.name.startsWith('ld_host_'),
+    );
+    return { dir, origins, siteCookies };
   } finally {
     await context.close();
     await host.close();
