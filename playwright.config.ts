@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -15,7 +16,10 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './test/e2e/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  // Every test has its own data folder, host and demo sites on ports the system picks, and every worker its own
+  // browser, so files run side by side. A test waits much of its time on the page, the app's writer thread or the
+  // demo sites: two workers keep a 2-core machine busy (Playwright's default is half the cores: one).
+  workers: Math.max(2, Math.floor(availableParallelism() / 2)),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Unit and integration tests run in plain Node: the app core, the embedded server (over real loopback HTTP),
@@ -17,6 +18,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, idle while its file waits on
+    // loopback HTTP, the writer's thread or a child process (a build, a packaging run). Files share nothing but
+    // out/ (test/helpers/built-app.ts builds it under a lock), so every core gets a worker.
+    maxWorkers: Math.max(2, availableParallelism()),
     // CI also writes a JSON report that .ci/run sums into one closing line.
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: 'test-reports/vitest.json' }]]

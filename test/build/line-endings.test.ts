@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,14 +36,16 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const run = (entry: string, args: string[]) => {
-  const r = spawnSync(process.execPath, [entry, ...args], {
-    cwd: clone,
-    encoding: 'utf8',
-    timeout: 240_000,
+/** One part of the lint, run in the clone; the three parts run side by side. */
+const run = (entry: string, args: string[]) =>
+  new Promise<{ status: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, [entry, ...args], { cwd: clone, timeout: 240_000 });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.on('error', (error) => (output += `\n${error.message}`));
+    child.on('close', (status) => resolve({ status, output: output.slice(-3000) }));
   });
-  return { status: r.status, output: `${r.stdout}\n${r.stderr}`.slice(-3000) };
-};
 
 describe('a checkout with core.autocrlf=true (as on GitHub’s Windows runners)', () => {
   it('is such a checkout, and its text files still end their lines with LF', () => {
@@ -61,12 +63,14 @@ describe('a checkout with core.autocrlf=true (as on GitHub’s Windows runners)'
     expect(icon).toBe(git(['rev-parse', 'HEAD:build/icon.png'], clone).stdout.trim());
   });
 
-  it('passes `npm run lint`: ESLint, Prettier’s check and the workflow check', () => {
-    const eslint = run(binEntry('eslint'), ['--max-warnings=0', '.']);
+  it('passes `npm run lint`: ESLint, Prettier’s check and the workflow check', async () => {
+    const [eslint, prettier, workflows] = await Promise.all([
+      run(binEntry('eslint'), ['--max-warnings=0', '.']),
+      run(binEntry('prettier'), ['--check', '**/*.{ts,tsx,mjs,cjs,js}']),
+      run(join(clone, 'scripts', 'lint-workflows.mjs'), []),
+    ]);
     expect(eslint.status, eslint.output).toBe(0);
-    const prettier = run(binEntry('prettier'), ['--check', '**/*.{ts,tsx,mjs,cjs,js}']);
     expect(prettier.status, prettier.output).toBe(0);
-    const workflows = run(join(clone, 'scripts', 'lint-workflows.mjs'), []);
     expect(workflows.status, workflows.output).toBe(0);
   }, 300_000);
 });

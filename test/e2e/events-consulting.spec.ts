@@ -13,6 +13,9 @@ import {
   translator,
 } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * Products & events: "Add to calendar" on an upcoming event (a real download of an .ics in the browser host).
  * Consulting: the consultant's weekly hours and the booked times in one zone, the student's, named once. The browser

@@ -34,7 +34,7 @@ const focused = (page: Page) =>
 
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`focus rules (${lng})`, () => {
-    test.use({ locale: lng });
+    test.use({ locale: lng, signedInDemo: true });
 
     test('Tab and Shift+Tab in the site menu close it and move on from its button', async ({
       page,

@@ -3,42 +3,17 @@
  * own translations (to compute what a screen must say), windowed lists, and the demo site's server side (its
  * member API as the student's truth, its token store for revocations).
  */
-import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { BrowserHost } from '../../electron/browser-host/server';
 import type { EmbeddedServer } from '../../embedded-server/index';
 import { revokeGrant } from '../../embedded-server/store/tokens';
 import { mintToken } from '../embedded-server/member-api/tokens';
-import { expect, signInThrough } from './fixtures';
+import { expect } from './fixtures';
 
-export { expectAccessible, SHOTS } from './fixtures';
+export { expectAccessible, libraryFromToday, SHOTS, startDemo } from './fixtures';
 
 // ---------------------------------------------------------------- the app
-
-/**
- * Try the demo, sign in and approve in the tab it opens (left open: see fixtures.signInThrough), wait for data.
- * Today is the first screen once signed in; the specs start from the library, one click away.
- */
-export async function startDemo(
-  page: Page,
-  context: BrowserContext,
-  host: BrowserHost,
-): Promise<void> {
-  await page.setViewportSize({ width: 1100, height: 800 });
-  await page.goto(host.launchUrl());
-  await signInThrough(page, context, () => page.getByTestId('try-demo').click());
-  await libraryFromToday(page);
-  await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('last-synced')).toBeVisible({ timeout: 30_000 });
-}
-
-/** Once signed in the app opens on Today; the library is one click away in the sidebar. */
-export async function libraryFromToday(page: Page): Promise<void> {
-  await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', {
-    timeout: 30_000,
-  });
-  await page.getByTestId('nav-library').click();
-}
 
 export type NavScreen =
   'library' | 'notifications' | 'billing' | 'entitlements' | 'consulting' | 'profile' | 'settings';

@@ -9,6 +9,9 @@ import {
   translator,
 } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * The library's power tools in the browser host against both demo schools: filters (a course at 0% is "not
  * started", not "in progress"), orders, the time left on each card, and "All schools". What the screen shows is

@@ -2,6 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { SHOTS, expectAccessible, startDemo, translator } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * The command palette (Ctrl+K) and Back/Forward across screens, in the browser host against the demo school: every
  * jump is made with the keyboard only, and the browser's own Back and Forward walk the screens it went through.

@@ -3,6 +3,9 @@ import type { OrderFilter, OrderView } from '../../electron/common/view-models';
 import { expect, test } from './fixtures';
 import { SHOTS, expectAccessible, openScreen, startDemo, translator } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * Purchases you can manage, in the browser host against the demo school: orders listed collapsed and opened one at
  * a time, filtered by state and searched by order number or item title. What the screen lists is checked against

@@ -11,6 +11,9 @@ import {
   translator,
 } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * Purchases, the rest of "purchases you can manage" in the browser host against the demo school: a refunded order
  * tells its refund story, a payable code is shown once on the screen (its order points to it), and a year's

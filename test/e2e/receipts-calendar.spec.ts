@@ -14,6 +14,9 @@ import {
   translator,
 } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * Receipts and calendar in the browser host: the purchase CSV and the .ics reminders arrive as
  * real downloads (Playwright's download event, the file read back from disk), the receipt as a print view the

@@ -4,6 +4,9 @@ import type { BrowserHost } from '../../electron/browser-host/server';
 import { expect, test } from './fixtures';
 import { SHOTS, expectAccessible, startDemo, translator } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * Search everything, in the browser host against the demo school: a trade number typed in the header's field finds
  * the order, reached with the keyboard (Down, Down..., Enter) and opened expanded in Purchases; a lecture hit says its

@@ -27,6 +27,7 @@ const activeId = (page: Page) =>
 const JARGON = /AES|GCM|keyfile|node-aes|libsecret|dpapi|\bdarwin\b|\bwin32\b|client_id/i;
 
 test.describe('Settings and Profile', () => {
+  test.use({ signedInDemo: true });
   test('sections with their own navigation, keyboard only; linkable from the palette; Back returns to a section', async ({
     page,
     context,

@@ -15,6 +15,7 @@ import { expect, test } from './fixtures';
  * progress ring and "continue watching", in light and dark and in a narrow window.
  */
 test.describe('design system: switcher menu, course cards, course header', () => {
+  test.use({ signedInDemo: true });
   test('site switcher: a menu button operable by keyboard (open, wrap, Escape, Add a site)', async ({
     page,
     context,

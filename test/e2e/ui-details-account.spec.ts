@@ -18,6 +18,7 @@ import { t, siteLabel, syncNow } from './details-helpers';
  */
 
 test.describe('screens: details the student reads, against the demo site', () => {
+  test.use({ signedInDemo: true });
   test('notifications: mark all read reaches the site; a subscription change survives a reload', async ({
     page,
     context,

@@ -2,6 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, expectAccessible, SHOTS, test } from './fixtures';
 import { englishLeftovers, openScreen, scrollToRow, startDemo, translator } from './helpers-ui';
 
+// Each test starts from the demo signed in and synced (fixtures.ts: signedInDemo).
+test.use({ signedInDemo: true });
+
 /**
  * Purchased files kept offline, as the student sees them in the browser host: save a product (the demo site serves
  * a real PDF and PNG), watch a slow one's progress, take the site off the network, and open both from the app.

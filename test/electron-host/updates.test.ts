@@ -19,7 +19,7 @@ import { parse, stringify } from 'yaml';
 import type { UpdateState } from '../../electron/common/view-models';
 import { ensureBuiltApp } from '../helpers/built-app';
 import { serveBundle, type ServedBundle } from '../helpers/electron-stand-in';
-import { packageApp, type StandInPackage } from '../helpers/package-app';
+import { packageApps, type Packaged, type StandInPackage } from '../helpers/package-app';
 
 /**
  * An update as a student's installed deb gets it, without the Electron binary: electron-builder packages version A
@@ -44,7 +44,7 @@ const asked: string[] = [];
 let release: { tag: string; files: Map<string, Buffer> } | null = null;
 let resources = '';
 let mainBundle = '';
-let made: { a: ReturnType<typeof packageApp>; b: ReturnType<typeof packageApp> } | null = null;
+let made: { a: Packaged; b: Packaged } | null = null;
 
 /** GitHub's releases.atom for one published release (a draft is not in it). */
 const atom = (tag: string) =>
@@ -130,8 +130,10 @@ beforeAll(async () => {
     '-c.publish.protocol=http',
     `-c.extraMetadata.homepage=https://github.com/${OWNER}/${REPO}`,
   ];
-  const a = packageApp(work, 'a', ['--linux', 'deb', ...feedAt]);
-  const b = packageApp(work, 'b', ['--linux', 'deb', ...feedAt, '-c.extraMetadata.version=0.2.0']);
+  const [a, b] = await packageApps(work, [
+    { name: 'a', args: ['--linux', 'deb', ...feedAt] },
+    { name: 'b', args: ['--linux', 'deb', ...feedAt, '-c.extraMetadata.version=0.2.0'] },
+  ]);
   made = { a, b };
   resources = join(a.releaseDir, 'linux-unpacked', 'resources');
   if (a.status !== 0 || b.status !== 0) return;

@@ -48,10 +48,12 @@ function newest(path: string): number {
   return latest;
 }
 
-function fresh(): boolean {
+/** Whether out/ holds a build (main, preload, renderer) made after the last change to its sources. */
+export function builtAppIsFresh(): boolean {
   return (
     existsSync(STAMP) &&
     existsSync(join(OUT, 'main', 'index.js')) &&
+    existsSync(join(OUT, 'renderer', 'index.html')) &&
     statSync(STAMP).mtimeMs >= Math.max(...SOURCES.map(newest))
   );
 }
@@ -76,7 +78,7 @@ export function electronViteBuild(): { status: number | null; output: string } {
  * need it then fail with that reason rather than skip).
  */
 export function ensureBuiltApp(): string | null {
-  if (fresh()) return null;
+  if (builtAppIsFresh()) return null;
   mkdirSync(dirname(LOCK), { recursive: true });
   const deadline = Date.now() + 300_000;
   for (;;) {
@@ -92,7 +94,7 @@ export function ensureBuiltApp(): string | null {
     }
   }
   try {
-    if (fresh()) return null;
+    if (builtAppIsFresh()) return null;
     const started = Date.now();
     const build = electronViteBuild();
     if (build.status !== 0) return `electron-vite build failed:\n${build.output.slice(-3000)}`;

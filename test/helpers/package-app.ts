@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -78,18 +78,8 @@ function standInFpm(path: string): void {
   chmodSync(path, 0o755);
 }
 
-/**
- * Runs electron-builder over out/ (built beforehand) into `work`/`name`: `args` are its target and `-c.` overrides.
- * Where node_modules is a real folder (CI) electron-builder runs in the checkout and chooses what ships with `npm ls`,
- * as `npm run package` does. A worktree whose node_modules is a link to a shared install confuses `npm ls` (every
- * package reads as a link outside the project), so there a staged copy of the project walks the node_modules folders
- * instead (electron-builder's traversal collector).
- */
-export function packageApp(
-  work: string,
-  name: string,
-  args: string[],
-): { status: number | null; output: string; releaseDir: string } {
+/** How electron-builder is run for `packageApp`: the project folder it runs in, and its command line. */
+function builderRun(work: string, name: string, args: string[]) {
   const dist = join(work, 'electron-dist');
   if (!existsSync(dist)) standInElectron(dist);
   const fpm = join(work, 'fpm');
@@ -110,25 +100,61 @@ export function packageApp(
     }
   }
   const releaseDir = join(work, name);
-  const run = spawnSync(
-    process.execPath,
-    [
-      binEntry('electron-builder'),
-      '--config',
-      'build/electron-builder.yml',
-      '--publish',
-      'never',
-      `-c.electronDist=${dist}`,
-      '-c.npmRebuild=false',
-      `-c.directories.output=${releaseDir}`,
-      ...args,
-    ],
-    {
-      cwd: projectDir,
-      encoding: 'utf8',
-      timeout: 280_000,
-      env: { ...process.env, CUSTOM_FPM_PATH: fpm },
-    },
-  );
+  const argv = [
+    binEntry('electron-builder') as string,
+    '--config',
+    'build/electron-builder.yml',
+    '--publish',
+    'never',
+    `-c.electronDist=${dist}`,
+    '-c.npmRebuild=false',
+    `-c.directories.output=${releaseDir}`,
+    ...args,
+  ];
+  return { argv, releaseDir, cwd: projectDir, env: { ...process.env, CUSTOM_FPM_PATH: fpm } };
+}
+
+/** What a packaging run left: electron-builder's exit status and output, and the folder it wrote. */
+export interface Packaged {
+  readonly status: number | null;
+  readonly output: string;
+  readonly releaseDir: string;
+}
+
+/**
+ * Runs electron-builder over out/ (built beforehand) into `work`/`name`: `args` are its target and `-c.` overrides.
+ * Where node_modules is a real folder (CI) electron-builder runs in the checkout and chooses what ships with `npm ls`,
+ * as `npm run package` does. A worktree whose node_modules is a link to a shared install confuses `npm ls` (every
+ * package reads as a link outside the project), so there a staged copy of the project walks the node_modules folders
+ * instead (electron-builder's traversal collector).
+ */
+export function packageApp(work: string, name: string, args: string[]): Packaged {
+  const { argv, releaseDir, cwd, env } = builderRun(work, name, args);
+  const run = spawnSync(process.execPath, argv, { cwd, encoding: 'utf8', timeout: 280_000, env });
   return { status: run.status, output: `${run.stdout}\n${run.stderr}`, releaseDir };
+}
+
+/**
+ * `packageApp` for several packages at once, each its own electron-builder process (into its own folder of
+ * `work`), so that one waiting on the disk leaves the processor to another. Resolves once all have ended.
+ */
+export async function packageApps(
+  work: string,
+  runs: readonly { readonly name: string; readonly args: string[] }[],
+): Promise<Packaged[]> {
+  // The stand-ins and the staged project are made once, before any run starts.
+  const commands = runs.map((r) => builderRun(work, r.name, r.args));
+  return Promise.all(
+    commands.map(
+      ({ argv, releaseDir, cwd, env }) =>
+        new Promise<Packaged>((resolve) => {
+          const child = spawn(process.execPath, argv, { cwd, env, timeout: 280_000 });
+          let output = '';
+          child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+          child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+          child.on('error', (error) => (output += `\n${error.message}`));
+          child.on('close', (status) => resolve({ status, output, releaseDir }));
+        }),
+    ),
+  );
 }
