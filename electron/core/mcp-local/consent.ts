@@ -7,19 +7,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ASSISTANT_CATEGORIES, type AssistantCategory } from '../../common/assistant';
 
 export const CONSENT_FILE_NAME = 'ai-assistant.json';
 
-/** The kinds of data a school's consent covers, in the order the settings screen lists them. */
-export const CONSENT_CATEGORIES = [
-  'courses',
-  'dates',
-  'notifications',
-  'products',
-  'purchases',
-  'profile',
-] as const;
-export type ConsentCategory = (typeof CONSENT_CATEGORIES)[number];
+/** The kinds of data a school's consent covers (common/assistant.ts, which the settings screen lists). */
+export const CONSENT_CATEGORIES = ASSISTANT_CATEGORIES;
+export type ConsentCategory = AssistantCategory;
 
 /** A school's categories when the student turns it on: the sensitive ones (money, identity) stay off. */
 export const DEFAULT_CATEGORIES: Readonly<Record<ConsentCategory, boolean>> = Object.freeze({
