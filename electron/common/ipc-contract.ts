@@ -5,6 +5,7 @@
  * the receiving side because the renderer is untrusted.
  */
 import { z } from 'zod';
+import { assistantChannels } from './assistant-contract';
 import type { DemoFaultsView } from './demo-faults';
 import { DEMO_DOWNLOAD_FAULTS } from './demo-faults';
 import type { OpenOutcome, ProductOfflineView, SiteStorageView } from './downloads';
@@ -382,6 +383,9 @@ export const ipcContract = {
   'invite:parse': channel<InviteOutcome>()(z.object({ link: z.string().max(8192) }).strict()),
   /** An invite link the app was opened with before the page could hear `invite:opened` (once; then null). */
   'invite:take-pending': channel<InviteOutcome | null>()(none),
+
+  // The student's own AI assistant (assistant-contract.ts).
+  ...assistantChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

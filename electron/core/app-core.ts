@@ -11,6 +11,7 @@
  * The demo branch (electron/core/demo) is the only place that starts the embedded server; everything else
  * reaches a site over HTTP.
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CHANNELS, type EventName, type IpcEvents, type IpcHandlers } from '../common/ipc-contract';
 import { withResults } from '../common/result';
@@ -37,6 +38,7 @@ import {
 import { createDownloadManager, type SavedFileAnswer } from './downloads/manager';
 import { CoreError } from './errors';
 import { createExportHandlers, type FileDelivery } from './export/service';
+import { createAssistantHandlers } from './handlers/assistant';
 import { createDemoHandlers } from './handlers/demo';
 import { createDoctorHandlers } from './handlers/doctor';
 import { createDownloadHandlers } from './handlers/downloads';
@@ -51,6 +53,8 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
+import type { ClientPlaces, McpLaunch } from './mcp-local/clients';
+import { checkoutLaunch } from './mcp-local/launch';
 import { createInviteInbox } from './invite/inbox';
 import { silentLogger, type Logger } from './log';
 import { entitlementLinksForSite } from './net/external-url';
@@ -110,6 +114,10 @@ export interface AppCoreOptions {
   readonly showItemInFolder?: (path: string) => void | Promise<void>;
   /** The zone exported dates are written in (default: this computer's). */
   readonly timeZone?: string;
+  /** How an assistant's client starts the local MCP server (default: this checkout's tsx on cli.ts). */
+  readonly mcpLaunch?: McpLaunch;
+  /** Where the assistants keep their config files (default: this user's home). */
+  readonly assistantPlaces?: ClientPlaces;
 }
 
 export type AppEventListener = <E extends EventName>(event: E, payload: IpcEvents[E]) => void;
@@ -381,6 +389,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     siteIds: () => sites.list().map((s) => s.id),
     showInFolder: options.showItemInFolder ?? null,
   });
+  const deliverFile: FileDelivery =
+    options.deliverFile ??
+    (async () => {
+      throw new CoreError('forbidden', 'This version of the app cannot save files.');
+    });
   const exportHandlers = createExportHandlers({
     db,
     now: () => new Date(clock.now()),
@@ -389,11 +402,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     // Built on the writer's thread: the main process only receives the finished text.
     purchaseHistoryCsv: ({ now: at, ...input }) =>
       writer.call('export:orders-csv', { ...input, now: at.toISOString() }),
-    deliver:
-      options.deliverFile ??
-      (async () => {
-        throw new CoreError('forbidden', 'This version of the app cannot save files.');
-      }),
+    deliver: deliverFile,
   });
 
   const handlers: IpcHandlers = {
@@ -413,6 +422,18 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createDemoHandlers(services),
       ...createInviteHandlers(invites),
       ...downloadHandlers,
+      ...createAssistantHandlers({
+        db,
+        sites,
+        dataDir,
+        launch: options.mcpLaunch ?? checkoutLaunch(dataDir),
+        places: options.assistantPlaces ?? {
+          home: homedir(),
+          platform: process.platform,
+          env: process.env,
+        },
+        deliver: deliverFile,
+      }),
     }),
     ...desktop.handlers,
     ...exportHandlers,

@@ -16,6 +16,7 @@ import { createSaveDialogDelivery } from './save-file';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
 import { externalUrl } from '../common/external-url';
+import { mcpLaunch } from './mcp-mode';
 
 /**
  * The Electron host: app lifecycle, the window, the menu and the IPC wiring. Thin on purpose: what the app does
@@ -133,6 +134,7 @@ export function startHost(options: {
         deliverFile: createSaveDialogDelivery(() => win),
         // A saved product file that does not open inside the app is shown in its folder, never opened or run.
         showItemInFolder: (path) => shell.showItemInFolder(path),
+        mcpLaunch: mcpLaunch(sqliteBinding),
       });
       registerInviteScheme(log);
       for (const link of earlyInvites.splice(0)) core.openInviteLink(link);

@@ -1,4 +1,5 @@
 import { app } from 'electron';
+import type { McpLaunch } from '../core/mcp-local/clients';
 
 /** `learning-desktop --mcp`: the app's own executable as the student's MCP server (no window, no lock). */
 export const MCP_FLAG = '--mcp';
@@ -21,4 +22,19 @@ export async function startMcpMode(): Promise<void> {
     version: app.getVersion(),
     ...(binding ? { nativeBinding: binding } : {}),
   });
+}
+
+/**
+ * How an assistant's client starts this app as its server: the executable with --mcp. An AppImage runs from a
+ * mount that changes at every start, so its own file (APPIMAGE) is named instead. From a checkout: Electron on
+ * the checkout, with the SQLite addon built for it.
+ */
+export function mcpLaunch(sqliteBinding: string | undefined): McpLaunch {
+  if (app.isPackaged)
+    return { command: process.env['APPIMAGE'] || process.execPath, args: [MCP_FLAG] };
+  return {
+    command: process.execPath,
+    args: [app.getAppPath(), MCP_FLAG],
+    ...(sqliteBinding ? { env: { LEARNING_DESKTOP_SQLITE_BINDING: sqliteBinding } } : {}),
+  };
 }

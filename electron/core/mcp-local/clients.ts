@@ -20,6 +20,8 @@ export const SERVER_KEY = 'learning-desktop';
 export interface McpLaunch {
   readonly command: string;
   readonly args: readonly string[];
+  /** Variables the server needs (from a checkout: the SQLite addon built for Electron). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface ClientPlaces {
@@ -52,7 +54,11 @@ export function configPath(client: AssistantClient, p: ClientPlaces): string {
 const sectionOf = (client: AssistantClient) => (client === 'vscode' ? 'servers' : 'mcpServers');
 
 export function entryFor(client: AssistantClient, launch: McpLaunch): Record<string, unknown> {
-  const base = { command: launch.command, args: [...launch.args] };
+  const base = {
+    command: launch.command,
+    args: [...launch.args],
+    ...(launch.env ? { env: { ...launch.env } } : {}),
+  };
   return client === 'vscode' ? { type: 'stdio', ...base } : base;
 }
 
