@@ -51,6 +51,7 @@ export const SETTINGS_SECTIONS = [
   'storage',
   'appearance',
   'privacy',
+  'assistant',
   'desktop',
   'demo',
   'about',

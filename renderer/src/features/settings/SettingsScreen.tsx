@@ -19,6 +19,7 @@ import { NotificationSettings } from '../desktop/NotificationSettings';
 import { ReminderSettings } from '../reminders/ReminderSettings';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
 import { UpdatesSettings } from '../desktop/UpdatesSettings';
+import { AssistantSettings } from '../assistant/AssistantSettings';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
 import { DoctorSettings } from './DoctorSettings';
 import { SettingsLayout } from './SettingsLayout';
@@ -306,6 +307,8 @@ export function SettingsScreen() {
               );
             case 'privacy':
               return <Security settings={q.data} />;
+            case 'assistant':
+              return <AssistantSettings />;
             case 'desktop':
               return (
                 <>
