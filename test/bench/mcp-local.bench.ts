@@ -11,10 +11,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openOfflineDatabase } from '../../electron/core/db';
 import { closeOfflineDatabase } from '../../electron/core/db/open';
 import { CONSENT_CATEGORIES } from '../../electron/core/mcp-local/consent';
@@ -23,7 +23,11 @@ import { createSyncService } from '../../electron/core/sync';
 import { siteClient } from '../core/sync/helpers/member-token';
 import { CLI } from '../core/mcp-local/mcp-client';
 import { installStandIn } from '../helpers/electron-stand-in';
-import { percentile, type BenchResult } from './types';
+import { openReadConnection } from '../../electron/core/db/open';
+import { ConsentReader } from '../../electron/core/mcp-local/consent';
+import { SchoolList } from '../../electron/core/mcp-local/school-list';
+import { LOCAL_TOOLS } from '../../electron/core/mcp-local/tools';
+import { collectGarbage, percentile, type BenchResult } from './types';
 
 const SERVER = fileURLToPath(new URL('./startup/scaled-server.ts', import.meta.url));
 const SCALE = Number(process.env['LD_BENCH_MCP_SCALE'] ?? 8);
@@ -131,6 +135,54 @@ async function toolFigures(dataDir: string, ids: readonly string[]): Promise<Ben
   }
 }
 
+/**
+ * The server's own share of a call, in this process: the input parsed, the view read, the answer checked against
+ * its schema and written as JSON (no pipe, no client).
+ */
+async function inProcessFigures(dataDir: string, ids: readonly string[]): Promise<BenchResult[]> {
+  const db = openReadConnection(join(dataDir, 'offline.db'));
+  const consent = new ConsentReader(dataDir);
+  const schools = new SchoolList(dataDir);
+  const ctx = () => ({
+    db,
+    now: new Date(),
+    consent: consent.current(),
+    schools: schools.current(),
+    timeZone: 'Asia/Taipei',
+  });
+  const args: Record<string, Record<string, unknown>> = {
+    get_course: { siteId: ids[0], courseId: '' },
+    search: { query: 'Lecture' },
+  };
+  const listed = LOCAL_TOOLS.find((t) => t.name === 'list_courses')!;
+  const page = (await listed.run(ctx(), listed.input.parse({ siteId: ids[0] }))).value as {
+    courses: { courseId: string }[];
+  };
+  args['get_course']!['courseId'] = page.courses[0]!.courseId;
+  const out: BenchResult[] = [];
+  try {
+    collectGarbage();
+    for (const tool of LOCAL_TOOLS) {
+      const times: number[] = [];
+      for (let i = 0; i <= CALLS; i++) {
+        const t0 = performance.now();
+        const answer = await tool.run(ctx(), tool.input.parse(args[tool.name] ?? {}));
+        JSON.stringify(tool.output.parse(answer.value));
+        if (i > 0) times.push(performance.now() - t0);
+      }
+      out.push({
+        name: `mcp tool in process p95: ${tool.name}`,
+        value: percentile(times, 95),
+        unit: 'ms',
+        note: `median ${percentile(times, 50).toFixed(2)} ms`,
+      });
+    }
+  } finally {
+    db.close();
+  }
+  return out;
+}
+
 /** Spawn to the first `initialize` answer on stdout, once. */
 function timeStart(
   command: string,
@@ -184,6 +236,24 @@ async function startFigures(dataDir: string): Promise<BenchResult[]> {
     });
   };
   const bundle = resolve('out/main/index.js');
+  // The server's chunk of the built bundle alone, in Node without loader hooks: what --mcp loads after Electron's
+  // own start (the stand-in below answers `import 'electron'` through a hook thread, which slows every import).
+  const chunk = existsSync('out/main/chunks')
+    ? readdirSync('out/main/chunks').find((f) => /^stdio-.*\.js$/.test(f))
+    : undefined;
+  if (chunk) {
+    const url = pathToFileURL(resolve('out/main/chunks', chunk)).href;
+    const driver = `const { runStdioServer } = await import(${JSON.stringify(url)}); await runStdioServer({ dataDir: process.env.LD_DATA, version: 'bench' });`;
+    await measure(
+      'built server chunk (Node, no hooks)',
+      process.execPath,
+      ['--input-type=module', '-e', driver],
+      {
+        PATH: process.env['PATH'],
+        LD_DATA: dataDir,
+      },
+    );
+  }
   if (existsSync(bundle)) {
     const standIn = mkdtempSync(join(tmpdir(), 'ld-bench-mcp-standin-'));
     try {
@@ -223,6 +293,7 @@ export async function run(): Promise<BenchResult[]> {
         value: seeded / 1000,
         unit: 's',
       },
+      ...(await inProcessFigures(dataDir, ids)),
       ...(await toolFigures(dataDir, ids)),
       ...(await startFigures(dataDir)),
     ];
