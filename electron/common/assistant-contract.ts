@@ -8,6 +8,7 @@ import {
   ASSISTANT_CLIENTS,
   type AssistantActivityView,
   type AssistantConnectPreview,
+  type AssistantRequestView,
   type AssistantView,
 } from './assistant';
 import type { SaveOutcome } from './files-and-invites';
@@ -58,4 +59,10 @@ export const assistantChannels = {
   'assistant:clear-activity': channel<void>()(none),
   /** The activity log as a JSON Lines file, where the student chooses. */
   'assistant:export-activity': channel<SaveOutcome>()(none),
+  /** What assistants asked to change and wait for the student (marking notices read). */
+  'assistant:requests': channel<AssistantRequestView[]>()(none),
+  /** The student's answer: marked read through the outbox, or refused; either way the request is gone. */
+  'assistant:answer-request': channel<{ marked: number }>()(
+    z.object({ id: z.string().uuid(), accept: z.boolean() }).strict(),
+  ),
 };

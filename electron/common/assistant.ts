@@ -88,3 +88,13 @@ export interface AssistantActivityView {
   readonly outcome: 'ok' | 'refused' | 'error';
   readonly ms: number;
 }
+
+/** An assistant's request waiting for the student: mark these notices of a school read. */
+export interface AssistantRequestView {
+  readonly id: string;
+  readonly at: string;
+  readonly client: string;
+  readonly siteId: string;
+  readonly schoolLabel: string;
+  readonly notices: readonly { readonly id: string; readonly title: string }[];
+}

@@ -425,6 +425,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createAssistantHandlers({
         db,
         sites,
+        sync,
         dataDir,
         launch: options.mcpLaunch ?? checkoutLaunch(dataDir),
         places: options.assistantPlaces ?? {

@@ -149,6 +149,8 @@ async function inProcessFigures(dataDir: string, ids: readonly string[]): Promis
     consent: consent.current(),
     schools: schools.current(),
     timeZone: 'Asia/Taipei',
+    dataDir,
+    client: 'bench',
   });
   const args: Record<string, Record<string, unknown>> = {
     get_course: { siteId: ids[0], courseId: '' },
@@ -162,7 +164,7 @@ async function inProcessFigures(dataDir: string, ids: readonly string[]): Promis
   const out: BenchResult[] = [];
   try {
     collectGarbage();
-    for (const tool of LOCAL_TOOLS) {
+    for (const tool of LOCAL_TOOLS.filter((t) => t.readOnly)) {
       const times: number[] = [];
       for (let i = 0; i <= CALLS; i++) {
         const t0 = performance.now();

@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import type { AssistantView } from '../../common/assistant';
+import type { AssistantRequestView, AssistantView } from '../../common/assistant';
 import type { CoreHandlers } from '../../common/ipc-contract';
-import { getLastSyncedAt, listSiteIds } from '../db/index';
+import { getLastSyncedAt, getNotificationsPage, listSiteIds } from '../db/index';
+import { CoreError } from '../errors';
 import { diagnoseAssistantConnection } from '../doctor/assistant-connection';
 import type { FileDelivery } from '../export/service';
 import { ActivityLog } from '../mcp-local/activity-log';
@@ -23,6 +24,7 @@ import {
   SURFACE_VERSION,
 } from '../mcp-local/consent';
 import { ConsentStore } from '../mcp-local/consent-store';
+import { AssistantRequests, type MarkReadRequest } from '../mcp-local/requests';
 import type { AppServices } from './services';
 
 type AssistantChannel =
@@ -32,9 +34,13 @@ type AssistantChannel =
   | 'assistant:connect'
   | 'assistant:activity'
   | 'assistant:clear-activity'
-  | 'assistant:export-activity';
+  | 'assistant:export-activity'
+  | 'assistant:requests'
+  | 'assistant:answer-request';
 
 export interface AssistantHandlerDeps extends Pick<AppServices, 'db' | 'sites'> {
+  /** A confirmed request goes through the outbox like the student's own mark-read. */
+  readonly sync: Pick<AppServices['sync'], 'markNotificationRead'>;
   readonly dataDir: string;
   /** How a client starts the server (the app's executable with --mcp, or a checkout's tsx). */
   readonly launch: McpLaunch;
@@ -53,6 +59,7 @@ export function createAssistantHandlers(
   });
   const activity = new ActivityLog({ dataDir: d.dataDir });
   const view = () => assistantView(d, store);
+  const requests = new AssistantRequests({ dataDir: d.dataDir });
   return {
     'assistant:get': view,
     'assistant:update': async (patch) => {
@@ -73,6 +80,19 @@ export function createAssistantHandlers(
         mimeType: 'text/csv',
         body: activityCsv(activity.read()),
       }),
+    'assistant:requests': async () => requests.list().flatMap((r) => requestView(d, r)),
+    'assistant:answer-request': async ({ id, accept }) => {
+      const request = requests.take(id);
+      if (!request || !accept) return { marked: 0 };
+      // Asked again at the answer: the consent may have changed while the request waited.
+      const consent = store.current();
+      const allowed = allowedSchools(consent, 'notifications').includes(request.siteId);
+      if (!allowed || !consent.allowMarkRead)
+        throw new CoreError('forbidden', 'Marking notices read for your assistant is off now.');
+      for (const noticeId of request.noticeIds)
+        await d.sync.markNotificationRead(request.siteId, noticeId);
+      return { marked: request.noticeIds.length };
+    },
   };
 }
 
@@ -120,6 +140,25 @@ async function assistantView(d: AssistantHandlerDeps, store: ConsentStore): Prom
     })),
     checks,
   };
+}
+
+/** A request as the student sees it: the school by name and each notice by its (cleaned) title. */
+function requestView(d: AssistantHandlerDeps, r: MarkReadRequest): AssistantRequestView[] {
+  const site = d.sites.list().find((s) => s.id === r.siteId);
+  if (!site) return [];
+  const titles = new Map(
+    getNotificationsPage(d.db, r.siteId, { offset: 0, limit: 500, onlyUnread: true }).items.map(
+      (n) => [n.id, n.title],
+    ),
+  );
+  const notices = r.noticeIds.flatMap((id) => {
+    const title = titles.get(id);
+    return title === undefined ? [] : [{ id, title }];
+  });
+  if (notices.length === 0) return [];
+  return [
+    { id: r.id, at: r.at, client: r.client, siteId: r.siteId, schoolLabel: site.label, notices },
+  ];
 }
 
 function synced(db: Database): boolean {

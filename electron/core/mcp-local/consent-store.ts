@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic-file';
 import { createKeyedQueue } from '../fs/keyed-queue';
 import { ActivityLog } from './activity-log';
+import { AssistantRequests } from './requests';
 import {
   CONSENT_CATEGORIES,
   ConsentReader,
@@ -69,6 +70,7 @@ export class ConsentStore {
   async #removeAll(): Promise<void> {
     await rm(consentFile(this.#deps.dataDir), { force: true });
     new ActivityLog({ dataDir: this.#deps.dataDir }).clear();
+    new AssistantRequests({ dataDir: this.#deps.dataDir }).clear();
   }
 }
 

@@ -12,6 +12,9 @@ export interface ToolContext {
   /** Every school in sites.json, in the app's order. */
   readonly schools: readonly SchoolInfo[];
   readonly timeZone: string;
+  /** The data folder (the one write leaves its request there) and the client's name, for that request. */
+  readonly dataDir: string;
+  readonly client: string;
 }
 
 export interface SchoolInfo {

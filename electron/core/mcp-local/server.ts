@@ -185,6 +185,8 @@ export class LocalMcpServer {
       consent,
       schools: this.#schools.current(),
       timeZone: this.#deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+      dataDir: this.#deps.dataDir,
+      client: this.#clientName(),
     };
   }
 
@@ -205,10 +207,9 @@ export class LocalMcpServer {
   ): void {
     // Nothing is recorded while the feature is off: turning it off removes the log, and it stays away.
     if (!isActive(this.#consent.current())) return;
-    const client = this.#server.getClientVersion();
     this.#activity.append({
       at: new Date().toISOString(),
-      client: schoolLine(client ? `${client.name} ${client.version}` : 'unknown', 100),
+      client: this.#clientName(),
       kind,
       name: schoolLine(name, 100),
       args: summariseArgs(args),
@@ -216,6 +217,12 @@ export class LocalMcpServer {
       outcome,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
+  }
+
+  /** The client's own name and version from initialize (its words: cleaned and bounded like a school's). */
+  #clientName(): string {
+    const client = this.#server.getClientVersion();
+    return schoolLine(client ? `${client.name} ${client.version}` : 'unknown', 100);
   }
 
   #handleResourcesAndPrompts(): void {
@@ -279,7 +286,7 @@ function describeTool(tool: LocalTool): Tool {
       title: tool.title,
       readOnlyHint: tool.readOnly,
       destructiveHint: false,
-      idempotentHint: tool.readOnly,
+      idempotentHint: true,
       // Only this computer's offline copy: nothing reaches the network.
       openWorldHint: false,
     },

@@ -8,6 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { AssistantRequestView } from '../../../electron/common/assistant';
+import type { NotificationsView } from '../../../electron/common/view-models';
 import { dispatch } from '../../../electron/core/ipc-dispatch';
 import { LOCAL_TOOLS } from '../../../electron/core/mcp-local/tools';
 import { ConsentStore } from '../../../electron/core/mcp-local/consent-store';
@@ -116,7 +118,11 @@ describe('with the app running and holding the data folder', () => {
       school: { siteId: demo.site.id, categories: { purchases: true, profile: true } },
     });
     const tools = (await session.client.listTools()).tools;
-    expect(tools.map((t) => t.name).sort()).toEqual(LOCAL_TOOLS.map((t) => t.name).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      LOCAL_TOOLS.filter((t) => t.readOnly)
+        .map((t) => t.name)
+        .sort(),
+    );
     const courses = await session.client.callTool({ name: 'list_courses', arguments: {} });
     const courseId = (courses.structuredContent as { courses: { courseId: string }[] }).courses[0]!
       .courseId;
@@ -212,6 +218,62 @@ describe('with the app running and holding the data folder', () => {
     const course = await session.client.callTool({ name: 'list_courses', arguments: {} });
     const title = (course.structuredContent as { courses: { title: string }[] }).courses[0]!.title;
     expect(readFileSync(join(demo.dataDir, ACTIVITY_FILE_NAME), 'utf8')).not.toContain(title);
+  });
+
+  test('the one write waits for the student in the app, and goes through the outbox once confirmed', async () => {
+    const off = await session.client.callTool({
+      name: 'ask_to_mark_notices_read',
+      arguments: { siteId: demo.site.id, noticeIds: ['x'] },
+    });
+    expect(text(off)).toContain('ask to mark notices read');
+    await store().update({ allowMarkRead: true });
+    await expect.poll(toolNames, { timeout: 10_000 }).toContain('ask_to_mark_notices_read');
+    const tool = (await session.client.listTools()).tools.find(
+      (t) => t.name === 'ask_to_mark_notices_read',
+    )!;
+    expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    const unread = await session.client.callTool({
+      name: 'list_notifications',
+      arguments: { onlyUnread: true },
+    });
+    const ids = (unread.structuredContent as { notifications: { id: string }[] }).notifications
+      .slice(0, 2)
+      .map((n) => n.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const asked = await session.client.callTool({
+      name: 'ask_to_mark_notices_read',
+      arguments: { siteId: demo.site.id, noticeIds: ids },
+    });
+    expect(asked.structuredContent).toMatchObject({ status: 'waiting-for-student' });
+    // Nothing changed yet: the student answers in the app.
+    const still = await session.client.callTool({
+      name: 'list_notifications',
+      arguments: { onlyUnread: true },
+    });
+    expect(JSON.stringify(still.structuredContent)).toContain(ids[0]!);
+    const waiting = valueOf(
+      await dispatch(demo.core.handlers, 'assistant:requests', undefined),
+    ) as AssistantRequestView[];
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]!.notices.map((n) => n.id)).toEqual(ids);
+    const answer = valueOf(
+      await dispatch(demo.core.handlers, 'assistant:answer-request', {
+        id: waiting[0]!.id,
+        accept: true,
+      }),
+    ) as { marked: number };
+    expect(answer.marked).toBe(ids.length);
+    const inbox = valueOf(
+      await dispatch(demo.core.handlers, 'notifications:list', { siteId: demo.site.id }),
+    ) as NotificationsView;
+    for (const id of ids) {
+      const notice = inbox.items.find((n) => n.id === id)!;
+      expect(notice.readAt !== null || notice.pendingSync).toBe(true);
+    }
+    expect(valueOf(await dispatch(demo.core.handlers, 'assistant:requests', undefined))).toEqual(
+      [],
+    );
+    await store().update({ allowMarkRead: false });
   });
 
   test("a hostile school's notice is cleaned, marked as the school's text, and changes nothing", async () => {
