@@ -61,12 +61,12 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(school.getByTestId('assistant-category-courses')).toBeChecked();
       await expect(school.getByTestId('assistant-category-purchases')).not.toBeChecked();
       await expect(school.getByTestId('assistant-category-profile')).not.toBeChecked();
-      await school.getByTestId('assistant-category-notifications').uncheck();
-      await expect(school.getByTestId('assistant-category-notifications')).not.toBeChecked();
+      await school.getByTestId('assistant-category-products').uncheck();
+      await expect(school.getByTestId('assistant-category-products')).not.toBeChecked();
       // Saved by the core (the box shows the change at once, before the core's answer).
       await expect
         .poll(() => readFileSync(join(dataDir, 'ai-assistant.json'), 'utf8'))
-        .toContain('"notifications": false');
+        .toContain('"products": false');
 
       // An assistant asks "what should I study this week?": its client calls the tools.
       const session = await connectMcp(dataDir, { name: 'Claude' });
@@ -77,7 +77,7 @@ for (const lng of ['en', 'zh-TW'] as const) {
         const schools = await session.client.callTool({ name: 'list_schools', arguments: {} });
         const first = (schools.structuredContent as { allowed: { categories: string[] }[] })
           .allowed[0]!;
-        expect(first.categories).toEqual(['courses', 'dates', 'products']);
+        expect(first.categories).toEqual(['courses', 'dates', 'notifications']);
         await session.client.callTool({ name: 'get_today', arguments: {} });
         await session.client.callTool({ name: 'get_progress', arguments: {} });
         const refused = await session.client.callTool({ name: 'list_purchases', arguments: {} });
@@ -111,6 +111,38 @@ for (const lng of ['en', 'zh-TW'] as const) {
         mcpServers: Record<string, { command: string; args: string[] }>;
       };
       expect(written.mcpServers['learning-desktop']!.args).toContain('--data-dir');
+
+      // The one write: the assistant asks, the student answers here.
+      await page.getByTestId('assistant-allow-mark-read').check();
+      await expect
+        .poll(() => readFileSync(join(dataDir, 'ai-assistant.json'), 'utf8'))
+        .toContain('"allowMarkRead": true');
+      const asker = await connectMcp(dataDir, { name: 'Claude' });
+      try {
+        const schools = await asker.client.callTool({ name: 'list_schools', arguments: {} });
+        const siteIds = (
+          schools.structuredContent as { allowed: { siteId: string }[] }
+        ).allowed.map((s) => s.siteId);
+        const siteId = siteIds[0]!;
+        const unread = await asker.client.callTool({
+          name: 'list_notifications',
+          arguments: { siteId, onlyUnread: true },
+        });
+        const id = (unread.structuredContent as { notifications: { id: string }[] })
+          .notifications[0]!.id;
+        const asked = await asker.client.callTool({
+          name: 'ask_to_mark_notices_read',
+          arguments: { siteId, noticeIds: [id] },
+        });
+        expect(asked.isError).toBeFalsy();
+      } finally {
+        await asker.close();
+      }
+      const request = page.getByTestId('assistant-request');
+      await expect(request).toBeVisible({ timeout: 15_000 });
+      await expectAccessible(page, `assistant request (${lng})`);
+      await request.getByTestId('assistant-request-accept').click();
+      await expect(request).toHaveCount(0);
 
       await page.getByTestId('assistant-activity-clear').click();
       await expect(page.getByTestId('assistant-activity-empty')).toBeVisible();

@@ -20,6 +20,7 @@ import { SiteSwitcher } from '../features/sites/SiteSwitcher';
 import { StatusBar } from '../features/sync/StatusBar';
 import { SiteBanners } from '../features/sync/SiteBanners';
 import { InviteListener } from '../features/invite/InviteListener';
+import { AssistantRequests } from '../features/assistant/AssistantRequests';
 import { useReleaseFirstScreen } from '../state/first-screen';
 import { useScreenPlace } from '../state/screen-place';
 
@@ -96,6 +97,9 @@ export function Shell() {
                 <SiteBanners />
               </ErrorBoundary>
             )}
+            <ErrorBoundary area="assistant-requests" fallback={quiet}>
+              <AssistantRequests />
+            </ErrorBoundary>
             {sitesQuery.isPending ? (
               <Loading shape="cards" />
             ) : sitesQuery.isError && route.screen !== 'settings' ? (

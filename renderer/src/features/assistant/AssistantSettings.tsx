@@ -48,6 +48,12 @@ export function AssistantSettings() {
             label={t('assistant.fullCodes')}
             testId="assistant-full-codes"
           />
+          <Check
+            checked={view.allowMarkRead}
+            onChange={(v) => update.mutate({ allowMarkRead: v })}
+            label={t('assistant.allowMarkRead')}
+            testId="assistant-allow-mark-read"
+          />
         </section>
       )}
       <ConnectPanel view={view} />

@@ -41,6 +41,7 @@ function applyLocally(view: AssistantView, patch: Patch): AssistantView {
     enabled: cloud ? enabled : false,
     surfaceChanged: patch.enabled === true ? false : view.surfaceChanged,
     fullPaymentCodes: patch.fullPaymentCodes ?? view.fullPaymentCodes,
+    allowMarkRead: patch.allowMarkRead ?? view.allowMarkRead,
     schools: view.schools.map((s) =>
       s.siteId !== patch.school?.siteId
         ? s
