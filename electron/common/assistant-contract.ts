@@ -1,6 +1,6 @@
 /**
- * The AI assistant's channels (Settings > AI assistant, the "AI activity" view), spread into the one contract
- * (ipc-contract.ts). Inputs are checked here like every other channel's.
+ * The AI assistant's channels (Settings > AI assistant, the "AI activity" view), spread into the
+ * one contract (ipc-contract.ts). Inputs are checked here like every other channel's.
  */
 import { z } from 'zod';
 import {

@@ -1,6 +1,7 @@
 /**
- * The student's own AI assistant (Settings > AI assistant, the "AI activity" view): what the screens see of
- * the local MCP server's consent, connections and activity. Types and names only (the renderer imports them).
+ * The student's own AI assistant (Settings > AI assistant, the "AI activity" view): what the
+ * screens see of the local MCP server's consent, connections and activity. Types and names only
+ * (the renderer imports them).
  */
 
 /** The kinds of data a school's consent covers, in the order the settings screen lists them. */

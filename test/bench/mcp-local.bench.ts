@@ -1,13 +1,16 @@
 /**
  * `npm run bench mcp-local`: the student's own MCP server at 8x the large seed with 5 schools (as
- * startup.bench.ts at its largest: one school at 8x, four more at 1x, synced over loopback into one offline
- * database). The server then runs as an assistant's client starts it, and is timed from that client (the SDK's
- * Client over stdio: the JSON-RPC round trip, the consent read, the view, the answer's check and the log line),
- * and in process (the server's own share).
+ * startup.bench.ts at its largest: one school at 8x, four more at 1x, synced over loopback into one
+ * offline database). The server then runs as an assistant's client starts it, and is timed from
+ * that client (the SDK's Client over stdio: the JSON-RPC round trip, the consent read, the view,
+ * the answer's check and the log line), and in process (the server's own share).
  * - tool call p95 per tool (target <= 50 ms), 100 calls each after one warm-up call;
- * - process start to the first `initialize` answer (target <= 500 ms), median and p95 of 10 starts, for the
- *   built server chunk in Node, the built main bundle in --mcp mode (out/main, the code the app ships, under Node
- *   with the electron stand-in; Electron's own start is not in it) and `npm run mcp` (tsx compiling the sources).
+ * - process start to the first `initialize` answer (target <= 500 ms), median and p95 of 10 starts,
+ *   for the
+ * built server chunk in Node, the built main bundle in --mcp mode (out/main, the code the app
+ * ships, under Node
+ * with the electron stand-in; Electron's own start is not in it) and `npm run mcp` (tsx compiling
+ * the sources).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -149,8 +152,8 @@ async function toolFigures(dataDir: string, ids: readonly string[]): Promise<Ben
 }
 
 /**
- * The server's own share of a call, in this process: the input parsed, the view read, the answer checked against
- * its schema and written as JSON (no pipe, no client).
+ * The server's own share of a call, in this process: the input parsed, the view read, the answer
+ * checked against its schema and written as JSON (no pipe, no client).
  */
 async function inProcessFigures(dataDir: string, ids: readonly string[]): Promise<BenchResult[]> {
   const db = openReadConnection(join(dataDir, 'offline.db'));
@@ -251,8 +254,9 @@ async function startFigures(dataDir: string): Promise<BenchResult[]> {
     });
   };
   const bundle = resolve('out/main/index.js');
-  // The server's chunk of the built bundle alone, in Node without loader hooks: what --mcp loads after Electron's
-  // own start (the stand-in below answers `import 'electron'` through a hook thread, which slows every import).
+  // The server's chunk of the built bundle alone, in Node without loader hooks: what --mcp loads
+  // after Electron's own start (the stand-in below answers `import 'electron'` through a hook
+  // thread, which slows every import).
   const chunk = existsSync('out/main/chunks')
     ? readdirSync('out/main/chunks').find((f) => /^stdio-.*\.js$/.test(f))
     : undefined;

@@ -7,9 +7,10 @@ import { expect, packageVersion, test as base } from './fixtures';
 import { englishLeftovers, expectAccessible, SHOTS, startDemo, translator } from './helpers-ui';
 
 /**
- * Settings > AI assistant in Chromium, both languages: off by default, turned on with the cloud acknowledgement,
- * a school's categories; a real MCP client's calls (the SDK's Client over stdio against the entry point) then
- * show in the AI activity view; a connect button previews and writes Claude Desktop's file in a temporary home.
+ * Settings > AI assistant in Chromium, both languages: off by default, turned on with the cloud
+ * acknowledgement, a school's categories; a real MCP client's calls (the SDK's Client over stdio
+ * against the entry point) then show in the AI activity view; a connect button previews and writes
+ * Claude Desktop's file in a temporary home.
  */
 const test = base.extend({
   host: async ({ dataDir }, use) => {

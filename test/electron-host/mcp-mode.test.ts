@@ -10,9 +10,10 @@ import { syncedDemo, type SyncedDemo } from '../helpers/test-core';
 import { allow } from '../core/mcp-local/consent-fixture';
 
 /**
- * `learning-desktop --mcp` through the built main bundle (the stand-in `electron` in plain Node, which records
- * every call the host makes as a line on stdout): the server answers on stdio, and nothing of the window's start
- * (sandbox, single-instance lock, protocol, window) runs, or its record would break the protocol on stdout.
+ * `learning-desktop --mcp` through the built main bundle (the stand-in `electron` in plain Node,
+ * which records every call the host makes as a line on stdout): the server answers on stdio, and
+ * nothing of the window's start (sandbox, single-instance lock, protocol, window) runs, or its
+ * record would break the protocol on stdout.
  */
 const buildError = ensureBuiltApp();
 let demo: SyncedDemo;

@@ -1,8 +1,8 @@
 /**
- * The connection check of the student's own AI assistant (Settings > AI assistant > Check): why a client that
- * was connected gets nothing. The feature off or asked again, no offline copy yet, no school allowed, a client
- * file without the entry, unreadable, or naming an app that is not there (the app moved or was reinstalled
- * elsewhere), or another command.
+ * The connection check of the student's own AI assistant (Settings > AI assistant > Check): why a
+ * client that was connected gets nothing. The feature off or asked again, no offline copy yet, no
+ * school allowed, a client file without the entry, unreadable, or naming an app that is not there
+ * (the app moved or was reinstalled elsewhere), or another command.
  */
 import { existsSync } from 'node:fs';
 import type { AssistantCheck, AssistantClientId } from '../../common/assistant';

@@ -1,9 +1,10 @@
 /**
- * The assistant's activity: one JSON line per call in `ai-activity.jsonl` in the data folder, written by the
- * assistant's server and read by the app's "AI activity" view. A line names the call, never what it returned:
- * time, client, tool, an argument summary (ids, filters and numbers; free text only by its length), rows returned,
- * outcome and duration. Bounded: past MAX_BYTES the file becomes `.1` (the one before it is dropped), so the log
- * never holds more than about twice that.
+ * The assistant's activity: one JSON line per call in `ai-activity.jsonl` in the data folder,
+ * written by the assistant's server and read by the app's "AI activity" view. A line names the
+ * call, never what it returned: time, client, tool, an argument summary (ids, filters and numbers;
+ * free text only by its length), rows returned, outcome and duration. Bounded: past MAX_BYTES the
+ * file becomes `.1` (the one before it is dropped), so the log never holds more than about twice
+ * that.
  */
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,8 +63,8 @@ export class ActivityLog {
   append(entry: ActivityEntry): void {
     try {
       this.#rotateIfFull();
-      // One write with O_APPEND: lines from two servers at once do not interleave (POSIX write(2) to a regular
-      // file appends atomically; the lines are far below any limit that matters).
+      // One write with O_APPEND: lines from two servers at once do not interleave (POSIX write(2)
+      // to a regular file appends atomically; the lines are far below any limit that matters).
       appendFileSync(this.#file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     } catch {
       // The call goes on; the view shows what was written.

@@ -1,7 +1,8 @@
 /**
- * `npm run mcp [-- --data-dir DIR]`: the local MCP server from a checkout (tsx, the system's Node). The installed
- * app starts the same server from its own executable (`learning-desktop --mcp`, electron/main/mcp-mode.ts).
- * The data folder: --data-dir, else LEARNING_DESKTOP_DATA_DIR, else the installed app's (Electron's userData).
+ * `npm run mcp [-- --data-dir DIR]`: the local MCP server from a checkout (tsx, the system's Node).
+ * The installed app starts the same server from its own executable (`learning-desktop --mcp`,
+ * electron/main/mcp-mode.ts). The data folder: --data-dir, else LEARNING_DESKTOP_DATA_DIR, else the
+ * installed app's (Electron's userData).
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

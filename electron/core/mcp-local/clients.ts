@@ -1,8 +1,9 @@
 /**
- * Connect in one step: where Claude Desktop, VS Code and Cursor keep their MCP servers, the entry this app adds,
- * and the merge that writes it. Nothing is written before the student has seen the exact JSON (preview), the
- * file is replaced atomically, and a file that was there is copied aside first. A file that is not plain JSON
- * (VS Code's mcp.json may hold comments) is never rewritten: the student is shown what to paste instead.
+ * Connect in one step: where Claude Desktop, VS Code and Cursor keep their MCP servers, the entry
+ * this app adds, and the merge that writes it. Nothing is written before the student has seen the
+ * exact JSON (preview), the file is replaced atomically, and a file that was there is copied aside
+ * first. A file that is not plain JSON (VS Code's mcp.json may hold comments) is never rewritten:
+ * the student is shown what to paste instead.
  */
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -148,8 +149,9 @@ export async function previewConnect(
 }
 
 /**
- * Writes the entry into the client's file: the file as it was is copied to `<file>.bak` first, the new one
- * replaces it atomically (temp file, fsync, rename). Answers where the copy went (null: there was no file).
+ * Writes the entry into the client's file: the file as it was is copied to `<file>.bak` first, the
+ * new one replaces it atomically (temp file, fsync, rename). Answers where the copy went (null:
+ * there was no file).
  */
 export async function connectClient(
   client: AssistantClient,

@@ -1,7 +1,7 @@
 /**
- * The app's side of the consent: the settings screen's changes, saved atomically to ai-assistant.json (the
- * server reads it at every call). Turning the feature off removes what it wrote: the consent itself and the
- * activity log.
+ * The app's side of the consent: the settings screen's changes, saved atomically to
+ * ai-assistant.json (the server reads it at every call). Turning the feature off removes what it
+ * wrote: the consent itself and the activity log.
  */
 import { rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic-file';

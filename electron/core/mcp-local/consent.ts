@@ -1,8 +1,9 @@
 /**
- * What the student allows their own AI assistant to read (Settings > AI assistant), kept in `ai-assistant.json`
- * in the data folder beside the settings. A file of its own, not a field of the settings: the assistant's server
- * is another process started by the assistant's client, knows only the data folder, and must read the consent at
- * every call without electron-store or the app running. The app writes it atomically; the server only reads it.
+ * What the student allows their own AI assistant to read (Settings > AI assistant), kept in
+ * `ai-assistant.json` in the data folder beside the settings. A file of its own, not a field of the
+ * settings: the assistant's server is another process started by the assistant's client, knows only
+ * the data folder, and must read the consent at every call without electron-store or the app
+ * running. The app writes it atomically; the server only reads it.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,8 +27,9 @@ export const DEFAULT_CATEGORIES: Readonly<Record<ConsentCategory, boolean>> = Ob
 });
 
 /**
- * The surface the student agreed to: the tools and what they read. When a version of the app offers more (a new
- * tool, a new category), this changes and the feature stays off until the student looks at it again.
+ * The surface the student agreed to: the tools and what they read. When a version of the app offers
+ * more (a new tool, a new category), this changes and the feature stays off until the student looks
+ * at it again.
  */
 export const SURFACE_VERSION = 'tools-1';
 
@@ -96,8 +98,8 @@ export function allowedSchools(
 }
 
 /**
- * The consent on disk, read again only when the file changed (size and mtime): the server calls `current()` at
- * every request, so a change the student makes applies to the next call.
+ * The consent on disk, read again only when the file changed (size and mtime): the server calls
+ * `current()` at every request, so a change the student makes applies to the next call.
  */
 export class ConsentReader {
   readonly #file: string;

@@ -47,8 +47,8 @@ export class ToolRefusal extends Error {
 }
 
 /**
- * The schools a call may read for `category`: the one it names (refused when not allowed, with the setting to
- * change) or every allowed one.
+ * The schools a call may read for `category`: the one it names (refused when not allowed, with the
+ * setting to change) or every allowed one.
  */
 export function schoolsFor(
   ctx: ToolContext,

@@ -1,9 +1,9 @@
 /**
- * The offline database, opened read-only (db/open.ts openReadConnection: readonly, fileMustExist, the schema
- * version checked). A reader of a WAL database needs no lock and never blocks the app's writer
- * (https://sqlite.org/wal.html "Concurrency"), so it works while the app runs and holds the data folder's lock,
- * and while it is closed. Opened at the first call that reads, and again when the file was replaced (the app
- * rebuilds a damaged file under the same name).
+ * The offline database, opened read-only (db/open.ts openReadConnection: readonly, fileMustExist,
+ * the schema version checked). A reader of a WAL database needs no lock and never blocks the app's
+ * writer (https://sqlite.org/wal.html "Concurrency"), so it works while the app runs and holds the
+ * data folder's lock, and while it is closed. Opened at the first call that reads, and again when
+ * the file was replaced (the app rebuilds a damaged file under the same name).
  */
 import type { Database } from 'better-sqlite3';
 import { statSync } from 'node:fs';

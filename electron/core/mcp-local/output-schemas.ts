@@ -1,7 +1,8 @@
 /**
- * The shape every tool answers in: the schools it read with how old their data is, which fields hold the
- * school's own words, and the tool's own fields. Each is a zod schema, sent as the tool's outputSchema (JSON
- * Schema 2020-12, MCP 2025-11-25 "Output Schema") and checked against the answer before it leaves the server.
+ * The shape every tool answers in: the schools it read with how old their data is, which fields
+ * hold the school's own words, and the tool's own fields. Each is a zod schema, sent as the tool's
+ * outputSchema (JSON Schema 2020-12, MCP 2025-11-25 "Output Schema") and checked against the answer
+ * before it leaves the server.
  */
 import { z } from 'zod';
 import { freshnessSchema, type Freshness } from './context';

@@ -1,8 +1,9 @@
 /**
- * The one write an assistant may ask for: marking notices read. The server cannot write the database (it is a
- * reader beside the app), so it leaves a request in `ai-requests/` in the data folder; the app shows it to the
- * student, who confirms or refuses it there (never in the assistant's client), and a confirmed one goes through
- * the app's outbox like a notice the student marked read. A request waits at most a day.
+ * The one write an assistant may ask for: marking notices read. The server cannot write the
+ * database (it is a reader beside the app), so it leaves a request in `ai-requests/` in the data
+ * folder; the app shows it to the student, who confirms or refuses it there (never in the
+ * assistant's client), and a confirmed one goes through the app's outbox like a notice the student
+ * marked read. A request waits at most a day.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

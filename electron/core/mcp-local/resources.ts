@@ -1,6 +1,6 @@
 /**
- * Resources: Today, and a course's outline by its address. Each is the same JSON as the tool that reads it
- * (get_today, get_course), under the same consent.
+ * Resources: Today, and a course's outline by its address. Each is the same JSON as the tool that
+ * reads it (get_today, get_course), under the same consent.
  */
 import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';

@@ -1,6 +1,7 @@
 /**
- * The schools as the app keeps them (sites.json in the data folder): id, the student's name for it and its
- * address, read again only when the file changed. The server never reads the vault: no token, no sign-in.
+ * The schools as the app keeps them (sites.json in the data folder): id, the student's name for it
+ * and its address, read again only when the file changed. The server never reads the vault: no
+ * token, no sign-in.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

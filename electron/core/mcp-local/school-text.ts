@@ -1,9 +1,10 @@
 /**
- * What a school wrote (titles, notices, product names) reaches an assistant as data, never as instructions: the
- * views already clean it (common/site-values.ts: control and bidi characters out, sizes bounded); here it is
- * bounded again to what an assistant needs, and every result says which of its fields are the school's words.
- * Nothing the server does depends on such text: which tools exist, which schools and categories they read, and
- * whether a code is masked are decided by the consent file alone.
+ * What a school wrote (titles, notices, product names) reaches an assistant as data, never as
+ * instructions: the views already clean it (common/site-values.ts: control and bidi characters out,
+ * sizes bounded); here it is bounded again to what an assistant needs, and every result says which
+ * of its fields are the school's words. Nothing the server does depends on such text: which tools
+ * exist, which schools and categories they read, and whether a code is masked are decided by the
+ * consent file alone.
  */
 import { siteParagraphs, siteText } from '../../common/site-values';
 

@@ -1,8 +1,9 @@
 /**
- * The student's own MCP server over the offline copy (MCP 2025-11-25, through the SDK's low-level Server so that
- * the consent decides each list and each call): what a school's consent does not allow is absent from
- * tools/list and refused, with the setting to change, if called anyway. The consent file is read at every
- * request and watched, so a change applies to the next call and the client hears list_changed.
+ * The student's own MCP server over the offline copy (MCP 2025-11-25, through the SDK's low-level
+ * Server so that the consent decides each list and each call): what a school's consent does not
+ * allow is absent from tools/list and refused, with the setting to change, if called anyway. The
+ * consent file is read at every request and watched, so a change applies to the next call and the
+ * client hears list_changed.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -205,7 +206,8 @@ export class LocalMcpServer {
     outcome: ActivityEntry['outcome'],
     started: number,
   ): void {
-    // Nothing is recorded while the feature is off: turning it off removes the log, and it stays away.
+    // Nothing is recorded while the feature is off: turning it off removes the log, and it stays
+    // away.
     if (!isActive(this.#consent.current())) return;
     this.#activity.append({
       at: new Date().toISOString(),

@@ -1,6 +1,7 @@
 /**
- * The server on stdin/stdout (MCP "Transports", stdio): only protocol messages on stdout; what the server has
- * to say goes to stderr. Ends when stdin closes (the client went away) or on SIGTERM/SIGINT.
+ * The server on stdin/stdout (MCP "Transports", stdio): only protocol messages on stdout; what the
+ * server has to say goes to stderr. Ends when stdin closes (the client went away) or on
+ * SIGTERM/SIGINT.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LocalMcpServer, type LocalMcpServerDeps } from './server';

@@ -9,8 +9,8 @@ export interface ToolAnswer {
 }
 
 /**
- * One tool of the local server. `category` decides whether it is listed (some school allows it) and which
- * schools it reads; null: it reads nothing of a school's data beyond names and freshness.
+ * One tool of the local server. `category` decides whether it is listed (some school allows it) and
+ * which schools it reads; null: it reads nothing of a school's data beyond names and freshness.
  */
 export interface LocalTool<I extends z.ZodObject = z.ZodObject> {
   readonly name: string;

@@ -1,6 +1,6 @@
 /**
- * The connect buttons and the connection check, through the core's dispatcher as the settings screen calls
- * them, with a temporary home holding the clients' files.
+ * The connect buttons and the connection check, through the core's dispatcher as the settings
+ * screen calls them, with a temporary home holding the clients' files.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * The SDK's own client over stdio against the real entry point (`npm run mcp`'s cli.ts under tsx), as an
- * assistant's client starts it: a child process, JSON-RPC on its stdin and stdout.
+ * The SDK's own client over stdio against the real entry point (`npm run mcp`'s cli.ts under tsx),
+ * as an assistant's client starts it: a child process, JSON-RPC on its stdin and stdout.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -48,8 +48,9 @@ export async function connectMcp(
 }
 
 /**
- * The entry point without the SDK: the messages written to stdin one per line, every stdout line read until one
- * answer per request has come (or 20 s). What comes back is every line stdout carried.
+ * The entry point without the SDK: the messages written to stdin one per line, every stdout line
+ * read until one answer per request has come (or 20 s). What comes back is every line stdout
+ * carried.
  */
 export async function rawExchange(dataDir: string, messages: readonly object[]): Promise<string[]> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--data-dir', dataDir], {

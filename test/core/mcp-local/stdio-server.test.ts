@@ -1,7 +1,7 @@
 /**
- * The local MCP server as an assistant's client meets it: the SDK's Client over stdio against the real entry
- * point, on a demo school synced by a real core. First with the core running (it holds the data folder's lock),
- * then with the core and the school's server stopped (offline).
+ * The local MCP server as an assistant's client meets it: the SDK's Client over stdio against the
+ * real entry point, on a demo school synced by a real core. First with the core running (it holds
+ * the data folder's lock), then with the core and the school's server stopped (offline).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { existsSync, readFileSync } from 'node:fs';

@@ -7,8 +7,8 @@ import { channelKey, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 
 /**
- * The "AI activity" view: every call an assistant made (time, client, what, rows, outcome, duration), never
- * what it read. Clear empties the log; export saves it as CSV.
+ * The "AI activity" view: every call an assistant made (time, client, what, rows, outcome,
+ * duration), never what it read. Clear empties the log; export saves it as CSV.
  */
 export function ActivityView() {
   const { t, i18n } = useTranslation();

@@ -6,8 +6,9 @@ import { channelKey, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 
 /**
- * What an assistant asked to change, waiting for the student: here, in the app, never in the assistant's
- * client. Looked for every few seconds (the request is a file the assistant's server left in the data folder).
+ * What an assistant asked to change, waiting for the student: here, in the app, never in the
+ * assistant's client. Looked for every few seconds (the request is a file the assistant's server
+ * left in the data folder).
  */
 export function AssistantRequests() {
   const { t } = useTranslation();

@@ -13,9 +13,10 @@ import { useAssistant } from './useAssistant';
 import './assistant.css';
 
 /**
- * Settings > AI assistant: the student's own assistant reads the offline copy through the app's local MCP
- * server, only what is allowed here. Off by default; on needs the acknowledgement that an assistant may send
- * what it reads to its own cloud; per school and per category, the sensitive ones off.
+ * Settings > AI assistant: the student's own assistant reads the offline copy through the app's
+ * local MCP server, only what is allowed here. Off by default; on needs the acknowledgement that an
+ * assistant may send what it reads to its own cloud; per school and per category, the sensitive
+ * ones off.
  */
 export function AssistantSettings() {
   const { t } = useTranslation();

@@ -12,8 +12,9 @@ import { ErrorState } from '../../ui/ErrorState';
 import { useAssistant } from './useAssistant';
 
 /**
- * Connect in one step: each button first shows the exact file and JSON it will write (and VS Code's command),
- * and writes only when the student says so. Below, the connection check says why a client gets nothing.
+ * Connect in one step: each button first shows the exact file and JSON it will write (and VS Code's
+ * command), and writes only when the student says so. Below, the connection check says why a client
+ * gets nothing.
  */
 export function ConnectPanel({ view }: { view: AssistantView }) {
   const { t } = useTranslation();

@@ -7,9 +7,9 @@ import { channelKey, useChannel } from '../../query';
 type Patch = ChannelInput<'assistant:update'>;
 
 /**
- * The assistant's settings as the core has them, and one change at a time. A box shows its new state at once
- * (the change applied to the view held here); the core's answer then replaces the view, or the old one comes
- * back if the change failed.
+ * The assistant's settings as the core has them, and one change at a time. A box shows its new
+ * state at once (the change applied to the view held here); the core's answer then replaces the
+ * view, or the old one comes back if the change failed.
  */
 export function useAssistant() {
   const client = useQueryClient();
