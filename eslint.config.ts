@@ -44,7 +44,8 @@ const CORE_LAYERS = [
   ['worker'],
   // The sync hands its writes to the worker.
   ['sync', 'sites'],
-  ['desktop', 'doctor', 'demo', 'settings', 'invite', 'downloads'],
+  // mcp-local: the student's own MCP server over the offline copy (db read-only; never vault, sync or net I/O).
+  ['desktop', 'doctor', 'demo', 'settings', 'invite', 'downloads', 'mcp-local'],
   // Composition: the IPC dispatcher, the data folder's lock, the sync scheduler (online state, probing, auto-sync);
   // then the per-area handler modules; then app-parts.ts, the parts app-core.ts builds the core from, in order.
   ['ipc-dispatch', 'data-dir-lock', 'sync-scheduler'],

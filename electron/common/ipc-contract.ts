@@ -5,6 +5,7 @@
  * the receiving side because the renderer is untrusted.
  */
 import { z } from 'zod';
+import { assistantChannels } from './assistant-contract';
 import type { DemoFaultsView } from './demo-faults';
 import { DEMO_DOWNLOAD_FAULTS } from './demo-faults';
 import type { OpenOutcome, ProductOfflineView, SiteStorageView } from './downloads';
@@ -389,6 +390,8 @@ export const ipcContract = {
   ...noteChannels,
   ...changeChannels,
   ...archiveChannels,
+  // The student's own AI assistant (assistant-contract.ts).
+  ...assistantChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

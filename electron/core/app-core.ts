@@ -11,6 +11,7 @@
  * The demo branch (electron/core/demo) is the only place that starts the embedded server; everything else
  * reaches a site over HTTP.
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type IpcHandlers } from '../common/ipc-contract';
 import type { AppInfo, SyncRunSummary } from '../common/view-models';

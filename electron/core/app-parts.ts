@@ -3,6 +3,7 @@
  * the foundation (settings, vault key, demo servers, offline store, site list), the sync service, saved product
  * files, the desktop services, the scheduler, and the handlers of the IPC contract.
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CHANNELS, type EventName, type IpcEvents, type IpcHandlers } from '../common/ipc-contract';
 import { withResults } from '../common/result';
@@ -44,6 +45,9 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
+import { createAssistantHandlers } from './handlers/assistant';
+import type { ClientPlaces, McpLaunch } from './mcp-local/clients';
+import { checkoutLaunch } from './mcp-local/launch';
 import { createArchiveHandlers } from './handlers/archive';
 import { createChangeHandlers } from './handlers/changes';
 import { createNoteHandlers } from './handlers/notes';
@@ -108,6 +112,10 @@ export interface AppCoreOptions {
   readonly showItemInFolder?: (path: string) => void | Promise<void>;
   /** The zone exported dates are written in (default: this computer's). */
   readonly timeZone?: string;
+  /** How an assistant's client starts the local MCP server (default: this checkout's tsx on cli.ts). */
+  readonly mcpLaunch?: McpLaunch;
+  /** Where the assistants keep their config files (default: this user's home). */
+  readonly assistantPlaces?: ClientPlaces;
 }
 
 export type AppEventListener = <E extends EventName>(event: E, payload: IpcEvents[E]) => void;
@@ -347,6 +355,46 @@ export function openScheduler(
   });
 }
 
+/** How a file the student asked for reaches them; without the host's delivery, asking is refused. */
+function fileDelivery(options: AppCoreOptions): FileDelivery {
+  return (
+    options.deliverFile ??
+    (async () => {
+      throw new CoreError('forbidden', 'This version of the app cannot save files.');
+    })
+  );
+}
+
+/** What is the student's own, kept beside the school's data: notes, what changed, archives, the assistant. */
+function studentHandlers(options: AppCoreOptions, services: AppServices) {
+  const { db, sites, sync } = services;
+  return {
+    ...createChangeHandlers(services),
+    ...createArchiveHandlers(services, {
+      parent: join(options.dataDir, 'Archives'),
+      timeZone: options.timeZone,
+      reveal: options.showItemInFolder ?? null,
+    }),
+    ...createNoteHandlers(services, {
+      openExternal: options.openExternal,
+      deliver: options.deliverFile ?? null,
+    }),
+    ...createAssistantHandlers({
+      db,
+      sites,
+      sync,
+      dataDir: options.dataDir,
+      launch: options.mcpLaunch ?? checkoutLaunch(options.dataDir),
+      places: options.assistantPlaces ?? {
+        home: homedir(),
+        platform: process.platform,
+        env: process.env,
+      },
+      deliver: fileDelivery(options),
+    }),
+  };
+}
+
 /** The handlers of every channel of the contract, each module given the services it uses. */
 export function composeHandlers(
   { options, clock }: Context,
@@ -387,16 +435,7 @@ export function composeHandlers(
         siteIds: () => sites.list().map((s) => s.id),
         showInFolder: options.showItemInFolder ?? null,
       }),
-      ...createChangeHandlers(services),
-      ...createArchiveHandlers(services, {
-        parent: join(options.dataDir, 'Archives'),
-        timeZone: options.timeZone,
-        reveal: options.showItemInFolder ?? null,
-      }),
-      ...createNoteHandlers(services, {
-        openExternal: options.openExternal,
-        deliver: options.deliverFile ?? null,
-      }),
+      ...studentHandlers(options, services),
     }),
     ...desktop.handlers,
     ...createExportHandlers({
@@ -407,11 +446,7 @@ export function composeHandlers(
       // Built on the writer's thread: the main process only receives the finished text.
       purchaseHistoryCsv: ({ now: at, ...input }) =>
         writer.call('export:orders-csv', { ...input, now: at.toISOString() }),
-      deliver:
-        options.deliverFile ??
-        (async () => {
-          throw new CoreError('forbidden', 'This version of the app cannot save files.');
-        }),
+      deliver: fileDelivery(options),
     }),
   };
   // Every channel of the contract has a handler (the type says so; this guards a widened cast).

@@ -16,6 +16,7 @@ import { createSaveDialogDelivery } from './save-file';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
 import { externalUrl } from '../common/external-url';
+import { mcpLaunch } from './mcp-mode';
 
 /**
  * What the host is started with: where its bundles are, its log and the log file named
@@ -208,6 +209,7 @@ class ElectronHost {
       // A saved product file that does not open inside the app is shown in its folder, never
       // opened or run.
       showItemInFolder: (path) => shell.showItemInFolder(path),
+      mcpLaunch: mcpLaunch(sqliteBinding),
     });
   }
 

@@ -136,3 +136,5 @@ export {
   getUnseenChanges,
   markChangesSeen,
 } from './change-record';
+// The local MCP server's few reads of its own (mcp-local/), on the same prepared-statement cache.
+export { prepared } from './statements';

@@ -19,6 +19,7 @@ import { SearchBox } from '../features/search/index';
 import { SiteSwitcher } from '../features/sites/index';
 import { SiteBanners, StatusBar } from '../features/sync/index';
 import { InviteListener } from '../features/invite/index';
+import { AssistantRequests } from '../features/assistant/index';
 import { useReleaseFirstScreen } from '../state/first-screen';
 import { useScreenPlace } from '../state/screen-place';
 
@@ -95,6 +96,9 @@ export function Shell() {
                 <SiteBanners />
               </ErrorBoundary>
             )}
+            <ErrorBoundary area="assistant-requests" fallback={quiet}>
+              <AssistantRequests />
+            </ErrorBoundary>
             {sitesQuery.isPending ? (
               <Loading shape="cards" />
             ) : sitesQuery.isError && route.screen !== 'settings' ? (

@@ -53,6 +53,7 @@ export const SETTINGS_SECTIONS = [
   'storage',
   'appearance',
   'privacy',
+  'assistant',
   'desktop',
   'demo',
   'about',

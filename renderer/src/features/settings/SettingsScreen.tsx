@@ -21,6 +21,7 @@ import {
   UpdatesSettings,
 } from '../desktop/index';
 import { ReminderSettings } from '../reminders/index';
+import { AssistantSettings } from '../assistant/index';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
 import { DoctorSettings } from './DoctorSettings';
 import { SettingsLayout } from './SettingsLayout';
@@ -308,6 +309,8 @@ export function SettingsScreen() {
               );
             case 'privacy':
               return <Security settings={q.data} />;
+            case 'assistant':
+              return <AssistantSettings />;
             case 'desktop':
               return (
                 <>
