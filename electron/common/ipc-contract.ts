@@ -14,6 +14,7 @@ import { FIRST_SCREEN_MAX_BYTES } from './first-screen';
 import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
+import { planChannels } from './plan-contract';
 import type { AppCommand } from './shortcuts';
 import { SEARCH_HIT_KINDS } from './views/settings';
 import { PAGE_LIMIT_MAX, type EVENT_NAMES } from './ipc-names';
@@ -382,6 +383,9 @@ export const ipcContract = {
   'invite:parse': channel<InviteOutcome>()(z.object({ link: z.string().max(8192) }).strict()),
   /** An invite link the app was opened with before the page could hear `invite:opened` (once; then null). */
   'invite:take-pending': channel<InviteOutcome | null>()(none),
+
+  // The plan to finish in time, the reminders' rules and the calendar feed (plan-contract.ts).
+  ...planChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -51,6 +51,8 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
+import { createPlanHandlers } from './handlers/plan';
+import { PlanPreferences } from './settings/plan-preferences';
 import { createInviteInbox } from './invite/inbox';
 import { silentLogger, type Logger } from './log';
 import { entitlementLinksForSite } from './net/external-url';
@@ -182,6 +184,12 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     emit('settings:changed', next);
   });
   const cipher = options.cipher ?? (await createNodeCipher(join(dataDir, 'vault.key')));
+  // The plan's goals, the reminders' rules and the calendar feed (the old reminder switches are their defaults).
+  const planPrefs = new PlanPreferences({
+    file: join(dataDir, 'plan.json'),
+    legacy: () => settings.current(),
+  });
+  await planPrefs.load();
   const demoEnabled = options.demo?.enabled ?? true;
   const demo = demoEnabled
     ? createDemoServers({
@@ -405,6 +413,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createMediaHandlers(services, options.fetch ?? ((input, init) => fetch(input, init))),
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
+      ...createPlanHandlers({ db, clock, sites, prefs: planPrefs }),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, {
         ...(options.fetch ? { fetch: options.fetch } : {}),
