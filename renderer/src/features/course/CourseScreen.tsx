@@ -16,6 +16,7 @@ import { AccessLine } from '../library/AccessLine';
 import { LectureRow } from './LectureRow';
 import { NextStepBlock } from './NextStep';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
+import { CoursePlanBlock } from '../plan/CoursePlanBlock';
 
 type Row =
   | { readonly kind: 'section'; readonly section: SectionView }
@@ -146,6 +147,7 @@ export function CourseScreen({
         </div>
         <NextStepBlock siteId={site.id} course={c} />
       </header>
+      <CoursePlanBlock siteId={site.id} courseId={courseId} syncedAt={site.lastSyncedAt} />
       {rows.length === 0 ? (
         <EmptyState title={t('course.empty')} icon={ListVideo} />
       ) : (

@@ -27,6 +27,7 @@ import { nextStepIcon, nextStepLine } from '../course/NextStep';
 import { OpenOnSite } from '../site-pages/OpenOnSite';
 import './today.css';
 import { WeeklyProgress } from '../progress/ProgressSummary';
+import { PlanSection } from '../plan/PlanSection';
 import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
 import { StatusWords } from '../sync/StatusWords';
 import { useSyncStatus } from '../sync/useSyncStatus';
@@ -334,6 +335,8 @@ export function TodayScreen() {
           </ul>
         )}
       </section>
+
+      <PlanSection />
 
       <WeeklyProgress sites={today.sites} />
 
