@@ -13,6 +13,7 @@ import type { SyncRunSummary } from '../../common/view-models';
 import type { CheckedDatabase } from '../db/open';
 import type { OutboxChange, OutboxEntry } from '../db/outbox';
 import type { ReminderGroup, ReminderKind } from '../db/reminders';
+import type { RuleKind, RuleReminderGroup, RuleRunInput } from '../db/reminder-run';
 import type { CommitResult, PagedPart, PageCursors, PartName, WholePart } from '../db/parts';
 import type { SiteSnapshot, SubscriptionRecord } from '../db/records';
 
@@ -188,6 +189,16 @@ export interface WriterCalls {
     readonly syncedSiteId: string | null;
     readonly enabled: Readonly<Record<ReminderKind, boolean>>;
   }) => readonly ReminderGroup[];
+  /** The reminders by the student's rules (db/reminder-decide.ts): lead times, quiet hours, snoozes. */
+  'reminders:rules-run': (input: RuleRunInput) => readonly RuleReminderGroup[];
+  /** Puts off one item's reminders until `untilMs`. */
+  'reminders:snooze': (input: {
+    readonly siteId: string;
+    readonly kind: RuleKind;
+    readonly subjectId: string;
+    readonly untilMs: number;
+    readonly now: number;
+  }) => void;
   /** One step of the short-term search index (search.ts): returns the rows indexed, < maxRows when done. */
   'search:index-step': (input: { readonly maxRows: number }) => number;
   /**

@@ -13,6 +13,7 @@ import { checkOfflineDatabase } from '../db/open';
 import { dismissFailed, enqueueChange, markFailed, recordAttempt, removeEntry } from '../db/outbox';
 import type { SiteSnapshot } from '../db/records';
 import { decideReminders } from '../db/reminders';
+import { decideRuleReminders, snoozeReminder } from '../db/reminder-decide';
 import { indexShortTerms } from '../db/search';
 import { ensureSite, removeSiteData } from '../db/sites';
 import { commitSnapshotIfChanged, digestOf } from '../db/snapshot';
@@ -220,6 +221,8 @@ export function createWriterHandlers(db: Database): WriterHandlers {
     },
     'reminders:run': ({ now, syncedSiteId, enabled }) =>
       decideReminders(db, { now: Date.parse(now), syncedSiteId, enabled }),
+    'reminders:rules-run': (input) => decideRuleReminders(db, input),
+    'reminders:snooze': (input) => snoozeReminder(db, input),
     'export:orders-csv': ({ siteId, now, language, timeZone }) =>
       purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
     'db:check': () => checkOfflineDatabase(db),

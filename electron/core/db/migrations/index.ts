@@ -21,6 +21,7 @@ import * as m016 from './016-course-news';
 import * as m017 from './017-lectures-left';
 import * as m018 from './018-lecture-order';
 import * as m019 from './019-search-form';
+import * as m030 from './030-reminder-snoozes';
 
 export interface Migration {
   readonly version: number;
@@ -48,5 +49,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m017,
   m018,
   m019,
+  m030,
 ];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
