@@ -145,13 +145,15 @@ export const reminderChannels = {
   'reminders:set-quiet-hours': channel<ReminderPrefsView>()(
     z.object({ quietHours: z.object({ start: hhmm, end: hhmm }).strict().nullable() }).strict(),
   ),
-  /** Puts off a reminder's item: an hour, or to tomorrow morning (08:00 in `timeZone`). */
+  /** Puts off a reminder's items (those of one notification, or one row of Today): an hour, or to 08:00 tomorrow. */
   'reminders:snooze': channel<{ until: IsoDateTime }>()(
     z
       .object({
-        siteId,
         kind: z.enum(REMINDER_RULE_KINDS),
-        subjectId: z.string().min(1).max(200),
+        items: z
+          .array(z.object({ siteId, subjectId: z.string().min(1).max(200) }).strict())
+          .min(1)
+          .max(20),
         until: z.enum(['hour', 'morning']),
         timeZone,
       })

@@ -51,7 +51,10 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
-import { createPlanHandlers } from './handlers/plan';
+import { createPlanHandlers, planChoices } from './handlers/plan';
+import { createReminderRuleHandlers } from './handlers/reminder-rules';
+import { RuleReminders } from './desktop/rule-reminders';
+import { buildPlanView } from './db/plan-view';
 import { PlanPreferences } from './settings/plan-preferences';
 import { createInviteInbox } from './invite/inbox';
 import { silentLogger, type Logger } from './log';
@@ -190,6 +193,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     legacy: () => settings.current(),
   });
   await planPrefs.load();
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
   const demoEnabled = options.demo?.enabled ?? true;
   const demo = demoEnabled
     ? createDemoServers({
@@ -302,6 +306,16 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     unreadCount: (siteId) => getNotificationsSummary(db, siteId).unreadCount,
     runReminders: ({ now, ...input }) =>
       writer.call('reminders:run', { ...input, now: new Date(now).toISOString() }),
+    ruleReminders: new RuleReminders({
+      now: () => clock.now(),
+      timeZone: () => timeZone,
+      siteIds: () => sites.list().map((s) => s.id),
+      siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
+      ruleOf: (siteId, kind) => planPrefs.ruleOf(siteId, kind),
+      quietHours: () => planPrefs.quietHours(),
+      plans: (now, zone) => buildPlanView(db, planChoices(planPrefs), now, zone, null).courses,
+      run: (input) => writer.call('reminders:rules-run', input),
+    }),
     siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
     log: (line, error) => (error === undefined ? log.info(line) : log.warn(line, { error })),
   });
@@ -414,6 +428,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
       ...createPlanHandlers({ db, clock, sites, prefs: planPrefs }),
+      ...createReminderRuleHandlers({ sites, clock, writer, prefs: planPrefs }),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, {
         ...(options.fetch ? { fetch: options.fetch } : {}),

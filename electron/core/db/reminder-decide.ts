@@ -75,15 +75,14 @@ function decideKind(
   const announce: Due[] = [];
   for (const s of subjectsOf(db, kind, input, maxLead) as ReminderSubject[]) {
     const rule = input.rules[s.siteId]?.[kind];
-    const baselineAt = ctx.base.at.get(s.siteId);
-    if (!rule || baselineAt === undefined) continue;
+    if (!rule || !ctx.base.at.has(s.siteId)) continue;
     const key = `${s.siteId}\u0000${kind}\u0000${s.id}`;
     if (ctx.snoozed.has(key)) continue;
     const leads = kind === 'lecture-unlocked' || kind === 'plan-behind' ? [0] : rule.leadMinutes;
     const due = dueLeads(db, kind, s, leads, input);
     if (!due) continue;
-    // Due before the site's first sync, or switched off: remembered as said, so it never comes later.
-    const silent = !rule.enabled || ctx.base.fresh === s.siteId || due.fireAt <= baselineAt;
+    // Due at the site's first sync (the student had it), or switched off: remembered as said, never said later.
+    const silent = !rule.enabled || ctx.base.fresh === s.siteId;
     for (const label of due.labels) ctx.mark(s, kind, label, !silent);
     // Said just now as a snooze come due: once is enough.
     if (!silent && !ctx.resumed.has(key)) announce.push(due);
@@ -95,18 +94,22 @@ export function decideRuleReminders(db: Database, input: RuleRunInput): RuleRemi
   const at = new Date(input.now).toISOString();
   return db.transaction((): RuleReminderGroup[] => {
     const base = baselines(db, input, at);
+    const lastRun = lastRunAt(db, input.now);
     // Quiet hours: nothing is said and nothing marked; what came due waits for their end.
     if (quietUntil(input.now, input.quietHours, input.timeZone) !== null) return [];
     const groups: RuleReminderGroup[] = [];
     const resumed = new Set<string>();
     for (const [kind, due] of dueSnoozes(db, input)) {
       for (const d of due) resumed.add(`${d.subject.siteId}\u0000${kind}\u0000${d.subject.id}`);
-      const g = group(kind, due, input.now, { snoozed: true });
+      const g = group(kind, due, input.now, { snoozed: true, lastRun });
       if (g) groups.push(g);
     }
     const ctx = { mark: marker(db, at), base, snoozed: snoozedNow(db, input.now), resumed };
     for (const kind of RULE_KINDS) {
-      const g = group(kind, decideKind(db, kind, input, ctx), input.now, { snoozed: false });
+      const g = group(kind, decideKind(db, kind, input, ctx), input.now, {
+        snoozed: false,
+        lastRun,
+      });
       if (g) groups.push(g);
     }
     // What is locked now is what a later run compares with (a lecture the school opens without a date).
@@ -118,6 +121,20 @@ export function decideRuleReminders(db: Database, input: RuleRunInput): RuleRemi
     ).run({ at });
     return groups;
   })();
+}
+
+/** When the previous run was (null: never), and now is the last one. */
+function lastRunAt(db: Database, now: number): number | null {
+  const last = prepared<object, { ms: number }>(
+    db,
+    'SELECT last_run_ms AS ms FROM reminder_runs WHERE id = 1',
+  ).get({});
+  prepared<{ now: number }>(
+    db,
+    `INSERT INTO reminder_runs (id, last_run_ms) VALUES (1, @now)
+     ON CONFLICT (id) DO UPDATE SET last_run_ms = max(last_run_ms, excluded.last_run_ms)`,
+  ).run({ now });
+  return last?.ms ?? null;
 }
 
 /** Puts off an item's reminders until `untilMs` (a later snooze replaces an earlier one). */

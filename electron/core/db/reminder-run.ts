@@ -172,7 +172,7 @@ export function group(
   kind: RuleKind,
   due: readonly Due[],
   now: number,
-  flags: { snoozed: boolean },
+  flags: { snoozed: boolean; lastRun: number | null },
 ): RuleReminderGroup | null {
   const first = due[0];
   if (!first) return null;
@@ -188,7 +188,12 @@ export function group(
       kind === 'lecture-unlocked' || kind === 'plan-behind'
         ? 0
         : Math.max(0, (s.dueMs ?? now) - now),
-    late: !flags.snoozed && due.some((d) => now - d.fireAt > LATE_MS),
+    // Late: its moment came after the last run and long before this one, so no run was there to say it.
+    late:
+      !flags.snoozed &&
+      due.some(
+        (d) => now - d.fireAt > LATE_MS && (flags.lastRun === null || d.fireAt > flags.lastRun),
+      ),
     snoozed: flags.snoozed,
     items: due
       .slice(0, GROUP_ITEMS)

@@ -54,6 +54,13 @@ export interface DesktopServicesOptions {
     readonly syncedSiteId: string | null;
     readonly enabled: Readonly<Record<ReminderKind, boolean>>;
   }) => Promise<readonly ReminderGroup[]>;
+  /**
+   * Reminders by the student's rules (rule-reminders.ts): when given, they replace the fixed ones above, and
+   * payment codes are reminded of by their rule instead of the notifier's fixed 24 hours.
+   */
+  readonly ruleReminders?: {
+    due(syncedSiteId: string | null): Promise<readonly DesktopNotification[]>;
+  };
   /** A site's name for the notification text (its id when it is gone). */
   readonly siteLabel: (siteId: string) => string;
   readonly log: (line: string, error?: unknown) => void;
@@ -120,7 +127,9 @@ export async function createDesktopServices(
     });
   const notifier = await createNotifier({
     file: join(options.dataDir, 'notified.json'),
-    settings: options.settings,
+    settings: options.ruleReminders
+      ? () => ({ ...options.settings(), notifyPaymentDue: false })
+      : options.settings,
     now: options.now,
     payable: options.payable,
     notices: options.notices,
@@ -136,6 +145,10 @@ export async function createDesktopServices(
     notifier,
     async remind(syncedSiteId) {
       try {
+        if (options.ruleReminders) {
+          for (const n of await options.ruleReminders.due(syncedSiteId)) notify(n);
+          return;
+        }
         const now = options.now();
         const groups = await options.runReminders({
           now,

@@ -1,7 +1,7 @@
 /**
  * 030: reminders the student put off (an hour, or to tomorrow morning), from the notification or from Today. One row
  * per item: when its time comes the item is reminded of again, once, if it still matters (a code not yet paid, an
- * event not yet begun); the row then goes. With its site (ON DELETE CASCADE).
+ * event not yet begun); the row then goes. With its site (ON DELETE CASCADE). And when the reminders last ran.
  */
 export const version = 30;
 export const name = '030-reminder-snoozes';
@@ -13,5 +13,10 @@ CREATE TABLE IF NOT EXISTS reminder_snoozes (
   until_ms INTEGER NOT NULL,
   snoozed_at TEXT NOT NULL,
   PRIMARY KEY (site_id, kind, subject_id)
+) STRICT;
+-- When the reminders last ran: a moment after it that is long past now came while the app was not running (late).
+CREATE TABLE IF NOT EXISTS reminder_runs (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  last_run_ms INTEGER NOT NULL
 ) STRICT;
 `;
