@@ -64,12 +64,23 @@ export function dayLabel(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** The instant `day` starts in `timeZone` (its local midnight, or the first instant after a skipped one). */
-export function startOfDay(day: number, timeZone: string): number {
-  const wall = day * DAY_MS;
+/** The instant the wall clock of `timeZone` reads `minute` (of the day) on `day`. */
+export function localInstant(day: number, minute: number, timeZone: string): number {
+  const wall = day * DAY_MS + minute * 60_000;
   let guess = wall;
   for (let i = 0; i < 2; i++) guess = wall - (wallClock(guess, timeZone) - guess);
-  // A midnight the clock skips (a zone moving at 00:00): the guess lands on the day before; step into the day.
-  while (localDay(guess, timeZone) < day) guess += 3_600_000;
+  // A time the clock skips (moved forward over it): the guess lands before it; step past the gap.
+  while (wallClock(guess, timeZone) < wall - 3_600_000) guess += 3_600_000;
   return guess;
+}
+
+/** The instant `day` starts in `timeZone` (its local midnight, or the first instant after a skipped one). */
+export function startOfDay(day: number, timeZone: string): number {
+  const at = localInstant(day, 0, timeZone);
+  return localDay(at, timeZone) < day ? at + 3_600_000 : at;
+}
+
+/** Minutes since local midnight of the wall clock at `ms`. */
+export function minuteOfDay(ms: number, timeZone: string): number {
+  return Math.floor((wallClock(ms, timeZone) % DAY_MS) / 60_000);
 }

@@ -12,7 +12,7 @@
  * thresholds wrote before rules existed are the same keys, so nothing is said twice across the upgrade.
  */
 import type { Database } from 'better-sqlite3';
-import { localDay, startOfDay } from '../../common/zoned-time';
+import { localDay, localInstant, minuteOfDay } from '../../common/zoned-time';
 import { subjectsAhead, type ReminderSubject, type SubjectKind } from './reminder-subjects';
 import { prepared } from './statements';
 
@@ -81,12 +81,12 @@ export function quietUntil(
 ): number | null {
   if (!quiet || quiet.start === quiet.end) return null;
   const day = localDay(at, timeZone);
-  const minute = Math.floor((at - startOfDay(day, timeZone)) / 60_000);
+  const minute = minuteOfDay(at, timeZone);
   const [start, end] = [minutesOf(quiet.start), minutesOf(quiet.end)];
   const inside = start < end ? minute >= start && minute < end : minute >= start || minute < end;
   if (!inside) return null;
   const endDay = start < end || minute < end ? day : day + 1;
-  return startOfDay(endDay, timeZone) + end * 60_000;
+  return localInstant(endDay, end, timeZone);
 }
 
 export interface Due {

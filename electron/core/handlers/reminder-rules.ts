@@ -5,7 +5,7 @@ import {
   type ReminderRule,
   type ReminderRuleKind,
 } from '../../common/plan-contract';
-import { isKnownTimeZone, localDay, startOfDay } from '../../common/zoned-time';
+import { isKnownTimeZone, localDay, localInstant } from '../../common/zoned-time';
 import { CoreError } from '../errors';
 import type { PlanPreferences } from '../settings/plan-preferences';
 import { requireSite, type AppServices } from './services';
@@ -22,7 +22,7 @@ export const MORNING_HOUR = 8;
 
 export function snoozeUntil(until: 'hour' | 'morning', now: number, timeZone: string): number {
   if (until === 'hour') return now + 3_600_000;
-  return startOfDay(localDay(now, timeZone) + 1, timeZone) + MORNING_HOUR * 3_600_000;
+  return localInstant(localDay(now, timeZone) + 1, MORNING_HOUR * 60, timeZone);
 }
 
 function rulesOf(prefs: PlanPreferences, siteId: string | null) {
