@@ -428,7 +428,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
       ...createPlanHandlers({ db, clock, sites, prefs: planPrefs }),
-      ...createReminderRuleHandlers({ sites, clock, writer, prefs: planPrefs }),
+      ...createReminderRuleHandlers({ sites, clock, writer, settings, prefs: planPrefs }),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, {
         ...(options.fetch ? { fetch: options.fetch } : {}),

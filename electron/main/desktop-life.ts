@@ -13,7 +13,9 @@ import {
   notificationLanguage,
   notificationText,
   type DesktopNotification,
+  SNOOZE_ACTIONS,
 } from '../common/desktop-notifications';
+import type { ReminderRuleKind } from '../common/plan-contract';
 import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
 import { loginItemSettings, quitWhenAllWindowsClosed, trayModel } from '../core/desktop/background';
@@ -48,7 +50,24 @@ export function installDesktopLife(options: {
       settings.language === 'system' ? app.getLocale() : settings.language,
     );
     const { title, body } = notificationText(n, language);
-    const notification = new Notification({ title, body });
+    // Snooze buttons: Electron shows notification actions on macOS only; elsewhere Today offers them.
+    const snooze = n.snooze && process.platform === 'darwin' ? n.snooze : null;
+    const notification = new Notification({
+      title,
+      body,
+      ...(snooze
+        ? { actions: SNOOZE_ACTIONS[language].map((text) => ({ type: 'button' as const, text })) }
+        : {}),
+    });
+    if (snooze)
+      notification.on('action', (_event, index) => {
+        void core.handlers['reminders:snooze']({
+          kind: snooze.kind as ReminderRuleKind,
+          items: snooze.items.map((i) => ({ siteId: i.siteId, subjectId: i.subjectId })),
+          until: index === 0 ? 'hour' : 'morning',
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+        });
+      });
     // Kept until it is done with: a Notification nobody references is garbage-collected while still on screen,
     // and its click is then lost. The oldest go first past a bound.
     shown.add(notification);

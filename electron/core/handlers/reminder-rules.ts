@@ -7,13 +7,16 @@ import {
 } from '../../common/plan-contract';
 import { isKnownTimeZone, localDay, localInstant } from '../../common/zoned-time';
 import { CoreError } from '../errors';
-import type { PlanPreferences } from '../settings/plan-preferences';
+import { PlanPreferences } from '../settings/plan-preferences';
 import { requireSite, type AppServices } from './services';
 
 type Channels =
   'reminders:prefs' | 'reminders:set-rule' | 'reminders:set-quiet-hours' | 'reminders:snooze';
 
-export interface ReminderRuleHandlerDeps extends Pick<AppServices, 'sites' | 'clock' | 'writer'> {
+export interface ReminderRuleHandlerDeps extends Pick<
+  AppServices,
+  'sites' | 'clock' | 'writer' | 'settings'
+> {
   readonly prefs: PlanPreferences;
 }
 
@@ -53,6 +56,10 @@ export function createReminderRuleHandlers(
       const fixed = kind === 'lecture-unlocked' || kind === 'plan-behind';
       if (rule === null && siteId === undefined)
         throw new CoreError('invalid-input', 'The default rule of a kind cannot be removed.');
+      // The default's on/off of a kind with a Settings switch is that switch.
+      const setting = PlanPreferences.SWITCHES[kind];
+      if (siteId === undefined && rule && setting)
+        await d.settings.update({ [setting]: rule.enabled });
       await d.prefs.setRule(
         siteId ?? '*',
         kind,

@@ -126,23 +126,32 @@ export class PlanPreferences {
     });
   }
 
-  /** The rule every school follows unless it has its own. */
+  /**
+   * The rule every school follows unless it has its own. Kinds that had a switch in Settings keep it as their
+   * on/off (so the switch and this never disagree); their lead times are the old fixed ones until changed here.
+   */
   defaultRule(kind: ReminderRuleKind): ReminderRule {
     const own = this.#state.rules['*']?.[kind];
-    if (own) return own;
     const legacy = this.#deps.legacy();
-    const enabled =
-      kind === 'access-ending'
-        ? legacy.remindAccessEnding
-        : kind === 'lecture-unlocked'
-          ? legacy.remindLectureUnlocked
-          : kind === 'event-starting' || kind === 'consulting'
-            ? legacy.remindEventStarting
-            : kind === 'payment-due'
-              ? legacy.notifyPaymentDue
-              : true;
-    return { enabled, leadMinutes: LEGACY_LEADS[kind] };
+    const switched: Partial<Record<ReminderRuleKind, boolean>> = {
+      'access-ending': legacy.remindAccessEnding,
+      'lecture-unlocked': legacy.remindLectureUnlocked,
+      'event-starting': legacy.remindEventStarting,
+      'payment-due': legacy.notifyPaymentDue,
+    };
+    return {
+      enabled: switched[kind] ?? own?.enabled ?? kind !== 'consulting',
+      leadMinutes: own?.leadMinutes ?? LEGACY_LEADS[kind],
+    };
   }
+
+  /** Kinds whose on/off is a Settings switch (the default rule's `enabled` is written there). */
+  static readonly SWITCHES: Partial<Record<ReminderRuleKind, keyof LegacySwitches>> = {
+    'access-ending': 'remindAccessEnding',
+    'lecture-unlocked': 'remindLectureUnlocked',
+    'event-starting': 'remindEventStarting',
+    'payment-due': 'notifyPaymentDue',
+  };
 
   ruleOf(siteId: string, kind: ReminderRuleKind): ReminderRule {
     return this.#state.rules[siteId]?.[kind] ?? this.defaultRule(kind);

@@ -5,6 +5,7 @@ import type { CoursePlanView, PlanView } from '../../../../electron/common/plan-
 import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
 import { formatDate, formatDateTime } from '../../ui/format';
+import { SnoozeButtons } from '../reminders/SnoozeButtons';
 import { GoalEditor } from './GoalEditor';
 import { PlanDetails, PlanStatus, useAmount } from './PlanLines';
 import { StudyDays } from './StudyDays';
@@ -40,6 +41,9 @@ function CourseRow({ course, many }: { readonly course: CoursePlanView; readonly
         <PlanDetails plan={course.plan} />
       </div>
       <div className="today-row-action">
+        {course.plan.status === 'behind' && (
+          <SnoozeButtons kind="plan-behind" siteId={course.siteId} subjectId={course.courseId} />
+        )}
         <button
           type="button"
           className="button small"

@@ -17,6 +17,7 @@ import { StorageSettings } from '../downloads/StorageSettings';
 import { BackgroundSettings } from '../desktop/BackgroundSettings';
 import { NotificationSettings } from '../desktop/NotificationSettings';
 import { ReminderSettings } from '../reminders/ReminderSettings';
+import { ReminderRules } from '../reminders/ReminderRules';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
 import { UpdatesSettings } from '../desktop/UpdatesSettings';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
@@ -288,6 +289,7 @@ export function SettingsScreen() {
                 <>
                   <NotificationSettings />
                   <ReminderSettings />
+                  <ReminderRules />
                 </>
               );
             case 'storage':
