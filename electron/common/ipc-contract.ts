@@ -14,7 +14,7 @@ import { FIRST_SCREEN_MAX_BYTES } from './first-screen';
 import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
-import { planChannels, reminderChannels } from './plan-contract';
+import { feedChannels, planChannels, reminderChannels } from './plan-contract';
 import type { AppCommand } from './shortcuts';
 import { SEARCH_HIT_KINDS } from './views/settings';
 import { PAGE_LIMIT_MAX, type EVENT_NAMES } from './ipc-names';
@@ -387,6 +387,7 @@ export const ipcContract = {
   // The plan to finish in time, the reminders' rules and the calendar feed (plan-contract.ts).
   ...planChannels,
   ...reminderChannels,
+  ...feedChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

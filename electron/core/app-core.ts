@@ -55,6 +55,9 @@ import { createPlanHandlers, planChoices } from './handlers/plan';
 import { createReminderRuleHandlers } from './handlers/reminder-rules';
 import { RuleReminders } from './desktop/rule-reminders';
 import { buildPlanView } from './db/plan-view';
+import { CalendarFeed } from './desktop/calendar-feed';
+import { feedEvents, feedName } from './export/feed';
+import { createCalendarFeedHandlers } from './handlers/calendar-feed';
 import { PlanPreferences } from './settings/plan-preferences';
 import { createInviteInbox } from './invite/inbox';
 import { silentLogger, type Logger } from './log';
@@ -236,6 +239,35 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     lastSyncedAt: (siteId) => getLastSyncedAt(db, siteId),
   });
   const firstScreen = createFirstScreenStore(dataDir, sites);
+  // The calendar subscription: a file kept after each sync, and a loopback feed while the app runs.
+  const feedLanguage = () => {
+    const l = settings.current().language;
+    const tag = l === 'system' ? Intl.DateTimeFormat().resolvedOptions().locale : l;
+    return /^zh\b/i.test(tag) ? ('zh-TW' as const) : ('en' as const);
+  };
+  const feed = new CalendarFeed({
+    dataDir,
+    now: () => clock.now(),
+    timeZone: () => timeZone,
+    name: () => feedName(feedLanguage()),
+    events: (studyBlocks) => {
+      const now = clock.now();
+      const plans = studyBlocks
+        ? buildPlanView(db, planChoices(planPrefs), now, timeZone, null)
+        : null;
+      return feedEvents(db, {
+        now,
+        timeZone,
+        language: feedLanguage(),
+        plans,
+        siteIds: new Set(sites.list().map((s) => s.id)),
+      });
+    },
+    settings: () => planPrefs.feed(),
+    saveSettings: (patch) => planPrefs.setFeed(patch),
+    log: (line, error) => log.warn(line, { error }),
+  });
+  await feed.start().catch((error: unknown) => log.warn('calendar feed: not listening', { error }));
 
   // The services below call one another back (a replay that finds the site gone marks the app offline; the
   // desktop's wake syncs every site; a run is work the desktop's updates wait for). The scheduler they call is
@@ -361,6 +393,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
         );
       await desktop.notifier.afterSync(site);
       await desktop.remind(site.id);
+      await feed.refresh();
     },
     // Reminders whose moment came between syncs (an event an hour away, a lecture that opened), offline too.
     onTick: () => desktop.remind(null),
@@ -427,7 +460,14 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createMediaHandlers(services, options.fetch ?? ((input, init) => fetch(input, init))),
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
-      ...createPlanHandlers({ db, clock, sites, prefs: planPrefs }),
+      ...createPlanHandlers({
+        db,
+        clock,
+        sites,
+        prefs: planPrefs,
+        onChange: () => void feed.refresh(),
+      }),
+      ...createCalendarFeedHandlers({ feed, saveSettings: (patch) => planPrefs.setFeed(patch) }),
       ...createReminderRuleHandlers({ sites, clock, writer, settings, prefs: planPrefs }),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, {
@@ -465,6 +505,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       closed = true;
       scheduler.close();
       desktop.close();
+      await feed.close();
       unsubscribeSites();
       unsubscribeProgress();
       await sync.close();
