@@ -18,6 +18,7 @@ import { BackgroundSettings } from '../desktop/BackgroundSettings';
 import { NotificationSettings } from '../desktop/NotificationSettings';
 import { ReminderSettings } from '../reminders/ReminderSettings';
 import { ReminderRules } from '../reminders/ReminderRules';
+import { FeedSettings } from '../calendar-feed/FeedSettings';
 import { ShortcutsSettings } from '../desktop/ShortcutsList';
 import { UpdatesSettings } from '../desktop/UpdatesSettings';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
@@ -290,6 +291,7 @@ export function SettingsScreen() {
                   <NotificationSettings />
                   <ReminderSettings />
                   <ReminderRules />
+                  <FeedSettings />
                 </>
               );
             case 'storage':
