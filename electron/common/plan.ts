@@ -130,16 +130,22 @@ interface Rate {
  * every day something opens, of what opens then or later over the study days from then).
  */
 function ratesOf(work: readonly Work[], from: number, lastDay: number, days: readonly number[]) {
-  const starts = [...new Set([from, ...work.map((w) => Math.max(from, w.day))])].sort(
-    (a, b) => a - b,
-  );
+  // Work by the day it opens (none before `from`), latest first, summed as it goes: what opens then or later.
+  const byDay = new Map<number, { seconds: number; lectures: number }>();
+  for (const w of work) {
+    const day = Math.max(from, w.day);
+    const d = byDay.get(day) ?? { seconds: 0, lectures: 0 };
+    byDay.set(day, { seconds: d.seconds + w.seconds, lectures: d.lectures + w.lectures });
+  }
+  if (!byDay.has(from)) byDay.set(from, { seconds: 0, lectures: 0 });
   let peak: Rate = { seconds: 0, lectures: 0 };
   let average: Rate = peak;
-  for (const start of starts) {
-    const later = work.filter((w) => Math.max(from, w.day) >= start);
+  let s = 0;
+  let l = 0;
+  for (const start of [...byDay.keys()].sort((a, b) => b - a)) {
+    s += byDay.get(start)!.seconds;
+    l += byDay.get(start)!.lectures;
     const span = studyDaysBetween(start, lastDay, days);
-    const s = later.reduce((sum, w) => sum + w.seconds, 0);
-    const l = later.reduce((sum, w) => sum + w.lectures, 0);
     const rate =
       l === 0
         ? { seconds: 0, lectures: 0 }

@@ -35,13 +35,34 @@ export function isKnownTimeZone(timeZone: string): boolean {
   return timeZone.length <= 64 && formatOf(timeZone) !== null;
 }
 
+/** A zone's offset is the same within a quarter hour (every zone's changes fall on one): kept per quarter. */
+const QUARTER_MS = 15 * 60_000;
+const offsets = new Map<string, number>();
+
 /** The wall clock of `ms` in `timeZone` as UTC fields read back into epoch ms (offset = wall - ms). */
 function wallClock(ms: number, timeZone: string): number {
-  const format = formatOf(timeZone) ?? formatOf('UTC')!;
-  const p: Record<string, number> = {};
-  for (const part of format.formatToParts(new Date(ms)))
-    if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return Date.UTC(p['year']!, p['month']! - 1, p['day']!, p['hour']!, p['minute']!, p['second']!);
+  const quarter = Math.floor(ms / QUARTER_MS);
+  const key = `${timeZone}\u0000${quarter}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const at = quarter * QUARTER_MS;
+    const format = formatOf(timeZone) ?? formatOf('UTC')!;
+    const p: Record<string, number> = {};
+    for (const part of format.formatToParts(new Date(at)))
+      if (part.type !== 'literal') p[part.type] = Number(part.value);
+    const wall = Date.UTC(
+      p['year']!,
+      p['month']! - 1,
+      p['day']!,
+      p['hour']!,
+      p['minute']!,
+      p['second']!,
+    );
+    offset = wall - at;
+    if (offsets.size > 20_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return ms + offset;
 }
 
 /** The day `ms` falls on in `timeZone`, as days since 1970-01-01. */

@@ -21,7 +21,7 @@ for (const lng of ['en', 'zh-TW'] as const) {
       test.setTimeout(180_000);
       const t = translator(lng);
       await startDemo(page, context, host);
-      await openScreen(page, 'today');
+      await page.getByTestId('nav-today').click();
 
       // The plan on Today: UX Writing ends in 3 days and says where it stands.
       const plan = page.getByTestId('plan-section');
@@ -52,7 +52,7 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expectAccessible(page, `course plan (${lng})`);
 
       // Snooze a payment code's reminder from Today.
-      await openScreen(page, 'today');
+      await page.getByTestId('nav-today').click();
       const due = page.locator('[data-testid="today-attention"][data-kind="payment-due"]').first();
       await due.getByTestId('snooze-hour').click();
       await expect(due.getByTestId('snoozed-until')).toBeVisible();
@@ -62,7 +62,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await page.getByTestId('settings-nav-notifications').click();
       const rules = page.getByTestId('reminder-rules');
       const payment = rules.getByTestId('rule-payment-due');
-      await payment.getByTestId('lead-720').check();
+      // Each change is saved before the box shows it: click, then see it ticked.
+      await payment.getByTestId('lead-720').click();
+      await expect(payment.getByTestId('lead-720')).toBeChecked();
       await payment.getByTestId('lead-custom').fill('2');
       await payment
         .getByRole('combobox', { name: t('reminderRules.customUnit') })
@@ -70,7 +72,7 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await payment.getByTestId('lead-custom-add').click();
       await expect(payment.getByTestId('lead-2880')).toBeChecked();
       await expect(payment.getByTestId('lead-720')).toBeChecked();
-      await rules.getByTestId('quiet-on').check();
+      await rules.getByTestId('quiet-on').click();
       await expect(rules.getByTestId('quiet-hours').locator('input[type="time"]')).toHaveCount(2);
 
       // The subscription: a webcal:// address on this computer, the note on web calendars, the file.

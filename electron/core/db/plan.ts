@@ -120,7 +120,7 @@ export function doneThisWeek(
     db,
     `SELECT site_id, course_id, count(*) AS lectures, coalesce(sum(max(duration, 0)), 0) AS seconds
        FROM lecture_completions
-      WHERE baseline = 0 AND coalesce(seen_ms, @now) >= @from AND coalesce(seen_ms, @now) <= @now
+      WHERE baseline = 0 AND (seen_ms IS NULL OR (seen_ms >= @from AND seen_ms <= @now))
       GROUP BY site_id, course_id`,
   ).all({ from: weekStartMs(now, timeZone), now });
   return new Map(rows.map((r) => [key(r.site_id, r.course_id), r]));

@@ -22,6 +22,7 @@ import * as m017 from './017-lectures-left';
 import * as m018 from './018-lecture-order';
 import * as m019 from './019-search-form';
 import * as m030 from './030-reminder-snoozes';
+import * as m031 from './031-lectures-unlocking';
 
 export interface Migration {
   readonly version: number;
@@ -50,5 +51,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m018,
   m019,
   m030,
+  m031,
 ];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
