@@ -43,6 +43,19 @@ export interface PlanInput {
   /** ISO weekdays the student studies on (1 Monday ... 7 Sunday); empty means every day. */
   readonly studyDays: readonly number[];
   readonly goal: WeeklyGoal | null;
+  /**
+   * When the app's record of this school's work began (its first sync): the week asks nothing of the days before
+   * it, since work done then was not seen (a student who installs on Wednesday is not behind for Monday).
+   */
+  readonly countedFrom?: number | null;
+}
+
+/** Less than this far behind is on track: a week's share is rounded, and a few minutes are noise. */
+export const BEHIND_MINUTES = 5;
+
+/** Whether a week's work is behind what it asked by now (minutes: by BEHIND_MINUTES or more). */
+export function isBehind(week: WeekPlan): boolean {
+  return week.behindBy >= (week.target.unit === 'minutes' ? BEHIND_MINUTES : 1);
 }
 
 export type PlanStatus =
@@ -249,7 +262,7 @@ export function coursePlan(input: PlanInput): CoursePlan {
       : input.goal.amount < pace.lecturesPerWeek);
   return {
     ...common,
-    status: impossible ? 'cannot-finish' : w !== null && w.behindBy > 0 ? 'behind' : 'on-track',
+    status: impossible ? 'cannot-finish' : w !== null && isBehind(w) ? 'behind' : 'on-track',
     pace: Number.isFinite(rate.lectures) ? pace : null,
     goalBelowPace,
     week: w,
@@ -289,7 +302,7 @@ function paceTarget(input: PlanInput, days: readonly number[], today: number, la
 
 /** This week against `target`: the share of it due by today's start, and how far the work done falls short. */
 export function weekPlan(
-  input: Pick<PlanInput, 'doneThisWeek'>,
+  input: Pick<PlanInput, 'doneThisWeek' | 'countedFrom' | 'timeZone'>,
   days: readonly number[],
   today: number,
   target: WeeklyGoal,
@@ -299,12 +312,16 @@ export function weekPlan(
   const monday = mondayOf(today);
   const sunday = lastDay === null ? monday + 6 : Math.min(monday + 6, lastDay);
   const total = studyDaysBetween(monday, sunday, days);
-  const gone = studyDaysBetween(monday, Math.min(today - 1, sunday), days);
+  const from =
+    typeof input.countedFrom === 'number' && Number.isFinite(input.countedFrom)
+      ? Math.max(monday, localDay(input.countedFrom, input.timeZone))
+      : monday;
+  const gone = studyDaysBetween(from, Math.min(today - 1, sunday), days);
   const done =
     target.unit === 'minutes'
       ? Math.floor(input.doneThisWeek.seconds / 60)
       : input.doneThisWeek.lectures;
-  const expectedByNow = total === 0 ? 0 : Math.ceil((target.amount * gone) / total);
+  const expectedByNow = total === 0 ? 0 : Math.round((target.amount * gone) / total);
   return {
     weekStart: dayLabel(monday),
     target,

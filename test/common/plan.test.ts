@@ -132,6 +132,22 @@ describe('the plan to finish before access ends', () => {
     expect(caught.status).toBe('on-track');
   });
 
+  it('a school first synced on Wednesday is not behind for Monday and Tuesday; a minute short is not behind', () => {
+    const goal = { unit: 'minutes' as const, amount: 140 };
+    expect(plan({ goal, countedFrom: NOW - 3_600_000 }).week).toMatchObject({
+      expectedByNow: 0,
+      behindBy: 0,
+    });
+    // From Tuesday: one day of seven was due (20 min); 16 done is within the few minutes of noise.
+    const tuesday = plan({
+      goal,
+      countedFrom: NOW - DAY,
+      doneThisWeek: { lectures: 1, seconds: 16 * 60 },
+    });
+    expect(tuesday.week).toMatchObject({ expectedByNow: 20, behindBy: 4 });
+    expect(tuesday.status).toBe('on-track');
+  });
+
   it('a goal in lectures, and a goal below the pace needed says keeping it will not finish', () => {
     const p = plan({
       goal: { unit: 'lectures', amount: 1 },

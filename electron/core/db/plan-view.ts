@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { coursePlan, studyDaysOf, weekPlan, type WeeklyGoal } from '../../common/plan';
 import type { CoursePlanView, PlanView } from '../../common/plan-contract';
 import { localDay } from '../../common/zoned-time';
-import { getPlanCourse, getPlanCourses, type PlanCourseRow } from './plan';
+import { firstSyncedAt, getPlanCourse, getPlanCourses, type PlanCourseRow } from './plan';
 
 /** What the student chose (settings/plan-preferences.ts), as plain data. */
 export interface PlanChoices {
@@ -33,6 +33,7 @@ function planned(row: PlanCourseRow, choices: PlanChoices, now: number, timeZone
       doneThisWeek: row.doneThisWeek,
       studyDays: choices.studyDays,
       goal,
+      countedFrom: row.countedFrom,
     }),
   };
   return view;
@@ -55,7 +56,7 @@ export function buildPlanView(
     choices.overallGoal === null
       ? null
       : weekPlan(
-          { doneThisWeek: all },
+          { doneThisWeek: all, countedFrom: firstSyncedAt(db), timeZone },
           studyDaysOf(choices.studyDays),
           localDay(now, timeZone),
           choices.overallGoal,

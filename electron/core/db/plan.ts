@@ -22,6 +22,8 @@ export interface PlanCourseRow {
   readonly hasLifetimeAccess: boolean;
   readonly lectures: PlanLecture[];
   readonly doneThisWeek: { lectures: number; seconds: number };
+  /** When the school was first synced here (ms): the record of its work starts then. */
+  readonly countedFrom: number | null;
 }
 
 interface CourseRow {
@@ -32,10 +34,11 @@ interface CourseRow {
   has_lifetime_access: number;
   last_lecture_id: string | null;
   last_position_seconds: number | null;
+  site_created_at: string | null;
 }
 
-const COURSE_COLUMNS =
-  'c.site_id, c.id, c.title, c.expire_date, c.has_lifetime_access, c.last_lecture_id, c.last_position_seconds';
+const COURSE_COLUMNS = `c.site_id, c.id, c.title, c.expire_date, c.has_lifetime_access, c.last_lecture_id,
+  c.last_position_seconds, (SELECT s.created_at FROM sites s WHERE s.id = c.site_id) AS site_created_at`;
 
 /** The courses a plan is made for: an end date not passed, not finished (soonest end first). */
 function coursesEnding(db: Database, now: number): CourseRow[] {
@@ -76,7 +79,8 @@ function lecturesOf(db: Database, courses: readonly CourseRow[]): Map<string, Pl
     db,
     `SELECT l.site_id, l.course_id, l.id, l.state, l.is_locked, l.unlock_at, l.duration
        FROM json_each(@keys) k
-       JOIN lectures l ON l.site_id = k.value ->> 0 AND l.course_id = k.value ->> 1`,
+       -- CROSS JOIN keeps the list of courses the outer loop: each course's lectures by lectures_by_course.
+       CROSS JOIN lectures l ON l.site_id = k.value ->> 0 AND l.course_id = k.value ->> 1`,
   ).all({ keys: JSON.stringify(courses.map((c) => [c.site_id, c.id])) });
   for (const r of rows) {
     const k = key(r.site_id, r.course_id);
@@ -102,6 +106,15 @@ function lecturesOf(db: Database, courses: readonly CourseRow[]): Map<string, Pl
 /** The instant this week started (Monday 00:00 in `timeZone`). */
 export function weekStartMs(now: number, timeZone: string): number {
   return startOfDay(mondayOf(localDay(now, timeZone)), timeZone);
+}
+
+/** When the first school was synced here (ms), or null: the overall week counts from then. */
+export function firstSyncedAt(db: Database): number | null {
+  const at = prepared<object, { at: string | null }>(
+    db,
+    'SELECT min(created_at) AS at FROM sites',
+  ).get({})?.at;
+  return typeof at === 'string' ? Date.parse(at) || null : null;
 }
 
 /**
@@ -143,6 +156,7 @@ function toRows(
       hasLifetimeAccess: c.has_lifetime_access === 1,
       lectures: lectures.get(k) ?? [],
       doneThisWeek: { lectures: d?.lectures ?? 0, seconds: d?.seconds ?? 0 },
+      countedFrom: c.site_created_at === null ? null : Date.parse(c.site_created_at) || null,
     };
   });
 }

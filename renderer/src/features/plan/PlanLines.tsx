@@ -48,7 +48,7 @@ export function PlanDetails({ plan }: { readonly plan: CoursePlan }) {
           {t('plan.pace', {
             week: plan.pace.minutesPerWeek,
             day: plan.pace.minutesPerStudyDay,
-            lectures: plan.pace.lecturesPerWeek,
+            count: plan.pace.lecturesPerWeek,
           })}
         </li>
       )}

@@ -1,6 +1,7 @@
 import { Target } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isBehind } from '../../../../electron/common/plan';
 import type { CoursePlanView, PlanView } from '../../../../electron/common/plan-contract';
 import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
@@ -71,7 +72,7 @@ function Overall({ view }: { readonly view: PlanView }) {
             done: amount({ ...o.target, amount: o.done }),
             target: amount(o.target),
           })}
-          {o.behindBy > 0
+          {isBehind(o)
             ? ` · ${t('plan.status.behind', { amount: amount({ ...o.target, amount: o.behindBy }) })}`
             : ` · ${t('plan.status.on-track')}`}
         </p>
