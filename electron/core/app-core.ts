@@ -51,14 +51,7 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
-import { createPlanHandlers, planChoices } from './handlers/plan';
-import { createReminderRuleHandlers } from './handlers/reminder-rules';
-import { RuleReminders } from './desktop/rule-reminders';
-import { buildPlanView } from './db/plan-view';
-import { CalendarFeed } from './desktop/calendar-feed';
-import { feedEvents, feedName } from './export/feed';
-import { createCalendarFeedHandlers } from './handlers/calendar-feed';
-import { PlanPreferences } from './settings/plan-preferences';
+import { PlanServices } from './handlers/plan-services';
 import { createInviteInbox } from './invite/inbox';
 import { silentLogger, type Logger } from './log';
 import { entitlementLinksForSite } from './net/external-url';
@@ -190,13 +183,6 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     emit('settings:changed', next);
   });
   const cipher = options.cipher ?? (await createNodeCipher(join(dataDir, 'vault.key')));
-  // The plan's goals, the reminders' rules and the calendar feed (the old reminder switches are their defaults).
-  const planPrefs = new PlanPreferences({
-    file: join(dataDir, 'plan.json'),
-    legacy: () => settings.current(),
-  });
-  await planPrefs.load();
-  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
   const demoEnabled = options.demo?.enabled ?? true;
   const demo = demoEnabled
     ? createDemoServers({
@@ -239,35 +225,17 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     lastSyncedAt: (siteId) => getLastSyncedAt(db, siteId),
   });
   const firstScreen = createFirstScreenStore(dataDir, sites);
-  // The calendar subscription: a file kept after each sync, and a loopback feed while the app runs.
-  const feedLanguage = () => {
-    const l = settings.current().language;
-    const tag = l === 'system' ? Intl.DateTimeFormat().resolvedOptions().locale : l;
-    return /^zh\b/i.test(tag) ? ('zh-TW' as const) : ('en' as const);
-  };
-  const feed = new CalendarFeed({
+  // The plan, the reminders by rule and the calendar feed (plan.json; the old reminder switches are defaults).
+  const plan = new PlanServices({
+    db,
+    clock,
+    sites,
+    settings,
     dataDir,
-    now: () => clock.now(),
-    timeZone: () => timeZone,
-    name: () => feedName(feedLanguage()),
-    events: (studyBlocks) => {
-      const now = clock.now();
-      const plans = studyBlocks
-        ? buildPlanView(db, planChoices(planPrefs), now, timeZone, null)
-        : null;
-      return feedEvents(db, {
-        now,
-        timeZone,
-        language: feedLanguage(),
-        plans,
-        siteIds: new Set(sites.list().map((s) => s.id)),
-      });
-    },
-    settings: () => planPrefs.feed(),
-    saveSettings: (patch) => planPrefs.setFeed(patch),
+    timeZone: options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
     log: (line, error) => log.warn(line, { error }),
   });
-  await feed.start().catch((error: unknown) => log.warn('calendar feed: not listening', { error }));
+  await plan.open();
 
   // The services below call one another back (a replay that finds the site gone marks the app offline; the
   // desktop's wake syncs every site; a run is work the desktop's updates wait for). The scheduler they call is
@@ -338,16 +306,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     unreadCount: (siteId) => getNotificationsSummary(db, siteId).unreadCount,
     runReminders: ({ now, ...input }) =>
       writer.call('reminders:run', { ...input, now: new Date(now).toISOString() }),
-    ruleReminders: new RuleReminders({
-      now: () => clock.now(),
-      timeZone: () => timeZone,
-      siteIds: () => sites.list().map((s) => s.id),
-      siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
-      ruleOf: (siteId, kind) => planPrefs.ruleOf(siteId, kind),
-      quietHours: () => planPrefs.quietHours(),
-      plans: (now, zone) => buildPlanView(db, planChoices(planPrefs), now, zone, null).courses,
-      run: (input) => writer.call('reminders:rules-run', input),
-    }),
+    ruleReminders: plan.ruleReminders({ sites, writer }),
     siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
     log: (line, error) => (error === undefined ? log.info(line) : log.warn(line, { error })),
   });
@@ -393,7 +352,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
         );
       await desktop.notifier.afterSync(site);
       await desktop.remind(site.id);
-      await feed.refresh();
+      await plan.feed.refresh();
     },
     // Reminders whose moment came between syncs (an event an hour away, a lecture that opened), offline too.
     onTick: () => desktop.remind(null),
@@ -460,15 +419,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...createMediaHandlers(services, options.fetch ?? ((input, init) => fetch(input, init))),
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
-      ...createPlanHandlers({
-        db,
-        clock,
-        sites,
-        prefs: planPrefs,
-        onChange: () => void feed.refresh(),
-      }),
-      ...createCalendarFeedHandlers({ feed, saveSettings: (patch) => planPrefs.setFeed(patch) }),
-      ...createReminderRuleHandlers({ sites, clock, writer, settings, prefs: planPrefs }),
+      ...plan.handlers({ sites, writer }),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, {
         ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -505,7 +456,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       closed = true;
       scheduler.close();
       desktop.close();
-      await feed.close();
+      await plan.feed.close();
       unsubscribeSites();
       unsubscribeProgress();
       await sync.close();

@@ -140,7 +140,8 @@ export class PlanPreferences {
       'payment-due': legacy.notifyPaymentDue,
     };
     return {
-      enabled: switched[kind] ?? own?.enabled ?? kind !== 'consulting',
+      // The kinds new with rules (behind on the plan) start off: the student asks for them.
+      enabled: switched[kind] ?? own?.enabled ?? false,
       leadMinutes: own?.leadMinutes ?? LEGACY_LEADS[kind],
     };
   }
