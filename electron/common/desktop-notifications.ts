@@ -6,7 +6,7 @@
  */
 
 export type DesktopNotificationKind =
-  'payment-due' | 'new-notices' | 'sign-in' | ReminderNotificationKind;
+  'payment-due' | 'new-notices' | 'sign-in' | 'plan-behind' | ReminderNotificationKind;
 
 /** Reminders (electron/core/db/reminders.ts): each one notification per run, standing for `count` subjects. */
 export type ReminderNotificationKind = 'access-ending' | 'lecture-unlocked' | 'event-starting';
@@ -41,6 +41,15 @@ export interface DesktopNotification {
   readonly reminder?: ReminderSubject;
   /** The screen a click opens. */
   readonly screen: 'billing' | 'notifications' | 'settings' | 'today';
+  /** A reminder whose moment passed while the app was closed: the text says it comes late. */
+  readonly late?: boolean;
+  /** A reminder the student put off, come round again. */
+  readonly snoozed?: boolean;
+  /** What a "Snooze" button on the notification puts off (reminders by rule only). */
+  readonly snooze?: {
+    readonly kind: string;
+    readonly items: readonly { readonly siteId: string; readonly subjectId: string }[];
+  };
 }
 
 /** Minutes as the largest unit that reads naturally: 45 minutes, 23 hours, 7 days. */
@@ -114,6 +123,18 @@ const TEXT: Record<
             body: `“${s.title}”${where} at ${n.siteLabel} is ready to watch.`,
           };
     },
+    'plan-behind': (n) => {
+      const s = subjectOf(n);
+      return n.count > 1
+        ? {
+            title: `Behind on ${n.count} courses this week`,
+            body: `Among them “${s.title}” at ${n.siteLabel}. Open Today to see your plan.`,
+          }
+        : {
+            title: 'Behind on your plan this week',
+            body: `“${s.title}” at ${n.siteLabel} is behind this week's pace. Open Today to see your plan.`,
+          };
+    },
     'event-starting': (n) => {
       const s = subjectOf(n);
       const left = timeLeft(s.minutesLeft, 'en');
@@ -171,6 +192,18 @@ const TEXT: Record<
           }
         : { title: '有單元解鎖了', body: `${n.siteLabel} ${course}「${s.title}」已經可以觀看。` };
     },
+    'plan-behind': (n) => {
+      const s = subjectOf(n);
+      return n.count > 1
+        ? {
+            title: `本週有 ${n.count} 門課程進度落後`,
+            body: `包括 ${n.siteLabel} 的「${s.title}」。打開「今天」查看學習計畫。`,
+          }
+        : {
+            title: '本週學習進度落後',
+            body: `${n.siteLabel} 的「${s.title}」本週進度落後。打開「今天」查看學習計畫。`,
+          };
+    },
     'event-starting': (n) => {
       const s = subjectOf(n);
       const left = timeLeft(s.minutesLeft, 'zh-TW');
@@ -189,12 +222,32 @@ export function notificationLanguage(tag: string): NotificationLanguage {
   return /^zh\b/i.test(tag) ? 'zh-TW' : 'en';
 }
 
+/** Said after the body of a reminder that comes late, or again after a snooze. */
+const LATE: Record<NotificationLanguage, string> = {
+  en: 'This reminder comes late: the app was not running at its time.',
+  'zh-TW': '這則提醒晚到了：提醒時間時應用程式沒有開著。',
+};
+const SNOOZED: Record<NotificationLanguage, string> = {
+  en: 'Reminding you again, as you asked.',
+  'zh-TW': '依你的要求再次提醒。',
+};
+
 export function notificationText(
   n: DesktopNotification,
   language: NotificationLanguage,
 ): { readonly title: string; readonly body: string } {
-  return TEXT[language][n.kind](n);
+  const text = TEXT[language][n.kind](n);
+  const after = n.late ? LATE[language] : n.snoozed ? SNOOZED[language] : null;
+  return after === null
+    ? text
+    : { ...text, body: `${text.body}${language === 'zh-TW' ? '' : ' '}${after}` };
 }
+
+/** The snooze buttons a notification offers (Electron on macOS shows them; elsewhere Today has them). */
+export const SNOOZE_ACTIONS: Record<NotificationLanguage, readonly [string, string]> = {
+  en: ['Snooze 1 hour', 'Tomorrow morning'],
+  'zh-TW': ['1 小時後再提醒', '明天早上再提醒'],
+};
 
 /** Both languages say every kind (the i18n rule: en and zh-TW have the same keys). */
 export const NOTIFICATION_TEXT_KINDS: Readonly<

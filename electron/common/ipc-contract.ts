@@ -15,6 +15,7 @@ import { FIRST_SCREEN_MAX_BYTES } from './first-screen';
 import type { InviteOutcome, SaveOutcome } from './files-and-invites';
 import type { Result } from './result';
 import type { DesktopNotification } from './desktop-notifications';
+import { feedChannels, planChannels, reminderChannels } from './plan-contract';
 import type { AppCommand } from './shortcuts';
 import { SEARCH_HIT_KINDS } from './views/settings';
 import { archiveChannels } from './archive-contract';
@@ -392,6 +393,10 @@ export const ipcContract = {
   ...archiveChannels,
   // The student's own AI assistant (assistant-contract.ts).
   ...assistantChannels,
+  // The plan to finish in time, the reminders' rules and the calendar feed (plan-contract.ts).
+  ...planChannels,
+  ...reminderChannels,
+  ...feedChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -11,7 +11,6 @@
  * The demo branch (electron/core/demo) is the only place that starts the embedded server; everything else
  * reaches a site over HTTP.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type IpcHandlers } from '../common/ipc-contract';
 import type { AppInfo, SyncRunSummary } from '../common/view-models';
@@ -25,11 +24,13 @@ import { silentLogger } from './log';
 import { ScheduleLink } from './sync-scheduler';
 import { acquireDataDirLock } from './data-dir-lock';
 import {
+  appInfo,
   composeHandlers,
   CoreEvents,
   openDesktop,
   openDownloads,
   openFoundation,
+  openPlan,
   openScheduler,
   openSync,
   SiteAnnouncer,
@@ -102,9 +103,10 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const foundation = await openFoundation(context, schedule);
   const { settings, cipher, demo, store, sites, firstScreen } = foundation;
   const { writer, db } = store;
+  const plan = await openPlan(context, { store, sites, settings });
   const sync = openSync(context, { store, sites, schedule, emit });
   const downloads = await openDownloads(context, { store, sites });
-  const desktop = await openDesktop(context, { store, sites, settings, schedule });
+  const desktop = await openDesktop(context, { store, sites, settings, schedule, plan });
   const announcer = new SiteAnnouncer({ sites, emit });
   // Covers and avatars of https schools, kept on disk beside the offline copy and removed with their site.
   const imageCache = new ImageDiskCache({ dir: join(options.dataDir, 'image-cache') });
@@ -116,18 +118,11 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const unsubscribeProgress = sites.onSignInProgress((progress) =>
     emit('sign-in:progress', progress),
   );
-  const made = { store, sites, sync, settings, downloads, desktop, firstScreen, announcer };
+  const made = { store, sites, sync, settings, downloads, desktop, firstScreen, announcer, plan };
   const scheduler = openScheduler(context, made);
   schedule.connect(scheduler);
 
-  const info: AppInfo = {
-    name: 'Learning Desktop',
-    version: options.version,
-    dataDir: options.dataDir,
-    host: options.host,
-    platform: process.platform,
-    demoAvailable: demo !== null,
-  };
+  const info = appInfo(options, demo);
   const invites = createInviteInbox((outcome) => emit('invite:opened', outcome));
   const services: AppServices = {
     db,
@@ -144,7 +139,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
     emit,
   };
-  const handlers = composeHandlers(context, { services, info, cipher, invites, imageCache });
+  const handlerParts = { services, info, cipher, invites, imageCache, plan };
+  const handlers = composeHandlers(context, handlerParts);
 
   let closed = false;
   return {
@@ -162,6 +158,7 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
       closed = true;
       scheduler.close();
       desktop.close();
+      await plan.feed.close();
       unsubscribeSites();
       unsubscribeProgress();
       await sync.close();

@@ -45,6 +45,7 @@ import { createTodayHandlers } from './handlers/today';
 import { createSyncHandlers } from './handlers/sync';
 import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
+import { PlanServices } from './handlers/plan-services';
 import { createAssistantHandlers } from './handlers/assistant';
 import type { ClientPlaces, McpLaunch } from './mcp-local/clients';
 import { checkoutLaunch } from './mcp-local/launch';
@@ -254,9 +255,10 @@ export function openDesktop(
     sites: SiteManager;
     settings: LiveSettings;
     schedule: ScheduleLink;
+    plan: PlanServices;
   },
 ): Promise<DesktopServices> {
-  const { store, sites, settings, schedule } = parts;
+  const { store, sites, settings, schedule, plan } = parts;
   const { db, writer } = store;
   return createDesktopServices({
     dataDir: options.dataDir,
@@ -276,6 +278,7 @@ export function openDesktop(
     unreadCount: (siteId) => getNotificationsSummary(db, siteId).unreadCount,
     runReminders: ({ now, ...input }) =>
       writer.call('reminders:run', { ...input, now: new Date(now).toISOString() }),
+    ruleReminders: plan.ruleReminders({ sites, writer }),
     siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
     log: (line, error) => (error === undefined ? log.info(line) : log.warn(line, { error })),
   });
@@ -313,13 +316,14 @@ export interface SchedulerParts {
   readonly desktop: DesktopServices;
   readonly firstScreen: FirstScreenStore;
   readonly announcer: SiteAnnouncer;
+  readonly plan: PlanServices;
 }
 
 export function openScheduler(
   { options, log, emit }: Context,
   parts: SchedulerParts,
 ): SyncScheduler {
-  const { store, sites, sync, settings, downloads, desktop, firstScreen, announcer } = parts;
+  const { store, sites, sync, settings, downloads, desktop, firstScreen, announcer, plan } = parts;
   return createSyncScheduler({
     sites,
     sync,
@@ -343,6 +347,7 @@ export function openScheduler(
         );
       await desktop.notifier.afterSync(site);
       await desktop.remind(site.id);
+      await plan.feed.refresh();
     },
     // Reminders whose moment came between syncs (an event an hour away, a lecture that opened), offline too.
     onTick: () => desktop.remind(null),
@@ -353,6 +358,36 @@ export function openScheduler(
       for (const site of sites.list()) emit('data:changed', { siteId: site.id });
     },
   });
+}
+
+/** The plan, the reminders by rule and the calendar feed (plan.json; the old reminder switches are defaults). */
+export async function openPlan(
+  { options, clock, log }: Context,
+  parts: { store: OfflineStore; sites: SiteManager; settings: LiveSettings },
+): Promise<PlanServices> {
+  const plan = new PlanServices({
+    db: parts.store.db,
+    clock,
+    sites: parts.sites,
+    settings: parts.settings,
+    dataDir: options.dataDir,
+    timeZone: options.timeZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+    log: (line, error) => log.warn(line, { error }),
+  });
+  await plan.open();
+  return plan;
+}
+
+/** What the app says of itself (Settings > About, the doctor). */
+export function appInfo(options: AppCoreOptions, demo: DemoServers | null): AppInfo {
+  return {
+    name: 'Learning Desktop',
+    version: options.version,
+    dataDir: options.dataDir,
+    host: options.host,
+    platform: process.platform,
+    demoAvailable: demo !== null,
+  };
 }
 
 /** How a file the student asked for reaches them; without the host's delivery, asking is refused. */
@@ -404,9 +439,10 @@ export function composeHandlers(
     cipher: Cipher;
     invites: InviteInbox;
     imageCache: ImageDiskCache;
+    plan: PlanServices;
   },
 ): IpcHandlers {
-  const { services, info, cipher, invites, imageCache } = parts;
+  const { services, info, cipher, invites, imageCache, plan } = parts;
   const { db, writer, sites, downloads, desktop } = services;
   const site = (siteId: string) => requireSite(services, siteId);
   const handlers: IpcHandlers = {
@@ -422,6 +458,7 @@ export function composeHandlers(
       ),
       ...createSitePageHandlers(services, options.openExternal),
       ...createTodayHandlers(services),
+      ...plan.handlers({ sites, writer }),
       ...createNotificationHandlers(services),
       ...createDoctorHandlers(services, info, {
         ...(options.fetch ? { fetch: options.fetch } : {}),

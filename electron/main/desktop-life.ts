@@ -13,7 +13,9 @@ import {
   notificationLanguage,
   notificationText,
   type DesktopNotification,
+  SNOOZE_ACTIONS,
 } from '../common/desktop-notifications';
+import type { ReminderRuleKind } from '../common/plan-contract';
 import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
 import { loginItemSettings, quitWhenAllWindowsClosed, trayModel } from '../core/desktop/background';
@@ -50,8 +52,11 @@ class DesktopNotifier {
    */
   readonly #shown = new Set<Notification>();
 
-  constructor(deps: { readonly showWindow: () => BrowserWindow }) {
+  readonly #core: AppCore;
+
+  constructor(deps: { readonly showWindow: () => BrowserWindow; readonly core: AppCore }) {
     this.#showWindow = deps.showWindow;
+    this.#core = deps.core;
   }
 
   show(n: DesktopNotification, settings: Settings): void {
@@ -60,7 +65,24 @@ class DesktopNotifier {
       settings.language === 'system' ? app.getLocale() : settings.language,
     );
     const { title, body } = notificationText(n, language);
-    const notification = new Notification({ title, body });
+    // Snooze buttons: Electron shows notification actions on macOS only; elsewhere Today offers them.
+    const snooze = n.snooze && process.platform === 'darwin' ? n.snooze : null;
+    const notification = new Notification({
+      title,
+      body,
+      ...(snooze
+        ? { actions: SNOOZE_ACTIONS[language].map((text) => ({ type: 'button' as const, text })) }
+        : {}),
+    });
+    if (snooze)
+      notification.on('action', (_event, index) => {
+        void this.#core.handlers['reminders:snooze']({
+          kind: snooze.kind as ReminderRuleKind,
+          items: snooze.items.map((i) => ({ siteId: i.siteId, subjectId: i.subjectId })),
+          until: index === 0 ? 'hour' : 'morning',
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+        });
+      });
     const shown = this.#shown;
     shown.add(notification);
     if (shown.size > MAX_KEPT_NOTIFICATIONS) shown.delete(shown.values().next().value!);

@@ -17,7 +17,7 @@ export async function refreshQueries(
 }
 
 /** Channels whose answers mix every site's data: a change at any site refreshes them. */
-const ALL_SITES_CHANNELS: ReadonlySet<unknown> = new Set(['library:all-page']);
+const ALL_SITES_CHANNELS: ReadonlySet<unknown> = new Set(['library:all-page', 'plan:get']);
 
 /** Refetches every query whose input is for `siteId`, and those that span every site (see refreshQueries). */
 export function invalidateSite(client: QueryClient, siteId: string): Promise<void> {

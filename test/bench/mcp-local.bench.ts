@@ -55,11 +55,7 @@ function startServer(scale: number): Promise<{ child: ChildProcess; url: string;
 }
 
 /** A school synced from a server seeded at `scale`, in its own process. */
-async function syncFrom(
-  db: ReadWriteDB,
-  scale: number,
-  ids: readonly string[],
-): Promise<string> {
+async function syncFrom(db: ReadWriteDB, scale: number, ids: readonly string[]): Promise<string> {
   const { child, url, token } = await startServer(scale);
   try {
     const sync = createSyncService({ db, clientFor: () => siteClient(url, token) });

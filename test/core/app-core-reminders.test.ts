@@ -77,13 +77,15 @@ describe('app core: reminders after the first sync and on the timer', () => {
       title: expect.stringContaining('Live Q&A'),
       minutesLeft: 30,
     });
+    // The clock jumped past the 1-hour mark with no run in between: it comes late, and says so.
+    expect(n!.late).toBe(true);
     expect(notificationText(n!, 'en')).toEqual({
       title: 'An event starts soon',
-      body: expect.stringMatching(/starts in 30 minutes\.$/),
+      body: expect.stringMatching(/starts in 30 minutes\. This reminder comes late/),
     });
     expect(notificationText(n!, 'zh-TW')).toEqual({
       title: '活動即將開始',
-      body: expect.stringMatching(/將在 30 分鐘後開始。$/),
+      body: expect.stringMatching(/將在 30 分鐘後開始。這則提醒晚到了/),
     });
     // Several more ticks: still one.
     await new Promise((r) => setTimeout(r, 300));

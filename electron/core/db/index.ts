@@ -138,3 +138,12 @@ export {
 } from './change-record';
 // The local MCP server's few reads of its own (mcp-local/), on the same prepared-statement cache.
 export { prepared } from './statements';
+export { buildCoursePlan, buildPlanView, type PlanChoices } from './plan-view';
+export { decideRuleReminders, snoozeReminder } from './reminder-decide';
+export {
+  RULE_KINDS,
+  type RuleKind,
+  type RuleReminderGroup,
+  type RuleRunInput,
+} from './reminder-run';
+export type { ReminderSubject } from './reminder-subjects';

@@ -5,6 +5,7 @@ import { CoreError } from '../errors';
 import { LECTURES_SQL } from './next-step';
 import { prepared } from './statements';
 import type { ReadableDB } from './handles';
+import { isKnownTimeZone, localDay, mondayOf as mondayOfDay } from '../../common/zoned-time';
 
 const DAY_MS = 86_400_000;
 /** How many weeks the summary (and the progress export) lists. */
@@ -16,30 +17,13 @@ export const WEEKS_SHOWN = 12;
  * it completed (lecture_completions, stamped by the sync that saw it), the only time the app has for it.
  */
 export function weekCounter(timeZone: string): (ms: number) => number {
-  let format: Intl.DateTimeFormat;
-  try {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-  } catch {
+  if (!isKnownTimeZone(timeZone))
     throw new CoreError(
       'invalid-input',
       `"${timeZone.slice(0, 64)}" is not a time zone this computer knows.`,
     );
-  }
-  return (ms) => {
-    const parts = Object.fromEntries(
-      format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]),
-    );
-    const day = Math.round(
-      Date.UTC(Number(parts['year']), Number(parts['month']) - 1, Number(parts['day'])) / DAY_MS,
-    );
-    // 1970-01-01 was a Thursday: (day + 3) % 7 is 0 on a Monday.
-    return day - ((((day + 3) % 7) + 7) % 7);
-  };
+  // The plan counts its weeks with the same function (common/zoned-time.ts).
+  return (ms) => mondayOfDay(localDay(ms, timeZone));
 }
 
 const mondayOf = (week: number) => new Date(week * DAY_MS).toISOString().slice(0, 10);

@@ -54,6 +54,13 @@ export interface DesktopServicesDeps {
     readonly syncedSiteId: string | null;
     readonly enabled: Readonly<Record<ReminderKind, boolean>>;
   }) => Promise<readonly ReminderGroup[]>;
+  /**
+   * Reminders by the student's rules (rule-reminders.ts): when given, they replace the fixed ones above, and
+   * payment codes are reminded of by their rule instead of the notifier's fixed 24 hours.
+   */
+  readonly ruleReminders?: {
+    due(syncedSiteId: string | null): Promise<readonly DesktopNotification[]>;
+  };
   /** A site's name for the notification text (its id when it is gone). */
   readonly siteLabel: (siteId: string) => string;
   readonly log: (line: string, error?: unknown) => void;
@@ -170,7 +177,10 @@ export class DesktopServicesPart implements DesktopServices {
       });
     const notifier = await createNotifier({
       file: join(deps.dataDir, 'notified.json'),
-      settings: deps.settings,
+      // With the student's rules, payment codes are reminded of by their rule, not the fixed 24 hours.
+      settings: deps.ruleReminders
+        ? () => ({ ...deps.settings(), notifyPaymentDue: false })
+        : deps.settings,
       now: deps.now,
       payable: deps.payable,
       notices: deps.notices,
@@ -191,6 +201,10 @@ export class DesktopServicesPart implements DesktopServices {
   async remind(syncedSiteId: string | null): Promise<void> {
     const deps = this.#deps;
     try {
+      if (deps.ruleReminders) {
+        for (const n of await deps.ruleReminders.due(syncedSiteId)) this.#notify(n);
+        return;
+      }
       const now = deps.now();
       const groups = await deps.runReminders({
         now,

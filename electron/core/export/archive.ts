@@ -180,7 +180,11 @@ ${list(data.notices.map((n) => `<li><b>${e(n.title)}</b> <small>${e(day(n.create
 }
 
 /** Every file of the archive, index.html last (the writer writes them in this order). */
-export function buildArchive(db: ReadableDB, siteId: string, options: ArchiveOptions): ArchiveFile[] {
+export function buildArchive(
+  db: ReadableDB,
+  siteId: string,
+  options: ArchiveOptions,
+): ArchiveFile[] {
   const data = readArchive(db, siteId, options);
   const files: ArchiveFile[] = [];
   const receipts = new Map<string, string>();

@@ -32,6 +32,10 @@ export interface CalendarEvent {
    */
   readonly busy?: boolean;
   readonly alarms?: readonly CalendarAlarm[];
+  /** Revision of the event (§3.8.7.4): a subscription replaces the copy it holds when this grows. */
+  readonly sequence?: number;
+  /** When this revision was made (§3.8.7.3). */
+  readonly lastModified?: Date;
 }
 
 export interface CalendarOptions {
@@ -42,6 +46,12 @@ export interface CalendarOptions {
   readonly stamp: Date;
   /** PRODID (§3.7.3). */
   readonly productId?: string;
+  /** A subscription's name (RFC 7986 §5.1 NAME, and the X-WR-CALNAME most clients read). */
+  readonly name?: string;
+  /** The student's zone, for clients that show a feed's times in it (X-WR-TIMEZONE); times stay UTC. */
+  readonly timeZone?: string;
+  /** How often a subscriber should fetch it again (RFC 7986 §5.7 REFRESH-INTERVAL), in minutes. */
+  readonly refreshMinutes?: number;
 }
 
 const PRODUCT_ID = '-//Learning Desktop//Learning Desktop//EN';
@@ -141,6 +151,17 @@ export function serializeCalendar(
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
   ];
+  if (options.name !== undefined)
+    lines.push(
+      property('NAME', escapeText(options.name)),
+      property('X-WR-CALNAME', escapeText(options.name)),
+    );
+  if (options.timeZone !== undefined)
+    lines.push(property('X-WR-TIMEZONE', escapeText(options.timeZone)));
+  if (options.refreshMinutes !== undefined)
+    lines.push(
+      `REFRESH-INTERVAL;VALUE=DURATION:PT${Math.max(1, Math.round(options.refreshMinutes))}M`,
+    );
   const stamp = utcDateTime(options.stamp);
   for (const e of events) {
     lines.push(
@@ -149,6 +170,8 @@ export function serializeCalendar(
       `DTSTAMP:${stamp}`,
       `DTSTART:${utcDateTime(e.start)}`,
     );
+    if (e.sequence !== undefined) lines.push(`SEQUENCE:${Math.max(0, Math.trunc(e.sequence))}`);
+    if (e.lastModified) lines.push(`LAST-MODIFIED:${utcDateTime(e.lastModified)}`);
     if (e.end) {
       if (e.end.getTime() < e.start.getTime())
         throw new RangeError('an event cannot end before it starts');

@@ -7,9 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { CoreError } from '../errors';
 import { postGraphQL } from '../net/graphql-post';
-import { commitSnapshotIfChanged, digestOf, type SiteSnapshot,
-  type WritableDB,
-} from '../db/index';
+import { commitSnapshotIfChanged, digestOf, type SiteSnapshot, type WritableDB } from '../db/index';
 import {
   idsOf,
   MAX_SYNC_BYTES,

@@ -20,6 +20,9 @@ import type {
   PartName,
   ReminderGroup,
   ReminderKind,
+  RuleKind,
+  RuleReminderGroup,
+  RuleRunInput,
   SiteSnapshot,
   SubscriptionRecord,
   WholePart,
@@ -199,6 +202,16 @@ export interface WriterCalls extends NoteWriterCalls, ChangeWriterCalls {
     readonly syncedSiteId: string | null;
     readonly enabled: Readonly<Record<ReminderKind, boolean>>;
   }) => readonly ReminderGroup[];
+  /** The reminders by the student's rules (db/reminder-decide.ts): lead times, quiet hours, snoozes. */
+  'reminders:rules-run': (input: RuleRunInput) => readonly RuleReminderGroup[];
+  /** Puts off one item's reminders until `untilMs`. */
+  'reminders:snooze': (input: {
+    readonly siteId: string;
+    readonly kind: RuleKind;
+    readonly subjectId: string;
+    readonly untilMs: number;
+    readonly now: number;
+  }) => void;
   /** One step of the short-term search index (search.ts): returns the rows indexed, < maxRows when done. */
   'search:index-step': (input: { readonly maxRows: number }) => number;
   /**

@@ -13,6 +13,8 @@ import {
   checkOfflineDatabase,
   commitSnapshotIfChanged,
   decideReminders,
+  decideRuleReminders,
+  snoozeReminder,
   dismissFailed,
   enqueueChange,
   ensureSite,
@@ -86,6 +88,8 @@ function storeHandlers(db: WritableDB, stages: SyncStages): Omit<WriterHandlers,
     },
     'reminders:run': ({ now, syncedSiteId, enabled }) =>
       decideReminders(db, { now: Date.parse(now), syncedSiteId, enabled }),
+    'reminders:rules-run': (input) => decideRuleReminders(db, input),
+    'reminders:snooze': (input) => snoozeReminder(db, input),
     'export:orders-csv': ({ siteId, now, language, timeZone }) =>
       purchaseHistoryCsv(db, siteId, new Date(now), { language, timeZone }),
     'db:check': () => checkOfflineDatabase(db),

@@ -369,6 +369,8 @@ const VIEWS_OF_CALL: { readonly [K in WriterCall]: readonly ViewArea[] | 'all' |
   'sync:record-run': [],
   'search:index-step': [],
   'reminders:run': [], // its marks are read by no view
+  'reminders:rules-run': [],
+  'reminders:snooze': [],
   'export:orders-csv': null,
   'db:check': null, // a rebuild is a commit nobody announced: the reader drops every memoised view (view-cache.ts)
   'writer:close': null,

@@ -23,6 +23,8 @@ import * as m018 from './018-lecture-order';
 import * as m019 from './019-search-form';
 import * as m020 from './020-notes';
 import * as m021 from './021-change-record';
+import * as m022 from './022-reminder-snoozes';
+import * as m023 from './023-lectures-unlocking';
 
 export interface Migration {
   readonly version: number;
@@ -52,5 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m019,
   m020,
   m021,
+  m022,
+  m023,
 ];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

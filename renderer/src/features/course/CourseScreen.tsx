@@ -17,6 +17,7 @@ import { LectureRow } from './LectureRow';
 import { NextStepBlock } from './NextStep';
 import { OpenOnSite } from '../site-pages/index';
 import { CourseNotes, NoteEditor } from '../notes/index';
+import { CoursePlanBlock } from '../plan/index';
 
 type Row =
   | { readonly kind: 'section'; readonly section: SectionView }
@@ -161,6 +162,7 @@ export function CourseScreen({
           }}
         />
       )}
+      <CoursePlanBlock siteId={site.id} courseId={courseId} syncedAt={site.lastSyncedAt} />
       {rows.length === 0 ? (
         <EmptyState title={t('course.empty')} icon={ListVideo} />
       ) : (

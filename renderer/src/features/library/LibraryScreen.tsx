@@ -1,3 +1,4 @@
+import { ExpiringPlans } from '../plan/index';
 import { LibraryBig, SearchX } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -112,6 +113,7 @@ export function LibraryScreen() {
           </select>
         </div>
       </div>
+      {filter === 'expiring-soon' && <ExpiringPlans />}
       {q.isPending ? (
         <Loading shape="cards" />
       ) : q.isError ? (

@@ -4,3 +4,5 @@
 export { ReminderPrompt } from './ReminderPrompt';
 export { ReminderSettings } from './ReminderSettings';
 export { askBrowserOnce } from './web-permission';
+export { ReminderRules } from './ReminderRules';
+export { SnoozeButtons } from './SnoozeButtons';

@@ -20,8 +20,9 @@ import {
   ShortcutsSettings,
   UpdatesSettings,
 } from '../desktop/index';
-import { ReminderSettings } from '../reminders/index';
+import { ReminderRules, ReminderSettings } from '../reminders/index';
 import { AssistantSettings } from '../assistant/index';
+import { FeedSettings } from '../calendar-feed/index';
 import { DemoFaultsSettings } from './DemoFaultsSettings';
 import { DoctorSettings } from './DoctorSettings';
 import { SettingsLayout } from './SettingsLayout';
@@ -291,6 +292,8 @@ export function SettingsScreen() {
                 <>
                   <NotificationSettings />
                   <ReminderSettings />
+                  <ReminderRules />
+                  <FeedSettings />
                 </>
               );
             case 'storage':

@@ -27,6 +27,8 @@ import { nextStepIcon, nextStepLine } from '../course/index';
 import { OpenOnSite } from '../site-pages/index';
 import './today.css';
 import { WeeklyProgress } from '../progress/index';
+import { PlanSection } from '../plan/index';
+import { SnoozeButtons } from '../reminders/index';
 import { SinceLastLooked } from '../changes/index';
 import { ArchiveButton } from '../archive/index';
 import { useCaptureFirstScreen, useReleaseFirstScreen } from '../../state/first-screen';
@@ -253,9 +255,30 @@ function AttentionRow({
         <p>{text}</p>
         {siteLabel && <p className="muted small">{siteLabel}</p>}
       </div>
-      <div className="today-row-action">{action}</div>
+      <div className="today-row-action">
+        {action}
+        <SnoozeButtons {...snoozeOf(item)} />
+      </div>
     </li>
   );
+}
+
+/** The reminder an attention row stands for, to snooze it (reminders/SnoozeButtons.tsx). */
+function snoozeOf(item: TodayAttention) {
+  switch (item.kind) {
+    case 'access-ending':
+      return { kind: 'access-ending', siteId: item.siteId, subjectId: item.courseId } as const;
+    case 'payment-due':
+      return { kind: 'payment-due', siteId: item.siteId, subjectId: item.paymentId } as const;
+    case 'event-soon':
+      return {
+        kind: 'event-starting',
+        siteId: item.siteId,
+        subjectId: item.registrationId,
+      } as const;
+    case 'lecture-unlocked':
+      return { kind: 'lecture-unlocked', siteId: item.siteId, subjectId: item.lectureId } as const;
+  }
 }
 
 /** The first screen once signed in: what to do next, across every school kept on this computer. */
@@ -341,6 +364,8 @@ export function TodayScreen() {
           </ul>
         )}
       </section>
+
+      <PlanSection />
 
       <WeeklyProgress sites={today.sites} />
 

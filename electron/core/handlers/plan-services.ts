@@ -1,0 +1,112 @@
+/**
+ * The plan, the reminders by rule and the calendar feed, built once by the composition root from what it has:
+ * their preferences (plan.json), the feed (file and loopback server), the rule reminders the desktop services run,
+ * and the handlers of their channels.
+ */
+import { join } from 'node:path';
+import { buildPlanView } from '../db/index';
+import { CalendarFeed } from '../desktop/calendar-feed';
+import { RuleReminders } from '../desktop/rule-reminders';
+import { feedEvents, feedName, type FeedLanguage } from '../export/feed';
+import { PlanPreferences } from '../settings/plan-preferences';
+import { createCalendarFeedHandlers } from './calendar-feed';
+import { createPlanHandlers, planChoices } from './plan';
+import { createReminderRuleHandlers } from './reminder-rules';
+import type { AppServices } from './services';
+
+export interface PlanServicesDeps extends Pick<AppServices, 'db' | 'clock' | 'settings' | 'sites'> {
+  readonly dataDir: string;
+  readonly timeZone: string;
+  readonly log: (line: string, error?: unknown) => void;
+}
+
+export class PlanServices {
+  readonly prefs: PlanPreferences;
+  readonly feed: CalendarFeed;
+  #deps: PlanServicesDeps;
+
+  constructor(deps: PlanServicesDeps) {
+    this.#deps = deps;
+    const { db, clock, timeZone } = deps;
+    this.prefs = new PlanPreferences({
+      file: join(deps.dataDir, 'plan.json'),
+      legacy: () => deps.settings.current(),
+    });
+    this.feed = new CalendarFeed({
+      dataDir: deps.dataDir,
+      now: () => clock.now(),
+      timeZone: () => timeZone,
+      name: () => feedName(this.#language()),
+      events: (studyBlocks) => {
+        const now = clock.now();
+        const plans = studyBlocks
+          ? buildPlanView(db, planChoices(this.prefs), now, timeZone, null)
+          : null;
+        return feedEvents(db, {
+          now,
+          timeZone,
+          language: this.#language(),
+          plans,
+          siteIds: new Set(deps.sites.list().map((x) => x.id)),
+        });
+      },
+      settings: () => this.prefs.feed(),
+      saveSettings: (patch) => this.prefs.setFeed(patch),
+      log: deps.log,
+    });
+  }
+
+  /** The feed's words follow the app's language. */
+  #language(): FeedLanguage {
+    const l = this.#deps.settings.current().language;
+    const tag = l === 'system' ? Intl.DateTimeFormat().resolvedOptions().locale : l;
+    return /^zh\b/i.test(tag) ? 'zh-TW' : 'en';
+  }
+
+  /** Reads plan.json and starts the feed's server (a failure to listen leaves the file alone working). */
+  async open(): Promise<void> {
+    await this.prefs.load();
+    await this.feed
+      .start()
+      .catch((error: unknown) => this.#deps.log('calendar feed: not listening', error));
+  }
+
+  /** The reminders by rule, for the desktop services. */
+  ruleReminders(s: Pick<AppServices, 'sites' | 'writer'>): RuleReminders {
+    const { db, clock } = this.#deps;
+    return new RuleReminders({
+      now: () => clock.now(),
+      timeZone: () => this.#deps.timeZone,
+      siteIds: () => s.sites.list().map((x) => x.id),
+      siteLabel: (siteId) => s.sites.getSite(siteId)?.label ?? siteId,
+      ruleOf: (siteId, kind) => this.prefs.ruleOf(siteId, kind),
+      quietHours: () => this.prefs.quietHours(),
+      plans: (now, zone) => buildPlanView(db, planChoices(this.prefs), now, zone, null).courses,
+      run: (input) => s.writer.call('reminders:rules-run', input),
+    });
+  }
+
+  handlers(s: Pick<AppServices, 'sites' | 'writer'>) {
+    const { db, clock, settings } = this.#deps;
+    return {
+      ...createPlanHandlers({
+        db,
+        clock,
+        sites: s.sites,
+        prefs: this.prefs,
+        onChange: () => void this.feed.refresh(),
+      }),
+      ...createCalendarFeedHandlers({
+        feed: this.feed,
+        saveSettings: (patch) => this.prefs.setFeed(patch),
+      }),
+      ...createReminderRuleHandlers({
+        sites: s.sites,
+        clock,
+        writer: s.writer,
+        settings,
+        prefs: this.prefs,
+      }),
+    };
+  }
+}
