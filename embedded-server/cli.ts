@@ -1,8 +1,10 @@
 /**
- * `npm run server -- --port <p> [--seed demo|large|none] [--data <file prefix>] [--id-tokens sign|publish-jwks-only|off]`
+ * `npm run server -- --port <p> [--seed demo|large|none] [--data <file prefix>] [--id-tokens
+ * sign|publish-jwks-only|off]`
  *
- * Starts the demo site on --port (default 4100; 0 = any free port) and the second demo site on port+1 (any
- * free port when 0). With --data, each site keeps its own SQLite file: <prefix>.demo.db and <prefix>.demo2.db.
+ * Starts the demo site on --port (default 4100; 0 = any free port) and the second demo site on
+ * port+1 (any free port when 0). With --data, each site keeps its own SQLite file: <prefix>.demo.db
+ * and <prefix>.demo2.db.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';

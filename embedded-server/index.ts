@@ -37,7 +37,10 @@ export interface EmbeddedServerOptions {
   /** 0 (default) = any free port. */
   port?: number;
   host?: '127.0.0.1';
-  /** SQLite file path; default ':memory:'. A file keeps tokens, clients and the signing key across restarts. */
+  /**
+   * SQLite file path; default ':memory:'. A file keeps tokens, clients and the signing key across
+   * restarts.
+   */
   database?: string;
   seed?: SeedKind;
   site?: SiteKey;
@@ -47,24 +50,33 @@ export interface EmbeddedServerOptions {
   logger?: (line: string) => void;
   extraRoutes?: Route[];
   seedOptions?: Readonly<Record<string, unknown>>;
-  /** Client ID Metadata Documents: hosts accepted, or any host when open (spec Authentication 6). */
+  /**
+   * Client ID Metadata Documents: hosts accepted, or any host when open (spec Authentication 6).
+   */
   clientMetadataDocuments?: { allowedHosts?: string[]; open?: boolean };
   /**
-   * What /api/oauth/register accepts besides an allowlisted client_name: 'allowlist_or_loopback' (default) also
-   * registers any client whose redirect URIs are all loopback; 'allowlist_only' does not. Published in the
-   * authorization-server metadata as `registration_policy`.
+   * What /api/oauth/register accepts besides an allowlisted client_name: 'allowlist_or_loopback'
+   * (default) also registers any client whose redirect URIs are all loopback; 'allowlist_only' does
+   * not. Published in the authorization-server metadata as `registration_policy`.
    */
   registration?: RegistrationPolicy;
   /** Tests only: metadata documents may be fetched over http from private/loopback addresses. */
   allowPrivateMetadataHosts?: boolean;
   /**
-   * better-sqlite3's compiled addon (a .node file) when the default one does not fit this runtime: the app run by
-   * Electron from a checkout whose node_modules were built for Node (see scripts/electron-native.mjs).
+   * better-sqlite3's compiled addon (a .node file) when the default one does not fit this runtime:
+   * the app run by Electron from a checkout whose node_modules were built for Node (see
+   * scripts/electron-native.mjs).
    */
   sqliteBinding?: string;
-  /** Largest member API answer in bytes; larger ones become a RESPONSE_TOO_LARGE error (default 4 MiB). */
+  /**
+   * Largest member API answer in bytes; larger ones become a RESPONSE_TOO_LARGE error (default 4
+   * MiB).
+   */
   memberResponseLimitBytes?: number;
-  /** Tests only: every finished answer, body included (test/helpers/server.ts checks each against /openapi.json). */
+  /**
+   * Tests only: every finished answer, body included (test/helpers/server.ts checks each against
+   * /openapi.json).
+   */
   onResponse?: (response: ObservedResponse) => void;
 }
 
@@ -78,19 +90,25 @@ export interface EmbeddedServer {
   /** Mutable: flip switches at run time (e.g. faults.tokenStoreUnavailable = true). */
   readonly faults: FaultSwitches;
   /**
-   * Checks and applies a patch of fault switches at run time (README, decision "Fault injection"); throws a
-   * TypeError/RangeError for an unknown switch or a value out of range, changing nothing. Returns the switches.
+   * Checks and applies a patch of fault switches at run time (README, decision "Fault injection");
+   * throws a TypeError/RangeError for an unknown switch or a value out of range, changing nothing.
+   * Returns the switches.
    */
   setFaults(patch: Readonly<FaultSwitches>): FaultSwitches;
   /**
-   * Ends the life of every live access token now, as if their two hours had passed (refresh tokens untouched):
-   * the next call of a client refreshes. Returns how many tokens it expired. Demo fault panel and tests only.
+   * Ends the life of every live access token now, as if their two hours had passed (refresh tokens
+   * untouched):
+   * the next call of a client refreshes. Returns how many tokens it expired. Demo fault panel and
+   * tests only.
    */
   expireAccessTokens(): number;
   /** The site's clock: the `clock` option moved by `faults.clockSkewMs`. */
   readonly clock: Clock;
   readonly router: Router;
-  /** Starts signing id_tokens with a new key; the old key stays in the JWKS for a day. Returns the new kid. */
+  /**
+   * Starts signing id_tokens with a new key; the old key stays in the JWKS for a day. Returns the
+   * new kid.
+   */
   rotateSigningKey(): Promise<string>;
   close(): Promise<void>;
 }
@@ -163,14 +181,16 @@ function requestListener(
     const started = performance.now();
     if (options.onResponse) observeResponse(req, res, options.onResponse);
     if (log) {
-      // Method, path and status only: query strings and bodies may carry codes or tokens (never logged).
+      // Method, path and status only: query strings and bodies may carry codes or tokens (never
+      // logged).
       res.on('finish', () =>
         log(
           `${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
         ),
       );
     }
-    // Before anything else (faults included): a request for another host name is no request to this site.
+    // Before anything else (faults included): a request for another host name is no request to this
+    // site.
     if (!hostAllowed(req, state.hosts)) {
       sendJson(res, 421, {
         error: 'misdirected_request',
@@ -185,8 +205,8 @@ function requestListener(
 }
 
 /**
- * Starts one site of the service on its own origin. Every route table is joined here (the one table of
- * paths); state lives in SQLite.
+ * Starts one site of the service on its own origin. Every route table is joined here (the one table
+ * of paths); state lives in SQLite.
  */
 export async function createEmbeddedServer(
   options: EmbeddedServerOptions = {},
@@ -195,10 +215,12 @@ export async function createEmbeddedServer(
   const siteKey = options.site ?? 'demo';
   const site = SITES[siteKey];
   const faults = options.faults ?? {};
-  // Everything the site dates (tokens, codes, sessions, the Date header) reads the site's clock, skewed on demand.
+  // Everything the site dates (tokens, codes, sessions, the Date header) reads the site's clock,
+  // skewed on demand.
   const clock = skewedClock(options.clock ?? systemClock, faults);
   const log = options.logger;
-  // The route table first: a duplicate route is a start-up error that must not leave a database open.
+  // The route table first: a duplicate route is a start-up error that must not leave a database
+  // open.
   const router = createRouter(
     oidcRoutes,
     oauthRoutes,

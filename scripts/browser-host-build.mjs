@@ -1,20 +1,28 @@
-// The browser host as `npm run demo` starts it: one bundle of electron/browser-host/cli.ts (and its worker threads:
-// the database writer, the download transfers) built with esbuild into out/browser-host/, run by plain Node. Through
-// tsx, a start spent ~600 ms transpiling some 160 files, and the writer's thread started tsx a second time; bundled, Node loads a few files.
-// The embedded server (demo sites only) is its own chunk, loaded when a demo site starts.
+// The browser host as `npm run demo` starts it: one bundle of electron/browser-host/cli.ts (and its
+// worker threads:
+// the database writer, the download transfers) built with esbuild into out/browser-host/, run by
+// plain Node. Through tsx, a start spent ~600 ms transpiling some 160 files, and the writer's
+// thread started tsx a second time; bundled, Node loads a few files. The embedded server (demo
+// sites only) is its own chunk, loaded when a demo site starts.
 import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const BROWSER_HOST_DIR = join(root, 'out', 'browser-host');
-/** The bundle's entry point: `node out/browser-host/cli.js [--demo] ...` (the options of electron/browser-host/cli.ts). */
+/**
+ * The bundle's entry point: `node out/browser-host/cli.js [--demo] ...` (the options of
+ * electron/browser-host/cli.ts).
+ */
 export const BROWSER_HOST_ENTRY = join(BROWSER_HOST_DIR, 'cli.js');
 
 /** The sources the bundle is made of (a change in any rebuilds it). */
 const SOURCES = ['electron', 'embedded-server', 'package.json', 'scripts/browser-host-build.mjs'];
 
-/** Files the embedded server reads beside its module at run time (`new URL('./migrations/', import.meta.url)`). */
+/**
+ * Files the embedded server reads beside its module at run time
+ * (`new URL('./migrations/', import.meta.url)`).
+ */
 const ASSETS = [
   {
     reader: 'embedded-server/store/db.ts',
@@ -29,9 +37,10 @@ const ASSETS = [
 ];
 
 /**
- * zod's namespace (`z.locales`) re-exports all of its 64 message languages, so a bundler keeps them all: ~340 kB of
- * the start's JavaScript that Node compiles at every launch. The app uses zod's English messages only (zod's
- * default; the app's own texts say what failed), so the bundle gets `en` alone.
+ * zod's namespace (`z.locales`) re-exports all of its 64 message languages, so a bundler keeps them
+ * all: ~340 kB of the start's JavaScript that Node compiles at every launch. The app uses zod's
+ * English messages only (zod's default; the app's own texts say what failed), so the bundle gets
+ * `en` alone.
  */
 const zodEnglishOnly = {
   name: 'zod-english-only',
@@ -87,7 +96,8 @@ export async function buildBrowserHost() {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
-    // better-sqlite3 loads its native addon; vite builds the pages when they are missing (cli.ts), from node_modules.
+    // better-sqlite3 loads its native addon; vite builds the pages when they are missing (cli.ts),
+    // from node_modules.
     external: ['better-sqlite3', 'vite', 'electron'],
     // CommonJS packages bundled into ESM call require() for Node's built-ins.
     banner: {

@@ -2,10 +2,11 @@ import { builtinModules } from 'node:module';
 import { build, type Plugin } from 'vite';
 
 /**
- * Builds a worker thread's entry as one CommonJS file beside the main bundle. The main bundle is ESM, but a worker
- * started from inside app.asar is safest as CommonJS: Electron's asar support covers `require` in worker threads
- * (its own tests start CJS workers from an asar), while the ESM loader reading an asar from a worker is not
- * something it tests. Packages stay external (`require`d from app.asar's node_modules, natives unpacked).
+ * Builds a worker thread's entry as one CommonJS file beside the main bundle. The main bundle is
+ * ESM, but a worker started from inside app.asar is safest as CommonJS: Electron's asar support
+ * covers `require` in worker threads (its own tests start CJS workers from an asar), while the ESM
+ * loader reading an asar from a worker is not something it tests. Packages stay external
+ * (`require`d from app.asar's node_modules, natives unpacked).
  */
 export function commonjsWorker(options: {
   readonly entry: string;

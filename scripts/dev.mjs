@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run dev`: electron-vite's dev server with hot reload when Electron is here; else the browser host. Both run
-// as JS entry points of this Node (node-tools.mjs): npx needs a shell on Windows.
+// `npm run dev`: electron-vite's dev server with hot reload when Electron is here; else the browser
+// host. Both run as JS entry points of this Node (node-tools.mjs): npx needs a shell on Windows.
 import { spawn } from 'node:child_process';
 import { electronBinary } from './electron-binary.mjs';
 import { electronBindingOr, electronEnv } from './electron-native.mjs';
@@ -8,7 +8,8 @@ import { binEntry } from './node-tools.mjs';
 
 const extra = process.argv.slice(2);
 const hasElectron = electronBinary() !== null;
-// Electron's own build of better-sqlite3 (node_modules keeps Node's for the tests): see electron-native.mjs.
+// Electron's own build of better-sqlite3 (node_modules keeps Node's for the tests): see
+// electron-native.mjs.
 const binding = hasElectron ? await electronBindingOr('starting the browser host instead') : null;
 if (!hasElectron)
   console.log(

@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 // better-sqlite3 for Electron, beside Node's own build.
 //
-// `npm ci` compiles better-sqlite3 for Node: the tests, the browser host and `npm run server` load it. Electron
-// embeds another Node with another ABI (NODE_MODULE_VERSION), so the same .node file cannot load in both, and
-// rebuilding it in place for Electron would break every Node test of the checkout. This builds a second copy of
-// the addon, for the installed Electron, into node_modules/.cache/learning-desktop/. The launchers (`npm run
-// dev`, `npm run demo`, the Electron tests) hand its path to the app in LEARNING_DESKTOP_SQLITE_BINDING, and the
-// app opens its databases with better-sqlite3's `nativeBinding` option. A packaged app needs none of this:
+// `npm ci` compiles better-sqlite3 for Node: the tests, the browser host and `npm run server` load
+// it. Electron embeds another Node with another ABI (NODE_MODULE_VERSION), so the same .node file
+// cannot load in both, and rebuilding it in place for Electron would break every Node test of the
+// checkout. This builds a second copy of the addon, for the installed Electron, into
+// node_modules/.cache/learning-desktop/. The launchers (`npm run dev`, `npm run demo`, the Electron
+// tests) hand its path to the app in LEARNING_DESKTOP_SQLITE_BINDING, and the app opens its
+// databases with better-sqlite3's `nativeBinding` option. A packaged app needs none of this:
 // electron-builder compiles its own copy for the Electron it ships.
 //
-// Building needs Electron's headers (downloaded from electronjs.org by @electron/rebuild) or a prebuilt
-// better-sqlite3 for this Electron (from GitHub): a machine that can fetch Electron itself can fetch these.
+// Building needs Electron's headers (downloaded from electronjs.org by @electron/rebuild) or a
+// prebuilt better-sqlite3 for this Electron (from GitHub): a machine that can fetch Electron itself
+// can fetch these.
 //
-// CLI: `node scripts/electron-native.mjs` prints the path of the built addon (building it the first time).
+// CLI: `node scripts/electron-native.mjs` prints the path of the built addon (building it the first
+// time).
 import {
   copyFileSync,
   cpSync,
@@ -33,7 +36,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const ENV = 'LEARNING_DESKTOP_SQLITE_BINDING';
 
-/** The installed electron package's version (its binary is that release), or null without the package. */
+/**
+ * The installed electron package's version (its binary is that release), or null without the
+ * package.
+ */
 export function electronVersion() {
   try {
     return JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')).version;
@@ -54,8 +60,9 @@ export function electronSqliteBindingPath(version) {
 }
 
 /**
- * The path of better-sqlite3's addon built for Electron `version`; builds it on first use (about a minute) in a
- * scratch copy of the package, so node_modules/better-sqlite3 keeps Node's build. Throws when it cannot be built.
+ * The path of better-sqlite3's addon built for Electron `version`; builds it on first use (about a
+ * minute) in a scratch copy of the package, so node_modules/better-sqlite3 keeps Node's build.
+ * Throws when it cannot be built.
  */
 export async function ensureElectronSqliteBinding(
   version,
@@ -71,7 +78,8 @@ export async function ensureElectronSqliteBinding(
       `Building better-sqlite3 ${pkg.version} for Electron ${version} (once; kept in node_modules/.cache).`,
     );
     const copy = join(scratch, 'node_modules', 'better-sqlite3');
-    // Sources only: Node's compiled build/ stays behind, so nothing of it is mistaken for Electron's.
+    // Sources only: Node's compiled build/ stays behind, so nothing of it is mistaken for
+    // Electron's.
     const nodeBuild = join(pkgDir, 'build');
     cpSync(pkgDir, copy, {
       recursive: true,
@@ -107,8 +115,9 @@ export async function ensureElectronSqliteBinding(
 }
 
 /**
- * For the launchers: the addon for the installed Electron, or null after one line saying why it could not be
- * built and that the launcher does `instead` (e.g. "opening the browser version instead").
+ * For the launchers: the addon for the installed Electron, or null after one line saying why it
+ * could not be built and that the launcher does `instead` (e.g. "opening the browser version
+ * instead").
  */
 export async function electronBindingOr(instead) {
   try {
@@ -121,7 +130,10 @@ export async function electronBindingOr(instead) {
   }
 }
 
-/** The environment for an Electron process of this checkout: the addon's path in LEARNING_DESKTOP_SQLITE_BINDING. */
+/**
+ * The environment for an Electron process of this checkout: the addon's path in
+ * LEARNING_DESKTOP_SQLITE_BINDING.
+ */
 export function electronEnv(bindingPath, env = process.env) {
   return { ...env, [ENV]: bindingPath };
 }

@@ -3,11 +3,12 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
- * The demo branch bundles the embedded server into the Electron main build, and the server reads two folders at
- * run time next to its module (`new URL('./migrations/', import.meta.url)`, `new URL('./schema/', ...)`). Bundled,
- * that module is whichever output file holds the reading module: the demo loads the server only when a demo site
- * starts (a dynamic import, so its own chunk, e.g. out/main/chunks/), so each folder is copied beside the output
- * files that hold its reader (beside the entry when none is found).
+ * The demo branch bundles the embedded server into the Electron main build, and the server reads
+ * two folders at run time next to its module (`new URL('./migrations/', import.meta.url)`,
+ * `new URL('./schema/', ...)`). Bundled, that module is whichever output file holds the reading
+ * module: the demo loads the server only when a demo site starts (a dynamic import, so its own
+ * chunk, e.g. out/main/chunks/), so each folder is copied beside the output files that hold its
+ * reader (beside the entry when none is found).
  */
 const READERS = [
   {

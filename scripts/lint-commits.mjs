@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Part of `npm run lint`: every commit subject after FIRST_CHECKED_PARENT (merge commits too) is at most 72
-// characters, the length docs/ARCHITECTURE.md ("Conventions") states and `git log --oneline` shows whole.
-// Usage: node scripts/lint-commits.mjs [repository directory] [first checked parent] (defaults: the working
-// directory and FIRST_CHECKED_PARENT; the tests pass their own).
+// Part of `npm run lint`: every commit subject after FIRST_CHECKED_PARENT (merge commits too) is at
+// most 72 characters, the length docs/ARCHITECTURE.md ("Conventions") states and
+// `git log --oneline` shows whole. Usage: node scripts/lint-commits.mjs [repository directory]
+// [first checked parent] (defaults: the working directory and FIRST_CHECKED_PARENT; the tests pass
+// their own).
 import { spawnSync } from 'node:child_process';
 
-// The repository's HEAD when the rule was made: subjects before it were written before the rule and are not checked.
+// The repository's HEAD when the rule was made: subjects before it were written before the rule and
+// are not checked.
 const FIRST_CHECKED_PARENT = 'f648ca6912e36db4948eda09bfb8401e8024bd8c';
-// Commits merged into main after that point while the rule was being written, before it could hold them: their
-// subjects stay as they are (rewording them would rewrite main's history).
+// Commits merged into main after that point while the rule was being written, before it could hold
+// them: their subjects stay as they are (rewording them would rewrite main's history).
 const WRITTEN_BEFORE_THE_RULE = new Set([
   '710c55bbe20f483de3aead4798cc7c27377d32f8', // 73 characters
   '5e05d395478c7c7fbf9ee986294ae0e4635067b2', // 74 characters
@@ -17,7 +19,8 @@ const WRITTEN_BEFORE_THE_RULE = new Set([
   '70169208b5fa53d16bb58b6a6c7a97246f0cf454', // 76 characters
 ]);
 const MAX_SUBJECT = 72;
-// GitHub's checkout of a pull request is a test merge it makes itself ("Merge <sha> into <sha>"), never pushed.
+// GitHub's checkout of a pull request is a test merge it makes itself ("Merge <sha> into <sha>"),
+// never pushed.
 const GITHUB_TEST_MERGE = /^Merge [0-9a-f]{40} into [0-9a-f]{40}$/;
 
 const cwd = process.argv[2] ?? process.cwd();

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Part of `npm run lint`: every GitHub Actions workflow is checked against the workflow schema by action-validator
-// (@action-validator/cli). The CLI takes one file per run, and Windows' shell does not expand globs, hence this
-// loop. Usage: node scripts/lint-workflows.mjs [directory] (default .github/workflows).
+// Part of `npm run lint`: every GitHub Actions workflow is checked against the workflow schema by
+// action-validator (@action-validator/cli). The CLI takes one file per run, and Windows' shell does
+// not expand globs, hence this loop. Usage: node scripts/lint-workflows.mjs [directory] (default
+// .github/workflows).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Writes build/icon.png (512×512, the source electron-builder turns into .icns/.ico) from the same shapes as
-// build/icon.svg, with no image library: a tiny rasteriser and a PNG encoder (zlib + CRC-32, RFC 2083).
+// Writes build/icon.png (512×512, the source electron-builder turns into .icns/.ico) from the same
+// shapes as build/icon.svg, with no image library: a tiny rasteriser and a PNG encoder (zlib +
+// CRC-32, RFC 2083).
 import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 

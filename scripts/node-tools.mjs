@@ -1,8 +1,9 @@
-// The npm tools the scripts run, as JS entry points for this same Node (`process.execPath entry.js ...`).
+// The npm tools the scripts run, as JS entry points for this same Node
+// (`process.execPath entry.js ...`).
 //
-// `npx` and `npm` are shell scripts (npx.cmd and npm.cmd on Windows): spawned without a shell they fail there with
-// ENOENT, or EINVAL since Node 20.12 refuses .cmd files without one (CVE-2024-27980). A package's `bin` file and
-// npm's own npm-cli.js run anywhere Node does.
+// `npx` and `npm` are shell scripts (npx.cmd and npm.cmd on Windows): spawned without a shell they
+// fail there with ENOENT, or EINVAL since Node 20.12 refuses .cmd files without one
+// (CVE-2024-27980). A package's `bin` file and npm's own npm-cli.js run anywhere Node does.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -19,8 +20,8 @@ export function binEntry(pkg, command = pkg) {
 }
 
 /**
- * npm's CLI script: the one running us under `npm run` (npm_execpath), else the copy installed beside this Node
- * (<prefix>/node_modules/npm on Windows, <prefix>/lib/node_modules/npm elsewhere).
+ * npm's CLI script: the one running us under `npm run` (npm_execpath), else the copy installed
+ * beside this Node (<prefix>/node_modules/npm on Windows, <prefix>/lib/node_modules/npm elsewhere).
  */
 export function npmCli() {
   const candidates = [

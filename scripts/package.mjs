@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run package`: build, then electron-builder with build/electron-builder.yml. electron-builder downloads
-// Electron's release archives from GitHub unless `-c.electronDist=<folder>` names an Electron already unpacked, so
-// packaging needs a machine that can reach it. The tools run as JS entry points of this Node (node-tools.mjs):
+// `npm run package`: build, then electron-builder with build/electron-builder.yml. electron-builder
+// downloads Electron's release archives from GitHub unless `-c.electronDist=<folder>` names an
+// Electron already unpacked, so packaging needs a machine that can reach it. The tools run as JS
+// entry points of this Node (node-tools.mjs):
 // no npx or npm spawn, which fails on Windows without a shell.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -23,9 +24,9 @@ if (built.status !== 0) {
   console.error('`electron-vite build` failed.');
   process.exit(built.status ?? 1);
 }
-// electron-builder rebuilds better-sqlite3 in node_modules for the Electron it ships; Node's build is put back
-// afterwards (whatever the outcome) so the tests and the browser host still load it. Not needed when the rebuild
-// is turned off (-c.npmRebuild=false, as the asar test does).
+// electron-builder rebuilds better-sqlite3 in node_modules for the Electron it ships; Node's build
+// is put back afterwards (whatever the outcome) so the tests and the browser host still load it.
+// Not needed when the rebuild is turned off (-c.npmRebuild=false, as the asar test does).
 const packaged = node(binEntry('electron-builder'), ['--config', config, ...args]);
 if (!args.includes('-c.npmRebuild=false')) {
   const restored = node(npmCli(), ['rebuild', 'better-sqlite3']);

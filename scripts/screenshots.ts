@@ -1,9 +1,10 @@
 /**
- * `npm run screenshots`: pictures of the main screens for the README, made from the demo exactly as a student sees
- * it. Builds the renderer, starts the browser host over a fresh core in a temporary data folder, drives Debian's
- * Chromium (CHROMIUM_PATH overrides /usr/bin/chromium) through "Try the demo" and the demo site's own sign-in page,
- * signs in to the second demo site too (so the site switcher has something to switch), and writes PNGs to
- * docs/screenshots/: English and Traditional Chinese, light and dark, wide (1280x800) and narrow (900x700).
+ * `npm run screenshots`: pictures of the main screens for the README, made from the demo exactly as
+ * a student sees it. Builds the renderer, starts the browser host over a fresh core in a temporary
+ * data folder, drives Debian's Chromium (CHROMIUM_PATH overrides /usr/bin/chromium) through "Try
+ * the demo" and the demo site's own sign-in page, signs in to the second demo site too (so the site
+ * switcher has something to switch), and writes PNGs to docs/screenshots/: English and Traditional
+ * Chinese, light and dark, wide (1280x800) and narrow (900x700).
  *
  * Usage: npm run screenshots [-- --only en-light-wide]   (a filter on the combination's name)
  */
@@ -44,9 +45,9 @@ type Shot =
   | 'settings-desktop';
 
 /**
- * Every combination of language, theme and size gets the library and the course page; the wide ones get every
- * main screen; a few extras show the first run, the open site switcher and the remaining screens. About 40
- * pictures, a few MB in all.
+ * Every combination of language, theme and size gets the library and the course page; the wide ones
+ * get every main screen; a few extras show the first run, the open site switcher and the remaining
+ * screens. About 40 pictures, a few MB in all.
  */
 function plan(lang: Lang, theme: Theme, size: Size): Shot[] {
   const shots: Shot[] = ['library', 'course'];
@@ -184,8 +185,8 @@ async function main(): Promise<void> {
     : undefined;
   await build({ ...rendererConfig, logLevel: 'warn' });
   mkdirSync(OUT, { recursive: true });
-  // Only this script's own pictures (<screen>-<language>-<theme>-<size>.png) are made anew; others in the folder
-  // (the feature pictures the README shows beside them) are left as they are.
+  // Only this script's own pictures (<screen>-<language>-<theme>-<size>.png) are made anew; others
+  // in the folder (the feature pictures the README shows beside them) are left as they are.
   const OWN = /^[a-z-]+-(en|zh-TW)-(light|dark)-(wide|narrow)\.png$/;
   if (!only) for (const f of readdirSync(OUT)) if (OWN.test(f)) unlinkSync(join(OUT, f));
 

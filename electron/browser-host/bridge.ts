@@ -9,25 +9,34 @@ export const PAGE_HEADER = 'x-ld-page';
 /** The launch page's data block with the page key (sessions.ts), read and removed by the bridge. */
 export const SESSION_ELEMENT_ID = 'ld-host-session';
 
-/** The event stream's first event: the host's per-launch id. Its last, when the host stops: `host:stopped`. */
+/**
+ * The event stream's first event: the host's per-launch id. Its last, when the host stops:
+ * `host:stopped`.
+ */
 export const HELLO_EVENT = 'host:hello';
 export const STOPPED_EVENT = 'host:stopped';
 
-/** The page key's name in the origin's storage: reloads and new tabs of the same origin find it there. */
+/**
+ * The page key's name in the origin's storage: reloads and new tabs of the same origin find it
+ * there.
+ */
 const KEY_STORE = 'ld-host-key';
 
-/** A network error on the event stream is retried this often, a second apart, before the page says the app stopped. */
+/**
+ * A network error on the event stream is retried this often, a second apart, before the page says
+ * the app stopped.
+ */
 const RECONNECTS = 3;
 
 /**
- * The browser host's stand-in for the preload: a small script that defines the same `window.learningDesktop`
- * object, speaking the contract over loopback HTTP (invoke) and a server-sent event stream read with fetch (so it
- * can carry the page key in a header, which EventSource cannot). Served as a file so the page's CSP can forbid
- * inline script.
+ * The browser host's stand-in for the preload: a small script that defines the same
+ * `window.learningDesktop` object, speaking the contract over loopback HTTP (invoke) and a
+ * server-sent event stream read with fetch (so it can carry the page key in a header, which
+ * EventSource cannot). Served as a file so the page's CSP can forbid inline script.
  *
- * The page obeys only its own host: the stream must open with the host id it opened with the first time, so a
- * process that binds the port after the host stopped gets no call and opens no tab; the page then says the app
- * has stopped.
+ * The page obeys only its own host: the stream must open with the host id it opened with the first
+ * time, so a process that binds the port after the host stopped gets no call and opens no tab; the
+ * page then says the app has stopped.
  */
 export function bridgeScript(eventNames: readonly EventName[]): string {
   return `(() => {
@@ -87,7 +96,10 @@ export function bridgeScript(eventNames: readonly EventName[]): string {
 `;
 }
 
-/** The page key: from the launch page (kept for reloads and new tabs of this origin), else from the origin's storage. */
+/**
+ * The page key: from the launch page (kept for reloads and new tabs of this origin), else from the
+ * origin's storage.
+ */
 function pageKeyScript(): string {
   return `let key = null;
   const handed = document.getElementById(${JSON.stringify(SESSION_ELEMENT_ID)});
@@ -103,7 +115,9 @@ function pageKeyScript(): string {
   const keyHeaders = () => ({ ${JSON.stringify(PAGE_KEY_HEADER)}: key || '', ${JSON.stringify(PAGE_HEADER)}: pageId });`;
 }
 
-/** "The app has stopped" (or "open the app from its link"), over the page, in the page's language. */
+/**
+ * "The app has stopped" (or "open the app from its link"), over the page, in the page's language.
+ */
 function noticeScript(): string {
   return `const chinese = () => (document.documentElement.lang || navigator.language || '').toLowerCase().startsWith('zh');
   const stoppedMessage = 'The app has stopped. Start it again and open the link it prints.';
@@ -140,7 +154,9 @@ function noticeScript(): string {
   };`;
 }
 
-/** The event stream (text/event-stream, read by hand): the first event must name this page's host. */
+/**
+ * The event stream (text/event-stream, read by hand): the first event must name this page's host.
+ */
 function streamScript(): string {
   return `let hostId = null;
   let streams = 0;

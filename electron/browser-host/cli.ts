@@ -1,14 +1,15 @@
 /**
  * `tsx electron/browser-host/cli.ts [--port N] [--data-dir DIR] [--demo] [--no-open]`
  *
- * Runs the app in plain Node and serves it to a browser: builds the renderer when `out/renderer` is missing,
- * starts the browser host over a real core (tokens encrypted with the Node key-file cipher, settings in a JSON
- * file), prints a launch link on one line and opens the default browser when there is one. Used by
- * `npm run demo` where no Electron binary can be had.
+ * Runs the app in plain Node and serves it to a browser: builds the renderer when `out/renderer` is
+ * missing, starts the browser host over a real core (tokens encrypted with the Node key-file
+ * cipher, settings in a JSON file), prints a launch link on one line and opens the default browser
+ * when there is one. Used by `npm run demo` where no Electron binary can be had.
  *
- * A launch link opens the app once (sessions.ts). The browser is never handed one on its command line, which every
- * account on the computer can read (/proc/<pid>/cmdline, `ps`): it gets the path of a page only the student can read,
- * which forwards to the link (the way Jupyter opens its browser). Enter in the terminal prints a new link.
+ * A launch link opens the app once (sessions.ts). The browser is never handed one on its command
+ * line, which every account on the computer can read (/proc/<pid>/cmdline, `ps`): it gets the path
+ * of a page only the student can read, which forwards to the link (the way Jupyter opens its
+ * browser). Enter in the terminal prints a new link.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -79,7 +80,10 @@ export function parseArgs(
   return { port, dataDir, demo, open };
 }
 
-/** Kept apart from the Electron app's userData so the two hosts never share a vault key or a database. */
+/**
+ * Kept apart from the Electron app's userData so the two hosts never share a vault key or a
+ * database.
+ */
 function defaultDataDir(env: NodeJS.ProcessEnv): string {
   const name = 'Learning Desktop (browser)';
   if (process.platform === 'win32')
@@ -118,14 +122,16 @@ async function ensureRendererBuilt(
   } else {
     log('Building the app’s pages (first run only)…');
   }
-  // Vite loads its TypeScript config itself: the same under tsx and from the bundle (scripts/browser-host-build.mjs).
+  // Vite loads its TypeScript config itself: the same under tsx and from the bundle
+  // (scripts/browser-host-build.mjs).
   const { build } = await import('vite');
   await build({ configFile: join(repoRoot, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
 }
 
 /**
- * The page the browser is opened at: it forwards to `launchUrl` at once. Written 0600 into the data folder (0700), so
- * another account can neither read the link in it nor swap the page; removed once the link has expired.
+ * The page the browser is opened at: it forwards to `launchUrl` at once. Written 0600 into the data
+ * folder (0700), so another account can neither read the link in it nor swap the page; removed once
+ * the link has expired.
  */
 export function writeOpenerPage(dataDir: string, launchUrl: string): string {
   const file = join(dataDir, `open-${process.pid}.html`);
@@ -141,7 +147,10 @@ export function writeOpenerPage(dataDir: string, launchUrl: string): string {
   return file;
 }
 
-/** Opens `target` (a file) in the default browser if the machine has one; a headless machine keeps the printed link. */
+/**
+ * Opens `target` (a file) in the default browser if the machine has one; a headless machine keeps
+ * the printed link.
+ */
 export function openDefaultBrowser(target: string): void {
   const [command, args] =
     process.platform === 'darwin'
@@ -198,8 +207,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     firstScreen: readFirstScreen(options.dataDir),
     logger: (line) => logger.warn(line),
     createCore: async ({ openExternal, deliverFile }) => {
-      // The core's modules (most of the host's JavaScript) load once the host listens: the browser opens the page
-      // and fetches its files meanwhile, instead of waiting for Node to compile them first.
+      // The core's modules (most of the host's JavaScript) load once the host listens: the browser
+      // opens the page and fetches its files meanwhile, instead of waiting for Node to compile them
+      // first.
       const [{ createAppCore }, { createNodeCipher }, { createJsonSettingsStore }] =
         await Promise.all([
           import('../core/app-core'),
@@ -219,14 +229,15 @@ export async function main(argv: readonly string[]): Promise<void> {
         demo: { enabled: true },
       });
       if (options.demo) {
-        // Adds (or restarts) the demo sites before the page's first call is answered, so it opens on them; signing
-        // in is one click from there.
+        // Adds (or restarts) the demo sites before the page's first call is answered, so it opens
+        // on them; signing in is one click from there.
         const added = await core.handlers['sites:add-demo'](undefined);
         if (!added.ok) say(`The demo site could not be started: ${added.error.message}`);
       }
       return core;
     },
-    // The page opens while the core opens: it loads its files meanwhile, and its first call waits for the core.
+    // The page opens while the core opens: it loads its files meanwhile, and its first call waits
+    // for the core.
     onListening: (launchUrl) => {
       // Two links: the browser's, and the one printed for the student, each good for one page.
       if (options.open) openDefaultBrowser(writeOpenerPage(options.dataDir, launchUrl()));

@@ -5,10 +5,11 @@ import { BROWSER_HOST_PATHS } from '../common/ipc-names';
 import type { ExportFile } from '../core/export/service';
 
 /**
- * The browser host's way of giving the student a file: there is no save dialog a web page can open, so the file is
- * kept in memory under an unguessable one-time address and the page downloads it (the browser asks where, or puts
- * it in Downloads as the student set it up). A receipt becomes a print view: the browser's print dialog offers
- * "Save as PDF". Addresses live 10 minutes, behind the host's session cookie like everything else.
+ * The browser host's way of giving the student a file: there is no save dialog a web page can open,
+ * so the file is kept in memory under an unguessable one-time address and the page downloads it
+ * (the browser asks where, or puts it in Downloads as the student set it up). A receipt becomes a
+ * print view: the browser's print dialog offers "Save as PDF". Addresses live 10 minutes, behind
+ * the host's session cookie like everything else.
  */
 const LIFETIME_MS = 10 * 60_000;
 const MAX_FILES = 50;
@@ -62,7 +63,8 @@ export function createHostFiles(clock: { now(): number } = Date): HostFiles {
         return true;
       }
       if (h.file.kind === 'receipt') {
-        // The print view: the receipt and the print script, nothing else (no connection, no image, no frame).
+        // The print view: the receipt and the print script, nothing else (no connection, no image,
+        // no frame).
         res.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
           'Content-Security-Policy':
@@ -71,7 +73,8 @@ export function createHostFiles(clock: { now(): number } = Date): HostFiles {
         res.end(h.file.printView ?? h.file.body);
         return true;
       }
-      // A download: attachment, so the browser saves it and never renders it (RFC 6266); names are ASCII by construction.
+      // A download: attachment, so the browser saves it and never renders it (RFC 6266); names are
+      // ASCII by construction.
       res.writeHead(200, {
         'content-type': h.file.mimeType,
         'Content-Disposition': `attachment; filename="${h.file.fileName}"`,

@@ -3,15 +3,17 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * Who may use the browser host, decided in one place. Three credentials, each with one job:
- * - a launch token: in the link the host prints or hands to the system browser. Used once and soon expired, so a
- *   link read later from a browser's history, a terminal's scrollback or a process list opens nothing.
- * - the session cookie: set by the launch page, HttpOnly. Cookies are not port-scoped (RFC 6265 §8.5): the browser
- *   sends it to every port of 127.0.0.1, so whoever serves another port may receive it. Alone it opens only what
- *   a browser loads by address (the page's files, a saved file, a one-time download), never the student's data.
- * - the page key: handed to the page inside the launch page, kept by the bridge in the origin's storage (which,
- *   unlike a cookie, is scoped to scheme, host and port) and sent in a header with every call and event stream. No
- *   other port ever sees it, and a cross-origin page cannot send a custom header without a preflight, which the
- *   host never grants.
+ * - a launch token: in the link the host prints or hands to the system browser. Used once and soon
+ *   expired, so a link read later from a browser's history, a terminal's scrollback or a process
+ *   list opens nothing.
+ * - the session cookie: set by the launch page, HttpOnly. Cookies are not port-scoped (RFC 6265
+ *   §8.5): the browser sends it to every port of 127.0.0.1, so whoever serves another port may
+ *   receive it. Alone it opens only what a browser loads by address (the page's files, a saved
+ *   file, a one-time download), never the student's data.
+ * - the page key: handed to the page inside the launch page, kept by the bridge in the origin's
+ *   storage (which, unlike a cookie, is scoped to scheme, host and port) and sent in a header with
+ *   every call and event stream. No other port ever sees it, and a cross-origin page cannot send a
+ *   custom header without a preflight, which the host never grants.
  * Each is compared in constant time. The host id is not a credential: the event stream opens with it so the bridge
  * can tell its own host from a process that binds the port after the host stopped.
  */

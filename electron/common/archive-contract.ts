@@ -9,8 +9,9 @@ function channel<O>() {
 
 export const archiveChannels = {
   /**
-   * Writes one school's archive (index.html, archive.json, notes, receipts) as a folder in the app's Archives
-   * folder, shown in the file manager where the host can; answers the folder's name and how many files it has.
+   * Writes one school's archive (index.html, archive.json, notes, receipts) as a folder in the
+   * app's Archives folder, shown in the file manager where the host can; answers the folder's name
+   * and how many files it has.
    */
   'archive:site': channel<{ folder: string; files: number }>()(
     z.object({ siteId: z.string().min(1).max(100), language: z.enum(['en', 'zh-TW']) }).strict(),

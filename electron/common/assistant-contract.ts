@@ -25,7 +25,10 @@ const none = z.undefined();
 const client = z.object({ client: z.enum(ASSISTANT_CLIENTS) }).strict();
 
 export const assistantChannels = {
-  /** The consent, the schools, how a client starts the server, each client's file, and the connection check. */
+  /**
+   * The consent, the schools, how a client starts the server, each client's file, and the
+   * connection check.
+   */
   'assistant:get': channel<AssistantView>()(none),
   /** One change of the consent (turning it off removes what the feature wrote). */
   'assistant:update': channel<AssistantView>()(
@@ -61,7 +64,10 @@ export const assistantChannels = {
   'assistant:export-activity': channel<SaveOutcome>()(none),
   /** What assistants asked to change and wait for the student (marking notices read). */
   'assistant:requests': channel<AssistantRequestView[]>()(none),
-  /** The student's answer: marked read through the outbox, or refused; either way the request is gone. */
+  /**
+   * The student's answer: marked read through the outbox, or refused; either way the request is
+   * gone.
+   */
   'assistant:answer-request': channel<{ marked: number }>()(
     z.object({ id: z.string().uuid(), accept: z.boolean() }).strict(),
   ),

@@ -26,7 +26,9 @@ export interface AssistantSchoolView {
   readonly categories: Readonly<Record<AssistantCategory, boolean>>;
 }
 
-/** What a connection check found (doctor/assistant-connection.ts); the screen words each finding. */
+/**
+ * What a connection check found (doctor/assistant-connection.ts); the screen words each finding.
+ */
 export const ASSISTANT_FINDINGS = [
   'ok',
   'featureOff',

@@ -1,4 +1,6 @@
-/** The channels of "Since you last looked" (core/db/change-record.ts), spread into the one contract. */
+/**
+ * The channels of "Since you last looked" (core/db/change-record.ts), spread into the one contract.
+ */
 import { z } from 'zod';
 import type { ChangeGroup } from './view-models';
 
@@ -9,7 +11,10 @@ function channel<O>() {
 }
 
 export const changeChannels = {
-  /** What changed at the syncs since Today last showed it, every school in the app's order, newest first. */
+  /**
+   * What changed at the syncs since Today last showed it, every school in the app's order, newest
+   * first.
+   */
   'changes:unseen': channel<ChangeGroup[]>()(z.undefined()),
   /** Today showed the changes up to this id: they are seen (of every school, or of one). */
   'changes:mark-seen': channel<{ seen: number }>()(

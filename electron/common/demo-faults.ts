@@ -1,6 +1,6 @@
 /**
- * Demo mode's fault panel (Settings > Demo): the faults of the embedded demo sites the student can switch live, to
- * watch the app degrade and recover. Both demo sites share one set of switches.
+ * Demo mode's fault panel (Settings > Demo): the faults of the embedded demo sites the student can
+ * switch live, to watch the app degrade and recover. Both demo sites share one set of switches.
  */
 export interface DemoFaults {
   /** The sites drop every connection (the app sees no network). */
@@ -9,7 +9,10 @@ export interface DemoFaults {
   readonly latencyMs: number;
   /** The member API answers 503 temporarily_unavailable. */
   readonly memberApiUnavailable: boolean;
-  /** Every refresh is refused (invalid_grant); switching it on also ends the live access tokens, so the app refreshes. */
+  /**
+   * Every refresh is refused (invalid_grant); switching it on also ends the live access tokens, so
+   * the app refreshes.
+   */
   readonly refreshRefused: boolean;
   /** The sites' clock runs this many minutes off (id_token times and the Date header). */
   readonly clockSkewMinutes: number;

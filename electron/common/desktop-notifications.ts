@@ -1,14 +1,18 @@
 /**
- * OS notifications: what the core asks a host to show, and its words in both languages. The Electron host
- * shows it with `Notification`, the browser host's page with the Web Notifications API; both take the text from
- * here so they say the same. Nothing here ever carries a secret: no token, no payment code or account number,
- * only the site's name, a count, a notice's own title and a number of hours.
+ * OS notifications: what the core asks a host to show, and its words in both languages. The
+ * Electron host shows it with `Notification`, the browser host's page with the Web Notifications
+ * API; both take the text from here so they say the same. Nothing here ever carries a secret: no
+ * token, no payment code or account number, only the site's name, a count, a notice's own title and
+ * a number of hours.
  */
 
 export type DesktopNotificationKind =
   'payment-due' | 'new-notices' | 'sign-in' | 'plan-behind' | ReminderNotificationKind;
 
-/** Reminders (electron/core/db/reminders.ts): each one notification per run, standing for `count` subjects. */
+/**
+ * Reminders (electron/core/db/reminders.ts): each one notification per run, standing for `count`
+ * subjects.
+ */
 export type ReminderNotificationKind = 'access-ending' | 'lecture-unlocked' | 'event-starting';
 export const REMINDER_NOTIFICATION_KINDS: readonly ReminderNotificationKind[] = [
   'access-ending',
@@ -16,7 +20,10 @@ export const REMINDER_NOTIFICATION_KINDS: readonly ReminderNotificationKind[] = 
   'event-starting',
 ];
 
-/** The most pressing subject of a reminder: its title and course (the site's text, shown in the app anyway) and the time left. */
+/**
+ * The most pressing subject of a reminder: its title and course (the site's text, shown in the app
+ * anyway) and the time left.
+ */
 export interface ReminderSubject {
   readonly title: string;
   /** lecture-unlocked: the lecture's course. */
@@ -33,11 +40,17 @@ export interface DesktopNotification {
   readonly siteLabel: string;
   /** payment-due: whole hours left (at least 1; the soonest code's). new-notices: how many. */
   readonly count: number;
-  /** payment-due: how many codes this one notification stands for, when more than one (they are grouped). */
+  /**
+   * payment-due: how many codes this one notification stands for, when more than one (they are
+   * grouped).
+   */
   readonly codes?: number;
   /** new-notices with exactly one notice: its title (the site's text, shown in the app anyway). */
   readonly noticeTitle: string | null;
-  /** Reminders: the subject named (the soonest one); `count` says how many the notification stands for. */
+  /**
+   * Reminders: the subject named (the soonest one); `count` says how many the notification stands
+   * for.
+   */
   readonly reminder?: ReminderSubject;
   /** The screen a click opens. */
   readonly screen: 'billing' | 'notifications' | 'settings' | 'today';
@@ -217,7 +230,10 @@ const TEXT: Record<
   },
 };
 
-/** A language tag (`zh-TW`, `zh-Hant-TW`, `en-US`, …) to one of the two the app speaks: any Chinese is zh-TW. */
+/**
+ * A language tag (`zh-TW`, `zh-Hant-TW`, `en-US`, …) to one of the two the app speaks: any Chinese
+ * is zh-TW.
+ */
 export function notificationLanguage(tag: string): NotificationLanguage {
   return /^zh\b/i.test(tag) ? 'zh-TW' : 'en';
 }
@@ -243,7 +259,10 @@ export function notificationText(
     : { ...text, body: `${text.body}${language === 'zh-TW' ? '' : ' '}${after}` };
 }
 
-/** The snooze buttons a notification offers (Electron on macOS shows them; elsewhere Today has them). */
+/**
+ * The snooze buttons a notification offers (Electron on macOS shows them; elsewhere Today has
+ * them).
+ */
 export const SNOOZE_ACTIONS: Record<NotificationLanguage, readonly [string, string]> = {
   en: ['Snooze 1 hour', 'Tomorrow morning'],
   'zh-TW': ['1 小時後再提醒', '明天早上再提醒'],

@@ -1,8 +1,9 @@
 /**
- * The sign-in doctor's report ("What went wrong?"): one entry per check, each with a status and a finding the
- * renderer turns into words (doctor.finding.<finding>.what / .todo in en and zh-TW). Every value in `params` is
- * something the student may paste into a support request: origins, HTTP statuses, error codes, variable names,
- * minutes. Never a token, code, verifier, secret, password or proxy credential (test/security/doctor-report.test.ts).
+ * The sign-in doctor's report ("What went wrong?"): one entry per check, each with a status and a
+ * finding the renderer turns into words (doctor.finding.<finding>.what / .todo in en and zh-TW).
+ * Every value in `params` is something the student may paste into a support request: origins, HTTP
+ * statuses, error codes, variable names, minutes. Never a token, code, verifier, secret, password
+ * or proxy credential (test/security/doctor-report.test.ts).
  */
 import type { ErrorCode } from './errors';
 
@@ -91,7 +92,9 @@ export interface DoctorReport {
   readonly checks: readonly DoctorCheck[];
 }
 
-/** What the doctor remembers of a site's last sign-in attempt (kept in memory by the site manager). */
+/**
+ * What the doctor remembers of a site's last sign-in attempt (kept in memory by the site manager).
+ */
 export interface SignInAttemptRecord {
   /** 'not-reached': the attempt stopped before the browser was asked to open. */
   readonly browser: 'not-reached' | 'opened' | 'failed';

@@ -1,13 +1,18 @@
 /**
- * Purchased files kept on this computer (a digital product's `downloadUrl`, saved into the app's data folder):
- * the view models the core answers and the renderer shows. Pure types and constants, shared by every process.
+ * Purchased files kept on this computer (a digital product's `downloadUrl`, saved into the app's
+ * data folder):
+ * the view models the core answers and the renderer shows. Pure types and constants, shared by
+ * every process.
  */
 import type { AppError } from './result';
 
 /** How a saved file opens inside the app; null: it is shown in its folder instead (never run). */
 export type ViewAs = 'pdf' | 'image' | 'audio' | 'video';
 
-/** A transfer's state. `needs-confirmation`: the file is larger than the ask threshold and waits for a yes. */
+/**
+ * A transfer's state. `needs-confirmation`: the file is larger than the ask threshold and waits for
+ * a yes.
+ */
 export type DownloadState = 'queued' | 'downloading' | 'paused' | 'failed' | 'needs-confirmation';
 
 export interface DownloadProgress {
@@ -48,8 +53,9 @@ export interface ProductOfflineView {
   /** The site now names a different file (address, size or version) than the one saved. */
   readonly updateAvailable: boolean;
   /**
-   * The student's access ended (the product expired or left their purchases). The saved copy stays readable (the
-   * app cannot take back what the school delivered), is marked, and offered for removal; no new download starts.
+   * The student's access ended (the product expired or left their purchases). The saved copy stays
+   * readable (the app cannot take back what the school delivered), is marked, and offered for
+   * removal; no new download starts.
    */
   readonly accessEnded: boolean;
 }
@@ -65,7 +71,10 @@ export interface SiteStorageView {
 
 /** What opening a saved file did. */
 export type OpenOutcome =
-  /** Shown inside the app: `url` is served by the app itself (app:// in Electron, the browser host's own origin). */
+  /**
+   * Shown inside the app: `url` is served by the app itself (app:// in Electron, the browser host's
+   * own origin).
+   */
   | {
       readonly kind: 'view';
       readonly url: string;

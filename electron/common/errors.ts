@@ -1,6 +1,6 @@
 /**
- * Stable error codes shared by the core, both hosts and the renderer. The renderer maps each to a translated
- * explanation; the message in `AppError` is the English fallback.
+ * Stable error codes shared by the core, both hosts and the renderer. The renderer maps each to a
+ * translated explanation; the message in `AppError` is the English fallback.
  */
 export const ERROR_CODES = [
   'invalid-input',

@@ -1,9 +1,10 @@
 /**
- * The one check for an address that leaves the app (a site's download or join link, a link a page opens, the
- * system browser for sign-in): ARCHITECTURE "a URL leaves the app only if it is https (http on loopback), without
- * credentials". A site can send any scheme (`file:`, `smb:`, `ms-msdt:`, `vscode:`, `data:`...), and the OS hands
- * each to whatever program claims it; user info in an address (`https://user:pass@...`) is sent to the host by the
- * browser, and lets an address look like another host's. Pure: every process uses it.
+ * The one check for an address that leaves the app (a site's download or join link, a link a page
+ * opens, the system browser for sign-in): ARCHITECTURE "a URL leaves the app only if it is https
+ * (http on loopback), without credentials". A site can send any scheme (`file:`, `smb:`,
+ * `ms-msdt:`, `vscode:`, `data:`...), and the OS hands each to whatever program claims it; user
+ * info in an address (`https://user:pass@...`) is sent to the host by the browser, and lets an
+ * address look like another host's. Pure: every process uses it.
  */
 import { hostKind } from './host-kind';
 
@@ -34,11 +35,12 @@ export function externalUrl(value: unknown): string | null {
 }
 
 /**
- * A link a site sent (a product's download, an event's join link), when it may leave the app for that site: the
- * check above, and the rule discovery and pictures follow. Plain http only when the site itself is on loopback, and
- * an address on this computer or its network (127.0.0.0/8 however written: `0x7f.1`, `2130706433`; `[::1]`,
- * `[::ffff:127.0.0.1]`, RFC 1918, link-local...) only when the site is there too: a school on the Internet may not
- * point the student, or the app's downloads, at local services.
+ * A link a site sent (a product's download, an event's join link), when it may leave the app for
+ * that site: the check above, and the rule discovery and pictures follow. Plain http only when the
+ * site itself is on loopback, and an address on this computer or its network (127.0.0.0/8 however
+ * written: `0x7f.1`, `2130706433`; `[::1]`, `[::ffff:127.0.0.1]`, RFC 1918, link-local...) only
+ * when the site is there too: a school on the Internet may not point the student, or the app's
+ * downloads, at local services.
  */
 export function siteLinkUrl(value: unknown, siteBaseUrl: string): string | null {
   const href = externalUrl(value);

@@ -1,15 +1,16 @@
 /**
- * View models of the files the app writes for the student (purchase CSV, receipts, calendar reminders) and of the
- * school's invite links. Plain serialisable data, like view-models.ts.
+ * View models of the files the app writes for the student (purchase CSV, receipts, calendar
+ * reminders) and of the school's invite links. Plain serialisable data, like view-models.ts.
  */
 
 /** The language a file is written in (the app's two). */
 export type FileLanguage = 'en' | 'zh-TW';
 
 /**
- * What became of a file the student asked for. Files go only where the student chooses: the Electron host asks
- * with a save dialog and writes there; the browser host hands the page a one-time address to download (or, for a
- * receipt, a print view the browser prints or saves as PDF).
+ * What became of a file the student asked for. Files go only where the student chooses: the
+ * Electron host asks with a save dialog and writes there; the browser host hands the page a
+ * one-time address to download (or, for a receipt, a print view the browser prints or saves as
+ * PDF).
  */
 export type SaveOutcome =
   /** Electron: written where the student chose; the file's name only, never the folder. */
@@ -23,7 +24,10 @@ export type SaveOutcome =
 
 /** A school's invite link, read: the two things the add-site form needs. Never a secret. */
 export interface InviteView {
-  /** The site's origin, host in ASCII (an internationalised name is shown as its xn-- form, so look-alikes show). */
+  /**
+   * The site's origin, host in ASCII (an internationalised name is shown as its xn-- form, so
+   * look-alikes show).
+   */
   readonly baseUrl: string;
   readonly clientId: string;
 }

@@ -1,8 +1,9 @@
 /**
- * Where a host name points, as far as it can be told without asking DNS: a loopback or private address literal
- * (RFC 1918, RFC 4193, link-local, CGNAT, unspecified), `localhost`, or anything else (public). A site on the
- * Internet must not steer the app to the student's own computer or network (SSRF through discovery), nor the
- * student's browser (a download or join link). Pure (ipaddr.js is plain JavaScript): every process uses it.
+ * Where a host name points, as far as it can be told without asking DNS: a loopback or private
+ * address literal (RFC 1918, RFC 4193, link-local, CGNAT, unspecified), `localhost`, or anything
+ * else (public). A site on the Internet must not steer the app to the student's own computer or
+ * network (SSRF through discovery), nor the student's browser (a download or join link). Pure
+ * (ipaddr.js is plain JavaScript): every process uses it.
  */
 import ipaddr from 'ipaddr.js';
 

@@ -1,15 +1,12 @@
 /**
- * The one IPC contract (after GitHub Desktop's ipc-shared.ts): channel -> input schema + output type.
- * Main-process handlers, the preload bridge, the browser host and the renderer's api type are all derived
- * from this map, so a channel cannot exist in one place and not the others. Inputs are validated with zod at
- * the receiving side because the renderer is untrusted.
+ * The one IPC contract (after GitHub Desktop's ipc-shared.ts): channel -> input schema + output
+ * type. Main-process handlers, the preload bridge, the browser host and the renderer's api type are
+ * all derived from this map, so a channel cannot exist in one place and not the others. Inputs are
+ * validated with zod at the receiving side because the renderer is untrusted.
  */
 import { z } from 'zod';
 import { assistantChannels } from './assistant-contract';
-import type { DemoFaultsView } from './demo-faults';
-import { DEMO_DOWNLOAD_FAULTS } from './demo-faults';
-import type { OpenOutcome, ProductOfflineView, SiteStorageView } from './downloads';
-import { DEMO_CLOCK_SKEW_CHOICES_MIN, DEMO_LATENCY_CHOICES_MS } from './demo-faults';
+import type { ProductOfflineView } from './downloads';
 import type { DoctorReport } from './doctor';
 import { FIRST_SCREEN_MAX_BYTES } from './first-screen';
 import type { InviteOutcome, SaveOutcome } from './files-and-invites';
@@ -21,6 +18,8 @@ import { SEARCH_HIT_KINDS } from './views/settings';
 import { archiveChannels } from './archive-contract';
 import { changeChannels } from './changes-contract';
 import { noteChannels } from './notes-contract';
+import { downloadChannels } from './downloads-contract';
+import { demoChannels } from './demo-contract';
 import { PAGE_LIMIT_MAX, type EVENT_NAMES } from './ipc-names';
 import type {
   AppInfo,
@@ -56,9 +55,10 @@ import type {
 } from './view-models';
 import { LIBRARY_FILTERS, LIBRARY_SORTS, ORDER_FILTERS } from './view-models';
 
-// zod 4 compiles each object schema into a function (new Function) at its first parse: ~80 ms of the first calls
-// at a cold start, for inputs of a few fields where the compiled path gains nothing. (The window's CSP forbids eval,
-// so there zod already runs without it.) https://zod.dev/packages/core#jitless
+// zod 4 compiles each object schema into a function (new Function) at its first parse: ~80 ms of
+// the first calls at a cold start, for inputs of a few fields where the compiled path gains
+// nothing. (The window's CSP forbids eval, so there zod already runs without it.)
+// https://zod.dev/packages/core#jitless
 z.config({ jitless: true });
 
 /** A channel's declaration: its input schema, and its output type carried as a phantom. */
@@ -74,7 +74,6 @@ function channel<O>() {
 const none = z.undefined();
 const siteId = z.string().min(1).max(100);
 const bySite = z.object({ siteId }).strict();
-const productId = z.string().min(1).max(200);
 const fileLanguage = z.enum(['en', 'zh-TW']);
 
 /** Where a page starts and how long it is; both optional (first page of 50). */
@@ -86,8 +85,9 @@ const pageOf = {
 export const ipcContract = {
   'app:get-info': channel<AppInfo>()(none),
   /**
-   * The opening screen (Today) as the window shows it now, kept for the next cold start's first frame
-   * (common/first-screen.ts). Not saved when it names a school without data here, or fails the core's checks.
+   * The opening screen (Today) as the window shows it now, kept for the next cold start's first
+   * frame (common/first-screen.ts). Not saved when it names a school without data here, or fails
+   * the core's checks.
    */
   'app:save-first-screen': channel<{ saved: boolean }>()(
     z
@@ -104,8 +104,9 @@ export const ipcContract = {
 
   'sites:list': channel<SiteSummary[]>()(none),
   /**
-   * A school's address read without adding it (its sign-in description only): the welcome screen says who can create
-   * an application ID when the student has none (spec: member clients are created by the operator, no self-serve).
+   * A school's address read without adding it (its sign-in description only): the welcome screen
+   * says who can create an application ID when the student has none (spec: member clients are
+   * created by the operator, no self-serve).
    */
   'sites:check': channel<{ baseUrl: string; label: string }>()(
     z.object({ baseUrl: z.string().min(1).max(2048) }).strict(),
@@ -121,7 +122,9 @@ export const ipcContract = {
   ),
   /** Adds the demo site(s) served by the embedded server, starting it if needed. */
   'sites:add-demo': channel<SiteSummary[]>()(none),
-  /** Resolves when the sign-in completes (or fails); progress arrives as `sign-in:progress` events. */
+  /**
+   * Resolves when the sign-in completes (or fails); progress arrives as `sign-in:progress` events.
+   */
   'sites:sign-in': channel<SiteSummary>()(bySite),
   'sites:cancel-sign-in': channel<void>()(bySite),
   'sites:sign-out': channel<SignOutResult>()(
@@ -167,8 +170,9 @@ export const ipcContract = {
   /** The Today home across every school kept here, from the saved copy (works offline). */
   'today:get': channel<TodayView>()(none),
   /**
-   * Opens the school's own page for something the app shows, in the system browser: the core builds the address
-   * from its saved copy (embedded-server/README.md, "Decisions (student pages)") on the site's own origin only.
+   * Opens the school's own page for something the app shows, in the system browser: the core builds
+   * the address from its saved copy (embedded-server/README.md, "Decisions (student pages)") on the
+   * site's own origin only.
    */
   'site:open-page': channel<{ url: string }>()(
     z
@@ -194,7 +198,10 @@ export const ipcContract = {
   /** The whole billing (tests, scripts); the screen reads the summary and pages below. */
   'billing:get': channel<BillingView>()(bySite),
   'billing:summary': channel<BillingSummary>()(bySite),
-  /** Orders (payments grouped by tradeNo), newest first; filtered by state and by order number or item title. */
+  /**
+   * Orders (payments grouped by tradeNo), newest first; filtered by state and by order number or
+   * item title.
+   */
   'billing:orders': channel<Page<OrderView>>()(
     z
       .object({
@@ -207,7 +214,10 @@ export const ipcContract = {
   ),
   /** Spending per year and currency (paid minus refunded), newest year first. */
   'billing:spending': channel<YearSpending[]>()(bySite),
-  /** This week's work, the active-weeks streak and each course's pace; weeks are the student's (Monday start, in `timeZone`). */
+  /**
+   * This week's work, the active-weeks streak and each course's pace; weeks are the student's
+   * (Monday start, in `timeZone`).
+   */
   'progress:summary': channel<ProgressSummary>()(
     z.object({ siteId, timeZone: z.string().min(1).max(64) }).strict(),
   ),
@@ -220,13 +230,16 @@ export const ipcContract = {
   'entitlements:get': channel<EntitlementsView>()(bySite),
   'consulting:list': channel<ConsultingServiceView[]>()(bySite),
   'profile:get': channel<ProfileView>()(bySite),
-  /** A picture the site names (a cover, an avatar), fetched by the core: a data: URL, or null (core/net/site-image.ts). */
+  /**
+   * A picture the site names (a cover, an avatar), fetched by the core: a data: URL, or null
+   * (core/net/site-image.ts).
+   */
   'media:image': channel<string | null>()(
     z.object({ siteId, url: z.string().min(1).max(4096) }).strict(),
   ),
   /**
-   * Search every school's offline data (or the one named), of every kind (or those named): best first, with context,
-   * at most 100 hits and 25 of one kind (100 when one kind is asked for).
+   * Search every school's offline data (or the one named), of every kind (or those named): best
+   * first, with context, at most 100 hits and 25 of one kind (100 when one kind is asked for).
    */
   'search:query': channel<SearchHit[]>()(
     z
@@ -248,7 +261,10 @@ export const ipcContract = {
   'notifications:mark-read': channel<void>()(
     z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict(),
   ),
-  /** Opens a notice: where it leads (a course, an order, an event, a service, or nowhere), and marks it read (queued offline). */
+  /**
+   * Opens a notice: where it leads (a course, an order, an event, a service, or nowhere), and marks
+   * it read (queued offline).
+   */
   'notifications:open': channel<NoticeTarget>()(
     z.object({ siteId, notificationId: z.string().min(1).max(200) }).strict(),
   ),
@@ -289,16 +305,23 @@ export const ipcContract = {
       })
       .strict(),
   ),
-  /** Auto-update (electron/core/desktop/updates.ts); `off` with its reason where this host cannot update itself. */
+  /**
+   * Auto-update (electron/core/desktop/updates.ts); `off` with its reason where this host cannot
+   * update itself.
+   */
   'updates:get-state': channel<UpdateState>()(none),
   'updates:check': channel<UpdateState>()(none),
-  /** Restart to install the downloaded update, at once or as soon as no sync or sign-out is under way. */
+  /**
+   * Restart to install the downloaded update, at once or as soon as no sync or sign-out is under
+   * way.
+   */
   'updates:restart': channel<UpdateState>()(none),
   'security:get-token-protection': channel<TokenProtection>()(none),
 
   /**
-   * The sign-in doctor ("What went wrong?"): checks the site, this computer and the last sign-in attempt. For a
-   * saved site, or for an address and client id that could not be added (discovery failed at "Add").
+   * The sign-in doctor ("What went wrong?"): checks the site, this computer and the last sign-in
+   * attempt. For a saved site, or for an address and client id that could not be added (discovery
+   * failed at "Add").
    */
   'doctor:run': channel<DoctorReport>()(
     z.union([
@@ -309,23 +332,10 @@ export const ipcContract = {
     ]),
   ),
 
-  /** Demo mode only (forbidden otherwise): the demo sites' fault switches (Settings > Demo). */
-  'demo:faults': channel<DemoFaultsView>()(none),
-  'demo:set-faults': channel<DemoFaultsView>()(
-    z
-      .object({
-        offline: z.boolean().optional(),
-        latencyMs: z.union(DEMO_LATENCY_CHOICES_MS.map((v) => z.literal(v))).optional(),
-        memberApiUnavailable: z.boolean().optional(),
-        refreshRefused: z.boolean().optional(),
-        clockSkewMinutes: z.union(DEMO_CLOCK_SKEW_CHOICES_MIN.map((v) => z.literal(v))).optional(),
-        download: z.enum(DEMO_DOWNLOAD_FAULTS).optional(),
-      })
-      .strict(),
-  ),
-  'demo:rotate-signing-key': channel<DemoFaultsView>()(none),
+  ...demoChannels,
 
-  // Files the student asks for, written only where they choose (a save dialog, or a download in the browser host).
+  // Files the student asks for, written only where they choose (a save dialog, or a download in the
+  // browser host).
   /** The purchase history as CSV (UTF-8 with BOM). */
   'export:orders-csv': channel<SaveOutcome>()(
     z.object({ siteId, language: fileLanguage }).strict(),
@@ -334,11 +344,17 @@ export const ipcContract = {
   'export:receipt': channel<SaveOutcome>()(
     z.object({ siteId, tradeNo: z.string().min(1).max(200), language: fileLanguage }).strict(),
   ),
-  /** Every receipt of one year's paid orders in one printable document (PDF in the app, a print view in the browser host). */
+  /**
+   * Every receipt of one year's paid orders in one printable document (PDF in the app, a print view
+   * in the browser host).
+   */
   'export:year-receipts': channel<SaveOutcome>()(
     z.object({ siteId, year: z.string().regex(/^\d{4}$/), language: fileLanguage }).strict(),
   ),
-  /** The progress of every course of a school (and the recent weeks) as CSV, for an employer or a parent. */
+  /**
+   * The progress of every course of a school (and the recent weeks) as CSV, for an employer or a
+   * parent.
+   */
   'export:progress-csv': channel<SaveOutcome>()(
     z.object({ siteId, language: fileLanguage }).strict(),
   ),
@@ -354,38 +370,27 @@ export const ipcContract = {
   'calendar:course-access-end': channel<SaveOutcome>()(
     z.object({ siteId, courseId: z.string().min(1).max(200), language: fileLanguage }).strict(),
   ),
-  /** An .ics (RFC 5545) of an event the student registered for (Products & events > "Add to calendar"). */
+  /**
+   * An .ics (RFC 5545) of an event the student registered for (Products & events > "Add to
+   * calendar").
+   */
   'calendar:event': channel<SaveOutcome>()(
     z
       .object({ siteId, registrationId: z.string().min(1).max(200), language: fileLanguage })
       .strict(),
   ),
 
-  // Purchased files kept on this computer (electron/core/downloads). The renderer names products by id only: the
-  // address comes from the offline data, never from the page.
-  /** The products of a site with a saved copy or a transfer under way (no network). */
-  'downloads:list': channel<ProductOfflineView[]>()(bySite),
-  /** Save (or update, or resume) a product's file; `confirmLarge` answers the size question. */
-  'downloads:save': channel<ProductOfflineView>()(
-    z.object({ siteId, productId, confirmLarge: z.boolean().optional() }).strict(),
-  ),
-  'downloads:pause': channel<ProductOfflineView>()(z.object({ siteId, productId }).strict()),
-  'downloads:cancel': channel<void>()(z.object({ siteId, productId }).strict()),
-  /** Deletes the saved copy (and any transfer) of one product. */
-  'downloads:remove': channel<void>()(z.object({ siteId, productId }).strict()),
-  /** Deletes every saved copy of one site, or of every site; turns "keep every product offline" off for them. */
-  'downloads:remove-all': channel<void>()(z.object({ siteId: siteId.optional() }).strict()),
-  /** Opens a saved copy: inside the app (PDF, image, audio, video), else shown in its folder; never run. */
-  'downloads:open': channel<OpenOutcome>()(z.object({ siteId, productId }).strict()),
-  /** Space used per site and per product (Settings > Storage). */
-  'downloads:storage': channel<SiteStorageView[]>()(none),
-  'downloads:set-keep-all': channel<SiteStorageView[]>()(
-    z.object({ siteId, keepAll: z.boolean() }).strict(),
-  ),
+  ...downloadChannels,
 
-  /** Reads a school's invite link (pasted, or the browser host's own /add-site address); never adds or signs in. */
+  /**
+   * Reads a school's invite link (pasted, or the browser host's own /add-site address); never adds
+   * or signs in.
+   */
   'invite:parse': channel<InviteOutcome>()(z.object({ link: z.string().max(8192) }).strict()),
-  /** An invite link the app was opened with before the page could hear `invite:opened` (once; then null). */
+  /**
+   * An invite link the app was opened with before the page could hear `invite:opened` (once; then
+   * null).
+   */
   'invite:take-pending': channel<InviteOutcome | null>()(none),
 
   ...noteChannels,
@@ -419,22 +424,29 @@ export interface IpcEvents {
   /** A site's offline data changed (sync committed, outbox applied): views refetch. */
   'data:changed': { siteId: string };
   'network:changed': { online: boolean };
-  /** The settings changed (from the settings screen or the application menu, e.g. View > Toggle theme). */
+  /**
+   * The settings changed (from the settings screen or the application menu, e.g. View > Toggle
+   * theme).
+   */
   'settings:changed': Settings;
   /**
-   * The application menu (Electron) or an OS notification's click asks the page to show a screen, focus search,
-   * sync or list the shortcuts (electron/common/shortcuts.ts; the browser host's page matches key presses itself).
+   * The application menu (Electron) or an OS notification's click asks the page to show a screen,
+   * focus search, sync or list the shortcuts (electron/common/shortcuts.ts; the browser host's page
+   * matches key presses itself).
    */
   'app:command': AppCommand;
   'updates:changed': UpdateState;
   /**
-   * An OS notification to show (electron/core/desktop/notifier.ts). The Electron host shows it itself; the browser
-   * host's page shows it with the Web Notifications API.
+   * An OS notification to show (electron/core/desktop/notifier.ts). The Electron host shows it
+   * itself; the browser host's page shows it with the Web Notifications API.
    */
   'desktop:notification': DesktopNotification;
   /** Browser host only: the core asks the page to open the system browser, i.e. a new tab. */
   'host:open-url': { url: string };
-  /** The app was opened with a school's invite link (Electron: the learning-desktop: scheme): show it to confirm. */
+  /**
+   * The app was opened with a school's invite link (Electron: the learning-desktop: scheme): show
+   * it to confirm.
+   */
   'invite:opened': InviteOutcome;
   /** A product's saved copy or transfer changed (progress at most four times a second). */
   'downloads:changed': ProductOfflineView;
@@ -442,7 +454,10 @@ export interface IpcEvents {
 export type EventName = keyof IpcEvents;
 export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES, PAGE_LIMIT_MAX } from './ipc-names';
 
-/** EVENT_NAMES (ipc-names.ts, kept free of this file's schemas for the renderer) lists exactly the events above. */
+/**
+ * EVENT_NAMES (ipc-names.ts, kept free of this file's schemas for the renderer) lists exactly the
+ * events above.
+ */
 type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const eventNamesMatch: SameKeys<EventName, (typeof EVENT_NAMES)[number]> = true;
 void eventNamesMatch;
@@ -452,7 +467,10 @@ export type IpcHandlers = {
   [C in Channel]: (input: z.output<IpcContract[C]['input']>) => Promise<Result<ChannelOutput<C>>>;
 };
 
-/** The same handlers before their answers are wrapped in Results (withResults): each returns its value or throws. */
+/**
+ * The same handlers before their answers are wrapped in Results (withResults): each returns its
+ * value or throws.
+ */
 export type CoreHandlers = {
   [C in Channel]: (input: z.output<IpcContract[C]['input']>) => Promise<ChannelOutput<C>>;
 };

@@ -1,11 +1,13 @@
-/** Runtime names of the contract that the renderer side needs without pulling in the input schemas. */
+/**
+ * Runtime names of the contract that the renderer side needs without pulling in the input schemas.
+ */
 
 /** Name of the global the preload/bridge defines: `window.learningDesktop`. */
 export const API_GLOBAL = 'learningDesktop';
 
 /**
- * Every event the core pushes. ipc-contract.ts checks at compile time that this list and its IpcEvents map name
- * the same events, so neither file imports the other's types.
+ * Every event the core pushes. ipc-contract.ts checks at compile time that this list and its
+ * IpcEvents map name the same events, so neither file imports the other's types.
  */
 export const EVENT_NAMES = [
   'sites:changed',
@@ -31,7 +33,9 @@ export const BROWSER_HOST_PATHS = {
   files: '/__host/files/',
   /** The print view's script (window.print), a file because the CSP forbids inline script. */
   print: '/__host/print.js',
-  /** The browser host's invite address: `/add-site?site=...&client_id=...` (electron/core/invite). */
+  /**
+   * The browser host's invite address: `/add-site?site=...&client_id=...` (electron/core/invite).
+   */
   invite: '/add-site',
 } as const;
 

@@ -1,6 +1,7 @@
 /**
- * The channels of the student's notes and bookmarks, part of the one contract (ipc-contract.ts spreads them in).
- * Kept here so the notes are one file of the contract; the shape of each entry is ipc-contract's ChannelSpec.
+ * The channels of the student's notes and bookmarks, part of the one contract (ipc-contract.ts
+ * spreads them in). Kept here so the notes are one file of the contract; the shape of each entry is
+ * ipc-contract's ChannelSpec.
  */
 import { z } from 'zod';
 import type { SaveOutcome } from './files-and-invites';
@@ -17,7 +18,10 @@ function channel<O>() {
 const siteId = z.string().min(1).max(100);
 const courseId = z.string().min(1).max(200);
 const noteId = z.number().int().min(1);
-/** What the student wrote. The schema only stops the absurd (UTF-16 units); the core says the limit in words. */
+/**
+ * What the student wrote. The schema only stops the absurd (UTF-16 units); the core says the limit
+ * in words.
+ */
 const noteText = {
   kind: z.enum(NOTE_KINDS),
   positionSeconds: z.number().int().min(0).max(NOTE_LIMITS.positionSeconds),
@@ -35,7 +39,9 @@ export interface NoteFilterOption {
 }
 
 export const noteChannels = {
-  /** A course's notes in the course's order (sections, lectures, then the moment in the lecture). */
+  /**
+   * A course's notes in the course's order (sections, lectures, then the moment in the lecture).
+   */
   'notes:course': channel<NoteView[]>()(z.object({ siteId, courseId }).strict()),
   /** Every school's notes, newest first, or one school's or course's. */
   'notes:page': channel<Page<NoteView>>()(
@@ -59,7 +65,10 @@ export const noteChannels = {
       })
       .strict(),
   ),
-  /** Where a new note on this lecture starts (its last watched position) and how many notes are kept. */
+  /**
+   * Where a new note on this lecture starts (its last watched position) and how many notes are
+   * kept.
+   */
   'notes:draft': channel<NoteDraftStart>()(
     z.object({ siteId, courseId, lectureId: courseId }).strict(),
   ),
@@ -72,7 +81,10 @@ export const noteChannels = {
   'notes:restore': channel<NoteView | null>()(z.object({ id: noteId }).strict()),
   /** The lecture on the school's site at the note's moment (`?t=`), in the system browser. */
   'notes:open': channel<{ url: string }>()(z.object({ id: noteId }).strict()),
-  /** A course's notes as one Markdown file: headings per section and lecture, links with their times. */
+  /**
+   * A course's notes as one Markdown file: headings per section and lecture, links with their
+   * times.
+   */
   'notes:export-course': channel<SaveOutcome>()(
     z.object({ siteId, courseId, language: z.enum(['en', 'zh-TW']) }).strict(),
   ),

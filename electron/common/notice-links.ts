@@ -1,11 +1,12 @@
 /**
- * Where a school's notice leads, read from its `url` (service-spec shows the field, not its form). Decision
- * (embedded-server/README.md, "Decisions (student pages)"): a notice's url is a path below the site's base URL
- * (`/orders/T2026...`) or an absolute address on the site's own origin, naming one of the site's student pages: a
- * course (`/courses/{slug}`, or one of its lectures), an order (`/orders/{tradeNo}`), an event
- * (`/events/{eventId}`) or a consulting service (`/consulting/{serviceId}`). Anything else leads nowhere in the app
- * (the notice is still shown); an address on another origin, with credentials, or unreadable is never followed.
- * Pure: the core looks the ids up in the saved copy, the screens name the button from the kind.
+ * Where a school's notice leads, read from its `url` (service-spec shows the field, not its form).
+ * Decision (embedded-server/README.md, "Decisions (student pages)"): a notice's url is a path below
+ * the site's base URL (`/orders/T2026...`) or an absolute address on the site's own origin, naming
+ * one of the site's student pages: a course (`/courses/{slug}`, or one of its lectures), an order
+ * (`/orders/{tradeNo}`), an event (`/events/{eventId}`) or a consulting service
+ * (`/consulting/{serviceId}`). Anything else leads nowhere in the app (the notice is still shown);
+ * an address on another origin, with credentials, or unreadable is never followed. Pure: the core
+ * looks the ids up in the saved copy, the screens name the button from the kind.
  */
 
 export type NoticeLink =
@@ -18,7 +19,10 @@ export type NoticeLink =
 export const NOTICE_URL_MAX = 2048;
 const SEGMENT_MAX = 200;
 
-/** The path segments below the base URL's path, decoded; null when the address is not one of the site's. */
+/**
+ * The path segments below the base URL's path, decoded; null when the address is not one of the
+ * site's.
+ */
 function segmentsBelowBase(url: string, baseUrl: string): string[] | null {
   let base: URL;
   let target: URL;

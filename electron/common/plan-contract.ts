@@ -1,6 +1,6 @@
 /**
- * The channels and views of the plan, the reminder preferences and the calendar feed: spread into the one IPC
- * contract (ipc-contract.ts), kept here so that file stays one map of the older areas.
+ * The channels and views of the plan, the reminder preferences and the calendar feed: spread into
+ * the one IPC contract (ipc-contract.ts), kept here so that file stays one map of the older areas.
  */
 import { z } from 'zod';
 import type { CoursePlan, WeekPlan, WeeklyGoal } from './plan';
@@ -26,7 +26,9 @@ export const LEADS_MAX = 6;
 
 export interface ReminderRule {
   readonly enabled: boolean;
-  /** Minutes before the moment (0: at the moment, the only one of lecture-unlocked and plan-behind). */
+  /**
+   * Minutes before the moment (0: at the moment, the only one of lecture-unlocked and plan-behind).
+   */
   readonly leadMinutes: readonly number[];
 }
 
@@ -79,7 +81,10 @@ export interface CalendarFeedView {
   readonly file: string | null;
   readonly writtenAt: IsoDateTime | null;
   readonly lastError: string | null;
-  /** webcal:// address of the feed while the app runs (loopback only), or null when it could not listen. */
+  /**
+   * webcal:// address of the feed while the app runs (loopback only), or null when it could not
+   * listen.
+   */
   readonly webcalUrl: string | null;
   readonly httpUrl: string | null;
   readonly studyBlocks: boolean;
@@ -112,7 +117,10 @@ function channel<O>() {
 }
 
 export const planChannels = {
-  /** The plans of every course with an end date ahead, and this week against the goals, weeks in `timeZone`. */
+  /**
+   * The plans of every course with an end date ahead, and this week against the goals, weeks in
+   * `timeZone`.
+   */
   'plan:get': channel<PlanView>()(z.object({ timeZone }).strict()),
   /** One course's plan (the course screen), whatever its end. */
   'plan:course': channel<CoursePlanView | null>()(
@@ -132,7 +140,10 @@ export const planChannels = {
 
 export const reminderChannels = {
   'reminders:prefs': channel<ReminderPrefsView>()(z.undefined()),
-  /** A kind's rule for one school, or the default for every school (no siteId); `inherit` drops a school's own. */
+  /**
+   * A kind's rule for one school, or the default for every school (no siteId); `inherit` drops a
+   * school's own.
+   */
   'reminders:set-rule': channel<ReminderPrefsView>()(
     z
       .object({
@@ -145,7 +156,10 @@ export const reminderChannels = {
   'reminders:set-quiet-hours': channel<ReminderPrefsView>()(
     z.object({ quietHours: z.object({ start: hhmm, end: hhmm }).strict().nullable() }).strict(),
   ),
-  /** Puts off a reminder's items (those of one notification, or one row of Today): an hour, or to 08:00 tomorrow. */
+  /**
+   * Puts off a reminder's items (those of one notification, or one row of Today): an hour, or to
+   * 08:00 tomorrow.
+   */
   'reminders:snooze': channel<{ until: IsoDateTime }>()(
     z
       .object({
@@ -163,7 +177,10 @@ export const reminderChannels = {
 
 export const feedChannels = {
   'calendar:feed': channel<CalendarFeedView>()(z.undefined()),
-  /** Where the kept .ics file goes (an absolute folder; null stops keeping it), and whether study blocks go in. */
+  /**
+   * Where the kept .ics file goes (an absolute folder; null stops keeping it), and whether study
+   * blocks go in.
+   */
   'calendar:set-feed': channel<CalendarFeedView>()(
     z
       .object({

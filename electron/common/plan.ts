@@ -1,16 +1,21 @@
 /**
- * The plan to finish a course before its access ends: what is left, the study days left, the pace that fits, and
- * this week's work against the student's goal or that pace. Pure arithmetic over what the saved copy says; the
- * screens, the reminders ("behind on the plan") and the calendar's study blocks all read it from here.
+ * The plan to finish a course before its access ends: what is left, the study days left, the pace
+ * that fits, and this week's work against the student's goal or that pace. Pure arithmetic over
+ * what the saved copy says; the screens, the reminders ("behind on the plan") and the calendar's
+ * study blocks all read it from here.
  *
- * The pace honours lectures that unlock later: work that opens on day u can only be done from u on, so the pace
- * per study day is the largest, over now and every unlock day u, of (work opening at or after u) / (study days from
- * u to the end). That is the least steady pace that finishes in time (a common deadline with release dates).
+ * The pace honours lectures that unlock later: work that opens on day u can only be done from u on,
+ * so the pace per study day is the largest, over now and every unlock day u, of (work opening at or
+ * after u) / (study days from u to the end). That is the least steady pace that finishes in time (a
+ * common deadline with release dates).
  */
 import { accessDaysLeft, minutesLeft, parseSiteDate } from './facts';
 import { dayLabel, localDay, mondayOf, weekdayOf } from './zoned-time';
 
-/** More than this many minutes of content a study day is no sensible pace (a working day of watching). */
+/**
+ * More than this many minutes of content a study day is no sensible pace (a working day of
+ * watching).
+ */
 export const SENSIBLE_MINUTES_PER_DAY = 6 * 60;
 /** The same for a course whose lectures have no length: lectures a study day. */
 export const SENSIBLE_LECTURES_PER_DAY = 20;
@@ -44,13 +49,16 @@ export interface PlanInput {
   readonly studyDays: readonly number[];
   readonly goal: WeeklyGoal | null;
   /**
-   * When the app's record of this school's work began (its first sync): the week asks nothing of the days before
-   * it, since work done then was not seen (a student who installs on Wednesday is not behind for Monday).
+   * When the app's record of this school's work began (its first sync): the week asks nothing of
+   * the days before it, since work done then was not seen (a student who installs on Wednesday is
+   * not behind for Monday).
    */
   readonly countedFrom?: number | null;
 }
 
-/** Less than this far behind is on track: a week's share is rounded, and a few minutes are noise. */
+/**
+ * Less than this far behind is on track: a week's share is rounded, and a few minutes are noise.
+ */
 export const BEHIND_MINUTES = 5;
 
 /** Whether a week's work is behind what it asked by now (minutes: by BEHIND_MINUTES or more). */
@@ -74,7 +82,9 @@ export interface WeekPlan {
   /** What this week asks: the student's goal, or the pace needed (from the week's start). */
   readonly target: WeeklyGoal;
   readonly source: 'goal' | 'pace';
-  /** Done this week in the target's unit (minutes of lectures first seen completed, or lectures). */
+  /**
+   * Done this week in the target's unit (minutes of lectures first seen completed, or lectures).
+   */
   readonly done: number;
   /** What the target asks by the start of today (its share of the study days gone by). */
   readonly expectedByNow: number;
@@ -89,9 +99,14 @@ export interface CoursePlan {
   readonly studyDaysLeft: number | null;
   readonly lecturesLeft: number;
   readonly minutesLeft: number;
-  /** Lectures left whose length the school does not send: counted as lectures, not in the minutes. */
+  /**
+   * Lectures left whose length the school does not send: counted as lectures, not in the minutes.
+   */
   readonly lecturesWithoutDuration: number;
-  /** Lectures left that open only after the access ends, or are locked with no date: they cannot be placed. */
+  /**
+   * Lectures left that open only after the access ends, or are locked with no date: they cannot be
+   * placed.
+   */
   readonly lecturesNeverOpen: number;
   /** The least steady pace that finishes in time (null without an end, or once done or ended). */
   readonly pace: {
@@ -100,8 +115,9 @@ export interface CoursePlan {
     readonly minutesPerStudyDay: number;
     readonly lecturesPerStudyDay: number;
     /**
-     * The busiest stretch: lectures that open late must be watched between their opening and the end, which may
-     * ask more a day than the average (what decides whether the course can be finished at all).
+     * The busiest stretch: lectures that open late must be watched between their opening and the
+     * end, which may ask more a day than the average (what decides whether the course can be
+     * finished at all).
      */
     readonly peakMinutesPerStudyDay: number;
   } | null;
@@ -138,12 +154,14 @@ interface Rate {
 }
 
 /**
- * Rates per study day (seconds, lectures) to do `work` by `lastDay`, starting no sooner than `from`: the average
- * (all of it over every study day left) and the peak, the least steady pace that still finishes (the largest, over
- * every day something opens, of what opens then or later over the study days from then).
+ * Rates per study day (seconds, lectures) to do `work` by `lastDay`, starting no sooner than
+ * `from`: the average (all of it over every study day left) and the peak, the least steady pace
+ * that still finishes (the largest, over every day something opens, of what opens then or later
+ * over the study days from then).
  */
 function ratesOf(work: readonly Work[], from: number, lastDay: number, days: readonly number[]) {
-  // Work by the day it opens (none before `from`), latest first, summed as it goes: what opens then or later.
+  // Work by the day it opens (none before `from`), latest first, summed as it goes: what opens then
+  // or later.
   const byDay = new Map<number, { seconds: number; lectures: number }>();
   for (const w of work) {
     const day = Math.max(from, w.day);
@@ -270,9 +288,10 @@ export function coursePlan(input: PlanInput): CoursePlan {
 }
 
 /**
- * This week's share of the average pace, reckoned from the week's start (the work done this week is put back as
- * work open on Monday, so finishing early in the week does not shrink what the week asked), and never more than
- * what is open by the week's end: a lecture is placed in the week it unlocks.
+ * This week's share of the average pace, reckoned from the week's start (the work done this week is
+ * put back as work open on Monday, so finishing early in the week does not shrink what the week
+ * asked), and never more than what is open by the week's end: a lecture is placed in the week it
+ * unlocks.
  */
 function paceTarget(input: PlanInput, days: readonly number[], today: number, lastDay: number) {
   const monday = mondayOf(today);
@@ -300,7 +319,10 @@ function paceTarget(input: PlanInput, days: readonly number[], today: number, la
       };
 }
 
-/** This week against `target`: the share of it due by today's start, and how far the work done falls short. */
+/**
+ * This week against `target`: the share of it due by today's start, and how far the work done falls
+ * short.
+ */
 export function weekPlan(
   input: Pick<PlanInput, 'doneThisWeek' | 'countedFrom' | 'timeZone'>,
   days: readonly number[],

@@ -2,11 +2,12 @@ import type { Unknown } from './site-values';
 import type { OrderView, RefundingState } from './views/billing';
 
 /**
- * One step of an order's refund story. The service gives, per payment, its creation and payment times and a refund
- * set (refundingState, refundRequestedAt, refundedAt, refundedAmount; service-spec "Payment node"); the spec shows no
- * state machine ("Payment and refund states: not shown"), so a step is only what those fields say: a step whose time
- * the site did not send has `at: null` (shown without a date), and a refund state the app does not know is a step of
- * its own, shown as unknown rather than dropped.
+ * One step of an order's refund story. The service gives, per payment, its creation and payment
+ * times and a refund set (refundingState, refundRequestedAt, refundedAt, refundedAmount;
+ * service-spec "Payment node"); the spec shows no state machine ("Payment and refund states: not
+ * shown"), so a step is only what those fields say: a step whose time the site did not send has
+ * `at: null` (shown without a date), and a refund state the app does not know is a step of its own,
+ * shown as unknown rather than dropped.
  */
 export type RefundStep =
   | { readonly kind: 'ordered'; readonly at: string }
@@ -23,9 +24,10 @@ export type RefundStep =
     };
 
 /**
- * The timeline of an order with a refund (requested, under way, done, rejected or unknown), oldest first; null when
- * no payment of the order has one. The steps keep the logical order (ordered, paid, requested, outcome) rather
- * than sorting by time, so a date the site wrote badly cannot put a refund before its payment.
+ * The timeline of an order with a refund (requested, under way, done, rejected or unknown), oldest
+ * first; null when no payment of the order has one. The steps keep the logical order (ordered,
+ * paid, requested, outcome) rather than sorting by time, so a date the site wrote badly cannot put
+ * a refund before its payment.
  */
 export function refundTimeline(order: OrderView): RefundStep[] | null {
   // The view lists payments newest first; the story is told oldest first.

@@ -30,8 +30,8 @@ export function err<T = never>(
 }
 
 /**
- * Handlers return their value (or throw a CoreError); this wraps each answer in `ok`, and the dispatcher
- * (electron/core/ipc-dispatch.ts) turns what they throw into the failed Result.
+ * Handlers return their value (or throw a CoreError); this wraps each answer in `ok`, and the
+ * dispatcher (electron/core/ipc-dispatch.ts) turns what they throw into the failed Result.
  */
 export function withResults<
   H extends { readonly [K in keyof H]: (input: never) => Promise<unknown> },

@@ -1,7 +1,8 @@
 /**
- * The keyboard shortcuts, one table for both hosts: the Electron application menu takes its accelerators from it
- * (electron/core/desktop/menu-model.ts), the browser host's page matches key presses against it (renderer keydown
- * handler), and the "Keyboard shortcuts" list in Help and Settings is drawn from it. Pure data and matching: no DOM.
+ * The keyboard shortcuts, one table for both hosts: the Electron application menu takes its
+ * accelerators from it (electron/core/desktop/menu-model.ts), the browser host's page matches key
+ * presses against it (renderer keydown handler), and the "Keyboard shortcuts" list in Help and
+ * Settings is drawn from it. Pure data and matching: no DOM.
  */
 
 /** The screens Ctrl/Cmd+1..6 open, in the navigation's order. */
@@ -15,7 +16,10 @@ export const SHORTCUT_SCREENS = [
 ] as const;
 export type ShortcutScreen = (typeof SHORTCUT_SCREENS)[number];
 
-/** What the application menu or a shortcut asks the page (the `app:command` event) or the host to do. */
+/**
+ * What the application menu or a shortcut asks the page (the `app:command` event) or the host to
+ * do.
+ */
 export type AppCommand =
   | { readonly command: 'open-settings' }
   | { readonly command: 'go'; readonly screen: ShortcutScreen }
@@ -35,7 +39,10 @@ export type AppCommand =
 export interface Shortcut {
   /** Stable id; its label is `desktop.shortcuts.<id>` in the renderer's i18n files. */
   readonly id: string;
-  /** The key as KeyboardEvent.key reports it, and as Electron's accelerator names it after the modifier. */
+  /**
+   * The key as KeyboardEvent.key reports it, and as Electron's accelerator names it after the
+   * modifier.
+   */
   readonly key: string;
   readonly command: AppCommand;
 }
@@ -52,7 +59,9 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'settings', key: ',', command: { command: 'open-settings' } },
 ];
 
-/** Electron's accelerator for a shortcut: Cmd on macOS, Ctrl elsewhere (electron.d.ts Accelerator). */
+/**
+ * Electron's accelerator for a shortcut: Cmd on macOS, Ctrl elsewhere (electron.d.ts Accelerator).
+ */
 export function acceleratorOf(shortcut: Shortcut): string {
   return `CmdOrCtrl+${shortcut.key}`;
 }
@@ -72,8 +81,9 @@ export interface KeyPress {
 }
 
 /**
- * The shortcut a key press means, or null. Exactly the platform's modifier (Cmd on macOS, Ctrl elsewhere) and no
- * Alt or Shift, so AltGr combinations (Ctrl+Alt on Windows keyboards) and the browser's own Ctrl+Shift+… keys pass.
+ * The shortcut a key press means, or null. Exactly the platform's modifier (Cmd on macOS, Ctrl
+ * elsewhere) and no Alt or Shift, so AltGr combinations (Ctrl+Alt on Windows keyboards) and the
+ * browser's own Ctrl+Shift+… keys pass.
  */
 export function matchShortcut(press: KeyPress, isMac: boolean): Shortcut | null {
   const primary = isMac ? press.metaKey && !press.ctrlKey : press.ctrlKey && !press.metaKey;

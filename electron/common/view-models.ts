@@ -1,7 +1,7 @@
 /**
  * Serialisable view models: what the core hands the renderer over the IPC contract. Plain data only
- * (strings, numbers, booleans, arrays, objects, null). Dates are ISO 8601 strings; amounts are numbers in the
- * currency's major unit (TWD has no minor unit) with the ISO 4217 code beside them.
+ * (strings, numbers, booleans, arrays, objects, null). Dates are ISO 8601 strings; amounts are
+ * numbers in the currency's major unit (TWD has no minor unit) with the ISO 4217 code beside them.
  */
 
 // One module per area in views/; this file gathers them so an importer names one place.

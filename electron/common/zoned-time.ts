@@ -1,14 +1,18 @@
 /**
- * Calendar days and weeks in the student's time zone, by Intl alone (no Node built-in: every process uses these).
- * A day is its number since 1970-01-01 in that zone; a week starts on Monday (ISO 8601). Midnight of a day in a zone
- * with daylight saving is found by correcting the zone's offset twice, so a week that starts on the morning a clock
- * moves is still the instant the wall clock reads 00:00 (or the first one after it, when 00:00 is skipped).
+ * Calendar days and weeks in the student's time zone, by Intl alone (no Node built-in: every
+ * process uses these). A day is its number since 1970-01-01 in that zone; a week starts on Monday
+ * (ISO 8601). Midnight of a day in a zone with daylight saving is found by correcting the zone's
+ * offset twice, so a week that starts on the morning a clock moves is still the instant the wall
+ * clock reads 00:00 (or the first one after it, when 00:00 is skipped).
  */
 
 const DAY_MS = 86_400_000;
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** One formatter per zone (building one costs more than a hundred uses); null for a zone this runtime lacks. */
+/**
+ * One formatter per zone (building one costs more than a hundred uses); null for a zone this
+ * runtime lacks.
+ */
 function formatOf(timeZone: string): Intl.DateTimeFormat | null {
   let format = formats.get(timeZone);
   if (format) return format;
@@ -35,11 +39,16 @@ export function isKnownTimeZone(timeZone: string): boolean {
   return timeZone.length <= 64 && formatOf(timeZone) !== null;
 }
 
-/** A zone's offset is the same within a quarter hour (every zone's changes fall on one): kept per quarter. */
+/**
+ * A zone's offset is the same within a quarter hour (every zone's changes fall on one): kept per
+ * quarter.
+ */
 const QUARTER_MS = 15 * 60_000;
 const offsets = new Map<string, number>();
 
-/** The wall clock of `ms` in `timeZone` as UTC fields read back into epoch ms (offset = wall - ms). */
+/**
+ * The wall clock of `ms` in `timeZone` as UTC fields read back into epoch ms (offset = wall - ms).
+ */
 function wallClock(ms: number, timeZone: string): number {
   const quarter = Math.floor(ms / QUARTER_MS);
   const key = `${timeZone}\u0000${quarter}`;
@@ -95,7 +104,10 @@ export function localInstant(day: number, minute: number, timeZone: string): num
   return guess;
 }
 
-/** The instant `day` starts in `timeZone` (its local midnight, or the first instant after a skipped one). */
+/**
+ * The instant `day` starts in `timeZone` (its local midnight, or the first instant after a skipped
+ * one).
+ */
 export function startOfDay(day: number, timeZone: string): number {
   const at = localInstant(day, 0, timeZone);
   return localDay(at, timeZone) < day ? at + 3_600_000 : at;

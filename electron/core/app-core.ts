@@ -1,15 +1,15 @@
 /**
- * Composition root: builds every service of the main process from what the host gives it, and composes the
- * handlers of the IPC contract (one module per area in handlers/, plus desktop/ and export/; each returns its
- * value and withResults wraps it). When sites sync is sync-scheduler.ts's. Both hosts (Electron and the browser
- * host) call this and nothing deeper.
+ * Composition root: builds every service of the main process from what the host gives it, and
+ * composes the handlers of the IPC contract (one module per area in handlers/, plus desktop/ and
+ * export/; each returns its value and withResults wraps it). When sites sync is
+ * sync-scheduler.ts's. Both hosts (Electron and the browser host) call this and nothing deeper.
  *
  *   site manager (auth, vault, sites.json)  ──fetchFor──▶  sync service (GraphQL → SQLite, outbox)
  *                 │                                                 │
  *                 └────────── events ──▶ AppCore.onEvent ◀── events ┘
  *
- * The demo branch (electron/core/demo) is the only place that starts the embedded server; everything else
- * reaches a site over HTTP.
+ * The demo branch (electron/core/demo) is the only place that starts the embedded server;
+ * everything else reaches a site over HTTP.
  */
 import { join } from 'node:path';
 import { type IpcHandlers } from '../common/ipc-contract';
@@ -23,9 +23,9 @@ import { createInviteInbox } from './invite/inbox';
 import { silentLogger } from './log';
 import { ScheduleLink } from './sync-scheduler';
 import { acquireDataDirLock } from './data-dir-lock';
+import { composeHandlers } from './app-handlers';
 import {
   appInfo,
-  composeHandlers,
   CoreEvents,
   openDesktop,
   openDownloads,
@@ -47,17 +47,26 @@ export interface AppCore {
   onEvent(listener: AppEventListener): () => void;
   /** Syncs every signed-in site (the application menu's File > Sync now). */
   syncAll(): Promise<SyncRunSummary[]>;
-  /** Whether the signed-in sites were reachable at the last try (what `network:changed` last said). */
+  /**
+   * Whether the signed-in sites were reachable at the last try (what `network:changed` last said).
+   */
   isOnline(): boolean;
-  /** Demo mode's servers (test hook: stop/start them to take the demo sites off the network), or null. */
+  /**
+   * Demo mode's servers (test hook: stop/start them to take the demo sites off the network), or
+   * null.
+   */
   readonly demo: DemoServers | null;
-  /** The app was opened with a link (Electron: the learning-desktop: scheme): read it and show it to the student. */
+  /**
+   * The app was opened with a link (Electron: the learning-desktop: scheme): read it and show it to
+   * the student.
+   */
   openInviteLink(link: string): void;
   /** The installed-app services: updates, OS notifications, wake sync, tray's unread count. */
   readonly desktop: DesktopServices;
   /**
-   * A request of the window for a saved product file (`/saved-files/...` on the app's own origin: app:// in Electron,
-   * the browser host's loopback origin): the inline types only, with byte ranges. The hosts stream `body`.
+   * A request of the window for a saved product file (`/saved-files/...` on the app's own origin:
+   * app:// in Electron, the browser host's loopback origin): the inline types only, with byte
+   * ranges. The hosts stream `body`.
    */
   serveSavedFile(
     pathname: string,
@@ -68,7 +77,8 @@ export interface AppCore {
 }
 
 /**
- * Opens the core on `options.dataDir`, holding the data directory's lock (data-dir-lock.ts) until close():
+ * Opens the core on `options.dataDir`, holding the data directory's lock (data-dir-lock.ts) until
+ * close():
  * a second process on the same folder gets DataDirInUseError naming the one that holds it.
  */
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
@@ -87,9 +97,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 }
 
 /**
- * Builds the core in the order its parts need one another; each is made from those made before it. The one edge
- * back is the schedule: settings, the sync and the desktop call it, and it is made from them, so they are given
- * `schedule` (ScheduleLink), connected to the scheduler as soon as it is made.
+ * Builds the core in the order its parts need one another; each is made from those made before it.
+ * The one edge back is the schedule: settings, the sync and the desktop call it, and it is made
+ * from them, so they are given `schedule` (ScheduleLink), connected to the scheduler as soon as it
+ * is made.
  */
 async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const clock = options.clock ?? Date;
@@ -108,7 +119,8 @@ async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const downloads = await openDownloads(context, { store, sites });
   const desktop = await openDesktop(context, { store, sites, settings, schedule, plan });
   const announcer = new SiteAnnouncer({ sites, emit });
-  // Covers and avatars of https schools, kept on disk beside the offline copy and removed with their site.
+  // Covers and avatars of https schools, kept on disk beside the offline copy and removed with
+  // their site.
   const imageCache = new ImageDiskCache({ dir: join(options.dataDir, 'image-cache') });
   const unsubscribeSites = sites.onChange((list) => {
     announcer.announce();

@@ -1,12 +1,11 @@
 /**
- * The parts of the composition root (app-core.ts), each made from what is made before it: the core's events,
- * the foundation (settings, vault key, demo servers, offline store, site list), the sync service, saved product
- * files, the desktop services, the scheduler, and the handlers of the IPC contract.
+ * The parts of the composition root (app-core.ts), each made from what is made before it: the
+ * core's events, the foundation (settings, vault key, demo servers, offline store, site list), the
+ * sync service, saved product files, the desktop services, the scheduler, and the handlers of the
+ * IPC contract.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CHANNELS, type EventName, type IpcEvents, type IpcHandlers } from '../common/ipc-contract';
-import { withResults } from '../common/result';
+import { type EventName, type IpcEvents } from '../common/ipc-contract';
 import { isTransientErrorCode } from '../common/errors';
 import type { AppInfo } from '../common/view-models';
 import {
@@ -30,30 +29,11 @@ import {
 } from './desktop/desktop-services';
 import { createDownloadManager, type DownloadManager } from './downloads/manager';
 import { CoreError } from './errors';
-import { createExportHandlers, type FileDelivery } from './export/service';
-import { createDemoHandlers } from './handlers/demo';
-import { createDoctorHandlers } from './handlers/doctor';
-import { createDownloadHandlers } from './handlers/downloads';
-import { createInviteHandlers } from './handlers/invite';
-import { createNotificationHandlers } from './handlers/notifications';
-import { requireSite, type AppServices, type Emit } from './handlers/services';
-import { createSettingsHandlers } from './handlers/settings';
+import { type FileDelivery } from './export/service';
+import { type Emit } from './handlers/services';
 import { createFirstScreenStore, type FirstScreenStore } from './desktop/first-screen';
-import { createSiteHandlers } from './handlers/sites';
-import { createSitePageHandlers } from './handlers/site-pages';
-import { createTodayHandlers } from './handlers/today';
-import { createSyncHandlers } from './handlers/sync';
-import { createViewHandlers } from './handlers/views';
-import { createMediaHandlers } from './handlers/media';
 import { PlanServices } from './handlers/plan-services';
-import { createAssistantHandlers } from './handlers/assistant';
 import type { ClientPlaces, McpLaunch } from './mcp-local/clients';
-import { checkoutLaunch } from './mcp-local/launch';
-import { createArchiveHandlers } from './handlers/archive';
-import { createChangeHandlers } from './handlers/changes';
-import { createNoteHandlers } from './handlers/notes';
-import type { ImageDiskCache } from './downloads/image-cache';
-import { type InviteInbox } from './invite/inbox';
 import { type Logger } from './log';
 import { entitlementLinksForSite } from './net/external-url';
 import type { FetchLike } from './net/http';
@@ -71,9 +51,15 @@ export interface AppCoreOptions {
   readonly dataDir: string;
   readonly version: string;
   readonly host: AppInfo['host'];
-  /** Opens the system browser (Electron: shell.openExternal; browser host: a new tab). http/https only. */
+  /**
+   * Opens the system browser (Electron: shell.openExternal; browser host: a new tab). http/https
+   * only.
+   */
   readonly openExternal: (url: string) => Promise<void>;
-  /** How the vault encrypts tokens. Default: AES-256-GCM with a key file in dataDir (createNodeCipher). */
+  /**
+   * How the vault encrypts tokens. Default: AES-256-GCM with a key file in dataDir
+   * (createNodeCipher).
+   */
   readonly cipher?: Cipher;
   /** Where preferences live. Default: `dataDir/settings.json`. */
   readonly settingsStore?: SettingsStore;
@@ -84,8 +70,9 @@ export interface AppCoreOptions {
   /** Demo mode: the embedded demo sites can be started in process (default: enabled). */
   readonly demo?: { readonly enabled: boolean };
   /**
-   * better-sqlite3's compiled addon (a .node file) for the offline database and the demo sites, when the default
-   * one does not fit this runtime (Electron run from a checkout built for Node; see scripts/electron-native.mjs).
+   * better-sqlite3's compiled addon (a .node file) for the offline database and the demo sites,
+   * when the default one does not fit this runtime (Electron run from a checkout built for Node;
+   * see scripts/electron-native.mjs).
    */
   readonly sqliteBinding?: string;
   /** How long a sign-in waits for the browser (default: the site manager's 5 minutes). */
@@ -94,26 +81,36 @@ export interface AppCoreOptions {
   readonly offlineProbeMs?: number;
   /** Length of the "minute" of settings.autoSyncMinutes (default 60 000; tests shorten it). */
   readonly minuteMs?: number;
-  /** Whether the operating system lists a network (default: any non-loopback interface; Electron: net.isOnline). */
+  /**
+   * Whether the operating system lists a network (default: any non-loopback interface; Electron:
+   * net.isOnline).
+   */
   readonly networkUp?: () => boolean;
   /** The data directory's lock when the host took it already (the core releases it at close). */
   readonly dataDirLock?: DataDirLock;
-  /** Electron, packaged, with an update feed: electron-updater adapted (electron/main/updater.ts). */
+  /**
+   * Electron, packaged, with an update feed: electron-updater adapted (electron/main/updater.ts).
+   */
   readonly updater?: DesktopUpdater | null;
   /** Why updates are off when there is no updater (default: 'host', the browser host). */
   readonly updatesOff?: UpdatesOffReason;
   /** The environment the sign-in doctor reads proxy variables from (default: process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
-   * How a file the student asked for (purchase CSV, receipt, calendar reminder) reaches them: Electron's save
-   * dialog, the browser host's download. Without one, asking for a file is refused.
+   * How a file the student asked for (purchase CSV, receipt, calendar reminder) reaches them:
+   * Electron's save dialog, the browser host's download. Without one, asking for a file is refused.
    */
   readonly deliverFile?: FileDelivery;
-  /** Shows a saved product file selected in the file manager (Electron: shell.showItemInFolder). Never opens it. */
+  /**
+   * Shows a saved product file selected in the file manager (Electron: shell.showItemInFolder).
+   * Never opens it.
+   */
   readonly showItemInFolder?: (path: string) => void | Promise<void>;
   /** The zone exported dates are written in (default: this computer's). */
   readonly timeZone?: string;
-  /** How an assistant's client starts the local MCP server (default: this checkout's tsx on cli.ts). */
+  /**
+   * How an assistant's client starts the local MCP server (default: this checkout's tsx on cli.ts).
+   */
   readonly mcpLaunch?: McpLaunch;
   /** Where the assistants keep their config files (default: this user's home). */
   readonly assistantPlaces?: ClientPlaces;
@@ -121,7 +118,10 @@ export interface AppCoreOptions {
 
 export type AppEventListener = <E extends EventName>(event: E, payload: IpcEvents[E]) => void;
 
-/** The core's events, to every listener; a listener that throws is logged and the others still hear it. */
+/**
+ * The core's events, to every listener; a listener that throws is logged and the others still hear
+ * it.
+ */
 export class CoreEvents {
   readonly #listeners = new Set<AppEventListener>();
   readonly #log: Logger;
@@ -159,9 +159,9 @@ export interface Context {
 }
 
 /**
- * The demo's servers, when demo mode is on. Demo sites saved by an earlier run need their servers before anything
- * talks to them (a sync, a refresh): started before the site manager reads sites.json, so a changed port can be
- * written into it first.
+ * The demo's servers, when demo mode is on. Demo sites saved by an earlier run need their servers
+ * before anything talks to them (a sync, a refresh): started before the site manager reads
+ * sites.json, so a changed port can be written into it first.
  */
 export async function openDemo({ options, logger, log }: Context): Promise<DemoServers | null> {
   const { dataDir } = options;
@@ -199,10 +199,11 @@ export function openSync(
     clientFor(siteId) {
       const site = sites.getSite(siteId);
       if (!site) throw new CoreError('not-found', 'That site is not in your list.');
-      // service-spec "Endpoints": the member API is {base_url}/member/graphql. fetchFor sends the site's token to
-      // the site's own origin only and refreshes it single-flight.
-      // With the runtime's own fetch (the app), the sync's pages are requested by the writer worker under the
-      // same token rules (sendWith), so this thread carries none of them; a fetch the host injected is used as is.
+      // service-spec "Endpoints": the member API is {base_url}/member/graphql. fetchFor sends the
+      // site's token to the site's own origin only and refreshes it single-flight. With the
+      // runtime's own fetch (the app), the sync's pages are requested by the writer worker under
+      // the same token rules (sendWith), so this thread carries none of them; a fetch the host
+      // injected is used as is.
       return {
         endpoint: `${site.baseUrl}/member/graphql`,
         fetch: sites.fetchFor(siteId) as typeof fetch,
@@ -211,7 +212,8 @@ export function openSync(
     },
     onProgress: (progress) => emit('sync:progress', progress),
     onDataChanged: (siteId) => emit('data:changed', { siteId }),
-    // A change made offline: probe until the site answers, then replay it (not only at the next interval).
+    // A change made offline: probe until the site answers, then replay it (not only at the next
+    // interval).
     onReplayStopped: (_siteId, reason) => {
       if (isTransientErrorCode(reason.code)) schedule.setOnline(false);
     },
@@ -219,8 +221,8 @@ export function openSync(
 }
 
 /**
- * Purchased files kept offline: the product list (and each file's address) comes from the offline data; the
- * member's token only through the site manager's rules (own origin, one refresh on 401).
+ * Purchased files kept offline: the product list (and each file's address) comes from the offline
+ * data; the member's token only through the site manager's rules (own origin, one refresh on 401).
  */
 export function openDownloads(
   { options, clock, logger, emit }: Context,
@@ -285,8 +287,8 @@ export function openDesktop(
 }
 
 /**
- * The site list the renderer sees: announced when the site manager changes it and when a sync run ends
- * (lastSyncedAt, missing scopes), and only when it differs from the list announced last.
+ * The site list the renderer sees: announced when the site manager changes it and when a sync run
+ * ends (lastSyncedAt, missing scopes), and only when it differs from the list announced last.
  */
 export class SiteAnnouncer {
   readonly #sites: SiteManager;
@@ -349,7 +351,8 @@ export function openScheduler(
       await desktop.remind(site.id);
       await plan.feed.refresh();
     },
-    // Reminders whose moment came between syncs (an event an hour away, a lecture that opened), offline too.
+    // Reminders whose moment came between syncs (an event an hour away, a lecture that opened),
+    // offline too.
     onTick: () => desktop.remind(null),
     beforeStartupSync: async () => {
       if (!(await checkOfflineStore(store, log))) return;
@@ -360,7 +363,10 @@ export function openScheduler(
   });
 }
 
-/** The plan, the reminders by rule and the calendar feed (plan.json; the old reminder switches are defaults). */
+/**
+ * The plan, the reminders by rule and the calendar feed (plan.json; the old reminder switches are
+ * defaults).
+ */
 export async function openPlan(
   { options, clock, log }: Context,
   parts: { store: OfflineStore; sites: SiteManager; settings: LiveSettings },
@@ -388,108 +394,6 @@ export function appInfo(options: AppCoreOptions, demo: DemoServers | null): AppI
     platform: process.platform,
     demoAvailable: demo !== null,
   };
-}
-
-/** How a file the student asked for reaches them; without the host's delivery, asking is refused. */
-function fileDelivery(options: AppCoreOptions): FileDelivery {
-  return (
-    options.deliverFile ??
-    (async () => {
-      throw new CoreError('forbidden', 'This version of the app cannot save files.');
-    })
-  );
-}
-
-/** What is the student's own, kept beside the school's data: notes, what changed, archives, the assistant. */
-function studentHandlers(options: AppCoreOptions, services: AppServices) {
-  const { db, sites, sync } = services;
-  return {
-    ...createChangeHandlers(services),
-    ...createArchiveHandlers(services, {
-      parent: join(options.dataDir, 'Archives'),
-      timeZone: options.timeZone,
-      reveal: options.showItemInFolder ?? null,
-    }),
-    ...createNoteHandlers(services, {
-      openExternal: options.openExternal,
-      deliver: options.deliverFile ?? null,
-    }),
-    ...createAssistantHandlers({
-      db,
-      sites,
-      sync,
-      dataDir: options.dataDir,
-      launch: options.mcpLaunch ?? checkoutLaunch(options.dataDir),
-      places: options.assistantPlaces ?? {
-        home: homedir(),
-        platform: process.platform,
-        env: process.env,
-      },
-      deliver: fileDelivery(options),
-    }),
-  };
-}
-
-/** The handlers of every channel of the contract, each module given the services it uses. */
-export function composeHandlers(
-  { options, clock }: Context,
-  parts: {
-    services: AppServices;
-    info: AppInfo;
-    cipher: Cipher;
-    invites: InviteInbox;
-    imageCache: ImageDiskCache;
-    plan: PlanServices;
-  },
-): IpcHandlers {
-  const { services, info, cipher, invites, imageCache, plan } = parts;
-  const { db, writer, sites, downloads, desktop } = services;
-  const site = (siteId: string) => requireSite(services, siteId);
-  const handlers: IpcHandlers = {
-    ...withResults({
-      ...createSettingsHandlers(services, info, cipher),
-      ...createSiteHandlers(services),
-      ...createSyncHandlers(services),
-      ...createViewHandlers(services),
-      ...createMediaHandlers(
-        services,
-        options.fetch ?? ((input, init) => fetch(input, init)),
-        imageCache,
-      ),
-      ...createSitePageHandlers(services, options.openExternal),
-      ...createTodayHandlers(services),
-      ...plan.handlers({ sites, writer }),
-      ...createNotificationHandlers(services),
-      ...createDoctorHandlers(services, info, {
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.env ? { env: options.env } : {}),
-      }),
-      ...createDemoHandlers(services),
-      ...createInviteHandlers(invites),
-      ...createDownloadHandlers({
-        manager: downloads,
-        requireSite: site,
-        siteIds: () => sites.list().map((s) => s.id),
-        showInFolder: options.showItemInFolder ?? null,
-      }),
-      ...studentHandlers(options, services),
-    }),
-    ...desktop.handlers,
-    ...createExportHandlers({
-      db,
-      now: () => new Date(clock.now()),
-      site,
-      ...(options.timeZone === undefined ? {} : { timeZone: () => options.timeZone! }),
-      // Built on the writer's thread: the main process only receives the finished text.
-      purchaseHistoryCsv: ({ now: at, ...input }) =>
-        writer.call('export:orders-csv', { ...input, now: at.toISOString() }),
-      deliver: fileDelivery(options),
-    }),
-  };
-  // Every channel of the contract has a handler (the type says so; this guards a widened cast).
-  for (const c of CHANNELS)
-    if (typeof handlers[c] !== 'function') throw new Error(`no handler for ${c}`);
-  return handlers;
 }
 
 /** What the core keeps on disk and the site list, made first: everything else reads them. */

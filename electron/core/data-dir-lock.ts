@@ -1,16 +1,18 @@
 /**
- * One process per data directory. Two copies of the app on one data dir each refresh the same tokens (the
- * second refresh presents a rotated refresh token and the site ends the pair) and write the same vault and
- * database: they ended signed out in 4 of 80 trials. The Electron host also has
- * `app.requestSingleInstanceLock()`; this lock covers the browser host and anything else that opens the core.
+ * One process per data directory. Two copies of the app on one data dir each refresh the same
+ * tokens (the second refresh presents a rotated refresh token and the site ends the pair) and write
+ * the same vault and database: they ended signed out in 4 of 80 trials. The Electron host also has
+ * `app.requestSingleInstanceLock()`; this lock covers the browser host and anything else that opens
+ * the core.
  *
- * The lock is a small file in the data dir naming its owner (PID, host, start time), created atomically and
- * exclusively (link(2) of a complete temp file: it never exists half written). A lock whose owner is no
- * longer alive (a crash, kill -9, power loss) is stale and taken over, so a crashed owner never leaves the
- * folder stuck. A PID alone is not enough after a restart of the computer, where another process may have been
- * given the dead owner's number: the lock also names the boot it was taken in, and a lock from another boot is
- * stale whatever its PID. Taking over is itself exclusive (a `.steal` file created with O_EXCL), so two processes that
- * both find the same stale lock cannot both win.
+ * The lock is a small file in the data dir naming its owner (PID, host, start time), created
+ * atomically and exclusively (link(2) of a complete temp file: it never exists half written). A
+ * lock whose owner is no longer alive (a crash, kill -9, power loss) is stale and taken over, so a
+ * crashed owner never leaves the folder stuck. A PID alone is not enough after a restart of the
+ * computer, where another process may have been given the dead owner's number: the lock also names
+ * the boot it was taken in, and a lock from another boot is stale whatever its PID. Taking over is
+ * itself exclusive (a `.steal` file created with O_EXCL), so two processes that both find the same
+ * stale lock cannot both win.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -36,12 +38,16 @@ export interface LockOwner {
 }
 
 /**
- * Which boot of the computer this is: Linux's own boot id (/proc/sys/kernel/random/boot_id, new at every boot),
- * elsewhere the boot time in ms (now minus uptime), which may drift a little with clock corrections.
+ * Which boot of the computer this is: Linux's own boot id (/proc/sys/kernel/random/boot_id, new at
+ * every boot), elsewhere the boot time in ms (now minus uptime), which may drift a little with
+ * clock corrections.
  */
 export type BootIdentity = { readonly id: string } | { readonly at: number };
 
-/** A boot time read now and at the lock's start may differ by clock corrections; a restart takes longer. */
+/**
+ * A boot time read now and at the lock's start may differ by clock corrections; a restart takes
+ * longer.
+ */
 const BOOT_TIME_TOLERANCE_MS = 5 * 60_000;
 
 export function currentBoot(): BootIdentity {
@@ -93,9 +99,15 @@ export class DataDirInUseError extends CoreError {
 
 export interface AcquireOptions {
   readonly host?: string;
-  /** Whether a PID is a live process (tests replace it). Default: signal 0 (EPERM = alive, owned by another user). */
+  /**
+   * Whether a PID is a live process (tests replace it). Default: signal 0 (EPERM = alive, owned by
+   * another user).
+   */
   readonly isAlive?: (pid: number) => boolean;
-  /** A `.steal` file older than this belongs to a process that died while taking over (default 10 s). */
+  /**
+   * A `.steal` file older than this belongs to a process that died while taking over (default 10
+   * s).
+   */
   readonly stealTimeoutMs?: number;
   /** This boot of the computer (tests replace it). Default: currentBoot(). */
   readonly boot?: BootIdentity;
@@ -148,8 +160,9 @@ async function readOwner(file: string): Promise<LockOwner | null | 'missing'> {
 }
 
 /**
- * Takes the data directory's lock or throws DataDirInUseError naming the live process that holds it. A lock
- * left by a dead process (or an unreadable one: only this module writes it, always whole) is taken over.
+ * Takes the data directory's lock or throws DataDirInUseError naming the live process that holds
+ * it. A lock left by a dead process (or an unreadable one: only this module writes it, always
+ * whole) is taken over.
  */
 export async function acquireDataDirLock(
   dataDir: string,
@@ -159,7 +172,8 @@ export async function acquireDataDirLock(
   const file = join(dataDir, LOCK_FILE_NAME);
   const stealFile = `${file}.steal`;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // A folder that already existed keeps its mode: one that lets others in is made private first (fs/private-files.ts).
+  // A folder that already existed keeps its mode: one that lets others in is made private first
+  // (fs/private-files.ts).
   if (!(await privateFolder(dataDir)))
     throw new CoreError(
       'storage-error',
@@ -190,7 +204,8 @@ export async function acquireDataDirLock(
     }
     const current = await readOwner(file);
     if (current === 'missing') continue; // released meanwhile: try again
-    // A live PID counts only in the boot that wrote the lock: after a restart the number may be another process's.
+    // A live PID counts only in the boot that wrote the lock: after a restart the number may be
+    // another process's.
     if (current !== null && sameBoot(current.boot, boot) && isAlive(current.pid))
       throw new DataDirInUseError(dataDir, current);
     // Stale. Take it over under the steal file, after checking it is still the same stale lock.
@@ -222,7 +237,8 @@ async function takeStealFile(stealFile: string, timeoutMs: number): Promise<bool
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  // A process that died while taking over leaves the steal file: old enough, it is removed and retried later.
+  // A process that died while taking over leaves the steal file: old enough, it is removed and
+  // retried later.
   try {
     const info = await stat(stealFile);
     if (Date.now() - info.mtimeMs > timeoutMs) await rm(stealFile, { force: true });

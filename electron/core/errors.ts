@@ -2,9 +2,9 @@ import { isTransientErrorCode, type ErrorCode } from '../common/errors';
 import type { AppError } from '../common/result';
 
 /**
- * The core's one error type: a stable `code` from electron/common/errors, a message in plain words for the
- * user (never a secret), an optional detail, and the `cause` for diagnostics (oauth4webapi style).
- * Services throw it; the IPC layer turns it into `{ ok: false, error }`.
+ * The core's one error type: a stable `code` from electron/common/errors, a message in plain words
+ * for the user (never a secret), an optional detail, and the `cause` for diagnostics (oauth4webapi
+ * style). Services throw it; the IPC layer turns it into `{ ok: false, error }`.
  */
 export class CoreError extends Error {
   override readonly name = 'CoreError';
@@ -18,8 +18,9 @@ export class CoreError extends Error {
   }
 
   /**
-   * What console.error / util.inspect print: the code and the plain-words message only. Node's default would
-   * print the cause chain, and a cause may quote a token (a site's echo, a response body).
+   * What console.error / util.inspect print: the code and the plain-words message only. Node's
+   * default would print the cause chain, and a cause may quote a token (a site's echo, a response
+   * body).
    */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `${this.name} [${this.code}]: ${this.message}`;

@@ -4,10 +4,10 @@ import { isCoreError } from './errors';
 import { scrubKnownSecrets } from './log';
 
 /**
- * The one entry point both hosts (Electron's ipcMain and the browser host's loopback HTTP) use to run a
- * channel: the channel name and the input come from an untrusted renderer, so both are checked against the
- * contract before a handler sees them, and whatever a handler throws becomes a Result instead of crossing
- * the boundary as an exception (Signal ts/sql/channels.ts).
+ * The one entry point both hosts (Electron's ipcMain and the browser host's loopback HTTP) use to
+ * run a channel: the channel name and the input come from an untrusted renderer, so both are
+ * checked against the contract before a handler sees them, and whatever a handler throws becomes a
+ * Result instead of crossing the boundary as an exception (Signal ts/sql/channels.ts).
  */
 export async function dispatch(
   handlers: IpcHandlers,
@@ -27,8 +27,9 @@ export async function dispatch(
   }
   try {
     const handler = handlers[channel] as (value: unknown) => Promise<Result<unknown>>;
-    // The last line of defence of "secrets never reach the renderer": text that came from a site (an error
-    // message, a refused change's reason) may quote a token the app holds; those values are masked here.
+    // The last line of defence of "secrets never reach the renderer": text that came from a site
+    // (an error message, a refused change's reason) may quote a token the app holds; those values
+    // are masked here.
     return scrubKnownSecrets(await handler(parsed.data));
   } catch (error) {
     if (isCoreError(error)) return scrubKnownSecrets({ ok: false, error: error.toAppError() });

@@ -1,7 +1,8 @@
 /**
- * The core's logger. It redacts secrets by itself (ARCHITECTURE "Examples to follow" #14) so that no caller
- * has to remember to: tokens, authorization codes, PKCE verifiers, client secrets and passwords never reach a
- * sink, whether they arrive as object keys, `Bearer` values inside strings, or query/form parameters in URLs.
+ * The core's logger. It redacts secrets by itself (ARCHITECTURE "Examples to follow" #14) so that
+ * no caller has to remember to: tokens, authorization codes, PKCE verifiers, client secrets and
+ * passwords never reach a sink, whether they arrive as object keys, `Bearer` values inside strings,
+ * or query/form parameters in URLs.
  */
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -30,7 +31,10 @@ export interface Logger {
   child(scope: string): Logger;
 }
 
-/** Keys whose values are secrets wherever they appear (compared case-insensitively, '-' and '_' alike). */
+/**
+ * Keys whose values are secrets wherever they appear (compared case-insensitively, '-' and '_'
+ * alike).
+ */
 export const SECRET_KEYS: readonly string[] = [
   'access_token',
   'refresh_token',
@@ -70,7 +74,8 @@ const PARAM_NAMES = [
   'password',
   'token',
 ];
-// Query, fragment or form parameters carrying a secret: `?code=...`, `&refresh_token=...`, `#access_token=...`.
+// Query, fragment or form parameters carrying a secret: `?code=...`, `&refresh_token=...`,
+// `#access_token=...`.
 const PARAM_RE = new RegExp(`(^|[?&#\\s;,"'])(${PARAM_NAMES.join('|')})=([^&#\\s"',;]*)`, 'gi');
 // RFC 6750 §2.1 bearer credentials (b64token) and Basic credentials in header-like strings.
 const BEARER_RE = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
@@ -79,18 +84,25 @@ const JSON_PAIR_RE = new RegExp(`"(${PARAM_NAMES.join('|')})"\\s*:\\s*"[^"]*"`, 
 
 // ---------------------------------------------------------------- secret values the app holds
 //
-// The patterns above catch a secret by its shape (`Bearer x`, `code=x`, `"access_token":"x"`), but not a raw
-// value echoed in free text: a site's error page or GraphQL error that quotes the token, an exception message.
-// So the places that handle secrets (token client, sign-in, vault) also remember the values themselves, and the
-// logger and the IPC boundary replace any occurrence of them (like a CI runner's masked values). Bounded: the
-// oldest are dropped first, and those are tokens long since rotated.
+// The patterns above catch a secret by its shape (`Bearer x`, `code=x`, `"access_token":"x"`), but
+// not a raw value echoed in free text: a site's error page or GraphQL error that quotes the token,
+// an exception message. So the places that handle secrets (token client, sign-in, vault) also
+// remember the values themselves, and the logger and the IPC boundary replace any occurrence of
+// them (like a CI runner's masked values). Bounded: the oldest are dropped first, and those are
+// tokens long since rotated.
 
 const KNOWN_LIMIT = 256;
-/** Shorter values would match ordinary text by chance; every real token, code and verifier is longer. */
+/**
+ * Shorter values would match ordinary text by chance; every real token, code and verifier is
+ * longer.
+ */
 const KNOWN_MIN_LENGTH = 8;
 const known = new Set<string>();
 
-/** Remembers secret values so that no log line and no IPC Result can carry them, whatever the shape around them. */
+/**
+ * Remembers secret values so that no log line and no IPC Result can carry them, whatever the shape
+ * around them.
+ */
 export function rememberSecrets(...values: readonly (string | null | undefined)[]): void {
   for (const v of values) {
     if (typeof v !== 'string' || v.length < KNOWN_MIN_LENGTH) continue;
@@ -107,7 +119,10 @@ export function rememberSecrets(...values: readonly (string | null | undefined)[
   shortestKnown = Math.min(...[...known].map((v) => v.length));
 }
 
-/** Text shorter than every remembered value cannot contain one: most strings of a view model are skipped. */
+/**
+ * Text shorter than every remembered value cannot contain one: most strings of a view model are
+ * skipped.
+ */
 let shortestKnown = Infinity;
 
 function redactKnown(text: string): string {
@@ -118,8 +133,9 @@ function redactKnown(text: string): string {
 }
 
 /**
- * Returns `value` with every remembered secret replaced in its strings (plain data: objects, arrays,
- * primitives). The same object comes back when nothing was found, so the common case copies nothing.
+ * Returns `value` with every remembered secret replaced in its strings (plain data: objects,
+ * arrays, primitives). The same object comes back when nothing was found, so the common case copies
+ * nothing.
  */
 export function scrubKnownSecrets<T>(value: T): T {
   return scrub(value) as T;
@@ -150,7 +166,10 @@ function scrub(value: unknown): unknown {
   return out ?? value;
 }
 
-/** Redacts secrets inside free text: remembered values, bearer values, secret parameters in URLs or form bodies, JSON pairs. */
+/**
+ * Redacts secrets inside free text: remembered values, bearer values, secret parameters in URLs or
+ * form bodies, JSON pairs.
+ */
 export function redactString(text: string): string {
   return redactKnown(text)
     .replace(BEARER_RE, (_m, scheme: string) => `${scheme} ${REDACTED}`)
@@ -158,7 +177,10 @@ export function redactString(text: string): string {
     .replace(JSON_PAIR_RE, (_m, name: string) => `"${name}":"${REDACTED}"`);
 }
 
-/** Returns a copy of `value` safe to log. Handles cycles, errors, URLs, Headers, Maps and typed arrays. */
+/**
+ * Returns a copy of `value` safe to log. Handles cycles, errors, URLs, Headers, Maps and typed
+ * arrays.
+ */
 export function redact(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
   if (typeof value === 'string') return redactString(value);
   if (value === null || typeof value !== 'object') {
@@ -174,7 +196,8 @@ export function redact(value: unknown, seen: WeakSet<object> = new WeakSet()): u
   if (value instanceof Error) {
     const out: Record<string, unknown> = { name: value.name, message: redactString(value.message) };
     const code = (value as { code?: unknown }).code;
-    // A CoreError's code is a stable, non-secret ErrorCode; a Node error's code (ECONNREFUSED) is harmless too.
+    // A CoreError's code is a stable, non-secret ErrorCode; a Node error's code (ECONNREFUSED) is
+    // harmless too.
     if (
       typeof code === 'string' &&
       (isErrorCode(code) || /^E[A-Z_]+$/.test(code) || /^ERR_[A-Z_]+$/.test(code))
@@ -204,7 +227,8 @@ export function redact(value: unknown, seen: WeakSet<object> = new WeakSet()): u
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (isSecretKey(k)) {
-      // The key `code` also names our own stable error codes (e.g. { code: 'sign-in-needed' }): keep those.
+      // The key `code` also names our own stable error codes (e.g. { code: 'sign-in-needed' }):
+      // keep those.
       out[k] = k === 'code' && isErrorCode(v) ? v : v === null || v === undefined ? v : REDACTED;
     } else {
       out[k] = redact(v, seen);
@@ -272,17 +296,18 @@ export const silentLogger: Logger = createLogger(() => undefined, { level: 'erro
 // ---------------------------------------------------------------- crash output
 
 /**
- * What a host may print about an error it did not expect: the error's name and, when it is a stable code
- * (CoreError's ErrorCode, a Node `E...` code), the code. Never the message, the stack, the cause or other
- * properties: any of them may quote a token (a site's answer, a request body). Node's default crash output
- * (util.inspect) prints all of them, causes included.
+ * What a host may print about an error it did not expect: the error's name and, when it is a stable
+ * code (CoreError's ErrorCode, a Node `E...` code), the code. Never the message, the stack, the
+ * cause or other properties: any of them may quote a token (a site's answer, a request body).
+ * Node's default crash output (util.inspect) prints all of them, causes included.
  */
 export function describeUnexpected(error: unknown): string {
   if (!(error instanceof Error))
     return typeof error === 'object' && error !== null
       ? 'non-error object'
       : `non-error ${typeof error}`;
-  // A class name (TypeError, CoreError, AbortError, SqliteError), not free text a caller could have set.
+  // A class name (TypeError, CoreError, AbortError, SqliteError), not free text a caller could have
+  // set.
   const name =
     /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/.test(error.name) &&
     redactString(error.name) === error.name
@@ -304,10 +329,11 @@ export interface CrashTarget {
 }
 
 /**
- * Replaces Node's (and Electron's) default crash output, which prints the message, stack, properties and causes
- * of the error (a token among them, possibly), with one line naming the error. An uncaught exception still ends
- * the process (its state is unknown); an unhandled rejection is reported and the app keeps running.
- * Both hosts install this first thing (electron/main/index.ts, electron/browser-host/cli.ts).
+ * Replaces Node's (and Electron's) default crash output, which prints the message, stack,
+ * properties and causes of the error (a token among them, possibly), with one line naming the
+ * error. An uncaught exception still ends the process (its state is unknown); an unhandled
+ * rejection is reported and the app keeps running. Both hosts install this first thing
+ * (electron/main/index.ts, electron/browser-host/cli.ts).
  */
 export function installCrashGuards(
   target: CrashTarget,
@@ -327,10 +353,11 @@ export function installCrashGuards(
 }
 
 /**
- * A log file that rotates: once it passes `maxBytes`, `file` becomes `file.1` (`file.1` becomes `file.2`, and so on),
- * keeping `keep` old files. Lines are appended synchronously, so the last line before a crash is on disk. Writing
- * never throws: a full disk or a removed folder must not stop the app. What reaches it has passed the logger's
- * redaction (createLogger) or is a crash guard's plain line.
+ * A log file that rotates: once it passes `maxBytes`, `file` becomes `file.1` (`file.1` becomes
+ * `file.2`, and so on), keeping `keep` old files. Lines are appended synchronously, so the last
+ * line before a crash is on disk. Writing never throws: a full disk or a removed folder must not
+ * stop the app. What reaches it has passed the logger's redaction (createLogger) or is a crash
+ * guard's plain line.
  */
 export function createRotatingFileSink(
   file: string,

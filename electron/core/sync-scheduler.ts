@@ -6,9 +6,10 @@ import type { SiteManager } from './sites/site-manager';
 import type { SyncService } from './sync/service';
 
 /**
- * When the sites are synced: at start, on the settings' interval, when the network comes back, and on demand
- * (a sign-in, the menu, sync:now). It also keeps the online state: a run or a replay that could not reach its
- * site marks the app offline, and while offline the sites are probed until one answers.
+ * When the sites are synced: at start, on the settings' interval, when the network comes back, and
+ * on demand (a sign-in, the menu, sync:now). It also keeps the online state: a run or a replay that
+ * could not reach its site marks the app offline, and while offline the sites are probed until one
+ * answers.
  */
 
 const DEFAULT_OFFLINE_PROBE_MS = 30_000;
@@ -34,9 +35,14 @@ export interface SyncSchedulerDeps {
   readonly onRunEnded: (siteId: string) => void;
   /** A run completed (or partly): what follows a sync (notifications, saved product files). */
   readonly afterSync: (site: SiteSummary) => Promise<void>;
-  /** Runs before the startup sync, once the window shows (the offline database's integrity check). */
+  /**
+   * Runs before the startup sync, once the window shows (the offline database's integrity check).
+   */
   readonly beforeStartupSync?: () => Promise<void>;
-  /** Work due with time rather than with a sync (reminders), every 5 "minutes" (minuteMs), online or not. */
+  /**
+   * Work due with time rather than with a sync (reminders), every 5 "minutes" (minuteMs), online or
+   * not.
+   */
   readonly onTick?: () => Promise<void>;
 }
 
@@ -48,7 +54,10 @@ export type SyncSchedulerOptions = SyncSchedulerDeps;
 export interface SyncScheduler {
   isOnline(): boolean;
   setOnline(online: boolean): void;
-  /** Keeps probing while offline or while a sign-out waits for its site (also when no site is signed in). */
+  /**
+   * Keeps probing while offline or while a sign-out waits for its site (also when no site is signed
+   * in).
+   */
   startProbing(): void;
   runSync(siteId: string): Promise<SyncRunSummary>;
   syncAll(reason: string): Promise<SyncRunSummary[]>;
@@ -62,8 +71,8 @@ export function readySites(sites: Pick<SiteManager, 'list'>): SiteSummary[] {
 }
 
 /**
- * The schedule (see above) as a part: the online state and its probe, the interval, the reminders' tick and the
- * startup sync. Its timers start when it is made and stop at close().
+ * The schedule (see above) as a part: the online state and its probe, the interval, the reminders'
+ * tick and the startup sync. Its timers start when it is made and stop at close().
  */
 export class SiteSyncScheduler implements SyncScheduler {
   readonly #deps: SyncSchedulerDeps;
@@ -85,8 +94,8 @@ export class SiteSyncScheduler implements SyncScheduler {
         )
       : null;
     this.#tick?.unref();
-    // Shortly after start, once the window shows: the check, then a sync. The offline data is shown at once and
-    // refreshed behind it.
+    // Shortly after start, once the window shows: the check, then a sync. The offline data is shown
+    // at once and refreshed behind it.
     this.#startupSync = setTimeout(
       () =>
         void (deps.beforeStartupSync?.() ?? Promise.resolve()).then(() => this.syncAll('startup')),
@@ -182,8 +191,8 @@ export class SiteSyncScheduler implements SyncScheduler {
 
   async #probe(): Promise<void> {
     const { sites, sync, log } = this.#deps;
-    // A sign-out queued while the site was unreachable is sent as soon as it answers (RFC 7009), even when no
-    // signed-in site is left to probe with.
+    // A sign-out queued while the site was unreachable is sent as soon as it answers (RFC 7009),
+    // even when no signed-in site is left to probe with.
     if (this.#signOutPending())
       await sites
         .retryPendingRevocations()
@@ -200,10 +209,11 @@ export function createSyncScheduler(deps: SyncSchedulerDeps): SyncScheduler {
 }
 
 /**
- * The schedule as the parts made before it reach it. Settings, the sync service and the desktop services call the
- * schedule back (an interval changed, a replay found the site gone, the machine woke), and the scheduler needs
- * them to be made first; they get this link, and app-core.ts connects the scheduler to it once it is made. A call
- * before that is refused with an error that names the link.
+ * The schedule as the parts made before it reach it. Settings, the sync service and the desktop
+ * services call the schedule back (an interval changed, a replay found the site gone, the machine
+ * woke), and the scheduler needs them to be made first; they get this link, and app-core.ts
+ * connects the scheduler to it once it is made. A call before that is refused with an error that
+ * names the link.
  */
 export class ScheduleLink implements Pick<SyncScheduler, 'reschedule' | 'setOnline' | 'syncAll'> {
   #scheduler: SyncScheduler | null = null;

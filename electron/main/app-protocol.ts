@@ -13,9 +13,10 @@ import {
 import type { SavedFirstScreen } from '../core/desktop/first-screen';
 
 /**
- * Serves the built renderer on app://learning-desktop/ (default session). Which file, which headers and what is
- * refused is decided in electron/core/desktop/app-protocol.ts; this only adapts Electron's Request and Response.
- * Saved product files (`/saved-files/...`) are answered by the core's download manager (never file://).
+ * Serves the built renderer on app://learning-desktop/ (default session). Which file, which headers
+ * and what is refused is decided in electron/core/desktop/app-protocol.ts; this only adapts
+ * Electron's Request and Response. Saved product files (`/saved-files/...`) are answered by the
+ * core's download manager (never file://).
  */
 export function handleAppProtocol(
   rendererDir: string,
@@ -23,7 +24,8 @@ export function handleAppProtocol(
   core: () => AppCore | null,
   firstScreen: SavedFirstScreen | null = null,
 ): void {
-  // The last session's first frame (core/desktop/first-screen.ts), for the window's first page only.
+  // The last session's first frame (core/desktop/first-screen.ts), for the window's first page
+  // only.
   let frame = firstScreen;
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);

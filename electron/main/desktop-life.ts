@@ -65,7 +65,8 @@ class DesktopNotifier {
       settings.language === 'system' ? app.getLocale() : settings.language,
     );
     const { title, body } = notificationText(n, language);
-    // Snooze buttons: Electron shows notification actions on macOS only; elsewhere Today offers them.
+    // Snooze buttons: Electron shows notification actions on macOS only; elsewhere Today offers
+    // them.
     const snooze = n.snooze && process.platform === 'darwin' ? n.snooze : null;
     const notification = new Notification({
       title,

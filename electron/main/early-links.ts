@@ -1,10 +1,12 @@
 import { app } from 'electron';
 
 /**
- * macOS hands the app the invite link it was opened with through 'open-url' once it has finished launching (Electron
- * docs, app 'open-url' and 'will-finish-launching'). The main bundle is ESM, whose modules load asynchronously:
- * that event can come while the rest of the app is still being read. index.ts calls holdInviteLinks first, with
- * nothing but `electron` imported, and the host takes the held links when it is ready for them.
+ * macOS hands the app the invite link it was opened with through 'open-url' once it has finished
+ * launching (Electron docs, app 'open-url' and 'will-finish-launching'). The main bundle is ESM,
+ * whose modules load asynchronously:
+ * that event can come while the rest of the app is still being read. index.ts calls holdInviteLinks
+ * first, with nothing but `electron` imported, and the host takes the held links when it is ready
+ * for them.
  */
 const held: string[] = [];
 let deliver: ((link: string) => void) | null = null;

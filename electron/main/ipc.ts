@@ -4,9 +4,10 @@ import type { AppCore } from '../core/app-core';
 import { dispatch } from '../core/ipc-dispatch';
 
 /**
- * The only file that touches ipcMain. Every channel of the contract is registered here, and each message's
- * sender is checked against the windows we created (GitHub Desktop trusted-ipc-sender.ts): a frame we did not
- * load (an iframe, a navigated-away page) gets no answer.
+ * The only file that touches ipcMain. Every channel of the contract is registered here, and each
+ * message's sender is checked against the windows we created (GitHub Desktop
+ * trusted-ipc-sender.ts): a frame we did not load (an iframe, a navigated-away page) gets no
+ * answer.
  */
 export function registerIpcHandlers(
   core: AppCore,

@@ -1,7 +1,10 @@
 import { app } from 'electron';
 import type { McpLaunch } from '../core/mcp-local/clients';
 
-/** `learning-desktop --mcp`: the app's own executable as the student's MCP server (no window, no lock). */
+/**
+ * `learning-desktop --mcp`: the app's own executable as the student's MCP server (no window, no
+ * lock).
+ */
 export const MCP_FLAG = '--mcp';
 
 export const isMcpMode = (argv: readonly string[]): boolean => argv.includes(MCP_FLAG);

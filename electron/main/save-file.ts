@@ -5,8 +5,9 @@ import type { SaveOutcome } from '../common/files-and-invites';
 import type { ExportFile, FileDelivery } from '../core/export/service';
 
 /**
- * Electron's way of giving the student a file: a save dialog, and the file is written only where they chose. A
- * receipt is printed to PDF first (webContents.printToPDF) in a hidden window that runs no script and opens nothing.
+ * Electron's way of giving the student a file: a save dialog, and the file is written only where
+ * they chose. A receipt is printed to PDF first (webContents.printToPDF) in a hidden window that
+ * runs no script and opens nothing.
  */
 export function createSaveDialogDelivery(parent: () => BrowserWindow | null): FileDelivery {
   return async (file: ExportFile): Promise<SaveOutcome> => {

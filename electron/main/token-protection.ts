@@ -11,11 +11,12 @@ export interface SafeStorageLike {
 }
 
 /**
- * Picks how tokens are protected on Electron (Electron safeStorage docs; security checklist "do not store secrets
- * in plain text"): the OS keychain when there is one (macOS Keychain, Windows DPAPI, libsecret / KWallet on
- * Linux). On Linux without a keyring the backend is `basic_text`, which "encrypts" with a hard-coded password, so a
- * token file would be as good as plain text: tokens then stay in memory only (sign in again after a restart)
- * unless the user opted in (settings.allowWeakTokenStorage, read at start).
+ * Picks how tokens are protected on Electron (Electron safeStorage docs; security checklist "do not
+ * store secrets in plain text"): the OS keychain when there is one (macOS Keychain, Windows DPAPI,
+ * libsecret / KWallet on Linux). On Linux without a keyring the backend is `basic_text`, which
+ * "encrypts" with a hard-coded password, so a token file would be as good as plain text: tokens
+ * then stay in memory only (sign in again after a restart) unless the user opted in
+ * (settings.allowWeakTokenStorage, read at start).
  */
 export function cipherFromSafeStorage(
   storage: SafeStorageLike,
@@ -55,10 +56,11 @@ export function cipherFromSafeStorage(
     description: weak
       ? 'No keyring was found; as you chose, sign-ins are kept on disk with weak protection (anyone who can read your files could use them).'
       : `Saved sign-ins are encrypted by your operating system (${describe(backend)}).`,
-    // safeStorage takes strings: the vault's bytes travel as base64 so any byte survives the round trip.
-    // Either call throws when the OS key is gone or refused (a Linux keyring reset, a deleted or denied Keychain
-    // item, a DPAPI key that changed with the user's password): the same storage-error as the Node cipher's, so the
-    // site asks for a new sign-in and the app still starts. The OS's message names no secret but is not shown.
+    // safeStorage takes strings: the vault's bytes travel as base64 so any byte survives the round
+    // trip. Either call throws when the OS key is gone or refused (a Linux keyring reset, a deleted
+    // or denied Keychain item, a DPAPI key that changed with the user's password): the same
+    // storage-error as the Node cipher's, so the site asks for a new sign-in and the app still
+    // starts. The OS's message names no secret but is not shown.
     async encrypt(plain) {
       try {
         return storage.encryptString(Buffer.from(plain).toString('base64'));

@@ -2,8 +2,8 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { API_GLOBAL, CHANNELS, EVENT_NAMES, type LearningDesktopApi } from '../common/ipc-contract';
 
 /**
- * Exposes one named, typed object built from the contract (Electron security checklist: context isolation,
- * never expose ipcRenderer itself). Only channels and events of the contract pass.
+ * Exposes one named, typed object built from the contract (Electron security checklist: context
+ * isolation, never expose ipcRenderer itself). Only channels and events of the contract pass.
  */
 const channels = new Set<string>(CHANNELS);
 const events = new Set<string>(EVENT_NAMES);

@@ -2,7 +2,10 @@ import type { RegistrationPolicy } from '../http/types';
 import { MEMBER_CLIENT_SCOPES } from '../oauth/scopes';
 import { PATHS, REGISTRATION_POLICY_KEY } from '../oauth/settings';
 
-/** The redirect the walkthrough uses: a loopback callback (RFC 8252 §7.3) the reader's browser is sent to. */
+/**
+ * The redirect the walkthrough uses: a loopback callback (RFC 8252 §7.3) the reader's browser is
+ * sent to.
+ */
 const CALLBACK = 'http://127.0.0.1:8765/callback';
 
 /** Scope values as sent in a URL query (RFC 6749 §3.3 space-delimited, percent-encoded). */
@@ -95,9 +98,10 @@ const ERRORS = (base: string) => `| Response | Meaning | Do |
 | \`invalid_scope\` on the callback | an operator client asked for \`account:*\`, or a member app for operator scopes | use the client of the other kind |`;
 
 /**
- * GET /auth.md: the walkthrough (spec order: discover, pick a method, register, use the credential, handle errors,
- * revoke). Every command is one line, runnable as written in a POSIX shell once each `<...>` is replaced as the text
- * says (test/embedded-server/admin-api/auth-md.test.ts runs them all with curl).
+ * GET /auth.md: the walkthrough (spec order: discover, pick a method, register, use the credential,
+ * handle errors, revoke). Every command is one line, runnable as written in a POSIX shell once each
+ * `<...>` is replaced as the text says (test/embedded-server/admin-api/auth-md.test.ts runs them
+ * all with curl).
  */
 export function authMarkdown(base: string, policy: RegistrationPolicy): string {
   return `# Connecting to ${base}

@@ -21,7 +21,10 @@ import {
   requireSchoolMember,
 } from './handler';
 
-/** Events (events:*), digital products (digital_products:*), members (members:*), analytics (analytics:read). */
+/**
+ * Events (events:*), digital products (digital_products:*), members (members:*), analytics
+ * (analytics:read).
+ */
 
 const newId = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 
@@ -230,7 +233,8 @@ export const catalogRoutes: Route[] = [
         throw notFound('digital product');
       requireSchoolMember(db, schoolId, body.userId, 'body');
       const expireAt = body.expiresAt ? Date.parse(body.expiresAt) : null;
-      // One delivery per member and product: a second one would list the product twice in the member's library.
+      // One delivery per member and product: a second one would list the product twice in the
+      // member's library.
       const existing = ent.findDelivery(db, schoolId, body.userId, params.productId!);
       if (existing && (existing.expire_at === null || existing.expire_at > now))
         throw conflict('the member already holds this product');

@@ -18,7 +18,10 @@ import {
   requireSchoolMember,
 } from './handler';
 
-/** Operator routes for courses (courses:*), their curriculum (curriculum:*) and enrolments (students:*). */
+/**
+ * Operator routes for courses (courses:*), their curriculum (curriculum:*) and enrolments
+ * (students:*).
+ */
 
 const newId = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 

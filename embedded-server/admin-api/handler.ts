@@ -8,10 +8,16 @@ import { PayloadTooLargeError } from '../http/errors';
 import { memberOfSchool } from '../store/content-viewer';
 
 export const ADMIN_PREFIX = '/api/admin/v1';
-/** Decision: JSON bodies of the admin API are small records; 256 KiB is generous. Uploads have their own limit. */
+/**
+ * Decision: JSON bodies of the admin API are small records; 256 KiB is generous. Uploads have their
+ * own limit.
+ */
 export const ADMIN_JSON_LIMIT = 256 * 1024;
 
-/** A handled outcome: status + JSON body. Handlers return it instead of writing the response themselves. */
+/**
+ * A handled outcome: status + JSON body. Handlers return it instead of writing the response
+ * themselves.
+ */
 export interface AdminResult {
   status: number;
   body: unknown;
@@ -46,10 +52,11 @@ export const conflict = (description: string): AdminError =>
 export const ok = (body: unknown, status = 200): AdminResult => ({ status, body });
 
 /**
- * Enrolments, deliveries and payments are for members of this school only: a user holding no role here (or no
- * user at all) is refused, the same way publishing a notification refuses a stranger (notifications.ts). A
- * `userId` in the body is bad input: 400 invalid_request naming the field; a `userId` in the path names a
- * resource that does not exist here: 404 not_found, like PATCH /members/:userId.
+ * Enrolments, deliveries and payments are for members of this school only: a user holding no role
+ * here (or no user at all) is refused, the same way publishing a notification refuses a stranger
+ * (notifications.ts). A `userId` in the body is bad input: 400 invalid_request naming the field; a
+ * `userId` in the path names a resource that does not exist here: 404 not_found, like PATCH
+ * /members/:userId.
  */
 export function requireSchoolMember(
   db: Database,
@@ -116,23 +123,35 @@ export interface AdminRouteSpec<Q, B> {
   operationId: string;
   summary: string;
   tag: string;
-  /** The one operator scope this route needs (spec "Scopes": <area>:read / <area>:write, or a single scope). */
+  /**
+   * The one operator scope this route needs (spec "Scopes": <area>:read / <area>:write, or a single
+   * scope).
+   */
   scope: string;
   query?: ZodType<Q>;
   body?: ZodType<B>;
   response?: ZodType;
   /** Raw-body routes (uploads) read the body themselves. */
   rawBody?: boolean;
-  /** When the route answers 409 conflict (it throws `conflict(...)`), for /openapi.json; omitted = never. */
+  /**
+   * When the route answers 409 conflict (it throws `conflict(...)`), for /openapi.json; omitted =
+   * never.
+   */
   conflicts?: string;
   /** Success status; default by method: POST 201, DELETE 204, others 200. */
   status?: number;
-  /** A second success status with the same body (a delivery renewed in place answers 200), for /openapi.json. */
+  /**
+   * A second success status with the same body (a delivery renewed in place answers 200), for
+   * /openapi.json.
+   */
   alsoStatus?: { status: number; description: string };
   run(input: AdminInput<Q, B>): AdminResult | Promise<AdminResult>;
 }
 
-/** What /openapi.json needs beyond Route.openapi, kept beside the route rather than in the shared type. */
+/**
+ * What /openapi.json needs beyond Route.openapi, kept beside the route rather than in the shared
+ * type.
+ */
 export interface AdminRouteExtra {
   successStatus: number;
   alsoStatus?: { status: number; description: string };
@@ -145,9 +164,10 @@ export function adminRouteExtra(route: Route): AdminRouteExtra | undefined {
 }
 
 /**
- * One admin route: bearer check -> operator audience -> scope -> zod-validated query and body -> handler.
- * The same spec feeds the router and /openapi.json (Route.openapi), so the description cannot drift.
- * Member-audience tokens are valid tokens without any operator scope: 403 insufficient_scope (decision).
+ * One admin route: bearer check -> operator audience -> scope -> zod-validated query and body ->
+ * handler. The same spec feeds the router and /openapi.json (Route.openapi), so the description
+ * cannot drift. Member-audience tokens are valid tokens without any operator scope: 403
+ * insufficient_scope (decision).
  */
 export function adminRoute<Q = undefined, B = undefined>(spec: AdminRouteSpec<Q, B>): Route {
   const route = makeRoute(spec);
@@ -217,9 +237,13 @@ function makeRoute<Q, B>(spec: AdminRouteSpec<Q, B>): Route {
   };
 }
 
-// ---- shared schemas ----------------------------------------------------------------------------------------
+// ---- shared schemas
+// ----------------------------------------------------------------------------------------
 
-/** Offset pagination with an opaque cursor: `?limit=1..100&cursor=...` -> { data, next_cursor, total }. */
+/**
+ * Offset pagination with an opaque cursor: `?limit=1..100&cursor=...` -> { data, next_cursor, total
+ * }.
+ */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().optional(),
@@ -229,8 +253,9 @@ export type PageQuery = z.infer<typeof pageQuery>;
 export function pageWindow(q: PageQuery): { limit: number; offset: number } {
   let offset = 0;
   if (q.cursor !== undefined) {
-    // Only a cursor this API wrote: base64url of `o:<offset>`, exactly as encoded (Node's decoder skips what it
-    // cannot read, so `!!!` would otherwise decode to nothing and read as the first page).
+    // Only a cursor this API wrote: base64url of `o:<offset>`, exactly as encoded (Node's decoder
+    // skips what it cannot read, so `!!!` would otherwise decode to nothing and read as the first
+    // page).
     const text = /^[A-Za-z0-9_-]+$/.test(q.cursor)
       ? Buffer.from(q.cursor, 'base64url').toString('utf8')
       : '';

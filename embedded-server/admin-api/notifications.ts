@@ -16,8 +16,9 @@ import {
 } from './handler';
 
 /**
- * Notifications published to members. Decision (README): announcements are posts, so publishing and deleting
- * need posts:write and listing needs posts:read. What is published here is what viewer.notifications shows.
+ * Notifications published to members. Decision (README): announcements are posts, so publishing and
+ * deleting need posts:write and listing needs posts:read. What is published here is what
+ * viewer.notifications shows.
  */
 
 const KINDS = ['announcement', 'course_update', 'payment', 'event', 'consulting'] as const;

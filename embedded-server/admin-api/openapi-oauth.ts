@@ -1,9 +1,10 @@
 import { PATHS } from '../oauth/settings';
 
 /**
- * The hand-written part of /openapi.json: the OAuth and OpenID Connect REST endpoints (spec "Endpoints") and the
- * public files the member data points at (covers, avatars, product files). Each operation declares every status and
- * media type it answers; test/helpers/openapi-responses.ts checks every answer the tests see against it.
+ * The hand-written part of /openapi.json: the OAuth and OpenID Connect REST endpoints (spec
+ * "Endpoints") and the public files the member data points at (covers, avatars, product files).
+ * Each operation declares every status and media type it answers; test/helpers/openapi-responses.ts
+ * checks every answer the tests see against it.
  */
 type Json = Record<string, unknown>;
 
@@ -144,8 +145,9 @@ function userinfo(): Json {
   const op = (method: string): Json => ({
     operationId: method === 'get' ? 'userinfo' : 'userinfoPost',
     summary: 'UserInfo: sub, email, name, picture, org_id, roles',
-    // README decision 13: any valid token bound to this origin and school, member or operator; `openid` is
-    // not required, so no scope is listed (OpenAPI 3.1 §4.8.30: an empty list = no particular scope).
+    // README decision 13: any valid token bound to this origin and school, member or operator;
+    // `openid` is not required, so no scope is listed (OpenAPI 3.1 §4.8.30: an empty list = no
+    // particular scope).
     description:
       'GET or POST (OpenID Connect Core §5.3.1), the token in the Authorization header. Accepts any valid access token bound to this origin and school; no particular scope (openid is not required). Claims are not filtered by scope.',
     tags: ['oidc'],

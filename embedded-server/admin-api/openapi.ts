@@ -6,8 +6,9 @@ import { ADMIN_JSON_LIMIT, adminRouteExtra } from './handler';
 import { oauthPaths } from './openapi-oauth';
 
 /**
- * /openapi.json (OpenAPI 3.1) from the admin route table, plus the OAuth/OIDC REST endpoints described here
- * (their routes carry no `openapi` metadata). The member GraphQL API is not described (spec: REST only).
+ * /openapi.json (OpenAPI 3.1) from the admin route table, plus the OAuth/OIDC REST endpoints
+ * described here (their routes carry no `openapi` metadata). The member GraphQL API is not
+ * described (spec: REST only).
  */
 
 type Json = Record<string, unknown>;
@@ -78,7 +79,8 @@ function adminOperation(route: Route): Json {
       ...(responses[success] as Json),
       description: extra.alsoStatus.description,
     };
-  // Every status a route can answer is declared: 409 where the route throws conflict(), 413 where it reads a body.
+  // Every status a route can answer is declared: 409 where the route throws conflict(), 413 where
+  // it reads a body.
   if (extra?.conflicts) responses['409'] = errorResponse(`conflict: ${extra.conflicts}.`);
   if (extra?.rawBody)
     responses['413'] = errorResponse('payload_too_large: the upload is over its size limit.');
@@ -133,7 +135,8 @@ export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Js
     paths[p] ??= {};
     paths[p]![route.method.toLowerCase()] = adminOperation(route);
   }
-  // Every request is first checked for its Host (decision 28, README): any operation can answer 421.
+  // Every request is first checked for its Host (decision 28, README): any operation can answer
+  // 421.
   for (const item of Object.values(paths))
     for (const op of Object.values(item))
       (op['responses'] as Json)['421'] = {
@@ -162,7 +165,8 @@ export function buildOpenApi(baseUrl: string, adminRoutes: readonly Route[]): Js
               authorizationUrl: `${baseUrl}${PATHS.authorize}`,
               tokenUrl: `${baseUrl}${PATHS.token}`,
               refreshUrl: `${baseUrl}${PATHS.token}`,
-              // Every scope: the operator scopes of the admin routes, the account scopes of the product files.
+              // Every scope: the operator scopes of the admin routes, the account scopes of the
+              // product files.
               scopes: Object.fromEntries(ALL_SCOPES.map((s) => [s, scopeText(s)])),
             },
           },

@@ -18,11 +18,15 @@ import {
 } from './handler';
 
 /**
- * Orders (read-only scope orders:read) and the two billing writes. The spec has no orders:write, so the
- * writes that change a member's purchases (create a payment, refund one) need students:write (decision, README).
+ * Orders (read-only scope orders:read) and the two billing writes. The spec has no orders:write, so
+ * the writes that change a member's purchases (create a payment, refund one) need students:write
+ * (decision, README).
  */
 
-/** ARCHITECTURE "Filling what the spec leaves out": refunds are possible within 10 days of the order. */
+/**
+ * ARCHITECTURE "Filling what the spec leaves out": refunds are possible within 10 days of the
+ * order.
+ */
 export const REFUND_WINDOW_MS = 10 * 86_400_000;
 
 const PAYMENT_STATES = [
@@ -146,7 +150,8 @@ export const orderRoutes: Route[] = [
     scope: 'orders:read',
     response: z.object({ tradeNo: z.string(), payments: z.array(paymentOut) }),
     run: ({ ctx, schoolId, params }) => {
-      // All of them, never a silent cut: an order holds a handful of payments (GET /orders?tradeNo= pages them too).
+      // All of them, never a silent cut: an order holds a handful of payments (GET /orders?tradeNo=
+      // pages them too).
       const rows = pay.listPaymentsOfOrder(ctx.server.db, schoolId, params.tradeNo!);
       if (rows.length === 0) throw notFound('order');
       return ok({ tradeNo: params.tradeNo!, payments: rows.map(toPayment) });

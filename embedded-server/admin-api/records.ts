@@ -14,9 +14,9 @@ import {
 } from './handler';
 
 /**
- * The thin operator areas: real rows in admin_records, one JSON document each, with list/get/create/update/
- * delete under `<area>:read` / `<area>:write`. school and appearance are singletons (GET/PUT); comments and
- * forms are read-only (their scopes have no write counterpart).
+ * The thin operator areas: real rows in admin_records, one JSON document each, with
+ * list/get/create/update/ delete under `<area>:read` / `<area>:write`. school and appearance are
+ * singletons (GET/PUT); comments and forms are read-only (their scopes have no write counterpart).
  */
 
 const recordOut = z.object({
@@ -70,9 +70,9 @@ const SHAPES = {
 type CrudArea = keyof typeof SHAPES;
 
 /**
- * The body of a PATCH: every field optional and none defaulted, so a field the request does not name keeps its
- * stored value (RFC 5789: a PATCH changes what it names). `.partial()` alone would keep the defaults, and a PATCH
- * without `published` would set it back to false.
+ * The body of a PATCH: every field optional and none defaulted, so a field the request does not
+ * name keeps its stored value (RFC 5789: a PATCH changes what it names). `.partial()` alone would
+ * keep the defaults, and a PATCH without `published` would set it back to false.
  */
 function patchShape(shape: z.ZodObject): z.ZodObject {
   const fields = Object.entries(shape.shape).map(
@@ -147,7 +147,8 @@ function crudReadRoutes(area: CrudArea): Route[] {
 }
 
 function crudWriteRoutes(area: CrudArea): Route[] {
-  // Widened to one document type: the union of per-area schemas would not unify in the generic route spec.
+  // Widened to one document type: the union of per-area schemas would not unify in the generic
+  // route spec.
   const shape = SHAPES[area] as unknown as z.ZodObject<Record<string, z.ZodType>>;
   const idParam = `/${area}/:recordId`;
   const op = opName(area);

@@ -6,7 +6,10 @@ import { PayloadTooLargeError } from '../http/errors';
 import { insertUpload } from '../store/content-records';
 import { adminRoute, AdminError, ok } from './handler';
 
-/** Decision (README): uploads up to 5 MiB; larger bodies are refused with 413 before they are buffered whole. */
+/**
+ * Decision (README): uploads up to 5 MiB; larger bodies are refused with 413 before they are
+ * buffered whole.
+ */
 export const UPLOAD_LIMIT = 5 * 1024 * 1024;
 
 const uploadQuery = z.object({

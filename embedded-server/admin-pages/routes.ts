@@ -19,7 +19,10 @@ interface Operator {
   session: ActiveSession;
 }
 
-/** Operator gate: signed in, and owner/manager/admin at this site (decision, README). Sends the answer otherwise. */
+/**
+ * Operator gate: signed in, and owner/manager/admin at this site (decision, README). Sends the
+ * answer otherwise.
+ */
 function requireOperator(ctx: RequestContext): Operator | null {
   const session = currentSession(ctx);
   if (!session?.userId) {
@@ -166,9 +169,10 @@ function featureGate(ctx: RequestContext, op: Operator): boolean {
 }
 
 /**
- * Creation forms already answered, per site database: a reload of the "created" page (the browser re-sends the POST)
- * must not create a second application and show a second secret. Each rendered form carries its own id. Kept in
- * memory and bounded: after a restart an old form is simply answered as already used.
+ * Creation forms already answered, per site database: a reload of the "created" page (the browser
+ * re-sends the POST) must not create a second application and show a second secret. Each rendered
+ * form carries its own id. Kept in memory and bounded: after a restart an old form is simply
+ * answered as already used.
  */
 const answeredForms = new WeakMap<object, Map<string, { clientId: string; name: string }>>();
 const MAX_ANSWERED = 500;
@@ -179,8 +183,9 @@ function answered(ctx: RequestContext): Map<string, { clientId: string; name: st
 }
 
 /**
- * The invite link an operator hands to students: it opens Learning Desktop's add-site form filled in with this site's
- * address and the application's client_id, never a secret (the app registers the scheme; README "Invite links").
+ * The invite link an operator hands to students: it opens Learning Desktop's add-site form filled
+ * in with this site's address and the application's client_id, never a secret (the app registers
+ * the scheme; README "Invite links").
  */
 function learningDesktopInvite(baseUrl: string, clientId: string): string {
   return `learning-desktop://add-site?site=${encodeURIComponent(baseUrl)}&client_id=${encodeURIComponent(clientId)}`;
@@ -346,7 +351,10 @@ function listApps(ctx: RequestContext): void {
   appsPage(ctx, op);
 }
 
-/** Redirect URIs an operator may register: https, loopback http (RFC 8252 §7.3), or a private-use scheme (RFC 8252 §7.1). */
+/**
+ * Redirect URIs an operator may register: https, loopback http (RFC 8252 §7.3), or a private-use
+ * scheme (RFC 8252 §7.1).
+ */
 export function validateAppRedirectUri(uri: string): string | null {
   let u: URL;
   try {
@@ -357,7 +365,8 @@ export function validateAppRedirectUri(uri: string): string | null {
   if (u.hash) return `"${uri}" must not contain a fragment`;
   if (u.protocol === 'https:' || isLoopbackRedirect(uri)) return null;
   if (u.protocol === 'http:') return `"${uri}": plain http is only allowed on 127.0.0.1 or [::1]`;
-  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/i.test(u.protocol)) return null; // reverse-domain private-use scheme
+  // reverse-domain private-use scheme
+  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/i.test(u.protocol)) return null;
   return `"${uri}": use https, a loopback http URI, or a reverse-domain private-use scheme`;
 }
 

@@ -4,9 +4,9 @@ import { getCourseBySlug } from '../store/content-catalog';
 import { renderCoverSvg } from './svg';
 
 /**
- * GET/HEAD /covers/<slug>.svg: the generated cover of a course of the school this site serves (README, decision
- * "Course covers"). Public, like the catalog the covers illustrate. Unpublished courses answer exactly like
- * unknown slugs, so a draft's title is not published through its cover.
+ * GET/HEAD /covers/<slug>.svg: the generated cover of a course of the school this site serves
+ * (README, decision "Course covers"). Public, like the catalog the covers illustrate. Unpublished
+ * courses answer exactly like unknown slugs, so a draft's title is not published through its cover.
  */
 function cover(ctx: RequestContext): void {
   const file = ctx.params.file ?? '';
@@ -24,7 +24,8 @@ function cover(ctx: RequestContext): void {
   res.setHeader('Content-Length', Buffer.byteLength(svg));
   res.setHeader('Cache-Control', 'public, max-age=86400');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  // Opened on its own (not as an <img>), an SVG is a document that could run script: this one never can.
+  // Opened on its own (not as an <img>), an SVG is a document that could run script: this one never
+  // can.
   res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
   // HEAD (RFC 9110 §9.3.2): the same headers, no content.
   res.end(ctx.req.method === 'HEAD' ? undefined : svg);

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A course's generated cover: 640×360 SVG, a two-colour gradient and a geometric motif derived from a hash of the
- * slug (the same course always gets the same cover), and the title wrapped over a few lines. Pure: no I/O, no
- * clock, no randomness. The SVG holds no script, no external reference and no link; every piece of text in it
- * is XML-escaped.
+ * A course's generated cover: 640×360 SVG, a two-colour gradient and a geometric motif derived from
+ * a hash of the slug (the same course always gets the same cover), and the title wrapped over a few
+ * lines. Pure: no I/O, no clock, no randomness. The SVG holds no script, no external reference and
+ * no link; every piece of text in it is XML-escaped.
  */
 
 export const COVER_WIDTH = 640;
@@ -13,16 +13,24 @@ const MARGIN = 48;
 const TEXT_WIDTH = COVER_WIDTH - 2 * MARGIN;
 const FONT_FAMILY =
   "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans TC', 'PingFang TC', 'Microsoft JhengHei', sans-serif";
-/** Font sizes tried largest first; the first one at which the title fits in its line budget wins. */
+/**
+ * Font sizes tried largest first; the first one at which the title fits in its line budget wins.
+ */
 const SIZES = [48, 42, 36, 30, 26] as const;
 const LINE_HEIGHT = 1.25;
 
-/** Characters XML 1.0 §2.2 does not allow at all (C0 controls except tab/newline/return, U+FFFE/U+FFFF, lone surrogates). */
+/**
+ * Characters XML 1.0 §2.2 does not allow at all (C0 controls except tab/newline/return,
+ * U+FFFE/U+FFFF, lone surrogates).
+ */
 const NOT_XML_CHAR =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Text and attribute values for XML: the five predefined entities, and characters XML cannot carry dropped. */
+/**
+ * Text and attribute values for XML: the five predefined entities, and characters XML cannot carry
+ * dropped.
+ */
 export function escapeXml(value: string): string {
   return value
     .replace(NOT_XML_CHAR, '')
@@ -33,16 +41,22 @@ export function escapeXml(value: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** Wide (East Asian full-width) characters: about 1 em each, and a line may break between any two of them. */
+/**
+ * Wide (East Asian full-width) characters: about 1 em each, and a line may break between any two of
+ * them.
+ */
 const WIDE_RANGES =
   '\\u1100-\\u115F\\u2E80-\\uA4CF\\uAC00-\\uD7A3\\uF900-\\uFAFF\\uFE30-\\uFE4F\\uFF00-\\uFF60\\uFFE0-\\uFFE6\\u{20000}-\\u{3FFFD}';
 const WIDE = new RegExp(`[${WIDE_RANGES}]`, 'u');
-/** Break opportunities: one wide character, a run of other non-space characters, or a run of spaces. */
+/**
+ * Break opportunities: one wide character, a run of other non-space characters, or a run of spaces.
+ */
 const TOKENS = new RegExp(`[${WIDE_RANGES}]|[^\\s${WIDE_RANGES}]+|\\s+`, 'gu');
 
 /**
- * Rough advance of one character in em, measured on the widest common bold sans-serif (DejaVu Sans Bold, the
- * Linux fallback) so lines stay inside the picture with narrower fonts (Segoe UI, SF) too.
+ * Rough advance of one character in em, measured on the widest common bold sans-serif (DejaVu Sans
+ * Bold, the Linux fallback) so lines stay inside the picture with narrower fonts (Segoe UI, SF)
+ * too.
  */
 function charWidth(ch: string): number {
   if (WIDE.test(ch)) return 1;
@@ -56,7 +70,10 @@ function charWidth(ch: string): number {
 const widthOf = (text: string, size: number): number =>
   [...text].reduce((w, ch) => w + charWidth(ch), 0) * size;
 
-/** Greedy line breaking: between words, between wide characters, and inside a word only when it alone is too long. */
+/**
+ * Greedy line breaking: between words, between wide characters, and inside a word only when it
+ * alone is too long.
+ */
 export function wrapTitle(title: string, size: number, maxWidth: number = TEXT_WIDTH): string[] {
   const tokens = title.trim().match(TOKENS) ?? [];
   const lines: string[] = [];
@@ -89,8 +106,9 @@ export function wrapTitle(title: string, size: number, maxWidth: number = TEXT_W
 }
 
 /**
- * The title's lines and font size: the largest size at which it fits without leaving one or two characters alone
- * on the last line (else the largest that fits); at the smallest size, the last line ends in an ellipsis.
+ * The title's lines and font size: the largest size at which it fits without leaving one or two
+ * characters alone on the last line (else the largest that fits); at the smallest size, the last
+ * line ends in an ellipsis.
  */
 export function layoutTitle(title: string): { size: number; lines: string[] } {
   let fallback: { size: number; lines: string[] } | null = null;
@@ -140,8 +158,9 @@ const hex = (rgb: [number, number, number]) =>
     .join('')}`;
 
 /**
- * A colour of the given hue and saturation, darkened until white text on it has at least 4.5:1 contrast
- * (WCAG 2.x 1.4.3, the bar for normal text; the title is large bold text, which needs only 3:1).
+ * A colour of the given hue and saturation, darkened until white text on it has at least 4.5:1
+ * contrast (WCAG 2.x 1.4.3, the bar for normal text; the title is large bold text, which needs only
+ * 3:1).
  */
 function darkEnough(h: number, s: number, l: number): string {
   let light = l;
@@ -149,7 +168,10 @@ function darkEnough(h: number, s: number, l: number): string {
   return hex(hslToRgb(h, s, light));
 }
 
-/** Gradient colours and motif of a slug. Exported for tests: different slugs should rarely look alike. */
+/**
+ * Gradient colours and motif of a slug. Exported for tests: different slugs should rarely look
+ * alike.
+ */
 export function coverPalette(slug: string): {
   from: string;
   to: string;
@@ -164,7 +186,9 @@ export function coverPalette(slug: string): {
   return { from, to, motif: seed[7]! % 3, seed };
 }
 
-/** Light, low-contrast shapes in the right-hand part of the picture, away from most of the title. */
+/**
+ * Light, low-contrast shapes in the right-hand part of the picture, away from most of the title.
+ */
 function motif(kind: number, seed: Buffer): string {
   const n = (i: number) => seed[8 + i]!;
   switch (kind) {
@@ -200,7 +224,10 @@ function motif(kind: number, seed: Buffer): string {
   }
 }
 
-/** The cover SVG of a course. `slug` picks the colours and motif; `title` is drawn (escaped, wrapped). */
+/**
+ * The cover SVG of a course. `slug` picks the colours and motif; `title` is drawn (escaped,
+ * wrapped).
+ */
 export function renderCoverSvg(slug: string, title: string): string {
   const { from, to, motif: kind, seed } = coverPalette(slug);
   const { size, lines } = layoutTitle(title);

@@ -1,7 +1,8 @@
 /**
- * The demo's digital product files, generated from the product (README, decision "Product files"): a small PDF,
- * a WAV tone sequence and a PNG poster, byte-for-byte the same on every run and machine (no dates, no randomness,
- * zlib at a fixed level), so an ETag made from the bytes is stable across restarts.
+ * The demo's digital product files, generated from the product (README, decision "Product files"):
+ * a small PDF, a WAV tone sequence and a PNG poster, byte-for-byte the same on every run and
+ * machine (no dates, no randomness, zlib at a fixed level), so an ETag made from the bytes is
+ * stable across restarts.
  */
 import { deflateSync } from 'node:zlib';
 
@@ -19,13 +20,17 @@ export function renderProductFile(
   return null;
 }
 
-/** The standard PDF fonts have no CJK glyphs: the title's Latin part (the demo titles are bilingual). */
+/**
+ * The standard PDF fonts have no CJK glyphs: the title's Latin part (the demo titles are
+ * bilingual).
+ */
 function asciiTitle(title: string, fallback: string): string {
   const ascii = title.replace(/[^\x20-\x7e]/g, '').trim();
   return (ascii || fallback).replace(/[()\\]/g, '');
 }
 
-// ---------------------------------------------------------------- PDF (ISO 32000-1 §7.5: header, objects, xref, trailer)
+// ---------------------------------------------------------------- PDF (ISO 32000-1 §7.5: header,
+// objects, xref, trailer)
 
 function renderPdf(title: string, seed: number): Buffer {
   const pages = 12;
@@ -67,7 +72,8 @@ function renderPdf(title: string, seed: number): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-// ---------------------------------------------------------------- WAV (RIFF, PCM 16-bit mono, 8 kHz)
+// ---------------------------------------------------------------- WAV (RIFF, PCM 16-bit mono, 8
+// kHz)
 
 function renderWav(seed: number): Buffer {
   const rate = 8000;
@@ -99,7 +105,8 @@ function renderWav(seed: number): Buffer {
   return Buffer.concat([header, data]);
 }
 
-// ---------------------------------------------------------------- PNG (RFC 2083: signature, IHDR, IDAT, IEND)
+// ---------------------------------------------------------------- PNG (RFC 2083: signature, IHDR,
+// IDAT, IEND)
 
 function renderPng(seed: number): Buffer {
   const width = 640;

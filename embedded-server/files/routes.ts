@@ -1,9 +1,10 @@
 /**
- * GET/HEAD /files/products/<id>/<name>: a digital product's file, for the member it was delivered to (README,
- * decision "Product files"). The member's bearer token (member audience, account:read or account:write) like the
- * member API; a product not delivered to them answers exactly like an unknown one (404), one whose access ended
- * 403 access_expired. Strong ETag from the bytes, Last-Modified, single byte ranges with If-Range (RFC 9110 §14,
- * §13.1.5), If-None-Match (304), and the whole file's SHA-256 in Repr-Digest (RFC 9530) on 200 and 206 alike.
+ * GET/HEAD /files/products/<id>/<name>: a digital product's file, for the member it was delivered
+ * to (README, decision "Product files"). The member's bearer token (member audience, account:read
+ * or account:write) like the member API; a product not delivered to them answers exactly like an
+ * unknown one (404), one whose access ended 403 access_expired. Strong ETag from the bytes,
+ * Last-Modified, single byte ranges with If-Range (RFC 9110 §14, §13.1.5), If-None-Match (304), and
+ * the whole file's SHA-256 in Repr-Digest (RFC 9530) on 200 and 206 alike.
  */
 import { createHash } from 'node:crypto';
 import type { RequestContext, Route } from '../http/types';
@@ -39,15 +40,19 @@ function rendered(productId: string, title: string, fileName: string): Rendered 
   return entry;
 }
 
-/** Demo fault "slow": 2 KiB every 125 ms (16 KiB/s): the poster takes ~14 s, enough to watch, pause and resume. */
+/**
+ * Demo fault "slow": 2 KiB every 125 ms (16 KiB/s): the poster takes ~14 s, enough to watch, pause
+ * and resume.
+ */
 const SLOW_CHUNK = 2 * 1024;
 const SLOW_TICK_MS = 125;
 
 type Product = NonNullable<ReturnType<typeof getDigitalProduct>>;
 
 /**
- * The member's product and its rendered file, after the checks in order: a member token, a delivery of this
- * product under this name, access not expired, and the demo faults. Answers the refusal itself (then null).
+ * The member's product and its rendered file, after the checks in order: a member token, a delivery
+ * of this product under this name, access not expired, and the demo faults. Answers the refusal
+ * itself (then null).
  */
 function deliveredFile(ctx: RequestContext): { product: Product; file: Rendered } | null {
   const { server, res } = ctx;
@@ -105,8 +110,8 @@ function notModified(ctx: RequestContext, etag: string): boolean {
 }
 
 /**
- * The bytes to send (RFC 9110 §14.2): the whole file, one range of it, or 'unsatisfiable' (416). A Range under
- * an If-Range that no longer matches gets the whole (changed) file (RFC 9110 §13.1.5).
+ * The bytes to send (RFC 9110 §14.2): the whole file, one range of it, or 'unsatisfiable' (416). A
+ * Range under an If-Range that no longer matches gets the whole (changed) file (RFC 9110 §13.1.5).
  */
 function byteRange(
   ctx: RequestContext,

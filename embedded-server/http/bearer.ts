@@ -22,9 +22,10 @@ function toInfo(pair: TokenPair): AccessTokenInfo {
 /**
  * The one bearer check every protected resource uses (UserInfo, /member/graphql, /mcp, admin API).
  *
- * Besides the verdict it applies the spec's token pair lifecycle: the FIRST time a refreshed access token is
- * presented here, the pair it was refreshed from (and any older ancestors) is revoked. "Presented" means a
- * request carrying the token that this check accepts (decision, README); a rejected request changes nothing.
+ * Besides the verdict it applies the spec's token pair lifecycle: the FIRST time a refreshed access
+ * token is presented here, the pair it was refreshed from (and any older ancestors) is revoked.
+ * "Presented" means a request carrying the token that this check accepts (decision, README); a
+ * rejected request changes nothing.
  */
 export function checkBearer(ctx: RequestContext): BearerVerdict {
   const header = ctx.req.headers.authorization;
@@ -43,8 +44,8 @@ export function checkBearer(ctx: RequestContext): BearerVerdict {
       return { kind: 'invalid', description: 'the access token has been revoked' };
     if (now >= pair.accessExpiresAt)
       return { kind: 'invalid', description: 'the access token has expired' };
-    // Spec Authentication 3 + "Token response": a token without school_id, or bound to another origin or
-    // another school, is refused as issued for a different organization.
+    // Spec Authentication 3 + "Token response": a token without school_id, or bound to another
+    // origin or another school, is refused as issued for a different organization.
     if (pair.schoolId === null)
       return {
         kind: 'wrong-resource',
@@ -76,7 +77,10 @@ export function resourceMetadataUrl(ctx: RequestContext): string {
   return `${ctx.server.baseUrl}/.well-known/oauth-protected-resource`;
 }
 
-/** `WWW-Authenticate: Bearer error=..., error_description=..., resource_metadata=...` (RFC 6750 §3, RFC 9728 §5.1). */
+/**
+ * `WWW-Authenticate: Bearer error=..., error_description=..., resource_metadata=...` (RFC 6750 §3,
+ * RFC 9728 §5.1).
+ */
 export function wwwAuthenticate(
   ctx: RequestContext,
   error: string,
@@ -90,10 +94,11 @@ export function wwwAuthenticate(
 }
 
 /**
- * Answers a failed bearer check. missing/invalid/wrong-resource: 401 invalid_token with WWW-Authenticate
- * carrying resource_metadata (spec "Protected resources"; a missing token is answered the same way).
- * unavailable: 503 temporarily_unavailable, no WWW-Authenticate (the client retries). `scope` (RFC 6750 §3) names
- * what a new token should carry, for clients that ask for exactly that (MCP's scope selection reads it first).
+ * Answers a failed bearer check. missing/invalid/wrong-resource: 401 invalid_token with
+ * WWW-Authenticate carrying resource_metadata (spec "Protected resources"; a missing token is
+ * answered the same way). unavailable: 503 temporarily_unavailable, no WWW-Authenticate (the client
+ * retries). `scope` (RFC 6750 §3) names what a new token should carry, for clients that ask for
+ * exactly that (MCP's scope selection reads it first).
  */
 export function sendBearerError(
   ctx: RequestContext,
@@ -150,8 +155,9 @@ export function sendInsufficientScope(
 }
 
 /**
- * Convenience for handlers: the token when the check passes, otherwise the error is already sent and null
- * is returned. `requireAnyScope` answers 403 insufficient_scope when none of the scopes is held.
+ * Convenience for handlers: the token when the check passes, otherwise the error is already sent
+ * and null is returned. `requireAnyScope` answers 403 insufficient_scope when none of the scopes is
+ * held.
  */
 export function requireBearer(
   ctx: RequestContext,

@@ -29,8 +29,8 @@ function mediaType(req: IncomingMessage): string {
 }
 
 /**
- * application/x-www-form-urlencoded body as a flat record. RFC 6749 §3.1/§3.2: parameters sent without a
- * value are treated as omitted, and a parameter must not be included more than once.
+ * application/x-www-form-urlencoded body as a flat record. RFC 6749 §3.1/§3.2: parameters sent
+ * without a value are treated as omitted, and a parameter must not be included more than once.
  */
 export async function readForm(
   req: IncomingMessage,

@@ -25,9 +25,9 @@ export interface CookieOptions {
 }
 
 /**
- * HttpOnly always; SameSite=Lax so a top-level navigation from the app's browser (GET /oauth/authorize)
- * carries the session while cross-site POSTs do not (CSRF defence in depth, with the form token).
- * No Secure flag: the embedded site is plain http on 127.0.0.1.
+ * HttpOnly always; SameSite=Lax so a top-level navigation from the app's browser (GET
+ * /oauth/authorize) carries the session while cross-site POSTs do not (CSRF defence in depth, with
+ * the form token). No Secure flag: the embedded site is plain http on 127.0.0.1.
  */
 export function setCookie(
   res: ServerResponse,

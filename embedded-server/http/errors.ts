@@ -1,15 +1,17 @@
 /**
- * OAuth error classes: one per error code, each carrying its HTTP status, `error` and `error_description`
- * (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7591 §3.2.2, RFC 8707 §2, RFC 6750 §3.1). One serializer,
- * `toErrorBody`, turns anything else into a bare 500 `server_error` so internals never leak
- * (node-oidc-provider lib/helpers/errors.js, err_out.js).
+ * OAuth error classes: one per error code, each carrying its HTTP status, `error` and
+ * `error_description` (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7591 §3.2.2, RFC 8707 §2, RFC 6750
+ * §3.1). One serializer, `toErrorBody`, turns anything else into a bare 500 `server_error` so
+ * internals never leak (node-oidc-provider lib/helpers/errors.js, err_out.js).
  */
 export abstract class OAuthError extends Error {
   abstract readonly error: string;
   readonly status: number = 400;
   /** Optional link to human documentation (the real service may add `error_uri`). */
   errorUri?: string;
-  /** Response headers the error requires (e.g. WWW-Authenticate for a refused Authorization header). */
+  /**
+   * Response headers the error requires (e.g. WWW-Authenticate for a refused Authorization header).
+   */
   headers?: Record<string, string>;
   constructor(readonly description: string) {
     super(description);
@@ -28,7 +30,10 @@ export class InvalidClientError extends OAuthError {
 export class InvalidGrantError extends OAuthError {
   readonly error = 'invalid_grant';
 }
-/** Spec "Errors": revocation by a confidential client without its secret answers 403 unauthorized_client. */
+/**
+ * Spec "Errors": revocation by a confidential client without its secret answers 403
+ * unauthorized_client.
+ */
 export class UnauthorizedClientError extends OAuthError {
   readonly error = 'unauthorized_client';
   override readonly status: number;
@@ -114,7 +119,10 @@ export interface ErrorBody {
   error_uri?: string;
 }
 
-/** The one serializer. Unknown errors become a bare server_error: no message, no stack, no class name. */
+/**
+ * The one serializer. Unknown errors become a bare server_error: no message, no stack, no class
+ * name.
+ */
 export function toErrorBody(err: unknown): {
   status: number;
   body: ErrorBody;

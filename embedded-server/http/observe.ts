@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** One answer as the client received it (method, path without the query, status, headers, body bytes). */
+/**
+ * One answer as the client received it (method, path without the query, status, headers, body
+ * bytes).
+ */
 export interface ObservedResponse {
   method: string;
   path: string;
@@ -10,8 +13,8 @@ export interface ObservedResponse {
 }
 
 /**
- * Hands every finished answer to `observe` (tests check each against /openapi.json). The body is copied as it is
- * written; only servers started with the option pay for it.
+ * Hands every finished answer to `observe` (tests check each against /openapi.json). The body is
+ * copied as it is written; only servers started with the option pay for it.
  */
 export function observeResponse(
   req: IncomingMessage,

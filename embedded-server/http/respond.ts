@@ -17,9 +17,10 @@ export function sendJson(
 }
 
 /**
- * A JSON body already encoded (the member API measures its answer before sending it). Written as bytes: with a
- * string, Buffer.byteLength walks the whole text for the length, and res.end(string) prepends the headers to it (a
- * copy of the answer) and encodes it again (a courses page of the member API is ~170 KiB).
+ * A JSON body already encoded (the member API measures its answer before sending it). Written as
+ * bytes: with a string, Buffer.byteLength walks the whole text for the length, and res.end(string)
+ * prepends the headers to it (a copy of the answer) and encodes it again (a courses page of the
+ * member API is ~170 KiB).
  */
 export function sendJsonBytes(
   res: ServerResponse,
@@ -36,9 +37,9 @@ export function sendJsonBytes(
 }
 
 /**
- * Server-rendered pages: strict CSP (no external assets, no scripts), no framing, no caching. No form-action
- * directive: the consent form's answer redirects to the client's redirect URI, which may be a private-use
- * scheme (RFC 8252 §7.1), and browsers apply form-action to that redirect.
+ * Server-rendered pages: strict CSP (no external assets, no scripts), no framing, no caching. No
+ * form-action directive: the consent form's answer redirects to the client's redirect URI, which
+ * may be a private-use scheme (RFC 8252 §7.1), and browsers apply form-action to that redirect.
  */
 export function sendHtml(res: ServerResponse, status: number, html: string): void {
   res.statusCode = status;

@@ -15,7 +15,10 @@ export type RouteMatch =
 
 export interface Router {
   readonly routes: readonly Route[];
-  /** Finds the route for a method and path; null = no route; `allow` = the path exists with these methods only. */
+  /**
+   * Finds the route for a method and path; null = no route; `allow` = the path exists with these
+   * methods only.
+   */
   match(method: string, pathname: string): RouteMatch | null;
   handle(server: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
@@ -45,8 +48,9 @@ function matchSegments(
 }
 
 /**
- * Joins the areas' Route[] tables into the one table of paths. Literal routes win over parameter routes,
- * and a duplicate (method, path) is a programming error reported at start-up, not at request time.
+ * Joins the areas' Route[] tables into the one table of paths. Literal routes win over parameter
+ * routes, and a duplicate (method, path) is a programming error reported at start-up, not at
+ * request time.
  */
 export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router {
   const routes = tables.flat();
@@ -106,8 +110,8 @@ export function createRouter(...tables: ReadonlyArray<readonly Route[]>): Router
       await found.route.handler(ctx);
     } catch (err) {
       if (!(err instanceof OAuthError)) {
-        // Unexpected: the client gets a bare server_error; the log gets the class and message (our messages
-        // never carry secrets), not the request.
+        // Unexpected: the client gets a bare server_error; the log gets the class and message (our
+        // messages never carry secrets), not the request.
         server.log?.(
           `unexpected error on ${req.method ?? '?'} ${url.pathname}: ${err instanceof Error ? `${err.name}: ${err.message}` : 'non-Error thrown'}`,
         );

@@ -3,8 +3,9 @@ import type { Database } from 'better-sqlite3';
 import type { ZodType } from 'zod';
 
 /**
- * Shared shapes of the embedded server. Every area (oauth, oidc, member-api, mcp, admin-api) exports a
- * `Route[]`; `http/router.ts` joins them into the one route table, and admin routes also feed /openapi.json.
+ * Shared shapes of the embedded server. Every area (oauth, oidc, member-api, mcp, admin-api)
+ * exports a `Route[]`; `http/router.ts` joins them into the one route table, and admin routes also
+ * feed /openapi.json.
  */
 
 /** HEAD is served only where a route for it is registered (the router matches methods exactly). */
@@ -16,14 +17,20 @@ export interface Clock {
 }
 
 /**
- * Faults tests (and the app's demo fault panel) switch on to exercise error paths a healthy server never takes.
- * Set them through `EmbeddedServer.setFaults` (checked) or by mutating `EmbeddedServer.faults`; no HTTP route reads
- * or changes them (README, decision "Fault injection").
+ * Faults tests (and the app's demo fault panel) switch on to exercise error paths a healthy server
+ * never takes. Set them through `EmbeddedServer.setFaults` (checked) or by mutating
+ * `EmbeddedServer.faults`; no HTTP route reads or changes them (README, decision "Fault
+ * injection").
  */
 export interface FaultSwitches {
-  /** The bearer-token check cannot reach a verdict (spec: /mcp answers 503 temporarily_unavailable). */
+  /**
+   * The bearer-token check cannot reach a verdict (spec: /mcp answers 503 temporarily_unavailable).
+   */
   tokenStoreUnavailable?: boolean;
-  /** The site is offline: every connection is dropped before an answer (the client sees a network error). */
+  /**
+   * The site is offline: every connection is dropped before an answer (the client sees a network
+   * error).
+   */
   offline?: boolean;
   /** A slow network: every answer waits this many milliseconds first. */
   latencyMs?: number;
@@ -31,7 +38,10 @@ export interface FaultSwitches {
   memberApiUnavailable?: boolean;
   /** The token endpoint refuses every refresh_token grant with invalid_grant (RFC 6749 §5.2). */
   refreshRefused?: boolean;
-  /** The site's clock runs this many milliseconds off: token times, id_token iat/exp and the `Date` header. */
+  /**
+   * The site's clock runs this many milliseconds off: token times, id_token iat/exp and the `Date`
+   * header.
+   */
   clockSkewMs?: number;
   /** Product file downloads (files/routes.ts) are slowed, cut halfway, or answered 404 / 410. */
   downloadFault?: 'none' | 'slow' | 'cut' | 'not-found' | 'gone';
@@ -46,12 +56,17 @@ export interface SiteConfig {
 
 export interface ServerContext {
   readonly db: Database;
-  /** The origin, e.g. http://127.0.0.1:41234 (no trailing slash). It is the issuer and the RFC 8707 resource. */
+  /**
+   * The origin, e.g. http://127.0.0.1:41234 (no trailing slash). It is the issuer and the RFC 8707
+   * resource.
+   */
   readonly baseUrl: string;
   readonly site: SiteConfig;
   readonly clock: Clock;
   readonly faults: FaultSwitches;
-  /** Authorization-server settings. Optional so hand-built contexts (in-process tests) stay valid. */
+  /**
+   * Authorization-server settings. Optional so hand-built contexts (in-process tests) stay valid.
+   */
   readonly oauth?: OAuthSettings;
   /** Request log sink. Lines never carry query strings, bodies or headers (no secrets). */
   readonly log?: (line: string) => void;
@@ -63,9 +78,9 @@ export interface ServerContext {
 export type IdTokenMode = 'sign' | 'publish-jwks-only' | 'off';
 
 /**
- * What /api/oauth/register accepts (spec Authentication 6, where two statements conflict): an allowlisted
- * client_name only, or also any client whose redirect URIs are all loopback. Published in the metadata as
- * `registration_policy` (REGISTRATION_POLICY_KEY), the source of truth.
+ * What /api/oauth/register accepts (spec Authentication 6, where two statements conflict): an
+ * allowlisted client_name only, or also any client whose redirect URIs are all loopback. Published
+ * in the metadata as `registration_policy` (REGISTRATION_POLICY_KEY), the source of truth.
  */
 export type RegistrationPolicy = 'allowlist_only' | 'allowlist_or_loopback';
 
@@ -111,7 +126,10 @@ export interface Route {
   };
 }
 
-/** What a protected resource learns from `Authorization: Bearer ...` (one shared check, http/bearer.ts). */
+/**
+ * What a protected resource learns from `Authorization: Bearer ...` (one shared check,
+ * http/bearer.ts).
+ */
 export interface AccessTokenInfo {
   tokenId: string;
   clientId: string;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The `outputSchema` of every /mcp tool (MCP 2025-06-18 "Structured content"): a client may check what a tool
- * answers, and the SDK checks it here before sending (an answer that does not fit is a server bug, not data). The
- * member tools answer what the member GraphQL API answers, so these follow `member-api/schema/*.graphql`.
+ * The `outputSchema` of every /mcp tool (MCP 2025-06-18 "Structured content"): a client may check
+ * what a tool answers, and the SDK checks it here before sending (an answer that does not fit is a
+ * server bug, not data). The member tools answer what the member GraphQL API answers, so these
+ * follow `member-api/schema/*.graphql`.
  */
 
 const iso = z.string().describe('ISO 8601 date-time in UTC');

@@ -17,9 +17,10 @@ function jsonRpcError(ctx: RequestContext, status: number, code: number, message
 }
 
 /**
- * MCP Streamable HTTP, "Security Warning": servers must validate Origin against DNS rebinding; an Origin that is
- * present and not this site's own (or its localhost form) is refused with 403. The Host is already checked for every
- * request (http/host-check.ts). Clients outside a browser send no Origin and are served.
+ * MCP Streamable HTTP, "Security Warning": servers must validate Origin against DNS rebinding; an
+ * Origin that is present and not this site's own (or its localhost form) is refused with 403. The
+ * Host is already checked for every request (http/host-check.ts). Clients outside a browser send no
+ * Origin and are served.
  */
 function originAllowed(ctx: RequestContext): boolean {
   const origin = ctx.req.headers.origin;
@@ -29,11 +30,11 @@ function originAllowed(ctx: RequestContext): boolean {
 }
 
 /**
- * /mcp: Streamable HTTP transport in stateless mode with JSON responses, one McpServer per request so the
- * tool set follows the caller (spec Authentication 11: no token = anonymous, public tools only).
- * Bearer verdicts: missing -> anonymous; invalid / other origin / no school_id -> 401 invalid_token with
- * WWW-Authenticate (resource_metadata); no verdict (token store fault) -> 503 temporarily_unavailable with
- * Retry-After and no WWW-Authenticate (spec "Protected resources").
+ * /mcp: Streamable HTTP transport in stateless mode with JSON responses, one McpServer per request
+ * so the tool set follows the caller (spec Authentication 11: no token = anonymous, public tools
+ * only). Bearer verdicts: missing -> anonymous; invalid / other origin / no school_id -> 401
+ * invalid_token with WWW-Authenticate (resource_metadata); no verdict (token store fault) -> 503
+ * temporarily_unavailable with Retry-After and no WWW-Authenticate (spec "Protected resources").
  */
 async function handleMcp(ctx: RequestContext): Promise<void> {
   if (!originAllowed(ctx))
@@ -58,7 +59,8 @@ async function handleMcp(ctx: RequestContext): Promise<void> {
     } catch {
       return jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON');
     }
-    // MCP 2025-06-18 removed JSON-RPC batching; the transport would still take one, so it is refused here.
+    // MCP 2025-06-18 removed JSON-RPC batching; the transport would still take one, so it is
+    // refused here.
     if (Array.isArray(parsed))
       return jsonRpcError(
         ctx,
@@ -73,8 +75,9 @@ async function handleMcp(ctx: RequestContext): Promise<void> {
     { capabilities: { tools: {} } },
   );
   registerTools(mcp, ctx.server, token);
-  // The SDK declares tools.listChanged once a tool is registered; a stateless server has no stream to send the
-  // notification on, and the tool list only changes with the caller's token, so it is not offered.
+  // The SDK declares tools.listChanged once a tool is registered; a stateless server has no stream
+  // to send the notification on, and the tool list only changes with the caller's token, so it is
+  // not offered.
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -89,9 +92,9 @@ async function handleMcp(ctx: RequestContext): Promise<void> {
 }
 
 /**
- * Stateless: there is no server-initiated SSE stream to open and no session to delete, so GET and DELETE answer
- * 405 (MCP Streamable HTTP: a server that offers no stream at GET returns 405). Left to the transport, a GET
- * would hold an idle stream open forever.
+ * Stateless: there is no server-initiated SSE stream to open and no session to delete, so GET and
+ * DELETE answer 405 (MCP Streamable HTTP: a server that offers no stream at GET returns 405). Left
+ * to the transport, a GET would hold an idle stream open forever.
  */
 function methodNotAllowed(ctx: RequestContext): void {
   ctx.res.setHeader('Allow', 'POST');

@@ -18,12 +18,16 @@ import type {
 import * as out from './output-schemas';
 
 /**
- * The /mcp tools (decision, README; spec: "The tools offered at /mcp and their payloads: not shown").
- * Public tools read the public catalog and need no token. Member tools read the viewer's own data through the
- * member GraphQL executor, so they return exactly what /member/graphql would, under the same scope rules.
+ * The /mcp tools (decision, README; spec: "The tools offered at /mcp and their payloads: not
+ * shown"). Public tools read the public catalog and need no token. Member tools read the viewer's
+ * own data through the member GraphQL executor, so they return exactly what /member/graphql would,
+ * under the same scope rules.
  */
 
-/** The answer twice, as MCP asks of a tool with an outputSchema: structured, and as text for older clients. */
+/**
+ * The answer twice, as MCP asks of a tool with an outputSchema: structured, and as text for older
+ * clients.
+ */
 const text = (value: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
   structuredContent: value,
@@ -121,7 +125,9 @@ function registerPublicTools(mcp: McpServer, server: ServerContext): void {
   );
 }
 
-/** A member tool's context: the server, the caller's token, and the member API read as that token. */
+/**
+ * A member tool's context: the server, the caller's token, and the member API read as that token.
+ */
 interface MemberTools {
   mcp: McpServer;
   server: ServerContext;
@@ -165,7 +171,9 @@ const page = {
   after: z.string().optional().describe('endCursor of the previous page'),
 };
 
-/** A lecture as get_course_progress answers it: the member schema's fields, DateTime as ISO text. */
+/**
+ * A lecture as get_course_progress answers it: the member schema's fields, DateTime as ISO text.
+ */
 type ProgressLecture = Pick<Lecture, 'lectureId' | 'title' | 'state' | 'isLocked'> & {
   unlockAt: string | null;
 };
@@ -178,7 +186,10 @@ type CourseProgressAnswer = Pick<
   sections: (Pick<Section, 'id' | 'title'> & { lectures: ProgressLecture[] })[];
 };
 
-/** One course's sections and lectures with the member's states, as the member API's `sections` reads. */
+/**
+ * One course's sections and lectures with the member's states, as the member API's `sections`
+ * reads.
+ */
 function courseProgress(
   server: ServerContext,
   userId: string,
@@ -321,7 +332,10 @@ function registerNotificationTools({ mcp, guard, query }: MemberTools): void {
   );
 }
 
-/** Anonymous callers get the public tools only; a token adds the member tools (each checks its scope). */
+/**
+ * Anonymous callers get the public tools only; a token adds the member tools (each checks its
+ * scope).
+ */
 export function registerTools(
   mcp: McpServer,
   server: ServerContext,

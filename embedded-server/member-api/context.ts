@@ -8,8 +8,9 @@ import { getUserById, type UserRow } from '../store/identity';
 import type { Page, PageKey } from '../store/content-sql';
 
 /**
- * The per-request context of the member GraphQL API. Resolvers reach data only through `data`, which is
- * bound to the token's school and member: no resolver can read another member's rows by accident.
+ * The per-request context of the member GraphQL API. Resolvers reach data only through `data`,
+ * which is bound to the token's school and member: no resolver can read another member's rows by
+ * accident.
  */
 export interface MemberContext {
   readonly schoolId: string;
@@ -18,7 +19,10 @@ export interface MemberContext {
   readonly scopes: ReadonlySet<string>;
   /** Milliseconds since the epoch, fixed for the request so one response is self-consistent. */
   readonly now: number;
-  /** The site's base URL (= issuer, `http://127.0.0.1:<port>`): site-relative URLs in the data resolve against it. */
+  /**
+   * The site's base URL (= issuer, `http://127.0.0.1:<port>`): site-relative URLs in the data
+   * resolve against it.
+   */
   readonly baseUrl: string;
   readonly data: MemberData;
 }
@@ -71,8 +75,9 @@ export class MemberData {
   }
 
   /**
-   * Sections and lectures of one page of courses (memoised per course, store/content-memo.ts) and the viewer's
-   * state of their lectures (read every time): at most three statements for the page, no N+1 per course.
+   * Sections and lectures of one page of courses (memoised per course, store/content-memo.ts) and
+   * the viewer's state of their lectures (read every time): at most three statements for the page,
+   * no N+1 per course.
    */
   courseTrees(courseIds: readonly string[]): {
     trees: Map<string, readonly courses.TreeSection[]>;

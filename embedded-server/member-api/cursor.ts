@@ -2,8 +2,9 @@ import { GraphQLError } from 'graphql';
 import type { PageKey } from '../store/content-sql';
 
 /**
- * Opaque Relay cursors: base64url of a tagged keyset position. The tag ties a cursor to its connection,
- * so a payments cursor handed to notifications is refused instead of silently paging somewhere odd.
+ * Opaque Relay cursors: base64url of a tagged keyset position. The tag ties a cursor to its
+ * connection, so a payments cursor handed to notifications is refused instead of silently paging
+ * somewhere odd.
  */
 export function encodeCursor(tag: string, key: PageKey): string {
   return Buffer.from(JSON.stringify([tag, key.t, key.id]), 'utf8').toString('base64url');
@@ -30,7 +31,10 @@ export function decodeCursor(tag: string, cursor: string | null | undefined): Pa
   });
 }
 
-/** Page size rules: `first` between 0 and the maximum (100), else BAD_USER_INPUT. Payments then clamp to 50 (spec "Limits"). */
+/**
+ * Page size rules: `first` between 0 and the maximum (100), else BAD_USER_INPUT. Payments then
+ * clamp to 50 (spec "Limits").
+ */
 export function checkFirst(
   first: number | null | undefined,
   max: number,

@@ -44,9 +44,10 @@ const EXPECTED = new Set([
 ]);
 
 /**
- * Masks unexpected failures (a thrown Error, a bug, a SQLite fault) as "Internal server error" so nothing
- * internal leaks; GraphQLErrors raised on purpose (expected codes) and the executor's own coercion errors
- * pass through. The original goes to the server log (messages only, never request data).
+ * Masks unexpected failures (a thrown Error, a bug, a SQLite fault) as "Internal server error" so
+ * nothing internal leaks; GraphQLErrors raised on purpose (expected codes) and the executor's own
+ * coercion errors pass through. The original goes to the server log (messages only, never request
+ * data).
  */
 function mask(err: GraphQLError, log?: (line: string) => void): GraphQLError {
   const code = err.extensions?.['code'];
@@ -75,8 +76,9 @@ const withCode = (errors: readonly GraphQLError[], code: string) =>
   );
 
 /**
- * A query string's outcome before execution: a valid document, or the errors to answer with. A valid document
- * also counts its runs and keeps its operations compiled by graphql-jit (from its second run; null: graphql-js only).
+ * A query string's outcome before execution: a valid document, or the errors to answer with. A
+ * valid document also counts its runs and keeps its operations compiled by graphql-jit (from its
+ * second run; null: graphql-js only).
  */
 type Prepared =
   | {
@@ -87,14 +89,18 @@ type Prepared =
     }
   | { document?: undefined; errors: readonly GraphQLError[] };
 
-/** How many distinct query strings keep their parsed and validated document (the app sends about ten). */
+/**
+ * How many distinct query strings keep their parsed and validated document (the app sends about
+ * ten).
+ */
 export const DOCUMENT_CACHE_SIZE = 100;
 
 /**
- * Parsed and validated documents by query string, per schema, least recently used evicted first. Parsing and
- * validating (spec rules plus the cost walk) are pure functions of (schema, query text): variables are not
- * looked at (a variable `first` counts as the maximum), so a hit is exactly what a fresh run would return.
- * Refusals are cached too, so a client repeating a bad query does not make the server redo the work.
+ * Parsed and validated documents by query string, per schema, least recently used evicted first.
+ * Parsing and validating (spec rules plus the cost walk) are pure functions of (schema, query
+ * text): variables are not looked at (a variable `first` counts as the maximum), so a hit is
+ * exactly what a fresh run would return. Refusals are cached too, so a client repeating a bad query
+ * does not make the server redo the work.
  */
 const documentCaches = new WeakMap<GraphQLSchema, Map<string, Prepared>>();
 
@@ -117,7 +123,9 @@ function prepare(schema: GraphQLSchema, query: string): Prepared {
   return prepared;
 }
 
-/** Whether `query` is in the schema's document cache now (tests: the bound and the eviction order). */
+/**
+ * Whether `query` is in the schema's document cache now (tests: the bound and the eviction order).
+ */
 export function isDocumentCached(schema: GraphQLSchema, query: string): boolean {
   return documentCaches.get(schema)?.has(query) ?? false;
 }
@@ -127,10 +135,15 @@ export function cachedDocumentCount(schema: GraphQLSchema): number {
   return documentCaches.get(schema)?.size ?? 0;
 }
 
-/** Answers given so far by each executor (tests: that the compiled path answers, not the fallback). */
+/**
+ * Answers given so far by each executor (tests: that the compiled path answers, not the fallback).
+ */
 export const executorAnswers = { compiled: 0, graphqlJs: 0 };
 
-/** Whether an operation of the cached document `query` runs compiled by graphql-jit (tests: the fast path is taken). */
+/**
+ * Whether an operation of the cached document `query` runs compiled by graphql-jit (tests: the fast
+ * path is taken).
+ */
 export function isDocumentCompiled(schema: GraphQLSchema, query: string): boolean {
   const prepared = documentCaches.get(schema)?.get(query);
   return (
@@ -168,9 +181,10 @@ function hasIntrospection(document: DocumentNode): boolean {
 }
 
 /**
- * The operation compiled by graphql-jit, or null when graphql-js runs it: mutations (they have side effects, so
- * they must never run twice, see below), introspection (graphql-jit answers it differently) and anything
- * graphql-jit refuses to compile. Compiled once per (document, operation) and kept with the cached document.
+ * The operation compiled by graphql-jit, or null when graphql-js runs it: mutations (they have side
+ * effects, so they must never run twice, see below), introspection (graphql-jit answers it
+ * differently) and anything graphql-jit refuses to compile. Compiled once per (document, operation)
+ * and kept with the cached document.
  */
 function compiledOperation(
   schema: GraphQLSchema,
@@ -193,11 +207,12 @@ function compiledOperation(
 }
 
 /**
- * Runs a read-only operation with graphql-jit when it can answer exactly as graphql-js does: an answer without
- * errors is taken as it is. Any error (variables graphql-js would refuse, a scope error, a resolver fault, a null
- * in a non-null field) and the operation is run again by graphql-js, whose answer is the one returned: every error
- * message, path, location and null propagation of the spec stays graphql-js's own. Queries only read (resolvers
- * of Query fields never write), so running one twice changes nothing.
+ * Runs a read-only operation with graphql-jit when it can answer exactly as graphql-js does: an
+ * answer without errors is taken as it is. Any error (variables graphql-js would refuse, a scope
+ * error, a resolver fault, a null in a non-null field) and the operation is run again by
+ * graphql-js, whose answer is the one returned: every error message, path, location and null
+ * propagation of the spec stays graphql-js's own. Queries only read (resolvers of Query fields
+ * never write), so running one twice changes nothing.
  */
 async function executeCompiled(
   schema: GraphQLSchema,
@@ -205,8 +220,9 @@ async function executeCompiled(
   request: GraphQLRequest,
   ctx: MemberContext,
 ): Promise<ExecutionResult | null> {
-  // A document seen once runs on graphql-js: compiling (~2 ms for the courses page) pays off from its second run,
-  // and a client sending ever new documents does not make the server compile each of them.
+  // A document seen once runs on graphql-js: compiling (~2 ms for the courses page) pays off from
+  // its second run, and a client sending ever new documents does not make the server compile each
+  // of them.
   if (++prepared.runs < 2) return null;
   const operation = getOperationAST(prepared.document, request.operationName ?? undefined);
   if (operation?.operation !== 'query') return null;
@@ -229,8 +245,9 @@ async function executeCompiled(
 }
 
 /**
- * parse -> validate (spec rules + depth/complexity; both cached by query text) -> execute, with error masking.
- * A query that graphql-jit answers without errors takes that answer (executeCompiled); everything else, graphql-js.
+ * parse -> validate (spec rules + depth/complexity; both cached by query text) -> execute, with
+ * error masking. A query that graphql-jit answers without errors takes that answer
+ * (executeCompiled); everything else, graphql-js.
  */
 export async function executeMemberRequest(
   schema: GraphQLSchema,

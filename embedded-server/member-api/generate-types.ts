@@ -1,13 +1,14 @@
 /**
- * Regenerates `schema-types.ts` (TypeScript types of the member schema and of its resolvers) from the schema
- * files the server loads: `npx tsx embedded-server/member-api/generate-types.ts`. A test compares the committed
- * file with a fresh run, so a schema change without regeneration fails the build (as for graphql-env.ts).
+ * Regenerates `schema-types.ts` (TypeScript types of the member schema and of its resolvers) from
+ * the schema files the server loads: `npx tsx embedded-server/member-api/generate-types.ts`. A test
+ * compares the committed file with a fresh run, so a schema change without regeneration fails the
+ * build (as for graphql-env.ts).
  *
- * graphql-codegen's `typescript` and `typescript-resolvers` plugins, driven through `codegen()` (no CLI, no
- * config file). The mappers say what the resolvers hand graphql for each type: the node objects the resolvers
- * build, where a field loaded only when selected is a function (graphql's default resolver calls it), and a
- * connection whose `edges` are made only when asked for. So a node builder that leaves out a field, or gives
- * one the wrong type, fails `npm run typecheck`.
+ * graphql-codegen's `typescript` and `typescript-resolvers` plugins, driven through `codegen()` (no
+ * CLI, no config file). The mappers say what the resolvers hand graphql for each type: the node
+ * objects the resolvers build, where a field loaded only when selected is a function (graphql's
+ * default resolver calls it), and a connection whose `edges` are made only when asked for. So a
+ * node builder that leaves out a field, or gives one the wrong type, fails `npm run typecheck`.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

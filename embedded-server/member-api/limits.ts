@@ -19,33 +19,34 @@ import {
 } from 'graphql';
 
 /**
- * Cost limits for the member API (decisions, README): a query deeper than MAX_DEPTH or costlier than
- * MAX_COMPLEXITY is refused before any resolver runs. Cost: 1 per field; a connection field multiplies the
- * cost of its selection by its page size (`first`; a variable counts as the connection's maximum, since
- * validation runs before variables are known). Introspection fields count like any other (150
- * aliased `__schema` selections once returned 3 MB for a 17 KB request), and a request may hold at most
- * MAX_INTROSPECTION_SELECTIONS `__schema`/`__type` selections (all operations, fragments expanded): one is
- * what every real tool sends. Everything here is a pure function of (schema, document), so the verdict can be
- * cached with the parsed document.
+ * Cost limits for the member API (decisions, README): a query deeper than MAX_DEPTH or costlier
+ * than MAX_COMPLEXITY is refused before any resolver runs. Cost: 1 per field; a connection field
+ * multiplies the cost of its selection by its page size (`first`; a variable counts as the
+ * connection's maximum, since validation runs before variables are known). Introspection fields
+ * count like any other (150 aliased `__schema` selections once returned 3 MB for a 17 KB request),
+ * and a request may hold at most MAX_INTROSPECTION_SELECTIONS `__schema`/`__type` selections (all
+ * operations, fragments expanded): one is what every real tool sends. Everything here is a pure
+ * function of (schema, document), so the verdict can be cached with the parsed document.
  */
 export const MAX_DEPTH = 10;
 export const MAX_COMPLEXITY = 25_000;
 export const MAX_INTROSPECTION_SELECTIONS = 1;
 /**
- * Depth of a `__schema`/`__type` subtree, measured on its own: the standard introspection query of graphql-js
- * (GraphiQL, codegen tools) nests `ofType` seven times and is 15 deep. Its breadth (fields of the type of a field
- * of a type...) is bounded by graphql-js's own MaxIntrospectionDepthRule, part of specifiedRules.
+ * Depth of a `__schema`/`__type` subtree, measured on its own: the standard introspection query of
+ * graphql-js (GraphiQL, codegen tools) nests `ofType` seven times and is 15 deep. Its breadth
+ * (fields of the type of a field of a type...) is bounded by graphql-js's own
+ * MaxIntrospectionDepthRule, part of specifiedRules.
  */
 export const MAX_INTROSPECTION_DEPTH = 20;
 /**
- * Fields inside `__schema`/`__type` (fragments expanded). The standard introspection query has 220-230; aliased
- * copies of a list (`a1: types {...} a2: types {...}`) cost little each but multiply the answer, so they get
- * their own, tighter budget than MAX_COMPLEXITY.
+ * Fields inside `__schema`/`__type` (fragments expanded). The standard introspection query has
+ * 220-230; aliased copies of a list (`a1: types {...} a2: types {...}`) cost little each but
+ * multiply the answer, so they get their own, tighter budget than MAX_COMPLEXITY.
  */
 export const MAX_INTROSPECTION_FIELDS = 300;
 /**
- * Largest serialized answer of the member API. The cost limit bounds real answers far below it (the app's
- * biggest sync page is a few hundred KiB; the full introspection answer is about 70 KiB).
+ * Largest serialized answer of the member API. The cost limit bounds real answers far below it (the
+ * app's biggest sync page is a few hundred KiB; the full introspection answer is about 70 KiB).
  */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -62,7 +63,10 @@ function fieldsOf(type: GraphQLCompositeType | null | undefined) {
   return type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields() : undefined;
 }
 
-/** The field's definition, meta fields included (GraphQL spec §4.1: __schema and __type on the query root). */
+/**
+ * The field's definition, meta fields included (GraphQL spec §4.1: __schema and __type on the query
+ * root).
+ */
 function fieldDef(
   schema: GraphQLSchema,
   parent: GraphQLCompositeType | null | undefined,
@@ -149,8 +153,8 @@ function measureField(
   }
 }
 
-// Fragment cycles are rejected by graphql's own rules, and the `seen` guard keeps this walk finite even
-// before they run.
+// Fragment cycles are rejected by graphql's own rules, and the `seen` guard keeps this walk finite
+// even before they run.
 function measure(
   walk: Walk,
   set: SelectionSetNode,
@@ -185,8 +189,8 @@ function measure(
 }
 
 /**
- * The introspection budgets of one document: its selections and fields add up over all its operations, and
- * each budget is reported once, at the operation that passes it.
+ * The introspection budgets of one document: its selections and fields add up over all its
+ * operations, and each budget is reported once, at the operation that passes it.
  */
 class IntrospectionTally {
   readonly #maxSelections: number;

@@ -19,7 +19,10 @@ import type {
   ViewerResolvers,
 } from './schema-types';
 
-/** Connection page sizes: `first` at most 100 (decision); payments pages hold at most 50 nodes (spec "Limits"). */
+/**
+ * Connection page sizes: `first` at most 100 (decision); payments pages hold at most 50 nodes (spec
+ * "Limits").
+ */
 export const MAX_FIRST = 100;
 export const MAX_PAYMENTS_FIRST = 50;
 
@@ -56,7 +59,9 @@ const DateTime = new GraphQLScalarType({
   },
 });
 
-/** A Relay connection (Cursor Connections spec: PageInfo with both directions' flags and cursors). */
+/**
+ * A Relay connection (Cursor Connections spec: PageInfo with both directions' flags and cursors).
+ */
 function connection<R, N>(
   tag: string,
   page: Page<R>,
@@ -98,10 +103,10 @@ interface CourseCounts {
 }
 
 /**
- * Loads the trees of every course on a page at the first request for any of them: no N+1 per course. The
- * sections and lectures come memoised (the same for every viewer); the nodes are plain objects built here with
- * the viewer's state (graphql's default resolver reads them), and the progress counts come from the same pass,
- * so they can never disagree with the lectures.
+ * Loads the trees of every course on a page at the first request for any of them: no N+1 per
+ * course. The sections and lectures come memoised (the same for every viewer); the nodes are plain
+ * objects built here with the viewer's state (graphql's default resolver reads them), and the
+ * progress counts come from the same pass, so they can never disagree with the lectures.
  */
 function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], now: number) {
   let loaded: { sections: Map<string, Section[]>; counts: Map<string, CourseCounts> } | null = null;
@@ -135,7 +140,8 @@ function coursePageBatch(data: MemberData, rows: readonly EnrolledCourseRow[], n
         nodes.push({ id: s.id, title: s.title, position: s.position, lectures });
       }
       sections.set(courseId, nodes);
-      // A course without sections had no counts before either: detailProgress reads "undefined" as zeros.
+      // A course without sections had no counts before either: detailProgress reads "undefined" as
+      // zeros.
       if (tree.length > 0) counts.set(courseId, c);
     }
     return { sections, counts };
@@ -166,13 +172,15 @@ function courseConnection(
       slug: r.slug,
       title: r.title,
       description: r.description,
-      // Stored site-relative by the seeds; the API always answers an absolute URL (README, "Course covers").
+      // Stored site-relative by the seeds; the API always answers an absolute URL (README, "Course
+      // covers").
       coverImageUrl: absoluteSiteUrl(r.cover_image_url, ctx.baseUrl),
       instructorName: r.instructor_name,
       enrolledAt: r.enrolled_at,
       expireDate: r.has_lifetime_access ? null : r.expire_at,
       hasLifetimeAccess: r.has_lifetime_access === 1,
-      // Functions on the source object are called by graphql's default resolver, only when selected.
+      // Functions on the source object are called by graphql's default resolver, only when
+      // selected.
       detailProgress: (): CourseProgress => {
         const p = batch.progress(r.id);
         const total = p?.total ?? 0;
@@ -243,8 +251,9 @@ function consultingConnection(
   );
 }
 
-// The invoice and installment columns are written together (store insertPayment): a row with an invoice
-// number has a kind and an issue time. Were one null, graphql answers its non-null error, as before.
+// The invoice and installment columns are written together (store insertPayment): a row with an
+// invoice number has a kind and an issue time. Were one null, graphql answers its non-null error,
+// as before.
 function invoiceOf(r: PaymentTuple): Node<'Payment'>['invoice'] {
   const P = PAY;
   return r[P.invoice_number] === null
@@ -361,15 +370,23 @@ function subscriptions(ctx: MemberContext): Node<'NotificationSubscription'>[] {
   );
 }
 
-/** A field resolver of any schema (attachResolvers' input; the member map below is typed from the SDL). */
+/**
+ * A field resolver of any schema (attachResolvers' input; the member map below is typed from the
+ * SDL).
+ */
 type AnyResolver = GraphQLFieldResolver<never, never, never>;
 
-/** A resolver map: custom scalars by name, and field resolvers by type and field (schema.ts attachResolvers). */
+/**
+ * A resolver map: custom scalars by name, and field resolvers by type and field (schema.ts
+ * attachResolvers).
+ */
 export interface MemberResolvers {
   readonly [typeName: string]: GraphQLScalarType | Readonly<Record<string, AnyResolver>>;
 }
 
-/** Every field of the type has its resolver: one left out fails typecheck instead of answering null. */
+/**
+ * Every field of the type has its resolver: one left out fails typecheck instead of answering null.
+ */
 export type Complete<R> = Required<Omit<R, '__isTypeOf'>>;
 
 export const resolvers = {
@@ -382,7 +399,8 @@ export const resolvers = {
     id: (_v, _a, ctx) => ctx.userId,
     name: (_v, _a, ctx) => ctx.data.profile()?.name ?? '',
     email: (_v, _a, ctx) => ctx.data.profile()?.email ?? '',
-    // Same URL as UserInfo's `picture` (one function), so the app shows one avatar whichever it read.
+    // Same URL as UserInfo's `picture` (one function), so the app shows one avatar whichever it
+    // read.
     avatar: (_v, _a, ctx) => {
       const user = ctx.data.profile();
       return user ? memberPicture(ctx.baseUrl, user) : null;
@@ -435,8 +453,9 @@ export const resolvers = {
           registeredAt: r.registered_at,
         }),
       ),
-    // Spec "Limits": up to 50 nodes a page. A client asking for more (first 51..100) gets a page of 50 and
-    // hasNextPage, as from the real service; above 100 is refused like every other connection.
+    // Spec "Limits": up to 50 nodes a page. A client asking for more (first 51..100) gets a page of
+    // 50 and hasNextPage, as from the real service; above 100 is refused like every other
+    // connection.
     payments: (_v, a, ctx) =>
       paymentConnection(
         ctx,

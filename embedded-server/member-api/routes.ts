@@ -9,7 +9,10 @@ import { MAX_RESPONSE_BYTES } from './limits';
 import { memberSchema } from './schema';
 
 export const ACCOUNT_SCOPES = ['account:read', 'account:write'] as const;
-/** Decision: 64 KiB is far above any real member query (the app's sync query is ~3 KiB); larger bodies get 413. */
+/**
+ * Decision: 64 KiB is far above any real member query (the app's sync query is ~3 KiB); larger
+ * bodies get 413.
+ */
 export const MEMBER_BODY_LIMIT = 64 * 1024;
 
 /** GraphQL-shaped refusal for requests that never reach the executor (bad JSON, wrong shape). */
@@ -48,16 +51,19 @@ function toGraphQLRequest(body: unknown): GraphQLRequest | string {
 
 /**
  * POST /member/graphql. Pipeline (service-spec "Protected resources"):
- * 1. bearer check (checkBearer: 401 invalid_token + WWW-Authenticate for no/invalid/other-origin/no-school
- *    tokens, 503 when no verdict; it also revokes the parent pair on a refreshed token's first presentation);
- * 2. the token must hold account:read or account:write, else 403 insufficient_scope + WWW-Authenticate
- *    (operator-audience tokens never hold them: they end here too, decision in README);
+ * 1. bearer check (checkBearer: 401 invalid_token + WWW-Authenticate for
+ *    no/invalid/other-origin/no-school tokens, 503 when no verdict; it also revokes the parent pair
+ *    on a refreshed token's first presentation);
+ * 2. the token must hold account:read or account:write, else 403 insufficient_scope +
+ *    WWW-Authenticate (operator-audience tokens never hold them: they end here too, decision in
+ *    README);
  * 3. JSON body -> GraphQL request (400 on bad JSON or shape, 413 over the limit);
  * 4. execute: field-level scope errors come back as HTTP 200 with `errors`, no WWW-Authenticate.
  * There is no anonymous mode and no GET (the router answers 405).
  */
 async function handleGraphQL(ctx: RequestContext): Promise<void> {
-  // Fault switch (README "Fault injection"): the API is down for maintenance while the rest of the site answers.
+  // Fault switch (README "Fault injection"): the API is down for maintenance while the rest of the
+  // site answers.
   if (ctx.server.faults.memberApiUnavailable) {
     setNoStore(ctx.res);
     sendJson(

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 const SCHEMA_DIR = fileURLToPath(new URL('./schema/', import.meta.url));
 
-/** The schema files, concatenated in name order (base.graphql first: it declares the directive and roots). */
+/**
+ * The schema files, concatenated in name order (base.graphql first: it declares the directive and
+ * roots).
+ */
 export function loadTypeDefs(dir: string = SCHEMA_DIR): string {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))

@@ -13,13 +13,14 @@ import { applyScopeGuard } from './scope-guard';
 import { loadTypeDefs } from './schema-sdl';
 
 /**
- * Puts the resolver map onto a schema built from SDL: scalar behaviour onto the built scalar, field resolvers
- * onto their fields. A name that is not in the schema is a programming error and throws at build time.
+ * Puts the resolver map onto a schema built from SDL: scalar behaviour onto the built scalar, field
+ * resolvers onto their fields. A name that is not in the schema is a programming error and throws
+ * at build time.
  *
- * Built with graphql alone (no @graphql-tools): under vitest, vite resolves `graphql` to index.mjs while Node
- * loads index.js for packages it imports itself, so a helper package would bring a second copy of graphql
- * ("Cannot use GraphQLSchema from another module"). With graphql the only package involved, every importer of
- * `graphql` gets the same copy in either loader.
+ * Built with graphql alone (no @graphql-tools): under vitest, vite resolves `graphql` to index.mjs
+ * while Node loads index.js for packages it imports itself, so a helper package would bring a
+ * second copy of graphql ("Cannot use GraphQLSchema from another module"). With graphql the only
+ * package involved, every importer of `graphql` gets the same copy in either loader.
  */
 export function attachResolvers(schema: GraphQLSchema, map: MemberResolvers): GraphQLSchema {
   for (const [typeName, value] of Object.entries(map)) {
@@ -46,11 +47,12 @@ export function attachResolvers(schema: GraphQLSchema, map: MemberResolvers): Gr
 }
 
 /**
- * Gives every object- or list-typed field without a resolver graphql's default resolver, explicitly. The
- * resolvers' source objects hold functions for the parts loaded only when selected (a course's `sections`, a
- * payment's `adjustments`...), which graphql-js's default resolver calls; graphql-jit (execute.ts) reads a field
- * without a resolver as a plain property and would not. Same answers from graphql-js (it runs the same function);
- * leaf fields keep no resolver (none of them is a function, and graphql-jit reads them inline, its main saving).
+ * Gives every object- or list-typed field without a resolver graphql's default resolver,
+ * explicitly. The resolvers' source objects hold functions for the parts loaded only when selected
+ * (a course's `sections`, a payment's `adjustments`...), which graphql-js's default resolver calls;
+ * graphql-jit (execute.ts) reads a field without a resolver as a plain property and would not. Same
+ * answers from graphql-js (it runs the same function); leaf fields keep no resolver (none of them
+ * is a function, and graphql-jit reads them inline, its main saving).
  */
 export function explicitObjectResolvers(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -65,7 +67,10 @@ export function explicitObjectResolvers(schema: GraphQLSchema): GraphQLSchema {
 
 let cached: GraphQLSchema | null = null;
 
-/** The member schema with resolvers and the scope guard. Built once per process: it is immutable afterwards. */
+/**
+ * The member schema with resolvers and the scope guard. Built once per process: it is immutable
+ * afterwards.
+ */
 export function memberSchema(): GraphQLSchema {
   cached ??= applyScopeGuard(
     explicitObjectResolvers(attachResolvers(buildSchema(loadTypeDefs()), resolvers)),

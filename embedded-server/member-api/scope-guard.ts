@@ -11,9 +11,10 @@ import {
 import type { MemberContext } from './context';
 
 /**
- * The one `@requiresScope` guard (service-spec "Protected resources"): a token holding one account scope and
- * asking for a field of the other gets HTTP 200, the data it may see, and this error for the field.
- * Applied by wrapping every annotated field's resolver, so no resolver can forget the check.
+ * The one `@requiresScope` guard (service-spec "Protected resources"): a token holding one account
+ * scope and asking for a field of the other gets HTTP 200, the data it may see, and this error for
+ * the field. Applied by wrapping every annotated field's resolver, so no resolver can forget the
+ * check.
  */
 export function insufficientScopeError(scope: string): GraphQLError {
   return new GraphQLError(`This field requires the ${scope} scope.`, {
@@ -28,7 +29,10 @@ function scopeOf(directives: readonly ConstDirectiveNode[] | undefined): string 
   return arg?.value.kind === Kind.STRING ? arg.value.value : undefined;
 }
 
-/** The scope a field needs: its own `@requiresScope`, else its type's. Read from the SDL the schema was built from. */
+/**
+ * The scope a field needs: its own `@requiresScope`, else its type's. Read from the SDL the schema
+ * was built from.
+ */
 function requiredScope(
   type: GraphQLObjectType,
   field: GraphQLField<unknown, unknown>,
@@ -43,8 +47,9 @@ function objectTypes(schema: GraphQLSchema): GraphQLObjectType[] {
 }
 
 /**
- * Wraps the resolver of every `@requiresScope` field of `schema` in place and returns the schema. Only for a
- * schema this module's caller has just built (memberSchema): field configs are not shared with anything else.
+ * Wraps the resolver of every `@requiresScope` field of `schema` in place and returns the schema.
+ * Only for a schema this module's caller has just built (memberSchema): field configs are not
+ * shared with anything else.
  */
 export function applyScopeGuard(schema: GraphQLSchema): GraphQLSchema {
   for (const type of objectTypes(schema)) {

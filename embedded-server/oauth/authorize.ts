@@ -28,7 +28,9 @@ export interface AuthorizationRequest {
   clientId: string;
   clientName: string;
   audience: OAuthClient['audience'];
-  /** The client named itself (loopback registration or metadata document): the consent page says so. */
+  /**
+   * The client named itself (loopback registration or metadata document): the consent page says so.
+   */
   unverified: boolean;
   redirectUri: string;
   scopes: string[];
@@ -136,7 +138,8 @@ function checkPkce(q: Record<string, string>): string {
 function checkScopes(client: OAuthClient, q: Record<string, string>): string[] {
   if (!q.scope) throw new InvalidRequestError('scope is required');
   const scopes = parseScope(q.scope);
-  // Spec Authentication 7: account:read is reserved to member clients; operator scopes to operator clients.
+  // Spec Authentication 7: account:read is reserved to member clients; operator scopes to operator
+  // clients.
   const allowed =
     client.origin === 'metadata-document'
       ? scopesForUnreviewedMetadataClient()
@@ -159,7 +162,8 @@ function checkResource(
   client: OAuthClient,
   q: Record<string, string>,
 ): string | null {
-  // RFC 8707 + spec Authentication 3: member tokens are bound to this origin; resource is required for them.
+  // RFC 8707 + spec Authentication 3: member tokens are bound to this origin; resource is required
+  // for them.
   if (client.audience === 'member') {
     if (!q.resource)
       throw new InvalidTargetError(
@@ -169,7 +173,8 @@ function checkResource(
       throw new InvalidTargetError(`resource must be ${server.baseUrl}`);
     return q.resource;
   }
-  // Operator clients: this origin is the only resource served here; when omitted it is implied (decision, README).
+  // Operator clients: this origin is the only resource served here; when omitted it is implied
+  // (decision, README).
   if (q.resource !== undefined && q.resource !== server.baseUrl)
     throw new InvalidTargetError(`resource must be ${server.baseUrl}`);
   return server.baseUrl;

@@ -5,7 +5,9 @@ import { constantTimeEqual, randomSecret, sha256Hex } from '../store/secrets';
 import { deleteSession, getSession, insertSession } from '../store/sessions';
 import { SESSION_TTL_S } from './settings';
 
-/** Cookie name carries the port: browsers share cookies across ports of one host, sites must not. */
+/**
+ * Cookie name carries the port: browsers share cookies across ports of one host, sites must not.
+ */
 export function sessionCookieName(ctx: RequestContext): string {
   return `ld_session_${new URL(ctx.server.baseUrl).port || '80'}`;
 }
@@ -31,7 +33,10 @@ export function currentSession(ctx: RequestContext): ActiveSession | null {
   return row ? { raw, idHash, userId: row.userId, csrf: csrfFor(raw) } : null;
 }
 
-/** A new session (fresh random id). Used for anonymous visitors and again at sign-in (no session fixation). */
+/**
+ * A new session (fresh random id). Used for anonymous visitors and again at sign-in (no session
+ * fixation).
+ */
 export function startSession(ctx: RequestContext, userId: string | null): ActiveSession {
   const raw = randomSecret('', 32);
   const idHash = sha256Hex(raw);

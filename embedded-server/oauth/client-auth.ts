@@ -9,7 +9,10 @@ import {
   resolveMetadataClient,
 } from './client-metadata';
 
-/** Finds a client by id: a table row, or a Client ID Metadata Document for URL client_ids. Null if unknown. */
+/**
+ * Finds a client by id: a table row, or a Client ID Metadata Document for URL client_ids. Null if
+ * unknown.
+ */
 export async function resolveClient(
   server: ServerContext,
   clientId: string,
@@ -18,7 +21,8 @@ export async function resolveClient(
   if (row) {
     // A member application belongs to one school: it is unknown at any other site.
     if (row.audience === 'member' && row.schoolId !== server.site.schoolId) return null;
-    // An unused loopback registration is forgotten after a day (decision 25), even before a purge deletes it.
+    // An unused loopback registration is forgotten after a day (decision 25), even before a purge
+    // deletes it.
     if (
       row.origin === 'loopback-registration' &&
       row.createdAt < server.clock.now() - UNUSED_REGISTRATION_TTL_S * 1000 &&
@@ -39,9 +43,9 @@ export async function resolveClient(
 }
 
 /**
- * HTTP Basic (client_secret_basic) is not offered by discovery, so a request that tries it is refused, whatever
- * else it carries (a refresh without client_id included). RFC 6749 §5.2: a client that tried the Authorization
- * header gets 401 invalid_client with WWW-Authenticate for its scheme.
+ * HTTP Basic (client_secret_basic) is not offered by discovery, so a request that tries it is
+ * refused, whatever else it carries (a refresh without client_id included). RFC 6749 §5.2: a client
+ * that tried the Authorization header gets 401 invalid_client with WWW-Authenticate for its scheme.
  */
 export function refuseHttpBasic(
   server: ServerContext,
@@ -59,10 +63,10 @@ export type ClientAuthPolicy = 'token' | 'revocation';
 
 /**
  * Client authentication at the token and revocation endpoints (spec Authentication 1):
- * public clients use `none` (client_id only); confidential clients use client_secret_post.
- * A confidential client without its secret: 401 invalid_client at the token endpoint (spec Errors: "use of
- * none by a confidential client"), 403 unauthorized_client at the revocation endpoint (spec Errors).
- * HTTP Basic (client_secret_basic) is not offered by discovery, so it is refused.
+ * public clients use `none` (client_id only); confidential clients use client_secret_post. A
+ * confidential client without its secret: 401 invalid_client at the token endpoint (spec Errors:
+ * "use of none by a confidential client"), 403 unauthorized_client at the revocation endpoint (spec
+ * Errors). HTTP Basic (client_secret_basic) is not offered by discovery, so it is refused.
  */
 export async function authenticateClient(
   server: ServerContext,

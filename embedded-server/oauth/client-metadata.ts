@@ -11,10 +11,11 @@ import { oauthSettings } from './settings';
 import { isLoopbackRedirect } from './redirect-uris';
 
 /**
- * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): the client_id is an HTTPS
- * URL and the document at it is the client's metadata. Fetching a URL chosen by a stranger is an SSRF
- * risk, so (decisions, README): 5 KB cap, 3 s timeout, no redirects, only public unicast addresses (checked on
- * the address actually connected to, so DNS rebinding cannot slip a private address in), 5-minute cache.
+ * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): the client_id is an
+ * HTTPS URL and the document at it is the client's metadata. Fetching a URL chosen by a stranger is
+ * an SSRF risk, so (decisions, README): 5 KB cap, 3 s timeout, no redirects, only public unicast
+ * addresses (checked on the address actually connected to, so DNS rebinding cannot slip a private
+ * address in), 5-minute cache.
  */
 export const METADATA_MAX_BYTES = 5 * 1024;
 export const METADATA_TIMEOUT_MS = 3000;
@@ -27,7 +28,9 @@ export class ClientMetadataError extends Error {
   }
 }
 
-/** True when the client_id has the shape of a metadata-document URL (https, or http in test mode). */
+/**
+ * True when the client_id has the shape of a metadata-document URL (https, or http in test mode).
+ */
 export function looksLikeMetadataClientId(server: ServerContext, clientId: string): boolean {
   return (
     clientId.startsWith('https://') ||
@@ -59,7 +62,8 @@ function checkUrl(server: ServerContext, clientId: string): URL {
       'the client_id URL must be a normalized https URL with a path, no fragment and no credentials',
     );
   }
-  // Spec Authentication 6: the host must be allowlisted, or any host when open registration is enabled.
+  // Spec Authentication 6: the host must be allowlisted, or any host when open registration is
+  // enabled.
   if (!policy.open && !policy.allowedHosts.includes(url.hostname)) {
     throw new ClientMetadataError(
       `client metadata documents from ${url.hostname} are not accepted`,
@@ -68,7 +72,10 @@ function checkUrl(server: ServerContext, clientId: string): URL {
   return url;
 }
 
-/** Only globally routable unicast addresses (no loopback, private, link-local, unique-local, reserved...). */
+/**
+ * Only globally routable unicast addresses (no loopback, private, link-local, unique-local,
+ * reserved...).
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
@@ -77,7 +84,10 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
-/** DNS lookup that refuses non-public addresses: used as the request's `lookup`, so the checked address is the one dialled. */
+/**
+ * DNS lookup that refuses non-public addresses: used as the request's `lookup`, so the checked
+ * address is the one dialled.
+ */
 export function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
@@ -169,7 +179,9 @@ const DocumentSchema = z.object({
 });
 export type ClientMetadataDocument = z.infer<typeof DocumentSchema>;
 
-/** Validates a document against the URL it was fetched from (spec Authentication 6; the draft §4). */
+/**
+ * Validates a document against the URL it was fetched from (spec Authentication 6; the draft §4).
+ */
 export function validateDocument(url: URL, raw: unknown): ClientMetadataDocument {
   const parsed = DocumentSchema.safeParse(raw);
   if (!parsed.success) throw new ClientMetadataError('the client metadata document is malformed');
@@ -189,8 +201,8 @@ export function validateDocument(url: URL, raw: unknown): ClientMetadataDocument
     } catch {
       throw new ClientMetadataError('a redirect_uri in the document is not a URL');
     }
-    // "Under the document host" (spec Authentication 6): same scheme, host and port, i.e. the document's origin; another
-    // port of the same name is another server.
+    // "Under the document host" (spec Authentication 6): same scheme, host and port, i.e. the
+    // document's origin; another port of the same name is another server.
     const underHost = r.origin === url.origin && !r.hash;
     if (!underHost && !isLoopbackRedirect(uri))
       throw new ClientMetadataError(
@@ -200,7 +212,10 @@ export function validateDocument(url: URL, raw: unknown): ClientMetadataDocument
   return doc;
 }
 
-/** Resolves a metadata-document client (cache first). Throws ClientMetadataError when it cannot be trusted. */
+/**
+ * Resolves a metadata-document client (cache first). Throws ClientMetadataError when it cannot be
+ * trusted.
+ */
 export async function resolveMetadataClient(
   server: ServerContext,
   clientId: string,

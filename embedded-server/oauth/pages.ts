@@ -52,7 +52,10 @@ export function consentPage(opts: {
   redirectHost: string;
   /** The authorization URL (path + query), to come back to after "Use another account". */
   returnTo: string;
-  /** The name was chosen by the application itself (registration, metadata document), not checked by the site. */
+  /**
+   * The name was chosen by the application itself (registration, metadata document), not checked by
+   * the site.
+   */
   unverified: boolean;
 }): string {
   const items: SafeHtml[] = opts.scopes.map(
@@ -92,7 +95,10 @@ export function consentPage(opts: {
   );
 }
 
-/** Shown instead of redirecting when the client or redirect URI cannot be trusted (RFC 6749 §4.1.2.1). */
+/**
+ * Shown instead of redirecting when the client or redirect URI cannot be trusted (RFC 6749
+ * §4.1.2.1).
+ */
 export function errorPage(title: string, error: string, description: string): string {
   return page(
     title,

@@ -1,13 +1,14 @@
 /**
- * Redirect URIs are compared as the strings the client wrote, never after URL normalization (RFC 6749 §3.1.2.2
- * and §3.1.2.3, OAuth 2.1 §2.3.1, RFC 9700 §4.1.3): `HTTP://127.0.0.1`, `http://0x7f.1` and `http://2130706433`
- * all parse to the same URL as `http://127.0.0.1`, and none of them is what was registered.
+ * Redirect URIs are compared as the strings the client wrote, never after URL normalization (RFC
+ * 6749 §3.1.2.2 and §3.1.2.3, OAuth 2.1 §2.3.1, RFC 9700 §4.1.3): `HTTP://127.0.0.1`,
+ * `http://0x7f.1` and `http://2130706433` all parse to the same URL as `http://127.0.0.1`, and none
+ * of them is what was registered.
  */
 
 /**
- * A loopback redirect as RFC 8252 §7.3 and §8.3 write it: lower-case `http`, the literal 127.0.0.1 or [::1]
- * ("localhost" is not one), an optional port, a path or query, no fragment, no user info. Groups: host, port,
- * rest (path and query).
+ * A loopback redirect as RFC 8252 §7.3 and §8.3 write it: lower-case `http`, the literal 127.0.0.1
+ * or [::1] ("localhost" is not one), an optional port, a path or query, no fragment, no user info.
+ * Groups: host, port, rest (path and query).
  */
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::([0-9]{1,5}))?([/?][^#]*)?$/;
 
@@ -30,8 +31,8 @@ export function isLoopbackRedirect(uri: string): boolean {
 
 /**
  * Exact string match (RFC 6749 §3.1.2.3, RFC 9700 §4.1.3), with one exception: RFC 8252 §7.3 lets a
- * registered loopback redirect take any port, since native apps get an ephemeral one. Only the port may differ;
- * scheme, host and path are compared character for character.
+ * registered loopback redirect take any port, since native apps get an ephemeral one. Only the port
+ * may differ; scheme, host and path are compared character for character.
  */
 export function redirectUriMatches(registered: readonly string[], presented: string): boolean {
   if (registered.includes(presented)) return true;

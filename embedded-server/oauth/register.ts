@@ -46,7 +46,10 @@ function isHttps(uri: string): boolean {
   }
 }
 
-/** RFC 7591 §3.2.2: a body that is not JSON client metadata is invalid_client_metadata (decision 8), like a bad field. */
+/**
+ * RFC 7591 §3.2.2: a body that is not JSON client metadata is invalid_client_metadata (decision 8),
+ * like a bad field.
+ */
 async function readMetadata(ctx: RequestContext): Promise<unknown> {
   try {
     return await readJson(ctx.req);
@@ -60,9 +63,9 @@ async function readMetadata(ctx: RequestContext): Promise<unknown> {
 }
 
 /**
- * The bound on open loopback registration (decision 25): unused registrations older than a day are deleted, and
- * past LOOPBACK_REGISTRATIONS_PER_HOUR in the last hour the answer is 429 with Retry-After (RFC 6585 §4) until the
- * oldest of them leaves the window.
+ * The bound on open loopback registration (decision 25): unused registrations older than a day are
+ * deleted, and past LOOPBACK_REGISTRATIONS_PER_HOUR in the last hour the answer is 429 with
+ * Retry-After (RFC 6585 §4) until the oldest of them leaves the window.
  */
 function checkQuota(ctx: RequestContext, now: number): void {
   const { db } = ctx.server;
@@ -82,11 +85,13 @@ function checkQuota(ctx: RequestContext, now: number): void {
 /**
  * POST /api/oauth/register (spec Authentication 6). Not open RFC 7591 registration:
  * 1. client_name of an allowlisted vendor platform -> that platform's existing client_id.
- * 2. Every redirect URI a loopback http://127.0.0.1:<port>/<path> -> a new operator client, whatever the
- *    client_name, when the server's registration policy is 'allowlist_or_loopback' (the default). The spec's two
- *    statements conflict here; the metadata (the source of truth) publishes the choice as `registration_policy`
- *    (decision 8, README), and this endpoint follows it.
- * 3. Otherwise: a fixed HTTPS callback -> invalid_redirect_uri; anything else -> invalid_client_metadata.
+ * 2. Every redirect URI a loopback http://127.0.0.1:<port>/<path> -> a new operator client,
+ *    whatever the client_name, when the server's registration policy is 'allowlist_or_loopback'
+ *    (the default). The spec's two statements conflict here; the metadata (the source of truth)
+ *    publishes the choice as `registration_policy` (decision 8, README), and this endpoint follows
+ *    it.
+ * 3. Otherwise: a fixed HTTPS callback -> invalid_redirect_uri; anything else ->
+ *    invalid_client_metadata.
  * All registered clients are operator-audience: member clients come only from the admin area.
  */
 async function register(ctx: RequestContext): Promise<void> {
@@ -116,7 +121,8 @@ async function register(ctx: RequestContext): Promise<void> {
     return;
   }
 
-  // Only when the metadata says so (registration_policy, the source of truth for the spec's conflict).
+  // Only when the metadata says so (registration_policy, the source of truth for the spec's
+  // conflict).
   if (
     registrationPolicy(ctx.server) === 'allowlist_or_loopback' &&
     meta.redirect_uris.every(isRegistrableLoopback)

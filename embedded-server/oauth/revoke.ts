@@ -8,9 +8,10 @@ import { authenticateClient } from './client-auth';
 import { PATHS } from './settings';
 
 /**
- * POST /api/oauth/revoke (RFC 7009). One record holds both tokens, so revoking either revokes the pair
- * (spec "Token pair lifecycle"), except an access token past its lifetime: 200 and nothing changes, so the
- * refresh token keeps working. Unknown tokens and other clients' tokens: 200, no effect (RFC 7009 §2.1/§2.2).
+ * POST /api/oauth/revoke (RFC 7009). One record holds both tokens, so revoking either revokes the
+ * pair (spec "Token pair lifecycle"), except an access token past its lifetime: 200 and nothing
+ * changes, so the refresh token keeps working. Unknown tokens and other clients' tokens: 200, no
+ * effect (RFC 7009 §2.1/§2.2).
  */
 async function revoke(ctx: RequestContext): Promise<void> {
   setNoStore(ctx.res);
@@ -30,10 +31,11 @@ async function revoke(ctx: RequestContext): Promise<void> {
   const byAccess = byRefresh ? undefined : getPairByAccessHash(db, hash);
   const pair = byRefresh ?? byAccess;
   if (pair && pair.clientId === client.clientId) {
-    // Revocation ends the session this pair belongs to (its grant: the pairs refreshed from one authorization),
-    // not only the one record: the pair it was refreshed from is kept live only for retries until first
-    // presentation (spec lifecycle), and a sign-out right after a refresh must not leave it working. Other
-    // authorizations (other devices) keep their pairs (spec Authentication 10).
+    // Revocation ends the session this pair belongs to (its grant: the pairs refreshed from one
+    // authorization), not only the one record: the pair it was refreshed from is kept live only for
+    // retries until first presentation (spec lifecycle), and a sign-out right after a refresh must
+    // not leave it working. Other authorizations (other devices) keep their pairs (spec
+    // Authentication 10).
     if (byRefresh) revokeGrant(db, pair.grantId, now, 'revoked-by-refresh-token');
     else if (now < pair.accessExpiresAt)
       revokeGrant(db, pair.grantId, now, 'revoked-by-access-token');

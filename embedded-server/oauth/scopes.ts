@@ -42,8 +42,9 @@ export const ALL_SCOPES: readonly string[] = [
 ];
 
 /**
- * What a client reaching the member data (/mcp's member tools, /member/graphql) asks for: the identity scopes and
- * the two account scopes, which only a member client (made by a site operator) can be granted.
+ * What a client reaching the member data (/mcp's member tools, /member/graphql) asks for: the
+ * identity scopes and the two account scopes, which only a member client (made by a site operator)
+ * can be granted.
  */
 export const MEMBER_CLIENT_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOPES];
 
@@ -53,7 +54,10 @@ export function scopesForAudience(audience: Audience): readonly string[] {
     : [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
 }
 
-/** What an unreviewed metadata-document client may ask for: identity and read scopes only (spec Authentication 6). */
+/**
+ * What an unreviewed metadata-document client may ask for: identity and read scopes only (spec
+ * Authentication 6).
+ */
 export function scopesForUnreviewedMetadataClient(): readonly string[] {
   return [...IDENTITY_SCOPES, ...OPERATOR_SCOPES.filter((s) => s.endsWith(':read'))];
 }

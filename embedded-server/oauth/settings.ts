@@ -1,6 +1,9 @@
 import type { OAuthSettings, RegistrationPolicy, ServerContext } from '../http/types';
 
-/** Lifetimes. Spec "Limits": member access token 2 h, id_token 10 min; the rest are decisions (README). */
+/**
+ * Lifetimes. Spec "Limits": member access token 2 h, id_token 10 min; the rest are decisions
+ * (README).
+ */
 export const ACCESS_TOKEN_TTL_S = 2 * 60 * 60;
 export const ID_TOKEN_TTL_S = 10 * 60;
 /** Decision: authorization codes live 60 s (RFC 6749 §4.1.2 recommends at most 10 minutes). */
@@ -13,8 +16,9 @@ export const SESSION_TTL_S = 12 * 60 * 60;
 export const PENDING_AUTHORIZATION_TTL_S = 10 * 60;
 
 /**
- * Decision: loopback registration is open to any name (decision 8), so it is bounded: at most this many new
- * registrations per hour for the site, and a registration that never got a code or a token is forgotten a day later.
+ * Decision: loopback registration is open to any name (decision 8), so it is bounded: at most this
+ * many new registrations per hour for the site, and a registration that never got a code or a token
+ * is forgotten a day later.
  */
 export const LOOPBACK_REGISTRATIONS_PER_HOUR = 20;
 export const UNUSED_REGISTRATION_TTL_S = 24 * 60 * 60;
@@ -28,7 +32,9 @@ export function oauthSettings(server: ServerContext): OAuthSettings {
   return server.oauth ?? DEFAULT_OAUTH_SETTINGS;
 }
 
-/** The metadata member that says what registration accepts (RFC 8414 §2 allows additional members). */
+/**
+ * The metadata member that says what registration accepts (RFC 8414 §2 allows additional members).
+ */
 export const REGISTRATION_POLICY_KEY = 'registration_policy';
 
 export function registrationPolicy(server: ServerContext): RegistrationPolicy {
@@ -56,7 +62,10 @@ export const PATHS = {
   register: '/api/oauth/register',
   jwks: '/oauth/jwks',
   protectedResourceMetadata: '/.well-known/oauth-protected-resource',
-  /** RFC 9728 §3.1: the metadata of the resource at /mcp, found by inserting the well-known path before it. */
+  /**
+   * RFC 9728 §3.1: the metadata of the resource at /mcp, found by inserting the well-known path
+   * before it.
+   */
   mcpProtectedResourceMetadata: '/.well-known/oauth-protected-resource/mcp',
   authorizationServerMetadata: '/.well-known/oauth-authorization-server',
   openidConfiguration: '/.well-known/openid-configuration',

@@ -24,7 +24,8 @@ function hasControlCharacter(value: string): boolean {
 }
 
 export function safeReturnTo(value: string | null | undefined): string {
-  // Browsers drop tabs and newlines from URLs ("/\t/evil" becomes "//evil") and read "\\" as "/": refuse them.
+  // Browsers drop tabs and newlines from URLs ("/\t/evil" becomes "//evil") and read "\\" as "/":
+  // refuse them.
   if (
     !value ||
     !value.startsWith('/') ||
@@ -63,7 +64,9 @@ function showSignIn(ctx: RequestContext): void {
   );
 }
 
-/** POST /sign-in: email + password, CSRF-checked; a new session id on success (no session fixation). */
+/**
+ * POST /sign-in: email + password, CSRF-checked; a new session id on success (no session fixation).
+ */
 async function submitSignIn(ctx: RequestContext): Promise<void> {
   const { server } = ctx;
   const form = await readForm(ctx.req);
@@ -84,8 +87,8 @@ async function submitSignIn(ctx: RequestContext): Promise<void> {
     return;
   }
   const user = form.email ? getUserByEmail(server.db, form.email) : undefined;
-  // An unknown email costs the same scrypt work as a known one, so timing does not reveal which accounts
-  // exist; the message is the same in both cases.
+  // An unknown email costs the same scrypt work as a known one, so timing does not reveal which
+  // accounts exist; the message is the same in both cases.
   const ok =
     (await verifyPassword(form.password ?? '', user?.passwordHash ?? DUMMY_HASH())) &&
     user !== undefined &&
@@ -124,7 +127,10 @@ async function submitSignIn(ctx: RequestContext): Promise<void> {
   redirect(ctx.res, returnTo);
 }
 
-/** POST /sign-out (optionally `return_to`: sign in again, e.g. "use another account" on the consent page). */
+/**
+ * POST /sign-out (optionally `return_to`: sign in again, e.g. "use another account" on the consent
+ * page).
+ */
 async function signOut(ctx: RequestContext): Promise<void> {
   const form = await readForm(ctx.req);
   const session = currentSession(ctx);

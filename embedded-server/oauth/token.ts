@@ -87,7 +87,8 @@ function responseFor(
   };
 }
 
-// --- authorization_code grant: one check per function (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 8707 §2.2) ---
+// --- authorization_code grant: one check per function (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 8707
+// §2.2) ---
 
 function findCode(
   server: ServerContext,
@@ -104,8 +105,8 @@ function findCode(
 }
 
 function refuseReplay(server: ServerContext, code: AuthorizationCode): never {
-  // RFC 6749 §4.1.2 / RFC 9700 §4.2.4: a code is single-use. A second redemption is refused and every
-  // pair issued from the code is revoked, since one of the two redeemers is an attacker.
+  // RFC 6749 §4.1.2 / RFC 9700 §4.2.4: a code is single-use. A second redemption is refused and
+  // every pair issued from the code is revoked, since one of the two redeemers is an attacker.
   revokeGrant(server.db, code.id, server.clock.now(), 'code-replay');
   throw new InvalidGrantError('the authorization code was already used');
 }
@@ -116,9 +117,13 @@ function checkUnusedAndFresh(server: ServerContext, code: AuthorizationCode): vo
     throw new InvalidGrantError('the authorization code has expired');
 }
 
-/** Consumed only once every check passed (a failed attempt does not burn the legitimate client's code). */
+/**
+ * Consumed only once every check passed (a failed attempt does not burn the legitimate client's
+ * code).
+ */
 function consume(server: ServerContext, code: AuthorizationCode): void {
-  if (!consumeCode(server.db, code.id, server.clock.now())) refuseReplay(server, code); // lost a race
+  // lost a race
+  if (!consumeCode(server.db, code.id, server.clock.now())) refuseReplay(server, code);
 }
 
 function checkRedirectUri(form: Record<string, string>, code: AuthorizationCode): void {
@@ -139,7 +144,8 @@ function checkVerifier(form: Record<string, string>, code: AuthorizationCode): v
 }
 
 function checkResource(form: Record<string, string>, code: AuthorizationCode): void {
-  // Spec "Token request": resource must repeat the authorization value for member tokens (RFC 8707 §2.2).
+  // Spec "Token request": resource must repeat the authorization value for member tokens (RFC 8707
+  // §2.2).
   if (code.audience === 'member' && form.resource === undefined)
     throw new InvalidTargetError('resource is required and must repeat the authorization value');
   if (form.resource !== undefined && form.resource !== code.resource)
@@ -158,7 +164,8 @@ async function authorizationCodeGrant(
   checkVerifier(form, code);
   checkResource(form, code);
 
-  // Consume and issue in one transaction: a replay can never slip between them and miss the new pair.
+  // Consume and issue in one transaction: a replay can never slip between them and miss the new
+  // pair.
   const issued = server.db.transaction(() => {
     consume(server, code);
     return issuePair(server, {
@@ -173,7 +180,8 @@ async function authorizationCodeGrant(
     });
   })();
   const body = responseFor(server, issued);
-  // Spec "Token response": id_token exactly when openid was granted and discovery lists alg values + jwks_uri.
+  // Spec "Token response": id_token exactly when openid was granted and discovery lists alg values
+  // + jwks_uri.
   if (parseScope(code.scope).includes('openid') && signsIdTokens(server)) {
     const claims = memberClaims(server, code.userId, code.schoolId);
     if (!claims) throw new InvalidGrantError('the member no longer exists');
@@ -216,14 +224,16 @@ async function refreshTokenGrant(
 ): Promise<TokenResponse> {
   const { server } = ctx;
   if (!form.refresh_token) throw new InvalidRequestError('refresh_token is required');
-  // Fault switch (README "Fault injection"): the site refuses every refresh, as after an operator ended the sessions.
+  // Fault switch (README "Fault injection"): the site refuses every refresh, as after an operator
+  // ended the sessions.
   if (server.faults.refreshRefused)
     throw new InvalidGrantError('the refresh token is no longer valid; sign in again');
   const refreshHash = sha256Hex(form.refresh_token);
   const client = await refreshClient(ctx, form, getPairByRefreshHash(server.db, refreshHash));
-  // Read the pair again after the only await (client resolution can fetch a metadata document): a revocation,
-  // a code replay or a first presentation that landed meanwhile must be seen. From here to issuePair nothing
-  // yields, so the checks and the new pair are one step for every other request (better-sqlite3 is synchronous).
+  // Read the pair again after the only await (client resolution can fetch a metadata document): a
+  // revocation, a code replay or a first presentation that landed meanwhile must be seen. From here
+  // to issuePair nothing yields, so the checks and the new pair are one step for every other
+  // request (better-sqlite3 is synchronous).
   const pair = getPairByRefreshHash(server.db, refreshHash);
   const now = server.clock.now();
   if (!pair || pair.clientId !== client.clientId)
@@ -243,7 +253,8 @@ async function refreshTokenGrant(
   if (form.resource !== undefined && form.resource !== pair.resource)
     throw new InvalidTargetError('resource does not match the token');
 
-  // The old pair stays live until the new access token is first presented (spec lifecycle; http/bearer.ts).
+  // The old pair stays live until the new access token is first presented (spec lifecycle;
+  // http/bearer.ts).
   const issued = issuePair(server, {
     grantId: pair.grantId,
     parentId: pair.id,

@@ -2,15 +2,17 @@ import type { ServerContext } from '../http/types';
 import { getUserById, rolesAt, type Role, type UserRow } from '../store/identity';
 
 /**
- * The member's picture: their own, else the generated `<base>/avatars/<id>.svg` (README decision 13). UserInfo,
- * the id_token and the member API's `viewer.avatar` all call this, so the three never disagree (spec "id_token
- * claims": `picture` matches UserInfo).
+ * The member's picture: their own, else the generated `<base>/avatars/<id>.svg` (README decision
+ * 13). UserInfo, the id_token and the member API's `viewer.avatar` all call this, so the three
+ * never disagree (spec "id_token claims": `picture` matches UserInfo).
  */
 export function memberPicture(baseUrl: string, user: Pick<UserRow, 'id' | 'picture'>): string {
   return user.picture ?? `${baseUrl}/avatars/${encodeURIComponent(user.id)}.svg`;
 }
 
-/** The claims UserInfo returns and the id_token repeats (spec "id_token claims": they must match). */
+/**
+ * The claims UserInfo returns and the id_token repeats (spec "id_token claims": they must match).
+ */
 export interface MemberClaims {
   sub: string;
   email: string;

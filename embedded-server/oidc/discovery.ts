@@ -46,22 +46,26 @@ export function authorizationServerMetadata(server: ServerContext): Record<strin
     revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: true,
-    // Spec Authentication 6: the metadata settles whether registration is allowlist-only or also open to any
-    // loopback client; /api/oauth/register follows the same setting, so the two never disagree.
+    // Spec Authentication 6: the metadata settles whether registration is allowlist-only or also
+    // open to any loopback client; /api/oauth/register follows the same setting, so the two never
+    // disagree.
     [REGISTRATION_POLICY_KEY]: registrationPolicy(server),
     service_documentation: `${base}/auth.md`,
   };
-  // Spec: jwks_uri may be published before signing starts, so jwks_uri alone does not promise an id_token.
+  // Spec: jwks_uri may be published before signing starts, so jwks_uri alone does not promise an
+  // id_token.
   if (publishesJwks(server)) meta.jwks_uri = base + PATHS.jwks;
   if (signsIdTokens(server)) meta.id_token_signing_alg_values_supported = [ID_TOKEN_ALG];
   return meta;
 }
 
 /**
- * OpenID Connect Discovery 1.0 §3: the same facts plus the OIDC-only members. Only while id_tokens are signed:
- * §3 makes `jwks_uri` and `id_token_signing_alg_values_supported` REQUIRED, and the spec makes listing both the
- * promise of an id_token, so in the other modes no OpenID configuration could be both complete and true. There the
- * document is not served (404) and the RFC 8414 metadata, the source of truth, says what the site does.
+ * OpenID Connect Discovery 1.0 §3: the same facts plus the OIDC-only members. Only while id_tokens
+ * are signed:
+ * §3 makes `jwks_uri` and `id_token_signing_alg_values_supported` REQUIRED, and the spec makes
+ * listing both the promise of an id_token, so in the other modes no OpenID configuration could be
+ * both complete and true. There the document is not served (404) and the RFC 8414 metadata, the
+ * source of truth, says what the site does.
  */
 export function openidConfiguration(server: ServerContext): Record<string, unknown> {
   if (!signsIdTokens(server))
@@ -91,11 +95,12 @@ export function protectedResourceMetadata(server: ServerContext): Record<string,
 }
 
 /**
- * RFC 9728 §3.1 metadata of /mcp (clients such as the MCP SDK look here first, before the origin's document). It
- * lists only the scopes a client can be granted for /mcp's member tools, so a client that asks for every listed
- * scope (MCP's scope selection) asks for what a member client may hold. `resource` stays the origin: member tokens
- * are bound to the origin and the same token serves /mcp and /member/graphql (spec Authentication 3), where RFC 9728
- * §3.3 alone would name /mcp (decision, README "/mcp").
+ * RFC 9728 §3.1 metadata of /mcp (clients such as the MCP SDK look here first, before the origin's
+ * document). It lists only the scopes a client can be granted for /mcp's member tools, so a client
+ * that asks for every listed scope (MCP's scope selection) asks for what a member client may hold.
+ * `resource` stays the origin: member tokens are bound to the origin and the same token serves /mcp
+ * and /member/graphql (spec Authentication 3), where RFC 9728 §3.3 alone would name /mcp (decision,
+ * README "/mcp").
  */
 export function mcpProtectedResourceMetadata(server: ServerContext): Record<string, unknown> {
   return {

@@ -8,8 +8,9 @@ type CryptoKey = webcrypto.CryptoKey;
 /** id_tokens are signed with ES256 on P-256 (spec: "id_token string (JWT, ES256)"). */
 export const ID_TOKEN_ALG = 'ES256';
 /**
- * How long a retired key stays in the JWKS. Far longer than the 10-minute id_token lifetime, so a token
- * signed just before a rotation still verifies, and a client that cached the JWKS finds the new kid on refetch.
+ * How long a retired key stays in the JWKS. Far longer than the 10-minute id_token lifetime, so a
+ * token signed just before a rotation still verifies, and a client that cached the JWKS finds the
+ * new kid on refetch.
  */
 export const RETIRED_KEY_PUBLISHED_MS = 24 * 60 * 60 * 1000;
 
@@ -50,9 +51,10 @@ async function generate(db: Database, now: number): Promise<KeyRow> {
 }
 
 /**
- * Imported keys by kid, per database: importing a JWK and parsing the stored JSON on every id_token cost more than
- * signing it. The current key's row is still read on every call, so a rotation (by this module or straight in the
- * table) takes effect at once; only the immutable key material of a kid is kept.
+ * Imported keys by kid, per database: importing a JWK and parsing the stored JSON on every id_token
+ * cost more than signing it. The current key's row is still read on every call, so a rotation (by
+ * this module or straight in the table) takes effect at once; only the immutable key material of a
+ * kid is kept.
  */
 const imported = new WeakMap<Database, Map<string, SigningKey>>();
 
@@ -73,7 +75,10 @@ async function toSigningKey(db: Database, row: KeyRow): Promise<SigningKey> {
 
 const pendingGeneration = new WeakMap<Database, Promise<KeyRow>>();
 
-/** The current signing key, created on first use and persisted (a file database keeps it across restarts). */
+/**
+ * The current signing key, created on first use and persisted (a file database keeps it across
+ * restarts).
+ */
 export async function currentSigningKey(db: Database, now: number): Promise<SigningKey> {
   let row = prepared(
     db,
@@ -109,7 +114,10 @@ export async function rotateSigningKey(db: Database, now: number): Promise<strin
   return row.kid;
 }
 
-/** Public keys for jwks_uri: the current key plus retired keys still inside their publication window. */
+/**
+ * Public keys for jwks_uri: the current key plus retired keys still inside their publication
+ * window.
+ */
 export async function publishedJwks(db: Database, now: number): Promise<{ keys: JWK[] }> {
   await currentSigningKey(db, now);
   const rows = prepared(

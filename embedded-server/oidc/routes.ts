@@ -10,9 +10,9 @@ import { discoveryRoutes } from './discovery';
 import { publishedJwks } from './keys';
 
 /**
- * GET and POST /api/oauth/userinfo (OpenID Connect Core §5.3, §5.3.1: both methods) through the shared bearer
- * check. The token comes in the Authorization header either way (bearer_methods_supported: header); a POST body is
- * not read.
+ * GET and POST /api/oauth/userinfo (OpenID Connect Core §5.3, §5.3.1: both methods) through the
+ * shared bearer check. The token comes in the Authorization header either way
+ * (bearer_methods_supported: header); a POST body is not read.
  */
 function userinfo(ctx: RequestContext): void {
   const token = requireBearer(ctx);
@@ -34,7 +34,10 @@ async function jwks(ctx: RequestContext): Promise<void> {
   });
 }
 
-/** GET /avatars/:file: the `picture` claim of members without their own picture (a generated initial). */
+/**
+ * GET /avatars/:file: the `picture` claim of members without their own picture (a generated
+ * initial).
+ */
 function avatar(ctx: RequestContext): void {
   const id = (ctx.params.file ?? '').replace(/\.svg$/, '');
   const user = getUserById(ctx.server.db, id);

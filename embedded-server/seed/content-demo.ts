@@ -55,7 +55,8 @@ export function insertCourseTree(
     slug: spec.slug,
     title: spec.title,
     description: spec.description,
-    // Served by the site itself (covers/routes.ts): no external host, so covers load offline and in tests.
+    // Served by the site itself (covers/routes.ts): no external host, so covers load offline and in
+    // tests.
     cover_image_url: coverPath(spec.slug),
     instructor_name: spec.instructor,
     price: spec.price,
@@ -697,7 +698,8 @@ export const DEMO_NOTIFICATIONS: {
 export function seedDemoSite(db: Database, schoolId: string, now: number, rng: Rng): void {
   for (const spec of DEMO_COURSES) insertCourseTree(db, schoolId, spec, now, rng);
 
-  // Each product's file is served by this site (files/routes.ts), generated from the product: PDF, WAV, PNG.
+  // Each product's file is served by this site (files/routes.ts), generated from the product: PDF,
+  // WAV, PNG.
   const products = [
     {
       id: 'dgp_sql_cheatsheet',
@@ -855,7 +857,8 @@ export function seedDemoSite(db: Database, schoolId: string, now: number, rng: R
       consultant: 'Kevin Lin 林凱文',
       minutes: 30,
     },
-    // Offered against an expired course: not delivered any more, so the member API does not list it.
+    // Offered against an expired course: not delivered any more, so the member API does not list
+    // it.
     {
       id: 'csv_photo_critique',
       course: 'crs_photography',

@@ -1,4 +1,7 @@
-/** Deterministic PRNG for seed data: the same seed name always yields the same rows (mulberry32 over an FNV-1a hash). */
+/**
+ * Deterministic PRNG for seed data: the same seed name always yields the same rows (mulberry32 over
+ * an FNV-1a hash).
+ */
 export interface Rng {
   /** Uniform in [0, 1). */
   next(): number;

@@ -28,7 +28,10 @@ export const DEFAULT_LARGE: LargeSeedOptions = {
   notifications: 2000,
 };
 
-/** Reads `options.large` (createEmbeddedServer({ seedOptions: { large: {...} } })) over the defaults. */
+/**
+ * Reads `options.large` (createEmbeddedServer({ seedOptions: { large: {...} } })) over the
+ * defaults.
+ */
 export function largeOptions(options: Readonly<Record<string, unknown>>): LargeSeedOptions {
   const given = (options['large'] ?? {}) as Partial<Record<keyof LargeSeedOptions, unknown>>;
   const out = { ...DEFAULT_LARGE };
@@ -40,9 +43,10 @@ export function largeOptions(options: Readonly<Record<string, unknown>>): LargeS
 }
 
 /**
- * Writes the content of the served site (migration 002 tables) with prepared statements in ONE transaction
- * (a savepoint when seed/index.ts already opened one), deterministic for a given (seed, site, now).
- * 'demo' is the hand-written set; 'large' is the demo set plus bulk rows for usr_student.
+ * Writes the content of the served site (migration 002 tables) with prepared statements in ONE
+ * transaction (a savepoint when seed/index.ts already opened one), deterministic for a given (seed,
+ * site, now). 'demo' is the hand-written set; 'large' is the demo set plus bulk rows for
+ * usr_student.
  */
 export function seedContent(db: Database, ctx: SeedContext): void {
   const schoolId = ctx.school.schoolId;
@@ -285,7 +289,8 @@ function seedLarge(
     const state = rng.pick(STATES);
     const type = rng.pick(TYPES);
     const amount = rng.int(5, 120) * 100;
-    // One purchase in five is paid in two payments: payment p (p % 5 === 1) shares the tradeNo of p - 1.
+    // One purchase in five is paid in two payments: payment p (p % 5 === 1) shares the tradeNo of p
+    // - 1.
     const trade = `T2025B${String(p % 5 === 1 ? p - 1 : p).padStart(7, '0')}`;
     const unpaidCode =
       (state === 'not_paid' || state === 'expired') && (type === 'atm' || type === 'cvs');

@@ -12,7 +12,10 @@ export const SITES: Record<SiteKey, SiteConfig> = {
   demo2: { schoolId: 'sch_demo2', name: 'Second Demo School', subdomain: 'demo2' },
 };
 
-/** Demo credentials, published in the README and the sign-in page hint (they are demo data, not secrets). */
+/**
+ * Demo credentials, published in the README and the sign-in page hint (they are demo data, not
+ * secrets).
+ */
 export const DEMO_USERS = {
   student: {
     id: 'usr_student',
@@ -45,8 +48,8 @@ export const DEMO_VENDOR = {
   redirectUris: ['https://vendor.example.com/oauth/callback', 'http://127.0.0.1/callback'],
 } as const;
 
-// Deterministic seed: the salt is derived from the email, so the same seed gives the same rows. Cached per
-// process because scrypt is deliberately slow and tests start many servers.
+// Deterministic seed: the salt is derived from the email, so the same seed gives the same rows.
+// Cached per process because scrypt is deliberately slow and tests start many servers.
 const seededHashes = new Map<string, string>();
 function seedPasswordHash(email: string, password: string): string {
   const key = `${email}\0${password}`;
@@ -62,8 +65,8 @@ function seedPasswordHash(email: string, password: string): string {
 }
 
 /**
- * Identity and OAuth seed: both demo schools, the student (a role at both), the owner, the two member
- * applications of the served site, and the allowlisted vendor platform.
+ * Identity and OAuth seed: both demo schools, the student (a role at both), the owner, the two
+ * member applications of the served site, and the allowlisted vendor platform.
  */
 export function seedIdentity(db: Database, site: SiteKey, now: number): void {
   for (const s of Object.values(SITES))

@@ -15,8 +15,8 @@ export interface SeedOptions {
 
 /**
  * Seeds a fresh database: identity first, then content (seed/content.ts). Deterministic for a given
- * (seed, site, now). A database that already holds the schools is left alone, so a file database keeps
- * what happened to it across restarts. Returns whether anything was seeded.
+ * (seed, site, now). A database that already holds the schools is left alone, so a file database
+ * keeps what happened to it across restarts. Returns whether anything was seeded.
  */
 export function seedDatabase(db: Database, opts: SeedOptions): boolean {
   if (opts.seed === 'none') return false;

@@ -3,7 +3,10 @@ import type { SiteConfig } from '../http/types';
 export type SeedKind = 'demo' | 'large' | 'none';
 export type SiteKey = 'demo' | 'demo2';
 
-/** What seedContent (seed/content.ts, owned by the content engineer) receives after identity is seeded. */
+/**
+ * What seedContent (seed/content.ts, owned by the content engineer) receives after identity is
+ * seeded.
+ */
 export interface SeedContext {
   seed: Exclude<SeedKind, 'none'>;
   site: SiteKey;

@@ -75,8 +75,8 @@ export function listSchoolClients(db: Database, schoolId: string): OAuthClient[]
 }
 
 /**
- * Deletes a member application of a school. Its codes and token pairs go with it: a deleted client's
- * tokens must stop working at once, so they are removed rather than left to expire.
+ * Deletes a member application of a school. Its codes and token pairs go with it: a deleted
+ * client's tokens must stop working at once, so they are removed rather than left to expire.
  */
 export function deleteSchoolClient(db: Database, schoolId: string, clientId: string): boolean {
   return db.transaction(() => {
@@ -137,7 +137,10 @@ export function putCachedMetadataDocument(
   ).run(clientId, JSON.stringify(document), now, now + ttlMs);
 }
 
-/** Loopback registrations made since `since` (the registration quota), and when the oldest of them was made. */
+/**
+ * Loopback registrations made since `since` (the registration quota), and when the oldest of them
+ * was made.
+ */
 export function recentLoopbackRegistrations(
   db: Database,
   since: number,
@@ -151,7 +154,10 @@ export function recentLoopbackRegistrations(
 const UNUSED = `NOT EXISTS (SELECT 1 FROM token_pairs t WHERE t.client_id = oauth_clients.client_id)
   AND NOT EXISTS (SELECT 1 FROM authorization_codes c WHERE c.client_id = oauth_clients.client_id)`;
 
-/** Deletes loopback registrations made before `before` that never got a code or a token. Returns how many. */
+/**
+ * Deletes loopback registrations made before `before` that never got a code or a token. Returns how
+ * many.
+ */
 export function purgeUnusedLoopbackClients(db: Database, before: number): number {
   return prepared(
     db,

@@ -38,7 +38,10 @@ export function getCodeByHash(db: Database, codeHash: string): AuthorizationCode
   ).get(codeHash) as AuthorizationCode | undefined;
 }
 
-/** Marks a code used; false when it already was (the caller treats that as a replay). Atomic in SQLite. */
+/**
+ * Marks a code used; false when it already was (the caller treats that as a replay). Atomic in
+ * SQLite.
+ */
 export function consumeCode(db: Database, id: string, now: number): boolean {
   return (
     prepared(db, 'UPDATE authorization_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(

@@ -11,8 +11,9 @@ import {
 } from './content-courses';
 
 /**
- * The school's course catalogue (migration 002): the published search, the operator's lists, and the writes
- * that build a course (its sections and lectures). What a member reads of a course is content-courses.ts.
+ * The school's course catalogue (migration 002): the published search, the operator's lists, and
+ * the writes that build a course (its sections and lectures). What a member reads of a course is
+ * content-courses.ts.
  */
 
 export function searchPublishedCourses(

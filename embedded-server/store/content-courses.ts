@@ -12,8 +12,8 @@ import {
 } from './content-sql';
 
 /**
- * Data access for a member's courses, their sections and lectures, enrollments and lecture progress (migration
- * 002). The catalogue and the writes that build a course are content-catalog.ts.
+ * Data access for a member's courses, their sections and lectures, enrollments and lecture progress
+ * (migration 002). The catalogue and the writes that build a course are content-catalog.ts.
  */
 
 export interface CourseRow {
@@ -31,8 +31,8 @@ export interface CourseRow {
 }
 
 /**
- * Every column of `courses`, by name: insertCourse writes them all, so a new column is a line of CourseRow and
- * one here (the compiler names it when missing), and no statement to edit.
+ * Every column of `courses`, by name: insertCourse writes them all, so a new column is a line of
+ * CourseRow and one here (the compiler names it when missing), and no statement to edit.
  */
 const COURSE_COLUMN_SET: Readonly<Record<keyof CourseRow, true>> = {
   id: true,
@@ -51,13 +51,16 @@ export const COURSE_COLUMNS = Object.keys(COURSE_COLUMN_SET) as readonly (keyof 
 
 type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
 /**
- * A course to insert: a column that may be null may be left out (it is stored as NULL), so a new optional
- * column asks nothing of the seeds and the admin API until they set it.
+ * A course to insert: a column that may be null may be left out (it is stored as NULL), so a new
+ * optional column asks nothing of the seeds and the admin API until they set it.
  */
 export type NewCourse = Omit<CourseRow, NullableKeys<CourseRow>> &
   Partial<Pick<CourseRow, NullableKeys<CourseRow>>>;
 
-/** The columns an operator may change (admin API PATCH /courses/:id); updateCourse sets exactly these. */
+/**
+ * The columns an operator may change (admin API PATCH /courses/:id); updateCourse sets exactly
+ * these.
+ */
 export const COURSE_EDITABLE = [
   'title',
   'description',
@@ -123,14 +126,18 @@ export function listEnrolledCourses(db: Database, req: PageRequest): Page<Enroll
   return toPage(rows, req, total);
 }
 
-/** Access now, over an enrolment's columns (`prefix` names its table alias): lifetime, or not yet expired. */
+/**
+ * Access now, over an enrolment's columns (`prefix` names its table alias): lifetime, or not yet
+ * expired.
+ */
 function deliveredAccess(prefix: string): string {
   return `(${prefix}has_lifetime_access = 1 OR ${prefix}expire_at IS NULL OR ${prefix}expire_at > :now)`;
 }
 
 /**
- * Whether the viewer's enrolment in one course is delivered, as a predicate over `<alias>.course_id`: an index probe
- * of the enrolment (UNIQUE (school_id, user_id, course_id)) per row of the outer query.
+ * Whether the viewer's enrolment in one course is delivered, as a predicate over
+ * `<alias>.course_id`: an index probe of the enrolment (UNIQUE (school_id, user_id, course_id)) per
+ * row of the outer query.
  */
 export function deliveredCourseExists(courseIdColumn: string): string {
   return `EXISTS (SELECT 1 FROM enrollments e WHERE e.school_id = :school AND e.user_id = :user AND e.course_id = ${courseIdColumn}
@@ -139,7 +146,9 @@ export function deliveredCourseExists(courseIdColumn: string): string {
 
 const DELIVERED_COURSE_IDS_SQL = `SELECT course_id FROM enrollments WHERE school_id = :school AND user_id = :user AND ${deliveredAccess('')}`;
 
-/** Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses). */
+/**
+ * Course ids the viewer holds access to now: lifetime, or not yet expired ("delivered" courses).
+ */
 export function listDeliveredCourseIds(
   db: Database,
   schoolId: string,
@@ -158,7 +167,9 @@ export function sectionsForCourses(db: Database, courseIds: readonly string[]): 
   ).all({ ids: jsonIds(courseIds) });
 }
 
-/** All lectures of the given courses with the viewer's state, in one statement (no N+1 per course). */
+/**
+ * All lectures of the given courses with the viewer's state, in one statement (no N+1 per course).
+ */
 export function lecturesForCourses(
   db: Database,
   userId: string,
@@ -191,8 +202,9 @@ export interface TreeSection {
 }
 
 /**
- * Exported for the query-plan test (it must stay on the covering index): the lectures of a batch of courses
- * without any viewer's state, ordered by (course, section, position) so one section's lectures are one run.
+ * Exported for the query-plan test (it must stay on the covering index): the lectures of a batch of
+ * courses without any viewer's state, ordered by (course, section, position) so one section's
+ * lectures are one run.
  */
 export const LECTURE_CONTENT_SQL = `SELECT l.section_id, l.id, l.title, l.position, l.duration, l.unlock_at
        FROM lectures l
@@ -200,11 +212,12 @@ export const LECTURE_CONTENT_SQL = `SELECT l.section_id, l.id, l.title, l.positi
       ORDER BY l.course_id, l.section_id, l.position`;
 
 /**
- * The member API's hot path, part 1: the sections and lectures of a page of courses, the same for every viewer.
- * Memoised per course against the `course_tree` generation (store/content-memo.ts: any write to sections or
- * lectures empties it), so a page reads from SQLite only the courses not seen since the last change, in two
- * statements. Without it a 25-course page spent ~1.3 ms producing the same 1,500 lecture rows' strings on every
- * request. Every requested id is in the answer, with an empty list when the course has no sections.
+ * The member API's hot path, part 1: the sections and lectures of a page of courses, the same for
+ * every viewer. Memoised per course against the `course_tree` generation (store/content-memo.ts:
+ * any write to sections or lectures empties it), so a page reads from SQLite only the courses not
+ * seen since the last change, in two statements. Without it a 25-course page spent ~1.3 ms
+ * producing the same 1,500 lecture rows' strings on every request. Every requested id is in the
+ * answer, with an empty list when the course has no sections.
  */
 export function courseTreeContent(
   db: Database,
@@ -244,10 +257,11 @@ export function courseTreeContent(
 }
 
 /**
- * The member API's hot path, part 2, read on every request: the viewer's state of each lecture of the given
- * courses that has a progress row (a lecture without one is unread). lecture_progress.course_id is the lecture's
- * own course (every writer sets it from the lecture, and lectures never move between courses), so the rows come
- * from the index lecture_progress_by_course without touching the lectures.
+ * The member API's hot path, part 2, read on every request: the viewer's state of each lecture of
+ * the given courses that has a progress row (a lecture without one is unread).
+ * lecture_progress.course_id is the lecture's own course (every writer sets it from the lecture,
+ * and lectures never move between courses), so the rows come from the index
+ * lecture_progress_by_course without touching the lectures.
  */
 export function lectureStates(
   db: Database,
@@ -390,7 +404,9 @@ export function listEnrollmentsOfUser(
   return { rows, total };
 }
 
-/** One page of the members holding at least one enrolment, by user id, with their enrolment counts. */
+/**
+ * One page of the members holding at least one enrolment, by user id, with their enrolment counts.
+ */
 export function listStudentIds(
   db: Database,
   schoolId: string,

@@ -111,10 +111,11 @@ export interface ConsultingServiceRow {
 }
 
 /**
- * Services offered against the viewer's delivered courses (spec "Consulting service": not a purchase list), in one
- * statement per query: the school's services in keyset order (index consulting_services_by_school, migration 005),
- * each kept when the viewer's enrolment in its course is delivered (content-courses deliveredCourseExists). No list
- * of enrolled course ids goes through JavaScript, and a member with hundreds of enrolments costs no more.
+ * Services offered against the viewer's delivered courses (spec "Consulting service": not a
+ * purchase list), in one statement per query: the school's services in keyset order (index
+ * consulting_services_by_school, migration 005), each kept when the viewer's enrolment in its
+ * course is delivered (content-courses deliveredCourseExists). No list of enrolled course ids goes
+ * through JavaScript, and a member with hundreds of enrolments costs no more.
  */
 export function listConsultingServicesForMember(
   db: Database,
@@ -171,7 +172,8 @@ export function meetingsForServices(db: Database, serviceIds: readonly string[])
   ).all({ ids: jsonIds(serviceIds) });
 }
 
-// ---- operator access ---------------------------------------------------------------------------------------
+// ---- operator access
+// ---------------------------------------------------------------------------------------
 
 export function listEvents(
   db: Database,
@@ -279,7 +281,10 @@ export function findDelivery(
   ).get({ school: schoolId, user: userId, product: productId });
 }
 
-/** Gives an ended delivery a new access window, in place (the member keeps one delivery of the product). */
+/**
+ * Gives an ended delivery a new access window, in place (the member keeps one delivery of the
+ * product).
+ */
 export function renewDelivery(
   db: Database,
   id: string,

@@ -2,15 +2,19 @@ import type { Database } from 'better-sqlite3';
 import { prepared } from './statements';
 
 /**
- * Values derived from content tables, memoised for the life of a database handle and valid while those tables
- * are unchanged. Migration 005 keeps a generation number per group of tables that triggers raise on every write,
- * by any writer, so checking a memo costs one indexed read and a memo can never outlive its rows. The member API's
- * hot paths use it for what does not depend on the viewer: the sections and lectures of a course (the viewer's
- * progress is read on every request) and a member's payment and notification counts.
+ * Values derived from content tables, memoised for the life of a database handle and valid while
+ * those tables are unchanged. Migration 005 keeps a generation number per group of tables that
+ * triggers raise on every write, by any writer, so checking a memo costs one indexed read and a
+ * memo can never outlive its rows. The member API's hot paths use it for what does not depend on
+ * the viewer: the sections and lectures of a course (the viewer's progress is read on every
+ * request) and a member's payment and notification counts.
  */
 export type MemoGroup = 'course_tree' | 'payments' | 'notifications';
 
-/** Entries kept per group at most; the oldest goes first. Bounds memory on a site with many courses or members. */
+/**
+ * Entries kept per group at most; the oldest goes first. Bounds memory on a site with many courses
+ * or members.
+ */
 const MEMO_LIMIT: Readonly<Record<MemoGroup, number>> = {
   course_tree: 2_000,
   payments: 10_000,
@@ -32,9 +36,9 @@ function currentGeneration(db: Database, group: MemoGroup): number {
 }
 
 /**
- * The group's memo as it stands now: emptied first when a write has raised the group's generation since it was
- * filled. Read it once per request (a request runs synchronously on the one connection, so nothing can write in
- * between) and fill it with `remember`.
+ * The group's memo as it stands now: emptied first when a write has raised the group's generation
+ * since it was filled. Read it once per request (a request runs synchronously on the one
+ * connection, so nothing can write in between) and fill it with `remember`.
  */
 export function contentMemo<T>(db: Database, group: MemoGroup): ContentMemo<T> {
   let perDb = memos.get(db);

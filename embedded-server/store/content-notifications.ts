@@ -38,8 +38,9 @@ export function listNotifications(
 }
 
 /**
- * The totalCount of every inbox page, memoised against the `notifications` generation (store/content-memo.ts),
- * which an insert, a delete or a change of read_at raises: counting a 2,000-notice inbox cost ~0.1 ms a page.
+ * The totalCount of every inbox page, memoised against the `notifications` generation
+ * (store/content-memo.ts), which an insert, a delete or a change of read_at raises: counting a
+ * 2,000-notice inbox cost ~0.1 ms a page.
  */
 function countNotifications(
   db: Database,
@@ -78,7 +79,10 @@ export function getNotification(
   ).get({ school: schoolId, id });
 }
 
-/** Idempotent: a read notification keeps its first read time. Scoped to the owner, so another user's id changes nothing. */
+/**
+ * Idempotent: a read notification keeps its first read time. Scoped to the owner, so another user's
+ * id changes nothing.
+ */
 export function markRead(
   db: Database,
   schoolId: string,

@@ -19,7 +19,10 @@ import type {
   RefundingState,
 } from '../member-api/schema-types';
 
-/** Data access for payments, their adjustments and line items (migration 002). One row = one payment. */
+/**
+ * Data access for payments, their adjustments and line items (migration 002). One row = one
+ * payment.
+ */
 
 export interface PaymentRow {
   id: string;
@@ -82,8 +85,9 @@ export function listPayments(db: Database, req: PageRequest): Page<PaymentRow> {
 }
 
 /**
- * Position of each column in a row of `listPaymentTuples` (the member API's payment pages): rows come back as
- * arrays (better-sqlite3 raw mode), not one 27-key object per row. Keys are PaymentRow columns.
+ * Position of each column in a row of `listPaymentTuples` (the member API's payment pages): rows
+ * come back as arrays (better-sqlite3 raw mode), not one 27-key object per row. Keys are PaymentRow
+ * columns.
  */
 export const PAY = {
   id: 0,
@@ -131,9 +135,10 @@ export function listPaymentTuples(db: Database, req: PageRequest): Page<PaymentT
 }
 
 /**
- * A member's payment count, the totalCount of every page. Counting 5,000 index entries cost as much as reading
- * the page itself (~0.15 ms), on each of a history's 101 pages, so it is memoised against the `payments`
- * generation (store/content-memo.ts), which any insert or delete of a payment, or a move to another member, raises.
+ * A member's payment count, the totalCount of every page. Counting 5,000 index entries cost as much
+ * as reading the page itself (~0.15 ms), on each of a history's 101 pages, so it is memoised
+ * against the `payments` generation (store/content-memo.ts), which any insert or delete of a
+ * payment, or a move to another member, raises.
  */
 function countPayments(db: Database, req: PageRequest): number {
   return contentMemo<number>(db, 'payments').getOrRemember(
@@ -223,7 +228,10 @@ export function listSchoolPayments(
   return { rows, total };
 }
 
-/** Every payment of one order, newest first. An order holds a handful of payments, so no page is needed. */
+/**
+ * Every payment of one order, newest first. An order holds a handful of payments, so no page is
+ * needed.
+ */
 export function listPaymentsOfOrder(db: Database, schoolId: string, tradeNo: string): PaymentRow[] {
   return stmt<object, PaymentRow>(
     db,

@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { stmt } from './content-sql';
 
-/** Data access for the thin operator areas kept as JSON documents in admin_records, and for uploads (migration 002). */
+/**
+ * Data access for the thin operator areas kept as JSON documents in admin_records, and for uploads
+ * (migration 002).
+ */
 
 export interface RecordRow {
   id: string;

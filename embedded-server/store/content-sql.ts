@@ -1,7 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { prepared } from './statements';
 
-/** The shared prepared-statement cache (./statements), typed for the content modules' named parameters. */
+/**
+ * The shared prepared-statement cache (./statements), typed for the content modules' named
+ * parameters.
+ */
 export function stmt<P extends object = object, R = unknown>(
   db: Database,
   sql: string,
@@ -11,7 +14,10 @@ export function stmt<P extends object = object, R = unknown>(
 
 const rawCache = new WeakMap<Database, Map<string, Statement>>();
 
-/** Like `stmt`, but the statement returns rows as arrays (better-sqlite3 `raw` mode): no object per row. */
+/**
+ * Like `stmt`, but the statement returns rows as arrays (better-sqlite3 `raw` mode): no object per
+ * row.
+ */
 export function rawStmt(db: Database, sql: string): Statement<[object], unknown[]> {
   let perDb = rawCache.get(db);
   if (!perDb) {
@@ -26,12 +32,18 @@ export function rawStmt(db: Database, sql: string): Statement<[object], unknown[
   return s as unknown as Statement<[object], unknown[]>;
 }
 
-/** Lists travel as one JSON parameter and are unpacked with json_each, so one statement serves any batch size. */
+/**
+ * Lists travel as one JSON parameter and are unpacked with json_each, so one statement serves any
+ * batch size.
+ */
 export function jsonIds(ids: readonly string[]): string {
   return JSON.stringify(ids);
 }
 
-/** Keyset position of a row in a list ordered by (time DESC, id DESC). Cursors are opaque encodings of it. */
+/**
+ * Keyset position of a row in a list ordered by (time DESC, id DESC). Cursors are opaque encodings
+ * of it.
+ */
 export interface PageKey {
   readonly t: number;
   readonly id: string;
@@ -47,7 +59,10 @@ export interface PageRequest {
 export interface Page<T> {
   readonly rows: T[];
   readonly hasNextPage: boolean;
-  /** Relay: with forward paging, true when the page starts after a cursor (the cursor's row comes before it). */
+  /**
+   * Relay: with forward paging, true when the page starts after a cursor (the cursor's row comes
+   * before it).
+   */
   readonly hasPreviousPage: boolean;
   readonly totalCount: number;
 }
@@ -79,16 +94,17 @@ export function pageParams(req: PageRequest): Record<string, unknown> {
 }
 
 /**
- * Position "before every row": the first page is a keyset page too, so one statement serves every page and
- * its WHERE clause is a pure index range (times are epoch milliseconds, far below this bound).
+ * Position "before every row": the first page is a keyset page too, so one statement serves every
+ * page and its WHERE clause is a pure index range (times are epoch milliseconds, far below this
+ * bound).
  */
 export const FIRST_PAGE: PageKey = { t: Number.MAX_SAFE_INTEGER, id: '' };
 
 /**
- * WHERE fragment for "strictly after the cursor" in (col DESC, id DESC) order. A row-value comparison, so
- * SQLite turns it into a range on the (school_id, user_id, time DESC, id DESC) indexes: page n costs the same
- * as page 1. (The earlier `:afterT IS NULL OR ...` form defeated the range and rescanned from the newest row,
- * which made walking every page quadratic.)
+ * WHERE fragment for "strictly after the cursor" in (col DESC, id DESC) order. A row-value
+ * comparison, so SQLite turns it into a range on the (school_id, user_id, time DESC, id DESC)
+ * indexes: page n costs the same as page 1. (The earlier `:afterT IS NULL OR ...` form defeated the
+ * range and rescanned from the newest row, which made walking every page quadratic.)
  */
 export function keyset(timeCol: string, idCol: string): string {
   return `(${timeCol}, ${idCol}) < (:afterT, :afterId)`;

@@ -3,8 +3,9 @@ import { ROLE_ORDER, type Role } from './identity';
 import { stmt } from './content-sql';
 
 /**
- * Read-only view of the identity tables (migration 001) that the member API needs and store/identity.ts
- * does not offer: every school where a member holds a role. Writes stay in store/identity.ts.
+ * Read-only view of the identity tables (migration 001) that the member API needs and
+ * store/identity.ts does not offer: every school where a member holds a role. Writes stay in
+ * store/identity.ts.
  */
 export interface SchoolMembershipRow {
   id: string;
@@ -25,7 +26,8 @@ export function schoolsOfUser(db: Database, userId: string): SchoolMembershipRow
     s.roles.push(r.role);
     out.set(r.id, s);
   }
-  // roles[0] is the highest (ARCHITECTURE: owner > manager > admin > teacher > teaching_assistant > student).
+  // roles[0] is the highest (ARCHITECTURE: owner > manager > admin > teacher > teaching_assistant >
+  // student).
   for (const s of out.values())
     s.roles.sort((a, b) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b));
   return [...out.values()];
@@ -40,7 +42,9 @@ export interface SchoolMemberRow {
 
 type MemberRoleRow = { user_id: string; name: string; email: string; role: Role };
 
-/** One entry per member with every role, highest first (roles arrive one row each, ordered by user). */
+/**
+ * One entry per member with every role, highest first (roles arrive one row each, ordered by user).
+ */
 function groupMembers(rows: readonly MemberRoleRow[]): SchoolMemberRow[] {
   const out = new Map<string, SchoolMemberRow>();
   for (const r of rows) {
@@ -64,8 +68,8 @@ export function membersOfSchool(db: Database, schoolId: string): SchoolMemberRow
 }
 
 /**
- * One page of the school's members (admin API members:read). The page is cut on members, not on membership
- * rows, so a member with two roles is never split across pages.
+ * One page of the school's members (admin API members:read). The page is cut on members, not on
+ * membership rows, so a member with two roles is never split across pages.
  */
 export function pageMembersOfSchool(
   db: Database,

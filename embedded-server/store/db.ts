@@ -11,7 +11,9 @@ export interface Migration {
   sql: string;
 }
 
-/** Raised when the database was written by a newer server than this one (never downgrade silently). */
+/**
+ * Raised when the database was written by a newer server than this one (never downgrade silently).
+ */
 export class DatabaseTooNewError extends Error {
   constructor(
     readonly found: number,
@@ -40,8 +42,8 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 }
 
 /**
- * Runs every migration newer than PRAGMA user_version, all in ONE transaction, so a failure leaves the
- * database exactly as it was (Signal ts/sql/migrations style). Returns the version reached.
+ * Runs every migration newer than PRAGMA user_version, all in ONE transaction, so a failure leaves
+ * the database exactly as it was (Signal ts/sql/migrations style). Returns the version reached.
  */
 export function migrate(db: Db, migrations: readonly Migration[] = loadMigrations()): number {
   const current = db.pragma('user_version', { simple: true }) as number;
@@ -58,8 +60,9 @@ export function migrate(db: Db, migrations: readonly Migration[] = loadMigration
 }
 
 /**
- * Opens (or creates) the service database. WAL lets readers run beside the writer; foreign keys are off
- * by default in SQLite and must be switched on per connection (https://sqlite.org/foreignkeys.html).
+ * Opens (or creates) the service database. WAL lets readers run beside the writer; foreign keys are
+ * off by default in SQLite and must be switched on per connection
+ * (https://sqlite.org/foreignkeys.html).
  */
 export function openDatabase(
   path = ':memory:',

@@ -29,7 +29,8 @@ export function secretMatchesHash(presented: string, storedHex: string): boolean
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-// Passwords: scrypt (RFC 7914) with N=2^14, r=8, p=1 (the OWASP minimum cost for scrypt), 16-byte salt.
+// Passwords: scrypt (RFC 7914) with N=2^14, r=8, p=1 (the OWASP minimum cost for scrypt), 16-byte
+// salt.
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
 
 /** `salt` is only passed by the deterministic seed; everything else gets 16 fresh random bytes. */

@@ -28,7 +28,10 @@ export function deleteSession(db: Database, idHash: string): void {
   prepared(db, 'DELETE FROM browser_sessions WHERE id_hash = ?').run(idHash);
 }
 
-/** Housekeeping: expired sessions (their pending authorizations go with them) and expired pending requests. */
+/**
+ * Housekeeping: expired sessions (their pending authorizations go with them) and expired pending
+ * requests.
+ */
 export function deleteExpiredSessions(db: Database, now: number): void {
   prepared(db, 'DELETE FROM browser_sessions WHERE expires_at <= ?').run(now);
   prepared(db, 'DELETE FROM pending_authorizations WHERE expires_at <= ?').run(now);

@@ -65,7 +65,10 @@ export function revokePair(db: Database, id: string, now: number, reason: string
   );
 }
 
-/** Revokes every pair descending from one authorization code (RFC 6749 §4.1.2, RFC 9700 §4.2.4: code replay). */
+/**
+ * Revokes every pair descending from one authorization code (RFC 6749 §4.1.2, RFC 9700 §4.2.4: code
+ * replay).
+ */
 export function revokeGrant(db: Database, grantId: string, now: number, reason: string): number {
   return prepared(
     db,
@@ -74,10 +77,10 @@ export function revokeGrant(db: Database, grantId: string, now: number, reason: 
 }
 
 /**
- * Records the first presentation of a pair's access token at a protected resource. When this is the first
- * time and the pair came from a refresh, its ancestors (the pair it was refreshed from, and theirs) are
- * revoked (spec: "old pair after a refresh -> New access token first presented to an API -> revoked").
- * Returns the number of pairs revoked.
+ * Records the first presentation of a pair's access token at a protected resource. When this is the
+ * first time and the pair came from a refresh, its ancestors (the pair it was refreshed from, and
+ * theirs) are revoked (spec: "old pair after a refresh -> New access token first presented to an
+ * API -> revoked"). Returns the number of pairs revoked.
  */
 export function recordFirstPresentation(
   db: Database,
@@ -104,8 +107,9 @@ export function recordFirstPresentation(
 }
 
 /**
- * Fault injection (README, decision "Fault injection"): every live access token ends now, as if its lifetime had
- * passed; refresh tokens are untouched, so a client's next call refreshes. Returns the number of tokens ended.
+ * Fault injection (README, decision "Fault injection"): every live access token ends now, as if its
+ * lifetime had passed; refresh tokens are untouched, so a client's next call refreshes. Returns the
+ * number of tokens ended.
  */
 export function expireLiveAccessTokens(db: Database, now: number): number {
   return prepared(

@@ -1,8 +1,9 @@
 /**
- * The student area: the school's own pages the app opens in the system browser (README, "Decisions (student
- * pages)"). A course by its slug, a lecture by its id with the position playback resumes from, an order by its trade
- * number, a consulting service by its id. Each page is for the signed-in member only (the sign-in page comes first
- * and returns here); what the member does not hold is "not found", never someone else's data.
+ * The student area: the school's own pages the app opens in the system browser (README, "Decisions
+ * (student pages)"). A course by its slug, a lecture by its id with the position playback resumes
+ * from, an order by its trade number, a consulting service by its id. Each page is for the
+ * signed-in member only (the sign-in page comes first and returns here); what the member does not
+ * hold is "not found", never someone else's data.
  */
 import type { RequestContext, Route } from '../http/types';
 import { html, page, type SafeHtml } from '../http/html';
@@ -38,7 +39,10 @@ export function clockTime(totalSeconds: number): string {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The signed-in member, or null after sending the sign-in page's redirect (it comes back to this address). */
+/**
+ * The signed-in member, or null after sending the sign-in page's redirect (it comes back to this
+ * address).
+ */
 function requireMember(ctx: RequestContext): { id: string; email: string } | null {
   const session = currentSession(ctx);
   const user = session?.userId ? getUserById(ctx.server.db, session.userId) : undefined;
@@ -186,7 +190,8 @@ function lecturePage(ctx: RequestContext): void {
         ${courseLink}`,
       403,
     );
-  // Where playback resumes: the position in the address (the app's), else the member's own last position here.
+  // Where playback resumes: the position in the address (the app's), else the member's own last
+  // position here.
   const asked = Number(ctx.url.searchParams.get('t'));
   const saved =
     enrollment.last_lecture_id === lecture.id ? (enrollment.last_position_seconds ?? 0) : 0;

@@ -9,14 +9,20 @@ import type {
 import { API_GLOBAL } from '../../electron/common/ipc-names';
 import type { AppError } from '../../electron/common/result';
 
-/** The one way the renderer reaches the app: the object the preload (or the browser host bridge) defines. */
+/**
+ * The one way the renderer reaches the app: the object the preload (or the browser host bridge)
+ * defines.
+ */
 export function getApi(): LearningDesktopApi {
   const api = (window as unknown as Record<string, LearningDesktopApi | undefined>)[API_GLOBAL];
   if (!api) throw new Error('The app bridge is missing: open this page through Learning Desktop.');
   return api;
 }
 
-/** A failed channel call, thrown so react-query can keep it as the query's error. Carries the AppError as is. */
+/**
+ * A failed channel call, thrown so react-query can keep it as the query's error. Carries the
+ * AppError as is.
+ */
 export class ChannelError extends Error {
   readonly appError: AppError;
   constructor(appError: AppError) {
@@ -42,7 +48,9 @@ export function toAppError(error: unknown): AppError {
 
 type InputArgs<C extends Channel> = ChannelInput<C> extends undefined ? [] : [ChannelInput<C>];
 
-/** Invokes a channel and unwraps its Result: resolves with the value, rejects with a ChannelError. */
+/**
+ * Invokes a channel and unwraps its Result: resolves with the value, rejects with a ChannelError.
+ */
 export async function call<C extends Channel>(
   channel: C,
   ...input: InputArgs<C>

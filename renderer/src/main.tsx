@@ -10,10 +10,12 @@ import { FIRST_SCREEN_LONGEST_MS, releaseFirstScreen } from './state/first-scree
 // The first screen's data is asked for now, while the strings load and before React renders.
 prefetchOpeningScreen(queryClient);
 
-// The last session's frame, if the host sent one, gives way to the live app's opening screen; never later than this.
+// The last session's frame, if the host sent one, gives way to the live app's opening screen; never
+// later than this.
 setTimeout(releaseFirstScreen, FIRST_SCREEN_LONGEST_MS);
 
-// The first paint waits for the strings of the window's language (a few kB, loaded from the app's own files).
+// The first paint waits for the strings of the window's language (a few kB, loaded from the app's
+// own files).
 await i18nReady;
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -17,12 +17,13 @@ import { invalidateSite } from './query-refresh';
 export { invalidateSite, refreshQueries } from './query-refresh';
 
 /**
- * Data through react-query, keyed by [channel, input] so `data:changed` for a site can invalidate every query
- * whose input names that site.
+ * Data through react-query, keyed by [channel, input] so `data:changed` for a site can invalidate
+ * every query whose input names that site.
  */
-// Cache changes reach the components in a microtask, not react-query's default setTimeout(0): a controlled input
-// whose value comes from the cache (a switch written with setQueryData in its onChange) is then re-rendered before
-// the browser paints or handles the next event, instead of springing back to its old state for a task.
+// Cache changes reach the components in a microtask, not react-query's default setTimeout(0): a
+// controlled input whose value comes from the cache (a switch written with setQueryData in its
+// onChange) is then re-rendered before the browser paints or handles the next event, instead of
+// springing back to its old state for a task.
 notifyManager.setScheduler(queueMicrotask);
 
 export const queryClient = new QueryClient({
@@ -58,7 +59,10 @@ export function useChannel<C extends Channel>(
   });
 }
 
-/** A mutation over one channel; refetches the site's queries afterwards (the core also emits data:changed). */
+/**
+ * A mutation over one channel; refetches the site's queries afterwards (the core also emits
+ * data:changed).
+ */
 export function useChannelMutation<C extends Channel>(channel: C) {
   const client = useQueryClient();
   return useMutation<ChannelOutput<C>, Error, ChannelInput<C>>({
@@ -81,21 +85,27 @@ type PageItem<C extends PageChannel> = ChannelOutput<C> extends Page<infer T> ? 
 type PageParam = { readonly offset: number; readonly limit: number };
 
 export interface PagesOptions<T> {
-  /** Identity of an item: a page read after the list changed may repeat an item of the page before. */
+  /**
+   * Identity of an item: a page read after the list changed may repeat an item of the page before.
+   */
   readonly getKey: (item: T) => string;
   readonly pageSize?: number;
   /** A shorter first page (e.g. a preview). */
   readonly firstPageSize?: number;
-  /** Keep the previous input's items on screen while the next input's first page loads (a filter changed). */
+  /**
+   * Keep the previous input's items on screen while the next input's first page loads (a filter
+   * changed).
+   */
   readonly keepPrevious?: boolean;
   /** False: nothing is fetched yet (e.g. until the student asks for more). */
   readonly enabled?: boolean;
 }
 
 /**
- * A long list read page by page (useInfiniteQuery): the first page at once, the next one when asked (`loadMore`,
- * e.g. as the student scrolls near the end of a VirtualList). Keyed by [channel, input] like useChannel, so a
- * `data:changed` or a mutation on the site refetches every page loaded so far.
+ * A long list read page by page (useInfiniteQuery): the first page at once, the next one when asked
+ * (`loadMore`, e.g. as the student scrolls near the end of a VirtualList). Keyed by [channel,
+ * input] like useChannel, so a `data:changed` or a mutation on the site refetches every page loaded
+ * so far.
  */
 export function useChannelPages<C extends PageChannel>(
   channel: C,
@@ -132,7 +142,10 @@ export function useChannelPages<C extends PageChannel>(
       });
   }, [q.data, getKey]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
-  /** Loads the next page unless one is loading or there is none (fetchNextPage alone would restart a running one). */
+  /**
+   * Loads the next page unless one is loading or there is none (fetchNextPage alone would restart a
+   * running one).
+   */
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);

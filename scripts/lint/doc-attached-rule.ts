@@ -1,11 +1,12 @@
 import type { Rule } from 'eslint';
 
 /**
- * `local/doc-attached`: a doc comment (`/** ... *\/`) sits on the line right above what it documents. Two doc
- * comments in a row, or one followed by a blank line, mean an entry lost its doc (or a doc lost its entry) when
- * lines were moved: editors then show the wrong text for a name, or none. Among statements a doc comment followed
- * by a blank line is the doc of the module or of a section below it, so the blank line is checked only inside a
- * list of members (an object, a class, an interface, a type literal, an enum), where every doc is some member's.
+ * `local/doc-attached`: a doc comment (`/** ... *\/`) sits on the line right above what it
+ * documents. Two doc comments in a row, or one followed by a blank line, mean an entry lost its doc
+ * (or a doc lost its entry) when lines were moved: editors then show the wrong text for a name, or
+ * none. Among statements a doc comment followed by a blank line is the doc of the module or of a
+ * section below it, so the blank line is checked only inside a list of members (an object, a class,
+ * an interface, a type literal, an enum), where every doc is some member's.
  */
 const MEMBER_LISTS = new Set([
   'ObjectExpression',

@@ -2,11 +2,12 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { Rule } from 'eslint';
 
 /**
- * `local/layers`: the folders of one source root in layers, lowest first. A module may import its own folder and
- * the layers below its own, never a layer above it nor another folder of its own layer (VS Code's
- * `code-layering` rule is the model). A module is named by its first path segment under the root without the
- * extension, so `electron/core/db/open.ts` is `db` and `electron/core/app-core.ts` is `app-core`. A folder that
- * no layer lists is an error too, so a new folder gets a place in the list when it is made.
+ * `local/layers`: the folders of one source root in layers, lowest first. A module may import its
+ * own folder and the layers below its own, never a layer above it nor another folder of its own
+ * layer (VS Code's `code-layering` rule is the model). A module is named by its first path segment
+ * under the root without the extension, so `electron/core/db/open.ts` is `db` and
+ * `electron/core/app-core.ts` is `app-core`. A folder that no layer lists is an error too, so a new
+ * folder gets a place in the list when it is made.
  *
  * `entries` names folders entered only through their `index.ts` (a folder's one public entry): a
  * module outside such a folder imports the folder itself or its index, never a file inside it. `*`

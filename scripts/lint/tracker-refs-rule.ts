@@ -3,18 +3,20 @@ import type { Rule } from 'eslint';
 import type { Node as EstreeNode } from 'estree';
 
 /**
- * `local/no-tracker-refs`: comments and test names say why in words, never by pointing at the tracker. "issue 12"
- * means nothing to a reader without the tracker, and nothing at all once the tracker moves. Caught: "issue 12",
- * "issue #12", "issues 11 and 12", "ticket 3", "PR #4", "fixes #38", a lone "(#38)" or "#38:" and a parenthetical
- * "(item 2)". Left alone: RFC sections ("RFC 6749 §10.12"), a numbered item of a named outside list ("Electron
- * security checklist #18", "UAX #9", "§3.3.5 form #2"), status codes and other numbers.
+ * `local/no-tracker-refs`: comments and test names say why in words, never by pointing at the
+ * tracker. "issue 12" means nothing to a reader without the tracker, and nothing at all once the
+ * tracker moves. Caught: "issue 12", "issue #12", "issues 11 and 12", "ticket 3", "PR #4",
+ * "fixes #38", a lone "(#38)" or "#38:" and a parenthetical "(item 2)". Left alone: RFC sections
+ * ("RFC 6749 §10.12"), a numbered item of a named outside list ("Electron security checklist #18",
+ * "UAX #9", "§3.3.5 form #2"), status codes and other numbers.
  */
 const PATTERNS: readonly RegExp[] = [
   // "issue 12", "Issue #12", "issues 11 and 12", "tickets 3", "PR #4", "pull request 7".
   /\b(?:issues?|tickets?|pull requests?|PRs?)\s+#?\d{1,5}\b/gi,
   // GitHub's closing keywords and "see #38".
   /\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?|see|refs?)\s+#\d{1,5}\b/gi,
-  // "#38" standing alone: at the start of the text or right after an opening bracket ("(#38)", "[#38]", "#38: ...").
+  // "#38" standing alone: at the start of the text or right after an opening bracket ("(#38)",
+  // "[#38]", "#38: ...").
   /(?:^[\s*]*|[([]\s*)#\d{1,5}\b/gm,
   // "(item 2)", "(items 4 and 5)", "(see item 3)": the numbered items of a tracker entry.
   /\((?:[^()]*?[\s;,])?items?\s+\d{1,3}\b/gi,

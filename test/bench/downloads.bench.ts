@@ -1,18 +1,21 @@
 /**
  * Product file downloads (electron/core/downloads). Reports, never asserts:
- * - throughput of the app's download of one 64 MiB file over loopback (token, ETag, Repr-Digest checked, SHA-256
- *   hashed, fsynced, renamed into place) against a plain HTTP copy of the same file by the same server
- *   (node:http GET piped into a file, nothing checked) in the same run; goal: app / plain >= 0.9. The student's
- *   "Save" comes from the products screen, whose listing starts the transfer thread (manager.prepare): the save
- *   starts 500 ms after the list, as a click would;
- * - the same file saved at once by a manager just made (the thread starts inside the timed download), the worst
- *   case: a "keep every product offline" sync right after start;
+ * - throughput of the app's download of one 64 MiB file over loopback (token, ETag, Repr-Digest
+ *   checked, SHA-256 hashed, fsynced, renamed into place) against a plain HTTP copy of the same
+ *   file by the same server (node:http GET piped into a file, nothing checked) in the same run;
+ *   goal: app / plain >= 0.9. The student's "Save" comes from the products screen, whose listing
+ *   starts the transfer thread (manager.prepare): the save starts 500 ms after the list, as a click
+ *   would;
+ * - the same file saved at once by a manager just made (the thread starts inside the timed
+ *   download), the worst case: a "keep every product offline" sync right after start;
  * - the main thread's event-loop delay (p99, max) while the app downloads; goal p99 <= 5 ms;
  * - the same with two files at once (the manager's bound).
  * Plain copies and the app's saves alternate, so a change in the machine's load falls on both.
- * The server runs in a child process (its work is not the app's). The transfer thread runs from its bundle, as in the
- * app (from its TypeScript source through tsx, its start alone took ~300 ms of a 64 MiB download). The event-loop delay of the same process idle for
- * as long, measured in the same run, is the machine's floor (the machine is shared: read it beside the load). */
+ * The server runs in a child process (its work is not the app's). The transfer thread runs from
+ * its bundle, as in the app (from its TypeScript source through tsx, its start alone took ~300 ms
+ * of a 64 MiB download). The event-loop delay of the same process idle for as long, measured in
+ * the same run, is the machine's floor (the machine is shared: read it beside the load).
+ */
 import { mkdtempSync, rmSync, createWriteStream } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir, loadavg } from 'node:os';
@@ -55,7 +58,8 @@ export async function run(): Promise<BenchResult[]> {
     child.once('exit', () => reject(new Error('the file server child exited')));
   });
   const dir = mkdtempSync(join(tmpdir(), 'ld-bench-downloads-'));
-  // The thread's bundle, as the app's builds make it (scripts/browser-host-build.mjs), in out/ with the other build output.
+  // The thread's bundle, as the app's builds make it (scripts/browser-host-build.mjs), in out/ with
+  // the other build output.
   mkdirSync(join('out', 'bench'), { recursive: true });
   const transferWorkerScript = join(process.cwd(), 'out', 'bench', 'file-transfer.mjs');
   await build({
@@ -99,7 +103,8 @@ export async function run(): Promise<BenchResult[]> {
           transferWorkerScript,
         },
       );
-      // The products screen lists the offline states (and so starts the thread); the click comes later.
+      // The products screen lists the offline states (and so starts the thread); the click comes
+      // later.
       manager.list(SITE);
       await Promise.all([
         manager.prepare(SITE),

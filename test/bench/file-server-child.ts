@@ -1,7 +1,7 @@
 /**
- * Child process for downloads.bench.ts: the file server (test/core/helpers/file-server.ts) in its own process, so
- * its work is not charged to the app's event loop. argv: <size in bytes> [bytes sent every 10 ms]. Sends { origin } once
- * listening.
+ * Child process for downloads.bench.ts: the file server (test/core/helpers/file-server.ts) in its
+ * own process, so its work is not charged to the app's event loop. argv: <size in bytes> [bytes
+ * sent every 10 ms]. Sends { origin } once listening.
  */
 import { pdfLike, startFileServer } from '../core/helpers/file-server';
 

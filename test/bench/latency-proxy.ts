@@ -1,10 +1,11 @@
 /**
  * A small HTTP proxy that adds a fixed round-trip time to every request, for the sync benchmark (a
- * student in Taiwan on home Wi-Fi is ~50 ms from the site). Half the RTT before the request is forwarded, half
- * before the answer goes back, so a request costs RTT more than on loopback however the bytes are split.
- * Runs in its own process (fork it with tsx: `latency-proxy.ts <target-origin> <rtt-ms>`), so its work does not
- * count in the app's event-loop delay; it reports `{ type: 'ready', url }` over IPC and stops on 'stop' or when
- * the parent goes away. Binds 127.0.0.1 port 0.
+ * student in Taiwan on home Wi-Fi is ~50 ms from the site). Half the RTT before the request is
+ * forwarded, half before the answer goes back, so a request costs RTT more than on loopback however
+ * the bytes are split. Runs in its own process (fork it with tsx:
+ * `latency-proxy.ts <target-origin> <rtt-ms>`), so its work does not count in the app's event-loop
+ * delay; it reports `{ type: 'ready', url }` over IPC and stops on 'stop' or when the parent goes
+ * away. Binds 127.0.0.1 port 0.
  */
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -70,7 +70,10 @@ async function syncFrom(db: ReadWriteDB, scale: number, ids: readonly string[]):
   }
 }
 
-/** As startup.bench.ts does at its largest: one school at SCALE, four more at 1x, in one offline database. */
+/**
+ * As startup.bench.ts does at its largest: one school at SCALE, four more at 1x, in one offline
+ * database.
+ */
 async function syncSchools(dataDir: string): Promise<string[]> {
   const ids = Array.from({ length: SCHOOLS }, (_, i) => `school-${i + 1}`);
   const db = readWrite(openOfflineDatabase(join(dataDir, 'offline.db')).db);

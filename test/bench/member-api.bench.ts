@@ -1,9 +1,10 @@
 /**
- * Member API throughput over loopback with the app's own sync documents (electron/core/graphql/documents.ts,
- * printed as the app's GraphQL client sends them): the first page of every connection, then every page of the two
- * big ones. The server runs in this process; the requests come from a load generator in ANOTHER process
- * (test/bench/load), so the client's work is not counted against the server. Demo and large seeds, bounded counts.
- * Reports numbers only (test/bench/types.ts): nothing here asserts a timing. Goal: >= 1,000 req/s.
+ * Member API throughput over loopback with the app's own sync documents
+ * (electron/core/graphql/documents.ts, printed as the app's GraphQL client sends them): the first
+ * page of every connection, then every page of the two big ones. The server runs in this process;
+ * the requests come from a load generator in ANOTHER process (test/bench/load), so the client's
+ * work is not counted against the server. Demo and large seeds, bounded counts. Reports numbers
+ * only (test/bench/types.ts): nothing here asserts a timing. Goal: >= 1,000 req/s.
  */
 import { print, type DocumentNode } from 'graphql';
 import * as docs from '../../electron/core/graphql/documents';
@@ -45,8 +46,8 @@ export function graphqlSpec(
 }
 
 /**
- * `rounds` sync rounds back to back, `concurrency` requests in flight (1 = the old sequential sync), after
- * `warmupRounds` unmeasured ones.
+ * `rounds` sync rounds back to back, `concurrency` requests in flight (1 = the old sequential
+ * sync), after `warmupRounds` unmeasured ones.
  */
 export function syncRoundsJob(
   server: EmbeddedServer,
@@ -61,8 +62,9 @@ export function syncRoundsJob(
     origin: server.url,
     expect: 'graphql',
     concurrency,
-    // Steady state: V8 optimises the server's hot functions (and graphql-jit's compiled queries) over the first few
-    // hundred requests; a long-running server (demo mode, the test suite) is past that.
+    // Steady state: V8 optimises the server's hot functions (and graphql-jit's compiled queries)
+    // over the first few hundred requests; a long-running server (demo mode, the test suite) is
+    // past that.
     warmup: Array.from({ length: warmupRounds }, () => round).flat(),
     requests: Array.from({ length: rounds }, () => round).flat(),
   };
@@ -92,7 +94,8 @@ function roundResults(label: string, r: LoadResult, concurrency: number): BenchR
     concurrency,
   );
   if (concurrency === 1) {
-    // Sequential: the latencies come back in request order, so every round's courses page is at index 1.
+    // Sequential: the latencies come back in request order, so every round's courses page is at
+    // index 1.
     const courses = r.latencies.filter((_, i) => i % SYNC_ROUND.length === 1);
     out.push({
       name: `${label}: courses page (25 with sections + lectures), p99`,
@@ -104,8 +107,9 @@ function roundResults(label: string, r: LoadResult, concurrency: number): BenchR
 }
 
 /**
- * Each sync document alone, sequentially: which of them the server answers at >= 1,000 req/s and which one holds the
- * mix back (the courses page carries 25 courses x 60 lectures, about 12,000 fields for the executor to complete).
+ * Each sync document alone, sequentially: which of them the server answers at >= 1,000 req/s and
+ * which one holds the mix back (the courses page carries 25 courses x 60 lectures, about 12,000
+ * fields for the executor to complete).
  */
 async function perDocument(server: EmbeddedServer, token: string): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
@@ -123,7 +127,10 @@ async function perDocument(server: EmbeddedServer, token: string): Promise<Bench
   return out;
 }
 
-/** The `after` of every page of a connection, read in process once; the generator then replays the walk over HTTP. */
+/**
+ * The `after` of every page of a connection, read in process once; the generator then replays the
+ * walk over HTTP.
+ */
 async function pageCursors(
   server: EmbeddedServer,
   query: string,
@@ -181,8 +188,9 @@ async function walk(
 }
 
 /**
- * In process, no HTTP: execute one page (document cache, resolvers, SQLite) and JSON.stringify it, as the route
- * does. Median of `samples` runs after a warm-up: the server-side cost of one page on its own.
+ * In process, no HTTP: execute one page (document cache, resolvers, SQLite) and JSON.stringify it,
+ * as the route does. Median of `samples` runs after a warm-up: the server-side cost of one page on
+ * its own.
  */
 async function measureInProcess(
   server: EmbeddedServer,
@@ -258,15 +266,17 @@ export async function run(): Promise<BenchResult[]> {
     results.push(
       ...(await measureInProcess(large, 'payments page (50)', PAYMENTS, { first: 50 }, 100)),
     );
-    // Measured after a full collection: seeding leaves ~100 MB of garbage that would otherwise be collected, and
-    // charged, inside the first measured pass. That is the only forced collection: a forced one costs the next few
-    // hundred requests ~25% more CPU each (blocks of 400 requests, 4 in flight: 1.09-1.15 ms a request with gc()
-    // before each block, 0.78-0.88 ms without), and a server in use is never collected on demand.
+    // Measured after a full collection: seeding leaves ~100 MB of garbage that would otherwise be
+    // collected, and charged, inside the first measured pass. That is the only forced collection: a
+    // forced one costs the next few hundred requests ~25% more CPU each (blocks of 400 requests, 4
+    // in flight: 1.09-1.15 ms a request with gc() before each block, 0.78-0.88 ms without), and a
+    // server in use is never collected on demand.
     collectGarbage();
     results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 100, 1)), 1));
     results.push(...roundResults('large', await runLoad(syncRoundsJob(large, token, 100, 4)), 4));
-    // The same server once it has answered ~3,000 requests, as a demo session's server has after a few syncs: its CPU
-    // a request goes on falling over the first few thousand (V8 optimising the per-request code).
+    // The same server once it has answered ~3,000 requests, as a demo session's server has after a
+    // few syncs: its CPU a request goes on falling over the first few thousand (V8 optimising the
+    // per-request code).
     results.push(
       ...roundResults(
         'large, steady state',

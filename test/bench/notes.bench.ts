@@ -1,9 +1,11 @@
 /**
- * `npm run bench notes`: the student's notes at eight times the large seed (LD_BENCH_NOTES_SCALE to change it) with
- * 10,000 notes spread over its lectures. p95 of each page read the screens make: the notes view (newest first,
- * every school, one school, one course, a page deep in the list), a course's notes in the course's order, and
- * search (words of 3+ characters through the trigram index, short ones and CJK, a word in every note). Target:
- * the views' goal, p95 <= 5 ms for a page read. The scaled server runs in its own process, as in startup.bench.ts.
+ * `npm run bench notes`: the student's notes at eight times the large seed (LD_BENCH_NOTES_SCALE to
+ * change it) with 10,000 notes spread over its lectures. p95 of each page read the screens make:
+ * the notes view (newest first, every school, one school, one course, a page deep in the list), a
+ * course's notes in the course's order, and search (words of 3+ characters through the trigram
+ * index, short ones and CJK, a word in every note). Target:
+ * the views' goal, p95 <= 5 ms for a page read. The scaled server runs in its own process, as in
+ * startup.bench.ts.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -48,7 +50,10 @@ function p95(fn: () => unknown): { p95: number; median: number } {
   return { p95: percentile(times, 95), median: percentile(times, 50) };
 }
 
-/** 10,000 notes over the lectures, a minute apart, each with a few words of WORDS and a paragraph of text. */
+/**
+ * 10,000 notes over the lectures, a minute apart, each with a few words of WORDS and a paragraph of
+ * text.
+ */
 function writeNotes(file: string): { courseId: string; lectures: number } {
   const { db } = openOfflineDatabase(file);
   const lectures = db
@@ -57,7 +62,8 @@ function writeNotes(file: string): { courseId: string; lectures: number } {
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   db.transaction(() => {
     for (let i = 0; i < NOTES; i++) {
-      // One note in 20 on the first 50 lectures (a course a student writes a lot in), the rest spread out.
+      // One note in 20 on the first 50 lectures (a course a student writes a lot in), the rest
+      // spread out.
       const l = lectures[i % 20 === 0 ? i % 50 : (i * 7919) % lectures.length]!;
       const w = (k: number) => WORDS[(i + k) % WORDS.length]!;
       addNote(db, {

@@ -1,7 +1,8 @@
 /**
- * `npm run bench plan-feed`: the plan (db/plan-view.ts: every course with an end date, planned) and the calendar
- * feed (export/feed.ts + ics.ts: every event, serialized) at 8x the large seed's data spread over 5 schools, as
- * Today and a subscriber's refresh read them; and one rules run of the reminders. Target: plan and feed <= 50 ms.
+ * `npm run bench plan-feed`: the plan (db/plan-view.ts: every course with an end date, planned) and
+ * the calendar feed (export/feed.ts + ics.ts: every event, serialized) at 8x the large seed's data
+ * spread over 5 schools, as Today and a subscriber's refresh read them; and one rules run of the
+ * reminders. Target: plan and feed <= 50 ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

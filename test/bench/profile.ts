@@ -5,10 +5,11 @@
  *   npx tsx test/bench/profile.ts token [requests]   # code exchange (ES256 id_token), then refresh chains
  *   npx tsx test/bench/profile.ts doc <Name> [count] # one sync document alone (e.g. SyncProfile, SyncCourses)
  *
- * The server runs here; the load comes from the generator process (test/bench/load), so the profile holds the
- * server's work only. The V8 profiler (node:inspector) runs around the measured load alone, not the seeding.
- * Writes .bench/<mode>.cpuprofile (open it in Chrome DevTools > Performance) and prints the functions with the
- * most self time, and the project's own functions with the most total time.
+ * The server runs here; the load comes from the generator process (test/bench/load), so the profile
+ * holds the server's work only. The V8 profiler (node:inspector) runs around the measured load
+ * alone, not the seeding. Writes .bench/<mode>.cpuprofile (open it in Chrome DevTools >
+ * Performance) and prints the functions with the most self time, and the project's own functions
+ * with the most total time.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector';
@@ -117,7 +118,8 @@ if (mode === 'member') {
   });
   await server.close();
 } else if (mode === 'doc') {
-  // One document alone: what a request costs beyond its own data (HTTP, bearer check, dispatch) shows here.
+  // One document alone: what a request costs beyond its own data (HTTP, bearer check, dispatch)
+  // shows here.
   const name = process.argv[3] ?? 'SyncProfile';
   const entry = SYNC_ROUND.find(([q]) => new RegExp(`query ${name}\\b`).test(q));
   if (!entry) throw new Error(`no sync document named ${name}`);

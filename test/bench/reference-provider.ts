@@ -1,15 +1,17 @@
 /**
- * node-oidc-provider (v9, a devDependency) configured with the grants our token endpoint serves, for the token
- * bench to run side by side with ours: authorization_code with PKCE S256 (required for public clients), RFC 8707
- * resource indicators, refresh_token with rotation (the default for public clients; a rotated token is consumed),
- * ES256 id_tokens carrying the same claims as ours (sub email name picture org_id roles).
- * Configured as in test/core/auth/oidc-provider.test.ts.
+ * node-oidc-provider (v9, a devDependency) configured with the grants our token endpoint serves,
+ * for the token bench to run side by side with ours: authorization_code with PKCE S256 (required
+ * for public clients), RFC 8707 resource indicators, refresh_token with rotation (the default for
+ * public clients; a rotated token is consumed), ES256 id_tokens carrying the same claims as ours
+ * (sub email name picture org_id roles). Configured as in test/core/auth/oidc-provider.test.ts.
  *
- * Storage: oidc-provider keeps its models behind an adapter. Two are offered so the comparison can be read both ways:
- * - 'sqlite': better-sqlite3 on an in-memory database, one row per model instance (JSON payload) with prepared
- *   statements: the same engine and the same kind of database our server uses in the bench;
- * - 'memory': plain Maps (its bundled MemoryAdapter without the 1,000-entry LRU bound, which would evict grants
- *   mid-bench): no storage cost at all, the harder target.
+ * Storage: oidc-provider keeps its models behind an adapter. Two are offered so the comparison can
+ * be read both ways:
+ * - 'sqlite': better-sqlite3 on an in-memory database, one row per model instance (JSON payload)
+ *   with prepared statements: the same engine and the same kind of database our server uses in the
+ *   bench;
+ * - 'memory': plain Maps (its bundled MemoryAdapter without the 1,000-entry LRU bound, which would
+ *   evict grants mid-bench): no storage cost at all, the harder target.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -160,7 +162,10 @@ interface ProviderModels {
 export interface ReferenceProvider {
   readonly issuer: string;
   readonly storage: ReferenceStorage;
-  /** A code for REFERENCE_CLIENT as the authorization endpoint would store it (grant + code), and its verifier. */
+  /**
+   * A code for REFERENCE_CLIENT as the authorization endpoint would store it (grant + code), and
+   * its verifier.
+   */
   mintCode(): Promise<{ code: string; verifier: string }>;
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 /**
- * `npm run bench reminders`: one reminders run (electron/core/db/reminders.ts: candidates of the three kinds, marks
- * written, one transaction) on the large seed, as the writer's thread runs it after each sync and every 5 minutes.
- * The first run (the baseline, marking everything already due) is timed once; then p95 over runs a minute apart.
+ * `npm run bench reminders`: one reminders run (electron/core/db/reminders.ts: candidates of the
+ * three kinds, marks written, one transaction) on the large seed, as the writer's thread runs it
+ * after each sync and every 5 minutes. The first run (the baseline, marking everything already due)
+ * is timed once; then p95 over runs a minute apart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

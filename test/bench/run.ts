@@ -1,7 +1,7 @@
 /**
- * `npm run bench [name-filter]`: runs every test/bench/*.bench.ts (each exports `run(): Promise<BenchResult[]>`),
- * prints one table, and writes .bench/results.json. Numbers and ratios only; nothing here passes or fails on
- * a timing.
+ * `npm run bench [name-filter]`: runs every test/bench/*.bench.ts (each exports
+ * `run(): Promise<BenchResult[]>`), prints one table, and writes .bench/results.json. Numbers and
+ * ratios only; nothing here passes or fails on a timing.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -16,7 +16,8 @@ const files = readdirSync(here)
   .sort();
 
 const all: Record<string, BenchResult[]> = {};
-// The machine may be shared: every figure is read beside the load average (1, 5, 15 min) of its run.
+// The machine may be shared: every figure is read beside the load average (1, 5, 15 min) of its
+// run.
 const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(2))

@@ -1,20 +1,23 @@
 /**
- * Start-up and search benchmark: the student's first second, as figures and ratios to the same run's
- * floor. Reports, never asserts.
- * - How cost grows with the data: the `large` seed at 1x, 2x, 4x and 8x (courses, payments, notifications; 60
- *   lectures a course) synced into a fresh file as the app does it (writer worker, read connection): first sync time,
- *   database and WAL size once the sync's post-commit work is done, p95 of the views the first screens read, and
- *   p95 of the core's search call for common words. At 8x, four more sites (1x each) join the same file: the search
- *   figures "(8x, 5 sites)" search the 8x site among them; "search everything" is the search screen's own call, every
- *   kind of every school in the file (1 site, then 5 at 8x).
- * - Cold start: the browser host as `npm run demo` runs it (the esbuild bundle, plain Node) spawned on the 1x and
- *   the 8x data folder with the site's server gone (network off), to the first course card painted in Chromium
- *   (already running, as a window would be) on the screen the app opens on (Today's "Continue learning"); the host's
- *   RSS at that moment. Against the floor of the same run:
+ * Start-up and search benchmark: the student's first second, as figures and ratios to the same
+ * run's floor. Reports, never asserts.
+ * - How cost grows with the data: the `large` seed at 1x, 2x, 4x and 8x (courses, payments,
+ *   notifications; 60 lectures a course) synced into a fresh file as the app does it (writer
+ *   worker, read connection): first sync time, database and WAL size once the sync's post-commit
+ *   work is done, p95 of the views the first screens read, and p95 of the core's search call for
+ *   common words. At 8x, four more sites (1x each) join the same file: the search figures "(8x, 5
+ *   sites)" search the 8x site among them; "search everything" is the search screen's own call,
+ *   every kind of every school in the file (1 site, then 5 at 8x).
+ * - Cold start: the browser host as `npm run demo` runs it (the esbuild bundle, plain Node) spawned
+ *   on the 1x and the 8x data folder with the site's server gone (network off), to the first course
+ *   card painted in Chromium (already running, as a window would be) on the screen the app opens on
+ *   (Today's "Continue learning"); the host's RSS at that moment. Against the floor of the same
+ *   run:
  *   plain Node opening the database and reading the library's first page (bundled, spawned, to its exit) plus
  *   Chromium loading an empty page to its first paint; `node -e ''` beside it.
- * - Search in the window: on the 8x, 5-site folder, a word typed key by key (100 ms apart); from the last key's
- *   event to the frame after its results are on screen (SearchScreen's data-results-for).
+ * - Search in the window: on the 8x, 5-site folder, a word typed key by key (100 ms apart); from
+ *   the last key's event to the frame after its results are on screen (SearchScreen's
+ *   data-results-for).
  * Every group carries the 1-minute load average: the machine is shared.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -53,12 +56,17 @@ import { collectGarbage, percentile, type BenchResult } from './types';
 
 const SERVER = fileURLToPath(new URL('./startup/scaled-server.ts', import.meta.url));
 const FLOOR_SOURCE = fileURLToPath(new URL('./startup/floor-library.ts', import.meta.url));
-/** The data multiples (LD_BENCH_SCALES=1,2 for a quick look); the largest gets four more sites and the window's search. */
+/**
+ * The data multiples (LD_BENCH_SCALES=1,2 for a quick look); the largest gets four more sites and
+ * the window's search.
+ */
 const SCALES = (process.env.LD_BENCH_SCALES ?? '1,2,4,8').split(',').map(Number);
 const BIG = SCALES[SCALES.length - 1]!;
 const chromiumPath =
   process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-/** Words a student types that match most rows (every lecture, every course, every section; CJK too). */
+/**
+ * Words a student types that match most rows (every lecture, every course, every section; CJK too).
+ */
 const COMMON_WORDS = ['Lecture', 'Course', 'Section', '課程', '第', 'Bulk'];
 const COLD_STARTS = Number(process.env.LD_BENCH_COLD_STARTS ?? 5);
 const MiB = 2 ** 20;
@@ -121,12 +129,16 @@ function searchFigures(
   return { p95: percentile(times, 95), max: Math.max(...times) };
 }
 
-/** The common words and an order number's prefix every bulk order shares (the large seed's T2025B...). */
+/**
+ * The common words and an order number's prefix every bulk order shares (the large seed's
+ * T2025B...).
+ */
 const EVERYTHING_WORDS = [...COMMON_WORDS, 'T2025B'];
 
 /**
- * The search screen's call (search:query without a school or kind): every kind (courses, lectures, instructors,
- * orders, payments, products, events, consulting, notices) of every school in the file, as many hits as it shows.
+ * The search screen's call (search:query without a school or kind): every kind (courses, lectures,
+ * instructors, orders, payments, products, events, consulting, notices) of every school in the
+ * file, as many hits as it shows.
  */
 function everythingFigures(db: ReturnType<typeof openReadConnection>): {
   p95: number;
@@ -151,7 +163,10 @@ interface SyncedFolder {
   readonly sites: { readonly id: string; readonly url: string }[];
 }
 
-/** A first sync of `url` into `file` as site `siteId`, as the app runs it; returns its time once its post-commit work is done. */
+/**
+ * A first sync of `url` into `file` as site `siteId`, as the app runs it; returns its time once its
+ * post-commit work is done.
+ */
 async function firstSync(
   file: string,
   siteId: string,
@@ -168,8 +183,9 @@ async function firstSync(
   const ms = performance.now() - t0;
   if (summary.outcome !== 'completed')
     throw new Error(`sync ${summary.outcome}: ${summary.error?.message}`);
-  // The post-commit work the app runs after every commit, to its end: the short search terms indexed a step at a
-  // time (the last step truncates the WAL). The service's own pass runs beside it; close() would stop that one early.
+  // The post-commit work the app runs after every commit, to its end: the short search terms
+  // indexed a step at a time (the last step truncates the WAL). The service's own pass runs beside
+  // it; close() would stop that one early.
   while ((await writer.call('search:index-step', { maxRows: 4000 })) === 4000);
   await sync.close();
   await writer.close();
@@ -177,7 +193,9 @@ async function firstSync(
   return { ms, rows: Object.values(summary.counts).reduce((a, b) => a + b, 0) };
 }
 
-/** sites.json for a folder whose sites were synced and whose server is gone (the network is off). */
+/**
+ * sites.json for a folder whose sites were synced and whose server is gone (the network is off).
+ */
 async function writeSites(
   dir: string,
   sites: readonly { id: string; url: string }[],
@@ -328,8 +346,8 @@ export async function run(): Promise<BenchResult[]> {
 
     // ---- the floor
     const entry = (await ensureBrowserHost()) as string;
-    // Inside the repository, where Node finds better-sqlite3 (node_modules), as it does for the host's bundle; in
-    // out/, with the other build output (not linted, not committed).
+    // Inside the repository, where Node finds better-sqlite3 (node_modules), as it does for the
+    // host's bundle; in out/, with the other build output (not linted, not committed).
     mkdirSync(join('out', 'bench'), { recursive: true });
     const floorScript = join(process.cwd(), 'out', 'bench', 'floor-library.mjs');
     await build({
@@ -364,7 +382,8 @@ export async function run(): Promise<BenchResult[]> {
       unit: 'ms',
     });
 
-    // ---- cold starts, 1x and 8x alternating; the last 8x host stays up for the search in the window
+    // ---- cold starts, 1x and 8x alternating; the last 8x host stays up for the search in the
+    // window
     const cold = await coldStartFigures({
       browser,
       entry,

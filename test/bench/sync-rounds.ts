@@ -1,6 +1,7 @@
 /**
- * What sync.bench.ts runs: the bench server and the latency proxy in child processes, one sync round (first sync
- * and no-change re-sync with a screen reading meanwhile) in the writer worker or on the main thread, and timers.
+ * What sync.bench.ts runs: the bench server and the latency proxy in child processes, one sync
+ * round (first sync and no-change re-sync with a screen reading meanwhile) in the writer worker or
+ * on the main thread, and timers.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -70,16 +71,18 @@ export const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
 export const ms = (ns: number) => ns / 1e6;
 
 /**
- * The event-loop delay histogram records the whole interval between its timer's runs, the timer's own period
- * included: an idle loop reads p99 ≈ 5.2 ms at a 5 ms resolution. The figures below are the delay beyond that
- * period (how late the timer ran), which is what the targets (p99 <= 5 ms, max <= 20 ms) are about.
+ * The event-loop delay histogram records the whole interval between its timer's runs, the timer's
+ * own period included: an idle loop reads p99 ≈ 5.2 ms at a 5 ms resolution. The figures below are
+ * the delay beyond that period (how late the timer ran), which is what the targets (p99 <= 5 ms,
+ * max <= 20 ms) are about.
  */
 export const LOOP_RESOLUTION_MS = 5;
 export const loopDelay = (ns: number) => Math.max(0, ms(ns) - LOOP_RESOLUTION_MS);
 
 /**
- * One first sync into a fresh file and one no-change re-sync, as the app runs them (`writer: 'worker'`) or with the
- * writes on this thread (`'main'`), while a screen reads a page every 50 ms. Returns the figures.
+ * One first sync into a fresh file and one no-change re-sync, as the app runs them
+ * (`writer: 'worker'`) or with the writes on this thread (`'main'`), while a screen reads a page
+ * every 50 ms. Returns the figures.
  */
 export async function syncRound(
   dir: string,
@@ -106,13 +109,15 @@ export async function syncRound(
   const sync = makeSync();
   const now = new Date();
   const measure = async (task: () => Promise<unknown>) => {
-    // The warm-up pass keeps a whole parsed snapshot (~100 MB): collected here, not inside the measured round.
+    // The warm-up pass keeps a whole parsed snapshot (~100 MB): collected here, not inside the
+    // measured round.
     collectGarbage();
     const reads: number[] = [];
     let i = 0;
     const screen = setInterval(() => {
       const t0 = performance.now();
-      // What a screen asks while the sync runs: a page of the library, the billing summary, a page of the inbox.
+      // What a screen asks while the sync runs: a page of the library, the billing summary, a page
+      // of the inbox.
       const which = i++ % 3;
       if (which === 0) getLibraryPage(db, 'large', now, { limit: 50 });
       else if (which === 1) getBillingSummary(db, 'large', now);
@@ -124,8 +129,8 @@ export async function syncRound(
     const t0 = performance.now();
     await task();
     const elapsed = performance.now() - t0;
-    // Let the histogram's timer fire once more: a block at the very end (the commit) is only recorded when the
-    // next timer runs, which is after the awaited promise settles.
+    // Let the histogram's timer fire once more: a block at the very end (the commit) is only
+    // recorded when the next timer runs, which is after the awaited promise settles.
     await new Promise((r) => setTimeout(r, 20));
     loop.disable();
     clearInterval(screen);
@@ -144,8 +149,8 @@ export async function syncRound(
   if (summary?.outcome !== 'completed')
     throw new Error(`sync ${summary?.outcome}: ${summary?.error?.message}`);
   const rows = Object.values(summary.counts).reduce((a, b) => a + b, 0);
-  // close() stops the warm-up after the first commit (search index steps) at its next step, so it does not run
-  // beside the re-sync; the views below build that index before they are measured.
+  // close() stops the warm-up after the first commit (search index steps) at its next step, so it
+  // does not run beside the re-sync; the views below build that index before they are measured.
   await sync.close();
   const again = makeSync();
   const resync = await measure(() => again.syncNow('large'));

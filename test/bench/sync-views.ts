@@ -1,6 +1,7 @@
 /**
- * The sync bench's view figures (sync.bench.ts): p95 of every view call the screens make on the synced `large`
- * seed, after a mark-read, repeated and rebuilt, and the short-term search index pass that runs after a commit.
+ * The sync bench's view figures (sync.bench.ts): p95 of every view call the screens make on the
+ * synced `large` seed, after a mark-read, repeated and rebuilt, and the short-term search index
+ * pass that runs after a commit.
  */
 import type { ReadWriteDB } from '../helpers/db';
 import {
@@ -25,10 +26,13 @@ import type { SyncService } from '../../electron/core/sync';
 import { timeIt } from './sync-rounds';
 import { percentile, type BenchResult } from './types';
 
-/** Measured on a read-write connection of this thread: the figures write a mark-read between calls. */
+/**
+ * Measured on a read-write connection of this thread: the figures write a mark-read between calls.
+ */
 export function viewResults(db: ReadWriteDB, sync: SyncService, now: Date): BenchResult[] {
   const results: BenchResult[] = [];
-  // ---- view queries, p95 over many calls: what the screens call (pages of 50, as renderer/src/query.ts asks)
+  // ---- view queries, p95 over many calls: what the screens call (pages of 50, as
+  // renderer/src/query.ts asks)
   const courseIds = getLibraryPage(db, 'large', now, { limit: 100 }).items.map((c) => c.courseId);
   const library = getLibraryPage(db, 'large', now, { limit: 1 });
   const orders = getOrdersPage(db, 'large', now, { limit: 1 });
@@ -88,7 +92,8 @@ export function viewResults(db: ReadWriteDB, sync: SyncService, now: Date): Benc
       'search (1-2 character terms: grams index)',
       (i) => search(db, 'large', shortWords[i % shortWords.length]!),
     ],
-    // The whole views: no screen calls them any more (tests and the old channels do); for comparison.
+    // The whole views: no screen calls them any more (tests and the old channels do); for
+    // comparison.
     ['whole view, not on a screen: getLibrary', () => getLibrary(db, 'large', now)],
     ['whole view, not on a screen: getBilling', () => getBilling(db, 'large', now)],
     ['whole view, not on a screen: getNotifications', () => getNotifications(db, 'large')],
@@ -96,8 +101,8 @@ export function viewResults(db: ReadWriteDB, sync: SyncService, now: Date): Benc
   // Views are memoised until the data they read changes (view-cache.ts). Three numbers per view:
   // - repeated: the same call again, nothing written (a screen re-rendered, a tab revisited);
   // - after a mark-read: the student's own write between syncs, which only the inbox reads;
-  // - rebuild: after a write to what the view reads (a sync commit that changed it; warmViews pays this after
-  //   the commit, off the user's click), forced here by a write no writer accounts for.
+  // - rebuild: after a write to what the view reads (a sync commit that changed it; warmViews pays
+  //   this after the commit, off the user's click), forced here by a write no writer accounts for.
   // What the post-commit warm-up (warm.ts, stopped by close() above) leaves a moment after a sync: the whole
   // short-term search index. Searches before it are measured below, with the index pass.
   indexShortTerms(db);
@@ -135,7 +140,8 @@ export function viewResults(db: ReadWriteDB, sync: SyncService, now: Date): Benc
     });
   }
 
-  // ---- the short-term search index pass (search.ts indexShortTerms), as after a first commit: from empty
+  // ---- the short-term search index pass (search.ts indexShortTerms), as after a first commit:
+  // from empty
   const gramsRows = db.transaction(() => {
     db.prepare("INSERT INTO search_grams (search_grams) VALUES ('delete-all')").run();
     db.prepare('UPDATE search_state SET indexed_through = 0, indexed_rows = 0, garbage = 0').run();

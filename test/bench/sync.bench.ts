@@ -1,19 +1,23 @@
 /**
  * Sync benchmark on the `large` seed. Reports, never asserts (the rounds it runs are in
  * sync-rounds.ts):
- * - the sync as the app runs it: writes in the writer worker (worker/writer.ts), views read through the main thread's
- *   read-only connection; and, for comparison in the same run, the writes on the main thread (the in-process writer,
- *   as before the writer worker);
- * - for each: first sync and no-change re-sync time, the main thread's event-loop delay (p99, max) while they run,
- *   and the p95 of a screen read made every 50 ms meanwhile;
- * - the same first sync and re-sync through a proxy adding a fixed round-trip time (0 / 20 / 50 ms), each;
- * - the limit, in the same run: fetching the same pages without storing + bulk-inserting the same rows in one
- *   transaction (no search index, no outbox overlay), and the ratio of the first sync to it;
- * - p95 of every view call the screens make (summary, first page, a deep page), and of the whole views the screens
- *   no longer call (kept for tests and the old channels), each after a mark-read, repeated, and rebuilt;
+ * - the sync as the app runs it: writes in the writer worker (worker/writer.ts), views read through
+ *   the main thread's read-only connection; and, for comparison in the same run, the writes on the
+ *   main thread (the in-process writer, as before the writer worker);
+ * - for each: first sync and no-change re-sync time, the main thread's event-loop delay (p99, max)
+ *   while they run, and the p95 of a screen read made every 50 ms meanwhile;
+ * - the same first sync and re-sync through a proxy adding a fixed round-trip time (0 / 20 / 50
+ *   ms), each;
+ * - the limit, in the same run: fetching the same pages without storing + bulk-inserting the same
+ *   rows in one transaction (no search index, no outbox overlay), and the ratio of the first sync
+ *   to it;
+ * - p95 of every view call the screens make (summary, first page, a deep page), and of the whole
+ *   views the screens no longer call (kept for tests and the old channels), each after a mark-read,
+ *   repeated, and rebuilt;
  * - the short-term search index pass that runs after a commit;
- * - the purchase history export (CSV of every payment): the main thread's longest event-loop delay while the writer
- *   worker builds it (the app) and while the main thread builds it (a host without a writer).
+ * - the purchase history export (CSV of every payment): the main thread's longest event-loop delay
+ *   while the writer worker builds it (the app) and while the main thread builds it (a host without
+ *   a writer).
  * The server and the proxy run in child processes so their work does not count as the app's event-loop delay.
  * Every figure group carries the 1-minute load average (the machine is shared).
  */
@@ -71,8 +75,8 @@ export async function run(): Promise<BenchResult[]> {
     // Warm up the connection and the server's caches with one fetch-only pass (not reported).
     await fetchSnapshot(createTransport(client, { sleep: defaultSleep }), {});
 
-    // ---- first sync and no-change re-sync on loopback: the worker (as the app runs it), then the writes on this
-    // thread (as before the writer worker), with a screen reading every 50 ms
+    // ---- first sync and no-change re-sync on loopback: the worker (as the app runs it), then the
+    // writes on this thread (as before the writer worker), with a screen reading every 50 ms
     results.push({
       name: 'load average (1 min) at the start',
       value: loadavg()[0]!,
@@ -129,7 +133,8 @@ export async function run(): Promise<BenchResult[]> {
       const proxy = await startChild<{ url: string }>(PROXY, [url, String(rtt)]);
       try {
         const slow = siteClient(proxy.message.url, token);
-        await fetchSnapshot(createTransport(slow, { sleep: defaultSleep }), {}); // the proxy's connections, warm
+        // the proxy's connections, warm
+        await fetchSnapshot(createTransport(slow, { sleep: defaultSleep }), {});
         const round = await syncRound(dir, `rtt-${rtt}`, slow, 'worker');
         results.push({
           name: `first sync, ${rtt} ms RTT (proxy), worker`,
@@ -148,16 +153,19 @@ export async function run(): Promise<BenchResult[]> {
       }
     }
 
-    // The views below are measured on a read-write connection of this thread (they write a mark-read between calls).
+    // The views below are measured on a read-write connection of this thread (they write a
+    // mark-read between calls).
     const db = openTestDatabase(join(dir, 'worker.db'));
     const sync = createSyncService({ db, clientFor: () => client });
 
-    // ---- the limit: the same pages fetched without storing, the same rows bulk-inserted in one transaction
-    // Every connection at once, as the sync fetched before the writer worker (no bound), and nothing stored.
+    // ---- the limit: the same pages fetched without storing, the same rows bulk-inserted in one
+    // transaction Every connection at once, as the sync fetched before the writer worker (no
+    // bound), and nothing stored.
     const fetchOnly = await timeAsync(() =>
       fetchSnapshot(createTransport(client, { sleep: defaultSleep }), { concurrency: 8 }),
     );
-    // The same pages with the HTTP client the writer worker sends them with (node:http), parsed on this thread.
+    // The same pages with the HTTP client the writer worker sends them with (node:http), parsed on
+    // this thread.
     const viaHttp: Transport = {
       async execute(document, variables) {
         const answer = await postGraphQL({
@@ -192,7 +200,8 @@ export async function run(): Promise<BenchResult[]> {
       })(),
     );
     bulk.close();
-    // The limit takes the faster of the two ways to fetch: the sync's own HTTP client must not make it look better.
+    // The limit takes the faster of the two ways to fetch: the sync's own HTTP client must not make
+    // it look better.
     const limit = fetchMs + insert.ms;
     results.push({
       name: 'limit: fetch the same pages, no storing',
@@ -219,16 +228,18 @@ export async function run(): Promise<BenchResult[]> {
       unit: 'x',
       note: `target <= 1.0; writes on the main thread: ${(main.first.ms / limit).toFixed(2)}x`,
     });
-    // The two sync goals bound the first sync from both sides: >= 2x the no-change re-sync (re-sync <= 0.5x) and
-    // <= the limit. Both can hold only when twice the re-sync (which is the fetch, nothing written) fits the limit.
+    // The two sync goals bound the first sync from both sides: >= 2x the no-change re-sync (re-sync
+    // <= 0.5x) and <= the limit. Both can hold only when twice the re-sync (which is the fetch,
+    // nothing written) fits the limit.
     results.push({
       name: 'both sync goals at once: 2 x no-change re-sync / limit',
       value: (2 * worker.resync.ms) / limit,
       unit: 'x',
       note: `both goals can hold only if <= 1.0 (re-sync ${worker.resync.ms.toFixed(0)} ms, limit ${limit.toFixed(0)} ms)`,
     });
-    // What inserting each page as it arrives (into staging tables) would leave to the commit: copying the staged
-    // rows into the real tables (INSERT ... SELECT, no JS per row), measured from the limit's file.
+    // What inserting each page as it arrives (into staging tables) would leave to the commit:
+    // copying the staged rows into the real tables (INSERT ... SELECT, no JS per row), measured
+    // from the limit's file.
     const target = openTestDatabase(join(dir, 'copied.db'));
     target.prepare('ATTACH ? AS staged').run(join(dir, 'bulk.db'));
     const copy = timeIt(() =>
@@ -274,9 +285,10 @@ export async function run(): Promise<BenchResult[]> {
 
     results.push(...viewResults(db, sync, now));
 
-    // ---- the purchase history export (export:orders-csv, every payment of the large seed): the app builds the CSV
-    // on the writer worker's thread; a host without a writer builds it on the main thread. The main thread's
-    // event-loop delay during each (the timer runs 20 ms before, so a block at the start is recorded).
+    // ---- the purchase history export (export:orders-csv, every payment of the large seed): the
+    // app builds the CSV on the writer worker's thread; a host without a writer builds it on the
+    // main thread. The main thread's event-loop delay during each (the timer runs 20 ms before, so
+    // a block at the start is recorded).
     const exportWriter = await startWriterWorker({ file: join(dir, 'worker.db') });
     try {
       const site = () =>

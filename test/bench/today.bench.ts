@@ -1,7 +1,8 @@
 /**
- * `npm run bench today`: the Today home's read (electron/core/db/today.ts, every school at once) on the large seed,
- * p95 over repeated calls; target <= 5 ms (issue "Take me to my lesson"). The large seed is synced once over loopback
- * from an embedded server in this process, as the sync tests do; only the reads are measured.
+ * `npm run bench today`: the Today home's read (electron/core/db/today.ts, every school at once) on
+ * the large seed, p95 over repeated calls; target <= 5 ms (issue "Take me to my lesson"). The large
+ * seed is synced once over loopback from an embedded server in this process, as the sync tests do;
+ * only the reads are measured.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,19 +1,21 @@
 /**
- * Token endpoint, ours beside node-oidc-provider (test/bench/reference-provider.ts) in one run, both serving the same
- * grants: authorization_code + PKCE S256 + resource with an ES256 id_token, and refresh_token with rotation.
- * Both servers run in this process; the requests come from a load generator in ANOTHER process (test/bench/load),
- * which checks every answer. Codes are minted straight into each server's store (ours: the codes table; theirs:
+ * Token endpoint, ours beside node-oidc-provider (test/bench/reference-provider.ts) in one run,
+ * both serving the same grants: authorization_code + PKCE S256 + resource with an ES256 id_token,
+ * and refresh_token with rotation. Both servers run in this process; the requests come from a load
+ * generator in ANOTHER process (test/bench/load), which checks every answer. Codes are minted
+ * straight into each server's store (ours: the codes table; theirs:
  * Grant + AuthorizationCode models), so only the token endpoint is measured, not the browser part.
  *
- * Refresh runs as chains: each of CONCURRENCY clients refreshes with the refresh token of its own previous answer,
- * as a real client does under rotation (oidc-provider consumes a rotated token, so reusing one would be refused).
- * Both get the same form, with `scope` narrowed to the non-openid scopes so that neither signs an id_token on
- * refresh (ours never does, spec "Token response"; oidc-provider does whenever openid is in the scope); its
- * default, with an id_token, is reported on its own line.
+ * Refresh runs as chains: each of CONCURRENCY clients refreshes with the refresh token of its own
+ * previous answer, as a real client does under rotation (oidc-provider consumes a rotated token, so
+ * reusing one would be refused). Both get the same form, with `scope` narrowed to the non-openid
+ * scopes so that neither signs an id_token on refresh (ours never does, spec "Token response";
+ * oidc-provider does whenever openid is in the scope); its default, with an id_token, is reported
+ * on its own line.
  *
- * Measurements alternate between the servers, ROUNDS times, and the median run of each is reported, so a change in
- * the machine's load (it is shared) falls on both. Numbers and ratios only; nothing here asserts a timing.
- * Run alone: `npm run bench token`.
+ * Measurements alternate between the servers, ROUNDS times, and the median run of each is reported,
+ * so a change in the machine's load (it is shared) falls on both. Numbers and ratios only; nothing
+ * here asserts a timing. Run alone: `npm run bench token`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server/index';
@@ -115,7 +117,10 @@ async function exchangeOnce(origin: string, request: RequestSpec): Promise<strin
   return body.refresh_token;
 }
 
-/** The first refresh token of each of `count` chains (one code exchange each, outside the measurement). */
+/**
+ * The first refresh token of each of `count` chains (one code exchange each, outside the
+ * measurement).
+ */
 export function ourRefreshChains(server: EmbeddedServer, count = CONCURRENCY): Promise<string[]> {
   return Promise.all(
     Array.from({ length: count }, () =>
@@ -154,7 +159,10 @@ async function theirExchangeJob(p: ReferenceProvider): Promise<ListJob> {
   };
 }
 
-/** `narrowed`: the same form as ours (no id_token); otherwise its default, which signs an id_token on every refresh. */
+/**
+ * `narrowed`: the same form as ours (no id_token); otherwise its default, which signs an id_token
+ * on every refresh.
+ */
 async function theirRefreshJob(p: ReferenceProvider, narrowed: boolean): Promise<RefreshChainJob> {
   const chains = await Promise.all(
     Array.from({ length: CONCURRENCY }, async () =>
@@ -180,7 +188,9 @@ function median(runs: LoadResult[]): LoadResult {
   return [...runs].sort((a, b) => throughput(a) - throughput(b))[Math.floor(runs.length / 2)]!;
 }
 
-/** Runs ours and theirs alternately (ours first on even rounds) and returns the median run of each. */
+/**
+ * Runs ours and theirs alternately (ours first on even rounds) and returns the median run of each.
+ */
 async function sideBySide(
   ours: () => Promise<GeneratorJob>,
   theirs: () => Promise<GeneratorJob>,

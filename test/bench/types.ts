@@ -21,7 +21,8 @@ export function percentile(values: readonly number[], p: number): number {
 
 setFlagsFromString('--expose-gc');
 /**
- * A full garbage collection, run before a measured pass so the garbage of what came before it (seeding a large
- * database, a warm-up pass keeping a whole parsed snapshot) is not collected, and its pause charged, inside it.
+ * A full garbage collection, run before a measured pass so the garbage of what came before it
+ * (seeding a large database, a warm-up pass keeping a whole parsed snapshot) is not collected, and
+ * its pause charged, inside it.
  */
 export const collectGarbage = runInNewContext('gc') as () => void;

@@ -6,7 +6,10 @@ export interface Reply {
   body: string;
 }
 
-/** Raw HTTP (node:http, not fetch): the tests must set Host and Origin headers a browser would not let us forge. */
+/**
+ * Raw HTTP (node:http, not fetch): the tests must set Host and Origin headers a browser would not
+ * let us forge.
+ */
 export function send(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string } = {},
@@ -33,7 +36,10 @@ export function send(
   });
 }
 
-/** What a page holds once its launch link is opened: the session cookie and the page key (browser-host/sessions.ts). */
+/**
+ * What a page holds once its launch link is opened: the session cookie and the page key
+ * (browser-host/sessions.ts).
+ */
 export interface HostSession {
   readonly cookie: string;
   readonly key: string;
@@ -43,7 +49,10 @@ export interface HostSession {
   headers(origin: string, extra?: Record<string, string>): Record<string, string>;
 }
 
-/** Opens a launch link as the browser does and reads the cookie and the page key from the launch page. */
+/**
+ * Opens a launch link as the browser does and reads the cookie and the page key from the launch
+ * page.
+ */
 export async function openSession(
   launchUrl: string,
   headers: Record<string, string> = {},
@@ -66,7 +75,10 @@ export async function openSession(
   };
 }
 
-/** Opens the event stream as the bridge does (a POST with the page key); resolves once the host answered. */
+/**
+ * Opens the event stream as the bridge does (a POST with the page key); resolves once the host
+ * answered.
+ */
 export function openStream(
   url: string,
   headers: Record<string, string>,

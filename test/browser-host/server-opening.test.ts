@@ -35,8 +35,8 @@ describe('browser host while the core opens', () => {
       const origin = new URL(url).origin;
       let cookie = '';
       let key = '';
-      // The launch page loads while the core is still opening: all of it but the end of its body, where the first
-      // answers go once the core has them.
+      // The launch page loads while the core is still opening: all of it but the end of its body,
+      // where the first answers go once the core has them.
       const chunks: string[] = [];
       const page = new Promise<number>((resolve, reject) =>
         httpRequest(url, (res) => {

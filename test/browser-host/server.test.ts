@@ -40,7 +40,8 @@ describe('browser host (loopback HTTP over a real core)', () => {
           dataDir: join(dir, 'data'),
           openExternal,
         });
-        // Keep the host's own listener so a test can push an event through it exactly as the core does.
+        // Keep the host's own listener so a test can push an event through it exactly as the core
+        // does.
         return {
           ...core,
           isOnline: () => !sitesUnreachable && core.isOnline(),

@@ -20,9 +20,10 @@ interface Metafile {
 }
 
 /**
- * The browser host as `npm run demo` starts it (scripts/browser-host-build.mjs): one esbuild bundle run by plain
- * Node. Built here from the sources, then started for real: it serves its launch page, and in demo mode the demo
- * sites start from their own chunk (which finds the SQL migrations and GraphQL schema beside it).
+ * The browser host as `npm run demo` starts it (scripts/browser-host-build.mjs): one esbuild bundle
+ * run by plain Node. Built here from the sources, then started for real: it serves its launch page,
+ * and in demo mode the demo sites start from their own chunk (which finds the SQL migrations and
+ * GraphQL schema beside it).
  */
 describe('the browser host bundle', () => {
   let meta: Metafile;
@@ -61,7 +62,10 @@ describe('the browser host bundle', () => {
     meta.outputs[entry()]!.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).find(
       (i) => Object.keys(meta.outputs[i.path]!.inputs).includes(input),
     )?.path;
-  /** What loads before the first answer: the entry, then the core and the contract's checks once it listens. */
+  /**
+   * What loads before the first answer: the entry, then the core and the contract's checks once it
+   * listens.
+   */
   const startFiles = () =>
     closure([
       entry(),
@@ -83,7 +87,8 @@ describe('the browser host bundle', () => {
   it('loads the embedded server only when a demo site starts: nothing loaded at the start holds any of it', () => {
     const inputs = inputsOf(startFiles());
     expect(inputs.some((i) => i.startsWith('electron/core/app-core'))).toBe(true);
-    // The fault switches' checks (one file, no imports) serve Settings > Demo before the sites start.
+    // The fault switches' checks (one file, no imports) serve Settings > Demo before the sites
+    // start.
     expect(
       inputs.filter(
         (i) => i.startsWith('embedded-server/') && i !== 'embedded-server/http/faults.ts',
@@ -147,8 +152,8 @@ describe('the browser host bundle', () => {
     expect(launch.status).toBe(200);
     expect(launch.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     expect((await fetch(launchUrl, { redirect: 'manual' })).status).toBe(403);
-    // The demo sites' own databases, made by the embedded server's migrations read beside its chunk (the URL is
-    // printed while the core opens: the demo sites start after it).
+    // The demo sites' own databases, made by the embedded server's migrations read beside its chunk
+    // (the URL is printed while the core opens: the demo sites start after it).
     await expect
       .poll(
         () =>

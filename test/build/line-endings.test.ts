@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binEntry } from '../../scripts/node-tools.mjs';
 
 /**
- * The lint on a checkout made the way GitHub's Windows runners make it: `core.autocrlf=true`, which turns every text
- * file without an attribute to CRLF, and Prettier (endOfLine "lf") then refuses every file, so no Windows job gets
- * past `npm run lint` and no installer is built for any system. .gitattributes pins LF for text files.
+ * The lint on a checkout made the way GitHub's Windows runners make it: `core.autocrlf=true`, which
+ * turns every text file without an attribute to CRLF, and Prettier (endOfLine "lf") then refuses
+ * every file, so no Windows job gets past `npm run lint` and no installer is built for any system.
+ * .gitattributes pins LF for text files.
  *
- * The committed tree is cloned (HEAD of this checkout), with the shared node_modules linked in, and the three parts
- * of `npm run lint` run in the clone as JS entry points of this Node.
+ * The committed tree is cloned (HEAD of this checkout), with the shared node_modules linked in, and
+ * the three parts of `npm run lint` run in the clone as JS entry points of this Node.
  */
 const git = (args: string[], cwd: string) => spawnSync('git', args, { cwd, encoding: 'utf8' });
 
@@ -23,7 +24,8 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'ld-autocrlf-'));
   clone = join(work, 'clone');
   const top = git(['rev-parse', '--show-toplevel'], process.cwd()).stdout.trim();
-  // --no-local: a real clone through Git's transport, as a runner's checkout is, and it works from a shallow one too.
+  // --no-local: a real clone through Git's transport, as a runner's checkout is, and it works from
+  // a shallow one too.
   const cloned = git(
     ['clone', '--quiet', '--no-local', '-c', 'core.autocrlf=true', top, clone],
     work,

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { binEntry, npmCli } from '../../scripts/node-tools.mjs';
 
 /**
- * The scripts start npm tools as JS entry points of this Node. `npx` and `npm` are npx.cmd and npm.cmd on Windows:
- * spawned without a shell they fail with ENOENT, or EINVAL since Node 20.12 (CVE-2024-27980), so no Windows test
- * build or installer was ever made.
+ * The scripts start npm tools as JS entry points of this Node. `npx` and `npm` are npx.cmd and
+ * npm.cmd on Windows:
+ * spawned without a shell they fail with ENOENT, or EINVAL since Node 20.12 (CVE-2024-27980), so no
+ * Windows test build or installer was ever made.
  */
 const SPAWN_OF_A_SHELL_SCRIPT =
   /\b(?:spawn|spawnSync|execFile|execFileSync)\(\s*['"`](?:npx|npm|pnpm|yarn)(?:\.cmd)?['"`]/;

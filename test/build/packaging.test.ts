@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { APP_USER_MODEL_ID } from '../../electron/main/app-id';
 
 /**
- * The packaged app's hardening, read the way electron-builder reads it: its own config loader and its own schema
- * check (an unknown or misspelt key fails here, not on a release machine).
+ * The packaged app's hardening, read the way electron-builder reads it: its own config loader and
+ * its own schema check (an unknown or misspelt key fails here, not on a release machine).
  */
 const CONFIG = 'build/electron-builder.yml';
 
@@ -18,7 +18,10 @@ async function loadPackagingConfig(): Promise<Configuration> {
   return config;
 }
 
-/** Electron fuses the app ships with (Electron docs "Electron Fuses"; electron-builder `electronFuses`). */
+/**
+ * Electron fuses the app ships with (Electron docs "Electron Fuses"; electron-builder
+ * `electronFuses`).
+ */
 const REQUIRED_FUSES = {
   runAsNode: false,
   enableNodeOptionsEnvironmentVariable: false,
@@ -39,9 +42,11 @@ describe('packaging config (build/electron-builder.yml)', () => {
   it.each(Object.entries(REQUIRED_FUSES))('sets the fuse %s to %s', async (fuse, value) => {
     const { electronFuses } = await loadPackagingConfig();
     expect(electronFuses, 'electronFuses is missing').toBeTruthy();
-    // Strictly the boolean: electron-builder skips a fuse whose value is null or undefined, leaving Electron's default.
+    // Strictly the boolean: electron-builder skips a fuse whose value is null or undefined, leaving
+    // Electron's default.
     expect((electronFuses as Record<string, unknown>)[fuse]).toBe(value);
-    // A fuse that the @electron/fuses shipped with electron-builder does not know would silently do nothing.
+    // A fuse that the @electron/fuses shipped with electron-builder does not know would silently do
+    // nothing.
     expect(Object.keys(FuseV1Options)).toContain(fuse[0]!.toUpperCase() + fuse.slice(1));
   });
 
@@ -74,7 +79,8 @@ describe('packaging config (build/electron-builder.yml)', () => {
       (electronFuses as { resetAdHocDarwinSignature?: boolean }).resetAdHocDarwinSignature,
     ).toBe(true);
     expect(mac?.notarize).toBe(true);
-    // No identity pinned: a release finds its Developer ID from CSC_LINK, and nothing turns signing off.
+    // No identity pinned: a release finds its Developer ID from CSC_LINK, and nothing turns signing
+    // off.
     expect(mac?.identity).toBeUndefined();
   });
 
@@ -93,9 +99,11 @@ describe('packaging config (build/electron-builder.yml)', () => {
       desktopName?: string;
       homepage?: string;
     };
-    // Electron registers learning-desktop: with xdg for package.json's desktopName; the deb names its file after executableName.
+    // Electron registers learning-desktop: with xdg for package.json's desktopName; the deb names
+    // its file after executableName.
     expect(pkg.desktopName).toBe(`${linux?.executableName}.desktop`);
-    // No invented domain in the deb's Homepage: electron-builder takes the repository's own page from the origin.
+    // No invented domain in the deb's Homepage: electron-builder takes the repository's own page
+    // from the origin.
     expect(pkg.homepage).toBeUndefined();
   });
 

@@ -6,9 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 /**
- * The packaged-test-build workflow. action-validator checks its schema inside `npm run lint`;
- * these tests check that the lint step really fails on a broken workflow, and that the workflow does what the
- * README promises: three systems, an unpacked test build, the Electron specs against it, installers on tags.
+ * The packaged-test-build workflow. action-validator checks its schema inside `npm run lint`; these
+ * tests check that the lint step really fails on a broken workflow, and that the workflow does what
+ * the README promises: three systems, an unpacked test build, the Electron specs against it,
+ * installers on tags.
  */
 const WORKFLOW = '.github/workflows/desktop.yml';
 

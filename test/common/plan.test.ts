@@ -40,7 +40,8 @@ describe('the plan to finish before access ends', () => {
     expect(p).toMatchObject({ lecturesLeft: 2, minutesLeft: 120, lecturesWithoutDuration: 0 });
     expect(p.daysLeft).toBe(21);
     expect(p.weeksLeft).toBe(3);
-    // From Wednesday 10:00 to the 10:00 three weeks on: today, the 20 days after it and the morning of the last.
+    // From Wednesday 10:00 to the 10:00 three weeks on: today, the 20 days after it and the morning
+    // of the last.
     expect(p.studyDaysLeft).toBe(22);
     expect(p.pace).toEqual({
       minutesPerWeek: 39,
@@ -49,7 +50,8 @@ describe('the plan to finish before access ends', () => {
       lecturesPerStudyDay: 0.1,
       peakMinutesPerStudyDay: 6,
     });
-    // This week asked for 7 of the 24 days' share since Monday (35 min); by Wednesday 2 days of it were due.
+    // This week asked for 7 of the 24 days' share since Monday (35 min); by Wednesday 2 days of it
+    // were due.
     expect(p.week).toMatchObject({ source: 'pace', target: { amount: 35 }, expectedByNow: 10 });
     expect(p.status).toBe('behind');
     expect(plan({ doneThisWeek: { lectures: 1, seconds: 900 } }).status).toBe('on-track');

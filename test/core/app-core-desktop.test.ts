@@ -12,9 +12,10 @@ import { revokeGrant } from '../../embedded-server/store/tokens';
 import { createTestCore, signedInSite, systemBrowser, caller, valueOf } from '../helpers/test-core';
 
 /**
- * OS notifications and updates through the composition root, over a real site (embedded server on 127.0.0.1, real
- * SQLite on both sides): what a sync brings is announced once, data already there is not, the memory survives a
- * restart of the core, and a kind switched off in Settings stays silent.
+ * OS notifications and updates through the composition root, over a real site (embedded server on
+ * 127.0.0.1, real SQLite on both sides): what a sync brings is announced once, data already there
+ * is not, the memory survives a restart of the core, and a kind switched off in Settings stays
+ * silent.
  */
 describe('app core: OS notifications after syncs, and updates in a host without an updater', () => {
   let server: EmbeddedServer;

@@ -9,15 +9,17 @@ import { ensureBuiltApp } from '../helpers/built-app';
 import { driveBundle, installStandIn } from '../helpers/electron-stand-in';
 
 /**
- * The built Electron main bundle (out/main/index.js), run in plain Node where no Electron binary can be had.
- * Only the `electron` module itself is a stand-in (a loader hook answers `import 'electron'` with a small fake that
- * records what the host asked of it); the bundle, the core, SQLite, electron-store and the demo sites are real.
- * It proves what type-checking cannot: the bundle loads as ESM, finds the embedded server's SQL and schema files
- * beside it, wires IPC with the sender check, builds the menu, and closes the core on quit.
- * The bundle is (re)built first when it is missing or older than the sources it is made of.
+ * The built Electron main bundle (out/main/index.js), run in plain Node where no Electron binary
+ * can be had. Only the `electron` module itself is a stand-in (a loader hook answers
+ * `import 'electron'` with a small fake that records what the host asked of it); the bundle, the
+ * core, SQLite, electron-store and the demo sites are real. It proves what type-checking cannot:
+ * the bundle loads as ESM, finds the embedded server's SQL and schema files beside it, wires IPC
+ * with the sender check, builds the menu, and closes the core on quit. The bundle is (re)built
+ * first when it is missing or older than the sources it is made of.
  */
 const bundle = resolve('out/main/index.js');
-// Built once per run for every test of the built host (test/helpers/built-app.ts); a failed build fails here.
+// Built once per run for every test of the built host (test/helpers/built-app.ts); a failed build
+// fails here.
 const buildError = ensureBuiltApp();
 const built = buildError === null;
 it('out/ is built', () => expect(buildError).toBeNull());
@@ -44,7 +46,8 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
       nodeIntegration: false,
       webSecurity: true,
     });
-    // Refused but full screen (the video player) and the clipboard write (copy buttons), for the app's page only.
+    // Refused but full screen (the video player) and the clipboard write (copy buttons), for the
+    // app's page only.
     expect(of('permission')).toEqual([
       { permission: 'camera', requestingUrl: 'app://learning-desktop/index.html', granted: false },
       {
@@ -99,7 +102,8 @@ describe.skipIf(!built)('Electron main bundle in plain Node (electron stood in)'
   it('packaged without an update feed: updates are off and say why; start at login and wake sync are wired', () => {
     expect(of('updates')).toEqual([{ status: 'off', reason: 'no-feed' }]);
     expect(of('power-listeners')).toEqual([[1, 1]]);
-    // Linux has no login items in Electron: nothing is set there; macOS and Windows get the user's choice (off).
+    // Linux has no login items in Electron: nothing is set there; macOS and Windows get the user's
+    // choice (off).
     expect(of('login-item')).toEqual(
       process.platform === 'linux' ? [] : [expect.objectContaining({ openAtLogin: false })],
     );

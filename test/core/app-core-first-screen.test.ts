@@ -6,8 +6,8 @@ import { syncedDemo, valueOf, type SyncedDemo, invoke } from '../helpers/test-co
 import { dispatch } from '../../electron/core/ipc-dispatch';
 
 /**
- * The first frame from the last session through the core's contract, over a real synced demo site: kept
- * for a school with data, and gone with that data or with the appearance it was drawn in.
+ * The first frame from the last session through the core's contract, over a real synced demo site:
+ * kept for a school with data, and gone with that data or with the appearance it was drawn in.
  */
 describe('app core: the next start’s first frame', () => {
   let demo: SyncedDemo;

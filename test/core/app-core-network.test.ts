@@ -24,9 +24,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000
 }
 
 /**
- * The scheduler and the network state: a sync that cannot reach the site says "offline", the core probes while
- * offline, and when the site answers again it says "online", replays the outbox and syncs, with no user action.
- * The site is a real embedded server on a file database, stopped and started again on the same port.
+ * The scheduler and the network state: a sync that cannot reach the site says "offline", the core
+ * probes while offline, and when the site answers again it says "online", replays the outbox and
+ * syncs, with no user action. The site is a real embedded server on a file database, stopped and
+ * started again on the same port.
  */
 describe('app core: offline, then the network returns', () => {
   let dir: string;
@@ -47,7 +48,10 @@ describe('app core: offline, then the network returns', () => {
   const startServer = (port = 0) =>
     createEmbeddedServer({ port, seed: 'demo', site: 'demo', database: join(dir, 'site.db') });
 
-  /** A real core on a JSON settings file, recording its events; the "browser" signs in at once. Returns `call`. */
+  /**
+   * A real core on a JSON settings file, recording its events; the "browser" signs in at once.
+   * Returns `call`.
+   */
   async function startCore(timing: { offlineProbeMs?: number; minuteMs?: number }) {
     core = await createTestCore({
       dataDir: join(dir, 'app'),
@@ -67,7 +71,8 @@ describe('app core: offline, then the network returns', () => {
     const port = server.port;
     const call = await startCore({ offlineProbeMs: 200 });
     const site = await signedInSite(core!, server.url);
-    await new Promise((r) => setTimeout(r, 1500)); // past the start-up sync, which also sends queued sign-outs
+    // past the start-up sync, which also sends queued sign-outs
+    await new Promise((r) => setTimeout(r, 1500));
 
     await server.close();
     server = null;
@@ -140,14 +145,16 @@ describe('app core: offline, then the network returns', () => {
     )!;
     expect(unread).toBeDefined();
 
-    // Past the one sync the core runs shortly after start: only the change below may find the site gone.
+    // Past the one sync the core runs shortly after start: only the change below may find the site
+    // gone.
     await new Promise((r) => setTimeout(r, 1500));
     // The site goes away while the app still believes it is online (no sync has failed yet).
     await server.close();
     server = null;
     expect(core!.isOnline()).toBe(true);
     valueOf(await call('notifications:mark-read', { siteId: site.id, notificationId: unread.id }));
-    // The background send fails on the network: the app says offline (and starts probing) by itself.
+    // The background send fails on the network: the app says offline (and starts probing) by
+    // itself.
     await until(() =>
       events.some(
         (e) => e.event === 'network:changed' && !(e.payload as { online: boolean }).online,

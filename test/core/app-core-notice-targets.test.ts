@@ -62,7 +62,10 @@ describe('a notice’s url read as one of the site’s student pages', () => {
   });
 });
 
-/** Against the demo school over real HTTP: opening each seeded notice leads where it says, and marks it read. */
+/**
+ * Against the demo school over real HTTP: opening each seeded notice leads where it says, and marks
+ * it read.
+ */
 describe('app core: opening a notice (notifications:open)', () => {
   let dir: string;
   let server: EmbeddedServer | null = null;
@@ -117,7 +120,8 @@ describe('app core: opening a notice (notifications:open)', () => {
     while (readOnSite().n < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(readOnSite().n).toBe(3);
 
-    // A page the saved copy does not hold, and a notice that is not there, are said so (not thrown as a crash).
+    // A page the saved copy does not hold, and a notice that is not there, are said so (not thrown
+    // as a crash).
     server.db
       .prepare("UPDATE notifications SET url = '/orders/T-NOT-THERE' WHERE id = 'ntf_demo_08'")
       .run();

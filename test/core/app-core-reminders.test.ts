@@ -15,9 +15,10 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /**
- * Reminders through the composition root, over the demo school (embedded server on 127.0.0.1, real SQLite): the
- * sign-in's sync is the baseline, the scheduler's timer announces what comes due later with the app's clock moved,
- * once, one notification per kind, and a kind switched off in Settings stays silent.
+ * Reminders through the composition root, over the demo school (embedded server on 127.0.0.1, real
+ * SQLite): the sign-in's sync is the baseline, the scheduler's timer announces what comes due later
+ * with the app's clock moved, once, one notification per kind, and a kind switched off in Settings
+ * stays silent.
  */
 describe('app core: reminders after the first sync and on the timer', () => {
   let server: EmbeddedServer;

@@ -7,8 +7,9 @@ import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server
 import { createTestCore, valueOf, invoke } from '../helpers/test-core';
 
 /**
- * sites:check: a school's address read without adding it, for a student with no application ID (member clients are
- * created by the school's operator, spec "OAuth client"; the welcome screen then says who can create one).
+ * sites:check: a school's address read without adding it, for a student with no application ID
+ * (member clients are created by the school's operator, spec "OAuth client"; the welcome screen
+ * then says who can create one).
  */
 describe('app core: a school looked up without an application ID (sites:check)', () => {
   let dir: string;

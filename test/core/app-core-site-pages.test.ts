@@ -11,9 +11,10 @@ import { invoke, valueOf } from '../helpers/test-core';
 import { dispatch } from '../../electron/core/ipc-dispatch';
 
 /**
- * "Take me there": the core opens the school's own page for a course, a lecture (at the position to resume), an order
- * and a consulting service, and the page it opens is the site's real page. One scripted browser plays the system
- * browser throughout, so the site's session from the app's sign-in carries over, as in a student's browser.
+ * "Take me there": the core opens the school's own page for a course, a lecture (at the position to
+ * resume), an order and a consulting service, and the page it opens is the site's real page. One
+ * scripted browser plays the system browser throughout, so the site's session from the app's
+ * sign-in carries over, as in a student's browser.
  */
 describe('site:open-page over a real site', () => {
   let server: EmbeddedServer;

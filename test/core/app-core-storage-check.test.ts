@@ -20,9 +20,10 @@ import { FIRST_SCREEN_FILE } from '../../electron/core/desktop/first-screen';
 const NOW = '2026-06-01T00:00:00.000Z';
 
 /**
- * The integrity check after a clean exit runs once the window shows (electron/core/db/open.ts integrityCheck), not
- * in the start: the app core still finds a database damaged while it was away, keeps a copy and rebuilds it, with
- * its queued changes, a real writer worker and a real SQLite file.
+ * The integrity check after a clean exit runs once the window shows (electron/core/db/open.ts
+ * integrityCheck), not in the start: the app core still finds a database damaged while it was away,
+ * keeps a copy and rebuilds it, with its queued changes, a real writer worker and a real SQLite
+ * file.
  */
 describe('app core: a database damaged while the app was away', () => {
   it('opens without reading the whole file, then finds the damage shortly after and rebuilds it, keeping the outbox', async () => {
@@ -85,7 +86,8 @@ describe('app core: a database damaged while the app was away', () => {
     onTestFinished(() => core.close());
     // Not found at open: the start did not read the whole file.
     expect(readdirSync(dataDir).some((f) => f.includes('.corrupt-'))).toBe(false);
-    // Found once the window shows (a second after the start), kept aside as a copy and rebuilt with its outbox.
+    // Found once the window shows (a second after the start), kept aside as a copy and rebuilt with
+    // its outbox.
     await expect
       .poll(() => readdirSync(dataDir).some((f) => f.includes('.corrupt-')), { timeout: 10_000 })
       .toBe(true);

@@ -11,8 +11,9 @@ afterEach(async () => {
 });
 
 /**
- * The Electron host's token-protection policy, in plain Node. `safeStorage` is stood in for by a real AES-GCM
- * cipher with a per-test key (what the OS keychain does for Electron), reporting a chosen backend.
+ * The Electron host's token-protection policy, in plain Node. `safeStorage` is stood in for by a
+ * real AES-GCM cipher with a per-test key (what the OS keychain does for Electron), reporting a
+ * chosen backend.
  */
 function storage(backend: string, available = true): SafeStorageLike {
   const key = randomBytes(32);

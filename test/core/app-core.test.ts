@@ -11,9 +11,9 @@ import { createTestCore, systemBrowser, caller, valueOf } from '../helpers/test-
 /** Unwraps a Result or fails the test with its error. */
 
 /**
- * The composition root at the Node level: a real embedded server on 127.0.0.1, a real core (Node cipher, SQLite
- * offline database, site manager, sync service), and a scripted browser standing in for the system browser: it
- * signs in as the demo student and approves (or denies) the consent.
+ * The composition root at the Node level: a real embedded server on 127.0.0.1, a real core (Node
+ * cipher, SQLite offline database, site manager, sync service), and a scripted browser standing in
+ * for the system browser: it signs in as the demo student and approves (or denies) the consent.
  */
 describe('app core: every channel over a real site', () => {
   let server: EmbeddedServer;
@@ -29,7 +29,8 @@ describe('app core: every channel over a real site', () => {
     core = await createTestCore({
       dataDir,
       signInTimeoutMs: 20_000,
-      // The "system browser": drives the site's sign-in and consent pages and follows the redirect to the app.
+      // The "system browser": drives the site's sign-in and consent pages and follows the redirect
+      // to the app.
       openExternal: systemBrowser(() => ({ decision })),
     });
     core.onEvent(<E extends EventName>(event: E, payload: IpcEvents[E]) =>

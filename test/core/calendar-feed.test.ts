@@ -37,7 +37,10 @@ interface Parsed {
   readonly sequence: number;
 }
 
-/** Parsed by ical.js (a parser nobody here wrote): every VEVENT with the properties RFC 5545 §3.6.1 requires. */
+/**
+ * Parsed by ical.js (a parser nobody here wrote): every VEVENT with the properties RFC 5545 §3.6.1
+ * requires.
+ */
 function parse(text: string): Parsed[] {
   const cal = new ICAL.Component(ICAL.parse(text));
   expect(cal.name).toBe('vcalendar');

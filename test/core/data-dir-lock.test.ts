@@ -110,7 +110,8 @@ describe('one process per data directory', () => {
     const dataDir = tempDataDir();
     mkdirSync(dataDir, { recursive: true });
     const lockFile = join(dataDir, LOCK_FILE_NAME);
-    // Written in an earlier boot by a process whose number this boot gave to a live one (here: this test's parent).
+    // Written in an earlier boot by a process whose number this boot gave to a live one (here: this
+    // test's parent).
     const earlier = {
       pid: process.ppid,
       host: 'electron',
@@ -128,7 +129,8 @@ describe('one process per data directory', () => {
       boot: { id: '11111111-1111-4111-8111-111111111111' },
     });
     await lock.release();
-    // The same boot (or a lock that names none, as older versions wrote): the live PID still holds the folder.
+    // The same boot (or a lock that names none, as older versions wrote): the live PID still holds
+    // the folder.
     for (const boot of [earlier.boot, undefined]) {
       writeFileSync(lockFile, JSON.stringify({ ...earlier, boot }));
       await expect(acquireDataDirLock(dataDir, { boot: earlier.boot })).rejects.toBeInstanceOf(

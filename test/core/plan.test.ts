@@ -11,8 +11,9 @@ import { invoke, syncedDemo, valueOf, type SyncedDemo } from '../helpers/test-co
 const ZONE = 'Asia/Taipei';
 
 /**
- * The plan over the demo seed synced by a real core (real HTTP, real SQLite): UX Writing, half done, ends three days
- * after the seed's clock. A lecture the student completes on the site counts this week once a sync sees it.
+ * The plan over the demo seed synced by a real core (real HTTP, real SQLite): UX Writing, half
+ * done, ends three days after the seed's clock. A lecture the student completes on the site counts
+ * this week once a sync sees it.
  */
 describe('the plan to finish before access ends, over a synced school', () => {
   let server: EmbeddedServer;

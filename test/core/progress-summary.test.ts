@@ -13,9 +13,9 @@ const DAY = 86_400_000;
 const ZONE = 'Asia/Taipei';
 
 /**
- * Progress you can see, over the demo seed synced by a real core: the week's lectures and minutes come from the
- * lectures the app's syncs found newly completed (the service sends no completion time), in the student's local
- * week (Monday start), with the streak, the paces and the exports.
+ * Progress you can see, over the demo seed synced by a real core: the week's lectures and minutes
+ * come from the lectures the app's syncs found newly completed (the service sends no completion
+ * time), in the student's local week (Monday start), with the streak, the paces and the exports.
  */
 describe('progress: weekly summary, streak, pace and export over the demo seed', () => {
   let server: EmbeddedServer;
@@ -23,7 +23,8 @@ describe('progress: weekly summary, streak, pace and export over the demo seed',
   let core: AppCore;
   let site: SiteSummary;
   let delivered: ExportFile[];
-  // The app's clock runs ahead of the site's by `ahead` ms (the test moves the student through the weeks).
+  // The app's clock runs ahead of the site's by `ahead` ms (the test moves the student through the
+  // weeks).
   let ahead = 0;
 
   beforeAll(async () => {

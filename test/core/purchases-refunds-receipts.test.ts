@@ -45,7 +45,8 @@ describe('Purchases over the demo seed: refund timeline and a year of receipts',
       },
     ]);
     expect(p.refund.refundedAt).not.toBeNull();
-    // A refund only requested: the outcome is "requested", with no date (the site sends none until it is done).
+    // A refund only requested: the outcome is "requested", with no date (the site sends none until
+    // it is done).
     const requested = refundTimeline(orderWith(b, 'pay_demo_13'))!;
     expect(requested.at(-1)).toMatchObject({
       kind: 'refund-outcome',

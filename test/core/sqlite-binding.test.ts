@@ -9,9 +9,10 @@ import { createMemorySettingsStore } from '../../electron/core/settings/settings
 import { createEmbeddedServer } from '../../embedded-server/index';
 
 /**
- * Electron run from a checkout loads better-sqlite3's addon from a file of its own (scripts/electron-native.mjs),
- * named by `sqliteBinding`. Here the addon is Node's, copied elsewhere: the app must open every database through
- * the named file (a missing file must fail, and say what is wrong in plain words).
+ * Electron run from a checkout loads better-sqlite3's addon from a file of its own
+ * (scripts/electron-native.mjs), named by `sqliteBinding`. Here the addon is Node's, copied
+ * elsewhere: the app must open every database through the named file (a missing file must fail, and
+ * say what is wrong in plain words).
  */
 
 const dirs: string[] = [];
@@ -24,7 +25,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A copy of the addon npm built for this Node, at a path better-sqlite3 would never look at by itself. */
+/**
+ * A copy of the addon npm built for this Node, at a path better-sqlite3 would never look at by
+ * itself.
+ */
 function addonCopy(): string {
   const pkg = dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
   const built = join(pkg, 'build', 'Release', 'better_sqlite3.node');
@@ -51,7 +55,8 @@ describe('better-sqlite3 loaded from a named addon file', () => {
       expect(added.ok).toBe(true);
       const servers = core.demo?.servers();
       expect(servers).toBeTruthy();
-      // The demo site answers over HTTP from its own SQLite database (opened through the same addon).
+      // The demo site answers over HTTP from its own SQLite database (opened through the same
+      // addon).
       const res = await fetch(`${servers!.demo.url}/.well-known/oauth-authorization-server`);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { issuer: string }).issuer).toBe(servers!.demo.url);

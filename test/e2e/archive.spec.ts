@@ -5,9 +5,9 @@ import { expect, expectAccessible, SHOTS, test } from './fixtures';
 import { openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * "Keep an archive": from Settings, one school's archive is written to the app's Archives folder, and its
- * index.html opens from disk in a browser with nothing of the app running for it (file://, no script, no request).
- * Both languages, axe-clean.
+ * "Keep an archive": from Settings, one school's archive is written to the app's Archives folder,
+ * and its index.html opens from disk in a browser with nothing of the app running for it (file://,
+ * no script, no request). Both languages, axe-clean.
  */
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`an archive you keep (${lng})`, () => {
@@ -30,7 +30,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       expect(folder).toBeTruthy();
       await expect(status).toContainText(folder!);
 
-      // Opened from disk, as after the app is uninstalled: the school's courses, purchases and notices are there.
+      // Opened from disk, as after the app is uninstalled: the school's courses, purchases and
+      // notices are there.
       const tab = await context.newPage();
       const requests: string[] = [];
       tab.on('request', (r) => {

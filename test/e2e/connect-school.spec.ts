@@ -19,7 +19,8 @@ test.describe('connecting a school: the invite link first, then the address, the
       const paste = page.getByTestId('invite-paste');
       const form = page.getByTestId('add-site-form');
       await expect(paste.getByRole('heading')).toHaveText(en('invite.paste.title'));
-      // The invite link first, the address next; the application ID and the confidential option are folded away.
+      // The invite link first, the address next; the application ID and the confidential option are
+      // folded away.
       const [pasteBox, formBox] = [await paste.boundingBox(), await form.boundingBox()];
       expect(pasteBox!.y).toBeLessThan(formBox!.y);
       await expect(form.getByLabel(en('sites.add.clientId'))).toBeHidden();
@@ -27,7 +28,8 @@ test.describe('connecting a school: the invite link first, then the address, the
       await expectAccessible(page, 'welcome: invite link first');
       await page.screenshot({ path: `${SHOTS}/welcome-invite-first-en.png`, fullPage: true });
 
-      // By keyboard: the address, then Enter. The school answers; no application ID: who can create one, and how.
+      // By keyboard: the address, then Enter. The school answers; no application ID: who can create
+      // one, and how.
       await form.getByLabel(en('sites.add.baseUrl')).focus();
       await page.keyboard.type(school.url);
       await page.keyboard.press('Enter');

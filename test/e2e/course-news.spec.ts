@@ -2,8 +2,9 @@ import { expect, expectAccessible, SHOTS, test } from './fixtures';
 import { demoServer, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * "New since last sync" badges in the library: the demo school adds lectures to a course, the next sync shows the
- * count on that course's card only, and opening the course clears it. Both languages, axe-clean.
+ * "New since last sync" badges in the library: the demo school adds lectures to a course, the next
+ * sync shows the count on that course's card only, and opening the course clears it. Both
+ * languages, axe-clean.
  */
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`new since last sync (${lng})`, () => {

@@ -3,8 +3,8 @@ import { demoServer, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
  * The installed-app features as the browser host can show them: the same keyboard shortcuts as the
- * Electron menu (one table, electron/common/shortcuts.ts), the shortcuts list in Settings. The Electron side of each
- * item is in test/e2e/electron/desktop.spec.ts.
+ * Electron menu (one table, electron/common/shortcuts.ts), the shortcuts list in Settings. The
+ * Electron side of each item is in test/e2e/electron/desktop.spec.ts.
  */
 const en = translator('en');
 
@@ -113,7 +113,8 @@ test.describe('browser host: desktop features', () => {
   }) => {
     test.setTimeout(120_000);
     await context.grantPermissions(['notifications']);
-    // What the page hands the browser's Notification (headless Chromium shows nothing one could read back).
+    // What the page hands the browser's Notification (headless Chromium shows nothing one could
+    // read back).
     await page.addInitScript(() => {
       // Runs in the page (DOM types are not part of the Node project that checks this file).
       type Options = { body?: string; tag?: string };

@@ -3,7 +3,10 @@ import type { BrowserHost } from '../../electron/browser-host/server';
 import { expect } from './fixtures';
 import { translator } from './helpers-ui';
 
-/** What the detail specs (ui-details, ui-details-account) share: the English strings, the site's label, Sync now. */
+/**
+ * What the detail specs (ui-details, ui-details-account) share: the English strings, the site's
+ * label, Sync now.
+ */
 
 export const t = translator('en');
 export const DAY = 86_400_000;

@@ -17,9 +17,10 @@ import {
 test.use({ signedInDemo: true });
 
 /**
- * Products & events: "Add to calendar" on an upcoming event (a real download of an .ics in the browser host).
- * Consulting: the consultant's weekly hours and the booked times in one zone, the student's, named once. The browser
- * runs in New York while the demo school sets its hours in Taipei, so a slot left in the school's zone would show.
+ * Products & events: "Add to calendar" on an upcoming event (a real download of an .ics in the
+ * browser host). Consulting: the consultant's weekly hours and the booked times in one zone, the
+ * student's, named once. The browser runs in New York while the demo school sets its hours in
+ * Taipei, so a slot left in the school's zone would show.
  */
 test.use({ timezoneId: 'America/New_York' });
 
@@ -137,8 +138,9 @@ for (const lng of ['en', 'zh-TW'] as const) {
         await expect(slots.nth(i)).toContainText(when.weekday);
         await expect(slots.nth(i)).not.toContainText(slot.timeZone);
       }
-      // The weekly hours lead, as when the student can book, then the way to book on the school's site; the times
-      // taken by anyone (the API's meetings, not the student's bookings) come last, closed.
+      // The weekly hours lead, as when the student can book, then the way to book on the school's
+      // site; the times taken by anyone (the API's meetings, not the student's bookings) come last,
+      // closed.
       await expect(card.locator('h3').first()).toHaveText(t('consulting.availability'));
       const order = await card.evaluate((el) => {
         const at = (selector: string) =>

@@ -7,7 +7,10 @@ import { FIRST_SCREEN_FILE, readFirstScreen } from '../../electron/core/desktop/
 import { expect, expectAccessible, packageVersion, SHOTS, test } from './fixtures';
 import { startDemo } from './helpers-ui';
 
-/** A host on `dataDir` as `npm run demo` starts one: the last session's first frame read before the core opens. */
+/**
+ * A host on `dataDir` as `npm run demo` starts one: the last session's first frame read before the
+ * core opens.
+ */
 function hostOn(dataDir: string, firstScreen = readFirstScreen(dataDir)): Promise<BrowserHost> {
   return startBrowserHost({
     rendererDir: join(process.cwd(), 'out/renderer'),
@@ -23,7 +26,10 @@ function hostOn(dataDir: string, firstScreen = readFirstScreen(dataDir)): Promis
   });
 }
 
-/** A first session on `dataDir`: the demo signed in and synced, Today shown, its frame kept; the host then closed. */
+/**
+ * A first session on `dataDir`: the demo signed in and synced, Today shown, its frame kept; the
+ * host then closed.
+ */
 async function firstSession(page: Page, context: BrowserContext, dataDir: string): Promise<void> {
   const host = await hostOn(dataDir);
   try {
@@ -40,8 +46,8 @@ async function firstSession(page: Page, context: BrowserContext, dataDir: string
 
 /**
  * A cold start paints the student's Today from the last session before the app's scripts have run
- * (electron/core/desktop/first-screen.ts, renderer/src/state/first-screen.ts), and the live app takes the window over
- * once its own Today has its data.
+ * (electron/core/desktop/first-screen.ts, renderer/src/state/first-screen.ts), and the live app
+ * takes the window over once its own Today has its data.
  */
 test.describe('browser host: the first frame from the last session', () => {
   test('Today as the window last showed it is painted before the scripts run, then the live app takes over', async ({
@@ -50,7 +56,8 @@ test.describe('browser host: the first frame from the last session', () => {
     dataDir,
   }) => {
     test.setTimeout(120_000);
-    // A first session: the demo signed in and synced; Today shows its data, and the window keeps it as a frame.
+    // A first session: the demo signed in and synced; Today shows its data, and the window keeps it
+    // as a frame.
     await firstSession(page, context, dataDir);
     const kept = readFirstScreen(dataDir)!;
     expect(kept.html).toContain('data-frame-testid="today-continue"');

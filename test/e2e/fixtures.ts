@@ -30,8 +30,9 @@ function hostOn(dataDir: string): Promise<BrowserHost> {
 }
 
 /**
- * A data folder in which the demo school is signed in and synced, the demo sites' origins then, and the browser's
- * cookies from the demo sites (the student's session at the school, which its pages opened from the app find).
+ * A data folder in which the demo school is signed in and synced, the demo sites' origins then, and
+ * the browser's cookies from the demo sites (the student's session at the school, which its pages
+ * opened from the app find).
  */
 interface SignedInFolder {
   readonly dir: string;
@@ -48,12 +49,13 @@ export function startedSignedIn(host: BrowserHost): boolean {
 }
 
 /**
- * A real browser host over a real core, with a fresh data folder per test, removed afterwards. With `signedInDemo`
- * the folder is a copy of one in which a student signed in to the demo school through the browser and the first
- * sync finished (startDemo's steps, done once per worker): startDemo then opens the app on it, and the sign-in
- * itself is tested by the specs that leave the option off. The demo sites keep their ports (ports.json); should
- * another program hold one, the demo would move and ask the student to sign in again, so such a copy is dropped
- * for an empty folder and the full sign-in.
+ * A real browser host over a real core, with a fresh data folder per test, removed afterwards. With
+ * `signedInDemo` the folder is a copy of one in which a student signed in to the demo school
+ * through the browser and the first sync finished (startDemo's steps, done once per worker):
+ * startDemo then opens the app on it, and the sign-in itself is tested by the specs that leave the
+ * option off. The demo sites keep their ports (ports.json); should another program hold one, the
+ * demo would move and ask the student to sign in again, so such a copy is dropped for an empty
+ * folder and the full sign-in.
  */
 export const test = base.extend<
   { host: BrowserHost; dataDir: string; signedInDemo: boolean },
@@ -109,7 +111,8 @@ async function signInOnce(browser: Browser, dir: string): Promise<SignedInFolder
     await startDemo(await context.newPage(), context, host);
     const origins = host.core.demo?.origins();
     if (!origins) throw new Error('the demo sites are not running');
-    // Cookies are not port-scoped (RFC 6265 §8.5): the host's own (ld_host_<port>) is left out by name.
+    // Cookies are not port-scoped (RFC 6265 §8.5): the host's own (ld_host_<port>) is left out by
+    // name.
     const siteCookies = (await context.cookies(Object.values(origins))).filter(
       (c) => !c.name.startsWith('ld_host_'),
     );
@@ -123,9 +126,9 @@ async function signInOnce(browser: Browser, dir: string): Promise<SignedInFolder
 }
 
 /**
- * Try the demo, sign in and approve in the tab it opens (left open: see signInThrough), wait for data. Today is the
- * first screen once signed in; the specs start from the library, one click away. On a host opened signed in (the
- * `signedInDemo` option) the app is only opened.
+ * Try the demo, sign in and approve in the tab it opens (left open: see signInThrough), wait for
+ * data. Today is the first screen once signed in; the specs start from the library, one click away.
+ * On a host opened signed in (the `signedInDemo` option) the app is only opened.
  */
 export async function startDemo(
   page: Page,
@@ -155,8 +158,9 @@ export { expect };
 export const SHOTS = 'test-results/screenshots';
 
 /**
- * axe-core on the page as it is now: no serious or critical violation; with `strict`, no violation of any impact
- * (a landmark named twice or a skipped heading level is moderate, yet a screen-reader user feels it).
+ * axe-core on the page as it is now: no serious or critical violation; with `strict`, no violation
+ * of any impact (a landmark named twice or a skipped heading level is moderate, yet a screen-reader
+ * user feels it).
  */
 export async function expectAccessible(
   page: Page,
@@ -181,12 +185,16 @@ export async function expectAccessible(
 
 // ---------------------------------------------------------------- screen journeys (renderer e2e)
 
-/** Plays the student on the demo site's own pages: the sign-in form when shown, then the consent decision. */
+/**
+ * Plays the student on the demo site's own pages: the sign-in form when shown, then the consent
+ * decision.
+ */
 export async function signInOnSite(tab: Page, decision: 'approve' | 'deny'): Promise<void> {
   const password = tab.locator('input[name="password"]');
   const consent = tab.locator(`button[name="decision"][value="${decision}"]`);
-  // A new tab starts on about:blank, whose load state is already reached: wait for one of the two pages the site
-  // can show (sign-in when this site has no session yet, else consent) before deciding which one it is.
+  // A new tab starts on about:blank, whose load state is already reached: wait for one of the two
+  // pages the site can show (sign-in when this site has no session yet, else consent) before
+  // deciding which one it is.
   await expect(password.or(consent).first()).toBeVisible({ timeout: 30_000 });
   if (await password.isVisible()) {
     await tab.fill('input[name="email"]', 'student@example.com');
@@ -197,9 +205,10 @@ export async function signInOnSite(tab: Page, decision: 'approve' | 'deny'): Pro
 }
 
 /**
- * Clicks a control that starts a sign-in and completes it in the tab the app opens. The finished tab is left open, as
- * in a student's browser: closing a tab that sits on the loopback receiver's page (its server already closed) has
- * hung Chromium's page handling on CI, stalling the next call on the app's page.
+ * Clicks a control that starts a sign-in and completes it in the tab the app opens. The finished
+ * tab is left open, as in a student's browser: closing a tab that sits on the loopback receiver's
+ * page (its server already closed) has hung Chromium's page handling on CI, stalling the next call
+ * on the app's page.
  */
 export async function signInThrough(
   page: Page,

@@ -3,9 +3,10 @@ import { expect, expectAccessible, test } from './fixtures';
 import { openScreen, scrollToRow, startDemo, translator } from './helpers-ui';
 
 /**
- * Focus kept sensibly: Tab inside the site menu closes it and moves on from its button (WAI-ARIA APG "Menu Button":
- * Tab closes the menu and moves focus to the next element), never dropping focus to the page; opening a course puts
- * focus on its heading.
+ * Focus kept sensibly: Tab inside the site menu closes it and moves on from its button (WAI-ARIA
+ * APG "Menu Button":
+ * Tab closes the menu and moves focus to the next element), never dropping focus to the page;
+ * opening a course puts focus on its heading.
  */
 
 /** What has focus: its test id, id or tag, and whether it is the page itself. */
@@ -87,7 +88,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       const heading = page.locator('#screen-title');
       await expect(heading).toHaveText(title);
       await expect(heading).toBeFocused();
-      // Back to the library and into the same course again (its view already read): the heading again.
+      // Back to the library and into the same course again (its view already read): the heading
+      // again.
       await openScreen(page, 'library');
       await expect(page.getByTestId('course-card').first()).toBeVisible();
       await page.getByTestId('course-card').first().locator('.course-title button').focus();
@@ -128,7 +130,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(same.getByTestId('read-mark')).toBeFocused();
       expect((await focused(page)).body).toBe(false);
 
-      // Only unread shown: the notice read leaves the list, and focus goes to the next one's "Mark read".
+      // Only unread shown: the notice read leaves the list, and focus goes to the next one's "Mark
+      // read".
       await page
         .getByRole('checkbox', { name: translator(lng)('notifications.onlyUnread') })
         .check();

@@ -1,7 +1,7 @@
 /**
- * Helpers for the screen specs (ui-details, ui-zh-tw, ui-offline-screens): the demo sign-in, axe, the student's
- * own translations (to compute what a screen must say), windowed lists, and the demo site's server side (its
- * member API as the student's truth, its token store for revocations).
+ * Helpers for the screen specs (ui-details, ui-zh-tw, ui-offline-screens): the demo sign-in, axe,
+ * the student's own translations (to compute what a screen must say), windowed lists, and the demo
+ * site's server side (its member API as the student's truth, its token store for revocations).
  */
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -26,12 +26,14 @@ export async function openScreen(page: Page, screen: NavScreen): Promise<void> {
 }
 
 /**
- * Long lists are windowed: a row far down is not in the DOM until the screen is scrolled near it. Scrolls the
- * screen (the app's <main>) from the top until `target` is rendered, then brings it into view.
+ * Long lists are windowed: a row far down is not in the DOM until the screen is scrolled near it.
+ * Scrolls the screen (the app's <main>) from the top until `target` is rendered, then brings it
+ * into view.
  */
 export async function scrollToRow(page: Page, target: Locator, maxSteps = 80): Promise<void> {
   const main = page.locator('#main');
-  // Rows are rendered for the scroll position one frame after it changes: look only after that frame.
+  // Rows are rendered for the scroll position one frame after it changes: look only after that
+  // frame.
   const settle = () =>
     page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   await main.evaluate((m) => m.scrollTo(0, 0));
@@ -43,7 +45,8 @@ export async function scrollToRow(page: Page, target: Locator, maxSteps = 80): P
       return { moved: m.scrollTop !== before, height: m.scrollHeight };
     });
     if (!step.moved) {
-      // At the end: a paged list may be loading its next page (the list then grows); otherwise stop looking.
+      // At the end: a paged list may be loading its next page (the list then grows); otherwise stop
+      // looking.
       const grew = await expect
         .poll(
           async () =>
@@ -65,7 +68,9 @@ export async function scrollToRow(page: Page, target: Locator, maxSteps = 80): P
   await target.first().scrollIntoViewIfNeeded();
 }
 
-/** Purchases shows orders collapsed: opens one (its disclosure button) unless it is open already. */
+/**
+ * Purchases shows orders collapsed: opens one (its disclosure button) unless it is open already.
+ */
 export async function expandOrder(order: Locator): Promise<void> {
   const toggle = order.first().getByTestId('order-toggle');
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
@@ -87,8 +92,9 @@ type Tree = { readonly [k: string]: string | Tree };
 const dictionaries: Record<string, Tree> = {};
 
 /**
- * The app's own strings (renderer/src/i18n/<lng>.json) with i18next's rules for what the specs use: `{{var}}`
- * interpolation and plural keys (`_zero` for 0 where present, else Intl.PluralRules' category, else the bare key).
+ * The app's own strings (renderer/src/i18n/<lng>.json) with i18next's rules for what the specs use:
+ * `{{var}}` interpolation and plural keys (`_zero` for 0 where present, else Intl.PluralRules'
+ * category, else the bare key).
  */
 export function translator(
   lng: 'en' | 'zh-TW',
@@ -132,8 +138,9 @@ export function allStrings(lng: 'en' | 'zh-TW'): string[] {
 }
 
 /**
- * English UI phrases (from en.json, strings the Chinese file does not share) found on the page: each string's
- * fixed parts of two words or more and 12+ characters, so the bilingual demo data itself does not count.
+ * English UI phrases (from en.json, strings the Chinese file does not share) found on the page:
+ * each string's fixed parts of two words or more and 12+ characters, so the bilingual demo data
+ * itself does not count.
  */
 export async function englishLeftovers(page: Page): Promise<string[]> {
   const zh = new Set(allStrings('zh-TW'));
@@ -149,8 +156,9 @@ export async function englishLeftovers(page: Page): Promise<string[]> {
 }
 
 /**
- * Text that does not fit where it is shown: the screen scrolling sideways, or a control, badge, heading or
- * cell whose content is wider than its box (and not meant to scroll). Returns a short description of each.
+ * Text that does not fit where it is shown: the screen scrolling sideways, or a control, badge,
+ * heading or cell whose content is wider than its box (and not meant to scroll). Returns a short
+ * description of each.
  */
 export async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(`(() => {
@@ -180,9 +188,10 @@ export function clock(totalSeconds: number): string {
 export type DateKind = 'date' | 'date-time' | 'range' | 'money';
 
 /**
- * Formats in the page, with the page's own Intl (same ICU, time zone and locale as the screen), so an
- * expectation never depends on Node's ICU: 'date' (medium), 'date-time' (medium + short), 'range' (two ISO
- * dates), 'money' (amount + ISO 4217 code; TWD and other zero-decimal currencies without decimals).
+ * Formats in the page, with the page's own Intl (same ICU, time zone and locale as the screen), so
+ * an expectation never depends on Node's ICU: 'date' (medium), 'date-time' (medium + short),
+ * 'range' (two ISO dates), 'money' (amount + ISO 4217 code; TWD and other zero-decimal currencies
+ * without decimals).
  */
 export async function formatInPage(
   page: Page,
@@ -224,9 +233,10 @@ export function demoServer(host: BrowserHost): EmbeddedServer {
 }
 
 /**
- * Asks the site's member API, as the student, what it holds (a token minted straight into the site's token store
- * for this read: the app's own tokens stay in its vault). This is the truth a screen is compared with.
- * `selection` is a selection set on `viewer`, e.g. `{ unreadNotificationCount }`.
+ * Asks the site's member API, as the student, what it holds (a token minted straight into the
+ * site's token store for this read: the app's own tokens stay in its vault). This is the truth a
+ * screen is compared with. `selection` is a selection set on `viewer`, e.g.
+ * `{ unreadNotificationCount }`.
  */
 export async function askSite<T>(server: EmbeddedServer, selection: string): Promise<T> {
   const { accessToken } = mintToken(server, { scopes: ['account:read'] });
@@ -263,9 +273,9 @@ export function allAppGrants(server: EmbeddedServer): string[] {
 }
 
 /**
- * Ends the app's sessions at the site, as the site does when the student signs out elsewhere or an operator ends
- * them: the same store call the revocation endpoint (RFC 7009) makes for a presented refresh token. Returns how
- * many grants were ended.
+ * Ends the app's sessions at the site, as the site does when the student signs out elsewhere or an
+ * operator ends them: the same store call the revocation endpoint (RFC 7009) makes for a presented
+ * refresh token. Returns how many grants were ended.
  */
 export function revokeAppGrantsAtSite(server: EmbeddedServer): number {
   const grants = liveAppGrants(server);

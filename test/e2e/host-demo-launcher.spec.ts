@@ -6,9 +6,11 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 
 /**
- * `npm run demo` as a student runs it on a machine without Electron: the launcher says so in one line, starts the
- * browser host CLI in demo mode and prints the launch URL. The journey then speaks the contract from that page:
- * the two demo sites are listed, sign-in happens in a new tab, and the data is there within seconds of approving.
+ * `npm run demo` as a student runs it on a machine without Electron: the launcher says so in one
+ * line, starts the browser host CLI in demo mode and prints the launch URL. The journey then speaks
+ * the contract from that page:
+ * the two demo sites are listed, sign-in happens in a new tab, and the data is there within seconds
+ * of approving.
  */
 type Api = {
   invoke(
@@ -41,8 +43,8 @@ test.describe('npm run demo (browser fallback)', () => {
   }) => {
     test.setTimeout(120_000);
     dataDir = mkdtempSync(join(tmpdir(), 'ld-demo-launch-'));
-    // The environment as a newcomer has it: the launcher never downloads Electron itself, so where the binary is
-    // missing it says so in its first line and takes the browser host at once.
+    // The environment as a newcomer has it: the launcher never downloads Electron itself, so where
+    // the binary is missing it says so in its first line and takes the browser host at once.
     child = spawn(process.execPath, ['scripts/demo.mjs', '--no-open', '--data-dir', dataDir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { electronSkipReason, launchOptions } from './electron/env';
 
 /**
- * The Electron host in demo mode (`--demo`): hardened window, preload bridge, the demo sites started in process.
- * Electron's binary comes from GitHub, which is not reachable everywhere: where it is missing these tests are
- * skipped, and say so. They need `npx electron-vite build` first (out/main, out/preload, out/renderer).
+ * The Electron host in demo mode (`--demo`): hardened window, preload bridge, the demo sites
+ * started in process. Electron's binary comes from GitHub, which is not reachable everywhere: where
+ * it is missing these tests are skipped, and say so. They need `npx electron-vite build` first
+ * (out/main, out/preload, out/renderer).
  */
 const skipReason = electronSkipReason();
 

@@ -1,7 +1,8 @@
 /**
- * The browser host against other accounts on the same computer, in Chromium: cookies are not port-scoped (RFC 6265
- * §8.5), so a page served on another port of 127.0.0.1 receives the host's session cookie; and once the host is
- * gone, anyone may bind its port. Each attacker is its own process (test/security/helpers).
+ * The browser host against other accounts on the same computer, in Chromium: cookies are not
+ * port-scoped (RFC 6265 §8.5), so a page served on another port of 127.0.0.1 receives the host's
+ * session cookie; and once the host is gone, anyone may bind its port. Each attacker is its own
+ * process (test/security/helpers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,7 +57,8 @@ test.describe('browser host: another port of 127.0.0.1', () => {
       > & { cookie: string };
       // The premise: Chromium did send the host's cookie to the other port.
       expect(got.cookie).toContain(`ld_host_${new URL(host.origin).port}=`);
-      // With it, nothing of the student's: no call, no event stream, a page without the key or any data.
+      // With it, nothing of the student's: no call, no event stream, a page without the key or any
+      // data.
       expect(got.sites.status).toBe(403);
       expect(got.info.status).toBe(403);
       expect(got.sites.body).not.toContain('"ok"');
@@ -123,7 +125,8 @@ test.describe('browser host: whoever binds the port after the host stopped', () 
       await expect(notice).toBeVisible({ timeout: 30_000 });
       await expect(notice).toContainText('The app has stopped');
       await page.screenshot({ path: 'test-results/screenshots/host-stopped.png' });
-      // The impostor's stream was heard and refused: no tab opened, and the page calls nobody any more.
+      // The impostor's stream was heard and refused: no tab opened, and the page calls nobody any
+      // more.
       expect(impostor.lines.some((l) => String(l.url).startsWith('/__host/events'))).toBe(true);
       const calls = impostor.lines.filter((l) => String(l.url).startsWith('/__host/invoke')).length;
       const answer = await page.evaluate(() =>

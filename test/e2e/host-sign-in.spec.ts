@@ -11,10 +11,11 @@ import type {
 import { expect, signInOnSite, test } from './fixtures';
 
 /**
- * The sign-in journey at the contract level, through the browser host, a real core and the real embedded demo
- * sites started in process by demo mode. The page is only the app's origin: the journey speaks to
- * `window.learningDesktop` (the same object the preload exposes under Electron) and does not depend on the
- * renderer's layout. The "system browser" is a new tab of the same browser, caught with context.waitForEvent.
+ * The sign-in journey at the contract level, through the browser host, a real core and the real
+ * embedded demo sites started in process by demo mode. The page is only the app's origin: the
+ * journey speaks to `window.learningDesktop` (the same object the preload exposes under Electron)
+ * and does not depend on the renderer's layout. The "system browser" is a new tab of the same
+ * browser, caught with context.waitForEvent.
  */
 
 type Api = { invoke(channel: string, input?: unknown): Promise<Result<unknown>> };
@@ -41,7 +42,9 @@ async function openApp(page: Page, launchUrl: string): Promise<void> {
   await page.waitForFunction(() => 'learningDesktop' in globalThis);
 }
 
-/** Starts a sign-in from the app page and returns the pending answer and the tab the core opened. */
+/**
+ * Starts a sign-in from the app page and returns the pending answer and the tab the core opened.
+ */
 async function startSignIn(page: Page, context: BrowserContext, siteId: string) {
   const tab = context.waitForEvent('page');
   const answer = invoke<SiteSummary>(page, 'sites:sign-in', { siteId });
@@ -75,7 +78,8 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
     expect(first).toBeDefined();
     expect(second).toBeDefined();
 
-    // Sign-in: the core opens the site's authorization page in a new tab; the student signs in and approves.
+    // Sign-in: the core opens the site's authorization page in a new tab; the student signs in and
+    // approves.
     const { answer, signInPage } = await startSignIn(page, context, first.id);
     await expect.poll(() => signInPage.url()).toContain(servers.demo.url);
     await signInOnSite(signInPage, 'approve');
@@ -124,7 +128,8 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
     const offlineRun = await value<SyncRunSummary>(page, 'sync:now', bySite);
     expect(offlineRun.outcome).toBe('failed');
 
-    // The site is back (same port): the queued change is replayed, and the site's own database has it read.
+    // The site is back (same port): the queued change is replayed, and the site's own database has
+    // it read.
     await demo.start();
     expect(demo.servers()!.demo.url).toBe(servers.demo.url);
     const back = await value<SyncRunSummary>(page, 'sync:now', bySite);
@@ -149,7 +154,8 @@ test.describe('browser host: demo sign-in journey over the contract', () => {
     );
     expect(library2.some((c) => ids1.has(c.courseId))).toBe(false);
 
-    // Sign out of the first: the site shows the refresh token revoked; the second site is untouched.
+    // Sign out of the first: the site shows the refresh token revoked; the second site is
+    // untouched.
     const out = await value<SignOutResult>(page, 'sites:sign-out', {
       siteId: first.id,
       removeData: false,

@@ -9,9 +9,9 @@ import { demoServer, openScreen, startDemo, type NavScreen } from './helpers-ui'
 import { makeHostile, nodesOf, type Viewer } from './hostile-site';
 
 /**
- * Property: whatever schema-shaped but odd data a site sends (strings, dates, enum values, numbers), the app syncs
- * it and every screen renders without its error boundary firing. Seeded (FC_SEED) and few runs, so it stays within
- * a minute or two and a failure can be replayed.
+ * Property: whatever schema-shaped but odd data a site sends (strings, dates, enum values,
+ * numbers), the app syncs it and every screen renders without its error boundary firing. Seeded
+ * (FC_SEED) and few runs, so it stays within a minute or two and a failure can be replayed.
  */
 
 const SEED = Number(process.env['FC_SEED'] ?? 24);
@@ -152,7 +152,10 @@ const SCREENS: readonly NavScreen[] = [
   'settings',
 ];
 
-/** What the core handed the page for a file (browser host): a one-time address to download or a print view. */
+/**
+ * What the core handed the page for a file (browser host): a one-time address to download or a
+ * print view.
+ */
 async function fetchFile(page: Page, outcome: { kind: string; url?: string }): Promise<string> {
   expect(['download', 'print-view']).toContain(outcome.kind);
   const answer = await page.request.get(new URL(outcome.url!, page.url()).href);
@@ -171,7 +174,8 @@ test('property: odd but schema-shaped site data never makes a screen fail', asyn
   const sites = await host.core.handlers['sites:list'](undefined);
   if (!sites.ok) throw new Error(sites.error.message);
   const hostileId = sites.value.find((s) => s.status === 'ready')!.id;
-  // The second demo school, signed in and synced: its offline copy must come out of every run exactly as it went in.
+  // The second demo school, signed in and synced: its offline copy must come out of every run
+  // exactly as it went in.
   await openScreen(page, 'settings');
   const second = page.getByTestId('site-row').nth(1);
   await signInThrough(page, context, () => second.getByRole('button', { name: 'Sign in' }).click());
@@ -196,7 +200,8 @@ test('property: odd but schema-shaped site data never makes a screen fail', asyn
       restore = makeHostile(server, apply(h));
       const runs = await host.core.syncAll();
       const run = runs.find((r) => r.siteId === hostileId);
-      // Data the app refuses as a whole is a failed sync with the last good copy kept; anything else is shown.
+      // Data the app refuses as a whole is a failed sync with the last good copy kept; anything
+      // else is shown.
       expect(run).toBeDefined();
       outcomes.push(run!.error ? `${run!.outcome}:${run!.error.code}` : run!.outcome);
       await page.reload();
@@ -206,8 +211,9 @@ test('property: odd but schema-shaped site data never makes a screen fail', asyn
         await expect(page.getByTestId('window-boundary')).toHaveCount(0);
       }
 
-      // The files: the purchase CSV (every row as wide as its header, no cell a spreadsheet would run), a receipt of
-      // an odd order (no markup of the site's as markup), and a course's calendar file, or a refusal in words.
+      // The files: the purchase CSV (every row as wide as its header, no cell a spreadsheet would
+      // run), a receipt of an odd order (no markup of the site's as markup), and a course's
+      // calendar file, or a refusal in words.
       const csv = await host.core.handlers['export:orders-csv']({
         siteId: hostileId,
         language: 'en',

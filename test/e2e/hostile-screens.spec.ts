@@ -6,10 +6,10 @@ import { demoServer, openScreen, startDemo, translator } from './helpers-ui';
 import { makeHostile, nodesOf } from './hostile-site';
 
 /**
- * A broken or hostile school site against the screens: its member API answers rewritten on the wire (hostile-site.ts),
- * synced by the real core into the real database, shown by the real renderer in Chromium. Nothing it sends may
- * blank the window; what cannot be read is shown as "unknown"; where a screen still fails, its error boundary offers
- * the way out.
+ * A broken or hostile school site against the screens: its member API answers rewritten on the wire
+ * (hostile-site.ts), synced by the real core into the real database, shown by the real renderer in
+ * Chromium. Nothing it sends may blank the window; what cannot be read is shown as "unknown"; where
+ * a screen still fails, its error boundary offers the way out.
  */
 
 const en = translator('en');
@@ -95,7 +95,8 @@ test.describe('a hostile site cannot blank the screens', () => {
 
     await openScreen(page, 'notifications');
     const row = page.getByTestId('notification-row').filter({ hasText: 'Notice from a new kind' });
-    // Bidi controls and zero-width characters are gone from the title (and from the OS notification, same view model).
+    // Bidi controls and zero-width characters are gone from the title (and from the OS
+    // notification, same view model).
     await expect(row.locator('h2')).toHaveText(/^(Unread: )?Notice from a new kind$/);
     await expect(row.locator('.tag')).toHaveText(en('common.unknown'));
     await expect(row.locator('time')).toHaveText(en('common.unknown'));

@@ -1,13 +1,17 @@
 /**
- * A hostile site for the screen specs: the demo site (real HTTP on 127.0.0.1, its real OAuth and member API) whose
- * member API answers are rewritten on their way out by the test, the way a broken or malicious school's server
- * would answer. Every request still goes over the wire to the real endpoint first (the rewrite sees the real
- * viewer data and changes it), and the app reads the rewritten answer through its real sync, worker and database.
+ * A hostile site for the screen specs: the demo site (real HTTP on 127.0.0.1, its real OAuth and
+ * member API) whose member API answers are rewritten on their way out by the test, the way a broken
+ * or malicious school's server would answer. Every request still goes over the wire to the real
+ * endpoint first (the rewrite sees the real viewer data and changes it), and the app reads the
+ * rewritten answer through its real sync, worker and database.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmbeddedServer } from '../../embedded-server/index';
 
-/** The `viewer` object of one member API answer (one part of the sync: courses, payments, ...), as JSON. */
+/**
+ * The `viewer` object of one member API answer (one part of the sync: courses, payments, ...), as
+ * JSON.
+ */
 export type Viewer = Record<string, unknown>;
 /** Changes a viewer answer in place, or returns a new one. */
 export type ViewerRewrite = (viewer: Viewer) => Viewer | void;
@@ -28,9 +32,9 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * From now on the site's member API answers pass through `rewrite` (until the returned function is called). The
- * router's handler is wrapped: a request to /member/graphql is forwarded to the same server over HTTP (marked so the
- * wrapper lets it through), and its JSON answer rewritten.
+ * From now on the site's member API answers pass through `rewrite` (until the returned function is
+ * called). The router's handler is wrapped: a request to /member/graphql is forwarded to the same
+ * server over HTTP (marked so the wrapper lets it through), and its JSON answer rewritten.
  */
 export function makeHostile(server: EmbeddedServer, rewrite: ViewerRewrite): () => void {
   const router = server.router as {
@@ -72,7 +76,10 @@ export function makeHostile(server: EmbeddedServer, rewrite: ViewerRewrite): () 
   };
 }
 
-/** The nodes of one connection in a viewer answer (e.g. 'enrolledCourses'), or [] when this answer is another part. */
+/**
+ * The nodes of one connection in a viewer answer (e.g. 'enrolledCourses'), or [] when this answer
+ * is another part.
+ */
 export function nodesOf(viewer: Viewer, connection: string): Record<string, unknown>[] {
   const c = viewer[connection] as { nodes?: unknown } | undefined;
   return Array.isArray(c?.nodes) ? (c.nodes as Record<string, unknown>[]) : [];

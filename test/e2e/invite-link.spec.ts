@@ -9,8 +9,9 @@ import { SHOTS, expectAccessible, libraryFromToday, translator } from './helpers
 
 /**
  * A school's invite link in the browser host: its own address /add-site?site=...&client_id=...
- * fills in the add-site form and waits for the student; a refused link says why; the same link given to the core
- * the way Electron's main process does ('open-url', a second instance) reaches the open page.
+ * fills in the add-site form and waits for the student; a refused link says why; the same link
+ * given to the core the way Electron's main process does ('open-url', a second instance) reaches
+ * the open page.
  */
 
 async function sites(host: BrowserHost) {
@@ -54,7 +55,8 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
     const form = page.getByTestId('add-site-form');
     await expect(form.getByLabel(t('sites.add.baseUrl'))).toHaveValue(origin);
     await expect(form.getByLabel(t('sites.add.clientId'))).toHaveValue(DEMO_CLIENT_ID);
-    // The address is consumed (a reload shows the app), and nothing was added or opened by the link alone.
+    // The address is consumed (a reload shows the app), and nothing was added or opened by the link
+    // alone.
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await sites(host)).toEqual([]);
     expect(context.pages()).toHaveLength(1);
@@ -173,7 +175,10 @@ test.describe('invite links: the add-site form filled in, confirmed by the stude
   });
 });
 
-/** A browser host on `dataDir`, as a start of the app on that data folder (a new origin each time: a new port). */
+/**
+ * A browser host on `dataDir`, as a start of the app on that data folder (a new origin each time: a
+ * new port).
+ */
 function hostOn(dataDir: string): Promise<BrowserHost> {
   return startBrowserHost({
     rendererDir: join(process.cwd(), 'out/renderer'),
@@ -218,7 +223,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
           timeout: 30_000,
         });
 
-        // The second demo school, chosen in the site menu: signed in, the app lands on Today as after the first.
+        // The second demo school, chosen in the site menu: signed in, the app lands on Today as
+        // after the first.
         await page.getByTestId('site-switcher').click();
         const other = page.locator('[data-testid="site-menu-item"][aria-checked="false"]').first();
         const otherId = (await other.getAttribute('data-site-id'))!;
@@ -231,7 +237,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
         await expect(page.locator('#screen-title')).toHaveText(t('today.title'));
         const otherName = (await page.getByTestId('site-name').textContent())!.trim();
 
-        // A restart (another origin: the page's own storage is not the one it had): the school chosen last is shown.
+        // A restart (another origin: the page's own storage is not the one it had): the school
+        // chosen last is shown.
         await host.close();
         host = await hostOn(dataDir);
         await page.goto(host.launchUrl());

@@ -13,9 +13,9 @@ import {
 test.use({ signedInDemo: true });
 
 /**
- * The library's power tools in the browser host against both demo schools: filters (a course at 0% is "not
- * started", not "in progress"), orders, the time left on each card, and "All schools". What the screen shows is
- * compared with what the core answers for the same choice.
+ * The library's power tools in the browser host against both demo schools: filters (a course at 0%
+ * is "not started", not "in progress"), orders, the time left on each card, and "All schools". What
+ * the screen shows is compared with what the core answers for the same choice.
  */
 test('library: filter, sort, time left and all schools', async ({ page, context, host }) => {
   test.setTimeout(120_000);
@@ -43,7 +43,8 @@ test('library: filter, sort, time left and all schools', async ({ page, context,
       .getByTestId('course-card')
       .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-course-id')));
 
-  // Not started: exactly the core's courses with nothing read, completed or watched, none of them "in progress".
+  // Not started: exactly the core's courses with nothing read, completed or watched, none of them
+  // "in progress".
   const notStarted = await core('not-started');
   const inProgress = await core('in-progress');
   expect(notStarted.total + inProgress.total).toBeGreaterThan(0);
@@ -85,7 +86,8 @@ test('library: filter, sort, time left and all schools', async ({ page, context,
   await expectAccessible(page, 'library with filter and sort');
   await page.screenshot({ path: `${SHOTS}/library-tools-en.png` });
 
-  // Everything ending soonest first, then the second school: "All schools" lists both, each card naming its school.
+  // Everything ending soonest first, then the second school: "All schools" lists both, each card
+  // naming its school.
   await page.getByTestId('library-filter').selectOption('all');
   await page.getByTestId('library-sort').selectOption('ending');
   await openScreen(page, 'settings');

@@ -12,9 +12,10 @@ async function opensTab(page: Page, click: () => Promise<void>): Promise<Page> {
 }
 
 /**
- * A note at a moment of a lecture, as a new student writes one: on the lecture last watched, the editor starts at
- * where they stopped; written at 12:34, it shows in the course, is found from Search and from the Ctrl+K palette by
- * a word of it, and opens the lecture on the school's site at 12:34. Both languages, axe-clean.
+ * A note at a moment of a lecture, as a new student writes one: on the lecture last watched, the
+ * editor starts at where they stopped; written at 12:34, it shows in the course, is found from
+ * Search and from the Ctrl+K palette by a word of it, and opens the lecture on the school's site at
+ * 12:34. Both languages, axe-clean.
  */
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`notes at a moment of a lecture (${lng})`, () => {

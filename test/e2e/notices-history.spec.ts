@@ -2,9 +2,10 @@ import { expect, SHOTS, test } from './fixtures';
 import { demoServer, startDemo, translator } from './helpers-ui';
 
 /**
- * A school with more notices than one sync reads (over the 1,000-page bound at 100 a page): the real demo site over
- * HTTP, the real sync, worker and database, the real renderer in Chromium. The newest are kept, the rest of the sync
- * completes, and the site's banners say so once, as a note rather than an error.
+ * A school with more notices than one sync reads (over the 1,000-page bound at 100 a page): the
+ * real demo site over HTTP, the real sync, worker and database, the real renderer in Chromium. The
+ * newest are kept, the rest of the sync completes, and the site's banners say so once, as a note
+ * rather than an error.
  */
 const en = translator('en');
 

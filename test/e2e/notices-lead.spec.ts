@@ -25,7 +25,8 @@ test.describe('notifications lead somewhere', () => {
     await startDemo(page, context, host);
     await openScreen(page, 'notifications');
 
-    // The event: shown in place, when and where, with the join link; the notice is read (the school not answering: queued, and says so).
+    // The event: shown in place, when and where, with the join link; the notice is read (the school
+    // not answering: queued, and says so).
     const demo = host.core.demo!;
     await demo.stop();
     await page.getByTestId('sync-now').click();

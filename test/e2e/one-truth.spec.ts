@@ -3,9 +3,10 @@ import { expect, test } from './fixtures';
 import { openScreen, startDemo } from './helpers-ui';
 
 /**
- * One fact, one number, on every screen: the days of access left to the demo's UX Writing course are the same on
- * Today's notice and on its My courses card, in both languages (electron/common/facts.ts accessDaysLeft). Today
- * once counted whole days left (rounded down) while My courses counted the days the access ends within.
+ * One fact, one number, on every screen: the days of access left to the demo's UX Writing course
+ * are the same on Today's notice and on its My courses card, in both languages
+ * (electron/common/facts.ts accessDaysLeft). Today once counted whole days left (rounded down)
+ * while My courses counted the days the access ends within.
  */
 const LANGUAGES = [
   { locale: 'en', today: /\((\d+) days? left\)/, card: /Expires in (\d+) days?/ },

@@ -2,11 +2,12 @@ import { expect, test } from './fixtures';
 import { startDemo } from './helpers-ui';
 
 /**
- * The first screen's data is there before the page has rendered anything: the browser host ends the page with the
- * answers to the calls every window makes first (electron/browser-host/first-answers.ts), so the site list and Today
- * (the first screen once signed in) need no request; on a page reloaded on the library, the library of the site
- * chosen last is asked for at once (renderer/src/state/opening.ts), not after the site list. The window's English
- * strings are in its first script.
+ * The first screen's data is there before the page has rendered anything: the browser host ends the
+ * page with the answers to the calls every window makes first
+ * (electron/browser-host/first-answers.ts), so the site list and Today (the first screen once
+ * signed in) need no request; on a page reloaded on the library, the library of the site chosen
+ * last is asked for at once (renderer/src/state/opening.ts), not after the site list. The window's
+ * English strings are in its first script.
  */
 test.describe('browser host: the opening screen', () => {
   test('the site list and Today come with the page: their first calls are answered without a request', async ({
@@ -39,8 +40,8 @@ test.describe('browser host: the opening screen', () => {
     host,
   }) => {
     const origin = new URL(host.launchUrl()).origin;
-    // The page's localStorage, and its history entry as a reload on the library leaves it (the Node typecheck has no
-    // DOM types: a string init script).
+    // The page's localStorage, and its history entry as a reload on the library leaves it (the Node
+    // typecheck has no DOM types: a string init script).
     await page.addInitScript(`localStorage.setItem('learning-desktop.active-site', 'site-chosen-last');
       history.replaceState({ route: { screen: 'library' }, siteId: 'site-chosen-last' }, '');`);
     const events: string[] = [];
@@ -80,12 +81,12 @@ test.describe('browser host: the opening screen', () => {
   }) => {
     test.setTimeout(90_000);
     await startDemo(page, context, host);
-    // A reload: the site list comes with the page and the library's first page is asked for before React renders,
-    // so the list can mount in the same commit as the screen that scrolls it.
+    // A reload: the site list comes with the page and the library's first page is asked for before
+    // React renders, so the list can mount in the same commit as the screen that scrolls it.
     await page.reload();
     await expect(page.getByTestId('course-card').first()).toBeVisible({ timeout: 15_000 });
-    // Opened afresh (a history entry without a screen, as at a cold start): Today, its data asked for before the
-    // first render too.
+    // Opened afresh (a history entry without a screen, as at a cold start): Today, its data asked
+    // for before the first render too.
     await page.evaluate('history.replaceState(null, "")');
     await page.reload();
     await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page', {

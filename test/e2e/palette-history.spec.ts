@@ -6,8 +6,9 @@ import { SHOTS, expectAccessible, startDemo, translator } from './helpers-ui';
 test.use({ signedInDemo: true });
 
 /**
- * The command palette (Ctrl+K) and Back/Forward across screens, in the browser host against the demo school: every
- * jump is made with the keyboard only, and the browser's own Back and Forward walk the screens it went through.
+ * The command palette (Ctrl+K) and Back/Forward across screens, in the browser host against the
+ * demo school: every jump is made with the keyboard only, and the browser's own Back and Forward
+ * walk the screens it went through.
  */
 const activeId = (page: Page) =>
   page.evaluate(
@@ -47,7 +48,8 @@ test('command palette: jump to a screen, a course and an order, run a command; B
   await expect(page.getByTestId('nav-billing')).toHaveAttribute('aria-current', 'page');
   await expect(page).toHaveTitle(`${t('nav.billing')} – Learning Desktop`);
 
-  // A course, by a word of its title, chosen with the arrow keys: its page opens with its heading focused.
+  // A course, by a word of its title, chosen with the arrow keys: its page opens with its heading
+  // focused.
   const library = await host.core.handlers['library:page']({
     siteId,
     filter: 'all',
@@ -106,7 +108,8 @@ test('command palette: jump to a screen, a course and an order, run a command; B
   await page.goForward();
   await expect(page.getByTestId('nav-billing')).toHaveAttribute('aria-current', 'page');
 
-  // A command that needs a confirmation lands on it: "Sign out of …" opens Settings with the question asked.
+  // A command that needs a confirmation lands on it: "Sign out of …" opens Settings with the
+  // question asked.
   await open();
   await input.fill('sign out');
   await expect(page.getByTestId('palette-option').first()).toHaveAttribute(

@@ -6,9 +6,10 @@ import { expect, expectAccessible, test } from './fixtures';
 import { SHOTS, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * Finishing in time, in the browser host against the demo school, in both languages: a weekly goal set on Today and
- * on a course, lead times chosen for payment codes, a reminder snoozed from Today, and the calendar subscription
- * (its webcal:// address answers valid iCalendar; the file is kept in a folder).
+ * Finishing in time, in the browser host against the demo school, in both languages: a weekly goal
+ * set on Today and on a course, lead times chosen for payment codes, a reminder snoozed from Today,
+ * and the calendar subscription (its webcal:// address answers valid iCalendar; the file is kept in
+ * a folder).
  */
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(lng, () => {
@@ -75,7 +76,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await rules.getByTestId('quiet-on').click();
       await expect(rules.getByTestId('quiet-hours').locator('input[type="time"]')).toHaveCount(2);
 
-      // The subscription: a webcal:// address on this computer, the note on web calendars, the file.
+      // The subscription: a webcal:// address on this computer, the note on web calendars, the
+      // file.
       const feed = page.getByTestId('feed-settings');
       await expect(feed.getByTestId('feed-web-note')).toHaveText(t('feed.webCalendars'));
       const address = await feed.getByTestId('feed-url').inputValue();

@@ -14,9 +14,10 @@ import {
 } from './helpers-ui';
 
 /**
- * Progress you can see, in the browser host against the demo school: the student completes lectures on the site,
- * the app's next sync counts them in this week (Today and Profile), the streak starts, each course with an end date
- * has its pace, and the progress leaves as CSV and as a printable page.
+ * Progress you can see, in the browser host against the demo school: the student completes lectures
+ * on the site, the app's next sync counts them in this week (Today and Profile), the streak starts,
+ * each course with an end date has its pace, and the progress leaves as CSV and as a printable
+ * page.
  */
 
 type PrintCounted = { __printCalls: number };

@@ -7,9 +7,9 @@ import { SHOTS, expectAccessible, openScreen, startDemo, translator } from './he
 test.use({ signedInDemo: true });
 
 /**
- * Purchases you can manage, in the browser host against the demo school: orders listed collapsed and opened one at
- * a time, filtered by state and searched by order number or item title. What the screen lists is checked against
- * the core's own answer for the same question (billing:orders).
+ * Purchases you can manage, in the browser host against the demo school: orders listed collapsed
+ * and opened one at a time, filtered by state and searched by order number or item title. What the
+ * screen lists is checked against the core's own answer for the same question (billing:orders).
  */
 test('purchases: collapsed orders that open, filters, search, years and spending per year, axe-clean', async ({
   page,
@@ -52,7 +52,8 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   expect(collapsedHeight, 'a collapsed order is one short row').toBeLessThan(200);
   await expectAccessible(page, 'purchases, orders collapsed');
 
-  // ---- opening one, with the keyboard: its payments, the receipt and the link to the site; the list re-measures it.
+  // ---- opening one, with the keyboard: its payments, the receipt and the link to the site; the
+  // list re-measures it.
   await toggle.focus();
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
@@ -117,7 +118,8 @@ test('purchases: collapsed orders that open, filters, search, years and spending
   await expectAccessible(page, 'purchases, nothing matches');
   await search.fill('');
 
-  // ---- years: a heading above the first order of each year, and the core's spending per year and currency.
+  // ---- years: a heading above the first order of each year, and the core's spending per year and
+  // currency.
   const spending = await host.core.handlers['billing:spending']({ siteId });
   if (!spending.ok) throw new Error(spending.error.message);
   const years = [...new Set(spending.value.map((r) => r.year))];
@@ -132,7 +134,8 @@ test('purchases: collapsed orders that open, filters, search, years and spending
     await expect(rows.nth(i)).toHaveAttribute('data-year', r.year);
     await expect(rows.nth(i)).toHaveAttribute('data-currency', r.currency);
     await expect(rows.nth(i).locator('td').last()).toHaveText(String(r.orderCount));
-    // A year paid in two currencies is two rows: each says its currency, never one year shown twice unexplained.
+    // A year paid in two currencies is two rows: each says its currency, never one year shown twice
+    // unexplained.
     await expect(rows.nth(i).getByTestId('spending-currency')).toHaveText(r.currency);
   }
   await expect(page.getByTestId('spending').locator('thead th').nth(1)).toHaveText(

@@ -15,13 +15,16 @@ import {
 test.use({ signedInDemo: true });
 
 /**
- * Purchases, the rest of "purchases you can manage" in the browser host against the demo school: a refunded order
- * tells its refund story, a payable code is shown once on the screen (its order points to it), and a year's
- * receipts come as one print view.
+ * Purchases, the rest of "purchases you can manage" in the browser host against the demo school: a
+ * refunded order tells its refund story, a payable code is shown once on the screen (its order
+ * points to it), and a year's receipts come as one print view.
  */
 
 type PrintCounted = { __printCalls: number };
-/** Opens a print view; window.print is recorded instead of run (a test cannot answer the print dialog). */
+/**
+ * Opens a print view; window.print is recorded instead of run (a test cannot answer the print
+ * dialog).
+ */
 async function openPrintView(context: BrowserContext, open: () => Promise<void>): Promise<Page> {
   await context.addInitScript(
     'globalThis.__printCalls = 0; globalThis.print = () => { globalThis.__printCalls += 1; };',
@@ -80,7 +83,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await order(refunded.tradeNo).scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/purchases-refund-timeline-${lng}.png` });
 
-      // ---- a payable code: in full once, under "waiting for you"; its order says where and takes the student there.
+      // ---- a payable code: in full once, under "waiting for you"; its order says where and takes
+      // the student there.
       const payable = billing.pendingInstructions[0]!;
       const code = payable.instructions!.codeNo;
       await scrollToRow(page, order(payable.tradeNo));

@@ -18,9 +18,10 @@ import {
 test.use({ signedInDemo: true });
 
 /**
- * Receipts and calendar in the browser host: the purchase CSV and the .ics reminders arrive as
- * real downloads (Playwright's download event, the file read back from disk), the receipt as a print view the
- * browser turns into a PDF. Each file is checked against the offline copy the screens show.
+ * Receipts and calendar in the browser host: the purchase CSV and the .ics reminders arrive as real
+ * downloads (Playwright's download event, the file read back from disk), the receipt as a print
+ * view the browser turns into a PDF. Each file is checked against the offline copy the screens
+ * show.
  */
 
 const unfold = (ics: string) => ics.replace(/\r\n[ \t]/g, '');
@@ -46,10 +47,10 @@ async function downloaded(
 type PrintCounted = { __printCalls: number };
 
 /**
- * Opens a receipt's print view and checks that it asked to print once. The view calls window.print() on load; a
- * test cannot answer the print dialog, and while it is open Chromium refuses to print the page again (156: "Page
- * is already being printed"). So window.print is recorded instead of run, before any script of the page, and the
- * test prints the PDF itself.
+ * Opens a receipt's print view and checks that it asked to print once. The view calls
+ * window.print() on load; a test cannot answer the print dialog, and while it is open Chromium
+ * refuses to print the page again (156: "Page is already being printed"). So window.print is
+ * recorded instead of run, before any script of the page, and the test prints the PDF itself.
  */
 async function openPrintView(context: BrowserContext, open: () => Promise<void>): Promise<Page> {
   await context.addInitScript(() => {
@@ -83,7 +84,8 @@ test.describe('receipts and calendar: files the student asks for', () => {
     expect(billing.orders.length).toBeGreaterThan(0);
 
     await openScreen(page, 'billing');
-    // ---- the whole history as CSV: BOM, CRLF, one row per payment, every order of the offline copy.
+    // ---- the whole history as CSV: BOM, CRLF, one row per payment, every order of the offline
+    // copy.
     const csv = await downloaded(page, () => page.getByTestId('export-orders-csv').click());
     expect(csv.download.suggestedFilename()).toMatch(
       /^purchases-127\.0\.0\.1-\d{4}-\d{2}-\d{2}\.csv$/,

@@ -6,9 +6,10 @@ import { expect, expectAccessible, packageVersion, test as base } from './fixtur
 import { openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * Reminders in the browser host, shown with Web Notifications: the app's clock is moved forward (the core takes an
- * injected clock) and the scheduler's timed run is called at once, so what the demo school has due tomorrow comes due
- * now. `new Notification(...)` is observed by an init script that wraps the page's constructor.
+ * Reminders in the browser host, shown with Web Notifications: the app's clock is moved forward
+ * (the core takes an injected clock) and the scheduler's timed run is called at once, so what the
+ * demo school has due tomorrow comes due now. `new Notification(...)` is observed by an init script
+ * that wraps the page's constructor.
  */
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -63,7 +64,10 @@ const shown = (page: Page) =>
     })),
   );
 
-/** A sync run to its end, its reminders included (the first one is the baseline), then the clock moved and the timer's run. */
+/**
+ * A sync run to its end, its reminders included (the first one is the baseline), then the clock
+ * moved and the timer's run.
+ */
 async function comeDue(
   host: BrowserHost,
   clock: { offset: number },
@@ -158,7 +162,8 @@ test.describe('browser host: reminders', () => {
     expect(changed.ok).toBe(true);
     await expect(page.getByTestId('nav-today')).toHaveText(zh('nav.today'));
 
-    // Eight days on: Machine Learning's first drip lecture opened. The browser was never asked: the page asks now.
+    // Eight days on: Machine Learning's first drip lecture opened. The browser was never asked: the
+    // page asks now.
     await comeDue(host, clock, 8 * DAY);
     const prompt = page.getByTestId('reminder-prompt');
     await expect(prompt).toContainText(zh('reminders.prompt.text'));

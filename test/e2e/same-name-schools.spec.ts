@@ -3,9 +3,9 @@ import { expect, SHOTS, test } from './fixtures';
 import { startDemo } from './helpers-ui';
 
 /**
- * Two schools that name themselves alike (RFC 9728 resource_name): the real core and renderer in Chromium. The site
- * menu shows each one's host beside the label, so the student can tell which school is which (the OS notifications
- * say the same: test/security/hostile-notifications.test.ts).
+ * Two schools that name themselves alike (RFC 9728 resource_name): the real core and renderer in
+ * Chromium. The site menu shows each one's host beside the label, so the student can tell which
+ * school is which (the OS notifications say the same: test/security/hostile-notifications.test.ts).
  */
 test('a second school with the same name: the site menu shows both hosts', async ({
   page,
@@ -14,7 +14,8 @@ test('a second school with the same name: the site menu shows both hosts', async
 }) => {
   test.setTimeout(120_000);
   await startDemo(page, context, host);
-  // Another school on another port that names itself exactly like the demo school (RFC 9728 resource_name).
+  // Another school on another port that names itself exactly like the demo school (RFC 9728
+  // resource_name).
   const copy = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
   try {
     const added = await host.core.handlers['sites:add']({

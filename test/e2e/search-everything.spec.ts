@@ -8,10 +8,11 @@ import { SHOTS, expectAccessible, startDemo, translator } from './helpers-ui';
 test.use({ signedInDemo: true });
 
 /**
- * Search everything, in the browser host against the demo school: a trade number typed in the header's field finds
- * the order, reached with the keyboard (Down, Down..., Enter) and opened expanded in Purchases; a lecture hit says its
- * course, section and state and opens the course with that row in view and marked; the kind filter; an instructor's
- * courses; both languages, axe-clean. What the screen lists is checked against the core's own answer (search:query).
+ * Search everything, in the browser host against the demo school: a trade number typed in the
+ * header's field finds the order, reached with the keyboard (Down, Down..., Enter) and opened
+ * expanded in Purchases; a lecture hit says its course, section and state and opens the course with
+ * that row in view and marked; the kind filter; an instructor's courses; both languages, axe-clean.
+ * What the screen lists is checked against the core's own answer (search:query).
  */
 async function coreSearch(host: BrowserHost, query: string): Promise<readonly SearchHit[]> {
   const r = await host.core.handlers['search:query']({ query });
@@ -72,7 +73,8 @@ test.describe('search everything (English)', () => {
     await expect(focused.getByTestId('order-group')).toHaveAttribute('data-trade-no', tradeNo);
     await expect(focused.getByTestId('order-toggle')).toHaveAttribute('aria-expanded', 'true');
 
-    // ---- a lecture: its course, section and state; opening it scrolls its row into view and marks it.
+    // ---- a lecture: its course, section and state; opening it scrolls its row into view and marks
+    // it.
     const lectureQuery = 'Chart lesson 4';
     const lecture = (await coreSearch(host, lectureQuery)).find((h) => h.kind === 'lecture')!;
     expect(lecture.context.course).toBe('Intro to Data Analysis 資料分析入門');
@@ -131,8 +133,8 @@ test.describe('search everything (English)', () => {
     ).toBeVisible({ timeout: 15_000 });
     await expectAccessible(page, 'an instructor’s courses');
 
-    // ---- an event by its place: Products & events with that registration in view and marked. (The instructor's
-    // filters stay while the text changes: back to everything, every school.)
+    // ---- an event by its place: Products & events with that registration in view and marked. (The
+    // instructor's filters stay while the text changes: back to everything, every school.)
     await page.getByTestId('search-kind').selectOption('');
     if (sites.value.length > 1) await page.getByTestId('search-school').selectOption('');
     await type(page, 'Da-an District');
@@ -179,7 +181,8 @@ test.describe('search everything (English)', () => {
     ).toHaveCount(1);
     await expectAccessible(page, 'a consulting service and a notice opened from search');
 
-    // ---- the command palette lists the same search's hits after its own matches: Enter opens one the same way.
+    // ---- the command palette lists the same search's hits after its own matches: Enter opens one
+    // the same way.
     await openScreenFromNav(page);
     await page.keyboard.press('Control+K');
     await page.getByTestId('palette-input').fill('Chart lesson 4');

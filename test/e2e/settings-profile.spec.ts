@@ -13,8 +13,9 @@ import {
 } from './helpers-ui';
 
 /**
- * Settings in sections with their own navigation, the sign-in check on demand, no internal names on screen, and
- * sign-out from the site menu and from Profile, in the browser host against the demo school.
+ * Settings in sections with their own navigation, the sign-in check on demand, no internal names on
+ * screen, and sign-out from the site menu and from Profile, in the browser host against the demo
+ * school.
  */
 const activeId = (page: Page) =>
   page.evaluate(
@@ -23,7 +24,9 @@ const activeId = (page: Page) =>
         .activeElement?.id ?? '',
   );
 
-/** Words only the app's insides use: the cipher, key-store codes, the host's and platform's codes. */
+/**
+ * Words only the app's insides use: the cipher, key-store codes, the host's and platform's codes.
+ */
 const JARGON = /AES|GCM|keyfile|node-aes|libsecret|dpapi|\bdarwin\b|\bwin32\b|client_id/i;
 
 test.describe('Settings and Profile', () => {
@@ -53,7 +56,8 @@ test.describe('Settings and Profile', () => {
     await expect(page.getByTestId('settings-nav-schools')).toHaveAttribute('aria-current', 'true');
     await expectAccessible(page, 'settings');
 
-    // Keyboard: Tab from the screen's heading reaches the section links; Enter on "Storage" lands on its heading.
+    // Keyboard: Tab from the screen's heading reaches the section links; Enter on "Storage" lands
+    // on its heading.
     await page.locator('#screen-title').focus();
     await page.keyboard.press('Tab');
     await expect(page.getByTestId('settings-nav-schools')).toBeFocused();
@@ -94,7 +98,8 @@ test.describe('Settings and Profile', () => {
     await expect(page.getByTestId('settings-nav-privacy')).toHaveAttribute('aria-current', 'true');
     await page.screenshot({ path: `${SHOTS}/settings-sections-en.png` });
 
-    // "Check sign-in" from the palette: Settings > Schools, with the check's button focused, Enter runs it.
+    // "Check sign-in" from the palette: Settings > Schools, with the check's button focused, Enter
+    // runs it.
     await openScreen(page, 'library');
     await page.keyboard.press('Control+K');
     await page.getByTestId('palette-input').fill('check sign');
@@ -204,7 +209,8 @@ test.describe('Settings and Profile', () => {
     await openScreen(page, 'library');
     await expect(page.getByTestId('course-card').first()).toBeVisible();
 
-    // Profile, signed in again: its "Sign out" asks the same question; this time the saved data goes too.
+    // Profile, signed in again: its "Sign out" asks the same question; this time the saved data
+    // goes too.
     await openScreen(page, 'profile');
     await expect(page.getByTestId('profile-sign-out')).toHaveCount(0);
     await signInThrough(page, context, () =>
@@ -250,7 +256,8 @@ test.describe('Settings and Profile', () => {
     expect(await page.locator('#main').innerText()).not.toMatch(JARGON);
     await expectAccessible(page, 'settings (zh-TW)');
     await page.screenshot({ path: `${SHOTS}/zh-TW-settings-sections.png` });
-    // A narrow window: the section links wrap above the sections, and nothing sticks out of its box.
+    // A narrow window: the section links wrap above the sections, and nothing sticks out of its
+    // box.
     await page.setViewportSize({ width: 700, height: 800 });
     await expect(page.getByTestId('settings-nav')).toBeVisible();
     expect(await overflowing(page)).toEqual([]);

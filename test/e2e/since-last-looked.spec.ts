@@ -2,9 +2,9 @@ import { expect, expectAccessible, SHOTS, test } from './fixtures';
 import { demoServer, startDemo, translator } from './helpers-ui';
 
 /**
- * Today's "Since you last looked": the demo school adds lectures to a course and a product after the first sync;
- * the next sync's changes show on Today by school, a line leads to the course, and once seen they are gone.
- * The first sync records nothing. Both languages, axe-clean.
+ * Today's "Since you last looked": the demo school adds lectures to a course and a product after
+ * the first sync; the next sync's changes show on Today by school, a line leads to the course, and
+ * once seen they are gone. The first sync records nothing. Both languages, axe-clean.
  */
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`since you last looked (${lng})`, () => {

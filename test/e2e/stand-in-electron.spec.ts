@@ -9,17 +9,20 @@ import { installStandIn, SERVE_DRIVER } from '../helpers/electron-stand-in';
 import { signInOnSite } from './fixtures';
 
 /**
- * The built app's three parts together, without the Electron binary: the renderer, served by the main bundle's own
- * app:// handler, runs in Chromium with the built preload's bridge, whose ipcRenderer reaches the main bundle's
- * ipcMain handlers (sender check included) in a Node process where only the `electron` module is a stand-in
- * (test/helpers/electron-stand-in.ts). The stand-in follows Electron's documented semantics for what the host uses:
- * - the page's origin is the app's (app://learning-desktop/ becomes http://app.learning-desktop.test/ for Chromium,
- *   which has no such scheme; every answer is the handler's Response: status, headers with the CSP, body);
- * - the preload runs before the page, in a wrapper whose `require` knows only the sandboxed modules;
- * - contextBridge.exposeInMainWorld copies: values are structured-cloned across, functions are proxied, the exposed
- *   object is frozen, and a key cannot be exposed twice;
- * - ipcRenderer.invoke goes to ipcMain.handle with the event's sender (the window) and senderFrame (the top frame);
- *   webContents.send reaches ipcRenderer.on listeners with (event, payload).
+ * The built app's three parts together, without the Electron binary: the renderer, served by the
+ * main bundle's own app:// handler, runs in Chromium with the built preload's bridge, whose
+ * ipcRenderer reaches the main bundle's ipcMain handlers (sender check included) in a Node process
+ * where only the `electron` module is a stand-in (test/helpers/electron-stand-in.ts). The stand-in
+ * follows Electron's documented semantics for what the host uses:
+ * - the page's origin is the app's (app://learning-desktop/ becomes
+ *   http://app.learning-desktop.test/ for Chromium, which has no such scheme; every answer is the
+ *   handler's Response: status, headers with the CSP, body);
+ * - the preload runs before the page, in a wrapper whose `require` knows only the sandboxed
+ *   modules;
+ * - contextBridge.exposeInMainWorld copies: values are structured-cloned across, functions are
+ *   proxied, the exposed object is frozen, and a key cannot be exposed twice;
+ * - ipcRenderer.invoke goes to ipcMain.handle with the event's sender (the window) and senderFrame
+ *   (the top frame); webContents.send reaches ipcRenderer.on listeners with (event, payload).
  * Then the demo journey: sign in through "the system browser" (the test's page), sync, the screens, sign out.
  */
 const ORIGIN = 'http://app.learning-desktop.test';
@@ -63,7 +66,10 @@ test.afterAll(async () => {
 const mainProcess = (path: string, init?: RequestInit) =>
   fetch(`http://127.0.0.1:${port}${path}`, init);
 
-/** Chromium plays the sandboxed renderer: the app's pages from the app:// handler, the preload before the page. */
+/**
+ * Chromium plays the sandboxed renderer: the app's pages from the app:// handler, the preload
+ * before the page.
+ */
 async function rendererContext(context: BrowserContext): Promise<Page> {
   await context.route(`${ORIGIN}/**`, async (route) => {
     const url = APP + route.request().url().slice(ORIGIN.length);
@@ -133,13 +139,17 @@ ${preload}
   return context.newPage();
 }
 
-/** What the main process sends the window, delivered to the preload's listeners; URLs it opens, recorded. */
+/**
+ * What the main process sends the window, delivered to the preload's listeners; URLs it opens,
+ * recorded.
+ */
 function relay(page: Page): () => void {
   let running = true;
   void (async () => {
     while (running) {
-      // The main process may be gone (the test ended and closed it) while a poll is on its way: that poll ends the
-      // loop quietly, never as an unhandled rejection that a later test would be blamed for.
+      // The main process may be gone (the test ended and closed it) while a poll is on its way:
+      // that poll ends the loop quietly, never as an unhandled rejection that a later test would be
+      // blamed for.
       const answer = await mainProcess('/next').catch(() => null);
       if (!answer) break;
       const messages = (await answer.json().catch(() => [])) as (
@@ -209,8 +219,8 @@ test('the built renderer, preload and main bundle run the demo journey together 
     const signIn = window.getByRole('button', { name: /sign in/i }).first();
     await expect(signIn).toBeVisible({ timeout: 60_000 });
     await signIn.click();
-    // The system browser also got the one link of the stand-in's window-open check that may leave the app (an https
-    // address without user info); the sign-in is the authorization request.
+    // The system browser also got the one link of the stand-in's window-open check that may leave
+    // the app (an https address without user info); the sign-in is the authorization request.
     const authorize = () =>
       opened.find((u) => /^http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/.test(u));
     await expect.poll(authorize, { timeout: 30_000 }).toBeDefined();

@@ -13,10 +13,11 @@ import {
 import { demoServer, englishLeftovers, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * The status line tells the truth: the status bar, the banners and the header chip render the one status of the
- * site (core sync/site-status.ts). "You're offline" only when the computer has no network (the core's view of the
- * OS network is switched here, as Electron's net.isOnline() would report it); a demo school that stops answering is
- * named; a refused refresh turns both red with "sign-in needed", never a green "Synced" beside the banner.
+ * The status line tells the truth: the status bar, the banners and the header chip render the one
+ * status of the site (core sync/site-status.ts). "You're offline" only when the computer has no
+ * network (the core's view of the OS network is switched here, as Electron's net.isOnline() would
+ * report it); a demo school that stops answering is named; a refused refresh turns both red with
+ * "sign-in needed", never a green "Synced" beside the banner.
  */
 
 let networkUp = true;
@@ -110,7 +111,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await startDemo(page, context, host);
       await switchFault(page, t, 'demo-fault-offline', true);
       await expectBoth(page, 'not-answering', 'warning');
-      // A window opened afresh (a restart, a reload) has not seen the run fail: it must know all the same.
+      // A window opened afresh (a restart, a reload) has not seen the run fail: it must know all
+      // the same.
       await page.reload();
       await expect(page.getByTestId('not-answering-banner')).toBeVisible({ timeout: 30_000 });
       await page.getByTestId('nav-today').click();

@@ -56,8 +56,8 @@ test.describe('take me to my lesson: the school’s own pages', () => {
         clicks++;
         await target.click();
       };
-      // No click: the app opens on Today (what to do next, every school). Click 1: resume the course being watched,
-      // on the school's site. (The promise is two clicks at most.)
+      // No click: the app opens on Today (what to do next, every school). Click 1: resume the
+      // course being watched, on the school's site. (The promise is two clicks at most.)
       await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page');
       const resume = page
         .locator('[data-testid="today-continue"][data-course-id="crs_data_analysis"]')

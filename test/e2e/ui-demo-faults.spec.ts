@@ -3,9 +3,10 @@ import { expect, expectAccessible, SHOTS, signInThrough, test } from './fixtures
 import { demoServer, englishLeftovers, openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * Settings > Demo and the sign-in doctor, as a person trying the demo sees them: each
- * switch is driven from the panel, the app's visible reaction is checked, then the switch is turned off and the app
- * recovers. The faults act on the real embedded demo sites (embedded-server README decision 26).
+ * Settings > Demo and the sign-in doctor, as a person trying the demo sees them: each switch is
+ * driven from the panel, the app's visible reaction is checked, then the switch is turned off and
+ * the app recovers. The faults act on the real embedded demo sites (embedded-server README decision
+ * 26).
  */
 
 const en = translator('en');
@@ -108,7 +109,8 @@ test.describe('demo fault panel and sign-in doctor', () => {
     await panel.getByTestId('demo-fault-latency').selectOption('3000');
     await expect(panel.getByTestId('demo-faults-status')).toContainText(en('demoFaults.saved'));
     const status = page.getByTestId('sync-status');
-    // The panel starts a sync of the demo sites: it is seen running, then it ends with a fresh "last synced".
+    // The panel starts a sync of the demo sites: it is seen running, then it ends with a fresh
+    // "last synced".
     await expect(status).toHaveAttribute('data-running', 'true', { timeout: 10_000 });
     await expect(status).toHaveAttribute('data-running', 'false', { timeout: 60_000 });
     await expect(page.getByTestId('not-answering-banner')).toBeHidden();
@@ -144,7 +146,8 @@ test.describe('demo fault panel and sign-in doctor', () => {
     const panel = await openPanel(page);
     await panel.getByTestId('demo-fault-clock').selectOption('-15');
     await expect.poll(() => demoServer(host).faults.clockSkewMs).toBe(-15 * 60_000);
-    // Sign out (keeping the data), then sign in again: the site's id_token is already expired by this clock.
+    // Sign out (keeping the data), then sign in again: the site's id_token is already expired by
+    // this clock.
     const rows = page.getByTestId('site-row');
     await rows.first().getByTestId('sign-out').click();
     await page.getByTestId('sign-out-dialog').getByTestId('confirm-sign-out').click();

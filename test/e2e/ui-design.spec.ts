@@ -10,9 +10,10 @@ import {
 import { expect, test } from './fixtures';
 
 /**
- * The design system's interactive pieces, driven as a student would: the site switcher menu by keyboard, course
- * cards opened from anywhere on the card (pointer) and by keyboard with a visible focus ring, the course header's
- * progress ring and "continue watching", in light and dark and in a narrow window.
+ * The design system's interactive pieces, driven as a student would: the site switcher menu by
+ * keyboard, course cards opened from anywhere on the card (pointer) and by keyboard with a visible
+ * focus ring, the course header's progress ring and "continue watching", in light and dark and in a
+ * narrow window.
  */
 test.describe('design system: switcher menu, course cards, course header', () => {
   test.use({ signedInDemo: true });
@@ -29,8 +30,8 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await expect(switcher).toHaveAttribute('aria-expanded', 'false');
     await expect(switcher).toContainText(t('settings.sites.status.ready'));
 
-    // Enter opens on the first item (the current site, checked); arrows wrap round the last item, "Sign out"
-    // of the signed-in site, which follows "Add a site".
+    // Enter opens on the first item (the current site, checked); arrows wrap round the last item,
+    // "Sign out" of the signed-in site, which follows "Add a site".
     await switcher.focus();
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
@@ -70,7 +71,8 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await expect(switcher).toBeFocused();
     await expect(switcher).toHaveAttribute('aria-expanded', 'false');
 
-    // ArrowUp opens on the last item ("Sign out"); one more up is "Add a site", and Enter there opens the add-site screen.
+    // ArrowUp opens on the last item ("Sign out"); one more up is "Add a site", and Enter there
+    // opens the add-site screen.
     await page.keyboard.press('ArrowUp');
     await expect(signOut).toBeFocused();
     await page.keyboard.press('ArrowUp');
@@ -119,7 +121,8 @@ test.describe('design system: switcher menu, course cards, course header', () =>
     await expect(header.locator('.progress-ring-text')).toHaveText(`${percent}%`);
     await expectAccessible(page, 'course header');
 
-    // Back, then by keyboard: Tab reaches the card's one control, the card shows the focus ring, Enter opens.
+    // Back, then by keyboard: Tab reaches the card's one control, the card shows the focus ring,
+    // Enter opens.
     await page.getByRole('button', { name: t('course.back') }).click();
     await expect(card).toBeVisible();
     const link = card.getByRole('heading').getByRole('button');

@@ -13,8 +13,9 @@ import { t, siteLabel, syncNow } from './details-helpers';
 
 /**
  * What a student sees of the account: notifications, settings, sign-out, a grant ended at the site;
- * as in ui-details.spec.ts, what a student sees, checked against what the demo site holds: its member API (as the student)
- * is asked for the truth, and the expected words come from the app's own English strings and the page's Intl.
+ * as in ui-details.spec.ts, what a student sees, checked against what the demo site holds: its
+ * member API (as the student) is asked for the truth, and the expected words come from the app's
+ * own English strings and the page's Intl.
  */
 
 test.describe('screens: details the student reads, against the demo site', () => {
@@ -67,7 +68,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
     expect(after.notifications.totalCount).toBe(before.notifications.totalCount);
     expect(after.notifications.nodes.filter((n) => n.readAt === null)).toEqual([]);
 
-    // A subscription toggle, changed, is still changed after the page is reloaded, and reaches the site.
+    // A subscription toggle, changed, is still changed after the page is reloaded, and reaches the
+    // site.
     const sub = before.notificationSubscriptions[0];
     expect(sub, 'the site lists notification subscriptions').toBeDefined();
     const name = t('notifications.subscriptions.toggleLabel', {
@@ -139,8 +141,9 @@ test.describe('screens: details the student reads, against the demo site', () =>
     const panel = page.getByTestId('token-protection');
     // The key store's internal name is there for support, under "Technical details".
     await expect(panel.locator('code')).toHaveText(protection.backend);
-    // The core's own description names its cipher (for logs); the screen says the same in plain words, from the
-    // facts reported (the browser host keeps its key in a file), never naming the cipher.
+    // The core's own description names its cipher (for logs); the screen says the same in plain
+    // words, from the facts reported (the browser host keeps its key in a file), never naming the
+    // cipher.
     expect(protection.backend).toBe('node-aes-256-gcm-keyfile');
     expect(protection.description).toMatch(/AES-256-GCM/);
     await expect(panel.getByTestId('token-protection-description')).toHaveText(
@@ -193,7 +196,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
     await page.screenshot({ path: `${SHOTS}/sign-out-pending-en.png` });
 
     await demo.start();
-    // No click, and no signed-in site left: the app keeps asking the site, and sends the revocation once it answers.
+    // No click, and no signed-in site left: the app keeps asking the site, and sends the revocation
+    // once it answers.
     await expect(pending).toBeHidden({ timeout: 90_000 });
     await expect(page.getByTestId('sign-in-again')).toContainText(
       t('sync.signedOut', { site: label }),

@@ -14,8 +14,9 @@ import {
 import { t, DAY, escapeRe } from './details-helpers';
 
 /**
- * What a student sees on each screen, checked against what the demo site holds: its member API (as the student)
- * is asked for the truth, and the expected words come from the app's own English strings and the page's Intl.
+ * What a student sees on each screen, checked against what the demo site holds: its member API (as
+ * the student) is asked for the truth, and the expected words come from the app's own English
+ * strings and the page's Intl.
  */
 
 interface SiteCourse {
@@ -39,7 +40,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
     await startDemo(page, context, host);
     const server = demoServer(host);
 
-    // ---- course: a drip course's locked lectures say when they open; every lecture shows its length.
+    // ---- course: a drip course's locked lectures say when they open; every lecture shows its
+    // length.
     const { enrolledCourses } = await askSite<{ enrolledCourses: { nodes: SiteCourse[] } }>(
       server,
       `{ enrolledCourses(first: 100) { nodes { id title expireDate hasLifetimeAccess
@@ -138,7 +140,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
         t('billing.paymentState.expired'),
       );
       if (p.codeNo) {
-        // The code of an expired ATM / store payment no longer works: marked, struck, nothing to copy.
+        // The code of an expired ATM / store payment no longer works: marked, struck, nothing to
+        // copy.
         const ins = row.first().getByTestId('payment-instructions');
         await expect(ins).toHaveAttribute('data-expired', 'true');
         await expect(ins).toContainText(t('billing.instructions.expired'));
@@ -213,7 +216,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
       0,
     );
     await openScreen(page, 'entitlements');
-    // Rendered as a windowed list (VirtualList): rows placed in one list that knows its full length.
+    // Rendered as a windowed list (VirtualList): rows placed in one list that knows its full
+    // length.
     await expect(
       page.getByTestId('product-list').locator('li.virtual-row').first(),
     ).toHaveAttribute('aria-setsize', String(digitalProducts.nodes.length));
@@ -238,7 +242,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
       }
     }
 
-    // ---- consulting: meetings are times already booked on the service by anyone, never "your booking".
+    // ---- consulting: meetings are times already booked on the service by anyone, never "your
+    // booking".
     interface SiteService {
       id: string;
       meetings: { id: string; startsAt: string; endsAt: string }[];
@@ -249,7 +254,8 @@ test.describe('screens: details the student reads, against the demo site', () =>
     );
     const services = consultingServices.nodes;
     expect(services.length, 'the demo seed offers consulting').toBeGreaterThan(0);
-    // Whose meetings they are is known only to the site's database: the student's own and classmates' alike.
+    // Whose meetings they are is known only to the site's database: the student's own and
+    // classmates' alike.
     const owners = server.db
       .prepare('SELECT id, user_id AS userId FROM consulting_meetings')
       .all() as { id: string; userId: string }[];

@@ -6,9 +6,10 @@ import { englishLeftovers, openScreen, scrollToRow, startDemo, translator } from
 test.use({ signedInDemo: true });
 
 /**
- * Purchased files kept offline, as the student sees them in the browser host: save a product (the demo site serves
- * a real PDF and PNG), watch a slow one's progress, take the site off the network, and open both from the app.
- * Settings > Storage lists and removes them. Every screen axe-checked; screenshots kept.
+ * Purchased files kept offline, as the student sees them in the browser host: save a product (the
+ * demo site serves a real PDF and PNG), watch a slow one's progress, take the site off the network,
+ * and open both from the app. Settings > Storage lists and removes them. Every screen axe-checked;
+ * screenshots kept.
  */
 const en = translator('en');
 const zh = translator('zh-TW');
@@ -39,7 +40,8 @@ test.describe('purchased files kept offline', () => {
       /^On this computer · \d+(\.\d)? kB$/,
     );
 
-    // A slow one (Settings > Demo's fault, switched here through the core): progress with bytes, speed, time left.
+    // A slow one (Settings > Demo's fault, switched here through the core): progress with bytes,
+    // speed, time left.
     host.core.demo!.setFaults({ download: 'slow' });
     const poster = card(page, /Grammar Poster/);
     await scrollToRow(page, poster);
@@ -130,7 +132,8 @@ test.describe('purchased files kept offline', () => {
     await openScreen(page, 'entitlements');
     await scrollToRow(page, drills);
     await drills.getByTestId('offline-retry').click();
-    // Cut halfway each time: it resumes from where it stopped, and says so while it waits to try again.
+    // Cut halfway each time: it resumes from where it stopped, and says so while it waits to try
+    // again.
     await expect(drills.getByTestId('offline-error')).toContainText(en('downloads.reason.cut'), {
       timeout: 20_000,
     });

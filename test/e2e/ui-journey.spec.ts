@@ -3,10 +3,10 @@ import { expect, expectAccessible, SHOTS, signInOnSite, test } from './fixtures'
 import { expandOrder, libraryFromToday, scrollToRow } from './helpers-ui';
 
 /**
- * The student's journey through the screens: Try the demo -> the site's sign-in page opens in a new tab (the
- * browser host's "system browser") -> sign in and approve -> the demo data appears. Every screen is checked with
- * axe-core (no serious or critical violations) in light and dark, and photographed in English and Chinese
- * under test-results/screenshots/ (kept as a CI artifact).
+ * The student's journey through the screens: Try the demo -> the site's sign-in page opens in a new
+ * tab (the browser host's "system browser") -> sign in and approve -> the demo data appears. Every
+ * screen is checked with axe-core (no serious or critical violations) in light and dark, and
+ * photographed in English and Chinese under test-results/screenshots/ (kept as a CI artifact).
  */
 
 async function tryDemo(
@@ -126,7 +126,8 @@ test.describe('screens: the demo journey in the browser host', () => {
       ),
     ).toBe(code);
     await expect(page.getByTestId('time-left').first()).toContainText('left');
-    // The order list is virtualized and its orders collapsed: scroll to an order with a refund and open it.
+    // The order list is virtualized and its orders collapsed: scroll to an order with a refund and
+    // open it.
     const refundedOrder = page.locator('[data-testid="order-group"][data-state="refunded"]');
     await scrollToRow(page, refundedOrder);
     await expandOrder(refundedOrder);

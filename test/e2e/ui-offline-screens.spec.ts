@@ -10,8 +10,9 @@ import {
 } from './helpers-ui';
 
 /**
- * Offline, every screen: after a sync the demo site is taken off the network and the page is reloaded (so nothing
- * comes from the page's memory), and each screen still shows what the site held, read from the app's offline copy.
+ * Offline, every screen: after a sync the demo site is taken off the network and the page is
+ * reloaded (so nothing comes from the page's memory), and each screen still shows what the site
+ * held, read from the app's offline copy.
  */
 
 interface Held {
@@ -64,7 +65,8 @@ test.describe('screens: offline, every screen keeps its data', () => {
 
     await host.core.demo!.stop();
     await page.getByTestId('sync-now').click();
-    // The site stopped while this computer keeps its network: the school is not answering (not "you're offline").
+    // The site stopped while this computer keeps its network: the school is not answering (not
+    // "you're offline").
     const offline = page.getByTestId('not-answering-banner');
     await expect(offline).toBeVisible({ timeout: 30_000 });
     await page.reload();

@@ -3,8 +3,8 @@ import { expect, expectAccessible, SHOTS, signInThrough, test } from './fixtures
 import { libraryFromToday } from './helpers-ui';
 
 /**
- * Offline, the outbox, sign-out and a second site, as the student sees them. The demo sites are taken off the
- * network with the core's demo test hook (stop/start keep the same ports).
+ * Offline, the outbox, sign-out and a second site, as the student sees them. The demo sites are
+ * taken off the network with the core's demo test hook (stop/start keep the same ports).
  */
 
 async function startDemo(page: Page, context: BrowserContext, launchUrl: string): Promise<void> {
@@ -16,7 +16,8 @@ async function startDemo(page: Page, context: BrowserContext, launchUrl: string)
 }
 
 test.describe('screens: offline, outbox, sign-out, second site', () => {
-  // The demo site stopped while this computer keeps its network: the banner says the school is not answering.
+  // The demo site stopped while this computer keeps its network: the banner says the school is not
+  // answering.
   test('offline: banner, saved data still readable, a queued mark-read shown as not sent, replayed when back', async ({
     page,
     context,
@@ -30,7 +31,8 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
     await page.getByTestId('sync-now').click();
     await expect(page.getByTestId('not-answering-banner')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('course-card').first()).toBeVisible();
-    // A page reloaded while offline learns the state from the host at once (the core does not repeat it).
+    // A page reloaded while offline learns the state from the host at once (the core does not
+    // repeat it).
     await page.reload();
     await expect(page.getByTestId('not-answering-banner')).toBeVisible();
     await expect(page.getByTestId('course-card').first()).toBeVisible();
@@ -97,7 +99,8 @@ test.describe('screens: offline, outbox, sign-out, second site', () => {
       '',
     );
     await expectAccessible(page, 'site switcher menu open');
-    // Chosen with the keyboard: the menu opened on the current site, ArrowDown moves to the next, Enter picks it.
+    // Chosen with the keyboard: the menu opened on the current site, ArrowDown moves to the next,
+    // Enter picks it.
     await expect(items.nth(0)).toBeFocused();
     await page.keyboard.press('ArrowDown');
     await expect(items.nth(1)).toBeFocused();

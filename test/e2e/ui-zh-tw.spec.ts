@@ -17,9 +17,10 @@ import {
 } from './helpers-ui';
 
 /**
- * A student whose computer speaks Traditional Chinese gets the app in Traditional Chinese without choosing it
- * (the language setting stays "system"). Every screen is checked for its Chinese title, for English UI phrases
- * left behind, with axe (no serious or critical violations), and photographed under test-results/screenshots/.
+ * A student whose computer speaks Traditional Chinese gets the app in Traditional Chinese without
+ * choosing it (the language setting stays "system"). Every screen is checked for its Chinese title,
+ * for English UI phrases left behind, with axe (no serious or critical violations), and
+ * photographed under test-results/screenshots/.
  */
 
 test.use({ locale: 'zh-TW' });
@@ -122,7 +123,8 @@ test.describe('screens: Traditional Chinese from the OS language', () => {
       ),
     );
     await check(page, 'course');
-    // A drip course's locked lecture: the lock and its unlock time in Chinese (date formatted for zh-TW).
+    // A drip course's locked lecture: the lock and its unlock time in Chinese (date formatted for
+    // zh-TW).
     const { enrolledCourses } = await askSite<{
       enrolledCourses: {
         nodes: {

@@ -2,9 +2,9 @@ import { expect, expectAccessible, test } from './fixtures';
 import { openScreen, startDemo, translator } from './helpers-ui';
 
 /**
- * The words a student reads, in both languages: counts with plural rules, intervals in hours, a sync "just now"
- * that does not read as "sync now", OS-notification boxes not ticked before the browser allowed them, a join link
- * that says it leaves the app.
+ * The words a student reads, in both languages: counts with plural rules, intervals in hours, a
+ * sync "just now" that does not read as "sync now", OS-notification boxes not ticked before the
+ * browser allowed them, a join link that says it leaves the app.
  */
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`words (${lng})`, () => {
@@ -27,7 +27,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(page.getByTestId('storage-site').first()).toContainText(
         t('downloads.storage.used', { size: t('downloads.bytes', { count: 0, size: '0' }) }),
       );
-      // The browser has not allowed notifications (headless: never asked): no box says they will be shown.
+      // The browser has not allowed notifications (headless: never asked): no box says they will be
+      // shown.
       const boxes = page.getByTestId('notification-settings').getByRole('checkbox');
       await expect(boxes.first()).toBeVisible();
       for (const box of await boxes.all()) {

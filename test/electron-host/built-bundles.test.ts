@@ -10,18 +10,22 @@ import { ensureBuiltApp, OUT } from '../helpers/built-app';
 /**
  * The built bundles as Electron loads them, without the Electron binary.
  *
- * The preload: a window with `sandbox: true` runs it in a renderer with no Node, through a wrapper that hands it a
- * `require` knowing only Electron's sandboxed set (Electron docs, "Process Sandboxing": electron's renderer modules,
- * events, timers, url; lib/sandboxed_renderer/init.ts wraps the file in a function of require, process, Buffer,
- * global, setImmediate, clearImmediate, exports and module). Anything else it asks for throws there, before
+ * The preload: a window with `sandbox: true` runs it in a renderer with no Node, through a wrapper
+ * that hands it a `require` knowing only Electron's sandboxed set (Electron docs, "Process
+ * Sandboxing": electron's renderer modules, events, timers, url; lib/sandboxed_renderer/init.ts
+ * wraps the file in a function of require, process, Buffer, global, setImmediate, clearImmediate,
+ * exports and module). Anything else it asks for throws there, before
  * contextBridge.exposeInMainWorld, and every screen fails.
  *
- * The main bundle: what it imports by bare name is resolved from app.asar's node_modules, where electron-builder
- * copies `dependencies` only.
+ * The main bundle: what it imports by bare name is resolved from app.asar's node_modules, where
+ * electron-builder copies `dependencies` only.
  */
 const buildError = ensureBuiltApp();
 
-/** Electron's sandboxed `require`: these names and nothing else (node: forms included, as Electron 28+ accepts). */
+/**
+ * Electron's sandboxed `require`: these names and nothing else (node: forms included, as Electron
+ * 28+ accepts).
+ */
 const SANDBOXED_MODULES = [
   'electron',
   'electron/renderer',
@@ -70,7 +74,8 @@ function loadPreloadSandboxed(): Recorded {
     if (!SANDBOXED_MODULES.includes(bare)) throw new Error(`module not found: ${name}`);
     return bare.startsWith('electron') ? electron : {};
   };
-  // A fresh context: the renderer's isolated world has no Node globals (no require, module, __dirname, process.versions.node).
+  // A fresh context: the renderer's isolated world has no Node globals (no require, module,
+  // __dirname, process.versions.node).
   const context = createContext({ console });
   const wrapper = runInContext(
     `(function (require, process, Buffer, global, setImmediate, clearImmediate, exports, module) {${code}\n})`,
@@ -143,7 +148,10 @@ describe('the built preload, loaded as a sandboxed renderer loads it', () => {
   });
 });
 
-/** Every specifier the main bundle and its chunks load: static and dynamic imports, and require('x') calls. */
+/**
+ * Every specifier the main bundle and its chunks load: static and dynamic imports, and require('x')
+ * calls.
+ */
 async function mainBundleSpecifiers(): Promise<{ file: string; specifier: string }[]> {
   await init;
   const dir = join(OUT, 'main');
@@ -204,7 +212,8 @@ describe('the built main bundle', () => {
   it('the database worker is one CommonJS file beside the main bundle (the source fallback through tsx is never taken)', async () => {
     expect(readdirSync(join(OUT, 'main'))).toContain('db-writer.cjs');
     const code = readFileSync(join(OUT, 'main', 'db-writer.cjs'), 'utf8');
-    // CommonJS: no import or export statement, no import.meta, and what it requires is Node's or a production dependency.
+    // CommonJS: no import or export statement, no import.meta, and what it requires is Node's or a
+    // production dependency.
     await init;
     const [imports, exports] = parse(code);
     expect(imports.filter((i) => i.d === -1 || i.d === -2)).toEqual([]);

@@ -7,10 +7,11 @@ import { ensureBuiltApp } from '../helpers/built-app';
 import { serveBundle, signedInDemoSite, type ServedBundle } from '../helpers/electron-stand-in';
 
 /**
- * The installed app's menu, tray, save dialog and token storage, through the built main bundle under the stand-in
- * `electron`: each menu command clicked as the student clicks it, the tray switched on and used, the files the app
- * hands the student (a CSV, a report printed to PDF) written where the save dialog says, and the sign-in kept
- * encrypted by the system's keyring, from a signed-in, synced demo site.
+ * The installed app's menu, tray, save dialog and token storage, through the built main bundle
+ * under the stand-in `electron`: each menu command clicked as the student clicks it, the tray
+ * switched on and used, the files the app hands the student (a CSV, a report printed to PDF)
+ * written where the save dialog says, and the sign-in kept encrypted by the system's keyring, from
+ * a signed-in, synced demo site.
  */
 const buildError = ensureBuiltApp();
 let work: string;

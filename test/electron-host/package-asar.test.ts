@@ -19,15 +19,18 @@ import { driveBundle } from '../helpers/electron-stand-in';
 import { packageApp } from '../helpers/package-app';
 
 /**
- * The package a student installs, made here by electron-builder with build/electron-builder.yml, from a stand-in
- * Electron distribution (test/helpers/package-app.ts: nothing is downloaded, the fuses are flipped as in a release).
+ * The package a student installs, made here by electron-builder with build/electron-builder.yml,
+ * from a stand-in Electron distribution (test/helpers/package-app.ts: nothing is downloaded, the
+ * fuses are flipped as in a release).
  *
- * Then app.asar is listed and checked, and booted: extracted (with app.asar.unpacked) and run under the stand-in
- * `electron` module in demo mode, so every file the main bundle, the database worker and the embedded demo server
- * read at run time must be in the package, resolved from the package's own node_modules.
+ * Then app.asar is listed and checked, and booted: extracted (with app.asar.unpacked) and run under
+ * the stand-in `electron` module in demo mode, so every file the main bundle, the database worker
+ * and the embedded demo server read at run time must be in the package, resolved from the package's
+ * own node_modules.
  *
- * Built as Linux `--dir` on every system: the archive's content does not depend on the target, and a Linux
- * distribution is a plain folder (a macOS one is a signed bundle a stand-in cannot imitate).
+ * Built as Linux `--dir` on every system: the archive's content does not depend on the target, and
+ * a Linux distribution is a plain folder (a macOS one is a signed bundle a stand-in cannot
+ * imitate).
  */
 const buildError = ensureBuiltApp();
 
@@ -61,7 +64,10 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** Package folder names under `node_modules/` at any depth of the archive (`a`, `@scope/b`, `a/node_modules/c`). */
+/**
+ * Package folder names under `node_modules/` at any depth of the archive (`a`, `@scope/b`,
+ * `a/node_modules/c`).
+ */
 function shippedPackages(): Set<string> {
   const found = new Set<string>();
   for (const p of listing) {
@@ -73,7 +79,10 @@ function shippedPackages(): Set<string> {
 const nameOf = (folder: string) =>
   folder.slice(folder.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
-/** The production closure: `dependencies` and their dependencies (optional ones included), from the installed tree. */
+/**
+ * The production closure: `dependencies` and their dependencies (optional ones included), from the
+ * installed tree.
+ */
 function productionClosure(): Set<string> {
   const seen = new Set<string>();
   const visit = (name: string, from: string) => {
@@ -112,7 +121,8 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
   });
 
   it('holds the Electron bundles of out/ (main, database worker, preload, renderer, the demo server’s SQL and schema), no source or map', () => {
-    // The three Electron bundles; the browser host, which other tests build into out/ too, is not the app's.
+    // The three Electron bundles; the browser host, which other tests build into out/ too, is not
+    // the app's.
     const expected = ['main', 'preload', 'renderer']
       .flatMap((dir) => readdirSync(join(OUT, dir), { withFileTypes: true, recursive: true }))
       .filter((e) => e.isFile() && !e.name.endsWith('.map'))
@@ -125,7 +135,8 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
       ]),
     );
     expect(expected.some((f) => /^\/out\/main\/db-writer\.c?js$/.test(f))).toBe(true);
-    // Beside whichever output file reads them (scripts/embedded-server-assets.ts): the bundle or a chunk below it.
+    // Beside whichever output file reads them (scripts/embedded-server-assets.ts): the bundle or a
+    // chunk below it.
     expect(expected.some((f) => /^\/out\/main\/(?:[^/]+\/)?migrations\/[^/]+\.sql$/.test(f))).toBe(
       true,
     );
@@ -167,7 +178,8 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
     expect(devOnly.filter((d) => shippedNames.has(d))).toEqual([]);
   });
 
-  // The budget is a release build's: `npm run coverage:electron-main` builds with source maps, which weigh more.
+  // The budget is a release build's: `npm run coverage:electron-main` builds with source maps,
+  // which weigh more.
   it.skipIf(existsSync(join(OUT, 'main', 'index.js.map')))(
     'stays small: app.asar at most 15 MB, unpacked at most 5 MB (only code that runs ships)',
     () => {
@@ -178,7 +190,8 @@ describe('the package electron-builder makes (stand-in Electron, no download)', 
       const MB = 1_000_000;
       expect(statSync(asarPath).size / MB).toBeLessThanOrEqual(15);
       expect(size(`${asarPath}.unpacked`) / MB).toBeLessThanOrEqual(5);
-      // What the renderer bundle already holds, TypeScript sources, SQLite's C sources: none of it is in the package.
+      // What the renderer bundle already holds, TypeScript sources, SQLite's C sources: none of it
+      // is in the package.
       for (const gone of [
         '/node_modules/react-dom/package.json',
         '/node_modules/lucide-react/package.json',

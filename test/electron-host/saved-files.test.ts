@@ -9,11 +9,11 @@ import { serveBundle, type ServedBundle } from '../helpers/electron-stand-in';
 import { runAuthorization } from '../helpers/scripted-browser';
 
 /**
- * Purchased files opened inside the installed app: the built main bundle (out/main/index.js) under the stand-in
- * `electron` module, its own app:// handler answering the window's requests for /saved-files/... The demo is signed
- * in through "the system browser" (a scripted one, over real HTTP), synced, and a PDF and an audio file are saved by
- * the real download manager; then each is asked for the way Chromium's PDF viewer and an <audio> element ask: a whole
- * GET and byte ranges.
+ * Purchased files opened inside the installed app: the built main bundle (out/main/index.js) under
+ * the stand-in `electron` module, its own app:// handler answering the window's requests for
+ * /saved-files/... The demo is signed in through "the system browser" (a scripted one, over real
+ * HTTP), synced, and a PDF and an audio file are saved by the real download manager; then each is
+ * asked for the way Chromium's PDF viewer and an <audio> element ask: a whole GET and byte ranges.
  */
 const buildError = ensureBuiltApp();
 let work: string;
@@ -29,10 +29,14 @@ async function value<T>(
   return r.value as T;
 }
 
-/** The sign-in's browser tab: the main process asks the OS to open the authorize URL, the script signs in there. */
+/**
+ * The sign-in's browser tab: the main process asks the OS to open the authorize URL, the script
+ * signs in there.
+ */
 async function signIn(siteId: string): Promise<void> {
   const done = value(app.call('sites:sign-in', { siteId }));
-  // The stand-in window's own link probes reach the system browser too; the sign-in's is on the site.
+  // The stand-in window's own link probes reach the system browser too; the sign-in's is on the
+  // site.
   for (let i = 0; i < 20; i++) {
     const external = (await app.next()).find(
       (m) => m.type === 'external' && m.url.startsWith(site.baseUrl),

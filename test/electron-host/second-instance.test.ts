@@ -8,9 +8,10 @@ import { ensureBuiltApp } from '../helpers/built-app';
 import { installStandIn, type Recorded } from '../helpers/electron-stand-in';
 
 /**
- * A second launch of the installed app (an invite link clicked while the app runs): the built main bundle under the
- * stand-in `electron`, whose single-instance lock is already held. It must ask for the lock before it reads the rest
- * of the app, and quit without loading SQLite, the core or the window.
+ * A second launch of the installed app (an invite link clicked while the app runs): the built main
+ * bundle under the stand-in `electron`, whose single-instance lock is already held. It must ask for
+ * the lock before it reads the rest of the app, and quit without loading SQLite, the core or the
+ * window.
  */
 const buildError = ensureBuiltApp();
 const work = mkdtempSync(join(tmpdir(), 'ld-second-instance-'));
@@ -19,7 +20,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function launch(second: boolean): Recorded[] {
   const dir = mkdtempSync(join(work, second ? 'second-' : 'first-'));
   const args = installStandIn(dir);
-  // The driver waits for the app to quit (the second launch) or to have its window (the first), then says what it saw.
+  // The driver waits for the app to quit (the second launch) or to have its window (the first),
+  // then says what it saw.
   writeFileSync(
     join(dir, 'driver.mjs'),
     `await import(${JSON.stringify(pathToFileURL(resolve('out/main/index.js')).href)});

@@ -22,15 +22,18 @@ import { serveBundle, type ServedBundle } from '../helpers/electron-stand-in';
 import { packageApps, type Packaged, type StandInPackage } from '../helpers/package-app';
 
 /**
- * An update as a student's installed deb gets it, without the Electron binary: electron-builder packages version A
- * (0.1.0) and version B (0.2.0) as debs with the release config (test/helpers/package-app.ts: stand-in Electron and
- * fpm), and B's release is served on 127.0.0.1 the way GitHub Releases serves one (the releases feed, the latest
- * release, the release's files: electron-updater's GitHub provider, pointed at this host by `publish.host`). A's
- * app.asar is extracted and its main bundle booted under the stand-in `electron` module with A's resources folder,
- * so the real electron-updater reads A's app-update.yml and package-type, picks its deb updater, and checks B.
+ * An update as a student's installed deb gets it, without the Electron binary: electron-builder
+ * packages version A (0.1.0) and version B (0.2.0) as debs with the release config
+ * (test/helpers/package-app.ts: stand-in Electron and fpm), and B's release is served on 127.0.0.1
+ * the way GitHub Releases serves one (the releases feed, the latest release, the release's files:
+ * electron-updater's GitHub provider, pointed at this host by `publish.host`). A's app.asar is
+ * extracted and its main bundle booted under the stand-in `electron` module with A's resources
+ * folder, so the real electron-updater reads A's app-update.yml and package-type, picks its deb
+ * updater, and checks B.
  *
- * Linux only: electron-updater chooses its updater by the system it runs on (NSIS on Windows, Squirrel on macOS,
- * which only a real Electron has), and electron-builder makes a deb only on Linux.
+ * Linux only: electron-updater chooses its updater by the system it runs on (NSIS on Windows,
+ * Squirrel on macOS, which only a real Electron has), and electron-builder makes a deb only on
+ * Linux.
  */
 const OWNER = 'learning-desktop';
 const REPO = 'learning-desktop';
@@ -74,7 +77,8 @@ function startGitHub(): Promise<void> {
       return void res
         .writeHead(200, { 'content-type': 'application/atom+xml' })
         .end(atom(release.tag));
-    // A host other than github.com is GitHub Enterprise to electron-updater: the latest release through /api/v3.
+    // A host other than github.com is GitHub Enterprise to electron-updater: the latest release
+    // through /api/v3.
     if (path === `/api/v3/repos/${OWNER}/${REPO}/releases/latest`)
       return void res
         .writeHead(200, { 'content-type': 'application/json' })
@@ -121,8 +125,8 @@ beforeAll(async () => {
   if (process.platform !== 'linux' || buildError) return;
   work = mkdtempSync(join(tmpdir(), 'ld-updates-'));
   await startGitHub();
-  // In CI the deb's Homepage and the release's owner and repo come from the checkout's origin; a copy of the project
-  // has none, so both are named.
+  // In CI the deb's Homepage and the release's owner and repo come from the checkout's origin; a
+  // copy of the project has none, so both are named.
   const feedAt = [
     `-c.publish.owner=${OWNER}`,
     `-c.publish.repo=${REPO}`,
@@ -149,7 +153,9 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** Version A, started afresh (its own data and download folders), as the student's installed deb. */
+/**
+ * Version A, started afresh (its own data and download folders), as the student's installed deb.
+ */
 async function startA(
   name: string,
   env: Record<string, string> = {},
@@ -283,7 +289,8 @@ describe.runIf(process.platform === 'linux')(
     }, 120_000);
 
     it('a deb built without a feed has updates off, or takes the one LEARNING_DESKTOP_UPDATE_URL names (a generic feed)', async () => {
-      // A's package without its app-update.yml: what a build from a checkout with no GitHub origin makes.
+      // A's package without its app-update.yml: what a build from a checkout with no GitHub origin
+      // makes.
       const bare = join(work, 'bare-resources');
       mkdirSync(bare);
       writeFileSync(join(bare, 'package-type'), 'deb');
@@ -296,7 +303,8 @@ describe.runIf(process.platform === 'linux')(
       } finally {
         await off.app.close();
       }
-      // The same copy with a mirror of B's release named: it finds B there, and downloads it into its own folder.
+      // The same copy with a mirror of B's release named: it finds B there, and downloads it into
+      // its own folder.
       release = releaseOf(made!.b.releaseDir, 'v0.2.0');
       const { app, cache } = await startA('override', {
         FAKE_RESOURCES_PATH: bare,

@@ -6,9 +6,10 @@ import { ensureBuiltApp } from '../helpers/built-app';
 import { serveBundle, type ServedBundle } from '../helpers/electron-stand-in';
 
 /**
- * A Linux desktop without a keyring (safeStorage's basic_text backend), through the built main bundle under the
- * stand-in `electron`: sign-ins stay in memory, and when the student allows weak storage in Settings the app offers
- * to restart, since the vault's cipher is chosen once, at start. The stand-in's dialog answers "Later".
+ * A Linux desktop without a keyring (safeStorage's basic_text backend), through the built main
+ * bundle under the stand-in `electron`: sign-ins stay in memory, and when the student allows weak
+ * storage in Settings the app offers to restart, since the vault's cipher is chosen once, at start.
+ * The stand-in's dialog answers "Later".
  */
 const buildError = ensureBuiltApp();
 let work: string;

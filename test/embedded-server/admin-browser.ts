@@ -3,8 +3,9 @@ import type { EmbeddedServer } from '../../embedded-server/index';
 import { ScriptedBrowser, parseForms, type BrowserPage } from '../helpers/scripted-browser';
 
 /**
- * An operator at the real admin pages (sign-in form, beta feature switch, application form), for tests that need
- * a member application made the way the spec says one is made: by a site operator in the admin area.
+ * An operator at the real admin pages (sign-in form, beta feature switch, application form), for
+ * tests that need a member application made the way the spec says one is made: by a site operator
+ * in the admin area.
  */
 export const APPS_PATH = '/admin/developers/oauth-applications';
 
@@ -14,7 +15,10 @@ export async function openPage(browser: ScriptedBrowser, url: string): Promise<B
   return r.page;
 }
 
-/** Signs the owner in through /admin and turns on "MCP connections" (which shows Developers > OAuth applications). */
+/**
+ * Signs the owner in through /admin and turns on "MCP connections" (which shows Developers > OAuth
+ * applications).
+ */
 export async function operatorWithApps(server: EmbeddedServer): Promise<ScriptedBrowser> {
   const browser = new ScriptedBrowser();
   const signIn = await openPage(browser, `${server.url}/admin`);
@@ -30,7 +34,10 @@ export async function operatorWithApps(server: EmbeddedServer): Promise<Scripted
   return browser;
 }
 
-/** Creates a member application through the form; returns its client_id (and its secret when confidential). */
+/**
+ * Creates a member application through the form; returns its client_id (and its secret when
+ * confidential).
+ */
 export async function createMemberApp(
   server: EmbeddedServer,
   browser: ScriptedBrowser,

@@ -6,7 +6,10 @@ import { ScriptedBrowser } from '../helpers/scripted-browser';
 export const PUBLIC_CLIENT = 'demo-desktop';
 export const CONFIDENTIAL_CLIENT = 'demo-desktop-confidential';
 export const CONFIDENTIAL_SECRET = 'demo-desktop-secret';
-/** An ephemeral-port callback under the registered loopback redirect http://127.0.0.1/callback (RFC 8252 §7.3). */
+/**
+ * An ephemeral-port callback under the registered loopback redirect http://127.0.0.1/callback (RFC
+ * 8252 §7.3).
+ */
 export const CALLBACK = 'http://127.0.0.1:54321/callback';
 
 export function pkce(): { verifier: string; challenge: string } {
@@ -90,7 +93,10 @@ export interface TokenBody {
   error_description?: string;
 }
 
-/** Runs the browser part (sign in as the student by default, approve) and returns the code + verifier. */
+/**
+ * Runs the browser part (sign in as the student by default, approve) and returns the code +
+ * verifier.
+ */
 export async function obtainCode(
   server: EmbeddedServer,
   params: AuthorizeParams = {},

@@ -13,9 +13,10 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * The app as electron-vite builds it into out/ (main, the database worker, preload, renderer), shared by every test
- * of the built Electron host in one run: it is built once when missing or older than its sources, under a lock so
- * that vitest's parallel workers never build over each other.
+ * The app as electron-vite builds it into out/ (main, the database worker, preload, renderer),
+ * shared by every test of the built Electron host in one run: it is built once when missing or
+ * older than its sources, under a lock so that vitest's parallel workers never build over each
+ * other.
  */
 export const OUT = resolve('out');
 // Beside the build, not in out/ (which ships whole in app.asar).
@@ -48,7 +49,9 @@ function newest(path: string): number {
   return latest;
 }
 
-/** Whether out/ holds a build (main, preload, renderer) made after the last change to its sources. */
+/**
+ * Whether out/ holds a build (main, preload, renderer) made after the last change to its sources.
+ */
 export function builtAppIsFresh(): boolean {
   return (
     existsSync(STAMP) &&
@@ -62,7 +65,10 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** electron-vite's JS entry point, run by this Node (no npx: it is a .cmd on Windows and needs a shell). */
+/**
+ * electron-vite's JS entry point, run by this Node (no npx: it is a .cmd on Windows and needs a
+ * shell).
+ */
 export function electronViteBuild(): { status: number | null; output: string } {
   const cli = join(
     dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')),
@@ -74,8 +80,8 @@ export function electronViteBuild(): { status: number | null; output: string } {
 }
 
 /**
- * Builds out/ unless it is fresh; returns null when it is ready, else why it could not be built (the tests that
- * need it then fail with that reason rather than skip).
+ * Builds out/ unless it is fresh; returns null when it is ready, else why it could not be built
+ * (the tests that need it then fail with that reason rather than skip).
  */
 export function ensureBuiltApp(): string | null {
   if (builtAppIsFresh()) return null;
@@ -98,7 +104,8 @@ export function ensureBuiltApp(): string | null {
     const started = Date.now();
     const build = electronViteBuild();
     if (build.status !== 0) return `electron-vite build failed:\n${build.output.slice(-3000)}`;
-    // The stamp's time is the build's start: a source saved during the build makes the next run build again.
+    // The stamp's time is the build's start: a source saved during the build makes the next run
+    // build again.
     writeFileSync(STAMP, '');
     utimesSync(STAMP, new Date(started), new Date(started));
     return null;

@@ -5,9 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { runAuthorization } from './scripted-browser';
 
 /**
- * A stand-in for the `electron` module, so the built main bundle runs in plain Node: a loader hook answers
- * `import 'electron'` with a small fake that records what the host asked of it, one JSON line per call on stdout.
- * Everything else the bundle loads is real.
+ * A stand-in for the `electron` module, so the built main bundle runs in plain Node: a loader hook
+ * answers `import 'electron'` with a small fake that records what the host asked of it, one JSON
+ * line per call on stdout. Everything else the bundle loads is real.
  */
 export const FAKE_ELECTRON = `
 import { EventEmitter } from 'node:events';
@@ -143,11 +143,12 @@ process.exit(0);
 `;
 
 /**
- * Boots the bundle with --demo and serves its Electron side to a test over loopback HTTP, as the renderer process
- * would reach it: POST /ipc {channel, input} calls the ipcMain handler with the window's sender and top frame
- * (Electron's IpcMainInvokeEvent); GET /scheme?url=[&range=][&method=] answers through the app:// protocol handler
- * (a Request in, a Response out); GET /next long-polls what the main process sent the window (webContents.send) and what it asked
- * the OS to open (shell.openExternal). Prints {"kind":"serving","data":port}.
+ * Boots the bundle with --demo and serves its Electron side to a test over loopback HTTP, as the
+ * renderer process would reach it: POST /ipc {channel, input} calls the ipcMain handler with the
+ * window's sender and top frame (Electron's IpcMainInvokeEvent); GET
+ * /scheme?url=[&range=][&method=] answers through the app:// protocol handler (a Request in, a
+ * Response out); GET /next long-polls what the main process sent the window (webContents.send) and
+ * what it asked the OS to open (shell.openExternal). Prints {"kind":"serving","data":port}.
  */
 export const SERVE_DRIVER = (bundleUrl: string) => `
 import { createServer } from 'node:http';
@@ -222,8 +223,9 @@ export function installStandIn(dir: string): string[] {
     join(dir, 'hooks.mjs'),
     `export async function resolve(s, c, next) { return s === 'electron' ? { url: ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}, shortCircuit: true } : next(s, c); }`,
   );
-  // CommonJS packages (electron-updater) `require('electron')`, which the ESM hook does not see: the same module,
-  // loaded first, is handed to them through a CommonJS file that require resolves 'electron' to.
+  // CommonJS packages (electron-updater) `require('electron')`, which the ESM hook does not see:
+  // the same module, loaded first, is handed to them through a CommonJS file that require resolves
+  // 'electron' to.
   writeFileSync(join(dir, 'electron.cjs'), 'module.exports = globalThis.__standInElectron;');
   writeFileSync(
     join(dir, 'register.mjs'),
@@ -243,7 +245,10 @@ export interface Recorded {
   readonly data: unknown;
 }
 
-/** Runs the DRIVER against `bundle` under the stand-in (installed in `dir`), with `userData` as the data folder. */
+/**
+ * Runs the DRIVER against `bundle` under the stand-in (installed in `dir`), with `userData` as the
+ * data folder.
+ */
 export function driveBundle(
   dir: string,
   bundle: string,
@@ -263,14 +268,20 @@ export function driveBundle(
   return { run, lines };
 }
 
-/** A main bundle booted by SERVE_DRIVER under the stand-in, and the calls a test makes to it over loopback HTTP. */
+/**
+ * A main bundle booted by SERVE_DRIVER under the stand-in, and the calls a test makes to it over
+ * loopback HTTP.
+ */
 export interface ServedBundle {
   /** ipcMain's handler for `channel`, called as the window's top frame. */
   call<T = unknown>(
     channel: string,
     input?: unknown,
   ): Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }>;
-  /** What the main process sent the window or asked the OS to open since the last call (waits up to 5 s for one). */
+  /**
+   * What the main process sent the window or asked the OS to open since the last call (waits up to
+   * 5 s for one).
+   */
   next(): Promise<
     ({ type: 'event'; event: string; payload: unknown } | { type: 'external'; url: string })[]
   >;
@@ -279,18 +290,26 @@ export interface ServedBundle {
     url: string,
     init?: { range?: string; method?: string },
   ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
-  /** The application menu as set (labels, roles, enabled, submenus), and a click on the item at a label path. */
+  /**
+   * The application menu as set (labels, roles, enabled, submenus), and a click on the item at a
+   * label path.
+   */
   menu(): Promise<{ label?: string; role?: string; enabled?: boolean; submenu?: unknown[] }[]>;
   click(labels: string[]): Promise<boolean>;
   /** A click on the tray menu's item with this label. */
   clickTray(label: string): Promise<boolean>;
-  /** What the stand-in recorded so far (one JSON line per call), and everything printed on stderr. */
+  /**
+   * What the stand-in recorded so far (one JSON line per call), and everything printed on stderr.
+   */
   stdout(): string;
   stderr(): string;
   close(): Promise<void>;
 }
 
-/** Boots `bundle` with SERVE_DRIVER under the stand-in (installed in `dir`), `env` added to the process's. */
+/**
+ * Boots `bundle` with SERVE_DRIVER under the stand-in (installed in `dir`), `env` added to the
+ * process's.
+ */
 export async function serveBundle(
   dir: string,
   bundle: string,
@@ -370,8 +389,9 @@ export async function serveBundle(
 }
 
 /**
- * The first demo site of a bundle booted with --demo, signed in through "the system browser": the main process asks
- * the OS to open the authorize URL and a scripted browser signs in there (over real HTTP), then one sync.
+ * The first demo site of a bundle booted with --demo, signed in through "the system browser": the
+ * main process asks the OS to open the authorize URL and a scripted browser signs in there (over
+ * real HTTP), then one sync.
  */
 export async function signedInDemoSite(
   app: ServedBundle,
@@ -385,7 +405,8 @@ export async function signedInDemoSite(
   if (!site) throw new Error('the demo sites never appeared');
   const done = app.call('sites:sign-in', { siteId: site.id });
   let signedIn = false;
-  // The stand-in window's own link probes reach the system browser too; the sign-in's is on the site.
+  // The stand-in window's own link probes reach the system browser too; the sign-in's is on the
+  // site.
   for (let i = 0; i < 20 && !signedIn; i++) {
     const external = (await app.next()).find(
       (m) => m.type === 'external' && m.url.startsWith(site.baseUrl),

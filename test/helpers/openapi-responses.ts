@@ -5,10 +5,11 @@ import { buildOpenApi } from '../../embedded-server/admin-api/openapi';
 import { adminRoutes } from '../../embedded-server/admin-api/routes';
 
 /**
- * Checks answers of the embedded server against its own /openapi.json (OpenAPI 3.1, JSON Schema 2020-12 through
- * Ajv): the operation must declare the status (or `default`), the media type must be one it declares, and a JSON
- * body must fit the schema. Paths and methods the document does not describe (GraphQL, /mcp, the HTML pages) are
- * left alone: the document covers the REST endpoints only (spec).
+ * Checks answers of the embedded server against its own /openapi.json (OpenAPI 3.1, JSON Schema
+ * 2020-12 through Ajv): the operation must declare the status (or `default`), the media type must
+ * be one it declares, and a JSON body must fit the schema. Paths and methods the document does not
+ * describe (GraphQL, /mcp, the HTML pages) are left alone: the document covers the REST endpoints
+ * only (spec).
  */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -49,7 +50,10 @@ function validator(schema: Json): ValidateFunction {
   return v;
 }
 
-/** The problems of one answer; an empty list when it fits the document or the document does not describe it. */
+/**
+ * The problems of one answer; an empty list when it fits the document or the document does not
+ * describe it.
+ */
 export function openApiProblems(r: ObservedResponse): string[] {
   const op = operations.find((o) => o.method === r.method && o.pattern.test(r.path));
   if (!op) return [];

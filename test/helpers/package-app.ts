@@ -17,16 +17,18 @@ import { OUT } from './built-app';
 import { binEntry } from '../../scripts/node-tools.mjs';
 
 /**
- * electron-builder run here with build/electron-builder.yml, from a stand-in Electron distribution (electron-builder's
- * `electronDist`: a folder we make, so nothing is downloaded). The stand-in executable carries Electron's fuse wire
- * (@electron/fuses' sentinel, then the wire as Electron 39 ships it), so the fuses are flipped in it exactly as in a
- * release. npmRebuild is off: rebuilding better-sqlite3 needs Electron's headers from the network, and it would
- * overwrite the build in node_modules that the other tests load.
+ * electron-builder run here with build/electron-builder.yml, from a stand-in Electron distribution
+ * (electron-builder's `electronDist`: a folder we make, so nothing is downloaded). The stand-in
+ * executable carries Electron's fuse wire (@electron/fuses' sentinel, then the wire as Electron 39
+ * ships it), so the fuses are flipped in it exactly as in a release. npmRebuild is off: rebuilding
+ * better-sqlite3 needs Electron's headers from the network, and it would overwrite the build in
+ * node_modules that the other tests load.
  *
- * A deb is made with a stand-in fpm (electron-builder's CUSTOM_FPM_PATH; the real one is downloaded from GitHub): it
- * writes, as the package, a JSON record of what it was asked (fpm's arguments, the resources/package-type it found in
- * the folder it packs), so everything electron-builder does around fpm is real: app-update.yml, package-type, the
- * package's SHA-512 and size, latest-linux.yml.
+ * A deb is made with a stand-in fpm (electron-builder's CUSTOM_FPM_PATH; the real one is downloaded
+ * from GitHub): it writes, as the package, a JSON record of what it was asked (fpm's arguments, the
+ * resources/package-type it found in the folder it packs), so everything electron-builder does
+ * around fpm is real: app-update.yml, package-type, the package's SHA-512 and size,
+ * latest-linux.yml.
  */
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 /** Electron's own fuse defaults, in FuseV1Options order ('1' on, '0' off). */
@@ -78,7 +80,10 @@ function standInFpm(path: string): void {
   chmodSync(path, 0o755);
 }
 
-/** How electron-builder is run for `packageApp`: the project folder it runs in, and its command line. */
+/**
+ * How electron-builder is run for `packageApp`: the project folder it runs in, and its command
+ * line.
+ */
 function builderRun(work: string, name: string, args: string[]) {
   const dist = join(work, 'electron-dist');
   if (!existsSync(dist)) standInElectron(dist);
@@ -114,7 +119,9 @@ function builderRun(work: string, name: string, args: string[]) {
   return { argv, releaseDir, cwd: projectDir, env: { ...process.env, CUSTOM_FPM_PATH: fpm } };
 }
 
-/** What a packaging run left: electron-builder's exit status and output, and the folder it wrote. */
+/**
+ * What a packaging run left: electron-builder's exit status and output, and the folder it wrote.
+ */
 export interface Packaged {
   readonly status: number | null;
   readonly output: string;
@@ -122,11 +129,12 @@ export interface Packaged {
 }
 
 /**
- * Runs electron-builder over out/ (built beforehand) into `work`/`name`: `args` are its target and `-c.` overrides.
- * Where node_modules is a real folder (CI) electron-builder runs in the checkout and chooses what ships with `npm ls`,
- * as `npm run package` does. A worktree whose node_modules is a link to a shared install confuses `npm ls` (every
- * package reads as a link outside the project), so there a staged copy of the project walks the node_modules folders
- * instead (electron-builder's traversal collector).
+ * Runs electron-builder over out/ (built beforehand) into `work`/`name`: `args` are its target and
+ * `-c.` overrides. Where node_modules is a real folder (CI) electron-builder runs in the checkout
+ * and chooses what ships with `npm ls`, as `npm run package` does. A worktree whose node_modules is
+ * a link to a shared install confuses `npm ls` (every package reads as a link outside the project),
+ * so there a staged copy of the project walks the node_modules folders instead (electron-builder's
+ * traversal collector).
  */
 export function packageApp(work: string, name: string, args: string[]): Packaged {
   const { argv, releaseDir, cwd, env } = builderRun(work, name, args);
@@ -135,8 +143,9 @@ export function packageApp(work: string, name: string, args: string[]): Packaged
 }
 
 /**
- * `packageApp` for several packages at once, each its own electron-builder process (into its own folder of
- * `work`), so that one waiting on the disk leaves the processor to another. Resolves once all have ended.
+ * `packageApp` for several packages at once, each its own electron-builder process (into its own
+ * folder of `work`), so that one waiting on the disk leaves the processor to another. Resolves once
+ * all have ended.
  */
 export async function packageApps(
   work: string,

@@ -1,8 +1,9 @@
 /**
- * A tiny scripted browser for tests: keeps cookies, follows redirects by hand (fetch redirect: 'manual'),
- * fills the embedded site's sign-in form (email, password) and consent form (decision approve | deny), and
- * stops at the first URL under `stopAt` (the app's loopback redirect), which it returns without fetching.
- * Forms are read from the real HTML, hidden inputs (CSRF, request id) included, like a browser would.
+ * A tiny scripted browser for tests: keeps cookies, follows redirects by hand (fetch redirect:
+ * 'manual'), fills the embedded site's sign-in form (email, password) and consent form (decision
+ * approve | deny), and stops at the first URL under `stopAt` (the app's loopback redirect), which
+ * it returns without fetching. Forms are read from the real HTML, hidden inputs (CSRF, request id)
+ * included, like a browser would.
  */
 
 export interface BrowserPage {
@@ -12,7 +13,10 @@ export interface BrowserPage {
 }
 
 export interface AuthorizeScript {
-  /** Stop when a redirect points at a URL starting with this prefix (e.g. 'http://127.0.0.1:54321/callback'). */
+  /**
+   * Stop when a redirect points at a URL starting with this prefix (e.g.
+   * 'http://127.0.0.1:54321/callback').
+   */
   stopAt: string;
   email?: string;
   password?: string;
@@ -137,7 +141,10 @@ export class ScriptedBrowser {
     return res;
   }
 
-  /** GET (or the given request) and follow redirects until a page, or a URL under `stopAt` (returned unfetched). */
+  /**
+   * GET (or the given request) and follow redirects until a page, or a URL under `stopAt` (returned
+   * unfetched).
+   */
   async navigate(
     url: string,
     init: { method?: string; form?: Record<string, string> } = {},
@@ -174,8 +181,9 @@ export class ScriptedBrowser {
   }
 
   /**
-   * Drives an authorization from its URL: signs in when the sign-in form shows, answers the consent form,
-   * and returns the URL the site redirected to under `stopAt`. Throws with the page when stuck.
+   * Drives an authorization from its URL: signs in when the sign-in form shows, answers the consent
+   * form, and returns the URL the site redirected to under `stopAt`. Throws with the page when
+   * stuck.
    */
   async authorize(authorizationUrl: string, script: AuthorizeScript): Promise<string> {
     const maxSteps = script.maxSteps ?? 10;

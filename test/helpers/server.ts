@@ -10,13 +10,15 @@ import {
 import { openApiProblems } from './openapi-responses';
 
 /**
- * Starts a real embedded server on 127.0.0.1 (port 0) for one test and closes it when the test finishes.
- * Call inside a test (it registers onTestFinished); in beforeAll/afterAll use createEmbeddedServer directly.
+ * Starts a real embedded server on 127.0.0.1 (port 0) for one test and closes it when the test
+ * finishes. Call inside a test (it registers onTestFinished); in beforeAll/afterAll use
+ * createEmbeddedServer directly.
  */
 export async function startTestServer(
   options: EmbeddedServerOptions = {},
 ): Promise<EmbeddedServer> {
-  // Every answer the test sees is checked against the server's own /openapi.json; a mismatch fails the test.
+  // Every answer the test sees is checked against the server's own /openapi.json; a mismatch fails
+  // the test.
   const problems: string[] = [];
   const server = await createEmbeddedServer({
     port: 0,

@@ -17,9 +17,9 @@ import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server
 import { runAuthorization, type AuthorizeScript } from './scripted-browser';
 
 /**
- * Shared scaffolding for tests of the composition root: a real core (Node cipher, SQLite, site manager, sync)
- * with the settings a test wants by default: in memory, no interval sync, no demo, version 0.0.0-test in the
- * browser host. A test passes only what it does differently.
+ * Shared scaffolding for tests of the composition root: a real core (Node cipher, SQLite, site
+ * manager, sync) with the settings a test wants by default: in memory, no interval sync, no demo,
+ * version 0.0.0-test in the browser host. A test passes only what it does differently.
  */
 export function createTestCore(
   options: Partial<AppCoreOptions> & Pick<AppCoreOptions, 'dataDir'>,
@@ -35,9 +35,9 @@ export function createTestCore(
 }
 
 /**
- * The "system browser" of a test: drives the site's sign-in and consent pages (as the demo student unless the
- * script says otherwise) and follows the redirect to the app's loopback receiver. `script` is read at each
- * sign-in, so a test can switch to denying the consent.
+ * The "system browser" of a test: drives the site's sign-in and consent pages (as the demo student
+ * unless the script says otherwise) and follows the redirect to the app's loopback receiver.
+ * `script` is read at each sign-in, so a test can switch to denying the consent.
  */
 export function systemBrowser(
   script: () => Omit<AuthorizeScript, 'stopAt'> = () => ({}),
@@ -90,8 +90,9 @@ export function valueOf<T>(result: Result<T>): T {
 }
 
 /**
- * The signed-in-site fixture: adds the site and signs in through the dispatcher, as the renderer does (the
- * core's openExternal must complete the sign-in, e.g. systemBrowser()). Resolves with the site as signed in.
+ * The signed-in-site fixture: adds the site and signs in through the dispatcher, as the renderer
+ * does (the core's openExternal must complete the sign-in, e.g. systemBrowser()). Resolves with the
+ * site as signed in.
  */
 export async function signedInSite(
   core: AppCore,
@@ -102,7 +103,10 @@ export async function signedInSite(
   return valueOf(await invoke(core.handlers, 'sites:sign-in', { siteId: added.id }));
 }
 
-/** A real core signed in to a real embedded demo site and synced once; `close()` ends both and removes the folder. */
+/**
+ * A real core signed in to a real embedded demo site and synced once; `close()` ends both and
+ * removes the folder.
+ */
 export interface SyncedDemo {
   readonly server: EmbeddedServer;
   readonly core: AppCore;
@@ -114,8 +118,9 @@ export interface SyncedDemo {
 }
 
 /**
- * The synced-demo fixture: the demo seed served over real HTTP, a core (the server's clock unless `aheadMs` moves
- * it, Taipei time unless `timeZone` says otherwise) signed in through the consent pages, and one full sync.
+ * The synced-demo fixture: the demo seed served over real HTTP, a core (the server's clock unless
+ * `aheadMs` moves it, Taipei time unless `timeZone` says otherwise) signed in through the consent
+ * pages, and one full sync.
  */
 export async function syncedDemo(options: {
   readonly prefix: string;

@@ -1,10 +1,11 @@
 /**
- * Interoperability: the app signs in, syncs, refreshes and signs out against node-oidc-provider (OpenID certified)
- * in the configurations real schools run, and where it gives up, leaves no refresh token it received live at the
- * site. Each case asserts what the student sees (the channel's answer, the site's state, the browser tab's page) and
- * asks the provider itself about every refresh token the app was given. The spec's own rules stay as they are:
- * school_id on the first exchange, RFC 9207 iss when advertised, PKCE S256 (the provider requires it of native
- * clients). See helpers/world.ts for the deployment.
+ * Interoperability: the app signs in, syncs, refreshes and signs out against node-oidc-provider
+ * (OpenID certified) in the configurations real schools run, and where it gives up, leaves no
+ * refresh token it received live at the site. Each case asserts what the student sees (the
+ * channel's answer, the site's state, the browser tab's page) and asks the provider itself about
+ * every refresh token the app was given. The spec's own rules stay as they are:
+ * school_id on the first exchange, RFC 9207 iss when advertised, PKCE S256 (the provider requires
+ * it of native clients). See helpers/world.ts for the deployment.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignOutResult, SiteSummary, SyncRunSummary } from '../../electron/common/view-models';
@@ -203,7 +204,8 @@ describe('node-oidc-provider interoperability matrix', () => {
       async (w) => {
         const site = await signIn(w);
         await syncs(w, site.id);
-        // The school ends the session (e.g. a password change): the grant is revoked at the provider.
+        // The school ends the session (e.g. a password change): the grant is revoked at the
+        // provider.
         const [token] = w.refreshTokens();
         const revoke = await fetch(`${w.issuer}/token/revocation`, {
           method: 'POST',

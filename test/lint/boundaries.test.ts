@@ -1,8 +1,8 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// Each import boundary of ARCHITECTURE.md ("Import rules (enforced by lint, not by memory)") must fire.
-// Sources are linted as if they lived at the given path, so the real config decides.
+// Each import boundary of ARCHITECTURE.md ("Import rules (enforced by lint, not by memory)") must
+// fire. Sources are linted as if they lived at the given path, so the real config decides.
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function restrictedImportMessages(filePath: string, code: string): Promise<string[]> {

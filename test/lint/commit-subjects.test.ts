@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-// scripts/lint-commits.mjs, the subject check of `npm run lint`, against throwaway repositories in temp folders.
+// scripts/lint-commits.mjs, the subject check of `npm run lint`, against throwaway repositories in
+// temp folders.
 const SCRIPT = resolve('scripts/lint-commits.mjs');
 const dirs: string[] = [];
 afterEach(() => {

@@ -4,8 +4,9 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { trackerReferences } from '../../scripts/lint/tracker-refs-rule';
 
-// The conventions of docs/ARCHITECTURE.md ("Conventions") that lint keeps: each rule must fire, and must leave
-// alone what the convention allows. Sources are linted as if they lived at the given path, so the real config decides.
+// The conventions of docs/ARCHITECTURE.md ("Conventions") that lint keeps: each rule must fire, and
+// must leave alone what the convention allows. Sources are linted as if they lived at the given
+// path, so the real config decides.
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function messages(ruleId: string, filePath: string, code: string): Promise<string[]> {

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { folderGraph, importCycles, importGraph } from './import-graph';
 
-// ARCHITECTURE.md: "no import cycle is allowed anywhere". No ESLint import plugin is installed, so the rule is
-// this test: the tree's import graph, resolved by TypeScript, has no strongly connected component.
+// ARCHITECTURE.md: "no import cycle is allowed anywhere". No ESLint import plugin is installed, so
+// the rule is this test: the tree's import graph, resolved by TypeScript, has no strongly connected
+// component.
 const root = process.cwd();
 
 describe('no import cycles', () => {

@@ -1,8 +1,8 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// docs/ARCHITECTURE.md "Parts": no function over 80 lines in electron/, embedded-server/ and scripts/, so
-// the next hub is caught while it grows (blank lines and comments are not counted).
+// docs/ARCHITECTURE.md "Parts": no function over 80 lines in electron/, embedded-server/ and
+// scripts/, so the next hub is caught while it grows (blank lines and comments are not counted).
 const eslint = new ESLint({ cwd: process.cwd() });
 
 /** A function of `statements + 4` lines. */

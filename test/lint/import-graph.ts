@@ -3,9 +3,9 @@ import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 /**
- * The import graph of a source tree as TypeScript resolves it (type-only imports count: a cycle through types
- * still ties two modules together), and its cycles. No import plugin for ESLint is installed, so the no-cycle
- * rule is this module plus test/lint/cycles.test.ts.
+ * The import graph of a source tree as TypeScript resolves it (type-only imports count: a cycle
+ * through types still ties two modules together), and its cycles. No import plugin for ESLint is
+ * installed, so the no-cycle rule is this module plus test/lint/cycles.test.ts.
  */
 
 const SOURCE = /\.(ts|tsx|mts)$/;
@@ -28,7 +28,10 @@ const options: ts.CompilerOptions = {
   allowImportingTsExtensions: true,
 };
 
-/** Module -> the project modules it imports (relative to `root`), for every source file below `dirs`. */
+/**
+ * Module -> the project modules it imports (relative to `root`), for every source file below
+ * `dirs`.
+ */
 export function importGraph(root: string, dirs: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   const files = dirs.flatMap((d) => sourceFiles(resolve(root, d)));
@@ -47,7 +50,10 @@ export function importGraph(root: string, dirs: readonly string[]): Map<string, 
   return graph;
 }
 
-/** The cycles of a graph: each strongly connected component of more than one module, or a module importing itself. */
+/**
+ * The cycles of a graph: each strongly connected component of more than one module, or a module
+ * importing itself.
+ */
 export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   // Tarjan's algorithm, iterative so a deep tree cannot overflow the stack.
   let index = 0;

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-/** Every string the UI shows exists in both languages (a key missing in one falls back to the other, silently). */
+/**
+ * Every string the UI shows exists in both languages (a key missing in one falls back to the other,
+ * silently).
+ */
 const load = (lng: string) =>
   JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown>;
 

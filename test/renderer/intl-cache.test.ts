@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { dateTimeFormat, numberFormat, relativeTimeFormat } from '../../renderer/src/ui/intl-cache';
 import { formatDateTime, formatRelative } from '../../renderer/src/ui/format';
 
-/** Intl formatters are made once per language and options (renderer/src/ui/intl-cache.ts), and format as a new one would. */
+/**
+ * Intl formatters are made once per language and options (renderer/src/ui/intl-cache.ts), and
+ * format as a new one would.
+ */
 describe('Intl formatters made once', () => {
   it('gives the same formatter for the same language and options, another for others', () => {
     const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };

@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { invalidateSite, refreshQueries } from '../../renderer/src/query-refresh';
 
 /**
- * A view read that left before a sync's commit and answers after it: the commit's data:changed event arrives while
- * the read is on its way. The renderer must read again, or the screen keeps "no courses yet" after a sync that
- * brought courses (seen in the browser-host journey when the first read raced the first sync).
+ * A view read that left before a sync's commit and answers after it: the commit's data:changed
+ * event arrives while the read is on its way. The renderer must read again, or the screen keeps "no
+ * courses yet" after a sync that brought courses (seen in the browser-host journey when the first
+ * read raced the first sync).
  */
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -166,7 +166,8 @@ describe('a search hit, as the screen shows and opens it', () => {
         { screen: 'course', courseId: 'c1' },
       ),
     ).toBe(false);
-    // A consulting service or notice opened from search is its own entry, kept across a reload; a non-text id is refused.
+    // A consulting service or notice opened from search is its own entry, kept across a reload; a
+    // non-text id is refused.
     const notice = { screen: 'notifications', itemId: 'n1' } as const;
     expect(readEntry({ route: notice, siteId: 's1' })).toEqual({ route: notice, siteId: 's1' });
     expect(readEntry({ route: { screen: 'consulting', itemId: 7 }, siteId: 's1' })).toBeNull();

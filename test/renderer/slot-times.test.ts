@@ -21,7 +21,8 @@ describe('consulting hours in the student’s time zone', () => {
     expect(new Date(zonedInstant(2026, 7, 15, 9, 30, 'America/New_York')).toISOString()).toBe(
       '2026-07-15T13:30:00.000Z',
     );
-    // 02:30 on 8 March 2026 does not exist in New York (clocks go 02:00 -> 03:00): it lands within the hour after.
+    // 02:30 on 8 March 2026 does not exist in New York (clocks go 02:00 -> 03:00): it lands within
+    // the hour after.
     const gap = zonedInstant(2026, 3, 8, 2, 30, 'America/New_York');
     expect(gap).toBeGreaterThanOrEqual(Date.UTC(2026, 2, 8, 6, 30));
     expect(gap).toBeLessThanOrEqual(Date.UTC(2026, 2, 8, 7, 30));
@@ -81,7 +82,8 @@ describe('consulting hours in the student’s time zone', () => {
   });
 
   it('the zone is named once, with its offset', () => {
-    // The zone's name comes from the runtime's ICU data, which words Taipei's differently across versions.
+    // The zone's name comes from the runtime's ICU data, which words Taipei's differently across
+    // versions.
     expect(zoneLabel('Asia/Taipei', 'en', NOW)).toMatch(
       /^(Taipei|Taiwan) Standard Time \(GMT\+8\)$/,
     );

@@ -5,7 +5,9 @@ import { formatBytes } from '../../renderer/src/features/downloads/format';
 import { intervalLabel } from '../../renderer/src/features/settings/labels';
 import { formatRelative } from '../../renderer/src/ui/format';
 
-/** The UI's words with the app's own strings and i18next's plural rules (not a stand-in dictionary). */
+/**
+ * The UI's words with the app's own strings and i18next's plural rules (not a stand-in dictionary).
+ */
 const load = (lng: string) =>
   JSON.parse(readFileSync(`renderer/src/i18n/${lng}.json`, 'utf8')) as Record<string, unknown>;
 

@@ -1,10 +1,10 @@
 /**
- * The browser host's credentials and the tokens behind it: the launch token appears in the launch URL only, the
- * session cookie in the Set-Cookie answer to it only, the page key in the launch page's body only (no other body,
- * header, event or log line); the cookie is HttpOnly and SameSite=Strict; SSE and invoke refuse without cookie and
- * key; the Host and Origin checks hold with them.
- * A whole sign-in and sync runs through the host (events over SSE, invokes over HTTP), and no token reaches
- * the page either.
+ * The browser host's credentials and the tokens behind it: the launch token appears in the launch
+ * URL only, the session cookie in the Set-Cookie answer to it only, the page key in the launch
+ * page's body only (no other body, header, event or log line); the cookie is HttpOnly and
+ * SameSite=Strict; SSE and invoke refuse without cookie and key; the Host and Origin checks hold
+ * with them. A whole sign-in and sync runs through the host (events over SSE, invokes over HTTP),
+ * and no token reaches the page either.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
@@ -65,7 +65,10 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       }),
     );
 
-  /** Opens the event stream like the page does; drives the scripted browser when the core opens a URL. */
+  /**
+   * Opens the event stream like the page does; drives the scripted browser when the core opens a
+   * URL.
+   */
   function openEvents(): Promise<void> {
     return new Promise((resolve, reject) => {
       let text = '';
@@ -151,7 +154,8 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     expect(key.length).toBeGreaterThanOrEqual(32);
     bag.add('host_secret', cookie.split('=')[1]!);
     bag.add('host_secret', key);
-    // The cookie is in Set-Cookie and the key in the page (where each is allowed), nothing else in this answer.
+    // The cookie is in Set-Cookie and the key in the page (where each is allowed), nothing else in
+    // this answer.
     const { 'set-cookie': _allowed, ...others } = reply.headers;
     expect(leaksIn(bag, JSON.stringify(others) + reply.body.replace(key, ''))).toEqual([]);
     // Used once: the same link opens nothing the second time.
@@ -241,7 +245,8 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
     expect((await invoke('sites:list', undefined, { 'content-type': 'text/plain' })).status).toBe(
       415,
     );
-    // And the right Host, Origin and cookie do work (the checks are not simply refusing everything).
+    // And the right Host, Origin and cookie do work (the checks are not simply refusing
+    // everything).
     const okReply = await invoke('sites:list');
     expect(okReply.status).toBe(200);
     expect(JSON.parse(okReply.body)).toMatchObject({ ok: true });
@@ -277,7 +282,8 @@ describe('browser host: the per-launch secret and the tokens stay where they bel
       });
     }
     await invoke('security:get-token-protection');
-    // The sign-in doctor's report goes to the page too (and is copied for support): no token, no host secret.
+    // The sign-in doctor's report goes to the page too (and is copied for support): no token, no
+    // host secret.
     const doctor = JSON.parse((await invoke('doctor:run', { siteId: add.value.id })).body) as {
       ok: boolean;
       value: { checks: unknown[] };
@@ -369,7 +375,8 @@ describe('browser host: a handler that throws with a token in scope', () => {
       const key = (
         JSON.parse(/id="ld-host-session">([^<]*)</.exec(launch.body)![1]!) as { key: string }
       ).key;
-      // The launch page's first answers asked the same handlers: only the calls below are looked at.
+      // The launch page's first answers asked the same handlers: only the calls below are looked
+      // at.
       hostLines.length = 0;
       const bodies: string[] = [];
       for (const channel of ['app:get-info', 'sites:list', 'settings:get']) {

@@ -1,7 +1,8 @@
 /**
- * A confidential application's client secret (spec, Authentication 1: client_secret_post): typed once by the
- * user, stored in the vault, sent in token and revocation request bodies only. It never comes back to the
- * renderer, never reaches a log line, and is never stored in plain text (sites.json, the offline DB).
+ * A confidential application's client secret (spec, Authentication 1: client_secret_post): typed
+ * once by the user, stored in the vault, sent in token and revocation request bodies only. It never
+ * comes back to the renderer, never reaches a log line, and is never stored in plain text
+ * (sites.json, the offline DB).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

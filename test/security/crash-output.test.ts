@@ -1,7 +1,8 @@
 /**
- * Crash output: an uncaught error or an unhandled rejection with a token in scope must not print the token.
- * Node's (and Electron's) default prints the error with util.inspect: message, stack, properties and the whole
- * `cause` chain. The hosts install log.ts `installCrashGuards`, which prints the error's name and code only.
+ * Crash output: an uncaught error or an unhandled rejection with a token in scope must not print
+ * the token. Node's (and Electron's) default prints the error with util.inspect: message, stack,
+ * properties and the whole `cause` chain. The hosts install log.ts `installCrashGuards`, which
+ * prints the error's name and code only.
  */
 import { fork } from 'node:child_process';
 import { inspect } from 'node:util';

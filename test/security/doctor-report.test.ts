@@ -1,10 +1,11 @@
 /**
- * The sign-in doctor's report is meant to be copied into a support request, so it must carry no secret: one real
- * run of the core in demo mode with a confidential client (its client secret), two sign-ins and a failed one
- * (codes, verifiers, tokens, a pair issued then discarded), a proxy in the environment with a password, and the
- * browser host's launch secret. Every secret is read off the wire (test/security/helpers/canary.ts), and the test
- * proves each was live. Then the report, as the core returns it and as the student copies it (the renderer's own
- * text builder with the real en and zh-TW strings), is searched for all of them.
+ * The sign-in doctor's report is meant to be copied into a support request, so it must carry no
+ * secret: one real run of the core in demo mode with a confidential client (its client secret), two
+ * sign-ins and a failed one (codes, verifiers, tokens, a pair issued then discarded), a proxy in
+ * the environment with a password, and the browser host's launch secret. Every secret is read off
+ * the wire (test/security/helpers/canary.ts), and the test proves each was live. Then the report,
+ * as the core returns it and as the student copies it (the renderer's own text builder with the
+ * real en and zh-TW strings), is searched for all of them.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,7 +101,8 @@ describe('the sign-in doctor report carries no secret (report and copied text)',
       status: 'ready',
     });
     await value('sync:now', { siteId: confidential.id });
-    // A failed attempt: the site's clock 15 minutes behind, its id_token is refused and the issued pair discarded.
+    // A failed attempt: the site's clock 15 minutes behind, its id_token is refused and the issued
+    // pair discarded.
     await value('demo:set-faults', { clockSkewMinutes: -15 });
     const failed = await call('sites:sign-in', { siteId: confidential.id });
     expect(!failed.ok && failed.error.code).toBe('id-token-invalid');

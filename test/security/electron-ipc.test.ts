@@ -1,7 +1,8 @@
 /**
- * The Electron host's one ipcMain file (electron/main/ipc.ts), with `electron` replaced by a recording ipcMain:
- * a handler that throws with a token in scope answers the masked internal error, the host's log line names the
- * error only, and an untrusted sender gets a refusal without running anything.
+ * The Electron host's one ipcMain file (electron/main/ipc.ts), with `electron` replaced by a
+ * recording ipcMain:
+ * a handler that throws with a token in scope answers the masked internal error, the host's log
+ * line names the error only, and an untrusted sender gets a refusal without running anything.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { IpcHandlers } from '../../electron/common/ipc-contract';

@@ -1,10 +1,11 @@
 /**
- * "Secrets never reach logs, URLs of error pages, crash output or the renderer": one real run of the app core
- * in demo mode (the embedded demo sites on 127.0.0.1, real SQLite, the Node key-file cipher, a temp data dir),
- * driven only through `dispatch` like a host does: add-demo, sign-in through a scripted browser, sync, every view
- * channel, notifications, settings, token protection, a refresh (the clock jumps past the access token's
- * lifetime), sign-out and remove. Every Result, every event and every log line is captured, and every file the
- * run leaves behind is scanned for the token values read off the wire.
+ * "Secrets never reach logs, URLs of error pages, crash output or the renderer": one real run of
+ * the app core in demo mode (the embedded demo sites on 127.0.0.1, real SQLite, the Node key-file
+ * cipher, a temp data dir), driven only through `dispatch` like a host does: add-demo, sign-in
+ * through a scripted browser, sync, every view channel, notifications, settings, token protection,
+ * a refresh (the clock jumps past the access token's lifetime), sign-out and remove. Every Result,
+ * every event and every log line is captured, and every file the run leaves behind is scanned for
+ * the token values read off the wire.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,7 +121,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     expect(library.length).toBeGreaterThan(0);
     await call('course:get', { siteId: demo.id, courseId: library[0]!.courseId });
     await call('course:mark-seen', { siteId: demo.id, courseId: library[0]!.courseId });
-    // The student's notes, the change record and an archive: nothing of them carries a secret either.
+    // The student's notes, the change record and an archive: nothing of them carries a secret
+    // either.
     const detail = await call<{ sections: { lectures: { lectureId: string }[] }[] }>('course:get', {
       siteId: demo.id,
       courseId: library[0]!.courseId,
@@ -188,8 +190,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
       limit: 5,
     });
     await call('billing:order', { siteId: demo.id, tradeNo: orders.items[0]!.tradeNo });
-    // A page the offline copy does not know: the channel answers (an error Result) without opening the browser, which
-    // here is scripted for the sign-in pages only.
+    // A page the offline copy does not know: the channel answers (an error Result) without opening
+    // the browser, which here is scripted for the sign-in pages only.
     await call('site:open-page', {
       siteId: demo.id,
       page: { kind: 'course', courseId: 'not-in-this-library' },
@@ -198,8 +200,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('notifications:summary', { siteId: demo.id });
     await call('notifications:page', { siteId: demo.id, limit: 5, onlyUnread: true });
     const entitlements = await call<EntitlementsView>('entitlements:get', { siteId: demo.id });
-    // Product files kept offline: each channel's answers go through the same check (a download URL carries no secret,
-    // the member's token is sent only in a header).
+    // Product files kept offline: each channel's answers go through the same check (a download URL
+    // carries no secret, the member's token is sent only in a header).
     const productId = entitlements.digitalProducts[0]!.id;
     await call('downloads:save', { siteId: demo.id, productId });
     await call('downloads:list', { siteId: demo.id });
@@ -216,7 +218,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     const notifications = await call<NotificationsView>('notifications:list', { siteId: demo.id });
     const first = notifications.items[0];
     if (first) await call('notifications:mark-read', { siteId: demo.id, notificationId: first.id });
-    // Where a notice leads (an order, a course, an event, a service), read from the saved copy; it is marked read too.
+    // Where a notice leads (an order, a course, an event, a service), read from the saved copy; it
+    // is marked read too.
     for (const n of notifications.items)
       await call('notifications:open', { siteId: demo.id, notificationId: n.id });
     await call('notifications:mark-all-read', { siteId: demo.id });
@@ -234,14 +237,16 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     // A site added by hand (discovery over HTTP) and the add result.
     await call('sites:add', { baseUrl: demo.baseUrl, clientId: 'demo-desktop' });
 
-    // The access token's lifetime passes on the app's clock: the next sync refreshes (rotating the pair).
+    // The access token's lifetime passes on the app's clock: the next sync refreshes (rotating the
+    // pair).
     const exchangesBefore = wire.tokenExchanges.length;
     offsetMs = 3 * 60 * 60 * 1000;
     await call('sync:now', { siteId: demo.id });
     expect(wire.tokenExchanges.length).toBeGreaterThan(exchangesBefore);
     await call('sync:status', { siteId: demo.id });
 
-    // The sign-in doctor's report (a proxy with credentials in the environment) and the demo fault panel.
+    // The sign-in doctor's report (a proxy with credentials in the environment) and the demo fault
+    // panel.
     const doctor = await call<{ checks: { id: string; params: Record<string, unknown> }[] }>(
       'doctor:run',
       { siteId: demo.id },
@@ -403,12 +408,14 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
 
   it('files at rest hold no raw token, code, verifier or password (vault encrypted, server hashes)', async () => {
     const names = filesWhileSignedIn.map((f) => f.slice(dataDir.length));
-    // The scan did read the places where the secrets live: the vault, the offline DB and both demo servers' DBs.
+    // The scan did read the places where the secrets live: the vault, the offline DB and both demo
+    // servers' DBs.
     expect(names.some((n) => n.includes('vault') && !n.endsWith('vault.key'))).toBe(true);
     expect(names.some((n) => n.includes('offline.db'))).toBe(true);
     expect(names.some((n) => /demo-server.*demo\.db/.test(n))).toBe(true);
     expect(leaksWhileSignedIn).toEqual([]);
-    // And the server did store them, hashed: the SHA-256 of a live refresh token is in a demo DB file.
+    // And the server did store them, hashed: the SHA-256 of a live refresh token is in a demo DB
+    // file.
     const { createHash } = await import('node:crypto');
     const hashes = bag
       .of('refresh_token')

@@ -1,7 +1,8 @@
 /**
- * Failures with secrets around: the site echoes the token back (in an error page, a GraphQL error, an OAuth
- * error_description), the refresh token is refused, a handler throws with a token in its message. Whatever the
- * site or the code does, the Results, the events and the log lines must not carry the secret.
+ * Failures with secrets around: the site echoes the token back (in an error page, a GraphQL error,
+ * an OAuth error_description), the refresh token is refused, a handler throws with a token in its
+ * message. Whatever the site or the code does, the Results, the events and the log lines must not
+ * carry the secret.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,14 +62,18 @@ describe('error paths with secrets around (a real core against a real site, faul
   /** The live access token (the last one the app sent). */
   const accessToken = () => wire.lastBearer!;
   const refreshToken = () => bag.of('refresh_token').at(-1)!;
-  /** Everything the renderer got (Results, events) and every log line since the start of the current test. */
+  /**
+   * Everything the renderer got (Results, events) and every log line since the start of the current
+   * test.
+   */
   let mark = { results: 0, events: 0, lines: 0 };
   const seen = () =>
     JSON.stringify(results.slice(mark.results)) +
     JSON.stringify(events.slice(mark.events)) +
     log.lines.slice(mark.lines).join('\n');
   beforeEach(async () => {
-    // Let any sync already running (the core's startup sync, a network-back sync) finish before a fault is set.
+    // Let any sync already running (the core's startup sync, a network-back sync) finish before a
+    // fault is set.
     if (core && site) await dispatch(core.handlers, 'sync:now', { siteId: site.id });
     mark = { results: results.length, events: events.length, lines: log.lines.length };
   });
@@ -187,15 +192,17 @@ describe('error paths with secrets around (a real core against a real site, faul
     expect(leaksIn(bag, seen())).toEqual([]);
   });
 
-  // outbox-replay.ts redacts the site's GraphQL error message before storing it as the refused change's reason.
+  // outbox-replay.ts redacts the site's GraphQL error message before storing it as the refused
+  // change's reason.
   it("the refused change's reason stored at rest (offline.db outbox.last_error) carries no token", () => {
     const files = filesUnder(dataDir).filter((f) => f.includes('offline.db'));
     expect(files.length).toBeGreaterThan(0);
     expect(scanFiles(files, bag)).toEqual([]);
   });
 
-  // A site that names the token as the missing "scope" in a GraphQL error's extensions (transport.ts
-  // `missingScopesOf` takes extensions.scope / requiredScope / required_scope / missingScope as is).
+  // A site that names the token as the missing "scope" in a GraphQL error's extensions
+  // (transport.ts `missingScopesOf` takes extensions.scope / requiredScope / required_scope /
+  // missingScope as is).
   let syncRunsLeak: string[] = [];
   /** Syncs until a run completes (a run started while a fault was set may still be finishing). */
   const syncClean = async () => {
@@ -223,7 +230,8 @@ describe('error paths with secrets around (a real core against a real site, faul
     } finally {
       wire.rewrite = null;
     }
-    // The refusal was read (the run failed on it) but its "scope" was not taken: only scope-shaped values are.
+    // The refusal was read (the run failed on it) but its "scope" was not taken: only scope-shaped
+    // values are.
     expect(summary.outcome).toBe('failed');
     expect(summary.error?.code).toBe('server-error');
     expect(summary.missingScopes).toEqual([]);
@@ -248,7 +256,8 @@ describe('error paths with secrets around (a real core against a real site, faul
     expect(leaksIn(bag, seenHere)).toEqual([]);
   });
 
-  // transport.ts `missingScopesOf` keeps only values of the scope shape, so the stored list carries no token.
+  // transport.ts `missingScopesOf` keeps only values of the scope shape, so the stored list carries
+  // no token.
   it('the scope refusal naming the token is not stored in offline.db (sync_runs.missing_scopes)', () => {
     expect(syncRunsLeak).toEqual([]);
   });

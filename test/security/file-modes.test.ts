@@ -1,7 +1,8 @@
 /**
- * Files at rest: the data folder is 0700 and the databases in it 0600 (with their SQLite side files), whatever the
- * umask, and even when the student points the app at an existing folder another account could list (0755) or a
- * database an older version left 0644. POSIX only: Windows has no such modes (electron/core/fs/private-files.ts).
+ * Files at rest: the data folder is 0700 and the databases in it 0600 (with their SQLite side
+ * files), whatever the umask, and even when the student points the app at an existing folder
+ * another account could list (0755) or a database an older version left 0644. POSIX only: Windows
+ * has no such modes (electron/core/fs/private-files.ts).
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
 /**
- * The browser host as it is run (`tsx electron/browser-host/cli.ts`): the per-launch secret is printed once, in
- * the launch URL, and an unexpected error deep in the process prints no token (the host installs log.ts
- * installCrashGuards). A child process, a temp data dir, and a canary thrown on a signal.
+ * The browser host as it is run (`tsx electron/browser-host/cli.ts`): the per-launch secret is
+ * printed once, in the launch URL, and an unexpected error deep in the process prints no token (the
+ * host installs log.ts installCrashGuards). A child process, a temp data dir, and a canary thrown
+ * on a signal.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

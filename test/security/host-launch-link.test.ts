@@ -1,8 +1,8 @@
 /**
- * The browser host as it is run, with the system browser stood in for by a script named `xdg-open` that records its
- * command line, which every account on the computer can read (/proc/<pid>/cmdline, `ps`). The command line holds
- * only the path of a page the student alone can read; the link in that page, and the one printed, open the app
- * once and nothing after.
+ * The browser host as it is run, with the system browser stood in for by a script named `xdg-open`
+ * that records its command line, which every account on the computer can read (/proc/<pid>/cmdline,
+ * `ps`). The command line holds only the path of a page the student alone can read; the link in
+ * that page, and the one printed, open the app once and nothing after.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -43,7 +43,8 @@ describe.skipIf(process.platform === 'win32')(
       dir = mkdtempSync(join(tmpdir(), 'ld-sec-launch-'));
       const bin = join(dir, 'bin');
       const record = join(dir, 'opener-argv.json');
-      // The opener: records its arguments (one JSON array), as another account would read them from /proc.
+      // The opener: records its arguments (one JSON array), as another account would read them from
+      // /proc.
       writeFileSync(
         join(dir, 'opener.mjs'),
         `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\n`,

@@ -7,9 +7,9 @@ import { discover } from '../../electron/core/auth/discovery';
 import { refreshTokens } from '../../electron/core/auth/token-client';
 
 /**
- * The sign-in's requests (core/net: discovery, the token endpoint) against a hostile server on 127.0.0.1: bodies
- * are read only up to their limit while they stream, decompressed bytes counted, and a request that trickles ends
- * at its deadline, not only when the connection goes silent.
+ * The sign-in's requests (core/net: discovery, the token endpoint) against a hostile server on
+ * 127.0.0.1: bodies are read only up to their limit while they stream, decompressed bytes counted,
+ * and a request that trickles ends at its deadline, not only when the connection goes silent.
  */
 async function hostile(answer: (path: string, res: ServerResponse) => void): Promise<string> {
   const server = createServer((req, res) => {

@@ -8,9 +8,10 @@ import { openWorkerDb } from '../core/sync/helpers/setup';
 import { startHostileSite, type HostileSite } from './helpers/hostile-site';
 
 /**
- * The exports (CSV, receipt, .ics) of what a hostile site synced: real HTTP on 127.0.0.1, the real sync into a real
- * SQLite file, then the real export handlers on what was stored. A file never fails on one bad row, never carries a
- * live formula or markup of the site's, and never an invalid date line.
+ * The exports (CSV, receipt, .ics) of what a hostile site synced: real HTTP on 127.0.0.1, the real
+ * sync into a real SQLite file, then the real export handlers on what was stored. A file never
+ * fails on one bad row, never carries a live formula or markup of the site's, and never an invalid
+ * date line.
  */
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 
@@ -69,7 +70,8 @@ describe('exports of a hostile site', () => {
     const rows = readCsv(files[0]!.body);
     for (const row of rows.slice(1))
       for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
-    // The currency is read as at most 16 characters of text (common/site-values.ts); what is left is still guarded.
+    // The currency is read as at most 16 characters of text (common/site-values.ts); what is left
+    // is still guarded.
     expect(rows.flat()).toContain('\'=HYPERLINK("http…');
     expect(rows.flat()).toContain("'@SUM(1+1)");
   });
@@ -84,8 +86,9 @@ describe('exports of a hostile site', () => {
     });
     await handlers['export:orders-csv']({ siteId: 'hostile', language: 'zh-TW' });
     const cells = readCsv(files[0]!.body).flat();
-    // The view models read an enum the app does not know as 'unknown' (common/site-values.ts knownOr), never by a
-    // lookup that could reach Object.prototype; the sheet says so in its language.
+    // The view models read an enum the app does not know as 'unknown' (common/site-values.ts
+    // knownOr), never by a lookup that could reach Object.prototype; the sheet says so in its
+    // language.
     expect(cells).toContain('不明');
     expect(cells).not.toContain('constructor');
     expect(cells.join('\n')).not.toMatch(/function|\[native code\]|undefined/);
@@ -137,7 +140,8 @@ describe('exports of a hostile site', () => {
       () => null,
       (e: unknown) => e,
     );
-    // Either refused in words (not an internal error), or a file whose DTSTART has four year digits.
+    // Either refused in words (not an internal error), or a file whose DTSTART has four year
+    // digits.
     if (failure === null) expect(files.at(-1)!.body).toMatch(/^DTSTART:\d{8}T\d{6}Z\r$/m);
     else expect(failure).toMatchObject({ code: 'invalid-input' });
   });
@@ -149,8 +153,8 @@ describe('exports of a hostile site', () => {
       nodes[0]!.lineitems[0]!.title = { html: '<script>alert(1)</script>' };
       nodes[0]!.lineitems[0]!.itemType = '<img src=x onerror=alert(1)>';
     });
-    // The quantity is read as a number (common/site-values.ts siteNumber) and the title as text; whichever order holds
-    // the odd line item, no receipt carries the site's markup as markup.
+    // The quantity is read as a number (common/site-values.ts siteNumber) and the title as text;
+    // whichever order holds the odd line item, no receipt carries the site's markup as markup.
     for (const { tradeNo } of getOrdersPage(db, 'hostile', NOW).items.slice(0, 6)) {
       await handlers['export:receipt']({ siteId: 'hostile', tradeNo, language: 'en' });
       const receipt = files.at(-1)!;
@@ -219,7 +223,8 @@ describe('exports of a hostile site', () => {
     });
     const ics = files.at(-1)!.body;
     expect(ics).not.toMatch(/[\u2028\u2029\u0085\u0086]/);
-    // A title is one line: the site's line separators are read as spaces (common/site-values.ts siteText).
+    // A title is one line: the site's line separators are read as spaces (common/site-values.ts
+    // siteText).
     expect(ics).toContain('Line two three four');
     const odd = await handlers['calendar:course-access-end']({
       siteId: 'hostile',
@@ -229,7 +234,8 @@ describe('exports of a hostile site', () => {
       () => null,
       (e: unknown) => e,
     );
-    // Refused in words (the course's access has "ended" in year -1, or the date cannot be a calendar's): never a file.
+    // Refused in words (the course's access has "ended" in year -1, or the date cannot be a
+    // calendar's): never a file.
     expect(odd).toMatchObject({ code: 'invalid-input' });
     expect(files.filter((f) => f.kind === 'ics')).toHaveLength(1);
   });

@@ -4,10 +4,11 @@ import { getEntitlements } from '../../electron/core/db';
 import { syncLinks } from './helpers/synced-links';
 
 /**
- * Addresses a site sends that would leave the app (download and join links): real HTTP on 127.0.0.1, the real sync,
- * the real view. Only https (http on loopback) without credentials is offered; anything else is null in the view
- * model, marked `urlRefused` so the screen says why. The hosts (Electron's window-open handler and openExternal, the
- * browser host's openExternal) use the same check, common/external-url.ts.
+ * Addresses a site sends that would leave the app (download and join links): real HTTP on
+ * 127.0.0.1, the real sync, the real view. Only https (http on loopback) without credentials is
+ * offered; anything else is null in the view model, marked `urlRefused` so the screen says why. The
+ * hosts (Electron's window-open handler and openExternal, the browser host's openExternal) use the
+ * same check, common/external-url.ts.
  */
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 

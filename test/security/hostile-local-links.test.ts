@@ -17,11 +17,12 @@ import { imageUrlAllowed } from '../../electron/core/net/site-image';
 import { syncLinks } from './helpers/synced-links';
 
 /**
- * A school on the Internet naming this computer or its network for a download or a join link: `http://127.0.0.1:*`
- * in any of its spellings, `https://[::1]`, a private address, or a public-looking name that resolves to one. The
- * rule discovery and pictures already follow: loopback http only when the site itself is on loopback, and a local
- * address only for a local site. Real HTTP on 127.0.0.1 (the hostile local service counts the connections it got),
- * the real sync, view and download transfer.
+ * A school on the Internet naming this computer or its network for a download or a join link:
+ * `http://127.0.0.1:*` in any of its spellings, `https://[::1]`, a private address, or a
+ * public-looking name that resolves to one. The rule discovery and pictures already follow:
+ * loopback http only when the site itself is on loopback, and a local address only for a local
+ * site. Real HTTP on 127.0.0.1 (the hostile local service counts the connections it got), the real
+ * sync, view and download transfer.
  */
 const SCHOOL = 'https://school.example';
 const NOW = new Date('2026-06-01T00:00:00.000Z');
@@ -120,7 +121,10 @@ describe('an https school naming this computer or its network', () => {
   });
 });
 
-/** A local service another program runs on 127.0.0.1: what the school wants the app to reach. Counts connections. */
+/**
+ * A local service another program runs on 127.0.0.1: what the school wants the app to reach. Counts
+ * connections.
+ */
 async function localService(): Promise<{ port: number; connections: () => number }> {
   let connections = 0;
   const server = createServer((_req, res) =>
@@ -163,7 +167,10 @@ async function tryTransfer(url: string, siteOrigin: string): Promise<unknown> {
   );
 }
 
-/** This computer's own name: a public-looking host name (no dot, not localhost) that resolves to a local address. */
+/**
+ * This computer's own name: a public-looking host name (no dot, not localhost) that resolves to a
+ * local address.
+ */
 const LOCAL_NAME = hostname();
 const localNameResolvesLocally = await lookup(LOCAL_NAME, { all: true }).then(
   (all) =>

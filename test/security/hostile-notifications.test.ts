@@ -16,9 +16,10 @@ import { createEmbeddedServer, type EmbeddedServer } from '../../embedded-server
 import { createTestCore, systemBrowser, caller, valueOf } from '../helpers/test-core';
 
 /**
- * A site that hands out a hundred new ATM codes, each expiring within hours, before every sync: through the
- * composition root over real HTTP (embedded server on 127.0.0.1, real SQLite both sides). The student gets one
- * notification a sync, and the memory of what was announced (notified.json) stays bounded.
+ * A site that hands out a hundred new ATM codes, each expiring within hours, before every sync:
+ * through the composition root over real HTTP (embedded server on 127.0.0.1, real SQLite both
+ * sides). The student gets one notification a sync, and the memory of what was announced
+ * (notified.json) stays bounded.
  */
 describe('an OS notification flood from a site', () => {
   let server: EmbeddedServer;
@@ -93,10 +94,11 @@ describe('an OS notification flood from a site', () => {
 });
 
 /**
- * A second school that names itself exactly like the first (RFC 9728 resource_name: both publish "the same" name):
- * through the composition root over real HTTP, two embedded servers on 127.0.0.1. The site menu shows each one's host
- * beside the label (labelsNeedingHost); an OS notification about either names its host too, or "New notice from
- * <name>" could be from either school.
+ * A second school that names itself exactly like the first (RFC 9728 resource_name: both publish
+ * "the same" name):
+ * through the composition root over real HTTP, two embedded servers on 127.0.0.1. The site menu
+ * shows each one's host beside the label (labelsNeedingHost); an OS notification about either names
+ * its host too, or "New notice from <name>" could be from either school.
  */
 describe('two schools with one name', () => {
   const servers: EmbeddedServer[] = [];

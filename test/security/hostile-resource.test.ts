@@ -9,11 +9,12 @@ import type { MiniAs } from '../core/auth/helpers/mini-as';
 import { startMiniAs } from '../core/auth/helpers/mini-as';
 
 /**
- * A site whose sign-in service refuses the RFC 8707 resource indicator (invalid_target, §2), as a stock provider
- * does by default, and whose member API then refuses the pair issued without one. Real HTTP on 127.0.0.1 (a small
- * authorization server with a member API beside it), the real site manager, vault and token manager. The app must
- * not keep a pair nothing accepts (it used to, and every sync then said "sign in again", for ever), must revoke it
- * (RFC 7009) rather than leave it live at the site, and must say why, with the sign-in check agreeing.
+ * A site whose sign-in service refuses the RFC 8707 resource indicator (invalid_target, §2), as a
+ * stock provider does by default, and whose member API then refuses the pair issued without one.
+ * Real HTTP on 127.0.0.1 (a small authorization server with a member API beside it), the real site
+ * manager, vault and token manager. The app must not keep a pair nothing accepts (it used to, and
+ * every sync then said "sign in again", for ever), must revoke it (RFC 7009) rather than leave it
+ * live at the site, and must say why, with the sign-in check agreeing.
  */
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -54,7 +55,8 @@ describe('a site that refuses the resource indicator (RFC 8707 invalid_target)',
     expect((error as Error).message).toMatch(/does not give this app access to your member data/);
     expect((error as Error).message).not.toMatch(/Sign in again/);
 
-    // Asked once with the resource (refused), once without: the second attempt's pair was issued, then revoked.
+    // Asked once with the resource (refused), once without: the second attempt's pair was issued,
+    // then revoked.
     const authorizations = as.requests
       .filter((r) => r.path === '/authorize')
       .map((r) => r.query.get('resource'));
@@ -68,7 +70,8 @@ describe('a site that refuses the resource indicator (RFC 8707 invalid_target)',
       error: 'invalid_grant',
     });
 
-    // Nothing of it was kept: no pair in the vault, the site not ready, no sync to fail with "sign in again".
+    // Nothing of it was kept: no pair in the vault, the site not ready, no sync to fail with "sign
+    // in again".
     const secrets = await createVault({ dir: join(h.dir, 'vault'), cipher: h.cipher }).get(siteId);
     expect(secrets?.accessToken ?? null).toBeNull();
     expect(secrets?.refreshToken ?? null).toBeNull();
@@ -133,7 +136,8 @@ describe('a site that refuses the resource indicator (RFC 8707 invalid_target)',
         body: '{"query":"{viewer{id}}"}',
       }),
     ).rejects.toSatisfy((e) => isCoreError(e, 'sign-in-needed'));
-    // The refresh rotated the pair; the refresh token held when the API refused it is revoked, not left live.
+    // The refresh rotated the pair; the refresh token held when the API refused it is revoked, not
+    // left live.
     const [refreshAnswer] = h.tokenAnswers.filter(
       (a) => a.form.get('grant_type') === 'refresh_token',
     );

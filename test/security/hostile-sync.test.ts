@@ -9,9 +9,10 @@ import { openWorkerDb, startSite } from '../core/sync/helpers/setup';
 import { deepArrayText, startHostileSite, type HostileSite } from './helpers/hostile-site';
 
 /**
- * A broken or hostile school site against the real sync: real HTTP on 127.0.0.1 (the embedded server behind a
- * proxy that takes over some answers), the real writer worker on a real SQLite file, the real transport. Each
- * refusal is `site-data-invalid` or a deadline, the site's last good copy stays, and nothing is retried in a loop.
+ * A broken or hostile school site against the real sync: real HTTP on 127.0.0.1 (the embedded
+ * server behind a proxy that takes over some answers), the real writer worker on a real SQLite
+ * file, the real transport. Each refusal is `site-data-invalid` or a deadline, the site's last good
+ * copy stays, and nothing is retried in a loop.
  */
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const noSleep = async () => {};
@@ -41,7 +42,10 @@ function syncOf(
 const sendJson = (res: ServerResponse, text: string) =>
   res.writeHead(200, { 'content-type': 'application/json' }).end(text);
 
-/** An answer of `bytes` bytes that never ends being JSON until its last byte: a page of one huge string. */
+/**
+ * An answer of `bytes` bytes that never ends being JSON until its last byte: a page of one huge
+ * string.
+ */
 function hugeAnswer(bytes: number): Readable {
   const head = Buffer.from(
     '{"data":{"viewer":{"enrolledCourses":{"totalCount":1,"pageInfo":{"hasNextPage":false,"endCursor":null},"nodes":[{"title":"',
@@ -177,7 +181,8 @@ describe.each([
       error: null,
       keptNewest: [{ part: 'notifications', kept: 100_000 }],
     });
-    // Stopped at the page bound (site-data.ts MAX_PAGES_PER_PART), give or take the pages asked for ahead.
+    // Stopped at the page bound (site-data.ts MAX_PAGES_PER_PART), give or take the pages asked for
+    // ahead.
     expect(asked).toBeGreaterThanOrEqual(1000);
     expect(asked).toBeLessThanOrEqual(1010);
     // The newest are the ones kept, and everything else of the school synced as usual.

@@ -7,8 +7,9 @@ import { createLogger } from '../../electron/core/log';
 import { createTestCore, invoke } from '../helpers/test-core';
 
 /**
- * A school's invite link that (wrongly) carries a secret: whether it reaches the app from the system (Electron's
- * open-url / argv) or from the page (the browser host's address, a paste), the secret is refused and never read out:
+ * A school's invite link that (wrongly) carries a secret: whether it reaches the app from the
+ * system (Electron's open-url / argv) or from the page (the browser host's address, a paste), the
+ * secret is refused and never read out:
  * no Result, event, log line or file of the app holds it.
  */
 const CANARY = 'cs_canary_6f1d2e9a8b7c';

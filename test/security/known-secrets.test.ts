@@ -1,7 +1,7 @@
 /**
- * The logger and the IPC boundary mask the secret values the app holds, whatever the text around them
- * (electron/core/log.ts rememberSecrets / scrubKnownSecrets): a site echoing a token in free text is caught
- * although no pattern (`Bearer x`, `code=x`) matches.
+ * The logger and the IPC boundary mask the secret values the app holds, whatever the text around
+ * them (electron/core/log.ts rememberSecrets / scrubKnownSecrets): a site echoing a token in free
+ * text is caught although no pattern (`Bearer x`, `code=x`) matches.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,9 @@
 /**
- * The embedded server's error answers never carry a secret: error redirects carry error, error_description,
- * state and iss only (RFC 6749 §4.1.2.1, RFC 9207), never a code or a token; error pages, JSON error bodies and
- * WWW-Authenticate challenges never echo a code, a token, a verifier, a client secret or a password that was sent.
- * The loopback receiver (the app side) answers any callback, even a hostile one, with a fixed page.
+ * The embedded server's error answers never carry a secret: error redirects carry error,
+ * error_description, state and iss only (RFC 6749 §4.1.2.1, RFC 9207), never a code or a token;
+ * error pages, JSON error bodies and WWW-Authenticate challenges never echo a code, a token, a
+ * verifier, a client secret or a password that was sent. The loopback receiver (the app side)
+ * answers any callback, even a hostile one, with a fixed page.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +69,10 @@ describe('embedded server: error answers carry no secret', () => {
     return u.href;
   };
 
-  /** A real code for the demo student (signed in, consent approved), and the verifier that goes with it. */
+  /**
+   * A real code for the demo student (signed in, consent approved), and the verifier that goes with
+   * it.
+   */
   async function realCode(): Promise<{ code: string; verifier: string }> {
     const verifier = createCodeVerifier();
     const callback = await new ScriptedBrowser().authorize(authorizeUrl({}, verifier), {
@@ -168,7 +172,8 @@ describe('embedded server: error answers carry no secret', () => {
     }
     const answers = [
       wrong,
-      // The code replayed (after use, or after the failed attempt): refused, never echoed with the tokens.
+      // The code replayed (after use, or after the failed attempt): refused, never echoed with the
+      // tokens.
       await token({ ...base, grant_type: 'authorization_code', code, code_verifier: verifier }),
       await token({
         ...base,

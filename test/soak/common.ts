@@ -1,7 +1,7 @@
 /**
- * Shared pieces of `npm run soak`: the scale factor, bundled child processes (a child started through tsx takes
- * seconds to load on a busy machine; a bundle starts in a fraction of that, so hundreds of kill -9 stay within
- * minutes), the demo sign-in, and the table printer.
+ * Shared pieces of `npm run soak`: the scale factor, bundled child processes (a child started
+ * through tsx takes seconds to load on a busy machine; a bundle starts in a fraction of that, so
+ * hundreds of kill -9 stay within minutes), the demo sign-in, and the table printer.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -13,7 +13,10 @@ import { build } from 'esbuild';
 import { ScriptedBrowser } from '../helpers/scripted-browser';
 import { createTestCore } from '../helpers/test-core';
 
-/** SOAK_SCALE (env) or --scale=x scales every count (default 1: the counts the reliability goals name). */
+/**
+ * SOAK_SCALE (env) or --scale=x scales every count (default 1: the counts the reliability goals
+ * name).
+ */
 export function scaled(count: number, scale: number): number {
   return Math.max(1, Math.round(count * scale));
 }
@@ -26,8 +29,8 @@ export interface SoakResult {
 }
 
 /**
- * A soak's result: its own columns, then whether it ran out of time before `wanted` trials (a failure: the figure
- * would be over fewer trials than asked) and how long it took.
+ * A soak's result: its own columns, then whether it ran out of time before `wanted` trials (a
+ * failure: the figure would be over fewer trials than asked) and how long it took.
  */
 export function soakResult(
   name: string,
@@ -78,9 +81,11 @@ export async function bundleChildren(): Promise<{
       'refresh-child': join(here, 'children', 'refresh-child.ts'),
       'core-child': join(here, 'children', 'core-child.ts'),
       'download-child': join(here, 'children', 'download-child.ts'),
-      // electron/core/worker/writer.ts looks for its worker as db-writer.js beside the bundle (as in the app build).
+      // electron/core/worker/writer.ts looks for its worker as db-writer.js beside the bundle (as
+      // in the app build).
       'db-writer': join(here, '..', '..', 'electron', 'core', 'worker', 'writer-worker.ts'),
-      // electron/core/downloads/transfer-thread.ts looks for the download thread as file-transfer.js.
+      // electron/core/downloads/transfer-thread.ts looks for the download thread as
+      // file-transfer.js.
       'file-transfer': join(
         here,
         '..',
@@ -98,7 +103,8 @@ export async function bundleChildren(): Promise<{
     format: 'esm',
     target: 'node20',
     external: ['electron'],
-    // The bundle lives in a temp dir: native better-sqlite3 stays outside it, imported by its absolute path.
+    // The bundle lives in a temp dir: native better-sqlite3 stays outside it, imported by its
+    // absolute path.
     plugins: [
       {
         name: 'native-by-path',
@@ -136,7 +142,10 @@ export interface Child {
   kill9(): Promise<void>;
 }
 
-/** Forks a bundled child (the Node process itself: killing child.pid kills the process that does the work). */
+/**
+ * Forks a bundled child (the Node process itself: killing child.pid kills the process that does the
+ * work).
+ */
 export function startChild(
   script: string,
   args: readonly string[],
@@ -199,7 +208,10 @@ export function startChild(
   };
 }
 
-/** Adds the site to a fresh data dir and signs in through the real core and a scripted browser; closes the core. */
+/**
+ * Adds the site to a fresh data dir and signs in through the real core and a scripted browser;
+ * closes the core.
+ */
 export async function signedInDataDir(
   baseUrl: string,
 ): Promise<{ dataDir: string; siteId: string; dispose(): void }> {

@@ -1,9 +1,11 @@
 /**
  * Soak (d), two races:
  * - (d1) the member signs in again while a refresh is on the wire, and that refresh then fails with
- *   invalid_grant (the new sign-in revoked its grant). Counts new sign-ins the failing refresh wiped.
- * - (d2) two app processes started at once on one data dir, each syncing with a clock 3 h ahead (every
- *   sync needs a refresh). Counts rounds where both held the folder and rounds that ended signed out.
+ *   invalid_grant (the new sign-in revoked its grant). Counts new sign-ins the failing refresh
+ *   wiped.
+ * - (d2) two app processes started at once on one data dir, each syncing with a clock 3 h ahead
+ *   (every sync needs a refresh). Counts rounds where both held the folder and rounds that ended
+ *   signed out.
  */
 import { join } from 'node:path';
 import { createEmbeddedServer } from '../../embedded-server/index';

@@ -1,10 +1,11 @@
 /**
- * Soak (f): kill -9 of a child while it downloads product files (electron/core/downloads). Three files of 2 MiB are
- * served slowly enough (1.6 MB/s) that a kill lands mid-transfer; each child resumes what the last one left (once all
- * three are saved, the folder starts empty again). After
- * every kill the data folder is read as the app would present it: every file the manifest calls saved must exist
- * with the served file's exact size and SHA-256 (0 corrupt, 0 half files presented as complete), and every file in
- * the saved folders must be a complete served file. A last child runs to the end: all three saved and exact.
+ * Soak (f): kill -9 of a child while it downloads product files (electron/core/downloads). Three
+ * files of 2 MiB are served slowly enough (1.6 MB/s) that a kill lands mid-transfer; each child
+ * resumes what the last one left (once all three are saved, the folder starts empty again). After
+ * every kill the data folder is read as the app would present it: every file the manifest calls
+ * saved must exist with the served file's exact size and SHA-256 (0 corrupt, 0 half files presented
+ * as complete), and every file in the saved folders must be a complete served file. A last child
+ * runs to the end: all three saved and exact.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -37,7 +38,10 @@ export async function downloadKills(
   let completedBeforeKill = 0;
   let savedAtKills = 0;
 
-  /** What the app would present after a crash, read straight from the folder (no manager, no network). */
+  /**
+   * What the app would present after a crash, read straight from the folder (no manager, no
+   * network).
+   */
   const check = async (): Promise<number> => {
     const downloads = join(dataDir, 'downloads');
     const { manifest } = await loadManifest(join(downloads, 'downloads.json'));

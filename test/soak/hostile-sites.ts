@@ -1,6 +1,7 @@
 /**
- * (e) Hostile sites against the real sync (the writer worker on a real SQLite file, both HTTP paths: the worker's
- * node:http and this thread's fetch), each served by a small hostile server on 127.0.0.1:
+ * (e) Hostile sites against the real sync (the writer worker on a real SQLite file, both HTTP
+ * paths: the worker's node:http and this thread's fetch), each served by a small hostile server on
+ * 127.0.0.1:
  *   - a 200 MB page (and a gzip bomb on the fetch path, which decodes content-encodings);
  *   - endless paging with fresh cursors (every page 50 notices);
  *   - a slow drip: one byte every 500 ms, never ending (the request's deadline scaled with --scale).
@@ -21,7 +22,10 @@ import type { SiteClient } from '../../electron/core/sync/transport';
 import { startWriterWorker } from '../../electron/core/worker';
 import type { SoakResult } from './common';
 
-/** The stated bound: a hostile site grows the app's memory by less than this (answers are cut at 16 MiB). */
+/**
+ * The stated bound: a hostile site grows the app's memory by less than this (answers are cut at 16
+ * MiB).
+ */
 export const RSS_BOUND_MB = 256;
 
 type Behaviour = 'huge' | 'gzip-bomb' | 'endless' | 'drip';
@@ -51,7 +55,10 @@ const EMPTY_ANSWERS: Record<string, string> = {
   }),
 };
 
-/** A hostile member endpoint: every operation answers empty, except the one the behaviour takes over. */
+/**
+ * A hostile member endpoint: every operation answers empty, except the one the behaviour takes
+ * over.
+ */
 async function hostileServer(
   behaviour: Behaviour,
 ): Promise<{ url: string; close(): Promise<void> }> {
@@ -157,8 +164,8 @@ function clientFor(url: string, path: 'worker' | 'fetch'): SiteClient {
     headers.set('authorization', 'Bearer soak');
     return fetch(input, { ...init, headers });
   };
-  // As app-core builds it: with `sendWith`, the writer worker sends the pages itself (the token manager's rules
-  // reduced to one fixed token here: the hostile server does not check it).
+  // As app-core builds it: with `sendWith`, the writer worker sends the pages itself (the token
+  // manager's rules reduced to one fixed token here: the hostile server does not check it).
   const sendWith: SiteClient['sendWith'] = (target, send) => send('soak', String(target));
   return {
     endpoint: `${url}/member/graphql`,
@@ -225,7 +232,10 @@ const EXPECTED: Record<Behaviour, { code: string; message: RegExp }> = {
   drip: { code: 'server-error', message: /took longer than/ },
 };
 
-/** Runs every behaviour on both paths (the bomb on fetch only: the worker asks for no encoding), `rounds` times. */
+/**
+ * Runs every behaviour on both paths (the bomb on fetch only: the worker asks for no encoding),
+ * `rounds` times.
+ */
 export async function hostileSites(rounds: number, deadlineMs: number): Promise<SoakResult[]> {
   const plan: [Behaviour, 'worker' | 'fetch'][] = [
     ['huge', 'worker'],

@@ -1,8 +1,9 @@
 /**
- * Soak (a): bursts of concurrent API calls that all need the same refresh (spec, token pair lifecycle).
- * Real embedded server on 127.0.0.1, real site manager with the Node key-file cipher; a shared test clock jumps
- * past the access token's lifetime before each burst. Counts refresh requests per burst (must be exactly 1) and
- * spurious sign-outs (a call refused with sign-in-needed, or the site leaving 'ready').
+ * Soak (a): bursts of concurrent API calls that all need the same refresh (spec, token pair
+ * lifecycle). Real embedded server on 127.0.0.1, real site manager with the Node key-file cipher; a
+ * shared test clock jumps past the access token's lifetime before each burst. Counts refresh
+ * requests per burst (must be exactly 1) and spurious sign-outs (a call refused with
+ * sign-in-needed, or the site leaving 'ready').
  */
 import { createEmbeddedServer } from '../../embedded-server/index';
 import { isCoreError } from '../../electron/core/errors';

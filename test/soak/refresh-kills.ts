@@ -1,8 +1,8 @@
 /**
  * Soak (b): kill -9 of a child process at random moments while it refreshes tokens in a loop. Each
- * next child opens the same data dir like a host would (lock, cipher, vault, site manager) and reports what the
- * kill left: a vault that cannot be read, or a site signed out (no pair, status not 'ready', or its refresh
- * refused). A final child checks the state after the last kill.
+ * next child opens the same data dir like a host would (lock, cipher, vault, site manager) and
+ * reports what the kill left: a vault that cannot be read, or a site signed out (no pair, status
+ * not 'ready', or its refresh refused). A final child checks the state after the last kill.
  */
 import { createEmbeddedServer } from '../../embedded-server/index';
 import { signedInDataDir, sleep, soakResult, startChild, type SoakResult } from './common';

@@ -1,6 +1,7 @@
 /**
  * `npm run soak [filter] [--scale=x]`: the reliability runs, outside `npm test`. Each is bounded in
- * count and in time and prints its figures as a table; the process exits 1 if any failure column is not 0.
+ * count and in time and prints its figures as a table; the process exits 1 if any failure column is
+ * not 0.
  *   a  1,000 bursts of 50 concurrent API calls needing one refresh
  *   b  200 kill -9 of a child at random moments of a refresh
  *   c  200 kill -9 of a child during a large-seed sync with a queued outbox change
@@ -59,7 +60,8 @@ try {
     downloadKills(scaled(100, scale), bundle.path('download-child'), 10 * MINUTE),
   );
   if (wanted.has('e')) {
-    // The request deadline is the app's (120 s) at scale 1; smaller scales shorten the drip's wait with it.
+    // The request deadline is the app's (120 s) at scale 1; smaller scales shorten the drip's wait
+    // with it.
     const before = load();
     for (const result of await hostileSites(
       scaled(2, scale),

@@ -1,11 +1,11 @@
 /**
- * Soak (c): kill -9 of a child during a large-seed sync with a queued outbox change. The child is the
- * real app core driven through its handlers: it marks one unread notification read (queued in the outbox, sent
- * by the sync) and syncs; it is killed at a random moment of that sync. Before each run the server's data moves
- * to a new generation: every course and notification title carries the generation's tag, so the offline copy
- * must show one tag only (old snapshot or new, never a mix). After each kill the database file must pass
- * PRAGMA integrity_check. At the end a last clean sync runs: every change the core acknowledged must have
- * reached the server.
+ * Soak (c): kill -9 of a child during a large-seed sync with a queued outbox change. The child is
+ * the real app core driven through its handlers: it marks one unread notification read (queued in
+ * the outbox, sent by the sync) and syncs; it is killed at a random moment of that sync. Before
+ * each run the server's data moves to a new generation: every course and notification title carries
+ * the generation's tag, so the offline copy must show one tag only (old snapshot or new, never a
+ * mix). After each kill the database file must pass PRAGMA integrity_check. At the end a last clean
+ * sync runs: every change the core acknowledged must have reached the server.
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -13,7 +13,10 @@ import { createEmbeddedServer } from '../../embedded-server/index';
 import { signedInDataDir, sleep, soakResult, startChild, type SoakResult } from './common';
 import { createTestCore } from '../helpers/test-core';
 
-/** The large seed, sized so that 200 runs fit in minutes on a 2-core machine (the default is 30,000 lectures). */
+/**
+ * The large seed, sized so that 200 runs fit in minutes on a 2-core machine (the default is 30,000
+ * lectures).
+ */
 export const SOAK_LARGE_SEED = {
   courses: 120,
   lecturesPerCourse: 25,
@@ -103,7 +106,8 @@ export async function syncKills(
       setGeneration(done + 1);
       const id = unread[(done + 1) % unread.length]!;
       const child = startChild(script, [data.dataDir, data.siteId, 'sync', id]);
-      // The change is queued (acknowledged by the core), then the sync is killed at a random moment of its length.
+      // The change is queued (acknowledged by the core), then the sync is killed at a random moment
+      // of its length.
       const ack = await child.next<{ ok: boolean }>('queued', 300_000).then(
         (m) => m.ok,
         () => false,

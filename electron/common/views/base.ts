@@ -5,7 +5,8 @@ export type IsoDateTime = string;
 
 /**
  * One page of a long list: the screens ask for what they show and load the next page as the student
- * scrolls, so no call builds a list of thousands of rows. Offsets count items of the list as filtered.
+ * scrolls, so no call builds a list of thousands of rows. Offsets count items of the list as
+ * filtered.
  */
 export interface Page<T> {
   readonly items: readonly T[];

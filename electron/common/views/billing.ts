@@ -26,7 +26,8 @@ export interface PaymentView {
   readonly tradeNo: string;
   readonly amount: number;
   readonly currency: string;
-  /** Enums here are 'unknown' for a value this version does not know (site-values.ts). Dates are the site's text:
+  /** Enums here are 'unknown' for a value this version does not know (site-values.ts). Dates are
+   * the site's text:
    * one that does not parse is shown as "unknown". */
   readonly paymentType: PaymentType | Unknown;
   readonly paymentState: PaymentState | Unknown;
@@ -81,7 +82,10 @@ export interface OrderView {
   readonly refundedAmount: number;
   /** Sum of all payment amounts. */
   readonly totalAmount: number;
-  /** Derived: 'refunded' | 'partially_refunded' | 'paid' | 'awaiting_payment' | 'expired' | 'failed' | 'mixed'. */
+  /**
+   * Derived: 'refunded' | 'partially_refunded' | 'paid' | 'awaiting_payment' | 'expired' | 'failed'
+   * | 'mixed'.
+   */
   readonly summaryState:
     | 'paid'
     | 'partially_refunded'
@@ -97,9 +101,10 @@ export interface OrderView {
 }
 
 /**
- * Purchases filters, applied by the core at read time from each order's state (OrderView.summaryState, judged
- * against the clock of the call): waiting = awaiting_payment; paid = paid; refunded = refunded or partially
- * refunded; failed = failed or expired (the payment never went through). "all" also holds manual and mixed orders.
+ * Purchases filters, applied by the core at read time from each order's state
+ * (OrderView.summaryState, judged against the clock of the call): waiting = awaiting_payment; paid
+ * = paid; refunded = refunded or partially refunded; failed = failed or expired (the payment never
+ * went through). "all" also holds manual and mixed orders.
  */
 export const ORDER_FILTERS = ['all', 'waiting', 'paid', 'refunded', 'failed'] as const;
 export type OrderFilter = (typeof ORDER_FILTERS)[number];
@@ -112,8 +117,8 @@ export interface CurrencyTotal {
 }
 
 /**
- * Money spent in one year (the year an order was placed, as the school wrote its date) in one currency: what
- * reached the school minus what went back.
+ * Money spent in one year (the year an order was placed, as the school wrote its date) in one
+ * currency: what reached the school minus what went back.
  */
 export interface YearSpending {
   readonly year: string;
@@ -125,16 +130,24 @@ export interface YearSpending {
   readonly orderCount: number;
 }
 
-/** The whole billing at once (tests, scripts). The screen reads BillingSummary and pages (billing:orders). */
+/**
+ * The whole billing at once (tests, scripts). The screen reads BillingSummary and pages
+ * (billing:orders).
+ */
 export interface BillingView {
   /** Newest first. */
   readonly orders: readonly OrderView[];
-  /** Unpaid ATM / convenience-store rows whose instructions have not expired, soonest expiry first. */
+  /**
+   * Unpaid ATM / convenience-store rows whose instructions have not expired, soonest expiry first.
+   */
   readonly pendingInstructions: readonly PaymentView[];
   readonly totals: readonly CurrencyTotal[];
 }
 
-/** The head of the billing screen: counts, totals and the soonest payable codes; the orders come in pages. */
+/**
+ * The head of the billing screen: counts, totals and the soonest payable codes; the orders come in
+ * pages.
+ */
 export interface BillingSummary {
   readonly orderCount: number;
   readonly paymentCount: number;

@@ -1,4 +1,6 @@
-/** "Since you last looked": what changed for the student at the syncs since Today last showed it. */
+/**
+ * "Since you last looked": what changed for the student at the syncs since Today last showed it.
+ */
 import type { IsoDateTime, SiteId } from './base';
 
 export const CHANGE_KINDS = [
@@ -21,7 +23,9 @@ export interface ChangeView {
   readonly siteId: SiteId;
   readonly at: IsoDateTime;
   readonly kind: ChangeKind;
-  /** A course, payment (its order's trade number in `tradeNo`), product or event registration id. */
+  /**
+   * A course, payment (its order's trade number in `tradeNo`), product or event registration id.
+   */
   readonly itemId: string;
   readonly courseId: string | null;
   /** The course's, product's, event's or order's title as the school sent it (cleaned). */

@@ -26,7 +26,8 @@ export interface LectureRef {
  * - expired: access ended (on endedAt, when known); nothing to continue.
  * - completed: every lecture done; `again` is the first lecture, to watch again.
  * - resume: the last watched lecture, stopped at positionSeconds.
- * - next: the next unlocked lecture (the last one was finished: within its final 5% or 30 s, or marked completed).
+ * - next: the next unlocked lecture (the last one was finished: within its final 5% or 30 s, or
+ *   marked completed).
  * - start: nothing watched yet; the first unlocked lecture not completed.
  * - locked: the next lecture is locked until unlockAt (null: no date given).
  * - none: the course has no lectures.
@@ -66,16 +67,20 @@ export interface LibraryCourse {
   /** Lectures not completed yet, and their length in seconds ("57 min left"). */
   readonly lecturesLeft: number;
   readonly secondsLeft: number;
-  /** Lectures the course gained at the syncs since the student last opened it ("new since last sync"); 0 for none. */
+  /**
+   * Lectures the course gained at the syncs since the student last opened it ("new since last
+   * sync"); 0 for none.
+   */
   readonly newLectures: number;
   /** The one prompt the course shows: continue, up next, locked, completed or access ended. */
   readonly nextStep: CourseNextStep;
 }
 
 /**
- * Library filters, applied by the core at read time (expiry is judged against the clock of the call). In progress:
- * started (a lecture read or completed, progress, or a last watched lecture) and not finished; not started: none of
- * that. Both leave out courses whose access has ended.
+ * Library filters, applied by the core at read time (expiry is judged against the clock of the
+ * call). In progress:
+ * started (a lecture read or completed, progress, or a last watched lecture) and not finished; not
+ * started: none of that. Both leave out courses whose access has ended.
  */
 export const LIBRARY_FILTERS = [
   'all',
@@ -87,7 +92,10 @@ export const LIBRARY_FILTERS = [
 ] as const;
 export type LibraryFilter = (typeof LIBRARY_FILTERS)[number];
 
-/** Library orders: the school's own, recent activity (last watched, else enrolled), access ending soonest, progress, title. */
+/**
+ * Library orders: the school's own, recent activity (last watched, else enrolled), access ending
+ * soonest, progress, title.
+ */
 export const LIBRARY_SORTS = ['service', 'recent', 'ending', 'progress', 'title'] as const;
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 

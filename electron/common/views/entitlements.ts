@@ -1,6 +1,9 @@
 import type { IsoDateTime } from './base';
 
-/** What the student holds besides courses: digital products, event registrations, consulting services. */
+/**
+ * What the student holds besides courses: digital products, event registrations, consulting
+ * services.
+ */
 
 export interface DigitalProductView {
   readonly id: string;
@@ -9,7 +12,10 @@ export interface DigitalProductView {
   readonly format: string;
   readonly deliveredAt: IsoDateTime;
   readonly expireDate: IsoDateTime | null;
-  /** Null also when the site sent an address the app does not open (external-url.ts); then `urlRefused`. */
+  /**
+   * Null also when the site sent an address the app does not open (external-url.ts); then
+   * `urlRefused`.
+   */
   readonly downloadUrl: string | null;
   readonly urlRefused?: true;
 }
@@ -22,7 +28,10 @@ export interface EventRegistrationView {
   readonly endsAt: IsoDateTime;
   readonly location: string | null;
   readonly isOnline: boolean;
-  /** Null also when the site sent an address the app does not open (external-url.ts); then `urlRefused`. */
+  /**
+   * Null also when the site sent an address the app does not open (external-url.ts); then
+   * `urlRefused`.
+   */
   readonly joinUrl: string | null;
   readonly urlRefused?: true;
   readonly ticketName: string;

@@ -5,8 +5,8 @@ export const NOTE_KINDS = ['note', 'bookmark'] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
 
 /**
- * The limits of what is kept, said in words where they are met (the note editor counts down, a save past them is
- * refused with `limit`): a note is text to read back, not a document store.
+ * The limits of what is kept, said in words where they are met (the note editor counts down, a save
+ * past them is refused with `limit`): a note is text to read back, not a document store.
  */
 export const NOTE_LIMITS = {
   /** Characters of a note's Markdown text. */
@@ -30,13 +30,20 @@ export interface NoteView {
   readonly title: string;
   /** The student's Markdown, shown as plain text (never rendered as markup). */
   readonly body: string;
-  /** The school's name, as the site is named now, or as it was when the note was written if it was removed. */
+  /**
+   * The school's name, as the site is named now, or as it was when the note was written if it was
+   * removed.
+   */
   readonly school: string;
-  /** The course's, section's and lecture's titles: the saved copy's current ones, else as they were. */
+  /**
+   * The course's, section's and lecture's titles: the saved copy's current ones, else as they were.
+   */
   readonly courseTitle: string;
   readonly sectionTitle: string;
   readonly lectureTitle: string;
-  /** The lecture is no longer in the course's saved copy (the school renamed it away or removed it). */
+  /**
+   * The lecture is no longer in the course's saved copy (the school renamed it away or removed it).
+   */
   readonly lectureGone: boolean;
   /** The school was removed from the app and its notes kept. */
   readonly siteGone: boolean;
@@ -50,7 +57,10 @@ export interface NoteHit {
   readonly snippet: string;
 }
 
-/** What the lecture's note editor starts from: where the student last was in this lecture (0 if elsewhere). */
+/**
+ * What the lecture's note editor starts from: where the student last was in this lecture (0 if
+ * elsewhere).
+ */
 export interface NoteDraftStart {
   readonly positionSeconds: number;
   readonly lectureTitle: string;

@@ -29,7 +29,10 @@ export interface NotificationSubscriptionView {
   readonly pendingSync: boolean;
 }
 
-/** The whole inbox at once (tests, scripts). The screen reads NotificationsSummary and pages (notifications:page). */
+/**
+ * The whole inbox at once (tests, scripts). The screen reads NotificationsSummary and pages
+ * (notifications:page).
+ */
 export interface NotificationsView {
   readonly items: readonly NotificationView[];
   readonly unreadCount: number;
@@ -44,8 +47,9 @@ export interface NotificationsSummary {
 }
 
 /**
- * Where opening a notice leads (the core reads its url, common/notice-links.ts, and looks the id up in the saved
- * copy): a course, an order in Purchases, an event with its join link, a consulting service; or nowhere, with why.
+ * Where opening a notice leads (the core reads its url, common/notice-links.ts, and looks the id up
+ * in the saved copy): a course, an order in Purchases, an event with its join link, a consulting
+ * service; or nowhere, with why.
  */
 export type NoticeTarget =
   | { readonly kind: 'course'; readonly courseId: string; readonly lectureId: string | null }

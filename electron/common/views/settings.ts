@@ -35,20 +35,30 @@ export type SearchHitKind = (typeof SEARCH_HIT_KINDS)[number];
 
 export interface SearchHit {
   readonly kind: SearchHitKind;
-  /** The item's id in its site: a course, section, lecture, payment, product, event registration, consulting service
+  /** The item's id in its site: a course, section, lecture, payment, product, event registration,
+   * consulting service
    *  or notice id; an order's trade number; an instructor's name. */
   readonly id: string;
   readonly siteId: string;
-  /** For courses, sections, lectures and consulting: the course they belong to; an instructor's first course. */
+  /**
+   * For courses, sections, lectures and consulting: the course they belong to; an instructor's
+   * first course.
+   */
   readonly courseId: string | null;
   readonly title: string;
   /** Text around the match, with the match wrapped in [[ and ]]. */
   readonly snippet: string;
-  /** Where the hit belongs and its state, for a line such as "Lecture · Intro to Data Analysis · Completed". */
+  /**
+   * Where the hit belongs and its state, for a line such as "Lecture · Intro to Data Analysis ·
+   * Completed".
+   */
   readonly context: SearchHitContext;
 }
 
-/** Each field is there for the kinds it applies to (null otherwise); values the site sent outside the known ones are 'unknown'. */
+/**
+ * Each field is there for the kinds it applies to (null otherwise); values the site sent outside
+ * the known ones are 'unknown'.
+ */
 export interface SearchHitContext {
   /** Section, lecture, consulting: the course's title. */
   readonly course: string | null;
@@ -79,7 +89,10 @@ export interface Settings {
   readonly autoSyncMinutes: number;
   readonly language: LanguagePreference;
   readonly theme: ThemePreference;
-  /** Linux without a keyring: the user allowed tokens on disk under safeStorage's basic_text backend. */
+  /**
+   * Linux without a keyring: the user allowed tokens on disk under safeStorage's basic_text
+   * backend.
+   */
   readonly allowWeakTokenStorage: boolean;
   /** OS notifications (electron/core/desktop/notifier.ts), each kind on or off. */
   readonly notifyPaymentDue: boolean;
@@ -89,19 +102,25 @@ export interface Settings {
   readonly remindAccessEnding: boolean;
   readonly remindLectureUnlocked: boolean;
   readonly remindEventStarting: boolean;
-  /** Electron: an icon in the tray / menu bar; closing the last window then keeps the app running. */
+  /**
+   * Electron: an icon in the tray / menu bar; closing the last window then keeps the app running.
+   */
   readonly trayEnabled: boolean;
   /** Electron: start with the session, minimized. */
   readonly startAtLogin: boolean;
   /**
-   * The school the screens showed last (chosen in the site menu), so a restart opens on it: the page's own storage
-   * is per origin, and the browser host's origin changes with its port at every start.
+   * The school the screens showed last (chosen in the site menu), so a restart opens on it: the
+   * page's own storage is per origin, and the browser host's origin changes with its port at every
+   * start.
    */
   readonly lastSiteId: string | null;
 }
 
 export interface TokenProtection {
-  /** e.g. 'keychain', 'dpapi', 'gnome_libsecret', 'kwallet', 'basic_text', 'node-aes-256-gcm-keyfile', 'memory-only'. */
+  /**
+   * e.g. 'keychain', 'dpapi', 'gnome_libsecret', 'kwallet', 'basic_text',
+   * 'node-aes-256-gcm-keyfile', 'memory-only'.
+   */
   readonly backend: string;
   /** Tokens survive a restart. */
   readonly persistent: boolean;
@@ -111,8 +130,8 @@ export interface TokenProtection {
 }
 
 /**
- * Auto-update (electron/core/desktop/updates.ts). `off`: this host cannot update itself (the browser host, a checkout) or no
- * update feed is configured; Settings says which.
+ * Auto-update (electron/core/desktop/updates.ts). `off`: this host cannot update itself (the
+ * browser host, a checkout) or no update feed is configured; Settings says which.
  */
 export type UpdateState =
   | { readonly status: 'off'; readonly reason: 'host' | 'development' | 'no-feed' | 'unsupported' }

@@ -49,13 +49,14 @@ export interface SiteSummary {
   readonly missingScopes: readonly string[];
   readonly lastSyncedAt: IsoDateTime | null;
   /**
-   * With status 'sign-in-needed': the saved sign-in exists but cannot be read (its key was lost or the file is
-   * damaged), so the screen says that rather than "expired".
+   * With status 'sign-in-needed': the saved sign-in exists but cannot be read (its key was lost or
+   * the file is damaged), so the screen says that rather than "expired".
    */
   readonly signInUnreadable?: boolean;
   /**
-   * Data scopes the app asked for at the last sign-in and the site did not grant (the student left them unticked
-   * on the site's page, or the site withheld them): the screen says so rather than only "missing".
+   * Data scopes the app asked for at the last sign-in and the site did not grant (the student left
+   * them unticked on the site's page, or the site withheld them): the screen says so rather than
+   * only "missing".
    */
   readonly declinedScopes?: readonly string[];
 }
@@ -79,8 +80,8 @@ export interface SignOutResult {
   /** The revocation is queued and will be retried when the site is reachable. */
   readonly pending: boolean;
   /**
-   * Present (true) when the site offers no revocation endpoint (RFC 7009 is optional): the sign-in was ended on this
-   * computer only, and stays valid at the site until its tokens expire there.
+   * Present (true) when the site offers no revocation endpoint (RFC 7009 is optional): the sign-in
+   * was ended on this computer only, and stays valid at the site until its tokens expire there.
    */
   readonly localOnly?: true;
 }
@@ -91,6 +92,8 @@ export type SignInPhase =
 export interface SignInProgress {
   readonly siteId: SiteId;
   readonly phase: SignInPhase;
-  /** The authorization URL, while waiting for the browser (so the UI can offer to open it again). */
+  /**
+   * The authorization URL, while waiting for the browser (so the UI can offer to open it again).
+   */
   readonly authorizationUrl?: string;
 }

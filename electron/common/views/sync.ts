@@ -33,7 +33,10 @@ export interface SyncStatus {
   readonly lastError: { readonly code: string; readonly message: string } | null;
   /** Scopes the server refused; the rest was synced. */
   readonly missingScopes: readonly string[];
-  /** Parts too long to keep whole, of which the last good sync kept the newest `kept` items (the notices of a long history). */
+  /**
+   * Parts too long to keep whole, of which the last good sync kept the newest `kept` items (the
+   * notices of a long history).
+   */
   readonly keptNewest?: readonly KeptNewest[];
   /** Outbox entries not yet accepted by the site. */
   readonly pendingChanges: number;
@@ -45,8 +48,9 @@ export interface SyncStatus {
   }[];
   readonly online: boolean;
   /**
-   * How the site stood at its last contact (core/net/reachability.ts has the rule): answering, not answering (the
-   * school's trouble), offline (this computer has no network), or unknown before the first contact.
+   * How the site stood at its last contact (core/net/reachability.ts has the rule): answering, not
+   * answering (the school's trouble), offline (this computer has no network), or unknown before the
+   * first contact.
    */
   readonly reach: SiteReach;
   /** The one status the status bar, the banners and the header chip all render. */
@@ -67,7 +71,10 @@ export type SiteStatusState =
 /** A site's status in one word and a colour, with its reason and the time of the last good sync. */
 export interface SiteStatusView {
   readonly state: SiteStatusState;
-  /** green, a sync under way, amber (the school or the network is away; the saved copy stands), red (you must act, or it broke). */
+  /**
+   * green, a sync under way, amber (the school or the network is away; the saved copy stands), red
+   * (you must act, or it broke).
+   */
   readonly tone: 'ok' | 'busy' | 'warning' | 'danger';
   /** Why it is not ok: the error code and message of the failure (null when ok or syncing). */
   readonly reason: { readonly code: string; readonly message: string } | null;

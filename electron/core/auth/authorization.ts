@@ -1,7 +1,8 @@
 /**
- * The authorization request (RFC 6749 §4.1.1 with PKCE S256, RFC 7636 §4.3; resource, RFC 8707 §2) and
- * the checks of the callback that answers it, one rule at a time, each with its own error code (after
- * oauth4webapi's validateAuthResponse): state, then iss (RFC 9207), then error parameters, then the code.
+ * The authorization request (RFC 6749 §4.1.1 with PKCE S256, RFC 7636 §4.3; resource, RFC 8707 §2)
+ * and the checks of the callback that answers it, one rule at a time, each with its own error code
+ * (after oauth4webapi's validateAuthResponse): state, then iss (RFC 9207), then error parameters,
+ * then the code.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { CoreError, isCoreError } from '../errors';

@@ -1,7 +1,8 @@
 /**
- * The page the browser tab shows at the end of a sign-in (RFC 8252 §7.3 loopback redirect): the app's real verdict,
- * given after the code exchange and the identity check, in the browser's language (English or Traditional Chinese,
- * from Accept-Language), and on failure what to do next. Self-contained: no script, no external asset, no URL.
+ * The page the browser tab shows at the end of a sign-in (RFC 8252 §7.3 loopback redirect): the
+ * app's real verdict, given after the code exchange and the identity check, in the browser's
+ * language (English or Traditional Chinese, from Accept-Language), and on failure what to do next.
+ * Self-contained: no script, no external asset, no URL.
  */
 
 /** Why a sign-in failed, as far as the student can act on it. */
@@ -26,7 +27,10 @@ export type CallbackVerdict =
 
 export type PageLanguage = 'en' | 'zh-TW';
 
-/** RFC 9110 §12.5.4: the first language range the page has; Chinese of any region gets Traditional Chinese. */
+/**
+ * RFC 9110 §12.5.4: the first language range the page has; Chinese of any region gets Traditional
+ * Chinese.
+ */
 export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
   for (const part of (acceptLanguage ?? '').split(',')) {
     const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';

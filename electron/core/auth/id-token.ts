@@ -1,8 +1,9 @@
 /**
- * id_token verification (OIDC Core §3.1.3.7; spec "id_token claims"): an asymmetric algorithm the site lists
- * (ES256 when it lists none, as the spec signs), iss, aud = client_id, exp and iat with a small clock tolerance,
- * nonce, and the signature by the `kid` key published at jwks_uri. When no
- * id_token is returned the profile comes from UserInfo (OIDC Core §5.3) with the bearer access token.
+ * id_token verification (OIDC Core §3.1.3.7; spec "id_token claims"): an asymmetric algorithm the
+ * site lists (ES256 when it lists none, as the spec signs), iss, aud = client_id, exp and iat with
+ * a small clock tolerance, nonce, and the signature by the `kid` key published at jwks_uri. When no
+ * id_token is returned the profile comes from UserInfo (OIDC Core §5.3) with the bearer access
+ * token.
  */
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify } from 'jose';
@@ -29,10 +30,10 @@ export interface JwksCache {
 }
 
 /**
- * A key set read from jwks_uri with the injected fetch. On a `kid` it does not know it refetches once
- * (key rotation, OIDC Core §10.1.1). A kid that was still missing after a refetch is not looked up again for
- * `minRefetchMs`, so a bad token cannot make us hammer the site, while a real rotation right after an earlier
- * fetch still succeeds.
+ * A key set read from jwks_uri with the injected fetch. On a `kid` it does not know it refetches
+ * once (key rotation, OIDC Core §10.1.1). A kid that was still missing after a refetch is not
+ * looked up again for `minRefetchMs`, so a bad token cannot make us hammer the site, while a real
+ * rotation right after an earlier fetch still succeeds.
  */
 export function createJwksCache(
   jwksUri: string,
@@ -110,13 +111,16 @@ export interface VerifyIdTokenInput {
   readonly clock?: { now(): number };
   /** Seconds of allowed clock skew for exp/iat/nbf. */
   readonly clockToleranceSec?: number;
-  /** The site's id_token_signing_alg_values_supported; only the asymmetric ones in it are accepted. */
+  /**
+   * The site's id_token_signing_alg_values_supported; only the asymmetric ones in it are accepted.
+   */
   readonly algorithms?: readonly string[];
 }
 
 /**
- * Signature algorithms an id_token may use: asymmetric only (RFC 8725 §3.1, §3.2). Never `none`, never HMAC: a
- * client verifying with a published key must not accept a MAC keyed by that public key (alg confusion).
+ * Signature algorithms an id_token may use: asymmetric only (RFC 8725 §3.1, §3.2). Never `none`,
+ * never HMAC: a client verifying with a published key must not accept a MAC keyed by that public
+ * key (alg confusion).
  */
 const ASYMMETRIC_ALGS: ReadonlySet<string> = new Set([
   'ES256',
@@ -132,23 +136,34 @@ const ASYMMETRIC_ALGS: ReadonlySet<string> = new Set([
   'Ed25519',
 ]);
 
-/** The algorithms accepted for a site: those it lists that are asymmetric; ES256 (the spec's) when it lists none. */
+/**
+ * The algorithms accepted for a site: those it lists that are asymmetric; ES256 (the spec's) when
+ * it lists none.
+ */
 export function acceptedIdTokenAlgs(listed: readonly string[] | undefined): string[] {
   if (listed === undefined || listed.length === 0) return ['ES256'];
   return listed.filter((a) => ASYMMETRIC_ALGS.has(a));
 }
 
-/** An id_token is minted at the exchange that just happened: one issued more than this long ago is refused. */
+/**
+ * An id_token is minted at the exchange that just happened: one issued more than this long ago is
+ * refused.
+ */
 export const ID_TOKEN_MAX_AGE_SEC = 3600;
 
-/** What the student can do about a refused id_token: the renderer's `errors.id-token-invalid.hints.<hint>`. */
+/**
+ * What the student can do about a refused id_token: the renderer's
+ * `errors.id-token-invalid.hints.<hint>`.
+ */
 export type IdTokenHint = 'clock' | 'algorithm' | 'site';
 
 function invalid(message: string, cause?: unknown, hint: IdTokenHint = 'site'): CoreError {
   return new CoreError('id-token-invalid', message, { hint }, { cause });
 }
 
-/** Verifies the id_token and returns the profile it carries. Each failed rule has its own message. */
+/**
+ * Verifies the id_token and returns the profile it carries. Each failed rule has its own message.
+ */
 export async function verifyIdToken(input: VerifyIdTokenInput): Promise<UserProfile> {
   const clock = input.clock ?? Date;
   let payload: JWTPayload;
@@ -161,8 +176,8 @@ export async function verifyIdToken(input: VerifyIdTokenInput): Promise<UserProf
       currentDate: new Date(clock.now()),
       clockTolerance: input.clockToleranceSec ?? 60,
       requiredClaims: ['iss', 'aud', 'exp', 'iat', 'sub'],
-      // OIDC Core §3.1.3.7 rule 10: iat bounds the token's age; one from the future (beyond the tolerance) or
-      // issued long ago (however far its exp) is refused.
+      // OIDC Core §3.1.3.7 rule 10: iat bounds the token's age; one from the future (beyond the
+      // tolerance) or issued long ago (however far its exp) is refused.
       maxTokenAge: ID_TOKEN_MAX_AGE_SEC,
     }));
   } catch (error) {
@@ -279,7 +294,8 @@ export async function fetchUserInfo(
   if (res.status !== 200) {
     await res.body?.cancel();
     log.warn('userinfo refused', { status: res.status });
-    // 401/403: UserInfo refuses this token (e.g. one bound to the member API, RFC 8707): the caller may ask elsewhere.
+    // 401/403: UserInfo refuses this token (e.g. one bound to the member API, RFC 8707): the caller
+    // may ask elsewhere.
     if (res.status === 401 || res.status === 403) {
       throw new CoreError(
         'sign-in-failed',
@@ -327,8 +343,9 @@ const viewerSchema = z.looseObject({
 });
 
 /**
- * The member API's `viewer` (spec "Member API: viewer": id, name, email, avatar) with the new access token: who the
- * token belongs to, where neither an id_token nor UserInfo can say (the token is bound to the member API).
+ * The member API's `viewer` (spec "Member API: viewer": id, name, email, avatar) with the new
+ * access token: who the token belongs to, where neither an id_token nor UserInfo can say (the token
+ * is bound to the member API).
  */
 export async function fetchViewer(
   endpoint: string,

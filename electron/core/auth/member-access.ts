@@ -1,8 +1,9 @@
 /**
- * Whether a pair signed in without an RFC 8707 resource opens the member API at all. A site that refuses the
- * resource indicator (invalid_target, RFC 8707 §2) may still issue a pair, bound to its own sign-in service only
- * (node-oidc-provider's default: a token for UserInfo); the member API then refuses it, and keeping it would only
- * turn into "sign in again" at the first sync, for ever. So the pair is tried once before it is kept.
+ * Whether a pair signed in without an RFC 8707 resource opens the member API at all. A site that
+ * refuses the resource indicator (invalid_target, RFC 8707 §2) may still issue a pair, bound to its
+ * own sign-in service only (node-oidc-provider's default: a token for UserInfo); the member API
+ * then refuses it, and keeping it would only turn into "sign in again" at the first sync, for ever.
+ * So the pair is tried once before it is kept.
  */
 import { CoreError } from '../errors';
 import type { Logger } from '../log';
@@ -14,9 +15,9 @@ import { request } from '../net/http';
 const PROBE = JSON.stringify({ query: 'query MemberAccess { viewer { id } }' });
 
 /**
- * Throws CoreError('sign-in-failed', hint 'access') when the member API at `resource` refuses the access token (401,
- * 403: RFC 6750 §3.1). Any other answer, or none, keeps the pair: only a refusal proves it unusable, and a site that
- * is briefly down must not cost the student a sign-in.
+ * Throws CoreError('sign-in-failed', hint 'access') when the member API at `resource` refuses the
+ * access token (401, 403: RFC 6750 §3.1). Any other answer, or none, keeps the pair: only a refusal
+ * proves it unusable, and a site that is briefly down must not cost the student a sign-in.
  */
 export async function requireMemberAccess(
   resource: string,

@@ -1,9 +1,13 @@
 /**
- * PKCE (RFC 7636) and the other one-time values of an authorization request. All come from the CSPRNG.
+ * PKCE (RFC 7636) and the other one-time values of an authorization request. All come from the
+ * CSPRNG.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-/** RFC 7636 §4.1: 32 random octets, base64url -> a 43-character verifier from the unreserved alphabet. */
+/**
+ * RFC 7636 §4.1: 32 random octets, base64url -> a 43-character verifier from the unreserved
+ * alphabet.
+ */
 export function createCodeVerifier(): string {
   return randomBytes(32).toString('base64url');
 }

@@ -1,7 +1,8 @@
 /**
- * The token endpoint and the revocation endpoint (RFC 6749 §4.1.3, §6; RFC 7009; RFC 7636 §4.5; RFC 8707 §2.2).
- * Client authentication is `none` for public clients and `client_secret_post` for confidential ones
- * (spec, Authentication 1): the secret goes in the form body, never in a header or a URL.
+ * The token endpoint and the revocation endpoint (RFC 6749 §4.1.3, §6; RFC 7009; RFC 7636 §4.5; RFC
+ * 8707 §2.2). Client authentication is `none` for public clients and `client_secret_post` for
+ * confidential ones (spec, Authentication 1): the secret goes in the form body, never in a header
+ * or a URL.
  */
 import { z } from 'zod';
 import { CoreError } from '../errors';
@@ -23,7 +24,10 @@ export interface TokenSet {
   readonly tokenType: string;
   /** ms since the epoch, or null when expires_in was not given. */
   readonly expiresAt: number | null;
-  /** ms since the epoch when the answer arrived: with expiresAt, the token's lifetime (the refresh margin). */
+  /**
+   * ms since the epoch when the answer arrived: with expiresAt, the token's lifetime (the refresh
+   * margin).
+   */
   readonly obtainedAt: number;
   readonly scopes: readonly string[];
   readonly schoolId: string;
@@ -39,7 +43,10 @@ export interface TokenClientOptions {
   readonly timeoutMs?: number;
 }
 
-/** An error answer from an OAuth endpoint (RFC 6749 §5.2). `error` is kept to decide what to do next. */
+/**
+ * An error answer from an OAuth endpoint (RFC 6749 §5.2). `error` is kept to decide what to do
+ * next.
+ */
 export class OAuthResponseError extends CoreError {
   constructor(
     code: CoreError['code'],
@@ -73,7 +80,8 @@ const tokenResponseSchema = z.looseObject({
 
 /**
  * What the student can do about an OAuth error (RFC 6749 §4.1.2.1, §5.2): the renderer's
- * `errors.sign-in-failed.hints.<hint>`. The application ID is only worth checking when the site says it is wrong.
+ * `errors.sign-in-failed.hints.<hint>`. The application ID is only worth checking when the site
+ * says it is wrong.
  */
 export function signInFailedHint(oauthError: string): 'client' | 'server' | 'scope' | 'site' {
   switch (oauthError) {
@@ -91,7 +99,10 @@ export function signInFailedHint(oauthError: string): 'client' | 'server' | 'sco
   }
 }
 
-/** Keeps only printable text of a server's error_description (RFC 6749 §5.2: %x20-21 / %x23-5B / %x5D-7E). */
+/**
+ * Keeps only printable text of a server's error_description (RFC 6749 §5.2: %x20-21 / %x23-5B /
+ * %x5D-7E).
+ */
 export function sanitizeDescription(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const clean = value
@@ -132,8 +143,8 @@ async function readError(res: Response): Promise<{ error: string; description: s
   try {
     // Only the start of an error answer is read (RFC 6749 §5.2 errors are a few hundred bytes).
     const body = JSON.parse(await readStart(res, MAX_ERROR_BYTES)) as Record<string, unknown>;
-    // A site may quote what it was sent (the code, the refresh token) in its answer: that text reaches the
-    // user's screen and the logs, so remembered secrets are masked out of it.
+    // A site may quote what it was sent (the code, the refresh token) in its answer: that text
+    // reaches the user's screen and the logs, so remembered secrets are masked out of it.
     const error =
       typeof body.error === 'string' && /^[\x20-\x7E]{1,64}$/.test(body.error)
         ? body.error
@@ -148,7 +159,10 @@ async function readError(res: Response): Promise<{ error: string; description: s
   }
 }
 
-/** The tokens of an answer the app will not keep, read before its checks so that they can be revoked. */
+/**
+ * The tokens of an answer the app will not keep, read before its checks so that they can be
+ * revoked.
+ */
 function unkeptPair(raw: Record<string, unknown>): UnkeptPair | null {
   const accessToken =
     typeof raw.access_token === 'string' && raw.access_token !== '' ? raw.access_token : null;
@@ -183,8 +197,9 @@ function parseTokenResponse(
       `The site issued a ${t.token_type} token; only Bearer tokens are supported.`,
     );
   }
-  // Spec "Token response": a token whose school_id is absent is refused as issued for a different organization;
-  // "A refresh copies the value it already has": a refresh answer that leaves it out keeps the pair's own value.
+  // Spec "Token response": a token whose school_id is absent is refused as issued for a different
+  // organization; "A refresh copies the value it already has": a refresh answer that leaves it out
+  // keeps the pair's own value.
   const schoolId = t.school_id ?? previous?.schoolId ?? null;
   if (schoolId === null) {
     throw new CoreError(
@@ -214,9 +229,10 @@ function parseTokenResponse(
 }
 
 /**
- * Parses a 200 token answer; when the app refuses it (another organization, not Bearer, incomplete), the tokens it
- * carries are revoked before the refusal is thrown: the site issued a live pair the app will never use
- * (RFC 7009 §2.1; ARCHITECTURE "whatever the app receives and does not keep, it revokes").
+ * Parses a 200 token answer; when the app refuses it (another organization, not Bearer,
+ * incomplete), the tokens it carries are revoked before the refusal is thrown: the site issued a
+ * live pair the app will never use (RFC 7009 §2.1; ARCHITECTURE "whatever the app receives and does
+ * not keep, it revokes").
  */
 async function acceptOrRevoke(
   raw: Record<string, unknown>,
@@ -247,10 +263,11 @@ export interface UnkeptPair {
 const DISCARD_TIMEOUT_MS = 5_000;
 
 /**
- * Revokes a pair that will not be kept, so it does not stay live at the site unseen (RFC 7009 §2.1): with the
- * refresh token when there is one (the spec ends a pair with it; an expired access token revokes nothing), else
- * the access token. Best effort and bounded in time, never masking the caller's own error: a site without a
- * revocation endpoint, or one that cannot be reached, lets the tokens expire on their own. True when revoked.
+ * Revokes a pair that will not be kept, so it does not stay live at the site unseen (RFC 7009
+ * §2.1): with the refresh token when there is one (the spec ends a pair with it; an expired access
+ * token revokes nothing), else the access token. Best effort and bounded in time, never masking the
+ * caller's own error: a site without a revocation endpoint, or one that cannot be reached, lets the
+ * tokens expire on their own. True when revoked.
  */
 export async function revokeUnkept(
   pair: UnkeptPair,
@@ -435,8 +452,9 @@ export interface RevokeInput extends ClientCredentials {
 }
 
 /**
- * RFC 7009 §2.1. Resolves on 200 (also for a token that was already invalid, §2.2). Throws 'site-unreachable'
- * when the site cannot be reached (the caller queues the revocation) and 'server-unavailable' on 5xx/503.
+ * RFC 7009 §2.1. Resolves on 200 (also for a token that was already invalid, §2.2). Throws
+ * 'site-unreachable' when the site cannot be reached (the caller queues the revocation) and
+ * 'server-unavailable' on 5xx/503.
  */
 export async function revokeToken(input: RevokeInput, options: TokenClientOptions): Promise<void> {
   const log = (options.logger ?? silentLogger).child('token');

@@ -1,10 +1,11 @@
 /**
- * What changed for the student at a sync (migration 021), decided inside the sync's commit: what the saved copy held
- * before is read first (captureBefore), the parts are rewritten, and the new rows are compared with it
- * (recordChanges). Only what a student acts on is kept: new or unlocked lectures, a course's access date moved or
- * ended, a course added or gone, a payment paid, expired or refunded, a new product or event. A part stored for the
- * first time (the first sync after adding a school) records nothing: everything in it is new, so nothing stands out.
- * The record is bounded: the newest CHANGE_RECORD_KEPT rows of each site.
+ * What changed for the student at a sync (migration 021), decided inside the sync's commit: what
+ * the saved copy held before is read first (captureBefore), the parts are rewritten, and the new
+ * rows are compared with it (recordChanges). Only what a student acts on is kept: new or unlocked
+ * lectures, a course's access date moved or ended, a course added or gone, a payment paid, expired
+ * or refunded, a new product or event. A part stored for the first time (the first sync after
+ * adding a school) records nothing: everything in it is new, so nothing stands out. The record is
+ * bounded: the newest CHANGE_RECORD_KEPT rows of each site.
  */
 import type { Database } from 'better-sqlite3';
 import { siteText } from '../../common/site-values';
@@ -26,7 +27,10 @@ interface PaymentState {
   readonly title: string;
 }
 
-/** The saved copy's rows a change is judged by, for the parts a commit rewrites that were stored before. */
+/**
+ * The saved copy's rows a change is judged by, for the parts a commit rewrites that were stored
+ * before.
+ */
 export interface SavedState {
   readonly courses?: Map<string, CourseState>;
   /** course id -> lecture id -> locked */
@@ -89,8 +93,9 @@ function readState(db: Database, siteId: string, parts: ReadonlySet<PartName>): 
 }
 
 /**
- * Before the rewrite: the rows of the watched parts among `rewriting` that the saved copy held already (a part
- * with no stored digest is new to the copy and is left out). Null when nothing is watched.
+ * Before the rewrite: the rows of the watched parts among `rewriting` that the saved copy held
+ * already (a part with no stored digest is new to the copy and is left out). Null when nothing is
+ * watched.
  */
 export function captureBefore(
   db: Database,
@@ -177,7 +182,9 @@ function newItems(
     .map(([id, title]) => ({ kind, itemId: id, courseId: null, title, detail: {} }));
 }
 
-/** After the rewrite, in the same transaction: compares and keeps what changed, bounded per site. */
+/**
+ * After the rewrite, in the same transaction: compares and keeps what changed, bounded per site.
+ */
 export function recordChanges(
   db: Database,
   siteId: string,
@@ -252,7 +259,10 @@ function toView(r: ChangeRow): ChangeView {
   };
 }
 
-/** The changes Today has not shown yet, newest first, grouped by site (the sites in the order given). */
+/**
+ * The changes Today has not shown yet, newest first, grouped by site (the sites in the order
+ * given).
+ */
 export function getUnseenChanges(
   db: Database,
   siteIds: readonly string[],

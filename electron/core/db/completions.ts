@@ -2,8 +2,9 @@ import type { Database } from 'better-sqlite3';
 import { prepared } from './statements';
 
 /**
- * Writes of lecture_completions (013-lecture-completions), called from the courses' replace in the commit's
- * transaction: the first commit of a site's courses has no "before", so what is completed then is the baseline.
+ * Writes of lecture_completions (013-lecture-completions), called from the courses' replace in the
+ * commit's transaction: the first commit of a site's courses has no "before", so what is completed
+ * then is the baseline.
  */
 export function isFirstCoursesCommit(db: Database, siteId: string): boolean {
   return (
@@ -17,8 +18,9 @@ export function isFirstCoursesCommit(db: Database, siteId: string): boolean {
 }
 
 /**
- * Lectures completed now and not before get their row, unstamped: the run's record stamps it with the sync's time
- * (sync-runs.ts). A lecture completed earlier keeps its first row (one reset and completed again counts once).
+ * Lectures completed now and not before get their row, unstamped: the run's record stamps it with
+ * the sync's time (sync-runs.ts). A lecture completed earlier keeps its first row (one reset and
+ * completed again counts once).
  */
 export function recordCompletions(db: Database, siteId: string, baseline: boolean): void {
   prepared<{ siteId: string; baseline: number }>(

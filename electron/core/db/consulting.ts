@@ -6,9 +6,9 @@ import { json, prepared } from './statements';
 import type { ReadableDB } from './handles';
 
 /**
- * Consulting services offered against the viewer's courses. `meetings` are everyone's reservations on the
- * service and no field says which are the viewer's (spec "Consulting service"): only their times are kept,
- * shown as booked times, never as the viewer's bookings.
+ * Consulting services offered against the viewer's courses. `meetings` are everyone's reservations
+ * on the service and no field says which are the viewer's (spec "Consulting service"): only their
+ * times are kept, shown as booked times, never as the viewer's bookings.
  */
 export function replaceConsultingServices(
   db: Database,

@@ -1,8 +1,9 @@
 import type { CourseRecord } from './records';
 
 /**
- * The course fields that have columns of their own (migration 001): what the views sort, filter, join and count
- * by. Every other field of the course query is display-only and kept in the `display` JSON column (migration 015).
+ * The course fields that have columns of their own (migration 001): what the views sort, filter,
+ * join and count by. Every other field of the course query is display-only and kept in the
+ * `display` JSON column (migration 015).
  */
 const COLUMN_FIELDS = [
   'id',
@@ -32,8 +33,9 @@ export function displayJson(course: CourseRecord): string {
 }
 
 /**
- * The display-only fields of a stored course. Partial: a row written before a field was asked for lacks it, and
- * anything that is not a JSON object reads as none. The values are the site's: check them as any site data.
+ * The display-only fields of a stored course. Partial: a row written before a field was asked for
+ * lacks it, and anything that is not a JSON object reads as none. The values are the site's: check
+ * them as any site data.
  */
 export function readDisplay(json: string): Partial<CourseDisplay> {
   try {

@@ -5,9 +5,10 @@ import { changingViews } from './view-cache';
 import type { WritableDB } from './handles';
 
 /**
- * "New since last sync": the lectures a course gained at a sync, counted against what the saved copy held before
- * that sync (by lecture id), and kept (added up over later syncs) until the student opens the course. A course
- * new to the copy, and the first sync of a site, mark nothing: everything in them is new, so nothing stands out.
+ * "New since last sync": the lectures a course gained at a sync, counted against what the saved
+ * copy held before that sync (by lecture id), and kept (added up over later syncs) until the
+ * student opens the course. A course new to the copy, and the first sync of a site, mark nothing:
+ * everything in them is new, so nothing stands out.
  */
 
 /** The saved copy's courses and their lecture ids, read before a sync rewrites them. */
@@ -30,7 +31,10 @@ export function lecturesBefore(db: Database, siteId: string): LecturesBefore {
   return before;
 }
 
-/** After the rewrite: adds each kept course's gained lectures, and forgets courses no longer in the copy. */
+/**
+ * After the rewrite: adds each kept course's gained lectures, and forgets courses no longer in the
+ * copy.
+ */
 export function noteNewLectures(
   db: Database,
   siteId: string,
@@ -55,7 +59,9 @@ export function noteNewLectures(
   ).run({ siteId });
 }
 
-/** The student opened the course: its new lectures are seen. True when there was something to clear. */
+/**
+ * The student opened the course: its new lectures are seen. True when there was something to clear.
+ */
 export function markCourseSeen(db: WritableDB, siteId: string, courseId: string): boolean {
   return changingViews(
     db,

@@ -37,8 +37,8 @@ export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
 // ------------------------------------------------------------------ writes
 
 /**
- * Replaces the site's courses with its sections and lectures (ON DELETE CASCADE removes the old children), noting
- * the lectures each course gained against what it held before (course-news.ts).
+ * Replaces the site's courses with its sections and lectures (ON DELETE CASCADE removes the old
+ * children), noting the lectures each course gained against what it held before (course-news.ts).
  */
 export function replaceCourses(
   db: Database,
@@ -92,7 +92,8 @@ export function replaceCourses(
     });
     for (const s of c.sections)
       insertSection.run({ siteId, id: s.id, courseId: c.id, title: s.title, position: s.position });
-    // The course's order (migration 018): sections by position, then lectures by position; the site's order breaks ties.
+    // The course's order (migration 018): sections by position, then lectures by position; the
+    // site's order breaks ties.
     let ord = 0;
     for (const s of byPosition(c.sections)) {
       for (const l of byPosition(s.lectures)) {
@@ -132,7 +133,10 @@ interface CourseRow {
   instructor_name: string | null;
   enrolled_at: string;
   expire_date: string | null;
-  /** expire_date as epoch ms (SQLite's reading of the text, 006-view-pages); null when absent or unreadable. */
+  /**
+   * expire_date as epoch ms (SQLite's reading of the text, 006-view-pages); null when absent or
+   * unreadable.
+   */
   expires_ms: number | null;
   has_lifetime_access: number;
   total_lectures: number;
@@ -188,7 +192,8 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: NextStepLectures): L
     isExpired,
     expiresSoon: !lifetime && expiresAt !== null && !isExpired && expiresAt - t <= EXPIRES_SOON_MS,
     totalLectures: siteNumber(r.total_lectures),
-    // The school's count, and the last watched lecture finished here before the school marks it (facts.ts).
+    // The school's count, and the last watched lecture finished here before the school marks it
+    // (facts.ts).
     completedLectures: Math.min(
       siteNumber(r.total_lectures),
       siteNumber(r.completed_lectures) + r.tail_done,
@@ -224,7 +229,10 @@ function toLibraryCourse(r: CourseRow, now: Date, lectures: NextStepLectures): L
   };
 }
 
-/** isExpired in SQL, at @now (epoch ms): the library filters run at read time against the caller's clock. */
+/**
+ * isExpired in SQL, at @now (epoch ms): the library filters run at read time against the caller's
+ * clock.
+ */
 const EXPIRED = 'c.has_lifetime_access = 0 AND c.expires_ms <= @now';
 
 /** Started: something read, completed or watched, or progress reported. */
@@ -252,7 +260,10 @@ function filterSql(filter: LibraryFilter): string {
   }
 }
 
-/** The order of a library page; the school's own order breaks ties, and across sites the order sites were added. */
+/**
+ * The order of a library page; the school's own order breaks ties, and across sites the order sites
+ * were added.
+ */
 function orderSql(sort: LibrarySort): string {
   const tail = 'site.created_at, c.site_id, c.position';
   switch (sort) {
@@ -262,7 +273,8 @@ function orderSql(sort: LibrarySort): string {
       // An unreadable date sorts as the oldest rather than failing the page.
       return `coalesce(unixepoch(c.last_watched_at, 'subsec'), unixepoch(c.enrolled_at, 'subsec'), 0) DESC, ${tail}`;
     case 'ending':
-      // Access still open, soonest end first; then ended, most recently first; then lifetime or no end date.
+      // Access still open, soonest end first; then ended, most recently first; then lifetime or no
+      // end date.
       return `CASE WHEN c.has_lifetime_access = 1 OR c.expires_ms IS NULL THEN 2 WHEN c.expires_ms <= @now THEN 1 ELSE 0 END,
         CASE WHEN c.expires_ms > @now THEN c.expires_ms ELSE -c.expires_ms END, ${tail}`;
     case 'progress':
@@ -280,9 +292,9 @@ export interface LibraryRequest extends PageRequest {
 }
 
 /**
- * A page of the library of one site (`siteId`) or of every site kept here (null), filtered and ordered at read time
- * (expiry judged against `now`). The page's ids are picked first, so the joins for "continue watching" and the
- * time left run for the page's rows only, however deep the page.
+ * A page of the library of one site (`siteId`) or of every site kept here (null), filtered and
+ * ordered at read time (expiry judged against `now`). The page's ids are picked first, so the joins
+ * for "continue watching" and the time left run for the page's rows only, however deep the page.
  */
 function libraryPage(
   db: Database,
@@ -297,10 +309,10 @@ function libraryPage(
   const params = { siteId: siteId ?? '', now: now.getTime(), offset, limit: limit ?? -1 };
   const rows = prepared<typeof params, CourseRow>(
     db,
-    // A plain ORDER BY ... LIMIT: the school's order walks courses_by_position and stops at the page's end, another
-    // order keeps only the page's rows in its sorter. (A row_number() window over the school's courses cost 3 ms at
-    // 4,000 courses, linear in them.) The order is total (it ends with the site and the position), so the page's
-    // rows sorted again come out the same.
+    // A plain ORDER BY ... LIMIT: the school's order walks courses_by_position and stops at the
+    // page's end, another order keeps only the page's rows in its sorter. (A row_number() window
+    // over the school's courses cost 3 ms at 4,000 courses, linear in them.) The order is total (it
+    // ends with the site and the position), so the page's rows sorted again come out the same.
     `WITH page AS MATERIALIZED (
        SELECT c.site_id, c.id FROM courses c JOIN sites site ON site.id = c.site_id WHERE ${where}
         ORDER BY ${order} LIMIT @limit OFFSET @offset)
@@ -345,7 +357,10 @@ export function getAllSitesLibraryPage(
   return libraryPage(db, null, now, request);
 }
 
-/** The whole library at once (tests, the `library:list` channel); the screen pages through getLibraryPage. */
+/**
+ * The whole library at once (tests, the `library:list` channel); the screen pages through
+ * getLibraryPage.
+ */
 export function getLibrary(db: ReadableDB, siteId: string, now: Date): LibraryCourse[] {
   return cachedView(db, 'library', siteId, '', now, () => {
     const items = getLibraryPage(db, siteId, now).items as LibraryCourse[];
@@ -395,7 +410,10 @@ interface LectureRow {
   duration: number;
 }
 
-/** One course with its sections and lectures; CoreError 'not-found' when the site has no such course. */
+/**
+ * One course with its sections and lectures; CoreError 'not-found' when the site has no such
+ * course.
+ */
 export function getCourseDetail(
   db: ReadableDB,
   siteId: string,

@@ -11,7 +11,8 @@ import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
 import type { ReadableDB } from './handles';
 
-// Entitlements are not orders (spec "Member API: viewer"): no order number, refund status or invoice here.
+// Entitlements are not orders (spec "Member API: viewer"): no order number, refund status or
+// invoice here.
 
 export function replaceDigitalProducts(
   db: Database,
@@ -95,7 +96,10 @@ interface EventRegistrationRow {
   registered_at: string;
 }
 
-/** Digital products in the service's order; events soonest first (upcoming before past ones is the renderer's call). */
+/**
+ * Digital products in the service's order; events soonest first (upcoming before past ones is the
+ * renderer's call).
+ */
 export function getEntitlements(db: ReadableDB, siteId: string, now: Date): EntitlementsView {
   return cachedView(db, 'entitlements', siteId, '', now, () => {
     const value = computeEntitlements(db, siteId, now);

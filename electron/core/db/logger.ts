@@ -1,4 +1,6 @@
-/** The little the store and the sync need from a logger. Callers pass the app's redacting logger. */
+/**
+ * The little the store and the sync need from a logger. Callers pass the app's redacting logger.
+ */
 export interface Logger {
   info(message: string, detail?: Readonly<Record<string, unknown>>): void;
   warn(message: string, detail?: Readonly<Record<string, unknown>>): void;

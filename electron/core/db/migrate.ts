@@ -4,11 +4,13 @@ import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
 import { registerSearchFunctions } from './search/normalize';
 
 /**
- * Runs every migration newer than PRAGMA user_version in ONE transaction, so a failure leaves the database as it
- * was (Signal ts/sql/migrations). A database written by a newer app is refused: never downgrade silently.
+ * Runs every migration newer than PRAGMA user_version in ONE transaction, so a failure leaves the
+ * database as it was (Signal ts/sql/migrations). A database written by a newer app is refused:
+ * never downgrade silently.
  */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
-  // Every connection that writes is migrated first: the functions its statements (and the migrations) call.
+  // Every connection that writes is migrated first: the functions its statements (and the
+  // migrations) call.
   registerSearchFunctions(db);
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version;

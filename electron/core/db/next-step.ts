@@ -1,8 +1,9 @@
 /**
- * The one prompt a course shows (issue "take me to my lesson"): continue where the student stopped, the next unlocked
- * lecture once the last one is finished, "Locked until ..." when the next one is not open yet, "Completed" with an
- * offer to watch again, or "Access ended on ..." - never "Continue watching" on a course that can no longer be
- * watched, nor "Up next" for a lecture already finished.
+ * The one prompt a course shows (issue "take me to my lesson"): continue where the student stopped,
+ * the next unlocked lecture once the last one is finished, "Locked until ..." when the next one is
+ * not open yet, "Completed" with an offer to watch again, or "Access ended on ..." - never
+ * "Continue watching" on a course that can no longer be watched, nor "Up next" for a lecture
+ * already finished.
  */
 import type { Database } from 'better-sqlite3';
 import type {
@@ -37,8 +38,9 @@ export interface NextStepInput extends NextStepFacts {
 }
 
 /**
- * The only lectures of a course its next step can name or depend on. The library reads these four per course from
- * the stored order (nextStepLectures, migration 018) instead of every lecture of the course.
+ * The only lectures of a course its next step can name or depend on. The library reads these four
+ * per course from the stored order (nextStepLectures, migration 018) instead of every lecture of
+ * the course.
  */
 export interface NextStepLectures {
   /** The course's first lecture; null when the course has none. */
@@ -51,10 +53,16 @@ export interface NextStepLectures {
   readonly toDoAfterLast: OrderedLecture | null;
 }
 
-/** "Finished" is the last 5% of a lecture or its last 30 seconds (one definition for every view: common/facts.ts). */
+/**
+ * "Finished" is the last 5% of a lecture or its last 30 seconds (one definition for every view:
+ * common/facts.ts).
+ */
 export { isFinishedAt } from '../../common/facts';
 
-/** A lecture row's state as every view shows it: 'completed' once done (facts.ts lectureDone), never "Started" then. */
+/**
+ * A lecture row's state as every view shows it: 'completed' once done (facts.ts lectureDone), never
+ * "Started" then.
+ */
 export function shownLectureState(
   state: string,
   durationSeconds: number,
@@ -64,10 +72,11 @@ export function shownLectureState(
 }
 
 /**
- * The same rule in SQL, for the counts and the time left the views read in one statement over course `c`: the
- * lectures the school has not completed are counted from the covering index lectures_left (migration 017), less the
- * one lecture done here before the school says so: `c`'s last watched lecture, watched into its finished tail
- * (looked up by its key). TAIL_SECONDS_SQL is that lecture's length, NULL when there is none.
+ * The same rule in SQL, for the counts and the time left the views read in one statement over
+ * course `c`: the lectures the school has not completed are counted from the covering index
+ * lectures_left (migration 017), less the one lecture done here before the school says so: `c`'s
+ * last watched lecture, watched into its finished tail (looked up by its key). TAIL_SECONDS_SQL is
+ * that lecture's length, NULL when there is none.
  */
 const TAIL_SECONDS_SQL = `(SELECT max(t.duration, 0) FROM lectures t
   WHERE t.site_id = c.site_id AND t.id = c.last_lecture_id AND t.course_id = c.id AND t.state <> 'completed' AND t.duration > 0
@@ -93,8 +102,8 @@ export const LECTURES_SQL = {
 } as const;
 
 /**
- * Open now: not locked, or locked until an instant that has passed (the school opens it on that date; the copy
- * synced before then still says locked). An unreadable unlock date keeps it locked.
+ * Open now: not locked, or locked until an instant that has passed (the school opens it on that
+ * date; the copy synced before then still says locked). An unreadable unlock date keeps it locked.
  */
 export function isOpenAt(
   lecture: Pick<OrderedLecture, 'isLocked' | 'unlockAt'>,
@@ -116,7 +125,10 @@ const ref = (l: OrderedLecture): LectureRef => ({
 const firstToDoFrom = (lectures: readonly OrderedLecture[], from: number): OrderedLecture | null =>
   lectures.slice(Math.max(0, from)).find((l) => l.state !== 'completed') ?? null;
 
-/** The four lectures of NextStepLectures, picked from the whole ordered list (a course's detail holds it anyway). */
+/**
+ * The four lectures of NextStepLectures, picked from the whole ordered list (a course's detail
+ * holds it anyway).
+ */
 export function lecturesForNextStep(
   lectures: readonly OrderedLecture[],
   lastLectureId: string | null,
@@ -162,7 +174,8 @@ export function nextStepOf(
       return isOpenAt(last, now)
         ? { kind: 'resume', lecture: ref(last), positionSeconds: position }
         : locked(last);
-    // Finished: the next lecture after it not yet completed; if every later one is done, the first one left earlier.
+    // Finished: the next lecture after it not yet completed; if every later one is done, the first
+    // one left earlier.
     const todo = lectures.toDoAfterLast ?? firstToDo;
     // The last lecture left was the one just finished: the course is done, not "up next" again.
     if (todo.lectureId === last.lectureId) return { kind: 'completed', again: ref(first) };
@@ -194,7 +207,10 @@ const toOrdered = (r: OrderedLectureRow): OrderedLecture => ({
   unlockAt: r.unlock_at,
 });
 
-/** Every lecture of the given courses in each course's order (018's `ord`), one statement for all of them. */
+/**
+ * Every lecture of the given courses in each course's order (018's `ord`), one statement for all of
+ * them.
+ */
 export function orderedLectures(
   db: Database,
   siteId: string,
@@ -228,10 +244,10 @@ export const NO_LECTURES: NextStepLectures = {
 const ROLES = ['first', 'last', 'firstToDo', 'toDoAfterLast'] as const;
 
 /**
- * The NextStepLectures of the given courses of one site, one statement for all of them: each of the four is one
- * step down lectures_in_order or lectures_to_do (migration 018), so a page of 50 courses reads at most 200 lectures
- * however long its courses are. The last watched lecture counts only when it is in the same course, as in
- * lecturesForNextStep.
+ * The NextStepLectures of the given courses of one site, one statement for all of them: each of the
+ * four is one step down lectures_in_order or lectures_to_do (migration 018), so a page of 50
+ * courses reads at most 200 lectures however long its courses are. The last watched lecture counts
+ * only when it is in the same course, as in lecturesForNextStep.
  */
 function nextStepLectures(
   db: Database,
@@ -242,7 +258,8 @@ function nextStepLectures(
   if (courseIds.length === 0) return out;
   const rows = prepared<{ siteId: string; ids: string }, OrderedLectureRow & { role: number }>(
     db,
-    // MATERIALIZED and CROSS JOIN fix the plan: from the page's ids outwards, never a scan of the site's lectures.
+    // MATERIALIZED and CROSS JOIN fix the plan: from the page's ids outwards, never a scan of the
+    // site's lectures.
     `WITH page(course_id) AS MATERIALIZED (SELECT DISTINCT value FROM json_each(@ids)),
      watched(course_id, ord, lecture_id) AS MATERIALIZED (
        SELECT p.course_id, lw.ord, lw.id FROM page p CROSS JOIN courses c CROSS JOIN lectures lw
@@ -270,7 +287,10 @@ function nextStepLectures(
   return out;
 }
 
-/** nextStepLectures for courses of several sites (a page of "All schools"), keyed by `siteId \u0000 courseId`. */
+/**
+ * nextStepLectures for courses of several sites (a page of "All schools"), keyed by
+ * `siteId \u0000 courseId`.
+ */
 export function nextStepLecturesOf(
   db: Database,
   courses: readonly { site_id: string; id: string }[],
@@ -288,7 +308,10 @@ export function nextStepLecturesOf(
   return out;
 }
 
-/** The instants after which a course's next step may change by itself (a locked lecture's unlock date). */
+/**
+ * The instants after which a course's next step may change by itself (a locked lecture's unlock
+ * date).
+ */
 export function unlockBoundaries(lectures: readonly OrderedLecture[]): number[] {
   return lectures.flatMap((l) =>
     l.isLocked && l.unlockAt !== null && Number.isFinite(Date.parse(l.unlockAt))

@@ -1,9 +1,10 @@
 /**
- * Writing the student's notes (migration 020), on the writer's connection. A note is written on a lecture of the
- * saved copy, and keeps what it needs to be shown and opened without it (the school's name and address, the
- * course's, section's and lecture's titles and place): a sync, a sign-out, a renamed or removed lecture and, when
- * the student says so, a removed site leave it as it is. The student's text is cleaned as a site's is (no bidi
- * controls or invisible characters: site-values.ts) and bounded (NOTE_LIMITS, said in words when met).
+ * Writing the student's notes (migration 020), on the writer's connection. A note is written on a
+ * lecture of the saved copy, and keeps what it needs to be shown and opened without it (the
+ * school's name and address, the course's, section's and lecture's titles and place): a sync, a
+ * sign-out, a renamed or removed lecture and, when the student says so, a removed site leave it as
+ * it is. The student's text is cleaned as a site's is (no bidi controls or invisible characters:
+ * site-values.ts) and bounded (NOTE_LIMITS, said in words when met).
  */
 import type { Database } from 'better-sqlite3';
 import { siteParagraphs, siteText } from '../../common/site-values';
@@ -147,7 +148,10 @@ export function updateNote(db: Database, id: number, input: NoteInput, now: stri
   if (changes === 0) throw new CoreError('not-found', 'This note was deleted.');
 }
 
-/** Deletes a note, kept a while to be put back (restoreNote); the oldest deletions past UNDO_KEPT go now. */
+/**
+ * Deletes a note, kept a while to be put back (restoreNote); the oldest deletions past UNDO_KEPT go
+ * now.
+ */
 export function deleteNote(db: Database, id: number, now: string): boolean {
   return db.transaction(() => {
     const { changes } = prepared<{ id: number; now: string }>(
@@ -176,7 +180,10 @@ export function restoreNote(db: Database, id: number): boolean {
   })();
 }
 
-/** The student removed the site and chose not to keep its notes: every one of them goes, deleted ones too. */
+/**
+ * The student removed the site and chose not to keep its notes: every one of them goes, deleted
+ * ones too.
+ */
 export function forgetSiteNotes(db: Database, siteId: string): number {
   return prepared<{ siteId: string }>(db, 'DELETE FROM notes WHERE site_id = @siteId').run({
     siteId,

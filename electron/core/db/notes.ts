@@ -1,8 +1,9 @@
 /**
- * The student's notes and bookmarks (migration 020): what the screens read. A note is shown with the saved copy's
- * current titles while its lecture is in the course, and with the titles it was written under once the school
- * renamed the lecture away or removed it (marked `lectureGone`); a note of a removed site the student kept is read
- * the same way (`siteGone`). Writes are in notes-write.ts (the writer's thread).
+ * The student's notes and bookmarks (migration 020): what the screens read. A note is shown with
+ * the saved copy's current titles while its lecture is in the course, and with the titles it was
+ * written under once the school renamed the lecture away or removed it (marked `lectureGone`); a
+ * note of a removed site the student kept is read the same way (`siteGone`). Writes are in
+ * notes-write.ts (the writer's thread).
  */
 import type { Database } from 'better-sqlite3';
 import { siteText } from '../../common/site-values';
@@ -50,7 +51,8 @@ function toView(r: NoteRow): NoteView {
     positionSeconds: r.position_seconds,
     title: r.title,
     body: r.body,
-    // The school's titles pass the one sanitiser as every view's do; the student's own text was cleaned when saved.
+    // The school's titles pass the one sanitiser as every view's do; the student's own text was
+    // cleaned when saved.
     school: siteText(r.school),
     courseTitle: siteText(r.course_title),
     sectionTitle: siteText(r.section_title),
@@ -70,7 +72,10 @@ export function getNote(db: Database, id: number): NoteView | null {
   return row ? toView(row) : null;
 }
 
-/** A note as stored, for opening and export: its site's address and the course's slug as they were written. */
+/**
+ * A note as stored, for opening and export: its site's address and the course's slug as they were
+ * written.
+ */
 export function getNoteAddress(
   db: Database,
   id: number,
@@ -86,8 +91,9 @@ export function getNoteAddress(
 }
 
 /**
- * A course's notes in the course's order: by the lecture's place (the current one, or the one it had when the
- * note was written if it is gone), then by the moment in the lecture. Bounded by NOTE_LIMITS.count.
+ * A course's notes in the course's order: by the lecture's place (the current one, or the one it
+ * had when the note was written if it is gone), then by the moment in the lecture. Bounded by
+ * NOTE_LIMITS.count.
  */
 export function getCourseNotes(db: Database, siteId: string, courseId: string): NoteView[] {
   return prepared<{ siteId: string; courseId: string }, NoteRow>(
@@ -173,12 +179,14 @@ export function countNotes(db: Database, siteId?: string): number {
 }
 
 /**
- * Notes whose title or text holds every word of `query`, matched in the search index's one form (NFKC, cleaned:
- * search/normalize.ts) as the rest of Search is. Words of 3+ characters go through the trigram index; shorter ones
- * narrow it with LIKE, or alone scan the newest notes first. Nothing typed is read as FTS5 syntax (parse.ts).
- * Newest first, not by rank: a word in most notes would have every match ranked (bm25) for the 25 shown, and the
- * student's own notes are found back by when as much as by how well; FTS5 walks its rowids (the notes' ids, in the
- * order written) backwards and stops at the limit.
+ * Notes whose title or text holds every word of `query`, matched in the search index's one form
+ * (NFKC, cleaned:
+ * search/normalize.ts) as the rest of Search is. Words of 3+ characters go through the trigram
+ * index; shorter ones narrow it with LIKE, or alone scan the newest notes first. Nothing typed is
+ * read as FTS5 syntax (parse.ts). Newest first, not by rank: a word in most notes would have every
+ * match ranked (bm25) for the 25 shown, and the student's own notes are found back by when as much
+ * as by how well; FTS5 walks its rowids (the notes' ids, in the order written) backwards and stops
+ * at the limit.
  */
 export function searchNotes(
   db: Database,
@@ -217,8 +225,8 @@ export function searchNotes(
 }
 
 /**
- * Where a new note on this lecture starts: the course's last watched position when it is this lecture, else 0.
- * Null when the lecture is not in the saved copy.
+ * Where a new note on this lecture starts: the course's last watched position when it is this
+ * lecture, else 0. Null when the lecture is not in the saved copy.
  */
 export function noteDraftStart(
   db: Database,

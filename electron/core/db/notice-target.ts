@@ -1,7 +1,7 @@
 /**
- * Where a notice leads in the saved copy: its url read as one of the site's student pages (common/notice-links.ts),
- * the page's id looked up in this site's rows. One indexed or small statement per open; nothing here is trusted
- * beyond what the sync already checked.
+ * Where a notice leads in the saved copy: its url read as one of the site's student pages
+ * (common/notice-links.ts), the page's id looked up in this site's rows. One indexed or small
+ * statement per open; nothing here is trusted beyond what the sync already checked.
  */
 import { siteLinkUrl } from '../../common/external-url';
 import { readNoticeLink } from '../../common/notice-links';
@@ -83,7 +83,8 @@ export function findNoticeTarget(
             endsAt: r.ends_at,
             isOnline: r.is_online === 1,
             location: r.location,
-            // Offered only when this site may send it (an Internet school may not name this computer or its network).
+            // Offered only when this site may send it (an Internet school may not name this
+            // computer or its network).
             joinUrl: siteLinkUrl(r.join_url, baseUrl),
           }
         : missing;

@@ -17,7 +17,8 @@ import { bool, prepared } from './statements';
 import { cachedView, changingViews } from './view-cache';
 import type { ReadableDB, WritableDB } from './handles';
 
-// ------------------------------------------------------------------ writes (one sync batch, inside its transaction)
+// ------------------------------------------------------------------ writes (one sync batch, inside
+// its transaction)
 
 export function replaceNotifications(
   db: Database,
@@ -96,7 +97,8 @@ export function applyChangeLocally(
       ).run({ siteId, id: change.notificationId, at });
       return;
     case 'mark-all-notifications-read':
-      // The server marks every notification existing when the change is replayed, so all local ones match.
+      // The server marks every notification existing when the change is replayed, so all local ones
+      // match.
       prepared<{ siteId: string; at: string }>(
         db,
         'UPDATE notifications SET read_at = @at WHERE site_id = @siteId AND read_at IS NULL',
@@ -203,9 +205,9 @@ function pendingSubscriptions(db: Database, siteId: string): ReadonlySet<string>
 }
 
 /**
- * Which of these notices have a queued mark-read (or a queued mark-all). For a page, the outbox is asked about the
- * page's ids only, so a page costs the same however many changes wait for the site; for longer lists (the whole
- * inbox) every queued mark-read is read once.
+ * Which of these notices have a queued mark-read (or a queued mark-all). For a page, the outbox is
+ * asked about the page's ids only, so a page costs the same however many changes wait for the site;
+ * for longer lists (the whole inbox) every queued mark-read is read once.
  */
 function pendingReads(
   db: Database,
@@ -231,7 +233,10 @@ function pendingReads(
   };
 }
 
-/** Rows read locally but not by the server can only be so through a queued change: only those are looked up. */
+/**
+ * Rows read locally but not by the server can only be so through a queued change: only those are
+ * looked up.
+ */
 function toNotificationViews(
   db: Database,
   siteId: string,
@@ -268,8 +273,9 @@ const NOTIFICATION_KINDS: readonly NotificationKind[] = [
 const NOTIFICATION_COLUMNS = 'id, kind, title, body, url, created_at, read_at, server_read_at';
 
 /**
- * A page of the inbox, newest first, with queued local changes shown and flagged (pendingSync). `onlyUnread` walks
- * the partial index of unread rows, so a page of unread notices costs the same as any other page.
+ * A page of the inbox, newest first, with queued local changes shown and flagged (pendingSync).
+ * `onlyUnread` walks the partial index of unread rows, so a page of unread notices costs the same
+ * as any other page.
  */
 export function getNotificationsPage(
   db: ReadableDB,
@@ -293,7 +299,10 @@ export function getNotificationsPage(
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
 }
 
-/** Counts and subscriptions: the head of the inbox (and the unread badge). Memoised until the inbox changes. */
+/**
+ * Counts and subscriptions: the head of the inbox (and the unread badge). Memoised until the inbox
+ * changes.
+ */
 export function getNotificationsSummary(db: ReadableDB, siteId: string): NotificationsSummary {
   // Nothing here depends on the clock: only a data change invalidates.
   return cachedView(db, 'notifications', siteId, 'summary', EPOCH, () => {
@@ -322,7 +331,8 @@ function subscriptionsOf(db: Database, siteId: string): NotificationSubscription
     siteId,
   });
   const pending = rows.length === 0 ? new Set<string>() : pendingSubscriptions(db, siteId);
-  // A topic or channel this version does not know has no switch to show (and none to send back): left out.
+  // A topic or channel this version does not know has no switch to show (and none to send back):
+  // left out.
   return rows
     .filter((s) => TOPIC_ORDER.includes(s.topic) && CHANNEL_ORDER.includes(s.channel))
     .map((s): NotificationSubscriptionView => ({
@@ -338,7 +348,10 @@ function subscriptionsOf(db: Database, siteId: string): NotificationSubscription
     );
 }
 
-/** The whole inbox at once (tests, the `notifications:list` channel); the screen reads the summary and pages. */
+/**
+ * The whole inbox at once (tests, the `notifications:list` channel); the screen reads the summary
+ * and pages.
+ */
 export function getNotifications(db: ReadableDB, siteId: string): NotificationsView {
   return cachedView(db, 'notifications', siteId, '', EPOCH, () => {
     const { unreadCount, subscriptions } = getNotificationsSummary(db, siteId);

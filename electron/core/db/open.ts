@@ -14,7 +14,9 @@ export interface OpenedDatabase {
    * The writer's connection: the worker's (writer-worker.ts), or a test's or tool's one database.
    */
   readonly db: WritableDB;
-  /** The file was unreadable and was moved aside; the database is new and the next sync rebuilds it. */
+  /**
+   * The file was unreadable and was moved aside; the database is new and the next sync rebuilds it.
+   */
   readonly recovered: boolean;
   /** Where the unreadable file went, when recovered. */
   readonly movedTo: string | null;
@@ -26,13 +28,15 @@ export interface OpenOptions {
   readonly logger?: Logger;
   /** For the name of a file moved aside. */
   readonly now?: () => Date;
-  /** better-sqlite3's compiled addon (a .node file) when the default one does not fit this runtime. */
+  /**
+   * better-sqlite3's compiled addon (a .node file) when the default one does not fit this runtime.
+   */
   readonly nativeBinding?: string;
   /**
-   * 'at-open' (default): PRAGMA quick_check before the file is used. 'unless-closed-cleanly': only when the last
-   * process to open the file did not close it (closeOfflineDatabase), e.g. a crash or a kill; otherwise the caller
-   * runs checkOfflineDatabase later, off the start's critical path (quick_check reads the whole file: 83 ms for the
-   * large seed, 665 ms for eight times as much).
+   * 'at-open' (default): PRAGMA quick_check before the file is used. 'unless-closed-cleanly': only
+   * when the last process to open the file did not close it (closeOfflineDatabase), e.g. a crash or
+   * a kill; otherwise the caller runs checkOfflineDatabase later, off the start's critical path
+   * (quick_check reads the whole file: 83 ms for the large seed, 665 ms for eight times as much).
    */
   readonly integrityCheck?: 'at-open' | 'unless-closed-cleanly';
 }
@@ -41,12 +45,13 @@ export interface OpenOptions {
  * Opens (or creates) the offline database in the app's data directory.
  * - WAL: readers (views) never wait for the sync's writer (https://sqlite.org/wal.html).
  * - synchronous=FULL: in WAL mode NORMAL may lose the last transactions on power loss
- *   (https://sqlite.org/pragma.html#pragma_synchronous), and a queued change the student made offline exists
- *   nowhere else. Commits are few (one per sync run, one per change), so the extra fsync costs little.
+ *   (https://sqlite.org/pragma.html#pragma_synchronous), and a queued change the student made
+ *   offline exists nowhere else. Commits are few (one per sync run, one per change), so the extra
+ *   fsync costs little.
  * - foreign_keys is off by default in SQLite and must be switched on per connection.
  * - A newer schema is refused with CoreError 'database-too-new' (the file is left untouched).
- * - A corrupt file ("file is not a database", or quick_check failing) is moved aside with a timestamp and rebuilt
- *   empty, keeping whatever outbox rows can still be read.
+ * - A corrupt file ("file is not a database", or quick_check failing) is moved aside with a
+ *   timestamp and rebuilt empty, keeping whatever outbox rows can still be read.
  */
 export function openOfflineDatabase(file: string, options: OpenOptions = {}): OpenedDatabase {
   const logger = options.logger ?? silentLogger;
@@ -110,12 +115,16 @@ function openHealthy(file: string, nativeBinding: string | undefined, check: boo
 
 // ------------------------------------------------------------------ the check after a clean exit
 
-/** Present while a process has the file open (integrityCheck 'unless-closed-cleanly'); removed by a clean close. */
+/**
+ * Present while a process has the file open (integrityCheck 'unless-closed-cleanly'); removed by a
+ * clean close.
+ */
 const openMarker = (file: string) => `${file}.unclosed`;
 
 /**
- * Whether the file exists and its last process closed it (closeOfflineDatabase): nothing is left to recover, and
- * a reader may use it before a writer has opened it (when it is also at this version: openReadConnection checks).
+ * Whether the file exists and its last process closed it (closeOfflineDatabase): nothing is left to
+ * recover, and a reader may use it before a writer has opened it (when it is also at this version:
+ * openReadConnection checks).
  */
 export function closedCleanly(file: string): boolean {
   return file !== ':memory:' && existsSync(file) && !leftOpen(file);
@@ -134,7 +143,10 @@ function markOpen(file: string): void {
   }
 }
 
-/** Closes the connection (SQLite checkpoints the WAL into the file) and records that it was closed cleanly. */
+/**
+ * Closes the connection (SQLite checkpoints the WAL into the file) and records that it was closed
+ * cleanly.
+ */
 export function closeOfflineDatabase(db: WritableDB): void {
   const file = db.name;
   db.close();
@@ -142,7 +154,9 @@ export function closeOfflineDatabase(db: WritableDB): void {
 }
 
 export interface CheckedDatabase {
-  /** The file was damaged: a copy was kept (`keptAt`) and the database was rebuilt empty in place. */
+  /**
+   * The file was damaged: a copy was kept (`keptAt`) and the database was rebuilt empty in place.
+   */
   readonly recovered: boolean;
   readonly keptAt: string | null;
   /** Outbox entries carried over from the damaged data. */
@@ -150,11 +164,12 @@ export interface CheckedDatabase {
 }
 
 /**
- * PRAGMA quick_check of an open database (the check openOfflineDatabase leaves for later after a clean exit: a file
- * damaged while the app was away, by a disk or another program). A damaged database is copied aside with a
- * timestamp, emptied in place and migrated again, keeping whatever outbox rows can still be read, exactly as at
- * open; the next sync rebuilds it. In place, not moved: the read connections of the other threads stay on this
- * file and see the rebuilt database at their next read (its schema changed, so their statements prepare again).
+ * PRAGMA quick_check of an open database (the check openOfflineDatabase leaves for later after a
+ * clean exit: a file damaged while the app was away, by a disk or another program). A damaged
+ * database is copied aside with a timestamp, emptied in place and migrated again, keeping whatever
+ * outbox rows can still be read, exactly as at open; the next sync rebuilds it. In place, not
+ * moved: the read connections of the other threads stay on this file and see the rebuilt database
+ * at their next read (its schema changed, so their statements prepare again).
  */
 export function checkOfflineDatabase(
   db: WritableDB,
@@ -208,10 +223,11 @@ export function checkOfflineDatabase(
 }
 
 /**
- * Empties the database without reading its damaged pages: the schema's rows are deleted (writable_schema, which
- * better-sqlite3's defensive mode refuses outside unsafe mode) and VACUUM writes a fresh file holding nothing; it is
- * what SQLITE_DBCONFIG_RESET_DATABASE does (https://sqlite.org/c3ref/c_dbconfig_defensive.html). user_version goes
- * back to 0 so the migrations run from the first.
+ * Empties the database without reading its damaged pages: the schema's rows are deleted
+ * (writable_schema, which better-sqlite3's defensive mode refuses outside unsafe mode) and VACUUM
+ * writes a fresh file holding nothing; it is what SQLITE_DBCONFIG_RESET_DATABASE does
+ * (https://sqlite.org/c3ref/c_dbconfig_defensive.html). user_version goes back to 0 so the
+ * migrations run from the first.
  */
 function emptyInPlace(db: Db): void {
   db.unsafeMode(true);
@@ -234,8 +250,9 @@ function emptyInPlace(db: Db): void {
 }
 
 /**
- * A read-only connection to a database the writer (worker) has opened: the screens' reads run on it beside the
- * writer's transactions (WAL: readers see the last commit, never half of one; https://sqlite.org/wal.html).
+ * A read-only connection to a database the writer (worker) has opened: the screens' reads run on it
+ * beside the writer's transactions (WAL: readers see the last commit, never half of one;
+ * https://sqlite.org/wal.html).
  */
 export function openReadConnection(
   file: string,
@@ -266,12 +283,14 @@ class CorruptDatabaseError extends Error {
 }
 
 /**
- * `new Database`, with a failure to load SQLite itself (the addon missing, or built for another runtime: Node's
- * ABI is not Electron's) named as such rather than passed on as a bare loader error.
+ * `new Database`, with a failure to load SQLite itself (the addon missing, or built for another
+ * runtime: Node's ABI is not Electron's) named as such rather than passed on as a bare loader
+ * error.
  */
 function openFile(file: string, options: Database.Options): Db {
   try {
-    // Created (or tightened to) 0600 before SQLite opens it: its side files take the same mode (fs/private-files.ts).
+    // Created (or tightened to) 0600 before SQLite opens it: its side files take the same mode
+    // (fs/private-files.ts).
     if (options.readonly !== true) privateDatabaseFile(file);
     return new Database(file, options);
   } catch (error) {
@@ -303,7 +322,10 @@ function isCorruption(error: unknown): boolean {
   );
 }
 
-/** Best effort: reads the outbox of a damaged file read-only. Anything unreadable is lost, never fatal. */
+/**
+ * Best effort: reads the outbox of a damaged file read-only. Anything unreadable is lost, never
+ * fatal.
+ */
 function salvageOutbox(file: string, nativeBinding: string | undefined): RawOutboxRow[] {
   let db: Db | null = null;
   try {

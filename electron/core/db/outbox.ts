@@ -7,9 +7,10 @@ import { changingViews } from './view-cache';
 import type { AnyDB, ReadableDB, WritableDB } from './handles';
 
 /**
- * The outbox: mutations (`account:write`, spec "Scopes") made while offline or before the site answered. Each
- * change is applied to the local rows at once and kept here until the site accepts it; replay goes in id
- * order. After a sync replaces the rows with the server's, pending changes are applied again on top.
+ * The outbox: mutations (`account:write`, spec "Scopes") made while offline or before the site
+ * answered. Each change is applied to the local rows at once and kept here until the site accepts
+ * it; replay goes in id order. After a sync replaces the rows with the server's, pending changes
+ * are applied again on top.
  */
 export type { OutboxChange } from './outbox-change';
 
@@ -62,7 +63,10 @@ export function describeChange(change: OutboxChange): string {
   }
 }
 
-/** Applies the change to the local rows and queues it, in one transaction: the views show it at once. */
+/**
+ * Applies the change to the local rows and queues it, in one transaction: the views show it at
+ * once.
+ */
 export function enqueueChange(
   db: WritableDB,
   siteId: string,
@@ -181,7 +185,10 @@ export function dismissFailed(db: WritableDB, siteId: string, id: number): void 
   });
 }
 
-/** After a snapshot replaced the rows: pending changes go back on top, in order (a queued mark-read stays read). */
+/**
+ * After a snapshot replaced the rows: pending changes go back on top, in order (a queued mark-read
+ * stays read).
+ */
 export function reapplyPending(db: WritableDB, siteId: string): void {
   for (const entry of pendingEntries(db, siteId))
     applyChangeLocally(db, siteId, entry.change, entry.createdAt);
@@ -192,7 +199,9 @@ export function readOutboxRowsRaw(db: Database): RawOutboxRow[] {
   return db.prepare('SELECT * FROM outbox ORDER BY id').all() as RawOutboxRow[];
 }
 
-/** For recovery: puts salvaged rows into a fresh database (ids and order kept). Returns how many. */
+/**
+ * For recovery: puts salvaged rows into a fresh database (ids and order kept). Returns how many.
+ */
 export function restoreOutboxRows(db: WritableDB, rows: readonly RawOutboxRow[]): number {
   const insert = db.prepare(
     `INSERT INTO outbox (id, site_id, kind, payload, description, created_at, status, attempts, last_error, last_attempt_at)

@@ -1,6 +1,7 @@
 /**
- * Pages of the long lists. A request names where the page starts and how long it is; without a limit
- * the whole list is read (the whole-view functions, which share the page queries so both show the same rows).
+ * Pages of the long lists. A request names where the page starts and how long it is; without a
+ * limit the whole list is read (the whole-view functions, which share the page queries so both show
+ * the same rows).
  */
 export interface PageRequest {
   readonly offset?: number;
@@ -13,7 +14,9 @@ export function pageOf(request: PageRequest): { offset: number; limit: number | 
   return { offset, limit };
 }
 
-/** Where the next page starts, or null when this one reached the end (or the whole list was read). */
+/**
+ * Where the next page starts, or null when this one reached the end (or the whole list was read).
+ */
 export function nextOffset(
   offset: number,
   count: number,

@@ -16,11 +16,13 @@ import {
 } from '../../common/site-values';
 
 /**
- * Stored payment rows as view models: the site's values as they came, each checked here (ARCHITECTURE "Data from a
- * site is untrusted input"), and the rules that make an order of payments. The queries live in payments.ts.
+ * Stored payment rows as view models: the site's values as they came, each checked here
+ * (ARCHITECTURE "Data from a site is untrusted input"), and the rules that make an order of
+ * payments. The queries live in payments.ts.
  */
-// Every value each enum can take (a Record, so a value added to the type must be added here): anything else the
-// site sends is 'unknown' in the view model, so the screens and the exports show "unknown" alike.
+// Every value each enum can take (a Record, so a value added to the type must be added here):
+// anything else the site sends is 'unknown' in the view model, so the screens and the exports show
+// "unknown" alike.
 const keysOf = <T extends string>(all: Readonly<Record<T, true>>): readonly T[] =>
   Object.keys(all) as T[];
 const PAYMENT_STATES = keysOf<PaymentState>({
@@ -76,7 +78,10 @@ function parseJson(text: string | null): unknown {
 const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const objects = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
-/** A site's date as text (the screens show one that does not parse as "unknown"); anything not a string is absent. */
+/**
+ * A site's date as text (the screens show one that does not parse as "unknown"); anything not a
+ * string is absent.
+ */
 const dateText = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function toLineItems(text: string): PaymentView['lineItems'] {
@@ -142,7 +147,10 @@ export interface PaymentRow {
   bank_name: string | null;
   code_no: string | null;
   expired_at: string | null;
-  /** expired_at as epoch ms (SQLite's reading of the text, 006-view-pages); null when absent or unreadable. */
+  /**
+   * expired_at as epoch ms (SQLite's reading of the text, 006-view-pages); null when absent or
+   * unreadable.
+   */
   expires_ms: number | null;
   adjustments: string;
   invoice: string | null;
@@ -154,7 +162,10 @@ export const PAYMENT_COLUMNS = `p.id, p.trade_no, p.amount, p.currency, p.paymen
   p.refunded_amount, p.refunded_at, p.refund_requested_at, p.bank_code, p.bank_name, p.code_no, p.expired_at, p.expires_ms,
   p.adjustments, p.invoice, p.line_items, p.installment`;
 
-/** Unpaid ATM / convenience-store payments (the partial index payments_payable); "payable" adds: not expired at @now. */
+/**
+ * Unpaid ATM / convenience-store payments (the partial index payments_payable); "payable" adds: not
+ * expired at @now.
+ */
 export const UNPAID_CODE = `payment_state = 'not_paid' AND code_no IS NOT NULL`;
 export const PAYABLE = `${UNPAID_CODE} AND (expires_ms IS NULL OR expires_ms > @now)`;
 
@@ -167,7 +178,8 @@ export function toPaymentView(r: PaymentRow, now: number): PaymentView {
           bankName: siteTextOrNull(r.bank_name),
           codeNo: siteText(r.code_no),
           expiredAt: r.expired_at,
-          // Judged at read time against the caller's clock, from the same column the SQL filters use.
+          // Judged at read time against the caller's clock, from the same column the SQL filters
+          // use.
           isExpired: r.expires_ms !== null && r.expires_ms <= now,
         };
   return {
@@ -232,7 +244,10 @@ function summaryState(
   return 'mixed';
 }
 
-/** One order from its payments, oldest first as read (spec "Payment node": one node is one payment, not one order). */
+/**
+ * One order from its payments, oldest first as read (spec "Payment node": one node is one payment,
+ * not one order).
+ */
 export function toOrderView(tradeNo: string, payments: readonly PaymentView[]): OrderView {
   let paidAmount = 0;
   let refundedAmount = 0;
@@ -265,6 +280,7 @@ export function toOrderView(tradeNo: string, payments: readonly PaymentView[]): 
   };
 }
 
-// ISO 8601 UTC strings order as text; plain comparison (not localeCompare, which is slow and locale-bound).
+// ISO 8601 UTC strings order as text; plain comparison (not localeCompare, which is slow and
+// locale-bound).
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const EMPTY: readonly never[] = [];

@@ -76,19 +76,27 @@ export function replacePayments(
   ).run({ siteId });
 }
 
-// ------------------------------------------------------------------ views (rows to view models: payment-views.ts)
+// ------------------------------------------------------------------ views (rows to view models:
+// payment-views.ts)
 
-/** Which orders a page holds: a state filter and a search (order number or item title, case-insensitive for ASCII). */
+/**
+ * Which orders a page holds: a state filter and a search (order number or item title,
+ * case-insensitive for ASCII).
+ */
 export interface OrderQuery extends PageRequest {
   readonly state?: OrderFilter;
   readonly query?: string;
-  /** Orders placed in this year (the first four characters of the date as the school wrote it, like the year headings). */
+  /**
+   * Orders placed in this year (the first four characters of the date as the school wrote it, like
+   * the year headings).
+   */
   readonly year?: string;
 }
 
 /**
- * An order's summaryState in SQL, over its payments (the GROUP BY trade_no of payments p): the same rules as
- * summaryState() in payment-views.ts, which the tests hold it to. @now is the caller's clock in epoch ms.
+ * An order's summaryState in SQL, over its payments (the GROUP BY trade_no of payments p): the same
+ * rules as summaryState() in payment-views.ts, which the tests hold it to. @now is the caller's
+ * clock in epoch ms.
  */
 const ORDER_STATE_SQL = `CASE
   WHEN total(refunded_amount) > 0 THEN
@@ -117,8 +125,8 @@ function containsPattern(text: string): string {
 }
 
 /**
- * The WHERE of an order query over `orders o` (and its parameters); the SQL text depends only on which parts are
- * present, so each variant is one prepared statement.
+ * The WHERE of an order query over `orders o` (and its parameters); the SQL text depends only on
+ * which parts are present, so each variant is one prepared statement.
  */
 function orderWhere(q: OrderQuery): { sql: string; params: { like?: string; year?: string } } {
   const parts = ['o.site_id = @siteId'];
@@ -145,9 +153,10 @@ function orderWhere(q: OrderQuery): { sql: string; params: { like?: string; year
 }
 
 /**
- * A page of orders, newest first (by the earliest payment of each; ties by tradeNo), each with its payments newest
- * first. The page's orders come off the index orders_by_created, their payments off payments_by_trade; the
- * time-dependent parts (instructions expired, awaiting vs expired) are judged against `now` at this call.
+ * A page of orders, newest first (by the earliest payment of each; ties by tradeNo), each with its
+ * payments newest first. The page's orders come off the index orders_by_created, their payments off
+ * payments_by_trade; the time-dependent parts (instructions expired, awaiting vs expired) are
+ * judged against `now` at this call.
  */
 export function getOrdersPage(
   db: AnyDB,
@@ -193,7 +202,10 @@ export function getOrdersPage(
   return { items, total, nextOffset: nextOffset(offset, items.length, limit, total) };
 }
 
-/** A page of the unpaid ATM / convenience-store payments still payable at `now`, soonest deadline first (none last). */
+/**
+ * A page of the unpaid ATM / convenience-store payments still payable at `now`, soonest deadline
+ * first (none last).
+ */
 export function getPayableInstructionsPage(
   db: ReadableDB,
   siteId: string,
@@ -221,8 +233,8 @@ export function getPayableInstructionsPage(
 }
 
 /**
- * The payable codes of every school at once, the soonest to expire first (the Today home): one statement over the
- * partial index payments_payable, no count.
+ * The payable codes of every school at once, the soonest to expire first (the Today home): one
+ * statement over the partial index payments_payable, no count.
  */
 export function getPayableAcrossSites(
   db: Database,
@@ -239,7 +251,10 @@ export function getPayableAcrossSites(
     .map((r) => ({ siteId: r.site_id, payment: toPaymentView(r, t) }));
 }
 
-/** The next instant after `now` at which a code matching `which` expires (a view showing them changes then). */
+/**
+ * The next instant after `now` at which a code matching `which` expires (a view showing them
+ * changes then).
+ */
 function nextCodeExpiry(db: Database, siteId: string, now: number, which: string): number {
   const at = prepared<{ siteId: string; now: number }, { at: number | null }>(
     db,
@@ -258,13 +273,16 @@ function countPayable(db: Database, siteId: string, now: number): number {
   })!.n;
 }
 
-/** How many payable codes the summary carries (the screen shows them with the totals, the rest on request). */
+/**
+ * How many payable codes the summary carries (the screen shows them with the totals, the rest on
+ * request).
+ */
 export const PENDING_PREVIEW = 5;
 
 /**
- * The head of the billing screen: counts, totals per currency, the soonest payable codes. Memoised per site until
- * the payments change or the next payable code expires (the codes and their count change then); every part is an
- * index read.
+ * The head of the billing screen: counts, totals per currency, the soonest payable codes. Memoised
+ * per site until the payments change or the next payable code expires (the codes and their count
+ * change then); every part is an index read.
  */
 export function getBillingSummary(db: ReadableDB, siteId: string, now: Date): BillingSummary {
   return cachedView(db, 'billing', siteId, 'summary', now, () => {
@@ -294,8 +312,9 @@ export function getBillingSummary(db: ReadableDB, siteId: string, now: Date): Bi
 }
 
 /**
- * The whole billing at once: every order, every payable code and the totals, from the same queries as the pages.
- * The screen never asks for it (it reads the summary and pages); tests and the `billing:get` channel do.
+ * The whole billing at once: every order, every payable code and the totals, from the same queries
+ * as the pages. The screen never asks for it (it reads the summary and pages); tests and the
+ * `billing:get` channel do.
  */
 export function getBilling(db: ReadableDB, siteId: string, now: Date): BillingView {
   return cachedView(db, 'billing', siteId, '', now, () => {
@@ -348,8 +367,9 @@ export function getPayment(
 }
 
 /**
- * Spending per year and currency, newest year first: paid (paid, and refunded later) minus refunded, with each
- * order counted in the year it was placed (the year of its date as the school wrote it, the list's year headings).
+ * Spending per year and currency, newest year first: paid (paid, and refunded later) minus
+ * refunded, with each order counted in the year it was placed (the year of its date as the school
+ * wrote it, the list's year headings).
  */
 export function getSpendingByYear(db: ReadableDB, siteId: string): YearSpending[] {
   return prepared<{ siteId: string }, Omit<YearSpending, 'spent'>>(

@@ -1,6 +1,7 @@
 /**
- * The plan as the screens show it: every course with an end date ahead (and any with a goal of its own), each
- * planned by common/plan.ts, and this week's work across them all against the overall goal.
+ * The plan as the screens show it: every course with an end date ahead (and any with a goal of its
+ * own), each planned by common/plan.ts, and this week's work across them all against the overall
+ * goal.
  */
 import type { Database } from 'better-sqlite3';
 import { coursePlan, studyDaysOf, weekPlan, type WeeklyGoal } from '../../common/plan';

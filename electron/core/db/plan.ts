@@ -1,8 +1,9 @@
 /**
- * The plans' inputs read from the saved copy: each course with an end date still ahead (or one asked for by id),
- * its lectures (length, done, locked, unlock date) and what its syncs first saw completed this week
- * (lecture_completions, 013). The arithmetic is common/plan.ts; this only reads, in three bounded statements for
- * every school at once, so Today's plans cost the same whatever the number of schools.
+ * The plans' inputs read from the saved copy: each course with an end date still ahead (or one
+ * asked for by id), its lectures (length, done, locked, unlock date) and what its syncs first saw
+ * completed this week (lecture_completions, 013). The arithmetic is common/plan.ts; this only
+ * reads, in three bounded statements for every school at once, so Today's plans cost the same
+ * whatever the number of schools.
  */
 import type { Database } from 'better-sqlite3';
 import { lectureDone } from '../../common/facts';
@@ -118,8 +119,9 @@ export function firstSyncedAt(db: Database): number | null {
 }
 
 /**
- * Lectures first seen completed this week, per course and in all: the syncs' record (an unstamped row is the commit
- * just made, read as now). Only as fresh as the last sync: the school sends no time of its own.
+ * Lectures first seen completed this week, per course and in all: the syncs' record (an unstamped
+ * row is the commit just made, read as now). Only as fresh as the last sync: the school sends no
+ * time of its own.
  */
 export function doneThisWeek(
   db: Database,
@@ -161,7 +163,10 @@ function toRows(
   });
 }
 
-/** Every school's courses with an end date ahead, and any others named (courses with a goal of their own). */
+/**
+ * Every school's courses with an end date ahead, and any others named (courses with a goal of their
+ * own).
+ */
 export function getPlanCourses(
   db: Database,
   now: number,

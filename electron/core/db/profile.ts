@@ -54,7 +54,10 @@ function textList(text: string): string[] {
   }
 }
 
-/** The signed-in member with the sites where they hold a role (roles highest first). 'not-found' before a sync. */
+/**
+ * The signed-in member with the sites where they hold a role (roles highest first). 'not-found'
+ * before a sync.
+ */
 export function getProfile(db: ReadableDB, siteId: string): ProfileView {
   const row = prepared<{ siteId: string }, ProfileRow>(
     db,

@@ -12,9 +12,10 @@ const DAY_MS = 86_400_000;
 export const WEEKS_SHOWN = 12;
 
 /**
- * "This week" is the student's local week, Monday to Sunday (ISO 8601 weeks), in `timeZone`: the key of a week is
- * the day number (days since 1970-01-01) of its Monday in that zone. A lecture counts in the week the app first saw
- * it completed (lecture_completions, stamped by the sync that saw it), the only time the app has for it.
+ * "This week" is the student's local week, Monday to Sunday (ISO 8601 weeks), in `timeZone`: the
+ * key of a week is the day number (days since 1970-01-01) of its Monday in that zone. A lecture
+ * counts in the week the app first saw it completed (lecture_completions, stamped by the sync that
+ * saw it), the only time the app has for it.
  */
 export function weekCounter(timeZone: string): (ms: number) => number {
   if (!isKnownTimeZone(timeZone))
@@ -28,7 +29,10 @@ export function weekCounter(timeZone: string): (ms: number) => number {
 
 const mondayOf = (week: number) => new Date(week * DAY_MS).toISOString().slice(0, 10);
 
-/** The weeks with their work, from the stamped completions (an unstamped row is the commit just made: now). */
+/**
+ * The weeks with their work, from the stamped completions (an unstamped row is the commit just
+ * made: now).
+ */
 export function completedWeeks(
   db: Database,
   siteId: string,
@@ -109,7 +113,10 @@ export function getProgressSummary(
   };
 }
 
-/** One course's progress as the export writes it: the site's counts, and lengths summed from its lectures. */
+/**
+ * One course's progress as the export writes it: the site's counts, and lengths summed from its
+ * lectures.
+ */
 export interface CourseProgressRow {
   readonly courseId: string;
   readonly title: string;
@@ -125,7 +132,9 @@ export interface CourseProgressRow {
   readonly completedSeconds: number;
 }
 
-/** Every course of the site, in the library's order, with what is done of it (the progress export). */
+/**
+ * Every course of the site, in the library's order, with what is done of it (the progress export).
+ */
 export function getCourseProgressRows(db: ReadableDB, siteId: string): CourseProgressRow[] {
   return prepared<{ siteId: string }, Record<string, unknown>>(
     db,

@@ -1,8 +1,10 @@
 /**
- * What a sync hands the store: one site's data as the member API returned it (service-spec "Member API:
+ * What a sync hands the store: one site's data as the member API returned it (service-spec "Member
+ * API:
  * viewer"), already paged to the end. Each record is the result type of the document the sync sends
- * (graphql/documents.ts, typed against the member schema by gql.tada), so a field the query asks for is in the
- * record by construction: the store and the views see it or fail to compile, never drop it unseen.
+ * (graphql/documents.ts, typed against the member schema by gql.tada), so a field the query asks
+ * for is in the record by construction: the store and the views see it or fail to compile, never
+ * drop it unseen.
  */
 import type {
   ConsultingServiceNode,
@@ -16,9 +18,9 @@ import type {
 } from '../graphql/documents';
 
 /**
- * A document's result as the store receives it: read-only, and every enum widened to string. The schema's enums
- * name the values known when this build was made; a site may send others, which are shown, not thrown, so no code
- * may treat them as a closed set.
+ * A document's result as the store receives it: read-only, and every enum widened to string. The
+ * schema's enums name the values known when this build was made; a site may send others, which are
+ * shown, not thrown, so no code may treat them as a closed set.
  */
 export type Received<T> = T extends string
   ? string
@@ -40,8 +42,8 @@ export type NotificationRecord = Received<NotificationNode>;
 export type SubscriptionRecord = Received<SubscriptionNode>;
 
 /**
- * One site's snapshot. A part left undefined was not fetched (e.g. refused for a missing scope): its rows
- * are kept as they are. A part given (even empty) replaces what was stored.
+ * One site's snapshot. A part left undefined was not fetched (e.g. refused for a missing scope):
+ * its rows are kept as they are. A part given (even empty) replaces what was stored.
  */
 export interface SiteSnapshot {
   readonly profile?: ProfileRecord;

@@ -1,6 +1,6 @@
 /**
- * One run of the reminders (the rules and their memory: reminder-run.ts): snoozes that came due first, then each
- * kind's items, in one transaction. Pure over the database and the input's clock.
+ * One run of the reminders (the rules and their memory: reminder-run.ts): snoozes that came due
+ * first, then each kind's items, in one transaction. Pure over the database and the input's clock.
  */
 import type { Database } from 'better-sqlite3';
 import {
@@ -22,7 +22,10 @@ import { prepared } from './statements';
 
 const SEEN_LOCKED = 'lecture-locked';
 
-/** The items snoozed until now or before: reminded of again if they still matter; the rows go either way. */
+/**
+ * The items snoozed until now or before: reminded of again if they still matter; the rows go either
+ * way.
+ */
 function dueSnoozes(db: Database, input: RuleRunInput): Map<RuleKind, Due[]> {
   const rows = prepared<{ now: number }, { site_id: string; kind: RuleKind; subject_id: string }>(
     db,
@@ -58,7 +61,10 @@ function snoozedNow(db: Database, now: number): Set<string> {
   );
 }
 
-/** One kind's items whose lead times came: announced (not at a baseline, not switched off), all marked. */
+/**
+ * One kind's items whose lead times came: announced (not at a baseline, not switched off), all
+ * marked.
+ */
 function decideKind(
   db: Database,
   kind: RuleKind,
@@ -81,7 +87,8 @@ function decideKind(
     const leads = kind === 'lecture-unlocked' || kind === 'plan-behind' ? [0] : rule.leadMinutes;
     const due = dueLeads(db, kind, s, leads, input);
     if (!due) continue;
-    // Due at the site's first sync (the student had it), or switched off: remembered as said, never said later.
+    // Due at the site's first sync (the student had it), or switched off: remembered as said, never
+    // said later.
     const silent = !rule.enabled || ctx.base.fresh === s.siteId;
     for (const label of due.labels) ctx.mark(s, kind, label, !silent);
     // Said just now as a snooze come due: once is enough.
@@ -112,7 +119,8 @@ export function decideRuleReminders(db: Database, input: RuleRunInput): RuleRemi
       });
       if (g) groups.push(g);
     }
-    // What is locked now is what a later run compares with (a lecture the school opens without a date).
+    // What is locked now is what a later run compares with (a lecture the school opens without a
+    // date).
     prepared<{ at: string }>(
       db,
       `INSERT INTO reminder_marks (site_id, kind, subject_id, threshold, due_at, marked_at, announced)

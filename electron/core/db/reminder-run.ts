@@ -1,11 +1,14 @@
 /**
- * Reminders by the student's rules: for each kind and school, on or off and one or more lead times (1 hour ...
- * 1 week, or their own), quiet hours, and snoozes. Decided over the saved copy and remembered in it (reminder_marks,
- * 012; reminder_snoozes, 030), in one transaction, so each item is reminded of once per lead time across restarts:
- * - a lead time whose moment came while the app was closed fires at the next run, marked `late` (the text says so);
- *   several passed at once fire as one (the nearest), the others are marked;
- * - an item that no longer matters is never read (a code paid, an event begun, an access ended): dropped;
- * - a moment inside quiet hours waits for their end; a run inside them fires nothing and marks nothing;
+ * Reminders by the student's rules: for each kind and school, on or off and one or more lead times
+ * (1 hour ... 1 week, or their own), quiet hours, and snoozes. Decided over the saved copy and
+ * remembered in it (reminder_marks, 012; reminder_snoozes, 030), in one transaction, so each item
+ * is reminded of once per lead time across restarts:
+ * - a lead time whose moment came while the app was closed fires at the next run, marked `late`
+ *   (the text says so); several passed at once fire as one (the nearest), the others are marked;
+ * - an item that no longer matters is never read (a code paid, an event begun, an access ended):
+ *   dropped;
+ * - a moment inside quiet hours waits for their end; a run inside them fires nothing and marks
+ *   nothing;
  * - a snoozed item waits for its time, then is reminded of once more if it still matters.
  * A site's first run after its first sync is its baseline: what was already due is marked, never announced.
  * Marks are keyed by the lead's label ('30d', '7d', '1d', '1h'; 'open' for a lecture): the marks the fixed
@@ -59,10 +62,16 @@ export interface RuleReminderGroup {
 
 export const RULE_SUBJECTS_PER_RUN = 200;
 export const GROUP_ITEMS = 20;
-/** The scheduler runs every 5 minutes: a reminder later than this was missed while the app was closed. */
+/**
+ * The scheduler runs every 5 minutes: a reminder later than this was missed while the app was
+ * closed.
+ */
 export const LATE_MS = 15 * 60_000;
 
-/** A lead time's key in reminder_marks: the largest whole unit ('7d', '12h', '90m'); a lecture's moment 'open'. */
+/**
+ * A lead time's key in reminder_marks: the largest whole unit ('7d', '12h', '90m'); a lecture's
+ * moment 'open'.
+ */
 export function leadLabel(kind: RuleKind, minutes: number): string {
   if (kind === 'lecture-unlocked') return 'open';
   if (kind === 'plan-behind') return 'week';
@@ -125,7 +134,8 @@ export function dueLeads(
 
 export function subjectsOf(db: Database, kind: RuleKind, input: RuleRunInput, maxLead: number) {
   if (kind === 'plan-behind') return input.behind.slice(0, RULE_SUBJECTS_PER_RUN);
-  // Lectures: opened within the last week at most (the marks keep older ones from coming back anyway).
+  // Lectures: opened within the last week at most (the marks keep older ones from coming back
+  // anyway).
   const within = kind === 'lecture-unlocked' ? 7 * 86_400_000 : maxLead * 60_000;
   return subjectsAhead(db, kind, input.now, within, RULE_SUBJECTS_PER_RUN);
 }
@@ -188,7 +198,8 @@ export function group(
       kind === 'lecture-unlocked' || kind === 'plan-behind'
         ? 0
         : Math.max(0, (s.dueMs ?? now) - now),
-    // Late: its moment came after the last run and long before this one, so no run was there to say it.
+    // Late: its moment came after the last run and long before this one, so no run was there to say
+    // it.
     late:
       !flags.snoozed &&
       due.some(

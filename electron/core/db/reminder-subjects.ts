@@ -1,7 +1,8 @@
 /**
- * What each reminder kind can be about, read from the saved copy: the items whose moment is ahead within the
- * largest lead time asked for (an access end, an event's start, a code's deadline), the lectures that opened, and
- * one item by id (a snoozed one: still there only while it still matters). Bounded: at most `limit` a kind.
+ * What each reminder kind can be about, read from the saved copy: the items whose moment is ahead
+ * within the largest lead time asked for (an access end, an event's start, a code's deadline), the
+ * lectures that opened, and one item by id (a snoozed one: still there only while it still
+ * matters). Bounded: at most `limit` a kind.
  */
 import type { Database } from 'better-sqlite3';
 import { siteText } from '../../common/site-values';
@@ -53,8 +54,8 @@ const AHEAD: Record<Exclude<SubjectKind, 'lecture-unlocked' | 'plan-behind'>, st
 };
 
 /**
- * Lectures that opened in a course still open: their date passed (within `@since`), or the school now sends open
- * one this app saw locked (opened early, or without a date: its moment is '').
+ * Lectures that opened in a course still open: their date passed (within `@since`), or the school
+ * now sends open one this app saw locked (opened early, or without a date: its moment is '').
  */
 const OPENED = `SELECT l.site_id, l.id, l.title, c.title AS course_title, coalesce(l.unlock_at, '') AS due_at,
          ${ms('l.unlock_at')} AS due_ms

@@ -1,17 +1,18 @@
 /**
- * Reminders: which ones are due, decided over the saved copy and remembered in it (migration 012), so each is said
- * once. Three kinds:
- * - access-ending: an unfinished course whose access ends within 30, 7 or 1 days; each threshold once per course
- *   (and per end date: access renewed to a new date is reminded of again);
- * - lecture-unlocked: a lecture whose unlock time passed after the site's first sync, or one this app saw locked
- *   that the site now sends open (opened early, or without a date);
+ * Reminders: which ones are due, decided over the saved copy and remembered in it (migration 012),
+ * so each is said once. Three kinds:
+ * - access-ending: an unfinished course whose access ends within 30, 7 or 1 days; each threshold
+ *   once per course (and per end date: access renewed to a new date is reminded of again);
+ * - lecture-unlocked: a lecture whose unlock time passed after the site's first sync, or one this
+ *   app saw locked that the site now sends open (opened early, or without a date);
  * - event-starting: an event the student registered for starts within 1 day, then within 1 hour.
  *
- * A site's first run (after its first sync) is its baseline: whatever is due then is what the student already had,
- * so it is marked and never announced. A kind switched off is marked all the same, so switching it on later does not
- * announce old news. Each run returns at most one group per kind ("3 courses end soon"), whatever the number of
- * sites or subjects, and reads at most REMINDER_SUBJECTS_PER_RUN subjects a kind (the rest wait for the next run).
- * Everything happens in one transaction: a crash after it cannot announce twice, a crash before announces nothing.
+ * A site's first run (after its first sync) is its baseline: whatever is due then is what the
+ * student already had, so it is marked and never announced. A kind switched off is marked all the
+ * same, so switching it on later does not announce old news. Each run returns at most one group per
+ * kind ("3 courses end soon"), whatever the number of sites or subjects, and reads at most
+ * REMINDER_SUBJECTS_PER_RUN subjects a kind (the rest wait for the next run). Everything happens in
+ * one transaction: a crash after it cannot announce twice, a crash before announces nothing.
  *
  * Pure over the database and the `now` it is given (tests move the clock; the app passes its own).
  */
@@ -40,7 +41,10 @@ export const EVENT_THRESHOLDS = [
 ] as const;
 /** A lecture has one moment: it opened. */
 const UNLOCKED = 'open';
-/** The lectures this app saw locked (a mark of their own kind): one the site later sends open has opened. */
+/**
+ * The lectures this app saw locked (a mark of their own kind): one the site later sends open has
+ * opened.
+ */
 const SEEN_LOCKED = 'lecture-locked';
 
 /** The cap on one run's work: subjects read (and marked) per kind. */
@@ -57,13 +61,18 @@ export interface ReminderGroup {
   readonly courseTitle: string | null;
   /** The instant it is about: the access end, the event start, the unlock. */
   readonly dueAt: string;
-  /** access-ending and event-starting: milliseconds from now to dueAt (> 0). lecture-unlocked: 0. */
+  /**
+   * access-ending and event-starting: milliseconds from now to dueAt (> 0). lecture-unlocked: 0.
+   */
   readonly leftMs: number;
 }
 
 export interface ReminderRunInput {
   readonly now: number;
-  /** The site whose sync just committed (its first one sets its baseline), or null for a run on the timer. */
+  /**
+   * The site whose sync just committed (its first one sets its baseline), or null for a run on the
+   * timer.
+   */
   readonly syncedSiteId: string | null;
   readonly enabled: Readonly<Record<ReminderKind, boolean>>;
 }
@@ -92,7 +101,10 @@ const UNMARKED = (kind: ReminderKind, subject: string, threshold: string, due: s
   `NOT EXISTS (SELECT 1 FROM reminder_marks m WHERE m.site_id = s.site_id AND m.kind = '${kind}' AND m.subject_id = ${subject}
      AND m.threshold = ${threshold} AND m.due_at = ${due})`;
 
-/** Candidates: subjects of baselined sites past a threshold they were not marked for. `baseline` is 1 for the site being baselined now. */
+/**
+ * Candidates: subjects of baselined sites past a threshold they were not marked for. `baseline` is
+ * 1 for the site being baselined now.
+ */
 const QUERIES: Record<ReminderKind, string> = {
   'access-ending': `
     SELECT s.site_id, s.id, s.title, NULL AS course_title, s.expire_date AS due_at, s.expires_ms AS due_ms,
@@ -110,9 +122,10 @@ const QUERIES: Record<ReminderKind, string> = {
      WHERE ${ms('s.starts_at')} > @now AND ${ms('s.starts_at')} - @now <= ${EVENT_THRESHOLDS[0].ms}
        AND ${UNMARKED('event-starting', 's.id', crossed(`${ms('s.starts_at')} - @now`, EVENT_THRESHOLDS), 's.starts_at')}
      ORDER BY ${ms('s.starts_at')}, s.site_id, s.id LIMIT @limit`,
-  // Opened since the site's baseline (the student had what opened before it): its unlock time passed, or the site
-  // now says open a lecture this app saw locked (a school may open one early, or drop its date). Only in a course
-  // whose access is open. A lecture without a date is keyed on '' as its moment.
+  // Opened since the site's baseline (the student had what opened before it): its unlock time
+  // passed, or the site now says open a lecture this app saw locked (a school may open one early,
+  // or drop its date). Only in a course whose access is open. A lecture without a date is keyed on
+  // '' as its moment.
   'lecture-unlocked': `
     SELECT s.site_id, s.id, s.title, c.title AS course_title, coalesce(s.unlock_at, '') AS due_at, ${ms('s.unlock_at')} AS due_ms,
            '${UNLOCKED}' AS threshold, r.site_id = @baselineSite AS baseline
@@ -131,7 +144,10 @@ const QUERIES: Record<ReminderKind, string> = {
      ORDER BY coalesce(${ms('s.unlock_at')}, @now) DESC, s.site_id, s.id LIMIT @limit`,
 };
 
-/** A threshold crossed marks the larger ones too: a course first seen 5 days before its end is not told "30 days" later. */
+/**
+ * A threshold crossed marks the larger ones too: a course first seen 5 days before its end is not
+ * told "30 days" later.
+ */
 function thresholdsFrom(kind: ReminderKind, label: string): string[] {
   const list: readonly { label: string }[] =
     kind === 'access-ending'

@@ -1,15 +1,18 @@
 /**
- * What the school's page for something in the saved copy is (net/site-pages.ts builds its address): a course by its
- * slug, a lecture with the position to resume from (the course's last watched position when it is that lecture),
- * an order by its trade number, a consulting service by its id. Something not in the saved copy, or a lecture that
- * is still locked, has no page to open.
+ * What the school's page for something in the saved copy is (net/site-pages.ts builds its address):
+ * a course by its slug, a lecture with the position to resume from (the course's last watched
+ * position when it is that lecture), an order by its trade number, a consulting service by its id.
+ * Something not in the saved copy, or a lecture that is still locked, has no page to open.
  */
 import { CoreError } from '../errors';
 import { isOpenAt } from './next-step';
 import { prepared } from './statements';
 import type { ReadableDB } from './handles';
 
-/** The page found, in the shape net/site-pages.ts builds an address from (db does no HTTP and imports no net). */
+/**
+ * The page found, in the shape net/site-pages.ts builds an address from (db does no HTTP and
+ * imports no net).
+ */
 export type SitePage =
   | { readonly kind: 'course'; readonly slug: string }
   | {

@@ -3,7 +3,10 @@ import { prepared } from './statements';
 import { changingViews } from './view-cache';
 import type { AnyDB, ReadableDB, WritableDB } from './handles';
 
-/** Every stored row belongs to a site; the auth/sites module keeps the site's configuration, we keep its id. */
+/**
+ * Every stored row belongs to a site; the auth/sites module keeps the site's configuration, we keep
+ * its id.
+ */
 export function ensureSite(db: WritableDB, siteId: string, now: Date = new Date()): void {
   prepared<{ id: string; createdAt: string }>(
     db,
@@ -14,16 +17,19 @@ export function ensureSite(db: WritableDB, siteId: string, now: Date = new Date(
   });
 }
 
-/** Deletes the site and, through ON DELETE CASCADE, all its offline data, outbox and sync history. */
+/**
+ * Deletes the site and, through ON DELETE CASCADE, all its offline data, outbox and sync history.
+ */
 export function removeSiteData(db: WritableDB, siteId: string): void {
   changingViews(
     db,
     siteId,
     'all',
     db.transaction(() => {
-      // FTS5 tables take no foreign keys: clear the site's search rows explicitly. The short-term grams index is
-      // dropped whole (a contentless table cannot delete one site's rows cheaply): the student asked for this site's
-      // data to go, so nothing derived from its text stays; the other sites' rows are scanned until re-indexed.
+      // FTS5 tables take no foreign keys: clear the site's search rows explicitly. The short-term
+      // grams index is dropped whole (a contentless table cannot delete one site's rows cheaply):
+      // the student asked for this site's data to go, so nothing derived from its text stays; the
+      // other sites' rows are scanned until re-indexed.
       prepared<{ siteId: string }>(db, 'DELETE FROM search_index WHERE site_id = @siteId').run({
         siteId,
       });

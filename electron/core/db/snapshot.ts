@@ -29,15 +29,18 @@ import {
 } from './parts';
 import type { ReadableDB, WritableDB } from './handles';
 
-/** A part's digest: the SHA-256 of its JSON (writer-handlers.ts builds the same bytes page by page). */
+/**
+ * A part's digest: the SHA-256 of its JSON (writer-handlers.ts builds the same bytes page by page).
+ */
 export function digestOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('base64');
 }
 
 /**
- * Commits the snapshot unless it is what is stored already: every part given has the stored digest, and nothing
- * local sits on top (no pending outbox change, no inbox row showing a local value). Then no transaction runs at
- * all: a no-change re-sync writes nothing, changes no view and sends no change event.
+ * Commits the snapshot unless it is what is stored already: every part given has the stored digest,
+ * and nothing local sits on top (no pending outbox change, no inbox row showing a local value).
+ * Then no transaction runs at all: a no-change re-sync writes nothing, changes no view and sends no
+ * change event.
  */
 export function commitSnapshotIfChanged(
   db: WritableDB,
@@ -47,8 +50,8 @@ export function commitSnapshotIfChanged(
   cursors: PageCursors = {},
 ): CommitResult {
   const counts = countSnapshot(snapshot);
-  // Digested once, for the check and the commit (a part's digest serialises and hashes all of its rows); a staged
-  // snapshot comes with its digests, hashed as its pages arrived.
+  // Digested once, for the check and the commit (a part's digest serialises and hashes all of its
+  // rows); a staged snapshot comes with its digests, hashed as its pages arrived.
   const digests = staged ?? digestsOf(snapshot);
   const result: CommitResult = isStored(db, siteId, snapshot, digests)
     ? { rewritten: [], unchanged: true, counts }
@@ -58,10 +61,11 @@ export function commitSnapshotIfChanged(
 }
 
 /**
- * Stores the cursors each part paged with beside its digest, where they differ from the stored ones: a rewritten
- * part, or rows unchanged but paged differently (a site whose cursors are not positions, or cursors stored wrong),
- * so the next sync's hint is right. Nothing a view reads changes. On a site whose cursors name positions, an
- * unchanged part pages the same way and nothing is written. A hint only: it is not part of the commit's transaction.
+ * Stores the cursors each part paged with beside its digest, where they differ from the stored
+ * ones: a rewritten part, or rows unchanged but paged differently (a site whose cursors are not
+ * positions, or cursors stored wrong), so the next sync's hint is right. Nothing a view reads
+ * changes. On a site whose cursors name positions, an unchanged part pages the same way and nothing
+ * is written. A hint only: it is not part of the commit's transaction.
  */
 function storeCursors(db: WritableDB, siteId: string, cursors: PageCursors): void {
   const stale: [PagedPart, string][] = [];
@@ -87,10 +91,10 @@ function storeCursors(db: WritableDB, siteId: string, cursors: PageCursors): voi
 }
 
 /**
- * The page cursors stored with each part's digest (migration 008), for the next fetch's `cursors`. A part whose
- * rows did not change keeps the cursors of the commit that wrote them: the same rows page the same way on a site
- * whose cursors name a position. Anything that is not a list of cursors starting with null is left out (a hint
- * only: the fetch checks every page it takes from it).
+ * The page cursors stored with each part's digest (migration 008), for the next fetch's `cursors`.
+ * A part whose rows did not change keeps the cursors of the commit that wrote them: the same rows
+ * page the same way on a site whose cursors name a position. Anything that is not a list of cursors
+ * starting with null is left out (a hint only: the fetch checks every page it takes from it).
  */
 export function storedPageCursors(db: ReadableDB, siteId: string): PageCursors {
   const out: { -readonly [P in PagedPart]?: readonly (string | null)[] } = {};
@@ -186,17 +190,21 @@ export function countSnapshot(snapshot: SiteSnapshot): Record<string, number> {
   return counts;
 }
 
-/** The memoised views a commit that rewrote these parts changes (the inbox overlay is applied on every commit). */
+/**
+ * The memoised views a commit that rewrote these parts changes (the inbox overlay is applied on
+ * every commit).
+ */
 export function viewsOfCommit(rewritten: readonly PartName[]): ViewArea[] {
   return ['notifications', ...rewritten.flatMap((part) => SYNCED_PARTS[part].views)];
 }
 
 /**
- * Commits one site's snapshot in ONE transaction (ARCHITECTURE "each sync batch in one db.transaction"): a view
- * never sees half a sync, and if anything throws nothing changes. Every part given replaces the stored rows
- * (rows the server no longer returns disappear), unless it is byte for byte what the last commit stored; parts
- * left undefined keep theirs. Pending outbox changes are applied again on top (over the server's values), and
- * the search rows of the rewritten parts are rebuilt. Returns the parts rewritten.
+ * Commits one site's snapshot in ONE transaction (ARCHITECTURE "each sync batch in one
+ * db.transaction"): a view never sees half a sync, and if anything throws nothing changes. Every
+ * part given replaces the stored rows (rows the server no longer returns disappear), unless it is
+ * byte for byte what the last commit stored; parts left undefined keep theirs. Pending outbox
+ * changes are applied again on top (over the server's values), and the search rows of the rewritten
+ * parts are rebuilt. Returns the parts rewritten.
  */
 export function commitSnapshot(db: WritableDB, siteId: string, snapshot: SiteSnapshot): PartName[] {
   return commitDigested(db, siteId, snapshot, digestsOf(snapshot));
@@ -208,14 +216,15 @@ function commitDigested(
   snapshot: SiteSnapshot,
   digests: ReadonlyMap<PartName, string>,
 ): PartName[] {
-  // The views read what was rewritten; the inbox overlay and pending changes are applied on every commit.
+  // The views read what was rewritten; the inbox overlay and pending changes are applied on every
+  // commit.
   return changingViews(
     db,
     siteId,
     viewsOfCommit,
     db.transaction(() => {
-      // The site must exist (the sync ensures it when a run starts). If it was removed while the run was fetching,
-      // the snapshot is dropped rather than bringing the site back.
+      // The site must exist (the sync ensures it when a run starts). If it was removed while the
+      // run was fetching, the snapshot is dropped rather than bringing the site back.
       if (!hasSite(db, siteId))
         throw new CoreError('not-found', 'This site was removed while it was syncing.', { siteId });
       const stored = storedDigests(db, siteId);
@@ -237,15 +246,16 @@ function commitDigested(
           ).run({ siteId, part, digest });
         }
       };
-      // What the student will want to know changed (change-record.ts): the rows before, compared after.
+      // What the student will want to know changed (change-record.ts): the rows before, compared
+      // after.
       const before = captureBefore(db, siteId, PART_NAMES.filter(changed));
       for (const part of PART_NAMES)
         write(part, (v) =>
           (REPLACE[part] as (db: Database, siteId: string, value: unknown) => void)(db, siteId, v),
         );
       if (before) recordChanges(db, siteId, before, new Date().toISOString());
-      // Unchanged inbox parts still drop local changes the site refused since (failed outbox entries): back to
-      // the server's values; pending ones are applied again just below.
+      // Unchanged inbox parts still drop local changes the site refused since (failed outbox
+      // entries): back to the server's values; pending ones are applied again just below.
       if (snapshot.notifications !== undefined && !rewritten.includes('notifications'))
         resetNotificationOverlay(db, siteId);
       if (snapshot.subscriptions !== undefined && !rewritten.includes('subscriptions'))

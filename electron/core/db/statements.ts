@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
- * Prepared statements, compiled once per connection and reused (better-sqlite3 recommends preparing once).
- * Every statement uses named parameters (`@name`).
+ * Prepared statements, compiled once per connection and reused (better-sqlite3 recommends preparing
+ * once). Every statement uses named parameters (`@name`).
  */
 const cache = new WeakMap<Database, Map<string, Statement>>();
 

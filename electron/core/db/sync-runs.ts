@@ -6,7 +6,9 @@ import { json, prepared } from './statements';
 import { changingViews } from './view-cache';
 import type { ReadableDB, WritableDB } from './handles';
 
-/** Records a finished run. A site removed meanwhile is not brought back (its history went with it). */
+/**
+ * Records a finished run. A site removed meanwhile is not brought back (its history went with it).
+ */
 export function recordSyncRun(db: WritableDB, summary: SyncRunSummary): void {
   changingViews(db, summary.siteId, [], () => {
     if (!hasSite(db, summary.siteId)) return;
@@ -24,7 +26,8 @@ export function recordSyncRun(db: WritableDB, summary: SyncRunSummary): void {
       errorCode: summary.error?.code ?? null,
       errorMessage: summary.error?.message ?? null,
     });
-    // A good run stamps the lectures its commit first found completed with its time (013-lecture-completions).
+    // A good run stamps the lectures its commit first found completed with its time
+    // (013-lecture-completions).
     if (summary.outcome === 'completed' || summary.outcome === 'partial')
       stampCompletions(db, summary.siteId, summary.finishedAt);
     // Keep a short history.
@@ -87,7 +90,10 @@ export function getStoredSyncState(db: ReadableDB, siteId: string): StoredSyncSt
   };
 }
 
-/** When the site last synced well (completed or partial), or null: the one source of a site summary's lastSyncedAt. */
+/**
+ * When the site last synced well (completed or partial), or null: the one source of a site
+ * summary's lastSyncedAt.
+ */
 export function getLastSyncedAt(db: ReadableDB, siteId: string): string | null {
   return getStoredSyncState(db, siteId).lastSyncedAt;
 }

@@ -1,8 +1,9 @@
 /**
- * The Today home (what to do next, across every school kept on this computer), read from the saved copy so it works
- * offline: the courses being watched, most recent first; what needs attention soon (access ending within 14 days,
- * unpaid ATM/convenience-store codes, events within 7 days, lectures whose unlock date passed since the last sync).
- * Each part is one bounded statement; the bench keeps the whole read under 5 ms on the large seed.
+ * The Today home (what to do next, across every school kept on this computer), read from the saved
+ * copy so it works offline: the courses being watched, most recent first; what needs attention soon
+ * (access ending within 14 days, unpaid ATM/convenience-store codes, events within 7 days, lectures
+ * whose unlock date passed since the last sync). Each part is one bounded statement; the bench
+ * keeps the whole read under 5 ms on the large seed.
  */
 import type { Database } from 'better-sqlite3';
 import type { TodayAttention, TodayCourse } from '../../common/view-models';
@@ -36,7 +37,10 @@ interface WatchedRow {
   percent: number;
 }
 
-/** Access still open (lifetime, no end, or an end after now): the SQL twin of LibraryCourse.isExpired. */
+/**
+ * Access still open (lifetime, no end, or an end after now): the SQL twin of
+ * LibraryCourse.isExpired.
+ */
 const OPEN = '(c.has_lifetime_access = 1 OR c.expires_ms IS NULL OR c.expires_ms > @now)';
 /** An ISO date as epoch ms in SQL; an unreadable one is NULL (never matched, never thrown). */
 const ms = (column: string) => `CAST(unixepoch(${column}, 'subsec') * 1000 AS INTEGER)`;

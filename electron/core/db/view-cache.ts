@@ -2,24 +2,30 @@ import type { Database } from 'better-sqlite3';
 import type { AnyDB, ReadableDB, WritableDB } from './handles';
 
 /**
- * Memoised view models. A view is recomputed only when data it reads changed or the clock crossed a boundary
- * where the view's time-dependent flags flip (an expiry, "expires soon", an event ending).
- * - Writers say which site's views they change (`changingViews`), so marking a notice read rebuilds only that
- *   site's notifications, not its billing of thousands of payments.
- * - Fail-safe: a write on this connection that no writer accounted for (`total_changes()` moved since the last
- *   account) drops every entry, and so does a commit by another connection (`PRAGMA data_version`,
- *   https://sqlite.org/pragma.html#pragma_data_version). A forgotten call costs speed, never correctness.
- * - Writes made by the writer worker on another connection (writer.ts) are announced with the views they change
- *   (`writtenElsewhere`), even before anything is memoised: its commits move `data_version` and only those views
- *   are dropped. While such a write is on its way, the views it may change are computed afresh (its commit may
- *   already be visible); the rest are served. A commit by any connection nobody announced still drops everything
- *   (noticed at the next read or announcement, whichever comes first: an announced write's answer accepts the
- *   data_version it leaves).
- * - Computing a view reports `validUntil`: the next instant after `now` at which its output would differ.
+ * Memoised view models. A view is recomputed only when data it reads changed or the clock crossed a
+ * boundary where the view's time-dependent flags flip (an expiry, "expires soon", an event ending).
+ * - Writers say which site's views they change (`changingViews`), so marking a notice read rebuilds
+ *   only that site's notifications, not its billing of thousands of payments.
+ * - Fail-safe: a write on this connection that no writer accounted for (`total_changes()` moved
+ *   since the last account) drops every entry, and so does a commit by another connection
+ *   (`PRAGMA data_version`, https://sqlite.org/pragma.html#pragma_data_version). A forgotten call
+ *   costs speed, never correctness.
+ * - Writes made by the writer worker on another connection (writer.ts) are announced with the views
+ *   they change (`writtenElsewhere`), even before anything is memoised: its commits move
+ *   `data_version` and only those views are dropped. While such a write is on its way, the views it
+ *   may change are computed afresh (its commit may already be visible); the rest are served. A
+ *   commit by any connection nobody announced still drops everything (noticed at the next read or
+ *   announcement, whichever comes first: an announced write's answer accepts the data_version it
+ *   leaves).
+ * - Computing a view reports `validUntil`: the next instant after `now` at which its output would
+ *   differ.
  * The views are read-only data; callers must not mutate what they get.
  */
 
-/** The families of cached views; each reads its own tables (notifications also reads the pending outbox). */
+/**
+ * The families of cached views; each reads its own tables (notifications also reads the pending
+ * outbox).
+ */
 export type ViewArea = 'library' | 'billing' | 'notifications' | 'entitlements';
 const ALL_AREAS: readonly ViewArea[] = ['library', 'billing', 'notifications', 'entitlements'];
 
@@ -74,7 +80,9 @@ function cacheOf(db: Database): Cache {
   return cache;
 }
 
-/** Drops everything if this connection wrote since the last account without saying what it changed. */
+/**
+ * Drops everything if this connection wrote since the last account without saying what it changed.
+ */
 function settle(cache: Cache): void {
   const changes = cache.totalChanges();
   if (changes !== cache.accounted) {
@@ -84,11 +92,11 @@ function settle(cache: Cache): void {
 }
 
 /**
- * Runs a write and marks the given views of `siteId` stale; 'all' means every area, and
- * a function names them from the write's result.
- * Writes that no cached view reads (sync runs, retry counters) pass `[]` so they do not drop the cache.
- * Writes made before (unaccounted) still drop everything; a write that throws is not accounted for either.
- * Nested calls (the snapshot commit runs the table writers) are accounted for by the outermost one.
+ * Runs a write and marks the given views of `siteId` stale; 'all' means every area, and a function
+ * names them from the write's result. Writes that no cached view reads (sync runs, retry counters)
+ * pass `[]` so they do not drop the cache. Writes made before (unaccounted) still drop everything;
+ * a write that throws is not accounted for either. Nested calls (the snapshot commit runs the table
+ * writers) are accounted for by the outermost one.
  */
 export function changingViews<T>(
   db: WritableDB,
@@ -117,9 +125,9 @@ export function changingViews<T>(
 }
 
 /**
- * Runs a write another connection makes for this one (the writer worker) and marks the views of `siteId` it changes
- * stale once it answered: `areas` while it runs (every view it may change), `after(result)` once it succeeded (what
- * it did change; default `areas`).
+ * Runs a write another connection makes for this one (the writer worker) and marks the views of
+ * `siteId` it changes stale once it answered: `areas` while it runs (every view it may change),
+ * `after(result)` once it succeeded (what it did change; default `areas`).
  */
 export async function writtenElsewhere<T>(
   db: ReadableDB,
@@ -128,10 +136,12 @@ export async function writtenElsewhere<T>(
   write: () => Promise<T>,
   after?: (result: T) => readonly ViewArea[],
 ): Promise<T> {
-  if (!db.open) return write(); // the reader is closed: nothing can be read, nothing to keep or drop
-  // Announced even when nothing is memoised yet: a view first memoised while this write is on its way (before its
-  // commit) must be dropped by it. And a commit nobody announced is noticed now, before this write's answer accepts
-  // the data_version it leaves (else a memo read before that commit would be served for good).
+  // the reader is closed: nothing can be read, nothing to keep or drop
+  if (!db.open) return write();
+  // Announced even when nothing is memoised yet: a view first memoised while this write is on its
+  // way (before its commit) must be dropped by it. And a commit nobody announced is noticed now,
+  // before this write's answer accepts the data_version it leaves (else a memo read before that
+  // commit would be served for good).
   const cache = cacheOf(db);
   acceptForeignCommits(cache);
   const declared = { siteId, areas: areas === 'all' ? ALL_AREAS : areas };
@@ -149,7 +159,10 @@ export async function writtenElsewhere<T>(
   }
 }
 
-/** Drops every memoised view of this connection (the database under it was rebuilt: open.ts checkOfflineDatabase). */
+/**
+ * Drops every memoised view of this connection (the database under it was rebuilt: open.ts
+ * checkOfflineDatabase).
+ */
 export function forgetViews(db: AnyDB): void {
   const cache = caches.get(db);
   if (cache) cache.epoch += 1;
@@ -163,8 +176,8 @@ function bump(cache: Cache, siteId: string, areas: readonly ViewArea[]): void {
 }
 
 /**
- * Notices a commit nobody announced: with no announced write under way, a data_version that moved drops every entry.
- * Returns the connection's data_version.
+ * Notices a commit nobody announced: with no announced write under way, a data_version that moved
+ * drops every entry. Returns the connection's data_version.
  */
 function acceptForeignCommits(cache: Cache): number {
   const dataVersion = cache.dataVersion();
@@ -189,7 +202,8 @@ export function cachedView<T>(
     acceptForeignCommits(cache) !== cache.acceptedDataVersion &&
     [...cache.elsewhere].some((w) => w.siteId === siteId && w.areas.includes(area))
   ) {
-    // An announced write that may change this view has committed or is about to: read the rows as they are.
+    // An announced write that may change this view has committed or is about to: read the rows as
+    // they are.
     return compute().value;
   }
   const version = `${cache.epoch}:${cache.generations.get(`${area}\u0000${siteId}`) ?? 0}`;

@@ -1,15 +1,16 @@
 /**
- * Demo mode: the two demo sites of the embedded server (`demo` and `demo2`), run in this process on loopback,
- * each with its own SQLite file under `<dataDir>/demo-server/`, so what the student does in the demo (notices
- * read, sign-ins, revocations) survives a restart exactly like on a real site.
+ * Demo mode: the two demo sites of the embedded server (`demo` and `demo2`), run in this process on
+ * loopback, each with its own SQLite file under `<dataDir>/demo-server/`, so what the student does
+ * in the demo (notices read, sign-ins, revocations) survives a restart exactly like on a real site.
  *
- * This folder and the composition root are the only app code allowed to import `embedded-server/` (lint
- * enforces it): everything else reaches the demo sites over HTTP, like any school's site.
+ * This folder and the composition root are the only app code allowed to import `embedded-server/`
+ * (lint enforces it): everything else reaches the demo sites over HTTP, like any school's site.
  *
- * Ports: a site's origin is its OAuth issuer and RFC 8707 resource, and the app stores it with the site. So the
- * last ports are remembered in `<dataDir>/demo-server/ports.json` and tried first; when one is taken the OS picks
- * another and `reconcileDemoSites` moves the saved demo sites to the new origin (their tokens were bound to the old
- * issuer, so the student signs in again; the offline data stays).
+ * Ports: a site's origin is its OAuth issuer and RFC 8707 resource, and the app stores it with the
+ * site. So the last ports are remembered in `<dataDir>/demo-server/ports.json` and tried first;
+ * when one is taken the OS picks another and `reconcileDemoSites` moves the saved demo sites to the
+ * new origin (their tokens were bound to the old issuer, so the student signs in again; the offline
+ * data stays).
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,7 +35,10 @@ export const DEMO_CLIENT_ID = 'demo-desktop';
 export type DemoOrigins = Readonly<Record<SiteKey, string>>;
 
 export interface DemoServers {
-  /** Starts both sites (no-op when running) and returns their origins. Concurrent calls share one start. */
+  /**
+   * Starts both sites (no-op when running) and returns their origins. Concurrent calls share one
+   * start.
+   */
   start(): Promise<DemoOrigins>;
   /** Stops both sites; their databases stay. Also the test hook for "the site went away". */
   stop(): Promise<void>;
@@ -43,33 +47,45 @@ export interface DemoServers {
   origins(): DemoOrigins | null;
   /** The origins of the previous run, from ports.json (null before the first start). */
   previousOrigins(): Promise<DemoOrigins | null>;
-  /** Test hook: the running embedded servers (their databases can be read to check what the app did). */
+  /**
+   * Test hook: the running embedded servers (their databases can be read to check what the app
+   * did).
+   */
   servers(): Readonly<Record<SiteKey, EmbeddedServer>> | null;
   /** Display name of a running demo site (its key before it runs). */
   label(key: SiteKey): string;
-  /** The fault switches both demo sites share (Settings > Demo). They last for this run of the app only. */
+  /**
+   * The fault switches both demo sites share (Settings > Demo). They last for this run of the app
+   * only.
+   */
   faults(): DemoFaults;
   /**
    * Switches faults live on both sites (also before they start: a started site gets them). Turning
-   * `refreshRefused` on also ends the sites' live access tokens, so the app's next call must refresh and meets the
-   * refusal now rather than in two hours.
+   * `refreshRefused` on also ends the sites' live access tokens, so the app's next call must
+   * refresh and meets the refusal now rather than in two hours.
    */
   setFaults(patch: Partial<DemoFaults>): DemoFaults;
-  /** Rotates the signing key of both running sites (embedded-server decision 12); returns how many were rotated. */
+  /**
+   * Rotates the signing key of both running sites (embedded-server decision 12); returns how many
+   * were rotated.
+   */
   rotateSigningKeys(): Promise<number>;
 }
 
 export interface DemoServersDeps {
   readonly dataDir: string;
   readonly logger?: Logger;
-  /** better-sqlite3's addon for this runtime, when not the default one (AppCoreOptions.sqliteBinding). */
+  /**
+   * better-sqlite3's addon for this runtime, when not the default one
+   * (AppCoreOptions.sqliteBinding).
+   */
   readonly sqliteBinding?: string;
 }
 
 /**
- * The embedded server (its routes, GraphQL schema, OAuth provider, seeds: ~25 MiB and 140-160 ms to load in the
- * installed app) is loaded when a demo site starts, not with the app: a student who never opens the demo, or whose
- * window opens before the demo sites are up, does not pay for it.
+ * The embedded server (its routes, GraphQL schema, OAuth provider, seeds: ~25 MiB and 140-160 ms to
+ * load in the installed app) is loaded when a demo site starts, not with the app: a student who
+ * never opens the demo, or whose window opens before the demo sites are up, does not pay for it.
  */
 async function createEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const { createEmbeddedServer: create } = await import('../../../embedded-server/index');
@@ -141,7 +157,10 @@ export class DemoSiteServers implements DemoServers {
   readonly #log: Logger;
   #running: Record<SiteKey, EmbeddedServer> | null = null;
   #starting: Promise<DemoOrigins> | null = null;
-  /** One object shared by both sites: the embedded server reads its switches live (README decision 26). */
+  /**
+   * One object shared by both sites: the embedded server reads its switches live (README decision
+   * 26).
+   */
   readonly #faults: FaultSwitches = {};
 
   constructor(deps: DemoServersDeps) {
@@ -184,7 +203,10 @@ export class DemoSiteServers implements DemoServers {
     return this.#running;
   }
 
-  /** Asked once the sites run ('sites:add-demo'); the name is the running site's own (seed/identity.ts). */
+  /**
+   * Asked once the sites run ('sites:add-demo'); the name is the running site's own
+   * (seed/identity.ts).
+   */
   label(key: SiteKey): string {
     return this.#running?.[key].site.name ?? key;
   }
@@ -215,7 +237,8 @@ export class DemoSiteServers implements DemoServers {
 
   async #startOne(key: SiteKey, port: number | undefined): Promise<EmbeddedServer> {
     const database = join(this.#dir, `${key}.db`);
-    // The demo school's data is the student's too (payment codes): 0600 before the embedded server opens it.
+    // The demo school's data is the student's too (payment codes): 0600 before the embedded server
+    // opens it.
     privateDatabaseFile(database);
     const { sqliteBinding } = this.#deps;
     const base = {
@@ -276,9 +299,10 @@ export async function hasDemoSites(dataDir: string): Promise<boolean> {
 }
 
 /**
- * Moves saved demo sites from the previous origins to the current ones (ports changed). Runs before the site
- * manager loads sites.json. The site keeps its id, so its offline data and outbox stay with it; its token pair
- * was issued by the old issuer and will be refused, so the site asks for a sign-in.
+ * Moves saved demo sites from the previous origins to the current ones (ports changed). Runs before
+ * the site manager loads sites.json. The site keeps its id, so its offline data and outbox stay
+ * with it; its token pair was issued by the old issuer and will be refused, so the site asks for a
+ * sign-in.
  */
 export async function reconcileDemoSites(
   dataDir: string,

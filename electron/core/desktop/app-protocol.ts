@@ -1,8 +1,9 @@
 /**
- * The window's own origin: the built renderer is served from `app://learning-desktop/`, never from file://
- * (Electron security checklist #18, "avoid file://, prefer custom protocols"; the GrantFileProtocolExtraPrivileges
- * fuse is off). electron/main registers the scheme and hands every request to `serveAppRequest`; everything it
- * decides (which file, which type, which headers, what it refuses) is here and tested in plain Node.
+ * The window's own origin: the built renderer is served from `app://learning-desktop/`, never from
+ * file:// (Electron security checklist #18, "avoid file://, prefer custom protocols"; the
+ * GrantFileProtocolExtraPrivileges fuse is off). electron/main registers the scheme and hands every
+ * request to `serveAppRequest`; everything it decides (which file, which type, which headers, what
+ * it refuses) is here and tested in plain Node.
  */
 import { realpath, readFile, stat } from 'node:fs/promises';
 import { extname, join, posix, resolve, sep } from 'node:path';
@@ -15,13 +16,15 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
 
 /**
- * What `protocol.registerSchemesAsPrivileged` gets (electron.d.ts CustomScheme): `standard` so relative URLs and
- * the origin work like https (the bundle's `./assets/…`), `secure` so the page is a secure context, `supportFetchAPI`
- * for fetch of the page's own files, `codeCache` so V8 keeps the compiled scripts between launches (Chromium does it
- * for http(s) only; a standard custom scheme needs this, Electron 28+): a start after the first then skips compiling
- * the window's ~600 kB of JavaScript. `stream` because a saved product's audio or video plays from this scheme:
- * Electron's docs ("protocol.registerSchemesAsPrivileged") require it for <video> and <audio> over a custom
- * protocol, whose seeking asks for byte ranges (206). No `bypassCSP`, no `corsEnabled`, no `allowServiceWorkers`.
+ * What `protocol.registerSchemesAsPrivileged` gets (electron.d.ts CustomScheme): `standard` so
+ * relative URLs and the origin work like https (the bundle's `./assets/…`), `secure` so the page is
+ * a secure context, `supportFetchAPI` for fetch of the page's own files, `codeCache` so V8 keeps
+ * the compiled scripts between launches (Chromium does it for http(s) only; a standard custom
+ * scheme needs this, Electron 28+): a start after the first then skips compiling the window's ~600
+ * kB of JavaScript. `stream` because a saved product's audio or video plays from this scheme:
+ * Electron's docs ("protocol.registerSchemesAsPrivileged") require it for <video> and <audio> over
+ * a custom protocol, whose seeking asks for byte ranges (206). No `bypassCSP`, no `corsEnabled`, no
+ * `allowServiceWorkers`.
  */
 export const APP_SCHEME_PRIVILEGES = {
   standard: true,
@@ -32,18 +35,20 @@ export const APP_SCHEME_PRIVILEGES = {
 } as const;
 
 /**
- * True for the app's own URLs: scheme app: and host learning-desktop. Never `url.origin === APP_ORIGIN`: the URL
- * Standard gives a URL of a non-special scheme an opaque origin, serialised as "null" (URL Standard §4 "origin";
- * Node's URL and Chromium's alike), so that comparison is false for every app:// URL.
+ * True for the app's own URLs: scheme app: and host learning-desktop. Never
+ * `url.origin === APP_ORIGIN`: the URL Standard gives a URL of a non-special scheme an opaque
+ * origin, serialised as "null" (URL Standard §4 "origin"; Node's URL and Chromium's alike), so that
+ * comparison is false for every app:// URL.
  */
 export function isAppUrl(url: URL): boolean {
   return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
 }
 
 /**
- * The page's policy, sent as a header on every answer (checklist #7). Same as renderer/index.html's meta tag plus
- * what only a header can say (frame-ancestors; form-action is honoured either way). Pictures come from the app or
- * as data: URLs the core fetched (core/net/site-image.ts): never from an address a site chose.
+ * The page's policy, sent as a header on every answer (checklist #7). Same as renderer/index.html's
+ * meta tag plus what only a header can say (frame-ancestors; form-action is honoured either way).
+ * Pictures come from the app or as data: URLs the core fetched (core/net/site-image.ts): never from
+ * an address a site chose.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -88,7 +93,10 @@ export interface AppResponse {
 /** Why a request gets no file. The reason is for the log; the page only sees the status. */
 export type Refusal = { readonly status: 400 | 403 | 404 | 405; readonly reason: string };
 
-/** Headers on every answer, file or refusal: the CSP, no MIME sniffing, and no caching of a build that updates. */
+/**
+ * Headers on every answer, file or refusal: the CSP, no MIME sniffing, and no caching of a build
+ * that updates.
+ */
 function baseHeaders(): Record<string, string> {
   return {
     'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -99,8 +107,9 @@ function baseHeaders(): Record<string, string> {
 
 /**
  * Which file under `rootDir` a URL names, or why none. Pure path logic, one rule at a time:
- * scheme and host are ours; GET or HEAD; the path decodes; no `..`, backslash, NUL or drive letter in any segment
- * (checked after decoding, so `%2e%2e` and `%5c` are refused too); the result stays under the root; a known type.
+ * scheme and host are ours; GET or HEAD; the path decodes; no `..`, backslash, NUL or drive letter
+ * in any segment (checked after decoding, so `%2e%2e` and `%5c` are refused too); the result stays
+ * under the root; a known type.
  */
 export function resolveAppRequest(
   rootDir: string,
@@ -156,8 +165,9 @@ function refuse(status: Refusal['status']): AppResponse {
 }
 
 /**
- * Answers one request of the window. The file's real path (symlinks followed) must still be under the root's real
- * path, so a link inside the build cannot reach the rest of the disk. `onRefused` hears why (never the page).
+ * Answers one request of the window. The file's real path (symlinks followed) must still be under
+ * the root's real path, so a link inside the build cannot reach the rest of the disk. `onRefused`
+ * hears why (never the page).
  */
 export async function serveAppRequest(
   rootDir: string,
@@ -195,8 +205,9 @@ export async function serveAppRequest(
 }
 
 /**
- * The window's first page with the last session's first frame in it (first-screen.ts), or null to serve index.html
- * as it is (no frame, another build, no #root). Only for the window's first load: a reload may be on another screen.
+ * The window's first page with the last session's first frame in it (first-screen.ts), or null to
+ * serve index.html as it is (no frame, another build, no #root). Only for the window's first load:
+ * a reload may be on another screen.
  */
 export async function firstPageResponse(
   rootDir: string,

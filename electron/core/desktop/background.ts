@@ -1,18 +1,25 @@
 /**
  * The app's life in the background, as decisions the Electron host asks for: when to sync on its
- * own, whether closing the last window quits, what the tray shows, how the app starts at login. Pure functions,
- * tested in plain Node; electron/main/background.ts wires them to powerMonitor, Tray and app.setLoginItemSettings.
+ * own, whether closing the last window quits, what the tray shows, how the app starts at login.
+ * Pure functions, tested in plain Node; electron/main/background.ts wires them to powerMonitor,
+ * Tray and app.setLoginItemSettings.
  */
 
-/** Why the app syncs without being asked. `network-back` and `schedule` are the core's own (app-core.ts). */
+/**
+ * Why the app syncs without being asked. `network-back` and `schedule` are the core's own
+ * (app-core.ts).
+ */
 export type WakeTrigger = 'resume' | 'unlock-screen';
 
-/** A wake that comes within this long of the last automatic sync is not worth another (sleep/wake flapping). */
+/**
+ * A wake that comes within this long of the last automatic sync is not worth another (sleep/wake
+ * flapping).
+ */
 export const WAKE_SYNC_MIN_GAP_MS = 60_000;
 
 /**
- * Whether a resume or unlock should sync now: not twice within a minute (a laptop lid that bounces, resume followed
- * by unlock), and not while signed out of everything.
+ * Whether a resume or unlock should sync now: not twice within a minute (a laptop lid that bounces,
+ * resume followed by unlock), and not while signed out of everything.
  */
 export function shouldSyncOnWake(input: {
   readonly lastWakeSyncAt: number | null;
@@ -24,20 +31,24 @@ export function shouldSyncOnWake(input: {
 }
 
 /**
- * Closing the last window: on macOS the app stays in the dock, as Mac apps do (Apple HIG); elsewhere it quits, unless
- * the tray icon is on, which is there to keep it running.
+ * Closing the last window: on macOS the app stays in the dock, as Mac apps do (Apple HIG);
+ * elsewhere it quits, unless the tray icon is on, which is there to keep it running.
  */
 export function quitWhenAllWindowsClosed(platform: string, trayEnabled: boolean): boolean {
   if (platform === 'darwin') return false;
   return !trayEnabled;
 }
 
-/** The argument the login item starts the app with, so it starts minimized (hidden, in the tray or dock). */
+/**
+ * The argument the login item starts the app with, so it starts minimized (hidden, in the tray or
+ * dock).
+ */
 export const START_HIDDEN_ARG = '--hidden';
 
 /**
- * app.setLoginItemSettings' input (electron.d.ts Settings): macOS hides the app itself (`openAsHidden`), Windows
- * passes our argument; Linux has no login items in Electron (an autostart .desktop file is the desktop's job).
+ * app.setLoginItemSettings' input (electron.d.ts Settings): macOS hides the app itself
+ * (`openAsHidden`), Windows passes our argument; Linux has no login items in Electron (an autostart
+ * .desktop file is the desktop's job).
  */
 export function loginItemSettings(
   startAtLogin: boolean,
@@ -59,7 +70,10 @@ export type TrayItem =
   | { readonly id: 'unread'; readonly label: string; readonly enabled: false }
   | { readonly id: 'separator' };
 
-/** The tray icon's menu and tooltip. The menu speaks the menu bar's language (English, like the application menu). */
+/**
+ * The tray icon's menu and tooltip. The menu speaks the menu bar's language (English, like the
+ * application menu).
+ */
 export function trayModel(input: {
   readonly unread: number;
   readonly syncing: boolean;

@@ -1,11 +1,12 @@
 /**
- * The calendar subscription: the feed's events (export/feed.ts) kept as an .ics file in a folder the student
- * picks, rewritten after every sync, and served while the app runs at
- * `http://127.0.0.1:<port>/<token>/learning-desktop.ics` (the webcal:// address desktop calendars subscribe to).
- * Who may read it: the path carries a 256-bit token (an unknown path is 404); the server listens on loopback
- * only and answers only a Host of 127.0.0.1:<port> or localhost:<port> (else 421, RFC 9110 §15.5.20), so a web
- * page cannot read it by DNS rebinding. Every event keeps its UID; its SEQUENCE grows when it changes
- * (RFC 5545 §3.8.7.4), remembered in `calendar-feed.json`, so a subscriber replaces its copy.
+ * The calendar subscription: the feed's events (export/feed.ts) kept as an .ics file in a folder
+ * the student picks, rewritten after every sync, and served while the app runs at
+ * `http://127.0.0.1:<port>/<token>/learning-desktop.ics` (the webcal:// address desktop calendars
+ * subscribe to). Who may read it: the path carries a 256-bit token (an unknown path is 404); the
+ * server listens on loopback only and answers only a Host of 127.0.0.1:<port> or localhost:<port>
+ * (else 421, RFC 9110 §15.5.20), so a web page cannot read it by DNS rebinding. Every event keeps
+ * its UID; its SEQUENCE grows when it changes (RFC 5545 §3.8.7.4), remembered in
+ * `calendar-feed.json`, so a subscriber replaces its copy.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -67,7 +68,10 @@ export class CalendarFeed {
     return join(this.#deps.dataDir, 'calendar-feed.json');
   }
 
-  /** Reads the revisions and starts listening (on the port it had before when free, so subscriptions keep). */
+  /**
+   * Reads the revisions and starts listening (on the port it had before when free, so subscriptions
+   * keep).
+   */
   async start(): Promise<void> {
     try {
       const saved: unknown = JSON.parse(await readFile(this.#stateFile, 'utf8'));
@@ -169,7 +173,9 @@ export class CalendarFeed {
     ).catch((error: unknown) => this.#deps.log('calendar feed: revisions not saved', error));
   }
 
-  /** After a sync (or a change of settings): the kept file is written again, if there is a folder. */
+  /**
+   * After a sync (or a change of settings): the kept file is written again, if there is a folder.
+   */
   async refresh(): Promise<void> {
     const { folder } = await this.#deps.settings();
     if (folder === null) return;

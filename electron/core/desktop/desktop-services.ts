@@ -1,7 +1,7 @@
 /**
- * The installed-app services the composition root adds: auto-update, OS notifications, syncing on wake,
- * and what a sync or sign-out under way means for them. app-core.ts builds this once and spreads its handlers into
- * the contract's; the hosts reach the rest through AppCore.desktop.
+ * The installed-app services the composition root adds: auto-update, OS notifications, syncing on
+ * wake, and what a sync or sign-out under way means for them. app-core.ts builds this once and
+ * spreads its handlers into the contract's; the hosts reach the rest through AppCore.desktop.
  */
 import { join } from 'node:path';
 import type { DesktopNotification } from '../../common/desktop-notifications';
@@ -42,7 +42,10 @@ export interface DesktopServicesDeps {
   readonly onUpdateState: (state: UpdateState) => void;
   readonly onNotification: (notification: DesktopNotification) => void;
   readonly readySites: () => readonly SiteSummary[];
-  /** Every site in the list: a label another site shares is told apart by its host (common/site-values.ts). */
+  /**
+   * Every site in the list: a label another site shares is told apart by its host
+   * (common/site-values.ts).
+   */
   readonly sites: () => readonly Pick<SiteSummary, 'id' | 'label' | 'baseUrl'>[];
   readonly syncAll: (reason: string) => Promise<unknown>;
   readonly payable: (siteId: string) => readonly PaymentView[];
@@ -55,8 +58,9 @@ export interface DesktopServicesDeps {
     readonly enabled: Readonly<Record<ReminderKind, boolean>>;
   }) => Promise<readonly ReminderGroup[]>;
   /**
-   * Reminders by the student's rules (rule-reminders.ts): when given, they replace the fixed ones above, and
-   * payment codes are reminded of by their rule instead of the notifier's fixed 24 hours.
+   * Reminders by the student's rules (rule-reminders.ts): when given, they replace the fixed ones
+   * above, and payment codes are reminded of by their rule instead of the notifier's fixed 24
+   * hours.
    */
   readonly ruleReminders?: {
     due(syncedSiteId: string | null): Promise<readonly DesktopNotification[]>;
@@ -77,11 +81,15 @@ export interface DesktopServices {
   readonly updates: UpdateController;
   readonly notifier: Notifier;
   /**
-   * Reminders due now, as notifications: after a sync of `syncedSiteId` committed (its first sets its baseline), or
-   * on the timer (null). Never throws: a failure is logged and the next run tries again.
+   * Reminders due now, as notifications: after a sync of `syncedSiteId` committed (its first sets
+   * its baseline), or on the timer (null). Never throws: a failure is logged and the next run tries
+   * again.
    */
   remind(syncedSiteId: string | null): Promise<void>;
-  /** The machine woke or was unlocked (powerMonitor): sync, unless one just ran. Resolves true if it synced. */
+  /**
+   * The machine woke or was unlocked (powerMonitor): sync, unless one just ran. Resolves true if it
+   * synced.
+   */
   wake(trigger: WakeTrigger): Promise<boolean>;
   /** Unread notices across the signed-in sites (the tray). */
   unreadTotal(): number;
@@ -169,7 +177,8 @@ export class DesktopServicesPart implements DesktopServices {
         ? {}
         : { firstCheckDelayMs: deps.updateFirstCheckDelayMs }),
     });
-    // Every notification names its site as the site menu does: with its host when another site reads the same.
+    // Every notification names its site as the site menu does: with its host when another site
+    // reads the same.
     const notify = (n: DesktopNotification): void =>
       deps.onNotification({
         ...n,
@@ -177,7 +186,8 @@ export class DesktopServicesPart implements DesktopServices {
       });
     const notifier = await createNotifier({
       file: join(deps.dataDir, 'notified.json'),
-      // With the student's rules, payment codes are reminded of by their rule, not the fixed 24 hours.
+      // With the student's rules, payment codes are reminded of by their rule, not the fixed 24
+      // hours.
       settings: deps.ruleReminders
         ? () => ({ ...deps.settings(), notifyPaymentDue: false })
         : deps.settings,

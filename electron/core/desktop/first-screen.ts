@@ -1,17 +1,20 @@
 /**
- * The first frame from the last session (electron/common/first-screen.ts): kept in the data folder, read
- * by a host before the core opens, and put into the first page it sends, so a cold start paints the student's Today
- * (their courses, from this computer) as soon as the page's HTML and styles are in, while the app's scripts load and
- * the core opens. The live app then takes the window over (renderer/src/state/first-screen.ts).
+ * The first frame from the last session (electron/common/first-screen.ts): kept in the data folder,
+ * read by a host before the core opens, and put into the first page it sends, so a cold start
+ * paints the student's Today (their courses, from this computer) as soon as the page's HTML and
+ * styles are in, while the app's scripts load and the core opens. The live app then takes the
+ * window over (renderer/src/state/first-screen.ts).
  *
- * This module is on the start's critical path, before the core: node:fs only, no zod (its import alone costs 60-100 ms
- * of a cold start), so the file is checked by hand, and anything unexpected means "no frame", never an error.
+ * This module is on the start's critical path, before the core: node:fs only, no zod (its import
+ * alone costs 60-100 ms of a cold start), so the file is checked by hand, and anything unexpected
+ * means "no frame", never an error.
  *
- * The frame shows offline data, so it goes with that data: removing a site or its data forgets it first (handlers/
- * sites.ts), and a save naming a school that is gone is refused. The page's CSP (script-src 'self', no inline script)
- * governs the frame like the rest of the page; on top, the markup is parsed against an allow-list of the elements and
- * attributes the app renders and sent as that parse writes it out (frame-markup.ts): anything else (a script, an
- * event handler, a form, a javascript: address however it is spelled) means no frame at all. The frame is inert too.
+ * The frame shows offline data, so it goes with that data: removing a site or its data forgets it
+ * first (handlers/ sites.ts), and a save naming a school that is gone is refused. The page's CSP
+ * (script-src 'self', no inline script) governs the frame like the rest of the page; on top, the
+ * markup is parsed against an allow-list of the elements and attributes the app renders and sent as
+ * that parse writes it out (frame-markup.ts): anything else (a script, an event handler, a form, a
+ * javascript: address however it is spelled) means no frame at all. The frame is inert too.
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +35,10 @@ export interface SavedFirstScreen extends FirstScreenInput {
 
 const LANG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}$/;
 const BUILD = /^[A-Za-z0-9._-]{1,200}$/;
-/** `html` as the frame to send (frame-markup.ts), or null: too large, or anything in it outside the allow-list. */
+/**
+ * `html` as the frame to send (frame-markup.ts), or null: too large, or anything in it outside the
+ * allow-list.
+ */
 export function sendableMarkup(html: string): string | null {
   return Buffer.byteLength(html, 'utf8') <= FIRST_SCREEN_MAX_BYTES
     ? sanitizeFrameMarkup(html)
@@ -44,7 +50,10 @@ export function isSendableMarkup(html: string): boolean {
   return sendableMarkup(html) !== null;
 }
 
-/** The input's own checks, shared by the save (after zod) and the read (by hand): null when it is acceptable. */
+/**
+ * The input's own checks, shared by the save (after zod) and the read (by hand): null when it is
+ * acceptable.
+ */
 export function firstScreenProblem(value: FirstScreenInput): string | null {
   if (!isSendableMarkup(value.html)) return 'markup too large or not the app’s own';
   if (!BUILD.test(value.build)) return 'build';
@@ -54,7 +63,10 @@ export function firstScreenProblem(value: FirstScreenInput): string | null {
   return null;
 }
 
-/** The saved frame in `dataDir`, or null (none, unreadable, too large, or not in the expected shape). Synchronous. */
+/**
+ * The saved frame in `dataDir`, or null (none, unreadable, too large, or not in the expected
+ * shape). Synchronous.
+ */
 export function readFirstScreen(dataDir: string): SavedFirstScreen | null {
   const file = join(dataDir, FIRST_SCREEN_FILE);
   try {
@@ -86,7 +98,9 @@ export function readFirstScreen(dataDir: string): SavedFirstScreen | null {
   }
 }
 
-/** The page's build: the file name of its main module script (Vite names it by its content's hash). */
+/**
+ * The page's build: the file name of its main module script (Vite names it by its content's hash).
+ */
 export function buildIdOf(indexHtml: string): string | null {
   const tag = /<script\b[^>]*\btype="module"[^>]*>/i.exec(indexHtml)?.[0];
   const src = tag ? /\bsrc="([^"]+)"/i.exec(tag)?.[1] : undefined;
@@ -97,10 +111,12 @@ const attr = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * `indexHtml` with the frame in it, or null when it must not be sent (another build drew it, or the page has no
- * #root). The frame is inert and hidden from assistive technology: what a screen reader or a click reaches is the
- * live app beneath it. `stylesheet`, when given, turns the page's stylesheet link into the same rules inline, so the
- * frame paints without waiting for a request the host may answer late while it opens the core.
+ * `indexHtml` with the frame in it, or null when it must not be sent (another build drew it, or the
+ * page has no
+ * #root). The frame is inert and hidden from assistive technology: what a screen reader or a click
+ * reaches is the live app beneath it. `stylesheet`, when given, turns the page's stylesheet link
+ * into the same rules inline, so the frame paints without waiting for a request the host may answer
+ * late while it opens the core.
  */
 export function pageWithFirstScreen(
   indexHtml: string,
@@ -130,15 +146,19 @@ export function pageWithFirstScreen(
 }
 
 export interface FirstScreenStore {
-  /** Keeps the frame, unless it fails its checks or names a school without offline data here: then says why. */
+  /**
+   * Keeps the frame, unless it fails its checks or names a school without offline data here: then
+   * says why.
+   */
   save(input: FirstScreenInput): Promise<{ saved: true } | { saved: false; reason: string }>;
   /** Forgets the frame (data removed, appearance changed). */
   forget(): Promise<void>;
 }
 
 /**
- * Saves and forgets in order (one queue), so a forget that follows a save always wins. A frame shows offline data: it
- * is kept only when every school it names is listed in `sites` with a last sync (the data is here) as the save runs.
+ * Saves and forgets in order (one queue), so a forget that follows a save always wins. A frame
+ * shows offline data: it is kept only when every school it names is listed in `sites` with a last
+ * sync (the data is here) as the save runs.
  */
 export function createFirstScreenStore(
   dataDir: string,

@@ -1,19 +1,22 @@
 /**
- * The first frame's markup (first-screen.ts), parsed against an allow-list and written out again: only elements and
- * attributes the app's own screens render survive, every attribute value is decoded before it is judged (so
- * `jav&#x61;script:` is `javascript:`), and what is sent is this module's own serialisation, never the input text.
+ * The first frame's markup (first-screen.ts), parsed against an allow-list and written out again:
+ * only elements and attributes the app's own screens render survive, every attribute value is
+ * decoded before it is judged (so `jav&#x61;script:` is `javascript:`), and what is sent is this
+ * module's own serialisation, never the input text.
  *
- * The markup is Chromium's serialisation of the app's own DOM (element.innerHTML: HTML §13.3), so the grammar is that
- * serialiser's, strictly: lower-case tags (SVG's camel-case names aside), attributes always double-quoted, text and
- * values escaped with &amp; &lt; &gt; &quot; &nbsp; (or a numeric reference), every element closed in order, no
- * comment, no doctype. Anything else is not the app's frame: the whole frame is refused (null), never repaired. No
- * element on the list holds raw text (script, style, textarea, title, ...), so escaped text stays text when the browser
- * parses the result. Nothing on it loads, submits or runs anything: no event handler; the search form and its box
- * without action, method, target, name or formaction (the frame is inert besides, and a box without a name sends
- * nothing); href only to a place in the app or an https address without credentials; src only as a data: picture.
+ * The markup is Chromium's serialisation of the app's own DOM (element.innerHTML: HTML §13.3), so
+ * the grammar is that serialiser's, strictly: lower-case tags (SVG's camel-case names aside),
+ * attributes always double-quoted, text and values escaped with &amp; &lt; &gt; &quot; &nbsp; (or a
+ * numeric reference), every element closed in order, no comment, no doctype. Anything else is not
+ * the app's frame: the whole frame is refused (null), never repaired. No element on the list holds
+ * raw text (script, style, textarea, title, ...), so escaped text stays text when the browser
+ * parses the result. Nothing on it loads, submits or runs anything: no event handler; the search
+ * form and its box without action, method, target, name or formaction (the frame is inert besides,
+ * and a box without a name sends nothing); href only to a place in the app or an https address
+ * without credentials; src only as a data: picture.
  *
- * No HTML sanitiser is among the app's dependencies (parse5 or DOMPurify would be the ones to take); the grammar is
- * small enough to hold here, and it refuses what it does not know.
+ * No HTML sanitiser is among the app's dependencies (parse5 or DOMPurify would be the ones to
+ * take); the grammar is small enough to hold here, and it refuses what it does not know.
  */
 
 const HTML_ELEMENTS = new Set(
@@ -51,7 +54,10 @@ const NAMED: Readonly<Record<string, string>> = {
   nbsp: '\u00a0',
   apos: "'",
 };
-/** CSS functions a style may use: layout only, nothing that fetches (url, image-set) or reads the page (attr). */
+/**
+ * CSS functions a style may use: layout only, nothing that fetches (url, image-set) or reads the
+ * page (attr).
+ */
 const CSS_FUNCTIONS = new Set([
   'translate',
   'translatex',
@@ -70,7 +76,10 @@ const CSS_FUNCTIONS = new Set([
 ]);
 const DATA_PICTURE =
   /^data:image\/(?:png|jpeg|gif|webp|avif|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
-/** A scheme-like prefix after dropping what a URL parser ignores (controls, whitespace): `java\tscript:`. */
+/**
+ * A scheme-like prefix after dropping what a URL parser ignores (controls, whitespace):
+ * `java\tscript:`.
+ */
 const RUNS_OR_LOADS = /(?:java|vb)script:|url\(|expression\(|@import/i;
 
 // Sticky: each is tried exactly where the last token ended.
@@ -79,7 +88,10 @@ const END_TAG = /<\/([A-Za-z][A-Za-z0-9-]{0,30})>/y;
 const ATTRIBUTE = /\s+([A-Za-z][A-Za-z0-9:_-]{0,60})(?:="([^"]*)")?/g;
 const MAX_DEPTH = 64;
 
-/** `html` as the frame to send (re-serialised), or null when it holds anything outside the allow-list. */
+/**
+ * `html` as the frame to send (re-serialised), or null when it holds anything outside the
+ * allow-list.
+ */
 export function sanitizeFrameMarkup(html: string): string | null {
   const out: string[] = [];
   const open: string[] = [];
@@ -122,7 +134,10 @@ export function sanitizeFrameMarkup(html: string): string | null {
   return open.length === 0 ? out.join('') : null;
 }
 
-/** The tag's attributes, each allowed for `element` and with a value that passes its check, written out again. */
+/**
+ * The tag's attributes, each allowed for `element` and with a value that passes its check, written
+ * out again.
+ */
 function attributesOf(element: string, source: string, svg: boolean): string | null {
   let written = '';
   const seen = new Set<string>();
@@ -160,7 +175,10 @@ function attributeAllowed(element: string, name: string, value: string, svg: boo
   );
 }
 
-/** An https address without a user name or password (a join link the frame shows, never followed: it is inert). */
+/**
+ * An https address without a user name or password (a join link the frame shows, never followed: it
+ * is inert).
+ */
 function plainHttps(href: string): boolean {
   try {
     const url = new URL(href);
@@ -175,7 +193,10 @@ function plainHttps(href: string): boolean {
   }
 }
 
-/** `prop: value; ...` with plain values and only the layout functions above (custom properties too: `--cover-hue`). */
+/**
+ * `prop: value; ...` with plain values and only the layout functions above (custom properties too:
+ * `--cover-hue`).
+ */
 function styleAllowed(style: string): boolean {
   for (const declaration of style.split(';')) {
     if (declaration.trim() === '') continue;
@@ -189,7 +210,10 @@ function styleAllowed(style: string): boolean {
   return true;
 }
 
-/** Text or a value with its character references resolved; null for a bare '&' or a reference the serialiser never writes. */
+/**
+ * Text or a value with its character references resolved; null for a bare '&' or a reference the
+ * serialiser never writes.
+ */
 function decode(text: string): string | null {
   if (!text.includes('&')) return text;
   let bad = false;

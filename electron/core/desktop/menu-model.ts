@@ -1,8 +1,9 @@
 /**
- * The application menu as plain data (File, Edit, View, Go, Window, Help, and the macOS app menu). electron/main/menu.ts
- * turns it into Electron's Menu and runs each item's action; what the menu holds, its accelerators and where its
- * links go are decided here and tested in plain Node. Accelerators come from the one shortcut table
- * (electron/common/shortcuts.ts) that the browser host's page uses too.
+ * The application menu as plain data (File, Edit, View, Go, Window, Help, and the macOS app menu).
+ * electron/main/menu.ts turns it into Electron's Menu and runs each item's action; what the menu
+ * holds, its accelerators and where its links go are decided here and tested in plain Node.
+ * Accelerators come from the one shortcut table (electron/common/shortcuts.ts) that the browser
+ * host's page uses too.
  */
 import { acceleratorOf, SHORTCUTS, type AppCommand, type Shortcut } from '../../common/shortcuts';
 
@@ -17,7 +18,10 @@ export type MenuAction =
   /** Opened in the system browser, never in an app window. */
   | { readonly kind: 'open-external'; readonly url: string };
 
-/** Electron's built-in roles the menu uses (a subset of electron.d.ts MenuItemConstructorOptions['role']). */
+/**
+ * Electron's built-in roles the menu uses (a subset of electron.d.ts
+ * MenuItemConstructorOptions['role']).
+ */
 export type MenuRole =
   | 'undo'
   | 'redo'
@@ -60,7 +64,10 @@ export type MenuNode =
       readonly items: readonly MenuNode[];
     };
 
-/** The project's help pages. https only: they open in the system browser (Electron security checklist #14/#15). */
+/**
+ * The project's help pages. https only: they open in the system browser (Electron security
+ * checklist #14/#15).
+ */
 export const HELP_LINKS = {
   help: 'https://learningdesktop.app/help',
   reportProblem: 'https://learningdesktop.app/help/report-a-problem',
@@ -81,7 +88,9 @@ export interface MenuModelOptions {
   /** Run from a checkout: Reload and the developer tools are offered. */
   readonly isDev: boolean;
   readonly appName: string;
-  /** An update has been downloaded: Help offers "Restart to Update" instead of "Check for Updates…". */
+  /**
+   * An update has been downloaded: Help offers "Restart to Update" instead of "Check for Updates…".
+   */
   readonly updateReady?: boolean;
   /** No update feed is configured (or this build cannot update): the check is shown disabled. */
   readonly updatesAvailable?: boolean;
@@ -175,8 +184,8 @@ function viewMenu({ isDev }: MenuModelOptions): MenuNode {
     type: 'submenu',
     label: 'View',
     items: [
-      // Reloading is a developer tool (it only drops the page's state in a release); Ctrl/Cmd+R is Sync Now, so
-      // Reload moves to Shift.
+      // Reloading is a developer tool (it only drops the page's state in a release); Ctrl/Cmd+R is
+      // Sync Now, so Reload moves to Shift.
       ...(isDev
         ? [
             { type: 'role', role: 'reload', accelerator: 'CmdOrCtrl+Shift+R' } as const,
@@ -205,7 +214,8 @@ function goMenu({ isMac }: MenuModelOptions): MenuNode {
     type: 'submenu',
     label: 'Go',
     items: [
-      // The platform's own keys for Back and Forward (Apple HIG: Cmd+[ and Cmd+]; Windows and Linux: Alt+arrows).
+      // The platform's own keys for Back and Forward (Apple HIG: Cmd+[ and Cmd+]; Windows and
+      // Linux: Alt+arrows).
       {
         type: 'command',
         label: 'Back',

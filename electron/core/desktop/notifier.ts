@@ -1,8 +1,10 @@
 /**
  * Which OS notifications to show, and the memory of what was already shown, kept across restarts in
  * `dataDir/notified.json`. Three kinds:
- * - payment-due: an unpaid ATM or convenience-store payment whose code expires within 24 hours, once per code;
- * - new-notices: notices that arrived with a sync, unread, newer than anything seen before; one grouped notification;
+ * - payment-due: an unpaid ATM or convenience-store payment whose code expires within 24 hours,
+ *   once per code;
+ * - new-notices: notices that arrived with a sync, unread, newer than anything seen before; one
+ *   grouped notification;
  * - sign-in: a site whose sign-in needs renewing, once each time it happens.
  * The first sync of a site only records what is there: data the member already had is never announced.
  * Each kind can be switched off in Settings. Decisions are pure functions over the memory (tested in Node); the
@@ -25,7 +27,9 @@ const PAYMENT_DUE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const memorySchema = z.object({
   /** `${siteId} ${paymentId}` → when it was announced. */
   payments: z.record(z.string(), z.string()).catch({}),
-  /** siteId → createdAt of the newest notice already seen (announced or there at the first sync). */
+  /**
+   * siteId → createdAt of the newest notice already seen (announced or there at the first sync).
+   */
   notices: z.record(z.string(), z.string()).catch({}),
   /** siteId → when "sign in again" was announced; cleared when the site is ready again. */
   signIn: z.record(z.string(), z.string()).catch({}),
@@ -39,8 +43,9 @@ type Decision = {
 };
 
 /**
- * A code is announced within 24 h of its expiry, so two days after its announcement it has expired and its mark can
- * go; and the marks are capped, newest kept: a site handing out new codes every sync cannot grow the file without end.
+ * A code is announced within 24 h of its expiry, so two days after its announcement it has expired
+ * and its mark can go; and the marks are capped, newest kept: a site handing out new codes every
+ * sync cannot grow the file without end.
  */
 const PAYMENT_MARK_MS = 2 * PAYMENT_DUE_WINDOW_MS;
 export const PAYMENT_MARKS_KEPT = 500;
@@ -56,8 +61,9 @@ function prunePaymentMarks(
 }
 
 /**
- * Unpaid ATM / convenience-store codes expiring within 24 h, each announced once, all of a sync's in one
- * notification: a site with a hundred new codes every sync makes one notification a sync, not a hundred.
+ * Unpaid ATM / convenience-store codes expiring within 24 h, each announced once, all of a sync's
+ * in one notification: a site with a hundred new codes every sync makes one notification a sync,
+ * not a hundred.
  */
 export function decidePaymentsDue(
   memory: NotifierMemory,
@@ -112,8 +118,8 @@ export function decidePaymentsDue(
 }
 
 /**
- * Notices newer than the newest one seen before, still unread: one notification for all of them. The first time a
- * site is seen, its newest notice becomes the mark and nothing is announced.
+ * Notices newer than the newest one seen before, still unread: one notification for all of them.
+ * The first time a site is seen, its newest notice becomes the mark and nothing is announced.
  */
 export function decideNewNotices(
   memory: NotifierMemory,
@@ -209,7 +215,8 @@ export async function createNotifier(options: NotifierOptions): Promise<Notifier
   const queue = createKeyedQueue();
   const onError = options.onError ?? (() => {});
 
-  // One change at a time, saved before the notifications go out: a crash right after cannot announce twice.
+  // One change at a time, saved before the notifications go out: a crash right after cannot
+  // announce twice.
   const apply = (decide: (m: NotifierMemory) => Decision) =>
     queue('notifier', async () => {
       const { memory: next, notifications } = decide(memory);

@@ -1,14 +1,16 @@
 /**
- * Which web permissions the app's window may have (Electron security checklist #5, "handle session permission
- * requests"): everything is refused, except what the app's own page uses, asked by the app's own page. The
- * Electron host hands every request and check of the window's session to `allowPermission`.
+ * Which web permissions the app's window may have (Electron security checklist #5, "handle session
+ * permission requests"): everything is refused, except what the app's own page uses, asked by the
+ * app's own page. The Electron host hands every request and check of the window's session to
+ * `allowPermission`.
  */
 import { isAppUrl } from './app-protocol';
 
 /**
- * Electron's permission names the page needs: `fullscreen` for the video player's full-screen button, and
- * `clipboard-sanitized-write` for the copy buttons (navigator.clipboard.writeText, Chromium's "sanitized" write of
- * plain text). Reading the clipboard, the camera, notifications from the page and everything else stay refused.
+ * Electron's permission names the page needs: `fullscreen` for the video player's full-screen
+ * button, and `clipboard-sanitized-write` for the copy buttons (navigator.clipboard.writeText,
+ * Chromium's "sanitized" write of plain text). Reading the clipboard, the camera, notifications
+ * from the page and everything else stay refused.
  */
 const ALLOWED = new Set(['fullscreen', 'clipboard-sanitized-write']);
 

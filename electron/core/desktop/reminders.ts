@@ -1,7 +1,8 @@
 /**
- * Reminders as OS notifications: the database decides which are due and remembers them (db/reminders.ts, run on the
- * writer's thread after each sync and on the scheduler's timer); this turns its groups into the notifications the
- * hosts show (the Electron host with `Notification`, the browser host's page with Web Notifications), one per kind.
+ * Reminders as OS notifications: the database decides which are due and remembers them
+ * (db/reminders.ts, run on the writer's thread after each sync and on the scheduler's timer); this
+ * turns its groups into the notifications the hosts show (the Electron host with `Notification`,
+ * the browser host's page with Web Notifications), one per kind.
  */
 import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { Settings } from '../../common/view-models';
@@ -21,7 +22,10 @@ export function enabledReminders(settings: ReminderSettings): Record<ReminderKin
   };
 }
 
-/** A site's title as a notification shows it: at most this many characters (a hostile site's megabyte title is not). */
+/**
+ * A site's title as a notification shows it: at most this many characters (a hostile site's
+ * megabyte title is not).
+ */
 export const REMINDER_TITLE_CHARS = 100;
 
 function clip(text: string): string {
@@ -38,7 +42,8 @@ export function reminderNotifications(
   now: number,
 ): DesktopNotification[] {
   return groups.map((g) => ({
-    // Stable per run and kind: a host replaces rather than stacks a repeat (Web Notifications `tag`).
+    // Stable per run and kind: a host replaces rather than stacks a repeat (Web Notifications
+    // `tag`).
     id: `${g.kind}:${g.siteId}:${now}`,
     kind: g.kind,
     siteId: g.siteId,

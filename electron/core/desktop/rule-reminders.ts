@@ -1,7 +1,8 @@
 /**
- * Reminders by the student's rules as OS notifications: gathers the rules of every school, the quiet hours and the
- * courses behind on their plan, has the writer decide and remember (db/reminder-decide.ts), and turns its groups
- * into the notifications the hosts show (with the items a Snooze button puts off).
+ * Reminders by the student's rules as OS notifications: gathers the rules of every school, the
+ * quiet hours and the courses behind on their plan, has the writer decide and remember
+ * (db/reminder-decide.ts), and turns its groups into the notifications the hosts show (with the
+ * items a Snooze button puts off).
  */
 import type { DesktopNotification } from '../../common/desktop-notifications';
 import type { QuietHours, ReminderRule, ReminderRuleKind } from '../../common/plan-contract';
@@ -19,7 +20,9 @@ export interface RuleRemindersDeps {
   readonly siteLabel: (siteId: string) => string;
   readonly ruleOf: (siteId: string, kind: ReminderRuleKind) => ReminderRule;
   readonly quietHours: () => QuietHours | null;
-  /** The plans of the courses with an end date ahead (db/plan-view.ts), for "behind on the plan". */
+  /**
+   * The plans of the courses with an end date ahead (db/plan-view.ts), for "behind on the plan".
+   */
   readonly plans: (now: number, timeZone: string) => readonly CoursePlanView[];
   readonly run: (input: RuleRunInput) => Promise<readonly RuleReminderGroup[]>;
 }
@@ -38,7 +41,10 @@ export class RuleReminders {
     this.#deps = deps;
   }
 
-  /** The run's input: every school's rule of every kind, and this week's courses behind (keyed by the week). */
+  /**
+   * The run's input: every school's rule of every kind, and this week's courses behind (keyed by
+   * the week).
+   */
   input(syncedSiteId: string | null, now: number): RuleRunInput {
     const d = this.#deps;
     const timeZone = d.timeZone();
@@ -72,7 +78,8 @@ export class RuleReminders {
 
   #notification(g: RuleReminderGroup, now: number): DesktopNotification {
     const base = {
-      // Stable per run and kind, ending with the first item (a host replaces rather than stacks a repeat).
+      // Stable per run and kind, ending with the first item (a host replaces rather than stacks a
+      // repeat).
       id: `${g.kind}:${g.siteId}:${now}:${g.items[0]?.subjectId ?? ''}`,
       siteId: g.siteId,
       siteLabel: this.#deps.siteLabel(g.siteId),

@@ -1,8 +1,9 @@
 /**
- * Auto-update: the state machine (idle → checking → available → downloading → ready, or error) and its policy
- * (check at start and every few hours, download in the background, restart only when no sync or sign-out is under
- * way). The Electron host adapts electron-updater to `UpdaterPort` (electron/main/updater.ts); the browser host has
- * no updater, and its state says so. Tested in plain Node with an in-memory port.
+ * Auto-update: the state machine (idle → checking → available → downloading → ready, or error) and
+ * its policy (check at start and every few hours, download in the background, restart only when no
+ * sync or sign-out is under way). The Electron host adapts electron-updater to `UpdaterPort`
+ * (electron/main/updater.ts); the browser host has no updater, and its state says so. Tested in
+ * plain Node with an in-memory port.
  */
 import type { UpdateState } from '../../common/view-models';
 
@@ -32,8 +33,9 @@ export type UpdaterEvent =
 export type UpdateErrorKind = 'unreachable' | 'failed';
 
 /**
- * The transition function: the state after an event, or the same state when the event does not apply there (an
- * electron-updater event arriving late, twice, or out of order never moves the machine backwards).
+ * The transition function: the state after an event, or the same state when the event does not
+ * apply there (an electron-updater event arriving late, twice, or out of order never moves the
+ * machine backwards).
  */
 export function nextUpdateState(
   state: UpdateState,
@@ -75,8 +77,9 @@ export function nextUpdateState(
     case 'error':
       // A failed check or download leaves a downloaded update usable.
       if (state.status === 'ready') return state;
-      // A check that reached no server (offline, on a train, the server down) is no failure of the app's: it stays as
-      // up to date as the last check that got through found it, says why quietly, and checks again later.
+      // A check that reached no server (offline, on a train, the server down) is no failure of the
+      // app's: it stays as up to date as the last check that got through found it, says why
+      // quietly, and checks again later.
       if (
         event.kind === 'unreachable' &&
         (state.status === 'checking' || state.status === 'idle' || state.status === 'error')
@@ -93,7 +96,10 @@ function assertNeverEvent(value: never): never {
   throw new Error(`unknown updater event ${JSON.stringify(value)}`);
 }
 
-/** The feed URL from configuration, if it is one the updater may use: https, or loopback http for a local feed. */
+/**
+ * The feed URL from configuration, if it is one the updater may use: https, or loopback http for a
+ * local feed.
+ */
 export function parseFeedUrl(value: string | undefined): string | null {
   if (value === undefined || value.trim() === '') return null;
   try {
@@ -139,8 +145,8 @@ export interface UpdateController {
   /** Checks now (the menu's "Check for Updates…", Settings' button). */
   check(): Promise<UpdateState>;
   /**
-   * Quits and installs the downloaded update; when a sync or sign-out is under way, waits for it to end first
-   * (state.restartQueued tells the page).
+   * Quits and installs the downloaded update; when a sync or sign-out is under way, waits for it to
+   * end first (state.restartQueued tells the page).
    */
   restart(): UpdateState;
   close(): void;
@@ -153,8 +159,8 @@ const errorEvent = (error: unknown): UpdaterEvent => ({
 });
 
 /**
- * Updates as a part: its state (nextUpdateState), the periodic check, the download once an update is found, and
- * the restart, which waits for the syncs and sign-outs under way.
+ * Updates as a part: its state (nextUpdateState), the periodic check, the download once an update
+ * is found, and the restart, which waits for the syncs and sign-outs under way.
  */
 export class DesktopUpdates implements UpdateController {
   readonly #deps: UpdateControllerDeps;
@@ -162,7 +168,9 @@ export class DesktopUpdates implements UpdateController {
   readonly #log: (line: string) => void;
   #state: UpdateState;
   #closed = false;
-  /** The last check that reached the feed: what "up to date as of" means when a later one could not. */
+  /**
+   * The last check that reached the feed: what "up to date as of" means when a later one could not.
+   */
   #lastReached: string | null = null;
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #unsubscribers: (() => void)[] = [];
@@ -220,9 +228,9 @@ export class DesktopUpdates implements UpdateController {
     this.#set({ status: 'checking' });
     try {
       await updater.checkForUpdates();
-      // electron-updater answers a check with an event before it resolves; resolving without one means this
-      // installation cannot update itself (an updater that finds no way to replace this copy): it says so
-      // instead of checking for ever.
+      // electron-updater answers a check with an event before it resolves; resolving without one
+      // means this installation cannot update itself (an updater that finds no way to replace this
+      // copy): it says so instead of checking for ever.
       if ((this.#state as UpdateState).status === 'checking') {
         this.#log('updates: this installation cannot update itself');
         this.#set({ status: 'off', reason: 'unsupported' });
@@ -276,7 +284,10 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
   return new DesktopUpdates(deps);
 }
 
-/** Node's codes, and Chromium's net errors (Electron's net module reports `net::ERR_...` in the message), for no way through. */
+/**
+ * Node's codes, and Chromium's net errors (Electron's net module reports `net::ERR_...` in the
+ * message), for no way through.
+ */
 const UNREACHABLE_CODES =
   /^(?:ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|EAI_AGAIN)$/;
 const UNREACHABLE_NET_ERRORS =
@@ -296,14 +307,16 @@ export function updateErrorKind(error: unknown): UpdateErrorKind {
 }
 
 /**
- * An updater's error in plain words, without its details (a feed URL with a query, a path on disk): the controller's
- * own calls and electron-updater's `error` events (electron/main/updater.ts) both go through it.
+ * An updater's error in plain words, without its details (a feed URL with a query, a path on disk):
+ * the controller's own calls and electron-updater's `error` events (electron/main/updater.ts) both
+ * go through it.
  */
 export function describeUpdateError(error: unknown): string {
   const code = codeOf(error);
   if (updateErrorKind(error) === 'unreachable') return 'The update server could not be reached.';
-  // electron-updater compares the download's SHA-512 with the one its release published (latest*.yml) and deletes
-  // a file that differs; on Windows and macOS it also checks the installer's signature.
+  // electron-updater compares the download's SHA-512 with the one its release published
+  // (latest*.yml) and deletes a file that differs; on Windows and macOS it also checks the
+  // installer's signature.
   if (
     code === 'ERR_UPDATER_INVALID_SIGNATURE' ||
     code === 'ERR_CHECKSUM_MISMATCH' ||

@@ -18,7 +18,10 @@ export interface AssistantConnectionInput {
   readonly clients: readonly {
     readonly client: AssistantClientId;
     readonly path: string;
-    /** The entry found under this app's name, 'unreadable' when the file is not JSON, null when absent. */
+    /**
+     * The entry found under this app's name, 'unreadable' when the file is not JSON, null when
+     * absent.
+     */
     readonly entry: unknown;
   }[];
 }

@@ -1,7 +1,8 @@
 /**
- * The sign-in doctor's checks, one function each (ARCHITECTURE example 6). Each returns one DoctorCheck: a status
- * and a finding the renderer puts into words, with what to do. The network ones read the probe (probe.ts); the
- * others look at this computer (proxy variables, the loopback listener) or at the last sign-in attempt.
+ * The sign-in doctor's checks, one function each (ARCHITECTURE example 6). Each returns one
+ * DoctorCheck: a status and a finding the renderer puts into words, with what to do. The network
+ * ones read the probe (probe.ts); the others look at this computer (proxy variables, the loopback
+ * listener) or at the last sign-in attempt.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +30,10 @@ function check(
   return { id, status, finding, params };
 }
 
-/** Above this the site is answering, but slowly enough for the student to notice (and for sign-in pages to lag). */
+/**
+ * Above this the site is answering, but slowly enough for the student to notice (and for sign-in
+ * pages to lag).
+ */
 const SLOW_ANSWER_MS = 2_000;
 
 // ---------------------------------------------------------------- discovery
@@ -43,10 +47,11 @@ const ENDPOINT_FIELDS = [
 ] as const;
 
 /**
- * The site's discovery documents reachable and valid: an answer at all, then the RFC 8414 rules one at a time
- * (issuer identical to the origin §3.3, PKCE S256 listed, RFC 7636 §4.2), every endpoint on the site's own origin
- * (the spec serves them all from the base URL: another origin is where a sign-in should not be sent unasked), and
- * finally the app's own discovery (discovery.ts), so the doctor never passes a site the sign-in refuses.
+ * The site's discovery documents reachable and valid: an answer at all, then the RFC 8414 rules one
+ * at a time (issuer identical to the origin §3.3, PKCE S256 listed, RFC 7636 §4.2), every endpoint
+ * on the site's own origin (the spec serves them all from the base URL: another origin is where a
+ * sign-in should not be sent unasked), and finally the app's own discovery (discovery.ts), so the
+ * doctor never passes a site the sign-in refuses.
  */
 export async function checkDiscovery(
   probe: SiteProbe,
@@ -58,8 +63,9 @@ export async function checkDiscovery(
   if (probe.status >= 500)
     return check('discovery', 'problem', 'discoveryServerError', { origin, status: probe.status });
   if (probe.status === 404 || probe.path === null) {
-    // RFC 9728: the origin may publish no metadata of its own and name its authorization server (on a path, or
-    // elsewhere) in its protected-resource document; the sign-in follows that, so the doctor does too.
+    // RFC 9728: the origin may publish no metadata of its own and name its authorization server (on
+    // a path, or elsewhere) in its protected-resource document; the sign-in follows that, so the
+    // doctor does too.
     const named = await discover(origin, {
       fetch: options.fetch,
       timeoutMs: DOCTOR_REQUEST_TIMEOUT_MS,
@@ -75,7 +81,8 @@ export async function checkDiscovery(
     return check('discovery', 'problem', 'discoveryHttpStatus', { origin, status: probe.status });
   const doc = probe.document;
   if (doc === null) return check('discovery', 'problem', 'discoveryNotJson', { origin });
-  // RFC 8414 §3.3, as discovery.ts reads it: the origin, or the origin with its "/" path written out.
+  // RFC 8414 §3.3, as discovery.ts reads it: the origin, or the origin with its "/" path written
+  // out.
   if (doc.issuer !== origin && doc.issuer !== `${origin}/`)
     return check('discovery', 'problem', 'discoveryIssuerMismatch', {
       origin,
@@ -124,7 +131,10 @@ export async function checkDiscovery(
 
 // ---------------------------------------------------------------- TLS
 
-/** OpenSSL / Node verification codes (tls.TLSSocket authorizationError, ERR_TLS_*), grouped by what the student does. */
+/**
+ * OpenSSL / Node verification codes (tls.TLSSocket authorizationError, ERR_TLS_*), grouped by what
+ * the student does.
+ */
 const TLS_EXPIRED = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 const TLS_UNTRUSTED = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -177,7 +187,10 @@ export function proxyHost(value: string): string {
   }
 }
 
-/** NO_PROXY as curl reads it: `*`, host names (a leading dot or none matches subdomains too), optional `:port`. */
+/**
+ * NO_PROXY as curl reads it: `*`, host names (a leading dot or none matches subdomains too),
+ * optional `:port`.
+ */
 export function excludedByNoProxy(noProxy: string, hostname: string, port: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return noProxy
@@ -196,10 +209,10 @@ export function excludedByNoProxy(noProxy: string, hostname: string, port: strin
 }
 
 /**
- * A proxy in the environment (HTTP(S)_PROXY, ALL_PROXY, NO_PROXY). The app connects to a site directly (Node's
- * fetch does not read these variables), so a proxy only matters when the direct connection failed: then the
- * network probably allows traffic out only through it. Only the proxy's host and port are reported, never its
- * user name or password.
+ * A proxy in the environment (HTTP(S)_PROXY, ALL_PROXY, NO_PROXY). The app connects to a site
+ * directly (Node's fetch does not read these variables), so a proxy only matters when the direct
+ * connection failed: then the network probably allows traffic out only through it. Only the proxy's
+ * host and port are reported, never its user name or password.
  */
 export function checkProxy(
   probe: SiteProbe,
@@ -223,15 +236,19 @@ export function checkProxy(
 
 export interface LoopbackCheckOptions {
   readonly fetch: FetchLike;
-  /** RFC 8252 §8.3: the literal 127.0.0.1, like the sign-in's receiver. Tests pass an address that cannot bind. */
+  /**
+   * RFC 8252 §8.3: the literal 127.0.0.1, like the sign-in's receiver. Tests pass an address that
+   * cannot bind.
+   */
   readonly host?: string;
 }
 
 /**
- * The loopback listener bindable and reachable: listens exactly as the sign-in's receiver does (127.0.0.1, a port
- * the OS picks, RFC 8252 §7.3) and asks itself for a one-time value over HTTP. A refusal to bind (security
- * policy, no loopback interface) or a request that never arrives (a firewall between the app and 127.0.0.1) is
- * what keeps a browser's sign-in answer from reaching the app.
+ * The loopback listener bindable and reachable: listens exactly as the sign-in's receiver does
+ * (127.0.0.1, a port the OS picks, RFC 8252 §7.3) and asks itself for a one-time value over HTTP. A
+ * refusal to bind (security policy, no loopback interface) or a request that never arrives (a
+ * firewall between the app and 127.0.0.1) is what keeps a browser's sign-in answer from reaching
+ * the app.
  */
 export async function checkLoopback(options: LoopbackCheckOptions): Promise<DoctorCheck> {
   const host = options.host ?? '127.0.0.1';
@@ -281,7 +298,10 @@ export async function checkLoopback(options: LoopbackCheckOptions): Promise<Doct
 
 // ---------------------------------------------------------------- system browser
 
-/** The system browser opened (the host's openExternal succeeded) and whether the site's answer came back. */
+/**
+ * The system browser opened (the host's openExternal succeeded) and whether the site's answer came
+ * back.
+ */
 export function checkBrowser(attempt: SignInAttemptRecord | null): DoctorCheck {
   if (attempt === null) return check('browser', 'skipped', 'browserNoAttempt');
   switch (attempt.browser) {
@@ -301,17 +321,21 @@ export function checkBrowser(attempt: SignInAttemptRecord | null): DoctorCheck {
 
 // ---------------------------------------------------------------- clock
 
-/** id_token checks allow 60 s either way (auth/id-token.ts, clockTolerance): beyond that a sign-in fails. */
+/**
+ * id_token checks allow 60 s either way (auth/id-token.ts, clockTolerance): beyond that a sign-in
+ * fails.
+ */
 const ID_TOKEN_TOLERANCE_S = 60;
 /** Within this, the difference is the network's, not a clock's. */
 const CLOCK_OK_S = 30;
 
 /**
- * This computer's clock against the site's `Date` header (RFC 9110 §6.6.1): an id_token's exp, iat and nbf come from
- * the site's clock and are checked against ours with a minute's tolerance (OIDC Core §3.1.3.7 rules 9-10; RFC 7519
- * §4.1.5 nbf). A computer ahead sees the token expired; one behind sees it not yet valid wherever the site sets nbf.
- * So beyond the tolerance it is a problem either way. The header has one-second resolution; the round trip's middle
- * is the comparison point.
+ * This computer's clock against the site's `Date` header (RFC 9110 §6.6.1): an id_token's exp, iat
+ * and nbf come from the site's clock and are checked against ours with a minute's tolerance (OIDC
+ * Core §3.1.3.7 rules 9-10; RFC 7519 §4.1.5 nbf). A computer ahead sees the token expired; one
+ * behind sees it not yet valid wherever the site sets nbf. So beyond the tolerance it is a problem
+ * either way. The header has one-second resolution; the round trip's middle is the comparison
+ * point.
  */
 export function checkClock(probe: SiteProbe): DoctorCheck {
   if (probe.siteDate === null) return check('clock', 'skipped', 'clockUnknown');
@@ -329,14 +353,18 @@ export function checkClock(probe: SiteProbe): DoctorCheck {
 
 // ---------------------------------------------------------------- client_id still registered
 
-/** Any loopback port matches a registered loopback redirect (RFC 8252 §7.3); this one is never listened on. */
+/**
+ * Any loopback port matches a registered loopback redirect (RFC 8252 §7.3); this one is never
+ * listened on.
+ */
 const PROBE_REDIRECT = 'http://127.0.0.1:9/callback';
 
 /**
- * The client_id still registered: an authorization request the way the app sends it, without a browser session
- * and never followed (redirect: manual). RFC 6749 §4.1.2.1: an unknown client is told on an error page (400), never
- * redirected; a known one is sent to the site's sign-in page, or back to the redirect URI. Its state, nonce and
- * PKCE challenge are thrown away: nothing comes back to use them.
+ * The client_id still registered: an authorization request the way the app sends it, without a
+ * browser session and never followed (redirect: manual). RFC 6749 §4.1.2.1: an unknown client is
+ * told on an error page (400), never redirected; a known one is sent to the site's sign-in page, or
+ * back to the redirect URI. Its state, nonce and PKCE challenge are thrown away: nothing comes back
+ * to use them.
  */
 export async function checkClient(
   probe: SiteProbe,
@@ -389,8 +417,8 @@ export async function checkClient(
       ) {
         return check('client', 'problem', 'clientUnknown', { clientId });
       }
-      // RFC 8707 §2: the site will not issue tokens for its own member data to this client; a sign-in then cannot
-      // reach it (auth/member-access.ts), whatever the student does.
+      // RFC 8707 §2: the site will not issue tokens for its own member data to this client; a
+      // sign-in then cannot reach it (auth/member-access.ts), whatever the student does.
       if (back.href.startsWith(PROBE_REDIRECT) && error === 'invalid_target') {
         return check('client', 'problem', 'clientResourceRefused', {
           clientId,

@@ -1,6 +1,7 @@
 /**
- * The doctor's first look at a site: one request for its RFC 8414 document, timed, with the `Date` header and the
- * network failure (if any) kept for the checks that read them (discovery, TLS, proxy, clock).
+ * The doctor's first look at a site: one request for its RFC 8414 document, timed, with the `Date`
+ * header and the network failure (if any) kept for the checks that read them (discovery, TLS,
+ * proxy, clock).
  */
 import { CoreError } from '../errors';
 import type { FetchLike } from '../net/http';
@@ -75,19 +76,24 @@ export async function probeSite(origin: string, options: ProbeOptions): Promise<
       status: res.status,
       document,
       siteDate: Number.isFinite(parsedDate) ? parsedDate : null,
-      // The Date header is stamped while the answer is made: compare it with the middle of the round trip.
+      // The Date header is stamped while the answer is made: compare it with the middle of the
+      // round trip.
       localDate: Math.round((sent + received) / 2),
       elapsedMs: performance.now() - startedAt,
       networkError: null,
     };
-    // RFC 8414 §3.1 first; only a 404 sends us to the OIDC Discovery document (as discovery.ts does).
+    // RFC 8414 §3.1 first; only a 404 sends us to the OIDC Discovery document (as discovery.ts
+    // does).
     if (res.status !== 404) break;
   }
   const answered = last!;
   return { origin, ...answered, path: answered.status === 404 ? null : answered.path };
 }
 
-/** Walks an error's cause chain and returns the first Node/OpenSSL error code found (e.g. CERT_HAS_EXPIRED). */
+/**
+ * Walks an error's cause chain and returns the first Node/OpenSSL error code found (e.g.
+ * CERT_HAS_EXPIRED).
+ */
 export function errorCodeIn(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && current !== null && current !== undefined; depth++) {

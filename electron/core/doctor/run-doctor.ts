@@ -1,7 +1,7 @@
 /**
- * "What went wrong?": runs every check of the sign-in doctor for one site and returns the report. The network
- * checks share one probe of the site (probe.ts); the loopback check runs beside them. Nothing here throws for a
- * failed check: a check that cannot decide says `skipped`.
+ * "What went wrong?": runs every check of the sign-in doctor for one site and returns the report.
+ * The network checks share one probe of the site (probe.ts); the loopback check runs beside them.
+ * Nothing here throws for a failed check: a check that cannot decide says `skipped`.
  */
 import type { DoctorCheck, DoctorReport, SignInAttemptRecord } from '../../common/doctor';
 import type { ErrorCode } from '../../common/errors';
@@ -22,7 +22,10 @@ export interface DoctorInput {
   readonly site: { readonly label: string; readonly baseUrl: string; readonly clientId: string };
   /** The site's last sign-in attempt in this run of the app, if any. */
   readonly attempt: SignInAttemptRecord | null;
-  /** The error the student saw, when the doctor was opened from an error that is not a sign-in attempt. */
+  /**
+   * The error the student saw, when the doctor was opened from an error that is not a sign-in
+   * attempt.
+   */
   readonly trigger?: ErrorCode | null;
 }
 

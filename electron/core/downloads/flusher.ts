@@ -1,5 +1,6 @@
 /**
- * The partial file's durability while a transfer writes it (transfer.ts): what a restart may resume from.
+ * The partial file's durability while a transfer writes it (transfer.ts): what a restart may resume
+ * from.
  */
 import type { FileHandle } from 'node:fs/promises';
 
@@ -7,10 +8,10 @@ import type { FileHandle } from 'node:fs/promises';
 export const FLUSH_EVERY_BYTES = 8 * 1024 * 1024;
 
 /**
- * Makes the partial file's bytes durable as they arrive: an fdatasync after every FLUSH_EVERY_BYTES written and at
- * least every `durableEveryMs`, one at a time, off the stream's path. A restart (or a power cut) resumes from what
- * was last reported, never from bytes the disk may not hold; reports (each a manifest write) come at most every
- * `durableEveryMs`.
+ * Makes the partial file's bytes durable as they arrive: an fdatasync after every FLUSH_EVERY_BYTES
+ * written and at least every `durableEveryMs`, one at a time, off the stream's path. A restart (or
+ * a power cut) resumes from what was last reported, never from bytes the disk may not hold; reports
+ * (each a manifest write) come at most every `durableEveryMs`.
  */
 export function createFlusher(
   input: { readonly onDurable: (bytes: number) => void; readonly durableEveryMs?: number },

@@ -1,8 +1,9 @@
 /**
- * Covers and avatars of https schools kept on disk beside the offline copy, so a course card shows its picture
- * offline after a restart (the memory cache, net/site-image.ts, starts empty at every launch). One folder per site,
- * one file per picture (named by the SHA-256 of its address, holding the data: URL the screens take), bounded in
- * count and bytes with the least recently used going first, and removed with the site (keepOnly).
+ * Covers and avatars of https schools kept on disk beside the offline copy, so a course card shows
+ * its picture offline after a restart (the memory cache, net/site-image.ts, starts empty at every
+ * launch). One folder per site, one file per picture (named by the SHA-256 of its address, holding
+ * the data: URL the screens take), bounded in count and bytes with the least recently used going
+ * first, and removed with the site (keepOnly).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';

@@ -1,8 +1,9 @@
 /**
- * A saved product file is marked as coming from the Internet, as a browser marks its downloads, so the system's own
- * checks apply when the student opens it from the file manager (the app itself never runs it):
- * - Windows: the `Zone.Identifier` alternate data stream (NTFS), ZoneId=3 (URLZONE_INTERNET): SmartScreen, Office's
- *   Protected View and "this file came from another computer" read it.
+ * A saved product file is marked as coming from the Internet, as a browser marks its downloads, so
+ * the system's own checks apply when the student opens it from the file manager (the app itself
+ * never runs it):
+ * - Windows: the `Zone.Identifier` alternate data stream (NTFS), ZoneId=3 (URLZONE_INTERNET):
+ *   SmartScreen, Office's Protected View and "this file came from another computer" read it.
  * - macOS: the `com.apple.quarantine` extended attribute: Gatekeeper and LaunchServices read it.
  * - Linux and others: no system facility reads such a mark; nothing is written.
  * Best effort: a file system without streams or attributes (FAT, a network share) keeps the file unmarked, said in the
@@ -18,7 +19,10 @@ export interface FileSource {
   readonly siteOrigin: string;
 }
 
-/** What marking needs from the system: injected by tests where the platform or its facility is absent. */
+/**
+ * What marking needs from the system: injected by tests where the platform or its facility is
+ * absent.
+ */
 export interface MarkDeps {
   readonly platform: NodeJS.Platform;
   readonly writeFile: (path: string, data: string) => Promise<void>;
@@ -35,8 +39,8 @@ const AGENT = 'Learning Desktop';
 const XATTR = '/usr/bin/xattr';
 
 /**
- * An address as it is written into the mark: origin and path, without query or fragment (a CDN's signed address
- * carries its signature there, and the mark is readable by any program).
+ * An address as it is written into the mark: origin and path, without query or fragment (a CDN's
+ * signed address carries its signature there, and the mark is readable by any program).
  */
 export function markedAddress(raw: string): string {
   try {
@@ -47,7 +51,9 @@ export function markedAddress(raw: string): string {
   }
 }
 
-/** The Zone.Identifier stream's text (INI, CRLF), as browsers write it: zone 3 is the Internet zone. */
+/**
+ * The Zone.Identifier stream's text (INI, CRLF), as browsers write it: zone 3 is the Internet zone.
+ */
 export function zoneIdentifier(source: FileSource): string {
   const lines = ['[ZoneTransfer]', 'ZoneId=3'];
   const referrer = markedAddress(source.siteOrigin);
@@ -58,8 +64,9 @@ export function zoneIdentifier(source: FileSource): string {
 }
 
 /**
- * The quarantine attribute's value: `flags;seconds since 1970 in hex;agent;event UUID`. Flags 0081: downloaded
- * (0x0001) by an app that is not quarantine-aware itself (0x0080), the value browsers and download tools write.
+ * The quarantine attribute's value: `flags;seconds since 1970 in hex;agent;event UUID`. Flags 0081:
+ * downloaded (0x0001) by an app that is not quarantine-aware itself (0x0080), the value browsers
+ * and download tools write.
  */
 export function quarantineValue(now: number, uuid: string): string {
   const seconds = Math.floor(now / 1000)
@@ -88,7 +95,10 @@ export const systemMarkDeps: MarkDeps = {
   uuid: () => randomUUID(),
 };
 
-/** Marks the file at `path` (complete, in place) as downloaded from the Internet. Resolves with the mark written. */
+/**
+ * Marks the file at `path` (complete, in place) as downloaded from the Internet. Resolves with the
+ * mark written.
+ */
 export async function markFromInternet(
   path: string,
   source: FileSource,
@@ -97,7 +107,8 @@ export async function markFromInternet(
   const kind = markKindFor(deps.platform);
   switch (kind) {
     case 'zone-identifier':
-      // NTFS: `file:stream` names an alternate data stream of the file; the file's own bytes are untouched.
+      // NTFS: `file:stream` names an alternate data stream of the file; the file's own bytes are
+      // untouched.
       await deps.writeFile(`${path}:Zone.Identifier`, zoneIdentifier(source));
       return kind;
     case 'quarantine':

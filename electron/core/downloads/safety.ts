@@ -1,6 +1,6 @@
 /**
- * A product's file is untrusted input twice: its address (the site wrote it) and its bytes and name (whatever
- * answers). One check per function; each refusal says what was wrong in plain words.
+ * A product's file is untrusted input twice: its address (the site wrote it) and its bytes and name
+ * (whatever answers). One check per function; each refusal says what was wrong in plain words.
  */
 import { CoreError } from '../errors';
 import { siteLinkUrl } from '../../common/external-url';
@@ -10,12 +10,13 @@ import type { ViewAs } from '../../common/downloads';
 const MAX_URL_LENGTH = 4096;
 
 /**
- * The address a file may be fetched from: https, or http on this computer only (RFC 8252 §8.3's loopback, where
- * the demo sites live); no user name or password in it (RFC 3986 §3.2.1: credentials in a URL are deprecated and
- * would be sent to whoever answers). The fragment is dropped (never sent). For the site at `siteOrigin`: plain http
- * only when the site is on loopback itself, and an address on this computer or its network only when the site is
- * there too (common/external-url.ts siteLinkUrl); a name that resolves there is stopped when it is connected to
- * (fileGetFor).
+ * The address a file may be fetched from: https, or http on this computer only (RFC 8252 §8.3's
+ * loopback, where the demo sites live); no user name or password in it (RFC 3986 §3.2.1:
+ * credentials in a URL are deprecated and would be sent to whoever answers). The fragment is
+ * dropped (never sent). For the site at `siteOrigin`: plain http only when the site is on loopback
+ * itself, and an address on this computer or its network only when the site is there too
+ * (common/external-url.ts siteLinkUrl); a name that resolves there is stopped when it is connected
+ * to (fileGetFor).
  */
 export function checkFileUrl(raw: string, siteOrigin: string): URL {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL_LENGTH)
@@ -56,19 +57,21 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout
 const MAX_NAME_CHARS = 120;
 
 /**
- * A file name that is safe to create in the app's folder, from what the site suggested: no folder parts (only
- * the last segment after / or \), no control, bidirectional-override or Windows-forbidden characters, no leading
- * or trailing dots and spaces, no device name, at most 120 characters (the extension kept). Only the types the app
- * opens itself keep their extension (an allow-list: a list of what systems run or install is never complete:
- * `.application`, `.appref-ms`, `.chm`, `.jnlp`, `.terminal`, `.fileloc`, `.html`, Office macro formats...); any
- * other becomes `<name>.download`, which no system opens with a program of the file's choosing. The extension is
- * judged whole before any length rule, so a long one (`x.SettingContent-ms`) is not mistaken for part of the name.
+ * A file name that is safe to create in the app's folder, from what the site suggested: no folder
+ * parts (only the last segment after / or \), no control, bidirectional-override or
+ * Windows-forbidden characters, no leading or trailing dots and spaces, no device name, at most 120
+ * characters (the extension kept). Only the types the app opens itself keep their extension (an
+ * allow-list: a list of what systems run or install is never complete:
+ * `.application`, `.appref-ms`, `.chm`, `.jnlp`, `.terminal`, `.fileloc`, `.html`, Office macro
+ * formats...); any other becomes `<name>.download`, which no system opens with a program of the
+ * file's choosing. The extension is judged whole before any length rule, so a long one
+ * (`x.SettingContent-ms`) is not mistaken for part of the name.
  */
 export function sanitizeFileName(suggested: string, fallback = 'download'): string {
   let name = suggested.normalize('NFC');
   name = name.split(/[/\\]/).pop() ?? '';
-  // C0/C1 controls, DEL, and the bidi controls that can show "exe.pdf" for "fdp.exe" (U+202A-202E, U+2066-2069,
-  // U+200E/200F, U+061C).
+  // C0/C1 controls, DEL, and the bidi controls that can show "exe.pdf" for "fdp.exe" (U+202A-202E,
+  // U+2066-2069, U+200E/200F, U+061C).
   name = name.replace(/[\p{Cc}\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/gu, '');
   name = name.replace(/[<>:"|?*]/g, '_');
   name = name.replace(/^[\s.]+|[\s.]+$/g, '');
@@ -79,7 +82,8 @@ export function sanitizeFileName(suggested: string, fallback = 'download'): stri
   if (RESERVED.test(stem.split('.')[0]!.trim())) stem = `_${stem}`;
   const kept = ext === '' || keepsExtension(ext);
   if (ext.length > 16) {
-    // Too long to be shown as an extension: part of the name (it was judged above, so it never keeps it).
+    // Too long to be shown as an extension: part of the name (it was judged above, so it never
+    // keeps it).
     stem = `${stem}.${ext}`;
     ext = '';
   }
@@ -88,7 +92,10 @@ export function sanitizeFileName(suggested: string, fallback = 'download'): stri
   return kept ? name : `${name}.download`;
 }
 
-/** Whether a file saved with this extension keeps it: only the types the app opens inline (INLINE below). */
+/**
+ * Whether a file saved with this extension keeps it: only the types the app opens inline (INLINE
+ * below).
+ */
 export function keepsExtension(ext: string): boolean {
   return Object.hasOwn(INLINE, ext.toLowerCase());
 }
@@ -102,8 +109,9 @@ function sanitizeFallback(fallback: string): string {
 }
 
 /**
- * The name the site suggests (RFC 6266 Content-Disposition: `filename*` in RFC 8187 UTF-8 first, then
- * `filename`), else the address's last path segment, else the product's title. Not yet sanitised.
+ * The name the site suggests (RFC 6266 Content-Disposition: `filename*` in RFC 8187 UTF-8 first,
+ * then `filename`), else the address's last path segment, else the product's title. Not yet
+ * sanitised.
  */
 export function suggestedName(
   contentDisposition: string | undefined,
@@ -132,7 +140,10 @@ export function suggestedName(
   return title;
 }
 
-/** The types opened inside the app, by extension: the file's first bytes must agree (sniffed at save). */
+/**
+ * The types opened inside the app, by extension: the file's first bytes must agree (sniffed at
+ * save).
+ */
 const INLINE: Readonly<
   Record<
     string,
@@ -225,7 +236,10 @@ function starts(head: Buffer, text: string): boolean {
   return head.subarray(0, text.length).toString('latin1') === text;
 }
 
-/** How a saved file opens in the app: its extension names an inline type AND its first bytes are that type. */
+/**
+ * How a saved file opens in the app: its extension names an inline type AND its first bytes are
+ * that type.
+ */
 export function detectViewAs(name: string, head: Buffer): ViewAs | null {
   const entry = INLINE[extensionOf(name)];
   return entry && entry.magic(head) ? entry.viewAs : null;
@@ -242,8 +256,9 @@ function extensionOf(name: string): string {
 }
 
 /**
- * The whole representation's SHA-256 the site declared, if any: RFC 9530 `Repr-Digest: sha-256=:<base64>:` (the
- * same on a 206 as on a 200), or RFC 3230's `Digest: SHA-256=<base64>`. Other algorithms are not checked.
+ * The whole representation's SHA-256 the site declared, if any: RFC 9530
+ * `Repr-Digest: sha-256=:<base64>:` (the same on a 206 as on a 200), or RFC 3230's
+ * `Digest: SHA-256=<base64>`. Other algorithms are not checked.
  */
 export function declaredSha256(
   reprDigest: string | undefined,

@@ -23,7 +23,10 @@ export function toWireFailure(error: unknown, aborted = false): WireFailure {
   };
 }
 
-/** The same failure, as the error the thread that sees it would have thrown. `stopped` is the caller's own reason. */
+/**
+ * The same failure, as the error the thread that sees it would have thrown. `stopped` is the
+ * caller's own reason.
+ */
 export function fromWireFailure(failure: WireFailure, stopped: () => unknown): unknown {
   switch (failure.kind) {
     case 'stopped':

@@ -1,8 +1,9 @@
 /**
- * The messages between the download manager (main thread) and its transfer thread (transfer-worker.ts). The thread
- * sends the requests and writes, hashes and fsyncs the bytes; the main thread keeps what it alone may hold: the
- * member's token (asked for per request, under the token manager's rules) and the manifest (told where a transfer
- * stands: its answer's validator, its progress, the bytes made durable).
+ * The messages between the download manager (main thread) and its transfer thread
+ * (transfer-worker.ts). The thread sends the requests and writes, hashes and fsyncs the bytes; the
+ * main thread keeps what it alone may hold: the member's token (asked for per request, under the
+ * token manager's rules) and the manifest (told where a transfer stands: its answer's validator,
+ * its progress, the bytes made durable).
  */
 import type { AppError } from '../../common/result';
 import type { TransferInput, TransferResult, Validator } from './transfer';

@@ -1,8 +1,9 @@
 /**
- * The transfer thread (worker_threads): downloads run here, so the main thread, which carries every IPC call and
- * window event, never reads a socket, hashes a chunk or writes a file for them; it gets a progress message now and
- * then. Each request to the site's origin asks the main thread for the token (its token manager's rules: one
- * refresh on 401), and the answer's validator is recorded there before a byte is written.
+ * The transfer thread (worker_threads): downloads run here, so the main thread, which carries every
+ * IPC call and window event, never reads a socket, hashes a chunk or writes a file for them; it
+ * gets a progress message now and then. Each request to the site's origin asks the main thread for
+ * the token (its token manager's rules: one refresh on 401), and the answer's validator is recorded
+ * there before a byte is written.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -54,8 +55,9 @@ function run(id: number, job: TransferJob): void {
   const entry: Job = { controller: new AbortController(), asks: new Map(), started: null };
   jobs.set(id, entry);
   let askIds = 0;
-  // The token manager's rules, kept by the main thread: it sends a token for each try (a second after a refresh),
-  // this thread sends the request and answers with its status; the last answer stands once the main thread says so.
+  // The token manager's rules, kept by the main thread: it sends a token for each try (a second
+  // after a refresh), this thread sends the request and answers with its status; the last answer
+  // stands once the main thread says so.
   const send: AuthorizedSend = <R extends SentAnswer>(
     target: string,
     attempt: (token: string, url: string) => Promise<R>,

@@ -1,8 +1,9 @@
 /**
- * Writes an archive folder so a half-written one never looks complete: every file goes into a hidden
- * `.<name>.partial-<random>` folder beside the destination, each file flushed to disk, and only then is that folder
- * renamed to its name (rename(2) is atomic within a file system). A process killed on the way leaves the hidden
- * partial folder, never a folder with the archive's name; the next archive written there removes it.
+ * Writes an archive folder so a half-written one never looks complete: every file goes into a
+ * hidden `.<name>.partial-<random>` folder beside the destination, each file flushed to disk, and
+ * only then is that folder renamed to its name (rename(2) is atomic within a file system). A
+ * process killed on the way leaves the hidden partial folder, never a folder with the archive's
+ * name; the next archive written there removes it.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -42,8 +43,9 @@ function freeName(parent: string, name: string): string {
 }
 
 /**
- * Writes `files` as the folder `parent/name` (or `name-2`... when taken), reporting each file written. Returns the
- * folder's path. Every path is relative and made of safe names (archive.ts); anything leaving the folder is refused.
+ * Writes `files` as the folder `parent/name` (or `name-2`... when taken), reporting each file
+ * written. Returns the folder's path. Every path is relative and made of safe names (archive.ts);
+ * anything leaving the folder is refused.
  */
 export async function writeArchiveFolder(
   parent: string,

@@ -1,9 +1,10 @@
 /**
- * An archive of one school the student keeps (archive-write.ts writes it): `index.html`, a page that opens offline
- * in any browser, with no script, no image and no request (its CSP says so); `archive.json`, the same for programs;
- * `notes/<course>.md`, each course's notes as Markdown; `receipts/<order>.html`, each paid order's receipt. Built
- * from the saved copy's views only: no token, no cookie, nothing of the vault ever reaches it, and every text is
- * escaped, so what the site sent as markup shows as text.
+ * An archive of one school the student keeps (archive-write.ts writes it): `index.html`, a page
+ * that opens offline in any browser, with no script, no image and no request (its CSP says so);
+ * `archive.json`, the same for programs; `notes/<course>.md`, each course's notes as Markdown;
+ * `receipts/<order>.html`, each paid order's receipt. Built from the saved copy's views only: no
+ * token, no cookie, nothing of the vault ever reaches it, and every text is escaped, so what the
+ * site sent as markup shows as text.
  */
 import type {
   CourseDetail,

@@ -19,7 +19,10 @@ export interface CalendarFileOptions {
   readonly stamp: Date;
 }
 
-/** The UID of an item's reminder: the same site, kind and id always give the same one (re-import updates it). */
+/**
+ * The UID of an item's reminder: the same site, kind and id always give the same one (re-import
+ * updates it).
+ */
 export function reminderUid(
   site: CalendarSite,
   kind: 'payment-deadline' | 'course-access-end' | 'event',
@@ -28,7 +31,10 @@ export function reminderUid(
   return uuidV5(`${new URL(site.baseUrl).origin}\n${kind}\n${id}`);
 }
 
-/** A site's date as an event's start, or a clear refusal: an unreadable date or one outside years 0000-9999 (RFC 5545 §3.3.4). */
+/**
+ * A site's date as an event's start, or a clear refusal: an unreadable date or one outside years
+ * 0000-9999 (RFC 5545 §3.3.4).
+ */
 function eventStart(iso: unknown): Date {
   const d = new Date(typeof iso === 'string' ? iso : Number.NaN);
   if (Number.isNaN(d.getTime()) || !inFourDigitYears(d))
@@ -40,8 +46,8 @@ function eventStart(iso: unknown): Date {
 }
 
 /**
- * "Pay by" for an unpaid ATM or convenience-store code: an instant at the deadline, with reminders a day and two
- * hours before. Only a code with a deadline can become a reminder.
+ * "Pay by" for an unpaid ATM or convenience-store code: an instant at the deadline, with reminders
+ * a day and two hours before. Only a code with a deadline can become a reminder.
  */
 export function paymentDeadlineCalendar(
   payment: PaymentView,
@@ -83,14 +89,14 @@ export function paymentDeadlineCalendar(
 }
 
 /**
- * Alarms before a course's access ends, as the app's own reminders (db/reminders.ts) plus one an hour before; those
- * already past when the file is written are left out by the writer (ics.ts).
+ * Alarms before a course's access ends, as the app's own reminders (db/reminders.ts) plus one an
+ * hour before; those already past when the file is written are left out by the writer (ics.ts).
  */
 const ACCESS_ALARMS = ['-P30D', '-P7D', '-P1D', '-PT1H'] as const;
 
 /**
- * The end of a course's access: an instant at expireDate, with reminders before it that are still to come, and what
- * is left to watch as the file is written ("3 lectures, 57 min").
+ * The end of a course's access: an instant at expireDate, with reminders before it that are still
+ * to come, and what is left to watch as the file is written ("3 lectures, 57 min").
  */
 export function courseAccessEndCalendar(
   course: CourseDetail,
@@ -121,8 +127,10 @@ export function courseAccessEndCalendar(
 }
 
 /**
- * An event the student registered for, from its start to its end, with reminders a day and an hour before. Online:
- * the join link (already checked: https, on no credentials; externalUrl) is the event's address; otherwise the school's.
+ * An event the student registered for, from its start to its end, with reminders a day and an hour
+ * before. Online:
+ * the join link (already checked: https, on no credentials; externalUrl) is the event's address;
+ * otherwise the school's.
  */
 export function eventCalendar(
   event: EventRegistrationView,
@@ -140,7 +148,8 @@ export function eventCalendar(
   const calendarEvent: CalendarEvent = {
     uid: reminderUid(site, 'event', event.id),
     start,
-    // A site's end before its start is not trusted: the event is then an instant at its start (§3.6.1).
+    // A site's end before its start is not trusted: the event is then an instant at its start
+    // (§3.6.1).
     ...(ends.getTime() >= start.getTime() ? { end: ends } : {}),
     summary: text(event.title),
     description: w.calendar.eventDescription({

@@ -13,24 +13,29 @@ export interface CsvOptions {
 }
 
 /**
- * Text that a spreadsheet would run as a formula when the cell starts with one of these (OWASP "CSV Injection"):
- * titles and codes come from the site, so a cell like `=HYPERLINK(...)` is written with a leading apostrophe and
- * shown as text.
+ * Text that a spreadsheet would run as a formula when the cell starts with one of these (OWASP "CSV
+ * Injection"):
+ * titles and codes come from the site, so a cell like `=HYPERLINK(...)` is written with a leading
+ * apostrophe and shown as text.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-/** Every cell goes through here, whatever it holds (the site's words, our labels, dates, amounts): one guard. */
+/**
+ * Every cell goes through here, whatever it holds (the site's words, our labels, dates, amounts):
+ * one guard.
+ */
 export function cell(value: unknown): string {
   const t = text(value);
   return FORMULA_START.test(t) ? `'${t}` : t;
 }
 
 /**
- * The purchase history as CSV: one row per payment (a purchase paid in installments or retried has several), with
- * its order's number, date and items on every row so a spreadsheet can filter and sum by any column.
+ * The purchase history as CSV: one row per payment (a purchase paid in installments or retried has
+ * several), with its order's number, date and items on every row so a spreadsheet can filter and
+ * sum by any column.
  *
- * RFC 4180: CRLF line ends; fields with a comma, quote or line break are quoted, quotes doubled (csv-stringify).
- * UTF-8 with a byte-order mark: Excel reads a CSV without one in the system's legacy code page, which turns
- * Chinese titles into mojibake.
+ * RFC 4180: CRLF line ends; fields with a comma, quote or line break are quoted, quotes doubled
+ * (csv-stringify). UTF-8 with a byte-order mark: Excel reads a CSV without one in the system's
+ * legacy code page, which turns Chinese titles into mojibake.
  */
 export function ordersToCsv(orders: readonly OrderView[], options: CsvOptions): string {
   const w = stringsFor(options.language);
@@ -63,7 +68,8 @@ export function ordersToCsv(orders: readonly OrderView[], options: CsvOptions): 
       try {
         rows.push(paymentRow(order, p, w, options.timeZone));
       } catch {
-        // An export never fails on one bad row: the row keeps what identifies it, the rest is left empty.
+        // An export never fails on one bad row: the row keeps what identifies it, the rest is left
+        // empty.
         rows.push([
           cell(order.tradeNo),
           '',
@@ -75,8 +81,9 @@ export function ordersToCsv(orders: readonly OrderView[], options: CsvOptions): 
       }
     }
   }
-  // quoted_match: csv-stringify quotes a field holding its record delimiter (CRLF) but not a bare LF or CR, which
-  // every spreadsheet would read as the end of the row (RFC 4180 §2.6: fields with line breaks are quoted).
+  // quoted_match: csv-stringify quotes a field holding its record delimiter (CRLF) but not a bare
+  // LF or CR, which every spreadsheet would read as the end of the row (RFC 4180 §2.6: fields with
+  // line breaks are quoted).
   return stringify([header, ...rows], {
     bom: true,
     record_delimiter: 'windows',
@@ -122,9 +129,10 @@ function paymentRow(
 }
 
 /**
- * A site's whole purchase history as CSV, read from `db`, or null when it holds no purchase yet. The app runs it on
- * the writer's thread (worker-contract.ts `export:orders-csv`): the large seed's 5,015 payments are ~840 KB of CSV
- * and ~0.1 s of work that would otherwise hold the main process, and with it every window, while it ran.
+ * A site's whole purchase history as CSV, read from `db`, or null when it holds no purchase yet.
+ * The app runs it on the writer's thread (worker-contract.ts `export:orders-csv`): the large seed's
+ * 5,015 payments are ~840 KB of CSV and ~0.1 s of work that would otherwise hold the main process,
+ * and with it every window, while it ran.
  */
 export function purchaseHistoryCsv(
   db: AnyDB,

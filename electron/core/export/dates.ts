@@ -2,11 +2,12 @@
 import { kept } from './memo';
 
 /**
- * Formatters by (style, language, zone). Building an Intl.DateTimeFormat costs ~50 µs (ICU loads the zone's rules
- * and the locale's patterns), and a purchase history writes three dates a row: built per call, the large seed's
- * 5,015 payments took ~0.8 s of the main process to export. Kept for the life of the process: a student has one
- * zone and two languages, and the bound keeps a caller cycling through zones from growing it. A zone or language
- * Intl refuses throws here each time, as before (nothing is kept for it).
+ * Formatters by (style, language, zone). Building an Intl.DateTimeFormat costs ~50 µs (ICU loads
+ * the zone's rules and the locale's patterns), and a purchase history writes three dates a row:
+ * built per call, the large seed's 5,015 payments took ~0.8 s of the main process to export. Kept
+ * for the life of the process: a student has one zone and two languages, and the bound keeps a
+ * caller cycling through zones from growing it. A zone or language Intl refuses throws here each
+ * time, as before (nothing is kept for it).
  */
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const DATE_FORMATS_KEPT = 32;
@@ -32,8 +33,9 @@ export function localTimeZone(): string {
 }
 
 /**
- * '2026-01-05T06:30:00.000Z' in Asia/Taipei -> '2026-01-05 14:30:00': the form spreadsheets (Excel, LibreOffice,
- * Numbers) read as a date and time in any locale. Empty for a missing or unreadable date.
+ * '2026-01-05T06:30:00.000Z' in Asia/Taipei -> '2026-01-05 14:30:00': the form spreadsheets (Excel,
+ * LibreOffice, Numbers) read as a date and time in any locale. Empty for a missing or unreadable
+ * date.
  */
 export function sheetDateTime(iso: string | null, timeZone: string): string {
   if (iso === null || iso === undefined) return '';
@@ -41,8 +43,9 @@ export function sheetDateTime(iso: string | null, timeZone: string): string {
   const d = new Date(iso);
   const ms = d.getTime();
   if (Number.isNaN(ms)) return '';
-  // A spreadsheet's dates are years 0000-9999 (and ICU cannot give the fields a day past the last instant a Date
-  // holds, year 275760): a date outside is written as the site sent it, and the CSV still goes out.
+  // A spreadsheet's dates are years 0000-9999 (and ICU cannot give the fields a day past the last
+  // instant a Date holds, year 275760): a date outside is written as the site sent it, and the CSV
+  // still goes out.
   if (!inFourDigitYears(d)) return iso;
   const format = dateFormat('sheet', 'en-US', timeZone, () => SHEET_OPTIONS(timeZone));
   const offset = dayOffset(format, timeZone, ms);
@@ -77,7 +80,9 @@ function fields(
   return out;
 }
 
-/** The zone's offset from UTC at `ms`, in milliseconds (whole seconds: the fields have no fraction). */
+/**
+ * The zone's offset from UTC at `ms`, in milliseconds (whole seconds: the fields have no fraction).
+ */
 function offsetAt(format: Intl.DateTimeFormat, ms: number): number {
   const f = fields(format, ms);
   return (
@@ -95,9 +100,9 @@ function offsetAt(format: Intl.DateTimeFormat, ms: number): number {
 
 const DAY_MS = 86_400_000;
 /**
- * The zone's offset over one UTC day, or null when it differs at the day's two ends (a switch that day). Asking
- * ICU for the fields costs ~3.7 µs a date, three dates a payment; a history's dates fall on far fewer days. Bounded
- * like the formatters.
+ * The zone's offset over one UTC day, or null when it differs at the day's two ends (a switch that
+ * day). Asking ICU for the fields costs ~3.7 µs a date, three dates a payment; a history's dates
+ * fall on far fewer days. Bounded like the formatters.
  */
 const dayOffsets = new Map<string, number | null>();
 const DAY_OFFSETS_KEPT = 4_096;
@@ -110,13 +115,18 @@ function dayOffset(format: Intl.DateTimeFormat, timeZone: string, ms: number): n
   });
 }
 
-/** Years 0000-9999 (UTC): what ISO 8601's and RFC 5545's four-digit years, and spreadsheets, can hold. */
+/**
+ * Years 0000-9999 (UTC): what ISO 8601's and RFC 5545's four-digit years, and spreadsheets, can
+ * hold.
+ */
 export function inFourDigitYears(d: Date): boolean {
   const year = d.getUTCFullYear();
   return year >= 0 && year <= 9999;
 }
 
-/** A date and time for a reader, in their language, naming the zone ("Jan 5, 2026, 2:30 PM GMT+8"). */
+/**
+ * A date and time for a reader, in their language, naming the zone ("Jan 5, 2026, 2:30 PM GMT+8").
+ */
 export function readableDateTime(iso: string | null, language: string, timeZone: string): string {
   if (iso === null || iso === undefined) return '';
   if (typeof iso !== 'string') return String(iso);

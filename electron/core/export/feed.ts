@@ -1,9 +1,10 @@
 /**
- * The calendar subscription's events, read from the saved copy of every school: lecture unlocks ahead, access
- * ends, payment-code deadlines, the events the student registered for, and (if asked) the plan's study blocks.
- * Each has a UID from its school, kind and id (the same item is the same event in every build, so a subscriber
- * updates it; one gone from the build is gone from the calendar). Consulting bookings are not in it: the school
- * sends everyone's booked times, never which are the student's.
+ * The calendar subscription's events, read from the saved copy of every school: lecture unlocks
+ * ahead, access ends, payment-code deadlines, the events the student registered for, and (if asked)
+ * the plan's study blocks. Each has a UID from its school, kind and id (the same item is the same
+ * event in every build, so a subscriber updates it; one gone from the build is gone from the
+ * calendar). Consulting bookings are not in it: the school sends everyone's booked times, never
+ * which are the student's.
  */
 import type { Database } from 'better-sqlite3';
 import type { CoursePlanView } from '../../common/plan-contract';
@@ -165,7 +166,10 @@ function registrations(db: Database, input: FeedInput): CalendarEvent[] {
   });
 }
 
-/** The plan's study blocks: each course's minutes per study day, at 19:00 local, on its study days ahead. */
+/**
+ * The plan's study blocks: each course's minutes per study day, at 19:00 local, on its study days
+ * ahead.
+ */
 function studyBlocks(
   plans: readonly CoursePlanView[],
   studyDays: readonly number[],

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A small iCalendar (RFC 5545) writer for the app's reminders: one VCALENDAR of VEVENTs with display alarms.
+ * A small iCalendar (RFC 5545) writer for the app's reminders: one VCALENDAR of VEVENTs with
+ * display alarms.
  *
- * Written here rather than with the `ics` package because that package folds long lines every 75 *characters*
- * (runes) where RFC 5545 §3.1 says 75 *octets*: a Chinese title (3 octets a character in UTF-8) would produce
- * 225-octet lines, which strict readers reject or cut.
+ * Written here rather than with the `ics` package because that package folds long lines every 75
+ * *characters* (runes) where RFC 5545 §3.1 says 75 *octets*: a Chinese title (3 octets a character
+ * in UTF-8) would produce 225-octet lines, which strict readers reject or cut.
  */
 
 export interface CalendarAlarm {
@@ -15,10 +16,16 @@ export interface CalendarAlarm {
 }
 
 export interface CalendarEvent {
-  /** Stable across exports, so importing the file again updates the event instead of adding a copy (§3.8.4.7). */
+  /**
+   * Stable across exports, so importing the file again updates the event instead of adding a copy
+   * (§3.8.4.7).
+   */
   readonly uid: string;
   readonly start: Date;
-  /** Absent: the event is an instant at `start` (§3.6.1, a DATE-TIME DTSTART with no DTEND ends at DTSTART). */
+  /**
+   * Absent: the event is an instant at `start` (§3.6.1, a DATE-TIME DTSTART with no DTEND ends at
+   * DTSTART).
+   */
   readonly end?: Date;
   readonly summary: string;
   readonly description?: string;
@@ -27,12 +34,14 @@ export interface CalendarEvent {
   /** Where it takes place (§3.8.1.7). */
   readonly location?: string;
   /**
-   * Whether the time is taken (§3.8.2.7 TRANSP OPAQUE): an event the student attends. Absent: a reminder, which
-   * does not make the student look busy.
+   * Whether the time is taken (§3.8.2.7 TRANSP OPAQUE): an event the student attends. Absent: a
+   * reminder, which does not make the student look busy.
    */
   readonly busy?: boolean;
   readonly alarms?: readonly CalendarAlarm[];
-  /** Revision of the event (§3.8.7.4): a subscription replaces the copy it holds when this grows. */
+  /**
+   * Revision of the event (§3.8.7.4): a subscription replaces the copy it holds when this grows.
+   */
   readonly sequence?: number;
   /** When this revision was made (§3.8.7.3). */
   readonly lastModified?: Date;
@@ -40,15 +49,18 @@ export interface CalendarEvent {
 
 export interface CalendarOptions {
   /**
-   * DTSTAMP: when this file was written (§3.8.7.2; every VEVENT carries one, §3.6.1). Also "now" for the alarms: one
-   * that would go off at or before it is left out, so importing the file never fires a reminder for the past.
+   * DTSTAMP: when this file was written (§3.8.7.2; every VEVENT carries one, §3.6.1). Also "now"
+   * for the alarms: one that would go off at or before it is left out, so importing the file never
+   * fires a reminder for the past.
    */
   readonly stamp: Date;
   /** PRODID (§3.7.3). */
   readonly productId?: string;
   /** A subscription's name (RFC 7986 §5.1 NAME, and the X-WR-CALNAME most clients read). */
   readonly name?: string;
-  /** The student's zone, for clients that show a feed's times in it (X-WR-TIMEZONE); times stay UTC. */
+  /**
+   * The student's zone, for clients that show a feed's times in it (X-WR-TIMEZONE); times stay UTC.
+   */
   readonly timeZone?: string;
   /** How often a subscriber should fetch it again (RFC 7986 §5.7 REFRESH-INTERVAL), in minutes. */
   readonly refreshMinutes?: number;
@@ -58,7 +70,10 @@ const PRODUCT_ID = '-//Learning Desktop//Learning Desktop//EN';
 const DURATION = /^[+-]?P(\d+W|(\d+D)?(T(\d+H)?(\d+M)?(\d+S)?)?)$/;
 const PARTS = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
 
-/** An RFC 5545 §3.3.6 duration in milliseconds (a day is 24 hours here: the alarms are counted from a UTC instant). */
+/**
+ * An RFC 5545 §3.3.6 duration in milliseconds (a day is 24 hours here: the alarms are counted from
+ * a UTC instant).
+ */
 export function durationMs(duration: string): number {
   const m = DURATION.test(duration) ? PARTS.exec(duration) : null;
   if (!m) throw new RangeError(`not an RFC 5545 duration: ${duration}`);
@@ -73,7 +88,10 @@ export function durationMs(duration: string): number {
   return m[1] === '-' ? -ms : ms;
 }
 
-/** RFC 5545 §3.3.11 TEXT: backslash, semicolon and comma escaped; any line break becomes the two characters \n. */
+/**
+ * RFC 5545 §3.3.11 TEXT: backslash, semicolon and comma escaped; any line break becomes the two
+ * characters \n.
+ */
 export function escapeText(value: string): string {
   return (
     value
@@ -91,7 +109,10 @@ export function escapeText(value: string): string {
   );
 }
 
-/** RFC 5545 §3.3.5 form #2, UTC: 19980119T070000Z (no VTIMEZONE needed; readers show it in local time). */
+/**
+ * RFC 5545 §3.3.5 form #2, UTC: 19980119T070000Z (no VTIMEZONE needed; readers show it in local
+ * time).
+ */
 export function utcDateTime(d: Date): string {
   if (Number.isNaN(d.getTime())) throw new RangeError('invalid date');
   // §3.3.4: date-fullyear is 4DIGIT; toISOString writes +275760 or -000001 for years outside.
@@ -104,8 +125,9 @@ export function utcDateTime(d: Date): string {
 }
 
 /**
- * RFC 5545 §3.1: content lines longer than 75 octets (the CRLF excluded) are split with CRLF followed by one space;
- * the split never falls inside a UTF-8 sequence, so every physical line is valid UTF-8 on its own.
+ * RFC 5545 §3.1: content lines longer than 75 octets (the CRLF excluded) are split with CRLF
+ * followed by one space; the split never falls inside a UTF-8 sequence, so every physical line is
+ * valid UTF-8 on its own.
  */
 export function foldLine(line: string): string {
   const out: string[] = [];
@@ -139,7 +161,10 @@ function uri(value: string): string {
   return u.toString();
 }
 
-/** The whole file: CRLF after every line, the last one included (§3.1). UTF-8 is the default charset (§6). */
+/**
+ * The whole file: CRLF after every line, the last one included (§3.1). UTF-8 is the default charset
+ * (§6).
+ */
 export function serializeCalendar(
   events: readonly CalendarEvent[],
   options: CalendarOptions,
@@ -181,10 +206,12 @@ export function serializeCalendar(
     if (e.description !== undefined) lines.push(property('DESCRIPTION', escapeText(e.description)));
     if (e.location !== undefined) lines.push(property('LOCATION', escapeText(e.location)));
     if (e.url !== undefined) lines.push(property('URL', uri(e.url)));
-    // A reminder, not a meeting, does not make the student look busy; an event they attend does (§3.8.2.7).
+    // A reminder, not a meeting, does not make the student look busy; an event they attend does
+    // (§3.8.2.7).
     lines.push(e.busy === true ? 'TRANSP:OPAQUE' : 'TRANSP:TRANSPARENT');
     for (const a of e.alarms ?? []) {
-      // §3.8.6.3: a duration TRIGGER is relative to DTSTART. One already past at DTSTAMP would fire on import: left out.
+      // §3.8.6.3: a duration TRIGGER is relative to DTSTART. One already past at DTSTAMP would fire
+      // on import: left out.
       if (e.start.getTime() + durationMs(a.before) <= options.stamp.getTime()) continue;
       // §3.6.6: a DISPLAY alarm needs ACTION, TRIGGER and DESCRIPTION.
       lines.push(
@@ -202,9 +229,10 @@ export function serializeCalendar(
 }
 
 /**
- * A name-based UUID (RFC 9562 §5.5, version 5: SHA-1 of a namespace and a name). The same site and item always give
- * the same UID, so a re-exported reminder replaces the earlier one; nothing about the student is readable in it
- * (RFC 7986 §5.3 advises against host names and other identifying data in UIDs).
+ * A name-based UUID (RFC 9562 §5.5, version 5: SHA-1 of a namespace and a name). The same site and
+ * item always give the same UID, so a re-exported reminder replaces the earlier one; nothing about
+ * the student is readable in it (RFC 7986 §5.3 advises against host names and other identifying
+ * data in UIDs).
  */
 export function uuidV5(name: string, namespace: string = CALENDAR_NAMESPACE): string {
   const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');

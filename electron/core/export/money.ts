@@ -1,13 +1,14 @@
 /**
- * Amounts in exported files: plain decimal numbers in the currency's major unit (view-models.ts), written with
- * exactly the currency's minor-unit digits so a spreadsheet reads them as numbers and a receipt shows them as the
- * site priced them.
+ * Amounts in exported files: plain decimal numbers in the currency's major unit (view-models.ts),
+ * written with exactly the currency's minor-unit digits so a spreadsheet reads them as numbers and
+ * a receipt shows them as the site priced them.
  */
 
 import { kept } from './memo';
 
-// ISO 4217 minor units, where they differ from the usual 2. TWD is listed with 2 by ISO 4217, but it is priced and
-// paid in whole dollars; the project treats it as having none (ARCHITECTURE "Filling what the spec leaves out").
+// ISO 4217 minor units, where they differ from the usual 2. TWD is listed with 2 by ISO 4217, but
+// it is priced and paid in whole dollars; the project treats it as having none (ARCHITECTURE
+// "Filling what the spec leaves out").
 const ZERO_DIGITS = new Set([
   'TWD',
   'JPY',
@@ -37,7 +38,10 @@ export function minorUnits(currency: string): number {
   return 2;
 }
 
-/** 1200 TWD -> "1200"; 12.5 USD -> "12.50"; -3 USD -> "-3.00". No grouping, '.' as the separator (a CSV cell). */
+/**
+ * 1200 TWD -> "1200"; 12.5 USD -> "12.50"; -3 USD -> "-3.00". No grouping, '.' as the separator (a
+ * CSV cell).
+ */
 export function plainAmount(amount: number, currency: string): string {
   const digits = minorUnits(currency);
   // Rounded in minor units first: 0.1 + 0.2 must print as 0.30, and -0 as 0.
@@ -48,7 +52,10 @@ export function plainAmount(amount: number, currency: string): string {
   return minor < 0 ? `-${text}` : text;
 }
 
-/** Formatters by (language, currency): built once each, for the same reason as the date formatters (dates.ts). */
+/**
+ * Formatters by (language, currency): built once each, for the same reason as the date formatters
+ * (dates.ts).
+ */
 const currencyFormats = new Map<string, Intl.NumberFormat>();
 const CURRENCY_FORMATS_KEPT = 32;
 

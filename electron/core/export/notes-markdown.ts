@@ -1,10 +1,11 @@
 /**
- * A course's notes as one Markdown file (CommonMark, https://spec.commonmark.org/0.31.2/), fit for Obsidian or a
- * printout: the course as the title, a heading per section and per lecture in the course's order, each note with a
- * link to its moment on the school's site. Every title (the school's and the student's) is text, never markup: its
- * Markdown punctuation is backslash-escaped (§2.4), so "<script>" or "[x](javascript:...)" stays visible text. A
- * note's own text is the student's Markdown and stays Markdown, quoted under its line, with raw HTML (§6.6, §4.6)
- * turned into text outside code blocks.
+ * A course's notes as one Markdown file (CommonMark, https://spec.commonmark.org/0.31.2/), fit for
+ * Obsidian or a printout: the course as the title, a heading per section and per lecture in the
+ * course's order, each note with a link to its moment on the school's site. Every title (the
+ * school's and the student's) is text, never markup: its Markdown punctuation is backslash-escaped
+ * (§2.4), so "<script>" or "[x](javascript:...)" stays visible text. A note's own text is the
+ * student's Markdown and stays Markdown, quoted under its line, with raw HTML (§6.6, §4.6) turned
+ * into text outside code blocks.
  */
 import type { NoteView } from '../../common/view-models';
 import { sitePageUrl } from '../net/site-pages';
@@ -27,7 +28,10 @@ const WORDS = {
   },
 } as const;
 
-/** One line of text as Markdown text: every ASCII punctuation that could start markup is escaped (§2.4). */
+/**
+ * One line of text as Markdown text: every ASCII punctuation that could start markup is escaped
+ * (§2.4).
+ */
 export function markdownText(value: string): string {
   return value
     .replace(/[\r\n]+/g, ' ')
@@ -36,8 +40,9 @@ export function markdownText(value: string): string {
 }
 
 /**
- * The student's Markdown, quoted (every line starts "> ", so nothing in it ends the note or becomes the file's own
- * heading). Outside fenced code blocks `<` becomes `&lt;`: no raw HTML or autolink of the student's runs in a viewer.
+ * The student's Markdown, quoted (every line starts "> ", so nothing in it ends the note or becomes
+ * the file's own heading). Outside fenced code blocks `<` becomes `&lt;`: no raw HTML or autolink
+ * of the student's runs in a viewer.
  */
 export function quotedMarkdown(body: string): string {
   let fence: string | null = null;
@@ -70,7 +75,10 @@ export interface NotesMarkdownOptions {
   readonly generatedAt: Date;
 }
 
-/** The link of a note's moment, or null when the address cannot be built (an odd id): the time is still written. */
+/**
+ * The link of a note's moment, or null when the address cannot be built (an odd id): the time is
+ * still written.
+ */
 function momentLink(note: NoteView, options: NotesMarkdownOptions): string {
   const time = clock(note.positionSeconds);
   try {
@@ -80,7 +88,8 @@ function momentLink(note: NoteView, options: NotesMarkdownOptions): string {
       lectureId: note.lectureId,
       positionSeconds: note.positionSeconds,
     });
-    // An angle-bracket destination (§6.3): the URL's own characters never end it (URL.toString escapes < > space).
+    // An angle-bracket destination (§6.3): the URL's own characters never end it (URL.toString
+    // escapes < > space).
     return `[${time}](<${url}>)`;
   } catch {
     return time;

@@ -7,9 +7,10 @@ import { escapeHtml, printableDocument } from './receipt';
 import type { ExportLanguage } from './strings';
 
 /**
- * A student's progress at one school, for an employer or a parent: every course with what is done of it (CSV, one
- * row per course), and a printable page adding this week, the streak and the last weeks. Titles come from the
- * site: every CSV cell goes through the formula guard (csv.ts `cell`), every HTML value is escaped.
+ * A student's progress at one school, for an employer or a parent: every course with what is done
+ * of it (CSV, one row per course), and a printable page adding this week, the streak and the last
+ * weeks. Titles come from the site: every CSV cell goes through the formula guard (csv.ts `cell`),
+ * every HTML value is escaped.
  */
 export interface ProgressExportOptions {
   readonly language: ExportLanguage;

@@ -5,10 +5,11 @@ import { label, text } from './safe';
 import { stringsFor, type ExportLanguage } from './strings';
 
 /**
- * A printable receipt for one order, as a complete HTML document: the order number, every payment with its line
- * items, discounts, installments, invoice fields and refunds, exactly as the site gave them. Electron prints it to
- * PDF (webContents.printToPDF); the browser host shows it as a print view. Self-contained: inline style, no image,
- * no script unless the host names one, and a CSP that allows nothing else.
+ * A printable receipt for one order, as a complete HTML document: the order number, every payment
+ * with its line items, discounts, installments, invoice fields and refunds, exactly as the site
+ * gave them. Electron prints it to PDF (webContents.printToPDF); the browser host shows it as a
+ * print view. Self-contained: inline style, no image, no script unless the host names one, and a
+ * CSP that allows nothing else.
  */
 export interface ReceiptOptions {
   readonly language: ExportLanguage;
@@ -16,7 +17,10 @@ export interface ReceiptOptions {
   readonly site: { readonly label: string; readonly baseUrl: string };
   /** When the receipt was made (its footer). */
   readonly generatedAt: Date;
-  /** Same-origin path of a script the page loads (the browser host's print trigger); none for PDF output. */
+  /**
+   * Same-origin path of a script the page loads (the browser host's print trigger); none for PDF
+   * output.
+   */
   readonly script?: string;
 }
 
@@ -54,12 +58,18 @@ code { font-family: ui-monospace, "Noto Sans Mono", monospace; }
 @media print { body { padding: 0; max-width: none; } .no-print { display: none; } }
 `;
 
-/** What every part of a receipt writes with: the words of its language, and values escaped as they go in. */
+/**
+ * What every part of a receipt writes with: the words of its language, and values escaped as they
+ * go in.
+ */
 interface Pen {
   readonly language: ReceiptOptions['language'];
   readonly w: ReturnType<typeof stringsFor>;
   readonly r: ReturnType<typeof stringsFor>['receipt'];
-  /** Every value the site sent is escaped, whatever its type (a quantity sent as a string is text too). */
+  /**
+   * Every value the site sent is escaped, whatever its type (a quantity sent as a string is text
+   * too).
+   */
   readonly e: (value: unknown) => string;
   readonly when: (iso: string | null) => string;
   readonly money: (n: number, currency: string) => string;
@@ -175,8 +185,8 @@ function paymentPapers(pen: Pen, p: PaymentView): string[] {
 }
 
 /**
- * One payment's section. One the receipt cannot write (a value of a shape nothing expected) does not take the
- * receipt with it: its section keeps only its heading.
+ * One payment's section. One the receipt cannot write (a value of a shape nothing expected) does
+ * not take the receipt with it: its section keeps only its heading.
  */
 function paymentSection(pen: Pen, p: PaymentView, i: number, count: number): string {
   const { r, e } = pen;
@@ -195,8 +205,8 @@ function paymentSection(pen: Pen, p: PaymentView, i: number, count: number): str
 }
 
 /**
- * One order's receipt as an <article>: its header (number, date, state, school), every payment, the totals. The
- * single receipt and a year's receipts (year-receipts.ts) are both made of it.
+ * One order's receipt as an <article>: its header (number, date, state, school), every payment, the
+ * totals. The single receipt and a year's receipts (year-receipts.ts) are both made of it.
  */
 export function receiptArticle(
   order: OrderView,
@@ -218,8 +228,8 @@ ${sections.join('\n')}
 }
 
 /**
- * A complete, self-contained HTML document around `main` (already escaped markup): inline style, a CSP that allows
- * nothing else, and the host's print script when it names one.
+ * A complete, self-contained HTML document around `main` (already escaped markup): inline style, a
+ * CSP that allows nothing else, and the host's print script when it names one.
  */
 export function printableDocument(
   title: string,
@@ -245,7 +255,10 @@ ${main}
 `;
 }
 
-/** The footer every printable file ends with: when it was made, from what, and that it is not a tax invoice. */
+/**
+ * The footer every printable file ends with: when it was made, from what, and that it is not a tax
+ * invoice.
+ */
 export function printableFooter(
   options: Pick<ReceiptOptions, 'language' | 'timeZone' | 'generatedAt'>,
 ): string {

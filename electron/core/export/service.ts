@@ -24,24 +24,32 @@ import type { ExportLanguage } from './strings';
 import { receiptOrdersOfYear, yearReceiptsHtml } from './year-receipts';
 
 /**
- * A file the student asked for, made from the offline database. The host decides where it goes (FileDelivery):
+ * A file the student asked for, made from the offline database. The host decides where it goes
+ * (FileDelivery):
  * nothing here touches the file system.
  */
 export interface ExportFile {
-  /** 'receipt' is an HTML document the host turns into a PDF (Electron) or a print view (browser host). */
+  /**
+   * 'receipt' is an HTML document the host turns into a PDF (Electron) or a print view (browser
+   * host).
+   */
   readonly kind: 'csv' | 'ics' | 'receipt' | 'md';
   /** A suggested name, safe on every file system (letters, digits, '.', '_', '-'). */
   readonly fileName: string;
   readonly mimeType: string;
   readonly body: string;
   /**
-   * Receipts only: the same document for a browser's print view, loading the browser host's print script
-   * (BROWSER_HOST_PATHS.print) that opens the print dialog; `body` has no script at all (PDF output).
+   * Receipts only: the same document for a browser's print view, loading the browser host's print
+   * script (BROWSER_HOST_PATHS.print) that opens the print dialog; `body` has no script at all (PDF
+   * output).
    */
   readonly printView?: string;
 }
 
-/** The host's way of handing a file to the student: a save dialog (Electron) or a download (browser host). */
+/**
+ * The host's way of handing a file to the student: a save dialog (Electron) or a download (browser
+ * host).
+ */
 export type FileDelivery = (file: ExportFile) => Promise<SaveOutcome>;
 
 export type ExportChannel =
@@ -62,8 +70,8 @@ export interface ExportDeps {
   /** The zone dates are written in (default: this computer's). */
   readonly timeZone?: () => string;
   /**
-   * Builds the purchase history's CSV (null: no purchases). The app hands it to the database writer's thread
-   * (worker-contract.ts `export:orders-csv`); without it, it is built here on `db`.
+   * Builds the purchase history's CSV (null: no purchases). The app hands it to the database
+   * writer's thread (worker-contract.ts `export:orders-csv`); without it, it is built here on `db`.
    */
   readonly purchaseHistoryCsv?: (input: {
     readonly siteId: string;
@@ -73,7 +81,10 @@ export interface ExportDeps {
   }) => Promise<string | null>;
 }
 
-/** Letters, digits, '.', '_' and '-' only, at most 80 characters: a name no file system or shell misreads. */
+/**
+ * Letters, digits, '.', '_' and '-' only, at most 80 characters: a name no file system or shell
+ * misreads.
+ */
 export function safeFileName(stem: string, extension: string): string {
   const clean = stem
     .normalize('NFKD')

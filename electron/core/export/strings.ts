@@ -8,9 +8,10 @@ import type {
 } from '../../common/view-models';
 
 /**
- * The words of the files the app writes (CSV headers, the receipt, calendar events), in the two languages of the
- * app. They live in the core because the core writes the files; the wording matches the screens'
- * (renderer/src/i18n). `satisfies Strings` on both tables makes a missing key a type error.
+ * The words of the files the app writes (CSV headers, the receipt, calendar events), in the two
+ * languages of the app. They live in the core because the core writes the files; the wording
+ * matches the screens' (renderer/src/i18n). `satisfies Strings` on both tables makes a missing key
+ * a type error.
  */
 export type ExportLanguage = 'en' | 'zh-TW';
 
@@ -98,7 +99,10 @@ interface Strings {
     }) => string;
     readonly paymentAlarm: string;
     readonly accessSummary: (title: string) => string;
-    /** `lectures` left and their `minutes` (at least 1 when any lecture is left): "Left: 3 lectures, 57 min". */
+    /**
+     * `lectures` left and their `minutes` (at least 1 when any lecture is left): "Left: 3 lectures,
+     * 57 min".
+     */
     readonly accessDescription: (lines: {
       title: string;
       site: string;

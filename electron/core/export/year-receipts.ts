@@ -34,9 +34,10 @@ const WORDS = {
 } satisfies Record<ExportLanguage, unknown>;
 
 /**
- * The orders of one year a reimbursement needs: those whose money reached the school (paidAmount > 0, so refunded
- * ones too, their refunds shown), oldest first. An order waiting for payment, failed or expired has no receipt.
- * The year is the one the list's headings and the spending table use (the order date as the school wrote it).
+ * The orders of one year a reimbursement needs: those whose money reached the school (paidAmount >
+ * 0, so refunded ones too, their refunds shown), oldest first. An order waiting for payment, failed
+ * or expired has no receipt. The year is the one the list's headings and the spending table use
+ * (the order date as the school wrote it).
  */
 export function receiptOrdersOfYear(
   db: ReadableDB,
@@ -50,9 +51,9 @@ export function receiptOrdersOfYear(
 }
 
 /**
- * A year's receipts in one printable document, for reimbursement: a cover with the totals per currency, then each
- * order's receipt on its own page (the same article as the single receipt). One order the writer cannot write
- * leaves a marked gap, not a failed file.
+ * A year's receipts in one printable document, for reimbursement: a cover with the totals per
+ * currency, then each order's receipt on its own page (the same article as the single receipt). One
+ * order the writer cannot write leaves a marked gap, not a failed file.
  */
 export function yearReceiptsHtml(
   orders: readonly OrderView[],

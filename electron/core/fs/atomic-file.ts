@@ -1,7 +1,8 @@
 /**
- * Crash-safe file replacement: write a temp file in the same directory, fsync it, rename it over the target,
- * then fsync the directory so the rename itself is durable (rename(2) is atomic within one file system).
- * A reader therefore sees either the old content or the new one, never half a file.
+ * Crash-safe file replacement: write a temp file in the same directory, fsync it, rename it over
+ * the target, then fsync the directory so the rename itself is durable (rename(2) is atomic within
+ * one file system). A reader therefore sees either the old content or the new one, never half a
+ * file.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
@@ -13,7 +14,10 @@ const inFlight = new Set<string>();
 
 const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
-/** Writes `data` to a new fsynced temp file beside `file` and hands its path to `place`; the temp never stays. */
+/**
+ * Writes `data` to a new fsynced temp file beside `file` and hands its path to `place`; the temp
+ * never stays.
+ */
 async function viaTempFile(
   file: string,
   data: Uint8Array | string,
@@ -51,9 +55,10 @@ export async function writeFileAtomic(
 }
 
 /**
- * Creates `file` with `data` only if it does not exist yet, atomically: the complete, fsynced content appears
- * under the name at once (link(2) fails with EEXIST instead of replacing), so a crash can never leave it empty
- * or half written, and two processes never overwrite each other's file.
+ * Creates `file` with `data` only if it does not exist yet, atomically: the complete, fsynced
+ * content appears under the name at once (link(2) fails with EEXIST instead of replacing), so a
+ * crash can never leave it empty or half written, and two processes never overwrite each other's
+ * file.
  */
 export async function createFileAtomic(
   file: string,
@@ -67,9 +72,9 @@ export async function createFileAtomic(
 }
 
 /**
- * Removes the temp files an earlier process left in `dir` when it died between writing and renaming (each one
- * a full copy of a record). Called when a store opens; temp files this process is writing are kept, and the
- * data-directory lock keeps other processes out. Returns how many were removed.
+ * Removes the temp files an earlier process left in `dir` when it died between writing and renaming
+ * (each one a full copy of a record). Called when a store opens; temp files this process is writing
+ * are kept, and the data-directory lock keeps other processes out. Returns how many were removed.
  */
 export function removeStaleTempFiles(dir: string): number {
   let names: string[];

@@ -1,12 +1,14 @@
 /**
- * The member API documents the sync runs (service-spec "Member API: viewer", "Member GraphQL operations").
- * One query per connection so each can be paged to the end on its own cursor, and so a field refused for a
- * missing scope (HTTP 200 with `errors`) costs only its own part of the snapshot.
+ * The member API documents the sync runs (service-spec "Member API: viewer", "Member GraphQL
+ * operations"). One query per connection so each can be paged to the end on its own cursor, and so
+ * a field refused for a missing scope (HTTP 200 with `errors`) costs only its own part of the
+ * snapshot.
  */
 import { graphql, type ResultOf } from './graphql';
 
-/** Page sizes: spec "Limits" caps payments at 50; the schema caps the others at 100. Courses nest sections and
- * lectures, so their pages are smaller to keep each response modest. */
+/** Page sizes: spec "Limits" caps payments at 50; the schema caps the others at 100. Courses nest
+ * sections and lectures, so their pages are smaller to keep each response modest.
+ */
 export const PAGE_SIZE = {
   courses: 25,
   digitalProducts: 100,

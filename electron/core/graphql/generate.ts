@@ -1,7 +1,8 @@
 /**
- * Regenerates `graphql-env.ts` (the member schema's introspection, typed for gql.tada) from the schema files
- * the embedded server serves: `npx tsx electron/core/graphql/generate.ts`. A test compares the
- * committed file with a fresh run, so a schema change without regeneration fails the build.
+ * Regenerates `graphql-env.ts` (the member schema's introspection, typed for gql.tada) from the
+ * schema files the embedded server serves: `npx tsx electron/core/graphql/generate.ts`. A test
+ * compares the committed file with a fresh run, so a schema change without regeneration fails the
+ * build.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

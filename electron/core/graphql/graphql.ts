@@ -1,6 +1,6 @@
 /**
- * The typed `graphql()` tag: documents are checked against the member schema by the TypeScript compiler
- * (gql.tada), so a query naming a field the schema lacks fails `npm run typecheck`.
+ * The typed `graphql()` tag: documents are checked against the member schema by the TypeScript
+ * compiler (gql.tada), so a query naming a field the schema lacks fails `npm run typecheck`.
  */
 import { initGraphQLTada } from 'gql.tada';
 import type { introspection } from './graphql-env';

@@ -14,7 +14,9 @@ export interface ArchiveHost {
   readonly reveal: ((path: string) => void | Promise<void>) | null;
 }
 
-/** One school's archive, built from the saved copy and written atomically (export/archive-write.ts). */
+/**
+ * One school's archive, built from the saved copy and written atomically (export/archive-write.ts).
+ */
 export function createArchiveHandlers(
   s: Pick<AppServices, 'db' | 'sites' | 'clock'>,
   host: ArchiveHost,

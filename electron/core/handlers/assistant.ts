@@ -49,7 +49,9 @@ export interface AssistantHandlerDeps extends Pick<AppServices, 'db' | 'sites'> 
   readonly deliver: FileDelivery;
 }
 
-/** Settings > AI assistant and the "AI activity" view: the consent, the connect buttons, the log. */
+/**
+ * Settings > AI assistant and the "AI activity" view: the consent, the connect buttons, the log.
+ */
 export function createAssistantHandlers(
   d: AssistantHandlerDeps,
 ): Pick<CoreHandlers, AssistantChannel> {
@@ -165,7 +167,10 @@ function synced(db: ReadableDB): boolean {
   return listSiteIds(db).some((id) => getLastSyncedAt(db, id) !== null);
 }
 
-/** The log as CSV (RFC 4180: fields quoted, quotes doubled), with a BOM so spreadsheet apps read UTF-8. */
+/**
+ * The log as CSV (RFC 4180: fields quoted, quotes doubled), with a BOM so spreadsheet apps read
+ * UTF-8.
+ */
 export function activityCsv(entries: ReturnType<ActivityLog['read']>): string {
   const field = (v: string | number) => `"${String(v).replace(/"/g, '""')}"`;
   const head = ['time', 'client', 'kind', 'name', 'arguments', 'rows', 'outcome', 'ms'];

@@ -26,7 +26,10 @@ export function createDemoHandlers(
       signingKeyRotations,
     };
   }
-  /** After a switch, the demo sites are synced at once so the student sees the effect now, not at the next interval. */
+  /**
+   * After a switch, the demo sites are synced at once so the student sees the effect now, not at
+   * the next interval.
+   */
   function syncDemoSitesSoon(): void {
     for (const site of readySites(s.sites).filter((site) => site.isDemo)) {
       void s.scheduler

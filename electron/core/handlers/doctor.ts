@@ -10,7 +10,9 @@ export interface DoctorHandlerOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** The sign-in doctor: checks a saved site, or an address and client id the student could not add. */
+/**
+ * The sign-in doctor: checks a saved site, or an address and client id the student could not add.
+ */
 export type DoctorHandlersDeps = Pick<AppServices, 'sites' | 'clock' | 'log'>;
 
 export function createDoctorHandlers(

@@ -1,7 +1,8 @@
 /**
- * The `downloads:*` channels: the renderer names a site and a product, never an address or a path (the address
- * comes from the synced offline data, the path from the manifest). Opening never runs a file: the inline types
- * are served by the app itself, anything else is shown in its folder (Electron) or located (browser host).
+ * The `downloads:*` channels: the renderer names a site and a product, never an address or a path
+ * (the address comes from the synced offline data, the path from the manifest). Opening never runs
+ * a file: the inline types are served by the app itself, anything else is shown in its folder
+ * (Electron) or located (browser host).
  */
 import type { CoreHandlers } from '../../common/ipc-contract';
 import type { OpenOutcome } from '../../common/downloads';
@@ -14,7 +15,9 @@ export interface DownloadHandlersDeps {
   /** Throws not-found for a site that is not in the list. */
   readonly requireSite: (siteId: string) => unknown;
   readonly siteIds: () => string[];
-  /** Electron's shell.showItemInFolder; null where the host cannot show a folder (the browser host). */
+  /**
+   * Electron's shell.showItemInFolder; null where the host cannot show a folder (the browser host).
+   */
   readonly showInFolder: ((path: string) => void | Promise<void>) | null;
 }
 
@@ -51,7 +54,8 @@ export function createDownloadHandlers(
     ),
     'downloads:remove-all': async ({ siteId }) => {
       const targets = siteId === undefined ? deps.siteIds() : (deps.requireSite(siteId), [siteId]);
-      // "Remove all" also turns "keep every product offline" off: otherwise the next sync brings it all back.
+      // "Remove all" also turns "keep every product offline" off: otherwise the next sync brings it
+      // all back.
       for (const id of targets) await manager.removeSite(id, { forgetSetting: true });
     },
     'downloads:open': async ({ siteId, productId }) => {

@@ -14,7 +14,8 @@ export function createMediaHandlers(
 ): Pick<CoreHandlers, 'media:image'> {
   const images = createSiteImages(fetchImpl);
   return {
-    // The copy on disk first (an https school's picture kept from an earlier launch), then the site.
+    // The copy on disk first (an https school's picture kept from an earlier launch), then the
+    // site.
     'media:image': async ({ siteId, url }) => {
       const baseUrl = requireSite(s, siteId).baseUrl;
       const kept = await disk?.get(siteId, url).catch(() => null);

@@ -127,7 +127,8 @@ function noteFileHandlers(
       const note = read(id);
       const address = getNoteAddress(s.db, id);
       if (!address) throw gone();
-      // The site's address as the app has it now; the one kept with the note once the site was removed.
+      // The site's address as the app has it now; the one kept with the note once the site was
+      // removed.
       const base = s.sites.getSite(note.siteId)?.baseUrl ?? address.siteUrl;
       const url = sitePageUrl(base, {
         kind: 'lecture',
@@ -164,8 +165,9 @@ function noteFileHandlers(
 }
 
 /**
- * The student's notes and bookmarks (db/notes.ts reads, the writer's thread writes). A note is shown with its
- * school's current name while the site is in the app; a kept note of a removed site keeps the name it had.
+ * The student's notes and bookmarks (db/notes.ts reads, the writer's thread writes). A note is
+ * shown with its school's current name while the site is in the app; a kept note of a removed site
+ * keeps the name it had.
  */
 export function createNoteHandlers(
   s: NoteDeps,

@@ -42,12 +42,14 @@ export function createNotificationHandlers(
       site(siteId),
       getNotificationsPage(db, siteId, page)
     ),
-    // Through the sync service's outbox: applied to the offline copy at once, sent now or when the site is back.
+    // Through the sync service's outbox: applied to the offline copy at once, sent now or when the
+    // site is back.
     'notifications:mark-read': async ({ siteId, notificationId }) => {
       site(siteId);
       await sync.markNotificationRead(siteId, notificationId);
     },
-    // Where the notice leads, from the saved copy (works offline); an unread one is marked read like mark-read.
+    // Where the notice leads, from the saved copy (works offline); an unread one is marked read
+    // like mark-read.
     'notifications:open': async ({ siteId, notificationId }) => {
       const known = site(siteId);
       const notice = getNoticeForOpening(db, siteId, notificationId);

@@ -1,7 +1,8 @@
 /**
- * The plan, the reminders by rule and the calendar feed, built once by the composition root from what it has:
- * their preferences (plan.json), the feed (file and loopback server), the rule reminders the desktop services run,
- * and the handlers of their channels.
+ * The plan, the reminders by rule and the calendar feed, built once by the composition root from
+ * what it has:
+ * their preferences (plan.json), the feed (file and loopback server), the rule reminders the
+ * desktop services run, and the handlers of their channels.
  */
 import { join } from 'node:path';
 import { buildPlanView } from '../db/index';
@@ -63,7 +64,10 @@ export class PlanServices {
     return /^zh\b/i.test(tag) ? 'zh-TW' : 'en';
   }
 
-  /** Reads plan.json and starts the feed's server (a failure to listen leaves the file alone working). */
+  /**
+   * Reads plan.json and starts the feed's server (a failure to listen leaves the file alone
+   * working).
+   */
   async open(): Promise<void> {
     await this.prefs.load();
     await this.feed

@@ -39,7 +39,9 @@ export interface SiteLookup {
   readonly sites: Pick<SiteManager, 'getSite'>;
 }
 
-/** The site a request names, or `not-found` (a renderer may ask about a site removed a moment ago). */
+/**
+ * The site a request names, or `not-found` (a renderer may ask about a site removed a moment ago).
+ */
 export function requireSite(services: SiteLookup, siteId: string): SiteSummary {
   const site = services.sites.getSite(siteId);
   if (!site)

@@ -3,7 +3,9 @@ import type { AppInfo, TokenProtection } from '../../common/view-models';
 import type { Cipher } from '../vault/cipher';
 import type { AppServices } from './services';
 
-/** What the app is, its settings, how it protects the tokens it keeps, and the window's first frame. */
+/**
+ * What the app is, its settings, how it protects the tokens it keeps, and the window's first frame.
+ */
 export type SettingsHandlersDeps = Pick<AppServices, 'settings' | 'firstScreen' | 'log'>;
 
 export function createSettingsHandlers(
@@ -26,8 +28,9 @@ export function createSettingsHandlers(
   };
   return {
     'app:get-info': async () => info,
-    // The window hands over its opening screen for the next cold start's first frame (desktop/first-screen.ts). One
-    // not kept is no error for the window: the next start draws the app's own way. The reason names no data.
+    // The window hands over its opening screen for the next cold start's first frame
+    // (desktop/first-screen.ts). One not kept is no error for the window: the next start draws the
+    // app's own way. The reason names no data.
     'app:save-first-screen': async (input) => {
       const outcome = await s.firstScreen.save(input);
       if (!outcome.saved) s.log.info('first frame not kept', { reason: outcome.reason });

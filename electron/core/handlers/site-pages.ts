@@ -4,8 +4,9 @@ import { sitePageUrl } from '../net/site-pages';
 import { requireSite, type AppServices } from './services';
 
 /**
- * "Take me there": the school's own page for something in the saved copy, opened in the system browser. The address
- * is built from the saved copy on the site's base URL and checked to stay on its origin (net/site-pages.ts).
+ * "Take me there": the school's own page for something in the saved copy, opened in the system
+ * browser. The address is built from the saved copy on the site's base URL and checked to stay on
+ * its origin (net/site-pages.ts).
  */
 export type SitePageHandlersDeps = Pick<AppServices, 'db' | 'sites' | 'clock'>;
 

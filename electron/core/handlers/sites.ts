@@ -34,7 +34,8 @@ async function dropOfflineData(
   siteId: string,
 ): Promise<void> {
   s.sync.cancel(siteId);
-  // First: the saved first frame shows this data too, and must not outlive it even if what follows fails.
+  // First: the saved first frame shows this data too, and must not outlive it even if what follows
+  // fails.
   await s.firstScreen.forget();
   try {
     await s.downloads.removeSite(siteId, { forgetSetting: true });
@@ -130,7 +131,8 @@ export function createSiteHandlers(s: SiteHandlersDeps): Pick<CoreHandlers, Site
       await desktop.track(sites.remove(siteId));
       await dropOfflineData(s, siteId);
       await desktop.notifier.forget(siteId);
-      // The last demo site is gone: its servers have nothing left to serve (add-demo starts them again).
+      // The last demo site is gone: its servers have nothing left to serve (add-demo starts them
+      // again).
       if (demo?.running && !sites.list().some((site) => site.isDemo)) await demo.stop();
     },
   };

@@ -5,7 +5,9 @@ import { getNotificationsSummary, getToday, hasSite } from '../db/index';
 import type { SiteManager } from '../sites/site-manager';
 import type { AppServices } from './services';
 
-/** The Today home: the saved copy of every school, with each school's freshness and unread notices. */
+/**
+ * The Today home: the saved copy of every school, with each school's freshness and unread notices.
+ */
 export interface TodayHandlersDeps extends Pick<AppServices, 'db' | 'clock'> {
   readonly sites: Pick<SiteManager, 'list'>;
 }
@@ -26,7 +28,8 @@ export function createTodayHandlers(s: TodayHandlersDeps): Pick<CoreHandlers, 't
       const known = new Set(sites.map((site) => site.siteId));
       const baseUrls = new Map(s.sites.list().map((site) => [site.id, site.baseUrl]));
       const data = getToday(s.db, now);
-      // Only schools still in the list (a removed one's rows go with it; this guards the moment in between).
+      // Only schools still in the list (a removed one's rows go with it; this guards the moment in
+      // between).
       return {
         now: now.toISOString(),
         continueLearning: data.continueLearning.filter((c) => known.has(c.siteId)),

@@ -40,7 +40,10 @@ type ViewChannel =
   | 'profile:get'
   | 'search:query';
 
-/** The screens' views of a site's offline data, read through the main process's read-only connection. */
+/**
+ * The screens' views of a site's offline data, read through the main process's read-only
+ * connection.
+ */
 export type ViewHandlersDeps = Pick<AppServices, 'db' | 'writer' | 'sites' | 'clock'>;
 
 export function createViewHandlers(s: ViewHandlersDeps): Pick<CoreHandlers, ViewChannel> {
@@ -58,7 +61,8 @@ export function createViewHandlers(s: ViewHandlersDeps): Pick<CoreHandlers, View
       site(siteId),
       getCourseDetail(db, siteId, courseId, now())
     ),
-    // The one write here: opening a course clears its "new since last sync" count (db/course-news.ts), in the writer.
+    // The one write here: opening a course clears its "new since last sync" count
+    // (db/course-news.ts), in the writer.
     'course:mark-seen': async ({ siteId, courseId }) => {
       site(siteId);
       await s.writer.call('course:mark-seen', { siteId, courseId });

@@ -27,11 +27,17 @@ export const activityEntrySchema = z.object({
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
-/** Values of these arguments are free text a student typed or an assistant made up: counted, never kept. */
+/**
+ * Values of these arguments are free text a student typed or an assistant made up: counted, never
+ * kept.
+ */
 const FREE_TEXT_ARGS = new Set(['query']);
 const ID_LIKE = /^[\w.:@-]{1,120}$/;
 
-/** The argument summary of a call: ids and options as given, free text as its length, anything else as its type. */
+/**
+ * The argument summary of a call: ids and options as given, free text as its length, anything else
+ * as its type.
+ */
 export function summariseArgs(args: Record<string, unknown> | undefined): ActivityEntry['args'] {
   const out: ActivityEntry['args'] = {};
   for (const [key, value] of Object.entries(args ?? {}).slice(0, 12)) {

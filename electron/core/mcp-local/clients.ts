@@ -17,7 +17,9 @@ export type AssistantClient = AssistantClientId;
 /** The name of this app's entry in every client's file. */
 export const SERVER_KEY = 'learning-desktop';
 
-/** How a client starts the server: the app's own executable with --mcp (or, from a checkout, tsx). */
+/**
+ * How a client starts the server: the app's own executable with --mcp (or, from a checkout, tsx).
+ */
 export interface McpLaunch {
   readonly command: string;
   readonly args: readonly string[];
@@ -51,7 +53,10 @@ export function configPath(client: AssistantClient, p: ClientPlaces): string {
   }
 }
 
-/** VS Code names its servers under "servers" with a type; Claude Desktop and Cursor under "mcpServers". */
+/**
+ * VS Code names its servers under "servers" with a type; Claude Desktop and Cursor under
+ * "mcpServers".
+ */
 const sectionOf = (client: AssistantClient) => (client === 'vscode' ? 'servers' : 'mcpServers');
 
 export function entryFor(client: AssistantClient, launch: McpLaunch): Record<string, unknown> {

@@ -34,7 +34,9 @@ export interface ConsentPatch {
 
 export interface ConsentStoreDeps {
   readonly dataDir: string;
-  /** The schools kept now: turning the feature on allows each of them with the default categories. */
+  /**
+   * The schools kept now: turning the feature on allows each of them with the default categories.
+   */
   readonly siteIds: () => readonly string[];
 }
 

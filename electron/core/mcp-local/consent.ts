@@ -12,11 +12,17 @@ import { ASSISTANT_CATEGORIES, type AssistantCategory } from '../../common/assis
 
 export const CONSENT_FILE_NAME = 'ai-assistant.json';
 
-/** The kinds of data a school's consent covers (common/assistant.ts, which the settings screen lists). */
+/**
+ * The kinds of data a school's consent covers (common/assistant.ts, which the settings screen
+ * lists).
+ */
 export const CONSENT_CATEGORIES = ASSISTANT_CATEGORIES;
 export type ConsentCategory = AssistantCategory;
 
-/** A school's categories when the student turns it on: the sensitive ones (money, identity) stay off. */
+/**
+ * A school's categories when the student turns it on: the sensitive ones (money, identity) stay
+ * off.
+ */
 export const DEFAULT_CATEGORIES: Readonly<Record<ConsentCategory, boolean>> = Object.freeze({
   courses: true,
   dates: true,
@@ -81,7 +87,10 @@ export function normaliseConsent(value: unknown): AssistantConsent {
 
 export const consentFile = (dataDir: string): string => join(dataDir, CONSENT_FILE_NAME);
 
-/** Whether the assistant may read anything at all: on, cloud acknowledged, and this surface agreed to. */
+/**
+ * Whether the assistant may read anything at all: on, cloud acknowledged, and this surface agreed
+ * to.
+ */
 export function isActive(consent: AssistantConsent): boolean {
   return consent.enabled && consent.cloudAcknowledged && consent.surface === SURFACE_VERSION;
 }

@@ -4,7 +4,10 @@ import { getLastSyncedAt } from '../db/index';
 import { allowedSchools, type AssistantConsent, type ConsentCategory } from './consent';
 import { schoolLine } from './school-text';
 
-/** What a tool reads: the offline database (read-only), the clock, the consent and the schools as of this call. */
+/**
+ * What a tool reads: the offline database (read-only), the clock, the consent and the schools as of
+ * this call.
+ */
 export interface ToolContext {
   readonly db: ReadableDB;
   readonly now: Date;
@@ -12,7 +15,10 @@ export interface ToolContext {
   /** Every school in sites.json, in the app's order. */
   readonly schools: readonly SchoolInfo[];
   readonly timeZone: string;
-  /** The data folder (the one write leaves its request there) and the client's name, for that request. */
+  /**
+   * The data folder (the one write leaves its request there) and the client's name, for that
+   * request.
+   */
   readonly dataDir: string;
   readonly client: string;
 }
@@ -23,7 +29,10 @@ export interface SchoolInfo {
   readonly baseUrl: string;
 }
 
-/** The names the settings screen gives the categories: a refusal tells the student which switch to turn. */
+/**
+ * The names the settings screen gives the categories: a refusal tells the student which switch to
+ * turn.
+ */
 export const CATEGORY_SETTING: Readonly<Record<ConsentCategory, string>> = {
   courses: 'Courses and progress',
   dates: 'Dates',
@@ -35,7 +44,10 @@ export const CATEGORY_SETTING: Readonly<Record<ConsentCategory, string>> = {
 
 export const SETTINGS_PLACE = 'Learning Desktop > Settings > AI assistant';
 
-/** A call the consent does not allow, or bad input: answered as a tool error whose message says what to change. */
+/**
+ * A call the consent does not allow, or bad input: answered as a tool error whose message says what
+ * to change.
+ */
 export class ToolRefusal extends Error {
   override readonly name = 'ToolRefusal';
   constructor(
@@ -92,7 +104,10 @@ export function freshness(ctx: ToolContext, school: SchoolInfo): Freshness {
   };
 }
 
-/** Masks an ATM / convenience-store code to its last four characters unless the student allows them in full. */
+/**
+ * Masks an ATM / convenience-store code to its last four characters unless the student allows them
+ * in full.
+ */
 export function paymentCode(ctx: ToolContext, code: string): string {
   if (ctx.consent.fullPaymentCodes) return code;
   return code.length <= 4 ? '****' : `${'*'.repeat(Math.min(8, code.length - 4))}${code.slice(-4)}`;

@@ -23,7 +23,9 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
 
 const tool = (name: string) => LOCAL_TOOLS.find((t) => t.name === name)!;
 
-/** Today, and the twenty courses watched most recently, when the student allows courses somewhere. */
+/**
+ * Today, and the twenty courses watched most recently, when the student allows courses somewhere.
+ */
 export function listResources(ctx: ToolContext | null): Resource[] {
   if (ctx === null || allowedSchools(ctx.consent, 'courses').length === 0) return [];
   const today: Resource = {

@@ -47,7 +47,10 @@ export interface LocalMcpServerDeps {
 
 const OFF_MESSAGE = `The AI assistant is off in Learning Desktop. The student can turn it on in ${SETTINGS_PLACE}.`;
 
-/** Whether a tool is offered under this consent: some school allows its category (and its extra switch). */
+/**
+ * Whether a tool is offered under this consent: some school allows its category (and its extra
+ * switch).
+ */
 export function toolOffered(tool: LocalTool, consent: AssistantConsent): boolean {
   if (!isActive(consent)) return false;
   if (tool.needs === 'allowMarkRead' && !consent.allowMarkRead) return false;
@@ -112,7 +115,10 @@ export class LocalMcpServer {
       .join(',');
   }
 
-  /** A change of consent that changes what is offered: tell the client (MCP "List Changed Notification"). */
+  /**
+   * A change of consent that changes what is offered: tell the client (MCP "List Changed
+   * Notification").
+   */
   #noticeChange(): void {
     const key = this.#currentKey();
     if (key === this.#offeredKey) return;
@@ -221,7 +227,10 @@ export class LocalMcpServer {
     });
   }
 
-  /** The client's own name and version from initialize (its words: cleaned and bounded like a school's). */
+  /**
+   * The client's own name and version from initialize (its words: cleaned and bounded like a
+   * school's).
+   */
   #clientName(): string {
     const client = this.#server.getClientVersion();
     return schoolLine(client ? `${client.name} ${client.version}` : 'unknown', 100);

@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import type { ConsentCategory } from './consent';
 import type { ToolContext } from './context';
 
-/** What a tool answers: its structured value and how many rows of the school's data it holds (for the log). */
+/**
+ * What a tool answers: its structured value and how many rows of the school's data it holds (for
+ * the log).
+ */
 export interface ToolAnswer {
   readonly value: Record<string, unknown>;
   readonly rows: number;

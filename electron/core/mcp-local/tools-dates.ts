@@ -1,4 +1,6 @@
-/** Upcoming dates across the schools: unlocks, access ends, payment deadlines and registered events. */
+/**
+ * Upcoming dates across the schools: unlocks, access ends, payment deadlines and registered events.
+ */
 import { z } from 'zod';
 import { getEntitlements, getPayableInstructionsPage } from '../db/index';
 import { prepared } from '../db/index';

@@ -1,4 +1,7 @@
-/** The tools over what the student is learning: schools, Today, courses, one course, progress and pace. */
+/**
+ * The tools over what the student is learning: schools, Today, courses, one course, progress and
+ * pace.
+ */
 import { z } from 'zod';
 import { LIBRARY_FILTERS, LIBRARY_SORTS } from '../../common/views/courses';
 import { getCourseDetail, getLibraryPage, getProgressSummary, getToday } from '../db/index';

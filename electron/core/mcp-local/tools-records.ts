@@ -1,4 +1,7 @@
-/** The tools over the rest of a school's copy: notices, purchases and codes, products, profile, search. */
+/**
+ * The tools over the rest of a school's copy: notices, purchases and codes, products, profile,
+ * search.
+ */
 import { z } from 'zod';
 import { ORDER_FILTERS } from '../../common/views/billing';
 import { SEARCH_HIT_KINDS, type SearchHitKind } from '../../common/views/settings';

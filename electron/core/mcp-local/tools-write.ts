@@ -1,4 +1,6 @@
-/** The one tool that asks for a change: marking notices read, confirmed by the student in the app. */
+/**
+ * The one tool that asks for a change: marking notices read, confirmed by the student in the app.
+ */
 import { z } from 'zod';
 import { prepared } from '../db/index';
 import { freshness, schoolsFor, ToolRefusal } from './context';

@@ -1,7 +1,8 @@
 /**
- * An address the core opens in the system browser for a site: the one shared check (common/external-url.ts: https,
- * or http on loopback, no credentials), and on top of it the site's own origin - a page of the school is never
- * opened on another host, whatever the site's data holds.
+ * An address the core opens in the system browser for a site: the one shared check
+ * (common/external-url.ts: https, or http on loopback, no credentials), and on top of it the site's
+ * own origin - a page of the school is never opened on another host, whatever the site's data
+ * holds.
  */
 import { externalUrl, siteLinkUrl } from '../../common/external-url';
 import type { EntitlementsView } from '../../common/view-models';
@@ -16,7 +17,10 @@ export function externalUrlProblem(raw: string, expectedOrigin?: string): string
   return null;
 }
 
-/** The address, parsed, when it may leave the app; CoreError('invalid-input') naming the reason otherwise. */
+/**
+ * The address, parsed, when it may leave the app; CoreError('invalid-input') naming the reason
+ * otherwise.
+ */
 export function checkExternalUrl(raw: string, expectedOrigin?: string): URL {
   const problem = externalUrlProblem(raw, expectedOrigin);
   if (problem !== null)
@@ -25,9 +29,10 @@ export function checkExternalUrl(raw: string, expectedOrigin?: string): URL {
 }
 
 /**
- * A site's products and events with every link it may not send refused (common/external-url.ts siteLinkUrl): the
- * link becomes null and `urlRefused` says why, as for a link of another scheme. Applied wherever the saved copy's
- * links leave the core (the screens, the downloads, a calendar file), since the database does not know the site.
+ * A site's products and events with every link it may not send refused (common/external-url.ts
+ * siteLinkUrl): the link becomes null and `urlRefused` says why, as for a link of another scheme.
+ * Applied wherever the saved copy's links leave the core (the screens, the downloads, a calendar
+ * file), since the database does not know the site.
  */
 export function entitlementLinksForSite<
   V extends Pick<EntitlementsView, 'digitalProducts' | 'eventRegistrations'>,

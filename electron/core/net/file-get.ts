@@ -1,8 +1,8 @@
 /**
- * One GET of a file, streamed (node:http / node:https rather than fetch: the body is piped straight into a file
- * without a web-stream layer in between, and a cut connection surfaces as an error on the body). Never follows a
- * redirect itself: the caller checks every hop under its own rules. A connection that goes silent for
- * `idleTimeoutMs` is cut (node:http has no deadline of its own).
+ * One GET of a file, streamed (node:http / node:https rather than fetch: the body is piped straight
+ * into a file without a web-stream layer in between, and a cut connection surfaces as an error on
+ * the body). Never follows a redirect itself: the caller checks every hop under its own rules. A
+ * connection that goes silent for `idleTimeoutMs` is cut (node:http has no deadline of its own).
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -18,14 +18,18 @@ export interface FileGetOptions {
   /** Silence (no connect, no headers, no body bytes) for this long cuts the connection. */
   readonly idleTimeoutMs: number;
   /**
-   * Connect to public addresses only (a site on the Internet): a host name that resolves to this computer or its
-   * network (DNS rebinding, a name pointed at 127.0.0.1) counts as that address and is refused before any connection
-   * is made, and the address actually connected to is checked again.
+   * Connect to public addresses only (a site on the Internet): a host name that resolves to this
+   * computer or its network (DNS rebinding, a name pointed at 127.0.0.1) counts as that address and
+   * is refused before any connection is made, and the address actually connected to is checked
+   * again.
    */
   readonly publicOnly?: boolean;
 }
 
-/** Resolves with the answer's head; its body is the IncomingMessage stream (the caller reads or destroys it). */
+/**
+ * Resolves with the answer's head; its body is the IncomingMessage stream (the caller reads or
+ * destroys it).
+ */
 export function fileGet(url: URL, options: FileGetOptions): Promise<IncomingMessage> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -42,7 +46,8 @@ export function fileGet(url: URL, options: FileGetOptions): Promise<IncomingMess
       req.destroy(new CoreError('site-unreachable', `${url.origin} stopped answering.`));
     });
     req.once('response', (res) => {
-      // The same silence rule while the body streams (the request's timeout covers its socket either way).
+      // The same silence rule while the body streams (the request's timeout covers its socket
+      // either way).
       resolve(res);
     });
     req.once('error', (cause) => {
@@ -84,7 +89,10 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** dns.lookup, refusing a name any of whose addresses is loopback or private (a mixed answer is a rebinding trick). */
+/**
+ * dns.lookup, refusing a name any of whose addresses is loopback or private (a mixed answer is a
+ * rebinding trick).
+ */
 function publicLookup(
   url: URL,
 ): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
@@ -101,7 +109,10 @@ function publicLookup(
     });
 }
 
-/** The address the socket did connect to (a literal, a reused connection, a lookup bypassed): public only. */
+/**
+ * The address the socket did connect to (a literal, a reused connection, a lookup bypassed): public
+ * only.
+ */
 function refuseLocalPeer(socket: Socket, url: URL, destroy: (error: CoreError) => void): void {
   const check = (): void => {
     if (socket.remoteAddress !== undefined && hostKind(socket.remoteAddress) !== 'public')

@@ -1,6 +1,7 @@
 /**
- * One place where the core talks HTTP to a site: a deadline on every request, an optional caller abort,
- * network failures turned into CoreError('site-unreachable') with the cause kept, and bounded JSON reads.
+ * One place where the core talks HTTP to a site: a deadline on every request, an optional caller
+ * abort, network failures turned into CoreError('site-unreachable') with the cause kept, and
+ * bounded JSON reads.
  */
 import { CoreError } from '../errors';
 import { unreachableDetail } from './reachability';
@@ -16,7 +17,10 @@ export interface RequestOptions {
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 
-/** fetch with a deadline; never follows redirects for OAuth endpoints (RFC 6749 §3.2 / RFC 8414 §3.2). */
+/**
+ * fetch with a deadline; never follows redirects for OAuth endpoints (RFC 6749 §3.2 / RFC 8414
+ * §3.2).
+ */
 export async function request(
   url: string,
   init: RequestInit,
@@ -38,7 +42,10 @@ export async function request(
   }
 }
 
-/** Reads a JSON object body (at most `maxBytes`, counted as it arrives), or throws `code` with `message`. */
+/**
+ * Reads a JSON object body (at most `maxBytes`, counted as it arrives), or throws `code` with
+ * `message`.
+ */
 export async function readJsonObject(
   res: Response,
   code: 'discovery-invalid' | 'sign-in-failed' | 'server-error',
@@ -58,9 +65,10 @@ export async function readJsonObject(
 }
 
 /**
- * A response body, read chunk by chunk and given up (the rest cancelled, never read) as soon as it passes
- * `maxBytes`. fetch has already decoded any content-encoding (gzip, br, deflate), so the bytes counted are the
- * decompressed ones: a small compressed answer that expands without end is stopped at the limit too.
+ * A response body, read chunk by chunk and given up (the rest cancelled, never read) as soon as it
+ * passes `maxBytes`. fetch has already decoded any content-encoding (gzip, br, deflate), so the
+ * bytes counted are the decompressed ones: a small compressed answer that expands without end is
+ * stopped at the limit too.
  */
 export async function readBounded(
   res: Response,
@@ -107,8 +115,8 @@ export async function readBounded(
 }
 
 /**
- * The same response with a body that errors with `tooLarge()` once more than `maxBytes` have come (decompressed), for
- * a reader that reads the whole body itself (graphql-request).
+ * The same response with a body that errors with `tooLarge()` once more than `maxBytes` have come
+ * (decompressed), for a reader that reads the whole body itself (graphql-request).
  */
 export function limitBody(res: Response, maxBytes: number, tooLarge: () => CoreError): Response {
   // 204, 205 and 304 carry no body (and a Response with one cannot be built).
@@ -130,7 +138,9 @@ export function limitBody(res: Response, maxBytes: number, tooLarge: () => CoreE
   return new Response(counted, { status: res.status, statusText: res.statusText, headers });
 }
 
-/** The start of a body as text (at most `maxBytes` read; the rest is cancelled, never waited for). */
+/**
+ * The start of a body as text (at most `maxBytes` read; the rest is cancelled, never waited for).
+ */
 export async function readStart(res: Response, maxBytes: number): Promise<string> {
   if (!res.body) return '';
   const reader = res.body.getReader();
@@ -152,9 +162,9 @@ export async function readStart(res: Response, maxBytes: number): Promise<string
 }
 
 /**
- * A signal that ends a request `ms` after it starts, with `reason` (the CoreError its caller reports), joined to the
- * caller's own signal. fetch keeps the signal for the body too, so the deadline covers the last byte, not only the
- * headers.
+ * A signal that ends a request `ms` after it starts, with `reason` (the CoreError its caller
+ * reports), joined to the caller's own signal. fetch keeps the signal for the body too, so the
+ * deadline covers the last byte, not only the headers.
  */
 export function deadlineSignal(
   ms: number,
@@ -175,7 +185,10 @@ export function safeOrigin(url: string): string {
   }
 }
 
-/** Turns an aborted signal's reason into the CoreError the caller asked for (default: sign-in-cancelled). */
+/**
+ * Turns an aborted signal's reason into the CoreError the caller asked for (default:
+ * sign-in-cancelled).
+ */
 export function abortError(signal: AbortSignal, cause?: unknown): CoreError {
   const reason: unknown = signal.reason;
   if (reason instanceof CoreError) return reason;

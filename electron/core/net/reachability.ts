@@ -4,8 +4,8 @@ import type { AppError } from '../../common/result';
 /**
  * "You're offline" or "the school isn't answering"? The rule the app follows, one place:
  *
- * A site that could not be reached (no connection, no answer in time, or 502/503/504) is NOT ANSWERING, by name,
- * unless the computer itself has no network. The computer has no network when
+ * A site that could not be reached (no connection, no answer in time, or 502/503/504) is NOT
+ * ANSWERING, by name, unless the computer itself has no network. The computer has no network when
  *   1. the operating system lists no network interface other than loopback (Electron: `net.isOnline()`), or
  *   2. the failure happened before any connection could be tried: the site's name could not be resolved (DNS:
  *      ENOTFOUND, EAI_AGAIN) or no route leads out (ENETUNREACH, ENETDOWN), and no other school answered at its
@@ -25,13 +25,16 @@ const NO_NETWORK_ERRNOS: ReadonlySet<string> = new Set([
   'ENETDOWN',
 ]);
 
-/** The system error code (ECONNREFUSED, ENOTFOUND...) somewhere in an error's cause chain, or null. */
+/**
+ * The system error code (ECONNREFUSED, ENOTFOUND...) somewhere in an error's cause chain, or null.
+ */
 export function systemErrorCode(error: unknown): string | null {
   let at: unknown = error;
   for (let depth = 0; depth < 8 && at !== null && typeof at === 'object'; depth++) {
     const code = (at as { code?: unknown }).code;
     if (typeof code === 'string' && /^E[A-Z0-9_]+$/.test(code)) return code;
-    // AggregateError (happy eyeballs tries every address): the first attempt's error speaks for all.
+    // AggregateError (happy eyeballs tries every address): the first attempt's error speaks for
+    // all.
     const errors = (at as { errors?: unknown }).errors;
     if (Array.isArray(errors) && errors.length > 0) {
       const inner = systemErrorCode(errors[0]);
@@ -43,7 +46,8 @@ export function systemErrorCode(error: unknown): string | null {
 }
 
 /**
- * The detail a "site-unreachable" error carries across the writer's thread boundary (where the cause is dropped):
+ * The detail a "site-unreachable" error carries across the writer's thread boundary (where the
+ * cause is dropped):
  * the system error code only, never an address or a message.
  */
 export function unreachableDetail(cause: unknown): AppError['detail'] {
@@ -51,7 +55,10 @@ export function unreachableDetail(cause: unknown): AppError['detail'] {
   return reason === null ? undefined : { reason };
 }
 
-/** True when an unreachable-site failure happened before any connection could be tried (rule 2 above). */
+/**
+ * True when an unreachable-site failure happened before any connection could be tried (rule 2
+ * above).
+ */
 export function failedBeforeConnecting(error: unknown): boolean {
   const reason = (error as { detail?: { reason?: unknown } } | null)?.detail?.reason;
   if (typeof reason === 'string' && NO_NETWORK_ERRNOS.has(reason)) return true;

@@ -1,9 +1,9 @@
 /**
- * The school's own pages for what the app shows (service-spec does not show them; the decision is written in
- * embedded-server/README.md, "Decisions (student pages)"): a course by its slug, a lecture by its id with the
- * position to resume from, an order by its trade number, a consulting service by its id. Every address is built on
- * the site's base URL and checked before it leaves the app (external-url.ts: same origin, https or loopback http,
- * no credentials).
+ * The school's own pages for what the app shows (service-spec does not show them; the decision is
+ * written in embedded-server/README.md, "Decisions (student pages)"): a course by its slug, a
+ * lecture by its id with the position to resume from, an order by its trade number, a consulting
+ * service by its id. Every address is built on the site's base URL and checked before it leaves the
+ * app (external-url.ts: same origin, https or loopback http, no credentials).
  */
 import { CoreError } from '../errors';
 import { checkExternalUrl } from './external-url';
@@ -19,15 +19,17 @@ export type SitePage =
   | { readonly kind: 'order'; readonly tradeNo: string }
   | { readonly kind: 'consulting'; readonly serviceId: string };
 
-// An id of '.' or '..' is a dot-segment and would move up the path (RFC 3986 §5.2.4; the WHATWG URL parser reads
-// '%2E%2E' as one too): no page has such an address.
+// An id of '.' or '..' is a dot-segment and would move up the path (RFC 3986 §5.2.4; the WHATWG URL
+// parser reads '%2E%2E' as one too): no page has such an address.
 function segment(value: string): string {
   if (value === '.' || value === '..')
     throw new CoreError('invalid-input', 'This address cannot be opened (a dot-segment id).');
   return encodeURIComponent(value);
 }
 
-/** The path of a page below the site's base URL (the query carries the position in whole seconds). */
+/**
+ * The path of a page below the site's base URL (the query carries the position in whole seconds).
+ */
 export function sitePagePath(page: SitePage): string {
   switch (page.kind) {
     case 'course':

@@ -4,7 +4,10 @@ import type { SettingsStore } from './settings-store';
 /** The settings in force, and their updates one after another. */
 export interface LiveSettings {
   current(): Settings;
-  /** Saves the given fields (undefined ones are left as they are) and answers the settings now in force. */
+  /**
+   * Saves the given fields (undefined ones are left as they are) and answers the settings now in
+   * force.
+   */
   update(patch: object): Promise<Settings>;
 }
 
@@ -18,9 +21,9 @@ export async function loadLiveSettings(
   return {
     current: () => settings,
     update(patch) {
-      // One update at a time: each starts from the settings the previous one saved. Two changes made in quick
-      // succession (theme, then language) otherwise both start from the old settings and the later save drops
-      // the earlier change.
+      // One update at a time: each starts from the settings the previous one saved. Two changes
+      // made in quick succession (theme, then language) otherwise both start from the old settings
+      // and the later save drops the earlier change.
       const run = updates.then(async () => {
         const next: Settings = {
           ...settings,

@@ -1,8 +1,9 @@
 /**
- * The student's choices for the plan, the reminders and the calendar feed, in `dataDir/plan.json` (not secrets,
- * except the feed's path token, which only unlocks what the calendar file holds anyway; the file is 0600).
- * Reminder rules before this file existed were three switches in Settings (remindAccessEnding, ...): the defaults
- * are read from them until the student changes a rule, with the lead times those switches always used.
+ * The student's choices for the plan, the reminders and the calendar feed, in `dataDir/plan.json`
+ * (not secrets, except the feed's path token, which only unlocks what the calendar file holds
+ * anyway; the file is 0600). Reminder rules before this file existed were three switches in
+ * Settings (remindAccessEnding, ...): the defaults are read from them until the student changes a
+ * rule, with the lead times those switches always used.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -127,8 +128,9 @@ export class PlanPreferences {
   }
 
   /**
-   * The rule every school follows unless it has its own. Kinds that had a switch in Settings keep it as their
-   * on/off (so the switch and this never disagree); their lead times are the old fixed ones until changed here.
+   * The rule every school follows unless it has its own. Kinds that had a switch in Settings keep
+   * it as their on/off (so the switch and this never disagree); their lead times are the old fixed
+   * ones until changed here.
    */
   defaultRule(kind: ReminderRuleKind): ReminderRule {
     const own = this.#state.rules['*']?.[kind];

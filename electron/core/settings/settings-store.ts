@@ -1,8 +1,8 @@
 /**
- * The user's preferences (view-models `Settings`). The core reads and writes them through `SettingsStore` so
- * each host keeps them where it belongs: electron-store under Electron (electron/main/electron-settings-store.ts),
- * a JSON file in the data directory for the browser host and tests (below). Preferences are not secrets: no token
- * or client secret ever goes here.
+ * The user's preferences (view-models `Settings`). The core reads and writes them through
+ * `SettingsStore` so each host keeps them where it belongs: electron-store under Electron
+ * (electron/main/electron-settings-store.ts), a JSON file in the data directory for the browser
+ * host and tests (below). Preferences are not secrets: no token or client secret ever goes here.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -34,8 +34,8 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
 });
 
 /**
- * One field at a time with a fallback, so a hand-edited file with one bad value keeps the user's other choices
- * instead of resetting everything.
+ * One field at a time with a fallback, so a hand-edited file with one bad value keeps the user's
+ * other choices instead of resetting everything.
  */
 const settingsSchema = z.object({
   autoSyncMinutes: z
@@ -81,7 +81,8 @@ export function createJsonSettingsStore(file: string): SettingsStore {
       try {
         return normaliseSettings(JSON.parse(text));
       } catch {
-        // A damaged file is not worth refusing to start over: defaults, and the next save replaces it.
+        // A damaged file is not worth refusing to start over: defaults, and the next save replaces
+        // it.
         return { ...DEFAULT_SETTINGS };
       }
     },

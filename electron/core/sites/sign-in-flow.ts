@@ -19,11 +19,15 @@ import type { SiteRecord } from './site-store';
 import { storedMetadata, type SiteRegistry } from './site-registry';
 
 /**
- * The sign-in flow of one site: discovery, the browser (RFC 8252), the code exchange and the id_token, then the
- * new pair in the vault. A second attempt for the same site replaces the first; the pair it replaces is revoked.
+ * The sign-in flow of one site: discovery, the browser (RFC 8252), the code exchange and the
+ * id_token, then the new pair in the vault. A second attempt for the same site replaces the first;
+ * the pair it replaces is revoked.
  */
 
-/** The scopes of the member's data (spec "Scopes"): the ones a declined consent makes the app unable to serve. */
+/**
+ * The scopes of the member's data (spec "Scopes"): the ones a declined consent makes the app unable
+ * to serve.
+ */
 const DATA_SCOPES: readonly string[] = ['account:read', 'account:write'];
 
 export interface SignInFlow {
@@ -44,7 +48,9 @@ export interface SignInFlowDeps {
   readonly tokens: TokenManager;
   readonly revocations: Pick<RevocationQueue, 'retryPendingRevocations'>;
   readonly options: {
-    /** Opens the system browser (Electron: shell.openExternal; browser host: a host:open-url event). */
+    /**
+     * Opens the system browser (Electron: shell.openExternal; browser host: a host:open-url event).
+     */
     readonly openExternal: (url: string) => Promise<void> | void;
     readonly signInTimeoutMs?: number;
     /** Scopes asked for at sign-in (default: the member scopes of the spec). */
@@ -58,7 +64,9 @@ export interface SignInFlowDeps {
   readonly track: (p: Promise<unknown>) => void;
 }
 
-/** How far one attempt got, kept for the sign-in doctor (no URL, code or token: only what happened). */
+/**
+ * How far one attempt got, kept for the sign-in doctor (no URL, code or token: only what happened).
+ */
 class AttemptLog {
   readonly #siteId: string;
   readonly #attempts: Map<string, SignInAttemptRecord>;
@@ -111,8 +119,9 @@ export class SiteSignIns implements SignInFlow {
   async signIn(siteId: string, signInOptions: { signal?: AbortSignal } = {}): Promise<SiteSummary> {
     const { registry } = this.#deps;
     const site = registry.requireSite(siteId);
-    // A second attempt for the same site replaces the first: it is cancelled and its receiver closed first.
-    // Loop: while this call waited, a third attempt may have started; the newest one wins, none is orphaned.
+    // A second attempt for the same site replaces the first: it is cancelled and its receiver
+    // closed first. Loop: while this call waited, a third attempt may have started; the newest one
+    // wins, none is orphaned.
     for (let previous = registry.signInOf(siteId); previous; previous = registry.signInOf(siteId)) {
       previous.controller.abort(
         new CoreError('sign-in-cancelled', 'This sign-in was replaced by a newer attempt.'),
@@ -142,7 +151,9 @@ export class SiteSignIns implements SignInFlow {
       ?.controller.abort(new CoreError('sign-in-cancelled', 'The sign-in was cancelled.'));
   }
 
-  /** A record that cannot be decrypted (key replaced, file damaged) must not block a fresh sign-in. */
+  /**
+   * A record that cannot be decrypted (key replaced, file damaged) must not block a fresh sign-in.
+   */
   async readSecretsForSignIn(siteId: string): Promise<SiteSecrets | null> {
     try {
       return await this.#deps.vault.get(siteId);
@@ -246,7 +257,8 @@ export class SiteSignIns implements SignInFlow {
       clientSecret,
       scopes: options.scopes ?? MEMBER_SCOPES,
       openExternal: async (url) => {
-        // Only web addresses ever reach the system browser (never file:, javascript: or custom schemes).
+        // Only web addresses ever reach the system browser (never file:, javascript: or custom
+        // schemes).
         const protocol = new URL(url).protocol;
         if (protocol !== 'https:' && protocol !== 'http:')
           throw new CoreError(
@@ -294,15 +306,16 @@ export class SiteSignIns implements SignInFlow {
       resource: result.resource,
       issuer: metadata.issuer,
     };
-    // A refresh of the old pair may still be on the wire: the new pair supersedes it and is written with no
-    // other change of this record in between. The pair replaced is the one stored NOW (a
+    // A refresh of the old pair may still be on the wire: the new pair supersedes it and is written
+    // with no other change of this record in between. The pair replaced is the one stored NOW (a
     // refresh since the sign-in started may have rotated it).
     const replaced = await tokens.supersede(siteId, async () => {
       const stored = await this.readSecretsForSignIn(siteId);
       await vault.put(siteId, next);
       return stored?.refreshToken ?? null;
     });
-    // Authorizing again does not revoke the earlier pair (spec, Authentication 10): revoke it ourselves.
+    // Authorizing again does not revoke the earlier pair (spec, Authentication 10): revoke it
+    // ourselves.
     if (replaced && replaced !== t.refreshToken && metadata.revocationEndpoint) {
       await vault.addPendingRevocation({
         siteId,
@@ -328,8 +341,9 @@ export class SiteSignIns implements SignInFlow {
     const t = result.tokens;
     const p = result.profile;
     registry.markReadable(siteId);
-    // RFC 6749 §5.1: the token response's scope is what was granted. A data scope asked for and not granted was
-    // declined at the site's consent page: said so now, not discovered as an error at the first sync.
+    // RFC 6749 §5.1: the token response's scope is what was granted. A data scope asked for and not
+    // granted was declined at the site's consent page: said so now, not discovered as an error at
+    // the first sync.
     const asked = options.scopes ?? MEMBER_SCOPES;
     const notGranted = DATA_SCOPES.filter(
       (scope) => asked.includes(scope) && !t.scopes.includes(scope),

@@ -8,9 +8,9 @@ import type { PendingRevocation, SiteSecrets, Vault } from '../vault/vault';
 import type { SiteRegistry } from './site-registry';
 
 /**
- * Sign-out (RFC 7009): revoke with the refresh token, and when the site cannot be reached, queue the revocation
- * durably (encrypted in the vault) and send it as soon as the site answers. The queue also carries the pairs the
- * app received and does not keep.
+ * Sign-out (RFC 7009): revoke with the refresh token, and when the site cannot be reached, queue
+ * the revocation durably (encrypted in the vault) and send it as soon as the site answers. The
+ * queue also carries the pairs the app received and does not keep.
  */
 
 export interface RevocationQueue {
@@ -18,7 +18,10 @@ export interface RevocationQueue {
   sendRevocation(
     entry: Omit<PendingRevocation, 'id' | 'queuedAt'>,
   ): Promise<'revoked' | 'retry' | 'refused'>;
-  /** Sends every queued revocation once (one run at a time); a site whose queue empties is signed out. */
+  /**
+   * Sends every queued revocation once (one run at a time); a site whose queue empties is signed
+   * out.
+   */
   retryPendingRevocations(): Promise<void>;
   /** Waits for a run under way. */
   settled(): Promise<void>;
@@ -103,7 +106,10 @@ export interface SignOutDeps {
   readonly vault: Vault;
   readonly tokens: TokenManager;
   readonly revocations: RevocationQueue;
-  /** The sign-in flow (sign-in-flow.ts): a sign-out cancels an attempt under way and reads the stored pair. */
+  /**
+   * The sign-in flow (sign-in-flow.ts): a sign-out cancels an attempt under way and reads the
+   * stored pair.
+   */
   readonly signInFlow: {
     cancelSignIn(siteId: string): void;
     readSecretsForSignIn(siteId: string): Promise<SiteSecrets | null>;
@@ -112,7 +118,10 @@ export interface SignOutDeps {
   readonly log: Logger;
 }
 
-/** Signs the site out (see above): revoked now, queued until the site answers, or on this computer only. */
+/**
+ * Signs the site out (see above): revoked now, queued until the site answers, or on this computer
+ * only.
+ */
 export async function signOutSite(deps: SignOutDeps, siteId: string): Promise<SignOutResult> {
   const { vault, tokens, clock, log, registry, signInFlow, revocations } = deps;
   const site = registry.requireSite(siteId);
@@ -136,7 +145,8 @@ export async function signOutSite(deps: SignOutDeps, siteId: string): Promise<Si
   };
   const pendingForSite = async (): Promise<boolean> =>
     (await vault.listPendingRevocations()).some((e) => e.siteId === siteId);
-  // Spec: revoke with the REFRESH token (revoking an expired access token does nothing and leaves the pair live).
+  // Spec: revoke with the REFRESH token (revoking an expired access token does nothing and leaves
+  // the pair live).
   const token = secrets?.refreshToken ?? null;
   const endpoint = site.metadata?.revocationEndpoint ?? null;
   if (token === null || endpoint === null) {
@@ -146,8 +156,9 @@ export async function signOutSite(deps: SignOutDeps, siteId: string): Promise<Si
       status: pending ? 'sign-out-pending' : 'signed-out',
       missingScopes: [],
     });
-    // A site without a revocation endpoint cannot be told: the pair is forgotten here and lives on there until
-    // it expires. The student is told so (the sign-out notice), rather than shown a plain "signed out".
+    // A site without a revocation endpoint cannot be told: the pair is forgotten here and lives on
+    // there until it expires. The student is told so (the sign-out notice), rather than shown a
+    // plain "signed out".
     if (token !== null) {
       log.info('signed out on this computer only (the site has no revocation endpoint)', {
         siteId,
@@ -166,7 +177,8 @@ export async function signOutSite(deps: SignOutDeps, siteId: string): Promise<Si
   };
   const outcome = await revocations.sendRevocation(entry);
   if (outcome === 'retry') {
-    // Durable first (encrypted in the vault), then the pair is dropped: the app never uses it again.
+    // Durable first (encrypted in the vault), then the pair is dropped: the app never uses it
+    // again.
     await vault.addPendingRevocation({ ...entry, queuedAt: clock.now() });
     await clear();
     await registry.update(siteId, { status: 'sign-out-pending', missingScopes: [] });

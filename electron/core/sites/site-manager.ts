@@ -1,10 +1,12 @@
 /**
- * Sites: add (discovery validated first), sign in, sign out (revoking with the refresh token, queued durably
- * when the site cannot be reached), remove. Several sites at once, each with its own issuer, client and
- * token pair; a site's token is only ever sent to its own origin (see token-manager).
+ * Sites: add (discovery validated first), sign in, sign out (revoking with the refresh token,
+ * queued durably when the site cannot be reached), remove. Several sites at once, each with its own
+ * issuer, client and token pair; a site's token is only ever sent to its own origin (see
+ * token-manager).
  *
- * This module composes the parts: the registry of sites (site-registry.ts), the sign-in flow (sign-in-flow.ts),
- * sign-out with its durable revocation queue (sign-out.ts), and the token manager that all of them share.
+ * This module composes the parts: the registry of sites (site-registry.ts), the sign-in flow
+ * (sign-in-flow.ts), sign-out with its durable revocation queue (sign-out.ts), and the token
+ * manager that all of them share.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -34,7 +36,9 @@ import { SiteRegistry, storedMetadata } from './site-registry';
 export interface SiteManagerDeps {
   readonly dataDir: string;
   readonly cipher: Cipher;
-  /** Opens the system browser (Electron: shell.openExternal; browser host: a host:open-url event). */
+  /**
+   * Opens the system browser (Electron: shell.openExternal; browser host: a host:open-url event).
+   */
   readonly openExternal: (url: string) => Promise<void> | void;
   readonly clock?: { now(): number };
   readonly fetch?: FetchLike;
@@ -56,19 +60,30 @@ export interface AddSiteOptions extends AddSiteInput {
 export interface SiteManager {
   list(): SiteSummary[];
   getSite(siteId: string): SiteSummary | null;
-  /** The validated discovery document of a site (non-secret), e.g. for the sync engine's GraphQL URL. */
+  /**
+   * The validated discovery document of a site (non-secret), e.g. for the sync engine's GraphQL
+   * URL.
+   */
   getMetadata(siteId: string): ServerMetadata | null;
   add(input: AddSiteOptions): Promise<SiteSummary>;
-  /** A school's address read without adding it (discovery only): its normalised address and its own name. */
+  /**
+   * A school's address read without adding it (discovery only): its normalised address and its own
+   * name.
+   */
   describe(baseUrl: string): Promise<{ readonly baseUrl: string; readonly label: string }>;
   signIn(siteId: string, options?: { signal?: AbortSignal }): Promise<SiteSummary>;
   cancelSignIn(siteId: string): void;
-  /** What the last sign-in attempt of a site did (browser opened, answer received, how it ended), for the doctor. */
+  /**
+   * What the last sign-in attempt of a site did (browser opened, answer received, how it ended),
+   * for the doctor.
+   */
   lastSignInAttempt(siteId: string): SignInAttemptRecord | null;
   signOut(siteId: string): Promise<SignOutResult>;
   remove(siteId: string): Promise<void>;
   fetchFor(siteId: string): AuthorizedFetch;
-  /** fetchFor's rules for a request another thread sends (the sync's pages, from the writer worker). */
+  /**
+   * fetchFor's rules for a request another thread sends (the sync's pages, from the writer worker).
+   */
   sendWith(siteId: string): AuthorizedSend;
   getAccessToken(siteId: string): Promise<string>;
   retryPendingRevocations(): Promise<void>;
@@ -90,9 +105,9 @@ interface SiteParts {
 }
 
 /**
- * The site manager (see above) as a part: the registry, the token manager, the sign-in flow, sign-out and its
- * revocation queue, made from one set of dependencies; the writes it does in the background are waited for at
- * close().
+ * The site manager (see above) as a part: the registry, the token manager, the sign-in flow,
+ * sign-out and its revocation queue, made from one set of dependencies; the writes it does in the
+ * background are waited for at close().
  */
 export class SiteManagerService implements SiteManager {
   readonly #parts: SiteParts;
@@ -289,8 +304,8 @@ export class SiteManagerService implements SiteManager {
   async #saveMissingScopes(siteId: string, scopes: readonly string[]): Promise<void> {
     const { registry } = this.#parts;
     if (!registry.has(siteId)) return;
-    // The names come from the site's answers (GraphQL errors, challenges) and are saved and shown: scope names
-    // only.
+    // The names come from the site's answers (GraphQL errors, challenges) and are saved and shown:
+    // scope names only.
     await registry.update(siteId, { missingScopes: scopes.filter(isScopeName) });
   }
 
@@ -306,7 +321,10 @@ export function createSiteManager(deps: SiteManagerDeps): Promise<SiteManager> {
   return SiteManagerService.open(deps);
 }
 
-/** Adds a site once its discovery is validated; the same address and client again re-enters its secret. */
+/**
+ * Adds a site once its discovery is validated; the same address and client again re-enters its
+ * secret.
+ */
 async function addSite(parts: SiteParts, input: AddSiteOptions): Promise<SiteSummary> {
   const { registry, vault, fetchImpl, logger, log, clock } = parts;
   const baseUrl = normalizeBaseUrl(input.baseUrl);
@@ -315,7 +333,8 @@ async function addSite(parts: SiteParts, input: AddSiteOptions): Promise<SiteSum
     throw new CoreError('invalid-input', 'Enter the client id the school gave you.');
   const existing = registry.records().find((s) => s.baseUrl === baseUrl && s.clientId === clientId);
   if (existing) return addedAgain(parts, existing, input.clientSecret);
-  // Discovery is validated before anything is saved: a site that cannot be signed in to is never added.
+  // Discovery is validated before anything is saved: a site that cannot be signed in to is never
+  // added.
   const metadata = await discover(baseUrl, { fetch: fetchImpl, logger });
   const clientSecret = input.clientSecret?.trim() || null;
   if (
@@ -355,7 +374,10 @@ async function addSite(parts: SiteParts, input: AddSiteOptions): Promise<SiteSum
   return registry.summary(record);
 }
 
-/** Adding a site again with a secret re-enters the secret (e.g. lost with memory-only token storage). */
+/**
+ * Adding a site again with a secret re-enters the secret (e.g. lost with memory-only token
+ * storage).
+ */
 async function addedAgain(
   { registry, vault }: SiteParts,
   existing: SiteRecord,

@@ -24,8 +24,9 @@ export interface SiteRegistryDeps {
 export type SiteRegistryOptions = SiteRegistryDeps;
 
 /**
- * The sites the app knows: the records of sites.json in memory, the summaries the screens see, and the listeners
- * told of each change. The sign-in flow, sign-out and the site manager change records only through its methods.
+ * The sites the app knows: the records of sites.json in memory, the summaries the screens see, and
+ * the listeners told of each change. The sign-in flow, sign-out and the site manager change records
+ * only through its methods.
  */
 export class SiteRegistry {
   readonly #deps: SiteRegistryDeps;
@@ -34,11 +35,14 @@ export class SiteRegistry {
   /** Sign-ins under way: their sites show as 'signing-in'. */
   readonly #signIns = new Map<string, InFlightSignIn>();
   readonly #listeners = new Set<(sites: SiteSummary[]) => void>();
-  /** Sites whose saved sign-in exists but cannot be decrypted (the UI says so, and offers a new sign-in). */
+  /**
+   * Sites whose saved sign-in exists but cannot be decrypted (the UI says so, and offers a new
+   * sign-in).
+   */
   readonly #unreadable = new Set<string>();
   /**
-   * Data scopes the last sign-in asked for and was not granted, per site (kept while the app runs; the site record
-   * keeps them as missing scopes).
+   * Data scopes the last sign-in asked for and was not granted, per site (kept while the app runs;
+   * the site record keeps them as missing scopes).
    */
   readonly #declined = new Map<string, readonly string[]>();
 
@@ -57,9 +61,10 @@ export class SiteRegistry {
   async #load(): Promise<void> {
     for (const s of await this.#store.load()) this.#sites.set(s.id, s);
     const { vault } = this.#deps;
-    // A non-persistent vault forgot every pair at restart: those sites need a sign-in. A queued revocation (it
-    // holds the refresh token) was forgotten too: that sign-out can no longer be confirmed, and the user must be
-    // told rather than shown "signed out" (RFC 7009: only the site can end the session).
+    // A non-persistent vault forgot every pair at restart: those sites need a sign-in. A queued
+    // revocation (it holds the refresh token) was forgotten too: that sign-out can no longer be
+    // confirmed, and the user must be told rather than shown "signed out" (RFC 7009: only the site
+    // can end the session).
     if (!vault.persistent) {
       for (const s of this.#sites.values()) {
         if (s.status === 'ready') this.#sites.set(s.id, { ...s, status: 'sign-in-needed' });
@@ -72,8 +77,9 @@ export class SiteRegistry {
   }
 
   /**
-   * A saved sign-in that cannot be read (the key file was damaged and replaced, or the record is) makes the site
-   * ask for a new sign-in at once, with the reason, instead of failing later or stopping the app.
+   * A saved sign-in that cannot be read (the key file was damaged and replaced, or the record is)
+   * makes the site ask for a new sign-in at once, with the reason, instead of failing later or
+   * stopping the app.
    */
   async #checkSavedSignIns(): Promise<void> {
     const { vault, log, cipher } = this.#deps;
@@ -179,8 +185,8 @@ export class SiteRegistry {
     const declined = this.#declined.get(s.id);
     return {
       id: s.id,
-      // The label is the site's own words (its resource_name, RFC 9728 §2): shown cleaned (site-values.ts), and
-      // the host when nothing is left.
+      // The label is the site's own words (its resource_name, RFC 9728 §2): shown cleaned
+      // (site-values.ts), and the host when nothing is left.
       label: siteText(s.label, 200).trim() || hostOf(s.baseUrl),
       baseUrl: s.baseUrl,
       clientId: s.clientId,

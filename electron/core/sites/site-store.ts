@@ -1,6 +1,6 @@
 /**
- * Non-secret site configuration in `dataDir/sites.json` (atomic replace on every change). Tokens and client
- * secrets never come here: they live only in the vault.
+ * Non-secret site configuration in `dataDir/sites.json` (atomic replace on every change). Tokens
+ * and client secrets never come here: they live only in the vault.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,8 +1,9 @@
 import type { Transport } from './transport-contract';
 
 /**
- * At most `limit` requests in flight; the others wait their turn in order. The connections still page side by side,
- * each on its own cursor, but a site is never asked for more than a handful of pages at once.
+ * At most `limit` requests in flight; the others wait their turn in order. The connections still
+ * page side by side, each on its own cursor, but a site is never asked for more than a handful of
+ * pages at once.
  */
 export function boundedTransport(transport: Transport, limit: number): Transport {
   let active = 0;

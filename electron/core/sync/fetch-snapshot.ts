@@ -1,4 +1,3 @@
-import type { TadaDocumentNode } from 'gql.tada';
 import type { SyncPhase } from '../../common/view-models';
 import { CoreError } from '../errors';
 import { idsOf, siteDataChanging, siteDataInvalid } from '../net/site-data';
@@ -13,14 +12,11 @@ import {
   type WholeQuery,
 } from './part-queries';
 import { memorySink, type SnapshotSink } from './snapshot-sink';
-import {
-  missingScopesOf,
-  type ExecuteResult,
-  type GraphQLErrorLike,
-  type StageTarget,
-  type Transport,
-} from './transport-contract';
+import { type ExecuteResult, type Transport } from './transport-contract';
 import { WalkTally } from './walk-tally';
+
+import type { MissingScopes } from './answers';
+import { at, judge, stagedAskOf, type StagedAsk } from './answers';
 
 export type { PageCursors } from '../worker/worker-contract';
 
@@ -32,15 +28,23 @@ export interface FetchProgress {
 }
 
 export interface FetchedSnapshot {
-  /** The parts fetched, when no sink was given (they went to a memory sink); empty with a sink, which holds them. */
+  /**
+   * The parts fetched, when no sink was given (they went to a memory sink); empty with a sink,
+   * which holds them.
+   */
   readonly snapshot: SiteSnapshot;
-  /** Scopes the site refused; the parts that needed them were left out (their stored rows are kept). */
+  /**
+   * Scopes the site refused; the parts that needed them were left out (their stored rows are kept).
+   */
   readonly missingScopes: readonly string[];
   readonly pagesFetched: number;
   readonly itemsFetched: number;
   /** Each part's page cursors, for the parts fetched to their end (a later fetch's `cursors`). */
   readonly cursors: PageCursors;
-  /** Parts longer than the page bound of which only the newest pages were kept (PagedQuery `keepsNewest`), and how many items. */
+  /**
+   * Parts longer than the page bound of which only the newest pages were kept (PagedQuery
+   * `keepsNewest`), and how many items.
+   */
   readonly keptNewest: readonly { readonly part: PagedPart; readonly kept: number }[];
 }
 
@@ -49,14 +53,18 @@ export interface FetchOptions {
   readonly onProgress?: (p: FetchProgress) => void;
   /** Where the pages go (default: a memory sink, returned as `FetchedSnapshot.snapshot`). */
   readonly sink?: SnapshotSink;
-  /** Requests in flight at once, over all connections (default 4): enough to hide the round trip, kind to the site. */
+  /**
+   * Requests in flight at once, over all connections (default 4): enough to hide the round trip,
+   * kind to the site.
+   */
   readonly concurrency?: number;
   /**
-   * The last completed fetch's page cursors (`FetchedSnapshot.cursors`). With a sink that can `adopt`, a part's
-   * pages are then asked for at those cursors a few at a time ahead instead of one round trip after another, and
-   * each is staged only once the page before it is seen to end where it begins (its `endCursor` is the next
-   * cursor). From the first page that does not, the part is paged as without them. A hint can cost a few pages
-   * asked for in vain, never a wrong page: the staged pages are exactly those of paging from the start.
+   * The last completed fetch's page cursors (`FetchedSnapshot.cursors`). With a sink that can
+   * `adopt`, a part's pages are then asked for at those cursors a few at a time ahead instead of
+   * one round trip after another, and each is staged only once the page before it is seen to end
+   * where it begins (its `endCursor` is the next cursor). From the first page that does not, the
+   * part is paged as without them. A hint can cost a few pages asked for in vain, never a wrong
+   * page: the staged pages are exactly those of paging from the start.
    */
   readonly cursors?: PageCursors;
 }
@@ -69,65 +77,14 @@ interface Connection {
   readonly nodes: readonly unknown[];
 }
 
-/** The part in a parsed answer's `data`, at its query's path. */
-const at = (data: unknown, path: readonly string[]): unknown =>
-  path.reduce<unknown>(
-    (value, key) =>
-      value !== null && typeof value === 'object'
-        ? (value as Record<string, unknown>)[key]
-        : undefined,
-    data,
-  );
-
-/** A part refused for missing scopes: HTTP 200 with `errors` naming them (service-spec "Protected resources"). */
-class MissingScopes {
-  constructor(readonly scopes: readonly string[]) {}
-}
-
-/** How many times one connection is walked in a sync before a walk that does not add up fails the run. */
+/**
+ * How many times one connection is walked in a sync before a walk that does not add up fails the
+ * run.
+ */
 export const MAX_WALKS = 3;
 
 /** A part stopped because another part failed; never the error the run reports. */
 class SiblingFailed extends Error {}
-
-/** Errors of one response: scope refusals become MissingScopes, anything else fails the run. */
-function judge(errors: readonly GraphQLErrorLike[]): MissingScopes | null {
-  if (errors.length === 0) return null;
-  const scopes = errors.map(missingScopesOf);
-  if (scopes.every((s) => s.length > 0)) return new MissingScopes([...new Set(scopes.flat())]);
-  throw new CoreError('server-error', 'The site answered the sync with an error.', {
-    message: errors[0]!.message.slice(0, 200),
-  });
-}
-
-/**
- * How an answer reaches the sink's stage without being parsed here: sent and staged by the writer worker itself
- * (executeStaged), or its body fetched here and handed over (executeBody, when the client brings its own fetch).
- */
-type StagedAsk = (
-  document: TadaDocumentNode<unknown, never>,
-  variables: Record<string, unknown> | undefined,
-  into: StageTarget,
-) => Promise<StagedText>;
-
-/** Null: the answers are parsed here and handed to `sink.page`/`sink.whole`. */
-function stagedAskOf(
-  transport: Transport,
-  sink: SnapshotSink,
-  sinkGiven: boolean,
-): StagedAsk | null {
-  if (sinkGiven && transport.executeStaged) {
-    const executeStaged = transport.executeStaged.bind(transport);
-    return (document, variables, into) => executeStaged(document, variables as never, into);
-  }
-  if (sink.text && transport.executeBody) {
-    const text = sink.text.bind(sink);
-    const executeBody = transport.executeBody.bind(transport);
-    return async (document, variables, into) =>
-      text({ ...into, body: await executeBody(document, variables as never) });
-  }
-  return null;
-}
 
 /** One walk through a paged part. */
 interface Walk {
@@ -146,7 +103,10 @@ export interface SnapshotFetchDeps extends FetchOptions {
   readonly transport: Transport;
 }
 
-/** One fetch of a site's `viewer` (see fetchSnapshot): its counters, the sink's writes, the parts' cursors. */
+/**
+ * One fetch of a site's `viewer` (see fetchSnapshot): its counters, the sink's writes, the parts'
+ * cursors.
+ */
 class SnapshotFetch {
   readonly #options: FetchOptions;
   readonly #transport: Transport;
@@ -176,8 +136,9 @@ class SnapshotFetch {
   }
 
   async run(): Promise<FetchedSnapshot> {
-    // The connections are independent: fetch them side by side (each one page after page on its own cursor), so
-    // the server's work and ours overlap. The first failure stops the others at their next page.
+    // The connections are independent: fetch them side by side (each one page after page on its own
+    // cursor), so the server's work and ours overlap. The first failure stops the others at their
+    // next page.
     const settled = await Promise.allSettled(
       FETCH_ORDER.map((part) => {
         const query = PART_QUERIES[part];
@@ -197,7 +158,8 @@ class SnapshotFetch {
     if (rejected.length > 0) {
       throw rejected.find((e) => !(e instanceof SiblingFailed)) ?? rejected[0];
     }
-    // A part refused for missing scopes is left out of the sink (dropped above); its scopes are reported.
+    // A part refused for missing scopes is left out of the sink (dropped above); its scopes are
+    // reported.
     const missing = new Set<string>();
     for (const r of settled)
       if (r.status === 'fulfilled' && r.value) r.value.scopes.forEach((s) => missing.add(s));
@@ -257,7 +219,8 @@ class SnapshotFetch {
       return null; // staged in the sink
     }
     const { data, errors } = await this.#transport.execute(document);
-    // A refusal anywhere in the part means the part is incomplete: keep the stored rows, report the scope.
+    // A refusal anywhere in the part means the part is incomplete: keep the stored rows, report the
+    // scope.
     const refused = judge(errors);
     if (refused) return refused;
     const value = at(data, path);
@@ -269,12 +232,13 @@ class SnapshotFetch {
   }
 
   /**
-   * A connection paged to its end, and checked before it is believed: a connection ordered by a time that can
-   * change (a course's enrolment time, a product's delivery, an event's registration) moves a row across its pages
-   * when that time changes while they are read. With keyset cursors a row moved to the front of pages already read
-   * is skipped, and one moved behind the cursor comes twice. So the walk is compared with itself (an id met twice)
-   * and with the site's `totalCount` (rows met, on the last page), and walked again from the start, with its pages so
-   * far dropped, until it adds up; after MAX_WALKS the run fails with `site-data-changing` and nothing of it is
+   * A connection paged to its end, and checked before it is believed: a connection ordered by a
+   * time that can change (a course's enrolment time, a product's delivery, an event's registration)
+   * moves a row across its pages when that time changes while they are read. With keyset cursors a
+   * row moved to the front of pages already read is skipped, and one moved behind the cursor comes
+   * twice. So the walk is compared with itself (an id met twice) and with the site's `totalCount`
+   * (rows met, on the last page), and walked again from the start, with its pages so far dropped,
+   * until it adds up; after MAX_WALKS the run fails with `site-data-changing` and nothing of it is
    * committed (the stored copy stays, and the student is told why).
    */
   async #connection(part: PagedPart, query: PagedQuery): Promise<MissingScopes | null> {
@@ -284,7 +248,8 @@ class SnapshotFetch {
         query,
         tally: new WalkTally({ keepsNewest: query.keepsNewest === true }),
       };
-      // A walk again starts from the beginning: the last sync's cursors are the layout that just failed to hold.
+      // A walk again starts from the beginning: the last sync's cursors are the layout that just
+      // failed to hold.
       const hint = attempt === 1 ? this.#options.cursors?.[part] : undefined;
       const refused = await (this.#staged ? this.#stagedWalk(walk, hint) : this.#plainWalk(walk));
       if (refused) return refused;
@@ -304,7 +269,10 @@ class SnapshotFetch {
     }
   }
 
-  /** The pages of one walk through a part, staged by the writer (see StagedAsk); null when it reached the end. */
+  /**
+   * The pages of one walk through a part, staged by the writer (see StagedAsk); null when it
+   * reached the end.
+   */
   async #stagedWalk(
     walk: Walk,
     hint: readonly (string | null)[] | undefined,
@@ -319,7 +287,8 @@ class SnapshotFetch {
     }
     for (;;) {
       this.#checkAborted();
-      // The next cursor is known once the writer parsed the page; the page is staged there meanwhile.
+      // The next cursor is known once the writer parsed the page; the page is staged there
+      // meanwhile.
       const cursor = after;
       const answer = await this.#ask(walk, cursor, false);
       const refused = this.#accept(walk, answer, cursor);
@@ -330,15 +299,17 @@ class SnapshotFetch {
   }
 
   /**
-   * The pages at the last fetch's cursors, `lookahead` at a time. Page k is kept aside until page k-1 is seen to
-   * end at hint[k]; the first page is always page 1 of the part, so it is staged as it comes.
+   * The pages at the last fetch's cursors, `lookahead` at a time. Page k is kept aside until page
+   * k-1 is seen to end at hint[k]; the first page is always page 1 of the part, so it is staged as
+   * it comes.
    */
   async #hintedPages(walk: Walk, hint: readonly (string | null)[]): Promise<HintedEnd> {
     const ahead = new Map<number, Promise<StagedText>>();
     const askAhead = (k: number) => {
       if (k >= hint.length || ahead.has(k)) return;
       const answer = this.#ask(walk, hint[k] ?? null, k > 0);
-      answer.catch(() => undefined); // seen when its turn comes, or never if the part leaves the hint first
+      // seen when its turn comes, or never if the part leaves the hint first
+      answer.catch(() => undefined);
       ahead.set(k, answer);
     };
     for (let k = 0; k < this.#lookahead; k++) askAhead(k);
@@ -349,7 +320,8 @@ class SnapshotFetch {
       try {
         answer = await ahead.get(k)!;
       } catch (error) {
-        // A page asked for ahead that failed is asked for again in its turn after the hint, and judged then.
+        // A page asked for ahead that failed is asked for again in its turn after the hint, and
+        // judged then.
         if (k === 0) throw error;
         break;
       }
@@ -392,12 +364,18 @@ class SnapshotFetch {
     return null;
   }
 
-  /** The part's last page: the site has no next one, or the page bound ended a part that keeps its newest. */
+  /**
+   * The part's last page: the site has no next one, or the page bound ended a part that keeps its
+   * newest.
+   */
   #last(walk: Walk, answer: StagedText): boolean {
     return !answer.hasNextPage || walk.tally.atBound;
   }
 
-  /** The pages of one walk through a part, parsed here and handed to `sink.page`; null when it reached the end. */
+  /**
+   * The pages of one walk through a part, parsed here and handed to `sink.page`; null when it
+   * reached the end.
+   */
   async #plainWalk(walk: Walk): Promise<MissingScopes | null> {
     const { part, query, tally } = walk;
     const { phase, path, document, pageSize: first } = query;
@@ -420,7 +398,8 @@ class SnapshotFetch {
       const more = onward !== null;
       if (more) {
         after = onward;
-        // Pipelined: the next page is asked for as soon as its cursor is known, before this one is handed on.
+        // Pipelined: the next page is asked for as soon as its cursor is known, before this one is
+        // handed on.
         next = request(after);
         next.catch(() => undefined); // a failure is seen when it is awaited above
       }
@@ -434,8 +413,9 @@ class SnapshotFetch {
 }
 
 /**
- * Counts a parsed page into its walk; the next page's cursor, or null at the end. A cursor that does not move, or
- * comes back, would page forever (see WalkTally.onward); null also when the page bound ended the part.
+ * Counts a parsed page into its walk; the next page's cursor, or null at the end. A cursor that
+ * does not move, or comes back, would page forever (see WalkTally.onward); null also when the page
+ * bound ended the part.
  */
 function tallyPage(tally: WalkTally, after: string | null, page: Connection): string | null {
   tally.page(
@@ -449,9 +429,9 @@ function tallyPage(tally: WalkTally, after: string | null, page: Connection): st
 }
 
 /**
- * Fetches one site's whole `viewer`, every connection paged to its end, into memory (the staging area). Nothing
- * is written here: the caller commits the result in one transaction, so a failed or cancelled fetch leaves the
- * stored snapshot as it was.
+ * Fetches one site's whole `viewer`, every connection paged to its end, into memory (the staging
+ * area). Nothing is written here: the caller commits the result in one transaction, so a failed or
+ * cancelled fetch leaves the stored snapshot as it was.
  */
 export async function fetchSnapshot(
   transport: Transport,
@@ -460,5 +440,8 @@ export async function fetchSnapshot(
   return new SnapshotFetch({ ...options, transport }).run();
 }
 
-/** Rows per part (moved beside the commit, which the writer worker runs; kept here for the sync's callers). */
+/**
+ * Rows per part (moved beside the commit, which the writer worker runs; kept here for the sync's
+ * callers).
+ */
 export { countSnapshot } from '../db/index';

@@ -1,4 +1,7 @@
-/** Sync: typed member API documents, the sync service with its outbox (the composition root, app-core.ts, schedules it). */
+/**
+ * Sync: typed member API documents, the sync service with its outbox (the composition root,
+ * app-core.ts, schedules it).
+ */
 export {
   createSyncService,
   SyncEngine,

@@ -23,7 +23,10 @@ export interface NotificationChangesDeps {
   readonly onReplayStopped?: (siteId: string, reason: CoreError) => void;
 }
 
-/** The student's changes to notifications: queued in the outbox, shown at once, sent in the background. */
+/**
+ * The student's changes to notifications: queued in the outbox, shown at once, sent in the
+ * background.
+ */
 export class NotificationChanges {
   readonly #deps: NotificationChangesDeps;
 

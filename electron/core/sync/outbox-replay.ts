@@ -29,11 +29,12 @@ export interface ReplayReport {
 }
 
 /**
- * Replays a site's pending outbox entries in order. Each mutation is idempotent on the site (marking a read
- * notification again changes nothing; subscriptions are set, not toggled), so an entry replayed twice after a
- * crash between the site's answer and our delete is harmless.
+ * Replays a site's pending outbox entries in order. Each mutation is idempotent on the site
+ * (marking a read notification again changes nothing; subscriptions are set, not toggled), so an
+ * entry replayed twice after a crash between the site's answer and our delete is harmless.
  * - accepted: the site's answer becomes the server-side value and the entry leaves the queue;
- * - refused (NOT_FOUND, missing scope, invalid input): kept as 'failed' and reported, never retried;
+ * - refused (NOT_FOUND, missing scope, invalid input): kept as 'failed' and reported, never
+ *   retried;
  * - unreachable / sign-in needed: replay stops, the entry and those after it stay queued in order.
  */
 export async function replayPending(
@@ -75,13 +76,15 @@ export async function replayPending(
         ? 'The site no longer has this item.'
         : scopes.length > 0
           ? `This sign-in does not allow changes (${[...new Set(scopes)].join(', ')} needed).`
-          : // The site's own words help the user, but a site may echo a credential in them; the reason is stored
+          : // The site's own words help the user, but a site may echo a credential in them; the
+            // reason is stored
             // at rest (outbox.last_error), so it is redacted like a log line.
             redactString(errors[0]!.message).slice(0, 200);
       await writer.call('outbox:fail', { entry, error: reason, now: now().toISOString() });
       failed += 1;
     } else {
-      // The site's answer becomes the server-side value and the entry leaves the queue, in one transaction.
+      // The site's answer becomes the server-side value and the entry leaves the queue, in one
+      // transaction.
       await writer.call('outbox:accept', { siteId, entry, answer: answer as OutboxAnswer });
       replayed += 1;
     }

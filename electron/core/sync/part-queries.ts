@@ -17,7 +17,10 @@ type Document = TadaDocumentNode<unknown, never>;
 type ViewerOf<D extends Document> =
   ResultOf<D> extends { viewer: infer V } ? NonNullable<V> : never;
 
-/** How the sync asks for one part: its query, where the part sits in the answer, and the progress phase it counts in. */
+/**
+ * How the sync asks for one part: its query, where the part sits in the answer, and the progress
+ * phase it counts in.
+ */
 interface PartQuery {
   readonly phase: SyncPhase;
   readonly document: Document;
@@ -28,8 +31,9 @@ export interface PagedQuery extends PartQuery {
   readonly paged: true;
   readonly pageSize: number;
   /**
-   * The connection comes newest first, and a part longer than the page bound (site-data.ts MAX_PAGES_PER_PART) is
-   * kept to its newest pages rather than refused: a very long history is old news, not a broken site.
+   * The connection comes newest first, and a part longer than the page bound (site-data.ts
+   * MAX_PAGES_PER_PART) is kept to its newest pages rather than refused: a very long history is old
+   * news, not a broken site.
    */
   readonly keepsNewest?: true;
 }
@@ -37,7 +41,10 @@ export interface WholeQuery extends PartQuery {
   readonly paged: false;
 }
 
-/** A connection of `viewer`, paged to its end; the field name is checked against the document's result. */
+/**
+ * A connection of `viewer`, paged to its end; the field name is checked against the document's
+ * result.
+ */
 function connection<D extends Document>(
   phase: SyncPhase,
   document: D,
@@ -62,8 +69,8 @@ function whole<D extends Document>(
 }
 
 /**
- * The query of each synced part. Keyed by db/parts.ts SYNCED_PARTS, the one table of synced parts: a part added
- * there without its query here, or paged there and whole here, is a type error.
+ * The query of each synced part. Keyed by db/parts.ts SYNCED_PARTS, the one table of synced parts:
+ * a part added there without its query here, or paged there and whole here, is a type error.
  */
 export const PART_QUERIES = {
   profile: whole('profile', ProfileQuery),
@@ -109,8 +116,8 @@ export const FETCH_PHASES: readonly SyncPhase[] = [
 ];
 
 /**
- * The order the parts are started in: the longest chains of pages first, so they take the first slots of the
- * fetch's bound, then the rest in SYNCED_PARTS order.
+ * The order the parts are started in: the longest chains of pages first, so they take the first
+ * slots of the fetch's bound, then the rest in SYNCED_PARTS order.
  */
 const LONGEST_FIRST: readonly PagedPart[] = ['payments', 'courses', 'notifications'];
 export const FETCH_ORDER: readonly PartName[] = [

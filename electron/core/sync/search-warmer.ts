@@ -11,9 +11,10 @@ export interface SearchWarmerDeps {
 }
 
 /**
- * After a commit, off the sync's critical path: the small memoised views are computed on the read connection so
- * they are ready before the renderer asks (warm.ts), and the writer indexes the short search terms of the rows the
- * commit wrote, a step per call so a change the student makes meanwhile waits for one step at most.
+ * After a commit, off the sync's critical path: the small memoised views are computed on the read
+ * connection so they are ready before the renderer asks (warm.ts), and the writer indexes the short
+ * search terms of the rows the commit wrote, a step per call so a change the student makes
+ * meanwhile waits for one step at most.
  */
 export class SearchWarmer {
   readonly #deps: SearchWarmerDeps;

@@ -50,33 +50,51 @@ interface SyncServiceParts {
   /** Requests in flight at once while fetching (fetch-snapshot.ts, default 4). */
   readonly fetchConcurrency?: number;
   readonly clientFor: ClientFor;
-  /** Milliseconds since the epoch (a function, or a `{ now() }` clock like the rest of the core); tests pass a fixed one. */
+  /**
+   * Milliseconds since the epoch (a function, or a `{ now() }` clock like the rest of the core);
+   * tests pass a fixed one.
+   */
   readonly clock?: (() => number) | { now(): number };
   readonly logger?: Logger;
   readonly onProgress?: (progress: SyncProgress) => void;
-  /** A site's offline data changed (snapshot committed, outbox change applied or accepted): views refetch. */
+  /**
+   * A site's offline data changed (snapshot committed, outbox change applied or accepted): views
+   * refetch.
+   */
   readonly onDataChanged?: (siteId: string) => void;
-  /** A background replay of a change the user just made stopped early (e.g. the site is unreachable): the host
-   * can start watching for the network to come back instead of waiting for the next scheduled sync. */
+  /** A background replay of a change the user just made stopped early (e.g. the site is
+   * unreachable): the host can start watching for the network to come back instead of waiting for
+   * the next scheduled sync.
+   */
   readonly onReplayStopped?: (siteId: string, reason: CoreError) => void;
   readonly sleep?: Sleep;
   readonly retry?: RetryPolicy;
-  /** How long one request may take, start to last byte (default net/site-data.ts REQUEST_DEADLINE_MS). */
+  /**
+   * How long one request may take, start to last byte (default net/site-data.ts
+   * REQUEST_DEADLINE_MS).
+   */
   readonly requestDeadlineMs?: number;
-  /** Whether the operating system lists a network (default net/reachability.ts osHasNetwork; Electron: net.isOnline). */
+  /**
+   * Whether the operating system lists a network (default net/reachability.ts osHasNetwork;
+   * Electron: net.isOnline).
+   */
   readonly networkUp?: () => boolean;
 }
 
 export interface SyncService {
-  /** Runs a full sync of the site (outbox replay, then the whole viewer, committed at once). A second call while
-   * one runs for the same site joins it. Resolves with the run's summary; failures are in the summary. */
+  /** Runs a full sync of the site (outbox replay, then the whole viewer, committed at once). A
+   * second call while one runs for the same site joins it. Resolves with the run's summary;
+   * failures are in the summary.
+   */
   syncNow(siteId: string, options?: { readonly signal?: AbortSignal }): Promise<SyncRunSummary>;
   cancel(siteId: string): void;
   /** The status without its view (handlers/sync.ts adds it with the site's sign-in state). */
   status(siteId: string): Omit<SyncStatus, 'view'>;
   /** Sends the site's queued changes now (also done at the start of every sync). */
   replayOutbox(siteId: string): Promise<ReplayReport>;
-  /** A cheap reachability check (the core probes this while offline). True when the site answered. */
+  /**
+   * A cheap reachability check (the core probes this while offline). True when the site answered.
+   */
   probe(siteId: string): Promise<boolean>;
   markNotificationRead(siteId: string, notificationId: string): Promise<void>;
   markAllNotificationsRead(siteId: string): Promise<void>;
@@ -86,7 +104,10 @@ export interface SyncService {
     channel: NotificationChannel,
     enabled: boolean,
   ): Promise<NotificationSubscriptionView>;
-  /** Removing a site: cancels its sync, waits for it, then deletes all its offline data (outbox included). */
+  /**
+   * Removing a site: cancels its sync, waits for it, then deletes all its offline data (outbox
+   * included).
+   */
   forgetSite(siteId: string): Promise<void>;
   /** Cancels running syncs and waits for them (and any replay) to settle. */
   close(): Promise<void>;
@@ -104,10 +125,10 @@ const REPLAY_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 250, maxDelayMs: 1
 const PROBE_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
 
 /**
- * The sync of every site, made of parts with one job each: the run pipeline (sync-run.ts), per-site locks
- * (site-locks.ts), reachability (site-reach.ts), the search warm-up after a commit (search-warmer.ts) and the
- * student's notification changes (notification-changes.ts). This class joins them: it starts and cancels runs,
- * replays the outbox and answers the status.
+ * The sync of every site, made of parts with one job each: the run pipeline (sync-run.ts), per-site
+ * locks (site-locks.ts), reachability (site-reach.ts), the search warm-up after a commit
+ * (search-warmer.ts) and the student's notification changes (notification-changes.ts). This class
+ * joins them: it starts and cancels runs, replays the outbox and answers the status.
  */
 export class SyncEngine implements SyncService {
   readonly #db: ReadableDB;
@@ -124,7 +145,10 @@ export class SyncEngine implements SyncService {
   readonly #warmer: SearchWarmer;
   readonly #pipeline: SyncPipeline;
   readonly #notifications: NotificationChanges;
-  /** Per site, the parts the last completed run kept to their newest items (in memory: each start syncs again). */
+  /**
+   * Per site, the parts the last completed run kept to their newest items (in memory: each start
+   * syncs again).
+   */
   readonly #keptNewest = new Map<string, FetchedSnapshot['keptNewest']>();
   #closed = false;
 
@@ -232,7 +256,8 @@ export class SyncEngine implements SyncService {
       this.#reach.answered(siteId);
       return true;
     } catch (error) {
-      // Reached but refused (sign-in needed, scope): the site is online. A timeout is not an answer.
+      // Reached but refused (sign-in needed, scope): the site is online. A timeout is not an
+      // answer.
       const reachable =
         isCoreError(error) && !isTransient(error) && error.code !== 'sync-cancelled';
       if (isCoreError(error) && error.code !== 'sync-cancelled')
@@ -276,7 +301,8 @@ export class SyncEngine implements SyncService {
       r.controller.abort(new CoreError('sync-cancelled', 'The app is closing.'));
     await Promise.allSettled(running.map((r) => r.promise));
     await this.#locks.settled();
-    // Writes still queued (a run's record, an index step) finish before the caller closes the database.
+    // Writes still queued (a run's record, an index step) finish before the caller closes the
+    // database.
     await this.#warmer.settled();
     if (this.#ownsWriter) await this.#writer.close();
   }

@@ -1,7 +1,8 @@
 /**
- * Per site, the tail of a lock chain. A sync run and outbox replays take turns, so replays never overlap (the
- * queue's order holds) and a replay never lands between a run's fetch and its commit (where the fresh snapshot,
- * fetched before the change was accepted, would hide it until the next sync).
+ * Per site, the tail of a lock chain. A sync run and outbox replays take turns, so replays never
+ * overlap (the queue's order holds) and a replay never lands between a run's fetch and its commit
+ * (where the fresh snapshot, fetched before the change was accepted, would hide it until the next
+ * sync).
  */
 export class SiteLocks {
   readonly #tails = new Map<string, Promise<unknown>>();

@@ -25,7 +25,10 @@ export class SiteReach {
     this.#last.set(siteId, 'not-answering');
   }
 
-  /** A contact that failed: the network or the school (net/reachability.ts rule 2); the site answered otherwise. */
+  /**
+   * A contact that failed: the network or the school (net/reachability.ts rule 2); the site
+   * answered otherwise.
+   */
   contactFailed(siteId: string, error: CoreError): void {
     if (isTransient(error))
       this.#last.set(siteId, failedBeforeConnecting(error) ? 'no-network' : 'not-answering');
@@ -43,8 +46,8 @@ export class SiteReach {
   }
 
   /**
-   * net/reachability.ts: offline when the OS lists no network, or the failure came before connecting and no other
-   * school answers.
+   * net/reachability.ts: offline when the OS lists no network, or the failure came before
+   * connecting and no other school answers.
    */
   of(siteId: string): SyncStatus['reach'] {
     const last = this.#last.get(siteId);

@@ -1,12 +1,14 @@
 import type { SiteSummary, SiteStatusView, SyncStatus } from '../../common/view-models';
 
 /**
- * A site's one status, from what the core knows of it: its sign-in, the run under way, how it answered at its last
- * contact (net/reachability.ts) and the last run's failure. The status bar, the banners and the header chip all
- * render this view, so they can never disagree (no green "Synced" beside a banner saying otherwise).
+ * A site's one status, from what the core knows of it: its sign-in, the run under way, how it
+ * answered at its last contact (net/reachability.ts) and the last run's failure. The status bar,
+ * the banners and the header chip all render this view, so they can never disagree (no green
+ * "Synced" beside a banner saying otherwise).
  *
- * The order is the order of what the student must know first: a sign-in only they can fix, then a run under way,
- * then no network at all, then the school not answering, then any other failure of the last run.
+ * The order is the order of what the student must know first: a sign-in only they can fix, then a
+ * run under way, then no network at all, then the school not answering, then any other failure of
+ * the last run.
  */
 export function siteStatusView(
   site: Pick<SiteSummary, 'status'> | null,
@@ -14,7 +16,8 @@ export function siteStatusView(
 ): SiteStatusView {
   const lastSyncedAt = status.lastSyncedAt;
   const error = status.lastError;
-  // Signed out (its copy kept) is a sign-in only the student can give too: never a green "Synced" under that banner.
+  // Signed out (its copy kept) is a sign-in only the student can give too: never a green "Synced"
+  // under that banner.
   if (
     site?.status === 'sign-in-needed' ||
     site?.status === 'sign-out-unconfirmed' ||

@@ -18,7 +18,9 @@ export interface TransportRequest {
   readonly signal?: AbortSignal;
   /** Overrides the sync run's retry policy (a replay or a probe gives up sooner). */
   readonly retry?: RetryPolicy;
-  /** The writer's stage a run's pages are requested by and staged in (see `stage` in transport.ts). */
+  /**
+   * The writer's stage a run's pages are requested by and staged in (see `stage` in transport.ts).
+   */
   readonly stageId?: string;
 }
 
@@ -35,13 +37,14 @@ export class SiteTransports {
     const { signal, stageId } = request;
     const retry = request.retry ?? this.#deps.retry;
     const client = await clientFor(siteId);
-    // Loaded at the first sync, not at the app's start: the transport brings graphql-request and graphql-js.
+    // Loaded at the first sync, not at the app's start: the transport brings graphql-request and
+    // graphql-js.
     const { createTransport } = await import('./transport');
     return createTransport(client, {
       sleep,
       ...(signal ? { signal } : {}),
-      // The run's pages are requested by the writer and staged where they arrive (client.sendWith keeps the
-      // token rules).
+      // The run's pages are requested by the writer and staged where they arrive (client.sendWith
+      // keeps the token rules).
       ...(stageId === undefined
         ? {}
         : {

@@ -3,22 +3,32 @@ import type { PagedPart, StagedText, StageTextInput, WholePart } from '../worker
 
 /**
  * Where fetched pages go as they arrive: in the app the writer worker's stage (sync/service.ts, see
- * worker/worker-contract.ts), elsewhere `memorySink` below. A call's promise is not awaited before the next page
- * is asked for (the pages are pipelined); a rejection fails the fetch.
+ * worker/worker-contract.ts), elsewhere `memorySink` below. A call's promise is not awaited before
+ * the next page is asked for (the pages are pipelined); a rejection fails the fetch.
  */
 export interface SnapshotSink {
   page(part: PagedPart, nodes: readonly unknown[]): Promise<void>;
   whole(part: WholePart, value: unknown): Promise<void>;
-  /** The part's pages so far are dropped: it is paged again from the start (its walk did not add up). */
+  /**
+   * The part's pages so far are dropped: it is paged again from the start (its walk did not add
+   * up).
+   */
   restart(part: PagedPart): Promise<void>;
-  /** The part was refused for a missing scope: its pages so far are dropped and its stored rows kept. */
+  /**
+   * The part was refused for a missing scope: its pages so far are dropped and its stored rows
+   * kept.
+   */
   drop(part: PartName): Promise<void>;
   /**
-   * The answer's body, decoded, parsed and staged by the sink (the writer worker): used instead of `page`/`whole`
-   * when the transport can answer with the body (`executeBody`), so this thread neither parses nor copies the pages.
+   * The answer's body, decoded, parsed and staged by the sink (the writer worker): used instead of
+   * `page`/`whole` when the transport can answer with the body (`executeBody`), so this thread
+   * neither parses nor copies the pages.
    */
   text?(input: Omit<StageTextInput, 'stageId'>): Promise<StagedText>;
-  /** Stages a page asked for ahead of its turn and kept aside (`hold`), after the pages staged before it. */
+  /**
+   * Stages a page asked for ahead of its turn and kept aside (`hold`), after the pages staged
+   * before it.
+   */
   adopt?(holdId: number): Promise<void>;
 }
 
@@ -28,9 +38,9 @@ export interface MemorySink extends SnapshotSink {
 }
 
 /**
- * A sink that keeps the fetched parts in memory: what a fetch without a sink delivers to (tests, the bench's
- * fetch-only limit). It follows the writer worker's stage: pages of a part append in order, a dropped part stays
- * dropped.
+ * A sink that keeps the fetched parts in memory: what a fetch without a sink delivers to (tests,
+ * the bench's fetch-only limit). It follows the writer worker's stage: pages of a part append in
+ * order, a dropped part stays dropped.
  */
 export function memorySink(): MemorySink {
   const parts = new Map<PartName, unknown>();

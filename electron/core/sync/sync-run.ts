@@ -22,7 +22,9 @@ export interface SyncRunDeps {
   readonly warmer: SearchWarmer;
   /** Requests in flight at once while fetching (fetch-snapshot.ts). */
   readonly fetchConcurrency?: number;
-  /** Sends the site's queued changes over the run's transport (SyncEngine, which keeps the reach). */
+  /**
+   * Sends the site's queued changes over the run's transport (SyncEngine, which keeps the reach).
+   */
   readonly replay: (siteId: string, transport: Transport) => Promise<ReplayReport>;
   readonly progress: (progress: SyncProgress) => void;
   readonly dataChanged: (siteId: string) => void;
@@ -55,7 +57,10 @@ class RunMeter {
   }
 }
 
-/** One run's stage in the writer, where its pages go as they arrive and are committed in one transaction. */
+/**
+ * One run's stage in the writer, where its pages go as they arrive and are committed in one
+ * transaction.
+ */
 interface RunStage {
   readonly siteId: string;
   readonly stageId: string;
@@ -69,8 +74,8 @@ const cancelled = (cause?: unknown) =>
   new CoreError('sync-cancelled', 'The sync was cancelled.', undefined, { cause });
 
 /**
- * The run pipeline: outbox replay, then the whole viewer fetched into the writer's stage, committed at once. A run
- * never throws: its failures are in the summary it resolves with, which is recorded.
+ * The run pipeline: outbox replay, then the whole viewer fetched into the writer's stage, committed
+ * at once. A run never throws: its failures are in the summary it resolves with, which is recorded.
  */
 export class SyncPipeline {
   readonly #deps: SyncRunDeps;
@@ -162,7 +167,8 @@ export class SyncPipeline {
     return fetchSnapshot(transport, {
       signal,
       ...(fetchConcurrency === undefined ? {} : { concurrency: fetchConcurrency }),
-      // The pages the last committed fetch walked, asked for a few ahead at a time (fetch-snapshot.ts `cursors`).
+      // The pages the last committed fetch walked, asked for a few ahead at a time
+      // (fetch-snapshot.ts `cursors`).
       cursors: storedPageCursors(db, siteId),
       sink: this.#stageSink(stage.stageId),
       onProgress: (p) => {

@@ -44,7 +44,8 @@ export function classify(error: unknown, signal: AbortSignal | undefined): CoreE
   if (error instanceof ClientError) {
     const status = error.response.status;
     const body = typeof error.response.body === 'string' ? error.response.body : '';
-    // service-spec "Protected resources": 401 invalid_token, 403 insufficient_scope, 503 temporarily_unavailable.
+    // service-spec "Protected resources": 401 invalid_token, 403 insufficient_scope, 503
+    // temporarily_unavailable.
     if (status === 401)
       return new CoreError(
         'sign-in-needed',
@@ -84,7 +85,8 @@ export function classify(error: unknown, signal: AbortSignal | undefined): CoreE
       cause: error,
     });
   }
-  // undici: TypeError('fetch failed') with the socket error as cause (ECONNREFUSED, ECONNRESET, ...).
+  // undici: TypeError('fetch failed') with the socket error as cause (ECONNREFUSED, ECONNRESET,
+  // ...).
   if (error instanceof TypeError || (error as { code?: unknown } | null)?.code !== undefined) {
     return new CoreError(
       'site-unreachable',
@@ -100,11 +102,16 @@ export interface TransportOptions {
   readonly signal?: AbortSignal;
   readonly sleep: Sleep;
   readonly retry?: RetryPolicy;
-  /** Sends a page through the writer worker into the run's stage (with the client's `sendWith`: executeStaged). */
+  /**
+   * Sends a page through the writer worker into the run's stage (with the client's `sendWith`:
+   * executeStaged).
+   */
   readonly stage?: (request: Omit<StageFetchInput, 'stageId'>) => Promise<StageFetchReply>;
   /** Called before each retry (for logs and the online flag). */
   readonly onRetry?: (error: CoreError, attempt: number, delayMs: number) => void;
-  /** How long one request may take, start to last byte (default site-data.ts REQUEST_DEADLINE_MS). */
+  /**
+   * How long one request may take, start to last byte (default site-data.ts REQUEST_DEADLINE_MS).
+   */
   readonly deadlineMs?: number;
 }
 
@@ -119,9 +126,10 @@ export interface SharedBackoffDeps {
 }
 
 /**
- * One backoff for the whole transport: the sync fetches several connections side by side, and when the site is
- * down they should wait together, not each hammer it on its own schedule. `#generation` counts backoffs; a request
- * that failed on a generation older than the current one just waits and retries without counting.
+ * One backoff for the whole transport: the sync fetches several connections side by side, and when
+ * the site is down they should wait together, not each hammer it on its own schedule. `#generation`
+ * counts backoffs; a request that failed on a generation older than the current one just waits and
+ * retries without counting.
  */
 export class SharedBackoff {
   readonly #deps: SharedBackoffDeps;
@@ -183,9 +191,11 @@ export interface GraphQLTransportDeps extends TransportOptions {
 }
 
 /**
- * A graphql-request client over the injected fetch. GraphQL errors come back with the data (errorPolicy 'all'):
- * a field refused for a scope is HTTP 200 with `errors` (service-spec "Protected resources"), and the caller
- * decides. Network errors and 503 are retried with exponential backoff, a bounded number of times.
+ * A graphql-request client over the injected fetch. GraphQL errors come back with the data
+ * (errorPolicy 'all'):
+ * a field refused for a scope is HTTP 200 with `errors` (service-spec "Protected resources"), and
+ * the caller decides. Network errors and 503 are retried with exponential backoff, a bounded number
+ * of times.
  */
 export class GraphQLTransport implements Transport {
   readonly #client: SiteClient;
@@ -193,7 +203,10 @@ export class GraphQLTransport implements Transport {
   readonly #deadlineMs: number;
   readonly #graphQL: GraphQLClient;
   readonly #backoff: SharedBackoff;
-  /** There when both sides allow it: the writer worker sends the run's pages (SiteClient.sendWith, `stage`). */
+  /**
+   * There when both sides allow it: the writer worker sends the run's pages (SiteClient.sendWith,
+   * `stage`).
+   */
   declare readonly executeStaged?: Transport['executeStaged'];
 
   constructor(deps: GraphQLTransportDeps) {
@@ -208,8 +221,8 @@ export class GraphQLTransport implements Transport {
       ...(deps.onRetry ? { onRetry: deps.onRetry } : {}),
     });
     this.#graphQL = new GraphQLClient(client.endpoint, {
-      // graphql-request reads the whole body itself: it gets one that stops at the limit, decompressed bytes
-      // counted.
+      // graphql-request reads the whole body itself: it gets one that stops at the limit,
+      // decompressed bytes counted.
       fetch: async (input: string | URL | Request, init?: RequestInit) =>
         limitBody(
           await client.fetch(input, { ...init, signal: this.#timed(init?.signal) }),
@@ -252,7 +265,8 @@ export class GraphQLTransport implements Transport {
     return this.#backoff.run(async () => {
       const query = printOnce(document);
       const client = this.#client;
-      // GraphQL over HTTP, as graphql-request sends it: POST, JSON body, either response media type accepted.
+      // GraphQL over HTTP, as graphql-request sends it: POST, JSON body, either response media type
+      // accepted.
       const response = await client.fetch(client.endpoint, {
         method: 'POST',
         headers: {
@@ -262,7 +276,8 @@ export class GraphQLTransport implements Transport {
         body: JSON.stringify({ query, variables }),
         signal: this.#timed(this.#signal),
       });
-      // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...), from its start.
+      // A non-2xx answer is judged exactly as `execute` judges it (classify: 401, 403, 503...),
+      // from its start.
       if (!response.ok) {
         const body = await readStart(response, MAX_ERROR_BYTES);
         throw new ClientError(
@@ -271,14 +286,18 @@ export class GraphQLTransport implements Transport {
         );
       }
       const bytes = await readBounded(response, MAX_ANSWER_BYTES, tooLarge);
-      // Moved to the worker whole: a buffer of exactly the body (a chunk may be a view into a larger one).
+      // Moved to the worker whole: a buffer of exactly the body (a chunk may be a view into a
+      // larger one).
       return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
         ? (bytes.buffer as ArrayBuffer)
         : (bytes.slice().buffer as ArrayBuffer);
     });
   }
 
-  /** Every request has a deadline for its last byte, not only its headers; the signal stays on the body as read. */
+  /**
+   * Every request has a deadline for its last byte, not only its headers; the signal stays on the
+   * body as read.
+   */
   #timed(signal: AbortSignal | null | undefined): AbortSignal {
     const deadlineMs = this.#deadlineMs;
     return deadlineSignal(deadlineMs, () => deadlinePassed(deadlineMs), signal ?? undefined);
@@ -297,8 +316,8 @@ export class GraphQLTransport implements Transport {
       stage({ ...into, url, token, query, deadlineMs, ...(vars ? { variables: vars } : {}) }),
     );
     if (reply.kind === 'staged') return reply.staged;
-    // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were already judged
-    // by sendWith's token rules.
+    // Judged exactly as `execute` judges a non-2xx answer (classify: 503, 5xx...); 401 and 403 were
+    // already judged by sendWith's token rules.
     const headers = new Headers(
       reply.wwwAuthenticate === null ? {} : { 'www-authenticate': reply.wwwAuthenticate },
     );

@@ -10,13 +10,17 @@ export class WalkTally {
   #duplicates = 0;
   #totalCount: number | null = null;
   /**
-   * Relay cursor connections end: a page whose next cursor was seen before in this walk (two cursors taking turns,
-   * or the same one) would page for ever, and so would a site handing out fresh cursors without end. Both are
-   * refused as the site's data, and the part's pages so far go with the run (the stored rows stay).
+   * Relay cursor connections end: a page whose next cursor was seen before in this walk (two
+   * cursors taking turns, or the same one) would page for ever, and so would a site handing out
+   * fresh cursors without end. Both are refused as the site's data, and the part's pages so far go
+   * with the run (the stored rows stay).
    */
   readonly #seen = new Set<string | null>([null]);
 
-  /** `keepsNewest`: the part comes newest first and may end at the page bound (PagedQuery `keepsNewest`). */
+  /**
+   * `keepsNewest`: the part comes newest first and may end at the page bound (PagedQuery
+   * `keepsNewest`).
+   */
   constructor(deps: { readonly keepsNewest: boolean }) {
     this.#keepsNewest = deps.keepsNewest;
   }
@@ -45,13 +49,17 @@ export class WalkTally {
     this.#totalCount = total;
   }
 
-  /** The next page's cursor, refused if it cannot end the connection (see #seen); null when the page bound ends it. */
+  /**
+   * The next page's cursor, refused if it cannot end the connection (see #seen); null when the page
+   * bound ends it.
+   */
   onward(next: string | null): string | null {
     if (next === null || this.#seen.has(next))
       throw siteDataInvalid(next === null ? 'no-cursor' : 'cursor-cycle');
     if (next.length > MAX_CURSOR_LENGTH) throw siteDataInvalid('cursor-too-long');
     if (this.#afters.length >= MAX_PAGES_PER_PART) {
-      // A part that comes newest first ends at the bound with the pages it has (when they held anything).
+      // A part that comes newest first ends at the bound with the pages it has (when they held
+      // anything).
       if (!this.#keepsNewest || this.walked() === 0) throw siteDataInvalid('too-many-pages');
       this.#atBound = true;
       return null;
@@ -77,8 +85,8 @@ export class WalkTally {
   }
 
   /**
-   * No id met twice, and as many rows as the last page's totalCount (when the site sent one; a part ended at the page
-   * bound holds fewer by design, its newest).
+   * No id met twice, and as many rows as the last page's totalCount (when the site sent one; a part
+   * ended at the page bound holds fewer by design, its newest).
    */
   addsUp(): boolean {
     return (

@@ -1,7 +1,8 @@
 /**
- * How the vault encrypts: a small interface the Electron host implements with safeStorage, and two Node
- * implementations: an AES-256-GCM cipher keyed by a per-device key file (browser host, tests) and a
- * memory-only mode (tokens are never persisted; used when safeStorage is basic_text and the user did not opt in).
+ * How the vault encrypts: a small interface the Electron host implements with safeStorage, and two
+ * Node implementations: an AES-256-GCM cipher keyed by a per-device key file (browser host, tests)
+ * and a memory-only mode (tokens are never persisted; used when safeStorage is basic_text and the
+ * user did not opt in).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
@@ -18,8 +19,8 @@ export interface Cipher {
   readonly weak: boolean;
   readonly description: string;
   /**
-   * The key that sealed the records already on disk was lost (its file was empty or damaged and has been
-   * replaced): those sign-ins cannot be read, and each such site needs a new sign-in.
+   * The key that sealed the records already on disk was lost (its file was empty or damaged and has
+   * been replaced): those sign-ins cannot be read, and each such site needs a new sign-in.
    */
   readonly keyReplaced?: boolean;
   encrypt(plain: Uint8Array): Promise<Uint8Array>;
@@ -39,8 +40,9 @@ export interface NodeCipherOptions {
 }
 
 /**
- * AES-256-GCM with a random per-device key kept in `keyFile` (created 0600 atomically; a looser mode is tightened
- * at open). Record layout: version(1) | iv(12) | tag(16) | ciphertext. A fresh random IV per record.
+ * AES-256-GCM with a random per-device key kept in `keyFile` (created 0600 atomically; a looser
+ * mode is tightened at open). Record layout: version(1) | iv(12) | tag(16) | ciphertext. A fresh
+ * random IV per record.
  */
 export async function createNodeCipher(
   keyFile: string,
@@ -116,7 +118,8 @@ async function loadOrCreateKey(
   try {
     if (process.platform !== 'win32') {
       const info = await stat(keyFile);
-      // Tighten a key file that group or others can read (e.g. restored from a backup with a loose umask).
+      // Tighten a key file that group or others can read (e.g. restored from a backup with a loose
+      // umask).
       if ((info.mode & 0o077) !== 0) await chmod(keyFile, 0o600);
     }
     key = await readFile(keyFile);
@@ -124,9 +127,10 @@ async function loadOrCreateKey(
     key = null;
   }
   if (key !== null && key.length === KEY_BYTES) return { key, replaced: false };
-  // Empty or damaged (an older version could leave it empty after a crash). Without records nothing was ever
-  // sealed with it: it counts as never created. With records, they cannot be read whatever happens; a new key
-  // keeps the app usable and each of those sites asks for a new sign-in (the offline data stays).
+  // Empty or damaged (an older version could leave it empty after a crash). Without records nothing
+  // was ever sealed with it: it counts as never created. With records, they cannot be read whatever
+  // happens; a new key keeps the app usable and each of those sites asks for a new sign-in (the
+  // offline data stays).
   const sealed = await hasRecords(recordsDir);
   try {
     await writeFileAtomic(keyFile, created, 0o600);
@@ -149,7 +153,10 @@ async function hasRecords(dir: string): Promise<boolean> {
   }
 }
 
-/** Memory-only mode: nothing is persisted, so "encryption" is an identity copy that never reaches disk. */
+/**
+ * Memory-only mode: nothing is persisted, so "encryption" is an identity copy that never reaches
+ * disk.
+ */
 export function createMemoryCipher(): Cipher {
   return {
     backend: 'memory-only',

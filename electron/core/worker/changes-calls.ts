@@ -1,4 +1,7 @@
-/** The writer's call for "Since you last looked" (db/change-record.ts): Today showed the changes up to an id. */
+/**
+ * The writer's call for "Since you last looked" (db/change-record.ts): Today showed the changes up
+ * to an id.
+ */
 import type { Database } from 'better-sqlite3';
 import { markChangesSeen } from '../db/index';
 

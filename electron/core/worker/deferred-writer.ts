@@ -1,7 +1,8 @@
 /**
- * A writer whose thread starts at its first call instead of at the app's start. Used only for a file that was closed
- * cleanly and is at this version (offline-store.ts): there is nothing to migrate or recover, so the screens read it
- * at once, and the thread's start (a Node thread, SQLite, the open: ~200 ms of CPU) stays out of the first paint.
+ * A writer whose thread starts at its first call instead of at the app's start. Used only for a
+ * file that was closed cleanly and is at this version (offline-store.ts): there is nothing to
+ * migrate or recover, so the screens read it at once, and the thread's start (a Node thread,
+ * SQLite, the open: ~200 ms of CPU) stays out of the first paint.
  */
 import type { ReadableDB } from '../db/index';
 import { CoreError } from '../errors';

@@ -1,6 +1,7 @@
 /**
- * The database worker: the one write connection in a worker thread (writer.ts starts it, writer-worker.ts is its
- * entry), the handlers it runs (writes, staged page fetches, the purchase CSV) and their typed message contract.
+ * The database worker: the one write connection in a worker thread (writer.ts starts it,
+ * writer-worker.ts is its entry), the handlers it runs (writes, staged page fetches, the purchase
+ * CSV) and their typed message contract.
  */
 export {
   createInProcessWriter,

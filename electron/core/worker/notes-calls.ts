@@ -1,6 +1,7 @@
 /**
- * The writer's calls for the student's notes (db/notes-write.ts). Notes are no part of a memoised view, so a write
- * drops none (`NOTE_CALL_VIEWS`); the screens read them through the main thread's connection after the answer.
+ * The writer's calls for the student's notes (db/notes-write.ts). Notes are no part of a memoised
+ * view, so a write drops none (`NOTE_CALL_VIEWS`); the screens read them through the main thread's
+ * connection after the answer.
  */
 import type { Database } from 'better-sqlite3';
 import {

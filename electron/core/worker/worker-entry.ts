@@ -1,7 +1,8 @@
 /**
- * How a worker thread of the core is started, wherever the core runs from: the bundled script beside the main
- * bundle (electron-vite writes CommonJS workers; the browser host's and a test's esbuild bundles, ESM), else the
- * TypeScript source through tsx (vitest, tsx, the browser host from a checkout).
+ * How a worker thread of the core is started, wherever the core runs from: the bundled script
+ * beside the main bundle (electron-vite writes CommonJS workers; the browser host's and a test's
+ * esbuild bundles, ESM), else the TypeScript source through tsx (vitest, tsx, the browser host from
+ * a checkout).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +17,10 @@ export interface WorkerEntry {
 }
 
 export function findWorkerEntry(options: {
-  /** The calling module's import.meta.url: the bundled worker sits beside it or one folder above (a chunk). */
+  /**
+   * The calling module's import.meta.url: the bundled worker sits beside it or one folder above (a
+   * chunk).
+   */
   readonly from: string;
   /** The bundled worker's file names, e.g. ['db-writer.cjs', 'db-writer.js']. */
   readonly names: readonly string[];
@@ -34,8 +38,8 @@ export function findWorkerEntry(options: {
   }
   const source = join(here, options.source);
   if (!existsSync(source)) throw new CoreError('storage-error', options.missing);
-  // A worker does not inherit the parent's TypeScript loader, so it starts through tsx's API, which loads the
-  // source and what it imports.
+  // A worker does not inherit the parent's TypeScript loader, so it starts through tsx's API, which
+  // loads the source and what it imports.
   const require = createRequire(options.from);
   const api = join(dirname(require.resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs');
   const code = `import(${JSON.stringify(pathToFileURL(api).href)}).then((tsx) => tsx.tsImport(${JSON.stringify(pathToFileURL(source).href)}, ${JSON.stringify(options.from)}))`;

@@ -1,8 +1,9 @@
 /**
- * The database writer's thread (writer.ts starts it): opens the offline database (migrations, recovery of a damaged
- * file), then answers the contract's calls one at a time, in the order they came, on its one write connection (a
- * sync page it requests, `stage:fetch`, is staged when its answer arrives; the calls after it run meanwhile).
- * Every failure goes back as the core's `{ code, message }`; nothing here throws across the boundary.
+ * The database writer's thread (writer.ts starts it): opens the offline database (migrations,
+ * recovery of a damaged file), then answers the contract's calls one at a time, in the order they
+ * came, on its one write connection (a sync page it requests, `stage:fetch`, is staged when its
+ * answer arrives; the calls after it run meanwhile). Every failure goes back as the core's
+ * `{ code, message }`; nothing here throws across the boundary.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeOfflineDatabase, openOfflineDatabase } from '../db/index';
@@ -31,13 +32,15 @@ try {
   port.on('message', (request: WriterRequest) => {
     let result: WireResult;
     try {
-      // The handlers name every channel of the contract (their type says so): a message naming anything else is refused.
+      // The handlers name every channel of the contract (their type says so): a message naming
+      // anything else is refused.
       if (!Object.hasOwn(handlers, request.call))
         throw Object.assign(new Error('unknown call'), { code: 'WRITER_UNKNOWN_CALL' });
       const handler = handlers[request.call] as (input: unknown) => unknown;
       const value = handler(request.input);
       if (DETACHED.has(request.call)) {
-        // Answered when its promise settles; the calls sent after it run meanwhile (worker-contract.ts DETACHED).
+        // Answered when its promise settles; the calls sent after it run meanwhile
+        // (worker-contract.ts DETACHED).
         void (value as Promise<unknown>).then(
           (v) => post({ type: 'result', id: request.id, result: { ok: true, value: v } }),
           (error: unknown) =>
@@ -55,7 +58,8 @@ try {
     }
     if (request.call === 'writer:close' && result.ok) {
       try {
-        closeOfflineDatabase(db); // checkpoints the WAL into the file; a clean close (open.ts integrityCheck)
+        // checkpoints the WAL into the file; a clean close (open.ts integrityCheck)
+        closeOfflineDatabase(db);
       } catch (error) {
         result = { ok: false, error: toWireError(error) };
       }

@@ -31,7 +31,8 @@ const SITE_SCREENS: readonly { screen: SimpleScreen; key: string; icon: LucideIc
 export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) {
   const { t } = useTranslation();
   const { route, navigate, site } = useApp();
-  // Without a signed-in site the one home item (the welcome or sign-in screen) stands for Today and the library alike.
+  // Without a signed-in site the one home item (the welcome or sign-in screen) stands for Today and
+  // the library alike.
   const current =
     route.screen === 'course' || (!showSiteScreens && route.screen === 'today')
       ? 'library'
@@ -44,7 +45,8 @@ export function Nav({ showSiteScreens }: { readonly showSiteScreens: boolean }) 
         aria-current={current === screen ? 'page' : undefined}
         onClick={() => navigate({ screen })}
         data-testid={`nav-${screen}`}
-        // The label is hidden in a narrow window; the tooltip keeps it discoverable for pointer users.
+        // The label is hidden in a narrow window; the tooltip keeps it discoverable for pointer
+        // users.
         title={t(key)}
       >
         <span className="nav-icon">

@@ -10,8 +10,9 @@ import { useApp } from '../state/context';
 import { useReleaseFirstScreen } from '../state/first-screen';
 
 /**
- * What a screen shows when it could not be drawn: the ways out (try again, another screen, Settings, remove the
- * site), so one thing a site sent can never leave the window blank. The navigation stays beside it.
+ * What a screen shows when it could not be drawn: the ways out (try again, another screen,
+ * Settings, remove the site), so one thing a site sent can never leave the window blank. The
+ * navigation stays beside it.
  */
 export function ScreenFallback({ onRetry }: { readonly onRetry: () => void }) {
   const { t } = useTranslation();
@@ -115,7 +116,10 @@ export function ScreenFallback({ onRetry }: { readonly onRetry: () => void }) {
   );
 }
 
-/** The last net, around the whole window: a reload is the one way out left when the shell itself failed. */
+/**
+ * The last net, around the whole window: a reload is the one way out left when the shell itself
+ * failed.
+ */
 export function WindowFallback() {
   const { t } = useTranslation();
   useReleaseFirstScreen();

@@ -14,10 +14,14 @@ import { TodayScreen } from '../features/today/index';
 import { useApp } from '../state/context';
 import { useReleaseFirstScreen } from '../state/first-screen';
 
-/** The routed screen. Site screens need a site with data; otherwise the welcome or sign-in screen shows. */
+/**
+ * The routed screen. Site screens need a site with data; otherwise the welcome or sign-in screen
+ * shows.
+ */
 export function ScreenView({ hasData }: { readonly hasData: boolean }) {
   const { route, site } = useApp();
-  // Today releases the last session's frame itself, once it has its data; any other screen does at once.
+  // Today releases the last session's frame itself, once it has its data; any other screen does at
+  // once.
   useReleaseFirstScreen(route.screen !== 'today' || !site || !hasData);
   if (route.screen === 'settings') return <SettingsScreen />;
   if (route.screen === 'add-site')

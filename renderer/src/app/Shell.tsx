@@ -31,7 +31,8 @@ export function Shell() {
   const sitesQuery = useChannel('sites:list', undefined);
   const sites = useMemo(() => sitesQuery.data ?? [], [sitesQuery.data]);
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(ACTIVE_SITE_KEY));
-  // The page's storage is per origin (the browser host's changes with its port): the core keeps the choice too.
+  // The page's storage is per origin (the browser host's changes with its port): the core keeps the
+  // choice too.
   const saved =
     useChannel('settings:get', undefined, { staleTime: Infinity }).data?.lastSiteId ?? null;
   const mainRef = useRef<HTMLElement>(null);

@@ -2,10 +2,11 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { LanguagePreference } from '../../../electron/common/view-models';
 
-// English is in the first chunk: every window needs it (it is the fallback of every other language), and fetched
-// on its own it was a request the first paint waited for after the scripts had run (50-250 ms of a cold start).
-// Every other language is a chunk of its own, loaded when first used (Vite splits a lazy glob import per file), so
-// an English window never downloads or parses the Chinese strings. The files stay plain JSON for translators.
+// English is in the first chunk: every window needs it (it is the fallback of every other
+// language), and fetched on its own it was a request the first paint waited for after the scripts
+// had run (50-250 ms of a cold start). Every other language is a chunk of its own, loaded when
+// first used (Vite splits a lazy glob import per file), so an English window never downloads or
+// parses the Chinese strings. The files stay plain JSON for translators.
 const en = import.meta.glob<Record<string, unknown>>('./en.json', {
   eager: true,
   import: 'default',
@@ -16,7 +17,10 @@ const loaders = import.meta.glob<Record<string, unknown>>(['./*.json', '!./en.js
 
 export type AppLanguage = 'en' | 'zh-TW';
 
-/** The OS language decides by default: any Chinese locale gets Traditional Chinese, everything else English. */
+/**
+ * The OS language decides by default: any Chinese locale gets Traditional Chinese, everything else
+ * English.
+ */
 export function systemLanguage(): AppLanguage {
   const langs = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
   for (const l of langs) {
@@ -33,7 +37,9 @@ export function resolveLanguage(pref: LanguagePreference): AppLanguage {
 
 const FILES: Record<AppLanguage, string> = { en: './en.json', 'zh-TW': './zh-TW.json' };
 
-/** Loads a language's strings once; English is also loaded for another language, as its fallback. */
+/**
+ * Loads a language's strings once; English is also loaded for another language, as its fallback.
+ */
 async function loadLanguage(lng: AppLanguage): Promise<void> {
   const needed: AppLanguage[] = lng === 'en' ? ['en'] : [lng, 'en'];
   await Promise.all(

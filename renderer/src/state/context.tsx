@@ -9,7 +9,9 @@ export interface AppContextValue {
   readonly selectSite: (siteId: string) => void;
   readonly route: Route;
   readonly navigate: (route: Route) => void;
-  /** Navigates only if the user is still on `from` (e.g. after a sign-in started there finishes). */
+  /**
+   * Navigates only if the user is still on `from` (e.g. after a sign-in started there finishes).
+   */
   readonly navigateFrom: (from: Route['screen'], to: Route) => void;
 }
 

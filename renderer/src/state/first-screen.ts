@@ -1,9 +1,11 @@
 /**
  * The first frame from the last session (electron/common/first-screen.ts), the renderer's side:
- * - capture: when Today shows its data, a moment later, #root's markup is sent to be kept for the next cold start;
- * - release: the host put that frame over the page (#ld-first-screen, inert, aria-hidden) so the window shows the
- *   student's Today before these scripts have run; it goes as soon as the live app draws its own opening screen (in
- *   the same frame: useLayoutEffect runs before the browser paints), or any other screen, or an error.
+ * - capture: when Today shows its data, a moment later, #root's markup is sent to be kept for the
+ *   next cold start;
+ * - release: the host put that frame over the page (#ld-first-screen, inert, aria-hidden) so the
+ *   window shows the student's Today before these scripts have run; it goes as soon as the live app
+ *   draws its own opening screen (in the same frame: useLayoutEffect runs before the browser
+ *   paints), or any other screen, or an error.
  * The frame is inert: a click goes through it to the live app beneath, whose frame (top bar, navigation) is laid out
  * the same.
  */
@@ -15,12 +17,21 @@ import {
 } from '../../../electron/common/first-screen';
 import { call } from '../api';
 
-/** How long after Today's data is on screen the frame is captured (its pictures and late parts in place). */
+/**
+ * How long after Today's data is on screen the frame is captured (its pictures and late parts in
+ * place).
+ */
 const CAPTURE_DELAY_MS = 1500;
-/** The latest the frame stays when the live app never says it is ready (it then shows whatever it has). */
+/**
+ * The latest the frame stays when the live app never says it is ready (it then shows whatever it
+ * has).
+ */
 export const FIRST_SCREEN_LONGEST_MS = 15_000;
 
-/** The live app shows its own screen from now on: the last session's frame goes. Safe to call any number of times. */
+/**
+ * The live app shows its own screen from now on: the last session's frame goes. Safe to call any
+ * number of times.
+ */
 export function releaseFirstScreen(): void {
   const frame = document.getElementById(FIRST_SCREEN_ID);
   if (!frame) return;
@@ -35,17 +46,22 @@ export function useReleaseFirstScreen(ready = true): void {
   }, [ready]);
 }
 
-/** The page's build, as the hosts name it: the file name of the main script (Vite hashes it by content). */
+/**
+ * The page's build, as the hosts name it: the file name of the main script (Vite hashes it by
+ * content).
+ */
 function buildId(): string {
   return new URL(import.meta.url).pathname.split('/').pop() || 'dev';
 }
 
 /**
- * #root's markup as the frame to keep, or null (the previous frame is still up, or it is too large):
- * - dialogs are left out; status lines, live regions and what is marked `data-first-screen="blank"` (times relative
- *   to now, which would be stale at the next start) keep their place but are not shown;
- * - ids go (the live page beneath has the same ones) and test ids are renamed `data-frame-testid`, so what looks
- *   for the app's elements finds the live ones only.
+ * #root's markup as the frame to keep, or null (the previous frame is still up, or it is too
+ * large):
+ * - dialogs are left out; status lines, live regions and what is marked `data-first-screen="blank"`
+ *   (times relative to now, which would be stale at the next start) keep their place but are not
+ *   shown;
+ * - ids go (the live page beneath has the same ones) and test ids are renamed `data-frame-testid`,
+ *   so what looks for the app's elements finds the live ones only.
  */
 export function captureFirstScreen(siteIds: readonly string[]): FirstScreenInput | null {
   const root = document.getElementById('root');
@@ -83,8 +99,9 @@ export function captureFirstScreen(siteIds: readonly string[]): FirstScreenInput
 }
 
 /**
- * While the opening screen is mounted: captures and sends the frame CAPTURE_DELAY_MS after each change of its data
- * (`version`), when the browser is idle. A frame that is not kept costs nothing: the next start draws the app's way.
+ * While the opening screen is mounted: captures and sends the frame CAPTURE_DELAY_MS after each
+ * change of its data (`version`), when the browser is idle. A frame that is not kept costs nothing:
+ * the next start draws the app's way.
  */
 export function useCaptureFirstScreen(siteIds: readonly string[] | null, version: number): void {
   const key = siteIds?.join('\u0000') ?? null;

@@ -1,7 +1,10 @@
 import { SEARCH_HIT_KINDS } from '../../../electron/common/view-models';
 import { isSettingsSection, type Route, type Screen } from './routes';
 
-/** The pure half of the screens' history (state/history.ts): what an entry holds, read back and compared. No DOM. */
+/**
+ * The pure half of the screens' history (state/history.ts): what an entry holds, read back and
+ * compared. No DOM.
+ */
 
 export interface HistoryEntry {
   readonly route: Route;
@@ -22,7 +25,10 @@ const SCREENS: ReadonlySet<Screen> = new Set<Screen>([
   'add-site',
 ]);
 
-/** A history entry read back from history.state (anything the page stored before, or another version's shape). */
+/**
+ * A history entry read back from history.state (anything the page stored before, or another
+ * version's shape).
+ */
 export function readEntry(state: unknown): HistoryEntry | null {
   if (typeof state !== 'object' || state === null) return null;
   const { route, siteId } = state as { route?: unknown; siteId?: unknown };
@@ -31,8 +37,9 @@ export function readEntry(state: unknown): HistoryEntry | null {
   if (typeof r.screen !== 'string' || !SCREENS.has(r.screen as Screen)) return null;
   if (r.screen === 'course' && typeof r.courseId !== 'string') return null;
   if (r.screen === 'search' && typeof r.query !== 'string') return null;
-  // An invite outcome or a sign-out to confirm is a moment, not a place: going back shows the screen as it is (at the
-  // Settings section it was at; a section this version does not have is the top).
+  // An invite outcome or a sign-out to confirm is a moment, not a place: going back shows the
+  // screen as it is (at the Settings section it was at; a section this version does not have is the
+  // top).
   const kept: Route =
     r.screen === 'add-site'
       ? { screen: 'add-site' }
@@ -77,7 +84,9 @@ export function sameRoute(a: Route, b: Route): boolean {
   return a.screen !== 'add-site';
 }
 
-/** Typing a search changes the route at every key: one entry for the whole search, not one a letter. */
+/**
+ * Typing a search changes the route at every key: one entry for the whole search, not one a letter.
+ */
 export function replacesEntry(current: Route, next: Route): boolean {
   return current.screen === 'search' && next.screen === 'search';
 }
@@ -92,9 +101,10 @@ export interface HistoryKeyPress {
 }
 
 /**
- * Back or Forward by the keys the installed app's Go menu gives them (core/desktop/menu-model.ts): Cmd+[ and Cmd+] on
- * macOS (Apple HIG), Alt+Left and Alt+Right elsewhere. The browser host's page reads them itself, as a headless or
- * embedded browser may not, and a real one would otherwise leave the app.
+ * Back or Forward by the keys the installed app's Go menu gives them (core/desktop/menu-model.ts):
+ * Cmd+[ and Cmd+] on macOS (Apple HIG), Alt+Left and Alt+Right elsewhere. The browser host's page
+ * reads them itself, as a headless or embedded browser may not, and a real one would otherwise
+ * leave the app.
  */
 export function historyDirection(
   press: HistoryKeyPress,
@@ -109,7 +119,10 @@ export function historyDirection(
   return press.key === 'ArrowLeft' ? 'back' : press.key === 'ArrowRight' ? 'forward' : null;
 }
 
-/** A route that names a place of its own (a search hit, an order, a Settings section) scrolls there itself. */
+/**
+ * A route that names a place of its own (a search hit, an order, a Settings section) scrolls there
+ * itself.
+ */
 export function namesAPlace(route: Route): boolean {
   return Object.entries(route).some(
     ([k, v]) =>

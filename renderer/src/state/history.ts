@@ -3,10 +3,11 @@ import { readEntry, replacesEntry, sameRoute, type HistoryEntry } from './histor
 import type { Route, Screen } from './routes';
 
 /**
- * Back and Forward across the app's screens, on the page's own session history (history.pushState): the browser
- * host's Back button, Alt+Left/Right and the mouse's back and forward buttons all walk it, and so does the Electron
- * window (its keys and buttons are wired in features/desktop/AppCommands). Each entry keeps the route and the site it
- * was shown for. The URL never changes: the bundle loads from app:// and from the loopback host alike.
+ * Back and Forward across the app's screens, on the page's own session history (history.pushState):
+ * the browser host's Back button, Alt+Left/Right and the mouse's back and forward buttons all walk
+ * it, and so does the Electron window (its keys and buttons are wired in
+ * features/desktop/AppCommands). Each entry keeps the route and the site it was shown for. The URL
+ * never changes: the bundle loads from app:// and from the loopback host alike.
  */
 
 /** The route the app shows, moved by navigate() and by the history's Back and Forward. */
@@ -36,7 +37,8 @@ export function useRouteHistory(
     return () => window.removeEventListener('popstate', onPop);
   }, [onSite]);
 
-  // The site an entry belongs to is the one shown when it is left: a site chosen on a screen updates its entry.
+  // The site an entry belongs to is the one shown when it is left: a site chosen on a screen
+  // updates its entry.
   useEffect(() => {
     history.replaceState({ route: current.current, siteId } satisfies HistoryEntry, '');
   }, [siteId]);

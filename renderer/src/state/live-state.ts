@@ -9,7 +9,9 @@ import type {
 import { onEvent } from '../api';
 import { channelKey, invalidateSite, refreshQueries } from '../query';
 
-/** What the core pushes as events, kept in one small store the views read with useSyncExternalStore. */
+/**
+ * What the core pushes as events, kept in one small store the views read with useSyncExternalStore.
+ */
 export interface LiveState {
   readonly signIn: Readonly<Record<string, SignInProgress>>;
   readonly sync: Readonly<Record<string, SyncProgress>>;
@@ -48,7 +50,8 @@ export function connectEvents(client: QueryClient): () => void {
     ),
     onEvent('sync:progress', (p) => {
       set({ ...state, sync: { ...state.sync, [p.siteId]: p } });
-      // A run ended: refetch the site's views too, in case a view read the store between the commit and its event.
+      // A run ended: refetch the site's views too, in case a view read the store between the commit
+      // and its event.
       if (!p.running) void invalidateSite(client, p.siteId);
     }),
     onEvent('network:changed', (p) => {
@@ -59,9 +62,9 @@ export function connectEvents(client: QueryClient): () => void {
       client.setQueryData(channelKey('settings:get'), settings),
     ),
     onEvent('data:changed', (p) => void invalidateSite(client, p.siteId)),
-    // A saved copy or a transfer changed: the product's row in the site's list is replaced in place (progress comes
-    // four times a second; refetching the list each time would be wasted work), and Settings > Storage refreshed
-    // when a transfer starts or ends.
+    // A saved copy or a transfer changed: the product's row in the site's list is replaced in place
+    // (progress comes four times a second; refetching the list each time would be wasted work), and
+    // Settings > Storage refreshed when a transfer starts or ends.
     onEvent('downloads:changed', (view: ProductOfflineView) => {
       const key = channelKey('downloads:list', { siteId: view.siteId });
       const present = view.saved !== null || view.job !== null;

@@ -8,7 +8,10 @@ import type { Route } from './routes';
 /** The site the student last chose (per window origin), so the app opens on it. */
 export const ACTIVE_SITE_KEY = 'learning-desktop.active-site';
 
-/** The site the screens show: the one chosen last if it is still listed, else the first signed-in one, else the first. */
+/**
+ * The site the screens show: the one chosen last if it is still listed, else the first signed-in
+ * one, else the first.
+ */
 export function pickSite(sites: readonly SiteSummary[], chosen: string | null): SiteSummary | null {
   return (
     sites.find((s) => s.id === chosen) ??
@@ -18,7 +21,10 @@ export function pickSite(sites: readonly SiteSummary[], chosen: string | null): 
   );
 }
 
-/** The screen the app opens on once signed in: Today (what to do next, every school); the library is one click away. */
+/**
+ * The screen the app opens on once signed in: Today (what to do next, every school); the library is
+ * one click away.
+ */
 export const FIRST_ROUTE: Route = { screen: 'today' };
 
 /** Whether a site has offline data to show (the shell shows its screens, Today first). */
@@ -26,18 +32,26 @@ export function hasOfflineData(site: SiteSummary): boolean {
   return site.status === 'ready' || site.lastSyncedAt !== null || site.status === 'sign-in-needed';
 }
 
-/** The library's first page, as LibraryScreen's useChannelPages asks for it (same key, same first page). */
+/**
+ * The library's first page, as LibraryScreen's useChannelPages asks for it (same key, same first
+ * page).
+ */
 export const LIBRARY_FIRST_PAGE = 50;
 
-/** The library's choices when the app opens: the prefetch below and LibraryScreen start from the same ones. */
+/**
+ * The library's choices when the app opens: the prefetch below and LibraryScreen start from the
+ * same ones.
+ */
 export const LIBRARY_OPENING_CHOICES = { filter: 'all', sort: 'service' } as const;
 
 /**
- * Asks for what the first screen shows before React has rendered anything (the window's strings load meanwhile):
- * the site list, and the first screen's data. That screen is Today, unless the page is reloaded on another one
- * (its history entry names it): Today reads every school at once and waits for nothing; the library reads the site
- * the app will open on, so the site chosen last is asked for at once, and only when the list names another one is
- * that one asked for next. The screens then find their data in the query cache (or on its way).
+ * Asks for what the first screen shows before React has rendered anything (the window's strings
+ * load meanwhile):
+ * the site list, and the first screen's data. That screen is Today, unless the page is reloaded on
+ * another one (its history entry names it): Today reads every school at once and waits for nothing;
+ * the library reads the site the app will open on, so the site chosen last is asked for at once,
+ * and only when the list names another one is that one asked for next. The screens then find their
+ * data in the query cache (or on its way).
  */
 export function prefetchOpeningScreen(
   client: QueryClient,

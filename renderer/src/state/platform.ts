@@ -1,8 +1,8 @@
 import { useChannel } from '../query';
 
 /**
- * Whether shortcuts are written and matched with Cmd (macOS) or Ctrl: the Electron host says its platform
- * (app:get-info); in the browser host, the browser's own platform is what the keyboard is.
+ * Whether shortcuts are written and matched with Cmd (macOS) or Ctrl: the Electron host says its
+ * platform (app:get-info); in the browser host, the browser's own platform is what the keyboard is.
  */
 export function useHostInfo() {
   return useChannel('app:get-info', undefined, { staleTime: Infinity }).data;

@@ -1,7 +1,9 @@
 import type { InviteOutcome } from '../../../electron/common/files-and-invites';
 import type { SearchHitKind } from '../../../electron/common/view-models';
 
-/** In-page routes (never URL paths: the bundle loads from file:// and from the loopback host alike). */
+/**
+ * In-page routes (never URL paths: the bundle loads from file:// and from the loopback host alike).
+ */
 export type Route =
   /** The first screen once signed in: what to do next across every school. */
   | { readonly screen: 'today' }
@@ -46,7 +48,10 @@ export type Route =
 
 export type Screen = Route['screen'];
 
-/** The parts of Settings, in the order its navigation lists them ('demo' only where the demo sites run). */
+/**
+ * The parts of Settings, in the order its navigation lists them ('demo' only where the demo sites
+ * run).
+ */
 export const SETTINGS_SECTIONS = [
   'schools',
   'notifications',

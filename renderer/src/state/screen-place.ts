@@ -2,20 +2,26 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { namesAPlace } from './history-entries';
 import type { Route } from './routes';
 
-/** How long a screen may take to render the height its saved position needs (its list read from the cache). */
+/**
+ * How long a screen may take to render the height its saved position needs (its list read from the
+ * cache).
+ */
 const MAX_FRAMES = 90;
 
-/** Which screen a route shows, for the scroll position it is left at (a course's page is its own). */
+/**
+ * Which screen a route shows, for the scroll position it is left at (a course's page is its own).
+ */
 export function placeKey(route: Route, siteId: string | null): string {
   return JSON.stringify([siteId, route]);
 }
 
 /**
- * Where the student was on each screen: moving to a screen puts focus on its heading (keyboard and screen-reader
- * users land on it) and shows it from the top, unless the student was there before in this session; then its
- * scroll position comes back, and coming back from a course to My courses, focus is on that course's card, as a
- * browser's Back does for a page. Not for the window's first screen, nor when the site list arrives under it (no
- * move: the scroll and focus would force a layout of the whole page just before its first paint).
+ * Where the student was on each screen: moving to a screen puts focus on its heading (keyboard and
+ * screen-reader users land on it) and shows it from the top, unless the student was there before in
+ * this session; then its scroll position comes back, and coming back from a course to My courses,
+ * focus is on that course's card, as a browser's Back does for a page. Not for the window's first
+ * screen, nor when the site list arrives under it (no move: the scroll and focus would force a
+ * layout of the whole page just before its first paint).
  */
 export function useScreenPlace(
   main: RefObject<HTMLElement | null>,
@@ -75,7 +81,10 @@ export function useScreenPlace(
   }, [key, route, siteId, main]);
 }
 
-/** The title button of a course's card in My courses, when the card is in the page (the list is windowed). */
+/**
+ * The title button of a course's card in My courses, when the card is in the page (the list is
+ * windowed).
+ */
 function courseCardButton(courseId: string): HTMLElement | null {
   return document.querySelector<HTMLElement>(
     `[data-testid="course-card"][data-course-id="${CSS.escape(courseId)}"] .card-link`,

@@ -3,8 +3,9 @@ import type { Settings } from '../../../electron/common/view-models';
 import { channelKey, useChannel, useChannelMutation } from '../query';
 
 /**
- * Changing settings from any section of the Settings screen: the core's answer replaces the cached settings, and
- * if the core refused, the settings are read again so the screen shows what is really saved.
+ * Changing settings from any section of the Settings screen: the core's answer replaces the cached
+ * settings, and if the core refused, the settings are read again so the screen shows what is really
+ * saved.
  */
 export function useUpdateSettings() {
   const client = useQueryClient();

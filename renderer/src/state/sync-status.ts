@@ -7,11 +7,13 @@ import { useChannel } from '../query';
 const UNKNOWN: SiteStatusView = { state: 'ok', tone: 'busy', reason: null, lastSyncedAt: null };
 
 /**
- * The site's sync status with the live progress and network events folded in, and its one status view (the core's
- * sync/site-status.ts): the status bar, the banners and the header chip all read `view` from here, so they agree.
+ * The site's sync status with the live progress and network events folded in, and its one status
+ * view (the core's sync/site-status.ts): the status bar, the banners and the header chip all read
+ * `view` from here, so they agree.
  */
 export function useSyncStatus(siteId: string) {
-  // Events drive the updates; polling is the safety net (faster while a run is on or nothing was synced yet).
+  // Events drive the updates; polling is the safety net (faster while a run is on or nothing was
+  // synced yet).
   return useFoldedStatus(siteId, {
     staleTime: 5_000,
     refetchInterval: (q) =>
@@ -28,7 +30,8 @@ function useFoldedStatus(siteId: string, options: StatusQueryOptions) {
   const running = progress ? progress.running : (status.data?.running ?? false);
   const online = live.online ?? status.data?.online ?? true;
   const core = status.data?.view ?? UNKNOWN;
-  // A run the live events report before the status is read again: shown as syncing (a sign-in needed still wins).
+  // A run the live events report before the status is read again: shown as syncing (a sign-in
+  // needed still wins).
   const view: SiteStatusView =
     running && core.state !== 'needs-sign-in'
       ? { ...core, state: 'syncing', tone: 'busy', reason: null }
@@ -39,18 +42,23 @@ function useFoldedStatus(siteId: string, options: StatusQueryOptions) {
 }
 
 /**
- * Whether an action that needs the school (open its page, resume a lecture, book) can work now: the computer has a
- * network and this school answered at its last contact, as its one status view says. Every such button on every
- * screen asks this (OpenOnSite), so the course page never offers what Today and My courses refuse.
+ * Whether an action that needs the school (open its page, resume a lecture, book) can work now: the
+ * computer has a network and this school answered at its last contact, as its one status view says.
+ * Every such button on every screen asks this (OpenOnSite), so the course page never offers what
+ * Today and My courses refuse.
  */
 export function useSchoolReachable(siteId: string): boolean {
-  // No polling of its own: a screen may hold a hundred of these, and the status bar's query already refreshes.
+  // No polling of its own: a screen may hold a hundred of these, and the status bar's query already
+  // refreshes.
   const { online, view } = useFoldedStatus(siteId, { staleTime: 5_000 });
   const browserOnline = typeof navigator === 'undefined' || navigator.onLine !== false;
   return online && browserOnline && view.state !== 'offline' && view.state !== 'not-answering';
 }
 
-/** The short word of a status (the header chip); `ok` is said by the caller (the site's sign-in state). */
+/**
+ * The short word of a status (the header chip); `ok` is said by the caller (the site's sign-in
+ * state).
+ */
 export function statusChipKey(state: Exclude<SiteStatusView['state'], 'ok'>): string {
   switch (state) {
     case 'syncing':

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { Route } from './routes';
 
 /**
- * The window's (and the browser tab's) title names the screen: "Purchases – Learning Desktop", so the task bar, the
- * window switcher and the history menus say where each entry leads. A course's screen names the course itself
- * (features/course sets it once the course is read).
+ * The window's (and the browser tab's) title names the screen: "Purchases – Learning Desktop", so
+ * the task bar, the window switcher and the history menus say where each entry leads. A course's
+ * screen names the course itself (features/course sets it once the course is read).
  */
 export function useWindowTitle(route: Route): void {
   const { t, i18n } = useTranslation();
@@ -23,9 +23,9 @@ export function useWindowTitle(route: Route): void {
 }
 
 /**
- * A screen whose heading arrives with its data (a course): names the window after it, and moves focus to the heading
- * once it is there, as the shell does for screens whose heading is there at once (unless the student is typing in the
- * header's search field).
+ * A screen whose heading arrives with its data (a course): names the window after it, and moves
+ * focus to the heading once it is there, as the shell does for screens whose heading is there at
+ * once (unless the student is typing in the header's search field).
  */
 export function useLoadedScreenTitle(title: string | undefined): void {
   const { t } = useTranslation();

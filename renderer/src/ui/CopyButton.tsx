@@ -21,7 +21,8 @@ export function CopyButton({
   }, [state]);
   const copy = async () => {
     try {
-      // The async Clipboard API can wait on a permission prompt or window focus; don't leave the user hanging.
+      // The async Clipboard API can wait on a permission prompt or window focus; don't leave the
+      // user hanging.
       await Promise.race([
         navigator.clipboard.writeText(text),
         new Promise((_, reject) => window.setTimeout(() => reject(new Error('timeout')), 1500)),
@@ -63,7 +64,9 @@ export function CopyButton({
   );
 }
 
-/** Fallback for when the Clipboard API is unavailable: copy from a selected, off-screen textarea. */
+/**
+ * Fallback for when the Clipboard API is unavailable: copy from a selected, off-screen textarea.
+ */
 function copyWithSelection(text: string): boolean {
   const area = document.createElement('textarea');
   area.value = text;

@@ -3,8 +3,9 @@ import { coverHue, monogram } from './cover';
 import { useSiteImage } from './useSiteImage';
 
 /**
- * A course's cover picture (16:9, the covers' own shape, so nothing is cropped). Without one, or when it cannot
- * load (offline), a gradient in the course's own hue with its first character. Decorative: the title is nearby.
+ * A course's cover picture (16:9, the covers' own shape, so nothing is cropped). Without one, or
+ * when it cannot load (offline), a gradient in the course's own hue with its first character.
+ * Decorative: the title is nearby.
  */
 export function CourseCover({
   id,

@@ -9,8 +9,9 @@ interface Props {
 }
 
 /**
- * The element that last had focus (not the page's body). A button that starts a dialog is often disabled while
- * the dialog's content is fetched, which drops focus to <body>; the dialog then returns focus to that button.
+ * The element that last had focus (not the page's body). A button that starts a dialog is often
+ * disabled while the dialog's content is fetched, which drops focus to <body>; the dialog then
+ * returns focus to that button.
  */
 let lastFocused: HTMLElement | null = null;
 if (typeof document !== 'undefined') {
@@ -34,8 +35,8 @@ function opener(): HTMLElement | null {
 }
 
 /**
- * A modal dialog on the native <dialog> element: showModal() makes the rest of the page inert (the focus
- * stays inside), Escape closes it, and focus returns to the element that opened it.
+ * A modal dialog on the native <dialog> element: showModal() makes the rest of the page inert (the
+ * focus stays inside), Escape closes it, and focus returns to the element that opened it.
  */
 export function Dialog({ open, title, onClose, children, testId }: Props) {
   const ref = useRef<HTMLDialogElement>(null);

@@ -5,7 +5,10 @@ interface Props {
   readonly fallback: (error: unknown, reset: () => void) => ReactNode;
   /** The boundary starts over when this changes (another screen, another site). */
   readonly resetKey?: string;
-  /** The area it guards, for the console line (never the site's data: the error's message may quote it). */
+  /**
+   * The area it guards, for the console line (never the site's data: the error's message may quote
+   * it).
+   */
   readonly area: string;
   readonly children: ReactNode;
 }
@@ -18,8 +21,9 @@ interface State {
 
 /**
  * React's error boundary (https://react.dev/reference/react/Component#catching-rendering-errors-with-an-error-boundary):
- * a render that throws below it shows `fallback` instead of unmounting the whole window. Data from a site is
- * untrusted input; the screens are written not to throw on it, and this is the net under them.
+ * a render that throws below it shows `fallback` instead of unmounting the whole window. Data from
+ * a site is untrusted input; the screens are written not to throw on it, and this is the net under
+ * them.
  */
 export class ErrorBoundary extends Component<Props, State> {
   override state: State = { error: null, failed: false, resetKey: this.props.resetKey };

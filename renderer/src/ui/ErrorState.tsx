@@ -7,7 +7,10 @@ import { assertNever } from '../../../electron/common/result';
 import { toAppError } from '../api';
 import { nextStepKey } from './error-text';
 
-/** The i18n key holding the plain-words explanation (errors.<key>.what) and next step (errors.<key>.next). */
+/**
+ * The i18n key holding the plain-words explanation (errors.<key>.what) and next step
+ * (errors.<key>.next).
+ */
 export function errorKey(code: ErrorCode): string {
   switch (code) {
     case 'invalid-input':
@@ -47,8 +50,9 @@ export function useErrorText() {
   return (error: AppError | { code: string; message: string; detail?: AppError['detail'] }) => {
     const code = isErrorCode(error.code) ? error.code : 'internal';
     const key = errorKey(code);
-    // The core names what the student can do about this failure (a clock, the site's signing algorithm, the
-    // application ID, a permission they did not allow): a hint of that code's own, else its general next step.
+    // The core names what the student can do about this failure (a clock, the site's signing
+    // algorithm, the application ID, a permission they did not allow): a hint of that code's own,
+    // else its general next step.
     const scope =
       'detail' in error && typeof error.detail?.scope === 'string' ? error.detail.scope : '';
     return {

@@ -9,7 +9,10 @@ export interface LoadedPages<T> {
   readonly query: { readonly isFetchingNextPage: boolean };
 }
 
-/** A windowed list read page by page: the next page loads as the student scrolls near the end of what is loaded. */
+/**
+ * A windowed list read page by page: the next page loads as the student scrolls near the end of
+ * what is loaded.
+ */
 export function PagedList<T>({
   pages,
   ...list

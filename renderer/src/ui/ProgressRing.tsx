@@ -1,6 +1,9 @@
 import { ringGeometry } from './progress-ring';
 
-/** A circular progress indicator with the percent in the middle; a progressbar to assistive technology. */
+/**
+ * A circular progress indicator with the percent in the middle; a progressbar to assistive
+ * technology.
+ */
 export function ProgressRing({
   value,
   label,

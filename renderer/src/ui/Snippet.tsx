@@ -1,4 +1,7 @@
-/** Renders a search snippet whose matches are wrapped in [[ and ]] as <mark> elements (never as HTML). */
+/**
+ * Renders a search snippet whose matches are wrapped in [[ and ]] as <mark> elements (never as
+ * HTML).
+ */
 export function Snippet({ text }: { readonly text: string }) {
   const parts: { text: string; mark: boolean }[] = [];
   let rest = text;

@@ -22,20 +22,24 @@ export interface VirtualListProps<T> {
   readonly testId?: string;
   readonly gap?: number;
   /**
-   * Paged lists: called when a row within `endThreshold` rows of the last loaded one is rendered, so the next page
-   * loads before the student reaches the end (useChannelPages' loadMore).
+   * Paged lists: called when a row within `endThreshold` rows of the last loaded one is rendered,
+   * so the next page loads before the student reaches the end (useChannelPages' loadMore).
    */
   readonly onEndReached?: () => void;
   readonly endThreshold?: number;
   /** How many rows the whole list has when only some are loaded (aria-setsize). */
   readonly total?: number;
-  /** The key of a row to bring into view once the list is laid out (a search hit opened), once per key. */
+  /**
+   * The key of a row to bring into view once the list is laid out (a search hit opened), once per
+   * key.
+   */
   readonly scrollToKey?: string;
 }
 
 /**
- * A long list rendered windowed (only what is visible, plus overscan) inside the screen's scroll container,
- * with each row measured so rows of any height work. Rows stay in a real list for assistive technology.
+ * A long list rendered windowed (only what is visible, plus overscan) inside the screen's scroll
+ * container, with each row measured so rows of any height work. Rows stay in a real list for
+ * assistive technology.
  */
 export function VirtualList<T>({
   items,
@@ -53,9 +57,10 @@ export function VirtualList<T>({
   const scrollRef = useContext(ScrollContext);
   const listRef = useRef<HTMLUListElement>(null);
   const [margin, setMargin] = useState(0);
-  // The scroll container is an ancestor: when the list mounts in the same commit as it (the first screen's data
-  // already in the cache at the first render), its ref is attached only after this list's layout effects have run.
-  // Read once every ref is attached (a passive effect), then measured against, so the list never stays empty.
+  // The scroll container is an ancestor: when the list mounts in the same commit as it (the first
+  // screen's data already in the cache at the first render), its ref is attached only after this
+  // list's layout effects have run. Read once every ref is attached (a passive effect), then
+  // measured against, so the list never stays empty.
   const [scroller, setScroller] = useState<HTMLElement | null>(() => scrollRef?.current ?? null);
   useEffect(() => setScroller(scrollRef?.current ?? null), [scrollRef]);
 
@@ -90,8 +95,9 @@ export function VirtualList<T>({
     scrollToKey === undefined ? -1 : items.findIndex((item) => getKey(item) === scrollToKey);
   useEffect(() => {
     if (target < 0 || !scroller || scrolledTo.current === scrollToKey) return;
-    // Rows are measured as they render and the list's offset may still change (the screen's header laid out, data
-    // from the cache at the first render): scroll again each frame until the row is on screen (at most 20 frames).
+    // Rows are measured as they render and the list's offset may still change (the screen's header
+    // laid out, data from the cache at the first render): scroll again each frame until the row is
+    // on screen (at most 20 frames).
     let tries = 0;
     let frame = 0;
     const step = () => {

@@ -1,6 +1,9 @@
 import type { AppError } from '../../../electron/common/result';
 
-/** The next-step text's key: the hint the core named for this failure when there is text for it, else the code's own. */
+/**
+ * The next-step text's key: the hint the core named for this failure when there is text for it,
+ * else the code's own.
+ */
 export function nextStepKey(
   key: string,
   detail: AppError['detail'] | undefined,

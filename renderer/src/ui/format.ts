@@ -1,7 +1,9 @@
 /**
- * Dates, times, durations and money through Intl, in the UI's language. Dates come from a site (untrusted input):
- * one that does not parse, or lies outside what Date can hold, is shown as the translated word "unknown" and never
- * thrown (Intl.DateTimeFormat#format throws a RangeError on an invalid Date, and one throw blanks the screen).
+ * Dates, times, durations and money through Intl, in the UI's language. Dates come from a site
+ * (untrusted input):
+ * one that does not parse, or lies outside what Date can hold, is shown as the translated word
+ * "unknown" and never thrown (Intl.DateTimeFormat#format throws a RangeError on an invalid Date,
+ * and one throw blanks the screen).
  */
 import i18next from 'i18next';
 import { dateTimeFormat, numberFormat, relativeTimeFormat } from './intl-cache';
@@ -96,8 +98,8 @@ export function formatRelative(iso: unknown, now: number, lng: string): string {
 }
 
 /**
- * "now" in the UI's words: Intl's zh-TW 「現在」 reads as an instruction beside 「同步」 ("sync now"); 「剛剛」 says it
- * happened a moment ago.
+ * "now" in the UI's words: Intl's zh-TW 「現在」 reads as an instruction beside 「同步」 ("sync now"); 「剛剛」
+ * says it happened a moment ago.
  */
 function justNow(lng: string, rtf: Intl.RelativeTimeFormat): string {
   const word = i18next.t('common.justNow', { lng, defaultValue: '' });
@@ -120,7 +122,10 @@ export function timeLeft(
   };
 }
 
-/** A length of content, in whole minutes rounded up as everywhere (facts.ts minutesLeft): "57 min", "3 hr 20 min". */
+/**
+ * A length of content, in whole minutes rounded up as everywhere (facts.ts minutesLeft): "57 min",
+ * "3 hr 20 min".
+ */
 export function formatLength(totalSeconds: number, lng: string): string {
   const minutes = Math.max(1, minutesLeft(totalSeconds));
   const unit = (u: 'hour' | 'minute', n: number) =>
@@ -135,8 +140,8 @@ export function formatLength(totalSeconds: number, lng: string): string {
 }
 
 /**
- * The pace that finishes `secondsLeft` of content by `endIso`: seconds a day, the last day counted whole. Null when
- * the end is past or unreadable, or nothing is left.
+ * The pace that finishes `secondsLeft` of content by `endIso`: seconds a day, the last day counted
+ * whole. Null when the end is past or unreadable, or nothing is left.
  */
 export function dailyPace(secondsLeft: number, endIso: unknown, now: number): number | null {
   const end = siteTime(endIso);
@@ -144,7 +149,10 @@ export function dailyPace(secondsLeft: number, endIso: unknown, now: number): nu
   return secondsLeft / Math.max(1, Math.ceil((end - now) / 86_400_000));
 }
 
-/** Days of access left until `iso`, rounded up (0 when past); null when the date cannot be read (facts.ts). */
+/**
+ * Days of access left until `iso`, rounded up (0 when past); null when the date cannot be read
+ * (facts.ts).
+ */
 export const daysUntil = accessDaysLeft;
 
 /** 0 = Sunday .. 6 = Saturday, as a localized weekday name. */
@@ -167,8 +175,8 @@ export function timeZoneName(timeZone: string, lng: string): string {
 }
 
 /**
- * "Nov 23, 2026, 5:17 – 6:47 AM": one date when both ends fall on the same day. An end before its start, or an
- * unreadable end, shows the start alone; an unreadable start shows "unknown".
+ * "Nov 23, 2026, 5:17 – 6:47 AM": one date when both ends fall on the same day. An end before its
+ * start, or an unreadable end, shows the start alone; an unreadable start shows "unknown".
  */
 export function formatDateTimeRange(startIso: unknown, endIso: unknown, lng: string): string {
   const start = parseSiteDate(startIso);

@@ -1,11 +1,13 @@
 /**
- * Intl formatters, made once per language and options. Building one costs far more than formatting with it
- * (locale data is resolved at construction): a screen of dates built ~2 per row, which was ~120 ms of the first
- * paint. A constructor that throws (an unknown time zone or currency from a site) is not cached: the caller's catch
- * stays in charge.
+ * Intl formatters, made once per language and options. Building one costs far more than formatting
+ * with it (locale data is resolved at construction): a screen of dates built ~2 per row, which was
+ * ~120 ms of the first paint. A constructor that throws (an unknown time zone or currency from a
+ * site) is not cached: the caller's catch stays in charge.
  */
 const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>();
-/** Bounded: options carry site values (a currency, a time zone), so the set of keys is not fixed. */
+/**
+ * Bounded: options carry site values (a currency, a time zone), so the set of keys is not fixed.
+ */
 const MAX = 200;
 
 function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>(

@@ -1,11 +1,12 @@
 /**
- * The keyboard model of a menu button (WAI-ARIA Authoring Practices, "Menu Button" and "Menu" patterns), as pure
- * functions: which item is active after a key, and what the key does. The component only applies the result.
+ * The keyboard model of a menu button (WAI-ARIA Authoring Practices, "Menu Button" and "Menu"
+ * patterns), as pure functions: which item is active after a key, and what the key does. The
+ * component only applies the result.
  *
  * Button: Enter, Space and ArrowDown open the menu on the first item; ArrowUp opens it on the last.
- * Menu: ArrowDown/ArrowUp move and wrap; Home/End go to the ends; a printable character moves to the next item
- * whose label starts with it; Enter/Space activate; Escape closes and returns focus to the button; Tab closes
- * and lets focus move on.
+ * Menu: ArrowDown/ArrowUp move and wrap; Home/End go to the ends; a printable character moves to
+ * the next item whose label starts with it; Enter/Space activate; Escape closes and returns focus
+ * to the button; Tab closes and lets focus move on.
  */
 export type MenuAction =
   | { readonly kind: 'open'; readonly index: number }
@@ -31,7 +32,10 @@ export function buttonKey(key: string, count: number): MenuAction {
   }
 }
 
-/** A key pressed while the menu is open with item `active` focused; `labels` are the items' visible names. */
+/**
+ * A key pressed while the menu is open with item `active` focused; `labels` are the items' visible
+ * names.
+ */
 export function menuKey(key: string, active: number, labels: readonly string[]): MenuAction {
   const count = labels.length;
   if (count === 0) return key === 'Escape' ? { kind: 'close', restoreFocus: true } : NONE;
@@ -59,7 +63,10 @@ export function menuKey(key: string, active: number, labels: readonly string[]):
   }
 }
 
-/** A single printable character: the next item (after the active one, wrapping) whose label starts with it. */
+/**
+ * A single printable character: the next item (after the active one, wrapping) whose label starts
+ * with it.
+ */
 function typeAhead(key: string, at: number, labels: readonly string[]): MenuAction {
   if ([...key].length !== 1 || key.trim() === '') return NONE;
   const wanted = key.toLocaleLowerCase();

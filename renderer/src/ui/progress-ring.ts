@@ -1,6 +1,7 @@
 /**
- * The geometry of a circular progress indicator drawn as an SVG circle whose stroke is dashed: one dash as long as
- * the done part of the circumference, then a gap. Kept apart from the component so the maths is tested alone.
+ * The geometry of a circular progress indicator drawn as an SVG circle whose stroke is dashed: one
+ * dash as long as the done part of the circumference, then a gap. Kept apart from the component so
+ * the maths is tested alone.
  */
 export interface RingGeometry {
   /** Centre of the circle in the square viewBox (size / 2). */
@@ -8,7 +9,10 @@ export interface RingGeometry {
   /** Radius of the stroke's centre line, so the whole stroke stays inside the box. */
   readonly radius: number;
   readonly circumference: number;
-  /** stroke-dashoffset: the part of the circumference NOT done (0 = full circle, circumference = nothing). */
+  /**
+   * stroke-dashoffset: the part of the circumference NOT done (0 = full circle, circumference =
+   * nothing).
+   */
   readonly dashOffset: number;
   /** The percent shown, clamped to 0..100 and rounded; what the text and aria-valuenow say. */
   readonly percent: number;

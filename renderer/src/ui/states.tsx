@@ -2,7 +2,10 @@ import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** What a loading screen will look like: grey shapes where the content will be (skeletons, not spinners). */
+/**
+ * What a loading screen will look like: grey shapes where the content will be (skeletons, not
+ * spinners).
+ */
 export type SkeletonShape = 'lines' | 'cards' | 'rows' | 'header';
 
 function SkeletonBlock({ shape }: { readonly shape: SkeletonShape }) {

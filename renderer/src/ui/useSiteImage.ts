@@ -1,8 +1,9 @@
 import { useChannel } from '../query';
 
 /**
- * A picture the site names, as a data: URL fetched by the core (electron/core/net/site-image.ts): the window never
- * loads an image from a site-chosen address itself. Null while loading, and when there is none to show.
+ * A picture the site names, as a data: URL fetched by the core (electron/core/net/site-image.ts):
+ * the window never loads an image from a site-chosen address itself. Null while loading, and when
+ * there is none to show.
  */
 export function useSiteImage(siteId: string | null, url: string | null): string | null {
   const q = useChannel(

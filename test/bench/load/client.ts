@@ -1,6 +1,6 @@
 /**
- * Parent side of the load generator: forks test/bench/load/generator.ts as its own process, hands it one job,
- * and returns the latencies it measured. The servers stay in the calling process.
+ * Parent side of the load generator: forks test/bench/load/generator.ts as its own process, hands
+ * it one job, and returns the latencies it measured. The servers stay in the calling process.
  */
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -14,15 +14,22 @@ export interface LoadResult {
   readonly latencies: readonly number[];
   readonly wallMs: number;
   /**
-   * CPU time (user + system) this process spent per measured request: the servers live here and the client does not,
-   * so this is the server's cost of one request. Unlike req/s it hardly moves with the load of a shared machine.
+   * CPU time (user + system) this process spent per measured request: the servers live here and the
+   * client does not, so this is the server's cost of one request. Unlike req/s it hardly moves with
+   * the load of a shared machine.
    */
   readonly cpuMsPerRequest: number;
-  /** os.loadavg() (1, 5, 15 min) when the run ended: the machine is shared, so every figure carries it. */
+  /**
+   * os.loadavg() (1, 5, 15 min) when the run ended: the machine is shared, so every figure carries
+   * it.
+   */
   readonly load: readonly number[];
 }
 
-/** Runs one job in a fresh generator process (inherits the tsx loader through execArgv) and waits for it. */
+/**
+ * Runs one job in a fresh generator process (inherits the tsx loader through execArgv) and waits
+ * for it.
+ */
 export function runLoad(job: GeneratorJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     // No --cpu-prof and friends in the child: a profile of the server must not include the client.
@@ -60,7 +67,9 @@ export function runLoad(job: GeneratorJob): Promise<LoadResult> {
 export const formatLoad = (load: readonly number[]): string =>
   `load ${load.map((l) => l.toFixed(2)).join(' ')}`;
 
-/** req/s, p50, p99 of one run; the note names the request count, concurrency and the load average. */
+/**
+ * req/s, p50, p99 of one run; the note names the request count, concurrency and the load average.
+ */
 export function summarize(name: string, r: LoadResult, concurrency: number): BenchResult[] {
   const note = `${r.latencies.length} requests, concurrency ${concurrency}, ${formatLoad(r.load)}`;
   return [

@@ -1,15 +1,17 @@
 /**
- * Load generator, run as its OWN process (test/bench/load/client.ts forks it): the servers under test keep the
- * parent's event loop to themselves, and the client's HTTP work (request building, JSON parsing) is not counted
- * against them. On 2 cores this means one core for the client and one for the server.
+ * Load generator, run as its OWN process (test/bench/load/client.ts forks it): the servers under
+ * test keep the parent's event loop to themselves, and the client's HTTP work (request building,
+ * JSON parsing) is not counted against them. On 2 cores this means one core for the client and one
+ * for the server.
  *
- * It receives one job over the IPC channel, runs it with keep-alive connections (node:http, no fetch: undici's
- * per-request cost is several times node:http's), checks EVERY answer (a bench that times error pages measures
- * nothing), and sends back the latencies. Numbers only: nothing here passes or fails on a timing.
+ * It receives one job over the IPC channel, runs it with keep-alive connections (node:http, no
+ * fetch: undici's per-request cost is several times node:http's), checks EVERY answer (a bench that
+ * times error pages measures nothing), and sends back the latencies. Numbers only: nothing here
+ * passes or fails on a timing.
  *
- * A list job's answers are checked once the clock has stopped. Checked between requests, the generator's own
- * JSON.parse (about 1 ms for a 170 KiB courses page) sat between one answer and the next request, so a run one
- * request at a time measured the client's parsing as much as the server.
+ * A list job's answers are checked once the clock has stopped. Checked between requests, the
+ * generator's own JSON.parse (about 1 ms for a 170 KiB courses page) sat between one answer and the
+ * next request, so a run one request at a time measured the client's parsing as much as the server.
  */
 import { Agent, request } from 'node:http';
 import type { GeneratorJob, GeneratorReply, Expect, RequestSpec } from './protocol';
@@ -47,7 +49,10 @@ function send(agent: Agent, origin: URL, spec: RequestSpec): Promise<Answer> {
   });
 }
 
-/** Throws unless the answer is what a successful request of this kind returns. Returns the parsed body. */
+/**
+ * Throws unless the answer is what a successful request of this kind returns. Returns the parsed
+ * body.
+ */
 function check(expect: Expect, answer: Answer): Record<string, unknown> {
   const a = { status: answer.status, body: answer.body.toString('utf8') };
   let body: Record<string, unknown>;
@@ -115,8 +120,9 @@ async function runJob(job: GeneratorJob): Promise<GeneratorReply> {
       for (const answer of answers) check(job.expect, answer);
       return { ok: true, latencies, wallMs };
     } else {
-      // Refresh chains: each worker refreshes with the refresh token of ITS previous answer (rotation), the way a
-      // client does. A server that refuses reuse of a rotated token (reuse detection) is measured fairly.
+      // Refresh chains: each worker refreshes with the refresh token of ITS previous answer
+      // (rotation), the way a client does. A server that refuses reuse of a rotated token (reuse
+      // detection) is measured fairly.
       let left = job.total;
       await Promise.all(
         job.chains.map(async (initial) => {

@@ -1,4 +1,6 @@
-/** The one message contract between a bench (parent) and its load generator process (generator.ts). */
+/**
+ * The one message contract between a bench (parent) and its load generator process (generator.ts).
+ */
 
 export interface RequestSpec {
   /** Path on the job's origin; every request is a POST. */
@@ -7,7 +9,10 @@ export interface RequestSpec {
   readonly body: string;
 }
 
-/** What a successful answer looks like: GraphQL data without errors, a token pair, or a pair with an id_token. */
+/**
+ * What a successful answer looks like: GraphQL data without errors, a token pair, or a pair with an
+ * id_token.
+ */
 export type Expect = 'graphql' | 'tokens' | 'tokens+id_token';
 
 interface JobBase {
@@ -25,7 +30,10 @@ export interface ListJob extends JobBase {
   readonly requests: readonly RequestSpec[];
 }
 
-/** One worker per chain; each refreshes with the refresh token of its own previous answer, `total` in all. */
+/**
+ * One worker per chain; each refreshes with the refresh token of its own previous answer, `total`
+ * in all.
+ */
 export interface RefreshChainJob extends JobBase {
   readonly kind: 'refresh-chains';
   readonly concurrency: number;

@@ -1,7 +1,8 @@
 /**
- * The startup bench's cold starts (startup.bench.ts): the browser host spawned on the 1x and the 8x folder in turns,
- * to the first course card painted (the last session's first frame included) and to the live app's own card; a new
- * build's first start (no frame); the host's RSS at the live card.
+ * The startup bench's cold starts (startup.bench.ts): the browser host spawned on the 1x and the 8x
+ * folder in turns, to the first course card painted (the last session's first frame included) and
+ * to the live app's own card; a new build's first start (no frame); the host's RSS at the live
+ * card.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -15,7 +16,10 @@ const MiB = 2 ** 20;
 const median = (values: readonly number[]) => percentile(values, 50);
 const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
 
-/** Waits (up to 20 s) for the window to have kept its first frame in `dir`, as it does once Today shows its data. */
+/**
+ * Waits (up to 20 s) for the window to have kept its first frame in `dir`, as it does once Today
+ * shows its data.
+ */
 async function frameKept(dir: string): Promise<void> {
   for (let i = 0; i < 200 && !existsSync(join(dir, FIRST_SCREEN_FILE)); i++)
     await new Promise((r) => setTimeout(r, 100));
@@ -35,8 +39,8 @@ export async function coldStartFigures(options: {
 }): Promise<{ results: BenchResult[]; searchHost: { host: Host; page: Page } }> {
   const { browser, entry, dirs, floors, runs, big } = options;
   const results: BenchResult[] = [];
-  // A start with no frame to show: the first one after installing or updating the app (another build). First, so
-  // the host the search uses (the last one below) is the only one left running.
+  // A start with no frame to show: the first one after installing or updating the app (another
+  // build). First, so the host the search uses (the last one below) is the only one left running.
   const bare: number[] = [];
   for (let i = 0; i < runs + 1; i++) {
     rmSync(join(dirs.get(1)!, FIRST_SCREEN_FILE), { force: true });
@@ -46,8 +50,9 @@ export async function coldStartFigures(options: {
     await started.page.context().close();
     await started.host.close();
   }
-  // Then 1x and 8x alternating; the last 8x host stays up for the search in the window. Every start after the first
-  // finds the first frame the session before it kept (as after any session that showed Today:
+  // Then 1x and 8x alternating; the last 8x host stays up for the search in the window. Every start
+  // after the first finds the first frame the session before it kept (as after any session that
+  // showed Today:
   // electron/core/desktop/first-screen.ts); the first round, not counted, leaves it.
   const starts = new Map<number, { ms: number; liveMs: number; rss: number }[]>([
     [1, []],

@@ -1,7 +1,7 @@
 /**
- * The floor of a cold start's Node side (test/bench/startup.bench.ts): plain Node opens the offline database
- * read-only and reads the library's first page, the query behind the first course card, then exits. Bundled with
- * esbuild before it is run, like the browser host.
+ * The floor of a cold start's Node side (test/bench/startup.bench.ts): plain Node opens the offline
+ * database read-only and reads the library's first page, the query behind the first course card,
+ * then exits. Bundled with esbuild before it is run, like the browser host.
  */
 import { getLibraryPage, openReadConnection } from '../../../electron/core/db';
 

@@ -1,6 +1,7 @@
 /**
- * The startup bench's window side: the browser host spawned as `npm run demo` runs it, timed to the first course card
- * painted in Chromium and to search results after the last key; and the floors it is read against.
+ * The startup bench's window side: the browser host spawned as `npm run demo` runs it, timed to the
+ * first course card painted in Chromium and to search results after the last key; and the floors it
+ * is read against.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,10 +13,11 @@ import { percentile } from '../types';
 const median = (values: readonly number[]) => percentile(values, 50);
 
 /**
- * Records, in the page, when the first course card is on screen (the frame after it is in the DOM), on the screen the
- * app opens on, Today (its "Continue learning" cards), or the library's card when it opens there:
- * - `__firstCard`: the first card of any kind, the last session's first frame included (its cards carry
- *   data-frame-testid: electron/core/desktop/first-screen.ts), as the student sees it;
+ * Records, in the page, when the first course card is on screen (the frame after it is in the DOM),
+ * on the screen the app opens on, Today (its "Continue learning" cards), or the library's card when
+ * it opens there:
+ * - `__firstCard`: the first card of any kind, the last session's first frame included (its cards
+ *   carry data-frame-testid: electron/core/desktop/first-screen.ts), as the student sees it;
  * - `__liveCard`: the live app's own card, the frame gone (renderer/src/state/first-screen.ts).
  */
 const FIRST_CARD_PAINT = `
@@ -78,8 +80,9 @@ async function spawnHost(entry: string, dataDir: string): Promise<Host> {
 }
 
 /**
- * Spawn to first course card painted (`ms`, the last session's frame included) and to the live app's own card
- * (`liveMs`); the host's RSS then (its core open, the window's first calls answered). The host is left running.
+ * Spawn to first course card painted (`ms`, the last session's frame included) and to the live
+ * app's own card (`liveMs`); the host's RSS then (its core open, the window's first calls
+ * answered). The host is left running.
  */
 export async function coldStart(
   browser: Browser,
@@ -112,12 +115,16 @@ export async function coldStart(
   return { ms: paintedAt - spawnedAt, liveMs: liveAt - spawnedAt, rss, host, page };
 }
 
-/** Types `word` key by key and returns the time from the last key's event to the frame after its results show. */
+/**
+ * Types `word` key by key and returns the time from the last key's event to the frame after its
+ * results show.
+ */
 export async function lastKeyToResults(page: Page, word: string): Promise<number> {
   const input = page.getByTestId('search-input');
   await input.fill('');
-  // Installed before the first key: records the last key's event time, and the frame after the results for the
-  // whole word are on screen (the search screen's data-results-for names the text its results answer).
+  // Installed before the first key: records the last key's event time, and the frame after the
+  // results for the whole word are on screen (the search screen's data-results-for names the text
+  // its results answer).
   await page.evaluate(`(() => {
     window.__lastKey = undefined;
     window.__painted = undefined;
@@ -147,7 +154,10 @@ export async function lastKeyToResults(page: Page, word: string): Promise<number
   return painted - lastKey;
 }
 
-/** Chromium loading an empty page to its first frame (same browser, a fresh context, served from loopback). */
+/**
+ * Chromium loading an empty page to its first frame (same browser, a fresh context, served from
+ * loopback).
+ */
 export async function chromiumFloor(browser: Browser, runs: number): Promise<number> {
   const server = createServer((_, res) =>
     res

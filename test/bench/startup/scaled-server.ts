@@ -1,6 +1,7 @@
 /**
- * Child process for test/bench/startup.bench.ts: the embedded server with the `large` seed multiplied by argv[2]
- * (1, 2, 4, 8: courses, payments and notifications; 60 lectures a course), in its own process, plus a member token.
+ * Child process for test/bench/startup.bench.ts: the embedded server with the `large` seed
+ * multiplied by argv[2] (1, 2, 4, 8: courses, payments and notifications; 60 lectures a course), in
+ * its own process, plus a member token.
  */
 import { createEmbeddedServer } from '../../../embedded-server/index';
 import { DEFAULT_LARGE } from '../../../embedded-server/seed/content';

@@ -11,8 +11,8 @@ afterEach(() => {
 });
 
 /**
- * An archive killed while it is written (kill -9: no handler runs) leaves nothing that looks like an archive: only
- * the hidden partial folder, removed by the next archive written there.
+ * An archive killed while it is written (kill -9: no handler runs) leaves nothing that looks like
+ * an archive: only the hidden partial folder, removed by the next archive written there.
  */
 describe('an archive is written atomically', () => {
   it('a child killed mid-write leaves no complete-looking archive', async () => {

@@ -1,6 +1,6 @@
 /**
- * Child of archive-atomic.test.ts: writes a large archive into argv[2] and tells the parent when half of it is on
- * disk, so the parent can kill it (SIGKILL) in the middle of the write.
+ * Child of archive-atomic.test.ts: writes a large archive into argv[2] and tells the parent when
+ * half of it is on disk, so the parent can kill it (SIGKILL) in the middle of the write.
  */
 import { writeArchiveFolder } from '../../../electron/core/export/archive-write';
 

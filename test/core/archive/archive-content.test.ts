@@ -24,9 +24,10 @@ function filesUnder(dir: string): string[] {
 const HOSTILE = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 
 /**
- * A school's archive from a real site and core: one folder with index.html (courses with outlines, progress and
- * dates, notes, purchases with receipts and payments, products, events, notices), archive.json, the notes as
- * Markdown and the receipts. Never a token, and what the site (or the student) wrote as markup is text.
+ * A school's archive from a real site and core: one folder with index.html (courses with outlines,
+ * progress and dates, notes, purchases with receipts and payments, products, events, notices),
+ * archive.json, the notes as Markdown and the receipts. Never a token, and what the site (or the
+ * student) wrote as markup is text.
  */
 describe('a school archive (real site, real core)', () => {
   let dir: string;
@@ -91,8 +92,8 @@ describe('a school archive (real site, real core)', () => {
       expect(index).toContain(c.title.replace(/&/g, '&amp;'));
     expect(index).toContain(lecture.title.replace(/&/g, '&amp;'));
     expect(index).toContain('12:34');
-    // No script, no image, no request: the page's CSP forbids them, and nothing of the site's or student's markup is
-    // markup.
+    // No script, no image, no request: the page's CSP forbids them, and nothing of the site's or
+    // student's markup is markup.
     expect(index).toContain("default-src 'none'");
     for (const f of files.filter((x) => x.endsWith('.html'))) {
       const html = readFileSync(join(folder, f), 'utf8');

@@ -59,7 +59,8 @@ describe('log canary: the core never logs a secret', () => {
     expect(lines.length).toBeGreaterThan(10);
     const all = lines.join('\n');
     for (const s of secrets) expect(all).not.toContain(s as string);
-    // The id_token is not kept, but its pieces must not be logged either: no JWT-looking strings at all.
+    // The id_token is not kept, but its pieces must not be logged either: no JWT-looking strings at
+    // all.
     expect(all).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./);
   });
 
@@ -81,7 +82,8 @@ describe('log canary: the core never logs a secret', () => {
       },
     };
     const site = await h.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
-    // The forged answer is refused (400) and the sign-in keeps waiting for its own: the member cancels it.
+    // The forged answer is refused (400) and the sign-in keeps waiting for its own: the member
+    // cancels it.
     const forged = h.manager.signIn(site.id);
     while (h.tabs.length === 0) await new Promise((r) => setTimeout(r, 10));
     await h.tabs[0];

@@ -7,10 +7,11 @@ import type { MiniAs } from './helpers/mini-as';
 import { autoApproveBrowser, startMiniAs } from './helpers/mini-as';
 
 /**
- * An issuer written as the origin with its "/" path (`https://tenant.example/`), as some providers publish it for an
- * origin-only address. RFC 8414 §3.3 wants the document's issuer identical to the one it was fetched for; for the
- * origin the student typed the app takes `origin` and `origin + "/"`, and from then on compares the callback's iss
- * (RFC 9207) and the id_token's iss (OIDC Core §3.1.3.7) byte for byte with the one the metadata named.
+ * An issuer written as the origin with its "/" path (`https://tenant.example/`), as some providers
+ * publish it for an origin-only address. RFC 8414 §3.3 wants the document's issuer identical to the
+ * one it was fetched for; for the origin the student typed the app takes `origin` and
+ * `origin + "/"`, and from then on compares the callback's iss (RFC 9207) and the id_token's iss
+ * (OIDC Core §3.1.3.7) byte for byte with the one the metadata named.
  */
 describe('an issuer ending in "/" for an origin-only address', () => {
   let as: MiniAs;
@@ -21,7 +22,10 @@ describe('an issuer ending in "/" for an origin-only address', () => {
     await as.close();
   });
 
-  /** The site names `${url}/` everywhere: metadata, OpenID configuration, callback iss and id_token iss. */
+  /**
+   * The site names `${url}/` everywhere: metadata, OpenID configuration, callback iss and id_token
+   * iss.
+   */
   function slashEverywhere(): string {
     const issuer = `${as.url}/`;
     as.metadata = { issuer };

@@ -1,9 +1,10 @@
 /**
  * The same client against a second, independent authorization server that follows the RFCs:
- * node-oidc-provider v9 (PKCE S256, RFC 8707 resource indicators, RFC 9207 iss, RFC 7009 revocation,
- * native-app loopback redirects with any port). Proves the client does not depend on our server's quirks.
- * The spec's `school_id` token field is added with a provider middleware (the spec's own extension); without
- * it the client must refuse the tokens as issued for a different organization.
+ * node-oidc-provider v9 (PKCE S256, RFC 8707 resource indicators, RFC 9207 iss, RFC 7009
+ * revocation, native-app loopback redirects with any port). Proves the client does not depend on
+ * our server's quirks. The spec's `school_id` token field is added with a provider middleware (the
+ * spec's own extension); without it the client must refuse the tokens as issued for a different
+ * organization.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -31,7 +32,10 @@ let issuer = '';
 let httpServer: Server;
 let addSchoolId = true;
 
-/** A browser for the provider's development login and consent pages: fills any login, presses Continue. */
+/**
+ * A browser for the provider's development login and consent pages: fills any login, presses
+ * Continue.
+ */
 async function oidcBrowser(start: string): Promise<void> {
   const jar = new Map<string, string>();
   const send = async (url: string, init: RequestInit = {}) => {
@@ -115,7 +119,8 @@ beforeAll(async () => {
     jwks: { keys: [jwk] },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'account:read', 'account:write'],
     claims: { openid: ['sub'], email: ['email'], profile: ['name', 'picture'] },
-    // Put the scope claims into the id_token so no UserInfo call is needed (spec: a verified id_token suffices).
+    // Put the scope claims into the id_token so no UserInfo call is needed (spec: a verified
+    // id_token suffices).
     conformIdTokenClaims: false,
     findAccount: (_ctx: unknown, id: string) => ({
       accountId: id,
@@ -157,7 +162,8 @@ beforeAll(async () => {
   });
   provider.use(async (ctx, next) => {
     await next();
-    // The spec's extra token fields (school_id, school_subdomain) on every successful token response.
+    // The spec's extra token fields (school_id, school_subdomain) on every successful token
+    // response.
     if (
       addSchoolId &&
       ctx.path === '/token' &&

@@ -22,7 +22,9 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Runs a sign-in whose browser is the scripted one; returns the outcome and what the tab showed. */
+/**
+ * Runs a sign-in whose browser is the scripted one; returns the outcome and what the tab showed.
+ */
 async function signInWith(
   browserOptions: ScriptedBrowserOptions,
   overrides: Partial<SignInOptions> = {},

@@ -245,13 +245,15 @@ describe('refresh margin proportional to the token lifetime', () => {
       clock,
       resolveSite: () => ({ origin: as.url, tokenEndpoint: `${as.url}/token` }),
     });
-    // One call a second for 40 s: the first token serves until 27 s (3 s margin), the refreshed one after that.
+    // One call a second for 40 s: the first token serves until 27 s (3 s margin), the refreshed one
+    // after that.
     for (let i = 0; i < 40; i++) {
       await tokens.getAccessToken('s1');
       now += 1000;
     }
     expect(as.requests.filter((r) => r.path === '/token')).toHaveLength(1);
-    // Where the lifetime is not known (a record saved before it was kept) the fixed 60 s margin still applies.
+    // Where the lifetime is not known (a record saved before it was kept) the fixed 60 s margin
+    // still applies.
     await vault.put('s1', {
       ...(await vault.get('s1'))!,
       expiresAt: now + 50_000,
@@ -263,7 +265,10 @@ describe('refresh margin proportional to the token lifetime', () => {
 });
 
 describe('the browser tab shows the app verdict after the exchange and the identity check', () => {
-  /** A browser that is signed in at the site and consents; resolves with the page the app's loopback answered. */
+  /**
+   * A browser that is signed in at the site and consents; resolves with the page the app's loopback
+   * answered.
+   */
   async function signInShowing(language = 'en-US,en;q=0.9') {
     let page!: Promise<string>;
     const metadata = await discover(as.url, { fetch: f });

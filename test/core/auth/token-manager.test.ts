@@ -169,7 +169,8 @@ describe('access tokens: single-flight refresh (spec token pair lifecycle)', () 
 describe('refresh answered for another organization (spec "Token response": school_id)', () => {
   it('goes to sign-in-needed after one refresh instead of refreshing again on every call', async () => {
     const { clock, h, siteId, server } = await setup();
-    // The site now answers refreshes of this pair for another school (a refresh copies the record's school_id).
+    // The site now answers refreshes of this pair for another school (a refresh copies the record's
+    // school_id).
     const other = server.db
       .prepare(
         'SELECT id FROM schools WHERE id <> (SELECT school_id FROM token_pairs LIMIT 1) LIMIT 1',
@@ -327,8 +328,8 @@ describe('a failing refresh never wipes a newer sign-in', () => {
     expect((await h.manager.signIn(siteId)).status).toBe('ready');
     const fresh = await vault.get(siteId);
     expect(fresh?.refreshToken).not.toBe(old?.refreshToken);
-    // The sign-in revokes the pair it replaced (spec, Authentication 10): wait until that is done, then let
-    // the old refresh reach the server, which refuses it with invalid_grant.
+    // The sign-in revokes the pair it replaced (spec, Authentication 10): wait until that is done,
+    // then let the old refresh reach the server, which refuses it with invalid_grant.
     await until(
       async () => (await vault.listPendingRevocations()).length === 0,
       'the old pair to be revoked',
@@ -350,7 +351,8 @@ describe('a failing refresh never wipes a newer sign-in', () => {
   it('invalid_grant for a refresh token that is no longer the stored one clears nothing (the record is read again)', async () => {
     const { clock, h, siteId, vault, server, tokenEndpoint } = await setup();
     const old = await vault.get(siteId);
-    // A genuine second pair for the same member and client, from a sign-in on another device's data dir.
+    // A genuine second pair for the same member and client, from a sign-in on another device's data
+    // dir.
     const other = await createHarness({ clock });
     cleanups.push(() => other.close());
     const otherSite = await other.manager.add({ baseUrl: server.url, clientId: 'demo-desktop' });
@@ -365,7 +367,8 @@ describe('a failing refresh never wipes a newer sign-in', () => {
       (error: unknown) => ({ error }),
     );
     await held.reached;
-    // Another writer stores the new pair (without going through this token manager) and the old grant dies.
+    // Another writer stores the new pair (without going through this token manager) and the old
+    // grant dies.
     const stored = {
       ...old!,
       accessToken: pair!.accessToken,

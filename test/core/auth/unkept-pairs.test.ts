@@ -1,8 +1,9 @@
 /**
- * Whatever the app receives and does not keep, it revokes (RFC 7009 §2.1; ARCHITECTURE "data from a site is
- * untrusted input"). Each path is proved at the server: the refresh token the app was given no longer works there.
- * The embedded server answers as usual; the harness changes its answer on the way to the app where the test needs
- * an answer the app refuses (what the server issued is live there all the same).
+ * Whatever the app receives and does not keep, it revokes (RFC 7009 §2.1; ARCHITECTURE "data from a
+ * site is untrusted input"). Each path is proved at the server: the refresh token the app was given
+ * no longer works there. The embedded server answers as usual; the harness changes its answer on
+ * the way to the app where the test needs an answer the app refuses (what the server issued is live
+ * there all the same).
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,7 +98,8 @@ describe('a pair the app refuses is revoked at the site (RFC 7009)', () => {
       (error: unknown) => ({ error }),
     );
     await held.reached;
-    // Another writer (a sign-in on another path) stores a different pair while the refresh is on the wire.
+    // Another writer (a sign-in on another path) stores a different pair while the refresh is on
+    // the wire.
     const stored = {
       ...old!,
       accessToken: 'at_other_writer',

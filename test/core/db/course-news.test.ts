@@ -15,9 +15,9 @@ import {
 import type { Channel } from '../../../electron/common/ipc-contract';
 
 /**
- * "New since last sync" (db/course-news.ts) against a real site: lectures the school adds to a course between two
- * syncs show on that course only, add up over syncs until the course is opened, and opening it clears them. The
- * first sync marks nothing (everything is new then).
+ * "New since last sync" (db/course-news.ts) against a real site: lectures the school adds to a
+ * course between two syncs show on that course only, add up over syncs until the course is opened,
+ * and opening it clears them. The first sync marks nothing (everything is new then).
  */
 describe('new lectures since the last sync (real site, real core)', () => {
   let dir: string;

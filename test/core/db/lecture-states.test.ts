@@ -5,7 +5,10 @@ import { closeDatabases, databaseAt, NOW, openDb, tempFile, withSite } from './p
 
 afterEach(closeDatabases);
 
-/** A lecture state the spec does not name (a site that added one) is kept and shown as "unknown", never a failed sync. */
+/**
+ * A lecture state the spec does not name (a site that added one) is kept and shown as "unknown",
+ * never a failed sync.
+ */
 describe('lecture states the app does not know (migration 011)', () => {
   const withState = (state: string) =>
     course('c1', {

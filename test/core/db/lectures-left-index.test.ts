@@ -6,8 +6,9 @@ import { closeDatabases, NOW, recording, withSite } from './pages-scaffold';
 afterEach(closeDatabases);
 
 /**
- * Migration 017: what is left of a course (its open lectures and their length) is counted from lectures_left alone,
- * never from the table's rows: the progress summary's paces and the library's cards read it for every course.
+ * Migration 017: what is left of a course (its open lectures and their length) is counted from
+ * lectures_left alone, never from the table's rows: the progress summary's paces and the library's
+ * cards read it for every course.
  */
 describe('what is left of a course, read from an index alone (migration 017)', () => {
   const courses = [

@@ -153,7 +153,8 @@ describe('library power tools: filters, orders, time left, every school', () => 
   it('orders by recent activity, access ending soonest, progress and title, and pages in that order', () => {
     const db = withSite({ courses });
     const by = (sort: LibrarySort) => ids(getLibraryPage(db, 's', NOW, { sort }));
-    // Last watched first (a on 06-09, then the fixtures' 02-01 for d, then c on 05-01...), else the enrolment date.
+    // Last watched first (a on 06-09, then the fixtures' 02-01 for d, then c on 05-01...), else the
+    // enrolment date.
     expect(by('recent')).toEqual(['a', 'c', 'd', 'b', 'e']);
     // Open access soonest first (a, e), then ended (d), then lifetime in the school's order.
     expect(by('ending')).toEqual(['a', 'e', 'd', 'b', 'c']);
@@ -226,7 +227,8 @@ describe('library power tools: filters, orders, time left, every school', () => 
 });
 
 describe('library pages in every order: the pages put together are the whole list', () => {
-  // Few distinct values, so most courses tie on the order's first key and only the school's order separates them.
+  // Few distinct values, so most courses tie on the order's first key and only the school's order
+  // separates them.
   const shape = fc.record({
     site: fc.constantFrom('one', 'two'),
     title: fc.constantFrom('alpha', 'Alpha', 'beta'),

@@ -27,7 +27,10 @@ afterEach(closeDatabases);
 const PAST = '2026-05-01T00:00:00.000Z';
 const FUTURE = '2026-07-01T00:00:00.000Z';
 
-/** The course's order as the spec's data says it, independent of the database: sections, then lectures, by position. */
+/**
+ * The course's order as the spec's data says it, independent of the database: sections, then
+ * lectures, by position.
+ */
 function referenceOrder(c: CourseRecord): OrderedLecture[] {
   const byPosition = <T extends { position: number }>(xs: readonly T[]) =>
     [...xs].sort((a, b) => a.position - b.position);
@@ -58,7 +61,10 @@ const expected = (c: CourseRecord) =>
     NOW.getTime(),
   );
 
-/** Courses with every shape a site may send: tied and unsorted positions, every state, locks, a last lecture anywhere. */
+/**
+ * Courses with every shape a site may send: tied and unsorted positions, every state, locks, a last
+ * lecture anywhere.
+ */
 const courses = fc
   .array(
     fc.record({
@@ -117,7 +123,8 @@ const courses = fc
         })),
       });
     });
-    // The last watched lecture: one of the course's own, another course's, or one the site no longer has.
+    // The last watched lecture: one of the course's own, another course's, or one the site no
+    // longer has.
     return records.map((c, ci): CourseRecord => {
       const { last } = shapes[ci]!;
       if (last === null) return c;
@@ -141,7 +148,8 @@ describe('next steps from the stored lecture order (migration 018)', () => {
     fc.assert(
       fc.property(courses, (records) => {
         const db = withSite({ courses: records });
-        // A second school with the same course ids, nothing watched there: "All schools" must not mix them up.
+        // A second school with the same course ids, nothing watched there: "All schools" must not
+        // mix them up.
         const unwatched = records.map((c) => ({ ...c, lastWatchedLecture: null }));
         ensureSite(db, 't', NOW);
         commitSnapshot(db, 't', { courses: unwatched });
@@ -187,7 +195,8 @@ describe('next steps from the stored lecture order (migration 018)', () => {
       .prepare(`EXPLAIN QUERY PLAN ${picks[0]!}`)
       .all({ siteId: 's', ids: '["c1"]' })
       .map((r) => (r as { detail: string }).detail);
-    // Every read of lectures, courses and sections goes by key: a page's id, a course's lectures in order, a row's id.
+    // Every read of lectures, courses and sections goes by key: a page's id, a course's lectures in
+    // order, a row's id.
     const tableSteps = plan.filter((d) => /^(SCAN|SEARCH) (n|l|lw|c|s)\b/.test(d));
     expect(tableSteps.length, plan.join('\n')).toBeGreaterThanOrEqual(7);
     for (const d of tableSteps) {

@@ -12,9 +12,10 @@ import { closeDatabases, NOW, withSite } from './pages-scaffold';
 afterEach(closeDatabases);
 
 /**
- * The same fact, the same everywhere: for any course (lectures in any state, the last one watched anywhere in it,
- * access ending any time), My courses' card, the course screen's rows and next step, Today, the progress summary's
- * pace and the course's calendar file say the same about what is done, what is left and how many days are left.
+ * The same fact, the same everywhere: for any course (lectures in any state, the last one watched
+ * anywhere in it, access ending any time), My courses' card, the course screen's rows and next
+ * step, Today, the progress summary's pace and the course's calendar file say the same about what
+ * is done, what is left and how many days are left.
  */
 
 interface Lecture {
@@ -166,7 +167,8 @@ describe('one function per derived fact, on every screen and in every export', (
           });
         else expect(pace).toBeUndefined();
 
-        // Days of access left: Today's notice and My courses' line read one date through one function.
+        // Days of access left: Today's notice and My courses' line read one date through one
+        // function.
         const today = getToday(db, NOW);
         const ending = today.attention.find((a) => a.kind === 'access-ending');
         if (ending && ending.kind === 'access-ending') expect(ending.endsAt).toBe(card.expireDate);

@@ -7,7 +7,10 @@ import { openTestDatabase } from '../../helpers/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
 import type { SiteSnapshot } from '../../../electron/core/db/records';
 
-/** Databases in temporary folders for the page and view tests; `closeDatabases` after each test removes them. */
+/**
+ * Databases in temporary folders for the page and view tests; `closeDatabases` after each test
+ * removes them.
+ */
 
 export const NOW = new Date('2026-06-10T00:00:00.000Z');
 const dirs: string[] = [];
@@ -31,8 +34,9 @@ export function openDb(file = tempFile()): ReadWriteDB {
 }
 
 /**
- * A database in `file` as the app at schema `version` left it (its migrations up to that one, nothing later), for
- * the migration tests: the caller writes the old rows, closes it, and opens it again with openDb to migrate it.
+ * A database in `file` as the app at schema `version` left it (its migrations up to that one,
+ * nothing later), for the migration tests: the caller writes the old rows, closes it, and opens it
+ * again with openDb to migrate it.
  */
 export function databaseAt(version: number, file: string): Database.Database {
   const db = new Database(file);
@@ -42,7 +46,10 @@ export function databaseAt(version: number, file: string): Database.Database {
   return db;
 }
 
-/** The connection as the views see it, with the SQL of every statement they prepare (for their query plans). */
+/**
+ * The connection as the views see it, with the SQL of every statement they prepare (for their query
+ * plans).
+ */
 export function recording(db: ReadWriteDB): { db: ReadWriteDB; sql: string[] } {
   const sql: string[] = [];
   const spy = new Proxy(db, {

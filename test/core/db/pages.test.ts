@@ -47,7 +47,8 @@ describe('billing pages: orders newest first, a page at a time', () => {
       totals.add(page.total);
       offset = page.nextOffset;
     }
-    // T1 is dated by its first payment (day 1) although its second one is the newest payment of all.
+    // T1 is dated by its first payment (day 1) although its second one is the newest payment of
+    // all.
     expect(seen).toEqual(['T7', 'T6', 'T5', 'T4', 'T3', 'T2', 'T1']);
     expect([...totals]).toEqual([7]);
     const t1 = getOrdersPage(db, 's', NOW, { offset: 6, limit: 3 });
@@ -104,7 +105,8 @@ describe('billing pages: orders newest first, a page at a time', () => {
   const codes = [
     payment('a', { ...unpaid, tradeNo: 'A', codeNo: '111', expiredAt: '2026-06-20T00:00:00.000Z' }),
     payment('b', { ...unpaid, tradeNo: 'B', codeNo: '222', expiredAt: '2026-06-12T00:00:00.000Z' }),
-    // The same instant as B's deadline written with an offset: SQLite reads both the same (006 expires_ms).
+    // The same instant as B's deadline written with an offset: SQLite reads both the same (006
+    // expires_ms).
     payment('c', {
       ...unpaid,
       tradeNo: 'C',
@@ -129,7 +131,8 @@ describe('billing pages: orders newest first, a page at a time', () => {
       pendingCount: 4,
       pendingInstructions: getPayableInstructionsPage(db, 's', NOW, { limit: 5 }).items,
     });
-    // At B's (and C's) deadline exactly: both expired, in the page, the summary and the orders alike.
+    // At B's (and C's) deadline exactly: both expired, in the page, the summary and the orders
+    // alike.
     const deadline = at('2026-06-12T00:00:00.000Z');
     expect(getPayableInstructionsPage(db, 's', deadline).items.map((p) => p.paymentId)).toEqual([
       'a',
@@ -148,7 +151,8 @@ describe('billing pages: orders newest first, a page at a time', () => {
       isExpired: true,
     });
     expect(orders.A).toMatchObject({ summaryState: 'awaiting_payment' });
-    // A millisecond before, still payable (the memoised summary was computed for a later clock: recomputed).
+    // A millisecond before, still payable (the memoised summary was computed for a later clock:
+    // recomputed).
     expect(getBillingSummary(db, 's', at('2026-06-11T23:59:59.999Z')).pendingCount).toBe(4);
     expect(
       getOrdersPage(db, 's', at('2026-06-11T23:59:59.999Z')).items.find((o) => o.tradeNo === 'B')!

@@ -21,8 +21,9 @@ type PaymentOfQuery = NonNullable<
   ResultOf<typeof PaymentsQuery>['viewer']
 >['payments']['nodes'][number];
 
-// Checked by the compiler (npm run typecheck): the records are the sync documents' results, so a field a query
-// asks for cannot be missing from its record, and one the query drops cannot linger in it.
+// Checked by the compiler (npm run typecheck): the records are the sync documents' results, so a
+// field a query asks for cannot be missing from its record, and one the query drops cannot linger
+// in it.
 describe('the stored records are the results of the sync documents', () => {
   it('have exactly the fields each query asks for', () => {
     expectTypeOf<keyof CourseRecord>().toEqualTypeOf<keyof CourseOfQuery>();

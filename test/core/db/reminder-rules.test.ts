@@ -26,8 +26,9 @@ const ONLY = (rules: Rules): Rules => ({
 });
 
 /**
- * The demo school synced over HTTP into a real offline database at T0: UX Writing (unfinished) ends at T0 + 3 days,
- * the live Q&A starts at T0 + 1 day, and two payment codes expire at T0 + 2 and + 3 days.
+ * The demo school synced over HTTP into a real offline database at T0: UX Writing (unfinished) ends
+ * at T0 + 3 days, the live Q&A starts at T0 + 1 day, and two payment codes expire at T0 + 2 and + 3
+ * days.
  */
 async function synced() {
   const site = await startSite({ site: 'demo', clock: { now: () => T0 } });
@@ -88,7 +89,8 @@ describe('reminders by the student’s rules', () => {
     const { db, file } = await synced();
     runner(db, {})(T0, 'demo');
     db.close();
-    // The app comes back 2 days and 3 hours later: the 3-day and 1-day leads of UX Writing both passed.
+    // The app comes back 2 days and 3 hours later: the 3-day and 1-day leads of UX Writing both
+    // passed.
     const reopened = openOfflineDatabase(file).db;
     const run = runner(reopened, { 'access-ending': on(4320, 1440) });
     const late = run(T0 + 2 * DAY + 3 * HOUR);
@@ -135,7 +137,8 @@ describe('reminders by the student’s rules', () => {
       { kind: 'event-starting', snoozed: true, late: false },
     ]);
     expect(run(T0 + 13.1 * HOUR)).toEqual([]);
-    // The 1-hour lead is snoozed past the start: the event is over by then, so nothing is said, and the row goes.
+    // The 1-hour lead is snoozed past the start: the event is over by then, so nothing is said, and
+    // the row goes.
     expect(run(T0 + 23 * HOUR)).toHaveLength(1);
     snooze(T0 + 25 * HOUR, T0 + 23 * HOUR);
     expect(run(T0 + 25 * HOUR)).toEqual([]);

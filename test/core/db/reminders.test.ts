@@ -17,9 +17,9 @@ const ALL_ON: Record<ReminderKind, boolean> = {
 };
 
 /**
- * The demo school seeded at a fixed instant T0 and synced over HTTP into a real offline database: UX Writing (half
- * done) ends at T0 + 3 days, the live Q&A starts at T0 + 1 day, Machine Learning's last section unlocks at T0 + 7,
- * 14 and 21 days.
+ * The demo school seeded at a fixed instant T0 and synced over HTTP into a real offline database:
+ * UX Writing (half done) ends at T0 + 3 days, the live Q&A starts at T0 + 1 day, Machine Learning's
+ * last section unlocks at T0 + 7, 14 and 21 days.
  */
 async function synced(sites: readonly ('demo' | 'demo2')[] = ['demo']) {
   const T0 = Date.parse('2026-11-25T08:00:00.000Z');
@@ -123,7 +123,8 @@ describe('reminders over the synced demo school', () => {
   it('a lecture seen locked that the site then sends open (early, or without a date) is announced once', async () => {
     const { db, T0 } = await synced();
     run(db, T0, 'demo');
-    // The second drip lecture (due at T0 + 14 days) is opened early; the third loses its date and opens too.
+    // The second drip lecture (due at T0 + 14 days) is opened early; the third loses its date and
+    // opens too.
     const locked = db
       .prepare(
         "SELECT id, unlock_at FROM lectures WHERE course_id = 'crs_machine_learning' AND is_locked = 1 ORDER BY unlock_at",
@@ -138,7 +139,8 @@ describe('reminders over the synced demo school', () => {
     );
     expect(run(db, T0 + HOUR)).toMatchObject([{ kind: 'lecture-unlocked', count: 2 }]);
     expect(run(db, T0 + 2 * HOUR)).toEqual([]);
-    // When the early one's date comes, it is not announced again; the first drip lecture, on its date, is.
+    // When the early one's date comes, it is not announced again; the first drip lecture, on its
+    // date, is.
     expect(run(db, T0 + 15 * DAY)).toMatchObject([{ kind: 'lecture-unlocked', count: 1 }]);
     const opened = db
       .prepare(

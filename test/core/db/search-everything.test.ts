@@ -10,8 +10,9 @@ import { createSyncService } from '../../../electron/core/sync';
 import { openTempDb, startSite } from '../sync/helpers/setup';
 
 /**
- * Search everything, with context: the demo seed's two schools synced over HTTP into one real SQLite file, as the
- * app does it; each kind found by a word only it holds, filters by kind and school, and hostile input.
+ * Search everything, with context: the demo seed's two schools synced over HTTP into one real
+ * SQLite file, as the app does it; each kind found by a word only it holds, filters by kind and
+ * school, and hostile input.
  */
 async function twoSchools() {
   const [demo, demo2] = await Promise.all([startSite(), startSite({ site: 'demo2' })]);
@@ -74,7 +75,8 @@ describe('search everything, with context (every kind, every school)', () => {
     expect(instructor).toMatchObject({ id: 'Mei-Ling Chen 陳美玲', courseId: 'crs_data_analysis' });
     expect(instructor.context.courseCount).toBeGreaterThanOrEqual(1);
 
-    // An order by its trade number: the order's total and state as Purchases shows them; both its payments too.
+    // An order by its trade number: the order's total and state as Purchases shows them; both its
+    // payments too.
     const byTrade = find('T202611000003');
     // The order, once (its payments are found by their own numbers, and listed in it).
     expect(byTrade.map((h) => [h.kind, h.id])).toEqual([['order', 'T202611000003']]);
@@ -101,7 +103,8 @@ describe('search everything, with context (every kind, every school)', () => {
       siteId: 'demo',
       title: 'Grammar Poster 文法海報',
     });
-    // An event by its place (the registration's title is the event's; location and ticket are found too).
+    // An event by its place (the registration's title is the event's; location and ticket are found
+    // too).
     expect(first(find('Da-an District'), 'event')).toMatchObject({
       id: 'reg_workshop_taipei',
       title: 'Calligraphy Workshop 書法實體工作坊',

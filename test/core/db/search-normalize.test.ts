@@ -18,9 +18,9 @@ const en = JSON.parse(readFileSync('renderer/src/i18n/en.json', 'utf8')) as Bill
 const zhTW = JSON.parse(readFileSync('renderer/src/i18n/zh-TW.json', 'utf8')) as Billing;
 
 /**
- * The index and the query in one form (db/search/normalize.ts): a title is found by itself, typed or pasted, whatever
- * widths of punctuation either side used. And an order is found by the words of its states and kinds in both
- * languages and by its tickets' names.
+ * The index and the query in one form (db/search/normalize.ts): a title is found by itself, typed
+ * or pasted, whatever widths of punctuation either side used. And an order is found by the words of
+ * its states and kinds in both languages and by its tickets' names.
  */
 
 /** Punctuation of both languages, in the widths a school's title or a student's typing may use. */
@@ -132,7 +132,8 @@ describe('search: the query and the index in one form (NFKC)', () => {
   });
 
   it('a hit shows the school’s own title, full-width colon and digit kept, however the query was typed', () => {
-    // The index matches in NFKC ("：" is ":" there, "１" is "1"); the title the student reads is the school's.
+    // The index matches in NFKC ("：" is ":" there, "１" is "1"); the title the student reads is the
+    // school's.
     const title = '線上問答：資料職涯（第１期）';
     const db = withSite({
       courses: [course('c1', { title }), course('c2', { title: 'Something else entirely' })],

@@ -15,9 +15,9 @@ import { course, notification, payment } from './fixtures';
 import { openTestDatabase, type ReadWriteDB } from '../../helpers/db';
 
 /**
- * Search reads only the searched site's runs of rowids (migration 009 search_ranges) and ranks a bounded number of
- * matches per run. Real SQLite files; the reference is the query search() ran before: every match of every site
- * ranked by FTS5, then filtered by site.
+ * Search reads only the searched site's runs of rowids (migration 009 search_ranges) and ranks a
+ * bounded number of matches per run. Real SQLite files; the reference is the query search() ran
+ * before: every match of every site ranked by FTS5, then filtered by site.
  */
 const dirs: string[] = [];
 const dbs: ReadWriteDB[] = [];
@@ -50,7 +50,10 @@ function fill(db: ReadWriteDB, siteId: string, courses: number): void {
   });
 }
 
-/** search() before search_ranges: FTS5 ranks every match of every site, the site filter applies after. */
+/**
+ * search() before search_ranges: FTS5 ranks every match of every site, the site filter applies
+ * after.
+ */
 function reference(db: ReadWriteDB, siteId: string, query: string): string[] {
   const parsed = parseSearch(query)!;
   return db
@@ -85,7 +88,8 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
         ).toEqual(reference(db, site, query));
       }
     }
-    // b's rewritten courses hold a run after all of c's rows; its unchanged notices kept theirs, before c's.
+    // b's rewritten courses hold a run after all of c's rows; its unchanged notices kept theirs,
+    // before c's.
     const run = db
       .prepare('SELECT first_rowid FROM search_ranges WHERE site_id = ? AND kind = ?')
       .pluck();
@@ -96,7 +100,8 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
   it('a common word ranks the first RANKED_PER_RUN matches of each run, not every one of them', () => {
     const db = openDb();
     ensureSite(db, 's', NOW);
-    // The best match for "cooking" (the shortest title) comes last, after RANKED_PER_RUN longer ones.
+    // The best match for "cooking" (the shortest title) comes last, after RANKED_PER_RUN longer
+    // ones.
     const n = RANKED_PER_RUN + 20;
     commitSnapshot(db, 's', {
       courses: [
@@ -144,8 +149,8 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     expect(db.prepare("SELECT count(*) FROM search_ranges WHERE site_id = 'a'").pluck().get()).toBe(
       0,
     );
-    // As version 8 left it: no search_ranges (nor what later versions add: lecture_completions, the kinds 014
-    // indexes); the migrations fill them from the rows.
+    // As version 8 left it: no search_ranges (nor what later versions add: lecture_completions, the
+    // kinds 014 indexes); the migrations fill them from the rows.
     db.exec(
       "DROP TABLE search_ranges; DROP INDEX lectures_locked; DROP TABLE lecture_completions; DELETE FROM search_index WHERE kind = 'instructor'; ALTER TABLE courses DROP COLUMN display",
     );
@@ -227,7 +232,8 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
       ]),
     );
     expect(before.a[0]).toContain('course:a-c1');
-    // As version 13 left it: none of these kinds in the index, and courses without their instructor's name.
+    // As version 13 left it: none of these kinds in the index, and courses without their
+    // instructor's name.
     db.exec(
       `DELETE FROM search_index WHERE kind IN ${NEW}; DELETE FROM search_ranges WHERE kind IN ${NEW}`,
     );
@@ -242,7 +248,8 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     const next = db.prepare('SELECT next_rowid FROM search_state').pluck().get() as number;
     migrate(db, MIGRATIONS);
     expect({ a: found('a'), b: found('b') }).toEqual(before);
-    // Rowids never used before, each site's rows of a kind in one run, and the next rebuild goes on after them.
+    // Rowids never used before, each site's rows of a kind in one run, and the next rebuild goes on
+    // after them.
     const runs = db
       .prepare(
         `SELECT site_id, kind, first_rowid, last_rowid FROM search_ranges WHERE kind IN ${NEW} ORDER BY first_rowid`,

@@ -9,9 +9,10 @@ import { closeDatabases, NOW, openDb, tempFile, withSite } from './pages-scaffol
 afterEach(closeDatabases);
 
 /**
- * One sanitiser for every view of a site's text (site-values.ts siteText): a school's titles carrying line breaks,
- * bidi overrides and invisible characters reach no view with them, whichever screen shows them: Today's cards,
- * every course's next step, and search hits (title, snippet and context), as the library and course screens already.
+ * One sanitiser for every view of a site's text (site-values.ts siteText): a school's titles
+ * carrying line breaks, bidi overrides and invisible characters reach no view with them, whichever
+ * screen shows them: Today's cards, every course's next step, and search hits (title, snippet and
+ * context), as the library and course screens already.
  */
 const HOSTILE =
   // eslint-disable-next-line no-control-regex -- finding control characters is this pattern's job
@@ -99,7 +100,8 @@ describe('every view of a site’s text goes through the one sanitiser', () => {
     const db = openDb(file);
     ensureSite(db, 's', NOW);
     commitSnapshot(db, 's', { courses: [hostileCourse()] });
-    // One row as schema 18 wrote it (the site's text as sent), then the database opened as one of schema 18.
+    // One row as schema 18 wrote it (the site's text as sent), then the database opened as one of
+    // schema 18.
     db.prepare("UPDATE search_index SET title = ? WHERE kind = 'course'").run(
       '線上問答：資料職涯\n\u202Eevil',
     );
@@ -116,7 +118,8 @@ describe('every view of a site’s text goes through the one sanitiser', () => {
     expect(
       migrated.prepare("SELECT title FROM search_index WHERE kind = 'course'").pluck().get(),
     ).toBe('線上問答:資料職涯 evil');
-    // What the hit shows is the course's own title (the index's search form is for matching), cleaned all the same.
+    // What the hit shows is the course's own title (the index's search form is for matching),
+    // cleaned all the same.
     expect(hits[0]!.title).toBe(siteText(hostile('Course')));
     expect(hits[0]!.title).not.toMatch(HOSTILE);
     expect(hits[0]!.snippet).not.toMatch(HOSTILE);

@@ -78,8 +78,8 @@ describe('commitSnapshot (one transaction per site)', () => {
       'subscriptions',
     ]);
     expect(commitSnapshot(db, 's', snapshot('s'))).toEqual([]);
-    // A local mark-read the site refused (entry now 'failed', not pending): the next commit shows the server's value
-    // even though the inbox part did not change.
+    // A local mark-read the site refused (entry now 'failed', not pending): the next commit shows
+    // the server's value even though the inbox part did not change.
     const entry = enqueueChange(
       db,
       's',

@@ -153,7 +153,8 @@ describe('corrupt database recovery', () => {
         NOW,
       );
       db.pragma('wal_checkpoint(TRUNCATE)');
-      // Find a leaf page of the lectures table and overwrite its cells (dbstat: https://sqlite.org/dbstat.html).
+      // Find a leaf page of the lectures table and overwrite its cells (dbstat:
+      // https://sqlite.org/dbstat.html).
       const page = db
         .prepare(
           "SELECT pageno FROM dbstat WHERE name = 'lectures' AND pagetype = 'leaf' LIMIT 1 OFFSET 3",

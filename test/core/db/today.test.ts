@@ -76,7 +76,8 @@ describe('the Today home, synced over HTTP from both demo schools', () => {
     expect(getToday(db, new Date()).attention.filter((a) => a.kind === 'lecture-unlocked')).toEqual(
       [],
     );
-    // Eight days on, without a sync: the first drip lecture of the machine-learning course (7 days) is open.
+    // Eight days on, without a sync: the first drip lecture of the machine-learning course (7 days)
+    // is open.
     const later = getToday(db, new Date(Date.now() + 8 * DAY)).attention.filter(
       (a) => a.kind === 'lecture-unlocked',
     );

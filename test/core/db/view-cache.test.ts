@@ -59,7 +59,8 @@ describe('memoised views (view-cache): never stale', () => {
       other: getNotifications(db, 't'),
     };
     enqueueChange(db, 's', { kind: 'mark-all-notifications-read' }, NOW);
-    // Same objects: the mark-read did not cost a billing or library rebuild, nor the other site's inbox.
+    // Same objects: the mark-read did not cost a billing or library rebuild, nor the other site's
+    // inbox.
     expect(getLibrary(db, 's', NOW)).toBe(before.library);
     expect(getBilling(db, 's', NOW)).toBe(before.billing);
     expect(getNotifications(db, 't')).toBe(before.other);

@@ -100,7 +100,8 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
       },
     ]);
     expect(search(db, 's', 'py').map((h) => h.id)).toEqual(['c2', 'n1']); // Python, happy
-    expect(search(db, 's', 'y').map((h) => h.id)).toEqual(['c2', 'n1']); // a 1-character term also at the end of a word
+    // a 1-character term also at the end of a word
+    expect(search(db, 's', 'y').map((h) => h.id)).toEqual(['c2', 'n1']);
     expect(search(db, 's', '5').map((h) => h.id)).toEqual(['n2']);
   });
 
@@ -135,11 +136,13 @@ describe('short search terms (007): the grams index answers what the LIKE scan d
         next_rowid: number;
         garbage: number;
       };
-    // s's old course rows (course, section, 2 lectures, twice) are a third of the rows indexed: compacted by the pass above.
+    // s's old course rows (course, section, 2 lectures, twice) are a third of the rows indexed:
+    // compacted by the pass above.
     expect(state().garbage).toBe(0);
     expect(state().indexed_through).toBeGreaterThan(0);
     removeSiteData(db, 't');
-    // Removing a site drops the whole grams index: nothing derived from t's text stays; s is scanned meanwhile.
+    // Removing a site drops the whole grams index: nothing derived from t's text stays; s is
+    // scanned meanwhile.
     expect(state()).toMatchObject({ indexed_through: 0, garbage: 0 });
     expect(
       db.prepare("SELECT count(*) AS n FROM search_grams WHERE search_grams MATCH '理財'").get(),

@@ -14,8 +14,9 @@ import {
 } from '../../../electron/core/desktop/app-protocol';
 
 /**
- * The app:// scheme handler's decisions (Electron security checklist #18: a custom protocol instead of file://),
- * on a real folder laid out like the renderer build, with a secret file beside it that must stay unreachable.
+ * The app:// scheme handler's decisions (Electron security checklist #18: a custom protocol instead
+ * of file://), on a real folder laid out like the renderer build, with a secret file beside it that
+ * must stay unreachable.
  */
 let base: string;
 let root: string;
@@ -91,7 +92,8 @@ describe('app:// scheme: its privileges', () => {
 
 describe('app:// scheme: which URLs are the app’s own', () => {
   it('knows its URLs by scheme and host, since the URL Standard gives app: an opaque origin ("null")', () => {
-    // The comparison the host once made: false for every app:// URL, so saved files were never served.
+    // The comparison the host once made: false for every app:// URL, so saved files were never
+    // served.
     expect(new URL(`${APP_ORIGIN}/saved-files/x`).origin).toBe('null');
     expect(isAppUrl(new URL(`${APP_ORIGIN}/saved-files/s/p/v/a.pdf`))).toBe(true);
     expect(isAppUrl(new URL(APP_INDEX_URL))).toBe(true);

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { sanitizeFrameMarkup } from '../../../electron/core/desktop/frame-markup';
 import { sendableMarkup } from '../../../electron/core/desktop/first-screen';
 
-/** A frame as Chromium serialises the app's Today: a lucide icon, a data: picture, a hidden status, the search box, a join link. */
+/**
+ * A frame as Chromium serialises the app's Today: a lucide icon, a data: picture, a hidden status,
+ * the search box, a join link.
+ */
 const FRAME =
   '<div class="layout"><header class="top"><svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" ' +
   'stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="lucide lucide-rotate-cw" aria-hidden="true">' +

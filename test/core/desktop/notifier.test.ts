@@ -240,7 +240,8 @@ describe('notifier: remembers across restarts (notified.json)', () => {
     payable = [payment('p1', 2 * HOUR), payment('p2', 2 * HOUR)];
     const damaged = await make();
     await damaged.afterSync(site);
-    // Payment codes are per code, so both are announced again, grouped in one; notices restart from a first sync (none).
+    // Payment codes are per code, so both are announced again, grouped in one; notices restart from
+    // a first sync (none).
     expect(shown.slice(2)).toEqual([expect.objectContaining({ kind: 'payment-due', codes: 2 })]);
   });
 });

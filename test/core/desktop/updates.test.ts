@@ -164,8 +164,9 @@ describe('update feed URL from configuration', () => {
 });
 
 /**
- * The controller with an in-memory updater: electron-updater itself needs a packaged Electron app, so the port
- * (what the host adapts it to) is played here, emitting the events electron-updater emits.
+ * The controller with an in-memory updater: electron-updater itself needs a packaged Electron app,
+ * so the port (what the host adapts it to) is played here, emitting the events electron-updater
+ * emits.
  */
 function fakeUpdater(
   script: {
@@ -181,7 +182,8 @@ function fakeUpdater(
   const port: UpdaterPort = {
     async checkForUpdates() {
       calls.push('check');
-      // electron-updater's answer where it cannot update this installation: null, and no event at all.
+      // electron-updater's answer where it cannot update this installation: null, and no event at
+      // all.
       if (script.inactive) return null;
       emit({ type: 'checking-for-update' });
       if (script.failCheck) throw script.failCheck;
@@ -220,7 +222,9 @@ function activity() {
   };
 }
 
-/** A controller over a fake updater that never checks on its own: each test checks when it means to. */
+/**
+ * A controller over a fake updater that never checks on its own: each test checks when it means to.
+ */
 function manualController(
   u: ReturnType<typeof fakeUpdater>,
   a: ReturnType<typeof activity>,
@@ -370,7 +374,8 @@ describe('update controller: policy', () => {
     const u = fakeUpdater({ failCheck: secretish });
     const a = activity();
     const c = manualController(u, a, { now: () => Date.parse(NOW) });
-    // Not reached: quiet, as up to date as the last check that got through (none yet), with the reason.
+    // Not reached: quiet, as up to date as the last check that got through (none yet), with the
+    // reason.
     expect(await c.check()).toEqual({
       status: 'idle',
       lastCheckedAt: null,
@@ -396,8 +401,9 @@ describe('update controller: policy', () => {
   });
 
   it("electron-updater's own error events read the same way (electron/main/updater.ts passes them through describeUpdateError)", () => {
-    // The errors electron-updater emits: a network failure, a bad signature (Windows), a checksum mismatch, and
-    // anything else, whose message may quote the feed URL with a token or a path on disk.
+    // The errors electron-updater emits: a network failure, a bad signature (Windows), a checksum
+    // mismatch, and anything else, whose message may quote the feed URL with a token or a path on
+    // disk.
     const cases: [Error, string][] = [
       [
         Object.assign(

@@ -1,7 +1,8 @@
 /**
- * The doctor and the demo fault panel through the composition root (dispatch, like a host): a real core in demo mode
- * (the embedded demo sites on 127.0.0.1, SQLite, the Node cipher, a temp data dir), a scripted browser for the
- * student, and the faults switched through the contract's demo channels.
+ * The doctor and the demo fault panel through the composition root (dispatch, like a host): a real
+ * core in demo mode (the embedded demo sites on 127.0.0.1, SQLite, the Node cipher, a temp data
+ * dir), a scripted browser for the student, and the faults switched through the contract's demo
+ * channels.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,7 +86,8 @@ describe('sign-in doctor and demo faults through the app core', () => {
 
   it('clock skew from the panel: the sign-in fails on the id_token and the doctor finds the clock; it recovers when switched off', async () => {
     const { site, call } = await start(student);
-    // The site's clock 15 minutes behind: its id_token (exp = iat + 10 min) has expired by this computer's clock.
+    // The site's clock 15 minutes behind: its id_token (exp = iat + 10 min) has expired by this
+    // computer's clock.
     const set = valueOf(await call('demo:set-faults', { clockSkewMinutes: -15 }));
     expect(set).toMatchObject({ running: true, faults: { clockSkewMinutes: -15 } });
     const failed = await call('sites:sign-in', { siteId: site.id });

@@ -1,7 +1,8 @@
 /**
- * The sign-in doctor's checks against the real embedded server on 127.0.0.1, each with the matching fault switched on
- * (embedded-server README decision 26), over real HTTP. Where the fault is in front of the site (a tampered discovery
- * document, a certificate nobody trusts) a real server plays that part: a rewriting HTTP proxy, an https listener.
+ * The sign-in doctor's checks against the real embedded server on 127.0.0.1, each with the matching
+ * fault switched on (embedded-server README decision 26), over real HTTP. Where the fault is in
+ * front of the site (a tampered discovery document, a certificate nobody trusts) a real server
+ * plays that part: a rewriting HTTP proxy, an https listener.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -44,7 +45,10 @@ async function listen(server: Server): Promise<string> {
   return String((server.address() as AddressInfo).port);
 }
 
-/** A real HTTP server in front of the embedded server that rewrites its RFC 8414 document (a misconfigured site). */
+/**
+ * A real HTTP server in front of the embedded server that rewrites its RFC 8414 document (a
+ * misconfigured site).
+ */
 async function tamperedSite(
   target: string,
   rewrite: (doc: Record<string, unknown>, origin: string) => Record<string, unknown>,
@@ -251,7 +255,8 @@ describe('sign-in doctor: checks against the embedded server', () => {
       finding: 'discoveryForeignEndpoint',
       params: { endpoint: 'token_endpoint', endpointOrigin: 'https://tokens.elsewhere.example' },
     });
-    // No revocation endpoint is fine (RFC 8414 §2, sign-out is then local); ID tokens signed without keys are not.
+    // No revocation endpoint is fine (RFC 8414 §2, sign-out is then local); ID tokens signed
+    // without keys are not.
     const broken = await tamperedSite(server.url, (doc) => ({ ...doc, jwks_uri: undefined }));
     expect(byId(await runDoctor(site(broken), deps()), 'discovery')).toMatchObject({
       status: 'problem',
@@ -297,7 +302,8 @@ describe('sign-in doctor: checks against the embedded server', () => {
   it('discovery: an issuer on a path, named only by the RFC 9728 document, is what the sign-in uses: ok', async () => {
     const server = await startTestServer();
     let origin = '';
-    // The site's own origin publishes no RFC 8414 document; its authorization server lives under /as.
+    // The site's own origin publishes no RFC 8414 document; its authorization server lives under
+    // /as.
     const site = createHttpServer((req, res) => {
       void (async () => {
         const url = req.url ?? '/';
@@ -387,15 +393,16 @@ describe('sign-in doctor: checks against the embedded server', () => {
       site: { label: 'Demo', baseUrl: server.url, clientId: 'demo-desktop' },
       attempt: null,
     };
-    // 192.0.2.1 (TEST-NET-1, RFC 5737) is on no interface of this computer: listen() fails like a refused bind.
+    // 192.0.2.1 (TEST-NET-1, RFC 5737) is on no interface of this computer: listen() fails like a
+    // refused bind.
     const bind = await runDoctor(site, deps({ loopbackHost: '192.0.2.1' }));
     expect(byId(bind, 'loopback')).toMatchObject({
       status: 'problem',
       finding: 'loopbackBindFailed',
       params: { code: 'EADDRNOTAVAIL' },
     });
-    // A firewall rule between the app and 127.0.0.1 cannot be installed by a test; a fetch that drops the
-    // connection the way such a rule does stands in for it (the listener itself is real).
+    // A firewall rule between the app and 127.0.0.1 cannot be installed by a test; a fetch that
+    // drops the connection the way such a rule does stands in for it (the listener itself is real).
     const firewalled: FetchLike = () =>
       Promise.reject(
         new TypeError('fetch failed', {

@@ -9,9 +9,9 @@ import { createEmbeddedServer, type EmbeddedServer } from '../../../embedded-ser
 import { createTestCore, systemBrowser, invoke, caller, valueOf } from '../../helpers/test-core';
 
 /**
- * The downloads:* channels through the real composition root: a real embedded site serving the demo's product files,
- * a signed-in member, the offline data the product list comes from; and what removing the site or signing out with
- * "remove my data" does to the saved files.
+ * The downloads:* channels through the real composition root: a real embedded site serving the
+ * demo's product files, a signed-in member, the offline data the product list comes from; and what
+ * removing the site or signing out with "remove my data" does to the saved files.
  */
 describe('app core: purchased files kept offline', () => {
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -67,7 +67,8 @@ describe('app core: purchased files kept offline', () => {
     const { core, site, dataDir, server } = await signedIn();
     const pdf = await saved(core, site.id, 'dlv_sql_cheatsheet');
     expect(pdf.saved).toMatchObject({ name: 'sql-cheat-sheet.pdf', viewAs: 'pdf' });
-    // The address never comes from the page: an unknown product id is refused, whatever the page sends.
+    // The address never comes from the page: an unknown product id is refused, whatever the page
+    // sends.
     expect(
       (
         await invoke(core.handlers, 'downloads:save', {
@@ -132,7 +133,8 @@ describe('app core: purchased files kept offline', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     const storage = valueOf(await invoke(core.handlers, 'downloads:storage', undefined));
-    // Every delivered product with a file and a running access: the PDF, the WAV and the PNG (not the ended audio).
+    // Every delivered product with a file and a running access: the PDF, the WAV and the PNG (not
+    // the ended audio).
     expect(storage[0]).toMatchObject({ keepAll: true });
     expect(storage[0]!.products.map((p) => p.productId).sort()).toEqual([
       'dlv_grammar_poster',

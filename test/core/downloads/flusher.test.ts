@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFlusher, FLUSH_EVERY_BYTES } from '../../../electron/core/downloads/flusher';
 
 /**
- * A partial file is made durable as it arrives (a real file, real fdatasync): every FLUSH_EVERY_BYTES written, so the
- * fsync before the rename has little left to write, while the manifest hears of it at most every `durableEveryMs`.
+ * A partial file is made durable as it arrives (a real file, real fdatasync): every
+ * FLUSH_EVERY_BYTES written, so the fsync before the rename has little left to write, while the
+ * manifest hears of it at most every `durableEveryMs`.
  */
 describe('the partial file flushed as it arrives', () => {
   let dir: string;
@@ -33,7 +34,10 @@ describe('the partial file flushed as it arrives', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Writes `chunks` MiB one at a time through a write stream, telling the flusher after each, as transfer() does. */
+  /**
+   * Writes `chunks` MiB one at a time through a write stream, telling the flusher after each, as
+   * transfer() does.
+   */
   async function write(flusher: ReturnType<typeof createFlusher>, chunks: number) {
     const out = handle.createWriteStream({ highWaterMark: 1024 * 1024 });
     flusher.attach(counted, out);
@@ -43,7 +47,8 @@ describe('the partial file flushed as it arrives', () => {
         out.write(mib, (error) => (error ? reject(error) : resolve())),
       );
       flusher.wrote();
-      // Each flush runs alone: a started one finishes before the next stretch, as with a slower socket.
+      // Each flush runs alone: a started one finishes before the next stretch, as with a slower
+      // socket.
       await inFlight;
     }
     return out;
@@ -70,7 +75,8 @@ describe('the partial file flushed as it arrives', () => {
     const out = await write(flusher, 2);
     await expect.poll(() => reports.length, { timeout: 5000 }).toBeGreaterThan(0);
     flusher.stop();
-    // Never more than was written (after the 5,000 bytes an earlier try left), and the last report is all of it.
+    // Never more than was written (after the 5,000 bytes an earlier try left), and the last report
+    // is all of it.
     for (const bytes of reports) expect(bytes).toBeLessThanOrEqual(5000 + out.bytesWritten);
     expect(reports[reports.length - 1]).toBe(5000 + 2 * 1024 * 1024);
     const after = reports.length;

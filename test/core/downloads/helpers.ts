@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The bytes of the saved copies under `dir`/downloads, found by walking the folder (never through the manager). */
+/**
+ * The bytes of the saved copies under `dir`/downloads, found by walking the folder (never through
+ * the manager).
+ */
 export function savedFilesIn(dir: string): { path: string; body: Buffer }[] {
   const root = join(dir, 'downloads');
   const out: { path: string; body: Buffer }[] = [];

@@ -16,8 +16,9 @@ import type { DigitalProductView } from '../../../electron/common/view-models';
 import { partialsIn, savedFilesIn, waitFor } from './helpers';
 
 /**
- * The download manager over real HTTP on 127.0.0.1 (a real server, real files, the real token manager), after the
- * saving: the start-up clean-up, new versions of a file, access that ended, removal, and serving a saved file.
+ * The download manager over real HTTP on 127.0.0.1 (a real server, real files, the real token
+ * manager), after the saving: the start-up clean-up, new versions of a file, access that ended,
+ * removal, and serving a saved file.
  */
 let dir: string;
 let server: FileServer;

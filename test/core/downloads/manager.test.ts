@@ -20,9 +20,9 @@ import { partialsIn, savedFilesIn, waitFor } from './helpers';
 import type { DigitalProductView } from '../../../electron/common/view-models';
 
 /**
- * The download manager over real HTTP on 127.0.0.1 (a real server, real files, the real token manager): saving,
- * resuming after a cut, a pause, a restart and a kill -9, a file that changed, refusals, the atomic placement and
- * the start-up clean-up.
+ * The download manager over real HTTP on 127.0.0.1 (a real server, real files, the real token
+ * manager): saving, resuming after a cut, a pause, a restart and a kill -9, a file that changed,
+ * refusals, the atomic placement and the start-up clean-up.
  */
 const CHILD = fileURLToPath(new URL('../helpers/download-child.ts', import.meta.url));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -249,7 +249,8 @@ describe('resuming', () => {
       });
       child.on('exit', () => reject(new Error('child exited early')));
     });
-    // Past two durable marks (50 ms apart in the child), then SIGKILL: no chance to write anything more.
+    // Past two durable marks (50 ms apart in the child), then SIGKILL: no chance to write anything
+    // more.
     await new Promise((r) => setTimeout(r, 150));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));

@@ -25,10 +25,10 @@ import {
 import { savedFilesIn } from './helpers';
 
 /**
- * Saved product files carry the Internet's mark, as a browser's downloads do: Windows' Zone.Identifier stream and
- * macOS's com.apple.quarantine attribute. Here (Linux) the writers run with an injected platform and file system,
- * through the real download manager over real HTTP; the tests at the end read the real mark back and run only on
- * Windows (NTFS) and macOS.
+ * Saved product files carry the Internet's mark, as a browser's downloads do: Windows'
+ * Zone.Identifier stream and macOS's com.apple.quarantine attribute. Here (Linux) the writers run
+ * with an injected platform and file system, through the real download manager over real HTTP; the
+ * tests at the end read the real mark back and run only on Windows (NTFS) and macOS.
  */
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 

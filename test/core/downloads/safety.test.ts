@@ -55,7 +55,8 @@ describe('a file name (untrusted)', () => {
   ])('%j becomes %j', (input, expected) => {
     expect(sanitizeFileName(input, 'Fallback title')).toBe(expected);
   });
-  // Only what the app opens inline keeps its extension: a list of what systems run is never complete.
+  // Only what the app opens inline keeps its extension: a list of what systems run is never
+  // complete.
   it.each([
     ['course.application', 'course.application.download'],
     ['Lesson.appref-ms', 'Lesson.appref-ms.download'],

@@ -21,9 +21,9 @@ import {
 } from '../helpers/file-server';
 
 /**
- * A saved file is opened only if it is still the file that arrived: its SHA-256, taken as it was downloaded, is
- * compared again at every open. A file altered in place (same size, same modification time) is found, no longer
- * shown as saved, and can be saved again.
+ * A saved file is opened only if it is still the file that arrived: its SHA-256, taken as it was
+ * downloaded, is compared again at every open. A file altered in place (same size, same
+ * modification time) is found, no longer shown as saved, and can be saved again.
  */
 let dir: string;
 let server: FileServer;

@@ -53,7 +53,8 @@ describe('dates and amounts in exported files (formatters kept per language, zon
         if (got !== expected(t))
           wrong.push(`${zone} ${new Date(t).toISOString()}: ${got} != ${expected(t)}`);
       };
-      // Two years at an odd step (so minutes, seconds and milliseconds vary), then every minute around each switch.
+      // Two years at an odd step (so minutes, seconds and milliseconds vary), then every minute
+      // around each switch.
       for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2026, 0, 1); t += 97 * 60_000 + 13_001)
         check(t);
       for (const at of [
@@ -86,7 +87,8 @@ describe('dates and amounts in exported files (formatters kept per language, zon
     const zones = Intl.supportedValuesOf('timeZone').slice(0, 80);
     const at = '2026-03-01T12:00:00.000Z';
     const first = zones.map((z) => sheetDateTime(at, z));
-    // Africa/..., America/...: zones with many different offsets, so a formatter of the wrong zone would show.
+    // Africa/..., America/...: zones with many different offsets, so a formatter of the wrong zone
+    // would show.
     expect(new Set(first).size).toBeGreaterThan(5);
     expect(zones.map((z) => sheetDateTime(at, z))).toEqual(first);
     expect(sheetDateTime(at, 'UTC')).toBe('2026-03-01 12:00:00');

@@ -7,7 +7,10 @@ import type { ExportFile } from '../../../electron/core/export/service';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 import { syncedDemo, valueOf, type SyncedDemo, invoke } from '../../helpers/test-core';
 
-/** RFC 5545 §3.1: a file's content lines, unfolded (CRLF + one space or tab continues the line before). */
+/**
+ * RFC 5545 §3.1: a file's content lines, unfolded (CRLF + one space or tab continues the line
+ * before).
+ */
 function contentLines(ics: string): string[] {
   return ics.replace(/\r\n[ \t]/g, '').split('\r\n');
 }
@@ -27,7 +30,10 @@ function eventProperties(ics: string): Map<string, string> {
   return props;
 }
 
-/** "Add to calendar" for a registered event, over the demo seed synced by a real core from a real embedded site. */
+/**
+ * "Add to calendar" for a registered event, over the demo seed synced by a real core from a real
+ * embedded site.
+ */
 describe('an event the student registered for, as an .ics file (RFC 5545)', () => {
   let server: EmbeddedServer;
   let demo: SyncedDemo;
@@ -90,7 +96,8 @@ describe('an event the student registered for, as an .ics file (RFC 5545)', () =
         );
       }
       const alarms = contentLines(file.body).filter((l) => l.startsWith('TRIGGER:'));
-      // A day and an hour before, except an alarm already past as the file is written (ics.ts never writes one):
+      // A day and an hour before, except an alarm already past as the file is written (ics.ts never
+      // writes one):
       // the demo's Q&A starts a day after the seed, so its day-before alarm has just gone.
       const now = server.clock.now();
       const warnings = [

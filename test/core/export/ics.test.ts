@@ -42,8 +42,9 @@ describe('iCalendar writer (RFC 5545)', () => {
     expect(parts.slice(1).every((p) => p.startsWith(' '))).toBe(true);
     expect(unfold(folded)).toBe(ascii);
 
-    // Chinese: 3 octets a character. 'SUMMARY:' is 8 octets, so the first line holds 22 characters (74 octets): a 23rd
-    // would make 77. The ics package (75 runes a line) would write 75 characters = 233 octets here.
+    // Chinese: 3 octets a character. 'SUMMARY:' is 8 octets, so the first line holds 22 characters
+    // (74 octets): a 23rd would make 77. The ics package (75 runes a line) would write 75
+    // characters = 233 octets here.
     const chinese = `SUMMARY:${'課'.repeat(60)}`;
     const lines = foldLine(chinese).split('\r\n');
     expect(lines.map(octets)).toEqual([74, 73, 43]);

@@ -84,7 +84,8 @@ describe('a course\u2019s notes as Markdown', () => {
       ],
       options,
     );
-    // Only escaped: a backslash before every `<` of a title (CommonMark §2.4), an entity in a note's text.
+    // Only escaped: a backslash before every `<` of a title (CommonMark §2.4), an entity in a
+    // note's text.
     expect(md).not.toMatch(/(^|[^\\])<(script|iframe)|^## injected/m);
     expect(md).toContain('\\<script\\>');
   });

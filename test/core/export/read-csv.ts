@@ -1,6 +1,7 @@
 /**
- * An RFC 4180 reader for the tests (csv-parse is not a dependency): a leading BOM is dropped, quoted fields may hold
- * commas, doubled quotes and line breaks, records end with CRLF. Strict: a stray quote or an unended field throws.
+ * An RFC 4180 reader for the tests (csv-parse is not a dependency): a leading BOM is dropped,
+ * quoted fields may hold commas, doubled quotes and line breaks, records end with CRLF. Strict: a
+ * stray quote or an unended field throws.
  */
 export function readCsv(text: string): string[][] {
   const s = text.startsWith('\uFEFF') ? text.slice(1) : text;

@@ -30,7 +30,10 @@ const SITE = {
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
 
-/** The handlers over a real offline database holding `snapshot`; delivered files are kept for the test to read. */
+/**
+ * The handlers over a real offline database holding `snapshot`; delivered files are kept for the
+ * test to read.
+ */
 function setup(
   snapshot: Parameters<typeof commitSnapshot>[2],
   answer: SaveOutcome = { kind: 'saved', fileName: 'x' },
@@ -46,7 +49,10 @@ function setup(
   return setupOn(db, answer);
 }
 
-/** The handlers on the in-process path (no writer), over `db`; delivered files are kept for the test to read. */
+/**
+ * The handlers on the in-process path (no writer), over `db`; delivered files are kept for the test
+ * to read.
+ */
 function setupOn(db: ReadableDB, answer: SaveOutcome = { kind: 'saved', fileName: 'x' }) {
   const delivered: ExportFile[] = [];
   const handlers = createExportHandlers({
@@ -171,7 +177,8 @@ describe('files from the offline database, handed to the host to deliver', () =>
     expect(delivered[0]!.body).toContain('DTSTART:20260612T155959Z\r\n');
     expect(delivered[0]!.body).toContain('DTSTAMP:20260610T000000Z\r\n');
     expect(delivered[1]!.body).toContain('DTSTART:20261231T155959Z\r\n');
-    // An expired code, a paid payment, lifetime access, an ended access: nothing to remind of, and nothing delivered.
+    // An expired code, a paid payment, lifetime access, an ended access: nothing to remind of, and
+    // nothing delivered.
     for (const call of [
       () => handlers['calendar:payment-deadline']({ siteId: 's', paymentId: 'p2', language: 'en' }),
       () => handlers['calendar:payment-deadline']({ siteId: 's', paymentId: 'p3', language: 'en' }),

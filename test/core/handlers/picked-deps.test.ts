@@ -14,8 +14,8 @@ import { createSyncService, type SyncService } from '../../../electron/core/sync
 import { noSleep, openTempDb, startSite, tempDir } from '../sync/helpers/setup';
 
 /**
- * Each handler module built from only the services it picks (handlers/*.ts `XxxHandlersDeps`), over a real
- * SQLite copy synced from a real embedded server: no full core.
+ * Each handler module built from only the services it picks (handlers/*.ts `XxxHandlersDeps`), over
+ * a real SQLite copy synced from a real embedded server: no full core.
  */
 
 const SITE_ID = 'demo';

@@ -1,7 +1,7 @@
 /**
- * Child process for the kill -9 tests: downloads one product into argv[2]'s data folder from argv[3] (a file URL on
- * the parent's server) and reports its progress over IPC, until the parent kills it.
- * argv: <dataDir> <origin> <path>
+ * Child process for the kill -9 tests: downloads one product into argv[2]'s data folder from
+ * argv[3] (a file URL on the parent's server) and reports its progress over IPC, until the parent
+ * kills it. argv: <dataDir> <origin> <path>
  */
 import { managerFor, product, SITE } from './file-server';
 

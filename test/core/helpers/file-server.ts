@@ -1,7 +1,8 @@
 /**
- * A real HTTP file server on 127.0.0.1 for the download tests: one file per path, a strong ETag from its bytes,
- * Range + If-Range (RFC 9110 §14, §13.1.5), Repr-Digest (RFC 9530), and switches to cut a transfer, slow it,
- * answer a status, redirect, or insist on a bearer token. Every request is recorded (headers included).
+ * A real HTTP file server on 127.0.0.1 for the download tests: one file per path, a strong ETag
+ * from its bytes, Range + If-Range (RFC 9110 §14, §13.1.5), Repr-Digest (RFC 9530), and switches to
+ * cut a transfer, slow it, answer a status, redirect, or insist on a bearer token. Every request is
+ * recorded (headers included).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -31,7 +32,9 @@ export interface FileServer {
   readonly origin: string;
   readonly files: Map<string, ServedFile>;
   readonly requests: { path: string; headers: IncomingMessage['headers'] }[];
-  /** Cut the connection after this many body bytes of the next answers (count), then serve normally. */
+  /**
+   * Cut the connection after this many body bytes of the next answers (count), then serve normally.
+   */
   cutAfter: { bytes: number; times: number } | null;
   /** Bytes per 10 ms tick (null: as fast as possible). */
   throttle: number | null;
@@ -165,8 +168,8 @@ export function product(
 }
 
 /**
- * A download manager on `dir` for one site whose origin is `origin`, with the real token manager (a vault holding
- * a live member token), so the token rules under test are the app's own.
+ * A download manager on `dir` for one site whose origin is `origin`, with the real token manager (a
+ * vault holding a live member token), so the token rules under test are the app's own.
  */
 export async function managerFor(
   dir: string,

@@ -1,7 +1,7 @@
 /**
- * Child process for the data-dir lock tests: takes the lock of argv[2] (optionally through createAppCore, like
- * a host) and reports over IPC; it holds the lock until it is told to release, or killed.
- * argv: <dataDir> [lock|core]
+ * Child process for the data-dir lock tests: takes the lock of argv[2] (optionally through
+ * createAppCore, like a host) and reports over IPC; it holds the lock until it is told to release,
+ * or killed. argv: <dataDir> [lock|core]
  */
 import { acquireDataDirLock, DataDirInUseError } from '../../../electron/core/data-dir-lock';
 import { createTestCore } from '../../helpers/test-core';

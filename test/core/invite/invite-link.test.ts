@@ -29,7 +29,8 @@ describe('invite links: learning-desktop://add-site?site=<origin>&client_id=<id>
       ok: true,
       invite: { baseUrl: SITE, clientId: 'app_1' },
     });
-    // What Windows and some desktops hand over: a slash after the host, the scheme or host in capitals.
+    // What Windows and some desktops hand over: a slash after the host, the scheme or host in
+    // capitals.
     expect(refusal(`learning-desktop://add-site/?site=${SITE}&client_id=app_1`)).toBe(
       `accepted ${SITE} app_1`,
     );
@@ -85,7 +86,8 @@ describe('invite links: learning-desktop://add-site?site=<origin>&client_id=<id>
     expect(refusal(link(`site=${SITE}&client_id=${'a'.repeat(INVITE_MAX_LENGTH)}`))).toBe(
       'too-long',
     );
-    // "java\nscript:" reads as "javascript:" to the URL parser: any control character or inner space is refused.
+    // "java\nscript:" reads as "javascript:" to the URL parser: any control character or inner
+    // space is refused.
     expect(refusal(`learning-\ndesktop://add-site?site=${SITE}&client_id=a`)).toBe('malformed');
     expect(refusal(link(`site=${SITE}&client_id=a\tb`))).toBe('malformed');
     expect(refusal(link(`site=${SITE}&client_id=a b`))).toBe('malformed');
@@ -168,7 +170,8 @@ describe('invite links: learning-desktop://add-site?site=<origin>&client_id=<id>
         link(`site=${encodeURIComponent('https://good.example\\@evil.example')}&client_id=a`),
       ),
     ).toBe('site-not-origin');
-    // An encoded slash decodes to a path; encoded twice it would make good.example a user name at evil.example.
+    // An encoded slash decodes to a path; encoded twice it would make good.example a user name at
+    // evil.example.
     expect(refusal(link('site=https://good.example%2F@evil.example&client_id=a'))).toBe(
       'site-not-origin',
     );

@@ -5,8 +5,9 @@ import { isCoreError } from '../../../electron/core/errors';
 import { postGraphQL } from '../../../electron/core/net/graphql-post';
 
 /**
- * The writer worker's HTTP client for the sync's pages (electron/core/net/graphql-post.ts), over real sockets on
- * 127.0.0.1: what it sends, what it hands back, and how it gives up on a site that goes silent.
+ * The writer worker's HTTP client for the sync's pages (electron/core/net/graphql-post.ts), over
+ * real sockets on 127.0.0.1: what it sends, what it hands back, and how it gives up on a site that
+ * goes silent.
  */
 async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
@@ -118,7 +119,8 @@ describe('the writer worker HTTP client (postGraphQL)', () => {
     expect((await post()).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await post()).status).toBe(200);
-    // One connection for both: the first request's timer did not destroy it while it waited in the pool.
+    // One connection for both: the first request's timer did not destroy it while it waited in the
+    // pool.
     expect(sockets.size).toBe(1);
   });
 

@@ -16,9 +16,10 @@ import {
 } from '../../helpers/test-core';
 
 /**
- * The student's notes against a real site and a real core: written at a moment of a lecture, read in the course's
- * order and newest first, found by search, opened at their moment on the school's site, exported as Markdown, and
- * kept through re-syncs, a lecture renamed or removed by the school, a sign-out and (when asked) the site's removal.
+ * The student's notes against a real site and a real core: written at a moment of a lecture, read
+ * in the course's order and newest first, found by search, opened at their moment on the school's
+ * site, exported as Markdown, and kept through re-syncs, a lecture renamed or removed by the
+ * school, a sign-out and (when asked) the site's removal.
  */
 describe('notes and bookmarks (real site, real core)', () => {
   let dir: string;
@@ -133,7 +134,8 @@ describe('notes and bookmarks (real site, real core)', () => {
     expect(link.pathname).toMatch(new RegExp(`/lectures/${second.lectureId}$`));
     expect(link.searchParams.get('t')).toBe('754');
 
-    // One Markdown file: the course, its section and lectures as headings, each note's time as a link.
+    // One Markdown file: the course, its section and lectures as headings, each note's time as a
+    // link.
     await call('notes:export-course', { ...at, language: 'en' });
     const file = delivered.at(-1)!;
     expect(file.kind).toBe('md');
@@ -176,7 +178,8 @@ describe('notes and bookmarks (real site, real core)', () => {
       lectureTitle: lectures[1]!.title,
       lectureGone: true,
     });
-    // Still opens at its moment (the school's page may be gone; the address is the lecture's as it was).
+    // Still opens at its moment (the school's page may be gone; the address is the lecture's as it
+    // was).
     const { url } = await call('notes:open', { id: removed.id });
     expect(new URL(url).searchParams.get('t')).toBe('60');
 

@@ -8,7 +8,10 @@ import Database from 'better-sqlite3';
 import { registerSearchFunctions } from '../../../electron/core/db/search/normalize';
 import { closeDatabases, NOW, openDb, tempFile } from '../db/pages-scaffold';
 
-/** A database as the app at `version` left it (the search migrations call search_form, registered first). */
+/**
+ * A database as the app at `version` left it (the search migrations call search_form, registered
+ * first).
+ */
 function databaseAt(version: number, file: string): Database.Database {
   const db = new Database(file);
   registerSearchFunctions(db);

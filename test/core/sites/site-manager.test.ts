@@ -187,7 +187,8 @@ describe('signing in', () => {
     const first = h.manager.signIn(site.id);
     first.catch(() => undefined);
     while (opened.length < 1) await new Promise((r) => setTimeout(r, 5));
-    // Both of these wait for the first to end; the third must then replace the second, not run beside it.
+    // Both of these wait for the first to end; the third must then replace the second, not run
+    // beside it.
     const second = h.manager.signIn(site.id);
     second.catch(() => undefined);
     const third = h.manager.signIn(site.id);
@@ -318,7 +319,8 @@ describe('signing out (RFC 7009, spec: revoke with the refresh token)', () => {
     const queued = await vaultOf(h).listPendingRevocations();
     expect(queued.map((q) => q.token)).toEqual([before?.refreshToken]);
 
-    // The site is back on the same port and database: the refresh token is still live until revoked.
+    // The site is back on the same port and database: the refresh token is still live until
+    // revoked.
     const again = await server({ database, port: first.port });
     await h.manager.retryPendingRevocations();
     expect(h.manager.getSite(site.id)?.status).toBe('signed-out');
@@ -444,7 +446,8 @@ describe('memory-only token storage', () => {
     await h.reopen();
     expect(h.manager.getSite(site.id)?.status).toBe('sign-out-unconfirmed');
     const again = await server({ database, port: first.port });
-    // The site is reachable, but nothing can be revoked any more: the status must not turn into "signed out".
+    // The site is reachable, but nothing can be revoked any more: the status must not turn into
+    // "signed out".
     await h.manager.retryPendingRevocations();
     expect(h.manager.getSite(site.id)?.status).toBe('sign-out-unconfirmed');
     expect(again.url).toBe(first.url);

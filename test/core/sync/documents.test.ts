@@ -8,9 +8,10 @@ import {
   renderIntrospectionFile,
 } from '../../../electron/core/graphql/generate';
 
-// gql.tada types results from the schema, but the TypeScript compiler alone does not reject a field the schema
-// lacks (that is the editor plugin's job). This test is the gate: every document the sync sends must validate
-// against the member schema files the embedded server serves (service-spec "Member GraphQL operations").
+// gql.tada types results from the schema, but the TypeScript compiler alone does not reject a field
+// the schema lacks (that is the editor plugin's job). This test is the gate: every document the
+// sync sends must validate against the member schema files the embedded server serves (service-spec
+// "Member GraphQL operations").
 const schema = buildSchema(readMemberSchemaSdl());
 const sent = Object.entries(documents).filter(
   (e): e is [string, DocumentNode] => typeof e[1] === 'object' && e[1] !== null && 'kind' in e[1],

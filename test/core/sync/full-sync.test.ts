@@ -58,7 +58,8 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
     expect(library.map((c) => c.courseId)).toEqual(courses.map((c: any) => c.id));
     for (const c of courses) {
       const detail = getCourseDetail(db, 'demo', c.id, now);
-      // The last watched lecture watched into its finished tail is done here before the school marks it (facts.ts).
+      // The last watched lecture watched into its finished tail is done here before the school
+      // marks it (facts.ts).
       const tailDone = (l: any) =>
         l.lectureId === c.lastWatchedLecture?.lectureId &&
         l.state !== 'completed' &&
@@ -255,7 +256,8 @@ describe('full sync of the demo seed over HTTP (service-spec "Member API: viewer
     // Progress: phases in order, counters never go back, the last event says done.
     expect(progress[0]).toMatchObject({ siteId: 'demo', running: true });
     expect(progress.at(-1)).toMatchObject({ running: false, phase: 'idle', fraction: 1 });
-    // Connections are fetched side by side, so fetch phases interleave; the outbox goes first and the commit last.
+    // Connections are fetched side by side, so fetch phases interleave; the outbox goes first and
+    // the commit last.
     const phases = progress.filter((p) => p.running).map((p) => p.phase);
     expect(phases[0]).toBe('outbox');
     expect(phases.at(-1)).toBe('committing');

@@ -51,8 +51,8 @@ describe('a sync process killed mid-sync leaves the last complete snapshot', () 
     first.db.close();
     site.server.db.prepare('DELETE FROM notifications').run();
 
-    // Every request after the first waits 10 s in the child: it is killed at its first fetched page, with the
-    // other pages still outstanding, long before the commit.
+    // Every request after the first waits 10 s in the child: it is killed at its first fetched
+    // page, with the other pages still outstanding, long before the commit.
     const run = await syncInChildAndKill(
       first.file,
       site.server.url,

@@ -14,15 +14,19 @@ import { fetchOnlyClient, queryServer } from './helpers/member-token';
 import { contents, openWorkerDb, startSite } from './helpers/setup';
 
 /**
- * A course whose enrolment time changes while `enrolledCourses` is paged moves across its pages (the connection is
- * ordered newest enrolment first, with keyset cursors): moved to the top it is skipped, moved to the bottom it comes
- * twice. Against the real embedded server, changed between two pages of one walk: the sync walks the connection
- * again and stores exactly the school's courses; a school that keeps changing fails the run and keeps the old copy.
+ * A course whose enrolment time changes while `enrolledCourses` is paged moves across its pages
+ * (the connection is ordered newest enrolment first, with keyset cursors): moved to the top it is
+ * skipped, moved to the bottom it comes twice. Against the real embedded server, changed between
+ * two pages of one walk: the sync walks the connection again and stores exactly the school's
+ * courses; a school that keeps changing fails the run and keeps the old copy.
  */
 
 type Move = 'top' | 'bottom';
 
-/** Moves one of the student's enrolments to the top (the newest) or the bottom (the oldest) of the connection. */
+/**
+ * Moves one of the student's enrolments to the top (the newest) or the bottom (the oldest) of the
+ * connection.
+ */
 function moveEnrolment(server: EmbeddedServer, to: Move): void {
   const db = server.db;
   const school = server.site.schoolId;
@@ -41,10 +45,11 @@ function moveEnrolment(server: EmbeddedServer, to: Move): void {
 }
 
 /**
- * A client whose course pages after the first (a request with `after`) first change the school: once (`times`) or on
- * every such page. A page asked for ahead (a re-sync at the last sync's cursors) waits until the walk's first page
- * has been answered, so the change always falls between two pages the site answers. Its pages go through this
- * thread's fetch, so the test sees each request's variables.
+ * A client whose course pages after the first (a request with `after`) first change the school:
+ * once (`times`) or on every such page. A page asked for ahead (a re-sync at the last sync's
+ * cursors) waits until the walk's first page has been answered, so the change always falls between
+ * two pages the site answers. Its pages go through this thread's fetch, so the test sees each
+ * request's variables.
  */
 function changingClient(
   site: { server: EmbeddedServer; accessToken: string },
@@ -141,7 +146,10 @@ const SEED = {
   },
 };
 
-/** The writer worker, its read-only connection and a sync service whose client the test can swap between syncs. */
+/**
+ * The writer worker, its read-only connection and a sync service whose client the test can swap
+ * between syncs.
+ */
 async function workerSync(first: SiteClient) {
   const { writer, db } = await openWorkerDb();
   let client = first;
@@ -171,7 +179,8 @@ describe('a course moved across the pages while they are read', () => {
         fetchOnlyClient(site.server.url, site.accessToken),
       );
       expect((await sync.syncNow('demo')).outcome).toBe('completed');
-      // The stored cursors are the hint: the second sync asks for the pages ahead, where the course has moved.
+      // The stored cursors are the hint: the second sync asks for the pages ahead, where the course
+      // has moved.
       const client = changingClient(site, to);
       use(client);
       const summary = await sync.syncNow('demo');

@@ -138,7 +138,8 @@ describe('outbox (service-spec "Scopes": account:write grants exactly three muta
     const sync = createSyncService({ db, clientFor: () => site.client, sleep: noSleep });
     await sync.syncNow('demo');
     const target = getNotifications(db, 'demo').items.find((n) => n.readAt === null)!;
-    // Enqueue through the store (no background replay), then sync with a client whose mutations cannot get through.
+    // Enqueue through the store (no background replay), then sync with a client whose mutations
+    // cannot get through.
     const { enqueueChange } = await import('../../../electron/core/db');
     enqueueChange(
       db,

@@ -15,14 +15,17 @@ import * as ent from '../../../embedded-server/store/content-entitlements';
 import { getMemberToken, queryServer, siteClient } from './helpers/member-token';
 
 /**
- * Every connection the sync reads is paged to its end (issue: payments are served 50 per page, spec "Limits").
- * The server holds more than one page of every connection, so a sync that stops after the first page of any of
- * them stores fewer rows than the server's totalCount.
+ * Every connection the sync reads is paged to its end (issue: payments are served 50 per page, spec
+ * "Limits"). The server holds more than one page of every connection, so a sync that stops after
+ * the first page of any of them stores fewer rows than the server's totalCount.
  */
 
 type Connection = keyof typeof PAGE_SIZE;
 
-/** The sync's operation for each connection, the server field that answers it, and the offline table it fills. */
+/**
+ * The sync's operation for each connection, the server field that answers it, and the offline table
+ * it fills.
+ */
 const CONNECTIONS: Record<Connection, { operation: string; field: string; table: string }> = {
   courses: { operation: 'SyncCourses', field: 'enrolledCourses', table: 'courses' },
   digitalProducts: {
@@ -54,7 +57,10 @@ const TOTALS = /* GraphQL */ `
   }
 `;
 
-/** Rows the 'large' seed options cannot add: more than 100 each of delivered products, registrations and services. */
+/**
+ * Rows the 'large' seed options cannot add: more than 100 each of delivered products, registrations
+ * and services.
+ */
 const EXTRA_ROWS = 110;
 
 function addEntitlementRows(server: EmbeddedServer): void {
@@ -128,7 +134,10 @@ interface GraphQLRequest {
   readonly after: unknown;
 }
 
-/** Wraps the client's fetch to record each GraphQL request's operation and its `first` / `after` variables. */
+/**
+ * Wraps the client's fetch to record each GraphQL request's operation and its `first` / `after`
+ * variables.
+ */
 function recording(client: SiteClient, requests: GraphQLRequest[]): SiteClient {
   return {
     endpoint: client.endpoint,
@@ -160,7 +169,8 @@ beforeAll(async () => {
     port: 0,
     seed: 'large',
     site: 'demo',
-    // Demo set plus: 30 courses (> 25 a page), 120 payments (> two pages of 50), 130 notifications (> 100).
+    // Demo set plus: 30 courses (> 25 a page), 120 payments (> two pages of 50), 130 notifications
+    // (> 100).
     seedOptions: {
       large: { courses: 30, lecturesPerCourse: 3, payments: 120, notifications: 130 },
     },
@@ -215,7 +225,8 @@ describe('sync pages every connection to the end (issue: payments 50 per page)',
     expect(pages.length).toBeGreaterThanOrEqual(3);
     expect(pages.length).toBe(Math.ceil(totals.payments / 50));
     for (const p of pages) expect(p.first).toBe(50);
-    // The first page starts at the beginning; each later one continues from a cursor not used before.
+    // The first page starts at the beginning; each later one continues from a cursor not used
+    // before.
     expect(pages[0]!.after ?? null).toBeNull();
     const cursors = pages.slice(1).map((p) => p.after);
     for (const cursor of cursors)

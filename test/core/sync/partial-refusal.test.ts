@@ -9,10 +9,11 @@ import type {
 } from '../../../electron/core/sync/transport';
 
 /**
- * fetchSnapshot with a scripted in-memory transport (no HTTP). A part the site refuses for a missing scope is
- * HTTP 200 with `errors` naming the scope (service-spec "Protected resources"), possibly beside partial data:
- * that part is left out (so commitSnapshot keeps its stored rows) and the scope reported; any other error fails
- * the whole fetch.
+ * fetchSnapshot with a scripted in-memory transport (no HTTP). A part the site refuses for a
+ * missing scope is HTTP 200 with `errors` naming the scope (service-spec "Protected resources"),
+ * possibly beside partial data:
+ * that part is left out (so commitSnapshot keeps its stored rows) and the scope reported; any other
+ * error fails the whole fetch.
  */
 
 type Answer = ExecuteResult<unknown>;
@@ -21,7 +22,9 @@ type Script = (
   variables: Readonly<Record<string, unknown>>,
 ) => Answer | undefined;
 
-/** One page of a connection; `totalCount` is the whole connection's (payments: two pages of one). */
+/**
+ * One page of a connection; `totalCount` is the whole connection's (payments: two pages of one).
+ */
 const page = (
   field: string,
   nodes: readonly unknown[],
@@ -55,7 +58,10 @@ const PAYMENT_2 = { id: 'pay_2', tradeNo: 'T2' };
 const NOTIFICATION = { id: 'ntf_1', title: 'Notice' };
 const SUBSCRIPTION = { topic: 'payments', channel: 'push', enabled: true };
 
-/** Every part answers normally with one node (payments with two pages), by the sync's operation names. */
+/**
+ * Every part answers normally with one node (payments with two pages), by the sync's operation
+ * names.
+ */
 const normal: Record<string, (variables: Readonly<Record<string, unknown>>) => Answer> = {
   SyncProfile: () => ({ data: { viewer: PROFILE }, errors: [] }),
   SyncCourses: () => page('enrolledCourses', [COURSE]),
@@ -73,7 +79,10 @@ const normal: Record<string, (variables: Readonly<Record<string, unknown>>) => A
   }),
 };
 
-/** A Transport whose answers come from `script` first, else `normal`; records each operation it was asked. */
+/**
+ * A Transport whose answers come from `script` first, else `normal`; records each operation it was
+ * asked.
+ */
 function scripted(script: Script): { transport: Transport; asked: string[] } {
   const asked: string[] = [];
   const execute = async (
@@ -89,7 +98,10 @@ function scripted(script: Script): { transport: Transport; asked: string[] } {
   return { transport: { execute } as unknown as Transport, asked };
 }
 
-/** The payments part answers its first page with data (and a next page) AND an error; everything else normally. */
+/**
+ * The payments part answers its first page with data (and a next page) AND an error; everything
+ * else normally.
+ */
 const paymentsWith =
   (error: GraphQLErrorLike): Script =>
   (operation, variables) =>
@@ -118,7 +130,8 @@ describe('fetchSnapshot: a part refused for a missing scope is left out, not fai
       const result = await fetchSnapshot(transport, {});
 
       expect(result.missingScopes).toEqual(['account:read']);
-      // Undefined, not the page that came with the error: commitSnapshot then keeps the stored payments.
+      // Undefined, not the page that came with the error: commitSnapshot then keeps the stored
+      // payments.
       expect(result.snapshot.payments).toBeUndefined();
       expect('payments' in result.snapshot).toBe(false);
       // The refused part is not paged on past the refusal.

@@ -8,14 +8,17 @@ import { contents, openWorkerDb, startSite, type TestSite } from './helpers/setu
 import { openTestDatabase } from '../../helpers/db';
 
 /**
- * A re-sync asks for each long connection's pages at the cursors the last committed sync walked (migration 008,
- * fetch-snapshot.ts `cursors`), a few ahead at a time, instead of one round trip after another. The pages it
- * stages must be exactly those of paging from the start, whatever changed on the site in between: every test
- * compares the re-synced database with a first sync from nothing against the same site (real server, real writer
- * worker, real SQLite).
+ * A re-sync asks for each long connection's pages at the cursors the last committed sync walked
+ * (migration 008, fetch-snapshot.ts `cursors`), a few ahead at a time, instead of one round trip
+ * after another. The pages it stages must be exactly those of paging from the start, whatever
+ * changed on the site in between: every test compares the re-synced database with a first sync from
+ * nothing against the same site (real server, real writer worker, real SQLite).
  */
 
-/** A site with several pages in each long connection (payments 50 a page, courses 25, notifications 50). */
+/**
+ * A site with several pages in each long connection (payments 50 a page, courses 25, notifications
+ * 50).
+ */
 async function multiPageSite(): Promise<TestSite> {
   return startSite({
     seed: 'large',
@@ -31,7 +34,10 @@ interface PageRequest {
   readonly hold: boolean;
 }
 
-/** The writer, recording each page request the sync hands it and how many of a part were on the network at once. */
+/**
+ * The writer, recording each page request the sync hands it and how many of a part were on the
+ * network at once.
+ */
 function recording(writer: DbWriter) {
   const requests: PageRequest[] = [];
   const inFlight = new Map<string, number>();

@@ -18,9 +18,10 @@ import {
 } from '../../helpers/test-core';
 
 /**
- * The one status of a site (sync/site-status.ts) as the core reports it over `sync:status`, against a real embedded
- * server: stopped, it is "not answering" (the computer still has its network); with the OS reporting no network, the
- * same failure is "offline"; its sessions ended at the site, it is "needs sign-in"; a 503 is the school not answering.
+ * The one status of a site (sync/site-status.ts) as the core reports it over `sync:status`, against
+ * a real embedded server: stopped, it is "not answering" (the computer still has its network); with
+ * the OS reporting no network, the same failure is "offline"; its sessions ended at the site, it is
+ * "needs sign-in"; a 503 is the school not answering.
  */
 describe('site status view (real site, real core)', () => {
   let dir: string;
@@ -110,7 +111,8 @@ describe('site status view (real site, real core)', () => {
     expect(s.view.reason?.code).toBe('server-unavailable');
     server!.faults.memberApiUnavailable = false;
     expect((await sync()).outcome).toBe('completed');
-    // The school answering again starts a sync of every site by itself ("network back"): ok once it ends.
+    // The school answering again starts a sync of every site by itself ("network back"): ok once it
+    // ends.
     await expect.poll(async () => (await status()).view.state, { timeout: 15_000 }).toBe('ok');
   });
 

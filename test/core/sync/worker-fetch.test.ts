@@ -13,9 +13,10 @@ import { bearerFetch, fetchOnlyClient } from './helpers/member-token';
 import { contents, openTempDb, openWorkerDb, startSite } from './helpers/setup';
 
 /**
- * The sync's pages as the app sends them: the writer worker requests each page itself (worker-contract.ts
- * `stage:fetch`) with a token the main process picked under the token manager's rules (`sendWith`), so this thread
- * neither sends, reads, parses nor copies a page. Real embedded server, real worker, real SQLite, real token manager.
+ * The sync's pages as the app sends them: the writer worker requests each page itself
+ * (worker-contract.ts `stage:fetch`) with a token the main process picked under the token manager's
+ * rules (`sendWith`), so this thread neither sends, reads, parses nor copies a page. Real embedded
+ * server, real worker, real SQLite, real token manager.
  */
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 
@@ -24,7 +25,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** A site manager signed in to a real embedded server (harness.ts), and a client built as app-core builds it. */
+/**
+ * A site manager signed in to a real embedded server (harness.ts), and a client built as app-core
+ * builds it.
+ */
 async function signedIn(options: { scopes?: string[] } = {}) {
   const server = await createEmbeddedServer({ port: 0, seed: 'demo', site: 'demo' });
   cleanups.push(() => server.close());
@@ -43,7 +47,10 @@ async function signedIn(options: { scopes?: string[] } = {}) {
   return { server, h, siteId: site.id, vault, client };
 }
 
-/** A site that takes every request and never answers; it records each request and when its connection closed. */
+/**
+ * A site that takes every request and never answers; it records each request and when its
+ * connection closed.
+ */
 async function silentSite() {
   const requests: { closed: boolean }[] = [];
   const held: ServerResponse[] = [];
@@ -98,7 +105,8 @@ describe('the sync pages sent by the writer worker', () => {
     expect(sentByWorker.length).toBeGreaterThanOrEqual(8);
     expect(new Set(sentByWorker)).toEqual(new Set([site.client.endpoint]));
 
-    // The same site through this thread's fetch (the path a host's own fetch takes), into another file.
+    // The same site through this thread's fetch (the path a host's own fetch takes), into another
+    // file.
     const reference = openTempDb();
     const viaFetch = createSyncService({
       db: reference.db,

@@ -14,13 +14,17 @@ import { createTransport, defaultSleep } from '../../../electron/core/sync/trans
 import { contents, openTempDb, openWorkerDb, startSite } from './helpers/setup';
 
 /**
- * The sync with its writes in the writer worker (electron/core/worker/writer.ts), as the app runs it: pages staged in
- * the worker as they arrive, one commit there, the views read through this thread's read-only connection. And the
- * no-change re-sync: the fetched snapshot is what is stored, so nothing is written and no change event is sent.
+ * The sync with its writes in the writer worker (electron/core/worker/writer.ts), as the app runs
+ * it: pages staged in the worker as they arrive, one commit there, the views read through this
+ * thread's read-only connection. And the no-change re-sync: the fetched snapshot is what is stored,
+ * so nothing is written and no change event is sent.
  */
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 
-/** A demo site, the writer worker on a temp file, the read-only connection and a sync service over them (closed after the test). */
+/**
+ * A demo site, the writer worker on a temp file, the read-only connection and a sync service over
+ * them (closed after the test).
+ */
 async function workerSync(options: Parameters<typeof startSite>[0] = {}) {
   const site = await startSite(options);
   const { file, writer, db } = await openWorkerDb();

@@ -132,7 +132,8 @@ describe('vault: temp files left by a crash', () => {
     const cipher = await createNodeCipher(join(dir, 'key'));
     const first = createVault({ dir: vdir, cipher });
     await first.put('siteA', record(1));
-    // What a process killed between writing and renaming leaves: a full encrypted copy under a temp name.
+    // What a process killed between writing and renaming leaves: a full encrypted copy under a temp
+    // name.
     const sealed = await readFile(join(vdir, 'site-siteA.vault'));
     const stale = [
       '.site-siteA.vault.0123456789ab.tmp',

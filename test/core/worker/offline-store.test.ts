@@ -9,9 +9,9 @@ import { openOfflineStore } from '../../../electron/core/worker/offline-store';
 import { snapshot } from '../db/fixtures';
 
 /**
- * The offline store as the app opens it (worker/offline-store.ts): a file closed cleanly at this version is read at
- * once and its writer's thread starts at the first write; any other file (new, left open by a crash) is opened by
- * the writer first. Real threads, a real SQLite file.
+ * The offline store as the app opens it (worker/offline-store.ts): a file closed cleanly at this
+ * version is read at once and its writer's thread starts at the first write; any other file (new,
+ * left open by a crash) is opened by the writer first. Real threads, a real SQLite file.
  */
 function tempFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ld-offline-store-'));
@@ -42,14 +42,16 @@ describe('opening the offline store', () => {
     const store = await open(file);
     try {
       expect(isDeferred(store.writer) && store.writer.started).toBe(false);
-      // The screens read before any thread started (and the file is not marked open: nothing wrote to it).
+      // The screens read before any thread started (and the file is not marked open: nothing wrote
+      // to it).
       expect(hasSite(store.db, 'site-1')).toBe(true);
       expect(existsSync(`${file}.unclosed`)).toBe(false);
       await store.writer.call('site:ensure', { siteId: 'site-2', now: NOW });
       expect(isDeferred(store.writer) && store.writer.started).toBe(true);
       expect(existsSync(`${file}.unclosed`)).toBe(true);
       expect(hasSite(store.db, 'site-2')).toBe(true);
-      // A commit's memoised views are forgotten through the reader attached before the thread started.
+      // A commit's memoised views are forgotten through the reader attached before the thread
+      // started.
       const before = getBillingSummary(store.db, 'site-1', new Date(NOW));
       await store.writer.call('snapshot:commit', {
         siteId: 'site-1',

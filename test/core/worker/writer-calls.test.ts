@@ -41,7 +41,8 @@ describe('database writer worker: one contract, errors as the core codes', () =>
       .catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(CoreError);
     expect(lost).toMatchObject({ code: 'sync-failed' });
-    // A constraint SQLite refuses: storage-error, with SQLite's code as the only detail (no row data).
+    // A constraint SQLite refuses: storage-error, with SQLite's code as the only detail (no row
+    // data).
     const broken = await writer
       .call('snapshot:commit', {
         siteId: 's',

@@ -22,7 +22,8 @@ describe('database writer worker: a crash loses nothing that was committed', () 
     });
 
     const commit = writer.call('snapshot:commit', { siteId: 's', snapshot: bigSnapshot('new') });
-    // 20,000 payments take the worker well over 60 ms to commit: the crash lands inside the transaction.
+    // 20,000 payments take the worker well over 60 ms to commit: the crash lands inside the
+    // transaction.
     const payments = db.prepare("SELECT count(*) FROM payments WHERE site_id = 's'").pluck();
     await new Promise((r) => setTimeout(r, 60));
     await writer.crash();

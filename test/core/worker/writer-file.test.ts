@@ -29,7 +29,10 @@ describe('database writer worker: the WAL after a sync', () => {
   });
 });
 
-/** Overwrites the cells of one leaf page of the lectures table, as a disk or another program could while the app is away. */
+/**
+ * Overwrites the cells of one leaf page of the lectures table, as a disk or another program could
+ * while the app is away.
+ */
 function damageLectures(file: string): void {
   const raw = new Database(file);
   const page = raw
@@ -50,7 +53,10 @@ function damageLectures(file: string): void {
   closeSync(fd);
 }
 
-/** A file with 300 courses (their lectures fill many pages) and two queued changes, closed by its writer. */
+/**
+ * A file with 300 courses (their lectures fill many pages) and two queued changes, closed by its
+ * writer.
+ */
 async function closedWithData(
   file: string,
   integrityCheck?: 'unless-closed-cleanly',
@@ -98,7 +104,8 @@ describe('database writer worker: the integrity check leaves the start after a c
       keptAt: expect.stringMatching(/offline\.db\.corrupt-/),
     });
     expect(existsSync(checked.keptAt!)).toBe(true);
-    // The read connection opened before the rebuild reads the rebuilt file: no snapshot, the outbox kept.
+    // The read connection opened before the rebuild reads the rebuilt file: no snapshot, the outbox
+    // kept.
     expect(db.prepare("SELECT count(*) FROM courses WHERE site_id = 's'").pluck().get()).toBe(0);
     expect(pendingEntries(db, 's').map((e) => e.change)).toEqual([
       { kind: 'mark-notification-read', notificationId: 'n-7' },

@@ -29,7 +29,8 @@ describe('view cache of the read connection: told which views a worker write cha
       change: { kind: 'mark-notification-read', notificationId: 'n1' },
       now: NOW,
     });
-    expect(getBillingSummary(db, 's', now)).toBe(billing); // the same memoised object: not recomputed
+    // the same memoised object: not recomputed
+    expect(getBillingSummary(db, 's', now)).toBe(billing);
     expect(getNotificationsSummary(db, 's').unreadCount).toBe(1); // recomputed, and right
 
     await writer.call('snapshot:commit', {
@@ -59,13 +60,15 @@ describe('view cache of the read connection: told which views a worker write cha
     expect(again.unreadCount).toBe(0);
   });
 
-  // The demo's first sync under load: the read connection memoised nothing until a screen asked while the commit
-  // was on its way, and the run's record (a write that changes no view) answered before the next read. The summary
-  // said "No unread notifications" beside a list of three unread, for good.
+  // The demo's first sync under load: the read connection memoised nothing until a screen asked
+  // while the commit was on its way, and the run's record (a write that changes no view) answered
+  // before the next read. The summary said "No unread notifications" beside a list of three unread,
+  // for good.
   it('a view first memoised while a commit is on its way is recomputed once it lands, even when a no-view write answers first', async () => {
     const { writer, db, file } = await open();
-    // Another connection holds the write lock: the run's first write waits for it (busy_timeout), and the calls sent
-    // after it wait in the worker's queue, so this thread reads before the commit lands.
+    // Another connection holds the write lock: the run's first write waits for it (busy_timeout),
+    // and the calls sent after it wait in the worker's queue, so this thread reads before the
+    // commit lands.
     const blocker = new Database(file);
     blocker.exec('BEGIN IMMEDIATE');
     let commit: Promise<{ rewritten: readonly string[] }>;

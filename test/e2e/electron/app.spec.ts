@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { electronSkipReason, launchOptions } from './env';
 
 /**
- * The same shell through the real Electron host. Electron's binary comes from GitHub, which is not reachable
- * everywhere (see README): where it is missing these tests are skipped, and say so.
+ * The same shell through the real Electron host. Electron's binary comes from GitHub, which is not
+ * reachable everywhere (see README): where it is missing these tests are skipped, and say so.
  */
 const skipReason = electronSkipReason();
 

@@ -16,11 +16,11 @@ import { electronSkipReason, launchOptions, packagedExecutable } from './env';
 import { invoke, signInToDemo } from './helpers';
 
 /**
- * The installed-app layer, through the real Electron host: one test (or more) per feature. Run against the
- * checkout's Electron (`npx playwright test --project=electron`) or a packaged build
- * (LEARNING_DESKTOP_ELECTRON_EXECUTABLE, as .github/workflows/desktop.yml does). Where no Electron binary can be
- * had, every test here is skipped and says why; the decisions behind each one are tested in plain Node (test/core,
- * test/build), the Electron glue is type-checked.
+ * The installed-app layer, through the real Electron host: one test (or more) per feature. Run
+ * against the checkout's Electron (`npx playwright test --project=electron`) or a packaged build
+ * (LEARNING_DESKTOP_ELECTRON_EXECUTABLE, as .github/workflows/desktop.yml does). Where no Electron
+ * binary can be had, every test here is skipped and says why; the decisions behind each one are
+ * tested in plain Node (test/core, test/build), the Electron glue is type-checked.
  */
 const skipReason = electronSkipReason();
 /** @electron/fuses' FuseState (not exported by 1.8): the wire holds ASCII '0' and '1'. */
@@ -120,7 +120,8 @@ test.describe('Electron host: the installed app', () => {
         'CmdOrCtrl+,',
       ])
         expect(accelerators).toContain(a);
-      // Clicking the item runs what the accelerator runs: the page gets app:command and shows Settings.
+      // Clicking the item runs what the accelerator runs: the page gets app:command and shows
+      // Settings.
       await app.evaluate(({ Menu }) => {
         const item = Menu.getApplicationMenu()
           ?.items.flatMap((t) => t.submenu?.items ?? [])
@@ -145,8 +146,9 @@ test.describe('Electron host: the installed app', () => {
   test('3. updates: off and saying why without a feed; with a local feed holding nothing newer, it checks and is up to date', async () => {
     const packaged = packagedExecutable() !== null;
     await withApp(['--demo'], async (_app, window) => {
-      // From a checkout electron-updater has nothing to update; a packaged test build (--dir) has no feed, and on Linux
-      // an unpacked folder is no package a package manager could replace (electron/main/updater.ts).
+      // From a checkout electron-updater has nothing to update; a packaged test build (--dir) has
+      // no feed, and on Linux an unpacked folder is no package a package manager could replace
+      // (electron/main/updater.ts).
       const reason = packaged
         ? process.platform === 'linux'
           ? 'unsupported'
@@ -163,7 +165,8 @@ test.describe('Electron host: the installed app', () => {
       !packaged,
       'SKIPPED the feed part: electron-updater checks a feed only in a packaged build (LEARNING_DESKTOP_ELECTRON_EXECUTABLE).',
     );
-    // A generic feed on loopback (parseFeedUrl allows http there) whose latest version is older than the app.
+    // A generic feed on loopback (parseFeedUrl allows http there) whose latest version is older
+    // than the app.
     const asked: string[] = [];
     const feed = createServer((req, res) => {
       asked.push(req.url ?? '');
@@ -194,8 +197,9 @@ test.describe('Electron host: the installed app', () => {
             lastCheckedAt?: string | null;
           };
           if (process.platform === 'linux' && !process.env.APPIMAGE) {
-            // An unpacked Linux build is neither an AppImage nor a deb: electron-updater cannot replace it, and says so
-            // by answering without an event; Settings tells the student how to get updates.
+            // An unpacked Linux build is neither an AppImage nor a deb: electron-updater cannot
+            // replace it, and says so by answering without an event; Settings tells the student how
+            // to get updates.
             expect(state).toEqual({ status: 'off', reason: 'unsupported' });
           } else {
             expect(state.status).toBe('idle');
@@ -219,7 +223,8 @@ test.describe('Electron host: the installed app', () => {
   }) => {
     test.setTimeout(180_000);
     await withApp(['--demo'], async (app, window) => {
-      // Electron's Notification, recorded as the app shows it (a headless desktop has no notification server to ask).
+      // Electron's Notification, recorded as the app shows it (a headless desktop has no
+      // notification server to ask).
       await app.evaluate(({ Notification }) => {
         const shown: InstanceType<typeof Notification>[] = [];
         (globalThis as { __shown?: unknown }).__shown = shown;
@@ -238,7 +243,8 @@ test.describe('Electron host: the installed app', () => {
       expect((await invoke(window, 'sync:now', { siteId })).ok).toBe(true);
       // The notices the member already had are not news.
       expect(await shownNow()).toEqual([]);
-      // The site refuses the refresh from now on (the demo fault panel's switch): the app needs a new sign-in.
+      // The site refuses the refresh from now on (the demo fault panel's switch): the app needs a
+      // new sign-in.
       expect((await invoke(window, 'demo:set-faults', { refreshRefused: true })).ok).toBe(true);
       await expect
         .poll(async () => (await shownNow()).length, { timeout: 60_000 })

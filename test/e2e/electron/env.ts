@@ -3,30 +3,38 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /**
- * Whether the Electron host tests can run here, and if not, the one line that says why. Electron's binary comes
- * from GitHub (unreachable on some machines); better-sqlite3 is compiled by `npm ci` for Node's ABI, which
- * Electron's differs from, so the app run by Electron loads a second build made for it by
- * scripts/electron-native.mjs (global-setup runs it and names the file in SQLITE_BINDING_ENV).
+ * Whether the Electron host tests can run here, and if not, the one line that says why. Electron's
+ * binary comes from GitHub (unreachable on some machines); better-sqlite3 is compiled by `npm ci`
+ * for Node's ABI, which Electron's differs from, so the app run by Electron loads a second build
+ * made for it by scripts/electron-native.mjs (global-setup runs it and names the file in
+ * SQLITE_BINDING_ENV).
  */
 
-/** The app's setting for better-sqlite3's addon when run from a checkout (read by electron/main). */
+/**
+ * The app's setting for better-sqlite3's addon when run from a checkout (read by electron/main).
+ */
 export const SQLITE_BINDING_ENV = 'LEARNING_DESKTOP_SQLITE_BINDING';
 
 /**
- * A packaged app's executable (e.g. `release/linux-unpacked/learning-desktop`, from `npm run package -- --dir`):
- * when set, the Electron specs run against that build instead of the checkout's `electron` + out/main. CI sets it
- * to the unpacked test build (.github/workflows/desktop.yml).
+ * A packaged app's executable (e.g. `release/linux-unpacked/learning-desktop`, from
+ * `npm run package -- --dir`):
+ * when set, the Electron specs run against that build instead of the checkout's `electron` +
+ * out/main. CI sets it to the unpacked test build (.github/workflows/desktop.yml).
  */
 export const PACKAGED_EXECUTABLE_ENV = 'LEARNING_DESKTOP_ELECTRON_EXECUTABLE';
 
-/** The packaged executable named by PACKAGED_EXECUTABLE_ENV, or null when the specs run from the checkout. */
+/**
+ * The packaged executable named by PACKAGED_EXECUTABLE_ENV, or null when the specs run from the
+ * checkout.
+ */
 export function packagedExecutable(): string | null {
   return process.env[PACKAGED_EXECUTABLE_ENV] || null;
 }
 
 /**
- * What `_electron.launch` gets: the packaged app as is, or the checkout's Electron with out/main/index.js. Each
- * launch has its own profile (`--user-data-dir`), so specs never share data.
+ * What `_electron.launch` gets: the packaged app as is, or the checkout's Electron with
+ * out/main/index.js. Each launch has its own profile (`--user-data-dir`), so specs never share
+ * data.
  */
 export function launchOptions(
   userDataDir: string,
@@ -54,7 +62,10 @@ export function electronBinary(): string | null {
   }
 }
 
-/** Loads better-sqlite3 inside Electron (as Node) with the addon built for it and opens a database: true when it fits. */
+/**
+ * Loads better-sqlite3 inside Electron (as Node) with the addon built for it and opens a database:
+ * true when it fits.
+ */
 export function nativeModulesFitElectron(binary: string, nativeBinding: string): boolean {
   const probe = spawnSync(
     binary,
@@ -77,8 +88,8 @@ export function electronSkipReason(): string | null {
   if (cached !== undefined) return cached;
   const packaged = packagedExecutable();
   if (packaged !== null) {
-    // A packaged build carries its own better-sqlite3 and app.asar; its fuses refuse ELECTRON_RUN_AS_NODE, so
-    // there is nothing to probe beyond the file itself.
+    // A packaged build carries its own better-sqlite3 and app.asar; its fuses refuse
+    // ELECTRON_RUN_AS_NODE, so there is nothing to probe beyond the file itself.
     cached = existsSync(packaged)
       ? null
       : `SKIPPED: ${PACKAGED_EXECUTABLE_ENV} names ${packaged}, which does not exist.`;

@@ -13,11 +13,12 @@ import { signInOnSite } from '../fixtures';
 import { electronSkipReason, launchOptions } from './env';
 
 /**
- * Invite links and saved files through the real Electron host: an invite link given as a launch argument (what
- * Windows and Linux do) fills in the add-site form; the files the student asks for go through the save dialog (replaced in the
- * main process by one that answers a chosen path, as a student would) and a receipt is printed to PDF by
- * webContents.printToPDF. Electron's binary comes from GitHub, which is not reachable everywhere: where it is missing
- * these tests are skipped, and say so.
+ * Invite links and saved files through the real Electron host: an invite link given as a launch
+ * argument (what Windows and Linux do) fills in the add-site form; the files the student asks for
+ * go through the save dialog (replaced in the main process by one that answers a chosen path, as a
+ * student would) and a receipt is printed to PDF by webContents.printToPDF. Electron's binary comes
+ * from GitHub, which is not reachable everywhere: where it is missing these tests are skipped, and
+ * say so.
  */
 const skipReason = electronSkipReason();
 
@@ -81,7 +82,8 @@ test.describe('Electron host: invite links and saved files', () => {
         ),
       ).toBe(false);
 
-      // Sign in to the demo site (the test's browser plays the system browser), then ask for the files.
+      // Sign in to the demo site (the test's browser plays the system browser), then ask for the
+      // files.
       await expect
         .poll(
           async () =>

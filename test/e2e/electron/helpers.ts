@@ -15,7 +15,10 @@ export const invoke = (window: Page, channel: string, input?: unknown) =>
     [channel, input] as const,
   );
 
-/** Replaces shell.openExternal in the main process with a recorder of the URLs the app asks the system to open. */
+/**
+ * Replaces shell.openExternal in the main process with a recorder of the URLs the app asks the
+ * system to open.
+ */
 export async function recordExternalUrls(
   app: ElectronApplication,
 ): Promise<() => Promise<string[]>> {
@@ -30,8 +33,9 @@ export async function recordExternalUrls(
 }
 
 /**
- * Signs in to the first demo site the way a student does: the app opens the authorize page in "the system
- * browser" (the test's Chromium tab plays it), the loopback redirect returns to the app. Returns the site's id.
+ * Signs in to the first demo site the way a student does: the app opens the authorize page in "the
+ * system browser" (the test's Chromium tab plays it), the loopback redirect returns to the app.
+ * Returns the site's id.
  */
 export async function signInToDemo(
   app: ElectronApplication,

@@ -7,12 +7,13 @@ import { electronSkipReason, launchOptions } from './env';
 import { invoke, recordExternalUrls } from './helpers';
 
 /**
- * The student's journey through the real Electron host in demo mode: the demo sites run in the main process, the
- * sign-in opens "the system browser" (shell.openExternal, replaced here by a recorder so the test's Chromium plays
- * the browser), the loopback redirect comes back to the app, the data syncs and the screens show it; marking a
- * notice read and signing out go through the same core as in the browser host.
- * Electron's binary comes from GitHub, which is not reachable everywhere: where it is missing these tests are
- * skipped, and say so. global-setup builds main, preload and renderer (electron-vite) where the binary exists.
+ * The student's journey through the real Electron host in demo mode: the demo sites run in the main
+ * process, the sign-in opens "the system browser" (shell.openExternal, replaced here by a recorder
+ * so the test's Chromium plays the browser), the loopback redirect comes back to the app, the data
+ * syncs and the screens show it; marking a notice read and signing out go through the same core as
+ * in the browser host. Electron's binary comes from GitHub, which is not reachable everywhere:
+ * where it is missing these tests are skipped, and say so. global-setup builds main, preload and
+ * renderer (electron-vite) where the binary exists.
  */
 const skipReason = electronSkipReason();
 
@@ -45,7 +46,8 @@ test.describe('Electron host: the demo journey', () => {
       }[];
       const demo = sites.find((s) => s.isDemo)!;
 
-      // The app asks the OS to open the site's authorize page; the test's browser plays the system browser.
+      // The app asks the OS to open the site's authorize page; the test's browser plays the system
+      // browser.
       const signedIn = invoke(window, 'sites:sign-in', { siteId: demo.id });
       await expect
         .poll(async () => (await opened()).length, { timeout: 30_000 })

@@ -37,7 +37,10 @@ function shellBlocks(markdown: string): Block[] {
   return blocks;
 }
 
-/** One command line, run by sh as written, in the variables the earlier lines set; returns its output and the new variables. */
+/**
+ * One command line, run by sh as written, in the variables the earlier lines set; returns its
+ * output and the new variables.
+ */
 async function sh(
   line: string,
   env: Record<string, string>,
@@ -58,9 +61,9 @@ async function sh(
 }
 
 /**
- * Follows /auth.md literally for one kind of client: every command of every block that applies runs in sh (curl and
- * openssl against the real server), each `<...>` replaced as the document says, the browser step done on the real
- * sign-in and consent pages with the printed address.
+ * Follows /auth.md literally for one kind of client: every command of every block that applies runs
+ * in sh (curl and openssl against the real server), each `<...>` replaced as the document says, the
+ * browser step done on the real sign-in and consent pages with the printed address.
  */
 async function followWalkthrough(
   server: EmbeddedServer,

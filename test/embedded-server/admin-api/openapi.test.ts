@@ -86,7 +86,8 @@ describe('/openapi.json declares the statuses the routes really answer', () => {
     expect(doc.paths['/api/admin/v1/courses'].post.responses['413'].description).toContain(
       '262144',
     );
-    // The real answers behind the declarations: a JSON body over 256 KiB is 413, a duplicate slug is 409.
+    // The real answers behind the declarations: a JSON body over 256 KiB is 413, a duplicate slug
+    // is 409.
     const { accessToken } = mintToken(server, { audience: 'operator', scopes: ['courses:write'] });
     const post = (body: string) =>
       fetch(`${server.url}/api/admin/v1/courses`, {

@@ -22,9 +22,10 @@ async function enrolledCourses(server: EmbeddedServer): Promise<Json[]> {
 }
 
 /**
- * A strict well-formedness check of the XML these covers are made of (no XML parser is a dependency here):
- * one <svg> root in the SVG namespace, balanced tags, quoted attributes, no text `<`, and only the five
- * predefined entities or numeric references after `&`.
+ * A strict well-formedness check of the XML these covers are made of (no XML parser is a dependency
+ * here):
+ * one <svg> root in the SVG namespace, balanced tags, quoted attributes, no text `<`, and only the
+ * five predefined entities or numeric references after `&`.
  */
 function expectWellFormedSvg(xml: string): void {
   expect(xml.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);

@@ -7,7 +7,10 @@ import { mintToken, viewerData } from '../member-api/tokens';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The demo's product files over real HTTP: who may fetch them, ranges, conditional requests, the demo faults. */
+/**
+ * The demo's product files over real HTTP: who may fetch them, ranges, conditional requests, the
+ * demo faults.
+ */
 async function productUrls(server: EmbeddedServer): Promise<Map<string, string | null>> {
   const data = await viewerData(
     server,

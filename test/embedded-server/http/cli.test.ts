@@ -4,7 +4,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/server';
 
-/** `npm run server`: two sites on their own ports, file databases with --data, clean exit on SIGTERM. */
+/**
+ * `npm run server`: two sites on their own ports, file databases with --data, clean exit on
+ * SIGTERM.
+ */
 describe('CLI (embedded-server/cli.ts)', () => {
   it('starts demo and demo2, prints "listening at" for each, and exits 0 on SIGTERM', async () => {
     const prefix = join(tempDir(), 'data', 'site');

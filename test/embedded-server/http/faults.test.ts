@@ -24,7 +24,8 @@ describe('Fault injection (README decision "Fault injection")', () => {
       () => null,
       (e: unknown) => e,
     );
-    // A network error (TypeError: fetch failed), not an HTTP status: the client cannot tell it from a site that is gone.
+    // A network error (TypeError: fetch failed), not an HTTP status: the client cannot tell it from
+    // a site that is gone.
     expect(failure).toBeInstanceOf(TypeError);
     server.setFaults({ offline: false });
     expect((await fetch(server.url + DISCOVERY)).status).toBe(200);
@@ -40,7 +41,8 @@ describe('Fault injection (README decision "Fault injection")', () => {
     server.setFaults({ latencyMs: 0 });
     const again = performance.now();
     await (await fetch(server.url + DISCOVERY)).text();
-    // Not a speed target: only that the 1 s wait is gone (a loaded machine answers this far below it).
+    // Not a speed target: only that the 1 s wait is gone (a loaded machine answers this far below
+    // it).
     expect(performance.now() - again).toBeLessThan(990);
   });
 

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../helpers/server';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 
-/** A raw request with a chosen Host header (fetch cannot forge one): what a rebinding page's browser sends. */
+/**
+ * A raw request with a chosen Host header (fetch cannot forge one): what a rebinding page's browser
+ * sends.
+ */
 function withHost(
   server: EmbeddedServer,
   host: string,

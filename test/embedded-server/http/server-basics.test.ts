@@ -167,7 +167,8 @@ describe('Store: numbered migrations keyed on PRAGMA user_version (ARCHITECTURE 
   it('has no column that could hold a token, code, secret or session id in clear (only *_hash columns)', () => {
     const db = openDatabase(':memory:');
     try {
-      // The identity/OAuth tables of migration 001 (content tables have payment codes, which are not secrets).
+      // The identity/OAuth tables of migration 001 (content tables have payment codes, which are
+      // not secrets).
       const tables = [...loadMigrations()[0]!.sql.matchAll(/CREATE TABLE (\w+)/g)].map(
         (m) => m[1]!,
       );

@@ -17,7 +17,10 @@ import { getJson } from '../helpers';
 const ASSISTANT_CALLBACK = 'http://127.0.0.1:54987/callback';
 const MEMBER_SCOPES = 'openid profile email account:read account:write';
 
-/** What an MCP assistant keeps: the SDK's OAuthClientProvider, in memory, with the client_id the operator gave. */
+/**
+ * What an MCP assistant keeps: the SDK's OAuthClientProvider, in memory, with the client_id the
+ * operator gave.
+ */
 class AssistantProvider implements OAuthClientProvider {
   authorizationUrl: URL | null = null;
   private saved: OAuthTokens | undefined;
@@ -64,7 +67,10 @@ class AssistantProvider implements OAuthClientProvider {
   }
 }
 
-/** The member signs in and approves on the site's real pages; returns the callback URL the site redirected to. */
+/**
+ * The member signs in and approves on the site's real pages; returns the callback URL the site
+ * redirected to.
+ */
 async function memberApproves(provider: AssistantProvider): Promise<URL> {
   expect(provider.authorizationUrl).not.toBeNull();
   const callback = await new ScriptedBrowser().authorize(provider.authorizationUrl!.href, {
@@ -90,7 +96,8 @@ describe('An MCP client reaches the member tools with the SDK auth() flow (RFC 9
       name: 'Study Assistant',
       redirect_uris: 'http://127.0.0.1/callback',
     });
-    // The operator's page says how an assistant connects: the /mcp address and a public application's client ID.
+    // The operator's page says how an assistant connects: the /mcp address and a public
+    // application's client ID.
     expect(page.html).toContain('Connecting an AI assistant (MCP)');
     expect(page.html).toContain(`<code class="mcp-url">${server.url}/mcp</code>`);
     const provider = new AssistantProvider(clientId);

@@ -12,8 +12,9 @@ import {
 } from '../../../embedded-server/member-api/execute';
 import { APP_DOCUMENTS, QUERY_VARIABLES } from './app-documents';
 
-// graphql-jit runs a query from its second time (member-api/execute.ts): its answers must be graphql-js's, byte
-// for byte, and anything with an error must come back exactly as graphql-js gives it.
+// graphql-jit runs a query from its second time (member-api/execute.ts): its answers must be
+// graphql-js's, byte for byte, and anything with an error must come back exactly as graphql-js
+// gives it.
 const QUERIES = APP_DOCUMENTS.filter(([, doc]) =>
   doc.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'query'),
 );
@@ -65,8 +66,8 @@ describe.each(['demo', 'large'] as const)(
           ).toBe(reference);
         }
         expect(isDocumentCompiled(memberSchema(), query)).toBe(true);
-        // Runs 2 and 3 at least (all three for the second seed: the document cache is per schema) were graphql-jit's
-        // own answers; had it erred, graphql-js would have answered instead.
+        // Runs 2 and 3 at least (all three for the second seed: the document cache is per schema)
+        // were graphql-jit's own answers; had it erred, graphql-js would have answered instead.
         expect(executorAnswers.compiled - before).toBeGreaterThanOrEqual(2);
       },
     );

@@ -9,8 +9,9 @@ import { setLectureProgress } from '../../../embedded-server/store/content-cours
 import { CoursesQuery, PaymentsQuery } from '../../../electron/core/graphql/documents';
 import { graphql, mintToken, operatorCall, viewerData } from './tokens';
 
-// The member API memoises course trees and payment counts (store/content-memo.ts) against generations that
-// triggers raise (migration 005). Whatever writes, through whichever path, the next answer must show it.
+// The member API memoises course trees and payment counts (store/content-memo.ts) against
+// generations that triggers raise (migration 005). Whatever writes, through whichever path, the
+// next answer must show it.
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 interface Lecture {

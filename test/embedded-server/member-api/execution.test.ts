@@ -23,7 +23,8 @@ describe('Query limits and error masking (decisions, embedded-server/README.md)'
   });
 
   it('refuses a query deeper than the limit with QUERY_TOO_DEEP (rule on a recursive schema)', () => {
-    // The member schema has no recursive type, so its own queries stop at depth 7; the rule is proven here.
+    // The member schema has no recursive type, so its own queries stop at depth 7; the rule is
+    // proven here.
     const schema = buildSchema('type Query { node: Node } type Node { id: ID child: Node }');
     const rule = costLimitsRule({
       maxDepth: 10,
@@ -120,8 +121,9 @@ describe('Parsed and validated documents are cached by query text (decision: bou
   });
 
   it('the cost limit and the scope guard apply on every request of a cached document', async () => {
-    // A variable `first` counts as the maximum (100), so 60 aliased course pages cost about 30,000 whatever the
-    // variables say: the refusal is a property of the text, cached with it, and answered on every request.
+    // A variable `first` counts as the maximum (100), so 60 aliased course pages cost about 30,000
+    // whatever the variables say: the refusal is a property of the text, cached with it, and
+    // answered on every request.
     const pages = Array.from(
       { length: 60 },
       (_, i) =>

@@ -6,7 +6,8 @@ import { memberSchema } from '../../../embedded-server/member-api/schema';
 import { createMemberContext } from '../../../embedded-server/member-api/context';
 import { executeMemberRequest } from '../../../embedded-server/member-api/execute';
 
-// In-process (ARCHITECTURE example 11): real schema, real resolvers, real SQLite with the demo seed.
+// In-process (ARCHITECTURE example 11): real schema, real resolvers, real SQLite with the demo
+// seed.
 export const NOW = Date.UTC(2026, 10, 22, 8, 0, 0);
 export const READ = ['openid', 'account:read'];
 export const BOTH = ['account:read', 'account:write'];

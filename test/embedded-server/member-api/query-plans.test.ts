@@ -8,8 +8,9 @@ import {
 } from '../../../embedded-server/store/content-courses';
 import { CONSULTING_PAGE_SQL } from '../../../embedded-server/store/content-entitlements';
 
-// The app's first sync walks every page of every connection; these plans keep page n as cheap as page 1 and
-// the course tree of a page index-only. A plan change here is a performance regression, not a style matter.
+// The app's first sync walks every page of every connection; these plans keep page n as cheap as
+// page 1 and the course tree of a page index-only. A plan change here is a performance regression,
+// not a style matter.
 let db: Database;
 beforeAll(() => {
   db = openDatabase();

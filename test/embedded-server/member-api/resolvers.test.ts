@@ -112,9 +112,10 @@ describe('Member API: payments (service-spec "Payment node", "Limits")', () => {
     expect(nodes.find((n) => n.id === 'pay_demo_11')!.currency).toBe('USD');
   });
 
-  // Changed in the conformance review: this used to expect an error for first: 51. The spec says payments
-  // "returns up to 50 nodes per page", so a larger request gets a page (of at most 50), not a refusal; the
-  // 50-node cap itself is proven on a seed with more than 50 payments in spec-conformance.test.ts.
+  // Changed in the conformance review: this used to expect an error for first: 51. The spec says
+  // payments "returns up to 50 nodes per page", so a larger request gets a page (of at most 50),
+  // not a refusal; the 50-node cap itself is proven on a seed with more than 50 payments in
+  // spec-conformance.test.ts.
   it('caps a page at 50 nodes: first 51..100 is answered (not refused), above 100 is BAD_USER_INPUT like every connection', async () => {
     const r = await run(Q, { first: 51 });
     expect(r.errors).toBeUndefined();
@@ -152,7 +153,8 @@ describe('Member API: consulting services (service-spec "Consulting service")', 
       '{ viewer { digitalProducts { totalCount nodes { id format } } eventRegistrations { totalCount nodes { eventId isOnline joinUrl ticketName } } } }',
     );
     expect(r.errors).toBeUndefined();
-    // Four since the demo serves a PDF, a WAV and a PNG (embedded-server README "Product files"): two more deliveries.
+    // Four since the demo serves a PDF, a WAV and a PNG (embedded-server README "Product files"):
+    // two more deliveries.
     expect(data(r).viewer.digitalProducts.totalCount).toBe(4);
     expect(
       data(r)

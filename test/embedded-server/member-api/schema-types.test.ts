@@ -6,7 +6,8 @@ import type { MemberContext } from '../../../embedded-server/member-api/context'
 import type { ViewerResolvers } from '../../../embedded-server/member-api/schema-types';
 
 // The resolvers and node builders are typed from the SDL (generate-types.ts). The `@ts-expect-error` lines
-// below are the proof that a missing or mistyped field fails `npm run typecheck`: were the types loose again,
+// below are the proof that a missing or mistyped field fails `npm run typecheck`: were the types
+// loose again,
 // the directive would be unused, and tsc reports an unused `@ts-expect-error` as an error.
 
 type ViewerMap = Complete<ViewerResolvers<MemberContext>>;

@@ -20,9 +20,9 @@ import { paymentRow } from '../helpers';
 import { graphql, mintToken } from './tokens';
 
 /**
- * Spec conformance of the member API, one test per rule, each named after the rule and citing its section of
- * the service's spec (docs/SERVICE.md restates it). Each test fails if its rule breaks (on purpose: they assert the rule, not the
- * current output).
+ * Spec conformance of the member API, one test per rule, each named after the rule and citing its
+ * section of the service's spec (docs/SERVICE.md restates it). Each test fails if its rule breaks
+ * (on purpose: they assert the rule, not the current output).
  */
 
 const NOW = Date.UTC(2026, 10, 22, 8, 0, 0);
@@ -72,7 +72,10 @@ const objectType = (name: string): GraphQLObjectType => {
 };
 const fieldNames = (name: string) => Object.keys(objectType(name).getFields()).sort();
 
-/** Every object type reachable from `root` through fields (the whole shape a client can select below it). */
+/**
+ * Every object type reachable from `root` through fields (the whole shape a client can select below
+ * it).
+ */
 function reachable(root: string): GraphQLObjectType[] {
   const seen = new Map<string, GraphQLObjectType>();
   const visit = (t: GraphQLNamedType) => {

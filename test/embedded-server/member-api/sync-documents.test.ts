@@ -8,8 +8,8 @@ import { createMemberContext } from '../../../embedded-server/member-api/context
 import { executeMemberRequest } from '../../../embedded-server/member-api/execute';
 import { APP_DOCUMENTS, QUERY_VARIABLES } from './app-documents';
 
-// Contract between the app's sync engine and this server: every document the app sends runs here without
-// errors and within the depth/complexity limits, on both the demo and the large seed.
+// Contract between the app's sync engine and this server: every document the app sends runs here
+// without errors and within the depth/complexity limits, on both the demo and the large seed.
 const DOCS = APP_DOCUMENTS;
 
 const VARIABLES: Record<string, Record<string, unknown>> = {

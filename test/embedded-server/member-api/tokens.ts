@@ -17,9 +17,10 @@ export interface MintOptions {
 }
 
 /**
- * Puts a token pair straight into the real token store, as the token endpoint would, so the status-rule
- * tests can cover every kind of token (other school, no school_id, other origin, operator audience) without
- * a browser flow each time. The bearer check that reads them is the real one.
+ * Puts a token pair straight into the real token store, as the token endpoint would, so the
+ * status-rule tests can cover every kind of token (other school, no school_id, other origin,
+ * operator audience) without a browser flow each time. The bearer check that reads them is the real
+ * one.
  */
 export function mintToken(
   server: EmbeddedServer,
@@ -66,7 +67,10 @@ export async function graphql(
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** `viewer` of a member query answered with HTTP 200 and no GraphQL errors (an account:read token unless told). */
+/**
+ * `viewer` of a member query answered with HTTP 200 and no GraphQL errors (an account:read token
+ * unless told).
+ */
 export async function viewerData(
   server: EmbeddedServer,
   query: string,

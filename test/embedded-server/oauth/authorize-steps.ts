@@ -3,9 +3,13 @@ import { ScriptedBrowser, parseForms } from '../../helpers/scripted-browser';
 import { CALLBACK, authorizeUrl, pkce } from '../helpers';
 import type { EmbeddedServer } from '../../../embedded-server/index';
 
-// Steps of the authorization flow, shared by the authorization request and the sign-in/consent page tests.
+// Steps of the authorization flow, shared by the authorization request and the sign-in/consent page
+// tests.
 
-/** Follows the authorization as the student (signed in first) and returns where the site sent the browser. */
+/**
+ * Follows the authorization as the student (signed in first) and returns where the site sent the
+ * browser.
+ */
 export async function redirectOf(
   server: EmbeddedServer,
   params: Parameters<typeof authorizeUrl>[1],

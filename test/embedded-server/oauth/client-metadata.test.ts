@@ -12,7 +12,9 @@ import {
 } from '../../../embedded-server/oauth/client-metadata';
 import { authorizeUrl, obtainCode, pkce, postForm } from '../helpers';
 
-/** A local "client website" serving metadata documents (tests run with allowPrivateMetadataHosts). */
+/**
+ * A local "client website" serving metadata documents (tests run with allowPrivateMetadataHosts).
+ */
 let site: Server;
 let origin = '';
 const hits = new Map<string, number>();
@@ -223,7 +225,8 @@ describe('Client ID Metadata Documents (spec Authentication 6, draft-ietf-oauth-
       clientMetadataDocuments: { open: true },
     });
     const clientId = publish('/apps/open.json', { redirect_uris: ['http://127.0.0.1:7777/cb'] });
-    expect(await authorizeStatus(server, clientId, 'http://127.0.0.1:7777/cb')).toBe(303); // to sign-in
+    // to sign-in
+    expect(await authorizeStatus(server, clientId, 'http://127.0.0.1:7777/cb')).toBe(303);
   });
 
   it('without the test switch, private and loopback addresses are refused even for open registration', async () => {

@@ -197,7 +197,8 @@ describe('"New access token first presented to an API -> old pair revoked" at ev
 
   it("admin API: the refreshed operator token's first call revokes the old pair", async () => {
     const server = await startTestServer();
-    // A real operator pair: the owner authorizes the allowlisted vendor platform (README decision 9).
+    // A real operator pair: the owner authorizes the allowlisted vendor platform (README decision
+    // 9).
     const got = await obtainCode(
       server,
       { client_id: 'demo-vendor', scope: 'courses:read', resource: null },
@@ -356,7 +357,8 @@ describe('Persistence: a file database keeps tokens across restarts', () => {
     const t = await obtainTokens(first);
     const port = first.port;
     await first.close();
-    // Let fetch's keep-alive pool notice the closed sockets before the same origin is dialled again.
+    // Let fetch's keep-alive pool notice the closed sockets before the same origin is dialled
+    // again.
     await new Promise((r) => setTimeout(r, 50));
     const second = await createEmbeddedServer({ database: file, port });
     try {

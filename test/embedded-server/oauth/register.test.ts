@@ -103,7 +103,8 @@ describe('Registration endpoint (spec Authentication 6): allowlist, not open RFC
         })
       ).body.error,
     ).toBe('invalid_client_metadata');
-    // A body that is not JSON at all, or not sent as JSON, is malformed client metadata too (RFC 7591 §3.2.2).
+    // A body that is not JSON at all, or not sent as JSON, is malformed client metadata too (RFC
+    // 7591 §3.2.2).
     for (const [type, body] of [
       ['application/json', '{"redirect_uris": ['],
       ['text/plain', '{"redirect_uris":["http://127.0.0.1:1/cb"]}'],

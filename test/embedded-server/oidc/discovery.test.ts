@@ -27,7 +27,8 @@ describe('Authorization Server Metadata (RFC 8414): the source of truth', () => 
     );
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/application\/json/);
-    expect(headers.get('access-control-allow-origin')).toBe('*'); // public document, readable cross-origin
+    // public document, readable cross-origin
+    expect(headers.get('access-control-allow-origin')).toBe('*');
     expect(body).toMatchObject({
       issuer: server.url,
       authorization_endpoint: `${server.url}/oauth/authorize`,

@@ -5,16 +5,18 @@ import { startTestServer } from '../../helpers/server';
 import { ScriptedBrowser } from '../../helpers/scripted-browser';
 
 /**
- * Interoperability: a certified third-party OpenID Connect client (openid-client v6, panva) drives the whole
- * authorization-code flow against the running server. Nothing here is our own client code.
+ * Interoperability: a certified third-party OpenID Connect client (openid-client v6, panva) drives
+ * the whole authorization-code flow against the running server. Nothing here is our own client
+ * code.
  */
 const REDIRECT = 'http://127.0.0.1:54321/callback';
 
 describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707, RFC 9207, RFC 7009)', () => {
   it('discovery, PKCE, authorization, callback with iss, code exchange with resource, id_token, userinfo, refresh, revoke', async () => {
     const server = await startTestServer();
-    // allowInsecureRequests: the embedded site is plain http on loopback. enableNonRepudiationChecks: without it
-    // openid-client checks the id_token's claims but not its signature; with it, the signature at jwks_uri too.
+    // allowInsecureRequests: the embedded site is plain http on loopback.
+    // enableNonRepudiationChecks: without it openid-client checks the id_token's claims but not its
+    // signature; with it, the signature at jwks_uri too.
     const config = await oidc.discovery(
       new URL(server.url),
       'demo-desktop',
@@ -42,8 +44,8 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
 
     const callback = await new ScriptedBrowser().authorize(url.href, { stopAt: REDIRECT });
 
-    // Validates state and iss (RFC 9207: the metadata says the iss parameter is supported), then exchanges
-    // the code and validates the id_token (signature via jwks_uri, iss, aud, exp, nonce).
+    // Validates state and iss (RFC 9207: the metadata says the iss parameter is supported), then
+    // exchanges the code and validates the id_token (signature via jwks_uri, iss, aud, exp, nonce).
     const tokens = await oidc.authorizationCodeGrant(
       config,
       new URL(callback),
@@ -59,8 +61,8 @@ describe('Interop with openid-client v6 (OpenID Connect Core, RFC 7636, RFC 8707
     expect(tokens.expires_in).toBe(7200);
     expect(tokens.school_id).toBe('sch_demo');
     const claims = tokens.claims()!;
-    // A second, independent check of the signature (jose against the published JWKS, ES256 only): it holds, and
-    // a token with one byte of its signature changed does not.
+    // A second, independent check of the signature (jose against the published JWKS, ES256 only):
+    // it holds, and a token with one byte of its signature changed does not.
     const jwks = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!));
     const verified = await jwtVerify(tokens.id_token!, jwks, {
       algorithms: ['ES256'],

@@ -9,7 +9,9 @@ async function open(browser: ScriptedBrowser, url: string): Promise<BrowserPage>
   return r.page;
 }
 
-/** A browser that opened `path` signed out, was sent to the sign-in page, signed in and came back. */
+/**
+ * A browser that opened `path` signed out, was sent to the sign-in page, signed in and came back.
+ */
 async function signedIn(
   server: EmbeddedServer,
   path: string,

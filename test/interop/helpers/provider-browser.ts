@@ -1,8 +1,14 @@
-/** The interop world's stand-ins for what a real deployment has around the provider: its signing keys and a browser. */
+/**
+ * The interop world's stand-ins for what a real deployment has around the provider: its signing
+ * keys and a browser.
+ */
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import type { JSONWebKeySet, JWK } from 'jose';
 
-/** One signing key per algorithm the matrix asks for (RS256, ES256, EdDSA), private for the provider, public for the resource server. */
+/**
+ * One signing key per algorithm the matrix asks for (RS256, ES256, EdDSA), private for the
+ * provider, public for the resource server.
+ */
 export function signingKeys(): { privateJwks: JWK[]; publicJwks: JSONWebKeySet } {
   const out: { priv: JWK; alg: string }[] = [];
   const add = (alg: string, pair: { privateKey: KeyObject }) => {
@@ -28,7 +34,10 @@ export function signingKeys(): { privateJwks: JWK[]; publicJwks: JSONWebKeySet }
   };
 }
 
-/** A browser for the provider's development login and consent pages: fills any login, then approves or cancels. */
+/**
+ * A browser for the provider's development login and consent pages: fills any login, then approves
+ * or cancels.
+ */
 export async function providerBrowser(
   start: string,
   issuerOrigin: string,

@@ -1,15 +1,17 @@
 /**
  * One school as a standards-conforming deployment would run it, for the interoperability suite:
- * - node-oidc-provider (OpenID certified) as the authorization server, configured per case (the matrix), on the
- *   site's origin or on a path of it (then named by the RFC 9728 document's `authorization_servers`);
- * - a resource server at `{origin}/member/graphql` that accepts that provider's tokens the way a school's API
- *   gateway would (a JWT access token verified against the provider's keys, an opaque one looked up at the
- *   provider; audience, expiry and scope checked; 401 invalid_token / 403 insufficient_scope with RFC 6750
- *   challenges) and hands the accepted request to the embedded server's member GraphQL API, so the sync really runs
- *   over real pages of real data;
- * - the app's real composition root (createAppCore: vault, site manager, SQLite, the sync's writer worker) whose
- *   "system browser" fills the provider's development login and consent pages (approve or cancel), and whose fetch
- *   records every token answer: the suite asks the provider whether any refresh token the app received still works.
+ * - node-oidc-provider (OpenID certified) as the authorization server, configured per case (the
+ *   matrix), on the site's origin or on a path of it (then named by the RFC 9728 document's
+ *   `authorization_servers`);
+ * - a resource server at `{origin}/member/graphql` that accepts that provider's tokens the way a
+ *   school's API gateway would (a JWT access token verified against the provider's keys, an opaque
+ *   one looked up at the provider; audience, expiry and scope checked; 401 invalid_token / 403
+ *   insufficient_scope with RFC 6750 challenges) and hands the accepted request to the embedded
+ *   server's member GraphQL API, so the sync really runs over real pages of real data;
+ * - the app's real composition root (createAppCore: vault, site manager, SQLite, the sync's writer
+ *   worker) whose "system browser" fills the provider's development login and consent pages
+ *   (approve or cancel), and whose fetch records every token answer: the suite asks the provider
+ *   whether any refresh token the app received still works.
  * The spec's own extension rides on the provider: `school_id` (and `school_subdomain`) on the first exchange only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,9 +39,15 @@ export interface ProviderCase {
   readonly path?: string;
   /** RFC 7009 revocation (oidc-provider: off by default). */
   readonly revocation?: boolean;
-  /** RFC 8707 resource indicators, with the access token format for the member API; false = off (the default). */
+  /**
+   * RFC 8707 resource indicators, with the access token format for the member API; false = off (the
+   * default).
+   */
   readonly resourceIndicators?: false | 'opaque' | 'jwt';
-  /** The client's id_token_signed_response_alg; the discovery document lists only this one. Default RS256. */
+  /**
+   * The client's id_token_signed_response_alg; the discovery document lists only this one. Default
+   * RS256.
+   */
   readonly idTokenAlg?: 'RS256' | 'PS256' | 'ES256' | 'EdDSA';
   /** A server without RFC 9207: no iss in the authorization response, none advertised. */
   readonly noIss?: boolean;
@@ -49,7 +57,10 @@ export interface ProviderCase {
   readonly rotate?: boolean;
   /** Access token lifetime in seconds (default 3600). */
   readonly accessTokenTtl?: number;
-  /** oidc-provider's conformIdTokenClaims (default true: the id_token carries only sub when an access token is issued). */
+  /**
+   * oidc-provider's conformIdTokenClaims (default true: the id_token carries only sub when an
+   * access token is issued).
+   */
   readonly conformIdTokenClaims?: boolean;
 }
 
@@ -85,7 +96,10 @@ export interface World {
   readonly issuer: string;
   readonly tokenEndpoint: string;
   readonly core: AppCore;
-  /** Calls a channel of the contract like the renderer does; the Result is what the student's screen gets. */
+  /**
+   * Calls a channel of the contract like the renderer does; the Result is what the student's screen
+   * gets.
+   */
   call<T = unknown>(channel: string, input?: unknown): Promise<Result<T>>;
   /** Pages the browser tabs ended on (the loopback page the student reads). */
   readonly tabs: Promise<string>[];
@@ -98,7 +112,10 @@ export interface World {
   readonly memberCalls: { status: number }[];
   /** The student's decision on the provider's consent page for the next sign-ins. */
   decision: 'approve' | 'cancel';
-  /** The next code exchanges answer without school_id (a token for another organization, per the spec). */
+  /**
+   * The next code exchanges answer without school_id (a token for another organization, per the
+   * spec).
+   */
   omitSchoolId: boolean;
   close(): Promise<void>;
 }
@@ -216,7 +233,8 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
       typeof body === 'object' &&
       'access_token' in body
     ) {
-      // Spec "Token response": school_id on the code exchange; a refresh copies the value the pair already has.
+      // Spec "Token response": school_id on the code exchange; a refresh copies the value the pair
+      // already has.
       if (ctx.oidc?.params?.grant_type === 'authorization_code' && !flags.omitSchoolId)
         Object.assign(body, { school_id: SCHOOL_ID, school_subdomain: 'demo' });
       if (config.noIdToken) delete body.id_token;
@@ -254,8 +272,8 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
     } else {
       const found = await provider.AccessToken.find(token);
       if (!found || found.isExpired) return 'invalid';
-      // RFC 8707: a token bound to another resource is not for this API (one without an audience is the AS's
-      // only kind of token when it does not do resource indicators).
+      // RFC 8707: a token bound to another resource is not for this API (one without an audience is
+      // the AS's only kind of token when it does not do resource indicators).
       const aud = found.aud === undefined ? [] : Array.isArray(found.aud) ? found.aud : [found.aud];
       if (config.resourceIndicators && !aud.includes(origin)) return 'invalid';
       scope = found.scope ?? '';
@@ -313,7 +331,8 @@ export async function startWorld(config: ProviderCase, backend: Backend): Promis
         return;
       }
       if (path !== '') {
-        // The provider mounted on a path: it sees the path below it (its mount point from originalUrl).
+        // The provider mounted on a path: it sees the path below it (its mount point from
+        // originalUrl).
         if (!(url.pathname === path || url.pathname.startsWith(`${path}/`))) {
           res.writeHead(404, { 'content-type': 'application/json' });
           res.end('{"error":"not_found"}');

@@ -1,8 +1,9 @@
 /**
- * Canary helpers for the cross-cutting secrecy tests (project rule: "Secrets never reach logs, URLs of error
- * pages, crash output or the renderer"). The secrets are never invented by the test: they are read off the
- * real wire (token endpoint requests and answers, bearer headers, the callback URL), so a test can only pass
- * when it actually saw them, and each test also proves the value is present where it is allowed to be.
+ * Canary helpers for the cross-cutting secrecy tests (project rule: "Secrets never reach logs, URLs
+ * of error pages, crash output or the renderer"). The secrets are never invented by the test: they
+ * are read off the real wire (token endpoint requests and answers, bearer headers, the callback
+ * URL), so a test can only pass when it actually saw them, and each test also proves the value is
+ * present where it is allowed to be.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,10 @@ export class SecretBag {
   get size(): number {
     return this.values.size;
   }
-  /** Every secret found in `text`, with the encodings a leak could take (raw, URL-encoded, JSON-escaped). */
+  /**
+   * Every secret found in `text`, with the encodings a leak could take (raw, URL-encoded,
+   * JSON-escaped).
+   */
   findIn(text: string): { kind: SecretKind; value: string }[] {
     return this.list().filter(
       ({ value }) =>
@@ -52,7 +56,10 @@ export class SecretBag {
   }
 }
 
-/** Fails with a readable message (which names the kind and where, never the value) when a secret is in `text`. */
+/**
+ * Fails with a readable message (which names the kind and where, never the value) when a secret is
+ * in `text`.
+ */
 export function leaksIn(bag: SecretBag, text: string): string[] {
   return bag.findIn(text).map((s) => `${s.kind} (${s.value.length} chars)`);
 }
@@ -68,11 +75,17 @@ export interface WireRecord {
 export interface RecordingFetch {
   readonly fetch: FetchLike;
   readonly secrets: SecretBag;
-  /** Every exchange with a token endpoint (request form and answer), to prove the canaries were live. */
+  /**
+   * Every exchange with a token endpoint (request form and answer), to prove the canaries were
+   * live.
+   */
   readonly tokenExchanges: WireRecord[];
   /** The last bearer token the app presented (a token the app really holds). */
   lastBearer: string | null;
-  /** Set to rewrite a response (fault injection: an error page echoing the token, a GraphQL error...). */
+  /**
+   * Set to rewrite a response (fault injection: an error page echoing the token, a GraphQL
+   * error...).
+   */
   rewrite:
     | ((
         req: { url: string; method: string; authorization: string | null; body: string },
@@ -84,7 +97,9 @@ export interface RecordingFetch {
 const TOKEN_PATH = /\/api\/oauth\/token$/;
 const REVOKE_PATH = /\/api\/oauth\/revoke$/;
 
-/** A fetch that records every secret the app sends or receives over HTTP, and can rewrite answers. */
+/**
+ * A fetch that records every secret the app sends or receives over HTTP, and can rewrite answers.
+ */
 export function createRecordingFetch(bag: SecretBag = new SecretBag()): RecordingFetch {
   const tokenExchanges: WireRecord[] = [];
   const rec: RecordingFetch = {
@@ -180,7 +195,10 @@ export function filesUnder(dir: string): string[] {
   return out;
 }
 
-/** Files holding a secret, as `path: kind` lines. Reads bytes as latin1 so binary files (SQLite, WAL) are searched too. */
+/**
+ * Files holding a secret, as `path: kind` lines. Reads bytes as latin1 so binary files (SQLite,
+ * WAL) are searched too.
+ */
 export function scanFiles(files: readonly string[], bag: SecretBag): string[] {
   const found: string[] = [];
   for (const f of files) {

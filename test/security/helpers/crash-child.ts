@@ -1,8 +1,9 @@
 /**
- * Child process for the crash-output test: a real core signs in to a real embedded site (scripted browser), tells
- * the parent the token values it saw on the wire (over IPC, never on stdout), then crashes with a token in scope:
- * an uncaught CoreError whose cause quotes the token, or an unhandled rejection with the token in its message.
- * argv: <mode: guarded|unguarded> <kind: uncaught|rejection>
+ * Child process for the crash-output test: a real core signs in to a real embedded site (scripted
+ * browser), tells the parent the token values it saw on the wire (over IPC, never on stdout), then
+ * crashes with a token in scope:
+ * an uncaught CoreError whose cause quotes the token, or an unhandled rejection with the token in
+ * its message. argv: <mode: guarded|unguarded> <kind: uncaught|rejection>
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,8 @@ import { createRecordingFetch } from './canary';
 import { createTestCore } from '../../helpers/test-core';
 
 const [mode, kind] = process.argv.slice(2) as ['guarded' | 'unguarded', 'uncaught' | 'rejection'];
-// What the hosts do first thing (the Electron host and the browser host's CLI print to the console).
+// What the hosts do first thing (the Electron host and the browser host's CLI print to the
+// console).
 if (mode === 'guarded') installCrashGuards(process, (line) => console.error(line));
 
 const wire = createRecordingFetch();

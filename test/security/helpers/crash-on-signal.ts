@@ -1,7 +1,7 @@
 /**
- * Loaded with `--import` into a host process under test: on SIGUSR2 it throws, from a timer, an error whose
- * message and cause quote a canary token (LD_SEC_CANARY), as a bug deep in the core would. The test then reads
- * the host's crash output.
+ * Loaded with `--import` into a host process under test: on SIGUSR2 it throws, from a timer, an
+ * error whose message and cause quote a canary token (LD_SEC_CANARY), as a bug deep in the core
+ * would. The test then reads the host's crash output.
  */
 process.on('SIGUSR2', () => {
   setTimeout(() => {

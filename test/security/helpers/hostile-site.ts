@@ -1,7 +1,8 @@
 /**
- * A hostile school site on 127.0.0.1: the real embedded server behind a small proxy that forwards every request
- * and lets a test take over any member API answer (rewrite its JSON, or answer with anything at all: an endless
- * page, a slow drip, a bomb). The app reaches it only over HTTP, exactly like a real site; the token is a real one.
+ * A hostile school site on 127.0.0.1: the real embedded server behind a small proxy that forwards
+ * every request and lets a test take over any member API answer (rewrite its JSON, or answer with
+ * anything at all: an endless page, a slow drip, a bomb). The app reaches it only over HTTP,
+ * exactly like a real site; the token is a real one.
  */
 import {
   request as httpRequest,
@@ -163,7 +164,9 @@ export async function startHostileSite(options: EmbeddedServerOptions = {}): Pro
   };
 }
 
-/** A value nested `depth` arrays deep, written without recursion (the text a hostile site sends). */
+/**
+ * A value nested `depth` arrays deep, written without recursion (the text a hostile site sends).
+ */
 export function deepArrayText(depth: number): string {
   return '['.repeat(depth) + ']'.repeat(depth);
 }

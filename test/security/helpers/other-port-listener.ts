@@ -1,8 +1,9 @@
 /**
- * Another account's server on another port of 127.0.0.1, run as its own process: it serves a page with one image
- * and, when the image is asked for, replays the cookies the browser sent with it against the browser host (its
- * origin is argv[2]) the way any program can, forging Host and Origin: a call, the event stream, the page.
- * Prints one JSON line: first its port, then what the replay got.
+ * Another account's server on another port of 127.0.0.1, run as its own process: it serves a page
+ * with one image and, when the image is asked for, replays the cookies the browser sent with it
+ * against the browser host (its origin is argv[2]) the way any program can, forging Host and
+ * Origin: a call, the event stream, the page. Prints one JSON line: first its port, then what the
+ * replay got.
  */
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';

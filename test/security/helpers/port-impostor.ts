@@ -1,7 +1,7 @@
 /**
- * A process that binds the port the browser host had, once the host is gone (argv[2]: the port), and plays the host
- * to the pages still open: its event stream claims to be a host, then asks for a tab to open; its calls answer
- * made-up data. Prints one JSON line per request it gets.
+ * A process that binds the port the browser host had, once the host is gone (argv[2]: the port),
+ * and plays the host to the pages still open: its event stream claims to be a host, then asks for a
+ * tab to open; its calls answer made-up data. Prints one JSON line per request it gets.
  */
 import { createServer } from 'node:http';
 

@@ -5,9 +5,10 @@ import { openWorkerDb } from '../../core/sync/helpers/setup';
 import { startHostileSite, type HostileSite } from './hostile-site';
 
 /**
- * A hostile site whose products and event registrations carry the links given: the first node of each gets
- * `first`, the others take `others` in turn (downloadUrl for products, joinUrl for registrations). Synced through
- * the real sync service and writer; the database is returned for the views to read.
+ * A hostile site whose products and event registrations carry the links given: the first node of
+ * each gets `first`, the others take `others` in turn (downloadUrl for products, joinUrl for
+ * registrations). Synced through the real sync service and writer; the database is returned for the
+ * views to read.
  */
 export async function syncLinks(
   first: string,

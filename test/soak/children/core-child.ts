@@ -1,8 +1,8 @@
 /**
- * Soak child for (c) and (d): the real app core on a data dir, driven through its public handlers only (the
- * same calls the renderer makes), so it keeps working whatever the core does inside (the sync's writes run in
- * a worker thread).
- * argv: <dataDir> <siteId> sync <notificationId>   mark one notification read (queued in the outbox), then sync
+ * Soak child for (c) and (d): the real app core on a data dir, driven through its public handlers
+ * only (the same calls the renderer makes), so it keeps working whatever the core does inside (the
+ * sync's writes run in a worker thread). argv: <dataDir> <siteId> sync <notificationId>   mark one
+ * notification read (queued in the outbox), then sync
  *       <dataDir> <siteId> contend                   take the data dir, sync twice with a clock 3 h ahead (each
  *                                                    sync needs a refresh), report the site's status
  */
@@ -42,7 +42,8 @@ if (mode === 'sync') {
   const synced = await core.handlers['sync:now']({ siteId });
   await send({ type: 'synced', ok: synced.ok, code: synced.ok ? null : synced.error.code });
 } else {
-  // Holds the folder until the parent has heard from both processes, so their attempts always overlap.
+  // Holds the folder until the parent has heard from both processes, so their attempts always
+  // overlap.
   await new Promise<void>((resolve) => process.once('message', () => resolve()));
   const results: (string | null)[] = [];
   for (let i = 0; i < 2; i++) {

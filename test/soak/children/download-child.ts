@@ -1,7 +1,8 @@
 /**
- * Child of soak (f): the download manager on argv[2]'s data folder, saving three products from the parent's file
- * server (argv[3]); it resumes whatever an earlier (killed) child left. Says 'started', then 'done' when all three
- * are saved. The parent kills it with SIGKILL at a random moment.
+ * Child of soak (f): the download manager on argv[2]'s data folder, saving three products from the
+ * parent's file server (argv[3]); it resumes whatever an earlier (killed) child left. Says
+ * 'started', then 'done' when all three are saved. The parent kills it with SIGKILL at a random
+ * moment.
  */
 import { managerFor, product, SITE } from '../../core/helpers/file-server';
 

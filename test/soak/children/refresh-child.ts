@@ -1,8 +1,8 @@
 /**
- * Soak child (b): opens a signed-in data dir like a host (data-dir lock, Node key-file cipher, site manager),
- * reports what it found (vault readable? site status? temp files left?), then refreshes the site's tokens in a
- * loop until the parent kills it with SIGKILL. Its clock runs three hours ahead, so every call needs a refresh.
- * argv: <dataDir> <siteId>
+ * Soak child (b): opens a signed-in data dir like a host (data-dir lock, Node key-file cipher, site
+ * manager), reports what it found (vault readable? site status? temp files left?), then refreshes
+ * the site's tokens in a loop until the parent kills it with SIGKILL. Its clock runs three hours
+ * ahead, so every call needs a refresh. argv: <dataDir> <siteId>
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,9 +1,9 @@
 /**
- * 001: the offline snapshot of each site. Every row carries `site_id` with a foreign key to `sites(id)`
- * ON DELETE CASCADE, so removing a site removes all its data and sites never mix. Times are the service's
- * ISO 8601 UTC strings (they sort as text); money is REAL in the currency's major unit (ISO 4217).
- * Small nested lists the views never filter on (slots, adjustments, line items...) are JSON columns; what the
- * views filter or sort on is a column with an index.
+ * 001: the offline snapshot of each site. Every row carries `site_id` with a foreign key to
+ * `sites(id)` ON DELETE CASCADE, so removing a site removes all its data and sites never mix. Times
+ * are the service's ISO 8601 UTC strings (they sort as text); money is REAL in the currency's major
+ * unit (ISO 4217). Small nested lists the views never filter on (slots, adjustments, line items...)
+ * are JSON columns; what the views filter or sort on is a column with an index.
  */
 export const version = 1;
 export const name = '001-initial';

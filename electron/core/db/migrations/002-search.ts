@@ -1,7 +1,8 @@
 /**
- * 002: full-text search (SQLite FTS5, https://sqlite.org/fts5.html) over course, section and lecture titles
- * and notifications (title + body). One index for every site; `site_id` is an UNINDEXED column every query
- * filters on. The rows already stored are indexed here, so a database synced by version 1 searches at once.
+ * 002: full-text search (SQLite FTS5, https://sqlite.org/fts5.html) over course, section and
+ * lecture titles and notifications (title + body). One index for every site; `site_id` is an
+ * UNINDEXED column every query filters on. The rows already stored are indexed here, so a database
+ * synced by version 1 searches at once.
  */
 export const version = 2;
 export const name = '002-search';

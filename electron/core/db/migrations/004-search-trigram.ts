@@ -1,8 +1,9 @@
 /**
- * 004: the search index moves to the FTS5 trigram tokenizer (https://sqlite.org/fts5.html#the_trigram_tokenizer).
- * unicode61 splits on spaces, so a Chinese title such as 個人理財入門 was one token and 理財 could not be found; the
- * demo sites are bilingual (zh-TW). Trigrams match any substring of three or more characters in every script;
- * shorter terms are matched with LIKE on the same table (search.ts). The rows are re-indexed from the tables.
+ * 004: the search index moves to the FTS5 trigram tokenizer
+ * (https://sqlite.org/fts5.html#the_trigram_tokenizer). unicode61 splits on spaces, so a Chinese
+ * title such as 個人理財入門 was one token and 理財 could not be found; the demo sites are bilingual
+ * (zh-TW). Trigrams match any substring of three or more characters in every script; shorter terms
+ * are matched with LIKE on the same table (search.ts). The rows are re-indexed from the tables.
  */
 export const version = 4;
 export const name = '004-search-trigram';

@@ -1,6 +1,7 @@
 /**
- * 005: a digest of each part of the last snapshot committed per site. A re-sync whose part is unchanged skips
- * rewriting it (and its search rows), so a no-change re-sync costs the fetch and little else.
+ * 005: a digest of each part of the last snapshot committed per site. A re-sync whose part is
+ * unchanged skips rewriting it (and its search rows), so a no-change re-sync costs the fetch and
+ * little else.
  */
 export const version = 5;
 export const name = '005-sync-parts';

@@ -1,15 +1,18 @@
 /**
- * 006: paged views. The renderer asks for what it shows: a summary and pages of 50, each answered from
- * an index, so no call builds thousands of rows (the whole-view memo cost up to 80 ms to rebuild after a sync).
- * - `orders`: one row per tradeNo with the order's date (its earliest payment's createdAt), filled when payments
- *   are written (payments.ts), so "newest order first" is an index walk. A row of `payments` is still one payment,
- *   not one order (spec "Payment node"); this table only orders and counts the groups.
- * - `expires_ms`: the expiry instants as epoch milliseconds, computed by SQLite from the stored ISO 8601 text
- *   (https://sqlite.org/lang_datefunc.html, 'subsec' keeps the milliseconds). Filters run in SQL at read time
- *   ("payable now", "expired now") and the flags the views show are derived from the same column, so a filter and
- *   a flag can never disagree, whatever offset or precision the site wrote the time with. VIRTUAL: nothing stored.
- * - Indexes: payable ATM / store codes by expiry, unread notifications newest first, payment totals per currency
- *   (covering, so the summary never reads the JSON columns).
+ * 006: paged views. The renderer asks for what it shows: a summary and pages of 50, each answered
+ * from an index, so no call builds thousands of rows (the whole-view memo cost up to 80 ms to
+ * rebuild after a sync).
+ * - `orders`: one row per tradeNo with the order's date (its earliest payment's createdAt), filled
+ *   when payments are written (payments.ts), so "newest order first" is an index walk. A row of
+ *   `payments` is still one payment, not one order (spec "Payment node"); this table only orders
+ *   and counts the groups.
+ * - `expires_ms`: the expiry instants as epoch milliseconds, computed by SQLite from the stored ISO
+ *   8601 text (https://sqlite.org/lang_datefunc.html, 'subsec' keeps the milliseconds). Filters run
+ *   in SQL at read time ("payable now", "expired now") and the flags the views show are derived
+ *   from the same column, so a filter and a flag can never disagree, whatever offset or precision
+ *   the site wrote the time with. VIRTUAL: nothing stored.
+ * - Indexes: payable ATM / store codes by expiry, unread notifications newest first, payment totals
+ *   per currency (covering, so the summary never reads the JSON columns).
  * The orders of payments already stored are filled here.
  */
 export const version = 6;

@@ -1,10 +1,11 @@
 /**
- * 009: where each site's rows sit in the search index. A site's rows of one kind are written together, with rowids
- * never used before (search.ts rebuildSearchIndex), so they are one run of rowids; a search constrains FTS5 to the
- * runs of its site (a rowid range, which FTS5 seeks to) instead of walking every site's matches and filtering them
- * afterwards: a common word matched every row of every site and ranked them all before the site filter applied.
- * Filled here from the rows as they are: the older rows of one site may interleave with another's, so the first
- * ranges can be wider than the site's rows (the site filter stays); every rebuild writes the exact run.
+ * 009: where each site's rows sit in the search index. A site's rows of one kind are written
+ * together, with rowids never used before (search.ts rebuildSearchIndex), so they are one run of
+ * rowids; a search constrains FTS5 to the runs of its site (a rowid range, which FTS5 seeks to)
+ * instead of walking every site's matches and filtering them afterwards: a common word matched
+ * every row of every site and ranked them all before the site filter applied. Filled here from the
+ * rows as they are: the older rows of one site may interleave with another's, so the first ranges
+ * can be wider than the site's rows (the site filter stays); every rebuild writes the exact run.
  */
 export const version = 9;
 export const name = '009-search-ranges';

@@ -1,9 +1,10 @@
 /**
- * 011: a lecture's state is the site's word, kept as sent. The spec names three states (unread, read, completed),
- * but a site may add another; the CHECK of 001 turned such a value into a failed sync for the whole site, where the
- * screens show a state they do not know as "unknown" (common/views knownOr). SQLite cannot drop a CHECK in place, so
- * the table is rebuilt as https://sqlite.org/lang_altertable.html#otheralter describes: nothing references lectures,
- * and its indexes are made again.
+ * 011: a lecture's state is the site's word, kept as sent. The spec names three states (unread,
+ * read, completed), but a site may add another; the CHECK of 001 turned such a value into a failed
+ * sync for the whole site, where the screens show a state they do not know as "unknown"
+ * (common/views knownOr). SQLite cannot drop a CHECK in place, so the table is rebuilt as
+ * https://sqlite.org/lang_altertable.html#otheralter describes: nothing references lectures, and
+ * its indexes are made again.
  */
 export const version = 11;
 export const name = '011-lecture-states';

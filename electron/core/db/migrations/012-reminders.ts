@@ -1,10 +1,11 @@
 /**
  * 012: what the reminders (db/reminders.ts) already said, so each one is said once.
- * - `reminder_sites`: when a site's reminders were first decided (its first sync). Whatever was already due then is
- *   what the student had at that sync: it is marked, never announced.
- * - `reminder_marks`: one row per reminder decided (announced, or marked in silence: switched off, or at the
- *   baseline). `due_at` is the instant the reminder is about (the access end, the event start, the unlock), part
- *   of the key: a course whose access is renewed, or an event moved, is reminded of again for its new date.
+ * - `reminder_sites`: when a site's reminders were first decided (its first sync). Whatever was
+ *   already due then is what the student had at that sync: it is marked, never announced.
+ * - `reminder_marks`: one row per reminder decided (announced, or marked in silence: switched off,
+ *   or at the baseline). `due_at` is the instant the reminder is about (the access end, the event
+ *   start, the unlock), part of the key: a course whose access is renewed, or an event moved, is
+ *   reminded of again for its new date.
  * Both go with their site (ON DELETE CASCADE).
  */
 export const version = 12;

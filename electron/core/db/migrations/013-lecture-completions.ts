@@ -1,11 +1,13 @@
 /**
- * 013: when the app first saw each lecture completed, the history the weekly summary and the active-weeks streak are
- * counted from. The service sends a lecture's state but no time for it (service-spec "Lecture": title, state,
- * isLocked, unlockAt, duration), so the time is the app's own: the sync that first found the lecture completed
- * stamps it (seen_ms, epoch ms; NULL between the commit and the run's record, read as "now").
+ * 013: when the app first saw each lecture completed, the history the weekly summary and the
+ * active-weeks streak are counted from. The service sends a lecture's state but no time for it
+ * (service-spec "Lecture": title, state, isLocked, unlockAt, duration), so the time is the app's
+ * own: the sync that first found the lecture completed stamps it (seen_ms, epoch ms; NULL between
+ * the commit and the run's record, read as "now").
  *
- * A lecture already completed when the app first synced the courses, or when this migration runs, is a baseline
- * row: completed at a time nobody knows, so it counts in no week, and it is not counted again later.
+ * A lecture already completed when the app first synced the courses, or when this migration runs,
+ * is a baseline row: completed at a time nobody knows, so it counts in no week, and it is not
+ * counted again later.
  */
 export const version = 13;
 export const name = '013-lecture-completions';

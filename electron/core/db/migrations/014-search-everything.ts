@@ -1,14 +1,18 @@
 /**
- * 014: search finds instructors, orders, payments, digital products, events and consulting too (search/build.ts says
- * what each row holds; a commit rewriting their part rebuilds them). The rows already stored are indexed here, with
- * rowids from `next_rowid` up (never reused, 007) and each site's rows of a kind in one run (search_ranges, 009), so a
- * database synced before searches them at once. Their short-term grams are written by the next index pass. Course rows
- * gain their instructor's name.
+ * 014: search finds instructors, orders, payments, digital products, events and consulting too
+ * (search/build.ts says what each row holds; a commit rewriting their part rebuilds them). The rows
+ * already stored are indexed here, with rowids from `next_rowid` up (never reused, 007) and each
+ * site's rows of a kind in one run (search_ranges, 009), so a database synced before searches them
+ * at once. Their short-term grams are written by the next index pass. Course rows gain their
+ * instructor's name.
  */
 export const version = 14;
 export const name = '014-search-everything';
 
-/** Inserts `source`'s rows (title, body, site_id, item_id, course_id, n) as `kind`, numbered from next_rowid by site, then n. */
+/**
+ * Inserts `source`'s rows (title, body, site_id, item_id, course_id, n) as `kind`, numbered from
+ * next_rowid by site, then n.
+ */
 const indexed = (kind: string, source: string) => /* sql */ `
 INSERT INTO search_index (rowid, title, body, site_id, kind, item_id, course_id)
   SELECT (SELECT next_rowid FROM search_state WHERE id = 1) + row_number() OVER (ORDER BY site_id, n) - 1,

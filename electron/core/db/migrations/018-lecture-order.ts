@@ -1,13 +1,15 @@
 /**
- * 018: a lecture's place in its course (`ord`: sections by position, then lectures by position, 1-based), written by
- * the sync with the lecture. A course card's next step needs only four lectures of its course: the first, the last
- * watched, the first not completed and the first not completed after the last watched (db/next-step.ts). Without a
- * stored order, finding them meant reading and sorting every lecture of every course on the page through the
- * sections join: 2,571 rows and 6 ms for a page of 50 courses at the large seed, 11 ms of the library page's 12, on
- * the thread that paints. With `ord` each is one step down an index.
+ * 018: a lecture's place in its course (`ord`: sections by position, then lectures by position,
+ * 1-based), written by the sync with the lecture. A course card's next step needs only four
+ * lectures of its course: the first, the last watched, the first not completed and the first not
+ * completed after the last watched (db/next-step.ts). Without a stored order, finding them meant
+ * reading and sorting every lecture of every course on the page through the sections join: 2,571
+ * rows and 6 ms for a page of 50 courses at the large seed, 11 ms of the library page's 12, on the
+ * thread that paints. With `ord` each is one step down an index.
  *
- * Rows already here are numbered as the views ordered them (section position, lecture position; the order rows
- * were written breaks a tie), so a database from before this migration shows the same next steps.
+ * Rows already here are numbered as the views ordered them (section position, lecture position; the
+ * order rows were written breaks a tie), so a database from before this migration shows the same
+ * next steps.
  */
 export const version = 18;
 export const name = '018-lecture-order';

@@ -1,11 +1,13 @@
 /**
- * 019: the search index holds its text in one form (db/search/normalize.ts `search_form`: NFKC, then cleaned as every
- * view shows a site's text), the form a query is matched in, so a title with a full-width colon is found by its own
- * title typed or pasted either way, and no hit carries the site's line breaks or bidi controls. The rows already
- * indexed are rewritten in place (same rowids, so search_ranges still hold); their short-term grams are dropped and
- * written again by the next pass (slower short searches for a moment, never wrong). The order rows gain the words
- * of their states and kinds and their tickets' names from the next commit of the payments: the stored payments'
- * digest is forgotten, so the next sync rewrites them even when nothing changed at the school.
+ * 019: the search index holds its text in one form (db/search/normalize.ts `search_form`: NFKC,
+ * then cleaned as every view shows a site's text), the form a query is matched in, so a title with
+ * a full-width colon is found by its own title typed or pasted either way, and no hit carries the
+ * site's line breaks or bidi controls. The rows already indexed are rewritten in place (same
+ * rowids, so search_ranges still hold); their short-term grams are dropped and written again by the
+ * next pass (slower short searches for a moment, never wrong). The order rows gain the words of
+ * their states and kinds and their tickets' names from the next commit of the payments: the stored
+ * payments' digest is forgotten, so the next sync rewrites them even when nothing changed at the
+ * school.
  */
 export const version = 19;
 export const name = '019-search-form';

@@ -1,14 +1,16 @@
 /**
- * 020: the student's own notes and bookmarks at a moment of a lecture (db/notes.ts). Kept only on this computer: the
- * school's API has no notes. No foreign key to `sites` or `lectures`: a sync rewrites the lectures whole, a school
- * renames or removes them, and a site removed may keep its notes when the student says so. A note therefore carries
- * what it needs to be shown and opened without them: the school's name and address, the course's title and slug,
- * the section's and lecture's titles and the lecture's place as they were when it was written (the views prefer
- * the saved copy's current ones while the lecture is there).
+ * 020: the student's own notes and bookmarks at a moment of a lecture (db/notes.ts). Kept only on
+ * this computer: the school's API has no notes. No foreign key to `sites` or `lectures`: a sync
+ * rewrites the lectures whole, a school renames or removes them, and a site removed may keep its
+ * notes when the student says so. A note therefore carries what it needs to be shown and opened
+ * without them: the school's name and address, the course's title and slug, the section's and
+ * lecture's titles and the lecture's place as they were when it was written (the views prefer the
+ * saved copy's current ones while the lecture is there).
  *
- * `search_text` is the note's title and text in the search index's one form (search/normalize.ts), matched through
- * `notes_search`, an FTS5 trigram index over it (external content: the text is stored once, in `notes`), kept in
- * step by the triggers. A deleted note is kept with `deleted_at` for a moment, so it can be put back.
+ * `search_text` is the note's title and text in the search index's one form (search/normalize.ts),
+ * matched through `notes_search`, an FTS5 trigram index over it (external content: the text is
+ * stored once, in `notes`), kept in step by the triggers. A deleted note is kept with `deleted_at`
+ * for a moment, so it can be put back.
  */
 export const version = 20;
 export const name = '020-notes';

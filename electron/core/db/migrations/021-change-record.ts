@@ -1,8 +1,9 @@
 /**
- * 021: what changed for the student at each sync (db/change-record.ts): new or unlocked lectures, a course's access
- * date moved or ended, a course added or gone, a payment paid, expired or refunded, a new product or event. Written
- * in the sync's own commit, by comparing what it stored with what it replaced; bounded per site (the newest
- * CHANGE_RECORD_KEPT rows), gone with the site. `seen_at`: Today showed it ("Since you last looked").
+ * 021: what changed for the student at each sync (db/change-record.ts): new or unlocked lectures, a
+ * course's access date moved or ended, a course added or gone, a payment paid, expired or refunded,
+ * a new product or event. Written in the sync's own commit, by comparing what it stored with what
+ * it replaced; bounded per site (the newest CHANGE_RECORD_KEPT rows), gone with the site.
+ * `seen_at`: Today showed it ("Since you last looked").
  */
 export const version = 21;
 export const name = '021-change-record';

@@ -1,7 +1,8 @@
 /**
- * 030: reminders the student put off (an hour, or to tomorrow morning), from the notification or from Today. One row
- * per item: when its time comes the item is reminded of again, once, if it still matters (a code not yet paid, an
- * event not yet begun); the row then goes. With its site (ON DELETE CASCADE). And when the reminders last ran.
+ * 030: reminders the student put off (an hour, or to tomorrow morning), from the notification or
+ * from Today. One row per item: when its time comes the item is reminded of again, once, if it
+ * still matters (a code not yet paid, an event not yet begun); the row then goes. With its site (ON
+ * DELETE CASCADE). And when the reminders last ran.
  */
 export const version = 22;
 export const name = '022-reminder-snoozes';

@@ -1,6 +1,7 @@
 /**
- * 031: the lectures still locked with a date, read alone. The calendar feed lists the unlocks ahead and the plan
- * places them; without this every lecture of every school was read to find the few locked ones.
+ * 031: the lectures still locked with a date, read alone. The calendar feed lists the unlocks ahead
+ * and the plan places them; without this every lecture of every school was read to find the few
+ * locked ones.
  */
 export const version = 23;
 export const name = '023-lectures-unlocking';

@@ -1,6 +1,7 @@
 /**
- * Numbered migrations, in order (Signal ts/sql/migrations style). TypeScript modules rather than .sql files
- * so the bundler carries them into the app. Never edit a shipped migration: add the next number.
+ * Numbered migrations, in order (Signal ts/sql/migrations style). TypeScript modules rather than
+ * .sql files so the bundler carries them into the app. Never edit a shipped migration: add the next
+ * number.
  */
 import * as m001 from './001-initial';
 import * as m002 from './002-search';

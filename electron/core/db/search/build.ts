@@ -8,16 +8,21 @@ import { STATE_WORDS, wordsOf } from './words';
 const INSERT = 'INSERT INTO search_index (title, body, site_id, kind, item_id, course_id)';
 /** Every indexed text in the index's one form (normalize.ts), as a query is matched. */
 const form = (expression: string) => `search_form(${expression})`;
-/** A site's long free text (a description) is indexed up to this many characters: enough to find it by, bounded. */
+/**
+ * A site's long free text (a description) is indexed up to this many characters: enough to find it
+ * by, bounded.
+ */
 const BODY_CHARS = 2000;
 
 /**
- * What each kind's rows hold, written at commit time in the writer (snapshot.ts): `title` is what the hit shows,
- * `body` the other words it is found by. Every value is the site's text, indexed as text only (search.ts never
- * reads the user's input as FTS5 syntax); JSON columns are read only where they are objects (json_each's type).
+ * What each kind's rows hold, written at commit time in the writer (snapshot.ts): `title` is what
+ * the hit shows, `body` the other words it is found by. Every value is the site's text, indexed as
+ * text only (search.ts never reads the user's input as FTS5 syntax); JSON columns are read only
+ * where they are objects (json_each's type).
  */
 const INDEXED = {
-  // A course by its title and its instructor's name (an instructor's hit lists their courses: a search of the name).
+  // A course by its title and its instructor's name (an instructor's hit lists their courses: a
+  // search of the name).
   course: `${INSERT} SELECT ${form('title')}, ${form("coalesce(trim(instructor_name), '')")}, site_id, 'course', id, id FROM courses WHERE site_id = @siteId`,
   section: `${INSERT} SELECT ${form('title')}, '', site_id, 'section', id, course_id FROM sections WHERE site_id = @siteId`,
   lecture: `${INSERT} SELECT ${form('title')}, '', site_id, 'lecture', id, course_id FROM lectures WHERE site_id = @siteId`,
@@ -25,9 +30,10 @@ const INDEXED = {
   instructor: `${INSERT} SELECT ${form('name')}, '', site_id, 'instructor', name, id FROM (
       SELECT trim(instructor_name) AS name, site_id, id, min(position) FROM courses
       WHERE site_id = @siteId AND trim(coalesce(instructor_name, '')) <> '' GROUP BY trim(instructor_name))`,
-  // An order is found by its items' titles, its trade number, the words of its payments' states and its items' kinds
-  // in both languages (words.ts: "refund" finds the refunded ones), and the ticket names of the events it bought
-  // (a Ticket item names its event by the event's title), newest first.
+  // An order is found by its items' titles, its trade number, the words of its payments' states and
+  // its items' kinds in both languages (words.ts: "refund" finds the refunded ones), and the ticket
+  // names of the events it bought (a Ticket item names its event by the event's title), newest
+  // first.
   order: `${INSERT} SELECT ${form(`coalesce((
       SELECT group_concat(t, ' · ') FROM (
         SELECT DISTINCT substr(json_extract(li.value, '$.title'), 1, 300) AS t FROM payments p, json_each(p.line_items) li
@@ -42,8 +48,9 @@ const INDEXED = {
           WHERE p.site_id = o.site_id AND p.trade_no = o.trade_no AND li.type = 'object' AND json_extract(li.value, '$.itemType') = 'Ticket')
         WHERE w <> '')), '')`)}, o.site_id, 'order', o.trade_no, NULL
     FROM orders o WHERE o.site_id = @siteId ORDER BY o.created_at DESC, o.trade_no DESC`,
-  // A payment by its own numbers: its payment code and bank (ATM, convenience store) and its invoice number. Its order's
-  // number finds the order (which lists its payments); the hit is named by that number, from the context.
+  // A payment by its own numbers: its payment code and bank (ATM, convenience store) and its
+  // invoice number. Its order's number finds the order (which lists its payments); the hit is named
+  // by that number, from the context.
   payment: `${INSERT} SELECT '', ${form(`trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
       coalesce(CASE WHEN json_valid(invoice) AND json_type(invoice, '$.number') = 'text' THEN json_extract(invoice, '$.number') END, ''))`)},
       site_id, 'payment', id, NULL FROM payments WHERE site_id = @siteId ORDER BY position`,
@@ -58,7 +65,9 @@ const INDEXED = {
 
 export const ALL_KINDS = Object.keys(INDEXED) as SearchHitKind[];
 
-/** The kinds whose rows come from each synced part: a commit that rewrites the part rebuilds them. */
+/**
+ * The kinds whose rows come from each synced part: a commit that rewrites the part rebuilds them.
+ */
 const KINDS_OF_PART: { readonly [P in PartName]: readonly SearchHitKind[] } = {
   profile: [],
   courses: ['course', 'section', 'lecture', 'instructor'],
@@ -76,9 +85,9 @@ export function searchKindsOf(parts: readonly PartName[]): SearchHitKind[] {
 }
 
 /**
- * Rebuilds one site's rows of the FTS5 index (all kinds, or those given) from its tables, inside the caller's
- * transaction, with rowids never used before. The short-term grams of the new rows are written after the commit
- * (indexShortTerms): until then those rows are searched by LIKE.
+ * Rebuilds one site's rows of the FTS5 index (all kinds, or those given) from its tables, inside
+ * the caller's transaction, with rowids never used before. The short-term grams of the new rows are
+ * written after the commit (indexShortTerms): until then those rows are searched by LIKE.
  */
 export function rebuildSearchIndex(
   db: Database,
@@ -99,7 +108,8 @@ export function rebuildSearchIndex(
       searchState(db).next_rowid,
       () => prepared<{ siteId: string }>(db, INDEXED[kind]).run({ siteId }).changes,
     );
-    // The run of rowids the site's rows of this kind now hold (migration 009): what a search of the site reads.
+    // The run of rowids the site's rows of this kind now hold (migration 009): what a search of the
+    // site reads.
     if (count === 0)
       prepared<{ siteId: string; kind: string }>(
         db,
@@ -116,10 +126,10 @@ export function rebuildSearchIndex(
 }
 
 /**
- * Runs an insert whose rows must get rowids from `base` up (never reused, 007-short-terms). SQLite gives a new row
- * the largest rowid + 1 (https://sqlite.org/autoinc.html), so a placeholder at base - 1, removed in the same
- * transaction, makes the rows start at base: as fast as a plain INSERT ... SELECT (numbering the rows in SQL cost
- * ~40 ms more on the large seed's lectures).
+ * Runs an insert whose rows must get rowids from `base` up (never reused, 007-short-terms). SQLite
+ * gives a new row the largest rowid + 1 (https://sqlite.org/autoinc.html), so a placeholder at base
+ * - 1, removed in the same transaction, makes the rows start at base: as fast as a plain INSERT ...
+ * SELECT (numbering the rows in SQL cost ~40 ms more on the large seed's lectures).
  */
 function insertFromRowid(
   db: Database,

@@ -3,18 +3,24 @@ import type { SearchHitKind } from '../../../common/view-models';
 import { prepared } from '../statements';
 import type { HitRow } from './row';
 
-/** A term this long, of letters and digits, may be a typo of a title's word ("pyhton"); a shorter one is too ambiguous. */
+/**
+ * A term this long, of letters and digits, may be a typo of a title's word ("pyhton"); a shorter
+ * one is too ambiguous.
+ */
 const MIN_TYPO_LENGTH = 4;
 const TERM = /^[\p{L}\p{N}]+$/u;
-/** Patterns tried per search at most, and hits read per pattern: the fallback stays a few index lookups. */
+/**
+ * Patterns tried per search at most, and hits read per pattern: the fallback stays a few index
+ * lookups.
+ */
 const MAX_PATTERNS = 48;
 const PER_PATTERN = 50;
 
 /**
- * The spellings one edit away from `term` (Damerau-Levenshtein distance 1) as LIKE patterns: two neighbours swapped
- * and one letter left out as they are, one letter wrong or one missing as `_`. Only patterns holding three letters in
- * a row are kept: the trigram index looks those up (https://sqlite.org/fts5.html#the_trigram_tokenizer), any other
- * would scan every row.
+ * The spellings one edit away from `term` (Damerau-Levenshtein distance 1) as LIKE patterns: two
+ * neighbours swapped and one letter left out as they are, one letter wrong or one missing as `_`.
+ * Only patterns holding three letters in a row are kept: the trigram index looks those up
+ * (https://sqlite.org/fts5.html#the_trigram_tokenizer), any other would scan every row.
  */
 export function typoPatterns(term: string): string[] {
   const c = [...term];
@@ -31,9 +37,9 @@ export function typoPatterns(term: string): string[] {
 }
 
 /**
- * When a search finds nothing: the titles one typo away from each long term, in the scope's sites and kinds, in the
- * index's order. Every term must match (a title holding a typo of each); a search that found something never comes
- * here, so an exact hit is never crowded out by a near one.
+ * When a search finds nothing: the titles one typo away from each long term, in the scope's sites
+ * and kinds, in the index's order. Every term must match (a title holding a typo of each); a search
+ * that found something never comes here, so an exact hit is never crowded out by a near one.
  */
 export function typoRows(
   db: Database,

@@ -3,7 +3,9 @@ import { prepared } from '../statements';
 import { searchState } from './state';
 import type { WritableDB } from '../handles';
 
-/** A word character for the grams: a letter or a digit (unicode61 also splits on everything else). */
+/**
+ * A word character for the grams: a letter or a digit (unicode61 also splits on everything else).
+ */
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const isWordChar = (ch: string): boolean => {
   const c = ch.charCodeAt(0);
@@ -12,8 +14,9 @@ const isWordChar = (ch: string): boolean => {
 };
 
 /**
- * The grams of a row's text: every word character with the next one when that is a word character too, else alone.
- * So each occurrence of a 2-character word term is a token, and each occurrence of a 1-character term begins one.
+ * The grams of a row's text: every word character with the next one when that is a word character
+ * too, else alone. So each occurrence of a 2-character word term is a token, and each occurrence of
+ * a 1-character term begins one.
  */
 export function gramsOf(...texts: readonly string[]): string {
   let out = '';
@@ -30,14 +33,16 @@ export function gramsOf(...texts: readonly string[]): string {
 }
 
 /**
- * Compact once this share of the indexed rows is gone (deleted rows' grams only slow the short-term searches). The
- * count is generous (a deleted row not indexed yet counts too): at worst a compaction comes early.
+ * Compact once this share of the indexed rows is gone (deleted rows' grams only slow the short-term
+ * searches). The count is generous (a deleted row not indexed yet counts too): at worst a
+ * compaction comes early.
  */
 const GARBAGE_RATIO = 0.25;
 
 /**
- * Drops the grams of every row. The rows are searched by the scan until the next pass indexes them again: slower for
- * a moment, never wrong. Used to compact, and when a site is removed, so nothing derived from its text stays behind.
+ * Drops the grams of every row. The rows are searched by the scan until the next pass indexes them
+ * again: slower for a moment, never wrong. Used to compact, and when a site is removed, so nothing
+ * derived from its text stays behind.
  */
 export function forgetShortTerms(db: Database): void {
   prepared(db, "INSERT INTO search_grams (search_grams) VALUES ('delete-all')").run();
@@ -48,9 +53,10 @@ export function forgetShortTerms(db: Database): void {
 }
 
 /**
- * Writes the grams of (at most `maxRows` of) the rows added since the last pass (all sites), compacting first when
- * many rows were deleted. Run after a sync commit in steps (warm.ts), off the sync's critical path: the whole large
- * seed costs ~250 ms. Returns how many rows it indexed (fewer than `maxRows`: nothing is left).
+ * Writes the grams of (at most `maxRows` of) the rows added since the last pass (all sites),
+ * compacting first when many rows were deleted. Run after a sync commit in steps (warm.ts), off the
+ * sync's critical path: the whole large seed costs ~250 ms. Returns how many rows it indexed (fewer
+ * than `maxRows`: nothing is left).
  */
 export function indexShortTerms(db: WritableDB, maxRows = Number.MAX_SAFE_INTEGER): number {
   return db.transaction(() => {

@@ -1,7 +1,7 @@
 /**
- * Search: the index is written at commit time in the writer (build.ts) and its short terms right after (grams.ts);
- * a query reads the runs of its sites and kinds (query.ts), ranks a bounded number of matches (rank.ts) and reads
- * the context of the hits it returns (context.ts).
+ * Search: the index is written at commit time in the writer (build.ts) and its short terms right
+ * after (grams.ts); a query reads the runs of its sites and kinds (query.ts), ranks a bounded
+ * number of matches (rank.ts) and reads the context of the hits it returns (context.ts).
  */
 import type { SearchHit } from '../../../common/view-models';
 import { siteText } from '../../../common/site-values';
@@ -18,8 +18,9 @@ export { RANKED_PER_RUN, type SearchScope } from './query';
 export { countSearchGarbage } from './state';
 
 /**
- * What the search screen asks for (ipc-contract 'search:query'): 100 hits at most, 25 of one kind when every kind is
- * asked for, so a word in every lecture title leaves room for the orders and events it also names.
+ * What the search screen asks for (ipc-contract 'search:query'): 100 hits at most, 25 of one kind
+ * when every kind is asked for, so a word in every lecture title leaves room for the orders and
+ * events it also names.
  */
 export const SEARCH_LIMIT = 100;
 export const SEARCH_PER_KIND = 25;
@@ -42,8 +43,9 @@ export function searchEverything(
       id: r.item_id,
       siteId: r.site_id,
       courseId: r.course_id,
-      // The school's own title, from the row the hit points to (the index's is in search form, for matching only);
-      // the index's when that row is gone since (a sync between) or no one row holds it (an order's items).
+      // The school's own title, from the row the hit points to (the index's is in search form, for
+      // matching only); the index's when that row is gone since (a sync between) or no one row
+      // holds it (an order's items).
       title: shown,
       // A snippet of the title, in the title's own text too (shown.ts).
       snippet: shownSnippet(snippet, r.title, shown),

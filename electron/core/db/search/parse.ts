@@ -1,14 +1,23 @@
 import { searchForm } from './normalize';
 
-/** A search as FTS5 can run it: a MATCH for the terms of 3+ characters, LIKE patterns for shorter ones. */
+/**
+ * A search as FTS5 can run it: a MATCH for the terms of 3+ characters, LIKE patterns for shorter
+ * ones.
+ */
 export interface ParsedSearch {
-  /** FTS5 query: every term a quoted string (inner quotes doubled), so FTS syntax in the input is searched as text. */
+  /**
+   * FTS5 query: every term a quoted string (inner quotes doubled), so FTS syntax in the input is
+   * searched as text.
+   */
   readonly match: string | null;
-  /** LIKE patterns (with `\` escapes) for terms the trigram index cannot match (1 or 2 characters). */
+  /**
+   * LIKE patterns (with `\` escapes) for terms the trigram index cannot match (1 or 2 characters).
+   */
   readonly like: readonly string[];
   /**
-   * For those short terms made of letters and digits only: an FTS5 query of search_grams finding the rows that may
-   * hold them (a 2-character term is a token, a 1-character one a token prefix). Null when there is none.
+   * For those short terms made of letters and digits only: an FTS5 query of search_grams finding
+   * the rows that may hold them (a 2-character term is a token, a 1-character one a token prefix).
+   * Null when there is none.
    */
   readonly grams: string | null;
   readonly terms: readonly string[];
@@ -17,12 +26,14 @@ export interface ParsedSearch {
 const GRAM_TERM = /^[\p{L}\p{N}]{1,2}$/u;
 
 /**
- * Parses what the user typed. Terms are split on white space, stripped of control characters, and only terms with a
- * letter or digit are kept (at most 16). Nothing the user types is ever interpreted as FTS5 syntax
- * (https://sqlite.org/fts5.html#fts5_strings): AND, NEAR, *, :, ^, parentheses and quotes are all just text.
+ * Parses what the user typed. Terms are split on white space, stripped of control characters, and
+ * only terms with a letter or digit are kept (at most 16). Nothing the user types is ever
+ * interpreted as FTS5 syntax (https://sqlite.org/fts5.html#fts5_strings): AND, NEAR, *, :, ^,
+ * parentheses and quotes are all just text.
  */
 export function parseSearch(input: string): ParsedSearch | null {
-  // The index's own form (normalize.ts): a query typed or pasted in any width finds the text either way.
+  // The index's own form (normalize.ts): a query typed or pasted in any width finds the text either
+  // way.
   const terms = searchForm(input)
     .split(/\s+/u)
     .map((t) => t.replace(/\p{Cc}/gu, ''))
@@ -42,7 +53,10 @@ export function parseSearch(input: string): ParsedSearch | null {
   };
 }
 
-/** For LIKE-only searches (no FTS snippet): the text around the first match, the match wrapped in [[ ]]. */
+/**
+ * For LIKE-only searches (no FTS snippet): the text around the first match, the match wrapped in [[
+ * ]].
+ */
 export function likeSnippet(title: string, body: string, terms: readonly string[]): string {
   for (const text of [title, body]) {
     const lower = text.toLowerCase();

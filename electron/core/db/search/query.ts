@@ -9,14 +9,20 @@ import { BETWEEN, searchState } from './state';
 
 export type { HitRow } from './row';
 
-/** What a search reads: the sites (the caller names them: the student's sites, or one) and the kinds. */
+/**
+ * What a search reads: the sites (the caller names them: the student's sites, or one) and the
+ * kinds.
+ */
 export interface SearchScope {
   readonly siteIds: readonly string[];
   /** Only these kinds; every kind when absent or empty. */
   readonly kinds?: readonly SearchHitKind[];
   /** Hits returned at most. */
   readonly limit?: number;
-  /** Hits of one kind at most, so a word in every lecture title leaves room for the order or event it also names. */
+  /**
+   * Hits of one kind at most, so a word in every lecture title leaves room for the order or event
+   * it also names.
+   */
   readonly perKind?: number;
 }
 
@@ -39,26 +45,33 @@ function runsOf(db: Database, scope: SearchScope): RowRun[] {
 }
 
 /**
- * Matches ranked per run of rowids at most. A common word matches nearly every row (every lecture is "Lecture n"):
- * ranking them all costs time in proportion to the data (167 ms at eight times the large seed), for a list the
- * student reads the top of. The first matches of each run in rowid order (the order the site sent them) are
- * ranked; a rarer term, with fewer matches than this, is ranked over all of them, as before. Searching several
- * sites shares this among them (down to MIN_RANKED_PER_RUN a run), so the work stays that of about one site.
+ * Matches ranked per run of rowids at most. A common word matches nearly every row (every lecture
+ * is "Lecture n"):
+ * ranking them all costs time in proportion to the data (167 ms at eight times the large seed), for
+ * a list the student reads the top of. The first matches of each run in rowid order (the order the
+ * site sent them) are ranked; a rarer term, with fewer matches than this, is ranked over all of
+ * them, as before. Searching several sites shares this among them (down to MIN_RANKED_PER_RUN a
+ * run), so the work stays that of about one site.
  */
 export const RANKED_PER_RUN = 500;
 const MIN_RANKED_PER_RUN = 100;
 
-/** A term held by more rows of the whole index than this is ranked without FTS5's bm25 (see rankedRows). */
+/**
+ * A term held by more rows of the whole index than this is ranked without FTS5's bm25 (see
+ * rankedRows).
+ */
 const COMMON_IN_INDEX = 5000;
 
 /**
- * Full-text search over the scope's sites, best match first: course, section and lecture titles, instructors, orders
- * (items and trade number), payments (trade number, payment code, bank, invoice number), digital products, events,
- * consulting and notices (build.ts says what each row holds). Substring matching in every script (trigram index).
- * Every query reads the scope's own runs of rowids (search_ranges) only, so another site's rows are never walked,
- * and a term's matches are ranked per run up to a bound, so the work stays bounded (rankedRows).
- * Short terms (1-2 characters) narrow a trigram match with LIKE; alone, they are looked up in search_grams and
- * checked with the same LIKE, in rowid order as the scan they replace (rows not yet in search_grams are scanned).
+ * Full-text search over the scope's sites, best match first: course, section and lecture titles,
+ * instructors, orders (items and trade number), payments (trade number, payment code, bank, invoice
+ * number), digital products, events, consulting and notices (build.ts says what each row holds).
+ * Substring matching in every script (trigram index). Every query reads the scope's own runs of
+ * rowids (search_ranges) only, so another site's rows are never walked, and a term's matches are
+ * ranked per run up to a bound, so the work stays bounded (rankedRows). Short terms (1-2
+ * characters) narrow a trigram match with LIKE; alone, they are looked up in search_grams and
+ * checked with the same LIKE, in rowid order as the scan they replace (rows not yet in search_grams
+ * are scanned).
  */
 export function searchRows(
   db: Database,
@@ -83,7 +96,8 @@ export function searchRows(
     parsed.match !== null
       ? rankedRows(db, parsed, runs, params, likes, cap, perRun)
       : shortTermRows(db, parsed, runs, params, likes, cap);
-  // Nothing found: a title one typo away from each term ("pyhton" finds Python), never instead of an exact hit.
+  // Nothing found: a title one typo away from each term ("pyhton" finds Python), never instead of
+  // an exact hit.
   if (rows.length === 0 && parsed.match !== null)
     return { rows: typoRows(db, parsed.terms, scope, limit), parsed };
   return { rows, parsed };
@@ -127,14 +141,17 @@ interface CandidateText extends Candidate {
 }
 
 /**
- * The scope's matches, best first. The candidates are read per run, at most `perRun` + 1 each, with their text.
- * - Every run had fewer (all the scope's matches are here) and the whole index holds the term in at most
- *   COMMON_IN_INDEX rows (counted up to that bound): FTS5's bm25 ranks them, as before
- *   (https://sqlite.org/fts5.html#the_bm25_function). bm25 weighs a term by how many rows of the whole index hold
- *   it (so its scores compare across sites), and counting them walks the term's whole doclist, every site's.
- * - Otherwise (a common word, here or in another site): that count would cost time in proportion to the data
- *   (400 ms for "Lecture" at eight times the large seed). The candidates are ranked here with the same formula, Okapi
- *   BM25 (k1 = 1.2, b = 0.75, as FTS5), counted over the candidates themselves (rank.ts).
+ * The scope's matches, best first. The candidates are read per run, at most `perRun` + 1 each, with
+ * their text.
+ * - Every run had fewer (all the scope's matches are here) and the whole index holds the term in at
+ *   most COMMON_IN_INDEX rows (counted up to that bound): FTS5's bm25 ranks them, as before
+ *   (https://sqlite.org/fts5.html#the_bm25_function). bm25 weighs a term by how many rows of the
+ *   whole index hold it (so its scores compare across sites), and counting them walks the term's
+ *   whole doclist, every site's.
+ * - Otherwise (a common word, here or in another site): that count would cost time in proportion to
+ *   the data (400 ms for "Lecture" at eight times the large seed). The candidates are ranked here
+ *   with the same formula, Okapi BM25 (k1 = 1.2, b = 0.75, as FTS5), counted over the candidates
+ *   themselves (rank.ts).
  * The site and kind are checked here, not in SQL: FTS5 takes `site_id = ?` on its UNINDEXED column as a filter of its
  * own and then reads every row's text without stopping at the LIMIT (69 ms instead of 0.5 ms for 500 course titles).
  * A run holds only its site's rows of its kind, or a few others in a run migration 009 filled.
@@ -152,8 +169,9 @@ function rankedRows(
   const where = ['s.search_index MATCH @match', `s.rowid BETWEEN ${BETWEEN}`, ...likes].join(
     ' AND ',
   );
-  // The text comes with the candidate, from the row the scan reads anyway: fetched a row at a time afterwards, 1,500
-  // candidates of a common word cost ~9 µs each (13 of the 19 ms of "Bulk" at eight times the large seed).
+  // The text comes with the candidate, from the row the scan reads anyway: fetched a row at a time
+  // afterwards, 1,500 candidates of a common word cost ~9 µs each (13 of the 19 ms of "Bulk" at
+  // eight times the large seed).
   const candidatesOf = prepared<Record<string, string | number>, CandidateText>(
     db,
     `SELECT s.rowid AS rowid, s.site_id, s.kind, s.title, s.body FROM search_index s WHERE ${where} LIMIT @max`,
@@ -176,7 +194,8 @@ function rankedRows(
     }
     for (const row of rows) if (ofRun(run, row)) candidates.push(row);
   }
-  // bm25's count of a term's rows walks its whole doclist, every site's: only for a term rare in the whole index.
+  // bm25's count of a term's rows walks its whole doclist, every site's: only for a term rare in
+  // the whole index.
   const common =
     bounded ||
     prepared<{ match: string }, { n: number }>(
@@ -224,7 +243,10 @@ function rankedRows(
 
 const HIT_COLUMNS = 's.site_id, s.kind, s.item_id, s.course_id, s.title, s.body, NULL AS snippet';
 
-/** Rows of the runs, in rowid order, within the caps: `read(run, left)` reads one run's part (null: nothing to read there). */
+/**
+ * Rows of the runs, in rowid order, within the caps: `read(run, left)` reads one run's part (null:
+ * nothing to read there).
+ */
 function inRunOrder(
   runs: readonly RowRun[],
   cap: KindCap,
@@ -263,8 +285,9 @@ function shortTermRows(
   });
   if (parsed.grams === null)
     return inRunOrder(runs, cap, (run, left) => scan.all(of(run, run.first, run.last, left)));
-  // Rows up to indexed_through through the grams, in rowid order; the rows after them (a commit not indexed yet) by
-  // scanning that rowid range only. Both in rowid order, so the two parts concatenate in the scan's order.
+  // Rows up to indexed_through through the grams, in rowid order; the rows after them (a commit not
+  // indexed yet) by scanning that rowid range only. Both in rowid order, so the two parts
+  // concatenate in the scan's order.
   const through = searchState(db).indexed_through;
   const grams = prepared<Record<string, string | number>, HitRow>(
     db,

@@ -1,4 +1,7 @@
-/** Okapi BM25 over the candidates themselves (query.ts rankedRows); their rowids, best first, then by rowid. */
+/**
+ * Okapi BM25 over the candidates themselves (query.ts rankedRows); their rowids, best first, then
+ * by rowid.
+ */
 export function bm25OfCandidates(
   candidates: readonly { rowid: number; title: string; body: string }[],
   terms: readonly string[],

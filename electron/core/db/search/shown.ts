@@ -2,11 +2,12 @@ const ELLIPSIS = '…';
 const MARK = /(\[\[|\]\])/;
 
 /**
- * A snippet of the index's text (FTS5 snippet() or likeSnippet: matches in [[ ]], cut with …) told again in the
- * school's own text `shown` (siteText of the row's title), so a full-width colon stays full width where the index
- * holds ":" (normalize.ts). Each character of `shown` is mapped to its NFKC form; when they add up to `indexed`, the
- * snippet's place and marks carry over. Otherwise (the snippet is of another column, or the forms differ) the snippet
- * is returned as it was: never wrong, at worst in the search form.
+ * A snippet of the index's text (FTS5 snippet() or likeSnippet: matches in [[ ]], cut with …) told
+ * again in the school's own text `shown` (siteText of the row's title), so a full-width colon stays
+ * full width where the index holds ":" (normalize.ts). Each character of `shown` is mapped to its
+ * NFKC form; when they add up to `indexed`, the snippet's place and marks carry over. Otherwise
+ * (the snippet is of another column, or the forms differ) the snippet is returned as it was: never
+ * wrong, at worst in the search form.
  */
 export function shownSnippet(snippet: string, indexed: string, shown: string): string {
   const chars = [...shown];
@@ -45,7 +46,10 @@ export function shownSnippet(snippet: string, indexed: string, shown: string): s
   return out;
 }
 
-/** Where a snippet's text (its marks taken out) lies in the index's text, with or without its ellipses. */
+/**
+ * Where a snippet's text (its marks taken out) lies in the index's text, with or without its
+ * ellipses.
+ */
 function placeOf(
   plain: string,
   indexed: string,

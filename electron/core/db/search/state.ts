@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { prepared } from '../statements';
 
-/** The search index's bookkeeping (migration 007): rowids handed out, rows with grams, rows gone since. */
+/**
+ * The search index's bookkeeping (migration 007): rowids handed out, rows with grams, rows gone
+ * since.
+ */
 export interface SearchState {
   next_rowid: number;
   indexed_through: number;
@@ -16,7 +19,10 @@ export function searchState(db: Database): SearchState {
   ).get()!;
 }
 
-/** Rows left the index: their grams stay until the next compaction (indexShortTerms), and never match anything new. */
+/**
+ * Rows left the index: their grams stay until the next compaction (indexShortTerms), and never
+ * match anything new.
+ */
 export function countSearchGarbage(db: Database, deleted: number): void {
   if (deleted > 0)
     prepared<{ deleted: number }>(
@@ -25,6 +31,7 @@ export function countSearchGarbage(db: Database, deleted: number): void {
     ).run({ deleted });
 }
 
-// better-sqlite3 binds a JS number as REAL; FTS5 only uses a rowid constraint whose value is an INTEGER (a REAL one
-// turned `rowid > ?` into a full scan, 13 ms on the large seed), hence the CASTs on rowid parameters.
+// better-sqlite3 binds a JS number as REAL; FTS5 only uses a rowid constraint whose value is an
+// INTEGER (a REAL one turned `rowid > ?` into a full scan, 13 ms on the large seed), hence the
+// CASTs on rowid parameters.
 export const BETWEEN = 'CAST(@first AS INTEGER) AND CAST(@last AS INTEGER)';

@@ -1,9 +1,10 @@
 /**
- * The words a student reads for an order's states and its items' kinds, in both languages, as the Purchases screen
- * shows them (renderer i18n billing.paymentState, refundState, itemType; test/core/db/search-words.test.ts keeps them
- * equal): an order is found by them, so "refund" or 「退款」 finds the refunded orders and "ticket" or 「票券」 the
- * orders of event tickets. Kept here because the index is written in the database layer, which imports no strings of
- * the screens or the exports.
+ * The words a student reads for an order's states and its items' kinds, in both languages, as the
+ * Purchases screen shows them (renderer i18n billing.paymentState, refundState, itemType;
+ * test/core/db/search-words.test.ts keeps them equal): an order is found by them, so "refund" or
+ * 「退款」 finds the refunded orders and "ticket" or 「票券」 the orders of event tickets. Kept here
+ * because the index is written in the database layer, which imports no strings of the screens or
+ * the exports.
  */
 export const STATE_WORDS = {
   paymentState: {
@@ -31,7 +32,10 @@ export const STATE_WORDS = {
   },
 } as const satisfies Record<string, Record<string, string>>;
 
-/** `CASE <column> WHEN 'paid' THEN 'Paid 已付款' ... ELSE '' END`: the words of a column's value, in SQL. */
+/**
+ * `CASE <column> WHEN 'paid' THEN 'Paid 已付款' ... ELSE '' END`: the words of a column's value, in
+ * SQL.
+ */
 export function wordsOf(column: string, words: Readonly<Record<string, string>>): string {
   const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
   return `CASE ${column} ${Object.entries(words)

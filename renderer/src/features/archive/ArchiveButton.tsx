@@ -6,8 +6,9 @@ import { ErrorState } from '../../ui/ErrorState';
 import { fileLanguage } from '../export/index';
 
 /**
- * "Keep an archive": one school's courses, notes, purchases with receipts, products, events and notices as a folder
- * that opens in any browser without the app (written atomically by the core, in the app's Archives folder).
+ * "Keep an archive": one school's courses, notes, purchases with receipts, products, events and
+ * notices as a folder that opens in any browser without the app (written atomically by the core, in
+ * the app's Archives folder).
  */
 export function ArchiveButton({
   siteId,

@@ -1,3 +1,5 @@
-/** The AI assistant feature's one public entry: what the shell and the other features may use of it. */
+/**
+ * The AI assistant feature's one public entry: what the shell and the other features may use of it.
+ */
 export { AssistantRequests } from './AssistantRequests';
 export { AssistantSettings } from './AssistantSettings';

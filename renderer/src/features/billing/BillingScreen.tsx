@@ -18,20 +18,30 @@ import { PendingInstructions } from './PendingInstructions';
 import { InstructionsPlace } from './Instructions';
 
 const orderKey = (o: OrderView) => o.tradeNo;
-/** The year an order was placed, as the school wrote its date: the core's spending per year groups by the same. */
+/**
+ * The year an order was placed, as the school wrote its date: the core's spending per year groups
+ * by the same.
+ */
 const yearOf = (o: OrderView) => o.createdAt.slice(0, 4);
-/** A year heading; a date the school wrote unreadably is shown as unknown, not as its first four characters. */
+/**
+ * A year heading; a date the school wrote unreadably is shown as unknown, not as its first four
+ * characters.
+ */
 const yearLabel = (t: (key: string, vars?: Record<string, string>) => string, year: string) =>
   /^\d{4}$/.test(year) ? t('billing.yearHeading', { year }) : t('common.unknown');
 
-/** Totals and the soonest payable codes from the summary; the orders a page at a time as the student scrolls. */
+/**
+ * Totals and the soonest payable codes from the summary; the orders a page at a time as the student
+ * scrolls.
+ */
 export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
   const { t, i18n } = useTranslation();
   const site = useSite();
   const summary = useChannel('billing:summary', { siteId: site.id });
   const [state, setState] = useState<OrderFilter>('all');
   const [search, setSearch] = useState('');
-  // Typing stays responsive: the list follows the deferred text, and the previous list stays until the next one is read.
+  // Typing stays responsive: the list follows the deferred text, and the previous list stays until
+  // the next one is read.
   const query = useDeferredValue(search.trim());
   const searchId = useId();
   const orders = useChannelPages(
@@ -39,7 +49,8 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
     { siteId: site.id, state, query },
     { getKey: orderKey, keepPrevious: true },
   );
-  // Which orders are open: kept here, not in the rows, since a virtualized row unmounts when scrolled away.
+  // Which orders are open: kept here, not in the rows, since a virtualized row unmounts when
+  // scrolled away.
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
     (tradeNo: string) =>
@@ -156,8 +167,9 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
                       {yearLabel(t, yearOf(o))}
                     </h3>
                   )}
-                  {/* The order's heading is an h3 like the year's: the list is windowed, so the rows above (and the year
-                      heading they start with) may not be in the page, and an h4 straight after the h2 skips a level. */}
+                  {/* The order's heading is an h3 like the year's: the list is windowed, so the
+                      rows above (and the year heading they start with) may not be in the page, and
+                      an h4 straight after the h2 skips a level. */}
                   <OrderGroup
                     order={o}
                     expanded={open.has(o.tradeNo)}
@@ -174,9 +186,10 @@ export function BillingScreen({ tradeNo }: { readonly tradeNo?: string }) {
 }
 
 /**
- * The order the student was taken to (Today's "See payment", a notice, the command palette, search): first on the
- * screen, open, marked, scrolled into view and its heading focused, so keyboard and screen-reader users land on it.
- * Its payable code stays in "waiting for you", below it, and the order says so. "Show all orders" leaves it.
+ * The order the student was taken to (Today's "See payment", a notice, the command palette,
+ * search): first on the screen, open, marked, scrolled into view and its heading focused, so
+ * keyboard and screen-reader users land on it. Its payable code stays in "waiting for you", below
+ * it, and the order says so. "Show all orders" leaves it.
  */
 function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly tradeNo: string }) {
   const { t } = useTranslation();
@@ -188,7 +201,8 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
   const loaded = order.data !== undefined;
   useEffect(() => {
     if (!loaded) return;
-    // After the shell has put focus on the screen's title (its effect runs after this one): a frame later.
+    // After the shell has put focus on the screen's title (its effect runs after this one): a frame
+    // later.
     const frame = requestAnimationFrame(() => {
       ref.current?.scrollIntoView({ block: 'start' });
       heading.current?.focus({ preventScroll: true });
@@ -233,7 +247,10 @@ function FocusedOrder({ siteId, tradeNo }: { readonly siteId: string; readonly t
   );
 }
 
-/** Spent per year and currency (paid minus refunded), newest year first; for reimbursement and budgets. */
+/**
+ * Spent per year and currency (paid minus refunded), newest year first; for reimbursement and
+ * budgets.
+ */
 function SpendingByYear({ siteId }: { readonly siteId: string }) {
   const { t, i18n } = useTranslation();
   const spending = useChannel('billing:spending', { siteId });

@@ -13,12 +13,16 @@ export const pendingInstructionsId = (paymentId: string) =>
   `pending-code-${paymentId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 /**
- * Where "waiting for you" (each payable code in full) sits from an order being read: above the order list, below
- * the order the student was taken to. The order's pointer to its code says which, truthfully.
+ * Where "waiting for you" (each payable code in full) sits from an order being read: above the
+ * order list, below the order the student was taken to. The order's pointer to its code says which,
+ * truthfully.
  */
 export const InstructionsPlace = createContext<'above' | 'below'>('above');
 
-/** Whether `payment`'s code can still be paid at `now` (the deadline can pass while the screen is open). */
+/**
+ * Whether `payment`'s code can still be paid at `now` (the deadline can pass while the screen is
+ * open).
+ */
 export function isPayable(payment: PaymentView, now: number): boolean {
   const ins = payment.instructions;
   if (!ins || payment.paymentState !== 'not_paid' || ins.isExpired) return false;
@@ -41,7 +45,8 @@ export function Instructions({
   const site = useSite();
   const ins = payment.instructions;
   if (!ins) return null;
-  // The deadline can pass while the screen is open: judge it against the ticking clock, not only the stored flag.
+  // The deadline can pass while the screen is open: judge it against the ticking clock, not only
+  // the stored flag.
   const expired =
     ins.isExpired ||
     payment.paymentState === 'expired' ||

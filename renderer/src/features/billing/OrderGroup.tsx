@@ -11,10 +11,11 @@ import { RefundTimeline } from './RefundTimeline';
 import { OpenOnSite } from '../site-pages/index';
 
 /**
- * An order (payments sharing a tradeNo). Collapsed it is one row: what was bought, when, how much, its state. Its
- * heading holds a disclosure button (the WAI-ARIA APG accordion pattern: aria-expanded, aria-controls) that shows
- * the receipt button, the link to the site and each payment. Whether it is open is kept by the caller, so it
- * survives the row leaving and re-entering a virtualized list.
+ * An order (payments sharing a tradeNo). Collapsed it is one row: what was bought, when, how much,
+ * its state. Its heading holds a disclosure button (the WAI-ARIA APG accordion pattern:
+ * aria-expanded, aria-controls) that shows the receipt button, the link to the site and each
+ * payment. Whether it is open is kept by the caller, so it survives the row leaving and re-entering
+ * a virtualized list.
  */
 export function OrderGroup({
   order,
@@ -26,7 +27,10 @@ export function OrderGroup({
   readonly order: OrderView;
   readonly expanded: boolean;
   readonly onToggle: () => void;
-  /** The order the student was taken to (Today, a notice, the palette): marked, its heading focusable. */
+  /**
+   * The order the student was taken to (Today, a notice, the palette): marked, its heading
+   * focusable.
+   */
   readonly highlighted?: boolean;
   readonly headingRef?: Ref<HTMLHeadingElement>;
 }) {

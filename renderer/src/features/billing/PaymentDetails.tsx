@@ -152,8 +152,9 @@ export function PaymentDetails({ payment: p }: { readonly payment: PaymentView }
 }
 
 /**
- * A code still payable is shown once on the screen, in the "waiting for you" section (with the copy button, deadline
- * and calendar reminder); its order says where that is from here (InstructionsPlace), and takes the student there.
+ * A code still payable is shown once on the screen, in the "waiting for you" section (with the copy
+ * button, deadline and calendar reminder); its order says where that is from here
+ * (InstructionsPlace), and takes the student there.
  */
 function InstructionsAbove({ payment }: { readonly payment: PaymentView }) {
   const { t } = useTranslation();

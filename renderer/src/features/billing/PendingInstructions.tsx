@@ -10,9 +10,9 @@ const paymentKey = (p: PaymentView) => p.paymentId;
 const MORE = 20;
 
 /**
- * Unpaid ATM / convenience-store payments still payable, soonest deadline first, with the code to copy. The first
- * ones come with the billing summary (so the screen's head renders at once, nothing shifts the list below); the
- * rest are paged in (billing:instructions) when the student asks.
+ * Unpaid ATM / convenience-store payments still payable, soonest deadline first, with the code to
+ * copy. The first ones come with the billing summary (so the screen's head renders at once, nothing
+ * shifts the list below); the rest are paged in (billing:instructions) when the student asks.
  */
 export function PendingInstructions({
   siteId,

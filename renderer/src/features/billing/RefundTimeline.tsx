@@ -3,7 +3,10 @@ import { refundTimeline, type RefundStep } from '../../../../electron/common/ref
 import type { OrderView } from '../../../../electron/common/view-models';
 import { formatDateTime, formatMoney } from '../../ui/format';
 
-/** What one step says: its words (a refund state the app does not know reads "unknown"), then its date. */
+/**
+ * What one step says: its words (a refund state the app does not know reads "unknown"), then its
+ * date.
+ */
 function stepText(
   step: RefundStep,
   t: (key: string, vars?: Record<string, unknown>) => string,
@@ -24,8 +27,9 @@ function stepText(
 }
 
 /**
- * The story of a refunded (or refund-requested) order, oldest first: ordered, paid, refund requested, and where
- * the refund stands, each with the date the school sent (a step without one says so). Only what the data holds.
+ * The story of a refunded (or refund-requested) order, oldest first: ordered, paid, refund
+ * requested, and where the refund stands, each with the date the school sent (a step without one
+ * says so). Only what the data holds.
  */
 export function RefundTimeline({ order }: { readonly order: OrderView }) {
   const { t, i18n } = useTranslation();

@@ -9,8 +9,9 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
 
 /**
- * Settings > Calendar subscription: the webcal:// address a desktop calendar subscribes to while the app runs, the
- * .ics file kept in a folder after every sync, and plainly that a web calendar cannot reach this computer.
+ * Settings > Calendar subscription: the webcal:// address a desktop calendar subscribes to while
+ * the app runs, the .ics file kept in a folder after every sync, and plainly that a web calendar
+ * cannot reach this computer.
  */
 export function FeedSettings() {
   const { t, i18n } = useTranslation();

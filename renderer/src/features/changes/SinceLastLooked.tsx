@@ -9,7 +9,9 @@ import { useApp } from '../../state/context';
 import type { Route } from '../../state/routes';
 import { formatDate } from '../../ui/format';
 
-/** Where a change leads: the course, the order, the product or event, the library for a course gone. */
+/**
+ * Where a change leads: the course, the order, the product or event, the library for a course gone.
+ */
 export function changeRoute(c: ChangeView): Route {
   switch (c.kind) {
     case 'lectures-new':
@@ -44,8 +46,9 @@ function useLine() {
 }
 
 /**
- * Today's "Since you last looked": what changed at the syncs since Today last showed it, by school, each line a
- * button to its place. Leaving Today (or "Mark as seen") marks what was shown as seen, so it shows once.
+ * Today's "Since you last looked": what changed at the syncs since Today last showed it, by school,
+ * each line a button to its place. Leaving Today (or "Mark as seen") marks what was shown as seen,
+ * so it shows once.
  */
 export function SinceLastLooked() {
   const { t } = useTranslation();

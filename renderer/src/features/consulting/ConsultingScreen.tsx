@@ -13,8 +13,8 @@ import { localTimeZone, nextOccurrence, slotInZone, zoneLabel } from './slot-tim
 type Slot = ConsultingServiceView['slots'][number];
 
 /**
- * One weekly slot in the student's zone ("Every Sunday, 9:00 PM – 11:00 PM"), from its next occurrence; a slot the
- * site sent unreadably is shown as sent, with its own zone.
+ * One weekly slot in the student's zone ("Every Sunday, 9:00 PM – 11:00 PM"), from its next
+ * occurrence; a slot the site sent unreadably is shown as sent, with its own zone.
  */
 function SlotLine({
   slot,
@@ -83,8 +83,9 @@ function ServiceCard({
         )}
       </p>
       {s.description && <p>{s.description}</p>}
-      {/* The service's weekly hours lead, as when the student can book; the booking itself is made on the school's
-          site. The API's meetings are times taken by anyone (not the student's bookings), so they come last, closed. */}
+      {/* The service's weekly hours lead, as when the student can book; the booking itself is
+          made on the school's site. The API's meetings are times taken by anyone (not the
+          student's bookings), so they come last, closed. */}
       <h3 data-testid="consulting-when">{t('consulting.availability')}</h3>
       {s.slots.length === 0 ? (
         <p className="muted">{t('consulting.noSlots')}</p>

@@ -1,6 +1,7 @@
 /**
- * A consultant's weekly hours are set in the site's time zone ("every Monday 10:00–12:00, Asia/Taipei"); the screen
- * shows them, like the booked times, in the student's own zone, stated once. Pure (Intl only; tested in Node).
+ * A consultant's weekly hours are set in the site's time zone ("every Monday 10:00–12:00,
+ * Asia/Taipei"); the screen shows them, like the booked times, in the student's own zone, stated
+ * once. Pure (Intl only; tested in Node).
  */
 import { dateTimeFormat } from '../../ui/intl-cache';
 
@@ -14,7 +15,10 @@ export interface WeeklySlot {
   readonly timeZone: string;
 }
 
-/** The slot's next occurrence, as instants (ms since the epoch): its weekday and times follow from the zone shown in. */
+/**
+ * The slot's next occurrence, as instants (ms since the epoch): its weekday and times follow from
+ * the zone shown in.
+ */
 export interface SlotOccurrence {
   readonly start: number;
   readonly end: number;
@@ -23,7 +27,10 @@ export interface SlotOccurrence {
 const WALL_TIME = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/;
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-/** The wall-clock fields of an instant in a zone (throws RangeError for a zone the runtime does not know). */
+/**
+ * The wall-clock fields of an instant in a zone (throws RangeError for a zone the runtime does not
+ * know).
+ */
 function wallClock(
   instant: number,
   timeZone: string,
@@ -58,8 +65,9 @@ function offsetAt(instant: number, timeZone: string): number {
 }
 
 /**
- * The instant a wall time is reached in a zone. Around a daylight-saving change the offset is read twice: a time that
- * does not exist (skipped forward) lands just after the gap, one that exists twice takes the earlier.
+ * The instant a wall time is reached in a zone. Around a daylight-saving change the offset is read
+ * twice: a time that does not exist (skipped forward) lands just after the gap, one that exists
+ * twice takes the earlier.
  */
 export function zonedInstant(
   year: number,
@@ -76,8 +84,9 @@ export function zonedInstant(
 }
 
 /**
- * The next time the slot comes round (from `now`; today's counts until it has ended), or null when the site sent
- * something unreadable (a time that is not HH:mm, a weekday outside 0–6, a zone this computer does not know).
+ * The next time the slot comes round (from `now`; today's counts until it has ended), or null when
+ * the site sent something unreadable (a time that is not HH:mm, a weekday outside 0–6, a zone this
+ * computer does not know).
  */
 export function nextOccurrence(slot: WeeklySlot, now: number): SlotOccurrence | null {
   const start = WALL_TIME.exec(slot.startTime);
@@ -117,7 +126,10 @@ export function localTimeZone(): string {
   return new Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-/** "Taipei Standard Time (GMT+8)": the zone's name in the UI's language and its offset now; the IANA name if unnamed. */
+/**
+ * "Taipei Standard Time (GMT+8)": the zone's name in the UI's language and its offset now; the IANA
+ * name if unnamed.
+ */
 export function zoneLabel(timeZone: string, lng: string, now: number): string {
   const part = (style: 'long' | 'shortOffset') => {
     try {
@@ -136,7 +148,9 @@ export function zoneLabel(timeZone: string, lng: string, now: number): string {
   return lng.startsWith('zh') ? `${name}（${offset}）` : `${name} (${offset})`;
 }
 
-/** A slot's weekday and times in `timeZone` and the UI's language: "Monday", "10:00 AM", "12:00 PM". */
+/**
+ * A slot's weekday and times in `timeZone` and the UI's language: "Monday", "10:00 AM", "12:00 PM".
+ */
 export function slotInZone(
   occurrence: SlotOccurrence,
   timeZone: string,

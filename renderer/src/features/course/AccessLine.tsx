@@ -23,7 +23,8 @@ export function AccessLine({ course }: { readonly course: LibraryCourse }) {
       </span>
     );
   }
-  // A date the site sent that names no day: say so, and neither "expired" nor "expires soon" (core flags are off too).
+  // A date the site sent that names no day: say so, and neither "expired" nor "expires soon" (core
+  // flags are off too).
   const days = daysUntil(course.expireDate, now);
   if (days === null) {
     return (

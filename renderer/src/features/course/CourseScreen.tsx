@@ -23,7 +23,10 @@ type Row =
   | { readonly kind: 'section'; readonly section: SectionView }
   | { readonly kind: 'lecture'; readonly lecture: LectureView };
 
-/** `highlight`: the row key (`l:` lecture, `s:` section) to scroll into view and mark, as a search hit opened it. */
+/**
+ * `highlight`: the row key (`l:` lecture, `s:` section) to scroll into view and mark, as a search
+ * hit opened it.
+ */
 export function CourseScreen({
   courseId,
   highlight,
@@ -36,7 +39,8 @@ export function CourseScreen({
   const { navigate } = useApp();
   const q = useChannel('course:get', { siteId: site.id, courseId });
   useLoadedScreenTitle(q.data?.title);
-  // Opened: the lectures it gained at the last syncs are seen, and its "new" badge in the library goes.
+  // Opened: the lectures it gained at the last syncs are seen, and its "new" badge in the library
+  // goes.
   const { mutate: markSeen } = useChannelMutation('course:mark-seen');
   const [noteOn, setNoteOn] = useState<LectureView | null>(null);
   const news = q.data?.newLectures ?? 0;

@@ -25,9 +25,9 @@ function iconOf(step: CourseNextStep): LucideIcon {
 }
 
 /**
- * The course page's one prompt, as the core decided it (db/next-step.ts): continue at the position, the next lecture,
- * "Locked until ...", completed with "Watch again", or "Access ended on ...". Its button opens the lecture on the
- * school's site.
+ * The course page's one prompt, as the core decided it (db/next-step.ts): continue at the position,
+ * the next lecture, "Locked until ...", completed with "Watch again", or "Access ended on ...". Its
+ * button opens the lecture on the school's site.
  */
 export function NextStepBlock({
   siteId,
@@ -119,8 +119,8 @@ export function NextStepBlock({
         ? t('course.next.expiredOn', { date: formatDate(step.endedAt, lng) })
         : t('course.next.expiredTitle');
       detail = t('course.next.expiredText');
-      // The member API gives no link to buy or extend a course, so the way there is the course's own page on
-      // the school's site, where the school sells it.
+      // The member API gives no link to buy or extend a course, so the way there is the course's
+      // own page on the school's site, where the school sells it.
       action = (
         <OpenOnSite
           siteId={siteId}

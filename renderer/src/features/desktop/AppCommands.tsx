@@ -18,9 +18,10 @@ import { CommandPalette } from '../palette/index';
 import { askBrowserOnce, ReminderPrompt } from '../reminders/index';
 
 /**
- * Carries out what the application menu, a keyboard shortcut or an OS notification's click asks for. In Electron the
- * menu's accelerators catch the keys and send `app:command`; the browser host has no menu, so the page matches key
- * presses against the same table (electron/common/shortcuts.ts) itself.
+ * Carries out what the application menu, a keyboard shortcut or an OS notification's click asks
+ * for. In Electron the menu's accelerators catch the keys and send `app:command`; the browser host
+ * has no menu, so the page matches key presses against the same table
+ * (electron/common/shortcuts.ts) itself.
  */
 export function AppCommands() {
   const { t, i18n } = useTranslation();
@@ -64,8 +65,9 @@ export function AppCommands() {
 
   const browserHost = info !== undefined && info.host !== 'electron';
 
-  // OS notifications: the Electron host shows them itself; in the browser host the page does, through the Web
-  // Notifications API, once the browser allowed it (Settings asks, or the first reminder does: ReminderPrompt).
+  // OS notifications: the Electron host shows them itself; in the browser host the page does,
+  // through the Web Notifications API, once the browser allowed it (Settings asks, or the first
+  // reminder does: ReminderPrompt).
   const showWeb = useCallback(
     (n: DesktopNotification) => {
       const { title, body } = notificationText(n, notificationLanguage(i18n.language));
@@ -92,7 +94,8 @@ export function AppCommands() {
         setPendingReminder(n);
     });
   }, [browserHost, showWeb]);
-  // The mouse's back and forward buttons: a browser walks the page's history itself; Electron's window does not.
+  // The mouse's back and forward buttons: a browser walks the page's history itself; Electron's
+  // window does not.
   const electron = info?.host === 'electron';
   useEffect(() => {
     if (!electron) return;
@@ -114,7 +117,8 @@ export function AppCommands() {
       }
       const shortcut = matchShortcut(e, isMac);
       if (!shortcut) return;
-      // The browser's own Ctrl+R / Ctrl+F / Ctrl+1 would reload, find or switch tabs: the app's meaning wins.
+      // The browser's own Ctrl+R / Ctrl+F / Ctrl+1 would reload, find or switch tabs: the app's
+      // meaning wins.
       e.preventDefault();
       run(shortcut.command);
     };

@@ -4,7 +4,10 @@ import { ErrorState } from '../../ui/ErrorState';
 import { useHostInfo } from '../../state/platform';
 import { useDesktopSettings } from '../../state/settings';
 
-/** Settings > In the background: the tray icon and start at login (Electron only; the browser host says so). */
+/**
+ * Settings > In the background: the tray icon and start at login (Electron only; the browser host
+ * says so).
+ */
 export function BackgroundSettings() {
   const { t } = useTranslation();
   const { settings, update, error } = useDesktopSettings();

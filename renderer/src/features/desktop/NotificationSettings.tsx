@@ -17,14 +17,15 @@ export function NotificationSettings() {
   const { settings, update, error } = useDesktopSettings();
   const info = useHostInfo();
   const id = useId();
-  // The browser host shows them through the Web Notifications API, which needs the browser's permission.
+  // The browser host shows them through the Web Notifications API, which needs the browser's
+  // permission.
   const webPermission =
     info && info.host !== 'electron' && typeof Notification !== 'undefined'
       ? Notification.permission
       : null;
   const [permission, setPermission] = useState(webPermission);
-  // A box is ticked only for what can really be shown: in the browser host, not before the browser allowed it (the
-  // choice itself is kept, and applies once it does).
+  // A box is ticked only for what can really be shown: in the browser host, not before the browser
+  // allowed it (the choice itself is kept, and applies once it does).
   const shown = permission ?? webPermission;
   const blocked = shown !== null && shown !== 'granted';
   return (

@@ -8,7 +8,10 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
 import { Loading } from '../../ui/states';
 
-/** Settings > Updates: the update state machine's state (electron/core/desktop/updates.ts), live, and its two actions. */
+/**
+ * Settings > Updates: the update state machine's state (electron/core/desktop/updates.ts), live,
+ * and its two actions.
+ */
 export function UpdatesSettings() {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
@@ -82,7 +85,8 @@ function describe(
     case 'off':
       return t(`desktop.updates.off.${s.reason}`);
     case 'idle':
-      // The latest check reached no server: as up to date as the last one that did, said quietly with the reason.
+      // The latest check reached no server: as up to date as the last one that did, said quietly
+      // with the reason.
       if (s.unreachable)
         return s.lastCheckedAt
           ? t('desktop.updates.upToDateAsOf', {

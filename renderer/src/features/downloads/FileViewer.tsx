@@ -4,9 +4,10 @@ import { CopyButton } from '../../ui/CopyButton';
 import { Dialog } from '../../ui/Dialog';
 
 /**
- * A saved file opened inside the app. The address is the app's own (`/saved-files/...`, app:// in Electron, the
- * browser host's loopback origin), answered from the saved copy with no network: a PDF in Chromium's viewer, an
- * image, audio or video with the browser's own controls. A type the app does not open is located instead.
+ * A saved file opened inside the app. The address is the app's own (`/saved-files/...`, app:// in
+ * Electron, the browser host's loopback origin), answered from the saved copy with no network: a
+ * PDF in Chromium's viewer, an image, audio or video with the browser's own controls. A type the
+ * app does not open is located instead.
  */
 export function FileViewer({
   outcome,

@@ -21,9 +21,10 @@ import { downloadErrorText, formatBytes, formatTimeLeft } from './format';
 import './downloads.css';
 
 /**
- * The offline part of a product card: "Save for offline", the transfer (progress with bytes, speed and time left,
- * pause, resume, cancel, retry), the saved copy ("On this computer · 12.4 MB", open, remove), a new version, and
- * an ended access. Everything here works with the site down except starting or resuming a transfer.
+ * The offline part of a product card: "Save for offline", the transfer (progress with bytes, speed
+ * and time left, pause, resume, cancel, retry), the saved copy ("On this computer · 12.4 MB", open,
+ * remove), a new version, and an ended access. Everything here works with the site down except
+ * starting or resuming a transfer.
  */
 export function ProductOffline({
   siteId,

@@ -12,8 +12,9 @@ import { formatBytes } from './format';
 import './downloads.css';
 
 /**
- * Settings > Storage: the space the saved product files take, per site and per product, with remove, remove all
- * (per site and for every site), and "keep every product of this school offline". Read from the manifest only:
+ * Settings > Storage: the space the saved product files take, per site and per product, with
+ * remove, remove all (per site and for every site), and "keep every product of this school
+ * offline". Read from the manifest only:
  * it works with every site down.
  */
 export function StorageSettings() {

@@ -11,7 +11,8 @@ export function formatBytes(bytes: number, lng: string): string {
     value /= 1024;
     unit++;
   }
-  // Bytes are counted words ("0 bytes", "1 byte"): Intl's short unit does not inflect them, so i18next's plural rules do.
+  // Bytes are counted words ("0 bytes", "1 byte"): Intl's short unit does not inflect them, so
+  // i18next's plural rules do.
   if (unit === 0)
     return i18next.t('downloads.bytes', {
       count: value,
@@ -33,7 +34,10 @@ export function formatTimeLeft(seconds: number, t: TFunction): string {
     : t('downloads.minutesLeft', { count: Math.round(seconds / 60) });
 }
 
-/** A download's error in the UI's language, by the core's reason (its English message when the reason is new). */
+/**
+ * A download's error in the UI's language, by the core's reason (its English message when the
+ * reason is new).
+ */
 export function downloadErrorText(error: AppError, t: TFunction, lng: string): string {
   const reason = error.detail?.reason;
   const size = typeof error.detail?.size === 'number' ? formatBytes(error.detail.size, lng) : '';

@@ -15,7 +15,10 @@ import { EmptyState, Loading, ScreenHeader } from '../../ui/states';
 import { useNow } from '../../ui/useNow';
 import { VirtualList } from '../../ui/VirtualList';
 
-/** The kinds of file a school sells (the operator API's list); another word a site sends is shown as sent. */
+/**
+ * The kinds of file a school sells (the operator API's list); another word a site sends is shown as
+ * sent.
+ */
 const FORMATS = new Set(['ebook', 'template', 'audio', 'video', 'image', 'software', 'other']);
 const formatLabel = (format: string, t: (key: string) => string) =>
   FORMATS.has(format) ? t(`entitlements.format.${format}`) : format;
@@ -72,7 +75,10 @@ function ProductRow({
   );
 }
 
-/** A link the site sent that the app does not open (not https, or carrying a password): said, not offered. */
+/**
+ * A link the site sent that the app does not open (not https, or carrying a password): said, not
+ * offered.
+ */
 function LinkRefused() {
   const { t } = useTranslation();
   return (
@@ -128,7 +134,10 @@ function EventRow({
   );
 }
 
-/** `highlight`: a product or registration id to scroll into view and mark, as a search hit opened it. */
+/**
+ * `highlight`: a product or registration id to scroll into view and mark, as a search hit opened
+ * it.
+ */
 export function EntitlementsScreen({
   highlight,
 }: { readonly highlight?: string | undefined } = {}) {
@@ -158,8 +167,9 @@ export function EntitlementsScreen({
           onRetry={() => void q.refetch()}
         />
       ) : (
-        // One parent for the three lists: a list growing as its rows are measured resizes it, which tells every
-        // VirtualList below to measure its offset in the scroller again (VirtualList observes its parent).
+        // One parent for the three lists: a list growing as its rows are measured resizes it, which
+        // tells every VirtualList below to measure its offset in the scroller again (VirtualList
+        // observes its parent).
         <div className="entitlement-lists">
           <h2 id="products-title">{t('entitlements.products')}</h2>
           {q.data.digitalProducts.length === 0 ? (

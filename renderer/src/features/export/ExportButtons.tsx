@@ -16,7 +16,9 @@ export function ExportOrdersButton({ siteId }: { readonly siteId: string }) {
   );
 }
 
-/** One order: a printable receipt (PDF in the app, the browser's print view in the browser host). */
+/**
+ * One order: a printable receipt (PDF in the app, the browser's print view in the browser host).
+ */
 export function ReceiptButton({
   siteId,
   tradeNo,
@@ -117,7 +119,10 @@ export function CourseAccessCalendarButton({
   );
 }
 
-/** An event the student registered for, as a calendar event (.ics) with its time, place and reminders. */
+/**
+ * An event the student registered for, as a calendar event (.ics) with its time, place and
+ * reminders.
+ */
 export function EventCalendarButton({
   siteId,
   registrationId,

@@ -11,10 +11,11 @@ export function fileLanguage(lng: string): 'en' | 'zh-TW' {
 }
 
 /**
- * Hands the student a file the core made: Electron has already asked where to save it (a save dialog); the browser
- * host gives a same-origin address to download, or a receipt's print view to open (the browser prints it or saves
- * it as PDF). A download is read here first and handed to the browser whole, so the button can say "Saved" or why
- * not, instead of "Downloading" forever (a page cannot see a download it only started).
+ * Hands the student a file the core made: Electron has already asked where to save it (a save
+ * dialog); the browser host gives a same-origin address to download, or a receipt's print view to
+ * open (the browser prints it or saves it as PDF). A download is read here first and handed to the
+ * browser whole, so the button can say "Saved" or why not, instead of "Downloading" forever (a page
+ * cannot see a download it only started).
  */
 export async function receiveFile(outcome: SaveOutcome): Promise<void> {
   switch (outcome.kind) {
@@ -33,7 +34,8 @@ export async function receiveFile(outcome: SaveOutcome): Promise<void> {
       document.body.appendChild(a);
       a.click();
       a.remove();
-      // The browser has taken the file; the object URL is let go once the click's download has started.
+      // The browser has taken the file; the object URL is let go once the click's download has
+      // started.
       setTimeout(() => URL.revokeObjectURL(href), 60_000);
       return;
     }

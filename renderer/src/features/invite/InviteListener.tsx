@@ -5,9 +5,10 @@ import { call, onEvent } from '../../api';
 import { useApp } from '../../state/context';
 
 /**
- * Shows the add-site form filled in from a school's invite link: one the app was opened with (Electron: the
- * learning-desktop: scheme, announced by `invite:opened` or waiting from before the page loaded), or the browser
- * host's own address `/add-site?site=...&client_id=...`. It only navigates: adding the site waits for the student.
+ * Shows the add-site form filled in from a school's invite link: one the app was opened with
+ * (Electron: the learning-desktop: scheme, announced by `invite:opened` or waiting from before the
+ * page loaded), or the browser host's own address `/add-site?site=...&client_id=...`. It only
+ * navigates: adding the site waits for the student.
  */
 export function InviteListener() {
   const { navigate } = useApp();

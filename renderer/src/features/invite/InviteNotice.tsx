@@ -24,8 +24,9 @@ function refusalKey(refusal: InviteRefusal): string {
 }
 
 /**
- * Above the add-site form when the app was opened with an invite link: what the link says (site address in ASCII,
- * application ID), to be checked before the student confirms with the form's own button; or why the link was refused.
+ * Above the add-site form when the app was opened with an invite link: what the link says (site
+ * address in ASCII, application ID), to be checked before the student confirms with the form's own
+ * button; or why the link was refused.
  */
 export function InviteNotice({
   invite,

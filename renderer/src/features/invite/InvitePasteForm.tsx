@@ -5,8 +5,10 @@ import { useApp } from '../../state/context';
 import { ErrorState } from '../../ui/ErrorState';
 
 /**
- * "Paste your invite link", the usual way to connect a school (its operator creates the app's application ID and
- * sends the link): for a link the system could not hand to the app (the browser host, a scheme not yet registered). The core reads it like any other; the add-site form then shows it to confirm.
+ * "Paste your invite link", the usual way to connect a school (its operator creates the app's
+ * application ID and sends the link): for a link the system could not hand to the app (the browser
+ * host, a scheme not yet registered). The core reads it like any other; the add-site form then
+ * shows it to confirm.
  */
 export function InvitePasteForm() {
   const { t } = useTranslation();

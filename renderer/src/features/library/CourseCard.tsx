@@ -10,9 +10,10 @@ import { AccessLine, nextStepIcon, nextStepLine } from '../course/index';
 import { OpenOnSite } from '../site-pages/index';
 
 /**
- * One course as a card. The whole card opens the course, but there is one control: the title's button, whose
- * ::after covers the card (the "stretched link" pattern). Assistive technology sees a heading with one button, not
- * a button holding a heading, a progressbar and several sentences; keyboard focus rings the whole card.
+ * One course as a card. The whole card opens the course, but there is one control: the title's
+ * button, whose ::after covers the card (the "stretched link" pattern). Assistive technology sees a
+ * heading with one button, not a button holding a heading, a progressbar and several sentences;
+ * keyboard focus rings the whole card.
  */
 export function CourseCard({
   course,
@@ -23,7 +24,8 @@ export function CourseCard({
 }) {
   const { t, i18n } = useTranslation();
   const { navigate, selectSite, site, sites } = useApp();
-  // A course of another school ("All schools") opens with that school selected, as every screen reads one site.
+  // A course of another school ("All schools") opens with that school selected, as every screen
+  // reads one site.
   const open = () => {
     if (site?.id !== course.siteId) selectSite(course.siteId);
     navigate({ screen: 'course', courseId: course.courseId });
@@ -129,7 +131,10 @@ export function CourseCard({
   );
 }
 
-/** The pace is offered only while the end is near enough to plan for: a year away, "1 min a day" says nothing. */
+/**
+ * The pace is offered only while the end is near enough to plan for: a year away, "1 min a day"
+ * says nothing.
+ */
 const PACE_WITHIN_MS = 30 * 86_400_000;
 
 /** "57 min left · about 19 min a day" (the pace only when access ends within 30 days). */

@@ -18,13 +18,16 @@ import { PagedList } from '../../ui/PagedList';
 import { CourseCard } from './CourseCard';
 
 type Scope = 'site' | 'all';
-/** The last choices, kept while the app runs: coming back to the library finds it as it was left. */
+/**
+ * The last choices, kept while the app runs: coming back to the library finds it as it was left.
+ */
 const remembered: { filter: LibraryFilter; sort: LibrarySort; scope: Scope } = {
   ...LIBRARY_OPENING_CHOICES,
   scope: 'site',
 };
 const courseKey = (c: LibraryCourse) => `${c.siteId}\u0000${c.courseId}`;
-// Its first page may already be on its way (state/opening.ts prefetchOpeningScreen: same key, same page).
+// Its first page may already be on its way (state/opening.ts prefetchOpeningScreen: same key, same
+// page).
 const pageOptions = {
   getKey: courseKey,
   keepPrevious: true,
@@ -32,8 +35,9 @@ const pageOptions = {
 } as const;
 
 /**
- * The courses a page at a time, filtered and ordered by the core at read time; with more than one school, "All
- * schools" lists every school's courses together, each card naming its school. The choices last while the app runs.
+ * The courses a page at a time, filtered and ordered by the core at read time; with more than one
+ * school, "All schools" lists every school's courses together, each card naming its school. The
+ * choices last while the app runs.
  */
 export function LibraryScreen() {
   const { t } = useTranslation();
@@ -48,7 +52,8 @@ export function LibraryScreen() {
   }, [filter, sort, scope]);
   const several = sites.length > 1;
   const allSchools = several && scope === 'all';
-  // The previous choice's courses stay on screen while the next one's first page loads (no flash, no lost header).
+  // The previous choice's courses stay on screen while the next one's first page loads (no flash,
+  // no lost header).
   const one = useChannelPages(
     'library:page',
     { siteId: site.id, filter, sort },

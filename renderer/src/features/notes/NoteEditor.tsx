@@ -20,7 +20,10 @@ export interface NoteTarget {
 
 const chars = (s: string) => [...s].length;
 
-/** Says once that notes stay on this computer (the school's API has none), until the student has read it. */
+/**
+ * Says once that notes stay on this computer (the school's API has none), until the student has
+ * read it.
+ */
 function LocalOnlyNotice() {
   const { t } = useTranslation();
   const [seen, setSeen] = useState(localOnlySeen);
@@ -42,7 +45,10 @@ function LocalOnlyNotice() {
   );
 }
 
-/** The words for a refusal the core explained with a limit or a missing field; null: the error view's own. */
+/**
+ * The words for a refusal the core explained with a limit or a missing field; null: the error
+ * view's own.
+ */
 function limitWords(error: unknown, t: TFunction): string | null {
   const detail = toAppError(error).detail;
   switch (detail?.limit ?? detail?.field) {
@@ -62,9 +68,9 @@ function limitWords(error: unknown, t: TFunction): string | null {
 }
 
 /**
- * Writes a note or a bookmark at a moment of a lecture, or edits one. A new note starts at the lecture's last
- * watched position when the student was last in this lecture (the core says where). The counter and the limits
- * are said before the save is refused.
+ * Writes a note or a bookmark at a moment of a lecture, or edits one. A new note starts at the
+ * lecture's last watched position when the student was last in this lecture (the core says where).
+ * The counter and the limits are said before the save is refused.
  */
 export function NoteEditor({
   open,

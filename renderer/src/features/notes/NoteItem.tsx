@@ -7,15 +7,17 @@ import { ErrorState } from '../../ui/ErrorState';
 import { formatDateTime } from '../../ui/format';
 import { formatMoment } from './moment';
 
-/** Opens the note's lecture on the school's site at its moment (`?t=`): the core builds the address. */
+/**
+ * Opens the note's lecture on the school's site at its moment (`?t=`): the core builds the address.
+ */
 export function openNoteOnSite(id: number): Promise<unknown> {
   return call('notes:open', { id });
 }
 
 /**
- * One note or bookmark: its moment (a button opening the lecture there on the school's site), the student's title
- * and text as plain text (React escapes it; the Markdown is never rendered as markup), where it belongs when
- * `showContext`, and Edit and Delete.
+ * One note or bookmark: its moment (a button opening the lecture there on the school's site), the
+ * student's title and text as plain text (React escapes it; the Markdown is never rendered as
+ * markup), where it belongs when `showContext`, and Edit and Delete.
  */
 export function NoteItem({
   note,

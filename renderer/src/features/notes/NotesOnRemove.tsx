@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { useChannel } from '../../query';
 
 /**
- * Removing a site asks what becomes of the student's notes of it (they are the student's, not the school's): kept
- * on this computer (the default), or deleted with the site. Nothing is asked of a site without notes.
+ * Removing a site asks what becomes of the student's notes of it (they are the student's, not the
+ * school's): kept on this computer (the default), or deleted with the site. Nothing is asked of a
+ * site without notes.
  */
 export function NotesOnRemove({
   siteId,

@@ -6,7 +6,10 @@ import { NoteItem } from './NoteItem';
 import { useNoteList } from './use-note-list';
 import './notes.css';
 
-/** The student's notes holding the words typed (Search: above the school's hits; off for a kind filter). */
+/**
+ * The student's notes holding the words typed (Search: above the school's hits; off for a kind
+ * filter).
+ */
 export function useNoteHits(query: string, siteId: string | undefined, enabled: boolean) {
   return useChannel(
     'notes:search',

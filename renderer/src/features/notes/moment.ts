@@ -1,6 +1,6 @@
 /**
- * A moment of a lecture as the student reads and types it: m:ss, or h:mm:ss past an hour (the lecture list's
- * durations are written the same way). Pure: tested in Node.
+ * A moment of a lecture as the student reads and types it: m:ss, or h:mm:ss past an hour (the
+ * lecture list's durations are written the same way). Pure: tested in Node.
  */
 
 export function formatMoment(seconds: number): string {
@@ -12,8 +12,8 @@ export function formatMoment(seconds: number): string {
 }
 
 /**
- * Seconds of "12:34", "1:02:05" or a bare number of seconds; full-width digits and colons as typed on a Chinese
- * keyboard are read the same (NFKC). Null for anything else, or past `max`.
+ * Seconds of "12:34", "1:02:05" or a bare number of seconds; full-width digits and colons as typed
+ * on a Chinese keyboard are read the same (NFKC). Null for anything else, or past `max`.
  */
 export function parseMoment(text: string, max: number): number | null {
   const t = text.normalize('NFKC').trim();

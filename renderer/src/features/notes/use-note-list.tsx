@@ -6,8 +6,8 @@ import { NoteEditor } from './NoteEditor';
 import { useNoteWrite } from './use-notes';
 
 /**
- * What a list of notes shares: the editor for the note being edited, and Delete with Undo (the deleted note is
- * kept by the core for a while; Undo puts it back where it was).
+ * What a list of notes shares: the editor for the note being edited, and Delete with Undo (the
+ * deleted note is kept by the core for a while; Undo puts it back where it was).
  */
 export function useNoteList() {
   const { t } = useTranslation();

@@ -11,7 +11,10 @@ import { refreshQueries } from '../../query-refresh';
 type NoteWrite =
   'notes:add' | 'notes:update' | 'notes:delete' | 'notes:restore' | 'notes:forget-site';
 
-/** Every notes query (the course's list, the notes view, search, the palette): all refetched after a write. */
+/**
+ * Every notes query (the course's list, the notes view, search, the palette): all refetched after a
+ * write.
+ */
 const isNotesQuery = (key: unknown) => typeof key === 'string' && key.startsWith('notes:');
 
 /** A write to the notes, then every list of notes on screen read again. */

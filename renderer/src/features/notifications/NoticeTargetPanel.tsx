@@ -22,8 +22,9 @@ export function openLabelKey(link: NoticeLink): string {
 }
 
 /**
- * What an opened notice shows in place: its event (when, where, the join link), or why it leads nowhere. A course, an
- * order or a service is a screen of its own: the screen navigates there instead.
+ * What an opened notice shows in place: its event (when, where, the join link), or why it leads
+ * nowhere. A course, an order or a service is a screen of its own: the screen navigates there
+ * instead.
  */
 export function NoticeTargetPanel({
   target,

@@ -35,7 +35,8 @@ export function NotificationRow({
   const { t, i18n } = useTranslation();
   const unread = n.readAt === null;
   const KindIcon = kindIcon(n.kind);
-  // "Mark read" pressed here: once the notice reads as read, the button is gone and its place takes the focus.
+  // "Mark read" pressed here: once the notice reads as read, the button is gone and its place takes
+  // the focus.
   const markedHere = useRef(false);
   const readMarkRef = useCallback((el: HTMLElement | null) => {
     if (el && markedHere.current) {
@@ -122,7 +123,8 @@ export function NotificationRow({
             {t('notifications.markRead')}
           </button>
         ) : (
-          // Where focus goes when "Mark read" (which it replaces) is pressed: never lost to the page's body.
+          // Where focus goes when "Mark read" (which it replaces) is pressed: never lost to the
+          // page's body.
           <span
             className="muted small read-mark"
             tabIndex={-1}

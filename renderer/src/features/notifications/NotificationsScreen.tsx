@@ -15,9 +15,10 @@ import { Subscriptions } from './Subscriptions';
 const noticeKey = (n: NotificationView) => n.id;
 
 /**
- * Counts and subscriptions from the summary; the notices a page at a time, newest first, filtered by the core
- * ("only unread" is part of the query). A mark-read refetches the summary and the pages loaded (useChannelMutation).
- * `highlight`: a notice id to scroll into view and mark, as a search hit opened it.
+ * Counts and subscriptions from the summary; the notices a page at a time, newest first, filtered
+ * by the core ("only unread" is part of the query). A mark-read refetches the summary and the pages
+ * loaded (useChannelMutation). `highlight`: a notice id to scroll into view and mark, as a search
+ * hit opened it.
  */
 export function NotificationsScreen({
   highlight,
@@ -60,7 +61,8 @@ export function NotificationsScreen({
         },
       },
     );
-  // A notice opened from search may sit on a later page: the pages load until it is among them (or none is left).
+  // A notice opened from search may sit on a later page: the pages load until it is among them (or
+  // none is left).
   const found = highlight === undefined || notices.items.some((n) => n.id === highlight);
   const morePages = notices.items.length < notices.total;
   useEffect(() => {
@@ -175,8 +177,9 @@ export function NotificationsScreen({
 }
 
 /**
- * "Only unread" shown: a notice marked read leaves the list, and the focus with it. It goes to the next notice's
- * "Mark read" (the one the student is likely to read next), or the screen's heading when none is left.
+ * "Only unread" shown: a notice marked read leaves the list, and the focus with it. It goes to the
+ * next notice's "Mark read" (the one the student is likely to read next), or the screen's heading
+ * when none is left.
  */
 function focusAfterLeaving(notificationId: string): void {
   const rows = () => [

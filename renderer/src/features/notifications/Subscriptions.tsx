@@ -5,7 +5,9 @@ import { useChannelMutation } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import { CHANNELS, TOPICS } from './labels';
 
-/** Topic × channel toggles. Changes go through the outbox, so they work offline and show as pending. */
+/**
+ * Topic × channel toggles. Changes go through the outbox, so they work offline and show as pending.
+ */
 export function Subscriptions({
   siteId,
   subscriptions,

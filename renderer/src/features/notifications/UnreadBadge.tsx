@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { useChannel } from '../../query';
 
 /**
- * Unread notices of one site as a badge, read from the site's offline copy; nothing when there are none.
- * `lead`: what screen readers hear before the count (", " after a site's name in the site menu).
+ * Unread notices of one site as a badge, read from the site's offline copy; nothing when there are
+ * none. `lead`: what screen readers hear before the count (", " after a site's name in the site
+ * menu).
  */
 export function UnreadBadge({
   siteId,

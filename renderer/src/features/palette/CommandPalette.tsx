@@ -2,7 +2,8 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { BookOpen, Command, LayoutGrid, NotebookPen, Receipt, School, Search } from 'lucide-react';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-// From the names module, not the contract: the contract brings its zod schemas into the window's first load.
+// From the names module, not the contract: the contract brings its zod schemas into the window's
+// first load.
 import { PAGE_LIMIT_MAX } from '../../../../electron/common/ipc-names';
 import type { ShortcutScreen } from '../../../../electron/common/shortcuts';
 import { call } from '../../api';
@@ -42,9 +43,10 @@ const SCREENS: readonly (ShortcutScreen | 'settings')[] = [
 type Run = () => void;
 
 /**
- * Ctrl/Cmd+K: one text field to reach any screen, school, course (of every school) or recent order, and to run the
- * app's commands. A combobox over a listbox (WAI-ARIA APG): the arrows move the active option, Enter runs it, Escape
- * closes; focus stays in the field throughout and returns where it was when the palette closes.
+ * Ctrl/Cmd+K: one text field to reach any screen, school, course (of every school) or recent order,
+ * and to run the app's commands. A combobox over a listbox (WAI-ARIA APG): the arrows move the
+ * active option, Enter runs it, Escape closes; focus stays in the field throughout and returns
+ * where it was when the palette closes.
  */
 export function CommandPalette({
   open,
@@ -75,8 +77,8 @@ function PaletteBody({
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const listId = useId();
-  // The 100 most recently active courses of every school and the current school's 100 latest orders (a page each),
-  // read from the offline copy when the palette opens; older ones are a search away.
+  // The 100 most recently active courses of every school and the current school's 100 latest orders
+  // (a page each), read from the offline copy when the palette opens; older ones are a search away.
   const courses = useChannel('library:all-page', {
     filter: 'all',
     sort: 'recent',
@@ -148,7 +150,8 @@ function PaletteBody({
       item: { id: 'go-add-site', kind: 'screen', label: t('nav.addSite') },
       run: go({ screen: 'add-site' }),
     });
-    // Each part of Settings by its name ("Settings › Storage"); the demo's switches are reached from Settings itself.
+    // Each part of Settings by its name ("Settings › Storage"); the demo's switches are reached
+    // from Settings itself.
     for (const section of SETTINGS_SECTIONS)
       if (section !== 'demo')
         list.push({
@@ -216,8 +219,9 @@ function PaletteBody({
     isMac,
   ]);
 
-  // The app's search for what is typed (2 characters or more): lectures, instructors, events, notices... of every
-  // school, listed after the palette's own matches (a course or order already listed is not repeated).
+  // The app's search for what is typed (2 characters or more): lectures, instructors, events,
+  // notices... of every school, listed after the palette's own matches (a course or order already
+  // listed is not repeated).
   const typed = query.trim();
   const found = useChannel(
     'search:query',
@@ -324,7 +328,8 @@ function PaletteBody({
         {shown.map((entry, i) => {
           const Icon = ICONS[entry.item.kind];
           return (
-            // The options are reached through the field (aria-activedescendant); a click runs one too.
+            // The options are reached through the field (aria-activedescendant); a click runs one
+            // too.
             <li
               key={entry.item.id}
               id={optionId(i)}

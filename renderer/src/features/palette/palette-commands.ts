@@ -6,7 +6,10 @@ import type { PaletteItem } from './palette';
 
 type Entry = { readonly item: PaletteItem; readonly run: () => void };
 
-/** The shortcut of a palette entry, written for this platform (Ctrl on Linux and Windows, ⌘ on macOS). */
+/**
+ * The shortcut of a palette entry, written for this platform (Ctrl on Linux and Windows, ⌘ on
+ * macOS).
+ */
 export function paletteShortcut(itemId: string, isMac: boolean): string | undefined {
   if (itemId === 'back') return isMac ? '⌘[' : 'Alt+←';
   if (itemId === 'forward') return isMac ? '⌘]' : 'Alt+→';
@@ -16,8 +19,9 @@ export function paletteShortcut(itemId: string, isMac: boolean): string | undefi
 }
 
 /**
- * The palette's commands beyond going somewhere: continue the course Today leads with, on the school's site; the
- * theme and the language; Back and Forward. Each opens or sets at once (the settings apply live).
+ * The palette's commands beyond going somewhere: continue the course Today leads with, on the
+ * school's site; the theme and the language; Back and Forward. Each opens or sets at once (the
+ * settings apply live).
  */
 export function extraCommands(
   t: TFunction,
@@ -75,7 +79,10 @@ export function extraCommands(
   return list;
 }
 
-/** A lecture found by search can be resumed on the school's site straight from the palette, beside opening its course. */
+/**
+ * A lecture found by search can be resumed on the school's site straight from the palette, beside
+ * opening its course.
+ */
 export function lectureOnSite(t: TFunction, h: SearchHit): Entry | null {
   if (h.kind !== 'lecture' || h.courseId === null) return null;
   const courseId = h.courseId;

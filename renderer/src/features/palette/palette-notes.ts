@@ -4,8 +4,8 @@ import { formatMoment, openNoteOnSite } from '../notes/index';
 import type { PaletteItem } from './palette';
 
 /**
- * The command palette's notes found by the words typed: each opens its lecture on the school's site at its moment,
- * its line saying where it belongs (the course, the lecture) and what it says.
+ * The command palette's notes found by the words typed: each opens its lecture on the school's site
+ * at its moment, its line saying where it belongs (the course, the lecture) and what it says.
  */
 export function noteEntries(
   t: TFunction,

@@ -1,11 +1,15 @@
 /**
- * What the command palette lists and how a typed query picks from it. Pure: no DOM, no bridge (tested in Node).
- * Matching is by words, in any case and width: every word of the query must start a word of the item's text (its
- * label or a keyword such as an order number), so "int data" finds "Intro to Data Analysis" and "T2024" an order.
- * Chinese has no spaces between words, so a query word is also found anywhere inside a CJK word.
+ * What the command palette lists and how a typed query picks from it. Pure: no DOM, no bridge
+ * (tested in Node). Matching is by words, in any case and width: every word of the query must start
+ * a word of the item's text (its label or a keyword such as an order number), so "int data" finds
+ * "Intro to Data Analysis" and "T2024" an order. Chinese has no spaces between words, so a query
+ * word is also found anywhere inside a CJK word.
  */
 
-/** `found`: a hit of the app's search (every kind of every school), listed after the palette's own matches. */
+/**
+ * `found`: a hit of the app's search (every kind of every school), listed after the palette's own
+ * matches.
+ */
 export type PaletteKind = 'screen' | 'school' | 'course' | 'order' | 'command' | 'found' | 'note';
 
 export interface PaletteItem {
@@ -40,7 +44,10 @@ function words(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** 0 when the query does not match; higher is better: a match at the start of the label beats one inside. */
+/**
+ * 0 when the query does not match; higher is better: a match at the start of the label beats one
+ * inside.
+ */
 export function score(item: PaletteItem, query: string): number {
   const q = words(query);
   if (q.length === 0) return 1;

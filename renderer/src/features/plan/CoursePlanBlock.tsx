@@ -6,7 +6,10 @@ import { PlanSource } from './PlanSection';
 import { useCoursePlan } from './usePlan';
 import './plan.css';
 
-/** The course screen's plan: what is left, the pace, this week against the course's goal; the goal's editor. */
+/**
+ * The course screen's plan: what is left, the pace, this week against the course's goal; the goal's
+ * editor.
+ */
 export function CoursePlanBlock({
   siteId,
   courseId,

@@ -4,7 +4,9 @@ import type { GoalUnit, WeeklyGoal } from '../../../../electron/common/plan';
 import { ErrorState } from '../../ui/ErrorState';
 import { setGoal, usePlanChange } from './usePlan';
 
-/** A weekly goal in minutes or lectures, for one course (siteId and courseId) or for every course. */
+/**
+ * A weekly goal in minutes or lectures, for one course (siteId and courseId) or for every course.
+ */
 export function GoalEditor({
   goal,
   course,

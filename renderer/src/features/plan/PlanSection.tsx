@@ -85,8 +85,9 @@ function Overall({ view }: { readonly view: PlanView }) {
 }
 
 /**
- * Today's plan: the week across every course against the overall goal, and each course with an end date ahead
- * ("behind by 40 min this week", "on track", or plainly that it cannot be finished), at most `limit` of them.
+ * Today's plan: the week across every course against the overall goal, and each course with an end
+ * date ahead ("behind by 40 min this week", "on track", or plainly that it cannot be finished), at
+ * most `limit` of them.
  */
 export function PlanSection({ limit = 5 }: { readonly limit?: number }) {
   const { t } = useTranslation();

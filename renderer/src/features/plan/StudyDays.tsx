@@ -9,7 +9,10 @@ function weekdayName(isoDay: number, lng: string): string {
   );
 }
 
-/** The days the student studies on: the pace per study day counts only these (none ticked: every day). */
+/**
+ * The days the student studies on: the pace per study day counts only these (none ticked: every
+ * day).
+ */
 export function StudyDays({ days }: { readonly days: readonly number[] }) {
   const { t, i18n } = useTranslation();
   const id = useId();

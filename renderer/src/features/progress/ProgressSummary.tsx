@@ -117,7 +117,9 @@ function SchoolWeek({ siteId, label }: { readonly siteId: string; readonly label
   );
 }
 
-/** Profile: the school's week, last week, the streak, each course's pace, and the progress export. */
+/**
+ * Profile: the school's week, last week, the streak, each course's pace, and the progress export.
+ */
 export function ProgressSection({ siteId }: { readonly siteId: string }) {
   const { t, i18n } = useTranslation();
   const q = useProgress(siteId);

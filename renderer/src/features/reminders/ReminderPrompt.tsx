@@ -2,9 +2,10 @@ import { useTranslation } from 'react-i18next';
 import './reminders.css';
 
 /**
- * The first reminder arrived in the browser host and the browser was never asked about notifications: asked here, in
- * the page, by the student's click ("on first need"), never by a browser prompt out of nowhere. It does not take the
- * focus; "Not now" puts it away until the app is opened again.
+ * The first reminder arrived in the browser host and the browser was never asked about
+ * notifications: asked here, in the page, by the student's click ("on first need"), never by a
+ * browser prompt out of nowhere. It does not take the focus; "Not now" puts it away until the app
+ * is opened again.
  */
 export function ReminderPrompt({
   onAllow,

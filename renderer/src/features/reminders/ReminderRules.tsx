@@ -221,7 +221,10 @@ function QuietHoursRow({
   );
 }
 
-/** Settings > Reminders: each kind on or off with its lead times, for every school or one; quiet hours. */
+/**
+ * Settings > Reminders: each kind on or off with its lead times, for every school or one; quiet
+ * hours.
+ */
 export function ReminderRules() {
   const { t } = useTranslation();
   const id = useId();

@@ -13,9 +13,9 @@ const KINDS = [
 ] as const satisfies readonly { key: keyof Settings; label: string }[];
 
 /**
- * Settings > Reminders: each kind on or off (electron/core/db/reminders.ts decides them). In the browser host the page
- * shows them with Web Notifications: the browser is asked for its permission when the student turns a kind on, not
- * before (or at the first reminder, ReminderPrompt).
+ * Settings > Reminders: each kind on or off (electron/core/db/reminders.ts decides them). In the
+ * browser host the page shows them with Web Notifications: the browser is asked for its permission
+ * when the student turns a kind on, not before (or at the first reminder, ReminderPrompt).
  */
 export function ReminderSettings() {
   const { t } = useTranslation();
@@ -36,7 +36,8 @@ export function ReminderSettings() {
             disabled={!settings}
             onChange={(e) => {
               update({ [k.key]: e.target.checked });
-              // The student's own click: the one moment a browser lets a page ask (and the one it should).
+              // The student's own click: the one moment a browser lets a page ask (and the one it
+              // should).
               if (e.target.checked && browserHost) void askBrowserOnce();
             }}
             data-testid={`remind-${k.key}`}

@@ -47,7 +47,8 @@ export function focusFirstHit(): boolean {
 
 function moveBetweenHits(e: KeyboardEvent<HTMLElement>) {
   if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-  // The rendered rows (a window of the list, with overscan: the neighbours of a focused row are always there).
+  // The rendered rows (a window of the list, with overscan: the neighbours of a focused row are
+  // always there).
   const buttons = [...e.currentTarget.querySelectorAll<HTMLElement>('.hit-title button')];
   const at = buttons.indexOf(document.activeElement as HTMLElement);
   if (at < 0) return;
@@ -101,7 +102,8 @@ function HitRow({ hit, school }: { readonly hit: SearchHit; readonly school: str
     paymentStateKey,
   });
   return (
-    // The whole card opens the hit; the title's button is its one control (stretched, as on course cards).
+    // The whole card opens the hit; the title's button is its one control (stretched, as on course
+    // cards).
     <div
       className="card hit clickable-card"
       data-testid="search-hit"
@@ -128,7 +130,9 @@ function HitRow({ hit, school }: { readonly hit: SearchHit; readonly school: str
   );
 }
 
-/** Which kinds and which school to search: part of the route, so Back returns to the same filters. */
+/**
+ * Which kinds and which school to search: part of the route, so Back returns to the same filters.
+ */
 function Filters({ route }: { readonly route: SearchRoute }) {
   const { t } = useTranslation();
   const { sites, navigate } = useApp();
@@ -204,8 +208,8 @@ export function SearchScreen({ route }: { readonly route: SearchRoute }) {
   // The student's own notes, above the school's hits (a kind filter names a kind of the school's).
   const notes = useNoteHits(trimmed, siteId, route.kind === undefined);
   const noteCount = route.kind === undefined ? (notes.data?.length ?? 0) : 0;
-  // Which text the results on screen answer (empty while an older text's are kept on screen): tests and the
-  // start-up bench wait on it for "the last key's results are painted".
+  // Which text the results on screen answer (empty while an older text's are kept on screen): tests
+  // and the start-up bench wait on it for "the last key's results are painted".
   const answered = trimmed !== '' && q.isSuccess && !q.isPlaceholderData ? trimmed : '';
   const schoolOf = (id: string) =>
     sites.length > 1 ? (sites.find((s) => s.id === id)?.label ?? null) : null;

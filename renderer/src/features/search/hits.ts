@@ -1,9 +1,10 @@
 /**
  * A search hit as the screen shows and opens it. Pure: no DOM, no bridge (tested in Node).
- * - hitRoute: where opening it goes: a course (a section or lecture scrolled into view and highlighted), an order
- *   expanded in Purchases, an instructor's courses, the screen that lists an event, product, consulting
- *   service or notice, with that row scrolled into view and highlighted.
- * - contextParts: the words after its kind on the line under its title, "Intro to Data Analysis · Completed".
+ * - hitRoute: where opening it goes: a course (a section or lecture scrolled into view and
+ *   highlighted), an order expanded in Purchases, an instructor's courses, the screen that lists an
+ *   event, product, consulting service or notice, with that row scrolled into view and highlighted.
+ * - contextParts: the words after its kind on the line under its title, "Intro to Data Analysis ·
+ *   Completed".
  */
 import type { SearchHit } from '../../../../electron/common/view-models';
 import { assertNever } from '../../../../electron/common/result';

@@ -32,8 +32,9 @@ function skewLabel(minutes: number, t: (k: string, o?: Record<string, unknown>) 
 }
 
 /**
- * Settings > Demo: switches the embedded demo sites' faults live (offline, slow network, member API 503, refresh
- * refused, clock skew, signing-key rotation). Shown only in demo mode, i.e. while the demo sites run in this app.
+ * Settings > Demo: switches the embedded demo sites' faults live (offline, slow network, member API
+ * 503, refresh refused, clock skew, signing-key rotation). Shown only in demo mode, i.e. while the
+ * demo sites run in this app.
  */
 export function DemoFaultsSettings() {
   const { t } = useTranslation();
@@ -54,8 +55,8 @@ export function DemoFaultsSettings() {
   };
   const change = (patch: ChannelInput<'demo:set-faults'>) => {
     setApplied(false);
-    // Shown switched at once (a controlled input would otherwise snap back until the core answers); the core's
-    // answer, or a refetch after a refusal, puts the truth back.
+    // Shown switched at once (a controlled input would otherwise snap back until the core answers);
+    // the core's answer, or a refetch after a refusal, puts the truth back.
     const view = q.data;
     if (view)
       client.setQueryData(channelKey('demo:faults'), {

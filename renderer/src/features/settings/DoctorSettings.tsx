@@ -4,8 +4,9 @@ import { useApp } from '../../state/context';
 import { SignInDoctor } from '../sites/index';
 
 /**
- * Settings > Schools > "Check sign-in": the sign-in doctor on demand, for the school the student picks (the one shown
- * first), without waiting for a sign-in to fail. The report is the same as under a failed sign-in.
+ * Settings > Schools > "Check sign-in": the sign-in doctor on demand, for the school the student
+ * picks (the one shown first), without waiting for a sign-in to fail. The report is the same as
+ * under a failed sign-in.
  */
 export function DoctorSettings() {
   const { t } = useTranslation();
@@ -13,8 +14,9 @@ export function DoctorSettings() {
   const [chosen, setChosen] = useState<string | null>(null);
   const selectId = useId();
   const cardRef = useRef<HTMLElement>(null);
-  // Arriving from the command palette's "Check sign-in": the check's button is brought into view and focused, after
-  // the section's own heading took focus (SettingsLayout, a frame after arrival).
+  // Arriving from the command palette's "Check sign-in": the check's button is brought into view
+  // and focused, after the section's own heading took focus (SettingsLayout, a frame after
+  // arrival).
   const intent = route.screen === 'settings' ? route.intent : undefined;
   useEffect(() => {
     if (!intent?.checkSignIn) return;

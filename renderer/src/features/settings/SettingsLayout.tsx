@@ -10,8 +10,9 @@ const headingId = (s: SettingsSection) => `settings-${s}-title`;
 const scroller = () => document.getElementById('main');
 
 /**
- * Brings a section to the top of the screen and puts focus on its heading (keyboard and screen-reader users land
- * there). Returns where the scroller stopped (a section near the end cannot reach the top), or null.
+ * Brings a section to the top of the screen and puts focus on its heading (keyboard and
+ * screen-reader users land there). Returns where the scroller stopped (a section near the end
+ * cannot reach the top), or null.
  */
 function reveal(section: SettingsSection): number | null {
   const heading = document.getElementById(headingId(section));
@@ -22,9 +23,10 @@ function reveal(section: SettingsSection): number | null {
 }
 
 /**
- * Settings as one page in sections, with a navigation of its own beside it (a table of contents, as in Chrome's and
- * VS Code's settings): each link brings its section into view and focuses its heading, the link of the section being
- * read is marked (aria-current), and a route naming a section (the command palette, Back) opens at it.
+ * Settings as one page in sections, with a navigation of its own beside it (a table of contents, as
+ * in Chrome's and VS Code's settings): each link brings its section into view and focuses its
+ * heading, the link of the section being read is marked (aria-current), and a route naming a
+ * section (the command palette, Back) opens at it.
  */
 export function SettingsLayout({
   sections,
@@ -40,8 +42,9 @@ export function SettingsLayout({
       ? (route.section ?? (route.intent ? 'schools' : undefined))
       : undefined;
   const [current, setCurrent] = useState<SettingsSection>(wanted ?? sections[0] ?? 'schools');
-  // The section chosen and where that left the scroller: until the student scrolls elsewhere, it stays the one
-  // marked, even when it is too near the end to reach the top (another heading then sits higher).
+  // The section chosen and where that left the scroller: until the student scrolls elsewhere, it
+  // stays the one marked, even when it is too near the end to reach the top (another heading then
+  // sits higher).
   const chosen = useRef<{ section: SettingsSection; scrollTop: number } | null>(null);
   const show = useCallback((section: SettingsSection) => {
     setCurrent(section);
@@ -49,8 +52,8 @@ export function SettingsLayout({
     chosen.current = at === null ? null : { section, scrollTop: at };
   }, []);
 
-  // Arriving at a section: after the shell has moved focus to the screen's heading (its effect runs after this
-  // one, being the parent's), so this waits a frame.
+  // Arriving at a section: after the shell has moved focus to the screen's heading (its effect runs
+  // after this one, being the parent's), so this waits a frame.
   useEffect(() => {
     if (!wanted) return;
     setCurrent(wanted);

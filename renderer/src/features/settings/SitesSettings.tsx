@@ -15,7 +15,10 @@ import { canSignOut, SignInPanel, SignOutDialog, siteStatusKey, useSignIn } from
 type Pending =
   { kind: 'sign-out'; site: SiteSummary } | { kind: 'remove'; site: SiteSummary } | null;
 
-/** Sign out (SignOutDialog: revoking, optionally keeping the offline copy) and remove a site with all its data. */
+/**
+ * Sign out (SignOutDialog: revoking, optionally keeping the offline copy) and remove a site with
+ * all its data.
+ */
 export function SitesSettings() {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
@@ -31,8 +34,8 @@ export function SitesSettings() {
     setPending(null);
     setError(null);
   };
-  // The command palette's "Sign out of …" lands here with the confirmation already asked.
-  // Asked once per arrival: the site list changing afterwards (the sign-out itself) must not ask again.
+  // The command palette's "Sign out of …" lands here with the confirmation already asked. Asked
+  // once per arrival: the site list changing afterwards (the sign-out itself) must not ask again.
   const intent = route.screen === 'settings' ? route.intent : undefined;
   const handled = useRef<typeof intent>(undefined);
   useEffect(() => {

@@ -1,12 +1,16 @@
 import type { TokenProtection } from '../../../../electron/common/view-models';
 
-/** Where the OS keeps the key, by safeStorage backend (Electron safeStorage docs); others are shown by their id. */
+/**
+ * Where the OS keeps the key, by safeStorage backend (Electron safeStorage docs); others are shown
+ * by their id.
+ */
 const STORES = new Set(['keychain', 'dpapi', 'gnome_libsecret', 'kwallet', 'kwallet5', 'kwallet6']);
 
 /**
- * The sentence explaining how sign-ins are protected, in the UI's language. The core describes its cipher in
- * English (logs, diagnostics); the screen says the same from the facts it reports (backend, persistent, weak).
- * `null` for a combination the app does not know: the core's own description is shown then.
+ * The sentence explaining how sign-ins are protected, in the UI's language. The core describes its
+ * cipher in English (logs, diagnostics); the screen says the same from the facts it reports
+ * (backend, persistent, weak). `null` for a combination the app does not know: the core's own
+ * description is shown then.
  */
 export function protectionDescription(
   p: TokenProtection,

@@ -11,21 +11,26 @@ export type SitePageTarget = ChannelInput<'site:open-page'>['page'];
 interface Props {
   readonly siteId: string;
   readonly page: SitePageTarget;
-  /** The visible words; the ↗ and the accessible name say it opens the school's site in the browser. */
+  /**
+   * The visible words; the ↗ and the accessible name say it opens the school's site in the browser.
+   */
   readonly label: string;
   /** What is opened, for the accessible name ("Open “Welcome” on Demo School’s site"). */
   readonly what?: string;
   readonly small?: boolean;
   readonly primary?: boolean;
   readonly testId?: string;
-  /** In a long list: the offline reason is read out and shown as a tooltip, not printed on every row. */
+  /**
+   * In a long list: the offline reason is read out and shown as a tooltip, not printed on every
+   * row.
+   */
   readonly quietReason?: boolean;
 }
 
 /**
- * A button that opens the school's own page in the system browser (the core builds the address on the site's origin
- * only). While the school cannot be reached (useSchoolReachable: the one rule every screen follows) it is disabled, and
- * the reason is shown beside it, not only in a tooltip.
+ * A button that opens the school's own page in the system browser (the core builds the address on
+ * the site's origin only). While the school cannot be reached (useSchoolReachable: the one rule
+ * every screen follows) it is disabled, and the reason is shown beside it, not only in a tooltip.
  */
 export function OpenOnSite({
   siteId,

@@ -23,10 +23,11 @@ const DOCTOR_CODES = new Set([
 ]);
 
 /**
- * The school's address, and under "I have an application ID" the client_id (+ secret for a confidential
- * application), checked before anything is sent. Without an application ID the school is only looked up, and the
- * form says who can create one (the spec: member clients are created by the school's operator, no self-serve).
- * `initial`: filled in from a school's invite link; the student still confirms with the button.
+ * The school's address, and under "I have an application ID" the client_id (+ secret for a
+ * confidential application), checked before anything is sent. Without an application ID the school
+ * is only looked up, and the form says who can create one (the spec: member clients are created by
+ * the school's operator, no self-serve). `initial`: filled in from a school's invite link; the
+ * student still confirms with the button.
  */
 export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {}) {
   const { t } = useTranslation();
@@ -41,7 +42,8 @@ export function AddSiteForm({ initial }: { readonly initial?: InviteView } = {})
   const [errors, setErrors] = useState<AddSiteErrors>({});
   const [submitError, setSubmitError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  // The application ID and the confidential option, under a disclosure: the invite link is the usual way in.
+  // The application ID and the confidential option, under a disclosure: the invite link is the
+  // usual way in.
   const [hasId, setHasId] = useState(Boolean(initial?.clientId));
   // A school found without an application ID: its name, to say who can create one.
   const [noId, setNoId] = useState<{ readonly label: string; readonly baseUrl: string } | null>(

@@ -3,10 +3,11 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * A school that answers but for which the student has no application ID: who can create one, and how. The spec
- * (service-spec "OAuth client"): a member client is created only by the site's operator, in the admin area
- * (Developers, then OAuth applications), which appears once the beta feature "MCP connections" is on; there is no
- * self-serve route, so the app cannot register one itself.
+ * A school that answers but for which the student has no application ID: who can create one, and
+ * how. The spec (service-spec "OAuth client"): a member client is created only by the site's
+ * operator, in the admin area (Developers, then OAuth applications), which appears once the beta
+ * feature "MCP connections" is on; there is no self-serve route, so the app cannot register one
+ * itself.
  */
 export function NoApplicationId({
   school,

@@ -28,8 +28,9 @@ function StatusIcon({ status }: { readonly status: DoctorStatus }) {
 }
 
 /**
- * "What went wrong?" under a failed sign-in (or a site that could not be added): runs the sign-in doctor in the core
- * and lists each check with its status and what to do, plus the report as text to copy for support.
+ * "What went wrong?" under a failed sign-in (or a site that could not be added): runs the sign-in
+ * doctor in the core and lists each check with its status and what to do, plus the report as text
+ * to copy for support.
  */
 export function SignInDoctor({
   target,
@@ -38,7 +39,10 @@ export function SignInDoctor({
 }: {
   readonly target: ChannelInput<'doctor:run'>;
   readonly siteLabel: string;
-  /** The button's words where nothing has gone wrong yet (Settings' "Run a check"); else "What went wrong?". */
+  /**
+   * The button's words where nothing has gone wrong yet (Settings' "Run a check"); else "What went
+   * wrong?".
+   */
   readonly buttonLabel?: string;
 }) {
   const { t, i18n } = useTranslation();

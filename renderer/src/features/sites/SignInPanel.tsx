@@ -21,7 +21,10 @@ export function phaseKey(phase: SignInPhase): string {
   }
 }
 
-/** "Continue in your browser": the phase, a way to open the page again, Cancel; or the failure and a retry. */
+/**
+ * "Continue in your browser": the phase, a way to open the page again, Cancel; or the failure and a
+ * retry.
+ */
 export function SignInPanel({
   siteId,
   siteLabel,

@@ -12,9 +12,10 @@ export const canSignOut = (s: SiteSummary): boolean =>
   s.status === 'ready' || s.status === 'sign-in-needed';
 
 /**
- * "Sign out of …?" with the choice to keep or remove this computer's copy of the school's data. The one dialog every
- * place that offers sign-out opens (Settings, the site menu, Profile): the core revokes with the refresh token, then
- * forgets the pair (and, if asked, the data). `onDone` gets the sentence saying what happened, for a status line.
+ * "Sign out of …?" with the choice to keep or remove this computer's copy of the school's data. The
+ * one dialog every place that offers sign-out opens (Settings, the site menu, Profile): the core
+ * revokes with the refresh token, then forgets the pair (and, if asked, the data). `onDone` gets
+ * the sentence saying what happened, for a status line.
  */
 export function SignOutDialog({
   site,
@@ -27,7 +28,8 @@ export function SignOutDialog({
   readonly onDone: (notice: string) => void;
 }) {
   const { t } = useTranslation();
-  // Only there while asked: the places offering sign-out can share a screen, and one question is on the page at a time.
+  // Only there while asked: the places offering sign-out can share a screen, and one question is on
+  // the page at a time.
   if (!site) return null;
   return (
     <Dialog

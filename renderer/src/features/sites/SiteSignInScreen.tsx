@@ -9,7 +9,8 @@ export function SiteSignInScreen({ site }: { readonly site: SiteSummary }) {
   const { t } = useTranslation();
   const signIn = useSignIn();
   const { route, navigateFrom } = useApp();
-  // Signed in, the app lands where it does after the first school's sign-in: Today (unless the student moved on).
+  // Signed in, the app lands where it does after the first school's sign-in: Today (unless the
+  // student moved on).
   const start = () =>
     void signIn
       .signIn(site.id)

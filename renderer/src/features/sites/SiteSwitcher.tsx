@@ -41,8 +41,9 @@ function stateClass(s: SiteSummary): string {
 const TONE_CLASS = { ok: 'ok', busy: 'busy', warning: 'warning', danger: 'bad' } as const;
 
 /**
- * The shown site's state under its name: the same status view the status bar renders (useSyncStatus `view`), so the
- * chip is never green beside a status bar or banner that says otherwise. When all is well it says the sign-in state.
+ * The shown site's state under its name: the same status view the status bar renders (useSyncStatus
+ * `view`), so the chip is never green beside a status bar or banner that says otherwise. When all
+ * is well it says the sign-in state.
  */
 function SiteChipState({
   site,
@@ -81,9 +82,10 @@ function SiteChipState({
 }
 
 /**
- * Which site the screens show, and "Add a site": a menu button (WAI-ARIA APG "Menu Button"). Each site is a
- * menuitemradio (checked = shown now) with its initial, name, signed-in state and unread count. The keyboard model
- * (ui/menu-model.ts) is unit-tested; this component applies it and moves focus.
+ * Which site the screens show, and "Add a site": a menu button (WAI-ARIA APG "Menu Button"). Each
+ * site is a menuitemradio (checked = shown now) with its initial, name, signed-in state and unread
+ * count. The keyboard model (ui/menu-model.ts) is unit-tested; this component applies it and moves
+ * focus.
  */
 export function SiteSwitcher() {
   const { t } = useTranslation();
@@ -115,7 +117,8 @@ export function SiteSwitcher() {
     if (open) itemRefs.current[active]?.focus();
   }, [open, active]);
 
-  // A press outside closes the menu without taking focus back (the student clicked elsewhere on purpose).
+  // A press outside closes the menu without taking focus back (the student clicked elsewhere on
+  // purpose).
   useEffect(() => {
     if (!open) return;
     const onDown = (e: PointerEvent) => {
@@ -158,10 +161,10 @@ export function SiteSwitcher() {
         return true;
       case 'close':
         setOpen(false);
-        // Escape: back to the button. Tab: focus is put on the button first and the key is let through, so the
-        // browser moves on from the button (Shift+Tab: back from it), exactly as from the closed menu's button; the
-        // focused item is about to go, and left to itself focus would fall to the page (APG "Menu Button": Tab
-        // closes the menu and moves on).
+        // Escape: back to the button. Tab: focus is put on the button first and the key is let
+        // through, so the browser moves on from the button (Shift+Tab: back from it), exactly as
+        // from the closed menu's button; the focused item is about to go, and left to itself focus
+        // would fall to the page (APG "Menu Button": Tab closes the menu and moves on).
         buttonRef.current?.focus();
         return action.restoreFocus;
       case 'none':

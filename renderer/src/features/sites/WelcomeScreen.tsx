@@ -28,7 +28,8 @@ export function WelcomeScreen({
   const [demoError, setDemoError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
-  // A new start: an invite refused earlier, or a pasted link's error, is no longer what the student is doing.
+  // A new start: an invite refused earlier, or a pasted link's error, is no longer what the student
+  // is doing.
   const [pasteRun, setPasteRun] = useState(0);
   const tryDemo = async () => {
     setDemoError(null);
@@ -55,7 +56,8 @@ export function WelcomeScreen({
   };
 
   const inFlight = signIn.siteId ? sites.find((s) => s.id === signIn.siteId) : undefined;
-  // "Waiting for you to sign in" appears at the top while the student is at the demo card below: bring it into view.
+  // "Waiting for you to sign in" appears at the top while the student is at the demo card below:
+  // bring it into view.
   const panel = useRef<HTMLDivElement>(null);
   const panelFor = inFlight?.id;
   useEffect(() => {
@@ -90,7 +92,8 @@ export function WelcomeScreen({
           initial={invite.invite}
         />
       )}
-      {/* The invite link first (the school's operator creates the app's application ID and sends it), then the address. */}
+      {/* The invite link first (the school's operator creates the app's application ID and
+          sends it), then the address. */}
       {!invite?.ok && <InvitePasteForm key={pasteRun} />}
       {!invite?.ok && <AddSiteForm />}
       {info.data?.demoAvailable !== false && !invite?.ok && (

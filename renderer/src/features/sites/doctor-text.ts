@@ -27,8 +27,9 @@ export function describeCheck(
 }
 
 /**
- * The report as plain text for a support request, in the student's language. Built only from the report's fields,
- * which never hold a secret (electron/common/doctor.ts; test/security/doctor-report.test.ts).
+ * The report as plain text for a support request, in the student's language. Built only from the
+ * report's fields, which never hold a secret (electron/common/doctor.ts;
+ * test/security/doctor-report.test.ts).
  */
 export function reportText(
   report: DoctorReport,

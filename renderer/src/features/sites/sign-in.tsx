@@ -19,7 +19,9 @@ interface SignInController extends SignInState {
 
 const Ctx = createContext<SignInController | null>(null);
 
-/** One sign-in at a time: `sites:sign-in` resolves when the browser round-trip completes or fails. */
+/**
+ * One sign-in at a time: `sites:sign-in` resolves when the browser round-trip completes or fails.
+ */
 export function SignInProvider({ children }: { readonly children: ReactNode }) {
   const client = useQueryClient();
   const [state, setState] = useState<SignInState>({ siteId: null, pending: false, error: null });

@@ -4,7 +4,10 @@ export interface AddSiteFields {
   readonly clientId: string;
   readonly confidential: boolean;
   readonly clientSecret: string;
-  /** Whether an application ID is asked for (the student opened "I have an application ID"); default yes. */
+  /**
+   * Whether an application ID is asked for (the student opened "I have an application ID"); default
+   * yes.
+   */
   readonly needsClientId?: boolean;
 }
 

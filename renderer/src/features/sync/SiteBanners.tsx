@@ -6,8 +6,9 @@ import { missingScopeKey } from './labels';
 import { useSyncStatus } from '../../state/sync-status';
 
 /**
- * Above every screen: offline, the school not answering, "Sign in again", pending sign-out, missing scopes, a history
- * too long to keep whole (a note, not a failure), last sync failure. Which of offline / not answering / failed shows is the site's one status view (useSyncStatus `view`).
+ * Above every screen: offline, the school not answering, "Sign in again", pending sign-out, missing
+ * scopes, a history too long to keep whole (a note, not a failure), last sync failure. Which of
+ * offline / not answering / failed shows is the site's one status view (useSyncStatus `view`).
  */
 export function SiteBanners() {
   const { t, i18n } = useTranslation();

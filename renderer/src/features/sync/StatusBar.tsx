@@ -8,8 +8,9 @@ import { StatusWords } from './StatusWords';
 import { useSyncStatus } from '../../state/sync-status';
 
 /**
- * Always at the bottom: when the data was last synced, the sync in progress, what is waiting to be sent. Its colour
- * and reason come from the site's one status view (useSyncStatus `view`), the same the header chip shows.
+ * Always at the bottom: when the data was last synced, the sync in progress, what is waiting to be
+ * sent. Its colour and reason come from the site's one status view (useSyncStatus `view`), the same
+ * the header chip shows.
  */
 export function StatusBar() {
   const { t } = useTranslation();
@@ -22,7 +23,8 @@ export function StatusBar() {
   const failed = status.data?.failedChanges ?? [];
   const client = useQueryClient();
   const seen = useRef(lastSyncedAt);
-  // A newer snapshot than the one the views were read from: refetch them (covers a missed data:changed event).
+  // A newer snapshot than the one the views were read from: refetch them (covers a missed
+  // data:changed event).
   useEffect(() => {
     if (lastSyncedAt !== seen.current) {
       seen.current = lastSyncedAt;

@@ -5,9 +5,9 @@ import { syncPhaseKey } from './labels';
 import { statusReasonKey, useSyncStatus } from '../../state/sync-status';
 
 /**
- * A school's status in words, from its one status view: "Syncing… · Courses", "Synced 2 minutes ago", or "Last synced
- * 12 minutes ago · Demo School isn't answering". The status bar and Today's header both say it with this, so they
- * never disagree about one school.
+ * A school's status in words, from its one status view: "Syncing… · Courses", "Synced 2 minutes
+ * ago", or "Last synced 12 minutes ago · Demo School isn't answering". The status bar and Today's
+ * header both say it with this, so they never disagree about one school.
  */
 export function StatusWords({
   siteId,

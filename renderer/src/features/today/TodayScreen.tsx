@@ -36,9 +36,10 @@ import { StatusWords } from '../sync/index';
 import { useSyncStatus } from '../../state/sync-status';
 
 /**
- * How fresh the saved copy is, each school in the words and colour of the status bar (the same status view), so
- * Today's header never says "synced 12 minutes ago" of a school the bar calls "synced now", nor green of one
- * signed out. One school: its status alone; several: one line each, by name.
+ * How fresh the saved copy is, each school in the words and colour of the status bar (the same
+ * status view), so Today's header never says "synced 12 minutes ago" of a school the bar calls
+ * "synced now", nor green of one signed out. One school: its status alone; several: one line each,
+ * by name.
  */
 function Freshness({ sites }: { readonly sites: readonly TodaySite[] }) {
   const { t } = useTranslation();
@@ -160,14 +161,16 @@ function AttentionRow({
   let action: ReactNode;
   switch (item.kind) {
     case 'access-ending': {
-      // An unreadable date never reaches here (the core sorts by it), but the count then says 0 rather than throwing.
+      // An unreadable date never reaches here (the core sorts by it), but the count then says 0
+      // rather than throwing.
       const days = daysUntil(item.endsAt, now) ?? 0;
       text = t('today.accessEnding', {
         title: item.title,
         date: formatDate(item.endsAt, lng),
         count: days,
       });
-      // Before access ends: keep an archive of the school (its courses, notes, purchases) on this computer.
+      // Before access ends: keep an archive of the school (its courses, notes, purchases) on this
+      // computer.
       action = (
         <>
           <button
@@ -287,8 +290,9 @@ export function TodayScreen() {
   const { navigate, selectSite } = useApp();
   const q = useChannel('today:get', undefined);
   const now = useNow(60_000);
-  // The window opens here: the last session's frame (state/first-screen.ts) gives way to this screen once it has its
-  // data (or its error), and the data shown is kept as the next start's frame.
+  // The window opens here: the last session's frame (state/first-screen.ts) gives way to this
+  // screen once it has its data (or its error), and the data shown is kept as the next start's
+  // frame.
   useReleaseFirstScreen(!q.isPending);
   useCaptureFirstScreen(q.data ? q.data.sites.map((s) => s.siteId) : null, q.dataUpdatedAt);
   if (q.isPending)

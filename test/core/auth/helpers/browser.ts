@@ -1,7 +1,8 @@
 /**
- * A tiny scripted browser for sign-in tests: keeps cookies, follows redirects by hand, fills the sign-in form
- * (email/password), presses approve or deny on the consent page (CSRF hidden inputs are carried over), and
- * finally delivers the redirect to the app's loopback receiver, exactly as the system browser would.
+ * A tiny scripted browser for sign-in tests: keeps cookies, follows redirects by hand, fills the
+ * sign-in form (email/password), presses approve or deny on the consent page (CSRF hidden inputs
+ * are carried over), and finally delivers the redirect to the app's loopback receiver, exactly as
+ * the system browser would.
  */
 export interface ScriptedBrowserOptions {
   readonly email?: string;

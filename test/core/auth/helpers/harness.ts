@@ -1,7 +1,8 @@
 /**
- * Builds a real SiteManager (Node cipher, files in a temp dir) whose browser is the scripted one and whose
- * fetch is the real one, observed: tests count refresh requests at the token endpoint and can make one
- * answer "get lost" after the server produced it (the connection dies on the way back).
+ * Builds a real SiteManager (Node cipher, files in a temp dir) whose browser is the scripted one
+ * and whose fetch is the real one, observed: tests count refresh requests at the token endpoint and
+ * can make one answer "get lost" after the server produced it (the connection dies on the way
+ * back).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,11 +28,14 @@ export interface Harness {
   dir: string;
   cipher: Cipher;
   sent: SentRequest[];
-  /** The JSON bodies the token endpoints answered (grant requests only), as the server sent them. */
+  /**
+   * The JSON bodies the token endpoints answered (grant requests only), as the server sent them.
+   */
   tokenAnswers: { form: URLSearchParams; status: number; body: Record<string, unknown> }[];
   /**
-   * The next answer to a request matching `match` is changed by `rewrite` on its way to the app (the server did
-   * its work as usual: what it issued is live there). Tests make a real server's answer one the app refuses.
+   * The next answer to a request matching `match` is changed by `rewrite` on its way to the app
+   * (the server did its work as usual: what it issued is live there). Tests make a real server's
+   * answer one the app refuses.
    */
   rewriteNextAnswer(
     match: (r: SentRequest) => boolean,
@@ -39,11 +43,14 @@ export interface Harness {
   ): void;
   /** Refresh grants sent to any token endpoint. */
   refreshRequests(): SentRequest[];
-  /** The next request matching `match` reaches the server, which answers; the answer is then lost. */
+  /**
+   * The next request matching `match` reaches the server, which answers; the answer is then lost.
+   */
   loseNextResponse(match: (r: SentRequest) => boolean): void;
   /**
-   * The next request matching `match` is held before it is sent (a slow network): `reached` resolves when it
-   * is held, `release()` sends it. An abort of the request's signal ends the wait like a real fetch.
+   * The next request matching `match` is held before it is sent (a slow network): `reached`
+   * resolves when it is held, `release()` sends it. An abort of the request's signal ends the wait
+   * like a real fetch.
    */
   holdNextRequest(match: (r: SentRequest) => boolean): { reached: Promise<void>; release(): void };
   /** The scripted browser used for the next sign-ins. */

@@ -1,7 +1,8 @@
 /**
- * A deliberately small authorization server for the failure paths the real one never takes (an id_token
- * signed with the wrong alg, a token response without school_id, a rotated signing key...). Real HTTP on
- * 127.0.0.1 port 0, real ES256 keys from jose. The authorization endpoint approves at once (no pages).
+ * A deliberately small authorization server for the failure paths the real one never takes (an
+ * id_token signed with the wrong alg, a token response without school_id, a rotated signing
+ * key...). Real HTTP on 127.0.0.1 port 0, real ES256 keys from jose. The authorization endpoint
+ * approves at once (no pages).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -36,14 +37,19 @@ export interface MiniAs {
   idTokenClaims: (claims: Record<string, unknown>) => Record<string, unknown>;
   /** Changes the authorization redirect parameters. */
   authorizeResponse: (params: URLSearchParams) => URLSearchParams;
-  /** RFC 8707 §2: an authorization request naming a resource is answered with invalid_target (a stock provider's default). */
+  /**
+   * RFC 8707 §2: an authorization request naming a resource is answered with invalid_target (a
+   * stock provider's default).
+   */
   refuseResource: boolean;
   /**
-   * Whether /member/graphql takes an access token; `resource` is what its grant was asked for. By default only a
-   * token bound to a resource opens it (the site's member API is the resource).
+   * Whether /member/graphql takes an access token; `resource` is what its grant was asked for. By
+   * default only a token bound to a resource opens it (the site's member API is the resource).
    */
   memberApiAccepts: (grant: { readonly resource: string | null }) => boolean;
-  /** Tokens revoked at /revoke (RFC 7009); a revoked refresh token is refused with invalid_grant. */
+  /**
+   * Tokens revoked at /revoke (RFC 7009); a revoked refresh token is refused with invalid_grant.
+   */
   readonly revoked: Set<string>;
   /** Every request: method, path and form (tests assert what the client sent). */
   readonly requests: {
@@ -225,7 +231,8 @@ export async function startMiniAs(): Promise<MiniAs> {
             grants.set(body.refresh_token as string, { resource });
             const answer = as.tokenResponse(body);
             if (as.dropNextTokenResponse) {
-              // The server did its work (a new pair exists) but the answer never reaches the client.
+              // The server did its work (a new pair exists) but the answer never reaches the
+              // client.
               as.dropNextTokenResponse = false;
               req.socket.destroy();
               return;
@@ -286,7 +293,10 @@ export async function startMiniAs(): Promise<MiniAs> {
   return as;
 }
 
-/** Opens the authorization URL like a browser that is already signed in and consents: follows one redirect. */
+/**
+ * Opens the authorization URL like a browser that is already signed in and consents: follows one
+ * redirect.
+ */
 export async function autoApproveBrowser(authorizationUrl: string): Promise<void> {
   const res = await fetch(authorizationUrl, { redirect: 'manual' });
   const location = res.headers.get('location');

@@ -1,6 +1,7 @@
 /**
- * Child process for test/bench/sync.bench.ts: the embedded server with the `large` seed in its own process (so its
- * CPU does not count in the sync's event-loop delay), plus a member token, reported to the parent over IPC.
+ * Child process for test/bench/sync.bench.ts: the embedded server with the `large` seed in its own
+ * process (so its CPU does not count in the sync's event-loop delay), plus a member token, reported
+ * to the parent over IPC.
  */
 import { createEmbeddedServer } from '../../../../embedded-server/index';
 import { getMemberToken } from './member-token';

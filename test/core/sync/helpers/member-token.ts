@@ -1,7 +1,7 @@
 /**
- * Gets a real member access token from an embedded server the way the app does: authorization code + PKCE S256
- * (RFC 7636) with resource = the server's origin (RFC 8707), the sign-in and consent forms driven by the
- * shared scripted browser, then the token request. Tokens are never logged.
+ * Gets a real member access token from an embedded server the way the app does: authorization code
+ * + PKCE S256 (RFC 7636) with resource = the server's origin (RFC 8707), the sign-in and consent
+ * forms driven by the shared scripted browser, then the token request. Tokens are never logged.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { EmbeddedServer } from '../../../../embedded-server/index';
@@ -30,7 +30,10 @@ export async function getMemberToken(
   });
 }
 
-/** An operator token (service-spec "Authentication" 6: the allowlisted vendor platform) for the admin REST API. */
+/**
+ * An operator token (service-spec "Authentication" 6: the allowlisted vendor platform) for the
+ * admin REST API.
+ */
 export const OPERATOR_SCOPE =
   'students:read students:write curriculum:read curriculum:write posts:read posts:write courses:read orders:read';
 export async function getOperatorToken(
@@ -52,7 +55,8 @@ async function authorize(
   const { clientId, scope } = who;
   const verifier = b64url(randomBytes(32));
   const challenge = b64url(createHash('sha256').update(verifier).digest());
-  // RFC 8252 §7.3: any port on the loopback redirect; nothing listens there, the browser stops before it.
+  // RFC 8252 §7.3: any port on the loopback redirect; nothing listens there, the browser stops
+  // before it.
   const redirectUri = 'http://127.0.0.1:53682/callback';
   const state = b64url(randomBytes(16));
   const authorize = new URL('/oauth/authorize', server.url);
@@ -104,7 +108,9 @@ async function authorize(
   };
 }
 
-/** A fetch that adds the bearer token, like the auth module's fetchFor(siteId) (without refresh). */
+/**
+ * A fetch that adds the bearer token, like the auth module's fetchFor(siteId) (without refresh).
+ */
 export function bearerFetch(accessToken: string): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers);
@@ -114,8 +120,9 @@ export function bearerFetch(accessToken: string): typeof fetch {
 }
 
 /**
- * A client as the app builds one (app-core.ts): `fetch` for the outbox and probes, `sendWith` for the sync's pages,
- * which the writer sends itself (here with the one token, without the token manager's refresh).
+ * A client as the app builds one (app-core.ts): `fetch` for the outbox and probes, `sendWith` for
+ * the sync's pages, which the writer sends itself (here with the one token, without the token
+ * manager's refresh).
  */
 export function siteClient(baseUrl: string, accessToken: string): SiteClient {
   return {
@@ -125,12 +132,17 @@ export function siteClient(baseUrl: string, accessToken: string): SiteClient {
   };
 }
 
-/** A client whose pages all go through this thread's `fetch` (the path the sync takes when a host brings its own fetch). */
+/**
+ * A client whose pages all go through this thread's `fetch` (the path the sync takes when a host
+ * brings its own fetch).
+ */
 export function fetchOnlyClient(baseUrl: string, accessToken: string): SiteClient {
   return { endpoint: `${baseUrl}/member/graphql`, fetch: bearerFetch(accessToken) };
 }
 
-/** Asks the server's member API directly (for field-by-field comparisons with what the sync stored). */
+/**
+ * Asks the server's member API directly (for field-by-field comparisons with what the sync stored).
+ */
 export async function queryServer<T>(
   baseUrl: string,
   accessToken: string,
@@ -148,7 +160,10 @@ export async function queryServer<T>(
   return body.data;
 }
 
-/** Calls the operator admin REST API (`/api/admin/v1/...`) with an operator token; returns the parsed JSON (or null). */
+/**
+ * Calls the operator admin REST API (`/api/admin/v1/...`) with an operator token; returns the
+ * parsed JSON (or null).
+ */
 export async function admin(
   baseUrl: string,
   operatorToken: string,

@@ -30,7 +30,10 @@ export interface TestSite {
   readonly client: ReturnType<typeof siteClient>;
 }
 
-/** A real embedded server on 127.0.0.1 port 0 and a real member token for it; closed when the test ends. */
+/**
+ * A real embedded server on 127.0.0.1 port 0 and a real member token for it; closed when the test
+ * ends.
+ */
 export async function startSite(
   options: EmbeddedServerOptions = {},
   scope = FULL_SCOPE,
@@ -60,7 +63,10 @@ export function openTempDb(
 
 export const noSleep = async (): Promise<void> => {};
 
-/** The writer worker on a file (a temp one by default) and this thread's read-only connection beside it, as the app opens them; closed when the test ends. */
+/**
+ * The writer worker on a file (a temp one by default) and this thread's read-only connection beside
+ * it, as the app opens them; closed when the test ends.
+ */
 export async function openWorkerDb(
   file = join(tempDir(), 'offline.db'),
   options: Omit<WriterWorkerOptions, 'file'> = {},
@@ -75,7 +81,10 @@ export async function openWorkerDb(
   return { writer, db, file };
 }
 
-/** Every row of every table but the sync-run history (and when the site was first seen), hashed: what a sync could change. */
+/**
+ * Every row of every table but the sync-run history (and when the site was first seen), hashed:
+ * what a sync could change.
+ */
 export function contents(db: Database.Database): string {
   const hash = createHash('sha256');
   const tables = db

@@ -1,6 +1,7 @@
 /**
- * Child process for the "killed mid-sync" test: opens the offline database file and runs one sync, reporting
- * progress to the parent over IPC. The token comes through the environment, never argv (process listings).
+ * Child process for the "killed mid-sync" test: opens the offline database file and runs one sync,
+ * reporting progress to the parent over IPC. The token comes through the environment, never argv
+ * (process listings).
  */
 import { createSyncService } from '../../../../electron/core/sync';
 import { siteClient } from './member-token';
@@ -8,8 +9,8 @@ import { openTestDatabase } from '../../../helpers/db';
 
 const [dbFile, baseUrl] = process.argv.slice(2) as [string, string];
 const token = process.env.LD_TEST_TOKEN ?? '';
-// Optional delay before every request but the first, so the parent can kill the process at the first page while
-// the other pages are certainly still being fetched.
+// Optional delay before every request but the first, so the parent can kill the process at the
+// first page while the other pages are certainly still being fetched.
 const slowMs = Number(process.env.LD_TEST_SLOW_MS ?? 0);
 let requests = 0;
 const client = siteClient(baseUrl, token);
