@@ -7,7 +7,7 @@
  * every event and every log line is captured, and every file the run leaves behind is scanned for
  * the token values read off the wire.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,11 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
   /** The files the student asked for (CSV, receipt, calendar), as the host was handed them. */
   const delivered: string[] = [];
 
+  /** A call whose refusal is part of the journey: recorded and checked like the others. */
+  const attempt = async (channel: string, input?: unknown): Promise<void> => {
+    const result = await dispatch(core.handlers, channel, input);
+    results.push({ channel, result });
+  };
   const call = async <T = unknown>(channel: string, input?: unknown): Promise<T> => {
     const result = await dispatch(core.handlers, channel, input, (c, e) =>
       log.logger.error('unexpected', { c, e }),
@@ -74,6 +79,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
       fetch: wire.fetch,
       logger: log.logger,
       clock: { now: () => Date.now() + offsetMs },
+      // The assistants' config files are written under the test's folder, never the real home.
+      assistantPlaces: { home: join(dataDir, 'home'), platform: 'linux', env: {} },
       deliverFile: async (file) => {
         delivered.push(file.body + (file.printView ?? ''));
         return { kind: 'saved', fileName: file.fileName };
@@ -160,6 +167,40 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('changes:mark-seen', { upTo: 0 });
     await call('archive:site', { siteId: demo.id, language: 'en' });
     await call('notes:forget-site', { siteId: 'not-a-site' });
+    // The plan, the reminders' rules and the calendar feed: nothing of them carries a secret either.
+    const timeZone = 'Asia/Taipei';
+    await call('plan:get', { timeZone });
+    await call('plan:course', { siteId: demo.id, courseId: at.courseId, timeZone });
+    await call('plan:set-goal', { goal: { unit: 'minutes', amount: 120 } });
+    await call('plan:set-study-days', { days: [1, 3, 5] });
+    await call('reminders:prefs');
+    await call('reminders:set-rule', {
+      kind: 'payment-due',
+      rule: { enabled: true, leadMinutes: [60, 1440] },
+    });
+    await call('reminders:set-quiet-hours', { quietHours: { start: '22:00', end: '07:00' } });
+    await attempt('reminders:snooze', {
+      kind: 'payment-due',
+      items: [{ siteId: demo.id, subjectId: 'not-a-payment' }],
+      until: 'hour',
+      timeZone,
+    });
+    await call('calendar:feed');
+    mkdirSync(join(dataDir, 'calendar'));
+    await call('calendar:set-feed', { folder: join(dataDir, 'calendar'), studyBlocks: true });
+    // The student's own AI assistant: its consent, connect files, activity and requests.
+    await call('assistant:get');
+    await call('assistant:update', { enabled: true, cloudAcknowledged: true });
+    await call('assistant:connect-preview', { client: 'vscode' });
+    await call('assistant:connect', { client: 'vscode' });
+    await call('assistant:activity');
+    await call('assistant:export-activity');
+    await call('assistant:clear-activity');
+    await call('assistant:requests');
+    await attempt('assistant:answer-request', {
+      id: '00000000-0000-4000-8000-000000000000',
+      accept: false,
+    });
     await call('billing:get', { siteId: demo.id });
     // The paged channels the screens use.
     await call('library:page', { siteId: demo.id, limit: 5, filter: 'in-progress' });
