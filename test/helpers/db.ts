@@ -37,3 +37,19 @@ export function openTestStore(
   const opened = openOfflineDatabase(file, options);
   return { ...opened, db: readWrite(opened.db) };
 }
+
+/**
+ * A database set back to a schema before migration 020 for an upgrade test: drops what 020 to 023
+ * create (the student's notes and their index, the change record, reminder snoozes and runs, the
+ * index of lectures still locked), so the migrations run again create them as on an old copy.
+ */
+export function dropSince020(db: Database): void {
+  db.exec(`
+    DROP TABLE IF EXISTS notes_search;
+    DROP TABLE IF EXISTS notes;
+    DROP TABLE IF EXISTS change_record;
+    DROP TABLE IF EXISTS reminder_snoozes;
+    DROP TABLE IF EXISTS reminder_runs;
+    DROP INDEX IF EXISTS lectures_unlocking;
+  `);
+}

@@ -10,6 +10,7 @@ import {
   search,
 } from '../../../electron/core/db';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
+import { dropSince020 } from '../../helpers/db';
 import { indexShortTerms, parseSearch, RANKED_PER_RUN } from '../../../electron/core/db/search';
 import { course, notification, payment } from './fixtures';
 import { openTestDatabase, type ReadWriteDB } from '../../helpers/db';
@@ -154,6 +155,7 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     db.exec(
       "DROP TABLE search_ranges; DROP INDEX lectures_locked; DROP TABLE lecture_completions; DELETE FROM search_index WHERE kind = 'instructor'; ALTER TABLE courses DROP COLUMN display",
     );
+    dropSince020(db);
     db.pragma('user_version = 8');
     migrate(db, MIGRATIONS);
     expect(
@@ -243,6 +245,7 @@ describe('search reads the site’s own rows only, and ranks a bounded number of
     db.exec(
       'DROP INDEX lectures_in_order; DROP INDEX lectures_to_do; ALTER TABLE lectures DROP COLUMN ord',
     );
+    dropSince020(db);
     db.pragma('user_version = 13');
     expect(search(db, 'a', 'Planner')).toEqual([]);
     const next = db.prepare('SELECT next_rowid FROM search_state').pluck().get() as number;

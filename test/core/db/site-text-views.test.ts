@@ -5,6 +5,7 @@ import { ensureSite } from '../../../electron/core/db/sites';
 import { commitSnapshot } from '../../../electron/core/db/snapshot';
 import { course } from './fixtures';
 import { closeDatabases, NOW, openDb, tempFile, withSite } from './pages-scaffold';
+import { dropSince020 } from '../../helpers/db';
 
 afterEach(closeDatabases);
 
@@ -105,6 +106,7 @@ describe('every view of a site’s text goes through the one sanitiser', () => {
     db.prepare("UPDATE search_index SET title = ? WHERE kind = 'course'").run(
       '線上問答：資料職涯\n\u202Eevil',
     );
+    dropSince020(db);
     db.pragma('user_version = 18');
     db.close();
     const migrated = openDb(file);

@@ -82,14 +82,15 @@ export async function openWorkerDb(
 }
 
 /**
- * Every row of every table but the sync-run history (and when the site was first seen), hashed:
- * what a sync could change.
+ * Every row of every table but the histories (the sync runs, what each sync changed, when the
+ * reminders last ran) and when the site was first seen, hashed: what a sync could change. A
+ * re-sync records the changes a first sync never does, so the change record is history here.
  */
 export function contents(db: Database.Database): string {
   const hash = createHash('sha256');
   const tables = db
     .prepare(
-      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites') ORDER BY name",
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' AND name NOT IN ('sync_runs', 'sites', 'change_record', 'reminder_runs') ORDER BY name",
     )
     .pluck()
     .all() as string[];
