@@ -14,7 +14,7 @@ import ts from 'typescript';
 
 export const COMMENT_WIDTH = 100;
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
-const SKIPPED = /^(node_modules|out|dist|release)\/|graphql-env\.ts$|\.d\.ts$/;
+const SKIPPED = /^(node_modules|out|dist|release)\/|graphql-env\.ts$|schema-types\.ts$|\.d\.ts$/;
 const DIRECTIVE = /eslint-|@ts-|prettier-ignore|c8 |istanbul |#region|#endregion|^\/\/\//;
 /** A line that starts something of its own: a list item, a table row, a tag, a fence, a heading. */
 const STARTS_OWN = /^(?:[-*+] |\d+[.)] |\||@|```|#|>|[A-Z][\w ]{0,30}:\s*$)/;

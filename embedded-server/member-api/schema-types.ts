@@ -56,10 +56,7 @@ export type MutationUpdateNotificationSubscriptionArgs = {
   input: UpdateNotificationSubscriptionInput;
 };
 
-/**
- * Relay page information (Cursor Connections spec). Paging is forward (first/after):
- * hasPreviousPage is true when the page starts after a cursor.
- */
+/** Relay page information (Cursor Connections spec). Paging is forward (first/after): hasPreviousPage is true when the page starts after a cursor. */
 export type PageInfo = {
   __typename?: 'PageInfo';
   hasNextPage: Scalars['Boolean']['output'];
@@ -90,10 +87,7 @@ export type Course = {
   slug: Scalars['String']['output'];
   title: Scalars['String']['output'];
   description: Maybe<Scalars['String']['output']>;
-  /**
-   * Absolute http(s) URL of the cover picture (by default the site's own `/covers/<slug>.svg`);
-   * null when the course has none.
-   */
+  /** Absolute http(s) URL of the cover picture (by default the site's own `/covers/<slug>.svg`); null when the course has none. */
   coverImageUrl: Maybe<Scalars['String']['output']>;
   instructorName: Maybe<Scalars['String']['output']>;
   enrolledAt: Scalars['DateTime']['output'];
@@ -502,10 +496,7 @@ export type SchoolMembership = {
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   subdomain: Scalars['String']['output'];
-  /**
-   * Role names ordered owner > manager > admin > teacher > teaching_assistant > student; roles[0]
-   * is the highest.
-   */
+  /** Role names ordered owner > manager > admin > teacher > teaching_assistant > student; roles[0] is the highest. */
   roles: Array<Scalars['String']['output']>;
 };
 

@@ -67,6 +67,7 @@ describe('lecture states the app does not know (migration 011)', () => {
       'lectures_left',
       'lectures_locked',
       'lectures_to_do',
+      'lectures_unlocking',
     ]);
     db.exec(`UPDATE lectures SET state = 'in_progress'`);
     expect(db.pragma('foreign_key_check')).toEqual([]);
