@@ -1,8 +1,8 @@
 /**
  * The channels of purchased files kept on this computer (electron/core/downloads), part of the one
- * contract (ipc-contract.ts spreads them in); the shape of each entry is ipc-contract's ChannelSpec.
- * The renderer names products by id only: the address comes from the offline data, never from the
- * page.
+ * contract (ipc-contract.ts spreads them in); the shape of each entry is ipc-contract's
+ * ChannelSpec. The renderer names products by id only: the address comes from the offline data,
+ * never from the page.
  */
 import { z } from 'zod';
 import type { OpenOutcome, ProductOfflineView, SiteStorageView } from './downloads';

@@ -167,7 +167,8 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('changes:mark-seen', { upTo: 0 });
     await call('archive:site', { siteId: demo.id, language: 'en' });
     await call('notes:forget-site', { siteId: 'not-a-site' });
-    // The plan, the reminders' rules and the calendar feed: nothing of them carries a secret either.
+    // The plan, the reminders' rules and the calendar feed: nothing of them carries a secret
+    // either.
     const timeZone = 'Asia/Taipei';
     await call('plan:get', { timeZone });
     await call('plan:course', { siteId: demo.id, courseId: at.courseId, timeZone });
