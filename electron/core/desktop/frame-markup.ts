@@ -23,7 +23,7 @@ const HTML_ELEMENTS = new Set(
   (
     'div span p a ul ol li h1 h2 h3 h4 h5 h6 header footer main nav section article aside button strong em b i small ' +
     'mark time abbr code pre br hr img figure figcaption table thead tbody tfoot tr td th caption dl dt dd progress meter ' +
-    'label details summary blockquote q sub sup s u wbr output form input'
+    'label details summary blockquote q sub sup s u wbr output form input select option fieldset legend'
   ).split(' '),
 );
 const SVG_ELEMENTS = new Set('svg g path circle ellipse rect line polyline polygon'.split(' '));
@@ -32,7 +32,7 @@ const VOID_ELEMENTS = new Set(['br', 'hr', 'img', 'wbr', 'input']);
 const GLOBAL_ATTRIBUTES = new Set(
   (
     'class style role title lang dir hidden tabindex alt width height type disabled datetime value max min low high ' +
-    'optimum colspan rowspan scope open loading decoding inert for placeholder readonly'
+    'optimum colspan rowspan scope open loading decoding inert for placeholder readonly inputmode checked'
   ).split(' '),
 );
 const SVG_ATTRIBUTES = new Set(
@@ -165,8 +165,10 @@ function attributeAllowed(element: string, name: string, value: string, svg: boo
   if (name === 'target') return element === 'a' && value === '_blank';
   if (name === 'rel')
     return element === 'a' && /^(?:(?:noopener|noreferrer|nofollow)(?: |$))+$/.test(value);
-  // The search box only: a text field that is never a password, a file or a button of a form.
-  if (name === 'type' && element === 'input') return value === 'search' || value === 'text';
+  // A field that is never a password, a file or a button of a form: the search box, the plan's
+  // goal and its study days.
+  if (name === 'type' && element === 'input')
+    return ['search', 'text', 'number', 'checkbox'].includes(value);
   if (RUNS_OR_LOADS.test(bare)) return false;
   if (name === 'style') return styleAllowed(value);
   if (name === 'xmlns') return value === 'http://www.w3.org/2000/svg';

@@ -39,6 +39,15 @@ describe('first frame markup: parsed against an allow-list, not matched by a pat
       expect(sanitizeFrameMarkup(html), html).toBeNull();
   });
 
+  it('keeps the plan on Today: its study days (checkboxes in a fieldset) and its goal (a number, a select)', () => {
+    const plan =
+      '<fieldset class="plan-days"><legend>Study days</legend><input type="checkbox" checked="">' +
+      '<input type="number" inputmode="numeric" min="1" value="120"><select aria-label="Unit">' +
+      '<option value="minutes">minutes</option></select></fieldset>';
+    expect(sanitizeFrameMarkup(plan)).toBe(plan);
+    expect(sanitizeFrameMarkup('<input type="file">')).toBeNull();
+  });
+
   it('refuses every element and attribute off the list, and malformed or unbalanced markup', () => {
     for (const html of [
       '<div><script>alert(1)</script></div>',
