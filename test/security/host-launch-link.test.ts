@@ -76,10 +76,17 @@ describe.skipIf(process.platform === 'win32')(
       }, 'the opener');
     }, 180_000);
 
-    afterAll(() => {
-      child.kill('SIGTERM');
+    afterAll(async () => {
+      // The host writes into its data folder while it shuts down: the folder goes once it has exited.
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const late = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(late);
+      }
       rmSync(dir, { recursive: true, force: true });
-    });
+    }, 30_000);
 
     const origin = () => /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)![1]!;
 
