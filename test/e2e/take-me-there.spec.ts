@@ -3,7 +3,15 @@ import type { Page } from '@playwright/test';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createAppCore } from '../../electron/core/app-core';
 import { expect, expectAccessible, packageVersion, test } from './fixtures';
-import { clock, demoServer, expandOrder, openScreen, startDemo, translator } from './helpers-ui';
+import {
+  clock,
+  demoServer,
+  expandOrder,
+  openScreen,
+  scrollToRow,
+  startDemo,
+  translator,
+} from './helpers-ui';
 
 const t = translator('en');
 
@@ -146,10 +154,13 @@ test.describe('take me to my lesson: the school’s own pages', () => {
       .click();
     await expect(page.getByTestId('lecture-row').first()).toBeVisible();
     // Locked lectures say until when, and have no button; the open ones each have one.
+    // The lecture list is windowed: the row is rendered once the list is scrolled to it.
     const locked = page.locator('[data-testid="lecture-row"].locked').first();
+    await scrollToRow(page, locked);
     await locked.scrollIntoViewIfNeeded();
     await expect(locked.getByTestId('lecture-lock')).toContainText('Locked until');
     await expect(locked.getByTestId('open-lecture')).toHaveCount(0);
+    await page.locator('#main').evaluate((m) => m.scrollTo(0, 0));
     const first = page.getByTestId('lecture-row').first();
     await expect(first.getByTestId('open-lecture')).toHaveAccessibleName(
       /opens the school’s site in your browser/,
