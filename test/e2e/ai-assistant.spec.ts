@@ -4,7 +4,14 @@ import { startBrowserHost } from '../../electron/browser-host/server';
 import { createAppCore } from '../../electron/core/app-core';
 import { connectMcp } from '../core/mcp-local/mcp-client';
 import { expect, packageVersion, test as base } from './fixtures';
-import { englishLeftovers, expectAccessible, SHOTS, startDemo, translator } from './helpers-ui';
+import {
+  englishLeftovers,
+  expectAccessible,
+  SHOTS,
+  slashedDates,
+  startDemo,
+  translator,
+} from './helpers-ui';
 
 /**
  * Settings > AI assistant in Chromium, both languages: off by default, turned on with the cloud
@@ -95,8 +102,10 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await expect(table).toContainText('Claude');
       await activity.scrollIntoViewIfNeeded();
       await expectAccessible(page, `assistant on with activity (${lng})`);
-      if (lng === 'zh-TW')
+      if (lng === 'zh-TW') {
         expect(await englishLeftovers(page), 'English left on the zh-TW screen').toEqual([]);
+        expect(await slashedDates(page), 'a date in another style').toEqual([]);
+      }
       await page.screenshot({ path: `${SHOTS}/assistant-activity-${lng}.png`, fullPage: true });
 
       await page.getByTestId('assistant-connect-claude-desktop').click();

@@ -156,6 +156,15 @@ export async function englishLeftovers(page: Page): Promise<string[]> {
 }
 
 /**
+ * Dates in the short style (2026/11/28, 11/28) on a zh-TW screen, where every date is written
+ * 2026年11月28日: two styles on one screen read as two kinds of date.
+ */
+export async function slashedDates(page: Page): Promise<string[]> {
+  const text = await page.locator('body').innerText();
+  return text.match(/\b\d{1,4}\/\d{1,2}(?:\/\d{1,4})?\b/g) ?? [];
+}
+
+/**
  * Text that does not fit where it is shown: the screen scrolling sideways, or a control, badge,
  * heading or cell whose content is wider than its box (and not meant to scroll). Returns a short
  * description of each.

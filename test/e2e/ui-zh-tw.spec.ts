@@ -12,6 +12,7 @@ import {
   openCourse,
   openScreen,
   scrollToRow,
+  slashedDates,
   translator,
   type NavScreen,
 } from './helpers-ui';
@@ -29,6 +30,7 @@ const zh = translator('zh-TW');
 
 async function check(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   expect(await englishLeftovers(page), `${name}: English left on a zh-TW screen`).toEqual([]);
+  expect(await slashedDates(page), `${name}: a date in another style`).toEqual([]);
   expect(await overflowing(page), `${name}: text that does not fit`).toEqual([]);
   await expectAccessible(page, `${name} (zh-TW)`);
   await page.screenshot({ path: `${SHOTS}/zh-TW-${name}.png`, fullPage: opts.fullPage ?? false });

@@ -61,6 +61,14 @@ export function formatDateTime(iso: unknown, lng: string): string {
   return formatWith(iso, lng, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/**
+ * A date and time to the second (a log's lines), in the same date style as every other date: the
+ * short style is another form in zh-TW (2026/12/8 beside 2026年12月8日).
+ */
+export function formatDateTimeSeconds(iso: unknown, lng: string): string {
+  return formatWith(iso, lng, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
 /** 754 -> "12:34"; 4354 -> "1:12:34". */
 export function formatDuration(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
@@ -175,8 +183,10 @@ export function timeZoneName(timeZone: string, lng: string): string {
 }
 
 /**
- * "Nov 23, 2026, 5:17 – 6:47 AM": one date when both ends fall on the same day. An end before its
- * start, or an unreadable end, shows the start alone; an unreadable start shows "unknown".
+ * "Nov 23, 2026, 5:17 AM – 6:47 AM": one date when both ends fall on the same day. Not
+ * Intl's formatRange: its zh-TW patterns write the date 2026/11/23, another style than every other
+ * date (2026年11月23日). An end before its start, or an unreadable end, shows the start alone; an
+ * unreadable start shows "unknown".
  */
 export function formatDateTimeRange(startIso: unknown, endIso: unknown, lng: string): string {
   const start = parseSiteDate(startIso);
@@ -184,7 +194,12 @@ export function formatDateTimeRange(startIso: unknown, endIso: unknown, lng: str
   if (!start) return unknownWord(lng);
   if (!end || end.getTime() < start.getTime()) return formatDateTime(startIso, lng);
   try {
-    return dateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).formatRange(start, end);
+    const sameDay = dateTimeFormat(lng, { dateStyle: 'medium' });
+    const endText =
+      sameDay.format(start) === sameDay.format(end)
+        ? dateTimeFormat(lng, { timeStyle: 'short' }).format(end)
+        : formatDateTime(endIso, lng);
+    return `${formatDateTime(startIso, lng)} – ${endText}`;
   } catch {
     return formatDateTime(startIso, lng);
   }

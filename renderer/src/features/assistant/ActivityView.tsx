@@ -5,6 +5,7 @@ import type { SaveOutcome } from '../../../../electron/common/files-and-invites'
 import { call } from '../../api';
 import { channelKey, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
+import { formatDateTimeSeconds } from '../../ui/format';
 
 /**
  * The "AI activity" view: every call an assistant made (time, client, what, rows, outcome,
@@ -37,7 +38,6 @@ export function ActivityView() {
       setError(e);
     }
   };
-  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' });
   const entries = q.data ?? [];
   return (
     <section
@@ -97,7 +97,7 @@ export function ActivityView() {
             <tbody>
               {entries.slice(0, 200).map((e, i) => (
                 <tr key={`${e.at}-${i}`}>
-                  <td>{time.format(new Date(e.at))}</td>
+                  <td>{formatDateTimeSeconds(e.at, i18n.language)}</td>
                   <td>{e.client}</td>
                   <td>
                     <code>{e.name}</code>{' '}
