@@ -77,7 +77,8 @@ describe.skipIf(process.platform === 'win32')(
     }, 180_000);
 
     afterAll(async () => {
-      // The host writes into its data folder while it shuts down: the folder goes once it has exited.
+      // The host writes into its data folder while it shuts down: the folder goes once it has
+      // exited.
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

@@ -189,6 +189,27 @@ describe('search: the school’s own text of every kind', () => {
   });
 });
 
+describe('search: a snippet of the body in the school’s own text', () => {
+  it('a notice’s body and an instructor’s name keep their full-width punctuation in the snippet', () => {
+    const body = '講座時間：週六（第２場）。請準時入場！';
+    const db = withSite({
+      notifications: [notification('n1', { title: 'Schedule', body })],
+      courses: [course('c1', { title: 'Design', instructorName: '王小明（講師）' })],
+    });
+    for (const query of ['週六(第2場)', '週六（第２場）', '第2場']) {
+      const hit = searchEverything(db, query, { siteIds: ['s'], kinds: ['notification'] }, NOW)[0];
+      expect(hit?.id, query).toBe('n1');
+      expect(hit!.snippet, query).toContain('[[');
+      const plain = hit!.snippet.replace(/\[\[|\]\]/g, '').replace(/^…|…$/g, '');
+      expect(body, `${query}: ${hit!.snippet}`).toContain(plain);
+      expect(hit!.snippet, query).toContain('（');
+    }
+    const teacher = searchEverything(db, '講師', { siteIds: ['s'], kinds: ['course'] }, NOW)[0];
+    expect(teacher?.id).toBe('c1');
+    expect(teacher!.snippet.replace(/\[\[|\]\]/g, '')).toBe('王小明（講師）');
+  });
+});
+
 describe('search: an order by its states, its kinds and its tickets', () => {
   it('the words are the Purchases screen’s own, in both languages', () => {
     for (const table of ['paymentState', 'refundState', 'itemType'] as const) {

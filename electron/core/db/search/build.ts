@@ -3,16 +3,12 @@ import type { SearchHitKind } from '../../../common/view-models';
 import type { PartName } from '../parts';
 import { prepared } from '../statements';
 import { countSearchGarbage, searchState } from './state';
+import { BODY_OF } from './bodies';
 import { STATE_WORDS, wordsOf } from './words';
 
 const INSERT = 'INSERT INTO search_index (title, body, site_id, kind, item_id, course_id)';
 /** Every indexed text in the index's one form (normalize.ts), as a query is matched. */
 const form = (expression: string) => `search_form(${expression})`;
-/**
- * A site's long free text (a description) is indexed up to this many characters: enough to find it
- * by, bounded.
- */
-const BODY_CHARS = 2000;
 
 /**
  * What each kind's rows hold, written at commit time in the writer (snapshot.ts): `title` is what
@@ -23,7 +19,7 @@ const BODY_CHARS = 2000;
 const INDEXED = {
   // A course by its title and its instructor's name (an instructor's hit lists their courses: a
   // search of the name).
-  course: `${INSERT} SELECT ${form('title')}, ${form("coalesce(trim(instructor_name), '')")}, site_id, 'course', id, id FROM courses WHERE site_id = @siteId`,
+  course: `${INSERT} SELECT ${form('title')}, ${form(BODY_OF.course('courses'))}, site_id, 'course', id, id FROM courses WHERE site_id = @siteId`,
   section: `${INSERT} SELECT ${form('title')}, '', site_id, 'section', id, course_id FROM sections WHERE site_id = @siteId`,
   lecture: `${INSERT} SELECT ${form('title')}, '', site_id, 'lecture', id, course_id FROM lectures WHERE site_id = @siteId`,
   // One row per name, pointing at the instructor's first course in the library's order.
@@ -51,16 +47,15 @@ const INDEXED = {
   // A payment by its own numbers: its payment code and bank (ATM, convenience store) and its
   // invoice number. Its order's number finds the order (which lists its payments); the hit is named
   // by that number, from the context.
-  payment: `${INSERT} SELECT '', ${form(`trim(coalesce(code_no, '') || ' ' || coalesce(bank_name, '') || ' ' ||
-      coalesce(CASE WHEN json_valid(invoice) AND json_type(invoice, '$.number') = 'text' THEN json_extract(invoice, '$.number') END, ''))`)},
+  payment: `${INSERT} SELECT '', ${form(BODY_OF.payment('payments'))},
       site_id, 'payment', id, NULL FROM payments WHERE site_id = @siteId ORDER BY position`,
-  product: `${INSERT} SELECT ${form('title')}, ${form(`substr(coalesce(description, ''), 1, ${BODY_CHARS})`)}, site_id, 'product', id, NULL
+  product: `${INSERT} SELECT ${form('title')}, ${form(BODY_OF.product('digital_products'))}, site_id, 'product', id, NULL
     FROM digital_products WHERE site_id = @siteId ORDER BY position`,
-  event: `${INSERT} SELECT ${form('title')}, ${form("trim(coalesce(location, '') || ' ' || ticket_name)")}, site_id, 'event', id, NULL
+  event: `${INSERT} SELECT ${form('title')}, ${form(BODY_OF.event('event_registrations'))}, site_id, 'event', id, NULL
     FROM event_registrations WHERE site_id = @siteId ORDER BY position`,
-  consulting: `${INSERT} SELECT ${form('title')}, ${form(`consultant_name || ' ' || substr(coalesce(description, ''), 1, ${BODY_CHARS})`)}, site_id,
+  consulting: `${INSERT} SELECT ${form('title')}, ${form(BODY_OF.consulting('consulting_services'))}, site_id,
       'consulting', id, course_id FROM consulting_services WHERE site_id = @siteId ORDER BY position`,
-  notification: `${INSERT} SELECT ${form('title')}, ${form('body')}, site_id, 'notification', id, NULL FROM notifications WHERE site_id = @siteId`,
+  notification: `${INSERT} SELECT ${form('title')}, ${form(BODY_OF.notification('notifications'))}, site_id, 'notification', id, NULL FROM notifications WHERE site_id = @siteId`,
 } as const satisfies Record<SearchHitKind, string>;
 
 export const ALL_KINDS = Object.keys(INDEXED) as SearchHitKind[];

@@ -3,6 +3,7 @@ import { assertNever } from '../../../common/result';
 import { knownOr, siteText, siteTextOrNull } from '../../../common/site-values';
 import { getOrder, getPayment } from '../payments';
 import { prepared } from '../statements';
+import { BODY_OF } from './bodies';
 import type { Database } from 'better-sqlite3';
 import type { ReadableDB } from '../handles';
 import type { HitRow } from './query';
@@ -31,6 +32,8 @@ type Key = { siteId: string; id: string };
 export interface HitDetail {
   readonly context: SearchHitContext;
   readonly title: string | null;
+  /** The words the hit is found by besides its title, as the school wrote them (bodies.ts). */
+  readonly body?: string | null;
 }
 const noTitle = (context: SearchHitContext): HitDetail => ({ context, title: null });
 
@@ -54,14 +57,19 @@ type ContextReader = (db: ReadableDB, key: Key, row: HitRow, now: Date) => HitDe
 /** How each kind of hit reads its row: one primary-key read each. */
 const CONTEXT_OF: { readonly [K in HitRow['kind']]: ContextReader } = {
   course: (db, key) => {
-    const c = prepared<Key, { title: string; percent: number; person: string | null }>(
+    const c = prepared<
+      Key,
+      { title: string; percent: number; person: string | null; body: string }
+    >(
       db,
-      'SELECT title, percent, instructor_name AS person FROM courses WHERE site_id = @siteId AND id = @id',
+      `SELECT c.title, c.percent, c.instructor_name AS person, ${BODY_OF.course('c')} AS body
+       FROM courses c WHERE c.site_id = @siteId AND c.id = @id`,
     ).get(key);
     return c
       ? {
           context: { ...NONE, percent: c.percent, person: siteTextOrNull(c.person) },
           title: c.title,
+          body: c.body,
         }
       : noTitle(NONE);
   },
@@ -111,42 +119,48 @@ const CONTEXT_OF: { readonly [K in HitRow['kind']]: ContextReader } = {
     };
     return { context, title: o.title };
   },
-  payment: (db, _key, row, now) => {
+  payment: (db, key, row, now) => {
     const p = getPayment(db, row.site_id, row.item_id, now);
-    return noTitle(
-      p
-        ? {
-            ...NONE,
-            tradeNo: p.tradeNo,
-            amount: { value: p.amount, currency: p.currency },
-            paymentState: p.paymentState,
-            at: p.createdAt,
-          }
-        : NONE,
-    );
+    if (!p) return noTitle(NONE);
+    const context = {
+      ...NONE,
+      tradeNo: p.tradeNo,
+      amount: { value: p.amount, currency: p.currency },
+      paymentState: p.paymentState,
+      at: p.createdAt,
+    };
+    const body = prepared<Key, { body: string }>(
+      db,
+      `SELECT ${BODY_OF.payment('p')} AS body FROM payments p WHERE p.site_id = @siteId AND p.id = @id`,
+    ).get(key);
+    return { context, title: null, body: body?.body ?? null };
   },
   product: (db, key) =>
     titleAndTime(
       db,
       key,
-      'SELECT title, delivered_at AS at FROM digital_products WHERE site_id = @siteId AND id = @id',
+      `SELECT t.title, t.delivered_at AS at, ${BODY_OF.product('t')} AS body
+       FROM digital_products t WHERE t.site_id = @siteId AND t.id = @id`,
     ),
   event: (db, key) =>
     titleAndTime(
       db,
       key,
-      'SELECT title, starts_at AS at FROM event_registrations WHERE site_id = @siteId AND id = @id',
+      `SELECT t.title, t.starts_at AS at, ${BODY_OF.event('t')} AS body
+       FROM event_registrations t WHERE t.site_id = @siteId AND t.id = @id`,
     ),
   consulting: (db, key) => {
-    const c = prepared<Key, { title: string; person: string; course: string | null }>(
+    const c = prepared<Key, { title: string; person: string; course: string | null; body: string }>(
       db,
-      `SELECT s.title, s.consultant_name AS person, c.title AS course FROM consulting_services s
-       LEFT JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id WHERE s.site_id = @siteId AND s.id = @id`,
+      `SELECT s.title, s.consultant_name AS person, c.title AS course, ${BODY_OF.consulting('s')} AS body
+       FROM consulting_services s LEFT JOIN courses c ON c.site_id = s.site_id AND c.id = s.course_id
+       WHERE s.site_id = @siteId AND s.id = @id`,
     ).get(key);
     return c
       ? {
           context: { ...NONE, person: siteText(c.person), course: siteTextOrNull(c.course) },
           title: c.title,
+          body: c.body,
         }
       : noTitle(NONE);
   },
@@ -154,12 +168,13 @@ const CONTEXT_OF: { readonly [K in HitRow['kind']]: ContextReader } = {
     titleAndTime(
       db,
       key,
-      'SELECT title, created_at AS at FROM notifications WHERE site_id = @siteId AND id = @id',
+      `SELECT t.title, t.created_at AS at, ${BODY_OF.notification('t')} AS body
+       FROM notifications t WHERE t.site_id = @siteId AND t.id = @id`,
     ),
 };
 
 /** A row whose context is only its time (a product, an event, a notification). */
 function titleAndTime(db: Database, key: Key, sql: string): HitDetail {
-  const r = prepared<Key, { title: string; at: string }>(db, sql).get(key);
-  return r ? { context: { ...NONE, at: r.at }, title: r.title } : noTitle(NONE);
+  const r = prepared<Key, { title: string; at: string; body: string }>(db, sql).get(key);
+  return r ? { context: { ...NONE, at: r.at }, title: r.title, body: r.body } : noTitle(NONE);
 }

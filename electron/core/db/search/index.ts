@@ -35,9 +35,10 @@ export function searchEverything(
   const found = searchRows(db, query, scope);
   if (found === null) return [];
   return found.rows.map((r) => {
-    const { context, title } = contextOf(db, r, now);
+    const { context, title, body } = contextOf(db, r, now);
     const shown = siteText(title ?? r.title);
     const snippet = r.snippet ?? likeSnippet(r.title, r.body, found.parsed.terms);
+    const ofTitle = shownSnippet(snippet, r.title, shown);
     return {
       kind: r.kind,
       id: r.item_id,
@@ -47,8 +48,11 @@ export function searchEverything(
       // matching only); the index's when that row is gone since (a sync between) or no one row
       // holds it (an order's items).
       title: shown,
-      // A snippet of the title, in the title's own text too (shown.ts).
-      snippet: shownSnippet(snippet, r.title, shown),
+      // A snippet in the school's own text (shown.ts): of the title, else of the body.
+      snippet:
+        ofTitle !== snippet || body === undefined || body === null
+          ? ofTitle
+          : shownSnippet(snippet, r.body, siteText(body, Number.MAX_SAFE_INTEGER)),
       context,
     };
   });
