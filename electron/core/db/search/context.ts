@@ -110,25 +110,17 @@ const CONTEXT_OF: { readonly [K in HitRow['kind']]: ContextReader } = {
     const o = getOrder(db, row.site_id, row.item_id, now);
     if (!o) return noTitle(NONE);
     // Its items' titles as Purchases names the order (payment-views.ts toOrderView).
-    const context = {
-      ...NONE,
-      tradeNo: o.tradeNo,
-      amount: { value: o.totalAmount, currency: o.currency },
-      orderState: o.summaryState,
-      at: o.createdAt,
+    const state = { orderState: o.summaryState };
+    return {
+      context: billed(o.tradeNo, o.totalAmount, o.currency, o.createdAt, state),
+      title: o.title,
     };
-    return { context, title: o.title };
   },
   payment: (db, key, row, now) => {
     const p = getPayment(db, row.site_id, row.item_id, now);
     if (!p) return noTitle(NONE);
-    const context = {
-      ...NONE,
-      tradeNo: p.tradeNo,
-      amount: { value: p.amount, currency: p.currency },
-      paymentState: p.paymentState,
-      at: p.createdAt,
-    };
+    const state = { paymentState: p.paymentState };
+    const context = billed(p.tradeNo, p.amount, p.currency, p.createdAt, state);
     const body = prepared<Key, { body: string }>(
       db,
       `SELECT ${BODY_OF.payment('p')} AS body FROM payments p WHERE p.site_id = @siteId AND p.id = @id`,
@@ -172,6 +164,17 @@ const CONTEXT_OF: { readonly [K in HitRow['kind']]: ContextReader } = {
        FROM notifications t WHERE t.site_id = @siteId AND t.id = @id`,
     ),
 };
+
+/** An order's or a payment's line: its number, amount, time and state. */
+function billed(
+  tradeNo: string,
+  value: number,
+  currency: string,
+  at: string,
+  state: Pick<SearchHitContext, 'orderState'> | Pick<SearchHitContext, 'paymentState'>,
+): SearchHitContext {
+  return { ...NONE, tradeNo, amount: { value, currency }, at, ...state };
+}
 
 /** A row whose context is only its time (a product, an event, a notification). */
 function titleAndTime(db: Database, key: Key, sql: string): HitDetail {
