@@ -2,11 +2,12 @@ import { GraphQLError, GraphQLScalarType, Kind, type GraphQLFieldResolver } from
 import type { MemberContext, MemberData } from './context';
 import { checkFirst, decodeCursor, encodeCursor } from './cursor';
 import type { Page, PageKey } from '../store/content-sql';
-import type { EnrolledCourseRow } from '../store/content-courses';
+import { COURSE_COLUMNS, type EnrolledCourseRow } from '../store/content-courses';
 import type { ConsultingServiceRow, MeetingRow, SlotRow } from '../store/content-entitlements';
 import { PAY, type PaymentTuple } from '../store/content-payments';
 import type { NotificationRow } from '../store/content-notifications';
 import { absoluteSiteUrl } from '../covers/paths';
+import { schemaFields } from './row-fields';
 import { memberPicture } from '../oidc/claims';
 import type {
   Connection,
@@ -168,14 +169,12 @@ function courseConnection(
     page,
     (r) => ({ t: r.enrolled_at, id: r.enrollment_id }),
     (r): Node<'Course'> => ({
-      id: r.id,
-      slug: r.slug,
-      title: r.title,
-      description: r.description,
+      // The course's own columns (id, slug, title, description, instructorName, ...); the fields
+      // below are the ones the schema answers differently from the column.
+      ...schemaFields(r, COURSE_COLUMNS),
       // Stored site-relative by the seeds; the API always answers an absolute URL (README, "Course
       // covers").
       coverImageUrl: absoluteSiteUrl(r.cover_image_url, ctx.baseUrl),
-      instructorName: r.instructor_name,
       enrolledAt: r.enrolled_at,
       expireDate: r.has_lifetime_access ? null : r.expire_at,
       hasLifetimeAccess: r.has_lifetime_access === 1,

@@ -124,6 +124,11 @@ export interface SectionView {
   readonly lectures: readonly LectureView[];
 }
 
+/**
+ * A course with its contents, for the course screen. A display-only field the course query asks for
+ * (the core's db/course-display.ts) is declared here as `string | null` and filled by the core with
+ * no line of mapping; the core fails to compile when the query does not ask for it.
+ */
 export interface CourseDetail extends LibraryCourse {
   readonly sections: readonly SectionView[];
   readonly lastWatched: {

@@ -1,3 +1,6 @@
+import { Kind, type SelectionSetNode } from 'graphql';
+import { siteTextOrNull } from '../../common/site-values';
+import { CoursesQuery } from '../graphql/documents';
 import type { CourseRecord } from './records';
 
 /**
@@ -25,11 +28,57 @@ export type CourseDisplay = Omit<CourseRecord, (typeof COLUMN_FIELDS)[number]>;
 
 const columns: ReadonlySet<string> = new Set(COLUMN_FIELDS);
 
-/** The `display` column's JSON: the record's fields that no column holds. */
+/** The names a selection set asks for at `path` (a field's alias when it has one). */
+function selectedFields(set: SelectionSetNode | undefined, path: readonly string[]): string[] {
+  const fields = (set?.selections ?? []).flatMap((s) => (s.kind === Kind.FIELD ? [s] : []));
+  const [head, ...rest] = path;
+  if (head === undefined) return fields.map((f) => f.alias?.value ?? f.name.value);
+  return selectedFields(fields.find((f) => f.name.value === head)?.selectionSet, rest);
+}
+
+/**
+ * The display-only fields by name, read from the course query itself: the views fill each one
+ * (null when a stored course lacks it) without a list of their own to keep in step.
+ */
+export const COURSE_DISPLAY_FIELDS: readonly (keyof CourseDisplay & string)[] =
+  CoursesQuery.definitions
+    .flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? [d.selectionSet] : []))
+    .flatMap((set) => selectedFields(set, ['viewer', 'enrolledCourses', 'nodes']))
+    .filter((field): field is keyof CourseDisplay & string => !columns.has(field));
+
+/**
+ * The views show a display-only field as text (displayView): a field of another type (a number, a
+ * list, an object) fails to compile here, and gets its own line in the views or a column.
+ */
+export type DisplayFieldsAreText = Assert<
+  [CourseDisplay[keyof CourseDisplay]] extends [string | null] ? true : false
+>;
+type Assert<T extends true> = T;
+
+/**
+ * The `display` column's JSON: the record's fields that no column holds. A field the site sent as
+ * null is left out: it reads back as null all the same (displayView).
+ */
 export function displayJson(course: CourseRecord): string {
   return JSON.stringify(
-    Object.fromEntries(Object.entries(course).filter(([field]) => !columns.has(field))),
+    Object.fromEntries(
+      Object.entries(course).filter(([field, value]) => !columns.has(field) && value !== null),
+    ),
   );
+}
+
+/** A course's display-only fields as the views show them. */
+export type CourseDisplayView = { readonly [K in keyof CourseDisplay]: string | null };
+
+/**
+ * Every display-only field of a stored course, cleaned as any text a site sent (site-values.ts);
+ * null when the site sent none or the course was stored before the field was asked for.
+ */
+export function displayView(json: string): CourseDisplayView {
+  const stored: Partial<Record<string, unknown>> = readDisplay(json);
+  return Object.fromEntries(
+    COURSE_DISPLAY_FIELDS.map((field) => [field, siteTextOrNull(stored[field])]),
+  ) as CourseDisplayView;
 }
 
 /**

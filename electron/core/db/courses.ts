@@ -11,7 +11,7 @@ import type {
 import { assertNever } from '../../common/result';
 import { knownOr, siteNumber, siteText, siteTextOrNull } from '../../common/site-values';
 import { CoreError } from '../errors';
-import { displayJson } from './course-display';
+import { displayJson, displayView } from './course-display';
 import type { CourseRecord } from './records';
 import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
@@ -147,7 +147,7 @@ interface CourseRow {
   last_lecture_id: string | null;
   last_position_seconds: number | null;
   last_watched_at: string | null;
-  /** The display-only fields (course-display.ts readDisplay). */
+  /** The display-only fields (course-display.ts displayView). */
   display: string;
   lw_title: string | null;
   lw_duration: number | null;
@@ -480,6 +480,8 @@ function computeCourseDetail(
     }));
   const ordered = orderedLectures(db, siteId, [courseId]).get(courseId) ?? [];
   const value: CourseDetail = {
+    // The display-only fields first: a view field of the same name is the core's.
+    ...displayView(row.display),
     ...toLibraryCourse(row, now, lecturesForNextStep(ordered, row.last_lecture_id)),
     sections,
     lastWatched:

@@ -30,6 +30,11 @@ export {
 export { changingViews, forgetViews, writtenElsewhere, type ViewArea } from './view-cache';
 export { indexShortTermsInSteps, warmSummaries } from './warm';
 export { markCourseSeen } from './course-news';
+export {
+  COURSE_DISPLAY_FIELDS,
+  type CourseDisplay,
+  type CourseDisplayView,
+} from './course-display';
 export type * from './records';
 export {
   getAllSitesLibraryPage,

@@ -1,7 +1,14 @@
 import Database from 'better-sqlite3';
 import { readWrite } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { displayJson, readDisplay } from '../../../electron/core/db/course-display';
+import { print } from 'graphql';
+import {
+  COURSE_DISPLAY_FIELDS,
+  displayJson,
+  displayView,
+  readDisplay,
+} from '../../../electron/core/db/course-display';
+import { CoursesQuery } from '../../../electron/core/graphql/documents';
 import { replaceCourses } from '../../../electron/core/db/courses';
 import { migrate } from '../../../electron/core/db/migrate';
 import { MIGRATIONS } from '../../../electron/core/db/migrations';
@@ -32,6 +39,26 @@ describe("a course's display-only fields: one JSON column, no migration per fiel
       ['c2', {}],
     ]);
     db.close();
+  });
+
+  it('a field sent as null is not stored: it reads back as null all the same', () => {
+    const nulled = { ...course('c1'), language: null } as unknown as CourseRecord;
+    expect(displayJson(nulled)).toBe('{}');
+  });
+
+  it('the views fill exactly the fields the course query asks beyond the columns', () => {
+    const asked = print(CoursesQuery);
+    for (const field of COURSE_DISPLAY_FIELDS) expect(asked).toMatch(new RegExp(`\\b${field}\\b`));
+    const stored = JSON.stringify({
+      notAsked: 'x',
+      ...Object.fromEntries(COURSE_DISPLAY_FIELDS.map((f) => [f, '\u202Eab'])),
+    });
+    expect(displayView(stored)).toEqual(
+      Object.fromEntries(COURSE_DISPLAY_FIELDS.map((f) => [f, 'ab'])),
+    );
+    expect(displayView('{}')).toEqual(
+      Object.fromEntries(COURSE_DISPLAY_FIELDS.map((f) => [f, null])),
+    );
   });
 
   it('anything but a JSON object reads as no fields', () => {

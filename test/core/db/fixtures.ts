@@ -1,4 +1,5 @@
 import type { SearchHitContext } from '../../../electron/common/view-models';
+import { COURSE_DISPLAY_FIELDS, type CourseDisplay } from '../../../electron/core/db';
 import type {
   CourseRecord,
   NotificationRecord,
@@ -6,9 +7,20 @@ import type {
   SiteSnapshot,
 } from '../../../electron/core/db/records';
 
+/**
+ * Every display-only field of the course query left null (course-display.ts), so a field the query
+ * gains asks nothing of the fixtures; one that may not be null fails to compile here and gets a
+ * value.
+ */
+export function noDisplay(): CourseDisplay {
+  const none = Object.fromEntries(COURSE_DISPLAY_FIELDS.map((field) => [field, null]));
+  return none as { [K in keyof CourseDisplay]: null };
+}
+
 /** Small hand-made snapshots in the member API's shapes, for store tests that need no server. */
 export function course(id: string, overrides: Partial<CourseRecord> = {}): CourseRecord {
   return {
+    ...noDisplay(),
     id,
     slug: `slug-${id}`,
     title: `Course ${id}`,

@@ -1,4 +1,5 @@
 import type { CourseDetail, OrderView, PaymentView } from '../../../electron/common/view-models';
+import { noDisplay } from '../db/fixtures';
 
 /** View models as the offline database gives them, for the pure file writers. */
 export function paymentView(id: string, overrides: Partial<PaymentView> = {}): PaymentView {
@@ -52,6 +53,7 @@ export function orderView(
 
 export function courseDetail(overrides: Partial<CourseDetail> = {}): CourseDetail {
   return {
+    ...noDisplay(),
     courseId: 'c1',
     slug: 'knife-skills',
     title: 'Knife skills',
