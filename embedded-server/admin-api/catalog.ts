@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as ent from '../store/content-entitlements';
@@ -12,6 +11,7 @@ import {
   conflict,
   iso,
   isoDate,
+  newId,
   notFound,
   ok,
   pageOf,
@@ -25,8 +25,6 @@ import {
  * Events (events:*), digital products (digital_products:*), members (members:*), analytics
  * (analytics:read).
  */
-
-const newId = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 const eventOut = z.object({
   id: z.string(),

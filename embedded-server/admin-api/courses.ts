@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as courses from '../store/content-courses';
@@ -9,6 +8,7 @@ import {
   conflict,
   iso,
   isoDate,
+  newId,
   notFound,
   ok,
   pageOf,
@@ -22,8 +22,6 @@ import {
  * Operator routes for courses (courses:*), their curriculum (curriculum:*) and enrolments
  * (students:*).
  */
-
-const newId = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 const courseOut = z.object({
   id: z.string(),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { z, type ZodType } from 'zod';
 import type { AccessTokenInfo, HttpMethod, RequestContext, Route } from '../http/types';
@@ -50,6 +51,9 @@ export const conflict = (description: string): AdminError =>
   new AdminError(409, 'conflict', description);
 
 export const ok = (body: unknown, status = 200): AdminResult => ({ status, body });
+
+/** A new record's id: its kind's prefix and 64 random bits ("evt_9f2c…"). */
+export const newId = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 /**
  * Enrolments, deliveries and payments are for members of this school only: a user holding no role

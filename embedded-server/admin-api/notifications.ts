@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as ntf from '../store/content-notifications';
 import { membersOfSchool } from '../store/content-viewer';
 import {
-  adminRoute,
   AdminError,
+  adminRoute,
   iso,
+  newId,
   notFound,
   ok,
   pageOf,
@@ -97,7 +97,7 @@ export const notificationRoutes: Route[] = [
         );
       }
       const rows = recipients.map((userId): ntf.NotificationRow => ({
-        id: `ntf_${randomBytes(8).toString('hex')}`,
+        id: newId('ntf'),
         school_id: schoolId,
         user_id: userId,
         kind: body.kind,

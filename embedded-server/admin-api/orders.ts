@@ -3,11 +3,12 @@ import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as pay from '../store/content-payments';
 import {
-  adminRoute,
   AdminError,
+  adminRoute,
   conflict,
   iso,
   isoDate,
+  newId,
   notFound,
   ok,
   pageOf,
@@ -201,7 +202,7 @@ export const orderRoutes: Route[] = [
     run: ({ ctx, schoolId, now, params, body }) => {
       const db = ctx.server.db;
       requireSchoolMember(db, schoolId, params.userId!, 'path');
-      const id = `pay_${randomBytes(8).toString('hex')}`;
+      const id = newId('pay');
       const paid = body.paymentState === 'paid' || body.paymentState === 'manual_enrolled';
       const row: pay.PaymentRow = {
         id,
@@ -235,7 +236,7 @@ export const orderRoutes: Route[] = [
       db.transaction(() => {
         pay.insertPayment(db, row);
         pay.insertLineItem(db, {
-          id: `li_${randomBytes(8).toString('hex')}`,
+          id: newId('li'),
           payment_id: id,
           item_type: body.item.type,
           item_id: body.item.id,

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Route } from '../http/types';
 import * as rec from '../store/content-records';
 import {
   adminRoute,
   iso,
+  newId,
   notFound,
   ok,
   pageOf,
@@ -169,7 +169,7 @@ function crudWriteRoutes(area: CrudArea): Route[] {
               ctx.server.db,
               schoolId,
               area,
-              `${PREFIX[area]}_${randomBytes(8).toString('hex')}`,
+              newId(PREFIX[area]),
               body as Record<string, unknown>,
               now,
             ),
