@@ -296,6 +296,7 @@ export const ipcContract = {
         notifyPaymentDue: z.boolean().optional(),
         notifyNewNotices: z.boolean().optional(),
         notifySignIn: z.boolean().optional(),
+        notifyWeeklyDigest: z.boolean().optional(),
         remindAccessEnding: z.boolean().optional(),
         remindLectureUnlocked: z.boolean().optional(),
         remindEventStarting: z.boolean().optional(),
