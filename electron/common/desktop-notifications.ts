@@ -6,8 +6,17 @@
  * a number of hours.
  */
 
+import { digestText, type DigestSchool } from './digest-text';
+
+export type { DigestItem, DigestSchool } from './digest-text';
+
 export type DesktopNotificationKind =
-  'payment-due' | 'new-notices' | 'sign-in' | 'plan-behind' | ReminderNotificationKind;
+  | 'payment-due'
+  | 'new-notices'
+  | 'sign-in'
+  | 'plan-behind'
+  | 'weekly-digest'
+  | ReminderNotificationKind;
 
 /**
  * Reminders (electron/core/db/reminders.ts): each one notification per run, standing for `count`
@@ -52,6 +61,10 @@ export interface DesktopNotification {
    * for.
    */
   readonly reminder?: ReminderSubject;
+  /**
+   * weekly-digest: the schools named, most changes first (`count` says how many schools changed).
+   */
+  readonly digest?: readonly DigestSchool[];
   /** The screen a click opens. */
   readonly screen: 'billing' | 'notifications' | 'settings' | 'today';
   /** A reminder whose moment passed while the app was closed: the text says it comes late. */
@@ -136,6 +149,7 @@ const TEXT: Record<
             body: `“${s.title}”${where} at ${n.siteLabel} is ready to watch.`,
           };
     },
+    'weekly-digest': (n) => digestText(n.digest ?? [], n.count, 'en'),
     'plan-behind': (n) => {
       const s = subjectOf(n);
       return n.count > 1
@@ -205,6 +219,7 @@ const TEXT: Record<
           }
         : { title: '有單元解鎖了', body: `${n.siteLabel} ${course}「${s.title}」已經可以觀看。` };
     },
+    'weekly-digest': (n) => digestText(n.digest ?? [], n.count, 'zh-TW'),
     'plan-behind': (n) => {
       const s = subjectOf(n);
       return n.count > 1

@@ -15,7 +15,7 @@ import type { DesktopNotification } from './desktop-notifications';
 import { feedChannels, planChannels, reminderChannels } from './plan-contract';
 import type { AppCommand } from './shortcuts';
 import { SEARCH_HIT_KINDS } from './views/settings';
-import { archiveChannels } from './archive-contract';
+import { archiveChannels, type ArchiveProgress } from './archive-contract';
 import { changeChannels } from './changes-contract';
 import { noteChannels } from './notes-contract';
 import { downloadChannels } from './downloads-contract';
@@ -296,6 +296,7 @@ export const ipcContract = {
         notifyPaymentDue: z.boolean().optional(),
         notifyNewNotices: z.boolean().optional(),
         notifySignIn: z.boolean().optional(),
+        notifyWeeklyDigest: z.boolean().optional(),
         remindAccessEnding: z.boolean().optional(),
         remindLectureUnlocked: z.boolean().optional(),
         remindEventStarting: z.boolean().optional(),
@@ -450,6 +451,8 @@ export interface IpcEvents {
   'invite:opened': InviteOutcome;
   /** A product's saved copy or transfer changed (progress at most four times a second). */
   'downloads:changed': ProductOfflineView;
+  /** A school's archive under way (at most four times a second, and its last file). */
+  'archive:progress': ArchiveProgress;
 }
 export type EventName = keyof IpcEvents;
 export { API_GLOBAL, BROWSER_HOST_PATHS, EVENT_NAMES, PAGE_LIMIT_MAX } from './ipc-names';

@@ -22,6 +22,7 @@ export const EVENT_NAMES = [
   'updates:changed',
   'desktop:notification',
   'downloads:changed',
+  'archive:progress',
 ] as const;
 
 /** Browser host wire format (loopback HTTP). */

@@ -13,6 +13,7 @@ import {
   getLastSyncedAt,
   getNotificationsPage,
   getNotificationsSummary,
+  getChangesSince,
   getPayableInstructionsPage,
 } from './db/index';
 import { checkOfflineStore, openOfflineStore, type OfflineStore } from './worker/offline-store';
@@ -281,6 +282,7 @@ export function openDesktop(
     runReminders: ({ now, ...input }) =>
       writer.call('reminders:run', { ...input, now: new Date(now).toISOString() }),
     ruleReminders: plan.ruleReminders({ sites, writer }),
+    changesSince: (since) => getChangesSince(db, since),
     siteLabel: (siteId) => sites.getSite(siteId)?.label ?? siteId,
     log: (line, error) => (error === undefined ? log.info(line) : log.warn(line, { error })),
   });

@@ -6,6 +6,7 @@ import {
   type ReadWriteDB,
   type WritableDB,
 } from '../../electron/core/db/index';
+import * as courseNews from '../../electron/core/db/migrations/016-course-news';
 
 export type { ReadWriteDB };
 
@@ -41,7 +42,8 @@ export function openTestStore(
 /**
  * A database set back to a schema before migration 020 for an upgrade test: drops what 020 to 023
  * create (the student's notes and their index, the change record, reminder snoozes and runs, the
- * index of lectures still locked), so the migrations run again create them as on an old copy.
+ * index of lectures still locked), so the migrations run again create them as on an old copy, and
+ * puts back the badges' own table (016) that 024 folded into the change record.
  */
 export function dropSince020(db: Database): void {
   db.exec(`
@@ -51,5 +53,6 @@ export function dropSince020(db: Database): void {
     DROP TABLE IF EXISTS reminder_snoozes;
     DROP TABLE IF EXISTS reminder_runs;
     DROP INDEX IF EXISTS lectures_unlocking;
+    ${courseNews.sql}
   `);
 }

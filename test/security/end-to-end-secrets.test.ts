@@ -166,6 +166,7 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('changes:unseen');
     await call('changes:mark-seen', { upTo: 0 });
     await call('archive:site', { siteId: demo.id, language: 'en' });
+    await call('archive:cancel', { siteId: demo.id });
     await call('notes:forget-site', { siteId: 'not-a-site' });
     // The plan, the reminders' rules and the calendar feed: nothing of them carries a secret
     // either.

@@ -98,6 +98,8 @@ export interface Settings {
   readonly notifyPaymentDue: boolean;
   readonly notifyNewNotices: boolean;
   readonly notifySignIn: boolean;
+  /** One notification a week summing up what changed (core/desktop/weekly-digest.ts). */
+  readonly notifyWeeklyDigest: boolean;
   /** Reminders (electron/core/db/reminders.ts), each kind on or off. */
   readonly remindAccessEnding: boolean;
   readonly remindLectureUnlocked: boolean;

@@ -11,6 +11,7 @@ import type { Database } from 'better-sqlite3';
 import { siteText } from '../../common/site-values';
 import type { ChangeGroup, ChangeKind, ChangeView } from '../../common/view-models';
 import type { PartName } from './parts';
+import { forgetGoneCourses } from './course-news';
 import { prepared } from './statements';
 
 export const CHANGE_RECORD_KEPT = 200;
@@ -199,6 +200,7 @@ export function recordChanges(
     ...(b.products ? newItems('product-new', b.products, after.products!) : []),
     ...(b.events ? newItems('event-new', b.events, after.events!) : []),
   ];
+  if (b.courses) forgetGoneCourses(db, siteId, now);
   if (changes.length === 0) return 0;
   const insert = prepared<Record<string, string | null>>(
     db,

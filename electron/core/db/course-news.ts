@@ -1,62 +1,30 @@
 import type { Database } from 'better-sqlite3';
-import type { CourseRecord } from './records';
 import { prepared } from './statements';
 import { changingViews } from './view-cache';
 import type { WritableDB } from './handles';
 
 /**
- * "New since last sync": the lectures a course gained at a sync, counted against what the saved
- * copy held before that sync (by lecture id), and kept (added up over later syncs) until the
- * student opens the course. A course new to the copy, and the first sync of a site, mark nothing:
- * everything in them is new, so nothing stands out.
+ * "New since last sync": the lectures a course gained, read from the change record
+ * (change-record.ts `lectures-new`, added up over syncs) until the student opens the course
+ * (`course_seen_at`, migration 024). The record already leaves out a course new to the copy and the
+ * first sync of a site: everything in them is new, so nothing stands out.
  */
 
-/** The saved copy's courses and their lecture ids, read before a sync rewrites them. */
-export type LecturesBefore = ReadonlyMap<string, ReadonlySet<string>>;
-
-export function lecturesBefore(db: Database, siteId: string): LecturesBefore {
-  const before = new Map<string, Set<string>>();
-  for (const c of prepared<{ siteId: string }, { id: string }>(
-    db,
-    'SELECT id FROM courses WHERE site_id = @siteId',
-  ).all({ siteId })) {
-    before.set(c.id, new Set());
-  }
-  for (const l of prepared<{ siteId: string }, { courseId: string; id: string }>(
-    db,
-    'SELECT course_id AS courseId, id FROM lectures WHERE site_id = @siteId',
-  ).all({ siteId })) {
-    before.get(l.courseId)?.add(l.id);
-  }
-  return before;
-}
+/** The badge's count of course `c` (the alias the library's views use), over the partial index. */
+export const NEW_LECTURES_SQL = `coalesce((SELECT sum(json_extract(r.detail, '$.count')) FROM change_record r
+    WHERE r.site_id = c.site_id AND r.course_id = c.id AND r.kind = 'lectures-new' AND r.course_seen_at IS NULL), 0)`;
 
 /**
- * After the rewrite: adds each kept course's gained lectures, and forgets courses no longer in the
- * copy.
+ * A course gone from the saved copy takes its badge with it: should it come back, it comes back as
+ * a course added, with no lectures new.
  */
-export function noteNewLectures(
-  db: Database,
-  siteId: string,
-  before: LecturesBefore,
-  records: readonly CourseRecord[],
-): void {
-  const add = prepared<{ siteId: string; courseId: string; n: number }>(
+export function forgetGoneCourses(db: Database, siteId: string, now: string): void {
+  prepared<{ siteId: string; now: string }>(
     db,
-    `INSERT INTO course_news (site_id, course_id, new_lectures) VALUES (@siteId, @courseId, @n)
-     ON CONFLICT (site_id, course_id) DO UPDATE SET new_lectures = new_lectures + excluded.new_lectures`,
-  );
-  for (const c of records) {
-    const had = before.get(c.id);
-    if (!had) continue;
-    let gained = 0;
-    for (const s of c.sections) for (const l of s.lectures) if (!had.has(l.lectureId)) gained++;
-    if (gained > 0) add.run({ siteId, courseId: c.id, n: gained });
-  }
-  prepared<{ siteId: string }>(
-    db,
-    'DELETE FROM course_news WHERE site_id = @siteId AND course_id NOT IN (SELECT id FROM courses WHERE site_id = @siteId)',
-  ).run({ siteId });
+    `UPDATE change_record SET course_seen_at = @now
+     WHERE site_id = @siteId AND kind = 'lectures-new' AND course_seen_at IS NULL
+       AND course_id NOT IN (SELECT id FROM courses WHERE site_id = @siteId)`,
+  ).run({ siteId, now });
 }
 
 /**
@@ -68,12 +36,11 @@ export function markCourseSeen(db: WritableDB, siteId: string, courseId: string)
     siteId,
     (cleared: boolean) => (cleared ? ['library'] : []),
     () =>
-      prepared<{ siteId: string; courseId: string }>(
+      prepared<{ siteId: string; courseId: string; now: string }>(
         db,
-        'DELETE FROM course_news WHERE site_id = @siteId AND course_id = @courseId',
-      ).run({
-        siteId,
-        courseId,
-      }).changes > 0,
+        `UPDATE change_record SET course_seen_at = @now
+         WHERE site_id = @siteId AND course_id = @courseId AND kind = 'lectures-new'
+           AND course_seen_at IS NULL`,
+      ).run({ siteId, courseId, now: new Date().toISOString() }).changes > 0,
   );
 }

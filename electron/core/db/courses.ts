@@ -17,7 +17,7 @@ import { nextOffset, pageOf, type PageRequest } from './paging';
 import { bool, prepared } from './statements';
 import { cachedView, nextBoundary } from './view-cache';
 import { isFirstCoursesCommit, recordCompletions } from './completions';
-import { lecturesBefore, noteNewLectures } from './course-news';
+import { NEW_LECTURES_SQL } from './course-news';
 import {
   LECTURES_SQL,
   shownLectureState,
@@ -38,7 +38,8 @@ export const EXPIRES_SOON_MS = 14 * 24 * 60 * 60 * 1000;
 
 /**
  * Replaces the site's courses with its sections and lectures (ON DELETE CASCADE removes the old
- * children), noting the lectures each course gained against what it held before (course-news.ts).
+ * children). What each course gained is the change record's business (change-record.ts), which
+ * the "new since last sync" badges read (course-news.ts).
  */
 export function replaceCourses(
   db: Database,
@@ -46,7 +47,6 @@ export function replaceCourses(
   records: readonly CourseRecord[],
 ): void {
   const firstCommit = isFirstCoursesCommit(db, siteId);
-  const before = lecturesBefore(db, siteId);
   prepared<{ siteId: string }>(db, 'DELETE FROM courses WHERE site_id = @siteId').run({ siteId });
   const insertCourse = prepared<Record<string, unknown>>(
     db,
@@ -114,7 +114,6 @@ export function replaceCourses(
     }
   });
   recordCompletions(db, siteId, firstCommit);
-  noteNewLectures(db, siteId, before, records);
 }
 
 /** A stable sort by position: equal positions keep the site's order. */
@@ -166,7 +165,7 @@ const COURSE_COLUMNS = `
   ${LECTURES_SQL.left} AS left_lectures,
   ${LECTURES_SQL.secondsLeft} AS left_seconds,
   ${LECTURES_SQL.tailDone} AS tail_done,
-  coalesce((SELECT n.new_lectures FROM course_news n WHERE n.site_id = c.site_id AND n.course_id = c.id), 0) AS new_lectures`;
+  ${NEW_LECTURES_SQL} AS new_lectures`;
 /** The last watched lecture and its section, for "continue watching". */
 const LAST_WATCHED_JOINS = `
   LEFT JOIN lectures l ON l.site_id = c.site_id AND l.id = c.last_lecture_id

@@ -9,6 +9,7 @@ import type { CoreHandlers, IpcHandlers } from '../../common/ipc-contract';
 import { withResults } from '../../common/result';
 import { distinctSiteLabel } from '../../common/site-values';
 import type {
+  ChangeView,
   NotificationView,
   PaymentView,
   Settings,
@@ -26,6 +27,7 @@ import { shouldSyncOnWake, type WakeTrigger } from './background';
 import { createNotifier, type Notifier } from './notifier';
 import type { ReminderGroup, ReminderKind } from '../db/index';
 import { enabledReminders, reminderNotifications } from './reminders';
+import { WeeklyDigest } from './weekly-digest';
 
 /** What a host gives to update itself: electron-updater, adapted (electron/main/updater.ts). */
 export interface DesktopUpdater {
@@ -65,6 +67,8 @@ export interface DesktopServicesDeps {
   readonly ruleReminders?: {
     due(syncedSiteId: string | null): Promise<readonly DesktopNotification[]>;
   };
+  /** The change record since an ISO time, every site (the weekly digest). */
+  readonly changesSince?: (since: string) => readonly ChangeView[];
   /** A site's name for the notification text (its id when it is gone). */
   readonly siteLabel: (siteId: string) => string;
   readonly log: (line: string, error?: unknown) => void;
@@ -130,6 +134,7 @@ interface DesktopParts {
   readonly updates: UpdateController;
   readonly notifier: Notifier;
   readonly notify: (notification: DesktopNotification) => void;
+  readonly digest: WeeklyDigest | null;
 }
 
 /** The installed-app services (see above) as a part. */
@@ -139,6 +144,7 @@ export class DesktopServicesPart implements DesktopServices {
   readonly #notify: (notification: DesktopNotification) => void;
   readonly updates: UpdateController;
   readonly notifier: Notifier;
+  readonly #digest: WeeklyDigest | null;
   readonly handlers: DesktopServices['handlers'];
   #lastWakeSyncAt: number | null = null;
 
@@ -149,6 +155,7 @@ export class DesktopServicesPart implements DesktopServices {
     this.#notify = parts.notify;
     this.updates = parts.updates;
     this.notifier = parts.notifier;
+    this.#digest = parts.digest;
     const { updates } = parts;
     this.handlers = withResults<
       Pick<CoreHandlers, 'updates:get-state' | 'updates:check' | 'updates:restart'>
@@ -197,7 +204,14 @@ export class DesktopServicesPart implements DesktopServices {
       notify,
       onError: (error) => deps.log('notifications: could not be decided or remembered', error),
     });
-    return new DesktopServicesPart({ deps, work, updates, notifier, notify });
+    return new DesktopServicesPart({
+      deps,
+      work,
+      updates,
+      notifier,
+      notify,
+      digest: await openDigest(deps, notify),
+    });
   }
 
   track<T>(work: Promise<T>): Promise<T> {
@@ -210,6 +224,12 @@ export class DesktopServicesPart implements DesktopServices {
 
   async remind(syncedSiteId: string | null): Promise<void> {
     const deps = this.#deps;
+    try {
+      // Each reminders' tick and each sync: the digest sends itself when its week is over.
+      await this.#digest?.run();
+    } catch (error) {
+      deps.log('weekly digest: could not be decided or remembered', error);
+    }
     try {
       if (deps.ruleReminders) {
         for (const n of await deps.ruleReminders.due(syncedSiteId)) this.#notify(n);
@@ -246,6 +266,23 @@ export class DesktopServicesPart implements DesktopServices {
   close(): void {
     this.updates.close();
   }
+}
+
+function openDigest(
+  deps: DesktopServicesDeps,
+  notify: (n: DesktopNotification) => void,
+): Promise<WeeklyDigest> | null {
+  const changesSince = deps.changesSince;
+  if (!changesSince) return null;
+  return WeeklyDigest.open({
+    file: join(deps.dataDir, 'digest.json'),
+    now: deps.now,
+    enabled: () => deps.settings().notifyWeeklyDigest,
+    changesSince,
+    siteLabel: (siteId) =>
+      distinctSiteLabel({ id: siteId, label: deps.siteLabel(siteId) }, deps.sites()),
+    notify,
+  });
 }
 
 export function createDesktopServices(deps: DesktopServicesDeps): Promise<DesktopServices> {

@@ -13,6 +13,14 @@ import type { ArchiveFile } from './archive';
 
 const PARTIAL = /^\..+\.partial-[0-9a-f]{16}$/;
 
+/** Thrown when the archive's signal is aborted: its partial folder is gone by then. */
+export class ArchiveCancelled extends Error {
+  constructor() {
+    super('The archive was cancelled.');
+    this.name = 'ArchiveCancelled';
+  }
+}
+
 /** Partial folders left by an archive that never finished (the app was killed while writing it). */
 export async function removePartialArchives(parent: string): Promise<number> {
   let removed = 0;
@@ -45,13 +53,15 @@ function freeName(parent: string, name: string): string {
 /**
  * Writes `files` as the folder `parent/name` (or `name-2`... when taken), reporting each file
  * written. Returns the folder's path. Every path is relative and made of safe names (archive.ts);
- * anything leaving the folder is refused.
+ * anything leaving the folder is refused. An aborted `signal` stops it between two files or before
+ * the rename, and the partial folder is removed: a cancel leaves no half archive.
  */
 export async function writeArchiveFolder(
   parent: string,
   name: string,
   files: readonly ArchiveFile[],
   onFile?: (written: number, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<string> {
   await mkdir(parent, { recursive: true });
   await removePartialArchives(parent);
@@ -60,11 +70,13 @@ export async function writeArchiveFolder(
   try {
     let written = 0;
     for (const f of files) {
+      if (signal?.aborted) throw new ArchiveCancelled();
       if (f.path.split('/').some((part) => part === '' || part === '.' || part === '..'))
         throw new Error(`archive path ${JSON.stringify(f.path)} leaves its folder`);
       await writeFlushed(join(temp, ...f.path.split('/')), f.body);
       onFile?.(++written, files.length);
     }
+    if (signal?.aborted) throw new ArchiveCancelled();
     const final = join(parent, freeName(parent, name));
     await rename(temp, final);
     return final;

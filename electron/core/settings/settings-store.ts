@@ -25,6 +25,8 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   notifyPaymentDue: true,
   notifyNewNotices: true,
   notifySignIn: true,
+  // On like the other kinds: it says something only in a week when something changed, once.
+  notifyWeeklyDigest: true,
   remindAccessEnding: true,
   remindLectureUnlocked: true,
   remindEventStarting: true,
@@ -50,6 +52,7 @@ const settingsSchema = z.object({
   notifyPaymentDue: z.boolean().catch(DEFAULT_SETTINGS.notifyPaymentDue),
   notifyNewNotices: z.boolean().catch(DEFAULT_SETTINGS.notifyNewNotices),
   notifySignIn: z.boolean().catch(DEFAULT_SETTINGS.notifySignIn),
+  notifyWeeklyDigest: z.boolean().catch(DEFAULT_SETTINGS.notifyWeeklyDigest),
   remindAccessEnding: z.boolean().catch(DEFAULT_SETTINGS.remindAccessEnding),
   remindLectureUnlocked: z.boolean().catch(DEFAULT_SETTINGS.remindLectureUnlocked),
   remindEventStarting: z.boolean().catch(DEFAULT_SETTINGS.remindEventStarting),

@@ -78,6 +78,7 @@ describe('a school archive (real site, real core)', () => {
       siteId: site.id,
       language: 'en',
     });
+    if (made.cancelled) throw new Error('the archive was not cancelled');
     const folder = join(dir, 'app', 'Archives', made.folder);
     const files = filesUnder(folder).map((f) => relative(folder, f).split('\\').join('/'));
     expect(files).toContain('index.html');

@@ -13,11 +13,22 @@ import {
   type ChannelArgs,
 } from '../../helpers/test-core';
 import type { Channel } from '../../../electron/common/ipc-contract';
+import {
+  commitSnapshot,
+  ensureSite,
+  getLibraryPage,
+  getUnseenChanges,
+  markCourseSeen,
+} from '../../../electron/core/db';
+import * as m016 from '../../../electron/core/db/migrations/016-course-news';
+import { course } from './fixtures';
+import { closeDatabases, NOW, openDb, tempFile } from './pages-scaffold';
 
 /**
- * "New since last sync" (db/course-news.ts) against a real site: lectures the school adds to a
- * course between two syncs show on that course only, add up over syncs until the course is opened,
- * and opening it clears them. The first sync marks nothing (everything is new then).
+ * "New since last sync" (db/course-news.ts, read from the change record) against a real site:
+ * lectures the school adds to a course between two syncs show on that course only, add up over
+ * syncs until the course is opened, and opening it clears them. The first sync marks nothing
+ * (everything is new then).
  */
 describe('new lectures since the last sync (real site, real core)', () => {
   let dir: string;
@@ -119,5 +130,47 @@ describe('new lectures since the last sync (real site, real core)', () => {
     const after = await call('library:list', { siteId: site.id });
     expect(after.find((c) => c.courseId === a!.courseId)?.newLectures).toBe(1);
     expect(after.find((c) => c.courseId === b!.courseId)?.newLectures).toBe(0);
+  });
+});
+
+/**
+ * A copy from before migration 024 kept the badges in their own table (016), and the change record
+ * (021) may already hold some of the same lectures: after the upgrade each course shows the count
+ * it showed before, once, and Today is not told them again.
+ */
+describe('the badges of a copy written before 024', () => {
+  afterEach(closeDatabases);
+
+  it('keeps the counts the old table held, once, and clears them when the course is opened', () => {
+    const file = tempFile();
+    const old = openDb(file);
+    ensureSite(old, 's', NOW);
+    commitSnapshot(old, 's', { courses: [course('c1'), course('c2')] });
+    // Back to schema 023: no course_seen_at, the badges in course_news.
+    old.exec(`
+      DROP INDEX change_record_course_news;
+      ALTER TABLE change_record DROP COLUMN course_seen_at;
+      ${m016.sql}
+      INSERT INTO course_news (site_id, course_id, new_lectures) VALUES ('s', 'c1', 3);
+      INSERT INTO change_record (site_id, at, kind, item_id, course_id, title, detail)
+        VALUES ('s', '2026-06-09T00:00:00.000Z', 'lectures-new', 'c1', 'c1', 'Course c1', '{"count":2}');
+    `);
+    old.pragma('user_version = 23');
+    old.close();
+
+    const db = openDb(file);
+    const badges = () =>
+      Object.fromEntries(
+        getLibraryPage(db, 's', NOW, { limit: 100 }).items.map((c) => [c.courseId, c.newLectures]),
+      );
+    expect(badges()).toEqual({ c1: 3, c2: 0 });
+    expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'course_news'").all()).toEqual(
+      [],
+    );
+    // Today still has the one change 021 recorded, not the count carried over.
+    expect(getUnseenChanges(db, ['s']).flatMap((g) => g.changes.map((c) => c.count))).toEqual([2]);
+    expect(markCourseSeen(db, 's', 'c1')).toBe(true);
+    expect(badges()).toEqual({ c1: 0, c2: 0 });
+    expect(markCourseSeen(db, 's', 'c1')).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ import * as m020 from './020-notes';
 import * as m021 from './021-change-record';
 import * as m022 from './022-reminder-snoozes';
 import * as m023 from './023-lectures-unlocking';
+import * as m024 from './024-course-news-record';
 
 export interface Migration {
   readonly version: number;
@@ -57,5 +58,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m021,
   m022,
   m023,
+  m024,
 ];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -9,6 +9,7 @@ const KINDS = [
   { key: 'notifyPaymentDue', label: 'desktop.notify.paymentDue' },
   { key: 'notifyNewNotices', label: 'desktop.notify.newNotices' },
   { key: 'notifySignIn', label: 'desktop.notify.signIn' },
+  { key: 'notifyWeeklyDigest', label: 'desktop.notify.weeklyDigest' },
 ] as const satisfies readonly { key: keyof Settings; label: string }[];
 
 /** Settings > Notifications on this computer: each kind of OS notification on or off. */
