@@ -11,6 +11,7 @@ import { RuleReminders } from '../desktop/rule-reminders';
 import { feedEvents, feedName, type FeedLanguage } from '../export/feed';
 import { PlanPreferences } from '../settings/plan-preferences';
 import { createCalendarFeedHandlers } from './calendar-feed';
+import { PlanCache } from './plan-cache';
 import { createPlanHandlers, planChoices } from './plan';
 import { createReminderRuleHandlers } from './reminder-rules';
 import type { AppServices } from './services';
@@ -24,6 +25,7 @@ export interface PlanServicesDeps extends Pick<AppServices, 'db' | 'clock' | 'se
 export class PlanServices {
   readonly prefs: PlanPreferences;
   readonly feed: CalendarFeed;
+  readonly plans: PlanCache;
   #deps: PlanServicesDeps;
 
   constructor(deps: PlanServicesDeps) {
@@ -33,6 +35,11 @@ export class PlanServices {
       file: join(deps.dataDir, 'plan.json'),
       legacy: () => deps.settings.current(),
     });
+    this.plans = new PlanCache({
+      db,
+      choices: () => planChoices(this.prefs),
+      revision: () => this.prefs.revision(),
+    });
     this.feed = new CalendarFeed({
       dataDir: deps.dataDir,
       now: () => clock.now(),
@@ -40,9 +47,8 @@ export class PlanServices {
       name: () => feedName(this.#language()),
       events: (studyBlocks) => {
         const now = clock.now();
-        const plans = studyBlocks
-          ? buildPlanView(db, planChoices(this.prefs), now, timeZone, null)
-          : null;
+        // Today's plan when it is still the one a build now would make (plan-cache.ts).
+        const plans = studyBlocks ? this.plans.forStudyBlocks(now, timeZone) : null;
         return feedEvents(db, {
           now,
           timeZone,
@@ -98,6 +104,7 @@ export class PlanServices {
         clock,
         sites: s.sites,
         prefs: this.prefs,
+        plans: this.plans,
         onChange: () => void this.feed.refresh(),
       }),
       ...createCalendarFeedHandlers({
