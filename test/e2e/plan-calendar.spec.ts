@@ -92,6 +92,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       expect(cal.getAllSubcomponents('vevent').length).toBeGreaterThan(0);
       const folder = mkdtempSync(join(tmpdir(), 'ld-e2e-feed-'));
       try {
+        // The browser host has no folder dialog: the folder is typed.
+        await expect(feed.getByTestId('feed-folder-choose')).toHaveCount(0);
         await feed.getByTestId('feed-folder').fill(folder);
         await feed.getByTestId('feed-folder-save').click();
         await expect(feed.getByTestId('feed-file')).toContainText('learning-desktop.ics');

@@ -43,6 +43,8 @@ export interface CalendarFeedDeps {
   readonly settings: () => Promise<FeedSettings>;
   readonly saveSettings: (patch: Partial<FeedSettings>) => Promise<FeedSettings>;
   readonly log: (line: string, error?: unknown) => void;
+  /** The host shows the system's folder dialog (the app); absent in the browser host. */
+  readonly canChooseFolder: boolean;
 }
 
 const hashOf = (e: CalendarEvent) =>
@@ -207,6 +209,7 @@ export class CalendarFeed {
       httpUrl: http,
       studyBlocks: s.studyBlocks,
       items: this.#items,
+      canChooseFolder: this.#deps.canChooseFolder,
     };
   }
 

@@ -10,7 +10,7 @@ import { CalendarFeed } from '../desktop/calendar-feed';
 import { RuleReminders } from '../desktop/rule-reminders';
 import { feedEvents, feedName, type FeedLanguage } from '../export/feed';
 import { PlanPreferences } from '../settings/plan-preferences';
-import { createCalendarFeedHandlers } from './calendar-feed';
+import { createCalendarFeedHandlers, type ChooseFolder } from './calendar-feed';
 import { PlanCache } from './plan-cache';
 import { createPlanHandlers, planChoices } from './plan';
 import { createReminderRuleHandlers } from './reminder-rules';
@@ -20,6 +20,8 @@ export interface PlanServicesDeps extends Pick<AppServices, 'db' | 'clock' | 'se
   readonly dataDir: string;
   readonly timeZone: string;
   readonly log: (line: string, error?: unknown) => void;
+  /** The system's folder dialog for the kept .ics file (the app only). */
+  readonly chooseFolder?: ChooseFolder;
 }
 
 export class PlanServices {
@@ -60,6 +62,7 @@ export class PlanServices {
       settings: () => this.prefs.feed(),
       saveSettings: (patch) => this.prefs.setFeed(patch),
       log: deps.log,
+      canChooseFolder: deps.chooseFolder !== undefined,
     });
   }
 
@@ -110,6 +113,7 @@ export class PlanServices {
       ...createCalendarFeedHandlers({
         feed: this.feed,
         saveSettings: (patch) => this.prefs.setFeed(patch),
+        ...(this.#deps.chooseFolder ? { chooseFolder: this.#deps.chooseFolder } : {}),
       }),
       ...createReminderRuleHandlers({
         sites: s.sites,
