@@ -89,6 +89,11 @@ export interface CalendarFeedView {
   readonly httpUrl: string | null;
   readonly studyBlocks: boolean;
   readonly items: number;
+  /**
+   * Whether the host can show the system's folder dialog (the app); the browser host cannot, and
+   * the folder is typed.
+   */
+  readonly canChooseFolder: boolean;
 }
 
 const siteId = z.string().min(1).max(100);
@@ -173,6 +178,11 @@ export const reminderChannels = {
       })
       .strict(),
   ),
+  /**
+   * The system's folder dialog, then the folder kept as by calendar:set-feed; null when the student
+   * cancelled. Refused where there is no dialog (the browser host).
+   */
+  'calendar:choose-folder': channel<CalendarFeedView | null>()(z.undefined()),
 } as const;
 
 export const feedChannels = {

@@ -34,7 +34,30 @@ export type AppCommand =
       readonly command: 'open-notification';
       readonly screen: 'billing' | 'notifications' | 'settings' | 'today';
       readonly siteId: string | null;
+      /**
+       * A reminder's first item: Today focuses its snooze buttons (the OS's notification offers
+       * them on macOS only).
+       */
+      readonly snooze?: NotificationSnoozeTarget;
     };
+
+/** The item of a reminder whose snooze buttons the click lands on (SnoozeButtons' own props). */
+export interface NotificationSnoozeTarget {
+  readonly kind: string;
+  readonly siteId: string;
+  readonly subjectId: string;
+}
+
+/** The target of a notification's snooze, from what the notification carries. */
+export function snoozeTargetOf(snooze: {
+  readonly kind: string;
+  readonly items: readonly { readonly siteId: string; readonly subjectId: string }[];
+}): NotificationSnoozeTarget | undefined {
+  const first = snooze.items[0];
+  return first
+    ? { kind: snooze.kind, siteId: first.siteId, subjectId: first.subjectId }
+    : undefined;
+}
 
 export interface Shortcut {
   /** Stable id; its label is `desktop.shortcuts.<id>` in the renderer's i18n files. */

@@ -33,6 +33,7 @@ import { CoreError } from './errors';
 import { type FileDelivery } from './export/service';
 import { type Emit } from './handlers/services';
 import { createFirstScreenStore, type FirstScreenStore } from './desktop/first-screen';
+import type { ChooseFolder } from './handlers/calendar-feed';
 import { PlanServices } from './handlers/plan-services';
 import type { ClientPlaces, McpLaunch } from './mcp-local/clients';
 import { type Logger } from './log';
@@ -107,6 +108,11 @@ export interface AppCoreOptions {
    * Never opens it.
    */
   readonly showItemInFolder?: (path: string) => void | Promise<void>;
+  /**
+   * The system's folder dialog (Electron: dialog.showOpenDialog) for where the calendar file is
+   * kept; absent in the browser host, where the folder is typed.
+   */
+  readonly chooseFolder?: ChooseFolder;
   /** The zone exported dates are written in (default: this computer's). */
   readonly timeZone?: string;
   /**
@@ -381,6 +387,7 @@ export async function openPlan(
     dataDir: options.dataDir,
     timeZone: options.timeZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     log: (line, error) => log.warn(line, { error }),
+    ...(options.chooseFolder ? { chooseFolder: options.chooseFolder } : {}),
   });
   await plan.open();
   return plan;

@@ -15,6 +15,7 @@ import {
   type DesktopNotification,
   SNOOZE_ACTIONS,
 } from '../common/desktop-notifications';
+import { snoozeTargetOf } from '../common/shortcuts';
 import type { ReminderRuleKind } from '../common/plan-contract';
 import type { Settings } from '../common/view-models';
 import type { AppCore } from '../core/app-core';
@@ -88,14 +89,17 @@ class DesktopNotifier {
     shown.add(notification);
     if (shown.size > MAX_KEPT_NOTIFICATIONS) shown.delete(shown.values().next().value!);
     const done = () => shown.delete(notification);
-    // A click opens the screen the notification is about.
+    // A click opens the screen the notification is about; a reminder's lands on its item, the
+    // snooze buttons focused (the only snooze Windows and Linux offer).
     notification.on('click', () => {
       done();
       const win = this.#showWindow();
+      const target = n.snooze ? snoozeTargetOf(n.snooze) : undefined;
       win.webContents.send('app:command', {
         command: 'open-notification',
         screen: n.screen,
         siteId: n.siteId,
+        ...(target ? { snooze: target } : {}),
       });
     });
     notification.on('close', done);

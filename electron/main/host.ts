@@ -12,6 +12,7 @@ import { buildApplicationMenu } from './menu';
 import { createElectronUpdater } from './updater';
 import { handleAppProtocol } from './app-protocol';
 import { listenForInviteLinks, registerInviteScheme } from './invite-links';
+import { createFolderDialog } from './folder-dialog';
 import { createSaveDialogDelivery } from './save-file';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
@@ -206,6 +207,8 @@ class ElectronHost {
       // Files the student asks for (purchase CSV, receipt PDF, calendar reminder) go where a
       // save dialog says.
       deliverFile: createSaveDialogDelivery(() => this.#win),
+      // The calendar file's folder is chosen in the system's dialog (the browser host types it).
+      chooseFolder: createFolderDialog(() => this.#win),
       // A saved product file that does not open inside the app is shown in its folder, never
       // opened or run.
       showItemInFolder: (path) => shell.showItemInFolder(path),

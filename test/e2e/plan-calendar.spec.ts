@@ -73,6 +73,10 @@ for (const lng of ['en', 'zh-TW'] as const) {
       await payment.getByTestId('lead-custom-add').click();
       await expect(payment.getByTestId('lead-2880')).toBeChecked();
       await expect(payment.getByTestId('lead-720')).toBeChecked();
+      // Consulting: no switch, and the reason (the school never says which meetings are yours).
+      const consulting = rules.getByTestId('rule-consulting-unavailable');
+      await expect(consulting).toContainText(t('reminderRules.consultingUnavailable'));
+      await expect(rules.getByTestId('rule-consulting-on')).toHaveCount(0);
       await rules.getByTestId('quiet-on').click();
       await expect(rules.getByTestId('quiet-hours').locator('input[type="time"]')).toHaveCount(2);
 
@@ -88,6 +92,8 @@ for (const lng of ['en', 'zh-TW'] as const) {
       expect(cal.getAllSubcomponents('vevent').length).toBeGreaterThan(0);
       const folder = mkdtempSync(join(tmpdir(), 'ld-e2e-feed-'));
       try {
+        // The browser host has no folder dialog: the folder is typed.
+        await expect(feed.getByTestId('feed-folder-choose')).toHaveCount(0);
         await feed.getByTestId('feed-folder').fill(folder);
         await feed.getByTestId('feed-folder-save').click();
         await expect(feed.getByTestId('feed-file')).toContainText('learning-desktop.ics');

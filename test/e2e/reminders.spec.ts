@@ -147,6 +147,10 @@ test.describe('browser host: reminders', () => {
       ).__notifications[0]!.instance.onclick?.(),
     );
     await expect(page.getByTestId('nav-today')).toHaveAttribute('aria-current', 'page');
+    // ... and lands on the event's row, its snooze buttons focused (the snooze a notification
+    // offers only on macOS).
+    const row = page.locator('[data-testid="today-attention"][data-kind="event-soon"]');
+    await expect(row.getByTestId('snooze-hour')).toBeFocused();
   });
 
   test('in Chinese, at the first reminder the page asks (politely, in the page) before the browser shows anything', async ({

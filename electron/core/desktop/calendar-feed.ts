@@ -43,6 +43,8 @@ export interface CalendarFeedDeps {
   readonly settings: () => Promise<FeedSettings>;
   readonly saveSettings: (patch: Partial<FeedSettings>) => Promise<FeedSettings>;
   readonly log: (line: string, error?: unknown) => void;
+  /** The host shows the system's folder dialog (the app); absent in the browser host. */
+  readonly canChooseFolder: boolean;
 }
 
 const hashOf = (e: CalendarEvent) =>
@@ -59,6 +61,8 @@ export class CalendarFeed {
   #writtenAt: string | null = null;
   #lastError: string | null = null;
   #items = 0;
+  /** Whether the build under way changed a revision (calendar-feed.json is then written). */
+  #changed = false;
 
   constructor(deps: CalendarFeedDeps) {
     this.#deps = deps;
@@ -140,9 +144,11 @@ export class CalendarFeed {
   async build(): Promise<string> {
     const settings = await this.#deps.settings();
     const now = this.#deps.now();
+    this.#changed = false;
     const events = this.#deps.events(settings.studyBlocks).map((e) => this.#revised(e, now));
     this.#items = events.length;
-    await this.#saveRevisions();
+    // A build that changed no revision (a subscriber's refresh, most syncs) writes nothing.
+    if (this.#changed) await this.#saveRevisions();
     return serializeCalendar(events, {
       stamp: new Date(now),
       name: this.#deps.name(),
@@ -158,6 +164,7 @@ export class CalendarFeed {
       known?.hash === hash
         ? known
         : { hash, sequence: known ? known.sequence + 1 : 0, modified: new Date(now).toISOString() };
+    if (rev !== known) this.#changed = true;
     this.#revisions.delete(e.uid);
     this.#revisions.set(e.uid, rev);
     return { ...e, sequence: rev.sequence, lastModified: new Date(rev.modified) };
@@ -202,6 +209,7 @@ export class CalendarFeed {
       httpUrl: http,
       studyBlocks: s.studyBlocks,
       items: this.#items,
+      canChooseFolder: this.#deps.canChooseFolder,
     };
   }
 

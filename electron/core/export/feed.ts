@@ -10,6 +10,7 @@ import type { Database } from 'better-sqlite3';
 import type { CoursePlanView } from '../../common/plan-contract';
 import { siteText } from '../../common/site-values';
 import { localDay, localInstant } from '../../common/zoned-time';
+import { prepared } from '../db/index';
 import { inFourDigitYears } from './dates';
 import { uuidV5, type CalendarEvent } from './ics';
 
@@ -57,15 +58,34 @@ function instant(iso: unknown): Date | null {
 
 /** The UID of one item: school, kind and id; nothing readable about the student (RFC 7986 §5.3). */
 export function feedUid(siteId: string, kind: string, id: string): string {
-  return `${uuidV5(`feed\n${siteId}\n${kind}\n${id}`)}@learning-desktop`;
+  const name = `feed\n${siteId}\n${kind}\n${id}`;
+  let uid = uids.get(name);
+  if (uid === undefined) {
+    uid = `${uuidV5(name)}@learning-desktop`;
+    if (uids.size >= UIDS_KEPT) uids.clear();
+    uids.set(name, uid);
+  }
+  return uid;
 }
+
+/**
+ * The UIDs made so far: a build makes the same thousand again, and each is a SHA-1 (bounded: a
+ * school's ids are untrusted in number).
+ */
+const uids = new Map<string, string>();
+const UIDS_KEPT = 20_000;
 
 type Row = Record<string, unknown>;
 const ms = (column: string) => `CAST(unixepoch(${column}, 'subsec') * 1000 AS INTEGER)`;
 
 /** The rows of one kind, of the schools in the list only. */
 function rows(db: Database, sql: string, input: FeedInput): Row[] {
-  const all = db.prepare(sql).all({ now: input.now, limit: FEED_ITEMS_PER_KIND }) as Row[];
+  // Compiled once per connection (db/statements.ts): a subscriber's refresh and every sync build
+  // it.
+  const all = prepared<{ now: number; limit: number }, Row>(db, sql).all({
+    now: input.now,
+    limit: FEED_ITEMS_PER_KIND,
+  });
   return all.filter((r) => input.siteIds.has(String(r['site_id'])));
 }
 

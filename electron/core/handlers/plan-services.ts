@@ -10,7 +10,8 @@ import { CalendarFeed } from '../desktop/calendar-feed';
 import { RuleReminders } from '../desktop/rule-reminders';
 import { feedEvents, feedName, type FeedLanguage } from '../export/feed';
 import { PlanPreferences } from '../settings/plan-preferences';
-import { createCalendarFeedHandlers } from './calendar-feed';
+import { createCalendarFeedHandlers, type ChooseFolder } from './calendar-feed';
+import { PlanCache } from './plan-cache';
 import { createPlanHandlers, planChoices } from './plan';
 import { createReminderRuleHandlers } from './reminder-rules';
 import type { AppServices } from './services';
@@ -19,11 +20,14 @@ export interface PlanServicesDeps extends Pick<AppServices, 'db' | 'clock' | 'se
   readonly dataDir: string;
   readonly timeZone: string;
   readonly log: (line: string, error?: unknown) => void;
+  /** The system's folder dialog for the kept .ics file (the app only). */
+  readonly chooseFolder?: ChooseFolder;
 }
 
 export class PlanServices {
   readonly prefs: PlanPreferences;
   readonly feed: CalendarFeed;
+  readonly plans: PlanCache;
   #deps: PlanServicesDeps;
 
   constructor(deps: PlanServicesDeps) {
@@ -33,6 +37,11 @@ export class PlanServices {
       file: join(deps.dataDir, 'plan.json'),
       legacy: () => deps.settings.current(),
     });
+    this.plans = new PlanCache({
+      db,
+      choices: () => planChoices(this.prefs),
+      revision: () => this.prefs.revision(),
+    });
     this.feed = new CalendarFeed({
       dataDir: deps.dataDir,
       now: () => clock.now(),
@@ -40,9 +49,8 @@ export class PlanServices {
       name: () => feedName(this.#language()),
       events: (studyBlocks) => {
         const now = clock.now();
-        const plans = studyBlocks
-          ? buildPlanView(db, planChoices(this.prefs), now, timeZone, null)
-          : null;
+        // Today's plan when it is still the one a build now would make (plan-cache.ts).
+        const plans = studyBlocks ? this.plans.forStudyBlocks(now, timeZone) : null;
         return feedEvents(db, {
           now,
           timeZone,
@@ -54,6 +62,7 @@ export class PlanServices {
       settings: () => this.prefs.feed(),
       saveSettings: (patch) => this.prefs.setFeed(patch),
       log: deps.log,
+      canChooseFolder: deps.chooseFolder !== undefined,
     });
   }
 
@@ -98,11 +107,13 @@ export class PlanServices {
         clock,
         sites: s.sites,
         prefs: this.prefs,
+        plans: this.plans,
         onChange: () => void this.feed.refresh(),
       }),
       ...createCalendarFeedHandlers({
         feed: this.feed,
         saveSettings: (patch) => this.prefs.setFeed(patch),
+        ...(this.#deps.chooseFolder ? { chooseFolder: this.#deps.chooseFolder } : {}),
       }),
       ...createReminderRuleHandlers({
         sites: s.sites,

@@ -1,14 +1,17 @@
 import type { CoreHandlers } from '../../common/ipc-contract';
 import { isKnownTimeZone } from '../../common/zoned-time';
-import { buildCoursePlan, buildPlanView, type PlanChoices } from '../db/index';
+import { buildCoursePlan, type PlanChoices } from '../db/index';
 import { CoreError } from '../errors';
 import type { PlanPreferences } from '../settings/plan-preferences';
+import type { PlanCache } from './plan-cache';
 import type { AppServices } from './services';
 
 type PlanChannels = 'plan:get' | 'plan:course' | 'plan:set-goal' | 'plan:set-study-days';
 
 export interface PlanHandlerDeps extends Pick<AppServices, 'db' | 'clock' | 'sites'> {
   readonly prefs: PlanPreferences;
+  /** Builds Today's plan and keeps it for the feed's study blocks. */
+  readonly plans: PlanCache;
   /** Something the plan shows changed (a goal, the study days): the feed's study blocks follow. */
   readonly onChange?: () => void;
 }
@@ -38,13 +41,7 @@ export function createPlanHandlers(d: PlanHandlerDeps): Pick<CoreHandlers, PlanC
   };
   return {
     'plan:get': async ({ timeZone }) => {
-      const view = buildPlanView(
-        d.db,
-        planChoices(d.prefs),
-        d.clock.now(),
-        zone(timeZone),
-        oldestSync(),
-      );
+      const view = d.plans.build(d.clock.now(), zone(timeZone), oldestSync());
       const sites = known();
       return { ...view, courses: view.courses.filter((c) => sites.has(c.siteId)) };
     },

@@ -90,6 +90,7 @@ export interface PlanPreferencesDeps {
 export class PlanPreferences {
   #deps: PlanPreferencesDeps;
   #state: PlanFile = EMPTY;
+  #revision = 0;
   #queue = createKeyedQueue();
 
   constructor(deps: PlanPreferencesDeps) {
@@ -103,6 +104,12 @@ export class PlanPreferences {
     } catch {
       this.#state = EMPTY;
     }
+    this.#revision++;
+  }
+
+  /** Grows with every change of the preferences: what was computed from older ones is stale. */
+  revision(): number {
+    return this.#revision;
   }
 
   studyDays(): readonly number[] {
@@ -226,5 +233,6 @@ export class PlanPreferences {
       },
     );
     this.#state = next;
+    this.#revision++;
   }
 }

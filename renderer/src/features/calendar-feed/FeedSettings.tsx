@@ -11,7 +11,8 @@ import { formatDateTime } from '../../ui/format';
 /**
  * Settings > Calendar subscription: the webcal:// address a desktop calendar subscribes to while
  * the app runs, the .ics file kept in a folder after every sync, and plainly that a web calendar
- * cannot reach this computer.
+ * cannot reach this computer. The app chooses the folder in the system's dialog; typing it stays,
+ * and is the only way in the browser host.
  */
 export function FeedSettings() {
   const { t, i18n } = useTranslation();
@@ -24,6 +25,17 @@ export function FeedSettings() {
     try {
       const v: CalendarFeedView = await call('calendar:set-feed', input);
       client.setQueryData(channelKey('calendar:feed'), v);
+      setError(null);
+      setFolder(null);
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
+  // The app's folder dialog; cancelled, nothing changes.
+  const choose = async () => {
+    try {
+      const v = await call('calendar:choose-folder');
+      if (v) client.setQueryData(channelKey('calendar:feed'), v);
       setError(null);
       setFolder(null);
     } catch (e) {
@@ -65,9 +77,19 @@ export function FeedSettings() {
           data-testid="feed-folder"
         />
         <span className="plan-goal">
+          {v.canChooseFolder && (
+            <button
+              type="button"
+              className="button small primary"
+              onClick={() => void choose()}
+              data-testid="feed-folder-choose"
+            >
+              {t('feed.chooseFolder')}
+            </button>
+          )}
           <button
             type="button"
-            className="button small primary"
+            className={v.canChooseFolder ? 'button small' : 'button small primary'}
             disabled={!folder}
             onClick={() => folder && void save({ folder })}
             data-testid="feed-folder-save"

@@ -7,7 +7,11 @@ import {
   type DesktopNotification,
   type ReminderNotificationKind,
 } from '../../../../electron/common/desktop-notifications';
-import { matchShortcut, type AppCommand } from '../../../../electron/common/shortcuts';
+import {
+  matchShortcut,
+  snoozeTargetOf,
+  type AppCommand,
+} from '../../../../electron/common/shortcuts';
 import { call, onEvent } from '../../api';
 import { useApp } from '../../state/context';
 import { historyDirection } from '../../state/history-entries';
@@ -15,7 +19,7 @@ import { Dialog } from '../../ui/Dialog';
 import { browserIsMac, useHostInfo } from '../../state/platform';
 import { ShortcutsList } from './ShortcutsList';
 import { CommandPalette } from '../palette/index';
-import { askBrowserOnce, ReminderPrompt } from '../reminders/index';
+import { askBrowserOnce, focusSnoozeOf, ReminderPrompt } from '../reminders/index';
 
 /**
  * Carries out what the application menu, a keyboard shortcut or an OS notification's click asks
@@ -55,7 +59,9 @@ export function AppCommands() {
           return c.direction === 'back' ? history.back() : history.forward();
         case 'open-notification':
           if (c.siteId && sites.some((s) => s.id === c.siteId)) selectSite(c.siteId);
-          return navigate({ screen: c.screen });
+          navigate({ screen: c.screen });
+          if (c.snooze) focusSnoozeOf(c.snooze);
+          return;
       }
     },
     [navigate, site, sites, selectSite],
@@ -74,7 +80,13 @@ export function AppCommands() {
       const shown = new Notification(title, { body, tag: n.id });
       shown.onclick = () => {
         window.focus();
-        run({ command: 'open-notification', screen: n.screen, siteId: n.siteId });
+        const target = n.snooze ? snoozeTargetOf(n.snooze) : undefined;
+        run({
+          command: 'open-notification',
+          screen: n.screen,
+          siteId: n.siteId,
+          ...(target ? { snooze: target } : {}),
+        });
         shown.close();
       };
     },

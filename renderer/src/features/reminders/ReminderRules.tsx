@@ -14,7 +14,11 @@ import { channelKey, useChannel } from '../../query';
 import { ErrorState } from '../../ui/ErrorState';
 import './reminders.css';
 
-/** Kinds with one moment (no lead time to choose), and the one the school's data cannot serve. */
+/**
+ * Kinds with one moment (no lead time to choose), and the one the school's data cannot serve: a
+ * consulting service's meetings are everyone's, none marked the student's (service spec,
+ * "Consulting service"), and it has no booking window; the core never reminds of it.
+ */
 const FIXED: ReadonlySet<ReminderRuleKind> = new Set(['lecture-unlocked', 'plan-behind']);
 const UNAVAILABLE: ReadonlySet<ReminderRuleKind> = new Set(['consulting']);
 
@@ -143,7 +147,7 @@ function KindRow({
     );
   if (UNAVAILABLE.has(kind))
     return (
-      <div className="reminder-kind">
+      <div className="reminder-kind" data-testid={`rule-${kind}-unavailable`}>
         <p>
           <strong>{t(`reminderRules.kind.${kind}`)}</strong>
         </p>

@@ -36,7 +36,13 @@ export function SnoozeButtons({
       </span>
     );
   return (
-    <span className="snooze-buttons" data-testid="snooze">
+    <span
+      className="snooze-buttons"
+      data-testid="snooze"
+      data-kind={kind}
+      data-site-id={siteId}
+      data-subject-id={subjectId}
+    >
       <button
         type="button"
         className="button small"

@@ -6,3 +6,4 @@ export { ReminderSettings } from './ReminderSettings';
 export { askBrowserOnce } from './web-permission';
 export { ReminderRules } from './ReminderRules';
 export { SnoozeButtons } from './SnoozeButtons';
+export { focusSnoozeOf } from './snooze-focus';
