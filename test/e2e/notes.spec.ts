@@ -19,7 +19,8 @@ async function opensTab(page: Page, click: () => Promise<void>): Promise<Page> {
  */
 for (const lng of ['en', 'zh-TW'] as const) {
   test.describe(`notes at a moment of a lecture (${lng})`, () => {
-    test.use({ locale: lng });
+    // Signed in from the start: the note is written on the synced copy, not after a sign-in.
+    test.use({ locale: lng, signedInDemo: true });
     const t = translator(lng);
     const word = lng === 'en' ? 'zebrafish' : '斑馬魚筆記';
 

@@ -7,6 +7,9 @@ import { startDemo } from './helpers-ui';
  * Chromium. The site menu shows each one's host beside the label, so the student can tell which
  * school is which (the OS notifications say the same: test/security/hostile-notifications.test.ts).
  */
+// The demo's sign-in is host-sign-in.spec.ts's subject: this one starts signed in.
+test.use({ signedInDemo: true });
+
 test('a second school with the same name: the site menu shows both hosts', async ({
   page,
   context,

@@ -31,6 +31,8 @@ interface SiteCourse {
 }
 
 test.describe('screens: details the student reads, against the demo site', () => {
+  // Signed in from the start: the details are read from the synced copy, not the sign-in.
+  test.use({ signedInDemo: true });
   test('course locks and durations, library access lines, billing states, consulting booked times', async ({
     page,
     context,
