@@ -44,6 +44,7 @@ export {
   getOrder,
   getOrdersPage,
   getPayableInstructionsPage,
+  getPayableUntil,
   getPayment,
   getSpendingByYear,
 } from './payments';
@@ -75,7 +76,9 @@ export {
 } from './search';
 export {
   getCourseProgressRows,
+  getPacePage,
   getProgressSummary,
+  getWeekProgress,
   weekCounter,
   WEEKS_SHOWN,
   type CourseProgressRow,
