@@ -6,18 +6,18 @@
  * the answer's check and the log line), and in process (the server's own share).
  * - tool call p95 per tool (target <= 50 ms), 100 calls each after one warm-up call;
  * - process start to the first `initialize` answer (target <= 500 ms), median and p95 of 10 starts:
- *   first the built server in plain Node (what a student runs: the out/main chunk the app's --mcp
- *   mode loads, or cli.ts bundled by esbuild when there is no build), then `npm run mcp` (tsx
+ *   first the built server in plain Node (what a student runs: the server's code bundled, cli.ts by
+ *   esbuild, as the app's --mcp mode loads its chunk), then `npm run mcp` (tsx
  *   compiling the sources), then the built main bundle under the electron stand-in when out/main
  *   exists (Electron's own start is in none of them).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { openOfflineDatabase } from '../../electron/core/db';
 import { closeOfflineDatabase } from '../../electron/core/db/open';
 import { CONSENT_CATEGORIES } from '../../electron/core/mcp-local/consent';
@@ -221,6 +221,10 @@ function timeStart(
       else resolvePromise(ms);
     });
     child.once('error', reject);
+    // A server that dies before answering fails the bench instead of leaving it waiting.
+    child.once('exit', (code) => {
+      if (!out.includes('\n')) reject(new Error(`exited with ${code} before answering`));
+    });
     child.stdin.write(
       `${JSON.stringify({
         jsonrpc: '2.0',
@@ -236,21 +240,12 @@ function timeStart(
   });
 }
 
-/** The built server and how plain Node starts it with a data folder. */
+/**
+ * The server's code bundled, as plain Node starts it with a data folder. The out/main chunk the
+ * app's --mcp mode loads cannot be timed alone: it imports the shared code from out/main/index.js,
+ * which imports `electron`. So cli.ts is bundled here by esbuild (the same modules, one file).
+ */
 async function builtServer(): Promise<{ label: string; args: (dataDir: string) => string[] }> {
-  const chunk = existsSync('out/main/chunks')
-    ? readdirSync('out/main/chunks').find((f) => /^stdio-.*\.js$/.test(f))
-    : undefined;
-  if (chunk) {
-    const url = pathToFileURL(resolve('out/main/chunks', chunk)).href;
-    const driver = (dataDir: string) =>
-      `const { runStdioServer } = await import(${JSON.stringify(url)}); ` +
-      `await runStdioServer({ dataDir: ${JSON.stringify(dataDir)}, version: 'bench' });`;
-    return {
-      label: 'built server chunk (out/main, plain Node)',
-      args: (d) => ['--input-type=module', '-e', driver(d)],
-    };
-  }
   // Beside node_modules, so the native SQLite addon (left out of the bundle) resolves.
   const outfile = resolve('.bench/mcp-server.mjs');
   const { build } = await import('esbuild');
