@@ -80,7 +80,7 @@ export function createHostFiles(clock: { now(): number } = Date): HostFiles {
         'Content-Disposition': `attachment; filename="${h.file.fileName}"`,
         'Content-Security-Policy': "default-src 'none'; sandbox",
       });
-      res.end(Buffer.from(h.file.body, 'utf8'));
+      res.end(h.file.bytes ? Buffer.from(h.file.bytes) : Buffer.from(h.file.body, 'utf8'));
       return true;
     },
   };

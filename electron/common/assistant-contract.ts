@@ -7,6 +7,7 @@ import {
   ASSISTANT_CATEGORIES,
   ASSISTANT_CLIENTS,
   type AssistantActivityView,
+  type AssistantBundlePreview,
   type AssistantConnectPreview,
   type AssistantRequestView,
   type AssistantView,
@@ -57,6 +58,10 @@ export const assistantChannels = {
   /** The exact file (and command) a connect button would write, before anything is written. */
   'assistant:connect-preview': channel<AssistantConnectPreview>()(client),
   'assistant:connect': channel<{ path: string; backup: string | null }>()(client),
+  /** The Claude Desktop bundle's manifest and files, before anything is written. */
+  'assistant:bundle-preview': channel<AssistantBundlePreview>()(none),
+  /** The bundle (.mcpb) itself, where the student chooses (a save dialog, Downloads first). */
+  'assistant:save-bundle': channel<SaveOutcome>()(none),
   /** The activity log, newest first. */
   'assistant:activity': channel<AssistantActivityView[]>()(none),
   'assistant:clear-activity': channel<void>()(none),

@@ -81,6 +81,13 @@ export interface AssistantConnectPreview {
   readonly connected: boolean;
 }
 
+/** The Claude Desktop bundle (.mcpb) as it will be written: its name, manifest and files. */
+export interface AssistantBundlePreview {
+  readonly fileName: string;
+  readonly manifest: string;
+  readonly files: readonly string[];
+}
+
 export interface AssistantActivityView {
   readonly at: string;
   readonly client: string;

@@ -24,6 +24,7 @@ import { createViewHandlers } from './handlers/views';
 import { createMediaHandlers } from './handlers/media';
 import type { PlanServices } from './handlers/plan-services';
 import { createAssistantHandlers } from './handlers/assistant';
+import { CHECKOUT_ICON } from './mcp-local/bundle';
 import { checkoutLaunch } from './mcp-local/launch';
 import { createArchiveHandlers } from './handlers/archive';
 import { createChangeHandlers } from './handlers/changes';
@@ -74,6 +75,10 @@ function studentHandlers(options: AppCoreOptions, services: AppServices) {
         env: process.env,
       },
       deliver: fileDelivery(options),
+      bundle: {
+        version: options.version,
+        iconPath: options.mcpIcon ?? CHECKOUT_ICON,
+      },
     }),
   };
 }

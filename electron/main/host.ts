@@ -17,7 +17,7 @@ import { createSaveDialogDelivery } from './save-file';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { appUrlFor, createMainWindow, isTrustedSender } from './window';
 import { externalUrl } from '../common/external-url';
-import { mcpLaunch } from './mcp-mode';
+import { mcpIcon, mcpLaunch } from './mcp-mode';
 
 /**
  * What the host is started with: where its bundles are, its log and the log file named
@@ -213,6 +213,7 @@ class ElectronHost {
       // opened or run.
       showItemInFolder: (path) => shell.showItemInFolder(path),
       mcpLaunch: mcpLaunch(sqliteBinding),
+      mcpIcon: mcpIcon(),
     });
   }
 

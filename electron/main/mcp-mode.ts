@@ -1,4 +1,5 @@
 import { app } from 'electron';
+import { join } from 'node:path';
 import type { McpLaunch } from '../core/mcp-local/clients';
 
 /**
@@ -42,4 +43,14 @@ export function mcpLaunch(sqliteBinding: string | undefined): McpLaunch {
     args: [app.getAppPath(), MCP_FLAG],
     ...(sqliteBinding ? { env: { LEARNING_DESKTOP_SQLITE_BINDING: sqliteBinding } } : {}),
   };
+}
+
+/**
+ * The icon the Claude Desktop bundle carries: build/icon.png, copied beside app.asar when packaged
+ * (extraResources, as the tray's).
+ */
+export function mcpIcon(): string {
+  return app.isPackaged
+    ? join(process.resourcesPath, 'tray.png')
+    : join(app.getAppPath(), 'build', 'icon.png');
 }

@@ -11,8 +11,11 @@ import type { ExportFile, FileDelivery } from '../core/export/service';
  */
 export function createSaveDialogDelivery(parent: () => BrowserWindow | null): FileDelivery {
   return async (file: ExportFile): Promise<SaveOutcome> => {
-    const data =
-      file.kind === 'receipt' ? await printToPdf(file.body) : Buffer.from(file.body, 'utf8');
+    const data = file.bytes
+      ? Buffer.from(file.bytes)
+      : file.kind === 'receipt'
+        ? await printToPdf(file.body)
+        : Buffer.from(file.body, 'utf8');
     const options = {
       defaultPath: join(app.getPath('downloads'), file.fileName),
       filters: filtersFor(file),
@@ -38,6 +41,8 @@ function filtersFor(file: ExportFile): FileFilter[] {
       return [{ name: 'PDF', extensions: ['pdf'] }];
     case 'md':
       return [{ name: 'Markdown', extensions: ['md'] }];
+    case 'mcpb':
+      return [{ name: 'MCP Bundle', extensions: ['mcpb'] }];
   }
 }
 

@@ -5,20 +5,19 @@
  * that client (the SDK's Client over stdio: the JSON-RPC round trip, the consent read, the view,
  * the answer's check and the log line), and in process (the server's own share).
  * - tool call p95 per tool (target <= 50 ms), 100 calls each after one warm-up call;
- * - process start to the first `initialize` answer (target <= 500 ms), median and p95 of 10 starts,
- *   for the
- * built server chunk in Node, the built main bundle in --mcp mode (out/main, the code the app
- * ships, under Node
- * with the electron stand-in; Electron's own start is not in it) and `npm run mcp` (tsx compiling
- * the sources).
+ * - process start to the first `initialize` answer (target <= 500 ms), median and p95 of 10 starts:
+ *   first the built server in plain Node (what a student runs: the server's code bundled, cli.ts by
+ *   esbuild, as the app's --mcp mode loads its chunk), then `npm run mcp` (tsx
+ *   compiling the sources), then the built main bundle under the electron stand-in when out/main
+ *   exists (Electron's own start is in none of them).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { openOfflineDatabase } from '../../electron/core/db';
 import { closeOfflineDatabase } from '../../electron/core/db/open';
 import { CONSENT_CATEGORIES } from '../../electron/core/mcp-local/consent';
@@ -222,6 +221,10 @@ function timeStart(
       else resolvePromise(ms);
     });
     child.once('error', reject);
+    // A server that dies before answering fails the bench instead of leaving it waiting.
+    child.once('exit', (code) => {
+      if (!out.includes('\n')) reject(new Error(`exited with ${code} before answering`));
+    });
     child.stdin.write(
       `${JSON.stringify({
         jsonrpc: '2.0',
@@ -235,6 +238,31 @@ function timeStart(
       })}\n`,
     );
   });
+}
+
+/**
+ * The server's code bundled, as plain Node starts it with a data folder. The out/main chunk the
+ * app's --mcp mode loads cannot be timed alone: it imports the shared code from out/main/index.js,
+ * which imports `electron`. So cli.ts is bundled here by esbuild (the same modules, one file).
+ */
+async function builtServer(): Promise<{ label: string; args: (dataDir: string) => string[] }> {
+  // Beside node_modules, so the native SQLite addon (left out of the bundle) resolves.
+  const outfile = resolve('.bench/mcp-server.mjs');
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [CLI],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    outfile,
+    logLevel: 'warning',
+  });
+  return {
+    label: 'built server (cli.ts bundled, plain Node)',
+    args: (d) => [outfile, '--data-dir', d],
+  };
 }
 
 async function startFigures(dataDir: string): Promise<BenchResult[]> {
@@ -254,58 +282,55 @@ async function startFigures(dataDir: string): Promise<BenchResult[]> {
       note: `p95 ${percentile(times, 95).toFixed(0)} ms over ${STARTS} starts; target <= 500 ms`,
     });
   };
+  // What a student runs: the server's code bundled and loaded by plain Node, as the app's --mcp
+  // mode loads its chunk (out/main/chunks/stdio-*.js after `npm run build`; without a build, the
+  // same entry bundled here by esbuild). No tsx, no loader hooks.
+  const built = await builtServer();
+  await measure(built.label, process.execPath, built.args(dataDir), { PATH: process.env['PATH'] });
+  await measure(
+    'npm run mcp (tsx, from a checkout)',
+    process.execPath,
+    ['--import', 'tsx', CLI, '--data-dir', dataDir],
+    { PATH: process.env['PATH'] },
+  );
   const bundle = resolve('out/main/index.js');
-  // The server's chunk of the built bundle alone, in Node without loader hooks: what --mcp loads
-  // after Electron's own start (the stand-in below answers `import 'electron'` through a hook
-  // thread, which slows every import).
-  const chunk = existsSync('out/main/chunks')
-    ? readdirSync('out/main/chunks').find((f) => /^stdio-.*\.js$/.test(f))
-    : undefined;
-  if (chunk) {
-    const url = pathToFileURL(resolve('out/main/chunks', chunk)).href;
-    const driver = `const { runStdioServer } = await import(${JSON.stringify(url)}); await runStdioServer({ dataDir: process.env.LD_DATA, version: 'bench' });`;
-    await measure(
-      'built server chunk (Node, no hooks)',
-      process.execPath,
-      ['--input-type=module', '-e', driver],
-      {
-        PATH: process.env['PATH'],
-        LD_DATA: dataDir,
-      },
-    );
-  }
   if (existsSync(bundle)) {
     const standIn = mkdtempSync(join(tmpdir(), 'ld-bench-mcp-standin-'));
     try {
+      // The electron stand-in answers `import 'electron'` through a hook thread, which slows every
+      // import: an upper bound, not the app's figure.
       await measure(
         'built bundle --mcp (Node + stand-in)',
         process.execPath,
         [...installStandIn(standIn), bundle, '--mcp'],
-        {
-          PATH: process.env['PATH'],
-          FAKE_USER_DATA: dataDir,
-        },
+        { PATH: process.env['PATH'], FAKE_USER_DATA: dataDir },
       );
     } finally {
       rmSync(standIn, { recursive: true, force: true });
     }
   }
-  await measure(
-    'npm run mcp (tsx)',
-    process.execPath,
-    ['--import', 'tsx', CLI, '--data-dir', dataDir],
-    {
-      PATH: process.env['PATH'],
-    },
-  );
   return out;
 }
 
+/** `LD_BENCH_MCP_PARTS=tools,start` runs only those parts (inprocess, tools, start). */
+const part = (name: string) =>
+  (process.env['LD_BENCH_MCP_PARTS'] ?? 'inprocess,tools,start').split(',').includes(name);
+
+/** The synced folder kept by `LD_BENCH_MCP_DATA=<dir>` (made on the first run), or a fresh one. */
+async function dataFolder(): Promise<{ dataDir: string; ids: string[]; keep: boolean }> {
+  const kept = process.env['LD_BENCH_MCP_DATA'];
+  const ids = Array.from({ length: SCHOOLS }, (_, i) => `school-${i + 1}`);
+  if (kept && existsSync(join(kept, 'ai-assistant.json')))
+    return { dataDir: kept, ids, keep: true };
+  const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'ld-bench-mcp-'));
+  mkdirSync(dataDir, { recursive: true });
+  return { dataDir, ids: await syncSchools(dataDir), keep: kept !== undefined };
+}
+
 export async function run(): Promise<BenchResult[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ld-bench-mcp-'));
+  const t0 = performance.now();
+  const { dataDir, ids, keep } = await dataFolder();
   try {
-    const t0 = performance.now();
-    const ids = await syncSchools(dataDir);
     const seeded = performance.now() - t0;
     return [
       {
@@ -313,11 +338,11 @@ export async function run(): Promise<BenchResult[]> {
         value: seeded / 1000,
         unit: 's',
       },
-      ...(await inProcessFigures(dataDir, ids)),
-      ...(await toolFigures(dataDir, ids)),
-      ...(await startFigures(dataDir)),
+      ...(part('inprocess') ? await inProcessFigures(dataDir, ids) : []),
+      ...(part('tools') ? await toolFigures(dataDir, ids) : []),
+      ...(part('start') ? await startFigures(dataDir) : []),
     ];
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keep) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -122,6 +122,17 @@ for (const lng of ['en', 'zh-TW'] as const) {
       };
       expect(written.mcpServers['learning-desktop']!.args).toContain('--data-dir');
 
+      // Claude Desktop's bundle: the manifest first, the .mcpb only on the student's word.
+      await page.getByTestId('assistant-bundle-show').click();
+      const bundle = page.getByTestId('assistant-bundle-preview');
+      await expect(bundle.locator('pre')).toContainText('"type": "binary"');
+      await expect(bundle).toContainText('icon.png');
+      await expectAccessible(page, `assistant bundle preview (${lng})`);
+      const download = page.waitForEvent('download');
+      await page.getByTestId('assistant-bundle-save').click();
+      expect((await download).suggestedFilename()).toBe('learning-desktop.mcpb');
+      await expect(page.getByTestId('assistant-bundle-saved')).toBeVisible();
+
       // The one write: the assistant asks, the student answers here.
       await page.getByTestId('assistant-allow-mark-read').check();
       await expect

@@ -49,6 +49,7 @@ export {
   getOrder,
   getOrdersPage,
   getPayableInstructionsPage,
+  getPayableUntil,
   getPayment,
   getSpendingByYear,
 } from './payments';
@@ -80,7 +81,9 @@ export {
 } from './search';
 export {
   getCourseProgressRows,
+  getPacePage,
   getProgressSummary,
+  getWeekProgress,
   weekCounter,
   WEEKS_SHOWN,
   type CourseProgressRow,

@@ -233,6 +233,32 @@ export function getPayableInstructionsPage(
 }
 
 /**
+ * A school's payable codes whose deadline falls before `until` (epoch ms), soonest first: the
+ * upcoming dates read only the window on the partial index payments_payable, not a whole page.
+ */
+export function getPayableUntil(
+  db: ReadableDB,
+  siteId: string,
+  now: Date,
+  until: number,
+  limit: number,
+): PaymentView[] {
+  const t = now.getTime();
+  return prepared<{ siteId: string; now: number; until: number; limit: number }, PaymentRow>(
+    db,
+    // The page is chosen on the index first; only its rows are read whole (line items and all).
+    `WITH page AS (
+       SELECT id, expires_ms FROM payments WHERE site_id = @siteId AND ${PAYABLE} AND expires_ms <= @until
+       ORDER BY expires_ms, id LIMIT @limit
+     )
+     SELECT ${PAYMENT_COLUMNS} FROM page JOIN payments p ON p.site_id = @siteId AND p.id = page.id
+     ORDER BY page.expires_ms, page.id`,
+  )
+    .all({ siteId, now: t, until, limit })
+    .map((r) => toPaymentView(r, t));
+}
+
+/**
  * The payable codes of every school at once, the soonest to expire first (the Today home): one
  * statement over the partial index payments_payable, no count.
  */

@@ -59,21 +59,36 @@ export function completedWeeks(
   return { weekOf, byWeek };
 }
 
-/** Courses with an end date still ahead and lectures left, soonest end first. */
-function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[] {
+/** The courses with an end date still ahead and no completion, soonest end first (ids only). */
+function paceCandidates(db: Database, siteId: string, now: number): string[] {
+  return prepared<{ siteId: string; now: number }, { id: string }>(
+    db,
+    `SELECT c.id FROM courses c
+     WHERE c.site_id = @siteId AND c.has_lifetime_access = 0 AND c.expires_ms > @now AND c.completed_at IS NULL
+     ORDER BY c.expires_ms, c.id`,
+  )
+    .all({ siteId, now })
+    .map((r) => r.id);
+}
+
+/**
+ * What is left of the named courses (the lectures_left index, migration 017), in `ids`' order.
+ * CROSS JOIN keeps the list outside: the planner otherwise walks every course of the site for each
+ * id.
+ */
+function paceOf(db: Database, siteId: string, ids: readonly string[]): CoursePace[] {
   return prepared<
-    { siteId: string; now: number },
+    { siteId: string; ids: string },
     { id: string; title: string; expire_date: string; left_lectures: number; left_seconds: number }
   >(
     db,
     `SELECT c.id, c.title, c.expire_date,
        ${LECTURES_SQL.left} AS left_lectures,
        ${LECTURES_SQL.secondsLeft} AS left_seconds
-     FROM courses c
-     WHERE c.site_id = @siteId AND c.has_lifetime_access = 0 AND c.expires_ms > @now AND c.completed_at IS NULL
-     ORDER BY c.expires_ms, c.id`,
+     FROM json_each(@ids) j CROSS JOIN courses c ON c.site_id = @siteId AND c.id = j.value
+     ORDER BY j.key`,
   )
-    .all({ siteId, now })
+    .all({ siteId, ids: JSON.stringify(ids) })
     .filter((r) => r.left_lectures > 0)
     .map((r) => ({
       courseId: r.id,
@@ -84,13 +99,42 @@ function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[
     }));
 }
 
-/** A school's week, streak and paces at `now`, weeks counted in the student's `timeZone`. */
-export function getProgressSummary(
+/**
+ * One page of the paces: the courses with an end date ahead and lectures left, soonest end first.
+ * Only the courses up to the page's end are counted (the candidates are read by id and end date
+ * alone, then counted a page at a time), so a page costs the same at any number of courses.
+ */
+export function getPacePage(
+  db: ReadableDB,
+  siteId: string,
+  now: Date,
+  page: { readonly offset: number; readonly limit: number },
+): { items: CoursePace[]; more: boolean } {
+  const ids = paceCandidates(db, siteId, now.getTime());
+  const wanted = page.offset + page.limit + 1;
+  const found: CoursePace[] = [];
+  // A course whose lectures are all done has no pace; it is skipped and the next chunk read.
+  for (let at = 0; at < ids.length && found.length < wanted;) {
+    const chunk = ids.slice(at, at + Math.max(wanted - found.length, 20));
+    at += chunk.length;
+    found.push(...paceOf(db, siteId, chunk));
+  }
+  const items = found.slice(page.offset, page.offset + page.limit);
+  return { items, more: found.length > page.offset + page.limit };
+}
+
+/** Courses with an end date still ahead and lectures left, soonest end first. */
+function coursesWithPace(db: Database, siteId: string, now: number): CoursePace[] {
+  return paceOf(db, siteId, paceCandidates(db, siteId, now));
+}
+
+/** A school's week and streak at `now`, weeks counted in the student's `timeZone` (no paces). */
+export function getWeekProgress(
   db: ReadableDB,
   siteId: string,
   now: Date,
   timeZone: string,
-): ProgressSummary {
+): Omit<ProgressSummary, 'pace'> {
   const { weekOf, byWeek } = completedWeeks(db, siteId, now, timeZone);
   const current = weekOf(now.getTime());
   const week = (w: number): WeekProgress =>
@@ -109,6 +153,18 @@ export function getProgressSummary(
     lastWeek: week(current - 7),
     streakWeeks,
     weeks: Array.from({ length: WEEKS_SHOWN }, (_, i) => week(current - 7 * i)),
+  };
+}
+
+/** A school's week, streak and paces at `now`, weeks counted in the student's `timeZone`. */
+export function getProgressSummary(
+  db: ReadableDB,
+  siteId: string,
+  now: Date,
+  timeZone: string,
+): ProgressSummary {
+  return {
+    ...getWeekProgress(db, siteId, now, timeZone),
     pace: coursesWithPace(db, siteId, now.getTime()),
   };
 }

@@ -33,11 +33,13 @@ export interface ExportFile {
    * 'receipt' is an HTML document the host turns into a PDF (Electron) or a print view (browser
    * host).
    */
-  readonly kind: 'csv' | 'ics' | 'receipt' | 'md';
+  readonly kind: 'csv' | 'ics' | 'receipt' | 'md' | 'mcpb';
   /** A suggested name, safe on every file system (letters, digits, '.', '_', '-'). */
   readonly fileName: string;
   readonly mimeType: string;
   readonly body: string;
+  /** A binary file's content (the assistant's bundle, a zip); `body` is then empty. */
+  readonly bytes?: Uint8Array;
   /**
    * Receipts only: the same document for a browser's print view, loading the browser host's print
    * script (BROWSER_HOST_PATHS.print) that opens the print dialog; `body` has no script at all (PDF

@@ -6,6 +6,7 @@ import { CoreError } from '../errors';
 import { diagnoseAssistantConnection } from '../doctor/assistant-connection';
 import type { FileDelivery } from '../export/service';
 import { ActivityLog } from '../mcp-local/activity-log';
+import { buildBundle, BUNDLE_FILE_NAME, previewBundle } from '../mcp-local/bundle';
 import {
   ASSISTANT_CLIENTS,
   configPath,
@@ -32,6 +33,8 @@ type AssistantChannel =
   | 'assistant:update'
   | 'assistant:connect-preview'
   | 'assistant:connect'
+  | 'assistant:bundle-preview'
+  | 'assistant:save-bundle'
   | 'assistant:activity'
   | 'assistant:clear-activity'
   | 'assistant:export-activity'
@@ -47,6 +50,8 @@ export interface AssistantHandlerDeps extends Pick<AppServices, 'db' | 'sites'> 
   /** Where the clients keep their files (the student's home; tests: a temporary one). */
   readonly places: ClientPlaces;
   readonly deliver: FileDelivery;
+  /** The Claude Desktop bundle: the app's version and the icon (a PNG) it carries. */
+  readonly bundle: { readonly version: string; readonly iconPath: string };
 }
 
 /**
@@ -73,6 +78,15 @@ export function createAssistantHandlers(
     },
     'assistant:connect-preview': ({ client }) => previewConnect(client, d.launch, d.places),
     'assistant:connect': ({ client }) => connectClient(client, d.launch, d.places),
+    'assistant:bundle-preview': async () => previewBundle(d.launch, bundleInfo(d)),
+    'assistant:save-bundle': async () =>
+      d.deliver({
+        kind: 'mcpb',
+        fileName: BUNDLE_FILE_NAME,
+        mimeType: 'application/zip',
+        body: '',
+        bytes: await buildBundle(d.launch, bundleInfo(d), d.bundle.iconPath),
+      }),
     'assistant:activity': async () => activity.read(),
     'assistant:clear-activity': async () => activity.clear(),
     'assistant:export-activity': () =>
@@ -162,6 +176,11 @@ function requestView(d: AssistantHandlerDeps, r: MarkReadRequest): AssistantRequ
     { id: r.id, at: r.at, client: r.client, siteId: r.siteId, schoolLabel: site.label, notices },
   ];
 }
+
+const bundleInfo = (d: AssistantHandlerDeps) => ({
+  version: d.bundle.version,
+  platform: d.places.platform,
+});
 
 function synced(db: ReadableDB): boolean {
   return listSiteIds(db).some((id) => getLastSyncedAt(db, id) !== null);

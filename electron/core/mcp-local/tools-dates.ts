@@ -2,7 +2,7 @@
  * Upcoming dates across the schools: unlocks, access ends, payment deadlines and registered events.
  */
 import { z } from 'zod';
-import { getEntitlements, getPayableInstructionsPage } from '../db/index';
+import { getEntitlements, getPayableUntil } from '../db/index';
 import { prepared } from '../db/index';
 import { freshness, paymentCode, schoolsFor, type ToolContext } from './context';
 import { envelope, framed, siteIdArg } from './output-schemas';
@@ -33,13 +33,14 @@ const none = {
 const ms = (column: string) => `CAST(unixepoch(${column}, 'subsec') * 1000 AS INTEGER)`;
 
 function courseDates(ctx: ToolContext, siteId: string, from: number, to: number): DateRow[] {
-  // The partial index of locked lectures (migration 010) keeps this a handful of rows at any size.
+  // The partial index of the locked lectures with a date (migration 023) keeps this a handful of
+  // rows at any size; left to itself the planner took the site's index and read every lecture.
   const unlocks = prepared<
     { siteId: string; from: number; to: number },
     { course_id: string; course: string; title: string; at: string }
   >(
     ctx.db,
-    `SELECT l.course_id, c.title AS course, l.title, l.unlock_at AS at FROM lectures l
+    `SELECT l.course_id, c.title AS course, l.title, l.unlock_at AS at FROM lectures l INDEXED BY lectures_unlocking
      JOIN courses c ON c.site_id = l.site_id AND c.id = l.course_id
      WHERE l.site_id = @siteId AND l.is_locked = 1 AND l.unlock_at IS NOT NULL
        AND ${ms('l.unlock_at')} BETWEEN @from AND @to ORDER BY l.unlock_at LIMIT 200`,
@@ -74,8 +75,7 @@ function courseDates(ctx: ToolContext, siteId: string, from: number, to: number)
 }
 
 function paymentDates(ctx: ToolContext, siteId: string, to: number): DateRow[] {
-  const page = getPayableInstructionsPage(ctx.db, siteId, ctx.now, { offset: 0, limit: 100 });
-  return page.items.flatMap((p) => {
+  return getPayableUntil(ctx.db, siteId, ctx.now, to, 100).flatMap((p) => {
     const at = p.instructions?.expiredAt ?? null;
     if (at === null || Date.parse(at) > to) return [];
     const title = p.lineItems.map((l) => l.title).join(', ') || p.tradeNo;
@@ -135,8 +135,11 @@ export const listUpcoming = defineTool({
         ...(purchases.has(s.siteId) ? paymentDates(ctx, s.siteId, to) : []),
         ...eventDates(ctx, s.siteId, from, to),
       ])
-      .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
-      .slice(0, 300);
+      .map((d) => ({ d, t: Date.parse(d.at) }))
+      // Stable: equal instants keep their school's order, as before the keys were read once.
+      .sort((a, b) => a.t - b.t)
+      .slice(0, 300)
+      .map(({ d }) => d);
     const value = {
       ...framed(
         schools.map((s) => freshness(ctx, s)),

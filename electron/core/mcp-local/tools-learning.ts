@@ -4,7 +4,13 @@
  */
 import { z } from 'zod';
 import { LIBRARY_FILTERS, LIBRARY_SORTS } from '../../common/views/courses';
-import { getCourseDetail, getLibraryPage, getProgressSummary, getToday } from '../db/index';
+import {
+  getCourseDetail,
+  getLibraryPage,
+  getPacePage,
+  getToday,
+  getWeekProgress,
+} from '../db/index';
 import { isCoreError } from '../errors';
 import { sitePageUrl } from '../net/site-pages';
 import { CONSENT_CATEGORIES } from './consent';
@@ -357,9 +363,14 @@ const getProgress = defineTool({
   title: 'Progress and pace',
   description:
     'Lectures completed this week and last week, the streak of active weeks, and for each course with an ' +
-    'end date what is left and how many minutes a day it takes to finish before access ends.',
+    'end date what is left and how many minutes a day it takes to finish before access ends, soonest end ' +
+    'first (a page per school: paceMore says more follow at the next offset).',
   category: 'courses',
-  input: z.object({ siteId: siteIdArg }),
+  input: z.object({
+    siteId: siteIdArg,
+    limit: limitArg(200, 20).describe('Courses with a pace per school, at most 200'),
+    offset: z.number().int().min(0).max(100_000).default(0).describe('Per school'),
+  }),
   output: envelope({
     timeZone: z.string(),
     progress: z.array(
@@ -379,11 +390,12 @@ const getProgress = defineTool({
             minutesPerDay: z.number().describe('Minutes of content a day to finish in time'),
           }),
         ),
+        paceMore: z.boolean().describe('More courses with an end date follow after this page'),
       }),
     ),
   }),
   readOnly: true,
-  run(ctx, { siteId }) {
+  run(ctx, { siteId, limit, offset }) {
     const schools = schoolsFor(ctx, 'courses', siteId);
     const week = (w: { weekStart: string; lectures: number; seconds: number }) => ({
       weekStart: w.weekStart,
@@ -392,14 +404,18 @@ const getProgress = defineTool({
     });
     let rows = 0;
     const progress = schools.map((school) => {
-      const p = getProgressSummary(ctx.db, school.siteId, ctx.now, ctx.timeZone);
-      rows += 1 + p.pace.length;
+      // The weeks are a few rows; the paces a bounded page (thousands of courses at a large
+      // school).
+      const p = getWeekProgress(ctx.db, school.siteId, ctx.now, ctx.timeZone);
+      const pace = getPacePage(ctx.db, school.siteId, ctx.now, { offset, limit });
+      rows += 1 + pace.items.length;
       return {
         siteId: school.siteId,
         thisWeek: week(p.thisWeek),
         lastWeek: week(p.lastWeek),
         streakWeeks: p.streakWeeks,
-        pace: p.pace.map((c) => {
+        paceMore: pace.more,
+        pace: pace.items.map((c) => {
           const days = Math.max(0, (Date.parse(c.expireDate) - ctx.now.getTime()) / 86_400_000);
           const minutes = Math.round(c.secondsLeft / 60);
           return {

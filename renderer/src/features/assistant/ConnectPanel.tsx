@@ -9,6 +9,7 @@ import {
 import { call } from '../../api';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorState } from '../../ui/ErrorState';
+import { BundleOption } from './BundleOption';
 import { useAssistant } from './useAssistant';
 
 /**
@@ -106,6 +107,7 @@ export function ConnectPanel({ view }: { view: AssistantView }) {
           </div>
         </div>
       )}
+      <BundleOption />
       {done && (
         <p role="status" data-testid="assistant-connected">
           {t('assistant.connect.done', { path: done.path })}{' '}
