@@ -190,11 +190,15 @@ describe('secrets stay out of the renderer, the logs and the files at rest (demo
     await call('calendar:feed');
     mkdirSync(join(dataDir, 'calendar'));
     await call('calendar:set-feed', { folder: join(dataDir, 'calendar'), studyBlocks: true });
+    // No folder dialog in this core (the browser host's): the folder stays typed.
+    await attempt('calendar:choose-folder');
     // The student's own AI assistant: its consent, connect files, activity and requests.
     await call('assistant:get');
     await call('assistant:update', { enabled: true, cloudAcknowledged: true });
     await call('assistant:connect-preview', { client: 'vscode' });
     await call('assistant:connect', { client: 'vscode' });
+    await call('assistant:bundle-preview');
+    await attempt('assistant:save-bundle');
     await call('assistant:activity');
     await call('assistant:export-activity');
     await call('assistant:clear-activity');

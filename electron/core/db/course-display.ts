@@ -1,6 +1,4 @@
-import { Kind, type SelectionSetNode } from 'graphql';
 import { siteTextOrNull } from '../../common/site-values';
-import { CoursesQuery } from '../graphql/documents';
 import type { CourseRecord } from './records';
 
 /**
@@ -26,25 +24,24 @@ const COLUMN_FIELDS = [
 /** A course's display-only fields, as the sync received them. */
 export type CourseDisplay = Omit<CourseRecord, (typeof COLUMN_FIELDS)[number]>;
 
-const columns: ReadonlySet<string> = new Set(COLUMN_FIELDS);
-
-/** The names a selection set asks for at `path` (a field's alias when it has one). */
-function selectedFields(set: SelectionSetNode | undefined, path: readonly string[]): string[] {
-  const fields = (set?.selections ?? []).flatMap((s) => (s.kind === Kind.FIELD ? [s] : []));
-  const [head, ...rest] = path;
-  if (head === undefined) return fields.map((f) => f.alias?.value ?? f.name.value);
-  return selectedFields(fields.find((f) => f.name.value === head)?.selectionSet, rest);
-}
+/** The fields with columns, by name (a test reads the display-only ones off the query with it). */
+export const COURSE_COLUMN_FIELDS: ReadonlySet<string> = new Set(COLUMN_FIELDS);
 
 /**
- * The display-only fields by name, read from the course query itself: the views fill each one
- * (null when a stored course lacks it) without a list of their own to keep in step.
+ * The display-only fields by name: the views fill each one (null when a stored course lacks it).
+ * Listed here, not read from the parsed course query: the first screen reads courses before the
+ * first sync, and parsing the query would load graphql-js at the start (browser-host-bundle test).
+ * The compiler keeps the list whole (DisplayFieldsListed) and a test that it matches the query.
  */
-export const COURSE_DISPLAY_FIELDS: readonly (keyof CourseDisplay & string)[] =
-  CoursesQuery.definitions
-    .flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? [d.selectionSet] : []))
-    .flatMap((set) => selectedFields(set, ['viewer', 'enrolledCourses', 'nodes']))
-    .filter((field): field is keyof CourseDisplay & string => !columns.has(field));
+export const COURSE_DISPLAY_FIELDS = [] as const satisfies readonly (keyof CourseDisplay &
+  string)[];
+
+/** A display-only field of the query missing from COURSE_DISPLAY_FIELDS fails to compile here. */
+export type DisplayFieldsListed = Assert<
+  [Exclude<keyof CourseDisplay, (typeof COURSE_DISPLAY_FIELDS)[number]>] extends [never]
+    ? true
+    : false
+>;
 
 /**
  * The views show a display-only field as text (displayView): a field of another type (a number, a
@@ -62,7 +59,9 @@ type Assert<T extends true> = T;
 export function displayJson(course: CourseRecord): string {
   return JSON.stringify(
     Object.fromEntries(
-      Object.entries(course).filter(([field, value]) => !columns.has(field) && value !== null),
+      Object.entries(course).filter(
+        ([field, value]) => !COURSE_COLUMN_FIELDS.has(field) && value !== null,
+      ),
     ),
   );
 }

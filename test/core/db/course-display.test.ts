@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { readWrite } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { print } from 'graphql';
+import { Kind, print, type SelectionSetNode } from 'graphql';
 import {
+  COURSE_COLUMN_FIELDS,
   COURSE_DISPLAY_FIELDS,
   displayJson,
   displayView,
@@ -20,7 +21,25 @@ import { course } from './fixtures';
 const withLanguage = (id: string): CourseRecord =>
   ({ ...course(id), language: 'zh-TW' }) as CourseRecord;
 
+/** The names a selection set asks for at `path` (a field's alias when it has one). */
+function selectedFields(set: SelectionSetNode | undefined, path: readonly string[]): string[] {
+  const fields = (set?.selections ?? []).flatMap((s) => (s.kind === Kind.FIELD ? [s] : []));
+  const [head, ...rest] = path;
+  if (head === undefined) return fields.map((f) => f.alias?.value ?? f.name.value);
+  return selectedFields(fields.find((f) => f.name.value === head)?.selectionSet, rest);
+}
+
 describe("a course's display-only fields: one JSON column, no migration per field", () => {
+  it('lists exactly the fields the course query asks beyond the columns', () => {
+    const asked = CoursesQuery.definitions
+      .flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? [d.selectionSet] : []))
+      .flatMap((set) => selectedFields(set, ['viewer', 'enrolledCourses', 'nodes']));
+    expect(asked.length).toBeGreaterThan(COURSE_COLUMN_FIELDS.size - 1);
+    expect([...COURSE_DISPLAY_FIELDS].sort()).toEqual(
+      asked.filter((f) => !COURSE_COLUMN_FIELDS.has(f)).sort(),
+    );
+  });
+
   it('keeps every field no column holds, and none that one does', () => {
     expect(displayJson(course('c1'))).toBe('{}');
     expect(JSON.parse(displayJson(withLanguage('c1')))).toEqual({ language: 'zh-TW' });
