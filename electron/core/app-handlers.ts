@@ -77,7 +77,9 @@ function studentHandlers(options: AppCoreOptions, services: AppServices) {
       deliver: fileDelivery(options),
       bundle: {
         version: options.version,
-        iconPath: options.mcpIcon ?? CHECKOUT_ICON,
+        get iconPath() {
+          return options.mcpIcon?.() ?? CHECKOUT_ICON;
+        },
       },
     }),
   };

@@ -119,8 +119,11 @@ export interface AppCoreOptions {
    * How an assistant's client starts the local MCP server (default: this checkout's tsx on cli.ts).
    */
   readonly mcpLaunch?: McpLaunch;
-  /** The icon the Claude Desktop bundle carries (default: this checkout's build/icon.png). */
-  readonly mcpIcon?: string;
+  /**
+   * Where the icon the Claude Desktop bundle carries is (default: this checkout's build/icon.png),
+   * asked when a bundle is made: the packaged app's resources path is not read at the start.
+   */
+  readonly mcpIcon?: () => string;
   /** Where the assistants keep their config files (default: this user's home). */
   readonly assistantPlaces?: ClientPlaces;
 }

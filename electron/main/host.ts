@@ -213,7 +213,7 @@ class ElectronHost {
       // opened or run.
       showItemInFolder: (path) => shell.showItemInFolder(path),
       mcpLaunch: mcpLaunch(sqliteBinding),
-      mcpIcon: mcpIcon(),
+      mcpIcon,
     });
   }
 
