@@ -78,7 +78,7 @@ export async function buildBundle(
   iconPath: string,
 ): Promise<Buffer> {
   const { manifest } = previewBundle(launch, info);
-  return zip([
+  return await zip([
     { name: 'manifest.json', data: Buffer.from(manifest, 'utf8') },
     { name: 'icon.png', data: await readFile(iconPath) },
   ]);
