@@ -224,9 +224,16 @@ export async function formatInPage(
       if (kind === 'date')
         return new Intl.DateTimeFormat(lng, { dateStyle: 'medium' }).format(new Date(String(a)));
       const f = new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' });
-      return kind === 'range'
-        ? f.formatRange(new Date(String(a)), new Date(String(b)))
-        : f.format(new Date(String(a)));
+      if (kind !== 'range') return f.format(new Date(String(a)));
+      // A range is two medium dates, the end's time alone on the same day (format.ts: Intl's
+      // formatRange writes zh-TW dates in another style).
+      const [start, end] = [new Date(String(a)), new Date(String(b))];
+      const day = new Intl.DateTimeFormat(lng, { dateStyle: 'medium' });
+      const endText =
+        day.format(start) === day.format(end)
+          ? new Intl.DateTimeFormat(lng, { timeStyle: 'short' }).format(end)
+          : f.format(end);
+      return `${f.format(start)} – ${endText}`;
     },
     [lng, kind, a, b ?? null] as const,
   );
