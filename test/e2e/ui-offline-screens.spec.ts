@@ -33,8 +33,6 @@ interface Held {
 }
 
 test.describe('screens: offline, every screen keeps its data', () => {
-  // Signed in from the start: what the screens keep is the synced copy's, not the sign-in's.
-  test.use({ signedInDemo: true });
   test('with the site down after a sync, each screen shows what the site held', async ({
     page,
     context,
